@@ -26,7 +26,8 @@ import {
   type Client,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
-import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
+import type { KeyStateSnapshot } from '../core/api/index.ts';
+import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import {
@@ -35,10 +36,12 @@ import {
   refreshAutoread,
   refreshDictionary,
 } from '../features/autoread/index.ts';
-import { MemberViews, type DashboardBot, type Membership } from '../features/dashboard/index.ts';
+import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, soundRemover, type MemberPlace } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
+import { botGuilds } from './bot-guilds.ts';
+import { runConfiguredChecks } from './doctor/checks.ts';
 
 /** Discord's answers that mean "not there" (no such member, or SayBot not in that server) rather than a failure. */
 const NOT_THERE = new Set<number | string>([
@@ -79,26 +82,31 @@ async function memberOverRest(client: Client, guildId: string, userId: string): 
   };
 }
 
-/** The most of the bot's servers read at a login (Discord pages them 200 at a time). */
-const MAX_BOT_GUILDS = 10_000;
+/** What the owner console needs of start-up beyond the bot and its core: the shared Voice API client's record. */
+export interface ConsoleSources {
+  keyState: () => KeyStateSnapshot;
+  /** No Voice API configured: the built-in sandbox answers. */
+  sandbox: boolean;
+}
 
-/**
- * The servers the bot is in, whatever shard holds them: its own guild list over REST. (Not broadcastEval: a shard
- * that fell back without Message Content made a second client, and the first, destroyed, still answers for it.)
- */
-async function botGuildIds(client: Client): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let after = '0';
-  while (ids.size < MAX_BOT_GUILDS) {
-    const page = (await client.rest.get(Routes.userGuilds(), {
-      query: new URLSearchParams({ limit: '200', after }),
-    })) as Array<{ id: string }>;
-    for (const guild of page) ids.add(guild.id);
-    const last = page.at(-1);
-    if (page.length < 200 || last === undefined) break;
-    after = last.id;
-  }
-  return ids;
+/** The owner console's view of the running bot (src/features/dashboard/console-routes.ts). */
+function ownerConsole(bot: SayBot, core: SayBotCore, config: Config, sources: ConsoleSources): OwnerConsole {
+  return {
+    servers: () => botGuilds(bot.client.rest),
+    keyState: sources.keyState,
+    freeVoice: freeVoiceState,
+    freeVoiceSetting: config.freeVoice,
+    cache: () => ({ ...core.cache.size, maxBytes: core.cache.maxBytes, ...core.cache.lookups }),
+    doctor: () => runConfiguredChecks(config),
+    publicBot: () => bot.publicBot(),
+    allowedGuilds: { list: config.allowedGuilds, leaveAtStart: config.allowedGuildsLeave },
+    plan: { name: config.plan, sandbox: sources.sandbox },
+    async leave(guildId) {
+      // Whatever shard holds it; GUILD_DELETE then starts its removal clock as any removal does.
+      const left = await unlessNotThere(bot.client.rest.delete(Routes.userGuild(guildId)));
+      return left !== undefined;
+    },
+  };
 }
 
 /** Forgets the dashboard's views of members as the bot's events tell of changes (whichever intents it has). */
@@ -119,6 +127,7 @@ export function dashboardBot(
   config: Config,
   logger: Logger,
   now: () => number = Date.now,
+  consoleSources?: ConsoleSources,
 ): DashboardBot {
   const shard = config.shard;
   /** Whether this process's shard holds the server (always, without shards). */
@@ -151,10 +160,12 @@ export function dashboardBot(
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
     serves: served,
+    // Which servers the bot is in: its own guild list over REST (not broadcastEval: a shard that fell back without
+    // Message Content made a second client, and the first, destroyed, still answers for it).
     async servedAmong(guildIds) {
       const candidates = guildIds.filter(served);
       const elsewhere = candidates.some((guildId) => !ours(guildId));
-      const present = elsewhere ? await botGuildIds(bot.client) : new Set<string>();
+      const present = new Set(elsewhere ? (await botGuilds(bot.client.rest)).guilds.map((guild) => guild.id) : []);
       return candidates.filter((guildId) => ours(guildId) || present.has(guildId));
     },
     membership: (guildId, userId, fresh) => views.view(guildId, userId, fresh),
@@ -209,5 +220,6 @@ export function dashboardBot(
       },
       channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     },
+    ...(consoleSources === undefined ? {} : { console: ownerConsole(bot, core, config, consoleSources) }),
   };
 }

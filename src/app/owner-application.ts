@@ -1,5 +1,6 @@
 // What SayBot reads of its own application at start-up (GET /applications/@me): whether anyone may add it to a
-// server (Public Bot, on for every new application), and who owns it (the operator, who sees the plan's figures).
+// server (Public Bot, on for every new application), and who owns it (the operator, who sees the plan's figures and
+// the dashboard's owner console), with the owners OWNER_IDS names besides.
 import { Team, type Client } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 
@@ -24,10 +25,30 @@ export function publicBotProblem(
 export class OwnerApplication {
   /** The application's owner, or its team's members: the operator. Empty until read (or when it could not be). */
   #operators: ReadonlySet<string> = new Set();
+  /** OWNER_IDS: owners whatever Discord says. */
+  readonly #named: ReadonlySet<string>;
 
-  /** Whether this user owns the application (or is on its team): the operator sees the whole plan's figures. */
+  constructor(ownerIds: readonly string[] = []) {
+    this.#named = new Set(ownerIds);
+  }
+
+  /**
+   * Whether this user owns the application (or is on its team) or OWNER_IDS names them: the operator sees the whole
+   * plan's figures.
+   */
   isOperator(userId: string): boolean {
-    return this.#operators.has(userId);
+    return this.#named.has(userId) || this.#operators.has(userId);
+  }
+
+  /** Public Bot as Discord says it now (GET /applications/@me); undefined when it could not be read. */
+  async publicBot(client: Client): Promise<boolean | undefined> {
+    const application = client.application;
+    if (application === null) return undefined;
+    try {
+      return (await application.fetch()).botPublic ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -83,7 +83,7 @@ export class SayBot {
   readonly forgetNotices: ForgetNotices;
   /** ALLOWED_GUILDS: servers off the list are left and refused. */
   readonly #allowedGuilds: AllowedGuilds;
-  readonly #application = new OwnerApplication();
+  readonly #application: OwnerApplication;
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
@@ -103,6 +103,7 @@ export class SayBot {
     const accounting = core.accounting;
     const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger, config.allowedGuildsLeave);
     this.#allowedGuilds = allowedGuilds;
+    this.#application = new OwnerApplication(config.ownerIds);
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => allowedGuilds.allows(guildId),
       voices: catalogueVoices(config.extraVoices),
@@ -177,6 +178,11 @@ export class SayBot {
   /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
   isOperator(userId: string): boolean {
     return this.#application.isOperator(userId);
+  }
+
+  /** Public Bot as Discord says it now (the owner console); undefined when it could not be read. */
+  publicBot(): Promise<boolean | undefined> {
+    return this.#application.publicBot(this.#client);
   }
 
   /**

@@ -204,7 +204,10 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
         },
         store: core.store,
-        bot: dashboardBot(ready, core, config, logger, seams.dashboardNow),
+        bot: dashboardBot(ready, core, config, logger, seams.dashboardNow, {
+          keyState: () => ownClient.keyState,
+          sandbox: sandbox !== undefined,
+        }),
         logger: logger.child({ part: 'dashboard' }),
         ...(seams.dashboardNow === undefined ? {} : { now: seams.dashboardNow }),
       }).catch(async (error: unknown) => {

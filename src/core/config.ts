@@ -113,6 +113,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
     .optional(),
+  // Who owns SayBot besides the application's owner (or its team) as Discord reports it: they see the whole plan's
+  // figures and the dashboard's owner console. Unset: the application's owner alone.
+  OWNER_IDS: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
+    .optional(),
   // The owner's confirmation that SayBot may leave the servers it is in at start-up that ALLOWED_GUILDS lacks; unset
   // or 0: it leaves none of them (a mistyped list must not start the deletion clock of the owner's own servers).
   ALLOWED_GUILDS_LEAVE: z
@@ -315,6 +321,8 @@ export interface Config {
    * serving none (src/app/allowed-guilds.ts).
    */
   allowedGuildsLeave: boolean;
+  /** OWNER_IDS: owners besides the application's owner (or its team) as Discord reports it; empty: none. */
+  ownerIds: readonly string[];
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/speech/queue-bounds.ts. */
   queue: QueueBounds;
   /**
@@ -463,6 +471,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     botMonthlyChars: e.BUDGET_BOT_MONTHLY_CHARS ?? defaultBotMonthlyChars(e.VOICE_API_PLAN),
     allowedGuilds: e.ALLOWED_GUILDS === undefined ? undefined : [...new Set(e.ALLOWED_GUILDS.split(','))],
     allowedGuildsLeave: e.ALLOWED_GUILDS_LEAVE === '1',
+    ownerIds: e.OWNER_IDS === undefined ? [] : [...new Set(e.OWNER_IDS.split(','))],
     userInstall:
       e.USER_INSTALL === 'allowlist'
         ? { mode: 'allowlist', users: [...new Set((e.USER_INSTALL_ALLOWLIST ?? '').split(','))] }

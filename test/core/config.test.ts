@@ -121,6 +121,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it("reads OWNER_IDS, the owners besides the application's (unset: none)", () => {
+    expect(loadConfig(base).ownerIds).toEqual([]);
+    expect(
+      loadConfig({ ...base, OWNER_IDS: '123456789012345678,223456789012345678,123456789012345678' }).ownerIds,
+    ).toEqual(['123456789012345678', '223456789012345678']);
+    expect(problemsOf({ ...base, OWNER_IDS: 'me' })).toEqual([
+      'Configuration: OWNER_IDS must be a comma-separated list of user IDs (17 to 20 digits each); got "me"',
+    ]);
+  });
+
   it('reads ALLOWED_GUILDS_LEAVE, the confirmation that SayBot may leave the servers off the list (unset: it leaves none)', () => {
     const list = { ...base, ALLOWED_GUILDS: '123456789012345678' };
     expect(loadConfig(list).allowedGuildsLeave).toBe(false);

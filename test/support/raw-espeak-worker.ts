@@ -2,4 +2,7 @@
 // WebAssembly trap, to check that the trap is charged to that job alone (src/core/free-voice/espeak-run.ts).
 import { serveEspeak } from '../../src/core/free-voice/espeak-run.ts';
 
-serveEspeak((job) => [{ text: job.text, espeak: job.voice }]);
+serveEspeak(
+  (job) => [{ text: job.text, espeak: job.voice }],
+  () => false,
+);

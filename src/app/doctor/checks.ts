@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
 import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
+import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin } from '../../features/dashboard/index.ts';
 
 export interface CheckResult {
@@ -79,10 +80,12 @@ export async function checkEncryption(): Promise<CheckResult> {
   };
 }
 
+const CONFIG_VALID: CheckResult = { name: 'Configuration', ok: true, detail: 'every variable is valid' };
+
 export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; config?: Config } {
   try {
     const config = loadConfig(env);
-    return { result: { name: 'Configuration', ok: true, detail: 'every variable is valid' }, config };
+    return { result: CONFIG_VALID, config };
   } catch (error) {
     const detail =
       error instanceof ConfigError
@@ -168,26 +171,8 @@ export async function checkPublicBot(config: Config): Promise<CheckResult> {
   }
 }
 
-/** The most servers the check reads (Discord pages them 200 at a time); past it, it says it read only these. */
-const MAX_GUILDS_READ = 10_000;
 /** The most servers the check names in each of its lists (the count says how many there are). */
 const GUILDS_NAMED = 25;
-
-/** The servers the bot is in, by ID, as Discord pages them; at most MAX_GUILDS_READ. */
-async function botGuilds(rest: REST): Promise<{ guilds: Array<{ id: string; name: string }>; complete: boolean }> {
-  const guilds: Array<{ id: string; name: string }> = [];
-  let after = '0';
-  while (guilds.length < MAX_GUILDS_READ) {
-    const page = (await rest.get(Routes.userGuilds(), {
-      query: new URLSearchParams({ limit: '200', after }),
-    })) as Array<{ id: string; name: string }>;
-    guilds.push(...page.map(({ id, name }) => ({ id, name })));
-    const last = page.at(-1);
-    if (page.length < 200 || last === undefined) return { guilds, complete: true };
-    after = last.id;
-  }
-  return { guilds, complete: false };
-}
 
 const named = (items: readonly string[]): string =>
   items.slice(0, GUILDS_NAMED).join(', ') +
@@ -316,21 +301,36 @@ export async function checkDashboard(config: Config): Promise<CheckResult> {
 
 /** Every check, in the order a newcomer would fix them. */
 export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
-  const results = [checkNode(), await checkOpus(), await checkEncryption()];
   const { result, config } = checkConfig(env);
-  results.push(result);
-  if (config) {
-    const token = await checkDiscordToken(config);
-    results.push(token);
-    // The application's flags need a token Discord accepts; a refused one is reported once, above.
-    if (token.ok) {
-      results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
-      const servers = await checkServers(config);
-      if (servers !== undefined) results.push(servers);
-    }
-    results.push(await checkVoiceApi(config));
-    results.push(await checkDashboard(config));
+  return [...(await machineChecks()), result, ...(config ? await configuredChecks(config) : [])];
+}
+
+/**
+ * The checks of a running bot's configuration, valid since it started (the dashboard's owner console runs these):
+ * the same checks as `npm run doctor`, the configuration taken as read.
+ */
+export async function runConfiguredChecks(config: Config): Promise<CheckResult[]> {
+  return [...(await machineChecks()), CONFIG_VALID, ...(await configuredChecks(config))];
+}
+
+/** What this machine gives SayBot: Node.js, Opus, voice encryption. */
+async function machineChecks(): Promise<CheckResult[]> {
+  return [checkNode(), await checkOpus(), await checkEncryption()];
+}
+
+/** What a valid configuration reaches: Discord, the Voice API, the dashboard. */
+async function configuredChecks(config: Config): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const token = await checkDiscordToken(config);
+  results.push(token);
+  // The application's flags need a token Discord accepts; a refused one is reported once, above.
+  if (token.ok) {
+    results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
+    const servers = await checkServers(config);
+    if (servers !== undefined) results.push(servers);
   }
+  results.push(await checkVoiceApi(config));
+  results.push(await checkDashboard(config));
   return results;
 }
 

@@ -19,6 +19,7 @@ import {
   type TimeoutPhase,
   type UsageInfo,
 } from './errors.ts';
+import { KeyState, type KeyStateSnapshot } from './key-state.ts';
 import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
 import { isRetryable, mayHaveReachedService, retryDelayMs, type RetryPolicy } from './retry.ts';
 import {
@@ -231,7 +232,13 @@ export class VoiceApiClient {
   readonly #calls = new Set<Call>();
   readonly #metrics: Pick<Metrics, 'voiceApiRequest'> | undefined;
   readonly #audioLimits: AudioLimits;
+  readonly #keyState = new KeyState();
   #closed = false;
+
+  /** What the service last said about the key (401, 429, 5xx, accepted) and when: the owner console's. */
+  get keyState(): KeyStateSnapshot {
+    return this.#keyState.snapshot;
+  }
 
   /**
    * Tells keys apart without revealing them: 16 hex digits of a salted SHA-256. Kept with a used-up month so
@@ -501,6 +508,7 @@ export class VoiceApiClient {
     }
     const { statusCode: status, headers, body: source } = response;
     observe(status);
+    this.#keyState.record(status, outgoing.operation, requestIdOf(headers));
     if (status < 200 || status >= 300) {
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       call.check();

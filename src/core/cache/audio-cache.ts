@@ -131,6 +131,8 @@ export class AudioCache {
   /** Least recently used first, as of the last scan and this process's uses since. */
   readonly #index = new Map<string, IndexEntry>();
   #bytes = 0;
+  #hits = 0;
+  #misses = 0;
   #scannedAt = 0;
   #evicting: Promise<void> | undefined;
   /** Bumped when a voice is purged, so a fill that started before cannot put its entry back afterwards. */
@@ -153,6 +155,11 @@ export class AudioCache {
 
   get enabled(): boolean {
     return this.#maxBytes > 0;
+  }
+
+  /** The most bytes the entries may take (CACHE_MAX_MB; 0: the cache is off). */
+  get maxBytes(): number {
+    return this.#maxBytes;
   }
 
   /** Entries and their total size in bytes, as of the last directory scan and this process's changes since. */
@@ -246,6 +253,18 @@ export class AudioCache {
   /** The entry, verified; undefined when absent or unusable (which is then deleted). Counts as a use. */
   async get(key: string, voice: string): Promise<CachedAudio | undefined> {
     if (!this.enabled) return undefined;
+    const found = await this.#read(key, voice);
+    if (found === undefined) this.#misses += 1;
+    else this.#hits += 1;
+    return found;
+  }
+
+  /** Lookups since open that found their entry, and those that did not (the owner console's hit rate). */
+  get lookups(): { hits: number; misses: number } {
+    return { hits: this.#hits, misses: this.#misses };
+  }
+
+  async #read(key: string, voice: string): Promise<CachedAudio | undefined> {
     const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
     if (!entry) return undefined;
     let read: (CachedAudio & { voice: string }) | CorruptEntryError;

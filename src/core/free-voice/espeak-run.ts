@@ -117,15 +117,21 @@ function describe(thrown: unknown): string {
  * voice, joined: espeak-worker.ts reads the line (./reading/read-aloud.ts) and gives each run's text as
  * espeak-text.ts makes it; nothing else in SayBot gives it anything else.
  */
-export function serveEspeak(read: (job: EspeakJob) => SpokenRun[]): void {
-  parentPort?.on('message', (job: EspeakJob) => void answer(job, read));
+export function serveEspeak(read: (job: EspeakJob) => SpokenRun[], japaneseLoaded: () => boolean): void {
+  parentPort?.on('message', (job: EspeakJob) => void answer(job, read, japaneseLoaded));
 }
 
-function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[]): Promise<void> {
+function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[], japaneseLoaded: () => boolean): Promise<void> {
   return Promise.resolve()
     .then(() => speak(job, read(job)))
     .then(
-      (spoken): void => parentPort?.postMessage({ id: job.id, ok: true, ...spoken } satisfies EspeakReply),
+      (spoken): void =>
+        parentPort?.postMessage({
+          id: job.id,
+          ok: true,
+          ...spoken,
+          ...(japaneseLoaded() ? { japanese: true as const } : {}),
+        } satisfies EspeakReply),
       (error: unknown): void =>
         parentPort?.postMessage({
           id: job.id,

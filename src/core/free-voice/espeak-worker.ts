@@ -3,8 +3,11 @@
 // text and never phoneme input.
 import { serveEspeak } from './espeak-run.ts';
 import { espeakText } from './espeak-text.ts';
-import { readAloud } from './reading/read-aloud.ts';
+import { japaneseLoaded, readAloud } from './reading/read-aloud.ts';
 import { yieldToMainThread } from '../audio/workers/thread-priority.ts';
 
 yieldToMainThread();
-serveEspeak((job) => readAloud(job.text, job.voice).map((run) => ({ ...run, text: espeakText(run.text) })));
+serveEspeak(
+  (job) => readAloud(job.text, job.voice).map((run) => ({ ...run, text: espeakText(run.text) })),
+  japaneseLoaded,
+);

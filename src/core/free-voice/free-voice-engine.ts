@@ -49,6 +49,19 @@ export function freeVoiceInstalled(): boolean {
   }
 }
 
+/**
+ * Whether kuromoji, the Japanese analyser, is installed (resolved only: its module and dictionary are loaded in the
+ * worker threads, by ./reading/japanese-analyser.ts, which the main thread never imports).
+ */
+export function japaneseAnalyserInstalled(): boolean {
+  try {
+    import.meta.resolve('kuromoji');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   {
     name: 'free voice',
@@ -67,6 +80,29 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   },
   { threads: 1, perOwner: MAX_LONG_FREE_LINES_PER_GUILD, perMember: MAX_LONG_FREE_LINES_PER_MEMBER },
 );
+
+/** The free voice as the owner console shows it: installed, its threads running now and their memory. */
+export interface FreeVoiceState {
+  installed: boolean;
+  /** Threads running now (each holds eSpeak NG; an idle one ends after a minute). */
+  threads: number;
+  /** Their heap and external memory (eSpeak NG's WebAssembly, kuromoji's dictionary), bytes. */
+  memoryBytes: number;
+  japanese: { installed: boolean; loadedThreads: number };
+}
+
+export async function freeVoiceState(): Promise<FreeVoiceState> {
+  const live = [...(await pools.short.liveThreads()), ...(await pools.long.liveThreads())];
+  return {
+    installed: freeVoiceInstalled(),
+    threads: live.length,
+    memoryBytes: live.reduce((sum, thread) => sum + thread.memoryBytes, 0),
+    japanese: {
+      installed: japaneseAnalyserInstalled(),
+      loadedThreads: live.filter(({ lastReply }) => lastReply?.ok === true && lastReply.japanese === true).length,
+    },
+  };
+}
 
 /** A free line's audio: a WAV file, and the cap (seconds) it was cut at when it proved longer than that. */
 export interface FreeLine {

@@ -24,16 +24,18 @@ import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
 import { addSceneRoutes } from './scenes-routes.ts';
-import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
+import { APP_SCRIPT, STYLE_SHEET, THEME_SCRIPT } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
 import { addAutoreadRoutes } from './autoread-routes.ts';
+import { addConsoleRoutes } from './console-routes.ts';
 import { MONTH_SCRIPT, STUDIO_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
 /** The page's own script and style, served with their types. */
 const STATIC: Record<string, { type: string; body: string }> = {
   '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
+  '/static/theme.js': { type: 'text/javascript; charset=utf-8', body: THEME_SCRIPT },
   '/static/month.js': { type: 'text/javascript; charset=utf-8', body: MONTH_SCRIPT },
   '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + STUDIO_STYLE },
 };
@@ -90,7 +92,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
         .map((guildId) => bot.membership(guildId, session.userId, false)),
     );
     const servers = views.filter((membership): membership is Membership => membership !== undefined);
-    return c.html(serversPage(pageContext(c), servers));
+    return c.html(serversPage(pageContext(c), servers, bot.console !== undefined && bot.isOperator(session.userId)));
   });
 
   app.get('/servers/:guildId', serverAccess(bot), (c) => c.html(serverPage(pageContext(c), c.get('membership'))));
@@ -108,6 +110,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   addMonthRoutes(app, { store, bot, logger });
   addAutoreadRoutes(app, { store, bot, logger });
   addSceneRoutes(app, { store, bot, logger });
+  addConsoleRoutes(app, { store, bot, logger });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

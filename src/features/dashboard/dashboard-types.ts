@@ -10,6 +10,8 @@ import type { Forgetting } from '../privacy/index.ts';
 import type { StudioVoice } from '../scenes/index.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { DashboardLimits } from './limits.ts';
+import type { KeyStateSnapshot } from '../../core/api/index.ts';
+import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';
 
 /** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */
 export interface Membership {
@@ -19,6 +21,10 @@ export interface Membership {
   guildLanguage: string;
   /** Manage Server, from SayBot's data for that server: the owner, or a role granting it (Administrator included). */
   manager: boolean;
+  /** The server's icon on Discord's CDN (DISCORD_CDN_BASE_URL); undefined when it has none (its initials show). */
+  iconUrl?: string | undefined;
+  /** The member's avatar there (their server avatar, else their own) on Discord's CDN; undefined when none. */
+  avatarUrl?: string | undefined;
 }
 
 /** The running bot, as the dashboard may use it. */
@@ -57,6 +63,40 @@ export interface DashboardBot {
   forgetting: Forgetting;
   /** What the studio's Scenes page needs beyond the above (scenes-routes.ts); absent: the page is not offered. */
   scenes?: DashboardScenes;
+  /** What the owner console shows and does (console-routes.ts); absent: no console. */
+  console?: OwnerConsole;
+}
+
+/** One of `npm run doctor`'s checks, as src/app/doctor/checks.ts reports it. */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  warn?: boolean;
+}
+
+/** The running bot as the owner console sees it (src/app/dashboard-bot.ts supplies it). */
+export interface OwnerConsole {
+  /** Every server SayBot is in, whatever shard holds it (its guild list over REST); `complete` false past the cap. */
+  servers(): Promise<{ guilds: ReadonlyArray<{ id: string; name: string }>; complete: boolean }>;
+  /** What the Voice API last said about the key (the shared client's record). */
+  keyState(): KeyStateSnapshot;
+  /** The free voice and the Japanese analyser in this process: installed, threads running, memory. */
+  freeVoice(): Promise<FreeVoiceState>;
+  /** FREE_VOICE: whether members may choose it, and whether it speaks what is refused for money. */
+  freeVoiceSetting: { chosen: boolean; fallback: boolean };
+  /** The audio cache: entries, bytes, its cap, and lookups since start. */
+  cache(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+  /** `npm run doctor`'s checks, of the running bot's configuration. */
+  doctor(): Promise<DoctorCheck[]>;
+  /** Public Bot as Discord says it now; undefined when it could not be read. */
+  publicBot(): Promise<boolean | undefined>;
+  /** ALLOWED_GUILDS (undefined: any server) and ALLOWED_GUILDS_LEAVE. */
+  allowedGuilds: { list: readonly string[] | undefined; leaveAtStart: boolean };
+  /** VOICE_API_PLAN's name, and whether a real Voice API is set (not the built-in sandbox). */
+  plan: { name: string; sandbox: boolean };
+  /** SayBot leaves the server (DELETE /users/@me/guilds/{id}); false when it was not in it. */
+  leave(guildId: string): Promise<boolean>;
 }
 
 /** The running bot as the studio's scenes use it. */

@@ -23,6 +23,7 @@ import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import type { SampleResult, Samples } from './samples.ts';
@@ -49,7 +50,10 @@ const Add = Name.extend({ reading: z.string().max(MAX_READING_LENGTH * 2) });
 const Move = Name.extend({ position: z.coerce.number().int().min(1).max(MAX_ENTRIES) });
 const Try = z.object({ text: z.string().min(1).max(2000) });
 const Hear = Try.extend({ paid: z.coerce.number().int().min(0).max(1_000_000).optional() });
-const Search = z.object({ q: z.string().max(100).default('') });
+const Search = z.object({
+  q: z.string().max(100).default(''),
+  page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
+});
 
 const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
 
@@ -76,22 +80,31 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   ) {
     const server = c.get('membership');
     const records = await store.dictionary.listWithChanges(server.guildId);
-    const query = Search.safeParse(c.req.query()).data?.q.trim() ?? '';
+    const search = Search.safeParse(c.req.query()).data;
+    const query = search?.q.trim() ?? '';
     const needle = query.toLowerCase();
-    const rows = records
+    const matching = records
       .map((record, index) => ({ record, position: index + 1 }))
       .filter(({ record }) => {
         if (needle === '') return true;
         const name = isPattern(record.entry) ? record.entry.pattern : record.entry.word;
         return name.toLowerCase().includes(needle) || record.entry.reading.toLowerCase().includes(needle);
       });
+    const pages = Math.max(1, Math.ceil(matching.length / ENTRIES_PER_PAGE));
+    const page = Math.min(search?.page ?? 1, pages);
+    const rows = matching.slice((page - 1) * ENTRIES_PER_PAGE, page * ENTRIES_PER_PAGE);
     const names = new Map<string, string>();
     for (const { record } of rows) {
       const name = bot.displayName(server.guildId, record.updatedBy);
       if (name !== undefined) names.set(record.updatedBy, name);
     }
     return c.html(
-      dictionaryPage(pageContext(c, notice), server, { rows, query, names, tried, sample }, records.length),
+      dictionaryPage(
+        pageContext(c, notice),
+        server,
+        { rows, matching: matching.length, page, pages, query, names, tried, sample },
+        records.length,
+      ),
       status,
     );
   }

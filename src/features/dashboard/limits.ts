@@ -31,3 +31,9 @@ export const DEFAULT_LIMITS: DashboardLimits = {
   importBytes: 512 * 1024 + 16 * 1024,
   rateKeys: 10_000,
 };
+
+/** Entries a page of the dictionary shows (500 on one page made 300 KB). */
+export const ENTRIES_PER_PAGE = 50;
+
+/** Voices a page of the voices list shows: under three screens of a phone, with the filter above them. */
+export const VOICES_PER_PAGE = 20;

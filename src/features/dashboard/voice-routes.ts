@@ -23,6 +23,7 @@ import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { pageContext, refusal, serverAccess } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
+import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
 import type { Samples } from './samples.ts';
 import { t } from './strings.ts';
@@ -49,7 +50,12 @@ const Filter = z.object({
     .optional()
     .catch(undefined),
   gender: z.enum(['f', 'm']).optional().catch(undefined),
+  q: z.string().max(60).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
 });
+
+/** The member's own voice and the server's default first, then the catalogue's order. */
+const firstMine = (row: VoiceRow) => (row.mine ? 0 : row.isDefault ? 1 : 2);
 const Voice = z.object({ voice: z.string().min(1).max(120) });
 const Heard = z.union([
   z.object({ voice: z.string().min(1).max(120), paid: z.coerce.number().int().min(0).max(1_000_000).optional() }),
@@ -127,15 +133,34 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const server = c.get('membership');
     const filter: VoiceFilter = Filter.parse(c.req.query());
     const all = await rows(c);
-    const shown = all.filter(
-      (row) =>
-        (filter.language === undefined || row.language === filter.language) &&
-        (filter.gender === undefined || row.gender === filter.gender),
-    );
+    const words = (filter.q ?? '').trim().toLowerCase();
+    const matching = all
+      .filter(
+        (row) =>
+          (filter.language === undefined || row.language === filter.language) &&
+          (filter.gender === undefined || row.gender === filter.gender) &&
+          (words === '' || `${row.name} ${row.detail}`.toLowerCase().includes(words)),
+      )
+      .sort((a, b) => firstMine(a) - firstMine(b));
+    const pages = Math.max(1, Math.ceil(matching.length / VOICES_PER_PAGE));
+    const page = Math.min(filter.page ?? 1, pages);
+    const shown = matching.slice((page - 1) * VOICES_PER_PAGE, page * VOICES_PER_PAGE);
     const languages = [...new Set(all.flatMap((row) => (row.language === undefined ? [] : [row.language])))]
       .map((code) => ({ code, name: languageName(code, c.get('locale')) }))
       .sort((a, b) => a.name.localeCompare(b.name));
-    return c.html(voicesPage(pageContext(c, notice), server, { rows: shown, languages, filter, heard }), status);
+    return c.html(
+      voicesPage(pageContext(c, notice), server, {
+        rows: shown,
+        matching: matching.length,
+        total: all.length,
+        page,
+        pages,
+        languages,
+        filter,
+        heard,
+      }),
+      status,
+    );
   }
 
   /** A refusal of the kind the commands word (a UserError, a voice not usable): its notice; anything else throws. */

@@ -26,7 +26,7 @@ const base = `/servers/${SEOUL}/voices`;
 const command = (userId: string, name: string, subcommand: string, options: Record<string, string | number> = {}) =>
   runCommand(h, { guildId: SEOUL, userId, name, subcommand, options, locale: 'en-US' });
 const ttsRequests = () => h.sandbox.requests.filter((r) => r.endpoint === 'tts').length;
-const voicesOf = (body: string) => [...body.matchAll(/<tr data-voice="([^"]+)"/g)].map((m) => m[1]);
+const voicesOf = (body: string) => [...body.matchAll(/<li class="voice" data-voice="([^"]+)"/g)].map((m) => m[1]);
 
 describe('the voices page', () => {
   it('lists the preset voices, the free voices, the cloned voices and the presets, filtered by language and gender', async () => {

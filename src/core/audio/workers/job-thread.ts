@@ -35,6 +35,9 @@ interface Waiting<J, R> {
   reject: (error: Error) => void;
 }
 
+/** How long a worker's heap statistics are waited for (the owner console's figure). */
+const HEAP_ANSWER_MS = 1000;
+
 export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
@@ -45,6 +48,8 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   #lastOwner: string | undefined;
   #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
+  /** The live worker's last reply: what it says of its own state (forgotten with the worker). */
+  #lastReply: R | undefined;
 
   constructor(options: JobThreadOptions) {
     this.#options = options;
@@ -53,6 +58,23 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   /** Jobs under way and waiting. */
   get load(): number {
     return this.#waiting + (this.#current ? 1 : 0);
+  }
+
+  /**
+   * The live worker, if one runs (an idle one is ended): its last reply and its heap and external memory in bytes.
+   */
+  async state(): Promise<{ lastReply: R | undefined; memoryBytes: number } | undefined> {
+    const worker = this.#worker;
+    if (worker === undefined) return undefined;
+    const lastReply = this.#lastReply;
+    // Bounded: a worker that does not say within a second (however busy) counts as 0 bytes for now.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), HEAP_ANSWER_MS);
+    });
+    const heap = await Promise.race([worker.getHeapStatistics().catch(() => undefined), late]);
+    clearTimeout(timer);
+    return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
   /**
@@ -137,6 +159,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (!current || current.job.id !== reply.id) return;
     clearTimeout(current.timer);
     this.#current = undefined;
+    this.#lastReply = reply;
     if (reply.retire === true) this.#stop();
     current.resolve(reply);
     this.#next();
@@ -157,6 +180,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   #stop(): void {
     const worker = this.#worker;
     this.#worker = undefined;
+    this.#lastReply = undefined;
     clearTimeout(this.#idle);
     this.#idle = undefined;
     void worker?.terminate();

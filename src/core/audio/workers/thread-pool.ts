@@ -63,6 +63,12 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
           );
   }
 
+  /** Each live thread's state (./job-thread.ts `state`); threads ended while idle are left out. */
+  async liveThreads(): Promise<Array<{ lastReply: R | undefined; memoryBytes: number }>> {
+    const states = await Promise.all(this.#threads.map((thread) => thread.state()));
+    return states.filter((state) => state !== undefined);
+  }
+
   /**
    * Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share) and, in a pool with
    * `perMember`, in `member`'s of that owner ('' when none); its reply. `timeoutMs`: this job's own limit instead of

@@ -10,6 +10,11 @@ let analyser: { loaded: JapaneseAnalyser | undefined } | undefined;
 
 const japanese = (): JapaneseAnalyser | undefined => (analyser ??= { loaded: loadJapaneseAnalyser() }).loaded;
 
+/** Whether this thread has loaded the analyser (its dictionary held for the thread's life). */
+export function japaneseLoaded(): boolean {
+  return analyser?.loaded !== undefined;
+}
+
 /** What eSpeak NG speaks for `text` in its voice `espeak`: the line's runs, each in its own voice. */
 export function readAloud(text: string, espeak: string): SpokenRun[] {
   return readLine(text, espeak, japanese);

@@ -3,10 +3,10 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';
+import { inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
 import { field } from './member-pages.ts';
-import { serverNav } from './server-pages.ts';
 
 export interface AutoreadView {
   reading: boolean;
@@ -33,22 +33,27 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
   return page(
     context,
     `${t(locale, 'dashboard.page.autoread')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${where}</p>
-      <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
-      <h2>${t(locale, 'dashboard.autoread.settings')}</h2>
-      <p>${t(locale, 'dashboard.autoread.settingsHelp')}</p>
-      <form method="post" action="${base}/settings" class="stack">
+    html`<section class="card" id="autoread-now" data-refresh>
+        <p>${where}</p>
+        <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
+      </section>
+      <form method="post" action="${base}/settings" class="card" ${inline} aria-labelledby="autoread-settings">
+        <h2 id="autoread-settings">${t(locale, 'dashboard.autoread.settings')}</h2>
+        <p class="hint">${t(locale, 'dashboard.autoread.settingsHelp')}</p>
         ${csrfField(context)}
-        ${view.settings
-          .filter(([, declared]) => declared.kind !== 'role')
-          .map(
-            ([name, declared]) =>
-              html`<div class="setting">
-                ${field(locale, name, declared, [])}
-                <small id="help-${name}">${t(locale, `option.${declared.option}.description` as MessageKey)}</small>
-              </div>`,
-          )}
+        <div class="settings-grid">
+          ${view.settings
+            .filter(([, declared]) => declared.kind !== 'role')
+            .map(
+              ([name, declared]) =>
+                html`<div class="field setting">
+                  ${field(locale, name, declared, [])}
+                  <small id="help-${name}" class="hint"
+                    >${t(locale, `option.${declared.option}.description` as MessageKey)}</small
+                  >
+                </div>`,
+            )}
+        </div>
         <button type="submit">${t(locale, 'dashboard.autoread.save')}</button>
       </form>
       <h2>${t(locale, 'dashboard.autoread.members')}</h2>
@@ -90,5 +95,6 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
         <input id="ignore-member" name="member" inputmode="numeric" pattern="[0-9]{17,20}" required />
         <button type="submit">${t(locale, 'dashboard.autoread.ignore')}</button>
       </form>`,
+    { server, current: 'autoread' },
   );
 }

@@ -5,9 +5,11 @@ import { MAX_ENTRIES, MAX_PATTERN_LENGTH, MAX_READING_LENGTH, isPattern } from '
 import type { DictionaryRecord } from '../../autoread/index.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
+import { t as tFrame } from '../frame-strings.ts';
+import { ENTRIES_PER_PAGE } from '../limits.ts';
+import { emptyState, inline, pager } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
-import { serverNav } from './server-pages.ts';
 import type { SampleResult } from '../samples.ts';
 
 export interface DictionaryView {
@@ -15,6 +17,10 @@ export interface DictionaryView {
   rows: ReadonlyArray<{ record: DictionaryRecord; position: number }>;
   /** The search typed, if any. */
   query: string;
+  /** How many entries match the search; this page of them and how many pages there are. */
+  matching: number;
+  page: number;
+  pages: number;
   /** Display names of who changed entries, by user ID, where SayBot knows them. */
   names: ReadonlyMap<string, string>;
   /** "Try a sentence": the text tried and what auto-read would say, with its cost in characters. */
@@ -40,6 +46,7 @@ function row(
   record: DictionaryRecord,
   position: number,
   view: DictionaryView,
+  keep: string,
 ): Html {
   const { locale } = context;
   const name = nameOf(record);
@@ -52,7 +59,7 @@ function row(
       ${name}${isPattern(record.entry) ? html` <span class="tag">${t(locale, 'dashboard.dictionary.pattern')}</span>` : ''}
     </th>
     <td>
-      <form method="post" action="${base}/add" class="row-form">
+      <form method="post" action="${base}/add${keep}" class="row-form" ${inline}>
         ${csrfField(context)}${entryFields(record)}
         <input
           type="text"
@@ -65,10 +72,10 @@ function row(
         <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.save')}</button>
       </form>
     </td>
-    <td>${who}</td>
-    <td><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
+    <td class="who-when">${who}</td>
+    <td class="who-when"><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
     <td class="actions">
-      <form method="post" action="${base}/move" class="row-form">
+      <form method="post" action="${base}/move${keep}" class="row-form">
         ${csrfField(context)}${entryFields(record)}
         <input
           type="number"
@@ -78,16 +85,20 @@ function row(
           value="${position}"
           aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
         />
-        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.move')}</button>
+        <button type="submit" class="secondary" aria-describedby="${id}">
+          ${t(locale, 'dashboard.dictionary.move')}
+        </button>
       </form>
       <form
         method="post"
-        action="${base}/remove"
+        action="${base}/remove${keep}"
         class="row-form"
         data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}"
       >
         ${csrfField(context)}${entryFields(record)}
-        <button type="submit" aria-describedby="${id}">${t(locale, 'dashboard.dictionary.remove')}</button>
+        <button type="submit" class="danger" aria-describedby="${id}">
+          ${t(locale, 'dashboard.dictionary.remove')}
+        </button>
       </form>
     </td>
   </tr>`;
@@ -97,31 +108,46 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
   const { locale } = context;
   const base = `/servers/${server.guildId}/dictionary`;
   const shown = view.rows;
+  /** The search and page shown, kept by every change made from the list. */
+  const keep = (page: number) => {
+    const query = new URLSearchParams();
+    if (view.query !== '') query.set('q', view.query);
+    if (page > 1) query.set('page', String(page));
+    return query.size === 0 ? '' : `?${query.toString()}`;
+  };
+  const from = (view.page - 1) * ENTRIES_PER_PAGE + 1;
   const table =
     total === 0
-      ? html`<p>${t(locale, 'dashboard.dictionary.empty')}</p>`
+      ? emptyState(t(locale, 'dashboard.dictionary.empty'), t(locale, 'dashboard.try.help'))
       : shown.length === 0
-        ? html`<p>${t(locale, 'dashboard.dictionary.noMatch')}</p>`
+        ? emptyState(t(locale, 'dashboard.dictionary.noMatch'), '')
         : html`<div class="table-wrap">
-            <table>
-              <caption>
-                ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.order')}</th>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.word')}</th>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th>
-                  <th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${shown.map(({ record, position }) => row(context, base, record, position, view))}
-              </tbody>
-            </table>
-          </div>`;
+              <table class="stacked dictionary">
+                <caption>
+                  ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
+                  ${
+                    view.pages > 1 || view.matching !== total
+                      ? html` ·
+                        ${tFrame(locale, 'dashboard.frame.entries', { from, to: from + shown.length - 1, total: view.matching })}`
+                      : ''
+                  }
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.order')}</th>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.word')}</th>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th>
+                    <th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${shown.map(({ record, position }) => row(context, base, record, position, view, keep(view.page)))}
+                </tbody>
+              </table>
+            </div>
+            ${pager(locale, view.page, view.pages, (n) => `${base}${keep(n)}`)}`;
   const tried = view.tried
     ? html`<div class="tried" role="status">
         <p>${view.tried.said === '' ? t(locale, 'dashboard.try.nothing') : t(locale, 'dashboard.try.result')}</p>
@@ -150,53 +176,62 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
   return page(
     context,
     `${t(locale, 'dashboard.page.dictionary')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <form method="get" action="${base}" role="search" class="search">
-        <label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
-        <input type="search" id="q" name="q" value="${view.query}" maxlength="100" />
+    html`<form method="get" action="${base}" role="search" class="search">
+        <div class="field field-wide">
+          <label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
+          <input type="search" id="q" name="q" value="${view.query}" maxlength="100" />
+        </div>
         <button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
       </form>
       ${table}
-      <section aria-labelledby="add-heading">
-        <h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>
-        <form method="post" action="${base}/add" class="stack">
-          ${csrfField(context)}
-          <label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
-          <input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required />
-          <label class="check"
-            ><input type="checkbox" name="kind" value="pattern" /> ${t(locale, 'dashboard.dictionary.isPattern')}</label
+      <div class="cards">
+        <section aria-labelledby="add-heading" class="card">
+          <h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>
+          <form method="post" action="${base}/add" class="stack">
+            ${csrfField(context)}
+            <label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
+            <input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required />
+            <label class="check"
+              ><input type="checkbox" name="kind" value="pattern" />
+              ${t(locale, 'dashboard.dictionary.isPattern')}</label
+            >
+            <label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
+            <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required />
+            <button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
+          </form>
+        </section>
+        <section aria-labelledby="try-heading" class="card">
+          <h2 id="try-heading">${t(locale, 'dashboard.try')}</h2>
+          <p>${t(locale, 'dashboard.try.help')}</p>
+          <form method="post" action="${base}/try" class="stack">
+            ${csrfField(context)}
+            <label for="try-text">${t(locale, 'dashboard.try.text')}</label>
+            <textarea id="try-text" name="text" maxlength="2000" rows="3" required>${view.tried?.text ?? ''}</textarea>
+            <button type="submit">${t(locale, 'dashboard.try.button')}</button>
+          </form>
+          ${tried}
+        </section>
+        <section aria-labelledby="io-heading" class="card">
+          <h2 id="io-heading">${t(locale, 'dashboard.dictionary.io')}</h2>
+          <p>
+            <a class="button secondary" href="${base}/export" download="dictionary.json"
+              >${t(locale, 'dashboard.dictionary.export')}</a
+            >
+          </p>
+          <form
+            method="post"
+            action="${base}/import"
+            enctype="multipart/form-data"
+            class="stack"
+            data-confirm="${t(locale, 'dashboard.dictionary.import')}"
           >
-          <label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
-          <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required />
-          <button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
-        </form>
-      </section>
-      <section aria-labelledby="try-heading">
-        <h2 id="try-heading">${t(locale, 'dashboard.try')}</h2>
-        <p>${t(locale, 'dashboard.try.help')}</p>
-        <form method="post" action="${base}/try" class="stack">
-          ${csrfField(context)}
-          <label for="try-text">${t(locale, 'dashboard.try.text')}</label>
-          <textarea id="try-text" name="text" maxlength="2000" rows="3" required>${view.tried?.text ?? ''}</textarea>
-          <button type="submit">${t(locale, 'dashboard.try.button')}</button>
-        </form>
-        ${tried}
-      </section>
-      <section aria-labelledby="io-heading">
-        <h2 id="io-heading">${t(locale, 'dashboard.dictionary.io')}</h2>
-        <p><a href="${base}/export" download="dictionary.json">${t(locale, 'dashboard.dictionary.export')}</a></p>
-        <form
-          method="post"
-          action="${base}/import"
-          enctype="multipart/form-data"
-          class="stack"
-          data-confirm="${t(locale, 'dashboard.dictionary.import')}"
-        >
-          ${csrfField(context)}
-          <label for="import-file">${t(locale, 'dashboard.dictionary.import')}</label>
-          <input type="file" id="import-file" name="file" accept=".json,application/json" required />
-          <button type="submit">${t(locale, 'dashboard.dictionary.importButton')}</button>
-        </form>
-      </section>`,
+            ${csrfField(context)}
+            <label for="import-file">${t(locale, 'dashboard.dictionary.import')}</label>
+            <input type="file" id="import-file" name="file" accept=".json,application/json" required />
+            <button type="submit" class="secondary">${t(locale, 'dashboard.dictionary.importButton')}</button>
+          </form>
+        </section>
+      </div>`,
+    { server, current: 'dictionary' },
   );
 }

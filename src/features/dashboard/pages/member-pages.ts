@@ -3,9 +3,9 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
+import { card, inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
-import { serverNav } from './server-pages.ts';
 import type { SampleResult } from '../samples.ts';
 
 /** A voice the member may choose: its ID, and how it is described (cloned here, a preset, the free voice). */
@@ -78,24 +78,31 @@ export function myVoicePage(
   return page(
     context,
     `${t(locale, 'dashboard.page.myvoice')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'dashboard.myvoice.intro')}</p>
-      <p>
-        ${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}
-      </p>
-      <form method="post" action="${base}" class="stack">
-        ${csrfField(context)} ${settings.map(([name, declared]) => field(locale, name, declared, voices))}
+    html`<p class="hint">${t(locale, 'dashboard.myvoice.intro')}</p>
+      <section class="card" id="myvoice-current" data-refresh>
+        <p>
+          ${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}
+        </p>
+        <div class="button-row">
+          <form method="post" action="${base}/sample">
+            ${csrfField(context)}
+            <button type="submit" class="secondary">${t(locale, 'dashboard.sample.button')}</button>
+          </form>
+          <form method="post" action="${base}/clear" ${inline}>
+            ${csrfField(context)}
+            <button type="submit" class="secondary">${t(locale, 'dashboard.myvoice.clear')}</button>
+          </form>
+        </div>
+        ${samplePart(context, `${base}/sample`, {}, (id) => `/servers/${server.guildId}/samples/${id}`, sample)}
+      </section>
+      <form method="post" action="${base}" class="card" ${inline}>
+        ${csrfField(context)}
+        <div class="settings-grid">
+          ${settings.map(([name, declared]) => html`<div class="field">${field(locale, name, declared, voices)}</div>`)}
+        </div>
         <button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
-      </form>
-      <form method="post" action="${base}/sample" class="stack">
-        ${csrfField(context)}
-        <button type="submit">${t(locale, 'dashboard.sample.button')}</button>
-      </form>
-      ${samplePart(context, `${base}/sample`, {}, (id) => `/servers/${server.guildId}/samples/${id}`, sample)}
-      <form method="post" action="${base}/clear" class="stack">
-        ${csrfField(context)}
-        <button type="submit">${t(locale, 'dashboard.myvoice.clear')}</button>
       </form>`,
+    { server, current: 'myvoice' },
   );
 }
 
@@ -105,8 +112,7 @@ export function myDataPage(context: PageContext, server: Membership, lines: read
   return page(
     context,
     `${t(locale, 'dashboard.page.mydata')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'dashboard.mydata.intro')}</p>
+    html` <p>${t(locale, 'dashboard.mydata.intro')}</p>
       ${
         lines.length === 0
           ? html`<p>${t(locale, 'dashboard.mydata.none')}</p>`
@@ -114,11 +120,14 @@ export function myDataPage(context: PageContext, server: Membership, lines: read
               ${lines.map((line) => html`<li>${line}</li>`)}
             </ul>`
       }
-      <h2>${t(locale, 'dashboard.mydata.delete')}</h2>
-      <p>${t(locale, 'dashboard.mydata.deleteHelp')}</p>
-      <form method="post" action="${base}/delete" data-confirm="${t(locale, 'dashboard.mydata.delete')}">
-        ${csrfField(context)}
-        <button type="submit" class="danger">${t(locale, 'dashboard.mydata.delete')}</button>
-      </form>`,
+      ${card(
+        html`<p>${t(locale, 'dashboard.mydata.deleteHelp')}</p>
+          <form method="post" action="${base}/delete" data-confirm="${t(locale, 'dashboard.mydata.delete')}">
+            ${csrfField(context)}
+            <button type="submit" class="danger">${t(locale, 'dashboard.mydata.delete')}</button>
+          </form>`,
+        { title: t(locale, 'dashboard.mydata.delete'), id: 'delete', variant: 'danger' },
+      )}`,
+    { server, current: 'mydata' },
   );
 }

@@ -4,8 +4,8 @@ import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/budgets
 import { BUDGET_NAMES } from '../../../core/quota/budgets.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
+import { inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
-import { serverNav } from './server-pages.ts';
 
 /** What the browser draws the chart from: the figures /usage draws its picture from, and the words to print. */
 export interface ChartFigures {
@@ -37,8 +37,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
   return page(
     context,
     `${t(locale, 'dashboard.page.month')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <ul class="usage">
+    html` <ul class="usage">
         ${view.lines.map((line) => html`<li>${plain(line)}</li>`)}
       </ul>
       <h2>${view.title}</h2>
@@ -74,7 +73,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
           ? ''
           : html`<h2>${t(locale, 'dashboard.month.budgets')}</h2>
               <p>${t(locale, 'dashboard.month.budgetsHelp')}</p>
-              <form method="post" action="${base}/budgets" class="stack">
+              <form method="post" action="${base}/budgets" class="stack" ${inline}>
                 ${csrfField(context)}
                 ${BUDGET_NAMES.map(
                   (name) =>
@@ -96,7 +95,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
                 )}
                 <button type="submit">${t(locale, 'dashboard.month.save')}</button>
               </form>`
-      }
-      <script src="/static/month.js" defer></script>`,
+      }`,
+    { server, current: 'month', scripts: ['/static/month.js'] },
   );
 }

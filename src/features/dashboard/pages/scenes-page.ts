@@ -4,7 +4,6 @@
 import type { Membership } from '../dashboard-types.ts';
 import { t } from '../scenes-strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
-import { serverNav } from './server-pages.ts';
 
 /** The keys the page's script fills in (data-t-<key without its prefix>). */
 const SCRIPT_TEXTS = [
@@ -68,8 +67,7 @@ export function scenesPage(
   return page(
     context,
     t(locale, 'studio.scenes.title', { server: server.guildName }),
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'studio.scenes.intro')}</p>
+    html` <p>${t(locale, 'studio.scenes.intro')}</p>
       <div id="scene-studio" data-base="${base}" ${texts}>
         <form method="post" action="${base}/save" class="stack scene-editor">
           ${csrfField(context)}
@@ -131,7 +129,7 @@ ${editor.script}</textarea>
         </section>
       </div>
       <h2>${t(locale, 'studio.scenes.saved')}</h2>
-      ${savedList}
-      <script src="/static/scenes.js" defer></script>`,
+      ${savedList}`,
+    { server, current: 'scenes', scripts: ['/static/scenes.js'] },
   );
 }

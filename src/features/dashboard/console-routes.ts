@@ -1,0 +1,156 @@
+// The owner console (/owner): the whole bot for its owner alone (owner-guard.ts). Every figure comes from the
+// feature or the part that owns it, never a copy of its rule: each server's month from the usage feature's
+// monthFigures and its budgets from the accounting (as /usage and /budget have them), the whole plan in /usage's own
+// planLines, the key's last answers from the Voice API client, the free voice and the cache from the core,
+// `npm run doctor`'s checks from src/app/doctor/ (one run at a time), Public Bot from Discord's application object.
+// Leaving a server is a change: a POST with the CSRF token (guards.ts), reached through a confirmation page.
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { monthFigures, planLines } from '../usage/index.ts';
+import type { Logger } from '../../core/log.ts';
+import type { Store } from '../../core/store/types.ts';
+import { audit } from './audit.ts';
+import { t } from './console-strings.ts';
+import type { DashboardEnv } from './dashboard-env.ts';
+import type { DashboardBot, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
+import { pageContext, refusal } from './guards.ts';
+import { ownerOnly } from './owner-guard.ts';
+import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
+import type { PageContext } from './pages/layout.ts';
+
+type Ctx = Context<DashboardEnv>;
+
+/** Servers shown a page: each is a few reads of the store. */
+export const SERVERS_PER_PAGE = 25;
+
+export interface ConsoleDeps {
+  store: Store;
+  bot: DashboardBot;
+  logger: Logger;
+}
+
+const GuildId = z.string().regex(/^\d{17,20}$/);
+const Page = z.coerce.number().int().min(1).max(1000).catch(1);
+
+export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): void {
+  const { store, bot, logger } = deps;
+  if (bot.console === undefined) return;
+  const owner: OwnerConsole = bot.console;
+  const guard = ownerOnly(bot, logger);
+  app.use('/owner', guard);
+  app.use('/owner/*', guard);
+  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  const sources = { accounting: bot.accounting, store };
+
+  /** The last run of the checks, and the one under way: never two at once, whoever asks. */
+  let lastRun: { at: Date; checks: readonly DoctorCheck[] } | undefined;
+  let running: Promise<void> | undefined;
+  const runDoctor = () =>
+    (running ??= owner
+      .doctor()
+      .then((checks) => {
+        lastRun = { at: new Date(), checks };
+      })
+      .finally(() => {
+        running = undefined;
+      }));
+
+  async function serverRows(c: Ctx, guilds: ReadonlyArray<{ id: string; name: string }>): Promise<ServerRow[]> {
+    const locale = c.get('locale');
+    return Promise.all(
+      guilds.map(async ({ id, name }) => {
+        const [figures, budgets] = await Promise.all([
+          monthFigures(sources, id, userOf(c)),
+          bot.accounting.budgetsFor(id),
+        ]);
+        return {
+          id,
+          name,
+          served: bot.serves(id),
+          spent: figures.report.guild.spent,
+          saved: figures.report.guild.saved,
+          freeLines: figures.free.chosen + figures.free.fallback,
+          budgets,
+          // SayBot's cache of names (no request per member); one it does not know is "a member".
+          top: figures.members
+            .filter((member) => member.spent > 0)
+            .map((member) => ({
+              name: bot.displayName(id, member.userId) ?? t(locale, 'console.someMember'),
+              characters: member.spent,
+            })),
+        };
+      }),
+    );
+  }
+
+  async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 | 404 = 200) {
+    const locale = c.get('locale');
+    const page = Page.parse(c.req.query('page'));
+    const [listed, publicBot, freeVoice] = await Promise.all([owner.servers(), owner.publicBot(), owner.freeVoice()]);
+    const pages = Math.max(1, Math.ceil(listed.guilds.length / SERVERS_PER_PAGE));
+    const shown = listed.guilds.slice((page - 1) * SERVERS_PER_PAGE, page * SERVERS_PER_PAGE);
+    // The bot-wide half of /usage's report: the plan, its budget, the used-up month (no server's figures).
+    const report = await bot.accounting.report('', userOf(c));
+    const names = new Map(listed.guilds.map((guild) => [guild.id, guild.name]));
+    const view: ConsoleView = {
+      plan: {
+        name: owner.plan.name,
+        sandbox: owner.plan.sandbox,
+        lines: planLines(locale, report),
+        limit: report.bot.limit,
+        budget: report.botBudget,
+        usedUpUntil: report.exhaustedUntil,
+      },
+      servers: {
+        total: listed.guilds.length,
+        complete: listed.complete,
+        page,
+        pages,
+        rows: await serverRows(c, shown),
+      },
+      key: owner.keyState(),
+      freeVoice: { ...freeVoice, setting: owner.freeVoiceSetting },
+      cache: owner.cache(),
+      access: {
+        allowed: owner.allowedGuilds.list?.map((id) => ({ id, name: names.get(id) })),
+        leaveAtStart: owner.allowedGuilds.leaveAtStart,
+        publicBot,
+      },
+      doctor: lastRun,
+    };
+    return c.html(consolePage(pageContext(c, notice), view), status);
+  }
+
+  app.get('/owner', (c) => show(c));
+
+  app.post('/owner/doctor', async (c) => {
+    await runDoctor();
+    audit(logger, 'owner.doctor', { userId: userOf(c) });
+    return show(c);
+  });
+
+  /** The server by its ID among those SayBot is in, or undefined. */
+  async function serverOf(owned: OwnerConsole, guildId: string) {
+    const id = GuildId.safeParse(guildId);
+    if (!id.success) return undefined;
+    return (await owned.servers()).guilds.find((guild) => guild.id === id.data);
+  }
+
+  app.get('/owner/servers/:guildId/leave', async (c) => {
+    const server = await serverOf(owner, c.req.param('guildId'));
+    if (server === undefined) return refusal(c, 404, 'console.notInServer');
+    return c.html(leavePage(pageContext(c), server));
+  });
+
+  app.post('/owner/servers/:guildId/leave', async (c) => {
+    const locale = c.get('locale');
+    const server = await serverOf(owner, c.req.param('guildId'));
+    if (server === undefined) return refusal(c, 404, 'console.notInServer');
+    const body = await c.req.parseBody();
+    if (body['confirm'] !== server.id)
+      return show(c, { kind: 'error', text: t(locale, 'console.leaveUnconfirmed') }, 400);
+    if (!(await owner.leave(server.id))) return show(c, { kind: 'error', text: t(locale, 'console.notInServer') }, 404);
+    audit(logger, 'owner.leave', { userId: userOf(c), guildId: server.id });
+    return show(c, { kind: 'ok', text: t(locale, 'console.leftServer', { server: server.name }) });
+  });
+}

@@ -1,0 +1,16 @@
+import { addMessages } from '../../core/i18n/catalogue.ts';
+import { en } from './strings/console-en.ts';
+import { ja } from './strings/console-ja.ts';
+import { ko } from './strings/console-ko.ts';
+
+// The owner console: its own part of the catalogue (./strings/console-*.ts), apart from the dashboard's so the pages
+// built side by side each keep theirs; registered when this module loads.
+
+declare module '../../core/i18n/catalogue.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  interface Messages extends Record<keyof typeof en, string> {}
+}
+
+addMessages('dashboard-console', { en, ko, ja });
+
+export * from './strings.ts';

@@ -1,0 +1,30 @@
+// The key's state the owner console shows: the last answer of each kind the client saw, in three fixed slots and
+// the last accepted one, each with its time, endpoint and request ID; what says nothing of the key is not kept.
+import { describe, expect, it } from 'vitest';
+import { KeyState } from '../../../src/core/api/key-state.ts';
+
+describe('KeyState', () => {
+  it('keeps the last 401, 429, 5xx and 2xx, each with when and where; nothing else', () => {
+    let now = 1_000;
+    const state = new KeyState(() => now);
+    expect(state.snapshot).toEqual({});
+    state.record(200, 'tts', 'req-a');
+    now = 2_000;
+    state.record(401, 'tts', 'req-b');
+    now = 3_000;
+    state.record(429, 'voices/clone', undefined);
+    now = 4_000;
+    state.record(503, 'tts/emotion', 'req-c');
+    now = 5_000;
+    state.record(502, 'tts', 'req-d');
+    // A request refused as invalid, or no answer at all (0): the key's state is not changed.
+    state.record(400, 'tts', 'req-e');
+    state.record(0, 'tts', undefined);
+    expect(state.snapshot).toEqual({
+      lastAccepted: { status: 200, at: new Date(1_000), operation: 'tts', requestId: 'req-a' },
+      lastRefused: { status: 401, at: new Date(2_000), operation: 'tts', requestId: 'req-b' },
+      lastLimited: { status: 429, at: new Date(3_000), operation: 'voices/clone', requestId: undefined },
+      lastFailed: { status: 502, at: new Date(5_000), operation: 'tts', requestId: 'req-d' },
+    });
+  });
+});

@@ -1,0 +1,255 @@
+// The owner console over HTTP against the real bot, the local Discord and the sandbox: refused, saying nothing, to a
+// member, a manager of one server and a stranger, and to the owner without the CSRF token or from another origin;
+// for the application's owner (and OWNER_IDS) a server's month and top spender as /usage counts them, the key's last
+// error after a sandbox fault, `npm run doctor`'s checks run from the page, leaving a server behind its confirmation,
+// and no secret anywhere on the page. Then the page in a real browser.
+import { PermissionFlagsBits } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { seriousViolations, sideways } from '../../support/axe.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { CLIENT_SECRET, seoulWith, signedIn, useDashboard, type DashboardClient } from '../../support/dashboard.ts';
+import { runCommand } from '../../support/harness.ts';
+import { SEOUL } from '../../support/world.ts';
+
+const OWNER = '370000000000000001';
+const NAMED_OWNER = '370000000000000002';
+const MANAGER = '370000000000000003';
+const MEMBER = '370000000000000004';
+
+const h = useDashboard({
+  guilds: [
+    seoulWith(
+      [
+        { id: OWNER, username: 'owner' },
+        { id: NAMED_OWNER, username: 'co-owner' },
+        { id: MANAGER, username: 'manager', permissions: PermissionFlagsBits.ManageGuild },
+        { id: MEMBER, username: 'spender' },
+      ],
+      'en-US',
+    ),
+  ],
+  discord: { applicationOwnerId: OWNER, botPublic: true },
+  // The default bot-wide budget (the harness's own is none): nine tenths of the creator plan.
+  env: { OWNER_IDS: NAMED_OWNER, BUDGET_BOT_MONTHLY_CHARS: '270000' },
+});
+
+/** A server added while the bot runs, for the test that leaves one (the others keep Seoul whatever the order). */
+let nextServer = 0;
+async function addServer(): Promise<{ id: string; name: string }> {
+  nextServer += 1;
+  const id = `20000000000000009${nextServer}`;
+  const name = `Leaving ${nextServer}`;
+  h.discord.addGuild({
+    id,
+    name,
+    textChannelId: `21000000000000009${nextServer}`,
+    voiceChannels: [{ id: `22000000000000009${nextServer}`, name: 'voice' }],
+    members: [{ id: MEMBER, username: 'spender' }],
+  });
+  await expect.poll(() => h.bot.client.guilds.cache.has(id), { timeout: 10_000 }).toBe(true);
+  return { id, name };
+}
+
+const unescape = (text: string) =>
+  text.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&').replaceAll('&lt;', '<');
+
+/** "No such page" as this client gets it for a path that never existed: what every refusal must look like. */
+async function notFoundOf(client: DashboardClient): Promise<string> {
+  const answer = await client.get('/no-such-page');
+  expect(answer.status).toBe(404);
+  return answer.body;
+}
+
+describe('the owner console', () => {
+  it('refuses a stranger, a member and a manager of one server with the same "no such page", to read or change', async () => {
+    const leaving = await addServer();
+    const stranger = h.client();
+    const strangerNotFound = await notFoundOf(stranger);
+    for (const path of ['/owner', '/owner?page=2', `/owner/servers/${leaving.id}/leave`]) {
+      const answer = await stranger.get(path);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toBe(strangerNotFound);
+    }
+    for (const userId of [MEMBER, MANAGER]) {
+      const client = await signedIn(h, userId, '/');
+      const notFound = await notFoundOf(client);
+      expect((await client.get('/')).body).not.toContain('/owner');
+      for (const path of ['/owner', `/owner/servers/${leaving.id}/leave`]) {
+        const answer = await client.get(path);
+        expect(answer.status).toBe(404);
+        expect(answer.body).toBe(notFound);
+      }
+      // With a valid session, the dashboard's origin and the member's own CSRF token: still nothing.
+      for (const [path, fields] of [
+        ['/owner/doctor', {}],
+        [`/owner/servers/${leaving.id}/leave`, { confirm: leaving.id }],
+      ] as const) {
+        const answer = await client.post(path, fields);
+        expect(answer.status).toBe(404);
+        expect(answer.body).toBe(notFound);
+      }
+    }
+    expect(h.bot.client.guilds.cache.has(leaving.id)).toBe(true);
+    expect(h.logs()).not.toMatch(new RegExp(`"audit":"owner\\.\\w+","userId":"(${MEMBER}|${MANAGER})"`));
+  });
+
+  it("refuses the owner's changes without the CSRF token or from another origin", async () => {
+    const leaving = await addServer();
+    const owner = await signedIn(h, OWNER, `/owner/servers/${leaving.id}/leave`);
+    const path = `/owner/servers/${leaving.id}/leave`;
+    expect((await owner.post(path, { confirm: leaving.id }, { csrf: null })).status).toBe(403);
+    expect((await owner.post(path, { confirm: leaving.id }, { csrf: 'A'.repeat(43) })).status).toBe(403);
+    expect((await owner.post(path, { confirm: leaving.id }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await owner.post(path, { confirm: leaving.id }, { origin: null })).status).toBe(403);
+    expect((await owner.post('/owner/doctor', {}, { csrf: null })).status).toBe(403);
+    expect(h.bot.client.guilds.cache.has(leaving.id)).toBe(true);
+    // Unconfirmed (no confirmation, or another server's ID): refused, and SayBot stays.
+    const unconfirmed = await owner.post(path, {});
+    expect(unconfirmed.status).toBe(400);
+    expect(unescape(unconfirmed.body)).toContain('Leaving a server needs its confirmation');
+    expect((await owner.post(path, { confirm: SEOUL })).status).toBe(400);
+    expect(h.bot.client.guilds.cache.has(leaving.id)).toBe(true);
+  });
+
+  it("shows the owner a server's month and top spender as /usage counts them, and the plan with its reserve", async () => {
+    await runCommand(h, { guildId: SEOUL, userId: MEMBER, name: 'say', options: { text: 'Owner, see me spend.' } });
+    const usage = await runCommand(h, { guildId: SEOUL, userId: OWNER, name: 'usage', locale: 'en-US' });
+    const spent = /This server: ([\d,]+) characters spent/.exec(usage.content)?.[1];
+    expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
+    // The application's owner sees the whole plan in /usage: so does the console, in the same words.
+    const wholeBot = usage.content.split('\n').find((line) => line.startsWith('Whole bot:'));
+    expect(wholeBot).toBeDefined();
+
+    for (const userId of [OWNER, NAMED_OWNER]) {
+      const owner = await signedIn(h, userId, '/');
+      expect((await owner.get('/')).body).toContain('href="/owner"');
+      const page = await owner.get('/owner');
+      expect(page.status).toBe(200);
+      const text = unescape(page.body);
+      const row = /<tr>\s*<th scope="row">Seoul[\s\S]*?<\/tr>/.exec(text)?.[0] ?? '';
+      expect(row).toContain(`${spent} spent`);
+      expect(row).toContain('spender: ');
+      expect(row).toContain(`/owner/servers/${SEOUL}/leave`);
+      expect(text).toContain(wholeBot?.replaceAll('**', ''));
+      // The creator plan (300,000) less the bot-wide budget (nine tenths): 30,000 in reserve.
+      expect(text).toContain('Kept in reserve for your own use: 30,000 characters of the 300,000');
+      // Public Bot as the local Discord's application says it, with no ALLOWED_GUILDS: the owner is warned.
+      expect(text).toMatch(/<p id="public-bot" role="alert">\s*Public Bot is on and ALLOWED_GUILDS is not set/);
+      expect(text).toContain('eSpeak NG installed: yes.');
+      expect(text).toMatch(/Since SayBot started: [\d,]+ hits, [\d,]+ misses/);
+    }
+  });
+
+  it("shows the key's last refusal after the service answered 401, with when and where", async () => {
+    const owner = await signedIn(h, OWNER, '/owner');
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 401,
+      endpoint: 'tts',
+      body: JSON.stringify({ error: { code: 'invalid_api_key', message: 'the API key is not valid' } }),
+      contentType: 'application/json',
+    });
+    const before = Date.now();
+    await runCommand(h, { guildId: SEOUL, userId: MEMBER, name: 'say', options: { text: 'A refused key here.' } });
+    const text = unescape((await owner.get('/owner')).body);
+    const refused = /<dt>Last refused[^<]*<\/dt>\s*<dd>([^<]*)<\/dd>/.exec(text)?.[1] ?? '';
+    expect(refused).toMatch(/^401 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, tts, request req_\w+$/);
+    const at = Date.parse(refused.replace(/^401 at (\S+) (\S+) UTC.*$/, '$1T$2Z'));
+    expect(at).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+  });
+
+  it("runs npm run doctor's checks from the page, and shows no secret", async () => {
+    const owner = await signedIn(h, OWNER, '/owner');
+    const ran = await owner.post('/owner/doctor', {});
+    expect(ran.status).toBe(200);
+    const text = unescape(ran.body);
+    const checks = /<table id="doctor-checks">[\s\S]*?<\/table>/.exec(text)?.[0] ?? '';
+    for (const name of ['Node.js', 'Configuration', 'Discord token', 'Public Bot', 'Voice API', 'Dashboard'])
+      expect(checks).toContain(`<th scope="row">${name}</th>`);
+    expect(checks).toMatch(
+      /Discord token<\/th>\s*<td><span class="badge badge-ok">passed<\/span><\/td>\s*<td>logged in as/,
+    );
+    // The doctor's own verdict on a Public Bot without ALLOWED_GUILDS: failed.
+    expect(checks).toMatch(/Public Bot<\/th>\s*<td><span class="badge badge-danger">failed<\/span><\/td>/);
+    expect(h.logs()).toContain('"audit":"owner.doctor"');
+
+    const session = [...owner.cookies].find(([name]) => name.includes('session'))?.[1] ?? '';
+    expect(session).toMatch(/^[\w-]{43}$/);
+    for (const secret of [h.apiKey, h.token, CLIENT_SECRET, session]) expect(ran.body).not.toContain(secret);
+  });
+
+  it('runs the checks one at a time: a second press while they run gets that run, not another', async () => {
+    const owner = await signedIn(h, OWNER, '/owner');
+    const from = h.sandbox.requests.length;
+    const probes = () => h.sandbox.requests.slice(from).filter((request) => request.endpoint === 'tts').length;
+    // The Voice API check's probe is held at the sandbox: the first run is under way until it answers.
+    h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 6000, endpoint: 'tts' });
+    const first = owner.post('/owner/doctor', {});
+    await expect.poll(probes, { timeout: 30_000, interval: 20 }).toBe(1);
+    const second = await owner.post('/owner/doctor', {});
+    expect((await first).status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(probes()).toBe(1);
+    expect(unescape(second.body)).toMatch(/Voice API<\/th>\s*<td><span class="badge badge-ok">passed/);
+  });
+
+  it('leaves a server after its confirmation page, and lists it no more', async () => {
+    const leaving = await addServer();
+    const owner = await signedIn(h, OWNER, '/owner');
+    expect(unescape((await owner.get('/owner')).body)).toContain(`Leave ${leaving.name}`);
+    const confirm = await owner.get(`/owner/servers/${leaving.id}/leave`);
+    expect(confirm.status).toBe(200);
+    expect(unescape(confirm.body)).toContain(`Leave ${leaving.name}?`);
+    const left = await owner.post(`/owner/servers/${leaving.id}/leave`, { confirm: leaving.id });
+    expect(left.status).toBe(200);
+    expect(unescape(left.body)).toContain(`SayBot left ${leaving.name}.`);
+    expect(left.body).not.toContain(`/owner/servers/${leaving.id}/leave`);
+    await expect.poll(() => h.bot.client.guilds.cache.has(leaving.id), { timeout: 10_000 }).toBe(false);
+    expect((await owner.get(`/owner/servers/${leaving.id}/leave`)).status).toBe(404);
+    expect(h.logs()).toMatch(new RegExp(`"audit":"owner.leave","userId":"${OWNER}","guildId":"${leaving.id}"`));
+  });
+});
+
+/** Waits for the page as a person would, however busy the machine (vitest's own poll gives up after 1 s). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
+
+describeInBrowser('the owner console in a real browser', () => {
+  const browser = useBrowser();
+
+  it('the owner opens the console from the servers page, runs the checks, and turns back from leaving', async () => {
+    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await page.getByLabel('Signed in as').selectOption(OWNER);
+    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    await page.getByRole('link', { name: 'Owner console' }).click();
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Owner console');
+    await expect(page.getByRole('row', { name: /^Seoul/ }).textContent()).resolves.toContain('spent');
+
+    await page.getByRole('button', { name: 'Run the checks' }).click();
+    await poll(() => page.getByRole('row', { name: /^Discord token/ }).textContent()).toContain('passed');
+
+    // As every page: no serious or critical axe violation at 1280 and 390 px in light and dark; none sideways at 360.
+    const found: string[] = [];
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const)
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme });
+        for (const violation of await seriousViolations(page)) found.push(`${width} ${colorScheme}: ${violation}`);
+      }
+    expect(found).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await sideways(page)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('link', { name: 'Leave Seoul' }).click();
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Leave Seoul?');
+    await page.getByRole('link', { name: 'No, back to the console' }).click();
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Owner console');
+    expect(h.bot.client.guilds.cache.has(SEOUL)).toBe(true);
+    await page.close();
+  }, 120_000);
+});

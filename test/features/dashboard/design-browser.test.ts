@@ -1,0 +1,215 @@
+// Every dashboard page as people use it, in one real browser (Debian's Chromium through playwright-core; skipped with
+// one line without one, failed under CI): axe-core (read from node_modules, injected into the page) finds no serious or
+// critical violation at 1280 and 390 px in light and dark; nothing scrolls sideways at 360 px; the Voices page is at
+// most three screens tall on a phone for a manager with the filter unset; the dictionary of 500 entries comes in
+// pages; the phone's menu, a voice's "more" menu and the theme switch work from the keyboard; an inline save
+// confirms beside its button and keeps working without script.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
+import { LOUNGE, SEOUL } from '../../support/world.ts';
+
+const MANAGER = { id: '340000000000000001', username: 'manager' };
+const MEMBER = { id: '340000000000000002', username: 'dana' };
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Waits for the page as a person would, however busy the machine. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
+
+const SERVER = `/servers/${SEOUL}`;
+/** Every page a manager sees, by name. */
+const PAGES: Record<string, string> = {
+  servers: '/',
+  overview: SERVER,
+  voices: `${SERVER}/voices`,
+  myvoice: `${SERVER}/myvoice`,
+  mydata: `${SERVER}/mydata`,
+  scenes: `${SERVER}/scenes`,
+  month: `${SERVER}/month`,
+  dictionary: `${SERVER}/dictionary`,
+  autoread: `${SERVER}/autoread`,
+  notFound: '/servers/1/nothing',
+};
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core's serious and critical violations on the page as it stands. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the browser's debugging protocol, as the page's CSP (script-src 'self') allows no inline script.
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
+  const violations = await page.evaluate<Violation[]>('axe.run(document).then((result) => result.violations)');
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** How far the page scrolls sideways (0: not at all). */
+const sideways = (page: Page) =>
+  page.evaluate<number>('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth');
+
+/** The page's height in screens. */
+const screens = (page: Page) => page.evaluate<number>('document.scrollingElement.scrollHeight / window.innerHeight');
+
+/** The theme the switch set on <html> ('auto': none, the system's). */
+const theme = (page: Page) => page.evaluate<string>("document.documentElement.dataset.theme ?? 'auto'");
+
+describeInBrowser('the dashboard as people use it', () => {
+  const h = useDashboard({
+    guilds: [
+      seoulWith(
+        managerAndMember({ ...MANAGER, voiceChannelId: LOUNGE }, { ...MEMBER, voiceChannelId: LOUNGE }),
+        'en-US',
+      ),
+    ],
+  });
+  const browser = useBrowser();
+
+  /** A browser context logged in as `userId` (the consent page answered), at `width`, in `scheme`. */
+  async function loggedIn(userId: string, options: { width?: number; javaScript?: boolean } = {}) {
+    const context = await browser().newContext({
+      locale: 'en-US',
+      viewport: { width: options.width ?? 1280, height: 800 },
+      javaScriptEnabled: options.javaScript ?? true,
+    });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await page.getByLabel('Signed in as').selectOption(userId);
+    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    return { context, page };
+  }
+
+  async function at(page: Page, width: number, height: number, scheme: 'light' | 'dark') {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+  }
+
+  it('every page: no serious or critical axe violation at 1280 and 390 px in light and dark, none scrolls sideways at 360 px', async () => {
+    const { context, page } = await loggedIn(MANAGER.id);
+    // 500 entries, so the dictionary is shown as it is on a busy server.
+    await page.goto(`${h.url}${PAGES['dictionary']}`);
+    const entries = Array.from({ length: 500 }, (_, i) => ({ word: `w${i}`, reading: `reading ${i}` }));
+    await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
+      name: 'dictionary.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(exportDictionary(entries)),
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Imported 500 entries.');
+
+    const found: string[] = [];
+    const wide: string[] = [];
+    for (const [name, path] of Object.entries(PAGES)) {
+      await page.goto(`${h.url}${path}`);
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const)
+        for (const scheme of ['light', 'dark'] as const) {
+          await at(page, width, height, scheme);
+          for (const violation of await seriousViolations(page)) found.push(`${name} ${width} ${scheme}: ${violation}`);
+        }
+      await page.setViewportSize({ width: 360, height: 740 });
+      if ((await sideways(page)) > 0) wide.push(`${name}: ${await sideways(page)} px`);
+    }
+    // The logged-out pages too: the login page.
+    const guest = await (await browser().newContext({ viewport: { width: 360, height: 740 } })).newPage();
+    await guest.goto(h.url);
+    for (const scheme of ['light', 'dark'] as const) {
+      await guest.emulateMedia({ colorScheme: scheme });
+      for (const violation of await seriousViolations(guest)) found.push(`login ${scheme}: ${violation}`);
+    }
+    if ((await sideways(guest)) > 0) wide.push(`login: ${await sideways(guest)} px`);
+    await guest.context().close();
+
+    expect(found).toEqual([]);
+    expect(wide).toEqual([]);
+    await context.close();
+  }, 600_000);
+
+  it('on a phone: Voices at most three screens for a manager, the dictionary in pages, the menus by keyboard', async () => {
+    const { context, page } = await loggedIn(MANAGER.id, { width: 390 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${h.url}${PAGES['voices']}`);
+    const voicesScreens = await screens(page);
+    console.log(`voices at 390 px, a manager, no filter: ${voicesScreens.toFixed(2)} screens`);
+    expect(voicesScreens).toBeLessThanOrEqual(3);
+    expect(await page.locator('li.voice').count()).toBeGreaterThan(0);
+
+    // A voice's other actions are behind its "more" button, opened and used from the keyboard.
+    const summary = page.locator('li.voice details.more > summary').first();
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    const makeDefault = page.locator('li.voice details.more[open] button').first();
+    await poll(() => makeDefault.isVisible()).toBe(true);
+    await page.keyboard.press('Tab');
+    await poll(() => page.evaluate<boolean>("document.activeElement.closest('.more-menu') !== null")).toBe(true);
+
+    // The sidebar is a menu on a phone: closed on a page, opened by keyboard, its links then reachable.
+    const menu = page.locator('details.side > summary');
+    await poll(() => menu.isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Dictionary' }).isVisible()).toBe(false);
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.getByRole('link', { name: 'Dictionary' }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Dictionary' }).press('Enter');
+    await page.waitForURL(`${h.url}${PAGES['dictionary']}`);
+
+    // The dictionary (500 entries, imported by the first test or now) comes 50 to a page.
+    if ((await page.locator('tbody tr').count()) === 0) {
+      await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
+        name: 'dictionary.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(
+          exportDictionary(Array.from({ length: 500 }, (_, i) => ({ word: `w${i}`, reading: `r${i}` }))),
+        ),
+      });
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await poll(() => page.getByRole('status').textContent()).toBe('Imported 500 entries.');
+    }
+    await poll(() => page.locator('tbody tr').count()).toBe(50);
+    await page.getByRole('link', { name: 'Next' }).click();
+    await poll(() => page.locator('tbody tr').first().textContent()).toContain('w50');
+    expect(await sideways(page)).toBe(0);
+
+    // The theme switch: dark, light, then the system's again; kept across pages.
+    await page.locator('#theme-switch').focus();
+    await page.keyboard.press('Enter');
+    await poll(() => theme(page)).toBe('dark');
+    await page.reload();
+    await poll(() => theme(page)).toBe('dark');
+    await page.locator('#theme-switch').click();
+    await page.locator('#theme-switch').click();
+    await poll(() => theme(page)).toBe('auto');
+    await context.close();
+  }, 300_000);
+
+  it('a saved change confirms beside its button with script, and comes back as a page without', async () => {
+    for (const javaScript of [true, false]) {
+      const { context, page } = await loggedIn(MEMBER.id, { javaScript });
+      await page.goto(`${h.url}${PAGES['myvoice']}`);
+      const url = page.url();
+      await page.getByLabel('voice', { exact: true }).fill(javaScript ? 'voice-b-en-m-01' : 'voice-b-en-f-01');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      const status = page.getByRole('status');
+      await poll(() => status.textContent()).toContain(javaScript ? 'voice-b-en-m-01' : 'voice-b-en-f-01');
+      // With script: the same page, the answer beside the button, the current settings swapped in.
+      if (javaScript) {
+        expect(await status.evaluate((node) => node.classList.contains('saved'))).toBe(true);
+        expect(page.url()).toBe(url);
+        await poll(() => page.locator('#myvoice-current').textContent()).toContain('voice-b-en-m-01');
+      } else expect(await status.evaluate((node) => node.classList.contains('notice'))).toBe(true);
+      await context.close();
+    }
+  }, 180_000);
+});
