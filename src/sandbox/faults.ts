@@ -51,8 +51,10 @@ export type Fault = {
   /**
    * The body pauses once this many bytes have been sent (the record's outcome says 'paused' meanwhile) and goes on
    * when the test calls resumePaused(): a point in a paid body a test can act at, by an event rather than a timer.
+   * With `then: 'reset'`, resumePaused() resets the connection there instead: a cut at a byte the test chose, at an
+   * instant it chose.
    */
-  | { kind: 'pause-after'; bytes: number }
+  | { kind: 'pause-after'; bytes: number; then?: 'reset' }
   /**
    * The request is accepted and billed, then its 2xx status is held back (the record's outcome says 'held'
    * meanwhile) until the test calls resumePaused(): the instant between the service's charge and its answer

@@ -731,6 +731,11 @@ class SandboxServer implements Sandbox {
           record.outcome = 'client-aborted';
           return;
         }
+        if (fault?.kind === 'pause-after' && fault.then === 'reset') {
+          record.outcome = 'reset';
+          res.socket?.destroy();
+          return;
+        }
       }
       const next = Math.min(sent + pacing.chunkBytes, end, pauseAt ?? end);
       const due = started + sent * msPerByte - performance.now();
