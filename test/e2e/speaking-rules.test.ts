@@ -46,7 +46,7 @@ const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
 const paying = useFileHarness(world({}));
 
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce';
+type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce' | 'paidThenRefused';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -69,6 +69,9 @@ interface FrontEnd {
  */
 const CUT_IN_VOICE =
   'in voice the cut line plays its whole 120 s; one is heard cut, and stopped, in free-voice.test.ts';
+/** Why "paid, then refused" cannot reach a row: it has one check, before its one payment. */
+const ONE_CHECK =
+  'checks and holds what it will pay for once, before anything is paid: no part it asks for is paid and then refused';
 const ALL: Record<Rule, true | string> = {
   budget: true,
   count: true,
@@ -76,6 +79,7 @@ const ALL: Record<Rule, true | string> = {
   freeLine: true,
   freeLineCut: CUT_IN_VOICE,
   paidOnce: true,
+  paidThenRefused: ONE_CHECK,
 };
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
@@ -85,6 +89,7 @@ const IN_FILES: Record<Rule, true | string> = {
   freeLine: true,
   freeLineCut: true,
   paidOnce: true,
+  paidThenRefused: ONE_CHECK,
 };
 /** The option a row passes when a voice is asked for. */
 const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
@@ -157,7 +162,11 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/scene',
-    keeps: IN_FILES,
+    keeps: {
+      ...IN_FILES,
+      paidThenRefused:
+        'holds the whole scene before its first line is paid; a late part past its quote shows the price again, never a refusal of what was paid (scene-rules.test.ts)',
+    },
     ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -198,6 +207,7 @@ const FRONT_ENDS: FrontEnd[] = [
       ...IN_FILES,
       freeLine: 'speaks in the voice it makes, never in a free voice',
       freeLineCut: 'speaks in the voice it makes, never in a free voice',
+      paidThenRefused: true,
     },
     ask: async (harness, text) =>
       (
@@ -224,6 +234,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'auto-read posts no words for what it spoke, only its refusals',
       paidOnce:
         'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
+      paidThenRefused: ONE_CHECK,
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -248,6 +259,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
       freeLineCut: 'replays from the cache only, which never keeps a cut free line',
       paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
     },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
@@ -279,6 +291,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'saves audio already made: it makes no line',
       freeLineCut: 'saves from the cache only, which never keeps a cut free line',
       paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      paidThenRefused: 'never pays: it saves audio already paid for, from the cache',
     },
   },
 ];
@@ -420,6 +433,31 @@ describe('the rules of speaking, for every front-end', () => {
         expect(paidRequests(h)).toBe(before);
       } finally {
         await prepare('clear', DEFAULT_MAX_LENGTH);
+      }
+    },
+  );
+
+  it.each(keeping('paidThenRefused'))(
+    '$name: work the service was paid for, then refused by a budget, is announced as done, never worded as a refusal',
+    async (front) => {
+      // The service answers the clone without audio, so its first line is a second paid call: with the first paid,
+      // her day (20) has no room left for it. 12 characters each.
+      h.sandbox.setVariants({ cloneBody: 'json' });
+      try {
+        const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+        const words = await askOf(front)(h, `Paid, ${randomUUID().slice(0, 6)}`, () => {});
+        const calls = h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint !== undefined);
+        expect(calls.map((r) => r.endpoint)).toEqual(['voice-clone']);
+        expect(h.sandbox.charactersBilled() - before.billed).toBe(12);
+        const voiceId = calls[0]?.clonedVoiceId ?? '?';
+        // Made, said first; the line it could not speak said as such, with the budget's words as its reason.
+        expect(words).toMatch(/^The new voice "Rule [0-9a-f]{8}" \(`clone_[0-9a-f]+`\) is made and saved/);
+        expect(words).toContain(voiceId);
+        expect(words).toContain(
+          `Its first line was not spoken: Your daily budget in this server is ${DAILY} characters`,
+        );
+      } finally {
+        h.sandbox.setVariants({ cloneBody: 'audio' });
       }
     },
   );
