@@ -14,6 +14,7 @@ import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/featu
 import {
   chooseTarget,
   commandAsker,
+  describeFailure,
   speakAndReply,
   admitted,
   type ChosenTarget,
@@ -220,5 +221,16 @@ async function cloneAndSpeak(
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  await speakAndReply(interaction, context, { request, asker, followUp: true }, target, label);
+  try {
+    await speakAndReply(interaction, context, { request, asker, followUp: true }, target, label);
+  } catch (error) {
+    // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
+    // the member reads that first, or they would clone (and pay) again.
+    const cause = describeFailure(error);
+    throw new UserError(
+      'clone.madeLineFailed',
+      { name, id: cloned.voiceId, reason: t(interaction.locale, cause.message.key, cause.message.params) },
+      { cause: error, level: cause.level },
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { ALICE, BOB } from '../support/world.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 
 // A server where the bot may see and write but not connect to voice; its member may connect and speak there.
 const noVoice = {
@@ -99,7 +100,14 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
     logCode: 'api-plan-without-access',
   },
   {
-    name: '5xx after retries',
+    name: "the service's own 5xx, after retries",
+    arrange: () => h.sandbox.injectFault({ kind: 'service-error', status: 503, times: 3 }),
+    message: /failing right now \(503\)/,
+    requests: 3,
+    logCode: 'api-server-error',
+  },
+  {
+    name: "a gateway's HTML 503: sent once, the member told it may have been charged",
     arrange: () =>
       h.sandbox.injectFault({
         kind: 'response',
@@ -108,14 +116,15 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
         contentType: 'text/html',
         times: 3,
       }),
-    message: /failing right now \(503\)/,
-    requests: 3,
+    message:
+      /^The voice service did not answer this request itself: 503 came back .* It may have counted its characters/,
+    requests: 1,
     logCode: 'api-server-error',
   },
   {
     name: 'timeout waiting for headers',
     arrange: () => h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 2_000, times: 3 }),
-    message: /took too long to answer/,
+    message: /^The voice service took too long to answer, after the request had left\. It may have made it/,
     // Not retried: the service may already be synthesising (and billing) the first attempt.
     requests: 1,
     logCode: 'api-timeout-headers',
@@ -177,27 +186,30 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
-  it('a reset in the middle of the audio stops playback and tells the caller', async () => {
-    h.sandbox.setPacing({ realtimeFactor: 1, chunkBytes: 4800 });
-    h.sandbox.injectFault({ kind: 'reset-after', bytes: 30_000 });
-    try {
-      const { handle } = await runCommand(h, {
-        guildId: london.id,
-        userId: ALICE,
-        name: 'say',
-        options: { text: 'This one will be cut off part of the way.' },
-      });
-      // The headers and the first 30 kB came (playback began), so this is a cut-off stream, not an unreachable service.
-      const failure = await handle.waitFor(
-        (r) => r.kind !== 'delete' && r.content !== undefined && !(r.content ?? '').startsWith('Speaking'),
-        15_000,
-      );
-      expect(failure.content).toMatch(/^The audio stopped part-way \(.+\)\. Please try again\.$/);
-      expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
-      expect(h.sandbox.requests.at(-1)?.outcome).toBe('reset');
-    } finally {
-      h.sandbox.setPacing({ realtimeFactor: 0 });
-    }
+  it('a reset in the middle of the audio, before its first packet, is told as what the service did: answered, charged, cut', async () => {
+    // The body stops at 1,024 bytes (the client's head, less than one 20 ms frame of audio, so no packet can be
+    // made of it) and is reset there when the test says: the reset provably comes before the first packet, whatever
+    // the host's load. Its words follow what the service did (it answered 200 and charged), never "could not reach".
+    h.discord.clearAudio(london.id);
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 1024, then: 'reset', endpoint: 'tts' });
+    const billed = h.sandbox.charactersBilled();
+    const handle = await h.discord.command({
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: [{ name: 'text', value: 'This one will be cut off part of the way.' }],
+    });
+    await vi.waitFor(() => expect(h.sandbox.requests.at(-1)?.outcome).toBe('paused'), { timeout: 15_000 });
+    expect(h.discord.heardPackets(london.id)).toEqual([]);
+    h.sandbox.resumePaused();
+    const failure = await handle.waitFor(
+      (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+      15_000,
+    );
+    expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+    expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ outcome: 'reset', status: 200 });
+    expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
     await expectStillServing();
   });
 

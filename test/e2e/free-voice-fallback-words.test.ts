@@ -51,7 +51,7 @@ describe('the words of the free voice', () => {
     if (reason.startsWith('this month')) {
       h.sandbox.setKeyPlan(h.apiKey, 'creator');
       h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
-    } else h.sandbox.injectFault({ kind: 'response', status: 503, times: Infinity });
+    } else h.sandbox.injectFault({ kind: 'service-error', status: 503, times: Infinity });
     const handle = await h.discord.privateCommand({
       userId: ALICE.id,
       name: 'say',

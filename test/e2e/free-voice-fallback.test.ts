@@ -34,10 +34,9 @@ function guilds(): FakeGuildSpec[] {
 
 /** The Voice API answering every request 503, until cleared. */
 const SERVICE_DOWN = {
-  kind: 'response',
+  kind: 'service-error',
   status: 503,
-  body: 'overloaded',
-  contentType: 'text/plain',
+  message: 'overloaded',
   times: Infinity,
 } as const;
 

@@ -115,7 +115,7 @@ describe('/metrics of a running bot', () => {
     );
     expect(refused.tts200 + refused.tts503).toBe(before.tts200 + before.tts503);
 
-    h.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: DEFAULT_MAX_RETRIES + 1 });
+    h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: DEFAULT_MAX_RETRIES + 1 });
     try {
       const failed = await say('The service is down now.', {}, /\S/, (f) => f.sayFailed === before.sayFailed + 1);
       expect(failed.tts503 - before.tts503).toBe(DEFAULT_MAX_RETRIES + 1);

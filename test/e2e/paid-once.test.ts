@@ -135,8 +135,63 @@ describe('a request charged whose answer never came', () => {
     const billed = h.sandbox.charactersBilled() - before.billed;
     expect(billed).toBe(text.length);
     expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    expect(content).toBe(t('ja', 'error.api.connection'));
+    // Not "could not reach": it did reach the service, which may have charged it.
+    expect(content).toBe(t('ja', 'error.api.maybeCharged.connection'));
     await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBeGreaterThanOrEqual(billed);
+  });
+
+  it("/say of 120 characters charged, then a gateway's HTML 504: sent once, billed 120, 120 on /usage, the member told it may have been charged", async () => {
+    const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+    const usageBefore = await spentShownByUsage();
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 504, endpoint: 'tts' });
+    const text =
+      'A gateway answered 504 in place of the voice service, which had already charged every one of these 120 characters. Paid.';
+    expect(text.length).toBe(120);
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'say',
+      locale: 'ja',
+      options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+    });
+    expect(content).toBe(t('ja', 'error.api.maybeCharged.gateway', { status: 504 }));
+    expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(h.sandbox.charactersBilled() - before.billed).toBe(120);
+    await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(120);
+  });
+
+  it("/clone charged (its voice made), then a gateway's HTML 502: one voice made, not cloned again, on the books, told in Korean", async () => {
+    const before = { requests: h.sandbox.requests.length, spent: spends().length };
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502, endpoint: 'voice-clone' });
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ADMIN,
+      name: 'clone',
+      locale: 'ko',
+      options: { text: 'Made once, whatever the gateway says.', name: 'Gated', consent: true, output: 'file' },
+      attachments: [
+        { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' },
+      ],
+    });
+    expect(content).toBe(t('ko', 'error.api.maybeCharged.gateway', { status: 502 }));
+    const calls = h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint !== undefined);
+    expect(calls.map((r) => r.endpoint)).toEqual(['voice-clone']);
+    expect(calls.filter((r) => r.clonedVoiceId !== undefined)).toHaveLength(1);
+    await expect
+      .poll(() =>
+        spends()
+          .slice(before.spent)
+          .filter((s) => s.endpoint === 'voice-clone'),
+      )
+      .toEqual([
+        {
+          endpoint: 'voice-clone',
+          characters: calls[0]?.charactersBilled,
+          cached: 0,
+          undelivered: 1,
+          request_id: null,
+        },
+      ]);
   });
 });
 

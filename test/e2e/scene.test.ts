@@ -212,10 +212,9 @@ describe('/scene with the free voice', () => {
     const on = await harnessFor({ env: { FREE_VOICE: 'on' } });
     const shown = await preview(on, [CAST, 'Ann: The service is down.', 'Ben: And still we speak.'].join('\n'), 'file');
     on.sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 503,
-      body: 'overloaded',
-      contentType: 'text/plain',
+      message: 'overloaded',
       times: Infinity,
     });
     const billed = on.sandbox.charactersBilled();

@@ -52,7 +52,7 @@ const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
 const paying = useFileHarness(world({}));
 
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce';
+type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce' | 'paidThenRefused';
 
 /**
  * What an order does, in Discord's terms (src/features/speaking/gate.ts declares the same): each effect needs rights
@@ -88,6 +88,9 @@ interface FrontEnd {
  */
 const CUT_IN_VOICE =
   'in voice the cut line plays its whole 120 s; one is heard cut, and stopped, in free-voice.test.ts';
+/** Why "paid, then refused" cannot reach a row: it has one check, before its one payment. */
+const ONE_CHECK =
+  'checks and holds what it will pay for once, before anything is paid: no part it asks for is paid and then refused';
 const ALL: Record<Rule, true | string> = {
   budget: true,
   count: true,
@@ -95,6 +98,7 @@ const ALL: Record<Rule, true | string> = {
   freeLine: true,
   freeLineCut: CUT_IN_VOICE,
   paidOnce: true,
+  paidThenRefused: ONE_CHECK,
 };
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
@@ -104,6 +108,7 @@ const IN_FILES: Record<Rule, true | string> = {
   freeLine: true,
   freeLineCut: true,
   paidOnce: true,
+  paidThenRefused: ONE_CHECK,
 };
 /** The option a row passes when a voice is asked for. */
 const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
@@ -256,7 +261,11 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/scene',
-    keeps: IN_FILES,
+    keeps: {
+      ...IN_FILES,
+      paidThenRefused:
+        'holds the whole scene before its first line is paid; a late part past its quote shows the price again, never a refusal of what was paid (scene-rules.test.ts)',
+    },
     effects: ['attach-file', 'member-words'],
     denied: { 'send-messages': true, 'attach-files': true },
     ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
@@ -300,6 +309,7 @@ const FRONT_ENDS: FrontEnd[] = [
       ...IN_FILES,
       freeLine: 'speaks in the voice it makes, never in a free voice',
       freeLineCut: 'speaks in the voice it makes, never in a free voice',
+      paidThenRefused: true,
     },
     effects: ['attach-file', 'member-words'],
     denied: { 'send-messages': true, 'attach-files': true },
@@ -328,6 +338,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'auto-read posts no words for what it spoke, only its refusals',
       paidOnce:
         'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
+      paidThenRefused: ONE_CHECK,
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
@@ -359,6 +370,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
       freeLineCut: 'replays from the cache only, which never keeps a cut free line',
       paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
@@ -393,6 +405,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'saves audio already made: it makes no line',
       freeLineCut: 'saves from the cache only, which never keeps a cut free line',
       paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
+      paidThenRefused: 'never pays: it saves audio already paid for, from the cache',
     },
     effects: [],
     denied: {},
@@ -406,6 +419,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: "a name of at most 32 characters with a word: never near the free voice's 120 s",
       freeLineCut: "a name of at most 32 characters with a word: never near the free voice's 120 s",
       paidOnce: 'speaks through the same client as auto-read, whose row says why it is not asked',
+      paidThenRefused: 'paid by the server once the name is checked, with no member budget to refuse it afterwards',
     },
     // The member's own name (/myvoice name), spoken in the channel: words a member chose.
     effects: ['speak-in-voice', 'member-words'],
@@ -426,6 +440,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'a scene: /scene is its row',
       freeLineCut: 'a scene: /scene is its row',
       paidOnce: 'a scene: /scene is its row',
+      paidThenRefused: 'a scene: /scene is its row',
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
@@ -444,6 +459,8 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'a sample line is short and chosen by the page',
       freeLineCut: 'a sample line is short and chosen by the page',
       paidOnce: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
+      paidThenRefused:
+        'a sample is quoted first and paid once, its answer is the audio itself (test/features/dashboard/)',
     },
     effects: [],
     denied: {},
@@ -501,6 +518,20 @@ function booked(harness: Harness): number {
   const db = new DatabaseSync(harness.databasePath, { readOnly: true });
   try {
     const row = db.prepare('SELECT COALESCE(SUM(characters), 0) AS spent FROM spends WHERE cached = 0').get();
+    return Number((row as { spent: number }).spent);
+  } finally {
+    db.close();
+  }
+}
+
+/** What `userId` spent today (UTC) on the harness's books, whichever server. */
+function spentToday(harness: Harness, userId: string): number {
+  const db = new DatabaseSync(harness.databasePath, { readOnly: true });
+  try {
+    const day = new Date().toISOString().slice(0, 10);
+    const row = db
+      .prepare('SELECT COALESCE(SUM(characters), 0) AS spent FROM spends WHERE cached = 0 AND user_id = ? AND day = ?')
+      .get(userId, day);
     return Number((row as { spent: number }).spent);
   } finally {
     db.close();
@@ -620,6 +651,37 @@ describe('the rules of speaking, for every front-end', () => {
         expect(paidRequests(h)).toBe(before);
       } finally {
         await prepare('clear', DEFAULT_MAX_LENGTH);
+      }
+    },
+  );
+
+  it.each(keeping('paidThenRefused'))(
+    '$name: work the service was paid for, then refused by a budget, is announced as done, never worded as a refusal',
+    async (front) => {
+      // The service answers the clone without audio, so its first line is a second paid call of the same length:
+      // a line that fits what is left of her day (20) once, and not twice, is paid for the clone, then refused.
+      const room = DAILY - spentToday(h, ALICE);
+      const length = Math.ceil((room + 1) / 2);
+      expect(length).toBeLessThanOrEqual(room);
+      h.sandbox.setVariants({ cloneBody: 'json' });
+      try {
+        const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+        const words = await askOf(front)(h, randomUUID().replace(/-/g, '').slice(0, length), () => {});
+        const calls = h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint !== undefined);
+        expect(
+          calls.map((r) => r.endpoint),
+          words,
+        ).toEqual(['voice-clone']);
+        expect(h.sandbox.charactersBilled() - before.billed).toBe(length);
+        const voiceId = calls[0]?.clonedVoiceId ?? '?';
+        // Made, said first; the line it could not speak said as such, with the budget's words as its reason.
+        expect(words).toMatch(/^The new voice "Rule [0-9a-f]{8}" \(`clone_[0-9a-f]+`\) is made and saved/);
+        expect(words).toContain(voiceId);
+        expect(words).toContain(
+          `Its first line was not spoken: Your daily budget in this server is ${DAILY} characters`,
+        );
+      } finally {
+        h.sandbox.setVariants({ cloneBody: 'audio' });
       }
     },
   );

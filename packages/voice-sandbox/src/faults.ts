@@ -10,7 +10,8 @@ export const ENDPOINT_PATHS: ReadonlyMap<string, Endpoint> = new Map([
  * A failure the next matching request(s) meet instead of (or on top of) the normal response.
  * `response` replaces the response: any status, body and headers (an HTML 500, a 503 with Retry-After, a 200
  * whose body is JSON, an empty 502...); the usage headers are not added, as a gateway in front of the service
- * would not add them, and nothing is billed. The others act on the normal response: the request is authenticated,
+ * would not add them, and nothing is billed. `service-error` is the service's own error answer, billing nothing. The
+ * others act on the normal response: the request is authenticated,
  * validated and billed as usual once its 2xx status goes out (as the service bills at acceptance), and a clone
  * keeps its voice, whatever then happens to the body.
  */
@@ -27,6 +28,18 @@ export type Fault = {
       contentType?: string;
       headers?: Readonly<Record<string, string>>;
     }
+  /**
+   * The service's own error answer (its JSON error shape, or what the `errorBody` variant says, with its usage
+   * headers): it refused or failed the request itself, before anything was made, and billed nothing. A 500 or 503 the
+   * service answers itself, as opposed to `response`, a gateway's.
+   */
+  | { kind: 'service-error'; status: number; message?: string; headers?: Readonly<Record<string, string>> }
+  /**
+   * The request is accepted and billed (a clone's voice made), then a gateway in front of the service answers in its
+   * place: `status` (default 504) with an HTML page of its own (or `body`), no usage headers. The charge is the
+   * service's; all the client sees is a proxy's error, as when the service answered the proxy too late.
+   */
+  | { kind: 'gateway-after-charge'; status?: number; body?: string; contentType?: string }
   /** A successful voice clone without the X-Voice-Id header. */
   | { kind: 'clone-without-voice-id' }
   /** Headers (and everything after) come this much later than they would. */
@@ -38,8 +51,10 @@ export type Fault = {
   /**
    * The body pauses once this many bytes have been sent (the record's outcome says 'paused' meanwhile) and goes on
    * when the test calls resumePaused(): a point in a paid body a test can act at, by an event rather than a timer.
+   * With `then: 'reset'`, resumePaused() resets the connection there instead: a cut at a byte the test chose, at an
+   * instant it chose.
    */
-  | { kind: 'pause-after'; bytes: number }
+  | { kind: 'pause-after'; bytes: number; then?: 'reset' }
   /**
    * The request is accepted and billed, then its 2xx status is held back (the record's outcome says 'held'
    * meanwhile) until the test calls resumePaused(): the instant between the service's charge and its answer
@@ -78,6 +93,16 @@ function check(fault: Fault): void {
     case 'response':
       if (!Number.isInteger(fault.status) || fault.status < 200 || fault.status > 599) {
         throw new RangeError('fault.status must be a status code 200..599');
+      }
+      break;
+    case 'service-error':
+      if (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599) {
+        throw new RangeError('fault.status must be an error status 400..599');
+      }
+      break;
+    case 'gateway-after-charge':
+      if (fault.status !== undefined && (!Number.isInteger(fault.status) || fault.status < 500 || fault.status > 599)) {
+        throw new RangeError('fault.status must be a gateway status 500..599');
       }
       break;
     case 'slow-headers':

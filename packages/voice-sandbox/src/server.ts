@@ -120,6 +120,7 @@ export type RequestOutcome =
   | 'paused'
   | 'held'
   | 'reset-after-charge'
+  | 'gateway-after-charge'
   | 'closed-before-response'
   | 'client-aborted';
 
@@ -525,6 +526,12 @@ class SandboxServer implements Sandbox {
     }
 
     const account = this.#authenticate(req);
+    if (fault?.kind === 'service-error') {
+      const message = fault.message ?? 'the service could not handle the request; nothing was charged';
+      throw new ApiError(fault.status, fault.status >= 500 ? 'service_unavailable' : 'request_refused', message, {
+        ...fault.headers,
+      });
+    }
     const speech = await this.#speech(endpoint, req, body, account);
     record.voice = speech.voice;
     record.text = speech.text;
@@ -683,6 +690,17 @@ class SandboxServer implements Sandbox {
         res.socket?.destroy();
         return;
       }
+      if (fault?.kind === 'gateway-after-charge') {
+        // Charged; a proxy answers in the service's place, with its own page and none of the service's headers.
+        record.outcome = 'gateway-after-charge';
+        const gateway = gatewayPage(fault.status ?? 504, fault.body, fault.contentType);
+        res.writeHead(gateway.status, { 'Content-Type': gateway.type, 'Content-Length': String(gateway.bytes.length) });
+        record.status = gateway.status;
+        record.respondedAt = Date.now();
+        record.bodyBytes = gateway.bytes.length;
+        await new Promise<void>((resolve) => res.end(gateway.bytes, resolve));
+        return;
+      }
       if (fault?.kind === 'hold-after-charge') {
         // Charged; its answer has not left yet.
         record.outcome = 'held';
@@ -723,6 +741,11 @@ class SandboxServer implements Sandbox {
         delete record.outcome;
         if (!resumed) {
           record.outcome = 'client-aborted';
+          return;
+        }
+        if (fault?.kind === 'pause-after' && fault.then === 'reset') {
+          record.outcome = 'reset';
+          res.socket?.destroy();
           return;
         }
       }
@@ -785,6 +808,23 @@ class SandboxServer implements Sandbox {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** An error's body in the form the variant asks for, as gateways and frameworks in front of services send them. */
+const GATEWAY_REASONS: Readonly<Record<number, string>> = {
+  502: 'Bad Gateway',
+  503: 'Service Temporarily Unavailable',
+  504: 'Gateway Time-out',
+};
+
+/** What a reverse proxy (nginx's own page) answers when the service behind it failed it: HTML, not the service's. */
+function gatewayPage(
+  status: number,
+  body?: string,
+  contentType?: string,
+): { status: number; type: string; bytes: Buffer } {
+  const title = `${status} ${GATEWAY_REASONS[status] ?? 'Gateway Error'}`;
+  const page = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+  return { status, type: contentType ?? 'text/html', bytes: Buffer.from(body ?? page) };
+}
+
 function errorBody(form: Variants['errorBody'], error: ApiError): { type?: string; body: string } {
   switch (form) {
     case 'json':

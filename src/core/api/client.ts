@@ -21,7 +21,7 @@ import {
 } from './errors.ts';
 import { KeyState, type KeyStateSnapshot } from './key-state.ts';
 import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
-import { isRetryable, mayHaveReachedService, retryDelayMs, type RetryPolicy } from './retry.ts';
+import { answerCharge, isRetryable, retryDelayMs, transportCharge, type RetryPolicy } from './retry.ts';
 import {
   CloneVoiceRequestSchema,
   EmotionTtsRequestSchema,
@@ -420,6 +420,9 @@ export class VoiceApiClient {
       sent = true;
       return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
     } catch (error) {
+      // What the call may have cost, on the error the caller words (retry.ts: the one rule).
+      if (error instanceof VoiceApiError)
+        error.chargedAs(progress.accepted ? 'charged' : progress.unanswered ? 'maybe-charged' : 'not-charged');
       if (sent && !progress.accepted)
         await options.unaccepted?.(progress.unanswered ? 'unknown' : 'not-charged').catch(() => undefined);
       throw error;
@@ -503,16 +506,23 @@ export class VoiceApiClient {
     } catch (error) {
       observe(0);
       // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile.
-      if (mayHaveReachedService(errorCode(error))) progress.unanswered = true;
-      throw this.#asVoiceApiError(error, call, 'request');
+      const charge = transportCharge(errorCode(error));
+      if (charge === 'maybe-charged') progress.unanswered = true;
+      throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
     observe(status);
     this.#keyState.record(status, outgoing.operation, requestIdOf(headers));
     if (status < 200 || status >= 300) {
-      const bytes = await readCapped(source, ERROR_BODY_CAP);
+      // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
+      const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
+        if (answerCharge(status, undefined) === 'maybe-charged') progress.unanswered = true;
+        throw this.#asVoiceApiError(error, call, 'request').chargedAs(answerCharge(status, undefined));
+      });
+      const charge = answerCharge(status, bytes);
+      if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
-      throw errorForStatus(status, headers, this.#serviceMessage(bytes));
+      throw errorForStatus(status, headers, this.#serviceMessage(bytes)).chargedAs(charge);
     }
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     progress.accepted = true;
@@ -612,7 +622,8 @@ export class VoiceApiClient {
     const usage = usageOf(headers);
     const bound = audioBound(this.#audioLimits, text, format, head.bytes);
     const body = new AudioBodyStream(head, source, {
-      mapError: (error) => call.reason ?? this.#asVoiceApiError(error, call, 'body'),
+      // Past the 2xx: whatever cuts the audio, the service has charged it.
+      mapError: (error) => (call.reason ?? this.#asVoiceApiError(error, call, 'body')).chargedAs('charged'),
       waiting: (waiting) => (waiting ? call.pauseClock() : call.resumeClock()),
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,

@@ -19,12 +19,21 @@ export interface RateLimitInfo extends UsageInfo {
   retryAfterSeconds?: number;
 }
 
+/**
+ * What the service may have charged for a call that failed, by the one rule of src/core/api/retry.ts:
+ * `not-charged` (it never reached the service, or the service itself answered that nothing was charged),
+ * `maybe-charged` (it may have reached the service and no answer of the service's came back: a reset, a timeout, a
+ * gateway's 5xx or any other non-service answer) or `charged` (the service accepted it with its 2xx).
+ */
+export type ChargeAnswer = 'not-charged' | 'maybe-charged' | 'charged';
+
 export interface VoiceApiErrorDetails {
   status?: number;
   requestId?: string;
   serviceMessage?: string;
   rateLimit?: RateLimitInfo;
   cause?: unknown;
+  charge?: ChargeAnswer;
 }
 
 export class VoiceApiError extends Error {
@@ -34,6 +43,7 @@ export class VoiceApiError extends Error {
   /** What the service said, from a JSON, text or HTML body (tags stripped, length capped). */
   readonly serviceMessage: string | undefined;
   readonly rateLimit: RateLimitInfo | undefined;
+  #charge: ChargeAnswer | undefined;
 
   constructor(message: string, details: VoiceApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -42,6 +52,21 @@ export class VoiceApiError extends Error {
     this.requestId = details.requestId;
     this.serviceMessage = details.serviceMessage;
     this.rateLimit = details.rateLimit;
+    this.#charge = details.charge;
+  }
+
+  /**
+   * What the service may have charged for the call this error ended (retry.ts); undefined for an error no call has
+   * ended yet (a request refused before it was sent is `not-charged`).
+   */
+  get charge(): ChargeAnswer | undefined {
+    return this.#charge;
+  }
+
+  /** The client says what the call cost once it knows: the first answer stands, a later one changes nothing. */
+  chargedAs(charge: ChargeAnswer): this {
+    this.#charge ??= charge;
+    return this;
   }
 
   toJSON(): Record<string, unknown> {
@@ -52,6 +77,7 @@ export class VoiceApiError extends Error {
       requestId: this.requestId,
       serviceMessage: this.serviceMessage,
       rateLimit: this.rateLimit,
+      charge: this.#charge,
     };
   }
 }
@@ -120,7 +146,7 @@ export class UndeliveredError extends VoiceApiError {
   readonly usage: UsageInfo | undefined;
 
   constructor(message: string, details: VoiceApiErrorDetails & { usage?: UsageInfo } = {}) {
-    super(message, details);
+    super(message, { ...details, charge: 'charged' });
     this.usage = details.usage;
   }
 

@@ -316,7 +316,7 @@ export class Accounting {
       const { guildId, userId } = context;
       const [limits, lastSpend] = await Promise.all([
         this.budgetsFor(guildId),
-        this.#store.spends.lastSpendAt(guildId, userId),
+        this.#store.spends.lastSpendAt(guildId, userId, now),
       ]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
       // A request of theirs that may still spend counts as their last spend (its record comes when the service

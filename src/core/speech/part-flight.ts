@@ -9,6 +9,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  type VoiceApiError,
 } from '../api/errors.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import type { PartAudio } from '../cache/audio-fill.ts';
@@ -31,8 +32,16 @@ export interface PartStore {
   encoding: Readonly<OpusSettings>;
 }
 
-/** What the service failing to answer looks like, before anything was charged: the free voice may stand in. */
-export const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
+const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
+
+/**
+ * The service failing to answer, before anything was charged: the free voice may stand in. A failure that may have
+ * been charged (src/core/api/retry.ts) is not: the member is told so, in its own words, rather than handed a free
+ * line that hides it.
+ */
+export function failedUncharged(error: unknown): boolean {
+  return SERVICE_FAILED.some((type) => error instanceof type) && (error as VoiceApiError).charge === 'not-charged';
+}
 
 export interface Flight {
   /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */

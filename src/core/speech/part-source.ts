@@ -20,7 +20,7 @@ import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import {
-  SERVICE_FAILED,
+  failedUncharged,
   abortable,
   withoutEffects,
   type Flight,
@@ -185,7 +185,7 @@ export class PartSource {
         fitsFreeLine(text, freeStandIn(request).voice);
       audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
     } catch (error) {
-      const failed = SERVICE_FAILED.some((type) => error instanceof type);
+      const failed = failedUncharged(error);
       if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
       const free = freeStandIn(request);

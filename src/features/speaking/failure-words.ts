@@ -15,6 +15,7 @@ import {
   OversizedResponseError,
   UndeliveredError,
   UnexpectedResponseError,
+  VoiceApiError,
 } from '../../core/api/errors.ts';
 import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
@@ -85,6 +86,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof RateLimitedError)
     return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
+  // What the service did decides the words (src/core/api/retry.ts): a request that may have reached it unanswered may
+  // have been charged, and one it answered and then cut part-way was; never "could not reach" for either.
+  const charged = serviceCharge(error);
+  if (charged !== undefined) return charged;
   if (error instanceof ServerError) {
     return {
       code: 'api-server-error',
@@ -192,6 +197,36 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof VoiceMessageError)
     return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
   return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
+}
+
+/**
+ * The words for a Voice API failure by what the service may have charged: `maybe-charged` (a gateway's 5xx, a
+ * timeout or a broken connection after the request left) and a charged body cut part-way. Undefined for the rest,
+ * worded by their class.
+ */
+function serviceCharge(error: unknown): DescribedFailure | undefined {
+  if (!(error instanceof VoiceApiError) || error instanceof UndeliveredError) return undefined;
+  if (error.charge === 'maybe-charged') {
+    if (error instanceof ServerError)
+      return {
+        code: 'api-server-error',
+        message: { key: 'error.api.maybeCharged.gateway', params: { status: error.status ?? '5xx' } },
+        level: 'warn',
+      };
+    if (error instanceof TimeoutError)
+      return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.maybeCharged.timeout' }, level: 'warn' };
+    if (error instanceof ConnectionError)
+      return { code: 'api-connection', message: { key: 'error.api.maybeCharged.connection' }, level: 'warn' };
+  }
+  // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
+  if (error.charge === 'charged' && (error instanceof ConnectionError || error instanceof TimeoutError))
+    return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  return undefined;
+}
+
+/** Whether a failure is worded by what the service did with the request (serviceCharge), not by where it failed. */
+export function wordedByService(error: unknown): boolean {
+  return serviceCharge(error) !== undefined;
 }
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */

@@ -12,7 +12,7 @@ import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
 import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
 import { RightsRevokedError } from '../../core/speech/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
-import { describeFailure } from './failure-words.ts';
+import { describeFailure, wordedByService } from './failure-words.ts';
 import { mismatch, reply, spokenBy, voiceMessageAnswer } from './outcome-answers.ts';
 import { audioFiles, megabytes, oggFile } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';
@@ -69,8 +69,14 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
   // In voice, part of it was heard: say so, with the cause in the member's language. A right taken away says so
-  // itself, however much was heard before it.
-  if (front.flavour === 'command' && outcome.secondsHeard > 0 && !(error instanceof RightsRevokedError)) {
+  // itself, however much was heard before it, and so does the service's answer (charged and cut, or maybe charged):
+  // its words follow what the service did, not how much had played when it failed.
+  if (
+    front.flavour === 'command' &&
+    outcome.secondsHeard > 0 &&
+    !(error instanceof RightsRevokedError) &&
+    !wordedByService(error)
+  ) {
     const cause = describeFailure(error).message;
     return {
       answer: 'refused',

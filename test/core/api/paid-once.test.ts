@@ -3,7 +3,7 @@
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, OversizedResponseError, UndeliveredError } from '../../../src/core/api/index.ts';
+import { ConnectionError, OversizedResponseError, ServerError, UndeliveredError } from '../../../src/core/api/index.ts';
 import {
   clientFor,
   closedPort,
@@ -144,6 +144,65 @@ describe('a request that may have reached the service is never sent again', () =
     },
   );
 
+  it.each(['tts', 'emotion-tts', 'voice-clone'] as const)(
+    '%s charged, then a gateway answers 504 with its HTML page: not sent again, billed once, unaccepted as unknown',
+    async (endpoint) => {
+      api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint });
+      const told: string[] = [];
+      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
+      const calls = {
+        tts: () => api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks),
+        'emotion-tts': () => api.client.emotionTts({ text: TEXT }, hooks),
+        'voice-clone': () => api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks),
+      };
+      const error = await rejectionOf(calls[endpoint]());
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).toMatchObject({ status: 504, charge: 'maybe-charged' });
+      const records = requestsTo(api.sandbox, endpoint);
+      expect(records).toHaveLength(1);
+      // For a clone, one voice made at the service: sent again, a second (never usable) one would be made and paid.
+      expect(records.filter((r) => r.clonedVoiceId !== undefined)).toHaveLength(endpoint === 'voice-clone' ? 1 : 0);
+      expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
+      expect(told).toEqual(['unknown']);
+    },
+  );
+
+  it.each([
+    ['a 502 with an HTML page', { kind: 'response', status: 502, contentType: 'text/html', body: '<html>502</html>' }],
+    [
+      'a 503 with a plain-text body',
+      { kind: 'response', status: 503, contentType: 'text/plain', body: 'no healthy upstream' },
+    ],
+    ['an empty 500', { kind: 'response', status: 500 }],
+    [
+      "a 504 in JSON (a cloud gateway's)",
+      { kind: 'response', status: 504, body: '{"message":"Endpoint request timed out"}' },
+    ],
+  ] as const)('%s is not the service saying nothing was charged: sent once, unknown', async (_what, fault) => {
+    api.sandbox.injectFault({ ...fault, endpoint: 'tts', times: 3 });
+    const told: string[] = [];
+    const error = await rejectionOf(
+      api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { unaccepted: async (c) => void told.push(c) }),
+    );
+    expect(error).toMatchObject({ status: fault.status, charge: 'maybe-charged' });
+    expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
+    expect(told).toEqual(['unknown']);
+  });
+
+  it.each([500, 503])(
+    "a %i in the service's own error shape says nothing was charged: retried, and not charged when it lasts",
+    async (status) => {
+      api.sandbox.injectFault({ kind: 'service-error', status, endpoint: 'tts', times: 3 });
+      const told: string[] = [];
+      const error = await rejectionOf(
+        api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { unaccepted: async (c) => void told.push(c) }),
+      );
+      expect(error).toMatchObject({ status, charge: 'not-charged' });
+      expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
+      expect(told).toEqual(['not-charged']);
+    },
+  );
+
   it('a connection closed before any response: one request too (the client cannot tell it from a charge then a reset)', async () => {
     api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
     expect(await rejectionOf(api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }))).toBeInstanceOf(
@@ -176,7 +235,7 @@ describe('still retried: nothing can have been charged', () => {
 
 describe('the accepted hook: a charge written down before the body is read', () => {
   it('is called once, at the 2xx only (not at a 503 retried before it), with its request ID and usage, before the body is read', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts' });
     api.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
     const seen: Array<{ status: number; requestId?: string | undefined; used?: number | undefined }> = [];
     let release: () => void = () => undefined;
@@ -239,7 +298,7 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
     client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks);
 
   it('sending runs before the first byte leaves, once for every attempt; a 2xx after two 503s is accepted once', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: 2 });
     const { events, hooks } = recorder();
     await readAll((await say(hooks)).body);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
@@ -258,7 +317,7 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   it.each([
     ['a 400', { kind: 'response', status: 400, endpoint: 'tts' }],
     ['a 429 (the month used up)', { kind: 'response', status: 429, endpoint: 'tts' }],
-    ['503 on every attempt', { kind: 'response', status: 503, endpoint: 'tts', times: Infinity }],
+    ['503 on every attempt', { kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity }],
   ] as const)('%s: not charged', async (_what, fault) => {
     api.sandbox.injectFault(fault);
     const { events, hooks } = recorder();
@@ -302,7 +361,7 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   });
 
   it('a 503, then cut by the caller before the retry: not charged (nothing else was sent)', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', headers: { 'Retry-After': '30' } });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', headers: { 'Retry-After': '30' } });
     const { events, hooks } = recorder();
     // Cut only once the 503 has reached the client (its retry is scheduled), not when the sandbox sent it: a cut
     // before the answer arrives is rightly 'unknown'.

@@ -1,5 +1,6 @@
-// What is retried (a connection that never opened, 408, 5xx, short rate limits), what never is (400/401/403, the
-// quota 429, anything that may have reached the service unanswered or after a 2xx: test/core/api/paid-once.test.ts),
+// What is retried (a connection that never opened, 408, the service's own 5xx, short rate limits), what never is
+// (400/401/403, the quota 429, a gateway's 5xx or any 5xx not in the service's own shape, anything that may have
+// reached the service unanswered or after a 2xx: test/core/api/paid-once.test.ts),
 // and how long the client waits: counted at the sandbox.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
@@ -15,7 +16,7 @@ import {
   type VoiceApiError,
 } from '../../../src/core/api/index.ts';
 import { Call } from '../../../src/core/api/call.ts';
-import { retryDelayMs } from '../../../src/core/api/retry.ts';
+import { answerCharge, retryDelayMs } from '../../../src/core/api/retry.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
@@ -29,7 +30,12 @@ describe('retried', () => {
     const destination = new PassThrough();
     destination.on('data', (line: Buffer) => lines.push(line.toString()));
     const logged = clientFor(api.sandbox, { logger: createLogger({ level: 'debug', destination }) });
-    api.sandbox.injectFault({ kind: 'response', status: 503, body: 'busy', headers: { 'X-Request-Id': 'req_busy' } });
+    api.sandbox.injectFault({
+      kind: 'service-error',
+      status: 503,
+      message: 'busy',
+      headers: { 'X-Request-Id': 'req_busy' },
+    });
 
     const response = await speak(logged);
     const bytes = await readAll(response.body);
@@ -64,7 +70,7 @@ describe('retried', () => {
   });
 
   it('maxRetries bounds the attempts: 0 makes one, 4 makes five', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 502, times: Infinity });
+    api.sandbox.injectFault({ kind: 'service-error', status: 500, times: Infinity });
     const once = clientFor(api.sandbox, { maxRetries: 0 });
     const five = clientFor(api.sandbox, { maxRetries: 4 });
     expect(await rejectionOf(speak(once))).toBeInstanceOf(ServerError);
@@ -91,7 +97,7 @@ describe('retried', () => {
   });
 
   it('a voice clone is re-sent whole after a 503 (the multipart body is rebuilt)', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'voice-clone' });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'voice-clone' });
     const clone = await api.client.cloneVoice({
       text: 'Second time lucky.',
       ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
@@ -110,7 +116,7 @@ describe('retried', () => {
 
 describe('Retry-After', () => {
   it('is waited for before the retry', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '1' } });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '1' } });
     // Which waits the client made, and how many requests the sandbox had seen when each began: the order of
     // events proves the wait sits between the two requests, without measuring a clock.
     const waits: Array<{ ms: number; requestsSoFar: number }> = [];
@@ -131,7 +137,7 @@ describe('Retry-After', () => {
   });
 
   it('over 60 s is not waited for: the error surfaces after one request', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '120' }, times: 3 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '120' }, times: 3 });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(ServerError);
     expect((error as VoiceApiError).rateLimit?.retryAfterSeconds).toBe(120);
@@ -140,7 +146,7 @@ describe('Retry-After', () => {
 
   it('past the total timeout is not waited for either', async () => {
     const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 3_000 } });
-    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '10' }, times: 3 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '10' }, times: 3 });
     expect(await rejectionOf(speak(hurried))).toBeInstanceOf(ServerError);
     expect(requestsTo(api.sandbox)).toHaveLength(1);
     await hurried.close();
@@ -154,6 +160,29 @@ describe('Retry-After', () => {
     expect(retryDelayMs(server, 2, policy, () => 0.5)).toBe(100);
     const told = new ServerError('x', { status: 503, rateLimit: { retryAfterSeconds: 2.5 } });
     expect(retryDelayMs(told, 1, policy, () => 0)).toBe(2_500);
+  });
+});
+
+describe('the one rule: who answered says whether it may have been charged', () => {
+  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+  const page = Buffer.from('<html><head><title>504 Gateway Time-out</title></head><body>nginx</body></html>');
+  it.each([
+    [200, undefined, 'charged'],
+    [400, json({ error: { message: 'bad' } }), 'not-charged'],
+    [408, undefined, 'not-charged'],
+    [429, page, 'not-charged'],
+    [500, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
+    [503, json({ detail: 'overloaded' }), 'not-charged'],
+    [500, Buffer.alloc(0), 'maybe-charged'],
+    [500, undefined, 'maybe-charged'],
+    [503, page, 'maybe-charged'],
+    [503, Buffer.from('upstream connect error or disconnect/reset before headers'), 'maybe-charged'],
+    [503, json(['not', 'an', 'error']), 'maybe-charged'],
+    [502, json({ message: 'Internal server error' }), 'maybe-charged'],
+    [504, json({ message: 'Endpoint request timed out' }), 'maybe-charged'],
+    [504, page, 'maybe-charged'],
+  ] as const)('%i with %s: %s', (status, body, charge) => {
+    expect(answerCharge(status, body)).toBe(charge);
   });
 });
 

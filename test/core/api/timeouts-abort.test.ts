@@ -118,7 +118,7 @@ describe('abort', () => {
   it('while waiting to retry: AbortedError without waiting out Retry-After', async () => {
     // The default total timeout (120 s) leaves room for a 30 s wait.
     const patient = clientFor(api.sandbox);
-    api.sandbox.injectFault({ kind: 'response', status: 503, headers: { 'Retry-After': '30' } });
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '30' } });
     const controller = new AbortController();
     const outcome = rejectionOf(speak(patient, controller.signal));
     await until(() => requestsTo(api.sandbox)[0]?.finishedAt !== undefined);
@@ -151,7 +151,7 @@ describe('clean-up', () => {
 
     await readAll((await speak(api.client, signal())).body);
     await rejectionOf(api.client.tts({ text: 'x', voice_id: 'voice-b-nope-f-01' }, { signal: signal() }));
-    api.sandbox.injectFault({ kind: 'response', status: 500, times: 3 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 500, times: 3 });
     await rejectionOf(speak(api.client, signal()));
     const unread = await speak(api.client, signal(), LONG_TEXT);
     unread.body.destroy();

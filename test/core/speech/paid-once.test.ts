@@ -270,7 +270,7 @@ describe('a paid part written down before its first byte leaves', () => {
 
   it('retried after two 503s, then accepted: written once, spent once', async () => {
     const text = 'Third time lucky.';
-    rig.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: 2 });
+    rig.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: 2 });
     const { part, done } = await fetchOne(text);
     await (await part).body.toArray();
     await done();
@@ -301,7 +301,7 @@ describe('a paid part written down before its first byte leaves', () => {
   });
 
   it('503 on every attempt: not charged, taken back', async () => {
-    rig.sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts', times: Infinity });
+    rig.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });
     const { part, done } = await fetchOne('Down for a while.');
     await expect(part).rejects.toBeInstanceOf(ServerError);
     await done();

@@ -205,7 +205,7 @@ describe('SpeechPipeline', () => {
 
   it('voice-message: a part the service fails is the outcome, never a rejection', async () => {
     const pipeline = makePipeline();
-    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts' });
     const job = pipeline.speak({
       request: tts('The service is down for this one.'),
       requester: requester(),
@@ -336,7 +336,7 @@ describe('SpeechPipeline', () => {
 
   it("turns the service's failure into an outcome, never a rejection, and spends nothing", async () => {
     const pipeline = makePipeline();
-    sandbox.injectFault({ kind: 'response', status: 503, endpoint: 'tts' });
+    sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts' });
     const job = pipeline.speak({
       request: tts('The service is down.'),
       requester: requester(),

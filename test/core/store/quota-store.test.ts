@@ -42,6 +42,23 @@ forEachBackend((store, backend) => {
       expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 10, saved: 0 });
     });
 
+    it('keeps when a member last spent through their deletion on request, as it keeps their day: the cooldown survives it', async () => {
+      const deletedAt = new Date('2025-03-10T00:01:00Z');
+      await store.spends.record(spend({ at: new Date('2025-03-09T23:58:00Z') }));
+      await store.spends.record(spend({ at: new Date('2025-03-09T23:59:00Z') }));
+      await store.spends.record(spend({ at: new Date('2025-03-10T00:00:30Z'), cached: true }));
+      await store.spends.record(spend({ at: new Date('2025-03-10T00:00:40Z'), userId: B }));
+      await store.privacy.forgetMember(A, G1, deletedAt);
+      // Yesterday's last spend, across midnight: what a cooldown of up to a day counts from.
+      expect(await store.spends.lastSpendAt(G1, A, deletedAt)).toEqual(new Date('2025-03-09T23:59:00Z'));
+      expect(await store.spends.lastSpendAt(G2, A, deletedAt)).toBeUndefined();
+      expect(await store.spends.lastSpendAt(G1, B, deletedAt)).toEqual(new Date('2025-03-10T00:00:40Z'));
+      // Past a day (the longest cooldown) nothing of it is found.
+      expect(await store.spends.lastSpendAt(G1, A, new Date('2025-03-11T00:02:00Z'))).toBeUndefined();
+      // No row holds the ID any more.
+      expect(await store.privacy.describeMember(G1, A)).toEqual([]);
+    });
+
     it('knows when a member last spent, ignoring cache hits and other guilds', async () => {
       expect(await store.spends.lastSpendAt(G1, A)).toBeUndefined();
       await store.spends.record(spend({ at: new Date('2025-03-10T12:00:00Z') }));

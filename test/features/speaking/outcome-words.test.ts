@@ -3,7 +3,7 @@
 // kind its front-end's order cannot produce is SayBot's bug (an internal error); a failure keeps its own cause's
 // words, and only a bug is "went wrong on my side".
 import { describe, expect, it } from 'vitest';
-import { ServerError } from '../../../src/core/api/errors.ts';
+import { ConnectionError, ServerError, TimeoutError } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/speech/pipeline.ts';
@@ -199,6 +199,40 @@ describe('one outcome, worded in one place', () => {
     // The cause is said, as it is or as the detail of "the audio stopped part-way".
     expect(text).toContain(wordsText('en-US', cause).slice(0, 40));
   });
+
+  const BY_SERVICE: Array<[string, unknown, string]> = [
+    [
+      "a gateway's 504 after the request left",
+      new ServerError('504', { status: 504, charge: 'maybe-charged' }),
+      'error.api.maybeCharged.gateway',
+    ],
+    [
+      'no answer in time after the request left',
+      new TimeoutError('late', 'headers', 20_000, { charge: 'maybe-charged' }),
+      'error.api.maybeCharged.timeout',
+    ],
+    [
+      'a reset after the request left',
+      new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' }),
+      'error.api.maybeCharged.connection',
+    ],
+    [
+      'audio cut part-way after the 2xx',
+      new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' }),
+      'error.api.undelivered',
+    ],
+  ];
+  it.each(
+    FRONTS.flatMap(([front, facts]) =>
+      BY_SERVICE.flatMap((c) => [0, 3].map((heard) => [front, ...c, heard, facts] as const)),
+    ),
+  )(
+    '%s, failed by %s: words by what the service did, however much was heard',
+    (_, _cause, error, key, heard, front) => {
+      const answer = wordOutcome({ kind: 'failed', error, secondsHeard: heard }, front);
+      expect(answer.answer === 'refused' ? describeFailure(answer.error).message.key : answer.answer).toBe(key);
+    },
+  );
 
   it('a bug stays a bug: an error of SayBot\'s own is "went wrong on my side" on every front-end', () => {
     for (const [, front] of FRONTS) {

@@ -68,6 +68,36 @@ describe('injected responses', () => {
   });
 });
 
+describe("the service's own error and a gateway's after a charge", () => {
+  it("service-error: the service's JSON error with its usage headers, billing nothing", async () => {
+    rig.sandbox.injectFault({ kind: 'service-error', status: 503, message: 'overloaded', endpoint: 'tts' });
+    const response = await tts(rig.sandbox, TEXT);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: { code: 'service_unavailable', message: 'overloaded' } });
+    expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+    expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'service-error', charactersBilled: 0 });
+    expect(rig.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it("gateway-after-charge: billed (a clone's voice made), then a 504 HTML page and none of the service's headers", async () => {
+    rig.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint: 'voice-clone' });
+    const response = await cloneVoice(rig.sandbox, { text: 'hi', refAudio: fixture('tone-220hz-5s-48k.wav') });
+    expect(response.status).toBe(504);
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(await response.text()).toContain('504 Gateway Time-out');
+    expect(response.headers.get('x-voice-id')).toBeNull();
+    expect(response.headers.get('x-ratelimit-used')).toBeNull();
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      status: 504,
+      fault: 'gateway-after-charge',
+      outcome: 'gateway-after-charge',
+      charactersBilled: 2,
+    });
+    expect(rig.sandbox.requests[0]?.clonedVoiceId).toBeDefined();
+    expect(rig.sandbox.charactersBilled()).toBe(2);
+  });
+});
+
 describe('faults on the normal response', () => {
   it('clone-without-voice-id: a 2xx clone without X-Voice-Id, no voice kept, billed at acceptance', async () => {
     rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Area, type Db, type Dialect } from '../dialect.ts';
-import {
-  guildMonthPseudonym,
-  memberDayPseudonym,
-  noticePseudonym,
-  periodKeys,
-  pseudonymKey,
-} from '../period-pseudonym.ts';
+import { noticePseudonym, pseudonymKey } from '../period-pseudonym.ts';
+import { carryOverGuild, carryOverMember } from './forget-carry-over.ts';
 import {
   type ForgetRule,
   type PlannedStatement,
@@ -66,9 +61,9 @@ export class PrivacyArea extends Area {
   /**
    * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
    * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker, the managers' records
-   * about them (a rule's 'keep') left as they are unless `by` is the operator; the running total of
-   * the day of `at` (default now) and their holds in flight under a keyed pseudonym, so their daily budget still
-   * counts them.
+   * about them (a rule's 'keep') left as they are unless `by` is the operator; what their budgets count from (the
+   * running total of the day of `at`, default now, their last day's spends and their holds in flight) under a keyed
+   * pseudonym (forget-carry-over.ts), so their daily budget and cooldown still count them.
    */
   async forgetMember(
     userId: string,
@@ -77,94 +72,22 @@ export class PrivacyArea extends Area {
     by: 'member' | 'operator' = 'member',
   ): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
-    const { day } = periodKeys(at);
     const plan = planForgetMember(this.#rules, userId, guildId, forgottenMarker(), by === 'operator');
-    // Today's running total keeps counting against the member's daily budget, under a pseudonym (period-pseudonym.ts).
-    return this.#runAll(plan, async (trx) => {
-      let rows = trx
-        .selectFrom('spend_totals_member_day')
-        .select(['guild_id', 'characters'])
-        .where('user_id', '=', userId)
-        .where('day', '=', day);
-      if (guildId !== undefined) rows = rows.where('guild_id', '=', guildId);
-      for (const row of await rows.execute()) {
-        await trx
-          .insertInto('spend_totals_member_day')
-          .values({
-            guild_id: row.guild_id,
-            user_id: memberDayPseudonym(key, row.guild_id, userId, day),
-            day,
-            characters: row.characters,
-          })
-          .onConflict((oc) =>
-            oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
-              characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
-            })),
-          )
-          .execute();
-      }
-      let gone = trx.deleteFrom('spend_totals_member_day').where('user_id', '=', userId).where('day', '=', day);
-      if (guildId !== undefined) gone = gone.where('guild_id', '=', guildId);
-      await gone.execute();
-      // Holds of requests still under way keep counting against their day too, under the same pseudonym; their
-      // request releases them by token as usual (the rule's delete then finds none of them).
-      let holds = trx.selectFrom('budget_holds').select(['token', 'guild_id', 'day']).where('user_id', '=', userId);
-      if (guildId !== undefined) holds = holds.where('guild_id', '=', guildId);
-      for (const hold of await holds.execute()) {
-        await trx
-          .updateTable('budget_holds')
-          .set({ user_id: memberDayPseudonym(key, hold.guild_id, userId, hold.day) })
-          .where('token', '=', hold.token)
-          .execute();
-      }
-    });
+    // What their budgets count from (the day, the last spend, the holds) first moves to pseudonyms.
+    return this.#runAll(plan, (trx) => carryOverMember(trx, key, userId, guildId, at));
   }
 
   /**
    * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); the running
    * total of the month of `at` (default now) and the holds in flight under a keyed pseudonym, so its monthly
-   * budget still counts them.
+   * budget still counts them (forget-carry-over.ts).
    */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
-    const { month } = periodKeys(at);
-    // This month's running total keeps counting against the server's monthly budget, under a pseudonym.
     const marker = forgottenMarker();
-    return this.#runAll(planForgetGuild(this.#rules, guildId, marker), async (trx) => {
-      // Holds of requests still under way keep counting against the guild's month, under its pseudonym.
-      for (const hold of await trx
-        .selectFrom('budget_holds')
-        .select(['token', 'month'])
-        .where('guild_id', '=', guildId)
-        .execute()) {
-        await trx
-          .updateTable('budget_holds')
-          .set({ guild_id: guildMonthPseudonym(key, guildId, hold.month), user_id: marker })
-          .where('token', '=', hold.token)
-          .execute();
-      }
-      const row = await trx
-        .selectFrom('spend_totals_guild_month')
-        .select('characters')
-        .where('guild_id', '=', guildId)
-        .where('month', '=', month)
-        .executeTakeFirst();
-      if (!row) return;
-      await trx
-        .insertInto('spend_totals_guild_month')
-        .values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })
-        .onConflict((oc) =>
-          oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
-            characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
-          })),
-        )
-        .execute();
-      await trx
-        .deleteFrom('spend_totals_guild_month')
-        .where('guild_id', '=', guildId)
-        .where('month', '=', month)
-        .execute();
-    });
+    return this.#runAll(planForgetGuild(this.#rules, guildId, marker), (trx) =>
+      carryOverGuild(trx, key, guildId, marker, at),
+    );
   }
 }
 

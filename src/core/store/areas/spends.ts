@@ -14,6 +14,7 @@ import type {
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { forgottenMarker } from '../forget-plan.ts';
+import { LAST_SPEND_REACH_MS, lastSpendIds } from './forget-carry-over.ts';
 import { orNull } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
@@ -335,13 +336,21 @@ export class SpendArea extends Area {
   }
 
   /** When the member last spent characters in the guild (cache hits not counted). */
-  async lastSpendAt(guildId: string, userId: string): Promise<Date | undefined> {
-    // Served by the (guild_id, user_id, …) index: only this member's rows are read.
+  async lastSpendAt(guildId: string, userId: string, at = new Date()): Promise<Date | undefined> {
+    // Their own rows, and those a deletion on request carried under the day's pseudonym (forget-carry-over.ts), of
+    // the last day only (the longest cooldown). Served by the (guild_id, user_id, …) index: only these rows are read.
+    const key = await pseudonymKey(this.d);
+    const [own, ...carried] = lastSpendIds(key, guildId, userId, at);
     const row = await this.d.db
       .selectFrom('spends')
       .select((eb) => eb.fn.max('at').as('at'))
       .where('guild_id', '=', guildId)
-      .where('user_id', '=', userId)
+      .where((eb) =>
+        eb.or([
+          eb('user_id', '=', own ?? userId),
+          eb.and([eb('user_id', 'in', carried), eb('at', '>', at.getTime() - LAST_SPEND_REACH_MS)]),
+        ]),
+      )
       .where('cached', '=', 0)
       .executeTakeFirst();
     return row?.at == null ? undefined : new Date(Number(row.at));

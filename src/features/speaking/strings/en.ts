@@ -105,10 +105,16 @@ export const en = {
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
   'error.api.undelivered':
-    'The voice service accepted this request and counted its characters, but the audio broke off before it arrived, so nothing was played. Those characters are spent; please try again.',
+    'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.aborted': 'The request was cancelled.',
+  'error.api.maybeCharged.gateway':
+    'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
+  'error.api.maybeCharged.timeout':
+    'The voice service took too long to answer, after the request had left. It may have made it and counted its characters all the same, so they are counted as spent here. Ask again only if you still want it.',
+  'error.api.maybeCharged.connection':
+    'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':

@@ -15,6 +15,8 @@ export const en = {
     "You have made {share} of this server's {limit} cloned voices, the most one member may keep so that the others have room. Delete one of yours with /voices delete first, or ask a manager.",
   'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
   'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
+  'clone.madeLineFailed':
+    'The new voice "{name}" (`{id}`) is made and saved, and its characters were spent. Its first line was not spoken: {reason} Use the voice with /say and the voice {name}.',
   'clone.audioLost':
     'The new voice "{name}" (`{id}`) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
   'voices.deleted': 'Deleted the voice "{name}" (`{id}`).',

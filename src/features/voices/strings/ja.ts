@@ -13,6 +13,8 @@ export const ja: Translation<typeof en> = {
   'clone.error.libraryFull':
     'このサーバーにはすでに {limit} 件のクローン音声があります。先に /voices delete で削除してください。',
   'clone.voiceLabel': '新しい声「{name}」（`{id}`、{seconds} 秒のクリップから）',
+  'clone.madeLineFailed':
+    '新しい声「{name}」（`{id}`）はできあがって保存され、その文字数は消費されました。最初の一文は話せませんでした：{reason} /say で声 {name} を選んで使えます。',
   'clone.audioLost':
     '新しい声「{name}」（`{id}`）はできあがり、文字数も消費されましたが、最初の一文が途中で途切れたため再生できませんでした。/say で声 {name} を選んでお試しください。',
   'voices.deleted': '声「{name}」（`{id}`）を削除しました。',

@@ -13,6 +13,8 @@ export const ko: Translation<typeof en> = {
   'clone.error.libraryFull':
     '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
   'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',
+  'clone.madeLineFailed':
+    '새 음성 "{name}" (`{id}`)이(가) 만들어져 저장되었고, 그 글자 수는 사용되었습니다. 첫 문장은 말하지 못했습니다: {reason} /say에서 음성 {name}(으)로 사용해 보세요.',
   'clone.audioLost':
     '새 음성 "{name}" (`{id}`)이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
   'voices.deleted': '"{name}" 음성(`{id}`)을 삭제했습니다.',
