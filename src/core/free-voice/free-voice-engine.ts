@@ -6,8 +6,8 @@
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
-import { classedPools, SHORT_FREE_LINE_CHARS } from '../audio/workers/work-classes.ts';
-import { countCharacters } from '../speech/split-text.ts';
+import { classedPools, workClassOf } from '../audio/workers/work-classes.ts';
+import { estimateFreeLineSeconds } from '../speech/free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
@@ -75,8 +75,9 @@ export interface FreeLine {
 }
 
 /**
- * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): a line of
- * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Audio that proves longer than
+ * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): its class by
+ * the seconds of audio it will make (estimateFreeLineSeconds): past SHORT_WORK_SECONDS long work, in the member's
+ * ration. Audio that proves longer than
  * MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with `cutAt`. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
  * AudioTooLongError when its text is far past what MAX_FREE_LINE_SECONDS can hold, FreeVoiceFailedError when eSpeak
@@ -86,7 +87,7 @@ export async function speakFreeLine(text: string, voiceId: string, guild = '', m
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
-  const pool = pools[countCharacters(text) <= SHORT_FREE_LINE_CHARS ? 'short' : 'long'];
+  const pool = pools[workClassOf({ seconds: estimateFreeLineSeconds(text, voiceId) })];
   const job = { text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS };
   const reply = await pool.run(job, [], guild, { member });
   if (!reply.ok)

@@ -17,7 +17,8 @@ import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
-import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';
+import { SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/speech/free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '../../../src/sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
@@ -130,7 +131,7 @@ describe('the free voice engine', () => {
 
   it("gives another server's short line a thread while a scene's long line is under way, not a place behind it", async () => {
     const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
-    expect(long.length).toBeGreaterThan(SHORT_FREE_LINE_CHARS);
+    expect(estimateFreeLineSeconds(long, 'free-en-f')).toBeGreaterThan(SHORT_WORK_SECONDS);
     const events: string[] = [];
     const original = Worker.prototype.postMessage;
     const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
