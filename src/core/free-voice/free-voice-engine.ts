@@ -27,6 +27,11 @@ export const MAX_LONG_FREE_LINES_PER_GUILD = 2;
 export const MAX_LONG_FREE_LINES_PER_MEMBER = 1;
 /** One line (a part of at most a few hundred characters) takes well under a second; past this the thread is replaced. */
 const JOB_TIMEOUT_MS = 15_000;
+/**
+ * A long line's limit: it runs at long work's lower priority (src/core/audio/workers/thread-priority.ts), so on a host
+ * busy with other work it may wait for the CPU far longer than it runs (two seconds of eSpeak NG at most).
+ */
+const LONG_JOB_TIMEOUT_MS = 60_000;
 /** The most audio one line may make (a part's text is bounded by the request's split). */
 export const MAX_FREE_LINE_SECONDS = 120;
 const IDLE_MS = 60_000;
@@ -65,7 +70,12 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
         ? new FreeVoiceFailedError(reason === 'timeout' ? 'timeout' : 'stopped', message, options)
         : new AudioBusyError(reason, message, options),
   },
-  { threads: 1, perOwner: MAX_LONG_FREE_LINES_PER_GUILD, perMember: MAX_LONG_FREE_LINES_PER_MEMBER },
+  {
+    threads: 1,
+    perOwner: MAX_LONG_FREE_LINES_PER_GUILD,
+    perMember: MAX_LONG_FREE_LINES_PER_MEMBER,
+    timeoutMs: LONG_JOB_TIMEOUT_MS,
+  },
 );
 
 /** A free line's audio: a WAV file, and the cap (seconds) it was cut at when it proved longer than that. */
