@@ -20,7 +20,7 @@ import { percentile } from './stats.ts';
 const TICK_MS = 20;
 /** B asks for its next file this long after the last came. */
 const FILE_PAUSE_MS = 200;
-const FILE_TEXT = 'The other server asks for this short file while a long job runs elsewhere.';
+export const FILE_TEXT = 'The other server asks for this short file while a long job runs elsewhere.';
 
 interface Row {
   job: string;
@@ -31,8 +31,8 @@ interface Row {
   p99GapMs: number;
 }
 
-/** B's voice clock stand-in: the times between its 20 ms ticks while it runs. */
-function ticker(): () => number[] {
+/** B's voice clock stand-in: the times between its 20 ms ticks while it runs (figures 16 and 17). */
+export function ticker(): () => number[] {
   let last = performance.now();
   const gaps: number[] = [];
   const timer = setInterval(() => {
@@ -77,7 +77,7 @@ async function measure(client: VoiceApiClient, job: string, work: () => Promise<
 }
 
 /** A line of about a minute of eSpeak's speech (just under the request's 1,000-character split). */
-const minuteLine = (i: number) =>
+export const minuteLine = (i: number) =>
   `Line ${i} of a long free scene. ${'The narrator goes on reading the story slowly, one sentence after another. '.repeat(12)}`;
 
 export async function measureLongJobs(mode: 'quick' | 'full', log: (line: string) => void): Promise<string> {

@@ -19,7 +19,8 @@ export type Figure =
   | 'scene-mix'
   | 'scene'
   | 'mute'
-  | 'long-jobs';
+  | 'long-jobs'
+  | 'holds';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -36,6 +37,7 @@ export const FIGURES: readonly Figure[] = [
   'scene',
   'mute',
   'long-jobs',
+  'holds',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -51,6 +53,7 @@ export const STANDALONE: readonly Figure[] = [
   'scene',
   'mute',
   'long-jobs',
+  'holds',
 ];
 
 export interface Plan {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -23,6 +23,7 @@ import { measureSceneMix } from './scene-mix.ts';
 import { measureScene } from './scene.ts';
 import { measureMute } from './mute.ts';
 import { measureLongJobs } from './long-jobs.ts';
+import { measureHolds } from './holds.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -272,6 +273,8 @@ async function main(): Promise<void> {
   const mute = has('mute') ? await measureMute(p.mode, log) : undefined;
   // Figure 16 (bench/long-jobs.ts): one server's long job against another server's short work, beside idle.
   const longJobs = has('long-jobs') ? await measureLongJobs(p.mode, log) : undefined;
+  // Figure 17 (bench/holds.ts): server B's short work while A runs its biggest free jobs, on a quiet and a busy host.
+  const holds = has('holds') ? await measureHolds(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
@@ -288,6 +291,7 @@ async function main(): Promise<void> {
     scene,
     mute,
     longJobs,
+    holds,
     shards,
   ]
     .filter((part) => part !== undefined)

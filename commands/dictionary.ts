@@ -24,10 +24,10 @@ import {
   MAX_WORD_LENGTH,
   describeDictionaryProblem,
   exportDictionary,
-  importDictionary,
+  readDictionaryFile,
   refreshDictionary,
   isPattern,
-  readingWouldBeCut,
+  readingWouldBeCutOffThread,
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
@@ -108,7 +108,7 @@ const add: Handler = async (interaction, context) => {
         reading: echo(entry.reading, 110),
       });
   // Added all the same: a reading cut short may still be what the manager wants for longer messages.
-  const cut = readingWouldBeCut(entry)
+  const cut = (await readingWouldBeCutOffThread(entry, interaction.guildId))
     ? `\n${t(locale, 'dictionary.readingCut', { factor: MAX_GROWTH_FACTOR, allowance: GROWTH_ALLOWANCE })}`
     : '';
   await showContent(interaction, said + cut);
@@ -185,7 +185,8 @@ const importAll: Handler = async (interaction, context) => {
   } catch (error) {
     throw new UserError('dictionary.import.download', {}, { cause: error, level: 'warn' });
   }
-  const parsed = importDictionary(new TextDecoder().decode(bytes));
+  // Read here, validated by the store (its patterns compiled in the dictionary's thread, never on this one).
+  const parsed = readDictionaryFile(new TextDecoder().decode(bytes));
   if (!parsed.ok) throw refused(interaction.locale, parsed.problem);
   const result = await context.store.dictionary.replace(interaction.guildId, parsed.value, interaction.user.id);
   if (result.status === 'refused') throw refused(interaction.locale, result.problem);

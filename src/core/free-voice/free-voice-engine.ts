@@ -6,8 +6,8 @@
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
-import { classedPools, SHORT_FREE_LINE_CHARS } from '../audio/workers/work-classes.ts';
-import { countCharacters } from '../speech/split-text.ts';
+import { classedPools, workClassOf } from '../audio/workers/work-classes.ts';
+import { estimateFreeLineSeconds } from '../speech/free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
@@ -27,6 +27,11 @@ export const MAX_LONG_FREE_LINES_PER_GUILD = 2;
 export const MAX_LONG_FREE_LINES_PER_MEMBER = 1;
 /** One line (a part of at most a few hundred characters) takes well under a second; past this the thread is replaced. */
 const JOB_TIMEOUT_MS = 15_000;
+/**
+ * A long line's limit: it runs at long work's lower priority (src/core/audio/workers/thread-priority.ts), so on a host
+ * busy with other work it may wait for the CPU far longer than it runs (two seconds of eSpeak NG at most).
+ */
+const LONG_JOB_TIMEOUT_MS = 60_000;
 /** The most audio one line may make (a part's text is bounded by the request's split). */
 export const MAX_FREE_LINE_SECONDS = 120;
 const IDLE_MS = 60_000;
@@ -78,7 +83,12 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
         ? new FreeVoiceFailedError(reason === 'timeout' ? 'timeout' : 'stopped', message, options)
         : new AudioBusyError(reason, message, options),
   },
-  { threads: 1, perOwner: MAX_LONG_FREE_LINES_PER_GUILD, perMember: MAX_LONG_FREE_LINES_PER_MEMBER },
+  {
+    threads: 1,
+    perOwner: MAX_LONG_FREE_LINES_PER_GUILD,
+    perMember: MAX_LONG_FREE_LINES_PER_MEMBER,
+    timeoutMs: LONG_JOB_TIMEOUT_MS,
+  },
 );
 
 /** The free voice as the owner console shows it: installed, its threads running now and their memory. */
@@ -111,8 +121,9 @@ export interface FreeLine {
 }
 
 /**
- * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): a line of
- * more than SHORT_FREE_LINE_CHARS is long work, in the member's ration. Audio that proves longer than
+ * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): its class by
+ * the seconds of audio it will make (estimateFreeLineSeconds): past SHORT_WORK_SECONDS long work, in the member's
+ * ration. Audio that proves longer than
  * MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with `cutAt`. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
  * AudioTooLongError when its text is far past what MAX_FREE_LINE_SECONDS can hold, FreeVoiceFailedError when eSpeak
@@ -122,7 +133,7 @@ export async function speakFreeLine(text: string, voiceId: string, guild = '', m
   const free = freeVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
-  const pool = pools[countCharacters(text) <= SHORT_FREE_LINE_CHARS ? 'short' : 'long'];
+  const pool = pools[workClassOf({ seconds: estimateFreeLineSeconds(text, voiceId) })];
   const job = { text, voice: free.espeak, maxSeconds: MAX_FREE_LINE_SECONDS };
   const reply = await pool.run(job, [], guild, { member });
   if (!reply.ok)

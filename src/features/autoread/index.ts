@@ -23,7 +23,7 @@ export {
   exportDictionary,
   importDictionary,
   isPattern,
-  readingWouldBeCut,
+  readDictionaryFile,
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
@@ -35,7 +35,7 @@ export {
   describeDictionaryProblem,
   refreshDictionary,
 } from './dictionary-changes.ts';
-export { DictionaryUnavailableError } from './dictionary/dictionary-thread.ts';
+export { DictionaryUnavailableError, readingWouldBeCutOffThread } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
 export { AUTO_READ_SETTING_LIST } from './reading/setting-declarations.ts';
 export { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';

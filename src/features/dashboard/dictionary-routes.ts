@@ -10,7 +10,7 @@ import {
   MAX_READING_LENGTH,
   describeDictionaryProblem,
   exportDictionary,
-  importDictionary,
+  readDictionaryFile,
   isPattern,
   speakMessageWords,
   type DictionaryProblem,
@@ -189,7 +189,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     const file = body['file'];
     if (!(file instanceof File)) return badRequest(c);
     if (file.size > MAX_IMPORT_BYTES) return refusal(c, 413, 'dashboard.tooLarge');
-    const parsed = importDictionary(await file.text());
+    const parsed = readDictionaryFile(await file.text());
     if (!parsed.ok) return show(c, refused(c, parsed.problem), undefined, 422);
     const result = await store.dictionary.replace(c.get('membership').guildId, parsed.value, who(c).userId);
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);

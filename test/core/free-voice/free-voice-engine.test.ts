@@ -17,7 +17,9 @@ import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
-import { SHORT_FREE_LINE_CHARS } from '../../../src/core/audio/workers/work-classes.ts';
+import { SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/speech/free-line-estimate.ts';
+import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { speechLikeness } from '../../support/speech-likeness.ts';
@@ -130,7 +132,7 @@ describe('the free voice engine', () => {
 
   it("gives another server's short line a thread while a scene's long line is under way, not a place behind it", async () => {
     const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
-    expect(long.length).toBeGreaterThan(SHORT_FREE_LINE_CHARS);
+    expect(estimateFreeLineSeconds(long, 'free-en-f')).toBeGreaterThan(SHORT_WORK_SECONDS);
     const events: string[] = [];
     const original = Worker.prototype.postMessage;
     const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
@@ -147,8 +149,7 @@ describe('the free voice engine', () => {
     const other = speakFree('A short line.', 'free-en-m', 'OTHER', 'member').then(
       () => void events.push('short line spoken'),
     );
-    post.mockRestore();
-    await Promise.all([scene, other]);
+    await Promise.all([scene, other]).finally(() => post.mockRestore());
     // Order of events, not time: one thread took every line, so the short line waited until the long one was spoken.
     expect(events.slice(0, 2)).toEqual(['long line given a thread', 'short line given a thread']);
     expect(events).toHaveLength(4);
@@ -177,5 +178,46 @@ describe('the free voice engine', () => {
     expect(outcomes.filter((outcome) => outcome === 'spoken')).toHaveLength(MAX_FREE_LINES_PER_GUILD);
     expect(outcomes.filter((outcome) => outcome === 'owner-busy')).toHaveLength(6);
     expect(FREE_VOICE_THREADS * MAX_WAITING_PER_THREAD).toBeGreaterThanOrEqual(MAX_FREE_LINES_PER_GUILD);
+  });
+
+  it("starts a long line only once another server's short line, waiting or under way, has ended", async () => {
+    const events: string[] = [];
+    const stop = onWork((event: WorkEvent) => {
+      if (event.owner === 'TURN-SHORT' || event.owner === 'TURN-LONG') events.push(`${event.workClass} ${event.event}`);
+    });
+    try {
+      const short = speakFree('A short line that goes first.', 'free-en-m', 'TURN-SHORT', 'member');
+      const long = speakFree(
+        'A long line of a scene, which waits its turn. '.repeat(20),
+        'free-en-f',
+        'TURN-LONG',
+        'm',
+      );
+      await Promise.all([short, long]);
+    } finally {
+      stop();
+    }
+    expect(events).toEqual(['short start', 'short end', 'long start', 'long end']);
+  });
+
+  it("takes one server's flood through four front-ends in turn with another server's line: its line is next", async () => {
+    const starts: string[] = [];
+    const stop = onWork((event: WorkEvent) => {
+      if (event.event === 'start' && (event.owner === 'FRONT-A' || event.owner === 'FRONT-B')) starts.push(event.owner);
+    });
+    try {
+      // Four members of A at once, as /say, Speak, auto-read and a button would ask: A's share is under way or
+      // waiting when B's one line comes.
+      const flood = ['say', 'speak', 'autoread', 'button'].map((frontEnd) =>
+        speakFree(`${frontEnd} says a free line.`, 'free-en-f', 'FRONT-A', frontEnd),
+      );
+      const other = speakFree('The other server, in its turn.', 'free-en-m', 'FRONT-B', 'member');
+      await Promise.all([...flood, other]);
+    } finally {
+      stop();
+    }
+    // Order of events: B waits for no more than the A lines already under way, one per thread.
+    expect(starts.indexOf('FRONT-B')).toBeLessThanOrEqual(FREE_VOICE_THREADS);
+    expect(starts.filter((owner) => owner === 'FRONT-A')).toHaveLength(4);
   });
 });

@@ -6,7 +6,7 @@ import opus from '@discordjs/opus';
 import { describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP, writeOggOpus } from '../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { MAX_LONG_JOBS_PER_MEMBER } from '../../../src/core/audio/workers/audio-thread/audio-thread.ts';
-import { SHORT_JOIN_MAX_BYTES } from '../../../src/core/audio/workers/work-classes.ts';
+import { SHORT_WORK_BYTES } from '../../../src/core/audio/workers/work-classes.ts';
 import { renderVoiceMessage, VoiceMessageBuilder } from '../../../src/core/voice-message/render.ts';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
@@ -61,8 +61,8 @@ describe("a voice message's writing in the audio worker", () => {
     return builder;
   };
 
-  it("is long work past SHORT_JOIN_MAX_BYTES of packets: a member's second long message at once is refused", async () => {
-    const seconds = Math.ceil(SHORT_JOIN_MAX_BYTES / (50 * 1275)) + 1;
+  it("is long work past SHORT_WORK_BYTES of packets: a member's second long message at once is refused", async () => {
+    const seconds = Math.ceil(SHORT_WORK_BYTES / (50 * 1275)) + 1;
     const owner = { guild: 'G-long', member: 'M-long' };
     const builders = Array.from({ length: MAX_LONG_JOBS_PER_MEMBER + 1 }, () => build(seconds));
     const results = await Promise.allSettled(builders.map((b) => b.finish(owner)));

@@ -2,6 +2,7 @@
 // or joins parts that cannot be joined frame by frame. Each file is led by a LAME Info frame, as LAME writes it.
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { parseMpegFrameHeader, walkMpegFrames } from './mpeg.ts';
+import { nextSlice } from '../workers/slices.ts';
 
 function ascii(view: DataView, offset: number, text: string): void {
   for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
@@ -10,14 +11,15 @@ function ascii(view: DataView, offset: number, text: string): void {
 /**
  * CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MPEG_SAMPLE_RATES (../codecs/mpeg.ts).
  * lamejs takes about 12 ms a second of audio: the event loop gets a turn between blocks, so that one long
- * text does not hold up every other response the sandbox is pacing.
+ * text does not hold up every other response the sandbox is pacing; in a long job of the audio worker those turns
+ * are its slices (../workers/slices.ts), where short work goes first.
  */
 export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Promise<Uint8Array> {
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
   const parts: Uint8Array[] = [];
   const block = 1152 * 16;
   for (let i = 0; i < samples.length; i += block) {
-    if (i > 0) await new Promise(setImmediate);
+    if (i > 0) await nextSlice();
     parts.push(encoder.encodeBuffer(samples.subarray(i, i + block)));
   }
   parts.push(encoder.flush());

@@ -32,6 +32,7 @@ import { ClipError } from '../errors.ts';
 import { MPEG_SAMPLE_RATES } from '../codecs/mpeg.ts';
 import { StereoResampler } from '../codecs/resample.ts';
 import type { EditableFormat, SceneMixInput, SceneMixLine, SceneMixResult } from './effect-types.ts';
+import { nextSlice } from '../workers/slices.ts';
 
 export type { SceneMixInput, SceneMixLine, SceneMixResult } from './effect-types.ts';
 
@@ -91,15 +92,18 @@ export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
     span.from = Math.min(span.from, out.length);
     span.to = Math.min(span.to, out.length);
   }
-  decoded.forEach((parts, i) => {
+  // Between the steps of every line, a slice of long work may end (../workers/slices.ts): short work goes first.
+  for (const [i, parts] of decoded.entries()) {
     let at = (spans[i] as { from: number }).from;
     for (const part of parts) at += resampleInto(part, rate, whole, at);
     parts.length = 0; // the decoded input is no longer needed: let it go before the next line's
-  });
+    await nextSlice();
+  }
   const bodies = spans.map(({ from, to }) => out.subarray(from, to));
 
   for (const body of bodies) removeDc(body);
   const before = bodies.map((body) => gatedLoudnessDb(body, rate));
+  await nextSlice();
   const target = median(before.filter((db): db is number => db !== null));
   bodies.forEach((body, i) => {
     const level = before[i];
@@ -112,6 +116,7 @@ export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
     applyGain([body], rate, 0); // the limiter alone (0 dB): nothing passes -1 dBFS
     fadeEdges(body, rate);
   });
+  await nextSlice();
   const after = bodies.map((body) => gatedLoudnessDb(body, rate));
 
   const data = await encodeAudio({ format, sampleRate: rate, channels: [out], kbps: rate > 24_000 ? 96 : 64 });
@@ -156,6 +161,7 @@ async function decodeLines(lines: readonly SceneMixLine[]): Promise<{ decoded: P
       seconds += kept.length / part.sampleRate;
       parts.push({ sampleRate: part.sampleRate, samples: kept });
       if (over) return { decoded, cut: true };
+      await nextSlice();
     }
   }
   return { decoded, cut: false };

@@ -5,7 +5,8 @@
 // another's. An idle worker is ended so its memory is given back; a crashed or stuck one is replaced and the jobs
 // waiting go on. A worker that answers a job with `retire: true` (its engine trapped or ran out of memory while
 // on that job) is replaced before it takes the next: a failure is charged to the job that caused it, never to the
-// next one, another server's.
+// next one, another server's. A job may run in slices (./slices.ts): it gives a turn back between them, and goes on
+// when `turn` says (long work waiting for short work, ./work-turns.ts); its time limit stops while it waits.
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -25,11 +26,28 @@ export interface JobThreadOptions {
   idleMs: number;
   /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
   unavailable: (reason: JobThreadFailure, message: string, cause?: unknown) => Error;
+  /** Given to the worker as its `workerData` (its work class, so it sets its own priority). */
+  workerData?: unknown;
+  /** Awaited before a job starts and after each of its slices (long work's turn); none: at once. */
+  turn?: () => Promise<void>;
+  /** Told each step of a job (./work-trace.ts). */
+  onEvent?: (event: 'start' | 'slice' | 'resume' | 'end', owner: string) => void;
+}
+
+/** A job's worker gives a turn back between two slices, and waits for `{ go: id }`. */
+export interface SliceMessage {
+  id: number;
+  slice: true;
+}
+
+function isSlice<R extends object>(message: R | SliceMessage): message is SliceMessage {
+  return 'slice' in message && message.slice === true;
 }
 
 interface Waiting<J, R> {
   job: J & { id: number };
   transfer: ArrayBuffer[];
+  owner: string;
   timeoutMs: number;
   resolve: (reply: R) => void;
   reject: (error: Error) => void;
@@ -38,10 +56,17 @@ interface Waiting<J, R> {
 /** How long a worker's heap statistics are waited for (the owner console's figure). */
 const HEAP_ANSWER_MS = 1000;
 
+interface Running<J, R> extends Waiting<J, R> {
+  timer: NodeJS.Timeout | undefined;
+  /** Of its time limit, what is left; counted from `since` while it runs. */
+  left: number;
+  since: number;
+}
+
 export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
-  #current: (Waiting<J, R> & { timer: NodeJS.Timeout }) | undefined;
+  #current: Running<J, R> | undefined;
   /** Waiting jobs per owner; the owner whose turn is next comes first (a Map keeps insertion order). */
   readonly #queues = new Map<string, Array<Waiting<J, R>>>();
   #waiting = 0;
@@ -88,7 +113,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
     return new Promise<R>((resolve, reject) => {
       const queue = this.#queues.get(owner);
-      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, timeoutMs, resolve, reject };
+      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, owner, timeoutMs, resolve, reject };
       if (queue) queue.push(waiting);
       else this.#queues.set(owner, [waiting]);
       this.#waiting += 1;
@@ -129,23 +154,52 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     }
     clearTimeout(this.#idle);
     this.#idle = undefined;
-    const worker = this.#ensureWorker();
-    worker.ref();
+    const current: Running<J, R> = { ...waiting, timer: undefined, left: waiting.timeoutMs, since: 0 };
+    this.#current = current;
+    void this.#turn().then(() => {
+      if (this.#current !== current) return;
+      const worker = this.#ensureWorker();
+      worker.ref();
+      this.#options.onEvent?.('start', current.owner);
+      this.#arm(current);
+      worker.postMessage(current.job, current.transfer);
+    });
+  }
+
+  /** Long work's turn (at once when the thread has no `turn`). */
+  #turn(): Promise<void> {
+    return this.#options.turn?.() ?? Promise.resolve();
+  }
+
+  /** The job's time limit runs again, for what is left of it. */
+  #arm(current: Running<J, R>): void {
     const { unavailable } = this.#options;
-    const { timeoutMs } = waiting;
-    const timer = setTimeout(
+    const { timeoutMs } = current;
+    current.since = performance.now();
+    current.timer = setTimeout(
       () => this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
+      current.left,
     );
-    this.#current = { ...waiting, timer };
-    worker.postMessage(waiting.job, waiting.transfer);
+  }
+
+  /** A slice ended: the time limit stops while the job waits for its turn, then it is told to go on. */
+  #slice(current: Running<J, R>): void {
+    clearTimeout(current.timer);
+    current.left -= performance.now() - current.since;
+    this.#options.onEvent?.('slice', current.owner);
+    void this.#turn().then(() => {
+      if (this.#current !== current) return;
+      this.#options.onEvent?.('resume', current.owner);
+      this.#arm(current);
+      this.#worker?.postMessage({ go: current.job.id });
+    });
   }
 
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { unavailable } = this.#options;
-    const worker = new Worker(this.#options.worker);
-    worker.on('message', (reply: R) => this.#answer(reply));
+    const worker = new Worker(this.#options.worker, { workerData: this.#options.workerData });
+    worker.on('message', (reply: R | SliceMessage) => this.#answer(reply));
     worker.on('error', (error) => this.#fail(unavailable('crashed', 'the worker thread failed', error)));
     worker.on('exit', (code) => {
       if (this.#worker === worker) this.#fail(unavailable('crashed', `the worker thread exited (${code})`));
@@ -154,12 +208,14 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return worker;
   }
 
-  #answer(reply: R): void {
+  #answer(reply: R | SliceMessage): void {
     const current = this.#current;
     if (!current || current.job.id !== reply.id) return;
+    if (isSlice(reply)) return this.#slice(current);
     clearTimeout(current.timer);
     this.#current = undefined;
     this.#lastReply = reply;
+    this.#options.onEvent?.('end', current.owner);
     if (reply.retire === true) this.#stop();
     current.resolve(reply);
     this.#next();
@@ -171,6 +227,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     this.#current = undefined;
     if (current) {
       clearTimeout(current.timer);
+      this.#options.onEvent?.('end', current.owner);
       current.reject(error);
     }
     this.#stop();

@@ -2,9 +2,14 @@
 // may have only so many jobs under way or waiting in the whole pool, so its burst never holds up another's. The
 // audio thread (speed, volume, joining parts), the clip check and the free voice are each one such pool, the audio
 // thread and the free voice one per work class (./work-classes.ts). A pool of long work also rations each member
-// (`perMember`): a member's long jobs are few at once whether or not they cost anything.
+// (`perMember`): a member's long jobs are few at once whether or not they cost anything. A pool of short work counts
+// its jobs as short work waiting or under way; a pool of long work waits for them before each job and each slice
+// (./work-turns.ts), and its threads run at long work's lower priority (./thread-priority.ts).
 import { JobThread, type JobThreadFailure } from './job-thread.ts';
 import { OwnerShares } from './owner-shares.ts';
+import type { WorkClass } from './work-class-types.ts';
+import { longWorkTurn, shortWorkBegins } from './work-turns.ts';
+import { traceWork, tracing } from './work-trace.ts';
 
 export interface ThreadPoolOptions {
   /** How its errors name it ("audio thread", "free voice"). */
@@ -26,18 +31,29 @@ export interface ThreadPoolOptions {
   perMember?: number;
   /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
   unavailable: (reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) => Error;
+  /** Its work class: short unless said (./work-classes.ts). */
+  workClass?: WorkClass;
+}
+
+/** What a pool's worker is given (`workerData`): its work class, by which it sets its own priority. */
+export interface PoolWorkerData {
+  workClass: WorkClass;
 }
 
 export class ThreadPool<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #threads: ReadonlyArray<JobThread<J, R>>;
   readonly #owners: OwnerShares;
   readonly #members: OwnerShares | undefined;
+  readonly #workClass: WorkClass;
 
   constructor(options: ThreadPoolOptions) {
     const { name, jobs, perOwner, unavailable } = options;
+    const workClass = options.workClass ?? 'short';
+    this.#workClass = workClass;
+    const workerData: PoolWorkerData = { workClass };
     this.#threads = Array.from(
       { length: options.threads },
-      () =>
+      (_, thread) =>
         new JobThread<J, R>({
           worker: options.worker,
           maxWaiting: options.maxWaitingPerThread,
@@ -45,6 +61,11 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
           idleMs: options.idleMs,
           unavailable: (reason, message, cause) =>
             unavailable(reason, `${name}: ${message}`, cause === undefined ? undefined : { cause }),
+          workerData,
+          ...(workClass === 'long' ? { turn: longWorkTurn } : {}),
+          onEvent: (event, owner) => {
+            if (tracing()) traceWork({ pool: name, workClass, thread, owner, event });
+          },
         }),
     );
     this.#owners = new OwnerShares(perOwner, () =>
@@ -83,6 +104,9 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
     const thread = this.#threads.reduce((least, next) => (next.load < least.load ? next : least));
     const queued = () => this.#owners.run(owner, () => thread.run(job, transfer, owner, options.timeoutMs));
     const member = options.member ?? '';
-    return this.#members && member !== '' ? this.#members.run(`${owner}:${member}`, queued) : queued();
+    const reply = this.#members && member !== '' ? this.#members.run(`${owner}:${member}`, queued) : queued();
+    if (this.#workClass === 'long') return reply;
+    const done = shortWorkBegins();
+    return reply.finally(done);
   }
 }

@@ -11,6 +11,126 @@ import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
  */
 export const MAX_PROGRAM_SIZE = 1000;
 
+/** A group being read by measurePattern: its alternatives' largest size so far, the current one, its last atom. */
+interface Frame {
+  best: number;
+  seq: number;
+  last: number;
+  capture: boolean;
+  /** The largest product of nested repetition counts inside it, and in its last atom. */
+  counts: number;
+  lastCounts: number;
+}
+
+/** RE2 refuses a repetition count, or nested counts multiplied, past this (its "invalid repeat count"). */
+const MAX_REPEAT = 1000;
+
+const REPEAT = /^\{(\d{1,4})(,(\d{0,4}))?\}/;
+const FLAGS_ONLY = /^\(\?[a-zA-Z-]*\)/;
+const GROUP_OPEN = /^\(\?(P?<[^>]*>|P=[^)]*\)|[a-zA-Z-]*:)?/;
+
+/**
+ * RE2's program size for `pattern`, measured from its text in one pass without compiling it (0 when a count is past
+ * what RE2 parses, MAX_REPEAT alone or nested, so that RE2's parser names it before building anything): each character, class
+ * or escape one instruction, a capture two more, `*`, `+` and `?` one more, `x{n}` n times x (`x{n,m}` m times and one
+ * more each optional copy, `x{n,}` n times and one more), alternatives their largest (RE2 may factor the others
+ * away), and the two RE2 adds to every program. So it never says more than RE2 would make (the same figure for
+ * repetition, fewer for alternatives), and a pattern it measures past MAX_PROGRAM_SIZE is refused before anything
+ * is compiled: `(a*){1000}` written 20 times is 80,002 instructions, which RE2 takes a quarter of a second to build.
+ */
+export function measurePattern(pattern: string): number {
+  const stack: Frame[] = [{ best: 0, seq: 0, last: 0, capture: false, counts: 1, lastCounts: 1 }];
+  const top = (): Frame => stack[stack.length - 1] as Frame;
+  const atom = (size: number, counts = 1): void => {
+    const frame = top();
+    frame.seq += size;
+    frame.last = size;
+    frame.lastCounts = counts;
+    frame.counts = Math.max(frame.counts, counts);
+  };
+  const close = (frame: Frame): number => Math.max(frame.best, frame.seq) + (frame.capture ? 2 : 0);
+  let i = 0;
+  while (i < pattern.length) {
+    const char = pattern[i];
+    const rest = pattern.slice(i, i + 40);
+    if (char === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (next === 'Q') {
+        const end = pattern.indexOf('\\E', i + 2);
+        const literal = end === -1 ? pattern.length - i - 2 : end - i - 2;
+        for (let k = 0; k < literal; k++) atom(1);
+        i = end === -1 ? pattern.length : end + 2;
+        continue;
+      }
+      const braced = (next === 'p' || next === 'P' || next === 'x') && pattern[i + 2] === '{';
+      const closing = braced ? pattern.indexOf('}', i + 2) : -1;
+      i = braced && closing !== -1 ? closing + 1 : i + (next === 'p' || next === 'P' ? 3 : next === 'x' ? 4 : 2);
+      atom(1);
+    } else if (char === '[') {
+      let j = i + 1;
+      if (pattern[j] === '^') j += 1;
+      if (pattern[j] === ']') j += 1;
+      while (j < pattern.length && pattern[j] !== ']') {
+        if (pattern[j] === '\\') j += 2;
+        else if (pattern[j] === '[' && pattern[j + 1] === ':') {
+          const end = pattern.indexOf(':]', j + 2);
+          j = end === -1 ? j + 1 : end + 2;
+        } else j += 1;
+      }
+      i = j + 1;
+      atom(1);
+    } else if (char === '(') {
+      const flags = FLAGS_ONLY.exec(rest);
+      if (flags) {
+        i += flags[0].length;
+        continue;
+      }
+      const open = GROUP_OPEN.exec(rest)?.[0] ?? '(';
+      const kind = open.slice(2);
+      const capture = open === '(' || kind.startsWith('<') || kind.startsWith('P<');
+      stack.push({ best: 0, seq: 0, last: 0, capture, counts: 1, lastCounts: 1 });
+      i += open.length;
+    } else if (char === ')') {
+      const frame = stack.length > 1 ? stack.pop() : undefined;
+      if (frame) atom(close(frame), frame.counts);
+      i += 1;
+    } else if (char === '|') {
+      const frame = top();
+      frame.best = Math.max(frame.best, frame.seq);
+      frame.seq = 0;
+      frame.last = 0;
+      frame.lastCounts = 1;
+      i += 1;
+    } else if (char === '*' || char === '+' || char === '?') {
+      const frame = top();
+      frame.seq += 1;
+      frame.last += 1;
+      i += pattern[i + 1] === '?' ? 2 : 1;
+    } else if (char === '{' && REPEAT.test(rest)) {
+      const [whole = '', min = '0', comma, max] = REPEAT.exec(rest) ?? [];
+      const frame = top();
+      const least = Number(min);
+      const most = comma === undefined ? least : max === '' || max === undefined ? undefined : Number(max);
+      const counts = frame.lastCounts * Math.max(1, most ?? least);
+      if (counts > MAX_REPEAT) return 0;
+      const repeated = most === undefined ? frame.last * least + 1 : frame.last * most + (most - least);
+      frame.seq += repeated - frame.last;
+      frame.last = repeated;
+      frame.lastCounts = counts;
+      frame.counts = Math.max(frame.counts, counts);
+      i += whole.length + (pattern[i + whole.length] === '?' ? 1 : 0);
+    } else {
+      atom(1);
+      i += 1;
+    }
+  }
+  while (stack.length > 1) {
+    const frame = stack.pop() as Frame;
+    atom(close(frame), frame.counts);
+  }
+  return close(top()) + 2;
+}
+
 /** What RE2 said, as a stable code (localised replies); `part` is the piece of the pattern it is about. */
 export type SyntaxCode =
   | 'backReference'
@@ -135,6 +255,9 @@ export function compilePattern(
   pattern: string,
   reading: string,
 ): { ok: true; value: CompiledPattern } | { ok: false; problem: PatternProblem } {
+  // Measured first: a pattern too large is refused before RE2 spends its time building it.
+  if (measurePattern(pattern) > MAX_PROGRAM_SIZE)
+    return { ok: false, problem: { code: 'syntax', syntax: 'tooComplex', part: '' } };
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);

@@ -5,8 +5,19 @@
 // one job at a time, servers in turn, a few waiting, a time limit), compiled there once per change.
 import { JobUnavailableError } from '../../../core/audio/errors.ts';
 import { JobThread } from '../../../core/audio/workers/job-thread.ts';
-import type { DictionaryEntry } from './dictionary.ts';
+import {
+  isPattern,
+  readingWouldBeCut,
+  validateEntries,
+  validateEntry,
+  type DictionaryEntry,
+  type DictionaryResult,
+  type EntryName,
+  type PatternEntry,
+} from './dictionary.ts';
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';
+
+type Job = DictionaryJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 import { OwnerShares } from '../../../core/audio/workers/owner-shares.ts';
 
 /** Texts waiting behind the one under way, over every server (each reading server hands over one at a time). */
@@ -20,7 +31,7 @@ const IDLE_MS = 60_000;
 /** The dictionary could not be applied now: too many texts waiting, or its thread failed or ran out of time. */
 export class DictionaryUnavailableError extends JobUnavailableError {}
 
-const thread = new JobThread<Omit<DictionaryJob, 'id'>, DictionaryJobReply>({
+const thread = new JobThread<Job, DictionaryJobReply>({
   worker: new URL('./dictionary-worker.ts', import.meta.url),
   maxWaiting: MAX_WAITING_DICTIONARY_JOBS,
   timeoutMs: JOB_TIMEOUT_MS,
@@ -44,7 +55,60 @@ export async function applyOffThread(
   return shares.run(guildId, async () => {
     let reply = await thread.run({ dictionary, texts }, [], guildId);
     if (!reply.ok && reply.unknown) reply = await thread.run({ dictionary, entries, texts }, [], guildId);
-    if (reply.ok) return reply.said;
-    throw new DictionaryUnavailableError('crashed', `dictionary: ${reply.unknown ? 'not compiled' : reply.message}`);
+    if (reply.ok && 'said' in reply) return reply.said;
+    throw new DictionaryUnavailableError('crashed', `dictionary: ${failure(reply)}`);
   });
+}
+
+function failure(reply: DictionaryJobReply): string {
+  return reply.ok ? 'answered with another shape' : reply.unknown ? 'not compiled' : reply.message;
+}
+
+/**
+ * `entries` checked as the store checks them (dictionary.ts' validateEntries), in the worker: their patterns are
+ * measured and compiled there, never on the main thread. With, for each entry, whether the dictionary's cap would cut
+ * what it says. In `guildId`'s share, as its texts are.
+ */
+async function checkOffThread(
+  entries: readonly DictionaryEntry[],
+  guildId: string,
+  single = false,
+): Promise<{ checked: DictionaryResult<DictionaryEntry[]>; cut: boolean[] }> {
+  return shares.run(guildId, async () => {
+    const reply = await thread.run({ kind: 'check', entries, single }, [], guildId);
+    if (reply.ok && 'checked' in reply) return { checked: reply.checked, cut: reply.cut };
+    throw new DictionaryUnavailableError('crashed', `dictionary: ${failure(reply)}`);
+  });
+}
+
+/**
+ * A whole dictionary checked as validateEntries checks it: at once for words alone (no pattern, nothing compiled),
+ * in the worker when it has patterns.
+ */
+export async function validateEntriesOffThread(
+  entries: readonly DictionaryEntry[],
+  guildId: string,
+): Promise<DictionaryResult<DictionaryEntry[]>> {
+  if (!entries.some(isPattern)) return validateEntries(entries);
+  return (await checkOffThread(entries, guildId)).checked;
+}
+
+/** The entry `name` -> `reading` as validateEntry or validatePattern gives it; a pattern checked in the worker. */
+export async function validateEntryOffThread(
+  name: EntryName,
+  reading: string,
+  guildId: string,
+): Promise<DictionaryResult<DictionaryEntry>> {
+  if (typeof name === 'string') return validateEntry(name, reading);
+  const pattern: PatternEntry = { pattern: name.pattern, reading };
+  const { checked } = await checkOffThread([pattern], guildId, true);
+  if (!checked.ok) return checked;
+  const [entry] = checked.value;
+  return entry === undefined ? { ok: true, value: pattern } : { ok: true, value: entry };
+}
+
+/** readingWouldBeCut, a pattern's compiled in the worker. */
+export async function readingWouldBeCutOffThread(entry: DictionaryEntry, guildId: string): Promise<boolean> {
+  if (!isPattern(entry)) return readingWouldBeCut(entry);
+  return (await checkOffThread([entry], guildId, true)).cut[0] ?? false;
 }

@@ -1,7 +1,8 @@
 // The worker thread of dictionary-thread.ts: a server's dictionary with patterns applied to its texts. It keeps the
-// dictionaries it compiled last (each compiled once per change), the oldest forgotten past MAX_KEPT.
+// dictionaries it compiled last (each compiled once per change), the oldest forgotten past MAX_KEPT. It also checks
+// entries before they are stored (their patterns compiled here, never on the main thread).
 import { parentPort } from 'node:worker_threads';
-import { compileDictionary } from './dictionary.ts';
+import { compileDictionary, readingWouldBeCut, validateAnyEntry, validateEntries } from './dictionary.ts';
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';
 import { yieldToMainThread } from '../../../core/audio/workers/thread-priority.ts';
 
@@ -13,6 +14,14 @@ const kept = new Map<number, (text: string) => string>();
 
 function handle(job: DictionaryJob): DictionaryJobReply {
   try {
+    if (job.kind === 'check') {
+      const [first] = job.entries;
+      const one = job.single === true && first !== undefined ? validateAnyEntry(first) : undefined;
+      const checked =
+        one === undefined ? validateEntries(job.entries) : one.ok ? { ok: true as const, value: [one.value] } : one;
+      const cut = checked.ok ? checked.value.map(readingWouldBeCut) : [];
+      return { id: job.id, ok: true, checked, cut };
+    }
     let apply = kept.get(job.dictionary);
     if (apply === undefined) {
       if (job.entries === undefined) return { id: job.id, ok: false, unknown: true };

@@ -300,6 +300,16 @@ export function exportDictionary(entries: readonly DictionaryEntry[]): string {
 
 /** The entries of an exported file, each validated as /dictionary add would; the first problem otherwise. */
 export function importDictionary(json: string): DictionaryResult<DictionaryEntry[]> {
+  const read = readDictionaryFile(json);
+  return read.ok ? validateEntries(read.value) : read;
+}
+
+/**
+ * The entries of an exported file as written, its format and shape checked, the entries not yet validated: what the
+ * main thread reads of an import before the store validates the entries (their patterns compiled in the dictionary's
+ * worker thread, ./dictionary-thread.ts).
+ */
+export function readDictionaryFile(json: string): DictionaryResult<DictionaryEntry[]> {
   let data: unknown;
   try {
     data = JSON.parse(json.replace(/^\uFEFF/, ''));
@@ -314,7 +324,7 @@ export function importDictionary(json: string): DictionaryResult<DictionaryEntry
     const issue = parsed.error.issues[0];
     return fail('badShape', { path: issue?.path.join('.') || '(top)', detail: issue?.message ?? 'invalid' });
   }
-  return validateEntries(parsed.data.entries);
+  return { ok: true, value: parsed.data.entries };
 }
 
 /**

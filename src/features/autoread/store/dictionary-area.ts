@@ -6,10 +6,8 @@ import {
   isPattern,
   keyOf,
   keyOfEntry,
-  validateEntries,
-  validateEntry,
-  validatePattern,
 } from '../dictionary/dictionary.ts';
+import { validateEntriesOffThread, validateEntryOffThread } from '../dictionary/dictionary-thread.ts';
 import { Area, type Db } from '../../../core/store/dialect.ts';
 import type {
   DictionaryRecord,
@@ -29,7 +27,7 @@ const columnsOf = (entry: DictionaryEntry) =>
 /**
  * A guild's pronunciation dictionary (table dictionary_entries; changes take the lock `dictionary:<guild>`):
  * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied
- * by its validateEntry and validatePattern, one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES
+ * by its validateEntry and validatePattern (a pattern in the dictionary's worker thread, where it is compiled), one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES
  * per guild of which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
  */
 export class DictionaryArea extends Area {
@@ -71,7 +69,7 @@ export class DictionaryArea extends Area {
    * new entry would pass MAX_ENTRIES ('full') or a new pattern MAX_PATTERNS ('patternsFull').
    */
   async put(guildId: string, name: EntryName, reading: string, updatedBy: string): Promise<PutDictionaryEntryResult> {
-    const valid = typeof name === 'string' ? validateEntry(name, reading) : validatePattern(name.pattern, reading);
+    const valid = await validateEntryOffThread(name, reading, guildId);
     if (!valid.ok) return { status: 'refused', problem: valid.problem };
     const entry = valid.value;
     const key = keyOfEntry(entry);
@@ -170,7 +168,7 @@ export class DictionaryArea extends Area {
     entries: readonly DictionaryEntry[],
     updatedBy: string,
   ): Promise<ReplaceDictionaryResult> {
-    const valid = validateEntries(entries);
+    const valid = await validateEntriesOffThread(entries, guildId);
     if (!valid.ok) return { status: 'refused', problem: valid.problem };
     return this.d.transaction(`dictionary:${guildId}`, async (trx): Promise<ReplaceDictionaryResult> => {
       const now = Date.now();

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { JobUnavailableError } from '../../../../src/core/audio/errors.ts';
 import { ThreadPool } from '../../../../src/core/audio/workers/thread-pool.ts';
+import { classedPools } from '../../../../src/core/audio/workers/work-classes.ts';
+import { getPriority } from 'node:os';
 
 const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);
 
@@ -50,4 +52,28 @@ describe('ThreadPool', () => {
     const replies = await Promise.all(Array.from({ length: 3 }, (_, i) => tested.run({ label: `n${i}` })));
     expect(replies.map((r) => r.label)).toEqual(['n0', 'n1', 'n2']);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "runs long work's threads at a lower priority than short work's, each told its class",
+    async () => {
+      const pools = classedPools<object, { id: number; niceness: number; workClass: unknown }>(
+        {
+          name: 'test pool',
+          jobs: 'jobs',
+          worker: new URL('../../../support/niceness-job-worker.ts', import.meta.url),
+          threads: 1,
+          maxWaitingPerThread: 4,
+          timeoutMs: 10_000,
+          idleMs: 10,
+          perOwner: 4,
+          unavailable: (reason, message, options) => new JobUnavailableError(reason, message, options),
+        },
+        { threads: 1, perMember: 1 },
+      );
+      const short = await pools.short.run({}, [], 'guild-a');
+      const long = await pools.long.run({}, [], 'guild-a', { member: 'm' });
+      expect(short).toMatchObject({ workClass: 'short', niceness: Math.min(19, getPriority(0) + 10) });
+      expect(long).toMatchObject({ workClass: 'long', niceness: Math.min(19, getPriority(0) + 15) });
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { WORKER_NICENESS_STEP } from '../../../../src/core/audio/workers/thread-priority.ts';
+import { LONG_WORK_NICENESS_STEP, WORKER_NICENESS_STEP } from '../../../../src/core/audio/workers/thread-priority.ts';
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
 const WORKERS = [
@@ -11,13 +11,13 @@ const WORKERS = [
   'clip-check/clip-worker.ts',
 ];
 
-function nicenessOf(module: string): Promise<number> {
+function nicenessOf(module: string, workerData?: unknown): Promise<number> {
   const url = new URL(`../../../../src/core/audio/workers/${module}`, import.meta.url).href;
   const source = `import(${JSON.stringify(url)}).then(() => {
     const { parentPort } = require('node:worker_threads');
     parentPort.postMessage(require('node:os').getPriority(0));
   });`;
-  const worker = new Worker(source, { eval: true });
+  const worker = new Worker(source, { eval: true, workerData });
   return new Promise<number>((resolve, reject) => {
     worker.once('message', (niceness: number) => resolve(niceness));
     worker.once('error', reject);
@@ -32,5 +32,14 @@ describe.runIf(process.platform === 'linux')(
       expect(await nicenessOf(module)).toBe(Math.min(19, main + WORKER_NICENESS_STEP));
       expect(getPriority(0)).toBe(main);
     });
+
+    it.each(['audio-thread/audio-worker.ts', '../../free-voice/espeak-worker.ts'])(
+      '%s runs nicer still when its pool gives it long work',
+      async (module) => {
+        const main = getPriority(0);
+        expect(LONG_WORK_NICENESS_STEP).toBeGreaterThan(WORKER_NICENESS_STEP);
+        expect(await nicenessOf(module, { workClass: 'long' })).toBe(Math.min(19, main + LONG_WORK_NICENESS_STEP));
+      },
+    );
   },
 );

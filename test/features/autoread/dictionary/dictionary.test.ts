@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RE2JS } from 're2js';
 import {
   MAX_ENTRIES,
   MAX_PATTERNS,
@@ -15,6 +16,11 @@ import {
   validatePattern,
 } from '../../../../src/features/autoread/dictionary/dictionary.ts';
 import type { DictionaryEntry } from '../../../../src/features/autoread/dictionary/dictionary.ts';
+import { measurePattern } from '../../../../src/features/autoread/dictionary/dictionary-pattern.ts';
+import {
+  validateEntriesOffThread,
+  validateEntryOffThread,
+} from '../../../../src/features/autoread/dictionary/dictionary-thread.ts';
 import { cleanMessage } from '../../../../src/features/autoread/text/cleanup.ts';
 
 const entry = (word: string, reading: string): DictionaryEntry => ({ word, reading });
@@ -439,5 +445,51 @@ describe('what the dictionary may add to a text', () => {
   ];
   it.each(cutCases.map((c) => [c.name, c] as const))('says whether the cap cuts %s', (_name, { entry, cut }) => {
     expect(readingWouldBeCut(entry)).toBe(cut);
+  });
+});
+
+describe('a pattern too complex for RE2', () => {
+  // 20 times `(a*){1000}`: 80,002 instructions, which RE2 takes a quarter of a second to build.
+  const huge = '(a*){1000}'.repeat(20);
+
+  it('is measured and refused before anything compiles it', () => {
+    const compile = vi.spyOn(RE2JS, 'compile');
+    try {
+      expect(validatePattern(huge, 'x')).toEqual({
+        ok: false,
+        problem: { code: 'badPattern', params: { syntax: 'tooComplex', part: '' } },
+      });
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it('is measured as RE2 counts: never more than its program, so nothing RE2 accepts is refused', () => {
+    for (const source of ['(?:a?){200}a{200}', '(\\d{1,3},)*\\d{1,3}', '(?<n>\\d+)\\s*(kg|g)', 'cat|car|cab', 'w{998}'])
+      expect(measurePattern(source)).toBeLessThanOrEqual(RE2JS.compile(source).programSize());
+    expect(measurePattern(huge)).toBe(80_002);
+    expect(measurePattern('((a{10}){10}){10}')).toBe(1222);
+  });
+
+  it('is refused by the store without compiling a pattern on the main thread; a good one is compiled in the worker', async () => {
+    const compile = vi.spyOn(RE2JS, 'compile');
+    try {
+      expect(await validateEntryOffThread({ pattern: huge }, 'x', 'guild-re2')).toMatchObject({
+        ok: false,
+        problem: { code: 'badPattern' },
+      });
+      expect(await validateEntryOffThread({ pattern: '(\\d+)km' }, '$1 kilometres', 'guild-re2')).toEqual({
+        ok: true,
+        value: { pattern: '(\\d+)km', reading: '$1 kilometres' },
+      });
+      expect(await validateEntriesOffThread([{ pattern: '(a)', reading: '$2' }], 'guild-re2')).toMatchObject({
+        ok: false,
+        problem: { code: 'badEntry', params: { entry: 1, reason: 'unknownGroup' } },
+      });
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
   });
 });

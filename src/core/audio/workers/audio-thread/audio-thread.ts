@@ -1,7 +1,8 @@
 // Speed, volume, joining parts and mixing a scene's lines, off the main thread: whole parts go to worker threads (../job-thread.ts), one job
 // at a time per thread. Two work classes (../work-classes.ts), each its own threads and queue: short work (a part's
-// speed and volume, a small file's join) and long work (a scene's mix, a large file's join), so a ten-minute mix
-// never holds another server's file. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past
+// speed and volume, a small file's join, a short scene's mix) and long work (a long scene's mix, a large file's
+// join), chosen by what the job will cost (workClassOf), so a ten-minute mix never holds another server's file or
+// two-line scene. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past
 // that the request is refused with AudioBusyError (the member reads that SayBot is busy), never queued without end.
 // Fair between servers: each server's jobs wait their turn with the others' (../job-thread.ts), one server may have
 // only so many under way or waiting, and a member only so many long ones.
@@ -11,7 +12,8 @@ import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-t
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
-import { classedPools, SHORT_JOIN_MAX_BYTES, type WorkClass } from '../work-classes.ts';
+import { classedPools, workClassOf, type WorkClass } from '../work-classes.ts';
+import { partSeconds } from '../../analysis/part-seconds.ts';
 import type { OwnBlocks } from '../byte-block-types.ts';
 import { partLength } from '../byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
@@ -169,7 +171,7 @@ export async function probePartOffThread(
 /**
  * A part posted as a file of its own, as the service sent it (a format SayBot does not join, or parts whose formats
  * differ): its blocks joined, a WAV's sizes made exact or a cut last MP3 frame dropped, and its length measured, in
- * the audio worker. Short work up to SHORT_JOIN_MAX_BYTES, long work past it, as a join.
+ * the audio worker. Its class by the bytes it copies, as a join's.
  */
 export async function partFileOffThread(
   part: Uint8Array | OwnBlocks,
@@ -178,15 +180,15 @@ export async function partFileOffThread(
 ): Promise<{ data: Buffer; seconds: number }> {
   const transfer: ArrayBuffer[] = [];
   const handed = handPart(part, transfer);
-  const workClass = partLength(part) <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const workClass = workClassOf({ bytes: partLength(part) });
   const reply = await run(workClass, { kind: 'file', part: handed, format }, transfer, owner);
   if (!('file' in reply)) throw new Error('audio thread: a file job answered without its file');
   return { data: Buffer.from(reply.file), seconds: reply.seconds };
 }
 
 /**
- * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: short work
- * up to SHORT_JOIN_MAX_BYTES in all, long work (the member's ration) past it. A part is bytes (handed over as
+ * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: its class
+ * by the bytes it copies (short up to SHORT_WORK_BYTES in all, long work in the member's ration past it). A part is bytes (handed over as
  * handOver says) or the shared blocks it was gathered in (joined in the worker).
  */
 export async function joinPartsOffThread(
@@ -197,7 +199,7 @@ export async function joinPartsOffThread(
   const bytes = parts.reduce((sum, part) => sum + partLength(part), 0);
   const transfer: ArrayBuffer[] = [];
   const handed = parts.map((part) => handPart(part, transfer));
-  const workClass = bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const workClass = workClassOf({ bytes });
   const reply = edited(await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner));
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
 }
@@ -208,8 +210,26 @@ export interface SceneJobInput extends Omit<SceneMixInput, 'lines'> {
 }
 
 /**
- * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps): long
- * work, in the server's share and the member's ration, with a longer limit (SCENE_JOB_TIMEOUT_MS). The parts are
+ * What mixing a scene costs: the seconds of audio it decodes, mixes and encodes (each part's from its header and
+ * size, ../../analysis/part-seconds.ts, and the gaps), and the bytes it reads. Read before the parts are handed over.
+ */
+export function sceneCost(input: SceneJobInput): { seconds: number; bytes: number } {
+  let seconds = 0;
+  let bytes = 0;
+  for (const line of input.lines) {
+    seconds += line.gapBefore;
+    for (const part of line.parts) {
+      seconds += partSeconds(part);
+      bytes += partLength(part);
+    }
+  }
+  return { seconds, bytes };
+}
+
+/**
+ * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps), with a
+ * longer limit (SCENE_JOB_TIMEOUT_MS). Its class by what it costs (sceneCost): a two-line scene is short work; a
+ * long scene is long work, in the server's share and the member's ration, run in slices. The parts are
  * handed over, not copied: a part in shared memory is shared; a part that is a whole ArrayBuffer of its own is moved
  * to the worker and the caller's array is detached (empty) afterwards; pass copies of bytes you keep (a cache's). A
  * part that is a view into a larger buffer (Node's shared pool, a slab) is copied, since moving its buffer would take
@@ -223,8 +243,9 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
     ...line,
     parts: line.parts.map((part) => handPart(part, transfer, true)),
   }));
+  const workClass = workClassOf(sceneCost(input));
   const scene = { kind: 'scene', lines, format: input.format } as const;
-  const reply = edited(await run('long', scene, transfer, owner, SCENE_JOB_TIMEOUT_MS));
+  const reply = edited(await run(workClass, scene, transfer, owner, SCENE_JOB_TIMEOUT_MS));
   if (!reply.scene) throw new Error('audio thread: a scene job answered without its figures');
   return {
     data: new Uint8Array(reply.data),
@@ -237,15 +258,14 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
 /**
  * A voice message's packets written as one Ogg Opus file (its pages and their CRCs) in the audio worker: the packets'
  * blocks are moved there (`packets` is empty afterwards) and the file moved back, neither copied on the main thread.
- * Short work up to SHORT_JOIN_MAX_BYTES of packets (minutes of speech), long work (the member's ration) past it, as
- * a file's join.
+ * Its class by the bytes of packets it copies, as a file's join (short up to SHORT_WORK_BYTES, minutes of speech).
  */
 export async function writeOggOffThread(
   packets: PacketFrames,
   options: OggOpusOptions,
   owner: AudioJobOwner = {},
 ): Promise<Buffer> {
-  const workClass = packets.bytes <= SHORT_JOIN_MAX_BYTES ? 'short' : 'long';
+  const workClass = workClassOf({ bytes: packets.bytes });
   const blocks = packets.take();
   const reply = await run(workClass, { kind: 'ogg', packets: blocks, options }, [...blocks.blocks], owner);
   if (!('ogg' in reply)) throw new Error('audio thread: an Ogg job answered without its file');

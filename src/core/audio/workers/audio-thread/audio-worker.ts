@@ -12,7 +12,8 @@ import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
 import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
 import { packetViews } from '../../codecs/packet-frames.ts';
-import { yieldToMainThread } from '../thread-priority.ts';
+import { ownWorkClass, yieldToMainThread } from '../thread-priority.ts';
+import { nextSlice, serveJobs } from '../slices.ts';
 
 yieldToMainThread();
 
@@ -63,7 +64,11 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
       return { reply: { id: job.id, ok: true, ogg }, transfer: [ogg] };
     }
     if (job.kind === 'scene') {
-      const lines = job.lines.map((line) => ({ ...line, parts: line.parts.map(joined) }));
+      const lines = [];
+      for (const line of job.lines) {
+        lines.push({ ...line, parts: line.parts.map(joined) });
+        await nextSlice();
+      }
       const {
         data,
         format,
@@ -93,6 +98,5 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
   }
 }
 
-parentPort?.on('message', (job: AudioJob) => {
-  void handle(job).then(({ reply, transfer }) => parentPort?.postMessage(reply, transfer));
-});
+// Long work runs in slices: a scene's mix gives a turn back between its steps (nextSlice), short work waiting first.
+if (parentPort) serveJobs<AudioJob, AudioJobReply>(parentPort, handle, ownWorkClass() === 'long');

@@ -21,6 +21,7 @@ import {
 } from '../../../../../src/core/audio/codecs/mpeg.ts';
 import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
+import { onWork, type WorkEvent } from '../../../../../src/core/audio/workers/work-trace.ts';
 
 const RATE = 24_000;
 const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>
@@ -146,7 +147,8 @@ describe('mixSceneOffThread', () => {
   });
 });
 
-describe('the work classes', () => {
+// Long work runs at a low priority: on a machine busy with other work, its jobs may take a while.
+describe('the work classes', { timeout: 120_000 }, () => {
   /** A ten-minute free scene: five lines of 120 s of eSpeak's 22,050 Hz WAV. */
   const tenMinuteScene = () => ({
     lines: Array.from({ length: 5 }, (_, i) => ({
@@ -185,5 +187,63 @@ describe('the work classes', () => {
     expect(describeFailure(await second).message.key).toBe('error.audio.memberBusy');
     expect((await other).seconds).toBeCloseTo(1, 2);
     expect((await first).seconds).toBeGreaterThan(590);
+  });
+  it("takes a two-line scene as short work, by its cost: mixed while the same member's long scene is under way", async () => {
+    const member = { guild: 'guild-two-lines', member: 'member-two-lines' };
+    const events: string[] = [];
+    const minute = {
+      lines: [0, 1].map((i) => ({ parts: [encodeWav(tone(200 + 50 * i, 30), RATE)], gapBefore: 0.2 })),
+      format: 'wav' as const,
+    };
+    const long = mixSceneOffThread(minute, member).then(() => void events.push('one-minute scene mixed'));
+    const twoLines = mixSceneOffThread(
+      {
+        lines: [
+          { parts: [encodeWav(tone(220, 2), RATE)], gapBefore: 0 },
+          { parts: [Uint8Array.from(await encodeMp3(tone(330, 3), RATE, 64))], gapBefore: 0.35 },
+        ],
+        format: 'mp3',
+      },
+      member,
+    ).then((result) => void events.push(`two-line scene mixed: ${result.seconds.toFixed(1)} s`));
+    await Promise.all([long, twoLines]);
+    // Not refused by long work's ration, and not behind the long mix.
+    expect(events).toEqual(['two-line scene mixed: 5.3 s', 'one-minute scene mixed']);
+  });
+
+  it("runs a long mix in slices: another server's short job arriving at a slice runs before the mix goes on", async () => {
+    const events: string[] = [];
+    const joins: Array<Promise<unknown>> = [];
+    const part = encodeWav(tone(440, 0.5), RATE);
+    const seen = (event: WorkEvent) => {
+      if (event.owner === 'guild-sliced' && event.event === 'slice' && joins.length === 0)
+        // At the first slice, another server's file: its join is short work waiting when the slice ends.
+        joins.push(joinPartsOffThread([part], 'wav', { guild: 'guild-short', member: 'm' }));
+      if (event.owner === 'guild-sliced' || event.owner === 'guild-short')
+        events.push(`${event.owner === 'guild-sliced' ? 'mix' : 'join'} ${event.event} (${event.workClass})`);
+    };
+    const stop = onWork(seen);
+    try {
+      // Half a minute of audio to MP3: long work by its cost, about half a second of encoding.
+      const minute = {
+        lines: [0, 1].map((i) => ({ parts: [encodeWav(tone(200 + 50 * i, 15), RATE)], gapBefore: 0.2 })),
+        format: 'mp3' as const,
+      };
+      await mixSceneOffThread(minute, { guild: 'guild-sliced', member: 'm' });
+      await Promise.all(joins);
+    } finally {
+      stop();
+    }
+    const firstSlice = events.indexOf('mix slice (long)');
+    expect(events[0]).toBe('mix start (long)');
+    expect(firstSlice).toBeGreaterThan(0);
+    expect(events.slice(firstSlice, firstSlice + 4)).toEqual([
+      'mix slice (long)',
+      'join start (short)',
+      'join end (short)',
+      'mix resume (long)',
+    ]);
+    expect(events.at(-1)).toBe('mix end (long)');
+    expect(events.filter((e) => e === 'mix slice (long)').length).toBeGreaterThan(2);
   });
 });

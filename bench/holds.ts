@@ -1,0 +1,221 @@
+// Figure 17 of npm run bench (issue 56): server B's short work while server A runs each of its biggest free jobs, on
+// a quiet host and on a host kept busy by two other processes (CPU burners this bench spawns, each bounded in time),
+// each beside an idle baseline of the same host in the same run. Server B, again and again until A's job is done: a
+// /say output:file's audio (the sandbox Voice API over HTTP with SayBot's client, joined in the audio thread), then a
+// two-line free scene (two free lines, mixed as MP3), 200 ms apart, with a 20 ms timer on the main thread standing for
+// its voice clock. Server A: an 8-minute free scene mixed as MP3, as WAV, and as a voice message (the WAV mix's Opus
+// packets written as Ogg, as SayBot posts one); 20 dictionary patterns RE2 refuses as too complex (measured before
+// compiling, in the dictionary's thread); a free flood through four front-ends at once (four members of A, each
+// saying short free lines one after another, as /say, Speak, auto-read and the buttons do). In one process with the
+// sandbox; neither the bot nor Discord. Goals: B's file and scene within 1.5x of the same host's idle median, B's
+// longest gap under 60 ms and within 1.5x of the same host's idle longest gap.
+import { Buffer } from 'node:buffer';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { RE2JS } from 're2js';
+import { VoiceApiClient } from '../src/core/api/client.ts';
+import { AudioBusyError } from '../src/core/audio/errors.ts';
+import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
+import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
+import { fileAsVoiceMessage } from '../src/core/speech/clips.ts';
+import { validateEntryOffThread } from '../src/features/autoread/dictionary/dictionary-thread.ts';
+import { startSandbox } from '@saybot/voice-sandbox';
+import { percentile } from './stats.ts';
+import { FILE_TEXT, minuteLine, ticker } from './long-jobs.ts';
+
+const PAUSE_MS = 200;
+/** The busy host's two burners end by themselves after this, whatever happens to the bench. */
+const BURN_LIMIT_MS = 10 * 60_000;
+
+interface Row {
+  host: 'quiet' | 'busy';
+  job: string;
+  seconds: number;
+  files: number[];
+  scenes: number[];
+  gaps: number[];
+  load: number;
+  /** B's rounds that failed (a job past its time limit). */
+  failed: number;
+}
+
+/** Two processes burning a core each, as a CI host's other jobs do; ended with the returned function. */
+function burners(): () => void {
+  const code = `const end = Date.now() + ${BURN_LIMIT_MS}; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1);`;
+  const children: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
+  return () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+}
+
+/** B's work, one after another until `done` settles (at least `least` rounds): each file's and scene's time. */
+async function serverB(client: VoiceApiClient, done: Promise<unknown>, least = 2) {
+  let over = false;
+  void done.finally(() => (over = true));
+  const files: number[] = [];
+  const scenes: number[] = [];
+  let failed = 0;
+  for (let round = 0; !over || files.length < least; round++) {
+    try {
+      await roundOfB(client, round, files, scenes);
+    } catch (error) {
+      // A job past its time limit on a starved host: counted, not fatal to the figure.
+      if (!(error instanceof Error) || (failed += 1) > 20) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+  }
+  return { files, scenes, failed };
+}
+
+async function roundOfB(client: VoiceApiClient, round: number, files: number[], scenes: number[]): Promise<void> {
+  {
+    let start = performance.now();
+    const response = await client.tts({ text: FILE_TEXT, voice_id: 'voice-b-en-f-01', output_format: 'wav' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    await joinPartsOffThread([Buffer.concat(chunks)], 'wav', { guild: 'B', member: 'b' });
+    files.push(performance.now() - start);
+    start = performance.now();
+    const lines = await Promise.all([
+      speakFree(`Ana: The second server's scene, take ${round}.`, 'free-en-f', 'B', 'b'),
+      speakFree(`Ben: Two short lines, heard at once.`, 'free-en-m', 'B', 'b'),
+    ]);
+    await mixSceneOffThread(
+      { lines: lines.map((part, i) => ({ parts: [part], gapBefore: i === 0 ? 0 : 0.35 })), format: 'mp3' },
+      { guild: 'B', member: 'b' },
+    );
+    scenes.push(performance.now() - start);
+  }
+}
+
+const median = (values: number[]) => percentile(values, 50);
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+export async function measureHolds(mode: 'quick' | 'full', log: (line: string) => void): Promise<string> {
+  const title = "## 17. Server B's short work while server A runs its biggest free jobs, quiet and busy (issue 56)";
+  if (!freeVoiceInstalled()) {
+    log('holds: eSpeak NG is not installed: figure 17 skipped');
+    return `${title}\n\nSkipped: eSpeak NG (the optional \`espeak-ng\`) is not installed.`;
+  }
+  const sandbox = await startSandbox();
+  const rows: Row[] = [];
+  try {
+    const client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey });
+    log("holds: warming up and making the 8-minute scene's free lines (untimed)");
+    await serverB(client, Promise.resolve(), 1);
+    const count = mode === 'quick' ? 2 : 9;
+    const parts: Buffer[] = [];
+    for (let i = 0; i < count; i++) parts.push(await speakFree(minuteLine(i + 1), 'free-en-f', 'A', `maker${i}`));
+    const scene = () => ({ lines: parts.map((part) => ({ parts: [part], gapBefore: 0.4 })) });
+    const owner = { guild: 'A', member: 'a' };
+    let sceneSeconds = 0;
+    const jobs: Array<[string, () => Promise<unknown>]> = [
+      ['idle (baseline)', () => new Promise((resolve) => setTimeout(resolve, mode === 'quick' ? 3000 : 8000))],
+      [
+        'the free scene mixed as MP3',
+        async () => (sceneSeconds = (await mixSceneOffThread({ ...scene(), format: 'mp3' }, owner)).seconds),
+      ],
+      ['the free scene mixed as WAV', () => mixSceneOffThread({ ...scene(), format: 'wav' }, owner)],
+      [
+        'the free scene as a voice message (WAV mix, Opus, Ogg)',
+        async () => {
+          const mixed = await mixSceneOffThread({ ...scene(), format: 'wav' }, owner);
+          const data = Buffer.from(mixed.data.buffer, mixed.data.byteOffset, mixed.data.byteLength);
+          await fileAsVoiceMessage({ data, format: 'wav' }, OPUS_ENCODER_SETTINGS, owner);
+        },
+      ],
+      [
+        '20 refused patterns (`(a*){1000}` written 20 times), each added',
+        async () => {
+          for (let i = 0; i < 20; i++) {
+            const pattern = `${'(a*){1000}'.repeat(19)}(b${i}*){1000}`;
+            const valid = await validateEntryOffThread({ pattern }, 'x', 'A');
+            if (valid.ok) throw new Error('a pattern RE2 refuses was accepted');
+          }
+        },
+      ],
+      [
+        'baseline: the same 20 patterns compiled on the main thread (as before issue 56)',
+        async () => {
+          for (let i = 0; i < 20; i++) {
+            RE2JS.compile(`${'(a*){1000}'.repeat(19)}(b${i}*){1000}`);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        },
+      ],
+      [
+        'a free flood through four front-ends (4 members, 12 lines each)',
+        () =>
+          Promise.all(
+            ['say', 'speak', 'autoread', 'button'].map(async (frontEnd) => {
+              for (let i = 0; i < 12; i++)
+                await speakFree(`${frontEnd} line ${i}, in the free voice.`, 'free-en-m', 'A', frontEnd).catch(
+                  (error: unknown) => {
+                    if (!(error instanceof AudioBusyError)) throw error;
+                  },
+                );
+            }),
+          ),
+      ],
+    ];
+    for (const host of ['quiet', 'busy'] as const) {
+      const stopBurning = host === 'busy' ? burners() : () => {};
+      try {
+        if (host === 'busy') await new Promise((resolve) => setTimeout(resolve, 1000));
+        for (const [job, work] of jobs) {
+          log(`holds: ${host} host: ${job}`);
+          const stop = ticker();
+          const start = performance.now();
+          const done = work();
+          const { files, scenes, failed } = await serverB(client, done);
+          await done;
+          const gaps = stop();
+          const seconds = (performance.now() - start) / 1000;
+          const row = { host, job, seconds, files, scenes, gaps, load: loadavg()[0] ?? 0, failed };
+          rows.push(row);
+          log(
+            `holds: ${host}: ${job}: took ${seconds.toFixed(1)} s, B file ${ms(median(files))}, B longest gap ${ms(Math.max(...gaps))}, B scene ${ms(median(scenes))}, load ${row.load.toFixed(1)}, ${failed} failed`,
+          );
+        }
+      } finally {
+        stopBurning();
+      }
+    }
+    for (const row of rows) row.job = row.job.replace('the free scene', `the ${sceneSeconds.toFixed(0)} s free scene`);
+  } finally {
+    await sandbox.close();
+  }
+
+  const idleOf = (host: Row['host']) => rows.find((r) => r.host === host && r.job.startsWith('idle')) as Row;
+  const cell = (value: number, idle: number, goalMs?: number) => {
+    const ratio = value / idle;
+    const met = ratio <= 1.5 && (goalMs === undefined || value < goalMs);
+    return `${ms(value)} (${ratio.toFixed(2)}x${met ? '' : ', **missed**'})`;
+  };
+  const jobsSeen = [...new Set(rows.map((r) => r.job))];
+  const table = jobsSeen.map((job) => {
+    const cells = (['quiet', 'busy'] as const).map((host) => {
+      const row = rows.find((r) => r.host === host && r.job === job);
+      if (!row) return ['', '', '', '', ''];
+      const idle = idleOf(host);
+      return [
+        `${row.seconds.toFixed(1)} s`,
+        cell(median(row.files), median(idle.files)),
+        cell(Math.max(...row.gaps), Math.max(...idle.gaps), 60),
+        cell(median(row.scenes), median(idle.scenes)),
+        `${row.load.toFixed(1)}${row.failed > 0 ? ` (${row.failed} of B's rounds failed)` : ''}`,
+      ];
+    });
+    return `| ${job} | ${cells.flat().join(' | ')} |`;
+  });
+  return [
+    title,
+    '',
+    "Server A runs each job once; meanwhile server B, again and again until it is done, asks for a /say output:file's audio (the sandbox over HTTP, joined in the audio thread) and then makes a two-line free scene (two free lines, mixed as MP3), 200 ms apart, and keeps a 20 ms timer on the main thread (its voice clock's stand-in: a gap is the time between two ticks). Each cell: B's median (the longest gap) and, in brackets, against the same host's idle row of the same run (goal: within 1.5x; the gap also under 60 ms). Quiet: nothing else from the bench; busy: two processes this bench spawns, each burning a core (bounded at 10 minutes). Load: the 1-minute load average when the row ended (the machine is shared with other developers' work, which counts in it).",
+    '',
+    '| Server A | took (quiet) | B file (quiet) | B longest gap (quiet) | B scene (quiet) | load (quiet) | took (busy) | B file (busy) | B longest gap (busy) | B scene (busy) | load (busy) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...table,
+  ].join('\n');
+}
