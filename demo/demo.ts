@@ -39,8 +39,16 @@ const GUILD: FakeGuildSpec = {
     { id: '300000000000000002', username: 'bob', locale: 'en-US' },
     { id: '300000000000000003', username: 'carol', locale: 'en-US' },
     // The demo manager: Manage Server through a role, pre-authorized and signed in at the local Discord's login.
-    { id: '300000000000000004', username: 'dana', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+    {
+      id: '300000000000000004',
+      username: 'dana',
+      locale: 'en-US',
+      permissions: PermissionFlagsBits.ManageGuild,
+      avatar: true,
+    },
   ],
+  // An icon and the manager's avatar, drawn and served by the local Discord's CDN (the dashboard shows them).
+  icon: true,
   // As a Discord server by default: members (and SayBot) may send voice messages.
   everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
   botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
@@ -175,6 +183,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         DISCORD_TOKEN: token,
         DISCORD_CLIENT_ID: APP_ID,
         DISCORD_API_BASE_URL: discord.restUrl,
+        DISCORD_CDN_BASE_URL: discord.cdnUrl,
         VOICE_API_BASE_URL: sandbox.url,
         VOICE_API_KEY: sandbox.testKey,
         ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
