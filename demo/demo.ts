@@ -39,8 +39,16 @@ const GUILD: FakeGuildSpec = {
     { id: '300000000000000002', username: 'bob', locale: 'en-US' },
     { id: '300000000000000003', username: 'carol', locale: 'en-US' },
     // The demo manager: Manage Server through a role, pre-authorized and signed in at the local Discord's login.
-    { id: '300000000000000004', username: 'dana', locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+    {
+      id: '300000000000000004',
+      username: 'dana',
+      locale: 'en-US',
+      permissions: PermissionFlagsBits.ManageGuild,
+      avatar: true,
+    },
   ],
+  // An icon and the manager's avatar, drawn and served by the local Discord's CDN (the dashboard shows them).
+  icon: true,
   // As a Discord server by default: members (and SayBot) may send voice messages.
   everyonePermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,
   botPermissions: DEFAULT_PERMISSIONS | PermissionFlagsBits.SendVoiceMessages,

@@ -5,8 +5,10 @@
 // (`npm run playground`) with a member's /say answered. `--only` makes that one file. One line per file; exit 1
 // with one line saying why on a failure.
 //
-// A page is { name, url(stack), viewport?, prepare?(page, stack) }: `prepare` runs after the page loaded and before the
-// shot (log in, fill a form, open a menu). The browser context is fresh for each page.
+// A page is { name, url(stack), prepare?(page, stack), once? }: `prepare` runs after the page loaded and before the
+// shot (log in, fill a form, open a menu). Each dashboard page is shot at a laptop's 1280 px and a phone's 390 px, in
+// light and dark (<name>-<width>-<scheme>.png); `once` pages (the local Discord's) at 1280 px in light only. The
+// browser context is fresh for each shot.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,10 +22,18 @@ interface ScreenshotPage {
   /** The file name, without .png. */
   name: string;
   url: (stack: DemoStack) => string;
-  /** Default: a laptop's 1280 x 800; a phone's is { width: 390, height: 844 }. */
-  viewport?: { width: number; height: number };
   prepare?: (page: Page, stack: DemoStack) => Promise<void>;
+  /** Shot once (1280 px, light), not at every width and scheme. */
+  once?: boolean;
 }
+
+/** The widths and schemes every dashboard page is shot at. */
+const VIEWS = [
+  { width: 1280, height: 800, scheme: 'light' },
+  { width: 1280, height: 800, scheme: 'dark' },
+  { width: 390, height: 844, scheme: 'light' },
+  { width: 390, height: 844, scheme: 'dark' },
+] as const;
 
 /** Where the consent page's shot says it would go (no website runs behind it). */
 const EXAMPLE_REDIRECT = 'http://127.0.0.1:9/auth/discord/callback';
@@ -43,7 +53,6 @@ const dashboardPage = (path: string) => async (page: Page, stack: DemoStack) => 
   }
   if (path !== '/') await page.goto(`${stack.dashboardUrl}${path.replace('{guild}', stack.guildId)}`);
 };
-const PHONE = { width: 390, height: 844 };
 
 const PAGES: ScreenshotPage[] = [
   { name: 'dashboard-login', url: ({ dashboardUrl }) => dashboardUrl },
@@ -69,8 +78,12 @@ const PAGES: ScreenshotPage[] = [
     },
   },
   {
+    name: 'dashboard-server',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: dashboardPage('/servers/{guild}'),
+  },
+  {
     name: 'dashboard-my-voice',
-    viewport: PHONE,
     url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: dashboardPage('/servers/{guild}/myvoice'),
   },
@@ -83,7 +96,7 @@ const PAGES: ScreenshotPage[] = [
     name: 'dashboard-voices',
     url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: async (page, stack) => {
-      await dashboardPage('/servers/{guild}/voices?language=en')(page, stack);
+      await dashboardPage('/servers/{guild}/voices')(page, stack);
       // A free voice heard: its player shows, nothing spent.
       await page.getByRole('button', { name: 'Hear free-en-f', exact: true }).click();
       await page.locator('audio').waitFor();
@@ -105,7 +118,18 @@ const PAGES: ScreenshotPage[] = [
     prepare: dashboardPage('/servers/{guild}/autoread'),
   },
   {
+    name: 'dashboard-scenes',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: dashboardPage('/servers/{guild}/scenes'),
+  },
+  {
+    name: 'dashboard-not-found',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: dashboardPage('/servers/{guild}/nothing-here'),
+  },
+  {
     name: 'local-discord-consent',
+    once: true,
     url: ({ discord }) => {
       discord.oauth2.registerRedirectUri(EXAMPLE_REDIRECT);
       return discord.oauth2.authorizationUrl({ redirectUri: EXAMPLE_REDIRECT, state: 'screenshot' });
@@ -172,23 +196,26 @@ try {
       whileRunning: async (stack) => {
         // The dashboard's session cookie, once logged in, for the pages after.
         let signedIn: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
-        for (const shot of PAGES.filter((page) => wanted(page.name))) {
-          const context = await browser.newContext({
-            viewport: shot.viewport ?? { width: 1280, height: 800 },
-            ...(shot.prepare && signedIn ? { storageState: signedIn } : {}),
-          });
-          try {
-            const page = await context.newPage();
-            await page.goto(shot.url(stack), { waitUntil: 'load' });
-            await shot.prepare?.(page, stack);
-            const file = path.join(outDir, `${shot.name}.png`);
-            await page.screenshot({ path: file, fullPage: true });
-            if (shot.prepare) signedIn = await context.storageState();
-            console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
-          } finally {
-            await context.close();
+        for (const shot of PAGES.filter((page) => wanted(page.name)))
+          for (const view of shot.once === true ? [VIEWS[0]] : VIEWS) {
+            const context = await browser.newContext({
+              viewport: { width: view.width, height: view.height },
+              colorScheme: view.scheme,
+              ...(shot.prepare && signedIn ? { storageState: signedIn } : {}),
+            });
+            try {
+              const page = await context.newPage();
+              await page.goto(shot.url(stack), { waitUntil: 'load' });
+              await shot.prepare?.(page, stack);
+              const name = shot.once === true ? shot.name : `${shot.name}-${view.width}-${view.scheme}`;
+              const file = path.join(outDir, `${name}.png`);
+              await page.screenshot({ path: file, fullPage: true });
+              if (shot.prepare) signedIn = await context.storageState();
+              console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
+            } finally {
+              await context.close();
+            }
           }
-        }
       },
     });
   if (wanted('playground')) await playgroundShot();

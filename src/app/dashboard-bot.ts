@@ -53,6 +53,28 @@ const NOT_THERE = new Set<number | string>([
 
 const MANAGES = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.Administrator;
 
+/** Discord's CDN, where server icons and avatars are (DISCORD_CDN_BASE_URL: the local Discord's in tests). */
+export const discordCdnOf = (config: Config): string =>
+  (config.discord.cdnBaseUrl ?? 'https://cdn.discordapp.com').replace(/\/+$/, '');
+
+/** The pictures of a member in a server, on Discord's CDN (undefined where Discord has none: initials show). */
+function pictures(
+  cdn: string,
+  guild: { id: string; icon: string | null },
+  user: { id: string; avatar: string | null | undefined },
+  serverAvatar: string | null | undefined,
+): { iconUrl: string | undefined; avatarUrl: string | undefined } {
+  const picture = (path: string) => `${cdn}/${path}.png?size=96`;
+  return {
+    iconUrl: guild.icon ? picture(`icons/${guild.id}/${guild.icon}`) : undefined,
+    avatarUrl: serverAvatar
+      ? picture(`guilds/${guild.id}/users/${user.id}/avatars/${serverAvatar}`)
+      : user.avatar
+        ? picture(`avatars/${user.id}/${user.avatar}`)
+        : undefined,
+  };
+}
+
 /** Undefined for Discord's "not there"; any other failure is thrown. */
 async function unlessNotThere<T>(work: Promise<T>): Promise<T | undefined> {
   try {
@@ -64,7 +86,12 @@ async function unlessNotThere<T>(work: Promise<T>): Promise<T | undefined> {
 }
 
 /** Another shard's server, asked of Discord: the server with its roles, then the member. */
-async function memberOverRest(client: Client, guildId: string, userId: string): Promise<Membership | undefined> {
+async function memberOverRest(
+  client: Client,
+  cdn: string,
+  guildId: string,
+  userId: string,
+): Promise<Membership | undefined> {
   const guild = (await unlessNotThere(client.rest.get(Routes.guild(guildId)))) as APIGuild | undefined;
   if (guild === undefined) return undefined;
   const member = (await unlessNotThere(client.rest.get(Routes.guildMember(guildId, userId)))) as
@@ -79,6 +106,7 @@ async function memberOverRest(client: Client, guildId: string, userId: string): 
     guildName: guild.name,
     guildLanguage: guild.preferred_locale,
     manager: guild.owner_id === userId || (bits & MANAGES) !== 0n,
+    ...pictures(cdn, guild, { id: userId, avatar: member.user?.avatar }, member.avatar),
   };
 }
 
@@ -130,6 +158,7 @@ export function dashboardBot(
   consoleSources?: ConsoleSources,
 ): DashboardBot {
   const shard = config.shard;
+  const cdn = discordCdnOf(config);
   /** Whether this process's shard holds the server (always, without shards). */
   const ours = (guildId: string) =>
     shard === undefined || ShardClientUtil.shardIdForGuildId(guildId, shard.count) === shard.id;
@@ -139,7 +168,7 @@ export function dashboardBot(
   /** The member asked of Discord now. */
   async function lookUpMember(guildId: string, userId: string): Promise<Membership | undefined> {
     if (!served(guildId)) return undefined;
-    if (!ours(guildId)) return memberOverRest(bot.client, guildId, userId);
+    if (!ours(guildId)) return memberOverRest(bot.client, cdn, guildId, userId);
     const guild = cached(guildId);
     if (guild === undefined) return undefined;
     const member = await unlessNotThere(guild.members.fetch({ user: userId, force: true, cache: true }));
@@ -153,6 +182,7 @@ export function dashboardBot(
       guildName: guild.name,
       guildLanguage: guild.preferredLocale,
       manager: guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild),
+      ...pictures(cdn, guild, member.user, member.avatar),
     };
   }
   const views = new MemberViews(lookUpMember, now);

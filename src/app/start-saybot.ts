@@ -20,7 +20,7 @@ import { PartSource } from '../core/speech/part-source.ts';
 import { SpeechPipeline } from '../core/speech/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
-import { dashboardBot } from './dashboard-bot.ts';
+import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
 import type { VoiceSenderKind } from '../core/voice/packet-sender.ts';
@@ -202,6 +202,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           ...config.dashboard,
           clientId: config.discord.clientId,
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
+          discordCdn: discordCdnOf(config),
         },
         store: core.store,
         bot: dashboardBot(ready, core, config, logger, seams.dashboardNow, {

@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   DISCORD_CLIENT_ID: snowflake('the application ID'),
   DISCORD_GUILD_ID: snowflake('a server ID').optional(),
   DISCORD_API_BASE_URL: httpUrl.optional(),
+  DISCORD_CDN_BASE_URL: httpUrl.optional(),
   VOICE_API_BASE_URL: httpUrl.optional(),
   VOICE_API_KEY: z
     .string()
@@ -286,7 +287,14 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
 }
 
 export interface Config {
-  discord: { token: string; clientId: string; guildId?: string | undefined; apiBaseUrl?: string | undefined };
+  discord: {
+    token: string;
+    clientId: string;
+    guildId?: string | undefined;
+    apiBaseUrl?: string | undefined;
+    /** Discord's CDN (DISCORD_CDN_BASE_URL): server icons and avatars on the dashboard; default Discord's own. */
+    cdnBaseUrl?: string | undefined;
+  };
   /** Absent when neither VOICE_API_BASE_URL nor VOICE_API_KEY is set: the bot then runs an in-process sandbox. */
   voiceApi?: { baseUrl: string; apiKey: string };
   plan: ApiPlan;
@@ -437,6 +445,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: e.DISCORD_CLIENT_ID,
       guildId: e.DISCORD_GUILD_ID,
       apiBaseUrl: e.DISCORD_API_BASE_URL,
+      cdnBaseUrl: e.DISCORD_CDN_BASE_URL,
     },
     ...(e.VOICE_API_BASE_URL !== undefined && e.VOICE_API_KEY !== undefined
       ? { voiceApi: { baseUrl: e.VOICE_API_BASE_URL, apiKey: e.VOICE_API_KEY } }

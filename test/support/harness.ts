@@ -190,6 +190,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       DISCORD_TOKEN: token,
       DISCORD_CLIENT_ID: APP_ID,
       DISCORD_API_BASE_URL: discord.restUrl,
+      DISCORD_CDN_BASE_URL: discord.cdnUrl,
       VOICE_API_BASE_URL: sandbox.url,
       VOICE_API_KEY: apiKey,
       LOG_LEVEL: 'debug',

@@ -1,5 +1,6 @@
 // Files the fake serves over HTTP like Discord's CDN: attachments given to commands and files the bot uploaded.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pictureAt } from './pictures.ts';
 import { snowflake } from './snowflake.ts';
 import type { FakeAttachment, FakeFile } from './types.ts';
 import { keepLast, keepNewest } from './retention.ts';
@@ -52,8 +53,27 @@ export class Cdn {
     return this.files.get(id)?.attachment;
   }
 
-  /** Answers /attachments/{id}/{name} and /media/attachments/{id}/{name}; false when the path is not the CDN's. */
+  /**
+   * Answers /attachments/{id}/{name} and /media/attachments/{id}/{name}, and the pictures' paths (pictures.ts:
+   * server icons and avatars); false when the path is not the CDN's.
+   */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, headers: Record<string, string>): boolean {
+    const picture = pictureAt(pathname, new URL(req.url ?? pathname, 'http://cdn').searchParams);
+    if (picture !== undefined) {
+      this.log.push({ method: req.method ?? 'GET', path: req.url ?? pathname, headers, status: picture.status });
+      if (picture.png === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      else
+        res
+          .writeHead(200, {
+            'content-type': 'image/png',
+            'content-length': String(picture.png.length),
+            'cache-control': 'public, max-age=86400',
+            // Discord's CDN lets any site show its pictures.
+            'access-control-allow-origin': '*',
+          })
+          .end(req.method === 'HEAD' ? undefined : picture.png);
+      return true;
+    }
     const match = /^\/(?:media\/)?attachments\/(\d+)\/[^/]+$/.exec(pathname);
     if (!match) return false;
     const stored = this.files.get(match[1] ?? '');

@@ -94,6 +94,8 @@ interface Parts {
 
 export class FakeDiscord {
   readonly restUrl: string;
+  /** Its CDN (attachments, server icons, avatars), as https://cdn.discordapp.com is Discord's. */
+  readonly cdnUrl: string;
   readonly gatewayUrl: string;
   /** host:port the bot receives in VOICE_SERVER_UPDATE. */
   readonly voiceEndpoint: string;
@@ -111,6 +113,7 @@ export class FakeDiscord {
     this.parts = parts;
     this.problems = problems;
     this.restUrl = `${baseUrl}/api`;
+    this.cdnUrl = baseUrl;
     this.gatewayUrl = `${baseUrl.replace('http:', 'ws:')}/gateway`;
     this.voiceEndpoint = parts.voice.endpoint;
     this.voiceUdpPort = parts.udp.port;

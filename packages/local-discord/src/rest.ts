@@ -376,7 +376,7 @@ export class RestApi {
         mine.map((guild) => ({
           id: guild.id,
           name: guild.name,
-          icon: null,
+          icon: guild.icon,
           owner: guild.ownerId === world.bot.id,
           permissions: '0',
           features: [],

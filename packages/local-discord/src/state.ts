@@ -1,4 +1,5 @@
 // The fake's world: guilds, members, roles, channels and voice states, and how Discord shows them in payloads.
+import { pictureHash } from './pictures.ts';
 import { PermissionFlagsBits } from 'discord.js';
 import { randomToken, snowflake } from './snowflake.ts';
 import type { FakeDiscordOptions, FakeGuildSpec, FakeOverwrite } from './types.ts';
@@ -34,6 +35,8 @@ export interface UserRecord {
   username: string;
   bot: boolean;
   dmsClosed?: boolean;
+  /** The avatar's hash (pictures.ts), or none. */
+  avatar?: string | null;
 }
 export interface RoleRecord {
   id: string;
@@ -104,6 +107,8 @@ export class GuildRecord {
   readonly id: string;
   readonly name: string;
   readonly preferredLocale: string;
+  /** The icon's hash (pictures.ts), or none. */
+  readonly icon: string | null;
   readonly ownerId: string;
   readonly textChannelId: string;
   readonly channels = new Map<string, ChannelRecord>();
@@ -124,6 +129,7 @@ export class GuildRecord {
     this.id = spec.id;
     this.name = spec.name;
     this.preferredLocale = spec.preferredLocale ?? 'en-US';
+    this.icon = spec.icon === true ? pictureHash('icon', spec.id) : null;
     this.textChannelId = spec.textChannelId;
     const add = (channel: {
       id: string;
@@ -186,6 +192,7 @@ export class GuildRecord {
         username: member.username,
         bot: member.bot ?? false,
         dmsClosed: member.dmsClosed ?? false,
+        avatar: member.avatar === true ? pictureHash('avatar', member.id) : null,
       };
       this.members.set(member.id, { user, roles, joinedAt: this.joinedAt, locale: member.locale });
       if (member.voiceChannelId !== undefined) this.setVoiceState(member.id, member.voiceChannelId);
@@ -425,7 +432,7 @@ export function userPayload(user: UserRecord): Record<string, unknown> {
     username: user.username,
     global_name: user.bot ? null : user.username,
     discriminator: '0',
-    avatar: null,
+    avatar: user.avatar ?? null,
     bot: user.bot,
     system: false,
     public_flags: 0,
@@ -543,7 +550,7 @@ export function guildPayload(guild: GuildRecord): Record<string, unknown> {
   return {
     id: guild.id,
     name: guild.name,
-    icon: null,
+    icon: guild.icon,
     splash: null,
     discovery_splash: null,
     owner_id: guild.ownerId,

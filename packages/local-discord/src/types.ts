@@ -11,6 +11,8 @@ export interface FakeMemberSpec {
   bot?: boolean;
   /** The member accepts no direct messages from the bot: a DM is refused with 403 50007 (fake.setDirectMessages). */
   dmsClosed?: boolean;
+  /** The member has an avatar (the local CDN draws it, pictures.ts); default: none, as a new account. */
+  avatar?: boolean;
 }
 
 /** A channel permission overwrite: `id` a role's (the guild's ID for @everyone; type 0) or a member's (type 1). */
@@ -32,6 +34,8 @@ export interface FakeGuildSpec {
   /** More text channels beside textChannelId ("general"), e.g. a private one or one with slowmode. */
   textChannels?: Array<{ id: string; name: string; overwrites?: FakeOverwrite[]; rateLimitPerUser?: number }>;
   members: FakeMemberSpec[];
+  /** The guild has an icon (the local CDN draws it, pictures.ts); default: none. */
+  icon?: boolean;
   /** Who owns the guild; default: a synthetic owner member (`owner-<guild id>` is its username) in no voice channel. */
   ownerId?: string;
   /** @everyone's permissions; default: view, send, embed, attach, history, connect, speak, use VAD, use commands. */

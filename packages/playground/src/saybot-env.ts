@@ -17,6 +17,7 @@ export function saybotEnvironment(input: {
     DISCORD_TOKEN: input.token,
     DISCORD_CLIENT_ID: APP_ID,
     DISCORD_API_BASE_URL: discord.restUrl,
+    DISCORD_CDN_BASE_URL: discord.cdnUrl,
     VOICE_API_BASE_URL: sandbox.url,
     VOICE_API_KEY: sandbox.testKey,
     ATTACHMENT_HOSTS: new URL(discord.restUrl).host,

@@ -59,7 +59,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
 
   const app = new Hono<DashboardEnv>();
   app.use(detectLocale);
-  app.use(securityHeaders(secure));
+  app.use(securityHeaders(secure, settings.discordCdn));
   app.use(perAddress(rate(limits.requestsPerMinute), settings.trustedProxy));
   app.use(boundedBodies(limits));
   app.use(loadSession(store, cookies.session, limits, now));

@@ -126,6 +126,8 @@ export interface DashboardSettings {
   clientSecret: string;
   /** Discord's API base (DISCORD_API_BASE_URL, or https://discord.com/api). */
   discordApi: string;
+  /** Discord's CDN (DISCORD_CDN_BASE_URL, or https://cdn.discordapp.com): the one host pictures come from (CSP img-src). */
+  discordCdn?: string | undefined;
 }
 
 export interface DashboardDeps {

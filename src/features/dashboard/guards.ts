@@ -37,12 +37,13 @@ export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502,
  * Headers on every answer: a Content Security Policy with no inline script and no framing, nosniff, no referrer,
  * no caching of pages that hold a member's data; HSTS when served over https.
  */
-export function securityHeaders(secure: boolean): Guard {
+export function securityHeaders(secure: boolean, discordCdn = 'https://cdn.discordapp.com'): Guard {
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    // Server icons and avatars: from Discord's CDN only (its origin, no other host).
+    `img-src 'self' ${new URL(discordCdn).origin}`,
     "media-src 'self'",
     "connect-src 'self'",
     "form-action 'self'",

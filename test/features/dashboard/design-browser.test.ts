@@ -15,6 +15,8 @@ import { LOUNGE, SEOUL } from '../../support/world.ts';
 
 const MANAGER = { id: '340000000000000001', username: 'manager' };
 const MEMBER = { id: '340000000000000002', username: 'dana' };
+/** Logs in only in the pictures' test (a first login shows the consent page's member list, whatever the order). */
+const NEWCOMER = { id: '340000000000000003', username: 'erin' };
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -64,11 +66,19 @@ const theme = (page: Page) => page.evaluate<string>("document.documentElement.da
 
 describeInBrowser('the dashboard as people use it', () => {
   const h = useDashboard({
+    // Seoul has an icon and the manager an avatar (the local Discord draws them); the member has none.
     guilds: [
-      seoulWith(
-        managerAndMember({ ...MANAGER, voiceChannelId: LOUNGE }, { ...MEMBER, voiceChannelId: LOUNGE }),
-        'en-US',
-      ),
+      {
+        ...seoulWith(
+          managerAndMember(
+            { ...MANAGER, voiceChannelId: LOUNGE, avatar: true },
+            { ...MEMBER, voiceChannelId: LOUNGE },
+            [NEWCOMER],
+          ),
+          'en-US',
+        ),
+        icon: true,
+      },
     ],
   });
   const browser = useBrowser();
@@ -109,8 +119,21 @@ describeInBrowser('the dashboard as people use it', () => {
 
     const found: string[] = [];
     const wide: string[] = [];
+    // Each page's weight without audio: its HTML, the stylesheet and scripts it loads, its pictures (goal < 150 KB).
+    const weights: string[] = [];
+    const heavy: string[] = [];
+    const assetBytes = new Map<string, number>();
     for (const [name, path] of Object.entries(PAGES)) {
-      await page.goto(`${h.url}${path}`);
+      const answer = await page.goto(`${h.url}${path}`);
+      const assets = await page.evaluate<string[]>(
+        "[...document.querySelectorAll('link[rel=stylesheet], script[src], img[src]')].map((el) => el.href || el.src)",
+      );
+      for (const asset of assets)
+        if (!assetBytes.has(asset)) assetBytes.set(asset, (await (await page.request.get(asset)).body()).length);
+      const bytes =
+        ((await answer?.body())?.length ?? 0) + assets.reduce((sum, a) => sum + (assetBytes.get(a) ?? 0), 0);
+      weights.push(`${name} ${(bytes / 1024).toFixed(1)} KB`);
+      if (bytes > 150 * 1024) heavy.push(`${name}: ${bytes}`);
       for (const [width, height] of [
         [1280, 800],
         [390, 844],
@@ -132,8 +155,10 @@ describeInBrowser('the dashboard as people use it', () => {
     if ((await sideways(guest)) > 0) wide.push(`login: ${await sideways(guest)} px`);
     await guest.context().close();
 
+    console.log(`page weights (HTML + CSS + scripts + pictures): ${weights.join(', ')}`);
     expect(found).toEqual([]);
     expect(wide).toEqual([]);
+    expect(heavy).toEqual([]);
     await context.close();
   }, 600_000);
 
@@ -212,4 +237,21 @@ describeInBrowser('the dashboard as people use it', () => {
       await context.close();
     }
   }, 180_000);
+
+  it("shows the server's icon and the manager's avatar from Discord's CDN (the local one here), initials for the member", async () => {
+    const { context, page } = await loggedIn(MANAGER.id);
+    const answer = await page.goto(`${h.url}${PAGES['voices']}`);
+    const cdn = h.discord.cdnUrl;
+    expect(answer?.headers()['content-security-policy']).toContain(`img-src 'self' ${cdn}`);
+    const icon = page.locator('.side-server img.pic');
+    expect(await icon.getAttribute('src')).toMatch(new RegExp(`^${cdn}/icons/${SEOUL}/[0-9a-f]{32}\\.png`));
+    await poll(() => icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
+    expect(await page.locator('.account img.pic').getAttribute('src')).toContain(`${cdn}/avatars/${MANAGER.id}/`);
+    await context.close();
+
+    const member = await loggedIn(NEWCOMER.id);
+    await member.page.goto(`${h.url}${PAGES['voices']}`);
+    expect((await member.page.locator('.account .pic').textContent())?.trim()).toBe('E');
+    await member.context.close();
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ describe('the dashboard and the slash commands', () => {
     await browser.login(MANAGER);
     const page = await browser.get(`${base}/dictionary`);
     expect(page.body).toContain('fromcommand');
-    expect(page.body).toMatch(/from the command[\s\S]*?<td>manager<\/td>/);
+    expect(page.body).toMatch(/from the command[\s\S]*?<td class="who-when">manager<\/td>/);
     const added = await browser.post(`${base}/dictionary/add`, { word: 'frompage', reading: 'from the page' });
     expect(added.body).toContain('Added &quot;frompage&quot;.');
     expect((await command(MEMBER, 'dictionary', 'list')).content).toMatch(
