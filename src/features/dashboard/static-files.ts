@@ -44,16 +44,6 @@ th, td { text-align: left; padding: 0.4rem; border-bottom: 1px solid GrayText; v
 .row-form input[type='number'] { width: 5rem; }
 .actions { white-space: nowrap; }
 blockquote { border-left: 4px solid GrayText; margin: 0.5rem 0; padding: 0.3rem 0.8rem; }
-/* The Scenes page: line numbers beside the script, the line with an error marked. */
-.scene-editor { max-width: 48rem; }
-.scene-area { display: grid; grid-template-columns: 8rem 1fr; }
-.scene-gutter li { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.scene-gutter li.turn { color: CanvasText; }
-.scene-gutter li.cast, .scene-gutter li.pause { font-style: italic; }
-.scene-area textarea, .scene-gutter { font: 1rem/1.5 ui-monospace, monospace; padding: 0.3rem; margin: 0; }
-.scene-gutter { list-style: none; text-align: right; overflow: hidden; height: 21rem; color: GrayText; }
-.scene-area textarea { height: 21rem; resize: vertical; }
-.scene-gutter li.error, .scene-check.error { color: #b00020; font-weight: bold; }
 @media (max-width: 40rem) {
   thead { display: none; }
   tr, td, th { display: block; border: 0; }
