@@ -24,7 +24,7 @@ import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
 import { addSceneRoutes } from './scenes-routes.ts';
-import { APP_SCRIPT, STYLE_SHEET } from './static-files.ts';
+import { APP_SCRIPT, STYLE_SHEET, THEME_SCRIPT } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
 import { addMonthRoutes } from './month-routes.ts';
 import { addAutoreadRoutes } from './autoread-routes.ts';
@@ -34,6 +34,7 @@ import type { Membership } from './dashboard-types.ts';
 /** The page's own script and style, served with their types. */
 const STATIC: Record<string, { type: string; body: string }> = {
   '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
+  '/static/theme.js': { type: 'text/javascript; charset=utf-8', body: THEME_SCRIPT },
   '/static/month.js': { type: 'text/javascript; charset=utf-8', body: MONTH_SCRIPT },
   '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + STUDIO_STYLE },
 };

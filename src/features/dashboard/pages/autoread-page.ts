@@ -6,7 +6,6 @@ import { t, type MessageKey } from '../strings.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
 import { field } from './member-pages.ts';
-import { serverNav } from './server-pages.ts';
 
 export interface AutoreadView {
   reading: boolean;
@@ -33,8 +32,7 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
   return page(
     context,
     `${t(locale, 'dashboard.page.autoread')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${where}</p>
+    html` <p>${where}</p>
       <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
       <h2>${t(locale, 'dashboard.autoread.settings')}</h2>
       <p>${t(locale, 'dashboard.autoread.settingsHelp')}</p>
@@ -90,5 +88,6 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
         <input id="ignore-member" name="member" inputmode="numeric" pattern="[0-9]{17,20}" required />
         <button type="submit">${t(locale, 'dashboard.autoread.ignore')}</button>
       </form>`,
+    { server, current: 'autoread' },
   );
 }

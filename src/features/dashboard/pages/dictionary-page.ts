@@ -7,7 +7,6 @@ import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
-import { serverNav } from './server-pages.ts';
 import type { SampleResult } from '../samples.ts';
 
 export interface DictionaryView {
@@ -150,8 +149,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
   return page(
     context,
     `${t(locale, 'dashboard.page.dictionary')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <form method="get" action="${base}" role="search" class="search">
+    html` <form method="get" action="${base}" role="search" class="search">
         <label for="q">${t(locale, 'dashboard.dictionary.search')}</label>
         <input type="search" id="q" name="q" value="${view.query}" maxlength="100" />
         <button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
@@ -198,5 +196,6 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
           <button type="submit">${t(locale, 'dashboard.dictionary.importButton')}</button>
         </form>
       </section>`,
+    { server, current: 'dictionary' },
   );
 }

@@ -5,7 +5,6 @@ import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
-import { serverNav } from './server-pages.ts';
 import type { SampleResult } from '../samples.ts';
 
 /** A voice the member may choose: its ID, and how it is described (cloned here, a preset, the free voice). */
@@ -78,8 +77,7 @@ export function myVoicePage(
   return page(
     context,
     `${t(locale, 'dashboard.page.myvoice')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'dashboard.myvoice.intro')}</p>
+    html` <p>${t(locale, 'dashboard.myvoice.intro')}</p>
       <p>
         ${current === undefined ? t(locale, 'dashboard.myvoice.none') : t(locale, 'dashboard.myvoice.current', { settings: current })}
       </p>
@@ -96,6 +94,7 @@ export function myVoicePage(
         ${csrfField(context)}
         <button type="submit">${t(locale, 'dashboard.myvoice.clear')}</button>
       </form>`,
+    { server, current: 'myvoice' },
   );
 }
 
@@ -105,8 +104,7 @@ export function myDataPage(context: PageContext, server: Membership, lines: read
   return page(
     context,
     `${t(locale, 'dashboard.page.mydata')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'dashboard.mydata.intro')}</p>
+    html` <p>${t(locale, 'dashboard.mydata.intro')}</p>
       ${
         lines.length === 0
           ? html`<p>${t(locale, 'dashboard.mydata.none')}</p>`
@@ -120,5 +118,6 @@ export function myDataPage(context: PageContext, server: Membership, lines: read
         ${csrfField(context)}
         <button type="submit" class="danger">${t(locale, 'dashboard.mydata.delete')}</button>
       </form>`,
+    { server, current: 'mydata' },
   );
 }

@@ -5,7 +5,6 @@ import { BUDGET_NAMES } from '../../../core/quota/budgets.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
-import { serverNav } from './server-pages.ts';
 
 /** What the browser draws the chart from: the figures /usage draws its picture from, and the words to print. */
 export interface ChartFigures {
@@ -37,8 +36,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
   return page(
     context,
     `${t(locale, 'dashboard.page.month')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <ul class="usage">
+    html` <ul class="usage">
         ${view.lines.map((line) => html`<li>${plain(line)}</li>`)}
       </ul>
       <h2>${view.title}</h2>
@@ -96,7 +94,7 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
                 )}
                 <button type="submit">${t(locale, 'dashboard.month.save')}</button>
               </form>`
-      }
-      <script src="/static/month.js" defer></script>`,
+      }`,
+    { server, current: 'month', scripts: ['/static/month.js'] },
   );
 }

@@ -5,7 +5,6 @@
 import type { Membership } from '../dashboard-types.ts';
 import { t } from '../scenes-strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
-import { serverNav } from './server-pages.ts';
 
 /** The keys the page's script fills in (data-t-<key without its prefix>). */
 const SCRIPT_TEXTS = [
@@ -70,9 +69,8 @@ export function scenesPage(
   return page(
     context,
     t(locale, 'studio.scenes.title', { server: server.guildName }),
-    html`${serverNav(context, server)}
-      <link rel="stylesheet" href="/static/scenes.css" />
-      <section class="scene-help" aria-labelledby="scene-help-title">
+    html`<link rel="stylesheet" href="/static/scenes.css" />
+      <section class="card scene-help" aria-labelledby="scene-help-title">
         <p>${t(locale, 'studio.scenes.intro')}</p>
         <h2 id="scene-help-title">${t(locale, 'studio.scenes.exampleTitle')}</h2>
         <pre><code>${t(locale, 'studio.scenes.example')}</code></pre>
@@ -101,7 +99,7 @@ ${editor.script}</textarea>
           <input id="scene-name" name="name" maxlength="32" value="${editor.name}" required />
           <button type="submit">${t(locale, 'studio.scenes.save')}</button>
         </form>
-        <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part" class="scene-cost-bar">
+        <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part" class="card scene-cost-bar">
           <h2 id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</h2>
           <p id="scene-cost" aria-live="polite"></p>
           <p id="scene-budgets"></p>
@@ -128,7 +126,7 @@ ${editor.script}</textarea>
             </p>
           </div>
         </section>
-        <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part">
+        <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part" class="card">
           <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
           <div class="table-wrap">
             <table class="scene-cast-table">
@@ -149,7 +147,7 @@ ${editor.script}</textarea>
         </section>
       </div>
       <h2>${t(locale, 'studio.scenes.saved')}</h2>
-      ${savedList}
-      <script src="/static/scenes.js" defer></script>`,
+      ${savedList}`,
+    { server, current: 'scenes', scripts: ['/static/scenes.js'] },
   );
 }

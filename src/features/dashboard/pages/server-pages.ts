@@ -1,16 +1,22 @@
-// The pages outside one server's: the login page and the list of servers the member shares with SayBot.
+// The pages outside one server's pages: the login page, the list of servers the member shares with SayBot, a
+// server's overview, and the pages that only say something.
 import '../strings.ts';
+import { t as tFrame } from '../frame-strings.ts';
 import { t } from '../scenes-strings.ts';
 import type { Membership } from '../dashboard-types.ts';
+import { badge, card, emptyState, picture } from './components.ts';
 import { html, page, type Html, type PageContext } from './layout.ts';
+import { icon, serverPagesFor } from './sidebar.ts';
 
 export function loginPage(context: PageContext): Html {
   const { locale } = context;
   return page(
     context,
     t(locale, 'dashboard.title'),
-    html`<p>${t(locale, 'dashboard.login.intro')}</p>
-      <p><a class="button" href="/login">${t(locale, 'dashboard.login')}</a></p>`,
+    card(
+      html`<p>${t(locale, 'dashboard.login.intro')}</p>
+        <p><a class="button primary" href="/login">${t(locale, 'dashboard.login')}</a></p>`,
+    ),
   );
 }
 
@@ -18,46 +24,52 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   const { locale } = context;
   const items = servers.map(
     (server) =>
-      html`<li>
-        <a href="/servers/${server.guildId}">${server.guildName}</a>${
-          server.manager ? html` <span class="tag">${t(locale, 'dashboard.servers.manager')}</span>` : ''
-        }
+      html`<li class="server-card">
+        ${picture(server.guildName, server.iconUrl, { size: 'lg', shape: 'squircle' })}
+        <a href="/servers/${server.guildId}">${server.guildName}</a>
+        ${server.manager ? badge(t(locale, 'dashboard.servers.manager'), 'accent') : ''}
       </li>`,
   );
   return page(
     context,
     t(locale, 'dashboard.servers'),
     servers.length === 0
-      ? html`<p>${t(locale, 'dashboard.servers.none')}</p>`
+      ? emptyState(t(locale, 'dashboard.servers.none'), tFrame(locale, 'dashboard.frame.serversHint'))
       : html`<ul class="servers">
           ${items}
         </ul>`,
   );
 }
 
-/** One server's navigation: every member's pages, and the managers' dictionary. */
-export function serverNav(context: PageContext, server: Membership): Html {
-  const { locale } = context;
-  const base = `/servers/${server.guildId}`;
-  return html`<nav aria-label="${t(locale, 'dashboard.server.nav')}">
-    <ul class="nav">
-      <li><a href="/">${t(locale, 'dashboard.back')}</a></li>
-      <li><a href="${base}/voices">${t(locale, 'dashboard.page.voices')}</a></li>
-      <li><a href="${base}/myvoice">${t(locale, 'dashboard.page.myvoice')}</a></li>
-      <li><a href="${base}/mydata">${t(locale, 'dashboard.page.mydata')}</a></li>
-      <li><a href="${base}/scenes">${t(locale, 'studio.scenes.nav')}</a></li>
-      <li><a href="${base}/month">${t(locale, 'dashboard.page.month')}</a></li>
-      ${server.manager ? html`<li><a href="${base}/dictionary">${t(locale, 'dashboard.page.dictionary')}</a></li>` : ''}
-      ${server.manager ? html`<li><a href="${base}/autoread">${t(locale, 'dashboard.page.autoread')}</a></li>` : ''}
-    </ul>
-  </nav>`;
-}
-
+/** A server's overview: what each of its pages does (the sidebar links them; on a phone its menu opens here). */
 export function serverPage(context: PageContext, server: Membership): Html {
-  return page(context, server.guildName, serverNav(context, server));
+  const { locale } = context;
+  return page(
+    context,
+    server.guildName,
+    html`<p>${tFrame(locale, 'dashboard.frame.serverIntro')}</p>
+      <dl class="overview">
+        ${serverPagesFor(server).map(
+          (each) =>
+            html`<div class="overview-item">
+              <dt>${icon(each.key)}${t(locale, each.label)}</dt>
+              <dd>${tFrame(locale, `dashboard.frame.about.${each.key}`)}</dd>
+            </div>`,
+        )}
+      </dl>`,
+    { server, current: 'home', menuOpen: true },
+  );
 }
 
 /** A page that only says something: not found, refused, too many requests. */
 export function messagePage(context: PageContext, title: string): Html {
-  return page(context, title, html`<p><a href="/">${t(context.locale, 'dashboard.back')}</a></p>`);
+  return page(
+    context,
+    title,
+    emptyState(
+      undefined,
+      tFrame(context.locale, 'dashboard.frame.notFoundHint'),
+      html`<p><a class="button" href="/">${t(context.locale, 'dashboard.back')}</a></p>`,
+    ),
+  );
 }

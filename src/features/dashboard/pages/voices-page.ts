@@ -6,7 +6,6 @@ import type { SampleResult } from '../samples.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
 import { samplePart } from './sample-part.ts';
-import { serverNav } from './server-pages.ts';
 
 export interface VoiceRow {
   /** A preset voice of the catalogue, a free voice, a cloned voice of this server, or one of its presets. */
@@ -109,8 +108,7 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
   return page(
     context,
     `${t(locale, 'dashboard.page.voices')} · ${server.guildName}`,
-    html`${serverNav(context, server)}
-      <p>${t(locale, 'dashboard.voices.intro')}</p>
+    html` <p>${t(locale, 'dashboard.voices.intro')}</p>
       <form method="get" action="${base}" class="search">
         <label for="filter-language">${t(locale, 'dashboard.voices.language')}</label>
         <select id="filter-language" name="language">
@@ -150,5 +148,6 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
         </table>
       </div>
       ${view.rows.length === 0 ? html`<p>${t(locale, 'dashboard.voices.noMatch')}</p>` : ''}`,
+    { server, current: 'voices' },
   );
 }

@@ -1,0 +1,17 @@
+import { addMessages } from '../../core/i18n/catalogue.ts';
+import { en } from './strings/frame-en.ts';
+import { ja } from './strings/frame-ja.ts';
+import { ko } from './strings/frame-ko.ts';
+
+// The dashboard's frame and shared components (pages/layout.ts, pages/components.ts): their own part of the
+// catalogue (./strings/frame-*.ts), apart from the pages' so that pages built side by side each keep theirs;
+// registered when this module loads.
+
+declare module '../../core/i18n/catalogue.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  interface Messages extends Record<keyof typeof en, string> {}
+}
+
+addMessages('dashboard-frame', { en, ko, ja });
+
+export * from './strings.ts';

@@ -1,0 +1,36 @@
+/**
+ * The dashboard's frame and shared components in English (their own part of the catalogue,
+ * src/features/dashboard/frame-strings.ts): the sidebar, the theme switch, inline confirmations, pictures, paging.
+ * ./frame-ko.ts and ./frame-ja.ts give every key.
+ */
+export const en = {
+  'dashboard.frame.menu': 'Menu',
+  'dashboard.frame.account': 'Your account',
+  'dashboard.frame.theme': 'Theme',
+  'dashboard.frame.theme.auto': 'Theme: as the system',
+  'dashboard.frame.theme.light': 'Theme: light',
+  'dashboard.frame.theme.dark': 'Theme: dark',
+  'dashboard.frame.saving': 'Saving…',
+  'dashboard.frame.saveFailed': 'Not saved: the dashboard did not answer. Try again.',
+  'dashboard.frame.iconOf': 'Icon of {name}',
+  'dashboard.frame.manager': 'Manager',
+  'dashboard.frame.member': 'Member',
+  'dashboard.frame.previous': 'Previous',
+  'dashboard.frame.next': 'Next',
+  'dashboard.frame.pageOf': 'Page {page} of {pages}',
+  'dashboard.frame.pages': 'Pages',
+  'dashboard.frame.more': 'More',
+  'dashboard.frame.on': 'On',
+  'dashboard.frame.off': 'Off',
+  'dashboard.frame.overview': 'Overview',
+  'dashboard.frame.serverIntro': 'Pick a page from the menu. What each one does:',
+  'dashboard.frame.about.voices': 'Hear every voice this server may use and choose yours.',
+  'dashboard.frame.about.myvoice': 'Your voice, speed and how auto-read treats you.',
+  'dashboard.frame.about.mydata': 'What SayBot keeps about you here, and deleting it.',
+  'dashboard.frame.about.scenes': 'Write a scene in many voices, hear it and make a file.',
+  'dashboard.frame.about.month': "This month's characters, by day and by member.",
+  'dashboard.frame.about.dictionary': 'How auto-read says words: readings, patterns, import and export.',
+  'dashboard.frame.about.autoread': 'Where auto-read reads, its settings, its voices and who it ignores.',
+  'dashboard.frame.notFoundHint': 'Go back to your servers and pick a page from there.',
+  'dashboard.frame.serversHint': 'Invite SayBot to a server or join one where it is, then log in again.',
+} as const;

@@ -1,0 +1,35 @@
+import type { Translation } from '../../../core/i18n/catalogue.ts';
+import type { en } from './frame-en.ts';
+
+/** The dashboard's frame and shared components in Korean (./frame-en.ts is the source). */
+export const ko: Translation<typeof en> = {
+  'dashboard.frame.menu': '메뉴',
+  'dashboard.frame.account': '내 계정',
+  'dashboard.frame.theme': '테마',
+  'dashboard.frame.theme.auto': '테마: 시스템 설정',
+  'dashboard.frame.theme.light': '테마: 밝게',
+  'dashboard.frame.theme.dark': '테마: 어둡게',
+  'dashboard.frame.saving': '저장하는 중…',
+  'dashboard.frame.saveFailed': '저장하지 못했습니다: 대시보드가 응답하지 않았습니다. 다시 시도하세요.',
+  'dashboard.frame.iconOf': '{name}의 아이콘',
+  'dashboard.frame.manager': '관리자',
+  'dashboard.frame.member': '멤버',
+  'dashboard.frame.previous': '이전',
+  'dashboard.frame.next': '다음',
+  'dashboard.frame.pageOf': '{pages}쪽 중 {page}쪽',
+  'dashboard.frame.pages': '쪽',
+  'dashboard.frame.more': '더 보기',
+  'dashboard.frame.on': '켜짐',
+  'dashboard.frame.off': '꺼짐',
+  'dashboard.frame.overview': '개요',
+  'dashboard.frame.serverIntro': '메뉴에서 페이지를 고르세요. 각 페이지가 하는 일:',
+  'dashboard.frame.about.voices': '이 서버에서 쓸 수 있는 모든 음성을 듣고 내 음성을 고릅니다.',
+  'dashboard.frame.about.myvoice': '내 음성, 속도, 자동 읽기가 나를 다루는 방식.',
+  'dashboard.frame.about.mydata': 'SayBot이 이 서버에서 나에 대해 보관하는 것과 그 삭제.',
+  'dashboard.frame.about.scenes': '여러 음성으로 장면을 쓰고, 듣고, 파일로 만듭니다.',
+  'dashboard.frame.about.month': '이번 달 사용한 글자 수, 날짜별·멤버별.',
+  'dashboard.frame.about.dictionary': '자동 읽기가 단어를 읽는 방식: 읽기, 패턴, 가져오기와 내보내기.',
+  'dashboard.frame.about.autoread': '자동 읽기가 읽는 곳, 설정, 음성, 무시하는 멤버.',
+  'dashboard.frame.notFoundHint': '내 서버 목록으로 돌아가 거기서 페이지를 고르세요.',
+  'dashboard.frame.serversHint': 'SayBot을 서버에 초대하거나 SayBot이 있는 서버에 참여한 뒤 다시 로그인하세요.',
+};
