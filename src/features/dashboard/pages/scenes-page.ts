@@ -100,36 +100,34 @@ ${editor.script}</textarea>
           <button type="submit">${t(locale, 'studio.scenes.save')}</button>
         </form>
         <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part" class="card scene-cost-bar">
-          <h2 id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</h2>
-          <p id="scene-cost" aria-live="polite"></p>
-          <p id="scene-budgets"></p>
-          <p class="search">
-            <label for="scene-format">${t(locale, 'studio.scenes.format')}</label>
+          <p>
+            <strong id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</strong>
+            <span id="scene-cost" aria-live="polite"></span>
+          </p>
+          <p id="scene-budgets" class="hint"></p>
+          <div class="scene-actions">
+            <label for="scene-format" class="hint">${t(locale, 'studio.scenes.format')}</label>
             <select id="scene-format">
               <option value="wav">WAV</option>
               <option value="mp3">MP3</option>
             </select>
-            <button type="button" id="scene-make" disabled></button>
-            <button type="button" id="scene-play" disabled></button>
-          </p>
-          <p id="scene-result" role="status"></p>
-          <div id="scene-downloads" hidden>
-            <audio
-              id="scene-audio"
-              controls
-              preload="metadata"
-              aria-label="${t(locale, 'studio.scenes.madeAudio')}"
-            ></audio>
-            <p>
-              <a id="scene-audio-link" class="button" download>${t(locale, 'studio.scenes.downloadAudio')}</a>
-              <a id="scene-srt-link" class="button" download>${t(locale, 'studio.scenes.downloadSrt')}</a>
-            </p>
+            <button type="button" id="scene-make" class="small" disabled></button>
+            <button type="button" id="scene-play" class="small" disabled></button>
           </div>
+          <p id="scene-result" role="status" class="hint"></p>
+        </section>
+        <section aria-labelledby="scene-made-title" hidden id="scene-downloads" class="card">
+          <h2 id="scene-made-title">${t(locale, 'studio.scenes.madeAudio')}</h2>
+          <audio id="scene-audio" controls preload="metadata" aria-labelledby="scene-made-title"></audio>
+          <p class="scene-actions">
+            <a id="scene-audio-link" class="button small" download>${t(locale, 'studio.scenes.downloadAudio')}</a>
+            <a id="scene-srt-link" class="button small" download>${t(locale, 'studio.scenes.downloadSrt')}</a>
+          </p>
         </section>
         <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part" class="card">
           <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
           <div class="table-wrap">
-            <table class="scene-cast-table">
+            <table class="scene-cast-table stacked">
               <thead>
                 <tr>
                   <th scope="col">${t(locale, 'studio.scenes.speaker')}</th>

@@ -156,8 +156,12 @@ function start(root) {
     view.contentDOM.setAttribute('aria-invalid', answer.ok === false ? 'true' : 'false');
     if (answer.ok === false) {
       check.setAttribute('role', 'alert');
+      // A message that names its line already is shown as it is, another with its line put first.
+      const lineFirst = text('lineError', { line: answer.line, message: '' }).trim();
       check.textContent =
-        answer.line > 0 ? text('lineError', { line: answer.line, message: answer.error }) : answer.error;
+        answer.line < 1 || answer.error.startsWith(lineFirst)
+          ? answer.error
+          : text('lineError', { line: answer.line, message: answer.error });
     } else {
       check.removeAttribute('role');
       check.textContent = answer.ok
