@@ -233,6 +233,13 @@ describeInBrowser('the Scenes page in a real browser', () => {
     for (let i = 0; i < '[pause 99s]'.length + 1; i++) await page.keyboard.press('Backspace');
     await poll(() => page.locator('#scene-check').textContent()).toBe('The script reads well: 2 lines, 2 speakers.');
     expect(await page.locator('.scene-error').count()).toBe(0);
+    // Tab is not taken by the editor: the keyboard moves on to the next field.
+    await page.keyboard.press('Tab');
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+      ),
+    ).toBe('scene-name');
 
     // The cast: a row per speaker, with their voice and a button to hear them.
     const paid = two.map((line) => line.slice(line.indexOf(': ') + 2).length).reduce((a, b) => a + b, 0);
