@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', '.cache/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', '.cache/', '**/*.bundle.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,6 +25,24 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { process: 'readonly', URL: 'readonly' },
+    },
+  },
+  // The dashboard's browser modules (src/features/dashboard/web/*.js, bundled by scripts/build-web.ts): plain
+  // JavaScript run in the page, no TypeScript project.
+  {
+    files: ['src/**/web/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        HTMLInputElement: 'readonly',
+        HTMLButtonElement: 'readonly',
+      },
     },
   },
 );

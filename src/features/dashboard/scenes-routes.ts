@@ -25,9 +25,9 @@ import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
 import { pageContext, refusal, serverAccess } from './guards.ts';
+import { webFile } from './web-files.ts';
 import type { PageContext } from './pages/layout.ts';
 import { scenesPage } from './pages/scenes-page.ts';
-import { SCENES_SCRIPT } from './scenes-script.ts';
 import './strings.ts';
 import { t } from './scenes-strings.ts';
 
@@ -148,12 +148,9 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     voiceSeconds: scenes.voiceSeconds,
   };
   const files = new SceneFiles();
-  app.get('/static/scenes.js', (c) =>
-    c.body(SCENES_SCRIPT, 200, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'max-age=3600',
-    }),
-  );
+  // The page's editor: its script bundled with CodeMirror (web/scenes.js, built by scripts/build-web.ts).
+  app.get('/static/scenes.js', webFile('scenes.bundle.js', 'text/javascript; charset=utf-8'));
+  app.get('/static/scenes.css', webFile('scenes.css', 'text/css; charset=utf-8'));
   app.use('/servers/:guildId/scenes', serverAccess(bot));
   app.use('/servers/:guildId/scenes/*', serverAccess(bot));
 

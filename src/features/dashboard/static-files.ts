@@ -325,16 +325,4 @@ button.play .icon { fill: currentColor; }
 
 /* Paging. */
 .pager { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-3); margin: var(--space-4) 0; }
-
-/* The Scenes page: line numbers beside the script, the line with an error marked. */
-.scene-editor { max-width: 48rem; }
-.scene-area { display: grid; grid-template-columns: 8rem minmax(0, 1fr); }
-.scene-gutter li { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.scene-gutter li.turn { color: var(--text); }
-.scene-gutter li.cast, .scene-gutter li.pause { font-style: italic; }
-.scene-area textarea, .scene-gutter { font: 1rem/1.5 var(--mono); padding: 0.3rem; margin: 0; }
-.scene-gutter { list-style: none; text-align: right; overflow: hidden; height: 21rem; color: var(--muted); }
-.scene-area textarea { height: 21rem; resize: vertical; }
-.scene-gutter li.error, .scene-check.error { color: var(--danger); font-weight: bold; }
-@media (max-width: 40rem) { .scene-area { grid-template-columns: 4rem minmax(0, 1fr); } }
 `;

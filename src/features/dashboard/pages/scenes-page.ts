@@ -1,6 +1,7 @@
-// The studio's Scenes page: the script's editor (a form that saves without script; /static/scenes.js checks each
-// line as it is typed and shows the cast, the cost and the buttons), and the server's saved scenes. The words the
-// script shows are put in data- attributes here, in the member's language.
+// The studio's Scenes page: the script's editor (a form that saves without script; /static/scenes.js, bundled with
+// CodeMirror from ../web/scenes.js, makes it an editor that marks each speaker's lines and the line in error as it is
+// typed, and shows the cast, the cost and the buttons), a short example of a script, and the server's saved scenes.
+// The words the script shows are put in data- attributes here, in the member's language.
 import type { Membership } from '../dashboard-types.ts';
 import { t } from '../scenes-strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
@@ -18,6 +19,7 @@ const SCRIPT_TEXTS = [
   'hearLineFree',
   'costPaid',
   'costFree',
+  'costNone',
   'budgetMember',
   'budgetGuild',
   'budgetNone',
@@ -67,65 +69,79 @@ export function scenesPage(
   return page(
     context,
     t(locale, 'studio.scenes.title', { server: server.guildName }),
-    html` <p>${t(locale, 'studio.scenes.intro')}</p>
+    html`<link rel="stylesheet" href="/static/scenes.css" />
+      <section class="card scene-help" aria-labelledby="scene-help-title">
+        <p>${t(locale, 'studio.scenes.intro')}</p>
+        <h2 id="scene-help-title">${t(locale, 'studio.scenes.exampleTitle')}</h2>
+        <pre><code>${t(locale, 'studio.scenes.example')}</code></pre>
+        <ul>
+          <li><code>cast:</code> ${t(locale, 'studio.scenes.helpCast')}</li>
+          <li><code>[pause 1s]</code> ${t(locale, 'studio.scenes.helpPause')}</li>
+          <li><code>(whispering)</code> <code>[0.8]</code> ${t(locale, 'studio.scenes.helpTone')}</li>
+        </ul>
+      </section>
       <div id="scene-studio" data-base="${base}" ${texts}>
         <form method="post" action="${base}/save" class="stack scene-editor">
           ${csrfField(context)}
           <label for="scene-script">${t(locale, 'studio.scenes.script')}</label>
-          <div class="scene-area">
-            <ol id="scene-gutter" class="scene-gutter" aria-hidden="true"></ol>
-            <textarea
-              id="scene-script"
-              name="script"
-              rows="14"
-              wrap="off"
-              spellcheck="false"
-              maxlength="${editor.maxLength}"
-              aria-describedby="scene-check"
-              required
-            >
+          <textarea
+            id="scene-script"
+            name="script"
+            rows="14"
+            spellcheck="false"
+            maxlength="${editor.maxLength}"
+            aria-describedby="scene-check"
+            required
+          >
 ${editor.script}</textarea>
-          </div>
           <p id="scene-check" class="scene-check" aria-live="polite"></p>
           <label for="scene-name">${t(locale, 'studio.scenes.name')}</label>
           <input id="scene-name" name="name" maxlength="32" value="${editor.name}" required />
           <button type="submit">${t(locale, 'studio.scenes.save')}</button>
         </form>
-        <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part">
-          <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>${t(locale, 'studio.scenes.speaker')}</th>
-                <th>${t(locale, 'studio.scenes.voice')}</th>
-              </tr>
-            </thead>
-            <tbody id="scene-cast"></tbody>
-          </table>
-          <h2>${t(locale, 'studio.scenes.lines')}</h2>
-          <ol id="scene-lines"></ol>
-          <audio id="scene-line-audio" controls hidden></audio>
-        </section>
-        <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part">
-          <h2 id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</h2>
-          <p id="scene-cost"></p>
-          <ul id="scene-budgets"></ul>
+        <section aria-labelledby="scene-cost-title" hidden id="scene-cost-part" class="card scene-cost-bar">
           <p>
-            <label for="scene-format">${t(locale, 'studio.scenes.format')}</label>
+            <strong id="scene-cost-title">${t(locale, 'studio.scenes.cost')}</strong>
+            <span id="scene-cost" aria-live="polite"></span>
+          </p>
+          <p id="scene-budgets" class="hint"></p>
+          <div class="scene-actions">
+            <label for="scene-format" class="hint">${t(locale, 'studio.scenes.format')}</label>
             <select id="scene-format">
               <option value="wav">WAV</option>
               <option value="mp3">MP3</option>
             </select>
+            <button type="button" id="scene-make" class="small" disabled></button>
+            <button type="button" id="scene-play" class="small" disabled></button>
+          </div>
+          <p id="scene-result" role="status" class="hint"></p>
+        </section>
+        <section aria-labelledby="scene-made-title" hidden id="scene-downloads" class="card">
+          <h2 id="scene-made-title">${t(locale, 'studio.scenes.madeAudio')}</h2>
+          <audio id="scene-audio" controls preload="metadata" aria-labelledby="scene-made-title"></audio>
+          <p class="scene-actions">
+            <a id="scene-audio-link" class="button small" download>${t(locale, 'studio.scenes.downloadAudio')}</a>
+            <a id="scene-srt-link" class="button small" download>${t(locale, 'studio.scenes.downloadSrt')}</a>
           </p>
-          <p class="search">
-            <button type="button" id="scene-make" disabled></button>
-            <button type="button" id="scene-play" disabled></button>
-          </p>
-          <p id="scene-result" role="status"></p>
-          <p id="scene-downloads" hidden>
-            <a id="scene-audio-link" class="button" download>${t(locale, 'studio.scenes.downloadAudio')}</a>
-            <a id="scene-srt-link" class="button" download>${t(locale, 'studio.scenes.downloadSrt')}</a>
-          </p>
+        </section>
+        <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part" class="card">
+          <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
+          <div class="table-wrap">
+            <table class="scene-cast-table stacked">
+              <thead>
+                <tr>
+                  <th scope="col">${t(locale, 'studio.scenes.speaker')}</th>
+                  <th scope="col">${t(locale, 'studio.scenes.voice')}</th>
+                  <th scope="col">${t(locale, 'studio.scenes.lines')}</th>
+                  <th scope="col">${t(locale, 'studio.scenes.hear')}</th>
+                </tr>
+              </thead>
+              <tbody id="scene-cast"></tbody>
+            </table>
+          </div>
+          <h2>${t(locale, 'studio.scenes.lines')}</h2>
+          <ol id="scene-lines"></ol>
+          <audio id="scene-line-audio" controls hidden aria-label="${t(locale, 'studio.scenes.lineAudio')}"></audio>
         </section>
       </div>
       <h2>${t(locale, 'studio.scenes.saved')}</h2>

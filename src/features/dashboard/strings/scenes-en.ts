@@ -6,7 +6,7 @@ export const en = {
   'studio.scenes.nav': 'Scenes',
   'studio.scenes.title': 'Scenes · {server}',
   'studio.scenes.intro':
-    'Write a scene: one line a turn, `Name: text`; `cast: Ann = voice, Ben = @member` gives voices; `[pause 1s]`, `(whispering)` and `[0.8]` as in /scene. Nothing is paid until you press a button showing its price.',
+    "Write a scene one turn a line: the speaker's name, a colon, then what they say. Nothing is paid until you press a button showing its price.",
   'studio.scenes.script': 'Script',
   'studio.scenes.scriptOk': 'The script reads well: {lines} lines, {speakers} speakers.',
   'studio.scenes.lineError': 'Line {line}: {message}',
@@ -52,4 +52,15 @@ export const en = {
   'studio.scenes.otherShard':
     "This server's voice is played by another of SayBot's processes: play the scene from Discord with /scene.",
   'studio.scenes.unknown': 'There is no saved scene "{name}" in this server.',
+  'studio.scenes.exampleTitle': 'A scene, for example',
+  'studio.scenes.example':
+    'cast: Ann = voice-b-en-f-01, Ben = voice-b-en-m-01\nAnn: Good morning! Did you sleep well?\n[pause 1s]\nBen (sleepy) [0.6]: Not really. The cat sang all night.',
+  'studio.scenes.helpCast':
+    "gives speakers voices: a voice from the Voices page, or a member's mention (<@ID>) for their own voice. A speaker left out gets a voice of their own.",
+  'studio.scenes.helpPause': 'on a line of its own: a silence, up to 5 s.',
+  'studio.scenes.helpTone': 'after a name, before the colon: how the line is said, and how strongly (0 to 1).',
+  'studio.scenes.costNone': 'Type a script: what it costs shows here.',
+  'studio.scenes.hear': 'Hear',
+  'studio.scenes.madeAudio': 'The scene made',
+  'studio.scenes.lineAudio': 'The line heard alone',
 } as const;

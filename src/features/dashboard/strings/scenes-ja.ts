@@ -5,7 +5,7 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.nav': 'シーン',
   'studio.scenes.title': 'シーン · {server}',
   'studio.scenes.intro':
-    'シーンを書きましょう: 1行に1つのせりふ、`名前: テキスト`。`cast: Ann = ボイス, Ben = @メンバー` で声を決め、`[pause 1s]`、`(ささやき)`、`[0.8]` は /scene と同じです。価格の書かれたボタンを押すまで何も支払われません。',
+    '1行に1つずつシーンを書きましょう: 話す人の名前、コロン(:)、そしてせりふ。価格の書かれたボタンを押すまで何も支払われません。',
   'studio.scenes.script': '台本',
   'studio.scenes.scriptOk': '台本は読めます: {lines}行、話し手{speakers}人。',
   'studio.scenes.lineError': '{line}行目: {message}',
@@ -50,4 +50,15 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.otherShard':
     'このサーバーの音声は SayBot の別のプロセスが再生します: Discord で /scene から再生してください。',
   'studio.scenes.unknown': 'このサーバーに保存されたシーン「{name}」はありません。',
+  'studio.scenes.exampleTitle': 'シーンの例',
+  'studio.scenes.example':
+    'cast: 花子 = voice-b-ja-f-01, 太郎 = voice-b-ja-m-01\n花子: おはよう！よく眠れた？\n[pause 1s]\n太郎 (眠そうに) [0.6]: ううん、猫が一晩中歌ってたんだ。',
+  'studio.scenes.helpCast':
+    '話す人に声を決めます: ボイスページの声、またはメンバーのメンション(<@ID>)でその人の声。決めなかった人には別の声がつきます。',
+  'studio.scenes.helpPause': '1行で: 無音、最大5秒。',
+  'studio.scenes.helpTone': '名前の後、コロンの前: せりふの言い方とその強さ (0〜1)。',
+  'studio.scenes.costNone': '台本を入力すると、ここに費用が表示されます。',
+  'studio.scenes.hear': '聞く',
+  'studio.scenes.madeAudio': '作成したシーン',
+  'studio.scenes.lineAudio': '1行だけ聞いた音声',
 };

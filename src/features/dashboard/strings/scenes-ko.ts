@@ -5,7 +5,7 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.nav': '장면',
   'studio.scenes.title': '장면 · {server}',
   'studio.scenes.intro':
-    '장면을 쓰세요: 한 줄에 한 차례, `이름: 대사`; `cast: Ann = 음성, Ben = @멤버`로 음성을 정하고, `[pause 1s]`, `(속삭이며)`, `[0.8]`은 /scene과 같습니다. 가격이 적힌 버튼을 누르기 전에는 아무것도 결제되지 않습니다.',
+    '한 줄에 한 차례씩 장면을 쓰세요: 말하는 사람의 이름, 쌍점(:), 그리고 대사. 가격이 적힌 버튼을 누르기 전에는 아무것도 결제되지 않습니다.',
   'studio.scenes.script': '대본',
   'studio.scenes.scriptOk': '대본에 문제가 없습니다: {lines}줄, 화자 {speakers}명.',
   'studio.scenes.lineError': '{line}번째 줄: {message}',
@@ -51,4 +51,15 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.otherShard':
     '이 서버의 음성은 SayBot의 다른 프로세스가 재생합니다: Discord에서 /scene으로 재생하세요.',
   'studio.scenes.unknown': '이 서버에 저장된 장면 "{name}"이(가) 없습니다.',
+  'studio.scenes.exampleTitle': '장면의 예',
+  'studio.scenes.example':
+    'cast: 민지 = voice-b-ko-f-01, 준호 = voice-b-ko-m-01\n민지: 좋은 아침! 잘 잤어?\n[pause 1s]\n준호 (졸린 목소리) [0.6]: 아니, 고양이가 밤새 노래했어.',
+  'studio.scenes.helpCast':
+    '말하는 사람에게 음성을 정합니다: 음성 페이지의 음성, 또는 멤버 멘션(<@ID>)으로 그 멤버의 음성. 정하지 않은 사람은 따로 음성을 받습니다.',
+  'studio.scenes.helpPause': '한 줄에 따로: 침묵, 최대 5초.',
+  'studio.scenes.helpTone': '이름 뒤, 쌍점 앞: 대사를 말하는 방식과 그 세기(0~1).',
+  'studio.scenes.costNone': '대본을 입력하면 여기에 비용이 나옵니다.',
+  'studio.scenes.hear': '듣기',
+  'studio.scenes.madeAudio': '만들어진 장면',
+  'studio.scenes.lineAudio': '따로 들은 줄',
 };
