@@ -497,6 +497,15 @@ const DENIALS = FRONT_ENDS.flatMap((front) =>
     .map(([right]) => ({ name: front.name, right, front })),
 );
 
+/**
+ * Every row that posts a file, asked with each posting right taken away after its order was accepted and paid: the
+ * service's answer is held between its charge and SayBot while the right goes (the gate asks again before posting).
+ */
+const LATE_DENIALS = DENIALS.filter(
+  ({ front, right }) =>
+    front.effects.includes('attach-file') && (right === 'send-messages' || right === 'attach-files'),
+);
+
 const isPrivate = (r: { flags?: number | undefined }) =>
   ((r.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
@@ -739,6 +748,42 @@ describe('the rules of speaking, for every front-end', () => {
           expect(paidRequests(paying)).toBe(before);
         }
       } finally {
+        undo();
+      }
+    },
+  );
+
+  it.each(LATE_DENIALS)(
+    '$name, $right taken away while its paid audio is made: the file comes to the member alone, nothing public',
+    async ({ front, right }) => {
+      const text = `Late ${right} ${randomUUID().slice(0, 6)}.`;
+      const held = () => paying.sandbox.requests.some((r) => (r as { outcome?: string }).outcome === 'held');
+      const posts = () =>
+        (paying.discord.channelMessages(LONDON_TEXT) as Array<{ attachments?: unknown[] }>).filter(
+          (m) => (m.attachments ?? []).length > 0,
+        ).length;
+      const postedBefore = posts();
+      lastAsked = undefined;
+      let undo = () => {};
+      // A scene is held only once it is confirmed: its preview pays nothing.
+      paying.sandbox.injectFault({ kind: 'hold-after-charge' });
+      const takeAway = (async () => {
+        await expect.poll(held, { timeout: 20_000 }).toBe(true);
+        undo = deny(paying, right);
+        paying.sandbox.resumePaused();
+        paying.sandbox.clearFaults();
+      })();
+      try {
+        await askOf(front)(paying, text, () => {});
+        await takeAway;
+        const withFiles = (lastAsked as InteractionHandle | undefined)?.responses.filter((r) => r.files.length > 0);
+        // The audio was paid for: it is delivered, to her alone.
+        expect(withFiles?.length ?? 0).toBeGreaterThan(0);
+        expect(withFiles?.filter((r) => !isPrivate(r))).toEqual([]);
+        expect(posts()).toBe(postedBefore);
+      } finally {
+        paying.sandbox.resumePaused();
+        paying.sandbox.clearFaults();
         undo();
       }
     },

@@ -14,6 +14,7 @@ import {
   effectsAt,
   memberVoiceChannel,
   placeOf,
+  postsPrivately,
   postVoiceMessage,
   voiceMessagePlace,
   wordOutcome,
@@ -88,14 +89,15 @@ async function playScene(
   } else {
     target = { kind: 'voice-message' };
   }
+  // Every line's words are a member's: the script's author chose them.
+  const effects = effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target);
   const job = handOver(context.speech, {
     scene: scene.plan.lines,
     sceneFormat: scene.format,
     quoted: scene.quoted,
     asker: askerOf(interaction, 'scene'),
     target,
-    // Every line's words are a member's: the script's author chose them.
-    effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+    effects,
   });
   const outcome = await job.accepted.then(
     () => job.outcome,
@@ -123,7 +125,8 @@ async function playScene(
     await interaction.editReply({ ...shown, allowedMentions: NO_MENTIONS });
     return;
   }
-  await deliver(interaction, context, scene, answer, job.privately);
+  // Asked again right before posting: a right taken away since the scene was confirmed makes it the member's alone.
+  await deliver(interaction, context, scene, answer, job.privately || postsPrivately(effects));
 }
 
 /** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */
@@ -157,7 +160,7 @@ async function deliver(
     }
     case 'voice-message': {
       const srt = subtitlesFile(scene.plan.turns, answer.timeline);
-      const bar = claimMemberVoiceMessage(interaction);
+      const bar = privately ? 'member-no-permission' : claimMemberVoiceMessage(interaction);
       const posted =
         bar === undefined
           ? await postVoiceMessage(

@@ -24,6 +24,7 @@ export function placeOf(
     member: interaction.member,
     text: {
       thread: interaction.channel?.isThread() ?? false,
+      channelId: interaction.channel?.id,
       member: interaction.memberPermissions,
       bot: interaction.appPermissions ?? null,
     },

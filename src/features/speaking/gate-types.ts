@@ -25,6 +25,8 @@ export interface Place {
   /** The text channel it posts in: the member's and SayBot's rights there, as Discord sent them with the interaction. */
   text?: {
     thread: boolean;
+    /** The channel, so the gate can ask again before posting with the rights as they are then. */
+    channelId?: string | undefined;
     /** Absent: none to ask (a DM, the user's own conversation); null: none sent, so none assumed. */
     member?: Readonly<PermissionsBitField> | null;
     bot: Readonly<PermissionsBitField> | null;

@@ -138,6 +138,33 @@ export function recheck(effects: Effects): Revocation | undefined {
 }
 
 /**
+ * Asked again right before a file or a voice message is posted: whether the post must now be the member's alone,
+ * their rights in the channel read as the caches have them now (a role, an overwrite or a timeout changed since the
+ * order was accepted: Discord's events keep the caches current), not as the interaction carried them. What was paid
+ * for is still delivered, privately, as for a right denied from the start.
+ */
+export function postsPrivately(effects: Effects): boolean {
+  const place = effects.at;
+  if (place === null || place.text === undefined) return false;
+  const verdict = judge({
+    does: effects.does,
+    at: { ...place, text: { ...place.text, member: textRightsNow(place) } },
+  });
+  return verdict.kind === 'refused' || verdict.privately;
+}
+
+/** The member's rights in the order's text channel now, from the caches; else as the interaction had them. */
+function textRightsNow(place: Place): Readonly<PermissionsBitField> | null | undefined {
+  const sent = place.text?.member;
+  const channelId = place.text?.channelId;
+  const member = memberOf(place);
+  if (sent === undefined || channelId === undefined || member === undefined) return sent;
+  const channel = place.guild?.channels.cache.get(channelId);
+  if (channel === undefined || !('permissionsFor' in channel)) return sent;
+  return channel.permissionsFor(member);
+}
+
+/**
  * The first right a member lacks to have words of theirs spoken in `voiceChannelId` (auto-read, as a message
  * arrives: its member came with it); undefined when they may.
  */

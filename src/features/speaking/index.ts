@@ -13,7 +13,7 @@ export {
   type Order,
   type OrderedSpeech,
 } from './hand-over.ts';
-export { EFFECT_RIGHTS, judge, memberVoiceBar, requireAllowed, rightsFor, voicePlace } from './gate.ts';
+export { EFFECT_RIGHTS, judge, memberVoiceBar, postsPrivately, requireAllowed, rightsFor, voicePlace } from './gate.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';

@@ -29,7 +29,7 @@ import './strings.ts';
 import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
-import { recheck, requireAllowed } from './gate.ts';
+import { postsPrivately, recheck, requireAllowed } from './gate.ts';
 import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 
 export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
@@ -182,13 +182,14 @@ export async function speakAndReply(
   /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
   reply: { private?: boolean } = {},
 ): Promise<void> {
+  const effects = effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target);
   const job = handOver(context.speech, {
     ...order,
     target: speechTarget(target, interaction.attachmentSizeLimit),
-    effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+    effects,
   });
   // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
-  const privately = reply.private === true || job.privately;
+  let privately = reply.private === true || job.privately;
   const accepted = await job.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
   const spoken = accepted.fallback?.request ?? order.request;
@@ -220,7 +221,11 @@ export async function speakAndReply(
     context.replyAudio && request.kind !== 'ready'
       ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
       : undefined;
-  const answer = wordOutcome(await job.outcome, {
+  const outcome = await job.outcome;
+  // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
+  const late = !privately && target.kind !== 'voice' && postsPrivately(effects);
+  if (late) privately = true;
+  const answer = wordOutcome(outcome, {
     flavour: 'command',
     locale: interaction.locale,
     where: target,
@@ -231,8 +236,11 @@ export async function speakAndReply(
     buttons: buttons !== undefined,
   });
   const shown =
-    job.privately && answer.answer === 'reply' ? { ...answer, notes: [...answer.notes, privateFileNote] } : answer;
-  await showAnswer(interaction, context.logger, shown, target, privately, buttons);
+    (job.privately || late) && answer.answer === 'reply'
+      ? { ...answer, notes: [...answer.notes, privateFileNote] }
+      : answer;
+  const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
+  await showAnswer(interaction, context.logger, shown, where, privately, buttons);
 }
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
@@ -257,7 +265,7 @@ async function showAnswer(
     case 'reply': {
       const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
       if (answer.files.length > 0)
-        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes);
+        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes, privateReply);
       return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
     }
     case 'too-large':

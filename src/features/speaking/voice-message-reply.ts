@@ -33,9 +33,24 @@ export async function showWithFiles(
   files: AttachmentPayload[],
   components?: ShownComponents,
   notes: readonly LocalisedMessage[] = [],
+  /** The member's alone: where the response was deferred in public, that one goes and the answer follows privately. */
+  privately = false,
 ): Promise<void> {
+  const content = wordsText(interaction.locale, words, notes);
   try {
-    await showContent(interaction, wordsText(interaction.locale, words, notes), files, components);
+    if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
+      await interaction.deleteReply().catch(() => undefined);
+      const extra = components === undefined ? {} : { components };
+      await interaction.followUp({
+        content,
+        files,
+        allowedMentions: NO_MENTIONS,
+        flags: MessageFlags.Ephemeral,
+        ...extra,
+      });
+      return;
+    }
+    await showContent(interaction, content, files, components);
   } catch (error) {
     if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
     throw error;
@@ -191,5 +206,5 @@ export async function showTooLargeFile(
     if (posted.kind === 'posted')
       return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));
   }
-  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, answer.notes);
+  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, answer.notes, privateReply);
 }
