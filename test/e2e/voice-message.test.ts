@@ -42,6 +42,8 @@ beforeEach(() => {
 /** Whether the member alone saw the reply: its first response (the defer, or the reply itself) was ephemeral. */
 const privately = (handle: InteractionHandle) =>
   ((handle.responses[0]?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const isPrivateResponse = (r: InteractionResponse) =>
+  ((r.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 const apiCalls = (from: number) => h.sandbox.requests.slice(from).filter((r) => r.endpoint !== undefined);
 
 interface PostedVoiceMessage {
@@ -248,6 +250,43 @@ describe('output: voice-message', () => {
       { id: london.id, type: 0, deny: PermissionFlagsBits.SendVoiceMessages },
     ]);
     await expectPrivateFile(CAROL, 'en-US', 'member-no-permission', 'No voice messages for everyone here.');
+  });
+
+  it('gives a member whose Send Voice Messages is taken away while the paid audio is made the audio as a private file', async () => {
+    const from = h.discord.channelMessages(london.textChannelId).length;
+    const held = () => h.sandbox.requests.some((r) => (r as { outcome?: string }).outcome === 'held');
+    // The service's answer is held between its charge and SayBot while the right goes.
+    h.sandbox.injectFault({ kind: 'hold-after-charge' });
+    try {
+      const handle = await h.discord.command({
+        guildId: london.id,
+        userId: CAROL,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'Taken while made.' },
+          { name: 'output', value: 'voice-message' },
+        ],
+      });
+      await expect.poll(held, { timeout: 20_000 }).toBe(true);
+      h.discord.setChannelOverwrites(london.id, london.textChannelId, [
+        { id: CAROL, type: 1, deny: PermissionFlagsBits.SendVoiceMessages },
+      ]);
+      h.sandbox.resumePaused();
+      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      // Paid for, so delivered: to her alone, naming why; nothing in the channel, no voice message anywhere.
+      expect((reply.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+      const [why = ''] = t('en-US', 'voiceMessage.fallback.member-no-permission', {
+        voice: '\u0000',
+        seconds: '\u0000',
+        format: '\u0000',
+      }).split('\u0000');
+      expect(reply.content?.startsWith(why)).toBe(true);
+      expect(handle.responses.filter((r) => r.files.length > 0 && !isPrivateResponse(r))).toEqual([]);
+      expect(h.discord.channelMessages(london.textChannelId).slice(from)).toHaveLength(0);
+    } finally {
+      h.sandbox.resumePaused();
+      h.sandbox.clearFaults();
+    }
   });
 
   it("holds a member to the channel's slowmode: a second voice message within it comes back privately", async () => {
