@@ -63,6 +63,10 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     },
     target,
     voiceLabel(interaction.locale, settings),
-    { private: true },
+    // The words are the message author's: they are held to the rules for a member's words there, as announcements are.
+    {
+      private: true,
+      author: { memberId: interaction.targetMessage.author.id, member: interaction.targetMessage.member },
+    },
   );
 };

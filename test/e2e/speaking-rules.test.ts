@@ -753,6 +753,41 @@ describe('the rules of speaking, for every front-end', () => {
     },
   );
 
+  it.each([
+    { how: 'server-muted', bar: () => paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: true }) },
+    {
+      how: 'denied Speak in the voice channel',
+      bar: () =>
+        paying.discord.setChannelOverwrites(GUILD, GENERAL, [{ id: DANA, type: 1, deny: PermissionFlagsBits.Speak }]),
+    },
+  ])(
+    "the Speak menu on a message by a member $how: the author's words are refused privately, naming why, nothing paid",
+    async ({ bar }) => {
+      const words = `Dana's own words ${randomUUID().slice(0, 6)}`;
+      const before = paidRequests(paying);
+      const from = paying.sandbox.requests.length;
+      bar();
+      try {
+        const handle = await paying.discord.messageCommand({
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'Speak',
+          message: { author: { id: DANA, username: 'dana' }, content: words },
+        });
+        const final = await handle.waitFor(finalWords, 20_000);
+        expect(isPrivate(final)).toBe(true);
+        expect(final.content).toBe(
+          t('en-US', 'error.voice.authorMayNotSpeak', { member: `<@${DANA}>`, channel: `<#${GENERAL}>` }),
+        );
+        expect(spoken(paying, from).some((said) => said.includes(words))).toBe(false);
+        expect(paidRequests(paying)).toBe(before);
+      } finally {
+        paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
+        paying.discord.setChannelOverwrites(GUILD, GENERAL, []);
+      }
+    },
+  );
+
   it.each(LATE_DENIALS)(
     '$name, $right taken away while its paid audio is made: the file comes to the member alone, nothing public',
     async ({ front, right }) => {

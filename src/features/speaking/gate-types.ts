@@ -35,8 +35,17 @@ export interface Place {
   voiceChannelId?: string | undefined;
 }
 
+/** The member whose words an order speaks when it is not the member who asked (a message read by the Speak menu). */
+export interface WordsAuthor {
+  memberId: string;
+  /** The author as the message had them, when the cache has none. */
+  member?: GuildMember | null | undefined;
+}
+
 /** An order's effects and their place; `at` null: nothing happens in Discord (a sample for the dashboard's page). */
 export interface Effects {
   does: readonly Effect[];
   at: Place | null;
+  /** `member-words` of another member than `at.memberId`: the author is held to the same rights there. */
+  author?: WordsAuthor | undefined;
 }

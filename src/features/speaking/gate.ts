@@ -16,10 +16,10 @@ import {
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
-import type { Effect, Effects, Place } from './gate-types.ts';
+import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 
-export type { Effect, Effects, Place } from './gate-types.ts';
+export type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 
 /** A right of the member's where the order has its effect. */
 export type MemberRight =
@@ -109,7 +109,35 @@ export function judge(effects: Effects): Verdict {
     if (right === 'attach-files') privately = true;
     else return { kind: 'refused', error: botError(place, right) };
   }
+  const author = authorBar(effects);
+  if (author !== undefined && effects.author !== undefined)
+    return { kind: 'refused', error: authorError(effects.author, place) };
   return { kind: 'allowed', privately };
+}
+
+/**
+ * The right the author of the words lacks where they would be spoken (member-words: not timed out, not server-muted,
+ * Speak there), when the words are another member's than the asker's: undefined when they may, or when unknown.
+ */
+function authorBar(effects: Effects): MemberVoiceRight | undefined {
+  const place = effects.at;
+  const author = effects.author;
+  if (place === null || author === undefined || author.memberId === place.memberId) return undefined;
+  if (!effects.does.includes('member-words')) return undefined;
+  const theirs: Place = { ...place, memberId: author.memberId, member: author.member };
+  for (const right of EFFECT_RIGHTS['member-words'].member) {
+    const unmet = unmetVoiceRight(theirs, right, place.voiceChannelId !== undefined);
+    if (unmet !== undefined && unmet !== 'no-channel') return unmet;
+  }
+  return undefined;
+}
+
+/** Why the author's words are not spoken, to the member who asked: the author named (never pinged), and where. */
+function authorError(author: WordsAuthor, place: Place): Error {
+  return new UserError('error.voice.authorMayNotSpeak', {
+    member: `<@${author.memberId}>`,
+    channel: `<#${place.voiceChannelId ?? ''}>`,
+  });
 }
 
 /** `judge`, thrown: for a front-end that must refuse before it builds its order (a scene's preview, /join). */
@@ -134,7 +162,9 @@ export function recheck(effects: Effects): Revocation | undefined {
     // The channel gone: the voice side ends what it was playing there.
     if (unmet !== undefined && unmet !== 'no-channel') return { code: unmet, channelId };
   }
-  return undefined;
+  // The author of the words muted or denied Speak meanwhile: the rest of their words are not said either.
+  const author = authorBar(effects);
+  return author === undefined ? undefined : { code: author, channelId };
 }
 
 /**

@@ -30,6 +30,7 @@ import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
 import { postsPrivately, recheck, requireAllowed } from './gate.ts';
+import type { WordsAuthor } from './gate-types.ts';
 import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 
 export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
@@ -179,10 +180,16 @@ export async function speakAndReply(
   order: Extract<OrderedSpeech, { request: SpeechRequest }> & { asker: Asker },
   target: ChosenTarget,
   voice: string,
-  /** `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. */
-  reply: { private?: boolean } = {},
+  /**
+   * `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. `author`:
+   * whose words these are, when another member's (the Speak menu's message): the gate holds them to its rules too.
+   */
+  reply: { private?: boolean; author?: WordsAuthor } = {},
 ): Promise<void> {
-  const effects = effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target);
+  const effects = {
+    ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+    author: reply.author,
+  };
   const job = handOver(context.speech, {
     ...order,
     target: speechTarget(target, interaction.attachmentSizeLimit),
