@@ -24,7 +24,9 @@
 // method Discord supports (else the redirect carries invalid_request, 'Unsupported "code_challenge_method"'); the
 // exchange of that code then needs its `code_verifier` (43-128 unreserved characters whose SHA-256, base64url, is the
 // challenge): none is 400 invalid_request 'Missing "code_verifier"', a wrong or malformed one 400 invalid_request
-// 'Invalid "code_verifier"' (discord-api-docs #5254 and #7046). A refused verifier leaves the code unspent. The
+// 'Invalid "code_verifier"' (discord-api-docs #5254 and #7046). A refused verifier leaves the code unspent. A
+// verifier sent for a code issued without a challenge is 400 invalid_grant and spends the code (RFC 9700 2.1.1, PKCE
+// downgrade; Discord's docs do not say what Discord answers, so the RFC's rule is modelled). The
 // client still authenticates (a confidential client: Discord's public-client exchange without a secret is not
 // modelled).
 // Not modelled: the implicit grant (response_type=token), client_credentials, the bot and webhook scopes.
@@ -524,6 +526,15 @@ export class LocalOAuth2 {
       const verifier = form.get('code_verifier');
       if (verifier === null || verifier === '') return tokenError(400, 'invalid_request', 'Missing "code_verifier"');
       if (!verifies(issued.pkce, verifier)) return tokenError(400, 'invalid_request', 'Invalid "code_verifier"');
+    } else if (form.has('code_verifier')) {
+      // A code bound to no challenge brought with a verifier: a login whose challenge was stripped, redeemed at
+      // another's callback (RFC 9700 2.1.1 requires refusing it). Spent, as a replayed code is.
+      issued.used = true;
+      return tokenError(
+        400,
+        'invalid_grant',
+        'Invalid "code_verifier": the code was issued without a "code_challenge"',
+      );
     }
     issued.used = true;
     const answer = this.#newTokens(issued.userId, issued.scopes);

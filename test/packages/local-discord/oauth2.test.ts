@@ -366,6 +366,24 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     expect((await exchange(issued)).status).toBe(400);
   });
 
+  it('PKCE downgrade (RFC 9700 2.1.1): a code issued without a code_challenge is refused with a code_verifier, and spent', async () => {
+    // An attacker strips the challenge from their own login's address and brings the victim's code to their
+    // callback, which sends its verifier: the code was bound to no challenge, so no verifier may redeem it.
+    const verifier = 'a-verifier-of-at-least-forty-three-characters-0123456789';
+    const live = fake.oauth2.liveTokens(BOB.id);
+    const code = fake.oauth2.issueCode({ userId: BOB.id, redirectUri: REDIRECT });
+    const body = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT };
+    const injected = await fetch(fake.oauth2.tokenUrl, withSecret({ ...body, code_verifier: verifier }));
+    expect(injected.status).toBe(400);
+    expect(await injected.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid "code_verifier": the code was issued without a "code_challenge"',
+    });
+    // A code seen in an injection is spent: nothing it could buy is bought afterwards.
+    expect((await fetch(fake.oauth2.tokenUrl, withSecret(body))).status).toBe(400);
+    expect(fake.oauth2.liveTokens(BOB.id)).toBe(live);
+  });
+
   it('failNext: Discord down at the exchange answers 503 and keeps the code, which then works once', async () => {
     const code = fake.oauth2.issueCode({ userId: BOB.id, redirectUri: REDIRECT });
     fake.oauth2.failNext('token', 503);
