@@ -236,6 +236,30 @@ describe('dashboard attacks', () => {
     expect([...stranger.cookies.keys()].some((name) => name.includes('session'))).toBe(false);
   });
 
+  it("refuses a victim's code brought to an attacker's login whose code_challenge was stripped (PKCE downgrade)", async () => {
+    // The attacker starts a login (their state and verifier in their cookie) and removes the challenge from its
+    // address; the victim's browser, signed in at Discord, opens it; the code leaks to the attacker's callback.
+    const attacker = h.client();
+    const start = await attacker.get('/login');
+    const authorize = new URL(String(start.headers['location']));
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    authorize.searchParams.delete('code_challenge');
+    authorize.searchParams.delete('code_challenge_method');
+    h.discord.oauth2.signIn(MANAGER);
+    h.discord.oauth2.preauthorize(MANAGER, ['identify', 'guilds']);
+    try {
+      const consent = await fetch(authorize, { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location') ?? '');
+      expect(back.searchParams.has('code')).toBe(true);
+      // SayBot sends its verifier, as always; Discord (here the local one) refuses it for a code bound to no challenge.
+      const answer = await attacker.get(`${back.pathname}${back.search}`);
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect([...attacker.cookies.keys()].some((name) => name.includes('session'))).toBe(false);
+    } finally {
+      h.discord.oauth2.signIn(null);
+    }
+  });
+
   it('refuses an oversized body before reading it', async () => {
     const browser = h.client();
     await browser.login(MANAGER);
