@@ -2,7 +2,10 @@
 // provider has discord.com written in, so the generic client is given the endpoints of DISCORD_API_BASE_URL: the
 // local Discord in tests and the demo). With PKCE (S256, the one method Discord supports): the authorization URL
 // carries the challenge of a verifier only the browser that started the login holds (in its cookie), and the code is
-// exchanged with it, so a code issued to one browser's login signs no other browser in. The access token reads who
+// exchanged with it, so a code issued to one browser's login signs no other browser in. The verifier is always sent
+// and a refused exchange is never retried without it; a code Discord issued to an address whose challenge an
+// attacker stripped cannot be told apart here (the code carries nothing of its challenge): only Discord can refuse
+// it (RFC 9700 2.1.1; the local Discord does, test/features/dashboard/attacks.test.ts). The access token reads who
 // the member is and their servers' list once, then is revoked and dropped: nothing of it is kept.
 import { CodeChallengeMethod, OAuth2Client } from 'arctic';
 import { z } from 'zod';
