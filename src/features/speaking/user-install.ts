@@ -5,11 +5,11 @@
 // sent there at all (app_permissions: Attach Files) and, in a server without SayBot, the member's own right to post
 // a file or a voice message there (member.permissions): the gate asks both (gate.ts); without the member's, the audio
 // comes privately, as a file with why. The definitions that offer it: user-install-definition.ts.
-import { DiscordAPIError, MessageFlags, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/speech/pipeline.ts';
-import { privateFileNote, wordOutcome, wordsText } from './outcome-words.ts';
+import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { askerOf, handOver } from './hand-over.ts';
@@ -25,13 +25,11 @@ import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
-import { showContent } from '../../core/interactions/replies.ts';
-import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import type { OutputChoice } from './speech-delivery.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
-import { followUpNotes } from './voice-message-reply.ts';
+import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
 
 /**
  * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no Discord guild can have;
@@ -215,21 +213,5 @@ async function showFileResult(
   privately = false,
   notes: readonly LocalisedMessage[] = [],
 ): Promise<void> {
-  const content = wordsText(interaction.locale, words, notes);
-  try {
-    if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
-      await interaction.deleteReply().catch(() => undefined);
-      await interaction.followUp({
-        content,
-        files,
-        allowedMentions: NO_MENTIONS,
-        flags: MessageFlags.Ephemeral,
-      });
-      return;
-    }
-    await showContent(interaction, content, files);
-  } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-    throw error;
-  }
+  await showWithFiles(interaction, words, files, undefined, notes, privately);
 }

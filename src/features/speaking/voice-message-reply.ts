@@ -28,7 +28,7 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction,
   words: LocalisedMessage,
   files: AttachmentPayload[],
   components?: ShownComponents,
