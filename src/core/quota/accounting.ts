@@ -12,7 +12,7 @@ import {
   type BudgetUsage,
   type OperatorBudgets,
 } from './budgets.ts';
-import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
 import { byDeadline } from './store-deadline.ts';
