@@ -160,6 +160,24 @@ describe('a request charged whose answer never came', () => {
     await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(120);
   });
 
+  it('/say charged, then a gateway\'s HTML 429 (not the service\'s: none of its headers): sent once, on /usage, told it may have been charged, not "quota used up"', async () => {
+    const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+    const usageBefore = await spentShownByUsage();
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 429, endpoint: 'tts', times: 3 });
+    const text = 'A proxy said 429 after the voice service had charged this.';
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: MEMBER,
+      name: 'say',
+      locale: 'ko',
+      options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+    });
+    expect(content).toBe(t('ko', 'error.api.maybeCharged.gateway', { status: 429 }));
+    expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(h.sandbox.charactersBilled() - before.billed).toBe(text.length);
+    await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(text.length);
+  });
+
   it("/clone charged (its voice made), then a gateway's HTML 502: one voice made, not cloned again, on the books, told in Korean", async () => {
     const before = { requests: h.sandbox.requests.length, spent: spends().length };
     h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502, endpoint: 'voice-clone' });
