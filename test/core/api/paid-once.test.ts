@@ -178,7 +178,7 @@ describe('a request that may have reached the service is never sent again', () =
   ] as const)(
     '%s charged, then a gateway answers %i (%s) without the service headers: maybe charged, sent once',
     async (endpoint, status, body, contentType) => {
-      api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint, status, body, contentType, times: 3 });
+      api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint, status, body, contentType });
       const told: string[] = [];
       const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
       const call =
