@@ -140,25 +140,33 @@ describe('a request charged whose answer never came', () => {
     await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBeGreaterThanOrEqual(billed);
   });
 
-  it("/say of 120 characters charged, then a gateway's HTML 504: sent once, billed 120, 120 on /usage, the member told it may have been charged", async () => {
-    const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
-    const usageBefore = await spentShownByUsage();
-    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 504, endpoint: 'tts' });
-    const text =
-      'A gateway answered 504 in place of the voice service, which had already charged every one of these 120 characters. Paid.';
-    expect(text.length).toBe(120);
-    const { content } = await runCommand(h, {
-      guildId: GUILD,
-      userId: MEMBER,
-      name: 'say',
-      locale: 'ja',
-      options: { text, voice: 'voice-b-en-f-01', output: 'file' },
-    });
-    expect(content).toBe(t('ja', 'error.api.maybeCharged.gateway', { status: 504 }));
-    expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    expect(h.sandbox.charactersBilled() - before.billed).toBe(120);
-    await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(120);
-  });
+  it.each([
+    [
+      504,
+      'ja',
+      'A gateway answered 504 in place of the voice service, which had already charged every one of these 120 characters. Paid.',
+    ],
+    // A 429 without the service's headers is a proxy's, not the service's quota: never "quota used up".
+    [429, 'ko', 'A proxy said 429 after the voice service had charged this.'],
+  ] as const)(
+    "/say charged, then a gateway's HTML %i (none of the service's headers): sent once, billed once, on /usage, the member told (%s) it may have been charged",
+    async (status, locale, text) => {
+      const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+      const usageBefore = await spentShownByUsage();
+      h.sandbox.injectFault({ kind: 'gateway-after-charge', status, endpoint: 'tts' });
+      const { content } = await runCommand(h, {
+        guildId: GUILD,
+        userId: MEMBER,
+        name: 'say',
+        locale,
+        options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+      });
+      expect(content).toBe(t(locale, 'error.api.maybeCharged.gateway', { status }));
+      expect(h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+      expect(h.sandbox.charactersBilled() - before.billed).toBe(text.length);
+      await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(text.length);
+    },
+  );
 
   it("/clone charged (its voice made), then a gateway's HTML 502: one voice made, not cloned again, on the books, told in Korean", async () => {
     const before = { requests: h.sandbox.requests.length, spent: spends().length };

@@ -101,8 +101,8 @@ function check(fault: Fault): void {
       }
       break;
     case 'gateway-after-charge':
-      if (fault.status !== undefined && (!Number.isInteger(fault.status) || fault.status < 500 || fault.status > 599)) {
-        throw new RangeError('fault.status must be a gateway status 500..599');
+      if (fault.status !== undefined && (!Number.isInteger(fault.status) || fault.status < 400 || fault.status > 599)) {
+        throw new RangeError('fault.status must be an error status 400..599');
       }
       break;
     case 'slow-headers':

@@ -516,10 +516,11 @@ export class VoiceApiClient {
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
-        if (answerCharge(status, undefined) === 'maybe-charged') progress.unanswered = true;
-        throw this.#asVoiceApiError(error, call, 'request').chargedAs(answerCharge(status, undefined));
+        const charge = answerCharge(status, headers, undefined);
+        if (charge === 'maybe-charged') progress.unanswered = true;
+        throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
       });
-      const charge = answerCharge(status, bytes);
+      const charge = answerCharge(status, headers, bytes);
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
       throw errorForStatus(status, headers, this.#serviceMessage(bytes)).chargedAs(charge);

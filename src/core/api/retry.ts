@@ -1,14 +1,19 @@
 // The one rule for when a paid request may be sent again, for every endpoint (tts, emotion-tts, voice-clone: each
 // is paid, and a clone makes a voice): only when it provably never reached the service (no connection was opened)
-// or the service itself answered that nothing was charged (a status below 500, which refuses the request before
-// anything is made, or a 5xx other than 502/504 in the service's own JSON error shape). Everything else may have
-// reached the service and been charged with its answer lost: a 502/503/504 from a gateway, any 5xx whose body is
-// not the service's (HTML, text, empty), a reset or a timeout after the request left, a call cut while an attempt
-// was out. Such a call is never sent again: it stays spent on the books (the `unaccepted` hook hears `unknown`), its
-// error says `maybe-charged`, and the member is told it may have been charged. After a 2xx nothing is sent again
-// either: the service has charged it. The client (client.ts) marks each error it throws with this answer.
+// or the service itself answered that nothing was charged. The proof that an answer is the service's own is what
+// only the service sends: its own headers (its `X-Request-Id`, or its usage figures `X-RateLimit-Used` and
+// `X-RateLimit-Remaining`), which a gateway answering in its place does not have; and, for a status a gateway also
+// sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
+// `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. Everything
+// else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
+// gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
+// timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
+// spent on the books (the `unaccepted` hook hears `unknown`), its error says `maybe-charged`, and the member is told
+// it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
+// After a 2xx nothing is sent again either: the service has charged it. The client (client.ts) marks each error it
+// throws with this answer.
 import { ConnectionError, RateLimitedError, ServerError, type ChargeAnswer, type VoiceApiError } from './errors.ts';
-import { MAX_RETRY_AFTER_SECONDS } from './response.ts';
+import { MAX_RETRY_AFTER_SECONDS, header, type ResponseHeaders } from './response.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -60,15 +65,28 @@ export function isServiceErrorBody(body: Uint8Array | undefined): boolean {
 }
 
 /**
- * What an answer with `status` and `body` (undefined: it broke before it was read) says was charged: a 2xx was; a
- * status below 500 refused the request before anything was made (whoever sent it); a 5xx was not only when it is
- * the service's own answer (its JSON error shape, and not 502/504, which speak for an upstream).
+ * Whether the headers are the service's own: its request ID (`X-Request-Id`) or its usage figures (both
+ * `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway answering in
+ * its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
  */
-export function answerCharge(status: number, body: Uint8Array | undefined): ChargeAnswer {
+export function hasServiceHeaders(headers: ResponseHeaders): boolean {
+  if (header(headers, 'x-request-id') !== undefined) return true;
+  return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
+}
+
+/** Statuses a gateway or proxy also sends of its own accord: from the service they come with its error body. */
+const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
+/**
+ * What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a
+ * 2xx was; any other status was not only when it is provably the service's own answer (the rule above). Whatever
+ * else answered may have let the request reach the service first.
+ */
+export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
   if (status >= 200 && status < 300) return 'charged';
-  if (status < 500) return 'not-charged';
-  if (GATEWAY_STATUSES.has(status)) return 'maybe-charged';
-  return isServiceErrorBody(body) ? 'not-charged' : 'maybe-charged';
+  if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers)) return 'maybe-charged';
+  if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
+  return 'not-charged';
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type BudgetUsage,
   type OperatorBudgets,
 } from './budgets.ts';
-import { dayOf, monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
 import { byDeadline } from './store-deadline.ts';
@@ -555,7 +555,8 @@ export class Accounting {
     const [guild, bot, member, state, limits] = await Promise.all([
       this.#store.spends.monthTotals(month, guildId),
       this.#store.spends.monthTotals(month),
-      this.#store.spends.memberDayTotals(guildId, userId, dayOf(now)),
+      // What the daily budget counts (a deletion's carry-over included), not the rows that still name the member.
+      this.#store.spends.memberDaySpent(guildId, userId, now),
       this.#store.quota.get(),
       this.budgetsFor(guildId),
     ]);
@@ -578,7 +579,7 @@ export class Accounting {
         remaining: exhausted ? 0 : (service?.remaining ?? Math.max(0, limit - used)),
       },
       member: {
-        spentToday: member.spent,
+        spentToday: member,
         budget: limits.memberDailyChars,
         resetAt: nextDayStart(now),
         cooldownSeconds: limits.memberCooldownSeconds,

@@ -62,6 +62,11 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     const message = revokedMessage(error.revocation);
     return { code: message.key, message, level: 'info' };
   }
+  // What the service did decides the words (src/core/api/retry.ts), before the kind of answer: a request that may
+  // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
+  // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
+  const charged = serviceCharge(error);
+  if (charged !== undefined) return charged;
   if (error instanceof BadRequestError) {
     const detail = error.serviceMessage ?? error.message;
     return {
@@ -86,10 +91,6 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   if (error instanceof RateLimitedError)
     return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
-  // What the service did decides the words (src/core/api/retry.ts): a request that may have reached it unanswered may
-  // have been charged, and one it answered and then cut part-way was; never "could not reach" for either.
-  const charged = serviceCharge(error);
-  if (charged !== undefined) return charged;
   if (error instanceof ServerError) {
     return {
       code: 'api-server-error',
@@ -207,17 +208,21 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
 function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (!(error instanceof VoiceApiError) || error instanceof UndeliveredError) return undefined;
   if (error.charge === 'maybe-charged') {
-    if (error instanceof ServerError)
-      return {
-        code: 'api-server-error',
-        message: { key: 'error.api.maybeCharged.gateway', params: { status: error.status ?? '5xx' } },
-        level: 'warn',
-      };
     if (error instanceof TimeoutError)
       return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.maybeCharged.timeout' }, level: 'warn' };
     if (error instanceof ConnectionError)
       return { code: 'api-connection', message: { key: 'error.api.maybeCharged.connection' }, level: 'warn' };
+    // An answer with a status that is not provably the service's (a gateway's page in its place), whatever status.
+    if (error.status !== undefined)
+      return {
+        code: 'api-server-error',
+        message: { key: 'error.api.maybeCharged.gateway', params: { status: error.status } },
+        level: 'warn',
+      };
   }
+  // A 2xx (charged) whose body is not audio: a gateway's page in its place, or the service's own fault.
+  if (error.charge === 'charged' && error instanceof UnexpectedResponseError)
+    return { code: 'api-charged-not-audio', message: { key: 'error.api.chargedNotAudio' }, level: 'warn' };
   // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
   if (error.charge === 'charged' && (error instanceof ConnectionError || error instanceof TimeoutError))
     return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };

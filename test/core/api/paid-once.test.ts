@@ -168,6 +168,34 @@ describe('a request that may have reached the service is never sent again', () =
   );
 
   it.each([
+    ['tts', 429, undefined, undefined],
+    ['tts', 408, undefined, undefined],
+    ['tts', 404, undefined, undefined],
+    ['tts', 503, '{"message":"Service Unavailable"}', 'application/json'],
+    ['tts', 503, '{"error":{"code":"internal_error","message":"Upstream unavailable"}}', 'application/json'],
+    ['voice-clone', 429, undefined, undefined],
+    ['voice-clone', 503, '{"message":"Service Unavailable"}', 'application/json'],
+  ] as const)(
+    '%s charged, then a gateway answers %i (%s) without the service headers: maybe charged, sent once',
+    async (endpoint, status, body, contentType) => {
+      api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint, status, body, contentType });
+      const told: string[] = [];
+      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
+      const call =
+        endpoint === 'tts'
+          ? api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks)
+          : api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks);
+      const error = await rejectionOf(call);
+      expect(error).toMatchObject({ status, charge: 'maybe-charged' });
+      const records = requestsTo(api.sandbox, endpoint);
+      expect(records).toHaveLength(1);
+      expect(records.filter((r) => r.clonedVoiceId !== undefined)).toHaveLength(endpoint === 'voice-clone' ? 1 : 0);
+      expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
+      expect(told).toEqual(['unknown']);
+    },
+  );
+
+  it.each([
     ['a 502 with an HTML page', { kind: 'response', status: 502, contentType: 'text/html', body: '<html>502</html>' }],
     [
       'a 503 with a plain-text body',
@@ -315,8 +343,12 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   });
 
   it.each([
-    ['a 400', { kind: 'response', status: 400, endpoint: 'tts' }],
-    ['a 429 (the month used up)', { kind: 'response', status: 429, endpoint: 'tts' }],
+    // The service's own refusals (its JSON error and its headers): a gateway's would be maybe-charged.
+    ['a 400', { kind: 'service-error', status: 400, endpoint: 'tts' }],
+    [
+      'a 429 (the month used up)',
+      { kind: 'service-error', status: 429, message: 'monthly quota exceeded', endpoint: 'tts' },
+    ],
     ['503 on every attempt', { kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity }],
   ] as const)('%s: not charged', async (_what, fault) => {
     api.sandbox.injectFault(fault);

@@ -77,7 +77,7 @@ it('keeps the key out of every error, the client itself and the log', async () =
   sandbox.injectFault({
     kind: 'response',
     status: 429,
-    body: `slow down, ${KEY}`,
+    body: `{"error":{"message":"slow down, ${KEY}"}}`,
     headers: { 'Retry-After': '0' },
     times: 2,
   });

@@ -82,10 +82,11 @@ describe('retried', () => {
   });
 
   it.each([
-    { what: 'a 408', fault: { kind: 'response', status: 408 } as const },
+    // The service's own answers (its JSON error and its headers): only those say nothing was charged.
+    { what: 'a 408', fault: { kind: 'service-error', status: 408 } as const },
     {
       what: 'a 429 with Retry-After: 0',
-      fault: { kind: 'response', status: 429, headers: { 'Retry-After': '0' } } as const,
+      fault: { kind: 'service-error', status: 429, message: 'slow down', headers: { 'Retry-After': '0' } } as const,
     },
   ])('$what, then success: two requests', async ({ fault }) => {
     api.sandbox.injectFault(fault);
@@ -108,7 +109,13 @@ describe('retried', () => {
   });
 
   it('a rate limit that does not lift: RateLimitedError after the retries', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 429, headers: { 'Retry-After': '0' }, times: 3 });
+    api.sandbox.injectFault({
+      kind: 'service-error',
+      status: 429,
+      message: 'slow down',
+      headers: { 'Retry-After': '0' },
+      times: 3,
+    });
     expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
     expect(requestsTo(api.sandbox)).toHaveLength(3);
   });
@@ -166,23 +173,34 @@ describe('Retry-After', () => {
 describe('the one rule: who answered says whether it may have been charged', () => {
   const json = (value: unknown) => Buffer.from(JSON.stringify(value));
   const page = Buffer.from('<html><head><title>504 Gateway Time-out</title></head><body>nginx</body></html>');
+  const service = { 'x-request-id': 'req_1' };
+  const usage = { 'x-ratelimit-used': '10', 'x-ratelimit-remaining': '90' };
+  const none = {};
   it.each([
-    [200, undefined, 'charged'],
-    [400, json({ error: { message: 'bad' } }), 'not-charged'],
-    [408, undefined, 'not-charged'],
-    [429, page, 'not-charged'],
-    [500, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
-    [503, json({ detail: 'overloaded' }), 'not-charged'],
-    [500, Buffer.alloc(0), 'maybe-charged'],
-    [500, undefined, 'maybe-charged'],
-    [503, page, 'maybe-charged'],
-    [503, Buffer.from('upstream connect error or disconnect/reset before headers'), 'maybe-charged'],
-    [503, json(['not', 'an', 'error']), 'maybe-charged'],
-    [502, json({ message: 'Internal server error' }), 'maybe-charged'],
-    [504, json({ message: 'Endpoint request timed out' }), 'maybe-charged'],
-    [504, page, 'maybe-charged'],
-  ] as const)('%i with %s: %s', (status, body, charge) => {
-    expect(answerCharge(status, body)).toBe(charge);
+    [200, none, undefined, 'charged'],
+    [400, service, json({ error: { message: 'bad' } }), 'not-charged'],
+    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
+    [500, service, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
+    [503, service, json({ detail: 'overloaded' }), 'not-charged'],
+    [400, service, page, 'not-charged'],
+    [404, service, Buffer.alloc(0), 'not-charged'],
+    [408, service, undefined, 'maybe-charged'],
+    [429, service, page, 'maybe-charged'],
+    [404, none, page, 'maybe-charged'],
+    [400, none, json({ error: { message: 'bad' } }), 'maybe-charged'],
+    [503, none, json({ message: 'Service Unavailable' }), 'maybe-charged'],
+    [503, none, json({ error: { code: 'internal_error', message: 'Upstream unavailable' } }), 'maybe-charged'],
+    [503, { 'x-ratelimit-used': '10' }, json({ detail: 'overloaded' }), 'maybe-charged'],
+    [500, service, Buffer.alloc(0), 'maybe-charged'],
+    [500, service, undefined, 'maybe-charged'],
+    [503, service, page, 'maybe-charged'],
+    [503, service, Buffer.from('upstream connect error or disconnect/reset before headers'), 'maybe-charged'],
+    [503, service, json(['not', 'an', 'error']), 'maybe-charged'],
+    [502, service, json({ message: 'Internal server error' }), 'maybe-charged'],
+    [504, service, json({ message: 'Endpoint request timed out' }), 'maybe-charged'],
+    [504, none, page, 'maybe-charged'],
+  ] as const)('%i with headers %j and %s: %s', (status, headers, body, charge) => {
+    expect(answerCharge(status, headers, body)).toBe(charge);
   });
 });
 

@@ -196,6 +196,36 @@ forEachBackend((store, backend) => {
       expect(rowsHolding(scan, A).filter((r) => !Object.values(r.cells).includes(G2))).toEqual([]);
     });
 
+    it("what a member's day shows is what their budget counts, across a deletion; the spends carried are counted as no longer naming them", async () => {
+      const spend = (characters: number) =>
+        store.spends.record({
+          at: AT,
+          guildId: G1,
+          userId: A,
+          command: 'say',
+          endpoint: 'tts',
+          characters,
+          cached: false,
+        });
+      await spend(90);
+      await spend(30);
+      expect(await store.spends.memberDaySpent(G1, A, AT)).toBe(120);
+      const result = await store.privacy.forgetMember(A, G1, AT);
+      // Both spend rows now stand under the day's pseudonym, not under A: they no longer name them.
+      expect(result.anonymised).toBeGreaterThanOrEqual(2);
+      expect(await store.spends.memberDaySpent(G1, A, AT)).toBe(120);
+      const refused = await store.budgets.hold({
+        guildId: G1,
+        userId: A,
+        characters: 1,
+        limits: { memberDailyChars: 120 },
+        ttlMs: 60_000,
+        at: AT,
+      });
+      expect(refused).toMatchObject({ status: 'refused', used: 120 });
+      expect(await store.spends.memberDaySpent(G1, B, AT)).toBe(0);
+    });
+
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {
       const t0 = new Date('2025-03-01T00:00:00Z');
       await store.removedGuilds.mark(G1, t0);

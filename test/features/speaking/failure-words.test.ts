@@ -1,4 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  BadRequestError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  UnexpectedResponseError,
+  type VoiceApiError,
+} from '../../../src/core/api/errors.ts';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
@@ -48,5 +57,28 @@ describe('describeFailure', () => {
 
   it('an error nobody names is internal, logged as an error', () => {
     expect(describeFailure(new Error('boom'))).toMatchObject({ code: 'internal', level: 'error' });
+  });
+});
+
+describe("a failure's words follow what the service did, not who answered in its place", () => {
+  const maybe = <T extends VoiceApiError>(error: T): T => error.chargedAs('maybe-charged');
+  it.each([
+    ['an HTML 429 (quota-shaped)', maybe(new QuotaExceededError('x', { status: 429 })), 429],
+    ['an HTML 429 (busy-shaped)', maybe(new RateLimitedError('x', { status: 429 })), 429],
+    ['an HTML 408', maybe(new ServerError('x', { status: 408 })), 408],
+    ['an HTML 404', maybe(new UnexpectedResponseError('x', { status: 404 })), 404],
+    ['an HTML 401', maybe(new AuthenticationError('x', { status: 401 })), 401],
+    ['an HTML 400', maybe(new BadRequestError('x', { status: 400 })), 400],
+  ] as const)('%s not provably the service: may have been charged', (_what, error, status) => {
+    expect(describeFailure(error).message).toEqual({ key: 'error.api.maybeCharged.gateway', params: { status } });
+  });
+
+  it('a 2xx whose body is not audio was charged: said so in every language', () => {
+    const error = new UnexpectedResponseError('x', { status: 200 }).chargedAs('charged');
+    const { message } = describeFailure(error);
+    expect(message.key).toBe('error.api.chargedNotAudio');
+    expect(t('en-US', message.key, message.params)).toMatch(/counted its characters/);
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
   });
 });

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
-import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { guildMonthPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { memberDayIds } from './forget-carry-over.ts';
 import { given, present } from '../rows.ts';
 
 /** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
@@ -82,7 +83,7 @@ export class BudgetArea extends Area {
     // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts),
     // its holds still in flight included.
     const key = await pseudonymKey(this.d);
-    const members = [userId, memberDayPseudonym(key, guildId, userId, day)];
+    const members = memberDayIds(key, guildId, userId, day);
     const guilds = [guildId, guildMonthPseudonym(key, guildId, month)];
     // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
     // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in

@@ -10,20 +10,31 @@ import { guildMonthPseudonym, memberDayPseudonym, periodKeys } from '../period-p
 /** The longest member cooldown (config's BUDGET_MEMBER_COOLDOWN_SECONDS): how far back a last spend matters. */
 export const LAST_SPEND_REACH_MS = 86_400_000;
 
+/**
+ * The IDs a member's day counts under: their own, and the pseudonym a deletion that day carried their running total
+ * to. Their daily budget (budget-holds.ts) and what /usage shows them (spends.ts memberDaySpent) both read these.
+ */
+export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): string[] {
+  return [userId, memberDayPseudonym(key, guildId, userId, day)];
+}
+
 /** The IDs a member's last spend may be under at `at`: their own, and today's and yesterday's pseudonyms. */
 export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): string[] {
   const days = [periodKeys(at).day, periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS)).day];
   return [userId, ...days.map((day) => memberDayPseudonym(key, guildId, userId, day))];
 }
 
-/** A member forgotten in `guildId` (or every guild) at `at`: their day, their last spends and their holds carried. */
+/**
+ * A member forgotten in `guildId` (or every guild) at `at`: their day, their last spends and their holds carried.
+ * Returns how many spend rows it moved off their ID (they no longer name the member: the deletion's count).
+ */
 export async function carryOverMember(
   trx: Db,
   key: Buffer,
   userId: string,
   guildId: string | undefined,
   at: Date,
-): Promise<void> {
+): Promise<number> {
   const { day } = periodKeys(at);
   // Today's running total keeps counting against the member's daily budget, under a pseudonym.
   let rows = trx
@@ -60,7 +71,8 @@ export async function carryOverMember(
     .where('cached', '=', 0)
     .where('at', '>', at.getTime() - LAST_SPEND_REACH_MS);
   if (guildId !== undefined) recent = recent.where('guild_id', '=', guildId);
-  for (const spend of await recent.execute()) {
+  const carried = await recent.execute();
+  for (const spend of carried) {
     await trx
       .updateTable('spends')
       .set({ user_id: memberDayPseudonym(key, spend.guild_id, userId, spend.day) })
@@ -78,6 +90,7 @@ export async function carryOverMember(
       .where('token', '=', hold.token)
       .execute();
   }
+  return carried.length;
 }
 
 /** A server forgotten at `at`: its month's running total and its holds carried; `marker` names its members. */

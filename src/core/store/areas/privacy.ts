@@ -24,10 +24,11 @@ export class PrivacyArea extends Area {
     this.#rules = rules;
   }
 
-  async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<void>): Promise<ForgetResult> {
+  /** `first` runs before the rules and returns how many rows it took the ID off (counted as anonymised). */
+  async #runAll(statements: PlannedStatement[], first?: (trx: Db) => Promise<number | void>): Promise<ForgetResult> {
     return this.d.transaction(undefined, async (trx) => {
-      await first?.(trx);
-      const result: ForgetResult = { deleted: 0, anonymised: 0 };
+      const carried = (await first?.(trx)) ?? 0;
+      const result: ForgetResult = { deleted: 0, anonymised: carried };
       for (const s of statements) {
         const changed = Number((await s.query.execute(trx)).numAffectedRows ?? 0);
         if (s.action === 'delete') result.deleted += changed;

@@ -14,7 +14,7 @@ import type {
 import { Area, type Db } from '../dialect.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import { forgottenMarker } from '../forget-plan.ts';
-import { LAST_SPEND_REACH_MS, lastSpendIds } from './forget-carry-over.ts';
+import { LAST_SPEND_REACH_MS, lastSpendIds, memberDayIds } from './forget-carry-over.ts';
 import { orNull } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
@@ -320,6 +320,23 @@ export class SpendArea extends Area {
       days: days.map((row) => ({ day: row.day, ...totalsOf(row) })),
       members: members.map((row) => ({ userId: row.user_id, ...totalsOf(row) })),
     };
+  }
+
+  /**
+   * What a member spent in a guild on the day of `at`, as their daily budget counts it (budget-holds.ts): the day's
+   * running totals under every ID their day counts under (forget-carry-over.ts), a deletion's carry-over included.
+   */
+  async memberDaySpent(guildId: string, userId: string, at = new Date()): Promise<number> {
+    const { day } = periodKeys(at);
+    const key = await pseudonymKey(this.d);
+    const row = await this.d.db
+      .selectFrom('spend_totals_member_day')
+      .select((eb) => eb.fn.sum<number>('characters').as('n'))
+      .where('guild_id', '=', guildId)
+      .where('user_id', 'in', memberDayIds(key, guildId, userId, day))
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */

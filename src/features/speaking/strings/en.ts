@@ -109,6 +109,8 @@ export const en = {
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.aborted': 'The request was cancelled.',
+  'error.api.chargedNotAudio':
+    'The voice service accepted this request and counted its characters, but what came back was not audio (a page from a gateway in front of it, for instance), so there is nothing to play. Those characters may have been charged and are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':
