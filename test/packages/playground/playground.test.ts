@@ -171,6 +171,12 @@ describeInBrowser('npm run playground in a real browser', () => {
         await forged.close();
       }
       await page.getByLabel('Who you are').selectOption(DANA.id);
+      // On a phone (360 px) the page does not scroll sideways.
+      await page.setViewportSize({ width: 360, height: 740 });
+      await expect
+        .poll(() => page.evaluate('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth'))
+        .toBe(0);
+      await page.setViewportSize({ width: 1280, height: 800 });
       const [dashboard] = await Promise.all([
         page.context().waitForEvent('page'),
         page.getByRole('link', { name: 'Open the dashboard' }).click(),
