@@ -76,7 +76,7 @@ export const PAGE_SCRIPT = `'use strict';
     $('speech').textContent = state.speech === 'words'
       ? 'The sandbox Voice API speaks the words (eSpeak NG, the free voice) in every voice: nothing is paid, no account is used.'
       : 'The sandbox Voice API speaks test tones, one pitch a voice (install the optional espeak-ng package to hear words): nothing is paid, no account is used.';
-    $('dashboard').href = '/dashboard?as=' + encodeURIComponent(as);
+    $('dashboard').href = '/dashboard?as=' + encodeURIComponent(as) + '&token=' + encodeURIComponent(token);
     $('dashboard').hidden = !as;
     renderChannels();
     renderMessages();

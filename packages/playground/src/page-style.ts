@@ -71,4 +71,10 @@ a { color: #00a8fc; }
 .command-form label.required > span::after { content: " *"; color: var(--danger); }
 .status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
 .empty { color: var(--muted); }
+/* A phone: the channels above the chat, nothing wider than the screen. */
+@media (max-width: 40rem) {
+  .layout { grid-template-columns: minmax(0, 1fr); height: auto; }
+  .layout > * { min-width: 0; }
+  .composer #input { min-width: 0; }
+}
 `;

@@ -177,6 +177,13 @@ export async function startPage(options: PageOptions): Promise<Page> {
     });
   });
 
+  /** The page's token, or 403: no other site's page knows it. */
+  function checkToken(value: unknown): void {
+    const given = Buffer.from(typeof value === 'string' ? value : '');
+    const wanted = Buffer.from(token);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new HttpError(403, 'no page token');
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://playground');
     // DNS rebinding: another name resolving here gets nothing.
@@ -196,6 +203,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
       if (url.pathname === '/dashboard') {
         // The dashboard, signed in as the person picked: the local Discord's login remembers them, and they have
         // authorized SayBot's login before, so the dashboard's /login comes straight back logged in.
+        // Signing in is a change: only the page's own link (its token in the address) may, not another site's.
+        checkToken(url.searchParams.get('token'));
         const person = me(url.searchParams.get('as'));
         discord.oauth2.preauthorize(person.id, ['identify', 'guilds']);
         discord.oauth2.signIn(person.id);
@@ -207,9 +216,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
       throw new HttpError(404, 'not found');
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
-      const given = Buffer.from(String(req.headers['x-playground-token'] ?? ''));
-      const wanted = Buffer.from(token);
-      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new HttpError(403, 'no page token');
+      checkToken(req.headers['x-playground-token']);
       const action = actions[url.pathname.slice('/api/'.length)];
       if (action === undefined) throw new HttpError(404, 'no such action');
       const body = await readJson(req);

@@ -126,7 +126,8 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
   app.post('/owner/doctor', async (c) => {
     await runDoctor();
     audit(logger, 'owner.doctor', { userId: userOf(c) });
-    return show(c);
+    // Post/Redirect/Get: the results are the console's (the last run only), so a reload does not run them again.
+    return c.redirect('/owner#doctor', 303);
   });
 
   /** The server by its ID among those SayBot is in, or undefined. */

@@ -182,6 +182,10 @@ main { padding: var(--space-5) var(--space-4) var(--space-6); width: 100%; max-w
   main { padding: var(--space-6) var(--space-6) var(--space-6); }
 }
 
+/* The hidden attribute wins over any display set below (a button's inline-flex would show the theme switch, which
+   only the script makes work, on a page without script). */
+[hidden] { display: none !important; }
+
 /* Buttons: primary (accent), plain, danger, ghost; a link can look like one (.button). */
 button, .button {
   display: inline-flex; align-items: center; justify-content: center; gap: var(--space-2);

@@ -219,11 +219,13 @@ describeInBrowser('the dashboard as people use it', () => {
     await context.close();
   }, 300_000);
 
-  it('a saved change confirms beside its button with script, and comes back as a page without', async () => {
+  it('a saved change confirms beside its button with script, and comes back as a page without (and no theme switch)', async () => {
     for (const javaScript of [true, false]) {
       const { context, page } = await loggedIn(MEMBER.id, { javaScript });
       await page.goto(`${h.url}${PAGES['myvoice']}`);
       const url = page.url();
+      // The theme switch needs the script: without it, the page offers no control that does nothing.
+      expect(await page.locator('#theme-switch').isVisible()).toBe(javaScript);
       await page.getByLabel('voice', { exact: true }).fill(javaScript ? 'voice-b-en-m-01' : 'voice-b-en-f-01');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       const status = page.getByRole('status');

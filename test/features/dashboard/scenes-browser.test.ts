@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
+import { seriousViolations } from '../../support/axe.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { linePitches } from '../../support/scene-audio.ts';
@@ -97,6 +98,25 @@ describeInBrowser('the Scenes page in a real browser', () => {
 
   it('shows a line error as typed, plays in voice in order, and downloads its file and .srt', async () => {
     const page = await scenesPage();
+    // With script, before anything is typed (the cost bar shown): no serious or critical axe violation at either
+    // width, and the bar's buttons have their names.
+    const found: string[] = [];
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const violation of await seriousViolations(page)) found.push(`${width}: ${violation}`);
+    }
+    expect(found).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.locator('#scene-make').textContent()).toBe('Make the file');
+    expect(await page.locator('#scene-play').textContent()).toBe('Play it in my voice channel');
+    // The scenes feature's message keeps its Discord words for /scene; here its `code` is formatted, as text.
+    await write(page, 'cast: Ann');
+    await poll(() => page.locator('#scene-check').innerHTML()).toBe(
+      'Line 1: a cast is written <code>cast: Name = voice</code>.',
+    );
     await write(page, `${CAST}\n${LINES[0]}\n[pause 99s]`);
     await poll(() => page.locator('#scene-check').textContent()).toMatch(/^Line 3: /);
     await poll(() => page.locator('.cm-line.scene-line-error .scene-error').textContent()).toBe('[pause 99s]');

@@ -159,12 +159,29 @@ describeInBrowser('npm run playground in a real browser', () => {
   );
 
   it(
-    'opens the dashboard signed in as the person picked',
+    "opens the dashboard signed in as the person picked, from the page's own link only",
     async () => {
-      await page.getByLabel('Who you are').selectOption(DANA.id);
-      const dashboard = await browser.newPage();
+      // Another site navigating a visitor to the sign-in address (no page token) signs nobody in.
+      const forged = await browser.newPage();
       try {
-        await dashboard.goto(`${playground.url}/dashboard?as=${DANA.id}`);
+        const answer = await forged.goto(`${playground.url}/dashboard?as=${OLIVIA.id}`);
+        expect(answer?.status()).toBe(403);
+        expect(forged.url()).toBe(`${playground.url}/dashboard?as=${OLIVIA.id}`);
+      } finally {
+        await forged.close();
+      }
+      await page.getByLabel('Who you are').selectOption(DANA.id);
+      // On a phone (360 px) the page does not scroll sideways.
+      await page.setViewportSize({ width: 360, height: 740 });
+      await expect
+        .poll(() => page.evaluate('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth'))
+        .toBe(0);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const [dashboard] = await Promise.all([
+        page.context().waitForEvent('page'),
+        page.getByRole('link', { name: 'Open the dashboard' }).click(),
+      ]);
+      try {
         await dashboard.waitForURL(
           (url) => url.origin === new URL(playground.dashboardUrl).origin && !/login|callback/.test(url.pathname),
           {

@@ -111,8 +111,8 @@ ${editor.script}</textarea>
               <option value="wav">WAV</option>
               <option value="mp3">MP3</option>
             </select>
-            <button type="button" id="scene-make" class="small" disabled></button>
-            <button type="button" id="scene-play" class="small" disabled></button>
+            <button type="button" id="scene-make" class="small" disabled>${t(locale, 'studio.scenes.makeIdle')}</button>
+            <button type="button" id="scene-play" class="small" disabled>${t(locale, 'studio.scenes.playIdle')}</button>
           </div>
           <p id="scene-result" role="status" class="hint"></p>
         </section>

@@ -31,6 +31,8 @@ export const en = {
   'studio.scenes.budgetNone': 'No character budget is set for you here.',
   'studio.scenes.budgetOver': 'This is more than a budget leaves: it cannot be made now.',
   'studio.scenes.format': 'File format',
+  'studio.scenes.makeIdle': 'Make the file',
+  'studio.scenes.playIdle': 'Play it in my voice channel',
   'studio.scenes.make': 'Make the file ({characters} characters)',
   'studio.scenes.makeFree': 'Make the file (free)',
   'studio.scenes.play': 'Play it in my voice channel ({characters} characters)',

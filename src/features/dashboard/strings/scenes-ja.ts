@@ -29,6 +29,8 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.budgetNone': 'このサーバーではあなたに文字数の予算は設定されていません。',
   'studio.scenes.budgetOver': '予算の残りを超えています: 今は作成できません。',
   'studio.scenes.format': 'ファイル形式',
+  'studio.scenes.makeIdle': 'ファイルを作成',
+  'studio.scenes.playIdle': '自分のボイスチャンネルで再生',
   'studio.scenes.make': 'ファイルを作成 ({characters}文字)',
   'studio.scenes.makeFree': 'ファイルを作成 (無料)',
   'studio.scenes.play': '自分のボイスチャンネルで再生 ({characters}文字)',

@@ -30,6 +30,8 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.budgetNone': '이 서버에서 나에게 설정된 글자 예산이 없습니다.',
   'studio.scenes.budgetOver': '예산이 남긴 것보다 많습니다: 지금은 만들 수 없습니다.',
   'studio.scenes.format': '파일 형식',
+  'studio.scenes.makeIdle': '파일 만들기',
+  'studio.scenes.playIdle': '내 음성 채널에서 재생',
   'studio.scenes.make': '파일 만들기 ({characters}자)',
   'studio.scenes.makeFree': '파일 만들기 (무료)',
   'studio.scenes.play': '내 음성 채널에서 재생 ({characters}자)',

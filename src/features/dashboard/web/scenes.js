@@ -92,7 +92,7 @@ function start(root) {
     if (answer.ok !== false || answer.line < 1 || answer.line > doc.lines) return Decoration.none;
     const line = doc.line(answer.line);
     const ranges = [Decoration.line({ class: 'scene-line-error' }).range(line.from)];
-    const attributes = { title: answer.error };
+    const attributes = { title: answer.error.replaceAll('`', '') };
     if (line.to > line.from)
       ranges.push(Decoration.mark({ class: 'scene-error', attributes }).range(line.from, line.to));
     return Decoration.set(ranges, true);
@@ -151,6 +151,19 @@ function start(root) {
     return response.json();
   }
 
+  // The scenes feature's messages are Discord's words (the /scene command's): `code` is shown here as <code>, each
+  // part as text, never as markup.
+  function showMessage(element, message) {
+    element.replaceChildren(
+      ...message.split('`').map((part, index) => {
+        if (index % 2 === 0) return part;
+        const code = document.createElement('code');
+        code.textContent = part;
+        return code;
+      }),
+    );
+  }
+
   function showCheck(answer) {
     check.classList.toggle('error', answer.ok === false);
     view.contentDOM.setAttribute('aria-invalid', answer.ok === false ? 'true' : 'false');
@@ -158,15 +171,18 @@ function start(root) {
       check.setAttribute('role', 'alert');
       // A message that names its line already is shown as it is, another with its line put first.
       const lineFirst = text('lineError', { line: answer.line, message: '' }).trim();
-      check.textContent =
+      showMessage(
+        check,
         answer.line < 1 || answer.error.startsWith(lineFirst)
           ? answer.error
-          : text('lineError', { line: answer.line, message: answer.error });
+          : text('lineError', { line: answer.line, message: answer.error }),
+      );
     } else {
       check.removeAttribute('role');
-      check.textContent = answer.ok
-        ? text('scriptOk', { lines: answer.lines, speakers: answer.speakers })
-        : answer.error;
+      showMessage(
+        check,
+        answer.ok ? text('scriptOk', { lines: answer.lines, speakers: answer.speakers }) : answer.error,
+      );
     }
     if (answer.ok === null) return;
     const effects = [setError.of(errorMarks(view.state.doc, answer))];
@@ -318,7 +334,7 @@ function start(root) {
     }
     setButtons(true);
     if (answer.error !== undefined) {
-      result.textContent = answer.error;
+      showMessage(result, answer.error);
       return;
     }
     done(answer);
