@@ -604,18 +604,19 @@ describe('the rules of speaking, for every front-end', () => {
   it.each(keeping('right'))(
     '$name: a member a moderator server-muted is refused before anything is paid, in words naming the mute',
     async (front) => {
-      // Short enough for her budget, so only the mute can refuse it.
+      // In the world whose members' days have no cap: only the mute can refuse it, whatever the rules run before
+      // spent of her day (a row that pays first, as "Play in my voice channel" does, would find it used up).
       const text = 'Muted now.';
-      let before = paidRequests(h);
-      h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
+      let before = paidRequests(paying);
+      paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
       try {
-        const words = await askOf(front)(h, text, () => {
-          before = paidRequests(h);
+        const words = await askOf(front)(paying, text, () => {
+          before = paidRequests(paying);
         });
         expect(words).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${GENERAL}>` }));
-        expect(paidRequests(h)).toBe(before);
+        expect(paidRequests(paying)).toBe(before);
       } finally {
-        h.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+        paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
       }
     },
   );
