@@ -21,7 +21,14 @@ import {
 } from './errors.ts';
 import { KeyState, type KeyStateSnapshot } from './key-state.ts';
 import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
-import { answerCharge, isRetryable, retryDelayMs, transportCharge, type RetryPolicy } from './retry.ts';
+import {
+  answerCharge,
+  hasServiceHeaders,
+  isRetryable,
+  retryDelayMs,
+  transportCharge,
+  type RetryPolicy,
+} from './retry.ts';
 import {
   CloneVoiceRequestSchema,
   EmotionTtsRequestSchema,
@@ -512,7 +519,7 @@ export class VoiceApiClient {
     }
     const { statusCode: status, headers, body: source } = response;
     observe(status);
-    this.#keyState.record(status, outgoing.operation, requestIdOf(headers));
+    this.#keyState.record(status, outgoing.operation, requestIdOf(headers), hasServiceHeaders(headers));
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {

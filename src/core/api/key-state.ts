@@ -28,10 +28,15 @@ export class KeyState {
     this.#now = now;
   }
 
-  /** One HTTP answer's status (0, no answer, is the connection's, not the key's: not kept). */
-  record(status: number, operation: string, requestId: string | undefined): void {
+  /**
+   * One HTTP answer's status (0, no answer, is the connection's, not the key's: not kept). `fromService`: the
+   * service's own headers came with it (retry.ts, hasServiceHeaders). A gateway's refusal or rate limit says nothing
+   * of the key or the month, so it is kept as a failure on the way, never as the key refused.
+   */
+  record(status: number, operation: string, requestId: string | undefined, fromService: boolean): void {
     const answer = (): KeyAnswer => ({ status, at: new Date(this.#now()), operation, requestId });
-    if (status === 401) this.#state = { ...this.#state, lastRefused: answer() };
+    if (!fromService && status >= 400) this.#state = { ...this.#state, lastFailed: answer() };
+    else if (status === 401) this.#state = { ...this.#state, lastRefused: answer() };
     else if (status === 429) this.#state = { ...this.#state, lastLimited: answer() };
     else if (status >= 500 && status <= 599) this.#state = { ...this.#state, lastFailed: answer() };
     else if (status >= 200 && status < 300) this.#state = { ...this.#state, lastAccepted: answer() };

@@ -8,23 +8,38 @@ describe('KeyState', () => {
     let now = 1_000;
     const state = new KeyState(() => now);
     expect(state.snapshot).toEqual({});
-    state.record(200, 'tts', 'req-a');
+    state.record(200, 'tts', 'req-a', true);
     now = 2_000;
-    state.record(401, 'tts', 'req-b');
+    state.record(401, 'tts', 'req-b', true);
     now = 3_000;
-    state.record(429, 'voices/clone', undefined);
+    state.record(429, 'voices/clone', undefined, true);
     now = 4_000;
-    state.record(503, 'tts/emotion', 'req-c');
+    state.record(503, 'tts/emotion', 'req-c', true);
     now = 5_000;
-    state.record(502, 'tts', 'req-d');
+    state.record(502, 'tts', 'req-d', false);
     // A request refused as invalid, or no answer at all (0): the key's state is not changed.
-    state.record(400, 'tts', 'req-e');
-    state.record(0, 'tts', undefined);
+    state.record(400, 'tts', 'req-e', true);
+    state.record(0, 'tts', undefined, false);
     expect(state.snapshot).toEqual({
       lastAccepted: { status: 200, at: new Date(1_000), operation: 'tts', requestId: 'req-a' },
       lastRefused: { status: 401, at: new Date(2_000), operation: 'tts', requestId: 'req-b' },
       lastLimited: { status: 429, at: new Date(3_000), operation: 'voices/clone', requestId: undefined },
       lastFailed: { status: 502, at: new Date(5_000), operation: 'tts', requestId: 'req-d' },
+    });
+  });
+});
+
+describe("KeyState, when a gateway answers in the service's place", () => {
+  it("never calls the key refused or the month used up: a gateway's 401, 403 or 429 is a failure on the way", () => {
+    let now = 1_000;
+    const state = new KeyState(() => now);
+    state.record(401, 'tts', undefined, false);
+    now = 2_000;
+    state.record(429, 'tts/emotion', undefined, false);
+    now = 3_000;
+    state.record(403, 'voices/clone', undefined, false);
+    expect(state.snapshot).toEqual({
+      lastFailed: { status: 403, at: new Date(3_000), operation: 'voices/clone', requestId: undefined },
     });
   });
 });

@@ -36,7 +36,7 @@ export const en = {
   'console.keyAccepted': 'Last accepted',
   'console.keyRefused': 'Last refused (401: key invalid or deactivated)',
   'console.keyLimited': 'Last limited (429: rate limit or month used up)',
-  'console.keyFailed': 'Last service failure (5xx)',
+  'console.keyFailed': 'Last failure (5xx, or a gateway in front of the service)',
   'console.keyNever': 'not since SayBot started',
   'console.keyAnswer': '{status} at {at}, {operation}{request}',
   'console.keyRequest': ', request {id}',

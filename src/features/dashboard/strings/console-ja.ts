@@ -35,7 +35,7 @@ export const ja: Translation<typeof en> = {
   'console.keyAccepted': '最後の受理',
   'console.keyRefused': '最後の拒否(401: キーが無効または停止)',
   'console.keyLimited': '最後の制限(429: レート制限または月の上限)',
-  'console.keyFailed': '最後のサービス障害(5xx)',
+  'console.keyFailed': '最後の障害(5xx、またはサービス手前のゲートウェイ)',
   'console.keyNever': 'SayBot の起動以来なし',
   'console.keyAnswer': '{at} に {status}、{operation}{request}',
   'console.keyRequest': '、リクエスト {id}',

@@ -34,7 +34,7 @@ export const ko: Translation<typeof en> = {
   'console.keyAccepted': '마지막 수락',
   'console.keyRefused': '마지막 거부(401: 키가 잘못되었거나 비활성화됨)',
   'console.keyLimited': '마지막 제한(429: 속도 제한 또는 월 사용량 소진)',
-  'console.keyFailed': '마지막 서비스 오류(5xx)',
+  'console.keyFailed': '마지막 오류(5xx 또는 서비스 앞 게이트웨이)',
   'console.keyNever': 'SayBot 시작 이후 없음',
   'console.keyAnswer': '{at}에 {status}, {operation}{request}',
   'console.keyRequest': ', 요청 {id}',
