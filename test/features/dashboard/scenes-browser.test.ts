@@ -117,6 +117,9 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() => page.locator('#scene-check').innerHTML()).toBe(
       'Line 1: a cast is written <code>cast: Name = voice</code>.',
     );
+    // A message that names its line in its own words is shown once, not after another "Line 1: ".
+    await write(page, 'Ann says hello');
+    await poll(() => page.locator('#scene-check').textContent()).toMatch(/^Line 1 is not Name: text/);
     await write(page, `${CAST}\n${LINES[0]}\n[pause 99s]`);
     await poll(() => page.locator('#scene-check').textContent()).toMatch(/^Line 3: /);
     await poll(() => page.locator('.cm-line.scene-line-error .scene-error').textContent()).toBe('[pause 99s]');

@@ -169,11 +169,10 @@ function start(root) {
     view.contentDOM.setAttribute('aria-invalid', answer.ok === false ? 'true' : 'false');
     if (answer.ok === false) {
       check.setAttribute('role', 'alert');
-      // A message that names its line already is shown as it is, another with its line put first.
-      const lineFirst = text('lineError', { line: answer.line, message: '' }).trim();
+      // A message that names its line already (the server says so) is shown as it is, another with its line first.
       showMessage(
         check,
-        answer.line < 1 || answer.error.startsWith(lineFirst)
+        answer.line < 1 || answer.namesLine === true
           ? answer.error
           : text('lineError', { line: answer.line, message: answer.error }),
       );
