@@ -24,6 +24,9 @@ function npmScript(argv: readonly string[]): string | undefined {
   return argv[1] === 'run' || argv[1] === 'run-script' ? argv[2] : undefined;
 }
 
+/** npm scripts that run until stopped, besides the image's command: run in a container as its main process. */
+const LONG_RUNNING_SCRIPTS = ['playground', 'sandbox'];
+
 /**
  * Docker signals the container's main process only. A shell form runs under `/bin/sh -c`, which does not pass
  * SIGTERM on; npm runs a script under `sh -c` too, so the script's last command must `exec` node.
@@ -43,8 +46,11 @@ export function signalProblems(stages: Stage[], pkg: PackageJson, compose: strin
   }
   const command = imageCommand(stages);
   if (command[0] === '/bin/sh' || command[0] === 'sh') return problems;
-  const script = npmScript(command);
-  if (script !== undefined) {
+  // The image's own command, and the long-running scripts owners are told to run in it instead (`docker run ... npm
+  // run playground`, the Dockerfile's comment): each must get the signal, or Ctrl-C and `docker stop` never reach it.
+  const scripts = new Set([npmScript(command), ...LONG_RUNNING_SCRIPTS]);
+  for (const script of scripts) {
+    if (script === undefined) continue;
     const text = pkg.scripts[script];
     const last =
       text
