@@ -27,6 +27,8 @@ export interface PageOptions {
 
 export interface Page {
   url: string;
+  /** The bytes queued for each page listening to the voice channel (what it has not read yet). */
+  listening(): number[];
   close(): Promise<void>;
 }
 
@@ -231,9 +233,15 @@ export async function startPage(options: PageOptions): Promise<Page> {
     res.write(': listening\n\n');
     listeners.add(res);
     const stop = discord.onHeard(GUILD_ID, (pcm) => {
-      // A page that does not keep up loses the newest audio rather than the process growing its buffer.
-      if (res.writableLength > BOUNDS.listenerBytes) return;
-      res.write(`data: ${monoAt24k(pcm).toString('base64')}\n\n`);
+      // A page that does not keep up (stalled, or gone without closing) is dropped at its bound, rather than the
+      // process queueing what it will never read; a live page reconnects (EventSource does) and hears on from now.
+      const event = `data: ${monoAt24k(pcm).toString('base64')}\n\n`;
+      if (res.writableLength + event.length > BOUNDS.listenerBytes) {
+        end();
+        res.destroy();
+        return;
+      }
+      res.write(event);
     });
     const end = () => {
       stop();
@@ -253,6 +261,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) hosts = [...hosts, ...otherHosts(port)];
   return {
     url: `http://${options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : shownHost}:${port}`,
+    listening: () => [...listeners].map((res) => res.writableLength),
     async close() {
       for (const res of listeners) res.end();
       server.closeAllConnections();
