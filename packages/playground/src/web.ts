@@ -8,13 +8,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { FakeDiscord, InteractionOption } from '@saybot/local-discord';
+import { FormRefusal, type FakeDiscord, type InteractionHandle, type InteractionOption } from '@saybot/local-discord';
 import { PAGE_HTML } from './page.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import { BOUNDS } from './bounds.ts';
 import { ChatLog } from './chat-log.ts';
-import { channelMessages, proxyAttachment, shownMessage } from './view.ts';
+import { channelMessages, directMessages, proxyAttachment, shownMessage } from './view.ts';
 import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
@@ -60,6 +60,16 @@ export async function startPage(options: PageOptions): Promise<Page> {
   const token = randomBytes(24).toString('base64url');
   const chat = new ChatLog(BOUNDS.messagesPerChannel);
   const listeners = new Set<ServerResponse>();
+  /** The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with. */
+  const started = new Map<string, { personId: string; handle: InteractionHandle }>();
+  const start = (person: Person, handle: InteractionHandle): { id: string } => {
+    started.set(handle.id, { personId: person.id, handle });
+    for (const id of started.keys()) {
+      if (started.size <= BOUNDS.openInteractions) break;
+      started.delete(id);
+    }
+    return { id: handle.id };
+  };
   let hosts: string[] = [];
 
   const me = (value: unknown): Person => {
@@ -85,7 +95,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
         ...(attachments.length > 0 ? { attachments } : {}),
       });
-      return { id: handle.id };
+      return start(person, handle);
     },
     async autocomplete(body) {
       const person = me(body.as);
@@ -107,7 +117,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messageId: String(body.messageId),
         customId: String(body.customId),
       });
-      return { id: handle.id };
+      return start(person, handle);
     },
     async menu(body) {
       const person = me(body.as);
@@ -121,7 +131,30 @@ export async function startPage(options: PageOptions): Promise<Page> {
         name: String(body.name),
         message: target,
       });
-      return { id: handle.id };
+      return start(person, handle);
+    },
+    async modal(body) {
+      const person = me(body.as);
+      const opened = started.get(String(body.interactionId));
+      if (opened === undefined || opened.personId !== person.id || opened.handle.modal === undefined)
+        throw new HttpError(404, 'that form is closed');
+      const given = (body.values ?? {}) as Json;
+      const values: Record<
+        string,
+        string | boolean | Array<{ data: Uint8Array; filename: string; contentType?: string }>
+      > = {};
+      for (const [id, value] of Object.entries(given).slice(0, 5)) {
+        if (typeof value === 'string') values[id] = value.slice(0, 4000);
+        else if (typeof value === 'boolean') values[id] = value;
+        else if (Array.isArray(value)) values[id] = value.slice(0, 10).map((file) => asUpload(file));
+      }
+      try {
+        const handle = await discord.submitModal({ on: opened.handle, values });
+        return start(person, handle);
+      } catch (error) {
+        if (error instanceof FormRefusal) throw new HttpError(400, error.message);
+        throw error;
+      }
     },
     async post(body) {
       const person = me(body.as);
@@ -147,6 +180,12 @@ export async function startPage(options: PageOptions): Promise<Page> {
     },
   };
 
+  /** The newest form SayBot answered this person's interaction with, while it waits to be submitted. */
+  const openModal = (personId: string): Json | null => {
+    const open = [...started.values()].filter((s) => s.personId === personId && s.handle.modal !== undefined).at(-1);
+    return open === undefined ? null : { interactionId: open.handle.id, ...open.handle.modal };
+  };
+
   const state = (as: string | null): Json => {
     const person = as === null ? undefined : personById(as);
     const botId = discord.oauth2.clientId;
@@ -166,6 +205,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messages: person === undefined ? [] : channelMessages(discord, chat, channel.id, person.id),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
+      direct: person === undefined ? [] : directMessages(discord, person.id),
+      modal: person === undefined ? null : openModal(person.id),
       commands: discord.registeredCommands(),
     };
   };
@@ -308,15 +349,18 @@ function asOption(option: Json): InteractionOption {
   return out;
 }
 
-function asAttachment(value: unknown): { option: string; data: Uint8Array; filename: string; contentType?: string } {
+/** A file the page sent as base64 in JSON (a command's attachment, a form's upload). */
+function asUpload(value: unknown): { data: Uint8Array; filename: string; contentType?: string } {
   const a = (value ?? {}) as Json;
-  const data = Buffer.from(String(a.base64 ?? ''), 'base64');
   return {
-    option: String(a.option),
-    data,
+    data: Buffer.from(String(a.base64 ?? ''), 'base64'),
     filename: String(a.filename ?? 'file').slice(0, 200),
     ...(typeof a.contentType === 'string' && a.contentType !== '' ? { contentType: a.contentType } : {}),
   };
+}
+
+function asAttachment(value: unknown): { option: string; data: Uint8Array; filename: string; contentType?: string } {
+  return { option: String(((value ?? {}) as Json).option), ...asUpload(value) };
 }
 
 /** 48 kHz stereo interleaved s16 as 24 kHz mono s16 (each output sample the mean of two frames' both channels). */
