@@ -67,6 +67,17 @@ describe('the local Discord with retain: every list stays at its bound, the newe
     expect(kept).toEqual([3, 4, 5, 6, 7].map((i) => `dm ${i}`));
   });
 
+  it('CDN requests logged (server icons and avatars as much as attachments): the newest `entries`', async () => {
+    for (let i = 0; i < RETAIN + 3; i++) {
+      const answer = await fetch(`${fake.cdnUrl}/embed/avatars/${i % 6}.png?size=${16 + i}`);
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+    }
+    expect(fake.cdnLog.map((e) => e.path)).toEqual(
+      [3, 4, 5, 6, 7].map((i) => `/embed/avatars/${i % 6}.png?size=${16 + i}`),
+    );
+  });
+
   it('voice joins asked for: the newest `entries`', async () => {
     const client = await rawClient(fake);
     try {
