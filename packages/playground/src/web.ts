@@ -83,30 +83,27 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return channel.id;
   };
 
+  /** A slash command as the page sends it (used, or being typed for autocomplete), by the person picked. */
+  const slashCommand = (person: Person, body: Json) => ({
+    guildId: GUILD_ID,
+    userId: person.id,
+    channelId: textChannel(body.channelId),
+    name: String(body.name),
+    options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+  });
+
   const actions: Record<string, (body: Json) => Promise<unknown>> = {
     async command(body) {
       const person = me(body.as);
       const attachments = Array.isArray(body.attachments) ? body.attachments.map(asAttachment) : [];
       const handle = await discord.command({
-        guildId: GUILD_ID,
-        userId: person.id,
-        channelId: textChannel(body.channelId),
-        name: String(body.name),
-        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+        ...slashCommand(person, body),
         ...(attachments.length > 0 ? { attachments } : {}),
       });
       return start(person, handle);
     },
     async autocomplete(body) {
-      const person = me(body.as);
-      const choices = await discord.autocomplete({
-        guildId: GUILD_ID,
-        userId: person.id,
-        channelId: textChannel(body.channelId),
-        name: String(body.name),
-        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
-        timeoutMs: 3000,
-      });
+      const choices = await discord.autocomplete({ ...slashCommand(me(body.as), body), timeoutMs: 3000 });
       return { choices: choices.slice(0, 25) };
     },
     async press(body) {
