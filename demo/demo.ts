@@ -2,30 +2,22 @@
 // Discord run in this process; SayBot runs as `npm start` runs it (`node src/bin/start.ts`, configured only by its
 // environment) in a child process. A member then uses three commands, and what the voice channel heard (decrypted
 // from DAVE, decoded from Opus), the files SayBot sent and the replies are written to `outDir`.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import {
-  APP_ID,
   DEFAULT_PERMISSIONS,
-  FakeDiscord,
-  fakeToken,
-  GatewayIntent,
-  startBotProcess,
+  type FakeDiscord,
   type BotProcess,
   type FakeGuildSpec,
   type HeardAudio,
   type InteractionHandle,
   type InteractionResponse,
 } from '@saybot/local-discord';
-import { startSandbox } from '@saybot/voice-sandbox';
-import { freePort, saybotEnvironment } from '@saybot/playground';
+import { startLocalStack } from '@saybot/playground';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
 import { encodeWav } from '@saybot/voice-sandbox/synth.ts';
 
-const SAYBOT_ENTRY = fileURLToPath(new URL('../src/bin/start.ts', import.meta.url));
 const RATE = 48_000;
 
 const GUILD: FakeGuildSpec = {
@@ -156,41 +148,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   const speech = options.speech ?? (freeVoiceInstalled() ? 'words' : 'tones');
   const run = async (): Promise<DemoResult> => {
-    const sandbox = await startSandbox({ speech });
-    await own(() => sandbox.close());
-    const token = fakeToken();
-    // The dashboard's address is known before SayBot starts: its redirect is registered as an owner does in the portal.
-    const dashboardPort = await freePort();
-    const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
-    const clientSecret = randomBytes(24).toString('base64url');
-    const discord = await FakeDiscord.start({
-      token,
-      applicationId: APP_ID,
-      guilds: [GUILD],
-      allowedPrivilegedIntents: GatewayIntent.MessageContent,
-      oauth2: { clientSecret, redirectUris: [`${dashboardUrl}/callback`] },
-      log: () => undefined,
+    const { sandbox, discord, dashboardUrl } = await startLocalStack({
+      speech,
+      discord: { guilds: [GUILD] },
+      own,
+      beforeBot: signInDemoManager,
+      botStarted: (started) => (bot = started),
+      log,
     });
-    await own(() => discord.close());
-    log(`local Discord on ${discord.restUrl}, sandbox Voice API on ${sandbox.url}`);
-    signInDemoManager(discord);
-
-    bot = startBotProcess({
-      entry: SAYBOT_ENTRY,
-      caCertificatePem: discord.caCertificatePem,
-      // What an operator's .env holds, pointed at the local servers; the store and cache in the process's own folder.
-      env: saybotEnvironment({ token, discord, sandbox, dashboardPort, clientSecret }),
-    });
-    const running = bot;
-    await own(() => running.stop());
-    log('starting SayBot (node src/bin/start.ts)…');
-    await running
-      .waitForLine((l) => l['msg'] === 'SayBot is ready', 45_000)
-      .catch((error: unknown) => {
-        throw new Error(`SayBot did not start: ${whyStopped(running.output()) ?? String(error).split('\n')[0]}`);
-      });
     log(`SayBot is ready; ${discord.registeredCommands().length} slash commands registered`);
-    await running.waitForLine((l) => l['msg'] === 'dashboard served', 10_000);
     log(`dashboard on ${dashboardUrl} (its /login comes back logged in as ${DEMO_MANAGER.username}, the demo manager)`);
 
     // 1. /say in the member's voice channel: SayBot joins it and speaks.
@@ -323,20 +289,6 @@ function exchange(command: DemoCommand, handle: InteractionHandle): string[] {
       (text) => `   SayBot (${privately ? `only ${who} sees this` : 'everyone sees this'}): ${text}`,
     ),
   ];
-}
-
-/** The line of a bot's output that says why it stopped: its last error log line, or what Node threw. */
-function whyStopped(output: string): string | undefined {
-  const lines = output.split('\n').filter((line) => line.trim() !== '');
-  for (const line of lines.toReversed()) {
-    try {
-      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
-      if ((entry.level ?? 0) >= 50) return [entry.msg, entry.err?.message].filter(Boolean).join(': ');
-    } catch {
-      // not a log line
-    }
-  }
-  return lines.find((line) => /^\w*Error\b/.test(line));
 }
 
 /** Discord's mention syntax as a client shows it. */

@@ -66,7 +66,6 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
     const keep = options.keep;
     if (keep === undefined) return;
     while (chars > keep.chars && chunks.length > 1) chars -= chunks.shift()?.length ?? 0;
-    keepLast(lines, keep.lines);
   };
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
@@ -77,6 +76,7 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
     for (const part of parts) {
       try {
         lines.push(JSON.parse(part) as LogLine);
+        if (options.keep !== undefined) keepLast(lines, options.keep.lines);
       } catch {
         // not a log line
       }

@@ -61,6 +61,7 @@ export class Cdn {
     const picture = pictureAt(pathname, new URL(req.url ?? pathname, 'http://cdn').searchParams);
     if (picture !== undefined) {
       this.log.push({ method: req.method ?? 'GET', path: req.url ?? pathname, headers, status: picture.status });
+      keepLast(this.log, this.retain);
       if (picture.png === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       else
         res

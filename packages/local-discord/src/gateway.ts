@@ -49,6 +49,11 @@ export interface VoiceStateRequest {
 
 /** Dispatches a session keeps for RESUME; a client away longer than this many events must identify afresh. */
 const RESUME_BUFFER = 1000;
+/**
+ * Bytes queued on one socket for a client that does not read them (slow, stalled or dead) before the socket is
+ * dropped: its session stays, buffering up to RESUME_BUFFER events for the client to RESUME, as after a network cut.
+ */
+export const MAX_OUTBOUND_BYTES = 4 * 1024 * 1024;
 
 /**
  * One gateway session (READY's session_id): its sequence numbers and the dispatches sent in it, kept for RESUME.
@@ -118,6 +123,10 @@ export class GatewayConnection {
 
   sendRaw(packet: { op: number; d: unknown; s: number | null; t: string | null }): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > MAX_OUTBOUND_BYTES) {
+      this.ws.terminate();
+      return;
+    }
     this.ws.send(JSON.stringify(packet));
   }
 

@@ -3,6 +3,7 @@
 // silence frames, which pass); plaintext frames are counted, not heard.
 import opus from '@discordjs/opus';
 import type { FrameVerdict } from './dave/group.ts';
+import { keepNewest } from './retention.ts';
 import type { Waits } from './waits.ts';
 import type { DaveHeardReport, HeardAudio, HeardPacket } from './types.ts';
 
@@ -13,6 +14,8 @@ const SAMPLE_RATE = 48_000;
 const CHANNELS = 2;
 const SILENCE_FRAME = Buffer.from([0xf8, 0xff, 0xfe]);
 const FRAME_SAMPLES = 960;
+/** Opus decoders kept per guild when retention is on (one per SSRC the bot spoke from; it gets a new one per join). */
+const MAX_DECODERS = 8;
 
 class GuildAudio {
   chunks: Int16Array[] = [];
@@ -173,6 +176,8 @@ export class HeardAudioStore {
       if (!decoder) {
         decoder = new OpusEncoder(SAMPLE_RATE, CHANNELS);
         audio.decoders.set(ssrc, decoder);
+        // Each voice session of the bot speaks from a new SSRC: only the newest few still speak.
+        if (Number.isFinite(this.keepSeconds)) keepNewest(audio.decoders, MAX_DECODERS);
       }
       try {
         const pcm = decoder.decode(frame);
@@ -207,6 +212,7 @@ export class HeardAudioStore {
     audio.packets.push({ sequence, timestamp, receivedAtMs, bytes, silence, ssrc });
     audio.lastPacketAt = receivedAtMs;
     if (!silence) audio.timedSamples += FRAME_SAMPLES * CHANNELS;
+    this.trim(audio);
     for (const listener of [...this.listeners]) listener();
   }
 

@@ -204,7 +204,10 @@ export class FakeDiscord {
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
       voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
     });
-    if (options.retain !== undefined) rest.retain = options.retain.entries;
+    if (options.retain !== undefined) {
+      rest.retain = options.retain.entries;
+      voice.retain = options.retain.entries;
+    }
     const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
     const server = createServer((req, res) =>
       afterDelay(options.restRoundTripMs ?? 0, () =>
@@ -649,6 +652,11 @@ export class FakeDiscord {
   }
 
   // ---- observing ----
+
+  /** Whether a client's socket is connected to the session holding the guild (false while it is away, for RESUME). */
+  gatewayConnected(guildId: string): boolean {
+    return this.parts.gateway.connectionFor(guildId) !== undefined;
+  }
 
   get restLog(): ReadonlyArray<RestLogEntry> {
     return this.parts.rest.log;

@@ -115,9 +115,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export class RestApi {
   readonly log: RestLogEntry[] = [];
   readonly sentMessages: SentChannelMessage[] = [];
-  /** Log entries and sent messages kept (FakeDiscordOptions.retain). */
+  /** Log entries, sent messages and direct messages kept (FakeDiscordOptions.retain). */
   retain = Infinity;
-  /** Messages the bot sent to members' DM channels (kept apart from the guilds' channels). */
+  /** Messages the bot sent to members' DM channels (kept apart from the guilds' channels), the newest `retain`. */
   readonly directMessages: SentDirectMessage[] = [];
   /** Called after each channel or direct message the bot posts (waits subscribe here). */
   readonly messageListeners = new Set<() => void>();
@@ -294,6 +294,7 @@ export class RestApi {
       files: body.files.map(({ index: _index, ...f }) => f),
       raw: body.json,
     });
+    keepLast(this.directMessages, this.retain);
     for (const listener of [...this.messageListeners]) listener();
     return ok(message);
   }

@@ -13,6 +13,7 @@ import { ExternalSender } from './dave/mls.ts';
 import type { HeardAudioStore } from './heard-audio.ts';
 import type { DaveMode } from './types.ts';
 import { decryptRtp, parseRtpHeader, SUPPORTED_MODES } from './rtp-decrypt.ts';
+import { keepLast } from './retention.ts';
 import { randomToken } from './snowflake.ts';
 import type { UdpPeer, VoiceUdp } from './voice-udp.ts';
 
@@ -200,6 +201,8 @@ export class VoiceGateway {
   private readonly externalSender = new ExternalSender();
   private readonly misorderedGuilds = new Set<string>();
   private readonly damageNext = new Map<string, 'commit' | 'welcome'>();
+  /** Entries kept in each of the logs below (FakeDiscordOptions.retain): the newest. */
+  retain = Infinity;
   /** Voice sockets the gateway closed for a reason of Discord's (4014, 4017, replaced sessions), in order. */
   readonly closeLog: VoiceCloseEntry[] = [];
   /** Every IDENTIFY that matched its allocation, in order. */
@@ -243,6 +246,7 @@ export class VoiceGateway {
   allocate(guildId: string, userId: string, sessionId: string, channelId: string): string {
     const token = randomToken(12);
     this.joinLog.push({ guildId, channelId, atMs: performance.now() });
+    keepLast(this.joinLog, this.retain);
     this.allocations.set(guildId, { guildId, userId, sessionId, channelId, token });
     return token;
   }
@@ -413,13 +417,14 @@ export class VoiceGateway {
       return undefined;
     }
     this.identifyLog.push({ guildId: allocation.guildId, atMs: performance.now() });
+    keepLast(this.identifyLog, this.retain);
     const refusal = this.refuseIdentify.get(allocation.guildId);
     if (refusal) {
       refusal.left -= 1;
       if (refusal.left <= 0) this.refuseIdentify.delete(allocation.guildId);
       const reason = CLOSE_REASONS[refusal.code] ?? `Closed with ${refusal.code}.`;
       this.closeSocket(ws, refusal.code, reason);
-      this.closeLog.push({ guildId: allocation.guildId, code: refusal.code, reason, atMs: performance.now() });
+      this.noteClose({ guildId: allocation.guildId, code: refusal.code, reason, atMs: performance.now() });
       this.options.daveChanged();
       return undefined;
     }
@@ -427,7 +432,7 @@ export class VoiceGateway {
     if (this.options.dave.mode === 'required' && maxDaveVersion < 1) {
       // Not a protocol problem of the fake: what Discord does since March 2026. The client must report it.
       this.closeSocket(ws, VoiceClose.DaveRequired, 'E2EE/DAVE protocol required.');
-      this.closeLog.push({
+      this.noteClose({
         guildId: allocation.guildId,
         code: VoiceClose.DaveRequired,
         reason: 'E2EE/DAVE protocol required.',
@@ -543,10 +548,15 @@ export class VoiceGateway {
   private end(session: VoiceSession, code: number, reason: string): void {
     this.sessions.delete(session);
     session.closeDave();
-    this.closeLog.push({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
+    this.noteClose({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
     this.options.daveChanged();
     this.options.udp.unregister(session.ssrc);
     this.closeSocket(session.ws, code, reason);
+  }
+
+  private noteClose(entry: VoiceCloseEntry): void {
+    this.closeLog.push(entry);
+    keepLast(this.closeLog, this.retain);
   }
 
   private closeSocket(ws: WebSocket, code: number, reason: string): void {

@@ -5,8 +5,10 @@ export const BOUNDS = {
   discordEntries: 500,
   /** Seconds of the voice channel's audio the local Discord keeps (the page hears it live). */
   heardSeconds: 30,
-  /** Members' chat messages the page keeps per channel, and messages it shows per channel. */
+  /** Members' chat messages the page keeps per channel, and messages it shows per channel (and of one's DMs). */
   messagesPerChannel: 100,
+  /** Interactions the page started that it remembers, to draw a form SayBot answers one with. */
+  openInteractions: 50,
   /** Request records the sandbox keeps. */
   sandboxRecords: 500,
   /** SayBot's log lines and characters of output kept (for the reason it stopped). */

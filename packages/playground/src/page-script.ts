@@ -27,6 +27,10 @@ export const PAGE_SCRIPT = `'use strict';
   let channelId = '';
   let shown = '';
   let command = null; // { def, path: [sub names], fields }
+  /** The pseudo-channel of the direct messages SayBot sent the person picked. */
+  const DM = 'dm';
+  let modalShown = ''; // the interaction whose form is drawn
+  const dismissed = new Set(); // forms the person cancelled
 
   const status = (text) => { $('status').textContent = text; };
   async function post(action, body) {
@@ -80,14 +84,19 @@ export const PAGE_SCRIPT = `'use strict';
     $('dashboard').hidden = !as;
     renderChannels();
     renderMessages();
+    renderModal();
   }
 
   function renderChannels() {
     const text = $('text-channels');
-    text.replaceChildren(...state.text.map((c) => el('li', {}, el('button', {
-      type: 'button', class: 'channel', 'aria-current': c.id === channelId ? 'true' : 'false', text: '# ' + c.name,
-      onclick: () => { channelId = c.id; shown = ''; render(); },
-    }))));
+    const entry = (id, label) => el('li', {}, el('button', {
+      type: 'button', class: 'channel', 'aria-current': id === channelId ? 'true' : 'false', text: label,
+      onclick: () => { channelId = id; shown = ''; render(); },
+    }));
+    text.replaceChildren(...state.text.map((c) => entry(c.id, '# ' + c.name)));
+    const direct = $('direct');
+    direct.hidden = !as;
+    direct.replaceChildren(entry(DM, '✉ Direct messages' + (state.direct.length ? ' (' + state.direct.length + ')' : '')));
     const voice = $('voice-channels');
     voice.replaceChildren(...state.voice.map((c) => {
       const here = c.members.some((m) => m.id === as);
@@ -99,19 +108,27 @@ export const PAGE_SCRIPT = `'use strict';
           onclick: () => act('voice', { channelId: here ? null : c.id }, here ? 'You left ' + c.name : 'You joined ' + c.name),
         }) : null);
     }));
-    const channel = state.text.find((c) => c.id === channelId);
-    $('channel-title').textContent = '# ' + channel.name + (channel.name === 'read-aloud' ? ' (use /autoread start here, then write: SayBot reads it aloud)' : '');
+    if (channelId === DM && !as) channelId = state.text[0].id;
+    const channel = current();
+    $('channel-title').textContent = channelId === DM ? '✉ Direct messages from SayBot (only you see them)'
+      : '# ' + channel.name + (channel.name === 'read-aloud' ? ' (use /autoread start here, then write: SayBot reads it aloud)' : '');
   }
 
+  /** The channel shown: a text channel, or the DMs as one (their messages, no commands there). */
+  const current = () => channelId === DM ? { id: DM, name: 'direct', messages: state.direct }
+    : state.text.find((c) => c.id === channelId);
+
   function renderMessages() {
-    const channel = state.text.find((c) => c.id === channelId);
+    const channel = current();
     const key = JSON.stringify([as, channelId, channel.messages]);
     if (key === shown) return;
     shown = key;
     const list = $('messages');
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     if (!as) list.replaceChildren(el('li', { class: 'empty', text: 'Pick who you are at the top to see the server as they do.' }));
-    else if (channel.messages.length === 0) list.replaceChildren(el('li', { class: 'empty', text: 'No messages yet. Write one, or type / for a command.' }));
+    else if (channel.messages.length === 0) list.replaceChildren(el('li', { class: 'empty', text: channelId === DM
+      ? 'SayBot has sent you no direct message. It writes here when a private reply outlives its interaction (15 minutes).'
+      : 'No messages yet. Write one, or type / for a command.' }));
     else list.replaceChildren(...channel.messages.map(renderMessage));
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
@@ -128,7 +145,7 @@ export const PAGE_SCRIPT = `'use strict';
     for (const component of m.components) item.append(renderComponent(component, m));
     for (const a of m.attachments) item.append(renderAttachment(a, m.voiceMessage));
     if (m.ephemeral) item.append(el('div', { class: 'private', text: 'Only you can see this' }));
-    if (menus().length > 0 && !m.ephemeral) {
+    if (menus().length > 0 && !m.ephemeral && channelId !== DM) {
       item.append(el('div', { class: 'apps' }, ...menus().map((menu) => el('button', {
         type: 'button', text: 'Apps ▸ ' + menu.name, 'data-menu': menu.name,
         onclick: () => act('menu', { name: menu.name, channelId, messageId: m.id }, 'Used ' + menu.name + ' on the message'),
@@ -315,6 +332,7 @@ export const PAGE_SCRIPT = `'use strict';
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
     if (!as) return status('Pick who you are first.');
+    if (channelId === DM) return status('SayBot reads no direct messages: write in a channel.');
     if (command) {
       const missing = leaf().filter((o) => o.required && o.type !== OPTION.SUB && o.type !== OPTION.GROUP)
         .filter((o) => o.type === OPTION.ATTACHMENT ? !command.files.has(o.name) : !(command.fields.get(o.name) || {}).control?.value);
@@ -334,6 +352,68 @@ export const PAGE_SCRIPT = `'use strict';
     }
     input.value = '';
     act('post', { channelId, content: text });
+  });
+
+  // ---- a form SayBot answers with (a modal) ----
+  const layer = $('modal-layer');
+
+  function renderModal() {
+    const modal = state.modal && !dismissed.has(state.modal.interactionId) ? state.modal : null;
+    if (!modal) {
+      if (modalShown) { layer.hidden = true; layer.replaceChildren(); modalShown = ''; }
+      return;
+    }
+    if (modal.interactionId === modalShown) return;
+    modalShown = modal.interactionId;
+    const fields = [];
+    const body = (modal.components || []).map((c) => {
+      if (c.type === 10) return el('p', { class: 'content', text: readable(c.content) });
+      if (c.type !== 18 || !c.component) return el('p', { class: 'empty', text: '(a part of the form this page does not draw)' });
+      const f = c.component;
+      let control;
+      if (f.type === 4) {
+        control = el(f.style === 2 ? 'textarea' : 'input', { required: f.required !== false, minlength: f.min_length,
+          maxlength: f.max_length, placeholder: f.placeholder, rows: f.style === 2 ? 6 : undefined });
+        if (f.value) control.value = f.value;
+        fields.push({ id: f.custom_id, read: async () => control.value });
+      } else if (f.type === 23) {
+        control = el('input', { type: 'checkbox', checked: f.default === true });
+        fields.push({ id: f.custom_id, read: async () => control.checked });
+      } else if (f.type === 19) {
+        control = el('input', { type: 'file', multiple: (f.max_values || 1) > 1, required: f.required !== false });
+        fields.push({ id: f.custom_id, read: () => Promise.all([...control.files].map(upload)) });
+      } else return el('p', { class: 'empty', text: '(a field this page does not draw)' });
+      control.dataset.field = f.custom_id;
+      return el('label', { class: 'field' }, el('span', { text: c.label || '' }),
+        c.description ? el('small', { text: c.description }) : null, control);
+    });
+    const dialog = el('form', { class: 'modal', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'modal-title',
+      'data-interaction-id': modal.interactionId },
+      el('h2', { id: 'modal-title', text: modal.title || '' }), ...body,
+      el('div', { class: 'modal-buttons' },
+        el('button', { type: 'button', text: 'Cancel', onclick: () => { dismissed.add(modal.interactionId); renderModal(); } }),
+        el('button', { type: 'submit', class: 'primary', text: 'Submit' })));
+    dialog.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const values = {};
+      for (const field of fields) values[field.id] = await field.read();
+      post('modal', { interactionId: modal.interactionId, values }).then(() => {
+        dismissed.add(modal.interactionId);
+        status('You sent the form ' + (modal.title || ''));
+        renderModal();
+        refresh();
+      }, (err) => status(err.message));
+    });
+    layer.replaceChildren(dialog);
+    layer.hidden = false;
+    const first = dialog.querySelector('textarea, input');
+    if (first) first.focus();
+  }
+
+  const upload = (file) => new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve({ filename: file.name, contentType: file.type, base64: String(reader.result).split(',')[1] || '' });
+    reader.readAsDataURL(file);
   });
 
   // ---- hearing the voice channel ----

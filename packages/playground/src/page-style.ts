@@ -71,6 +71,16 @@ a { color: #00a8fc; }
 .command-form label.required > span::after { content: " *"; color: var(--danger); }
 .status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
 .empty { color: var(--muted); }
+#direct { margin-top: .5rem; }
+.modal-layer { position: fixed; inset: 0; background: rgb(0 0 0 / .6); display: grid; place-items: center; }
+.modal-layer[hidden] { display: none; }
+.modal { background: var(--bg); border-radius: 8px; padding: 1rem; width: min(32rem, 95vw); max-height: 90vh;
+  overflow-y: auto; display: flex; flex-direction: column; gap: .6rem; }
+.modal h2 { margin: 0; font-size: 1.1rem; }
+.modal .field { display: flex; flex-direction: column; gap: .2rem; font-size: .85rem; font-weight: 600; }
+.modal .field small { color: var(--muted); font-weight: normal; }
+.modal .content { white-space: pre-wrap; color: var(--muted); font-size: .85rem; margin: 0; }
+.modal-buttons { display: flex; justify-content: flex-end; gap: .5rem; }
 /* A phone: the channels above the chat, nothing wider than the screen. */
 @media (max-width: 40rem) {
   .layout { grid-template-columns: minmax(0, 1fr); height: auto; }

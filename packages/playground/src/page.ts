@@ -28,6 +28,7 @@ export function PAGE_HTML(token: string): string {
   <nav class="channels" aria-label="Channels">
     <h2>Text channels</h2>
     <ul id="text-channels"></ul>
+    <ul id="direct" hidden></ul>
     <h2>Voice channels</h2>
     <ul id="voice-channels"></ul>
   </nav>
@@ -43,6 +44,7 @@ export function PAGE_HTML(token: string): string {
     <p id="status" class="status" role="status"></p>
   </main>
 </div>
+<div id="modal-layer" class="modal-layer" hidden></div>
 </body>
 </html>`;
 }

@@ -94,6 +94,14 @@ export function channelMessages(
   return shown.slice(-BOUNDS.messagesPerChannel);
 }
 
+/** The newest direct messages SayBot sent this person, oldest first (the local Discord keeps them bounded too). */
+export function directMessages(discord: FakeDiscord, personId: string): ShownMessage[] {
+  return discord
+    .directMessages(personId)
+    .slice(-BOUNDS.messagesPerChannel)
+    .map((m) => fromDiscord(m.message));
+}
+
 /** One of SayBot's messages as the Speak menu sends it (author, content, attachments). */
 export function shownMessage(
   discord: FakeDiscord,

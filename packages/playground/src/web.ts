@@ -8,13 +8,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { FakeDiscord, InteractionOption } from '@saybot/local-discord';
+import { FormRefusal, type FakeDiscord, type InteractionHandle, type InteractionOption } from '@saybot/local-discord';
 import { PAGE_HTML } from './page.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import { BOUNDS } from './bounds.ts';
 import { ChatLog } from './chat-log.ts';
-import { channelMessages, proxyAttachment, shownMessage } from './view.ts';
+import { channelMessages, directMessages, proxyAttachment, shownMessage } from './view.ts';
 import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
@@ -27,6 +27,8 @@ export interface PageOptions {
 
 export interface Page {
   url: string;
+  /** The bytes queued for each page listening to the voice channel (what it has not read yet). */
+  listening(): number[];
   close(): Promise<void>;
 }
 
@@ -58,6 +60,16 @@ export async function startPage(options: PageOptions): Promise<Page> {
   const token = randomBytes(24).toString('base64url');
   const chat = new ChatLog(BOUNDS.messagesPerChannel);
   const listeners = new Set<ServerResponse>();
+  /** The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with. */
+  const started = new Map<string, { personId: string; handle: InteractionHandle }>();
+  const start = (person: Person, handle: InteractionHandle): { id: string } => {
+    started.set(handle.id, { personId: person.id, handle });
+    for (const id of started.keys()) {
+      if (started.size <= BOUNDS.openInteractions) break;
+      started.delete(id);
+    }
+    return { id: handle.id };
+  };
   let hosts: string[] = [];
 
   const me = (value: unknown): Person => {
@@ -71,30 +83,27 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return channel.id;
   };
 
+  /** A slash command as the page sends it (used, or being typed for autocomplete), by the person picked. */
+  const slashCommand = (person: Person, body: Json) => ({
+    guildId: GUILD_ID,
+    userId: person.id,
+    channelId: textChannel(body.channelId),
+    name: String(body.name),
+    options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+  });
+
   const actions: Record<string, (body: Json) => Promise<unknown>> = {
     async command(body) {
       const person = me(body.as);
       const attachments = Array.isArray(body.attachments) ? body.attachments.map(asAttachment) : [];
       const handle = await discord.command({
-        guildId: GUILD_ID,
-        userId: person.id,
-        channelId: textChannel(body.channelId),
-        name: String(body.name),
-        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
+        ...slashCommand(person, body),
         ...(attachments.length > 0 ? { attachments } : {}),
       });
-      return { id: handle.id };
+      return start(person, handle);
     },
     async autocomplete(body) {
-      const person = me(body.as);
-      const choices = await discord.autocomplete({
-        guildId: GUILD_ID,
-        userId: person.id,
-        channelId: textChannel(body.channelId),
-        name: String(body.name),
-        options: Array.isArray(body.options) ? (body.options as Json[]).map(asOption) : [],
-        timeoutMs: 3000,
-      });
+      const choices = await discord.autocomplete({ ...slashCommand(me(body.as), body), timeoutMs: 3000 });
       return { choices: choices.slice(0, 25) };
     },
     async press(body) {
@@ -105,7 +114,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messageId: String(body.messageId),
         customId: String(body.customId),
       });
-      return { id: handle.id };
+      return start(person, handle);
     },
     async menu(body) {
       const person = me(body.as);
@@ -119,7 +128,30 @@ export async function startPage(options: PageOptions): Promise<Page> {
         name: String(body.name),
         message: target,
       });
-      return { id: handle.id };
+      return start(person, handle);
+    },
+    async modal(body) {
+      const person = me(body.as);
+      const opened = started.get(String(body.interactionId));
+      if (opened === undefined || opened.personId !== person.id || opened.handle.modal === undefined)
+        throw new HttpError(404, 'that form is closed');
+      const given = (body.values ?? {}) as Json;
+      const values: Record<
+        string,
+        string | boolean | Array<{ data: Uint8Array; filename: string; contentType?: string }>
+      > = {};
+      for (const [id, value] of Object.entries(given).slice(0, 5)) {
+        if (typeof value === 'string') values[id] = value.slice(0, 4000);
+        else if (typeof value === 'boolean') values[id] = value;
+        else if (Array.isArray(value)) values[id] = value.slice(0, 10).map((file) => asUpload(file));
+      }
+      try {
+        const handle = await discord.submitModal({ on: opened.handle, values });
+        return start(person, handle);
+      } catch (error) {
+        if (error instanceof FormRefusal) throw new HttpError(400, error.message);
+        throw error;
+      }
     },
     async post(body) {
       const person = me(body.as);
@@ -145,6 +177,12 @@ export async function startPage(options: PageOptions): Promise<Page> {
     },
   };
 
+  /** The newest form SayBot answered this person's interaction with, while it waits to be submitted. */
+  const openModal = (personId: string): Json | null => {
+    const open = [...started.values()].filter((s) => s.personId === personId && s.handle.modal !== undefined).at(-1);
+    return open === undefined ? null : { interactionId: open.handle.id, ...open.handle.modal };
+  };
+
   const state = (as: string | null): Json => {
     const person = as === null ? undefined : personById(as);
     const botId = discord.oauth2.clientId;
@@ -164,6 +202,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messages: person === undefined ? [] : channelMessages(discord, chat, channel.id, person.id),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
+      direct: person === undefined ? [] : directMessages(discord, person.id),
+      modal: person === undefined ? null : openModal(person.id),
       commands: discord.registeredCommands(),
     };
   };
@@ -231,9 +271,15 @@ export async function startPage(options: PageOptions): Promise<Page> {
     res.write(': listening\n\n');
     listeners.add(res);
     const stop = discord.onHeard(GUILD_ID, (pcm) => {
-      // A page that does not keep up loses the newest audio rather than the process growing its buffer.
-      if (res.writableLength > BOUNDS.listenerBytes) return;
-      res.write(`data: ${monoAt24k(pcm).toString('base64')}\n\n`);
+      // A page that does not keep up (stalled, or gone without closing) is dropped at its bound, rather than the
+      // process queueing what it will never read; a live page reconnects (EventSource does) and hears on from now.
+      const event = `data: ${monoAt24k(pcm).toString('base64')}\n\n`;
+      if (res.writableLength + event.length > BOUNDS.listenerBytes) {
+        end();
+        res.destroy();
+        return;
+      }
+      res.write(event);
     });
     const end = () => {
       stop();
@@ -253,6 +299,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) hosts = [...hosts, ...otherHosts(port)];
   return {
     url: `http://${options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : shownHost}:${port}`,
+    listening: () => [...listeners].map((res) => res.writableLength),
     async close() {
       for (const res of listeners) res.end();
       server.closeAllConnections();
@@ -299,15 +346,18 @@ function asOption(option: Json): InteractionOption {
   return out;
 }
 
-function asAttachment(value: unknown): { option: string; data: Uint8Array; filename: string; contentType?: string } {
+/** A file the page sent as base64 in JSON (a command's attachment, a form's upload). */
+function asUpload(value: unknown): { data: Uint8Array; filename: string; contentType?: string } {
   const a = (value ?? {}) as Json;
-  const data = Buffer.from(String(a.base64 ?? ''), 'base64');
   return {
-    option: String(a.option),
-    data,
+    data: Buffer.from(String(a.base64 ?? ''), 'base64'),
     filename: String(a.filename ?? 'file').slice(0, 200),
     ...(typeof a.contentType === 'string' && a.contentType !== '' ? { contentType: a.contentType } : {}),
   };
+}
+
+function asAttachment(value: unknown): { option: string; data: Uint8Array; filename: string; contentType?: string } {
+  return { option: String(((value ?? {}) as Json).option), ...asUpload(value) };
 }
 
 /** 48 kHz stereo interleaved s16 as 24 kHz mono s16 (each output sample the mean of two frames' both channels). */

@@ -159,6 +159,72 @@ describeInBrowser('npm run playground in a real browser', () => {
   );
 
   it(
+    "the owner's /scene save opens SayBot's form: the page draws it, she writes the script, and sees SayBot's answer",
+    async () => {
+      await as(OLIVIA);
+      await page.waitForTimeout(3500); // the cooldown between a member's requests
+      await slash('scene', async () => {
+        await page.locator('[data-sub="0"]').selectOption('save');
+        await page.locator('[data-option="name"]').fill('greeting');
+      });
+      // SayBot answered with a modal (no script file given): the page draws it as a form.
+      const form = page.getByRole('dialog', { name: 'Write a scene' });
+      await form.waitFor({ timeout: WAIT_MS });
+      await form.locator('[data-field="script"]').fill('Ann: Hello there.\nBen: Hello, Ann.');
+      await form.getByRole('button', { name: 'Submit' }).click();
+      await form.waitFor({ state: 'detached', timeout: WAIT_MS });
+      // The local Discord delivered it as a modal submit, and SayBot saved the scene and said so (to her only).
+      const saved = page.locator('[data-message-id]').filter({ hasText: 'Saved the scene' });
+      await expect.poll(() => saved.count(), { timeout: WAIT_MS }).toBe(1);
+      expect(await saved.textContent()).toContain('greeting');
+      expect(await saved.textContent()).toContain('Only you can see this');
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    'a private reply that outlives its interaction reaches the member by DM, shown under Direct messages',
+    async () => {
+      await as(ALICE);
+      // Dana (straight to the local Discord: the page acts as alice) keeps the voice channel busy for a while.
+      const long =
+        'This long line keeps the voice channel busy for many seconds, so that what alice asks for next waits ' +
+        'behind it, long enough for its interaction to outlive the fifteen minutes Discord gives its token.';
+      expect(playground.sandbox.expectedDurationSeconds(long)).toBeGreaterThan(8);
+      playground.discord.setVoiceState(GUILD_ID, DANA.id, LOUNGE);
+      await playground.discord.command({
+        guildId: GUILD_ID,
+        userId: DANA.id,
+        channelId: GENERAL,
+        name: 'say',
+        options: [
+          { name: 'text', value: long },
+          { name: 'voice', value: VOICE },
+        ],
+      });
+      const busy = page.locator('[data-message-id]').filter({ hasText: 'dana used /say' }).last();
+      await expect.poll(() => busy.textContent(), { timeout: WAIT_MS }).toMatch(/Speaking/);
+      // Alice uses the Speak menu on dana's reply: SayBot tells her privately that it is queued.
+      await busy.hover();
+      await busy.getByRole('button', { name: 'Apps ▸ Speak' }).click();
+      const queued = page.locator('[data-message-id]').filter({ hasText: 'Only you can see this' }).filter({
+        hasText: 'Queued',
+      });
+      await expect.poll(() => queued.count(), { timeout: WAIT_MS }).toBeGreaterThan(0);
+      // Discord's clock passes the token's 15 minutes: SayBot's outcome can only reach her by DM.
+      playground.discord.advanceClock(15 * 60_000 + 1_000);
+      await page.getByRole('button', { name: /Direct messages/ }).click();
+      const dm = page.locator('#messages [data-message-id]').filter({ hasText: 'About Speak' });
+      await expect.poll(() => dm.count(), { timeout: WAIT_MS }).toBe(1);
+      expect(await page.locator('#channel-title').textContent()).toContain('Direct messages');
+      await page.getByRole('button', { name: '# general' }).click();
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
     "opens the dashboard signed in as the person picked, from the page's own link only",
     async () => {
       // Another site navigating a visitor to the sign-in address (no page token) signs nobody in.
