@@ -80,31 +80,8 @@ describe('npm start', () => {
   describe('against a local Discord and Voice API', () => {
     const local = useLocalServices();
 
-    it('starts, logs in, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
-      const result = await runNode(
-        'src/bin/start.ts',
-        {
-          DISCORD_TOKEN: local.token,
-          DISCORD_CLIENT_ID: APP_ID,
-          DISCORD_API_BASE_URL: local.discord.restUrl,
-          VOICE_API_BASE_URL: local.sandbox.url,
-          VOICE_API_KEY: local.sandbox.testKey,
-        },
-        { stdout: /SayBot is ready/, then: (kill) => kill() },
-      );
-      expect(result.code).toBe(0);
-      const messages = result.stdout
-        .trim()
-        .split('\n')
-        .map((l) => (JSON.parse(l) as { msg: string }).msg);
-      expect(messages).toEqual(
-        expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']),
-      );
-      expect(result.stdout).not.toContain(local.token);
-      expect(result.stdout).not.toContain(local.sandbox.testKey);
-    });
-
-    it('serves /healthz (gateway ready, store ok) and /metrics on METRICS_PORT once ready', async () => {
+    // One start for both (each start is a Node process loading SayBot): ready, its health and metrics, then SIGTERM.
+    it('starts, logs in, serves /healthz and /metrics on METRICS_PORT once ready, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
       const port = await new Promise<number>((resolve) => {
         const probe = createServer().listen(0, '127.0.0.1', () => {
           const { port: free } = probe.address() as AddressInfo;
@@ -141,6 +118,15 @@ describe('npm start', () => {
       expect(health).toEqual({ ok: true, gateway: 'ready', store: 'ok' });
       expect(metrics).toMatch(/^# HELP saybot_commands_total /m);
       expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+      const messages = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect(messages).toEqual(
+        expect.arrayContaining(['SayBot is ready', 'signal received', 'shutting down', 'stopped']),
+      );
+      expect(result.stdout).not.toContain(local.token);
+      expect(result.stdout).not.toContain(local.sandbox.testKey);
     });
 
     it('runs against an in-process sandbox, and says so, when no Voice API is configured', async () => {
