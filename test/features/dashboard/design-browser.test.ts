@@ -4,12 +4,11 @@
 // most three screens tall on a phone for a manager with the filter unset; the dictionary of 500 entries comes in
 // pages; the phone's menu, a voice's "more" menu and the theme switch work from the keyboard; an inline save
 // confirms beside its button and keeps working without script.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -18,8 +17,6 @@ const MANAGER = { id: '340000000000000001', username: 'manager' };
 const MEMBER = { id: '340000000000000002', username: 'dana' };
 /** Logs in only in the pictures' test (a first login shows the consent page's member list, whatever the order). */
 const NEWCOMER = { id: '340000000000000003', username: 'erin' };
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Waits for the page as a person would, however busy the machine. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
@@ -38,26 +35,6 @@ const PAGES: Record<string, string> = {
   autoread: `${SERVER}/autoread`,
   notFound: '/servers/1/nothing',
 };
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core's serious and critical violations on the page as it stands. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the browser's debugging protocol, as the page's CSP (script-src 'self') allows no inline script.
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
-  const violations = await page.evaluate<Violation[]>('axe.run(document).then((result) => result.violations)');
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-/** How far the page scrolls sideways (0: not at all). */
-const sideways = (page: Page) =>
-  page.evaluate<number>('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth');
 
 /** The page's height in screens. */
 const screens = (page: Page) => page.evaluate<number>('document.scrollingElement.scrollHeight / window.innerHeight');
