@@ -227,6 +227,41 @@ describeInBrowser('the dashboard as people use it', () => {
     }
   }, 180_000);
 
+  it('an on/off setting is a switch showing its value: saved inline when flipped (click or Space), kept after a reload; without script sent with its form', async () => {
+    const { context, page } = await loggedIn(MANAGER.id);
+    await page.goto(`${h.url}${PAGES['autoread']}`);
+    // read_bots is off by default, announce too: each flipped once, by the mouse and by the keyboard.
+    const readBots = page.getByRole('switch', { name: 'read_bots' });
+    const announce = page.getByRole('switch', { name: 'announce' });
+    const readBotsBefore = await readBots.isChecked();
+    const announceBefore = await announce.isChecked();
+    const settingsForm = page.locator('form[action$="/autoread/settings"]');
+    await readBots.click();
+    await poll(() => settingsForm.locator('.saved').textContent()).toContain('Auto-read settings changed');
+    await announce.focus();
+    await page.keyboard.press('Space');
+    await poll(() => announce.isChecked()).toBe(!announceBefore);
+    // The save is under way from the key press on (the form is busy until its answer is in).
+    await poll(() => settingsForm.getAttribute('aria-busy')).toBeNull();
+    await page.reload();
+    expect([await readBots.isChecked(), await announce.isChecked()]).toEqual([!readBotsBefore, !announceBefore]);
+    expect(page.url()).toBe(`${h.url}${PAGES['autoread']}`);
+    await context.close();
+
+    // Without script: Space flips the box, the form's button sends it, the page comes back showing the new value.
+    const plain = await loggedIn(MEMBER.id, { javaScript: false });
+    await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
+    const readMe = plain.page.getByRole('switch', { name: 'read_me' });
+    expect(await readMe.isChecked()).toBe(true);
+    await readMe.focus();
+    await plain.page.keyboard.press('Space');
+    await plain.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await poll(() => plain.page.getByRole('status').textContent()).toContain('auto-read does not read you');
+    await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
+    expect(await plain.page.getByRole('switch', { name: 'read_me' }).isChecked()).toBe(false);
+    await plain.context.close();
+  }, 180_000);
+
   it("shows the server's icon and the manager's avatar from Discord's CDN (the local one here), initials for the member", async () => {
     const { context, page } = await loggedIn(MANAGER.id);
     const answer = await page.goto(`${h.url}${PAGES['voices']}`);
