@@ -123,7 +123,7 @@ export const en = {
   'dashboard.voices.alreadyPooled': "{voice} is already in auto-read's voice pool.",
   'dashboard.voices.deleted': 'Deleted the voice "{name}".',
   'dashboard.page.month': 'The month',
-  'dashboard.month.hover': 'Hover over or focus a bar to see its figures.',
+  'dashboard.month.hover': "Hover over a bar to see its figures; the table below gives every day's.",
   'dashboard.month.table': 'The figures per day',
   'dashboard.month.day': 'Day (UTC)',
   'dashboard.month.budgets': "This server's budgets",

@@ -123,7 +123,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.alreadyPooled': '{voice} はすでに自動読み上げの音声プールにあります。',
   'dashboard.voices.deleted': '音声「{name}」を削除しました。',
   'dashboard.page.month': '今月',
-  'dashboard.month.hover': '棒にマウスを重ねるかフォーカスすると数値が表示されます。',
+  'dashboard.month.hover': '棒にマウスを重ねると数値が表示されます。日ごとの数値は下の表にあります。',
   'dashboard.month.table': '日ごとの数値',
   'dashboard.month.day': '日 (UTC)',
   'dashboard.month.budgets': 'このサーバーの予算',

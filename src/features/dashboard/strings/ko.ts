@@ -123,7 +123,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.alreadyPooled': '{voice}은(는) 이미 자동 읽기 음성 풀에 있습니다.',
   'dashboard.voices.deleted': '음성 "{name}"을(를) 삭제했습니다.',
   'dashboard.page.month': '이번 달',
-  'dashboard.month.hover': '막대에 마우스를 올리거나 포커스하면 수치가 보입니다.',
+  'dashboard.month.hover': '막대에 마우스를 올리면 수치가 보입니다. 날짜별 수치는 아래 표에 있습니다.',
   'dashboard.month.table': '날짜별 수치',
   'dashboard.month.day': '날짜 (UTC)',
   'dashboard.month.budgets': '이 서버의 예산',
