@@ -57,6 +57,8 @@ type Member = FakeGuildSpec['members'][number];
 const [ALICE, BOB, CAROL, DANA] = GUILD.members as [Member, Member, Member, Member];
 /** The member the demo's browser is logged in as: she manages the demo server (Manage Server). */
 export const DEMO_MANAGER: Member = DANA;
+/** A member who manages nothing: the dashboard as most people see it (the bench weighs their pages too). */
+export const DEMO_MEMBER: Member = ALICE;
 export const DEMO_GUILD_ID = GUILD.id;
 const VOICE_CHANNEL = GUILD.voiceChannels[0]!;
 const NAMES = new Map([
@@ -169,6 +171,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       guilds: [GUILD],
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       oauth2: { clientSecret, redirectUris: [`${dashboardUrl}/callback`] },
+      // The demo manager owns the application, as the person running SayBot does: the owner's console is hers.
+      applicationOwnerId: DEMO_MANAGER.id,
       log: () => undefined,
     });
     await own(() => discord.close());
