@@ -139,7 +139,7 @@ export const en = {
   'dashboard.autoread.now': 'Now: {settings}.',
   'dashboard.autoread.settings': 'Settings',
   'dashboard.autoread.settingsHelp':
-    'The same settings as /autoread settings. Leave a field at — to keep it. A change applies from the next message on.',
+    'The same settings as /autoread settings, each as it stands now. A change applies from the next message on.',
   'dashboard.autoread.save': 'Save the settings',
   'dashboard.autoread.nothing': 'Change at least one setting.',
   'dashboard.autoread.members': 'Voices, as /autoread show gives them',

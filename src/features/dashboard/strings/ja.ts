@@ -140,7 +140,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.autoread.now': '現在: {settings}。',
   'dashboard.autoread.settings': '設定',
   'dashboard.autoread.settingsHelp':
-    '/autoread settings と同じ設定です。— のままにすると変わりません。変更は次のメッセージから適用されます。',
+    '/autoread settings と同じ設定で、いまの値を表示しています。変更は次のメッセージから適用されます。',
   'dashboard.autoread.save': '設定を保存',
   'dashboard.autoread.nothing': '設定を一つ以上変えてください。',
   'dashboard.autoread.members': '/autoread show と同じ音声の情報',

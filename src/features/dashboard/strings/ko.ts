@@ -140,7 +140,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.autoread.now': '현재: {settings}.',
   'dashboard.autoread.settings': '설정',
   'dashboard.autoread.settingsHelp':
-    '/autoread settings와 같은 설정입니다. — 로 두면 그대로 유지됩니다. 변경은 다음 메시지부터 적용됩니다.',
+    '/autoread settings와 같은 설정이며, 지금 값을 보여 줍니다. 변경은 다음 메시지부터 적용됩니다.',
   'dashboard.autoread.save': '설정 저장',
   'dashboard.autoread.nothing': '설정을 하나 이상 바꿔 주세요.',
   'dashboard.autoread.members': '/autoread show와 같은 음성 정보',
