@@ -49,6 +49,8 @@ type Member = FakeGuildSpec['members'][number];
 const [ALICE, BOB, CAROL, DANA] = GUILD.members as [Member, Member, Member, Member];
 /** The member the demo's browser is logged in as: she manages the demo server (Manage Server). */
 export const DEMO_MANAGER: Member = DANA;
+/** A member who manages nothing: the dashboard as most people see it (the bench weighs their pages too). */
+export const DEMO_MEMBER: Member = ALICE;
 export const DEMO_GUILD_ID = GUILD.id;
 const VOICE_CHANNEL = GUILD.voiceChannels[0]!;
 const NAMES = new Map([
@@ -150,7 +152,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const run = async (): Promise<DemoResult> => {
     const { sandbox, discord, dashboardUrl } = await startLocalStack({
       speech,
-      discord: { guilds: [GUILD] },
+      // The demo manager owns the application, as the person running SayBot does: the owner's console is hers.
+      discord: { guilds: [GUILD], applicationOwnerId: DEMO_MANAGER.id },
       own,
       beforeBot: signInDemoManager,
       botStarted: (started) => (bot = started),

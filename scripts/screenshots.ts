@@ -8,8 +8,8 @@
 // A page is { name, url(stack), prepare?(page, stack), once? }: `prepare` runs after the page loaded and before the
 // shot (log in, fill a form, open a menu). Each dashboard page is shot at a laptop's 1280 px and a phone's 390 px, in
 // light and dark (<name>-<width>-<scheme>.png); `once` pages (the local Discord's) at 1280 px in light only. The
-// browser context is fresh for each shot.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// browser context is fresh for each shot. Each file is written as a palette PNG (scripts/png-palette.ts).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PEOPLE, startPlayground } from '@saybot/playground';
 import { runDemo, type DemoStack } from '../demo/demo.ts';
 import { launchBrowser } from '../fixtures/browser.ts';
+import { paletteSized } from './png-palette.ts';
 
 interface ScreenshotPage {
   /** The file name, without .png. */
@@ -123,6 +124,12 @@ const PAGES: ScreenshotPage[] = [
     prepare: dashboardPage('/servers/{guild}/scenes'),
   },
   {
+    // The owner's console: the demo manager owns the demo's application (demo/demo.ts).
+    name: 'dashboard-owner',
+    url: ({ dashboardUrl }) => `${dashboardUrl}/`,
+    prepare: dashboardPage('/owner'),
+  },
+  {
     name: 'dashboard-not-found',
     url: ({ dashboardUrl }) => `${dashboardUrl}/`,
     prepare: dashboardPage('/servers/{guild}/nothing-here'),
@@ -180,7 +187,7 @@ async function playgroundShot(): Promise<void> {
     await page.locator('[data-message-id]').filter({ hasText: 'Spoke' }).waitFor({ timeout: 60_000 });
     await input.fill('/s');
     const file = path.join(outDir, 'playground.png');
-    await page.screenshot({ path: file });
+    writeFileSync(file, paletteSized(await page.screenshot()));
     console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
   } finally {
     await context.close();
@@ -209,7 +216,8 @@ try {
               await shot.prepare?.(page, stack);
               const name = shot.once === true ? shot.name : `${shot.name}-${view.width}-${view.scheme}`;
               const file = path.join(outDir, `${name}.png`);
-              await page.screenshot({ path: file, fullPage: true });
+              // Written as a palette PNG (scripts/png-palette.ts): a third of Chromium's PNG, the page's colours kept.
+              writeFileSync(file, paletteSized(await page.screenshot({ fullPage: true })));
               if (shot.prepare) signedIn = await context.storageState();
               console.log(`screenshots: ${path.relative(process.cwd(), file)}`);
             } finally {

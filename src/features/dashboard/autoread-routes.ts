@@ -78,6 +78,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
         },
         current: describeSettings(locale, state.settings),
         settings: AUTO_READ_SETTING_LIST,
+        values: Object.fromEntries(Object.entries(state.settings)),
         members: members.map((line) => plain(bot, server.guildId, line)),
         pool: poolLabels,
         ignored: ignored.map((id) => ({ id, name: bot.displayName(server.guildId, id) ?? id })),

@@ -80,7 +80,9 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
     const stored = await store.memberDefaults.get(server.guildId, userOf(c));
     const current = stored === undefined ? undefined : describeMember(c.get('locale'), stored);
     const voices = await voiceChoices(server.guildId);
-    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, voices, sample), status);
+    // The form shows each setting as it stands (a switch on or off, a field filled in).
+    const values = Object.fromEntries(Object.entries(stored ?? {}));
+    return c.html(myVoicePage(pageContext(c, notice), server, MY_SETTINGS, current, voices, values, sample), status);
   }
 
   // A sample of my voice: free at once, else its price first (samples.ts).

@@ -4,7 +4,9 @@
 // chart sets SVG attributes, never a style attribute). Without it the page's table gives the same figures.
 
 export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by the cache), the month so far against the budget, the top members.
-// Hover or focus a bar for its figures. Drawn from the page's data-figures; the table beside it holds the same.
+// Hover over a bar for its figures. Drawn from the page's data-figures at the figure's own width (redrawn when it
+// changes), so its words keep their size on a phone; each panel is one picture named by its figures in words, and
+// the table below holds every day's.
 (() => {
   const figure = document.getElementById('month-chart');
   if (!figure) return;
@@ -12,15 +14,13 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
   const number = new Intl.NumberFormat(data.locale || 'en-US');
   const n = (value) => number.format(value);
   const SVG = 'http://www.w3.org/2000/svg';
-  const W = 720;
-  const H = 300;
-  const PAD = { left: 64, right: 16, top: 16, bottom: 28 };
   const [year, month] = data.month.split('-').map(Number);
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const byDay = new Map(data.days.map((d) => [d.day, d]));
   const dayKey = (d) => data.month + '-' + String(d).padStart(2, '0');
   const readout = document.getElementById('month-readout');
   const show = (text) => { if (readout) readout.textContent = text; };
+  const L = data.labels;
 
   const el = (name, attrs, parent) => {
     const node = document.createElementNS(SVG, name);
@@ -34,112 +34,131 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
     const step = [1, 2, 5, 10].map((m) => m * power).find((c) => c >= rough) || 10 * power;
     return Math.max(4, step * 4);
   };
-  /** A panel: its SVG, its grid up to max, and y() for a value. */
-  const panel = (title, max, grid = true) => {
-    const svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'group', 'aria-label': title, class: 'chart' });
-    const y = (value) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * value) / max;
-    for (let i = 0; grid && i <= 4; i++) {
-      const v = (max * i) / 4;
-      el('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }, svg);
-      const label = el('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg);
-      label.textContent = n(v);
+
+  const draw = (W) => {
+    figure.replaceChildren();
+    const narrow = W < 560;
+    const H = narrow ? 200 : 260;
+    const PAD = { left: narrow ? 44 : 64, right: 12, top: 12, bottom: 26 };
+    /** A panel: one picture named by its figures in words, its grid up to max, and y() for a value. */
+    const panel = (title, words, max, grid = true) => {
+      const box = document.createElement('div');
+      box.className = 'chart-panel';
+      const heading = document.createElement('h3');
+      heading.textContent = title;
+      box.appendChild(heading);
+      const svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': title + ': ' + words, class: 'chart' });
+      const y = (value) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * value) / max;
+      for (let i = 0; grid && i <= 4; i++) {
+        const v = (max * i) / 4;
+        el('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }, svg);
+        el('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = n(v);
+      }
+      box.appendChild(svg);
+      figure.appendChild(box);
+      return { svg, y };
+    };
+    /** Where the pointer shows a bar's figures (the panel's name says them all to a screen reader). */
+    const hit = (svg, attrs, text) => {
+      const rect = el('rect', { ...attrs, class: 'hit' }, svg);
+      rect.addEventListener('mouseenter', () => show(text));
+      return rect;
+    };
+    const slot = (W - PAD.left - PAD.right) / days;
+    const x = (d) => PAD.left + slot * (d - 1);
+    const gap = slot > 8 ? 1 : 0.5;
+
+    const spent = data.days.reduce((sum, d) => sum + d.spent, 0);
+    const saved = data.days.reduce((sum, d) => sum + d.saved, 0);
+    const daily = panel(L.perDay, L.spent + ' ' + n(spent) + ' · ' + L.saved + ' ' + n(saved),
+      nice(Math.max(0, ...data.days.map((d) => d.spent + d.saved))));
+    for (let d = 1; d <= days; d++) {
+      const key = dayKey(d);
+      const figures = byDay.get(key) || { spent: 0, saved: 0 };
+      const top = daily.y(figures.spent + figures.saved);
+      const middle = daily.y(figures.spent);
+      const bottom = daily.y(0);
+      el('rect', { x: x(d) + gap, y: middle, width: slot - 2 * gap, height: bottom - middle, rx: 1, class: 'spent' }, daily.svg);
+      el('rect', { x: x(d) + gap, y: top, width: slot - 2 * gap, height: middle - top, rx: 1, class: 'saved' }, daily.svg);
+      // The whole day's column answers hover (an empty day too), drawn over its parts.
+      hit(daily.svg, { x: x(d), y: PAD.top, width: slot, height: bottom - PAD.top, 'data-day': key },
+        key + ': ' + L.spent + ' ' + n(figures.spent) + ' · ' + L.saved + ' ' + n(figures.saved));
+      if (d === 1 || d % (narrow ? 10 : 5) === 0 || d === days)
+        el('text', { x: x(d) + slot / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg).textContent = String(d);
     }
-    const heading = document.createElement('h3');
-    heading.textContent = title;
-    figure.appendChild(heading);
-    figure.appendChild(svg);
-    return { svg, y };
-  };
-  /** A bar with its figures on hover, focus and as its accessible name. */
-  const bar = (svg, attrs, text) => {
-    const rect = el('rect', { ...attrs, tabindex: 0, role: 'img', 'aria-label': text, 'data-figures': text }, svg);
-    el('title', {}, rect).textContent = text;
-    rect.addEventListener('mouseenter', () => show(text));
-    rect.addEventListener('focus', () => show(text));
-    return rect;
-  };
-  const slot = (W - PAD.left - PAD.right) / days;
-  const x = (d) => PAD.left + slot * (d - 1);
-  const L = data.labels;
-  const dayText = (key, d) =>
-    key + ': ' + L.spent + ' ' + n(d.spent) + ' · ' + L.saved + ' ' + n(d.saved);
 
-  const daily = panel(L.perDay, nice(Math.max(0, ...data.days.map((d) => d.spent + d.saved))));
-  for (let d = 1; d <= days; d++) {
-    const key = dayKey(d);
-    const figures = byDay.get(key) || { spent: 0, saved: 0 };
-    const top = daily.y(figures.spent + figures.saved);
-    const middle = daily.y(figures.spent);
-    const bottom = daily.y(0);
-    const text = dayText(key, figures);
-    el('rect', { x: x(d) + 1, y: middle, width: slot - 2, height: bottom - middle, class: 'spent' }, daily.svg);
-    el('rect', { x: x(d) + 1, y: top, width: slot - 2, height: middle - top, class: 'saved' }, daily.svg);
-    // The whole day's column answers hover (an empty day too), drawn over its parts.
-    bar(daily.svg, { x: x(d), y: PAD.top, width: slot, height: bottom - PAD.top, class: 'hit', 'data-day': key }, text);
-    if (d === 1 || d % 5 === 0 || d === days) {
-      const label = el('text', { x: x(d) + slot / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg);
-      label.textContent = String(d);
+    // The month so far, day by day up to today, against the server's budget.
+    let total = 0;
+    const running = [];
+    for (let d = 1; d <= days && dayKey(d) <= data.through; d++) {
+      total += (byDay.get(dayKey(d)) || { spent: 0 }).spent;
+      running.push({ d, total });
     }
-  }
+    const against = data.budget > 0 ? ' / ' + L.budget + ' ' + n(data.budget) : '';
+    const cumulative = panel(L.monthToDate, n(total) + against, nice(Math.max(total, data.budget)));
+    if (data.budget > 0) {
+      const yb = cumulative.y(data.budget);
+      el('line', { x1: PAD.left, x2: W - PAD.right, y1: yb, y2: yb, class: 'budget' }, cumulative.svg);
+      el('text', { x: W - PAD.right, y: yb - 4, 'text-anchor': 'end', class: 'tick' }, cumulative.svg).textContent =
+        L.budget + ' ' + n(data.budget);
+    }
+    const points = running.map((p) => x(p.d) + slot / 2 + ',' + cumulative.y(p.total)).join(' ');
+    el('polyline', { points, class: 'line' }, cumulative.svg);
+    for (const p of running)
+      hit(cumulative.svg, { x: x(p.d), y: PAD.top, width: slot, height: H - PAD.top - PAD.bottom, 'data-day': dayKey(p.d) },
+        dayKey(p.d) + ': ' + L.monthToDate + ' ' + n(p.total) + (data.budget > 0 ? ' / ' + n(data.budget) : ''));
 
-  // The month so far, day by day up to today, against the server's budget.
-  let total = 0;
-  const running = [];
-  for (let d = 1; d <= days && dayKey(d) <= data.through; d++) {
-    total += (byDay.get(dayKey(d)) || { spent: 0 }).spent;
-    running.push({ d, total });
-  }
-  const cumulative = panel(L.monthToDate, nice(Math.max(total, data.budget)));
-  if (data.budget > 0) {
-    const yb = cumulative.y(data.budget);
-    el('line', { x1: PAD.left, x2: W - PAD.right, y1: yb, y2: yb, class: 'budget' }, cumulative.svg);
-    const label = el('text', { x: W - PAD.right, y: yb - 4, 'text-anchor': 'end', class: 'tick' }, cumulative.svg);
-    label.textContent = L.budget + ' ' + n(data.budget);
-  }
-  const points = running.map((p) => x(p.d) + slot / 2 + ',' + cumulative.y(p.total)).join(' ');
-  el('polyline', { points, class: 'line' }, cumulative.svg);
-  for (const p of running)
-    bar(
-      cumulative.svg,
-      { x: x(p.d), y: PAD.top, width: slot, height: H - PAD.top - PAD.bottom, class: 'hit', 'data-day': dayKey(p.d) },
-      dayKey(p.d) + ': ' + L.monthToDate + ' ' + n(p.total) + (data.budget > 0 ? ' / ' + n(data.budget) : ''),
-    );
+    // The top members, most characters first: bars across, each labelled with its name and figure.
+    const most = nice(Math.max(0, ...data.members.map((m) => m.spent + m.saved)));
+    const named = data.members.map((m) => m.name + ' ' + n(m.spent + m.saved)).join(', ');
+    const members = panel(L.topMembers, data.members.length === 0 ? L.noData : named, most, false);
+    const row = (H - PAD.top - PAD.bottom) / Math.max(5, data.members.length);
+    data.members.forEach((m, i) => {
+      const width = ((W - PAD.left - PAD.right) * (m.spent + m.saved)) / most;
+      const y = PAD.top + row * i;
+      el('rect', { x: PAD.left, y, width: Math.max(width, 2), height: row - 4, rx: 2, class: 'spent' }, members.svg);
+      hit(members.svg, { x: PAD.left, y, width: W - PAD.left - PAD.right, height: row - 4 },
+        m.name + ': ' + L.spent + ' ' + n(m.spent) + ' · ' + L.saved + ' ' + n(m.saved));
+      el('text', { x: PAD.left + 6, y: y + row / 2 + 2, class: 'name' }, members.svg).textContent =
+        m.name + ' · ' + n(m.spent + m.saved);
+    });
+    if (data.members.length === 0)
+      el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, members.svg).textContent = L.noData;
+  };
 
-  // The top members, most characters first.
-  const most = nice(Math.max(0, ...data.members.map((m) => m.spent + m.saved)));
-  // Bars across: no grid of heights; each bar is labelled with its name and figure.
-  const members = panel(L.topMembers, most, false);
-  const row = (H - PAD.top - PAD.bottom) / Math.max(5, data.members.length);
-  data.members.forEach((m, i) => {
-    const width = ((W - PAD.left - PAD.right) * (m.spent + m.saved)) / most;
-    const y = PAD.top + row * i;
-    const text = m.name + ': ' + L.spent + ' ' + n(m.spent) + ' · ' + L.saved + ' ' + n(m.saved);
-    bar(members.svg, { x: PAD.left, y, width: Math.max(width, 2), height: row - 4, class: 'spent' }, text);
-    const label = el('text', { x: PAD.left + 4, y: y + row / 2 + 2, class: 'name' }, members.svg);
-    label.textContent = m.name + ' · ' + n(m.spent + m.saved);
-  });
-  if (data.members.length === 0) {
-    const label = el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, members.svg);
-    label.textContent = L.noData;
-  }
+  // Drawn at the figure's width, and again when it changes (a phone turned, a window resized).
+  let drawn = 0;
+  const fit = () => {
+    const width = Math.max(280, Math.min(760, Math.floor(figure.clientWidth)));
+    if (width !== drawn) draw((drawn = width));
+  };
+  fit();
+  new ResizeObserver(fit).observe(figure);
 })();
 `;
 
-/** The chart's colours and marks, the voices page's buttons and the auto-read page's settings (appended to the one
- * stylesheet). */
+/** The chart's colours and marks (the design's tokens, so light and dark follow), the voices page's buttons and the
+ * auto-read page's settings (appended to the one stylesheet). */
 export const STUDIO_STYLE = `
-/* The month page's chart (/static/month.js). */
-.chart { width: 100%; max-width: 48rem; height: auto; display: block; }
-.chart .grid { stroke: GrayText; stroke-opacity: 0.3; }
-.chart .tick, .chart .name { font-size: 11px; fill: currentColor; }
-.chart .spent { fill: #4f6bed; }
-.chart .saved { fill: #3fb68b; }
-.chart .budget { stroke: #e0533d; stroke-dasharray: 6 4; }
-.chart .line { fill: none; stroke: #4f6bed; stroke-width: 2; }
+/* The month page's chart (/static/month.js): the design's colours, words at their own size at any width. */
+.chart-card .legend { display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-4); list-style: none; padding: 0; margin: 0 0 var(--space-3); font-size: var(--text-sm); color: var(--muted); }
+.legend .swatch { display: inline-block; width: 0.75rem; height: 0.75rem; border-radius: 3px; margin-right: var(--space-1); vertical-align: -1px; }
+.swatch.spent { background: var(--chart-spent); } .swatch.saved { background: var(--chart-saved); }
+.swatch.budget { height: 0; border-top: 2px dashed var(--chart-budget); border-radius: 0; vertical-align: 3px; }
+#month-chart { margin: 0; display: grid; gap: var(--space-4); }
+.chart-panel h3 { font-size: var(--text-sm); color: var(--muted); font-weight: 600; margin: 0 0 var(--space-2); }
+.chart { display: block; width: 100%; height: auto; overflow: visible; }
+.chart .grid { stroke: var(--border); }
+.chart .tick { font-size: 12px; fill: var(--muted); font-variant-numeric: tabular-nums; }
+.chart .name { font-size: 12px; fill: var(--text-strong); font-weight: 600; }
+.chart .spent { fill: var(--chart-spent); }
+.chart .saved { fill: var(--chart-saved); }
+.chart .budget { stroke: var(--chart-budget); stroke-width: 2; stroke-dasharray: 6 4; }
+.chart .line { fill: none; stroke: var(--chart-spent); stroke-width: 2.5; stroke-linejoin: round; }
 .chart .hit { fill: transparent; }
 .chart text { pointer-events: none; }
-.chart .hit:hover, .chart .hit:focus { fill: Highlight; fill-opacity: 0.15; outline: none; }
-.readout { min-height: 1.5em; font-variant-numeric: tabular-nums; }
+.chart .hit:hover { fill: var(--text); fill-opacity: 0.08; }
+.readout { min-height: 1.5em; font-variant-numeric: tabular-nums; color: var(--text-strong); }
 /* The voices page's buttons wrap within their cell. */
 .voice-actions form { display: inline-block; margin: 0 0.3rem 0.3rem 0; }
 /* One auto-read setting: its field, then what it does. */

@@ -124,6 +124,7 @@ export const STYLE_SHEET = `/* SayBot's dashboard: one small design system (toke
   --ok: light-dark(#1a7f41, #2dc770); --ok-bg: #248046;
   --danger: light-dark(#c4262b, #fa777c); --danger-bg: light-dark(#c4262b, #da373c);
   --focus: light-dark(#0051b8, #00a8fc);
+  --chart-spent: light-dark(#5865f2, #7984f5); --chart-saved: light-dark(#1a7f41, #2dc770); --chart-budget: light-dark(#c4262b, #fa777c);
   --shadow: 0 1px 2px rgb(0 0 0 / 0.12), 0 2px 8px rgb(0 0 0 / 0.08);
 }
 :root[data-theme='light'] { color-scheme: light; }

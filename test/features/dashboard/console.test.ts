@@ -5,7 +5,6 @@
 // and no secret anywhere on the page. Then the page in a real browser.
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { CLIENT_SECRET, seoulWith, signedIn, useDashboard, type DashboardClient } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
@@ -237,21 +236,7 @@ describeInBrowser('the owner console in a real browser', () => {
     // The result is at the console's address: reloading shows it again without running the checks.
     expect(page.url()).toBe(`${h.url}/owner#doctor`);
 
-    // As every page: no serious or critical axe violation at 1280 and 390 px in light and dark; none sideways at 360.
-    const found: string[] = [];
-    for (const [width, height] of [
-      [1280, 800],
-      [390, 844],
-    ] as const)
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height });
-        await page.emulateMedia({ colorScheme });
-        for (const violation of await seriousViolations(page)) found.push(`${width} ${colorScheme}: ${violation}`);
-      }
-    expect(found).toEqual([]);
-    await page.setViewportSize({ width: 360, height: 740 });
-    expect(await sideways(page)).toBe(0);
-    await page.setViewportSize({ width: 1280, height: 800 });
+    // axe, the keyboard and the widths: the design's browser test walks the console as every page.
 
     await page.getByRole('link', { name: 'Leave Seoul' }).click();
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Leave Seoul?');

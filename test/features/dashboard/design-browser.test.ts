@@ -4,13 +4,12 @@
 // most three screens tall on a phone for a manager with the filter unset; the dictionary of 500 entries comes in
 // pages; the phone's menu, a voice's "more" menu and the theme switch work from the keyboard; an inline save
 // confirms beside its button and keeps working without script.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { request } from 'undici';
 import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { keyboardProblems } from '../../support/keyboard.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
@@ -19,13 +18,11 @@ const MEMBER = { id: '340000000000000002', username: 'dana' };
 /** Logs in only in the pictures' test (a first login shows the consent page's member list, whatever the order). */
 const NEWCOMER = { id: '340000000000000003', username: 'erin' };
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** Waits for the page as a person would, however busy the machine. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
 
 const SERVER = `/servers/${SEOUL}`;
-/** Every page a manager sees, by name. */
+/** Every page a manager sees, by name (this manager is the application's owner too: the console is theirs). */
 const PAGES: Record<string, string> = {
   servers: '/',
   overview: SERVER,
@@ -36,28 +33,9 @@ const PAGES: Record<string, string> = {
   month: `${SERVER}/month`,
   dictionary: `${SERVER}/dictionary`,
   autoread: `${SERVER}/autoread`,
+  owner: '/owner',
   notFound: '/servers/1/nothing',
 };
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core's serious and critical violations on the page as it stands. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the browser's debugging protocol, as the page's CSP (script-src 'self') allows no inline script.
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
-  const violations = await page.evaluate<Violation[]>('axe.run(document).then((result) => result.violations)');
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-/** How far the page scrolls sideways (0: not at all). */
-const sideways = (page: Page) =>
-  page.evaluate<number>('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth');
 
 /** The page's height in screens. */
 const screens = (page: Page) => page.evaluate<number>('document.scrollingElement.scrollHeight / window.innerHeight');
@@ -85,6 +63,8 @@ describeInBrowser('the dashboard as people use it', () => {
         icon: true,
       },
     ],
+    // The manager is the application's owner: the console is walked as the other pages are.
+    discord: { applicationOwnerId: MANAGER.id },
   });
   const browser = useBrowser();
 
@@ -110,7 +90,7 @@ describeInBrowser('the dashboard as people use it', () => {
     await page.emulateMedia({ colorScheme: scheme });
   }
 
-  it('every page: no serious or critical axe violation at 1280 and 390 px in light and dark, none scrolls sideways at 360 px', async () => {
+  it('every page: no serious or critical axe violation at 1280 and 390 px in light and dark, every control reached by Tab in order with a visible focus, none scrolls sideways at 360 px', async () => {
     const { context, page } = await loggedIn(MANAGER.id);
     // 500 entries, so the dictionary is shown as it is on a busy server.
     await page.goto(`${h.url}${PAGES['dictionary']}`);
@@ -125,33 +105,20 @@ describeInBrowser('the dashboard as people use it', () => {
 
     const found: string[] = [];
     const wide: string[] = [];
-    // Each page's weight without audio: its HTML, the stylesheet and scripts it loads, its pictures (goal < 150 KB).
-    const weights: string[] = [];
-    const heavy: string[] = [];
-    const assetBytes = new Map<string, number>();
+    const keyboard: string[] = [];
     for (const [name, path] of Object.entries(PAGES)) {
-      const answer = await page.goto(`${h.url}${path}`);
-      const assets = await page.evaluate<string[]>(
-        "[...document.querySelectorAll('link[rel=stylesheet], script[src], img[src]')].map((el) => el.href || el.src)",
-      );
-      // As a browser gets them: compressed where SayBot serves them so (undici's request does not decode).
-      for (const asset of assets)
-        if (!assetBytes.has(asset)) {
-          const answer = await request(asset, { headers: { 'accept-encoding': 'gzip' } });
-          assetBytes.set(asset, (await answer.body.arrayBuffer()).byteLength);
-        }
-      const bytes =
-        ((await answer?.body())?.length ?? 0) + assets.reduce((sum, a) => sum + (assetBytes.get(a) ?? 0), 0);
-      weights.push(`${name} ${(bytes / 1024).toFixed(1)} KB`);
-      if (bytes > 150 * 1024) heavy.push(`${name}: ${bytes}`);
+      await page.goto(`${h.url}${path}`);
+      if (name === 'owner') expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Owner console');
       for (const [width, height] of [
         [1280, 800],
         [390, 844],
-      ] as const)
+      ] as const) {
         for (const scheme of ['light', 'dark'] as const) {
           await at(page, width, height, scheme);
           for (const violation of await seriousViolations(page)) found.push(`${name} ${width} ${scheme}: ${violation}`);
         }
+        for (const problem of await keyboardProblems(page)) keyboard.push(`${name} ${width}: ${problem}`);
+      }
       await page.setViewportSize({ width: 360, height: 740 });
       if ((await sideways(page)) > 0) wide.push(`${name}: ${await sideways(page)} px`);
     }
@@ -165,12 +132,27 @@ describeInBrowser('the dashboard as people use it', () => {
     if ((await sideways(guest)) > 0) wide.push(`login: ${await sideways(guest)} px`);
     await guest.context().close();
 
-    console.log(`page weights (HTML + CSS + scripts + pictures): ${weights.join(', ')}`);
     expect(found).toEqual([]);
+    expect(keyboard).toEqual([]);
     expect(wide).toEqual([]);
-    expect(heavy).toEqual([]);
     await context.close();
   }, 600_000);
+
+  it("a member's pages: every control reached by Tab in order with a visible focus, on the page, at 1280 and 390 px", async () => {
+    const { context, page } = await loggedIn(MEMBER.id);
+    const problems: string[] = [];
+    for (const name of ['servers', 'overview', 'voices', 'myvoice', 'scenes', 'month', 'mydata'] as const)
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.goto(`${h.url}${PAGES[name]}`);
+        for (const problem of await keyboardProblems(page)) problems.push(`${name} ${width}: ${problem}`);
+      }
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 300_000);
 
   it('on a phone: Voices at most three screens for a manager, the dictionary in pages, the menus by keyboard', async () => {
     const { context, page } = await loggedIn(MANAGER.id, { width: 390 });
@@ -248,6 +230,41 @@ describeInBrowser('the dashboard as people use it', () => {
       } else expect(await status.evaluate((node) => node.classList.contains('notice'))).toBe(true);
       await context.close();
     }
+  }, 180_000);
+
+  it('an on/off setting is a switch showing its value: saved inline when flipped (click or Space), kept after a reload; without script sent with its form', async () => {
+    const { context, page } = await loggedIn(MANAGER.id);
+    await page.goto(`${h.url}${PAGES['autoread']}`);
+    // read_bots is off by default, announce too: each flipped once, by the mouse and by the keyboard.
+    const readBots = page.getByRole('switch', { name: 'read_bots' });
+    const announce = page.getByRole('switch', { name: 'announce' });
+    const readBotsBefore = await readBots.isChecked();
+    const announceBefore = await announce.isChecked();
+    const settingsForm = page.locator('form[action$="/autoread/settings"]');
+    await readBots.click();
+    await poll(() => settingsForm.locator('.saved').textContent()).toContain('Auto-read settings changed');
+    await announce.focus();
+    await page.keyboard.press('Space');
+    await poll(() => announce.isChecked()).toBe(!announceBefore);
+    // The save is under way from the key press on (the form is busy until its answer is in).
+    await poll(() => settingsForm.getAttribute('aria-busy')).toBeNull();
+    await page.reload();
+    expect([await readBots.isChecked(), await announce.isChecked()]).toEqual([!readBotsBefore, !announceBefore]);
+    expect(page.url()).toBe(`${h.url}${PAGES['autoread']}`);
+    await context.close();
+
+    // Without script: Space flips the box, the form's button sends it, the page comes back showing the new value.
+    const plain = await loggedIn(MEMBER.id, { javaScript: false });
+    await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
+    const readMe = plain.page.getByRole('switch', { name: 'read_me' });
+    expect(await readMe.isChecked()).toBe(true);
+    await readMe.focus();
+    await plain.page.keyboard.press('Space');
+    await plain.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await poll(() => plain.page.getByRole('status').textContent()).toContain('auto-read does not read you');
+    await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
+    expect(await plain.page.getByRole('switch', { name: 'read_me' }).isChecked()).toBe(false);
+    await plain.context.close();
   }, 180_000);
 
   it("shows the server's icon and the manager's avatar from Discord's CDN (the local one here), initials for the member", async () => {

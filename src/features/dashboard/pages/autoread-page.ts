@@ -3,7 +3,7 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';
-import { inline } from './components.ts';
+import { autosave, inline } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
 import { field } from './member-pages.ts';
@@ -15,6 +15,8 @@ export interface AutoreadView {
   /** The settings in words, as /autoread settings prints them. */
   current: string;
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>;
+  /** Each setting as it stands, by name (its default where the server never set it). */
+  values: Readonly<Record<string, unknown>>;
   /** /autoread show's lines on the pool, the members' voices and the ignored. */
   members: readonly string[];
   pool: ReadonlyArray<{ voice: string; label: string }>;
@@ -37,7 +39,14 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
         <p>${where}</p>
         <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
       </section>
-      <form method="post" action="${base}/settings" class="card" ${inline} aria-labelledby="autoread-settings">
+      <form
+        method="post"
+        action="${base}/settings"
+        class="card"
+        ${inline}
+        ${autosave}
+        aria-labelledby="autoread-settings"
+      >
         <h2 id="autoread-settings">${t(locale, 'dashboard.autoread.settings')}</h2>
         <p class="hint">${t(locale, 'dashboard.autoread.settingsHelp')}</p>
         ${csrfField(context)}
@@ -47,10 +56,14 @@ export function autoreadPage(context: PageContext, server: Membership, view: Aut
             .map(
               ([name, declared]) =>
                 html`<div class="field setting">
-                  ${field(locale, name, declared, [])}
-                  <small id="help-${name}" class="hint"
-                    >${t(locale, `option.${declared.option}.description` as MessageKey)}</small
-                  >
+                  ${field(
+                    locale,
+                    name,
+                    declared,
+                    [],
+                    view.values[name],
+                    t(locale, `option.${declared.option}.description` as MessageKey),
+                  )}
                 </div>`,
             )}
         </div>

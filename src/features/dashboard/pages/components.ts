@@ -12,6 +12,12 @@ import { html, raw, type Html } from './markup.ts';
  */
 export const inline = raw('data-inline');
 
+/**
+ * Put beside `inline` in a form holding switches: /static/app.js sends the form as soon as a switch in it is flipped
+ * (without script the switch is a checkbox, sent with the form's button).
+ */
+export const autosave = raw('data-autosave');
+
 /** A card: a titled box of related content. `id` names its heading (for aria-labelledby and links). */
 export function card(
   body: Html | '',

@@ -3,7 +3,7 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
-import { card, inline } from './components.ts';
+import { autosave, card, inline, toggle } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
 import type { SampleResult } from '../samples.ts';
@@ -14,23 +14,35 @@ export interface VoiceChoice {
   label: string;
 }
 
-/** One setting's form field (my voice, auto-read), as its declaration says: a choice is a list, a flag yes/no, a number its range. */
+/**
+ * One setting's form field (my voice, auto-read), as its declaration says, showing `value` (the setting as it stands;
+ * undefined: not set): a flag an on/off switch, a choice a list, a number its range, text a box. `help` describes the
+ * field (its hint's id is `help-<name>`).
+ */
 export function field(
   locale: string,
   name: string,
   declared: SettingDeclaration,
   voices: readonly VoiceChoice[],
+  value?: unknown,
+  help?: string,
 ): Html {
   const id = `set-${name}`;
-  const label = html`<label for="${id}">${t(locale, `option.${declared.option}` as MessageKey)}</label>`;
+  const text = t(locale, `option.${declared.option}` as MessageKey);
+  const label = html`<label for="${id}">${text}</label>`;
+  const described = help === undefined ? '' : html` aria-describedby="help-${name}"`;
+  const hint = help === undefined ? '' : html`<small id="help-${name}" class="hint">${help}</small>`;
+  const shown = value === undefined || value === null ? '' : String(value);
   const unchanged = html`<option value="">—</option>`;
   switch (declared.kind) {
     case 'flag':
-      return html`${label}<select id="${id}" name="${declared.option}">
-          ${unchanged}
-          <option value="true">✓</option>
-          <option value="false">✗</option>
-        </select>`;
+      return toggle({
+        name: declared.option,
+        id,
+        label: text,
+        checked: typeof value === 'boolean' ? value : declared.default,
+        ...(help === undefined ? {} : { description: help }),
+      });
     case 'integer':
     case 'number':
       return html`${label}<input
@@ -40,11 +52,15 @@ export function field(
           min="${declared.range.min}"
           max="${declared.range.max}"
           step="${declared.kind === 'integer' ? 1 : 'any'}"
-        />`;
+          value="${shown}"
+          ${described}
+        />${hint}`;
     case 'choice':
-      return html`${label}<select id="${id}" name="${declared.option}">
-          ${unchanged}${declared.values.map((value) => html`<option value="${value}">${value}</option>`)}
-        </select>`;
+      return html`${label}<select id="${id}" name="${declared.option}" ${described}>
+          ${unchanged}${declared.values.map(
+            (choice) => html`<option value="${choice}" ${choice === shown ? 'selected' : ''}>${choice}</option>`,
+          )}</select
+        >${hint}`;
     case 'text':
       // The voice is picked from every voice this server may use (no 25 at a time): a list the browser filters.
       if (name === 'voice')
@@ -55,11 +71,20 @@ export function field(
             maxlength="${declared.maxLength}"
             list="voices"
             autocomplete="off"
-          />
+            value="${shown}"
+            ${described}
+          />${hint}
           <datalist id="voices">
             ${voices.map((voice) => html`<option value="${voice.id}">${voice.label}</option>`)}
           </datalist>`;
-      return html`${label}<input type="text" id="${id}" name="${declared.option}" maxlength="${declared.maxLength}" />`;
+      return html`${label}<input
+          type="text"
+          id="${id}"
+          name="${declared.option}"
+          maxlength="${declared.maxLength}"
+          value="${shown}"
+          ${described}
+        />${hint}`;
     case 'role':
       return html``;
   }
@@ -71,6 +96,7 @@ export function myVoicePage(
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>,
   current: string | undefined,
   voices: readonly VoiceChoice[],
+  values: Readonly<Record<string, unknown>>,
   sample?: SampleResult,
 ): Html {
   const { locale } = context;
@@ -95,10 +121,12 @@ export function myVoicePage(
         </div>
         ${samplePart(context, `${base}/sample`, {}, (id) => `/servers/${server.guildId}/samples/${id}`, sample)}
       </section>
-      <form method="post" action="${base}" class="card" ${inline}>
+      <form method="post" action="${base}" class="card" id="myvoice-form" ${inline} ${autosave} data-refresh>
         ${csrfField(context)}
         <div class="settings-grid">
-          ${settings.map(([name, declared]) => html`<div class="field">${field(locale, name, declared, voices)}</div>`)}
+          ${settings.map(
+            ([name, declared]) => html`<div class="field">${field(locale, name, declared, voices, values[name])}</div>`,
+          )}
         </div>
         <button type="submit">${t(locale, 'dashboard.myvoice.save')}</button>
       </form>`,

@@ -40,34 +40,41 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
     html` <ul class="usage">
         ${view.lines.map((line) => html`<li>${plain(line)}</li>`)}
       </ul>
-      <h2>${view.title}</h2>
-      <p>${t(locale, 'dashboard.month.hover')}</p>
-      <p id="month-readout" class="readout" role="status" aria-live="polite"></p>
-      <figure id="month-chart" data-figures="${JSON.stringify(chart)}"></figure>
-      <details>
-        <summary>${t(locale, 'dashboard.month.table')}</summary>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">${t(locale, 'dashboard.month.day')}</th>
-                <th scope="col">${chart.labels.spent}</th>
-                <th scope="col">${chart.labels.saved}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${chart.days.map(
-                (day) =>
-                  html`<tr>
-                    <td>${day.day}</td>
-                    <td>${n(day.spent)}</td>
-                    <td>${n(day.saved)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <section class="card chart-card" aria-labelledby="month-title">
+        <h2 id="month-title">${view.title}</h2>
+        <ul class="legend">
+          <li><span class="swatch spent"></span>${chart.labels.spent}</li>
+          <li><span class="swatch saved"></span>${chart.labels.saved}</li>
+          ${chart.budget > 0 ? html`<li><span class="swatch budget"></span>${chart.labels.budget}</li>` : ''}
+        </ul>
+        <p class="hint">${t(locale, 'dashboard.month.hover')}</p>
+        <p id="month-readout" class="readout" role="status" aria-live="polite"></p>
+        <figure id="month-chart" data-figures="${JSON.stringify(chart)}"></figure>
+        <details>
+          <summary>${t(locale, 'dashboard.month.table')}</summary>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">${t(locale, 'dashboard.month.day')}</th>
+                  <th scope="col">${chart.labels.spent}</th>
+                  <th scope="col">${chart.labels.saved}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${chart.days.map(
+                  (day) =>
+                    html`<tr>
+                      <td>${day.day}</td>
+                      <td>${n(day.spent)}</td>
+                      <td>${n(day.saved)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      </section>
       ${
         budgets === undefined
           ? ''

@@ -123,7 +123,7 @@ export const en = {
   'dashboard.voices.alreadyPooled': "{voice} is already in auto-read's voice pool.",
   'dashboard.voices.deleted': 'Deleted the voice "{name}".',
   'dashboard.page.month': 'The month',
-  'dashboard.month.hover': 'Hover over or focus a bar to see its figures.',
+  'dashboard.month.hover': "Hover over a bar to see its figures; the table below gives every day's.",
   'dashboard.month.table': 'The figures per day',
   'dashboard.month.day': 'Day (UTC)',
   'dashboard.month.budgets': "This server's budgets",
@@ -139,7 +139,7 @@ export const en = {
   'dashboard.autoread.now': 'Now: {settings}.',
   'dashboard.autoread.settings': 'Settings',
   'dashboard.autoread.settingsHelp':
-    'The same settings as /autoread settings. Leave a field at — to keep it. A change applies from the next message on.',
+    'The same settings as /autoread settings, each as it stands now. A change applies from the next message on.',
   'dashboard.autoread.save': 'Save the settings',
   'dashboard.autoread.nothing': 'Change at least one setting.',
   'dashboard.autoread.members': 'Voices, as /autoread show gives them',

@@ -123,7 +123,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.alreadyPooled': '{voice} はすでに自動読み上げの音声プールにあります。',
   'dashboard.voices.deleted': '音声「{name}」を削除しました。',
   'dashboard.page.month': '今月',
-  'dashboard.month.hover': '棒にマウスを重ねるかフォーカスすると数値が表示されます。',
+  'dashboard.month.hover': '棒にマウスを重ねると数値が表示されます。日ごとの数値は下の表にあります。',
   'dashboard.month.table': '日ごとの数値',
   'dashboard.month.day': '日 (UTC)',
   'dashboard.month.budgets': 'このサーバーの予算',
@@ -140,7 +140,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.autoread.now': '現在: {settings}。',
   'dashboard.autoread.settings': '設定',
   'dashboard.autoread.settingsHelp':
-    '/autoread settings と同じ設定です。— のままにすると変わりません。変更は次のメッセージから適用されます。',
+    '/autoread settings と同じ設定で、いまの値を表示しています。変更は次のメッセージから適用されます。',
   'dashboard.autoread.save': '設定を保存',
   'dashboard.autoread.nothing': '設定を一つ以上変えてください。',
   'dashboard.autoread.members': '/autoread show と同じ音声の情報',

@@ -123,7 +123,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.alreadyPooled': '{voice}은(는) 이미 자동 읽기 음성 풀에 있습니다.',
   'dashboard.voices.deleted': '음성 "{name}"을(를) 삭제했습니다.',
   'dashboard.page.month': '이번 달',
-  'dashboard.month.hover': '막대에 마우스를 올리거나 포커스하면 수치가 보입니다.',
+  'dashboard.month.hover': '막대에 마우스를 올리면 수치가 보입니다. 날짜별 수치는 아래 표에 있습니다.',
   'dashboard.month.table': '날짜별 수치',
   'dashboard.month.day': '날짜 (UTC)',
   'dashboard.month.budgets': '이 서버의 예산',
@@ -140,7 +140,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.autoread.now': '현재: {settings}.',
   'dashboard.autoread.settings': '설정',
   'dashboard.autoread.settingsHelp':
-    '/autoread settings와 같은 설정입니다. — 로 두면 그대로 유지됩니다. 변경은 다음 메시지부터 적용됩니다.',
+    '/autoread settings와 같은 설정이며, 지금 값을 보여 줍니다. 변경은 다음 메시지부터 적용됩니다.',
   'dashboard.autoread.save': '설정 저장',
   'dashboard.autoread.nothing': '설정을 하나 이상 바꿔 주세요.',
   'dashboard.autoread.members': '/autoread show와 같은 음성 정보',
