@@ -270,7 +270,8 @@ blockquote { border-left: 4px solid var(--border); margin: var(--space-2) 0; pad
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; color: var(--muted); padding-bottom: var(--space-2); }
-th, td { text-align: left; padding: var(--space-2) var(--space-3); border-bottom: 1px solid var(--border); vertical-align: middle; }
+/* break-word, not the page's anywhere: a column is sized by its whole words ("alice: 56", "SERVED"), and only a word wider than the table breaks. */
+th, td { text-align: left; padding: var(--space-2) var(--space-3); border-bottom: 1px solid var(--border); vertical-align: middle; overflow-wrap: break-word; }
 thead th { font-size: var(--text-xs); text-transform: uppercase; letter-spacing: 0.02em; color: var(--muted); }
 .actions { white-space: nowrap; }
 @media (max-width: 40rem) {

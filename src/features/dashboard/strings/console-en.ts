@@ -15,7 +15,7 @@ export const en = {
   'console.noReserve': 'Nothing is kept in reserve: the bot may use the whole plan.',
   'console.usedUp': 'The month is used up until {until}: nothing that costs characters is sent before then.',
   'console.servers': 'Servers',
-  'console.serversCount': 'SayBot is in {count} servers.',
+  'console.serversCount': 'Servers SayBot is in: {count}.',
   'console.serversIncomplete': 'Only the first {count} servers were read.',
   'console.serversNone': 'SayBot is in no server yet: invite it with its install link.',
   'console.server': 'Server',
