@@ -20,7 +20,8 @@ export type Figure =
   | 'scene'
   | 'mute'
   | 'long-jobs'
-  | 'holds';
+  | 'holds'
+  | 'path-files';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -38,6 +39,7 @@ export const FIGURES: readonly Figure[] = [
   'mute',
   'long-jobs',
   'holds',
+  'path-files',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -54,6 +56,7 @@ export const STANDALONE: readonly Figure[] = [
   'mute',
   'long-jobs',
   'holds',
+  'path-files',
 ];
 
 export interface Plan {
