@@ -1,5 +1,5 @@
 // One way to speak: every front-end hands its order to src/features/speaking/hand-over.ts, the one module that
-// calls the pipeline's speak() or speakScene(); and the core words no reply, since how a member is answered is the
+// calls the pipeline's speak(); and the core words no reply, since how a member is answered is the
 // features' (the core keeps the catalogue, t() and the interaction framework).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,12 +8,12 @@ import { ROOT, sourceFiles } from './import-graph.ts';
 
 const HAND_OVER = 'src/features/speaking/hand-over.ts';
 
-/** The files of src/ and commands/ that call speak( or speakScene( on something (the pipeline's own file aside). */
+/** The files of src/ and commands/ that call speak( on something (the pipeline's own file aside). */
 function speakCallers(): string[] {
   return sourceFiles(['src', 'commands']).filter(
     (file) =>
       file !== 'src/core/speech/pipeline.ts' &&
-      /\.(speak|speakScene)\(/.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
+      /\.speak\(/.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
   );
 }
 
@@ -47,7 +47,7 @@ function replyKeysNamed(text: string): string[] {
 }
 
 describe('one way to speak', () => {
-  it('speak( and speakScene( are called from one module, the hand-over every front-end gives its order to', () => {
+  it('speak( is called from one module, the hand-over every front-end gives its order to', () => {
     expect(speakCallers()).toEqual([HAND_OVER]);
   });
 

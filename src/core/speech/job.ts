@@ -9,21 +9,16 @@ import type { JobAccount, Lane, SpokenLine } from './pipeline-job.ts';
 import type { Admission } from './queue-bounds.ts';
 import type { QuoteAllowance } from './quote-ceiling.ts';
 import type { ServiceFallback, SpeechRequest } from './request.ts';
-import type { AcceptedJob, FirstFrame, Requester, SpeechJob, SpeechOutcome, SpeechTarget } from './speech-order.ts';
-
-/** What an order asks of the pipeline besides its lines: the same for a plain request and a scene. */
-export interface JobOrder {
-  requester: Requester;
-  target: SpeechTarget;
-  /** A scene: its lines held together and spoken as one clip, file or voice message. */
-  scene: boolean;
-  followUp?: boolean | undefined;
-  cachedOnly?: boolean | undefined;
-  /** A scene posted as a file: WAV or MP3. */
-  sceneFormat?: 'wav' | 'mp3' | undefined;
-  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
-  quoted?: number | undefined;
-}
+import type {
+  AcceptedJob,
+  FirstFrame,
+  JobEvents,
+  Requester,
+  SpeechOrder,
+  SpeechOutcome,
+  SpeechTarget,
+  StillAllowed,
+} from './speech-order.ts';
 
 /** What acceptance settles: the lines as they will be spoken, and what they are held and paid on. */
 export interface Taken {
@@ -38,9 +33,12 @@ export interface Taken {
   late?: QuoteAllowance | undefined;
 }
 
-export class Job implements JobAccount, SpeechJob {
+export class Job implements JobAccount, JobEvents {
   readonly requester: Requester;
   readonly target: SpeechTarget;
+  /** The rights it is held to besides the pipeline's own checks (SpeechOrder.stillAllowed). */
+  readonly stillAllowed: StillAllowed | undefined;
+  /** A scene: its lines held together and spoken as one clip, file or voice message. */
   readonly scene: boolean;
   readonly followUp: boolean;
   readonly cachedOnly: boolean;
@@ -67,14 +65,15 @@ export class Job implements JobAccount, SpeechJob {
    * Takes `order` and runs it: `accept` splits, checks and holds it (calling take() on success), `deliver` speaks
    * or renders it; both are started here, after this turn, so that what they throw is the job's refusal.
    */
-  constructor(order: JobOrder, run: { accept(job: Job): Promise<void>; deliver(job: Job): Promise<SpeechOutcome> }) {
+  constructor(order: SpeechOrder, run: { accept(job: Job): Promise<void>; deliver(job: Job): Promise<SpeechOutcome> }) {
     this.requester = order.requester;
     this.target = order.target;
-    this.scene = order.scene;
-    this.followUp = order.followUp === true;
-    this.cachedOnly = order.cachedOnly === true;
-    this.sceneFormat = order.sceneFormat;
-    this.quoted = order.quoted;
+    this.stillAllowed = order.stillAllowed;
+    this.scene = 'scene' in order;
+    this.followUp = 'request' in order && order.followUp === true;
+    this.cachedOnly = 'request' in order && order.cachedOnly === true;
+    this.sceneFormat = 'scene' in order ? order.sceneFormat : undefined;
+    this.quoted = 'scene' in order ? order.quoted : undefined;
     this.firstAudio = new Promise<FirstFrame>((resolve) => (this.#heard = resolve));
     const accepting = Promise.resolve().then(() => run.accept(this));
     this.outcome = accepting.then(

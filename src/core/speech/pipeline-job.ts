@@ -1,12 +1,8 @@
 // The pipeline's own view of a job (src/core/speech/job.ts), as the delivery modules and the part source beside it
 // read it: types only, so that the part source needs nothing of the pipeline.
-import type { Admission } from './queue-bounds.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { Refusal } from '../refusal.ts';
-import type { GuildPlayer } from '../voice/guild-player.ts';
 import type { QuoteAllowance } from './quote-ceiling.ts';
 import type { ServiceFallback, SpeechRequest } from './request.ts';
-import type { Requester, SpeechTarget } from './speech-order.ts';
 
 /**
  * What the part source reads and writes of one accepted job: the charge its parts are paid on, what it may still
@@ -31,33 +27,6 @@ export interface SpokenLine {
   request: SpeechRequest;
   texts: string[];
   pauseBefore: number;
-}
-
-/** An order as the pipeline handles it, plain or a scene. */
-export interface Job {
-  requester: Requester;
-  target: SpeechTarget;
-  followUp?: boolean | undefined;
-  cachedOnly?: boolean | undefined;
-  lines: SpokenLine[];
-  scene: boolean;
-  /** A scene posted as a file: WAV or MP3. */
-  sceneFormat?: 'wav' | 'mp3' | undefined;
-  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
-  quoted?: number | undefined;
-}
-
-/** What acceptance leaves for the rest of the job. */
-export interface Accepted {
-  /** The lines as they are spoken: the order's, or (a plain request) its free-voice fallback. */
-  lines: SpokenLine[];
-  fallback?: Refusal;
-  charge: Charge;
-  /** Its place in the queue bounds' figures, released at its outcome. */
-  admission: Admission;
-  ahead: number;
-  /** Voice only: the guild's player and its place in the guild's lane. */
-  playback?: { player: GuildPlayer; lane: Lane };
 }
 
 /** Voice jobs of one guild accepted but not yet queued on its player (they may be waiting for the join). */

@@ -22,8 +22,8 @@ import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsF
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Lane, SpokenLine } from './pipeline-job.ts';
-import { Job, discard, type JobOrder } from './job.ts';
-import type { CloneClip, Requester, SceneOrder, SpeechJob, SpeechOrder, SpeechOutcome } from './speech-order.ts';
+import { Job, discard } from './job.ts';
+import type { CloneClip, JobEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
 import { playInVoice } from './voice-playback.ts';
@@ -92,15 +92,21 @@ export class SpeechPipeline {
     this.#freeRate.take(guildId, userId);
   }
 
-  speak(order: SpeechOrder): SpeechJob {
-    const { request, ...rest } = order;
-    return this.#speakJob({ ...rest, scene: false }, () => [{ request, texts: this.#split(request), pauseBefore: 0 }]);
-  }
-
-  /** A scene (SceneOrder): its lines held together and spoken as one clip, file or voice message. */
-  speakScene(order: SceneOrder): SpeechJob {
-    const { lines, ...rest } = order;
-    return this.#speakJob({ ...rest, scene: true }, () => this.#sceneLines(lines));
+  /**
+   * Takes `order` as one job (src/core/speech/job.ts): its text split (a scene's lines each), checked and held, then
+   * spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message.
+   */
+  speak(order: SpeechOrder): JobEvents {
+    return new Job(order, {
+      accept: (job) => {
+        job.lines =
+          'scene' in order
+            ? this.#sceneLines(order.scene)
+            : [{ request: order.request, texts: this.#split(order.request), pauseBefore: 0 }];
+        return this.#accept(job);
+      },
+      deliver: (job) => this.#deliver(job),
+    });
   }
 
   /**
@@ -117,17 +123,6 @@ export class SpeechPipeline {
       characters: needs.flat().reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0),
       cachedLines: needs.filter((parts) => parts.every((need) => need.free)).length,
     };
-  }
-
-  /** One job for `order`, its lines split (`lines`, which may refuse it) as it is accepted. */
-  #speakJob(order: JobOrder, lines: () => SpokenLine[]): SpeechJob {
-    return new Job(order, {
-      accept: (job) => {
-        job.lines = lines();
-        return this.#accept(job);
-      },
-      deliver: (job) => this.#deliver(job),
-    });
   }
 
   /** A request's text in parts the service takes; a request with nothing to say is refused. */
@@ -366,7 +361,7 @@ export class SpeechPipeline {
     for (const line of job.lines) this.#source.checkVoice(line.request);
     const { requester } = job;
     if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
-    const revoked = await requester.stillAllowed?.();
+    const revoked = await job.stillAllowed?.();
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }
 
