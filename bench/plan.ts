@@ -21,7 +21,8 @@ export type Figure =
   | 'mute'
   | 'long-jobs'
   | 'holds'
-  | 'pages';
+  | 'pages'
+  | 'path-files';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -40,6 +41,7 @@ export const FIGURES: readonly Figure[] = [
   'long-jobs',
   'holds',
   'pages',
+  'path-files',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -57,6 +59,7 @@ export const STANDALONE: readonly Figure[] = [
   'long-jobs',
   'holds',
   'pages',
+  'path-files',
 ];
 
 export interface Plan {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -25,6 +25,7 @@ import { measureMute } from './mute.ts';
 import { measureLongJobs } from './long-jobs.ts';
 import { measureHolds } from './holds.ts';
 import { measurePages } from './pages.ts';
+import { measurePathFiles } from './path-files.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -278,6 +279,8 @@ async function main(): Promise<void> {
   const holds = has('holds') ? await measureHolds(p.mode, log) : undefined;
   // Figure 18 (bench/pages.ts): each dashboard page's bytes and requests in the real browser, and without script.
   const pages = has('pages') ? await measurePages(log) : undefined;
+  // Figure 19 (bench/path-files.ts): the source files a /say crosses to its first request and packet, counted.
+  const pathFiles = has('path-files') ? await measurePathFiles(log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
@@ -296,6 +299,7 @@ async function main(): Promise<void> {
     longJobs,
     holds,
     pages,
+    pathFiles,
     shards,
   ]
     .filter((part) => part !== undefined)

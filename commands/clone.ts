@@ -13,7 +13,7 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
-  commandAsker,
+  commandRequester,
   describeFailure,
   speakAndReply,
   admitted,
@@ -178,9 +178,9 @@ async function cloneAndSpeak(
     reservation,
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
-  const asker = commandAsker(interaction);
+  const requester = commandRequester(interaction);
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
-  const cloned = await context.speech.cloneVoice(asker, text, {
+  const cloned = await context.speech.cloneVoice(requester, text, {
     data: clip.data,
     filename,
     contentType: clip.contentType,
@@ -222,7 +222,7 @@ async function cloneAndSpeak(
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
   try {
-    await speakAndReply(interaction, context, { request, asker, followUp: true }, target, label);
+    await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
   } catch (error) {
     // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
     // the member reads that first, or they would clone (and pay) again.

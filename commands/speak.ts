@@ -9,7 +9,7 @@ import { showResult } from '../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
 import {
   chooseTarget,
-  commandAsker,
+  commandRequester,
   speakAndReply,
   voiceLabel,
   SPEAKING_USES,
@@ -59,7 +59,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     context,
     {
       request: ttsRequest(text, settings),
-      asker: commandAsker(interaction, SPEAK_COMMAND),
+      requester: commandRequester(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings),

@@ -1,6 +1,7 @@
 // One way to speak: every front-end hands its order to src/features/speaking/hand-over.ts, the one module that
-// calls the pipeline's speak() or speakScene(); and the core words no reply, since how a member is answered is the
-// features' (the core keeps the catalogue, t() and the interaction framework).
+// calls the pipeline's speak(); and the core words no reply, since how a member is answered is the
+// features' (the core keeps the catalogue, t() and the interaction framework). What one order is (its charge,
+// allowance, stand-in, cut) lives on its job (src/core/speech/job.ts), never in a map beside it keyed by its charge.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,12 +9,12 @@ import { ROOT, sourceFiles } from './import-graph.ts';
 
 const HAND_OVER = 'src/features/speaking/hand-over.ts';
 
-/** The files of src/ and commands/ that call speak( or speakScene( on something (the pipeline's own file aside). */
+/** The files of src/ and commands/ that call speak( on something (the pipeline's own file aside). */
 function speakCallers(): string[] {
   return sourceFiles(['src', 'commands']).filter(
     (file) =>
       file !== 'src/core/speech/pipeline.ts' &&
-      /\.(speak|speakScene)\(/.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
+      /\.speak\(/.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
   );
 }
 
@@ -47,8 +48,18 @@ function replyKeysNamed(text: string): string[] {
 }
 
 describe('one way to speak', () => {
-  it('speak( and speakScene( are called from one module, the hand-over every front-end gives its order to', () => {
+  it('speak( is called from one module, the hand-over every front-end gives its order to', () => {
     expect(speakCallers()).toEqual([HAND_OVER]);
+  });
+
+  it("keeps an order's state on its one job: no map in src/ is keyed by a charge", () => {
+    // A map holds something beside each charge (a set of open charges, accounting's, holds nothing beside them).
+    const keyedByCharge = /\b(?:Weak)?Map<\s*Charge\b/;
+    expect(keyedByCharge.test('readonly #late = new WeakMap<Charge, QuoteAllowance>();')).toBe(true);
+    const files = sourceFiles(['src', 'commands']).filter((file) =>
+      keyedByCharge.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
+    );
+    expect(files).toEqual([]);
   });
 
   it('no file under src/core/ words a reply: none names the key of an outcome, a refusal or a failure', () => {

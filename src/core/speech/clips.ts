@@ -10,10 +10,10 @@ import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
-import type { Charge } from '../quota/charge.ts';
 import type { PlaybackItem } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
+import type { JobAccount } from './pipeline-job.ts';
 import type { SpeechRequest } from './request.ts';
 
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
@@ -35,7 +35,7 @@ export function partClip(
   request: SpeechRequest,
   text: string,
   label: string,
-  charge: Charge,
+  job: JobAccount,
   log: Logger,
   allowed: StillAllowed,
 ): PartClip {
@@ -45,7 +45,7 @@ export function partClip(
     (pending ??= allowed().then(() => {
       // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
       prefetch.signal.throwIfAborted();
-      return source.fetch(request, text, prefetch.signal, charge);
+      return source.fetch(request, text, prefetch.signal, job);
     }));
   return {
     label,
@@ -103,17 +103,17 @@ export async function partsFile(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  charge: Charge,
+  job: JobAccount,
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: PartPieces[] = [];
-  for (const text of texts) parts.push(await readPart(source, request, text, charge, allowed));
+  for (const text of texts) parts.push(await readPart(source, request, text, job, allowed));
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.bytes),
       format,
-      jobOwner(charge),
+      jobOwner(job),
     );
     return { files: [{ data, format }], seconds };
   }
@@ -121,7 +121,7 @@ export async function partsFile(
   const files = [];
   for (const part of parts) {
     // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, made a file in the worker.
-    const file = await partFileOffThread(part.bytes, part.format, jobOwner(charge));
+    const file = await partFileOffThread(part.bytes, part.format, jobOwner(job));
     seconds += file.seconds;
     files.push({ data: file.data, format: part.format });
   }
@@ -144,17 +144,18 @@ export async function readPart(
   source: PartSource,
   request: SpeechRequest,
   text: string,
-  charge: Charge,
+  job: JobAccount,
   allowed: StillAllowed,
 ): Promise<PartPieces> {
   await allowed();
-  const response = await source.fetch(request, text, new AbortController().signal, charge);
+  const response = await source.fetch(request, text, new AbortController().signal, job);
   return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
-export function jobOwner(charge: Charge): AudioJobOwner {
-  return { guild: charge.context.guildId, member: charge.context.userId };
+export function jobOwner(job: JobAccount): AudioJobOwner {
+  const { context } = job.charge;
+  return { guild: context.guildId, member: context.userId };
 }
 
 /** A file as posted. */
@@ -185,7 +186,7 @@ export function partsVoiceMessage(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  charge: Charge,
+  job: JobAccount,
   allowed: StillAllowed,
 ): Promise<VoiceMessage> {
   const signal = new AbortController().signal;
@@ -193,9 +194,9 @@ export function partsVoiceMessage(
     (async function* () {
       for (const text of texts) {
         await allowed();
-        yield partPackets(await source.fetch(request, text, signal, charge), source.encoding);
+        yield partPackets(await source.fetch(request, text, signal, job), source.encoding);
       }
     })(),
-    { owner: jobOwner(charge) },
+    { owner: jobOwner(job) },
   );
 }

@@ -11,7 +11,7 @@ import {
   type StillAllowed,
 } from './clips.ts';
 import { SpeechInputError } from './errors.ts';
-import type { Accepted, Job } from './pipeline-job.ts';
+import type { Job } from './job.ts';
 import { sceneFile } from './scene-file.ts';
 import type { PartSource } from './part-source.ts';
 import type { SceneTimeline } from './scene-types.ts';
@@ -52,26 +52,25 @@ export async function rendered(
   source: PartSource,
   log: Logger,
   job: Job,
-  accepted: Accepted,
   allowed: StillAllowed,
 ): Promise<SpeechOutcome> {
   const { target } = job;
   const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
-  const owner = jobOwner(accepted.charge);
+  const owner = jobOwner(job);
   if (job.scene && target.kind !== 'voice') {
     const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
-    const mixed = await sceneFile(source, accepted.lines, accepted.charge, allowed, format);
+    const mixed = await sceneFile(source, job.lines, job, allowed, format);
     if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log, owner);
     const message = await fileAsVoiceMessage(mixed.files[0], source.encoding, owner);
     const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
     return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
   }
-  const [line] = accepted.lines;
+  const [line] = job.lines;
   if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });
   if (target.kind === 'voice-message') {
-    const message = await partsVoiceMessage(source, line.request, line.texts, accepted.charge, allowed);
+    const message = await partsVoiceMessage(source, line.request, line.texts, job, allowed);
     return { kind: 'voice-message', message, seconds: message.durationSecs };
   }
-  const files = await partsFile(source, line.request, line.texts, accepted.charge, allowed);
+  const files = await partsFile(source, line.request, line.texts, job, allowed);
   return fileOrVoiceMessage(files, sizeLimit, source.encoding, log, owner);
 }

@@ -13,7 +13,8 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { ServiceFallback, ServiceRequest, SpeechRequest } from './request.ts';
+import type { ServiceRequest, SpeechRequest } from './request.ts';
+import type { JobAccount } from './pipeline-job.ts';
 import { SpeechInputError } from './errors.ts';
 import { callUnderQuota } from './quota-policy.ts';
 import { SpendRecorder, type PaidCall } from './spend-recorder.ts';
@@ -28,7 +29,6 @@ import {
   type SpeechAudio,
 } from './part-flight.ts';
 import { countCharacters } from './split-text.ts';
-import { QuoteAllowance } from './quote-ceiling.ts';
 import { fitsFreeLine } from './seconds-cap.ts';
 
 export type { SpeechAudio } from './part-flight.ts';
@@ -53,7 +53,7 @@ export interface PartSourceOptions {
   freeVoice?: boolean;
   /**
    * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
-   * before anything was charged is spoken in the free voice instead (fellBack() says so for its charge).
+   * before anything was charged is spoken in the free voice instead (its job's freeVoice says so).
    */
   fallback?: boolean;
 }
@@ -91,17 +91,8 @@ export class PartSource {
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
   readonly #fallback: boolean;
-  /** The free voice that stood in for a failing service, and why, by the charge of the request it spoke for. */
-  readonly #fellBack = new WeakMap<Charge, ServiceFallback>();
-  /** The cap (seconds) a free voice's line was cut at, by the charge of the request it was made for. */
-  readonly #cutLines = new WeakMap<Charge, number>();
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
-  /**
-   * What a charge may still pay for parts counted free at acceptance (a quote's rest): a cache-only request's
-   * (a reply's buttons) nothing, so a part it finds no longer cached is refused, never paid.
-   */
-  readonly #late = new WeakMap<Charge, QuoteAllowance>();
 
   constructor(options: PartSourceOptions) {
     this.#client = options.client;
@@ -116,7 +107,7 @@ export class PartSource {
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
     this.#changed = new ChangedParts(this.#store, {
       key: (request, text) => this.#key(request, text),
-      fetch: (request, text, signal, charge) => this.#fetchOriginal(request, text, signal, charge),
+      fetch: (request, text, signal, job) => this.#fetchOriginal(request, text, signal, job),
       saved: (charge, request, text) => this.#saved(charge, request, text),
     });
   }
@@ -152,16 +143,6 @@ export class PartSource {
     return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
   }
 
-  /** Marks `charge` as a cache-only request's: a part that has to be fetched after all is refused (not-cached). */
-  onlyFree(charge: Charge): void {
-    this.limitLate(charge, new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })));
-  }
-
-  /** Bounds what `charge` may pay for parts counted free at acceptance: past `allowance`, refused at their fetch. */
-  limitLate(charge: Charge, allowance: QuoteAllowance): void {
-    this.#late.set(charge, allowance);
-  }
-
   /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
   checkVoice(request: SpeechRequest): void {
     if (request.kind !== 'ready' && this.#deleted.has(request.voice))
@@ -170,8 +151,11 @@ export class PartSource {
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
   }
 
-  /** One part's audio, recorded against `charge`. `signal` ends this caller's wait, not the shared fetch. */
-  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+  /**
+   * One part's audio, recorded against its job's charge; what the job learns here (a free voice that stood in, a
+   * line cut) is written on it. `signal` ends this caller's wait, not the shared fetch.
+   */
+  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
     if (request.kind === 'ready') return request.response;
     this.checkVoice(request);
     let audio: SpeechAudio;
@@ -179,27 +163,21 @@ export class PartSource {
       // The service already failed this request: its other parts go to the free voice at once, not each after
       // another wait for the service to fail again (but for a part too long for one of its lines).
       const fellBack =
-        charge !== undefined &&
-        this.#fellBack.has(charge) &&
-        !isFreeVoice(request.voice) &&
-        fitsFreeLine(text, freeStandIn(request).voice);
-      audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, charge);
+        job?.freeVoice !== undefined && !isFreeVoice(request.voice) && fitsFreeLine(text, freeStandIn(request).voice);
+      audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, job);
     } catch (error) {
       const failed = failedUncharged(error);
-      if (!this.#fallback || !failed || isFreeVoice(request.voice) || charge === undefined) throw error;
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || job === undefined) throw error;
       // The service failed before anything was charged: the free voice says this part, and the front-end says so.
       const free = freeStandIn(request);
       if (!fitsFreeLine(text, free.voice)) throw error;
       const voice = free.voice;
       this.#log.warn(
-        { code: 'free-voice-fallback', err: error, guildId: charge.context.guildId, voice },
+        { code: 'free-voice-fallback', err: error, guildId: job.charge.context.guildId, voice },
         'the Voice API failed: this part is spoken in the free voice',
       );
-      this.#fellBack.set(charge, {
-        voice,
-        cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed',
-      });
-      audio = await this.#fetchAny(free, text, signal, charge);
+      job.freeVoice = { voice, cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed' };
+      audio = await this.#fetchAny(free, text, signal, job);
     }
     try {
       // Deleted while it was fetched: nobody hears it.
@@ -211,20 +189,10 @@ export class PartSource {
     return audio;
   }
 
-  /** The free voice that stood in for a failing service in the request of `charge`, if one did, and why. */
-  fellBack(charge: Charge): ServiceFallback | undefined {
-    return this.#fellBack.get(charge);
-  }
-
-  /** The cap (seconds) a free voice's line of the request of `charge` was cut at, if its audio proved longer. */
-  cutLine(charge: Charge): number | undefined {
-    return this.#cutLines.get(charge);
-  }
-
-  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, charge?: Charge): Promise<SpeechAudio> {
+  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
     return changesAudio(request.effects)
-      ? this.#changed.fetch(request, request.effects, text, signal, charge)
-      : this.#fetchOriginal(request, text, signal, charge);
+      ? this.#changed.fetch(request, request.effects, text, signal, job)
+      : this.#fetchOriginal(request, text, signal, job);
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
@@ -232,12 +200,13 @@ export class PartSource {
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
-    charge?: Charge,
+    job?: JobAccount,
   ): Promise<SpeechAudio> {
     const key = this.#key(request, text);
+    const charge = job?.charge;
     const { value, leader } = this.#flights.join(
       key,
-      () => this.#start(request, text, key, charge),
+      () => this.#start(request, text, key, job),
       (f) => f.then((flight) => flight.done),
     );
     let flight: Flight;
@@ -247,7 +216,7 @@ export class PartSource {
       charge?.release(text);
       throw error;
     }
-    if (flight.cutAt !== undefined && charge !== undefined) this.#cutLines.set(charge, flight.cutAt);
+    if (flight.cutAt !== undefined && job !== undefined) job.lineCutAt = flight.cutAt;
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();
@@ -258,14 +227,15 @@ export class PartSource {
     if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
   }
 
-  async #start(request: ServiceRequest, text: string, key: string, charge: Charge | undefined): Promise<Flight> {
+  async #start(request: ServiceRequest, text: string, key: string, job: JobAccount | undefined): Promise<Flight> {
+    const charge = job?.charge;
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
     if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
-    const payer = await this.#payer(request, text, charge);
+    const payer = await this.#payer(request, text, job);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
     // off the books; confirmed by the service's 2xx, and settled once the body is over.
@@ -312,12 +282,13 @@ export class PartSource {
    * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
    * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
    * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
-   * its quote has left (limitLate): a cache-only request's part is refused, it was accepted as costing nothing and
+   * its quote has left (its job's `late`): a cache-only request's part is refused, it was accepted as costing nothing and
    * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
    */
-  async #payer(request: ServiceRequest, text: string, charge: Charge | undefined): Promise<Charge | undefined> {
-    if (charge === undefined || charge.reserves(text)) return charge;
-    this.#late.get(charge)?.take(countCharacters(text));
+  async #payer(request: ServiceRequest, text: string, job: JobAccount | undefined): Promise<Charge | undefined> {
+    const charge = job?.charge;
+    if (job === undefined || charge === undefined || charge.reserves(text)) return charge;
+    job.late?.take(countCharacters(text));
     if (this.#accounting === undefined) return charge;
     return this.#accounting.authorizeLate(charge, {
       text,

@@ -1,44 +1,32 @@
-// The pipeline's own view of a job between its acceptance and its outcome (src/core/speech/pipeline.ts and the
-// delivery modules beside it): types only.
-import type { Admission } from './queue-bounds.ts';
+// The pipeline's own view of a job (src/core/speech/job.ts), as the delivery modules and the part source beside it
+// read it: types only, so that the part source needs nothing of the pipeline.
 import type { Charge } from '../quota/charge.ts';
-import type { Refusal } from '../refusal.ts';
-import type { GuildPlayer } from '../voice/guild-player.ts';
-import type { SpeechRequest } from './request.ts';
-import type { Requester, SpeechTarget } from './speech-order.ts';
+import type { QuoteAllowance } from './quote-ceiling.ts';
+import type { ServiceFallback, SpeechRequest } from './request.ts';
+
+/**
+ * What the part source reads and writes of one accepted job: the charge its parts are paid on, what it may still
+ * pay for parts counted free at acceptance, the free voice that stood in for a failing service, and the cap a free
+ * voice's line was cut at. It lives on the job, so it is let go with it.
+ */
+export interface JobAccount {
+  readonly charge: Charge;
+  /**
+   * What may still be paid for parts counted free at acceptance (cached or in flight then, evicted or failed since):
+   * a confirmed scene's quote's rest, a cache-only request's nothing. Absent: they pass the budgets again, unbounded.
+   */
+  readonly late?: QuoteAllowance | undefined;
+  /** Set by the part source when the service failed and the free voice spoke for it: why, and which voice. */
+  freeVoice?: ServiceFallback | undefined;
+  /** Set by the part source when a free voice's line proved longer than its cap (seconds) and was cut there. */
+  lineCutAt?: number | undefined;
+}
 
 /** A request's lines as the pipeline handles them: one for a plain request, one per line for a scene. */
 export interface SpokenLine {
   request: SpeechRequest;
   texts: string[];
   pauseBefore: number;
-}
-
-/** An order as the pipeline handles it, plain or a scene. */
-export interface Job {
-  requester: Requester;
-  target: SpeechTarget;
-  followUp?: boolean | undefined;
-  cachedOnly?: boolean | undefined;
-  lines: SpokenLine[];
-  scene: boolean;
-  /** A scene posted as a file: WAV or MP3. */
-  sceneFormat?: 'wav' | 'mp3' | undefined;
-  /** The characters confirmed: a ceiling on what it pays (SceneOrder.quoted). */
-  quoted?: number | undefined;
-}
-
-/** What acceptance leaves for the rest of the job. */
-export interface Accepted {
-  /** The lines as they are spoken: the order's, or (a plain request) its free-voice fallback. */
-  lines: SpokenLine[];
-  fallback?: Refusal;
-  charge: Charge;
-  /** Its place in the queue bounds' figures, released at its outcome. */
-  admission: Admission;
-  ahead: number;
-  /** Voice only: the guild's player and its place in the guild's lane. */
-  playback?: { player: GuildPlayer; lane: Lane };
 }
 
 /** Voice jobs of one guild accepted but not yet queued on its player (they may be waiting for the join). */

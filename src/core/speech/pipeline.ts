@@ -21,17 +21,9 @@ import { countCharacters, splitText } from './split-text.ts';
 import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import type { Accepted, Job, Lane, SpokenLine } from './pipeline-job.ts';
-import type {
-  AcceptedJob,
-  CloneClip,
-  FirstFrame,
-  Requester,
-  SceneOrder,
-  SpeechJob,
-  SpeechOrder,
-  SpeechOutcome,
-} from './speech-order.ts';
+import type { Lane, SpokenLine } from './pipeline-job.ts';
+import { Job, discard } from './job.ts';
+import type { CloneClip, JobEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
 import { playInVoice } from './voice-playback.ts';
@@ -100,19 +92,21 @@ export class SpeechPipeline {
     this.#freeRate.take(guildId, userId);
   }
 
-  speak(order: SpeechOrder): SpeechJob {
-    const { request, ...rest } = order;
-    return this.#speakJob(() => ({
-      ...rest,
-      lines: [{ request, texts: this.#split(request), pauseBefore: 0 }],
-      scene: false,
-    }));
-  }
-
-  /** A scene (SceneOrder): its lines held together and spoken as one clip, file or voice message. */
-  speakScene(order: SceneOrder): SpeechJob {
-    const { lines, ...rest } = order;
-    return this.#speakJob(() => ({ ...rest, lines: this.#sceneLines(lines), scene: true }));
+  /**
+   * Takes `order` as one job (src/core/speech/job.ts): its text split (a scene's lines each), checked and held, then
+   * spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message.
+   */
+  speak(order: SpeechOrder): JobEvents {
+    return new Job(order, {
+      accept: (job) => {
+        job.lines =
+          'scene' in order
+            ? this.#sceneLines(order.scene)
+            : [{ request: order.request, texts: this.#split(order.request), pauseBefore: 0 }];
+        return this.#accept(job);
+      },
+      deliver: (job) => this.#deliver(job),
+    });
   }
 
   /**
@@ -129,33 +123,6 @@ export class SpeechPipeline {
       characters: needs.flat().reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0),
       cachedLines: needs.filter((parts) => parts.every((need) => need.free)).length,
     };
-  }
-
-  #speakJob(make: () => Job): SpeechJob {
-    let heard: (frame: FirstFrame) => void = () => undefined;
-    const firstAudio = new Promise<FirstFrame>((resolve) => (heard = resolve));
-    let job: Job | undefined;
-    const accepting = Promise.resolve().then(() => this.#accept((job = make())));
-    const outcome = accepting.then(
-      (accepted) => this.#deliver(job as Job, accepted, heard),
-      (error: unknown): SpeechOutcome => {
-        for (const line of job?.lines ?? []) discard(line.request);
-        return { kind: 'failed', error, secondsHeard: 0 };
-      },
-    );
-    const accepted = accepting.then(({ lines, ahead, fallback }): AcceptedJob => {
-      const [first] = lines;
-      return {
-        parts: lines.reduce((sum, line) => sum + line.texts.length, 0),
-        ahead,
-        ...(fallback === undefined || first === undefined
-          ? {}
-          : { fallback: { refusal: fallback, request: first.request } }),
-      };
-    });
-    // A front-end that only awaits the outcome learns of a refusal there; the process must not hear of it.
-    accepted.catch(() => undefined);
-    return { accepted, firstAudio, outcome };
   }
 
   /** A request's text in parts the service takes; a request with nothing to say is refused. */
@@ -242,7 +209,7 @@ export class SpeechPipeline {
   }
 
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
-  async #accept(job: Job): Promise<Accepted> {
+  async #accept(job: Job): Promise<void> {
     const { requester, target, lines } = job;
     for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
@@ -263,15 +230,15 @@ export class SpeechPipeline {
       }),
     });
     const context = spendContext(requester);
-    let charge: Charge;
+    let paid: Paid;
     let spoken = lines;
     let fallback: Refusal | undefined;
     try {
       if (job.followUp) {
-        charge = this.#accounting.unchecked(context);
+        paid = { charge: this.#accounting.unchecked(context) };
       } else {
         try {
-          charge = await this.#authorizeParts(job, lines);
+          paid = await this.#authorizeParts(job, lines);
         } catch (error) {
           const [only] = lines;
           const free =
@@ -282,7 +249,7 @@ export class SpeechPipeline {
           // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
           // that too (the free-request rate), the member hears of the money, the cause.
           spoken = [{ ...only, request: free }];
-          charge = await this.#authorizeParts(job, spoken).catch(() => Promise.reject(error));
+          paid = await this.#authorizeParts(job, spoken).catch(() => Promise.reject(error));
           fallback = error as Refusal;
         }
       }
@@ -290,27 +257,27 @@ export class SpeechPipeline {
       admission.release();
       throw error;
     }
-    const taken = { lines: spoken, ...(fallback === undefined ? {} : { fallback }), charge, admission };
-    if (target.kind !== 'voice') return { ...taken, ahead: 0 };
+    job.take({ lines: spoken, fallback, ...paid, admission });
+    if (target.kind !== 'voice') return;
     // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
     const player = this.#players.get(requester.guildId, target.adapterCreator);
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(requester.guildId, lane);
-    const ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
+    job.ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
     lane.clips += clips;
-    return { ...taken, ahead, playback: { player, lane } };
+    job.playback = { player, lane };
   }
 
   /**
    * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
    * against the budgets until recorded. A Refusal when they may not be spent.
    */
-  async #authorizeParts(job: Job, lines: readonly SpokenLine[]): Promise<Charge> {
+  async #authorizeParts(job: Job, lines: readonly SpokenLine[]): Promise<Paid> {
     const { requester } = job;
     const needs = (
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
-    if (job.cachedOnly === true && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+    if (job.cachedOnly && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
     const { quoted } = job;
     const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
     if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
@@ -319,10 +286,12 @@ export class SpeechPipeline {
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
-    if (job.cachedOnly === true) this.#source.onlyFree(charge);
-    else if (quoted !== undefined)
-      this.#source.limitLate(charge, new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)));
-    return charge;
+    // A cache-only request was accepted as costing nothing, and nothing is what it may cost; a confirmed scene never
+    // more than its quote.
+    if (job.cachedOnly)
+      return { charge, late: new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })) };
+    if (quoted === undefined) return { charge };
+    return { charge, late: new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)) };
   }
 
   /**
@@ -335,13 +304,9 @@ export class SpeechPipeline {
     return texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
-  async #deliver(job: Job, accepted: Accepted, heard: (frame: FirstFrame) => void): Promise<SpeechOutcome> {
-    const delivered = await this.#delivered(job, accepted, () => {
-      const freeVoice = this.#source.fellBack(accepted.charge);
-      heard(freeVoice === undefined ? {} : { freeVoice });
-    });
-    const freeVoice = this.#source.fellBack(accepted.charge);
-    const lineCutAt = this.#source.cutLine(accepted.charge);
+  async #deliver(job: Job): Promise<SpeechOutcome> {
+    const delivered = await this.#delivered(job);
+    const { freeVoice, lineCutAt } = job;
     const outcome = {
       ...delivered,
       ...(freeVoice === undefined ? {} : { freeVoice }),
@@ -351,9 +316,9 @@ export class SpeechPipeline {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.
       const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(job.requester.guildId, cause);
-      if (accepted.fallback !== undefined || freeVoice !== undefined) count('fallback');
+      if (job.fallback !== undefined || freeVoice !== undefined) count('fallback');
       else
-        for (const line of accepted.lines)
+        for (const line of job.lines)
           if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen');
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
@@ -361,12 +326,11 @@ export class SpeechPipeline {
     return outcome;
   }
 
-  async #delivered(job: Job, accepted: Accepted, heard: () => void): Promise<SpeechOutcome> {
-    const allowed: StillAllowed = () => this.#stillAllowed(job, accepted.lines);
+  async #delivered(job: Job): Promise<SpeechOutcome> {
+    const allowed: StillAllowed = () => this.#stillAllowed(job);
     const { target } = job;
     try {
-      if (target.kind !== 'voice' || !accepted.playback)
-        return await rendered(this.#source, this.#log, job, accepted, allowed);
+      if (target.kind !== 'voice' || !job.playback) return await rendered(this.#source, this.#log, job, allowed);
       return await playInVoice(
         {
           source: this.#source,
@@ -375,19 +339,17 @@ export class SpeechPipeline {
           rights: this.#rights,
           serves: this.#serves,
           allowed,
-          firstFrame: () => this.#firstFrame(job.requester, heard),
+          firstFrame: () => this.#firstFrame(job),
         },
         job,
         target.channelId,
-        accepted,
-        accepted.playback,
+        job.playback,
       );
     } catch (error) {
-      for (const line of accepted.lines) discard(line.request);
+      for (const line of job.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
     } finally {
-      accepted.charge.close();
-      accepted.admission.release();
+      job.settle();
     }
   }
 
@@ -395,11 +357,11 @@ export class SpeechPipeline {
    * The one check before each part is fetched and before it plays: the voices not deleted since, the server still
    * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
    */
-  async #stillAllowed(job: Job, lines: readonly SpokenLine[]): Promise<void> {
-    for (const line of lines) this.#source.checkVoice(line.request);
+  async #stillAllowed(job: Job): Promise<void> {
+    for (const line of job.lines) this.#source.checkVoice(line.request);
     const { requester } = job;
     if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
-    const revoked = await requester.stillAllowed?.();
+    const revoked = await job.stillAllowed?.();
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }
 
@@ -419,9 +381,9 @@ export class SpeechPipeline {
     );
   }
 
-  #firstFrame(requester: Requester, heard: () => void): void {
-    heard();
-    const askedAt = requester.askedAt;
+  #firstFrame(job: Job): void {
+    job.heard();
+    const askedAt = job.requester.askedAt;
     // From the member's request as stamped where it was made (what they wait through) to its first frame going out.
     if (askedAt !== undefined) this.#metrics?.timeToFirstAudio(Math.max(0, Date.now() - askedAt) / 1000);
   }
@@ -432,7 +394,8 @@ function spendContext(requester: Requester): SpendContext {
   return { guildId: requester.guildId, userId: requester.userId, command: requester.command };
 }
 
-/** Audio handed in whole that will not be played or posted is let go (its connection closed). */
-function discard(request: SpeechRequest): void {
-  if (request.kind === 'ready') request.response.body.destroy();
+/** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */
+interface Paid {
+  charge: Charge;
+  late?: QuoteAllowance;
 }

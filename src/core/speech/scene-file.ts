@@ -9,9 +9,9 @@ import { mixSceneOffThread, probePartOffThread } from '../audio/workers/audio-th
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
-import type { Charge } from '../quota/charge.ts';
 import { jobOwner, readPart, type RenderedFile, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
+import type { JobAccount } from './pipeline-job.ts';
 import type { SpeechRequest } from './request.ts';
 import type { SceneTimeline } from './scene-types.ts';
 
@@ -33,7 +33,7 @@ export interface SceneFile {
 export async function sceneFile(
   source: PartSource,
   lines: readonly SceneFileLine[],
-  charge: Charge,
+  job: JobAccount,
   allowed: StillAllowed,
   format: EditableFormat,
 ): Promise<SceneFile> {
@@ -41,7 +41,7 @@ export async function sceneFile(
   // MAX_SCENE_SECONDS as it comes, so audio far longer than its estimate stops the scene before more is requested or
   // paid. What was paid is kept: the mix cuts it at the cap. (An MP3's headers tell no exact length; the mix counts
   // its samples.)
-  const owner = jobOwner(charge);
+  const owner = jobOwner(job);
   let seconds = 0;
   let over = false;
   const mixLines = [];
@@ -50,7 +50,7 @@ export async function sceneFile(
     seconds += line.pauseBefore;
     const parts: PartBytes[] = [];
     for (const text of line.texts) {
-      const part = await readPart(source, line.request, text, charge, allowed);
+      const part = await readPart(source, line.request, text, job, allowed);
       if (part.format !== 'wav' && part.format !== 'mp3')
         throw new UnsupportedAudioError(part.format, `a scene line came as ${part.format}: only WAV and MP3 mix`);
       parts.push(part.bytes);

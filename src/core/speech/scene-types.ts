@@ -1,4 +1,4 @@
-// A scene as the pipeline takes it (SpeechPipeline.speakScene, quoteScene) and gives it back: types only, shared by
+// A scene as the pipeline takes it (SpeechPipeline.speak's scene orders, quoteScene) and gives it back: types only, shared by
 // the pipeline, the scene's file (scene-file.ts) and the scenes feature.
 import type { ServiceRequest } from './request.ts';
 

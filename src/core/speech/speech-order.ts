@@ -1,5 +1,6 @@
 // What a front-end gives the speech pipeline and gets back: the order (who asked and by which rules, what, where it
-// goes), the job's acceptance, first frame and one outcome. src/core/speech/pipeline.ts re-exports them.
+// goes, the rights it is held to), and its job's events: acceptance, first frame and one outcome.
+// src/core/speech/pipeline.ts re-exports them.
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
@@ -23,16 +24,15 @@ export interface Requester {
   askedAt?: number | undefined;
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
-  /**
-   * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
-   * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
-   * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
-   * request; a part not fetched yet is never requested nor paid. Supplied by
-   * the front-end that knows the member; absent: only the pipeline's own checks hold (a deleted voice, the server
-   * still served).
-   */
-  stillAllowed?: () => Revocation | undefined | Promise<Revocation | undefined>;
 }
+
+/**
+ * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
+ * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
+ * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
+ * order; a part not fetched yet is never requested nor paid.
+ */
+export type StillAllowed = () => Revocation | undefined | Promise<Revocation | undefined>;
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
@@ -66,41 +66,46 @@ export type SpeechTarget =
    */
   | { kind: 'voice-message' };
 
-export interface SpeechOrder {
-  request: SpeechRequest;
-  requester: Requester;
-  target: SpeechTarget;
-  /**
-   * The second half of a request whose characters were already checked (the first line of a clone whose service
-   * answered without audio): its spends are recorded but not checked again, or the clone's own spend would put
-   * the member in their cooldown before their own voice is heard.
-   */
-  followUp?: boolean;
-  /**
-   * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
-   * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid; a part that
-   * leaves the cache after acceptance (evicted, purged) is refused the same way at its fetch, never paid.
-   */
-  cachedOnly?: boolean;
-}
-
 /**
- * Many voices as one clip (/scene): its lines checked and held together as one request (one hold, every budget),
- * played in voice as one clip of the guild's queue (each part requested as the one before it starts playing), or
- * mixed into one file or voice message whose lines are evened out in loudness and timed (`timeline`).
+ * What a front-end asks the pipeline for: who, where, the rights it is held to besides the pipeline's own checks (a
+ * deleted voice, the server still served), and what is to be said: one request, or a scene's lines held together.
  */
-export interface SceneOrder {
-  lines: readonly SceneLine[];
+export type SpeechOrder = {
   requester: Requester;
   target: SpeechTarget;
-  /** Posted as a file: WAV (the default) or MP3. */
-  sceneFormat?: 'wav' | 'mp3' | undefined;
-  /**
-   * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
-   * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
-   */
-  quoted?: number | undefined;
-}
+  stillAllowed?: StillAllowed | undefined;
+} & (
+  | {
+      request: SpeechRequest;
+      /**
+       * The second half of a request whose characters were already checked (the first line of a clone whose service
+       * answered without audio): its spends are recorded but not checked again, or the clone's own spend would put
+       * the member in their cooldown before their own voice is heard.
+       */
+      followUp?: boolean;
+      /**
+       * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
+       * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid; a part that
+       * leaves the cache after acceptance (evicted, purged) is refused the same way at its fetch, never paid.
+       */
+      cachedOnly?: boolean;
+    }
+  | {
+      /**
+       * Many voices as one clip (/scene): its lines checked and held together (one hold, every budget), played in
+       * voice as one clip of the guild's queue (each part requested as the one before it starts playing), or mixed
+       * into one file or voice message whose lines are evened out in loudness and timed (`timeline`).
+       */
+      scene: readonly SceneLine[];
+      /** Posted as a file: WAV (the default) or MP3. */
+      sceneFormat?: 'wav' | 'mp3' | undefined;
+      /**
+       * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
+       * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
+       */
+      quoted?: number | undefined;
+    }
+);
 
 /** What acceptance tells the front-end. */
 export interface AcceptedJob {
@@ -119,7 +124,8 @@ export interface FirstFrame {
   freeVoice?: ServiceFallback;
 }
 
-export interface SpeechJob {
+/** An order's job as its front-end sees it: three events (src/core/speech/job.ts is the pipeline's whole job). */
+export interface JobEvents {
   /**
    * Settles once the text is split, the free checks passed and the characters are held (budgets, month):
    * rejects with a Refusal (src/core/refusal.ts), a SpeechInputError or another typed error before anything is paid.

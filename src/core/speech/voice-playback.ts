@@ -5,7 +5,8 @@ import type { Logger } from '../log.ts';
 import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
 import { partClip, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
-import type { Accepted, Job, Lane } from './pipeline-job.ts';
+import type { Job } from './job.ts';
+import type { Lane } from './pipeline-job.ts';
 import { estimateRequestSeconds } from './queue-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
@@ -37,20 +38,19 @@ export async function playInVoice(
   on: Playback,
   job: Job,
   voiceChannelId: string,
-  accepted: Accepted,
   playback: { player: GuildPlayer; lane: Lane },
 ): Promise<SpeechOutcome> {
   const { requester } = job;
   const { player, lane } = playback;
   const label = `${requester.command}:${requester.id}`;
-  const parts = accepted.lines.map((line, lineIndex) =>
+  const parts = job.lines.map((line, lineIndex) =>
     line.texts.map((text, index) =>
       partClip(
         on.source,
         line.request,
         text,
         `${label}#${job.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
-        accepted.charge,
+        job,
         on.log,
         on.allowed,
       ),
@@ -60,7 +60,7 @@ export async function playInVoice(
   const scene: SceneClip | undefined = job.scene
     ? sceneClip(
         label,
-        accepted.lines.map((line, index) => ({
+        job.lines.map((line, index) => ({
           pauseBefore: line.pauseBefore,
           parts: parts[index] ?? [],
           estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
@@ -73,7 +73,7 @@ export async function playInVoice(
   const first = clips[0];
   if (first) first.started = on.firstFrame;
   // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
-  if (accepted.ahead === 0) first?.prepare?.();
+  if (job.ahead === 0) first?.prepare?.();
   const joined = player.connect(voiceChannelId);
   const queued = Promise.all([lane.tail, joined]).then(() => clips.map((clip) => player.enqueue(clip)));
   lane.tail = queued.then(

@@ -80,7 +80,7 @@ export class Samples {
       if (characters > 0 && input.paidCharacters !== characters) return { kind: 'quote', characters };
       const job = handOver(this.#speech, {
         request,
-        asker: {
+        requester: {
           guildId: input.guildId,
           userId: input.userId,
           command: 'dashboard-sample',

@@ -8,7 +8,7 @@ import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import {
   answerButtonFailure,
-  askerOf,
+  requesterOf,
   claimMemberVoiceMessage,
   handOver,
   effectsAt,
@@ -95,7 +95,7 @@ async function playScene(
     scene: scene.plan.lines,
     sceneFormat: scene.format,
     quoted: scene.quoted,
-    asker: askerOf(interaction, 'scene'),
+    requester: requesterOf(interaction, 'scene'),
     target,
     effects,
   });

@@ -36,6 +36,6 @@ export interface PendingScene {
   /** The voice channel the preview named (voice only). */
   channelId?: string;
   format: 'wav' | 'mp3';
-  /** The characters the preview showed: "Play it" never pays more (the pipeline's SceneOrder.quoted). */
+  /** The characters the preview showed: "Play it" never pays more (the pipeline's SpeechOrder quoted). */
   quoted: number;
 }

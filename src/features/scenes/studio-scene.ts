@@ -1,7 +1,7 @@
 // A scene outside Discord's interactions (the dashboard's studio): the same reading, cast, plan, length checks,
 // quote and delivery as /scene, handed the member's place instead of an interaction. Checking a script is pure and
 // free; casting and costing it is rationed as free work, as /scene's preview is; making it goes through the
-// pipeline as one scene order that never pays more than the characters its member confirmed (SceneOrder.quoted).
+// pipeline as one scene order that never pays more than the characters its member confirmed (SpeechOrder's quoted).
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
@@ -49,7 +49,7 @@ export interface StudioMember {
 /** The member's voice channel, checked as /scene checks it (the speaking feature's memberVoiceChannel). */
 export interface StudioVoice {
   target: Extract<SpeechTarget, { kind: 'voice' }>;
-  /** Their voice rights there, asked again before each part (Requester.stillAllowed). */
+  /** Their voice rights there, asked again before each part (SpeechOrder's stillAllowed). */
   stillAllowed: () => Revocation | undefined;
 }
 
@@ -184,7 +184,7 @@ export async function makeStudioScene(
     scene: plan.lines,
     sceneFormat: order.format,
     quoted: order.quoted,
-    asker: {
+    requester: {
       guildId: member.guildId,
       userId: member.userId,
       command: order.command,

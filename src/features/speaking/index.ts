@@ -4,15 +4,7 @@ import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure } from './failure-words.ts';
-export {
-  askerOf,
-  commandAsker,
-  handOver,
-  type Asker,
-  type HandedOver,
-  type Order,
-  type OrderedSpeech,
-} from './hand-over.ts';
+export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
 export { EFFECT_RIGHTS, judge, memberVoiceBar, postsPrivately, requireAllowed, rightsFor, voicePlace } from './gate.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';

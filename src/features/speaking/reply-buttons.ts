@@ -9,7 +9,7 @@ import { UserError, type FailureAudience } from '../../core/interactions/failure
 import { describeFailure } from './failure-words.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { t } from './strings.ts';
-import { askerOf, handOver } from './hand-over.ts';
+import { requesterOf, handOver } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { wordOutcome } from './outcome-words.ts';
@@ -66,7 +66,7 @@ async function replay(
   const target = memberVoiceChannel(interaction, context.players, context.reading);
   const job = handOver(context.speech, {
     request,
-    asker: askerOf(interaction, 'replay'),
+    requester: requesterOf(interaction, 'replay'),
     target,
     effects: effectsAt(placeOf(interaction, target.channelId), target),
     cachedOnly: true,
@@ -105,7 +105,7 @@ async function postAgain(
   const bar = claimMemberVoiceMessage(interaction);
   const job = handOver(context.speech, {
     request: audio.request,
-    asker: askerOf(interaction, 'replay'),
+    requester: requesterOf(interaction, 'replay'),
     target: { kind: 'voice-message' },
     effects: effectsAt(placeOf(interaction), { kind: 'voice-message' }),
     cachedOnly: true,

@@ -7,7 +7,7 @@ import './strings.ts';
 import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/speech/errors.ts';
-import { askerOf, handOver } from './hand-over.ts';
+import { requesterOf, handOver } from './hand-over.ts';
 import { requireAllowed } from './gate.ts';
 import { placeOf } from './gate-place.ts';
 import { wordOutcome } from './outcome-words.ts';
@@ -74,7 +74,7 @@ export async function saveAsSound(
   requireAllowed(effects);
   const job = handOver(speech, {
     request: audio.request,
-    asker: askerOf(interaction, 'save-as-sound'),
+    requester: requesterOf(interaction, 'save-as-sound'),
     target: { kind: 'voice-message' },
     effects,
     cachedOnly: true,

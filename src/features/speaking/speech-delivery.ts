@@ -1,8 +1,8 @@
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
-import { commandAsker, handOver, type Asker, type OrderedSpeech } from './hand-over.ts';
+import type { SpeechOrder, SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
+import { commandRequester, handOver } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
@@ -167,7 +167,7 @@ export async function speakForCommand(
   voiceLabel: string,
 ): Promise<void> {
   const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(interaction, context, { request, asker: commandAsker(interaction) }, target, voiceLabel);
+  await speakAndReply(interaction, context, { request, requester: commandRequester(interaction) }, target, voiceLabel);
 }
 
 /**
@@ -177,7 +177,7 @@ export async function speakForCommand(
 export async function speakAndReply(
   interaction: SpeakingInteraction,
   context: SpeakingServices,
-  order: Extract<OrderedSpeech, { request: SpeechRequest }> & { asker: Asker },
+  order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
   target: ChosenTarget,
   voice: string,
   /**

@@ -12,7 +12,7 @@ import type { SpeechRequest } from '../../core/speech/pipeline.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
-import { askerOf, handOver } from './hand-over.ts';
+import { requesterOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/speech/settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
 import {
@@ -87,7 +87,7 @@ export async function speakOutsideServer(
   output: OutputChoice,
 ): Promise<void> {
   requireUserInstall(context, interaction);
-  const asker = askerOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
+  const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
   const said = {
     flavour: 'user-install',
     locale: interaction.locale,
@@ -99,7 +99,7 @@ export async function speakOutsideServer(
     const bar = memberBar(interaction);
     const job = handOver(context.speech, {
       request,
-      asker,
+      requester,
       target: { kind: 'voice-message' },
       effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
     });
@@ -113,7 +113,7 @@ export async function speakOutsideServer(
   }
   const job = handOver(context.speech, {
     request,
-    asker,
+    requester,
     target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
     effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
   });

@@ -48,7 +48,7 @@ describe('a store that hangs on the books', () => {
     const { accounting, source } = booksOn(hung.store);
     const text = 'Not a byte before the books.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = source.fetch(request(text), text, new AbortController().signal, charge);
+    const part = source.fetch(request(text), text, new AbortController().signal, { charge });
     await expect(part).rejects.toSatisfy((e) => e instanceof Refusal && e.reason.code === 'storage-unavailable');
     expect(rig.sandbox.requests).toEqual([]);
 
@@ -65,7 +65,7 @@ describe('a store that hangs on the books', () => {
     const { accounting, source, lines } = booksOn(hung.store);
     const text = 'Paid for, and heard all the same.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = await source.fetch(request(text), text, new AbortController().signal, charge);
+    const part = await source.fetch(request(text), text, new AbortController().signal, { charge });
     const audio = await part.body.toArray();
     charge.close();
     await source.close();

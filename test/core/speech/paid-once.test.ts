@@ -66,9 +66,9 @@ describe('a 2xx whose body breaks before its audio', () => {
     const text = 'Charged once, heard never.';
     rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toBeInstanceOf(
-      UndeliveredError,
-    );
+    await expect(
+      rig.source.fetch(request(text), text, new AbortController().signal, { charge }),
+    ).rejects.toBeInstanceOf(UndeliveredError);
     charge.close();
     await rig.source.close();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
@@ -135,7 +135,7 @@ describe('a paid part written ahead, before its body is read', () => {
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
     rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = await source.fetch(request(text), text, new AbortController().signal, charge);
+    const part = await source.fetch(request(text), text, new AbortController().signal, { charge });
     await paused();
     const billed = rig.sandbox.charactersBilled();
     expect(billed).toBe(text.length);
@@ -162,7 +162,7 @@ describe('a paid part written ahead, before its body is read', () => {
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting: dying });
     rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
     const charge = await dying.authorize(who, await source.needs(request(first), [first, second]));
-    await source.fetch(request(first), first, new AbortController().signal, charge);
+    await source.fetch(request(first), first, new AbortController().signal, { charge });
     await paused();
     await vi.waitFor(() => expect(written).toHaveLength(1));
     // The first part is spent; the hold keeps the second's characters.
@@ -191,7 +191,7 @@ describe('a paid part written down before its first byte leaves', () => {
     const accounting = books(store);
     const source = new PartSource({ client, logger: silentLogger, accounting });
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = source.fetch(request(text), text, new AbortController().signal, charge);
+    const part = source.fetch(request(text), text, new AbortController().signal, { charge });
     const done = async () => {
       charge.close();
       await source.close();
@@ -343,7 +343,7 @@ describe("the bot's count against the service's own", () => {
     ['astral CJK', '𠀋𡈽𡌛 ok'],
   ])('%s: recorded = billed', async (_what, text) => {
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    const part = await rig.source.fetch(request(text), text, new AbortController().signal, charge);
+    const part = await rig.source.fetch(request(text), text, new AbortController().signal, { charge });
     await part.body.toArray();
     charge.close();
     await rig.source.close();

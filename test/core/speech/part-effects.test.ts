@@ -26,7 +26,7 @@ async function speak(req: SpeechRequest, text: string): Promise<{ bytes: Buffer;
   const needs = await rig.source.needs(req, [text]);
   const charge = await rig.accounting.authorize(who, needs);
   try {
-    const part = await rig.source.fetch(req, text, new AbortController().signal, charge);
+    const part = await rig.source.fetch(req, text, new AbortController().signal, { charge });
     return { bytes: Buffer.concat(await part.body.toArray()), free: needs[0]?.free ?? false };
   } finally {
     charge.close();

@@ -29,7 +29,7 @@ describe('PartSource', () => {
       [1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))),
     );
     const signal = new AbortController().signal;
-    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, charge)));
+    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, { charge })));
     const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
     for (const body of bodies)
       expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
@@ -59,7 +59,7 @@ describe('PartSource', () => {
     const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
     rig.sandbox.setPacing({ startDelayMs: 200 });
     const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
-    const fetching = parts.fetch(request(text), text, new AbortController().signal, first);
+    const fetching = parts.fetch(request(text), text, new AbortController().signal, { charge: first });
     // Accepted while the first is in flight: free, so nothing is held for it.
     const second = await budgeted.authorize({ ...who, userId: 'V' }, await parts.needs(request(text), [text]));
     expect(second.reserved).toBe(0);
@@ -67,7 +67,7 @@ describe('PartSource', () => {
     first.close();
     await parts.close(); // the flight is over (no cache): the second must fetch the part itself
     const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
-    const error = await again.fetch(request(text), text, new AbortController().signal, second).then(
+    const error = await again.fetch(request(text), text, new AbortController().signal, { charge: second }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -83,7 +83,7 @@ describe('PartSource', () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    await expect(rig.source.fetch(request(text), text, new AbortController().signal, charge)).rejects.toThrow(
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, { charge })).rejects.toThrow(
       /quota is used up/,
     );
     expect((await rig.store.quota.get()).exhausted).toBeDefined();
@@ -152,12 +152,14 @@ describe('PartSource', () => {
         };
         const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
         rig.sandbox.setPacing({ startDelayMs: 300 });
-        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, charge);
+        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, { charge });
         // Deleted once the service has the request (paid: its audio is on its way).
         await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
         await parts.purgeVoice(asked.voice);
         await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
-        await expect(parts.fetch(asked, texts[1] ?? '', new AbortController().signal, charge)).rejects.toMatchObject({
+        await expect(
+          parts.fetch(asked, texts[1] ?? '', new AbortController().signal, { charge }),
+        ).rejects.toMatchObject({
           problem: { code: 'voice-deleted' },
         });
         await parts.close();

@@ -39,7 +39,7 @@ describe('a file of parts streamed in pieces', () => {
     const before = parts.map((part) => part.map((piece) => Buffer.from(piece)));
     const source = sourceOf(parts.map((part) => ({ format: 'wav', pieces: part })));
     const { result, copies } = await mainThreadCopies(() =>
-      partsFile(source, request, ['0', '1'], charge, () => Promise.resolve()),
+      partsFile(source, request, ['0', '1'], { charge }, () => Promise.resolve()),
     );
     expect(copies.length).toBeGreaterThan(0); // the pieces, as they arrived
     expect(copies.filter((copy) => copy.bytes > PIECE)).toEqual([]);
@@ -61,7 +61,7 @@ describe('a file of parts streamed in pieces', () => {
       { format: 'mp3', pieces: mp3 },
     ]);
     const { result, copies } = await mainThreadCopies(() =>
-      partsFile(source, request, ['0', '1'], charge, () => Promise.resolve()),
+      partsFile(source, request, ['0', '1'], { charge }, () => Promise.resolve()),
     );
     expect(copies.filter((copy) => copy.bytes > PIECE)).toEqual([]);
     expect(result.files.map((file) => file.format)).toEqual(['wav', 'mp3']);

@@ -243,8 +243,8 @@ describe('SpeechPipeline', () => {
       request: tts(Array.from({ length: 99 }, (_, j) => String.fromCodePoint(0xac00 + i * 99 + j)).join('')),
       pauseBefore: i === 0 ? 0 : 0.35,
     });
-    const job = pipeline.speakScene({
-      lines: Array.from({ length: 40 }, (_, i) => line(i)),
+    const job = pipeline.speak({
+      scene: Array.from({ length: 40 }, (_, i) => line(i)),
       requester: requester(),
       target: { kind: 'file' },
     });
@@ -272,7 +272,7 @@ describe('SpeechPipeline', () => {
     );
     expect(plan.seconds).toBeGreaterThan(estimateCeiling(600));
     const error = await refusalOf(
-      pipeline.speakScene({ lines: plan.lines, requester: requester(), target: { kind: 'file' } }),
+      pipeline.speak({ scene: plan.lines, requester: requester(), target: { kind: 'file' } }),
     );
     expect(error).toBeInstanceOf(OverSecondsCapError);
     expect((error as OverSecondsCapError).estimate).toBe(plan.seconds);
@@ -291,8 +291,8 @@ describe('SpeechPipeline', () => {
       pauseBefore: 0,
     });
     const error = await refusalOf(
-      pipeline.speakScene({
-        lines: Array.from({ length: 20 }, (_, i) => line(i)),
+      pipeline.speak({
+        scene: Array.from({ length: 20 }, (_, i) => line(i)),
         requester: requester(),
         target: { kind: 'file' },
       }),
@@ -309,13 +309,13 @@ describe('SpeechPipeline', () => {
       { request: tts('And one more.'), pauseBefore: 0.35 },
     ];
     const before = sandbox.requests.length;
-    const over = pipeline.speakScene({ lines, requester: requester(), target: { kind: 'file' }, quoted: 29 });
+    const over = pipeline.speak({ scene: lines, requester: requester(), target: { kind: 'file' }, quoted: 29 });
     const error = await refusalOf(over);
     expect(error).toBeInstanceOf(QuoteExceededError);
     expect((error as QuoteExceededError).quoted).toBe(29);
     expect(sandbox.requests.length).toBe(before);
     // At its price (30 characters) it is made.
-    const priced = pipeline.speakScene({ lines, requester: requester(), target: { kind: 'file' }, quoted: 30 });
+    const priced = pipeline.speak({ scene: lines, requester: requester(), target: { kind: 'file' }, quoted: 30 });
     expect((await priced.outcome).kind).toBe('files');
     expect(ttsRequests()).toBeGreaterThan(0);
   });
@@ -475,7 +475,8 @@ describe('SpeechPipeline', () => {
     fake.clearAudio(guildId);
     const job = pipeline.speak({
       request: tts(sentences.join(' ')),
-      requester: { ...requester(guildId), stillAllowed: () => rights.revoked },
+      requester: requester(guildId),
+      stillAllowed: () => rights.revoked,
       target,
     });
     await job.firstAudio;

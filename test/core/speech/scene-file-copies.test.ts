@@ -44,7 +44,7 @@ describe('a scene of paid parts rendered as a file', () => {
       Promise.resolve({ format: 'wav', body: Readable.from(parts[Number(text)] ?? []) } as unknown as SpeechAudio),
     );
     const { result, copies } = await mainThreadCopies(() =>
-      sceneFile(source, lines, charge, () => Promise.resolve(), 'wav'),
+      sceneFile(source, lines, { charge }, () => Promise.resolve(), 'wav'),
     );
     // No join on this thread: each piece copied once as it came, into the request's own blocks.
     expect(copies.filter((copy) => copy.how === 'Buffer.concat')).toEqual([]);
@@ -71,7 +71,7 @@ describe('a scene of paid parts rendered as a file', () => {
       return cachedPart(hit) as SpeechAudio;
     });
     const { result, copies } = await mainThreadCopies(() =>
-      sceneFile(source, lines, charge, () => Promise.resolve(), 'wav'),
+      sceneFile(source, lines, { charge }, () => Promise.resolve(), 'wav'),
     );
     expect(copies).toEqual([]);
     expect(result.seconds).toBeCloseTo(12 + 0.5 + 9 + 0.5 + 15, 2);

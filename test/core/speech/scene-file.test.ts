@@ -35,7 +35,7 @@ describe('sceneFile', () => {
   it(`stops at the part that takes the scene past ${MAX_SCENE_SECONDS} s, requesting none after it, and keeps it cut at the cap`, async () => {
     const { source, asked } = sourceOf(MAX_SCENE_SECONDS / 2 + 10);
     const lines = [line('one'), line('two'), line('three')];
-    const scene = await sceneFile(source, lines, charge, () => Promise.resolve(), 'wav');
+    const scene = await sceneFile(source, lines, { charge }, () => Promise.resolve(), 'wav');
     expect(asked).toEqual(['one', 'two']);
     // Paid for, so delivered: cut at the cap, said so, the line that passed it ending there.
     expect(scene.cutAt).toBe(MAX_SCENE_SECONDS);
@@ -48,7 +48,7 @@ describe('sceneFile', () => {
     const { source, asked } = sourceOf(0.2);
     let checks = 0;
     const allowed = () => (++checks > 1 ? Promise.reject(new Error('muted')) : Promise.resolve());
-    await expect(sceneFile(source, [line('one'), line('two')], charge, allowed, 'wav')).rejects.toThrow('muted');
+    await expect(sceneFile(source, [line('one'), line('two')], { charge }, allowed, 'wav')).rejects.toThrow('muted');
     expect(asked).toEqual(['one']);
   });
 });

@@ -13,7 +13,7 @@ import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/speech/revocation.ts';
-import type { RequestPolicy, SpeechJob, SpeechOutcome, SpeechRequest } from '../../../core/speech/pipeline.ts';
+import type { JobEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/speech/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
 import { estimateSpeechSeconds } from '../../../core/speech/queue-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
@@ -38,7 +38,7 @@ import { RecentSpeakers } from './voice-pool.ts';
 /** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
 export type ReaderOrder = Order & {
   request: SpeechRequest;
-  asker: { command: 'autoread' };
+  requester: { command: 'autoread' };
   target: { kind: 'voice' };
 };
 
@@ -58,7 +58,7 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
  * What the reader needs back from the hand-over of its order: acceptance (a Refusal rejects it), its first frame (the
  * next message is handed over then; without it, at the outcome) and how it ended.
  */
-export type ReaderJob = Pick<SpeechJob, 'accepted' | 'outcome'> & Partial<Pick<SpeechJob, 'firstAudio'>>;
+export type ReaderJob = Pick<JobEvents, 'accepted' | 'outcome'> & Partial<Pick<JobEvents, 'firstAudio'>>;
 
 /** The one notice a refusal earns (then silence until a message is accepted again). */
 export interface RefusalNotice {
@@ -551,7 +551,7 @@ export class AutoReader {
         );
       const job = this.#options.handOver({
         request: faster(asked, speed),
-        asker: {
+        requester: {
           guildId,
           userId: utterance.payer,
           command: 'autoread',

@@ -255,8 +255,8 @@ describe('AutoReader', () => {
     expect(voices).toEqual([alice.id, alice.id, alice.id]);
     const order = pipeline.orders[0]!;
     expect(order.request).toMatchObject({ kind: 'tts', voice: `voice-of-${alice.id}` });
-    expect(order.asker).toMatchObject({ guildId: guild.id, userId: alice.id, command: 'autoread' });
-    expect(order.asker.id).toMatch(/^autoread-\d+$/);
+    expect(order.requester).toMatchObject({ guildId: guild.id, userId: alice.id, command: 'autoread' });
+    expect(order.requester.id).toMatch(/^autoread-\d+$/);
     expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
   });
 
@@ -388,7 +388,7 @@ describe('AutoReader', () => {
     expect(pipeline.texts).toEqual(['bob1 joined', 'bob1 left']);
     expect(voices).toEqual([null, null]);
     // The server's spend (under its own ID), never the member who came or went.
-    expect(pipeline.orders.map((order) => order.asker.userId)).toEqual([guild.id, guild.id]);
+    expect(pipeline.orders.map((order) => order.requester.userId)).toEqual([guild.id, guild.id]);
   });
 
   it('neither reads nor announces a member the managers ignore, still once forgotten, and again once unignored', async () => {
