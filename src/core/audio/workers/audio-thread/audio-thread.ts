@@ -37,7 +37,9 @@ export const MAX_WAITING_AUDIO_JOBS = 64;
 const JOB_TIMEOUT_MS = 60_000;
 /**
  * A scene's limit: the longest (600 s, MAX_SCENE_SECONDS) from 48 kHz MP3 lines to a 48 kHz MP3 took 14.7 s here
- * (the MP3 encoder most of it; 1.4 s to WAV), so 120 s leaves eight times that for a slower or busier machine.
+ * (the MP3 encoder most of it; 1.4 s to WAV), so 120 s leaves eight times that for a slower machine. A long scene's
+ * is of its own CPU time, under long work's wall-clock ceiling (../work-classes.ts), so a host whose other processes
+ * leave its low-priority thread little of a core does not cut it.
  */
 export const SCENE_JOB_TIMEOUT_MS = 120_000;
 /**
