@@ -10,7 +10,6 @@
 // sandbox; neither the bot nor Discord. Goals: B's file and scene within 1.5x of the same host's idle median, B's
 // longest gap under 60 ms and within 1.5x of the same host's idle longest gap.
 import { Buffer } from 'node:buffer';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { RE2JS } from 're2js';
 import { VoiceApiClient } from '../src/core/api/client.ts';
@@ -23,10 +22,9 @@ import { validateEntryOffThread } from '../src/features/autoread/dictionary/dict
 import { startSandbox } from '@saybot/voice-sandbox';
 import { percentile } from './stats.ts';
 import { FILE_TEXT, minuteLine, ticker } from './long-jobs.ts';
+import { burners } from './burners.ts';
 
 const PAUSE_MS = 200;
-/** The busy host's two burners end by themselves after this, whatever happens to the bench. */
-const BURN_LIMIT_MS = 10 * 60_000;
 
 interface Row {
   host: 'quiet' | 'busy';
@@ -38,15 +36,6 @@ interface Row {
   load: number;
   /** B's rounds that failed (a job past its time limit). */
   failed: number;
-}
-
-/** Two processes burning a core each, as a CI host's other jobs do; ended with the returned function. */
-function burners(): () => void {
-  const code = `const end = Date.now() + ${BURN_LIMIT_MS}; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1);`;
-  const children: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
-  return () => {
-    for (const child of children) child.kill('SIGKILL');
-  };
 }
 
 /** B's work, one after another until `done` settles (at least `least` rounds): each file's and scene's time. */
