@@ -41,6 +41,8 @@ interface Row {
   load: number;
   /** B's rounds that failed (a job past its time limit). */
   failed: number;
+  /** A's job failed (past long work's wall-clock ceiling on a starved host): its message; the bench goes on. */
+  aFailed?: string;
 }
 
 /** B's work, one after another until `done` settles (at least `least` rounds): each file's and scene's time. */
@@ -163,13 +165,17 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
           const start = performance.now();
           const done = work();
           const { files, scenes, failed } = await serverB(client, done);
-          await done;
+          const aFailed = await done.then(
+            () => undefined,
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          );
           const gaps = stop();
           const seconds = (performance.now() - start) / 1000;
-          const row = { host, job, seconds, files, scenes, gaps, load: loadavg()[0] ?? 0, failed };
+          const load = loadavg()[0] ?? 0;
+          const row: Row = { host, job, seconds, files, scenes, gaps, load, failed, ...(aFailed ? { aFailed } : {}) };
           rows.push(row);
           log(
-            `holds: ${host}: ${job}: took ${seconds.toFixed(1)} s, B file ${ms(median(files))}, B longest gap ${ms(Math.max(...gaps))}, B scene ${ms(median(scenes))}, load ${row.load.toFixed(1)}, ${failed} failed`,
+            `holds: ${host}: ${job}: took ${seconds.toFixed(1)} s, B file ${ms(median(files))}, B longest gap ${ms(Math.max(...gaps))}, B scene ${ms(median(scenes))}, load ${row.load.toFixed(1)}, ${failed} failed${aFailed ? `; A's job failed: ${aFailed}` : ''}`,
           );
         }
       } finally {
@@ -194,7 +200,7 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
       if (!row) return ['', '', '', '', ''];
       const idle = idleOf(host);
       return [
-        `${row.seconds.toFixed(1)} s`,
+        `${row.seconds.toFixed(1)} s${row.aFailed === undefined ? '' : ` (**failed**: ${row.aFailed})`}`,
         cell(median(row.files), median(idle.files)),
         cell(Math.max(...row.gaps), Math.max(...idle.gaps), 60),
         cell(median(row.scenes), median(idle.scenes)),
