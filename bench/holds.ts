@@ -48,7 +48,8 @@ interface Row {
 /** B's work, one after another until `done` settles (at least `least` rounds): each file's and scene's time. */
 async function serverB(client: VoiceApiClient, done: Promise<unknown>, least = 2) {
   let over = false;
-  void done.finally(() => (over = true));
+  const end = () => void (over = true);
+  done.then(end, end);
   const files: number[] = [];
   const scenes: number[] = [];
   let failed = 0;
