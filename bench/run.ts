@@ -1,6 +1,7 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
+import { loadavg } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ import { measureLongJobs } from './long-jobs.ts';
 import { measureHolds } from './holds.ts';
 import { measurePages } from './pages.ts';
 import { measurePathFiles } from './path-files.ts';
+import { burners } from './burners.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
 import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
@@ -52,7 +54,7 @@ interface Planes {
   baseline: VoicePlaneOptions;
 }
 
-function parse(): { plan: Plan; write: boolean; command: string; planes: Planes } {
+function parse(): { plan: Plan; write: boolean; command: string; planes: Planes; busy: boolean } {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
@@ -60,6 +62,7 @@ function parse(): { plan: Plan; write: boolean; command: string; planes: Planes 
       counts: { type: 'string' },
       write: { type: 'boolean', default: false },
       encoder: { type: 'string' },
+      busy: { type: 'boolean', default: false },
     },
   });
   const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
@@ -78,6 +81,7 @@ function parse(): { plan: Plan; write: boolean; command: string; planes: Planes 
     },
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
     write: values.write,
+    busy: values.busy,
     command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
   };
 }
@@ -237,7 +241,7 @@ async function cacheHits(servers: Servers, p: Plan): Promise<NonNullable<Results
 }
 
 async function main(): Promise<void> {
-  const { plan: p, write, command, planes } = parse();
+  const { plan: p, write, command, planes, busy } = parse();
   const started = performance.now();
   const results: Results = {
     plan: p,
@@ -281,7 +285,17 @@ async function main(): Promise<void> {
   const pages = has('pages') ? await measurePages(log) : undefined;
   // Figure 19 (bench/path-files.ts): the source files a /say crosses to its first request and packet, counted.
   const pathFiles = has('path-files') ? await measurePathFiles(log) : undefined;
-  if (p.figures.some((f) => !STANDALONE.includes(f))) await botFigures(p, planes, results);
+  if (p.figures.some((f) => !STANDALONE.includes(f))) {
+    // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
+    const stopBurning = busy ? burners(60 * 60_000) : () => {};
+    try {
+      log(`bot figures on a ${busy ? 'busy' : 'quiet'} host: load average ${loadavg()[0]?.toFixed(1)} at the start`);
+      await botFigures(p, planes, results);
+      log(`bot figures: load average ${loadavg()[0]?.toFixed(1)} at the end`);
+    } finally {
+      stopBurning();
+    }
+  }
   results.seconds = (performance.now() - started) / 1000;
   // A full run (no --only) adds shards: SHARDS=1 against 2, each in its own processes (bench/shards.ts).
   const shards =

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   type AudioJobOwner,
   joinPartsOffThread,
+  opusPacketsOffThread,
   partFileOffThread,
 } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
@@ -165,17 +166,24 @@ export interface RenderedFile {
 }
 
 /**
- * A file too large to post, as a voice message instead: its audio decoded as it is read and encoded to Opus by the
- * player's own path (no part fetched or paid again), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV).
+ * A file too large to post, or a scene's mix, as a voice message: a WAV or MP3 encoded to Opus with the player's
+ * settings (no part fetched or paid again) in the audio worker, in the class of its size (a scene of minutes is long
+ * work there, not the voice's transcoding threads'), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV). The
+ * file's bytes are moved to the worker: read what you need of them first. Another format (Ogg) goes the player's
+ * path.
  */
-export function fileAsVoiceMessage(
+export async function fileAsVoiceMessage(
   file: RenderedFile,
   encoding: Readonly<OpusSettings>,
   owner: AudioJobOwner,
 ): Promise<VoiceMessage> {
-  return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })], {
-    owner,
-  });
+  if (file.format !== 'wav' && file.format !== 'mp3')
+    return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })], {
+      owner,
+    });
+  const { complexity, bitrate, celtOnly, channels } = encoding;
+  const spec = { format: file.format, encoder: { complexity, bitrate, celtOnly, channels } };
+  return renderVoiceMessage([await opusPacketsOffThread(file.data, spec, owner)], { owner });
 }
 
 /**

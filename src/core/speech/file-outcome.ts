@@ -37,12 +37,13 @@ export async function fileOrVoiceMessage(
     { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
     'file over the upload limit: rendering a voice message instead',
   );
+  const insteadOfFile = { format: file.format, bytes: file.data.length, limit: sizeLimit };
   const message = await fileAsVoiceMessage(file, encoding, owner);
   return {
     kind: 'voice-message',
     message,
     seconds: message.durationSecs,
-    insteadOfFile: { format: file.format, bytes: file.data.length, limit: sizeLimit },
+    insteadOfFile,
     ...timed,
   };
 }

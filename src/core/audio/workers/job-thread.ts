@@ -6,7 +6,10 @@
 // waiting go on. A worker that answers a job with `retire: true` (its engine trapped or ran out of memory while
 // on that job) is replaced before it takes the next: a failure is charged to the job that caused it, never to the
 // next one, another server's. A job may run in slices (./slices.ts): it gives a turn back between them, and goes on
-// when `turn` says (long work waiting for short work, ./work-turns.ts); its time limit stops while it waits.
+// when `turn` says (long work waiting for short work, ./work-turns.ts); its time limit stops while it waits. Long work's
+// limit counts the job's own CPU time (`limitBy: 'cpu'`): its thread runs at a low priority, and on a host kept busy by
+// other processes it may get little of a core, so time passing says nothing of whether it is stuck; a wall-clock
+// ceiling (`wallCeilingMs`) still bounds how long it may take.
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -22,6 +25,13 @@ export interface JobThreadOptions {
   maxWaiting: number;
   /** One job's limit (unless its run() gives its own); past it the worker is replaced. */
   timeoutMs: number;
+  /**
+   * What the limit counts: 'wall', the time the job runs (not its waits for a turn), by default; 'cpu', its thread's
+   * own CPU time, with `wallCeilingMs` as its bound in time.
+   */
+  limitBy?: 'wall' | 'cpu';
+  /** With `limitBy: 'cpu'`, how long a job may take from its start however little CPU it gets (waits included). */
+  wallCeilingMs?: number;
   /** An idle worker is ended after this. */
   idleMs: number;
   /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
@@ -58,14 +68,29 @@ const HEAP_ANSWER_MS = 1000;
 
 interface Running<J, R> extends Waiting<J, R> {
   timer: NodeJS.Timeout | undefined;
-  /** Of its time limit, what is left; counted from `since` while it runs. */
+  /** Of its time limit, what is left; counted from `since` while it runs (with `limitBy: 'cpu'`, till the next look). */
   left: number;
   since: number;
+  /** With `limitBy: 'cpu'`: its thread's CPU time in ms when it started, and its wall-clock ceiling. */
+  cpuStart: number;
+  ceiling: NodeJS.Timeout | undefined;
+}
+
+/** A worker's thread's CPU time so far, in ms; undefined when it is not running (not yet, or no more). */
+async function threadCpuMs(worker: Worker): Promise<number | undefined> {
+  try {
+    const { user, system } = await worker.cpuUsage();
+    return (user + system) / 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
+  /** Resolves once the live worker runs (its CPU time can be read from then on). */
+  #online: Promise<void> = Promise.resolve();
   #current: Running<J, R> | undefined;
   /** Waiting jobs per owner; the owner whose turn is next comes first (a Map keeps insertion order). */
   readonly #queues = new Map<string, Array<Waiting<J, R>>>();
@@ -154,12 +179,26 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     }
     clearTimeout(this.#idle);
     this.#idle = undefined;
-    const current: Running<J, R> = { ...waiting, timer: undefined, left: waiting.timeoutMs, since: 0 };
+    const current: Running<J, R> = {
+      ...waiting,
+      timer: undefined,
+      left: waiting.timeoutMs,
+      since: 0,
+      cpuStart: 0,
+      ceiling: undefined,
+    };
     this.#current = current;
-    void this.#turn().then(() => {
+    void this.#turn().then(async () => {
       if (this.#current !== current) return;
       const worker = this.#ensureWorker();
       worker.ref();
+      if (this.#options.limitBy === 'cpu') {
+        // A new worker's loading counts as its first job's until it is online; a job's own is counted from here.
+        await this.#online;
+        current.cpuStart = (await threadCpuMs(worker)) ?? 0;
+        if (this.#current !== current) return;
+        this.#ceiling(current);
+      }
       this.#options.onEvent?.('start', current.owner);
       this.#arm(current);
       worker.postMessage(current.job, current.transfer);
@@ -171,15 +210,45 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return this.#options.turn?.() ?? Promise.resolve();
   }
 
-  /** The job's time limit runs again, for what is left of it. */
+  /** The job's time limit runs again, for what is left of it; with `limitBy: 'cpu'`, its CPU time is looked at then. */
   #arm(current: Running<J, R>): void {
-    const { unavailable } = this.#options;
+    const { unavailable, limitBy } = this.#options;
     const { timeoutMs } = current;
     current.since = performance.now();
     current.timer = setTimeout(
-      () => this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)),
+      () =>
+        limitBy === 'cpu'
+          ? this.#lookAtCpu(current)
+          : this.#fail(unavailable('timeout', `the job did not finish within ${timeoutMs} ms`)),
       current.left,
     );
+  }
+
+  /** Fails the job once its thread has spent its limit of CPU time on it; else looks again when it could have. */
+  #lookAtCpu(current: Running<J, R>): void {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    void threadCpuMs(worker).then((now) => {
+      if (this.#current !== current || this.#worker !== worker) return;
+      const used = now === undefined ? Infinity : now - current.cpuStart;
+      if (used >= current.timeoutMs) {
+        const message = `the job did not finish within ${current.timeoutMs} ms of its own CPU time`;
+        this.#fail(this.#options.unavailable('timeout', message));
+        return;
+      }
+      // The soonest it could have spent the rest (a thread uses at most its own time), and no busier than 10 ms.
+      current.left = Math.max(10, current.timeoutMs - used);
+      this.#arm(current);
+    });
+  }
+
+  /** With `limitBy: 'cpu'`: the job's bound in time from its start, however little of a core it got. */
+  #ceiling(current: Running<J, R>): void {
+    const ceilingMs = this.#options.wallCeilingMs ?? current.timeoutMs;
+    current.ceiling = setTimeout(() => {
+      if (this.#current !== current) return;
+      this.#fail(this.#options.unavailable('timeout', `the job did not finish within ${ceilingMs} ms`));
+    }, ceilingMs);
   }
 
   /** A slice ended: the time limit stops while the job waits for its turn, then it is told to go on. */
@@ -199,6 +268,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (this.#worker) return this.#worker;
     const { unavailable } = this.#options;
     const worker = new Worker(this.#options.worker, { workerData: this.#options.workerData });
+    this.#online = new Promise((resolve) => worker.once('online', () => resolve()));
     worker.on('message', (reply: R | SliceMessage) => this.#answer(reply));
     worker.on('error', (error) => this.#fail(unavailable('crashed', 'the worker thread failed', error)));
     worker.on('exit', (code) => {
@@ -213,6 +283,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (!current || current.job.id !== reply.id) return;
     if (isSlice(reply)) return this.#slice(current);
     clearTimeout(current.timer);
+    clearTimeout(current.ceiling);
     this.#current = undefined;
     this.#lastReply = reply;
     this.#options.onEvent?.('end', current.owner);
@@ -227,6 +298,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     this.#current = undefined;
     if (current) {
       clearTimeout(current.timer);
+      clearTimeout(current.ceiling);
       this.#options.onEvent?.('end', current.owner);
       current.reject(error);
     }

@@ -4,7 +4,8 @@
 // thread and the free voice one per work class (./work-classes.ts). A pool of long work also rations each member
 // (`perMember`): a member's long jobs are few at once whether or not they cost anything. A pool of short work counts
 // its jobs as short work waiting or under way; a pool of long work waits for them before each job and each slice
-// (./work-turns.ts), and its threads run at long work's lower priority (./thread-priority.ts).
+// (./work-turns.ts), and its threads run at long work's lower priority (./thread-priority.ts); so a long job's limit
+// counts its own CPU time, not the time a busy host kept it waiting, under a wall-clock ceiling (`wallCeilingMs`).
 import { JobThread, type JobThreadFailure } from './job-thread.ts';
 import { OwnerShares } from './owner-shares.ts';
 import type { WorkClass } from './work-class-types.ts';
@@ -21,8 +22,10 @@ export interface ThreadPoolOptions {
   threads: number;
   /** Jobs waiting behind the one under way, per thread. */
   maxWaitingPerThread: number;
-  /** One job's limit; past it the thread is replaced. */
+  /** One job's limit (long work: of its own CPU time); past it the thread is replaced. */
   timeoutMs: number;
+  /** Long work's bound in time from a job's start, however little of a core it gets (./job-thread.ts). */
+  wallCeilingMs?: number;
   /** An idle thread is ended after this. */
   idleMs: number;
   /** Jobs one owner may have under way or waiting. */
@@ -58,6 +61,9 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
           worker: options.worker,
           maxWaiting: options.maxWaitingPerThread,
           timeoutMs: options.timeoutMs,
+          ...(workClass === 'long'
+            ? { limitBy: 'cpu' as const, ...(options.wallCeilingMs ? { wallCeilingMs: options.wallCeilingMs } : {}) }
+            : {}),
           idleMs: options.idleMs,
           unavailable: (reason, message, cause) =>
             unavailable(reason, `${name}: ${message}`, cause === undefined ? undefined : { cause }),

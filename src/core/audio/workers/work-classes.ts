@@ -27,6 +27,13 @@ export const SHORT_WORK_SECONDS = 20;
  */
 export const SHORT_WORK_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Long work's bound in time from a job's start. Its limit counts its own CPU time (./job-thread.ts): at its low
+ * priority, beside two other processes that keep both cores busy, a ten-minute mix (some 15 s of a core) gets a few
+ * per cent of one and takes minutes. Ten minutes leaves its answer within the interaction's fifteen.
+ */
+export const LONG_WORK_WALL_CEILING_MS = 10 * 60_000;
+
 /** What a job will cost: seconds of audio it makes, mixes or encodes, and bytes it copies (either may be 0). */
 export interface WorkCost {
   seconds?: number;
@@ -45,6 +52,12 @@ export function classedPools<J extends object, R extends { id: number; retire?: 
 ): Record<WorkClass, ThreadPool<J, R>> {
   return {
     short: new ThreadPool<J, R>(short),
-    long: new ThreadPool<J, R>({ ...short, name: `${short.name} (long work)`, ...long, workClass: 'long' }),
+    long: new ThreadPool<J, R>({
+      ...short,
+      name: `${short.name} (long work)`,
+      wallCeilingMs: LONG_WORK_WALL_CEILING_MS,
+      ...long,
+      workClass: 'long',
+    }),
   };
 }

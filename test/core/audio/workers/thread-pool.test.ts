@@ -76,4 +76,37 @@ describe('ThreadPool', () => {
       expect(long).toMatchObject({ workClass: 'long', niceness: Math.min(19, getPriority(0) + 15) });
     },
   );
+  describe("long work's limit counts its own CPU time, so a busy host's other processes do not cut it", () => {
+    const CPU_WORKER = new URL('../../../support/cpu-job-worker.ts', import.meta.url);
+    type CpuJob = { label: string; idleMs?: number; cpuMs?: number };
+    const longPool = (timeoutMs: number, wallCeilingMs: number) =>
+      classedPools<CpuJob, { id: number; label: string }>(
+        {
+          name: 'test pool',
+          jobs: 'jobs',
+          worker: CPU_WORKER,
+          threads: 1,
+          maxWaitingPerThread: 4,
+          timeoutMs,
+          idleMs: 10,
+          perOwner: 4,
+          unavailable: (reason, message, options) => new JobUnavailableError(reason, message, options),
+        },
+        { threads: 1, perMember: 1, wallCeilingMs },
+      );
+
+    it('a long job kept off the CPU past its limit is not cut; a short job is (its limit is wall-clock)', async () => {
+      const pools = longPool(600, 60_000);
+      const job = { label: 'waited', idleMs: 1500 };
+      expect(await pools.long.run(job, [], 'guild-a', { member: 'm' })).toMatchObject({ label: 'waited' });
+      await expect(pools.short.run(job, [], 'guild-a')).rejects.toMatchObject({ reason: 'timeout' });
+    });
+
+    it('a long job that uses its limit of CPU time is cut, and so is one past its wall-clock ceiling', async () => {
+      const burning = longPool(300, 60_000).long.run({ label: 'burning', cpuMs: 5000 }, [], 'a', { member: 'm' });
+      await expect(burning).rejects.toThrow('within 300 ms of its own CPU time');
+      const stuck = longPool(60_000, 1000).long.run({ label: 'stuck', idleMs: 5000 }, [], 'a', { member: 'm' });
+      await expect(stuck).rejects.toThrow('did not finish within 1000 ms');
+    });
+  });
 });

@@ -7,6 +7,7 @@ import type { PacketBlocks } from '../../codecs/packet-frames.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { SharedBlocks } from '../byte-block-types.ts';
+import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 
 /**
  * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
@@ -32,7 +33,9 @@ export type AudioJob =
   /** A scene's lines mixed as one file (../../effects/scene-mix.ts). */
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat }
   /** A voice message's Opus packets written as one Ogg Opus file (pages and their CRCs); the blocks transferred. */
-  | { id: number; kind: 'ogg'; packets: PacketBlocks; options: OggOpusOptions };
+  | { id: number; kind: 'ogg'; packets: PacketBlocks; options: OggOpusOptions }
+  /** A WAV or MP3 file encoded to Opus packets as the player's path encodes them (a voice message's). */
+  | { id: number; kind: 'opus'; file: HandedPart; spec: TranscodeSpec };
 
 export type AudioJobReply =
   | {
@@ -45,6 +48,8 @@ export type AudioJobReply =
       /** A scene's figures (everything of SceneMixResult but its bytes, format and length). */
       scene?: Pick<SceneMixResult, 'cut' | 'sampleRate' | 'lines' | 'loudness'>;
     }
+  /** An 'opus' job's packets, their blocks moved. */
+  | { id: number; ok: true; packets: PacketBlocks }
   /** An 'ogg' job's file. */
   | { id: number; ok: true; ogg: ArrayBuffer }
   /** A 'file' job's file (moved) and its length. */

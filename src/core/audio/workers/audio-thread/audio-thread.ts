@@ -19,7 +19,8 @@ import { partLength } from '../byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
-import type { PacketFrames } from '../../codecs/packet-frames.ts';
+import { type PacketBlocks, type PacketFrames, packetViews } from '../../codecs/packet-frames.ts';
+import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -37,7 +38,9 @@ export const MAX_WAITING_AUDIO_JOBS = 64;
 const JOB_TIMEOUT_MS = 60_000;
 /**
  * A scene's limit: the longest (600 s, MAX_SCENE_SECONDS) from 48 kHz MP3 lines to a 48 kHz MP3 took 14.7 s here
- * (the MP3 encoder most of it; 1.4 s to WAV), so 120 s leaves eight times that for a slower or busier machine.
+ * (the MP3 encoder most of it; 1.4 s to WAV), so 120 s leaves eight times that for a slower machine. A long scene's
+ * is of its own CPU time, under long work's wall-clock ceiling (../work-classes.ts), so a host whose other processes
+ * leave its low-priority thread little of a core does not cut it.
  */
 export const SCENE_JOB_TIMEOUT_MS = 120_000;
 /**
@@ -253,6 +256,27 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
     seconds: reply.seconds ?? 0,
     ...reply.scene,
   };
+}
+
+/**
+ * A file (WAV or MP3: a scene's mix, a file over the upload limit) encoded to Opus packets as the player's path
+ * encodes them, for a voice message: in the audio worker, in the class of what it costs (its seconds of audio, from
+ * its header and size, and its bytes), so a long scene's encoding runs as long work, in slices at long work's
+ * priority, not on the voice's transcoding threads. The file's bytes are moved to the worker when they are a buffer
+ * of their own (the caller's view is detached afterwards). Rejects with ClipError for damaged or empty audio,
+ * AudioBusyError when it cannot run now.
+ */
+export async function opusPacketsOffThread(
+  file: Uint8Array,
+  spec: TranscodeSpec,
+  owner: AudioJobOwner = {},
+): Promise<Uint8Array[]> {
+  const workClass = workClassOf({ seconds: partSeconds(file), bytes: file.byteLength });
+  const transfer: ArrayBuffer[] = [];
+  const handed = handOver(file, transfer, true);
+  const reply = await run(workClass, { kind: 'opus', file: handed, spec }, transfer, owner, SCENE_JOB_TIMEOUT_MS);
+  if (!('packets' in reply)) throw new Error('audio thread: an Opus job answered without its packets');
+  return packetViews(reply.packets satisfies PacketBlocks);
 }
 
 /**

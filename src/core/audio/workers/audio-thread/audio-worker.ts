@@ -1,5 +1,6 @@
 // The worker thread of audio-thread.ts: speed and volume, a part's length from its headers, a part made a file of
-// its own, joining parts into one file, and mixing a scene's lines, one job at a time.
+// its own, joining parts into one file, mixing a scene's lines, and encoding a file to a voice message's Opus packets,
+// one job at a time.
 import { parentPort } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import { probeClip } from '../../analysis/clip-probe.ts';
@@ -11,7 +12,9 @@ import { applyEffects, joinParts } from '../../effects/effects.ts';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
 import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
-import { packetViews } from '../../codecs/packet-frames.ts';
+import { PacketFrames, packetViews } from '../../codecs/packet-frames.ts';
+import { Transcode } from '../transcode/transcode-batch.ts';
+import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 import { ownWorkClass, yieldToMainThread } from '../thread-priority.ts';
 import { nextSlice, serveJobs } from '../slices.ts';
 
@@ -45,6 +48,25 @@ function shared(data: Uint8Array): SharedArrayBuffer {
 const exactFile = (format: AudioFormat, bytes: Uint8Array): Uint8Array =>
   format === 'wav' ? exactWavFile(bytes) : format === 'mp3' ? exactMp3File(bytes) : bytes;
 
+/** Bytes decoded and encoded between two looks at the slice's time: a third of a second of 24 kHz WAV. */
+const OPUS_SLICE_BYTES = 16 * 1024;
+
+/** A file's Opus packets, a slice of its bytes at a time (a long one gives turns back between them). */
+async function opusPackets(bytes: Uint8Array, spec: TranscodeSpec): Promise<PacketFrames> {
+  const transcode = new Transcode(spec);
+  const frames = new PacketFrames();
+  try {
+    for (let at = 0; at < bytes.length; at += OPUS_SLICE_BYTES) {
+      for (const packet of await transcode.write(bytes.subarray(at, at + OPUS_SLICE_BYTES))) frames.add(packet);
+      await nextSlice();
+    }
+    for (const packet of transcode.end()) frames.add(packet);
+  } finally {
+    transcode.free();
+  }
+  return frames;
+}
+
 async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'effects') {
@@ -62,6 +84,10 @@ async function handle(job: AudioJob): Promise<{ reply: AudioJobReply; transfer: 
     if (job.kind === 'ogg') {
       const ogg = own(writeOggOpus(packetViews(job.packets), job.options));
       return { reply: { id: job.id, ok: true, ogg }, transfer: [ogg] };
+    }
+    if (job.kind === 'opus') {
+      const packets = (await opusPackets(joined(job.file), job.spec)).take();
+      return { reply: { id: job.id, ok: true, packets }, transfer: [...packets.blocks] };
     }
     if (job.kind === 'scene') {
       const lines = [];

@@ -13,7 +13,8 @@ import { Pcm48kWriter } from '../../codecs/pcm48k.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 import { WavStreamDecoder } from '../../codecs/wav-stream.ts';
 
-class Transcode {
+/** One stream's decoder, resampler and encoder: its bytes in, in any chunks, its Opus packets out. */
+export class Transcode {
   readonly #spec: TranscodeSpec;
   readonly #decoder: StreamDecoder;
   readonly #writer: Pcm48kWriter;

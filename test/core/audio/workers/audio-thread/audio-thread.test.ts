@@ -22,6 +22,8 @@ import {
 import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { onWork, type WorkEvent } from '../../../../../src/core/audio/workers/work-trace.ts';
+import { fileAsVoiceMessage } from '../../../../../src/core/speech/clips.ts';
+import { OPUS_ENCODER_SETTINGS } from '../../../../../src/core/audio/codecs/opus-settings.ts';
 
 const RATE = 24_000;
 const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>
@@ -245,5 +247,42 @@ describe('the work classes', { timeout: 120_000 }, () => {
     ]);
     expect(events.at(-1)).toBe('mix end (long)');
     expect(events.filter((e) => e === 'mix slice (long)').length).toBeGreaterThan(2);
+  });
+
+  it("encodes a file's voice message to Opus in the class of its size: a 40 s scene's as long work, in slices", async () => {
+    const events: WorkEvent[] = [];
+    const stop = onWork((event) => void (event.owner.startsWith('guild-vm') && events.push(event)));
+    const asVoiceMessage = (seconds: number, guild: string) =>
+      fileAsVoiceMessage(
+        { data: Buffer.from(encodeWav(tone(220, seconds), RATE)), format: 'wav' },
+        OPUS_ENCODER_SETTINGS,
+        {
+          guild,
+          member: 'm',
+        },
+      );
+    try {
+      // 40 s of 24 kHz WAV is 1.9 MB, under short work's bytes: its seconds make it long.
+      expect((await asVoiceMessage(40, 'guild-vm-long')).durationSecs).toBeCloseTo(40, 1);
+      expect((await asVoiceMessage(3, 'guild-vm-short')).durationSecs).toBeCloseTo(3, 1);
+    } finally {
+      stop();
+    }
+    const steps = (guild: string) =>
+      events.filter((e) => e.owner === guild).map((e) => `${e.pool}: ${e.event} (${e.workClass})`);
+    // The Opus encoding, then the Ogg file's writing (short by its packets' bytes).
+    expect(steps('guild-vm-long')[0]).toBe('audio thread (long work): start (long)');
+    expect(steps('guild-vm-long')).toContain('audio thread (long work): slice (long)');
+    expect(steps('guild-vm-long').slice(-3)).toEqual([
+      'audio thread (long work): end (long)',
+      'audio thread: start (short)',
+      'audio thread: end (short)',
+    ]);
+    expect(steps('guild-vm-short')).toEqual([
+      'audio thread: start (short)',
+      'audio thread: end (short)',
+      'audio thread: start (short)',
+      'audio thread: end (short)',
+    ]);
   });
 });

@@ -1,0 +1,16 @@
+// A host kept busy as a CI host's other jobs keep it: two processes, each burning a core, spawned by the bench itself
+// and each ending by itself after BURN_LIMIT_MS whatever happens to the bench (figure 17, and `--busy` for the bot's
+// figures).
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Each burner ends by itself after this. */
+export const BURN_LIMIT_MS = 10 * 60_000;
+
+/** Two processes burning a core each; ended with the returned function. */
+export function burners(limitMs = BURN_LIMIT_MS): () => void {
+  const code = `const end = Date.now() + ${limitMs}; let x = 0; while (Date.now() < end) x += Math.sqrt(x + 1);`;
+  const children: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
+  return () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+}
