@@ -52,6 +52,11 @@ export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
 /** What an encoder needs to know; crosses to worker threads as is. */
 export interface EncoderSpec {
   channels: 1 | 2;
+  /**
+   * 'wasm': opusscript even where the native addon loads, for a thread that may be ended while it encodes (a thread
+   * ended inside the addon's call aborts the whole process). Otherwise the native addon where it loads.
+   */
+  backend?: 'wasm' | undefined;
   complexity: number;
   bitrate: number | 'auto';
   celtOnly: boolean;
@@ -74,8 +79,9 @@ interface Backend {
 
 let backend: Backend | undefined;
 
-/** @discordjs/opus (native), else opusscript (WASM), as prism-media chose before. */
-function loadBackend(): Backend {
+/** @discordjs/opus (native), else opusscript (WASM), as prism-media chose before; opusscript when asked for. */
+function loadBackend(wasm: boolean): Backend {
+  if (wasm) return (wasmBackend ??= opusscriptBackend());
   if (backend) return backend;
   const require = createRequire(import.meta.url);
   try {
@@ -90,22 +96,28 @@ function loadBackend(): Backend {
       },
     };
   } catch {
-    const OpusScript = require('opusscript') as typeof OpusScriptType;
-    backend = {
-      create(channels) {
-        const encoder = new OpusScript(48_000, channels, OpusScript.Application.AUDIO);
-        return {
-          encode: (frame) => encoder.encode(frame, 960),
-          ctl: (request, value) => encoder.encoderCTL(request, value),
-        };
-      },
-    };
+    backend = opusscriptBackend();
   }
   return backend;
 }
 
+let wasmBackend: Backend | undefined;
+
+function opusscriptBackend(): Backend {
+  const OpusScript = createRequire(import.meta.url)('opusscript') as typeof OpusScriptType;
+  return {
+    create(channels) {
+      const encoder = new OpusScript(48_000, channels, OpusScript.Application.AUDIO);
+      return {
+        encode: (frame) => encoder.encode(frame, 960),
+        ctl: (request, value) => encoder.encoderCTL(request, value),
+      };
+    },
+  };
+}
+
 export function createNativeEncoder(spec: EncoderSpec): NativeEncoder {
-  const encoder = loadBackend().create(spec.channels);
+  const encoder = loadBackend(spec.backend === 'wasm').create(spec.channels);
   encoder.ctl(OPUS_SET_COMPLEXITY, spec.complexity);
   if (spec.bitrate !== 'auto') encoder.ctl(OPUS_SET_BITRATE, spec.bitrate);
   if (spec.celtOnly) {

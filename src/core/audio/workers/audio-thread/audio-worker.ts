@@ -53,7 +53,9 @@ const OPUS_SLICE_BYTES = 16 * 1024;
 
 /** A file's Opus packets, a slice of its bytes at a time (a long one gives turns back between them). */
 async function opusPackets(bytes: Uint8Array, spec: TranscodeSpec): Promise<PacketFrames> {
-  const transcode = new Transcode(spec);
+  // This thread is ended when a job passes its limit, at any moment: inside the native addon's call that would abort
+  // the whole process, so it encodes with opusscript (WASM), which a thread's end stops safely.
+  const transcode = new Transcode({ ...spec, encoder: { ...spec.encoder, backend: 'wasm' } });
   const frames = new PacketFrames();
   try {
     for (let at = 0; at < bytes.length; at += OPUS_SLICE_BYTES) {
