@@ -150,9 +150,16 @@ describe('the free voice engine', () => {
       () => void events.push('short line spoken'),
     );
     await Promise.all([scene, other]).finally(() => post.mockRestore());
-    // Order of events, not time: one thread took every line, so the short line waited until the long one was spoken.
-    expect(events.slice(0, 2)).toEqual(['long line given a thread', 'short line given a thread']);
-    expect(events).toHaveLength(4);
+    // Order of events, not time: each line was given a thread (which first is the pools' affair), and the short one
+    // was spoken before the long one ended (with one thread for every line, it waited until the long one was spoken).
+    expect(events.toSorted()).toEqual([
+      'long line given a thread',
+      'long line spoken',
+      'short line given a thread',
+      'short line spoken',
+    ]);
+    expect(events.indexOf('short line given a thread')).toBeLessThan(events.indexOf('long line spoken'));
+    expect(events.indexOf('short line spoken')).toBeLessThan(events.indexOf('long line spoken'));
   });
 
   it("rations a member's long lines: a second at once is refused, another member's is spoken", async () => {
