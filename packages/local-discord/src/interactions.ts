@@ -14,6 +14,7 @@ import {
   type Json,
   type MessageStore,
 } from './messages.ts';
+import { checkSeenBy } from './api-error.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
@@ -295,6 +296,7 @@ export class Interactions {
   createButton(input: FakeButtonInput): { interaction: Interaction; payload: Json } {
     const message = this.messages.get(input.messageId);
     if (!message) throw new Error(`FakeDiscord: no message ${input.messageId}`);
+    checkSeenBy(message, input.userId);
     if (!customIdsOf(message).includes(input.customId))
       throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
     const channelId = typeof message.channel_id === 'string' ? message.channel_id : undefined;

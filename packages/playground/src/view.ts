@@ -102,14 +102,15 @@ export function directMessages(discord: FakeDiscord, personId: string): ShownMes
     .map((m) => fromDiscord(m.message));
 }
 
-/** One of SayBot's messages as the Speak menu sends it (author, content, attachments). */
+/** One of SayBot's messages as the Speak menu sends it (author, content, attachments), if `personId` sees it. */
 export function shownMessage(
   discord: FakeDiscord,
   channelId: string,
   id: unknown,
+  personId: string,
 ): (Omit<ChatMessage, 'id' | 'channelId' | 'guildId'> & { id: string }) | undefined {
   const message = discord.messagesIn(channelId, BOUNDS.messagesPerChannel).find((m) => String(m.id) === String(id));
-  if (message === undefined) return undefined;
+  if (message === undefined || !visibleTo(message, personId)) return undefined;
   const author = object(message.author);
   return {
     id: String(message.id),

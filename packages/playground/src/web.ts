@@ -8,7 +8,13 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { FormRefusal, type FakeDiscord, type InteractionHandle, type InteractionOption } from '@saybot/local-discord';
+import {
+  DiscordRefusal,
+  FormRefusal,
+  type FakeDiscord,
+  type InteractionHandle,
+  type InteractionOption,
+} from '@saybot/local-discord';
 import { PAGE_HTML } from './page.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
@@ -119,7 +125,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
     async menu(body) {
       const person = me(body.as);
       const channelId = textChannel(body.channelId);
-      const target = chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId);
+      const target =
+        chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId, person.id);
       if (target === undefined) throw new HttpError(404, 'that message is gone');
       const handle = await discord.messageCommand({
         guildId: GUILD_ID,
@@ -210,7 +217,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : 500;
+      // What Discord refuses a member's client (another's private reply is Unknown Message) is answered as it does.
+      const status = error instanceof HttpError || error instanceof DiscordRefusal ? error.status : 500;
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       if (!res.headersSent) send(res, status, 'application/json', JSON.stringify({ error: message }));
       else res.end();
