@@ -77,6 +77,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return { id: handle.id };
   };
   let hosts: string[] = [];
+  let port = 0;
 
   const me = (value: unknown): Person => {
     const person = typeof value === 'string' ? personById(value) : undefined;
@@ -249,14 +250,24 @@ export async function startPage(options: PageOptions): Promise<Page> {
       }
       if (url.pathname === '/api/audio') return listen(req, res);
       if (url.pathname === '/dashboard') {
-        // The dashboard, signed in as the person picked: the local Discord's login remembers them, and they have
-        // authorized SayBot's login before, so the dashboard's /login comes straight back logged in.
-        // Signing in is a change: only the page's own link (its token in the address) may, not another site's.
+        // The dashboard, signed in as the person picked: they have authorized SayBot's login before, and this
+        // browser alone (a one-time cookie of the local Discord's, for 127.0.0.1 whatever the port, good for a
+        // minute) is signed in to the local Discord as them, so the dashboard's /login comes straight back logged
+        // in; any other client asking gets Discord's consent page. Signing in is a change: only the page's own link
+        // (its token in the address) may, not another site's.
         checkToken(url.searchParams.get('token'));
         const person = me(url.searchParams.get('as'));
+        // The cookie must be 127.0.0.1's, where the local Discord listens: a page opened as localhost goes there first.
+        if (
+          new URL(`http://${req.headers.host ?? ''}`).hostname !== '127.0.0.1' &&
+          ['127.0.0.1', '0.0.0.0', '::'].includes(options.host)
+        ) {
+          res.writeHead(302, { ...SECURITY_HEADERS, location: `http://127.0.0.1:${port}${url.pathname}${url.search}` });
+          return void res.end();
+        }
         discord.oauth2.preauthorize(person.id, ['identify', 'guilds']);
-        discord.oauth2.signIn(person.id);
-        res.writeHead(302, { ...SECURITY_HEADERS, location: `${options.dashboardUrl}/login` });
+        const { setCookie } = discord.oauth2.signInBrowser(person.id);
+        res.writeHead(302, { ...SECURITY_HEADERS, 'set-cookie': setCookie, location: `${options.dashboardUrl}/login` });
         return void res.end();
       }
       const file = /^\/cdn\/(\d{1,20})\/([^/]{1,200})$/.exec(url.pathname);
@@ -301,7 +312,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   hosts = [`${shownHost}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) hosts = [...hosts, ...otherHosts(port)];
