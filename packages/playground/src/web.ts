@@ -20,11 +20,14 @@ import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import { BOUNDS } from './bounds.ts';
 import { ChatLog } from './chat-log.ts';
+import type { SaybotStatus } from './saybot-status.ts';
 import { channelMessages, directMessages, proxyAttachment, shownMessage } from './view.ts';
 import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
   discord: FakeDiscord;
+  /** Whether SayBot still runs: once it stopped, the page says so and refuses every action. */
+  saybot: SaybotStatus;
   dashboardUrl: string;
   speech: 'words' | 'tones';
   host: string;
@@ -203,6 +206,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
     ];
     return {
       speech: options.speech,
+      saybot: { stopped: options.saybot.stopped() ?? null },
       people: PEOPLE,
       me: person ?? null,
       text: TEXT_CHANNELS.map((channel) => ({
@@ -278,6 +282,9 @@ export async function startPage(options: PageOptions): Promise<Page> {
       checkToken(req.headers['x-playground-token']);
       const action = actions[url.pathname.slice('/api/'.length)];
       if (action === undefined) throw new HttpError(404, 'no such action');
+      // Nobody would answer it: said at once, rather than Discord's silence.
+      const stopped = options.saybot.stopped();
+      if (stopped !== undefined) throw new HttpError(503, `${stopped}. Restart the playground (npm run playground).`);
       const body = await readJson(req);
       return send(res, 200, 'application/json', JSON.stringify(await action(body)));
     }
