@@ -139,7 +139,7 @@ export const PAGE_SCRIPT = `'use strict';
   const menus = () => state.commands.filter((c) => c.type === 3);
 
   function renderMessage(m) {
-    const item = el('li', { class: 'message', 'data-message-id': m.id, 'data-author': m.author.name });
+    const item = el('li', { class: 'message' + (m.failed ? ' failed' : ''), 'data-message-id': m.id, 'data-author': m.author.name });
     if (m.interaction) item.append(el('div', { class: 'used', text: m.interaction.user + ' used /' + m.interaction.name }));
     item.append(el('span', { class: 'author' + (m.author.bot ? ' bot' : ''), text: m.author.name }));
     if (m.loading) item.append(el('div', { class: 'thinking', text: 'SayBot is thinking…' }));

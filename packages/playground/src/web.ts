@@ -21,7 +21,14 @@ import { PAGE_STYLE } from './page-style.ts';
 import { BOUNDS } from './bounds.ts';
 import { ChatLog } from './chat-log.ts';
 import type { SaybotStatus } from './saybot-status.ts';
-import { channelMessages, directMessages, proxyAttachment, shownMessage } from './view.ts';
+import {
+  channelMessages,
+  directMessages,
+  proxyAttachment,
+  shownMessage,
+  unanswered,
+  type ShownMessage,
+} from './view.ts';
 import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
@@ -64,15 +71,32 @@ class HttpError extends Error {
 
 type Json = Record<string, unknown>;
 
+interface Started {
+  personId: string;
+  handle: InteractionHandle;
+  /** The text channel it was used in (undefined: a button on a direct message). */
+  channelId: string | undefined;
+  /** The command's, menu's or form's name, or the button's custom_id. */
+  name: string;
+  button: boolean;
+}
+
 export async function startPage(options: PageOptions): Promise<Page> {
   const { discord } = options;
   const token = randomBytes(24).toString('base64url');
   const chat = new ChatLog(BOUNDS.messagesPerChannel);
   const listeners = new Set<ServerResponse>();
-  /** The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with. */
-  const started = new Map<string, { personId: string; handle: InteractionHandle }>();
-  const start = (person: Person, handle: InteractionHandle): { id: string } => {
-    started.set(handle.id, { personId: person.id, handle });
+  /**
+   * The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with, and
+   * where, to say "The application did not respond" there when SayBot leaves one unanswered past Discord's 3 s.
+   */
+  const started = new Map<string, Started>();
+  const start = (
+    person: Person,
+    handle: InteractionHandle,
+    where: { channelId: string | undefined; name: string; button?: boolean },
+  ): { id: string } => {
+    started.set(handle.id, { personId: person.id, handle, button: false, ...where });
     for (const id of started.keys()) {
       if (started.size <= BOUNDS.openInteractions) break;
       started.delete(id);
@@ -110,7 +134,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         ...slashCommand(person, body),
         ...(attachments.length > 0 ? { attachments } : {}),
       });
-      return start(person, handle);
+      return start(person, handle, { channelId: textChannel(body.channelId), name: String(body.name) });
     },
     async autocomplete(body) {
       const choices = await discord.autocomplete({ ...slashCommand(me(body.as), body), timeoutMs: 3000 });
@@ -124,7 +148,10 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messageId: String(body.messageId),
         customId: String(body.customId),
       });
-      return start(person, handle);
+      const channelId = TEXT_CHANNELS.find((c) =>
+        discord.messagesIn(c.id, BOUNDS.messagesPerChannel).some((m) => String(m.id) === String(body.messageId)),
+      )?.id;
+      return start(person, handle, { channelId, name: String(body.customId), button: true });
     },
     async menu(body) {
       const person = me(body.as);
@@ -139,7 +166,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         name: String(body.name),
         message: target,
       });
-      return start(person, handle);
+      return start(person, handle, { channelId, name: String(body.name) });
     },
     async modal(body) {
       const person = me(body.as);
@@ -158,7 +185,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
       }
       try {
         const handle = await discord.submitModal({ on: opened.handle, values });
-        return start(person, handle);
+        return start(person, handle, { channelId: opened.channelId, name: opened.name });
       } catch (error) {
         if (error instanceof FormRefusal) throw new HttpError(400, error.message);
         throw error;
@@ -194,6 +221,12 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return open === undefined ? null : { interactionId: open.handle.id, ...open.handle.modal };
   };
 
+  /** This person's interactions SayBot left unanswered past Discord's 3 s in a channel, as their client shows them. */
+  const unansweredIn = (channelId: string, person: Person): ShownMessage[] =>
+    [...started.values()]
+      .filter((s) => s.personId === person.id && s.channelId === channelId && s.handle.didNotRespond)
+      .map((s) => unanswered({ id: s.handle.id, user: person.username, name: s.name, button: s.button }));
+
   const state = (as: string | null): Json => {
     const person = as === null ? undefined : personById(as);
     const botId = discord.oauth2.clientId;
@@ -211,7 +244,10 @@ export async function startPage(options: PageOptions): Promise<Page> {
       me: person ?? null,
       text: TEXT_CHANNELS.map((channel) => ({
         ...channel,
-        messages: person === undefined ? [] : channelMessages(discord, chat, channel.id, person.id),
+        messages:
+          person === undefined
+            ? []
+            : channelMessages(discord, chat, channel.id, person.id, unansweredIn(channel.id, person)),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
       direct: person === undefined ? [] : directMessages(discord, person.id),

@@ -327,4 +327,22 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     await rig.fake.pressButton({ guildId: g1.id, userId: alice.id, messageId, customId: 'more' });
     await pressed;
   });
+
+  it("an interaction left unanswered past Discord's 3 s (its clock) is marked didNotRespond; an answered one never", async () => {
+    const answered = nextInteraction(rig.client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({ content: 'here' });
+    });
+    const replied = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await replied.waitForFinal();
+    await answered;
+    // The bot ignores the next one (a hung or dead bot): nothing acknowledges it.
+    const ignored = nextInteraction(rig.client, async () => undefined);
+    const unanswered = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await ignored;
+    expect(unanswered.didNotRespond).toBe(false);
+    rig.fake.advanceClock(3001);
+    expect(unanswered.didNotRespond).toBe(true);
+    expect(replied.didNotRespond).toBe(false);
+  });
 });

@@ -2,14 +2,19 @@
 // browser or SayBot: the page server in front of a real local Discord (the playground's server), to show what it
 // hands out and refuses; in SayBot's place a real child process that logs an error line and is killed underneath.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ID, FakeDiscord, fakeToken, startBotProcess, type BotProcess } from '@saybot/local-discord';
+import type { Client } from 'discord.js';
+import { FakeDiscord, startBotProcess } from '@saybot/local-discord';
 import { watchSaybot } from '@saybot/playground/saybot-status.ts';
 import { startPage, type Page } from '@saybot/playground/web.ts';
 import { GUILD, PEOPLE } from '@saybot/playground/world.ts';
+import { APP_ID, TOKEN, loginClient } from '../local-discord/helpers.ts';
 
+const ALICE = PEOPLE[0]!;
 const OLIVIA = PEOPLE[2]!;
 /** The dashboard's address: never reached here (its /login is where the page sends the browser). */
 const DASHBOARD = 'http://127.0.0.1:9';
+/** SayBot running, for the cases where it does not stop. */
+const running = { stopped: () => undefined };
 const STAND_IN = `
 console.log(JSON.stringify({ level: 50, msg: 'the Voice API is unreachable' }));
 console.log(JSON.stringify({ level: 30, msg: 'waiting' }));
@@ -19,36 +24,43 @@ describe("the playground's page API", () => {
   let discord: FakeDiscord;
   let page: Page;
   let token: string;
-  let bot: BotProcess;
-  /** What the playground printed in the terminal. */
-  const terminal: string[] = [];
+  /** A gateway client that receives interactions and never answers them (a hung SayBot). */
+  let client: Client;
   beforeAll(async () => {
     discord = await FakeDiscord.start({
-      token: fakeToken(),
+      token: TOKEN,
       applicationId: APP_ID,
       applicationOwnerId: OLIVIA.id,
       guilds: [GUILD],
       oauth2: { redirectUris: [`${DASHBOARD}/callback`] },
       log: () => undefined,
     });
-    // SayBot's stand-in: it logs an error as pino does (level 50), then waits to be killed.
-    bot = startBotProcess({
-      entry: '',
-      command: { argv: [process.execPath, '-e', STAND_IN], cwd: process.cwd() },
-      env: {},
-      caCertificatePem: discord.caCertificatePem,
+    page = await startPage({
+      discord,
+      saybot: running,
+      dashboardUrl: DASHBOARD,
+      speech: 'tones',
+      host: '127.0.0.1',
+      port: 0,
     });
-    await bot.waitForLine((l) => l['msg'] === 'waiting');
-    const saybot = watchSaybot(bot, (line) => terminal.push(line));
-    page = await startPage({ discord, saybot, dashboardUrl: DASHBOARD, speech: 'tones', host: '127.0.0.1', port: 0 });
-    const html = await (await fetch(page.url)).text();
-    token = /name="playground-token" content="([^"]+)"/.exec(html)![1]!;
+    client = await loginClient(discord);
+    token = await tokenOf(page.url);
   });
   afterAll(async () => {
+    await client?.destroy();
     await page?.close();
-    await bot?.stop();
     await discord?.close();
   });
+
+  /** The page's token, from its meta tag, as its script reads it. */
+  const tokenOf = async (url: string) =>
+    /name="playground-token" content="([^"]+)"/.exec(await (await fetch(url)).text())![1]!;
+  const act = (url: string, pageToken: string, action: string, body: object) =>
+    fetch(`${url}/api/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-playground-token': pageToken },
+      body: JSON.stringify(body),
+    });
 
   /** The dashboard's /login as SayBot's sends it on: Discord's authorize with prompt=none, from a browser's cookies. */
   const dashboardLogin = (cookie: string) =>
@@ -76,21 +88,62 @@ describe("the playground's page API", () => {
   });
 
   it('SayBot killed underneath: the terminal says so once, the page shows why, and every action is refused', async () => {
-    const state = async () =>
-      (await (await fetch(`${page.url}/api/state?as=${OLIVIA.id}`)).json()) as { saybot: { stopped: string | null } };
-    expect((await state()).saybot.stopped).toBeNull();
-    process.kill(bot.child.pid!, 'SIGKILL');
-    await expect
-      .poll(async () => (await state()).saybot.stopped, { timeout: 10_000 })
-      .toBe('SayBot stopped (signal SIGKILL): the Voice API is unreachable');
-    const say = await fetch(`${page.url}/api/command`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-playground-token': token },
-      body: JSON.stringify({ as: OLIVIA.id, channelId: GUILD.textChannelId, name: 'say', options: [] }),
+    // SayBot's stand-in, a page of its own watching it: it logs an error as pino does (level 50), then waits.
+    const bot = startBotProcess({
+      entry: '',
+      command: { argv: [process.execPath, '-e', STAND_IN], cwd: process.cwd() },
+      env: {},
+      caCertificatePem: discord.caCertificatePem,
     });
-    expect(say.status).toBe(503);
-    expect(((await say.json()) as { error: string }).error).toMatch(/^SayBot stopped \(signal SIGKILL\).*Restart/);
-    await expect.poll(() => terminal, { timeout: 10_000 }).toHaveLength(1);
-    expect(terminal[0]).toMatch(/^SayBot stopped \(signal SIGKILL\): the Voice API is unreachable\. /);
+    const terminal: string[] = [];
+    let watched: Page | undefined;
+    try {
+      await bot.waitForLine((l) => l['msg'] === 'waiting');
+      const saybot = watchSaybot(bot, (line) => terminal.push(line));
+      watched = await startPage({
+        discord,
+        saybot,
+        dashboardUrl: DASHBOARD,
+        speech: 'tones',
+        host: '127.0.0.1',
+        port: 0,
+      });
+      const state = async () =>
+        (await (await fetch(`${watched!.url}/api/state?as=${OLIVIA.id}`)).json()) as {
+          saybot: { stopped: string | null };
+        };
+      expect((await state()).saybot.stopped).toBeNull();
+      process.kill(bot.child.pid!, 'SIGKILL');
+      await expect
+        .poll(async () => (await state()).saybot.stopped, { timeout: 10_000 })
+        .toBe('SayBot stopped (signal SIGKILL): the Voice API is unreachable');
+      const say = await act(watched.url, await tokenOf(watched.url), 'command', {
+        as: OLIVIA.id,
+        channelId: GUILD.textChannelId,
+        name: 'say',
+      });
+      expect(say.status).toBe(503);
+      expect(((await say.json()) as { error: string }).error).toMatch(/^SayBot stopped \(signal SIGKILL\).*Restart/);
+      await expect.poll(() => terminal, { timeout: 10_000 }).toHaveLength(1);
+      expect(terminal[0]).toMatch(/^SayBot stopped \(signal SIGKILL\): the Voice API is unreachable\. /);
+    } finally {
+      await watched?.close();
+      await bot.stop();
+    }
+  });
+
+  it("an interaction SayBot does not acknowledge within Discord's 3 s shows, to its member only, that it did not respond", async () => {
+    const used = await act(page.url, token, 'command', { as: ALICE.id, channelId: GUILD.textChannelId, name: 'say' });
+    expect(used.status).toBe(200);
+    const general = async (as: string) => {
+      const state = (await (await fetch(`${page.url}/api/state?as=${as}`)).json()) as {
+        text: Array<{ id: string; messages: Array<{ content: string; interaction?: { name: string } }> }>;
+      };
+      return state.text.find((c) => c.id === GUILD.textChannelId)!.messages.map((m) => m.content);
+    };
+    expect(await general(ALICE.id)).not.toContain('The application did not respond');
+    discord.advanceClock(3001);
+    expect(await general(ALICE.id)).toContain('The application did not respond');
+    expect(await general(OLIVIA.id)).not.toContain('The application did not respond');
   });
 });
