@@ -11,6 +11,7 @@ import { networkInterfaces } from 'node:os';
 import {
   DiscordRefusal,
   FormRefusal,
+  memberMessageRefusal,
   type FakeDiscord,
   type InteractionHandle,
   type InteractionOption,
@@ -194,8 +195,10 @@ export async function startPage(options: PageOptions): Promise<Page> {
     async post(body) {
       const person = me(body.as);
       const channelId = textChannel(body.channelId);
-      const content = String(body.content ?? '').slice(0, 2000);
+      const content = String(body.content ?? '');
       if (content.trim() === '') throw new HttpError(400, 'an empty message is not sent');
+      const refusal = memberMessageRefusal(content);
+      if (refusal !== undefined) throw refusal;
       const message = chat.add({
         channelId,
         guildId: GUILD_ID,

@@ -146,4 +146,18 @@ describe("the playground's page API", () => {
     expect(await general(ALICE.id)).toContain('The application did not respond');
     expect(await general(OLIVIA.id)).not.toContain('The application did not respond');
   });
+
+  it('a chat message over 2,000 characters is refused as Discord refuses it (50035), not cut short', async () => {
+    const long = await act(page.url, token, 'post', {
+      as: ALICE.id,
+      channelId: GUILD.textChannelId,
+      content: 'é'.repeat(2001),
+    });
+    expect(long.status).toBe(400);
+    expect(((await long.json()) as { error: string }).error).toMatch(/Invalid Form Body.*2000 or fewer/);
+    const state = (await (await fetch(`${page.url}/api/state?as=${ALICE.id}`)).json()) as {
+      text: Array<{ messages: Array<{ content: string }> }>;
+    };
+    expect(state.text.flatMap((c) => c.messages).some((m) => m.content.startsWith('éé'))).toBe(false);
+  });
 });
