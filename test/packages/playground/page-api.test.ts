@@ -2,7 +2,7 @@
 // browser or SayBot: the page server in front of a real local Discord (the playground's server), to show what it
 // hands out and refuses; in SayBot's place a real child process that logs an error line and is killed underneath.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from 'discord.js';
+import { Events, MessageFlags, type Client } from 'discord.js';
 import { FakeDiscord, startBotProcess } from '@saybot/local-discord';
 import { watchSaybot } from '@saybot/playground/saybot-status.ts';
 import { startPage, type Page } from '@saybot/playground/web.ts';
@@ -10,6 +10,8 @@ import { GUILD, PEOPLE } from '@saybot/playground/world.ts';
 import { APP_ID, TOKEN, loginClient } from '../local-discord/helpers.ts';
 
 const ALICE = PEOPLE[0]!;
+const DANA = PEOPLE[1]!;
+const GENERAL = GUILD.textChannelId!;
 const OLIVIA = PEOPLE[2]!;
 /** The dashboard's address: never reached here (its /login is where the page sends the browser). */
 const DASHBOARD = 'http://127.0.0.1:9';
@@ -159,5 +161,36 @@ describe("the playground's page API", () => {
       text: Array<{ messages: Array<{ content: string }> }>;
     };
     expect(state.text.flatMap((c) => c.messages).some((m) => m.content.startsWith('éé'))).toBe(false);
+  });
+
+  it("a member's private reply is no one else's: the page refuses another member's Speak menu or button on it", async () => {
+    // SayBot (here the client) answers alice's command privately, with a button.
+    const answered = new Promise<string>((resolve, reject) => {
+      client.once(Events.InteractionCreate, (i) => {
+        if (!i.isChatInputCommand()) return reject(new Error('expected a command'));
+        i.reply({
+          content: 'your voice: private',
+          flags: MessageFlags.Ephemeral,
+          components: [{ type: 1, components: [{ type: 2, style: 1, label: 'More', custom_id: 'more' }] }],
+          withResponse: true,
+        }).then((r) => resolve(r.resource!.message!.id), reject);
+      });
+    });
+    expect((await act(page.url, token, 'command', { as: ALICE.id, channelId: GENERAL, name: 'myvoice' })).status).toBe(
+      200,
+    );
+    const messageId = await answered;
+    const sent = discord.interactions().length;
+    const speak = await act(page.url, token, 'menu', { as: DANA.id, name: 'Speak', channelId: GENERAL, messageId });
+    expect(speak.status).toBe(404);
+    const press = await act(page.url, token, 'press', { as: DANA.id, messageId, customId: 'more' });
+    expect(press.status).toBe(404);
+    expect(((await press.json()) as { error: string }).error).toMatch(/Unknown Message/);
+    expect(discord.interactions().length).toBe(sent);
+    // Alice's own Speak menu on it reaches SayBot.
+    expect(
+      (await act(page.url, token, 'menu', { as: ALICE.id, name: 'Speak', channelId: GENERAL, messageId })).status,
+    ).toBe(200);
+    expect(discord.interactions().length).toBe(sent + 1);
   });
 });
