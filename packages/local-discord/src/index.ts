@@ -12,7 +12,8 @@ import { CommandStore } from './commands.ts';
 import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
-import { asObject, MessageStore, type Json } from './messages.ts';
+import { checkSeenBy } from './api-error.ts';
+import { asObject, memberMessageRefusal, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
 import {
@@ -68,6 +69,8 @@ export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, 
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
 export { FormRefusal } from './file-types.ts';
+export { DiscordRefusal } from './api-error.ts';
+export { memberMessageRefusal } from './messages.ts';
 export type { LocalOAuth2 } from './oauth2.ts';
 
 const READY_TIMEOUT_MS = 15_000;
@@ -272,6 +275,8 @@ export class FakeDiscord {
 
   /** A member (or webhook, or bot) posts in a channel: MESSAGE_CREATE as the session's intents allow (false: not sent). */
   async postMessage(message: ChatMessage): Promise<boolean> {
+    const refusal = memberMessageRefusal(message.content);
+    if (refusal !== undefined) throw refusal;
     await this.parts.gateway.whenGuildReady(message.guildId, READY_TIMEOUT_MS);
     return dispatchMessageCreate(this.parts.gateway, message, this.parts.world.bot.id);
   }
@@ -330,6 +335,7 @@ export class FakeDiscord {
   async messageCommand(input: FakeMessageCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { message, ...command } = input;
+    if (message.id !== undefined) checkSeenBy(this.parts.messages.get(message.id), input.userId);
     const channelId = input.channelId ?? this.parts.world.guild(input.guildId).textChannelId;
     const target = resolvedMessagePayload({
       ...message,

@@ -14,6 +14,7 @@ import {
   type Json,
   type MessageStore,
 } from './messages.ts';
+import { checkSeenBy } from './api-error.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
@@ -115,6 +116,8 @@ export class Interaction implements InteractionHandle {
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
   private readonly clock: DiscordClock;
+  /** Discord's time to the first callback (0: none). */
+  private readonly timeoutMs: number;
 
   private readonly report: (line: string) => void;
 
@@ -124,10 +127,17 @@ export class Interaction implements InteractionHandle {
     user: UserRecord,
     channelId: string,
     commandName: string,
-    deps: { waits: Waits; report: (line: string) => void; clock: DiscordClock; hostClockAheadMs: number },
+    deps: {
+      waits: Waits;
+      report: (line: string) => void;
+      clock: DiscordClock;
+      hostClockAheadMs: number;
+      timeoutMs: number;
+    },
   ) {
     this.report = deps.report;
     this.clock = deps.clock;
+    this.timeoutMs = deps.timeoutMs;
     this.createdAt = deps.clock.now();
     // A real snowflake, from Discord's wall clock: behind the host's when the host's runs ahead.
     this.id = snowflake(Date.now() - deps.hostClockAheadMs);
@@ -143,6 +153,16 @@ export class Interaction implements InteractionHandle {
   markDispatched(): void {
     this.dispatchedAtMs = performance.now();
     this.dispatchedAt = this.clock.now();
+  }
+
+  /** Milliseconds on Discord's clock since it sent the interaction: its 3 s to the first callback count from there. */
+  sinceSent(): number {
+    return this.clock.now() - (Number.isNaN(this.dispatchedAt) ? this.createdAt : this.dispatchedAt);
+  }
+
+  /** Discord's 3 s passed with no callback: the member's client says "The application did not respond". */
+  get didNotRespond(): boolean {
+    return !this.acknowledged && this.timeoutMs > 0 && this.sinceSent() > this.timeoutMs;
   }
 
   record(response: InteractionResponse): void {
@@ -295,6 +315,7 @@ export class Interactions {
   createButton(input: FakeButtonInput): { interaction: Interaction; payload: Json } {
     const message = this.messages.get(input.messageId);
     if (!message) throw new Error(`FakeDiscord: no message ${input.messageId}`);
+    checkSeenBy(message, input.userId);
     if (!customIdsOf(message).includes(input.customId))
       throw new Error(`FakeDiscord: message ${input.messageId} has no button ${input.customId}`);
     const channelId = typeof message.channel_id === 'string' ? message.channel_id : undefined;
@@ -561,8 +582,7 @@ export class Interactions {
     if (interaction.acknowledged)
       return refuse(apiError(400, 40060, 'Interaction has already been acknowledged.'), 'second callback');
     // Discord's 3 s run on its own clock from when it sent the interaction, whatever the bot's clock says.
-    const sentAt = Number.isNaN(interaction.dispatchedAt) ? interaction.createdAt : interaction.dispatchedAt;
-    const elapsed = this.deps.clock.now() - sentAt;
+    const elapsed = interaction.sinceSent();
     if (this.deps.timeoutMs > 0 && elapsed > this.deps.timeoutMs) {
       return refuse(
         apiError(404, 10062, 'Unknown interaction'),

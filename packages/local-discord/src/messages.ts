@@ -6,7 +6,7 @@ import type { Cdn } from './cdn.ts';
 import { snowflake } from './snowflake.ts';
 import { userPayload, type GuildRecord, type UserRecord } from './state.ts';
 import type { FakeAttachment, Mentioned } from './types.ts';
-import { apiError, asObject, type ApiError, type Json } from './api-error.ts';
+import { DiscordRefusal, apiError, asObject, type ApiError, type Json } from './api-error.ts';
 import { keepNewest } from './retention.ts';
 
 export { apiError, asObject, type ApiError, type Json } from './api-error.ts';
@@ -61,6 +61,16 @@ export function checkMessageBody(
     checkComponents(data.components, v2) ??
     checkVoiceMessage(data, files, creating)
   );
+}
+
+/**
+ * Discord's refusal of a member's message (POST /channels/{id}/messages from their client): over 2,000 characters
+ * is 400 50035 Invalid Form Body, never cut short. Undefined when it is sent.
+ */
+export function memberMessageRefusal(content: string): DiscordRefusal | undefined {
+  return [...content].length > MAX_CONTENT
+    ? new DiscordRefusal(400, 50035, `Invalid Form Body (content: Must be ${MAX_CONTENT} or fewer in length.)`)
+    : undefined;
 }
 
 /** Who a message really pings: Discord's allowed_mentions rules (absent = parse everything). */

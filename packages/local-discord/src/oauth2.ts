@@ -12,14 +12,15 @@
 // redirect_uri gets an error page and no redirect. Codes and tokens expire on Discord's clock (fake.advanceClock).
 //
 // Who is "logged in" at the consent page: the page has a chooser of every user the local Discord knows, preselected
-// with the browser's signed-in user: the one it last authorized as (a cookie of the local Discord's own), else
-// `signIn(userId)`'s. `prompt=none` with a signed-in user who already authorized the scopes (`preauthorize`, or an
-// earlier Authorize) redirects at once, as Discord does; without one the consent page is shown.
+// with the browser's signed-in user: the one `signInBrowser(userId)` handed that browser alone (a one-time cookie),
+// else the one it last authorized as (a cookie of the local Discord's own), else `signIn(userId)`'s. `prompt=none`
+// with a signed-in user who already authorized the scopes (`preauthorize`, or an earlier Authorize) redirects at
+// once, as Discord does; without one the consent page is shown.
 //
 // The test and demo API is `fake.oauth2` (LocalOAuth2): clientId, clientSecret, authorizeUrl, tokenUrl, apiUrl,
-// authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), preauthorize(userId, scopes),
-// revokeAuthorization(userId), issueCode({...}) (a code without a browser), failNext(route, status) (Discord down or
-// limiting), liveTokens(userId), requests (the log).
+// authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), signInBrowser(userId),
+// preauthorize(userId, scopes), revokeAuthorization(userId), issueCode({...}) (a code without a browser),
+// failNext(route, status) (Discord down or limiting), liveTokens(userId), requests (the log).
 // PKCE (RFC 7636) as Discord has it: a `code_challenge` at authorize needs `code_challenge_method=S256`, the only
 // method Discord supports (else the redirect carries invalid_request, 'Unsupported "code_challenge_method"'); the
 // exchange of that code then needs its `code_verifier` (43-128 unreserved characters whose SHA-256, base64url, is the
@@ -56,6 +57,9 @@ const MAX_LOG = 1000;
 const MAX_CHOOSER = 200;
 const MAX_FORM_BYTES = 16 * 1024;
 const BROWSER_COOKIE = 'local_discord_browser';
+/** A one-time sign-in handed to one browser (signInBrowser), and how long it waits for that browser. */
+const SIGN_IN_COOKIE = 'local_discord_sign_in';
+const SIGN_IN_LIFETIME_MS = 60_000;
 
 /** PKCE's challenge as sent at authorize (S256: BASE64URL(SHA-256(verifier))): what the exchange must answer. */
 interface CodeChallenge {
@@ -90,7 +94,7 @@ interface Answer {
   json?: unknown;
   html?: string;
   location?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   error?: string;
   grantType?: string;
 }
@@ -105,6 +109,15 @@ function bound<K, V>(map: Map<K, V>, max: number): void {
     if (oldest.done === true) return;
     map.delete(oldest.value);
   }
+}
+
+/** The values of the request's cookies of this name. */
+function cookies(req: IncomingMessage, name: string): string[] {
+  return (req.headers.cookie ?? '')
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .filter(([key, value]) => key === name && value !== undefined && value !== '')
+    .map(([, value]) => value!);
 }
 
 function tokenError(status: number, error: string, description?: string): Answer {
@@ -168,6 +181,8 @@ export class LocalOAuth2 {
   /** A browser's local Discord cookie -> the user it signed in as. */
   readonly #browsers = new Map<string, string>();
   #signedIn: string | undefined;
+  /** One-time sign-ins not yet taken by their browser: nonce -> the user and until when. */
+  readonly #signIns = new Map<string, { userId: string; expiresAt: number }>();
   readonly #failures: Array<{ route: OAuth2LogEntry['route']; status: number }> = [];
   readonly #log: OAuth2LogEntry[] = [];
 
@@ -225,6 +240,22 @@ export class LocalOAuth2 {
   signIn(userId: string | null): void {
     if (userId !== null) this.#user(userId);
     this.#signedIn = userId ?? undefined;
+  }
+
+  /**
+   * A sign-in for one browser only: the Set-Cookie to give that browser (host-only, on 127.0.0.1: cookies are per
+   * host, not per port, so the local Discord receives it). Its next authorize request within `lifetimeMs` (Discord's
+   * clock) finds the user signed in, and the browser stays so; it works once, and every other browser still gets
+   * the consent page. For a website that sends its visitor on signed in (the playground's dashboard link), where
+   * signIn() would sign in whichever browser comes first.
+   */
+  signInBrowser(userId: string, lifetimeMs = SIGN_IN_LIFETIME_MS): { setCookie: string } {
+    this.#user(userId);
+    const nonce = randomToken(24);
+    this.#signIns.set(nonce, { userId, expiresAt: this.#deps.clock.now() + lifetimeMs });
+    bound(this.#signIns, MAX_BROWSERS);
+    const maxAge = Math.max(1, Math.ceil(lifetimeMs / 1000));
+    return { setCookie: `${SIGN_IN_COOKIE}=${nonce}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax` };
   }
 
   /** The user has authorized the application before (so `prompt=none` skips the consent page for these scopes). */
@@ -333,10 +364,18 @@ export class LocalOAuth2 {
         ? { status: 413, html: errorPage('Request too large.') }
         : tokenError(413, 'invalid_request', 'Request too large.');
     switch (entry) {
-      case 'authorize':
-        return method === 'GET'
-          ? this.#authorize(url.searchParams, this.#browserUser(req))
-          : { status: 405, html: errorPage('Method not allowed.') };
+      case 'authorize': {
+        if (method !== 'GET') return { status: 405, html: errorPage('Method not allowed.') };
+        const handed = this.#takeSignIn(req);
+        if (handed === undefined) return this.#authorize(url.searchParams, this.#browserUser(req));
+        // The browser a sign-in was handed to: signed in from now on (its own cookie), the one-time one spent.
+        const answer = this.#authorize(url.searchParams, handed);
+        answer.headers = {
+          ...answer.headers,
+          'set-cookie': [this.#browserCookie(handed), `${SIGN_IN_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`],
+        };
+        return answer;
+      }
       case 'consent':
         return this.#consent(body?.form ?? new URLSearchParams());
       case 'token':
@@ -352,7 +391,7 @@ export class LocalOAuth2 {
   }
 
   #send(res: ServerResponse, answer: Answer): void {
-    const headers: Record<string, string> = { ...answer.headers };
+    const headers: Record<string, string | string[]> = { ...answer.headers };
     if (answer.location !== undefined) {
       res.writeHead(answer.status, { ...headers, location: answer.location, 'cache-control': 'no-store' }).end();
       return;
@@ -445,17 +484,32 @@ export class LocalOAuth2 {
     const userId = form.get('user_id') ?? '';
     if (!this.#findUser(userId)) return { status: 400, html: errorPage('Unknown user.') };
     this.#grant(userId, pending.scopes);
-    const browser = randomToken(18);
-    this.#browsers.set(browser, userId);
-    bound(this.#browsers, MAX_BROWSERS);
     const answer = this.#redirect(
       pending.redirectUri,
       { code: this.#newCode(userId, pending.scopes, pending.redirectUri, pending.pkce) },
       pending.state,
     );
-    // The local Discord's own sign-in, kept per browser (cookies are per host, not per port: the name is its own).
-    answer.headers = { 'set-cookie': `${BROWSER_COOKIE}=${browser}; Path=/; HttpOnly; SameSite=Lax` };
+    answer.headers = { 'set-cookie': this.#browserCookie(userId) };
     return answer;
+  }
+
+  /** The local Discord's own sign-in, kept per browser (cookies are per host, not per port: the name is its own). */
+  #browserCookie(userId: string): string {
+    const browser = randomToken(18);
+    this.#browsers.set(browser, userId);
+    bound(this.#browsers, MAX_BROWSERS);
+    return `${BROWSER_COOKIE}=${browser}; Path=/; HttpOnly; SameSite=Lax`;
+  }
+
+  /** The user of a one-time sign-in this request's browser was handed, still fresh; spent by the taking. */
+  #takeSignIn(req: IncomingMessage): string | undefined {
+    for (const nonce of cookies(req, SIGN_IN_COOKIE)) {
+      const handed = this.#signIns.get(nonce);
+      if (handed === undefined) continue;
+      this.#signIns.delete(nonce);
+      if (handed.expiresAt > this.#deps.clock.now()) return handed.userId;
+    }
+    return undefined;
   }
 
   #redirect(redirectUri: string, params: Record<string, string>, state: string | undefined): Answer {
@@ -466,12 +520,9 @@ export class LocalOAuth2 {
   }
 
   #browserUser(req: IncomingMessage): string | undefined {
-    for (const part of (req.headers.cookie ?? '').split(';')) {
-      const [name, value] = part.trim().split('=');
-      if (name === BROWSER_COOKIE && value !== undefined) {
-        const user = this.#browsers.get(value);
-        if (user !== undefined) return user;
-      }
+    for (const value of cookies(req, BROWSER_COOKIE)) {
+      const user = this.#browsers.get(value);
+      if (user !== undefined) return user;
     }
     return this.#signedIn;
   }

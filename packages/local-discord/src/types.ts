@@ -287,6 +287,11 @@ export interface InteractionHandle {
   problems: ReadonlyArray<string>;
   /** The bot used this interaction's token after its lifetime (interactionTokenLifetimeMs) and was refused. */
   readonly tokenExpired: boolean;
+  /**
+   * Discord's 3 s (interactionTimeoutMs, on its own clock) passed without a callback: the member's client shows
+   * "The application did not respond" (for a component, "This interaction failed").
+   */
+  readonly didNotRespond: boolean;
   /** The modal the bot answered with (callback type 9: custom_id, title, components), until it is submitted. */
   readonly modal: Record<string, unknown> | undefined;
   waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs?: number): Promise<InteractionResponse>;

@@ -80,6 +80,9 @@ export const PAGE_SCRIPT = `'use strict';
     $('speech').textContent = state.speech === 'words'
       ? 'The sandbox Voice API speaks the words (eSpeak NG, the free voice) in every voice: nothing is paid, no account is used.'
       : 'The sandbox Voice API speaks test tones, one pitch a voice (install the optional espeak-ng package to hear words): nothing is paid, no account is used.';
+    // SayBot stopped underneath: said at the top, and every action is refused by the page's API.
+    $('stopped').hidden = !state.saybot.stopped;
+    $('stopped').textContent = state.saybot.stopped ? state.saybot.stopped + '. Nothing you do here reaches it: restart the playground.' : '';
     $('dashboard').href = '/dashboard?as=' + encodeURIComponent(as) + '&token=' + encodeURIComponent(token);
     $('dashboard').hidden = !as;
     renderChannels();
@@ -136,7 +139,7 @@ export const PAGE_SCRIPT = `'use strict';
   const menus = () => state.commands.filter((c) => c.type === 3);
 
   function renderMessage(m) {
-    const item = el('li', { class: 'message', 'data-message-id': m.id, 'data-author': m.author.name });
+    const item = el('li', { class: 'message' + (m.failed ? ' failed' : ''), 'data-message-id': m.id, 'data-author': m.author.name });
     if (m.interaction) item.append(el('div', { class: 'used', text: m.interaction.user + ' used /' + m.interaction.name }));
     item.append(el('span', { class: 'author' + (m.author.bot ? ' bot' : ''), text: m.author.name }));
     if (m.loading) item.append(el('div', { class: 'thinking', text: 'SayBot is thinking…' }));

@@ -69,6 +69,8 @@ a { color: #00a8fc; }
 .command-form[hidden] { display: none; }
 .command-form label { display: flex; flex-direction: column; font-size: .75rem; color: var(--muted); }
 .command-form label.required > span::after { content: " *"; color: var(--danger); }
+.message.failed .content { color: #ff9b9e; }
+.stopped { margin: 0; padding: .5rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
 .status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
 .empty { color: var(--muted); }
 #direct { margin-top: .5rem; }

@@ -24,6 +24,7 @@ export function PAGE_HTML(token: string): string {
   <a id="dashboard" class="dashboard" href="/dashboard" target="_blank" rel="noopener">Open the dashboard</a>
 </header>
 <p id="speech" class="speech"></p>
+<p id="stopped" class="stopped" role="alert" hidden></p>
 <div class="layout">
   <nav class="channels" aria-label="Channels">
     <h2>Text channels</h2>

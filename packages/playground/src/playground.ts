@@ -8,6 +8,7 @@ import { GUILD, OWNER } from './world.ts';
 import { BOUNDS } from './bounds.ts';
 import { startLocalStack } from './local-stack.ts';
 import { startPage, type Page } from './web.ts';
+import { watchSaybot } from './saybot-status.ts';
 
 export interface PlaygroundOptions {
   /** Where the page listens: 127.0.0.1 by default. */
@@ -55,8 +56,12 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       log,
     });
 
+    // SayBot dying underneath (a crash, a kill) is told in the terminal and on the page; its stop by us is not.
+    const saybot = watchSaybot(bot, log);
+    stops.push(async () => saybot.quiet());
     const page: Page = await startPage({
       discord,
+      saybot,
       dashboardUrl,
       speech: sandbox.speech,
       host: options.host ?? '127.0.0.1',

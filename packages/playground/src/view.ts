@@ -19,6 +19,8 @@ export interface ShownMessage {
   /** Who used which command, for a reply to an interaction ("alice used /say"). */
   interaction?: { user: string; name: string };
   ephemeral: boolean;
+  /** An interaction SayBot never acknowledged within Discord's 3 s (the client's own notice, not a message). */
+  failed?: boolean;
   loading: boolean;
   voiceMessage: boolean;
   embeds: unknown[];
@@ -82,8 +84,10 @@ export function channelMessages(
   chat: ChatLog,
   channelId: string,
   personId: string,
+  unansweredHere: readonly ShownMessage[] = [],
 ): ShownMessage[] {
   const shown = [
+    ...unansweredHere,
     ...discord
       .messagesIn(channelId, BOUNDS.messagesPerChannel)
       .filter((m) => visibleTo(m, personId))
@@ -94,6 +98,26 @@ export function channelMessages(
   return shown.slice(-BOUNDS.messagesPerChannel);
 }
 
+/**
+ * What Discord's client shows its member, and only them, for an interaction the app did not acknowledge within 3 s:
+ * under "alice used /say", "The application did not respond" (for a button, "This interaction failed").
+ */
+export function unanswered(input: { id: string; user: string; name: string; button: boolean }): ShownMessage {
+  return {
+    id: input.id,
+    author: { id: 'saybot', name: 'SayBot', bot: true },
+    content: input.button ? 'This interaction failed' : 'The application did not respond',
+    ...(input.button ? {} : { interaction: { user: input.user, name: input.name } }),
+    ephemeral: true,
+    failed: true,
+    loading: false,
+    voiceMessage: false,
+    embeds: [],
+    components: [],
+    attachments: [],
+  };
+}
+
 /** The newest direct messages SayBot sent this person, oldest first (the local Discord keeps them bounded too). */
 export function directMessages(discord: FakeDiscord, personId: string): ShownMessage[] {
   return discord
@@ -102,14 +126,15 @@ export function directMessages(discord: FakeDiscord, personId: string): ShownMes
     .map((m) => fromDiscord(m.message));
 }
 
-/** One of SayBot's messages as the Speak menu sends it (author, content, attachments). */
+/** One of SayBot's messages as the Speak menu sends it (author, content, attachments), if `personId` sees it. */
 export function shownMessage(
   discord: FakeDiscord,
   channelId: string,
   id: unknown,
+  personId: string,
 ): (Omit<ChatMessage, 'id' | 'channelId' | 'guildId'> & { id: string }) | undefined {
   const message = discord.messagesIn(channelId, BOUNDS.messagesPerChannel).find((m) => String(m.id) === String(id));
-  if (message === undefined) return undefined;
+  if (message === undefined || !visibleTo(message, personId)) return undefined;
   const author = object(message.author);
   return {
     id: String(message.id),

@@ -8,17 +8,34 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { FormRefusal, type FakeDiscord, type InteractionHandle, type InteractionOption } from '@saybot/local-discord';
+import {
+  DiscordRefusal,
+  FormRefusal,
+  memberMessageRefusal,
+  type FakeDiscord,
+  type InteractionHandle,
+  type InteractionOption,
+} from '@saybot/local-discord';
 import { PAGE_HTML } from './page.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import { BOUNDS } from './bounds.ts';
 import { ChatLog } from './chat-log.ts';
-import { channelMessages, directMessages, proxyAttachment, shownMessage } from './view.ts';
+import type { SaybotStatus } from './saybot-status.ts';
+import {
+  channelMessages,
+  directMessages,
+  proxyAttachment,
+  shownMessage,
+  unanswered,
+  type ShownMessage,
+} from './view.ts';
 import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
   discord: FakeDiscord;
+  /** Whether SayBot still runs: once it stopped, the page says so and refuses every action. */
+  saybot: SaybotStatus;
   dashboardUrl: string;
   speech: 'words' | 'tones';
   host: string;
@@ -55,15 +72,32 @@ class HttpError extends Error {
 
 type Json = Record<string, unknown>;
 
+interface Started {
+  personId: string;
+  handle: InteractionHandle;
+  /** The text channel it was used in (undefined: a button on a direct message). */
+  channelId: string | undefined;
+  /** The command's, menu's or form's name, or the button's custom_id. */
+  name: string;
+  button: boolean;
+}
+
 export async function startPage(options: PageOptions): Promise<Page> {
   const { discord } = options;
   const token = randomBytes(24).toString('base64url');
   const chat = new ChatLog(BOUNDS.messagesPerChannel);
   const listeners = new Set<ServerResponse>();
-  /** The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with. */
-  const started = new Map<string, { personId: string; handle: InteractionHandle }>();
-  const start = (person: Person, handle: InteractionHandle): { id: string } => {
-    started.set(handle.id, { personId: person.id, handle });
+  /**
+   * The newest interactions the page started, by ID: whose they are, to draw a modal SayBot answers one with, and
+   * where, to say "The application did not respond" there when SayBot leaves one unanswered past Discord's 3 s.
+   */
+  const started = new Map<string, Started>();
+  const start = (
+    person: Person,
+    handle: InteractionHandle,
+    where: { channelId: string | undefined; name: string; button?: boolean },
+  ): { id: string } => {
+    started.set(handle.id, { personId: person.id, handle, button: false, ...where });
     for (const id of started.keys()) {
       if (started.size <= BOUNDS.openInteractions) break;
       started.delete(id);
@@ -71,6 +105,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return { id: handle.id };
   };
   let hosts: string[] = [];
+  let port = 0;
 
   const me = (value: unknown): Person => {
     const person = typeof value === 'string' ? personById(value) : undefined;
@@ -100,7 +135,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         ...slashCommand(person, body),
         ...(attachments.length > 0 ? { attachments } : {}),
       });
-      return start(person, handle);
+      return start(person, handle, { channelId: textChannel(body.channelId), name: String(body.name) });
     },
     async autocomplete(body) {
       const choices = await discord.autocomplete({ ...slashCommand(me(body.as), body), timeoutMs: 3000 });
@@ -114,12 +149,16 @@ export async function startPage(options: PageOptions): Promise<Page> {
         messageId: String(body.messageId),
         customId: String(body.customId),
       });
-      return start(person, handle);
+      const channelId = TEXT_CHANNELS.find((c) =>
+        discord.messagesIn(c.id, BOUNDS.messagesPerChannel).some((m) => String(m.id) === String(body.messageId)),
+      )?.id;
+      return start(person, handle, { channelId, name: String(body.customId), button: true });
     },
     async menu(body) {
       const person = me(body.as);
       const channelId = textChannel(body.channelId);
-      const target = chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId);
+      const target =
+        chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId, person.id);
       if (target === undefined) throw new HttpError(404, 'that message is gone');
       const handle = await discord.messageCommand({
         guildId: GUILD_ID,
@@ -128,7 +167,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
         name: String(body.name),
         message: target,
       });
-      return start(person, handle);
+      return start(person, handle, { channelId, name: String(body.name) });
     },
     async modal(body) {
       const person = me(body.as);
@@ -147,7 +186,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
       }
       try {
         const handle = await discord.submitModal({ on: opened.handle, values });
-        return start(person, handle);
+        return start(person, handle, { channelId: opened.channelId, name: opened.name });
       } catch (error) {
         if (error instanceof FormRefusal) throw new HttpError(400, error.message);
         throw error;
@@ -156,8 +195,10 @@ export async function startPage(options: PageOptions): Promise<Page> {
     async post(body) {
       const person = me(body.as);
       const channelId = textChannel(body.channelId);
-      const content = String(body.content ?? '').slice(0, 2000);
+      const content = String(body.content ?? '');
       if (content.trim() === '') throw new HttpError(400, 'an empty message is not sent');
+      const refusal = memberMessageRefusal(content);
+      if (refusal !== undefined) throw refusal;
       const message = chat.add({
         channelId,
         guildId: GUILD_ID,
@@ -183,6 +224,12 @@ export async function startPage(options: PageOptions): Promise<Page> {
     return open === undefined ? null : { interactionId: open.handle.id, ...open.handle.modal };
   };
 
+  /** This person's interactions SayBot left unanswered past Discord's 3 s in a channel, as their client shows them. */
+  const unansweredIn = (channelId: string, person: Person): ShownMessage[] =>
+    [...started.values()]
+      .filter((s) => s.personId === person.id && s.channelId === channelId && s.handle.didNotRespond)
+      .map((s) => unanswered({ id: s.handle.id, user: person.username, name: s.name, button: s.button }));
+
   const state = (as: string | null): Json => {
     const person = as === null ? undefined : personById(as);
     const botId = discord.oauth2.clientId;
@@ -195,11 +242,15 @@ export async function startPage(options: PageOptions): Promise<Page> {
     ];
     return {
       speech: options.speech,
+      saybot: { stopped: options.saybot.stopped() ?? null },
       people: PEOPLE,
       me: person ?? null,
       text: TEXT_CHANNELS.map((channel) => ({
         ...channel,
-        messages: person === undefined ? [] : channelMessages(discord, chat, channel.id, person.id),
+        messages:
+          person === undefined
+            ? []
+            : channelMessages(discord, chat, channel.id, person.id, unansweredIn(channel.id, person)),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
       direct: person === undefined ? [] : directMessages(discord, person.id),
@@ -210,7 +261,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : 500;
+      // What Discord refuses a member's client (another's private reply is Unknown Message) is answered as it does.
+      const status = error instanceof HttpError || error instanceof DiscordRefusal ? error.status : 500;
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       if (!res.headersSent) send(res, status, 'application/json', JSON.stringify({ error: message }));
       else res.end();
@@ -241,14 +293,24 @@ export async function startPage(options: PageOptions): Promise<Page> {
       }
       if (url.pathname === '/api/audio') return listen(req, res);
       if (url.pathname === '/dashboard') {
-        // The dashboard, signed in as the person picked: the local Discord's login remembers them, and they have
-        // authorized SayBot's login before, so the dashboard's /login comes straight back logged in.
-        // Signing in is a change: only the page's own link (its token in the address) may, not another site's.
+        // The dashboard, signed in as the person picked: they have authorized SayBot's login before, and this
+        // browser alone (a one-time cookie of the local Discord's, for 127.0.0.1 whatever the port, good for a
+        // minute) is signed in to the local Discord as them, so the dashboard's /login comes straight back logged
+        // in; any other client asking gets Discord's consent page. Signing in is a change: only the page's own link
+        // (its token in the address) may, not another site's.
         checkToken(url.searchParams.get('token'));
         const person = me(url.searchParams.get('as'));
+        // The cookie must be 127.0.0.1's, where the local Discord listens: a page opened as localhost goes there first.
+        if (
+          new URL(`http://${req.headers.host ?? ''}`).hostname !== '127.0.0.1' &&
+          ['127.0.0.1', '0.0.0.0', '::'].includes(options.host)
+        ) {
+          res.writeHead(302, { ...SECURITY_HEADERS, location: `http://127.0.0.1:${port}${url.pathname}${url.search}` });
+          return void res.end();
+        }
         discord.oauth2.preauthorize(person.id, ['identify', 'guilds']);
-        discord.oauth2.signIn(person.id);
-        res.writeHead(302, { ...SECURITY_HEADERS, location: `${options.dashboardUrl}/login` });
+        const { setCookie } = discord.oauth2.signInBrowser(person.id);
+        res.writeHead(302, { ...SECURITY_HEADERS, 'set-cookie': setCookie, location: `${options.dashboardUrl}/login` });
         return void res.end();
       }
       const file = /^\/cdn\/(\d{1,20})\/([^/]{1,200})$/.exec(url.pathname);
@@ -259,6 +321,9 @@ export async function startPage(options: PageOptions): Promise<Page> {
       checkToken(req.headers['x-playground-token']);
       const action = actions[url.pathname.slice('/api/'.length)];
       if (action === undefined) throw new HttpError(404, 'no such action');
+      // Nobody would answer it: said at once, rather than Discord's silence.
+      const stopped = options.saybot.stopped();
+      if (stopped !== undefined) throw new HttpError(503, `${stopped}. Restart the playground (npm run playground).`);
       const body = await readJson(req);
       return send(res, 200, 'application/json', JSON.stringify(await action(body)));
     }
@@ -293,7 +358,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  ({ port } = server.address() as AddressInfo);
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   hosts = [`${shownHost}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) hosts = [...hosts, ...otherHosts(port)];

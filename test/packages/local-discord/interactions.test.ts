@@ -291,4 +291,58 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     expect(rig.fake.channelMessages(g1.textChannelId).map((m) => m.message.content)).toEqual(['left the channel']);
     await moveMember(alice.id, g1.voiceChannels[0]!.id);
   });
+  it("an ephemeral reply exists only for its member: another's Speak menu or button on it is Unknown Message", async () => {
+    // Alice's command is answered privately, with a button.
+    const handled = nextInteraction(rig.client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({
+        content: 'only for alice',
+        flags: MessageFlags.Ephemeral,
+        components: [{ type: 1, components: [{ type: 2, style: 1, label: 'More', custom_id: 'more' }] }],
+      });
+    });
+    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const reply = await handle.waitForFinal();
+    await handled;
+    const messageId = String(reply.message?.id);
+    const sent = rig.fake.interactions().length;
+    // Bob's client never has that message: nothing he does on it reaches the bot.
+    await expect(
+      rig.fake.messageCommand({
+        guildId: g1.id,
+        userId: bob.id,
+        name: 'Speak',
+        message: { id: messageId, author: { id: APP_ID, username: 'bot', bot: true }, content: 'only for alice' },
+      }),
+    ).rejects.toThrow(/Unknown Message/);
+    await expect(rig.fake.pressButton({ guildId: g1.id, userId: bob.id, messageId, customId: 'more' })).rejects.toThrow(
+      /Unknown Message/,
+    );
+    expect(rig.fake.interactions().length).toBe(sent);
+    // Alice's own client does.
+    const pressed = nextInteraction(rig.client, async (i) => {
+      if (!i.isButton()) throw new Error('expected a button');
+      await i.deferUpdate();
+    });
+    await rig.fake.pressButton({ guildId: g1.id, userId: alice.id, messageId, customId: 'more' });
+    await pressed;
+  });
+
+  it("an interaction left unanswered past Discord's 3 s (its clock) is marked didNotRespond; an answered one never", async () => {
+    const answered = nextInteraction(rig.client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({ content: 'here' });
+    });
+    const replied = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await replied.waitForFinal();
+    await answered;
+    // The bot ignores the next one (a hung or dead bot): nothing acknowledges it.
+    const ignored = nextInteraction(rig.client, async () => undefined);
+    const unanswered = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await ignored;
+    expect(unanswered.didNotRespond).toBe(false);
+    rig.fake.advanceClock(3001);
+    expect(unanswered.didNotRespond).toBe(true);
+    expect(replied.didNotRespond).toBe(false);
+  });
 });

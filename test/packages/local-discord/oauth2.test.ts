@@ -318,6 +318,46 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     fake.oauth2.signIn(null);
   });
 
+  it('signInBrowser: the pre-approved sign-in goes to the one browser holding its cookie, once and while fresh', async () => {
+    fake.oauth2.signIn(null);
+    fake.oauth2.preauthorize(OWNER.id);
+    const { setCookie } = fake.oauth2.signInBrowser(OWNER.id);
+    const handed = setCookie.split(';')[0]!;
+    expect(setCookie).toMatch(/; HttpOnly; SameSite=Lax$/);
+    expect(setCookie).not.toMatch(/Domain=/i);
+    const login = (cookie: string) =>
+      fetch(fake.oauth2.authorizationUrl({ redirectUri: REDIRECT, state: 's', prompt: 'none' }), {
+        headers: { cookie },
+        redirect: 'manual',
+      });
+    // Another client, without it or with a guessed one, gets the consent page with nobody preselected.
+    for (const cookie of ['', `${handed.split('=')[0]}=guessed`]) {
+      const other = await login(cookie);
+      expect(other.status).toBe(200);
+      expect(await other.text()).not.toMatch(/selected>/);
+    }
+    // The browser it was handed to is signed in as her and comes straight back with a code.
+    const mine = await login(handed);
+    expect(mine.status).toBe(302);
+    const code = new URL(mine.headers.get('location')!).searchParams.get('code')!;
+    const tokens = (await (await exchange(code)).json()) as { access_token: string };
+    const me = (await (await fetch(`${fake.oauth2.apiUrl}/users/@me`, bearer(tokens.access_token))).json()) as {
+      id: string;
+    };
+    expect(me.id).toBe(OWNER.id);
+    // It stays signed in there (the local Discord's own cookie); the handed one is spent.
+    const browser = mine.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('local_discord_browser='))!
+      .split(';')[0]!;
+    expect((await login(browser)).status).toBe(302);
+    expect((await login(handed)).status).toBe(200);
+    // One not taken within its minute (Discord's clock) is worth nothing.
+    const late = fake.oauth2.signInBrowser(OWNER.id).setCookie.split(';')[0]!;
+    fake.advanceClock(61_000);
+    expect((await login(late)).status).toBe(200);
+  });
+
   it('PKCE as Discord has it: S256 only, and the code is exchanged only with its code_verifier', async () => {
     const verifier = 'a-verifier-of-at-least-forty-three-characters-0123456789';
     const challenge = createHash('sha256').update(verifier).digest('base64url');

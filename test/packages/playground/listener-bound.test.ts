@@ -18,6 +18,7 @@ describe('the playground page: a listener that never reads', () => {
   beforeAll(async () => {
     page = await startPage({
       discord: heard as unknown as FakeDiscord,
+      saybot: { stopped: () => undefined },
       dashboardUrl: 'http://127.0.0.1:9',
       speech: 'tones',
       host: '127.0.0.1',
