@@ -22,14 +22,8 @@ export interface VoiceChoice {
  * the server applies only the fields whose value the person changed (changedFields), so saving the whole form never
  * undoes a change made elsewhere since the page loaded.
  */
-export function field(
-  locale: string,
-  name: string,
-  declared: SettingDeclaration,
-  voices: readonly VoiceChoice[],
-  value?: unknown,
-  help?: string,
-): Html {
+export function field(...args: Parameters<typeof input>): Html {
+  const [, , declared, , value] = args;
   if (declared.kind === 'role') return html``;
   const loaded =
     declared.kind === 'flag'
@@ -37,16 +31,10 @@ export function field(
       : value === undefined || value === null
         ? ''
         : String(value);
-  return html`<input type="hidden" name="${LOADED_PREFIX}${declared.option}" value="${loaded}" />${input(
-      locale,
-      name,
-      declared,
-      voices,
-      value,
-      help,
-    )}`;
+  return html`<input type="hidden" name="${LOADED_PREFIX}${declared.option}" value="${loaded}" />${input(...args)}`;
 }
 
+/** The field itself (field's arguments). */
 function input(
   locale: string,
   name: string,
