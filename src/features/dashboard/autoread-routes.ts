@@ -34,8 +34,8 @@ export interface AutoreadDeps {
   logger: Logger;
 }
 
-/** The form's fields: strings, bounded (the kit then reads each as its declaration says). */
-const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 40);
+/** The form's fields and their values as loaded (was_<name>): strings, bounded (the kit then reads each as its declaration says). */
+const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 80);
 const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
 const Voice = z.object({ voice: z.string().min(1).max(120) });
 

@@ -5,8 +5,12 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 type Options = ChatInputCommandInteraction['options'];
 
-/** Form fields (strings), one per option name; an empty field is an option not given. */
-export function formOptions(fields: Readonly<Record<string, string>>): Options {
+/**
+ * Form fields (strings), one per option name; an empty field is an option not given, and so is one still as the page
+ * loaded it (changedFields).
+ */
+export function formOptions(submitted: Readonly<Record<string, string>>): Options {
+  const fields = changedFields(submitted);
   const given = (name: string): string | undefined => {
     const value = fields[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
@@ -31,4 +35,23 @@ export function formOptions(fields: Readonly<Record<string, string>>): Options {
     getRole: () => null,
   };
   return reader as unknown as Options;
+}
+
+/** A field's value as the page showed it, sent beside the field as `was_<name>` (pages/member-pages.ts, field). */
+export const LOADED_PREFIX = 'was_';
+
+/**
+ * The fields the person changed: each field sent with its value as loaded and still equal to it is left out (a
+ * missing field is a setting left as it stands now), the loaded values themselves too. A field sent alone (a
+ * switch's inline save) is a change.
+ */
+export function changedFields(fields: Readonly<Record<string, string>>): Record<string, string> {
+  const changed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name.startsWith(LOADED_PREFIX)) continue;
+    const loaded = fields[LOADED_PREFIX + name];
+    if (loaded !== undefined && loaded.trim() === value.trim()) continue;
+    changed[name] = value;
+  }
+  return changed;
 }

@@ -45,8 +45,8 @@ const MY_SETTINGS: ReadonlyArray<readonly [string, SettingDeclaration]> = [
   ...MEMBER_READING_LIST,
 ];
 
-/** The form's fields: strings, bounded (the kit then reads each as its declaration says). */
-const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 40);
+/** The form's fields and their values as loaded (was_<name>): strings, bounded (the kit then reads each as its declaration says). */
+const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 80);
 
 /** The member's settings in their language: the voice settings, then how auto-read treats them (as /myvoice show). */
 function describeMember(locale: string, stored: MemberDefaults): string {

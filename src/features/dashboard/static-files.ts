@@ -59,10 +59,28 @@ function confirmBeside(form, button, text, failed) {
   setTimeout(() => { note.textContent = text; }, 50);
 }
 
-async function sendInline(form, button) {
-  const body = new URLSearchParams(new FormData(form, button));
+/** A switch's value as its form would send it: its own when ticked, else its hidden "off" field's. */
+function switchValue(input) {
+  if (input.checked) return input.value;
+  const off = input.form.querySelector(\`input[type="hidden"][name="\${CSS.escape(input.name)}"]\`);
+  return off ? off.value : '';
+}
+
+/**
+ * Sends the form (or, for a flipped switch, that switch alone: a change saves only what the person changed, never
+ * the rest of the page as it stood when it loaded). Saved: each sent field's "as loaded" value (was_<name>) and a
+ * switch's saved state move on. Refused or failed: the refusal's words beside it (the answer's notice, else its
+ * title: a refusal page's), and the switches sent go back to what is saved.
+ */
+async function sendInline(form, button, only) {
+  const body = only
+    ? new URLSearchParams([['_csrf', form.elements.namedItem('_csrf')?.value ?? ''], [only.name, switchValue(only)]])
+    : new URLSearchParams(new FormData(form, button));
+  const sent = only ? [only] : [...form.querySelectorAll('input[role="switch"]')];
   form.setAttribute('aria-busy', 'true');
   if (button) button.disabled = true;
+  let text = texts.tFailed;
+  let failed = true;
   try {
     const response = await fetch(form.action, { method: 'POST', body, credentials: 'same-origin' });
     const answer = new DOMParser().parseFromString(await response.text(), 'text/html');
@@ -72,10 +90,22 @@ async function sendInline(form, button) {
     }
     document.querySelector('main > .notice')?.remove();
     const notice = answer.querySelector('main > .notice');
-    confirmBeside(form, button, notice?.textContent ?? '', !response.ok || notice?.classList.contains('error'));
+    failed = !response.ok || notice?.classList.contains('error') === true;
+    const words = (notice ?? (failed ? answer.querySelector('main h1') : null))?.textContent?.trim() ?? '';
+    text = words !== '' || !failed ? words : texts.tFailed;
+    if (!failed)
+      for (const [name, value] of body) {
+        const loaded = form.elements.namedItem('was_' + name);
+        if (loaded instanceof HTMLInputElement) loaded.value = value;
+      }
   } catch {
-    confirmBeside(form, button, texts.tFailed, true);
+    failed = true;
   } finally {
+    for (const input of sent) {
+      if (failed) input.checked = input.defaultChecked;
+      else input.defaultChecked = input.checked;
+    }
+    confirmBeside(form, button, text, failed);
     form.removeAttribute('aria-busy');
     if (button) button.disabled = false;
   }
@@ -88,15 +118,15 @@ document.addEventListener('submit', (event) => {
   if (question !== undefined && !window.confirm(\`\${question}?\`)) return event.preventDefault();
   if (form.dataset.inline === undefined || form.method !== 'post' || form.enctype === 'multipart/form-data') return;
   event.preventDefault();
-  void sendInline(form, event.submitter instanceof HTMLButtonElement ? event.submitter : null);
+  void sendInline(form, event.submitter instanceof HTMLButtonElement ? event.submitter : null, null);
 });
 
-// A switch saves as soon as it is flipped when its form says so (data-inline with data-autosave).
+// A switch saves as soon as it is flipped when its form says so (data-inline with data-autosave): that switch alone.
 document.addEventListener('change', (event) => {
   const input = event.target;
   if (!(input instanceof HTMLInputElement) || input.getAttribute('role') !== 'switch') return;
   const form = input.form;
-  if (form && form.dataset.inline !== undefined && form.dataset.autosave !== undefined) form.requestSubmit();
+  if (form && form.dataset.inline !== undefined && form.dataset.autosave !== undefined) void sendInline(form, null, input);
 });
 `;
 

@@ -49,6 +49,30 @@ describe('the auto-read page', () => {
     expect(shown).toContain("say the author's name: off");
   });
 
+  it("a form posted whole applies only the fields changed on the page: /autoread settings' change since it loaded stays", async () => {
+    const manager = await signedIn(h, MANAGER, base);
+    const page = (await manager.get(base)).body;
+    expect(page).toContain('name="was_autojoin" value="false"');
+    await runCommand(h, {
+      guildId: SEOUL,
+      userId: MANAGER,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { autojoin: true },
+      locale: 'en-US',
+    });
+    expect(await show()).toContain('join when a member joins: on');
+    // The page as it loaded (autojoin off), announce turned on there: autojoin is not sent back as a change.
+    const loaded = { autojoin: 'false', was_autojoin: 'false', read_bots: 'false', was_read_bots: 'false' };
+    const saved = await manager.post(`${base}/settings`, { ...loaded, announce: 'true', was_announce: 'false' });
+    expect(saved.status).toBe(200);
+    const shown = await show();
+    expect(shown).toContain('join when a member joins: on');
+    expect(shown).toContain('announce joins and leaves: on');
+    // Nothing changed on the page: nothing to save.
+    expect((await manager.post(`${base}/settings`, loaded)).status).toBe(400);
+  });
+
   it('refuses to ignore an ID that is no member of the server, in its words', async () => {
     const manager = await signedIn(h, MANAGER, base);
     const refused = await manager.post(`${base}/ignore`, { member: STRANGER });

@@ -267,6 +267,65 @@ describeInBrowser('the dashboard as people use it', () => {
     await plain.context.close();
   }, 180_000);
 
+  it("a switch saves only itself and the form's Save only what was changed on the page: a change made elsewhere since the page loaded stays", async () => {
+    // With script: two tabs of the same manager; the second turns autojoin over, then the first (loaded before that)
+    // flips announce.
+    const { context, page } = await loggedIn(MANAGER.id);
+    await page.goto(`${h.url}${PAGES['autoread']}`);
+    const other = await context.newPage();
+    await other.goto(`${h.url}${PAGES['autoread']}`);
+    const autojoin = (tab: Page) => tab.getByRole('switch', { name: 'autojoin', exact: true });
+    const autojoinBefore = await autojoin(page).isChecked();
+    await autojoin(other).click();
+    await poll(() => other.locator('form[action$="/autoread/settings"] .saved').textContent()).toContain(
+      'Auto-read settings changed',
+    );
+    await page.getByRole('switch', { name: 'announce' }).click();
+    await poll(() => page.locator('form[action$="/autoread/settings"] .saved').textContent()).toContain(
+      'Auto-read settings changed',
+    );
+    await page.reload();
+    expect(await autojoin(page).isChecked()).toBe(!autojoinBefore);
+    await context.close();
+
+    // Without script: the whole form is posted, yet only the field changed on this page is applied.
+    const first = await loggedIn(MANAGER.id, { javaScript: false });
+    await first.page.goto(`${h.url}${PAGES['autoread']}`);
+    const second = await first.context.newPage();
+    await second.goto(`${h.url}${PAGES['autoread']}`);
+    const readBots = (tab: Page) => tab.getByRole('switch', { name: 'read_bots' });
+    const readBotsBefore = await readBots(second).isChecked();
+    await readBots(second).click();
+    await second.getByRole('button', { name: 'Save the settings' }).click();
+    await poll(() => second.getByRole('status').textContent()).toContain('Auto-read settings changed');
+    await first.page.getByRole('switch', { name: 'announce' }).click();
+    await first.page.getByRole('button', { name: 'Save the settings' }).click();
+    await poll(() => first.page.getByRole('status').textContent()).toContain('Auto-read settings changed');
+    expect(await readBots(first.page).isChecked()).toBe(!readBotsBefore);
+    await first.context.close();
+  }, 180_000);
+
+  it('a refused inline save says why and puts the switch back as saved (the session ended: 403)', async () => {
+    const { context, page } = await loggedIn(MANAGER.id);
+    await page.goto(`${h.url}${PAGES['autoread']}`);
+    const announce = page.getByRole('switch', { name: 'announce' });
+    const before = await announce.isChecked();
+    await context.clearCookies();
+    await announce.click();
+    const alert = page.locator('form[action$="/autoread/settings"] .saved.error');
+    await poll(() => alert.textContent()).toContain('This page is out of date');
+    expect(await announce.isChecked()).toBe(before);
+
+    // My voice's Save, refused the same way, says so too.
+    const member = await loggedIn(MEMBER.id);
+    await member.page.goto(`${h.url}${PAGES['myvoice']}`);
+    await member.context.clearCookies();
+    await member.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await poll(() => member.page.getByRole('alert').textContent()).toContain('This page is out of date');
+    await member.context.close();
+    await context.close();
+  }, 180_000);
+
   it("shows the server's icon and the manager's avatar from Discord's CDN (the local one here), initials for the member", async () => {
     const { context, page } = await loggedIn(MANAGER.id);
     const answer = await page.goto(`${h.url}${PAGES['voices']}`);

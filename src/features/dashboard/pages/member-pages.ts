@@ -3,6 +3,7 @@
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
+import { LOADED_PREFIX } from '../form-options.ts';
 import { autosave, card, inline, toggle } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
@@ -17,9 +18,24 @@ export interface VoiceChoice {
 /**
  * One setting's form field (my voice, auto-read), as its declaration says, showing `value` (the setting as it stands;
  * undefined: not set): a flag an on/off switch, a choice a list, a number its range, text a box. `help` describes the
- * field (its hint's id is `help-<name>`).
+ * field (its hint's id is `help-<name>`). Beside it, the value as the page showed it (`was_<option>`, LOADED_PREFIX):
+ * the server applies only the fields whose value the person changed (changedFields), so saving the whole form never
+ * undoes a change made elsewhere since the page loaded.
  */
-export function field(
+export function field(...args: Parameters<typeof input>): Html {
+  const [, , declared, , value] = args;
+  if (declared.kind === 'role') return html``;
+  const loaded =
+    declared.kind === 'flag'
+      ? String(typeof value === 'boolean' ? value : declared.default)
+      : value === undefined || value === null
+        ? ''
+        : String(value);
+  return html`<input type="hidden" name="${LOADED_PREFIX}${declared.option}" value="${loaded}" />${input(...args)}`;
+}
+
+/** The field itself (field's arguments). */
+function input(
   locale: string,
   name: string,
   declared: SettingDeclaration,

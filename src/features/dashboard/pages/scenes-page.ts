@@ -80,7 +80,12 @@ export function scenesPage(
           <li><code>(whispering)</code> <code>[0.8]</code> ${t(locale, 'studio.scenes.helpTone')}</li>
         </ul>
       </section>
-      <div id="scene-studio" data-base="${base}" ${texts}>
+      <div
+        id="scene-studio"
+        data-base="${base}"
+        data-t-too-long="${t(locale, 'scene.script.too-long-script', { max: editor.maxLength })}"
+        ${texts}
+      >
         <form method="post" action="${base}/save" class="stack scene-editor">
           ${csrfField(context)}
           <label for="scene-script">${t(locale, 'studio.scenes.script')}</label>

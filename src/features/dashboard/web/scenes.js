@@ -112,14 +112,6 @@ function start(root) {
         keymap.of([...defaultKeymap, ...historyKeymap]),
         EditorView.lineWrapping,
         marks,
-        // The textarea's limit, kept: a change past it is not made.
-        EditorState.transactionFilter.of((transaction) =>
-          transaction.docChanged &&
-          transaction.newDoc.length > maxLength &&
-          transaction.newDoc.length > transaction.startState.doc.length
-            ? []
-            : transaction,
-        ),
         EditorView.contentAttributes.of({
           'aria-labelledby': label.id,
           'aria-describedby': 'scene-check',
@@ -138,6 +130,21 @@ function start(root) {
   // The editor holds the script now; the server still refuses an empty one.
   textarea.required = false;
   const source = () => view.state.doc.toString();
+  // Past the textarea's limit the script is kept as pasted or typed (nothing thrown away) and answered: too long,
+  // with nothing checked, made, played or saved until it is cut (the server refuses it all the same).
+  const overLimit = () => view.state.doc.length > maxLength;
+  function showTooLong() {
+    sent = undefined;
+    clearTimeout(checkTimer);
+    clearTimeout(quoteTimer);
+    setButtons(false);
+    showCheck({ ok: false, line: 0, error: text('tooLong') });
+  }
+  textarea.form?.addEventListener('submit', (event) => {
+    if (!overLimit()) return;
+    event.preventDefault();
+    showTooLong();
+  });
 
   async function post(path, body) {
     const response = await fetch(base + path, {
@@ -270,6 +277,7 @@ function start(root) {
   }
 
   async function runCheck() {
+    if (overLimit()) return showTooLong();
     const script = source();
     if (script === sent) return;
     sent = script;
@@ -292,6 +300,7 @@ function start(root) {
   }
 
   function edited() {
+    if (overLimit()) return showTooLong();
     setButtons(false);
     clearTimeout(checkTimer);
     clearTimeout(quoteTimer);
@@ -323,6 +332,7 @@ function start(root) {
   });
 
   async function run(path, body, done) {
+    if (overLimit()) return showTooLong();
     setButtons(false);
     result.textContent = text('working');
     const answer = await post(path, body);
