@@ -11,7 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-describe('concurrent writes', () => {
+describe('concurrent writes', { timeout: 120_000 }, () => {
   it('lose nothing with async writers, a second connection and two other processes on one file', async () => {
     const file = tmp.file();
     const main = openSqliteStore(file);
@@ -40,7 +40,7 @@ describe('concurrent writes', () => {
   });
 });
 
-describe('a crash', () => {
+describe('a crash', { timeout: 120_000 }, () => {
   it('between two committed writes loses neither', async () => {
     const file = tmp.file();
     const child = await runChild(file, 'writes', { kill: true });

@@ -16,6 +16,9 @@ export function tempDir(): { dir: string; file: (name?: string) => string; clean
   };
 }
 
+/** How long a child may run before it is ended as hung (durability.test.ts gives its cases more). */
+export const CHILD_BOUND_MS = 90_000;
+
 /**
  * Runs store-child.ts in its own Node process. With `kill`, it is SIGKILLed as soon as it prints "ready" (no
  * chance to close or checkpoint); otherwise it runs to its end. Resolves with how it ended.
@@ -30,7 +33,8 @@ export function runChild(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // A bound for a child that hangs, not a speed: a loaded machine takes tens of seconds to start Node and its writes.
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.stdout.on('data', (c: Buffer) => {
       if (options.kill && c.toString().includes('ready')) child.kill('SIGKILL');
