@@ -316,6 +316,8 @@ function unmetMessage(unmet: Unmet): LocalisedMessage {
       return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
     case 'may-not-connect':
       return { key: 'error.voice.memberMayNotConnect', params: { channel: `<#${unmet.channelId}>` } };
+    case 'may-not-view':
+      return { key: 'error.voice.memberMayNotView', params: { channel: `<#${unmet.channelId}>` } };
     case 'timed-out':
       return { key: 'error.voice.memberTimedOut' };
   }

@@ -133,6 +133,8 @@ export const en = {
     'You are no longer a speaker on the Stage {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.may-not-speak':
     'You may no longer speak in {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.may-not-view':
+    'You may no longer view {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.may-not-connect':
     'You may no longer connect to {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.timed-out':
@@ -200,6 +202,8 @@ export const en = {
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
+  'error.voice.memberMayNotView':
+    'You may not view {channel} (View Channel), so I will not speak there for you. Nothing was spent.',
   'error.voice.memberMayNotConnect':
     'You may not connect to {channel}, so I will not speak there for you. Nothing was spent.',
   'error.voice.memberTimedOut': 'You are timed out in this server, so I will not speak for you. Nothing was spent.',

@@ -131,6 +131,8 @@ export const ja: Translation<typeof en> = {
     'あなたはステージ {channel} のスピーカーではなくなったため、代読を止めました。残りは取り消しました。',
   'error.revoked.may-not-speak':
     'あなたは {channel} で発言できなくなったため、代読を止めました。残りは取り消しました。',
+  'error.revoked.may-not-view':
+    'あなたはもう {channel} を閲覧できないため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.may-not-connect':
     'あなたはもう {channel} に接続できないため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.timed-out':
@@ -198,6 +200,8 @@ export const ja: Translation<typeof en> = {
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  'error.voice.memberMayNotView':
+    'あなたは {channel} を閲覧する権限（チャンネルを見る）がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.memberMayNotConnect':
     'あなたは {channel} に接続する権限がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.memberTimedOut':

@@ -129,6 +129,8 @@ export const ko: Translation<typeof en> = {
     '회원님은 더 이상 스테이지 {channel}의 발언자가 아니므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.may-not-speak':
     '회원님은 더 이상 {channel}에서 말할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.may-not-view':
+    '회원님은 더 이상 {channel}을(를) 볼 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.may-not-connect':
     '회원님은 더 이상 {channel}에 연결할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.timed-out':
@@ -196,6 +198,8 @@ export const ko: Translation<typeof en> = {
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMayNotView':
+    '회원님은 {channel}을(를) 볼 권한(채널 보기)이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotConnect':
     '회원님은 {channel}에 연결할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberTimedOut':
