@@ -157,15 +157,17 @@ async function announce(harness: Harness): Promise<string> {
     options: announced,
   });
   const from = harness.sandbox.requests.length;
-  const moderation = { mute: muteDana };
+  // Muted while in the channel: a moderator's mute is the member's in the guild, kept across her leave and join.
+  if (muteDana) harness.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: true });
   // Only DANA may not view the channel: ALICE's line after hers must still be read.
   if (hideFromDana)
     harness.discord.setChannelOverwrites(GUILD, GENERAL, [
       { id: DANA, type: 1, deny: PermissionFlagsBits.ViewChannel },
     ]);
   try {
-    harness.discord.setVoiceState(GUILD, DANA, null, moderation);
-    harness.discord.setVoiceState(GUILD, DANA, GENERAL, moderation);
+    // Unmuted as she leaves: the leave is still judged by the state she had in the channel she left.
+    harness.discord.setVoiceState(GUILD, DANA, null, unmutedLeaving ? { mute: false } : {});
+    harness.discord.setVoiceState(GUILD, DANA, GENERAL);
     // A line that is read after hers would be: once it is asked for, hers were asked for already or never.
     const marker = `After Dana ${randomUUID().slice(0, 8)}`;
     expect(
@@ -191,6 +193,8 @@ async function announce(harness: Harness): Promise<string> {
 
 /** Whether `announce` mutes DANA (the rule `denied`) or not. */
 let muteDana = false;
+/** Whether `announce` lifts DANA's mute in her leave's own voice state. */
+let unmutedLeaving = false;
 /** Whether `announce` denies DANA View Channel on the voice channel (the rule `denied`) or not. */
 let hideFromDana = false;
 
@@ -818,6 +822,17 @@ describe('the rules of speaking, for every front-end', () => {
       }
     },
   );
+
+  it('announcements: a member muted in the channel she leaves is not announced leaving, even as the mute is lifted', async () => {
+    muteDana = true;
+    unmutedLeaving = true;
+    try {
+      expect(await announce(paying)).not.toContain('left');
+    } finally {
+      muteDana = false;
+      unmutedLeaving = false;
+    }
+  });
 
   it.each(LATE_DENIALS)(
     '$name, $right taken away while its paid audio is made: the file comes to the member alone, nothing public',

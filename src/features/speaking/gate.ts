@@ -12,6 +12,7 @@ import {
   type GuildMember,
   type PermissionsBitField,
   type VoiceBasedChannel,
+  type VoiceState,
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
@@ -215,6 +216,15 @@ export function memberVoiceBar(member: GuildMember, voiceChannelId: string): Mem
     at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
   });
   return revoked === undefined || !('channelId' in revoked) ? undefined : revoked.code;
+}
+
+/**
+ * Whether a member's own state in a voice channel they just left barred their words there (server-muted, the
+ * member-words right a voice state carries; the channel's rights are read from the channel, as for any order): their
+ * leave is judged by the channel they left, whatever the leave's own state says.
+ */
+export function leftBarred(left: VoiceState): boolean {
+  return left.serverMute === true;
 }
 
 /** The member's rights in the interaction's channel, as Discord computed them (overwrites and timeout applied). */
