@@ -77,6 +77,7 @@ export const en = {
   'preset.list.default': '(server default)',
   'list.more': '…and {count} more.',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': 'Your voice message above was spoken by {voice}.',
   'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
   'voiceMessage.fallback.no-permission':
     'I may not send voice messages in this channel (Send Voice Messages), so here is the audio as a file: {voice}, {seconds} s ({format}).',

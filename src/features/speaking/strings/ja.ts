@@ -75,6 +75,7 @@ export const ja: Translation<typeof en> = {
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': '上のボイスメッセージは {voice} が話しました。',
   'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
   'voiceMessage.fallback.no-permission':
     'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',

@@ -73,6 +73,7 @@ export const ko: Translation<typeof en> = {
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': '위 음성 메시지는 {voice}(으)로 말했습니다.',
   'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
   'voiceMessage.fallback.no-permission':
     '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
