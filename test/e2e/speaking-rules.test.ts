@@ -714,6 +714,8 @@ describe('the rules of speaking, for every front-end', () => {
         const voiceId = calls[0]?.clonedVoiceId ?? '?';
         // Made, said first; the line it could not speak said as such, with the budget's words as its reason.
         expect(words).toMatch(/^The new voice "Rule [0-9a-f]{8}" \(`clone_[0-9a-f]+`\) is made and saved/);
+        // What was paid for is never called unpaid: no refusal's "Nothing was spent" after the charge.
+        expect(words).not.toMatch(/nothing was (spent|paid|charged)/i);
         expect(words).toContain(voiceId);
         expect(words).toContain(
           `Its first line was not spoken: Your daily budget in this server is ${DAILY} characters`,

@@ -3,7 +3,7 @@
 import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
-export { describeFailure } from './failure-words.ts';
+export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
 export {
   EFFECT_RIGHTS,

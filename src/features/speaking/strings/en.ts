@@ -199,6 +199,7 @@ export const en = {
   'error.permission.manageServer':
     "Changing this server's presets needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and use presets.",
   'error.voice.notInVoice': 'Join a voice channel first.',
+  'refusal.nothingSpent': 'Nothing was spent.',
   'error.voice.memberMuted':
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':

@@ -197,6 +197,7 @@ export const ja: Translation<typeof en> = {
   'error.permission.manageServer':
     'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
   'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
+  'refusal.nothingSpent': '何も消費していません。',
   'error.voice.memberMuted':
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':

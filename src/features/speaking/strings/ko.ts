@@ -195,6 +195,7 @@ export const ko: Translation<typeof en> = {
   'error.permission.manageServer':
     '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
   'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
+  'refusal.nothingSpent': '아무것도 쓰지 않았습니다.',
   'error.voice.memberMuted':
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
