@@ -15,6 +15,7 @@ import {
   chooseTarget,
   commandRequester,
   describeFailure,
+  refusalAfterPaying,
   speakAndReply,
   admitted,
   type ChosenTarget,
@@ -229,7 +230,7 @@ async function cloneAndSpeak(
     const cause = describeFailure(error);
     throw new UserError(
       'clone.madeLineFailed',
-      { name, id: cloned.voiceId, reason: t(interaction.locale, cause.message.key, cause.message.params) },
+      { name, id: cloned.voiceId, reason: refusalAfterPaying(interaction.locale, cause.message) },
       { cause: error, level: cause.level },
     );
   }

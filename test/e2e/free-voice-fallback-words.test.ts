@@ -7,7 +7,13 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
-import { ALICE as ALICE_ID, GENERAL as VOICE, LONDON as GUILD, londonWith } from '../support/world.ts';
+import {
+  ALICE as ALICE_ID,
+  GENERAL as VOICE,
+  LONDON as GUILD,
+  LONDON_TEXT as TEXT,
+  londonWith,
+} from '../support/world.ts';
 
 const ALICE = { id: ALICE_ID, username: 'alice' };
 
@@ -65,6 +71,29 @@ describe('the words of the free voice', () => {
     expect(done.files.length).toBe(1);
     expect(done.content).toContain(`\`free-en-f\`, the free voice: ${reason}`);
     expect(done.content).not.toContain('voice-b-en-f-01');
+    expect(h.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it('a voice message the free voice spoke for the failing service: the member is told privately which voice, and why', async () => {
+    const h = await harness({ FREE_VOICE: 'fallback' });
+    // Alice may post voice messages here: hers is the public response.
+    h.discord.setChannelOverwrites(GUILD, TEXT, [
+      { id: ALICE.id, type: 1, allow: PermissionFlagsBits.AttachFiles | PermissionFlagsBits.SendVoiceMessages },
+    ]);
+    h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: 3 });
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: 'fallback as vm please', voice: 'voice-b-en-f-01', output: 'voice-message' },
+    });
+    const note = await handle.waitFor(
+      (r) => r.kind === 'follow-up' && (r.content ?? '').includes('`free-en-f`, the free voice'),
+      20_000,
+    );
+    // The voice message itself is public and can say nothing: the words are the member's alone.
+    expect((note.flags ?? 0) & 64).toBe(64);
+    expect(note.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
     expect(h.sandbox.charactersBilled()).toBe(0);
   });
 

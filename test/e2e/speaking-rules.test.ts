@@ -61,7 +61,7 @@ type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnc
 type Effect = 'post' | 'attach-file' | 'post-voice-message' | 'speak-in-voice' | 'member-words';
 
 /** A right of the member's taken away where the row's effect happens, and how the row must answer. */
-type Denied = 'send-messages' | 'attach-files' | 'speak' | 'connect' | 'server-muted';
+type Denied = 'view-channel' | 'send-messages' | 'attach-files' | 'speak' | 'connect' | 'server-muted';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -122,6 +122,9 @@ const finalWords = (r: { kind: string; content?: string | undefined }) =>
 /** Why a row does not ask a mute itself: the rule `right` above mutes the member of every row that keeps it. */
 const IN_RIGHT_RULE = 'asked by the rule `right` (a moderator server-mutes the member)';
 const IN_RIGHT_RULE_AUTOREAD = "passes over a server-muted member's messages in silence (autoread.test.ts)";
+/** Why a row that only posts is not asked without View Channel: Discord offers no command where the member cannot see. */
+const TEXT_VIEW =
+  'posts in the text channel the command came from, which Discord lets only a member who views it use; the gate asks View Channel there with every post (EFFECT_RIGHTS)';
 const OUTSIDE_A_SERVER =
   "outside a server there is no channel whose rights the member lacks; SayBot's own Attach Files is checked (userInstall.noAttachFiles)";
 
@@ -154,10 +157,17 @@ async function announce(harness: Harness): Promise<string> {
     options: announced,
   });
   const from = harness.sandbox.requests.length;
-  const moderation = { mute: muteDana };
+  // Muted while in the channel: a moderator's mute is the member's in the guild, kept across her leave and join.
+  if (muteDana) harness.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: true });
+  // Only DANA may not view the channel: ALICE's line after hers must still be read.
+  if (hideFromDana)
+    harness.discord.setChannelOverwrites(GUILD, GENERAL, [
+      { id: DANA, type: 1, deny: PermissionFlagsBits.ViewChannel },
+    ]);
   try {
-    harness.discord.setVoiceState(GUILD, DANA, null, moderation);
-    harness.discord.setVoiceState(GUILD, DANA, GENERAL, moderation);
+    // Unmuted as she leaves: the leave is still judged by the state she had in the channel she left.
+    harness.discord.setVoiceState(GUILD, DANA, null, unmutedLeaving ? { mute: false } : {});
+    harness.discord.setVoiceState(GUILD, DANA, GENERAL);
     // A line that is read after hers would be: once it is asked for, hers were asked for already or never.
     const marker = `After Dana ${randomUUID().slice(0, 8)}`;
     expect(
@@ -183,13 +193,17 @@ async function announce(harness: Harness): Promise<string> {
 
 /** Whether `announce` mutes DANA (the rule `denied`) or not. */
 let muteDana = false;
+/** Whether `announce` lifts DANA's mute in her leave's own voice state. */
+let unmutedLeaving = false;
+/** Whether `announce` denies DANA View Channel on the voice channel (the rule `denied`) or not. */
+let hideFromDana = false;
 
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
     keeps: IN_FILES,
     effects: ['attach-file', 'member-words'],
-    denied: { 'send-messages': true, 'attach-files': true },
+    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
     ask: async (harness, text, _asking, voice) =>
       (
         await ran(harness, {
@@ -204,7 +218,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/say in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text, _asking, voice) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
         .content,
@@ -213,7 +227,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/emote',
     keeps: IN_FILES,
     effects: ['attach-file', 'member-words'],
-    denied: { 'send-messages': true, 'attach-files': true },
+    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
     ask: async (harness, text) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } })).content,
   },
@@ -221,7 +235,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/emote in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
   },
@@ -230,6 +244,7 @@ const FRONT_ENDS: FrontEnd[] = [
     keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
     effects: ['attach-file', 'member-words'],
     denied: {
+      'view-channel': OUTSIDE_A_SERVER,
       'send-messages': OUTSIDE_A_SERVER,
       'attach-files': OUTSIDE_A_SERVER,
     },
@@ -247,7 +262,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: 'the Speak menu',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -267,7 +282,7 @@ const FRONT_ENDS: FrontEnd[] = [
         'holds the whole scene before its first line is paid; a late part past its quote shows the price again, never a refusal of what was paid (scene-rules.test.ts)',
     },
     effects: ['attach-file', 'member-words'],
-    denied: { 'send-messages': true, 'attach-files': true },
+    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
     ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -312,7 +327,7 @@ const FRONT_ENDS: FrontEnd[] = [
       paidThenRefused: true,
     },
     effects: ['attach-file', 'member-words'],
-    denied: { 'send-messages': true, 'attach-files': true },
+    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
     ask: async (harness, text) =>
       (
         await ran(harness, {
@@ -342,6 +357,8 @@ const FRONT_ENDS: FrontEnd[] = [
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
+      'view-channel':
+        'passes over the message of a member who may not view the voice channel in silence, paying nothing (autoread.test.ts)',
       speak: 'passes over the message of a member denied Speak in silence, paying nothing (autoread.test.ts)',
       connect:
         'the member need not be in the voice channel to be read (only_in_voice is a setting): Connect is not theirs to use',
@@ -373,7 +390,7 @@ const FRONT_ENDS: FrontEnd[] = [
       paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
     },
     effects: ['speak-in-voice', 'member-words'],
-    denied: { speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
       const { handle } = await ran(harness, {
@@ -425,6 +442,7 @@ const FRONT_ENDS: FrontEnd[] = [
     effects: ['speak-in-voice', 'member-words'],
     denied: {
       'server-muted': true,
+      'view-channel': true,
       speak: 'a member denied Speak is checked by the same gate call as a muted one (member-words), asked once here',
       connect: 'the member announced has joined or just left: Connect is not what is spoken for them',
     },
@@ -444,6 +462,8 @@ const FRONT_ENDS: FrontEnd[] = [
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
+      'view-channel':
+        'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
       speak: 'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
       connect:
         'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
@@ -467,13 +487,21 @@ const FRONT_ENDS: FrontEnd[] = [
   },
 ];
 
-/** Takes `right` away from ALICE (DANA, for a mute: the announcement row) where the rows speak or post. */
+/** Takes `right` away from ALICE (DANA, for a mute or View Channel: the announcement row) where the rows speak or post. */
 function deny(harness: Harness, right: Denied): () => void {
   const overwrite = (channelId: string, bits: bigint) => {
     harness.discord.setChannelOverwrites(GUILD, channelId, [{ id: ALICE, type: 1, deny: bits }]);
     return () => harness.discord.setChannelOverwrites(GUILD, channelId, []);
   };
   switch (right) {
+    case 'view-channel': {
+      hideFromDana = true;
+      const undo = overwrite(GENERAL, PermissionFlagsBits.ViewChannel);
+      return () => {
+        hideFromDana = false;
+        undo();
+      };
+    }
     case 'send-messages':
       return overwrite(LONDON_TEXT, PermissionFlagsBits.SendMessages);
     case 'attach-files':
@@ -686,6 +714,8 @@ describe('the rules of speaking, for every front-end', () => {
         const voiceId = calls[0]?.clonedVoiceId ?? '?';
         // Made, said first; the line it could not speak said as such, with the budget's words as its reason.
         expect(words).toMatch(/^The new voice "Rule [0-9a-f]{8}" \(`clone_[0-9a-f]+`\) is made and saved/);
+        // What was paid for is never called unpaid: no refusal's "Nothing was spent" after the charge.
+        expect(words).not.toMatch(/nothing was (spent|paid|charged)/i);
         expect(words).toContain(voiceId);
         expect(words).toContain(
           `Its first line was not spoken: Your daily budget in this server is ${DAILY} characters`,
@@ -740,11 +770,17 @@ describe('the rules of speaking, for every front-end', () => {
           const withFiles = (asked?.responses ?? []).filter((r) => r.files.length > 0);
           expect(withFiles.length).toBeGreaterThan(0);
           expect(withFiles.filter((r) => !isPrivate(r))).toEqual([]);
-        } else if (right === 'server-muted') {
+        } else if (right === 'server-muted' || front.ask === announce) {
           // Her name is never sent to the service, so never paid for nor heard.
           expect(words).toBe('');
         } else {
-          const key = right === 'speak' ? 'error.voice.memberMayNotSpeak' : 'error.voice.memberMayNotConnect';
+          const key = (
+            {
+              speak: 'error.voice.memberMayNotSpeak',
+              connect: 'error.voice.memberMayNotConnect',
+              'view-channel': 'error.voice.memberMayNotView',
+            } as const
+          )[right];
           expect(words).toBe(t('en-US', key, { channel: `<#${GENERAL}>` }));
           expect(paidRequests(paying)).toBe(before);
         }
@@ -788,6 +824,17 @@ describe('the rules of speaking, for every front-end', () => {
       }
     },
   );
+
+  it('announcements: a member muted in the channel she leaves is not announced leaving, even as the mute is lifted', async () => {
+    muteDana = true;
+    unmutedLeaving = true;
+    try {
+      expect(await announce(paying)).not.toContain('left');
+    } finally {
+      muteDana = false;
+      unmutedLeaving = false;
+    }
+  });
 
   it.each(LATE_DENIALS)(
     '$name, $right taken away while its paid audio is made: the file comes to the member alone, nothing public',

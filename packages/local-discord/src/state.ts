@@ -115,6 +115,11 @@ export class GuildRecord {
   readonly roles: RoleRecord[] = [];
   readonly members = new Map<string, MemberRecord>();
   readonly voiceStates = new Map<string, VoiceStateRecord>();
+  /**
+   * A moderator's server mute and deafen are the member's in the guild, not their voice state's: Discord keeps them
+   * across a leave and a join, and sends them in the voice state even with channel_id null.
+   */
+  readonly guildModeration = new Map<string, { mute: boolean; deaf: boolean }>();
   /** Soundboard sounds created with POST /guilds/{id}/soundboard-sounds (soundboard.ts), oldest first. */
   readonly soundboardSounds: StoredSound[] = [];
   /** Voice channels' statuses (PUT /channels/{id}/voice-status), by channel ID; none when unset. */
@@ -262,6 +267,11 @@ export class GuildRecord {
     moderation: VoiceModeration = {},
   ): VoiceStateRecord | undefined {
     const previous = this.voiceStates.get(userId);
+    const kept = this.guildModeration.get(userId);
+    const mute = moderation.mute ?? previous?.mute ?? kept?.mute ?? false;
+    const deaf = moderation.deaf ?? previous?.deaf ?? kept?.deaf ?? false;
+    if (mute || deaf) this.guildModeration.set(userId, { mute, deaf });
+    else this.guildModeration.delete(userId);
     if (channelId === null) {
       this.voiceStates.delete(userId);
       this.clearStatusIfEmpty(previous?.channelId);
@@ -276,8 +286,8 @@ export class GuildRecord {
       sessionId: flags?.sessionId ?? previous?.sessionId ?? randomToken(16),
       selfMute: flags?.selfMute ?? previous?.selfMute ?? false,
       selfDeaf: flags?.selfDeaf ?? previous?.selfDeaf ?? false,
-      mute: moderation.mute ?? previous?.mute ?? false,
-      deaf: moderation.deaf ?? previous?.deaf ?? false,
+      mute,
+      deaf,
       suppress: moderation.suppress ?? (entered ? channel.type === STAGE_CHANNEL : (previous?.suppress ?? false)),
       requestToSpeakTimestamp: entered ? null : (previous?.requestToSpeakTimestamp ?? null),
     };
@@ -530,8 +540,8 @@ export function voiceStatePayload(
     user_id: userId,
     ...(member ? { member: memberPayload(guild, member) } : {}),
     session_id: state?.sessionId ?? sessionId ?? randomToken(16),
-    deaf: state?.deaf ?? false,
-    mute: state?.mute ?? false,
+    deaf: state?.deaf ?? guild.guildModeration.get(userId)?.deaf ?? false,
+    mute: state?.mute ?? guild.guildModeration.get(userId)?.mute ?? false,
     self_deaf: state?.selfDeaf ?? false,
     self_mute: state?.selfMute ?? false,
     self_stream: false,

@@ -5,10 +5,10 @@
 /**
  * A right of the member's own that SayBot asks before it speaks for them in a voice channel, and again while it
  * does (read by the speaking feature's gate, src/features/speaking/gate.ts): in the channel, not server-muted, not a
- * Stage listener, Speak and Connect there, not timed out.
+ * Stage listener, View Channel, Speak and Connect there, not timed out.
  */
 export type MemberVoiceRight =
-  'not-in-voice' | 'muted' | 'suppressed' | 'may-not-speak' | 'may-not-connect' | 'timed-out';
+  'not-in-voice' | 'muted' | 'suppressed' | 'may-not-view' | 'may-not-speak' | 'may-not-connect' | 'timed-out';
 
 /** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
 export type Revocation =

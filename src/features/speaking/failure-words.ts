@@ -28,7 +28,7 @@ import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../cor
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import './strings.ts';
-import type { LocalisedMessage } from './strings.ts';
+import { t, type LocalisedMessage } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
 import {
@@ -316,6 +316,8 @@ function unmetMessage(unmet: Unmet): LocalisedMessage {
       return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
     case 'may-not-connect':
       return { key: 'error.voice.memberMayNotConnect', params: { channel: `<#${unmet.channelId}>` } };
+    case 'may-not-view':
+      return { key: 'error.voice.memberMayNotView', params: { channel: `<#${unmet.channelId}>` } };
     case 'timed-out':
       return { key: 'error.voice.memberTimedOut' };
   }
@@ -326,4 +328,14 @@ function revokedMessage(revocation: Revocation): LocalisedMessage {
   if (revocation.code === 'ignored' || revocation.code === 'not-served')
     return { key: `error.revoked.${revocation.code}` };
   return { key: `error.revoked.${revocation.code}`, params: { channel: `<#${revocation.channelId}>` } };
+}
+
+/**
+ * A refusal's words where they follow something already paid for (a clone made, then its first line refused): its
+ * closing "Nothing was spent." would deny the charge, so that sentence (refusal.nothingSpent) is left out.
+ */
+export function refusalAfterPaying(locale: string | null | undefined, message: LocalisedMessage): string {
+  const words = t(locale, message.key, message.params);
+  const clause = t(locale, 'refusal.nothingSpent');
+  return words.endsWith(clause) ? words.slice(0, -clause.length).trimEnd() : words;
 }

@@ -12,6 +12,7 @@ import {
   type GuildMember,
   type PermissionsBitField,
   type VoiceBasedChannel,
+  type VoiceState,
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
@@ -28,6 +29,7 @@ export type MemberRight =
   | 'attach-files'
   | 'send-voice-messages'
   | 'in-the-channel'
+  | 'view-voice-channel'
   | 'connect'
   | 'speak'
   | 'not-server-muted'
@@ -40,7 +42,9 @@ export type BotRight = 'attach-files' | 'connect' | 'speak' | 'stage-speaker' | 
 
 /**
  * Effect -> rights: the one table. A member's text rights (view, send, attach, voice messages) are read where the
- * order posts; their voice rights (in the channel, connect, speak, muted, Stage) where it speaks. A missing right of
+ * order posts; their voice rights (in the channel, view it, connect, speak, muted, Stage) where it speaks. Discord
+ * takes Connect and Speak from whoever may not view a voice channel, though the bits themselves stay set, so View
+ * Channel is asked there on its own. A missing right of
  * a post is answered privately (the member's own, nothing public); a missing voice right, or a timeout, refuses.
  */
 export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRight[]; bot: readonly BotRight[] }>> = {
@@ -51,10 +55,18 @@ export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRig
     bot: ['attach-files'],
   },
   'speak-in-voice': {
-    member: ['not-timed-out', 'in-the-channel', 'connect', 'not-server-muted', 'not-stage-listener', 'speak'],
+    member: [
+      'not-timed-out',
+      'in-the-channel',
+      'view-voice-channel',
+      'connect',
+      'not-server-muted',
+      'not-stage-listener',
+      'speak',
+    ],
     bot: ['connect', 'speak', 'stage-speaker'],
   },
-  'member-words': { member: ['not-timed-out', 'not-server-muted', 'speak'], bot: [] },
+  'member-words': { member: ['not-timed-out', 'not-server-muted', 'view-voice-channel', 'speak'], bot: [] },
   'join-voice': { member: [], bot: ['connect', 'speak'] },
   'save-sound': { member: ['create-expressions'], bot: ['create-expressions'] },
 };
@@ -206,6 +218,15 @@ export function memberVoiceBar(member: GuildMember, voiceChannelId: string): Mem
   return revoked === undefined || !('channelId' in revoked) ? undefined : revoked.code;
 }
 
+/**
+ * Whether a member's own state in a voice channel they just left barred their words there (server-muted, the
+ * member-words right a voice state carries; the channel's rights are read from the channel, as for any order): their
+ * leave is judged by the channel they left, whatever the leave's own state says.
+ */
+export function leftBarred(left: VoiceState): boolean {
+  return left.serverMute === true;
+}
+
 /** The member's rights in the interaction's channel, as Discord computed them (overwrites and timeout applied). */
 function memberMayInText(place: Place, right: MemberRight): boolean {
   if (place.text === undefined || !('member' in place.text)) return true;
@@ -255,6 +276,8 @@ function unmetVoiceRight(
   if (right === 'not-stage-listener')
     return member.voice.channelId === place.voiceChannelId && member.voice.suppress === true ? 'suppressed' : undefined;
   if (channel === undefined) return 'no-channel';
+  if (right === 'view-voice-channel')
+    return channel.permissionsFor(member).has(PermissionFlagsBits.ViewChannel) ? undefined : 'may-not-view';
   if (right === 'connect')
     return channel.permissionsFor(member).has(PermissionFlagsBits.Connect) ? undefined : 'may-not-connect';
   return channel.permissionsFor(member).has(PermissionFlagsBits.Speak) ? undefined : 'may-not-speak';

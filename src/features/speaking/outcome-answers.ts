@@ -41,6 +41,8 @@ export function voiceMessageAnswer(
   more: Partial<Extract<OutcomeAnswer, { answer: 'voice-message' }>> = {},
 ): OutcomeAnswer {
   const { message } = outcome;
+  const stoodIn: LocalisedMessage | undefined =
+    outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
   const params = oggFileParams(voice, outcome.seconds, message.ogg, fileParams.sizeLimit);
   return {
     answer: 'voice-message',
@@ -56,6 +58,7 @@ export function voiceMessageAnswer(
       params,
     }),
     notes: [],
+    ...(stoodIn === undefined ? {} : { stoodIn }),
     ...more,
   };
 }

@@ -91,6 +91,11 @@ export type OutcomeAnswer =
       file: AttachmentPayload;
       posted?: LocalisedMessage;
       header?: LocalisedMessage;
+      /**
+       * The free voice that stood in, and why: said to the member alone after a voice message that is the response,
+       * which can carry no words (`posted` and `asFile` name it already).
+       */
+      stoodIn?: LocalisedMessage;
       asFile: (reason: AsFileReason) => LocalisedMessage;
       notes: LocalisedMessage[];
       buttons?: ButtonsFor;

@@ -99,7 +99,7 @@ export async function showVoiceMessage(
     // token gone, the line over it in the channel said who asked, and nothing can follow.
     if (asResponse) {
       await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
-      return followUpNotes(interaction, log, answer.notes);
+      return followUpNotes(interaction, log, answer.stoodIn ? [answer.stoodIn, ...answer.notes] : answer.notes);
     }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);

@@ -13,7 +13,7 @@ import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-e
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
-import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
+import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
 
 describe('describeFailure', () => {
@@ -81,4 +81,20 @@ describe("a failure's words follow what the service did, not who answered in its
     const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
     expect(new Set(words).size).toBe(3);
   });
+});
+
+describe('refusalAfterPaying', () => {
+  it.each(['en-US', 'ko', 'ja'])(
+    'leaves out the refusal\'s "nothing was spent" in %s, and keeps the rest',
+    (locale) => {
+      const message = { key: 'error.voice.memberMuted', params: { channel: '<#1>' } } as const;
+      const full = t(locale, message.key, message.params);
+      const clause = t(locale, 'refusal.nothingSpent');
+      expect(full.endsWith(clause)).toBe(true);
+      const words = refusalAfterPaying(locale, message);
+      expect(words).not.toContain(clause);
+      expect(full.startsWith(words)).toBe(true);
+      expect(words).toContain('<#1>');
+    },
+  );
 });

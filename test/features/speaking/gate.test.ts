@@ -20,7 +20,15 @@ describe('the gate', () => {
     for (const effect of Object.keys(EFFECT_RIGHTS) as Effect[])
       expect(EFFECT_RIGHTS[effect].member.length + EFFECT_RIGHTS[effect].bot.length).toBeGreaterThan(0);
     expect(rightsFor(['attach-file', 'member-words'])).toEqual({
-      member: ['not-timed-out', 'view-channel', 'send-messages', 'attach-files', 'not-server-muted', 'speak'],
+      member: [
+        'not-timed-out',
+        'view-channel',
+        'send-messages',
+        'attach-files',
+        'not-server-muted',
+        'view-voice-channel',
+        'speak',
+      ],
       bot: ['attach-files'],
     });
   });

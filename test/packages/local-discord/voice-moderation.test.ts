@@ -3,6 +3,7 @@
 // overwrites decide who may Speak there, and a Stage channel (type 13) suppresses whoever enters it.
 import { ChannelType, Events, PermissionFlagsBits as P, type VoiceState } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { voiceStatePayload } from '@saybot/local-discord/state.ts';
 import { guildState, useLoggedInClient } from './helpers.ts';
 
 const GUILD = '400000000000000021';
@@ -40,6 +41,18 @@ describe('voice moderation (the local Discord, state)', () => {
     expect(g.voiceStates.get(MUTED)).toMatchObject({ channelId: VOICE, mute: true, suppress: false });
     expect(g.permissionsIn(QUIET, VOICE) & P.Speak).toBe(0n);
     expect(g.permissionsIn(MUTED, VOICE) & P.Speak).toBe(P.Speak);
+  });
+
+  it("keeps a server mute on the member across a leave and a join, and sends it in the leave's voice state", () => {
+    const g = guildState(spec);
+    g.setVoiceState(MUTED, VOICE, undefined, { mute: true });
+    expect(g.setVoiceState(MUTED, null)).toBeUndefined();
+    // The leave's VOICE_STATE_UPDATE: channel_id null, the member's guild mute still on.
+    expect(voiceStatePayload(g, MUTED, undefined)).toMatchObject({ channel_id: null, mute: true, deaf: false });
+    expect(g.setVoiceState(MUTED, VOICE)).toMatchObject({ channelId: VOICE, mute: true });
+    g.setVoiceState(MUTED, VOICE, undefined, { mute: false });
+    g.setVoiceState(MUTED, null);
+    expect(voiceStatePayload(g, MUTED, undefined)).toMatchObject({ mute: false });
   });
 });
 

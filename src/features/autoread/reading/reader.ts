@@ -6,7 +6,7 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
-import type { FallbackCause, Order } from '../../speaking/index.ts';
+import { leftBarred, type FallbackCause, type Order } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
@@ -405,6 +405,8 @@ export class AutoReader {
     const change =
       after.channelId === voiceChannelId ? 'joined' : before.channelId === voiceChannelId ? 'left' : undefined;
     if (change === undefined) return;
+    // A member muted where they were is not announced leaving, even if the leave says otherwise.
+    if (change === 'left' && leftBarred(before)) return;
     const language = this.#withLanguage(reading.binding, guild).language;
     const name = spokenName(member.displayName, language);
     if (name === '') return;

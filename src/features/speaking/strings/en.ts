@@ -77,6 +77,7 @@ export const en = {
   'preset.list.default': '(server default)',
   'list.more': '…and {count} more.',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': 'Your voice message above was spoken by {voice}.',
   'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
   'voiceMessage.fallback.no-permission':
     'I may not send voice messages in this channel (Send Voice Messages), so here is the audio as a file: {voice}, {seconds} s ({format}).',
@@ -133,6 +134,8 @@ export const en = {
     'You are no longer a speaker on the Stage {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.may-not-speak':
     'You may no longer speak in {channel}, so I stopped speaking for you there; the rest was dropped.',
+  'error.revoked.may-not-view':
+    'You may no longer view {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.may-not-connect':
     'You may no longer connect to {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.timed-out':
@@ -196,10 +199,13 @@ export const en = {
   'error.permission.manageServer':
     "Changing this server's presets needs the Manage Server permission, which you do not have here. Ask a server admin. Anyone can list and use presets.",
   'error.voice.notInVoice': 'Join a voice channel first.',
+  'refusal.nothingSpent': 'Nothing was spent.',
   'error.voice.memberMuted':
     'A moderator has server-muted you, so I will not speak for you in {channel}. Nothing was spent.',
   'error.voice.memberSuppressed':
     'You are in the audience of the Stage {channel}: I speak for you there only once you are made a speaker. Nothing was spent.',
+  'error.voice.memberMayNotView':
+    'You may not view {channel} (View Channel), so I will not speak there for you. Nothing was spent.',
   'error.voice.memberMayNotConnect':
     'You may not connect to {channel}, so I will not speak there for you. Nothing was spent.',
   'error.voice.memberTimedOut': 'You are timed out in this server, so I will not speak for you. Nothing was spent.',

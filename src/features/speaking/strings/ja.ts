@@ -75,6 +75,7 @@ export const ja: Translation<typeof en> = {
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': '上のボイスメッセージは {voice} が話しました。',
   'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
   'voiceMessage.fallback.no-permission':
     'このチャンネルではボイスメッセージを送る権限（ボイスメッセージを送信）がないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
@@ -131,6 +132,8 @@ export const ja: Translation<typeof en> = {
     'あなたはステージ {channel} のスピーカーではなくなったため、代読を止めました。残りは取り消しました。',
   'error.revoked.may-not-speak':
     'あなたは {channel} で発言できなくなったため、代読を止めました。残りは取り消しました。',
+  'error.revoked.may-not-view':
+    'あなたはもう {channel} を閲覧できないため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.may-not-connect':
     'あなたはもう {channel} に接続できないため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.timed-out':
@@ -194,10 +197,13 @@ export const ja: Translation<typeof en> = {
   'error.permission.manageServer':
     'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
   'error.voice.notInVoice': '先にボイスチャンネルに参加してください。',
+  'refusal.nothingSpent': '何も消費していません。',
   'error.voice.memberMuted':
     'モデレーターがあなたをサーバーミュートしているため、{channel} であなたの代わりに話しません。何も消費していません。',
   'error.voice.memberSuppressed':
     'あなたはステージ {channel} の聴衆です。スピーカーになってから、そこで代わりに話します。何も消費していません。',
+  'error.voice.memberMayNotView':
+    'あなたは {channel} を閲覧する権限（チャンネルを見る）がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.memberMayNotConnect':
     'あなたは {channel} に接続する権限がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.memberTimedOut':

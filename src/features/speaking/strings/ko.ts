@@ -73,6 +73,7 @@ export const ko: Translation<typeof en> = {
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
   // Voice messages (src/features/speaking/voice-message-post.ts)
+  'voiceMessage.freeVoiceStoodIn': '위 음성 메시지는 {voice}(으)로 말했습니다.',
   'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
   'voiceMessage.fallback.no-permission':
     '이 채널에서는 음성 메시지를 보낼 권한(음성 메시지 보내기)이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
@@ -129,6 +130,8 @@ export const ko: Translation<typeof en> = {
     '회원님은 더 이상 스테이지 {channel}의 발언자가 아니므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.may-not-speak':
     '회원님은 더 이상 {channel}에서 말할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.may-not-view':
+    '회원님은 더 이상 {channel}을(를) 볼 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.may-not-connect':
     '회원님은 더 이상 {channel}에 연결할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.timed-out':
@@ -192,10 +195,13 @@ export const ko: Translation<typeof en> = {
   'error.permission.manageServer':
     '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
   'error.voice.notInVoice': '먼저 음성 채널에 들어가 주세요.',
+  'refusal.nothingSpent': '아무것도 쓰지 않았습니다.',
   'error.voice.memberMuted':
     '관리자가 서버에서 회원님을 음소거했으므로 {channel}에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberSuppressed':
     '회원님은 스테이지 {channel}의 청중입니다. 발언자가 된 뒤에만 그곳에서 대신 말합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.memberMayNotView':
+    '회원님은 {channel}을(를) 볼 권한(채널 보기)이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotConnect':
     '회원님은 {channel}에 연결할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberTimedOut':
