@@ -60,7 +60,7 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
     deleteCookie(c, cookies.state, cookie);
     const query = CallbackQuery.safeParse(c.req.query());
     const failed = (
-      reason: 'dashboard.login.state' | 'dashboard.login.denied' | 'dashboard.login.discord',
+      reason: 'dashboard.login.state' | 'dashboard.login.denied' | 'dashboard.login.code' | 'dashboard.login.discord',
       status: 400 | 502,
     ) =>
       c.html(messagePage(pageContext(c), t(locale, 'dashboard.login.failed', { reason: t(locale, reason) })), status);
@@ -73,7 +73,9 @@ export function addAuthRoutes(app: Hono<DashboardEnv>, deps: AuthDeps): void {
     } catch (error) {
       if (!(error instanceof DiscordLoginError)) throw error;
       logger.warn({ reason: error.message, cause: error.cause }, 'dashboard login refused by Discord');
-      return failed('dashboard.login.discord', 502);
+      return error.refused === 'code-refused'
+        ? failed('dashboard.login.code', 400)
+        : failed('dashboard.login.discord', 502);
     }
     // A new session ID at every login; the one this browser had ends (no session is carried across a login).
     const earlier = c.get('session');

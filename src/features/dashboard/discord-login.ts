@@ -7,7 +7,7 @@
 // attacker stripped cannot be told apart here (the code carries nothing of its challenge): only Discord can refuse
 // it (RFC 9700 2.1.1; the local Discord does, test/features/dashboard/attacks.test.ts). The access token reads who
 // the member is and their servers' list once, then is revoked and dropped: nothing of it is kept.
-import { CodeChallengeMethod, OAuth2Client } from 'arctic';
+import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from 'arctic';
 import { z } from 'zod';
 
 export const SCOPES = ['identify', 'guilds'];
@@ -31,9 +31,18 @@ const UserSchema = z.object({
 });
 const GuildsSchema = z.array(z.object({ id: snowflake })).max(200);
 
-/** Why a login failed, for the page: Discord refused or answered wrong (never its words, which may hold a token). */
+/**
+ * Why a login failed, for the page (never Discord's words, which may hold a token): `code-refused` when Discord
+ * answered the exchange with an OAuth2 error (a code used already, expired, or issued to another browser's login:
+ * invalid_grant, or a verifier that does not match), `discord` when it failed or answered in a shape not expected.
+ */
 export class DiscordLoginError extends Error {
   override readonly name = 'DiscordLoginError';
+  readonly refused: 'code-refused' | 'discord';
+  constructor(message: string, options: ErrorOptions & { refused?: 'code-refused' | 'discord' } = {}) {
+    super(message, options);
+    this.refused = options.refused ?? 'discord';
+  }
 }
 
 export class DiscordLogin {
@@ -100,7 +109,10 @@ export class DiscordLogin {
       const tokens = await this.#client.validateAuthorizationCode(`${this.#api}/oauth2/token`, code, codeVerifier);
       accessToken = tokens.accessToken();
     } catch (error) {
-      throw new DiscordLoginError('the code exchange was refused', { cause: describeCause(error) });
+      throw new DiscordLoginError('the code exchange was refused', {
+        cause: describeCause(error),
+        refused: codeRefused(error) ? 'code-refused' : 'discord',
+      });
     }
     try {
       const user = UserSchema.parse(await this.#get('/users/@me', accessToken));
@@ -145,6 +157,15 @@ async function readBounded(response: Response): Promise<string> {
 }
 
 /** A failure's kind only: arctic's errors may carry the response, and a response may carry a token. */
+/**
+ * Discord's refusal of this code with this verifier (invalid_grant: used, expired or another redirect's; Discord's
+ * invalid_request for a verifier that does not match). Not invalid_client: that is the owner's secret, not the member's
+ * login.
+ */
+function codeRefused(error: unknown): boolean {
+  return error instanceof OAuth2RequestError && (error.code === 'invalid_grant' || error.code === 'invalid_request');
+}
+
 function describeCause(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

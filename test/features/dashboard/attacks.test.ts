@@ -260,6 +260,40 @@ describe('dashboard attacks', () => {
     }
   });
 
+  it("words a refused code as the login's own fault and Discord down as Discord's", async () => {
+    const login = async () => {
+      const browser = h.client();
+      const start = await browser.get('/login');
+      // A login's token is revoked after use, and Discord asks for consent again: the member gives it beforehand.
+      h.discord.oauth2.preauthorize(MANAGER, ['identify', 'guilds']);
+      const consent = await fetch(String(start.headers['location']), { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location') ?? '');
+      return { browser, callback: `${back.pathname}${back.search}` };
+    };
+    h.discord.oauth2.signIn(MANAGER);
+    try {
+      // Discord down at the exchange: Discord's failure, and the code is not spent.
+      const first = await login();
+      h.discord.oauth2.failNext('token', 503);
+      const down = await first.browser.get(first.callback);
+      expect(down.status).toBe(502);
+      expect(down.body).toContain('Discord did not answer as expected');
+      // A code used once already, brought to another login of the same member (its own state and verifier): the
+      // exchange is Discord's invalid_grant, the login's own fault.
+      const second = await login();
+      expect((await second.browser.get(second.callback)).status).toBe(303);
+      const replay = await login();
+      const code = new URL(second.callback, h.url).searchParams.get('code') ?? '';
+      const state = new URL(replay.callback, h.url).searchParams.get('state') ?? '';
+      const reused = await replay.browser.get(`/callback?code=${code}&state=${state}`);
+      expect(reused.status).toBe(400);
+      expect(reused.body).toContain('its code was not accepted');
+      expect(reused.body).not.toContain('Discord did not answer');
+    } finally {
+      h.discord.oauth2.signIn(null);
+    }
+  });
+
   it('refuses an oversized body before reading it', async () => {
     const browser = h.client();
     await browser.login(MANAGER);

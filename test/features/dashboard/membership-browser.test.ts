@@ -172,7 +172,11 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
     const injected = `${h.url}/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`;
     const answer = await attacker.page.goto(injected);
     expect(await attacker.page.getByText(`Signed in as ${VICTIM.username}`).count()).toBe(0);
-    expect(answer?.status()).toBe(502);
+    // Refused as a code that is not this login's, not as Discord failing (which would send the member to wait for
+    // Discord instead of logging in again).
+    expect(answer?.status()).toBe(400);
+    expect(await attacker.page.getByText(/its code was not accepted/).count()).toBe(1);
+    expect(await attacker.page.getByText(/Discord did not answer/).count()).toBe(0);
     await attacker.page.goto(h.url);
     expect(await attacker.page.getByText(/Signed in as/).count()).toBe(0);
     expect(await attacker.context.cookies()).not.toContainEqual(expect.objectContaining({ name: 'saybot-session' }));

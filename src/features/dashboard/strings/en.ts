@@ -12,6 +12,7 @@ export const en = {
   'dashboard.login.failed': 'The login did not succeed: {reason}. Try again.',
   'dashboard.login.state': 'the login took too long or came from another page',
   'dashboard.login.denied': 'you cancelled it on Discord',
+  'dashboard.login.code': 'its code was not accepted (used already, too old, or from a login another browser started)',
   'dashboard.login.discord': 'Discord did not answer as expected',
   'dashboard.signedIn': 'Signed in as {name}',
   'dashboard.logout': 'Log out',

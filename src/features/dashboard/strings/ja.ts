@@ -11,6 +11,8 @@ export const ja: Translation<typeof en> = {
   'dashboard.login.failed': 'ログインできませんでした: {reason}。もう一度お試しください。',
   'dashboard.login.state': 'ログインに時間がかかりすぎたか、別のページから来ました',
   'dashboard.login.denied': 'Discord でキャンセルされました',
+  'dashboard.login.code':
+    'ログインのコードが受け付けられませんでした(使用済み、古すぎる、または別のブラウザーで始めたログインのコードです)',
   'dashboard.login.discord': 'Discord が想定どおりに応答しませんでした',
   'dashboard.signedIn': '{name} としてログイン中',
   'dashboard.logout': 'ログアウト',

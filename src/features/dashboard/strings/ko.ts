@@ -11,6 +11,8 @@ export const ko: Translation<typeof en> = {
   'dashboard.login.failed': '로그인하지 못했습니다: {reason}. 다시 시도하세요.',
   'dashboard.login.state': '로그인이 너무 오래 걸렸거나 다른 페이지에서 왔습니다',
   'dashboard.login.denied': 'Discord에서 취소했습니다',
+  'dashboard.login.code':
+    '로그인 코드가 받아들여지지 않았습니다(이미 쓰였거나, 너무 오래되었거나, 다른 브라우저에서 시작한 로그인의 코드입니다)',
   'dashboard.login.discord': 'Discord가 예상대로 응답하지 않았습니다',
   'dashboard.signedIn': '{name}(으)로 로그인됨',
   'dashboard.logout': '로그아웃',
