@@ -119,6 +119,9 @@ describe('a right taken away while a part plays', () => {
     h.discord.setVoiceState(GUILD, CAROL.id, VOICE, { mute: true });
     await expectSilencedMidPart(h, await heardAtMute, from);
     await expectToldOnce(handle, t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
+    // The channel heard some of it: the public reply that says whose words they were stays.
+    expect(handle.responses.filter((r) => r.kind === 'delete')).toEqual([]);
+    expect(handle.responses.find((r) => r.kind === 'edit-original' && r.content?.includes('Speaking'))).toBeDefined();
   });
 
   it("moved to a Stage's audience: the speaker's part stops at once", async () => {

@@ -11,6 +11,17 @@ import { replyWithoutToken } from './tokenless-reply.ts';
 
 export { NO_MENTIONS, echo } from './safe-text.ts';
 
+/** Public replies that name what a channel heard: never deleted by a failure that comes after (showFailure). */
+const attributing = new WeakSet<AnsweredInteraction>();
+
+/**
+ * Marks the interaction's public reply as the one that says whose words a channel heard: from now on a failure
+ * follows it privately and leaves it in place (what SayBot says for a member stays attributable to them).
+ */
+export function keepsAttribution(interaction: AnsweredInteraction): void {
+  attributing.add(interaction);
+}
+
 /** Rows of buttons under a reply (reply-buttons.ts); left off a reply that goes out without the token. */
 export type ShownComponents = APIActionRowComponent<APIButtonComponent>[];
 
@@ -82,7 +93,8 @@ function isPrivate(interaction: AnsweredInteraction): boolean {
 
 /**
  * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
- * operator. A public deferred reply cannot turn ephemeral, so it is deleted and the message follows privately.
+ * operator. A public reply cannot turn ephemeral, so the message follows privately; the public reply is deleted
+ * unless it names what a channel already heard (keepsAttribution).
  */
 export async function showFailure(
   interaction: AnsweredInteraction,
@@ -113,7 +125,7 @@ export async function showFailure(
       } else if (interaction.ephemeral) {
         await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
       } else {
-        await interaction.deleteReply().catch(() => undefined);
+        if (!attributing.has(interaction)) await interaction.deleteReply().catch(() => undefined);
         await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
       }
       return;

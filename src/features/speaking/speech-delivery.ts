@@ -35,7 +35,7 @@ import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 
 export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 import type { Revocation } from '../../core/speech/revocation.ts';
-import { showContent, showProgress } from '../../core/interactions/replies.ts';
+import { keepsAttribution, showContent, showProgress } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { privateFileNote } from './outcome-words.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
@@ -210,6 +210,8 @@ export async function speakAndReply(
     await acknowledge(interaction, privately || target.kind === 'voice-message');
   }
   if (target.kind === 'voice') {
+    // Once the channel hears it, the public reply is what says whose words they are: a failure after that keeps it.
+    void job.firstAudio.then(() => keepsAttribution(interaction));
     if (accepted.ahead > 0)
       await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
