@@ -210,6 +210,8 @@ let unmutedLeaving = false;
 let hideFromDana = false;
 /** Whether `announce` times DANA out while she is in the channel (the rule `denied`), so that she only leaves. */
 let timeOutDana = false;
+/** Lifts DANA's timeout, when a case timed her out. */
+let liftDana: (() => void) | undefined;
 
 const FRONT_ENDS: FrontEnd[] = [
   {
@@ -906,6 +908,8 @@ describe('the rules of speaking, for every front-end', () => {
 
   it.each([
     { how: 'server-muted', bar: () => paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: true }) },
+    // Timed out after she posted it: Discord tells SayBot nothing of it (no Guild Members intent) unless it asks.
+    { how: 'timed out', bar: () => (liftDana = timeOut(paying.discord, GUILD, DANA)) },
     {
       how: 'denied Speak in the voice channel',
       bar: () =>
@@ -933,6 +937,8 @@ describe('the rules of speaking, for every front-end', () => {
         expect(spoken(paying, from).some((said) => said.includes(words))).toBe(false);
         expect(paidRequests(paying)).toBe(before);
       } finally {
+        liftDana?.();
+        liftDana = undefined;
         paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
         paying.discord.setChannelOverwrites(GUILD, GENERAL, []);
       }
