@@ -225,6 +225,8 @@ async function cloneAndSpeak(
   try {
     await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
   } catch (error) {
+    // A line refused before it played leaves the clone's audio unread: let its call end now, not at shutdown.
+    cloned.audio?.body.destroy();
     // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
     // the member reads that first, or they would clone (and pay) again.
     const cause = describeFailure(error);

@@ -76,6 +76,47 @@ describe('/clone', () => {
     expect(Math.abs((pitchOf(await h.discord.waitForAudio(GUILD)) ?? 0) - 220)).toBeLessThan(4);
   });
 
+  it('a clone paid, then its first line refused in voice by a mute: the voice is made, never "Nothing was spent"', async () => {
+    const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+    const held = () => h.sandbox.requests.slice(before.requests).some((r) => r.outcome === 'held');
+    // The clone is charged at the service, then held there while a moderator server-mutes the member.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'voice-clone' });
+    try {
+      const asked = h.discord.command({
+        guildId: GUILD,
+        userId: ADMIN,
+        name: 'clone',
+        options: [
+          { name: 'text', value: 'Muted after paying.' },
+          { name: 'name', value: 'Hushed' },
+          { name: 'consent', value: true },
+        ],
+        attachments: [
+          { option: 'audio', data: fixture('tone-220hz-5s-48k.wav'), filename: 'me.wav', contentType: 'audio/wav' },
+        ],
+      });
+      await expect.poll(held, { timeout: 20_000 }).toBe(true);
+      h.discord.setVoiceState(GUILD, ADMIN, VOICE_CHANNEL, { mute: true });
+      h.sandbox.resumePaused();
+      const answer = await (await asked).waitFor((r) => /made and saved|^Spoke/.test(r.content ?? ''), 20_000);
+      const words = answer.content ?? '';
+      // Paid once, for the clone and its line together.
+      expect(h.sandbox.charactersBilled() - before.billed).toBe('Muted after paying.'.length);
+      expect(words).toMatch(
+        /^The new voice "Hushed" \(`clone_[0-9a-f]+`\) is made and saved, and its characters were spent/,
+      );
+      expect(words).toContain('Its first line was not spoken: ');
+      expect(words).toMatch(/server-muted/);
+      // What was paid for is never called unpaid.
+      expect(words).not.toMatch(/nothing was (spent|paid|charged)/i);
+      expect(ephemeral(answer.flags)).toBe(true);
+    } finally {
+      h.sandbox.resumePaused();
+      h.sandbox.clearFaults();
+      h.discord.setVoiceState(GUILD, ADMIN, VOICE_CHANNEL, { mute: false });
+    }
+  });
+
   it('posts the new voice as a file when asked, and refuses a name already taken', async () => {
     const { handle, content } = await clone(fixture('tone-330hz-5s-vbr.mp3'), 'me.mp3', {
       name: 'Higher',

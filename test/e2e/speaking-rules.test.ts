@@ -18,7 +18,7 @@ import { postChat, spoken, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, type CommandInput, type Harness } from '../support/harness.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
-import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith } from '../support/world.ts';
+import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith, timeOut } from '../support/world.ts';
 import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
 
 /** A member in voice who is only announced (auto-read's join/leave lines). */
@@ -52,7 +52,7 @@ const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
 const paying = useFileHarness(world({}));
 
 /** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnce' | 'paidThenRefused';
+type Rule = 'budget' | 'count' | 'right' | 'timedOut' | 'freeLine' | 'freeLineCut' | 'paidOnce' | 'paidThenRefused';
 
 /**
  * What an order does, in Discord's terms (src/features/speaking/gate.ts declares the same): each effect needs rights
@@ -61,7 +61,7 @@ type Rule = 'budget' | 'count' | 'right' | 'freeLine' | 'freeLineCut' | 'paidOnc
 type Effect = 'post' | 'attach-file' | 'post-voice-message' | 'speak-in-voice' | 'member-words';
 
 /** A right of the member's taken away where the row's effect happens, and how the row must answer. */
-type Denied = 'view-channel' | 'send-messages' | 'attach-files' | 'speak' | 'connect' | 'server-muted';
+type Denied = 'view-channel' | 'send-messages' | 'attach-files' | 'speak' | 'connect' | 'server-muted' | 'timed-out';
 
 /**
  * A way of speaking: asks for `text` as ALICE would there, and gives back the words she (or, for auto-read, the
@@ -80,6 +80,8 @@ interface FrontEnd {
    * to it as well, for the front-ends that speak in it).
    */
   ask?: (harness: Harness, text: string, asking: () => void, voice?: string) => Promise<string>;
+  /** `ask` pays for a reply first (which the member's rights allow) and calls `asking` before the asking itself. */
+  paysFirst?: true;
 }
 
 /**
@@ -95,6 +97,7 @@ const ALL: Record<Rule, true | string> = {
   budget: true,
   count: true,
   right: true,
+  timedOut: true,
   freeLine: true,
   freeLineCut: CUT_IN_VOICE,
   paidOnce: true,
@@ -105,6 +108,8 @@ const IN_FILES: Record<Rule, true | string> = {
   budget: true,
   count: true,
   right: 'posts a file: it speaks in no voice channel, so it uses none of the voice rights a moderator takes away',
+  // A timeout takes every right but viewing: posting too (EFFECT_RIGHTS asks not-timed-out with every post).
+  timedOut: true,
   freeLine: true,
   freeLineCut: true,
   paidOnce: true,
@@ -122,6 +127,8 @@ const finalWords = (r: { kind: string; content?: string | undefined }) =>
 /** Why a row does not ask a mute itself: the rule `right` above mutes the member of every row that keeps it. */
 const IN_RIGHT_RULE = 'asked by the rule `right` (a moderator server-mutes the member)';
 const IN_RIGHT_RULE_AUTOREAD = "passes over a server-muted member's messages in silence (autoread.test.ts)";
+/** Why a row does not ask a timeout itself: the rule `timedOut` times the member of every row that keeps it out. */
+const IN_TIMEOUT_RULE = 'asked by the rule `timedOut` (a moderator times the member out)';
 /** Why a row that only posts is not asked without View Channel: Discord offers no command where the member cannot see. */
 const TEXT_VIEW =
   'posts in the text channel the command came from, which Discord lets only a member who views it use; the gate asks View Channel there with every post (EFFECT_RIGHTS)';
@@ -164,10 +171,12 @@ async function announce(harness: Harness): Promise<string> {
     harness.discord.setChannelOverwrites(GUILD, GENERAL, [
       { id: DANA, type: 1, deny: PermissionFlagsBits.ViewChannel },
     ]);
+  // Timed out while in the channel: she may leave it, and joins none until the timeout is lifted.
+  const lift = timeOutDana ? timeOut(harness.discord, GUILD, DANA) : undefined;
   try {
     // Unmuted as she leaves: the leave is still judged by the state she had in the channel she left.
     harness.discord.setVoiceState(GUILD, DANA, null, unmutedLeaving ? { mute: false } : {});
-    harness.discord.setVoiceState(GUILD, DANA, GENERAL);
+    if (lift === undefined) harness.discord.setVoiceState(GUILD, DANA, GENERAL);
     // A line that is read after hers would be: once it is asked for, hers were asked for already or never.
     const marker = `After Dana ${randomUUID().slice(0, 8)}`;
     expect(
@@ -180,7 +189,7 @@ async function announce(harness: Harness): Promise<string> {
       .filter((said) => said.includes(name))
       .join(' | ');
   } finally {
-    harness.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
+    // Announcements off before she is back where she was: her return is no line of this row's.
     await runCommand(harness, {
       guildId: GUILD,
       userId: ALICE,
@@ -188,6 +197,8 @@ async function announce(harness: Harness): Promise<string> {
       subcommand: 'settings',
       options: { announce: false },
     });
+    lift?.();
+    harness.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
   }
 }
 
@@ -197,13 +208,22 @@ let muteDana = false;
 let unmutedLeaving = false;
 /** Whether `announce` denies DANA View Channel on the voice channel (the rule `denied`) or not. */
 let hideFromDana = false;
+/** Whether `announce` times DANA out while she is in the channel (the rule `denied`), so that she only leaves. */
+let timeOutDana = false;
+/** Lifts DANA's timeout, when a case timed her out. */
+let liftDana: (() => void) | undefined;
 
 const FRONT_ENDS: FrontEnd[] = [
   {
     name: '/say',
     keeps: IN_FILES,
     effects: ['attach-file', 'member-words'],
-    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
+    denied: {
+      'view-channel': TEXT_VIEW,
+      'send-messages': true,
+      'attach-files': true,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text, _asking, voice) =>
       (
         await ran(harness, {
@@ -218,7 +238,13 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/say in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: {
+      'view-channel': true,
+      speak: true,
+      connect: true,
+      'server-muted': IN_RIGHT_RULE,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text, _asking, voice) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
         .content,
@@ -227,7 +253,12 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/emote',
     keeps: IN_FILES,
     effects: ['attach-file', 'member-words'],
-    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
+    denied: {
+      'view-channel': TEXT_VIEW,
+      'send-messages': true,
+      'attach-files': true,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } })).content,
   },
@@ -235,18 +266,29 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/emote in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: {
+      'view-channel': true,
+      speak: true,
+      connect: true,
+      'server-muted': IN_RIGHT_RULE,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
   },
   {
     name: '/say outside a server (the user install)',
-    keeps: { ...IN_FILES, right: 'outside a server there is no voice channel and no moderator: it only posts files' },
+    keeps: {
+      ...IN_FILES,
+      right: 'outside a server there is no voice channel and no moderator: it only posts files',
+      timedOut: 'outside a server there is no server to be timed out in',
+    },
     effects: ['attach-file', 'member-words'],
     denied: {
       'view-channel': OUTSIDE_A_SERVER,
       'send-messages': OUTSIDE_A_SERVER,
       'attach-files': OUTSIDE_A_SERVER,
+      'timed-out': OUTSIDE_A_SERVER,
     },
     ask: async (harness, text, _asking, voice) => {
       const handle = await harness.discord.privateCommand({
@@ -262,7 +304,13 @@ const FRONT_ENDS: FrontEnd[] = [
     name: 'the Speak menu',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: {
+      'view-channel': true,
+      speak: true,
+      connect: true,
+      'server-muted': IN_RIGHT_RULE,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -282,7 +330,12 @@ const FRONT_ENDS: FrontEnd[] = [
         'holds the whole scene before its first line is paid; a late part past its quote shows the price again, never a refusal of what was paid (scene-rules.test.ts)',
     },
     effects: ['attach-file', 'member-words'],
-    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
+    denied: {
+      'view-channel': TEXT_VIEW,
+      'send-messages': true,
+      'attach-files': true,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text, _asking, voice = 'voice-b-en-f-01') => {
       const form = await harness.discord.command({
         guildId: GUILD,
@@ -293,6 +346,7 @@ const FRONT_ENDS: FrontEnd[] = [
       await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
       const script = `cast: Ann = ${voice}\nAnn: ${text}`;
       const submit = await harness.discord.submitModal({ on: form, values: { script } });
+      lastAsked = submit;
       const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
       const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
       const confirm = rows
@@ -327,7 +381,12 @@ const FRONT_ENDS: FrontEnd[] = [
       paidThenRefused: true,
     },
     effects: ['attach-file', 'member-words'],
-    denied: { 'view-channel': TEXT_VIEW, 'send-messages': true, 'attach-files': true },
+    denied: {
+      'view-channel': TEXT_VIEW,
+      'send-messages': true,
+      'attach-files': true,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
     ask: async (harness, text) =>
       (
         await ran(harness, {
@@ -348,6 +407,8 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: true,
       count: "auto-read tells the whole channel, so its notice names the budget but never a member's figures",
       right: "auto-read passes over a server-muted member's messages in silence, paying nothing (autoread.test.ts)",
+      timedOut:
+        "Discord lets no timed-out member post (the local Discord refuses it, timeouts.test.ts): no message of theirs comes to be read; their join and leave are the announcements' row",
       freeLine:
         'the pipeline refuses it as for every front-end, but auto-read words no failure other than a refusal to the channel: it is a log line',
       freeLineCut: 'auto-read posts no words for what it spoke, only its refusals',
@@ -363,6 +424,7 @@ const FRONT_ENDS: FrontEnd[] = [
       connect:
         'the member need not be in the voice channel to be read (only_in_voice is a setting): Connect is not theirs to use',
       'server-muted': IN_RIGHT_RULE_AUTOREAD,
+      'timed-out': 'Discord takes Send Messages from a timed-out member: they post nothing to be read',
     },
     ask: async (harness, text) => {
       if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
@@ -384,13 +446,21 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it replays showed it',
       right: true,
+      timedOut: true,
       freeLine: 'replays audio already made, in the voice it was made in: it makes no line',
       freeLineCut: 'replays from the cache only, which never keeps a cut free line',
       paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
     },
     effects: ['speak-in-voice', 'member-words'],
-    denied: { 'view-channel': true, speak: true, connect: true, 'server-muted': IN_RIGHT_RULE },
+    denied: {
+      'view-channel': true,
+      speak: true,
+      connect: true,
+      'server-muted': IN_RIGHT_RULE,
+      'timed-out': IN_TIMEOUT_RULE,
+    },
+    paysFirst: true,
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
       const { handle } = await ran(harness, {
@@ -419,6 +489,8 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       count: 'shows no count: the reply it saves showed it',
       right: 'saves to the soundboard, speaking in no voice channel (its own right, Create Expressions, is its test)',
+      timedOut:
+        "saves to the soundboard, speaking nowhere: its right, Create Expressions, is read from the interaction's permissions, which a timeout cuts to View Channel and Read Message History",
       freeLine: 'saves audio already made: it makes no line',
       freeLineCut: 'saves from the cache only, which never keeps a cut free line',
       paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
@@ -433,6 +505,7 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: "paid by the server, never by the member announced: no member's budget to exceed",
       count: 'posts no words: nothing counted is shown',
       right: 'the member announced is not the one asking: their mute is the rule `denied` below',
+      timedOut: 'the member announced is not the one asking: their timeout is the rule `denied` below',
       freeLine: "a name of at most 32 characters with a word: never near the free voice's 120 s",
       freeLineCut: "a name of at most 32 characters with a word: never near the free voice's 120 s",
       paidOnce: 'speaks through the same client as auto-read, whose row says why it is not asked',
@@ -442,6 +515,7 @@ const FRONT_ENDS: FrontEnd[] = [
     effects: ['speak-in-voice', 'member-words'],
     denied: {
       'server-muted': true,
+      'timed-out': true,
       'view-channel': true,
       speak: 'a member denied Speak is checked by the same gate call as a muted one (member-words), asked once here',
       connect: 'the member announced has joined or just left: Connect is not what is spoken for them',
@@ -455,6 +529,7 @@ const FRONT_ENDS: FrontEnd[] = [
         'a page, not a command: its rules are held by the same pipeline and tested in a real browser (test/features/dashboard/)',
       count: 'a page, not a command: its count is tested in a real browser (test/features/dashboard/)',
       right: 'asks the same gate through memberVoiceChannel as /scene (dashboard-bot.ts): /scene is asked here',
+      timedOut: 'asks the same gate through memberVoiceChannel as /scene (dashboard-bot.ts): /scene is asked here',
       freeLine: 'a scene: /scene is its row',
       freeLineCut: 'a scene: /scene is its row',
       paidOnce: 'a scene: /scene is its row',
@@ -468,6 +543,7 @@ const FRONT_ENDS: FrontEnd[] = [
       connect:
         'its voice target comes from memberVoiceChannel, the gate /scene and /say in voice are asked through here',
       'server-muted': 'its voice target comes from memberVoiceChannel, as the rule `right` asks of /say in voice',
+      'timed-out': 'its voice target comes from memberVoiceChannel, as the rule `timedOut` asks of /say in voice',
     },
   },
   {
@@ -476,6 +552,7 @@ const FRONT_ENDS: FrontEnd[] = [
       budget: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
       count: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
       right: "plays in the member's own browser: it speaks in no voice channel and posts nothing in Discord",
+      timedOut: "plays in the member's own browser: it speaks in no voice channel and posts nothing in Discord",
       freeLine: 'a sample line is short and chosen by the page',
       freeLineCut: 'a sample line is short and chosen by the page',
       paidOnce: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
@@ -514,6 +591,11 @@ function deny(harness: Harness, right: Denied): () => void {
       muteDana = true;
       return () => {
         muteDana = false;
+      };
+    case 'timed-out':
+      timeOutDana = true;
+      return () => {
+        timeOutDana = false;
       };
   }
 }
@@ -649,6 +731,40 @@ describe('the rules of speaking, for every front-end', () => {
     },
   );
 
+  it.each(keeping('timedOut'))(
+    '$name: a member a moderator timed out is refused privately before anything is paid, in words naming the timeout',
+    async (front) => {
+      // In the world whose members' days have no cap, as for the mute: only the timeout can refuse it.
+      const text = `Timed out ${randomUUID().slice(0, 6)}.`;
+      let before = { paid: paidRequests(paying), billed: paying.sandbox.charactersBilled() };
+      let lift: (() => void) | undefined;
+      const timedOut = () => {
+        before = { paid: paidRequests(paying), billed: paying.sandbox.charactersBilled() };
+        lift = timeOut(paying.discord, GUILD, ALICE);
+      };
+      lastAsked = undefined;
+      // A row that pays for a reply first is timed out as it asks; any other before it asks.
+      if (front.paysFirst !== true) timedOut();
+      try {
+        const words = await askOf(front)(paying, text, () => {
+          if (front.paysFirst === true) timedOut();
+        });
+        expect(lift).toBeDefined();
+        expect(words).toBe(t('en-US', 'error.voice.memberTimedOut'));
+        expect(paidRequests(paying)).toBe(before.paid);
+        expect(paying.sandbox.charactersBilled()).toBe(before.billed);
+        // Hers alone: whatever answered her is private.
+        const answered = (lastAsked as InteractionHandle | undefined)?.responses.filter(
+          (r) => r.kind !== 'delete' && r.content !== undefined,
+        );
+        expect(answered?.length ?? 0).toBeGreaterThan(0);
+        expect(answered?.filter((r) => !isPrivate(r) && r.content === words)).toEqual([]);
+      } finally {
+        lift?.();
+      }
+    },
+  );
+
   it.each(keeping('freeLine'))(
     "$name: a line longer than the free voice's 120 s on its estimate is refused before it is made, in words with both figures",
     async (front) => {
@@ -770,7 +886,7 @@ describe('the rules of speaking, for every front-end', () => {
           const withFiles = (asked?.responses ?? []).filter((r) => r.files.length > 0);
           expect(withFiles.length).toBeGreaterThan(0);
           expect(withFiles.filter((r) => !isPrivate(r))).toEqual([]);
-        } else if (right === 'server-muted' || front.ask === announce) {
+        } else if (right === 'server-muted' || right === 'timed-out' || front.ask === announce) {
           // Her name is never sent to the service, so never paid for nor heard.
           expect(words).toBe('');
         } else {
@@ -792,6 +908,8 @@ describe('the rules of speaking, for every front-end', () => {
 
   it.each([
     { how: 'server-muted', bar: () => paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: true }) },
+    // Timed out after she posted it: Discord tells SayBot nothing of it (no Guild Members intent) unless it asks.
+    { how: 'timed out', bar: () => (liftDana = timeOut(paying.discord, GUILD, DANA)) },
     {
       how: 'denied Speak in the voice channel',
       bar: () =>
@@ -819,6 +937,8 @@ describe('the rules of speaking, for every front-end', () => {
         expect(spoken(paying, from).some((said) => said.includes(words))).toBe(false);
         expect(paidRequests(paying)).toBe(before);
       } finally {
+        liftDana?.();
+        liftDana = undefined;
         paying.discord.setVoiceState(GUILD, DANA, GENERAL, { mute: false });
         paying.discord.setChannelOverwrites(GUILD, GENERAL, []);
       }

@@ -1,6 +1,7 @@
 // The default world of the e2e harness (defaultGuilds() in test/support/harness.ts), named once: which server
 // each member is in, whether they are in voice, their client's language. In this world nobody has Manage Server
 // (only what @everyone has); a test that needs an admin adds one of its own.
+import type { FakeDiscord } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeMemberSpec } from '@saybot/local-discord/types.ts';
 
 // Seoul: a Korean server (preferred locale ko), its text channel, and two voice channels: "lounge" and one
@@ -56,4 +57,13 @@ export function oneRoomGuild(
     voiceChannels: [{ id: channels.voice, name: channels.voiceName ?? 'room' }],
     members,
   };
+}
+
+/**
+ * A moderator (the server's owner) times `userId` out in `guildId` for `minutes` (GUILD_MEMBER_UPDATE; their member
+ * object carries the time, their permissions are View Channel and Read Message History); returns what lifts it.
+ */
+export function timeOut(discord: FakeDiscord, guildId: string, userId: string, minutes = 10): () => void {
+  discord.setMemberTimeout(guildId, userId, new Date(Date.now() + minutes * 60_000));
+  return () => discord.setMemberTimeout(guildId, userId, null);
 }

@@ -12,7 +12,7 @@ import { CommandStore } from './commands.ts';
 import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
-import { checkSeenBy } from './api-error.ts';
+import { DiscordRefusal, checkSeenBy } from './api-error.ts';
 import { asObject, memberMessageRefusal, MessageStore, type Json } from './messages.ts';
 import { RestApi, type RateLimitInjection, type RefusalInjection } from './rest.ts';
 import { AES_GCM_MODE } from './rtp-decrypt.ts';
@@ -206,6 +206,7 @@ export class FakeDiscord {
       report,
       leaveGuild: (guildId) => self.fake?.botLeft(guildId) ?? false,
       voiceStateChanged: (guildId, userId) => self.fake?.voiceStateChanged(guildId, userId),
+      memberUpdated: (guildId, userId) => self.fake?.memberUpdated(guildId, userId),
     });
     if (options.retain !== undefined) {
       rest.retain = options.retain.entries;
@@ -277,6 +278,9 @@ export class FakeDiscord {
   async postMessage(message: ChatMessage): Promise<boolean> {
     const refusal = memberMessageRefusal(message.content);
     if (refusal !== undefined) throw refusal;
+    // A timed-out member has lost Send Messages everywhere in the server: their client cannot post.
+    if (this.parts.world.guilds.get(message.guildId)?.isTimedOut(message.author.id) === true)
+      throw new DiscordRefusal(403, 50013, 'Missing Permissions (the member is timed out)');
     await this.parts.gateway.whenGuildReady(message.guildId, READY_TIMEOUT_MS);
     return dispatchMessageCreate(this.parts.gateway, message, this.parts.world.bot.id);
   }
@@ -445,6 +449,33 @@ export class FakeDiscord {
     const unknown = roleIds.find((id) => !guild.roles.some((role) => role.id === id));
     if (unknown !== undefined) throw new Error(`FakeDiscord: ${unknown} is not a role of guild ${guildId}`);
     member.roles = [...roleIds];
+    this.memberUpdated(guildId, userId);
+  }
+
+  /**
+   * A moderator times a member out until `until` (null lifts it), as Modify Guild Member's
+   * `communication_disabled_until` does: `moderatorId` (default the server's owner) needs Moderate Members, the owner
+   * and administrators cannot be timed out, and the end is at most 28 days ahead (GuildRecord.setTimedOutUntil).
+   * Until then the member keeps only View Channel and Read Message History (their interactions' `permissions` say
+   * so), posts nothing and joins no voice channel. GUILD_MEMBER_UPDATE follows, sent only to a bot with the Guild
+   * Members intent; without it a bot learns of it from the member object of an interaction, a voice state or a lookup.
+   */
+  setMemberTimeout(guildId: string, userId: string, until: Date | null, moderatorId?: string): void {
+    const guild = this.parts.world.guild(guildId);
+    const refused = guild.setTimedOutUntil(
+      moderatorId ?? guild.ownerId,
+      userId,
+      until === null ? null : until.toISOString(),
+    );
+    if (refused) throw new Error(`FakeDiscord: timing out ${userId} refused: ${refused.status} ${refused.code}`);
+    this.memberUpdated(guildId, userId);
+  }
+
+  /** GUILD_MEMBER_UPDATE for a member changed (roles, a timeout), to a session with the Guild Members intent. */
+  private memberUpdated(guildId: string, userId: string): void {
+    const guild = this.parts.world.guild(guildId);
+    const member = guild.members.get(userId);
+    if (!member) return;
     this.parts.gateway.dispatchToGuild(
       guildId,
       'GUILD_MEMBER_UPDATE',
@@ -604,6 +635,9 @@ export class FakeDiscord {
       return;
     }
     const previous = guild.voiceStates.get(userId)?.channelId ?? null;
+    // "Won't be able to ... join voice channels ... while in time out" (Discord's Time Out FAQ).
+    if (channelId !== null && channelId !== previous && guild.isTimedOut(userId))
+      throw new Error(`FakeDiscord: ${userId} is timed out in guild ${guildId} and cannot join a voice channel`);
     const state = guild.setVoiceState(userId, channelId, undefined, moderation);
     this.parts.gateway.dispatchToGuild(
       guildId,

@@ -40,6 +40,8 @@ export interface RestDeps {
   leaveGuild: (guildId: string) => boolean;
   /** A member's voice state changed by REST (a Stage's suppress, a raised hand): VOICE_STATE_UPDATE follows. */
   voiceStateChanged: (guildId: string, userId: string) => void;
+  /** A member changed by REST (a timeout): GUILD_MEMBER_UPDATE follows, to a bot with the Guild Members intent. */
+  memberUpdated: (guildId: string, userId: string) => void;
 }
 
 interface Context {
@@ -500,6 +502,23 @@ export class RestApi {
       const guild = this.guild(guildId);
       if (!guild) return unknownGuild;
       const member = guild.members.get(userId === '@me' ? world.bot.id : userId);
+      return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
+    });
+    // Modify Guild Member, for what the local Discord models of it: a timeout (communication_disabled_until), set or
+    // lifted by the bot as a moderator. 200 with the member; GUILD_MEMBER_UPDATE follows.
+    add('PATCH', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''], body }) => {
+      const guild = this.guild(guildId);
+      if (!guild) return unknownGuild;
+      const json = asObject(body.json);
+      const fields = Object.keys(json);
+      if (fields.length === 0 || fields.some((field) => field !== 'communication_disabled_until')) {
+        this.deps.report(`REST PATCH member: only communication_disabled_until is modelled (got ${fields.join(', ')})`);
+        return fail(apiError(400, 50035, 'Invalid Form Body'));
+      }
+      const refused = guild.setTimedOutUntil(world.bot.id, userId, json['communication_disabled_until']);
+      if (refused) return fail(apiError(refused.status, refused.code, refused.message));
+      this.deps.memberUpdated(guildId, userId);
+      const member = guild.members.get(userId);
       return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
     });
     add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body }) => {

@@ -17,6 +17,13 @@ export const DEFAULT_PERMISSIONS =
   P.UseVAD |
   P.UseApplicationCommands;
 export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 0n);
+/**
+ * What a timed-out member keeps ("Permissions for Timed Out Members"): every other permission is gone, wherever
+ * they are, until the timeout ends. Owners and administrators are exempt.
+ */
+export const TIMED_OUT_PERMISSIONS = P.ViewChannel | P.ReadMessageHistory;
+/** Modify Guild Member's communication_disabled_until: "up to 28 days in the future". */
+export const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60_000;
 
 export const GatewayIntent = {
   Guilds: 1 << 0,
@@ -50,6 +57,17 @@ export interface MemberRecord {
   roles: string[];
   joinedAt: string;
   locale: string | undefined;
+  /**
+   * When the member's timeout ends (ISO 8601), as a moderator set it; null or absent when none was set. A time in the
+   * past is a timeout that ended: Discord leaves the value as it was, and the member may speak again.
+   */
+  communicationDisabledUntil?: string | null;
+}
+/** Discord's refusal of a request (its HTTP status, JSON code and message). */
+export interface Refused {
+  status: number;
+  code: number;
+  message: string;
 }
 /** A soundboard sound as stored (soundboard.ts): its object and its decoded bytes, for tests to listen to. */
 export interface StoredSound {
@@ -304,7 +322,7 @@ export class GuildRecord {
   editOwnVoiceState(
     userId: string,
     edit: { channelId: unknown; suppress?: unknown; requestToSpeakTimestamp?: unknown },
-  ): { status: number; code: number; message: string } | undefined {
+  ): Refused | undefined {
     const state = this.voiceStates.get(userId);
     const channel = typeof edit.channelId === 'string' ? this.channels.get(edit.channelId) : undefined;
     if (!channel || !state || state.channelId !== channel.id)
@@ -356,6 +374,8 @@ export class GuildRecord {
     const own = channel.overwrites.find((o) => o.type === 1 && o.id === userId);
     if (own) apply(own.deny, own.allow);
     if ((bits & P.ViewChannel) === 0n) return 0n;
+    // A timeout takes what the channel's overwrites allow as well: only viewing and reading history are left.
+    if (this.isTimedOut(userId)) return bits & TIMED_OUT_PERMISSIONS;
     if (channel.type === 0 && (bits & P.SendMessages) === 0n) {
       bits &= ~(
         P.SendTTSMessages |
@@ -369,12 +389,47 @@ export class GuildRecord {
     return bits;
   }
 
+  /** A member's permissions in the guild: their roles' (all for the owner and administrators), cut by a timeout. */
   permissionsOf(userId: string): bigint {
+    const bits = this.rolePermissionsOf(userId);
+    return this.isTimedOut(userId) ? bits & TIMED_OUT_PERMISSIONS : bits;
+  }
+
+  /** The union of @everyone's and the member's roles' permissions; all of them for the owner or an Administrator. */
+  private rolePermissionsOf(userId: string): bigint {
     if (userId === this.ownerId) return ALL_PERMISSIONS;
     const member = this.members.get(userId);
     let bits = this.roles[0]?.permissions ?? 0n;
     for (const roleId of member?.roles ?? []) bits |= this.roles.find((r) => r.id === roleId)?.permissions ?? 0n;
     return (bits & P.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
+  }
+
+  /**
+   * Whether a member is timed out at `now` (the host's wall clock, which discord.js compares the timestamp with):
+   * their timeout ends later. The owner and administrators are exempt, as Discord exempts them.
+   */
+  isTimedOut(userId: string, now: number = Date.now()): boolean {
+    const until = this.members.get(userId)?.communicationDisabledUntil;
+    if (until === undefined || until === null || !(Date.parse(until) > now)) return false;
+    return (this.rolePermissionsOf(userId) & P.Administrator) === 0n;
+  }
+
+  /**
+   * Modify Guild Member's `communication_disabled_until`, as Discord checks it: `actorId` (a moderator, or the bot
+   * over REST) needs Moderate Members; the owner and an Administrator cannot be timed out (403); the end must be an
+   * ISO 8601 time at most 28 days ahead, or null to lift the timeout. The refusal, else undefined (the member changed).
+   */
+  setTimedOutUntil(actorId: string, userId: string, until: unknown, now: number = Date.now()): Refused | undefined {
+    const member = this.members.get(userId);
+    if (!member) return { status: 404, code: 10007, message: 'Unknown Member' };
+    const invalid = { status: 400, code: 50035, message: 'Invalid Form Body' };
+    if (until !== null && (typeof until !== 'string' || Number.isNaN(Date.parse(until)))) return invalid;
+    const missing = { status: 403, code: 50013, message: 'Missing Permissions' };
+    if ((this.permissionsOf(actorId) & P.ModerateMembers) === 0n) return missing;
+    if (userId === this.ownerId || (this.rolePermissionsOf(userId) & P.Administrator) !== 0n) return missing;
+    if (until !== null && Date.parse(until) > now + MAX_TIMEOUT_MS) return invalid;
+    member.communicationDisabledUntil = until === null ? null : new Date(Date.parse(until)).toISOString();
+    return undefined;
   }
 }
 
@@ -473,7 +528,7 @@ export function memberPayload(
     mute: guild.voiceStates.get(member.user.id)?.mute ?? false,
     flags: 0,
     pending: false,
-    communication_disabled_until: null,
+    communication_disabled_until: member.communicationDisabledUntil ?? null,
     ...(withPermissions === false
       ? {}
       : {

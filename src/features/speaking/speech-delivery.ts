@@ -170,6 +170,25 @@ export async function speakForCommand(
   await speakAndReply(interaction, context, { request, requester: commandRequester(interaction) }, target, voiceLabel);
 }
 
+/** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
+const AUTHOR_LOOKUP_MS = 1_000;
+
+/**
+ * Another member's words (the Speak menu's message): without the Guild Members intent Discord tells SayBot nothing of
+ * a timeout (or a role) given since it last saw the author, so they are looked up afresh (GET member, which updates
+ * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them.
+ */
+async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
+  if (author.memberId === interaction.user.id) return author;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), AUTHOR_LOOKUP_MS);
+  });
+  const looked = interaction.guild.members.fetch({ user: author.memberId, force: true }).catch(() => undefined);
+  const member = await Promise.race([looked, late]).finally(() => clearTimeout(timer));
+  return member === undefined ? author : { memberId: author.memberId, member };
+}
+
 /**
  * Hands the order to the pipeline and turns what it says into the member's words. The interaction is acknowledged
  * as soon as the request is accepted, while the voice join and the first part's request are already under way.
@@ -186,9 +205,10 @@ export async function speakAndReply(
    */
   reply: { private?: boolean; author?: WordsAuthor } = {},
 ): Promise<void> {
+  const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
   const effects = {
     ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-    author: reply.author,
+    author,
   };
   const job = handOver(context.speech, {
     ...order,
