@@ -134,8 +134,6 @@ describeInBrowser('npm run playground in a real browser', () => {
       await pitchHeardAfter(first, 1);
       const reply = page.locator('[data-message-id]').filter({ hasText: 'olivia used /say' }).last();
       await expect.poll(() => reply.textContent(), { timeout: WAIT_MS }).toContain('Spoke');
-      // A member's requests are a few seconds apart (SayBot's default cooldown): a person would not press at once.
-      await page.waitForTimeout(3500);
       const before = await heardSeconds();
       await reply.getByRole('button', { name: 'Again' }).click();
       const pitch = await pitchHeardAfter(before, 1);
@@ -155,7 +153,6 @@ describeInBrowser('npm run playground in a real browser', () => {
       });
       const started = page.locator('[data-message-id]').filter({ hasText: 'dana used /autoread' }).last();
       await expect.poll(() => started.count(), { timeout: WAIT_MS }).toBe(1);
-      await page.waitForTimeout(3500); // the cooldown between a member's requests
       const before = await heardSeconds();
       const input = page.getByRole('textbox', { name: 'Message or slash command' });
       await input.fill('Reading this aloud from the read-aloud channel');
@@ -175,7 +172,6 @@ describeInBrowser('npm run playground in a real browser', () => {
     "the owner's /scene save opens SayBot's form: the page draws it, she writes the script, and sees SayBot's answer",
     async () => {
       await as(OLIVIA);
-      await page.waitForTimeout(3500); // the cooldown between a member's requests
       await slash('scene', async () => {
         await page.locator('[data-sub="0"]').selectOption('save');
         await page.locator('[data-option="name"]').fill('greeting');
