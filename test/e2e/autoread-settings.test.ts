@@ -370,11 +370,22 @@ describe('/autoread settings: autojoin', () => {
 });
 
 describe('/autoread settings: backlog', () => {
-  /** The first line plays; the others arrive while it does. Resolves once all are delivered. */
+  /**
+   * The first line plays; the others arrive while it does, however long their delivery takes: the sandbox pauses the
+   * first line's audio part of the way through (a pause in what the service sends, as a slow network makes) until all
+   * are delivered. Resolves once all are delivered and the first goes on.
+   */
   async function burst(h: Harness, first: string, texts: readonly string[]): Promise<void> {
-    await post(h, CAROL, first);
-    await h.discord.waitForAudio(GUILD, { minSeconds: 0.2, quietMs: 0 });
-    for (const text of texts) await post(h, CAROL, text);
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 24_000, endpoint: 'tts' });
+    try {
+      await post(h, CAROL, first);
+      await h.discord.waitForAudio(GUILD, { minSeconds: 0.2, quietMs: 0 });
+      await expect.poll(() => h.sandbox.requests.some((r) => r.text === first && r.outcome === 'paused')).toBe(true);
+      for (const text of texts) await post(h, CAROL, text);
+    } finally {
+      h.sandbox.clearFaults();
+      h.sandbox.resumePaused();
+    }
   }
 
   it('reads faster while more than faster_after messages wait, heard at the expected length', async () => {
@@ -382,7 +393,7 @@ describe('/autoread settings: backlog', () => {
     expect(
       await settings(h, { say_name: false, faster_after: 1, max_speed: numberValue(1.5), skip_after: 0 }),
     ).toContain('faster past 1 waiting (up to 1.5×)');
-    const first = 'This first message is long enough to keep the voice busy while the next ones arrive in a burst.';
+    const first = 'The first message, read while the rest arrive.';
     const texts = [
       'Line two.',
       'Line three is read faster.',
@@ -406,7 +417,7 @@ describe('/autoread settings: backlog', () => {
   it('past skip_after waiting, skips to the newest with ONE notice; the skipped make no API call', async () => {
     const h = await startReading();
     await settings(h, { say_name: false, faster_after: 0, skip_after: 2 });
-    const first = 'This first message is long enough to keep the voice busy while the next ones arrive in a burst.';
+    const first = 'The first message, read while the rest arrive.';
     const texts = [
       'Message two.',
       'Message three.',

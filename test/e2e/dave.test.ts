@@ -48,7 +48,7 @@ async function say(guildId: string, userId: string, text: string, voice: string)
 describe('/say with DAVE required', () => {
   it('a first join is heard from the first syllable: every frame end-to-end encrypted, full duration, right pitch', async () => {
     await leaveVoice(london.id);
-    const text = 'The very first words after joining.';
+    const text = 'First words after joining.';
     const voice = 'voice-b-en-m-01';
     const handle = await say(london.id, ALICE, text, voice);
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
@@ -68,7 +68,7 @@ describe('/say with DAVE required', () => {
 
   it('in the channel already, a second reply is heard in full, encrypted', async () => {
     await inChannel();
-    const text = 'Second reply in the same channel.';
+    const text = 'Second reply.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
@@ -81,7 +81,7 @@ describe('/say with DAVE required', () => {
     h.discord.setVoiceState(london.id, BOB, GENERAL);
     // Until the bot executes the transition it still sends with the previous epoch's keys (as every DAVE client does).
     await h.discord.waitForDave(london.id, (s) => s.members.includes(BOB) && s.botEpoch === s.epoch);
-    const text = 'Both of you can hear this.';
+    const text = 'Both hear this.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-m-01');
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
@@ -131,7 +131,7 @@ describe('/say with DAVE required', () => {
   });
 
   it('a cached reply replays encrypted and in full, without a request to the Voice API', async () => {
-    const text = 'Say this twice, please.';
+    const text = 'Twice, please.';
     const first = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await first.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
     await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });

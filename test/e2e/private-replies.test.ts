@@ -173,8 +173,9 @@ describe('the host clock 20 minutes ahead of Discord', () => {
 
 describe("a private reply whose token really expired (Discord's clock past its 15 minutes)", () => {
   /**
-   * Carol's public /say plays a clip of several seconds; alice's Speak (private) queues behind it, is told "Queued",
-   * then Discord's clock moves past both tokens' 15 minutes. Resolves once the Speak is done.
+   * Carol's public /say goes first, its Voice API answer held by the sandbox (charged, its audio not yet sent); alice's
+   * Speak (private) queues behind it, is told "Queued", then Discord's clock moves past both tokens' 15 minutes and
+   * carol's line is let go. Queued behind by an event, not by a clip's length. Resolves once the Speak is done.
    */
   async function speakOutlivingItsToken(): Promise<{
     handle: InteractionHandle;
@@ -183,28 +184,33 @@ describe("a private reply whose token really expired (Discord's clock past its 1
   }> {
     const logMark = h.logs().length;
     const channelMark = h.discord.channelMessages().length;
-    const first =
-      'This first sentence keeps the voice channel busy for several seconds, long enough to queue behind it.';
-    expect(h.sandbox.expectedDurationSeconds(first)).toBeGreaterThan(3);
+    const first = `Carol goes first, ${channelMark}.`;
     h.discord.clearAudio(guild.id);
-    await h.discord.command({
-      guildId: guild.id,
-      userId: CAROL,
-      name: 'say',
-      options: [{ name: 'text', value: first }],
-    });
-    await h.discord.waitForPacket(guild.id, (p) => !p.silence);
-    const handle = await h.discord.messageCommand({
-      guildId: guild.id,
-      userId: ALICE,
-      name: 'Speak',
-      message: { author: { id: BOB, username: 'bob' }, content: 'Read this after the long one.' },
-    });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
-    expect(isPrivate(handle.responses[0])).toBe(true);
-    h.discord.advanceClock(FIFTEEN_MINUTES + 1_000);
-    await waitForLog((l) => l.msg === 'command done' && l.command === 'Speak', logMark);
-    return { handle, logMark, channelMark };
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    try {
+      await h.discord.command({
+        guildId: guild.id,
+        userId: CAROL,
+        name: 'say',
+        options: [{ name: 'text', value: first }],
+      });
+      await expect.poll(() => h.sandbox.requests.some((r) => r.text === first && r.outcome === 'held')).toBe(true);
+      const handle = await h.discord.messageCommand({
+        guildId: guild.id,
+        userId: ALICE,
+        name: 'Speak',
+        message: { author: { id: BOB, username: 'bob' }, content: 'Read this after the first one.' },
+      });
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+      expect(isPrivate(handle.responses[0])).toBe(true);
+      h.discord.advanceClock(FIFTEEN_MINUTES + 1_000);
+      h.sandbox.resumePaused();
+      await waitForLog((l) => l.msg === 'command done' && l.command === 'Speak', logMark);
+      return { handle, logMark, channelMark };
+    } finally {
+      h.sandbox.clearFaults();
+      h.sandbox.resumePaused();
+    }
   }
 
   it('reaches the member by DM, never the channel (the public reply of the clip before it may go there)', async () => {

@@ -58,6 +58,28 @@ async function drained(h: Harness, timeout: number): Promise<void> {
   );
 }
 
+/**
+ * `userId`'s /say of `text`, its Voice API answer held by the sandbox (charged, its audio not yet sent) until the test
+ * calls resumePaused(): the first clip of the queue, still there however long what follows takes to arrive. Resolves
+ * once the request is held; the handle's reply comes after the resume.
+ */
+async function heldAhead(h: Harness, userId: string, text: string): Promise<InteractionHandle> {
+  h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+  const handle = await h.discord.command({
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: [{ name: 'text', value: text }],
+  });
+  await vi.waitFor(
+    () => {
+      if (!h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held')) throw new Error('not held yet');
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+  return handle;
+}
+
 describe('bounded queues', () => {
   it('200 messages in 20 s into a read channel: the backlog and the spend stay bounded, the oldest unread are dropped with one notice', async () => {
     const MAX_PENDING = 10;
@@ -116,60 +138,76 @@ describe('bounded queues', () => {
 
   it('a member past the per-member bound is refused privately before anything is sent; another member still gets in', async () => {
     const h = await start({ env: { QUEUE_MAX_PER_MEMBER: '2' } });
-    const long = (n: number) => `Request number ${n} from alice, long enough to keep the queue busy for a while.`;
-    for (const n of [1, 2]) {
+    const line = (n: number) => `Alice, ${n}.`;
+    // Alice's first line stays ahead however long the rest takes to arrive: held (by an event, not its length).
+    const first = await heldAhead(h, ALICE.id, line(1));
+    try {
       const { content } = await runCommand(h, {
         guildId: GUILD,
         userId: ALICE.id,
         name: 'say',
-        options: { text: long(n) },
+        options: { text: line(2) },
       });
       expect(content).toMatch(/^(Speaking in|Queued)/);
+      const refused = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: { text: line(3) },
+      });
+      expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
+      expect(refused.content).toBe(t('en-US', 'queue.refused.member', { limit: 2 }));
+      expect(ephemeral(refused.handle)).toBe(true);
+      expect(h.discord.channelMessages().some((m) => String(m.message['content']).includes('requests waiting'))).toBe(
+        false,
+      );
+      const other = await runCommand(h, {
+        guildId: GUILD,
+        userId: CAROL.id,
+        name: 'say',
+        options: { text: 'Carol still gets in.' },
+      });
+      expect(other.content).toMatch(/^Queued/);
+    } finally {
+      h.sandbox.resumePaused();
     }
-    const refused = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text: long(3) } });
-    expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
-    expect(refused.content).toBe(t('en-US', 'queue.refused.member', { limit: 2 }));
-    expect(ephemeral(refused.handle)).toBe(true);
-    expect(h.discord.channelMessages().some((m) => String(m.message['content']).includes('requests waiting'))).toBe(
-      false,
-    );
-    const other = await runCommand(h, {
-      guildId: GUILD,
-      userId: CAROL.id,
-      name: 'say',
-      options: { text: 'Carol still gets in.' },
-    });
-    expect(other.content).toMatch(/^Queued/);
+    expect((await first.waitFor((r) => r.content !== undefined, 20_000)).content).toMatch(/^(Speaking in|Queued)/);
     await drained(h, 30_000);
-    expect(ttsTexts(h)).toEqual([long(1), long(2), 'Carol still gets in.']);
+    expect(ttsTexts(h)).toEqual([line(1), line(2), 'Carol still gets in.']);
   }, 60_000);
 
   it('a full server queue refuses the next request privately, naming the bound; a file still can be had', async () => {
     const h = await start({ env: { QUEUE_MAX_CLIPS: '2' } });
-    const long = (who: string) => `${who} fills the queue with a sentence long enough to last a few seconds.`;
-    for (const [userId, who] of [
-      [ALICE.id, 'Alice'],
-      [CAROL.id, 'Carol'],
-    ] as const) {
-      const { content } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text: long(who) } });
+    // Alice's line stays ahead, held (by an event, not its length), until the file has been had.
+    const first = await heldAhead(h, ALICE.id, 'Alice fills the queue.');
+    try {
+      const { content } = await runCommand(h, {
+        guildId: GUILD,
+        userId: CAROL.id,
+        name: 'say',
+        options: { text: 'Carol fills the queue.' },
+      });
       expect(content).toMatch(/^(Speaking in|Queued)/);
+      const refused = await runCommand(h, {
+        guildId: GUILD,
+        userId: DAVE.id,
+        name: 'say',
+        options: { text: 'Dave is one too many.' },
+      });
+      expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
+      expect(refused.content).toBe(t('en-US', 'queue.refused.guildClips', { limit: 2, queued: 2 }));
+      expect(ephemeral(refused.handle)).toBe(true);
+      const file = await runCommand(h, {
+        guildId: GUILD,
+        userId: DAVE.id,
+        name: 'say',
+        options: { text: 'Dave asks for a file.', output: 'file' },
+      });
+      await file.handle.waitFor((r) => r.files.length > 0, 15_000);
+    } finally {
+      h.sandbox.resumePaused();
     }
-    const refused = await runCommand(h, {
-      guildId: GUILD,
-      userId: DAVE.id,
-      name: 'say',
-      options: { text: 'Dave is one too many.' },
-    });
-    expect(refused.content).not.toMatch(/^(Speaking in|Queued)/);
-    expect(refused.content).toBe(t('en-US', 'queue.refused.guildClips', { limit: 2, queued: 2 }));
-    expect(ephemeral(refused.handle)).toBe(true);
-    const file = await runCommand(h, {
-      guildId: GUILD,
-      userId: DAVE.id,
-      name: 'say',
-      options: { text: 'Dave asks for a file.', output: 'file' },
-    });
-    await file.handle.waitFor((r) => r.files.length > 0, 15_000);
+    expect((await first.waitFor((r) => r.content !== undefined, 20_000)).content).toMatch(/^(Speaking in|Queued)/);
     await drained(h, 30_000);
     expect(ttsTexts(h)).not.toContain('Dave is one too many.');
   }, 60_000);

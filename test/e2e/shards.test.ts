@@ -222,6 +222,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     } finally {
       // Whatever happened, the next test starts with the month open.
       sandbox.clearFaults();
+      sandbox.resumePaused();
       await store.quota.clearExhausted();
     }
   }, 40_000);
@@ -237,8 +238,9 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     expect(await say(G0, 'This one meets the used-up quota.')).toMatch(/used up/);
     expect((await store.quota.get()).exhausted).toBeDefined();
 
-    // Shard 0's next request is the probe; its answer is slow to come, so it holds the turn meanwhile.
-    sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 8000, endpoint: 'tts' });
+    // Shard 0's next request is the probe; its answer is held back (until the test lets it go, once shard 1 has been
+    // refused: an event, not a delay), so it holds the turn meanwhile.
+    sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const probe = await discord.command({
       guildId: G0.id,
       userId: member(G0),
@@ -248,6 +250,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     await probe.waitFor((r) => r.kind === 'callback', 10_000); // deferred: its checks passed, it is the probe
     expect(await say(G1, 'Shard one waits its turn.', 'voice-b-en-m-01')).toMatch(/Another request is checking/);
     expect(sandbox.requests.filter((r) => r.voice === 'voice-b-en-m-01')).toEqual([]);
+    sandbox.resumePaused();
 
     // The probe was accepted: the mark is gone for both shards.
     await probe.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);

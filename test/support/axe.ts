@@ -15,7 +15,11 @@ interface Violation {
 /** axe-core's serious and critical violations on the page as it stands, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE);
-  const violations = await page.evaluate<Violation[]>('axe.run(document).then((result) => result.violations)');
+  // Only the violations are wanted: the other result types are kept to one node each (axe's resultTypes), which finds
+  // the same violations in less time.
+  const violations = await page.evaluate<Violation[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
+  );
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

@@ -19,7 +19,7 @@ import { LOUNGE, SEOUL } from '../../support/world.ts';
 const MEMBER = { id: '340000000000000002', username: 'writer' };
 const VOICES = { Ann: 'voice-b-en-f-01', Ben: 'voice-b-en-m-01', Kei: 'voice-b-ja-m-01' } as const;
 const CAST = `cast: Ann = ${VOICES.Ann}, Ben = ${VOICES.Ben}, Kei = ${VOICES.Kei}`;
-const LINES = ['Ann: Good morning from the studio.', 'Ben: Morning to you, Ann.', 'Kei: And a good morning from me.'];
+const LINES = ['Ann: Good morning.', 'Ben: Morning, Ann.', 'Kei: Morning to you.'];
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
 
