@@ -220,4 +220,26 @@ describe('/privacy', () => {
     const usage = await runCommand(h, { guildId: SPENT, userId: X11, name: 'usage', locale: 'en-US' });
     expect(usage.content).toContain('You today: 250 characters; daily budget 300, 50 left');
   });
+
+  it("server keeps its month: /usage shows what the monthly budget counts, the deleted members' characters included", async () => {
+    const [a, b, c, late] = SPENDERS;
+    for (const [userId, characters] of [
+      [a, 300],
+      [b, 300],
+      [c, 270],
+    ] as const)
+      expect((await say(MONTH_SPENT, userId, textOf(characters, `s${characters}${userId.slice(-1)}`))).content).toMatch(
+        /^Here is/,
+      );
+    await deleteServer(MONTH_SPENT);
+    expect((await say(MONTH_SPENT, late, textOf(63, 'late'))).content).toMatch(/^Here is/);
+    const refused = await say(MONTH_SPENT, MANAGER, textOf(106, 'over'));
+    expect(refused.content).toMatch(
+      /^This server's monthly budget is 1,?000 characters: 933 are used and this needs 106\./,
+    );
+    const usage = await runCommand(h, { guildId: MONTH_SPENT, userId: late, name: 'usage', locale: 'en-US' });
+    expect(usage.content).toContain(
+      'This server: 933 characters spent, 0 saved by the cache; monthly budget 1,000, 67 left.',
+    );
+  });
 });

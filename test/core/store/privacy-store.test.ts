@@ -266,6 +266,43 @@ forEachBackend((store, backend) => {
       expect(rowsHolding(scan, A).filter((r) => !Object.values(r.cells).includes(G2))).toEqual([]);
     });
 
+    it("a server's month reads the same after its deletion as its budget counts it; the deleted members' characters are no one's", async () => {
+      const spend = (userId: string, characters: number, cached = false, guildId = G1) =>
+        store.spends.record({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters, cached });
+      await spend(A, 300);
+      await spend(B, 300);
+      await spend(C, 270);
+      await spend(A, 7, true);
+      await spend(A, 11, false, G2);
+      await store.privacy.forgetGuild(G1, AT);
+      await spend(A, 63);
+      // The budget counts 933 (870 before the deletion, 63 after); so does the month.
+      expect(
+        await store.budgets.hold({
+          guildId: G1,
+          userId: A,
+          characters: 106,
+          limits: { guildMonthlyChars: 1000 },
+          ttlMs: 60_000,
+          at: AT,
+        }),
+      ).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 933 });
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual({ spent: 933, saved: 7 });
+      expect(await store.spends.monthTotals(MONTH, G2)).toEqual({ spent: 11, saved: 0 });
+      expect(await store.spends.monthTotals(MONTH)).toEqual({ spent: 944, saved: 7 });
+      // The days count every character; the members' ranking names only members still known: A's 63.
+      const breakdown = await store.spends.monthBreakdown(MONTH, G1, 5);
+      expect(breakdown.days).toEqual([{ day: '2025-03-10', spent: 933, saved: 7 }]);
+      expect(breakdown.members).toEqual([{ userId: A, spent: 63, saved: 0 }]);
+      // A member's own deletion: their characters stay in the server's month, attributed to no one.
+      await spend(B, 9);
+      await store.privacy.forgetMember(A, G1, AT);
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual({ spent: 942, saved: 7 });
+      expect((await store.spends.monthBreakdown(MONTH, G1, 5)).members).toEqual([{ userId: B, spent: 9, saved: 0 }]);
+      // Past the month, nothing of it is found under the server.
+      expect(await store.spends.monthTotals('2025-04', G1)).toEqual({ spent: 0, saved: 0 });
+    });
+
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {
       const t0 = new Date('2025-03-01T00:00:00Z');
       await store.removedGuilds.mark(G1, t0);

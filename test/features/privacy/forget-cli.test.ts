@@ -90,8 +90,9 @@ describe('npm run forget', () => {
     expect((await totals()).all).toEqual(before.all);
   });
 
-  it("--guild keeps what its budgets count: each member's day and last spend (the cooldown)", async () => {
+  it("--guild keeps what its budgets count: each member's day and last spend (the cooldown), the server's month", async () => {
     const at = new Date();
+    const month = at.toISOString().slice(0, 7);
     const seeded = openSqliteStore(file);
     try {
       await seeded.spends.record({
@@ -113,6 +114,7 @@ describe('npm run forget', () => {
     try {
       expect(await store.spends.lastSpendAt(G1, B)).toEqual(at);
       expect(await store.spends.memberDaySpent(G1, B)).toBe(250);
+      expect(await store.spends.monthTotals(month, G1)).toEqual({ spent: 250, saved: 0 });
     } finally {
       await store.close();
     }

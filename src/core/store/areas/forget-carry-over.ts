@@ -3,7 +3,8 @@
 // nor a server its month. So, in the deletion's transaction and before its rules run (forget-plan.ts), these move from
 // the IDs to the period's keyed pseudonyms (period-pseudonym.ts) instead of a random marker: a member's running total
 // of the day, their spends of the last day (when they last spent: the cooldown, at most a day, counts from it) and
-// their holds in flight; a server's running total of the month and its holds. A member's own deletion keeps the guild's ID (the guild is still
+// their holds in flight; a server's running total of the month, its holds, and its spends of the month (what /usage
+// shows of the month is what its budget counts). A member's own deletion keeps the guild's ID (the guild is still
 // there) and gives the member the day's pseudonym; a server's deletion gives its rows the month's pseudonym in the
 // guild column and every member the day's in the member column, the same rule for both. No row keeps an ID; each
 // stops mattering when its period ends. The reads below look under the same IDs: the budgets' (budget-holds.ts) and
@@ -82,7 +83,7 @@ type Forgotten =
 /**
  * The rule both deletions follow, run in the deletion's transaction before its rules. Each member's day (its running
  * total), their paid spends of the last day and their holds go under the day's pseudonym; a server's deletion also
- * gives them, and its month's running total, the month's pseudonym in the guild column.
+ * gives them, and its month's running total and other spends of the month, the month's pseudonym in the guild column.
  * Returns how many spend rows it moved off the IDs (they no longer name who was forgotten: the deletion's count).
  */
 async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
@@ -156,7 +157,16 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
   }
   if (who.kind === 'member') return recent.length;
 
+  // A server's month: its other spends of the month (older, or cache hits) under the month's pseudonym, no member
+  // named; what /usage shows of the month is then what its monthly budget counts. Older months are marked by the
+  // rules like the rest.
   const monthPseudonym = guildMonthPseudonym(key, who.guildId, month);
+  const rest = await trx
+    .updateTable('spends')
+    .set({ guild_id: monthPseudonym, user_id: who.marker })
+    .where('guild_id', '=', who.guildId)
+    .where('month', '=', month)
+    .executeTakeFirst();
   // Its running total keeps counting against the server's monthly budget.
   const row = await trx
     .selectFrom('spend_totals_guild_month')
@@ -180,7 +190,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
       .where('month', '=', month)
       .execute();
   }
-  return recent.length;
+  return recent.length + Number(rest.numUpdatedRows);
 }
 
 /**
@@ -199,7 +209,7 @@ export function carryOverMember(
 
 /**
  * A server forgotten at `at`: what a member's deletion carries, for each of its members, and its month (running
- * total, holds); `marker` is the deletion's marker. Returns how many spend rows it moved.
+ * total, holds, spends); `marker` names its members where no budget needs them. Returns how many spend rows it moved.
  */
 export function carryOverGuild(trx: Db, key: Buffer, guildId: string, marker: string, at: Date): Promise<number> {
   return carryOver(trx, key, { kind: 'guild', guildId, marker }, at);

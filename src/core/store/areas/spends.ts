@@ -20,6 +20,7 @@ import {
   lastSpendIds,
   memberDayIds,
 } from './forget-carry-over.ts';
+import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import { orNull } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
@@ -282,17 +283,28 @@ export class SpendArea extends Area {
     return forgottenSpendIds(await pseudonymKey(this.d), guildId, userId, forgotten, at);
   }
 
-  /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
+  /**
+   * This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. A guild's month counts what a deletion
+   * carried under the month's pseudonym (forget-carry-over.ts), as its monthly budget does.
+   */
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
-    return totalsOf(await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).executeTakeFirst());
+    if (guildId === undefined) return totalsOf(await query.executeTakeFirst());
+    const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
+    return totalsOf(await query.where('guild_id', 'in', guilds).executeTakeFirst());
   }
 
-  /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
+  /**
+   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. The days count
+   * every character of the month (a deletion's carried included, as monthTotals); the members are only those still
+   * named: what deleted members spent counts in the server's month, attributed to no one.
+   */
   async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
-    const spends = this.d.db.selectFrom('spends').where('guild_id', '=', guildId).where('month', '=', month);
+    const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
+    const spends = this.d.db.selectFrom('spends').where('guild_id', 'in', guilds).where('month', '=', month);
     const days = await spends.select('day').select(totals).groupBy('day').orderBy('day').execute();
     const members = await spends
+      .where('user_id', 'not like', `${FORGOTTEN_PREFIX}%`)
       .select('user_id')
       .select(totals)
       .groupBy('user_id')
