@@ -303,6 +303,31 @@ forEachBackend((store, backend) => {
       expect(await store.spends.monthTotals('2025-04', G1)).toEqual({ spent: 0, saved: 0 });
     });
 
+    it("a late spend (a request under way when its member or server was forgotten) still starts the member's cooldown", async () => {
+      const late = (userId: string, forgotten: 'member' | 'guild', at: Date) =>
+        store.spends.record({
+          at,
+          guildId: G1,
+          userId,
+          command: 'say',
+          endpoint: 'tts',
+          characters: 5,
+          cached: false,
+          forgotten,
+        });
+      await store.privacy.forgetMember(A, G1, AT);
+      await late(A, 'member', new Date(AT.getTime() + 1_000));
+      await store.privacy.forgetGuild(G1, AT);
+      await late(B, 'guild', new Date(AT.getTime() + 2_000));
+      expect(await store.spends.lastSpendAt(G1, A, AT)).toEqual(new Date(AT.getTime() + 1_000));
+      expect(await store.spends.lastSpendAt(G1, B, AT)).toEqual(new Date(AT.getTime() + 2_000));
+      expect(await store.spends.memberDaySpent(G1, B, AT)).toBe(5);
+      const scan = await scanUrl(backend.url());
+      expect(rowsHolding(scan, G1)).toEqual([]);
+      expect(rowsHolding(scan, A)).toEqual([]);
+      expect(rowsHolding(scan, B)).toEqual([]);
+    });
+
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {
       const t0 = new Date('2025-03-01T00:00:00Z');
       await store.removedGuilds.mark(G1, t0);
