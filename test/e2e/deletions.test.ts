@@ -232,7 +232,7 @@ describe('deletions stick; cache-only means free', () => {
       .filter((r) => r.endpoint === 'tts')
       .map((r) => r.id);
     expect(paid).toHaveLength(2);
-    // Recorded once each, under a marker, never under the forgotten ID; and still counted for the day.
+    // Recorded once each, under the day's pseudonym, never under the forgotten ID; and still counted for the day.
     await vi.waitFor(
       () => {
         const scan = scanSqlite(h.databasePath);

@@ -53,7 +53,7 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   // The running totals budget holds read follow the spends they sum: a guild's month is marked, not
   // deleted, so the bot's month still adds up; a member's days are marked like their spends. A deleted guild's
   // member days are deleted: one marker for every member would collide on (guild, member, day), and they serve
-  // only that guild's daily budgets.
+  // only that guild's daily budgets (today's were carried first, under pseudonyms: forget-carry-over.ts).
   { table: 'spend_totals_guild_month', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'mark' },
   {
     table: 'spend_totals_member_day',
@@ -82,8 +82,11 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];
 
+/** How every marker and keyed pseudonym (period-pseudonym.ts) begins: no Discord ID does. */
+export const FORGOTTEN_PREFIX = 'forgotten:';
+
 /** A non-reversible stand-in for an ID: random, so nothing leads back to whom it replaced. */
-export const forgottenMarker = (): string => `forgotten:${randomBytes(8).toString('hex')}`;
+export const forgottenMarker = (): string => `${FORGOTTEN_PREFIX}${randomBytes(8).toString('hex')}`;
 
 export interface PlannedStatement {
   query: RawBuilder<unknown>;
@@ -160,3 +163,6 @@ export function planDescribeMember(
     })),
   );
 }
+
+/** Whether an ID is a marker or a keyed pseudonym (period-pseudonym.ts) rather than a Discord ID. */
+export const isForgottenId = (id: string): boolean => id.startsWith(FORGOTTEN_PREFIX);

@@ -5,6 +5,7 @@
 // who knows the key and the ID can find the row, and it stops mattering when its period ends.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Dialect } from './dialect.ts';
+import { FORGOTTEN_PREFIX } from './forget-plan.ts';
 
 /** The UTC month and day a moment counts in (the spends' and running totals' keys). */
 export const periodKeys = (at: Date): { month: string; day: string } => ({
@@ -54,5 +55,5 @@ export function noticePseudonym(key: Buffer, kind: 'guild' | 'member', id: strin
 }
 
 function pseudonym(key: Buffer, subject: string): string {
-  return `forgotten:${createHmac('sha256', key).update(subject).digest('hex').slice(0, 32)}`;
+  return `${FORGOTTEN_PREFIX}${createHmac('sha256', key).update(subject).digest('hex').slice(0, 32)}`;
 }

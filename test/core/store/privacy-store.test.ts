@@ -3,7 +3,7 @@ import { STORE_FEATURES } from '../../../src/app/store.ts';
 import { CORE_FORGET_RULES } from '../../../src/core/store/forget-plan.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../../support/db-scan.ts';
 import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../../support/privacy-seed.ts';
-import { G1, G2, MEMBER as A, OTHER_MEMBER as B, forEachBackend } from './contract.ts';
+import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row
@@ -224,6 +224,108 @@ forEachBackend((store, backend) => {
       });
       expect(refused).toMatchObject({ status: 'refused', used: 120 });
       expect(await store.spends.memberDaySpent(G1, B, AT)).toBe(0);
+    });
+
+    it("a server's deletion carries over what a member's does: each member's day, their last spend (the cooldown) and their holds", async () => {
+      const spend = (guildId: string, userId: string, characters: number, at: Date) =>
+        store.spends.record({ at, guildId, userId, command: 'say', endpoint: 'tts', characters, cached: false });
+      const hold = (userId: string, characters: number, at = AT) =>
+        store.budgets.hold({
+          guildId: G1,
+          userId,
+          characters,
+          limits: { memberDailyChars: 300 },
+          ttlMs: 60_000,
+          at,
+        });
+      await spend(G1, A, 250, new Date(AT.getTime() - 60_000));
+      // B last spent yesterday, a minute before midnight: their cooldown (up to a day) still counts from it.
+      await spend(G1, B, 40, new Date('2025-03-09T23:59:00Z'));
+      await spend(G2, A, 5, AT);
+      // C's request is under way: its hold of 280 counts against their day.
+      expect((await hold(C, 280)).status).toBe('held');
+      await store.privacy.forgetGuild(G1, AT);
+      // A's day (250) and last spend survive, as they do a member's own deletion.
+      expect(await store.spends.memberDaySpent(G1, A, AT)).toBe(250);
+      expect(await hold(A, 58)).toMatchObject({ status: 'refused', budget: 'memberDailyChars', used: 250 });
+      expect(await store.spends.lastSpendAt(G1, A, AT)).toEqual(new Date(AT.getTime() - 60_000));
+      expect(await store.spends.lastSpendAt(G1, B, AT)).toEqual(new Date('2025-03-09T23:59:00Z'));
+      expect(await store.spends.lastSpendAt(G1, B, new Date('2025-03-11T00:00:00Z'))).toBeUndefined();
+      expect(await hold(C, 21)).toMatchObject({ status: 'refused', used: 280 });
+      // Another guild's own rows are untouched.
+      expect(await store.spends.lastSpendAt(G2, A, AT)).toEqual(AT);
+      // Forgotten again the same day, after spending more (the server came back): both counted.
+      await spend(G1, A, 20, AT);
+      await store.privacy.forgetGuild(G1, AT);
+      expect(await hold(A, 31)).toMatchObject({ status: 'refused', used: 270 });
+      expect(await store.spends.lastSpendAt(G1, A, AT)).toEqual(AT);
+      const scan = await scanUrl(backend.url());
+      expect(rowsHolding(scan, G1)).toEqual([]);
+      expect(rowsHolding(scan, B)).toEqual([]);
+      expect(rowsHolding(scan, C)).toEqual([]);
+      expect(rowsHolding(scan, A).filter((r) => !Object.values(r.cells).includes(G2))).toEqual([]);
+    });
+
+    it("a server's month reads the same after its deletion as its budget counts it; the deleted members' characters are no one's", async () => {
+      const spend = (userId: string, characters: number, cached = false, guildId = G1) =>
+        store.spends.record({ at: AT, guildId, userId, command: 'say', endpoint: 'tts', characters, cached });
+      await spend(A, 300);
+      await spend(B, 300);
+      await spend(C, 270);
+      await spend(A, 7, true);
+      await spend(A, 11, false, G2);
+      await store.privacy.forgetGuild(G1, AT);
+      await spend(A, 63);
+      // The budget counts 933 (870 before the deletion, 63 after); so does the month.
+      expect(
+        await store.budgets.hold({
+          guildId: G1,
+          userId: A,
+          characters: 106,
+          limits: { guildMonthlyChars: 1000 },
+          ttlMs: 60_000,
+          at: AT,
+        }),
+      ).toMatchObject({ status: 'refused', budget: 'guildMonthlyChars', used: 933 });
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual({ spent: 933, saved: 7 });
+      expect(await store.spends.monthTotals(MONTH, G2)).toEqual({ spent: 11, saved: 0 });
+      expect(await store.spends.monthTotals(MONTH)).toEqual({ spent: 944, saved: 7 });
+      // The days count every character; the members' ranking names only members still known: A's 63.
+      const breakdown = await store.spends.monthBreakdown(MONTH, G1, 5);
+      expect(breakdown.days).toEqual([{ day: '2025-03-10', spent: 933, saved: 7 }]);
+      expect(breakdown.members).toEqual([{ userId: A, spent: 63, saved: 0 }]);
+      // A member's own deletion: their characters stay in the server's month, attributed to no one.
+      await spend(B, 9);
+      await store.privacy.forgetMember(A, G1, AT);
+      expect(await store.spends.monthTotals(MONTH, G1)).toEqual({ spent: 942, saved: 7 });
+      expect((await store.spends.monthBreakdown(MONTH, G1, 5)).members).toEqual([{ userId: B, spent: 9, saved: 0 }]);
+      // Past the month, nothing of it is found under the server.
+      expect(await store.spends.monthTotals('2025-04', G1)).toEqual({ spent: 0, saved: 0 });
+    });
+
+    it("a late spend (a request under way when its member or server was forgotten) still starts the member's cooldown", async () => {
+      const late = (userId: string, forgotten: 'member' | 'guild', at: Date) =>
+        store.spends.record({
+          at,
+          guildId: G1,
+          userId,
+          command: 'say',
+          endpoint: 'tts',
+          characters: 5,
+          cached: false,
+          forgotten,
+        });
+      await store.privacy.forgetMember(A, G1, AT);
+      await late(A, 'member', new Date(AT.getTime() + 1_000));
+      await store.privacy.forgetGuild(G1, AT);
+      await late(B, 'guild', new Date(AT.getTime() + 2_000));
+      expect(await store.spends.lastSpendAt(G1, A, AT)).toEqual(new Date(AT.getTime() + 1_000));
+      expect(await store.spends.lastSpendAt(G1, B, AT)).toEqual(new Date(AT.getTime() + 2_000));
+      expect(await store.spends.memberDaySpent(G1, B, AT)).toBe(5);
+      const scan = await scanUrl(backend.url());
+      expect(rowsHolding(scan, G1)).toEqual([]);
+      expect(rowsHolding(scan, A)).toEqual([]);
+      expect(rowsHolding(scan, B)).toEqual([]);
     });
 
     it('keeps when SayBot was removed from a guild, the first time only, until it is cancelled', async () => {

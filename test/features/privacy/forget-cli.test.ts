@@ -90,6 +90,36 @@ describe('npm run forget', () => {
     expect((await totals()).all).toEqual(before.all);
   });
 
+  it("--guild keeps what its budgets count: each member's day and last spend (the cooldown), the server's month", async () => {
+    const at = new Date();
+    const month = at.toISOString().slice(0, 7);
+    const seeded = openSqliteStore(file);
+    try {
+      await seeded.spends.record({
+        at,
+        guildId: G1,
+        userId: B,
+        command: 'say',
+        endpoint: 'tts',
+        characters: 250,
+        cached: false,
+      });
+    } finally {
+      await seeded.close();
+    }
+    const run = await forget(['--guild', G1]);
+    expect(run.code).toBe(0);
+    expect(rowsHolding(scanSqlite(file), B)).toEqual([]);
+    const store = openSqliteStore(file);
+    try {
+      expect(await store.spends.lastSpendAt(G1, B)).toEqual(at);
+      expect(await store.spends.memberDaySpent(G1, B)).toBe(250);
+      expect(await store.spends.monthTotals(month, G1)).toEqual({ spent: 250, saved: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+
   // One child process shows what bad arguments do (exit 2, the usage, nothing changed); which arguments are bad is
   // the parser's, asked in process below (each child costs a Node start and a TypeScript load).
   it('exits 2 with the usage on bad arguments, changing nothing', async () => {

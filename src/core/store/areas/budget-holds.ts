@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
-import { guildMonthPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
-import { memberDayIds } from './forget-carry-over.ts';
+import { periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import { guildMonthIds, memberDayIds } from './forget-carry-over.ts';
 import { given, present } from '../rows.ts';
 
 /** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
@@ -83,8 +83,8 @@ export class BudgetArea extends Area {
     // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts),
     // its holds still in flight included.
     const key = await pseudonymKey(this.d);
-    const members = memberDayIds(key, guildId, userId, day);
-    const guilds = [guildId, guildMonthPseudonym(key, guildId, month)];
+    const member = memberDayIds(key, guildId, userId, day);
+    const guilds = guildMonthIds(key, guildId, month);
     // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
     // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in
     // different guilds (shards) never wait for each other; a bot-wide limit spans guilds, so a hold that names one
@@ -101,15 +101,15 @@ export class BudgetArea extends Area {
               eb
                 .selectFrom('spend_totals_member_day')
                 .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', '=', guildId)
-                .where('user_id', 'in', members)
+                .where('guild_id', 'in', member.guilds)
+                .where('user_id', 'in', member.members)
                 .where('day', '=', day)
                 .as('spent'),
               eb
                 .selectFrom('budget_holds')
                 .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', '=', guildId)
-                .where('user_id', 'in', members)
+                .where('guild_id', 'in', member.guilds)
+                .where('user_id', 'in', member.members)
                 .where('day', '=', day)
                 .as('held'),
             ])

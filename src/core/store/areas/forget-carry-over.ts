@@ -1,54 +1,113 @@
 // What a deletion on request must carry over, in one place: whatever a budget counts from. A member who spent their
-// day, or waits out a cooldown, then asks to be forgotten must not spend again at once, nor a server its month. So,
-// in the deletion's transaction and before its rules run (forget-plan.ts), these move from the ID to the period's
-// keyed pseudonym (period-pseudonym.ts) instead of a random marker: a member's running total of the day, their spends
-// of the last day (when they last spent: the cooldown, at most a day, counts from it) and their holds in flight; a
-// server's running total of the month and its holds. No row keeps the ID; each stops mattering when its period ends.
+// day, or waits out a cooldown, then asks to be forgotten (or whose server is forgotten) must not spend again at once,
+// nor a server its month. So, in the deletion's transaction and before its rules run (forget-plan.ts), these move from
+// the IDs to the period's keyed pseudonyms (period-pseudonym.ts) instead of a random marker: a member's running total
+// of the day, their spends of the last day (when they last spent: the cooldown, at most a day, counts from it) and
+// their holds in flight; a server's running total of the month, its holds, and its spends of the month (what /usage
+// shows of the month is what its budget counts). A member's own deletion keeps the guild's ID (the guild is still
+// there) and gives the member the day's pseudonym; a server's deletion gives its rows the month's pseudonym in the
+// guild column and every member the day's in the member column, the same rule for both. No row keeps an ID; each
+// stops mattering when its period ends. The reads below look under the same IDs: the budgets' (budget-holds.ts) and
+// what /usage shows (spends.ts).
 import type { Db } from '../dialect.ts';
+import { isForgottenId } from '../forget-plan.ts';
 import { guildMonthPseudonym, memberDayPseudonym, periodKeys } from '../period-pseudonym.ts';
 
 /** The longest member cooldown (config's BUDGET_MEMBER_COOLDOWN_SECONDS): how far back a last spend matters. */
 export const LAST_SPEND_REACH_MS = 86_400_000;
 
-/**
- * The IDs a member's day counts under: their own, and the pseudonym a deletion that day carried their running total
- * to. Their daily budget (budget-holds.ts) and what /usage shows them (spends.ts memberDaySpent) both read these.
- */
-export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): string[] {
-  return [userId, memberDayPseudonym(key, guildId, userId, day)];
+/** The guild and member columns a row may stand under: any guild of `guilds` with any member of `members`. */
+export interface CarriedIds {
+  guilds: string[];
+  members: string[];
 }
 
-/** The IDs a member's last spend may be under at `at`: their own, and today's and yesterday's pseudonyms. */
-export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): string[] {
-  const days = [periodKeys(at).day, periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS)).day];
-  return [userId, ...days.map((day) => memberDayPseudonym(key, guildId, userId, day))];
+/** The IDs a guild's month counts under: its own, and the pseudonym a deletion that month carried it to. */
+export function guildMonthIds(key: Buffer, guildId: string, month: string): string[] {
+  return [guildId, guildMonthPseudonym(key, guildId, month)];
 }
 
 /**
- * A member forgotten in `guildId` (or every guild) at `at`: their day, their last spends and their holds carried.
- * Returns how many spend rows it moved off their ID (they no longer name the member: the deletion's count).
+ * The IDs a member's day counts under: their own, and the pseudonyms a deletion that day carried their running total
+ * to (their own deletion: the guild's ID; the server's: the month's pseudonym). Their daily budget (budget-holds.ts)
+ * and what /usage shows them (spends.ts memberDaySpent) both read these.
  */
-export async function carryOverMember(
-  trx: Db,
+export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): CarriedIds {
+  return {
+    guilds: guildMonthIds(key, guildId, day.slice(0, 7)),
+    members: [userId, memberDayPseudonym(key, guildId, userId, day)],
+  };
+}
+
+/**
+ * The IDs a member's last spend may be under at `at`, besides their own (guildId, userId): today's and yesterday's
+ * pseudonyms, in their guild or under the pseudonym of the month of today or of yesterday (a deletion at most a day
+ * ago).
+ */
+export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): CarriedIds {
+  const periods = [periodKeys(at), periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
+  const months = [...new Set(periods.map((p) => p.month))];
+  return {
+    guilds: [guildId, ...months.map((month) => guildMonthPseudonym(key, guildId, month))],
+    members: periods.map((p) => memberDayPseudonym(key, guildId, userId, p.day)),
+  };
+}
+
+/**
+ * Where a spend of a request whose member (or guild) was forgotten while it was under way is written, as the
+ * deletion left the rest: the guild column (the spend's row and the month's running total), the member column (the
+ * spend's row and the day's running total).
+ */
+export function forgottenSpendIds(
   key: Buffer,
+  guildId: string,
   userId: string,
-  guildId: string | undefined,
+  forgotten: 'member' | 'guild',
   at: Date,
-): Promise<number> {
-  const { day } = periodKeys(at);
-  // Today's running total keeps counting against the member's daily budget, under a pseudonym.
-  let rows = trx
-    .selectFrom('spend_totals_member_day')
-    .select(['guild_id', 'characters'])
-    .where('user_id', '=', userId)
-    .where('day', '=', day);
-  if (guildId !== undefined) rows = rows.where('guild_id', '=', guildId);
-  for (const row of await rows.execute()) {
+): { guild: string; member: string } {
+  const { month, day } = periodKeys(at);
+  return {
+    guild: forgotten === 'guild' ? guildMonthPseudonym(key, guildId, month) : guildId,
+    member: memberDayPseudonym(key, guildId, userId, day),
+  };
+}
+
+/** What a member ID becomes under a day's pseudonym; one already forgotten stays as it is. */
+const carriedMember = (key: Buffer, guildId: string, userId: string, day: string): string =>
+  isForgottenId(userId) ? userId : memberDayPseudonym(key, guildId, userId, day);
+
+/** Whom a deletion forgets: a member (in one guild, or every guild), or a whole guild and all its members. */
+type Forgotten =
+  { kind: 'member'; userId: string; guildId: string | undefined } | { kind: 'guild'; guildId: string; marker: string };
+
+/**
+ * The rule both deletions follow, run in the deletion's transaction before its rules. Each member's day (its running
+ * total), their paid spends of the last day and their holds go under the day's pseudonym; a server's deletion also
+ * gives them, and its month's running total and other spends of the month, the month's pseudonym in the guild column.
+ * Returns how many spend rows it moved off the IDs (they no longer name who was forgotten: the deletion's count).
+ */
+async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
+  const { month, day } = periodKeys(at);
+  /** The guild column of a carried row: a member's deletion keeps it, a server's gives the month's pseudonym. */
+  const guildOf = (guildId: string, rowMonth: string) =>
+    who.kind === 'guild' ? guildMonthPseudonym(key, guildId, rowMonth) : guildId;
+  /** Restricts a query on a table with guild_id and user_id columns to the rows of who was forgotten. */
+  const only = <Q extends { where: (column: 'guild_id' | 'user_id', op: '=', value: string) => Q }>(query: Q): Q => {
+    if (who.kind === 'guild') return query.where('guild_id', '=', who.guildId);
+    const ofMember = query.where('user_id', '=', who.userId);
+    return who.guildId === undefined ? ofMember : ofMember.where('guild_id', '=', who.guildId);
+  };
+
+  // Today's running totals keep counting against each member's daily budget.
+  const days = await only(
+    trx.selectFrom('spend_totals_member_day').select(['guild_id', 'user_id', 'characters']).where('day', '=', day),
+  ).execute();
+  for (const row of days) {
     await trx
       .insertInto('spend_totals_member_day')
       .values({
-        guild_id: row.guild_id,
-        user_id: memberDayPseudonym(key, row.guild_id, userId, day),
+        guild_id: guildOf(row.guild_id, month),
+        user_id: carriedMember(key, row.guild_id, row.user_id, day),
         day,
         characters: row.characters,
       })
@@ -59,71 +118,99 @@ export async function carryOverMember(
       )
       .execute();
   }
-  let gone = trx.deleteFrom('spend_totals_member_day').where('user_id', '=', userId).where('day', '=', day);
-  if (guildId !== undefined) gone = gone.where('guild_id', '=', guildId);
-  await gone.execute();
-  // Their paid spends of the last day, each under its day's pseudonym: when they last spent still starts their
-  // cooldown (spends.lastSpendAt looks under these too). Older ones are marked by the rules like the rest.
-  let recent = trx
-    .selectFrom('spends')
-    .select(['id', 'guild_id', 'day'])
-    .where('user_id', '=', userId)
-    .where('cached', '=', 0)
-    .where('at', '>', at.getTime() - LAST_SPEND_REACH_MS);
-  if (guildId !== undefined) recent = recent.where('guild_id', '=', guildId);
-  const carried = await recent.execute();
-  for (const spend of carried) {
+  await only(trx.deleteFrom('spend_totals_member_day').where('day', '=', day)).execute();
+
+  // Paid spends of the last day, each under its day's pseudonym: when a member last spent still starts their
+  // cooldown (spends.lastSpendAt looks under these too).
+  const recent = await only(
+    trx
+      .selectFrom('spends')
+      .select(['id', 'guild_id', 'user_id', 'day'])
+      .where('cached', '=', 0)
+      .where('at', '>', at.getTime() - LAST_SPEND_REACH_MS),
+  ).execute();
+  for (const spend of recent) {
     await trx
       .updateTable('spends')
-      .set({ user_id: memberDayPseudonym(key, spend.guild_id, userId, spend.day) })
+      .set({
+        guild_id: guildOf(spend.guild_id, month),
+        user_id: carriedMember(key, spend.guild_id, spend.user_id, spend.day),
+      })
       .where('id', '=', spend.id)
       .execute();
   }
-  // Holds of requests still under way keep counting against their day too, under the same pseudonym; their request
-  // releases them by token as usual (the rule's delete then finds none of them).
-  let holds = trx.selectFrom('budget_holds').select(['token', 'guild_id', 'day']).where('user_id', '=', userId);
-  if (guildId !== undefined) holds = holds.where('guild_id', '=', guildId);
-  for (const hold of await holds.execute()) {
-    await trx
-      .updateTable('budget_holds')
-      .set({ user_id: memberDayPseudonym(key, hold.guild_id, userId, hold.day) })
-      .where('token', '=', hold.token)
-      .execute();
-  }
-  return carried.length;
-}
 
-/** A server forgotten at `at`: its month's running total and its holds carried; `marker` names its members. */
-export async function carryOverGuild(trx: Db, key: Buffer, guildId: string, marker: string, at: Date): Promise<void> {
-  const { month } = periodKeys(at);
-  // Holds of requests still under way keep counting against the guild's month, under its pseudonym.
-  for (const hold of await trx
-    .selectFrom('budget_holds')
-    .select(['token', 'month'])
-    .where('guild_id', '=', guildId)
-    .execute()) {
+  // Holds of requests still under way keep counting against their day (and a server's month); their request
+  // releases them by token as usual (the rules' deletes then find none of them).
+  const holds = await only(
+    trx.selectFrom('budget_holds').select(['token', 'guild_id', 'user_id', 'month', 'day']),
+  ).execute();
+  for (const hold of holds) {
     await trx
       .updateTable('budget_holds')
-      .set({ guild_id: guildMonthPseudonym(key, guildId, hold.month), user_id: marker })
+      .set({
+        guild_id: guildOf(hold.guild_id, hold.month),
+        user_id: carriedMember(key, hold.guild_id, hold.user_id, hold.day),
+      })
       .where('token', '=', hold.token)
       .execute();
   }
-  // This month's running total keeps counting against the server's monthly budget, under a pseudonym.
+  if (who.kind === 'member') return recent.length;
+
+  // A server's month: its other spends of the month (older, or cache hits) under the month's pseudonym, no member
+  // named; what /usage shows of the month is then what its monthly budget counts. Older months are marked by the
+  // rules like the rest.
+  const monthPseudonym = guildMonthPseudonym(key, who.guildId, month);
+  const rest = await trx
+    .updateTable('spends')
+    .set({ guild_id: monthPseudonym, user_id: who.marker })
+    .where('guild_id', '=', who.guildId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  // Its running total keeps counting against the server's monthly budget.
   const row = await trx
     .selectFrom('spend_totals_guild_month')
     .select('characters')
-    .where('guild_id', '=', guildId)
+    .where('guild_id', '=', who.guildId)
     .where('month', '=', month)
     .executeTakeFirst();
-  if (!row) return;
-  await trx
-    .insertInto('spend_totals_guild_month')
-    .values({ guild_id: guildMonthPseudonym(key, guildId, month), month, characters: row.characters })
-    .onConflict((oc) =>
-      oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
-        characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
-      })),
-    )
-    .execute();
-  await trx.deleteFrom('spend_totals_guild_month').where('guild_id', '=', guildId).where('month', '=', month).execute();
+  if (row) {
+    await trx
+      .insertInto('spend_totals_guild_month')
+      .values({ guild_id: monthPseudonym, month, characters: row.characters })
+      .onConflict((oc) =>
+        oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
+          characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
+        })),
+      )
+      .execute();
+    await trx
+      .deleteFrom('spend_totals_guild_month')
+      .where('guild_id', '=', who.guildId)
+      .where('month', '=', month)
+      .execute();
+  }
+  return recent.length + Number(rest.numUpdatedRows);
+}
+
+/**
+ * A member forgotten in `guildId` (or every guild) at `at`: their day, their last spends and their holds carried.
+ * Returns how many spend rows it moved off their ID (they no longer name the member: the deletion's count).
+ */
+export function carryOverMember(
+  trx: Db,
+  key: Buffer,
+  userId: string,
+  guildId: string | undefined,
+  at: Date,
+): Promise<number> {
+  return carryOver(trx, key, { kind: 'member', userId, guildId }, at);
+}
+
+/**
+ * A server forgotten at `at`: what a member's deletion carries, for each of its members, and its month (running
+ * total, holds, spends); `marker` names its members where no budget needs them. Returns how many spend rows it moved.
+ */
+export function carryOverGuild(trx: Db, key: Buffer, guildId: string, marker: string, at: Date): Promise<number> {
+  return carryOver(trx, key, { kind: 'guild', guildId, marker }, at);
 }

@@ -79,9 +79,11 @@ export class PrivacyArea extends Area {
   }
 
   /**
-   * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); the running
-   * total of the month of `at` (default now) and the holds in flight under a keyed pseudonym, so its monthly
-   * budget still counts them (forget-carry-over.ts).
+   * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); what its budgets
+   * count from under keyed pseudonyms (forget-carry-over.ts, the rule a member's deletion follows): each member's day
+   * of `at` (default now), last day's spends and holds, so their daily budget and cooldown still count them, and the
+   * month's running total, holds and spends, so its monthly budget and what /usage shows of the month still count
+   * them.
    */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);

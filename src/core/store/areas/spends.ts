@@ -12,9 +12,15 @@ import type {
   SpendTotals,
 } from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
-import { guildMonthPseudonym, memberDayPseudonym, periodKeys, pseudonymKey } from '../period-pseudonym.ts';
-import { forgottenMarker } from '../forget-plan.ts';
-import { LAST_SPEND_REACH_MS, lastSpendIds, memberDayIds } from './forget-carry-over.ts';
+import { periodKeys, pseudonymKey } from '../period-pseudonym.ts';
+import {
+  LAST_SPEND_REACH_MS,
+  forgottenSpendIds,
+  guildMonthIds,
+  lastSpendIds,
+  memberDayIds,
+} from './forget-carry-over.ts';
+import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import { orNull } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
@@ -51,7 +57,7 @@ export class SpendArea extends Area {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
     const { characters } = spend;
-    const { guild_id, user_id, guildTotal, memberTotal } = await this.#recordedAs(spend, month, day);
+    const { guild, member } = await this.#recordedAs(spend, at);
     const service = spend.service ?? {};
     return this.d.transaction(undefined, async (trx) => {
       const { id } = await trx
@@ -60,8 +66,8 @@ export class SpendArea extends Area {
           at: at.getTime(),
           month,
           day,
-          guild_id,
-          user_id,
+          guild_id: guild,
+          user_id: member,
           command: spend.command,
           endpoint: spend.endpoint,
           characters,
@@ -90,24 +96,22 @@ export class SpendArea extends Area {
       }
       await trx
         .insertInto('spend_totals_guild_month')
-        .values({ guild_id: guildTotal, month, characters })
+        .values({ guild_id: guild, month, characters })
         .onConflict((oc) =>
           oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
             characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
           })),
         )
         .execute();
-      if (memberTotal !== undefined) {
-        await trx
-          .insertInto('spend_totals_member_day')
-          .values({ guild_id: spend.guildId, user_id: memberTotal, day, characters })
-          .onConflict((oc) =>
-            oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
-              characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
-            })),
-          )
-          .execute();
-      }
+      await trx
+        .insertInto('spend_totals_member_day')
+        .values({ guild_id: guild, user_id: member, day, characters })
+        .onConflict((oc) =>
+          oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
+            characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
+          })),
+        )
+        .execute();
       if (spend.service !== undefined) await this.#noteServiceUsage(trx, spend.service, at);
       return id;
     });
@@ -143,10 +147,11 @@ export class SpendArea extends Area {
     const key = await pseudonymKey(this.d);
     // Where the running totals have its characters: its own IDs, or the period's pseudonyms, as it was written or
     // as a deletion on request moved them since.
-    const guilds = [spend.guildId, guildMonthPseudonym(key, spend.guildId, month)];
-    const members = [spend.userId, memberDayPseudonym(key, spend.guildId, spend.userId, day)];
+    const guilds = guildMonthIds(key, spend.guildId, month);
+    const { members } = memberDayIds(key, spend.guildId, spend.userId, day);
     if (spend.forgotten === 'guild') guilds.reverse();
     if (spend.forgotten !== undefined) members.reverse();
+    const memberDays = guilds.flatMap((guild) => members.map((member) => ({ guild, member })));
     return this.d.transaction(undefined, async (trx) => {
       const gone = await trx
         .deleteFrom('spends')
@@ -167,11 +172,11 @@ export class SpendArea extends Area {
           .executeTakeFirst();
         if (Number(lowered.numUpdatedRows) > 0) break;
       }
-      for (const member of members) {
+      for (const { guild, member } of memberDays) {
         const lowered = await trx
           .updateTable('spend_totals_member_day')
           .set((eb) => ({ characters: eb('characters', '-', characters) }))
-          .where('guild_id', '=', spend.guildId)
+          .where('guild_id', '=', guild)
           .where('user_id', '=', member)
           .where('day', '=', day)
           .where('characters', '>=', characters)
@@ -269,46 +274,37 @@ export class SpendArea extends Area {
   }
 
   /**
-   * The IDs a spend is written under: its own, or, for a request whose member or guild was forgotten meanwhile, a
-   * random marker in `spends` and the period's pseudonyms in the running totals, as the deletion left them (a
-   * forgotten guild's member days were deleted, so none is kept).
+   * The IDs a spend is written under (its row and its running totals): its own, or, for a request whose member or
+   * guild was forgotten meanwhile, the pseudonyms the deletion carried the rest to (forget-carry-over.ts).
    */
-  async #recordedAs(
-    spend: NewSpend,
-    month: string,
-    day: string,
-  ): Promise<{ guild_id: string; user_id: string; guildTotal: string; memberTotal: string | undefined }> {
+  async #recordedAs(spend: NewSpend, at: Date): Promise<{ guild: string; member: string }> {
     const { guildId, userId, forgotten } = spend;
-    if (forgotten === undefined)
-      return { guild_id: guildId, user_id: userId, guildTotal: guildId, memberTotal: userId };
-    const key = await pseudonymKey(this.d);
-    const marker = forgottenMarker();
-    if (forgotten === 'guild')
-      return {
-        guild_id: marker,
-        user_id: marker,
-        guildTotal: guildMonthPseudonym(key, guildId, month),
-        memberTotal: undefined,
-      };
-    return {
-      guild_id: guildId,
-      user_id: marker,
-      guildTotal: guildId,
-      memberTotal: memberDayPseudonym(key, guildId, userId, day),
-    };
+    if (forgotten === undefined) return { guild: guildId, member: userId };
+    return forgottenSpendIds(await pseudonymKey(this.d), guildId, userId, forgotten, at);
   }
 
-  /** This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. */
+  /**
+   * This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. A guild's month counts what a deletion
+   * carried under the month's pseudonym (forget-carry-over.ts), as its monthly budget does.
+   */
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
-    return totalsOf(await (guildId === undefined ? query : query.where('guild_id', '=', guildId)).executeTakeFirst());
+    if (guildId === undefined) return totalsOf(await query.executeTakeFirst());
+    const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
+    return totalsOf(await query.where('guild_id', 'in', guilds).executeTakeFirst());
   }
 
-  /** One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. */
+  /**
+   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. The days count
+   * every character of the month (a deletion's carried included, as monthTotals); the members are only those still
+   * named: what deleted members spent counts in the server's month, attributed to no one.
+   */
   async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
-    const spends = this.d.db.selectFrom('spends').where('guild_id', '=', guildId).where('month', '=', month);
+    const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
+    const spends = this.d.db.selectFrom('spends').where('guild_id', 'in', guilds).where('month', '=', month);
     const days = await spends.select('day').select(totals).groupBy('day').orderBy('day').execute();
     const members = await spends
+      .where('user_id', 'not like', `${FORGOTTEN_PREFIX}%`)
       .select('user_id')
       .select(totals)
       .groupBy('user_id')
@@ -328,12 +324,12 @@ export class SpendArea extends Area {
    */
   async memberDaySpent(guildId: string, userId: string, at = new Date()): Promise<number> {
     const { day } = periodKeys(at);
-    const key = await pseudonymKey(this.d);
+    const { guilds, members } = memberDayIds(await pseudonymKey(this.d), guildId, userId, day);
     const row = await this.d.db
       .selectFrom('spend_totals_member_day')
       .select((eb) => eb.fn.sum<number>('characters').as('n'))
-      .where('guild_id', '=', guildId)
-      .where('user_id', 'in', memberDayIds(key, guildId, userId, day))
+      .where('guild_id', 'in', guilds)
+      .where('user_id', 'in', members)
       .where('day', '=', day)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -354,18 +350,21 @@ export class SpendArea extends Area {
 
   /** When the member last spent characters in the guild (cache hits not counted). */
   async lastSpendAt(guildId: string, userId: string, at = new Date()): Promise<Date | undefined> {
-    // Their own rows, and those a deletion on request carried under the day's pseudonym (forget-carry-over.ts), of
-    // the last day only (the longest cooldown). Served by the (guild_id, user_id, …) index: only these rows are read.
-    const key = await pseudonymKey(this.d);
-    const [own, ...carried] = lastSpendIds(key, guildId, userId, at);
+    // Their own rows, and those a deletion on request (theirs or their server's) carried under the day's pseudonyms
+    // (forget-carry-over.ts), of the last day only (the longest cooldown). Served by the (guild_id, user_id, …)
+    // index: only these rows are read.
+    const carried = lastSpendIds(await pseudonymKey(this.d), guildId, userId, at);
     const row = await this.d.db
       .selectFrom('spends')
       .select((eb) => eb.fn.max('at').as('at'))
-      .where('guild_id', '=', guildId)
       .where((eb) =>
         eb.or([
-          eb('user_id', '=', own ?? userId),
-          eb.and([eb('user_id', 'in', carried), eb('at', '>', at.getTime() - LAST_SPEND_REACH_MS)]),
+          eb.and([eb('guild_id', '=', guildId), eb('user_id', '=', userId)]),
+          eb.and([
+            eb('guild_id', 'in', carried.guilds),
+            eb('user_id', 'in', carried.members),
+            eb('at', '>', at.getTime() - LAST_SPEND_REACH_MS),
+          ]),
         ]),
       )
       .where('cached', '=', 0)
