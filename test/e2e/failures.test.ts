@@ -226,6 +226,25 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     expect(h.logs().slice(logFrom)).not.toContain('"code":"quota-used-up"');
   });
 
+  it("a body the client's total timeout cuts after the service answered 200 is told as answered, charged and cut", async () => {
+    // Paced slower than the client's total timeout (5 s) allows, though never idle long enough for the idle timer:
+    // the service answered 200 and billed it, so whichever timer fires, its words are the charged ones.
+    const pacing = { ...h.sandbox.pacing };
+    h.sandbox.setPacing({ realtimeFactor: 8, chunkBytes: 1024 });
+    try {
+      const billed = h.sandbox.charactersBilled();
+      const { handle, content } = await sayAsFile('A slow answer the total timeout cuts.', 'en-US');
+      expect(content).toBe(t('en-US', 'error.api.undelivered'));
+      expectEphemeral(handle);
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
+      expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
+      expect(h.logs()).toContain('"code":"api-cut-off"');
+    } finally {
+      h.sandbox.setPacing(pacing);
+    }
+    await expectStillServing();
+  });
+
   it('a reset in the middle of the audio, before its first packet, is told as what the service did: answered, charged, cut', async () => {
     // The body stops at 1,024 bytes (the client's head, less than one 20 ms frame of audio, so no packet can be
     // made of it) and is reset there when the test says: the reset provably comes before the first packet, whatever

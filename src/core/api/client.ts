@@ -534,6 +534,7 @@ export class VoiceApiClient {
     }
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     progress.accepted = true;
+    call.accepted();
     try {
       await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
     } catch (error) {
