@@ -116,6 +116,13 @@ export const ja: Translation<typeof en> = {
     'リクエストを送った後、音声サービスの応答に時間がかかりすぎました。サービスはそれでも処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
   'error.api.maybeCharged.connection':
     'リクエストを送った後、応答が届く前に音声サービスとの接続が切れました。サービスは処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
+  // Paid part-way, then refused for money (src/core/speech/paid-part-way.ts)
+  'error.paidPartWay.quota':
+    '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
+  'error.paidPartWay.budget':
+    '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。残りの部分はここでの文字数の予算を超えるため、送信していません。残りは /usage で確認できます。',
+  'error.paidPartWay.refused':
+    '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。ボットが今は残りを送信できないため、残りは送信しておらず、費用もかかっていません。運営者に通知しました。',
   // Voice channel failures
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired':
