@@ -549,7 +549,12 @@ export class VoiceApiClient {
         // An answer cut short cannot be trusted to name the voice that was made (and charged).
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
-          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
+          withDefined({
+            status,
+            requestId: requestIdOf(headers),
+            usage: usageOf(headers),
+            missing: 'voice-id' as const,
+          }),
         );
       }
       const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
@@ -557,7 +562,12 @@ export class VoiceApiClient {
         // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
         throw new UndeliveredError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in the ${bytes.length} bytes of its body received), so the new voice cannot be used; its characters were charged`,
-          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
+          withDefined({
+            status,
+            requestId: requestIdOf(headers),
+            usage: usageOf(headers),
+            missing: 'voice-id' as const,
+          }),
         );
       }
       return {

@@ -106,6 +106,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
   if (error instanceof ConnectionError)
     return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  // A clone the service accepted (and charged) without naming the voice it made, whatever its body was.
+  if (error instanceof UndeliveredError && error.missing === 'voice-id')
+    return { code: 'api-clone-without-voice-id', message: { key: 'error.api.cloneWithoutVoiceId' }, level: 'warn' };
   if (error instanceof OversizedResponseError)
     return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
   if (error instanceof UndeliveredError)

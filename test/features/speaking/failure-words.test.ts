@@ -5,6 +5,8 @@ import {
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  OversizedResponseError,
+  UndeliveredError,
   UnexpectedResponseError,
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
@@ -82,6 +84,20 @@ describe("a failure's words follow what the service did, not who answered in its
     expect(t('en-US', message.key, message.params)).toMatch(/counted its characters/);
     const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
     expect(new Set(words).size).toBe(3);
+  });
+});
+
+describe('a clone answered 2xx without its voice ID', () => {
+  it.each([
+    ['a short body', new UndeliveredError('x', { status: 200, missing: 'voice-id' })],
+    ['a body over the JSON cap', new OversizedResponseError('x', { status: 200, missing: 'voice-id' })],
+  ] as const)('(%s) is told it may have been made and charged, with no ID to use, in every language', (_, error) => {
+    const { message, code } = describeFailure(error);
+    expect(code).toBe('api-clone-without-voice-id');
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    expect(words[0]).toMatch(/no voice ID/);
+    expect(words[0]).not.toMatch(/far more audio|broke off|try again/i);
   });
 });
 

@@ -109,6 +109,8 @@ export const en = {
     'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
+  'error.api.cloneWithoutVoiceId':
+    'The voice service accepted this clone and counted its characters, but did not say which voice it made, so SayBot has no voice ID to use. The voice may exist at the service, and its characters are spent; cloning again would pay again.',
   'error.api.aborted': 'The request was cancelled.',
   'error.api.chargedNotAudio':
     'The voice service accepted this request and counted its characters, but what came back was not audio (a page from a gateway in front of it, for instance), so there is nothing to play. Those characters may have been charged and are counted as spent here. Ask again only if you still want it.',
