@@ -245,6 +245,30 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
+  it('in voice too: the total timeout after the 200 is told as answered, charged and cut, not "stopped part-way … took too long"', async () => {
+    const pacing = { ...h.sandbox.pacing };
+    h.sandbox.setPacing({ realtimeFactor: 8, chunkBytes: 1024 });
+    try {
+      const billed = h.sandbox.charactersBilled();
+      const handle = await h.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [{ name: 'text', value: 'A slow answer in voice that the total timeout cuts.' }],
+      });
+      const failure = await handle.waitFor(
+        (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+        15_000,
+      );
+      expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
+      expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
+    } finally {
+      h.sandbox.setPacing(pacing);
+    }
+    await expectStillServing();
+  });
+
   it('a reset in the middle of the audio, before its first packet, is told as what the service did: answered, charged, cut', async () => {
     // The body stops at 1,024 bytes (the client's head, less than one 20 ms frame of audio, so no packet can be
     // made of it) and is reset there when the test says: the reset provably comes before the first packet, whatever
