@@ -519,19 +519,25 @@ export class VoiceApiClient {
     }
     const { statusCode: status, headers, body: source } = response;
     observe(status);
-    this.#keyState.record(status, outgoing.operation, requestIdOf(headers), hasServiceHeaders(headers));
+    // The key's state for the owner counts an answer as the service's by the retry rule's proof (retry.ts): for a
+    // refusal, its headers and (for a status a gateway also sends) its error body, read first.
+    const record = (fromService: boolean) =>
+      this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
         const charge = answerCharge(status, headers, undefined);
+        record(charge === 'not-charged');
         if (charge === 'maybe-charged') progress.unanswered = true;
         throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
       });
       const charge = answerCharge(status, headers, bytes);
+      record(charge === 'not-charged');
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
       throw errorForStatus(status, headers, this.#serviceMessage(bytes)).chargedAs(charge);
     }
+    record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     progress.accepted = true;
     call.accepted();
