@@ -9,6 +9,7 @@ import { pitchOf, runCommand } from '../support/harness.ts';
 
 import { fixture } from '../core/audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { t } from '../../src/core/i18n/translate.ts';
 
 const GUILD = '200000000000000007';
 const OTHER_GUILD = '200000000000000008';
@@ -115,6 +116,24 @@ describe('/clone', () => {
       h.sandbox.clearFaults();
       h.discord.setVoiceState(GUILD, ADMIN, VOICE_CHANNEL, { mute: false });
     }
+  });
+
+  it('a clone answered 200 without a voice ID: told it may have been made and charged, with no ID to use, never "far more audio"', async () => {
+    // The service billed it (its 2xx), and its voice, if it made one, has no name SayBot was given: cloning again
+    // would pay again, so the member is told so, not that the service sent too much audio.
+    h.sandbox.injectFault({ kind: 'clone-without-voice-id', endpoint: 'voice-clone' });
+    const billed = h.sandbox.charactersBilled();
+    const { handle, content } = await clone(fixture('tone-220hz-5s-48k.wav'), 'noid.wav', {
+      name: 'Nameless',
+      output: 'file',
+      // Its audio (about 2.5 s) is more than a clone's JSON answer may be: what the tester met.
+      text: 'Hello, this is my own voice speaking now.',
+    });
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'voice-clone', status: 200 });
+    expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
+    expect(content).not.toMatch(/far more audio|broke off|try again/);
+    expect(content).toBe(t('en-US', 'error.api.cloneWithoutVoiceId'));
+    expect(ephemeral(handle.responses.at(-1)?.flags)).toBe(true);
   });
 
   it('posts the new voice as a file when asked, and refuses a name already taken', async () => {

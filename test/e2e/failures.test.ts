@@ -186,6 +186,89 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
+  it("a gateway's HTML 429 (nothing of the service's own) is a failure on the way: the month is not marked used up", async () => {
+    // A rate-limiting proxy in front of the service: its page, none of the service's figures or its JSON error body.
+    // Only the service itself may say the month is used up (src/core/api/retry.ts proves whose an answer is).
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '<html><head><title>429 Too Many Requests</title></head><body>Too Many Requests</body></html>',
+      contentType: 'text/html',
+    });
+    const logFrom = h.logs().length;
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await sayAsFile('Refused by a proxy, not by the service.');
+    expect(content).toBe(t('en-US', 'error.api.maybeCharged.gateway', { status: 429 }));
+    expectEphemeral(handle);
+    expect(h.sandbox.requests.length - before).toBe(1);
+    const logs = h.logs().slice(logFrom);
+    expect(logs).not.toContain('"code":"quota-used-up"');
+    expect(logs).not.toContain('"code":"api-quota-exhausted"');
+    // Two members at once: both served, neither refused as "used up" nor made to wait for a probe.
+    const [one, two] = await Promise.all([
+      runCommand(h, {
+        guildId: london.id,
+        userId: BOB,
+        name: 'say',
+        options: { text: 'First at once.', output: 'file' },
+        locale: 'en-US',
+      }),
+      runCommand(h, {
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: { text: 'Second at once.', output: 'file' },
+        locale: 'en-US',
+      }),
+    ]);
+    expect(one.content).toMatch(/^Here is/);
+    expect(two.content).toMatch(/^Here is/);
+    expect(h.logs().slice(logFrom)).not.toContain('"code":"quota-used-up"');
+  });
+
+  it("a body the client's total timeout cuts after the service answered 200 is told as answered, charged and cut", async () => {
+    // Paced slower than the client's total timeout (5 s) allows, though never idle long enough for the idle timer:
+    // the service answered 200 and billed it, so whichever timer fires, its words are the charged ones.
+    const pacing = { ...h.sandbox.pacing };
+    h.sandbox.setPacing({ realtimeFactor: 8, chunkBytes: 1024 });
+    try {
+      const billed = h.sandbox.charactersBilled();
+      const { handle, content } = await sayAsFile('A slow answer the total timeout cuts.', 'en-US');
+      expect(content).toBe(t('en-US', 'error.api.undelivered'));
+      expectEphemeral(handle);
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
+      expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
+      expect(h.logs()).toContain('"code":"api-cut-off"');
+    } finally {
+      h.sandbox.setPacing(pacing);
+    }
+    await expectStillServing();
+  });
+
+  it('in voice too: the total timeout after the 200 is told as answered, charged and cut, not "stopped part-way … took too long"', async () => {
+    const pacing = { ...h.sandbox.pacing };
+    h.sandbox.setPacing({ realtimeFactor: 8, chunkBytes: 1024 });
+    try {
+      const billed = h.sandbox.charactersBilled();
+      const handle = await h.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [{ name: 'text', value: 'A slow answer in voice that the total timeout cuts.' }],
+      });
+      const failure = await handle.waitFor(
+        (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+        15_000,
+      );
+      expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
+      expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
+    } finally {
+      h.sandbox.setPacing(pacing);
+    }
+    await expectStillServing();
+  });
+
   it('a reset in the middle of the audio, before its first packet, is told as what the service did: answered, charged, cut', async () => {
     // The body stops at 1,024 bytes (the client's head, less than one 20 ms frame of audio, so no packet can be
     // made of it) and is reset there when the test says: the reset provably comes before the first packet, whatever

@@ -23,6 +23,8 @@ export class Call {
   #reason: VoiceApiError | undefined;
   #stream: Cuttable | undefined;
   #ended = false;
+  /** The service accepted (and charged) the request: whatever cuts the call from here cuts a charged one. */
+  #accepted = false;
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
     this.#callerSignal = callerSignal;
@@ -64,9 +66,17 @@ export class Call {
     return this.#deadline - Date.now();
   }
 
+  /**
+   * The service answered 2xx (it has charged the request): a reason the call fails with from here (its total
+   * timeout, the caller's abort, the client closed) says so, whichever timer or hand cut it (retry.ts).
+   */
+  accepted(): void {
+    this.#accepted = true;
+  }
+
   fail(reason: VoiceApiError): void {
     if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = reason;
+    this.#reason = this.#accepted ? reason.chargedAs('charged') : reason;
     this.#clearTimer();
     this.#controller.abort(reason);
     this.#stream?.cut(reason);

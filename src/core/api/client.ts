@@ -519,21 +519,28 @@ export class VoiceApiClient {
     }
     const { statusCode: status, headers, body: source } = response;
     observe(status);
-    this.#keyState.record(status, outgoing.operation, requestIdOf(headers), hasServiceHeaders(headers));
+    // The key's state for the owner counts an answer as the service's by the retry rule's proof (retry.ts): for a
+    // refusal, its headers and (for a status a gateway also sends) its error body, read first.
+    const record = (fromService: boolean) =>
+      this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
         const charge = answerCharge(status, headers, undefined);
+        record(charge === 'not-charged');
         if (charge === 'maybe-charged') progress.unanswered = true;
         throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
       });
       const charge = answerCharge(status, headers, bytes);
+      record(charge === 'not-charged');
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
       throw errorForStatus(status, headers, this.#serviceMessage(bytes)).chargedAs(charge);
     }
+    record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     progress.accepted = true;
+    call.accepted();
     try {
       await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
     } catch (error) {
@@ -548,7 +555,12 @@ export class VoiceApiClient {
         // An answer cut short cannot be trusted to name the voice that was made (and charged).
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
-          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
+          withDefined({
+            status,
+            requestId: requestIdOf(headers),
+            usage: usageOf(headers),
+            missing: 'voice-id' as const,
+          }),
         );
       }
       const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
@@ -556,7 +568,12 @@ export class VoiceApiClient {
         // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
         throw new UndeliveredError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in the ${bytes.length} bytes of its body received), so the new voice cannot be used; its characters were charged`,
-          withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }),
+          withDefined({
+            status,
+            requestId: requestIdOf(headers),
+            usage: usageOf(headers),
+            missing: 'voice-id' as const,
+          }),
         );
       }
       return {

@@ -144,14 +144,23 @@ export class UndeliveredError extends VoiceApiError {
   readonly charged = true;
   /** The usage figures of the 2xx's headers. */
   readonly usage: UsageInfo | undefined;
+  /**
+   * What never arrived: the audio (or all of it), or the new voice's ID (a clone answered 2xx without naming the
+   * voice it made: it may exist at the service, paid for, with no ID to use it by).
+   */
+  readonly missing: 'audio' | 'voice-id';
 
-  constructor(message: string, details: VoiceApiErrorDetails & { usage?: UsageInfo } = {}) {
+  constructor(
+    message: string,
+    details: VoiceApiErrorDetails & { usage?: UsageInfo; missing?: 'audio' | 'voice-id' } = {},
+  ) {
     super(message, { ...details, charge: 'charged' });
     this.usage = details.usage;
+    this.missing = details.missing ?? 'audio';
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), charged: this.charged, usage: this.usage };
+    return { ...super.toJSON(), charged: this.charged, usage: this.usage, missing: this.missing };
   }
 }
 

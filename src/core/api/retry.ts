@@ -10,8 +10,9 @@
 // timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
 // spent on the books (the `unaccepted` hook hears `unknown`), its error says `maybe-charged`, and the member is told
 // it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
-// After a 2xx nothing is sent again either: the service has charged it. The client (client.ts) marks each error it
-// throws with this answer.
+// After a 2xx nothing is sent again either: the service has charged it, and whatever cuts the call afterwards (the
+// idle timer, the total timeout, the caller) ends a charged call (call.ts `accepted`). The client (client.ts) marks
+// each error it throws with this answer.
 import { ConnectionError, RateLimitedError, ServerError, type ChargeAnswer, type VoiceApiError } from './errors.ts';
 import { MAX_RETRY_AFTER_SECONDS, header, type ResponseHeaders } from './response.ts';
 

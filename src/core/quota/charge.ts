@@ -76,6 +76,8 @@ export class Charge {
   #hold: string | undefined;
   /** Its member (or guild) asked to be forgotten while it was under way: what it still records carries no ID. */
   #forgotten: 'member' | 'guild' | undefined;
+  /** Characters the service accepted (and charged) for this request's parts so far. */
+  #paid = 0;
 
   constructor(
     books: ChargeBooks,
@@ -140,7 +142,16 @@ export class Charge {
 
   /** The service accepted (and charged) the request written ahead as `entry`. */
   accepted(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    this.#paid += entry.spend.characters;
     return this.#books.accept(entry, answer);
+  }
+
+  /**
+   * Characters the service accepted (and so charged) for this request's parts so far: what a failure afterwards
+   * must not be worded as "nothing done" over (src/core/speech/paid-part-way.ts).
+   */
+  get paid(): number {
+    return this.#paid;
   }
 
   /** The request written ahead as `entry` was definitely not charged (refused, or never sent): taken back. */

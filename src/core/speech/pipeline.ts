@@ -20,6 +20,7 @@ import { QueueBook, enforcementFor } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
 import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
+import { afterPaying } from './paid-part-way.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Lane, SpokenLine } from './pipeline-job.ts';
 import { Job, discard } from './job.ts';
@@ -305,7 +306,10 @@ export class SpeechPipeline {
   }
 
   async #deliver(job: Job): Promise<SpeechOutcome> {
-    const delivered = await this.#delivered(job);
+    const result = await this.#delivered(job);
+    // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
+    const delivered =
+      result.kind === 'failed' ? { ...result, error: afterPaying(result.error, job.charge.paid) } : result;
     const { freeVoice, lineCutAt } = job;
     const outcome = {
       ...delivered,

@@ -1,6 +1,9 @@
-// What a paid call's failure says about the month: a 429 "quota exceeded" marks the month used up before the
-// caller hears of it, unless the service says characters are left (only this request is too long for them: that is
-// what the caller is told); any other answer's usage figures may show that a used-up month is over.
+// What a paid call's failure says about the month: the service's own 429 "quota exceeded" marks the month used up
+// before the caller hears of it, unless the service says characters are left (only this request is too long for
+// them: that is what the caller is told); any other answer's usage figures may show that a used-up month is over.
+// Only the service may say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not
+// prove the service's own (a rate-limiting proxy's page, a gateway's JSON without the service's headers) is a
+// failure on the way, worded as one that may have been charged, and marks nothing, as a gateway's 401 or 403 does.
 import { QuotaExceededError, VoiceApiError } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Accounting } from '../quota/accounting.ts';
@@ -25,11 +28,22 @@ export async function callUnderQuota<T>(
         { cause: error, level: 'warn' },
       );
     }
-    if (error instanceof QuotaExceededError)
+    if (saysMonthUsedUp(error))
       await accounting
         ?.quotaExceeded(error)
         .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
     else if (error instanceof VoiceApiError) await accounting?.observeUsage(error.rateLimit);
     throw error;
   }
+}
+
+/**
+ * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
+ * the service's: its headers and its JSON error body, so `not-charged`) whose figures, where it sent them, leave
+ * nothing.
+ */
+export function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
+  if (!(error instanceof QuotaExceededError) || error.charge !== 'not-charged') return false;
+  const left = error.rateLimit?.remaining;
+  return left === undefined || left === 0;
 }

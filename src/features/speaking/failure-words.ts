@@ -24,6 +24,7 @@ import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
+import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
@@ -46,6 +47,9 @@ import {
 export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
   if (error instanceof UserError)
     return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  // Refused for money after parts of it were paid: the characters spent, and why the rest was not sent; never
+  // "sent nothing", nor "try again" before the quota resets.
+  if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
@@ -102,6 +106,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
   if (error instanceof ConnectionError)
     return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  // A clone the service accepted (and charged) without naming the voice it made, whatever its body was.
+  if (error instanceof UndeliveredError && error.missing === 'voice-id')
+    return { code: 'api-clone-without-voice-id', message: { key: 'error.api.cloneWithoutVoiceId' }, level: 'warn' };
   if (error instanceof OversizedResponseError)
     return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
   if (error instanceof UndeliveredError)
@@ -229,9 +236,33 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   return undefined;
 }
 
-/** Whether a failure is worded by what the service did with the request (serviceCharge), not by where it failed. */
+/**
+ * Whether a failure is worded by what the service did with the request (serviceCharge, or parts paid before a refusal:
+ * PaidPartWayError), not by where it failed or how much had played.
+ */
 export function wordedByService(error: unknown): boolean {
-  return serviceCharge(error) !== undefined;
+  return serviceCharge(error) !== undefined || error instanceof PaidPartWayError;
+}
+
+/**
+ * The words for a request refused for money after its earlier parts were paid (src/core/speech/paid-part-way.ts):
+ * what was spent, and why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
+ */
+function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
+  const { paid, cause } = error;
+  const inner = describeFailure(cause, audience);
+  const reason = cause instanceof Refusal ? cause.reason : undefined;
+  const quotaReset =
+    cause instanceof QuotaExceededError
+      ? (cause.rateLimit?.resetAt ?? nextMonthStart())
+      : reason?.code === 'quota-too-few-left' || reason?.code === 'quota-used-up'
+        ? reason.resetAt
+        : undefined;
+  if (quotaReset !== undefined)
+    return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
+  if (reason?.code.startsWith('budget-') === true)
+    return { ...inner, message: { key: 'error.paidPartWay.budget', params: { paid } } };
+  return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
 }
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */

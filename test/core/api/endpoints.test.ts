@@ -160,7 +160,12 @@ describe('cloneVoice', () => {
       }),
     );
     expect(error).toBeInstanceOf(UndeliveredError);
-    expect(error).toMatchObject({ status: 200, requestId: requestsTo(api.sandbox)[0]?.id, charged: true });
+    expect(error).toMatchObject({
+      status: 200,
+      requestId: requestsTo(api.sandbox)[0]?.id,
+      charged: true,
+      missing: 'voice-id',
+    });
     expect((error as Error).message).toContain('X-Voice-Id');
     expect(requestsTo(api.sandbox)).toHaveLength(1);
   });

@@ -2,6 +2,7 @@
 // the last accepted one, each with its time, endpoint and request ID; what says nothing of the key is not kept.
 import { describe, expect, it } from 'vitest';
 import { KeyState } from '../../../src/core/api/key-state.ts';
+import { rejectionOf, useSandbox } from './helpers.ts';
 
 describe('KeyState', () => {
   it('keeps the last 401, 429, 5xx and 2xx, each with when and where; nothing else', () => {
@@ -41,5 +42,33 @@ describe("KeyState, when a gateway answers in the service's place", () => {
     expect(state.snapshot).toEqual({
       lastFailed: { status: 403, at: new Date(3_000), operation: 'voices/clone', requestId: undefined },
     });
+  });
+});
+
+describe("the client's key state, by the retry rule's proof of whose an answer is", () => {
+  const api = useSandbox();
+  it("a proxy's HTML 429 (the service's request ID passed through, no JSON error body) is a failure on the way", async () => {
+    api.sandbox.clearFaults();
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '<html><body>Too Many Requests</body></html>',
+      contentType: 'text/html',
+    });
+    await rejectionOf(api.client.tts({ text: 'Limited by a proxy.', voice_id: 'voice-b-en-f-01' }));
+    expect(api.client.keyState.lastLimited).toBeUndefined();
+    expect(api.client.keyState.lastFailed).toMatchObject({ status: 429 });
+  });
+
+  it("the service's own 429 (its headers and its JSON error body) is the key limited", async () => {
+    api.sandbox.clearFaults();
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '{"error":{"message":"monthly usage limit exceeded"}}',
+      contentType: 'application/json',
+    });
+    await rejectionOf(api.client.tts({ text: 'Limited by the service.', voice_id: 'voice-b-en-f-01' }));
+    expect(api.client.keyState.lastLimited).toMatchObject({ status: 429 });
   });
 });

@@ -5,6 +5,8 @@ import {
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  OversizedResponseError,
+  UndeliveredError,
   UnexpectedResponseError,
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
@@ -12,6 +14,8 @@ import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts'
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { OverSecondsCapError } from '../../../src/core/speech/seconds-cap.ts';
+import { afterPaying } from '../../../src/core/speech/paid-part-way.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
@@ -83,6 +87,20 @@ describe("a failure's words follow what the service did, not who answered in its
   });
 });
 
+describe('a clone answered 2xx without its voice ID', () => {
+  it.each([
+    ['a short body', new UndeliveredError('x', { status: 200, missing: 'voice-id' })],
+    ['a body over the JSON cap', new OversizedResponseError('x', { status: 200, missing: 'voice-id' })],
+  ] as const)('(%s) is told it may have been made and charged, with no ID to use, in every language', (_, error) => {
+    const { message, code } = describeFailure(error);
+    expect(code).toBe('api-clone-without-voice-id');
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    expect(words[0]).toMatch(/no voice ID/);
+    expect(words[0]).not.toMatch(/far more audio|broke off|try again/i);
+  });
+});
+
 describe('refusalAfterPaying', () => {
   it.each(['en-US', 'ko', 'ja'])(
     'leaves out the refusal\'s "nothing was spent" in %s, and keeps the rest',
@@ -97,4 +115,36 @@ describe('refusalAfterPaying', () => {
       expect(words).toContain('<#1>');
     },
   );
+});
+
+describe('refused for money after parts of it were paid (PaidPartWayError)', () => {
+  const reset = new Date('2026-12-01T00:00:00Z');
+  const notCharged = new QuotaExceededError('x', { status: 429, rateLimit: { resetAt: reset } }).chargedAs(
+    'not-charged',
+  );
+  it.each([
+    ['too few left', new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset }), 'quota'],
+    ["the service's own quota exceeded", notCharged, 'quota'],
+    ['the month marked used up', new Refusal({ code: 'quota-used-up', markedAt: reset, resetAt: reset }), 'quota'],
+    [
+      'a budget',
+      new Refusal({ code: 'budget-member-day', limit: 300, used: 279, needed: 40, resetAt: reset }),
+      'budget',
+    ],
+    ['the books', new Refusal({ code: 'spends-unrecorded' }), 'refused'],
+  ] as const)('%s: the characters spent, why the rest was not sent, in every language', (_what, cause, kind) => {
+    const { message, code } = describeFailure(afterPaying(cause, 995));
+    expect(message.key).toBe(`error.paidPartWay.${kind}`);
+    expect(code).toBe(describeFailure(cause).code);
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).toContain('995');
+    if (kind === 'quota') for (const said of words) expect(said).toContain('2026-12-01');
+    expect(words[0]).not.toMatch(/sent nothing|nothing was (spent|charged)|try again/i);
+  });
+
+  it('nothing paid before: the refusal keeps its own words', () => {
+    const refusal = new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset });
+    expect(afterPaying(refusal, 0)).toBe(refusal);
+  });
 });

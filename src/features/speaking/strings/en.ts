@@ -109,6 +109,8 @@ export const en = {
     'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
+  'error.api.cloneWithoutVoiceId':
+    'The voice service accepted this clone and counted its characters, but did not say which voice it made, so SayBot has no voice ID to use. The voice may exist at the service, and its characters are spent; cloning again would pay again.',
   'error.api.aborted': 'The request was cancelled.',
   'error.api.chargedNotAudio':
     'The voice service accepted this request and counted its characters, but what came back was not audio (a page from a gateway in front of it, for instance), so there is nothing to play. Those characters may have been charged and are counted as spent here. Ask again only if you still want it.',
@@ -118,6 +120,13 @@ export const en = {
     'The voice service took too long to answer, after the request had left. It may have made it and counted its characters all the same, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.connection':
     'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
+  // Paid part-way, then refused for money (src/core/speech/paid-part-way.ts)
+  'error.paidPartWay.quota':
+    'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
+  'error.paidPartWay.budget':
+    'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
+  'error.paidPartWay.refused':
+    'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':

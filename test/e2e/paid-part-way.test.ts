@@ -1,0 +1,102 @@
+// Work paid for part-way is told as such (issue 56, claim 2): a request in several parts whose first part the service
+// made and charged, then refused the rest for the month's quota, is never told "sent nothing" nor "try again" before
+// the quota resets, as a file or in voice. The sandbox refuses for real: its key is left just enough for the first
+// part, so its second is answered 429 with the service's own figures (a few characters left).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { useFileHarness } from '../support/file-harness.ts';
+import { runCommand } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { countCharacters } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/speech/split-text.ts';
+
+const GUILD = '200000000000000097';
+const VOICE = '220000000000000097';
+const WRITER = '300000000000000971'; // outside voice: files
+const SPEAKER = '300000000000000972'; // in voice
+const VOICE_ID = 'voice-b-en-f-01';
+const MAX_CHARS = 40;
+
+const h = useFileHarness({
+  guilds: [
+    oneRoomGuild(GUILD, 'Part-way', { text: '210000000000000097', voice: VOICE }, [
+      { id: WRITER, username: 'writer', locale: 'en-US' },
+      { id: SPEAKER, username: 'speaker', voiceChannelId: VOICE, locale: 'en-US' },
+    ]),
+  ],
+  env: { VOICE_API_PLAN: 'creator', FREE_VOICE: 'chosen' },
+  // Parts of at most 40 characters, so that a short text is several parts (TTS_MAX_CHARS_PER_REQUEST's own floor is 50).
+  config: { maxCharsPerRequest: MAX_CHARS },
+});
+
+let serial = 0;
+/** A text of three parts, new each time (a real request each, never the cache). */
+function threeParts(): { text: string; first: number } {
+  const n = ++serial;
+  const text = `First part number ${n} is spoken. Second part follows it here. Third part ends it all.`;
+  const parts = splitText(text, MAX_CHARS);
+  expect(parts.length).toBe(3);
+  return { text, first: countCharacters(parts[0] ?? '') };
+}
+
+/** The month leaves room for the first part and for 5 characters more: the second part is refused by the service. */
+function leaveRoomFor(first: number): void {
+  h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first - 5);
+}
+
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.sandbox.setKeyPlan(h.apiKey, 'creator');
+  h.sandbox.setKeyUsed(h.apiKey, 0);
+});
+
+function expectPaidPartWay(content: string, paid: number): void {
+  expect(content).toMatch(new RegExp(`\\b${paid} characters`));
+  expect(content).not.toMatch(/sent nothing|nothing was (spent|charged)/i);
+  expect(content).not.toMatch(/try again/i);
+  const reset = /resets (\d{4}-\d{2}-01)/.exec(content)?.[1];
+  expect(reset).toBeDefined();
+  expect(content).toBe(t('en-US', 'error.paidPartWay.quota', { paid, reset: reset ?? '' }));
+}
+
+describe('paid part-way, then refused for the month', () => {
+  it('as a file: the characters of the part made are said spent, and why the rest was not sent', async () => {
+    const { text, first } = threeParts();
+    leaveRoomFor(first);
+    const before = h.sandbox.requests.length;
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: WRITER,
+      name: 'say',
+      options: { text, voice: VOICE_ID, output: 'file' },
+    });
+    const made = h.sandbox.requests.slice(before);
+    expect(made.map((r) => r.status)).toEqual([200, 429]);
+    expect(made[0]?.charactersBilled).toBe(first);
+    expectPaidPartWay(content, first);
+  });
+
+  it('in voice: the part heard is said paid, not "stopped part-way … please try again"', async () => {
+    const { text, first } = threeParts();
+    leaveRoomFor(first);
+    const before = h.sandbox.requests.length;
+    h.discord.clearAudio(GUILD);
+    const handle = await h.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+      ],
+    });
+    const failure = await handle.waitFor(
+      (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+      20_000,
+    );
+    const made = h.sandbox.requests.slice(before);
+    expect(made.map((r) => r.status)).toEqual([200, 429]);
+    expectPaidPartWay(failure.content ?? '', first);
+  });
+});
