@@ -27,7 +27,7 @@ const spec = {
 let ended = 0;
 for (const limitMs of [300, 600, 900, 1200, 1500]) {
   const file = new Uint8Array(wav).buffer;
-  await thread.run({ kind: 'opus', file, spec }, [file], '', limitMs).then(
+  await thread.run({ kind: 'voice-message', file, spec }, [file], '', limitMs).then(
     () => console.log('finished within its limit'),
     () => (ended += 1),
   );

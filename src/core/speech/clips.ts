@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import {
   type AudioJobOwner,
   joinPartsOffThread,
-  opusPacketsOffThread,
+  voiceMessageOffThread,
   partFileOffThread,
 } from '../audio/workers/audio-thread/audio-thread.ts';
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
@@ -183,7 +183,7 @@ export async function fileAsVoiceMessage(
     });
   const { complexity, bitrate, celtOnly, channels } = encoding;
   const spec = { format: file.format, encoder: { complexity, bitrate, celtOnly, channels } };
-  return renderVoiceMessage([await opusPacketsOffThread(file.data, spec, owner)], { owner });
+  return voiceMessageOffThread(file.data, spec, owner);
 }
 
 /**

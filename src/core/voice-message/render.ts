@@ -9,37 +9,16 @@
 // ones (a stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
-import { ENCODER_PRE_SKIP, packetSamples } from '../audio/codecs/ogg-opus-writer.ts';
-import { PacketFrames } from '../audio/codecs/packet-frames.ts';
 import { type AudioJobOwner, writeOggOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
-import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../audio/analysis/waveform.ts';
+import { PacketMeter } from './packet-meter.ts';
+import type { VoiceMessage } from './voice-message-types.ts';
 
-/** What a voice message needs: the file and the attachment's `duration_secs` and `waveform`. */
-export interface VoiceMessage {
-  /** Ogg Opus, 48 kHz, one channel; pages with CRCs, OpusHead with the pre-skip, granules true to the samples. */
-  ogg: Buffer;
-  /** The audio's length as players decode it (granule position minus pre-skip), in seconds. */
-  durationSecs: number;
-  /** base64 of 1..256 loudness bytes, one per ~100 ms (fewer, longer buckets beyond 25.6 s). */
-  waveform: string;
-}
+export type { VoiceMessage } from './voice-message-types.ts';
+export { VoiceMessageError, type VoiceMessageErrorCode } from './voice-message-error.ts';
 
 /** One part's packets, in order: a packet stream (object-mode Readable), an async generator or an array. */
 export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-
-export type VoiceMessageErrorCode = 'no-audio' | 'bad-packet';
-
-/** The packets cannot make a voice message: none that carry audio, or one that does not decode. */
-export class VoiceMessageError extends Error {
-  readonly code: VoiceMessageErrorCode;
-
-  constructor(code: VoiceMessageErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'VoiceMessageError';
-    this.code = code;
-  }
-}
 
 export interface RenderOptions {
   /**
@@ -57,70 +36,30 @@ export interface RenderOptions {
 /**
  * Packets decoded between two turns of the event loop: about 1.5 ms of work (one second of audio). Packets already
  * in memory (a cache hit) would otherwise be decoded in one go, ~100 ms per minute of audio, long enough for every
- * guild's 20 ms voice send cycle to miss its slots.
+ * guild's 20 ms voice send cycle to miss its slots. A file made a voice message is measured in the audio worker
+ * instead (audio-thread.ts voiceMessageOffThread): none of its packets is decoded here.
  */
 const PACKETS_PER_TURN = 50;
 
-/** Sum of squares per 10 ms: the waveform's buckets are made from these at the end, whatever the length. */
-const BLOCK_SAMPLES = OPUS_RATE / 100;
-
 /**
- * Collects packets part after part, decoding each once (mono, cheap next to encoding) to measure the levels and
- * count the samples, then has the audio worker write the file (its pages and CRCs, work the size of the file), the
- * packets moved there in blocks, not copied. Memory is the packets plus 8 bytes per 10 ms, not the PCM.
+ * On the main thread: collects packets part after part and measures them (packet-meter.ts, with the native decoder),
+ * then has the audio worker write the file (its pages and CRCs, work the size of the file), the packets moved there
+ * in blocks, not copied.
  */
 export class VoiceMessageBuilder {
-  readonly #preSkip: number;
-  readonly #packets = new PacketFrames();
-  #largest = 0;
-  readonly #decoder = new opus.OpusEncoder(OPUS_RATE, 1);
-  #decoded = 0;
-  readonly #blocks: number[] = [];
-  #metered = 0;
+  readonly #meter: PacketMeter;
 
   constructor(options: { preSkip?: number | undefined } = {}) {
-    this.#preSkip = options.preSkip ?? ENCODER_PRE_SKIP;
+    this.#meter = new PacketMeter(new opus.OpusEncoder(OPUS_RATE, 1), options);
   }
 
   /** Samples of audio so far, after the pre-skip. */
   get samples(): number {
-    return Math.max(0, this.#decoded - this.#preSkip);
+    return this.#meter.samples;
   }
 
   add(packet: Uint8Array): void {
-    // An empty packet is a lost frame to a player; in a file it carries nothing (and Ogg would give it no time).
-    if (packet.length === 0) return;
-    const copy = Buffer.from(packet.buffer, packet.byteOffset, packet.byteLength);
-    let pcm: Buffer;
-    try {
-      pcm = this.#decoder.decode(copy);
-    } catch (error) {
-      throw new VoiceMessageError('bad-packet', `Opus packet ${this.#packets.count + 1} does not decode`, {
-        cause: error,
-      });
-    }
-    const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
-    // The TOC and the decoder agree for any packet libopus accepts; the Ogg's granules are counted from the TOC.
-    if (samples.length !== packetSamples(copy)) {
-      throw new VoiceMessageError(
-        'bad-packet',
-        `Opus packet ${this.#packets.count + 1} decodes to ${samples.length} samples, its TOC says ${packetSamples(copy)}`,
-      );
-    }
-    this.#packets.add(copy);
-    this.#largest = Math.max(this.#largest, copy.length);
-    const skip = Math.min(samples.length, Math.max(0, this.#preSkip - this.#decoded));
-    this.#decoded += samples.length;
-    this.#meter(samples.subarray(skip));
-  }
-
-  #meter(samples: Int16Array): void {
-    for (const sample of samples) {
-      const block = Math.floor(this.#metered / BLOCK_SAMPLES);
-      const s = sample / 32768;
-      this.#blocks[block] = (this.#blocks[block] ?? 0) + s * s;
-      this.#metered++;
-    }
+    this.#meter.add(packet);
   }
 
   /**
@@ -128,36 +67,9 @@ export class VoiceMessageBuilder {
    * time, and with the audio worker's errors (AudioBusyError when it cannot run now). Once only: the packets move.
    */
   async finish(owner: AudioJobOwner = {}): Promise<VoiceMessage> {
-    const sampleCount = this.samples;
-    if (sampleCount === 0) throw new VoiceMessageError('no-audio', 'no audio to make a voice message of');
-    const options = {
-      channels: 1,
-      preSkip: this.#preSkip,
-      sampleCount,
-      packetsPerPage: packetsPerPage(this.#largest),
-    } as const;
-    const ogg = await writeOggOffThread(this.#packets, options, owner);
-    return { ogg, durationSecs: sampleCount / OPUS_RATE, waveform: Buffer.from(this.#waveform()).toString('base64') };
-  }
-
-  /**
-   * RMS per bucket in dB as bytes (src/core/audio/analysis/waveform.ts's scale), buckets made of whole 10 ms blocks by
-   * proportion.
-   */
-  #waveform(): Uint8Array {
-    const frames = this.#metered;
-    const count = Math.max(1, Math.min(MAX_WAVEFORM_BYTES, Math.ceil(frames / OPUS_RATE / WAVEFORM_BUCKET_SECONDS)));
-    const blocks = this.#blocks.length;
-    const values = new Uint8Array(count);
-    for (let bucket = 0; bucket < count; bucket++) {
-      const start = Math.floor((bucket * blocks) / count);
-      const end = Math.floor(((bucket + 1) * blocks) / count);
-      let sum = 0;
-      for (let b = start; b < end; b++) sum += this.#blocks[b] ?? 0;
-      const n = Math.min(end * BLOCK_SAMPLES, frames) - start * BLOCK_SAMPLES;
-      values[bucket] = n <= 0 ? 0 : levelByte(10 * Math.log10(sum / n));
-    }
-    return values;
+    const { packets, options, durationSecs, waveform } = this.#meter.done();
+    const ogg = await writeOggOffThread(packets, options, owner);
+    return { ogg, durationSecs, waveform };
   }
 }
 
@@ -180,10 +92,4 @@ export async function renderVoiceMessage(
     }
   }
   return builder.finish(options.owner);
-}
-
-/** Packets per Ogg page: 50 (one page a second) unless the largest packets would exceed a page's 255 lacing values. */
-function packetsPerPage(largest: number): number {
-  const segments = Math.floor(largest / 255) + 1;
-  return Math.max(1, Math.min(50, Math.floor(255 / segments)));
 }

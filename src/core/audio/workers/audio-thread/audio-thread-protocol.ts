@@ -8,6 +8,7 @@ import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { SharedBlocks } from '../byte-block-types.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
+import type { VoiceMessageErrorCode } from '../../../voice-message/voice-message-error.ts';
 
 /**
  * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
@@ -34,8 +35,11 @@ export type AudioJob =
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat }
   /** A voice message's Opus packets written as one Ogg Opus file (pages and their CRCs); the blocks transferred. */
   | { id: number; kind: 'ogg'; packets: PacketBlocks; options: OggOpusOptions }
-  /** A WAV or MP3 file encoded to Opus packets as the player's path encodes them (a voice message's). */
-  | { id: number; kind: 'opus'; file: HandedPart; spec: TranscodeSpec };
+  /**
+   * A WAV or MP3 file made a voice message: encoded to Opus packets as the player's path encodes them, measured (its
+   * length and waveform) and written as one Ogg Opus file, all here.
+   */
+  | { id: number; kind: 'voice-message'; file: HandedPart; spec: TranscodeSpec };
 
 export type AudioJobReply =
   | {
@@ -48,8 +52,8 @@ export type AudioJobReply =
       /** A scene's figures (everything of SceneMixResult but its bytes, format and length). */
       scene?: Pick<SceneMixResult, 'cut' | 'sampleRate' | 'lines' | 'loudness'>;
     }
-  /** An 'opus' job's packets, their blocks moved. */
-  | { id: number; ok: true; packets: PacketBlocks }
+  /** A 'voice-message' job's file (moved), its length and waveform. */
+  | { id: number; ok: true; voiceMessage: { ogg: ArrayBuffer; durationSecs: number; waveform: string } }
   /** An 'ogg' job's file. */
   | { id: number; ok: true; ogg: ArrayBuffer }
   /** A 'file' job's file (moved) and its length. */
@@ -63,5 +67,7 @@ export type AudioJobReply =
       code: ClipErrorCode | undefined;
       unsupported: boolean;
       range?: boolean;
+      /** A 'voice-message' job's packets could not make one: a VoiceMessageError on the main thread. */
+      voiceMessage?: VoiceMessageErrorCode;
       message: string;
     };

@@ -19,8 +19,10 @@ import { partLength } from '../byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
-import { type PacketBlocks, type PacketFrames, packetViews } from '../../codecs/packet-frames.ts';
+import type { PacketFrames } from '../../codecs/packet-frames.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
+import { VoiceMessageError } from '../../../voice-message/voice-message-error.ts';
+import type { VoiceMessage } from '../../../voice-message/voice-message-types.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -98,6 +100,7 @@ async function run(
   if (reply.ok) return reply;
   if (reply.unsupported) throw new UnsupportedAudioError(undefined, reply.message);
   if (reply.range === true) throw new RangeError(reply.message);
+  if (reply.voiceMessage !== undefined) throw new VoiceMessageError(reply.voiceMessage, reply.message);
   throw reply.code === undefined ? new Error(reply.message) : new ClipError(reply.code, reply.message);
 }
 
@@ -259,24 +262,30 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
 }
 
 /**
- * A file (WAV or MP3: a scene's mix, a file over the upload limit) encoded to Opus packets as the player's path
- * encodes them, for a voice message: in the audio worker, in the class of what it costs (its seconds of audio, from
- * its header and size, and its bytes), so a long scene's encoding runs as long work, in slices at long work's
- * priority, not on the voice's transcoding threads. The file's bytes are moved to the worker when they are a buffer
- * of their own (the caller's view is detached afterwards). Rejects with ClipError for damaged or empty audio,
- * AudioBusyError when it cannot run now.
+ * A WAV or MP3 file made a voice message in the audio worker, in the class of its cost (its seconds from its header,
+ * its bytes): encoded to Opus as the player encodes, measured (length, waveform) and written as Ogg Opus there. The
+ * file's bytes move to the worker when they are a buffer of their own (the caller's view is detached afterwards)
+ * and the Ogg file moves back; no packet is decoded on the main thread. Rejects with ClipError for damaged or empty
+ * audio, VoiceMessageError when its packets make none, AudioBusyError when it cannot run now.
  */
-export async function opusPacketsOffThread(
+export async function voiceMessageOffThread(
   file: Uint8Array,
   spec: TranscodeSpec,
   owner: AudioJobOwner = {},
-): Promise<Uint8Array[]> {
+): Promise<VoiceMessage> {
   const workClass = workClassOf({ seconds: partSeconds(file), bytes: file.byteLength });
   const transfer: ArrayBuffer[] = [];
   const handed = handOver(file, transfer, true);
-  const reply = await run(workClass, { kind: 'opus', file: handed, spec }, transfer, owner, SCENE_JOB_TIMEOUT_MS);
-  if (!('packets' in reply)) throw new Error('audio thread: an Opus job answered without its packets');
-  return packetViews(reply.packets satisfies PacketBlocks);
+  const reply = await run(
+    workClass,
+    { kind: 'voice-message', file: handed, spec },
+    transfer,
+    owner,
+    SCENE_JOB_TIMEOUT_MS,
+  );
+  if (!('voiceMessage' in reply)) throw new Error('audio thread: a voice message job answered without its file');
+  const { ogg, durationSecs, waveform } = reply.voiceMessage;
+  return { ogg: Buffer.from(ogg), durationSecs, waveform };
 }
 
 /**
