@@ -129,6 +129,14 @@ const IN_RIGHT_RULE = 'asked by the rule `right` (a moderator server-mutes the m
 const IN_RIGHT_RULE_AUTOREAD = "passes over a server-muted member's messages in silence (autoread.test.ts)";
 /** Why a row does not ask a timeout itself: the rule `timedOut` times the member of every row that keeps it out. */
 const IN_TIMEOUT_RULE = 'asked by the rule `timedOut` (a moderator times the member out)';
+/** What a row speaking the member's words in their voice channel is asked without. */
+const IN_VOICE_DENIED = {
+  'view-channel': true,
+  speak: true,
+  connect: true,
+  'server-muted': IN_RIGHT_RULE,
+  'timed-out': IN_TIMEOUT_RULE,
+} as const;
 /** Why a row that only posts is not asked without View Channel: Discord offers no command where the member cannot see. */
 const TEXT_VIEW =
   'posts in the text channel the command came from, which Discord lets only a member who views it use; the gate asks View Channel there with every post (EFFECT_RIGHTS)';
@@ -238,13 +246,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/say in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: {
-      'view-channel': true,
-      speak: true,
-      connect: true,
-      'server-muted': IN_RIGHT_RULE,
-      'timed-out': IN_TIMEOUT_RULE,
-    },
+    denied: IN_VOICE_DENIED,
     ask: async (harness, text, _asking, voice) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'say', options: { text, ...voiceOf(voice) } }))
         .content,
@@ -266,13 +268,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: '/emote in voice',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: {
-      'view-channel': true,
-      speak: true,
-      connect: true,
-      'server-muted': IN_RIGHT_RULE,
-      'timed-out': IN_TIMEOUT_RULE,
-    },
+    denied: IN_VOICE_DENIED,
     ask: async (harness, text) =>
       (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
   },
@@ -304,13 +300,7 @@ const FRONT_ENDS: FrontEnd[] = [
     name: 'the Speak menu',
     keeps: ALL,
     effects: ['speak-in-voice', 'member-words'],
-    denied: {
-      'view-channel': true,
-      speak: true,
-      connect: true,
-      'server-muted': IN_RIGHT_RULE,
-      'timed-out': IN_TIMEOUT_RULE,
-    },
+    denied: IN_VOICE_DENIED,
     ask: async (harness, text) => {
       const handle = await harness.discord.messageCommand({
         guildId: GUILD,
@@ -453,13 +443,7 @@ const FRONT_ENDS: FrontEnd[] = [
       paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
     },
     effects: ['speak-in-voice', 'member-words'],
-    denied: {
-      'view-channel': true,
-      speak: true,
-      connect: true,
-      'server-muted': IN_RIGHT_RULE,
-      'timed-out': IN_TIMEOUT_RULE,
-    },
+    denied: IN_VOICE_DENIED,
     paysFirst: true,
     ask: async (harness, text, asking) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
