@@ -55,9 +55,13 @@ describe("the client's key state, by the retry rule's proof of whose an answer i
       body: '<html><body>Too Many Requests</body></html>',
       contentType: 'text/html',
     });
+    // The client is the file's: another case may have seen the service's own 429 before this one (shuffled).
+    const limitedBefore = api.client.keyState.lastLimited;
+    const sent = new Date();
     await rejectionOf(api.client.tts({ text: 'Limited by a proxy.', voice_id: 'voice-b-en-f-01' }));
-    expect(api.client.keyState.lastLimited).toBeUndefined();
+    expect(api.client.keyState.lastLimited).toEqual(limitedBefore);
     expect(api.client.keyState.lastFailed).toMatchObject({ status: 429 });
+    expect(api.client.keyState.lastFailed?.at.getTime()).toBeGreaterThanOrEqual(sent.getTime());
   });
 
   it("the service's own 429 (its headers and its JSON error body) is the key limited", async () => {
