@@ -87,6 +87,12 @@ export function partClip(
  * `encoding`: the part source's (the app's, given at start-up).
  */
 export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
+  // Aborted already (the part was let go of while it was fetched): a stream made now would fail on its own, on the
+  // next tick, before its reader listens, an uncaught error; the caller is refused at once instead.
+  if (signal?.aborted) {
+    audio.body.destroy();
+    throw signal.reason;
+  }
   if (audio.packets) {
     audio.body.destroy();
     return audio.packets(signal);
