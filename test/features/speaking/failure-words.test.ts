@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
+  PermissionDeniedError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
@@ -132,6 +133,16 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
       'budget',
     ],
     ['the books', new Refusal({ code: 'spends-unrecorded' }), 'refused'],
+    [
+      "the service's 401 (key refused)",
+      new AuthenticationError('x', { status: 401, charge: 'not-charged' }),
+      'keyRefused',
+    ],
+    [
+      "the service's 403 (no API access)",
+      new PermissionDeniedError('x', { status: 403, charge: 'not-charged' }),
+      'planRefused',
+    ],
   ] as const)('%s: the characters spent, why the rest was not sent, in every language', (_what, cause, kind) => {
     const { message, code } = describeFailure(afterPaying(cause, 995));
     expect(message.key).toBe(`error.paidPartWay.${kind}`);
@@ -141,6 +152,11 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
     for (const said of words) expect(said).toContain('995');
     if (kind === 'quota') for (const said of words) expect(said).toContain('2026-12-01');
     expect(words[0]).not.toMatch(/sent nothing|nothing was (spent|charged)|try again/i);
+  });
+
+  it("a 401 that may not be the service's own (maybe charged) is no refusal of the key: it keeps its own words", () => {
+    const gateway = new AuthenticationError('x', { status: 401, charge: 'maybe-charged' });
+    expect(afterPaying(gateway, 995)).toBe(gateway);
   });
 
   it('nothing paid before: the refusal keeps its own words', () => {
