@@ -271,12 +271,17 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */
 function refusalMessage(reason: RefusalReason, audience: FailureAudience): LocalisedMessage {
+  // Outside servers (a user install) the budgets are those of all use outside servers: never "this server".
+  const outside = audience.outsideServer === true;
   switch (reason.code) {
     case 'budget-cooldown':
-      return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
+      return {
+        key: outside ? 'budget.refused.cooldownOutside' : 'budget.refused.cooldown',
+        params: { seconds: reason.waitSeconds, limit: reason.limit },
+      };
     case 'budget-member-day':
       return {
-        key: 'budget.refused.memberDay',
+        key: outside ? 'budget.refused.memberDayOutside' : 'budget.refused.memberDay',
         params: {
           limit: reason.limit,
           used: reason.used,
@@ -286,7 +291,7 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       };
     case 'budget-guild-month':
       return {
-        key: 'budget.refused.guildMonth',
+        key: outside ? 'budget.refused.outsideMonth' : 'budget.refused.guildMonth',
         params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) },
       };
     case 'budget-bot-month':

@@ -182,10 +182,16 @@ export const en = {
     'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
   'quota.storageUnavailable':
     "I could not reach the bot's storage in time, so I sent nothing and nothing was spent. Please try again in a moment; the operator has been told.",
+  'budget.refused.outsideMonth':
+    'All use outside servers shares one monthly budget of {limit} characters: {used} are used and this needs {needed}. It resets {reset}.',
   'budget.refused.guildMonth':
     "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
+  'budget.refused.memberDayOutside':
+    'Your daily budget outside servers is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
   'budget.refused.memberDay':
     'Your daily budget in this server is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
+  'budget.refused.cooldownOutside':
+    'Please wait {seconds} s, then you can use SayBot again: outside servers it spends characters for you once every {limit} s.',
   'budget.refused.cooldown':
     'Please wait {seconds} s: in this server a member may spend characters once every {limit} s.',
   'budget.refused.botMonth':

@@ -180,10 +180,16 @@ export const ja: Translation<typeof en> = {
     'いま音声サービスの利用量を記録できない（ボットの保存先に書き込めない）ため、記録できるようになるまで文字を消費するリクエストは送信しません。運営者に通知しました。キャッシュにある音声は引き続き再生できます。',
   'quota.storageUnavailable':
     'ボットの保存先が時間内に応答しなかったため、何も送信せず、文字も消費していません。少し待ってからもう一度お試しください。運営者に通知しました。',
+  'budget.refused.outsideMonth':
+    'サーバー外での利用はすべて、月間予算 {limit} 文字を共有しています。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.guildMonth':
     'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.memberDayOutside':
+    'サーバー外でのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.memberDay':
     'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.cooldownOutside':
+    '{seconds} 秒後にもう一度 SayBot を使えます。サーバー外では、{limit} 秒に 1 回文字を使います。',
   'budget.refused.cooldown':
     '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
   'budget.refused.botMonth':

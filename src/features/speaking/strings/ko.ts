@@ -178,10 +178,16 @@ export const ko: Translation<typeof en> = {
     '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.storageUnavailable':
     '봇 저장소가 제때 응답하지 않아 아무것도 보내지 않았고 글자도 쓰지 않았습니다. 잠시 후 다시 시도해 주세요. 운영자에게 알렸습니다.',
+  'budget.refused.outsideMonth':
+    '서버 밖에서의 모든 사용은 월간 예산 {limit}자를 함께 씁니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.guildMonth':
     '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.memberDayOutside':
+    '서버 밖에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.memberDay':
     '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.cooldownOutside':
+    '{seconds}초 뒤에 SayBot을 다시 사용할 수 있습니다. 서버 밖에서는 {limit}초에 한 번 글자를 사용합니다.',
   'budget.refused.cooldown':
     '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
   'budget.refused.botMonth':
