@@ -1,13 +1,14 @@
 // Work paid for part-way is told as such (issue 56, claim 2): a request in several parts whose first part the service
 // made and charged, then refused the rest for the month's quota, is never told "sent nothing" nor "try again" before
 // the quota resets, as a file or in voice. The sandbox refuses for real: its key is left just enough for the first
-// part, so its second is answered 429 with the service's own figures (a few characters left).
+// part, so its second is answered 429 with the service's own figures (a few characters left). So too when the service
+// refuses the key (401, deactivated while the first part's answer is held) or the plan's access (403) for the rest.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { splitText } from '../../src/core/speech/split-text.ts';
 
@@ -111,5 +112,93 @@ describe('paid part-way, then refused for the month', () => {
     const made = requestsFor(parts, before);
     expect(made.map((r) => r.status).slice(0, 2)).toEqual([200, 429]);
     expectPaidPartWay(failure.content ?? '', first);
+  });
+});
+
+/** Every request this case's bot made (a refused one names no text: the service read no further than its key). */
+function requestsSince(before: number) {
+  return h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
+}
+
+/**
+ * The first `held` parts are made and charged, their answers held; then `refuse` makes the service refuse what
+ * follows (the key deactivated, the plan's access gone), and the answers go on.
+ */
+async function refuseAfter(held: readonly string[], refuse: () => void): Promise<void> {
+  await expect
+    .poll(() => held.every((text) => h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held')))
+    .toBe(true);
+  refuse();
+  h.sandbox.resumePaused();
+}
+
+const keyRefusals: Array<{ name: string; refuse: () => void; status: number; key: MessageKey }> = [
+  {
+    name: '401, the key deactivated',
+    refuse: () => h.sandbox.setKeyActive(h.apiKey, false),
+    status: 401,
+    key: 'error.paidPartWay.keyRefused',
+  },
+  {
+    name: "403, the plan's API access gone",
+    refuse: () => h.sandbox.injectFault({ kind: 'service-error', status: 403, endpoint: 'tts', times: Infinity }),
+    status: 403,
+    key: 'error.paidPartWay.planRefused',
+  },
+];
+
+function expectKeyRefusedPartWay(content: string, paid: number, key: MessageKey): void {
+  expect(content).toMatch(new RegExp(`\\b${paid} characters`));
+  expect(content).not.toMatch(/sent nothing|nothing was (spent|charged)/i);
+  expect(content).toBe(t('en-US', key, { paid }));
+}
+
+describe('paid part-way, then the key refused', () => {
+  for (const refusal of keyRefusals) {
+    it(`as a file, ${refusal.name}: the part made is said spent, and the rest not sent`, async () => {
+      const { text, first, parts } = threeParts();
+      const before = h.sandbox.requests.length;
+      h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+      const reply = runCommand(h, {
+        guildId: GUILD,
+        userId: WRITER,
+        name: 'say',
+        options: { text, voice: VOICE_ID, output: 'file' },
+      });
+      await refuseAfter(parts.slice(0, 1), refusal.refuse);
+      const { content } = await reply;
+      // A file's parts are asked one after another: the second is the first refused, and nothing follows it.
+      const made = requestsSince(before);
+      expect(made.map((r) => r.status)).toEqual([200, refusal.status]);
+      expect(made[0]?.charactersBilled).toBe(first);
+      expectKeyRefusedPartWay(content, first, refusal.key);
+    });
+  }
+
+  it('in voice, 401 after parts were heard: said spent, not "stopped part-way (… nothing was spent)"', async () => {
+    const { text, parts } = threeParts();
+    const before = h.sandbox.requests.length;
+    // In voice the next part is asked for as the one before it starts to play: both are in flight before either
+    // answers, so both are held, and the third meets the deactivated key.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts', times: 2 });
+    const handle = await h.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+      ],
+    });
+    await refuseAfter(parts.slice(0, 2), () => h.sandbox.setKeyActive(h.apiKey, false));
+    const failure = await handle.waitFor(
+      (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+      20_000,
+    );
+    const made = requestsSince(before);
+    expect(made.map((r) => r.status)).toEqual([200, 200, 401]);
+    const paid = made.reduce((sum, r) => sum + r.charactersBilled, 0);
+    expect(paid).toBe(countCharacters(parts[0] ?? '') + countCharacters(parts[1] ?? ''));
+    expectKeyRefusedPartWay(failure.content ?? '', paid, 'error.paidPartWay.keyRefused');
   });
 });

@@ -149,6 +149,54 @@ describe('user-installable app', () => {
     expect(erin.files).toHaveLength(1);
   });
 
+  it('refused by the cooldown in a DM or a server without SayBot: worded for use outside servers, never "this server"', async () => {
+    const LIMIT = 600;
+    const h = await start({
+      env: { USER_INSTALL: 'everyone', BUDGET_MEMBER_COOLDOWN_SECONDS: String(LIMIT) },
+      registerForUsers: true,
+    });
+    const say = async (
+      userId: string,
+      text: string,
+      locale: string,
+      where: { context: 0 | 1 | 2; guild?: { id: string; memberPermissions: bigint; everyonePermissions: bigint } },
+    ) => {
+      const handle = await h.discord.privateCommand({
+        userId,
+        name: 'say',
+        locale,
+        ...where,
+        options: [{ name: 'text', value: text }],
+      });
+      return handle.waitForFinal(20_000);
+    };
+    const dm = { context: 1 } as const;
+    const foreign = {
+      context: 0,
+      guild: {
+        id: '200000000000000089',
+        memberPermissions: DEFAULT_PERMISSIONS,
+        everyonePermissions: DEFAULT_PERMISSIONS,
+      },
+    } as const;
+    for (const [user, locale, where, thisServer] of [
+      [DANA.id, 'en-US', dm, 'this server'],
+      [ERIN.id, 'ko', foreign, '이 서버'],
+    ] as const) {
+      expect((await say(user, `First, then wait (${locale}).`, locale, where)).files).toHaveLength(1);
+      const before = h.sandbox.requests.length;
+      const refused = await say(user, `Too soon after it (${locale}).`, locale, where);
+      expect(refused.files).toHaveLength(0);
+      expect(h.sandbox.requests.length).toBe(before);
+      // How long is left follows the clock: read it from the words, then the words must be exactly these.
+      const seconds = Number(/(\d+)/.exec(refused.content ?? '')?.[1]);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(LIMIT);
+      expect(refused.content).not.toContain(thisServer);
+      expect(refused.content).toBe(t(locale, 'budget.refused.cooldownOutside', { seconds, limit: LIMIT }));
+    }
+  });
+
   it('is not offered in DMs with USER_INSTALL=off, and a stale registration is answered with why, unpaid', async () => {
     const off = await start({ registerForUsers: false });
     expect(registered(off, 'say')?.integration_types ?? [0]).toEqual([0]);

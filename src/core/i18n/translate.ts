@@ -19,14 +19,22 @@ const languages: Record<string, 'en' | (typeof TRANSLATED_LOCALES)[number]> = {
   ja: 'ja',
 };
 
-export type MessageParams = Record<string, string | number>;
+/**
+ * What goes into a message's `{name}`: a figure, a word, or another message, rendered in the same language when the
+ * outer one is (a cause's words inside "the audio stopped part-way (…)"). So what carries a message (an error, a
+ * log line of it) holds keys and figures, never a sentence already written out for the member.
+ */
+export type MessageParam = string | number | LocalisedMessage;
+export type MessageParams = Record<string, MessageParam>;
 
 /** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */
 export function t(locale: string | null | undefined, key: MessageKey, params: MessageParams = {}): string {
   const language = (locale !== null && locale !== undefined ? languages[locale] : undefined) ?? 'en';
-  return messageText(language, key).replace(/\{(\w+)\}/g, (whole, name: string) =>
-    params[name] === undefined ? whole : String(params[name]),
-  );
+  return messageText(language, key).replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'object' ? t(locale, value.key, value.params) : String(value);
+  });
 }
 
 /**

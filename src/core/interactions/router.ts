@@ -92,6 +92,12 @@ export async function handleInteraction(
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
   const command = commandFor(commands, interaction);
+  // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
+  // (src/features/speaking/user-install.ts), and its failures are worded for use outside servers.
+  const outside =
+    command !== undefined && interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
+      ? command.executeOutsideServer
+      : undefined;
   await answer(
     interaction,
     interaction.commandName,
@@ -100,19 +106,14 @@ export async function handleInteraction(
     describeFailure,
     async () => {
       if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
-      const outside =
-        interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
-          ? command.executeOutsideServer
-          : undefined;
       if (outside && interaction.isChatInputCommand()) {
-        // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
-        // (src/features/speaking/user-install.ts).
         await outside(interaction, servicesFor(context, command));
       } else {
         enforcePreconditions(interaction, command.requires);
         await execute(command, interaction, context);
       }
     },
+    outside !== undefined,
   );
 }
 
@@ -124,6 +125,7 @@ async function answer(
   context: CommandContext,
   describeFailure: FailureWords,
   run: () => Promise<void>,
+  outsideServer = false,
 ): Promise<void> {
   const log: Logger = context.logger;
   const started = performance.now();
@@ -144,7 +146,10 @@ async function answer(
     context.metrics?.command(name, 'ok');
   } catch (error) {
     // What the user can fix (or chose) is a refusal; the service's, Discord's or our own trouble is a failure.
-    const failure = describeFailure(error, { planFigures: seesPlanFigures(interaction, context.isOperator) });
+    const failure = describeFailure(error, {
+      planFigures: seesPlanFigures(interaction, context.isOperator),
+      outsideServer,
+    });
     context.metrics?.command(name, failure.level === 'info' ? 'refused' : 'failed');
     await showFailure(interaction, error, failure, log);
   } finally {

@@ -1,18 +1,22 @@
 // Work paid for part-way, then refused: a request whose earlier parts the service made and charged, and whose next
-// part was then refused for money (the month's quota, a budget, the books) before it was sent. The refusal's own
+// part was then refused for money (the month's quota, a budget, the books) before it was sent, or by the service for
+// its key (401: invalid or deactivated; 403: the plan without API access), billing nothing for it. The refusal's own
 // words say "sent nothing" or "nothing was spent", true of the part refused and false of the request: so the
 // pipeline hands every front-end this instead (once, in pipeline.ts), and failure-words.ts words it as paid
 // part-way: the characters spent, and why the rest was not sent.
-import { QuotaExceededError } from '../api/errors.ts';
+import { AuthenticationError, PermissionDeniedError, QuotaExceededError } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
+
+/** Why the rest of a request paid part-way was not sent. */
+export type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError;
 
 export class PaidPartWayError extends Error {
   /** Characters the service accepted (and charged) for the parts before the refusal. */
   readonly paid: number;
-  /** Why the rest was not sent: a Refusal, or the service's own "quota exceeded". */
-  override readonly cause: Refusal | QuotaExceededError;
+  /** Why the rest was not sent: a Refusal, or the service's own "quota exceeded", "key refused" or "no API access". */
+  override readonly cause: RestRefusal;
 
-  constructor(paid: number, cause: Refusal | QuotaExceededError) {
+  constructor(paid: number, cause: RestRefusal) {
     super(`${paid} characters were paid for before the rest was refused: ${cause.message}`, { cause });
     this.name = 'PaidPartWayError';
     this.paid = paid;
@@ -22,12 +26,17 @@ export class PaidPartWayError extends Error {
 
 /**
  * The failure a request that ended with `error` after paying `paid` characters is answered with: a refusal for
- * money (a Refusal, or the service's own "quota exceeded" not charged) after something was paid becomes a
- * PaidPartWayError; anything else stays as it is (its words already say what the service did).
+ * money (a Refusal, or the service's own "quota exceeded" not charged) or of the key (the service's own 401 or 403,
+ * not charged) after something was paid becomes a PaidPartWayError; anything else stays as it is (its words already
+ * say what the service did, or make no claim of nothing spent).
  */
 export function afterPaying(error: unknown, paid: number): unknown {
   if (paid <= 0) return error;
   if (error instanceof Refusal) return new PaidPartWayError(paid, error);
-  if (error instanceof QuotaExceededError && error.charge === 'not-charged') return new PaidPartWayError(paid, error);
+  const refusedByService =
+    error instanceof QuotaExceededError ||
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError;
+  if (refusedByService && error.charge === 'not-charged') return new PaidPartWayError(paid, error);
   return error;
 }

@@ -47,8 +47,8 @@ import {
 export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
   if (error instanceof UserError)
     return { code: error.userMessage.key, message: error.userMessage, level: error.level };
-  // Refused for money after parts of it were paid: the characters spent, and why the rest was not sent; never
-  // "sent nothing", nor "try again" before the quota resets.
+  // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
+  // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason, audience);
@@ -245,7 +245,7 @@ export function wordedByService(error: unknown): boolean {
 }
 
 /**
- * The words for a request refused for money after its earlier parts were paid (src/core/speech/paid-part-way.ts):
+ * The words for a request refused for money or for its key after its earlier parts were paid (src/core/speech/paid-part-way.ts):
  * what was spent, and why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
  */
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
@@ -262,17 +262,26 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
     return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
   if (reason?.code.startsWith('budget-') === true)
     return { ...inner, message: { key: 'error.paidPartWay.budget', params: { paid } } };
+  if (cause instanceof AuthenticationError)
+    return { ...inner, message: { key: 'error.paidPartWay.keyRefused', params: { paid } } };
+  if (cause instanceof PermissionDeniedError)
+    return { ...inner, message: { key: 'error.paidPartWay.planRefused', params: { paid } } };
   return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
 }
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */
 function refusalMessage(reason: RefusalReason, audience: FailureAudience): LocalisedMessage {
+  // Outside servers (a user install) the budgets are those of all use outside servers: never "this server".
+  const outside = audience.outsideServer === true;
   switch (reason.code) {
     case 'budget-cooldown':
-      return { key: 'budget.refused.cooldown', params: { seconds: reason.waitSeconds, limit: reason.limit } };
+      return {
+        key: outside ? 'budget.refused.cooldownOutside' : 'budget.refused.cooldown',
+        params: { seconds: reason.waitSeconds, limit: reason.limit },
+      };
     case 'budget-member-day':
       return {
-        key: 'budget.refused.memberDay',
+        key: outside ? 'budget.refused.memberDayOutside' : 'budget.refused.memberDay',
         params: {
           limit: reason.limit,
           used: reason.used,
@@ -282,7 +291,7 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       };
     case 'budget-guild-month':
       return {
-        key: 'budget.refused.guildMonth',
+        key: outside ? 'budget.refused.outsideMonth' : 'budget.refused.guildMonth',
         params: { limit: reason.limit, used: reason.used, needed: reason.needed, reset: day(reason.resetAt) },
       };
     case 'budget-bot-month':

@@ -77,14 +77,12 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
     !(error instanceof RightsRevokedError) &&
     !wordedByService(error)
   ) {
+    // The cause's words go in as its message, rendered only in the reply: the error (and so its log line) carries
+    // their key and figures, never the member's sentence.
     const cause = describeFailure(error).message;
     return {
       answer: 'refused',
-      error: new UserError(
-        'error.voice.streamFailed',
-        { detail: t(front.locale, cause.key, cause.params) },
-        { cause: error, level: 'warn' },
-      ),
+      error: new UserError('error.voice.streamFailed', { detail: cause }, { cause: error, level: 'warn' }),
     };
   }
   return { answer: 'refused', error };

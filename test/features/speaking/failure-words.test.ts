@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
+  PermissionDeniedError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
@@ -132,6 +133,16 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
       'budget',
     ],
     ['the books', new Refusal({ code: 'spends-unrecorded' }), 'refused'],
+    [
+      "the service's 401 (key refused)",
+      new AuthenticationError('x', { status: 401, charge: 'not-charged' }),
+      'keyRefused',
+    ],
+    [
+      "the service's 403 (no API access)",
+      new PermissionDeniedError('x', { status: 403, charge: 'not-charged' }),
+      'planRefused',
+    ],
   ] as const)('%s: the characters spent, why the rest was not sent, in every language', (_what, cause, kind) => {
     const { message, code } = describeFailure(afterPaying(cause, 995));
     expect(message.key).toBe(`error.paidPartWay.${kind}`);
@@ -143,8 +154,52 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
     expect(words[0]).not.toMatch(/sent nothing|nothing was (spent|charged)|try again/i);
   });
 
+  it("a 401 that may not be the service's own (maybe charged) is no refusal of the key: it keeps its own words", () => {
+    const gateway = new AuthenticationError('x', { status: 401, charge: 'maybe-charged' });
+    expect(afterPaying(gateway, 995)).toBe(gateway);
+  });
+
   it('nothing paid before: the refusal keeps its own words', () => {
     const refusal = new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset });
     expect(afterPaying(refusal, 0)).toBe(refusal);
   });
+});
+
+describe('a budget refused outside servers (a user install: a DM, a group DM, a server without SayBot)', () => {
+  const reset = new Date('2026-12-01T00:00:00Z');
+  it.each([
+    [
+      'the cooldown',
+      new Refusal({ code: 'budget-cooldown', waitSeconds: 7, limit: 30 }),
+      'cooldown',
+      'cooldownOutside',
+    ],
+    [
+      'the daily budget',
+      new Refusal({ code: 'budget-member-day', limit: 300, used: 279, needed: 40, resetAt: reset }),
+      'memberDay',
+      'memberDayOutside',
+    ],
+    [
+      'the shared monthly budget',
+      new Refusal({ code: 'budget-guild-month', limit: 9000, used: 8990, needed: 40, resetAt: reset }),
+      'guildMonth',
+      'outsideMonth',
+    ],
+  ] as const)(
+    '%s: words of its own, never "this server"; in a server, the server\'s',
+    (_what, refusal, inServer, outside) => {
+      const there = describeFailure(refusal, { planFigures: false, outsideServer: true });
+      const here = describeFailure(refusal, { planFigures: false });
+      expect(here.message.key).toBe(`budget.refused.${inServer}`);
+      expect(there.message.key).toBe(`budget.refused.${outside}`);
+      expect(there.message.params).toEqual(here.message.params);
+      const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, there.message.key, there.message.params));
+      expect(new Set(words).size).toBe(3);
+      for (const said of words) expect(said).not.toMatch(/\{\w+\}/);
+      expect(words[0]).not.toMatch(/this server/i);
+      expect(words[1]).not.toContain('이 서버');
+      expect(words[2]).not.toContain('このサーバー');
+    },
+  );
 });

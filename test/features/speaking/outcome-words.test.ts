@@ -200,6 +200,23 @@ describe('one outcome, worded in one place', () => {
     expect(text).toContain(wordsText('en-US', cause).slice(0, 40));
   });
 
+  it.each(LOCALES)(
+    '/say in voice, cut after some was heard (%s): the cause goes in as a message, written out only in the reply',
+    (locale) => {
+      const error = new ServerError('503', { status: 503 });
+      const answer = wordOutcome({ kind: 'failed', error, secondsHeard: 3 }, {
+        ...command({ kind: 'voice', channelId: '7' }),
+        locale,
+      } as Front);
+      const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+      const cause = describeFailure(error).message;
+      expect(said).toEqual({ key: 'error.voice.streamFailed', params: { detail: cause } });
+      // The error holds the key and its figures (what a log line of it shows); the member reads it in their language.
+      expect(JSON.stringify(said)).not.toContain(wordsText(locale, cause));
+      expect(wordsText(locale, said)).toContain(wordsText(locale, cause));
+    },
+  );
+
   const BY_SERVICE: Array<[string, unknown, string]> = [
     [
       "a gateway's 504 after the request left",

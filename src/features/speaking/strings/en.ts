@@ -120,11 +120,15 @@ export const en = {
     'The voice service took too long to answer, after the request had left. It may have made it and counted its characters all the same, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.connection':
     'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
-  // Paid part-way, then refused for money (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
     'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
+  'error.paidPartWay.keyRefused':
+    "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the bot's Voice API key (invalid or deactivated), so the rest was not sent and cost nothing. Please tell the server owner.",
+  'error.paidPartWay.planRefused':
+    "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.refused':
     'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
   // Voice channel failures
@@ -178,10 +182,16 @@ export const en = {
     'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
   'quota.storageUnavailable':
     "I could not reach the bot's storage in time, so I sent nothing and nothing was spent. Please try again in a moment; the operator has been told.",
+  'budget.refused.outsideMonth':
+    'All use outside servers shares one monthly budget of {limit} characters: {used} are used and this needs {needed}. It resets {reset}.',
   'budget.refused.guildMonth':
     "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
+  'budget.refused.memberDayOutside':
+    'Your daily budget outside servers is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
   'budget.refused.memberDay':
     'Your daily budget in this server is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
+  'budget.refused.cooldownOutside':
+    'Please wait {seconds} s, then you can use SayBot again: outside servers it spends characters for you once every {limit} s.',
   'budget.refused.cooldown':
     'Please wait {seconds} s: in this server a member may spend characters once every {limit} s.',
   'budget.refused.botMonth':

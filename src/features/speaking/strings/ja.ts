@@ -118,11 +118,15 @@ export const ja: Translation<typeof en> = {
     'リクエストを送った後、音声サービスの応答に時間がかかりすぎました。サービスはそれでも処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
   'error.api.maybeCharged.connection':
     'リクエストを送った後、応答が届く前に音声サービスとの接続が切れました。サービスは処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
-  // Paid part-way, then refused for money (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
   'error.paidPartWay.budget':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。残りの部分はここでの文字数の予算を超えるため、送信していません。残りは /usage で確認できます。',
+  'error.paidPartWay.keyRefused':
+    '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。その後ボットの Voice API キーを拒否した（無効か、無効化されている）ため、残りは送信しておらず、費用もかかっていません。サーバーの管理者に伝えてください。',
+  'error.paidPartWay.planRefused':
+    '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。その後ボットの Voice API プランに API アクセスが含まれていないとして残りを拒否したため、残りは送信しておらず、費用もかかっていません。サーバーの管理者に伝えてください（Creator 以上のプランが必要です）。',
   'error.paidPartWay.refused':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。ボットが今は残りを送信できないため、残りは送信しておらず、費用もかかっていません。運営者に通知しました。',
   // Voice channel failures
@@ -176,10 +180,16 @@ export const ja: Translation<typeof en> = {
     'いま音声サービスの利用量を記録できない（ボットの保存先に書き込めない）ため、記録できるようになるまで文字を消費するリクエストは送信しません。運営者に通知しました。キャッシュにある音声は引き続き再生できます。',
   'quota.storageUnavailable':
     'ボットの保存先が時間内に応答しなかったため、何も送信せず、文字も消費していません。少し待ってからもう一度お試しください。運営者に通知しました。',
+  'budget.refused.outsideMonth':
+    'サーバー外での利用はすべて、月間予算 {limit} 文字を共有しています。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.guildMonth':
     'このサーバーの月間予算は {limit} 文字です。{used} 文字を使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.memberDayOutside':
+    'サーバー外でのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
   'budget.refused.memberDay':
     'このサーバーでのあなたの 1 日の予算は {limit} 文字です。今日は {used} 文字使用済みで、このリクエストには {needed} 文字必要です。{reset} にリセットされます。',
+  'budget.refused.cooldownOutside':
+    '{seconds} 秒後にもう一度 SayBot を使えます。サーバー外では、{limit} 秒に 1 回文字を使います。',
   'budget.refused.cooldown':
     '{seconds} 秒お待ちください。このサーバーでは、メンバーは {limit} 秒に 1 回文字を使えます。',
   'budget.refused.botMonth':

@@ -116,11 +116,15 @@ export const ko: Translation<typeof en> = {
     '요청을 보낸 뒤 음성 서비스의 응답이 너무 늦었습니다. 서비스가 그래도 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.connection':
     '요청을 보낸 뒤 응답이 오기 전에 음성 서비스와의 연결이 끊겼습니다. 서비스가 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
-  // Paid part-way, then refused for money (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.budget':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 나머지는 이곳의 글자 수 예산을 넘기 때문에 보내지 않았습니다. 남은 양은 /usage에서 볼 수 있습니다.',
+  'error.paidPartWay.keyRefused':
+    '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 봇의 Voice API 키를 거부해(유효하지 않거나 비활성화됨) 나머지는 보내지 않았고 비용도 들지 않았습니다. 서버 관리자에게 알려 주세요.',
+  'error.paidPartWay.planRefused':
+    '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 봇의 Voice API 요금제에 API 이용 권한이 없다며 나머지를 거부해 나머지는 보내지 않았고 비용도 들지 않았습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.paidPartWay.refused':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 봇이 지금은 나머지를 보낼 수 없어 나머지는 보내지 않았고 비용도 들지 않았습니다. 운영자에게 알렸습니다.',
   // Voice channel failures
@@ -174,10 +178,16 @@ export const ko: Translation<typeof en> = {
     '지금은 음성 서비스 사용량을 기록할 수 없어(봇 저장소에 쓸 수 없음) 다시 기록할 수 있을 때까지 글자를 쓰는 요청은 보내지 않습니다. 운영자에게 알렸습니다. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.storageUnavailable':
     '봇 저장소가 제때 응답하지 않아 아무것도 보내지 않았고 글자도 쓰지 않았습니다. 잠시 후 다시 시도해 주세요. 운영자에게 알렸습니다.',
+  'budget.refused.outsideMonth':
+    '서버 밖에서의 모든 사용은 월간 예산 {limit}자를 함께 씁니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.guildMonth':
     '이 서버의 월간 예산은 {limit}자입니다. {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.memberDayOutside':
+    '서버 밖에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
   'budget.refused.memberDay':
     '이 서버에서 내 일일 예산은 {limit}자입니다. 오늘 {used}자를 사용했고 이 요청에는 {needed}자가 필요합니다. {reset}에 초기화됩니다.',
+  'budget.refused.cooldownOutside':
+    '{seconds}초 뒤에 SayBot을 다시 사용할 수 있습니다. 서버 밖에서는 {limit}초에 한 번 글자를 사용합니다.',
   'budget.refused.cooldown':
     '{seconds}초 기다려 주세요. 이 서버에서는 멤버가 {limit}초에 한 번 글자를 사용할 수 있습니다.',
   'budget.refused.botMonth':

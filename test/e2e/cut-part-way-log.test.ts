@@ -1,0 +1,72 @@
+// A /say in voice that fails after some of it was heard is answered "the audio stopped part-way (its cause)", in the
+// member's language; the log line of that failure names the cause by its code, never by those words (logs hold codes
+// and identifiers, not member-facing sentences). The sandbox makes the first two parts and holds their answers (in
+// voice the next part is asked for as the one before it starts to play, before either answers); the third part then
+// meets the service's own 503, every try.
+import { afterEach, describe, expect, it } from 'vitest';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import type { Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
+import { t } from '../../src/core/i18n/translate.ts';
+import { splitText } from '../../src/core/speech/split-text.ts';
+
+const GUILD = '200000000000000093';
+const VOICE = '220000000000000093';
+const SPEAKER = '300000000000000931';
+const MAX_CHARS = 40;
+
+const openHarness = useHarnessPerTest();
+let h: Harness | undefined;
+afterEach(() => {
+  h?.sandbox.clearFaults();
+  h?.sandbox.resumePaused();
+});
+
+const lines = (from: number) => (h?.logs() ?? '').slice(from).split('\n').filter(Boolean);
+
+describe('a failure after some audio was heard', () => {
+  it('is told with its cause in the member language, and logged with the cause by its code, not its words', async () => {
+    h = await openHarness({
+      guilds: [
+        oneRoomGuild(GUILD, 'Cut', { text: '210000000000000093', voice: VOICE }, [
+          { id: SPEAKER, username: 'speaker', voiceChannelId: VOICE, locale: 'en-US' },
+        ]),
+      ],
+      // Parts of at most 40 characters, so that a short text is several parts.
+      config: { maxCharsPerRequest: MAX_CHARS },
+    });
+    const harness = h;
+    const text = 'First part is spoken in full here. Second part is spoken too. Third part meets a failing service.';
+    const parts = splitText(text, MAX_CHARS);
+    expect(parts.length).toBe(3);
+    const from = harness.logs().length;
+    harness.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts', times: 2 });
+    const handle = await harness.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER,
+      name: 'say',
+      locale: 'en-US',
+      options: [{ name: 'text', value: text }],
+    });
+    // The first two parts are made and charged; only then does the service start failing, for the third's tries.
+    const held = (part: string | undefined) =>
+      harness.sandbox.requests.some((r) => r.text === part && r.outcome === 'held');
+    await expect.poll(() => held(parts[0]) && held(parts[1])).toBe(true);
+    harness.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });
+    harness.sandbox.resumePaused();
+    const failure = await handle.waitFor(
+      (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+      20_000,
+    );
+    const cause = t('en-US', 'error.api.server', { status: 503 });
+    expect(failure.content).toBe(t('en-US', 'error.voice.streamFailed', { detail: cause }));
+    await expect.poll(() => lines(from).some((l) => l.includes('"command failed"'))).toBe(true);
+    const logged = lines(from);
+    const failed = logged.find((l) => l.includes('"command failed"')) ?? '';
+    // Named by codes: the failure's and its cause's.
+    expect(JSON.parse(failed)).toMatchObject({ code: 'error.voice.streamFailed', command: 'say' });
+    expect(failed).toContain('"error.api.server"');
+    // Never the member's words, whole or as the detail.
+    expect(logged.filter((l) => l.includes(cause))).toEqual([]);
+  });
+});
