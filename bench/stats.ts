@@ -41,3 +41,17 @@ export function behindSchedule(times: readonly number[], periodMs = 20): number[
   const first = times[0] ?? 0;
   return times.map((t, i) => t - first - i * periodMs);
 }
+
+/**
+ * The idle host's longest gap over `ticks` ticks: the median, over the idle row's runs of that many consecutive ticks
+ * (half overlapping), of each run's longest; the whole row's longest when it has no more ticks than that. The longest
+ * of 2,000 ticks is longer than the longest of 400 on the same host by chance alone (a busy host's rare 50-60 ms
+ * wait), so a 40 s row held against an 8 s idle row read as the job's doing (figure 17).
+ */
+export function sameLengthLongest(idle: readonly number[], ticks: number): number {
+  if (ticks >= idle.length) return max(idle);
+  const longest: number[] = [];
+  const step = Math.max(1, Math.floor(ticks / 2));
+  for (let start = 0; start + ticks <= idle.length; start += step) longest.push(max(idle.slice(start, start + ticks)));
+  return percentile(longest, 50);
+}
