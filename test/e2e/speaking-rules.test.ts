@@ -23,6 +23,8 @@ import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
 
 /** A member in voice who is only announced (auto-read's join/leave lines). */
 const DANA = '300000000000000931';
+/** A member who wrote a message and is banned before it is read (the Speak menu's author gone). */
+const ERIN = '300000000000000932';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
@@ -41,6 +43,7 @@ const world = (budgets: Record<string, string>) => ({
       },
       // Announced when she joins or leaves; muted by the rule that asks it.
       { id: DANA, username: 'dana', voiceChannelId: GENERAL, locale: 'en-US' },
+      { id: ERIN, username: 'erin', locale: 'en-US' },
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
@@ -668,11 +671,11 @@ describe('the rules of speaking, for every front-end', () => {
     async (front) => {
       const before = paidRequests(h);
       const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.', () => {});
-      // The refusal's words (failure-words.ts), or a preview that offers no "Play it" and says which budget, or
+      // The refusal's words (failure-words.ts; outside servers, the budget there), or a preview that offers no "Play it" and says which budget, or
       // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
       expect(words).toMatch(
         new RegExp(
-          `^Your daily budget in this server is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters|` +
+          `^Your daily budget (in this server|outside servers) is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters|` +
             `^Auto-read skipped a message from <@${ALICE}>: their daily character budget in this server is used up`,
         ),
       );
@@ -928,6 +931,26 @@ describe('the rules of speaking, for every front-end', () => {
       }
     },
   );
+
+  it('the Speak menu on a message by a member banned since: refused privately, naming her, nothing paid', async () => {
+    // Without the Guild Members intent SayBot is told nothing of the ban; its cache still holds her as a member.
+    const words = `Erin's own words ${randomUUID().slice(0, 6)}`;
+    const before = paidRequests(paying);
+    const from = paying.sandbox.requests.length;
+    paying.discord.removeMember(GUILD, ERIN, 'ban');
+    const handle = await paying.discord.messageCommand({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'Speak',
+      message: { author: { id: ERIN, username: 'erin' }, content: words },
+    });
+    const final = await handle.waitFor(finalWords, 20_000);
+    expect(isPrivate(final)).toBe(true);
+    expect(final.content).toBe(t('en-US', 'error.voice.authorLeft', { member: `<@${ERIN}>` }));
+    expect(final.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    expect(spoken(paying, from).some((said) => said.includes(words))).toBe(false);
+    expect(paidRequests(paying)).toBe(before);
+  });
 
   it('announcements: a member muted in the channel she leaves is not announced leaving, even as the mute is lifted', async () => {
     muteDana = true;

@@ -40,6 +40,8 @@ export interface WordsAuthor {
   memberId: string;
   /** The author as the message had them, when the cache has none. */
   member?: GuildMember | null | undefined;
+  /** Discord answered that the author is no longer a member of the server (Unknown Member). */
+  left?: boolean;
 }
 
 /** An order's effects and their place; `at` null: nothing happens in Discord (a sample for the dashboard's page). */

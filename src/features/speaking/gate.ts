@@ -121,6 +121,11 @@ export function judge(effects: Effects): Verdict {
     if (right === 'attach-files') privately = true;
     else return { kind: 'refused', error: botError(place, right) };
   }
+  if (authorLeft(effects) && effects.author !== undefined)
+    return {
+      kind: 'refused',
+      error: new UserError('error.voice.authorLeft', { member: `<@${effects.author.memberId}>` }),
+    };
   const author = authorBar(effects);
   if (author !== undefined && effects.author !== undefined)
     return { kind: 'refused', error: authorError(effects.author, place) };
@@ -142,6 +147,20 @@ function authorBar(effects: Effects): MemberVoiceRight | undefined {
     if (unmet !== undefined && unmet !== 'no-channel') return unmet;
   }
   return undefined;
+}
+
+/**
+ * The words are another member's who is no longer one of the server's (left, kicked or banned since they wrote
+ * them): they have none of member-words' rights there, so their words are not said for anyone.
+ */
+function authorLeft(effects: Effects): boolean {
+  const author = effects.author;
+  return (
+    effects.at !== null &&
+    author?.left === true &&
+    author.memberId !== effects.at.memberId &&
+    effects.does.includes('member-words')
+  );
 }
 
 /** Why the author's words are not spoken, to the member who asked: the author named (never pinged), and where. */

@@ -1,3 +1,4 @@
+import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
@@ -173,10 +174,13 @@ export async function speakForCommand(
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
 const AUTHOR_LOOKUP_MS = 1_000;
 
+const isUnknownMember = (error: unknown): boolean =>
+  error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMember;
+
 /**
  * Another member's words (the Speak menu's message): without the Guild Members intent Discord tells SayBot nothing of
  * a timeout (or a role) given since it last saw the author, so they are looked up afresh (GET member, which updates
- * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them.
+ * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them. Discord's Unknown Member: the author has left (or was removed) since.
  */
 async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
   if (author.memberId === interaction.user.id) return author;
@@ -184,8 +188,11 @@ async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), AUTHOR_LOOKUP_MS);
   });
-  const looked = interaction.guild.members.fetch({ user: author.memberId, force: true }).catch(() => undefined);
+  const looked = interaction.guild.members
+    .fetch({ user: author.memberId, force: true })
+    .catch((error: unknown) => (isUnknownMember(error) ? ('left' as const) : undefined));
   const member = await Promise.race([looked, late]).finally(() => clearTimeout(timer));
+  if (member === 'left') return { memberId: author.memberId, left: true };
   return member === undefined ? author : { memberId: author.memberId, member };
 }
 

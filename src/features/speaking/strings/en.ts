@@ -228,6 +228,8 @@ export const en = {
   'error.voice.memberMayNotConnect':
     'You may not connect to {channel}, so I will not speak there for you. Nothing was spent.',
   'error.voice.memberTimedOut': 'You are timed out in this server, so I will not speak for you. Nothing was spent.',
+  'error.voice.authorLeft':
+    '{member} is no longer a member of this server, so I will not read their message. Nothing was spent.',
   'error.voice.authorMayNotSpeak':
     '{member} may not speak in {channel} (server-muted, timed out or denied Speak there), so I will not read their message there. Nothing was spent.',
   'error.voice.memberMayNotSpeak':

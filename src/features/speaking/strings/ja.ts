@@ -227,6 +227,8 @@ export const ja: Translation<typeof en> = {
     'あなたは {channel} に接続する権限がないため、そこで代わりに話しません。何も消費していません。',
   'error.voice.memberTimedOut':
     'あなたはこのサーバーでタイムアウト中のため、代わりに話しません。何も消費していません。',
+  'error.voice.authorLeft':
+    '{member} さんはもうこのサーバーのメンバーではないため、そのメッセージは読み上げません。何も消費していません。',
   'error.voice.authorMayNotSpeak':
     '{member} さんは {channel} で発言できないため（サーバーミュート、タイムアウト、または発言権限なし）、そのメッセージをそこでは読み上げません。何も消費していません。',
   'error.voice.memberMayNotSpeak':

@@ -225,6 +225,8 @@ export const ko: Translation<typeof en> = {
     '회원님은 {channel}에 연결할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberTimedOut':
     '회원님은 이 서버에서 타임아웃 상태이므로 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.authorLeft':
+    '{member} 님은 더 이상 이 서버의 멤버가 아니므로 그 메시지를 읽지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.authorMayNotSpeak':
     '{member} 님은 {channel}에서 말할 수 없으므로(서버 음소거, 타임아웃 또는 말하기 권한 없음) 그 메시지를 그곳에서 읽지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotSpeak':
