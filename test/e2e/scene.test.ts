@@ -7,6 +7,8 @@ import type { InteractionHandle, InteractionResponse } from '@saybot/local-disco
 import type { Fault } from '@saybot/voice-sandbox';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { countCharacters } from '../../src/core/characters.ts';
+import type { NewSpend } from '../../src/core/store/quota-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
@@ -148,6 +150,21 @@ describe('/stop mid-scene, at each instant of the next line', () => {
 
   const requestedTexts = (harness: Harness) => ttsSince(harness, 0).map((r) => r.text ?? '');
   const outcomeOf = (harness: Harness, text: string) => ttsSince(harness, 0).find((r) => r.text === text)?.outcome;
+
+  it('before its request left (written down, not sent): it never leaves, and /usage shows what was billed', async () => {
+    const gate = heldWriteAhead(countCharacters(SECOND));
+    const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 }, wrapStore: gate.wrap });
+    const pressed = await playScene(s);
+    await gate.reached;
+    expect(await stopScene(s, pressed)).toEqual([FIRST]);
+    gate.release();
+    // Either SayBot takes the spend it wrote down back (nothing sent), or the request reaches the service.
+    await until(async () => gate.tookBack() || requestedTexts(s).includes(SECOND));
+    expect(requestedTexts(s)).toEqual([FIRST]);
+    await booksSettled(s);
+    expect(s.sandbox.charactersBilled()).toBe(countCharacters(FIRST));
+    expect(await spentShown(s)).toBe(s.sandbox.charactersBilled());
+  });
 
   for (const [instant, fault, outcome] of [
     ['at the service, not yet charged', { kind: 'hold-before-charge' }, 'waiting'],
@@ -400,6 +417,48 @@ async function booksSettled(harness: Harness): Promise<void> {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The store, with the first paid request of `characters` written ahead held there (its request not yet sent) until
+ * release(); tookBack() says whether SayBot has since taken a spend written ahead back (a request it did not send).
+ */
+function heldWriteAhead(characters: number) {
+  const reached = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  let held = false;
+  let tookBack = false;
+  const bound = <T extends object>(target: T, override: (key: string | symbol) => unknown): T =>
+    new Proxy(target, {
+      get(_, key) {
+        const replaced = override(key);
+        if (replaced !== undefined) return replaced;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  const wrap = (store: Store): Store => {
+    const spends = bound(store.spends, (key) => {
+      if (key === 'record')
+        return async (spend: NewSpend) => {
+          if (!held && spend.unconfirmed === true && spend.characters === characters) {
+            held = true;
+            reached.resolve();
+            await gate.promise;
+          }
+          return store.spends.record(spend);
+        };
+      if (key === 'release')
+        return async (...args: Parameters<Store['spends']['release']>) => {
+          const taken = await store.spends.release(...args);
+          tookBack ||= taken;
+          return taken;
+        };
+      return undefined;
+    });
+    return bound(store, (key) => (key === 'spends' ? spends : undefined));
+  };
+  return { wrap, reached: reached.promise, release: () => gate.resolve(), tookBack: () => tookBack };
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

@@ -53,6 +53,44 @@ export interface Flight {
   cutAt?: number;
 }
 
+/**
+ * Who waits for a flight's audio: the signal of each caller that joined it (the part of an order, or another order's
+ * identical part). Its paid request leaves only while one of them still waits: a part let go of before its request
+ * left (a /stop, a skip, its order ended) is never sent nor paid, unless another caller still waits for it. Once it
+ * has left nothing here cuts it: what the service accepted is read to its end, recorded and cached.
+ */
+export class Waiters {
+  readonly #signals = new Set<AbortSignal>();
+  readonly #forget: () => void;
+
+  /** `forget`: takes the flight out of the ones under way, so that nobody joins it once it will not be sent. */
+  constructor(forget: () => void) {
+    this.#forget = forget;
+  }
+
+  join(signal: AbortSignal): void {
+    this.#signals.add(signal);
+  }
+
+  /** Whether anyone still waits for it; once nobody does, it is forgotten at once (a caller after that starts anew). */
+  wanted(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    this.#forget();
+    return false;
+  }
+}
+
+/** A part's flight under way: its audio, once it comes, and who waits for it. */
+export interface Fetching {
+  flight: Promise<Flight>;
+  waiters: Waiters;
+}
+
+/** What a part's request ends with when nobody waits for it any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
+}
+
 /** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
 export function withoutEffects<R extends ServiceRequest>(request: R): R {
   if (request.effects === undefined) return request;
