@@ -1,7 +1,6 @@
 // /scene end to end: a script written in Discord's form (or a .txt), shown with its cast and cost, played or posted
 // only once its member confirms, each line in its own voice (the sandbox's voices are tones at their own pitch), a
 // posted file with its subtitles, every line its own cache entry, every budget and /stop holding.
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import type { InteractionHandle, InteractionResponse } from '@saybot/local-discord';
 import type { Fault } from '@saybot/voice-sandbox';
@@ -10,6 +9,7 @@ import { countCharacters } from '../../src/core/characters.ts';
 import type { NewSpend } from '../../src/core/store/quota-store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { booksSettled } from '../support/books-settled.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
 import { linePitches } from '../support/scene-audio.ts';
@@ -398,25 +398,6 @@ async function pressAndPost(shown: Preview): Promise<InteractionResponse> {
 async function spentShown(harness: Harness): Promise<number> {
   const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'usage' });
   return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
-
-/**
- * Once the service has answered every request it got (none waiting, held or paused there) and SayBot's books hold
- * no paid request open (each written ahead is answered and its body over, or taken back): what was billed is final.
- */
-async function booksSettled(harness: Harness): Promise<void> {
-  const db = new DatabaseSync(harness.databasePath, { readOnly: true });
-  try {
-    const open = () =>
-      Number((db.prepare('SELECT COUNT(*) AS n FROM spends WHERE owner IS NOT NULL').get() as { n: number }).n);
-    const answered = () =>
-      harness.sandbox.requests.every(
-        (r) => r.outcome !== undefined && !['waiting', 'held', 'paused'].includes(r.outcome),
-      );
-    await until(() => Promise.resolve(answered() && open() === 0));
-  } finally {
-    db.close();
-  }
 }
 
 /**
