@@ -18,6 +18,7 @@ const GUILD = '200000000000000097';
 const VOICE = '220000000000000097';
 const WRITER = '300000000000000971'; // outside voice: files
 const SPEAKER = '300000000000000972'; // in voice
+const SECOND_SPEAKER = '300000000000000973'; // in voice too
 const VOICE_ID = 'voice-b-en-f-01';
 const MAX_CHARS = 40;
 
@@ -29,6 +30,7 @@ const options = {
     oneRoomGuild(GUILD, 'Part-way', { text: '210000000000000097', voice: VOICE }, [
       { id: WRITER, username: 'writer', locale: 'en-US' },
       { id: SPEAKER, username: 'speaker', voiceChannelId: VOICE, locale: 'en-US' },
+      { id: SECOND_SPEAKER, username: 'second', voiceChannelId: VOICE, locale: 'en-US' },
     ]),
   ],
   env: { VOICE_API_PLAN: 'creator', FREE_VOICE: 'chosen' },
@@ -67,11 +69,11 @@ beforeEach(async () => {
   h.sandbox.setKeyUsed(h.apiKey, 0);
 });
 
-/** /say in voice by the speaker: the handle of its reply. */
-function sayInVoice(text: string) {
+/** /say in voice by the speaker (or `userId`): the handle of its reply. */
+function sayInVoice(text: string, userId = SPEAKER) {
   return h.discord.command({
     guildId: GUILD,
-    userId: SPEAKER,
+    userId,
     name: 'say',
     options: [
       { name: 'text', value: text },
@@ -205,6 +207,33 @@ describe('paid part-way, then refused for the month', () => {
       return line;
     });
     expect(third).toMatchObject({ status: 'failed', seconds: 0 });
+  });
+
+  it('in voice: once the month is found used up, an order queued behind is not sent either, and told so', async () => {
+    const n = ++serial;
+    const parts = [`First part number ${n} is spoken here.`, `Then part ${n} finds the month used up.`];
+    const text = parts.join(' ');
+    expect(splitText(text, MAX_CHARS)).toEqual(parts);
+    const behind = `Queued behind it, number ${n}.`;
+    // After the first part nothing is left: the second is the service's "used up" 429, which marks the month.
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - countCharacters(parts[0] ?? ''));
+    // The first part is charged and its answer held at the service while another member's order is accepted.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const before = h.sandbox.requests.length;
+    const first = await sayInVoice(text);
+    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
+    const second = await sayInVoice(behind, SECOND_SPEAKER);
+    await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+    h.sandbox.resumePaused();
+    expectPaidPartWay(await answerOf(first), countCharacters(parts[0] ?? ''));
+    const told = await answerOf(second);
+    await booksSettled(h);
+    expect(requestsFor([...parts, behind], before).map((r) => [r.text, r.status])).toEqual([
+      [parts[0], 200],
+      [parts[1], 429],
+    ]);
+    expect(told).toMatch(/^The monthly character quota of the voice service is used up\. It resets \d{4}-\d{2}-01\.$/);
+    expect(await spentShown()).toBe(h.sandbox.charactersBilled());
   });
 });
 

@@ -2,7 +2,7 @@ import { finished } from 'node:stream/promises';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { OversizedResponseError, QuotaExceededError } from '../api/errors.ts';
+import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
@@ -22,6 +22,7 @@ import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import {
   failedUncharged,
+  monthUsedUp,
   abortable,
   unwanted,
   withoutEffects,
@@ -179,7 +180,7 @@ export class PartSource {
         { code: 'free-voice-fallback', err: error, guildId: job.charge.context.guildId, voice },
         'the Voice API failed: this part is spoken in the free voice',
       );
-      job.freeVoice = { voice, cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed' };
+      job.freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
       audio = await this.#fetchAny(free, text, signal, job);
     }
     try {
