@@ -10,8 +10,11 @@ export type RefusalReason =
   | { code: 'budget-guild-month'; limit: number; used: number; needed: number; resetAt: Date }
   /** The whole bot's month (BUDGET_BOT_MONTHLY_CHARS): its figures are the operator's, told to members without them. */
   | { code: 'budget-bot-month'; limit: number; used: number; needed: number; resetAt: Date }
-  /** The month is marked used up and another request is finding out whether it is back. */
-  | { code: 'quota-used-up'; markedAt: Date; resetAt: Date }
+  /**
+   * The month is marked used up and another request is finding out whether it is back; or (`beforeSending`) it was
+   * marked after this request was accepted, and its part, about to be sent, would be refused the same way.
+   */
+  | { code: 'quota-used-up'; markedAt: Date; resetAt: Date; beforeSending?: true }
   /** The service has some characters left, fewer than this request needs. */
   | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }
   /** Spends the store refused are not written yet: nothing more is spent until they are. */

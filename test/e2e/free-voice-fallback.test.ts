@@ -127,6 +127,43 @@ describe('the free voice as a fallback', () => {
     );
   });
 
+  it('/say queued behind a part that finds the month used up is heard in the free voice, the Voice API not asked for it', async () => {
+    // Parts of at most 40 characters: the first two sentences are two parts.
+    const h = await harness(
+      { FREE_VOICE: 'fallback' },
+      { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 40 } },
+    );
+    const first = 'The first part is paid and heard.';
+    const ahead = `${first} The second part finds the month used up.`;
+    const behind = 'Queued behind it, and still heard.';
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first.length);
+    // The first part is charged and its answer held at the service while Carol's /say is accepted behind it.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const say = (userId: string, text: string) =>
+      h.discord.command({
+        guildId: GUILD,
+        userId,
+        name: 'say',
+        options: [
+          { name: 'text', value: text },
+          { name: 'voice', value: 'voice-b-en-m-01' },
+        ],
+      });
+    const before = h.sandbox.requests.length;
+    const alice = await say(ALICE.id, ahead);
+    await expect.poll(() => h.sandbox.requests.slice(before).map((r) => r.outcome)).toEqual(['held']);
+    const carol = await say(CAROL.id, behind);
+    await carol.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+    h.sandbox.resumePaused();
+    // The second part's 429 marks the month: it is spoken in the free voice, and so is Carol's, never sent.
+    await alice.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await carol.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
+    expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([200, 429]);
+    expect(h.sandbox.requests.map((r) => r.text)).not.toContain(behind);
+  });
+
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {
     const h = await harness({ FREE_VOICE: 'on' });
     h.sandbox.injectFault(SERVICE_DOWN);

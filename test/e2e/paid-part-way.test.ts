@@ -3,7 +3,7 @@
 // the quota resets, as a file or in voice. The sandbox refuses for real: its key is left just enough for the first
 // part, so its second is answered 429 with the service's own figures (a few characters left). So too when the service
 // refuses the key (401, deactivated while the first part's answer is held) or the plan's access (403) for the rest.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
@@ -11,11 +11,14 @@ import { oneRoomGuild } from '../support/world.ts';
 import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { splitText } from '../../src/core/speech/split-text.ts';
+import { booksSettled } from '../support/books-settled.ts';
+import { finishedClips } from '../support/clips-finished.ts';
 
 const GUILD = '200000000000000097';
 const VOICE = '220000000000000097';
 const WRITER = '300000000000000971'; // outside voice: files
 const SPEAKER = '300000000000000972'; // in voice
+const SECOND_SPEAKER = '300000000000000973'; // in voice too
 const VOICE_ID = 'voice-b-en-f-01';
 const MAX_CHARS = 40;
 
@@ -27,6 +30,7 @@ const options = {
     oneRoomGuild(GUILD, 'Part-way', { text: '210000000000000097', voice: VOICE }, [
       { id: WRITER, username: 'writer', locale: 'en-US' },
       { id: SPEAKER, username: 'speaker', voiceChannelId: VOICE, locale: 'en-US' },
+      { id: SECOND_SPEAKER, username: 'second', voiceChannelId: VOICE, locale: 'en-US' },
     ]),
   ],
   env: { VOICE_API_PLAN: 'creator', FREE_VOICE: 'chosen' },
@@ -64,6 +68,34 @@ beforeEach(async () => {
   h.sandbox.setKeyPlan(h.apiKey, 'creator');
   h.sandbox.setKeyUsed(h.apiKey, 0);
 });
+
+/** /say in voice by the speaker (or `userId`): the handle of its reply. */
+function sayInVoice(text: string, userId = SPEAKER) {
+  return h.discord.command({
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: [
+      { name: 'text', value: text },
+      { name: 'voice', value: VOICE_ID },
+    ],
+  });
+}
+
+/** The reply's answer once it is not "Speaking…" or "Queued…". */
+async function answerOf(handle: Awaited<ReturnType<typeof sayInVoice>>): Promise<string> {
+  const answer = await handle.waitFor(
+    (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
+    20_000,
+  );
+  return answer.content ?? '';
+}
+
+/** This server's characters spent this month, as /usage shows them. */
+async function spentShown(): Promise<number> {
+  const { content } = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'usage' });
+  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
+}
 
 function expectPaidPartWay(content: string, paid: number): void {
   expect(content).toMatch(new RegExp(`\\b${paid} characters`));
@@ -112,6 +144,96 @@ describe('paid part-way, then refused for the month', () => {
     const made = requestsFor(parts, before);
     expect(made.map((r) => r.status).slice(0, 2)).toEqual([200, 429]);
     expectPaidPartWay(failure.content ?? '', first);
+  });
+
+  it('in voice: once a part is refused, no later part of the order is sent, even one the month still has room for', async () => {
+    const n = ++serial;
+    const parts = [`First part number ${n} is spoken here.`, `Then part ${n} is refused for the month.`, `End ${n}.`];
+    const text = parts.join(' ');
+    expect(splitText(text, MAX_CHARS)).toEqual(parts);
+    const [first, second, third] = parts.map(countCharacters) as [number, number, number];
+    // After the first part the month has room for the third, not the second.
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first - third - 2);
+    expect(second).toBeGreaterThan(third + 2);
+    const before = h.sandbox.requests.length;
+    const content = await answerOf(await sayInVoice(text));
+    await booksSettled(h);
+    expect(requestsFor(parts, before).map((r) => [r.text, r.status])).toEqual([
+      [parts[0], 200],
+      [parts[1], 429],
+    ]);
+    expect(h.sandbox.charactersBilled()).toBe(first);
+    expect(await spentShown()).toBe(first);
+    expectPaidPartWay(content, first);
+  });
+
+  it('in voice: a part is not asked for while the one before it may still be refused', async () => {
+    const n = ++serial;
+    const parts = [`The first part ${n} is refused, too long.`, `Short ${n}.`];
+    const text = parts.join(' ');
+    expect(splitText(text, MAX_CHARS)).toEqual(parts);
+    const [first, second] = parts.map(countCharacters) as [number, number];
+    // The month has room for the second part, not the first.
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - second - 2);
+    expect(first).toBeGreaterThan(second + 2);
+    const before = h.sandbox.requests.length;
+    const content = await answerOf(await sayInVoice(text));
+    await booksSettled(h);
+    expect(requestsFor(parts, before).map((r) => [r.text, r.status])).toEqual([[parts[0], 429]]);
+    expect(h.sandbox.charactersBilled()).toBe(0);
+    expect(await spentShown()).toBe(0);
+    expect(content).not.toMatch(/counted its|which are spent/);
+  });
+
+  it('in voice: nothing of the order is heard after the part refused, not even a part that costs nothing', async () => {
+    const n = ++serial;
+    const parts = [
+      `First part number ${n} is spoken here.`,
+      `Then part ${n} is refused for the month.`,
+      `Cached ${n}.`,
+    ];
+    const text = parts.join(' ');
+    expect(splitText(text, MAX_CHARS)).toEqual(parts);
+    // The third part is in the cache: free, so no request is there to stop, only its playing.
+    expect(await answerOf(await sayInVoice(parts[2] ?? ''))).toMatch(/^Spoke/);
+    const [first] = parts.map(countCharacters) as [number];
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first - 2);
+    const content = await answerOf(await sayInVoice(text));
+    expectPaidPartWay(content, first);
+    // The player has been through the order's three parts: the third ended without a frame heard.
+    const third = await vi.waitFor(() => {
+      const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
+      if (line === undefined) throw new Error('the third part has not finished yet');
+      return line;
+    });
+    expect(third).toMatchObject({ status: 'failed', seconds: 0 });
+  });
+
+  it('in voice: once the month is found used up, an order queued behind is not sent either, and told so', async () => {
+    const n = ++serial;
+    const parts = [`First part number ${n} is spoken here.`, `Then part ${n} finds the month used up.`];
+    const text = parts.join(' ');
+    expect(splitText(text, MAX_CHARS)).toEqual(parts);
+    const behind = `Queued behind it, number ${n}.`;
+    // After the first part nothing is left: the second is the service's "used up" 429, which marks the month.
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - countCharacters(parts[0] ?? ''));
+    // The first part is charged and its answer held at the service while another member's order is accepted.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const before = h.sandbox.requests.length;
+    const first = await sayInVoice(text);
+    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
+    const second = await sayInVoice(behind, SECOND_SPEAKER);
+    await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+    h.sandbox.resumePaused();
+    expectPaidPartWay(await answerOf(first), countCharacters(parts[0] ?? ''));
+    const told = await answerOf(second);
+    await booksSettled(h);
+    expect(requestsFor([...parts, behind], before).map((r) => [r.text, r.status])).toEqual([
+      [parts[0], 200],
+      [parts[1], 429],
+    ]);
+    expect(told).toMatch(/^The monthly character quota of the voice service is used up\. It resets \d{4}-\d{2}-01\.$/);
+    expect(await spentShown()).toBe(h.sandbox.charactersBilled());
   });
 });
 
@@ -178,9 +300,9 @@ describe('paid part-way, then the key refused', () => {
   it('in voice, 401 after parts were heard: said spent, not "stopped part-way (… nothing was spent)"', async () => {
     const { text, parts } = threeParts();
     const before = h.sandbox.requests.length;
-    // In voice the next part is asked for as the one before it starts to play: both are in flight before either
-    // answers, so both are held, and the third meets the deactivated key.
-    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts', times: 2 });
+    // In voice the next part is asked for once the one before it is heard: the first is held, the key deactivated
+    // meanwhile, and the second (asked once the first plays) meets it.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const handle = await h.discord.command({
       guildId: GUILD,
       userId: SPEAKER,
@@ -190,15 +312,15 @@ describe('paid part-way, then the key refused', () => {
         { name: 'voice', value: VOICE_ID },
       ],
     });
-    await refuseAfter(parts.slice(0, 2), () => h.sandbox.setKeyActive(h.apiKey, false));
+    await refuseAfter(parts.slice(0, 1), () => h.sandbox.setKeyActive(h.apiKey, false));
     const failure = await handle.waitFor(
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       20_000,
     );
     const made = requestsSince(before);
-    expect(made.map((r) => r.status)).toEqual([200, 200, 401]);
+    expect(made.map((r) => r.status)).toEqual([200, 401]);
     const paid = made.reduce((sum, r) => sum + r.charactersBilled, 0);
-    expect(paid).toBe(countCharacters(parts[0] ?? '') + countCharacters(parts[1] ?? ''));
+    expect(paid).toBe(countCharacters(parts[0] ?? ''));
     expectKeyRefusedPartWay(failure.content ?? '', paid, 'error.paidPartWay.keyRefused');
   });
 });

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { finishedClips } from '../support/clips-finished.ts';
 import { ALICE, GENERAL } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 
 let h: Harness;
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+/** Resolves once `check` holds (true, or a value), with what it returned; throws after `timeoutMs`. */
+async function until<T>(check: () => T | false | undefined, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  for (;;) {
+    const value = check();
+    if (value !== false && value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -68,6 +72,35 @@ describe('voice player', () => {
     await second.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     const heard = await h.discord.waitForAudio(london.id);
     expect(heard.seconds).toBeLessThan(skippedAt + h.sandbox.expectedDurationSeconds('Then this one.') + 0.3);
+  });
+
+  it('/skip ends a reply of several parts: nothing after the part skipped is heard', async () => {
+    // Parts of at most 40 characters, so that a short text is three.
+    const own = await startHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 40 } });
+    try {
+      const text = 'First part number one is spoken here. Second part number two follows it. Third part ends.';
+      const handle = await own.discord.command({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [{ name: 'text', value: text }],
+      });
+      await own.discord.waitForPacket(london.id, (packet) => !packet.silence, 20_000);
+      expect((await runCommand(own, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe(
+        'Skipped the current clip.',
+      );
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'), 20_000);
+      // The player has been through the part after the one skipped: it ended without a frame heard.
+      const [skipped, next] = await until(() => {
+        const clips = finishedClips(own.logs());
+        const at = clips.findIndex((clip) => clip.status === 'skipped');
+        return at >= 0 && clips[at + 1] !== undefined ? [clips[at], clips[at + 1]] : undefined;
+      });
+      expect(skipped?.label).toMatch(/#1$/);
+      expect(next).toMatchObject({ label: expect.stringMatching(/#2$/), status: 'failed', seconds: 0 });
+    } finally {
+      await own.close();
+    }
   });
 
   it("/stop ends the member's clip and clears their queued ones", async () => {

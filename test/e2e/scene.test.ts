@@ -2,9 +2,14 @@
 // only once its member confirms, each line in its own voice (the sandbox's voices are tones at their own pitch), a
 // posted file with its subtitles, every line its own cache entry, every budget and /stop holding.
 import { describe, expect, it } from 'vitest';
-import type { InteractionResponse } from '@saybot/local-discord';
+import type { InteractionHandle, InteractionResponse } from '@saybot/local-discord';
+import type { Fault } from '@saybot/voice-sandbox';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
+import { countCharacters } from '../../src/core/characters.ts';
+import type { NewSpend } from '../../src/core/store/quota-store.ts';
+import type { Store } from '../../src/core/store/types.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { booksSettled } from '../support/books-settled.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
 import { linePitches } from '../support/scene-audio.ts';
@@ -112,10 +117,73 @@ describe('/scene in a voice channel', () => {
     const requested = ttsSince(h, before).length;
     expect(requested).toBeGreaterThan(0);
     expect(requested).toBeLessThan(lines.length);
+    // A line asked for ahead may still be on its way to the service, or there uncharged, when /stop is answered: what
+    // the service billed is read once it has answered everything SayBot sent, and SayBot's books have closed it all.
+    await booksSettled(h);
     const billed = h.sandbox.charactersBilled() - billedBefore;
     expect(billed).toBeGreaterThan(0);
-    await until(async () => (await spentShown(h)) - spentBefore === billed);
+    expect((await spentShown(h)) - spentBefore).toBe(billed);
   });
+});
+
+describe('/stop mid-scene, at each instant of the next line', () => {
+  const FIRST = 'The first line plays while the next one is asked for.';
+  const SECOND = 'The second line, where the stop comes.';
+  const script = [CAST, `Ann: ${FIRST}`, `Ben: ${SECOND}`, 'Ann: A third line.', 'Ben: And a fourth.'].join('\n');
+
+  /** The scene confirmed, and the handle of its reply; the first line sure to be answered in full. */
+  async function playScene(harness: Harness, second?: Fault): Promise<InteractionHandle> {
+    // The first line's request meets a fault that changes nothing, so that `second` is the second line's.
+    if (second)
+      for (const fault of [{ kind: 'slow-headers', headersDelayMs: 0 } as const, second])
+        harness.sandbox.injectFault({ ...fault, endpoint: 'tts' });
+    const shown = await preview(harness, script);
+    return press(harness, shown, shown.confirm);
+  }
+
+  /** /stop, answered, and the scene's reply saying it stopped: what was requested by then. */
+  async function stopScene(harness: Harness, pressed: InteractionHandle): Promise<string[]> {
+    await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'stop' });
+    await pressed.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 20_000);
+    return requestedTexts(harness);
+  }
+
+  const requestedTexts = (harness: Harness) => ttsSince(harness, 0).map((r) => r.text ?? '');
+  const outcomeOf = (harness: Harness, text: string) => ttsSince(harness, 0).find((r) => r.text === text)?.outcome;
+
+  it('before its request left (written down, not sent): it never leaves, and /usage shows what was billed', async () => {
+    const gate = heldWriteAhead(countCharacters(SECOND));
+    const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 }, wrapStore: gate.wrap });
+    const pressed = await playScene(s);
+    await gate.reached;
+    expect(await stopScene(s, pressed)).toEqual([FIRST]);
+    gate.release();
+    // Either SayBot takes the spend it wrote down back (nothing sent), or the request reaches the service.
+    await until(async () => gate.tookBack() || requestedTexts(s).includes(SECOND));
+    expect(requestedTexts(s)).toEqual([FIRST]);
+    await booksSettled(s);
+    expect(s.sandbox.charactersBilled()).toBe(countCharacters(FIRST));
+    expect(await spentShown(s)).toBe(s.sandbox.charactersBilled());
+  });
+
+  for (const [instant, fault, outcome] of [
+    ['at the service, not yet charged', { kind: 'hold-before-charge' }, 'waiting'],
+    ['charged, its answer held at the service', { kind: 'hold-after-charge' }, 'held'],
+    ['its audio streaming', { kind: 'pause-after', bytes: 4800 }, 'paused'],
+  ] as const) {
+    it(`${instant}: charged in full, on the books exactly as billed, and nothing asked for after`, async () => {
+      const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 } });
+      const pressed = await playScene(s, fault);
+      await until(async () => outcomeOf(s, SECOND) === outcome);
+      const atStop = await stopScene(s, pressed);
+      expect(atStop).toEqual([FIRST, SECOND]);
+      s.sandbox.resumePaused();
+      await booksSettled(s);
+      expect(requestedTexts(s)).toEqual(atStop);
+      expect(s.sandbox.charactersBilled()).toBe(countCharacters(FIRST) + countCharacters(SECOND));
+      expect(await spentShown(s)).toBe(s.sandbox.charactersBilled());
+    });
+  }
 });
 
 describe('/scene as a file', () => {
@@ -330,6 +398,48 @@ async function pressAndPost(shown: Preview): Promise<InteractionResponse> {
 async function spentShown(harness: Harness): Promise<number> {
   const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'usage' });
   return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
+}
+
+/**
+ * The store, with the first paid request of `characters` written ahead held there (its request not yet sent) until
+ * release(); tookBack() says whether SayBot has since taken a spend written ahead back (a request it did not send).
+ */
+function heldWriteAhead(characters: number) {
+  const reached = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  let held = false;
+  let tookBack = false;
+  const bound = <T extends object>(target: T, override: (key: string | symbol) => unknown): T =>
+    new Proxy(target, {
+      get(_, key) {
+        const replaced = override(key);
+        if (replaced !== undefined) return replaced;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  const wrap = (store: Store): Store => {
+    const spends = bound(store.spends, (key) => {
+      if (key === 'record')
+        return async (spend: NewSpend) => {
+          if (!held && spend.unconfirmed === true && spend.characters === characters) {
+            held = true;
+            reached.resolve();
+            await gate.promise;
+          }
+          return store.spends.record(spend);
+        };
+      if (key === 'release')
+        return async (...args: Parameters<Store['spends']['release']>) => {
+          const taken = await store.spends.release(...args);
+          tookBack ||= taken;
+          return taken;
+        };
+      return undefined;
+    });
+    return bound(store, (key) => (key === 'spends' ? spends : undefined));
+  };
+  return { wrap, reached: reached.promise, release: () => gate.resolve(), tookBack: () => tookBack };
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

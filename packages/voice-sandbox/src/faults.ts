@@ -62,6 +62,12 @@ export type Fault = {
    */
   | { kind: 'hold-after-charge' }
   /**
+   * The request has reached the service and waits there, neither accepted nor billed yet (the record's outcome says
+   * 'waiting' meanwhile), until the test calls resumePaused(): then it is billed and answered as usual. The instant a
+   * request is in flight and not yet charged, which a test acts at by an event rather than a timer.
+   */
+  | { kind: 'hold-before-charge' }
+  /**
    * The request is accepted and billed, then the connection is reset before its status goes out: the service has
    * charged, and all the client sees is a connection that broke after its request was sent, as with a proxy or a
    * network that drops the answer.

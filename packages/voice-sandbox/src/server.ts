@@ -119,6 +119,7 @@ export type RequestOutcome =
   | 'stalled'
   | 'paused'
   | 'held'
+  | 'waiting'
   | 'reset-after-charge'
   | 'gateway-after-charge'
   | 'closed-before-response'
@@ -179,7 +180,10 @@ export interface Sandbox {
   /** Queued; consumed by the next matching request(s). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
-  /** Lets every body paused by a 'pause-after' fault go on to its end, and every answer a 'hold-after-charge' held. */
+  /**
+   * Lets every body paused by a 'pause-after' fault go on to its end, every answer a 'hold-after-charge' held, and
+   * every request a 'hold-before-charge' kept waiting.
+   */
   resumePaused(): void;
   setPacing(p: Partial<Pacing>): void;
   readonly pacing: Readonly<Pacing>;
@@ -317,7 +321,7 @@ class SandboxServer implements Sandbox {
   readonly #faults = new FaultQueue();
   readonly #records: MutableRecord[] = [];
   readonly #closing = new AbortController();
-  /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault, and the answers held back, go on. */
+  /** Fired by resumePaused(): the bodies paused by a 'pause-after' fault, the answers and requests held, go on. */
   #resume = new AbortController();
   readonly #logger: SandboxLogger;
   readonly #secondsPerCharacter: number;
@@ -682,6 +686,17 @@ class SandboxServer implements Sandbox {
     if (delayMs > 0 && !(await pause(delayMs, exchange.signal))) return;
     if (res.destroyed) return;
 
+    const accepting = exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300;
+    if (accepting && fault?.kind === 'hold-before-charge') {
+      // At the service, not yet accepted nor billed: billed as usual once resumed.
+      record.outcome = 'waiting';
+      const resumed = await this.#resumed(exchange.signal);
+      delete record.outcome;
+      if (!resumed || res.destroyed) {
+        record.outcome = 'client-aborted';
+        return;
+      }
+    }
     if (exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300) {
       this.#keys.bill(exchange.account, exchange.bill);
       record.charactersBilled = exchange.bill;

@@ -28,6 +28,14 @@ export class SingleFlight<T> {
     return { value, leader: true };
   }
 
+  /**
+   * Forgets `value`, the flight for `key`, before it settles (its starter gave it up): whoever asks for `key` next
+   * starts afresh instead of joining it.
+   */
+  forget(key: string, value: T): void {
+    if (this.#flights.get(key) === value) this.#flights.delete(key);
+  }
+
   /** Every flight under way (to wait for them at shutdown). */
   values(): T[] {
     return [...this.#flights.values()];

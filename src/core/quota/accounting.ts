@@ -427,7 +427,7 @@ export class Accounting {
   /** What the charges this makes may ask of it, and nothing more. */
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
-    sending: (context, spend, forgotten, hold) => this.#sending(context, spend, forgotten, hold),
+    sending: (context, spend, forgotten, hold, probe) => this.#sending(context, spend, forgotten, hold, probe),
     accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
     release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
     settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
@@ -450,29 +450,42 @@ export class Accounting {
   /**
    * Writes ahead a paid request about to be sent: spent from now on (unconfirmed until the service answers), its
    * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
-   * recover(). A store that refuses the write is a refusal: the request is not sent.
+   * recover(). A store that refuses the write is a refusal: the request is not sent. So is a month marked used up
+   * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
+   * month is marked only the request `probe` lets through goes out to find out whether it is back.
    */
   async #sending(
     context: SpendContext,
     spend: PartSpend,
     forgotten: 'member' | 'guild' | undefined,
     hold: string | undefined,
+    probe: Probe | undefined,
   ): Promise<LedgerEntry> {
-    const written = this.#ledger.writeAhead({
-      at: this.#now(),
-      ...context,
-      ...(forgotten === undefined ? {} : { forgotten }),
-      endpoint: spend.endpoint,
-      characters: spend.characters,
-      cached: false,
-      owner: this.#owner,
-      hold,
-      unconfirmed: true,
+    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then((mark) => {
+      if (mark !== undefined)
+        throw new Refusal({
+          code: 'quota-used-up',
+          markedAt: mark.markedAt,
+          resetAt: mark.resetAt,
+          beforeSending: true,
+        });
+      return this.#ledger.writeAhead({
+        at: this.#now(),
+        ...context,
+        ...(forgotten === undefined ? {} : { forgotten }),
+        endpoint: spend.endpoint,
+        characters: spend.characters,
+        cached: false,
+        owner: this.#owner,
+        hold,
+        unconfirmed: true,
+      });
     });
     try {
       const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
       if (entry !== undefined) return entry;
     } catch (error) {
+      if (error instanceof Refusal) throw error;
       this.#log.error(
         { code: 'spend-not-recorded', err: error, guildId: context.guildId, characters: spend.characters },
         'could not write down a paid request before sending it: not sent',

@@ -35,14 +35,15 @@ export interface ChargeBooks {
   record(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void>;
   /**
    * Writes ahead a paid request about to be sent, before its first byte leaves, moving its characters out of `hold`
-   * in the same write; resolves once it is in the store, and throws (a Refusal) when it cannot be: then nothing is
-   * sent.
+   * in the same write; resolves once it is in the store, and throws (a Refusal) when it cannot be, or when the month
+   * was marked used up since and this is not the request `probe` lets through: then nothing is sent.
    */
   sending(
     context: SpendContext,
     spend: PartSpend,
     forgotten: 'member' | 'guild' | undefined,
     hold: string | undefined,
+    probe: Probe | undefined,
   ): Promise<LedgerEntry>;
   /** The service accepted (and charged) a request written ahead. Never throws. */
   accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void>;
@@ -132,12 +133,13 @@ export class Charge {
 
   /**
    * A part's request is about to be sent: its spend is written ahead now, before its first byte leaves, its
-   * characters moved out of the hold as it is written. Throws (a Refusal) when the books cannot take it: then the
-   * request must not be sent. The service's answer then confirms it (accepted) or takes it back (released); the
+   * characters moved out of the hold as it is written. Throws (a Refusal) when the books cannot take it, or the month
+   * was marked used up since this request was accepted (the service would refuse it the same way): then the request
+   * must not be sent. The service's answer then confirms it (accepted) or takes it back (released); the
    * caller releases the part's reservation once it will spend nothing more, and settles the entry once it is over.
    */
   sending(spend: PartSpend): Promise<LedgerEntry> {
-    return this.#books.sending(this.context, spend, this.#forgotten, this.#hold);
+    return this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
   }
 
   /** The service accepted (and charged) the request written ahead as `entry`. */

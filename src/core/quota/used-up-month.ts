@@ -39,7 +39,8 @@ export const PROBE_TURN_MS = 30_000;
  * The used-up month: a 429 "quota exceeded" marks it, and it must never outlive the operator fixing it.
  *
  * While marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing) and the others
- * are refused at once, naming the mark. The mark is cleared by: the first request the service accepts; any
+ * are refused at once, naming the mark; so is the next part of a request accepted before the month was marked, as
+ * it is about to be sent (Accounting's write ahead), since the service would refuse it the same way. The mark is cleared by: the first request the service accepts; any
  * answer that shows characters left or a higher monthly limit than when it was marked (a plan upgrade or a
  * top-up shows so); a start under another API key or plan; and the reset date passing. It never depends on the
  * configured plan alone: the service's own answers decide.

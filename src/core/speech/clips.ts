@@ -11,7 +11,7 @@ import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
-import type { PlaybackItem } from '../voice/guild-player.ts';
+import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { JobAccount } from './pipeline-job.ts';
@@ -27,9 +27,28 @@ export type PartClip = PlaybackItem & { started?: () => void };
 export type StillAllowed = () => Promise<void>;
 
 /**
+ * The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended.
+ */
+export interface PartBefore {
+  heard: Promise<void>;
+  ended: Promise<PlaybackStatus>;
+}
+
+/** A part whose order ended before its turn (the part before it was refused, failed, skipped or stopped). */
+export class OrderEndedError extends Error {
+  constructor() {
+    super('the order ended before this part: it is neither asked for nor heard');
+    this.name = 'OrderEndedError';
+  }
+}
+
+/**
  * One part as a clip for the guild's player. Its audio is requested at `prepare()` (the clip before it started, or
  * the pipeline starting it beside the voice join) or at the latest when its turn comes; `allowed` is asked before
- * it is requested and again before it plays, so a part dropped before its request is never paid.
+ * it is requested and again before it plays, so a part dropped before its request is never paid. A part after
+ * another of its order (`before`) is asked for ahead only once that one is heard, so never while it may still be
+ * refused; and at its turn only if that one played to its end: an order that ended at a part (refused for money,
+ * failed, skipped, stopped) asks for nothing after it, and nothing after it is heard.
  */
 export function partClip(
   source: PartSource,
@@ -39,26 +58,39 @@ export function partClip(
   job: JobAccount,
   log: Logger,
   allowed: StillAllowed,
+  before?: PartBefore,
 ): PartClip {
   const prefetch = new AbortController();
+  const turn = Promise.withResolvers<void>();
+  // Settled whatever happens, so a part dropped before either is not left waiting.
+  turn.promise.catch(() => undefined);
+  // Asked for ahead once the part before it is heard, or when its turn comes, whichever is first.
+  const mayAsk = before === undefined ? undefined : Promise.race([before.heard, turn.promise]);
   let pending: Promise<SpeechAudio> | undefined;
   const start = () =>
-    (pending ??= allowed().then(() => {
+    (pending ??= (mayAsk === undefined ? allowed() : mayAsk.then(() => allowed())).then(() => {
       // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
       prefetch.signal.throwIfAborted();
       return source.fetch(request, text, prefetch.signal, job);
     }));
+  const dispose = () => {
+    prefetch.abort();
+    turn.reject(new OrderEndedError());
+    pending?.then((response) => response.body.destroy()).catch(() => undefined);
+  };
   return {
     label,
     prepare: () => {
       // A prefetch that fails is reported when the clip is opened; until then nobody awaits it.
       start().catch(() => undefined);
     },
-    dispose: () => {
-      prefetch.abort();
-      pending?.then((response) => response.body.destroy()).catch(() => undefined);
-    },
+    dispose,
     open: async (signal: AbortSignal): Promise<Readable> => {
+      if (before !== undefined && (await before.ended) !== 'played') {
+        dispose();
+        throw new OrderEndedError();
+      }
+      turn.resolve();
       const onAbort = () => prefetch.abort(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
       try {

@@ -16,6 +16,7 @@ import type { PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { Refusal } from '../refusal.ts';
 import type { ServiceRequest } from './request.ts';
 
 /**
@@ -35,12 +36,20 @@ export interface PartStore {
 const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
 /**
- * The service failing to answer, before anything was charged: the free voice may stand in. A failure that may have
- * been charged (src/core/api/retry.ts) is not: the member is told so, in its own words, rather than handed a free
- * line that hides it.
+ * The service failing to answer, before anything was charged, or the month found used up before the part was sent
+ * (the books' mark of the service's 429): the free voice may stand in. A failure that may have been charged
+ * (src/core/api/retry.ts) is not: the member is told so, in its own words, rather than handed a free line that hides
+ * it.
  */
 export function failedUncharged(error: unknown): boolean {
+  if (monthUsedUp(error)) return true;
   return SERVICE_FAILED.some((type) => error instanceof type) && (error as VoiceApiError).charge === 'not-charged';
+}
+
+/** The month used up: the service's own 429 (not charged), or the books' mark of it met before the part was sent. */
+export function monthUsedUp(error: unknown): boolean {
+  if (error instanceof Refusal) return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true;
+  return error instanceof QuotaExceededError && error.charge === 'not-charged';
 }
 
 export interface Flight {
@@ -51,6 +60,44 @@ export interface Flight {
   done: Promise<unknown>;
   /** A free voice's line whose audio proved longer than its cap (seconds): cut there. */
   cutAt?: number;
+}
+
+/**
+ * Who waits for a flight's audio: the signal of each caller that joined it (the part of an order, or another order's
+ * identical part). Its paid request leaves only while one of them still waits: a part let go of before its request
+ * left (a /stop, a skip, its order ended) is never sent nor paid, unless another caller still waits for it. Once it
+ * has left nothing here cuts it: what the service accepted is read to its end, recorded and cached.
+ */
+export class Waiters {
+  readonly #signals = new Set<AbortSignal>();
+  readonly #forget: () => void;
+
+  /** `forget`: takes the flight out of the ones under way, so that nobody joins it once it will not be sent. */
+  constructor(forget: () => void) {
+    this.#forget = forget;
+  }
+
+  join(signal: AbortSignal): void {
+    this.#signals.add(signal);
+  }
+
+  /** Whether anyone still waits for it; once nobody does, it is forgotten at once (a caller after that starts anew). */
+  wanted(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    this.#forget();
+    return false;
+  }
+}
+
+/** A part's flight under way: its audio, once it comes, and who waits for it. */
+export interface Fetching {
+  flight: Promise<Flight>;
+  waiters: Waiters;
+}
+
+/** What a part's request ends with when nobody waits for it any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
 }
 
 /** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */

@@ -2,7 +2,7 @@ import { finished } from 'node:stream/promises';
 import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { OversizedResponseError, QuotaExceededError } from '../api/errors.ts';
+import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import { effectsKey } from '../cache/cache-key.ts';
@@ -22,8 +22,12 @@ import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import {
   failedUncharged,
+  monthUsedUp,
   abortable,
+  unwanted,
   withoutEffects,
+  Waiters,
+  type Fetching,
   type Flight,
   type PartStore,
   type SpeechAudio,
@@ -83,7 +87,7 @@ export class PartSource {
   readonly encoding: Readonly<OpusSettings>;
   /** Every answer written down once: a spend, a saving, an undelivered spend (spend-recorder.ts). */
   readonly #spends: SpendRecorder;
-  readonly #flights = new SingleFlight<Promise<Flight>>();
+  readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
   readonly #changed: ChangedParts;
   /** Where parts are kept: what the free voice's and the changed parts write to. */
@@ -176,7 +180,7 @@ export class PartSource {
         { code: 'free-voice-fallback', err: error, guildId: job.charge.context.guildId, voice },
         'the Voice API failed: this part is spoken in the free voice',
       );
-      job.freeVoice = { voice, cause: error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed' };
+      job.freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
       audio = await this.#fetchAny(free, text, signal, job);
     }
     try {
@@ -206,12 +210,17 @@ export class PartSource {
     const charge = job?.charge;
     const { value, leader } = this.#flights.join(
       key,
-      () => this.#start(request, text, key, job),
-      (f) => f.then((flight) => flight.done),
+      () => {
+        const waiters = new Waiters(() => this.#flights.forget(key, fetching));
+        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, job, waiters) };
+        return fetching;
+      },
+      (f) => f.flight.then((flight) => flight.done),
     );
+    value.waiters.join(signal);
     let flight: Flight;
     try {
-      flight = await abortable(value, signal);
+      flight = await abortable(value.flight, signal);
     } catch (error) {
       charge?.release(text);
       throw error;
@@ -227,7 +236,13 @@ export class PartSource {
     if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
   }
 
-  async #start(request: ServiceRequest, text: string, key: string, job: JobAccount | undefined): Promise<Flight> {
+  async #start(
+    request: ServiceRequest,
+    text: string,
+    key: string,
+    job: JobAccount | undefined,
+    waiters: Waiters,
+  ): Promise<Flight> {
     const charge = job?.charge;
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
@@ -235,11 +250,14 @@ export class PartSource {
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
     if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
+    // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
+    if (!waiters.wanted()) throw unwanted();
     const payer = await this.#payer(request, text, job);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
-    // off the books; confirmed by the service's 2xx, and settled once the body is over.
-    const paid = this.#spends.paid(payer, text, endpoint);
+    // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
+    // instant, or taken back and not sent.
+    const paid = this.#spends.paid(payer, text, endpoint, () => waiters.wanted());
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
@@ -349,7 +367,7 @@ export class PartSource {
   /** Abandons the fetches under way (shutdown) and waits until the cache has written what it had. */
   async close(): Promise<void> {
     this.#shutdown.abort();
-    await Promise.allSettled(this.#flights.values().map((f) => f.then((flight) => flight.done)));
+    await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
     await this.#spends.settled();
     await this.#cache?.close();

@@ -8,6 +8,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { LedgerEntry } from '../quota/spend-ledger.ts';
 import type { SpendEndpoint } from '../store/types.ts';
+import { unwanted } from './part-flight.ts';
 import { countCharacters } from './split-text.ts';
 
 /** The books' side of one paid call: the client's hooks, then how the call ended. */
@@ -21,8 +22,6 @@ export interface PaidCall {
    */
   settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
 }
-
-const UNPAID: PaidCall = { hooks: {}, settle: () => Promise.resolve() };
 
 export class SpendRecorder {
   readonly #accounting: Accounting | undefined;
@@ -53,17 +52,29 @@ export class SpendRecorder {
    * A paid call about to be made for `text` under `charge`: written ahead before its first byte leaves (a Refusal,
    * and nothing sent, when the books cannot take it), spent from then on; the service's acceptance confirms it, a
    * definite "not charged" takes it back, and a call with no answer stays spent, unconfirmed (it may have been
-   * charged). Retried attempts are one call: written once.
+   * charged). Retried attempts are one call: written once. `wanted` is asked before it is written and again once it
+   * is, the last instant before it leaves: nobody waits for it any more, it is not sent (taken back if written).
    */
-  paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint): PaidCall {
-    if (!charge || !this.#accounting) return UNPAID;
+  paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, wanted = () => true): PaidCall {
+    const stillWanted = () => {
+      if (!wanted()) throw unwanted();
+    };
+    if (!charge || !this.#accounting)
+      return { hooks: { sending: () => Promise.resolve().then(stillWanted) }, settle: () => Promise.resolve() };
     const characters = countCharacters(text);
     let entry: LedgerEntry | undefined;
     let accepted: Acceptance | undefined;
     const context = { ...charge.context, endpoint, characters };
     const hooks: PaidCall['hooks'] = {
       sending: async () => {
-        entry = await this.#track(charge.sending({ endpoint, characters, cached: false }));
+        stillWanted();
+        const written = await this.#track(charge.sending({ endpoint, characters, cached: false }));
+        if (!wanted()) {
+          // Let go of while it was written down: taken back, and never sent.
+          await this.#track(charge.released(written));
+          throw unwanted();
+        }
+        entry = written;
       },
       accepted: async (acceptance: Acceptance) => {
         accepted = acceptance;

@@ -1,9 +1,10 @@
 // A job played in a voice channel: the channel joined while the first part is requested, every part queued on the
-// guild's player in the order jobs were accepted (its lane), each later part requested as the one before it starts,
-// and the parts' results as one outcome.
+// guild's player in the order jobs were accepted (its lane), each later part requested once the one before it is
+// heard (never while that one may still be refused) and played only if that one played to its end, and the parts'
+// results as one outcome.
 import type { Logger } from '../log.ts';
-import type { GuildPlayer, PlaybackResult } from '../voice/guild-player.ts';
-import { partClip, type PartClip, type StillAllowed } from './clips.ts';
+import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import { partClip, type PartBefore, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { Job } from './job.ts';
 import type { Lane } from './pipeline-job.ts';
@@ -32,7 +33,8 @@ export interface Playback {
 /**
  * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
  * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
- * part; each later part's request starts as the part before it starts playing.
+ * part; each later part's request starts as the part before it starts playing (its first frame out), and none
+ * starts once a part before it did not play to its end.
  */
 export async function playInVoice(
   on: Playback,
@@ -43,6 +45,17 @@ export async function playInVoice(
   const { requester } = job;
   const { player, lane } = playback;
   const label = `${requester.command}:${requester.id}`;
+  // A plain order's parts are clips of their own, each asked for ahead only once the one before it is heard and
+  // opened only if that one played to its end (clips.ts partClip); a scene's are asked for one ahead inside its clip.
+  const ends: Array<PromiseWithResolvers<PlaybackStatus>> = [];
+  const heard: Array<PromiseWithResolvers<void>> = [];
+  const before = (): PartBefore | undefined => {
+    const ended = ends.at(-1)?.promise;
+    const first = heard.at(-1)?.promise;
+    ends.push(Promise.withResolvers());
+    heard.push(Promise.withResolvers());
+    return job.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
+  };
   const parts = job.lines.map((line, lineIndex) =>
     line.texts.map((text, index) =>
       partClip(
@@ -53,6 +66,7 @@ export async function playInVoice(
         job,
         on.log,
         on.allowed,
+        before(),
       ),
     ),
   );
@@ -68,10 +82,14 @@ export async function playInVoice(
       )
     : undefined;
   const clips: PartClip[] = scene ? [scene] : parts.flat();
-  for (const clip of clips)
+  for (const [index, clip] of clips.entries()) {
     clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
+    clip.started = () => {
+      if (index === 0) on.firstFrame();
+      heard[index]?.resolve();
+    };
+  }
   const first = clips[0];
-  if (first) first.started = on.firstFrame;
   // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
   if (job.ahead === 0) first?.prepare?.();
   const joined = player.connect(voiceChannelId);
@@ -99,6 +117,7 @@ export async function playInVoice(
       for (const clip of clips) clip.dispose?.();
       throw error;
     }
+    for (const [index, result] of results.entries()) void result.then((ended) => ends[index]?.resolve(ended.status));
     const outcome = withCut(await played(player, clips, results), scene?.cut());
     // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
     // there is the server no longer served, not a lost connection to rejoin.

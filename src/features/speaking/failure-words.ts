@@ -298,6 +298,8 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
       return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
     case 'quota-used-up':
+      // Marked since it was accepted, its part not sent: what the service's own 429 would have said.
+      if (reason.beforeSending === true) return { key: 'error.api.quota', params: { reset: day(reason.resetAt) } };
       return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
     case 'quota-too-few-left':
       // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.

@@ -108,6 +108,35 @@ describe('Accounting and a used-up month', () => {
     for (const c of [probe, second, after]) c.close();
   });
 
+  it('a request accepted before the month was marked writes down and sends no more of it; the probe still may', async () => {
+    const books = accounting();
+    const before = await books.authorize(alice, [paid(10, 'a'), paid(12, 'b')]);
+    await before.record('a', { endpoint: 'tts', characters: 10, cached: false });
+    // Its next part is about to be sent when another part's 429 marks the month.
+    await books.quotaExceeded(quota429());
+    const refused = await before.sending({ endpoint: 'tts', characters: 12, cached: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).reason).toEqual({
+      code: 'quota-used-up',
+      markedAt: NOW,
+      resetAt: RESET,
+      beforeSending: true,
+    });
+    // Worded as the service's own 429 would be, not as a check another request is making.
+    expect(describeFailure(refused).message).toEqual({ key: 'error.api.quota', params: { reset: '2025-04-01' } });
+    expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(10);
+    // The one request let through to find out whether the month is back is sent.
+    const probe = await books.authorize(bob, [paid(10, 'c')]);
+    expect(probe.probe).toBeDefined();
+    await probe.sending({ endpoint: 'tts', characters: 10, cached: false });
+    expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(20);
+    before.close();
+    probe.close();
+  });
+
   it('a probe still waiting for its turn after PROBE_TURN_MS no longer blocks the next one', async () => {
     let now = NOW;
     const books = accounting({ now: () => now });

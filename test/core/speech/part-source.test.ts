@@ -79,6 +79,94 @@ describe('PartSource', () => {
     expect((await rig.store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
   });
 
+  describe('a part let go of before its request left', () => {
+    /** A part source whose books hold each paid request's write-ahead (its request not sent) until let go. */
+    function heldBooks() {
+      const reached = Promise.withResolvers<void>();
+      const gate = Promise.withResolvers<void>();
+      let tookBack = false;
+      const spends = new Proxy(rig.store.spends, {
+        get(target, key) {
+          if (key === 'record')
+            return async (spend: Parameters<typeof target.record>[0]) => {
+              reached.resolve();
+              await gate.promise;
+              return target.record(spend);
+            };
+          if (key === 'release')
+            return async (...args: Parameters<typeof target.release>) => {
+              const taken = await target.release(...args);
+              tookBack ||= taken;
+              return taken;
+            };
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const store = new Proxy(rig.store, {
+        get: (target, key) => (key === 'spends' ? spends : (Reflect.get(target, key, target) as unknown)),
+      });
+      const accounting = new Accounting({
+        store,
+        budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
+        planCharacterLimit: 300_000,
+        logger: silentLogger,
+      });
+      const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
+      return {
+        accounting,
+        source,
+        reached: reached.promise,
+        letGo: () => gate.resolve(),
+        tookBack: () => tookBack,
+      };
+    }
+
+    it('by everyone who asked for it is never sent nor paid: what was written down is taken back', async () => {
+      const books = heldBooks();
+      const text = 'Let go of while it was written down.';
+      const charge = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
+      const caller = new AbortController();
+      const fetching = books.source.fetch(request(text), text, caller.signal, { charge });
+      await books.reached;
+      caller.abort();
+      books.letGo();
+      await expect(fetching).rejects.toThrow(/cancelled/);
+      // Either the books take back what they wrote down, or the request reaches the service.
+      await vi.waitFor(() => expect(books.tookBack() || rig.sandbox.requests.length > 0).toBe(true));
+      charge.close();
+      await books.source.close();
+      expect(rig.sandbox.requests).toHaveLength(0);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: 0, saved: 0 });
+    });
+
+    it('by the order that asked first, while another still waits for it: sent once, paid once, heard by the other', async () => {
+      const books = heldBooks();
+      const text = 'Another order still waits for this.';
+      const first = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
+      const firstCaller = new AbortController();
+      const firstFetch = books.source.fetch(request(text), text, firstCaller.signal, { charge: first });
+      await books.reached;
+      // In flight: free to the second order, which joins the same request.
+      const second = await books.accounting.authorize(
+        { ...who, userId: 'V' },
+        await books.source.needs(request(text), [text]),
+      );
+      expect(second.reserved).toBe(0);
+      const secondFetch = books.source.fetch(request(text), text, new AbortController().signal, { charge: second });
+      firstCaller.abort();
+      books.letGo();
+      await expect(firstFetch).rejects.toThrow(/cancelled/);
+      const heard = Buffer.concat(await (await secondFetch).body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      first.close();
+      second.close();
+      await books.source.close();
+      expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+  });
+
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';

@@ -202,6 +202,26 @@ describe('faults on the normal response', () => {
     expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
+  it('hold-before-charge: nothing billed and no status sent until resumePaused(), then billed and answered whole', async () => {
+    const whole = await (await tts(rig.sandbox, TEXT)).arrayBuffer();
+    rig.sandbox.resetCounters();
+    rig.sandbox.injectFault({ kind: 'hold-before-charge' });
+    let answered = false;
+    const response = tts(rig.sandbox, TEXT).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => rig.sandbox.requests[0]?.outcome === 'waiting');
+    expect(rig.sandbox.requests[0]).toMatchObject({ charactersBilled: 0, bodyBytes: 0 });
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    expect(rig.sandbox.charactersBilled()).toBe(0);
+    expect(answered).toBe(false);
+    rig.sandbox.resumePaused();
+    expect((await (await response).arrayBuffer()).byteLength).toBe(whole.byteLength);
+    expect(rig.sandbox.requests[0]).toMatchObject({ status: 200, outcome: 'complete' });
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
+
   it('reset-after-charge: billed, then the socket closes with no response at all', async () => {
     rig.sandbox.injectFault({ kind: 'reset-after-charge' });
     await expect(tts(rig.sandbox, TEXT)).rejects.toThrow(TypeError);
