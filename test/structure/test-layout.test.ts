@@ -1,5 +1,6 @@
 // Tests mirror the code: a module's tests are found by its path (src/core/speech/pipeline.ts ->
-// test/core/speech/pipeline.test.ts), and a folder of tests names a folder of code. The folders of whole-system tests
+// test/core/speech/pipeline.test.ts, bench/stats.ts -> test/bench/stats.test.ts), and a folder of tests names a
+// folder of code. The folders of whole-system tests
 // (test/e2e, test/deploy, test/demo, test/structure) and the shared test/support sit beside them.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +9,12 @@ import { ROOT } from './import-graph.ts';
 
 const SYSTEM = ['e2e', 'deploy', 'demo', 'structure', 'support'];
 
-/** Where a folder of test/ points: one under packages/ at that package, any other at src/<same path>. */
+/** Top-level folders of code outside src/ whose tests mirror them as they are: the packages and the benchmark. */
+const BESIDE_SRC = ['packages', 'bench'];
+
+/** Where a folder of test/ points: one under packages/ or bench/ at that folder, any other at src/<same path>. */
 function codeFolderOf(testFolder: string): string {
-  return testFolder.startsWith('packages/') || testFolder === 'packages' ? testFolder : join('src', testFolder);
+  return BESIDE_SRC.includes(testFolder.split('/')[0] ?? '') ? testFolder : join('src', testFolder);
 }
 
 function foldersUnder(dir: string, prefix = ''): string[] {
@@ -30,5 +34,6 @@ describe('the layout of test/', () => {
   it('points a folder of tests at its code', () => {
     expect(codeFolderOf('core/speech')).toBe('src/core/speech');
     expect(codeFolderOf('packages/local-discord')).toBe('packages/local-discord');
+    expect(codeFolderOf('bench')).toBe('bench');
   });
 });
