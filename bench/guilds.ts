@@ -1,5 +1,6 @@
 // The benchmark's guilds, made the same way on both sides of the process boundary (the fake Discord in the
 // child, the driver in the parent) so that only a count crosses it.
+import { PermissionFlagsBits } from 'discord.js';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 
 export interface BenchGuild {
@@ -39,13 +40,47 @@ export function benchGuilds(count: number): BenchGuild[] {
   return Array.from({ length: count }, (_, i) => benchGuild(i));
 }
 
-export function guildSpecs(count: number): FakeGuildSpec[] {
-  return benchGuilds(count).map((g, i) => ({
-    id: g.guildId,
-    name: `bench-${i}`,
-    preferredLocale: 'en-US',
-    textChannelId: g.textChannelId,
-    voiceChannels: [{ id: g.voiceChannelId, name: 'voice' }],
-    members: [{ id: g.userId, username: `listener-${i}`, voiceChannelId: g.voiceChannelId, locale: 'en-US' }],
-  }));
+/**
+ * Figure 20's flooding guild (bench/flood.ts): one whose voice the fake only times (not heard in full), so that its
+ * decrypting a flood's voice for every flooder does not load the process that stamps the other guild's packets.
+ */
+export const FLOOD_GUILD = 3;
+
+/** The `k`th member of FLOOD_GUILD who floods it: in its voice channel, no role. */
+export function floodMember(k: number): string {
+  return id(310, k);
+}
+
+/**
+ * The benchmark guilds as the fake Discord holds them. With `floodMembers`, FLOOD_GUILD also has that many members in
+ * its voice channel (floodMember), and its first member may manage it (Manage Server: /autoread start).
+ */
+export function guildSpecs(count: number, floodMembers = 0): FakeGuildSpec[] {
+  return benchGuilds(count).map((g, i) => {
+    const flood = i === FLOOD_GUILD && floodMembers > 0;
+    return {
+      id: g.guildId,
+      name: `bench-${i}`,
+      preferredLocale: 'en-US',
+      textChannelId: g.textChannelId,
+      voiceChannels: [{ id: g.voiceChannelId, name: 'voice' }],
+      members: [
+        {
+          id: g.userId,
+          username: `listener-${i}`,
+          voiceChannelId: g.voiceChannelId,
+          locale: 'en-US',
+          ...(flood ? { permissions: PermissionFlagsBits.ManageGuild } : {}),
+        },
+        ...(flood
+          ? Array.from({ length: floodMembers }, (_, k) => ({
+              id: floodMember(k),
+              username: `flooder-${k}`,
+              voiceChannelId: g.voiceChannelId,
+              locale: 'en-US',
+            }))
+          : []),
+      ],
+    };
+  });
 }

@@ -22,7 +22,8 @@ export type Figure =
   | 'long-jobs'
   | 'holds'
   | 'pages'
-  | 'path-files';
+  | 'path-files'
+  | 'flood';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -42,6 +43,7 @@ export const FIGURES: readonly Figure[] = [
   'holds',
   'pages',
   'path-files',
+  'flood',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -60,6 +62,7 @@ export const STANDALONE: readonly Figure[] = [
   'holds',
   'pages',
   'path-files',
+  'flood',
 ];
 
 export interface Plan {

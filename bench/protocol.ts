@@ -55,6 +55,8 @@ export interface GuildHeard {
   seconds: number;
   /** receivedAtMs of every audio (non-silence) packet, in arrival order. */
   arrivals: number[];
+  /** receivedAtMs of every silence frame (a clip's closing ones, and those that stand in for a late packet). */
+  silences: number[];
   decryptFailures: number;
   decodeFailures: number;
   /** With DAVE: frames sent without end-to-end encryption, and frames no listener could decrypt (glitches). */
@@ -74,9 +76,61 @@ export interface ProcessUsage {
   rssBytes: number;
 }
 
+/** The four front-ends figure 20's flood uses (bench/flood-drive.ts). */
+export type FloodFrontEnd = 'say' | 'speak' | 'autoread' | 'button' | 'say-file';
+
+/** Figure 20: members of one guild flood it through four front-ends in turn, at a steady rate. */
+export interface FloodPlan {
+  guildId: string;
+  /** The text channel auto-read reads there. */
+  channelId: string;
+  /** Who floods, in turn. */
+  members: string[];
+  /** Interactions and messages a second, all front-ends together. */
+  perSecond: number;
+  seconds: number;
+  /** "Play in my voice channel" buttons on file replies the members made before: pressed in turn. */
+  buttons: Array<{ userId: string; messageId: string; customId: string }>;
+  /** The front-ends used, in turn (default: all four). */
+  frontEnds?: FloodFrontEnd[];
+  /** Words of its own in every line, so that no flood repeats another's lines (the cache). */
+  tag: string;
+  /** How long to wait for each interaction's first response once the flood ends. */
+  settleMs: number;
+  /**
+   * Another guild's member asks for something answered at once (/myvoice show) every `everyMs` while the flood
+   * runs (and with `perSecond` 0, alone): how long their answers take beside the flood.
+   */
+  probe?: { guildId: string; userId: string; everyMs: number };
+}
+
+export interface FloodCounts {
+  sent: Record<FloodFrontEnd, number>;
+  /** Sends the fake refused (a member's client could not have sent it). */
+  failedToSend: number;
+  /** Interactions with no callback within Discord's 3 s ("The application did not respond"). */
+  didNotRespond: number;
+  /** Responses the bot made to the interactions (callbacks, edits, follow-ups, deletions), all together. */
+  responses: number;
+  /** Each interaction's last answer by kind (its digits blurred), counted. */
+  answers: Record<string, number>;
+  /** From INTERACTION_CREATE leaving the fake to the bot's first response to it, per interaction answered. */
+  firstResponseMs: number[];
+  /** How long sending took (the flood's own schedule kept, or not). */
+  elapsedMs: number;
+  /** The probe's answers: from INTERACTION_CREATE leaving the fake to the bot's first response, each. */
+  probeMs: number[];
+  /** Probes with no first response within Discord's 3 s. */
+  probeDidNotRespond: number;
+}
+
 /** One entry per operation: its parameters and its result. */
 export interface Calls {
-  start: { params: { guilds: number; dave?: DaveSetting; delays?: NetworkDelays }; result: ServersInfo };
+  /** `floodMembers`: FLOOD_GUILD's flooders (bench/guilds.ts guildSpecs). */
+  start: {
+    params: { guilds: number; dave?: DaveSetting; delays?: NetworkDelays; floodMembers?: number };
+    result: ServersInfo;
+  };
   setPacing: { params: { pacing: Partial<Pacing> }; result: null };
   expectedSeconds: { params: { text: string }; result: number };
   command: { params: CommandSpec; result: Dispatched };
@@ -129,6 +183,10 @@ export interface Calls {
   /** Until the bot can send end-to-end encrypted audio in the guild (at once when DAVE is off). */
   daveReady: { params: { guildId: string; timeoutMs: number }; result: null };
   usage: { params: { reset: boolean }; result: ProcessUsage };
+  /** `userId` imports `json` as the guild's dictionary (/dictionary import, the file on the local CDN). */
+  importDictionary: { params: { guildId: string; userId: string; json: string }; result: Dispatched };
+  /** Figure 20: a flood through four front-ends, sent from the servers process; resolves once it settled. */
+  flood: { params: FloodPlan; result: FloodCounts };
   problems: { params: Record<string, never>; result: string[] };
   /** Requests the sandbox has answered so far (to tell cache hits from calls). */
   requestCount: { params: Record<string, never>; result: number };

@@ -31,11 +31,21 @@ export class Servers {
   }
 
   /** Forks the servers process and starts a fake Discord with `guilds` benchmark guilds, and a sandbox. */
-  static async start(guilds: number, dave?: DaveSetting, delays?: NetworkDelays): Promise<Servers> {
+  static async start(
+    guilds: number,
+    dave?: DaveSetting,
+    delays?: NetworkDelays,
+    floodMembers?: number,
+  ): Promise<Servers> {
     // Advanced serialisation keeps numbers exact and lets arrays of arrival times cross cheaply.
     const child = fork(new URL('./servers.ts', import.meta.url), [], { serialization: 'advanced', stdio: 'inherit' });
     const servers = new Servers(child);
-    servers.#info = await servers.call('start', { guilds, ...(dave ? { dave } : {}), ...(delays ? { delays } : {}) });
+    servers.#info = await servers.call('start', {
+      guilds,
+      ...(dave ? { dave } : {}),
+      ...(delays ? { delays } : {}),
+      ...(floodMembers ? { floodMembers } : {}),
+    });
     return servers;
   }
 

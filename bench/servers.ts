@@ -8,6 +8,7 @@ import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { guildSpecs, heardInFull } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
 import { UsageMeter } from './usage.ts';
+import { flood } from './flood-drive.ts';
 
 interface Running {
   discord: FakeDiscord;
@@ -49,13 +50,13 @@ async function command(spec: CommandSpec): Promise<Dispatched> {
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
 
 const handlers: Handlers = {
-  async start({ guilds, dave, delays }) {
+  async start({ guilds, dave, delays, floodMembers }) {
     const token = fakeToken();
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
       token,
       applicationId: APP_ID,
-      guilds: guildSpecs(guilds),
+      guilds: guildSpecs(guilds, floodMembers),
       log: () => undefined,
       ...delays,
       hearInFull: heardInFull,
@@ -149,6 +150,7 @@ const handlers: Handlers = {
           guildId,
           seconds: heard.seconds,
           arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
+          silences: heard.packets.filter((p) => p.silence).map((p) => p.receivedAtMs),
           decryptFailures: heard.decryptFailures,
           decodeFailures: heard.decodeFailures,
           plaintextFrames: heard.dave?.plaintextFrames ?? 0,
@@ -189,6 +191,20 @@ const handlers: Handlers = {
   async daveReady({ guildId, timeoutMs }) {
     if (!daveOff) await need().discord.daveReady(guildId, timeoutMs);
     return null;
+  },
+  flood: (plan) => flood(need().discord, plan),
+  async importDictionary({ guildId, userId, json }) {
+    const { discord } = need();
+    const attachment = discord.hostAttachment(Buffer.from(json), 'dictionary.json', 'application/json');
+    const file = { name: 'file', type: 11, value: attachment.id };
+    return kept(
+      await discord.command({
+        guildId,
+        userId,
+        name: 'dictionary',
+        options: [{ name: 'import', type: 1, options: [file] }],
+      }),
+    );
   },
   usage({ reset }) {
     const usage = meter.read();

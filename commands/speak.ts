@@ -6,7 +6,12 @@ import { messageMenu } from '../src/core/interactions/command-builder.ts';
 import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
-import { speakableMessage, speakMessageWords, DictionaryUnavailableError } from '../src/features/autoread/index.ts';
+import {
+  speakableMessage,
+  speakMessageWords,
+  storedDictionary,
+  DictionaryUnavailableError,
+} from '../src/features/autoread/index.ts';
 import {
   chooseTarget,
   commandRequester,
@@ -31,11 +36,12 @@ export const SPEAK_COMMAND = 'speak-message';
 
 export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
+  // The dictionary's entries are read only when they changed since the last message (storedDictionary).
   const [autoread, dictionary] = await Promise.all([
     context.store.autoRead.get(guildId),
-    context.store.dictionary.list(guildId),
+    storedDictionary(context.store, guildId),
   ]);
-  const text = await speakMessageWords(speakableMessage(interaction.targetMessage), guildId, {
+  const text = await speakMessageWords(speakableMessage(interaction.targetMessage), {
     language: interaction.guildLocale,
     maxLength: autoread.settings.maxLength,
     dictionary,

@@ -28,7 +28,7 @@ export {
   type DictionaryProblem,
   type EntryName,
 } from './dictionary/dictionary.ts';
-export { speakMessageWords, speakableMessage } from './speak-message.ts';
+export { dictionaryOf, speakMessageWords, speakableMessage, storedDictionary } from './speak-message.ts';
 export {
   DICTIONARY_CHANGED_EVENT,
   MAX_IMPORT_BYTES,

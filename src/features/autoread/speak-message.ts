@@ -8,7 +8,8 @@ import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
 import { DEFAULT_MAX_LENGTH } from './text/cleanup.ts';
 import { compileDictionary, type DictionaryEntry } from './dictionary/dictionary.ts';
-import { dictionaries } from './dictionary/dictionary-cache.ts';
+import { dictionaries, type ServerDictionary } from './dictionary/dictionary-cache.ts';
+import type { Store } from '../../core/store/types.ts';
 
 /** What the menu reads of a message: its text and the facts clean-up reads (auto-read's MessageContent). */
 export type SpeakableMessage = MessageContent;
@@ -40,11 +41,25 @@ export function speakMessageText(message: SpeakableMessage, options: SpeakOption
  */
 export async function speakMessageWords(
   message: SpeakableMessage,
-  guildId: string,
-  options: Omit<SpeakOptions, 'dictionary'> & { dictionary: readonly DictionaryEntry[] },
+  options: Omit<SpeakOptions, 'dictionary'> & { dictionary: ServerDictionary },
 ): Promise<string> {
   const cleaned = speakMessageText(message, { ...options, dictionary: [] });
-  if (cleaned === '' || options.dictionary.length === 0) return cleaned;
-  const [said = ''] = await dictionaries.compiled(guildId, options.dictionary).say([cleaned]);
+  if (cleaned === '' || options.dictionary.empty) return cleaned;
+  const [said = ''] = await options.dictionary.say([cleaned]);
   return said;
+}
+
+/**
+ * The server's dictionary as the store holds it now, ready to apply: its entries are read only when the store's
+ * version of them changed since they were last read here (a change in any process), so a message read with an
+ * unchanged dictionary costs nothing that grows with it.
+ */
+export async function storedDictionary(store: Pick<Store, 'dictionary'>, guildId: string): Promise<ServerDictionary> {
+  const version = await store.dictionary.version(guildId);
+  return dictionaries.current(guildId, version, () => store.dictionary.list(guildId));
+}
+
+/** A dictionary of these entries (the dashboard's "try it" with the entries it shows), compiled once per change. */
+export function dictionaryOf(guildId: string, entries: readonly DictionaryEntry[]): ServerDictionary {
+  return dictionaries.compiled(guildId, entries);
 }

@@ -12,6 +12,7 @@ import {
   exportDictionary,
   readDictionaryFile,
   isPattern,
+  dictionaryOf,
   speakMessageWords,
   type DictionaryProblem,
   type EntryName,
@@ -204,11 +205,14 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
       store.dictionary.list(server.guildId),
       store.autoRead.get(server.guildId),
     ]);
-    const said = await speakMessageWords({ content: text, cleanup: {} }, server.guildId, {
-      language: server.guildLanguage,
-      maxLength: state.settings.maxLength,
-      dictionary: entries,
-    });
+    const said = await speakMessageWords(
+      { content: text, cleanup: {} },
+      {
+        language: server.guildLanguage,
+        maxLength: state.settings.maxLength,
+        dictionary: dictionaryOf(server.guildId, entries),
+      },
+    );
     return { text, said, chars: countCharacters(said) };
   }
 

@@ -100,6 +100,7 @@ describe('migrations', () => {
       'clone_name_reservations',
       'dashboard_sessions',
       'dictionary_entries',
+      'dictionary_versions',
       'forget_notices',
       'free_voice_lines',
       'guild_budgets',
@@ -239,6 +240,31 @@ describe('migrations', () => {
       { word: 'aaa', reading: 'a' },
     ]);
     expect(await store.dictionary.list('H')).toEqual([{ word: 'only', reading: 'r' }]);
+    await store.close();
+  });
+
+  it('give every server with a dictionary from before step 25 a version, and none to the others', async () => {
+    const seed = new DatabaseSync(tmp.file());
+    migrate(
+      seed,
+      SCHEMA.filter((m) => m.version < 25),
+    );
+    const insert = seed.prepare(
+      "INSERT INTO dictionary_entries (guild_id, word_key, word, reading, updated_by, updated_at, kind, position) VALUES (?, ?, ?, 'r', 'U', 0, 'word', ?)",
+    );
+    insert.run('G', 'one', 'one', 1);
+    insert.run('G', 'two', 'two', 2);
+    insert.run('H', 'only', 'only', 1);
+    seed.close();
+
+    const store = openSqliteStore(tmp.file());
+    const [g, h, none] = await Promise.all(['G', 'H', 'N'].map((guild) => store.dictionary.version(guild)));
+    expect(g).toBeDefined();
+    expect(h).toBeDefined();
+    expect(none).toBeUndefined();
+    // The first change after it gives a version of its own.
+    await store.dictionary.put('G', 'three', 'r', 'U');
+    expect(await store.dictionary.version('G')).not.toBe(g);
     await store.close();
   });
 

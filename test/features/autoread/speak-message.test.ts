@@ -3,6 +3,7 @@
 import { Events, GatewayIntentBits, type Message } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import {
+  dictionaryOf,
   speakableMessage,
   speakMessageText,
   speakMessageWords,
@@ -78,17 +79,17 @@ describe('speakMessageWords: the menu with the server dictionary as auto-read ap
       { word: 'SayBot', reading: 'say bot' },
       { pattern: '(\\d+)km', reading: '$1 kilometres' },
     ];
-    expect(await speakMessageWords(msg('SayBot ran 5km'), 'speak-test-1', { dictionary: entries })).toBe(
+    expect(await speakMessageWords(msg('SayBot ran 5km'), { dictionary: dictionaryOf('speak-test-1', entries) })).toBe(
       'say bot ran 5 kilometres',
     );
     const costly = [
       { pattern: '.', reading: '$&'.repeat(50) },
       { pattern: '(?:.)', reading: 'r'.repeat(100) },
     ];
-    const said = await speakMessageWords(msg('hi'), 'speak-test-2', { dictionary: costly });
+    const said = await speakMessageWords(msg('hi'), { dictionary: dictionaryOf('speak-test-2', costly) });
     expect([...said].length).toBeGreaterThan(2);
     expect([...said].length).toBeLessThanOrEqual(resultLimit(2));
-    expect(await speakMessageWords(msg('👍'), 'speak-test-2', { dictionary: costly })).toBe('');
+    expect(await speakMessageWords(msg('👍'), { dictionary: dictionaryOf('speak-test-2', costly) })).toBe('');
   });
 });
 

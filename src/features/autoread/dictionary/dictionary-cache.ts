@@ -1,9 +1,11 @@
 // Each server's dictionary compiled once per change and kept, so that neither a read message nor a Speak compiles
 // it again: a compiled dictionary is reused while the server's entries are the ones it was compiled from (compared
 // entry by entry, so a change made anywhere — a command, an import, another shard, a deletion — is seen at once).
-// Bounded: the servers used least recently are forgotten past MAX_CACHED_DICTIONARIES. A dictionary of words is
-// applied here, in time linear in the text; one with patterns in a worker thread (./dictionary-thread.ts), where it
-// is compiled instead.
+// A reader that holds no entries (the Speak menu) asks with the store's version of them instead (current()): the
+// entries are read only when that version is not the one they were compiled at, so a message costs no work that
+// grows with the dictionary. Bounded: the servers used least recently are forgotten past MAX_CACHED_DICTIONARIES.
+// A dictionary of words is applied here, in time linear in the text; one with patterns in a worker thread
+// (./dictionary-thread.ts), where it is compiled instead.
 import { compileDictionary, isPattern, type DictionaryEntry } from './dictionary.ts';
 import { applyOffThread } from './dictionary-thread.ts';
 
@@ -14,18 +16,21 @@ export const MAX_CACHED_DICTIONARIES = 100;
 export interface ServerDictionary {
   /** `texts` as the dictionary says them, in their order; rejects with DictionaryUnavailableError when it cannot run now. */
   say(texts: readonly string[]): Promise<string[]>;
+  /** It has no entries: it says every text as it is. */
+  readonly empty: boolean;
 }
 
 /** Dictionaries compiled in this process, numbered: the worker keeps them by number. */
 let compiledCount = 0;
 
 function prepare(guildId: string, entries: readonly DictionaryEntry[]): ServerDictionary {
+  const empty = entries.length === 0;
   if (!entries.some(isPattern)) {
     const apply = compileDictionary(entries);
-    return { say: (texts) => Promise.resolve(texts.map(apply)) };
+    return { say: (texts) => Promise.resolve(texts.map(apply)), empty };
   }
   const number = (compiledCount += 1);
-  return { say: (texts) => applyOffThread(number, entries, texts, guildId) };
+  return { say: (texts) => applyOffThread(number, entries, texts, guildId), empty };
 }
 
 const sameEntry = (a: DictionaryEntry, b: DictionaryEntry): boolean =>
@@ -42,7 +47,15 @@ const sameEntries = (a: readonly DictionaryEntry[], b: readonly DictionaryEntry[
 export class DictionaryCache {
   readonly #max: number;
   /** By server, the least recently used first (a Map keeps insertion order). */
-  readonly #byGuild = new Map<string, { entries: readonly DictionaryEntry[]; compiled: ServerDictionary }>();
+  readonly #byGuild = new Map<
+    string,
+    {
+      entries: readonly DictionaryEntry[];
+      compiled: ServerDictionary;
+      /** The store's version of the entries when they were read (current()); none when given by a caller. */
+      version?: string;
+    }
+  >();
 
   constructor(max = MAX_CACHED_DICTIONARIES) {
     this.#max = max;
@@ -69,6 +82,32 @@ export class DictionaryCache {
       this.#byGuild.delete(guild);
     }
     return kept.compiled;
+  }
+
+  /**
+   * The server's dictionary as the store holds it: `read` (its entries) is called only when `version` (the store's
+   * version of them, DictionaryArea.version) is not the one the kept dictionary was read at, or there is none, so an
+   * unchanged dictionary costs a message nothing that grows with it. Read first, the version is never newer than the
+   * entries: a change between the two is read again at the next use.
+   */
+  async current(
+    guildId: string,
+    version: string | undefined,
+    read: () => Promise<readonly DictionaryEntry[]>,
+  ): Promise<ServerDictionary> {
+    const cached = this.#byGuild.get(guildId);
+    if (version !== undefined && cached?.version === version) {
+      this.#byGuild.delete(guildId);
+      this.#byGuild.set(guildId, cached);
+      return cached.compiled;
+    }
+    const compiled = this.compiled(guildId, await read());
+    const kept = this.#byGuild.get(guildId);
+    if (kept?.compiled === compiled) {
+      if (version === undefined) delete kept.version;
+      else kept.version = version;
+    }
+    return compiled;
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   MAX_ENTRIES,
   MAX_PATTERNS,
@@ -29,8 +30,33 @@ const columnsOf = (entry: DictionaryEntry) =>
  * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied
  * by its validateEntry and validatePattern (a pattern in the dictionary's worker thread, where it is compiled), one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES
  * per guild of which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
+ * Every change also writes the server's version (table dictionary_versions), in the same transaction.
  */
 export class DictionaryArea extends Area {
+  /**
+   * A token that changes with every change of the guild's entries, here or in another process; undefined when the
+   * guild has no version (no change since schema step 25, whose servers with entries got one, or its data deleted).
+   * A token never comes back: what was read under one is what the store held while it stood.
+   */
+  async version(guildId: string): Promise<string | undefined> {
+    const row = await this.d.db
+      .selectFrom('dictionary_versions')
+      .select('version')
+      .where('guild_id', '=', guildId)
+      .executeTakeFirst();
+    return row?.version;
+  }
+
+  /** A new version for the guild, in the change's transaction. */
+  async #changed(db: Db, guildId: string): Promise<void> {
+    const version = randomUUID();
+    await db
+      .insertInto('dictionary_versions')
+      .values({ guild_id: guildId, version })
+      .onConflict((oc) => oc.column('guild_id').doUpdateSet({ version }))
+      .execute();
+  }
+
   /** The guild's entries in the order they apply, as stored (tidied). */
   async list(guildId: string): Promise<DictionaryEntry[]> {
     return this.#list(this.d.db, guildId);
@@ -81,7 +107,10 @@ export class DictionaryArea extends Area {
         .where('guild_id', '=', guildId)
         .where('word_key', '=', key)
         .executeTakeFirst();
-      if (replaced.numUpdatedRows > 0n) return { status: 'replaced', entry };
+      if (replaced.numUpdatedRows > 0n) {
+        await this.#changed(trx, guildId);
+        return { status: 'replaced', entry };
+      }
       const counts = await trx
         .selectFrom('dictionary_entries')
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('position').as('last')])
@@ -103,19 +132,24 @@ export class DictionaryArea extends Area {
         .insertInto('dictionary_entries')
         .values({ guild_id: guildId, word_key: key, position: Number(counts.last ?? 0) + 1, ...values })
         .execute();
+      await this.#changed(trx, guildId);
       return { status: 'added', entry };
     });
   }
 
   /** Removes the entry (a word in any case, or `{ pattern }`); the entry removed, or undefined when there was none. */
   async remove(guildId: string, name: EntryName): Promise<DictionaryEntry | undefined> {
-    const row = await this.d.db
-      .deleteFrom('dictionary_entries')
-      .where('guild_id', '=', guildId)
-      .where('word_key', '=', keyOf(name))
-      .returning(['kind', 'word', 'reading'])
-      .executeTakeFirst();
-    return row && dictionaryEntryOf(row);
+    return this.d.transaction(`dictionary:${guildId}`, async (trx) => {
+      const row = await trx
+        .deleteFrom('dictionary_entries')
+        .where('guild_id', '=', guildId)
+        .where('word_key', '=', keyOf(name))
+        .returning(['kind', 'word', 'reading'])
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await this.#changed(trx, guildId);
+      return dictionaryEntryOf(row);
+    });
   }
 
   /**
@@ -155,6 +189,7 @@ export class DictionaryArea extends Area {
           .where('word_key', '=', each)
           .execute();
       }
+      await this.#changed(trx, guildId);
       return { status: 'moved', position: to + 1, entries: await this.#list(trx, guildId) };
     });
   }
@@ -186,6 +221,7 @@ export class DictionaryArea extends Area {
           })
           .execute();
       }
+      await this.#changed(trx, guildId);
       return { status: 'replaced', entries: await this.#list(trx, guildId) };
     });
   }

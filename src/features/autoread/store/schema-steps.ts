@@ -199,4 +199,27 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
         .addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`)),
     ],
   },
+  {
+    version: 25,
+    name: 'dictionary versions',
+    // One row per server whose dictionary changed: a random token written with every change, in the change's own
+    // transaction, so that a reader (the Speak menu) can tell its compiled copy is the store's without reading the
+    // entries (src/features/autoread/dictionary/dictionary-cache.ts). A token never comes back, not even after the
+    // server's data is deleted with its row. Servers that already have entries get one now.
+    up: (db) => [
+      db.schema
+        .createTable('dictionary_versions')
+        .addColumn('guild_id', 'text', (column) => column.primaryKey())
+        .addColumn('version', 'text', (column) => column.notNull()),
+      db
+        .insertInto('dictionary_versions')
+        .columns(['guild_id', 'version'])
+        .expression(
+          db
+            .selectFrom('dictionary_entries')
+            .select(['guild_id', sql<string>`'before-25'`.as('version')])
+            .distinct(),
+        ),
+    ],
+  },
 ];

@@ -52,6 +52,8 @@ declare module '../../../core/store/schema.ts' {
       kind: 'word' | 'pattern';
       position: number;
     };
+    /** A token that changes with every change of the server's dictionary (DictionaryArea.version). */
+    dictionary_versions: { guild_id: string; version: string };
   }
 }
 
@@ -86,6 +88,8 @@ export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
     guildRows: 'delete',
   },
   { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  // Goes with the entries; a token is random, so the one a server gets next is never one a reader kept.
+  { table: 'dictionary_versions', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];
 
 /**

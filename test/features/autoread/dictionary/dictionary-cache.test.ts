@@ -45,6 +45,37 @@ describe('DictionaryCache', () => {
     expect(cache.compiled('g2', [{ pattern: 'lol', reading: 'laugh' }])).not.toBe(asWord);
   });
 
+  it("reads a server's entries only when the store's version of them is not the one they were read at", async () => {
+    const cache = new DictionaryCache(10);
+    let reads = 0;
+    let stored: DictionaryEntry[] = [{ word: 'SayBot', reading: 'say bot' }];
+    const read = () => {
+      reads += 1;
+      return Promise.resolve(stored.map((entry) => ({ ...entry })));
+    };
+    const first = await cache.current('g1', 'v1', read);
+    expect(await cache.current('g1', 'v1', read)).toBe(first);
+    expect(reads).toBe(1);
+    expect(await first.say(['SayBot'])).toEqual(['say bot']);
+    // A new version: read again; the same entries keep what was compiled.
+    expect(await cache.current('g1', 'v2', read)).toBe(first);
+    expect(reads).toBe(2);
+    stored = [{ word: 'SayBot', reading: 'sei bot' }];
+    const changed = await cache.current('g1', 'v3', read);
+    expect(await changed.say(['SayBot'])).toEqual(['sei bot']);
+    expect(reads).toBe(3);
+    // No version (never changed since it was kept, or deleted): read every time.
+    stored = [];
+    const none = await cache.current('g1', undefined, read);
+    expect(none.empty).toBe(true);
+    await cache.current('g1', undefined, read);
+    expect(reads).toBe(5);
+    // The one compiled from entries a caller gave (the reader's) answers a version only once read under it.
+    cache.compiled('g2', stored);
+    await cache.current('g2', 'v1', read);
+    expect(reads).toBe(6);
+  });
+
   it('keeps a bounded number of servers, forgetting the least recently used', () => {
     const cache = new DictionaryCache(2);
     const one = cache.compiled('g1', words);

@@ -226,5 +226,43 @@ forEachBackend((store, backend) => {
         await other.close();
       }
     });
+
+    it("changes the server's version with every change and only then, in any process, and never gives one back", async () => {
+      expect(await store.dictionary.version(G1)).toBeUndefined();
+      const seen = new Set<string>();
+      /** The version now: a new one after a change, the same after anything else. */
+      const after = async (change: () => Promise<unknown>, changes: boolean): Promise<void> => {
+        const before = await store.dictionary.version(G1);
+        await change();
+        const now = await store.dictionary.version(G1);
+        if (!changes) return void expect(now).toBe(before);
+        expect(now).toBeDefined();
+        expect(seen.has(now ?? '')).toBe(false);
+        seen.add(now ?? '');
+      };
+      await after(() => store.dictionary.put(G1, 'a', 'A', ADMIN), true);
+      await after(() => store.dictionary.put(G1, 'A', 'ay', ADMIN), true);
+      await after(() => store.dictionary.put(G1, 'b', 'B', ADMIN), true);
+      await after(() => store.dictionary.put(G1, '   ', 'x', ADMIN), false);
+      await after(() => store.dictionary.move(G1, 'b', 1, ADMIN), true);
+      await after(() => store.dictionary.move(G1, 'nothing', 1, ADMIN), false);
+      await after(() => store.dictionary.remove(G1, 'a'), true);
+      await after(() => store.dictionary.remove(G1, 'a'), false);
+      await after(() => store.dictionary.replace(G1, [{ word: 'c', reading: 'C' }], ADMIN), true);
+      await after(() => store.dictionary.replace(G1, [{ word: '', reading: 'C' }], ADMIN), false);
+      await after(() => store.dictionary.list(G1), false);
+      expect(await store.dictionary.version(G2)).toBeUndefined();
+      // Another process's change is seen here, as its entries are.
+      const other = await backend.openAnother();
+      try {
+        await after(() => other.dictionary.put(G1, 'd', 'D', ADMIN), true);
+      } finally {
+        await other.close();
+      }
+      // The server's data deleted: its version goes with its entries, and the next one is new.
+      await store.privacy.forgetGuild(G1);
+      expect(await store.dictionary.version(G1)).toBeUndefined();
+      await after(() => store.dictionary.put(G1, 'a', 'A', ADMIN), true);
+    });
   });
 });
