@@ -68,6 +68,7 @@ export const en = {
   'voice.why.member': '{voice} (your default)',
   'voice.why.server': '{voice} (server default preset "{preset}")',
   'voice.why.builtin': "{voice} (the default for this server's language)",
+  'voice.why.builtinOutside': '{voice} (the default for your language)',
   'voice.why.commandDefault': '{voice} (the default voice of this command)',
   'voice.fallback': '{voice}, the free voice: {reason}',
   'fallback.reason.month': "this month's characters are used up",
