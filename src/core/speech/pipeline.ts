@@ -311,9 +311,10 @@ export class SpeechPipeline {
     const delivered =
       result.kind === 'failed' ? { ...result, error: afterPaying(result.error, job.charge.paid) } : result;
     const { freeVoice, lineCutAt } = job;
+    const paidBefore = job.charge.paid;
     const outcome = {
       ...delivered,
-      ...(freeVoice === undefined ? {} : { freeVoice }),
+      ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
     };
     if (outcome.kind !== 'failed') {

@@ -71,6 +71,7 @@ export const en = {
   'voice.why.builtinOutside': '{voice} (the default for your language)',
   'voice.why.commandDefault': '{voice} (the default voice of this command)',
   'voice.fallback': '{voice}, the free voice: {reason}',
+  'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',

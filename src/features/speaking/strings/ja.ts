@@ -69,6 +69,7 @@ export const ja: Translation<typeof en> = {
   'voice.why.builtinOutside': '{voice}（あなたの言語の標準の声）',
   'voice.why.commandDefault': '{voice}（このコマンドの標準の声）',
   'voice.fallback': '{voice}（無料の声）: {reason}',
+  'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後、無料の声）: {reason}',
   'fallback.reason.month': '今月の文字数を使い切りました',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
