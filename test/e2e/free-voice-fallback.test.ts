@@ -164,6 +164,37 @@ describe('the free voice as a fallback', () => {
     expect(h.sandbox.requests.map((r) => r.text)).not.toContain(behind);
   });
 
+  for (const output of ['voice', 'file'] as const) {
+    it(`/say (${output}) whose second part finds the month used up names the characters its first part paid, then the free voice`, async () => {
+      const h = await harness(
+        { FREE_VOICE: 'fallback' },
+        { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 40 } },
+      );
+      const first = 'The first part is paid and heard.';
+      h.sandbox.setKeyPlan(h.apiKey, 'creator');
+      h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first.length);
+      const before = h.sandbox.requests.length;
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: ALICE.id,
+        name: 'say',
+        options: {
+          text: `${first} The second part finds the month used up.`,
+          voice: 'voice-b-en-m-01',
+          ...(output === 'file' ? { output } : {}),
+        },
+      });
+      const done = await handle.waitFor(
+        (r) => (output === 'file' ? r.files.length > 0 : (r.content ?? '').startsWith('Spoke')),
+        20_000,
+      );
+      expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([200, 429]);
+      expect(done.content).toContain(
+        `\`free-en-m\`, the free voice, after ${first.length} characters in the paid voice (counted): this month's characters are used up`,
+      );
+    });
+  }
+
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {
     const h = await harness({ FREE_VOICE: 'on' });
     h.sandbox.injectFault(SERVICE_DOWN);

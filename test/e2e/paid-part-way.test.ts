@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
+import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
@@ -97,6 +98,17 @@ async function spentShown(): Promise<number> {
   return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
 }
 
+/**
+ * The reply posts the part that was paid for as a file, and says so before the words of what was paid: never paid
+ * audio left undelivered.
+ */
+function expectPartFile(handle: InteractionHandle, content: string): void {
+  const files = handle.responses.flatMap((r) => r.files);
+  expect(files).toHaveLength(1);
+  expect(content.split('\n')[0]).toMatch(/^Here is `[^`]+`, [\d.]+ s \((wav|mp3)\)\.$/);
+  expect(handle.responses.flatMap((r) => r.message?.components ?? [])).toEqual([]);
+}
+
 function expectPaidPartWay(content: string, paid: number): void {
   expect(content).toMatch(new RegExp(`\\b${paid} characters`));
   expect(content).not.toMatch(/sent nothing|nothing was (spent|charged)/i);
@@ -107,11 +119,11 @@ function expectPaidPartWay(content: string, paid: number): void {
 }
 
 describe('paid part-way, then refused for the month', () => {
-  it('as a file: the characters of the part made are said spent, and why the rest was not sent', async () => {
+  it('as a file: the part made is posted, its characters said spent, and why the rest was not sent', async () => {
     const { text, first, parts } = threeParts();
     leaveRoomFor(first);
     const before = h.sandbox.requests.length;
-    const { content } = await runCommand(h, {
+    const { handle, content } = await runCommand(h, {
       guildId: GUILD,
       userId: WRITER,
       name: 'say',
@@ -120,7 +132,8 @@ describe('paid part-way, then refused for the month', () => {
     const made = requestsFor(parts, before);
     expect(made.map((r) => r.status)).toEqual([200, 429]);
     expect(made[0]?.charactersBilled).toBe(first);
-    expectPaidPartWay(content, first);
+    expectPartFile(handle, content);
+    expectPaidPartWay(content.split('\n').slice(1).join('\n'), first);
   });
 
   it('in voice: the part heard is said paid, not "stopped part-way … please try again"', async () => {
@@ -277,7 +290,7 @@ function expectKeyRefusedPartWay(content: string, paid: number, key: MessageKey)
 
 describe('paid part-way, then the key refused', () => {
   for (const refusal of keyRefusals) {
-    it(`as a file, ${refusal.name}: the part made is said spent, and the rest not sent`, async () => {
+    it(`as a file, ${refusal.name}: the part made is posted and said spent, and the rest not sent`, async () => {
       const { text, first, parts } = threeParts();
       const before = h.sandbox.requests.length;
       h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
@@ -288,12 +301,13 @@ describe('paid part-way, then the key refused', () => {
         options: { text, voice: VOICE_ID, output: 'file' },
       });
       await refuseAfter(parts.slice(0, 1), refusal.refuse);
-      const { content } = await reply;
+      const { handle, content } = await reply;
       // A file's parts are asked one after another: the second is the first refused, and nothing follows it.
       const made = requestsSince(before);
       expect(made.map((r) => r.status)).toEqual([200, refusal.status]);
       expect(made[0]?.charactersBilled).toBe(first);
-      expectKeyRefusedPartWay(content, first, refusal.key);
+      expectPartFile(handle, content);
+      expectKeyRefusedPartWay(content.split('\n').slice(1).join('\n'), first, refusal.key);
     });
   }
 

@@ -83,6 +83,25 @@ describe('user-installable app', () => {
     expect(h.discord.channelMessages()).toEqual([]);
   });
 
+  it('names the voice it chose in a DM as the default of the member\'s language, never of "this server" (en, ko, ja)', async () => {
+    const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
+    for (const locale of ['en-US', 'ko', 'ja']) {
+      const handle = await h.discord.privateCommand({
+        userId: DANA.id,
+        name: 'say',
+        context: 1,
+        locale,
+        options: [{ name: 'text', value: `Which voice, ${locale}?` }],
+      });
+      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      const server = t(locale, 'voice.why.builtin', { voice: '' }).trim();
+      const yours = t(locale, 'voice.why.builtinOutside', { voice: '' }).trim();
+      expect(yours).not.toBe('voice.why.builtinOutside');
+      expect(reply.content).toContain(yours);
+      expect(reply.content).not.toContain(server);
+    }
+  });
+
   it('answers /emote in a group DM with a file from the emotion endpoint', async () => {
     const h = await start({ env: { USER_INSTALL: 'everyone' }, registerForUsers: true });
     const handle = await h.discord.privateCommand({

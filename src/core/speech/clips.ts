@@ -15,6 +15,7 @@ import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { JobAccount } from './pipeline-job.ts';
+import { refusesRest } from './paid-part-way.ts';
 import type { SpeechRequest } from './request.ts';
 
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
@@ -146,7 +147,17 @@ export async function partsFile(
   allowed: StillAllowed,
 ): Promise<{ files: RenderedFile[]; seconds: number }> {
   const parts: PartPieces[] = [];
-  for (const text of texts) parts.push(await readPart(source, request, text, job, allowed));
+  for (const text of texts) {
+    try {
+      parts.push(await readPart(source, request, text, job, allowed));
+    } catch (error) {
+      // The rest refused after parts were paid for: the member gets what they paid for, and is told why it stops
+      // there (never a refusal that leaves paid audio undelivered).
+      if (parts.length === 0 || job.charge.paid <= 0 || !refusesRest(error)) throw error;
+      job.restRefused = error;
+      break;
+    }
+  }
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(

@@ -50,6 +50,7 @@ export class Job implements JobAccount, JobEvents {
   late: QuoteAllowance | undefined;
   freeVoice: ServiceFallback | undefined;
   lineCutAt: number | undefined;
+  restRefused: unknown;
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead = 0;
   /** Voice only: the guild's player and its place in the guild's lane. */

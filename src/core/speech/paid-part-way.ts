@@ -31,12 +31,19 @@ export class PaidPartWayError extends Error {
  * say what the service did, or make no claim of nothing spent).
  */
 export function afterPaying(error: unknown, paid: number): unknown {
-  if (paid <= 0) return error;
-  if (error instanceof Refusal) return new PaidPartWayError(paid, error);
+  if (paid <= 0 || !refusesRest(error)) return error;
+  return new PaidPartWayError(paid, error);
+}
+
+/**
+ * A refusal of what is left of a request, nothing of it charged: for money (a Refusal, or the service's own "quota
+ * exceeded") or of the key (the service's own 401 or 403). What was made before it stays the member's.
+ */
+export function refusesRest(error: unknown): error is RestRefusal {
+  if (error instanceof Refusal) return true;
   const refusedByService =
     error instanceof QuotaExceededError ||
     error instanceof AuthenticationError ||
     error instanceof PermissionDeniedError;
-  if (refusedByService && error.charge === 'not-charged') return new PaidPartWayError(paid, error);
-  return error;
+  return refusedByService && error.charge === 'not-charged';
 }

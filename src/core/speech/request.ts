@@ -28,4 +28,6 @@ export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 export interface ServiceFallback {
   voice: string;
   cause: 'service-failed' | 'month-used-up';
+  /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */
+  paidBefore?: number;
 }

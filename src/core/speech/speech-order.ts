@@ -8,6 +8,7 @@ import type { Refusal } from '../refusal.ts';
 import type { Revocation } from './revocation.ts';
 import type { ServiceFallback, SpeechRequest } from './request.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
+import type { PaidPartWayError } from './paid-part-way.ts';
 
 /** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
 export interface Requester {
@@ -177,6 +178,8 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
+  /** A file holding only the parts paid for before the rest was refused: why, and what was paid (said with it). */
+  paidPartWay?: PaidPartWayError;
 };
 
 /** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */

@@ -22,7 +22,17 @@ export function fallbackReason(locale: string | null | undefined, cause: Fallbac
   return t(locale, key);
 }
 
-/** The voice a reply names: the free voice, and why it speaks. */
-export function fallbackVoiceLabel(locale: string | null | undefined, voice: string, cause: FallbackCause): string {
-  return t(locale, 'voice.fallback', { voice: `\`${voice}\``, reason: fallbackReason(locale, cause) });
+/**
+ * The voice a reply names: the free voice, and why it speaks; after the characters its order paid in the paid voice
+ * first, when it did (the member is never left to think the paid part cost nothing).
+ */
+export function fallbackVoiceLabel(
+  locale: string | null | undefined,
+  voice: string,
+  cause: FallbackCause,
+  paidBefore = 0,
+): string {
+  const params = { voice: `\`${voice}\``, reason: fallbackReason(locale, cause) };
+  if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
+  return t(locale, 'voice.fallback', params);
 }

@@ -30,7 +30,7 @@ export const reply = (
 /** The voice a reply names: the free voice when it spoke for the failing service (and why), else the front's. */
 export function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale): string {
   const free = outcome.freeVoice;
-  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause);
+  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore);
 }
 
 /** A voice message's answer: its Ogg Opus as the file it goes as where it cannot go as a voice message. */

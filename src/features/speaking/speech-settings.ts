@@ -32,11 +32,19 @@ export async function settingsForCommand(
     guildLocale: interaction.guild.preferredLocale,
     builtinVoice,
   });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined, 'server') };
 }
 
-/** `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. */
-export function voiceLabel(locale: string, settings: ResolvedSettings, commandDefault = false): string {
+/**
+ * `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. Outside a server the
+ * built-in voice is the one of the member's own language (user-install.ts), so it is not named as the server's.
+ */
+export function voiceLabel(
+  locale: string,
+  settings: ResolvedSettings,
+  commandDefault: boolean,
+  where: 'server' | 'outside',
+): string {
   const voice = `\`${settings.voice}\``;
   const source = settings.sources.voice;
   switch (source.kind) {
@@ -49,7 +57,8 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, commandDe
     case 'server':
       return t(locale, 'voice.why.server', { voice, preset: source.preset });
     case 'builtin':
-      return t(locale, commandDefault ? 'voice.why.commandDefault' : 'voice.why.builtin', { voice });
+      if (commandDefault) return t(locale, 'voice.why.commandDefault', { voice });
+      return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   }
 }
 

@@ -71,7 +71,7 @@ export async function settingsOutsideServer(
     guildLocale: interaction.locale,
     builtinVoice,
   });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined) };
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined, 'outside') };
 }
 
 /**

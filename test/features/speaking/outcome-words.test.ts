@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionError, ServerError, TimeoutError } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
+import { PaidPartWayError } from '../../../src/core/speech/paid-part-way.ts';
 import type { SpeechOutcome } from '../../../src/core/speech/pipeline.ts';
 import { QuoteExceededError } from '../../../src/core/speech/quote-ceiling.ts';
 import { RightsRevokedError } from '../../../src/core/speech/revocation.ts';
@@ -310,6 +311,29 @@ describe('one outcome, worded in one place', () => {
     expect(answer.notes.map((note) => note.key)).toEqual(['scene.freeVoiceStoodIn', 'scene.cutAtCap']);
     expect(wordsText('en-US', answer.posted, answer.notes).split('\n')).toHaveLength(3);
   });
+  // Every front-end whose order can end as a file: the parts paid for before the rest was refused.
+  const fileFronts = FRONTS.filter(([, , possible]) => possible.includes('files'));
+  it.each(fileFronts)(
+    '%s, a file of the parts paid before the rest was refused: posted with what was paid, or refused with it',
+    (_, front) => {
+      const paidPartWay = new PaidPartWayError(
+        41,
+        new Refusal({ code: 'budget-guild-month', limit: 100, used: 60, needed: 50, resetAt: new Date('2026-12-01') }),
+      );
+      const answer = wordOutcome({ ...OUTCOMES['files']!, paidPartWay } as SpeechOutcome, front);
+      const said = describeFailure(paidPartWay).message;
+      expect(said.key).toMatch(/^error\.paidPartWay\./);
+      if (front.flavour === 'sample') {
+        // Bare audio (words are the studio's) carries none: never passed off as the whole.
+        expect(answer).toEqual({ answer: 'refused', error: paidPartWay });
+        return;
+      }
+      expect(messagesOf(answer)).toContainEqual(said);
+      expect(answer).not.toHaveProperty('buttons');
+      for (const locale of LOCALES) expect(wordsText(locale, said)).toContain('41');
+    },
+  );
+
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
   const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
