@@ -20,6 +20,7 @@ import {
   type UsageInfo,
 } from './errors.ts';
 import { KeyState, type KeyStateSnapshot } from './key-state.ts';
+import { withoutEchoes } from './echoes.ts';
 import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
 import {
   answerCharge,
@@ -164,6 +165,8 @@ interface Outgoing {
   operation: Operation;
   /** The text spoken: what bounds the audio that may come back. */
   text: string;
+  /** The member's words it carries (its text, its tone): never kept from what comes back (echoes.ts). */
+  said: readonly string[];
   /** Built again for every attempt, so that a multipart body can be re-sent. */
   body: () => { payload: string | FormData; contentType?: string };
   accept: string;
@@ -181,6 +184,8 @@ interface Received {
   head: Head;
   format: AudioFormat | undefined;
   source: Readable;
+  /** The member's words the request carried (Outgoing.said). */
+  said: readonly string[];
   /** A clone's body broke before its head arrived: the voice exists (X-Voice-Id), its audio does not. */
   broken?: true;
 }
@@ -308,7 +313,8 @@ export class VoiceApiClient {
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-    return this.#execute(this.#jsonRequest('tts', json, request.text), options, (r, call) =>
+    const said = [request.text, request.tone_instruction ?? ''];
+    return this.#execute(this.#jsonRequest('tts', json, request.text, said), options, (r, call) =>
       this.#finishAudio(r, call, request.text),
     );
   }
@@ -316,7 +322,7 @@ export class VoiceApiClient {
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
     const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text), options, (r, call) =>
+    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text, [request.text]), options, (r, call) =>
       this.#finishAudio(r, call, request.text),
     );
   }
@@ -342,6 +348,7 @@ export class VoiceApiClient {
     const outgoing: Outgoing = {
       operation: 'voice-clone',
       text,
+      said: [text],
       body: () => {
         const form = new FormData();
         form.append('text', text);
@@ -360,7 +367,7 @@ export class VoiceApiClient {
    * tell a spent monthly quota: look at `usage.remaining`, sent when the service sends usage headers.
    */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
-    const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '');
+    const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
       return await this.#execute(probe, { signal: options.signal }, ({ headers, source }) => {
         discard(source);
@@ -399,8 +406,9 @@ export class VoiceApiClient {
     return `VoiceApiClient ${inspectFn(this.toJSON(), options)}`;
   }
 
-  #jsonRequest(operation: Operation, json: string, text: string): Outgoing {
-    return { operation, text, body: () => ({ payload: json, contentType: 'application/json' }), accept: 'audio/*' };
+  #jsonRequest(operation: Operation, json: string, text: string, said: readonly string[]): Outgoing {
+    const body = () => ({ payload: json, contentType: 'application/json' });
+    return { operation, text, said, body, accept: 'audio/*' };
   }
 
   #closedError(): ConnectionError {
@@ -535,7 +543,7 @@ export class VoiceApiClient {
       record(charge === 'not-charged');
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
-      throw errorForStatus(status, headers, this.#serviceMessage(bytes)).chargedAs(charge);
+      throw errorForStatus(status, headers, this.#serviceMessage(bytes, outgoing.said)).chargedAs(charge);
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
@@ -582,6 +590,7 @@ export class VoiceApiClient {
         head: { bytes, ended: true },
         format: undefined,
         source: Readable.from([]),
+        said: outgoing.said,
       };
     }
     let head: Head;
@@ -597,6 +606,7 @@ export class VoiceApiClient {
           head: { bytes: Buffer.alloc(0), ended: true },
           format: undefined,
           source: Readable.from([]),
+          said: outgoing.said,
           broken: true,
         };
       }
@@ -606,12 +616,13 @@ export class VoiceApiClient {
         withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers), cause }),
       );
     }
-    return { status, headers, head, format: detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES)), source };
+    const format = detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES));
+    return { status, headers, head, format, source, said: outgoing.said };
   }
 
   #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
-    const { status, headers, head, format, source } = received;
-    if (format === undefined) return { value: this.#notAudio(status, headers, head, source, call), handedOver: false };
+    const { head, format, source } = received;
+    if (format === undefined) return { value: this.#notAudio(received, call), handedOver: false };
     return { value: this.#audioResponse(format, head, source, call, received, text), handedOver: true };
   }
 
@@ -675,7 +686,7 @@ export class VoiceApiClient {
     return withDefined({ format, body, requestId, usage });
   }
 
-  async #notAudio(status: number, headers: ResponseHeaders, head: Head, source: Readable, call: Call): Promise<never> {
+  async #notAudio({ status, headers, head, source, said }: Received, call: Call): Promise<never> {
     const rest = head.ended ? Buffer.alloc(0) : await readCapped(source, ERROR_BODY_CAP);
     call.check();
     const bytes = Buffer.concat([head.bytes, rest]);
@@ -684,14 +695,14 @@ export class VoiceApiClient {
     throw new UnexpectedResponseError(`The Voice API answered ${status} with ${what}`, {
       status,
       requestId: requestIdOf(headers),
-      serviceMessage: this.#serviceMessage(bytes),
+      serviceMessage: this.#serviceMessage(bytes, said),
     });
   }
 
-  /** What the service said, with the key taken out in case the service echoes it. */
-  #serviceMessage(bytes: Uint8Array): string | undefined {
+  /** What the service said, with the key and the member's words taken out in case the service echoes them. */
+  #serviceMessage(bytes: Uint8Array, said: readonly string[]): string | undefined {
     const message = parseServiceMessage(bytes);
-    return message === undefined ? undefined : redactSecrets(message, [this.#apiKey]);
+    return message === undefined ? undefined : withoutEchoes(redactSecrets(message, [this.#apiKey]), said);
   }
 
   /** Maps a transport failure; `stage` says whether audio had already been handed to the caller. */

@@ -157,3 +157,45 @@ it('rejects an unusable key without echoing it', () => {
     for (const text of everyRendering(error)) expectNoKey(text, 'constructor error');
   }
 });
+
+it("keeps a member's words out of what the service or a gateway echoes: every error and the log", async () => {
+  const lines: string[] = [];
+  const destination = new PassThrough();
+  destination.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  const client = clientFor(sandbox, {
+    logger: createLogger({ level: 'trace', destination }),
+    apiKey: KEY,
+    maxRetries: 1,
+  });
+  const text = 'Pelican marmalade quixotic secretphrase for the gateway.';
+  const tone = 'Whispered like a lighthousekeeper';
+  const words = ['Pelican', 'marmalade', 'quixotic', 'secretphrase', 'lighthousekeeper'];
+  const speak = () => client.tts({ text, voice_id: 'voice-b-en-f-01', tone_instruction: tone });
+  const errors: unknown[] = [];
+  sandbox.injectFault({
+    kind: 'response',
+    status: 502,
+    contentType: 'text/html',
+    body: `<html><head><title>502 Bad Gateway</title></head><body>upstream failed for "${text}" (${tone})</body></html>`,
+  });
+  errors.push(await rejectionOf(speak())); // a gateway's page, quoting the request
+  sandbox.injectFault({
+    kind: 'response',
+    status: 422,
+    body: JSON.stringify({ detail: [{ loc: ['body', 'text'], msg: `text "${text}" is not allowed` }] }),
+  });
+  errors.push(await rejectionOf(speak())); // the service's own validation, quoting it
+  sandbox.injectFault({ kind: 'response', status: 200, contentType: 'text/plain', body: `cannot speak ${text}` });
+  errors.push(await rejectionOf(speak())); // a 200 that is not audio
+  await client.close();
+  for (const [index, error] of errors.entries()) {
+    expect(error).toBeInstanceOf(VoiceApiError);
+    for (const rendering of everyRendering(error))
+      for (const word of words) expect(rendering.includes(word), `error #${index} holds "${word}"`).toBe(false);
+  }
+  // What the service said of its own is kept: the status page's title, the field it refused.
+  expect((errors[0] as VoiceApiError).serviceMessage).toMatch(/^502 Bad Gateway: upstream failed for/);
+  expect((errors[1] as VoiceApiError).serviceMessage).toMatch(/^body\.text: text "/);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) for (const word of words) expect(line.includes(word), `log holds "${word}"`).toBe(false);
+});

@@ -1,0 +1,15 @@
+// The member's words taken out of what a service or gateway says back (src/core/api/echoes.ts).
+import { expect, it } from 'vitest';
+import { ECHO, withoutEchoes } from '../../../src/core/api/echoes.ts';
+
+it('takes out every word of the request of four code points or more, and the request whole', () => {
+  const said = ['Pelican marmalade, for the gateway!', 'こんにちは世界'];
+  expect(withoutEchoes('upstream failed for "Pelican marmalade, for the gateway!"', said)).toBe(
+    `upstream failed for "${ECHO}"`,
+  );
+  expect(withoutEchoes('the marmalade word and the gateway word', said)).toBe(`the ${ECHO} word and the ${ECHO} word`);
+  expect(withoutEchoes('「こんにちは世界」は長すぎます', said)).toBe(`「${ECHO}」は長すぎます`);
+  // The service's own words stay: short words, and words the request does not hold.
+  expect(withoutEchoes('voice_id not found for the request', said)).toBe('voice_id not found for the request');
+  expect(withoutEchoes('nothing said', [])).toBe('nothing said');
+});
