@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type * as DiscordOpus from '@discordjs/opus';
 import type OpusScriptType from 'opusscript';
+import { nativeCall } from '../workers/native-calls.ts';
 
 export interface OpusSettings {
   /**
@@ -87,11 +88,12 @@ function loadBackend(wasm: boolean): Backend {
   try {
     const opus = require('@discordjs/opus') as typeof DiscordOpus;
     backend = {
+      // Each call guarded: a pool's thread is told to retire rather than ended inside one (../workers/native-calls.ts).
       create(channels) {
-        const encoder = new opus.OpusEncoder(48_000, channels);
+        const encoder = nativeCall(() => new opus.OpusEncoder(48_000, channels));
         return {
-          encode: (frame) => encoder.encode(frame),
-          ctl: (request, value) => encoder.applyEncoderCTL(request, value),
+          encode: (frame) => nativeCall(() => encoder.encode(frame)),
+          ctl: (request, value) => nativeCall(() => encoder.applyEncoderCTL(request, value)),
         };
       },
     };

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
 import type { EncoderSpec } from '../../codecs/opus-settings.ts';
+import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
 import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
 
 export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
@@ -24,8 +25,13 @@ export class OpusWorkerError extends Error {
   }
 }
 
+/** How long closing waits for a thread to leave after the encoder's call it was inside. */
+const CLOSE_WAIT_MS = 5_000;
+
 class PoolWorker {
   readonly #worker: Worker;
+  readonly #guard = new NativeCallGuard();
+  readonly #retiring: RetiringThreads;
   readonly #waiting = new Map<number, EncodeDone[]>();
   #opens: [number, EncoderSpec][] = [];
   #ids: number[] = [];
@@ -35,8 +41,9 @@ class PoolWorker {
   readonly #batch = new OncePerTurn(() => this.#flush());
   dead = false;
 
-  constructor(onDead: (worker: PoolWorker) => void) {
-    this.#worker = new Worker(new URL('./opus-worker.ts', import.meta.url));
+  constructor(retiring: RetiringThreads, onDead: (worker: PoolWorker) => void) {
+    this.#retiring = retiring;
+    this.#worker = new Worker(new URL('./opus-worker.ts', import.meta.url), { workerData: this.#guard.data });
     // Idle workers must not keep the process alive; busy ones are referenced (see #ref).
     this.#worker.unref();
     this.#worker.on('message', (batch: EncodedBatch) => this.#answer(batch));
@@ -119,26 +126,33 @@ class PoolWorker {
     else this.#worker.unref();
   }
 
-  terminate(): Promise<number> {
+  /**
+   * Fails every frame waiting; the thread is ended at once outside the encoder's calls, else leaves after the one
+   * under way (a frame's microseconds; waited for at most CLOSE_WAIT_MS, a stuck one left counted).
+   */
+  terminate(): Promise<void> {
     this.#failAll(new OpusWorkerError('the Opus encoder pool was closed'));
-    return this.#worker.terminate();
+    return this.#retiring.retire(this.#worker, this.#guard, CLOSE_WAIT_MS);
   }
 }
 
 export class OpusEncoderPool {
   readonly #workers: PoolWorker[] = [];
   readonly #size: number;
+  /** Only a closing pool retires its threads; none is started after (./native-calls.ts). */
+  readonly #retiring: RetiringThreads;
   #nextId = 0;
 
   constructor(size: number) {
     this.#size = Math.max(1, size);
+    this.#retiring = new RetiringThreads('the Opus encoder pool', Math.max(2, this.#size));
   }
 
   /** An encoder on the least loaded worker (a new worker while the pool is not full). */
   open(spec: EncoderSpec): PooledEncoder {
     let worker: PoolWorker | undefined;
     if (this.#workers.length < this.#size) {
-      worker = new PoolWorker((dead) => this.#workers.splice(this.#workers.indexOf(dead), 1));
+      worker = new PoolWorker(this.#retiring, (dead) => this.#workers.splice(this.#workers.indexOf(dead), 1));
       this.#workers.push(worker);
     } else {
       for (const w of this.#workers) if (!worker || w.streams < worker.streams) worker = w;

@@ -7,14 +7,18 @@
 //
 // Bounded: a stream has one chunk in a worker at a time (its write waits for the answer), so a batch holds at most
 // one chunk per stream and its packets; a worker's heap is capped (resourceLimits); a worker that has not answered its
-// oldest batch within BATCH_DEADLINE_MS is ended. A worker that ends (crashed, out of memory, past its deadline)
+// oldest batch within BATCH_DEADLINE_MS is retired. A worker that ends (crashed, out of memory, past its deadline)
 // fails the streams it held at that moment, each with an OpusWorkerError (GuildPlayer logs one line per clip and
-// plays the next); streams on the other workers go on, and the next stream gets a new worker.
+// plays the next); streams on the other workers go on, and the next stream gets a new worker. A worker past its
+// deadline is never ended from outside while inside the Opus addon's call (that aborts the whole process): it is told
+// to retire and leaves after that call (../native-calls.ts); with as many such threads as it runs (at least two) still
+// leaving, the pool starts no new worker until one has left.
 import { Transform, type TransformCallback } from 'node:stream';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { ENCODED_AHEAD_PACKETS } from '../../codecs/opus-encode.ts';
 import { OpusWorkerError } from '../opus-pool/opus-pool.ts';
+import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
 import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
@@ -53,6 +57,8 @@ function remake(failure: TranscodeFailure): Error {
 
 class TranscodeWorker {
   readonly #worker: Worker;
+  readonly #guard = new NativeCallGuard();
+  readonly #retiring: RetiringThreads;
   readonly #streams = new Map<number, StreamHandlers>();
   #opens: [number, TranscodeSpec][] = [];
   #ids: number[] = [];
@@ -69,10 +75,11 @@ class TranscodeWorker {
   #deadline: NodeJS.Timeout | undefined;
   dead = false;
 
-  constructor(url: URL, deadlineMs: number, onDead: (worker: TranscodeWorker) => void) {
+  constructor(url: URL, deadlineMs: number, retiring: RetiringThreads, onDead: (worker: TranscodeWorker) => void) {
     this.#deadlineMs = deadlineMs;
+    this.#retiring = retiring;
     this.#onDead = onDead;
-    this.#worker = new Worker(url, { resourceLimits: WORKER_LIMITS });
+    this.#worker = new Worker(url, { resourceLimits: WORKER_LIMITS, workerData: this.#guard.data });
     this.#worker.unref();
     this.#worker.on('message', (reply: TranscodeReply) => this.#answer(reply));
     this.#worker.on('error', (error) =>
@@ -97,7 +104,7 @@ class TranscodeWorker {
     this.#deadline = setTimeout(() => {
       this.#deadline = undefined;
       this.#die(new OpusWorkerError(`the transcoding thread did not answer within ${this.#deadlineMs} ms`));
-      void this.#worker.terminate();
+      void this.#retiring.retire(this.#worker, this.#guard);
     }, this.#deadlineMs);
     this.#deadline.unref();
   }
@@ -202,28 +209,12 @@ class TranscodeWorker {
   }
 
   /**
-   * Fails its streams, then ends the thread once no batch of its is in the thread (or the batch deadline passed): a
-   * thread ended while inside the Opus addon aborts the whole process, since the addon's exception cannot be thrown
-   * into a stopping thread.
+   * Fails its streams and retires the thread: ended at once outside the Opus addon's calls, else it leaves after the
+   * one under way (waited for at most the batch deadline).
    */
-  async terminate(): Promise<number> {
-    let inFlight = this.#batches.length;
+  terminate(): Promise<void> {
     this.#die(new OpusWorkerError('the transcoding pool was closed'));
-    if (inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const deadline = setTimeout(resolve, this.#deadlineMs);
-        const done = () => {
-          clearTimeout(deadline);
-          resolve();
-        };
-        this.#worker.on('message', () => {
-          inFlight -= 1;
-          if (inFlight === 0) done();
-        });
-        this.#worker.once('exit', done);
-      });
-    }
-    return this.#worker.terminate();
+    return this.#retiring.retire(this.#worker, this.#guard, this.#deadlineMs);
   }
 }
 
@@ -232,12 +223,15 @@ export class TranscodePool {
   readonly #size: number;
   readonly #url: URL;
   readonly #deadlineMs: number;
+  readonly #retiring: RetiringThreads;
   #nextId = 0;
 
   constructor(size: number, options: TranscodePoolOptions = {}) {
     this.#size = Math.max(1, size);
     this.#url = options.workerUrl ?? new URL('./transcode-worker.ts', import.meta.url);
     this.#deadlineMs = options.batchDeadlineMs ?? BATCH_DEADLINE_MS;
+    // As many threads leaving as it runs (two for a pool of one): a stuck one is replaced, not the pool stopped.
+    this.#retiring = new RetiringThreads('the transcoding pool', Math.max(2, this.#size));
   }
 
   /** Worker threads running now (a dead one is replaced when the next stream opens). */
@@ -245,11 +239,19 @@ export class TranscodePool {
     return this.#workers.length;
   }
 
-  /** A transcoding stream on the least loaded worker (a new worker while the pool is not full). */
+  /** Threads past their deadline still finishing a call into the Opus addon, before they leave. */
+  get retiring(): number {
+    return this.#retiring.count;
+  }
+
+  /**
+   * A transcoding stream on the least loaded worker (a new worker while the pool is not full and not at its bound of
+   * retiring threads; with no worker at all then, the stream fails at once).
+   */
   stream(spec: TranscodeSpec): Transform {
     let worker: TranscodeWorker | undefined;
-    if (this.#workers.length < this.#size) {
-      worker = new TranscodeWorker(this.#url, this.#deadlineMs, (dead) => {
+    if (this.#workers.length < this.#size && this.#retiring.room) {
+      worker = new TranscodeWorker(this.#url, this.#deadlineMs, this.#retiring, (dead) => {
         const at = this.#workers.indexOf(dead);
         if (at >= 0) this.#workers.splice(at, 1);
       });
@@ -257,7 +259,14 @@ export class TranscodePool {
     } else {
       for (const w of this.#workers) if (!worker || w.streams < worker.streams) worker = w;
     }
-    return new TranscodeStream(worker as TranscodeWorker, this.#nextId++, spec);
+    if (!worker) {
+      const failed = new Transform({ readableObjectMode: true });
+      failed.destroy(
+        new OpusWorkerError(`the transcoding pool has ${this.#retiring.count} threads still leaving and none running`),
+      );
+      return failed;
+    }
+    return new TranscodeStream(worker, this.#nextId++, spec);
   }
 
   async close(): Promise<void> {
