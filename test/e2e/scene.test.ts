@@ -93,7 +93,7 @@ describe('/scene in a voice channel', () => {
     expect(ttsSince(h, before).map((r) => r.voice)).toEqual([VOICES.Ann, VOICES.Ben, VOICES.Kei]);
   });
 
-  it('/stop mid-scene records exactly what the service billed, and requests nothing after', async () => {
+  it('/stop mid-scene records what the service billed (and a line closed before its answer), and requests nothing after', async () => {
     const lines = Array.from(
       { length: 6 },
       (_, i) => `${i % 2 === 0 ? 'Ann' : 'Ben'}: This is line number ${i + 1} of the stopped scene.`,
@@ -122,7 +122,12 @@ describe('/scene in a voice channel', () => {
     await booksSettled(h);
     const billed = h.sandbox.charactersBilled() - billedBefore;
     expect(billed).toBeGreaterThan(0);
-    expect((await spentShown(h)) - spentBefore).toBe(billed);
+    // A line SayBot closed before the service answered it was billed nothing, and stays on the books as it may have
+    // been charged (docs/architecture.md, Money): exactly those lines over what was billed.
+    const closedUnanswered = ttsSince(h, before)
+      .filter((r) => r.outcome === 'client-aborted' && r.status === undefined)
+      .reduce((sum, r) => sum + countCharacters(r.text ?? ''), 0);
+    expect((await spentShown(h)) - spentBefore).toBe(billed + closedUnanswered);
   });
 });
 
@@ -166,17 +171,33 @@ describe('/stop mid-scene, at each instant of the next line', () => {
     expect(await spentShown(s)).toBe(s.sandbox.charactersBilled());
   });
 
-  for (const [instant, fault, outcome] of [
-    ['at the service, not yet charged', { kind: 'hold-before-charge' }, 'waiting'],
-    ['charged, its answer held at the service', { kind: 'hold-after-charge' }, 'held'],
-    ['its audio streaming', { kind: 'pause-after', bytes: 4800 }, 'paused'],
+  it('at the service, not yet charged: closed, so billed nothing for it; on the books as it may have been charged', async () => {
+    const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 } });
+    const pressed = await playScene(s, { kind: 'hold-before-charge' });
+    await until(async () => outcomeOf(s, SECOND) === 'waiting');
+    expect(await stopScene(s, pressed)).toEqual([FIRST, SECOND]);
+    // Nobody waits for it any more and the service has not answered: SayBot closes the connection.
+    await until(async () => outcomeOf(s, SECOND) === 'client-aborted');
+    s.sandbox.resumePaused();
+    await booksSettled(s);
+    expect(requestedTexts(s)).toEqual([FIRST, SECOND]);
+    expect(s.sandbox.charactersBilled()).toBe(countCharacters(FIRST));
+    // Whether the service charged it an instant before the close cannot be known: the books keep it, over what was
+    // billed by that line, never under (docs/architecture.md, Money).
+    expect(await spentShown(s)).toBe(s.sandbox.charactersBilled() + countCharacters(SECOND));
+  });
+
+  for (const [instant, fault, outcome, after] of [
+    ['charged, its answer held at the service: closed', { kind: 'hold-after-charge' }, 'held', 'client-aborted'],
+    ['its audio streaming: read to its end', { kind: 'pause-after', bytes: 4800 }, 'paused', undefined],
   ] as const) {
-    it(`${instant}: charged in full, on the books exactly as billed, and nothing asked for after`, async () => {
+    it(`${instant}, charged in full, on the books exactly as billed, and nothing asked for after`, async () => {
       const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 } });
       const pressed = await playScene(s, fault);
       await until(async () => outcomeOf(s, SECOND) === outcome);
       const atStop = await stopScene(s, pressed);
       expect(atStop).toEqual([FIRST, SECOND]);
+      if (after !== undefined) await until(async () => outcomeOf(s, SECOND) === after);
       s.sandbox.resumePaused();
       await booksSettled(s);
       expect(requestedTexts(s)).toEqual(atStop);

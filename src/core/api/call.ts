@@ -25,6 +25,10 @@ export class Call {
   #ended = false;
   /** The service accepted (and charged) the request: whatever cuts the call from here cuts a charged one. */
   #accepted = false;
+  /** The attempt under way has its answer's status: it ends by that answer, never cut by a let-go. */
+  #answered = false;
+  /** Nobody waits for the answer any more: no attempt after the one under way. */
+  #letGo = false;
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
     this.#callerSignal = callerSignal;
@@ -72,6 +76,38 @@ export class Call {
    */
   accepted(): void {
     this.#accepted = true;
+  }
+
+  /** No answer is under way: an attempt begins (nothing of its answer has arrived), or the call waits to retry. */
+  unanswered(): void {
+    this.#answered = false;
+  }
+
+  /** The attempt under way has its answer's status (any): from here it ends by that answer. */
+  answered(): void {
+    this.#answered = true;
+  }
+
+  /** Nobody waits for the answer: no further attempt is made (retry.ts). */
+  get letGo(): boolean {
+    return this.#letGo;
+  }
+
+  /**
+   * Nobody waits for the answer any more (CallOptions `control`). A call whose answer has not begun (no status) is
+   * cut at once, its connection closed: the service bills at its 2xx, so closing before it may save the charge, and
+   * what it did meanwhile stays unknown (retry.ts). One whose status arrived ends by it: a 2xx (charged) is read to
+   * its end, any other answer ends the call with no further attempt. Returns false only for a call the service
+   * accepted, which goes on; true when the call will end without acceptance.
+   */
+  letGoOf(): boolean {
+    if (this.#accepted) return false;
+    this.#letGo = true;
+    if (!this.#answered)
+      this.fail(
+        new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
+      );
+    return true;
   }
 
   fail(reason: VoiceApiError): void {

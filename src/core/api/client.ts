@@ -106,6 +106,25 @@ export interface CallOptions {
    * came back (reset, timeout, cut by the caller): the service may have charged it. Retried attempts are one call.
    */
   unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
+  /**
+   * Given the call's control once, before `sending`: how the caller says that nobody waits for the answer any more
+   * (CallControl `letGo`).
+   */
+  control?: ((control: CallControl) => void) | undefined;
+}
+
+/** What a caller may do to its call while it runs. */
+export interface CallControl {
+  /**
+   * Nobody waits for the answer any more. Before the service's answer has begun (no status received) the call is
+   * cut, its connection closed: the service bills at its 2xx, so a request closed while it waits there uncharged is
+   * billed nothing; whether it was charged an instant before cannot be known, so it ends as any call cut unanswered
+   * (`maybe-charged`, `unaccepted` hears `unknown`, never sent again). Once a status has arrived the call ends by that
+   * answer: a 2xx (charged) is read to its end as if nothing happened, any other status ends the call with no
+   * further attempt. Returns true when the call will end without the service's acceptance, false when it was
+   * accepted and goes on. The rule: src/core/api/retry.ts.
+   */
+  letGo(): boolean;
 }
 
 /** Whether a call that never saw the service's acceptance may have been charged. */
@@ -431,6 +450,7 @@ export class VoiceApiClient {
     let sent = false;
     const progress: CallProgress = { unanswered: false, accepted: false };
     try {
+      options.control?.({ letGo: () => call.letGoOf() });
       await options.sending?.();
       sent = true;
       return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
@@ -458,6 +478,7 @@ export class VoiceApiClient {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
+        call.unanswered();
         const finished = finish(await this.#attempt(outgoing, call, options.accepted, progress), call);
         handOver(finished.handedOver);
         return await finished.value;
@@ -475,6 +496,8 @@ export class VoiceApiClient {
           requestId: error.requestId,
           error: error.name,
         };
+        // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
+        call.unanswered();
         const wait = this.#retryWait(error, attempt, call);
         if (wait === undefined) {
           this.#logger.debug(context, 'Voice API call failed');
@@ -487,7 +510,8 @@ export class VoiceApiClient {
   }
 
   #retryWait(error: VoiceApiError, attempt: number, call: Call): number | undefined {
-    if (call.reason !== undefined || !isRetryable(error) || attempt > this.#retry.maxRetries) return undefined;
+    if (call.reason !== undefined || call.letGo || !isRetryable(error) || attempt > this.#retry.maxRetries)
+      return undefined;
     const wait = retryDelayMs(error, attempt, this.#retry);
     // A wait that would outlast the total timeout only delays the same outcome.
     return wait === undefined || wait >= call.remainingMs() ? undefined : wait;
@@ -526,6 +550,8 @@ export class VoiceApiClient {
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
+    // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
+    call.answered();
     observe(status);
     // The key's state for the owner counts an answer as the service's by the retry rule's proof (retry.ts): for a
     // refusal, its headers and (for a status a gateway also sends) its error body, read first.

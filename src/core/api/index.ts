@@ -7,6 +7,7 @@ export {
   type VoiceApiClientOptions,
   type Timeouts,
   type CallOptions,
+  type CallControl,
   type Acceptance,
   type AccessCheck,
   type AudioResponse,

@@ -11,8 +11,13 @@
 // spent on the books (the `unaccepted` hook hears `unknown`), its error says `maybe-charged`, and the member is told
 // it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
 // After a 2xx nothing is sent again either: the service has charged it, and whatever cuts the call afterwards (the
-// idle timer, the total timeout, the caller) ends a charged call (call.ts `accepted`). The client (client.ts) marks
-// each error it throws with this answer.
+// idle timer, the total timeout, the caller) ends a charged call (call.ts `accepted`). A call nobody waits for any
+// more (its caller's CallControl `letGo`) is closed only while the service has not begun to answer (no status): the
+// service bills at its 2xx, so closing then may save the whole charge, but whether it charged an instant before the
+// close cannot be known, so it is such a call cut unanswered (`maybe-charged`, spent on the books, never sent again,
+// never told to the member as not charged). Once a status has arrived it is not closed: a 2xx is read to its end and
+// recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) marks each
+// error it throws with this answer.
 import { ConnectionError, RateLimitedError, ServerError, type ChargeAnswer, type VoiceApiError } from './errors.ts';
 import { MAX_RETRY_AFTER_SECONDS, header, type ResponseHeaders } from './response.ts';
 

@@ -1,7 +1,7 @@
 // What the part source (src/core/speech/part-source.ts) and its helpers beside it share: a part's audio, a fetch
 // shared by identical requests (a flight), where a part is kept, and the small rules every path follows.
 import type { Readable } from 'node:stream';
-import type { AudioResponse } from '../api/client.ts';
+import type { AudioResponse, CallControl } from '../api/client.ts';
 import {
   AbortedError,
   ConnectionError,
@@ -65,12 +65,19 @@ export interface Flight {
 /**
  * Who waits for a flight's audio: the signal of each caller that joined it (the part of an order, or another order's
  * identical part). Its paid request leaves only while one of them still waits: a part let go of before its request
- * left (a /stop, a skip, its order ended) is never sent nor paid, unless another caller still waits for it. Once it
- * has left nothing here cuts it: what the service accepted is read to its end, recorded and cached.
+ * left (a /stop, a skip, its order ended) is never sent nor paid, unless another caller still waits for it. One let go
+ * of by its last waiter once it has left, while the service has not begun to answer, is closed (the client's
+ * CallControl `letGo`): the service bills at its answer, so it may bill nothing; kept on the books as it may have
+ * been charged. Once the service's answer has begun nothing here cuts it: what the service accepted is read to its
+ * end, recorded and cached.
  */
 export class Waiters {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
+  /** The paid call under way for it, from before its request leaves until its answer arrives. */
+  #call: CallControl | undefined;
+  /** Its answer arrived (or it needed no call, or failed): nothing here cuts it any more. */
+  #closed = false;
 
   /** `forget`: takes the flight out of the ones under way, so that nobody joins it once it will not be sent. */
   constructor(forget: () => void) {
@@ -79,14 +86,44 @@ export class Waiters {
 
   join(signal: AbortSignal): void {
     this.#signals.add(signal);
+    if (this.#closed) return;
+    if (signal.aborted) this.#letGo();
+    else signal.addEventListener('abort', this.#letGo, { once: true });
   }
 
   /** Whether anyone still waits for it; once nobody does, it is forgotten at once (a caller after that starts anew). */
   wanted(): boolean {
-    for (const signal of this.#signals) if (!signal.aborted) return true;
+    if (this.#waits()) return true;
     this.#forget();
     return false;
   }
+
+  /** Its paid call is under way (the client's CallOptions `control`): let go of by everyone, it is cut if it may be. */
+  calling(call: CallControl): void {
+    if (!this.#closed) this.#call = call;
+  }
+
+  /** Its answer arrived, or it never needed a call, or failed: nothing here cuts it from now on. */
+  close(): void {
+    this.#closed = true;
+    this.#call = undefined;
+    for (const signal of this.#signals) signal.removeEventListener('abort', this.#letGo);
+  }
+
+  #waits(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    return false;
+  }
+
+  /**
+   * A waiter let go: once nobody waits, the call under way is let go of, and forgotten when it will end without the
+   * service's acceptance (so that a caller after that starts anew rather than join a call closed under it). Before
+   * its call is under way, `wanted()` is asked instead.
+   */
+  readonly #letGo = (): void => {
+    if (this.#call === undefined || this.#waits()) return;
+    if (this.#call.letGo()) this.#forget();
+  };
 }
 
 /** A part's flight under way: its audio, once it comes, and who waits for it. */

@@ -1,5 +1,5 @@
 import { finished } from 'node:stream/promises';
-import type { AudioResponse, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
@@ -73,9 +73,10 @@ const MAX_DELETED_VOICES = 10_000;
  * the Voice API. Every answer is recorded with the caller's charge: a part fetched as a spend, a part served
  * otherwise as a saving; a 429 marks the month as used up.
  *
- * A fetched part is read to its end and cached even when its caller stops listening (skip, stop): its
- * characters are paid for the moment the service accepts the request, and the next identical request gets it
- * for nothing. Only close() (shutdown) abandons the fetches under way.
+ * A fetched part is read to its end and cached even when its caller stops listening (skip, stop) once the service
+ * began to answer: its characters are paid for the moment the service accepts the request, and the next identical
+ * request gets it for nothing. One nobody waits for any more before that is closed, or never sent (part-flight.ts
+ * Waiters). Only close() (shutdown) abandons the fetches under way.
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -213,6 +214,9 @@ export class PartSource {
       () => {
         const waiters = new Waiters(() => this.#flights.forget(key, fetching));
         const fetching: Fetching = { waiters, flight: this.#start(request, text, key, job, waiters) };
+        // Its answer arrived (or it failed): from here it is read to its end whoever lets go of it.
+        const answered = () => waiters.close();
+        void fetching.flight.then(answered, answered);
         return fetching;
       },
       (f) => f.flight.then((flight) => flight.done),
@@ -263,7 +267,7 @@ export class PartSource {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(request, text, paid.hooks),
+        this.#send(request, text, paid.hooks, waiters),
       );
     } catch (error) {
       // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
@@ -316,8 +320,9 @@ export class PartSource {
     });
   }
 
-  #send(request: ServiceRequest, text: string, books: PaidCall['hooks']): Promise<AudioResponse> {
-    const options = { signal: this.#shutdown.signal, ...books };
+  #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
+    // Let go of by everyone who waits for it before the service began to answer: closed (part-flight.ts Waiters).
+    const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
     const call = serviceBody(request, text);
     return call.endpoint === 'emotion-tts'
       ? this.#client.emotionTts(call.body, options)

@@ -53,7 +53,9 @@ export class SpendRecorder {
    * and nothing sent, when the books cannot take it), spent from then on; the service's acceptance confirms it, a
    * definite "not charged" takes it back, and a call with no answer stays spent, unconfirmed (it may have been
    * charged). Retried attempts are one call: written once. `wanted` is asked before it is written and again once it
-   * is, the last instant before it leaves: nobody waits for it any more, it is not sent (taken back if written).
+   * is, the last instant before it leaves: nobody waits for it any more, it is not sent (taken back if written). A
+   * call closed after it left because nobody waited (the client's CallControl `letGo`) stays spent, as it may have
+   * been charged: never taken back, never sent again.
    */
   paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, wanted = () => true): PaidCall {
     const stillWanted = () => {
@@ -84,9 +86,14 @@ export class SpendRecorder {
       unaccepted: async (charged) => {
         if (!entry) return;
         if (charged === 'not-charged') return this.#track(charge.released(entry));
+        // Closed by SayBot because nobody waited any more (part-flight.ts Waiters), or cut by the network or a timer:
+        // either way the service may have charged it before the connection closed.
+        const letGo = !wanted();
         this.#log.warn(
-          { code: 'api-unconfirmed', ...context },
-          'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
+          { code: 'api-unconfirmed', ...context, ...(letGo ? { closed: 'nobody-waits' } : {}) },
+          letGo
+            ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
+            : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
         );
         return this.#track(charge.settle(entry, 'undelivered'));
       },

@@ -1,8 +1,9 @@
-// Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; and
+// Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; a call let go
+// of (CallControl) before and after its answer began; and
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, TimeoutError, type VoiceApiClient } from '../../../src/core/api/index.ts';
+import { AbortedError, TimeoutError, type CallControl, type VoiceApiClient } from '../../../src/core/api/index.ts';
 import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
 
 const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoken.';
@@ -136,6 +137,72 @@ describe('abort', () => {
     controller.abort();
     expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
     expect(response.body.errored).toBeNull();
+  });
+});
+
+describe('let go of (CallControl): nobody waits for the answer any more', () => {
+  /** A call whose control and `unaccepted` answer the test reads. */
+  function controlled(c: VoiceApiClient, text = 'Tick tock.') {
+    let control: CallControl | undefined;
+    const unaccepted: string[] = [];
+    const call = c.tts(
+      { text, voice_id: 'voice-b-en-f-01' },
+      {
+        control: (given) => (control = given),
+        unaccepted: async (charged) => void unaccepted.push(charged),
+      },
+    );
+    const letGo = () => {
+      if (control === undefined) throw new Error('the client gave no control');
+      return control.letGo();
+    };
+    return { call, letGo, unaccepted };
+  }
+
+  it('while the request waits at the service uncharged: closed, billed nothing, and it may have been charged', async () => {
+    api.sandbox.injectFault({ kind: 'hold-before-charge' });
+    const { call, letGo, unaccepted } = controlled(api.client);
+    const outcome = rejectionOf(call);
+    await until(() => requestsTo(api.sandbox)[0]?.outcome === 'waiting');
+    expect(letGo()).toBe(true);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(AbortedError);
+    // The service bills at its answer; whether it charged an instant before the close cannot be known.
+    expect(error).toMatchObject({ charge: 'maybe-charged' });
+    expect(unaccepted).toEqual(['unknown']);
+    await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
+    api.sandbox.resumePaused();
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    expect(api.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it('once its 2xx has arrived: not cut, read to its end and billed', async () => {
+    api.sandbox.injectFault({ kind: 'pause-after', bytes: 0 });
+    const { call, letGo, unaccepted } = controlled(api.client);
+    const answered = call.then((response) => response);
+    await until(() => api.client.keyState.lastAccepted?.requestId === requestsTo(api.sandbox)[0]?.id);
+    expect(letGo()).toBe(false);
+    api.sandbox.resumePaused();
+    const bytes = await readAll((await answered).body);
+    expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
+    expect(requestsTo(api.sandbox)[0]?.outcome).toBe('complete');
+    expect(api.sandbox.charactersBilled()).toBe('Tick tock.'.length);
+    expect(unaccepted).toEqual([]);
+  });
+
+  it("while waiting to retry the service's own 503: no further attempt, and not charged", async () => {
+    const patient = clientFor(api.sandbox);
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '30' } });
+    const { call, letGo, unaccepted } = controlled(patient);
+    const outcome = rejectionOf(call);
+    await until(() => requestsTo(api.sandbox)[0]?.finishedAt !== undefined);
+    expect(letGo()).toBe(true);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ charge: 'not-charged' });
+    expect(unaccepted).toEqual(['not-charged']);
+    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    await patient.close();
   });
 });
 

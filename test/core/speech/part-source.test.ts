@@ -167,6 +167,132 @@ describe('PartSource', () => {
     });
   });
 
+  describe('a part let go of once its request has left', () => {
+    const tts = () => rig.sandbox.requests.filter((r) => r.endpoint === 'tts');
+    /** Long enough for a loaded host: each wait ends at an event (the sandbox's record changing), not a time. */
+    const EVENT = { timeout: 20_000, interval: 20 };
+
+    /** A paid part whose request waits at the service, neither accepted nor billed (hold-before-charge). */
+    async function heldAtService(source: PartSource, text: string, callers = 1) {
+      rig.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+      const orders = await Promise.all(
+        Array.from({ length: callers }, async (_, i) => {
+          const charge = await rig.accounting.authorize(
+            { ...who, userId: `U${i}` },
+            await source.needs(request(text), [text]),
+          );
+          const caller = new AbortController();
+          const fetching = source.fetch(request(text), text, caller.signal, { charge });
+          return { charge, caller, fetching };
+        }),
+      );
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('waiting'), EVENT);
+      return orders;
+    }
+
+    it('by everyone while it waits at the service uncharged: closed, billed nothing, kept on the books as it may have been charged, never sent again', async () => {
+      const text = 'Held at the service when the stop came.';
+      const [order] = await heldAtService(rig.source, text);
+      if (!order) throw new Error('one order');
+      order.caller.abort();
+      await expect(order.fetching).rejects.toThrow(/cancelled/);
+      // The connection is closed while the request waits, before the service charged anything.
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      rig.sandbox.resumePaused();
+      order.charge.close();
+      await rig.source.close();
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+      expect(tts()).toHaveLength(1);
+      // Closed before any answer: the service could have charged it an instant before, so what was written ahead
+      // stays spent (the books over by at most this request, never under).
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('by one order while another that joined it still waits: not closed, billed once, heard by the other', async () => {
+      const text = 'Two orders wait for this one.';
+      const [first, second] = await heldAtService(rig.source, text, 2);
+      if (!first || !second) throw new Error('two orders');
+      first.caller.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      rig.sandbox.resumePaused();
+      const heard = Buffer.concat(await (await second.fetching).body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      first.charge.close();
+      second.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+
+    it('by both orders that wait for it, one after the other: closed at the last, billed nothing', async () => {
+      const text = 'Both orders let go of this one.';
+      const [first, second] = await heldAtService(rig.source, text, 2);
+      if (!first || !second) throw new Error('two orders');
+      first.caller.abort();
+      second.caller.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      await expect(second.fetching).rejects.toThrow(/cancelled/);
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      rig.sandbox.resumePaused();
+      first.charge.close();
+      second.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('charged at the service, its answer held back: closed, and the books keep exactly what was billed', async () => {
+      rig.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+      const text = 'Charged an instant before the stop came.';
+      const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+      const caller = new AbortController();
+      const fetching = rig.source.fetch(request(text), text, caller.signal, { charge });
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('held'), EVENT);
+      caller.abort();
+      await expect(fetching).rejects.toThrow(/cancelled/);
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      charge.close();
+      await rig.source.close();
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('once its answer began (the service charged it): read whole, on the books as billed, and cached', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'saybot-let-go-answered-'));
+      try {
+        const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+        const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
+        // Its 2xx status and headers sent, and nothing of its body yet: the part is still on its way to its caller.
+        rig.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
+        const text = 'Its answer had begun when the stop came.';
+        const charge = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
+        const caller = new AbortController();
+        const fetching = parts.fetch(request(text), text, caller.signal, { charge });
+        await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('paused'), EVENT);
+        // The client has read its 2xx: the service's acceptance is what it last saw for this request.
+        await vi.waitFor(() => expect(rig.client.keyState.lastAccepted?.requestId).toBe(tts()[0]?.id), EVENT);
+        caller.abort();
+        await expect(fetching).rejects.toThrow(/cancelled/);
+        rig.sandbox.resumePaused();
+        await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('complete'), EVENT);
+        charge.close();
+        const again = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
+        const replay = await parts.fetch(request(text), text, new AbortController().signal, { charge: again });
+        const heard = Buffer.concat(await replay.body.toArray());
+        expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+        again.close();
+        await parts.close();
+        expect(tts()).toHaveLength(1);
+        expect(rig.sandbox.charactersBilled()).toBe(text.length);
+        expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
