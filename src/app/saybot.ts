@@ -32,7 +32,7 @@ import type { AnyCommandModule, CommandContext } from '../core/interactions/comm
 import { t } from '../core/i18n/translate.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
-import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
+import { boundedClientOptions, interactionRequestsApart, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
 import { watchRights } from './rights-events.ts';
@@ -244,7 +244,14 @@ export class SayBot {
       ...boundedClientOptions(config.discord.apiBaseUrl),
     });
     this.#stopRestSweep?.();
-    this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
+    // Interactions' answers never wait behind the bot's global limit (client-bounds.ts), each client's handlers swept.
+    const interactions = interactionRequestsApart(client.rest, config.discord.clientId);
+    const stopSweeps = [sweepIdleRestHandlers(client.rest), sweepIdleRestHandlers(interactions)];
+    this.#stopRestSweep = () => {
+      for (const stop of stopSweeps) stop();
+      interactions.clearHandlerSweeper();
+      interactions.clearHashSweeper();
+    };
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     watchRights(client, (guildId, userId) => this.#speech.rightsChanged(guildId, userId));
