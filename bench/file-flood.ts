@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadavg } from 'node:os';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
+import { onWork } from '../src/core/audio/workers/work-trace.ts';
 import { fileShares, MAX_FILES, MAX_FILES_PER_GUILD } from '../src/features/speaking/file-shares.ts';
 import { startBot } from './bot.ts';
 import { FLOOD_GUILD, benchGuild, floodMember } from './guilds.ts';
@@ -41,8 +42,32 @@ interface PhaseFigures {
   globalWaits: number;
 }
 
+/**
+ * BENCH_FILE_FLOOD_TRACE=1: for each of B's files, when (after the command reached the servers process's answer here)
+ * its jobs started and ended on each worker pool, in the bench's clock: where its time went.
+ */
+const TRACE = process.env['BENCH_FILE_FLOOD_TRACE'] === '1';
+let traceLog: (line: string) => void = () => {};
+
 /** B's member asks for a file and waits for its reply: how long it took, and whether it carried the file. */
 async function askFile(servers: Servers, options: Record<string, string>): Promise<Asked> {
+  const steps: string[] = [];
+  const asked = performance.now();
+  const stop = TRACE
+    ? onWork((event) => {
+        if (event.owner === B.guildId && (event.event === 'start' || event.event === 'end'))
+          steps.push(`${event.pool} ${event.event} ${(performance.now() - asked).toFixed(0)}`);
+      })
+    : () => {};
+  try {
+    return await askFileOnce(servers, options);
+  } finally {
+    stop();
+    if (TRACE) traceLog(`file-flood trace: ${options['voice'] ?? 'paid'}: ${steps.join(', ')} (ms after asking)`);
+  }
+}
+
+async function askFileOnce(servers: Servers, options: Record<string, string>): Promise<Asked> {
   const sent = await servers.call('command', {
     guildId: B.guildId,
     userId: B.userId,
@@ -115,6 +140,7 @@ export async function measureFileFlood(mode: 'quick' | 'full', log: (line: strin
     log('file-flood: eSpeak NG is not installed: figure 21 skipped');
     return `${title}\n\nSkipped: eSpeak NG (the optional \`espeak-ng\`) is not installed.`;
   }
+  traceLog = log;
   const seconds = mode === 'quick' ? 12 : 30;
   const rounds = mode === 'quick' ? 3 : 5;
   const servers = await Servers.start(FLOOD_GUILD + 1, undefined, undefined, FLOODERS);
