@@ -9,6 +9,7 @@ import {
   ShardClientUtil,
   type GatewayIntentBits,
   type Interaction,
+  type REST,
   type VoiceState,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
@@ -69,6 +70,7 @@ export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
   #stopRestSweep: (() => void) | undefined;
+  #interactionRest: REST | undefined;
   #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
@@ -175,6 +177,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** The REST client interactions' answers go through, apart from the bot's global limit (client-bounds.ts). */
+  get interactionRest(): REST | undefined {
+    return this.#interactionRest;
+  }
+
   /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
   isOperator(userId: string): boolean {
     return this.#application.isOperator(userId);
@@ -246,6 +253,7 @@ export class SayBot {
     this.#stopRestSweep?.();
     // Interactions' answers never wait behind the bot's global limit (client-bounds.ts), each client's handlers swept.
     const interactions = interactionRequestsApart(client.rest, config.discord.clientId);
+    this.#interactionRest = interactions;
     const stopSweeps = [sweepIdleRestHandlers(client.rest), sweepIdleRestHandlers(interactions)];
     this.#stopRestSweep = () => {
       for (const stop of stopSweeps) stop();
