@@ -71,6 +71,7 @@ export async function flood(discord: FakeDiscord, plan: FloodPlan): Promise<Floo
             options: [
               { name: 'text', value: words },
               { name: 'output', value: 'file' },
+              ...(plan.voice === undefined ? [] : [{ name: 'voice', value: plan.voice }]),
             ],
           })
           .then(watch);
@@ -134,6 +135,13 @@ export async function flood(discord: FakeDiscord, plan: FloodPlan): Promise<Floo
   counts.probeDidNotRespond = probed.didNotRespond;
   await Promise.all(sends);
   await Promise.all(waits);
+  const within = plan.wordsWithinMs ?? 0;
+  if (within > 0)
+    await Promise.all(
+      handles.map((handle) =>
+        handle.waitFor((r) => r.kind !== 'delete' && (r.content ?? '') !== '', within).catch(() => undefined),
+      ),
+    );
   for (const handle of handles) {
     if (handle.didNotRespond) counts.didNotRespond += 1;
     counts.responses += handle.responses.length;

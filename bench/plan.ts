@@ -23,7 +23,8 @@ export type Figure =
   | 'holds'
   | 'pages'
   | 'path-files'
-  | 'flood';
+  | 'flood'
+  | 'file-flood';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -44,6 +45,7 @@ export const FIGURES: readonly Figure[] = [
   'pages',
   'path-files',
   'flood',
+  'file-flood',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -63,6 +65,7 @@ export const STANDALONE: readonly Figure[] = [
   'pages',
   'path-files',
   'flood',
+  'file-flood',
 ];
 
 export interface Plan {

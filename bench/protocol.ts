@@ -102,6 +102,13 @@ export interface FloodPlan {
    * runs (and with `perSecond` 0, alone): how long their answers take beside the flood.
    */
   probe?: { guildId: string; userId: string; everyMs: number };
+  /** The voice `say-file` asks for (default: the member's own). */
+  voice?: string;
+  /**
+   * Once every first response came, how long each interaction may still take to be answered in words (its deferral
+   * edited, or followed up) before its last answer is counted: figure 21 counts those left deferred. Default: none.
+   */
+  wordsWithinMs?: number;
 }
 
 export interface FloodCounts {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
@@ -28,6 +28,7 @@ import { measureHolds } from './holds.ts';
 import { measurePages } from './pages.ts';
 import { measurePathFiles } from './path-files.ts';
 import { measureFlood } from './flood.ts';
+import { measureFileFlood } from './file-flood.ts';
 import { burners } from './burners.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
@@ -288,6 +289,8 @@ async function main(): Promise<void> {
   const pathFiles = has('path-files') ? await measurePathFiles(log) : undefined;
   // Figure 20 (bench/flood.ts): a free flood through the whole bot against another server in voice.
   const flood = has('flood') ? await measureFlood(p.mode, log) : undefined;
+  // Figure 21 (bench/file-flood.ts): one server's free-voice file flood against another server's files.
+  const fileFlood = has('file-flood') ? await measureFileFlood(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) {
     // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
     const stopBurning = busy ? burners(60 * 60_000) : () => {};
@@ -318,6 +321,7 @@ async function main(): Promise<void> {
     pages,
     pathFiles,
     flood,
+    fileFlood,
     shards,
   ]
     .filter((part) => part !== undefined)

@@ -1,6 +1,6 @@
 // What the discord.js client keeps per message and per interaction, bounded in size and time (the team's rule for
 // every map): left to discord.js's defaults, both grow with every /say (docs/benchmarks.md, figure 4).
-import { Options, type ClientOptions, type REST } from 'discord.js';
+import { Options, REST, type ClientOptions, type InternalRequest } from 'discord.js';
 
 /** How often the request handlers with nothing to do are dropped (sweepIdleRestHandlers). */
 export const REST_HANDLER_SWEEP_MS = 10_000;
@@ -48,4 +48,28 @@ export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEE
     clearInterval(timer);
     clearTimeout(afterWindow);
   };
+}
+
+/**
+ * Sends the interaction endpoints' requests (a response, /interactions/<id>/<token>/callback, and the edits, follow-ups
+ * and deletions of /webhooks/<application>/<token>) through a REST client of their own, outside the bot's global limit;
+ * returns that client (its handlers are swept as the bot's are). Discord does not bind interaction endpoints to a
+ * bot's global rate limit (discord-api-docs #4416), but @discordjs/rest counts the webhook ones against its 50 a second
+ * and queues them behind it, first come first served over every server: a flood of one server's files (three requests
+ * each: the deferral, the edit or a refusal's deletion and follow-up) kept another server's answer waiting tens of
+ * seconds, each waiting file's bytes held meanwhile (docs/benchmarks.md, figure 21). Apart, each interaction's
+ * requests wait only for its own token's bucket (5 in 2 s), as Discord limits them; a 429 Discord says is global
+ * still stops this client until it ends. The bot's own requests (a channel's, a guild's, another application's
+ * webhook) keep its global limit.
+ */
+export function interactionRequestsApart(rest: REST, applicationId: string): REST {
+  const apart = new REST({ ...rest.options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });
+  const interactionWebhook = `/webhooks/${applicationId}/`;
+  const isInteractions = ({ fullRoute, auth }: InternalRequest): boolean =>
+    auth === false &&
+    (fullRoute.startsWith(interactionWebhook) ||
+      (fullRoute.startsWith('/interactions/') && fullRoute.endsWith('/callback')));
+  const own = rest.queueRequest.bind(rest);
+  rest.queueRequest = (request) => (isInteractions(request) ? apart.queueRequest(request) : own(request));
+  return apart;
 }

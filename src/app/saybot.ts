@@ -9,6 +9,7 @@ import {
   ShardClientUtil,
   type GatewayIntentBits,
   type Interaction,
+  type REST,
   type VoiceState,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
@@ -32,7 +33,7 @@ import type { AnyCommandModule, CommandContext } from '../core/interactions/comm
 import { t } from '../core/i18n/translate.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
-import { boundedClientOptions, sweepIdleRestHandlers } from './client-bounds.ts';
+import { boundedClientOptions, interactionRequestsApart, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
 import { watchRights } from './rights-events.ts';
@@ -69,6 +70,7 @@ export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
   #stopRestSweep: (() => void) | undefined;
+  #interactionRest: REST | undefined;
   #autoreadAvailable = false;
   readonly players: PlayerRegistry;
   readonly #log: Logger;
@@ -175,6 +177,11 @@ export class SayBot {
     return this.#client;
   }
 
+  /** The REST client interactions' answers go through, apart from the bot's global limit (client-bounds.ts). */
+  get interactionRest(): REST | undefined {
+    return this.#interactionRest;
+  }
+
   /** The bot's owner (the application's owner or its team's members): who sees the whole plan's figures. */
   isOperator(userId: string): boolean {
     return this.#application.isOperator(userId);
@@ -244,7 +251,15 @@ export class SayBot {
       ...boundedClientOptions(config.discord.apiBaseUrl),
     });
     this.#stopRestSweep?.();
-    this.#stopRestSweep = sweepIdleRestHandlers(client.rest);
+    // Interactions' answers never wait behind the bot's global limit (client-bounds.ts), each client's handlers swept.
+    const interactions = interactionRequestsApart(client.rest, config.discord.clientId);
+    this.#interactionRest = interactions;
+    const stopSweeps = [sweepIdleRestHandlers(client.rest), sweepIdleRestHandlers(interactions)];
+    this.#stopRestSweep = () => {
+      for (const stop of stopSweeps) stop();
+      interactions.clearHandlerSweeper();
+      interactions.clearHashSweeper();
+    };
     client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     watchRights(client, (guildId, userId) => this.#speech.rightsChanged(guildId, userId));

@@ -41,6 +41,7 @@ import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-mes
 import { privateFileNote } from './outcome-words.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
+import { fileShares } from './file-shares.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -211,6 +212,25 @@ export async function speakAndReply(
    * whose words these are, when another member's (the Speak menu's message): the gate holds them to its rules too.
    */
   reply: { private?: boolean; author?: WordsAuthor } = {},
+): Promise<void> {
+  // A file or voice message holds one of the server's shares until it is posted (file-shares.ts): past them it is
+  // refused here, before it is accepted or deferred. What was already paid for (a clone's first line) is not refused.
+  const release = target.kind === 'voice' ? undefined : fileShares.take(interaction.guildId, order.followUp !== true);
+  try {
+    await speakAndAnswer(interaction, context, order, target, voice, reply);
+  } finally {
+    release?.();
+  }
+}
+
+/** speakAndReply's work, once a file's share is held. */
+async function speakAndAnswer(
+  interaction: SpeakingInteraction,
+  context: SpeakingServices,
+  order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
+  target: ChosenTarget,
+  voice: string,
+  reply: { private?: boolean; author?: WordsAuthor },
 ): Promise<void> {
   const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
   const effects = {
