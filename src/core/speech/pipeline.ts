@@ -220,6 +220,37 @@ export class SpeechPipeline {
     // before anything (in voice as well as the queue bound, which an operator may lift).
     if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
     const ready = lines.some((line) => line.request.kind === 'ready');
+    // In voice, the guild's player holds the order from here to its clips being queued: /stop, /skip and /leave end
+    // it while it is accepted and while SayBot joins, as they would once it is queued.
+    const player = target.kind === 'voice' ? this.#players.get(requester.guildId, target.adapterCreator) : undefined;
+    const held =
+      target.kind === 'voice' &&
+      player?.hold({
+        owner: {
+          label: `${requester.command}:${requester.id}`,
+          requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
+        },
+        clips,
+        channelId: target.channelId,
+      });
+    try {
+      await this.#admitAndAuthorize(job, clips, seconds, ready);
+    } catch (error) {
+      if (held) held.release();
+      throw error;
+    }
+    if (!player || !held) return;
+    // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
+    const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
+    this.#lanes.set(requester.guildId, lane);
+    job.ahead = player.inQueue + lane.clips;
+    lane.clips += clips;
+    job.playback = { player, lane, held };
+  }
+
+  /** The queue bounds, then the budgets and the month, for an order of `clips` clips lasting about `seconds`. */
+  async #admitAndAuthorize(job: Job, clips: number, seconds: number, ready: boolean): Promise<void> {
+    const { requester, target, lines } = job;
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -259,14 +290,6 @@ export class SpeechPipeline {
       throw error;
     }
     job.take({ lines: spoken, fallback, ...paid, admission });
-    if (target.kind !== 'voice') return;
-    // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
-    const player = this.#players.get(requester.guildId, target.adapterCreator);
-    const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
-    this.#lanes.set(requester.guildId, lane);
-    job.ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
-    lane.clips += clips;
-    job.playback = { player, lane };
   }
 
   /**

@@ -137,6 +137,13 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
         message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
         level: 'info',
       };
+    // A /leave while it joined: what was asked, not a failure.
+    if (error.reason === 'left')
+      return {
+        code: 'voice-left-while-joining',
+        message: { key: 'error.voice.leftWhileJoining', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
     return {
       code: 'voice-join-failed',
       message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } },

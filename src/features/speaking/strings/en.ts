@@ -137,6 +137,7 @@ export const en = {
     'I could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and my voice connection did not offer it. The bot operator has been told.',
   'error.voice.rateLimited':
     'Discord refused my voice connection to {channel} for now (rate limited). Please wait a minute before asking me to speak there again.',
+  'error.voice.leftWhileJoining': 'I was asked to leave {channel} while I was joining it, so I did not stay there.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped

@@ -135,6 +135,7 @@ export const ja: Translation<typeof en> = {
     '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
   'error.voice.rateLimited':
     'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
+  'error.voice.leftWhileJoining': '{channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped

@@ -133,6 +133,7 @@ export const ko: Translation<typeof en> = {
     '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
   'error.voice.rateLimited':
     'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
+  'error.voice.leftWhileJoining': '{channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped
