@@ -12,6 +12,7 @@ import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { splitText } from '../../src/core/speech/split-text.ts';
+import { countCharacters } from '../../src/core/characters.ts';
 import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
 const GUILD = '200000000000000056';
@@ -114,6 +115,8 @@ beforeEach(async () => {
   h.discord.clearAudio(GUILD);
 });
 afterEach(() => {
+  h.sandbox.clearFaults();
+  h.sandbox.resumePaused();
   release?.();
   release = undefined;
 });
@@ -267,6 +270,65 @@ describe('while SayBot is joining voice', () => {
     await booksSettled(h);
     expect(requestsFor(parts, before).every((r) => r.text === parts[0])).toBe(true);
     expect(h.discord.heard(GUILD).seconds).toBe(0);
+  });
+});
+
+describe('a file being made', () => {
+  it("/stop ends the member's own: nothing more sent once answered, what was made said as paid", async () => {
+    const { text, parts } = fourParts();
+    const before = h.sandbox.requests.length;
+    const billedBefore = h.sandbox.charactersBilled();
+    const spentBefore = await spentShown();
+    // The first part answers at once; the second is charged and its answer held at the service.
+    h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 0, endpoint: 'tts' });
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const say = await h.discord.command({
+      guildId: GUILD,
+      userId: OUTSIDE,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+        { name: 'output', value: 'file' },
+      ],
+    });
+    await expect.poll(() => requestsFor(parts, before).some((r) => r.outcome === 'held')).toBe(true);
+    const stop = await runCommand(h, { guildId: GUILD, userId: OUTSIDE, name: 'stop' });
+    expect(stop.content).toBe(t('en-US', 'stop.files', { count: 1 }));
+    const asked = requestsFor(parts, before).map((r) => r.text);
+    expect(asked).toEqual(parts.slice(0, 2));
+    h.sandbox.resumePaused();
+    const paid = countCharacters(parts[0] ?? '') + countCharacters(parts[1] ?? '');
+    const answer = await say.waitFor((r) => r.content !== undefined && r.kind !== 'delete', 20_000);
+    expect(answer.content).toBe(t('en-US', 'error.renderStopped.paid', { paid }));
+    expect(answer.files ?? []).toEqual([]);
+    await booksSettled(h);
+    expect(requestsFor(parts, before).map((r) => r.text)).toEqual(asked);
+    expect(h.sandbox.charactersBilled() - billedBefore).toBe(paid);
+    expect((await spentShown()) - spentBefore).toBe(paid);
+  });
+
+  it("/stop leaves another member's file alone", async () => {
+    const { text, parts } = fourParts();
+    const before = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const say = await h.discord.command({
+      guildId: GUILD,
+      userId: OUTSIDE,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+        { name: 'output', value: 'file' },
+      ],
+    });
+    await expect.poll(() => requestsFor(parts, before).some((r) => r.outcome === 'held')).toBe(true);
+    const stop = await runCommand(h, { guildId: GUILD, userId: MODERATOR, name: 'stop' });
+    expect(stop.content).toBe(t('en-US', 'stop.stopped', { count: 0 }));
+    h.sandbox.resumePaused();
+    const answer = await say.waitFor((r) => (r.files ?? []).length > 0, 20_000);
+    expect(answer.files).toHaveLength(1);
+    expect(requestsFor(parts, before)).toHaveLength(4);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { Charge, SpendContext } from '../quota/charge.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { StillAllowed } from './clips.ts';
-import { SpeechInputError } from './errors.ts';
+import { RenderStoppedError, SpeechInputError } from './errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsWatch } from './rights-watch.ts';
 import type { SpeechRequest } from './request.ts';
@@ -58,6 +58,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
+  /** Per guild, the files and voice messages being made, each with whose it is and what stops it (stopRenders). */
+  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; stop: AbortController }>>();
   readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -184,6 +186,22 @@ export class SpeechPipeline {
    */
   rightsChanged(guildId: string, userId?: string): void {
     this.#rights.recheck(guildId, userId);
+  }
+
+  /**
+   * /stop for the files and voice messages `userId` asked for in this guild that are being made: none of their parts
+   * is asked for after this (a part already sent is read to its end and paid), nothing of them is posted, and each
+   * answers that it was stopped and what it cost so far (RenderStoppedError). Returns how many it stopped. Only the
+   * member's own: a file is posted for whoever asked, heard by nobody in voice, so no one else's rights reach it.
+   */
+  stopRenders(guildId: string, userId: string): number {
+    let stopped = 0;
+    for (const render of this.#renders.get(guildId) ?? []) {
+      if (render.userId !== userId || !render.requesterMayStop || render.stop.signal.aborted) continue;
+      render.stop.abort();
+      stopped += 1;
+    }
+    return stopped;
   }
 
   /**
@@ -354,10 +372,10 @@ export class SpeechPipeline {
   }
 
   async #delivered(job: Job): Promise<SpeechOutcome> {
-    const allowed: StillAllowed = () => this.#stillAllowed(job);
     const { target } = job;
     try {
-      if (target.kind !== 'voice' || !job.playback) return await rendered(this.#source, this.#log, job, allowed);
+      if (target.kind !== 'voice' || !job.playback) return await this.#render(job);
+      const allowed: StillAllowed = () => this.#stillAllowed(job);
       return await playInVoice(
         {
           source: this.#source,
@@ -377,6 +395,39 @@ export class SpeechPipeline {
       return { kind: 'failed', error, secondsHeard: 0 };
     } finally {
       job.settle();
+    }
+  }
+
+  /**
+   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders): checked
+   * before each part is asked for, and once the whole is made, before anything is posted.
+   */
+  async #render(job: Job): Promise<SpeechOutcome> {
+    const { requester } = job;
+    const render = {
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      stop: new AbortController(),
+    };
+    const notStopped = () => {
+      if (render.stop.signal.aborted) throw new RenderStoppedError();
+    };
+    const allowed: StillAllowed = async () => {
+      notStopped();
+      await this.#stillAllowed(job);
+      notStopped();
+    };
+    const renders = this.#renders.get(requester.guildId) ?? new Set();
+    this.#renders.set(requester.guildId, renders);
+    renders.add(render);
+    try {
+      const outcome = await rendered(this.#source, this.#log, job, allowed);
+      notStopped();
+      return outcome;
+    } finally {
+      renders.delete(render);
+      if (renders.size === 0 && this.#renders.get(requester.guildId) === renders)
+        this.#renders.delete(requester.guildId);
     }
   }
 
