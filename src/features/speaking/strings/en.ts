@@ -131,11 +131,12 @@ export const en = {
     "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.refused':
     'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
-  // Voice channel failures
+  // A file or voice message its member stopped while it was made (RenderStoppedError)
   'error.renderStopped':
     'Stopped as you asked before it was finished: nothing of it was charged, and nothing is posted.',
   'error.renderStopped.paid':
     'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. Nothing more was sent, and nothing is posted.',
+  // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':
     'I could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and my voice connection did not offer it. The bot operator has been told.',
