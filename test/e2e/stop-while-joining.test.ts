@@ -121,6 +121,14 @@ afterEach(() => {
   release = undefined;
 });
 
+/**
+ * SayBot asked to join (an order of this guild was accepted and is being delivered): its request reaches the local
+ * Discord on the gateway, beside the order's answer on REST, in either order.
+ */
+async function untilJoinAsked(): Promise<void> {
+  await expect.poll(() => h.discord.heldVoiceRequestCount(GUILD)).toBeGreaterThan(0);
+}
+
 /** Holds SayBot's next join unanswered until the test lets it go. */
 function holdJoin(): () => void {
   release = h.discord.holdVoiceRequests(GUILD);
@@ -135,7 +143,7 @@ describe('while SayBot is joining voice', () => {
     const billedBefore = h.sandbox.charactersBilled();
     const spentBefore = await spentShown();
     const say = await sayAccepted(text);
-    expect(h.discord.heldVoiceRequestCount(GUILD)).toBeGreaterThan(0);
+    await untilJoinAsked();
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     // The first part is the one under way (as when it plays), the other three were waiting.
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: parts.length - 1 }));
@@ -157,6 +165,7 @@ describe('while SayBot is joining voice', () => {
     const letJoin = holdJoin();
     const before = h.sandbox.requests.length;
     const say = await sayAccepted(first.text);
+    await untilJoinAsked();
     const next = await sayAccepted('The order behind it is heard.', NEIGHBOUR);
     const skip = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'skip' });
     expect(skip.content).toBe(t('en-US', 'skip.skipped'));
@@ -172,6 +181,7 @@ describe('while SayBot is joining voice', () => {
     const letJoin = holdJoin();
     const before = h.sandbox.requests.length;
     const say = await sayAccepted(text);
+    await untilJoinAsked();
     // Not in the channel being joined, and no moderator: refused, nothing changed.
     const outside = await runCommand(h, { guildId: GUILD, userId: OUTSIDE, name: 'stop' });
     expect(outside.content).toBe(t('en-US', 'player.notInChannel', { channel: `<#${VOICE}>` }));
@@ -196,6 +206,7 @@ describe('while SayBot is joining voice', () => {
     const letJoin = holdJoin();
     const before = h.sandbox.requests.length;
     const say = await sayAccepted(text);
+    await untilJoinAsked();
     const leave = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'leave' });
     expect(leave.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
     letJoin();
@@ -210,7 +221,7 @@ describe('while SayBot is joining voice', () => {
   it('/join given up by a /leave is answered so, and SayBot stays out of voice', async () => {
     const letJoin = holdJoin();
     const join = await h.discord.command({ guildId: GUILD, userId: SPEAKER, name: 'join' });
-    await expect.poll(() => h.discord.heldVoiceRequestCount(GUILD)).toBeGreaterThan(0);
+    await untilJoinAsked();
     const leave = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'leave' });
     expect(leave.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
     expect((await join.waitFor((r) => r.content !== undefined, 20_000)).content).toBe(
@@ -225,6 +236,7 @@ describe('while SayBot is joining voice', () => {
     const { text } = fourParts();
     const letJoin = holdJoin();
     const say = await sayAccepted(text);
+    await untilJoinAsked();
     const leave = await runCommand(h, { guildId: GUILD, userId: NEIGHBOUR, name: 'leave' });
     expect(leave.content).toBe(t('en-US', 'leave.othersQueued', { channel: `<#${VOICE}>` }));
     letJoin();
@@ -239,7 +251,7 @@ describe('while SayBot is joining voice', () => {
     const shown = await previewScene(h, GUILD, [CAST, ...lines].join('\n'), 'voice', { userId: SPEAKER });
     const before = h.sandbox.requests.length;
     const go = await pressSceneButton(h, GUILD, shown, shown.confirm, SPEAKER);
-    await expect.poll(() => h.discord.heldVoiceRequestCount(GUILD)).toBeGreaterThan(0);
+    await untilJoinAsked();
     // A scene is one clip: the one under way.
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: 0 }));
@@ -262,6 +274,7 @@ describe('while SayBot is joining voice', () => {
       message: { author: { id: NEIGHBOUR, username: 'neighbour' }, content: text },
     });
     await expect.poll(() => speak.responses.length).toBeGreaterThan(0);
+    await untilJoinAsked();
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: parts.length - 1 }));
     letJoin();
