@@ -1,23 +1,41 @@
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
-import { showResult } from '../src/core/interactions/replies.ts';
+import { UserError } from '../src/core/interactions/failures.ts';
+import { showContent } from '../src/core/interactions/replies.ts';
+import { t, type MessageKey, type MessageParams } from '../src/core/i18n/translate.ts';
 import { playerControl, stoppable } from '../src/features/player/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['players'] as const satisfies readonly ServiceName[];
+export const uses = ['players', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('stop');
 
 export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
+  // The member's own files and voice messages being made end first: theirs wherever they are, nobody else's.
+  const files = context.speech.stopRenders(interaction.guildId, interaction.user.id);
+  const say = (key: MessageKey, params: MessageParams) => {
+    const lines = [t(interaction.locale, key, params)];
+    if (files > 0) lines.push(t(interaction.locale, 'stop.files', { count: files }));
+    return showContent(interaction, lines.join('\n'));
+  };
+  const filesOnly = () => showContent(interaction, t(interaction.locale, 'stop.files', { count: files }));
   const player = context.players.find(interaction.guildId);
   const channelId = player?.channelId;
-  if (!player || channelId === undefined) return showResult(interaction, 'stop.stopped', { count: 0 });
-  const control = playerControl(interaction, channelId);
+  if (!player || channelId === undefined) return files > 0 ? filesOnly() : say('stop.stopped', { count: 0 });
+  let control;
+  try {
+    control = playerControl(interaction, channelId);
+  } catch (error) {
+    // Not theirs to act on in voice: what they did stop is the answer.
+    if (files > 0 && error instanceof UserError) return filesOnly();
+    throw error;
+  }
   const which = stoppable(control);
-  if (!which) return showResult(interaction, 'stop.stopped', { count: player.stop() });
+  if (!which) return say('stop.stopped', { count: player.stop() });
   const current = player.playing;
   const cleared = player.stop(which);
   const stoppedCurrent = current !== undefined && which(current);
-  await showResult(interaction, cleared > 0 || stoppedCurrent ? 'stop.own' : 'stop.nothingOwn', { count: cleared });
+  if (cleared === 0 && !stoppedCurrent && files > 0) return filesOnly();
+  await say(cleared > 0 || stoppedCurrent ? 'stop.own' : 'stop.nothingOwn', { count: cleared });
 };

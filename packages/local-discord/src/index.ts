@@ -111,6 +111,8 @@ export class FakeDiscord {
 
   private readonly parts: Parts;
   private closing: Promise<void> | undefined;
+  /** Per guild, the bot's voice state requests held unanswered (holdVoiceRequests), in the order they came. */
+  private readonly heldVoiceRequests = new Map<string, Array<() => void>>();
 
   private constructor(parts: Parts, problems: string[], baseUrl: string) {
     this.parts = parts;
@@ -191,7 +193,7 @@ export class FakeDiscord {
       report,
       latencyMs: options.gatewayLatencyMs ?? 0,
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
-      onVoiceStateRequest: (connection, request) => self.fake?.applyBotVoiceState(connection.session, request),
+      onVoiceStateRequest: (connection, request) => self.fake?.botVoiceStateRequested(connection.session, request),
     });
     const rest = new RestApi({
       token: options.token,
@@ -866,6 +868,25 @@ export class FakeDiscord {
     return this.parts.voice.closeLog.filter((c) => guildId === undefined || c.guildId === guildId);
   }
 
+  /**
+   * From now on, the bot's voice state requests (gateway op 4: a join, a move, a leave) in this guild wait unanswered,
+   * as when Discord is slow to answer a join, until the returned release is called: then each is answered in the
+   * order it came, and later ones at once. A join that lasts as long as a test needs, whatever the machine's speed.
+   */
+  holdVoiceRequests(guildId: string): () => void {
+    const held: Array<() => void> = [];
+    this.heldVoiceRequests.set(guildId, held);
+    return () => {
+      if (this.heldVoiceRequests.get(guildId) === held) this.heldVoiceRequests.delete(guildId);
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** Op 4 requests the bot sent in this guild that holdVoiceRequests holds unanswered now. */
+  heldVoiceRequestCount(guildId: string): number {
+    return this.heldVoiceRequests.get(guildId)?.length ?? 0;
+  }
+
   /** Joins the bot asked for in this guild (gateway op 4 with a channel): a library rejoin counts as one more. */
   voiceJoinRequests(guildId: string): number {
     return this.parts.voice.joinLog.filter((j) => j.guildId === guildId).length;
@@ -931,6 +952,13 @@ export class FakeDiscord {
   }
 
   // ---- voice signalling ----
+
+  /** The bot's op 4: answered now, or held while holdVoiceRequests holds the guild's. */
+  private botVoiceStateRequested(connection: GatewaySession | undefined, request: VoiceStateRequest): void {
+    const held = this.heldVoiceRequests.get(request.guildId);
+    if (held) held.push(() => this.applyBotVoiceState(connection, request));
+    else this.applyBotVoiceState(connection, request);
+  }
 
   /** VOICE_STATE_UPDATE for the bot, THEN VOICE_SERVER_UPDATE (the other order leaves @discordjs/voice signalling). */
   private applyBotVoiceState(connection: GatewaySession | undefined, request: VoiceStateRequest): void {

@@ -67,6 +67,9 @@ export function partClip(
   turn.promise.catch(() => undefined);
   // Asked for ahead once the part before it is heard, or when its turn comes, whichever is first.
   const mayAsk = before === undefined ? undefined : Promise.race([before.heard, turn.promise]);
+  // A part let go before the one before it was heard (its order stopped, skipped or failed) rejects it with its
+  // turn, and nobody asks for it then: a normal end, never the process's unhandled rejection.
+  mayAsk?.catch(() => undefined);
   let pending: Promise<SpeechAudio> | undefined;
   const start = () =>
     (pending ??= (mayAsk === undefined ? allowed() : mayAsk.then(() => allowed())).then(() => {

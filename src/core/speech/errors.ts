@@ -28,3 +28,17 @@ export class SpeechInputError extends Error {
     this.problem = problem;
   }
 }
+
+/**
+ * A file or voice message its member stopped (/stop) while it was made: no part of it is asked for after that (a part
+ * already sent is read to its end and paid), and nothing is posted. `paid`: the characters its parts made so far cost.
+ */
+export class RenderStoppedError extends Error {
+  readonly paid: number;
+
+  constructor(paid = 0) {
+    super(`stopped by its member while it was made, after ${paid} characters were paid`);
+    this.name = 'RenderStoppedError';
+    this.paid = paid;
+  }
+}

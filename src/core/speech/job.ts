@@ -4,7 +4,7 @@
 // one order lives here, so nothing is kept beside it under its charge and all of it goes when the order does.
 import type { Charge } from '../quota/charge.ts';
 import type { Refusal } from '../refusal.ts';
-import type { GuildPlayer } from '../voice/guild-player.ts';
+import type { GuildPlayer, HeldOrder } from '../voice/guild-player.ts';
 import type { JobAccount, Lane, SpokenLine } from './pipeline-job.ts';
 import type { Admission } from './queue-bounds.ts';
 import type { QuoteAllowance } from './quote-ceiling.ts';
@@ -53,8 +53,8 @@ export class Job implements JobAccount, JobEvents {
   restRefused: unknown;
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead = 0;
-  /** Voice only: the guild's player and its place in the guild's lane. */
-  playback: { player: GuildPlayer; lane: Lane } | undefined;
+  /** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */
+  playback: { player: GuildPlayer; lane: Lane; held: HeldOrder } | undefined;
   #charge: Charge | undefined;
   #admission: Admission | undefined;
   readonly accepted: Promise<AcceptedJob>;

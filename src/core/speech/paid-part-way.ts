@@ -6,6 +6,7 @@
 // part-way: the characters spent, and why the rest was not sent.
 import { AuthenticationError, PermissionDeniedError, QuotaExceededError } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
+import { RenderStoppedError } from './errors.ts';
 
 /** Why the rest of a request paid part-way was not sent. */
 export type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError;
@@ -31,6 +32,8 @@ export class PaidPartWayError extends Error {
  * say what the service did, or make no claim of nothing spent).
  */
 export function afterPaying(error: unknown, paid: number): unknown {
+  // Stopped by its member: what its parts cost so far is said with it.
+  if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid));
   if (paid <= 0 || !refusesRest(error)) return error;
   return new PaidPartWayError(paid, error);
 }

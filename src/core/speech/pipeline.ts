@@ -5,7 +5,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { Charge, SpendContext } from '../quota/charge.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { StillAllowed } from './clips.ts';
-import { SpeechInputError } from './errors.ts';
+import { RenderStoppedError, SpeechInputError } from './errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsWatch } from './rights-watch.ts';
 import type { SpeechRequest } from './request.ts';
@@ -58,6 +58,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
+  /** Per guild, the files and voice messages being made, each with whose it is and what stops it (stopRenders). */
+  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; stop: AbortController }>>();
   readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -187,6 +189,22 @@ export class SpeechPipeline {
   }
 
   /**
+   * /stop for the files and voice messages `userId` asked for in this guild that are being made: none of their parts
+   * is asked for after this (a part already sent is read to its end and paid), nothing of them is posted, and each
+   * answers that it was stopped and what it cost so far (RenderStoppedError). Returns how many it stopped. Only the
+   * member's own: a file is posted for whoever asked, heard by nobody in voice, so no one else's rights reach it.
+   */
+  stopRenders(guildId: string, userId: string): number {
+    let stopped = 0;
+    for (const render of this.#renders.get(guildId) ?? []) {
+      if (render.userId !== userId || !render.requesterMayStop || render.stop.signal.aborted) continue;
+      render.stop.abort();
+      stopped += 1;
+    }
+    return stopped;
+  }
+
+  /**
    * A cloned voice was deleted: its parts still queued or accepted are refused at their fetch (nothing sent, heard
    * or cached), new requests with it at once; returns how many cache entries went with it.
    */
@@ -220,6 +238,37 @@ export class SpeechPipeline {
     // before anything (in voice as well as the queue bound, which an operator may lift).
     if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
     const ready = lines.some((line) => line.request.kind === 'ready');
+    // In voice, the guild's player holds the order from here to its clips being queued: /stop, /skip and /leave end
+    // it while it is accepted and while SayBot joins, as they would once it is queued.
+    const player = target.kind === 'voice' ? this.#players.get(requester.guildId, target.adapterCreator) : undefined;
+    const held =
+      target.kind === 'voice' &&
+      player?.hold({
+        owner: {
+          label: `${requester.command}:${requester.id}`,
+          requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
+        },
+        clips,
+        channelId: target.channelId,
+      });
+    try {
+      await this.#admitAndAuthorize(job, clips, seconds, ready);
+    } catch (error) {
+      if (held) held.release();
+      throw error;
+    }
+    if (!player || !held) return;
+    // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
+    const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
+    this.#lanes.set(requester.guildId, lane);
+    job.ahead = player.inQueue + lane.clips;
+    lane.clips += clips;
+    job.playback = { player, lane, held };
+  }
+
+  /** The queue bounds, then the budgets and the month, for an order of `clips` clips lasting about `seconds`. */
+  async #admitAndAuthorize(job: Job, clips: number, seconds: number, ready: boolean): Promise<void> {
+    const { requester, target, lines } = job;
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -259,14 +308,6 @@ export class SpeechPipeline {
       throw error;
     }
     job.take({ lines: spoken, fallback, ...paid, admission });
-    if (target.kind !== 'voice') return;
-    // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
-    const player = this.#players.get(requester.guildId, target.adapterCreator);
-    const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
-    this.#lanes.set(requester.guildId, lane);
-    job.ahead = (player.busy ? player.queueLength + 1 : 0) + lane.clips;
-    lane.clips += clips;
-    job.playback = { player, lane };
   }
 
   /**
@@ -335,10 +376,10 @@ export class SpeechPipeline {
   }
 
   async #delivered(job: Job): Promise<SpeechOutcome> {
-    const allowed: StillAllowed = () => this.#stillAllowed(job);
     const { target } = job;
     try {
-      if (target.kind !== 'voice' || !job.playback) return await rendered(this.#source, this.#log, job, allowed);
+      if (target.kind !== 'voice' || !job.playback) return await this.#render(job);
+      const allowed: StillAllowed = () => this.#stillAllowed(job);
       return await playInVoice(
         {
           source: this.#source,
@@ -358,6 +399,39 @@ export class SpeechPipeline {
       return { kind: 'failed', error, secondsHeard: 0 };
     } finally {
       job.settle();
+    }
+  }
+
+  /**
+   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders): checked
+   * before each part is asked for, and once the whole is made, before anything is posted.
+   */
+  async #render(job: Job): Promise<SpeechOutcome> {
+    const { requester } = job;
+    const render = {
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      stop: new AbortController(),
+    };
+    const notStopped = () => {
+      if (render.stop.signal.aborted) throw new RenderStoppedError();
+    };
+    const allowed: StillAllowed = async () => {
+      notStopped();
+      await this.#stillAllowed(job);
+      notStopped();
+    };
+    const renders = this.#renders.get(requester.guildId) ?? new Set();
+    this.#renders.set(requester.guildId, renders);
+    renders.add(render);
+    try {
+      const outcome = await rendered(this.#source, this.#log, job, allowed);
+      notStopped();
+      return outcome;
+    } finally {
+      renders.delete(render);
+      if (renders.size === 0 && this.#renders.get(requester.guildId) === renders)
+        this.#renders.delete(requester.guildId);
     }
   }
 

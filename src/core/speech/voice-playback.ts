@@ -3,7 +3,7 @@
 // heard (never while that one may still be refused) and played only if that one played to its end, and the parts'
 // results as one outcome.
 import type { Logger } from '../log.ts';
-import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import type { GuildPlayer, HeldOrder, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
 import { partClip, type PartBefore, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from './part-source.ts';
 import type { Job } from './job.ts';
@@ -34,16 +34,32 @@ export interface Playback {
  * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
  * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
  * part; each later part's request starts as the part before it starts playing (its first frame out), and none
- * starts once a part before it did not play to its end.
+ * starts once a part before it did not play to its end. The player holds the order until then (`held`): a /stop,
+ * /skip or /leave meanwhile ends it at once, the join aside, and nothing of it is asked for after that but the first
+ * part already under way (read to its end and paid, as any part sent).
  */
 export async function playInVoice(
   on: Playback,
   job: Job,
   voiceChannelId: string,
-  playback: { player: GuildPlayer; lane: Lane },
+  playback: { player: GuildPlayer; lane: Lane; held: HeldOrder },
 ): Promise<SpeechOutcome> {
   const { requester } = job;
-  const { player, lane } = playback;
+  const { player, lane, held } = playback;
+  let inLane = true;
+  /** Its clips no longer count as ahead of later orders: queued (they count as the player's), failed or ended. */
+  const leaveLane = (count: number) => {
+    if (!inLane) return;
+    inLane = false;
+    lane.clips -= count;
+    if (lane.clips === 0 && on.lanes.get(requester.guildId) === lane) on.lanes.delete(requester.guildId);
+  };
+  // Ended while it was accepted: nothing asked for, no join.
+  const endedEarly = held.endedAs;
+  if (endedEarly !== undefined) {
+    leaveLane(job.scene ? 1 : job.lines.reduce((sum, line) => sum + line.texts.length, 0));
+    return { kind: endedEarly, seconds: 0 };
+  }
   const label = `${requester.command}:${requester.id}`;
   // A plain order's parts are clips of their own, each asked for ahead only once the one before it is heard and
   // opened only if that one played to its end (clips.ts partClip); a scene's are asked for one ahead inside its clip.
@@ -93,15 +109,13 @@ export async function playInVoice(
   // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
   if (job.ahead === 0) first?.prepare?.();
   const joined = player.connect(voiceChannelId);
-  const queued = Promise.all([lane.tail, joined]).then(() => clips.map((clip) => player.enqueue(clip)));
+  const queued = Promise.all([lane.tail, joined]).then(() => held.queue(clips));
   lane.tail = queued.then(
     () => undefined,
     () => undefined,
   );
-  void lane.tail.then(() => {
-    lane.clips -= clips.length;
-    if (lane.clips === 0 && on.lanes.get(requester.guildId) === lane) on.lanes.delete(requester.guildId);
-  });
+  void lane.tail.then(() => leaveLane(clips.length));
+  void held.ended.then(() => leaveLane(clips.length));
   // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
   const unwatch = on.rights.watch({
     guildId: requester.guildId,
@@ -110,12 +124,19 @@ export async function playInVoice(
     end: (error) => player.end((item) => clips.includes(item), error),
   });
   try {
-    let results: Array<Promise<PlaybackResult>>;
+    let results: Array<Promise<PlaybackResult>> | 'stopped' | 'skipped' | undefined;
     try {
-      results = await queued;
+      results = await Promise.race([queued, held.ended]);
     } catch (error) {
+      held.release();
       for (const clip of clips) clip.dispose?.();
       throw error;
+    }
+    if (!Array.isArray(results)) {
+      // Ended while held (a /stop, /skip or /leave while SayBot joined): its first part's request, if under way, is
+      // let go like any dropped part's.
+      for (const clip of clips) clip.dispose?.();
+      return { kind: results ?? held.endedAs ?? 'stopped', seconds: 0 };
     }
     for (const [index, result] of results.entries()) void result.then((ended) => ends[index]?.resolve(ended.status));
     const outcome = withCut(await played(player, clips, results), scene?.cut());

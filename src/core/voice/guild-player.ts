@@ -28,6 +28,24 @@ export interface PlaybackItem {
   started?(): void;
 }
 
+/** Whose a clip is, as /stop, /skip and /leave judge it: all they read of a clip, queued or still held. */
+export type ClipOwner = Pick<PlaybackItem, 'label' | 'requestedBy'>;
+
+/**
+ * An order accepted for this player whose clips are not queued yet: they wait for its acceptance to end, for the
+ * voice join, or for the orders accepted before it to be queued. /stop, /skip and /leave see it meanwhile.
+ */
+export interface HeldOrder {
+  /** Resolves if /stop, /skip or /leave ended it while it was held; then it is never queued. */
+  readonly ended: Promise<'stopped' | 'skipped'>;
+  /** How it ended while held, once it has. */
+  readonly endedAs: 'stopped' | 'skipped' | undefined;
+  /** Queues its clips in place of the order held, and returns their results; undefined when it ended while held. */
+  queue(items: readonly PlaybackItem[]): Array<Promise<PlaybackResult>> | undefined;
+  /** Lets it go unqueued (refused at acceptance, its join failed). */
+  release(): void;
+}
+
 /** 'cut-off': the voice connection was lost (kicked, channel deleted, voice server gone) before the clip ended. */
 export type PlaybackStatus = 'played' | 'skipped' | 'stopped' | 'cut-off' | 'failed';
 
@@ -70,10 +88,11 @@ export type ConnectionState =
 
 /**
  * Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017);
- * 'rate-limited' (4021) and 'call-terminated' (4022) are closes Discord says must not be retried.
+ * 'rate-limited' (4021) and 'call-terminated' (4022) are closes Discord says must not be retried; 'left': a /leave
+ * (or shutdown) while it joined.
  */
 export type VoiceJoinFailure =
-  'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error';
+  'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error' | 'left';
 
 export class VoiceJoinError extends Error {
   readonly channelId: string;
@@ -124,6 +143,15 @@ interface QueueEntry {
   settle: (result: PlaybackResult) => void;
 }
 
+/** An order held (HeldOrder), as the player keeps it. */
+interface HeldEntry {
+  readonly owner: ClipOwner;
+  readonly clips: number;
+  readonly channelId: string;
+  /** Ends it as held (it leaves the list): it will not be queued. */
+  end(status: 'stopped' | 'skipped'): void;
+}
+
 interface CurrentClip {
   entry: QueueEntry;
   abort: AbortController;
@@ -165,6 +193,8 @@ export class GuildPlayer {
   /** What plays this guild's clips (packet-sender.ts), made on first use. */
   #packetSender: PacketSender | undefined;
   readonly #queue: QueueEntry[] = [];
+  /** Orders accepted for this player, in the order they were held, whose clips are not queued yet. */
+  readonly #held: HeldEntry[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
@@ -186,17 +216,67 @@ export class GuildPlayer {
     return this.#state;
   }
 
+  /** The channel it is in or joining; out of voice, the one the first order held is for (it joins it next). */
   get channelId(): string | undefined {
-    return this.#state.kind === 'connected' || this.#state.kind === 'connecting' ? this.#state.channelId : undefined;
+    if (this.#state.kind === 'connected' || this.#state.kind === 'connecting') return this.#state.channelId;
+    return this.#held[0]?.channelId;
   }
 
-  /** Playing, or holding clips that will play. */
+  /** Playing, or holding clips that will play (queued, or of an order held until it is queued). */
   get busy(): boolean {
-    return this.#current !== undefined || this.#queue.length > 0;
+    return this.#current !== undefined || this.#queue.length > 0 || this.#held.length > 0;
   }
 
   get queueLength(): number {
     return this.#queue.length;
+  }
+
+  /** The clip playing (or opening) and those queued behind it; not those of orders held. */
+  get inQueue(): number {
+    return (this.#current === undefined ? 0 : 1) + this.#queue.length;
+  }
+
+  /**
+   * Holds an order accepted for this player from its acceptance until its clips are queued (HeldOrder): while it
+   * is accepted, while the channel is joined, while the orders before it are queued. /stop, /skip and /leave end it
+   * meanwhile as if its clips were queued, the first held order's first clip standing for the clip under way.
+   */
+  hold(order: { owner: ClipOwner; clips: number; channelId: string }): HeldOrder {
+    this.#options.onUse?.();
+    this.#clearIdleTimer();
+    const ended = Promise.withResolvers<'stopped' | 'skipped'>();
+    let endedAs: 'stopped' | 'skipped' | undefined;
+    let held = true;
+    const letGo = (): boolean => {
+      if (!held) return false;
+      held = false;
+      this.#held.splice(this.#held.indexOf(entry), 1);
+      return true;
+    };
+    const entry: HeldEntry = {
+      owner: order.owner,
+      clips: order.clips,
+      channelId: order.channelId,
+      end: (status) => {
+        if (!letGo()) return;
+        endedAs = status;
+        ended.resolve(status);
+      },
+    };
+    this.#held.push(entry);
+    return {
+      ended: ended.promise,
+      get endedAs() {
+        return endedAs;
+      },
+      queue: (items) => {
+        if (!letGo()) return undefined;
+        return items.map((item) => this.enqueue(item));
+      },
+      release: () => {
+        if (letGo()) this.#settledIfIdle();
+      },
+    };
   }
 
   /**
@@ -247,8 +327,13 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
-      // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose).
-      if (reason !== 'dave-required' && reason !== 'rate-limited' && reason !== 'call-terminated') {
+      // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose); a /leave while joining, leave().
+      if (
+        reason !== 'dave-required' &&
+        reason !== 'rate-limited' &&
+        reason !== 'call-terminated' &&
+        reason !== 'left'
+      ) {
         this.#log.warn(
           {
             code: `voice-join-${reason}`,
@@ -262,16 +347,27 @@ export class GuildPlayer {
       }
       this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
-      this.#state = { kind: 'disconnected' };
-      this.#idleOutOfVoice();
+      this.#joinFailed();
       throw new VoiceJoinError(channelId, error, reason);
     }
     await this.#options.beforeAudio?.(channelId).catch((error: unknown) => {
       this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
     });
+    if (failed.aborted) {
+      // Given up meanwhile (a /leave while it became a speaker, a close): the connection is gone already.
+      this.#dropSession(session);
+      this.#joinFailed();
+      throw new VoiceJoinError(channelId, failed.reason, session?.failure ?? 'lost');
+    }
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();
+  }
+
+  /** A join failed or was given up: out of voice (unless the player was destroyed meanwhile, at shutdown). */
+  #joinFailed(): void {
+    if (this.#state.kind !== 'destroyed') this.#state = { kind: 'disconnected' };
+    this.#idleOutOfVoice();
   }
 
   #watch(session: ConnectionSession): void {
@@ -384,34 +480,64 @@ export class GuildPlayer {
     });
   }
 
-  /** The clip playing (or opening) now, then the queued ones in order. */
-  get clips(): PlaybackItem[] {
+  /** Whose every clip is: the one playing (or opening) now, the queued ones in order, then those of orders held. */
+  get clips(): ClipOwner[] {
     const queued = this.#queue.map((entry) => entry.item);
-    return this.#current ? [this.#current.entry.item, ...queued] : queued;
+    const held = this.#held.flatMap((order) => Array<ClipOwner>(order.clips).fill(order.owner));
+    return [...(this.#current ? [this.#current.entry.item] : []), ...queued, ...held];
   }
 
-  /** The clip playing (or opening) now, if any. */
-  get playing(): PlaybackItem | undefined {
-    return this.#current?.entry.item;
+  /**
+   * The clip under way, which /skip ends: the one playing (or opening) now; with none, while the first order held
+   * waits (for the join, say), its first clip, whose audio may already be asked for.
+   */
+  get playing(): ClipOwner | undefined {
+    return this.#current?.entry.item ?? this.#firstHeld()?.owner;
   }
 
-  /** Ends the current clip (only if `which` picks it, when given); the queue goes on. */
-  skip(which?: (item: PlaybackItem) => boolean): boolean {
+  /** The first order held, when nothing plays nor is queued before it: its first clip is the one under way. */
+  #firstHeld(): HeldEntry | undefined {
+    return this.#current === undefined && this.#queue.length === 0 ? this.#held[0] : undefined;
+  }
+
+  /**
+   * Ends the clip under way (only if `which` picks it, when given); the queue goes on. The clip under way of an order
+   * held ends that order.
+   */
+  skip(which?: (item: ClipOwner) => boolean): boolean {
+    const held = this.#firstHeld();
+    if (held !== undefined && (!which || which(held.owner))) {
+      held.end('skipped');
+      this.#settledIfIdle();
+      return true;
+    }
     if (!this.#current || (which && !which(this.#current.entry.item))) return false;
     this.#endEarly(this.#current, 'skipped');
     return true;
   }
 
   /**
-   * Ends the current clip and empties the queue; with `which`, only the clips it picks (the current one included).
-   * Returns how many queued clips were dropped.
+   * Ends the clip under way and empties the queue, orders held included; with `which`, only the clips it picks (the
+   * one under way included). Returns how many clips were dropped besides the one under way.
    */
-  stop(which?: (item: PlaybackItem) => boolean): number {
+  stop(which?: (item: ClipOwner) => boolean): number {
+    const underWay = this.#firstHeld();
     const dropped = which ? this.#queue.filter((entry) => which(entry.item)) : this.#queue.splice(0);
     if (which) for (const entry of dropped) this.#queue.splice(this.#queue.indexOf(entry), 1);
     for (const entry of dropped) this.#drop(entry);
+    const held = this.#held.filter((order) => !which || which(order.owner));
+    for (const order of held) order.end('stopped');
     if (this.#current && (!which || which(this.#current.entry.item))) this.#endEarly(this.#current, 'stopped');
-    return dropped.length;
+    this.#settledIfIdle();
+    const heldClips = held.reduce((sum, order) => sum + order.clips, 0);
+    return dropped.length + heldClips - (underWay !== undefined && held.includes(underWay) ? 1 : 0);
+  }
+
+  /** Nothing left to play or hold: the idle timer runs (in voice), the registry may let the player go (out of it). */
+  #settledIfIdle(): void {
+    if (this.busy) return;
+    this.#armIdleTimer();
+    this.#idleOutOfVoice();
   }
 
   /**
@@ -461,11 +587,15 @@ export class GuildPlayer {
     if (current.playing && !current.playing.stop()) this.#finishCurrent(current);
   }
 
-  /** Stops everything and leaves the channel. */
+  /** Stops everything and leaves the channel; a join under way is given up (it fails as 'left'). */
   leave(reason: string): void {
     this.stop();
     this.#clearIdleTimer();
     const state = this.#state;
+    if (state.kind === 'connecting' && this.#session) {
+      this.#log.info({ channelId: state.channelId, reason }, 'left voice channel while joining it');
+      this.#fail(this.#session, 'left');
+    }
     if (state.kind === 'connected') {
       this.#state = { kind: 'disconnected' };
       this.#dropSession(this.#session);

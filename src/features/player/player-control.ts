@@ -2,8 +2,10 @@
 // acts on what they asked for; what others asked for needs a voice moderator's rights (Mute Members or Move Members in
 // that channel) or Manage Server; a member elsewhere without those changes nothing. Leaving ends every clip, so a
 // member without those rights may make SayBot leave only when nothing of anyone else's is playing or queued.
+// While SayBot is joining, SayBot's voice channel is the one it is joining (GuildPlayer.channelId): the orders waiting
+// for the join will play there, so that is where a member acts on their own and a moderator on everyone's.
 import { PermissionFlagsBits } from 'discord.js';
-import type { GuildPlayer, PlaybackItem } from '../../core/voice/guild-player.ts';
+import type { ClipOwner, GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
@@ -46,7 +48,7 @@ export function requireMayLeave(
 }
 
 /** The clips a member may skip: their own requests, their own chat message being read aloud included. */
-export function skippable(control: PlayerControl): ((item: PlaybackItem) => boolean) | undefined {
+export function skippable(control: PlayerControl): ((item: ClipOwner) => boolean) | undefined {
   if (control.kind === 'all') return undefined;
   return (item) => item.requestedBy?.userId === control.userId;
 }
@@ -56,7 +58,7 @@ export function skippable(control: PlayerControl): ((item: PlaybackItem) => bool
  * drops every unread message, as a stop empties the queue, which is the channel's reading, not the member's; their
  * own message being read they may /skip).
  */
-export function stoppable(control: PlayerControl): ((item: PlaybackItem) => boolean) | undefined {
+export function stoppable(control: PlayerControl): ((item: ClipOwner) => boolean) | undefined {
   if (control.kind === 'all') return undefined;
   return (item) => item.requestedBy?.userId === control.userId && item.requestedBy.requesterMayStop;
 }

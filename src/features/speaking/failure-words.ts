@@ -22,7 +22,7 @@ import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.t
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
-import { SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
+import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
 import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
@@ -50,6 +50,16 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
+  // Its member stopped it while it was made: what was asked, with what it cost so far.
+  if (error instanceof RenderStoppedError)
+    return {
+      code: 'render-stopped',
+      message:
+        error.paid > 0
+          ? { key: 'error.renderStopped.paid', params: { paid: error.paid } }
+          : { key: 'error.renderStopped' },
+      level: 'info',
+    };
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
@@ -135,6 +145,13 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       return {
         code: 'voice-call-terminated',
         message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
+        level: 'info',
+      };
+    // A /leave while it joined: what was asked, not a failure.
+    if (error.reason === 'left')
+      return {
+        code: 'voice-left-while-joining',
+        message: { key: 'error.voice.leftWhileJoining', params: { channel: `<#${error.channelId}>` } },
         level: 'info',
       };
     return {

@@ -8,6 +8,7 @@ import {
   GuildPlayer,
   VoiceJoinError,
   type GuildPlayerOptions,
+  type ClipOwner,
   type PlaybackItem,
 } from '../../../src/core/voice/guild-player.ts';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -189,7 +190,7 @@ describe('GuildPlayer with DAVE required', () => {
     const { player, guildId, lounge } = makePlayer();
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
+    const mine = (item: ClipOwner) => item.requestedBy?.userId === 'me';
     const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', requesterMayStop: true } };
     const current = player.enqueue(others);
     const queuedMine = player.enqueue({

@@ -133,12 +133,18 @@ export const en = {
     "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.refused':
     'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
+  // A file or voice message its member stopped while it was made (RenderStoppedError)
+  'error.renderStopped':
+    'Stopped as you asked before it was finished: nothing of it was charged, and nothing is posted.',
+  'error.renderStopped.paid':
+    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. Nothing more was sent, and nothing is posted.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':
     'I could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and my voice connection did not offer it. The bot operator has been told.',
   'error.voice.rateLimited':
     'Discord refused my voice connection to {channel} for now (rate limited). Please wait a minute before asking me to speak there again.',
+  'error.voice.leftWhileJoining': 'I was asked to leave {channel} while I was joining it, so I did not stay there.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped

@@ -131,12 +131,17 @@ export const ja: Translation<typeof en> = {
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。その後ボットの Voice API プランに API アクセスが含まれていないとして残りを拒否したため、残りは送信しておらず、費用もかかっていません。サーバーの管理者に伝えてください（Creator 以上のプランが必要です）。',
   'error.paidPartWay.refused':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。ボットが今は残りを送信できないため、残りは送信しておらず、費用もかかっていません。運営者に通知しました。',
+  // A file or voice message its member stopped while it was made (RenderStoppedError)
+  'error.renderStopped': 'ご依頼どおり、完成前に停止しました。料金はかかっておらず、何も投稿しません。',
+  'error.renderStopped.paid':
+    'ご依頼どおり、完成前に停止しました。音声サービスはその一部をすでに作成して {paid} 文字を計上しており、その分は消費済みです。それ以上は送らず、何も投稿しません。',
   // Voice channel failures
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired':
     '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
   'error.voice.rateLimited':
     'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
+  'error.voice.leftWhileJoining': '{channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped

@@ -129,12 +129,17 @@ export const ko: Translation<typeof en> = {
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 봇의 Voice API 요금제에 API 이용 권한이 없다며 나머지를 거부해 나머지는 보내지 않았고 비용도 들지 않았습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.paidPartWay.refused':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 봇이 지금은 나머지를 보낼 수 없어 나머지는 보내지 않았고 비용도 들지 않았습니다. 운영자에게 알렸습니다.',
+  // A file or voice message its member stopped while it was made (RenderStoppedError)
+  'error.renderStopped': '요청하신 대로 완성 전에 멈췄습니다. 요금은 부과되지 않았고 아무것도 게시하지 않습니다.',
+  'error.renderStopped.paid':
+    '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 이미 일부를 만들어 {paid}자를 집계했으며 그만큼은 사용되었습니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
   // Voice channel failures
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.daveRequired':
     '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
   'error.voice.rateLimited':
     'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
+  'error.voice.leftWhileJoining': '{channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
   // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped
