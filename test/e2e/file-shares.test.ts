@@ -7,7 +7,7 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { fileShares, MAX_FILES_PER_GUILD } from '../../src/features/speaking/file-shares.ts';
+import { MAX_FILES_PER_GUILD } from '../../src/features/speaking/file-shares.ts';
 
 const FLOOD = '200000000000000251';
 const CAFE = '200000000000000252';
@@ -38,7 +38,7 @@ const fileSay = (guildId: string, userId: string, text: string, locale?: string)
 
 describe('files under way', () => {
   it("refuses a server's file past its share before deferring or making it; another server's goes on", async () => {
-    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => fileShares.take(FLOOD));
+    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take(FLOOD));
     try {
       const refused = await fileSay(FLOOD, KOREAN, 'One file too many for this server.', 'ko');
       // Its one response: the refusal itself, private, in the member's language; no deferral, edit or deletion.
@@ -56,6 +56,6 @@ describe('files under way', () => {
     const after = await fileSay(FLOOD, FLOODER, 'Once its files are done, the server gets its own again.');
     expect(after.handle.responses.some((r) => r.files.length > 0)).toBe(true);
     // Given back once its reply is posted: no share is left taken.
-    await vi.waitFor(() => expect(fileShares.held()).toBe(0));
+    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
   });
 });

@@ -15,6 +15,11 @@ export const MAX_FILES_PER_GUILD = 4;
 /** Files and voice messages under way over every server: the bound on rendered audio held, with each one's size. */
 export const MAX_FILES = 32;
 
+/**
+ * One bot's shares (CommandContext.fileShares, made with the bot in src/app/saybot.ts): every front-end that posts a
+ * file or a voice message for a member takes one. Per bot, not per process, so that two bots in one process (tests,
+ * the bench) never count, nor refuse, each other's files.
+ */
 export class FileShares {
   readonly #perGuild: number;
   readonly #total: number;
@@ -22,7 +27,7 @@ export class FileShares {
   readonly #guilds = new Map<string, number>();
   #held = 0;
 
-  constructor(perGuild: number, total: number) {
+  constructor(perGuild = MAX_FILES_PER_GUILD, total = MAX_FILES) {
     this.#perGuild = perGuild;
     this.#total = total;
   }
@@ -55,6 +60,3 @@ export class FileShares {
     return guildId === undefined ? this.#held : (this.#guilds.get(guildId) ?? 0);
   }
 }
-
-/** The process's shares: every front-end that posts a file or a voice message for a member takes one. */
-export const fileShares = new FileShares(MAX_FILES_PER_GUILD, MAX_FILES);
