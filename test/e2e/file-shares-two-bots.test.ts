@@ -26,13 +26,13 @@ const fileSay = (h: Harness, text: string) =>
 
 describe('files under way, two bots in one process', () => {
   it("counts each bot's shares apart: one bot's full share of a server never refuses the other's file", async () => {
-    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => first.bot.fileShares.take(GUILD));
+    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => first.bot.fileShares.take({ guildId: GUILD }));
     try {
       const other = await fileSay(second, 'The other bot is not held by the first one.');
       expect(other.handle.responses.some((r) => r.files.length > 0)).toBe(true);
       // Its share is its own, given back once its reply is posted; the first bot's are still the four held.
       await vi.waitFor(() => expect(second.bot.fileShares.held()).toBe(0));
-      expect(first.bot.fileShares.held(GUILD)).toBe(MAX_FILES_PER_GUILD);
+      expect(first.bot.fileShares.held({ guildId: GUILD })).toBe(MAX_FILES_PER_GUILD);
 
       const refused = await fileSay(first, 'The first bot holds its own share.');
       expect(refused.handle.responses.map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);

@@ -38,7 +38,7 @@ const fileSay = (guildId: string, userId: string, text: string, locale?: string)
 
 describe('files under way', () => {
   it("refuses a server's file past its share before deferring or making it; another server's goes on", async () => {
-    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take(FLOOD));
+    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take({ guildId: FLOOD }));
     try {
       const refused = await fileSay(FLOOD, KOREAN, 'One file too many for this server.', 'ko');
       // Its one response: the refusal itself, private, in the member's language; no deferral, edit or deletion.

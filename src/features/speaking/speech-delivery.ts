@@ -216,7 +216,9 @@ export async function speakAndReply(
   // A file or voice message holds one of the server's shares until it is posted (file-shares.ts): past them it is
   // refused here, before it is accepted or deferred. What was already paid for (a clone's first line) is not refused.
   const release =
-    target.kind === 'voice' ? undefined : context.fileShares.take(interaction.guildId, order.followUp !== true);
+    target.kind === 'voice'
+      ? undefined
+      : context.fileShares.take({ guildId: interaction.guildId }, order.followUp !== true);
   try {
     await speakAndAnswer(interaction, context, order, target, voice, reply);
   } finally {
