@@ -1,11 +1,12 @@
 // Files under way, per server and over the bot (src/features/speaking/file-shares.ts), end to end: a server that has
 // its share of files under way is refused its next file or voice message before anything is accepted, deferred or
 // made (one private response, in the member's language), another server's goes on, and a share is held until the
-// file is posted. Each front-end that posts one for a member: /say, the Speak menu, /scene's "Play it" as a file.
+// file is posted. Each front-end that posts one for a member: /say, the Speak menu, /scene's "Play it" as a file,
+// and the reply buttons "Again" (a voice message once more) and "Save as sound".
 import { describe, expect, it, vi } from 'vitest';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
-import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
+import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import '../../src/features/scenes/strings.ts';
 import { useFileHarness } from '../support/file-harness.ts';
@@ -73,6 +74,17 @@ async function expectRefused(handle: InteractionHandle, locale: string, words: s
   expect(answer.content).toBe(t(locale, 'error.audio.guildBusy', { limit: MAX_FILES_PER_GUILD }));
   expect(answer.files).toEqual([]);
   expect(h.sandbox.requests.slice(from).some((r) => r.text === words)).toBe(false);
+}
+
+const press = (guildId: string, userId: string, messageId: string, customId: string) =>
+  h.discord.pressButton({ guildId, userId, messageId, customId });
+
+/** A reply's buttons, walked through its components (classic rows, or a Components V2 container). */
+function buttonsOf(response: InteractionResponse): Map<string, string> {
+  type Component = { type: number; components?: Component[]; custom_id?: string };
+  const walk = (list: Component[]): Component[] => list.flatMap((c) => [c, ...walk(c.components ?? [])]);
+  const ids = walk((response.message?.components ?? []) as Component[]).flatMap((c) => c.custom_id ?? []);
+  return new Map(ids.map((id) => [id.split(':')[1] ?? '', id]));
 }
 
 describe('files under way', () => {
@@ -146,5 +158,57 @@ describe('files under way', () => {
     // Nothing was taken from the waiting scenes: once the server's files are done, the same button plays it.
     const again = await pressSceneButton(h, FLOOD, mine, mine.confirm, FLOODER);
     await again.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 30_000);
+  });
+
+  it('refuses "Again" and "Save as sound" past the server\'s share, before their deferral; another server\'s saves', async () => {
+    const file = await runCommand(h, {
+      guildId: FLOOD,
+      userId: FLOODER,
+      name: 'say',
+      options: { text: 'Good game.', output: 'file' },
+    });
+    const fileReply = await file.handle.waitFor((r) => r.files.length > 0, 20_000);
+    const voiceMessage = await runCommand(h, {
+      guildId: FLOOD,
+      userId: FLOODER,
+      name: 'say',
+      options: { text: 'Well played.', output: 'voice-message' },
+    });
+    const follow = await voiceMessage.handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+    const cafe = await runCommand(h, {
+      guildId: CAFE,
+      userId: GUEST,
+      name: 'say',
+      options: { text: 'Nice one.', output: 'file' },
+    });
+    const cafeReply = await cafe.handle.waitFor((r) => r.files.length > 0, 20_000);
+    const posted = h.discord.channelMessages(FLOOD_TEXT).length;
+    const from = h.sandbox.requests.length;
+    const release = holdShare(FLOOD);
+    try {
+      const sound = buttonsOf(fileReply).get('sound') ?? '';
+      await expectRefused(
+        await press(FLOOD, FLOODER, String(fileReply.message?.id), sound),
+        'en-US',
+        'Good game.',
+        from,
+      );
+      const again = buttonsOf(follow).get('post') ?? '';
+      await expectRefused(
+        await press(FLOOD, FLOODER, String(follow.message?.id), again),
+        'en-US',
+        'Well played.',
+        from,
+      );
+      expect(h.discord.soundboardSounds(FLOOD)).toEqual([]);
+      expect(h.discord.channelMessages(FLOOD_TEXT).length).toBe(posted);
+
+      const saved = await press(CAFE, GUEST, String(cafeReply.message?.id), buttonsOf(cafeReply).get('sound') ?? '');
+      expect((await saved.waitForFinal(20_000)).content).toMatch(/^Saved as "Nice one\." on this server's soundboard/);
+      expect(h.discord.soundboardSounds(CAFE)).toHaveLength(1);
+    } finally {
+      release();
+    }
+    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
   });
 });
