@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadavg } from 'node:os';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
 import { onWork } from '../src/core/audio/workers/work-trace.ts';
-import { fileShares, MAX_FILES, MAX_FILES_PER_GUILD } from '../src/features/speaking/file-shares.ts';
+import { MAX_FILES, MAX_FILES_PER_GUILD } from '../src/features/speaking/file-shares.ts';
 import { startBot } from './bot.ts';
 import { FLOOD_GUILD, benchGuild, floodMember } from './guilds.ts';
 import type { FloodCounts } from './protocol.ts';
@@ -93,12 +93,14 @@ async function bRounds(
   rounds: number,
   tag: string,
   globalWaits: () => number,
+  /** The bot's files and voice messages under way (its FileShares). */
+  filesHeld: () => number,
 ): Promise<PhaseFigures> {
   let rssMax = process.memoryUsage.rss();
-  let filesMax = fileShares.held();
+  let filesMax = filesHeld();
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
-    filesMax = Math.max(filesMax, fileShares.held());
+    filesMax = Math.max(filesMax, filesHeld());
   }, 100);
   const waitsBefore = globalWaits();
   const free: Asked[] = [];
@@ -160,11 +162,12 @@ export async function measureFileFlood(mode: 'quick' | 'full', log: (line: strin
     if (info.global) waits += 1;
   });
   const globalWaits = () => waits;
+  const filesHeld = () => bot.bot.fileShares.held();
   try {
     log('file-flood: B caches its paid line; baseline (B alone)');
     await askFile(servers, { text: CACHED_LINE });
     await askFile(servers, { text: "B's warm-up free line.", voice: 'free-en-m' });
-    const base = await bRounds(servers, 'B alone (baseline)', rounds, 'base', globalWaits);
+    const base = await bRounds(servers, 'B alone (baseline)', rounds, 'base', globalWaits, filesHeld);
     const rssBefore = process.memoryUsage.rss() / 1048576;
     log(
       `file-flood: ${FLOODERS} members of A send /say output:file in the free voice, ${PER_SECOND.toFixed(0)}/s for ${seconds} s`,
@@ -183,10 +186,10 @@ export async function measureFileFlood(mode: 'quick' | 'full', log: (line: strin
       wordsWithinMs: 20_000,
     });
     await sleep(3000);
-    const during = await bRounds(servers, 'A floods', rounds, 'flood', globalWaits);
+    const during = await bRounds(servers, 'A floods', rounds, 'flood', globalWaits, filesHeld);
     const counts: FloodCounts = await flooding;
     const rssAtEnd = process.memoryUsage.rss() / 1048576;
-    const after = await bRounds(servers, 'after the flood', rounds, 'after', globalWaits);
+    const after = await bRounds(servers, 'after the flood', rounds, 'after', globalWaits, filesHeld);
     const phases = [base, during, after];
     const rows = phases.map(
       (p) =>

@@ -25,6 +25,7 @@ import { t } from '../src/core/i18n/translate.ts';
 export const uses = [
   'accounting',
   'config',
+  'fileShares',
   'isOperator',
   'logger',
   'players',

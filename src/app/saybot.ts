@@ -15,6 +15,7 @@ import {
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
 import {
+  FileShares,
   ReplyAudioRegistry,
   USER_INSTALL_GUILD,
   describeFailure,
@@ -73,6 +74,8 @@ export class SayBot {
   #interactionRest: REST | undefined;
   #autoreadAvailable = false;
   readonly players: PlayerRegistry;
+  /** This bot's files and voice messages under way (src/features/speaking/file-shares.ts): its own, not the process's. */
+  readonly fileShares = new FileShares();
   readonly #log: Logger;
   readonly #context: CommandContext;
   readonly #store: Store;
@@ -166,6 +169,7 @@ export class SayBot {
         freeVoice: { ...config.freeVoice, chosen: config.freeVoice.chosen && freeVoiceInstalled() },
       },
       replyAudio: new ReplyAudioRegistry(),
+      fileShares: this.fileShares,
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
       metrics: options.metrics,

@@ -32,7 +32,16 @@ import { t } from './strings.ts';
 
 /** What a scene's preview and delivery use of the commands' services. */
 export type SceneServices = Services<
-  'speech' | 'players' | 'reading' | 'logger' | 'isOperator' | 'store' | 'voices' | 'config' | 'accounting'
+  | 'speech'
+  | 'players'
+  | 'reading'
+  | 'logger'
+  | 'isOperator'
+  | 'store'
+  | 'voices'
+  | 'config'
+  | 'accounting'
+  | 'fileShares'
 >;
 
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */
@@ -58,19 +67,34 @@ export async function answerSceneButton(
     });
     return true;
   }
-  const scene = pending.take(token);
-  if (scene === undefined) return true;
-  if (!confirm) {
-    await interaction.update({ content: t(locale, 'scene.cancelled'), components: [], allowedMentions: NO_MENTIONS });
-    return true;
+  const audience = { planFigures: seesPlanFigures(interaction, context.isOperator) };
+  // A scene posted as a file or a voice message holds one of the server's shares until it is posted (the speaking
+  // feature's file-shares.ts): past them "Play it" is refused here, the press's only answer, before the scene is taken
+  // or anything made, so its preview stays to be pressed again.
+  let release: (() => void) | undefined;
+  if (confirm && waiting.output !== 'voice') {
+    try {
+      release = context.fileShares.take({ guildId: interaction.guildId });
+    } catch (error) {
+      await answerButtonFailure(interaction, error, context.logger, audience);
+      return true;
+    }
   }
-  await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
   try {
-    await playScene(interaction, context, pending, scene);
-  } catch (error) {
-    await answerButtonFailure(interaction, error, context.logger, {
-      planFigures: seesPlanFigures(interaction, context.isOperator),
-    });
+    const scene = pending.take(token);
+    if (scene === undefined) return true;
+    if (!confirm) {
+      await interaction.update({ content: t(locale, 'scene.cancelled'), components: [], allowedMentions: NO_MENTIONS });
+      return true;
+    }
+    await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
+    try {
+      await playScene(interaction, context, pending, scene);
+    } catch (error) {
+      await answerButtonFailure(interaction, error, context.logger, audience);
+    }
+  } finally {
+    release?.();
   }
   return true;
 }

@@ -18,6 +18,7 @@ export {
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
+export { FileShares } from './file-shares.ts';
 export { fitLines } from './listing.ts';
 export { OutcomeMismatchError, wordOutcome, wordsText } from './outcome-words.ts';
 export type { Front, OutcomeAnswer } from './outcome-types.ts';

@@ -26,7 +26,12 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
   const parsed = parseCustomId(interaction.customId);
   if (!parsed) return false;
   const log = context.logger;
+  let release: (() => void) | undefined;
   try {
+    // "Again" (the voice message once more) and "Save as sound" hold one of the server's shares until posted
+    // (file-shares.ts): past them the press is refused here, its only answer, before the deferral.
+    if (parsed.action !== 'play' && interaction.guildId !== null)
+      release = context.fileShares.take({ guildId: interaction.guildId });
     // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const audio = context.replyAudio?.get(parsed.id);
@@ -53,6 +58,8 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     await answerButtonFailure(interaction, error, log, {
       planFigures: seesPlanFigures(interaction, context.isOperator),
     });
+  } finally {
+    release?.();
   }
   return true;
 }

@@ -17,6 +17,7 @@ import type {
 
 /** What speaking for a command uses of the commands' services. */
 export const SPEAKING_USES = [
+  'fileShares',
   'logger',
   'players',
   'reading',
@@ -41,7 +42,6 @@ import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-mes
 import { privateFileNote } from './outcome-words.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
-import { fileShares } from './file-shares.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -215,7 +215,10 @@ export async function speakAndReply(
 ): Promise<void> {
   // A file or voice message holds one of the server's shares until it is posted (file-shares.ts): past them it is
   // refused here, before it is accepted or deferred. What was already paid for (a clone's first line) is not refused.
-  const release = target.kind === 'voice' ? undefined : fileShares.take(interaction.guildId, order.followUp !== true);
+  const release =
+    target.kind === 'voice'
+      ? undefined
+      : context.fileShares.take({ guildId: interaction.guildId }, order.followUp !== true);
   try {
     await speakAndAnswer(interaction, context, order, target, voice, reply);
   } finally {

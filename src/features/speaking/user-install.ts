@@ -81,12 +81,30 @@ export async function settingsOutsideServer(
  */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'speech' | 'logger'>,
+  context: Services<'config' | 'speech' | 'logger' | 'fileShares'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
 ): Promise<void> {
   requireUserInstall(context, interaction);
+  // Every answer here is a file or a voice message: it holds one of the user's own shares (file-shares.ts says why a
+  // user's) until it is posted; past them it is refused here, before it is accepted or deferred.
+  const release = context.fileShares.take({ userId: interaction.user.id });
+  try {
+    await speakAndAnswer(interaction, context, request, voice, output);
+  } finally {
+    release();
+  }
+}
+
+/** speakOutsideServer's work, once the user's share is held. */
+async function speakAndAnswer(
+  interaction: ChatInputCommandInteraction,
+  context: Services<'speech' | 'logger'>,
+  request: SpeechRequest,
+  voice: string,
+  output: OutputChoice,
+): Promise<void> {
   const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
   const said = {
     flavour: 'user-install',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
+import { UserError } from '../../../src/core/interactions/failures.ts';
 import { FileShares } from '../../../src/features/speaking/file-shares.ts';
 
 const refusal = (take: () => unknown): AudioBusyError | undefined => {
@@ -15,42 +16,58 @@ const refusal = (take: () => unknown): AudioBusyError | undefined => {
 describe('FileShares', () => {
   it("refuses a server past its share, with its limit, and leaves another server's share alone", () => {
     const shares = new FileShares(2, 10);
-    shares.take('a');
-    shares.take('a');
-    const refused = refusal(() => shares.take('a'));
+    shares.take({ guildId: 'a' });
+    shares.take({ guildId: 'a' });
+    const refused = refusal(() => shares.take({ guildId: 'a' }));
     expect(refused?.reason).toBe('owner-busy');
     expect(refused?.limit).toBe(2);
-    expect(shares.held('a')).toBe(2);
-    expect(() => shares.take('b')).not.toThrow();
+    expect(shares.held({ guildId: 'a' })).toBe(2);
+    expect(() => shares.take({ guildId: 'b' })).not.toThrow();
   });
 
   it('refuses every server once the bot holds its most files, whatever their share', () => {
     const shares = new FileShares(2, 3);
-    shares.take('a');
-    shares.take('a');
-    shares.take('b');
-    expect(refusal(() => shares.take('c'))?.reason).toBe('busy');
+    shares.take({ guildId: 'a' });
+    shares.take({ guildId: 'a' });
+    shares.take({ guildId: 'b' });
+    expect(refusal(() => shares.take({ guildId: 'c' }))?.reason).toBe('busy');
     expect(shares.held()).toBe(3);
   });
 
   it('gives a share back once, however often released, and keeps no entry for a server with none', () => {
     const shares = new FileShares(1, 1);
-    const release = shares.take('a');
+    const release = shares.take({ guildId: 'a' });
     release();
     release();
     expect(shares.held()).toBe(0);
-    expect(shares.held('a')).toBe(0);
-    const again = shares.take('a');
-    expect(refusal(() => shares.take('b'))?.reason).toBe('busy');
+    expect(shares.held({ guildId: 'a' })).toBe(0);
+    const again = shares.take({ guildId: 'a' });
+    expect(refusal(() => shares.take({ guildId: 'b' }))?.reason).toBe('busy');
     again();
-    expect(() => shares.take('b')).not.toThrow();
+    expect(() => shares.take({ guildId: 'b' })).not.toThrow();
   });
 
   it('counts what was already paid for without refusing it', () => {
     const shares = new FileShares(1, 1);
-    shares.take('a');
-    expect(() => shares.take('a', false)).not.toThrow();
-    expect(shares.held('a')).toBe(2);
-    expect(refusal(() => shares.take('b'))?.reason).toBe('busy');
+    shares.take({ guildId: 'a' });
+    expect(() => shares.take({ guildId: 'a' }, false)).not.toThrow();
+    expect(shares.held({ guildId: 'a' })).toBe(2);
+    expect(refusal(() => shares.take({ guildId: 'b' }))?.reason).toBe('busy');
+  });
+
+  it("counts a user's files outside servers as their own: refused in their words, apart from a server of that id", () => {
+    const shares = new FileShares(1, 10);
+    shares.take({ userId: '7' });
+    let refused: unknown;
+    try {
+      shares.take({ userId: '7' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(UserError);
+    expect((refused as UserError).userMessage).toEqual({ key: 'error.files.userBusy', params: { limit: 1 } });
+    expect(() => shares.take({ guildId: '7' })).not.toThrow();
+    expect(() => shares.take({ userId: '8' })).not.toThrow();
+    expect(shares.held({ userId: '7' })).toBe(1);
   });
 });

@@ -247,6 +247,8 @@ export const ja: Translation<typeof en> = {
     '無料の声はこのテキストを読めませんでした。eSpeak NG がこのテキストで停止しました。失敗したのはこの行だけで、料金はかかっていません。',
   'error.freeVoice.timeout':
     '無料の声はこのテキストに時間がかかりすぎたため停止しました。失敗したのはこの行だけで、料金はかかっていません。',
+  'error.files.userBusy':
+    'すでにファイルやボイスメッセージを {limit} 件作成中で、サーバーの外で 1 人が同時に作れる上限です。終わってからもう一度お試しください（料金はかかっていません）。',
   'error.audio.memberBusy':
     'すでに長い音声（シーンや長いファイル）を作成中です。料金がかからない場合でも、1 人が同時に作れるのはここまでです。終わってからもう一度お試しください。',
   // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
