@@ -7,7 +7,7 @@ import { MessageFlags } from 'discord.js';
 import { t } from '../../src/core/i18n/translate.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
-import { MAX_FILES_PER_GUILD } from '../../src/features/speaking/file-shares.ts';
+import { MAX_FILES_PER_MEMBER } from '../../src/features/speaking/file-shares.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { APP_ID, runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
@@ -50,7 +50,7 @@ describe('files under way outside servers', () => {
       commands: (await loadCommandModules()).values(),
       userInstall: true,
     });
-    const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take({ userId: DANA }));
+    const held = Array.from({ length: MAX_FILES_PER_MEMBER }, () => h.bot.fileShares.take({ userId: DANA }));
     try {
       for (const output of ['file', 'voice-message'] as const) {
         const text = `One ${output} too many for this user.`;
@@ -59,7 +59,7 @@ describe('files under way outside servers', () => {
         // Its one response: the refusal itself, private, in the user's language; no deferral, edit or deletion.
         expect(refused.responses.map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);
         expect((answer.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
-        expect(answer.content).toBe(t('ko', 'error.files.userBusy', { limit: MAX_FILES_PER_GUILD }));
+        expect(answer.content).toBe(t('ko', 'error.files.userBusy', { limit: MAX_FILES_PER_MEMBER }));
         expect(answer.files).toEqual([]);
         expect(h.sandbox.requests.some((r) => r.text === text)).toBe(false);
       }

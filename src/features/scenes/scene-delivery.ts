@@ -74,7 +74,7 @@ export async function answerSceneButton(
   let release: (() => void) | undefined;
   if (confirm && waiting.output !== 'voice') {
     try {
-      release = context.fileShares.take({ guildId: interaction.guildId });
+      release = context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id });
     } catch (error) {
       await answerButtonFailure(interaction, error, context.logger, audience);
       return true;

@@ -14,19 +14,28 @@ import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 
 /**
- * Files and voice messages one server, or one user outside servers, may have under way: as many as its free-voice lines (MAX_FREE_LINES_PER_GUILD
- * in src/core/free-voice/free-voice-engine.ts), so a flood of one-line free files is refused here, before its
- * deferral, rather than by the free voice's share after it.
+ * Files and voice messages one member of a server, or one user outside servers, may have under way: a flood needs
+ * many members to fill a server's share, and each of them is refused before the deferral past their own two.
  */
-export const MAX_FILES_PER_GUILD = 4;
+export const MAX_FILES_PER_MEMBER = 2;
+/**
+ * Files and voice messages one server may have under way: room for a crowd (ten members asking for the same line at
+ * once each get their file), and never the whole bot's, so another server's file is never refused for it.
+ */
+export const MAX_FILES_PER_GUILD = 16;
 /** Files and voice messages under way over every server: the bound on rendered audio held, with each one's size. */
 export const MAX_FILES = 32;
 
-/** Whom a share is counted to: a server, or outside servers (the user install) the user. */
-export type FileOwner = { guildId: string } | { userId: string };
+/**
+ * Whom a share is counted to: a server (and, when given, its member, who also has a share of their own), or outside
+ * servers (the user install) the user.
+ */
+export type FileOwner = { guildId: string; userId?: string } | { userId: string };
 
-/** A server and a user never share a key, whatever their ids. */
+/** A server, a member of it and a user never share a key, whatever their ids. */
 const keyOf = (owner: FileOwner): string => ('guildId' in owner ? `guild:${owner.guildId}` : `user:${owner.userId}`);
+const memberKey = (owner: FileOwner): string | undefined =>
+  'guildId' in owner && owner.userId !== undefined ? `member:${owner.guildId}:${owner.userId}` : undefined;
 
 /**
  * One bot's shares (CommandContext.fileShares, made with the bot in src/app/saybot.ts): every front-end that posts a
@@ -35,13 +44,15 @@ const keyOf = (owner: FileOwner): string => ('guildId' in owner ? `guild:${owner
  */
 export class FileShares {
   readonly #perOwner: number;
+  readonly #perMember: number;
   readonly #total: number;
   /** Shares held per owner (keyOf); an entry goes at 0, so the map holds only owners with a file under way. */
   readonly #owners = new Map<string, number>();
   #held = 0;
 
-  constructor(perOwner = MAX_FILES_PER_GUILD, total = MAX_FILES) {
+  constructor(perOwner = MAX_FILES_PER_GUILD, total = MAX_FILES, perMember = MAX_FILES_PER_MEMBER) {
     this.#perOwner = perOwner;
+    this.#perMember = perMember;
     this.#total = total;
   }
 
@@ -53,27 +64,42 @@ export class FileShares {
    */
   take(owner: FileOwner, refuse = true): () => void {
     const key = keyOf(owner);
-    const mine = this.#owners.get(key) ?? 0;
-    if (refuse && mine >= this.#perOwner) {
-      if ('userId' in owner) throw new UserError('error.files.userBusy', { limit: this.#perOwner });
-      throw new AudioBusyError('owner-busy', `${mine} files are under way in this server`, { limit: this.#perOwner });
-    }
-    if (refuse && this.#held >= this.#total) throw new AudioBusyError('busy', `${this.#held} files are under way`);
-    this.#owners.set(key, mine + 1);
+    const member = memberKey(owner);
+    if (refuse) this.#check(owner, key, member);
+    const keys = member === undefined ? [key] : [key, member];
+    for (const k of keys) this.#owners.set(k, (this.#owners.get(k) ?? 0) + 1);
     this.#held += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#held -= 1;
-      const left = (this.#owners.get(key) ?? 1) - 1;
-      if (left > 0) this.#owners.set(key, left);
-      else this.#owners.delete(key);
+      for (const k of keys) {
+        const left = (this.#owners.get(k) ?? 1) - 1;
+        if (left > 0) this.#owners.set(k, left);
+        else this.#owners.delete(k);
+      }
     };
   }
 
-  /** Shares held: over the bot, or by one owner. */
+  /** Refuses, nothing taken, an owner past their share: the member's own first, then the server's, then the bot's. */
+  #check(owner: FileOwner, key: string, member: string | undefined): void {
+    if (!('guildId' in owner)) {
+      if ((this.#owners.get(key) ?? 0) >= this.#perMember)
+        throw new UserError('error.files.userBusy', { limit: this.#perMember });
+    } else {
+      if (member !== undefined && (this.#owners.get(member) ?? 0) >= this.#perMember)
+        throw new UserError('error.files.memberBusy', { limit: this.#perMember });
+      const mine = this.#owners.get(key) ?? 0;
+      if (mine >= this.#perOwner)
+        throw new AudioBusyError('owner-busy', `${mine} files are under way in this server`, { limit: this.#perOwner });
+    }
+    if (this.#held >= this.#total) throw new AudioBusyError('busy', `${this.#held} files are under way`);
+  }
+
+  /** Shares held: over the bot, or by one owner (a server's, whoever holds them; a member's own when given). */
   held(owner?: FileOwner): number {
-    return owner === undefined ? this.#held : (this.#owners.get(keyOf(owner)) ?? 0);
+    if (owner === undefined) return this.#held;
+    return this.#owners.get(memberKey(owner) ?? keyOf(owner)) ?? 0;
   }
 }

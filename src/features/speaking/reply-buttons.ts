@@ -31,7 +31,7 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
     // "Again" (the voice message once more) and "Save as sound" hold one of the server's shares until posted
     // (file-shares.ts): past them the press is refused here, its only answer, before the deferral.
     if (parsed.action !== 'play' && interaction.guildId !== null)
-      release = context.fileShares.take({ guildId: interaction.guildId });
+      release = context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id });
     // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const audio = context.replyAudio?.get(parsed.id);

@@ -218,7 +218,7 @@ export async function speakAndReply(
   const release =
     target.kind === 'voice'
       ? undefined
-      : context.fileShares.take({ guildId: interaction.guildId }, order.followUp !== true);
+      : context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id }, order.followUp !== true);
   try {
     await speakAndAnswer(interaction, context, order, target, voice, reply);
   } finally {

@@ -56,7 +56,7 @@ describe('FileShares', () => {
   });
 
   it("counts a user's files outside servers as their own: refused in their words, apart from a server of that id", () => {
-    const shares = new FileShares(1, 10);
+    const shares = new FileShares(1, 10, 1);
     shares.take({ userId: '7' });
     let refused: unknown;
     try {
@@ -69,5 +69,23 @@ describe('FileShares', () => {
     expect(() => shares.take({ guildId: '7' })).not.toThrow();
     expect(() => shares.take({ userId: '8' })).not.toThrow();
     expect(shares.held({ userId: '7' })).toBe(1);
+  });
+
+  it("holds a member to their own share within their server's: refused in their words, the server's crowd goes on", () => {
+    const shares = new FileShares(3, 10, 1);
+    shares.take({ guildId: 'g', userId: '1' });
+    let refused: unknown;
+    try {
+      shares.take({ guildId: 'g', userId: '1' });
+    } catch (error) {
+      refused = error;
+    }
+    expect((refused as UserError).userMessage).toEqual({ key: 'error.files.memberBusy', params: { limit: 1 } });
+    shares.take({ guildId: 'g', userId: '2' });
+    shares.take({ guildId: 'g', userId: '3' });
+    expect(shares.held({ guildId: 'g' })).toBe(3);
+    expect(shares.held({ guildId: 'g', userId: '1' })).toBe(1);
+    expect(refusal(() => shares.take({ guildId: 'g', userId: '4' }))?.reason).toBe('owner-busy');
+    expect(shares.held()).toBe(3);
   });
 });

@@ -249,6 +249,8 @@ export const en = {
     'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
   'error.freeVoice.timeout':
     'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+  'error.files.memberBusy':
+    'You already have {limit} files or voice messages being made in this server, the most one member may have at once. Please try again once they are done (nothing was charged).',
   'error.files.userBusy':
     'You already have {limit} files or voice messages being made, the most one person may have at once outside servers. Please try again once they are done (nothing was charged).',
   'error.audio.memberBusy':

@@ -245,6 +245,8 @@ export const ko: Translation<typeof en> = {
     '무료 음성이 이 텍스트를 읽지 못했습니다. eSpeak NG가 이 텍스트에서 멈췄습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
   'error.freeVoice.timeout':
     '무료 음성이 이 텍스트에 너무 오래 걸려 중지했습니다. 이 줄만 실패했으며 요금은 청구되지 않았습니다.',
+  'error.files.memberBusy':
+    '이 서버에서 이미 파일이나 음성 메시지 {limit}개를 만들고 있습니다. 한 멤버가 동시에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요 (요금은 청구되지 않았습니다).',
   'error.files.userBusy':
     '이미 파일이나 음성 메시지 {limit}개를 만들고 있습니다. 서버 밖에서 한 사람이 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요(청구되지 않았습니다).',
   'error.audio.memberBusy':
