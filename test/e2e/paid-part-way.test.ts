@@ -136,6 +136,48 @@ describe('paid part-way, then refused for the month', () => {
     expectPaidPartWay(content.split('\n').slice(1).join('\n'), first);
   });
 
+  it('as a voice message: the part made is posted (as its file where the member may not send one), and says what was paid', async () => {
+    const { text, first, parts } = threeParts();
+    leaveRoomFor(first);
+    const before = h.sandbox.requests.length;
+    const handle = await h.discord.command({
+      guildId: GUILD,
+      userId: WRITER,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+        { name: 'output', value: 'voice-message' },
+      ],
+    });
+    const note = await handle.waitFor((r) => (r.content ?? '').includes('counted its'), 20_000);
+    expect(requestsFor(parts, before).map((r) => r.status)).toEqual([200, 429]);
+    // The writer may not send voice messages here: it comes to them as its Ogg file, the words with it.
+    const said = (note.content ?? '').split('\n').find((line) => line.includes('counted its'));
+    expectPaidPartWay(said ?? '', first);
+    const posted = handle.responses.flatMap((r) => r.files);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.name).toMatch(/\.ogg$/);
+  });
+
+  it("as a file, a gateway's 504 for the second part: the part made is posted, the second said maybe counted", async () => {
+    const { text, parts } = threeParts();
+    const before = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const reply = runCommand(h, {
+      guildId: GUILD,
+      userId: WRITER,
+      name: 'say',
+      options: { text, voice: VOICE_ID, output: 'file' },
+    });
+    await refuseAfter(parts.slice(0, 1), () => h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 504 }));
+    const { handle, content } = await reply;
+    expect(requestsSince(before).map((r) => r.status)).toEqual([200, 504]);
+    expectPartFile(handle, content);
+    expect(content.split('\n').slice(1).join('\n')).toMatch(/may have|counted as spent/);
+    expect(content).not.toMatch(/nothing was (spent|charged)/i);
+  });
+
   it('in voice: the part heard is said paid, not "stopped part-way … please try again"', async () => {
     const { text, first, parts } = threeParts();
     leaveRoomFor(first);

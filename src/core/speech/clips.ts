@@ -15,7 +15,7 @@ import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from './part-source.ts';
 import type { JobAccount } from './pipeline-job.ts';
-import { refusesRest } from './paid-part-way.ts';
+import { leavesPaidParts } from './paid-part-way.ts';
 import type { SpeechRequest } from './request.ts';
 
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
@@ -154,10 +154,10 @@ export async function partsFile(
     try {
       parts.push(await readPart(source, request, text, job, allowed));
     } catch (error) {
-      // The rest refused after parts were paid for: the member gets what they paid for, and is told why it stops
-      // there (never a refusal that leaves paid audio undelivered).
-      if (parts.length === 0 || job.charge.paid <= 0 || !refusesRest(error)) throw error;
-      job.restRefused = error;
+      // A later part failed after parts were paid for: the member gets what they paid for, and is told why it stops
+      // there (never paid audio left undelivered).
+      if (parts.length === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+      job.restFailed = error;
       break;
     }
   }
@@ -252,9 +252,18 @@ export function partsVoiceMessage(
   const signal = new AbortController().signal;
   return renderVoiceMessage(
     (async function* () {
-      for (const text of texts) {
+      for (const [index, text] of texts.entries()) {
         await allowed();
-        yield partPackets(await source.fetch(request, text, signal, job), source.encoding);
+        let audio: SpeechAudio;
+        try {
+          audio = await source.fetch(request, text, signal, job);
+        } catch (error) {
+          // As a file's (partsFile): the parts paid for before a later one failed are the voice message.
+          if (index === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+          job.restFailed = error;
+          return;
+        }
+        yield partPackets(audio, source.encoding);
       }
     })(),
     { owner: jobOwner(job) },

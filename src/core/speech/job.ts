@@ -50,7 +50,7 @@ export class Job implements JobAccount, JobEvents {
   late: QuoteAllowance | undefined;
   freeVoice: ServiceFallback | undefined;
   lineCutAt: number | undefined;
-  restRefused: unknown;
+  restFailed: unknown;
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead = 0;
   /** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */

@@ -4,7 +4,7 @@
 // words say "sent nothing" or "nothing was spent", true of the part refused and false of the request: so the
 // pipeline hands every front-end this instead (once, in pipeline.ts), and failure-words.ts words it as paid
 // part-way: the characters spent, and why the rest was not sent.
-import { AuthenticationError, PermissionDeniedError, QuotaExceededError } from '../api/errors.ts';
+import { AuthenticationError, PermissionDeniedError, QuotaExceededError, VoiceApiError } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
 import { RenderStoppedError } from './errors.ts';
 
@@ -49,4 +49,13 @@ export function refusesRest(error: unknown): error is RestRefusal {
     error instanceof AuthenticationError ||
     error instanceof PermissionDeniedError;
   return refusedByService && error.charge === 'not-charged';
+}
+
+/**
+ * A later part's failure that leaves the parts paid for before it the member's, to be delivered with its words: a
+ * refusal of the rest, or the service failing that part (charged, maybe charged or not). Not an order ended by its
+ * member, by rights lost or by a voice deleted: nothing of those is posted.
+ */
+export function leavesPaidParts(error: unknown): boolean {
+  return refusesRest(error) || error instanceof VoiceApiError;
 }

@@ -21,10 +21,10 @@ export interface JobAccount {
   /** Set by the part source when a free voice's line proved longer than its cap (seconds) and was cut there. */
   lineCutAt?: number | undefined;
   /**
-   * Set by a file's render when its parts after the paid ones were refused (paid-part-way.ts refusesRest): the file
-   * holds the parts made, and the front-end says why the rest is missing.
+   * Set by a file's or a voice message's render when a part after paid ones failed (paid-part-way.ts
+   * leavesPaidParts): it holds the parts made, and the front-end says why the rest is missing.
    */
-  restRefused?: unknown;
+  restFailed?: unknown;
 }
 
 /** A request's lines as the pipeline handles them: one for a plain request, one per line for a scene. */

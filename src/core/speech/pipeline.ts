@@ -20,7 +20,7 @@ import { QueueBook, enforcementFor } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
 import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
-import { afterPaying, PaidPartWayError } from './paid-part-way.ts';
+import { afterPaying } from './paid-part-way.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { Lane, SpokenLine } from './pipeline-job.ts';
 import { Job, discard } from './job.ts';
@@ -351,13 +351,14 @@ export class SpeechPipeline {
     // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
     const delivered =
       result.kind === 'failed' ? { ...result, error: afterPaying(result.error, job.charge.paid) } : result;
-    const { freeVoice, lineCutAt, restRefused } = job;
+    const { freeVoice, lineCutAt, restFailed } = job;
     const paidBefore = job.charge.paid;
+    // A file or voice message of the parts paid for before a later one failed: said with why (paid part-way, once).
     const partWay =
-      restRefused === undefined || delivered.kind === 'failed' ? undefined : afterPaying(restRefused, paidBefore);
+      restFailed === undefined || delivered.kind === 'failed' ? undefined : afterPaying(restFailed, paidBefore);
     const outcome = {
       ...delivered,
-      ...(partWay instanceof PaidPartWayError ? { paidPartWay: partWay } : {}),
+      ...(partWay === undefined ? {} : { partWay }),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
     };

@@ -8,7 +8,6 @@ import type { Refusal } from '../refusal.ts';
 import type { Revocation } from './revocation.ts';
 import type { ServiceFallback, SpeechRequest } from './request.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
-import type { PaidPartWayError } from './paid-part-way.ts';
 
 /** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
 export interface Requester {
@@ -178,8 +177,11 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
-  /** A file holding only the parts paid for before the rest was refused: why, and what was paid (said with it). */
-  paidPartWay?: PaidPartWayError;
+  /**
+   * A file or voice message holding only the parts paid for before a later one failed: why the rest is missing (a
+   * PaidPartWayError with what was paid, or that part's own failure), said with it.
+   */
+  partWay?: unknown;
 };
 
 /** A reference clip for a new voice, checked by the front-end (src/features/voices/reference-clip.ts). */

@@ -36,10 +36,10 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   // A file of the parts paid for before the rest was refused: what was paid, and why the rest is missing. No
   // buttons: they replay the whole request from the cache, which does not hold its rest. Bare audio (a dashboard
   // sample) carries no words, so it is answered with them alone rather than passed off as whole.
-  if (outcome.paidPartWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
-    return { answer: 'refused', error: outcome.paidPartWay };
-  if (outcome.paidPartWay !== undefined && 'notes' in answer) {
-    answer.notes.push(describeFailure(outcome.paidPartWay).message);
+  if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
+    return { answer: 'refused', error: outcome.partWay };
+  if (outcome.partWay !== undefined && 'notes' in answer) {
+    answer.notes.push(describeFailure(outcome.partWay).message);
     if ('buttons' in answer) delete answer.buttons;
   }
   return answer;

@@ -320,7 +320,7 @@ describe('one outcome, worded in one place', () => {
         41,
         new Refusal({ code: 'budget-guild-month', limit: 100, used: 60, needed: 50, resetAt: new Date('2026-12-01') }),
       );
-      const answer = wordOutcome({ ...OUTCOMES['files']!, paidPartWay } as SpeechOutcome, front);
+      const answer = wordOutcome({ ...OUTCOMES['files']!, partWay: paidPartWay } as SpeechOutcome, front);
       const said = describeFailure(paidPartWay).message;
       expect(said.key).toMatch(/^error\.paidPartWay\./);
       if (front.flavour === 'sample') {
