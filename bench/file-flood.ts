@@ -136,7 +136,11 @@ const ratio = (phase: Asked[], base: Asked[]): string => {
   return Number.isFinite(r) ? `${r.toFixed(2)}x` : 'no answer';
 };
 
-export async function measureFileFlood(mode: 'quick' | 'full', log: (line: string) => void): Promise<string> {
+export async function measureFileFlood(
+  mode: 'quick' | 'full',
+  log: (line: string) => void,
+  busy = false,
+): Promise<string> {
   const title = "## 21. A free-voice file flood in one server, against another server's files (bench/file-flood.ts)";
   if (!freeVoiceInstalled()) {
     log('file-flood: eSpeak NG is not installed: figure 21 skipped');
@@ -203,7 +207,7 @@ export async function measureFileFlood(mode: 'quick' | 'full', log: (line: strin
     return [
       title,
       '',
-      `SayBot in the bench's process with its own queue bounds, the free-request ration off (BUDGET_MEMBER_FREE_PER_MINUTE=0), the free voice chosen, the character budgets lifted; the local Discord and the sandbox in the servers process, which sends the flood: ${FLOODERS} members of server A send /say voice:free-en-f output:file, ${PER_SECOND.toFixed(0)} a second together, for ${seconds} s. Server B's member asks ${rounds} times, one after the other, for a file in the free voice (new words each time) and a file of a paid line already cached: alone first (the baseline), from 3 s into the flood, and after it, in the same run. Each: from INTERACTION_CREATE leaving the local Discord to the reply that carries the file (p50 / max), and its p50 against the baseline's. RSS: the bot's process (the bench's; the servers are another), the most seen over the phase. Files under way: the most files and voice messages held at once (src/features/speaking/file-shares.ts: ${MAX_FILES_PER_GUILD} a server, ${MAX_FILES} over the bot). Global REST waits: requests discord.js held back for the bot's global limit. Load: ${(loadavg()[0] ?? 0).toFixed(1)} at the end (the host is shared).`,
+      `SayBot in the bench's process with its own queue bounds, the free-request ration off (BUDGET_MEMBER_FREE_PER_MINUTE=0), the free voice chosen, the character budgets lifted; the local Discord and the sandbox in the servers process, which sends the flood: ${FLOODERS} members of server A send /say voice:free-en-f output:file, ${PER_SECOND.toFixed(0)} a second together, for ${seconds} s. Server B's member asks ${rounds} times, one after the other, for a file in the free voice (new words each time) and a file of a paid line already cached: alone first (the baseline), from 3 s into the flood, and after it, in the same run. Each: from INTERACTION_CREATE leaving the local Discord to the reply that carries the file (p50 / max), and its p50 against the baseline's. RSS: the bot's process (the bench's; the servers are another), the most seen over the phase. Files under way: the most files and voice messages held at once (src/features/speaking/file-shares.ts: ${MAX_FILES_PER_GUILD} a server, ${MAX_FILES} over the bot). Global REST waits: requests discord.js held back for the bot's global limit. ${busy ? 'A busy host: two processes the bench spawns, each burning a core (bench/burners.ts), throughout. ' : ''}Load: ${(loadavg()[0] ?? 0).toFixed(1)} at the end (the host is shared).`,
       '',
       "| Phase | B's free file p50 / max | against baseline | B's cached paid file p50 / max | against baseline | bot RSS max | files under way max | global REST waits |",
       '|---|---|---|---|---|---|---|---|',
