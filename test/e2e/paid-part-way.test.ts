@@ -199,6 +199,11 @@ describe('paid part-way, then refused for the month', () => {
     const made = requestsFor(parts, before);
     expect(made.map((r) => r.status).slice(0, 2)).toEqual([200, 429]);
     expectPaidPartWay(failure.content ?? '', first);
+    // The channel's reply still says whose words it heard, and no longer that they are being spoken.
+    const shown = (
+      await handle.waitFor((r) => r.kind === 'edit-original' && !/^Speaking/.test(r.content ?? ''), 20_000)
+    ).content;
+    expect(shown).toBe(t('en-US', 'say.spokePartWay', { channel: `<#${VOICE}>`, voice: `\`${VOICE_ID}\`` }));
   });
 
   it('in voice: once a part is refused, no later part of the order is sent, even one the month still has room for', async () => {

@@ -11,15 +11,30 @@ import { replyWithoutToken } from './tokenless-reply.ts';
 
 export { NO_MENTIONS, echo } from './safe-text.ts';
 
-/** Public replies that name what a channel heard: never deleted by a failure that comes after (showFailure). */
-const attributing = new WeakSet<AnsweredInteraction>();
+/**
+ * Public replies that name what a channel heard: never deleted by a failure that comes after (showFailure); with the
+ * words they become then, if they said it was under way ("Speaking in …").
+ */
+const attributing = new WeakMap<AnsweredInteraction, { key: MessageKey; params: MessageParams } | undefined>();
 
 /**
  * Marks the interaction's public reply as the one that says whose words a channel heard: from now on a failure
- * follows it privately and leaves it in place (what SayBot says for a member stays attributable to them).
+ * follows it privately and leaves it in place (what SayBot says for a member stays attributable to them), changed to
+ * `heard` when given, so that it no longer says they are still being spoken.
  */
-export function keepsAttribution(interaction: AnsweredInteraction): void {
-  attributing.add(interaction);
+export function keepsAttribution(
+  interaction: AnsweredInteraction,
+  heard?: { key: MessageKey; params: MessageParams },
+): void {
+  attributing.set(interaction, heard);
+}
+
+/** An attributing reply changed to what the channel heard, if it has words for that (keepsAttribution). */
+async function keptAsHeard(interaction: AnsweredInteraction): Promise<void> {
+  const heard = attributing.get(interaction);
+  if (heard === undefined) return;
+  const content = t(interaction.locale, heard.key, heard.params);
+  await interaction.editReply({ content, allowedMentions: NO_MENTIONS, components: [] }).catch(() => undefined);
 }
 
 /** Rows of buttons under a reply (reply-buttons.ts); left off a reply that goes out without the token. */
@@ -127,6 +142,8 @@ export async function showFailure(
       } else {
         if (!attributing.has(interaction)) await interaction.deleteReply().catch(() => undefined);
         await interaction.followUp({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral });
+        // The member learns what failed first; then the channel's reply stops saying it is under way.
+        await keptAsHeard(interaction);
       }
       return;
     } catch (replyError) {

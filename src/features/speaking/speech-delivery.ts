@@ -261,7 +261,13 @@ async function speakAndAnswer(
   }
   if (target.kind === 'voice') {
     // Once the channel hears it, the public reply is what says whose words they are: a failure after that keeps it.
-    void job.firstAudio.then(() => keepsAttribution(interaction));
+    // And if it fails after, the reply says the channel heard part of it, no longer that it is being spoken.
+    void job.firstAudio.then(() =>
+      keepsAttribution(interaction, {
+        key: 'say.spokePartWay',
+        params: { channel: channel(target.channelId), voice },
+      }),
+    );
     if (accepted.ahead > 0)
       await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
