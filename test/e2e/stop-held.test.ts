@@ -3,6 +3,7 @@
 // been charged an instant before the close: the documented over-count, never under); the member is not told
 // "nothing was spent".
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
@@ -62,5 +63,27 @@ describe('/stop while a paid request waits at the service, uncharged', () => {
     expect(await spentShown(h)).toBe(h.sandbox.charactersBilled() + countCharacters(held?.text ?? ''));
     // The member is told it stopped, never that nothing was spent.
     expect(answer.content).not.toMatch(/nothing (was )?(spent|charged)|not charged/i);
+    // It was sent, and may have been charged: it counts, as /usage shows.
+    expect(answer.content).toContain(t('en-US', 'say.stoppedSpent'));
+  });
+
+  it('stopped while it plays: told that what was asked of the service counts, as /usage shows', async () => {
+    const h = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
+    expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'join' })).content).toMatch(/^Joined/);
+    h.discord.clearAudio(GUILD);
+    const said = await h.discord.command({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: [{ name: 'text', value: TEXT }],
+    });
+    await until(() => h.discord.heardPackets(GUILD).some((packet) => !packet.silence));
+    expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' })).content).toMatch(/^Stopped/);
+    const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+    await booksSettled(h);
+    const paid = h.sandbox.charactersBilled();
+    expect(paid).toBeGreaterThan(0);
+    expect(answer.content).toContain(t('en-US', 'say.stoppedSpent'));
+    expect(await spentShown(h)).toBe(paid);
   });
 });

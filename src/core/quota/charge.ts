@@ -79,6 +79,7 @@ export class Charge {
   #forgotten: 'member' | 'guild' | undefined;
   /** Characters the service accepted (and charged) for this request's parts so far. */
   #paid = 0;
+  #sent = 0;
 
   constructor(
     books: ChargeBooks,
@@ -138,8 +139,15 @@ export class Charge {
    * must not be sent. The service's answer then confirms it (accepted) or takes it back (released); the
    * caller releases the part's reservation once it will spend nothing more, and settles the entry once it is over.
    */
-  sending(spend: PartSpend): Promise<LedgerEntry> {
-    return this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+  async sending(spend: PartSpend): Promise<LedgerEntry> {
+    const entry = await this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+    this.#sent += 1;
+    return entry;
+  }
+
+  /** Requests written ahead and not taken back: sent, or about to be (each may have been charged). */
+  get sent(): number {
+    return this.#sent;
   }
 
   /** The service accepted (and charged) the request written ahead as `entry`. */
@@ -158,6 +166,7 @@ export class Charge {
 
   /** The request written ahead as `entry` was definitely not charged (refused, or never sent): taken back. */
   released(entry: LedgerEntry): Promise<void> {
+    this.#sent -= 1;
     return this.#books.release(entry);
   }
 

@@ -359,6 +359,7 @@ export class SpeechPipeline {
     const outcome = {
       ...delivered,
       ...(partWay === undefined ? {} : { partWay }),
+      ...(endedEarly(delivered.kind) && job.charge.sent > 0 ? { spentSome: true as const } : {}),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -481,4 +482,9 @@ function spendContext(requester: Requester): SpendContext {
 interface Paid {
   charge: Charge;
   late?: QuoteAllowance;
+}
+
+/** An order in voice that ended before its end: what it spent is said with it (heard or not). */
+function endedEarly(kind: SpeechOutcome['kind']): boolean {
+  return kind === 'stopped' || kind === 'skipped' || kind === 'cut-off';
 }

@@ -177,6 +177,8 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
+  /** Stopped, skipped or cut off in voice after paid requests were sent for it: their characters count, heard or not. */
+  spentSome?: true;
   /**
    * A file or voice message holding only the parts paid for before a later one failed: why the rest is missing (a
    * PaidPartWayError with what was paid, or that part's own failure), said with it.

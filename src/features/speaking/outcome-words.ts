@@ -154,10 +154,14 @@ function commandAnswer(
           outcome.seconds,
           buttons ? { buttons: 'voice' } : {},
         );
-      if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds);
-      if (outcome.kind === 'stopped') return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds);
+      // Ended early after paid requests left: they count, heard or not (a part asked for ahead, one the service may
+      // still be answering, whose figure is not known yet: /usage has it).
+      const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
+      if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds, { notes });
+      if (outcome.kind === 'stopped')
+        return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds, { notes });
       // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so not "Stopped".
-      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds);
+      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds, { notes });
     }
   }
 }

@@ -22,6 +22,7 @@ export const en = {
   'say.spokePartWay': 'Spoke part of this in {channel} with {voice}; it stopped before the end.',
   'say.skipped': 'Skipped after {seconds} s ({voice}).',
   'say.stopped': 'Stopped ({voice}).',
+  'say.stoppedSpent': 'What the voice service was asked to make of it counts as spent, heard or not; /usage shows it.',
   'say.cutOff':
     'The reply was cut off after {seconds} s ({voice}): I lost the voice connection in {channel}. Use /say again and I will rejoin.',
   'say.file': 'Here is {voice}, {seconds} s ({format}).',

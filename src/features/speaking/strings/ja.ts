@@ -22,6 +22,8 @@ export const ja: Translation<typeof en> = {
   'say.spokePartWay': '{channel}で{voice}で一部を読み上げました。最後まで読み上げる前に止まりました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
   'say.stopped': '停止しました（{voice}）。',
+  'say.stoppedSpent':
+    '音声サービスに依頼した分は、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
   'say.cutOff':
     '{seconds}秒で読み上げが途切れました（{voice}）：{channel}の音声接続が切れました。もう一度 /say を使うと再参加します。',
   'say.file': '{voice} の声、{seconds} 秒（{format}）のファイルです。',

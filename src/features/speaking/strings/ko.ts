@@ -21,6 +21,8 @@ export const ko: Translation<typeof en> = {
   'say.spokePartWay': '{channel}에서 {voice}(으)로 일부를 말했습니다. 끝까지 말하지 못하고 멈췄습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
   'say.stopped': '중지했습니다 ({voice}).',
+  'say.stoppedSpent':
+    '음성 서비스에 요청한 부분은 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
   'say.cutOff':
     '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {channel}의 음성 연결이 끊어졌습니다. /say를 다시 쓰면 다시 들어갑니다.',
   'say.file': '{voice} 음성, {seconds}초 ({format}) 파일입니다.',
