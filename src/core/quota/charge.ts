@@ -79,6 +79,8 @@ export class Charge {
   #forgotten: 'member' | 'guild' | undefined;
   /** Characters the service accepted (and charged) for this request's parts so far. */
   #paid = 0;
+  /** Characters written ahead for this request's parts and not taken back (paid, or sent and never answered). */
+  #written = 0;
 
   constructor(
     books: ChargeBooks,
@@ -138,8 +140,10 @@ export class Charge {
    * must not be sent. The service's answer then confirms it (accepted) or takes it back (released); the
    * caller releases the part's reservation once it will spend nothing more, and settles the entry once it is over.
    */
-  sending(spend: PartSpend): Promise<LedgerEntry> {
-    return this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+  async sending(spend: PartSpend): Promise<LedgerEntry> {
+    const entry = await this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+    this.#written += entry.spend.characters;
+    return entry;
   }
 
   /** The service accepted (and charged) the request written ahead as `entry`. */
@@ -156,8 +160,18 @@ export class Charge {
     return this.#paid;
   }
 
+  /**
+   * Characters the books count as spent for this request's parts so far: those the service accepted (`paid`), and
+   * those sent that never had its answer (closed unanswered, cut, timed out: it may have charged them). What a stop
+   * must word as "may have been counted" is this less `paid`.
+   */
+  get written(): number {
+    return this.#written;
+  }
+
   /** The request written ahead as `entry` was definitely not charged (refused, or never sent): taken back. */
   released(entry: LedgerEntry): Promise<void> {
+    this.#written -= entry.spend.characters;
     return this.#books.release(entry);
   }
 

@@ -58,8 +58,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
-  /** Per guild, the files and voice messages being made, each with whose it is and what stops it (stopRenders). */
-  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; stop: AbortController }>>();
+  /** Per guild, the files and voice messages being made, each with whose it is (stopRenders ends their jobs). */
+  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; job: Job }>>();
   readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -181,8 +181,9 @@ export class SpeechPipeline {
   /**
    * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
    * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
-   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet
-   * (rights-watch.ts), with the RightsRevokedError its front-end words.
+   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet, and a file or voice
+   * message being made for them lets go of the part it waits for (rights-watch.ts), with the RightsRevokedError its
+   * front-end words.
    */
   rightsChanged(guildId: string, userId?: string): void {
     this.#rights.recheck(guildId, userId);
@@ -190,15 +191,17 @@ export class SpeechPipeline {
 
   /**
    * /stop for the files and voice messages `userId` asked for in this guild that are being made: none of their parts
-   * is asked for after this (a part already sent is read to its end and paid), nothing of them is posted, and each
-   * answers that it was stopped and what it cost so far (RenderStoppedError). Returns how many it stopped. Only the
-   * member's own: a file is posted for whoever asked, heard by nobody in voice, so no one else's rights reach it.
+   * is asked for after this, the part each waits for is let go of (closed at the service while it waits there
+   * uncharged and no other order waits for it, as in voice; read to its end and paid once its answer has begun),
+   * nothing of them is posted, and each answers that it was stopped, what it cost so far and what it may have
+   * (RenderStoppedError). Returns how many it stopped. Only the member's own: a file is posted for whoever asked, heard
+   * by nobody in voice, so no one else's rights reach it.
    */
   stopRenders(guildId: string, userId: string): number {
     let stopped = 0;
     for (const render of this.#renders.get(guildId) ?? []) {
-      if (render.userId !== userId || !render.requesterMayStop || render.stop.signal.aborted) continue;
-      render.stop.abort();
+      if (render.userId !== userId || !render.requesterMayStop || render.job.ended.aborted) continue;
+      render.job.end(new RenderStoppedError());
       stopped += 1;
     }
     return stopped;
@@ -350,7 +353,9 @@ export class SpeechPipeline {
     const result = await this.#delivered(job);
     // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
     const delivered =
-      result.kind === 'failed' ? { ...result, error: afterPaying(result.error, job.charge.paid) } : result;
+      result.kind === 'failed'
+        ? { ...result, error: afterPaying(result.error, job.charge.paid, job.charge.written - job.charge.paid) }
+        : result;
     const { freeVoice, lineCutAt, restRefused } = job;
     const paidBefore = job.charge.paid;
     const partWay =
@@ -403,32 +408,40 @@ export class SpeechPipeline {
   }
 
   /**
-   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders): checked
-   * before each part is asked for, and once the whole is made, before anything is posted.
+   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders) and a
+   * right taken away may end (rightsChanged): either ends the job (Job `end`), which lets go of the part it waits for.
+   * Checked before each part is asked for, and once the whole is made, before anything is posted.
    */
   async #render(job: Job): Promise<SpeechOutcome> {
     const { requester } = job;
-    const render = {
-      userId: requester.userId,
-      requesterMayStop: requester.policy.requesterMayStop,
-      stop: new AbortController(),
-    };
-    const notStopped = () => {
-      if (render.stop.signal.aborted) throw new RenderStoppedError();
+    const render = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop, job };
+    // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
+    const notEnded = () => {
+      if (job.ended.aborted) throw job.ended.reason;
     };
     const allowed: StillAllowed = async () => {
-      notStopped();
+      notEnded();
       await this.#stillAllowed(job);
-      notStopped();
+      notEnded();
     };
     const renders = this.#renders.get(requester.guildId) ?? new Set();
     this.#renders.set(requester.guildId, renders);
     renders.add(render);
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: () => this.#stillAllowed(job),
+      end: (error) => job.end(error),
+    });
     try {
       const outcome = await rendered(this.#source, this.#log, job, allowed);
-      notStopped();
+      notEnded();
       return outcome;
+    } catch (error) {
+      notEnded();
+      throw error;
     } finally {
+      unwatch();
       renders.delete(render);
       if (renders.size === 0 && this.#renders.get(requester.guildId) === renders)
         this.#renders.delete(requester.guildId);
