@@ -58,8 +58,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
-  /** Per guild, the files and voice messages being made, each with whose it is (stopRenders ends their jobs). */
-  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; job: Job }>>();
+  /** Per guild, the files, voice messages and clones being made, each with whose it is and how it ends (stopRenders). */
+  readonly #renders = new Map<string, Set<Stoppable>>();
   readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -163,7 +163,7 @@ export class SpeechPipeline {
     requester: Requester,
     text: string,
     clip: CloneClip,
-    signal?: AbortSignal,
+    stop?: AbortSignal,
   ): Promise<CloneVoiceResponse> {
     const characters = countCharacters(text);
     const charge = await this.#accounting.authorize(
@@ -172,10 +172,32 @@ export class SpeechPipeline {
       requester.policy,
     );
     try {
-      return await this.#source.cloneVoice(text, clip, signal, charge);
+      return await this.#source.cloneVoice(text, clip, stop, charge);
+    } catch (error) {
+      // Stopped before its answer: not sent, or closed and on the books as it may have been charged.
+      if (stop?.aborted) throw new RenderStoppedError(charge.paid, charge.written - charge.paid);
+      throw error;
     } finally {
       charge.close();
     }
+  }
+
+  /**
+   * A /clone of `requester`'s from its acceptance to its first line handed to speak(): /stop (stopRenders) reaches it
+   * meanwhile, aborting `signal`, which cloneVoice takes as `stop`. `done()` once its line is handed over (from then on
+   * the line's own job is what /stop reaches), or once it is over.
+   */
+  stoppableClone(requester: Requester): { readonly signal: AbortSignal; done(): void } {
+    const stop = new AbortController();
+    const done = this.#stoppable({
+      kind: 'clone',
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      ended: stop.signal,
+      end: (error) => stop.abort(error),
+      guildId: requester.guildId,
+    });
+    return { signal: stop.signal, done };
   }
 
   /**
@@ -197,14 +219,26 @@ export class SpeechPipeline {
    * (RenderStoppedError). Returns how many it stopped. Only the member's own: a file is posted for whoever asked, heard
    * by nobody in voice, so no one else's rights reach it.
    */
-  stopRenders(guildId: string, userId: string): number {
-    let stopped = 0;
+  stopRenders(guildId: string, userId: string): { files: number; clones: number } {
+    const stopped = { files: 0, clones: 0 };
     for (const render of this.#renders.get(guildId) ?? []) {
-      if (render.userId !== userId || !render.requesterMayStop || render.job.ended.aborted) continue;
-      render.job.end(new RenderStoppedError());
-      stopped += 1;
+      if (render.userId !== userId || !render.requesterMayStop || render.ended.aborted) continue;
+      render.end(new RenderStoppedError());
+      if (render.kind === 'clone') stopped.clones += 1;
+      else stopped.files += 1;
     }
     return stopped;
+  }
+
+  /** Registers what /stop may end in its guild (stopRenders); returns what takes it out. */
+  #stoppable(entry: Stoppable & { guildId: string }): () => void {
+    const renders = this.#renders.get(entry.guildId) ?? new Set();
+    this.#renders.set(entry.guildId, renders);
+    renders.add(entry);
+    return () => {
+      renders.delete(entry);
+      if (renders.size === 0 && this.#renders.get(entry.guildId) === renders) this.#renders.delete(entry.guildId);
+    };
   }
 
   /**
@@ -414,7 +448,6 @@ export class SpeechPipeline {
    */
   async #render(job: Job): Promise<SpeechOutcome> {
     const { requester } = job;
-    const render = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop, job };
     // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
     const notEnded = () => {
       if (job.ended.aborted) throw job.ended.reason;
@@ -424,9 +457,14 @@ export class SpeechPipeline {
       await this.#stillAllowed(job);
       notEnded();
     };
-    const renders = this.#renders.get(requester.guildId) ?? new Set();
-    this.#renders.set(requester.guildId, renders);
-    renders.add(render);
+    const unlist = this.#stoppable({
+      kind: 'render',
+      guildId: requester.guildId,
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      ended: job.ended,
+      end: (error) => job.end(error),
+    });
     const unwatch = this.#rights.watch({
       guildId: requester.guildId,
       userId: requester.userId,
@@ -442,9 +480,7 @@ export class SpeechPipeline {
       throw error;
     } finally {
       unwatch();
-      renders.delete(render);
-      if (renders.size === 0 && this.#renders.get(requester.guildId) === renders)
-        this.#renders.delete(requester.guildId);
+      unlist();
     }
   }
 
@@ -487,6 +523,15 @@ export class SpeechPipeline {
 /** Who a request's spends are recorded under. */
 function spendContext(requester: Requester): SpendContext {
   return { guildId: requester.guildId, userId: requester.userId, command: requester.command };
+}
+
+/** What /stop may end outside voice: a file, voice message or scene being made (a render), or a /clone. */
+interface Stoppable {
+  kind: 'render' | 'clone';
+  userId: string;
+  requesterMayStop: boolean;
+  ended: AbortSignal;
+  end(error: Error): void;
 }
 
 /** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */
