@@ -33,6 +33,7 @@ import {
 } from '../src/features/voices/index.ts';
 import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknowledge.ts';
 import { echo, showResult } from '../src/core/interactions/replies.ts';
+import { RenderStoppedError } from '../src/core/speech/errors.ts';
 import { countCharacters } from '../src/core/speech/split-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
@@ -180,12 +181,48 @@ async function cloneAndSpeak(
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
 ): Promise<void> {
   const requester = commandRequester(interaction);
-  // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
-  const cloned = await context.speech.cloneVoice(requester, text, {
-    data: clip.data,
+  // Its member's /stop reaches it from here to its first line handed over (then the line's own order is stopped).
+  const order = context.speech.stoppableClone(requester);
+  try {
+    await cloneStoppable(interaction, context, { name, text, filename, clip, target, reservation }, requester, order);
+  } finally {
+    order.done();
+  }
+}
+
+async function cloneStoppable(
+  interaction: AnsweredInteraction<'cached'>,
+  context: Services<Uses>,
+  {
+    name,
+    text,
     filename,
-    contentType: clip.contentType,
-  });
+    clip,
+    target,
+    reservation,
+  }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
+  requester: ReturnType<typeof commandRequester>,
+  order: { readonly signal: AbortSignal; done(): void },
+): Promise<void> {
+  // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
+  let cloned;
+  try {
+    cloned = await context.speech.cloneVoice(
+      requester,
+      text,
+      { data: clip.data, filename, contentType: clip.contentType },
+      order.signal,
+    );
+  } catch (error) {
+    // Stopped before the service answered: never sent, or closed and counted as it may have been charged.
+    if (!(error instanceof RenderStoppedError)) throw error;
+    if (error.unconfirmed + error.paid <= 0) throw new UserError('clone.stoppedUnsent', {}, { cause: error });
+    throw new UserError(
+      'clone.stoppedClosed',
+      { characters: error.unconfirmed + error.paid },
+      { cause: error, level: 'info' },
+    );
+  }
   const saved = await context.store.voiceLibrary.add(
     {
       guildId: interaction.guildId,
@@ -211,6 +248,11 @@ async function cloneAndSpeak(
   );
   // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
   if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
+  // Stopped once the service had answered: the voice is paid for and kept, its line neither played nor posted.
+  if (order.signal.aborted) {
+    cloned.audio?.body.destroy();
+    throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { level: 'info' });
+  }
 
   const label = t(interaction.locale, 'clone.voiceLabel', {
     name,
@@ -222,11 +264,17 @@ async function cloneAndSpeak(
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
+  // From here the line's own order is what /stop reaches (its render, or the player's hold): handed over in this
+  // turn, before anything is awaited, so no /stop falls between the two.
+  order.done();
   try {
     await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
   } catch (error) {
     // A line refused before it played leaves the clone's audio unread: let its call end now, not at shutdown.
     cloned.audio?.body.destroy();
+    // Its member stopped the line's file or voice message: the voice is made and paid for, never "nothing charged".
+    if (error instanceof RenderStoppedError)
+      throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { cause: error, level: 'info' });
     // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
     // the member reads that first, or they would clone (and pay) again.
     const cause = describeFailure(error);

@@ -12,23 +12,24 @@ type Uses = (typeof uses)[number];
 export const data = slashCommand('stop');
 
 export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
-  // The member's own files and voice messages being made end first: theirs wherever they are, nobody else's.
-  const files = context.speech.stopRenders(interaction.guildId, interaction.user.id);
-  const say = (key: MessageKey, params: MessageParams) => {
-    const lines = [t(interaction.locale, key, params)];
-    if (files > 0) lines.push(t(interaction.locale, 'stop.files', { count: files }));
-    return showContent(interaction, lines.join('\n'));
-  };
-  const filesOnly = () => showContent(interaction, t(interaction.locale, 'stop.files', { count: files }));
+  // The member's own files, voice messages and clones being made end first: theirs wherever they are, nobody else's.
+  const { files, clones } = context.speech.stopRenders(interaction.guildId, interaction.user.id);
+  const made = [
+    ...(files > 0 ? [t(interaction.locale, 'stop.files', { count: files })] : []),
+    ...(clones > 0 ? [t(interaction.locale, 'stop.clones', { count: clones })] : []),
+  ];
+  const say = (key: MessageKey, params: MessageParams) =>
+    showContent(interaction, [t(interaction.locale, key, params), ...made].join('\n'));
+  const filesOnly = () => showContent(interaction, made.join('\n'));
   const player = context.players.find(interaction.guildId);
   const channelId = player?.channelId;
-  if (!player || channelId === undefined) return files > 0 ? filesOnly() : say('stop.stopped', { count: 0 });
+  if (!player || channelId === undefined) return made.length > 0 ? filesOnly() : say('stop.stopped', { count: 0 });
   let control;
   try {
     control = playerControl(interaction, channelId);
   } catch (error) {
     // Not theirs to act on in voice: what they did stop is the answer.
-    if (files > 0 && error instanceof UserError) return filesOnly();
+    if (made.length > 0 && error instanceof UserError) return filesOnly();
     throw error;
   }
   const which = stoppable(control);
@@ -36,6 +37,6 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   const current = player.playing;
   const cleared = player.stop(which);
   const stoppedCurrent = current !== undefined && which(current);
-  if (cleared === 0 && !stoppedCurrent && files > 0) return filesOnly();
+  if (cleared === 0 && !stoppedCurrent && made.length > 0) return filesOnly();
   await say(cleared > 0 || stoppedCurrent ? 'stop.own' : 'stop.nothingOwn', { count: cleared });
 };

@@ -79,7 +79,8 @@ export class Charge {
   #forgotten: 'member' | 'guild' | undefined;
   /** Characters the service accepted (and charged) for this request's parts so far. */
   #paid = 0;
-  #sent = 0;
+  /** Characters written ahead for this request's parts and not taken back (paid, or sent and never answered). */
+  #written = 0;
 
   constructor(
     books: ChargeBooks,
@@ -141,13 +142,8 @@ export class Charge {
    */
   async sending(spend: PartSpend): Promise<LedgerEntry> {
     const entry = await this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
-    this.#sent += 1;
+    this.#written += entry.spend.characters;
     return entry;
-  }
-
-  /** Requests written ahead and not taken back: sent, or about to be (each may have been charged). */
-  get sent(): number {
-    return this.#sent;
   }
 
   /** The service accepted (and charged) the request written ahead as `entry`. */
@@ -164,9 +160,18 @@ export class Charge {
     return this.#paid;
   }
 
+  /**
+   * Characters the books count as spent for this request's parts so far: those the service accepted (`paid`), and
+   * those sent that never had its answer (closed unanswered, cut, timed out: it may have charged them). What a stop
+   * must word as "may have been counted" is this less `paid`.
+   */
+  get written(): number {
+    return this.#written;
+  }
+
   /** The request written ahead as `entry` was definitely not charged (refused, or never sent): taken back. */
   released(entry: LedgerEntry): Promise<void> {
-    this.#sent -= 1;
+    this.#written -= entry.spend.characters;
     return this.#books.release(entry);
   }
 

@@ -189,7 +189,7 @@ export interface PartPieces {
 
 /**
  * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
- * so, each after the one before it. A body that came whole in shared memory (the free voice's WAV, a cache hit, a
+ * so, each after the one before it. Its render ended meanwhile (JobAccount `ended`), it is let go of. A body that came whole in shared memory (the free voice's WAV, a cache hit, a
  * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
  * the audio worker reads and joins: no join of the whole part on the main thread.
  */
@@ -201,7 +201,7 @@ export async function readPart(
   allowed: StillAllowed,
 ): Promise<PartPieces> {
   await allowed();
-  const response = await source.fetch(request, text, new AbortController().signal, job);
+  const response = await source.fetch(request, text, job.ended ?? new AbortController().signal, job);
   return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
 }
 
@@ -249,7 +249,7 @@ export function partsVoiceMessage(
   job: JobAccount,
   allowed: StillAllowed,
 ): Promise<VoiceMessage> {
-  const signal = new AbortController().signal;
+  const signal = job.ended ?? new AbortController().signal;
   return renderVoiceMessage(
     (async function* () {
       for (const [index, text] of texts.entries()) {

@@ -30,15 +30,22 @@ export class SpeechInputError extends Error {
 }
 
 /**
- * A file or voice message its member stopped (/stop) while it was made: no part of it is asked for after that (a part
- * already sent is read to its end and paid), and nothing is posted. `paid`: the characters its parts made so far cost.
+ * A file or voice message its member stopped (/stop) while it was made: no part of it is asked for after that, the
+ * part it waits for is let go of (closed at the service when it still waits there uncharged and nobody else waits for
+ * it; read to its end and paid once the service's answer has begun), and nothing is posted. `paid`: the characters the
+ * service accepted for its parts so far; `unconfirmed`: those of a part sent and closed before its answer, which the
+ * service may have counted (the books count them as spent).
  */
 export class RenderStoppedError extends Error {
   readonly paid: number;
+  readonly unconfirmed: number;
 
-  constructor(paid = 0) {
-    super(`stopped by its member while it was made, after ${paid} characters were paid`);
+  constructor(paid = 0, unconfirmed = 0) {
+    super(
+      `stopped by its member while it was made, after ${paid} characters were paid and ${unconfirmed} may have been`,
+    );
     this.name = 'RenderStoppedError';
     this.paid = paid;
+    this.unconfirmed = unconfirmed;
   }
 }

@@ -57,6 +57,7 @@ export class Job implements JobAccount, JobEvents {
   playback: { player: GuildPlayer; lane: Lane; held: HeldOrder } | undefined;
   #charge: Charge | undefined;
   #admission: Admission | undefined;
+  readonly #end = new AbortController();
   readonly accepted: Promise<AcceptedJob>;
   readonly firstAudio: Promise<FirstFrame>;
   readonly outcome: Promise<SpeechOutcome>;
@@ -111,6 +112,16 @@ export class Job implements JobAccount, JobEvents {
     this.late = taken.late;
     this.#charge = taken.charge;
     this.#admission = taken.admission;
+  }
+
+  /** JobAccount.ended: aborted by end(). */
+  get ended(): AbortSignal {
+    return this.#end.signal;
+  }
+
+  /** Ends its render now with `reason` (the first reason stays): the part it waits for is let go of. */
+  end(reason: Error): void {
+    this.#end.abort(reason);
   }
 
   /** Its first frame went out: with the free voice that spoke it if the service failed. */

@@ -4,7 +4,13 @@
 // words say "sent nothing" or "nothing was spent", true of the part refused and false of the request: so the
 // pipeline hands every front-end this instead (once, in pipeline.ts), and failure-words.ts words it as paid
 // part-way: the characters spent, and why the rest was not sent.
-import { AuthenticationError, PermissionDeniedError, QuotaExceededError, VoiceApiError } from '../api/errors.ts';
+import {
+  AbortedError,
+  AuthenticationError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  VoiceApiError,
+} from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
 import { RenderStoppedError } from './errors.ts';
 
@@ -26,14 +32,15 @@ export class PaidPartWayError extends Error {
 }
 
 /**
- * The failure a request that ended with `error` after paying `paid` characters is answered with: a refusal for
+ * The failure a request that ended with `error` after paying `paid` characters (and sending `unconfirmed` more that
+ * never had the service's answer) is answered with: a refusal for
  * money (a Refusal, or the service's own "quota exceeded" not charged) or of the key (the service's own 401 or 403,
  * not charged) after something was paid becomes a PaidPartWayError; anything else stays as it is (its words already
  * say what the service did, or make no claim of nothing spent).
  */
-export function afterPaying(error: unknown, paid: number): unknown {
-  // Stopped by its member: what its parts cost so far is said with it.
-  if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid));
+export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unknown {
+  // Stopped by its member: what its parts cost so far is said with it, and what they may have cost.
+  if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   if (paid <= 0 || !refusesRest(error)) return error;
   return new PaidPartWayError(paid, error);
 }
@@ -57,5 +64,6 @@ export function refusesRest(error: unknown): error is RestRefusal {
  * member, by rights lost or by a voice deleted: nothing of those is posted.
  */
 export function leavesPaidParts(error: unknown): boolean {
-  return refusesRest(error) || error instanceof VoiceApiError;
+  // Aborted is this order let go of (its member's /stop, a right taken away): nothing of it is posted.
+  return refusesRest(error) || (error instanceof VoiceApiError && !(error instanceof AbortedError));
 }

@@ -329,18 +329,24 @@ export class PartSource {
       : this.#client.tts(call.body, options);
   }
 
-  /** Creates a cloned voice; its characters are recorded like any other request's. */
+  /**
+   * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
+   * of it as a part's last waiter does (part-flight.ts Waiters): before it leaves it is not sent; after, while the
+   * service has not begun to answer, it is closed (the client's CallControl `letGo`) and stays spent, as it may have
+   * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
+   */
   async cloneVoice(
     text: string,
     clip: { data: Uint8Array; filename: string; contentType: string },
-    signal?: AbortSignal,
+    stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const paid = this.#spends.paid(charge, text, 'voice-clone');
+    const paid = this.#spends.paid(charge, text, 'voice-clone', () => stop?.aborted !== true);
+    const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
     let response: CloneVoiceResponse;
     try {
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { signal, ...paid.hooks }),
+        this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
       );
     } catch (error) {
       // Charged, and the new voice's ID never came: undelivered.

@@ -25,6 +25,12 @@ export interface JobAccount {
    * leavesPaidParts): it holds the parts made, and the front-end says why the rest is missing.
    */
   restFailed?: unknown;
+  /**
+   * Aborted when its render is ended before it is made (its member's /stop, a right taken away), with what ended it
+   * as its reason: the part it waits for is let go of (part-flight.ts Waiters), closed at the service when nobody else
+   * waits for it and the service has not begun to answer. Absent: nothing ends its wait but the part's own end.
+   */
+  readonly ended?: AbortSignal | undefined;
 }
 
 /** A request's lines as the pipeline handles them: one for a plain request, one per line for a scene. */

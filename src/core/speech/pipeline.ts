@@ -58,8 +58,8 @@ export class SpeechPipeline {
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   readonly #lanes = new Map<string, Lane>();
-  /** Per guild, the files and voice messages being made, each with whose it is and what stops it (stopRenders). */
-  readonly #renders = new Map<string, Set<{ userId: string; requesterMayStop: boolean; stop: AbortController }>>();
+  /** Per guild, the files, voice messages and clones being made, each with whose it is and how it ends (stopRenders). */
+  readonly #renders = new Map<string, Set<Stoppable>>();
   readonly #rights = new RightsWatch();
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -163,7 +163,7 @@ export class SpeechPipeline {
     requester: Requester,
     text: string,
     clip: CloneClip,
-    signal?: AbortSignal,
+    stop?: AbortSignal,
   ): Promise<CloneVoiceResponse> {
     const characters = countCharacters(text);
     const charge = await this.#accounting.authorize(
@@ -172,17 +172,40 @@ export class SpeechPipeline {
       requester.policy,
     );
     try {
-      return await this.#source.cloneVoice(text, clip, signal, charge);
+      return await this.#source.cloneVoice(text, clip, stop, charge);
+    } catch (error) {
+      // Stopped before its answer: not sent, or closed and on the books as it may have been charged.
+      if (stop?.aborted) throw new RenderStoppedError(charge.paid, charge.written - charge.paid);
+      throw error;
     } finally {
       charge.close();
     }
   }
 
   /**
+   * A /clone of `requester`'s from its acceptance to its first line handed to speak(): /stop (stopRenders) reaches it
+   * meanwhile, aborting `signal`, which cloneVoice takes as `stop`. `done()` once its line is handed over (from then on
+   * the line's own job is what /stop reaches), or once it is over.
+   */
+  stoppableClone(requester: Requester): { readonly signal: AbortSignal; done(): void } {
+    const stop = new AbortController();
+    const done = this.#stoppable({
+      kind: 'clone',
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      ended: stop.signal,
+      end: (error) => stop.abort(error),
+      guildId: requester.guildId,
+    });
+    return { signal: stop.signal, done };
+  }
+
+  /**
    * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
    * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
-   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet
-   * (rights-watch.ts), with the RightsRevokedError its front-end words.
+   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet, and a file or voice
+   * message being made for them lets go of the part it waits for (rights-watch.ts), with the RightsRevokedError its
+   * front-end words.
    */
   rightsChanged(guildId: string, userId?: string): void {
     this.#rights.recheck(guildId, userId);
@@ -190,18 +213,32 @@ export class SpeechPipeline {
 
   /**
    * /stop for the files and voice messages `userId` asked for in this guild that are being made: none of their parts
-   * is asked for after this (a part already sent is read to its end and paid), nothing of them is posted, and each
-   * answers that it was stopped and what it cost so far (RenderStoppedError). Returns how many it stopped. Only the
-   * member's own: a file is posted for whoever asked, heard by nobody in voice, so no one else's rights reach it.
+   * is asked for after this, the part each waits for is let go of (closed at the service while it waits there
+   * uncharged and no other order waits for it, as in voice; read to its end and paid once its answer has begun),
+   * nothing of them is posted, and each answers that it was stopped, what it cost so far and what it may have
+   * (RenderStoppedError). Returns how many it stopped. Only the member's own: a file is posted for whoever asked, heard
+   * by nobody in voice, so no one else's rights reach it.
    */
-  stopRenders(guildId: string, userId: string): number {
-    let stopped = 0;
+  stopRenders(guildId: string, userId: string): { files: number; clones: number } {
+    const stopped = { files: 0, clones: 0 };
     for (const render of this.#renders.get(guildId) ?? []) {
-      if (render.userId !== userId || !render.requesterMayStop || render.stop.signal.aborted) continue;
-      render.stop.abort();
-      stopped += 1;
+      if (render.userId !== userId || !render.requesterMayStop || render.ended.aborted) continue;
+      render.end(new RenderStoppedError());
+      if (render.kind === 'clone') stopped.clones += 1;
+      else stopped.files += 1;
     }
     return stopped;
+  }
+
+  /** Registers what /stop may end in its guild (stopRenders); returns what takes it out. */
+  #stoppable(entry: Stoppable & { guildId: string }): () => void {
+    const renders = this.#renders.get(entry.guildId) ?? new Set();
+    this.#renders.set(entry.guildId, renders);
+    renders.add(entry);
+    return () => {
+      renders.delete(entry);
+      if (renders.size === 0 && this.#renders.get(entry.guildId) === renders) this.#renders.delete(entry.guildId);
+    };
   }
 
   /**
@@ -350,7 +387,9 @@ export class SpeechPipeline {
     const result = await this.#delivered(job);
     // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
     const delivered =
-      result.kind === 'failed' ? { ...result, error: afterPaying(result.error, job.charge.paid) } : result;
+      result.kind === 'failed'
+        ? { ...result, error: afterPaying(result.error, job.charge.paid, job.charge.written - job.charge.paid) }
+        : result;
     const { freeVoice, lineCutAt, restFailed } = job;
     const paidBefore = job.charge.paid;
     // A file or voice message of the parts paid for before a later one failed: said with why (paid part-way, once).
@@ -359,7 +398,7 @@ export class SpeechPipeline {
     const outcome = {
       ...delivered,
       ...(partWay === undefined ? {} : { partWay }),
-      ...(endedEarly(delivered.kind) && job.charge.sent > 0 ? { spentSome: true as const } : {}),
+      ...(endedEarly(delivered.kind) && job.charge.written > 0 ? { spentSome: true as const } : {}),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -405,35 +444,45 @@ export class SpeechPipeline {
   }
 
   /**
-   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders): checked
-   * before each part is asked for, and once the whole is made, before anything is posted.
+   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders) and a
+   * right taken away may end (rightsChanged): either ends the job (Job `end`), which lets go of the part it waits for.
+   * Checked before each part is asked for, and once the whole is made, before anything is posted.
    */
   async #render(job: Job): Promise<SpeechOutcome> {
     const { requester } = job;
-    const render = {
-      userId: requester.userId,
-      requesterMayStop: requester.policy.requesterMayStop,
-      stop: new AbortController(),
-    };
-    const notStopped = () => {
-      if (render.stop.signal.aborted) throw new RenderStoppedError();
+    // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
+    const notEnded = () => {
+      if (job.ended.aborted) throw job.ended.reason;
     };
     const allowed: StillAllowed = async () => {
-      notStopped();
+      notEnded();
       await this.#stillAllowed(job);
-      notStopped();
+      notEnded();
     };
-    const renders = this.#renders.get(requester.guildId) ?? new Set();
-    this.#renders.set(requester.guildId, renders);
-    renders.add(render);
+    const unlist = this.#stoppable({
+      kind: 'render',
+      guildId: requester.guildId,
+      userId: requester.userId,
+      requesterMayStop: requester.policy.requesterMayStop,
+      ended: job.ended,
+      end: (error) => job.end(error),
+    });
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: () => this.#stillAllowed(job),
+      end: (error) => job.end(error),
+    });
     try {
       const outcome = await rendered(this.#source, this.#log, job, allowed);
-      notStopped();
+      notEnded();
       return outcome;
+    } catch (error) {
+      notEnded();
+      throw error;
     } finally {
-      renders.delete(render);
-      if (renders.size === 0 && this.#renders.get(requester.guildId) === renders)
-        this.#renders.delete(requester.guildId);
+      unwatch();
+      unlist();
     }
   }
 
@@ -476,6 +525,15 @@ export class SpeechPipeline {
 /** Who a request's spends are recorded under. */
 function spendContext(requester: Requester): SpendContext {
   return { guildId: requester.guildId, userId: requester.userId, command: requester.command };
+}
+
+/** What /stop may end outside voice: a file, voice message or scene being made (a render), or a /clone. */
+interface Stoppable {
+  kind: 'render' | 'clone';
+  userId: string;
+  requesterMayStop: boolean;
+  ended: AbortSignal;
+  end(error: Error): void;
 }
 
 /** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */

@@ -1,16 +1,19 @@
-// Speech playing or queued in voice, by guild, so that an event saying a right may have been taken away (a member's
-// voice state, a channel's or role's permissions, auto-read's ignore list, a server left) asks the one check again at
-// once and silences what plays for that member: rights are otherwise asked only between parts
-// (revocation.ts), and a part may last a minute.
+// Speech playing or queued in voice, and files and voice messages being made, by guild, so that an event saying a
+// right may have been taken away (a member's voice state, a channel's or role's permissions, auto-read's ignore list,
+// a server left) asks the one check again at once and silences what plays for that member, or lets go of the part a
+// file waits for: rights are otherwise asked only between parts (revocation.ts), and a part may last a minute.
 import { RightsRevokedError } from './revocation.ts';
 
-/** One request in voice, from the moment its clips are made until its outcome. */
+/** One request in voice, from the moment its clips are made, or a render, until its outcome. */
 export interface WatchedSpeech {
   readonly guildId: string;
   readonly userId: string;
   /** The pipeline's one check before each part: rejects with what ends the request (revocation.ts, a voice deleted). */
   check(): Promise<void>;
-  /** Ends it now with this error: the clip playing stops at its next packet, the rest is dropped unrequested. */
+  /**
+   * Ends it now with this error: the clip playing stops at its next packet (a render lets go of the part it waits
+   * for), the rest is dropped unrequested.
+   */
   end(error: RightsRevokedError): void;
 }
 

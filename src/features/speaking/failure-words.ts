@@ -50,16 +50,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
-  // Its member stopped it while it was made: what was asked, with what it cost so far.
+  // Its member stopped it while it was made: what was asked, with what it cost so far and what it may have (a part
+  // closed before its answer); "nothing was charged" only when nothing was sent unanswered either.
   if (error instanceof RenderStoppedError)
-    return {
-      code: 'render-stopped',
-      message:
-        error.paid > 0
-          ? { key: 'error.renderStopped.paid', params: { paid: error.paid } }
-          : { key: 'error.renderStopped' },
-      level: 'info',
-    };
+    return { code: 'render-stopped', message: renderStopped(error), level: 'info' };
   if (error instanceof Refusal) {
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
@@ -397,4 +391,13 @@ export function refusalAfterPaying(locale: string | null | undefined, message: L
   const words = t(locale, message.key, message.params);
   const clause = t(locale, 'refusal.nothingSpent');
   return words.endsWith(clause) ? words.slice(0, -clause.length).trimEnd() : words;
+}
+
+/** A stopped render's words: what the service counted of it, and what it may have counted of the part closed. */
+function renderStopped({ paid, unconfirmed }: RenderStoppedError): LocalisedMessage {
+  if (unconfirmed > 0)
+    return paid > 0
+      ? { key: 'error.renderStopped.paidClosed', params: { paid, unconfirmed } }
+      : { key: 'error.renderStopped.closed', params: { unconfirmed } };
+  return paid > 0 ? { key: 'error.renderStopped.paid', params: { paid } } : { key: 'error.renderStopped' };
 }

@@ -140,6 +140,10 @@ export const en = {
     'Stopped as you asked before it was finished: nothing of it was charged, and nothing is posted.',
   'error.renderStopped.paid':
     'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. Nothing more was sent, and nothing is posted.',
+  'error.renderStopped.closed':
+    'Stopped as you asked before it was finished. The part the voice service was making was closed before it answered, but it may have counted its {unconfirmed} characters, so they are counted as spent here. Nothing more was sent, and nothing is posted.',
+  'error.renderStopped.paidClosed':
+    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. The part it was making then was closed before it answered, but it may have counted its {unconfirmed} characters, so they are counted as spent here. Nothing more was sent, and nothing is posted.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':

@@ -138,6 +138,10 @@ export const ja: Translation<typeof en> = {
   'error.renderStopped': 'ご依頼どおり、完成前に停止しました。料金はかかっておらず、何も投稿しません。',
   'error.renderStopped.paid':
     'ご依頼どおり、完成前に停止しました。音声サービスはその一部をすでに作成して {paid} 文字を計上しており、その分は消費済みです。それ以上は送らず、何も投稿しません。',
+  'error.renderStopped.closed':
+    'ご依頼どおり、完成前に停止しました。音声サービスが作成中だった部分は応答前に閉じましたが、サービスがその {unconfirmed} 文字を計上した可能性があるため、ここでも使用済みとして数えます。それ以上は送らず、何も投稿しません。',
+  'error.renderStopped.paidClosed':
+    'ご依頼どおり、完成前に停止しました。音声サービスはその一部をすでに作成して {paid} 文字を計上しており、その分は消費済みです。そのとき作成中だった部分は応答前に閉じましたが、サービスがその {unconfirmed} 文字を計上した可能性があるため、ここでも使用済みとして数えます。それ以上は送らず、何も投稿しません。',
   // Voice channel failures
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired':

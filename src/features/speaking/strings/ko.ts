@@ -136,6 +136,10 @@ export const ko: Translation<typeof en> = {
   'error.renderStopped': '요청하신 대로 완성 전에 멈췄습니다. 요금은 부과되지 않았고 아무것도 게시하지 않습니다.',
   'error.renderStopped.paid':
     '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 이미 일부를 만들어 {paid}자를 집계했으며 그만큼은 사용되었습니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
+  'error.renderStopped.closed':
+    '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 만들던 부분은 응답 전에 닫았지만, 서비스가 그 {unconfirmed}자를 집계했을 수 있어서 여기서도 사용한 것으로 계산합니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
+  'error.renderStopped.paidClosed':
+    '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 이미 일부를 만들어 {paid}자를 집계했으며 그만큼은 사용되었습니다. 그때 만들던 부분은 응답 전에 닫았지만, 서비스가 그 {unconfirmed}자를 집계했을 수 있어서 여기서도 사용한 것으로 계산합니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
   // Voice channel failures
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.daveRequired':

@@ -19,6 +19,12 @@ export const en = {
     'The new voice "{name}" (`{id}`) is made and saved, and its characters were spent. Its first line was not spoken: {reason} Use the voice with /say and the voice {name}.',
   'clone.audioLost':
     'The new voice "{name}" (`{id}`) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
+  'clone.madeStopped':
+    'The new voice "{name}" (`{id}`) is made and saved, and its characters were spent. Stopped as you asked: its first line is neither played nor posted. Use the voice with /say and the voice {name}.',
+  'clone.stoppedClosed':
+    'Stopped as you asked before the voice service answered: its request was closed, and no voice is saved. The service may have counted its {characters} characters, so they are counted as spent here. Clone again only if you still want it.',
+  'clone.stoppedUnsent':
+    'Stopped as you asked before anything was sent to the voice service: no voice was made, and nothing was charged.',
   'voices.deleted': 'Deleted the voice "{name}" (`{id}`).',
   'voices.notFound': 'This server has no cloned voice "{name}".',
   'error.permission.deleteVoice':
