@@ -20,6 +20,7 @@ export const en = {
     "Stopped what you asked for and cleared {count} of your queued clip(s). Others' requests go on: stopping them needs Mute Members, Move Members or Manage Server.",
   'stop.files':
     'Stopped {count} of your files or voice messages being made: nothing more of them is sent to the voice service, and nothing is posted. What it already made is charged.',
+  'stop.nothing': 'Nothing is playing or queued in voice, so nothing was stopped.',
   'stop.nothingOwn':
     "Nothing you asked for is playing or queued, so nothing was stopped. Stopping others' requests needs Mute Members, Move Members or Manage Server.",
   'skip.notYours':
