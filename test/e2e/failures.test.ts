@@ -234,7 +234,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     try {
       const billed = h.sandbox.charactersBilled();
       const { handle, content } = await sayAsFile('A slow answer the total timeout cuts.', 'en-US');
-      expect(content).toBe(t('en-US', 'error.api.undelivered'));
+      const paid = h.sandbox.charactersBilled() - billed;
+      expect(content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
       expectEphemeral(handle);
       expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
       expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
@@ -260,7 +261,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
         (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
         15_000,
       );
-      expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+      const paid = h.sandbox.charactersBilled() - billed;
+      expect(failure.content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
       expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
       expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
     } finally {
@@ -289,7 +291,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       15_000,
     );
-    expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+    const paid = h.sandbox.charactersBilled() - billed;
+    expect(failure.content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
     expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(h.sandbox.requests.at(-1)).toMatchObject({ outcome: 'reset', status: 200 });
     expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);

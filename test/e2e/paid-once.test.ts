@@ -58,9 +58,9 @@ describe('a 2xx whose body breaks before its audio', () => {
       locale: 'ja',
       options: { text, voice: 'voice-b-en-f-01', output: 'file' },
     });
-    expect(content).toBe(t('ja', 'error.api.undelivered'));
     expect(handle.responses.some((r) => r.files.length > 0)).toBe(false);
     const requests = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
+    expect(content).toBe(t('ja', 'error.api.undelivered.paid', { paid: requests[0]?.charactersBilled ?? NaN }));
     expect(requests).toHaveLength(1);
     // Written once when the service accepted it, then settled as undelivered (no second row).
     await expect.poll(() => undeliveredSince(spentBefore)).toEqual([1]);

@@ -24,7 +24,7 @@ import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
-import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
+import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/speech/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
@@ -50,6 +50,12 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
+  // Charged, then its audio cut: all that the request paid (a part fetched ahead included), in the cut's own log code.
+  if (error instanceof CutAfterPayingError)
+    return {
+      ...describeFailure(error.cause, audience),
+      message: { key: 'error.api.undelivered.paid', params: { paid: error.paid } },
+    };
   // Its member stopped it while it was made: what was asked, with what it cost so far.
   if (error instanceof RenderStoppedError)
     return {
@@ -248,17 +254,18 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (error.charge === 'charged' && error instanceof UnexpectedResponseError)
     return { code: 'api-charged-not-audio', message: { key: 'error.api.chargedNotAudio' }, level: 'warn' };
   // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
-  if (error.charge === 'charged' && (error instanceof ConnectionError || error instanceof TimeoutError))
-    return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  if (cutAfterCharge(error)) return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
   return undefined;
 }
 
 /**
  * Whether a failure is worded by what the service did with the request (serviceCharge, or parts paid before a refusal:
- * PaidPartWayError), not by where it failed or how much had played.
+ * PaidPartWayError, or audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
  */
 export function wordedByService(error: unknown): boolean {
-  return serviceCharge(error) !== undefined || error instanceof PaidPartWayError;
+  return (
+    serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError
+  );
 }
 
 /**

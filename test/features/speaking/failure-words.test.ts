@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
+  ConnectionError,
   PermissionDeniedError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  TimeoutError,
   OversizedResponseError,
   UndeliveredError,
   UnexpectedResponseError,
@@ -162,6 +164,36 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
   it('nothing paid before: the refusal keeps its own words', () => {
     const refusal = new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset });
     expect(afterPaying(refusal, 0)).toBe(refusal);
+  });
+});
+
+describe('audio charged and then cut: told with all the request paid (issue 56)', () => {
+  const cut = () => new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' });
+  it.each([
+    ['a body reset part-way after the 2xx', cut()],
+    ['a body the total timeout cut after the 2xx', new TimeoutError('late', 'total', 5_000, { charge: 'charged' })],
+    ['a 2xx whose audio never arrived', new UndeliveredError('no audio')],
+  ] as const)("%s: the characters the whole request paid, in every language, in the cut's own log code", (_, error) => {
+    // 77: the part cut (40) and the next part, fetched ahead and paid before the cut (37).
+    const { message, code, level } = describeFailure(afterPaying(error, 77));
+    expect(message).toEqual({ key: 'error.api.undelivered.paid', params: { paid: 77 } });
+    expect({ code, level }).toEqual({ code: describeFailure(error).code, level: describeFailure(error).level });
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).toContain('77');
+  });
+
+  it.each([
+    ['may have been charged (no 2xx came)', new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' })],
+    ['far more audio than its text can take', new OversizedResponseError('too big')],
+  ] as const)('%s: not a cut of paid audio, its own words stay', (_, error) => {
+    expect(afterPaying(error, 77)).toBe(error);
+  });
+
+  it('with nothing paid on record (no charge to count it): the words without a figure', () => {
+    const error = cut();
+    expect(afterPaying(error, 0)).toBe(error);
+    expect(describeFailure(error).message).toEqual({ key: 'error.api.undelivered' });
   });
 });
 

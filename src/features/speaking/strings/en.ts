@@ -109,6 +109,8 @@ export const en = {
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
   'error.api.undelivered':
     'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
+  'error.api.undelivered.paid':
+    'The voice service accepted this and counted {paid} characters for it, which are spent, but its audio broke off before all of it arrived. Please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.cloneWithoutVoiceId':

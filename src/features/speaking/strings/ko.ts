@@ -105,6 +105,8 @@ export const ko: Translation<typeof en> = {
   'error.api.unexpected': '음성 서비스가 사용할 수 없는 응답을 보냈습니다. 잠시 후 다시 시도해 주세요.',
   'error.api.undelivered':
     '음성 서비스가 이 요청을 받아 글자 수를 셌지만, 음성이 모두 도착하기 전에 끊겼습니다. 그 글자 수는 사용되었습니다. 다시 시도해 주세요.',
+  'error.api.undelivered.paid':
+    '음성 서비스가 이 요청을 받아 {paid}자를 차감했으므로 그만큼은 사용되었지만, 음성이 모두 도착하기 전에 끊겼습니다. 다시 시도해 주세요.',
   'error.api.oversized':
     '음성 서비스가 이 텍스트에 비해 너무 많은 음성을 보내서(서비스 쪽 오류) 중단했고 아무것도 남기지 않았습니다. 글자 수는 그래도 사용되었습니다. 잠시 후 다시 시도해 주세요.',
   'error.api.cloneWithoutVoiceId':
