@@ -17,6 +17,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
+import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
 import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
@@ -85,6 +86,17 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // What the service did decides the words (src/core/api/retry.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
+  // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/retry.ts): what SayBot
+  // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
+  if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error))
+    return {
+      code: 'api-refused-on-the-way',
+      message: {
+        key: error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged',
+        params: { status: error.status },
+      },
+      level: 'error',
+    };
   const charged = serviceCharge(error);
   if (charged !== undefined) return charged;
   if (error instanceof BadRequestError) {
@@ -276,6 +288,9 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
   const { paid, cause } = error;
   const inner = describeFailure(cause, audience);
   const reason = cause instanceof Refusal ? cause.reason : undefined;
+  // The service's word on the key, the plan or the month only where proven (src/core/api/retry.ts).
+  if (cause instanceof VoiceApiError && !accountRefusalProven(cause))
+    return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
   const quotaReset =
     cause instanceof QuotaExceededError
       ? (cause.rateLimit?.resetAt ?? nextMonthStart())

@@ -118,6 +118,10 @@ export const en = {
   'error.api.aborted': 'The request was cancelled.',
   'error.api.chargedNotAudio':
     'The voice service accepted this request and counted its characters, but what came back was not audio (a page from a gateway in front of it, for instance), so there is nothing to play. Those characters may have been charged and are counted as spent here. Ask again only if you still want it.',
+  'error.api.refusedOnTheWay':
+    "The voice service, or something in front of it, refused this request ({status}) without the service's own word on why, so nothing was made and nothing was spent. The owner has been told; please try again later.",
+  'error.api.refusedOnTheWay.maybeCharged':
+    'The voice service, or something in front of it, refused this request ({status}), and the bot cannot tell which, nor whether its characters were counted: they are counted as spent here. The owner has been told; ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':
