@@ -3,7 +3,7 @@ import type { CommandModule, ServiceName } from '../src/core/interactions/comman
 import { UserError } from '../src/core/interactions/failures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
 import { t, type MessageKey, type MessageParams } from '../src/core/i18n/translate.ts';
-import { playerControl, stoppable } from '../src/features/player/index.ts';
+import { nothingToStop, playerControl, stoppable } from '../src/features/player/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['players', 'speech'] as const satisfies readonly ServiceName[];
@@ -23,7 +23,8 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   const filesOnly = () => showContent(interaction, made.join('\n'));
   const player = context.players.find(interaction.guildId);
   const channelId = player?.channelId;
-  if (!player || channelId === undefined) return made.length > 0 ? filesOnly() : say('stop.stopped', { count: 0 });
+  // In no voice channel: nothing of anyone's plays or waits, so nothing was stopped there, whoever asks.
+  if (!player || channelId === undefined) return made.length > 0 ? filesOnly() : say(nothingToStop(interaction), {});
   let control;
   try {
     control = playerControl(interaction, channelId);

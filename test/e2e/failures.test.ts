@@ -88,16 +88,20 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
   },
   {
     name: '403 plan without API access',
-    arrange: () =>
-      h.sandbox.injectFault({
-        kind: 'response',
-        status: 403,
-        body: 'plan has no API access',
-        contentType: 'text/plain',
-      }),
+    // The service's own answer: its error body and headers.
+    arrange: () => h.sandbox.injectFault({ kind: 'service-error', status: 403, message: 'plan has no API access' }),
     message: /plan does not include API access/,
     requests: 1,
     logCode: 'api-plan-without-access',
+  },
+  {
+    // A firewall in front of the service: its text, not the service's error body (issue 56).
+    name: "a gateway's plain-text 403: refused on the way, never the plan's diagnosis, counted as may have been charged",
+    arrange: () =>
+      h.sandbox.injectFault({ kind: 'response', status: 403, body: 'Forbidden by WAF', contentType: 'text/plain' }),
+    message: /^The voice service, or something in front of it, refused this request \(403\), .* counted as spent here/,
+    requests: 1,
+    logCode: 'api-refused-on-the-way',
   },
   {
     name: "the service's own 5xx, after retries",
@@ -153,11 +157,13 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await vi.waitFor(async () => expect((await cacheEntries()).length).toBeGreaterThan(entries), { timeout: 5_000 });
 
     // The service refuses twice, then (the operator bought characters) accepts again.
+    // The service's own answer: its error body and its usage figures (none left).
     h.sandbox.injectFault({
       kind: 'response',
       status: 429,
       body: '{"error":{"message":"monthly usage limit exceeded"}}',
       contentType: 'application/json',
+      headers: { 'X-RateLimit-Limit': '500000', 'X-RateLimit-Used': '500000', 'X-RateLimit-Remaining': '0' },
       times: 2,
     });
     const before = h.sandbox.requests.length;
@@ -186,6 +192,26 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
+  it("a JSON 429 without the service's usage figures is refused on the way: no word of the month, nor its mark (issue 56)", async () => {
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '{"error":{"code":"rate_limited","message":"slow down"}}',
+      contentType: 'application/json',
+    });
+    const logFrom = h.logs().length;
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await sayAsFile('Refused, by whom the bot cannot tell.');
+    expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay', { status: 429 }));
+    expectEphemeral(handle);
+    expect(h.sandbox.requests.length - before).toBe(1);
+    const logs = h.logs().slice(logFrom);
+    expect(logs).toContain('"code":"api-refused-on-the-way"');
+    expect(logs).not.toContain('"code":"quota-used-up"');
+    expect(logs).not.toContain('"code":"api-quota-exhausted"');
+    await expectStillServing();
+  });
+
   it("a gateway's HTML 429 (nothing of the service's own) is a failure on the way: the month is not marked used up", async () => {
     // A rate-limiting proxy in front of the service: its page, none of the service's figures or its JSON error body.
     // Only the service itself may say the month is used up (src/core/api/retry.ts proves whose an answer is).
@@ -198,7 +224,7 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     const logFrom = h.logs().length;
     const before = h.sandbox.requests.length;
     const { handle, content } = await sayAsFile('Refused by a proxy, not by the service.');
-    expect(content).toBe(t('en-US', 'error.api.maybeCharged.gateway', { status: 429 }));
+    expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status: 429 }));
     expectEphemeral(handle);
     expect(h.sandbox.requests.length - before).toBe(1);
     const logs = h.logs().slice(logFrom);
@@ -234,7 +260,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     try {
       const billed = h.sandbox.charactersBilled();
       const { handle, content } = await sayAsFile('A slow answer the total timeout cuts.', 'en-US');
-      expect(content).toBe(t('en-US', 'error.api.undelivered'));
+      const paid = h.sandbox.charactersBilled() - billed;
+      expect(content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
       expectEphemeral(handle);
       expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
       expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
@@ -260,7 +287,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
         (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
         15_000,
       );
-      expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+      const paid = h.sandbox.charactersBilled() - billed;
+      expect(failure.content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
       expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 200 });
       expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
     } finally {
@@ -289,7 +317,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       15_000,
     );
-    expect(failure.content).toBe(t('en-US', 'error.api.undelivered'));
+    const paid = h.sandbox.charactersBilled() - billed;
+    expect(failure.content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
     expect((failure.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(h.sandbox.requests.at(-1)).toMatchObject({ outcome: 'reset', status: 200 });
     expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);

@@ -385,3 +385,30 @@ describe('paid part-way, then the key refused', () => {
     expectKeyRefusedPartWay(failure.content ?? '', paid, 'error.paidPartWay.keyRefused');
   });
 });
+
+describe('paid for, then its audio cut', () => {
+  it('in voice, the first part cut after the next was fetched and paid: the reply names all the order spent', async () => {
+    const { text, parts } = threeParts();
+    const before = h.sandbox.requests.length;
+    const spentBefore = await spentShown();
+    // The first part's body pauses after its first second (accepted and charged; the next part is asked for once it
+    // is heard), and is reset there once the second part was answered and read: both paid, a moment heard (issue 56).
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 48_000, then: 'reset', endpoint: 'tts' });
+    const handle = await sayInVoice(text);
+    // The second part's body read to its end: its 2xx was taken as paid before a byte of it was read.
+    await vi.waitFor(() => expect(requestsFor(parts, before)[1]?.outcome).toBe('complete'), { timeout: 15_000 });
+    expect(requestsFor(parts, before)[0]?.outcome).toBe('paused');
+    h.sandbox.resumePaused();
+    const content = await answerOf(handle);
+    await booksSettled(h);
+    const made = requestsFor(parts, before);
+    expect(made.slice(0, 2).map((r) => [r.text, r.status])).toEqual([
+      [parts[0], 200],
+      [parts[1], 200],
+    ]);
+    const paid = made.reduce((sum, r) => sum + r.charactersBilled, 0);
+    expect(paid).toBeGreaterThan(countCharacters(parts[0] ?? ''));
+    expect((await spentShown()) - spentBefore).toBe(paid);
+    expect(content).toBe(t('en-US', 'error.api.undelivered.paid', { paid }));
+  });
+});

@@ -340,7 +340,8 @@ describe('a file being made', () => {
     });
     await expect.poll(() => requestsFor(parts, before).some((r) => r.outcome === 'held')).toBe(true);
     const stop = await runCommand(h, { guildId: GUILD, userId: MODERATOR, name: 'stop' });
-    expect(stop.content).toBe(t('en-US', 'stop.stopped', { count: 0 }));
+    // SayBot is in no voice channel: nothing was stopped, and a moderator is told just that.
+    expect(stop.content).toBe(t('en-US', 'stop.nothing'));
     h.sandbox.resumePaused();
     const answer = await say.waitFor((r) => (r.files ?? []).length > 0, 20_000);
     expect(answer.files).toHaveLength(1);

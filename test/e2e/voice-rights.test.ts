@@ -231,6 +231,45 @@ describe('/stop and /skip', () => {
   });
 });
 
+describe('with SayBot in no voice channel', () => {
+  it("tells each member that nothing changed, and another member's file being made goes on (issue 56)", async () => {
+    // Alice's file is being made: its request charged, its answer held at the service, SayBot in no voice channel.
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const from = h.sandbox.requests.length;
+    const file = await h.discord.command({
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: [
+        { name: 'text', value: 'Alice wants this as a file, made while others stop.' },
+        { name: 'output', value: 'file' },
+      ],
+    });
+    await expect.poll(() => h.sandbox.requests.slice(from).some((r) => r.outcome === 'held')).toBe(true);
+    expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+    // A plain member, in voice or not: nothing of theirs plays or waits, so nothing was stopped.
+    for (const member of [CAROL, BOB]) {
+      const stop = await runCommand(h, { guildId: GUILD, userId: member.id, name: 'stop' });
+      expect(stop.content).toBe(t('en-US', 'stop.nothingOwn'));
+      expect(isPrivate(stop.handle)).toBe(true);
+    }
+    // A moderator is not told of rights they hold: nothing plays or waits at all.
+    for (const member of [MOD, MANAGER]) {
+      const stop = await runCommand(h, { guildId: GUILD, userId: member.id, name: 'stop' });
+      expect(stop.content).toBe(t('en-US', 'stop.nothing'));
+    }
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'skip' })).content).toBe(
+      t('en-US', 'skip.nothing'),
+    );
+    expect((await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'leave' })).content).toBe(
+      t('en-US', 'error.voice.notConnected'),
+    );
+    h.sandbox.resumePaused();
+    const posted = await file.waitFor((r) => (r.files ?? []).length > 0, 20_000);
+    expect(posted.files).toHaveLength(1);
+  });
+});
+
 describe('/leave and /join elsewhere', () => {
   const text = 'Alice tells a story that goes on for a good few seconds.';
 

@@ -29,9 +29,10 @@ export class KeyState {
   }
 
   /**
-   * One HTTP answer's status (0, no answer, is the connection's, not the key's: not kept). `fromService`: the
-   * service's own headers came with it (retry.ts, hasServiceHeaders). A gateway's refusal or rate limit says nothing
-   * of the key or the month, so it is kept as a failure on the way, never as the key refused.
+   * One HTTP answer's status (0, no answer, is the connection's, not the key's: not kept). `fromService`: the retry
+   * rule proves it the service's own (retry.ts: its headers, and for a refusal its error body). A gateway's refusal
+   * (an auth proxy's 401, a firewall's 403) or rate limit says nothing of the key or the month, so it is kept as a
+   * failure on the way, never as the key refused.
    */
   record(status: number, operation: string, requestId: string | undefined, fromService: boolean): void {
     const answer = (): KeyAnswer => ({ status, at: new Date(this.#now()), operation, requestId });

@@ -3,7 +3,7 @@
 // or the service itself answered that nothing was charged. The proof that an answer is the service's own is what
 // only the service sends: its own headers (its `X-Request-Id`, or its usage figures `X-RateLimit-Used` and
 // `X-RateLimit-Remaining`), which a gateway answering in its place does not have; and, for a status a gateway also
-// sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
+// sends of its own accord (an auth proxy's 401, a firewall's 403, 408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
 // `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. Everything
 // else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
 // gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
@@ -18,7 +18,20 @@
 // never told to the member as not charged). Once a status has arrived it is not closed: a 2xx is read to its end and
 // recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) marks each
 // error it throws with this answer.
-import { ConnectionError, RateLimitedError, ServerError, type ChargeAnswer, type VoiceApiError } from './errors.ts';
+// A refusal that names the key, the plan or the month (401, 403, the quota 429) is taken at the service's word only
+// when the same proof holds, and for the month only with the service's usage figures as well (accountRefusalProven):
+// anything else refused is told as what SayBot knows (the service or something in front of it refused), never marks
+// the key or the month, and is charged as the rule above says.
+import {
+  AuthenticationError,
+  ConnectionError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitedError,
+  ServerError,
+  type ChargeAnswer,
+  type VoiceApiError,
+} from './errors.ts';
 import { MAX_RETRY_AFTER_SECONDS, header, type ResponseHeaders } from './response.ts';
 
 export interface RetryPolicy {
@@ -80,8 +93,12 @@ export function hasServiceHeaders(headers: ResponseHeaders): boolean {
   return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
 }
 
-/** Statuses a gateway or proxy also sends of its own accord: from the service they come with its error body. */
-const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+/**
+ * Statuses a gateway or proxy also sends of its own accord (an auth proxy's 401, a firewall's 403, a timeout, a rate
+ * limit, a failure): from the service they come with its error body.
+ */
+const GATEWAY_ALSO_SENDS = (status: number): boolean =>
+  status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
 
 /**
  * What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a
@@ -93,6 +110,29 @@ export function answerCharge(status: number, headers: ResponseHeaders, body: Uin
   if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers)) return 'maybe-charged';
   if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
   return 'not-charged';
+}
+
+/**
+ * Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
+ * answer proven by the rule (`not-charged`: its headers and its error body) and, for the month, its usage figures too
+ * (`X-RateLimit-Used` or `X-RateLimit-Remaining`, which only the account's keeper knows). Anything else that refused
+ * so (a gateway's page, a proxy's JSON) says only that the service or something in front of it refused.
+ */
+export function accountRefusalProven(error: VoiceApiError): boolean {
+  if (error.charge !== 'not-charged') return false;
+  if (error instanceof QuotaExceededError)
+    return error.rateLimit?.used !== undefined || error.rateLimit?.remaining !== undefined;
+  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+}
+
+/** A 401, 403 or 429 whose word on the key, the plan or the month is not proven the service's (accountRefusalProven). */
+export function refusedOnTheWay(error: VoiceApiError): boolean {
+  const refusal =
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError ||
+    error instanceof QuotaExceededError ||
+    (error instanceof RateLimitedError && error.charge !== 'not-charged');
+  return refusal && !accountRefusalProven(error);
 }
 
 /**

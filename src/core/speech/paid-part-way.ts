@@ -4,11 +4,18 @@
 // words say "sent nothing" or "nothing was spent", true of the part refused and false of the request: so the
 // pipeline hands every front-end this instead (once, in pipeline.ts), and failure-words.ts words it as paid
 // part-way: the characters spent, and why the rest was not sent.
+// So too a request whose audio the service charged and then broke off (a part cut mid-body): the cut part's own
+// words would name only that part, while the order may have paid for more (the next part, fetched ahead before the
+// cut): it is told with all the order paid (CutAfterPayingError).
 import {
   AbortedError,
   AuthenticationError,
+  ConnectionError,
+  OversizedResponseError,
   PermissionDeniedError,
   QuotaExceededError,
+  TimeoutError,
+  UndeliveredError,
   VoiceApiError,
 } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
@@ -31,16 +38,48 @@ export class PaidPartWayError extends Error {
   }
 }
 
+/** A request whose audio the service charged, then broke off before all of it arrived, and all that it paid. */
+export class CutAfterPayingError extends Error {
+  /** Characters the service accepted (and charged) for the request's parts: the part cut, and any fetched ahead. */
+  readonly paid: number;
+  /** The cut: the service's answer, charged, whose audio did not arrive whole. */
+  override readonly cause: VoiceApiError;
+
+  constructor(paid: number, cause: VoiceApiError) {
+    super(`${paid} characters were paid for, then the audio broke off: ${cause.message}`, { cause });
+    this.name = 'CutAfterPayingError';
+    this.paid = paid;
+    this.cause = cause;
+  }
+}
+
+/**
+ * Audio the service accepted (its 2xx, so charged) that broke off before all of it arrived: the body cut by the
+ * network or a timer, or no audio at all after the 2xx. Not an answer too big to take (its own words).
+ */
+export function cutAfterCharge(error: unknown): error is VoiceApiError {
+  if (error instanceof OversizedResponseError) return false;
+  if (error instanceof UndeliveredError) return error.missing === 'audio';
+  return (
+    error instanceof VoiceApiError &&
+    error.charge === 'charged' &&
+    (error instanceof ConnectionError || error instanceof TimeoutError)
+  );
+}
+
 /**
  * The failure a request that ended with `error` after paying `paid` characters (and sending `unconfirmed` more that
  * never had the service's answer) is answered with: a refusal for
  * money (a Refusal, or the service's own "quota exceeded" not charged) or of the key (the service's own 401 or 403,
- * not charged) after something was paid becomes a PaidPartWayError; anything else stays as it is (its words already
+ * not charged) after something was paid becomes a PaidPartWayError, audio charged and cut a CutAfterPayingError with
+ * all the request paid; anything else stays as it is (its words already
  * say what the service did, or make no claim of nothing spent).
  */
 export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unknown {
   // Stopped by its member: what its parts cost so far is said with it, and what they may have cost.
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
+  // Charged, then cut: told with all the request paid, not only the part cut.
+  if (paid > 0 && cutAfterCharge(error)) return new CutAfterPayingError(paid, error);
   if (paid <= 0 || !refusesRest(error)) return error;
   return new PaidPartWayError(paid, error);
 }

@@ -2,9 +2,11 @@
 // before the caller hears of it, unless the service says characters are left (only this request is too long for
 // them: that is what the caller is told); any other answer's usage figures may show that a used-up month is over.
 // Only the service may say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not
-// prove the service's own (a rate-limiting proxy's page, a gateway's JSON without the service's headers) is a
-// failure on the way, worded as one that may have been charged, and marks nothing, as a gateway's 401 or 403 does.
+// prove the service's own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the
+// service's figures), is a refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or
+// 403 does.
 import { QuotaExceededError, VoiceApiError } from '../api/errors.ts';
+import { accountRefusalProven } from '../api/retry.ts';
 import type { Logger } from '../log.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import { nextMonthStart } from '../quota/calendar.ts';
@@ -21,7 +23,8 @@ export async function callUnderQuota<T>(
     return await send();
   } catch (error) {
     const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
-    if (error instanceof QuotaExceededError && left !== undefined && left > 0 && left < characters) {
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    if (proven && left !== undefined && left > 0 && left < characters) {
       const reset = error.rateLimit?.resetAt;
       throw new Refusal(
         { code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) },
@@ -39,11 +42,11 @@ export async function callUnderQuota<T>(
 
 /**
  * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
- * the service's: its headers and its JSON error body, so `not-charged`) whose figures, where it sent them, leave
+ * the service's: its headers, its JSON error body and its usage figures; accountRefusalProven) whose figures leave
  * nothing.
  */
 export function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
-  if (!(error instanceof QuotaExceededError) || error.charge !== 'not-charged') return false;
+  if (!(error instanceof QuotaExceededError) || !accountRefusalProven(error)) return false;
   const left = error.rateLimit?.remaining;
   return left === undefined || left === 0;
 }

@@ -1,3 +1,3 @@
 // The player feature's public surface: what its command modules (commands/), the app and other features use.
 import './strings.ts';
-export { playerControl, requireMayLeave, skippable, stoppable } from './player-control.ts';
+export { nothingToStop, playerControl, requireMayLeave, skippable, stoppable } from './player-control.ts';

@@ -22,6 +22,20 @@ export function playerControl(interaction: BotCommandInteraction<'cached'>, chan
   throw new UserError('player.notInChannel', { channel: `<#${channelId}>` });
 }
 
+/**
+ * What /stop tells a member who stopped nothing while SayBot is in no voice channel: nothing of anyone's plays or waits
+ * there, so a voice moderator (Manage Server, or Mute Members or Move Members in the server) is told just that, and any
+ * other member what they hear in voice when nothing of theirs plays (others' files being made are theirs alone).
+ */
+export function nothingToStop(interaction: BotCommandInteraction<'cached'>): 'stop.nothing' | 'stop.nothingOwn' {
+  const moderator = interaction.memberPermissions.any([
+    PermissionFlagsBits.ManageGuild,
+    PermissionFlagsBits.MuteMembers,
+    PermissionFlagsBits.MoveMembers,
+  ]);
+  return moderator ? 'stop.nothing' : 'stop.nothingOwn';
+}
+
 /** Manage Server, or Mute Members or Move Members in SayBot's voice channel `channelId`. */
 function moderatesVoice(interaction: BotCommandInteraction<'cached'>, channelId: string): boolean {
   if (interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return true;

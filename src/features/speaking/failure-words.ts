@@ -17,6 +17,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
+import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
 import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
@@ -24,7 +25,7 @@ import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
 import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
-import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
+import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/speech/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
@@ -50,6 +51,12 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
+  // Charged, then its audio cut: all that the request paid (a part fetched ahead included), in the cut's own log code.
+  if (error instanceof CutAfterPayingError)
+    return {
+      ...describeFailure(error.cause, audience),
+      message: { key: 'error.api.undelivered.paid', params: { paid: error.paid } },
+    };
   // Its member stopped it while it was made: what was asked, with what it cost so far and what it may have (a part
   // closed before its answer); "nothing was charged" only when nothing was sent unanswered either.
   if (error instanceof RenderStoppedError)
@@ -73,6 +80,17 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // What the service did decides the words (src/core/api/retry.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
+  // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/retry.ts): what SayBot
+  // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
+  if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error))
+    return {
+      code: 'api-refused-on-the-way',
+      message: {
+        key: error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged',
+        params: { status: error.status },
+      },
+      level: 'error',
+    };
   const charged = serviceCharge(error);
   if (charged !== undefined) return charged;
   if (error instanceof BadRequestError) {
@@ -242,17 +260,18 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (error.charge === 'charged' && error instanceof UnexpectedResponseError)
     return { code: 'api-charged-not-audio', message: { key: 'error.api.chargedNotAudio' }, level: 'warn' };
   // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
-  if (error.charge === 'charged' && (error instanceof ConnectionError || error instanceof TimeoutError))
-    return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  if (cutAfterCharge(error)) return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
   return undefined;
 }
 
 /**
  * Whether a failure is worded by what the service did with the request (serviceCharge, or parts paid before a refusal:
- * PaidPartWayError), not by where it failed or how much had played.
+ * PaidPartWayError, or audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
  */
 export function wordedByService(error: unknown): boolean {
-  return serviceCharge(error) !== undefined || error instanceof PaidPartWayError;
+  return (
+    serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError
+  );
 }
 
 /**
@@ -263,6 +282,9 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
   const { paid, cause } = error;
   const inner = describeFailure(cause, audience);
   const reason = cause instanceof Refusal ? cause.reason : undefined;
+  // The service's word on the key, the plan or the month only where proven (src/core/api/retry.ts).
+  if (cause instanceof VoiceApiError && !accountRefusalProven(cause))
+    return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
   const quotaReset =
     cause instanceof QuotaExceededError
       ? (cause.rateLimit?.resetAt ?? nextMonthStart())

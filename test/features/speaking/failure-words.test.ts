@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
+  ConnectionError,
   PermissionDeniedError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  TimeoutError,
   OversizedResponseError,
   UndeliveredError,
   UnexpectedResponseError,
@@ -68,14 +70,46 @@ describe('describeFailure', () => {
 describe("a failure's words follow what the service did, not who answered in its place", () => {
   const maybe = <T extends VoiceApiError>(error: T): T => error.chargedAs('maybe-charged');
   it.each([
-    ['an HTML 429 (quota-shaped)', maybe(new QuotaExceededError('x', { status: 429 })), 429],
-    ['an HTML 429 (busy-shaped)', maybe(new RateLimitedError('x', { status: 429 })), 429],
     ['an HTML 408', maybe(new ServerError('x', { status: 408 })), 408],
     ['an HTML 404', maybe(new UnexpectedResponseError('x', { status: 404 })), 404],
-    ['an HTML 401', maybe(new AuthenticationError('x', { status: 401 })), 401],
     ['an HTML 400', maybe(new BadRequestError('x', { status: 400 })), 400],
   ] as const)('%s not provably the service: may have been charged', (_what, error, status) => {
     expect(describeFailure(error).message).toEqual({ key: 'error.api.maybeCharged.gateway', params: { status } });
+  });
+
+  // A refusal of the key, the plan or the month is the service's word only when the retry rule proves the answer its
+  // own (and, for the month, its usage figures say so): anything else is told as what SayBot knows (issue 56).
+  const figures = { used: 10_000, remaining: 0, limit: 10_000 };
+  it.each([
+    ['an HTML 429 (quota-shaped)', maybe(new QuotaExceededError('x', { status: 429 })), 429],
+    ['an HTML 429 (busy-shaped)', maybe(new RateLimitedError('x', { status: 429 })), 429],
+    ['an HTML 401', maybe(new AuthenticationError('x', { status: 401 })), 401],
+    ['a plain-text 403', maybe(new PermissionDeniedError('x', { status: 403 })), 403],
+  ] as const)('%s, not provably the service: refused on the way, may have been charged', (_what, error, status) => {
+    const { message, level } = describeFailure(error);
+    expect(message).toEqual({ key: 'error.api.refusedOnTheWay.maybeCharged', params: { status } });
+    expect(level).toBe('error');
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).toContain(String(status));
+    expect(words[0]).not.toMatch(/plan|key|quota|month|busy|nothing was spent/i);
+  });
+
+  it("a JSON 429 with the service's headers but none of its usage figures: not charged, and no word of the month", () => {
+    const error = new QuotaExceededError('x', { status: 429 }).chargedAs('not-charged');
+    const { message } = describeFailure(error);
+    expect(message).toEqual({ key: 'error.api.refusedOnTheWay', params: { status: 429 } });
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    expect(words[0]).not.toMatch(/plan|key|quota|month|busy/i);
+  });
+
+  it.each([
+    ['401', new AuthenticationError('x', { status: 401 }), 'error.api.unauthorized'],
+    ['403', new PermissionDeniedError('x', { status: 403 }), 'error.api.forbidden'],
+    ['429 with its figures', new QuotaExceededError('x', { status: 429, rateLimit: figures }), 'error.api.quota'],
+  ] as const)("the service's own %s, proven: its diagnosis stands", (_what, error, key) => {
+    expect(describeFailure(error.chargedAs('not-charged')).message.key).toBe(key);
   });
 
   it('a 2xx whose body is not audio was charged: said so in every language', () => {
@@ -120,9 +154,10 @@ describe('refusalAfterPaying', () => {
 
 describe('refused for money after parts of it were paid (PaidPartWayError)', () => {
   const reset = new Date('2026-12-01T00:00:00Z');
-  const notCharged = new QuotaExceededError('x', { status: 429, rateLimit: { resetAt: reset } }).chargedAs(
-    'not-charged',
-  );
+  const notCharged = new QuotaExceededError('x', {
+    status: 429,
+    rateLimit: { resetAt: reset, used: 10_000, remaining: 0 },
+  }).chargedAs('not-charged');
   it.each([
     ['too few left', new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset }), 'quota'],
     ["the service's own quota exceeded", notCharged, 'quota'],
@@ -154,6 +189,14 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
     expect(words[0]).not.toMatch(/sent nothing|nothing was (spent|charged)|try again/i);
   });
 
+  it("a quota 429 without the service's figures, after parts were paid: said spent, with no word of the month", () => {
+    const unproven = new QuotaExceededError('x', { status: 429 }).chargedAs('not-charged');
+    expect(describeFailure(afterPaying(unproven, 995)).message).toEqual({
+      key: 'error.paidPartWay.refused',
+      params: { paid: 995 },
+    });
+  });
+
   it("a 401 that may not be the service's own (maybe charged) is no refusal of the key: it keeps its own words", () => {
     const gateway = new AuthenticationError('x', { status: 401, charge: 'maybe-charged' });
     expect(afterPaying(gateway, 995)).toBe(gateway);
@@ -162,6 +205,36 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
   it('nothing paid before: the refusal keeps its own words', () => {
     const refusal = new Refusal({ code: 'quota-too-few-left', left: 5, needed: 40, resetAt: reset });
     expect(afterPaying(refusal, 0)).toBe(refusal);
+  });
+});
+
+describe('audio charged and then cut: told with all the request paid (issue 56)', () => {
+  const cut = () => new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' });
+  it.each([
+    ['a body reset part-way after the 2xx', cut()],
+    ['a body the total timeout cut after the 2xx', new TimeoutError('late', 'total', 5_000, { charge: 'charged' })],
+    ['a 2xx whose audio never arrived', new UndeliveredError('no audio')],
+  ] as const)("%s: the characters the whole request paid, in every language, in the cut's own log code", (_, error) => {
+    // 77: the part cut (40) and the next part, fetched ahead and paid before the cut (37).
+    const { message, code, level } = describeFailure(afterPaying(error, 77));
+    expect(message).toEqual({ key: 'error.api.undelivered.paid', params: { paid: 77 } });
+    expect({ code, level }).toEqual({ code: describeFailure(error).code, level: describeFailure(error).level });
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).toContain('77');
+  });
+
+  it.each([
+    ['may have been charged (no 2xx came)', new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' })],
+    ['far more audio than its text can take', new OversizedResponseError('too big')],
+  ] as const)('%s: not a cut of paid audio, its own words stay', (_, error) => {
+    expect(afterPaying(error, 77)).toBe(error);
+  });
+
+  it('with nothing paid on record (no charge to count it): the words without a figure', () => {
+    const error = cut();
+    expect(afterPaying(error, 0)).toBe(error);
+    expect(describeFailure(error).message).toEqual({ key: 'error.api.undelivered' });
   });
 });
 

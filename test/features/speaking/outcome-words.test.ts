@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionError, ServerError, TimeoutError } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { PaidPartWayError } from '../../../src/core/speech/paid-part-way.ts';
+import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/speech/paid-part-way.ts';
 import type { SpeechOutcome } from '../../../src/core/speech/pipeline.ts';
 import { QuoteExceededError } from '../../../src/core/speech/quote-ceiling.ts';
 import { RightsRevokedError } from '../../../src/core/speech/revocation.ts';
@@ -238,6 +238,11 @@ describe('one outcome, worded in one place', () => {
       'audio cut part-way after the 2xx',
       new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' }),
       'error.api.undelivered',
+    ],
+    [
+      'audio cut part-way after the 2xx, with all the order paid',
+      new CutAfterPayingError(77, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+      'error.api.undelivered.paid',
     ],
   ];
   it.each(

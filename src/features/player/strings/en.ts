@@ -22,6 +22,7 @@ export const en = {
     'Stopped {count} of your files or voice messages being made: nothing more of them is sent to the voice service, and nothing is posted. What it already made is charged.',
   'stop.clones':
     'Stopped {count} of your voice clones being made: one still waiting at the voice service is closed (it may have counted its characters, so they are counted as spent), and a voice it already made is kept, its first line neither played nor posted.',
+  'stop.nothing': 'Nothing is playing or queued in voice, so nothing was stopped.',
   'stop.nothingOwn':
     "Nothing you asked for is playing or queued, so nothing was stopped. Stopping others' requests needs Mute Members, Move Members or Manage Server.",
   'skip.notYours':

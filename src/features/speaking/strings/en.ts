@@ -111,6 +111,8 @@ export const en = {
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
   'error.api.undelivered':
     'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
+  'error.api.undelivered.paid':
+    'The voice service accepted this and counted {paid} characters for it, which are spent, but its audio broke off before all of it arrived. Please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.cloneWithoutVoiceId':
@@ -118,6 +120,10 @@ export const en = {
   'error.api.aborted': 'The request was cancelled.',
   'error.api.chargedNotAudio':
     'The voice service accepted this request and counted its characters, but what came back was not audio (a page from a gateway in front of it, for instance), so there is nothing to play. Those characters may have been charged and are counted as spent here. Ask again only if you still want it.',
+  'error.api.refusedOnTheWay':
+    "The voice service, or something in front of it, refused this request ({status}) without the service's own word on why, so nothing was made and nothing was spent. The owner has been told; please try again later.",
+  'error.api.refusedOnTheWay.maybeCharged':
+    'The voice service, or something in front of it, refused this request ({status}), and the bot cannot tell which, nor whether its characters were counted: they are counted as spent here. The owner has been told; ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':
