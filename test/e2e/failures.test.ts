@@ -192,26 +192,6 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await expectStillServing();
   });
 
-  it("a JSON 429 without the service's usage figures is refused on the way: no word of the month, nor its mark (issue 56)", async () => {
-    h.sandbox.injectFault({
-      kind: 'response',
-      status: 429,
-      body: '{"error":{"code":"rate_limited","message":"slow down"}}',
-      contentType: 'application/json',
-    });
-    const logFrom = h.logs().length;
-    const before = h.sandbox.requests.length;
-    const { handle, content } = await sayAsFile('Refused, by whom the bot cannot tell.');
-    expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay', { status: 429 }));
-    expectEphemeral(handle);
-    expect(h.sandbox.requests.length - before).toBe(1);
-    const logs = h.logs().slice(logFrom);
-    expect(logs).toContain('"code":"api-refused-on-the-way"');
-    expect(logs).not.toContain('"code":"quota-used-up"');
-    expect(logs).not.toContain('"code":"api-quota-exhausted"');
-    await expectStillServing();
-  });
-
   it("a gateway's HTML 429 (nothing of the service's own) is a failure on the way: the month is not marked used up", async () => {
     // A rate-limiting proxy in front of the service: its page, none of the service's figures or its JSON error body.
     // Only the service itself may say the month is used up (src/core/api/retry.ts proves whose an answer is).

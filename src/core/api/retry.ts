@@ -19,7 +19,7 @@
 // recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) marks each
 // error it throws with this answer.
 // A refusal that names the key, the plan or the month (401, 403, the quota 429) is taken at the service's word only
-// when the same proof holds, and for the month only with the service's usage figures as well (accountRefusalProven):
+// when the same proof holds (accountRefusalProven):
 // anything else refused is told as what SayBot knows (the service or something in front of it refused), never marks
 // the key or the month, and is charged as the rule above says.
 import {
@@ -114,15 +114,18 @@ export function answerCharge(status: number, headers: ResponseHeaders, body: Uin
 
 /**
  * Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
- * answer proven by the rule (`not-charged`: its headers and its error body) and, for the month, its usage figures too
- * (`X-RateLimit-Used` or `X-RateLimit-Remaining`, which only the account's keeper knows). Anything else that refused
- * so (a gateway's page, a proxy's JSON) says only that the service or something in front of it refused.
+ * answer proven by the rule (`not-charged`: its headers and its error body). Usage figures are not asked for: the
+ * service documents them as optional, and its own 429 without them is still its month used up. Anything else that
+ * refused so (a gateway's page, a proxy's JSON without the service's headers) says only that the service or something
+ * in front of it refused.
  */
 export function accountRefusalProven(error: VoiceApiError): boolean {
   if (error.charge !== 'not-charged') return false;
-  if (error instanceof QuotaExceededError)
-    return error.rateLimit?.used !== undefined || error.rateLimit?.remaining !== undefined;
-  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+  return (
+    error instanceof QuotaExceededError ||
+    error instanceof AuthenticationError ||
+    error instanceof PermissionDeniedError
+  );
 }
 
 /** A 401, 403 or 429 whose word on the key, the plan or the month is not proven the service's (accountRefusalProven). */

@@ -42,7 +42,7 @@ export async function callUnderQuota<T>(
 
 /**
  * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
- * the service's: its headers, its JSON error body and its usage figures; accountRefusalProven) whose figures leave
+ * the service's: its headers and its JSON error body; accountRefusalProven) whose figures, if it sends any, leave
  * nothing.
  */
 export function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
