@@ -10,6 +10,7 @@ import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { booksSettled } from '../support/books-settled.ts';
+import { spentShown as spentShownTo, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
@@ -29,23 +30,11 @@ const harnessFor = useHarnessPerTest();
 const TEXT = 'Hello, this is my own voice, stopped on its way.';
 const clones = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone');
 
-async function spentShown(h: Harness): Promise<number> {
-  const { content } = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'usage' });
-  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
+const spentShown = (h: Harness) => spentShownTo(h, GUILD, ADMIN);
 
 async function voicesListed(h: Harness): Promise<number> {
   const { content } = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'voices', subcommand: 'list' });
   return (content.match(/clone_[0-9a-f]+/g) ?? []).length;
-}
-
-/** Resolves once `check` holds; each check reads state an event changed (a reply, a sandbox record). */
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error('never happened');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function clone(h: Harness, output: 'voice' | 'file'): Promise<InteractionHandle> {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { booksSettled } from '../support/books-settled.ts';
+import { spentShown as spentShownTo, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
@@ -18,19 +19,7 @@ const TEXT =
 const harnessFor = useHarnessPerTest();
 const tts = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'tts');
 
-async function spentShown(h: Harness): Promise<number> {
-  const { content } = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'usage' });
-  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
-
-/** Resolves once `check` holds; each check reads state an event changed (a reply, a sandbox record). */
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error('never happened');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const spentShown = (h: Harness) => spentShownTo(h, GUILD, ALICE);
 
 describe('/stop while a paid request waits at the service, uncharged', () => {
   it('closes it: billed nothing for it, nothing heard, nothing asked for after, /usage keeps it as may have been charged', async () => {
