@@ -101,14 +101,15 @@ async function expectSilencedMidPart(h: Harness, heardAtEvent: number, from: num
   expect(h.logs().match(/"code":"speech-rights-revoked"/g)?.length).toBe(1);
 }
 
-const isPrivate = (handle: InteractionHandle) =>
-  ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
+const isPrivate = (response: InteractionHandle['responses'][number] | undefined) =>
+  ((response?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
 /** The member is told once, privately, with the words for what was taken away. */
 async function expectToldOnce(handle: InteractionHandle, text: string): Promise<void> {
   await handle.waitFor((r) => r.content === text, 20_000);
-  expect(handle.responses.filter((r) => r.content === text)).toHaveLength(1);
-  expect(isPrivate(handle)).toBe(true);
+  const told = handle.responses.filter((r) => r.content === text);
+  expect(told).toHaveLength(1);
+  expect(isPrivate(told[0])).toBe(true);
 }
 
 describe('a right taken away while a part plays', () => {
