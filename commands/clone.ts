@@ -135,9 +135,29 @@ async function cloneFrom(
   // Discord filters the pickers by name (file_types); a client that does not is refused here, before any download.
   if (!isClipFileName(filename)) throw new UserError('clone.error.fileType', { name: echo(filename, 60) });
   const target = await chooseTarget(interaction, input.output, context);
-  // The download may take longer than Discord's 3 s: acknowledge first, privately where the gate says the member may
-  // not post the line's file here themselves.
-  await acknowledge(interaction, admitted(interaction, target).privately);
+  // Its member's /stop reaches it from before its acknowledgement (a /stop that sees "thinking…" finds it) to its first
+  // line handed over (then the line's own order is stopped): a stop during the download ends it before it is sent.
+  const requester = commandRequester(interaction);
+  const order = context.speech.stoppableClone(requester);
+  try {
+    // The download may take longer than Discord's 3 s: acknowledge first, privately where the gate says the member
+    // may not post the line's file here themselves.
+    await acknowledge(interaction, admitted(interaction, target).privately);
+    await downloadAndClone(interaction, context, { ...input, name, text, target }, requester, order);
+  } finally {
+    order.done();
+  }
+}
+
+async function downloadAndClone(
+  interaction: AnsweredInteraction<'cached'>,
+  context: Services<Uses>,
+  input: CloneInput & { target: ChosenTarget },
+  requester: ReturnType<typeof commandRequester>,
+  order: { readonly signal: AbortSignal; done(): void },
+): Promise<void> {
+  const { name, text, target } = input;
+  const { filename } = input.clip;
   const clip = await checkReferenceClip(
     await downloadClip(input.clip.url, input.clip.size, context.config.clipDownload),
     interaction.guildId,
@@ -159,34 +179,12 @@ async function cloneFrom(
     throw new UserError('clone.error.memberShare', { share: held.share, limit: held.limit });
   const reservation = held.token;
   try {
-    await cloneAndSpeak(interaction, context, { name, text, filename, clip, target, reservation });
+    await cloneStoppable(interaction, context, { name, text, filename, clip, target, reservation }, requester, order);
   } finally {
     // Taken by the voice when it was added; otherwise (refused, or the call failed) the name is free again.
     await context.store.voiceLibrary
       .releaseName(reservation)
       .catch((error: unknown) => context.logger.warn({ err: error }, 'could not release a clone name'));
-  }
-}
-
-async function cloneAndSpeak(
-  interaction: AnsweredInteraction<'cached'>,
-  context: Services<Uses>,
-  {
-    name,
-    text,
-    filename,
-    clip,
-    target,
-    reservation,
-  }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
-): Promise<void> {
-  const requester = commandRequester(interaction);
-  // Its member's /stop reaches it from here to its first line handed over (then the line's own order is stopped).
-  const order = context.speech.stoppableClone(requester);
-  try {
-    await cloneStoppable(interaction, context, { name, text, filename, clip, target, reservation }, requester, order);
-  } finally {
-    order.done();
   }
 }
 

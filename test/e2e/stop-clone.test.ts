@@ -82,6 +82,25 @@ describe('/stop of a /clone', () => {
     });
   }
 
+  it('stopped while its clip is still being downloaded (its reply already "thinking…"): nothing sent, nothing made', async () => {
+    const h = await harnessFor({ guilds });
+    const release = h.discord.holdAttachmentDownloads();
+    const asked = await clone(h, 'file');
+    await asked.waitFor((r) => r.kind === 'callback', 20_000);
+    await until(() => h.discord.heldAttachmentDownloads() > 0);
+    const stopped = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'stop' });
+    expect(stopped.content).toContain(t('en-US', 'stop.clones', { count: 1 }));
+    release();
+    const answer = await asked.waitFor((r) => r.kind !== 'callback' && r.content !== undefined, 20_000);
+    await booksSettled(h);
+    expect(clones(h)).toEqual([]);
+    expect(h.sandbox.charactersBilled()).toBe(0);
+    expect(await voicesListed(h)).toBe(0);
+    expect(asked.responses.flatMap((r) => r.files)).toEqual([]);
+    expect(await spentShown(h)).toBe(0);
+    expect(answer.content).not.toMatch(/may have counted|spent/);
+  });
+
   it('while its answer is held after the charge (voice): closed all the same, as SayBot cannot tell; on the books as billed', async () => {
     // Before its status SayBot cannot tell a request charged from one waiting uncharged: it closes it as in voice
     // (stop-held.test.ts), so no voice ID comes and none is saved; the service billed it, and so do the books.

@@ -53,11 +53,36 @@ export class Cdn {
     return this.files.get(id)?.attachment;
   }
 
+  /** Attachment downloads waiting for `hold`'s release, in the order they came; none held when undefined. */
+  #held: Array<() => void> | undefined;
+
+  /**
+   * From now on attachment downloads wait unanswered (a slow CDN, as long as a test needs) until the returned release
+   * is called: then each is answered in the order it came, and later ones at once.
+   */
+  hold(): () => void {
+    const held: Array<() => void> = [];
+    this.#held = held;
+    return () => {
+      if (this.#held === held) this.#held = undefined;
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** Attachment downloads `hold` keeps waiting now. */
+  get heldCount(): number {
+    return this.#held?.length ?? 0;
+  }
+
   /**
    * Answers /attachments/{id}/{name} and /media/attachments/{id}/{name}, and the pictures' paths (pictures.ts:
    * server icons and avatars); false when the path is not the CDN's.
    */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, headers: Record<string, string>): boolean {
+    if (this.#held !== undefined && /^\/(?:media\/)?attachments\//.test(pathname)) {
+      this.#held.push(() => this.serve(req, res, pathname, headers));
+      return true;
+    }
     const picture = pictureAt(pathname, new URL(req.url ?? pathname, 'http://cdn').searchParams);
     if (picture !== undefined) {
       this.log.push({ method: req.method ?? 'GET', path: req.url ?? pathname, headers, status: picture.status });

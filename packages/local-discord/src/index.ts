@@ -882,6 +882,19 @@ export class FakeDiscord {
     };
   }
 
+  /**
+   * From now on downloads of attachments from the CDN wait unanswered until the returned release is called (a slow
+   * CDN, as long as a test needs); then each is answered in the order it came.
+   */
+  holdAttachmentDownloads(): () => void {
+    return this.parts.cdn.hold();
+  }
+
+  /** Attachment downloads holdAttachmentDownloads keeps waiting now. */
+  heldAttachmentDownloads(): number {
+    return this.parts.cdn.heldCount;
+  }
+
   /** Op 4 requests the bot sent in this guild that holdVoiceRequests holds unanswered now. */
   heldVoiceRequestCount(guildId: string): number {
     return this.heldVoiceRequests.get(guildId)?.length ?? 0;
