@@ -71,7 +71,7 @@ async function expectRefused(handle: InteractionHandle, locale: string, words: s
   const answer = await handle.waitForFinal(20_000);
   expect(handle.responses.map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);
   expect((answer.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
-  expect(answer.content).toBe(t(locale, 'error.audio.guildBusy', { limit: MAX_FILES_PER_GUILD }));
+  expect(answer.content).toBe(t(locale, 'error.files.guildBusy', { limit: MAX_FILES_PER_GUILD }));
   expect(answer.files).toEqual([]);
   expect(h.sandbox.requests.slice(from).some((r) => r.text === words)).toBe(false);
 }

@@ -9,7 +9,6 @@
 // carry one pseudo-guild (USER_INSTALL_GUILD), which stands for no place people share: counted under it, one user's
 // four DMs would refuse every other user of the install, anywhere. A user is also what spends there (their own daily
 // budget and cooldown within the pseudo-guild), and the bot's bound still holds them all together.
-import { AudioBusyError } from '../../core/audio/errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 
@@ -57,10 +56,10 @@ export class FileShares {
   }
 
   /**
-   * One of `owner`'s shares, held until the returned release (idempotent) is called. Throws, nothing taken, when a
-   * server has its share (AudioBusyError 'owner-busy', with its limit), when a user has theirs (UserError
-   * 'error.files.userBusy': their own, not a server's) or when the bot has (AudioBusyError 'busy'); unless `refuse` is
-   * false (what was already paid for: a clone's first line), which is counted all the same.
+   * One of `owner`'s shares, held until the returned release (idempotent) is called. Throws a UserError, nothing
+   * taken, past the member's share ('error.files.memberBusy'), a user's outside servers ('error.files.userBusy'), the
+   * server's ('error.files.guildBusy', with its limit) or the bot's ('error.files.busy'); unless `refuse` is false
+   * (what was already paid for: a clone's first line), which is counted all the same.
    */
   take(owner: FileOwner, refuse = true): () => void {
     const key = keyOf(owner);
@@ -91,10 +90,10 @@ export class FileShares {
       if (member !== undefined && (this.#owners.get(member) ?? 0) >= this.#perMember)
         throw new UserError('error.files.memberBusy', { limit: this.#perMember });
       const mine = this.#owners.get(key) ?? 0;
-      if (mine >= this.#perOwner)
-        throw new AudioBusyError('owner-busy', `${mine} files are under way in this server`, { limit: this.#perOwner });
+      // Refused before anything is made or sent: "nothing was charged", not the audio worker's "nothing twice".
+      if (mine >= this.#perOwner) throw new UserError('error.files.guildBusy', { limit: this.#perOwner });
     }
-    if (this.#held >= this.#total) throw new AudioBusyError('busy', `${this.#held} files are under way`);
+    if (this.#held >= this.#total) throw new UserError('error.files.busy');
   }
 
   /** Shares held: over the bot, or by one owner (a server's, whoever holds them; a member's own when given). */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import { UserError } from '../../../src/core/interactions/failures.ts';
 import { FileShares } from '../../../src/features/speaking/file-shares.ts';
 
-const refusal = (take: () => unknown): AudioBusyError | undefined => {
+/** The words a take is refused with (each refusal is the member's, nothing made), if it is. */
+const refusal = (take: () => unknown): UserError['userMessage'] | undefined => {
   try {
     take();
   } catch (error) {
-    if (error instanceof AudioBusyError) return error;
+    if (error instanceof UserError) return error.userMessage;
     throw error;
   }
   return undefined;
@@ -19,8 +19,8 @@ describe('FileShares', () => {
     shares.take({ guildId: 'a' });
     shares.take({ guildId: 'a' });
     const refused = refusal(() => shares.take({ guildId: 'a' }));
-    expect(refused?.reason).toBe('owner-busy');
-    expect(refused?.limit).toBe(2);
+    expect(refused?.key).toBe('error.files.guildBusy');
+    expect(refused?.params).toEqual({ limit: 2 });
     expect(shares.held({ guildId: 'a' })).toBe(2);
     expect(() => shares.take({ guildId: 'b' })).not.toThrow();
   });
@@ -30,7 +30,7 @@ describe('FileShares', () => {
     shares.take({ guildId: 'a' });
     shares.take({ guildId: 'a' });
     shares.take({ guildId: 'b' });
-    expect(refusal(() => shares.take({ guildId: 'c' }))?.reason).toBe('busy');
+    expect(refusal(() => shares.take({ guildId: 'c' }))?.key).toBe('error.files.busy');
     expect(shares.held()).toBe(3);
   });
 
@@ -42,7 +42,7 @@ describe('FileShares', () => {
     expect(shares.held()).toBe(0);
     expect(shares.held({ guildId: 'a' })).toBe(0);
     const again = shares.take({ guildId: 'a' });
-    expect(refusal(() => shares.take({ guildId: 'b' }))?.reason).toBe('busy');
+    expect(refusal(() => shares.take({ guildId: 'b' }))?.key).toBe('error.files.busy');
     again();
     expect(() => shares.take({ guildId: 'b' })).not.toThrow();
   });
@@ -52,7 +52,7 @@ describe('FileShares', () => {
     shares.take({ guildId: 'a' });
     expect(() => shares.take({ guildId: 'a' }, false)).not.toThrow();
     expect(shares.held({ guildId: 'a' })).toBe(2);
-    expect(refusal(() => shares.take({ guildId: 'b' }))?.reason).toBe('busy');
+    expect(refusal(() => shares.take({ guildId: 'b' }))?.key).toBe('error.files.busy');
   });
 
   it("counts a user's files outside servers as their own: refused in their words, apart from a server of that id", () => {
@@ -85,7 +85,7 @@ describe('FileShares', () => {
     shares.take({ guildId: 'g', userId: '3' });
     expect(shares.held({ guildId: 'g' })).toBe(3);
     expect(shares.held({ guildId: 'g', userId: '1' })).toBe(1);
-    expect(refusal(() => shares.take({ guildId: 'g', userId: '4' }))?.reason).toBe('owner-busy');
+    expect(refusal(() => shares.take({ guildId: 'g', userId: '4' }))?.key).toBe('error.files.guildBusy');
     expect(shares.held()).toBe(3);
   });
 });

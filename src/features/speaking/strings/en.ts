@@ -261,6 +261,10 @@ export const en = {
     'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
   'error.freeVoice.timeout':
     'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+  'error.files.guildBusy':
+    'This server already has {limit} files or voice messages being made, the most one server may have at once. Please try again once they are done (nothing was charged).',
+  'error.files.busy':
+    'I am making as many files and voice messages as I may at once right now. Please try again in a minute (nothing was charged).',
   'error.files.memberBusy':
     'You already have {limit} files or voice messages being made in this server, the most one member may have at once. Please try again once they are done (nothing was charged).',
   'error.files.userBusy':
