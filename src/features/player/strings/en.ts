@@ -19,7 +19,7 @@ export const en = {
   'stop.own':
     "Stopped what you asked for and cleared {count} of your queued clip(s). Others' requests go on: stopping them needs Mute Members, Move Members or Manage Server.",
   'stop.files':
-    'Stopped {count} of your files or voice messages being made: nothing more of them is sent to the voice service, and nothing is posted. What it already made is charged.',
+    "Stopped {count} of your files or voice messages being made: nothing more of them is sent to the voice service, and nothing is posted. Each one's own reply says what it cost.",
   'stop.clones':
     'Stopped {count} of your voice clones being made: one still waiting at the voice service is closed (it may have counted its characters, so they are counted as spent), and a voice it already made is kept, its first line neither played nor posted.',
   'stop.nothing': 'Nothing is playing or queued in voice, so nothing was stopped.',
