@@ -5,6 +5,7 @@
 // refuses the key (401, deactivated while the first part's answer is held) or the plan's access (403) for the rest.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { answerOf, spentShown as spentShownTo } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
@@ -83,20 +84,8 @@ function sayInVoice(text: string, userId = SPEAKER) {
   });
 }
 
-/** The reply's answer once it is not "Speaking…" or "Queued…". */
-async function answerOf(handle: Awaited<ReturnType<typeof sayInVoice>>): Promise<string> {
-  const answer = await handle.waitFor(
-    (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
-    20_000,
-  );
-  return answer.content ?? '';
-}
-
 /** This server's characters spent this month, as /usage shows them. */
-async function spentShown(): Promise<number> {
-  const { content } = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'usage' });
-  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
+const spentShown = () => spentShownTo(h, GUILD, SPEAKER);
 
 /**
  * The reply posts the part that was paid for as a file, and says so before the words of what was paid: never paid

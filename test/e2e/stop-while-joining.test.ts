@@ -5,6 +5,7 @@
 // (holdVoiceRequests), so nothing here hangs on timing.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionFlagsBits } from 'discord.js';
+import { answerOf, spentShown as spentShownTo } from '../support/books-shown.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import { runCommand } from '../support/harness.ts';
@@ -76,20 +77,10 @@ async function sayAccepted(text: string, userId = SPEAKER) {
   return handle;
 }
 
-/** The reply's last word once it is not "Speaking…" or "Queued…". */
-async function outcomeOf(handle: Awaited<ReturnType<typeof sayAccepted>>): Promise<string> {
-  const answer = await handle.waitFor(
-    (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
-    20_000,
-  );
-  return answer.content ?? '';
-}
+const outcomeOf = answerOf;
 
 /** This server's characters spent this month, as /usage shows them. */
-async function spentShown(): Promise<number> {
-  const { content } = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'usage' });
-  return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
+const spentShown = () => spentShownTo(h, GUILD, SPEAKER);
 
 /** SayBot's join is answered and it has nothing left to play: from here nothing of a stopped order may come. */
 async function joinedAndIdle(): Promise<void> {
