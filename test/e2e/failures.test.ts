@@ -95,15 +95,6 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
     logCode: 'api-plan-without-access',
   },
   {
-    // A firewall in front of the service: its text, not the service's error body (issue 56).
-    name: "a gateway's plain-text 403: refused on the way, never the plan's diagnosis, counted as may have been charged",
-    arrange: () =>
-      h.sandbox.injectFault({ kind: 'response', status: 403, body: 'Forbidden by WAF', contentType: 'text/plain' }),
-    message: /^The voice service, or something in front of it, refused this request \(403\), .* counted as spent here/,
-    requests: 1,
-    logCode: 'api-refused-on-the-way',
-  },
-  {
     name: "the service's own 5xx, after retries",
     arrange: () => h.sandbox.injectFault({ kind: 'service-error', status: 503, times: 3 }),
     message: /failing right now \(503\)/,

@@ -73,6 +73,8 @@ describe('/stop while a paid request waits at the service, uncharged', () => {
     const paid = h.sandbox.charactersBilled();
     expect(paid).toBeGreaterThan(0);
     expect(answer.content).toContain(t('en-US', 'say.stoppedSpent'));
-    expect(await spentShown(h)).toBe(paid);
+    // The books hold what the service billed, and a next part closed unanswered as maybe spent (never less).
+    expect(await spentShown(h)).toBeGreaterThanOrEqual(paid);
+    expect(await spentShown(h)).toBeLessThanOrEqual(countCharacters(TEXT));
   });
 });

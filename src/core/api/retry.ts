@@ -3,7 +3,7 @@
 // or the service itself answered that nothing was charged. The proof that an answer is the service's own is what
 // only the service sends: its own headers (its `X-Request-Id`, or its usage figures `X-RateLimit-Used` and
 // `X-RateLimit-Remaining`), which a gateway answering in its place does not have; and, for a status a gateway also
-// sends of its own accord (an auth proxy's 401, a firewall's 403, 408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
+// sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
 // `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. Everything
 // else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
 // gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
@@ -94,11 +94,11 @@ export function hasServiceHeaders(headers: ResponseHeaders): boolean {
 }
 
 /**
- * Statuses a gateway or proxy also sends of its own accord (an auth proxy's 401, a firewall's 403, a timeout, a rate
- * limit, a failure): from the service they come with its error body.
+ * Statuses a gateway or proxy also sends of its own accord (a timeout, a rate limit, a failure): from the service
+ * they come with its error body. Not 401 and 403: the service's own come with any body (HTML, text, empty: the API
+ * notes), and its headers prove them; an auth proxy's or a firewall's has none of its headers, so is maybe charged.
  */
-const GATEWAY_ALSO_SENDS = (status: number): boolean =>
-  status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
+const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
 /**
  * What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a

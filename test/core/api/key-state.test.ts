@@ -64,22 +64,6 @@ describe("the client's key state, by the retry rule's proof of whose an answer i
     expect(api.client.keyState.lastFailed?.at.getTime()).toBeGreaterThanOrEqual(sent.getTime());
   });
 
-  it.each([
-    [401, 'Unauthorized'],
-    [403, 'Forbidden by WAF'],
-  ] as const)(
-    "an auth proxy's or a firewall's plain-text %i (the service's request ID passed through) never calls the key refused (issue 56)",
-    async (status, body) => {
-      api.sandbox.clearFaults();
-      api.sandbox.injectFault({ kind: 'response', status, body, contentType: 'text/plain' });
-      const refusedBefore = api.client.keyState.lastRefused;
-      const error = await rejectionOf(api.client.tts({ text: 'Refused on the way.', voice_id: 'voice-b-en-f-01' }));
-      expect(error).toMatchObject({ status, charge: 'maybe-charged' });
-      expect(api.client.keyState.lastRefused).toEqual(refusedBefore);
-      expect(api.client.keyState.lastFailed).toMatchObject({ status });
-    },
-  );
-
   it("the service's own 429 (its headers and its JSON error body) is the key limited", async () => {
     api.sandbox.clearFaults();
     api.sandbox.injectFault({

@@ -185,10 +185,12 @@ describe('the one rule: who answered says whether it may have been charged', () 
     [400, service, page, 'not-charged'],
     [401, service, json({ error: { code: 'invalid_api_key', message: 'the API key is not valid' } }), 'not-charged'],
     [403, service, json({ error: { code: 'plan_without_api_access', message: 'no API access' } }), 'not-charged'],
-    // A gateway refuses of its own accord too (an auth proxy's 401, a firewall's 403): its text is not the service's.
-    [401, service, Buffer.from('Unauthorized'), 'maybe-charged'],
-    [403, service, Buffer.from('Forbidden by WAF'), 'maybe-charged'],
-    [403, service, page, 'maybe-charged'],
+    // The service's own 401 and 403 come with any body (the API notes): its headers prove them. An auth proxy's or a
+    // firewall's, which never reached the service, has none of its headers.
+    [401, service, Buffer.from('Unauthorized'), 'not-charged'],
+    [403, service, page, 'not-charged'],
+    [401, none, Buffer.from('Unauthorized'), 'maybe-charged'],
+    [403, none, Buffer.from('Forbidden by WAF'), 'maybe-charged'],
     [404, service, Buffer.alloc(0), 'not-charged'],
     [408, service, undefined, 'maybe-charged'],
     [429, service, page, 'maybe-charged'],
