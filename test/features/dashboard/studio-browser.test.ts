@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { answerConsent, describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
+import { booksSettled } from '../../support/books-settled.ts';
 import { runCommand } from '../../support/harness.ts';
 import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
 
@@ -127,12 +128,15 @@ describeInBrowser('the studio in a real browser', () => {
   }, 90_000);
 
   it("draws the month's chart in the browser with /usage's figures, shown on hover", async () => {
-    await runCommand(h, {
+    const { handle } = await runCommand(h, {
       guildId: SEOUL,
       userId: MANAGER.id,
       name: 'say',
       options: { text: 'Count me in the month.' },
     });
+    // Spoken and on the books, and so is what the test before left reading: the month does not move after /usage.
+    await handle.waitFor((r) => /^Spoke/.test(r.content ?? ''), 30_000);
+    await booksSettled(h);
     const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
     const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
     expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
