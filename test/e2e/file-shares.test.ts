@@ -57,7 +57,8 @@ const fileSay = (guildId: string, userId: string, text: string, locale?: string)
 
 /** The server's whole share, held as files under way would hold it; returns what gives it back. */
 function holdShare(guildId: string): () => void {
-  const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take({ guildId }));
+  // Counted whatever an earlier case still holds as it ends (taken as already paid for: never refused here).
+  const held = Array.from({ length: MAX_FILES_PER_GUILD }, () => h.bot.fileShares.take({ guildId }, false));
   return () => {
     for (const release of held) release();
   };
