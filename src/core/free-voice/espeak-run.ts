@@ -1,11 +1,11 @@
 // eSpeak NG compiled to WebAssembly (the optional `espeak-ng` package, GPL, loaded only in the free voice's threads
-// and only when present), run for one job at a time. Its module is compiled once per thread; each job runs the
-// program on a fresh instance (the package is eSpeak NG's command line), with the text written to its own file system
-// rather than passed as an argument, so no text is ever read as an option; a line in several scripts is several runs,
-// each spoken in its own voice and the WAVs joined. A trap or abort inside eSpeak is caught
-// within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later, out of the job, and
-// fails the next line): that line fails naming it, and its reply retires the thread before another line. The WAV it
-// writes comes back in shared memory, never copied on the main thread.
+// and only when present), run for one job at a time. The package is eSpeak NG's command line: each thread sets it up
+// once and runs its main() for each run of text, its memory put back first as it was before the first (see Program),
+// with the text written to its own file system rather than passed as an argument, so no text is ever read as an
+// option; a line in several scripts is several runs, each spoken in its own voice and the WAVs joined. A trap or abort
+// inside eSpeak is caught within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later,
+// out of the job, and fails the next line): that line fails naming it, and its reply retires the thread before
+// another line. The WAV it writes comes back in shared memory, never copied on the main thread.
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
@@ -14,7 +14,15 @@ import { joinWavFiles } from '../audio/codecs/wav-file.ts';
 
 /** The part of the package's Emscripten module the worker uses. */
 interface EspeakInstance {
-  FS: { readFile(path: string): Uint8Array; writeFile(path: string, data: string): void };
+  FS: {
+    readFile(path: string): Uint8Array;
+    writeFile(path: string, data: string): void;
+    unlink(path: string): void;
+  };
+  /** The program's memory; a new view whenever the memory grows. */
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _main(argc: number, argv: number): number;
 }
 type EspeakFactory = (options: Record<string, unknown>) => Promise<EspeakInstance>;
 
@@ -24,7 +32,13 @@ interface WebAssemblyApi {
   instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
 }
 type WasmModule = { readonly kind: 'module' };
-type WasmInstance = { readonly kind: 'instance' };
+type WasmInstance = { readonly exports: WasmExports };
+/** The module's own exports the worker calls: its allocator and its stack pointer. */
+interface WasmExports {
+  malloc(bytes: number): number;
+  stackSave(): number;
+  stackRestore(pointer: number): void;
+}
 const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
 
 /** eSpeak NG's WAV: 22,050 samples a second, 16-bit mono. */
@@ -81,30 +95,106 @@ async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Spoken
   return cut ? { wav: shared, cutAt: job.maxSeconds } : { wav: shared };
 }
 
-async function speakRun(text: string, voice: string): Promise<Uint8Array> {
+/**
+ * One eSpeak NG program, set up once per thread and run again for each run of text. Setting it up (its 18 MB of
+ * voices and dictionaries laid out in its memory) is most of a short line's cost, so its memory is kept as it was
+ * before its first run and put back before each: every run starts from the state a fresh instance has (its options
+ * parser, its voice, its random breath noise), and nothing of an earlier member's text is left in it.
+ */
+interface Program {
+  instance: EspeakInstance;
+  exports: WasmExports;
+  /** The memory before any run, its zero tail left off. */
+  memory: Uint8Array;
+  stack: number;
+  /** What the run under way printed to stderr, and how it stopped. */
+  run: { errors: string[]; stopped?: unknown };
+}
+
+/** Past this much memory (a run that grew it a lot), the program is set up anew rather than kept so big. */
+const MOST_KEPT_MEMORY_BYTES = 64 * 1024 * 1024;
+const INPUT = '/in.txt';
+const OUTPUT = '/out.wav';
+
+let program: Promise<Program> | undefined;
+
+async function setUp(): Promise<Program> {
   const { factory, module } = await (loaded ??= load());
-  const errors: string[] = [];
-  let stopped: unknown;
+  const made: Pick<Program, 'run'> = { run: { errors: [] } };
+  let exports: WasmExports | undefined;
   const instance = await factory({
-    arguments: ['-w', '/out.wav', '-v', voice, '-f', '/in.txt'],
-    preRun: [(m: EspeakInstance) => m.FS.writeFile('/in.txt', text)],
-    // Emscripten hands a trap in main() to `quit`, whose default throws it out of the job's own turn.
+    noInitialRun: true,
+    // Emscripten hands a trap or an exit inside main() to `quit`, whose default throws it out of the job's own turn.
     quit: (status: number, thrown: unknown) => {
-      if (status !== 0) stopped ??= thrown ?? new Error(`exit status ${status}`);
+      if (status !== 0) made.run.stopped ??= thrown ?? new Error(`exit status ${status}`);
     },
-    onAbort: (what: unknown) => void (stopped ??= what),
+    onAbort: (what: unknown) => void (made.run.stopped ??= what),
     instantiateWasm: (imports: object, done: (instance: WasmInstance, module: WasmModule) => void) => {
-      void wasmApi.instantiate(module, imports).then((made) => done(made, module));
+      void wasmApi.instantiate(module, imports).then((instantiated) => {
+        exports = instantiated.exports;
+        done(instantiated, module);
+      });
       return {};
     },
     print: () => {},
-    printErr: (line: string) => void errors.push(line),
+    printErr: (line: string) => void made.run.errors.push(line),
   });
-  if (stopped !== undefined) throw new EspeakStopped(`eSpeak NG stopped on this line (${describe(stopped)})`);
+  if (exports === undefined) throw new EspeakStopped('eSpeak NG did not start');
+  const heap = instance.HEAPU8;
+  let end = heap.length;
+  while (end > 0 && heap[end - 1] === 0) end -= 1;
+  return Object.assign(made, { instance, exports, memory: heap.slice(0, end), stack: exports.stackSave() });
+}
+
+async function speakRun(text: string, voice: string): Promise<Uint8Array> {
+  const made = await (program ??= setUp().catch((error: unknown) => {
+    program = undefined;
+    throw error;
+  }));
+  const { instance, exports, memory } = made;
+  instance.HEAPU8.set(memory);
+  instance.HEAPU8.fill(0, memory.length);
+  exports.stackRestore(made.stack);
+  made.run = { errors: [] };
+  // The text from its own file, so that none of it is ever read as an option.
+  instance.FS.writeFile(INPUT, text);
+  const args = ['espeak-ng', '-w', OUTPUT, '-v', voice, '-f', INPUT];
+  const argv = exports.malloc(4 * (args.length + 1));
+  args.forEach((arg, i) => {
+    const bytes = new TextEncoder().encode(`${arg}\0`);
+    const at = exports.malloc(bytes.length);
+    instance.HEAPU8.set(bytes, at);
+    instance.HEAPU32[(argv >> 2) + i] = at;
+  });
+  instance.HEAPU32[(argv >> 2) + args.length] = 0;
   try {
-    return instance.FS.readFile('/out.wav');
-  } catch {
-    throw new Error(`eSpeak NG wrote no audio (${errors[0] ?? 'no message'})`);
+    const status = instance._main(args.length, argv);
+    if (status !== 0) made.run.stopped ??= new Error(`exit status ${status}`);
+  } catch (thrown) {
+    made.run.stopped ??= thrown;
+  }
+  const { errors, stopped } = made.run;
+  try {
+    if (stopped !== undefined) throw new EspeakStopped(`eSpeak NG stopped on this line (${describe(stopped)})`);
+    try {
+      return instance.FS.readFile(OUTPUT);
+    } catch {
+      throw new Error(`eSpeak NG wrote no audio (${errors[0] ?? 'no message'})`);
+    }
+  } finally {
+    forget(instance);
+    if (instance.HEAPU8.length > MOST_KEPT_MEMORY_BYTES) program = undefined;
+  }
+}
+
+/** A run's text and audio leave the program's file system as soon as they are read. */
+function forget(instance: EspeakInstance): void {
+  for (const path of [INPUT, OUTPUT]) {
+    try {
+      instance.FS.unlink(path);
+    } catch {
+      // Not written: nothing to forget.
+    }
   }
 }
 

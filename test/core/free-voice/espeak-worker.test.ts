@@ -47,6 +47,22 @@ describe.skipIf(!installed)(
       expect(line.length).toBe(Buffer.concat(runs).length);
     });
 
+    it('speaks each line as a fresh eSpeak NG would, whatever the thread spoke before it, to the byte', async () => {
+      // The thread keeps one eSpeak NG and puts its memory back before each run: a run that began from the state the
+      // last one left (its options parser done, its voice set) spoke the last line again, or in the last voice.
+      const lines: [string, string][] = [
+        ['Hello there, this is server B.', 'free-en-m'],
+        ['Bonjour tout le monde, ceci est un essai.', 'free-fr-m'],
+        ['Guten Tag, 1234 und so weiter.', 'free-de-m'],
+      ];
+      const first = await Promise.all(lines.map(([text, voice]) => speakFree(text, voice, 'G3')));
+      expect(new Set(first.map((wav) => wav.length)).size).toBe(lines.length);
+      for (const index of [0, 0, 2, 1, 0, 1, 1, 2, 0]) {
+        const [text, voice] = lines[index] ?? ['', ''];
+        expect((await speakFree(text, voice, 'G3')).equals(first[index] ?? Buffer.alloc(0))).toBe(true);
+      }
+    });
+
     it('refuses a line of 4,000 kanji (read, some 10,000 kana) as too long before eSpeak NG runs, and goes on', async () => {
       const kanji = '音声合成天気予報日本語漢字'.repeat(308).slice(0, 4000);
       // A cap, in its figure: worded as the line being too long, not as eSpeak NG failing.
