@@ -130,6 +130,15 @@ describe('the free voice engine', () => {
     expect((await analyseClip(wav)).durationSeconds).toBeLessThan(10);
   });
 
+  it('speaks all of a line with a control character in it: eSpeak NG reads its text as a C string, ending at a NUL', async () => {
+    const text = 'hello there, how are you today';
+    const whole = await analyseClip(await speakFree(text, 'free-en-m', 'G1'));
+    const withNul = await analyseClip(
+      await speakFree(`\u0000${text.replace(' ', ' \u0000')}\u0007`, 'free-en-m', 'G1'),
+    );
+    expect(withNul.durationSeconds).toBeGreaterThan(whole.durationSeconds * 0.8);
+  });
+
   it("gives another server's short line a thread while a scene's long line is under way, not a place behind it", async () => {
     const long = 'This is one long line of a scene, read slowly by the free voice. '.repeat(15);
     expect(estimateFreeLineSeconds(long, 'free-en-f')).toBeGreaterThan(SHORT_WORK_SECONDS);
