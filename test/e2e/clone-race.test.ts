@@ -63,7 +63,7 @@ describe('/clone of one name twice at once', () => {
 
   it('gives the name back when the paid call fails, so the next /clone of it goes through', async () => {
     h.sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 400,
       body: '{"error":{"message":"ref_audio rejected"}}',
       contentType: 'application/json',

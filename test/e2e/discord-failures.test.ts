@@ -327,7 +327,7 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
 
   it('a 429 on the private follow-up that carries a failure: the user is still told', async () => {
     h.sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 400,
       body: '{"error":{"message":"text is not speakable"}}',
       contentType: 'application/json',

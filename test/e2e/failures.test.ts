@@ -70,7 +70,7 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
     name: '400 invalid request',
     arrange: () =>
       h.sandbox.injectFault({
-        kind: 'response',
+        kind: 'service-error',
         status: 400,
         body: '{"error":{"message":"text is not speakable"}}',
         contentType: 'application/json',
@@ -221,6 +221,46 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     expect(one.content).toMatch(/^Here is/);
     expect(two.content).toMatch(/^Here is/);
     expect(h.logs().slice(logFrom)).not.toContain('"code":"quota-used-up"');
+  });
+
+  // The outside check's shapes: a gateway's or firewall's own answer, none of the service's headers (no request ID of
+  // the service's, no usage figures), whatever its body says. Only the service may speak for the key, the plan or the
+  // month, and only its own answer may say nothing was charged (src/core/api/retry.ts).
+  it.each([
+    ["nginx's HTML 401", 401, '<html><head><title>401 Authorization Required</title></head></html>', 'text/html'],
+    ["a firewall's HTML 403", 403, '<html><body>Access denied by Cloudflare</body></html>', 'text/html'],
+    ['a plain-text 403', 403, 'Forbidden', 'text/plain'],
+    ["a proxy's 429 in the service's JSON shape", 429, '{"error":{"code":"quota_exceeded"}}', 'application/json'],
+  ] as const)(
+    '%s without the service headers is refused on the way: never the key, plan or month, sent once',
+    async (_what, status, body, contentType) => {
+      h.sandbox.injectFault({ kind: 'response', status, body, contentType });
+      const logFrom = h.logs().length;
+      const before = h.sandbox.requests.length;
+      const { handle, content } = await sayAsFile('Refused in front of the service.');
+      expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status }));
+      expectEphemeral(handle);
+      expect(h.sandbox.requests.length - before).toBe(1);
+      expect(h.logs().slice(logFrom)).not.toMatch(
+        /"code":"(quota-used-up|api-quota-exhausted|api-key-rejected|api-plan-refused)"/,
+      );
+      await expectStillServing();
+    },
+  );
+
+  it("a gateway's 500 in the service's JSON shape, without the service headers, is maybe charged: sent once", async () => {
+    h.sandbox.injectFault({
+      kind: 'response',
+      status: 500,
+      body: '{"error":{"code":"internal_error"}}',
+      contentType: 'application/json',
+    });
+    const before = h.sandbox.requests.length;
+    const { handle, content } = await sayAsFile('A gateway answered in the service’s shape.');
+    expect(content).toBe(t('en-US', 'error.api.maybeCharged.gateway', { status: 500 }));
+    expectEphemeral(handle);
+    expect(h.sandbox.requests.length - before).toBe(1);
+    await expectStillServing();
   });
 
   it("a body the client's total timeout cuts after the service answered 200 is told as answered, charged and cut", async () => {

@@ -229,7 +229,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
 
   async function usedUpMonth(): Promise<void> {
     sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 429,
       endpoint: 'tts',
       body: JSON.stringify({ error: { message: 'Monthly character quota exceeded' } }),

@@ -9,8 +9,8 @@ export const ENDPOINT_PATHS: ReadonlyMap<string, Endpoint> = new Map([
 /**
  * A failure the next matching request(s) meet instead of (or on top of) the normal response.
  * `response` replaces the response: any status, body and headers (an HTML 500, a 503 with Retry-After, a 200
- * whose body is JSON, an empty 502...); the usage headers are not added, as a gateway in front of the service
- * would not add them, and nothing is billed. `service-error` is the service's own error answer, billing nothing. The
+ * whose body is JSON, an empty 502...); none of the service's headers (its usage figures, its X-Request-Id) is
+ * added, as a gateway answering in its place would not have them, and nothing is billed. `service-error` is the service's own error answer, billing nothing. The
  * others act on the normal response: the request is authenticated,
  * validated and billed as usual once its 2xx status goes out (as the service bills at acceptance), and a clone
  * keeps its voice, whatever then happens to the body.
@@ -30,10 +30,18 @@ export type Fault = {
     }
   /**
    * The service's own error answer (its JSON error shape, or what the `errorBody` variant says, with its usage
-   * headers): it refused or failed the request itself, before anything was made, and billed nothing. A 500 or 503 the
-   * service answers itself, as opposed to `response`, a gateway's.
+   * headers and its request ID): it refused or failed the request itself, before anything was made, and billed
+   * nothing. A 500 or 503 the service answers itself, as opposed to `response`, a gateway's. `body` (with
+   * `contentType`): its answer in another shape than its usual JSON (`{"detail": …}`, a page, an echo of the text).
    */
-  | { kind: 'service-error'; status: number; message?: string; headers?: Readonly<Record<string, string>> }
+  | {
+      kind: 'service-error';
+      status: number;
+      message?: string;
+      body?: string;
+      contentType?: string;
+      headers?: Readonly<Record<string, string>>;
+    }
   /**
    * The request is accepted and billed (a clone's voice made), then a gateway in front of the service answers in its
    * place: `status` (default 504) with an HTML page of its own (or `body`), no usage headers. The charge is the

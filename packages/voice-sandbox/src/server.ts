@@ -520,7 +520,8 @@ class SandboxServer implements Sandbox {
       return;
     }
     if (fault?.kind === 'response') {
-      // A gateway's answer: no usage headers.
+      // A gateway's answer: none of the service's headers (no usage figures, no request ID of the service's), only
+      // the fault's own.
       exchange.account = undefined;
       const headers: Record<string, string> = { ...fault.headers };
       if (fault.contentType !== undefined) headers['Content-Type'] = fault.contentType;
@@ -530,6 +531,12 @@ class SandboxServer implements Sandbox {
     }
 
     const account = this.#authenticate(req);
+    if (fault?.kind === 'service-error' && fault.body !== undefined) {
+      const headers: Record<string, string> = { ...fault.headers };
+      if (fault.contentType !== undefined) headers['Content-Type'] = fault.contentType;
+      await this.#send(exchange, fault.status, headers, { bytes: Buffer.from(fault.body) });
+      return;
+    }
     if (fault?.kind === 'service-error') {
       const message = fault.message ?? 'the service could not handle the request; nothing was charged';
       throw new ApiError(fault.status, fault.status >= 500 ? 'service_unavailable' : 'request_refused', message, {
@@ -728,7 +735,8 @@ class SandboxServer implements Sandbox {
       }
     }
     const paced = audio && pacing.realtimeFactor > 0;
-    const all: Record<string, string> = { 'X-Request-Id': record.id, ...this.#usage(exchange), ...headers };
+    const own: Record<string, string> = fault?.kind === 'response' ? {} : { 'X-Request-Id': record.id };
+    const all: Record<string, string> = { ...own, ...this.#usage(exchange), ...headers };
     const transfer = this.#variants.transfer;
     const endless = fault?.kind === 'endless-body' && audio;
     const chunked = endless || transfer === 'chunked' || (transfer === 'auto' && (paced || body.chunked === true));

@@ -67,7 +67,7 @@ describe("the client's key state, by the retry rule's proof of whose an answer i
   it("the service's own 429 (its headers and its JSON error body) is the key limited", async () => {
     api.sandbox.clearFaults();
     api.sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 429,
       body: '{"error":{"message":"monthly usage limit exceeded"}}',
       contentType: 'application/json',

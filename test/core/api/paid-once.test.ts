@@ -206,6 +206,10 @@ describe('a request that may have reached the service is never sent again', () =
       "a 504 in JSON (a cloud gateway's)",
       { kind: 'response', status: 504, body: '{"message":"Endpoint request timed out"}' },
     ],
+    [
+      "a 500 in the service's JSON shape, from a gateway (none of the service's headers)",
+      { kind: 'response', status: 500, body: '{"error":{"code":"internal_error"}}', contentType: 'application/json' },
+    ],
   ] as const)('%s is not the service saying nothing was charged: sent once, unknown', async (_what, fault) => {
     api.sandbox.injectFault({ ...fault, endpoint: 'tts', times: 3 });
     const told: string[] = [];

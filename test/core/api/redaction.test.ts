@@ -72,10 +72,10 @@ it('keeps the key out of every error, the client itself and the log', async () =
   sandbox.setKeyActive(KEY, true);
   errors.push(await rejectionOf(speak(free))); // 403
   errors.push(await rejectionOf(speak(spent))); // quota 429
-  sandbox.injectFault({ kind: 'response', status: 500, body: echo, times: 2 });
+  sandbox.injectFault({ kind: 'service-error', status: 500, body: echo, times: 2 });
   errors.push(await rejectionOf(speak())); // 500 twice, retried and logged, echoing the key
   sandbox.injectFault({
-    kind: 'response',
+    kind: 'service-error',
     status: 429,
     body: `{"error":{"message":"slow down, ${KEY}"}}`,
     headers: { 'Retry-After': '0' },
@@ -180,7 +180,7 @@ it("keeps a member's words out of what the service or a gateway echoes: every er
   });
   errors.push(await rejectionOf(speak())); // a gateway's page, quoting the request
   sandbox.injectFault({
-    kind: 'response',
+    kind: 'service-error',
     status: 422,
     body: JSON.stringify({ detail: [{ loc: ['body', 'text'], msg: `text "${text}" is not allowed` }] }),
   });

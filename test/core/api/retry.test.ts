@@ -62,7 +62,7 @@ describe('retried', () => {
   });
 
   it('a 500 three times: ServerError after three attempts', async () => {
-    api.sandbox.injectFault({ kind: 'response', status: 500, body: '{"error":{"message":"boom"}}', times: 3 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 500, body: '{"error":{"message":"boom"}}', times: 3 });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, serviceMessage: 'boom' });

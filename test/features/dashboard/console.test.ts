@@ -142,7 +142,7 @@ describe('the owner console', () => {
   it("shows the key's last refusal after the service answered 401, with when and where", async () => {
     const owner = await signedIn(h, OWNER, '/owner');
     h.sandbox.injectFault({
-      kind: 'response',
+      kind: 'service-error',
       status: 401,
       endpoint: 'tts',
       body: JSON.stringify({ error: { code: 'invalid_api_key', message: 'the API key is not valid' } }),

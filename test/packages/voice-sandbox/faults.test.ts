@@ -28,18 +28,22 @@ describe('injected responses', () => {
     [408, 'text/plain', 'Request Timeout', {}],
     [502, undefined, '', {}],
     [200, 'application/json', '{"status":"queued"}', {}],
-  ])('answers %i (%s) with the given body and headers, billing nothing', async (status, contentType, body, headers) => {
-    rig.sandbox.injectFault({ kind: 'response', status, contentType, body, headers });
-    const response = await tts(rig.sandbox, TEXT);
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toBe(contentType ?? null);
-    expect(await response.text()).toBe(body);
-    for (const [name, value] of Object.entries(headers)) expect(response.headers.get(name)).toBe(value);
-    expect(response.headers.get('x-request-id')).toBe(rig.sandbox.requests[0]?.id);
-    expect(response.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(rig.sandbox.requests[0]).toMatchObject({ status, fault: 'response', charactersBilled: 0 });
-    expect(rig.sandbox.charactersBilled()).toBe(0);
-  });
+  ])(
+    'answers %i (%s) with the given body and headers alone, as a gateway, billing nothing',
+    async (status, contentType, body, headers) => {
+      rig.sandbox.injectFault({ kind: 'response', status, contentType, body, headers });
+      const response = await tts(rig.sandbox, TEXT);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe(contentType ?? null);
+      expect(await response.text()).toBe(body);
+      for (const [name, value] of Object.entries(headers)) expect(response.headers.get(name)).toBe(value);
+      // None of the service's own headers: a gateway answering in its place has neither its request ID nor its figures.
+      expect(response.headers.get('x-request-id')).toBeNull();
+      expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(rig.sandbox.requests[0]).toMatchObject({ status, fault: 'response', charactersBilled: 0 });
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+    },
+  );
 
   it('meets only its endpoint, as many times as asked, then the service answers normally', async () => {
     rig.sandbox.injectFault({ kind: 'response', status: 502, endpoint: 'voice-clone' });
@@ -76,6 +80,18 @@ describe("the service's own error and a gateway's after a charge", () => {
     expect(await response.json()).toEqual({ error: { code: 'service_unavailable', message: 'overloaded' } });
     expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
     expect(rig.sandbox.requests[0]).toMatchObject({ fault: 'service-error', charactersBilled: 0 });
+    expect(rig.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it("service-error with a body: the service's own answer in that shape, with its request ID and usage headers", async () => {
+    const body = '<html><body>Invalid key</body></html>';
+    rig.sandbox.injectFault({ kind: 'service-error', status: 401, body, contentType: 'text/html', endpoint: 'tts' });
+    const response = await tts(rig.sandbox, TEXT);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(await response.text()).toBe(body);
+    expect(response.headers.get('x-request-id')).toBe(rig.sandbox.requests[0]?.id);
+    expect(response.headers.get('x-ratelimit-used')).not.toBeNull();
     expect(rig.sandbox.charactersBilled()).toBe(0);
   });
 
