@@ -11,6 +11,10 @@
 // longest gap under 60 ms and within 1.5x of the same host's idle longest gap.
 import { Buffer } from 'node:buffer';
 import { loadavg } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { RE2JS } from 're2js';
 import { VoiceApiClient } from '../src/core/api/client.ts';
 import { AudioBusyError } from '../src/core/audio/errors.ts';
@@ -41,6 +45,16 @@ const IDLE_FULL_MS = 60_000;
  * the host is shared (a 10-minute bound ended them before the last rows on a host at load 20).
  */
 const BUSY_PHASE_LIMIT_MS = 45 * 60_000;
+/**
+ * BENCH_HOLDS_ONLY=busy-mp3: the busy host's idle and MP3 rows alone (a change to long work measured against its
+ * baseline in a few alternated runs, without the other twelve rows' minutes).
+ */
+const BUSY_MP3_ONLY = process.env['BENCH_HOLDS_ONLY'] === 'busy-mp3';
+/**
+ * BENCH_HOLDS_MP3_PROCESS=<niceness>: the MP3 row's mix in a process of its own session, its autogroup that much
+ * nicer (./holds-mix-process.ts), instead of SayBot's long-work thread: a design measured, not SayBot's path.
+ */
+const MP3_PROCESS_NICENESS = process.env['BENCH_HOLDS_MP3_PROCESS'];
 
 interface Row {
   host: 'quiet' | 'busy';
@@ -100,6 +114,24 @@ async function roundOfB(client: VoiceApiClient, round: number, files: number[], 
   }
 }
 
+/** The scene's parts mixed as MP3 by ./holds-mix-process.ts, detached (an autogroup of its own), in `dir`. */
+function mixInProcess(dir: string, parts: Buffer[], niceness: string): Promise<void> {
+  const files = parts.map((part, i) => {
+    const file = path.join(dir, `part-${i}.wav`);
+    writeFileSync(file, part);
+    return file;
+  });
+  const mixer = new URL('./holds-mix-process.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [mixer, niceness, path.join(dir, 'mix.mp3'), ...files], {
+    stdio: 'inherit',
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the mix's process ended with ${code}`))));
+  });
+}
+
 const median = (values: number[]) => percentile(values, 50);
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -112,6 +144,7 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
   }
   const sandbox = await startSandbox();
   const rows: Row[] = [];
+  const dir = mkdtempSync(path.join(tmpdir(), 'saybot-bench-holds-'));
   try {
     const client = new VoiceApiClient({ baseUrl: sandbox.url, apiKey: sandbox.testKey });
     log("holds: warming up and making the 8-minute scene's free lines (untimed)");
@@ -133,7 +166,9 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
       ['idle (baseline)', () => new Promise((resolve) => setTimeout(resolve, mode === 'quick' ? 3000 : IDLE_FULL_MS))],
       [
         'the free scene mixed as MP3',
-        async () => (sceneSeconds = (await mixSceneOffThread({ ...scene(), format: 'mp3' }, owner)).seconds),
+        MP3_PROCESS_NICENESS !== undefined
+          ? () => mixInProcess(dir, parts, MP3_PROCESS_NICENESS)
+          : async () => (sceneSeconds = (await mixSceneOffThread({ ...scene(), format: 'mp3' }, owner)).seconds),
       ],
       ['the free scene mixed as WAV', () => mixSceneOffThread({ ...scene(), format: 'wav' }, owner)],
       [
@@ -178,7 +213,8 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
           ),
       ],
     ];
-    for (const host of ['quiet', 'busy'] as const) {
+    if (BUSY_MP3_ONLY) jobs.splice(2);
+    for (const host of BUSY_MP3_ONLY ? (['busy'] as const) : (['quiet', 'busy'] as const)) {
       const stopBurning = host === 'busy' ? burners(BUSY_PHASE_LIMIT_MS) : () => {};
       try {
         if (host === 'busy') await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -226,6 +262,7 @@ export async function measureHolds(mode: 'quick' | 'full', log: (line: string) =
     for (const row of rows) row.job = row.job.replace('the free scene', `the ${sceneSeconds.toFixed(0)} s free scene`);
   } finally {
     await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 
   const idleOf = (host: Row['host']) => rows.find((r) => r.host === host && r.job.startsWith('idle')) as Row;

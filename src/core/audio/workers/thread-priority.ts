@@ -5,6 +5,10 @@
 // ten to twenty packets absorbs, instead of the main thread's wakeup waiting behind it and every voice sounding late.
 // Long work (./work-classes.ts: a ten-minute mix, a long free line) runs nicer still: beside the voice's own
 // transcoding threads and short work, it takes a third of their share of a contended core.
+// Niceness orders threads only within the process's session (its autogroup): beside other sessions' work the main
+// thread can still wait while the process's share is spent, however nice the thread that spent it. Not SCHED_IDLE
+// either: a long thread at that policy left the main thread's longest waits beside a busy host's other sessions
+// longer, not shorter (docs/benchmarks.md, figure 17).
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import type { WorkClass } from './work-class-types.ts';
