@@ -6,6 +6,7 @@
 // inside eSpeak is caught within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later,
 // out of the job, and fails the next line): that line fails naming it, and its reply retires the thread before
 // another line. The WAV it writes comes back in shared memory, never copied on the main thread.
+import { Buffer } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
@@ -107,6 +108,8 @@ interface Program {
   /** The memory before any run, its zero tail left off. */
   memory: Uint8Array;
   stack: number;
+  /** Whether it has run: its memory is then no longer as it was set up. */
+  ran?: boolean;
   /** What the run under way printed to stderr, and how it stopped. */
   run: { errors: string[]; stopped?: unknown };
 }
@@ -140,10 +143,27 @@ async function setUp(): Promise<Program> {
     printErr: (line: string) => void made.run.errors.push(line),
   });
   if (exports === undefined) throw new EspeakStopped('eSpeak NG did not start');
-  const heap = instance.HEAPU8;
+  return Object.assign(made, {
+    instance,
+    exports,
+    memory: withoutZeroTail(instance.HEAPU8),
+    stack: exports.stackSave(),
+  });
+}
+
+/** WebAssembly's page: a memory is a whole number of them. */
+const PAGE_BYTES = 64 * 1024;
+const ZERO_PAGE = Buffer.alloc(PAGE_BYTES);
+
+/** A copy of `heap` without its tail of zero pages (compared natively, a page at a time from the end). */
+function withoutZeroTail(heap: Uint8Array): Uint8Array {
   let end = heap.length;
-  while (end > 0 && heap[end - 1] === 0) end -= 1;
-  return Object.assign(made, { instance, exports, memory: heap.slice(0, end), stack: exports.stackSave() });
+  while (
+    end >= PAGE_BYTES &&
+    Buffer.from(heap.buffer, heap.byteOffset + end - PAGE_BYTES, PAGE_BYTES).equals(ZERO_PAGE)
+  )
+    end -= PAGE_BYTES;
+  return heap.slice(0, end);
 }
 
 async function speakRun(text: string, voice: string): Promise<Uint8Array> {
@@ -152,9 +172,12 @@ async function speakRun(text: string, voice: string): Promise<Uint8Array> {
     throw error;
   }));
   const { instance, exports, memory } = made;
-  instance.HEAPU8.set(memory);
-  instance.HEAPU8.fill(0, memory.length);
-  exports.stackRestore(made.stack);
+  if (made.ran) {
+    instance.HEAPU8.set(memory);
+    instance.HEAPU8.fill(0, memory.length);
+    exports.stackRestore(made.stack);
+  }
+  made.ran = true;
   made.run = { errors: [] };
   // The text from its own file, so that none of it is ever read as an option.
   instance.FS.writeFile(INPUT, text);
