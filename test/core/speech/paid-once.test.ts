@@ -243,7 +243,12 @@ describe('a paid part written down before its first byte leaves', () => {
   });
 
   it('a 400 before acceptance takes it back: nothing spent, nothing held', async () => {
-    rig.sandbox.injectFault({ kind: 'service-error', status: 400, body: '{"error":{"message":"no"}}', endpoint: 'tts' });
+    rig.sandbox.injectFault({
+      kind: 'service-error',
+      status: 400,
+      body: '{"error":{"message":"no"}}',
+      endpoint: 'tts',
+    });
     const { part, done } = await fetchOne('Refused at the door.');
     await expect(part).rejects.toBeInstanceOf(BadRequestError);
     await done();
