@@ -5,13 +5,15 @@
 // option; a line in several scripts is several runs, each spoken in its own voice and the WAVs joined. A trap or abort
 // inside eSpeak is caught within its own job (Emscripten's `quit` and `onAbort` hooks; by default it is thrown later,
 // out of the job, and fails the next line): that line fails naming it, and its reply retires the thread before
-// another line. The WAV it writes comes back in shared memory, never copied on the main thread.
+// another line. The WAV it writes comes back in shared memory, never copied on the main thread. Setting eSpeak NG up is
+// the thread's setup, not the line's (../audio/workers/thread-setup.ts): it is outside the line's time limit.
 import { Buffer } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import type { SpokenRun } from './reading/reading-types.ts';
 import { joinWavFiles } from '../audio/codecs/wav-file.ts';
+import { settingUp } from '../audio/workers/thread-setup.ts';
 
 /** The part of the package's Emscripten module the worker uses. */
 interface EspeakInstance {
@@ -78,7 +80,7 @@ async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Spoken
   const wavs: Uint8Array[] = [];
   let bytes = 0;
   for (const run of runs) {
-    const wav = await speakRun(run.text, run.espeak);
+    const wav = await speakRun(run.text, run.espeak, job.id);
     bytes += wav.byteLength - WAV_HEADER_BYTES;
     wavs.push(wav);
     // Past the cap, the runs after this one would be cut away whole: not spoken at all.
@@ -166,8 +168,8 @@ function withoutZeroTail(heap: Uint8Array): Uint8Array {
   return heap.slice(0, end);
 }
 
-async function speakRun(text: string, voice: string): Promise<Uint8Array> {
-  const made = await (program ??= setUp().catch((error: unknown) => {
+async function speakRun(text: string, voice: string, jobId: number): Promise<Uint8Array> {
+  const made = await (program ??= settingUp(jobId, setUp).catch((error: unknown) => {
     program = undefined;
     throw error;
   }));
@@ -230,13 +232,21 @@ function describe(thrown: unknown): string {
  * voice, joined: espeak-worker.ts reads the line (./reading/read-aloud.ts) and gives each run's text as
  * espeak-text.ts makes it; nothing else in SayBot gives it anything else.
  */
-export function serveEspeak(read: (job: EspeakJob) => SpokenRun[], japaneseLoaded: () => boolean): void {
+export function serveEspeak(read: Read, japaneseLoaded: () => boolean): void {
   parentPort?.on('message', (job: EspeakJob) => void answer(job, read, japaneseLoaded));
 }
 
-function answer(job: EspeakJob, read: (job: EspeakJob) => SpokenRun[], japaneseLoaded: () => boolean): Promise<void> {
+/** A job's runs; `setUp` runs what the reading loads once for the thread (the Japanese analyser) as its setup. */
+type Read = (job: EspeakJob, setUp: <T>(load: () => T) => T) => SpokenRun[];
+
+function answer(job: EspeakJob, read: Read, japaneseLoaded: () => boolean): Promise<void> {
   return Promise.resolve()
-    .then(() => speak(job, read(job)))
+    .then(() =>
+      speak(
+        job,
+        read(job, (load) => settingUp(job.id, load)),
+      ),
+    )
     .then(
       (spoken): void =>
         parentPort?.postMessage({

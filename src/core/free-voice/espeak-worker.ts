@@ -8,6 +8,6 @@ import { yieldToMainThread } from '../audio/workers/thread-priority.ts';
 
 yieldToMainThread();
 serveEspeak(
-  (job) => readAloud(job.text, job.voice).map((run) => ({ ...run, text: espeakText(run.text) })),
+  (job, setUp) => readAloud(job.text, job.voice, setUp).map((run) => ({ ...run, text: espeakText(run.text) })),
   japaneseLoaded,
 );

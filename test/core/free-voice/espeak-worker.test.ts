@@ -5,6 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
+import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
+import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
+import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
+import { freeVoice } from '../../../src/core/free-voice/free-voices.ts';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS, speakFree } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { readingPackagesInstalled } from '../../support/espeak-phonemes.ts';
@@ -23,6 +27,7 @@ function samples(wav: Buffer): Buffer {
 
 const ENGINE = fileURLToPath(new URL('../../../src/core/free-voice/free-voice-engine.ts', import.meta.url));
 const ANALYSER = fileURLToPath(new URL('../../../src/core/free-voice/reading/japanese-analyser.ts', import.meta.url));
+const ESPEAK_WORKER = new URL('../../../src/core/free-voice/espeak-worker.ts', import.meta.url);
 const HIDE_KUROMOJI = fileURLToPath(new URL('../../support/without-kuromoji.ts', import.meta.url));
 
 describe.skipIf(!installed)(
@@ -72,6 +77,32 @@ describe.skipIf(!installed)(
         maxSeconds: MAX_FREE_LINE_SECONDS,
       });
       expect(samples(await speakFree('天気', 'free-ja-f', 'G2')).length).toBeGreaterThan(0);
+    });
+
+    it("sets its thread up on its first line and its first Japanese line, outside the lines' own limits", async () => {
+      // eSpeak NG's setup and the analyser's loading are the thread's, once (some 100 ms and 350 ms of a core, far more
+      // at a nice thread's priority on a busy host): said as setup, the line's own limit stops meanwhile.
+      const events: string[] = [];
+      const thread = new JobThread<Omit<EspeakJob, 'id'>, EspeakReply>({
+        worker: ESPEAK_WORKER,
+        maxWaiting: 8,
+        timeoutMs: 15_000,
+        idleMs: 10,
+        unavailable: (reason, message) => new JobUnavailableError(reason, message),
+        onEvent: (event) => events.push(event),
+      });
+      const lines: [string, string][] = [
+        ['Hello there.', 'free-en-m'],
+        ['Good day.', 'free-en-m'],
+        ['今日はいい天気', 'free-ja-f'],
+        ['音声合成', 'free-ja-f'],
+      ];
+      for (const [text, voiceId] of lines) {
+        const voice = freeVoice(voiceId)?.espeak ?? '';
+        expect(await thread.run({ text, voice, maxSeconds: 60 })).toMatchObject({ ok: true });
+        events.push('|');
+      }
+      expect(events.join(' ')).toBe('start setup set-up end | start end | start setup set-up end | start end |');
     });
 
     it("loads the analyser in the worker thread only: the main thread's modules never include kuromoji", async () => {

@@ -9,8 +9,10 @@
 // when `turn` says (long work waiting for short work, ./work-turns.ts); its time limit stops while it waits. Long work's
 // limit counts the job's own CPU time (`limitBy: 'cpu'`): its thread runs at a low priority, and on a host kept busy by
 // other processes it may get little of a core, so time passing says nothing of whether it is stuck; a wall-clock
-// ceiling (`wallCeilingMs`) still bounds how long it may take.
+// ceiling (`wallCeilingMs`) still bounds how long it may take. A thread's setup for a job (./thread-setup.ts: what it
+// loads once and keeps) is not counted in the job's limit; it has its own bound in time (`setupCeilingMs`).
 import { Worker } from 'node:worker_threads';
+import type { SetupMessage } from './thread-setup.ts';
 
 /**
  * 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting; 'member-busy': the
@@ -32,6 +34,8 @@ export interface JobThreadOptions {
   limitBy?: 'wall' | 'cpu';
   /** With `limitBy: 'cpu'`, how long a job may take from its start however little CPU it gets (waits included). */
   wallCeilingMs?: number;
+  /** A thread's setup for a job (./thread-setup.ts) may take this long, outside the job's limit; SETUP_CEILING_MS if absent. */
+  setupCeilingMs?: number;
   /** An idle worker is ended after this. */
   idleMs: number;
   /** The error a job that cannot run gets (the caller's own type, so its words reach the member). */
@@ -41,7 +45,7 @@ export interface JobThreadOptions {
   /** Awaited before a job starts and after each of its slices (long work's turn); none: at once. */
   turn?: () => Promise<void>;
   /** Told each step of a job (./work-trace.ts). */
-  onEvent?: (event: 'start' | 'slice' | 'resume' | 'end', owner: string) => void;
+  onEvent?: (event: 'start' | 'setup' | 'set-up' | 'slice' | 'resume' | 'end', owner: string) => void;
 }
 
 /** A job's worker gives a turn back between two slices, and waits for `{ go: id }`. */
@@ -50,9 +54,19 @@ export interface SliceMessage {
   slice: true;
 }
 
-function isSlice<R extends object>(message: R | SliceMessage): message is SliceMessage {
+function isSlice<R extends object>(message: R | SliceMessage | SetupMessage): message is SliceMessage {
   return 'slice' in message && message.slice === true;
 }
+
+function isSetup<R extends object>(message: R | SliceMessage | SetupMessage): message is SetupMessage {
+  return 'setup' in message && typeof message.setup === 'boolean';
+}
+
+/**
+ * A thread's setup for a job, by default: loading eSpeak NG and the Japanese analyser takes about a second of a core,
+ * and a thread ten steps nicer beside two busy processes gets a tenth of one or less.
+ */
+export const SETUP_CEILING_MS = 120_000;
 
 interface Waiting<J, R> {
   job: J & { id: number };
@@ -74,6 +88,8 @@ interface Running<J, R> extends Waiting<J, R> {
   /** With `limitBy: 'cpu'`: its thread's CPU time in ms when it started, and its wall-clock ceiling. */
   cpuStart: number;
   ceiling: NodeJS.Timeout | undefined;
+  /** While its thread sets itself up: the setup's bound, and (`limitBy: 'cpu'`) the thread's CPU time when it began. */
+  setup?: { ceiling: NodeJS.Timeout; cpuStart: Promise<number | undefined> };
 }
 
 /** A worker's thread's CPU time so far, in ms; undefined when it is not running (not yet, or no more). */
@@ -229,7 +245,8 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     const worker = this.#worker;
     if (worker === undefined) return;
     void threadCpuMs(worker).then((now) => {
-      if (this.#current !== current || this.#worker !== worker) return;
+      // During a setup the job's limit stops; it is looked at again once the setup ends.
+      if (this.#current !== current || this.#worker !== worker || current.setup) return;
       const used = now === undefined ? Infinity : now - current.cpuStart;
       if (used >= current.timeoutMs) {
         const message = `the job did not finish within ${current.timeoutMs} ms of its own CPU time`;
@@ -264,12 +281,45 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     });
   }
 
+  /** The thread sets itself up: the job's limit stops (its wall-clock ceiling does not), the setup's own bound runs. */
+  #setupBegins(current: Running<J, R>): void {
+    if (current.setup) return;
+    this.#options.onEvent?.('setup', current.owner);
+    clearTimeout(current.timer);
+    const { limitBy, unavailable } = this.#options;
+    if (limitBy !== 'cpu') current.left -= performance.now() - current.since;
+    const ceilingMs = this.#options.setupCeilingMs ?? SETUP_CEILING_MS;
+    const ceiling = setTimeout(() => {
+      if (this.#current !== current) return;
+      this.#fail(unavailable('timeout', `the thread's setup for the job did not finish within ${ceilingMs} ms`));
+    }, ceilingMs);
+    const worker = this.#worker;
+    const cpuStart = limitBy === 'cpu' && worker ? threadCpuMs(worker) : Promise.resolve(undefined);
+    current.setup = { ceiling, cpuStart };
+  }
+
+  /** The setup ended: the job's limit runs again for what is left of it; with `limitBy: 'cpu'`, less the setup's CPU. */
+  #setupEnds(current: Running<J, R>): void {
+    const setup = current.setup;
+    if (!setup) return;
+    current.setup = undefined;
+    clearTimeout(setup.ceiling);
+    this.#options.onEvent?.('set-up', current.owner);
+    const worker = this.#worker;
+    if (this.#options.limitBy !== 'cpu' || worker === undefined) return this.#arm(current);
+    void Promise.all([setup.cpuStart, threadCpuMs(worker)]).then(([before, after]) => {
+      if (this.#current !== current || current.setup) return;
+      if (before !== undefined && after !== undefined) current.cpuStart += after - before;
+      this.#lookAtCpu(current);
+    });
+  }
+
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { unavailable } = this.#options;
     const worker = new Worker(this.#options.worker, { workerData: this.#options.workerData });
     this.#online = new Promise((resolve) => worker.once('online', () => resolve()));
-    worker.on('message', (reply: R | SliceMessage) => this.#answer(reply));
+    worker.on('message', (reply: R | SliceMessage | SetupMessage) => this.#answer(reply));
     worker.on('error', (error) => this.#fail(unavailable('crashed', 'the worker thread failed', error)));
     worker.on('exit', (code) => {
       if (this.#worker === worker) this.#fail(unavailable('crashed', `the worker thread exited (${code})`));
@@ -278,12 +328,14 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return worker;
   }
 
-  #answer(reply: R | SliceMessage): void {
+  #answer(reply: R | SliceMessage | SetupMessage): void {
     const current = this.#current;
     if (!current || current.job.id !== reply.id) return;
     if (isSlice(reply)) return this.#slice(current);
+    if (isSetup(reply)) return reply.setup ? this.#setupBegins(current) : this.#setupEnds(current);
     clearTimeout(current.timer);
     clearTimeout(current.ceiling);
+    clearTimeout(current.setup?.ceiling);
     this.#current = undefined;
     this.#lastReply = reply;
     this.#options.onEvent?.('end', current.owner);
@@ -299,6 +351,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (current) {
       clearTimeout(current.timer);
       clearTimeout(current.ceiling);
+      clearTimeout(current.setup?.ceiling);
       this.#options.onEvent?.('end', current.owner);
       current.reject(error);
     }

@@ -26,6 +26,8 @@ export interface ThreadPoolOptions {
   timeoutMs: number;
   /** Long work's bound in time from a job's start, however little of a core it gets (./job-thread.ts). */
   wallCeilingMs?: number;
+  /** A thread's setup for a job (./thread-setup.ts), outside the job's limit, may take this long (./job-thread.ts). */
+  setupCeilingMs?: number;
   /** An idle thread is ended after this. */
   idleMs: number;
   /** Jobs one owner may have under way or waiting. */
@@ -65,6 +67,7 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
             ? { limitBy: 'cpu' as const, ...(options.wallCeilingMs ? { wallCeilingMs: options.wallCeilingMs } : {}) }
             : {}),
           idleMs: options.idleMs,
+          ...(options.setupCeilingMs === undefined ? {} : { setupCeilingMs: options.setupCeilingMs }),
           unavailable: (reason, message, cause) =>
             unavailable(reason, `${name}: ${message}`, cause === undefined ? undefined : { cause }),
           workerData,

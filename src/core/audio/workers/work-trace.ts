@@ -10,8 +10,11 @@ export interface WorkEvent {
   thread: number;
   /** The job's owner (a server; '' when none). */
   owner: string;
-  /** start: sent to its thread; slice: gave a turn back; resume: went on after it; end: answered or failed. */
-  event: 'start' | 'slice' | 'resume' | 'end';
+  /**
+   * start: sent to its thread; setup / set-up: its thread began / ended setting itself up for it (./thread-setup.ts);
+   * slice: gave a turn back; resume: went on after it; end: answered or failed.
+   */
+  event: 'start' | 'setup' | 'set-up' | 'slice' | 'resume' | 'end';
 }
 
 const listeners = new Set<(event: WorkEvent) => void>();

@@ -109,4 +109,47 @@ describe('ThreadPool', () => {
       await expect(stuck).rejects.toThrow('did not finish within 1000 ms');
     });
   });
+
+  describe("a thread's setup for a job (loading what it keeps for later jobs) is not counted in the job's limit", () => {
+    const CPU_WORKER = new URL('../../../support/cpu-job-worker.ts', import.meta.url);
+    type CpuJob = { label: string; setupIdleMs?: number; setupCpuMs?: number; idleMs?: number };
+    const pools = (timeoutMs: number, setupCeilingMs?: number) =>
+      classedPools<CpuJob, { id: number; label: string }>(
+        {
+          name: 'test pool',
+          jobs: 'jobs',
+          worker: CPU_WORKER,
+          threads: 1,
+          maxWaitingPerThread: 4,
+          timeoutMs,
+          idleMs: 10,
+          perOwner: 4,
+          unavailable: (reason, message, options) => new JobUnavailableError(reason, message, options),
+          ...(setupCeilingMs === undefined ? {} : { setupCeilingMs }),
+        },
+        { threads: 1, perMember: 1 },
+      );
+
+    it('a short job whose thread sets itself up for longer than its wall-clock limit is not cut', async () => {
+      const job = { label: 'set up', setupIdleMs: 2000 };
+      expect(await pools(600).short.run(job, [], 'guild-a')).toMatchObject({ label: 'set up' });
+      // The same wait in the job's own work is cut: the limit still holds for what follows the setup.
+      await expect(pools(600).short.run({ label: 'own', idleMs: 2000 }, [], 'guild-a')).rejects.toMatchObject({
+        reason: 'timeout',
+      });
+    });
+
+    it("a long job whose thread's setup uses more CPU time than the job's limit is not cut", async () => {
+      const job = { label: 'set up', setupCpuMs: 1500 };
+      expect(await pools(500).long.run(job, [], 'guild-a', { member: 'm' })).toMatchObject({ label: 'set up' });
+    });
+
+    it('a setup has a bound of its own: one that never ends fails the job and replaces the thread', async () => {
+      const pool = pools(60_000, 1000).short;
+      await expect(pool.run({ label: 'stuck', setupIdleMs: 10_000 }, [], 'guild-a')).rejects.toThrow(
+        "the thread's setup for the job did not finish within 1000 ms",
+      );
+      expect(await pool.run({ label: 'next' }, [], 'guild-a')).toMatchObject({ label: 'next' });
+    });
+  });
 });
