@@ -149,9 +149,15 @@ const OUTSIDE_A_SERVER =
 /** The last interaction a row made (the final answer of a button row): the rule `denied` reads its responses. */
 let lastAsked: InteractionHandle | undefined;
 
+/**
+ * How long a front-end's answer is waited for: a free line's thread, ten or fifteen steps nicer than the processes
+ * beside it, may take tens of seconds on a busy host (its first line sets eSpeak NG up).
+ */
+const ANSWER_MS = 60_000;
+
 /** runCommand, keeping its interaction in lastAsked. */
 async function ran(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
-  const done = await runCommand(harness, input);
+  const done = await runCommand(harness, { waitMs: ANSWER_MS, ...input });
   lastAsked = done.handle;
   return done;
 }
@@ -296,7 +302,7 @@ const FRONT_ENDS: FrontEnd[] = [
         context: 2,
         options: [{ name: 'text', value: text }, ...(voice === undefined ? [] : [{ name: 'voice', value: voice }])],
       });
-      return (await handle.waitForFinal(20_000)).content ?? '';
+      return (await handle.waitForFinal(ANSWER_MS)).content ?? '';
     },
   },
   {
@@ -312,7 +318,7 @@ const FRONT_ENDS: FrontEnd[] = [
         message: { author: { id: ALICE, username: 'alice' }, content: text },
       });
       lastAsked = handle;
-      return (await handle.waitFor(finalWords, 20_000)).content ?? '';
+      return (await handle.waitFor(finalWords, ANSWER_MS)).content ?? '';
     },
   },
   {
@@ -340,7 +346,7 @@ const FRONT_ENDS: FrontEnd[] = [
       const script = `cast: Ann = ${voice}\nAnn: ${text}`;
       const submit = await harness.discord.submitModal({ on: form, values: { script } });
       lastAsked = submit;
-      const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+      const shown = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, ANSWER_MS);
       const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
       const confirm = rows
         .flatMap((row) => row.components.map((b) => b.custom_id))
@@ -359,7 +365,7 @@ const FRONT_ENDS: FrontEnd[] = [
         (
           await pressed.waitFor(
             (r) => r.kind !== 'follow-up' && r.content !== undefined && !/^🎬 Making/.test(r.content),
-            30_000,
+            ANSWER_MS,
           )
         ).content ?? ''
       );
@@ -456,7 +462,7 @@ const FRONT_ENDS: FrontEnd[] = [
         name: 'say',
         options: { text, output: 'file' },
       });
-      const message = (await handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
+      const message = (await handle.waitFor((r) => r.files.length > 0, ANSWER_MS)).message ?? {};
       const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
       const play = rows.flatMap((row) => row.components).find((b) => b.custom_id.startsWith('sb1:play:'));
       asking();
@@ -467,7 +473,7 @@ const FRONT_ENDS: FrontEnd[] = [
         customId: play?.custom_id ?? 'no play button',
       });
       lastAsked = pressed;
-      return (await pressed.waitForFinal(20_000)).content ?? '';
+      return (await pressed.waitForFinal(ANSWER_MS)).content ?? '';
     },
   },
   {
@@ -794,6 +800,7 @@ describe('the rules of speaking, for every front-end', () => {
         await prepare('clear', DEFAULT_MAX_LENGTH);
       }
     },
+    150_000,
   );
 
   it.each(keeping('paidThenRefused'))(

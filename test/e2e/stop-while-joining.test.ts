@@ -277,7 +277,7 @@ describe('while SayBot is joining voice', () => {
   });
 });
 
-describe('a file being made', () => {
+describe('a file being made', { timeout: 120_000 }, () => {
   it("/stop ends the member's own: nothing more sent, what was made said as paid, the part held closed as may have been", async () => {
     const { text, parts } = fourParts();
     const before = h.sandbox.requests.length;
@@ -305,7 +305,7 @@ describe('a file being made', () => {
     // uncharged, so it closes it as nobody waits for it any more, and says it may have been counted.
     const paid = countCharacters(parts[0] ?? '');
     const unconfirmed = countCharacters(parts[1] ?? '');
-    const answer = await say.waitFor((r) => r.content !== undefined && r.kind !== 'delete', 20_000);
+    const answer = await say.waitFor((r) => r.content !== undefined && r.kind !== 'delete', 60_000);
     h.sandbox.resumePaused();
     expect(answer.content).toBe(t('en-US', 'error.renderStopped.paidClosed', { paid, unconfirmed }));
     expect(answer.files ?? []).toEqual([]);
