@@ -5,8 +5,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Bounds, not figures: beside two busy processes (CI's hosts) a case that plays audio and waits on threads nicer
+    // than them takes a minute at worst; a hang is still cut.
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
     // expect.poll waits for an event, not a deadline: on a busy machine (CI shares its two cores) the
     // default second is too short for a browser or a voice connection to get there. A poll's wait is never asserted.
     expect: { poll: { timeout: 20_000, interval: 50 } },

@@ -158,8 +158,10 @@ describe('voice player', () => {
     });
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000002');
-    const heard = await h.discord.waitForAudio(seoul.id);
-    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds('Moved over here.') - 0.1);
+    // Heard whole: at least its length, however late a busy host sends a packet (a gap is not its end).
+    const whole = h.sandbox.expectedDurationSeconds('Moved over here.') - 0.1;
+    const heard = await h.discord.waitForAudio(seoul.id, { minSeconds: whole });
+    expect(heard.seconds).toBeGreaterThan(whole);
   });
 
   it('recovers from being kicked out of voice: the next /say joins again and is heard', async () => {
@@ -171,8 +173,7 @@ describe('voice player', () => {
     h.discord.clearAudio(london.id);
     const { handle } = await say('Back again.');
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
-    expect((await h.discord.waitForAudio(london.id)).seconds).toBeGreaterThan(
-      h.sandbox.expectedDurationSeconds('Back again.') - 0.1,
-    );
+    const whole = h.sandbox.expectedDurationSeconds('Back again.') - 0.1;
+    expect((await h.discord.waitForAudio(london.id, { minSeconds: whole })).seconds).toBeGreaterThan(whole);
   });
 });

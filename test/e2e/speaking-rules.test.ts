@@ -157,7 +157,7 @@ const ANSWER_MS = 60_000;
 
 /** runCommand, keeping its interaction in lastAsked. */
 async function ran(harness: Harness, input: CommandInput): Promise<{ handle: InteractionHandle; content: string }> {
-  const done = await runCommand(harness, { waitMs: ANSWER_MS, ...input });
+  const done = await runCommand(harness, input);
   lastAsked = done.handle;
   return done;
 }

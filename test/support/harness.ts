@@ -288,7 +288,10 @@ export interface CommandInput {
   locale?: string;
   /** Attachment options: the fake hosts the bytes on its CDN and resolves them in the interaction. */
   attachments?: FakeAttachmentInput[];
-  /** How long to wait for its first response with something to read (default 20 s): a bound, not a figure. */
+  /**
+   * How long to wait for its first response with something to read (default 60 s): a bound, not a figure. /usage
+   * waits for its chart, drawn ten steps nicer than the processes beside it, for up to 20 s on a busy host.
+   */
   waitMs?: number;
 }
 
@@ -315,7 +318,7 @@ export async function runCommand(
   // The first response with something to read: not the bare defer, nor the deletion that precedes a private error.
   const final = await handle.waitFor(
     (r) => r.kind !== 'delete' && (r.content !== undefined || r.files.length > 0),
-    input.waitMs ?? 20_000,
+    input.waitMs ?? 60_000,
   );
   return { handle, content: final.content ?? '' };
 }
