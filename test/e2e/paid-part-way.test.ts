@@ -163,8 +163,35 @@ describe('paid part-way, then refused for the month', () => {
     const { handle, content } = await reply;
     expect(requestsSince(before).map((r) => r.status)).toEqual([200, 504]);
     expectPartFile(handle, content);
-    expect(content.split('\n').slice(1).join('\n')).toMatch(/may have|counted as spent/);
+    // Said first: the file holds only the part before; then why the rest is missing.
+    expect(content.split('\n')[1]).toBe(t('en-US', 'outcome.partWay.only'));
+    expect(content.split('\n').slice(2).join('\n')).toMatch(/may have|counted as spent/);
     expect(content).not.toMatch(/nothing was (spent|charged)/i);
+  });
+
+  it("as a voice message, a gateway's 502 for the second part: the part made is posted, said to be only part", async () => {
+    const { text, parts } = threeParts();
+    const before = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const handle = await h.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: VOICE_ID },
+        { name: 'output', value: 'voice-message' },
+      ],
+    });
+    await refuseAfter(parts.slice(0, 1), () => h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502 }));
+    const only = t('en-US', 'outcome.partWay.only');
+    const note = await handle.waitFor((r) => (r.content ?? '').includes(only));
+    expect(requestsSince(before).map((r) => r.status)).toEqual([200, 502]);
+    // Its Ogg (a voice message, or its file where the member may not send one), and words saying it is only part.
+    const posted = handle.responses.flatMap((r) => r.files);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.name).toMatch(/\.ogg$/);
+    expect(note.content ?? '').toMatch(/may have|counted as spent/);
   });
 
   it('in voice: the part heard is said paid, not "stopped part-way … please try again"', async () => {

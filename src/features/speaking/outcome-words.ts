@@ -10,6 +10,7 @@
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
 import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
+import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/speech/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
@@ -39,6 +40,9 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
     return { answer: 'refused', error: outcome.partWay };
   if (outcome.partWay !== undefined && 'notes' in answer) {
+    // A refusal of the rest says itself that part was made; any other failure is worded as its request's own, so the
+    // member is told first that what came holds only the parts before it.
+    if (!(outcome.partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
     answer.notes.push(describeFailure(outcome.partWay).message);
     if ('buttons' in answer) delete answer.buttons;
   }

@@ -339,6 +339,31 @@ describe('one outcome, worded in one place', () => {
     },
   );
 
+  // Every front-end whose order can end as a file or a voice message, a later part of it failing (charged or not, cut,
+  // or maybe charged): what is posted holds only the parts before it, and its words say so, not only the failure's.
+  const partFronts = FRONTS.flatMap(([name, front, possible]) =>
+    possible
+      .filter((kind) => kind === 'files' || kind.startsWith('voice-message'))
+      .flatMap((kind) =>
+        [
+          new ServerError('502', { status: 502, charge: 'maybe-charged' }),
+          new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' }),
+          new CutAfterPayingError(41, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+        ].map((partWay) => [name, kind, partWay.constructor.name, front, partWay] as const),
+      ),
+  );
+  it.each(partFronts)('%s, ended as %s, a later part failed (%s): its words say only part of it is there', (...row) => {
+    const [, kind, , front, partWay] = row;
+    const answer = wordOutcome({ ...OUTCOMES[kind]!, partWay } as SpeechOutcome, front);
+    if (answer.answer === 'refused') {
+      expect(answer.error).toBe(partWay);
+      return;
+    }
+    const messages = messagesOf(answer);
+    expect(messages).toContainEqual({ key: 'outcome.partWay.only' });
+    expect(messages).toContainEqual(describeFailure(partWay).message);
+  });
+
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
   const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
