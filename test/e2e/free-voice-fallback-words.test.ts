@@ -99,8 +99,9 @@ describe('the words of the free voice', () => {
 
   it('a free line longer than the free voice may speak is refused in its own words, naming the cap', async () => {
     const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 4000 } });
-    const sentence = 'This sentence is said again and again until the line is far too long for one free line. ';
-    const text = sentence.repeat(Math.floor(3900 / sentence.length));
+    // A 200-digit number is one word, never cut to fit one line (some 130 s): a long line of sentences is split into
+    // lines of their own instead.
+    const text = `This number is far too long for one free line: ${'1234567890'.repeat(20)}`;
     const { content } = await runCommand(h, {
       guildId: GUILD,
       userId: ALICE.id,

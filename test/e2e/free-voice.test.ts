@@ -132,11 +132,33 @@ describe('the free voice, chosen', () => {
     expect((await installed.waitFor((r) => (r.content ?? '').includes(note), 20_000)).content).toContain(note);
   });
 
-  it("/say voice:free-ko-f of a Korean line estimated past the free voice's 120 s: refused before it is made, in words naming the estimate and the cap", async () => {
+  it('/say voice:free-ko-f of a Korean line longer than one free line (some 150 s): split at its sentence ends and made whole', async () => {
     const h = await startHarness();
-    // About 990 characters of Korean (one part): estimated at some 150 s at eSpeak NG's rate; it says it in about 145 s.
+    // About 990 characters of Korean, one part of the service's: estimated at some 150 s at eSpeak NG's rate, past the
+    // 109 s one line may be estimated at; its sentences are lines of their own.
     const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
-    const estimate = estimateFreeLineSeconds(text, 'free-ko-f');
+    expect(estimateFreeLineSeconds(text, 'free-ko-f')).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+    const requestsBefore = h.sandbox.requests.length;
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text, voice: 'free-ko-f', output: 'file' },
+    });
+    const posted = await handle.waitFor((r) => r.files.length > 0, 90_000);
+    expect(posted.content).toContain('`free-ko-f`');
+    const info = await analyseClip(posted.files[0]!.data);
+    expect(info.durationSeconds).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
+    expect(h.sandbox.requests.length - requestsBefore).toBe(0);
+  });
+
+  it("/say voice:free-ko-f of a word estimated past the free voice's 120 s: refused before it is made, in words naming the word's estimate and the cap", async () => {
+    const h = await startHarness();
+    // A 200-digit number is one word, never cut to fit (cutting it would change how it is read): its part is
+    // estimated at 130 s, the sentence before it is not counted in it.
+    const number = '1234567890'.repeat(20);
+    const text = `오늘은 날씨가 좋네요. ${number}`;
+    const estimate = estimateFreeLineSeconds(number, 'free-ko-f');
     expect(estimate).toBeGreaterThan(estimateCeiling(MAX_FREE_LINE_SECONDS));
     const requestsBefore = h.sandbox.requests.length;
     const { content } = await runCommand(h, {

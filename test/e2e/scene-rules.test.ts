@@ -81,8 +81,9 @@ describe('/scene in voice keeps the same 600 s cap', () => {
 
 describe('/scene in the free voice, refused at the preview', () => {
   it("a line estimated past the free voice's 120 s: no Play it, the line's estimate and the cap in the words", async () => {
-    // About 990 characters of Korean: estimated at some 150 s at eSpeak NG's rate; it says it in about 145 s.
-    const long = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
+    // A 200-digit number, one word and never cut to fit: estimated at 130 s at eSpeak NG's rate (a long line of
+    // sentences is split into lines instead).
+    const long = '1234567890'.repeat(20);
     const script = ['cast: Min = free-ko-f, Jun = free-ko-m', 'Jun: 안녕하세요.', `Min: ${long}`].join('\n');
     const before = h.sandbox.requests.length;
     const shown = await previewScene(h, GUILD, script, 'file', { asFile: true });

@@ -761,9 +761,11 @@ describe('the rules of speaking, for every front-end', () => {
   it.each(keeping('freeLine'))(
     "$name: a line longer than the free voice's 120 s on its estimate is refused before it is made, in words with both figures",
     async (front) => {
-      // About 990 characters of Korean (one part): estimated at 150 s, over the 109 s the cap's margin lets through.
-      const text = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim();
-      const estimate = estimateFreeLineSeconds(text, 'free-ko-f');
+      // A 200-digit number, one word and never cut to fit: its part is estimated at 130 s, over the 109 s the cap's
+      // margin lets through (a long line of sentences is split into lines instead).
+      const number = '1234567890'.repeat(20);
+      const text = `오늘은 날씨가 좋네요. ${number}`;
+      const estimate = estimateFreeLineSeconds(number, 'free-ko-f');
       await prepare('set', 1000);
       try {
         const before = paidRequests(h);

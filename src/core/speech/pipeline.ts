@@ -18,7 +18,13 @@ import type { PartSource } from './part-source.ts';
 import { FreeRequestRate } from './free-rate.ts';
 import { QueueBook, enforcementFor } from './queue-bounds.ts';
 import { countCharacters, splitText } from './split-text.ts';
-import { checkEstimatedSeconds, checkFreeLineSeconds, estimatePlanSeconds, fitsFreeLine } from './seconds-cap.ts';
+import {
+  checkEstimatedSeconds,
+  checkFreeLineSeconds,
+  estimatePlanSeconds,
+  fitsFreeLine,
+  freeLineLimit,
+} from './seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from './quote-ceiling.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
@@ -128,9 +134,18 @@ export class SpeechPipeline {
     };
   }
 
-  /** A request's text in parts the service takes; a request with nothing to say is refused. */
+  /**
+   * A request's text in parts the service takes, and in a free voice parts each within one of its lines (its seconds,
+   * at its own rate: Japanese or Chinese kept to the service's characters would last past them); a request with
+   * nothing to say is refused.
+   */
   #split(request: SpeechRequest): string[] {
-    const texts = request.kind === 'ready' ? [request.text] : splitText(request.text, this.#maxChars);
+    const texts =
+      request.kind === 'ready'
+        ? [request.text]
+        : isFreeVoice(request.voice)
+          ? splitText(request.text, this.#maxChars, freeLineLimit(request.voice))
+          : splitText(request.text, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
     return texts;
   }

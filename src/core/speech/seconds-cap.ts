@@ -8,6 +8,7 @@ import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from './free-line-estimate.ts';
 import { estimateRequestSeconds } from './queue-bounds.ts';
 import type { SpeechRequest } from './request.ts';
+import type { PartLimit } from './split-text.ts';
 
 /**
  * The share of a seconds cap kept back for audio slower than the estimate: an estimate passes up to
@@ -64,6 +65,17 @@ export function checkFreeLineSeconds(text: string, voiceId: string): void {
 /** Whether the free voice `voiceId` may be asked to speak `text` as one line (checkFreeLineSeconds would pass it). */
 export function fitsFreeLine(text: string, voiceId: string): boolean {
   return withinCap(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS);
+}
+
+/**
+ * What one part of a text the free voice `voiceId` speaks may hold (splitText): the seconds checkFreeLineSeconds
+ * passes, so a long line is split into lines of its own rather than refused.
+ */
+export function freeLineLimit(voiceId: string): PartLimit {
+  return {
+    max: estimateCeiling(MAX_FREE_LINE_SECONDS),
+    measure: (piece) => estimateFreeLineSeconds(piece, voiceId),
+  };
 }
 
 /**

@@ -6,40 +6,64 @@ const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /**
- * Splits text into parts of at most `maxChars` code points, at sentence boundaries where possible, so that
- * each part is one request and the parts play in order. A sentence longer than the cap is cut between words,
- * and a word longer than the cap (rare: URLs, unspaced scripts) between code points. No character is lost
- * or added other than the whitespace trimmed at the cuts.
+ * What a part may hold besides its characters: at most `max` of `measure` (a free voice's estimated seconds, say),
+ * which must add up over a text's pieces, so that a part is measured once as it grows, not again with each piece.
  */
-export function splitText(text: string, maxChars: number): string[] {
+export interface PartLimit {
+  readonly max: number;
+  measure(piece: string): number;
+}
+
+/**
+ * Splits text into parts of at most `maxChars` code points, each within `limit` too when given, at sentence
+ * boundaries where possible, so that each part is one request and the parts play in order. A sentence too long for
+ * a part is cut between words. A word too long is cut between code points only where it passes `maxChars` (rare:
+ * URLs, unspaced Hangul, long numbers), never to keep within `limit`: cutting a word changes how it is read, so such
+ * a word is a part of its own, past `limit`, for the caller to refuse. No character is lost or added other than the
+ * whitespace trimmed at the cuts.
+ */
+export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
   if (maxChars < 1) throw new RangeError('maxChars must be at least 1');
   const normalised = text.normalize('NFC').trim();
   if (normalised === '') return [];
-  if (countCharacters(normalised) <= maxChars) return [normalised];
+  const limits: PartLimit[] = [{ max: maxChars, measure: countCharacters }, ...(limit === undefined ? [] : [limit])];
+  const within = (piece: string) => limits.every(({ max, measure }) => measure(piece) <= max);
+  if (within(normalised)) return [normalised];
 
   const parts: string[] = [];
   let current = '';
+  // Each limit's measure of `current`.
+  let measured = limits.map(() => 0);
   const flush = () => {
-    const trimmed = current.trim();
-    if (trimmed !== '') parts.push(trimmed);
+    const part = current.trim();
+    if (part !== '') parts.push(part);
     current = '';
+    measured = limits.map(() => 0);
   };
-  const add = (piece: string, fallback: (piece: string) => string[]) => {
-    if (countCharacters((current + piece).trimEnd()) <= maxChars) {
-      current += piece;
+  const append = (piece: string) => {
+    measured = limits.map(({ measure }, i) => measured[i]! + measure(piece));
+    current += piece;
+  };
+  // Whitespace always fits: a part is trimmed, so what follows it decides whether it ends there.
+  const fitsWith = (piece: string) =>
+    piece.trim() === '' || limits.every(({ max, measure }, i) => measured[i]! + measure(piece.trimEnd()) <= max);
+  // `fallback` cuts a piece that does not fit into smaller ones, each added with `next` as theirs; a piece with
+  // none left is a part as it is.
+  const add = (piece: string, fallback?: (piece: string) => string[], next?: (piece: string) => string[]) => {
+    if (fitsWith(piece)) {
+      append(piece);
       return;
     }
     flush();
-    if (countCharacters(piece.trim()) <= maxChars) {
-      current = piece.trimStart();
+    if (fallback === undefined || within(piece.trim())) {
+      append(piece.trimStart());
       return;
     }
-    for (const smaller of fallback(piece)) add(smaller, hardSplit(maxChars));
+    for (const smaller of fallback(piece)) add(smaller, next);
   };
 
-  for (const { segment } of sentences.segment(normalised)) {
-    add(segment, (sentence) => Array.from(words.segment(sentence), (w) => w.segment));
-  }
+  const wordsOf = (sentence: string) => Array.from(words.segment(sentence), (w) => w.segment);
+  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, hardSplit(maxChars));
   flush();
   return parts;
 }
