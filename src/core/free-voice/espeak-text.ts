@@ -118,13 +118,12 @@ function splitClauses(text: string, espeak: string): string {
 }
 
 /**
- * A run's text as eSpeak NG must read it: plain text, never phoneme input, in words and clauses it says whole.
- * `espeak` is the voice saying it (`ja+f2`).
+ * `text` in words and clauses eSpeak NG says whole in its voice `espeak` (`ja+f2`): the text itself when they are
+ * short enough (../speech/service-request.ts keeps a line's cached audio then, ./reading/read-line.ts' readingChanges).
  */
-export function espeakText(text: string, espeak = ''): string {
-  const plain = text.replaceAll('[', '(').replaceAll(']', ')').replace(CONTROL, ' ');
+export function withinEspeakLimits(text: string, espeak: string): string {
   return (
-    splitClauses(plain, espeak)
+    splitClauses(text, espeak)
       .split(/(\s+)/u)
       // eSpeak NG makes each hanzi or kanji a word of its own: only the stretches between them are words.
       .map((part) =>
@@ -137,4 +136,12 @@ export function espeakText(text: string, espeak = ''): string {
       )
       .join('')
   );
+}
+
+/**
+ * A run's text as eSpeak NG must read it: plain text, never phoneme input, in words and clauses it says whole.
+ * `espeak` is the voice saying it (`ja+f2`).
+ */
+export function espeakText(text: string, espeak = ''): string {
+  return withinEspeakLimits(text.replaceAll('[', '(').replaceAll(']', ')').replace(CONTROL, ' '), espeak);
 }
