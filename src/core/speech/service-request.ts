@@ -50,9 +50,10 @@ export function serviceBody(
 
 /**
  * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
- * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes.
+ * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes (2: long
+ * unspaced runs given in shorter words and clauses, whose end eSpeak NG dropped: their cut audio is not replayed).
  */
-const FREE_READING = 'free-reading-1';
+const FREE_READING = 'free-reading-2';
 
 /** The cache key of the service's audio for `text` spoken as `request` asks. */
 export function partCacheKey(request: ServiceRequest, text: string): string {

@@ -3,6 +3,7 @@
 // analyser to kana, and each run given to the free voice of its language and of the line's voice's gender (Latin
 // words in a Japanese line to the English voice). Pure and linear in the line but for the analyser, which is given
 // (loaded only in the worker threads: ./read-aloud.ts).
+import { withinEspeakLimits } from '../espeak-text.ts';
 import { FREE_VOICES, freeVoice, type FreeVoice } from '../free-voices.ts';
 import { readChatForms } from './chat-forms.ts';
 import { readChineseNumbers } from './chinese-numbers.ts';
@@ -61,7 +62,8 @@ export function readLine(line: string, espeak: string, analyser: () => JapaneseA
 /**
  * Whether the free voice `voiceId` says `line` otherwise than eSpeak NG read it whole before lines were read
  * (the cache keeps the audio of the other lines, whose words heard are the same). Linear, no analyser: a Japanese
- * run with kanji or kana counts as changed.
+ * run with kanji or kana counts as changed, and so does a run given to eSpeak NG in shorter words or clauses (it
+ * dropped their end before).
  */
 export function readingChanges(line: string, voiceId: string): boolean {
   const voice = freeVoice(voiceId);
@@ -71,5 +73,6 @@ export function readingChanges(line: string, voiceId: string): boolean {
   const run = runs[0]!;
   if (run.language !== voice.language) return true;
   if (run.language === 'ja' && NEEDS_ANALYSER.test(run.text)) return true;
-  return readRun(run, () => undefined) !== line;
+  const read = readRun(run, () => undefined);
+  return read !== line || withinEspeakLimits(read, voiceOf(run.language, voice).espeak) !== read;
 }

@@ -129,5 +129,10 @@ describe("the free voice's reading of a line", () => {
     expect(readingChanges('오후 3시', 'free-ko-f')).toBe(true);
     expect(readingChanges('ｗｗｗ', 'free-en-f')).toBe(true);
     expect(readingChanges('音声合成', 'voice-b-ja-f-01')).toBe(false);
+    // A run eSpeak NG is given in shorter words or clauses: it dropped the end of the same line before.
+    expect(readingChanges('가나다라마바사아자차'.repeat(4), 'free-ko-f')).toBe(true);
+    expect(readingChanges('我们今天去公园看花吃饭'.repeat(7), 'free-zh-f')).toBe(true);
+    expect(readingChanges('abcdefghijklmnopqrstuvwxyz'.repeat(4), 'free-en-f')).toBe(true);
+    expect(readingChanges('가나다라마바사아자차'.repeat(3), 'free-ko-f')).toBe(false);
   });
 });
