@@ -71,8 +71,8 @@ beforeEach(async () => {
   h.sandbox.setKeyUsed(h.apiKey, 0);
 });
 
-/** /say in voice by the speaker (or `userId`): the handle of its reply. */
-function sayInVoice(text: string, userId = SPEAKER) {
+/** /say by the speaker (or `userId`), in voice (or as `output`): the handle of its reply. */
+function sayBy(text: string, userId = SPEAKER, output?: 'file' | 'voice-message') {
   return h.discord.command({
     guildId: GUILD,
     userId,
@@ -80,6 +80,7 @@ function sayInVoice(text: string, userId = SPEAKER) {
     options: [
       { name: 'text', value: text },
       { name: 'voice', value: VOICE_ID },
+      ...(output === undefined ? [] : [{ name: 'output', value: output }]),
     ],
   });
 }
@@ -129,16 +130,7 @@ describe('paid part-way, then refused for the month', () => {
     const { text, first, parts } = threeParts();
     leaveRoomFor(first);
     const before = h.sandbox.requests.length;
-    const handle = await h.discord.command({
-      guildId: GUILD,
-      userId: WRITER,
-      name: 'say',
-      options: [
-        { name: 'text', value: text },
-        { name: 'voice', value: VOICE_ID },
-        { name: 'output', value: 'voice-message' },
-      ],
-    });
+    const handle = await sayBy(text, WRITER, 'voice-message');
     const note = await handle.waitFor((r) => (r.content ?? '').includes('counted its'), 20_000);
     expect(requestsFor(parts, before).map((r) => r.status)).toEqual([200, 429]);
     // The writer may not send voice messages here: it comes to them as its Ogg file, the words with it.
@@ -173,16 +165,7 @@ describe('paid part-way, then refused for the month', () => {
     const { text, parts } = threeParts();
     const before = h.sandbox.requests.length;
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const handle = await h.discord.command({
-      guildId: GUILD,
-      userId: SPEAKER,
-      name: 'say',
-      options: [
-        { name: 'text', value: text },
-        { name: 'voice', value: VOICE_ID },
-        { name: 'output', value: 'voice-message' },
-      ],
-    });
+    const handle = await sayBy(text, SPEAKER, 'voice-message');
     await refuseAfter(parts.slice(0, 1), () => h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502 }));
     const only = t('en-US', 'outcome.partWay.only');
     const note = await handle.waitFor((r) => (r.content ?? '').includes(only));
@@ -199,15 +182,7 @@ describe('paid part-way, then refused for the month', () => {
     leaveRoomFor(first);
     const before = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
-    const handle = await h.discord.command({
-      guildId: GUILD,
-      userId: SPEAKER,
-      name: 'say',
-      options: [
-        { name: 'text', value: text },
-        { name: 'voice', value: VOICE_ID },
-      ],
-    });
+    const handle = await sayBy(text);
     const failure = await handle.waitFor(
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       20_000,
@@ -232,7 +207,7 @@ describe('paid part-way, then refused for the month', () => {
     h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first - third - 2);
     expect(second).toBeGreaterThan(third + 2);
     const before = h.sandbox.requests.length;
-    const content = await answerOf(await sayInVoice(text));
+    const content = await answerOf(await sayBy(text));
     await booksSettled(h);
     expect(requestsFor(parts, before).map((r) => [r.text, r.status])).toEqual([
       [parts[0], 200],
@@ -253,7 +228,7 @@ describe('paid part-way, then refused for the month', () => {
     h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - second - 2);
     expect(first).toBeGreaterThan(second + 2);
     const before = h.sandbox.requests.length;
-    const content = await answerOf(await sayInVoice(text));
+    const content = await answerOf(await sayBy(text));
     await booksSettled(h);
     expect(requestsFor(parts, before).map((r) => [r.text, r.status])).toEqual([[parts[0], 429]]);
     expect(h.sandbox.charactersBilled()).toBe(0);
@@ -271,10 +246,10 @@ describe('paid part-way, then refused for the month', () => {
     const text = parts.join(' ');
     expect(splitText(text, MAX_CHARS)).toEqual(parts);
     // The third part is in the cache: free, so no request is there to stop, only its playing.
-    expect(await answerOf(await sayInVoice(parts[2] ?? ''))).toMatch(/^Spoke/);
+    expect(await answerOf(await sayBy(parts[2] ?? ''))).toMatch(/^Spoke/);
     const [first] = parts.map(countCharacters) as [number];
     h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first - 2);
-    const content = await answerOf(await sayInVoice(text));
+    const content = await answerOf(await sayBy(text));
     expectPaidPartWay(content, first);
     // The player has been through the order's three parts: the third ended without a frame heard.
     const third = await vi.waitFor(() => {
@@ -296,9 +271,9 @@ describe('paid part-way, then refused for the month', () => {
     // The first part is charged and its answer held at the service while another member's order is accepted.
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const before = h.sandbox.requests.length;
-    const first = await sayInVoice(text);
+    const first = await sayBy(text);
     await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
-    const second = await sayInVoice(behind, SECOND_SPEAKER);
+    const second = await sayBy(behind, SECOND_SPEAKER);
     await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
     h.sandbox.resumePaused();
     expectPaidPartWay(await answerOf(first), countCharacters(parts[0] ?? ''));
@@ -380,15 +355,7 @@ describe('paid part-way, then the key refused', () => {
     // In voice the next part is asked for once the one before it is heard: the first is held, the key deactivated
     // meanwhile, and the second (asked once the first plays) meets it.
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const handle = await h.discord.command({
-      guildId: GUILD,
-      userId: SPEAKER,
-      name: 'say',
-      options: [
-        { name: 'text', value: text },
-        { name: 'voice', value: VOICE_ID },
-      ],
-    });
+    const handle = await sayBy(text);
     await refuseAfter(parts.slice(0, 1), () => h.sandbox.setKeyActive(h.apiKey, false));
     const failure = await handle.waitFor(
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
@@ -410,7 +377,7 @@ describe('paid for, then its audio cut', () => {
     // The first part's body pauses after its first second (accepted and charged; the next part is asked for once it
     // is heard), and is reset there once the second part was answered and read: both paid, a moment heard (issue 56).
     h.sandbox.injectFault({ kind: 'pause-after', bytes: 48_000, then: 'reset', endpoint: 'tts' });
-    const handle = await sayInVoice(text);
+    const handle = await sayBy(text);
     // The second part's body read to its end: its 2xx was taken as paid before a byte of it was read.
     await vi.waitFor(() => expect(requestsFor(parts, before)[1]?.outcome).toBe('complete'), { timeout: 15_000 });
     expect(requestsFor(parts, before)[0]?.outcome).toBe('paused');
