@@ -4,6 +4,9 @@ export { countCharacters } from '../characters.ts';
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** A word of letters alone (with their marks): one that may be cut between its characters to fit a part. */
+const LETTERS = /^[\p{L}\p{M}]+$/u;
 
 /**
  * What a part may hold besides its characters: at most `max` of `measure` (a free voice's estimated seconds, say),
@@ -17,9 +20,10 @@ export interface PartLimit {
 /**
  * Splits text into parts of at most `maxChars` code points, each within `limit` too when given, at sentence
  * boundaries where possible, so that each part is one request and the parts play in order. A sentence too long for
- * a part is cut between words. A word too long is cut between code points only where it passes `maxChars` (rare:
- * URLs, unspaced Hangul, long numbers), never to keep within `limit`: cutting a word changes how it is read, so such
- * a word is a part of its own, past `limit`, for the caller to refuse. No character is lost or added other than the
+ * a part is cut between words. A word too long is cut between code points where it passes `maxChars` (rare: URLs,
+ * long numbers), and to keep within `limit` only when it is letters alone (an unspaced run of Hangul is one "word"):
+ * cutting a number changes how it is read, so such a word is a part of its own, past `limit`, for the caller to
+ * refuse. No character is lost or added other than the
  * whitespace trimmed at the cuts.
  */
 export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
@@ -63,7 +67,26 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
   };
 
   const wordsOf = (sentence: string) => Array.from(words.segment(sentence), (w) => w.segment);
-  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, hardSplit(maxChars));
+  // An unspaced run of letters (Hangul without spaces is one "word" to the segmenter) is cut to fit, between its
+  // characters; a number is not (its reading depends on all its digits), nor anything else within the characters.
+  const fitted = (piece: string): string[] => {
+    const out: string[] = [];
+    let run = '';
+    let sums = limits.map(() => 0);
+    for (const { segment: char } of graphemes.segment(piece)) {
+      const next = limits.map(({ measure }, i) => sums[i]! + measure(char));
+      if (run !== '' && limits.some(({ max }, i) => next[i]! > max)) {
+        out.push(run);
+        run = '';
+        sums = limits.map(({ measure }) => measure(char));
+      } else sums = next;
+      run += char;
+    }
+    if (run !== '') out.push(run);
+    return out;
+  };
+  const cutWord = (word: string) => (LETTERS.test(word.trim()) ? fitted(word.trim()) : hardSplit(maxChars)(word));
+  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
   flush();
   return parts;
 }

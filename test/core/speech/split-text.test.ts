@@ -96,6 +96,16 @@ describe('splitText for a free voice (freeLineLimit)', () => {
     }
   });
 
+  it('cuts an unspaced run of letters past the line (Hangul, no spaces: one "word" to the segmenter) to fit it', () => {
+    // The outside check: random Hangul without spaces, 600 characters and more, was refused as one line.
+    const syllables = [...'가나다라마바사아자차카타파하거너더러머버서어저처커터퍼허'];
+    const text = Array.from({ length: 2000 }, (_, i) => syllables[(i * 7) % syllables.length]).join('');
+    const parts = freeSplit(text, 'free-ko-f');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(fitsFreeLine(part, 'free-ko-f')).toBe(true);
+    expect(parts.join('')).toBe(text);
+  });
+
   it('leaves English as the service splits it: 1,000 characters of English fit a line', () => {
     const text = sized(4000, 'Hello there, this is a sentence of English. ').trim();
     expect(freeSplit(text, 'free-en-m')).toEqual(splitText(text, MAX_CHARS));
