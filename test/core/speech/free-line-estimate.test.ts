@@ -28,6 +28,14 @@ describe('estimateFreeLineSeconds', () => {
     expect(fitsFreeLine(Array.from({ length: 22 }, () => ENGLISH).join(' '), 'free-en-f')).toBe(true);
   });
 
+  it("counts a Japanese or Chinese sentence end's pause: 200 short sentences said in some 123 s are past a line", () => {
+    // The outside check: 'はい。' x 50 lasted 30.74 s in free-ja-m (0.61 s a sentence, 0.37 s at the kana rate), so
+    // 200 of them (some 123 s) were one line, cut at its 120 s, where they are two lines.
+    const line = 'はい。'.repeat(200);
+    expect(estimateFreeLineSeconds('はい。'.repeat(50), 'free-ja-m')).toBeGreaterThanOrEqual(30.74);
+    expect(fitsFreeLine(line, 'free-ja-m')).toBe(false);
+  });
+
   it('reads a run of digits as the number it makes: a line of numbers said in some 140 s is refused on its estimate', () => {
     // eSpeak NG says "9876543." in some 4.3 s ("nine million eight hundred ..."): 32 of them, some 140 s.
     const numbers = '9876543. '.repeat(32).trim();
