@@ -136,7 +136,7 @@ describe('ALLOWED_GUILDS and the bot-wide budget', () => {
       name: 'say',
       options: { text: first, output: 'file' },
     });
-    await spent.handle.waitFor((r) => r.files.length > 0, 20_000);
+    await spent.handle.waitFor((r) => r.files.length > 0, 60_000);
     // Another server, with no server or member budget of its own: the bot's month is what is full.
     const refused = await runCommand(h, {
       guildId: ALLOWED_B.id,

@@ -42,7 +42,7 @@ describe('replies Discord refuses', () => {
         output: 'voice-message',
       },
     });
-    const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+    const reply = await handle.waitFor((r) => r.kind === 'follow-up', 60_000);
     expect(reply.files).toHaveLength(1);
     // The public response that waited for it is gone; the file is the member's alone.
     expect(handle.responses.some((r) => r.kind === 'delete')).toBe(true);

@@ -99,7 +99,7 @@ describe('/clone', () => {
       await expect.poll(held, { timeout: 20_000 }).toBe(true);
       h.discord.setVoiceState(GUILD, ADMIN, VOICE_CHANNEL, { mute: true });
       h.sandbox.resumePaused();
-      const answer = await (await asked).waitFor((r) => /made and saved|^Spoke/.test(r.content ?? ''), 20_000);
+      const answer = await (await asked).waitFor((r) => /made and saved|^Spoke/.test(r.content ?? ''), 60_000);
       const words = answer.content ?? '';
       // Paid once, for the clone and its line together.
       expect(h.sandbox.charactersBilled() - before.billed).toBe('Muted after paying.'.length);
@@ -281,7 +281,7 @@ async function submitForm(
   unchecked = false,
 ) {
   const submit = await h.discord.submitModal({ on: form, values, unchecked });
-  const final = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+  const final = await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 60_000);
   return { submit, content: final.content ?? '' };
 }
 

@@ -36,7 +36,7 @@ describe("/say when the bot is welcomed into the listeners' DAVE group (XChaCha 
       name: 'say',
       options: { text, voice },
     });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
 
     expect(heard.encryptionMode).toBe(XCHACHA);

@@ -51,7 +51,7 @@ describe('/say with DAVE required', () => {
     const text = 'First words after joining.';
     const voice = 'voice-b-en-m-01';
     const handle = await say(london.id, ALICE, text, voice);
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
 
     expect(heard.dave).toBeDefined();
@@ -70,7 +70,7 @@ describe('/say with DAVE required', () => {
     await inChannel();
     const text = 'Second reply.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(heard.dave?.plaintextFrames).toBe(0);
     expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThanOrEqual(FRAME_SECONDS + 1e-9);
@@ -83,7 +83,7 @@ describe('/say with DAVE required', () => {
     await h.discord.waitForDave(london.id, (s) => s.members.includes(BOB) && s.botEpoch === s.epoch);
     const text = 'Both hear this.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-m-01');
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(heard.dave?.plaintextFrames).toBe(0);
     const listeners = h.discord.daveState(london.id)?.listeners ?? [];
@@ -133,12 +133,12 @@ describe('/say with DAVE required', () => {
   it('a cached reply replays encrypted and in full, without a request to the Voice API', async () => {
     const text = 'Twice, please.';
     const first = await say(london.id, ALICE, text, 'voice-b-en-f-01');
-    await first.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await first.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     const requests = h.sandbox.requests.length;
     await leaveVoice(london.id);
     const second = await say(london.id, ALICE, text, 'voice-b-en-f-01');
-    await second.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await second.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(h.sandbox.requests.length).toBe(requests);
     expect(heard.dave?.plaintextFrames).toBe(0);
@@ -153,7 +153,7 @@ describe('voice failures with DAVE required', () => {
     try {
       const hit = await say(london.id, ALICE, 'Bad ordering in this guild.', 'voice-b-en-m-01');
       const other = await say(seoul.id, MINJI, '다른 서버는 계속 말합니다.', 'voice-b-ko-f-01');
-      await other.waitFor((r) => (r.content ?? '').includes('말했습니다'), 20_000);
+      await other.waitFor((r) => (r.content ?? '').includes('말했습니다'), 60_000);
       const heardOther = await h.discord.waitForAudio(seoul.id, { minSeconds: 0.3 });
       expect(heardOther.dave?.plaintextFrames).toBe(0);
       // The guild's voice session is given up at once (no rejoin loop) and the requester is told.
@@ -164,7 +164,7 @@ describe('voice failures with DAVE required', () => {
       h.discord.setDaveProposalsBeforeClientsConnect(london.id, false);
     }
     const again = await say(london.id, ALICE, 'Fine again.', 'voice-b-en-m-01');
-    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.3 });
     expect(heard.dave?.plaintextFrames).toBe(0);
   });
@@ -178,7 +178,7 @@ describe('voice failures with DAVE required', () => {
       () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25,
     );
     h.discord.setVoiceState(london.id, APP_ID, null);
-    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
+    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 60_000);
     expect(cut.content).toMatch(/cut off after \d+\.\d s .*<#220000000000000003>/);
     expect(cut.content).not.toMatch(/Stopped/);
     const heardSeconds = Number(/after (\d+\.\d) s/.exec(cut.content ?? '')?.[1]);
@@ -187,7 +187,7 @@ describe('voice failures with DAVE required', () => {
     expect(h.logs()).toContain('"code":"voice-connection-lost"');
 
     const again = await say(london.id, ALICE, 'Back again.', 'voice-b-en-m-01');
-    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.3 });
     expect(heard.dave?.plaintextFrames).toBe(0);
     expect(h.discord.botVoiceChannel(london.id)).toBe(GENERAL);
@@ -201,13 +201,13 @@ describe('voice failures with DAVE required', () => {
       () => h.discord.heardPackets(london.id).filter((p) => !p.silence).length >= 25,
     );
     h.discord.dropVoiceServer(london.id);
-    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
+    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 60_000);
     const heardSeconds = Number(/after (\d+\.\d) s/.exec(cut.content ?? '')?.[1]);
     expect(heardSeconds).toBeGreaterThanOrEqual(0.5);
     expect(heardSeconds).toBeLessThan(h.sandbox.expectedDurationSeconds(text));
 
     const again = await say(london.id, ALICE, 'And back.', 'voice-b-en-f-01');
-    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.3 });
     expect(heard.dave?.plaintextFrames).toBe(0);
   });

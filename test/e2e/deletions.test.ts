@@ -90,7 +90,7 @@ async function fileReply(text: string, voice: string): Promise<{ messageId: stri
     name: 'say',
     options: { text, voice, output: 'file' },
   });
-  const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+  const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
   const rows = (reply.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
   const [play, sound] = rows.flatMap((row) => row.components).map((b) => b.custom_id);
   return { messageId: String(reply.message?.id), play: play ?? '', sound: sound ?? '' };
@@ -133,7 +133,7 @@ describe('deletions stick; cache-only means free', () => {
     // Evicted meanwhile (as another process sharing the directory does).
     for (const entry of entriesOf(voice)) rmSync(path.join(h.cacheDir, voiceDirOf(voice), entry));
     await skipLongReply(GUILD, BOB);
-    const final = await replay.waitForFinal(20_000);
+    const final = await replay.waitForFinal(60_000);
     expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(final.content).toBe(t('en-US', 'buttons.notCached'));
     expect(entriesOf(voice)).toEqual([]);
@@ -151,7 +151,7 @@ describe('deletions stick; cache-only means free', () => {
     });
     expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Echo', id: voice }));
     await skipLongReply(GUILD, BOB);
-    const final = await replay.waitForFinal(20_000);
+    const final = await replay.waitForFinal(60_000);
     // Before: 2 paid requests, 52 characters, and both parts written back into the purged voice's folder.
     expect(paidSince(since, voice)).toEqual({ requests: 0, characters: 0 });
     expect(final.content).toBe(t('en-US', 'error.input.voiceDeleted', { voice }));
@@ -163,7 +163,7 @@ describe('deletions stick; cache-only means free', () => {
     const keep = await fileReply('Keep me.', 'voice-b-en-f-01');
     const mine = await fileReply('Fade out.', voice);
     for (const { messageId, sound } of [keep, mine])
-      expect((await (await press(messageId, sound)).waitForFinal(20_000)).content).toMatch(/^Saved as /);
+      expect((await (await press(messageId, sound)).waitForFinal(60_000)).content).toMatch(/^Saved as /);
     const sounds = () => h.discord.soundboardSounds(GUILD).map((s) => s.object['name']);
     expect(sounds()).toEqual(expect.arrayContaining(['Keep me.', 'Fade out.']));
     await longReplyPlaying(GUILD, BOB);
@@ -226,7 +226,7 @@ describe('deletions stick; cache-only means free', () => {
     );
 
     await skipLongReply(PRIVATE_GUILD, DAN);
-    await held.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
+    await held.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 60_000);
     const paid = h.sandbox.requests
       .slice(since)
       .filter((r) => r.endpoint === 'tts')

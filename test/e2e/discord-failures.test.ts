@@ -76,7 +76,7 @@ describe('an interaction token that expires while its reply waits in the queue',
           { name: 'voice', value: secondVoice },
         ],
       });
-      await queued.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+      await queued.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
       h.discord.advanceClock(2 * LIFETIME_MS);
     } finally {
       h.sandbox.clearFaults();
@@ -301,8 +301,8 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
       name: 'say',
       options: [{ name: 'text', value: text }],
     });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'), 20_000);
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Speaking'), 60_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
     expect(limited(handle)).toHaveLength(2);

@@ -55,7 +55,7 @@ describe('files under way outside servers', () => {
       for (const output of ['file', 'voice-message'] as const) {
         const text = `One ${output} too many for this user.`;
         const refused = await dmSay(DANA, text, output, 'ko');
-        const answer = await refused.waitForFinal(20_000);
+        const answer = await refused.waitForFinal(60_000);
         // Its one response: the refusal itself, private, in the user's language; no deferral, edit or deletion.
         expect(refused.responses.map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);
         expect((answer.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
@@ -65,7 +65,7 @@ describe('files under way outside servers', () => {
       }
 
       const other = await dmSay(ERIN, 'Another user is not held by the first one.', 'file');
-      expect((await other.waitFor((r) => r.files.length > 0, 20_000)).files).toHaveLength(1);
+      expect((await other.waitFor((r) => r.files.length > 0, 60_000)).files).toHaveLength(1);
       // The user's own share outside servers is not a server's: their file in a server goes on.
       const inServer = await runCommand(h, {
         guildId: GUILD,
@@ -78,7 +78,7 @@ describe('files under way outside servers', () => {
       for (const release of held) release();
     }
     const after = await dmSay(DANA, 'Once their files are done, the user gets their own again.', 'file');
-    expect((await after.waitFor((r) => r.files.length > 0, 20_000)).files).toHaveLength(1);
+    expect((await after.waitFor((r) => r.files.length > 0, 60_000)).files).toHaveLength(1);
     await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
   });
 });

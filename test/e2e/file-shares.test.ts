@@ -69,7 +69,7 @@ function holdShare(guildId: string): () => void {
  * since request `from` (its count before the interaction).
  */
 async function expectRefused(handle: InteractionHandle, locale: string, words: string, from = 0): Promise<void> {
-  const answer = await handle.waitForFinal(20_000);
+  const answer = await handle.waitForFinal(60_000);
   expect(handle.responses.map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);
   expect((answer.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
   expect(answer.content).toBe(t(locale, 'error.files.guildBusy', { limit: MAX_FILES_PER_GUILD }));
@@ -127,7 +127,7 @@ describe('files under way', () => {
         name: 'Speak',
         message: { author: { id: GUEST, username: 'guest' }, content: 'Another server speaks.' },
       });
-      expect((await other.waitFor((r) => r.files.length > 0, 20_000)).files).toHaveLength(1);
+      expect((await other.waitFor((r) => r.files.length > 0, 60_000)).files).toHaveLength(1);
     } finally {
       release();
     }
@@ -168,21 +168,21 @@ describe('files under way', () => {
       name: 'say',
       options: { text: 'Good game.', output: 'file' },
     });
-    const fileReply = await file.handle.waitFor((r) => r.files.length > 0, 20_000);
+    const fileReply = await file.handle.waitFor((r) => r.files.length > 0, 60_000);
     const voiceMessage = await runCommand(h, {
       guildId: FLOOD,
       userId: FLOODER,
       name: 'say',
       options: { text: 'Well played.', output: 'voice-message' },
     });
-    const follow = await voiceMessage.handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+    const follow = await voiceMessage.handle.waitFor((r) => r.kind === 'follow-up', 60_000);
     const cafe = await runCommand(h, {
       guildId: CAFE,
       userId: GUEST,
       name: 'say',
       options: { text: 'Nice one.', output: 'file' },
     });
-    const cafeReply = await cafe.handle.waitFor((r) => r.files.length > 0, 20_000);
+    const cafeReply = await cafe.handle.waitFor((r) => r.files.length > 0, 60_000);
     const posted = h.discord.channelMessages(FLOOD_TEXT).length;
     const from = h.sandbox.requests.length;
     const release = holdShare(FLOOD);
@@ -205,7 +205,7 @@ describe('files under way', () => {
       expect(h.discord.channelMessages(FLOOD_TEXT).length).toBe(posted);
 
       const saved = await press(CAFE, GUEST, String(cafeReply.message?.id), buttonsOf(cafeReply).get('sound') ?? '');
-      expect((await saved.waitForFinal(20_000)).content).toMatch(/^Saved as "Nice one\." on this server's soundboard/);
+      expect((await saved.waitForFinal(60_000)).content).toMatch(/^Saved as "Nice one\." on this server's soundboard/);
       expect(h.discord.soundboardSounds(CAFE)).toHaveLength(1);
     } finally {
       release();

@@ -40,11 +40,11 @@ describe('the words of the free voice', () => {
       name: 'say',
       options: { text: 'The month is over at the service, and still you hear me speak.', voice: 'voice-b-en-f-01' },
     });
-    const speaking = await handle.waitFor((r) => /^(Speaking|Spoke)/.test(r.content ?? ''), 20_000);
+    const speaking = await handle.waitFor((r) => /^(Speaking|Spoke)/.test(r.content ?? ''), 60_000);
     expect(speaking.content).toMatch(/^Speaking/);
     expect(speaking.content).toContain("`free-en-f`, the free voice: this month's characters are used up");
     expect(speaking.content).not.toContain('voice-b-en-f-01');
-    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(done.content).toContain('`free-en-f`');
     expect(h.sandbox.charactersBilled()).toBe(0);
   });

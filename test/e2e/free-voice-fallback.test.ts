@@ -117,7 +117,7 @@ describe('the free voice as a fallback', () => {
       name: 'say',
       options: { text: 'The month is over, yet you still hear me.', voice: 'voice-b-en-m-01' },
     });
-    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
     expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
     expect(h.sandbox.requests.length).toBe(before);
@@ -154,11 +154,11 @@ describe('the free voice as a fallback', () => {
     const alice = await say(ALICE.id, ahead);
     await expect.poll(() => h.sandbox.requests.slice(before).map((r) => r.outcome)).toEqual(['held']);
     const carol = await say(CAROL.id, behind);
-    await carol.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+    await carol.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     h.sandbox.resumePaused();
     // The second part's 429 marks the month: it is spoken in the free voice, and so is Carol's, never sent.
-    await alice.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
-    const done = await carol.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await alice.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
+    const done = await carol.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(done.content).toContain("`free-en-m`, the free voice: this month's characters are used up");
     expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([200, 429]);
     expect(h.sandbox.requests.map((r) => r.text)).not.toContain(behind);
@@ -206,7 +206,7 @@ describe('the free voice as a fallback', () => {
       name: 'say',
       options: { text: 'The service is down, and still I speak.', voice: 'voice-b-en-f-01' },
     });
-    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(done.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
     expect(isSpeech(await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 }))).toBe(true);
     expect(h.sandbox.requests.filter((r) => r.status === 503).length).toBeGreaterThan(0);
@@ -225,7 +225,7 @@ describe('the free voice as a fallback', () => {
         name: 'say',
         options: { text, output: 'file' },
       });
-      const done = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      const done = await handle.waitFor((r) => r.files.length > 0, 60_000);
       expect(done.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
       // No "Play in my voice channel" or "Save as sound": nothing of it is in the cache to replay.
       expect(done.message?.components ?? []).toEqual([]);

@@ -43,7 +43,7 @@ describe('the free voice, chosen', () => {
       name: 'say',
       options: { text: 'Hello everyone, this is the free voice speaking.', voice: 'free-en-f' },
     });
-    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(done.content).toContain('free-en-f');
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 1 });
     const speech = speechLikeness(monoOf(heard), 48_000);
@@ -106,7 +106,7 @@ describe('the free voice, chosen', () => {
     await heard;
     // Its whole 120 s is not waited for: stopped once heard, the answer still says the line was cut.
     await runCommand(h, { guildId: london.id, userId: ALICE, name: 'stop' });
-    const stopped = await handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+    const stopped = await handle.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 60_000);
     expect(stopped.content).toContain(t('en-US', 'freeLine.cutAtCap', { max: MAX_FREE_LINE_SECONDS }));
   });
 

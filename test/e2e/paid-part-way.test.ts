@@ -131,7 +131,7 @@ describe('paid part-way, then refused for the month', () => {
     leaveRoomFor(first);
     const before = h.sandbox.requests.length;
     const handle = await sayBy(text, WRITER, 'voice-message');
-    const note = await handle.waitFor((r) => (r.content ?? '').includes('counted its'), 20_000);
+    const note = await handle.waitFor((r) => (r.content ?? '').includes('counted its'), 60_000);
     expect(requestsFor(parts, before).map((r) => r.status)).toEqual([200, 429]);
     // The writer may not send voice messages here: it comes to them as its Ogg file, the words with it.
     const said = (note.content ?? '').split('\n').find((line) => line.includes('counted its'));
@@ -192,7 +192,7 @@ describe('paid part-way, then refused for the month', () => {
     expectPaidPartWay(failure.content ?? '', first);
     // The channel's reply still says whose words it heard, and no longer that they are being spoken.
     const shown = (
-      await handle.waitFor((r) => r.kind === 'edit-original' && !/^Speaking/.test(r.content ?? ''), 20_000)
+      await handle.waitFor((r) => r.kind === 'edit-original' && !/^Speaking/.test(r.content ?? ''), 60_000)
     ).content;
     expect(shown).toBe(t('en-US', 'say.spokePartWay', { channel: `<#${VOICE}>`, voice: `\`${VOICE_ID}\`` }));
   });
@@ -274,7 +274,7 @@ describe('paid part-way, then refused for the month', () => {
     const first = await sayBy(text);
     await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
     const second = await sayBy(behind, SECOND_SPEAKER);
-    await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+    await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     h.sandbox.resumePaused();
     expectPaidPartWay(await answerOf(first), countCharacters(parts[0] ?? ''));
     const told = await answerOf(second);

@@ -89,7 +89,7 @@ describe('voice player', () => {
       expect((await runCommand(own, { guildId: london.id, userId: ALICE, name: 'skip' })).content).toBe(
         'Skipped the current clip.',
       );
-      await handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'), 20_000);
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'), 60_000);
       // The player has been through the part after the one skipped: it ended without a frame heard.
       const [skipped, next] = await until(() => {
         const clips = finishedClips(own.logs());

@@ -201,7 +201,7 @@ describe("a private reply whose token really expired (Discord's clock past its 1
         name: 'Speak',
         message: { author: { id: BOB, username: 'bob' }, content: 'Read this after the first one.' },
       });
-      await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 20_000);
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
       expect(isPrivate(handle.responses[0])).toBe(true);
       h.discord.advanceClock(FIFTEEN_MINUTES + 1_000);
       h.sandbox.resumePaused();

@@ -171,7 +171,7 @@ describe('bounded queues', () => {
     } finally {
       h.sandbox.resumePaused();
     }
-    expect((await first.waitFor((r) => r.content !== undefined, 20_000)).content).toMatch(/^(Speaking in|Queued)/);
+    expect((await first.waitFor((r) => r.content !== undefined, 60_000)).content).toMatch(/^(Speaking in|Queued)/);
     await drained(h, 30_000);
     expect(ttsTexts(h)).toEqual([line(1), line(2), 'Carol still gets in.']);
   }, 60_000);
@@ -207,7 +207,7 @@ describe('bounded queues', () => {
     } finally {
       h.sandbox.resumePaused();
     }
-    expect((await first.waitFor((r) => r.content !== undefined, 20_000)).content).toMatch(/^(Speaking in|Queued)/);
+    expect((await first.waitFor((r) => r.content !== undefined, 60_000)).content).toMatch(/^(Speaking in|Queued)/);
     await drained(h, 30_000);
     expect(ttsTexts(h)).not.toContain('Dave is one too many.');
   }, 60_000);

@@ -50,7 +50,7 @@ async function fileReply(
   text: string,
 ): Promise<{ messageId: string; play: string; sound: string }> {
   const { handle } = await runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text, output: 'file' } });
-  const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+  const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
   const message = reply.message ?? {};
   const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string; label: string }> }>;
   const buttons = rows.flatMap((row) => row.components);
@@ -80,7 +80,7 @@ async function voiceMessageReply(
     name: 'say',
     options: { text, output: 'voice-message' },
   });
-  const response = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+  const response = await handle.waitFor((r) => r.kind === 'follow-up', 60_000);
   const message = response.message ?? {};
   type Component = { type: number; content?: string; components?: Component[]; custom_id?: string; label?: string };
   const walk = (list: Component[]): Component[] => list.flatMap((c) => [c, ...walk(c.components ?? [])]);
@@ -106,7 +106,7 @@ async function press(
   customId: string,
 ): Promise<{ handle: InteractionHandle; content: string }> {
   const handle = await h.discord.pressButton({ guildId: GUILD, userId, messageId, customId });
-  const final = await handle.waitForFinal(20_000);
+  const final = await handle.waitForFinal(60_000);
   // Answered at once, privately (deferred within Discord's 3 s), then edited with the result.
   expect(handle.responses[0]).toMatchObject({ kind: 'callback', type: 5, flags: 64 });
   expect(handle.problems).toEqual([]);
@@ -187,7 +187,7 @@ describe('reply buttons', () => {
     const handle = await h.discord.pressButton({ guildId: GUILD, userId: ALICE.id, messageId, customId: play });
     await heard;
     await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'stop' });
-    const final = await handle.waitForFinal(20_000);
+    const final = await handle.waitForFinal(60_000);
     expect(final.content).toBe(t('en-US', 'say.stopped', { voice: '`voice-b-en-f-01`' }));
     expect(final.content).not.toMatch(/^Played it again/);
   });
@@ -196,7 +196,7 @@ describe('reply buttons', () => {
     const h = await start();
     const text = 'Once more.';
     const { handle } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text } });
-    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 20_000);
+    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 60_000);
     const rows = (reply.message?.components ?? []) as Array<{
       components: Array<{ custom_id: string; label: string }>;
     }>;

@@ -106,7 +106,7 @@ const isPrivate = (response: InteractionHandle['responses'][number] | undefined)
 
 /** The member is told once, privately, with the words for what was taken away. */
 async function expectToldOnce(handle: InteractionHandle, text: string): Promise<void> {
-  await handle.waitFor((r) => r.content === text, 20_000);
+  await handle.waitFor((r) => r.content === text, 60_000);
   const told = handle.responses.filter((r) => r.content === text);
   expect(told).toHaveLength(1);
   expect(isPrivate(told[0])).toBe(true);

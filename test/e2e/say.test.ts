@@ -85,7 +85,7 @@ describe('/say in a voice channel', () => {
       name: 'say',
       options: { text: parts.join(' ') },
     });
-    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    const done = await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id);
     const sent = h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts');
     expect(sent).toHaveLength(2);

@@ -138,7 +138,7 @@ async function preview(
   });
   await form.waitFor((r) => r.kind === 'callback' && r.type === 9);
   const submit = await harness.discord.submitModal({ on: form, values: { script } });
-  return previewOf(userId, await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000));
+  return previewOf(userId, await submit.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 60_000));
 }
 
 async function press(shown: Preview, customId = shown.confirm): Promise<InteractionHandle> {
@@ -306,7 +306,7 @@ describe('in voice', () => {
     const pressed = await press(shown);
     await h.discord.waitForPacket(GUILD, (packet) => !packet.silence, 20_000);
     await mute(CAROL);
-    const told = await pressed.waitFor((r) => (r.content ?? '').includes('server-muted'), 20_000);
+    const told = await pressed.waitFor((r) => (r.content ?? '').includes('server-muted'), 60_000);
     expect(told.content).toBe(t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
     expect(isPrivate(told)).toBe(true);
     // The line playing is cut where the mute reached SayBot (test/e2e/rights-mid-part.test.ts: how soon).

@@ -112,7 +112,7 @@ describe('/scene audio that proves longer than its estimate', () => {
     const billedBefore = slow.sandbox.charactersBilled();
     const before = slow.sandbox.requests.length;
     const pressed = await pressSceneButton(slow, GUILD, shown, shown.confirm);
-    const posted = await pressed.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 120_000);
+    const posted = await pressed.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 160_000);
     const done = await pressed.waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), 10_000);
     expect(done.content).toBe(
       `🎬 Posted the scene: 600.0 s.\nIt came out longer than estimated, so it was cut at ${MAX_SCENE_SECONDS} s, the longest a scene may last: 24 of 30 lines are in it, and the lines after the cut were not made nor charged.`,

@@ -109,7 +109,7 @@ describe('/scene in a voice channel', () => {
       const pressed = await press(h, shown, shown.confirm);
       await heard;
       await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' });
-      const stopped = await pressed.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 20_000);
+      const stopped = await pressed.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 60_000);
       expect(stopped.content).toMatch(/after \d+\.\d s/);
     } finally {
       h.sandbox.setPacing({ realtimeFactor: 0 });
@@ -280,7 +280,7 @@ describe('/scene as a file', () => {
           },
         ],
       });
-      const shown = await played.waitFor((r) => (r.content ?? '').includes('**Scene**'), 20_000);
+      const shown = await played.waitFor((r) => (r.content ?? '').includes('**Scene**'), 60_000);
       if (round === 2) expect(shown.content).toContain('nothing to pay');
       const before = h.sandbox.requests.length;
       const rows = (shown.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
@@ -381,7 +381,7 @@ describe('/scene before paying', () => {
     expect(said.content).toMatch(/^Here is/);
     const before = small.sandbox.requests.length;
     const pressed = await press(small, shown, shown.confirm);
-    const refused = await pressed.waitFor((r) => (r.content ?? '').startsWith('Your daily budget'), 20_000);
+    const refused = await pressed.waitFor((r) => (r.content ?? '').startsWith('Your daily budget'), 60_000);
     expect(refused.content).toContain('you used 35 today and this needs 43');
     expect(small.sandbox.requests.length).toBe(before);
     // Nothing is held for it: what is left is still spendable.

@@ -176,7 +176,7 @@ describe('voice clone answers', () => {
         options: { text, name: `variant-${cloneBody}`, consent: true },
         attachments: [{ option: 'audio', data: clip(), filename: 'me.wav', contentType: 'audio/wav' }],
       });
-      const done = await handle.waitFor((r) => /^(Spoke|The|Something)/.test(r.content ?? ''), 20_000);
+      const done = await handle.waitFor((r) => /^(Spoke|The|Something)/.test(r.content ?? ''), 60_000);
       expect(done.content).toMatch(/^Spoke/);
       const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 0.3 });
       const cloned =

@@ -253,7 +253,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     sandbox.resumePaused();
 
     // The probe was accepted: the mark is gone for both shards.
-    await probe.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await probe.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect((await store.quota.get()).exhausted).toBeUndefined();
     expect(await say(G1, 'Shard one speaks again.')).toMatch(/^Spoke/);
   }

@@ -56,7 +56,7 @@ async function spoken(words: string): Promise<string | undefined> {
     name: 'Speak',
     message: { author: { id: BOB, username: 'bob' }, content: words },
   });
-  await handle.waitFor((r: InteractionResponse) => (r.content ?? '').startsWith('Spoke'), 20_000);
+  await handle.waitFor((r: InteractionResponse) => (r.content ?? '').startsWith('Spoke'), 60_000);
   return h.sandbox.requests.slice(from).find((r) => r.endpoint === 'tts')?.text;
 }
 

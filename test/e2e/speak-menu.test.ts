@@ -40,7 +40,7 @@ async function speak(
   done: (r: InteractionResponse) => boolean,
 ): Promise<{ handle: InteractionHandle; reply: InteractionResponse }> {
   const handle = await h.discord.messageCommand({ guildId: seoul.id, userId, name: 'Speak', message });
-  const reply = await handle.waitFor((r) => r.kind !== 'delete' && done(r), 20_000);
+  const reply = await handle.waitFor((r) => r.kind !== 'delete' && done(r), 60_000);
   return { handle, reply };
 }
 

@@ -925,7 +925,7 @@ describe('the rules of speaking, for every front-end', () => {
           name: 'Speak',
           message: { author: { id: DANA, username: 'dana' }, content: words },
         });
-        const final = await handle.waitFor(finalWords, 20_000);
+        const final = await handle.waitFor(finalWords, 60_000);
         expect(isPrivate(final)).toBe(true);
         expect(final.content).toBe(
           t('en-US', 'error.voice.authorMayNotSpeak', { member: `<@${DANA}>`, channel: `<#${GENERAL}>` }),
@@ -953,7 +953,7 @@ describe('the rules of speaking, for every front-end', () => {
       name: 'Speak',
       message: { author: { id: ERIN, username: 'erin' }, content: words },
     });
-    const final = await handle.waitFor(finalWords, 20_000);
+    const final = await handle.waitFor(finalWords, 60_000);
     expect(isPrivate(final)).toBe(true);
     expect(final.content).toBe(t('en-US', 'error.voice.authorLeft', { member: `<@${ERIN}>` }));
     expect(final.mentioned).toEqual({ users: [], roles: [], everyone: false });

@@ -45,7 +45,7 @@ describe('speed and volume', () => {
       name: 'say',
       options: { text, voice: VOICE, speed: numberValue(1.5) },
     });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(Math.abs(heard.seconds - expected / 1.5)).toBeLessThan(0.1);
     expect(Math.abs((pitchOf(heard) ?? 0) - pitch)).toBeLessThan(4);
@@ -79,7 +79,7 @@ describe('speed and volume', () => {
       name: 'say',
       options: { text, voice: VOICE, pitch: numberValue(4) },
     });
-    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     const heard = await h.discord.waitForAudio(london.id, { minSeconds: 0.5 });
     expect(Math.abs(heard.seconds - expected)).toBeLessThan(0.1);
     const shifted = pitch * 2 ** (4 / 12);
@@ -112,7 +112,7 @@ describe('speed and volume', () => {
         name: 'emote',
         options: { text, exaggeration: numberValue(0.5), volume: numberValue(volume) },
       });
-      await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
       loudness.push(loudnessOf(await h.discord.waitForAudio(london.id, { minSeconds: 0.5 })));
     }
     expect((loudness[1] ?? 0) - (loudness[0] ?? 0)).toBeCloseTo(-12, 0);

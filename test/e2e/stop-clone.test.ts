@@ -65,7 +65,7 @@ describe('/stop of a /clone', () => {
       const held = clones(h)[0];
       const stopped = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'stop' });
       expect(stopped.content).toContain(t('en-US', 'stop.clones', { count: 1 }));
-      const answer = await asked.waitFor((r) => /^Stopped/.test(r.content ?? ''), 20_000);
+      const answer = await asked.waitFor((r) => /^Stopped/.test(r.content ?? ''), 60_000);
       // SayBot closed the connection while the request waited, before the service charged it.
       await until(() => held?.outcome === 'client-aborted');
       h.sandbox.resumePaused();
@@ -86,12 +86,12 @@ describe('/stop of a /clone', () => {
     const h = await harnessFor({ guilds });
     const release = h.discord.holdAttachmentDownloads();
     const asked = await clone(h, 'file');
-    await asked.waitFor((r) => r.kind === 'callback', 20_000);
+    await asked.waitFor((r) => r.kind === 'callback', 60_000);
     await until(() => h.discord.heldAttachmentDownloads() > 0);
     const stopped = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'stop' });
     expect(stopped.content).toContain(t('en-US', 'stop.clones', { count: 1 }));
     release();
-    const answer = await asked.waitFor((r) => r.kind !== 'callback' && r.content !== undefined, 20_000);
+    const answer = await asked.waitFor((r) => r.kind !== 'callback' && r.content !== undefined, 60_000);
     await booksSettled(h);
     expect(clones(h)).toEqual([]);
     expect(h.sandbox.charactersBilled()).toBe(0);
@@ -111,7 +111,7 @@ describe('/stop of a /clone', () => {
     await until(() => clones(h)[0]?.outcome === 'held');
     const stopped = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'stop' });
     expect(stopped.content).toContain(t('en-US', 'stop.clones', { count: 1 }));
-    const answer = await asked.waitFor((r) => /^Stopped/.test(r.content ?? ''), 20_000);
+    const answer = await asked.waitFor((r) => /^Stopped/.test(r.content ?? ''), 60_000);
     h.sandbox.resumePaused();
     await booksSettled(h);
     expect(h.sandbox.charactersBilled()).toBe(countCharacters(TEXT));
@@ -129,7 +129,7 @@ describe('/stop of a /clone', () => {
     const stopped = await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'stop' });
     expect(stopped.content).not.toMatch(/^Nothing/);
     h.sandbox.resumePaused();
-    const answer = await asked.waitFor((r) => /made and saved/.test(r.content ?? ''), 20_000);
+    const answer = await asked.waitFor((r) => /made and saved/.test(r.content ?? ''), 60_000);
     await booksSettled(h);
     expect(h.sandbox.charactersBilled()).toBe(countCharacters(TEXT));
     expect(await spentShown(h)).toBe(countCharacters(TEXT));

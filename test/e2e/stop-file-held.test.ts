@@ -51,7 +51,7 @@ describe('/stop of a file or voice message while its paid request waits at the s
       const held = tts(h)[heldPart - 1];
       const stopped = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' });
       expect(stopped.content).toMatch(/^Stopped/);
-      const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+      const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 60_000);
       // SayBot closed the connection while the request waited, before the service charged it.
       await until(() => held?.outcome === 'client-aborted');
       h.sandbox.resumePaused();

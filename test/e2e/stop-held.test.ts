@@ -38,7 +38,7 @@ describe('/stop while a paid request waits at the service, uncharged', () => {
     const held = tts(h)[0];
     const stopped = await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' });
     expect(stopped.content).toMatch(/^Stopped/);
-    const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+    const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 60_000);
     // SayBot closed the connection while the request waited, before the service charged it.
     await until(() => held?.outcome === 'client-aborted');
     h.sandbox.resumePaused();
@@ -68,7 +68,7 @@ describe('/stop while a paid request waits at the service, uncharged', () => {
     });
     await until(() => h.discord.heardPackets(GUILD).some((packet) => !packet.silence));
     expect((await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'stop' })).content).toMatch(/^Stopped/);
-    const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 20_000);
+    const answer = await said.waitFor((r) => (r.content ?? '').startsWith('Stopped'), 60_000);
     await booksSettled(h);
     const paid = h.sandbox.charactersBilled();
     expect(paid).toBeGreaterThan(0);

@@ -215,7 +215,7 @@ describe('while SayBot is joining voice', () => {
     await untilJoinAsked();
     const leave = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'leave' });
     expect(leave.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
-    expect((await join.waitFor((r) => r.content !== undefined, 20_000)).content).toBe(
+    expect((await join.waitFor((r) => r.content !== undefined, 60_000)).content).toBe(
       t('en-US', 'error.voice.leftWhileJoining', { channel: `<#${VOICE}>` }),
     );
     letJoin();
@@ -247,7 +247,7 @@ describe('while SayBot is joining voice', () => {
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: 0 }));
     letJoin();
-    await go.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 20_000);
+    await go.waitFor((r) => (r.content ?? '').startsWith('The scene was stopped'), 60_000);
     await joinedAndIdle();
     await booksSettled(h);
     expect(requestsFor(texts, before).every((r) => r.text === texts[0])).toBe(true);
@@ -269,7 +269,7 @@ describe('while SayBot is joining voice', () => {
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: parts.length - 1 }));
     letJoin();
-    await speak.waitForFinal(20_000);
+    await speak.waitForFinal(60_000);
     await joinedAndIdle();
     await booksSettled(h);
     expect(requestsFor(parts, before).every((r) => r.text === parts[0])).toBe(true);
@@ -334,7 +334,7 @@ describe('a file being made', { timeout: 120_000 }, () => {
     // SayBot is in no voice channel: nothing was stopped, and a moderator is told just that.
     expect(stop.content).toBe(t('en-US', 'stop.nothing'));
     h.sandbox.resumePaused();
-    const answer = await say.waitFor((r) => (r.files ?? []).length > 0, 20_000);
+    const answer = await say.waitFor((r) => (r.files ?? []).length > 0, 60_000);
     expect(answer.files).toHaveLength(1);
     expect(requestsFor(parts, before)).toHaveLength(4);
   });

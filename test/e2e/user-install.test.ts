@@ -65,7 +65,7 @@ describe('user-installable app', () => {
       context: 1,
       options: [{ name: 'text', value: 'Hello from a DM.' }],
     });
-    const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+    const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
     expect(reply.content).toMatch(/^There is no voice channel here, so here is the audio as a file: /);
     expect(reply.files).toHaveLength(1);
     const file = reply.files[0];
@@ -93,7 +93,7 @@ describe('user-installable app', () => {
         locale,
         options: [{ name: 'text', value: `Which voice, ${locale}?` }],
       });
-      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
       const server = t(locale, 'voice.why.builtin', { voice: '' }).trim();
       const yours = t(locale, 'voice.why.builtinOutside', { voice: '' }).trim();
       expect(yours).not.toBe('voice.why.builtinOutside');
@@ -112,7 +112,7 @@ describe('user-installable app', () => {
       locale: 'ko',
       options: [{ name: 'text', value: 'So happy!' }],
     });
-    const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+    const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
     expect(
       reply.content?.startsWith(
         t('ko', 'userInstall.file', { voice: '', seconds: '', format: '' }).split(':')[0] ?? '',
@@ -131,7 +131,7 @@ describe('user-installable app', () => {
       context: 1,
       options: [{ name: 'text', value: text }],
     });
-    const reply = await handle.waitForFinal(20_000);
+    const reply = await handle.waitForFinal(60_000);
     expect(reply.content).toMatch(/^There is no voice channel here, so here is the audio as a file: /);
     expect(reply.files).toHaveLength(1);
     expect(
@@ -154,7 +154,7 @@ describe('user-installable app', () => {
         context: 2,
         options: [{ name: 'text', value: text }],
       });
-      return handle.waitForFinal(20_000);
+      return handle.waitForFinal(60_000);
     };
     const first = await say(DANA.id, 'Twenty characters!!');
     expect(first.files).toHaveLength(1);
@@ -187,7 +187,7 @@ describe('user-installable app', () => {
         ...where,
         options: [{ name: 'text', value: text }],
       });
-      return handle.waitForFinal(20_000);
+      return handle.waitForFinal(60_000);
     };
     const dm = { context: 1 } as const;
     const foreign = {
@@ -265,7 +265,7 @@ describe('user-installable app', () => {
         context: 1,
         options: [{ name: 'text', value: 'Hello.' }],
       })
-    ).waitForFinal(20_000);
+    ).waitForFinal(60_000);
     expect(allowed.files).toHaveLength(1);
   });
   describe('as a voice message (output: voice-message)', () => {
@@ -281,7 +281,7 @@ describe('user-installable app', () => {
 
     /** The voice message a user-install /say answered with: the deferral's flags, the one edit, the audio heard. */
     async function voiceMessageOf(h: Harness, handle: InteractionHandle, text: string): Promise<void> {
-      const edit = await handle.waitFor((r) => r.kind === 'edit-original' && r.files.length > 0, 20_000);
+      const edit = await handle.waitFor((r) => r.kind === 'edit-original' && r.files.length > 0, 60_000);
       // Deferred as a voice message (public), then one edit carrying the audio: Discord shows who used the command.
       expect(handle.responses[0]).toMatchObject({ kind: 'callback', type: 5, flags: MessageFlags.IsVoiceMessage });
       expect(isVoiceMessage(edit.message?.flags as number | undefined)).toBe(true);
@@ -339,7 +339,7 @@ describe('user-installable app', () => {
           { name: 'output', value: 'voice-message' },
         ],
       });
-      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
       expect(ephemeral(handle.responses[0]?.flags)).toBe(true);
       expect(
         handle.responses.some((r) => isVoiceMessage(r.flags) || isVoiceMessage(r.message?.flags as number | undefined)),
@@ -395,7 +395,7 @@ describe('user-installable app', () => {
           { name: 'output', value: 'voice-message' },
         ],
       });
-      const reply = await handle.waitFor((r) => r.kind === 'follow-up', 20_000);
+      const reply = await handle.waitFor((r) => r.kind === 'follow-up', 60_000);
       expect(handle.responses.map((r) => r.kind)).toEqual(['callback', 'delete', 'follow-up']);
       expect(ephemeral(reply.flags)).toBe(true);
       expect(reply.content).toMatch(/^Discord does not take voice messages in this channel/);
@@ -418,7 +418,7 @@ describe('user-installable app', () => {
         ...(extra.locale === undefined ? {} : { locale: extra.locale }),
         ...(sub === undefined ? {} : { options: [{ name: sub, type: 1, options: [] }] }),
       });
-      const reply = await handle.waitForFinal(20_000);
+      const reply = await handle.waitForFinal(60_000);
       expect(ephemeral(handle.responses[0]?.flags)).toBe(true);
       return reply.content ?? '';
     };
@@ -429,7 +429,7 @@ describe('user-installable app', () => {
         context: 1,
         options: [{ name: 'text', value: text }],
       });
-      return handle.waitForFinal(20_000);
+      return handle.waitForFinal(60_000);
     };
 
     it('are registered for user installs only when USER_INSTALL is not off', async () => {

@@ -43,7 +43,7 @@ describe('voice close codes that must not be retried', () => {
       // there, whichever order the suite runs in).
       if (h.discord.botVoiceChannel(guild.id) !== null) {
         const left = await h.discord.command({ guildId: guild.id, userId, name: 'leave', locale });
-        await left.waitForFinal(20_000);
+        await left.waitForFinal(60_000);
         await expect.poll(() => h.discord.botVoiceChannel(guild.id)).toBeNull();
       }
       const linesBefore = h.logs().split('\n').length;
@@ -59,7 +59,7 @@ describe('voice close codes that must not be retried', () => {
         locale,
         options: [{ name: 'text', value: 'Anyone there?' }],
       });
-      const told = await handle.waitFor((r) => r.content === t(locale, key, { channel: `<#${channelId}>` }), 20_000);
+      const told = await handle.waitFor((r) => r.content === t(locale, key, { channel: `<#${channelId}>` }), 60_000);
       expect(ephemeral(told.flags) || ephemeral(told.message?.['flags'] as number | undefined)).toBe(true);
       await expect.poll(() => h.discord.botVoiceChannel(guild.id)).toBeNull();
       expect(h.discord.voiceJoinRequests(guild.id) - joinsBefore).toBe(1);
@@ -94,7 +94,7 @@ describe('voice close codes that must not be retried', () => {
     const joinsBefore = h.discord.voiceJoinRequests(london.id);
     const linesBefore = h.logs().split('\n').length;
     h.discord.closeVoiceSession(london.id, 4022);
-    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 20_000);
+    const cut = await handle.waitFor((r) => (r.content ?? '').startsWith('The reply was cut off'), 60_000);
     expect(cut.content).toContain(`<#${channelId}>`);
     await expect.poll(() => h.discord.botVoiceChannel(london.id)).toBeNull();
     expect(h.discord.voiceJoinRequests(london.id)).toBe(joinsBefore);
@@ -114,7 +114,7 @@ describe('voice close codes that must not be retried', () => {
       locale: 'en-US',
       options: [{ name: 'text', value: 'Back again.' }],
     });
-    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 20_000);
+    await again.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
     expect(h.discord.voiceJoinRequests(london.id)).toBe(joinsBefore + 1);
     expect((await h.discord.waitForAudio(london.id, { minSeconds: 0.3 })).seconds).toBeGreaterThan(0.3);
   });

@@ -78,7 +78,7 @@ async function voiceMessageFrom(
 ): Promise<{ reply: InteractionResponse; handle: InteractionHandle; message: PostedVoiceMessage }> {
   const from = h.discord.channelMessages(channelId).length;
   const { handle } = await runCommand(h, input);
-  const reply = await handle.waitForFinal(20_000);
+  const reply = await handle.waitForFinal(60_000);
   const inChannel = voiceMessagesSince(channelId, from);
   const asResponse = voiceResponses(handle);
   expect(inChannel.length + asResponse.length).toBe(1);
@@ -211,7 +211,7 @@ describe('output: voice-message', () => {
       name: 'say',
       options: { text, voice: 'voice-b-en-m-01', output: 'voice-message' },
     });
-    const reply = await handle.waitForFinal(20_000);
+    const reply = await handle.waitForFinal(60_000);
     // Nothing in the channel: no message, no public response, no voice message anywhere.
     expect(h.discord.channelMessages(london.textChannelId).slice(from)).toHaveLength(0);
     expect(privately(handle)).toBe(true);
@@ -274,7 +274,7 @@ describe('output: voice-message', () => {
         { id: CAROL, type: 1, deny: PermissionFlagsBits.SendVoiceMessages },
       ]);
       h.sandbox.resumePaused();
-      const reply = await handle.waitFor((r) => r.files.length > 0, 20_000);
+      const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
       // Paid for, so delivered: to her alone, naming why; nothing in the channel, no voice message anywhere.
       expect((reply.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
       const [why = ''] = t('en-US', 'voiceMessage.fallback.member-no-permission', {
@@ -343,7 +343,7 @@ describe('/emote and /clone with output: voice-message', () => {
       options: { text: 'Hello, this is my cloned voice.', name: 'Carol', consent: true, output: 'voice-message' },
       attachments: [{ option: 'audio', data: clip, filename: 'carol.wav', contentType: 'audio/wav' }],
     });
-    const reply = await handle.waitFor((r) => /voice message/.test(r.content ?? ''), 20_000);
+    const reply = await handle.waitFor((r) => /voice message/.test(r.content ?? ''), 60_000);
     expect(reply.content).toContain('Carol');
     const [posted] = voiceMessagesSince(london.textChannelId, from);
     const heard = await hearVoiceMessage(posted?.files[0]?.data ?? Buffer.alloc(0));
@@ -371,7 +371,7 @@ describe('a voice message in the channel, where it cannot be the response', () =
       seconds: mark,
       format: mark,
     }).split(mark);
-    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith(why), 20_000);
+    const reply = await handle.waitFor((r) => (r.content ?? '').startsWith(why), 60_000);
     expect(reply.files).toHaveLength(1);
     expect(voiceMessagesSince(london.textChannelId, from)).toHaveLength(0);
     const heard = await hearVoiceMessage(reply.files[0]?.data ?? Buffer.alloc(0));

@@ -92,7 +92,7 @@ describe("the member's own voice rights", () => {
       name: 'say',
       options: { text: 'Muted soon.', output: 'file' },
     });
-    const message = (await file.handle.waitFor((r) => r.files.length > 0, 20_000)).message ?? {};
+    const message = (await file.handle.waitFor((r) => r.files.length > 0, 60_000)).message ?? {};
     const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
     const play = rows[0]?.components[0]?.custom_id ?? '';
     h.discord.setVoiceState(GUILD, ALICE.id, VOICE, { mute: true });
@@ -106,7 +106,7 @@ describe("the member's own voice rights", () => {
       messageId: String(message.id),
       customId: play,
     });
-    expect((await pressed.waitForFinal(20_000)).content).toBe(
+    expect((await pressed.waitForFinal(60_000)).content).toBe(
       t('en-US', 'error.voice.memberMuted', { channel: `<#${VOICE}>` }),
     );
     expect(h.sandbox.requests.length).toBe(requests);
@@ -125,7 +125,7 @@ describe("the member's own voice rights", () => {
       name: 'Speak',
       message: { author: { id: ALICE.id, username: 'alice' }, content: 'Read this for me.' },
     });
-    const answer = await menu.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 20_000);
+    const answer = await menu.waitFor((r) => r.kind !== 'delete' && r.content !== undefined, 60_000);
     expect(answer.content).toBe(t('en-US', 'error.voice.memberMayNotSpeak', { channel: `<#${VOICE}>` }));
     expect(isPrivate(menu)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
@@ -265,7 +265,7 @@ describe('with SayBot in no voice channel', () => {
       t('en-US', 'error.voice.notConnected'),
     );
     h.sandbox.resumePaused();
-    const posted = await file.waitFor((r) => (r.files ?? []).length > 0, 20_000);
+    const posted = await file.waitFor((r) => (r.files ?? []).length > 0, 60_000);
     expect(posted.files).toHaveLength(1);
   });
 });
