@@ -11,7 +11,8 @@ import { encodeWav16 } from '../../src/core/audio/codecs/wav-file.ts';
 import { TranscodePool } from '../../src/core/audio/workers/transcode/transcode-pool.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 10);
-const DEADLINE_MS = 500;
+/** Long enough for a thread to load beside two busy processes (at 500 ms, at load 9 every thread was still loading). */
+const DEADLINE_MS = 2000;
 /** A fifth of a second of tone: the stream's first packets, so that the thread has loaded before it spins. */
 const RATE = 48_000;
 const tone = new Float32Array(RATE / 5).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / RATE));

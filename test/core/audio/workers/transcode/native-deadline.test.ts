@@ -12,10 +12,10 @@ const SCRIPT = fileURLToPath(new URL('../../../../support/native-deadline.ts', i
 
 describe('the transcoding pool past a batch deadline', () => {
   it('outlives threads whose deadline passed while they were inside the native Opus encoder', async () => {
-    const run = await runChild(process.execPath, [SCRIPT, '10'], { cwd: path.dirname(SCRIPT), killAfterMs: 110_000 });
+    const run = await runChild(process.execPath, [SCRIPT, '5'], { cwd: path.dirname(SCRIPT), killAfterMs: 110_000 });
     expect(run.code, run.stderr.split('\n').slice(0, 3).join('\n')).toBe(0);
     expect(run.stderr).not.toMatch(/FATAL ERROR/);
-    // Up to 10 deadlines in 30 rounds: on a host kept busy by two other processes, a thread may still be loading at
+    // Up to 5 deadlines in 15 rounds of a 2 s deadline: on a host kept busy by two other processes, a thread may still be loading at
     // its deadline (counted apart, as loaded late), but some spin into the encoder and pass it there.
     expect(Number(/^alive after (\d+) deadlines inside the encoder's loop/m.exec(run.stdout)?.[1])).toBeGreaterThan(0);
     // Told to retire rather than ended: those inside the encoder's call at their deadline (most, as it loops on
