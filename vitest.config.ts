@@ -1,8 +1,22 @@
+import { globSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { isFast, testKind, type TestKind } from './test/support/test-kinds.ts';
 
+// `npm run test:fast` sets SAYBOT_TEST_FAST: the unit files that start no thread, process or real-time audio, and the
+// store contract on SQLite alone (PostgreSQL is a server process; npm test runs that half).
+const fast = process.env['SAYBOT_TEST_FAST'] === '1';
+if (fast) process.env['SAYBOT_TEST_POSTGRES'] = 'off';
+
+const files = globSync('test/**/*.test.ts')
+  .map((file) => file.split('\\').join('/'))
+  .filter((file) => !fast || isFast(file));
+const ofKind = (kind: TestKind): string[] => files.filter((file) => testKind(file) === kind);
+
+// `npm test` (scripts/test.ts) runs `wall` in one vitest process and `unit` with `own-graph` in another, side by
+// side; `vitest run` alone runs `wall`, then the other two (projects with different maxWorkers need their own
+// groupOrder).
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
     // Bounds, not figures: beside two busy processes (CI's hosts) a case that plays audio and waits on threads nicer
@@ -12,11 +26,46 @@ export default defineConfig({
     // expect.poll waits for an event, not a deadline: on a busy machine (CI shares its two cores) the
     // default second is too short for a browser or a voice connection to get there. A poll's wait is never asserted.
     expect: { poll: { timeout: 20_000, interval: 50 } },
-    // End-to-end suites play real-time audio; files run in parallel, tests in a file in order. Most of a file's time
-    // is waiting on that real-time audio, not the CPU: three files at once even on two cores (vitest's default there
-    // is one, which ran the files one after another). Measured on two cores beside other work (load 2-4), the whole
-    // suite: 616 s with two at once, 527 s with three, all passing both times.
-    fileParallelism: true,
-    maxWorkers: 3,
+    // A worker runs its files one after another in one module graph: SayBot, discord.js and the local Discord are
+    // loaded once a worker, not once a file (that loading was about a third of the suite's CPU). Every file still
+    // starts its own bot, local Discord and sandbox; `own-graph` files keep a graph of their own.
+    isolate: false,
+    // Tests in a file run in a new order each time; files run longest first (vitest's own order: the last run's
+    // times, or the file's size without them), so that no long file starts last.
+    sequence: { shuffle: { files: false, tests: true } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'wall',
+          include: ofKind('wall'),
+          // These files mostly wait (real-time audio, a browser, a child process): more of them at once than cores.
+          maxWorkers: 6,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ofKind('unit'),
+          // These use the CPU: one file a core.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          // One real PostgreSQL server for the store contract files, each making its own databases on it.
+          globalSetup: ['./test/support/shared-postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-graph',
+          include: ofKind('own-graph'),
+          isolate: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

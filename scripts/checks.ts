@@ -1,0 +1,67 @@
+// The static checks `npm test` runs: the type check, lint and the formatter, each one process, their caches under
+// node_modules/.cache/saybot (a second run checks only what changed). `npm run check` runs them side by side alone.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const cache = path.join(root, 'node_modules', '.cache', 'saybot');
+export const bin = (name: string): string => path.join(root, 'node_modules', '.bin', name);
+
+export interface Step {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+export const CHECKS: readonly Step[] = [
+  {
+    name: 'typecheck',
+    command: bin('tsc'),
+    args: ['--noEmit', '--incremental', '--tsBuildInfoFile', path.join(cache, 'tsconfig.tsbuildinfo')],
+  },
+  {
+    name: 'lint',
+    command: bin('eslint'),
+    args: ['--cache', '--cache-strategy', 'content', '--cache-location', path.join(cache, 'eslintcache'), '.'],
+  },
+  {
+    name: 'format',
+    command: bin('prettier'),
+    args: [
+      '--check',
+      '--cache',
+      '--cache-strategy',
+      'content',
+      '--cache-location',
+      path.join(cache, 'prettiercache'),
+      '--log-level',
+      'warn',
+      '**/*.{ts,mjs,js}',
+    ],
+  },
+];
+
+/** Runs one step with its output held; resolves with its exit code and everything it printed. */
+export function runHeld(step: Step): Promise<{ code: number; output: string }> {
+  mkdirSync(cache, { recursive: true });
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (error) => resolve({ code: 1, output: String(error) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+/** Runs the checks side by side; prints each one's verdict, and a failed one's output whole. True when all passed. */
+export async function runChecks(): Promise<boolean> {
+  const results = await Promise.all(CHECKS.map(async (check) => ({ check, ...(await runHeld(check)) })));
+  for (const { check, code, output } of results) {
+    process.stdout.write(code === 0 ? `${check.name}: passed\n` : `${check.name}: failed\n${output.trimEnd()}\n`);
+  }
+  return results.every((r) => r.code === 0);
+}
+
+if (import.meta.main) process.exitCode = (await runChecks()) ? 0 : 1;

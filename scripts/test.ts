@@ -1,0 +1,55 @@
+// `npm test`: the static checks (scripts/checks.ts) and the suite's projects (vitest.config.ts) side by side, as two
+// vitest processes: `wall` (files that mostly wait: real-time audio, a browser, a child process) starts at once with
+// many files at a time; `unit` and `own-graph` (files that use the CPU) start when the checks are done, one file a
+// core, so that CPU-bound work never runs more at once than there are cores. Arguments after `--` go to both vitest runs
+// (a file filter, `-t`). Ends with one plain line, "N passed, N failed, N skipped", for the whole suite.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { bin, runChecks } from './checks.ts';
+
+const PLAIN_SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
+const extra = process.argv.slice(2);
+
+interface ProjectRun {
+  code: number;
+  counts: [number, number, number] | undefined;
+}
+
+/** Runs one vitest project, its lines passed through as they come, its own plain summary line kept back. */
+function runProject(projects: readonly string[]): Promise<ProjectRun> {
+  const args = [
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : []),
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(bin('vitest'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let counts: ProjectRun['counts'];
+    const forward = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream): void => {
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+        const summary = PLAIN_SUMMARY.exec(line);
+        if (summary) counts = [Number(summary[1]), Number(summary[2]), Number(summary[3])];
+        else to.write(`${line}\n`);
+      });
+    };
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('error', () => resolve({ code: 1, counts }));
+    child.on('close', (code) => resolve({ code: code ?? 1, counts }));
+  });
+}
+
+const wall = runProject(['wall']);
+const checksPassed = await runChecks();
+const unit = await runProject(['unit', 'own-graph']);
+const runs = [await wall, unit];
+
+const total = runs.reduce<[number, number, number]>(
+  (sum, run) => (run.counts ? [sum[0] + run.counts[0], sum[1] + run.counts[1], sum[2] + run.counts[2]] : sum),
+  [0, 0, 0],
+);
+// A project that ended without its summary (it crashed, or found nothing to run where it should have) is a failure.
+const ok = checksPassed && runs.every((run) => run.code === 0 && run.counts !== undefined);
+if (!checksPassed) process.stdout.write('\nthe static checks failed: see their output above\n');
+process.stdout.write(`\n${total[0]} passed, ${total[1]} failed, ${total[2]} skipped\n`);
+process.exitCode = ok ? 0 : 1;
