@@ -1,7 +1,12 @@
 // The backends the store contract suite runs on (fixtures/store-backends.ts), PostgreSQL skipped visibly where it
 // cannot run.
-import { it } from 'vitest';
-import { postgresBackend, postgresUnavailable, sqliteBackend } from '../../../fixtures/store-backends.ts';
+import { inject, it } from 'vitest';
+import {
+  postgresUnavailable,
+  SHARED_POSTGRES_ENV,
+  postgresBackend,
+  sqliteBackend,
+} from '../../../fixtures/store-backends.ts';
 
 export { postgresBackend, postgresUnavailable, sqliteBackend, type Backend } from '../../../fixtures/store-backends.ts';
 
@@ -11,6 +16,10 @@ const postgresSkipped =
     ? 'skipped by SAYBOT_TEST_POSTGRES=off (npm run test:fast); npm test runs them'
     : postgresUnavailable();
 if (postgresSkipped !== undefined) it.skip(`PostgreSQL contract tests: ${postgresSkipped}`, () => {});
+
+// The run's shared server, where the project's global setup started one (test/support/shared-postgres.ts).
+const shared = inject('sharedPostgresUrl');
+if (shared) process.env[SHARED_POSTGRES_ENV] = shared;
 
 export const BACKENDS =
   postgresSkipped === undefined ? ([sqliteBackend, postgresBackend] as const) : ([sqliteBackend] as const);
