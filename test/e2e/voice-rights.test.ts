@@ -79,9 +79,9 @@ beforeEach(async () => {
 const isPrivate = (handle: InteractionHandle) =>
   ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text } });
-/** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"). */
+/** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"); a bound for a busy host. */
 const reply = (handle: InteractionHandle, prefix: string) =>
-  handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 15_000);
+  handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 60_000);
 
 describe("the member's own voice rights", () => {
   it('refuses a server-muted member privately, for /say and for a reply\'s "Play in my voice channel", with nothing paid', async () => {
