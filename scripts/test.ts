@@ -1,14 +1,27 @@
 // `npm test`: the static checks (scripts/checks.ts) and the suite's projects (vitest.config.ts) side by side, as two
 // vitest processes: `wall` (files that mostly wait: real-time audio, a browser, a child process) starts at once with
 // many files at a time; `unit` and `own-graph` (files that use the CPU) start when the checks are done, one file a
-// core, so that CPU-bound work never runs more at once than there are cores. Arguments after `--` go to both vitest runs
-// (a file filter, `-t`). Ends with one plain line, "N passed, N failed, N skipped", for the whole suite.
+// core, so that CPU-bound work never runs more at once than there are cores. Arguments after `--` go to both vitest
+// runs (a file filter, `-t`). Ends with one plain line, "N passed, N failed, N skipped", for the whole suite.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { bin, runChecks } from './checks.ts';
 
+const PLAIN_REPORTER = './test/support/plain-summary-reporter.ts';
 const PLAIN_SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
 const extra = process.argv.slice(2);
+
+/**
+ * With SAYBOT_TEST_TIMES=<folder>, each vitest run also writes vitest's JSON report there (per file and per case:
+ * state and duration), as docs/guide-developers.md's table of the slowest files was measured.
+ */
+function timesReport(projects: readonly string[]): string[] {
+  const folder = process.env['SAYBOT_TEST_TIMES'];
+  if (folder === undefined || folder === '') return [];
+  const file = path.resolve(folder, `${projects.join('+')}.json`);
+  return ['--reporter=default', `--reporter=${PLAIN_REPORTER}`, '--reporter=json', `--outputFile.json=${file}`];
+}
 
 interface ProjectRun {
   code: number;
@@ -21,6 +34,7 @@ function runProject(projects: readonly string[]): Promise<ProjectRun> {
     'run',
     ...projects.flatMap((p) => ['--project', p]),
     ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : []),
+    ...timesReport(projects),
   ];
   return new Promise((resolve) => {
     const child = spawn(bin('vitest'), args, { stdio: ['ignore', 'pipe', 'pipe'] });

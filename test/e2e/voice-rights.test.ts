@@ -79,7 +79,7 @@ beforeEach(async () => {
 const isPrivate = (handle: InteractionHandle) =>
   ((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, userId, name: 'say', options: { text } });
-/** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"); a bound for a busy host. */
+/** Waits for a reply of `handle` starting with `prefix` (a /say's "Speaking", "Spoke", "Stopped"): a bound, not a figure. */
 const reply = (handle: InteractionHandle, prefix: string) =>
   handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 60_000);
 
