@@ -10,7 +10,8 @@ import { bin, runChecks } from './checks.ts';
 
 const PLAIN_REPORTER = './test/support/plain-summary-reporter.ts';
 const PLAIN_SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
-const extra = process.argv.slice(2);
+// `node scripts/test.ts -- <filter>` as `npm test -- <filter>`: vitest would read what follows a `--` as nothing.
+const extra = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 
 /**
  * With SAYBOT_TEST_TIMES=<folder>, each vitest run also writes vitest's JSON report there (per file and per case:
@@ -62,8 +63,15 @@ const total = runs.reduce<[number, number, number]>(
   (sum, run) => (run.counts ? [sum[0] + run.counts[0], sum[1] + run.counts[1], sum[2] + run.counts[2]] : sum),
   [0, 0, 0],
 );
-// A project that ended without its summary (it crashed, or found nothing to run where it should have) is a failure.
-const ok = checksPassed && runs.every((run) => run.code === 0 && run.counts !== undefined);
-if (!checksPassed) process.stdout.write('\nthe static checks failed: see their output above\n');
+// A project that failed a test, ended without its summary (it crashed) or found nothing where a filter was given:
+// the run failed, whatever a child's exit code said.
+const failures = [
+  ...(checksPassed ? [] : ['the static checks failed: see their output above']),
+  ...(runs.some((run) => run.code !== 0 || run.counts === undefined) ? ['a vitest run failed or ended early'] : []),
+  ...(total[1] > 0 ? [`${total[1]} failed`] : []),
+  ...(extra.length > 0 && total[0] + total[1] + total[2] === 0 ? [`no test matched ${extra.join(' ')}`] : []),
+];
+for (const failure of failures) process.stdout.write(`\n${failure}`);
 process.stdout.write(`\n${total[0]} passed, ${total[1]} failed, ${total[2]} skipped\n`);
+const ok = failures.length === 0;
 process.exitCode = ok ? 0 : 1;

@@ -8,14 +8,14 @@ import { Refusal } from '../../../src/core/refusal.ts';
 import { budgetLockKey } from '../../../src/core/store/areas/budget-holds.ts';
 import { openPgStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
-import { postgresBackend, postgresUnavailable } from '../store/backends.ts';
+import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
 import { booksOn, paid } from './helpers.ts';
 
 const budgets = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const stuck = { guildId: '200000000000000001', userId: '300000000000000001', command: 'say' };
 const other = { guildId: '200000000000000002', userId: '300000000000000002', command: 'say' };
 
-const skipped = postgresUnavailable();
+const skipped = POSTGRES_SKIPPED;
 describe.skipIf(skipped !== undefined)('a PostgreSQL store that hangs', () => {
   const backend = postgresBackend();
   let store: Store;

@@ -10,16 +10,26 @@ import {
 
 export { postgresBackend, postgresUnavailable, sqliteBackend, type Backend } from '../../../fixtures/store-backends.ts';
 
-// `npm run test:fast` starts no child process, PostgreSQL's server among them; `npm test` runs this half.
-const postgresSkipped =
+/**
+ * Why the PostgreSQL half does not run, if it does not: `npm run test:fast` starts no child process, PostgreSQL's
+ * server among them (`npm test` runs this half), or PostgreSQL cannot run here.
+ */
+export const POSTGRES_SKIPPED: string | undefined =
   process.env['SAYBOT_TEST_POSTGRES'] === 'off'
     ? 'skipped by SAYBOT_TEST_POSTGRES=off (npm run test:fast); npm test runs them'
     : postgresUnavailable();
-if (postgresSkipped !== undefined) it.skip(`PostgreSQL contract tests: ${postgresSkipped}`, () => {});
+
+/**
+ * Declares, in the file that calls it, one skipped test saying why its PostgreSQL half does not run: visible in every
+ * such file, not only in the first a worker loads.
+ */
+export function notePostgresSkipped(): void {
+  if (POSTGRES_SKIPPED !== undefined) it.skip(`PostgreSQL contract tests: ${POSTGRES_SKIPPED}`, () => {});
+}
 
 // The run's shared server, where the project's global setup started one (test/support/shared-postgres.ts).
 const shared = inject('sharedPostgresUrl');
 if (shared) process.env[SHARED_POSTGRES_ENV] = shared;
 
 export const BACKENDS =
-  postgresSkipped === undefined ? ([sqliteBackend, postgresBackend] as const) : ([sqliteBackend] as const);
+  POSTGRES_SKIPPED === undefined ? ([sqliteBackend, postgresBackend] as const) : ([sqliteBackend] as const);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../../src/core/store/types.ts';
 import { forwardingTo } from '../../support/forwarding.ts';
-import { BACKENDS, type Backend } from './backends.ts';
+import { BACKENDS, notePostgresSkipped, type Backend } from './backends.ts';
 
 /**
  * The store contract: `body` declares the same tests once per backend (SQLite, and a real PostgreSQL started for
@@ -9,6 +9,7 @@ import { BACKENDS, type Backend } from './backends.ts';
  * forwards to the one open for the test running now. Each contract file covers one area of the Store.
  */
 export function forEachBackend(body: (store: Store, backend: Backend) => void): void {
+  notePostgresSkipped();
   describe.each(BACKENDS.map((make) => ({ make, name: make.name.replace('Backend', '') })))('$name', ({ make }) => {
     const backend = make();
     let current: Store | undefined;
