@@ -18,6 +18,8 @@ const PAGE_RATE = 24_000;
 const WAIT_MS = 45_000;
 /** Each case waits for SayBot and the audio on a busy machine: well past what it takes idle (10-20 s). */
 const CASE_MS = 120_000;
+/** SayBot's default cooldown between a member's paid requests (3 s, defaultBudgets in src/core/config.ts), and a margin. */
+const COOLDOWN_MS = 3500;
 
 /** What the page's script offers for a look at what it heard (playground/src/page-script.ts). */
 interface PageGlobals {
@@ -71,6 +73,18 @@ describeInBrowser('npm run playground in a real browser', () => {
     await page.getByRole('button', { name: channel === GENERAL ? '# general' : '# read-aloud' }).click();
   }
 
+  /**
+   * When SayBot last spent characters for each person, as far as a case saw it done (a line heard, its outcome
+   * shown). Cases run in a new order each time: a case that has someone pay waits out the cooldown another case may
+   * have left them, or SayBot refuses the request ("Please wait 1 s") and nothing is heard.
+   */
+  const lastSpent = new Map<string, number>();
+  const spent = (...people: Array<(typeof PEOPLE)[number]>) => {
+    for (const person of people) lastSpent.set(person.id, Date.now());
+  };
+  const cooledDown = (person: (typeof PEOPLE)[number]) =>
+    page.waitForTimeout(Math.max(0, (lastSpent.get(person.id) ?? -Infinity) + COOLDOWN_MS - Date.now()));
+
   const heardSeconds = () => page.evaluate(() => (globalThis as unknown as PageGlobals).playground.heardSeconds());
 
   /** Waits until the page heard `seconds` more than `before`, then the pitch of the newest `seconds` of it. */
@@ -101,6 +115,7 @@ describeInBrowser('npm run playground in a real browser', () => {
     'a member types /say with a voice from its autocomplete, and the page hears the reply in that voice',
     async () => {
       await as(ALICE);
+      await cooledDown(ALICE);
       const before = await heardSeconds();
       await slash('say', async () => {
         await page.locator('[data-option="text"]').fill('Hello from the playground page');
@@ -113,6 +128,7 @@ describeInBrowser('npm run playground in a real browser', () => {
         await voice.fill(VOICE);
       });
       const pitch = await pitchHeardAfter(before, 1);
+      spent(ALICE);
       expect(Math.abs((pitch ?? 0) - VOICE_HZ)).toBeLessThan(5);
       // The reply is in #general, with alice's use of /say above it and its buttons.
       const reply = page.locator('[data-message-id]').filter({ hasText: 'alice used /say' }).last();
@@ -195,7 +211,6 @@ describeInBrowser('npm run playground in a real browser', () => {
   it(
     'a private reply that outlives its interaction reaches the member by DM, shown under Direct messages',
     async () => {
-      const started = Date.now();
       await as(ALICE);
       // Alice writes in #general (free: nothing is read there); her message is what she will have read aloud.
       const words = `Later, ${randomUUID().slice(0, 4)}.`;
@@ -226,8 +241,7 @@ describeInBrowser('npm run playground in a real browser', () => {
             timeout: WAIT_MS,
           })
           .toBe(true);
-        // The cooldown between a member's paid requests: alice's last may have been the case before this one.
-        await page.waitForTimeout(Math.max(0, started + 3500 - Date.now()));
+        await cooledDown(ALICE);
         // Alice uses the Speak menu on her message: SayBot tells her privately that it is queued.
         await mine.hover();
         await mine.getByRole('button', { name: 'Apps ▸ Speak' }).click();
@@ -244,6 +258,8 @@ describeInBrowser('npm run playground in a real browser', () => {
       await page.getByRole('button', { name: /Direct messages/ }).click();
       const dm = page.locator('#messages [data-message-id]').filter({ hasText: 'About Speak' });
       await expect.poll(() => dm.count(), { timeout: WAIT_MS }).toBe(1);
+      // Alice's line was paid for only once the sandbox let the held one go, at the end of this case: just now.
+      spent(ALICE);
       expect(await page.locator('#channel-title').textContent()).toContain('Direct messages');
       await page.getByRole('button', { name: '# general' }).click();
       expect(policyErrors).toEqual([]);
