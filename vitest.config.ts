@@ -40,7 +40,7 @@ export default defineConfig({
           name: 'wall',
           include: ofKind('wall'),
           // These files mostly wait (real-time audio, a browser, a child process): more of them at once than cores.
-          maxWorkers: 6,
+          maxWorkers: 5,
           sequence: { groupOrder: 0 },
         },
       },

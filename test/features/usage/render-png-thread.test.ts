@@ -3,7 +3,12 @@
 // another member's is drawn), whether or not it costs anything.
 import { describe, expect, it, vi } from 'vitest';
 import { CHART_HEIGHT, CHART_WIDTH, usageChartSvg } from '../../../src/features/usage/chart.ts';
-import { MAX_CHARTS_PER_MEMBER, renderPng } from '../../../src/features/usage/render-png.ts';
+import {
+  CHART_POOL,
+  CHART_WALL_CEILING_MS,
+  MAX_CHARTS_PER_MEMBER,
+  renderPng,
+} from '../../../src/features/usage/render-png.ts';
 import { labels } from './labels.ts';
 import { decodePng } from './png.ts';
 
@@ -33,5 +38,13 @@ describe('the usage chart', () => {
       reason: { name: 'ChartBusyError', reason: 'member-busy' },
     });
     expect(decodePng(await theirs).width).toBe(CHART_WIDTH);
+  });
+
+  it('counts its limit in its own CPU time, as long work does, not the time a busy host kept its thread waiting', () => {
+    // Its thread runs at long work's low priority: beside two busy processes a chart needing a tenth of a second of a
+    // core waited past a 20 s wall-clock limit and /usage came without its PNG.
+    expect(CHART_POOL.workClass).toBe('long');
+    expect(CHART_POOL.wallCeilingMs).toBe(CHART_WALL_CEILING_MS);
+    expect(CHART_WALL_CEILING_MS).toBeGreaterThan(CHART_POOL.timeoutMs);
   });
 });
