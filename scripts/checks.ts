@@ -1,5 +1,6 @@
 // The static checks `npm test` runs: the type check, lint and the formatter, each one process; the type check's and
-// the formatter's caches are under node_modules/.cache/saybot (a second run checks again only what changed). `npm run check` runs them side by side alone.
+// the formatter's caches are under node_modules/.cache/saybot (a second run checks again only what changed).
+// `npm run check` runs them side by side alone.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,13 +9,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const cache = path.join(root, 'node_modules', '.cache', 'saybot');
 export const bin = (name: string): string => path.join(root, 'node_modules', '.bin', name);
 
-export interface Step {
+interface Step {
   name: string;
   command: string;
   args: string[];
 }
 
-export const CHECKS: readonly Step[] = [
+const CHECKS: readonly Step[] = [
   {
     name: 'typecheck',
     command: bin('tsc'),
@@ -45,7 +46,7 @@ export const CHECKS: readonly Step[] = [
 ];
 
 /** Runs one step with its output held; resolves with its exit code and everything it printed. */
-export function runHeld(step: Step): Promise<{ code: number; output: string }> {
+function runHeld(step: Step): Promise<{ code: number; output: string }> {
   mkdirSync(cache, { recursive: true });
   return new Promise((resolve) => {
     const child = spawn(step.command, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
