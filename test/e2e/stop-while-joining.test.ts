@@ -127,28 +127,67 @@ function holdJoin(): () => void {
 }
 
 describe('while SayBot is joining voice', () => {
-  it('/stop ends the order: counted in the answer, nothing more asked for or paid, nothing heard', async () => {
+  /**
+   * /say in voice by SPEAKER while the join is held, its first part's request at the service in `state`, then /stop.
+   * Returns what the books and the service say of it once all has settled.
+   */
+  async function stopWhileFirstPart(state: 'answered' | 'held' | 'waiting') {
     const { text, parts } = fourParts();
+    if (state === 'held') h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    if (state === 'waiting') h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+    const outcome = { answered: 'complete', held: 'held', waiting: 'waiting' }[state];
     const letJoin = holdJoin();
     const before = h.sandbox.requests.length;
     const billedBefore = h.sandbox.charactersBilled();
     const spentBefore = await spentShown();
     const say = await sayAccepted(text);
     await untilJoinAsked();
+    // The first part went out beside the join; the stop comes at a point of its request the test chose.
+    await expect
+      .poll(() => requestsFor(parts, before).some((r) => r.text === parts[0] && r.outcome === outcome))
+      .toBe(true);
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     // The first part is the one under way (as when it plays), the other three were waiting.
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: parts.length - 1 }));
-    // At most the first part was asked for: it went out beside the join.
     const asked = requestsFor(parts, before).map((r) => r.text);
-    expect(asked.every((part) => part === parts[0])).toBe(true);
+    expect(asked).toEqual([parts[0]]);
+    if (state !== 'answered') {
+      // Nobody waits for its answer any more and the service has not begun it: SayBot closes the request.
+      await expect.poll(() => requestsFor(parts, before).map((r) => r.outcome)).toEqual(['client-aborted']);
+    }
+    h.sandbox.resumePaused();
     letJoin();
     expect(await outcomeOf(say)).toMatch(/^Stopped/);
     await joinedAndIdle();
     await booksSettled(h);
     expect(requestsFor(parts, before).map((r) => r.text)).toEqual(asked);
     expect(h.discord.heard(GUILD).seconds).toBe(0);
-    // What was sent is paid and shown as paid, to the character.
-    expect((await spentShown()) - spentBefore).toBe(h.sandbox.charactersBilled() - billedBefore);
+    return {
+      first: countCharacters(parts[0] ?? ''),
+      billed: h.sandbox.charactersBilled() - billedBefore,
+      shown: (await spentShown()) - spentBefore,
+    };
+  }
+
+  it('/stop ends the order: counted in the answer, nothing more asked for or paid, nothing heard', async () => {
+    // The first part was answered before the stop: what was sent is paid and shown as paid, to the character.
+    const { first, billed, shown } = await stopWhileFirstPart('answered');
+    expect(billed).toBe(first);
+    expect(shown).toBe(first);
+  });
+
+  it('/stop while the service holds the charged first part: closed, and shown as paid', async () => {
+    const { first, billed, shown } = await stopWhileFirstPart('held');
+    expect(billed).toBe(first);
+    expect(shown).toBe(first);
+  });
+
+  it('/stop while the first part waits at the service uncharged: closed, and shown as it may have been paid', async () => {
+    // SayBot cannot tell a request waiting uncharged from one charged whose answer is late: the part it closed is
+    // counted as spent (a ceiling of what the service billed), never left out.
+    const { first, billed, shown } = await stopWhileFirstPart('waiting');
+    expect(billed).toBe(0);
+    expect(shown).toBe(first);
   });
 
   it('/skip ends the order under way; an order behind it still plays', async () => {
