@@ -21,7 +21,7 @@ import { AudioBusyError } from '../src/core/audio/errors.ts';
 import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
-import { fileAsVoiceMessage } from '../src/core/speech/clips.ts';
+import { fileAsVoiceMessage } from '../src/core/order/clips.ts';
 import { validateEntryOffThread } from '../src/features/autoread/dictionary/dictionary-thread.ts';
 import { startSandbox } from '@saybot/voice-sandbox';
 import { percentile, sameLengthLongest } from './stats.ts';

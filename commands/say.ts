@@ -1,7 +1,7 @@
 import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
 import { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
-import { ttsRequest } from '../src/core/speech/settings.ts';
+import { ttsRequest } from '../src/core/order/order-settings.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = SPEAKING_COMMAND_USES;

@@ -19,7 +19,7 @@ import {
   voiceLabel,
   SPEAKING_USES,
 } from '../src/features/speaking/index.ts';
-import { chooseSettings, ttsRequest } from '../src/core/speech/settings.ts';
+import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

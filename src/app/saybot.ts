@@ -24,7 +24,7 @@ import {
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
-import type { SpeechPipeline } from '../core/speech/pipeline.ts';
+import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';

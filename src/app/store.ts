@@ -1,6 +1,8 @@
-// The stores SayBot opens: the core's areas and tables and every feature's, over SQLite or PostgreSQL. The bot, the entry
+// The stores SayBot opens: the core's areas and tables and every feature's, over SQLite or PostgreSQL. The bot, the
+// entry
 // points, the tests and the benchmarks open stores here, so none holds a store without a feature's areas.
-import type { DatabaseTarget, StoreTimeouts } from '../core/config.ts';
+import type { DatabaseTarget } from '../core/config.ts';
+import type { StoreTimeouts } from '../core/store/types.ts';
 import { PgStore, type PgStoreOptions } from '../core/store/pg-store.ts';
 import { SqliteStore, type SqliteStoreOptions } from '../core/store/sqlite-store.ts';
 import type { StoreFeatures } from '../core/store/kysely-store.ts';

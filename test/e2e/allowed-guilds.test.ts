@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
-import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { countCharacters } from '../../src/core/split-text.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { postChat } from '../support/chat.ts';
 
@@ -210,7 +210,8 @@ describe('a server off the list that SayBot cannot leave', () => {
     h.discord.refuse({ route: 'leave-guild', status: 403, code: 50001, message: 'Missing Access', times: 10 });
     h.discord.addBotBack(KEPT.id);
     await h.restart();
-    // The new start's READY: one failed leave (the running bot's GUILD_CREATE may or may not have been seen before it stopped).
+    // The new start's READY: one failed leave (the running bot's GUILD_CREATE may or may not have been seen before it
+    // stopped).
     const failedAtReady = () =>
       h
         .logs()

@@ -12,7 +12,7 @@ import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
 import { countCharacters } from '../../src/core/characters.ts';
-import { splitText } from '../../src/core/speech/split-text.ts';
+import { splitText } from '../../src/core/split-text.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { finishedClips } from '../support/clips-finished.ts';
 
@@ -36,7 +36,8 @@ const options = {
     ]),
   ],
   env: { VOICE_API_PLAN: 'creator', FREE_VOICE: 'chosen' },
-  // Parts of at most 40 characters, so that a short text is several parts (TTS_MAX_CHARS_PER_REQUEST's own floor is 50).
+  // Parts of at most 40 characters, so that a short text is several parts (TTS_MAX_CHARS_PER_REQUEST's own floor is
+  // 50).
   config: { maxCharsPerRequest: MAX_CHARS },
 };
 let h: Harness;

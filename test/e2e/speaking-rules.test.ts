@@ -9,9 +9,9 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/translate.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
-import { estimateFreeLineSeconds } from '../../src/core/speech/free-line-estimate.ts';
-import { estimateCeiling } from '../../src/core/speech/seconds-cap.ts';
-import { countCharacters } from '../../src/core/speech/split-text.ts';
+import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
+import { estimateCeiling } from '../../src/core/sourcing/seconds-cap.ts';
+import { countCharacters } from '../../src/core/split-text.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';
@@ -677,7 +677,8 @@ describe('the rules of speaking, for every front-end', () => {
     async (front) => {
       const before = paidRequests(h);
       const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.', () => {});
-      // The refusal's words (failure-words.ts; outside servers, the budget there), or a preview that offers no "Play it" and says which budget, or
+      // The refusal's words (failure-words.ts; outside servers, the budget there), or a preview that offers no "Play
+      // it" and says which budget, or
       // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
       expect(words).toMatch(
         new RegExp(

@@ -5,7 +5,7 @@
 // (the parts before) and that the part closed may have been counted, never "nothing was charged".
 import { describe, expect, it } from 'vitest';
 import { countCharacters } from '../../src/core/characters.ts';
-import { splitText } from '../../src/core/speech/split-text.ts';
+import { splitText } from '../../src/core/split-text.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { spentShown as spentShownTo, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';

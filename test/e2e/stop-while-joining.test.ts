@@ -12,7 +12,7 @@ import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/translate.ts';
-import { splitText } from '../../src/core/speech/split-text.ts';
+import { splitText } from '../../src/core/split-text.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
@@ -41,7 +41,8 @@ const h = useFileHarness({
       },
     ]),
   ],
-  // Parts of at most 40 characters, so that a short text is several parts (TTS_MAX_CHARS_PER_REQUEST's own floor is 50).
+  // Parts of at most 40 characters, so that a short text is several parts (TTS_MAX_CHARS_PER_REQUEST's own floor is
+  // 50).
   config: { maxCharsPerRequest: MAX_CHARS, voiceIdleTimeoutMs: 60_000 },
 });
 

@@ -1,4 +1,4 @@
-// A speech setting is declared once, all the way down: past its declaration (src/core/speech/setting-declarations.ts)
+// A speech setting is declared once, all the way down: past its declaration (src/core/settings/setting-declarations.ts)
 // the request, its body, its cache key, the options and the shown text are built by going over the declarations, so
 // a setting's name appears as code in few files: its declaration, and a command it is particular to (/emote's
 // exaggeration). Strings (the catalogue, string literals), released schema steps and the Voice API client (which
@@ -37,7 +37,7 @@ const counted = sourceFiles(['src', 'commands']).filter((file) => !NOT_COUNTED.s
 describe('a speech setting declared once', () => {
   it.each(['exaggeration', 'tone'])('%s is named as code in at most 4 files', (word) => {
     const files = filesNaming(word, counted);
-    expect(files).toContain('src/core/speech/setting-declarations.ts');
+    expect(files).toContain('src/core/settings/setting-declarations.ts');
     expect(files.length, files.join(', ')).toBeLessThanOrEqual(4);
   });
 

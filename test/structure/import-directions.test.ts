@@ -58,7 +58,7 @@ describe('import directions', () => {
 
   it('names each import that breaks a layer rule it is shown', () => {
     const shown = new Map([
-      ['src/core/speech/pipeline.ts', ['src/core/api/client.ts', 'src/features/autoread/index.ts']],
+      ['src/core/order/pipeline.ts', ['src/core/api/client.ts', 'src/features/autoread/index.ts']],
       ['commands/myvoice.ts', ['src/features/autoread/reading/voice.ts', 'src/core/log.ts']],
       ['commands/voices.ts', ['src/features/privacy/index.ts', 'src/app/saybot.ts']],
       ['src/features/voices/clone-form.ts', ['commands/clone.ts']],
@@ -67,7 +67,7 @@ describe('import directions', () => {
       ['src/stray.ts', []],
     ]);
     expect(layerViolations(shown)).toEqual([
-      'src/core/speech/pipeline.ts -> src/features/autoread/index.ts (the core imports only the core)',
+      'src/core/order/pipeline.ts -> src/features/autoread/index.ts (the core imports only the core)',
       'commands/myvoice.ts -> src/features/autoread/reading/voice.ts (outside autoread, only src/features/autoread/index.ts)',
       'commands/voices.ts -> src/app/saybot.ts (a command module imports no composition)',
       'src/features/voices/clone-form.ts -> commands/clone.ts (commands/ is loaded by folder, never imported)',

@@ -69,6 +69,22 @@ export function importGraph(files: readonly string[]): Map<string, string[]> {
   return graph;
 }
 
+/**
+ * The graph of the rooms directly under `prefix` (a folder, or a file lying there), drawn from a graph of files: an
+ * arrow from one room to another when some file of the first imports some file of the second.
+ */
+export function folderGraph(files: ReadonlyMap<string, readonly string[]>, prefix: string): Map<string, string[]> {
+  const roomOf = (file: string) => file.slice(prefix.length).split('/')[0]!;
+  const rooms = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
+    if (!file.startsWith(prefix)) continue;
+    const from = roomOf(file);
+    const arrows = rooms.get(from) ?? rooms.set(from, new Set()).get(from)!;
+    for (const target of targets) if (target.startsWith(prefix) && roomOf(target) !== from) arrows.add(roomOf(target));
+  }
+  return new Map([...rooms].map(([room, arrows]) => [room, [...arrows].sort()]));
+}
+
 /** The import cycles: each strongly connected component of more than one file (or a file importing itself). */
 export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   // Tarjan's algorithm, iterative so a deep chain cannot overflow the stack.

@@ -1,7 +1,7 @@
 // One way to speak: every front-end hands its order to src/features/speaking/hand-over.ts, the one module that
 // calls the pipeline's speak(); and the core words no reply, since how a member is answered is the
 // features' (the core keeps the catalogue, t() and the interaction framework). What one order is (its charge,
-// allowance, stand-in, cut) lives on its job (src/core/speech/job.ts), never in a map beside it keyed by its charge.
+// allowance, stand-in, cut) lives on its job (src/core/order/job.ts), never in a map beside it keyed by its charge.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const HAND_OVER = 'src/features/speaking/hand-over.ts';
 function speakCallers(): string[] {
   return sourceFiles(['src', 'commands']).filter(
     (file) =>
-      file !== 'src/core/speech/pipeline.ts' &&
+      file !== 'src/core/order/pipeline.ts' &&
       /\.speak\(/.test(readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
   );
 }
@@ -38,7 +38,7 @@ const REPLY_FAMILIES = [
  * Core files that may name a reply's key, and why: a speech setting declares its refusal with itself (the settings
  * are declared once), and the start-up and served-server checks of the app are not the core's.
  */
-const DECLARED_WITH_A_SETTING = new Set(['src/core/speech/setting-declarations.ts']);
+const DECLARED_WITH_A_SETTING = new Set(['src/core/settings/setting-declarations.ts']);
 
 /** The quoted strings and template starts in `text` that name a reply's key. */
 function replyKeysNamed(text: string): string[] {

@@ -1,5 +1,5 @@
-// Tests mirror the code: a module's tests are found by its path (src/core/speech/pipeline.ts ->
-// test/core/speech/pipeline.test.ts, bench/stats.ts -> test/bench/stats.test.ts), and a folder of tests names a
+// Tests mirror the code: a module's tests are found by its path (src/core/order/pipeline.ts ->
+// test/core/order/pipeline.test.ts, bench/stats.ts -> test/bench/stats.test.ts), and a folder of tests names a
 // folder of code. The folders of whole-system tests
 // (test/e2e, test/deploy, test/demo, test/structure) and the shared test/support sit beside them.
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -9,7 +9,7 @@ import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting } from '../../src/core/quota/accounting.ts';
 import { startSandbox, type Pacing, type Sandbox } from '@saybot/voice-sandbox';
-import { PartSource } from '../../src/core/speech/part-source.ts';
+import { PartSource } from '../../src/core/sourcing/part-source.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { made } from './made.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
@@ -74,7 +74,8 @@ export interface SpeechRigOptions {
 }
 
 /**
- * useSandbox (pacing back to the start after each test), and for each test a fresh in-memory store, accounting with no budgets on the 300,000-character
+ * useSandbox (pacing back to the start after each test), and for each test a fresh in-memory store, accounting with no
+ * budgets on the 300,000-character
  * plan, and a PartSource over them; the key's usage is set back to 0 after each test.
  */
 export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {

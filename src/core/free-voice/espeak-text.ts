@@ -1,7 +1,8 @@
 // What eSpeak NG is given for a line's run: the last step from a line's text to eSpeak's input (espeak-worker.ts
 // calls it in the worker on each run ./reading/read-aloud.ts made, just before eSpeak runs). A member's text reaches
 // eSpeak only as text: eSpeak reads `[[...]]` as phoneme mnemonics whatever its options (input that can make its
-// WebAssembly trap), so square brackets are given as parentheses, which it reads as the same pause; SSML is read only with `-m`, which SayBot never passes, so
+// WebAssembly trap), so square brackets are given as parentheses, which it reads as the same pause; SSML is read only
+// with `-m`, which SayBot never passes, so
 // `<...>` is spoken as written. eSpeak reads its input as a C string, so a NUL would end the line there: control
 // characters are given as spaces. Anything SayBot itself wants eSpeak to read as markup is added after this.
 //
@@ -119,7 +120,8 @@ function splitClauses(text: string, espeak: string): string {
 
 /**
  * `text` in words and clauses eSpeak NG says whole in its voice `espeak` (`ja+f2`): the text itself when they are
- * short enough (../speech/service-request.ts keeps a line's cached audio then, ./reading/read-line.ts' readingChanges).
+ * short enough (src/core/sourcing/service-request.ts keeps a line's cached audio then, ./reading/read-line.ts'
+ * readingChanges).
  */
 export function withinEspeakLimits(text: string, espeak: string): string {
   return (

@@ -2,12 +2,13 @@
 // (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may make and on the jobs
 // one server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows
 // without end. Two work classes (src/core/audio/workers/work-classes.ts), each its own threads: short lines and long
-// ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an optional dependency: without it the free voice is
+// ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an
+// optional dependency: without it the free voice is
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import { classedPools, workClassOf } from '../audio/workers/work-classes.ts';
-import { estimateFreeLineSeconds } from '../speech/free-line-estimate.ts';
+import { estimateFreeLineSeconds } from './free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';

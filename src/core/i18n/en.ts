@@ -5,7 +5,7 @@
  * src/features/<feature>/strings/.
  */
 export const en = {
-  // A setting's refusals (declared with it, src/core/speech/setting-declarations.ts), start-up, the servers served
+  // A setting's refusals (declared with it, src/core/settings/setting-declarations.ts), start-up, the servers served
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
   'error.input.volume': 'Volume must be a number of dB from -20 to 6; got {value}.',
   'error.input.pitch': 'Pitch must be a whole number of semitones from -12 to 12; got {value}.',

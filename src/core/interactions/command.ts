@@ -15,7 +15,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import type { SpeechPipeline } from '../speech/pipeline.ts';
+import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
@@ -62,7 +62,7 @@ export interface ChannelReading {
  * src/features/autoread/autoread-control.ts), so the core names no feature.
  */
 export interface CommandContext {
-  /** The one way from a request to audio (src/core/speech/pipeline.ts): commands call it, then word its outcome. */
+  /** The one way from a request to audio (src/core/order/pipeline.ts): commands call it, then word its outcome. */
   speech: SpeechPipeline;
   /** Where this bot reads channels aloud; absent where a test runs commands without a bot. */
   reading?: ChannelReading;

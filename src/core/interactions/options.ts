@@ -6,19 +6,19 @@ import {
   type SentSettingName,
   type SpeechSettingName,
   type SpeechSettings,
-} from '../speech/setting-declarations.ts';
+} from '../settings/setting-declarations.ts';
 import {
   addSettingOption,
   readSettingOptions,
   stringSettingOption,
   type SettingOptionSpec,
-} from '../settings/setting-options.ts';
+} from './setting-options.ts';
 import { stringOption } from './command-builder.ts';
 
-export { readText, type SettingOptionSpec } from '../settings/setting-options.ts';
+export { readText, type SettingOptionSpec } from './setting-options.ts';
 
 // The options several commands share (/say, /emote, /preset save, /myvoice set): the speech settings' options,
-// built and read from their declarations (src/core/speech/setting-declarations.ts), so they are named, localised and
+// built and read from their declarations (src/core/settings/setting-declarations.ts), so they are named, localised and
 // checked alike everywhere; the text, the preset and the output.
 
 /**

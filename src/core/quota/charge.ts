@@ -154,7 +154,7 @@ export class Charge {
 
   /**
    * Characters the service accepted (and so charged) for this request's parts so far: what a failure afterwards
-   * must not be worded as "nothing done" over (src/core/speech/paid-part-way.ts).
+   * must not be worded as "nothing done" over (src/core/quota/paid-part-way.ts).
    */
   get paid(): number {
     return this.#paid;

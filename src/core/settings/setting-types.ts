@@ -1,14 +1,16 @@
 // The settings kit's declarations (type-only): how one setting is declared, whatever it belongs to (a speech setting
 // of /say, presets and /myvoice; an auto-read setting of a server). A declaration gives the value's type, its range or
 // choices, its default, its store column, its slash option and how it is shown; the kit derives the rest
-// (setting-options.ts: the option and its reading; setting-text.ts: the shown text; ColumnsOf: the columns' types).
+// (src/core/interactions/setting-options.ts: the option and its reading; src/core/interactions/setting-text.ts: the
+// shown text; ColumnsOf: the columns' types).
 import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** A type alias, not an interface: a refusal passes it on as its message's parameters. */
 export type Range = { readonly min: number; readonly max: number };
 
 /**
- * How a value is shown: as it is, as `code`, a language's name with its code, upper case, a number, a signed number, on/off, a
+ * How a value is shown: as it is, as `code`, a language's name with its code, upper case, a number, a signed number,
+ * on/off, a
  * count with 0 as "off", a role's mention, or a choice's own words. Unset shows as "none" where it is shown at all.
  */
 export type ShownAs =

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { StoreTimeouts } from '../config.ts';
+import type { StoreTimeouts } from './types.ts';
 import { Dialect } from './dialect.ts';
 import { KyselyStore, type StoreFeatures } from './kysely-store.ts';
 import { storeSchema } from './migrations.ts';

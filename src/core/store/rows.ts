@@ -7,7 +7,7 @@ import {
   SPEECH_SETTING_COLUMNS,
   SPEECH_SETTING_NAMES,
   type SpeechSettingColumns,
-} from '../speech/setting-declarations.ts';
+} from '../settings/setting-declarations.ts';
 import type { Database } from './schema.ts';
 
 export type Row<T extends keyof Database> = Selectable<Database[T]>;

@@ -6,7 +6,7 @@
 import type { Generated } from 'kysely';
 import type { FreeVoiceCause } from './free-voice-lines-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
-import type { SpeechSettingColumns } from '../speech/setting-declarations.ts';
+import type { SpeechSettingColumns } from '../settings/setting-declarations.ts';
 
 type Text = string | null;
 type Int = number | null;

@@ -55,3 +55,13 @@ export interface Store extends CoreAreas {
 
 /** The areas the features added to Store: what src/app/store.ts makes for each store it opens. */
 export type FeatureAreas = Omit<Store, keyof CoreAreas | 'close'>;
+
+/** How long the store waits on its database, by kind of wait (milliseconds). */
+export interface StoreTimeouts {
+  deadlineMs: number;
+  connectMs: number;
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  keepAliveMs: number;
+}

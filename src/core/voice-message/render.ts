@@ -11,11 +11,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
 import { type AudioJobOwner, writeOggOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
 import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
-import { PacketMeter } from './packet-meter.ts';
-import type { VoiceMessage } from './voice-message-types.ts';
+import { PacketMeter } from '../audio/voice-message/packet-meter.ts';
+import type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';
 
-export type { VoiceMessage } from './voice-message-types.ts';
-export { VoiceMessageError, type VoiceMessageErrorCode } from './voice-message-error.ts';
+export type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';
+export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/voice-message/voice-message-error.ts';
 
 /** One part's packets, in order: a packet stream (object-mode Readable), an async generator or an array. */
 export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -42,7 +42,8 @@ export interface RenderOptions {
 const PACKETS_PER_TURN = 50;
 
 /**
- * On the main thread: collects packets part after part and measures them (packet-meter.ts, with the native decoder),
+ * On the main thread: collects packets part after part and measures them (src/core/audio/voice-message/packet-meter.ts,
+ * with the native decoder),
  * then has the audio worker write the file (its pages and CRCs, work the size of the file), the packets moved there
  * in blocks, not copied.
  */

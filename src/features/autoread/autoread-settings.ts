@@ -8,8 +8,8 @@ import {
   type AutoReadSettingChanges,
   type AutoReadSettings,
 } from './reading/setting-declarations.ts';
-import { addSettingOption, readSettingOptions } from '../../core/settings/setting-options.ts';
-import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
+import { addSettingOption, readSettingOptions } from '../../core/interactions/setting-options.ts';
+import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import './strings.ts';
 
 /** Adds each declared setting's option to /autoread settings, in declaration order. */

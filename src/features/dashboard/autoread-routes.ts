@@ -1,7 +1,8 @@
 // The managers' auto-read page: its settings (one field per declaration, read by the settings kit from the form as
 // /autoread settings reads its options: the same ranges and refusals), the channels it reads, the ignore list, the
 // voice pool and the members' voices as /autoread show gives them. Every change goes to the same store rows the
-// command writes and to the running reader at once (configure and setIgnored, on the shard that reads the guild), as the command's.
+// command writes and to the running reader at once (configure and setIgnored, on the shard that reads the guild), as
+// the command's.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -15,7 +16,7 @@ import {
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from '../speaking/index.ts';
 import type { Logger } from '../../core/log.ts';
-import { usableVoice } from '../../core/speech/voice-access.ts';
+import { usableVoice } from '../../core/order/voice-access.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

@@ -2,7 +2,7 @@
 // discord.js client and the core; the tests supply their own.
 import type { Logger } from '../../core/log.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
-import type { SpeechPipeline } from '../../core/speech/pipeline.ts';
+import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';

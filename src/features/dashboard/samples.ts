@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
-import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/speech/pipeline.ts';
-import { chooseSettings, ttsRequest } from '../../core/speech/settings.ts';
+import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
+import { chooseSettings, ttsRequest } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
 
 /** Samples kept at once (the oldest goes first), and for how long. */

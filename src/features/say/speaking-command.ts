@@ -16,9 +16,9 @@ import {
   withSpeechOptions,
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
-import type { SpeechRequest } from '../../core/speech/pipeline.ts';
-import type { ResolvedSettings } from '../../core/speech/settings.ts';
-import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/speech/setting-declarations.ts';
+import type { SpeechRequest } from '../../core/order/pipeline.ts';
+import type { ResolvedSettings } from '../../core/order/order-settings.ts';
+import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
 import {
   SPEAKING_USES,
   settingsForCommand,

@@ -21,12 +21,12 @@ import {
   wordsText,
   type OutcomeAnswer,
 } from '../speaking/index.ts';
-import type { SpeechOutcome, SpeechTarget } from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome, SpeechTarget } from '../../core/order/pipeline.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
-import type { SceneTimeline } from '../../core/speech/scene-types.ts';
+import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import { sceneSrt } from './scene-srt.ts';
 import { t } from './strings.ts';
 

@@ -1,9 +1,9 @@
 // A parsed script and its cast as what the pipeline speaks: one request per turn in its speaker's voice (a tone
 // cue as the turn's tone_instruction; an intensity cue as an emotion request with that exaggeration), each after its
 // pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
-import type { SceneLine } from '../../core/speech/scene-types.ts';
-import { effectsOf, sentSettingsOf } from '../../core/speech/settings.ts';
-import { estimatePlanSeconds } from '../../core/speech/seconds-cap.ts';
+import type { SceneLine } from '../../core/order/scene-types.ts';
+import { effectsOf, sentSettingsOf } from '../../core/order/order-settings.ts';
+import { estimatePlanSeconds } from '../../core/sourcing/seconds-cap.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';

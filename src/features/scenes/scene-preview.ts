@@ -14,7 +14,7 @@ import { chooseDestination, type OutputChoice } from '../speaking/index.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
-import type { SceneQuote } from '../../core/speech/scene-types.ts';
+import type { SceneQuote } from '../../core/order/scene-types.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { resolveCast } from './cast.ts';
 import { planScene } from './scene-plan.ts';

@@ -1,6 +1,6 @@
 // A scene's subtitles (.srt) from its planned turns and the timeline its mix gave back: each line timed as it is
 // heard (those before the cut, when cut), named by its speaker. Shared by the Discord delivery and the studio's file.
-import type { SceneTimeline } from '../../core/speech/scene-types.ts';
+import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import type { PlannedTurn } from './scene-types.ts';
 import { toSrt } from './subtitles.ts';
 

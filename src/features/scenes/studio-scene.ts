@@ -13,8 +13,8 @@ import {
   type SpeechOutcome,
   type SpeechPipeline,
   type SpeechTarget,
-} from '../../core/speech/pipeline.ts';
-import type { Revocation } from '../../core/speech/revocation.ts';
+} from '../../core/order/pipeline.ts';
+import type { Revocation } from '../../core/order/revocation.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveCast } from './cast.ts';

@@ -23,10 +23,10 @@ import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.t
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
-import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/speech/errors.ts';
-import { RightsRevokedError, type Revocation } from '../../core/speech/revocation.ts';
-import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/speech/paid-part-way.ts';
-import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/speech/seconds-cap.ts';
+import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
+import { RightsRevokedError, type Revocation } from '../../core/order/revocation.ts';
+import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
+import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/sourcing/seconds-cap.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import './strings.ts';
@@ -275,7 +275,8 @@ export function wordedByService(error: unknown): boolean {
 }
 
 /**
- * The words for a request refused for money or for its key after its earlier parts were paid (src/core/speech/paid-part-way.ts):
+ * The words for a request refused for money or for its key after its earlier parts were paid
+ * (src/core/quota/paid-part-way.ts):
  * what was spent, and why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
  */
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
@@ -356,7 +357,7 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
   }
 }
 
-/** The words for a request the speech path cannot take as asked (src/core/speech/errors.ts). */
+/** The words for a request the speech path cannot take as asked (src/core/order-errors.ts). */
 function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
   switch (problem.code) {
     case 'empty-text':

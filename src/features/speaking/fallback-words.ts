@@ -1,9 +1,9 @@
-// How a front-end names the free voice's fallback (src/core/speech/pipeline.ts: AcceptedJob.fallback) to members: the
+// How a front-end names the free voice's fallback (src/core/order/pipeline.ts: AcceptedJob.fallback) to members: the
 // free voice that speaks, and in a few words why the paid one may not (no member's figures: the channel may read it).
 import type { MessageKey } from '../../core/i18n/catalogue.ts';
 import { t } from './strings.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import type { ServiceFallback } from '../../core/speech/request.ts';
+import type { ServiceFallback } from '../../core/settings/speech-request.ts';
 
 /** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
 export type FallbackCause = Refusal | ServiceFallback['cause'];

@@ -3,7 +3,7 @@
 // SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
 // the member could not do there themselves. The hand-over (hand-over.ts) asks `judge` before the order is accepted
 // and `recheck` again before each part is fetched and played (and whenever Discord says a right may have changed,
-// src/core/speech/rights-watch.ts), so a right taken away meanwhile stops the rest. No other module names a Discord
+// src/core/order/rights-watch.ts), so a right taken away meanwhile stops the rest. No other module names a Discord
 // permission a speaking effect needs (test/structure/one-gate.test.ts).
 import {
   ChannelType,
@@ -16,7 +16,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { Revocation } from '../../core/speech/revocation.ts';
+import type { Revocation } from '../../core/order/revocation.ts';
 import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 

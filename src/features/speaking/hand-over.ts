@@ -14,7 +14,7 @@ import {
   type Requester,
   type SpeechOrder,
   type SpeechPipeline,
-} from '../../core/speech/pipeline.ts';
+} from '../../core/order/pipeline.ts';
 import type { Effects } from './gate-types.ts';
 import { judge, recheck } from './gate.ts';
 

@@ -1,6 +1,6 @@
 // The building blocks of an outcome's answer (outcome-types.ts), for outcome-words.ts, which alone chooses among
 // them by the outcome's kind: a bug's error, plain words, the voice a reply names, a voice message and its file.
-import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import { oggFile, oggFileParams } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';

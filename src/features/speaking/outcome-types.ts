@@ -3,7 +3,7 @@
 import type { AttachmentPayload } from 'discord.js';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/translate.ts';
-import type { SceneTimeline } from '../../core/speech/scene-types.ts';
+import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
 

@@ -1,4 +1,4 @@
-// One outcome, worded in one place: how a speech outcome (src/core/speech/speech-order.ts: SpeechOutcome) becomes the
+// One outcome, worded in one place: how a speech outcome (src/core/order/speech-order.ts: SpeechOutcome) becomes the
 // member's words, for every front-end that hands an order over. A front-end says what it knows (its flavour, the
 // member's language, the voice's label, where the audio went) and gets back what to post: the words (a catalogue
 // key and its params), the attachments and buttons that go with them, or the error to answer with. It only posts.
@@ -8,10 +8,10 @@
 // SayBot's own bug: answered as an internal error (OutcomeMismatchError), never as a member's refusal. A `failed`
 // outcome answers with its own cause, worded once by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
-import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
-import { QuoteExceededError } from '../../core/speech/quote-ceiling.ts';
-import { PaidPartWayError } from '../../core/speech/paid-part-way.ts';
-import { RightsRevokedError } from '../../core/speech/revocation.ts';
+import type { SpeechOutcome } from '../../core/order/pipeline.ts';
+import { QuoteExceededError } from '../../core/quota/quote-ceiling.ts';
+import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
+import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
 import { mismatch, reply, spokenBy, voiceMessageAnswer } from './outcome-answers.ts';

@@ -3,7 +3,7 @@
 // visible to any client: it carries no text, no user data, nothing secret). Bounded in count and in age; after a
 // restart or past the bound, a press is answered that the buttons no longer work.
 import { randomBytes } from 'node:crypto';
-import type { SpeechRequest } from '../../core/speech/pipeline.ts';
+import type { SpeechRequest } from '../../core/order/pipeline.ts';
 
 /** A request the pipeline spoke for a reply: text-to-speech or emotion, never a ready-made clip. */
 export type ReplayableRequest = Extract<SpeechRequest, { kind: 'tts' | 'emotion' }>;

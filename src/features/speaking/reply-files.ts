@@ -1,7 +1,7 @@
 // The files a reply carries, named once for every front-end: `saybot-<voice>.<format>`, numbered when there are
 // several, and the format(s) the reply names.
 import type { AttachmentPayload } from 'discord.js';
-import type { SpeechOutcome } from '../../core/speech/pipeline.ts';
+import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 
 /** A files outcome's parts as attachments, and their format(s) for the reply's words ("wav", "mp3+wav"). */
 export function audioFiles(

@@ -6,7 +6,7 @@
 import './strings.ts';
 import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import { SpeechInputError } from '../../core/speech/errors.ts';
+import { SpeechInputError } from '../../core/order-errors.ts';
 import { requesterOf, handOver } from './hand-over.ts';
 import { requireAllowed } from './gate.ts';
 import { placeOf } from './gate-place.ts';

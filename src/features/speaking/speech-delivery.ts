@@ -2,7 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechOrder, SpeechRequest, SpeechTarget } from '../../core/speech/pipeline.ts';
+import type { SpeechOrder, SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
 import { commandRequester, handOver } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
@@ -36,7 +36,7 @@ import type { WordsAuthor } from './gate-types.ts';
 import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 
 export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
-import type { Revocation } from '../../core/speech/revocation.ts';
+import type { Revocation } from '../../core/order/revocation.ts';
 import { keepsAttribution, showContent, showProgress } from '../../core/interactions/replies.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { privateFileNote } from './outcome-words.ts';
@@ -181,7 +181,8 @@ const isUnknownMember = (error: unknown): boolean =>
 /**
  * Another member's words (the Speak menu's message): without the Guild Members intent Discord tells SayBot nothing of
  * a timeout (or a role) given since it last saw the author, so they are looked up afresh (GET member, which updates
- * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them. Discord's Unknown Member: the author has left (or was removed) since.
+ * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them. Discord's
+ * Unknown Member: the author has left (or was removed) since.
  */
 async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
   if (author.memberId === interaction.user.id) return author;

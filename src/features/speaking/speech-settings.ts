@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { chooseSettings, type ResolvedSettings } from '../../core/speech/settings.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import type { Preset, SpeechSettings } from '../../core/store/types.ts';
 import type { Services } from '../../core/interactions/command.ts';
 import { t } from './strings.ts';
-import { SPEECH_SETTING_LIST } from '../../core/speech/setting-declarations.ts';
-import { describeSettings as describeDeclared } from '../../core/settings/setting-text.ts';
+import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
+import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 
 export interface ChosenSettings {
   settings: ResolvedSettings;
@@ -13,7 +13,7 @@ export interface ChosenSettings {
 }
 
 /**
- * A slash command's settings (src/core/speech/settings.ts resolves them from its options, the chosen preset, the
+ * A slash command's settings (src/core/order/order-settings.ts resolves them from its options, the chosen preset, the
  * member's and the server's defaults), with the words that name the voice in the member's language.
  */
 export async function settingsForCommand(
@@ -63,7 +63,7 @@ export function voiceLabel(
 }
 
 /**
- * One line for a set of settings, each it fixes in declaration order (src/core/speech/setting-declarations.ts):
+ * One line for a set of settings, each it fixes in declaration order (src/core/settings/setting-declarations.ts):
  * `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB.
  */
 export function describeSettings(locale: string, settings: SpeechSettings): string {

@@ -8,12 +8,12 @@
 import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechRequest } from '../../core/speech/pipeline.ts';
+import type { SpeechRequest } from '../../core/order/pipeline.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { requesterOf, handOver } from './hand-over.ts';
-import { chooseSettings } from '../../core/speech/settings.ts';
+import { chooseSettings } from '../../core/order/order-settings.ts';
 import type { SpeechSettings } from '../../core/store/types.ts';
 import {
   acknowledge,

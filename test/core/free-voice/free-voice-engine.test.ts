@@ -18,7 +18,7 @@ import { describeFailure } from '../../../src/features/speaking/failure-words.ts
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import { SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
-import { estimateFreeLineSeconds } from '../../../src/core/speech/free-line-estimate.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
 import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';

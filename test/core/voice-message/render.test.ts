@@ -11,12 +11,12 @@ import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../../src/core/audio/playback.ts';
 import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/speech/service-request.ts';
+import { partCacheKey } from '../../../src/core/sourcing/service-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
-import { PartSource } from '../../../src/core/speech/part-source.ts';
-import { partPackets } from '../../../src/core/speech/clips.ts';
-import type { SpeechRequest } from '../../../src/core/speech/pipeline.ts';
+import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { partPackets } from '../../../src/core/order/clips.ts';
+import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import {
   renderVoiceMessage,
   VoiceMessageBuilder,

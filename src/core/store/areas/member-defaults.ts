@@ -6,7 +6,7 @@ import type {
   MemberField,
 } from '../member-defaults-store.ts';
 import { given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
-import { SPEECH_SETTING_COLUMNS } from '../../speech/setting-declarations.ts';
+import { SPEECH_SETTING_COLUMNS } from '../../settings/setting-declarations.ts';
 
 type Column = string | number | null;
 

@@ -1,12 +1,18 @@
-// Whose voice reads a message: the settings /say uses without options (speech/settings.ts chooseSettings: the
+// Whose voice reads a message: the settings /say uses without options (src/core/order/order-settings.ts chooseSettings:
+// the
 // member's /myvoice, else the server's default preset, else the built-in voice of the server's language). A voice
 // that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
 // is read rather than lost. With voices:distinct a member without a /myvoice voice speaks in their own voice of
 // the server's pool (voice-pool.ts), kept in the store, in the server's language unless a layer set one; a variant
 // is its preset at its speed (times the member's own) or shifted in pitch.
-import { SpeechInputError } from '../../../core/speech/errors.ts';
-import type { SpeechRequest } from '../../../core/speech/pipeline.ts';
-import { chooseSettings, resolveSettings, ttsRequest, type ResolvedSettings } from '../../../core/speech/settings.ts';
+import { SpeechInputError } from '../../../core/order-errors.ts';
+import type { SpeechRequest } from '../../../core/order/pipeline.ts';
+import {
+  chooseSettings,
+  resolveSettings,
+  ttsRequest,
+  type ResolvedSettings,
+} from '../../../core/order/order-settings.ts';
 import type { Store } from '../../../core/store/types.ts';
 import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/preset-voices.ts';
 import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';

@@ -130,7 +130,7 @@ export const en = {
     'The voice service took too long to answer, after the request had left. It may have made it and counted its characters all the same, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.connection':
     'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
-  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
@@ -159,7 +159,7 @@ export const en = {
   'error.voice.leftWhileJoining': 'I was asked to leave {channel} while I was joining it, so I did not stay there.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
-  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped
+  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
   'error.revoked.not-in-voice': 'You left {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.muted':
     'A moderator server-muted you in {channel}, so I stopped speaking for you there; the rest was dropped.',

@@ -129,7 +129,7 @@ export const ja: Translation<typeof en> = {
     'リクエストを送った後、音声サービスの応答に時間がかかりすぎました。サービスはそれでも処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
   'error.api.maybeCharged.connection':
     'リクエストを送った後、応答が届く前に音声サービスとの接続が切れました。サービスは処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
-  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
   'error.paidPartWay.budget':
@@ -157,7 +157,7 @@ export const ja: Translation<typeof en> = {
   'error.voice.leftWhileJoining': '{channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
-  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped
+  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
   'error.revoked.not-in-voice': '{channel} から退出したため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.muted':
     'モデレーターが {channel} であなたをサーバーミュートしたため、代読を止めました。残りは取り消しました。',

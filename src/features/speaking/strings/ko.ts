@@ -127,7 +127,7 @@ export const ko: Translation<typeof en> = {
     '요청을 보낸 뒤 음성 서비스의 응답이 너무 늦었습니다. 서비스가 그래도 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.connection':
     '요청을 보낸 뒤 응답이 오기 전에 음성 서비스와의 연결이 끊겼습니다. 서비스가 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
-  // Paid part-way, then refused for money or for the key (src/core/speech/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.budget':
@@ -155,7 +155,7 @@ export const ko: Translation<typeof en> = {
   'error.voice.leftWhileJoining': '{channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
-  // Rights taken away while speech waited (src/core/speech/revocation.ts): the rest of it was dropped
+  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
   'error.revoked.not-in-voice': '{channel}에서 나가셨으므로 그곳에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.muted':
     '관리자가 {channel}에서 회원님을 서버 음소거했으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',

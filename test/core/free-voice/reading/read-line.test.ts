@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../../../src/core/cache/cache-key.ts';
 import { compileDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { partCacheKey } from '../../../../src/core/speech/service-request.ts';
-import { SENT_SETTINGS } from '../../../../src/core/speech/setting-declarations.ts';
+import { partCacheKey } from '../../../../src/core/sourcing/service-request.ts';
+import { SENT_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';
 import { readLine, readingChanges } from '../../../../src/core/free-voice/reading/read-line.ts';

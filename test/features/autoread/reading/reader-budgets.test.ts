@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_READING as AUTOREAD } from '../../../../src/features/autoread/reading/reader.ts';
 import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../../../src/core/quota/budgets.ts';
-import { MEMBER_REQUEST as SAY } from '../../../../src/core/speech/pipeline.ts';
+import { MEMBER_REQUEST as SAY } from '../../../../src/core/order/pipeline.ts';
 
 const limits: OperatorBudgets = { guildMonthlyChars: 1000, memberDailyChars: 100, memberCooldownSeconds: 60 };
 const now = new Date('2026-05-10T12:00:00Z');

@@ -13,11 +13,11 @@ import {
   type RefusalNotice,
 } from '../../../../src/features/autoread/reading/reader.ts';
 import type { DistinctVoices } from '../../../../src/features/autoread/reading/voice.ts';
-import type { FirstFrame, SpeechOutcome } from '../../../../src/core/speech/pipeline.ts';
+import type { FirstFrame, SpeechOutcome } from '../../../../src/core/order/pipeline.ts';
 import { AUTO_READ_DEFAULTS, type AutoReadSettings } from '../../../../src/features/autoread/store/auto-read-store.ts';
 import { createLogger } from '../../../../src/core/log.ts';
 import { Refusal } from '../../../../src/core/refusal.ts';
-import type { SpeechRequest } from '../../../../src/core/speech/pipeline.ts';
+import type { SpeechRequest } from '../../../../src/core/order/pipeline.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';

@@ -12,7 +12,7 @@ import {
 } from '../../../../src/features/autoread/reading/setting-declarations.ts';
 import { describeSettings, settingChangesOf } from '../../../../src/features/autoread/autoread-settings.ts';
 import { UserError } from '../../../../src/core/interactions/failures.ts';
-import { SPEECH_SETTINGS } from '../../../../src/core/speech/setting-declarations.ts';
+import { SPEECH_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
 import { t } from '../../../../src/core/i18n/translate.ts';
 import { migrate } from '../../../../src/core/store/migrations.ts';
 import { SCHEMA } from '../../../../src/app/store.ts';

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autoreadSpeechRequest } from '../../../../src/features/autoread/reading/voice.ts';
 import type { Store } from '../../../../src/core/store/types.ts';
-import type { SpeechRequest } from '../../../../src/core/speech/pipeline.ts';
+import type { SpeechRequest } from '../../../../src/core/order/pipeline.ts';
 import { openSqliteStore } from '../../../../src/app/store.ts';
 import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/preset-voices.ts';
 

@@ -8,7 +8,7 @@ import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { SharedBlocks } from '../byte-block-types.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
-import type { VoiceMessageErrorCode } from '../../../voice-message/voice-message-error.ts';
+import type { VoiceMessageErrorCode } from '../../voice-message/voice-message-error.ts';
 
 /**
  * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),

@@ -1,4 +1,5 @@
-// Speed, volume, joining parts and mixing a scene's lines, off the main thread: whole parts go to worker threads (../job-thread.ts), one job
+// Speed, volume, joining parts and mixing a scene's lines, off the main thread: whole parts go to worker threads
+// (../job-thread.ts), one job
 // at a time per thread. Two work classes (../work-classes.ts), each its own threads and queue: short work (a part's
 // speed and volume, a small file's join, a short scene's mix) and long work (a long scene's mix, a large file's
 // join), chosen by what the job will cost (workClassOf), so a ten-minute mix never holds another server's file or
@@ -21,8 +22,8 @@ import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketFrames } from '../../codecs/packet-frames.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
-import { VoiceMessageError } from '../../../voice-message/voice-message-error.ts';
-import type { VoiceMessage } from '../../../voice-message/voice-message-types.ts';
+import { VoiceMessageError } from '../../voice-message/voice-message-error.ts';
+import type { VoiceMessage } from '../../voice-message/voice-message-types.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
@@ -194,7 +195,8 @@ export async function partFileOffThread(
 
 /**
  * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: its class
- * by the bytes it copies (short up to SHORT_WORK_BYTES in all, long work in the member's ration past it). A part is bytes (handed over as
+ * by the bytes it copies (short up to SHORT_WORK_BYTES in all, long work in the member's ration past it). A part is
+ * bytes (handed over as
  * handOver says) or the shared blocks it was gathered in (joined in the worker).
  */
 export async function joinPartsOffThread(

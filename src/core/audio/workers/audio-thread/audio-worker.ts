@@ -18,8 +18,8 @@ import { Transcode } from '../transcode/transcode-batch.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 import { ownWorkClass, yieldToMainThread } from '../thread-priority.ts';
 import { nextSlice, serveJobs } from '../slices.ts';
-import { PacketMeter } from '../../../voice-message/packet-meter.ts';
-import { VoiceMessageError } from '../../../voice-message/voice-message-error.ts';
+import { PacketMeter } from '../../voice-message/packet-meter.ts';
+import { VoiceMessageError } from '../../voice-message/voice-message-error.ts';
 
 yieldToMainThread();
 

@@ -23,7 +23,7 @@ import {
 import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { onWork, type WorkEvent } from '../../../../../src/core/audio/workers/work-trace.ts';
-import { fileAsVoiceMessage } from '../../../../../src/core/speech/clips.ts';
+import { fileAsVoiceMessage } from '../../../../../src/core/order/clips.ts';
 import { OPUS_ENCODER_SETTINGS } from '../../../../../src/core/audio/codecs/opus-settings.ts';
 
 const RATE = 24_000;

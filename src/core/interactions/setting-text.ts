@@ -1,0 +1,79 @@
+// A declared setting's value in words, in the member's language, as its declaration's `shown` says
+// (setting-types.ts); and a set of settings as one line, settings sharing a clause shown in one.
+import type { MessageKey } from '../i18n/catalogue.ts';
+import { t } from '../i18n/translate.ts';
+import { echo } from './replies.ts';
+import { languageName } from '../voice-catalogue/preset-voices.ts';
+import type { SettingDeclaration } from '../settings/setting-types.ts';
+
+type Value = string | number | boolean | undefined;
+
+/** One setting's value as its declaration shows it (unset: "none"). */
+export function shownValue(locale: string, declared: SettingDeclaration, value: Value): string | number {
+  if (value === undefined) return t(locale, 'setting.value.none');
+  const text = declared.shown.echoed === undefined ? String(value) : echo(String(value), declared.shown.echoed);
+  switch (declared.shown.as) {
+    case 'text':
+      return text;
+    case 'code':
+      return `\`${text}\``;
+    case 'language':
+      return `${languageName(text, locale)} (${text})`;
+    case 'upper':
+      return text.toUpperCase();
+    case 'number':
+      return value as number;
+    case 'signed':
+      return typeof value === 'number' && value > 0 ? `+${value}` : (value as number);
+    case 'onOff': {
+      const words = declared.kind === 'flag' ? declared.words : undefined;
+      return t(locale, value === true ? (words?.on ?? 'setting.value.on') : (words?.off ?? 'setting.value.off'));
+    }
+    case 'countOrOff':
+      return value === 0 ? t(locale, 'setting.value.off') : (value as number);
+    case 'role':
+      return `<@&${text}>`;
+    case 'choice': {
+      const words: Readonly<Record<string, MessageKey>> | undefined =
+        declared.kind === 'choice' ? declared.words : undefined;
+      const key = words?.[text];
+      return key === undefined ? text : t(locale, key);
+    }
+  }
+}
+
+export interface DescribeStyle {
+  /** Between two shown settings: ' · ', '; '. */
+  separator: string;
+  /** Leave out a setting with no value (a layer that does not fix it), rather than show it as "none". */
+  omitUnset: boolean;
+}
+
+/**
+ * Settings as one line in the member's language, in the list's order: each in its clause, settings sharing a clause
+ * shown together in it (where the first of them is), a setting without a clause as its value alone.
+ */
+export function describeSettings<Name extends string>(
+  locale: string,
+  list: ReadonlyArray<readonly [Name, SettingDeclaration]>,
+  values: Partial<Record<Name, Value>>,
+  style: DescribeStyle,
+): string {
+  const shown = new Map<string, { key?: MessageKey; params: Record<string, string | number> }>();
+  for (const [name, declared] of list) {
+    const value = values[name];
+    if (value === undefined && style.omitUnset) continue;
+    const text = shownValue(locale, declared, value);
+    const clause = declared.shown.clause;
+    if (clause === undefined) {
+      shown.set(name, { params: { value: text } });
+      continue;
+    }
+    const entry = shown.get(clause.key) ?? { key: clause.key, params: {} };
+    entry.params[clause.param] = text;
+    shown.set(clause.key, entry);
+  }
+  return [...shown.values()]
+    .map(({ key, params }) => (key === undefined ? String(params['value']) : t(locale, key, params)))
+    .join(style.separator);
+}

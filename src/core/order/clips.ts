@@ -1,0 +1,272 @@
+import { Readable } from 'node:stream';
+import {
+  type AudioJobOwner,
+  joinPartsOffThread,
+  voiceMessageOffThread,
+  partFileOffThread,
+} from '../audio/workers/audio-thread/audio-thread.ts';
+import type { PartBytes } from '../audio/workers/byte-block-types.ts';
+import { gather } from '../audio/workers/byte-blocks.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
+import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { createOpusPacketStream } from '../audio/playback.ts';
+import type { Logger } from '../log.ts';
+import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
+import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
+import type { PartSource, SpeechAudio } from '../sourcing/part-source.ts';
+import type { JobAccount } from '../sourcing/job-account.ts';
+import { leavesPaidParts } from '../quota/paid-part-way.ts';
+import type { SpeechRequest } from '../settings/speech-request.ts';
+
+/** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
+export type PartClip = PlaybackItem & { started?: () => void };
+
+/**
+ * Asks whether the request may still go on (SpeechPipeline's check before each part): throws what ends it, e.g. a
+ * RightsRevokedError (revocation.ts) or a deleted voice's SpeechInputError.
+ */
+export type StillAllowed = () => Promise<void>;
+
+/**
+ * The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended.
+ */
+export interface PartBefore {
+  heard: Promise<void>;
+  ended: Promise<PlaybackStatus>;
+}
+
+/** A part whose order ended before its turn (the part before it was refused, failed, skipped or stopped). */
+export class OrderEndedError extends Error {
+  constructor() {
+    super('the order ended before this part: it is neither asked for nor heard');
+    this.name = 'OrderEndedError';
+  }
+}
+
+/**
+ * One part as a clip for the guild's player. Its audio is requested at `prepare()` (the clip before it started, or
+ * the pipeline starting it beside the voice join) or at the latest when its turn comes; `allowed` is asked before
+ * it is requested and again before it plays, so a part dropped before its request is never paid. A part after
+ * another of its order (`before`) is asked for ahead only once that one is heard, so never while it may still be
+ * refused; and at its turn only if that one played to its end: an order that ended at a part (refused for money,
+ * failed, skipped, stopped) asks for nothing after it, and nothing after it is heard.
+ */
+export function partClip(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  label: string,
+  job: JobAccount,
+  log: Logger,
+  allowed: StillAllowed,
+  before?: PartBefore,
+): PartClip {
+  const prefetch = new AbortController();
+  const turn = Promise.withResolvers<void>();
+  // Settled whatever happens, so a part dropped before either is not left waiting.
+  turn.promise.catch(() => undefined);
+  // Asked for ahead once the part before it is heard, or when its turn comes, whichever is first.
+  const mayAsk = before === undefined ? undefined : Promise.race([before.heard, turn.promise]);
+  // A part let go before the one before it was heard (its order stopped, skipped or failed) rejects it with its
+  // turn, and nobody asks for it then: a normal end, never the process's unhandled rejection.
+  mayAsk?.catch(() => undefined);
+  let pending: Promise<SpeechAudio> | undefined;
+  const start = () =>
+    (pending ??= (mayAsk === undefined ? allowed() : mayAsk.then(() => allowed())).then(() => {
+      // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
+      prefetch.signal.throwIfAborted();
+      return source.fetch(request, text, prefetch.signal, job);
+    }));
+  const dispose = () => {
+    prefetch.abort();
+    turn.reject(new OrderEndedError());
+    pending?.then((response) => response.body.destroy()).catch(() => undefined);
+  };
+  return {
+    label,
+    prepare: () => {
+      // A prefetch that fails is reported when the clip is opened; until then nobody awaits it.
+      start().catch(() => undefined);
+    },
+    dispose,
+    open: async (signal: AbortSignal): Promise<Readable> => {
+      if (before !== undefined && (await before.ended) !== 'played') {
+        dispose();
+        throw new OrderEndedError();
+      }
+      turn.resolve();
+      const onAbort = () => prefetch.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const response = await start();
+        try {
+          // Fetched before a right was taken away or its voice was deleted: still not heard.
+          await allowed();
+        } catch (error) {
+          response.body.destroy();
+          throw error;
+        }
+        log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
+        return partPackets(response, source.encoding, signal);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+/**
+ * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or of a flight
+ * that already has them (nothing decoded or encoded again), else the body encoded as it arrives by the player's own
+ * path (which the flight then caches with its bytes). The body is released when the packets come from elsewhere.
+ * The player (partClip) and the voice message (the pipeline's voice-message target) both read parts through it.
+ * `encoding`: the part source's (the app's, given at start-up).
+ */
+export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
+  // Aborted already (the part was let go of while it was fetched): a stream made now would fail on its own, on the
+  // next tick, before its reader listens, an uncaught error; the caller is refused at once instead.
+  if (signal?.aborted) {
+    audio.body.destroy();
+    throw signal.reason;
+  }
+  if (audio.packets) {
+    audio.body.destroy();
+    return audio.packets(signal);
+  }
+  return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
+}
+
+/**
+ * A request's parts read whole, in order (each requested when the one before it has been read), posted as ONE
+ * file: WAV or MP3 joined in the audio worker (one header, exact sizes; joinPartsOffThread), its duration measured
+ * from its samples there. Parts in a format SayBot cannot join (the service answered FLAC, M4A or Ogg) stay one
+ * file each, as sent, with the cut last frame or streamed sizes made right.
+ */
+export async function partsFile(
+  source: PartSource,
+  request: SpeechRequest,
+  texts: readonly string[],
+  job: JobAccount,
+  allowed: StillAllowed,
+): Promise<{ files: RenderedFile[]; seconds: number }> {
+  const parts: PartPieces[] = [];
+  for (const text of texts) {
+    try {
+      parts.push(await readPart(source, request, text, job, allowed));
+    } catch (error) {
+      // A later part failed after parts were paid for: the member gets what they paid for, and is told why it stops
+      // there (never paid audio left undelivered).
+      if (parts.length === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+      job.restFailed = error;
+      break;
+    }
+  }
+  const format = parts[0]?.format;
+  if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
+    const { data, seconds } = await joinPartsOffThread(
+      parts.map((p) => p.bytes),
+      format,
+      jobOwner(job),
+    );
+    return { files: [{ data, format }], seconds };
+  }
+  let seconds = 0;
+  const files = [];
+  for (const part of parts) {
+    // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, made a file in the worker.
+    const file = await partFileOffThread(part.bytes, part.format, jobOwner(job));
+    seconds += file.seconds;
+    files.push({ data: file.data, format: part.format });
+  }
+  return { files, seconds };
+}
+
+/** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
+export interface PartPieces {
+  format: AudioFormat;
+  bytes: PartBytes;
+}
+
+/**
+ * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
+ * so, each after the one before it. Its render ended meanwhile (JobAccount `ended`), it is let go of. A body that came
+ * whole in shared memory (the free voice's WAV, a cache hit, a
+ * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
+ * the audio worker reads and joins: no join of the whole part on the main thread.
+ */
+export async function readPart(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  job: JobAccount,
+  allowed: StillAllowed,
+): Promise<PartPieces> {
+  await allowed();
+  const response = await source.fetch(request, text, job.ended ?? new AbortController().signal, job);
+  return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
+}
+
+/** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
+export function jobOwner(job: JobAccount): AudioJobOwner {
+  const { context } = job.charge;
+  return { guild: context.guildId, member: context.userId };
+}
+
+/** A file as posted. */
+export interface RenderedFile {
+  data: Buffer;
+  format: AudioFormat;
+}
+
+/**
+ * A file too large to post, or a scene's mix, as a voice message: a WAV or MP3 encoded to Opus with the player's
+ * settings (no part fetched or paid again) in the audio worker, in the class of its size (a scene of minutes is long
+ * work there, not the voice's transcoding threads'), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV). The
+ * file's bytes are moved to the worker: read what you need of them first. Another format (Ogg) goes the player's
+ * path.
+ */
+export async function fileAsVoiceMessage(
+  file: RenderedFile,
+  encoding: Readonly<OpusSettings>,
+  owner: AudioJobOwner,
+): Promise<VoiceMessage> {
+  if (file.format !== 'wav' && file.format !== 'mp3')
+    return renderVoiceMessage([createOpusPacketStream(Readable.from([file.data]), file.format, { encoding })], {
+      owner,
+    });
+  const { complexity, bitrate, celtOnly, channels } = encoding;
+  const spec = { format: file.format, encoder: { complexity, bitrate, celtOnly, channels } };
+  return voiceMessageOffThread(file.data, spec, owner);
+}
+
+/**
+ * Every part joined into one voice message (Ogg Opus, duration, waveform). Each part is requested when the one
+ * before it has been read, as a file's parts are; a cached part's stored packets go in as they are.
+ */
+export function partsVoiceMessage(
+  source: PartSource,
+  request: SpeechRequest,
+  texts: readonly string[],
+  job: JobAccount,
+  allowed: StillAllowed,
+): Promise<VoiceMessage> {
+  const signal = job.ended ?? new AbortController().signal;
+  return renderVoiceMessage(
+    (async function* () {
+      for (const [index, text] of texts.entries()) {
+        await allowed();
+        let audio: SpeechAudio;
+        try {
+          audio = await source.fetch(request, text, signal, job);
+        } catch (error) {
+          // As a file's (partsFile): the parts paid for before a later one failed are the voice message.
+          if (index === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+          job.restFailed = error;
+          return;
+        }
+        yield partPackets(audio, source.encoding);
+      }
+    })(),
+    { owner: jobOwner(job) },
+  );
+}

@@ -1,0 +1,77 @@
+// A job rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
+// message, or a scene mixed into one recording with its timeline.
+import type { Logger } from '../log.ts';
+import type { AudioJobOwner } from '../audio/workers/audio-thread/audio-thread.ts';
+import {
+  fileAsVoiceMessage,
+  jobOwner,
+  partsFile,
+  partsVoiceMessage,
+  type RenderedFile,
+  type StillAllowed,
+} from './clips.ts';
+import { SpeechInputError } from '../order-errors.ts';
+import type { Job } from './job.ts';
+import { sceneFile } from './scene-file.ts';
+import type { PartSource } from '../sourcing/part-source.ts';
+import type { SceneTimeline } from './scene-types.ts';
+import type { SpeechOutcome } from './speech-order.ts';
+
+/**
+ * Rendered parts as the file to post; one over `sizeLimit` becomes a voice message (what Discord would refuse as a
+ * file fits as Opus), so the member gets the audio instead of an upload error.
+ */
+export async function fileOrVoiceMessage(
+  rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline; cutAt?: number },
+  sizeLimit: number | undefined,
+  encoding: PartSource['encoding'],
+  log: Logger,
+  owner: AudioJobOwner,
+): Promise<SpeechOutcome> {
+  const { files, seconds, timeline, cutAt } = rendered;
+  const file = files[0];
+  const timed = { ...(timeline === undefined ? {} : { timeline }), ...(cutAt === undefined ? {} : { cutAt }) };
+  if (sizeLimit === undefined || files.length !== 1 || !file || file.data.length <= sizeLimit)
+    return { kind: 'files', files, seconds, ...timed };
+  log.info(
+    { code: 'file-too-large', format: file.format, bytes: file.data.length, limit: sizeLimit },
+    'file over the upload limit: rendering a voice message instead',
+  );
+  const insteadOfFile = { format: file.format, bytes: file.data.length, limit: sizeLimit };
+  const message = await fileAsVoiceMessage(file, encoding, owner);
+  return {
+    kind: 'voice-message',
+    message,
+    seconds: message.durationSecs,
+    insteadOfFile,
+    ...timed,
+  };
+}
+
+/** A job whose target is a file or a voice message (or voice without a player: a file), rendered whole. */
+export async function rendered(
+  source: PartSource,
+  log: Logger,
+  job: Job,
+  allowed: StillAllowed,
+): Promise<SpeechOutcome> {
+  const { target } = job;
+  const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
+  const owner = jobOwner(job);
+  if (job.scene && target.kind !== 'voice') {
+    const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
+    const mixed = await sceneFile(source, job.lines, job, allowed, format);
+    if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log, owner);
+    const message = await fileAsVoiceMessage(mixed.files[0], source.encoding, owner);
+    const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
+    return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
+  }
+  const [line] = job.lines;
+  if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });
+  if (target.kind === 'voice-message') {
+    const message = await partsVoiceMessage(source, line.request, line.texts, job, allowed);
+    return { kind: 'voice-message', message, seconds: message.durationSecs };
+  }
+  const files = await partsFile(source, line.request, line.texts, job, allowed);
+  return fileOrVoiceMessage(files, sizeLimit, source.encoding, log, owner);
+}

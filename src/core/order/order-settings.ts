@@ -1,0 +1,155 @@
+import { quantiseEffects } from '../audio/effects/audible-steps.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import type { SpeechSettings, Store } from '../store/types.ts';
+import { defaultVoiceFor } from '../voice-catalogue/preset-voices.ts';
+import { SpeechInputError } from '../order-errors.ts';
+import type { SPEECH_SETTINGS } from '../settings/setting-declarations.ts';
+import {
+  SENT_SETTINGS,
+  SPEECH_SETTING_LIST,
+  SPEECH_SETTING_NAMES,
+  type SpeechEndpoint,
+  type SpeechSettingName,
+} from '../settings/setting-declarations.ts';
+import type { SentSettings } from '../settings/speech-request.ts';
+import type { SpeechRequest } from './pipeline.ts';
+import { usableVoice } from './voice-access.ts';
+
+/** Where one setting came from, most specific first. `preset` names the preset for the reply. */
+export type SettingSource =
+  | { kind: 'option' }
+  | { kind: 'preset'; preset: string }
+  | { kind: 'member' }
+  | { kind: 'server'; preset: string }
+  | { kind: 'builtin' };
+
+export interface SettingsLayers {
+  /** The command's own options. */
+  options: SpeechSettings;
+  /** The preset the caller chose with the `preset` option. */
+  preset?: { name: string; settings: SpeechSettings } | undefined;
+  /** The caller's /myvoice defaults in this server. */
+  member?: SpeechSettings | undefined;
+  /** The server's default preset. */
+  server?: { name: string; settings: SpeechSettings } | undefined;
+  /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
+  guildLocale: string | null | undefined;
+  /** A command's own built-in voice instead of the locale's (/emote: the service's emotion default). */
+  builtinVoice?: string | undefined;
+}
+
+/** The settings declared with a built-in default (src/core/settings/setting-declarations.ts): they always resolve to a value. */
+type DefaultedName = {
+  [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
+}[SpeechSettingName];
+
+/** The settings that apply: the voice and every defaulted setting always, the others where a layer sets them. */
+export type ResolvedSettings = SpeechSettings & { voice: string } & {
+  [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
+} & {
+  /** For every field, the layer it came from (`builtin` also for a field no layer set). */
+  sources: Record<keyof SpeechSettings, SettingSource>;
+};
+
+type Field = keyof SpeechSettings;
+
+/**
+ * Which settings apply: the command's options, then the chosen preset, then the member's default, then the
+ * server's default preset, then the built-in defaults. Each field on its own: a preset that fixes only a voice
+ * still lets the member's default tone through. Pure, so the order is unit-tested without Discord or a store.
+ */
+export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
+  const ordered: Array<[SpeechSettings | undefined, SettingSource]> = [
+    [layers.options, { kind: 'option' }],
+    [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
+    [layers.member, { kind: 'member' }],
+    [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
+  ];
+  const values: SpeechSettings = {};
+  const sources = {} as Record<Field, SettingSource>;
+  for (const field of SPEECH_SETTING_NAMES) {
+    const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
+    if (hit) {
+      (values as Record<Field, unknown>)[field] = hit[0]?.[field];
+      sources[field] = hit[1];
+    } else {
+      sources[field] = { kind: 'builtin' };
+    }
+  }
+  const defaults = Object.fromEntries(
+    SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
+  ) as Pick<ResolvedSettings, DefaultedName>;
+  return {
+    ...defaults,
+    ...values,
+    voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
+    sources,
+  } as ResolvedSettings;
+}
+
+/** What a front-end knows when it asks which settings apply. */
+export interface SettingsQuery {
+  guildId: string;
+  /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
+  userId: string | null;
+  /** The front-end's own settings (a command's options): the most specific layer. */
+  options: SpeechSettings;
+  /** The preset the member chose by name, if any. */
+  presetName?: string | undefined;
+  /** The server's preferred locale: picks the built-in voice. */
+  guildLocale: string | null | undefined;
+  /** A front-end's own built-in voice instead of the locale's (/emote: the service's emotion default). */
+  builtinVoice?: string | undefined;
+}
+
+/**
+ * The settings a request is spoken with: reads the chosen preset, the member's defaults and the server's default
+ * preset (three indexed reads), resolves them in order, and checks the voice that won (voice-access.ts). Throws a
+ * SpeechInputError for a preset or a voice this server does not have.
+ */
+export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
+  const { guildId, presetName } = query;
+  const [preset, member, server] = await Promise.all([
+    presetName === undefined ? undefined : store.presets.get(guildId, presetName),
+    query.userId === null ? undefined : store.memberDefaults.get(guildId, query.userId),
+    store.presets.getDefault(guildId),
+  ]);
+  if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
+  const settings = resolveSettings({
+    options: query.options,
+    preset: preset && { name: preset.name, settings: preset },
+    member,
+    server: server && { name: server.name, settings: server },
+    guildLocale: query.guildLocale,
+    builtinVoice: query.builtinVoice,
+  });
+  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  return settings;
+}
+
+/** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
+export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
+  const sent = Object.fromEntries(
+    SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined).map(([name]) => [
+      name,
+      settings[name],
+    ]),
+  );
+  return { ...sent, voice: settings.voice };
+}
+
+/** A text-to-speech request for `text` with the settings that apply. */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
+}
+
+/**
+ * The settings SayBot applies (speed, volume, pitch) as the request's `effects`, in audible steps (a value stored
+ * before they were stepped renders like its neighbours), left out when they change nothing (the service's audio as
+ * sent).
+ */
+export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
+  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
+  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
+  return { effects };
+}

@@ -1,0 +1,44 @@
+// What the speech pipeline (src/core/order/pipeline.ts) is made with: types only.
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
+import type { PlayerRegistry } from '../voice/player-registry.ts';
+import type { PartSource } from '../sourcing/part-source.ts';
+import type { QueueBounds } from '../quota/queue-bounds.ts';
+
+export interface SpeechPipelineOptions {
+  /** Where each part comes from (cache, a flight under way, the API), and where it is recorded. */
+  source: PartSource;
+  /** Budgets and the monthly quota: every paid part is checked and held before anything is sent. */
+  accounting: Accounting;
+  /** One player per guild: a voice target is played on its guild's. */
+  players: PlayerRegistry;
+  logger: Logger;
+  /** The longest part the service takes: longer text is split at sentence ends. */
+  maxCharsPerRequest: number;
+  /** Time to first audio, from the requester's `askedAt`; absent when no metrics are served. */
+  metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
+  /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
+  queue?: QueueBounds;
+  /**
+   * Requests costing no characters one member may make per minute in a server (src/core/quota/free-rate.ts); absent or
+   * 0: no limit.
+   */
+  freePerMinute?: number;
+  /** The clock the free-request rate counts by (default the real one). */
+  now?: () => Date;
+  /**
+   * Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part like the requester's
+   * `stillAllowed`; absent: every server.
+   */
+  serves?: (guildId: string) => boolean;
+  /**
+   * FREE_VOICE (src/core/free-voice/): `chosen`, members may ask for its voices; `fallback`, a request refused for
+   * money (the month used up, the bot-wide reserve, the server's or the member's budget) is spoken in it instead, at
+   * no charge. Absent: neither.
+   */
+  freeVoice?: { chosen: boolean; fallback: boolean };
+  /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
+  countFreeLine?: (guildId: string, cause: FreeVoiceCause) => void;
+}

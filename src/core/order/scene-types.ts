@@ -1,0 +1,22 @@
+// A scene as the pipeline takes it (SpeechPipeline.speak's scene orders, quoteScene) and gives it back: types only,
+// shared by
+// the pipeline, the scene's file (scene-file.ts) and the scenes feature.
+import type { ServiceRequest } from '../settings/speech-request.ts';
+
+/** One line of a scene: its own voice and settings, after a pause (seconds of silence; the gap between turns). */
+export interface SceneLine {
+  request: ServiceRequest;
+  pauseBefore: number;
+}
+
+/** What a scene would cost now, before anything is held: nothing is counted or paid by asking. */
+export interface SceneQuote {
+  parts: number;
+  /** Characters the parts not cached nor in flight would spend. */
+  characters: number;
+  /** Lines whose every part is cached (or in flight, or free). */
+  cachedLines: number;
+}
+
+/** Each scene line's start and end in a mixed file or voice message, seconds. */
+export type SceneTimeline = ReadonlyArray<{ start: number; end: number }>;

@@ -1,0 +1,33 @@
+// What is to be said: a type-only module shared by the pipeline and the parts it uses (clips, part source).
+import type { AudioResponse } from '../api/client.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import type { RequiredSettingName, SentSettingName, SpeechEndpoint, SpeechSettings } from './setting-declarations.ts';
+
+/** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
+export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSettings[K] | undefined };
+
+/**
+ * What an endpoint's every request carries, as declared (`requiredBy`): required here, so that no request is keyed,
+ * and cached, without it.
+ */
+type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?: NonNullable<SpeechSettings[K]> };
+
+/** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/order/order-settings.ts). */
+export type SpeechRequest =
+  | {
+      [E in SpeechEndpoint]: { kind: E; text: string; voice: string; effects?: AudioEffects } & SentSettings &
+        EndpointMust<E>;
+    }[SpeechEndpoint]
+  /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
+  | { kind: 'ready'; text: string; voice: string; response: AudioResponse };
+
+/** A request the service answers (not audio already in hand). */
+export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
+
+/** The free voice that spoke for the service, and why: the service failing, or its month found used up (its 429). */
+export interface ServiceFallback {
+  voice: string;
+  cause: 'service-failed' | 'month-used-up';
+  /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */
+  paidBefore?: number;
+}

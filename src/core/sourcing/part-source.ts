@@ -1,0 +1,387 @@
+import { finished } from 'node:stream/promises';
+import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
+import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { OversizedResponseError } from '../api/errors.ts';
+import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
+import { effectsKey } from '../cache/cache-key.ts';
+import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
+import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { SingleFlight } from '../cache/single-flight.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Accounting, PartNeed } from '../quota/accounting.ts';
+import type { Charge } from '../quota/charge.ts';
+import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { JobAccount } from './job-account.ts';
+import { SpeechInputError } from '../order-errors.ts';
+import { callUnderQuota } from '../quota/quota-policy.ts';
+import { SpendRecorder, unwanted, type PaidCall } from '../quota/spend-recorder.ts';
+import { ChangedParts } from './changed-parts.ts';
+import { freePart } from './free-part.ts';
+import {
+  failedUncharged,
+  monthUsedUp,
+  abortable,
+  withoutEffects,
+  Waiters,
+  type Fetching,
+  type Flight,
+  type PartStore,
+  type SpeechAudio,
+} from './part-flight.ts';
+import { countCharacters } from '../split-text.ts';
+import { fitsFreeLine } from './seconds-cap.ts';
+
+export type { SpeechAudio } from './part-flight.ts';
+
+export interface PartSourceOptions {
+  client: VoiceApiClient;
+  logger: Logger;
+  /** Absent: every part is fetched (identical parts in flight at once still share one call). */
+  cache?: AudioCache;
+  /** Absent: nothing is recorded (tools and tests that use the service alone). */
+  accounting?: Accounting;
+  /** Counts cache lookups (hit or miss). */
+  metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
+  /**
+   * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
+   */
+  encoding?: Readonly<OpusSettings>;
+  /**
+   * Whether the free voice can speak (eSpeak NG installed and FREE_VOICE not off): its voices' parts are spoken by
+   * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
+   */
+  freeVoice?: boolean;
+  /**
+   * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
+   * before anything was charged is spoken in the free voice instead (its job's freeVoice says so).
+   */
+  fallback?: boolean;
+}
+
+/**
+ * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
+ * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged
+ * cache.
+ */
+const MAX_DELETED_VOICES = 10_000;
+
+/**
+ * Where each part's audio comes from, cheapest first: the cache, an identical request already in flight, or
+ * the Voice API. Every answer is recorded with the caller's charge: a part fetched as a spend, a part served
+ * otherwise as a saving; a 429 marks the month as used up.
+ *
+ * A fetched part is read to its end and cached even when its caller stops listening (skip, stop) once the service
+ * began to answer: its characters are paid for the moment the service accepts the request, and the next identical
+ * request gets it for nothing. One nobody waits for any more before that is closed, or never sent (part-flight.ts
+ * Waiters). Only close() (shutdown) abandons the fetches under way.
+ */
+export class PartSource {
+  readonly #client: VoiceApiClient;
+  readonly #log: Logger;
+  readonly #cache: AudioCache | undefined;
+  readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  readonly #accounting: Accounting | undefined;
+  /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
+  readonly encoding: Readonly<OpusSettings>;
+  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/spend-recorder.ts). */
+  readonly #spends: SpendRecorder;
+  readonly #flights = new SingleFlight<Fetching>();
+  /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
+  readonly #changed: ChangedParts;
+  /** Where parts are kept: what the free voice's and the changed parts write to. */
+  readonly #store: PartStore;
+  readonly #shutdown = new AbortController();
+  readonly #freeVoice: boolean;
+  readonly #fallback: boolean;
+  /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
+  readonly #deleted = new Set<string>();
+
+  constructor(options: PartSourceOptions) {
+    this.#client = options.client;
+    this.#log = options.logger;
+    this.#cache = options.cache?.enabled ? options.cache : undefined;
+    this.#metrics = options.metrics;
+    this.#accounting = options.accounting;
+    this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
+    this.#spends = new SpendRecorder(options.accounting, options.logger);
+    this.#freeVoice = options.freeVoice ?? false;
+    this.#fallback = (options.fallback ?? false) && this.#freeVoice;
+    this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
+    this.#changed = new ChangedParts(this.#store, {
+      key: (request, text) => this.#key(request, text),
+      fetch: (request, text, signal, job) => this.#fetchOriginal(request, text, signal, job),
+      saved: (charge, request, text) => this.#saved(charge, request, text),
+    });
+  }
+
+  #key(request: ServiceRequest, text: string): string {
+    return partCacheKey(request, text);
+  }
+
+  /**
+   * What each part will cost: nothing when it is cached or already being fetched. A part at another speed or
+   * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
+   */
+  needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
+    return Promise.all(
+      texts.map(async (text) => {
+        const free =
+          request.kind === 'ready' ||
+          isFreeVoice(request.voice) ||
+          (await this.#changedCached(request, text)) ||
+          (await this.#originalFree(request, text));
+        return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
+      }),
+    );
+  }
+
+  async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
+    const key = this.#key(withoutEffects(request), text);
+    return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
+  }
+
+  async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
+    if (!changesAudio(request.effects) || !this.#cache) return false;
+    return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
+  }
+
+  /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
+  checkVoice(request: SpeechRequest): void {
+    if (request.kind !== 'ready' && this.#deleted.has(request.voice))
+      throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
+    if (request.kind !== 'ready' && !this.#freeVoice && isFreeVoice(request.voice))
+      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+  }
+
+  /**
+   * One part's audio, recorded against its job's charge; what the job learns here (a free voice that stood in, a
+   * line cut) is written on it. `signal` ends this caller's wait, not the shared fetch.
+   */
+  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
+    if (request.kind === 'ready') return request.response;
+    this.checkVoice(request);
+    let audio: SpeechAudio;
+    try {
+      // The service already failed this request: its other parts go to the free voice at once, not each after
+      // another wait for the service to fail again (but for a part too long for one of its lines).
+      const fellBack =
+        job?.freeVoice !== undefined && !isFreeVoice(request.voice) && fitsFreeLine(text, freeStandIn(request).voice);
+      audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, job);
+    } catch (error) {
+      const failed = failedUncharged(error);
+      if (!this.#fallback || !failed || isFreeVoice(request.voice) || job === undefined) throw error;
+      // The service failed before anything was charged: the free voice says this part, and the front-end says so.
+      const free = freeStandIn(request);
+      if (!fitsFreeLine(text, free.voice)) throw error;
+      const voice = free.voice;
+      this.#log.warn(
+        { code: 'free-voice-fallback', err: error, guildId: job.charge.context.guildId, voice },
+        'the Voice API failed: this part is spoken in the free voice',
+      );
+      job.freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
+      audio = await this.#fetchAny(free, text, signal, job);
+    }
+    try {
+      // Deleted while it was fetched: nobody hears it.
+      this.checkVoice(request);
+    } catch (error) {
+      audio.body.destroy();
+      throw error;
+    }
+    return audio;
+  }
+
+  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
+    return changesAudio(request.effects)
+      ? this.#changed.fetch(request, request.effects, text, signal, job)
+      : this.#fetchOriginal(request, text, signal, job);
+  }
+
+  /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
+  async #fetchOriginal(
+    request: ServiceRequest,
+    text: string,
+    signal: AbortSignal,
+    job?: JobAccount,
+  ): Promise<SpeechAudio> {
+    const key = this.#key(request, text);
+    const charge = job?.charge;
+    const { value, leader } = this.#flights.join(
+      key,
+      () => {
+        const waiters = new Waiters(() => this.#flights.forget(key, fetching));
+        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, job, waiters) };
+        // Its answer arrived (or it failed): from here it is read to its end whoever lets go of it.
+        const answered = () => waiters.close();
+        void fetching.flight.then(answered, answered);
+        return fetching;
+      },
+      (f) => f.flight.then((flight) => flight.done),
+    );
+    value.waiters.join(signal);
+    let flight: Flight;
+    try {
+      flight = await abortable(value.flight, signal);
+    } catch (error) {
+      charge?.release(text);
+      throw error;
+    }
+    if (flight.cutAt !== undefined && job !== undefined) job.lineCutAt = flight.cutAt;
+    // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
+    if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
+    return flight.part();
+  }
+
+  /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
+  #saved(charge: Charge | undefined, request: ServiceRequest, text: string): void {
+    if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
+  }
+
+  async #start(
+    request: ServiceRequest,
+    text: string,
+    key: string,
+    job: JobAccount | undefined,
+    waiters: Waiters,
+  ): Promise<Flight> {
+    const charge = job?.charge;
+    const hit = await this.#cache?.get(key, request.voice);
+    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
+
+    const generation = this.#cache?.generation(request.voice) ?? 0;
+    if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
+    // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
+    if (!waiters.wanted()) throw unwanted();
+    const payer = await this.#payer(request, text, job);
+    const endpoint = endpointOf(request);
+    // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
+    // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
+    // instant, or taken back and not sent.
+    const paid = this.#spends.paid(payer, text, endpoint, () => waiters.wanted());
+    let response: AudioResponse;
+    try {
+      // Deleted while its payer was checked: nothing is sent with it.
+      this.checkVoice(request);
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
+        this.#send(request, text, paid.hooks, waiters),
+      );
+    } catch (error) {
+      // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
+      const settled = paid.settle('undelivered', error);
+      if (payer !== charge) void settled.finally(() => payer?.close());
+      throw error;
+    }
+    // Its characters are on the books: the part holds nothing more.
+    payer?.release(text);
+    // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
+    // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
+    const recorded = finished(response.body)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .then(async (error) => {
+        const cut = error instanceof OversizedResponseError;
+        await paid.settle(cut ? 'undelivered' : 'delivered', error);
+      })
+      .finally(() => {
+        if (payer !== charge) payer?.close();
+      });
+    const fill = new AudioFill(response, this.encoding);
+    const cache = this.#cache;
+    const cached = fill.complete.then(
+      (entry) => cache?.put(key, request.voice, entry, generation),
+      (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
+    );
+    return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
+  }
+
+  /**
+   * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
+   * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
+   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
+   * its quote has left (its job's `late`): a cache-only request's part is refused, it was accepted as costing nothing
+   * and
+   * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
+   */
+  async #payer(request: ServiceRequest, text: string, job: JobAccount | undefined): Promise<Charge | undefined> {
+    const charge = job?.charge;
+    if (job === undefined || charge === undefined || charge.reserves(text)) return charge;
+    job.late?.take(countCharacters(text));
+    if (this.#accounting === undefined) return charge;
+    return this.#accounting.authorizeLate(charge, {
+      text,
+      endpoint: endpointOf(request),
+      characters: countCharacters(text),
+      free: false,
+    });
+  }
+
+  #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
+    // Let go of by everyone who waits for it before the service began to answer: closed (part-flight.ts Waiters).
+    const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
+    const call = serviceBody(request, text);
+    return call.endpoint === 'emotion-tts'
+      ? this.#client.emotionTts(call.body, options)
+      : this.#client.tts(call.body, options);
+  }
+
+  /**
+   * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
+   * of it as a part's last waiter does (part-flight.ts Waiters): before it leaves it is not sent; after, while the
+   * service has not begun to answer, it is closed (the client's CallControl `letGo`) and stays spent, as it may have
+   * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
+   */
+  async cloneVoice(
+    text: string,
+    clip: { data: Uint8Array; filename: string; contentType: string },
+    stop?: AbortSignal,
+    charge?: Charge,
+  ): Promise<CloneVoiceResponse> {
+    const paid = this.#spends.paid(charge, text, 'voice-clone', () => stop?.aborted !== true);
+    const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
+    let response: CloneVoiceResponse;
+    try {
+      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
+        this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
+      );
+    } catch (error) {
+      // Charged, and the new voice's ID never came: undelivered.
+      await paid.settle('undelivered', error);
+      charge?.release(text);
+      throw error;
+    }
+    charge?.release(text);
+    // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
+    await paid.settle('delivered');
+    return response;
+  }
+
+  /**
+   * A cloned voice was deleted: from now on no part in it is fetched, heard or cached (requests accepted before
+   * are refused at their fetch; a fetch under way is not cached, the cache's generation sees to that), and its
+   * audio leaves the cache.
+   */
+  async purgeVoice(voiceId: string): Promise<number> {
+    this.#deleted.delete(voiceId);
+    this.#deleted.add(voiceId);
+    for (const oldest of this.#deleted) {
+      if (this.#deleted.size <= MAX_DELETED_VOICES) break;
+      this.#deleted.delete(oldest);
+    }
+    return (await this.#cache?.purgeVoice(voiceId)) ?? 0;
+  }
+
+  /** Abandons the fetches under way (shutdown) and waits until the cache has written what it had. */
+  async close(): Promise<void> {
+    this.#shutdown.abort();
+    await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
+    await this.#changed.settled();
+    await this.#spends.settled();
+    await this.#cache?.close();
+  }
+}

@@ -1,0 +1,50 @@
+// A free line's estimate at eSpeak NG's own rates (bench/free-voice-rate.ts measures them with the real engine):
+// each script in the voice that reads it, so the 10% margin of the free line's cap holds in every language.
+import { describe, expect, it } from 'vitest';
+import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
+import { estimateSpeechSeconds } from '../../../src/core/quota/queue-bounds.ts';
+import { checkFreeLineSeconds, fitsFreeLine } from '../../../src/core/sourcing/seconds-cap.ts';
+
+const KOREAN = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다.';
+const ENGLISH = 'The weather was lovely today, so we went for a long walk in the park.';
+
+describe('estimateFreeLineSeconds', () => {
+  it('reads Korean slower and English faster than the paid voices do, as eSpeak NG does', () => {
+    expect(estimateFreeLineSeconds(KOREAN, 'free-ko-f')).toBeGreaterThan(estimateSpeechSeconds(KOREAN));
+    expect(estimateFreeLineSeconds(ENGLISH, 'free-en-f')).toBeLessThan(estimateSpeechSeconds(ENGLISH));
+  });
+
+  it("reads Han at Japanese's rate on a Japanese voice's line and at Chinese's, slower, elsewhere", () => {
+    expect(estimateFreeLineSeconds('天気予報', 'free-zh-f')).toBeGreaterThan(
+      estimateFreeLineSeconds('天気予報', 'free-ja-f'),
+    );
+  });
+
+  it('is what the free line is checked on: a Korean line the paid estimate let through is refused', () => {
+    const line = Array.from({ length: 22 }, () => KOREAN).join(' ');
+    expect(estimateSpeechSeconds(line)).toBeLessThan(109);
+    expect(fitsFreeLine(line, 'free-ko-f')).toBe(false);
+    expect(() => checkFreeLineSeconds(line, 'free-ko-f')).toThrow(/free-line estimated/);
+    expect(fitsFreeLine(Array.from({ length: 22 }, () => ENGLISH).join(' '), 'free-en-f')).toBe(true);
+  });
+
+  it("counts a Japanese or Chinese sentence end's pause: 200 short sentences said in some 123 s are past a line", () => {
+    // The outside check: 'はい。' x 50 lasted 30.74 s in free-ja-m (0.61 s a sentence, 0.37 s at the kana rate), so
+    // 200 of them (some 123 s) were one line, cut at its 120 s, where they are two lines.
+    const line = 'はい。'.repeat(200);
+    expect(estimateFreeLineSeconds('はい。'.repeat(50), 'free-ja-m')).toBeGreaterThanOrEqual(30.74);
+    expect(fitsFreeLine(line, 'free-ja-m')).toBe(false);
+  });
+
+  it('reads a run of digits as the number it makes: a line of numbers said in some 140 s is refused on its estimate', () => {
+    // eSpeak NG says "9876543." in some 4.3 s ("nine million eight hundred ..."): 32 of them, some 140 s.
+    const numbers = '9876543. '.repeat(32).trim();
+    for (const voice of ['free-en-f', 'free-ko-f', 'free-ja-f']) {
+      expect(estimateFreeLineSeconds(numbers, voice)).toBeGreaterThan(109);
+      expect(fitsFreeLine(numbers, voice)).toBe(false);
+    }
+    // A digit costs its number's words, not a letter's time, and a year fits as it should.
+    expect(estimateFreeLineSeconds('2026', 'free-en-f')).toBeGreaterThan(estimateFreeLineSeconds('abcd', 'free-en-f'));
+    expect(fitsFreeLine('In 2026, 42 of us went.', 'free-en-f')).toBe(true);
+  });
+});

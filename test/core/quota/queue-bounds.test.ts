@@ -1,0 +1,120 @@
+// The queue bounds' bookkeeping (src/core/quota/queue-bounds.ts): what is counted, what refuses, what is released.
+import { describe, expect, it } from 'vitest';
+import { Refusal } from '../../../src/core/refusal.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
+import {
+  QueueBook,
+  enforcementFor,
+  estimateRequestSeconds,
+  estimateSpeechSeconds,
+} from '../../../src/core/quota/queue-bounds.ts';
+
+const ALL = { guild: true, member: true };
+const reasonOf = (admit: () => unknown) => {
+  try {
+    admit();
+  } catch (error) {
+    if (error instanceof Refusal) return error.reason;
+    throw error;
+  }
+  return undefined;
+};
+
+describe('estimateSpeechSeconds', () => {
+  it('reads alphabetic text at 15 characters a second and Korean, Japanese and Chinese at 7', () => {
+    expect(estimateSpeechSeconds('a'.repeat(150))).toBeCloseTo(10, 5);
+    expect(estimateSpeechSeconds('가'.repeat(70))).toBeCloseTo(10, 5);
+    expect(estimateSpeechSeconds('こんにちは世界')).toBeCloseTo(1, 5);
+    expect(estimateSpeechSeconds('')).toBe(0);
+  });
+});
+
+describe('estimateRequestSeconds', () => {
+  const korean = '가'.repeat(550);
+  it("reads a free voice's line at the free voice's own rate, so a scene of free lines is estimated as eSpeak NG speaks", () => {
+    const free = estimateRequestSeconds({ kind: 'tts', text: korean, voice: 'free-ko-f', format: 'mp3' }, korean);
+    expect(free).toBeCloseTo(estimateFreeLineSeconds(korean, 'free-ko-f'), 5);
+    // eSpeak NG reads Hangul slower than the paid voices' 7 a second.
+    expect(free).toBeGreaterThan(estimateSpeechSeconds(korean));
+  });
+
+  it("stretches by SayBot's own speed, and takes a paid voice at the paid rate", () => {
+    const paid = {
+      kind: 'tts',
+      text: korean,
+      voice: 'voice-b-ko-f-01',
+      format: 'mp3',
+      effects: { speed: 0.5, volumeDb: 0 },
+    } as const;
+    expect(estimateRequestSeconds(paid, korean)).toBeCloseTo(2 * estimateSpeechSeconds(korean), 5);
+  });
+});
+
+describe('QueueBook', () => {
+  it("refuses a member's request past the member bound, in any target, and takes it again once one is released", () => {
+    const book = new QueueBook({ guildSeconds: 0, guildClips: 0, memberRequests: 2 });
+    const first = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: ALL });
+    book.admit({ guildId: 'G', userId: 'U', enforce: ALL });
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toEqual({
+      code: 'queue-member-full',
+      limit: 2,
+      queued: 2,
+    });
+    // Another member, and the same member in another server, are counted apart.
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }))).toBeUndefined();
+    expect(reasonOf(() => book.admit({ guildId: 'H', userId: 'U', enforce: ALL }))).toBeUndefined();
+    first.release();
+    first.release(); // idempotent: a second release frees nothing more
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toBeUndefined();
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
+      code: 'queue-member-full',
+    });
+  });
+
+  it("bounds a server's voice queue in clips and seconds, lets a lone request in, and forgets a guild once empty", () => {
+    const book = new QueueBook({ guildSeconds: 10, guildClips: 3, memberRequests: 0 });
+    const lone = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 5, seconds: 30 }, enforce: ALL });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+    ).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 3, queued: 5 });
+    // A file is not in the voice queue.
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }).release())).toBeUndefined();
+    lone.release();
+    expect(book.voiceQueue('G')).toEqual({ clips: 0, seconds: 0 });
+    const a = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 6 }, enforce: ALL });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 5 }, enforce: ALL })),
+    ).toEqual({ code: 'queue-guild-full', bound: 'seconds', limit: 10, queued: 6 });
+    const b = book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 4 }, enforce: ALL });
+    expect(book.voiceQueue('G')).toEqual({ clips: 2, seconds: 10 });
+    a.release();
+    b.release();
+    expect(book.voiceQueue('G')).toEqual({ clips: 0, seconds: 0 });
+  });
+
+  it('counts but never refuses what is already paid or bounds itself (auto-read)', () => {
+    expect(enforcementFor({ queueBounded: true, paid: false })).toEqual(ALL);
+    expect(enforcementFor({ queueBounded: true, paid: true })).toEqual({ guild: false, member: false });
+    expect(enforcementFor({ queueBounded: false, paid: false })).toEqual({ guild: false, member: false });
+    const book = new QueueBook({ guildSeconds: 0, guildClips: 1, memberRequests: 1 });
+    book.admit({
+      guildId: 'G',
+      userId: 'U',
+      voice: { clips: 1, seconds: 1 },
+      enforce: enforcementFor({ queueBounded: false, paid: false }),
+    });
+    book.admit({
+      guildId: 'G',
+      userId: 'U',
+      voice: { clips: 1, seconds: 1 },
+      enforce: enforcementFor({ queueBounded: false, paid: false }),
+    });
+    expect(book.voiceQueue('G').clips).toBe(2);
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+    ).toMatchObject({ code: 'queue-guild-full' });
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
+      code: 'queue-member-full',
+    });
+  });
+});

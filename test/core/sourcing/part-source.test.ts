@@ -1,0 +1,388 @@
+// PartSource with the real client against the sandbox, and real accounting on an in-memory store.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
+import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
+import { LEGACY_SETTINGS } from '../../../fixtures/legacy-encoding.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import { silentLogger } from '../../../src/core/log.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
+import { useSpeechRig } from '../../support/speech-rig.ts';
+
+const who = { guildId: 'G', userId: 'U', command: 'say' };
+const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
+const month = () => new Date().toISOString().slice(0, 7);
+
+const rig = useSpeechRig();
+
+describe('PartSource', () => {
+  it('sends identical parts wanted at once once: the first records the spend, the others a saving', async () => {
+    rig.sandbox.setPacing({ startDelayMs: 200 });
+    const text = 'Once for all of us.';
+    const charges = await Promise.all(
+      [1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))),
+    );
+    const signal = new AbortController().signal;
+    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, { charge })));
+    const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
+    for (const body of bodies)
+      expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    await rig.source.close();
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 2 * text.length });
+    for (const charge of charges) charge.close();
+  });
+
+  it('counts a part already in flight as free', async () => {
+    rig.sandbox.setPacing({ startDelayMs: 300 });
+    const text = 'In flight already.';
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(false);
+    const pending = rig.source.fetch(request(text), text, new AbortController().signal);
+    expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(true);
+    (await pending).body.destroy();
+  });
+
+  it('a part counted free at acceptance (in flight) that must be fetched again passes the budget first', async () => {
+    const text = 'Counted free, then paid.';
+    const budgeted = new Accounting({
+      store: rig.store,
+      budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+    });
+    const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
+    rig.sandbox.setPacing({ startDelayMs: 200 });
+    const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
+    const fetching = parts.fetch(request(text), text, new AbortController().signal, { charge: first });
+    // Accepted while the first is in flight: free, so nothing is held for it.
+    const second = await budgeted.authorize({ ...who, userId: 'V' }, await parts.needs(request(text), [text]));
+    expect(second.reserved).toBe(0);
+    await (await fetching).body.toArray();
+    first.close();
+    await parts.close(); // the flight is over (no cache): the second must fetch the part itself
+    const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
+    const error = await again.fetch(request(text), text, new AbortController().signal, { charge: second }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    second.close();
+    await again.close();
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason.code).toBe('budget-guild-month');
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect((await rig.store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
+  });
+
+  describe('a part let go of before its request left', () => {
+    /** A part source whose books hold each paid request's write-ahead (its request not sent) until let go. */
+    function heldBooks() {
+      const reached = Promise.withResolvers<void>();
+      const gate = Promise.withResolvers<void>();
+      let tookBack = false;
+      const spends = new Proxy(rig.store.spends, {
+        get(target, key) {
+          if (key === 'record')
+            return async (spend: Parameters<typeof target.record>[0]) => {
+              reached.resolve();
+              await gate.promise;
+              return target.record(spend);
+            };
+          if (key === 'release')
+            return async (...args: Parameters<typeof target.release>) => {
+              const taken = await target.release(...args);
+              tookBack ||= taken;
+              return taken;
+            };
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const store = new Proxy(rig.store, {
+        get: (target, key) => (key === 'spends' ? spends : (Reflect.get(target, key, target) as unknown)),
+      });
+      const accounting = new Accounting({
+        store,
+        budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
+        planCharacterLimit: 300_000,
+        logger: silentLogger,
+      });
+      const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
+      return {
+        accounting,
+        source,
+        reached: reached.promise,
+        letGo: () => gate.resolve(),
+        tookBack: () => tookBack,
+      };
+    }
+
+    it('by everyone who asked for it is never sent nor paid: what was written down is taken back', async () => {
+      const books = heldBooks();
+      const text = 'Let go of while it was written down.';
+      const charge = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
+      const caller = new AbortController();
+      const fetching = books.source.fetch(request(text), text, caller.signal, { charge });
+      await books.reached;
+      caller.abort();
+      books.letGo();
+      await expect(fetching).rejects.toThrow(/cancelled/);
+      // Either the books take back what they wrote down, or the request reaches the service.
+      await vi.waitFor(() => expect(books.tookBack() || rig.sandbox.requests.length > 0).toBe(true));
+      charge.close();
+      await books.source.close();
+      expect(rig.sandbox.requests).toHaveLength(0);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: 0, saved: 0 });
+    });
+
+    it('by the order that asked first, while another still waits for it: sent once, paid once, heard by the other', async () => {
+      const books = heldBooks();
+      const text = 'Another order still waits for this.';
+      const first = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
+      const firstCaller = new AbortController();
+      const firstFetch = books.source.fetch(request(text), text, firstCaller.signal, { charge: first });
+      await books.reached;
+      // In flight: free to the second order, which joins the same request.
+      const second = await books.accounting.authorize(
+        { ...who, userId: 'V' },
+        await books.source.needs(request(text), [text]),
+      );
+      expect(second.reserved).toBe(0);
+      const secondFetch = books.source.fetch(request(text), text, new AbortController().signal, { charge: second });
+      firstCaller.abort();
+      books.letGo();
+      await expect(firstFetch).rejects.toThrow(/cancelled/);
+      const heard = Buffer.concat(await (await secondFetch).body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      first.close();
+      second.close();
+      await books.source.close();
+      expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+  });
+
+  describe('a part let go of once its request has left', () => {
+    const tts = () => rig.sandbox.requests.filter((r) => r.endpoint === 'tts');
+    /** Long enough for a loaded host: each wait ends at an event (the sandbox's record changing), not a time. */
+    const EVENT = { timeout: 20_000, interval: 20 };
+
+    /** A paid part whose request waits at the service, neither accepted nor billed (hold-before-charge). */
+    async function heldAtService(source: PartSource, text: string, callers = 1) {
+      rig.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+      const orders = await Promise.all(
+        Array.from({ length: callers }, async (_, i) => {
+          const charge = await rig.accounting.authorize(
+            { ...who, userId: `U${i}` },
+            await source.needs(request(text), [text]),
+          );
+          const caller = new AbortController();
+          const fetching = source.fetch(request(text), text, caller.signal, { charge });
+          return { charge, caller, fetching };
+        }),
+      );
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('waiting'), EVENT);
+      return orders;
+    }
+
+    it('by everyone while it waits at the service uncharged: closed, billed nothing, kept on the books as it may have been charged, never sent again', async () => {
+      const text = 'Held at the service when the stop came.';
+      const [order] = await heldAtService(rig.source, text);
+      if (!order) throw new Error('one order');
+      order.caller.abort();
+      await expect(order.fetching).rejects.toThrow(/cancelled/);
+      // The connection is closed while the request waits, before the service charged anything.
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      rig.sandbox.resumePaused();
+      order.charge.close();
+      await rig.source.close();
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+      expect(tts()).toHaveLength(1);
+      // Closed before any answer: the service could have charged it an instant before, so what was written ahead
+      // stays spent (the books over by at most this request, never under).
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('by one order while another that joined it still waits: not closed, billed once, heard by the other', async () => {
+      const text = 'Two orders wait for this one.';
+      const [first, second] = await heldAtService(rig.source, text, 2);
+      if (!first || !second) throw new Error('two orders');
+      first.caller.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      rig.sandbox.resumePaused();
+      const heard = Buffer.concat(await (await second.fetching).body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      first.charge.close();
+      second.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+
+    it('by both orders that wait for it, one after the other: closed at the last, billed nothing', async () => {
+      const text = 'Both orders let go of this one.';
+      const [first, second] = await heldAtService(rig.source, text, 2);
+      if (!first || !second) throw new Error('two orders');
+      first.caller.abort();
+      second.caller.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      await expect(second.fetching).rejects.toThrow(/cancelled/);
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      rig.sandbox.resumePaused();
+      first.charge.close();
+      second.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('charged at the service, its answer held back: closed, and the books keep exactly what was billed', async () => {
+      rig.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+      const text = 'Charged an instant before the stop came.';
+      const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+      const caller = new AbortController();
+      const fetching = rig.source.fetch(request(text), text, caller.signal, { charge });
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('held'), EVENT);
+      caller.abort();
+      await expect(fetching).rejects.toThrow(/cancelled/);
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      charge.close();
+      await rig.source.close();
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('once its answer began (the service charged it): read whole, on the books as billed, and cached', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'saybot-let-go-answered-'));
+      try {
+        const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+        const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
+        // Its 2xx status and headers sent, and nothing of its body yet: the part is still on its way to its caller.
+        rig.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
+        const text = 'Its answer had begun when the stop came.';
+        const charge = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
+        const caller = new AbortController();
+        const fetching = parts.fetch(request(text), text, caller.signal, { charge });
+        await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('paused'), EVENT);
+        // The client has read its 2xx: the service's acceptance is what it last saw for this request.
+        await vi.waitFor(() => expect(rig.client.keyState.lastAccepted?.requestId).toBe(tts()[0]?.id), EVENT);
+        caller.abort();
+        await expect(fetching).rejects.toThrow(/cancelled/);
+        rig.sandbox.resumePaused();
+        await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('complete'), EVENT);
+        charge.close();
+        const again = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
+        const replay = await parts.fetch(request(text), text, new AbortController().signal, { charge: again });
+        const heard = Buffer.concat(await replay.body.toArray());
+        expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+        again.close();
+        await parts.close();
+        expect(tts()).toHaveLength(1);
+        expect(rig.sandbox.charactersBilled()).toBe(text.length);
+        expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
+    const text = 'Over the top.';
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    await expect(rig.source.fetch(request(text), text, new AbortController().signal, { charge })).rejects.toThrow(
+      /quota is used up/,
+    );
+    expect((await rig.store.quota.get()).exhausted).toBeDefined();
+    charge.close();
+  });
+
+  it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
+    rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator - 4);
+    const text = 'Longer than four.';
+    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 4, needed: text.length });
+    expect(describeFailure(error, { planFigures: true }).message).toMatchObject({
+      key: 'quota.tooFewLeft',
+      params: { left: 4, needed: text.length },
+    });
+    expect(describeFailure(error).message).toEqual({
+      key: 'quota.tooFewLeftForMember',
+      params: { reset: expect.stringMatching(/^\d{4}-\d{2}-01$/) },
+    });
+    expect((await rig.store.quota.get()).exhausted).toBeUndefined();
+  });
+
+  it('encodes its parts to Opus with the encoding the app was started with (the VoicePlaneOptions of start-saybot.ts)', async () => {
+    // The sandbox speaks mono: production's settings keep it mono, the benchmark baseline's make every packet stereo.
+    const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
+    const packetsOf = async (from: PartSource, text: string): Promise<Buffer[]> => {
+      const part = await from.fetch(request(text), text, new AbortController().signal);
+      return (await part.packets!().toArray()) as Buffer[];
+    };
+    const baseline = new PartSource({ client: rig.client, logger: silentLogger, encoding: LEGACY_SETTINGS });
+    try {
+      const [speech, legacy] = await Promise.all([
+        packetsOf(rig.source, 'Mono as spoken.'),
+        packetsOf(baseline, 'Stereo as before.'),
+      ]);
+      expect(speech.length).toBeGreaterThan(10);
+      expect(speech.every((p) => !isStereo(p))).toBe(true);
+      expect(legacy.length).toBeGreaterThan(10);
+      expect(legacy.every(isStereo)).toBe(true);
+    } finally {
+      await baseline.close();
+    }
+  });
+
+  it.each([
+    ['as sent', undefined],
+    ['at another speed', { speed: 1.5, volumeDb: 0 }],
+  ])(
+    "a voice deleted while a file's part is fetched (%s): that part is not handed out nor cached, the next never requested",
+    async (_, effects) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'saybot-deleted-voice-'));
+      try {
+        const cache = await AudioCache.open({ dir, maxBytes: 50_000_000, logger: silentLogger });
+        const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: rig.accounting, cache });
+        const texts = ['The first part.', 'The second part.'];
+        const asked: SpeechRequest = {
+          kind: 'tts',
+          text: texts.join(' '),
+          voice: 'voice-b-en-f-01',
+          format: 'wav',
+          ...(effects ? { effects } : {}),
+        };
+        const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
+        rig.sandbox.setPacing({ startDelayMs: 300 });
+        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, { charge });
+        // Deleted once the service has the request (paid: its audio is on its way).
+        await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+        await parts.purgeVoice(asked.voice);
+        await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+        await expect(
+          parts.fetch(asked, texts[1] ?? '', new AbortController().signal, { charge }),
+        ).rejects.toMatchObject({
+          problem: { code: 'voice-deleted' },
+        });
+        await parts.close();
+        charge.close();
+        expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+        expect(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.sbc'))).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
+import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
+import { estimateCeiling, fitsFreeLine, freeLineLimit } from '../../src/core/sourcing/seconds-cap.ts';
+import { countCharacters, splitText } from '../../src/core/split-text.ts';
+
+const squash = (s: string) => s.replace(/\s+/g, '');
+
+describe('countCharacters', () => {
+  it('counts code points after NFC, as the service does', () => {
+    expect(countCharacters('e\u0301')).toBe(1);
+    expect(countCharacters('안녕하세요')).toBe(5);
+    expect(countCharacters('👋 hi')).toBe(4);
+    expect(countCharacters('')).toBe(0);
+  });
+});
+
+describe('splitText', () => {
+  it('keeps short text whole', () => {
+    expect(splitText('  Hello there.  ', 100)).toEqual(['Hello there.']);
+    expect(splitText('   ', 100)).toEqual([]);
+  });
+
+  it('splits at sentence boundaries, in order, within the cap', () => {
+    const text = 'The first sentence is here. The second one follows! Is this the third? And a fourth.';
+    const parts = splitText(text, 40);
+    expect(parts).toEqual([
+      'The first sentence is here.',
+      'The second one follows!',
+      'Is this the third? And a fourth.',
+    ]);
+  });
+
+  it('packs several short sentences into one part', () => {
+    const parts = splitText('One. Two. Three. Four. Five. Six.', 12);
+    expect(parts).toEqual(['One. Two.', 'Three. Four.', 'Five. Six.']);
+  });
+
+  it('splits Korean and Japanese at their sentence ends', () => {
+    const ko = '안녕하세요. 오늘 날씨가 좋네요! 산책 갈까요?';
+    expect(splitText(ko, 12)).toEqual(['안녕하세요.', '오늘 날씨가 좋네요!', '산책 갈까요?']);
+    const ja = 'こんにちは。今日はいい天気ですね。散歩に行きましょう。';
+    expect(splitText(ja, 14)).toEqual(['こんにちは。', '今日はいい天気ですね。', '散歩に行きましょう。']);
+  });
+
+  it('cuts an over-long sentence between words, and an over-long word between code points', () => {
+    const long = 'word '.repeat(50).trim() + '.';
+    const parts = splitText(long, 23);
+    for (const p of parts) expect(countCharacters(p)).toBeLessThanOrEqual(23);
+    expect(parts.every((p) => !p.startsWith(' ') && !p.endsWith(' '))).toBe(true);
+    expect(squash(parts.join(''))).toBe(squash(long));
+
+    const url = 'https://example.test/' + 'a'.repeat(60);
+    const urlParts = splitText(url, 25);
+    expect(urlParts.join('')).toBe(url);
+    for (const p of urlParts) expect(countCharacters(p)).toBeLessThanOrEqual(25);
+  });
+
+  it('never splits a surrogate pair or a combining sequence', () => {
+    const text = '👋'.repeat(30);
+    const parts = splitText(text, 7);
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) expect(p.isWellFormed()).toBe(true);
+  });
+});
+
+// A free voice's parts are each one of its lines, within its seconds (fitsFreeLine, at eSpeak NG's own rates): the
+// service's 1,000 characters of Japanese or Chinese last some 140-290 s there, past the line's 120 s.
+describe('splitText for a free voice (freeLineLimit)', () => {
+  const MAX_CHARS = 1000;
+  const ceiling = estimateCeiling(MAX_FREE_LINE_SECONDS);
+  const freeSplit = (text: string, voice: string) => splitText(text, MAX_CHARS, freeLineLimit(voice));
+  const sized = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+
+  it.each([
+    ['Japanese', 'free-ja-f', sized(1600, '今日は良い天気ですね。明日は雨が降るでしょう。')],
+    ['Japanese, ！ and ？', 'free-ja-f', sized(1600, '本当に良い天気ですね！明日も晴れるでしょうか？')],
+    ['Chinese', 'free-zh-m', sized(1600, '今天天气很好。明天会下雨吗？')],
+    ['Korean', 'free-ko-f', '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다. '.repeat(26).trim()],
+  ])('splits %s at its sentence ends, every part within the line', (_name, voice, text) => {
+    // Today 1,000 characters a part, refused as one line of some 140-150 s.
+    expect(fitsFreeLine(splitText(text, MAX_CHARS)[0]!, voice)).toBe(false);
+    const parts = freeSplit(text, voice);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(estimateFreeLineSeconds(part, voice)).toBeLessThanOrEqual(ceiling);
+    for (const part of parts.slice(0, -1)) expect(/[。！？.]$/u.test(part)).toBe(true);
+    expect(squash(parts.join(''))).toBe(squash(text));
+  });
+
+  it('cuts an unspaced kanji or kana run with no sentence end between words, every part within the line', () => {
+    for (const unit of ['漢字語彙読書試験', 'あいうえおかきくけこ']) {
+      const text = sized(4000, unit);
+      const parts = freeSplit(text, 'free-ja-f');
+      for (const part of parts) expect(fitsFreeLine(part, 'free-ja-f')).toBe(true);
+      expect(parts.join('')).toBe(text);
+    }
+  });
+
+  it('cuts an unspaced run of letters past the line (Hangul, no spaces: one "word" to the segmenter) to fit it', () => {
+    // The outside check: random Hangul without spaces, 600 characters and more, was refused as one line.
+    const syllables = [...'가나다라마바사아자차카타파하거너더러머버서어저처커터퍼허'];
+    const text = Array.from({ length: 2000 }, (_, i) => syllables[(i * 7) % syllables.length]).join('');
+    const parts = freeSplit(text, 'free-ko-f');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(fitsFreeLine(part, 'free-ko-f')).toBe(true);
+    expect(parts.join('')).toBe(text);
+  });
+
+  it('leaves English as the service splits it: 1,000 characters of English fit a line', () => {
+    const text = sized(4000, 'Hello there, this is a sentence of English. ').trim();
+    expect(freeSplit(text, 'free-en-m')).toEqual(splitText(text, MAX_CHARS));
+  });
+
+  it('keeps a word past the line whole (its own part, refused with its own estimate), the rest split around it', () => {
+    const number = '1234567890'.repeat(20);
+    const parts = freeSplit(`오늘은 날씨가 좋네요. ${number} 내일 봐요.`, 'free-ko-f');
+    expect(parts).toEqual(['오늘은 날씨가 좋네요.', number, '내일 봐요.']);
+    expect(fitsFreeLine(number, 'free-ko-f')).toBe(false);
+  });
+});
