@@ -45,4 +45,27 @@ export default tseslint.config(
       },
     },
   },
+  // The dashboard's page scripts (web/theme.js, enhance.js, month-chart.js): loaded as they are by <script src>, so
+  // classic scripts, not modules, with the browser's names they use.
+  {
+    files: ['src/features/dashboard/web/{theme,enhance,month-chart}.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        localStorage: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        CSS: 'readonly',
+        DOMParser: 'readonly',
+        FormData: 'readonly',
+        URLSearchParams: 'readonly',
+        ResizeObserver: 'readonly',
+        HTMLFormElement: 'readonly',
+        HTMLInputElement: 'readonly',
+        HTMLButtonElement: 'readonly',
+      },
+    },
+  },
 );

@@ -40,7 +40,7 @@ const CHECKS: readonly Step[] = [
       path.join(cache, 'prettiercache'),
       '--log-level',
       'warn',
-      '**/*.{ts,mjs,js}',
+      '**/*.{ts,mjs,js,css}',
     ],
   },
 ];

@@ -98,11 +98,13 @@ export function startClosure(entries: readonly string[]): { files: Set<string>; 
     files.add(file);
     const absolute = join(ROOT, file);
     if (!existsSync(absolute) || !/\.(ts|mjs|js)$/.test(file)) {
-      // A folder read at run time (src/features/, whose commands/ folders are loaded module by module).
+      // A folder read at run time: its modules are loaded (src/features/, whose commands/ folders are loaded module
+      // by module), its other files read as they are (the dashboard's web/, served; never followed as modules).
       if (existsSync(absolute) && !/\.\w+$/.test(file)) {
         for (const entry of readdirSync(absolute, { withFileTypes: true }))
           if (entry.isDirectory() || (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')))
             todo.push(`${file}/${entry.name}`);
+          else files.add(`${file}/${entry.name}`);
       }
       continue;
     }

@@ -79,6 +79,9 @@ describe('the Docker image, from its files', () => {
         'packages/voice-sandbox/src/index.ts',
         'packages/local-discord/src/index.ts',
         'packages/local-discord/tls/voice-gateway.cert.pem',
+        // The dashboard's stylesheet and scripts, served from its web/ folder as they are.
+        'src/features/dashboard/web/design.css',
+        'src/features/dashboard/web/enhance.js',
       ]),
     );
     expect(demoProblems(stages, pkg, dockerignore)).toEqual([]);
@@ -90,6 +93,9 @@ describe('the Docker image, from its files', () => {
     ]);
     expect(demoProblems(stages, pkg, `${dockerignore}\n**/*.pem\n`)).toEqual([
       '.dockerignore leaves out packages/local-discord/tls/voice-gateway.cert.pem, which npm run demo reads',
+    ]);
+    expect(demoProblems(stages, pkg, `${dockerignore}\n**/*.css\n`)).toEqual([
+      '.dockerignore leaves out src/features/dashboard/web/design.css, which npm run demo reads',
     ]);
     expect(demoProblems(without(/^COPY packages\/local-discord \.\/.*$/m), pkg, dockerignore)).toEqual([
       expect.stringMatching(

@@ -24,20 +24,21 @@ import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
 import { Samples } from './samples.ts';
 import { addSceneRoutes } from './scenes-routes.ts';
-import { APP_SCRIPT, STYLE_SHEET, THEME_SCRIPT } from './static-files.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
+import { webFile } from './web-files.ts';
 import { addMonthRoutes } from './month-routes.ts';
 import { addAutoreadRoutes } from './autoread-routes.ts';
 import { addConsoleRoutes } from './console-routes.ts';
-import { MONTH_SCRIPT, STUDIO_STYLE } from './month-script.ts';
 import type { Membership } from './dashboard-types.ts';
 
-/** The page's own script and style, served with their types. */
-const STATIC: Record<string, { type: string; body: string }> = {
-  '/static/app.js': { type: 'text/javascript; charset=utf-8', body: APP_SCRIPT },
-  '/static/theme.js': { type: 'text/javascript; charset=utf-8', body: THEME_SCRIPT },
-  '/static/month.js': { type: 'text/javascript; charset=utf-8', body: MONTH_SCRIPT },
-  '/static/style.css': { type: 'text/css; charset=utf-8', body: STYLE_SHEET + STUDIO_STYLE },
+const SCRIPT = 'text/javascript; charset=utf-8';
+
+/** Every page's stylesheet and scripts, and the month page's chart: files of ./web/ served under /static/. */
+const STATIC: Record<string, ReturnType<typeof webFile>> = {
+  '/static/style.css': webFile('design.css', 'text/css; charset=utf-8'),
+  '/static/theme.js': webFile('theme.js', SCRIPT),
+  '/static/app.js': webFile('enhance.js', SCRIPT),
+  '/static/month.js': webFile('month-chart.js', SCRIPT),
 };
 
 export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
@@ -65,8 +66,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   app.use(loadSession(store, cookies.session, limits, now));
   app.use(guardChanges(settings.url, rate(limits.changesPerMinute)));
 
-  for (const [path, file] of Object.entries(STATIC))
-    app.get(path, (c) => c.body(file.body, 200, { 'Content-Type': file.type, 'Cache-Control': 'max-age=3600' }));
+  for (const [path, file] of Object.entries(STATIC)) app.get(path, file);
 
   addAuthRoutes(app, {
     store,

@@ -1,5 +1,6 @@
 // The dashboard's guards, each attacked over HTTP against the real bot (its view of Discord), the local Discord's
 // OAuth2 and the store: every attack here is refused, and each test fails without the guard it names.
+import { readFileSync } from 'node:fs';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SECRET, seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
@@ -195,6 +196,27 @@ describe('dashboard attacks', () => {
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the stylesheet and the scripts as the files of web/ are, cached an hour, under the CSP of a page', async () => {
+    const browser = h.client();
+    const page = await browser.get('/');
+    const served = [
+      ['/static/style.css', 'design.css', 'text/css; charset=utf-8'],
+      ['/static/theme.js', 'theme.js', 'text/javascript; charset=utf-8'],
+      ['/static/app.js', 'enhance.js', 'text/javascript; charset=utf-8'],
+      ['/static/month.js', 'month-chart.js', 'text/javascript; charset=utf-8'],
+    ];
+    for (const [path, file, type] of served) {
+      const answer = await browser.get(path!);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe(type);
+      expect(answer.headers['cache-control']).toBe('max-age=3600');
+      expect(answer.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
+      expect(answer.body).toBe(
+        readFileSync(new URL(`../../../src/features/dashboard/web/${file}`, import.meta.url), 'utf8'),
+      );
+    }
   });
 
   it('refuses a stolen session after logout, and every session after logout everywhere', async () => {

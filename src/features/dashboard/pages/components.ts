@@ -1,6 +1,6 @@
 // The design's small pieces, as functions returning escaped markup: a card, an on/off toggle, an empty state that
 // says what to do, a picture with initials when there is none, a badge, paging links. Their looks are the stylesheet's
-// (static-files.ts); docs/architecture.md lists the classes. Nothing here needs script: a form marked with
+// (web/design.css); docs/architecture.md lists the classes. Nothing here needs script: a form marked with
 // `inline` (below) is sent by /static/app.js without leaving the page, and without script it is an ordinary form.
 import { t } from '../frame-strings.ts';
 import { html, raw, type Html } from './markup.ts';

@@ -1,9 +1,9 @@
-// The month page's chart, drawn in the browser from the figures the page carries (data-figures: the same figures
-// /usage draws its picture from, src/features/usage/month-figures.ts), served as /static/month.js: the Content
-// Security Policy allows scripts from this origin only, never inline, and styles only from the stylesheet (the
-// chart sets SVG attributes, never a style attribute). Without it the page's table gives the same figures.
-
-export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by the cache), the month so far against the budget, the top members.
+// The month page's chart, served as /static/month.js (deferred): drawn in the browser from the figures the page
+// carries (data-figures: the same figures /usage draws its picture from, src/features/usage/month-figures.ts). The
+// Content Security Policy allows scripts from this origin only, never inline, and styles only from the stylesheet
+// (the chart sets SVG attributes, never a style attribute). Without it the page's table gives the same figures.
+//
+// The month's chart: per day (spent and saved by the cache), the month so far against the budget, the top members.
 // Hover over a bar for its figures. Drawn from the page's data-figures at the figure's own width (redrawn when it
 // changes), so its words keep their size on a phone; each panel is one picture named by its figures in words, and
 // the table below holds every day's.
@@ -19,7 +19,9 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
   const byDay = new Map(data.days.map((d) => [d.day, d]));
   const dayKey = (d) => data.month + '-' + String(d).padStart(2, '0');
   const readout = document.getElementById('month-readout');
-  const show = (text) => { if (readout) readout.textContent = text; };
+  const show = (text) => {
+    if (readout) readout.textContent = text;
+  };
   const L = data.labels;
 
   const el = (name, attrs, parent) => {
@@ -47,7 +49,14 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
       const heading = document.createElement('h3');
       heading.textContent = title;
       box.appendChild(heading);
-      const svg = el('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': title + ': ' + words, class: 'chart' });
+      const svg = el('svg', {
+        viewBox: '0 0 ' + W + ' ' + H,
+        width: W,
+        height: H,
+        role: 'img',
+        'aria-label': title + ': ' + words,
+        class: 'chart',
+      });
       const y = (value) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * value) / max;
       for (let i = 0; grid && i <= 4; i++) {
         const v = (max * i) / 4;
@@ -70,21 +79,36 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
 
     const spent = data.days.reduce((sum, d) => sum + d.spent, 0);
     const saved = data.days.reduce((sum, d) => sum + d.saved, 0);
-    const daily = panel(L.perDay, L.spent + ' ' + n(spent) + ' · ' + L.saved + ' ' + n(saved),
-      nice(Math.max(0, ...data.days.map((d) => d.spent + d.saved))));
+    const daily = panel(
+      L.perDay,
+      L.spent + ' ' + n(spent) + ' · ' + L.saved + ' ' + n(saved),
+      nice(Math.max(0, ...data.days.map((d) => d.spent + d.saved))),
+    );
     for (let d = 1; d <= days; d++) {
       const key = dayKey(d);
       const figures = byDay.get(key) || { spent: 0, saved: 0 };
       const top = daily.y(figures.spent + figures.saved);
       const middle = daily.y(figures.spent);
       const bottom = daily.y(0);
-      el('rect', { x: x(d) + gap, y: middle, width: slot - 2 * gap, height: bottom - middle, rx: 1, class: 'spent' }, daily.svg);
-      el('rect', { x: x(d) + gap, y: top, width: slot - 2 * gap, height: middle - top, rx: 1, class: 'saved' }, daily.svg);
+      el(
+        'rect',
+        { x: x(d) + gap, y: middle, width: slot - 2 * gap, height: bottom - middle, rx: 1, class: 'spent' },
+        daily.svg,
+      );
+      el(
+        'rect',
+        { x: x(d) + gap, y: top, width: slot - 2 * gap, height: middle - top, rx: 1, class: 'saved' },
+        daily.svg,
+      );
       // The whole day's column answers hover (an empty day too), drawn over its parts.
-      hit(daily.svg, { x: x(d), y: PAD.top, width: slot, height: bottom - PAD.top, 'data-day': key },
-        key + ': ' + L.spent + ' ' + n(figures.spent) + ' · ' + L.saved + ' ' + n(figures.saved));
+      hit(
+        daily.svg,
+        { x: x(d), y: PAD.top, width: slot, height: bottom - PAD.top, 'data-day': key },
+        key + ': ' + L.spent + ' ' + n(figures.spent) + ' · ' + L.saved + ' ' + n(figures.saved),
+      );
       if (d === 1 || d % (narrow ? 10 : 5) === 0 || d === days)
-        el('text', { x: x(d) + slot / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg).textContent = String(d);
+        el('text', { x: x(d) + slot / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg).textContent =
+          String(d);
     }
 
     // The month so far, day by day up to today, against the server's budget.
@@ -105,8 +129,11 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
     const points = running.map((p) => x(p.d) + slot / 2 + ',' + cumulative.y(p.total)).join(' ');
     el('polyline', { points, class: 'line' }, cumulative.svg);
     for (const p of running)
-      hit(cumulative.svg, { x: x(p.d), y: PAD.top, width: slot, height: H - PAD.top - PAD.bottom, 'data-day': dayKey(p.d) },
-        dayKey(p.d) + ': ' + L.monthToDate + ' ' + n(p.total) + (data.budget > 0 ? ' / ' + n(data.budget) : ''));
+      hit(
+        cumulative.svg,
+        { x: x(p.d), y: PAD.top, width: slot, height: H - PAD.top - PAD.bottom, 'data-day': dayKey(p.d) },
+        dayKey(p.d) + ': ' + L.monthToDate + ' ' + n(p.total) + (data.budget > 0 ? ' / ' + n(data.budget) : ''),
+      );
 
     // The top members, most characters first: bars across, each labelled with its name and figure.
     const most = nice(Math.max(0, ...data.members.map((m) => m.spent + m.saved)));
@@ -117,8 +144,11 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
       const width = ((W - PAD.left - PAD.right) * (m.spent + m.saved)) / most;
       const y = PAD.top + row * i;
       el('rect', { x: PAD.left, y, width: Math.max(width, 2), height: row - 4, rx: 2, class: 'spent' }, members.svg);
-      hit(members.svg, { x: PAD.left, y, width: W - PAD.left - PAD.right, height: row - 4 },
-        m.name + ': ' + L.spent + ' ' + n(m.spent) + ' · ' + L.saved + ' ' + n(m.saved));
+      hit(
+        members.svg,
+        { x: PAD.left, y, width: W - PAD.left - PAD.right, height: row - 4 },
+        m.name + ': ' + L.spent + ' ' + n(m.spent) + ' · ' + L.saved + ' ' + n(m.saved),
+      );
       el('text', { x: PAD.left + 6, y: y + row / 2 + 2, class: 'name' }, members.svg).textContent =
         m.name + ' · ' + n(m.spent + m.saved);
     });
@@ -135,32 +165,3 @@ export const MONTH_SCRIPT = `// The month's chart: per day (spent and saved by t
   fit();
   new ResizeObserver(fit).observe(figure);
 })();
-`;
-
-/** The chart's colours and marks (the design's tokens, so light and dark follow), the voices page's buttons and the
- * auto-read page's settings (appended to the one stylesheet). */
-export const STUDIO_STYLE = `
-/* The month page's chart (/static/month.js): the design's colours, words at their own size at any width. */
-.chart-card .legend { display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-4); list-style: none; padding: 0; margin: 0 0 var(--space-3); font-size: var(--text-sm); color: var(--muted); }
-.legend .swatch { display: inline-block; width: 0.75rem; height: 0.75rem; border-radius: 3px; margin-right: var(--space-1); vertical-align: -1px; }
-.swatch.spent { background: var(--chart-spent); } .swatch.saved { background: var(--chart-saved); }
-.swatch.budget { height: 0; border-top: 2px dashed var(--chart-budget); border-radius: 0; vertical-align: 3px; }
-#month-chart { margin: 0; display: grid; gap: var(--space-4); }
-.chart-panel h3 { font-size: var(--text-sm); color: var(--muted); font-weight: 600; margin: 0 0 var(--space-2); }
-.chart { display: block; width: 100%; height: auto; overflow: visible; }
-.chart .grid { stroke: var(--border); }
-.chart .tick { font-size: 12px; fill: var(--muted); font-variant-numeric: tabular-nums; }
-.chart .name { font-size: 12px; fill: var(--text-strong); font-weight: 600; }
-.chart .spent { fill: var(--chart-spent); }
-.chart .saved { fill: var(--chart-saved); }
-.chart .budget { stroke: var(--chart-budget); stroke-width: 2; stroke-dasharray: 6 4; }
-.chart .line { fill: none; stroke: var(--chart-spent); stroke-width: 2.5; stroke-linejoin: round; }
-.chart .hit { fill: transparent; }
-.chart text { pointer-events: none; }
-.chart .hit:hover { fill: var(--text); fill-opacity: 0.08; }
-.readout { min-height: 1.5em; font-variant-numeric: tabular-nums; color: var(--text-strong); }
-/* The voices page's buttons wrap within their cell. */
-.voice-actions form { display: inline-block; margin: 0 0.3rem 0.3rem 0; }
-/* One auto-read setting: its field, then what it does. */
-.setting { display: grid; gap: 0.2rem; }
-`;
