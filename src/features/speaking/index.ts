@@ -5,16 +5,8 @@ import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
-export {
-  EFFECT_RIGHTS,
-  judge,
-  leftBarred,
-  memberVoiceBar,
-  postsPrivately,
-  requireAllowed,
-  rightsFor,
-  voicePlace,
-} from './gate.ts';
+export { EFFECT_RIGHTS, leftBarred, memberVoiceBar, rightsFor, voicePlace } from './gate.ts';
+export { gatePort } from './gate-port.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';

@@ -70,7 +70,7 @@ async function replay(
   context: CommandContext,
   request: ReplayableRequest,
 ): Promise<void> {
-  const target = memberVoiceChannel(interaction, context.players, context.reading);
+  const target = memberVoiceChannel(interaction, context, context.reading);
   const job = handOver(context.speech, {
     request,
     requester: requesterOf(interaction, 'replay'),

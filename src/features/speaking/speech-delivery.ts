@@ -2,7 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../../core/log.ts';
-import type { SpeechOrder, SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
+import type { SpeechOrder, SpeechPipeline, SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
 import { commandRequester, handOver } from './hand-over.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
@@ -31,7 +31,6 @@ import './strings.ts';
 import { wordOutcome, wordsText } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
-import { postsPrivately, recheck, requireAllowed } from './gate.ts';
 import type { WordsAuthor } from './gate-types.ts';
 import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 
@@ -58,24 +57,31 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 
+/** The order's rights as the core asks them (src/core/order/rights-asker.ts), for what is asked before an order. */
+type Rights = Pick<SpeechPipeline, 'rights'>;
+
 /**
- * The gate's word on a command's order before it is built, for a command that must acknowledge early (/clone's
- * download): refused (thrown), or whether its answer must be the member's alone. The hand-over asks again.
+ * The rights' word on a command's order before it is built, for a command that must acknowledge early (/clone's
+ * download): refused (thrown), or whether its answer must be the member's alone. The core asks again as it takes it.
  */
-export function admitted(interaction: SpeakingInteraction, target: ChosenTarget): { privately: boolean } {
-  return requireAllowed(
+export function admitted(
+  interaction: SpeakingInteraction,
+  speech: Rights,
+  target: ChosenTarget,
+): { privately: boolean } {
+  return speech.rights.requireAdmitted(
     effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   );
 }
 
 /**
- * The member's voice channel, if the gate lets SayBot speak there for them (gate.ts: refused at once when the member
- * may not speak there themselves, when SayBot may not, which would only time out much later), and SayBot is not
- * speaking to others elsewhere (it never leaves them for a caller).
+ * The member's voice channel, if the rights let SayBot speak there for them (asked through the core, answered by
+ * the gate: refused at once when the member may not speak there themselves, when SayBot may not, which would only
+ * time out much later), and SayBot is not speaking to others elsewhere (it never leaves them for a caller).
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
-  players: PlayerRegistry,
+  { players, speech }: { players: PlayerRegistry; speech: Rights },
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   reading?: ChannelReading,
   /**
@@ -94,7 +100,9 @@ export function memberVoiceChannel(
     else throw new UserError('autoread.guard.elsewhere', where);
   }
   const at = placeOf(interaction, channelId);
-  requireAllowed(options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }));
+  speech.rights.requireAdmitted(
+    options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }),
+  );
   const player = players.find(interaction.guildId);
   const current = player?.channelId;
   if (player && current !== undefined && current !== channelId && player.busy) {
@@ -118,7 +126,7 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   const where = await chooseDestination(interaction, output, context, builtin);
@@ -132,14 +140,14 @@ export async function chooseTarget(
 export async function chooseDestination(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<
   Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
 > {
   if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
   if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context.players, context.reading);
+    return memberVoiceChannel(interaction, context, context.reading);
   const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
@@ -151,12 +159,16 @@ function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' |
 }
 
 /**
- * The member's own voice rights where their speech plays, as the gate asks them again before each part (for an
+ * The member's own voice rights where their speech plays, as the core asks them again before each part (for an
  * order built elsewhere, the dashboard's studio: src/app/dashboard-bot.ts).
  */
-export function memberStillSpeaks(interaction: MemberPlace, channelId: string): () => Revocation | undefined {
+export function memberStillSpeaks(
+  speech: Rights,
+  interaction: MemberPlace,
+  channelId: string,
+): () => Revocation | undefined {
   const effects = effectsAt(placeOf(interaction, channelId), { kind: 'voice' });
-  return () => recheck(effects);
+  return () => speech.rights.stillAllows(effects);
 }
 
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
@@ -289,7 +301,7 @@ async function speakAndAnswer(
       : undefined;
   const outcome = await job.outcome;
   // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
-  const late = !privately && target.kind !== 'voice' && postsPrivately(effects);
+  const late = !privately && target.kind !== 'voice' && job.postsPrivately();
   if (late) privately = true;
   const answer = wordOutcome(outcome, {
     flavour: 'command',
