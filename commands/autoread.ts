@@ -30,6 +30,7 @@ export const uses = [
   'logger',
   'players',
   'reading',
+  'speech',
   'store',
   'voices',
 ] as const satisfies readonly ServiceName[];
@@ -59,10 +60,10 @@ type Handler = (
 
 const mention = (id: string) => `<#${id}>`;
 
-const start: Handler = async (interaction, { players, store }, autoread) => {
+const start: Handler = async (interaction, { players, speech, store }, autoread) => {
   // Free checks first, the join (seconds) last.
   if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
-  const voice = memberVoiceChannel(interaction, players, undefined, { joinOnly: true });
+  const voice = memberVoiceChannel(interaction, { players, speech }, undefined, { joinOnly: true });
   const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
   const channel = interaction.guild.channels.cache.get(chosenId);
   if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type))

@@ -142,7 +142,7 @@ async function cloneFrom(
   try {
     // The download may take longer than Discord's 3 s: acknowledge first, privately where the gate says the member
     // may not post the line's file here themselves.
-    await acknowledge(interaction, admitted(interaction, target).privately);
+    await acknowledge(interaction, admitted(interaction, context.speech, target).privately);
     await downloadAndClone(interaction, context, { ...input, name, text, target }, requester, order);
   } finally {
     order.done();

@@ -1,5 +1,9 @@
-import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
-import { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from '../src/features/say/index.ts';
+import {
+  answerSpeechAutocomplete,
+  SPEAKING_COMMAND_USES,
+  speakingCommand,
+  speakingHandlers,
+} from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/order/pipeline.ts';

@@ -8,7 +8,7 @@ import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['autoread', 'players', 'reading'] as const satisfies readonly ServiceName[];
+export const uses = ['autoread', 'players', 'reading', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const requires: Requirements = { inVoice: true };
@@ -20,7 +20,7 @@ export const publicReply = true;
 
 export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context.players, context.reading, {
+  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context, context.reading, {
     managersMove: true,
     joinOnly: true,
   });

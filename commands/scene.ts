@@ -134,7 +134,7 @@ const HANDLERS: Record<string, Handler> = {
     // For voice, the member's voice rights before the form: refused after it, the script written there is lost.
     // (Checked again when the script comes, and when the member confirms.)
     if (choice.output === 'voice' || (choice.output === undefined && interaction.member.voice.channel))
-      memberVoiceChannel(interaction, context.players, context.reading);
+      memberVoiceChannel(interaction, context, context.reading);
     await withScript(interaction, context, { kind: 'new', ...choice }, (script) =>
       previewScene(interaction, context, pending, script, choice),
     );

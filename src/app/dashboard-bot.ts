@@ -245,8 +245,8 @@ export function dashboardBot(
         const member = await guild.members.fetch({ user: userId, cache: true });
         // Where the member asks, all SayBot's own view (the member fetched afresh above).
         const place: MemberPlace = { guildId, guild, member, user: member.user, memberPermissions: member.permissions };
-        const target = memberVoiceChannel(place, bot.players, bot.autoread);
-        return { target, stillAllowed: memberStillSpeaks(place, target.channelId) };
+        const target = memberVoiceChannel(place, { players: bot.players, speech: core.speech }, bot.autoread);
+        return { target, stillAllowed: memberStillSpeaks(core.speech, place, target.channelId) };
       },
       channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     },

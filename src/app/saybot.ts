@@ -221,7 +221,7 @@ export class SayBot {
   /**
    * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
    * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
-   * moderator to invite it; src/features/speaking/speech-delivery.ts refuses to speak there before anything is paid
+   * moderator to invite it; src/features/speaking/target-choice.ts refuses to speak there before anything is paid
    * while it can be neither. Nothing on a voice channel, or where it speaks already.
    */
   async speakOnStage(guildId: string, channelId: string): Promise<void> {

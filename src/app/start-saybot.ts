@@ -20,6 +20,7 @@ import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
+import { gatePort } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
@@ -311,6 +312,8 @@ async function assembleCore(
         .add(guildId, monthOf(seams.now?.() ?? new Date()), cause)
         .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
     serves,
+    // The rights an order is held to: the speaking feature's gate, as the core's rights port.
+    rights: gatePort,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
   return { store, speech, accounting, players, cache };

@@ -7,10 +7,20 @@
 // a Stage's request to speak), the dashboard's page authorisation (src/features/dashboard/: Manage Server, the
 // member as SayBot sees them), and the rights that say who may manage or stop (Manage Server, Mute or Move Members,
 // Manage Messages for slowmode, Set Voice Channel Status), which are not what an order does.
+//
+// And one asker: an order's questions (may it be accepted, may its next part play, may it be posted publicly) are
+// the rights port's (src/core/order/rights.ts). The gate's functions that answer them (judge, recheck,
+// postsPrivately) are imported by the port's implementation alone (src/features/speaking/gate-port.ts), directly or
+// through the feature's index.ts; the port's three methods are called in one file, the core's asker
+// (src/core/order/rights-asker.ts), which the pipeline asks through; the implementation is handed to the pipeline by
+// the app (src/app/start-saybot.ts) and imported nowhere else. What else the gate exports reads rights where no
+// order exists yet or SayBot posts with its own (a voice message's claim, SayBot's right to post one, a message as
+// auto-read receives it), each listed below with the one module that imports it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sourceFiles } from './import-graph.ts';
+import { ROOT, resolveImport, sourceFiles } from './import-graph.ts';
 
 const GATE = new Set(['src/features/speaking/gate.ts', 'src/features/speaking/gate-reading.ts']);
 const OUTSIDE_THE_RULE = ['src/app/', 'src/features/dashboard/'];
@@ -56,5 +66,107 @@ describe('one gate for rights', () => {
     const inGate = [...GATE].flatMap((file) => [...codeOf(file).matchAll(READS_A_RIGHT)].map((m) => m[0]));
     for (const right of ['PermissionFlagsBits.Speak', 'PermissionFlagsBits.AttachFiles', '.serverMute'])
       expect(inGate).toContain(right);
+  });
+});
+
+const GATE_MODULE = 'src/features/speaking/gate.ts';
+const SPEAKING_INDEX = 'src/features/speaking/index.ts';
+const PORT_IMPLEMENTATION = 'src/features/speaking/gate-port.ts';
+const ASKER = 'src/core/order/rights-asker.ts';
+/** The gate's functions that answer an order's questions (and its thrown form, should one come back). */
+const ORDER_QUESTIONS = new Set(['judge', 'recheck', 'postsPrivately', 'requireAllowed']);
+
+/** The names a file imports or re-exports from each repository module (`import type` included). */
+function namedImports(file: string): Array<{ from: string; names: string[] }> {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const found: Array<{ from: string; names: string[] }> = [];
+  for (const statement of source.statements) {
+    const specifier =
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+        ? statement.moduleSpecifier.text
+        : undefined;
+    const from = specifier === undefined ? undefined : resolveImport(file, specifier);
+    if (from === undefined) continue;
+    const names: string[] = [];
+    if (ts.isImportDeclaration(statement)) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings !== undefined && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) names.push((element.propertyName ?? element.name).text);
+      if (bindings !== undefined && ts.isNamespaceImport(bindings)) names.push('*');
+    } else if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (clause === undefined) names.push('*');
+      else if (ts.isNamedExports(clause))
+        for (const element of clause.elements) names.push((element.propertyName ?? element.name).text);
+    }
+    found.push({ from, names });
+  }
+  return found;
+}
+
+/** file -> the names it takes from `modules`, for every file of src/ and commands/ but `besides`. */
+function importersOf(modules: readonly string[], besides: readonly string[]): Record<string, string[]> {
+  const taken: Record<string, string[]> = {};
+  for (const file of sourceFiles(['src', 'commands'])) {
+    if (besides.includes(file)) continue;
+    const names = namedImports(file)
+      .filter((edge) => modules.includes(edge.from))
+      .flatMap((edge) => edge.names);
+    if (names.length > 0) taken[file] = [...new Set(names)].sort();
+  }
+  return taken;
+}
+
+describe('one asker of the rights', () => {
+  it("only the port's implementation takes an order's questions from the gate, directly or through index.ts", () => {
+    const fromGate = importersOf([GATE_MODULE, SPEAKING_INDEX], [GATE_MODULE, SPEAKING_INDEX]);
+    const askers = Object.entries(fromGate)
+      .filter(([, names]) => names.some((name) => ORDER_QUESTIONS.has(name) || name === '*'))
+      .map(([file]) => file);
+    expect(askers).toEqual([PORT_IMPLEMENTATION]);
+    // The feature's index.ts passes none of them on.
+    const passedOn = namedImports(SPEAKING_INDEX)
+      .filter((edge) => edge.from === GATE_MODULE)
+      .flatMap((edge) => edge.names);
+    expect(passedOn.filter((name) => ORDER_QUESTIONS.has(name) || name === '*')).toEqual([]);
+  });
+
+  it('the rest of the gate is taken for what is not an order, each by the one module listed', () => {
+    expect(importersOf([GATE_MODULE], [GATE_MODULE])).toEqual({
+      [PORT_IMPLEMENTATION]: ['judge', 'postsPrivately', 'recheck'],
+      // The table itself, a place without an interaction, and a message as auto-read receives it (its author's
+      // voice rights at arrival, a leave judged by the channel left): auto-read takes them through index.ts.
+      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
+      // SayBot's own rights to post a voice message it was asked for (else it answers with a file).
+      'src/features/speaking/voice-message-post.ts': ['botMayPostVoiceMessage'],
+      // A voice message's target, as it is chosen: whether the member may post one there themselves.
+      'src/features/speaking/voice-message-rights.ts': ['memberMayPostVoiceMessage'],
+    });
+  });
+
+  it("the port's questions are asked in one file of the core's order, and its implementation is the app's to give", () => {
+    const asking = sourceFiles(['src', 'commands']).filter((file) =>
+      /\.(?:mayAccept|mayPlay|mayPost)\(/.test(codeOf(file)),
+    );
+    expect(asking).toEqual([ASKER]);
+    // The pipeline asks through it, and is given the port by the app.
+    expect(codeOf('src/core/order/pipeline.ts')).toMatch(/new RightsAsker\(options\.rights\)/);
+    expect(codeOf('src/app/start-saybot.ts')).toMatch(/\brights: gatePort\b/);
+    const implementationTakers = importersOf([PORT_IMPLEMENTATION, SPEAKING_INDEX], [SPEAKING_INDEX]);
+    expect(
+      Object.entries(implementationTakers)
+        .filter(([, names]) => names.includes('gatePort'))
+        .map(([file]) => file),
+    ).toEqual(['src/app/start-saybot.ts']);
+  });
+
+  it('reads what a file takes from a module, re-exports included (the rules would see an asker that slipped in)', () => {
+    expect(namedImports(PORT_IMPLEMENTATION)).toContainEqual({
+      from: GATE_MODULE,
+      names: ['judge', 'postsPrivately', 'recheck'],
+    });
+    expect(namedImports(SPEAKING_INDEX)).toContainEqual({ from: PORT_IMPLEMENTATION, names: ['gatePort'] });
   });
 });

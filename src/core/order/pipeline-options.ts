@@ -6,6 +6,7 @@ import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { QueueBounds } from '../quota/queue-bounds.ts';
+import type { OrderRights } from './rights.ts';
 
 export interface SpeechPipelineOptions {
   /** Where each part comes from (cache, a flight under way, the API), and where it is recorded. */
@@ -41,4 +42,9 @@ export interface SpeechPipelineOptions {
   freeVoice?: { chosen: boolean; fallback: boolean };
   /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
   countFreeLine?: (guildId: string, cause: FreeVoiceCause) => void;
+  /**
+   * The rights port (rights.ts): what a member and SayBot may do where an order has its effects. The app gives the
+   * speaking feature's gate (src/app/start-saybot.ts); absent, orders are held to the pipeline's own checks alone.
+   */
+  rights?: OrderRights;
 }

@@ -8,6 +8,8 @@ import type { StillAllowed } from './clips.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsWatch } from './rights-watch.ts';
+import { RightsAsker } from './rights-asker.ts';
+import type { RightsAnswered } from './rights.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
@@ -67,6 +69,8 @@ export class SpeechPipeline {
   /** Per guild, the files, voice messages and clones being made, each with whose it is and how it ends (stopRenders). */
   readonly #renders = new Map<string, Set<Stoppable>>();
   readonly #rights = new RightsWatch();
+  /** The one asker of the rights port: an order's rights, and a front-end's before its order exists. */
+  readonly rights: RightsAsker;
   /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
   readonly #queue: QueueBook;
@@ -85,6 +89,7 @@ export class SpeechPipeline {
     this.#serves = options.serves;
     this.#freeVoice = options.freeVoice ?? { chosen: false, fallback: false };
     this.#countFreeLine = options.countFreeLine;
+    this.rights = new RightsAsker(options.rights);
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     const now = options.now;
     this.#freeRate = new FreeRequestRate(
@@ -103,9 +108,14 @@ export class SpeechPipeline {
 
   /**
    * Takes `order` as one job (src/core/order/job.ts): its text split (a scene's lines each), checked and held, then
-   * spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message.
+   * spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message. Its rights
+   * are asked first (rights-asker.ts): refused, it is never taken.
    */
-  speak(order: SpeechOrder): JobEvents {
+  speak(order: SpeechOrder): JobEvents & RightsAnswered {
+    return this.rights.ask(order, (allowed) => this.#take(allowed));
+  }
+
+  #take(order: SpeechOrder): JobEvents {
     return new Job(order, {
       accept: (job) => {
         job.lines =

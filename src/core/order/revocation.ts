@@ -1,6 +1,6 @@
 // Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
-// it plays (SpeechPipeline), and in voice whenever an event says they may have changed (rights-watch.ts), since a
-// moderator, a manager or the owner may take them away while it waits or plays.
+// it plays (SpeechPipeline, the port's through rights-asker.ts), and in voice whenever an event says they may have
+// changed (rights-watch.ts), since a moderator, a manager or the owner may take them away while it waits or plays.
 
 /**
  * A right of the member's own that SayBot asks before it speaks for them in a voice channel, and again while it
@@ -10,7 +10,7 @@
 export type MemberVoiceRight =
   'not-in-voice' | 'muted' | 'suppressed' | 'may-not-view' | 'may-not-speak' | 'may-not-connect' | 'timed-out';
 
-/** What was taken away, in domain terms; the front-ends word it (src/features/speaking/speech-delivery.ts). */
+/** What was taken away, in domain terms; the front-ends word it (src/features/speaking/failure-words.ts). */
 export type Revocation =
   /** The member's own voice rights in the channel the speech plays in (src/features/speaking/gate.ts reads them). */
   | { code: MemberVoiceRight; channelId: string }

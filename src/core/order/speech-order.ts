@@ -6,6 +6,7 @@ import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Refusal } from '../refusal.ts';
 import type { Revocation } from './revocation.ts';
+import type { OrderEffects } from './rights.ts';
 import type { ServiceFallback, SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
 
@@ -73,6 +74,13 @@ export type SpeechTarget =
 export type SpeechOrder = {
   requester: Requester;
   target: SpeechTarget;
+  /**
+   * What it does and where, for the rights port (rights.ts): asked before it is accepted, before each part and
+   * before its post (rights-asker.ts). The front-ends' orders always declare it (src/features/speaking/hand-over.ts
+   * `Order`); absent, the order is held to the pipeline's own checks alone.
+   */
+  effects?: OrderEffects | undefined;
+  /** What it is held to besides its effects' rights (auto-read's ignore list), asked with them before each part. */
   stillAllowed?: StillAllowed | undefined;
 } & (
   | {

@@ -4,14 +4,7 @@
 // through AutoreadControl (CommandContext.autoread).
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
-import {
-  describeFailure,
-  fallbackReason,
-  handOver,
-  memberVoiceBar,
-  missingReadingRight,
-  noticeChannel,
-} from '../speaking/index.ts';
+import { describeFailure, fallbackReason, handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -129,13 +122,18 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
-  /** The member's voice rights where auto-read speaks (the gate's), from the caches Discord's events keep current. */
+  /**
+   * The member's voice rights where auto-read speaks, as the core asks them of an order of their words (the gate's
+   * answer), from the caches Discord's events keep current.
+   */
   #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
     const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
     // Not cached: judged when the message arrived (its member came with it).
     if (!member) return undefined;
-    const bar = memberVoiceBar(member, voiceChannelId);
-    return bar === undefined ? undefined : { code: bar, channelId: voiceChannelId };
+    return this.#options.speech.rights.stillAllows({
+      does: ['member-words'],
+      at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
+    });
   }
 
   #serves(guildId: string): boolean {

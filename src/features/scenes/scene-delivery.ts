@@ -14,7 +14,6 @@ import {
   effectsAt,
   memberVoiceChannel,
   placeOf,
-  postsPrivately,
   postVoiceMessage,
   voiceMessagePlace,
   wordOutcome,
@@ -107,21 +106,20 @@ async function playScene(
 ): Promise<void> {
   let target: SpeechTarget;
   if (scene.output === 'voice') {
-    target = memberVoiceChannel(interaction, context.players, context.reading);
+    target = memberVoiceChannel(interaction, context, context.reading);
   } else if (scene.output === 'file') {
     target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
   } else {
     target = { kind: 'voice-message' };
   }
-  // Every line's words are a member's: the script's author chose them.
-  const effects = effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target);
   const job = handOver(context.speech, {
     scene: scene.plan.lines,
     sceneFormat: scene.format,
     quoted: scene.quoted,
     requester: requesterOf(interaction, 'scene'),
     target,
-    effects,
+    // Every line's words are a member's: the script's author chose them.
+    effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   });
   const outcome = await job.accepted.then(
     () => job.outcome,
@@ -150,7 +148,7 @@ async function playScene(
     return;
   }
   // Asked again right before posting: a right taken away since the scene was confirmed makes it the member's alone.
-  await deliver(interaction, context, scene, answer, job.privately || postsPrivately(effects));
+  await deliver(interaction, context, scene, answer, job.privately || job.postsPrivately());
 }
 
 /** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */

@@ -194,8 +194,8 @@ export async function makeStudioScene(
     },
     target: order.voice?.target ?? { kind: 'file' },
     // A file goes to the member's own browser: nothing happens in Discord. In voice, the member's lines are spoken
-    // in their channel; the dashboard read the place through the gate as it chose the channel (memberVoiceChannel)
-    // and gives its recheck (memberStillSpeaks), so `at` is not read again here.
+    // in their channel; the dashboard asked the rights of the place through the core as it chose the channel
+    // (memberVoiceChannel) and gives their recheck (memberStillSpeaks), so `at` is not read again here.
     effects: { does: order.voice === undefined ? [] : ['speak-in-voice', 'member-words'], at: null },
     ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });

@@ -1,10 +1,11 @@
 // The one gate for rights: an order states what it will do in Discord's terms (its effects), and this module alone
 // turns those effects into the rights the member must have there and the rights SayBot must have, and reads them.
 // SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
-// the member could not do there themselves. The hand-over (hand-over.ts) asks `judge` before the order is accepted
-// and `recheck` again before each part is fetched and played (and whenever Discord says a right may have changed,
-// src/core/order/rights-watch.ts), so a right taken away meanwhile stops the rest. No other module names a Discord
-// permission a speaking effect needs (test/structure/one-gate.test.ts).
+// the member could not do there themselves. The core's order asks, through the rights port this gate implements
+// (gate-port.ts): `judge` before the order is accepted, `recheck` again before each part is fetched and played (and
+// whenever Discord says a right may have changed, src/core/order/rights-watch.ts), so a right taken away meanwhile
+// stops the rest, and `postsPrivately` before its post. No other module names a Discord permission a speaking effect
+// needs, and only the port asks an order's questions (test/structure/one-gate.test.ts).
 import {
   ChannelType,
   PermissionFlagsBits,
@@ -17,6 +18,7 @@ import {
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
+import type { RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 
@@ -83,7 +85,7 @@ export function rightsFor(effects: readonly Effect[]): { member: MemberRight[]; 
 }
 
 /** What the gate says of an order: allowed (publicly or, for a post the member may not make, privately), or not. */
-export type Verdict = { kind: 'allowed'; privately: boolean } | { kind: 'refused'; error: Error };
+export type Verdict = RightsVerdict;
 
 const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
   'view-channel',
@@ -171,11 +173,17 @@ function authorError(author: WordsAuthor, place: Place): Error {
   });
 }
 
-/** `judge`, thrown: for a front-end that must refuse before it builds its order (a scene's preview, /join). */
-export function requireAllowed(effects: Effects): { privately: boolean } {
-  const verdict = judge(effects);
-  if (verdict.kind === 'refused') throw verdict.error;
-  return verdict;
+/**
+ * Whether a member may post a voice message themselves where they asked, by their rights there as Discord sent them
+ * with the interaction (`thread`: Send Messages in Threads): what a voice message's target claims as it is chosen
+ * (voice-message-rights.ts), with the channel's slowmode, before any order exists.
+ */
+export function memberMayPostVoiceMessage(
+  memberId: string,
+  text: { thread: boolean; member: Readonly<PermissionsBitField> | null },
+): boolean {
+  const verdict = judge({ does: ['post-voice-message'], at: { guild: null, memberId, text: { ...text, bot: null } } });
+  return verdict.kind === 'allowed' && !verdict.privately;
 }
 
 /**

@@ -2,8 +2,9 @@
 // line, Speak, the reply buttons, the soundboard, the user install, auto-read, /scene) builds an Order and gives it
 // here, and nothing else calls the pipeline's speak() (test/structure/one-way-to-speak.test.ts checks it). Who asked
 // is built once (requesterOf), so every front-end is recorded, held and paced by the same rules. An order declares
-// what it does in Discord (its effects, gate-types.ts): the gate (gate.ts) says whether it may be done, before
-// anything is accepted, and again before each part, so no front-end checks a right for itself.
+// what it does in Discord (its effects, gate-types.ts): the core's order asks the rights port whether it may be
+// done (src/core/order/rights-asker.ts, answered by the gate: gate-port.ts), before anything is accepted, again
+// before each part and before its post, so no front-end checks a right for itself.
 import type { BaseInteraction } from 'discord.js';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
@@ -15,8 +16,8 @@ import {
   type SpeechOrder,
   type SpeechPipeline,
 } from '../../core/order/pipeline.ts';
+import type { RightsAnswered } from '../../core/order/rights.ts';
 import type { Effects } from './gate-types.ts';
-import { judge, recheck } from './gate.ts';
 
 /**
  * A front-end's order: the pipeline's (who, what, where, and what else must still hold: auto-read's ignore list, a
@@ -25,32 +26,18 @@ import { judge, recheck } from './gate.ts';
  */
 export type Order = SpeechOrder & { effects: Effects };
 
-/** The job's events, and whether its answer is the member's alone (a post they may not make publicly). */
-export type HandedOver = JobEvents & { privately: boolean };
+/**
+ * The job's events, whether its answer is the member's alone (a post they may not make publicly), and the same asked
+ * again right before its post.
+ */
+export type HandedOver = JobEvents & RightsAnswered;
 
 /** The pipeline's part of the commands' context: how an order is spoken. */
 export type Speaker = Pick<SpeechPipeline, 'speak'>;
 
 /** Hands `order` to the pipeline: its acceptance, first frame and one outcome, for the front-end to word. */
 export function handOver(speech: Speaker, order: Order): HandedOver {
-  const { effects, stillAllowed: more, ...speaking } = order;
-  const verdict = judge(effects);
-  if (verdict.kind === 'refused') return refused(verdict.error);
-  const job = speech.speak({ ...speaking, stillAllowed: () => recheck(effects) ?? more?.() });
-  return { accepted: job.accepted, firstAudio: job.firstAudio, outcome: job.outcome, privately: verdict.privately };
-}
-
-/** A job the gate refused: nothing accepted, nothing paid; its outcome the refusal, as the pipeline's are. */
-function refused(error: Error): HandedOver {
-  const accepted = Promise.reject(error);
-  // Read by the front-end; an order nobody awaits must not end the process.
-  accepted.catch(() => {});
-  return {
-    accepted,
-    firstAudio: new Promise(() => {}),
-    outcome: Promise.resolve({ kind: 'failed', error, secondsHeard: 0 }),
-    privately: true,
-  };
+  return speech.speak(order);
 }
 
 /**

@@ -1,20 +1,13 @@
-// The speaking feature's public surface: the way from a member's wish to audio and words, as the command modules
-// (commands/), the app and the other features use it. Everything else in this folder is its own.
+// The speaking feature's public surface: the way from a member's wish to audio and words (and the commands that only
+// speak: /say, /emote, /output), as the command modules (commands/), the app and the other features use it.
+// Everything else in this folder is its own.
 import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
-export {
-  EFFECT_RIGHTS,
-  judge,
-  leftBarred,
-  memberVoiceBar,
-  postsPrivately,
-  requireAllowed,
-  rightsFor,
-  voicePlace,
-} from './gate.ts';
+export { EFFECT_RIGHTS, leftBarred, memberVoiceBar, rightsFor, voicePlace } from './gate.ts';
+export { gatePort } from './gate-port.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
@@ -26,23 +19,19 @@ export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
 export { ReplyAudioRegistry } from './reply-audio.ts';
 export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
+export { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from './speaking-command.ts';
 export {
-  chooseDestination,
   admitted,
+  chooseDestination,
   chooseTarget,
-  effectsAt,
   memberStillSpeaks,
   memberVoiceChannel,
   outsideVoiceOutput,
-  placeOf,
-  speakAndReply,
-  speakForCommand,
-  SPEAKING_USES,
-  type SpeakingServices,
-  type MemberPlace,
   type ChosenTarget,
   type OutputChoice,
-} from './speech-delivery.ts';
+} from './target-choice.ts';
+export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
+export { speakAndReply, speakForCommand, SPEAKING_USES, type SpeakingServices } from './speech-delivery.ts';
 export { describeSettings, presetLine, settingsForCommand, voiceLabel } from './speech-settings.ts';
 export { USER_INSTALL_GUILD, requireUserInstall, settingsOutsideServer, speakOutsideServer } from './user-install.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

@@ -16,7 +16,7 @@ import { wordOutcome } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { memberVoiceChannel } from './speech-delivery.ts';
+import { memberVoiceChannel } from './target-choice.ts';
 import { effectsAt, placeOf } from './gate-place.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
@@ -70,7 +70,7 @@ async function replay(
   context: CommandContext,
   request: ReplayableRequest,
 ): Promise<void> {
-  const target = memberVoiceChannel(interaction, context.players, context.reading);
+  const target = memberVoiceChannel(interaction, context, context.reading);
   const job = handOver(context.speech, {
     request,
     requester: requesterOf(interaction, 'replay'),

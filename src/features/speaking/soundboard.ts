@@ -8,7 +8,6 @@ import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { requesterOf, handOver } from './hand-over.ts';
-import { requireAllowed } from './gate.ts';
 import { placeOf } from './gate-place.ts';
 import { wordOutcome } from './outcome-words.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
@@ -69,14 +68,13 @@ export async function saveAsSound(
   // The checks that cost nothing and need no audio first.
   if (audio.seconds > SOUND_MAX_SECONDS)
     throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
-  // The gate's refusal (Create Expressions, the member's and SayBot's) comes before the cache is read.
-  const effects = { does: ['save-sound'], at: placeOf(interaction) } as const;
-  requireAllowed(effects);
+  // The rights' refusal (Create Expressions, the member's and SayBot's) comes before the cache is read: the core
+  // asks them as it takes the order, and answers a refusal as its outcome.
   const job = handOver(speech, {
     request: audio.request,
     requester: requesterOf(interaction, 'save-as-sound'),
     target: { kind: 'voice-message' },
-    effects,
+    effects: { does: ['save-sound'], at: placeOf(interaction) },
     cachedOnly: true,
   });
   const answer = wordOutcome(await job.outcome, { flavour: 'sound' });

@@ -1,19 +1,21 @@
+// A speaking command's whole path, from the member's wish to their answer: the target chosen (target-choice.ts), the
+// order handed over (hand-over.ts), the interaction acknowledged once the order is accepted, what plays said as it
+// plays, and the outcome worded (outcome-words.ts) and posted (reply-answer.ts). It decides neither where the audio
+// goes nor how an answer is worded: it puts the two together for /say, /emote, the Speak menu and /clone's first line.
 import { DiscordAPIError, RESTJSONErrorCodes } from 'discord.js';
-import { fallbackVoiceLabel } from './fallback-words.ts';
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { Logger } from '../../core/log.ts';
-import type { SpeechOrder, SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
-import { commandRequester, handOver } from './hand-over.ts';
-import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
-import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import type { SpeechOrder, SpeechRequest } from '../../core/order/pipeline.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
-import type {
-  AnsweredInteraction,
-  ChannelReading,
-  CommandContext,
-  ServiceName,
-  Services,
-} from '../../core/interactions/command.ts';
+import type { AnsweredInteraction, ServiceName, Services } from '../../core/interactions/command.ts';
+import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
+import './strings.ts';
+import { fallbackVoiceLabel } from './fallback-words.ts';
+import type { WordsAuthor } from './gate-types.ts';
+import { effectsAt, placeOf } from './gate-place.ts';
+import { commandRequester, handOver } from './hand-over.ts';
+import { privateFileNote, wordOutcome } from './outcome-words.ts';
+import { showAnswer } from './reply-answer.ts';
+import type { ReplyButtonSource } from './reply-button-row.ts';
+import { chooseTarget, speechTarget, type ChosenTarget, type OutputChoice } from './target-choice.ts';
 
 /** What speaking for a command uses of the commands' services. */
 export const SPEAKING_USES = [
@@ -26,138 +28,11 @@ export const SPEAKING_USES = [
   'store',
 ] as const satisfies readonly ServiceName[];
 export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
-import { UserError } from '../../core/interactions/failures.ts';
-import './strings.ts';
-import { wordOutcome, wordsText } from './outcome-words.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
-import { requireManager } from '../../core/interactions/preconditions.ts';
-import { postsPrivately, recheck, requireAllowed } from './gate.ts';
-import type { WordsAuthor } from './gate-types.ts';
-import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
-
-export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
-import { keepsAttribution, showContent, showProgress } from '../../core/interactions/replies.ts';
-import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
-import { privateFileNote } from './outcome-words.ts';
-import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
-
-/** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
-export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
-
-/** Where a command's audio goes, and why a file or a voice message when it is one (the reply says so). */
-export type ChosenTarget =
-  | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
-  | { kind: 'file'; because: 'asked' | 'no-voice' }
-  /** `bar`: the member may not post it in this channel (rights, slowmode): the audio goes to them privately. */
-  | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
 
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
-
-/**
- * The gate's word on a command's order before it is built, for a command that must acknowledge early (/clone's
- * download): refused (thrown), or whether its answer must be the member's alone. The hand-over asks again.
- */
-export function admitted(interaction: SpeakingInteraction, target: ChosenTarget): { privately: boolean } {
-  return requireAllowed(
-    effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-  );
-}
-
-/**
- * The member's voice channel, if the gate lets SayBot speak there for them (gate.ts: refused at once when the member
- * may not speak there themselves, when SayBot may not, which would only time out much later), and SayBot is not
- * speaking to others elsewhere (it never leaves them for a caller).
- */
-export function memberVoiceChannel(
-  interaction: MemberPlace,
-  players: PlayerRegistry,
-  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
-  reading?: ChannelReading,
-  /**
-   * `managersMove`: a member with Manage Server may move it there all the same (/join). `joinOnly`: SayBot joins
-   * but says nothing for the member (/join, /autoread start), so the member's own voice rights are not asked.
-   */
-  options: { managersMove?: boolean; joinOnly?: boolean } = {},
-): Extract<ChosenTarget, { kind: 'voice' }> {
-  const voiceChannel = interaction.member.voice.channel;
-  if (!voiceChannel) throw new UserError('error.voice.notInVoice');
-  const channelId = voiceChannel.id;
-  const read = reading?.readingIn(interaction.guildId);
-  if (read !== undefined && read.voiceChannelId !== channelId) {
-    const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
-    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
-    else throw new UserError('autoread.guard.elsewhere', where);
-  }
-  const at = placeOf(interaction, channelId);
-  requireAllowed(options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }));
-  const player = players.find(interaction.guildId);
-  const current = player?.channelId;
-  if (player && current !== undefined && current !== channelId && player.busy) {
-    throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
-  }
-  return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
-}
-
-/**
- * How a member outside voice is answered when the command does not say: their own default, else the server's,
- * else `builtin` (a file for the slash commands, as always; a voice message for the Speak menu).
- */
-export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoiceOutput): OutsideVoiceOutput {
-  return defaults.member ?? defaults.server ?? builtin;
-}
-
-/**
- * Where the audio goes: the command's `output` option first; without it, the member's voice channel when they are
- * in one, else the member's default, the server's, then `builtin`. The store is read only in that last case.
- */
-export async function chooseTarget(
-  interaction: SpeakingInteraction,
-  output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
-  builtin: OutsideVoiceOutput = 'file',
-): Promise<ChosenTarget> {
-  const where = await chooseDestination(interaction, output, context, builtin);
-  return where.kind === 'voice-message' ? voiceMessageTarget(interaction, where.because) : where;
-}
-
-/**
- * Where the audio would go, by chooseTarget's rule, without taking the member's slowmode turn for a voice message:
- * for what posts nothing yet (a scene's preview), the turn being taken when it is posted.
- */
-export async function chooseDestination(
-  interaction: SpeakingInteraction,
-  output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'store' | 'reading'>,
-  builtin: OutsideVoiceOutput = 'file',
-): Promise<
-  Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
-> {
-  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
-  if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context.players, context.reading);
-  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
-  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
-}
-
-/** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */
-function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' | 'no-voice'): ChosenTarget {
-  const bar = claimMemberVoiceMessage(interaction);
-  return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
-}
-
-/**
- * The member's own voice rights where their speech plays, as the gate asks them again before each part (for an
- * order built elsewhere, the dashboard's studio: src/app/dashboard-bot.ts).
- */
-export function memberStillSpeaks(interaction: MemberPlace, channelId: string): () => Revocation | undefined {
-  const effects = effectsAt(placeOf(interaction, channelId), { kind: 'voice' });
-  return () => recheck(effects);
-}
 
 /** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
 export async function speakForCommand(
@@ -289,7 +164,7 @@ async function speakAndAnswer(
       : undefined;
   const outcome = await job.outcome;
   // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
-  const late = !privately && target.kind !== 'voice' && postsPrivately(effects);
+  const late = !privately && target.kind !== 'voice' && job.postsPrivately();
   if (late) privately = true;
   const answer = wordOutcome(outcome, {
     flavour: 'command',
@@ -307,46 +182,4 @@ async function speakAndAnswer(
       : answer;
   const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
   await showAnswer(interaction, context.logger, shown, where, privately, buttons);
-}
-
-/** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
-function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
-  if (target.kind === 'voice')
-    return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
-  if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
-  return { kind: target.kind };
-}
-
-/** Posts what the worder (outcome-words.ts) made of the outcome. */
-async function showAnswer(
-  interaction: SpeakingInteraction,
-  log: Logger,
-  answer: OutcomeAnswer,
-  target: ChosenTarget,
-  privateReply: boolean,
-  /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
-  source: ReplyButtonSource | undefined,
-): Promise<void> {
-  switch (answer.answer) {
-    case 'reply': {
-      const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
-      if (answer.files.length > 0)
-        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes, privateReply);
-      return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
-    }
-    case 'too-large':
-      return showTooLargeFile(interaction, log, answer, privateReply);
-    case 'voice-message':
-      return showVoiceMessage(
-        interaction,
-        log,
-        answer,
-        target.kind === 'voice-message' ? target.bar : undefined,
-        answer.buttons && source,
-      );
-    case 'refused':
-      throw answer.error;
-    default:
-      throw new Error(`a command cannot post a ${answer.answer} answer`);
-  }
 }

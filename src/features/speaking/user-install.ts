@@ -25,7 +25,7 @@ import { tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
-import type { OutputChoice } from './speech-delivery.ts';
+import type { OutputChoice } from './target-choice.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';

@@ -66,7 +66,7 @@ export async function showVoiceMessage(
   interaction: SpeakingInteraction,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
-  /** Why the member may not post it in this channel, if they may not (the target speech-delivery.ts chose). */
+  /** Why the member may not post it in this channel, if they may not (the target target-choice.ts chose). */
   bar: MemberVoiceMessageBar | undefined,
   buttons?: ReplyButtonSource,
 ): Promise<void> {

@@ -4,7 +4,7 @@
 // them, gate.ts) and the channel's slowmode are checked before anything is paid for. A member who may not gets the
 // audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
-import { judge } from './gate.ts';
+import { memberMayPostVoiceMessage } from './gate.ts';
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
 export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';
@@ -28,11 +28,8 @@ export function claimMemberVoiceMessage(
 ): MemberVoiceMessageBar | undefined {
   const permissions = asker.memberPermissions;
   const thread = asker.channel?.isThread() ?? false;
-  const verdict = judge({
-    does: ['post-voice-message'],
-    at: { guild: null, memberId: asker.user.id, text: { thread, member: permissions, bot: null } },
-  });
-  if (permissions === null || verdict.kind === 'refused' || verdict.privately) return 'member-no-permission';
+  if (permissions === null || !memberMayPostVoiceMessage(asker.user.id, { thread, member: permissions }))
+    return 'member-no-permission';
   const seconds =
     asker.channel !== null && 'rateLimitPerUser' in asker.channel ? (asker.channel.rateLimitPerUser ?? 0) : 0;
   if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;

@@ -19,13 +19,9 @@ import {
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
 import type { ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import {
-  SPEAKING_USES,
-  settingsForCommand,
-  settingsOutsideServer,
-  speakForCommand,
-  speakOutsideServer,
-} from '../speaking/index.ts';
+import { SPEAKING_USES, speakForCommand } from './speech-delivery.ts';
+import { settingsForCommand } from './speech-settings.ts';
+import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import './strings.ts';

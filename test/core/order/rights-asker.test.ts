@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { Revocation } from '../../../src/core/order/revocation.ts';
+import type { OrderEffects, OrderRights, RightsVerdict } from '../../../src/core/order/rights.ts';
+import { RightsAsker } from '../../../src/core/order/rights-asker.ts';
+import type { JobEvents, SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
+import { MEMBER_REQUEST } from '../../../src/core/order/speech-order.ts';
+
+/** A port whose answers the test sets, recording each question asked of it. */
+function port() {
+  const state = {
+    verdict: { kind: 'allowed', privately: false } as RightsVerdict,
+    revoked: undefined as Revocation | undefined,
+    posts: 'publicly' as 'publicly' | 'privately',
+    asked: [] as string[],
+  };
+  const rights: OrderRights = {
+    mayAccept: () => {
+      state.asked.push('accept');
+      return state.verdict;
+    },
+    mayPlay: () => {
+      state.asked.push('play');
+      return state.revoked;
+    },
+    mayPost: () => {
+      state.asked.push('post');
+      return state.posts;
+    },
+  };
+  return { state, rights };
+}
+
+const EFFECTS: OrderEffects = { does: ['speak-in-voice', 'member-words'], at: null };
+
+function order(effects?: OrderEffects, stillAllowed?: StillAllowed): SpeechOrder {
+  return {
+    requester: { guildId: 'g', userId: 'u', command: 'say', id: '1', policy: MEMBER_REQUEST },
+    target: { kind: 'file' },
+    request: { kind: 'tts', text: 'hello', voice: 'v', format: 'wav' },
+    ...(effects === undefined ? {} : { effects }),
+    ...(stillAllowed === undefined ? {} : { stillAllowed }),
+  };
+}
+
+/** Takes an order as the pipeline would, keeping what it was given. */
+function taker() {
+  const taken: SpeechOrder[] = [];
+  const events: JobEvents = {
+    accepted: Promise.resolve({ parts: 1, ahead: 0 }),
+    firstAudio: new Promise(() => {}),
+    outcome: Promise.resolve({ kind: 'played', seconds: 1 }),
+  };
+  const take = (given: SpeechOrder): JobEvents => {
+    taken.push(given);
+    return events;
+  };
+  return { taken, take };
+}
+
+describe('RightsAsker', () => {
+  it('never takes an order the port refuses: its events are the refusal, its answer private', async () => {
+    const { state, rights } = port();
+    const refusal = new Error('may not speak there');
+    state.verdict = { kind: 'refused', error: refusal };
+    const { taken, take } = taker();
+    const job = new RightsAsker(rights).ask(order(EFFECTS), take);
+    expect(taken).toEqual([]);
+    await expect(job.accepted).rejects.toBe(refusal);
+    expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
+    expect(job.privately).toBe(true);
+    expect(state.asked).toEqual(['accept']);
+  });
+
+  it("asks the port before each part ahead of the order's own check, and again right before its post", async () => {
+    const { state, rights } = port();
+    state.verdict = { kind: 'allowed', privately: true };
+    const { taken, take } = taker();
+    const job = new RightsAsker(rights).ask(
+      order(EFFECTS, () => ({ code: 'ignored' })),
+      take,
+    );
+    expect(job.privately).toBe(true);
+    const [given] = taken;
+    expect(await given?.stillAllowed?.()).toEqual({ code: 'ignored' });
+    state.revoked = { code: 'muted', channelId: 'v' };
+    expect(await given?.stillAllowed?.()).toEqual({ code: 'muted', channelId: 'v' });
+    expect(job.postsPrivately()).toBe(false);
+    state.posts = 'privately';
+    expect(job.postsPrivately()).toBe(true);
+    expect(state.asked).toEqual(['accept', 'play', 'play', 'post', 'post']);
+  });
+
+  it('holds an order that declares no effects, or a pipeline without a port, to nothing of its own', async () => {
+    const { state, rights } = port();
+    const { taken, take } = taker();
+    const plain = order();
+    const job = new RightsAsker(rights).ask(plain, take);
+    expect(taken).toEqual([plain]);
+    expect([job.privately, job.postsPrivately()]).toEqual([false, false]);
+    expect(state.asked).toEqual([]);
+    const none = new RightsAsker(undefined);
+    expect(none.admits(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
+    expect(none.stillAllows(EFFECTS)).toBeUndefined();
+    none.ask(order(EFFECTS), take);
+    expect(await taken[1]?.stillAllowed?.()).toBeUndefined();
+  });
+
+  it('answers a front-end before its order exists: the verdict, or the refusal thrown', () => {
+    const { state, rights } = port();
+    const asker = new RightsAsker(rights);
+    expect(asker.requireAdmitted(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
+    const refusal = new Error('no Connect');
+    state.verdict = { kind: 'refused', error: refusal };
+    expect(() => asker.requireAdmitted(EFFECTS)).toThrow(refusal);
+    expect(asker.admits(EFFECTS)).toEqual(state.verdict);
+  });
+});
