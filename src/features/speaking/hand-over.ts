@@ -10,7 +10,7 @@ import { commandNameOf } from '../../core/interactions/answered.ts';
 import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
   MEMBER_REQUEST,
-  type JobEvents,
+  type OrderEvents,
   type Requester,
   type SpeechOrder,
   type SpeechPipeline,
@@ -26,7 +26,7 @@ import { judge, recheck } from './gate.ts';
 export type Order = SpeechOrder & { effects: Effects };
 
 /** The job's events, and whether its answer is the member's alone (a post they may not make publicly). */
-export type HandedOver = JobEvents & { privately: boolean };
+export type HandedOver = OrderEvents & { privately: boolean };
 
 /** The pipeline's part of the commands' context: how an order is spoken. */
 export type Speaker = Pick<SpeechPipeline, 'speak'>;
