@@ -14,9 +14,34 @@ import type { Logger } from '../log.ts';
 import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from '../sourcing/part-source.ts';
-import type { JobAccount } from '../sourcing/job-account.ts';
+import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import { leavesPaidParts } from '../quota/paid-part-way.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
+
+/**
+ * An order as its parts are fetched for it: what the part source reads of it, and the order's own record of what each
+ * fetch learnt (src/core/order/order.ts `learnt`). Without `learnt` nothing is kept (a render alone: tests, tools).
+ */
+export interface PartsOrder extends OrderAccount {
+  learnt?(part: FetchedPart): void;
+}
+
+/**
+ * One part's audio for `order`: what its fetch learnt (a free voice that stood in, a line cut at its cap) is handed to
+ * the order, which records it, before its audio or its failure goes on.
+ */
+export async function orderedPart(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  signal: AbortSignal,
+  order: PartsOrder,
+): Promise<SpeechAudio> {
+  const part = await source.fetchPart(request, text, signal, order);
+  order.learnt?.(part);
+  if ('failure' in part) throw part.failure;
+  return part.audio;
+}
 
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
 export type PartClip = PlaybackItem & { started?: () => void };
@@ -56,7 +81,7 @@ export function partClip(
   request: SpeechRequest,
   text: string,
   label: string,
-  job: JobAccount,
+  order: PartsOrder,
   log: Logger,
   allowed: StillAllowed,
   before?: PartBefore,
@@ -75,7 +100,7 @@ export function partClip(
     (pending ??= (mayAsk === undefined ? allowed() : mayAsk.then(() => allowed())).then(() => {
       // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
       prefetch.signal.throwIfAborted();
-      return source.fetch(request, text, prefetch.signal, job);
+      return orderedPart(source, request, text, prefetch.signal, order);
     }));
   const dispose = () => {
     prefetch.abort();
@@ -140,45 +165,48 @@ export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>
  * A request's parts read whole, in order (each requested when the one before it has been read), posted as ONE
  * file: WAV or MP3 joined in the audio worker (one header, exact sizes; joinPartsOffThread), its duration measured
  * from its samples there. Parts in a format SayBot cannot join (the service answered FLAC, M4A or Ogg) stay one
- * file each, as sent, with the cut last frame or streamed sizes made right.
+ * file each, as sent, with the cut last frame or streamed sizes made right. `restFailed`: a part after paid ones
+ * failed, and the file holds the parts made before it (src/core/quota/paid-part-way.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  job: JobAccount,
+  order: PartsOrder,
   allowed: StillAllowed,
-): Promise<{ files: RenderedFile[]; seconds: number }> {
+): Promise<{ files: RenderedFile[]; seconds: number; restFailed?: unknown }> {
   const parts: PartPieces[] = [];
+  let restFailed: { error: unknown } | undefined;
   for (const text of texts) {
     try {
-      parts.push(await readPart(source, request, text, job, allowed));
+      parts.push(await readPart(source, request, text, order, allowed));
     } catch (error) {
       // A later part failed after parts were paid for: the member gets what they paid for, and is told why it stops
       // there (never paid audio left undelivered).
-      if (parts.length === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
-      job.restFailed = error;
+      if (parts.length === 0 || order.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+      restFailed = { error };
       break;
     }
   }
+  const rest = restFailed === undefined ? {} : { restFailed: restFailed.error };
   const format = parts[0]?.format;
   if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.bytes),
       format,
-      jobOwner(job),
+      orderOwner(order),
     );
-    return { files: [{ data, format }], seconds };
+    return { files: [{ data, format }], seconds, ...rest };
   }
   let seconds = 0;
   const files = [];
   for (const part of parts) {
     // A format SayBot cannot join (FLAC, M4A, Ogg from the service): posted as it came, made a file in the worker.
-    const file = await partFileOffThread(part.bytes, part.format, jobOwner(job));
+    const file = await partFileOffThread(part.bytes, part.format, orderOwner(order));
     seconds += file.seconds;
     files.push({ data: file.data, format: part.format });
   }
-  return { files, seconds };
+  return { files, seconds, ...rest };
 }
 
 /** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
@@ -189,7 +217,7 @@ export interface PartPieces {
 
 /**
  * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
- * so, each after the one before it. Its render ended meanwhile (JobAccount `ended`), it is let go of. A body that came
+ * so, each after the one before it. Its render ended meanwhile (OrderAccount `ended`), it is let go of. A body that came
  * whole in shared memory (the free voice's WAV, a cache hit, a
  * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
  * the audio worker reads and joins: no join of the whole part on the main thread.
@@ -198,17 +226,17 @@ export async function readPart(
   source: PartSource,
   request: SpeechRequest,
   text: string,
-  job: JobAccount,
+  order: PartsOrder,
   allowed: StillAllowed,
 ): Promise<PartPieces> {
   await allowed();
-  const response = await source.fetch(request, text, job.ended ?? new AbortController().signal, job);
+  const response = await orderedPart(source, request, text, order.ended ?? new AbortController().signal, order);
   return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
-export function jobOwner(job: JobAccount): AudioJobOwner {
-  const { context } = job.charge;
+export function orderOwner(order: OrderAccount): AudioJobOwner {
+  const { context } = order.charge;
   return { guild: context.guildId, member: context.userId };
 }
 
@@ -241,32 +269,35 @@ export async function fileAsVoiceMessage(
 
 /**
  * Every part joined into one voice message (Ogg Opus, duration, waveform). Each part is requested when the one
- * before it has been read, as a file's parts are; a cached part's stored packets go in as they are.
+ * before it has been read, as a file's parts are; a cached part's stored packets go in as they are. `restFailed` as a
+ * file's (partsFile).
  */
-export function partsVoiceMessage(
+export async function partsVoiceMessage(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  job: JobAccount,
+  order: PartsOrder,
   allowed: StillAllowed,
-): Promise<VoiceMessage> {
-  const signal = job.ended ?? new AbortController().signal;
-  return renderVoiceMessage(
+): Promise<{ message: VoiceMessage; restFailed?: unknown }> {
+  const signal = order.ended ?? new AbortController().signal;
+  let restFailed: { error: unknown } | undefined;
+  const message = await renderVoiceMessage(
     (async function* () {
       for (const [index, text] of texts.entries()) {
         await allowed();
         let audio: SpeechAudio;
         try {
-          audio = await source.fetch(request, text, signal, job);
+          audio = await orderedPart(source, request, text, signal, order);
         } catch (error) {
           // As a file's (partsFile): the parts paid for before a later one failed are the voice message.
-          if (index === 0 || job.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
-          job.restFailed = error;
+          if (index === 0 || order.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
+          restFailed = { error };
           return;
         }
         yield partPackets(audio, source.encoding);
       }
     })(),
-    { owner: jobOwner(job) },
+    { owner: orderOwner(order) },
   );
+  return { message, ...(restFailed === undefined ? {} : { restFailed: restFailed.error }) };
 }

@@ -1,17 +1,17 @@
-// A job rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
+// An order rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
 // message, or a scene mixed into one recording with its timeline.
 import type { Logger } from '../log.ts';
 import type { AudioJobOwner } from '../audio/workers/audio-thread/audio-thread.ts';
 import {
   fileAsVoiceMessage,
-  jobOwner,
+  orderOwner,
   partsFile,
   partsVoiceMessage,
   type RenderedFile,
   type StillAllowed,
 } from './clips.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import type { Job } from './job.ts';
+import type { Order } from './order.ts';
 import { sceneFile } from './scene-file.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { SceneTimeline } from './scene-types.ts';
@@ -48,30 +48,35 @@ export async function fileOrVoiceMessage(
   };
 }
 
-/** A job whose target is a file or a voice message (or voice without a player: a file), rendered whole. */
+/**
+ * An order whose target is a file or a voice message (or voice without a player: a file), rendered whole. A file or
+ * voice message left holding the parts paid for before a later one failed is told to the order (its `partWay`).
+ */
 export async function rendered(
   source: PartSource,
   log: Logger,
-  job: Job,
+  order: Order,
   allowed: StillAllowed,
 ): Promise<SpeechOutcome> {
-  const { target } = job;
+  const { target } = order;
   const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;
-  const owner = jobOwner(job);
-  if (job.scene && target.kind !== 'voice') {
-    const format = target.kind === 'file' ? (job.sceneFormat ?? 'wav') : 'wav';
-    const mixed = await sceneFile(source, job.lines, job, allowed, format);
+  const owner = orderOwner(order);
+  if (order.scene && target.kind !== 'voice') {
+    const format = target.kind === 'file' ? (order.sceneFormat ?? 'wav') : 'wav';
+    const mixed = await sceneFile(source, order.lines, order, allowed, format);
     if (target.kind === 'file') return fileOrVoiceMessage(mixed, sizeLimit, source.encoding, log, owner);
     const message = await fileAsVoiceMessage(mixed.files[0], source.encoding, owner);
     const cut = mixed.cutAt === undefined ? {} : { cutAt: mixed.cutAt };
     return { kind: 'voice-message', message, seconds: message.durationSecs, timeline: mixed.timeline, ...cut };
   }
-  const [line] = job.lines;
+  const [line] = order.lines;
   if (line === undefined) throw new SpeechInputError({ code: 'empty-text' });
   if (target.kind === 'voice-message') {
-    const message = await partsVoiceMessage(source, line.request, line.texts, job, allowed);
+    const { message, restFailed } = await partsVoiceMessage(source, line.request, line.texts, order, allowed);
+    if (restFailed !== undefined) order.partWay(restFailed);
     return { kind: 'voice-message', message, seconds: message.durationSecs };
   }
-  const files = await partsFile(source, line.request, line.texts, job, allowed);
+  const { restFailed, ...files } = await partsFile(source, line.request, line.texts, order, allowed);
+  if (restFailed !== undefined) order.partWay(restFailed);
   return fileOrVoiceMessage(files, sizeLimit, source.encoding, log, owner);
 }

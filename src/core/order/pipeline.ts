@@ -2,7 +2,7 @@ import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import type { Charge, SpendContext } from '../quota/charge.ts';
+import type { SpendContext } from '../quota/charge.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { StillAllowed } from './clips.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
@@ -28,11 +28,10 @@ import {
   freeLineLimit,
 } from '../sourcing/seconds-cap.ts';
 import { QuoteAllowance, QuoteExceededError } from '../quota/quote-ceiling.ts';
-import { afterPaying } from '../quota/paid-part-way.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import type { Lane, SpokenLine } from '../sourcing/job-account.ts';
-import { Job, discard } from './job.ts';
-import type { CloneClip, JobEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
+import type { AcceptedTerms, Lane, SpokenLine } from './order-types.ts';
+import { Order, discard } from './order.ts';
+import type { CloneClip, OrderEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
 import { playInVoice } from './voice-playback.ts';
@@ -107,24 +106,23 @@ export class SpeechPipeline {
   }
 
   /**
-   * Takes `order` as one job (src/core/order/job.ts): its text split (a scene's lines each), checked and held, then
-   * spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message. Its rights
-   * are asked first (rights-asker.ts): refused, it is never taken.
+   * Takes `order` as one Order (src/core/order/order.ts): its text split (a scene's lines each), checked and held,
+   * then spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message. Its
+   * rights are asked first (rights-asker.ts): refused, it is never taken.
    */
-  speak(order: SpeechOrder): JobEvents & RightsAnswered {
+  speak(order: SpeechOrder): OrderEvents & RightsAnswered {
     return this.rights.ask(order, (allowed) => this.#take(allowed));
   }
 
-  #take(order: SpeechOrder): JobEvents {
-    return new Job(order, {
-      accept: (job) => {
-        job.lines =
-          'scene' in order
-            ? this.#sceneLines(order.scene)
-            : [{ request: order.request, texts: this.#split(order.request), pauseBefore: 0 }];
-        return this.#accept(job);
-      },
-      deliver: (job) => this.#deliver(job),
+  #take(order: SpeechOrder): OrderEvents {
+    return new Order(order, {
+      lines: () =>
+        'scene' in order
+          ? this.#sceneLines(order.scene)
+          : [{ request: order.request, texts: this.#split(order.request), pauseBefore: 0 }],
+      accept: (job) => this.#accept(job),
+      deliver: (job) => this.#delivered(job),
+      done: (job, outcome) => this.#done(job, outcome),
     });
   }
 
@@ -210,7 +208,7 @@ export class SpeechPipeline {
   /**
    * A /clone of `requester`'s from its acceptance to its first line handed to speak(): /stop (stopRenders) reaches it
    * meanwhile, aborting `signal`, which cloneVoice takes as `stop`. `done()` once its line is handed over (from then on
-   * the line's own job is what /stop reaches), or once it is over.
+   * the line's own order is what /stop reaches), or once it is over.
    */
   stoppableClone(requester: Requester): { readonly signal: AbortSignal; done(): void } {
     const stop = new AbortController();
@@ -290,7 +288,7 @@ export class SpeechPipeline {
   }
 
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
-  async #accept(job: Job): Promise<void> {
+  async #accept(job: Order): Promise<AcceptedTerms> {
     const { requester, target, lines } = job;
     for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
@@ -313,23 +311,24 @@ export class SpeechPipeline {
         clips,
         channelId: target.channelId,
       });
+    let terms: AcceptedTerms;
     try {
-      await this.#admitAndAuthorize(job, clips, seconds, ready);
+      terms = await this.#admitAndAuthorize(job, clips, seconds, ready);
     } catch (error) {
       if (held) held.release();
       throw error;
     }
-    if (!player || !held) return;
-    // From here to the lane's bookkeeping nothing awaits, so jobs take their places in the order they were held.
+    if (!player || !held) return terms;
+    // From here to the lane's bookkeeping nothing awaits, so orders take their places in the order they were held.
     const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(requester.guildId, lane);
-    job.ahead = player.inQueue + lane.clips;
+    const ahead = player.inQueue + lane.clips;
     lane.clips += clips;
-    job.playback = { player, lane, held };
+    return { ...terms, ahead, playback: { player, lane, held } };
   }
 
   /** The queue bounds, then the budgets and the month, for an order of `clips` clips lasting about `seconds`. */
-  async #admitAndAuthorize(job: Job, clips: number, seconds: number, ready: boolean): Promise<void> {
+  async #admitAndAuthorize(job: Order, clips: number, seconds: number, ready: boolean): Promise<AcceptedTerms> {
     const { requester, target, lines } = job;
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
@@ -369,14 +368,14 @@ export class SpeechPipeline {
       admission.release();
       throw error;
     }
-    job.take({ lines: spoken, fallback, ...paid, admission });
+    return { lines: spoken, fallback, ...paid, admission };
   }
 
   /**
    * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
    * against the budgets until recorded. A Refusal when they may not be spent.
    */
-  async #authorizeParts(job: Job, lines: readonly SpokenLine[]): Promise<Paid> {
+  async #authorizeParts(job: Order, lines: readonly SpokenLine[]): Promise<Paid> {
     const { requester } = job;
     const needs = (
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
@@ -408,40 +407,23 @@ export class SpeechPipeline {
     return texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
-  async #deliver(job: Job): Promise<SpeechOutcome> {
-    const result = await this.#delivered(job);
-    // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
-    const delivered =
-      result.kind === 'failed'
-        ? { ...result, error: afterPaying(result.error, job.charge.paid, job.charge.written - job.charge.paid) }
-        : result;
-    const { freeVoice, lineCutAt, restFailed } = job;
-    const paidBefore = job.charge.paid;
-    // A file or voice message of the parts paid for before a later one failed: said with why (paid part-way, once).
-    const partWay =
-      restFailed === undefined || delivered.kind === 'failed' ? undefined : afterPaying(restFailed, paidBefore);
-    const outcome = {
-      ...delivered,
-      ...(partWay === undefined ? {} : { partWay }),
-      ...(endedEarly(delivered.kind) && job.charge.written > 0 ? { spentSome: true as const } : {}),
-      ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
-      ...(lineCutAt === undefined || delivered.kind === 'failed' ? {} : { lineCutAt }),
-    };
+  /** An order's outcome, settled: the free voice's lines counted, a right taken away logged. */
+  #done(job: Order, outcome: SpeechOutcome): void {
     if (outcome.kind !== 'failed') {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.
       const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(job.requester.guildId, cause);
-      if (job.fallback !== undefined || freeVoice !== undefined) count('fallback');
+      if (job.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback');
       else
         for (const line of job.lines)
           if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen');
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
       this.#revoked(job, outcome.error, outcome.secondsHeard);
-    return outcome;
   }
 
-  async #delivered(job: Job): Promise<SpeechOutcome> {
+  /** An order spoken in voice or rendered; a failure is its outcome, what it was handed in whole let go. */
+  async #delivered(job: Order): Promise<SpeechOutcome> {
     const { target } = job;
     try {
       if (target.kind !== 'voice' || !job.playback) return await this.#render(job);
@@ -463,17 +445,15 @@ export class SpeechPipeline {
     } catch (error) {
       for (const line of job.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
-    } finally {
-      job.settle();
     }
   }
 
   /**
-   * A job rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders) and a
-   * right taken away may end (rightsChanged): either ends the job (Job `end`), which lets go of the part it waits for.
+   * An order rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders) and
+   * a right taken away may end (rightsChanged): either ends it (Order `end`), which lets go of the part it waits for.
    * Checked before each part is asked for, and once the whole is made, before anything is posted.
    */
-  async #render(job: Job): Promise<SpeechOutcome> {
+  async #render(job: Order): Promise<SpeechOutcome> {
     const { requester } = job;
     // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
     const notEnded = () => {
@@ -515,7 +495,7 @@ export class SpeechPipeline {
    * The one check before each part is fetched and before it plays: the voices not deleted since, the server still
    * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
    */
-  async #stillAllowed(job: Job): Promise<void> {
+  async #stillAllowed(job: Order): Promise<void> {
     for (const line of job.lines) this.#source.checkVoice(line.request);
     const { requester } = job;
     if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
@@ -524,7 +504,7 @@ export class SpeechPipeline {
   }
 
   /** The operator's one line for a request cut short by a right taken away (the member is told by its front-end). */
-  #revoked(job: Job, error: RightsRevokedError, secondsHeard: number): void {
+  #revoked(job: Order, error: RightsRevokedError, secondsHeard: number): void {
     const { requester } = job;
     this.#log.info(
       {
@@ -539,7 +519,7 @@ export class SpeechPipeline {
     );
   }
 
-  #firstFrame(job: Job): void {
+  #firstFrame(job: Order): void {
     job.heard();
     const askedAt = job.requester.askedAt;
     // From the member's request as stamped where it was made (what they wait through) to its first frame going out.
@@ -562,12 +542,4 @@ interface Stoppable {
 }
 
 /** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */
-interface Paid {
-  charge: Charge;
-  late?: QuoteAllowance;
-}
-
-/** An order in voice that ended before its end: what it spent is said with it (heard or not). */
-function endedEarly(kind: SpeechOutcome['kind']): boolean {
-  return kind === 'stopped' || kind === 'skipped' || kind === 'cut-off';
-}
+type Paid = Pick<AcceptedTerms, 'charge' | 'late'>;

@@ -6,7 +6,7 @@
 // (the speaking feature's gate), which the app gives the pipeline (SpeechPipelineOptions `rights`).
 import type { Revocation } from './revocation.ts';
 import type { OrderEffects, OrderRights, RightsAnswered, RightsVerdict } from './rights.ts';
-import type { JobEvents, SpeechOrder } from './speech-order.ts';
+import type { OrderEvents, SpeechOrder } from './speech-order.ts';
 
 /** Without a port (the core's own tests) an order is held to no rights but the pipeline's own. */
 const ALLOWED: RightsVerdict = { kind: 'allowed', privately: false };
@@ -40,7 +40,7 @@ export class RightsAsker {
    * ahead of what the order adds itself (`stillAllowed`: auto-read's ignore list). Refused: nothing accepted,
    * nothing paid, and its events say so as a job's do. An order that declares no effects is held to nothing here.
    */
-  ask(order: SpeechOrder, take: (order: SpeechOrder) => JobEvents): JobEvents & RightsAnswered {
+  ask(order: SpeechOrder, take: (order: SpeechOrder) => OrderEvents): OrderEvents & RightsAnswered {
     const { effects } = order;
     if (effects === undefined) return { ...eventsOf(take(order)), privately: false, postsPrivately: () => false };
     const verdict = this.admits(effects);
@@ -56,12 +56,12 @@ export class RightsAsker {
 }
 
 /** A job's three events, apart from the job. */
-function eventsOf(job: JobEvents): JobEvents {
+function eventsOf(job: OrderEvents): OrderEvents {
   return { accepted: job.accepted, firstAudio: job.firstAudio, outcome: job.outcome };
 }
 
 /** An order the port refused: nothing accepted, nothing paid; its outcome the refusal, as the pipeline's are. */
-function refused(error: Error): JobEvents & RightsAnswered {
+function refused(error: Error): OrderEvents & RightsAnswered {
   const accepted = Promise.reject(error);
   // Read by the front-end; an order nobody awaits must not end the process.
   accepted.catch(() => {});

@@ -9,17 +9,10 @@ import { mixSceneOffThread, probePartOffThread } from '../audio/workers/audio-th
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
-import { jobOwner, readPart, type RenderedFile, type StillAllowed } from './clips.ts';
+import { orderOwner, readPart, type PartsOrder, type RenderedFile, type StillAllowed } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import type { JobAccount } from '../sourcing/job-account.ts';
-import type { SpeechRequest } from '../settings/speech-request.ts';
+import type { SpokenLine } from './order-types.ts';
 import type { SceneTimeline } from './scene-types.ts';
-
-export interface SceneFileLine {
-  request: SpeechRequest;
-  texts: readonly string[];
-  pauseBefore: number;
-}
 
 export interface SceneFile {
   files: [RenderedFile];
@@ -32,8 +25,8 @@ export interface SceneFile {
 
 export async function sceneFile(
   source: PartSource,
-  lines: readonly SceneFileLine[],
-  job: JobAccount,
+  lines: readonly SpokenLine[],
+  order: PartsOrder,
   allowed: StillAllowed,
   format: EditableFormat,
 ): Promise<SceneFile> {
@@ -41,7 +34,7 @@ export async function sceneFile(
   // MAX_SCENE_SECONDS as it comes, so audio far longer than its estimate stops the scene before more is requested or
   // paid. What was paid is kept: the mix cuts it at the cap. (An MP3's headers tell no exact length; the mix counts
   // its samples.)
-  const owner = jobOwner(job);
+  const owner = orderOwner(order);
   let seconds = 0;
   let over = false;
   const mixLines = [];
@@ -50,7 +43,7 @@ export async function sceneFile(
     seconds += line.pauseBefore;
     const parts: PartBytes[] = [];
     for (const text of line.texts) {
-      const part = await readPart(source, line.request, text, job, allowed);
+      const part = await readPart(source, line.request, text, order, allowed);
       if (part.format !== 'wav' && part.format !== 'mp3')
         throw new UnsupportedAudioError(part.format, `a scene line came as ${part.format}: only WAV and MP3 mix`);
       parts.push(part.bytes);

@@ -1,5 +1,5 @@
 // What a front-end gives the speech pipeline and gets back: the order (who asked and by which rules, what, where it
-// goes, the rights it is held to), and its job's events: acceptance, first frame and one outcome.
+// goes, the rights it is held to), and its events: acceptance, first frame and one outcome.
 // src/core/order/pipeline.ts re-exports them.
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
@@ -116,7 +116,7 @@ export type SpeechOrder = {
 );
 
 /** What acceptance tells the front-end. */
-export interface AcceptedJob {
+export interface Acceptance {
   parts: number;
   ahead: number;
   /**
@@ -132,8 +132,8 @@ export interface FirstFrame {
   freeVoice?: ServiceFallback;
 }
 
-/** An order's job as its front-end sees it: three events (src/core/order/job.ts is the pipeline's whole job). */
-export interface JobEvents {
+/** An order as its front-end sees it: three events (src/core/order/order.ts is the whole order). */
+export interface OrderEvents {
   /**
    * Settles once the text is split, the free checks passed and the characters are held (budgets, month):
    * rejects with a Refusal (src/core/refusal.ts), a SpeechInputError or another typed error before anything is paid.
@@ -141,17 +141,17 @@ export interface JobEvents {
    * audio are already under way when it resolves; the front-end acknowledges the interaction side by side with
    * them, never before it.
    */
-  accepted: Promise<AcceptedJob>;
+  readonly accepted: Promise<Acceptance>;
   /**
    * Resolves when the first frame goes out (voice only); never otherwise. With the free voice that speaks it when the
    * service failed (FREE_VOICE fallback), so the first words already name the voice heard.
    */
-  firstAudio: Promise<FirstFrame>;
+  readonly firstAudio: Promise<FirstFrame>;
   /**
    * How it ended. Never rejects: a failure of the service or of voice is an outcome, and so is a refusal
    * (`failed` with the error `accepted` rejected with, nothing heard).
    */
-  outcome: Promise<SpeechOutcome>;
+  readonly outcome: Promise<SpeechOutcome>;
 }
 
 export type SpeechOutcome = (

@@ -1,13 +1,13 @@
-// A job played in a voice channel: the channel joined while the first part is requested, every part queued on the
-// guild's player in the order jobs were accepted (its lane), each later part requested once the one before it is
+// An order played in a voice channel: the channel joined while the first part is requested, every part queued on the
+// guild's player after the orders accepted before it (its lane), each later part requested once the one before it is
 // heard (never while that one may still be refused) and played only if that one played to its end, and the parts'
 // results as one outcome.
 import type { Logger } from '../log.ts';
-import type { GuildPlayer, HeldOrder, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
 import { partClip, type PartBefore, type PartClip, type StillAllowed } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import type { Job } from './job.ts';
-import type { Lane } from '../sourcing/job-account.ts';
+import type { Order } from './order.ts';
+import type { Lane, VoicePlace } from './order-types.ts';
 import { estimateRequestSeconds } from '../quota/queue-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
@@ -15,10 +15,10 @@ import type { RightsWatch } from './rights-watch.ts';
 import type { SpeechOutcome } from './speech-order.ts';
 
 /** What playing needs of the pipeline. */
-export interface Playback {
+export interface PlaybackNeeds {
   source: PartSource;
   log: Logger;
-  /** Each guild's lane (jobs accepted, not yet queued), shared with acceptance. */
+  /** Each guild's lane (orders accepted, not yet queued), shared with acceptance. */
   lanes: Map<string, Lane>;
   /** The pipeline's one check before each part is fetched and before it plays. */
   allowed: StillAllowed;
@@ -39,12 +39,12 @@ export interface Playback {
  * part already under way (read to its end and paid, as any part sent).
  */
 export async function playInVoice(
-  on: Playback,
-  job: Job,
+  on: PlaybackNeeds,
+  order: Order,
   voiceChannelId: string,
-  playback: { player: GuildPlayer; lane: Lane; held: HeldOrder },
+  playback: VoicePlace,
 ): Promise<SpeechOutcome> {
-  const { requester } = job;
+  const { requester } = order;
   const { player, lane, held } = playback;
   let inLane = true;
   /** Its clips no longer count as ahead of later orders: queued (they count as the player's), failed or ended. */
@@ -57,7 +57,7 @@ export async function playInVoice(
   // Ended while it was accepted: nothing asked for, no join.
   const endedEarly = held.endedAs;
   if (endedEarly !== undefined) {
-    leaveLane(job.scene ? 1 : job.lines.reduce((sum, line) => sum + line.texts.length, 0));
+    leaveLane(order.scene ? 1 : order.lines.reduce((sum, line) => sum + line.texts.length, 0));
     return { kind: endedEarly, seconds: 0 };
   }
   const label = `${requester.command}:${requester.id}`;
@@ -70,16 +70,16 @@ export async function playInVoice(
     const first = heard.at(-1)?.promise;
     ends.push(Promise.withResolvers());
     heard.push(Promise.withResolvers());
-    return job.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
+    return order.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
   };
-  const parts = job.lines.map((line, lineIndex) =>
+  const parts = order.lines.map((line, lineIndex) =>
     line.texts.map((text, index) =>
       partClip(
         on.source,
         line.request,
         text,
-        `${label}#${job.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
-        job,
+        `${label}#${order.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
+        order,
         on.log,
         on.allowed,
         before(),
@@ -87,10 +87,10 @@ export async function playInVoice(
     ),
   );
   // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
-  const scene: SceneClip | undefined = job.scene
+  const scene: SceneClip | undefined = order.scene
     ? sceneClip(
         label,
-        job.lines.map((line, index) => ({
+        order.lines.map((line, index) => ({
           pauseBefore: line.pauseBefore,
           parts: parts[index] ?? [],
           estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
@@ -107,7 +107,7 @@ export async function playInVoice(
   }
   const first = clips[0];
   // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
-  if (job.ahead === 0) first?.prepare?.();
+  if (order.ahead === 0) first?.prepare?.();
   const joined = player.connect(voiceChannelId);
   const queued = Promise.all([lane.tail, joined]).then(() => held.queue(clips));
   lane.tail = queued.then(

@@ -10,7 +10,7 @@ import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import { effectsKey } from '../cache/cache-key.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { JobAccount } from './job-account.ts';
+import type { OrderAccount } from './order-account.ts';
 import { abortable, withoutEffects, type PartStore, type SpeechAudio } from './part-flight.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
@@ -23,7 +23,7 @@ interface Changed {
 /** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
 export interface Originals {
   key(request: ServiceRequest, text: string): string;
-  fetch(request: ServiceRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio>;
+  fetch(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio>;
   saved(charge: Charge | undefined, request: ServiceRequest, text: string): void;
 }
 
@@ -49,7 +49,7 @@ export class ChangedParts {
     effects: AudioEffects,
     text: string,
     signal: AbortSignal,
-    job?: JobAccount,
+    order?: OrderAccount,
   ): Promise<SpeechAudio> {
     const { cache, metrics } = this.#store;
     const original = withoutEffects(request);
@@ -59,13 +59,13 @@ export class ChangedParts {
     const hit = await cache?.get(key, request.voice);
     if (cache) metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) {
-      this.#originals.saved(job?.charge, request, text);
+      this.#originals.saved(order?.charge, request, text);
       return cachedPart(hit, this.#store.encoding);
     }
-    const audio = await this.#originals.fetch(original, text, signal, job);
+    const audio = await this.#originals.fetch(original, text, signal, order);
     const { value, leader } = this.#changing.join(
       key,
-      () => this.#change(audio, effects, key, request.voice, generation, job?.charge.context.guildId),
+      () => this.#change(audio, effects, key, request.voice, generation, order?.charge.context.guildId),
       (c) => c.then((changed) => changed.done),
     );
     // Identical requests at once: the leader's original is changed, the others' copies are let go.

@@ -22,5 +22,5 @@ export async function freePart(
     (entry) => store.cache?.put(key, request.voice, entry, generation),
     (error: unknown) => store.log.debug({ err: error, key }, 'free part not cached'),
   );
-  return { from: 'free', part: () => fill.part(), done: cached, ...(cutAt === undefined ? {} : { cutAt }) };
+  return { from: 'free', part: () => fill.part(), done: cached };
 }

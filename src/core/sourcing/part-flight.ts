@@ -58,8 +58,6 @@ export interface Flight {
   part(): PartAudio;
   /** Settles when the part is whole and written to the cache (or could not be). */
   done: Promise<unknown>;
-  /** A free voice's line whose audio proved longer than its cap (seconds): cut there. */
-  cutAt?: number;
 }
 
 /**

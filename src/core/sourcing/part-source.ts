@@ -13,8 +13,8 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { Charge } from '../quota/charge.ts';
-import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
-import type { JobAccount } from './job-account.ts';
+import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { callUnderQuota } from '../quota/quota-policy.ts';
 import { SpendRecorder, unwanted, type PaidCall } from '../quota/spend-recorder.ts';
@@ -56,7 +56,7 @@ export interface PartSourceOptions {
   freeVoice?: boolean;
   /**
    * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
-   * before anything was charged is spoken in the free voice instead (its job's freeVoice says so).
+   * before anything was charged is spoken in the free voice instead (the part's `freeVoice` says so).
    */
   fallback?: boolean;
 }
@@ -112,7 +112,7 @@ export class PartSource {
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
     this.#changed = new ChangedParts(this.#store, {
       key: (request, text) => this.#key(request, text),
-      fetch: (request, text, signal, job) => this.#fetchOriginal(request, text, signal, job),
+      fetch: (request, text, signal, order) => this.#fetchOriginal(request, text, signal, order),
       saved: (charge, request, text) => this.#saved(charge, request, text),
     });
   }
@@ -157,47 +157,66 @@ export class PartSource {
   }
 
   /**
-   * One part's audio, recorded against its job's charge; what the job learns here (a free voice that stood in, a
-   * line cut) is written on it. `signal` ends this caller's wait, not the shared fetch.
+   * One part's audio, recorded against its order's charge (`fetchPart` without what the order learns): rejects with
+   * its failure. `signal` ends this caller's wait, not the shared fetch.
    */
-  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
-    if (request.kind === 'ready') return request.response;
-    this.checkVoice(request);
-    let audio: SpeechAudio;
-    try {
-      // The service already failed this request: its other parts go to the free voice at once, not each after
-      // another wait for the service to fail again (but for a part too long for one of its lines).
-      const fellBack =
-        job?.freeVoice !== undefined && !isFreeVoice(request.voice) && fitsFreeLine(text, freeStandIn(request).voice);
-      audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, job);
-    } catch (error) {
-      const failed = failedUncharged(error);
-      if (!this.#fallback || !failed || isFreeVoice(request.voice) || job === undefined) throw error;
-      // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-      const free = freeStandIn(request);
-      if (!fitsFreeLine(text, free.voice)) throw error;
-      const voice = free.voice;
-      this.#log.warn(
-        { code: 'free-voice-fallback', err: error, guildId: job.charge.context.guildId, voice },
-        'the Voice API failed: this part is spoken in the free voice',
-      );
-      job.freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
-      audio = await this.#fetchAny(free, text, signal, job);
-    }
-    try {
-      // Deleted while it was fetched: nobody hears it.
-      this.checkVoice(request);
-    } catch (error) {
-      audio.body.destroy();
-      throw error;
-    }
-    return audio;
+  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
+    const part = await this.fetchPart(request, text, signal, order);
+    if ('failure' in part) throw part.failure;
+    return part.audio;
   }
 
-  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, job?: JobAccount): Promise<SpeechAudio> {
+  /**
+   * One part's fetch, recorded against its order's charge: its audio or its failure, with what the order learns here
+   * (the free voice that stood in, a free line cut at its cap), which the order records itself. `signal` ends this
+   * caller's wait, not the shared fetch.
+   */
+  async fetchPart(
+    request: SpeechRequest,
+    text: string,
+    signal: AbortSignal,
+    order?: OrderAccount,
+  ): Promise<FetchedPart> {
+    if (request.kind === 'ready') return { audio: request.response };
+    let freeVoice: ServiceFallback | undefined;
+    let audio: SpeechAudio | undefined;
+    try {
+      this.checkVoice(request);
+      try {
+        // The service already failed this order: its other parts go to the free voice at once, not each after
+        // another wait for the service to fail again (but for a part too long for one of its lines).
+        const fellBack =
+          order?.freeVoice !== undefined &&
+          !isFreeVoice(request.voice) &&
+          fitsFreeLine(text, freeStandIn(request).voice);
+        audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, order);
+      } catch (error) {
+        const failed = failedUncharged(error);
+        if (!this.#fallback || !failed || isFreeVoice(request.voice) || order === undefined) throw error;
+        // The service failed before anything was charged: the free voice says this part, and the front-end says so.
+        const free = freeStandIn(request);
+        if (!fitsFreeLine(text, free.voice)) throw error;
+        const voice = free.voice;
+        this.#log.warn(
+          { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
+          'the Voice API failed: this part is spoken in the free voice',
+        );
+        freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
+        audio = await this.#fetchAny(free, text, signal, order);
+      }
+      // Deleted while it was fetched: nobody hears it.
+      this.checkVoice(request);
+      return { audio, ...learnt(freeVoice, audio) };
+    } catch (failure) {
+      audio?.body.destroy();
+      return { failure, ...learnt(freeVoice, audio) };
+    }
+  }
+
+  #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
     return changesAudio(request.effects)
-      ? this.#changed.fetch(request, request.effects, text, signal, job)
-      : this.#fetchOriginal(request, text, signal, job);
+      ? this.#changed.fetch(request, request.effects, text, signal, order)
+      : this.#fetchOriginal(request, text, signal, order);
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
@@ -205,15 +224,15 @@ export class PartSource {
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
-    job?: JobAccount,
+    order?: OrderAccount,
   ): Promise<SpeechAudio> {
     const key = this.#key(request, text);
-    const charge = job?.charge;
+    const charge = order?.charge;
     const { value, leader } = this.#flights.join(
       key,
       () => {
         const waiters = new Waiters(() => this.#flights.forget(key, fetching));
-        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, job, waiters) };
+        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, order, waiters) };
         // Its answer arrived (or it failed): from here it is read to its end whoever lets go of it.
         const answered = () => waiters.close();
         void fetching.flight.then(answered, answered);
@@ -229,7 +248,6 @@ export class PartSource {
       charge?.release(text);
       throw error;
     }
-    if (flight.cutAt !== undefined && job !== undefined) job.lineCutAt = flight.cutAt;
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();
@@ -244,10 +262,10 @@ export class PartSource {
     request: ServiceRequest,
     text: string,
     key: string,
-    job: JobAccount | undefined,
+    order: OrderAccount | undefined,
     waiters: Waiters,
   ): Promise<Flight> {
-    const charge = job?.charge;
+    const charge = order?.charge;
     const hit = await this.#cache?.get(key, request.voice);
     if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
@@ -256,7 +274,7 @@ export class PartSource {
     if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
     // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
     if (!waiters.wanted()) throw unwanted();
-    const payer = await this.#payer(request, text, job);
+    const payer = await this.#payer(request, text, order);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
     // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
@@ -304,14 +322,14 @@ export class PartSource {
    * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
    * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
    * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
-   * its quote has left (its job's `late`): a cache-only request's part is refused, it was accepted as costing nothing
+   * its quote has left (its order's `late`): a cache-only request's part is refused, it was accepted as costing nothing
    * and
    * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
    */
-  async #payer(request: ServiceRequest, text: string, job: JobAccount | undefined): Promise<Charge | undefined> {
-    const charge = job?.charge;
-    if (job === undefined || charge === undefined || charge.reserves(text)) return charge;
-    job.late?.take(countCharacters(text));
+  async #payer(request: ServiceRequest, text: string, order: OrderAccount | undefined): Promise<Charge | undefined> {
+    const charge = order?.charge;
+    if (order === undefined || charge === undefined || charge.reserves(text)) return charge;
+    order.late?.take(countCharacters(text));
     if (this.#accounting === undefined) return charge;
     return this.#accounting.authorizeLate(charge, {
       text,
@@ -384,4 +402,15 @@ export class PartSource {
     await this.#spends.settled();
     await this.#cache?.close();
   }
+}
+
+/** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
+function learnt(
+  freeVoice: ServiceFallback | undefined,
+  audio: SpeechAudio | undefined,
+): { freeVoice?: ServiceFallback; cutAt?: number } {
+  return {
+    ...(freeVoice === undefined ? {} : { freeVoice }),
+    ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
+  };
 }

@@ -1,4 +1,4 @@
-// How a front-end names the free voice's fallback (src/core/order/pipeline.ts: AcceptedJob.fallback) to members: the
+// How a front-end names the free voice's fallback (src/core/order/pipeline.ts: Acceptance.fallback) to members: the
 // free voice that speaks, and in a few words why the paid one may not (no member's figures: the channel may read it).
 import type { MessageKey } from '../../core/i18n/catalogue.ts';
 import { t } from './strings.ts';

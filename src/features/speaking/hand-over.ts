@@ -11,7 +11,7 @@ import { commandNameOf } from '../../core/interactions/answered.ts';
 import { receivedAtEpochMs } from '../../core/interactions/received.ts';
 import {
   MEMBER_REQUEST,
-  type JobEvents,
+  type OrderEvents,
   type Requester,
   type SpeechOrder,
   type SpeechPipeline,
@@ -27,10 +27,10 @@ import type { Effects } from './gate-types.ts';
 export type Order = SpeechOrder & { effects: Effects };
 
 /**
- * The job's events, whether its answer is the member's alone (a post they may not make publicly), and the same asked
+ * The order's events, whether its answer is the member's alone (a post they may not make publicly), and the same asked
  * again right before its post.
  */
-export type HandedOver = JobEvents & RightsAnswered;
+export type HandedOver = OrderEvents & RightsAnswered;
 
 /** The pipeline's part of the commands' context: how an order is spoken. */
 export type Speaker = Pick<SpeechPipeline, 'speak'>;

@@ -24,7 +24,7 @@ export type Front =
       voice: string;
       voiceId: string;
       sizeLimit: number;
-      /** Spoken by the free voice in place of the paid one at acceptance (AcceptedJob.fallback). */
+      /** Spoken by the free voice in place of the paid one at acceptance (Acceptance.fallback). */
       fellBack: boolean;
       /** The reply may carry the replay buttons (replies are kept and the request is replayable). */
       buttons: boolean;

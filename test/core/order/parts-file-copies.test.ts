@@ -23,13 +23,15 @@ const pieces = (seconds: number, pitchHz: number): Buffer[] =>
 /** A part source serving `parts` by their index as text, each as a body of its pieces. */
 const sourceOf = (parts: Array<{ format: string; pieces: Buffer[] }>) =>
   ({
-    fetch: (_request: SpeechRequest, text: string): Promise<SpeechAudio> => {
+    fetchPart: (_request: SpeechRequest, text: string): Promise<{ audio: SpeechAudio }> => {
       const part = parts[Number(text)];
       return Promise.resolve({
-        format: part?.format,
-        body: Readable.from(part?.pieces ?? []),
-        requestId: text,
-      } as unknown as SpeechAudio);
+        audio: {
+          format: part?.format,
+          body: Readable.from(part?.pieces ?? []),
+          requestId: text,
+        } as unknown as SpeechAudio,
+      });
     },
   }) as unknown as PartSource;
 

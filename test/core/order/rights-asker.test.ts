@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Revocation } from '../../../src/core/order/revocation.ts';
 import type { OrderEffects, OrderRights, RightsVerdict } from '../../../src/core/order/rights.ts';
 import { RightsAsker } from '../../../src/core/order/rights-asker.ts';
-import type { JobEvents, SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
+import type { OrderEvents, SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/speech-order.ts';
 
 /** A port whose answers the test sets, recording each question asked of it. */
@@ -45,12 +45,12 @@ function order(effects?: OrderEffects, stillAllowed?: StillAllowed): SpeechOrder
 /** Takes an order as the pipeline would, keeping what it was given. */
 function taker() {
   const taken: SpeechOrder[] = [];
-  const events: JobEvents = {
+  const events: OrderEvents = {
     accepted: Promise.resolve({ parts: 1, ahead: 0 }),
     firstAudio: new Promise(() => {}),
     outcome: Promise.resolve({ kind: 'played', seconds: 1 }),
   };
-  const take = (given: SpeechOrder): JobEvents => {
+  const take = (given: SpeechOrder): OrderEvents => {
     taken.push(given);
     return events;
   };

@@ -13,7 +13,8 @@ import { silentLogger } from '../../../src/core/log.ts';
 import type { Charge } from '../../../src/core/quota/charge.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
-import { sceneFile, type SceneFileLine } from '../../../src/core/order/scene-file.ts';
+import { sceneFile } from '../../../src/core/order/scene-file.ts';
+import type { SpokenLine } from '../../../src/core/order/order-types.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
@@ -22,7 +23,7 @@ const RATE = 24000;
 const SECONDS = [12, 9, 15];
 const charge = { context: { guildId: 'guild-1', userId: 'member-1', command: 'scene' } } as unknown as Charge;
 const request: SpeechRequest = { kind: 'tts', text: 'scene', voice: 'voice-b-en-f-01', format: 'wav' };
-const lines: SceneFileLine[] = SECONDS.map((_, i) => ({ request, texts: [String(i)], pauseBefore: i === 0 ? 0 : 0.5 }));
+const lines: SpokenLine[] = SECONDS.map((_, i) => ({ request, texts: [String(i)], pauseBefore: i === 0 ? 0 : 0.5 }));
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -34,7 +35,9 @@ const pieces = (seconds: number, pitchHz: number): Buffer[] =>
   inPieces(encodeWav(toneSamples({ pitchHz, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
 
 const sourceOf = (fetch: (text: string) => Promise<SpeechAudio>) =>
-  ({ fetch: (_request: SpeechRequest, text: string) => fetch(text) }) as unknown as PartSource;
+  ({
+    fetchPart: async (_request: SpeechRequest, text: string) => ({ audio: await fetch(text) }),
+  }) as unknown as PartSource;
 
 describe('a scene of paid parts rendered as a file', () => {
   it('is measured and mixed with no copy larger than a piece on the main thread, the pieces left as they were', async () => {

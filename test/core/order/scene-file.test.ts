@@ -23,9 +23,11 @@ function sourceOf(seconds: number): { source: PartSource; asked: string[] } {
   const asked: string[] = [];
   const wav = Buffer.from(encodeWav(toneSamples({ pitchHz: 200, seconds, amplitude: 0.3, sampleRate: RATE }), RATE));
   const source = {
-    fetch: (_request: SpeechRequest, text: string): Promise<SpeechAudio> => {
+    fetchPart: (_request: SpeechRequest, text: string): Promise<{ audio: SpeechAudio }> => {
       asked.push(text);
-      return Promise.resolve({ format: 'wav', body: Readable.from([wav]), requestId: text } as unknown as SpeechAudio);
+      return Promise.resolve({
+        audio: { format: 'wav', body: Readable.from([wav]), requestId: text } as unknown as SpeechAudio,
+      });
     },
   } as unknown as PartSource;
   return { source, asked };

@@ -13,7 +13,7 @@ import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/revocation.ts';
-import type { JobEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
+import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
 import { estimateSpeechSeconds } from '../../../core/quota/queue-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
@@ -58,7 +58,7 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
  * What the reader needs back from the hand-over of its order: acceptance (a Refusal rejects it), its first frame (the
  * next message is handed over then; without it, at the outcome) and how it ended.
  */
-export type ReaderJob = Pick<JobEvents, 'accepted' | 'outcome'> & Partial<Pick<JobEvents, 'firstAudio'>>;
+export type ReaderEvents = Pick<OrderEvents, 'accepted' | 'outcome'> & Partial<Pick<OrderEvents, 'firstAudio'>>;
 
 /** The one notice a refusal earns (then silence until a message is accepted again). */
 export interface RefusalNotice {
@@ -102,7 +102,7 @@ export type StopReason = 'left-voice';
 
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
-  handOver: (order: ReaderOrder) => ReaderJob;
+  handOver: (order: ReaderOrder) => ReaderEvents;
   /**
    * The speech request for `text`: the member's /myvoice, else the server's default (userId null: the server's
    * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under

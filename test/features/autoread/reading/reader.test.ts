@@ -8,7 +8,7 @@ import {
   AutoReader,
   type AutoReaderOptions,
   type BehindNotice,
-  type ReaderJob,
+  type ReaderEvents,
   type ReaderOrder,
   type RefusalNotice,
 } from '../../../../src/features/autoread/reading/reader.ts';
@@ -80,7 +80,7 @@ class Pipeline {
     return new Promise((resolve) => this.#waiting.push({ count, resolve }));
   }
 
-  speak = (order: ReaderOrder): ReaderJob => {
+  speak = (order: ReaderOrder): ReaderEvents => {
     this.orders.push(order);
     for (const waiter of this.#waiting.filter((w) => this.orders.length >= w.count)) waiter.resolve();
     const next = this.script.shift() ?? 'accept';

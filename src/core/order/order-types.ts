@@ -1,0 +1,47 @@
+// An order's lines as spoken, what acceptance settles for it, and its place in voice: types only, shared by the order
+// (order.ts), the pipeline that accepts it and the modules that deliver it.
+import type { Charge } from '../quota/charge.ts';
+import type { Admission } from '../quota/queue-bounds.ts';
+import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
+import type { Refusal } from '../refusal.ts';
+import type { SpeechRequest } from '../settings/speech-request.ts';
+import type { GuildPlayer, HeldOrder } from '../voice/guild-player.ts';
+
+/** One line of an order as spoken: its request, its text split into parts, after a pause (a scene's; 0 otherwise). */
+export interface SpokenLine {
+  request: SpeechRequest;
+  texts: readonly string[];
+  pauseBefore: number;
+}
+
+/** Voice orders of one guild accepted but not yet queued on its player (they may be waiting for the join). */
+export interface Lane {
+  /** Their clips, counted as ahead of the next order. */
+  clips: number;
+  /** Settles when the last of them has been queued (or has failed): orders are queued in the order accepted. */
+  tail: Promise<void>;
+}
+
+/** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */
+export interface VoicePlace {
+  player: GuildPlayer;
+  lane: Lane;
+  held: HeldOrder;
+}
+
+/** What acceptance settles: the lines as they will be spoken, what they are held and paid on, and its place. */
+export interface AcceptedTerms {
+  /** The order's lines, or (a plain request refused for money) their free-voice version. */
+  lines: readonly SpokenLine[];
+  /** Why the paid voice was refused when the free voice speaks instead. */
+  fallback?: Refusal | undefined;
+  charge: Charge;
+  /** Its place in the queue bounds' figures, released when it is settled. */
+  admission: Admission;
+  /** What it may still pay for parts counted free at acceptance (OrderAccount.late). */
+  late?: QuoteAllowance | undefined;
+  /** Clips ahead of it in the guild's queue when it was accepted (voice). */
+  ahead?: number;
+  /** Voice only: where it is played, held until its clips are queued. */
+  playback?: VoicePlace | undefined;
+}

@@ -1,0 +1,65 @@
+// One name per concept, written down: docs/architecture.md's Glossary gives the order's words, and every type the
+// order's rooms export (src/core/order/, src/core/sourcing/: an interface, a type, a class, an enum) is named there, so
+// a new name for an old thing shows up where it can be seen next to the old one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './import-graph.ts';
+
+const ROOMS = ['src/core/order', 'src/core/sourcing'];
+
+/** The types `text` (a module) declares and exports: interfaces, type aliases, classes and enums, not re-exports. */
+function exportedTypes(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    const declares =
+      ts.isInterfaceDeclaration(statement) ||
+      ts.isTypeAliasDeclaration(statement) ||
+      ts.isClassDeclaration(statement) ||
+      ts.isEnumDeclaration(statement);
+    const exported = ts.canHaveModifiers(statement)
+      ? (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+      : false;
+    if (declares && exported && statement.name !== undefined) names.push(statement.name.text);
+  }
+  return names;
+}
+
+/** The words of a Markdown section (`## title` to the next `## `) written as code. */
+function codeWordsOf(markdown: string, title: string): Set<string> {
+  const start = markdown.indexOf(`\n## ${title}\n`);
+  if (start < 0) return new Set();
+  const rest = markdown.slice(start + title.length + 5);
+  const end = rest.search(/\n## /);
+  const section = end < 0 ? rest : rest.slice(0, end);
+  return new Set([...section.matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
+}
+
+describe('the Glossary of docs/architecture.md', () => {
+  const glossary = codeWordsOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'), 'Glossary');
+
+  it("names every type the order's rooms export", () => {
+    const types = sourceFiles(ROOMS).flatMap((file) =>
+      exportedTypes(file, readFileSync(join(ROOT, file), 'utf8')).map((name) => ({ file, name })),
+    );
+    expect(types.length).toBeGreaterThan(40);
+    expect(types.filter(({ name }) => !glossary.has(name)).map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
+  });
+
+  it('reads exported declarations only, and code words of the one section', () => {
+    const module = [
+      'export interface A {}',
+      'export type B = string;',
+      'export class C {}',
+      'export enum D { x }',
+      'interface Hidden {}',
+      'export function f(): void {}',
+      "export type { E } from './e.ts';",
+    ].join('\n');
+    expect(exportedTypes('m.ts', module)).toEqual(['A', 'B', 'C', 'D']);
+    const markdown = '# Doc\n\n## Glossary\n\n- **word** - `A` and `B`\n\n## Next\n\n`C`\n';
+    expect([...codeWordsOf(markdown, 'Glossary')]).toEqual(['A', 'B']);
+  });
+});
