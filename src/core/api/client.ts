@@ -8,6 +8,7 @@ import { audioBound, DEFAULT_AUDIO_LIMITS, type AudioLimits } from './audio-limi
 import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Call } from './call.ts';
+import { WireWatch } from './wire-watch.ts';
 import {
   BadRequestError,
   ConnectionError,
@@ -529,10 +530,11 @@ export class VoiceApiClient {
     const started = performance.now();
     const observe = (status: number) =>
       this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
+    const wire = new WireWatch();
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
-        dispatcher: this.#agent,
+        dispatcher: this.#agent.compose(wire.interceptor),
         signal: call.signal,
         headers: {
           authorization: `Bearer ${this.#apiKey}`,
@@ -544,8 +546,9 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
-      // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile.
-      const charge = transportCharge(errorCode(error));
+      // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile. Nothing of it
+      // written (let go of while its connection opened, or never connected): nothing to charge.
+      const charge = wire.left ? transportCharge(errorCode(error)) : 'not-charged';
       if (charge === 'maybe-charged') progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }

@@ -58,9 +58,11 @@ export class SpendRecorder {
    * and nothing sent, when the books cannot take it), spent from then on; the service's acceptance confirms it, a
    * definite "not charged" takes it back, and a call with no answer stays spent, unconfirmed (it may have been
    * charged). Retried attempts are one call: written once. `wanted` is asked before it is written and again once it
-   * is, the last instant before it leaves: nobody waits for it any more, it is not sent (taken back if written). A
-   * call closed after it left because nobody waited (the client's CallControl `letGo`) stays spent, as it may have
-   * been charged: never taken back, never sent again.
+   * is, the last instant before it is handed to the client: nobody waits for it any more, it is not sent (taken
+   * back if written). One let go of after that while its connection opens leaves no byte either: the client answers
+   * "not charged" (src/core/api/wire-watch.ts) and it is taken back. A call closed after it left because nobody
+   * waited (the client's CallControl `letGo`) stays spent, as it may have been charged: never taken back, never sent
+   * again.
    */
   paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, wanted = () => true): PaidCall {
     const stillWanted = () => {
