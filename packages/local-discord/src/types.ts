@@ -133,6 +133,8 @@ export interface FakeAttachment {
   proxy_url: string;
   content_type?: string;
   duration_secs?: number;
+  /** Its alt text: `description` in the message's `attachments` metadata (what a screen reader says of a picture). */
+  description?: string;
   /** An upload of a modal's File Upload: Discord hosts it as an ephemeral attachment. */
   ephemeral?: boolean;
 }
