@@ -280,6 +280,8 @@ export class FakeDiscord {
   async postMessage(message: ChatMessage): Promise<boolean> {
     const refusal = memberMessageRefusal(message.content);
     if (refusal !== undefined) throw refusal;
+    // A server the bot left still has its members and channels: they write there, and the bot is not told.
+    if (this.#botAway(message.guildId) !== undefined) return false;
     // A timed-out member has lost Send Messages everywhere in the server: their client cannot post.
     if (this.parts.world.guilds.get(message.guildId)?.isTimedOut(message.author.id) === true)
       throw new DiscordRefusal(403, 50013, 'Missing Permissions (the member is timed out)');
@@ -623,6 +625,13 @@ export class FakeDiscord {
    * (`suppress: false`); unset flags stay as they were (a Stage suppresses whoever enters it).
    */
   setVoiceState(guildId: string, userId: string, channelId: string | null, moderation: VoiceModeration = {}): void {
+    const away = this.#botAway(guildId);
+    if (away !== undefined) {
+      // The bot is not in the server: nobody to tell and no voice session to join, but the member moves all the same.
+      if (!away.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
+      away.setVoiceState(userId, channelId, undefined, moderation);
+      return;
+    }
     const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
     if (userId === this.parts.world.bot.id) {
@@ -785,9 +794,28 @@ export class FakeDiscord {
     return this.parts.world.guild(guildId).voiceStatuses.get(channelId);
   }
 
-  /** Voice channel of any member as the fake knows it. */
+  /** Voice channel of any member as the fake knows it (also in a server the bot left: its members' clients see it). */
   voiceChannelOf(guildId: string, userId: string): string | null {
-    return this.parts.world.guild(guildId).voiceStates.get(userId)?.channelId ?? null;
+    const guild = this.#botAway(guildId) ?? this.parts.world.guild(guildId);
+    return guild.voiceStates.get(userId)?.channelId ?? null;
+  }
+
+  /** Whether the bot is in the server now: not once it left it or was removed (removeBot), again after addBotBack. */
+  botIsIn(guildId: string): boolean {
+    return this.parts.world.guilds.has(guildId);
+  }
+
+  /**
+   * Whether a person is a member of the server, as their own client knows (removeMember ends it), whether or not
+   * the bot is still there.
+   */
+  isMember(guildId: string, userId: string): boolean {
+    return (this.parts.world.guilds.get(guildId) ?? this.#botAway(guildId))?.members.has(userId) ?? false;
+  }
+
+  /** A server the bot left or was removed from, which its members still have (undefined: the bot is there). */
+  #botAway(guildId: string): GuildRecord | undefined {
+    return this.parts.world.guilds.has(guildId) ? undefined : this.#removedGuilds.get(guildId);
   }
 
   heard(guildId: string): HeardAudio {

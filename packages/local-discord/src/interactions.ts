@@ -107,6 +107,12 @@ export class Interaction implements InteractionHandle {
   originalMessageId: string | undefined;
   /** A component interaction's: the message its component is on, which a type 6 or 7 callback makes @original. */
   componentMessageId: string | undefined;
+  /** A modal submit's: the interaction the bot answered with the modal (its messages say how the form was opened). */
+  openedBy: Interaction | undefined;
+  /** A slash command's name as Discord's client shows it, with its sub-command group and sub-command ("scene save"). */
+  shownName: string;
+  /** A message context menu's: the message it was used on. */
+  targetMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
   /**
    * Where the app is no member (a user install): what its responses may use, its app_permissions (Discord: an app
@@ -146,6 +152,7 @@ export class Interaction implements InteractionHandle {
     this.user = user;
     this.channelId = channelId;
     this.commandName = commandName;
+    this.shownName = commandName;
     this.waits = deps.waits;
   }
 
@@ -195,6 +202,36 @@ export class Interaction implements InteractionHandle {
       timeoutMs,
     );
   }
+}
+
+/** The sub-command group and sub-command chosen, in order (none for a command without them). */
+function subCommandPath(options: Json[]): string[] {
+  const only = options.length === 1 ? options[0] : undefined;
+  if (only === undefined || (only.type !== OptionType.SubCommand && only.type !== OptionType.SubCommandGroup))
+    return [];
+  return [String(only.name), ...subCommandPath(Array.isArray(only.options) ? (only.options as Json[]) : [])];
+}
+
+/**
+ * interaction_metadata as Discord puts it on the messages that answer an interaction: who used it and how (its
+ * type), with a command's name, a component's interacted_message_id, or a modal submit's
+ * triggering_interaction_metadata (the interaction that opened the form).
+ */
+function metadataOf(interaction: Interaction): Json {
+  return {
+    id: interaction.id,
+    type: interaction.type,
+    ...(interaction.type === InteractionType.ApplicationCommand ? { name: interaction.shownName } : {}),
+    ...(interaction.targetMessageId === undefined ? {} : { target_message_id: interaction.targetMessageId }),
+    user: userPayload(interaction.user),
+    authorizing_integration_owners: interaction.guild ? { 0: interaction.guild.id } : {},
+    ...(interaction.type === InteractionType.MessageComponent && interaction.componentMessageId !== undefined
+      ? { interacted_message_id: interaction.componentMessageId }
+      : {}),
+    ...(interaction.openedBy === undefined
+      ? {}
+      : { triggering_interaction_metadata: metadataOf(interaction.openedBy) }),
+  };
 }
 
 function inferType(option: InteractionOption): number {
@@ -263,6 +300,8 @@ export class Interactions {
     const options = (input.options ?? []).map((o) => this.option(o));
     // Attachments go with the sub-command the member chose (a sub-command is the only top-level option then).
     const sub = options.length === 1 && options[0]?.type === OptionType.SubCommand ? options[0] : undefined;
+    interaction.shownName = [input.name, ...subCommandPath(options)].join(' ');
+    if (target) interaction.targetMessageId = String(target.id);
     const declared = sub === undefined ? registered : optionsOf(registered).find((o) => o.name === sub.name);
     // Discord's client offers only files of the option's types (file_types): any other never reaches the bot.
     for (const a of input.attachments ?? []) checkAttachmentType(declared, a);
@@ -362,6 +401,7 @@ export class Interactions {
       channelId: source.channelId,
       locale: input.locale ?? source.locale,
     });
+    interaction.openedBy = source;
     payload.data = {
       custom_id: modal.custom_id,
       components: submitted.components,
@@ -615,9 +655,9 @@ export class Interactions {
           channelId: interaction.channelId,
           guild: interaction.guild,
           author: this.world.bot,
-          type: 20,
           applicationId: this.world.applicationId,
-          interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName },
+          interactionMetadata: metadataOf(interaction),
+          ...this.shownAs(interaction),
         },
         // A deferral keeps only Ephemeral and IS_VOICE_MESSAGE (discord-api-docs #7158, #7386).
         type === 4
@@ -686,6 +726,25 @@ export class Interactions {
     };
   }
 
+  /**
+   * The type of the message a response makes, as Discord has it: a command's (or a form a command opened) is an
+   * APPLICATION_COMMAND (20, "alice used /scene save" above it in the client); a message context menu's a
+   * CONTEXT_MENU_COMMAND (23) referring to the message it was used on; a component's (or a form a button opened) a
+   * REPLY (19) to the message whose component was used, which its member's client shows above it. The reference is
+   * left out when the local Discord does not hold that message (a member's chat).
+   */
+  private shownAs(interaction: Interaction): { type: number; replyTo?: Json } {
+    const origin = interaction.openedBy ?? interaction;
+    const [type, referenceId] =
+      origin.type === InteractionType.MessageComponent
+        ? [19, origin.componentMessageId]
+        : origin.targetMessageId !== undefined
+          ? [23, origin.targetMessageId]
+          : [20, undefined];
+    const replyTo = referenceId === undefined ? undefined : this.messages.get(referenceId);
+    return { type, ...(replyTo === undefined ? {} : { replyTo }) };
+  }
+
   // ---- REST: /webhooks/{app}/{token}[/messages/{id}] ----
 
   webhook(
@@ -727,7 +786,12 @@ export class Interactions {
           author: this.world.bot,
           type: 0,
           applicationId: this.world.applicationId,
-          interaction: { id: interaction.id, user: interaction.user, commandName: interaction.commandName },
+          interactionMetadata: {
+            ...metadataOf(interaction),
+            ...(interaction.originalMessageId === undefined
+              ? {}
+              : { original_response_message_id: interaction.originalMessageId }),
+          },
         },
         json,
         body.files,

@@ -93,13 +93,33 @@ export function mentionedBy(content: unknown, allowedMentions: unknown): Mention
   };
 }
 
+/**
+ * A reply's fields: message_reference (type 0, DEFAULT: a reply) and referenced_message, the message replied to as it
+ * is now, without its own referenced message (Discord does not nest them).
+ */
+function replyFields(to: Json): Json {
+  const { referenced_message: _nested, ...referenced } = to;
+  return {
+    message_reference: {
+      type: 0,
+      message_id: to.id,
+      channel_id: to.channel_id,
+      ...(to.guild_id === undefined ? {} : { guild_id: to.guild_id }),
+    },
+    referenced_message: referenced,
+  };
+}
+
 export interface MessageContext {
   channelId: string;
   guild: GuildRecord | undefined;
   author: UserRecord;
   type: number;
   applicationId?: string;
-  interaction?: { id: string; user: UserRecord; commandName: string };
+  /** The interaction the message answers: its interaction_metadata (interactions.ts, metadataOf). */
+  interactionMetadata?: Json;
+  /** The message it is a reply to (a component's response: the message whose component was used). */
+  replyTo?: Json;
 }
 
 export class MessageStore {
@@ -158,17 +178,8 @@ export class MessageStore {
       flags: (typeof data.flags === 'number' ? data.flags : 0) | extraFlags,
       nonce: data.nonce ?? null,
       ...(context.applicationId ? { webhook_id: context.applicationId, application_id: context.applicationId } : {}),
-      ...(context.interaction
-        ? {
-            interaction_metadata: {
-              id: context.interaction.id,
-              type: 2,
-              name: context.interaction.commandName,
-              user: userPayload(context.interaction.user),
-              authorizing_integration_owners: context.guild ? { 0: context.guild.id } : {},
-            },
-          }
-        : {}),
+      ...(context.interactionMetadata ? { interaction_metadata: context.interactionMetadata } : {}),
+      ...(context.replyTo ? replyFields(context.replyTo) : {}),
     };
     this.messages.set(id, message);
     keepNewest(this.messages, this.retain);
@@ -202,7 +213,8 @@ export class MessageStore {
     const uploaded = files.map((file) => {
       const meta = listed?.find((l) => String(l.id) === String(file.index));
       const name = typeof meta?.filename === 'string' ? meta.filename : file.name;
-      return this.cdn.hostFile({ ...file, name });
+      const hosted = this.cdn.hostFile({ ...file, name });
+      return typeof meta?.description === 'string' ? { ...hosted, description: meta.description } : hosted;
     });
     return [...kept, ...uploaded];
   }

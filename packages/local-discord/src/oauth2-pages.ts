@@ -62,6 +62,16 @@ export function consentPage(input: ConsentPageInput): string {
     )
     .join('');
   const origin = URL.canParse(input.redirectUri) ? new URL(input.redirectUri).origin : input.redirectUri;
+  if (input.users.length === 0)
+    return page(
+      `Authorize ${input.applicationName}`,
+      `<h1>${escapeHtml(input.applicationName)} wants to access your Discord account</h1>
+<p role="alert">Nobody is signed in to Discord in this browser, so there is no account to authorize with.</p>
+<form method="post" action="/oauth2/authorize">
+<input type="hidden" name="request" value="${escapeHtml(input.requestId)}">
+<div class="actions"><button class="cancel" type="submit" name="action" value="cancel">Cancel</button></div>
+</form>`,
+    );
   return page(
     `Authorize ${input.applicationName}`,
     `<h1>${escapeHtml(input.applicationName)} wants to access your Discord account</h1>

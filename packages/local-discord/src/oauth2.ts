@@ -15,7 +15,8 @@
 // with the browser's signed-in user: the one `signInBrowser(userId)` handed that browser alone (a one-time cookie),
 // else the one it last authorized as (a cookie of the local Discord's own), else `signIn(userId)`'s. `prompt=none`
 // with a signed-in user who already authorized the scopes (`preauthorize`, or an earlier Authorize) redirects at
-// once, as Discord does; without one the consent page is shown.
+// once, as Discord does; without one the consent page is shown. With `consentAs: 'signed-in'` the chooser offers
+// only that signed-in user (Discord's page: one authorizes as oneself), and the form answered as another is refused.
 //
 // The test and demo API is `fake.oauth2` (LocalOAuth2): clientId, clientSecret, authorizeUrl, tokenUrl, apiUrl,
 // authorizationUrl({...}), registerRedirectUri(uri), signIn(userId | null), signInBrowser(userId),
@@ -66,6 +67,8 @@ interface CodeChallenge {
   challenge: string;
 }
 interface PendingConsent {
+  /** Whom the page offered (consentAs 'signed-in'): the browser's signed-in user, or nobody. */
+  only: { userId: string | undefined } | undefined;
   clientId: string;
   redirectUri: string;
   scopes: OAuth2Scope[];
@@ -446,7 +449,9 @@ export class LocalOAuth2 {
     if (prompt === 'none' && signedIn !== undefined && scopes.every((s) => this.#grants.get(signedIn)?.has(s)))
       return back({ code: this.#newCode(signedIn, scopes, redirectUri, pkce) });
     const requestId = randomToken(24);
+    const onlySignedIn = this.#deps.options.consentAs === 'signed-in';
     this.#pending.set(requestId, {
+      only: onlySignedIn ? { userId: signedIn } : undefined,
       clientId,
       redirectUri,
       scopes,
@@ -462,7 +467,7 @@ export class LocalOAuth2 {
         applicationName: this.#deps.world.bot.username,
         scopes,
         redirectUri,
-        users: this.#users().slice(0, MAX_CHOOSER),
+        users: onlySignedIn ? this.#users().filter((u) => u.id === signedIn) : this.#users().slice(0, MAX_CHOOSER),
         signedInUserId: signedIn,
       }),
     };
@@ -483,6 +488,9 @@ export class LocalOAuth2 {
       );
     const userId = form.get('user_id') ?? '';
     if (!this.#findUser(userId)) return { status: 400, html: errorPage('Unknown user.') };
+    // On Discord one authorizes as the account signed in, and as no other.
+    if (pending.only !== undefined && pending.only.userId !== userId)
+      return { status: 403, html: errorPage('You can only authorize as the account signed in to Discord here.') };
     this.#grant(userId, pending.scopes);
     const answer = this.#redirect(
       pending.redirectUri,

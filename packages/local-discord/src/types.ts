@@ -133,6 +133,8 @@ export interface FakeAttachment {
   proxy_url: string;
   content_type?: string;
   duration_secs?: number;
+  /** Its alt text: `description` in the message's `attachments` metadata (what a screen reader says of a picture). */
+  description?: string;
   /** An upload of a modal's File Upload: Discord hosts it as an ephemeral attachment. */
   ephemeral?: boolean;
 }
@@ -401,6 +403,12 @@ export interface FakeOAuth2Options {
   redirectUris?: string[];
   /** Servers the bot is not in: they appear only in their members' own lists (GET /users/@me/guilds). */
   otherGuilds?: FakeOtherGuildSpec[];
+  /**
+   * Whom the consent page lets a browser authorize as: `anyone` the local Discord knows (the default: a test picks
+   * its user there), or only the user `signed-in` in that browser, as on Discord (where one authorizes as oneself);
+   * a browser with nobody signed in may then only Cancel. For a local Discord others may reach (the playground).
+   */
+  consentAs?: 'anyone' | 'signed-in';
 }
 
 /** A server without the bot, known only to its members' guild lists. Members not in any bot guild need a username. */

@@ -27,6 +27,8 @@ export interface LocalStackOptions {
   sandboxRecords?: number;
   /** The local Discord's world and what it keeps (its token, application, login and intents are set here). */
   discord: Omit<FakeDiscordOptions, 'token' | 'applicationId' | 'oauth2' | 'allowedPrivilegedIntents'>;
+  /** Whom the local Discord's consent page lets a browser authorize as (FakeOAuth2Options.consentAs; default anyone). */
+  consentAs?: 'anyone' | 'signed-in';
   /** SayBot's output kept (default: all). */
   keep?: { lines: number; chars: number };
   /** Takes each started part's stop, in the order started (the caller stops them in reverse). */
@@ -62,7 +64,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     token,
     applicationId: APP_ID,
     allowedPrivilegedIntents: GatewayIntent.MessageContent,
-    oauth2: { clientSecret, redirectUris: [`${dashboardUrl}/callback`] },
+    oauth2: {
+      clientSecret,
+      redirectUris: [`${dashboardUrl}/callback`],
+      ...(options.consentAs === undefined ? {} : { consentAs: options.consentAs }),
+    },
   });
   await options.own(() => discord.close());
   options.log(`local Discord on ${discord.restUrl}; Voice API sandbox on ${sandbox.url} (${sandbox.speech})`);

@@ -1,6 +1,8 @@
 // The playground page's script, served as /page.js (the policy allows scripts from this origin only, nothing
 // inline). It shows what /api/state says the picked person sees, sends what they do, and plays the voice channel's
-// audio as it is heard. Nothing from a message is ever parsed as HTML: every text goes in as textContent.
+// audio as it is heard. Nothing from a message is ever parsed as HTML: every text goes in as textContent, its Markdown
+// (discord-markdown.ts, whose parser is part of this script) drawn as elements.
+import { parseDiscordMarkdown } from './discord-markdown.ts';
 
 export const PAGE_SCRIPT = `'use strict';
 (() => {
@@ -64,17 +66,114 @@ export const PAGE_SCRIPT = `'use strict';
   }
   setInterval(refresh, 700);
 
-  const nameOf = (id) => {
-    const person = state.people.find((p) => p.id === id);
+  // ---- Discord's Markdown: parsed by discord-markdown.ts, drawn here node by node (never as HTML) ----
+  const parseDiscordMarkdown = ${parseDiscordMarkdown.toString()};
+  /** Spoilers the person clicked open, by message and place, so that a redraw keeps them open. */
+  const revealed = new Set();
+
+  /** What a mention shows: a member's or channel's name as this server has it, as Discord's client does. */
+  function mentionName(node) {
+    if (node.kind === 'command') return '/' + node.id;
+    if (node.kind === 'role') return '@unknown-role';
+    if (node.kind === 'channel') {
+      const channel = [...state.text, ...state.voice].find((c) => c.id === node.id);
+      return channel ? '#' + channel.name : '#unknown';
+    }
+    const person = state.people.find((p) => p.id === node.id);
     if (person) return '@' + person.username;
-    const channel = [...state.text, ...state.voice].find((c) => c.id === id);
-    return channel ? '#' + channel.name : '@someone';
-  };
-  const readable = (text) => String(text || '').replace(/<[@#][!&]?(\\d+)>/g, (_, id) => nameOf(id));
+    return node.id === state.saybotId ? '@SayBot' : '@unknown-user';
+  }
+
+  /** A timestamp in the reader's own time zone and language, in the style asked (Discord's t T d D f F R). */
+  function timestamp(node) {
+    const date = new Date(node.seconds * 1000);
+    const styles = {
+      t: { timeStyle: 'short' }, T: { timeStyle: 'medium' }, d: { day: '2-digit', month: '2-digit', year: 'numeric' },
+      D: { dateStyle: 'long' }, f: { dateStyle: 'long', timeStyle: 'short' }, F: { dateStyle: 'full', timeStyle: 'short' },
+    };
+    let text;
+    if (node.style === 'R') {
+      const seconds = (date.getTime() - Date.now()) / 1000;
+      const units = [['year', 31536000], ['month', 2592000], ['day', 86400], ['hour', 3600], ['minute', 60], ['second', 1]];
+      const [unit, size] = units.find(([, size]) => Math.abs(seconds) >= size) || units[units.length - 1];
+      text = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+    } else text = date.toLocaleString(undefined, styles[node.style]);
+    return el('time', { class: 'timestamp', datetime: date.toISOString(), title: date.toLocaleString(undefined, styles.F), text });
+  }
+
+  /** A link, http(s) only (the parser makes no other); a masked one shows its text and, on hover, where it goes. */
+  function link(node, children) {
+    const url = URL.canParse(node.url) ? new URL(node.url) : null;
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return el('span', {}, ...children);
+    return el('a', { href: url.href, target: '_blank', rel: 'noopener noreferrer', title: node.masked ? url.href : undefined }, ...children);
+  }
+
+  /** Text as Discord shows it: its Markdown drawn (key tells its spoilers apart across redraws). */
+  function markdown(text, key, tag = 'div', oneLine = false) {
+    let spoilers = 0;
+    const inline = (node) => {
+      const children = () => node.children.map(inline);
+      switch (node.type) {
+        case 'text': return document.createTextNode(node.text);
+        case 'strong': return el('strong', {}, ...children());
+        case 'em': return el('em', {}, ...children());
+        case 'underline': return el('u', {}, ...children());
+        case 'strike': return el('s', {}, ...children());
+        case 'code': return el('code', { class: 'inline', text: node.text });
+        case 'link': return oneLine ? el('span', { class: 'link' }, ...children()) : link(node, children());
+        case 'mention': return el('span', { class: 'mention', text: mentionName(node) });
+        case 'timestamp': return timestamp(node);
+        case 'emoji': return document.createTextNode(':' + node.name + ':');
+        case 'spoiler': {
+          const id = key + ':' + spoilers++;
+          const hidden = el('span', {}, ...children());
+          const span = el('span', { class: 'spoiler' }, hidden);
+          if (revealed.has(id)) { span.classList.add('revealed'); return span; }
+          if (oneLine) return span;
+          // Hidden from sight and from a screen reader alike until the person opens it.
+          span.setAttribute('role', 'button');
+          span.setAttribute('aria-label', 'Spoiler');
+          span.tabIndex = 0;
+          hidden.setAttribute('aria-hidden', 'true');
+          const reveal = () => {
+            revealed.add(id);
+            span.classList.add('revealed');
+            for (const name of ['role', 'aria-label', 'tabindex']) span.removeAttribute(name);
+            hidden.removeAttribute('aria-hidden');
+          };
+          span.addEventListener('click', reveal, { once: true });
+          span.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); reveal(); } });
+          return span;
+        }
+      }
+      return document.createTextNode('');
+    };
+    const block = (node) => {
+      switch (node.type) {
+        case 'paragraph': return el('p', {}, ...node.children.map(inline));
+        case 'heading': return el('h' + (node.level + 2), { class: 'md-h' + node.level }, ...node.children.map(inline));
+        case 'subtext': return el('p', { class: 'subtext' }, ...node.children.map(inline));
+        case 'quote': return el('blockquote', {}, ...node.children.map(block));
+        case 'list': return el(node.ordered ? 'ol' : 'ul', node.ordered && node.start !== 1 ? { start: node.start } : {},
+          ...node.items.map((item) => el('li', {}, ...item.map(block))));
+        case 'codeBlock': return el('pre', {}, el('code', node.language ? { class: 'language-' + node.language, text: node.text } : { text: node.text }));
+      }
+      return document.createTextNode('');
+    };
+    const blocks = parseDiscordMarkdown(String(text || ''));
+    if (!oneLine) return el(tag, { class: 'content markdown' }, ...blocks.map(block));
+    // A reply's line: the text on one line, its blocks run together.
+    const flat = (node) => node.type === 'quote' ? node.children.flatMap(flat)
+      : node.type === 'list' ? node.items.flat().flatMap(flat)
+      : [node.type === 'codeBlock' ? [{ type: 'code', text: node.text }] : node.children];
+    const runs = blocks.flatMap(flat).flatMap((run, i) => i === 0 ? run : [{ type: 'text', text: ' ' }, ...run]);
+    return el(tag, { class: 'markdown one-line' }, ...runs.map(inline));
+  }
 
   function render() {
-    if (who.options.length === 1) {
-      for (const p of state.people) who.append(el('option', { value: p.id, text: p.username + ' (' + p.role + ')' }));
+    if (who.options.length === 1) for (const p of state.people) who.append(el('option', { value: p.id }));
+    for (const p of state.people) {
+      who.querySelector('option[value="' + p.id + '"]').textContent = p.username + ' (' + p.role + (p.member ? ')' : ', removed from the server)');
     }
     who.value = as;
     $('speech').textContent = state.speech === 'words'
@@ -85,9 +184,28 @@ export const PAGE_SCRIPT = `'use strict';
     $('stopped').textContent = state.saybot.stopped ? state.saybot.stopped + '. Nothing you do here reaches it: restart the playground.' : '';
     $('dashboard').href = '/dashboard?as=' + encodeURIComponent(as) + '&token=' + encodeURIComponent(token);
     $('dashboard').hidden = !as;
+    renderServer();
     renderChannels();
     renderMessages();
     renderModal();
+  }
+
+  /** What happened to the server, as the person's client shows it: SayBot no longer in it, or they removed from it. */
+  function renderServer() {
+    const notice = $('server-notice');
+    const removed = Boolean(state.me && !state.me.member);
+    const gone = !state.saybot.inServer;
+    const key = JSON.stringify([as, removed, gone]);
+    if (notice.dataset.key === key) return;
+    notice.dataset.key = key;
+    notice.hidden = !removed && !gone;
+    if (removed) {
+      notice.replaceChildren(el('span', { text: 'You are no longer a member of ' + state.server + ': you were removed from it. Pick someone else at the top.' }));
+    } else if (gone) {
+      notice.replaceChildren(el('span', { text: 'SayBot is no longer in ' + state.server + ': its commands and menus are gone, and its buttons no longer answer.' }),
+        state.me && state.me.role === 'owner' ? el('button', { type: 'button', text: 'Add SayBot to ' + state.server,
+          onclick: () => act('invite', {}, 'You added SayBot to ' + state.server) }) : null);
+    } else notice.replaceChildren();
   }
 
   function renderChannels() {
@@ -106,7 +224,7 @@ export const PAGE_SCRIPT = `'use strict';
       return el('li', { 'data-voice-channel': c.id },
         el('span', { class: 'voice-name', text: c.name }),
         el('ul', { class: 'voice-members' }, ...c.members.map((m) => el('li', { class: m.bot ? 'bot' : '', text: m.name }))),
-        as ? el('button', {
+        as && state.me && state.me.member ? el('button', {
           type: 'button', class: 'join', text: here ? 'Leave ' + c.name : 'Join ' + c.name,
           onclick: () => act('voice', { channelId: here ? null : c.id }, here ? 'You left ' + c.name : 'You joined ' + c.name),
         }) : null);
@@ -123,12 +241,14 @@ export const PAGE_SCRIPT = `'use strict';
 
   function renderMessages() {
     const channel = current();
-    const key = JSON.stringify([as, channelId, channel.messages]);
+    const outside = Boolean(state.me && !state.me.member) && channelId !== DM;
+    const key = JSON.stringify([as, channelId, outside, channel.messages]);
     if (key === shown) return;
     shown = key;
     const list = $('messages');
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     if (!as) list.replaceChildren(el('li', { class: 'empty', text: 'Pick who you are at the top to see the server as they do.' }));
+    else if (outside) list.replaceChildren(el('li', { class: 'empty', text: 'You cannot see the channels of a server you are not in.' }));
     else if (channel.messages.length === 0) list.replaceChildren(el('li', { class: 'empty', text: channelId === DM
       ? 'SayBot has sent you no direct message. It writes here when a private reply outlives its interaction (15 minutes).'
       : 'No messages yet. Write one, or type / for a command.' }));
@@ -140,11 +260,12 @@ export const PAGE_SCRIPT = `'use strict';
 
   function renderMessage(m) {
     const item = el('li', { class: 'message' + (m.failed ? ' failed' : ''), 'data-message-id': m.id, 'data-author': m.author.name });
-    if (m.interaction) item.append(el('div', { class: 'used', text: m.interaction.user + ' used /' + m.interaction.name }));
+    if (m.interaction) item.append(el('div', { class: 'used', text: m.interaction.user + ' used ' + m.interaction.name }));
+    if (m.reply) item.append(replyLine(m));
     item.append(el('span', { class: 'author' + (m.author.bot ? ' bot' : ''), text: m.author.name }));
     if (m.loading) item.append(el('div', { class: 'thinking', text: 'SayBot is thinking…' }));
-    if (m.content) item.append(el('div', { class: 'content', text: readable(m.content) }));
-    for (const embed of m.embeds) item.append(renderEmbed(embed));
+    if (m.content) item.append(markdown(m.content, m.id));
+    m.embeds.forEach((embed, i) => item.append(renderEmbed(embed, m.id + ':embed' + i)));
     for (const component of m.components) item.append(renderComponent(component, m));
     for (const a of m.attachments) item.append(renderAttachment(a, m.voiceMessage));
     if (m.ephemeral) item.append(el('div', { class: 'private', text: 'Only you can see this' }));
@@ -157,14 +278,24 @@ export const PAGE_SCRIPT = `'use strict';
     return item;
   }
 
-  function renderEmbed(embed) {
+  /** The line above a reply: the message it answers (its author and the start of its text); a click goes there. */
+  function replyLine(m) {
+    const to = m.reply;
+    if (!to.author) return el('div', { class: 'replied' }, el('em', { text: to.text }));
+    return el('button', { type: 'button', class: 'replied', onclick: () => {
+      const target = document.querySelector('[data-message-id="' + CSS.escape(to.id) + '"]');
+      if (target) target.scrollIntoView({ block: 'center' });
+    } }, el('span', { class: 'replied-author', text: '@' + to.author }), markdown(to.text, m.id + ':reply', 'span', true));
+  }
+
+  function renderEmbed(embed, key) {
     const box = el('div', { class: 'embed' });
     if (typeof embed.color === 'number') box.style.borderLeftColor = '#' + embed.color.toString(16).padStart(6, '0');
     if (embed.author && embed.author.name) box.append(el('div', { class: 'field-name', text: embed.author.name }));
-    if (embed.title) box.append(el('div', { class: 'title', text: readable(embed.title) }));
-    if (embed.description) box.append(el('div', { class: 'content', text: readable(embed.description) }));
+    if (embed.title) box.append(el('div', { class: 'title' }, markdown(embed.title, key + ':title')));
+    if (embed.description) box.append(markdown(embed.description, key + ':description'));
     for (const field of embed.fields || []) {
-      box.append(el('div', { class: 'field-name', text: readable(field.name) }), el('div', { class: 'content', text: readable(field.value) }));
+      box.append(el('div', { class: 'field-name' }, markdown(field.name, key + ':name')), markdown(field.value, key + ':value'));
     }
     if (embed.footer && embed.footer.text) box.append(el('div', { class: 'footer', text: embed.footer.text }));
     return box;
@@ -180,7 +311,7 @@ export const PAGE_SCRIPT = `'use strict';
         onclick: () => act('press', { messageId: m.id, customId: c.custom_id }, 'Pressed ' + label),
       });
     }
-    if (c.type === 10) return el('div', { class: 'content', text: readable(c.content) });
+    if (c.type === 10) return markdown(c.content, m.id + ':' + (c.id ?? c.content));
     if (c.type === 14) return el('hr');
     if (c.type === 17 || c.type === 9) return el('div', { class: 'container' }, ...(c.components || []).map((x) => renderComponent(x, m)));
     return el('div', { class: 'empty', text: '(a component this page does not draw)' });
@@ -192,6 +323,12 @@ export const PAGE_SCRIPT = `'use strict';
       return el('div', { class: 'attachment voice-message' }, el('span', { text: 'Voice message' + (a.seconds ? ' · ' + a.seconds.toFixed(1) + ' s' : '') }),
         el('audio', { controls: true, preload: 'none', src: a.url }));
     }
+    // A picture is shown in the message, as Discord does, described by its alt text ("ALT" marks one that has it).
+    if (/^image\\//.test(a.contentType || '') || /\\.(png|jpe?g|gif|webp)$/i.test(a.filename)) {
+      return el('div', { class: 'attachment image' },
+        el('a', { href: a.url, target: '_blank', rel: 'noopener' }, el('img', { src: a.url, alt: a.description || 'Image' })),
+        a.description ? el('span', { class: 'alt-badge', title: a.description, 'aria-hidden': 'true', text: 'ALT' }) : null);
+    }
     return el('div', { class: 'attachment' }, el('a', { class: 'name', href: a.url, download: a.filename, text: a.filename }),
       audio ? el('audio', { controls: true, preload: 'none', src: a.url }) : null);
   }
@@ -202,31 +339,74 @@ export const PAGE_SCRIPT = `'use strict';
   const form = $('command-form');
   const slashCommands = () => (state ? state.commands.filter((c) => (c.type || 1) === 1) : []);
 
+  // As Discord's command picker: typing / lists the commands; Up and Down move through them, Enter or Tab picks one
+  // (or a click); a picked command's options are filled in below, the first of them focused; Escape closes the list,
+  // or drops the picked command, and the message box has the focus again.
+  let active = -1;
+  const offered = () => [...suggestions.querySelectorAll('[role="option"]')];
+  function highlight(index) {
+    const options = offered();
+    active = options.length === 0 ? -1 : (index + options.length) % options.length;
+    options.forEach((option, i) => option.setAttribute('aria-selected', i === active ? 'true' : 'false'));
+    if (active >= 0) {
+      input.setAttribute('aria-activedescendant', options[active].id);
+      options[active].scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  }
+  function closeSuggestions() {
+    suggestions.replaceChildren();
+    highlight(-1);
+  }
+
   input.addEventListener('input', () => {
     const text = input.value;
-    suggestions.replaceChildren();
+    closeSuggestions();
     if (!text.startsWith('/') || command) return;
     const wanted = text.slice(1).split(/\\s/)[0].toLowerCase();
     for (const c of slashCommands().filter((c) => c.name.startsWith(wanted)).slice(0, 25)) {
-      suggestions.append(el('button', { type: 'button', role: 'option', 'data-command': c.name, onclick: () => pick(c) },
+      suggestions.append(el('button', { type: 'button', role: 'option', id: 'command-' + c.name, tabindex: '-1',
+        'aria-selected': 'false', 'data-command': c.name, onclick: () => pick(c) },
         el('span', { text: '/' + c.name }), el('span', { class: 'description', text: c.description || '' })));
     }
+    highlight(0);
   });
 
   function pick(def) {
     command = { def, path: [], fields: new Map(), files: new Map() };
-    suggestions.replaceChildren();
+    closeSuggestions();
     input.value = '';
     input.placeholder = 'Fill in /' + def.name + "'s options, then Send (Escape to cancel)";
-    drawForm();
+    drawForm(true);
   }
   function cancel() {
     command = null;
     form.hidden = true;
     form.replaceChildren();
     input.placeholder = 'Write a message, or type / for a command';
+    input.focus();
   }
-  input.addEventListener('keydown', (e) => { if (e.key === 'Escape') cancel(); });
+  input.addEventListener('keydown', (e) => {
+    const options = offered();
+    if (options.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      highlight(active + (e.key === 'ArrowDown' ? 1 : -1));
+    } else if (options.length > 0 && active >= 0 && (e.key === 'Enter' || e.key === 'Tab')) {
+      e.preventDefault();
+      options[active].click();
+    } else if (e.key === 'Escape' && options.length > 0) {
+      e.preventDefault();
+      closeSuggestions();
+    } else if (e.key === 'Escape' && command) {
+      e.preventDefault();
+      cancel();
+    }
+  });
+  form.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !command) return;
+    // A field's own list (autocomplete choices) closes first, as the browser does; the next Escape drops the command.
+    e.preventDefault();
+    cancel();
+  });
 
   /** The option list the chosen path (sub-command group, sub-command) leads to. */
   function leaf() {
@@ -235,8 +415,13 @@ export const PAGE_SCRIPT = `'use strict';
     return options;
   }
 
-  function drawForm() {
+  /** Draws the picked command's sub-commands and options; \`focusNext\`: the first not filled in gets the focus. */
+  function drawForm(focusNext = false) {
     form.hidden = false;
+    if (focusNext) queueMicrotask(() => {
+      const next = [...form.querySelectorAll('[data-sub], [data-option]')].find((c) => c.type === 'file' || !c.value);
+      (next || input).focus();
+    });
     const parts = [el('span', { class: 'command-name', text: '/' + command.def.name })];
     let options = command.def.options || [];
     let depth = 0;
@@ -244,7 +429,7 @@ export const PAGE_SCRIPT = `'use strict';
       const level = depth;
       const select = el('select', { 'aria-label': 'sub-command', 'data-sub': String(level), onchange: () => {
         command.path = command.path.slice(0, level).concat(select.value ? [select.value] : []);
-        drawForm();
+        drawForm(true);
       } }, el('option', { value: '', text: 'choose…' }), ...options.map((o) => el('option', { value: o.name, text: o.name })));
       select.value = command.path[level] || '';
       parts.push(select);
@@ -370,7 +555,7 @@ export const PAGE_SCRIPT = `'use strict';
     modalShown = modal.interactionId;
     const fields = [];
     const body = (modal.components || []).map((c) => {
-      if (c.type === 10) return el('p', { class: 'content', text: readable(c.content) });
+      if (c.type === 10) return markdown(c.content, modal.interactionId);
       if (c.type !== 18 || !c.component) return el('p', { class: 'empty', text: '(a part of the form this page does not draw)' });
       const f = c.component;
       let control;
@@ -394,8 +579,19 @@ export const PAGE_SCRIPT = `'use strict';
       'data-interaction-id': modal.interactionId },
       el('h2', { id: 'modal-title', text: modal.title || '' }), ...body,
       el('div', { class: 'modal-buttons' },
-        el('button', { type: 'button', text: 'Cancel', onclick: () => { dismissed.add(modal.interactionId); renderModal(); } }),
+        el('button', { type: 'button', text: 'Cancel', onclick: () => close() }),
         el('button', { type: 'submit', class: 'primary', text: 'Submit' })));
+    // Cancel, or Escape as in Discord's forms: the form is dropped and the message box has the focus again.
+    function close() {
+      dismissed.add(modal.interactionId);
+      renderModal();
+      input.focus();
+    }
+    dialog.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      close();
+    });
     dialog.addEventListener('submit', async (e) => {
       e.preventDefault();
       const values = {};

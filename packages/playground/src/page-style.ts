@@ -9,7 +9,7 @@ body { margin: 0; background: var(--bg); color: var(--text); }
 select, input, button, textarea { font: inherit; color: var(--text); background: #1e1f22; border: 1px solid #444;
   border-radius: 4px; padding: .3rem .5rem; }
 button { cursor: pointer; background: #4e5058; border: none; }
-button.primary, #send { background: var(--accent); }
+button.primary, #send { background: var(--accent); color: #fff; }
 button[aria-pressed="true"] { background: var(--green); }
 a { color: #00a8fc; }
 .dashboard { margin-left: auto; }
@@ -31,10 +31,36 @@ a { color: #00a8fc; }
 .message { padding: .4rem .5rem; border-radius: 4px; position: relative; }
 .message:hover { background: #2e3035; }
 .message .used { color: var(--muted); font-size: .8rem; }
+.message .replied { display: flex; gap: .3rem; align-items: baseline; max-width: 100%; background: none; padding: 0;
+  color: var(--muted); font-size: .8rem; text-align: left; overflow: hidden; white-space: nowrap; }
+.message .replied::before { content: "\\256D"; color: #4e5058; }
+.message .replied-author { color: #f2f3f5; font-weight: 600; }
+.message .one-line { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.attachment.image { position: relative; display: inline-block; max-width: 100%; }
+.attachment.image img { display: block; max-width: min(100%, 25rem); max-height: 20rem; border-radius: 8px; }
+.alt-badge { position: absolute; left: .4rem; bottom: .4rem; background: rgb(0 0 0 / .75); color: #fff;
+  font-size: .65rem; font-weight: 700; border-radius: 3px; padding: 0 .3rem; }
 .message .author { font-weight: 600; color: #fff; }
 .message .author.bot::after { content: "APP"; font-size: .65rem; background: var(--accent); color: #fff;
   border-radius: 3px; padding: 0 .25rem; margin-left: .35rem; vertical-align: middle; }
 .message .content { white-space: pre-wrap; word-break: break-word; }
+/* Discord's Markdown (page-script.ts draws it). */
+.markdown p { margin: 0; }
+.markdown h3, .markdown h4, .markdown h5 { margin: .4rem 0 .2rem; color: #f2f3f5; line-height: 1.3; }
+.markdown .md-h1 { font-size: 1.5rem; }
+.markdown .md-h2 { font-size: 1.25rem; }
+.markdown .md-h3 { font-size: 1rem; }
+.markdown .subtext { font-size: .75rem; color: var(--muted); }
+.markdown blockquote { margin: .2rem 0; padding-left: .75rem; border-left: 4px solid #4e5058; }
+.markdown ul, .markdown ol { margin: .2rem 0; padding-left: 1.5rem; white-space: normal; }
+.markdown code.inline { background: #1e1f22; border-radius: 3px; padding: 0 .2rem; font-size: .85em; }
+.markdown pre { background: #2b2d31; border: 1px solid #1e1f22; border-radius: 4px; padding: .5rem; margin: .3rem 0;
+  white-space: pre-wrap; max-width: 100%; overflow-x: auto; }
+.markdown .mention { background: rgb(88 101 242 / .3); color: #c9cdfb; border-radius: 3px; padding: 0 .15rem; }
+.markdown .timestamp { background: rgb(255 255 255 / .06); border-radius: 3px; padding: 0 .15rem; }
+.markdown .spoiler { background: #1e1f22; color: transparent; border-radius: 3px; cursor: pointer; }
+.markdown .spoiler.revealed { background: rgb(255 255 255 / .1); color: inherit; cursor: auto; }
+.markdown .spoiler:not(.revealed) * { color: transparent; }
 .message .private { color: var(--muted); font-size: .8rem; font-style: italic; }
 .message .thinking { color: var(--muted); font-style: italic; }
 .message .apps { position: absolute; top: .3rem; right: .5rem; display: none; gap: .25rem; }
@@ -70,6 +96,9 @@ a { color: #00a8fc; }
 .command-form label { display: flex; flex-direction: column; font-size: .75rem; color: var(--muted); }
 .command-form label.required > span::after { content: " *"; color: var(--danger); }
 .message.failed .content { color: #ff9b9e; }
+.server-notice { margin: 0; padding: .5rem 1rem; background: #2b2d31; border-bottom: 1px solid #1f2023;
+  display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+.server-notice[hidden] { display: none; }
 .stopped { margin: 0; padding: .5rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
 .status { margin: 0 1rem .5rem; color: var(--muted); font-size: .85rem; min-height: 1.2em; }
 .empty { color: var(--muted); }

@@ -35,6 +35,7 @@ export function PAGE_HTML(token: string): string {
   </nav>
   <main class="chat">
     <h2 id="channel-title"># general</h2>
+    <div id="server-notice" class="server-notice" role="status" hidden></div>
     <ol id="messages" class="messages" aria-live="polite"></ol>
     <form id="composer" class="composer" autocomplete="off">
       <div id="suggestions" class="suggestions" role="listbox" aria-label="Commands"></div>

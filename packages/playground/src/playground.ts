@@ -45,6 +45,9 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const { sandbox, discord, bot, dashboardUrl } = await startLocalStack({
       speech: options.speech ?? 'words',
       sandboxRecords: BOUNDS.sandboxRecords,
+      // Discord's consent page, which any client may reach through the dashboard's login, signs a browser in only as
+      // the person the page's "Open the dashboard" link handed it (nobody, in any other browser).
+      consentAs: 'signed-in',
       discord: {
         applicationOwnerId: OWNER.id,
         guilds: [GUILD],

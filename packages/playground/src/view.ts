@@ -16,8 +16,16 @@ export interface ShownMessage {
   id: string;
   author: { id: string; name: string; bot: boolean };
   content: string;
-  /** Who used which command, for a reply to an interaction ("alice used /say"). */
+  /**
+   * Who used which command ("alice used /say"): a command's response, or that of a form a command opened. `name` as
+   * shown: "/say", or a context menu's "Speak".
+   */
   interaction?: { user: string; name: string };
+  /**
+   * The message this one replies to, as the client shows it above: a component's response (or that of a form a
+   * button opened) replies to the message whose component was used. `author` undefined: that message is gone.
+   */
+  reply?: { id: string; author?: string; text: string };
   ephemeral: boolean;
   /** An interaction SayBot never acknowledged within Discord's 3 s (the client's own notice, not a message). */
   failed?: boolean;
@@ -25,22 +33,65 @@ export interface ShownMessage {
   voiceMessage: boolean;
   embeds: unknown[];
   components: unknown[];
-  attachments: Array<{ url: string; filename: string; contentType?: string; seconds?: number }>;
+  attachments: Array<{ url: string; filename: string; contentType?: string; seconds?: number; description?: string }>;
 }
 
 const object = (value: unknown): Json => (typeof value === 'object' && value !== null ? (value as Json) : {});
 
-function fromDiscord(message: Json): ShownMessage {
+const authorName = (message: Json): string => {
+  const author = object(message.author);
+  return String(author.global_name ?? author.username ?? 'SayBot');
+};
+
+/**
+ * What the line above a message says of the interaction it answers (its interaction_metadata): "alice used /name"
+ * for a command, or for a form a command opened; for a component, or a form a component opened, the message the
+ * component was on, as a reply's line ("Original message was deleted" once it is gone).
+ */
+function answered(message: Json, find: (id: string) => Json | undefined): Pick<ShownMessage, 'interaction' | 'reply'> {
+  const meta = object(message.interaction_metadata);
+  if (meta.id === undefined) return {};
+  const trigger = object(meta.triggering_interaction_metadata);
+  const origin = Number(meta.type) === 5 && trigger.id !== undefined ? trigger : meta;
+  // A slash command is named with its slash, a message's context menu (Apps ▸ Speak) as it is.
+  if (Number(origin.type) === 2) {
+    const name = String(origin.name ?? '');
+    const user = String(object(meta.user).username ?? '');
+    return { interaction: { user, name: origin.target_message_id === undefined ? `/${name}` : name } };
+  }
+  const id = String(origin.interacted_message_id ?? object(message.message_reference).message_id ?? '');
+  const to = find(id);
+  return { reply: to === undefined ? { id, text: 'Original message was deleted' } : { id, ...replyPreview(to) } };
+}
+
+/** A replied-to message as the reply's line shows it: its author and the start of its text. */
+function replyPreview(message: Json): { author: string; text: string } {
+  const texts: string[] = [String(message.content ?? '')];
+  for (const embed of Array.isArray(message.embeds) ? message.embeds : [])
+    texts.push(String(object(embed).title ?? ''), String(object(embed).description ?? ''));
+  const displays = (components: unknown): void => {
+    for (const c of Array.isArray(components) ? components : []) {
+      if (object(c).type === 10) texts.push(String(object(c).content ?? ''));
+      displays(object(c).components);
+    }
+  };
+  displays(message.components);
+  const text = texts.find((t) => t.trim() !== '');
+  const attached = Array.isArray(message.attachments) && message.attachments.length > 0;
+  return {
+    author: authorName(message),
+    text: text === undefined ? (attached ? 'Click to see attachment' : '') : text.slice(0, 300),
+  };
+}
+
+function fromDiscord(message: Json, find: (id: string) => Json | undefined): ShownMessage {
   const author = object(message.author);
   const flags = Number(message.flags) || 0;
-  const meta = object(message.interaction_metadata);
   return {
     id: String(message.id),
-    author: { id: String(author.id), name: String(author.global_name ?? author.username ?? 'SayBot'), bot: true },
+    author: { id: String(author.id), name: authorName(message), bot: true },
     content: String(message.content ?? ''),
-    ...(meta.id !== undefined
-      ? { interaction: { user: String(object(meta.user).username ?? ''), name: String(meta.name ?? '') } }
-      : {}),
+    ...answered(message, find),
     ephemeral: (flags & EPHEMERAL) !== 0,
     loading: (flags & LOADING) !== 0,
     voiceMessage: (flags & VOICE_MESSAGE) !== 0,
@@ -53,6 +104,7 @@ function fromDiscord(message: Json): ShownMessage {
         filename: String(attachment.filename),
         ...(typeof attachment.content_type === 'string' ? { contentType: attachment.content_type } : {}),
         ...(typeof attachment.duration_secs === 'number' ? { seconds: attachment.duration_secs } : {}),
+        ...(typeof attachment.description === 'string' ? { description: attachment.description } : {}),
       };
     }),
   };
@@ -86,12 +138,11 @@ export function channelMessages(
   personId: string,
   unansweredHere: readonly ShownMessage[] = [],
 ): ShownMessage[] {
+  const held = discord.messagesIn(channelId, BOUNDS.messagesPerChannel);
+  const find = (id: string) => held.find((m) => String(m.id) === id && visibleTo(m, personId));
   const shown = [
     ...unansweredHere,
-    ...discord
-      .messagesIn(channelId, BOUNDS.messagesPerChannel)
-      .filter((m) => visibleTo(m, personId))
-      .map(fromDiscord),
+    ...held.filter((m) => visibleTo(m, personId)).map((m) => fromDiscord(m, find)),
     ...chat.in(channelId).map(fromChat),
   ];
   shown.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0));
@@ -107,7 +158,7 @@ export function unanswered(input: { id: string; user: string; name: string; butt
     id: input.id,
     author: { id: 'saybot', name: 'SayBot', bot: true },
     content: input.button ? 'This interaction failed' : 'The application did not respond',
-    ...(input.button ? {} : { interaction: { user: input.user, name: input.name } }),
+    ...(input.button ? {} : { interaction: { user: input.user, name: `/${input.name}` } }),
     ephemeral: true,
     failed: true,
     loading: false,
@@ -120,10 +171,11 @@ export function unanswered(input: { id: string; user: string; name: string; butt
 
 /** The newest direct messages SayBot sent this person, oldest first (the local Discord keeps them bounded too). */
 export function directMessages(discord: FakeDiscord, personId: string): ShownMessage[] {
-  return discord
+  const held = discord
     .directMessages(personId)
     .slice(-BOUNDS.messagesPerChannel)
-    .map((m) => fromDiscord(m.message));
+    .map((m) => m.message);
+  return held.map((m) => fromDiscord(m, (id) => held.find((other) => String(other.id) === id)));
 }
 
 /** One of SayBot's messages as the Speak menu sends it (author, content, attachments), if `personId` sees it. */

@@ -30,7 +30,7 @@ import {
   unanswered,
   type ShownMessage,
 } from './view.ts';
-import { GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
+import { GUILD, GUILD_ID, PEOPLE, personById, TEXT_CHANNELS, VOICE_CHANNELS, type Person } from './world.ts';
 
 export interface PageOptions {
   discord: FakeDiscord;
@@ -112,6 +112,17 @@ export async function startPage(options: PageOptions): Promise<Page> {
     if (person === undefined) throw new HttpError(400, 'pick who you are first');
     return person;
   };
+  /** The person picked, acting in the server: refused once removed from it (their client no longer has it). */
+  const memberActing = (value: unknown): Person => {
+    const person = me(value);
+    if (!discord.isMember(GUILD_ID, person.id))
+      throw new HttpError(403, `${person.username} is no longer a member of ${GUILD.name}`);
+    return person;
+  };
+  /** SayBot's commands, buttons, menus and forms: a server it left no longer has them ("This interaction failed"). */
+  const saybotHere = (): void => {
+    if (!discord.botIsIn(GUILD_ID)) throw new HttpError(409, `This interaction failed: SayBot is not in ${GUILD.name}`);
+  };
   const textChannel = (value: unknown): string => {
     const channel = TEXT_CHANNELS.find((c) => c.id === value);
     if (channel === undefined) throw new HttpError(400, 'no such text channel');
@@ -129,7 +140,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
 
   const actions: Record<string, (body: Json) => Promise<unknown>> = {
     async command(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
+      saybotHere();
       const attachments = Array.isArray(body.attachments) ? body.attachments.map(asAttachment) : [];
       const handle = await discord.command({
         ...slashCommand(person, body),
@@ -138,11 +150,13 @@ export async function startPage(options: PageOptions): Promise<Page> {
       return start(person, handle, { channelId: textChannel(body.channelId), name: String(body.name) });
     },
     async autocomplete(body) {
-      const choices = await discord.autocomplete({ ...slashCommand(me(body.as), body), timeoutMs: 3000 });
+      saybotHere();
+      const choices = await discord.autocomplete({ ...slashCommand(memberActing(body.as), body), timeoutMs: 3000 });
       return { choices: choices.slice(0, 25) };
     },
     async press(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
+      saybotHere();
       const handle = await discord.pressButton({
         guildId: GUILD_ID,
         userId: person.id,
@@ -155,7 +169,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
       return start(person, handle, { channelId, name: String(body.customId), button: true });
     },
     async menu(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
+      saybotHere();
       const channelId = textChannel(body.channelId);
       const target =
         chat.find(channelId, String(body.messageId)) ?? shownMessage(discord, channelId, body.messageId, person.id);
@@ -170,7 +185,8 @@ export async function startPage(options: PageOptions): Promise<Page> {
       return start(person, handle, { channelId, name: String(body.name) });
     },
     async modal(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
+      saybotHere();
       const opened = started.get(String(body.interactionId));
       if (opened === undefined || opened.personId !== person.id || opened.handle.modal === undefined)
         throw new HttpError(404, 'that form is closed');
@@ -193,7 +209,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
       }
     },
     async post(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
       const channelId = textChannel(body.channelId);
       const content = String(body.content ?? '');
       if (content.trim() === '') throw new HttpError(400, 'an empty message is not sent');
@@ -210,10 +226,17 @@ export async function startPage(options: PageOptions): Promise<Page> {
       return { id: message.id };
     },
     async voice(body) {
-      const person = me(body.as);
+      const person = memberActing(body.as);
       const channelId = body.channelId === null ? null : VOICE_CHANNELS.find((c) => c.id === body.channelId)?.id;
       if (channelId === undefined) throw new HttpError(400, 'no such voice channel');
       discord.setVoiceState(GUILD_ID, person.id, channelId);
+      return {};
+    },
+    /** The server's owner adds SayBot back after it left (as with its invite link): it gets the server again. */
+    async invite(body) {
+      const person = memberActing(body.as);
+      if (person.role !== 'owner') throw new HttpError(403, `only the owner of ${GUILD.name} adds apps to it here`);
+      if (!discord.botIsIn(GUILD_ID)) discord.addBotBack(GUILD_ID);
       return {};
     },
   };
@@ -230,32 +253,41 @@ export async function startPage(options: PageOptions): Promise<Page> {
       .filter((s) => s.personId === person.id && s.channelId === channelId && s.handle.didNotRespond)
       .map((s) => unanswered({ id: s.handle.id, user: person.username, name: s.name, button: s.button }));
 
+  /**
+   * What the person picked sees, as their client follows the server: SayBot there or not (it may leave, or be
+   * removed, and be added back), who is a member (one may be removed) and in voice, the channels' messages.
+   */
   const state = (as: string | null): Json => {
     const person = as === null ? undefined : personById(as);
     const botId = discord.oauth2.clientId;
+    const here = discord.botIsIn(GUILD_ID);
+    const inServer = person !== undefined && discord.isMember(GUILD_ID, person.id);
     const inVoice = (channelId: string) => [
       ...PEOPLE.filter((p) => discord.voiceChannelOf(GUILD_ID, p.id) === channelId).map((p) => ({
         id: p.id,
         name: p.username,
       })),
-      ...(discord.botVoiceChannel(GUILD_ID) === channelId ? [{ id: botId, name: 'SayBot', bot: true }] : []),
+      ...(here && discord.botVoiceChannel(GUILD_ID) === channelId ? [{ id: botId, name: 'SayBot', bot: true }] : []),
     ];
     return {
       speech: options.speech,
-      saybot: { stopped: options.saybot.stopped() ?? null },
-      people: PEOPLE,
-      me: person ?? null,
+      saybot: { stopped: options.saybot.stopped() ?? null, inServer: here },
+      saybotId: botId,
+      server: GUILD.name,
+      people: PEOPLE.map((p) => ({ ...p, member: discord.isMember(GUILD_ID, p.id) })),
+      me: person === undefined ? null : { ...person, member: inServer },
       text: TEXT_CHANNELS.map((channel) => ({
         ...channel,
         messages:
-          person === undefined
+          person === undefined || !inServer
             ? []
             : channelMessages(discord, chat, channel.id, person.id, unansweredIn(channel.id, person)),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
       direct: person === undefined ? [] : directMessages(discord, person.id),
-      modal: person === undefined ? null : openModal(person.id),
-      commands: discord.registeredCommands(),
+      modal: person === undefined || !inServer || !here ? null : openModal(person.id),
+      // An app's commands are offered in the servers it is in.
+      commands: here ? discord.registeredCommands() : [],
     };
   };
 

@@ -328,6 +328,45 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
     await pressed;
   });
 
+  it("answers' messages say how they were asked, as Discord's: a command's /name, a button's reply to its message", async () => {
+    const asked = nextInteraction(rig.client, async (i) => {
+      if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
+      await i.reply({
+        content: 'Spoke',
+        files: [{ attachment: Buffer.from('not really a png'), name: 'chart.png', description: 'A chart' }],
+        components: [{ type: 1, components: [{ type: 2, style: 2, label: 'Again', custom_id: 'say:again' }] }],
+      });
+    });
+    const handle = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'scene',
+      options: [{ name: 'save', options: [{ name: 'name', value: 'x' }] }],
+    });
+    const spoke = (await handle.waitForFinal()).message!;
+    await asked;
+    expect(spoke.type).toBe(20);
+    expect(spoke.interaction_metadata).toMatchObject({ type: 2, name: 'scene save', user: { id: alice.id } });
+    expect((spoke.attachments as Array<{ description?: string }>)[0]?.description).toBe('A chart');
+    const pressed = nextInteraction(rig.client, async (i) => {
+      if (!i.isButton()) throw new Error('expected a button');
+      await i.reply({ content: 'Again' });
+    });
+    const press = await rig.fake.pressButton({
+      guildId: g1.id,
+      userId: alice.id,
+      messageId: String(spoke.id),
+      customId: 'say:again',
+    });
+    const again = (await press.waitForFinal()).message!;
+    await pressed;
+    expect(again.type).toBe(19);
+    expect(again.interaction_metadata).toMatchObject({ type: 3, interacted_message_id: spoke.id });
+    expect(again.interaction_metadata).not.toHaveProperty('name');
+    expect(again.message_reference).toMatchObject({ type: 0, message_id: spoke.id, channel_id: spoke.channel_id });
+    expect((again.referenced_message as { content?: string }).content).toBe('Spoke');
+  });
+
   it("an interaction left unanswered past Discord's 3 s (its clock) is marked didNotRespond; an answered one never", async () => {
     const answered = nextInteraction(rig.client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');

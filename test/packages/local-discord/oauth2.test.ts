@@ -447,3 +447,57 @@ describe('the local Discord: OAuth2 login as Discord does it', () => {
     expect((await submit()).status).toBe(400);
   });
 });
+
+describe("the local Discord's consent page as Discord's (consentAs 'signed-in'): one authorizes as oneself only", () => {
+  let own: FakeDiscord;
+  beforeAll(async () => {
+    own = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [{ ...g1, members: [...g1.members, OWNER], ownerId: OWNER.id }],
+      oauth2: { redirectUris: [REDIRECT], consentAs: 'signed-in' },
+      log: () => undefined,
+    });
+  });
+  afterAll(() => own?.close());
+
+  /** The consent page as a browser with `cookie` gets it: its form's request, whom it offers, the cookie it sets. */
+  const page = async (cookie: string) => {
+    const shown = await fetch(own.oauth2.authorizationUrl({ redirectUri: REDIRECT }), { headers: { cookie } });
+    const html = await shown.text();
+    return {
+      request: /name="request" value="([^"]+)"/.exec(html)![1]!,
+      offered: [...html.matchAll(/<option value="(\d+)"/g)].map((m) => m[1]),
+      browser: shown.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('local_discord_browser='))
+        ?.split(';')[0],
+    };
+  };
+  const answer = (request: string, userId: string) =>
+    fetch(`${new URL(own.oauth2.authorizeUrl).origin}/oauth2/authorize`, {
+      ...form({ request, user_id: userId, action: 'authorize' }),
+      redirect: 'manual',
+    });
+
+  it('offers a browser with nobody signed in no one, and refuses the form sent as anyone', async () => {
+    const { request, offered } = await page('');
+    expect(offered).toEqual([]);
+    const forged = await answer(request, OWNER.id);
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('location')).toBeNull();
+  });
+
+  it('offers the browser signed in as her alone, and authorizes her, not another', async () => {
+    const handed = own.oauth2.signInBrowser(OWNER.id).setCookie.split(';')[0]!;
+    const first = await page(handed);
+    expect(first.offered).toEqual([OWNER.id]);
+    expect((await answer(first.request, ALICE.id)).status).toBe(403);
+    // The browser stays signed in as her (its own cookie): its next consent page authorizes her.
+    const again = await page(first.browser!);
+    expect(again.offered).toEqual([OWNER.id]);
+    const authorized = await answer(again.request, OWNER.id);
+    expect(authorized.status).toBe(302);
+    expect(new URL(authorized.headers.get('location')!).searchParams.has('code')).toBe(true);
+  });
+});

@@ -55,12 +55,32 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
       code: 10004,
     });
 
-    // Added back, it is a member again with a role of its own, out of voice.
+    // Its members still have the server, as their clients show it: in voice, moving, writing (to nobody).
+    const [alice, bob] = g1.members as [(typeof g1.members)[number], (typeof g1.members)[number]];
+    const quiet = g1.voiceChannels[1]!.id;
+    expect(rig.fake.botIsIn(g1.id)).toBe(false);
+    expect(rig.fake.isMember(g1.id, bob.id)).toBe(true);
+    expect(rig.fake.voiceChannelOf(g1.id, alice.id)).toBe(g1.voiceChannels[0]!.id);
+    rig.fake.setVoiceState(g1.id, bob.id, quiet);
+    expect(rig.fake.voiceChannelOf(g1.id, bob.id)).toBe(quiet);
+    const posted = await rig.fake.postMessage({
+      id: '190000000000000001',
+      channelId: g1.textChannelId,
+      guildId: g1.id,
+      author: { id: bob.id, username: 'bob1' },
+      content: 'is anyone there?',
+    });
+    expect(posted).toBe(false);
+
+    // Added back, it is a member again with a role of its own, out of voice, and sees who is where now.
     const back = new Promise<Guild>((resolve) => rig.client.once(Events.GuildCreate, resolve));
     rig.fake.addBotBack(g1.id);
     const guild = await back;
+    expect(rig.fake.botIsIn(g1.id)).toBe(true);
     expect(guild.members.me?.roles.cache.some((r) => r.managed)).toBe(true);
     expect(rig.fake.botVoiceChannel(g1.id)).toBeNull();
+    expect(guild.voiceStates.cache.get(bob.id)?.channelId).toBe(quiet);
+    rig.fake.setVoiceState(g1.id, bob.id, null);
   });
 });
 

@@ -304,4 +304,46 @@ describeInBrowser('npm run playground in a real browser', () => {
     },
     CASE_MS,
   );
+
+  it(
+    "Discord's consent page offers only the person the page signed in, and no one to another browser",
+    async () => {
+      // Another browser, handed no sign-in, that goes to the dashboard's login: nobody to authorize as, only Cancel.
+      const stranger = await browser.newContext();
+      try {
+        const other = await stranger.newPage();
+        await other.goto(`${playground.dashboardUrl}/login`);
+        await other.getByRole('alert').filter({ hasText: 'Nobody is signed in' }).waitFor({ timeout: WAIT_MS });
+        expect(await other.getByRole('button', { name: 'Authorize' }).count()).toBe(0);
+        expect(await other.locator('select').count()).toBe(0);
+      } finally {
+        await stranger.close();
+      }
+      // The page's own browser, signed in as olivia by her "Open the dashboard": the consent page offers her alone.
+      await page.getByLabel('Who you are').selectOption(OLIVIA.id);
+      const [dashboard] = await Promise.all([
+        page.context().waitForEvent('page'),
+        page.getByRole('link', { name: 'Open the dashboard' }).click(),
+      ]);
+      try {
+        await dashboard.waitForURL(
+          (url) => url.origin === new URL(playground.dashboardUrl).origin && !/login|callback/.test(url.pathname),
+          { timeout: WAIT_MS },
+        );
+        await dashboard.goto(
+          playground.discord.oauth2.authorizationUrl({
+            redirectUri: `${playground.dashboardUrl}/callback`,
+            prompt: 'consent',
+          }),
+        );
+        expect(await dashboard.getByLabel('Signed in as').locator('option').allTextContents()).toEqual([
+          `olivia (${OLIVIA.id})`,
+        ]);
+      } finally {
+        await dashboard.close();
+      }
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
 });

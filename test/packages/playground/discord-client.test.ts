@@ -1,0 +1,338 @@
+// The playground's page as a Discord client, in a real browser: what a member sees of messages (Discord's Markdown,
+// pictures with their alt text, the line above an interaction's answer), of the server changing under them (SayBot
+// leaving, a member removed), and how the command picker and forms take the keyboard. The page server runs in front
+// of a real local Discord (the playground's server); in SayBot's place a discord.js client answers as a bot does.
+import { crc32, deflateSync } from 'node:zlib';
+import { Events, MessageFlags, type Client, type TextChannel } from 'discord.js';
+import type { BrowserContext, Page as BrowserPage } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FakeDiscord } from '@saybot/local-discord';
+import { startPage, type Page } from '@saybot/playground/web.ts';
+import { GENERAL, GUILD, GUILD_ID, LOUNGE, PEOPLE, READ_ALOUD } from '@saybot/playground/world.ts';
+import { seriousViolations } from '../../support/axe.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { APP_ID, TOKEN, loginClient } from '../local-discord/helpers.ts';
+
+const [ALICE, DANA, OLIVIA] = PEOPLE as [(typeof PEOPLE)[number], (typeof PEOPLE)[number], (typeof PEOPLE)[number]];
+/** The browser's getComputedStyle, for a look at what a person sees (the tests have no DOM types). */
+interface Styled {
+  getComputedStyle(node: unknown): { color: string };
+}
+/** The dashboard's address: never reached here. */
+const DASHBOARD = 'http://127.0.0.1:9';
+
+/** A small PNG (a width × height blue rectangle), as the /usage chart is one. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per sample
+  header[9] = 2; // RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows[y * (width * 3 + 1) + 1 + x * 3 + 2] = 200;
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describeInBrowser("the playground's page shows the server as Discord's client does", () => {
+  const browser = useBrowser();
+  let discord: FakeDiscord;
+  let server: Page;
+  /** SayBot's stand-in: /say answers with a ▶ Play button, /scene save with a form; both are answered in turn. */
+  let bot: Client;
+  let context: BrowserContext;
+  let page: BrowserPage;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    discord = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      applicationOwnerId: OLIVIA.id,
+      guilds: [GUILD],
+      oauth2: { redirectUris: [`${DASHBOARD}/callback`] },
+      log: () => undefined,
+    });
+    server = await startPage({
+      discord,
+      saybot: { stopped: () => undefined },
+      dashboardUrl: DASHBOARD,
+      speech: 'tones',
+      host: '127.0.0.1',
+      port: 0,
+    });
+    bot = await loginClient(discord);
+    await bot.application!.commands.set([
+      {
+        name: 'say',
+        description: 'Say something in the voice channel',
+        options: [{ type: 3, name: 'text', description: 'What to say', required: true }],
+      },
+      {
+        name: 'scene',
+        description: 'Scenes',
+        options: [
+          {
+            type: 1,
+            name: 'save',
+            description: 'Save a scene',
+            options: [{ type: 3, name: 'name', description: 'Its name', required: true }],
+          },
+        ],
+      },
+    ]);
+    bot.on(Events.InteractionCreate, (interaction) => {
+      const answer = async () => {
+        if (interaction.isChatInputCommand() && interaction.commandName === 'say')
+          await interaction.reply({
+            content: `Spoke **${interaction.options.getString('text', true)}** in \`voice-b-en-f-01\``,
+            components: [
+              { type: 1, components: [{ type: 2, style: 2, label: '▶ Play', custom_id: 'say:play:t31FZa9' }] },
+            ],
+            allowedMentions: { parse: [] },
+          });
+        else if (interaction.isChatInputCommand() && interaction.commandName === 'scene')
+          await interaction.showModal({
+            custom_id: 'scene:form:new::wav',
+            title: 'Write a scene',
+            components: [{ type: 18, label: 'Script', component: { type: 4, custom_id: 'script', style: 2 } }],
+          });
+        else if (interaction.isModalSubmit())
+          await interaction.reply({ content: 'Saved the scene **greeting**', flags: MessageFlags.Ephemeral });
+        else if (interaction.isButton()) await interaction.reply({ content: 'Playing it **again**' });
+      };
+      void answer().catch(() => undefined);
+    });
+    context = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
+    page = await context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+    });
+    await page.goto(server.url);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await bot?.destroy();
+    await server?.close();
+    await discord?.close();
+  });
+
+  const general = async () => (await bot.channels.fetch(GENERAL)) as TextChannel;
+  const as = async (person: (typeof PEOPLE)[number]) => {
+    await page.getByLabel('Who you are').selectOption(person.id);
+    await page.getByRole('button', { name: '# general' }).click();
+  };
+  const message = (text: string | RegExp) => page.locator('#messages [data-message-id]').filter({ hasText: text });
+  const input = () => page.getByRole('textbox', { name: 'Message or slash command' });
+
+  it("draws Discord's Markdown, links only to http(s), and no HTML from a message", async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: [
+        '# Usage this month',
+        '**bold** *italic* _also italic_ __underlined__ ~~struck~~ `voice-b-en-f-01` snake_case_name',
+        '> quoted by <@' + ALICE.id + '> in <#' + READ_ALOUD + '>',
+        '- first point',
+        '- second point',
+        '1. step one',
+        '2. step two',
+        '-# small print',
+        'The [manual](https://example.com/manual) and [a trap](javascript:alert(1)), resets <t:0:D>.',
+        'A secret: ||the twist|| and <img src=x onerror=alert(1)>',
+        '```ts',
+        'const line = "**not bold**";',
+        '```',
+      ].join('\n'),
+      allowedMentions: { parse: [] },
+    });
+    const shown = message('Usage this month');
+    await shown.waitFor();
+    await expect.poll(() => shown.getByRole('heading', { name: 'Usage this month' }).count()).toBe(1);
+    expect(await shown.locator('strong').allTextContents()).toEqual(['bold']);
+    expect(await shown.locator('em').allTextContents()).toEqual(['italic', 'also italic']);
+    expect(await shown.locator('u').textContent()).toBe('underlined');
+    expect(await shown.locator('s').textContent()).toBe('struck');
+    expect(await shown.locator('code.inline').textContent()).toBe('voice-b-en-f-01');
+    expect(await shown.locator('blockquote').textContent()).toBe('quoted by @alice in #read-aloud');
+    expect(await shown.locator('ul > li').allTextContents()).toEqual(['first point', 'second point']);
+    expect(await shown.locator('ol > li').allTextContents()).toEqual(['step one', 'step two']);
+    expect(await shown.locator('.subtext').textContent()).toBe('small print');
+    expect(await shown.locator('pre code').textContent()).toBe('const line = "**not bold**";');
+    // A masked link shows its text and, on hover, where it goes; a javascript: one is no link at all.
+    const manual = shown.getByRole('link', { name: 'manual' });
+    expect(await manual.getAttribute('href')).toBe('https://example.com/manual');
+    expect(await manual.getAttribute('title')).toBe('https://example.com/manual');
+    expect(await shown.locator('a').count()).toBe(1);
+    expect(await shown.locator('time').textContent()).toBe('January 1, 1970');
+    // Nothing of the text became HTML, and no Markdown sign is left where it was a style.
+    expect(await shown.locator('img').count()).toBe(0);
+    const text = (await shown.textContent()) ?? '';
+    expect(text).toContain('<img src=x onerror=alert(1)>');
+    expect(text).toContain('snake_case_name');
+    expect(text.replace('"**not bold**"', '')).not.toMatch(/\*\*|__|~~|`/);
+    // A spoiler is hidden until clicked.
+    const spoiler = shown.getByRole('button', { name: 'Spoiler' });
+    const colour = () =>
+      shown
+        .locator('.spoiler > span')
+        .evaluate((node: unknown) => (globalThis as unknown as Styled).getComputedStyle(node).color);
+    expect(await colour()).toBe('rgba(0, 0, 0, 0)');
+    await spoiler.click();
+    await expect.poll(colour).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a picture in the message, described by its alt text', async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: '**Usage in 2026-11**',
+      files: [
+        { attachment: png(40, 20), name: 'usage-2026-11.png', description: 'Characters spent each day of 2026-11' },
+      ],
+    });
+    const chart = message('Usage in 2026-11').getByRole('img', { name: 'Characters spent each day of 2026-11' });
+    await chart.waitFor();
+    // The picture itself, through the page's own origin, not a link to download it.
+    await expect.poll(() => chart.evaluate((img: unknown) => (img as { naturalWidth: number }).naturalWidth)).toBe(40);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("tops an answer as Discord does: '… used /command' for a command or its form, a reply to the button's message", async () => {
+    await as(ALICE);
+    await input().fill('/say');
+    await page.locator('[data-command="say"]').click();
+    await page.locator('[data-option="text"]').fill('hello there');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const spoke = message('Spoke hello there');
+    await spoke.waitFor();
+    expect(await spoke.locator('.used').textContent()).toBe('alice used /say');
+    // The button's answer is a reply to the message the button is on: that message's author and text above it.
+    await spoke.getByRole('button', { name: '▶ Play' }).click();
+    const again = message('Playing it again');
+    await again.waitFor();
+    expect(await again.locator('.used').count()).toBe(0);
+    expect(await again.locator('.replied').textContent()).toBe('@SayBotSpoke hello there in voice-b-en-f-01');
+    expect(await again.textContent()).not.toContain('say:play');
+    // A form a command opened: its answer is the command's.
+    await input().fill('/scene');
+    await page.locator('[data-command="scene"]').click();
+    await page.locator('[data-sub="0"]').selectOption('save');
+    await page.locator('[data-option="name"]').fill('greeting');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const form = page.getByRole('dialog', { name: 'Write a scene' });
+    await form.locator('[data-field="script"]').fill('Ann: Hello.');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const saved = message('Saved the scene greeting');
+    await saved.waitFor();
+    expect(await saved.locator('.used').textContent()).toBe('alice used /scene save');
+    expect(await saved.textContent()).not.toContain('scene:form');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("takes the keyboard as Discord's command picker: the first option focused, Escape back to the message box", async () => {
+    await as(ALICE);
+    /** What has the focus: a sub-command's list (its level), or the element's id. */
+    const focused = () =>
+      page.evaluate<string | undefined>(
+        "document.activeElement?.getAttribute('data-sub') ?? document.activeElement?.id",
+      );
+    const focusedField = (attribute: string) =>
+      page.evaluate<string | null | undefined>(`document.activeElement?.getAttribute('${attribute}')`);
+    await input().fill('/sc');
+    // Down and Enter pick from the list, as a click does.
+    await input().press('ArrowDown');
+    await input().press('ArrowUp');
+    await input().press('Enter');
+    await page.locator('#command-form').waitFor();
+    await expect.poll(focused).toBe('0');
+    await page.locator('[data-sub="0"]').selectOption('save');
+    await expect.poll(() => focusedField('data-option')).toBe('name');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('#command-form').isHidden()).toBe(true);
+    expect(await focused()).toBe('input');
+    // Escape with the list open closes the list; the text stays.
+    await input().fill('/s');
+    await page.locator('[data-command="say"]').waitFor();
+    await input().press('Escape');
+    expect(await page.locator('[data-command]').count()).toBe(0);
+    expect(await input().inputValue()).toBe('/s');
+    // A form SayBot sent closes on Escape too, and the message box has the focus again.
+    await input().fill('/scene');
+    await input().press('Enter');
+    await page.locator('[data-sub="0"]').selectOption('save');
+    await page.locator('[data-option="name"]').fill('escape');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const form = page.getByRole('dialog', { name: 'Write a scene' });
+    await form.waitFor();
+    await expect.poll(() => focusedField('data-field')).toBe('script');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    expect(await focused()).toBe('input');
+    await input().fill('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('follows SayBot leaving the server, and its owner adding it back, without a reload', async () => {
+    await as(OLIVIA);
+    await page.getByRole('button', { name: 'Join Lounge' }).click();
+    discord.setVoiceState(GUILD_ID, APP_ID, LOUNGE);
+    const lounge = page.locator(`[data-voice-channel="${LOUNGE}"] .voice-members`);
+    await expect.poll(() => lounge.textContent()).toBe('oliviaSayBot');
+    // The owner's console makes SayBot leave (DELETE /users/@me/guilds/{id}, as the dashboard does).
+    await bot.guilds.cache.get(GUILD_ID)!.leave();
+    await expect.poll(() => lounge.textContent()).toBe('olivia');
+    const notice = page.getByRole('status').filter({ hasText: 'SayBot is no longer in Playground' });
+    await notice.waitFor();
+    // Its commands are no longer offered, and what is typed as one is a message.
+    await input().fill('/sa');
+    expect(await page.locator('[data-command]').count()).toBe(0);
+    await input().fill('');
+    // Its owner adds it back: commands again.
+    await notice.getByRole('button', { name: 'Add SayBot to Playground' }).click();
+    await notice.waitFor({ state: 'hidden' });
+    await input().fill('/sa');
+    await page.locator('[data-command="say"]').waitFor();
+    await input().press('Escape');
+    await input().fill('');
+    await page.getByRole('button', { name: 'Leave Lounge' }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('follows a member removed from the server: they no longer see it, the others no longer see them', async () => {
+    await as(DANA);
+    await page.getByRole('button', { name: 'Join Lounge' }).click();
+    const lounge = page.locator(`[data-voice-channel="${LOUNGE}"] .voice-members`);
+    await expect.poll(() => lounge.textContent()).toContain('dana');
+    discord.removeMember(GUILD_ID, DANA.id);
+    await page.getByRole('status').filter({ hasText: 'You are no longer a member of Playground' }).waitFor();
+    await expect.poll(() => lounge.textContent()).not.toContain('dana');
+    expect(await page.locator('#messages').textContent()).toContain('You cannot see the channels');
+    expect(await page.getByRole('button', { name: 'Join Lounge' }).count()).toBe(0);
+    expect(await page.getByLabel('Who you are').locator(`option[value="${DANA.id}"]`).textContent()).toBe(
+      'dana (manager, removed from the server)',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
