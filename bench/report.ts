@@ -503,7 +503,8 @@ function sharedCacheSection(r: Results): string[] {
 export function render(r: Results): string {
   const { machine } = r;
   return [
-    '# SayBot benchmarks',
+    // A section of docs/benchmarks.md (its history of runs) when written there with --write.
+    '## A run of npm run bench',
     '',
     `- Date: ${r.date}`,
     `- Command: \`${r.command}\` (${r.plan.mode} run, ${r.seconds.toFixed(0)} s)`,

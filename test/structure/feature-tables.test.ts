@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compileStep } from '../../src/core/store/schema-steps.ts';
 import { AUTO_READ_SCHEMA_STEPS } from '../../src/features/autoread/index.ts';
 import { ROOT, sourceFiles } from './import-graph.ts';
 
-/** The tables a feature's steps create, read from their SQL and their built statements. */
+/** The tables a feature's steps create, read from their statements as compiled. */
 function tablesCreatedBy(steps: typeof AUTO_READ_SCHEMA_STEPS): string[] {
-  const text = steps.map((step) => ('sql' in step ? step.sql : step.up.toString())).join('\n');
-  return [...text.matchAll(/CREATE TABLE (\w+)/gi)].map((match) => match[1]!);
+  const text = steps.flatMap((step) => compileStep(step, 'sqlite').map((statement) => statement.sql)).join('\n');
+  return [...text.matchAll(/create table "(\w+)"/gi)].map((match) => match[1]!);
 }
 
 /** Each `file` that names one of `tables` outside a comment, as "file: table". */
@@ -32,6 +33,7 @@ describe("a feature's tables", () => {
       'auto_read_member_voices',
       'auto_read_voice_pool',
       'dictionary_entries',
+      'dictionary_versions',
     ]);
   });
 

@@ -4,6 +4,11 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+/** A text column in code point order: SQLite's default (BINARY on UTF-8), PostgreSQL's "C" collation. */
+export function byCodePoint(kind: 'sqlite' | 'postgres', column: string): RawBuilder<string> {
+  return kind === 'postgres' ? sql<string>`${sql.ref(column)} COLLATE "C"` : sql.ref<string>(column);
+}
+
 /**
  * What differs between SQLite and PostgreSQL beyond the SQL Kysely writes for each, in one place. Every query is
  * written once against `db`; only these few pieces are chosen by backend.
@@ -35,9 +40,9 @@ export class Dialect {
     if (this.kind === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   }
 
-  /** A text column in code point order: SQLite's default (BINARY on UTF-8), PostgreSQL's "C" collation. */
+  /** A text column in code point order (byCodePoint above). */
   byCodePoint(column: string): RawBuilder<string> {
-    return this.kind === 'postgres' ? sql<string>`${sql.ref(column)} COLLATE "C"` : sql.ref<string>(column);
+    return byCodePoint(this.kind, column);
   }
 
   /** The larger and the smaller of two values: SQLite's two-argument max()/min(), PostgreSQL's greatest()/least(). */

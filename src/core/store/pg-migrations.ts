@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SchemaTooNewError, statementsOf, type SchemaVersion } from './schema-steps.ts';
+import { SchemaTooNewError, statementsOf, type SchemaVersion, versionsTable } from './schema-steps.ts';
 
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */
 const MIGRATION_LOCK = 0x5a7b07;
@@ -9,8 +9,7 @@ const MIGRATION_LOCK = 0x5a7b07;
  * processes starting together cannot both apply a step.
  */
 export async function migratePostgres(client: pg.PoolClient, schema: readonly SchemaVersion[]): Promise<number[]> {
-  await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+  await client.query(versionsTable('postgres').sql);
   const latest = schema.at(-1)?.version ?? 0;
   const applied: number[] = [];
   for (const migration of schema) {
@@ -22,9 +21,7 @@ export async function migratePostgres(client: pg.PoolClient, schema: readonly Sc
       const current = row?.v ?? 0;
       if (current > latest) throw new SchemaTooNewError(current, latest);
       if (current < migration.version) {
-        // Without parameters as one simple query: a released step's SQL holds several statements.
-        for (const { sql, parameters } of statements)
-          await (parameters.length === 0 ? client.query(sql) : client.query(sql, [...parameters]));
+        for (const { sql, parameters } of statements) await client.query(sql, [...parameters]);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
           migration.version,
           migration.name,

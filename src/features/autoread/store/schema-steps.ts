@@ -1,7 +1,7 @@
 // Auto-read's part of the schema: the steps that build its tables (auto_read, its voice pool, member voices and
 // ignore list, the pronunciation dictionary) and its columns on the core's member_defaults (how a member is named and
-// whether they are read). Released steps keep their numbers and text; step 6 was released together with the core's
-// output defaults, and runs with the core's step 6 in one transaction (src/core/store/schema-steps.ts).
+// whether they are read). Released steps keep their numbers and what they build; step 6 was released together with
+// the core's output defaults, and runs with the core's step 6 in one transaction (src/core/store/schema-steps.ts).
 import { sql } from 'kysely';
 import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
@@ -9,185 +9,154 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 6,
     name: 'auto-read, pronunciation dictionary',
-    sql: `
-      -- Auto-read: one row per guild that started it or changed a setting. A NULL setting means the
-      -- default (AUTO_READ_DEFAULTS in auto-read-store.ts), so a default changed later reaches every server that
-      -- never chose; required_role_id NULL: no role required. The binding stays when reading stops.
-      CREATE TABLE auto_read (
-        guild_id              TEXT    PRIMARY KEY,
-        reading               INTEGER NOT NULL DEFAULT 0 CHECK (reading IN (0, 1)),
-        text_channel_id       TEXT,
-        voice_channel_id      TEXT,
-        started_by            TEXT,
-        started_at            INTEGER,
-        say_author_name       INTEGER CHECK (say_author_name IN (0, 1)),
-        max_length            INTEGER CHECK (max_length > 0),
-        read_bots             INTEGER CHECK (read_bots IN (0, 1)),
-        required_role_id      TEXT,
-        only_members_in_voice INTEGER CHECK (only_members_in_voice IN (0, 1)),
-        announce_join_leave   INTEGER CHECK (announce_join_leave IN (0, 1)),
-        settings_updated_by   TEXT,
-        updated_at            INTEGER NOT NULL,
-        CHECK (reading = 0 OR (text_channel_id IS NOT NULL AND voice_channel_id IS NOT NULL))
-      ) STRICT;
-      -- A start finds the guilds to resume without reading every row.
-      CREATE INDEX auto_read_reading ON auto_read (guild_id) WHERE reading = 1;
-
-      -- A server's pronunciation dictionary. word_key is src/features/autoread/dictionary/dictionary.ts' entryKey: one entry
-      -- per word whatever its case; word and reading are stored tidied, as validateEntry leaves them.
-      CREATE TABLE dictionary_entries (
-        guild_id   TEXT    NOT NULL,
-        word_key   TEXT    NOT NULL,
-        word       TEXT    NOT NULL,
-        reading    TEXT    NOT NULL,
-        updated_by TEXT    NOT NULL,
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, word_key)
-      ) STRICT;
-
-    `,
-    postgres: `
-    CREATE TABLE auto_read (
-      guild_id              TEXT     PRIMARY KEY,
-      reading               SMALLINT NOT NULL DEFAULT 0 CHECK (reading IN (0, 1)),
-      text_channel_id       TEXT,
-      voice_channel_id      TEXT,
-      started_by            TEXT,
-      started_at            BIGINT,
-      say_author_name       SMALLINT CHECK (say_author_name IN (0, 1)),
-      max_length            BIGINT   CHECK (max_length > 0),
-      read_bots             SMALLINT CHECK (read_bots IN (0, 1)),
-      required_role_id      TEXT,
-      only_members_in_voice SMALLINT CHECK (only_members_in_voice IN (0, 1)),
-      announce_join_leave   SMALLINT CHECK (announce_join_leave IN (0, 1)),
-      settings_updated_by   TEXT,
-      updated_at            BIGINT   NOT NULL,
-      CHECK (reading = 0 OR (text_channel_id IS NOT NULL AND voice_channel_id IS NOT NULL))
-    );
-    CREATE INDEX auto_read_reading ON auto_read (guild_id) WHERE reading = 1;
-    CREATE TABLE dictionary_entries (
-      guild_id   TEXT   NOT NULL,
-      word_key   TEXT   NOT NULL,
-      word       TEXT   NOT NULL,
-      reading    TEXT   NOT NULL,
-      updated_by TEXT   NOT NULL,
-      updated_at BIGINT NOT NULL,
-      PRIMARY KEY (guild_id, word_key)
-    );
-    `,
+    // auto_read: one row per guild that started it or changed a setting. A NULL setting means the default
+    // (AUTO_READ_DEFAULTS in auto-read-store.ts), so a default changed later reaches every server that never chose;
+    // required_role_id NULL: no role required. The binding stays when reading stops. A start finds the guilds to
+    // resume without reading every row (the partial index).
+    // dictionary_entries: a server's pronunciation dictionary. word_key is
+    // src/features/autoread/dictionary/dictionary.ts' entryKey: one entry per word whatever its case; word and reading
+    // are stored tidied, as validateEntry leaves them.
+    up: (db, types, dialect) => [
+      db.schema
+        .createTable('auto_read')
+        .addColumn('guild_id', 'text', (column) => column.primaryKey())
+        .addColumn('reading', types.flag, (column) =>
+          column
+            .notNull()
+            .defaultTo(0)
+            .check(sql`reading IN (0, 1)`),
+        )
+        .addColumn('text_channel_id', 'text')
+        .addColumn('voice_channel_id', 'text')
+        .addColumn('started_by', 'text')
+        .addColumn('started_at', types.milliseconds)
+        .addColumn('say_author_name', types.flag, (column) => column.check(sql`say_author_name IN (0, 1)`))
+        .addColumn('max_length', types.count, (column) => column.check(sql`max_length > 0`))
+        .addColumn('read_bots', types.flag, (column) => column.check(sql`read_bots IN (0, 1)`))
+        .addColumn('required_role_id', 'text')
+        .addColumn('only_members_in_voice', types.flag, (column) => column.check(sql`only_members_in_voice IN (0, 1)`))
+        .addColumn('announce_join_leave', types.flag, (column) => column.check(sql`announce_join_leave IN (0, 1)`))
+        .addColumn('settings_updated_by', 'text')
+        .addColumn('updated_at', types.milliseconds, (column) => column.notNull())
+        .addCheckConstraint(
+          'auto_read_check',
+          sql`reading = 0 OR (text_channel_id IS NOT NULL AND voice_channel_id IS NOT NULL)`,
+        )
+        .$call(dialect.strict),
+      db.schema.createIndex('auto_read_reading').on('auto_read').column('guild_id').where(sql.ref('reading'), '=', 1),
+      db.schema
+        .createTable('dictionary_entries')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('word_key', 'text', (column) => column.notNull())
+        .addColumn('word', 'text', (column) => column.notNull())
+        .addColumn('reading', 'text', (column) => column.notNull())
+        .addColumn('updated_by', 'text', (column) => column.notNull())
+        .addColumn('updated_at', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('dictionary_entries_pkey', ['guild_id', 'word_key'])
+        .$call(dialect.strict),
+    ],
   },
   {
     version: 12,
     name: 'how auto-read names a member, and whether it reads them',
-    sql: `
-      -- On the member's own row (deleted with it on request: member_defaults.user_id). NULL: their display name; read.
-      ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
-      ALTER TABLE member_defaults ADD COLUMN read_me INTEGER;
-    `,
-    postgres: `
-    ALTER TABLE member_defaults ADD COLUMN spoken_name TEXT;
-    ALTER TABLE member_defaults ADD COLUMN read_me SMALLINT;
-    `,
+    // On the member's own row (deleted with it on request: member_defaults.user_id). NULL: their display name; read.
+    up: (db, types) => [
+      db.schema.alterTable('member_defaults').addColumn('spoken_name', 'text'),
+      db.schema.alterTable('member_defaults').addColumn('read_me', types.flag),
+    ],
   },
   {
     version: 13,
     name: 'auto-read skip prefix, silent messages, auto-join, backlog control',
-    sql: `
-      -- NULL: the default (AUTO_READ_DEFAULTS). stopped_why: why reading last stopped ('asked': /autoread stop;
-      -- 'left-voice': SayBot left voice by itself), which auto-join reads; NULL while reading or never started.
-      ALTER TABLE auto_read ADD COLUMN skip_prefix TEXT;
-      ALTER TABLE auto_read ADD COLUMN read_silent INTEGER;
-      ALTER TABLE auto_read ADD COLUMN autojoin INTEGER;
-      ALTER TABLE auto_read ADD COLUMN faster_after INTEGER CHECK (faster_after >= 0);
-      ALTER TABLE auto_read ADD COLUMN max_speed REAL CHECK (max_speed >= 1 AND max_speed <= 2);
-      ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
-      ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
-    `,
-    postgres: `
-    ALTER TABLE auto_read ADD COLUMN skip_prefix TEXT;
-    ALTER TABLE auto_read ADD COLUMN read_silent SMALLINT;
-    ALTER TABLE auto_read ADD COLUMN autojoin SMALLINT;
-    ALTER TABLE auto_read ADD COLUMN faster_after INTEGER CHECK (faster_after >= 0);
-    ALTER TABLE auto_read ADD COLUMN max_speed DOUBLE PRECISION CHECK (max_speed >= 1 AND max_speed <= 2);
-    ALTER TABLE auto_read ADD COLUMN skip_after INTEGER CHECK (skip_after >= 0);
-    ALTER TABLE auto_read ADD COLUMN stopped_why TEXT;
-    `,
+    // NULL: the default (AUTO_READ_DEFAULTS). stopped_why: why reading last stopped ('asked': /autoread stop;
+    // 'left-voice': SayBot left voice by itself), which auto-join reads; NULL while reading or never started.
+    up: (db, types) => [
+      db.schema.alterTable('auto_read').addColumn('skip_prefix', 'text'),
+      db.schema.alterTable('auto_read').addColumn('read_silent', types.flag),
+      db.schema.alterTable('auto_read').addColumn('autojoin', types.flag),
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('faster_after', 'integer', (column) => column.check(sql`faster_after >= 0`)),
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('max_speed', types.real, (column) => column.check(sql`max_speed >= 1 AND max_speed <= 2`)),
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('skip_after', 'integer', (column) => column.check(sql`skip_after >= 0`)),
+      db.schema.alterTable('auto_read').addColumn('stopped_why', 'text'),
+    ],
   },
   {
     version: 14,
     name: "auto-read's distinct voices and the managers' ignore list",
-    sql: `
-      -- voices: 'one' (the server's voice for everyone) or 'distinct' (a voice from the pool per member); NULL: 'one'.
-      ALTER TABLE auto_read ADD COLUMN voices TEXT CHECK (voices IN ('one', 'distinct'));
-      -- The voices the managers chose to give members (none: the documented presets of the server's language).
-      CREATE TABLE auto_read_voice_pool (
-        guild_id TEXT    NOT NULL,
-        voice    TEXT    NOT NULL,
-        added_by TEXT    NOT NULL,
-        added_at INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, voice)
-      ) STRICT;
-      -- The pool voice each member was given, kept so it stays theirs across restarts and pool changes.
-      CREATE TABLE auto_read_member_voices (
-        guild_id    TEXT    NOT NULL,
-        user_id     TEXT    NOT NULL,
-        voice       TEXT    NOT NULL,
-        assigned_at INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
-      ) STRICT;
-      CREATE INDEX auto_read_member_voices_voice ON auto_read_member_voices (guild_id, voice);
-      -- Members whose messages auto-read never reads, by a manager's choice.
-      CREATE TABLE auto_read_ignored (
-        guild_id   TEXT    NOT NULL,
-        user_id    TEXT    NOT NULL,
-        ignored_by TEXT    NOT NULL,
-        ignored_at INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
-      ) STRICT;
-    `,
-    postgres: `
-    ALTER TABLE auto_read ADD COLUMN voices TEXT CHECK (voices IN ('one', 'distinct'));
-    CREATE TABLE auto_read_voice_pool (
-      guild_id TEXT   NOT NULL,
-      voice    TEXT   NOT NULL,
-      added_by TEXT   NOT NULL,
-      added_at BIGINT NOT NULL,
-      PRIMARY KEY (guild_id, voice)
-    );
-    CREATE TABLE auto_read_member_voices (
-      guild_id    TEXT   NOT NULL,
-      user_id     TEXT   NOT NULL,
-      voice       TEXT   NOT NULL,
-      assigned_at BIGINT NOT NULL,
-      PRIMARY KEY (guild_id, user_id)
-    );
-    CREATE INDEX auto_read_member_voices_voice ON auto_read_member_voices (guild_id, voice);
-    CREATE TABLE auto_read_ignored (
-      guild_id   TEXT   NOT NULL,
-      user_id    TEXT   NOT NULL,
-      ignored_by TEXT   NOT NULL,
-      ignored_at BIGINT NOT NULL,
-      PRIMARY KEY (guild_id, user_id)
-    );
-    `,
+    // voices: 'one' (the server's voice for everyone) or 'distinct' (a voice from the pool per member); NULL: 'one'.
+    // auto_read_voice_pool: the voices the managers chose to give members (none: the documented presets of the
+    // server's language). auto_read_member_voices: the pool voice each member was given, kept so it stays theirs across
+    // restarts and pool changes. auto_read_ignored: members whose messages auto-read never reads, by a manager's choice.
+    up: (db, types, dialect) => [
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('voices', 'text', (column) => column.check(sql`voices IN ('one', 'distinct')`)),
+      db.schema
+        .createTable('auto_read_voice_pool')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('voice', 'text', (column) => column.notNull())
+        .addColumn('added_by', 'text', (column) => column.notNull())
+        .addColumn('added_at', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('auto_read_voice_pool_pkey', ['guild_id', 'voice'])
+        .$call(dialect.strict),
+      db.schema
+        .createTable('auto_read_member_voices')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('user_id', 'text', (column) => column.notNull())
+        .addColumn('voice', 'text', (column) => column.notNull())
+        .addColumn('assigned_at', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('auto_read_member_voices_pkey', ['guild_id', 'user_id'])
+        .$call(dialect.strict),
+      db.schema
+        .createIndex('auto_read_member_voices_voice')
+        .on('auto_read_member_voices')
+        .columns(['guild_id', 'voice']),
+      db.schema
+        .createTable('auto_read_ignored')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('user_id', 'text', (column) => column.notNull())
+        .addColumn('ignored_by', 'text', (column) => column.notNull())
+        .addColumn('ignored_at', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('auto_read_ignored_pkey', ['guild_id', 'user_id'])
+        .$call(dialect.strict),
+    ],
   },
   {
     version: 16,
     name: 'dictionary patterns and order',
-    sql: `
-      -- Entries are words or patterns (a pattern's word_key is src/features/autoread/dictionary/dictionary.ts' patternKey) and apply in the
-      -- order the managers set: position, from 1 per guild. Entries already there keep the order they were listed in.
-      ALTER TABLE dictionary_entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'word' CHECK (kind IN ('word', 'pattern'));
-      ALTER TABLE dictionary_entries ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
-      UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier
-        WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key < dictionary_entries.word_key);
-    `,
-    postgres: `
-    ALTER TABLE dictionary_entries ADD COLUMN kind TEXT NOT NULL DEFAULT 'word' CHECK (kind IN ('word', 'pattern'));
-    ALTER TABLE dictionary_entries ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
-    UPDATE dictionary_entries SET position = 1 + (SELECT count(*) FROM dictionary_entries AS earlier
-      WHERE earlier.guild_id = dictionary_entries.guild_id AND earlier.word_key COLLATE "C" < dictionary_entries.word_key COLLATE "C");
-    `,
+    // Entries are words or patterns (a pattern's word_key is src/features/autoread/dictionary/dictionary.ts'
+    // patternKey) and apply in the order the managers set: position, from 1 per guild. Entries already there keep the
+    // order they were listed in: their keys' code point order, on either database.
+    up: (db, _types, dialect) => [
+      db.schema.alterTable('dictionary_entries').addColumn('kind', 'text', (column) =>
+        column
+          .notNull()
+          .defaultTo('word')
+          .check(sql`kind IN ('word', 'pattern')`),
+      ),
+      db.schema
+        .alterTable('dictionary_entries')
+        .addColumn('position', 'integer', (column) => column.notNull().defaultTo(0)),
+      db.updateTable('dictionary_entries').set((eb) => ({
+        position: eb(
+          eb.lit<number>(1),
+          '+',
+          eb
+            .selectFrom('dictionary_entries as earlier')
+            .select((earlier) => earlier.fn.countAll<number>().as('before'))
+            .whereRef('earlier.guild_id', '=', 'dictionary_entries.guild_id')
+            .where(
+              sql<boolean>`${dialect.byCodePoint('earlier.word_key')} < ${dialect.byCodePoint('dictionary_entries.word_key')}`,
+            ),
+        ),
+      })),
+    ],
   },
   {
     version: 17,
