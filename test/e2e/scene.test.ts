@@ -6,8 +6,7 @@ import type { InteractionHandle, InteractionResponse } from '@saybot/local-disco
 import type { Fault } from '@saybot/voice-sandbox';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { countCharacters } from '../../src/core/characters.ts';
-import type { NewSpend } from '../../src/core/store/quota-store.ts';
-import type { Store } from '../../src/core/store/types.ts';
+import { heldWriteAhead } from '../support/held-write-ahead.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
@@ -421,48 +420,6 @@ async function pressAndPost(shown: Preview): Promise<InteractionResponse> {
 async function spentShown(harness: Harness): Promise<number> {
   const { content } = await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'usage' });
   return Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN');
-}
-
-/**
- * The store, with the first paid request of `characters` written ahead held there (its request not yet sent) until
- * release(); tookBack() says whether SayBot has since taken a spend written ahead back (a request it did not send).
- */
-function heldWriteAhead(characters: number) {
-  const reached = Promise.withResolvers<void>();
-  const gate = Promise.withResolvers<void>();
-  let held = false;
-  let tookBack = false;
-  const bound = <T extends object>(target: T, override: (key: string | symbol) => unknown): T =>
-    new Proxy(target, {
-      get(_, key) {
-        const replaced = override(key);
-        if (replaced !== undefined) return replaced;
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  const wrap = (store: Store): Store => {
-    const spends = bound(store.spends, (key) => {
-      if (key === 'record')
-        return async (spend: NewSpend) => {
-          if (!held && spend.unconfirmed === true && spend.characters === characters) {
-            held = true;
-            reached.resolve();
-            await gate.promise;
-          }
-          return store.spends.record(spend);
-        };
-      if (key === 'release')
-        return async (...args: Parameters<Store['spends']['release']>) => {
-          const taken = await store.spends.release(...args);
-          tookBack ||= taken;
-          return taken;
-        };
-      return undefined;
-    });
-    return bound(store, (key) => (key === 'spends' ? spends : undefined));
-  };
-  return { wrap, reached: reached.promise, release: () => gate.resolve(), tookBack: () => tookBack };
 }
 
 /** Waits for `check`: a bound, not a figure (beside two busy processes a close is seen some seconds late). */

@@ -11,8 +11,7 @@ import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/translate.ts';
 import { splitText } from '../../src/core/split-text.ts';
 import { countCharacters } from '../../src/core/characters.ts';
-import type { NewSpend } from '../../src/core/store/quota-store.ts';
-import type { Store } from '../../src/core/store/types.ts';
+import { heldWriteAhead } from '../support/held-write-ahead.ts';
 
 const GUILD = '200000000000000058';
 const TEXT = '210000000000000058';
@@ -23,45 +22,6 @@ const MAX_CHARS = 40;
 const SAID =
   'First part 1 is spoken right here. Second part 1 follows it closely. Third part 1 comes after that. Fourth part 1 ends the order.';
 const PARTS = splitText(SAID, MAX_CHARS);
-
-/** Holds the first write ahead of `characters` until released (as test/e2e/scene.test.ts heldWriteAhead). */
-function heldWriteAhead(characters: number) {
-  const reached = Promise.withResolvers<void>();
-  const gate = Promise.withResolvers<void>();
-  let held = false;
-  let tookBack = false;
-  const bound = <T extends object>(target: T, override: (key: string | symbol) => unknown): T =>
-    new Proxy(target, {
-      get(_, key) {
-        const replaced = override(key);
-        if (replaced !== undefined) return replaced;
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  const wrap = (store: Store): Store => {
-    const spends = bound(store.spends, (key) => {
-      if (key === 'record')
-        return async (spend: NewSpend) => {
-          if (!held && spend.unconfirmed === true && spend.characters === characters) {
-            held = true;
-            reached.resolve();
-            await gate.promise;
-          }
-          return store.spends.record(spend);
-        };
-      if (key === 'release')
-        return async (...args: Parameters<Store['spends']['release']>) => {
-          const taken = await store.spends.release(...args);
-          tookBack ||= taken;
-          return taken;
-        };
-      return undefined;
-    });
-    return bound(store, (key) => (key === 'spends' ? spends : undefined));
-  };
-  return { wrap, reached: reached.promise, release: () => gate.resolve(), tookBack: () => tookBack };
-}
 
 const gate = heldWriteAhead(countCharacters(PARTS[0] ?? ''));
 const h = useFileHarness({
