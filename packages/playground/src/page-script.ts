@@ -123,7 +123,7 @@ export const PAGE_SCRIPT = `'use strict';
 
   function renderMessages() {
     const channel = current();
-    const key = JSON.stringify([as, channelId, channel.messages]);
+    const key = JSON.stringify([as, channelId, channel.messages, menus().map((m) => m.name)]);
     if (key === shown) return;
     shown = key;
     const list = $('messages');
@@ -136,7 +136,9 @@ export const PAGE_SCRIPT = `'use strict';
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
-  const menus = () => state.commands.filter((c) => c.type === 3);
+  /** The commands this person's client offers in the channel shown (none in the DMs). */
+  const commandsHere = () => (state && channelId !== DM ? (current() || {}).commands || [] : []);
+  const menus = () => commandsHere().filter((c) => c.type === 3);
 
   function renderMessage(m) {
     const item = el('li', { class: 'message' + (m.failed ? ' failed' : ''), 'data-message-id': m.id, 'data-author': m.author.name });
@@ -200,7 +202,7 @@ export const PAGE_SCRIPT = `'use strict';
   const input = $('input');
   const suggestions = $('suggestions');
   const form = $('command-form');
-  const slashCommands = () => (state ? state.commands.filter((c) => (c.type || 1) === 1) : []);
+  const slashCommands = () => commandsHere().filter((c) => (c.type || 1) === 1);
 
   input.addEventListener('input', () => {
     const text = input.value;
