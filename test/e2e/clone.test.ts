@@ -249,7 +249,8 @@ describe('/clone', () => {
     const definition = (await loadCommandModules()).get('clone')?.data.toJSON();
     expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
     // Discord neither offers nor sends it to a member without Manage Server.
-    const asked = () => clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Widened', output: 'file' }, MEMBER);
+    const asked = () =>
+      clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Widened', output: 'file' }, MEMBER);
     await expect(asked()).rejects.toThrow(/ManageGuild/);
     // A server that widens it (Integrations) has SayBot answer the member: it checks nothing more (here, consent).
     letMembersUse(h.discord, GUILD, 'clone', [MEMBER]);

@@ -251,7 +251,13 @@ describe('budgets', () => {
       "For the server's monthly characters, this server can set at most 100,000: that is the operator's limit, and a server may only lower it.",
     );
     expect(ephemeral(above.handle)).toBe(true);
-    const asked = { guildId: GUILD, userId: SPENDER, name: 'budget', options: { server_monthly_chars: 10 }, locale: 'ko' };
+    const asked = {
+      guildId: GUILD,
+      userId: SPENDER,
+      name: 'budget',
+      options: { server_monthly_chars: 10 },
+      locale: 'ko',
+    };
     // Discord offers /budget only to Manage Server (its default member permissions) and sends nothing else.
     await expect(runCommand(h, asked)).rejects.toThrow(/ManageGuild/);
     // A server that lets a member see it (Integrations) still has SayBot refuse them.

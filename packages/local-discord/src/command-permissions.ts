@@ -51,7 +51,11 @@ export class CommandPermissionStore {
   set(guildId: string, commandId: string, permissions: CommandPermission[]): void {
     const guild = this.byGuild.get(guildId) ?? new Map<string, CommandPermission[]>();
     if (permissions.length === 0) guild.delete(commandId);
-    else guild.set(commandId, permissions.map((p) => ({ ...p })));
+    else
+      guild.set(
+        commandId,
+        permissions.map((p) => ({ ...p })),
+      );
     this.byGuild.set(guildId, guild);
   }
 
@@ -93,7 +97,8 @@ export function commandAccess(input: AccessInput): CommandAccess {
   const { guild, userId, channelId, command } = input;
   const name = `/${String(command.name)}`;
   const offered = offeredInServers(command);
-  if (offered !== undefined) return { allowed: false, code: 'context', why: `${name} is not offered in servers (${offered})` };
+  if (offered !== undefined)
+    return { allowed: false, code: 'context', why: `${name} is not offered in servers (${offered})` };
   if (userId === guild.ownerId || (guild.permissionsOf(userId) & PermissionFlagsBits.Administrator) !== 0n)
     return { allowed: true };
   const levels = [
@@ -118,10 +123,16 @@ export function commandAccess(input: AccessInput): CommandAccess {
       : { allowed: false, code: 'permissions', why: `${name} is denied to this member (command permissions)` };
   const roles = guild.members.get(userId)?.roles ?? [];
   for (const level of levels) {
-    const mine = level.filter((p) => p.type === CommandPermissionType.Role && p.id !== guild.id && roles.includes(p.id));
+    const mine = level.filter(
+      (p) => p.type === CommandPermissionType.Role && p.id !== guild.id && roles.includes(p.id),
+    );
     if (mine.length === 0) continue;
     if (mine.some((p) => p.permission)) return { allowed: true };
-    return { allowed: false, code: 'permissions', why: `${name} is denied to this member's roles (command permissions)` };
+    return {
+      allowed: false,
+      code: 'permissions',
+      why: `${name} is denied to this member's roles (command permissions)`,
+    };
   }
   const everyone = find(CommandPermissionType.Role, guild.id);
   if (everyone?.permission === false)

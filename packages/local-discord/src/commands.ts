@@ -66,7 +66,7 @@ export class CommandStore {
     const index = list.findIndex((c) => c.id === id);
     const current = list[index];
     if (!current) return undefined;
-    const command = { ...current, ...asObject(raw), id, version: snowflake() };
+    const command: Json = { ...current, ...asObject(raw), id, version: snowflake() };
     list[index] = command;
     if (command.name !== current.name) this.forgotten(id);
     return command;

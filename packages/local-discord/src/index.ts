@@ -825,10 +825,12 @@ export class FakeDiscord {
     const { world, commands, commandPermissions, gateway } = this.parts;
     const guild = world.guild(guildId);
     const known =
-      commandId === world.applicationId || [...commands.list(guildId), ...commands.list()].some((c) => c.id === commandId);
+      commandId === world.applicationId ||
+      [...commands.list(guildId), ...commands.list()].some((c) => c.id === commandId);
     if (!known) throw new Error(`FakeDiscord: no command ${commandId} in guild ${guildId}`);
     const parsed = parsePermissionsBody(guild, { permissions });
-    if ('field' in parsed) throw new Error(`FakeDiscord: command permissions refused: ${parsed.field}: ${parsed.message}`);
+    if ('field' in parsed)
+      throw new Error(`FakeDiscord: command permissions refused: ${parsed.field}: ${parsed.message}`);
     commandPermissions.set(guildId, commandId, parsed.permissions);
     gateway.dispatchToGuild(
       guildId,

@@ -347,33 +347,38 @@ export class RestApi {
         ? ok(permissionsPayload(world.applicationId, guildId, commandId, list))
         : fail(apiError(404, 10066, 'Unknown application command permissions'));
     });
-    add('PUT', `${base}/${id}/permissions`, false, ({ params: [appId = '', guildId = '', commandId = ''], body, headers }) => {
-      const guard = commandGuard(appId, guildId);
-      if (guard) return guard;
-      const authorization = headers.authorization;
-      if (authorization === `Bot ${this.deps.token}`)
-        return fail(apiError(403, 20001, 'Bots cannot use this endpoint'));
-      const bearer = this.deps.bearer(authorization);
-      if (!bearer) return fail(apiError(401, 0, '401: Unauthorized'));
-      if (!bearer.scopes.includes('applications.commands.permissions.update'))
-        return fail(apiError(403, 50026, 'Missing required OAuth2 scope'));
-      if (!knownCommand(guildId, commandId)) return fail(apiError(404, 10063, 'Unknown application command'));
-      const guild = world.guild(guildId);
-      const needed = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
-      if (!guild.members.has(bearer.userId) || (guild.permissionsOf(bearer.userId) & needed) !== needed)
-        return fail(apiError(403, 50013, 'Missing Permissions'));
-      const parsed = parsePermissionsBody(guild, body.json);
-      if ('field' in parsed)
-        return fail(
-          apiError(400, 50035, 'Invalid Form Body', {
-            [parsed.field]: { _errors: [{ code: 'BASE_TYPE_INVALID', message: parsed.message }] },
-          }),
-        );
-      commandPermissions.set(guildId, commandId, parsed.permissions);
-      const payload = permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions);
-      this.deps.commandPermissionsUpdated(guildId, payload);
-      return ok(payload);
-    });
+    add(
+      'PUT',
+      `${base}/${id}/permissions`,
+      false,
+      ({ params: [appId = '', guildId = '', commandId = ''], body, headers }) => {
+        const guard = commandGuard(appId, guildId);
+        if (guard) return guard;
+        const authorization = headers.authorization;
+        if (authorization === `Bot ${this.deps.token}`)
+          return fail(apiError(403, 20001, 'Bots cannot use this endpoint'));
+        const bearer = this.deps.bearer(authorization);
+        if (!bearer) return fail(apiError(401, 0, '401: Unauthorized'));
+        if (!bearer.scopes.includes('applications.commands.permissions.update'))
+          return fail(apiError(403, 50026, 'Missing required OAuth2 scope'));
+        if (!knownCommand(guildId, commandId)) return fail(apiError(404, 10063, 'Unknown application command'));
+        const guild = world.guild(guildId);
+        const needed = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
+        if (!guild.members.has(bearer.userId) || (guild.permissionsOf(bearer.userId) & needed) !== needed)
+          return fail(apiError(403, 50013, 'Missing Permissions'));
+        const parsed = parsePermissionsBody(guild, body.json);
+        if ('field' in parsed)
+          return fail(
+            apiError(400, 50035, 'Invalid Form Body', {
+              [parsed.field]: { _errors: [{ code: 'BASE_TYPE_INVALID', message: parsed.message }] },
+            }),
+          );
+        commandPermissions.set(guildId, commandId, parsed.permissions);
+        const payload = permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions);
+        this.deps.commandPermissionsUpdated(guildId, payload);
+        return ok(payload);
+      },
+    );
   }
 
   private buildRoutes(): Route[] {

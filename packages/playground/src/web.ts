@@ -254,7 +254,9 @@ export async function startPage(options: PageOptions): Promise<Page> {
         // What this person's client offers here: Discord hides a command they may not use (its default member
         // permissions, the server's command permissions for them or this channel).
         commands:
-          person === undefined ? [] : discord.commandsFor({ guildId: GUILD_ID, userId: person.id, channelId: channel.id }),
+          person === undefined
+            ? []
+            : discord.commandsFor({ guildId: GUILD_ID, userId: person.id, channelId: channel.id }),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
       direct: person === undefined ? [] : directMessages(discord, person.id),
