@@ -21,6 +21,7 @@ import {
   londonWith,
 } from '../support/world.ts';
 import { postChat, snowflakeAt, spoken, startAutoRead } from '../support/chat.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import { runChild } from '../support/run-child.ts';
 
 /** Where the tests' chat is posted: London's text channel, the one auto-read reads. */
@@ -525,6 +526,12 @@ describe('auto-read', () => {
 
   it('refuses a member without Manage Server, by the declared precondition, and one outside voice', async () => {
     const harness = await openHarness({ guilds: guilds() });
+    // Discord offers /autoread only to Manage Server (its default member permissions) and sends nothing else.
+    await expect(
+      runCommand(harness, { guildId: GUILD, userId: CAROL.id, name: 'autoread', subcommand: 'start' }),
+    ).rejects.toThrow(/ManageGuild/);
+    // A server that lets her see it (Integrations) still has SayBot refuse her, on every use.
+    letMembersUse(harness.discord, GUILD, 'autoread', [CAROL.id]);
     const refused = await runCommand(harness, {
       guildId: GUILD,
       userId: CAROL.id,

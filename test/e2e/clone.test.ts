@@ -4,6 +4,7 @@ import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import type { FakeGuildSpec, FakeUpload, InteractionHandle } from '@saybot/local-discord/types.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand } from '../support/harness.ts';
 
@@ -247,6 +248,19 @@ describe('/clone', () => {
   it('is for Manage Server members by default (servers can widen it)', async () => {
     const definition = (await loadCommandModules()).get('clone')?.data.toJSON();
     expect(definition?.default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
+    // Discord neither offers nor sends it to a member without Manage Server.
+    const asked = () =>
+      clone(fixture('tone-220hz-5s-48k.wav'), 'me.wav', { consent: false, name: 'Widened', output: 'file' }, MEMBER);
+    await expect(asked()).rejects.toThrow(/ManageGuild/);
+    // A server that widens it (Integrations) has SayBot answer the member: it checks nothing more (here, consent).
+    letMembersUse(h.discord, GUILD, 'clone', [MEMBER]);
+    try {
+      expect((await asked()).content).toBe(
+        'Cloning a voice needs the consent of the person speaking. Set consent to True only if they agreed.',
+      );
+    } finally {
+      letMembersUse(h.discord, GUILD, 'clone', []);
+    }
   });
 });
 

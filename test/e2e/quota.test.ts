@@ -7,6 +7,7 @@ import { countCharacters } from '../../src/core/split-text.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { useFileHarness } from '../support/file-harness.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import { pitchOf, runCommand, sayAndHear } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
@@ -250,14 +251,23 @@ describe('budgets', () => {
       "For the server's monthly characters, this server can set at most 100,000: that is the operator's limit, and a server may only lower it.",
     );
     expect(ephemeral(above.handle)).toBe(true);
-    const member = await runCommand(h, {
+    const asked = {
       guildId: GUILD,
       userId: SPENDER,
       name: 'budget',
       options: { server_monthly_chars: 10 },
       locale: 'ko',
-    });
-    expect(member.content).toContain('서버 관리 권한이 필요합니다');
+    };
+    // Discord offers /budget only to Manage Server (its default member permissions) and sends nothing else.
+    await expect(runCommand(h, asked)).rejects.toThrow(/ManageGuild/);
+    // A server that lets a member see it (Integrations) still has SayBot refuse them.
+    letMembersUse(h.discord, GUILD, 'budget', [SPENDER]);
+    try {
+      const member = await runCommand(h, asked);
+      expect(member.content).toContain('서버 관리 권한이 필요합니다');
+    } finally {
+      letMembersUse(h.discord, GUILD, 'budget', []);
+    }
     const lowered = await runCommand(h, {
       guildId: GUILD,
       userId: ADMIN,

@@ -14,6 +14,7 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import { madeClone } from '../support/clones.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import {
   ALICE,
   BOB,
@@ -320,6 +321,8 @@ describe('in voice', () => {
 
 describe('the cast', () => {
   it("refuses another server's cloned voice, by name or ID, like an unknown one; uses this server's", async () => {
+    // That server lets its members clone (Integrations): /clone is for Manage Server by default.
+    letMembersUse(h.discord, ELSEWHERE, 'clone', [VISITOR]);
     const faraway = await madeClone(h, ELSEWHERE, VISITOR, 'Faraway');
     const homegrown = await madeClone(h, GUILD, MANAGER, 'Homegrown');
     const before = h.sandbox.requests.length;

@@ -19,7 +19,8 @@ export function asObject(value: unknown): Json {
 
 /**
  * What Discord answers a member's client that acts on something that does not exist for that member (another
- * member's ephemeral message is Unknown Message, 10008): nothing reaches the bot. A test expects it (`rejects`).
+ * member's ephemeral message is Unknown Message, 10008; a command it does not offer them is Missing Permissions,
+ * 50013): nothing reaches the bot. A test expects it (`rejects`).
  */
 export class DiscordRefusal extends Error {
   readonly status: number;

@@ -23,9 +23,12 @@ export class CommandStore {
   private readonly applicationId: string;
   private readonly global: Json[] = [];
   private readonly guilds = new Map<string, Json[]>();
+  /** Told of each command deleted or renamed: Discord deletes its permissions in every server with it. */
+  private readonly forgotten: (commandId: string) => void;
 
-  constructor(applicationId: string) {
+  constructor(applicationId: string, forgotten: (commandId: string) => void = () => undefined) {
     this.applicationId = applicationId;
+    this.forgotten = forgotten;
   }
 
   list(guildId?: string): Json[] {
@@ -40,10 +43,11 @@ export class CommandStore {
 
   /** Bulk overwrite: commands keep their id (and bump their version) when name and type match an existing one. */
   overwrite(guildId: string | undefined, body: unknown[]): Json[] {
-    const previous = this.list(guildId);
+    const previous = [...this.list(guildId)];
     const next = body.map((raw) => this.normalise(guildId, asObject(raw), previous));
     if (guildId === undefined) this.global.splice(0, this.global.length, ...next);
     else this.guilds.set(guildId, next);
+    for (const old of previous) if (!next.some((c) => c.id === old.id)) this.forgotten(String(old.id));
     return next;
   }
 
@@ -62,8 +66,9 @@ export class CommandStore {
     const index = list.findIndex((c) => c.id === id);
     const current = list[index];
     if (!current) return undefined;
-    const command = { ...current, ...asObject(raw), id, version: snowflake() };
+    const command: Json = { ...current, ...asObject(raw), id, version: snowflake() };
     list[index] = command;
+    if (command.name !== current.name) this.forgotten(id);
     return command;
   }
 
@@ -72,6 +77,7 @@ export class CommandStore {
     const index = list.findIndex((c) => c.id === id);
     if (index < 0) return false;
     list.splice(index, 1);
+    this.forgotten(id);
     return true;
   }
 

@@ -9,6 +9,13 @@ import { DiscordClock } from './clock.ts';
 import type { DaveGroupState } from './dave/group.ts';
 import { DEFAULT_DAVE_MODE } from './dave/mode.ts';
 import { CommandStore } from './commands.ts';
+import {
+  CommandPermissionStore,
+  commandAccess,
+  parsePermissionsBody,
+  permissionsPayload,
+  type CommandPermission,
+} from './command-permissions.ts';
 import { Gateway, type GatewaySession, type VoiceStateRequest } from './gateway.ts';
 import { HeardAudioStore } from './heard-audio.ts';
 import { InteractionType, Interactions } from './interactions.ts';
@@ -70,6 +77,7 @@ export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
 export { FormRefusal } from './file-types.ts';
 export { DiscordRefusal } from './api-error.ts';
+export { CommandPermissionType, allChannelsId, type CommandPermission } from './command-permissions.ts';
 export { memberMessageRefusal } from './messages.ts';
 export type { LocalOAuth2 } from './oauth2.ts';
 
@@ -84,6 +92,7 @@ interface Parts {
   cdn: Cdn;
   messages: MessageStore;
   commands: CommandStore;
+  commandPermissions: CommandPermissionStore;
   interactions: Interactions;
   gateway: Gateway;
   voice: VoiceGateway;
@@ -134,7 +143,8 @@ export class FakeDiscord {
     const world = new World(options);
     const waits = new Waits();
     const cdn = new Cdn();
-    const commands = new CommandStore(options.applicationId);
+    const commandPermissions = new CommandPermissionStore();
+    const commands = new CommandStore(options.applicationId, (commandId) => commandPermissions.forget(commandId));
     const messages = new MessageStore(cdn);
     const clock = new DiscordClock();
     const interactions = new Interactions({
@@ -142,6 +152,7 @@ export class FakeDiscord {
       messages,
       cdn,
       commands,
+      commandPermissions,
       waits,
       timeoutMs: options.interactionTimeoutMs ?? 3000,
       tokenLifetimeMs: options.interactionTokenLifetimeMs ?? INTERACTION_TOKEN_LIFETIME_MS,
@@ -195,10 +206,15 @@ export class FakeDiscord {
       resumeUrl: () => `${baseUrl.replace('http:', 'ws:')}/gateway`,
       onVoiceStateRequest: (connection, request) => self.fake?.botVoiceStateRequested(connection.session, request),
     });
+    const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
     const rest = new RestApi({
       token: options.token,
       world,
       commands,
+      commandPermissions,
+      bearer: (authorization) => oauth2.bearer(authorization),
+      commandPermissionsUpdated: (guildId, payload) =>
+        gateway.dispatchToGuild(guildId, 'APPLICATION_COMMAND_PERMISSIONS_UPDATE', payload),
       interactions,
       messages,
       cdn,
@@ -214,7 +230,6 @@ export class FakeDiscord {
       rest.retain = options.retain.entries;
       voice.retain = options.retain.entries;
     }
-    const oauth2 = new LocalOAuth2({ world, clock, options: options.oauth2 ?? {}, baseUrl: () => baseUrl, report });
     const server = createServer((req, res) =>
       afterDelay(options.restRoundTripMs ?? 0, () =>
         oauth2.handles(req) ? oauth2.handle(req, res) : rest.handle(req, res),
@@ -250,6 +265,7 @@ export class FakeDiscord {
         cdn,
         messages,
         commands,
+        commandPermissions,
         interactions,
         gateway,
         voice,
@@ -289,7 +305,10 @@ export class FakeDiscord {
     return dispatchMessageCreate(this.parts.gateway, message, this.parts.world.bot.id);
   }
 
-  /** Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. */
+  /**
+   * Sends INTERACTION_CREATE (type 2, a slash command) once the client's gateway session holds the guild. A registered
+   * command Discord would not offer the member there (commandsFor) rejects with a DiscordRefusal and sends nothing.
+   */
   async command(input: FakeCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.create(InteractionType.ApplicationCommand, input);
@@ -338,7 +357,8 @@ export class FakeDiscord {
   /**
    * A member uses a message context menu ("Speak") on a message: INTERACTION_CREATE type 2 with data.type 3,
    * `target_id` and the message in `resolved.messages` (author, content, mentions, attachments), once the client's
-   * gateway session holds the guild.
+   * gateway session holds the guild; a menu the member is not offered there (commandsFor) rejects with a
+   * DiscordRefusal.
    */
   async messageCommand(input: FakeMessageCommandInput): Promise<InteractionHandle> {
     const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
@@ -361,7 +381,10 @@ export class FakeDiscord {
     return interaction;
   }
 
-  /** Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8). */
+  /**
+   * Sends an autocomplete interaction (type 4) and resolves with the choices the bot answered (callback type 8); for a
+   * command the member is not offered there (commandsFor), rejects with a DiscordRefusal and sends nothing.
+   */
   async autocomplete(input: FakeAutocompleteInput): Promise<Array<{ name: string; value: string | number }>> {
     if (!JSON.stringify(input.options).includes('"focused":true'))
       throw new Error('FakeDiscord.autocomplete: one option needs focused: true');
@@ -771,6 +794,58 @@ export class FakeDiscord {
 
   registeredCommands(guildId?: string): unknown[] {
     return structuredClone(this.parts.commands.list(guildId));
+  }
+
+  /**
+   * The commands a member's client offers in a channel of a server (default its text channel), as Discord decides
+   * it (command-permissions.ts): the guild's and the global ones offered in servers, less those whose
+   * default_member_permissions the member lacks or that the server's command permissions deny them there. What a
+   * command picker, its autocomplete and the Apps menu list; command(), autocomplete() and messageCommand() refuse
+   * any other with a DiscordRefusal.
+   */
+  commandsFor(input: { guildId: string; userId: string; channelId?: string }): Array<Record<string, unknown>> {
+    const { world, commands, commandPermissions } = this.parts;
+    const guild = world.guild(input.guildId);
+    if (!guild.members.has(input.userId))
+      throw new Error(`FakeDiscord: ${input.userId} is not a member of guild ${guild.id}`);
+    const channelId = input.channelId ?? guild.textChannelId;
+    return [...commands.list(guild.id), ...commands.list()]
+      .filter(
+        (command) =>
+          commandAccess({
+            guild,
+            userId: input.userId,
+            channelId,
+            command,
+            applicationId: world.applicationId,
+            permissions: commandPermissions,
+          }).allowed,
+      )
+      .map((command) => structuredClone(command));
+  }
+
+  /**
+   * A member with Manage Server and Manage Roles sets a command's permissions in a server, as in Server Settings >
+   * Integrations (the same as PUT .../commands/{command.id}/permissions with their Bearer token): the overrides
+   * replace the command's (the application's ID: the app-wide ones); APPLICATION_COMMAND_PERMISSIONS_UPDATE follows.
+   * Throws for an override Discord would refuse (an unknown role, member or channel, more than 100).
+   */
+  setCommandPermissions(guildId: string, commandId: string, permissions: CommandPermission[]): void {
+    const { world, commands, commandPermissions, gateway } = this.parts;
+    const guild = world.guild(guildId);
+    const known =
+      commandId === world.applicationId ||
+      [...commands.list(guildId), ...commands.list()].some((c) => c.id === commandId);
+    if (!known) throw new Error(`FakeDiscord: no command ${commandId} in guild ${guildId}`);
+    const parsed = parsePermissionsBody(guild, { permissions });
+    if ('field' in parsed)
+      throw new Error(`FakeDiscord: command permissions refused: ${parsed.field}: ${parsed.message}`);
+    commandPermissions.set(guildId, commandId, parsed.permissions);
+    gateway.dispatchToGuild(
+      guildId,
+      'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
+      permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions),
+    );
   }
 
   /** Messages the clients sent on the gateway in the last `withinMs` (up to a minute): heartbeats, op 4 and the rest. */

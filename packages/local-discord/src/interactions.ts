@@ -14,7 +14,8 @@ import {
   type Json,
   type MessageStore,
 } from './messages.ts';
-import { checkSeenBy } from './api-error.ts';
+import { DiscordRefusal, checkSeenBy } from './api-error.ts';
+import { commandAccess, commandContexts, type CommandPermissionStore } from './command-permissions.ts';
 import { randomToken, snowflake } from './snowflake.ts';
 import { IS_VOICE_MESSAGE } from './voice-message.ts';
 import { PermissionFlagsBits } from 'discord.js';
@@ -247,6 +248,8 @@ export interface InteractionsDeps {
   messages: MessageStore;
   cdn: Cdn;
   commands: CommandStore;
+  /** The servers' command permissions (who may use which command where). */
+  commandPermissions: CommandPermissionStore;
   waits: Waits;
   /** How long the first callback may take; 0 = no limit. */
   timeoutMs: number;
@@ -295,6 +298,21 @@ export class Interactions {
       input.name,
       target ? CommandType.Message : CommandType.ChatInput,
     );
+    // A command the member may not use here is neither offered nor sent: Discord creates no interaction.
+    if (registered && (type === InteractionType.ApplicationCommand || type === InteractionType.Autocomplete)) {
+      const access = commandAccess({
+        guild,
+        userId: member.user.id,
+        channelId,
+        command: registered,
+        applicationId: this.world.applicationId,
+        permissions: this.deps.commandPermissions,
+      });
+      if (!access.allowed)
+        throw access.code === 'context'
+          ? new DiscordRefusal(404, 10063, `Unknown application command: ${access.why}`)
+          : new DiscordRefusal(403, 50013, `Missing Permissions: ${access.why}`);
+    }
     const interaction = new Interaction(type, guild, member.user, channelId, input.name, this.deps);
     interaction.locale = input.locale ?? member.locale ?? 'en-US';
     const options = (input.options ?? []).map((o) => this.option(o));
@@ -429,7 +447,7 @@ export class Interactions {
       .list()
       .find((c) => c.name === input.name && (c.type ?? 1) === CommandType.ChatInput);
     const integrationTypes = Array.isArray(registered?.integration_types) ? registered.integration_types : [0];
-    const contexts = Array.isArray(registered?.contexts) ? registered.contexts : [0, 1, 2];
+    const contexts = registered ? commandContexts(registered) : [];
     if (!registered || !integrationTypes.includes(1) || !contexts.includes(input.context)) {
       throw new Error(
         `FakeDiscord: /${input.name} is not offered to user installs in context ${input.context} (global definition: integration_types ${JSON.stringify(integrationTypes)}, contexts ${JSON.stringify(contexts)})`,

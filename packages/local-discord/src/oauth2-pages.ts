@@ -9,6 +9,7 @@ const SCOPE_WORDS: Record<OAuth2Scope, string> = {
   identify: 'Access your username, avatar, and banner',
   email: 'Access your email address',
   guilds: "Know what servers you're in",
+  'applications.commands.permissions.update': "Update permissions for this app's commands in servers you manage",
 };
 
 const STYLE = [

@@ -1,7 +1,8 @@
 // OAuth2 as Discord runs it for a website's "Log in with Discord" (the authorization code grant), on the local
 // Discord's own port, so a dashboard logs in with no account. Routes (Discord's documentation, topics/oauth2):
 //   GET  /oauth2/authorize   response_type=code, client_id, redirect_uri (exactly a registered one), scope
-//                            (identify, email, guilds), state (echoed), prompt (consent | none): the consent page
+//                            (identify, email, guilds, applications.commands.permissions.update), state (echoed),
+//                            prompt (consent | none): the consent page
 //   POST /oauth2/authorize   that page's form: Authorize -> redirect_uri?code=C&state=S, Cancel -> ?error=access_denied
 //   POST /api[/vN]/oauth2/token          form-encoded; client auth by HTTP Basic or client_id/client_secret fields;
 //                                        grant_type authorization_code (code single-use, 100 s) or refresh_token
@@ -41,7 +42,12 @@ import { randomToken } from './snowflake.ts';
 import { ALL_PERMISSIONS, userPayload, type UserRecord, type World } from './state.ts';
 import type { FakeOAuth2Options, FakeOtherGuildSpec, OAuth2LogEntry, OAuth2Scope } from './types.ts';
 
-export const OAUTH2_SCOPES: readonly OAuth2Scope[] = ['identify', 'email', 'guilds'];
+export const OAUTH2_SCOPES: readonly OAuth2Scope[] = [
+  'identify',
+  'email',
+  'guilds',
+  'applications.commands.permissions.update',
+];
 /** Discord's: an access token lives 7 days (expires_in 604800). */
 const ACCESS_TOKEN_LIFETIME_S = 604_800;
 /** A code is single-use and short-lived: Discord's staff give 100 s (discord-api-docs issue 2526). */
@@ -299,6 +305,17 @@ export class LocalOAuth2 {
   liveTokens(userId: string): number {
     const now = this.#deps.clock.now();
     return [...this.#tokens.values()].filter((t) => t.userId === userId && t.expiresAt > now).length;
+  }
+
+  /**
+   * The user and scopes behind `Authorization: Bearer <access token>` while the token is live, for the REST routes a
+   * user's token may call beside these (a command's permissions, rest.ts); undefined for anything else.
+   */
+  bearer(authorization: string | undefined): { userId: string; scopes: readonly OAuth2Scope[] } | undefined {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+    const issued = this.#tokens.get(token);
+    if (!issued || issued.kind !== 'access' || issued.expiresAt <= this.#deps.clock.now()) return undefined;
+    return { userId: issued.userId, scopes: [...issued.scopes] };
   }
 
   /** Whether the request is one of these routes (the rest of the REST API is rest.ts'). */

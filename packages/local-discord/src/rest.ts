@@ -4,6 +4,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { BodyError, parseBody, type ParsedBody } from './body.ts';
 import type { Cdn } from './cdn.ts';
 import { checkCommandFileTypes, type CommandStore } from './commands.ts';
+import { parsePermissionsBody, permissionsPayload, type CommandPermissionStore } from './command-permissions.ts';
 import type { Answer, Interactions } from './interactions.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
@@ -29,6 +30,12 @@ export interface RestDeps {
   token: string;
   world: World;
   commands: CommandStore;
+  /** The servers' command permissions, which a member with a Bearer token edits (PUT .../permissions). */
+  commandPermissions: CommandPermissionStore;
+  /** The user and scopes of a live OAuth2 access token (`Authorization: Bearer ...`), else undefined. */
+  bearer: (authorization: string | undefined) => { userId: string; scopes: readonly string[] } | undefined;
+  /** A command's permissions changed: APPLICATION_COMMAND_PERMISSIONS_UPDATE follows on the gateway. */
+  commandPermissionsUpdated: (guildId: string, payload: Record<string, unknown>) => void;
   interactions: Interactions;
   messages: MessageStore;
   cdn: Cdn;
@@ -48,6 +55,7 @@ interface Context {
   params: string[];
   query: URLSearchParams;
   body: ParsedBody;
+  headers: Record<string, string>;
 }
 interface Route {
   method: string;
@@ -264,7 +272,7 @@ export class RestApi {
         if (error instanceof BodyError) return fail(apiError(400, 50109, error.message));
         throw error;
       }
-      return route.handle({ params: match.slice(1).map((p) => p ?? ''), query: url.searchParams, body });
+      return route.handle({ params: match.slice(1).map((p) => p ?? ''), query: url.searchParams, body, headers });
     }
     return this.unknown(method, url);
   }
@@ -299,6 +307,78 @@ export class RestApi {
     keepLast(this.directMessages, this.retain);
     for (const listener of [...this.messageListeners]) listener();
     return ok(message);
+  }
+
+  /**
+   * GET .../guilds/{guild}/commands/permissions (every command's), GET and PUT .../commands/{command}/permissions
+   * (the application's ID for the app-wide ones). Reading takes the bot token; editing only a Bearer token with the
+   * applications.commands.permissions.update scope of a member with Manage Server and Manage Roles there (a bot token
+   * is refused with 20001), and replaces the command's overrides. Not modelled: that the member can run the command
+   * and manage the roles, members and channels named.
+   */
+  private addCommandPermissionRoutes(
+    add: AddRoute,
+    commandGuard: (appId: string, guildId?: string) => Answer | undefined,
+  ): void {
+    const { world, commands, commandPermissions } = this.deps;
+    const id = '([^/]+)';
+    const base = `/applications/${id}/guilds/${id}/commands`;
+    const knownCommand = (guildId: string, commandId: string): boolean =>
+      commandId === world.applicationId ||
+      commands.list(guildId).some((c) => c.id === commandId) ||
+      commands.list().some((c) => c.id === commandId);
+    add(
+      'GET',
+      `${base}/permissions`,
+      true,
+      ({ params: [appId = '', guildId = ''] }) =>
+        commandGuard(appId, guildId) ??
+        ok(
+          commandPermissions
+            .entries(guildId)
+            .map(([commandId, list]) => permissionsPayload(world.applicationId, guildId, commandId, list)),
+        ),
+    );
+    add('GET', `${base}/${id}/permissions`, true, ({ params: [appId = '', guildId = '', commandId = ''] }) => {
+      const guard = commandGuard(appId, guildId);
+      if (guard) return guard;
+      const list = commandPermissions.get(guildId, commandId);
+      return list
+        ? ok(permissionsPayload(world.applicationId, guildId, commandId, list))
+        : fail(apiError(404, 10066, 'Unknown application command permissions'));
+    });
+    add(
+      'PUT',
+      `${base}/${id}/permissions`,
+      false,
+      ({ params: [appId = '', guildId = '', commandId = ''], body, headers }) => {
+        const guard = commandGuard(appId, guildId);
+        if (guard) return guard;
+        const authorization = headers.authorization;
+        if (authorization === `Bot ${this.deps.token}`)
+          return fail(apiError(403, 20001, 'Bots cannot use this endpoint'));
+        const bearer = this.deps.bearer(authorization);
+        if (!bearer) return fail(apiError(401, 0, '401: Unauthorized'));
+        if (!bearer.scopes.includes('applications.commands.permissions.update'))
+          return fail(apiError(403, 50026, 'Missing required OAuth2 scope'));
+        if (!knownCommand(guildId, commandId)) return fail(apiError(404, 10063, 'Unknown application command'));
+        const guild = world.guild(guildId);
+        const needed = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
+        if (!guild.members.has(bearer.userId) || (guild.permissionsOf(bearer.userId) & needed) !== needed)
+          return fail(apiError(403, 50013, 'Missing Permissions'));
+        const parsed = parsePermissionsBody(guild, body.json);
+        if ('field' in parsed)
+          return fail(
+            apiError(400, 50035, 'Invalid Form Body', {
+              [parsed.field]: { _errors: [{ code: 'BASE_TYPE_INVALID', message: parsed.message }] },
+            }),
+          );
+        commandPermissions.set(guildId, commandId, parsed.permissions);
+        const payload = permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions);
+        this.deps.commandPermissionsUpdated(guildId, payload);
+        return ok(payload);
+      },
+    );
   }
 
   private buildRoutes(): Route[] {
@@ -399,6 +479,9 @@ export class RestApi {
       },
       'leave-guild',
     );
+
+    // ---- application command permissions (before the commands: "permissions" is no command ID) ----
+    this.addCommandPermissionRoutes(add, commandGuard);
 
     // ---- application commands ----
     for (const scope of ['global', 'guild'] as const) {
@@ -637,6 +720,8 @@ export class RestApi {
     return routes;
   }
 }
+
+type AddRoute = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer) => void;
 
 /** Discord's answer to a channel message from a sender who may not see the channel, send, or attach (files). */
 function checkChannelPost(permissions: bigint, withFiles: boolean): ApiError | undefined {

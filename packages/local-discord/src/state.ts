@@ -353,9 +353,10 @@ export class GuildRecord {
    * A member's permissions in a channel, as Discord computes them: the guild's, then the channel's overwrites
    * (@everyone, the member's roles together, the member), each deny before its allow. Without View Channel nothing
    * else counts; in a text channel, without Send Messages neither do the permissions that only go with a message.
+   * `ignoringTimeout`: as if the member were not timed out (what their roles and the overwrites give them).
    */
-  permissionsIn(userId: string, channelId: string): bigint {
-    const base = this.permissionsOf(userId);
+  permissionsIn(userId: string, channelId: string, ignoringTimeout = false): bigint {
+    const base = ignoringTimeout ? this.rolePermissionsOf(userId) : this.permissionsOf(userId);
     if ((base & P.Administrator) !== 0n || userId === this.ownerId) return ALL_PERMISSIONS;
     const channel = this.channels.get(channelId);
     if (!channel) return base;
@@ -375,7 +376,7 @@ export class GuildRecord {
     if (own) apply(own.deny, own.allow);
     if ((bits & P.ViewChannel) === 0n) return 0n;
     // A timeout takes what the channel's overwrites allow as well: only viewing and reading history are left.
-    if (this.isTimedOut(userId)) return bits & TIMED_OUT_PERMISSIONS;
+    if (!ignoringTimeout && this.isTimedOut(userId)) return bits & TIMED_OUT_PERMISSIONS;
     if (channel.type === 0 && (bits & P.SendMessages) === 0n) {
       bits &= ~(
         P.SendTTSMessages |

@@ -393,7 +393,7 @@ export interface ChatMessage {
 }
 
 /** The OAuth2 scopes the local Discord models (others are refused with error=invalid_scope). */
-export type OAuth2Scope = 'identify' | 'email' | 'guilds';
+export type OAuth2Scope = 'identify' | 'email' | 'guilds' | 'applications.commands.permissions.update';
 
 /** The application's OAuth2 settings, as its owner sets them in the Developer Portal (OAuth2 page). */
 export interface FakeOAuth2Options {

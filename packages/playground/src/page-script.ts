@@ -242,7 +242,7 @@ export const PAGE_SCRIPT = `'use strict';
   function renderMessages() {
     const channel = current();
     const outside = Boolean(state.me && !state.me.member) && channelId !== DM;
-    const key = JSON.stringify([as, channelId, outside, channel.messages]);
+    const key = JSON.stringify([as, channelId, outside, channel.messages, menus().map((m) => m.name)]);
     if (key === shown) return;
     shown = key;
     const list = $('messages');
@@ -256,7 +256,9 @@ export const PAGE_SCRIPT = `'use strict';
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
-  const menus = () => state.commands.filter((c) => c.type === 3);
+  /** The commands this person's client offers in the channel shown (none in the DMs). */
+  const commandsHere = () => (state && channelId !== DM ? (current() || {}).commands || [] : []);
+  const menus = () => commandsHere().filter((c) => c.type === 3);
 
   function renderMessage(m) {
     const item = el('li', { class: 'message' + (m.failed ? ' failed' : ''), 'data-message-id': m.id, 'data-author': m.author.name });
@@ -337,7 +339,7 @@ export const PAGE_SCRIPT = `'use strict';
   const input = $('input');
   const suggestions = $('suggestions');
   const form = $('command-form');
-  const slashCommands = () => (state ? state.commands.filter((c) => (c.type || 1) === 1) : []);
+  const slashCommands = () => commandsHere().filter((c) => (c.type || 1) === 1);
 
   // As Discord's command picker: typing / lists the commands; Up and Down move through them, Enter or Tab picks one
   // (or a click); a picked command's options are filled in below, the first of them focused; Escape closes the list,

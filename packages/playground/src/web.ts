@@ -282,12 +282,16 @@ export async function startPage(options: PageOptions): Promise<Page> {
           person === undefined || !inServer
             ? []
             : channelMessages(discord, chat, channel.id, person.id, unansweredIn(channel.id, person)),
+        // What this person's client offers here: Discord hides a command they may not use (its default member
+        // permissions, the server's command permissions for them or this channel).
+        commands:
+          person === undefined || !inServer || !here
+            ? []
+            : discord.commandsFor({ guildId: GUILD_ID, userId: person.id, channelId: channel.id }),
       })),
       voice: VOICE_CHANNELS.map((channel) => ({ ...channel, members: inVoice(channel.id) })),
       direct: person === undefined ? [] : directMessages(discord, person.id),
       modal: person === undefined || !inServer || !here ? null : openModal(person.id),
-      // An app's commands are offered in the servers it is in.
-      commands: here ? discord.registeredCommands() : [],
     };
   };
 

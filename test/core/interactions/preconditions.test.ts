@@ -2,6 +2,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../../src/core/i18n/translate.ts';
 import { unmetPrecondition, type Facts, type Requirements } from '../../../src/core/interactions/preconditions.ts';
+import { letMembersUse } from '../../support/command-access.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../../support/harness.ts';
 
 const member: Facts = { inGuild: true, subcommand: null, manageGuild: false, inVoice: false };
@@ -64,12 +65,12 @@ describe('declared preconditions, end to end', () => {
   });
 
   it('/budget without Manage Server: refused with its own message; with it, allowed', async () => {
-    const refused = await runCommand(h, {
-      guildId: seoul.id,
-      userId: OUTSIDE,
-      name: 'budget',
-      options: { cooldown_seconds: 5 },
-    });
+    const asked = { guildId: seoul.id, userId: OUTSIDE, name: 'budget', options: { cooldown_seconds: 5 } };
+    // Discord offers /budget only to Manage Server (its default member permissions) and sends nothing else; a server
+    // that lets the member see it (Integrations) still has SayBot's own precondition refuse them.
+    await expect(runCommand(h, asked)).rejects.toThrow(/ManageGuild/);
+    letMembersUse(h.discord, seoul.id, 'budget', [OUTSIDE]);
+    const refused = await runCommand(h, asked);
     expect(refused.content).toBe(t('ko', 'error.permission.budget'));
     expect(ephemeral(refused.handle.responses.at(-1)?.flags)).toBe(true);
     const allowed = await runCommand(h, {

@@ -4,6 +4,7 @@
 // the CSRF token, and seen by the commands when a manager makes them.
 import { describe, expect, it } from 'vitest';
 import { madeClone } from '../../support/clones.ts';
+import { letMembersUse } from '../../support/command-access.ts';
 import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
@@ -116,6 +117,8 @@ describe('the voices page', () => {
   });
 
   it('lets a manager make a preset the default, add a voice to the pool and delete a cloned voice, as the commands do', async () => {
+    // The server lets members clone (Integrations): /clone is for Manage Server by default.
+    letMembersUse(h.discord, SEOUL, 'clone', [MEMBER]);
     const cloneId = await madeClone(h, SEOUL, MEMBER, 'Gone clone');
     await command(MANAGER, 'preset', 'save', { name: 'deep', voice: 'voice-b-ko-m-01' });
     const manager = await signedIn(h, MANAGER, base);
@@ -138,6 +141,7 @@ describe('the voices page', () => {
   });
 
   it('lets the member who cloned a voice delete it, as /voices delete does, and no other member', async () => {
+    letMembersUse(h.discord, SEOUL, 'clone', [MEMBER]);
     const cloneId = await madeClone(h, SEOUL, MEMBER, 'My own clone');
     const other = await signedIn(h, OTHER, base);
     expect((await other.get(base)).body).not.toContain(`${base}/delete`);

@@ -185,6 +185,39 @@ describeInBrowser('npm run playground in a real browser', () => {
   );
 
   it(
+    'the picker offers alice, a plain member, no /clone, /budget or /autoread (Manage Server by default); dana sees them',
+    async () => {
+      const input = page.getByRole('textbox', { name: 'Message or slash command' });
+      /** The commands the picker offers when `person` types "/" (typed afresh: the page may still show another's). */
+      const offeredTo = async (person: (typeof PEOPLE)[number]) => {
+        await page.getByLabel('Who you are').selectOption(person.id);
+        await input.fill('');
+        await input.fill('/');
+        return page
+          .locator('#suggestions [data-command]')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-command') ?? ''));
+      };
+      const managers = ['autoread', 'budget', 'clone'];
+      // Polled: the page draws a person's state once its next poll is in.
+      await expect
+        .poll(async () => {
+          const names = await offeredTo(ALICE);
+          return names.includes('say') && !managers.some((name) => names.includes(name));
+        })
+        .toBe(true);
+      await expect
+        .poll(async () => {
+          const names = await offeredTo(DANA);
+          return managers.every((name) => names.includes(name));
+        })
+        .toBe(true);
+      await input.fill('');
+      expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
     "the owner's /scene save opens SayBot's form: the page draws it, she writes the script, and sees SayBot's answer",
     async () => {
       await as(OLIVIA);
