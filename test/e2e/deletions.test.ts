@@ -227,9 +227,10 @@ describe('deletions stick; cache-only means free', () => {
 
     await skipLongReply(PRIVATE_GUILD, DAN);
     await held.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke '), 60_000);
+    // Carol's two parts (the long reply's own later parts may be asked for meanwhile: they are DAN's).
     const paid = h.sandbox.requests
       .slice(since)
-      .filter((r) => r.endpoint === 'tts')
+      .filter((r) => r.endpoint === 'tts' && (r.text ?? '').startsWith('Carol says'))
       .map((r) => r.id);
     expect(paid).toHaveLength(2);
     // Recorded once each, under the day's pseudonym, never under the forgotten ID; and still counted for the day.
