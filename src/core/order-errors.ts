@@ -1,6 +1,6 @@
 /**
  * A speech request that cannot be spoken as asked, in the domain's terms (never in words): the settings
- * resolution and the pipeline throw it before anything is paid; front-ends word it (src/core/interactions/failures.ts).
+ * resolution and the pipeline throw it before anything is paid; front-ends word it (src/features/speaking/failure-words.ts, through src/core/interactions/failures.ts).
  */
 export type SpeechInputProblem =
   /** Nothing is left to say once the text is trimmed. */

@@ -1,7 +1,7 @@
 /**
  * Why SayBot declines a request, in the domain's own terms (which budget, how much is left, until when), never in
  * words: the books (src/core/quota) and the speech pipeline know nothing of languages or of Discord. Front-ends turn a
- * Refusal into a message in the member's language (src/core/interactions/failures.ts).
+ * Refusal into a message in the member's language (src/features/speaking/failure-words.ts, through src/core/interactions/failures.ts).
  */
 export type RefusalReason =
   /** A member may spend once every `limit` seconds; `waitSeconds` remain. */

@@ -677,9 +677,9 @@ describe('the rules of speaking, for every front-end', () => {
     async (front) => {
       const before = paidRequests(h);
       const words = await askOf(front)(h, 'This text is longer than the twenty characters of her day.', () => {});
-      // The refusal's words (failure-words.ts; outside servers, the budget there), or a preview that offers no "Play
-      // it" and says which budget, or
-      // auto-read's notice to the whole channel, which names the budget and keeps the member's figures private.
+      // The refusal's words (failure-words.ts; outside servers, the budget there), or a preview that offers no
+      // "Play it" and says which budget, or auto-read's notice to the whole channel, which names the budget and keeps
+      // the member's figures private.
       expect(words).toMatch(
         new RegExp(
           `^Your daily budget (in this server|outside servers) is ${DAILY} characters|budget today leaves \\d+ of ${DAILY} characters|` +

@@ -50,7 +50,7 @@ export type PartClip = PlaybackItem & { started?: () => void };
  * Asks whether the request may still go on (SpeechPipeline's check before each part): throws what ends it, e.g. a
  * RightsRevokedError (revocation.ts) or a deleted voice's SpeechInputError.
  */
-export type StillAllowed = () => Promise<void>;
+export type PartCheck = () => Promise<void>;
 
 /**
  * The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended.
@@ -83,7 +83,7 @@ export function partClip(
   label: string,
   order: PartsOrder,
   log: Logger,
-  allowed: StillAllowed,
+  allowed: PartCheck,
   before?: PartBefore,
 ): PartClip {
   const prefetch = new AbortController();
@@ -173,7 +173,7 @@ export async function partsFile(
   request: SpeechRequest,
   texts: readonly string[],
   order: PartsOrder,
-  allowed: StillAllowed,
+  allowed: PartCheck,
 ): Promise<{ files: RenderedFile[]; seconds: number; restFailed?: unknown }> {
   const parts: PartPieces[] = [];
   let restFailed: { error: unknown } | undefined;
@@ -227,7 +227,7 @@ export async function readPart(
   request: SpeechRequest,
   text: string,
   order: PartsOrder,
-  allowed: StillAllowed,
+  allowed: PartCheck,
 ): Promise<PartPieces> {
   await allowed();
   const response = await orderedPart(source, request, text, order.ended ?? new AbortController().signal, order);
@@ -277,7 +277,7 @@ export async function partsVoiceMessage(
   request: SpeechRequest,
   texts: readonly string[],
   order: PartsOrder,
-  allowed: StillAllowed,
+  allowed: PartCheck,
 ): Promise<{ message: VoiceMessage; restFailed?: unknown }> {
   const signal = order.ended ?? new AbortController().signal;
   let restFailed: { error: unknown } | undefined;

@@ -8,7 +8,7 @@ import {
   partsFile,
   partsVoiceMessage,
   type RenderedFile,
-  type StillAllowed,
+  type PartCheck,
 } from './clips.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import type { Order } from './order.ts';
@@ -56,7 +56,7 @@ export async function rendered(
   source: PartSource,
   log: Logger,
   order: Order,
-  allowed: StillAllowed,
+  allowed: PartCheck,
 ): Promise<SpeechOutcome> {
   const { target } = order;
   const sizeLimit = target.kind === 'file' ? target.sizeLimit : undefined;

@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { SpendContext } from '../quota/charge.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { StillAllowed } from './clips.ts';
+import type { PartCheck } from './clips.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsWatch } from './rights-watch.ts';
@@ -427,7 +427,7 @@ export class SpeechPipeline {
     const { target } = job;
     try {
       if (target.kind !== 'voice' || !job.playback) return await this.#render(job);
-      const allowed: StillAllowed = () => this.#stillAllowed(job);
+      const allowed: PartCheck = () => this.#stillAllowed(job);
       return await playInVoice(
         {
           source: this.#source,
@@ -459,7 +459,7 @@ export class SpeechPipeline {
     const notEnded = () => {
       if (job.ended.aborted) throw job.ended.reason;
     };
-    const allowed: StillAllowed = async () => {
+    const allowed: PartCheck = async () => {
       notEnded();
       await this.#stillAllowed(job);
       notEnded();

@@ -9,7 +9,7 @@ import { mixSceneOffThread, probePartOffThread } from '../audio/workers/audio-th
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
-import { orderOwner, readPart, type PartsOrder, type RenderedFile, type StillAllowed } from './clips.ts';
+import { orderOwner, readPart, type PartsOrder, type RenderedFile, type PartCheck } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { SpokenLine } from './order-types.ts';
 import type { SceneTimeline } from './scene-types.ts';
@@ -27,7 +27,7 @@ export async function sceneFile(
   source: PartSource,
   lines: readonly SpokenLine[],
   order: PartsOrder,
-  allowed: StillAllowed,
+  allowed: PartCheck,
   format: EditableFormat,
 ): Promise<SceneFile> {
   // Held until the mix: what the headers say each part lasts (read in the audio worker) counts against

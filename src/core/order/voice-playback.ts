@@ -4,7 +4,7 @@
 // results as one outcome.
 import type { Logger } from '../log.ts';
 import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
-import { partClip, type PartBefore, type PartClip, type StillAllowed } from './clips.ts';
+import { partClip, type PartBefore, type PartClip, type PartCheck } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { Order } from './order.ts';
 import type { Lane, VoicePlace } from './order-types.ts';
@@ -21,7 +21,7 @@ export interface PlaybackNeeds {
   /** Each guild's lane (orders accepted, not yet queued), shared with acceptance. */
   lanes: Map<string, Lane>;
   /** The pipeline's one check before each part is fetched and before it plays. */
-  allowed: StillAllowed;
+  allowed: PartCheck;
   /** Called when the first frame goes out. */
   firstFrame: () => void;
   /** Ends what plays the moment a right is taken away (rights-watch.ts). */
