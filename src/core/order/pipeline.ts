@@ -106,23 +106,23 @@ export class SpeechPipeline {
   }
 
   /**
-   * Takes `order` as one Order (src/core/order/order.ts): its text split (a scene's lines each), checked and held,
+   * Takes `asked` as one Order (src/core/order/order.ts): its text split (a scene's lines each), checked and held,
    * then spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message. Its
    * rights are asked first (rights-asker.ts): refused, it is never taken.
    */
-  speak(order: SpeechOrder): OrderEvents & RightsAnswered {
-    return this.rights.ask(order, (allowed) => this.#take(allowed));
+  speak(asked: SpeechOrder): OrderEvents & RightsAnswered {
+    return this.rights.ask(asked, (allowed) => this.#take(allowed));
   }
 
-  #take(order: SpeechOrder): OrderEvents {
-    return new Order(order, {
+  #take(asked: SpeechOrder): OrderEvents {
+    return new Order(asked, {
       lines: () =>
-        'scene' in order
-          ? this.#sceneLines(order.scene)
-          : [{ request: order.request, texts: this.#split(order.request), pauseBefore: 0 }],
-      accept: (job) => this.#accept(job),
-      deliver: (job) => this.#delivered(job),
-      done: (job, outcome) => this.#done(job, outcome),
+        'scene' in asked
+          ? this.#sceneLines(asked.scene)
+          : [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }],
+      accept: (order) => this.#accept(order),
+      deliver: (order) => this.#delivered(order),
+      done: (order, outcome) => this.#done(order, outcome),
     });
   }
 
@@ -288,15 +288,15 @@ export class SpeechPipeline {
   }
 
   /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
-  async #accept(job: Order): Promise<AcceptedTerms> {
-    const { requester, target, lines } = job;
+  async #accept(order: Order): Promise<AcceptedTerms> {
+    const { requester, target, lines } = order;
     for (const line of lines) this.#checkLine(line);
     // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
-    const clips = job.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
+    const clips = order.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
     const seconds = estimatePlanSeconds(lines);
     // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
     // before anything (in voice as well as the queue bound, which an operator may lift).
-    if (job.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
+    if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
     const ready = lines.some((line) => line.request.kind === 'ready');
     // In voice, the guild's player holds the order from here to its clips being queued: /stop, /skip and /leave end
     // it while it is accepted and while SayBot joins, as they would once it is queued.
@@ -313,7 +313,7 @@ export class SpeechPipeline {
       });
     let terms: AcceptedTerms;
     try {
-      terms = await this.#admitAndAuthorize(job, clips, seconds, ready);
+      terms = await this.#admitAndAuthorize(order, clips, seconds, ready);
     } catch (error) {
       if (held) held.release();
       throw error;
@@ -328,8 +328,8 @@ export class SpeechPipeline {
   }
 
   /** The queue bounds, then the budgets and the month, for an order of `clips` clips lasting about `seconds`. */
-  async #admitAndAuthorize(job: Order, clips: number, seconds: number, ready: boolean): Promise<AcceptedTerms> {
-    const { requester, target, lines } = job;
+  async #admitAndAuthorize(order: Order, clips: number, seconds: number, ready: boolean): Promise<AcceptedTerms> {
+    const { requester, target, lines } = order;
     // A full queue costs nothing to refuse: checked before the budgets hold anything.
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -337,7 +337,7 @@ export class SpeechPipeline {
       ...(target.kind === 'voice' ? { voice: { clips, seconds } } : {}),
       enforce: enforcementFor({
         queueBounded: requester.policy.queueBounded,
-        paid: job.followUp === true || ready,
+        paid: order.followUp === true || ready,
       }),
     });
     const context = spendContext(requester);
@@ -345,22 +345,22 @@ export class SpeechPipeline {
     let spoken = lines;
     let fallback: Refusal | undefined;
     try {
-      if (job.followUp) {
+      if (order.followUp) {
         paid = { charge: this.#accounting.unchecked(context) };
       } else {
         try {
-          paid = await this.#authorizeParts(job, lines);
+          paid = await this.#authorizeParts(order, lines);
         } catch (error) {
           const [only] = lines;
           const free =
-            error instanceof Refusal && FOR_MONEY.has(error.reason.code) && !job.scene && only !== undefined
+            error instanceof Refusal && FOR_MONEY.has(error.reason.code) && !order.scene && only !== undefined
               ? this.#freeFallback(only)
               : undefined;
           if (free === undefined || only === undefined) throw error;
           // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
           // that too (the free-request rate), the member hears of the money, the cause.
           spoken = [{ ...only, request: free }];
-          paid = await this.#authorizeParts(job, spoken).catch(() => Promise.reject(error));
+          paid = await this.#authorizeParts(order, spoken).catch(() => Promise.reject(error));
           fallback = error as Refusal;
         }
       }
@@ -375,13 +375,13 @@ export class SpeechPipeline {
    * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
    * against the budgets until recorded. A Refusal when they may not be spent.
    */
-  async #authorizeParts(job: Order, lines: readonly SpokenLine[]): Promise<Paid> {
-    const { requester } = job;
+  async #authorizeParts(order: Order, lines: readonly SpokenLine[]): Promise<Paid> {
+    const { requester } = order;
     const needs = (
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
-    if (job.cachedOnly && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
-    const { quoted } = job;
+    if (order.cachedOnly && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
+    const { quoted } = order;
     const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
     if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
@@ -391,7 +391,7 @@ export class SpeechPipeline {
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
     // A cache-only request was accepted as costing nothing, and nothing is what it may cost; a confirmed scene never
     // more than its quote.
-    if (job.cachedOnly)
+    if (order.cachedOnly)
       return { charge, late: new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })) };
     if (quoted === undefined) return { charge };
     return { charge, late: new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)) };
@@ -408,26 +408,26 @@ export class SpeechPipeline {
   }
 
   /** An order's outcome, settled: the free voice's lines counted, a right taken away logged. */
-  #done(job: Order, outcome: SpeechOutcome): void {
+  #done(order: Order, outcome: SpeechOutcome): void {
     if (outcome.kind !== 'failed') {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.
-      const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(job.requester.guildId, cause);
-      if (job.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback');
+      const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(order.requester.guildId, cause);
+      if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback');
       else
-        for (const line of job.lines)
+        for (const line of order.lines)
           if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen');
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
-      this.#revoked(job, outcome.error, outcome.secondsHeard);
+      this.#revoked(order, outcome.error, outcome.secondsHeard);
   }
 
   /** An order spoken in voice or rendered; a failure is its outcome, what it was handed in whole let go. */
-  async #delivered(job: Order): Promise<SpeechOutcome> {
-    const { target } = job;
+  async #delivered(order: Order): Promise<SpeechOutcome> {
+    const { target } = order;
     try {
-      if (target.kind !== 'voice' || !job.playback) return await this.#render(job);
-      const allowed: PartCheck = () => this.#stillAllowed(job);
+      if (target.kind !== 'voice' || !order.playback) return await this.#render(order);
+      const allowed: PartCheck = () => this.#stillAllowed(order);
       return await playInVoice(
         {
           source: this.#source,
@@ -436,14 +436,14 @@ export class SpeechPipeline {
           rights: this.#rights,
           serves: this.#serves,
           allowed,
-          firstFrame: () => this.#firstFrame(job),
+          firstFrame: () => this.#firstFrame(order),
         },
-        job,
+        order,
         target.channelId,
-        job.playback,
+        order.playback,
       );
     } catch (error) {
-      for (const line of job.lines) discard(line.request);
+      for (const line of order.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
     }
   }
@@ -453,15 +453,15 @@ export class SpeechPipeline {
    * a right taken away may end (rightsChanged): either ends it (Order `end`), which lets go of the part it waits for.
    * Checked before each part is asked for, and once the whole is made, before anything is posted.
    */
-  async #render(job: Order): Promise<SpeechOutcome> {
-    const { requester } = job;
+  async #render(order: Order): Promise<SpeechOutcome> {
+    const { requester } = order;
     // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
     const notEnded = () => {
-      if (job.ended.aborted) throw job.ended.reason;
+      if (order.ended.aborted) throw order.ended.reason;
     };
     const allowed: PartCheck = async () => {
       notEnded();
-      await this.#stillAllowed(job);
+      await this.#stillAllowed(order);
       notEnded();
     };
     const unlist = this.#stoppable({
@@ -469,17 +469,17 @@ export class SpeechPipeline {
       guildId: requester.guildId,
       userId: requester.userId,
       requesterMayStop: requester.policy.requesterMayStop,
-      ended: job.ended,
-      end: (error) => job.end(error),
+      ended: order.ended,
+      end: (error) => order.end(error),
     });
     const unwatch = this.#rights.watch({
       guildId: requester.guildId,
       userId: requester.userId,
-      check: () => this.#stillAllowed(job),
-      end: (error) => job.end(error),
+      check: () => this.#stillAllowed(order),
+      end: (error) => order.end(error),
     });
     try {
-      const outcome = await rendered(this.#source, this.#log, job, allowed);
+      const outcome = await rendered(this.#source, this.#log, order, allowed);
       notEnded();
       return outcome;
     } catch (error) {
@@ -495,17 +495,17 @@ export class SpeechPipeline {
    * The one check before each part is fetched and before it plays: the voices not deleted since, the server still
    * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
    */
-  async #stillAllowed(job: Order): Promise<void> {
-    for (const line of job.lines) this.#source.checkVoice(line.request);
-    const { requester } = job;
+  async #stillAllowed(order: Order): Promise<void> {
+    for (const line of order.lines) this.#source.checkVoice(line.request);
+    const { requester } = order;
     if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
-    const revoked = await job.stillAllowed?.();
+    const revoked = await order.stillAllowed?.();
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }
 
   /** The operator's one line for a request cut short by a right taken away (the member is told by its front-end). */
-  #revoked(job: Order, error: RightsRevokedError, secondsHeard: number): void {
-    const { requester } = job;
+  #revoked(order: Order, error: RightsRevokedError, secondsHeard: number): void {
+    const { requester } = order;
     this.#log.info(
       {
         code: 'speech-rights-revoked',
@@ -519,9 +519,9 @@ export class SpeechPipeline {
     );
   }
 
-  #firstFrame(job: Order): void {
-    job.heard();
-    const askedAt = job.requester.askedAt;
+  #firstFrame(order: Order): void {
+    order.heard();
+    const askedAt = order.requester.askedAt;
     // From the member's request as stamped where it was made (what they wait through) to its first frame going out.
     if (askedAt !== undefined) this.#metrics?.timeToFirstAudio(Math.max(0, Date.now() - askedAt) / 1000);
   }

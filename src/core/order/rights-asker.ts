@@ -36,9 +36,9 @@ export class RightsAsker {
   }
 
   /**
-   * `order` asked once, then taken (`take`: the pipeline's job) when allowed, with the port asked before each part
+   * `order` asked once, then taken (`take`: the pipeline's Order) when allowed, with the port asked before each part
    * ahead of what the order adds itself (`stillAllowed`: auto-read's ignore list). Refused: nothing accepted,
-   * nothing paid, and its events say so as a job's do. An order that declares no effects is held to nothing here.
+   * nothing paid, and its events say so as an order's do. An order that declares no effects is held to nothing here.
    */
   ask(order: SpeechOrder, take: (order: SpeechOrder) => OrderEvents): OrderEvents & RightsAnswered {
     const { effects } = order;
@@ -46,18 +46,18 @@ export class RightsAsker {
     const verdict = this.admits(effects);
     if (verdict.kind === 'refused') return refused(verdict.error);
     const more = order.stillAllowed;
-    const job = take({ ...order, stillAllowed: () => this.stillAllows(effects) ?? more?.() });
+    const taken = take({ ...order, stillAllowed: () => this.stillAllows(effects) ?? more?.() });
     return {
-      ...eventsOf(job),
+      ...eventsOf(taken),
       privately: verdict.privately,
       postsPrivately: () => this.#port?.mayPost(effects) === 'privately',
     };
   }
 }
 
-/** A job's three events, apart from the job. */
-function eventsOf(job: OrderEvents): OrderEvents {
-  return { accepted: job.accepted, firstAudio: job.firstAudio, outcome: job.outcome };
+/** An order's three events, apart from the order. */
+function eventsOf(order: OrderEvents): OrderEvents {
+  return { accepted: order.accepted, firstAudio: order.firstAudio, outcome: order.outcome };
 }
 
 /** An order the port refused: nothing accepted, nothing paid; its outcome the refusal, as the pipeline's are. */
