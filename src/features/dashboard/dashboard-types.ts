@@ -139,6 +139,6 @@ export interface DashboardDeps {
   logger: Logger;
   /** The clock sessions expire by (tests move it). */
   now?: () => number;
-  /** Session lifetimes and rate limits, for tests; production's defaults otherwise (limits.ts). */
+  /** Session lifetimes and rate limits: tests', and the owner's DASHBOARD_LOGINS_PER_MINUTE; limits.ts's otherwise. */
   limits?: Partial<DashboardLimits>;
 }
