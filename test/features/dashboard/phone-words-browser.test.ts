@@ -63,6 +63,18 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     expect((await owner.page.locator('.server-card .badge').textContent())?.trim()).toBe('owner');
     await owner.page.goto(`${h.url}${SERVER}/voices`);
     expect((await owner.page.locator('.side-server .badge').textContent())?.trim()).toBe('Owner');
+
+    // No page shows an emoji: its icons are its own drawings, which need no font.
+    const shown: string[] = [];
+    for (const path of [
+      '/',
+      SERVER,
+      ...['voices', 'myvoice', 'mydata', 'scenes', 'month', 'dictionary', 'autoread'].map((p) => `${SERVER}/${p}`),
+    ]) {
+      await owner.page.goto(`${h.url}${path}`);
+      for (const glyph of await emoji(owner.page)) shown.push(`${path}: ${glyph}`);
+    }
+    expect(shown).toEqual([]);
     await owner.context.close();
 
     const manager = await loggedIn(MANAGER.id, DESK);
