@@ -13,8 +13,6 @@ import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/or
 export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];
 
-/** The service's own default for emotion speech (voice-api.md, /v1/emotion-tts). */
-const DEFAULT_EMOTION_VOICE = 'voice-b-ko-f-01';
 const DEFAULT_EXAGGERATION = 0.5;
 
 export const data = speakingCommand('emote', ['exaggeration', 'voice'], { exaggeration: { description: 'emote' } });
@@ -32,7 +30,7 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
 }
 
 // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset, then
-// this command's own defaults (the service's emotion voice, 0.5).
-export const { execute, executeOutsideServer } = speakingHandlers(emotionRequest, DEFAULT_EMOTION_VOICE);
+// the built-in defaults: the voice as /say's (the server's language, outside a server the member's), exaggeration 0.5.
+export const { execute, executeOutsideServer } = speakingHandlers(emotionRequest);
 
 export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

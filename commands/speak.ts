@@ -68,7 +68,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
       requester: commandRequester(interaction, SPEAK_COMMAND),
     },
     target,
-    voiceLabel(interaction.locale, settings, false, 'server'),
+    voiceLabel(interaction.locale, settings, 'server'),
     // The words are the message author's: they are held to the rules for a member's words there, as announcements are.
     {
       private: true,

@@ -106,6 +106,7 @@ async function memberOverRest(
     guildName: guild.name,
     guildLanguage: guild.preferred_locale,
     manager: guild.owner_id === userId || (bits & MANAGES) !== 0n,
+    owner: guild.owner_id === userId,
     ...pictures(cdn, guild, { id: userId, avatar: member.user?.avatar }, member.avatar),
   };
 }
@@ -182,6 +183,7 @@ export function dashboardBot(
       guildName: guild.name,
       guildLanguage: guild.preferredLocale,
       manager: guild.ownerId === userId || member.permissions.has(PermissionFlagsBits.ManageGuild),
+      owner: guild.ownerId === userId,
       ...pictures(cdn, guild, member.user, member.avatar),
     };
   }

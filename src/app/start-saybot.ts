@@ -198,9 +198,10 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     // One process serves it: the only one, or shard 0 (the store is shared; see the dashboard's notes in README.md).
     if (config.dashboard !== undefined && (config.shard === undefined || config.shard.id === 0)) {
       const ready = bot;
+      const { loginsPerMinute, ...served } = config.dashboard;
       dashboard = await startDashboard({
         settings: {
-          ...config.dashboard,
+          ...served,
           clientId: config.discord.clientId,
           discordApi: config.discord.apiBaseUrl ?? DISCORD_API_URL,
           discordCdn: discordCdnOf(config),
@@ -211,6 +212,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           sandbox: sandbox !== undefined,
         }),
         logger: logger.child({ part: 'dashboard' }),
+        ...(loginsPerMinute === undefined ? {} : { limits: { loginsPerMinute } }),
         ...(seams.dashboardNow === undefined ? {} : { now: seams.dashboardNow }),
       }).catch(async (error: unknown) => {
         await ready.stop();

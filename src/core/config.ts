@@ -179,6 +179,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-f.:]+$/i, 'must be the IP address the https proxy connects from (such as 127.0.0.1)')
     .optional(),
+  // Login requests a minute from one address (its /login and /callback each count, so a sign-in is two). Unset: the
+  // dashboard's own bound (src/features/dashboard/limits.ts). A place where many sign in from one address raises it.
+  DASHBOARD_LOGINS_PER_MINUTE: wholeNumber(1, 1_000_000).optional(),
   DISCORD_CLIENT_SECRET: z
     .string()
     .regex(/^[\w-]{16,}$/, 'must be the OAuth2 client secret from the Developer Portal (OAuth2 page)')
@@ -222,6 +225,8 @@ export interface DashboardConfig {
   /** The https proxy's address, whose X-Forwarded-For names the member's; absent: no proxy is trusted. */
   trustedProxy?: string | undefined;
   clientSecret: string;
+  /** DASHBOARD_LOGINS_PER_MINUTE; absent: the dashboard's own bound. */
+  loginsPerMinute?: number | undefined;
 }
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -505,6 +510,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             host: e.DASHBOARD_HOST,
             trustedProxy: e.DASHBOARD_TRUSTED_PROXY,
             clientSecret: e.DISCORD_CLIENT_SECRET,
+            loginsPerMinute: e.DASHBOARD_LOGINS_PER_MINUTE,
           },
   };
 }

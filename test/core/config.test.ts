@@ -190,6 +190,12 @@ describe('loadConfig', () => {
         DASHBOARD_TRUSTED_PROXY: '127.0.0.1',
       }).dashboard?.trustedProxy,
     ).toBe('127.0.0.1');
+    const dashboardOn = { ...base, DASHBOARD_URL: 'https://a.example', DISCORD_CLIENT_SECRET: secret };
+    expect(loadConfig(dashboardOn).dashboard?.loginsPerMinute).toBeUndefined();
+    expect(loadConfig({ ...dashboardOn, DASHBOARD_LOGINS_PER_MINUTE: '200' }).dashboard?.loginsPerMinute).toBe(200);
+    expect(problems({ DASHBOARD_LOGINS_PER_MINUTE: '0' })[0]).toMatch(
+      /^Configuration: DASHBOARD_LOGINS_PER_MINUTE must be a whole number/,
+    );
     expect(problems({ DASHBOARD_TRUSTED_PROXY: 'proxy.local' })[0]).toMatch(
       /^Configuration: DASHBOARD_TRUSTED_PROXY must be the IP address/,
     );

@@ -20,7 +20,7 @@ async function emote(options: { exaggeration: number; voice?: string; output?: s
 }
 
 describe('/emote', () => {
-  it('speaks louder at exaggeration 1 than at 0, with the default emotion voice', async () => {
+  it("speaks louder at exaggeration 1 than at 0, with the voice of the server's language", async () => {
     const calm = await emote({ exaggeration: 0 });
     await calm.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
     const quiet = await h.discord.waitForAudio(london.id);
@@ -29,12 +29,41 @@ describe('/emote', () => {
     const loud = await h.discord.waitForAudio(london.id);
 
     expect(loudnessOf(loud) - loudnessOf(quiet)).toBeGreaterThan(12);
-    expect(Math.abs((pitchOf(loud) ?? 0) - (h.sandbox.voicePitchHz('voice-b-ko-f-01') ?? 0))).toBeLessThan(4);
+    expect(Math.abs((pitchOf(loud) ?? 0) - (h.sandbox.voicePitchHz('voice-b-en-f-01') ?? 0))).toBeLessThan(4);
     const sent = h.sandbox.requests.filter((r) => r.endpoint === 'emotion-tts').slice(-2);
     expect(sent.map((r) => [r.voice, r.exaggeration])).toEqual([
-      ['voice-b-ko-f-01', 0],
-      ['voice-b-ko-f-01', 1],
+      ['voice-b-en-f-01', 0],
+      ['voice-b-en-f-01', 1],
     ]);
+  });
+
+  it("chooses the voice as /say does, the member's default before the server's language, and says which", async () => {
+    const said = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'say', options: { text: 'Plain.' } });
+    const saidDone = await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    expect(saidDone.content).toContain("`voice-b-en-f-01` (the default for this server's language)");
+    const byLanguage = await emote({ exaggeration: 0.5 });
+    const spoke = await byLanguage.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+    expect(spoke.content).toContain("`voice-b-en-f-01` (the default for this server's language)");
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'emotion-tts', voice: 'voice-b-en-f-01' });
+
+    const mine = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: 'voice-b-ja-m-01' },
+    });
+    expect(mine.content).toContain('`voice-b-ja-m-01`');
+    try {
+      const byMember = await emote({ exaggeration: 0.5 });
+      const spokeMine = await byMember.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'));
+      expect(spokeMine.content).toContain('`voice-b-ja-m-01` (your default)');
+      expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'emotion-tts', voice: 'voice-b-ja-m-01' });
+      const named = await emote({ exaggeration: 0.5, voice: 'voice-b-ko-m-01', output: 'file' });
+      expect(named.content).toMatch(/^Here is `voice-b-ko-m-01`, /);
+    } finally {
+      await runCommand(h, { guildId: london.id, userId: ALICE, name: 'myvoice', subcommand: 'clear' });
+    }
   });
 
   it('uses the chosen voice and posts a file when asked', async () => {

@@ -5,6 +5,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { APP_ID, type FakeDiscord } from '@saybot/local-discord';
 import type { Sandbox } from '@saybot/voice-sandbox';
 
+/**
+ * The dashboard's login requests a minute from one address, here: every person tried with "Open the dashboard"
+ * signs in from 127.0.0.1, two requests each (/login and /callback), so SayBot's bound for a public dashboard (10)
+ * would stop the sixth within a minute. A thousand is no bound anyone trying people by hand meets.
+ */
+export const PLAYGROUND_LOGINS_PER_MINUTE = 1000;
+
 export function saybotEnvironment(input: {
   token: string;
   discord: FakeDiscord;
@@ -25,6 +32,7 @@ export function saybotEnvironment(input: {
     DASHBOARD_URL: `http://127.0.0.1:${input.dashboardPort}`,
     DASHBOARD_PORT: String(input.dashboardPort),
     DISCORD_CLIENT_SECRET: input.clientSecret,
+    DASHBOARD_LOGINS_PER_MINUTE: String(PLAYGROUND_LOGINS_PER_MINUTE),
   };
 }
 

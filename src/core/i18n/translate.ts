@@ -27,10 +27,39 @@ const languages: Record<string, 'en' | (typeof TRANSLATED_LOCALES)[number]> = {
 export type MessageParam = string | number | LocalisedMessage;
 export type MessageParams = Record<string, MessageParam>;
 
+/**
+ * A count's words, as ICU writes them: `{hits, plural, one {# hit} other {# hits}}`. The branch is the one
+ * Intl.PluralRules picks for the count in the message's language (an exact `=N` first; `other` when none fits), so
+ * "1 hit" and "2 hits" in English, and Korean and Japanese (one form for every count) need no branches at all.
+ */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const BRANCH = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** The branch of a plural for `value` in `language`, its `#` the count as the reader writes numbers. */
+function pluralText(
+  language: string,
+  locale: string | null | undefined,
+  branches: string,
+  value: MessageParam,
+): string {
+  const count = typeof value === 'number' ? value : Number(String(value).replace(/[^\d.-]/g, ''));
+  const rules = pluralRules.get(language) ?? new Intl.PluralRules(language);
+  pluralRules.set(language, rules);
+  const forms = new Map([...branches.matchAll(BRANCH)].map((m) => [m[1] as string, m[2] as string]));
+  const form = forms.get(`=${count}`) ?? forms.get(rules.select(count)) ?? forms.get('other') ?? '#';
+  return form.replaceAll('#', typeof value === 'number' ? formatNumber(locale, value) : String(value));
+}
+
 /** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */
 export function t(locale: string | null | undefined, key: MessageKey, params: MessageParams = {}): string {
   const language = (locale !== null && locale !== undefined ? languages[locale] : undefined) ?? 'en';
-  return messageText(language, key).replace(/\{(\w+)\}/g, (whole, name: string) => {
+  const counted = messageText(language, key).replace(PLURAL, (whole, name: string, branches: string) => {
+    const value = params[name];
+    if (value === undefined || typeof value === 'object') return whole;
+    return pluralText(language, locale, branches, value);
+  });
+  return counted.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = params[name];
     if (value === undefined) return whole;
     return typeof value === 'object' ? t(locale, value.key, value.params) : String(value);

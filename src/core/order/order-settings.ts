@@ -34,8 +34,6 @@ export interface SettingsLayers {
   server?: { name: string; settings: SpeechSettings } | undefined;
   /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
   guildLocale: string | null | undefined;
-  /** A command's own built-in voice instead of the locale's (/emote: the service's emotion default). */
-  builtinVoice?: string | undefined;
 }
 
 /** The settings declared with a built-in default (src/core/settings/setting-declarations.ts): they always resolve to a value. */
@@ -82,7 +80,7 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   return {
     ...defaults,
     ...values,
-    voice: values.voice ?? layers.builtinVoice ?? defaultVoiceFor(layers.guildLocale),
+    voice: values.voice ?? defaultVoiceFor(layers.guildLocale),
     sources,
   } as ResolvedSettings;
 }
@@ -98,8 +96,6 @@ export interface SettingsQuery {
   presetName?: string | undefined;
   /** The server's preferred locale: picks the built-in voice. */
   guildLocale: string | null | undefined;
-  /** A front-end's own built-in voice instead of the locale's (/emote: the service's emotion default). */
-  builtinVoice?: string | undefined;
 }
 
 /**
@@ -121,7 +117,6 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
     member,
     server: server && { name: server.name, settings: server },
     guildLocale: query.guildLocale,
-    builtinVoice: query.builtinVoice,
   });
   settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
   return settings;

@@ -21,6 +21,8 @@ export interface Membership {
   guildLanguage: string;
   /** Manage Server, from SayBot's data for that server: the owner, or a role granting it (Administrator included). */
   manager: boolean;
+  /** The server's owner (a manager too): badged as its owner, not as one of its managers. */
+  owner: boolean;
   /** The server's icon on Discord's CDN (DISCORD_CDN_BASE_URL); undefined when it has none (its initials show). */
   iconUrl?: string | undefined;
   /** The member's avatar there (their server avatar, else their own) on Discord's CDN; undefined when none. */
@@ -137,6 +139,6 @@ export interface DashboardDeps {
   logger: Logger;
   /** The clock sessions expire by (tests move it). */
   now?: () => number;
-  /** Session lifetimes and rate limits, for tests; production's defaults otherwise (limits.ts). */
+  /** Session lifetimes and rate limits: tests', and the owner's DASHBOARD_LOGINS_PER_MINUTE; limits.ts's otherwise. */
   limits?: Partial<DashboardLimits>;
 }

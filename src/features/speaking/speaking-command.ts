@@ -1,7 +1,7 @@
 // What the commands that speak their `text` option (/say, /emote) share: the same options around their own speech
 // settings, and the same way from options to speech in a server and outside one (the user install). A command
-// gives only what is particular to it: which settings the service takes from it, how its request is made, and its
-// own built-in voice.
+// gives only what is particular to it: which settings the service takes from it and how its request is made. The
+// voice is chosen alike for both (a member asking /emote where /say would speak another voice would be surprised).
 import type { ChatInputCommandInteraction, SlashCommandOptionsOnlyBuilder } from 'discord.js';
 import type { CommandModule, ServiceName } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
@@ -52,12 +52,11 @@ export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequ
 
 /**
  * The command's handlers: its options, then the chosen preset, the member's default, the server's default and the
- * built-in (`builtinVoice`, else the server language's voice) decide the settings; the request goes to the member's
+ * built-in (the voice of the server's language) decide the settings; the request goes to the member's
  * voice channel or comes back as a file or a voice message, and outside a server as a file or a voice message.
  */
 export function speakingHandlers(
   requestOf: RequestOf,
-  builtinVoice?: string,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
     settings: readSpeechSettings(interaction.options),
@@ -68,12 +67,12 @@ export function speakingHandlers(
   return {
     async execute(interaction, context) {
       const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsForCommand(interaction, context, settings, preset, builtinVoice);
+      const chosen = await settingsForCommand(interaction, context, settings, preset);
       await speakForCommand(interaction, context, requestOf(text, chosen.settings), output, chosen.voiceLabel);
     },
     async executeOutsideServer(interaction, context) {
       const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsOutsideServer(interaction, context, settings, preset, builtinVoice);
+      const chosen = await settingsOutsideServer(interaction, context, settings, preset);
       await speakOutsideServer(interaction, context, requestOf(text, chosen.settings), chosen.voiceLabel, output);
     },
   };

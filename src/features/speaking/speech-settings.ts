@@ -21,8 +21,6 @@ export async function settingsForCommand(
   context: Services<'store' | 'voices'>,
   options: SpeechSettings,
   presetName: string | undefined,
-  /** The command's own built-in voice, when it is not the one of the server's language. */
-  builtinVoice?: string,
 ): Promise<ChosenSettings> {
   const settings = await chooseSettings(context.store, {
     guildId: interaction.guildId,
@@ -30,21 +28,15 @@ export async function settingsForCommand(
     options,
     presetName,
     guildLocale: interaction.guild.preferredLocale,
-    builtinVoice,
   });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined, 'server') };
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'server') };
 }
 
 /**
  * `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. Outside a server the
  * built-in voice is the one of the member's own language (user-install.ts), so it is not named as the server's.
  */
-export function voiceLabel(
-  locale: string,
-  settings: ResolvedSettings,
-  commandDefault: boolean,
-  where: 'server' | 'outside',
-): string {
+export function voiceLabel(locale: string, settings: ResolvedSettings, where: 'server' | 'outside'): string {
   const voice = `\`${settings.voice}\``;
   const source = settings.sources.voice;
   switch (source.kind) {
@@ -57,7 +49,6 @@ export function voiceLabel(
     case 'server':
       return t(locale, 'voice.why.server', { voice, preset: source.preset });
     case 'builtin':
-      if (commandDefault) return t(locale, 'voice.why.commandDefault', { voice });
       return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   }
 }

@@ -60,7 +60,6 @@ export async function settingsOutsideServer(
   context: Services<'config' | 'store'>,
   options: SpeechSettings,
   presetName: string | undefined,
-  builtinVoice?: string,
 ): Promise<ChosenSettings> {
   requireUserInstall(context, interaction);
   const settings = await chooseSettings(context.store, {
@@ -69,9 +68,8 @@ export async function settingsOutsideServer(
     options,
     presetName,
     guildLocale: interaction.locale,
-    builtinVoice,
   });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, builtinVoice !== undefined, 'outside') };
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'outside') };
 }
 
 /**

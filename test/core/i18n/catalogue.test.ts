@@ -9,7 +9,8 @@ import { t, type MessageKey } from '../../../src/core/i18n/translate.ts';
 import { forAdminsByDefault } from '../../../src/core/interactions/preconditions.ts';
 import type { VoiceMessageFallbackReason } from '../../../src/features/speaking/voice-message-post.ts';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** A text's {placeholders}, a count's plural (`{count, plural, one {…} other {…}}`) named as its count. */
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
 
 // Every part of the catalogue: the core's and each feature's (registered by its strings module).
 await loadFeatureStrings();

@@ -94,15 +94,6 @@ describe('resolveSettings', () => {
     expect(r.sources.voice).toEqual({ kind: 'server', preset: 'house' });
   });
 
-  it('lets a command name its own built-in voice, still after every other layer', () => {
-    expect(resolveSettings({ options: {}, guildLocale: 'en-US', builtinVoice: 'voice-b-ko-f-01' }).voice).toBe(
-      'voice-b-ko-f-01',
-    );
-    expect(resolveSettings({ options: {}, server, guildLocale: 'en-US', builtinVoice: 'voice-b-ko-f-01' }).voice).toBe(
-      'voice-b-ko-m-01',
-    );
-  });
-
   it("falls back to the built-in voice of the server's locale and WAV", () => {
     for (const [locale, voice] of [
       ['ko', 'voice-b-ko-f-01'],

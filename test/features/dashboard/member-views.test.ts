@@ -14,6 +14,7 @@ const member = (guildId: string, manager = false): Membership => ({
   guildName: 'Seoul',
   guildLanguage: 'ko',
   manager,
+  owner: false,
 });
 
 /** Discord as the views ask it: answers held until a test releases them, every question counted. */

@@ -165,6 +165,15 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await page.close();
   }, 120_000);
 
+  it("a count's words agree with it: one line, one speaker, one character", async () => {
+    const page = await scenesPage();
+    await write(page, 'Ann: A');
+    await poll(() => page.locator('#scene-check').textContent()).toBe('The script reads well: 1 line, 1 speaker.');
+    await poll(() => page.locator('#scene-cost').textContent()).toContain('1 character to pay; 0 of 1 line already');
+    expect(await page.getByRole('button', { name: 'Make the file (1 character)' }).count()).toBe(1);
+    await page.close();
+  }, 120_000);
+
   it('a changed line re-pays only that line', async () => {
     const page = await scenesPage();
     const first = ['Ann: A line that stays as it is.', 'Ben: Another line that stays.', 'Kei: The line to change.'];
@@ -332,7 +341,7 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await script.fill('Ann: Saved without script.');
     await page.getByLabel('Name to save it as').fill('No script');
     await page.getByRole('button', { name: 'Save the scene' }).click();
-    await poll(() => page.getByRole('status').first().textContent()).toBe('Saved the scene "No script" (1 lines).');
+    await poll(() => page.getByRole('status').first().textContent()).toBe('Saved the scene "No script" (1 line).');
     expect(await page.getByRole('textbox', { name: 'Script' }).inputValue()).toBe('Ann: Saved without script.');
     await page.close();
   });

@@ -163,7 +163,7 @@ describe('the scene endpoints', () => {
     await manager.login(MANAGER);
     await manager.get(scenes(SEOUL));
     const replaced = await manager.post(`${scenes(SEOUL)}/save`, { name: 'Morning', script: 'Ann: Replaced.' });
-    expect(replaced.body).toContain('Replaced the scene &quot;Morning&quot; (1 lines).');
+    expect(replaced.body).toContain('Replaced the scene &quot;Morning&quot; (1 line).');
     const opened = await other.get(`${scenes(SEOUL)}?open=morning`);
     expect(opened.body).toContain('Ann: Replaced.');
   });

@@ -75,31 +75,40 @@ function row(
     <td class="who-when">${who}</td>
     <td class="who-when"><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
     <td class="actions">
-      <form method="post" action="${base}/move${keep}" class="row-form">
-        ${csrfField(context)}${entryFields(record)}
-        <input
-          type="number"
-          name="position"
-          min="1"
-          max="${MAX_ENTRIES}"
-          value="${position}"
-          aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
-        />
-        <button type="submit" class="secondary" aria-describedby="${id}">
-          ${t(locale, 'dashboard.dictionary.move')}
-        </button>
-      </form>
-      <form
-        method="post"
-        action="${base}/remove${keep}"
-        class="row-form"
-        data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}"
-      >
-        ${csrfField(context)}${entryFields(record)}
-        <button type="submit" class="danger" aria-describedby="${id}">
-          ${t(locale, 'dashboard.dictionary.remove')}
-        </button>
-      </form>
+      <details class="more">
+        <summary aria-label="${tFrame(locale, 'dashboard.frame.moreFor', { name })}">
+          <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+            <path d="M5 10h.01M10 10h.01M15 10h.01" />
+          </svg>
+        </summary>
+        <div class="more-menu">
+          <form method="post" action="${base}/move${keep}" class="row-form">
+            ${csrfField(context)}${entryFields(record)}
+            <input
+              type="number"
+              name="position"
+              min="1"
+              max="${MAX_ENTRIES}"
+              value="${position}"
+              aria-label="${t(locale, 'dashboard.dictionary.moveTo')}: ${name}"
+            />
+            <button type="submit" class="secondary" aria-describedby="${id}">
+              ${t(locale, 'dashboard.dictionary.move')}
+            </button>
+          </form>
+          <form
+            method="post"
+            action="${base}/remove${keep}"
+            class="row-form"
+            data-confirm="${t(locale, 'dashboard.dictionary.remove')}: ${name}"
+          >
+            ${csrfField(context)}${entryFields(record)}
+            <button type="submit" class="danger" aria-describedby="${id}">
+              ${t(locale, 'dashboard.dictionary.remove')}
+            </button>
+          </form>
+        </div>
+      </details>
     </td>
   </tr>`;
 }

@@ -47,7 +47,8 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
           <li><span class="swatch saved"></span>${chart.labels.saved}</li>
           ${chart.budget > 0 ? html`<li><span class="swatch budget"></span>${chart.labels.budget}</li>` : ''}
         </ul>
-        <p class="hint">${t(locale, 'dashboard.month.hover')}</p>
+        <p class="hint for-pointer">${t(locale, 'dashboard.month.hover')}</p>
+        <p class="hint for-touch">${t(locale, 'dashboard.month.tap')}</p>
         <p id="month-readout" class="readout" role="status" aria-live="polite"></p>
         <figure id="month-chart" data-figures="${JSON.stringify(chart)}"></figure>
         <details>

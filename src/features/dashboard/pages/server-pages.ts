@@ -30,7 +30,7 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
       html`<li class="server-card">
         ${picture(server.guildName, server.iconUrl, { size: 'lg', shape: 'squircle' })}
         <a href="/servers/${server.guildId}">${server.guildName}</a>
-        ${server.manager ? badge(t(locale, 'dashboard.servers.manager'), 'accent') : ''}
+        ${server.manager ? badge(t(locale, server.owner ? 'dashboard.servers.owner' : 'dashboard.servers.manager'), 'accent') : ''}
       </li>`,
   );
   return page(

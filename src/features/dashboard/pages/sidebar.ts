@@ -52,7 +52,7 @@ export function serverSidebar(locale: string, server: Membership, current: strin
       ${picture(server.guildName, server.iconUrl, { size: 'lg', shape: 'squircle' })}
       <div>
         <p class="side-name">${server.guildName}</p>
-        ${badge(server.manager ? tFrame(locale, 'dashboard.frame.manager') : tFrame(locale, 'dashboard.frame.member'))}
+        ${badge(tFrame(locale, server.owner ? 'dashboard.frame.owner' : server.manager ? 'dashboard.frame.manager' : 'dashboard.frame.member'))}
       </div>
     </div>
     <nav aria-label="${t(locale, 'dashboard.server.nav')}">

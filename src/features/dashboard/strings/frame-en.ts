@@ -13,6 +13,7 @@ export const en = {
   'dashboard.frame.saving': 'Saving…',
   'dashboard.frame.saveFailed': 'Not saved: the dashboard did not answer. Try again.',
   'dashboard.frame.iconOf': 'Icon of {name}',
+  'dashboard.frame.owner': 'Owner',
   'dashboard.frame.manager': 'Manager',
   'dashboard.frame.member': 'Member',
   'dashboard.frame.previous': 'Previous',
@@ -38,7 +39,7 @@ export const en = {
   'dashboard.frame.moreFor': 'More for {name}',
   'dashboard.frame.search': 'Search',
   'dashboard.frame.searchVoices': 'Search by name',
-  'dashboard.frame.shown': '{shown} of {total} voices',
+  'dashboard.frame.shown': '{shown} of {total, plural, one {# voice} other {# voices}}',
   'dashboard.frame.entries': 'Entries {from}–{to} of {total}',
   'dashboard.frame.noVoiceHint': 'Clear the search or the filter, or clone a voice with /clone.',
 } as const;

@@ -12,6 +12,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.frame.saving': '保存しています…',
   'dashboard.frame.saveFailed': '保存できませんでした: ダッシュボードが応答しませんでした。もう一度お試しください。',
   'dashboard.frame.iconOf': '{name}のアイコン',
+  'dashboard.frame.owner': 'オーナー',
   'dashboard.frame.manager': '管理者',
   'dashboard.frame.member': 'メンバー',
   'dashboard.frame.previous': '前へ',

@@ -12,6 +12,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.frame.saving': '저장하는 중…',
   'dashboard.frame.saveFailed': '저장하지 못했습니다: 대시보드가 응답하지 않았습니다. 다시 시도하세요.',
   'dashboard.frame.iconOf': '{name}의 아이콘',
+  'dashboard.frame.owner': '소유자',
   'dashboard.frame.manager': '관리자',
   'dashboard.frame.member': '멤버',
   'dashboard.frame.previous': '이전',

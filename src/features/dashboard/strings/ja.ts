@@ -21,6 +21,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.servers': 'SayBot がいるあなたのサーバー',
   'dashboard.servers.none':
     'SayBot があなたのサーバーに対応していないか、まだあなたをメンバーとして認識していません。SayBot のサーバーに参加してから再度ログインしてください。',
+  'dashboard.servers.owner': 'オーナー',
   'dashboard.servers.manager': '管理者',
   'dashboard.server.nav': 'このサーバーのページ',
   'dashboard.page.myvoice': '自分の声',
@@ -126,6 +127,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.deleted': '音声「{name}」を削除しました。',
   'dashboard.page.month': '今月',
   'dashboard.month.hover': '棒にマウスを重ねると数値が表示されます。日ごとの数値は下の表にあります。',
+  'dashboard.month.tap': '棒をタップすると数値が表示されます。日ごとの数値は下の表にあります。',
   'dashboard.month.table': '日ごとの数値',
   'dashboard.month.day': '日 (UTC)',
   'dashboard.month.budgets': 'このサーバーの予算',

@@ -21,6 +21,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.servers': 'SayBot이 있는 내 서버',
   'dashboard.servers.none':
     'SayBot이 내 서버를 하나도 지원하지 않거나 아직 나를 멤버로 보지 못합니다. SayBot의 서버에 참여한 뒤 다시 로그인하세요.',
+  'dashboard.servers.owner': '소유자',
   'dashboard.servers.manager': '관리자',
   'dashboard.server.nav': '이 서버의 페이지',
   'dashboard.page.myvoice': '내 목소리',
@@ -126,6 +127,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.deleted': '음성 "{name}"을(를) 삭제했습니다.',
   'dashboard.page.month': '이번 달',
   'dashboard.month.hover': '막대에 마우스를 올리면 수치가 보입니다. 날짜별 수치는 아래 표에 있습니다.',
+  'dashboard.month.tap': '막대를 누르면 수치가 보입니다. 날짜별 수치는 아래 표에 있습니다.',
   'dashboard.month.table': '날짜별 수치',
   'dashboard.month.day': '날짜 (UTC)',
   'dashboard.month.budgets': '이 서버의 예산',

@@ -2,7 +2,8 @@
 // Policy allows scripts from this origin alone. Pages work without it. It asks before a form marked data-confirm
 // (remove, import, delete my data) is sent; sends a form marked data-inline in the background and shows its answer
 // beside the button (swapping in the parts of the page marked data-refresh); shows the theme switch and keeps its
-// choice. The words it shows come from the page (data-t-* on <body>), in the member's language.
+// choice; keeps one "more" menu open at a time, closed by Escape or a click elsewhere. The words it shows come from
+// the page (data-t-* on <body>), in the member's language.
 const texts = document.body.dataset;
 
 // The theme switch: as the system, dark, light; kept in this browser (theme.js applies it before the page paints).
@@ -115,4 +116,28 @@ document.addEventListener('change', (event) => {
   const form = input.form;
   if (form && form.dataset.inline !== undefined && form.dataset.autosave !== undefined)
     void sendInline(form, null, input);
+});
+
+// A "more" menu (<details class="more">, a voice's or an entry's other actions) behaves as a menu: opening one closes
+// the others, and Escape or a click (a tap) outside it closes it; Escape gives the focus back to its button.
+const openMenus = () => [...document.querySelectorAll('details.more[open]')];
+document.addEventListener(
+  'toggle',
+  (event) => {
+    const opened = event.target;
+    if (typeof opened.matches !== 'function' || !opened.matches('details.more[open]')) return;
+    for (const other of openMenus()) if (other !== opened) other.open = false;
+  },
+  true,
+);
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  for (const menu of openMenus()) {
+    const focused = menu.contains(document.activeElement);
+    menu.open = false;
+    if (focused) menu.querySelector('summary')?.focus();
+  }
+});
+document.addEventListener('click', (event) => {
+  for (const menu of openMenus()) if (!menu.contains(event.target)) menu.open = false;
 });

@@ -4,7 +4,7 @@
 // (the chart sets SVG attributes, never a style attribute). Without it the page's table gives the same figures.
 //
 // The month's chart: per day (spent and saved by the cache), the month so far against the budget, the top members.
-// Hover over a bar for its figures. Drawn from the page's data-figures at the figure's own width (redrawn when it
+// Hover over a bar (tap it on a touch screen) for its figures. Drawn from the page's data-figures at the figure's own width (redrawn when it
 // changes), so its words keep their size on a phone; each panel is one picture named by its figures in words, and
 // the table below holds every day's.
 (() => {
@@ -40,10 +40,10 @@
   const draw = (W) => {
     figure.replaceChildren();
     const narrow = W < 560;
-    const H = narrow ? 200 : 260;
+    const FULL = narrow ? 200 : 260;
     const PAD = { left: narrow ? 44 : 64, right: 12, top: 12, bottom: 26 };
     /** A panel: one picture named by its figures in words, its grid up to max, and y() for a value. */
-    const panel = (title, words, max, grid = true) => {
+    const panel = (title, words, max, grid = true, H = FULL) => {
       const box = document.createElement('div');
       box.className = 'chart-panel';
       const heading = document.createElement('h3');
@@ -71,6 +71,7 @@
     const hit = (svg, attrs, text) => {
       const rect = el('rect', { ...attrs, class: 'hit' }, svg);
       rect.addEventListener('mouseenter', () => show(text));
+      rect.addEventListener('click', () => show(text));
       return rect;
     };
     const slot = (W - PAD.left - PAD.right) / days;
@@ -107,7 +108,7 @@
         key + ': ' + L.spent + ' ' + n(figures.spent) + ' · ' + L.saved + ' ' + n(figures.saved),
       );
       if (d === 1 || d % (narrow ? 10 : 5) === 0 || d === days)
-        el('text', { x: x(d) + slot / 2, y: H - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg).textContent =
+        el('text', { x: x(d) + slot / 2, y: FULL - 8, 'text-anchor': 'middle', class: 'tick' }, daily.svg).textContent =
           String(d);
     }
 
@@ -131,15 +132,17 @@
     for (const p of running)
       hit(
         cumulative.svg,
-        { x: x(p.d), y: PAD.top, width: slot, height: H - PAD.top - PAD.bottom, 'data-day': dayKey(p.d) },
+        { x: x(p.d), y: PAD.top, width: slot, height: FULL - PAD.top - PAD.bottom, 'data-day': dayKey(p.d) },
         dayKey(p.d) + ': ' + L.monthToDate + ' ' + n(p.total) + (data.budget > 0 ? ' / ' + n(data.budget) : ''),
       );
 
     // The top members, most characters first: bars across, each labelled with its name and figure.
     const most = nice(Math.max(0, ...data.members.map((m) => m.spent + m.saved)));
     const named = data.members.map((m) => m.name + ' ' + n(m.spent + m.saved)).join(', ');
-    const members = panel(L.topMembers, data.members.length === 0 ? L.noData : named, most, false);
-    const row = (H - PAD.top - PAD.bottom) / Math.max(5, data.members.length);
+    // As tall as its rows (one saying there is no one when no one spent anything), not a day chart's height.
+    const row = narrow ? 28 : 32;
+    const membersHeight = PAD.top + row * Math.max(1, data.members.length) + 8;
+    const members = panel(L.topMembers, data.members.length === 0 ? L.noData : named, most, false, membersHeight);
     data.members.forEach((m, i) => {
       const width = ((W - PAD.left - PAD.right) * (m.spent + m.saved)) / most;
       const y = PAD.top + row * i;
@@ -153,7 +156,11 @@
         m.name + ' · ' + n(m.spent + m.saved);
     });
     if (data.members.length === 0)
-      el('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'tick' }, members.svg).textContent = L.noData;
+      el(
+        'text',
+        { x: W / 2, y: PAD.top + row / 2 + 4, 'text-anchor': 'middle', class: 'tick' },
+        members.svg,
+      ).textContent = L.noData;
   };
 
   // Drawn at the figure's width, and again when it changes (a phone turned, a window resized).

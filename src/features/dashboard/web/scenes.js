@@ -36,8 +36,21 @@ function start(root) {
   const downloads = $('scene-downloads');
   const sceneAudio = $('scene-audio');
   const lineAudio = $('scene-line-audio');
+  // A count's words as the catalogue writes them (src/core/i18n/translate.ts): {lines, plural, one {# line} other
+  // {# lines}}, the branch Intl.PluralRules picks in the page's language (an exact =N first, else `other`).
+  const plurals = new Intl.PluralRules(document.documentElement.lang || 'en');
+  const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+  const BRANCH = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+  const counted = (words, params) =>
+    words.replace(PLURAL, (whole, name, branches) => {
+      if (!(name in params)) return whole;
+      const count = Number(String(params[name]).replace(/[^\d.-]/g, ''));
+      const forms = new Map([...branches.matchAll(BRANCH)].map((m) => [m[1], m[2]]));
+      const form = forms.get('=' + count) ?? forms.get(plurals.select(count)) ?? forms.get('other') ?? '#';
+      return form.replaceAll('#', String(params[name]));
+    });
   const text = (key, params = {}) =>
-    (root.dataset['t' + key.replace(/(^|[-.])(\w)/g, (_, __, c) => c.toUpperCase())] ?? key).replace(
+    counted(root.dataset['t' + key.replace(/(^|[-.])(\w)/g, (_, __, c) => c.toUpperCase())] ?? key, params).replace(
       /\{(\w+)\}/g,
       (whole, name) => (name in params ? String(params[name]) : whole),
     );

@@ -71,7 +71,6 @@ export const en = {
   'voice.why.server': '{voice} (server default preset "{preset}")',
   'voice.why.builtin': "{voice} (the default for this server's language)",
   'voice.why.builtinOutside': '{voice} (the default for your language)',
-  'voice.why.commandDefault': '{voice} (the default voice of this command)',
   'voice.fallback': '{voice}, the free voice: {reason}',
   'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",

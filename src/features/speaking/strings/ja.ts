@@ -70,7 +70,6 @@ export const ja: Translation<typeof en> = {
   'voice.why.server': '{voice}（サーバーのデフォルトプリセット「{preset}」）',
   'voice.why.builtin': '{voice}（サーバーの言語の標準の声）',
   'voice.why.builtinOutside': '{voice}（あなたの言語の標準の声）',
-  'voice.why.commandDefault': '{voice}（このコマンドの標準の声）',
   'voice.fallback': '{voice}（無料の声）: {reason}',
   'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後、無料の声）: {reason}',
   'fallback.reason.month': '今月の文字数を使い切りました',

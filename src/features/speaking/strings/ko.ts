@@ -68,7 +68,6 @@ export const ko: Translation<typeof en> = {
   'voice.why.server': '{voice} (서버 기본 프리셋 "{preset}")',
   'voice.why.builtin': '{voice} (서버 언어의 기본 음성)',
   'voice.why.builtinOutside': '{voice} (내 언어의 기본 음성)',
-  'voice.why.commandDefault': '{voice} (이 명령어의 기본 음성)',
   'voice.fallback': '{voice}, 무료 음성: {reason}',
   'voice.fallbackAfterPaid': '{voice}, 유료 음성으로 {paid}자(집계됨) 이후 무료 음성: {reason}',
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',

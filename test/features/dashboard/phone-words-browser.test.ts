@@ -1,0 +1,174 @@
+// The dashboard on a phone and in its words, in a real browser (Debian's Chromium through playwright-core): a voice's
+// description wraps rather than being cut; the dictionary's entries are one row each with their actions in a menu;
+// a touch screen is told to tap, not hover; the month's "Top members" is as tall as its members; the server's owner is
+// badged as its owner; one "more" menu is open at a time, closed by Escape or a click elsewhere; a count's words
+// agree with it ("1 entry"); no page shows an emoji, which would need a font the page does not bring.
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { seriousViolations } from '../../support/axe.ts';
+import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
+import { LOUNGE, SEOUL } from '../../support/world.ts';
+
+const OWNER = { id: '350000000000000001', username: 'owner' };
+const MANAGER = { id: '350000000000000002', username: 'manager' };
+const MEMBER = { id: '350000000000000003', username: 'dana' };
+const SERVER = `/servers/${SEOUL}`;
+
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 50 });
+
+/** A phone as Chromium plays one: 390 px wide, touch, no hover. */
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+const DESK: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+describeInBrowser('the dashboard on a phone and in its words', () => {
+  // Each login a minute after the last on the dashboard's clock: the file logs in more often than its limit allows.
+  let shiftMs = 0;
+  const h = useDashboard({
+    dashboardNow: () => Date.now() + shiftMs,
+    guilds: [
+      {
+        ...seoulWith(
+          [
+            { ...OWNER, voiceChannelId: LOUNGE },
+            ...managerAndMember({ ...MANAGER, voiceChannelId: LOUNGE }, { ...MEMBER, voiceChannelId: LOUNGE }),
+          ],
+          'en-US',
+        ),
+        ownerId: OWNER.id,
+      },
+    ],
+  });
+  const browser = useBrowser();
+
+  async function loggedIn(userId: string, options: BrowserContextOptions) {
+    shiftMs += 61_000;
+    const context = await browser().newContext({ locale: 'en-US', ...options });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await page.getByLabel('Signed in as').selectOption(userId);
+    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    return { context, page };
+  }
+
+  /** Every emoji (Extended_Pictographic) in the page's text. */
+  const emoji = (page: Page) =>
+    page.evaluate<string[]>('[...document.body.innerText.matchAll(/\\p{Extended_Pictographic}/gu)].map((m) => m[0])');
+
+  it("badges the server's owner as its owner, a manager as a manager", async () => {
+    const owner = await loggedIn(OWNER.id, DESK);
+    expect((await owner.page.locator('.server-card .badge').textContent())?.trim()).toBe('owner');
+    await owner.page.goto(`${h.url}${SERVER}/voices`);
+    expect((await owner.page.locator('.side-server .badge').textContent())?.trim()).toBe('Owner');
+
+    // No page shows an emoji: its icons are its own drawings, which need no font.
+    const shown: string[] = [];
+    for (const path of [
+      '/',
+      SERVER,
+      ...['voices', 'myvoice', 'mydata', 'scenes', 'month', 'dictionary', 'autoread'].map((p) => `${SERVER}/${p}`),
+    ]) {
+      await owner.page.goto(`${h.url}${path}`);
+      for (const glyph of await emoji(owner.page)) shown.push(`${path}: ${glyph}`);
+    }
+    expect(shown).toEqual([]);
+    await owner.context.close();
+
+    const manager = await loggedIn(MANAGER.id, DESK);
+    expect((await manager.page.locator('.server-card .badge').textContent())?.trim()).toBe('manager');
+    await manager.page.goto(`${h.url}${SERVER}/voices`);
+    expect((await manager.page.locator('.side-server .badge').textContent())?.trim()).toBe('Manager');
+    await manager.context.close();
+  }, 120_000);
+
+  it('a voice\'s description wraps on a phone; one "more" menu open at a time, closed by Escape or a click elsewhere', async () => {
+    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    await page.goto(`${h.url}${SERVER}/voices`);
+    const cut = await page.evaluate<string[]>(`[...document.querySelectorAll('.voice-detail')]
+      .filter((p) => p.scrollWidth > p.clientWidth + 1 || getComputedStyle(p).textOverflow === 'ellipsis')
+      .map((p) => p.textContent)`);
+    expect(cut).toEqual([]);
+    expect(await page.locator('.voice-detail').count()).toBeGreaterThan(1);
+
+    const menus = page.locator('li.voice details.more');
+    const open = page.locator('li.voice details.more[open]');
+    await menus.nth(0).locator('summary').click();
+    await poll(() => open.count()).toBe(1);
+    // The open menu lies over the rows below it, so the next is opened from the keyboard.
+    await menus.nth(1).locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await poll(() => open.count()).toBe(1);
+    expect(await menus.nth(1).evaluate((menu) => (menu as unknown as { open: boolean }).open)).toBe(true);
+
+    // Escape closes it and gives the focus back to its button.
+    await menus.nth(1).locator('.more-menu button').first().focus();
+    await page.keyboard.press('Escape');
+    await poll(() => open.count()).toBe(0);
+    expect(await page.evaluate<boolean>("document.activeElement?.matches('details.more > summary') === true")).toBe(
+      true,
+    );
+
+    // A click (a tap) elsewhere closes it too.
+    await menus.nth(2).locator('summary').click();
+    await poll(() => open.count()).toBe(1);
+    await page.locator('h1').click();
+    await poll(() => open.count()).toBe(0);
+    expect(await emoji(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("the dictionary on a phone: one row an entry, its actions in a menu; a count's words agree with it", async () => {
+    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    await page.goto(`${h.url}${SERVER}/dictionary`);
+    await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
+      name: 'dictionary.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(exportDictionary([{ word: 'SayBot', reading: 'say bot' }])),
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Imported 1 entry.');
+    await page.goto(`${h.url}${SERVER}/dictionary`);
+    expect((await page.locator('table.dictionary caption').textContent())?.trim()).toMatch(/^1 entry \(at most 500\)/);
+
+    const row = page.locator('table.dictionary tbody tr').first();
+    const rowHeight = (await row.boundingBox())?.height ?? Infinity;
+    const fieldHeight = (await row.getByRole('textbox').boundingBox())?.height ?? 0;
+    console.log(
+      `a dictionary entry at 390 px: ${rowHeight.toFixed(0)} px tall, its field ${fieldHeight.toFixed(0)} px`,
+    );
+    // One row: no taller than two of its fields (stacked, it was a column of boxes many times that).
+    expect(rowHeight).toBeLessThan(2 * fieldHeight);
+    const remove = row.getByRole('button', { name: 'Remove' });
+    expect(await remove.isVisible()).toBe(false);
+    await row.locator('details.more > summary').click();
+    await poll(() => remove.isVisible()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Move', exact: true }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('the month page: a touch screen is told to tap, a mouse to hover; "Top members" no taller than its members', async () => {
+    const phone = await loggedIn(MEMBER.id, PHONE);
+    await phone.page.goto(`${h.url}${SERVER}/month`);
+    await poll(() => phone.page.getByText('Tap a bar').isVisible()).toBe(true);
+    expect(await phone.page.getByText('Hover over a bar').isVisible()).toBe(false);
+    // No member spent anything this month: the panel holds one row saying so, not an empty picture.
+    const members = phone.page.locator('.chart-panel').last();
+    await poll(() => members.locator('h3').textContent()).toBe('Top members');
+    const pictureHeight = (await members.locator('svg').boundingBox())?.height ?? Infinity;
+    const perDayHeight = (await phone.page.locator('.chart-panel svg').first().boundingBox())?.height ?? 0;
+    console.log(`Top members, none: ${pictureHeight.toFixed(0)} px; per day: ${perDayHeight.toFixed(0)} px`);
+    expect(pictureHeight).toBeLessThan(perDayHeight / 2);
+    expect(await seriousViolations(phone.page)).toEqual([]);
+    await phone.context.close();
+
+    const desk = await loggedIn(MEMBER.id, DESK);
+    await desk.page.goto(`${h.url}${SERVER}/month`);
+    await poll(() => desk.page.getByText('Hover over a bar').isVisible()).toBe(true);
+    expect(await desk.page.getByText('Tap a bar').isVisible()).toBe(false);
+    await desk.context.close();
+  }, 120_000);
+});
