@@ -146,14 +146,15 @@ describe('the owner console', () => {
     expect(whole).not.toBeNull();
     const owner = await signedIn(h, OWNER, '/owner');
     const text = unescape((await owner.get('/owner')).body);
-    const summary = /<section class="glance" aria-labelledby="summary-title">[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
+    const summary =
+      /<section class="glance glance-row" aria-labelledby="summary-title">[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
     // The summary comes before the details.
     expect(text.indexOf('summary-title')).toBeLessThan(text.indexOf('id="plan"'));
     const item = (id: string) => new RegExp(`id="glance-${id}-item">([\\s\\S]*?)</li>`).exec(summary)?.[1] ?? '';
     const plan = item('plan');
     expect(plan).toContain('<a class="glance-link" href="#plan">');
-    expect(plan).toContain(`${whole?.[1]} of ${whole?.[2]} used`);
-    expect(plan).toContain(`${whole?.[3]} left`);
+    expect(plan).toContain(`<span class="glance-value">${whole?.[1]} used</span>`);
+    expect(plan).toContain(`<span class="glance-detail">of ${whole?.[2]}, ${whole?.[3]} left</span>`);
     const number = (value: string | undefined) => Number(value?.replaceAll(',', ''));
     expect(plan).toMatch(new RegExp(`<meter[^>]*max="${number(whole?.[2])}"[^>]*value="${number(whole?.[1])}"`));
     const servers = (await h.bot.client.rest.get('/users/@me/guilds')) as unknown[];

@@ -43,9 +43,9 @@ function figure(item: Figure): Html {
   </li>`;
 }
 
-/** A titled row of figures. */
-function figures(id: string, title: string, items: readonly Figure[]): Html {
-  return html`<section class="glance" aria-labelledby="${id}">
+/** A titled row of figures (`row`: kept to one row on a laptop). */
+function figures(id: string, title: string, items: readonly Figure[], row = false): Html {
+  return html`<section class="glance${row ? ' glance-row' : ''}" aria-labelledby="${id}">
     <h2 id="${id}">${title}</h2>
     <ul class="glance-list">
       ${items.map(figure)}
@@ -185,49 +185,54 @@ export function consoleSummaryPart(locale: string, view: ConsoleSummary): Html {
   const n = (value: number) => formatNumber(locale, value);
   const key = latestAnswer(view.key);
   const lookups = view.cache.hits + view.cache.misses;
-  return figures('summary-title', t(locale, 'glance.summary'), [
-    {
-      id: 'plan',
-      label: t(locale, 'glance.plan'),
-      value: t(locale, 'glance.usedOf', { used: n(view.plan.used), limit: n(view.plan.limit) }),
-      href: '#plan',
-      detail: t(locale, 'glance.plan.left', { left: n(view.plan.remaining) }),
-      meter: { value: view.plan.used, max: view.plan.limit },
-    },
-    {
-      id: 'servers',
-      label: t(locale, 'glance.servers'),
-      value: n(view.servers.count),
-      href: '#servers',
-      detail: t(locale, 'glance.servers.served', { served: n(view.servers.served), count: n(view.servers.count) }),
-    },
-    {
-      id: 'key',
-      label: t(locale, 'glance.key'),
-      value: key === undefined ? t(locale, 'glance.key.never') : t(locale, `glance.key.${key.kind}`),
-      href: '#key',
-      detail: key === undefined ? undefined : t(locale, 'glance.key.at', { at: when(key.answer.at) }),
-    },
-    {
-      id: 'cache',
-      label: t(locale, 'glance.cache'),
-      value:
-        view.cache.maxBytes === 0
-          ? t(locale, 'glance.cache.off')
-          : lookups === 0
-            ? t(locale, 'glance.cache.none')
-            : t(locale, 'glance.cache.rate', { rate: ((view.cache.hits / lookups) * 100).toFixed(1) }),
-      href: '#cache',
-      detail: t(locale, 'glance.cache.lookups', { lookups: n(lookups) }),
-    },
-    {
-      id: 'free',
-      label: t(locale, 'glance.free'),
-      value: n(view.freeThreads),
-      href: '#free-voice',
-      detail: t(locale, 'glance.free.detail', { memory: (view.freeMemoryBytes / 1_048_576).toFixed(1) }),
-    },
-  ]);
+  return figures(
+    'summary-title',
+    t(locale, 'glance.summary'),
+    [
+      {
+        id: 'plan',
+        label: t(locale, 'glance.plan'),
+        value: t(locale, 'glance.plan.used', { used: n(view.plan.used) }),
+        href: '#plan',
+        detail: t(locale, 'glance.plan.left', { limit: n(view.plan.limit), left: n(view.plan.remaining) }),
+        meter: { value: view.plan.used, max: view.plan.limit },
+      },
+      {
+        id: 'servers',
+        label: t(locale, 'glance.servers'),
+        value: n(view.servers.count),
+        href: '#servers',
+        detail: t(locale, 'glance.servers.served', { served: n(view.servers.served), count: n(view.servers.count) }),
+      },
+      {
+        id: 'key',
+        label: t(locale, 'glance.key'),
+        value: key === undefined ? t(locale, 'glance.key.never') : t(locale, `glance.key.${key.kind}`),
+        href: '#key',
+        detail: key === undefined ? undefined : t(locale, 'glance.key.at', { at: when(key.answer.at) }),
+      },
+      {
+        id: 'cache',
+        label: t(locale, 'glance.cache'),
+        value:
+          view.cache.maxBytes === 0
+            ? t(locale, 'glance.cache.off')
+            : lookups === 0
+              ? t(locale, 'glance.cache.none')
+              : t(locale, 'glance.cache.rate', { rate: ((view.cache.hits / lookups) * 100).toFixed(1) }),
+        href: '#cache',
+        detail: t(locale, 'glance.cache.lookups', { lookups: n(lookups) }),
+      },
+      {
+        id: 'free',
+        label: t(locale, 'glance.free'),
+        value: n(view.freeThreads),
+        href: '#free-voice',
+        detail: t(locale, 'glance.free.detail', { memory: (view.freeMemoryBytes / 1_048_576).toFixed(1) }),
+      },
+    ],
+    true,
+  );
 }
 
 /** The install link, where the console says to invite SayBot. */
