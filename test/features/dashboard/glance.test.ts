@@ -147,6 +147,18 @@ describe("a server's first page at a glance", () => {
       detail: '#general into lounge',
     });
 
+    // A /say of the manager's plays in that channel: SayBot speaks there while it plays.
+    const spoken = runCommand(h, {
+      guildId: SEOUL,
+      userId: MANAGER,
+      name: 'say',
+      options: { text: 'A sentence long enough to be heard for a few seconds in the lounge, while the page is read.' },
+    });
+    await poll(async () => figureOf((await manager.get(home)).body, 'in-voice')?.detail).toMatch(
+      /^Speaking; \d+ more waiting\.$/,
+    );
+    await spoken;
+
     await runCommand(h, { guildId: SEOUL, userId: MANAGER, name: 'autoread', subcommand: 'stop' });
     await runCommand(h, { guildId: SEOUL, userId: MANAGER, name: 'leave' });
     await poll(async () => figureOf((await manager.get(home)).body, 'in-voice')?.value).toBe('Not in voice');
