@@ -101,7 +101,7 @@ describeInBrowser("a server's first page at a glance, in a browser", () => {
     const page = await loggedIn(MANAGER.id);
     await page.goto(`${h.url}${home}`);
     const budgets = page.getByRole('link', { name: /^The server's budgets/ });
-    await poll(() => budgets.textContent()).toContain('100,000 a month, 5,000 a member a day');
+    await poll(() => budgets.textContent()).toContain('100,000 a month');
     // The figure, beside the sidebar's link to the same page.
     const autoread = page.getByRole('link', { name: 'Auto-read Never started', exact: true });
     expect(await autoread.isVisible()).toBe(true);

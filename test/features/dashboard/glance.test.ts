@@ -124,8 +124,8 @@ describe("a server's first page at a glance", () => {
     const before = (await manager.get(home)).body;
     expect(figureOf(before, 'budgets')).toEqual({
       href: `${home}/month`,
-      value: '100,000 a month, 5,000 a member a day',
-      detail: 'Cooldown: 0 s between requests.',
+      value: '100,000 a month',
+      detail: '5,000 a member a day; 0 s between requests.',
       meter: undefined,
     });
     // The budgets in force are /usage's.

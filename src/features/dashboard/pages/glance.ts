@@ -121,12 +121,12 @@ export function serverGlancePart(locale: string, server: Membership, view: Serve
       {
         id: 'budgets',
         label: t(locale, 'glance.budgets'),
-        value: t(locale, 'glance.budgets.figure', {
-          month: limit(budgets.guildMonthlyChars),
-          day: limit(budgets.memberDailyChars),
-        }),
+        value: t(locale, 'glance.budgets.figure', { month: limit(budgets.guildMonthlyChars) }),
         href: `${base}/month`,
-        detail: t(locale, 'glance.budgets.cooldown', { seconds: n(budgets.memberCooldownSeconds) }),
+        detail: t(locale, 'glance.budgets.detail', {
+          day: limit(budgets.memberDailyChars),
+          seconds: n(budgets.memberCooldownSeconds),
+        }),
       },
       {
         id: 'autoread',

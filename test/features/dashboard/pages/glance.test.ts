@@ -79,7 +79,7 @@ describe('the figures at a glance', () => {
     const ko = text(serverGlancePart('ko', { ...SERVER, manager: true }, manager));
     expect(ko).toContain('한눈에 보기');
     expect(ko).toContain('이번 달 이 서버 950자 1,000자 중 50자 남음');
-    expect(ko).toContain('서버 예산 한 달 제한 없음, 멤버당 하루 2,000');
+    expect(ko).toContain('서버 예산 한 달 제한 없음 멤버당 하루 2,000, 요청 사이 3초.');
     expect(ko).toContain('자동 읽기 읽는 중 #general → lounge');
     const ja = text(serverGlancePart('ja', { ...SERVER, manager: true }, manager));
     expect(ja).toContain('ひと目で');
