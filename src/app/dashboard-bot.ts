@@ -204,6 +204,22 @@ export function dashboardBot(
     forgetMember: (userId) => views.forgetMember(userId),
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
     channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
+    voiceNow(guildId) {
+      // Voice is played by the shard that holds the server: another's player is not in this process.
+      if (!ours(guildId)) return { kind: 'elsewhere' };
+      const player = bot.players.find(guildId);
+      const state = player?.state;
+      if (player === undefined || state === undefined || (state.kind !== 'connected' && state.kind !== 'connecting'))
+        return { kind: 'out' };
+      return {
+        kind: state.kind === 'connected' ? 'in' : 'joining',
+        channelId: state.channelId,
+        channelName: cached(guildId)?.channels.cache.get(state.channelId)?.name,
+        // The clip under way (playing, or the first of an order waiting for the join), then those behind it.
+        speaking: player.playing !== undefined,
+        waiting: player.clips.length - (player.playing === undefined ? 0 : 1),
+      };
+    },
     async dictionaryChanged(guildId) {
       if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
       await bot.client.shard?.broadcastEval(

@@ -147,6 +147,13 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     const home = await browser.get('/');
     expect(home.body).toContain(`/servers/${G1.id}`);
     expect(home.body).toContain('Shard 1');
+    // Its first page: the month's figures from the shared store; SayBot's voice there is shard 1's, not known here.
+    const overview = await browser.get(`/servers/${G1.id}`);
+    expect(overview.status).toBe(200);
+    expect(overview.body).toMatch(
+      /id="glance-server-month-item">[\s\S]*?<span class="glance-value">[\d,]+ characters</,
+    );
+    expect(overview.body).toMatch(/id="glance-in-voice-item">[\s\S]*?<span class="glance-value">Not known here</);
     await browser.get(`/servers/${G1.id}/dictionary`);
     const added = await browser.post(`/servers/${G1.id}/dictionary/add`, {
       word: 'acrossshards',

@@ -3,6 +3,7 @@
 // monthFigures and its budgets from the accounting (as /usage and /budget have them), the whole plan in /usage's own
 // planLines, the key's last answers from the Voice API client, the free voice and the cache from the core,
 // `npm run doctor`'s checks from src/app/doctor/ (one run at a time), Public Bot from Discord's application object.
+// The summary row above them reads the same figures; the install link is install-link.ts'.
 // Leaving a server is a change: a POST with the CSRF token (guards.ts), reached through a confirmation page.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -27,6 +28,8 @@ export interface ConsoleDeps {
   store: Store;
   bot: DashboardBot;
   logger: Logger;
+  /** The link that adds SayBot to a server (install-link.ts). */
+  installUrl: string;
 }
 
 const GuildId = z.string().regex(/^\d{17,20}$/);
@@ -92,7 +95,18 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
     // The bot-wide half of /usage's report: the plan, its budget, the used-up month (no server's figures).
     const report = await bot.accounting.report('', userOf(c));
     const names = new Map(listed.guilds.map((guild) => [guild.id, guild.name]));
+    const key = owner.keyState();
+    const cache = owner.cache();
     const view: ConsoleView = {
+      summary: {
+        plan: { used: report.bot.used, limit: report.bot.limit, remaining: report.bot.remaining },
+        servers: { count: listed.guilds.length, served: listed.guilds.filter((guild) => bot.serves(guild.id)).length },
+        key,
+        cache,
+        freeThreads: freeVoice.threads,
+        freeMemoryBytes: freeVoice.memoryBytes,
+      },
+      installUrl: deps.installUrl,
       plan: {
         name: owner.plan.name,
         sandbox: owner.plan.sandbox,
@@ -108,9 +122,9 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
         pages,
         rows: await serverRows(c, shown),
       },
-      key: owner.keyState(),
+      key,
       freeVoice: { ...freeVoice, setting: owner.freeVoiceSetting },
-      cache: owner.cache(),
+      cache,
       access: {
         allowed: owner.allowedGuilds.list?.map((id) => ({ id, name: names.get(id) })),
         leaveAtStart: owner.allowedGuilds.leaveAtStart,

@@ -19,6 +19,8 @@ import {
   serverAccess,
 } from './guards.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
+import { serverGlance } from './glance-figures.ts';
+import { installLink } from './install-link.ts';
 import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -95,7 +97,11 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
     return c.html(serversPage(pageContext(c), servers, bot.console !== undefined && bot.isOperator(session.userId)));
   });
 
-  app.get('/servers/:guildId', serverAccess(bot), (c) => c.html(serverPage(pageContext(c), c.get('membership'))));
+  app.get('/servers/:guildId', serverAccess(bot), async (c) => {
+    const server = c.get('membership');
+    const glance = await serverGlance({ store, bot }, server, c.get('session')?.userId ?? '');
+    return c.html(serverPage(pageContext(c), server, glance));
+  });
   const samples = new Samples(store, bot.speech, now);
   app.get('/servers/:guildId/samples/:id', serverAccess(bot), (c) => {
     const kept = samples.get(c.req.param('id'), c.get('session')?.userId ?? '', c.get('membership').guildId);
@@ -110,7 +116,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   addMonthRoutes(app, { store, bot, logger });
   addAutoreadRoutes(app, { store, bot, logger });
   addSceneRoutes(app, { store, bot, logger });
-  addConsoleRoutes(app, { store, bot, logger });
+  addConsoleRoutes(app, { store, bot, logger, installUrl: installLink(settings.clientId, settings.discordApi) });
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {

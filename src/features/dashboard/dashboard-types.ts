@@ -29,6 +29,15 @@ export interface Membership {
   avatarUrl?: string | undefined;
 }
 
+/**
+ * What SayBot does in a server's voice now, from its player there: out of voice, joining or in a channel (what plays
+ * and how many clips wait behind it); 'elsewhere' when another shard holds the server (its player is that process's).
+ */
+export type VoiceNow =
+  | { kind: 'out' }
+  | { kind: 'elsewhere' }
+  | { kind: 'joining' | 'in'; channelId: string; channelName: string | undefined; speaking: boolean; waiting: number };
+
 /** The running bot, as the dashboard may use it. */
 export interface DashboardBot {
   /** Whether SayBot is in this server and serves it (ALLOWED_GUILDS). */
@@ -47,6 +56,8 @@ export interface DashboardBot {
   displayName(guildId: string, userId: string): string | undefined;
   /** A channel's name from SayBot's cache (no request); undefined when unknown. */
   channelName(guildId: string, channelId: string): string | undefined;
+  /** What SayBot does in the server's voice now (its player's state, no request). */
+  voiceNow(guildId: string): VoiceNow;
   /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
   dictionaryChanged(guildId: string): Promise<void>;
   /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */

@@ -7,7 +7,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { CLIENT_SECRET, seoulWith, signedIn, useDashboard, type DashboardClient } from '../../support/dashboard.ts';
-import { runCommand } from '../../support/harness.ts';
+import { APP_ID, runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
 
 const OWNER = '370000000000000001';
@@ -137,6 +137,48 @@ describe('the owner console', () => {
       expect(text).toContain('eSpeak NG installed: yes.');
       expect(text).toMatch(/Since SayBot started: [\d,]+ hits?, [\d,]+ miss(es)?\b/);
     }
+  });
+
+  it('opens with a summary row: the plan as /usage counts it (a meter of it), the servers, each figure a link to its part; and the install link', async () => {
+    await runCommand(h, { guildId: SEOUL, userId: MEMBER, name: 'say', options: { text: 'Counted in the summary.' } });
+    const usage = await runCommand(h, { guildId: SEOUL, userId: OWNER, name: 'usage', locale: 'en-US' });
+    const whole = /Whole bot: ([\d,]+) of ([\d,]+) used[^,]*, ([\d,]+) left/.exec(usage.content);
+    expect(whole).not.toBeNull();
+    const owner = await signedIn(h, OWNER, '/owner');
+    const text = unescape((await owner.get('/owner')).body);
+    const summary =
+      /<section class="glance glance-row" aria-labelledby="summary-title">[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
+    // The summary comes before the details.
+    expect(text.indexOf('summary-title')).toBeLessThan(text.indexOf('id="plan"'));
+    const item = (id: string) => new RegExp(`id="glance-${id}-item">([\\s\\S]*?)</li>`).exec(summary)?.[1] ?? '';
+    const plan = item('plan');
+    expect(plan).toContain('<a class="glance-link" href="#plan">');
+    expect(plan).toContain(`<span class="glance-value">${whole?.[1]} used</span>`);
+    expect(plan).toContain(`<span class="glance-detail">of ${whole?.[2]}, ${whole?.[3]} left</span>`);
+    const number = (value: string | undefined) => Number(value?.replaceAll(',', ''));
+    expect(plan).toMatch(new RegExp(`<meter[^>]*max="${number(whole?.[2])}"[^>]*value="${number(whole?.[1])}"`));
+    const servers = (await h.bot.client.rest.get('/users/@me/guilds')) as unknown[];
+    expect(item('servers')).toContain(`<span class="glance-value">${servers.length}</span>`);
+    for (const [id, part] of [
+      ['servers', 'servers'],
+      ['key', 'key'],
+      ['cache', 'cache'],
+      ['free', 'free-voice'],
+    ] as const) {
+      expect(item(id)).toContain(`href="#${part}"`);
+      expect(text).toContain(`id="${part}"`);
+    }
+    // The key answered (the /say above): its last answer, and when.
+    expect(item('key')).toMatch(/<span class="glance-value">Accepted<\/span>[\s\S]*Last answer \d{4}-\d\d-\d\d/);
+    expect(item('cache')).toMatch(/<span class="glance-value">(\d+\.\d %|No lookups yet)<\/span>/);
+    // The install link: the application's, with the scopes and rights of the owners' guide, on the local Discord.
+    const install = /<a class="button primary" id="install-link" href="([^"]*)"/.exec(text)?.[1] ?? '';
+    const url = new URL(install);
+    expect(url.origin).toBe(new URL(h.discord.restUrl).origin);
+    expect(url.pathname).toBe('/oauth2/authorize');
+    expect(url.searchParams.get('client_id')).toBe(APP_ID);
+    expect(url.searchParams.get('scope')).toBe('bot applications.commands');
+    expect(url.searchParams.get('permissions')).toBe('70368747359232');
   });
 
   it("shows the key's last refusal after the service answered 401, with when and where", async () => {

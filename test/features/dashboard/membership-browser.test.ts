@@ -128,6 +128,9 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
     expect(await statuses(page, MANAGER_PAGES)).toEqual(MANAGER_PAGES.map(() => 200));
     await page.goto(`${h.url}${server}/month`);
     expect(await page.locator(`form[action="${server}/month/budgets"]`).count()).toBe(1);
+    // The overview's figures: the managers' two (the budgets, auto-read) among them.
+    await page.goto(`${h.url}${server}`);
+    expect(await page.locator('#glance-budgets-item, #glance-autoread-item').count()).toBe(2);
 
     h.discord.setMemberRoles(SEOUL, DEMOTED.id, []);
     shiftMs += PAST_THE_WINDOW_MS;
@@ -138,6 +141,8 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
     expect(await statuses(page, MEMBER_PAGES)).toEqual(MEMBER_PAGES.map(() => 200));
     await page.goto(`${h.url}${server}`);
     expect(await page.getByRole('link', { name: 'Dictionary' }).count()).toBe(0);
+    expect(await page.locator('#glance-budgets-item, #glance-autoread-item').count()).toBe(0);
+    expect(await page.locator('#glance-server-month-item').count()).toBe(1);
     await page.goto(`${h.url}${server}/month`);
     expect(await page.locator(`form[action="${server}/month/budgets"]`).count()).toBe(0);
     await context.close();

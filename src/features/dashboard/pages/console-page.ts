@@ -1,4 +1,4 @@
-// The owner console's pages: the whole bot (the plan, every server's month, the key, the free voice, the cache, who
+// The owner console's pages: the whole bot (a summary row, then the plan, every server's month, the key, the free voice, the cache, who
 // may add SayBot, the checks) and the confirmation before leaving a server. Markup only: the values come from
 // console-routes.ts, every one put in through hono's `html`, which escapes it (a server's or a member's name is text).
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
@@ -8,6 +8,7 @@ import '../strings.ts';
 import { formatNumber, t } from '../console-strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager } from './components.ts';
+import { consoleSummaryPart, installPart, type ConsoleSummary } from './glance.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 
 export interface ServerRow {
@@ -24,6 +25,10 @@ export interface ServerRow {
 }
 
 export interface ConsoleView {
+  /** The first row: the figures below, at a glance. */
+  summary: ConsoleSummary;
+  /** The link that adds SayBot to a server. */
+  installUrl: string;
   plan: {
     name: string;
     sandbox: boolean;
@@ -111,13 +116,15 @@ function serverRow(context: PageContext, row: ServerRow): Html {
   </tr>`;
 }
 
-function serversPart(context: PageContext, servers: ConsoleView['servers']): Html {
+function serversPart(context: PageContext, servers: ConsoleView['servers'], installUrl: string): Html {
   const { locale } = context;
   const n = (value: number) => formatNumber(locale, value);
   const options = { title: t(locale, 'console.servers'), id: 'servers' };
-  if (servers.total === 0) return card(emptyState(undefined, t(locale, 'console.serversNone')), options);
+  if (servers.total === 0)
+    return card(emptyState(undefined, t(locale, 'console.serversNone'), installPart(locale, installUrl)), options);
   return card(
-    html`<p>
+    html`${installPart(locale, installUrl)}
+      <p>
         ${t(locale, 'console.serversCount', { count: n(servers.total) })}
         ${servers.complete ? '' : t(locale, 'console.serversIncomplete', { count: n(servers.total) })}
       </p>
@@ -338,7 +345,8 @@ export function consolePage(context: PageContext, view: ConsoleView): Html {
     context,
     t(locale, 'console.title'),
     html`<p>${t(locale, 'console.intro')}</p>
-      ${planPart(locale, view.plan)} ${serversPart(context, view.servers)} ${keyPart(locale, view.key)}
+      ${consoleSummaryPart(locale, view.summary)} ${planPart(locale, view.plan)}
+      ${serversPart(context, view.servers, view.installUrl)} ${keyPart(locale, view.key)}
       ${freeVoicePart(locale, view.freeVoice)} ${cachePart(locale, view.cache)} ${accessPart(locale, view.access)}
       ${doctorPart(context, view.doctor)}`,
     { sidebar: consoleSidebar(locale), menuLabel: t(locale, 'console.title') },

@@ -1,11 +1,13 @@
 // The pages outside one server's pages: the login page, the list of servers the member shares with SayBot, a
-// server's overview, and the pages that only say something.
+// server's overview (its figures at a glance, then its pages), and the pages that only say something.
 import '../strings.ts';
 import { t as tFrame } from '../frame-strings.ts';
 import '../scenes-strings.ts';
 import { t } from '../console-strings.ts';
 import type { Membership } from '../dashboard-types.ts';
+import type { ServerGlance } from '../glance-figures.ts';
 import { badge, card, emptyState, picture } from './components.ts';
+import { serverGlancePart } from './glance.ts';
 import { html, page, type Html, type PageContext } from './layout.ts';
 import { icon, serverPagesFor } from './sidebar.ts';
 
@@ -46,13 +48,17 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   );
 }
 
-/** A server's overview: what each of its pages does (the sidebar links them; on a phone its menu opens here). */
-export function serverPage(context: PageContext, server: Membership): Html {
+/**
+ * A server's overview: its figures at a glance, each linking to its page, then what each of its pages does (the
+ * sidebar links them; on a phone its menu opens here).
+ */
+export function serverPage(context: PageContext, server: Membership, glance: ServerGlance): Html {
   const { locale } = context;
   return page(
     context,
     server.guildName,
-    html`<p>${tFrame(locale, 'dashboard.frame.serverIntro')}</p>
+    html`${serverGlancePart(locale, server, glance)}
+      <p>${tFrame(locale, 'dashboard.frame.serverIntro')}</p>
       <dl class="overview">
         ${serverPagesFor(server).map(
           (each) =>

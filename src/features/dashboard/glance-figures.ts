@@ -1,0 +1,52 @@
+// A server's figures at a glance, from SayBot's own data as its pages and commands read them: the member's voice from
+// the row /myvoice writes, this month's characters from the accounting's report (/usage's: the server's month
+// against its monthly budget, the member's day against their daily one), SayBot's player in the server's voice; for a
+// manager (Manage Server, from SayBot's data: Membership) the budgets in force and auto-read's state as its page
+// reads them.
+import type { UsageReport } from '../../core/quota/accounting.ts';
+import type { OperatorBudgets } from '../../core/quota/budgets.ts';
+import type { Store } from '../../core/store/types.ts';
+import type { DashboardBot, Membership, VoiceNow } from './dashboard-types.ts';
+
+export interface ServerGlance {
+  /** The voice the member chose here (/myvoice), or undefined: the server's default reads them. */
+  voice: string | undefined;
+  /** /usage's report for this member in this server. */
+  report: UsageReport;
+  voiceNow: VoiceNow;
+  /** A manager's alone. */
+  manager?: {
+    budgets: OperatorBudgets;
+    autoread: { reading: boolean; binding: { text: string; voice: string } | undefined };
+  };
+}
+
+export async function serverGlance(
+  deps: { store: Store; bot: DashboardBot },
+  server: Membership,
+  userId: string,
+): Promise<ServerGlance> {
+  const { store, bot } = deps;
+  const { guildId } = server;
+  const [stored, report] = await Promise.all([
+    store.memberDefaults.get(guildId, userId),
+    bot.accounting.report(guildId, userId),
+  ]);
+  const glance: ServerGlance = { voice: stored?.voice ?? undefined, report, voiceNow: bot.voiceNow(guildId) };
+  if (!server.manager) return glance;
+  const [budgets, state] = await Promise.all([bot.accounting.budgetsFor(guildId), store.autoRead.get(guildId)]);
+  const name = (channelId: string) => bot.channelName(guildId, channelId) ?? channelId;
+  return {
+    ...glance,
+    manager: {
+      budgets,
+      autoread: {
+        reading: bot.autoread?.isReading(guildId) === true,
+        binding: state.binding && {
+          text: name(state.binding.textChannelId),
+          voice: name(state.binding.voiceChannelId),
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { addMessages } from '../../core/i18n/catalogue.ts';
+import { en } from './strings/glance-en.ts';
+import { ja } from './strings/glance-ja.ts';
+import { ko } from './strings/glance-ko.ts';
+
+// The figures at a glance (a server's first page, the owner console's summary row): their own part of the catalogue
+// (./strings/glance-*.ts), apart from the pages' so that parts built side by side each keep theirs; registered when
+// this module loads.
+
+declare module '../../core/i18n/catalogue.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  interface Messages extends Record<keyof typeof en, string> {}
+}
+
+addMessages('dashboard-glance', { en, ko, ja });
+
+export * from './strings.ts';
