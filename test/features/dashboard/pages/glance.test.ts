@@ -9,7 +9,13 @@ import type { ServerGlance } from '../../../../src/features/dashboard/glance-fig
 import { consolePage, type ConsoleView } from '../../../../src/features/dashboard/pages/console-page.ts';
 import { serverGlancePart } from '../../../../src/features/dashboard/pages/glance.ts';
 
-const SERVER: Membership = { guildId: '200000000000000001', guildName: 'Seoul', guildLanguage: 'ko', manager: false, owner: false };
+const SERVER: Membership = {
+  guildId: '200000000000000001',
+  guildName: 'Seoul',
+  guildLanguage: 'ko',
+  manager: false,
+  owner: false,
+};
 
 function report(guild: { spent: number; budget: number }, member: { spentToday: number; budget: number }): UsageReport {
   return {
