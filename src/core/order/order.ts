@@ -217,9 +217,14 @@ export class Order implements OrderAccount, OrderEvents {
 
   async #deliver(run: OrderRun): Promise<SpeechOutcome> {
     this.#enter('sourcing');
-    const delivered = await run.deliver(this);
-    this.#enter('delivered');
-    this.#settle();
+    let delivered: Awaited<ReturnType<OrderRun['deliver']>>;
+    try {
+      delivered = await run.deliver(this);
+    } finally {
+      // Whatever the delivery did, its charge is closed and its place in the queue bounds given back once.
+      this.#enter('delivered');
+      this.#settle();
+    }
     const outcome = this.#told(delivered);
     run.done(this, outcome);
     return outcome;

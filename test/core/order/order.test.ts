@@ -67,6 +67,16 @@ describe('Order', () => {
     expect(accepted.closed).toEqual({ charge: true, admission: true });
   });
 
+  it('closes its charge and gives its place back even when its delivery throws', async () => {
+    const accepted = terms(12);
+    const broken = new Error('the delivery itself broke');
+    const { run: steps } = run(accepted.terms, () => Promise.reject(broken));
+    const order = new Order(asked, steps);
+    await order.accepted;
+    await expect(order.outcome).rejects.toBe(broken);
+    expect(accepted.closed).toEqual({ charge: true, admission: true });
+  });
+
   it('records what its parts learnt while sourced, and says it in its outcome with what was paid', async () => {
     const accepted = terms(12);
     const failure = new Refusal({ code: 'quota-used-up', markedAt: new Date(0), resetAt: new Date(0) });
