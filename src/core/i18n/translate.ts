@@ -48,7 +48,9 @@ function pluralText(
   pluralRules.set(language, rules);
   const forms = new Map([...branches.matchAll(BRANCH)].map((m) => [m[1] as string, m[2] as string]));
   const form = forms.get(`=${count}`) ?? forms.get(rules.select(count)) ?? forms.get('other') ?? '#';
-  return form.replaceAll('#', typeof value === 'number' ? formatNumber(locale, value) : String(value));
+  const shown = typeof value === 'number' ? formatNumber(locale, value) : String(value);
+  // A function, so that `$&` and the like in a value stay as written.
+  return form.replaceAll('#', () => shown);
 }
 
 /** The message for `key` in `locale` (Discord's interaction locale), English when we lack that language. */

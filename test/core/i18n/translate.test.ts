@@ -33,4 +33,8 @@ describe('t: a count in words', () => {
     expect(t('ko', key('test.entries'), { count: 1, max: 500 })).toBe('항목 1개 (최대 500개)');
     expect(t('ja', key('test.hits'), { hits: 1, misses: 1 })).toBe('起動以来: ヒット 1、ミス 1。');
   });
+
+  it('puts a written value in as it is: no replacement pattern read in it', () => {
+    expect(t('en-US', key('test.entries'), { count: "$'1$&", max: 500 })).toBe("$'1$& entry (at most 500)");
+  });
 });
