@@ -204,17 +204,24 @@ export function dashboardBot(
     forgetMember: (userId) => views.forgetMember(userId),
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
     channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
-    voiceNow(guildId) {
+    voiceNow(guildId, userId) {
       // Voice is played by the shard that holds the server: another's player is not in this process.
       if (!ours(guildId)) return { kind: 'elsewhere' };
       const player = bot.players.find(guildId);
       const state = player?.state;
       if (player === undefined || state === undefined || (state.kind !== 'connected' && state.kind !== 'connecting'))
         return { kind: 'out' };
+      const channel = cached(guildId)?.channels.cache.get(state.channelId);
+      // Its name is the member's to read only where they may see the channel (SayBot's own cache of the server).
+      const seen =
+        channel !== undefined && 'permissionsFor' in channel
+          ? channel.permissionsFor(userId)?.has(PermissionFlagsBits.ViewChannel) === true
+          : false;
       return {
         kind: state.kind === 'connected' ? 'in' : 'joining',
-        channelId: state.channelId,
-        channelName: cached(guildId)?.channels.cache.get(state.channelId)?.name,
+        channelId: seen ? state.channelId : '',
+        channelName: seen ? channel?.name : undefined,
+        ...(seen ? {} : { hidden: true as const }),
         // The clip under way (playing, or the first of an order waiting for the join), then those behind it.
         speaking: player.playing !== undefined,
         waiting: player.clips.length - (player.playing === undefined ? 0 : 1),

@@ -36,7 +36,15 @@ export interface Membership {
 export type VoiceNow =
   | { kind: 'out' }
   | { kind: 'elsewhere' }
-  | { kind: 'joining' | 'in'; channelId: string; channelName: string | undefined; speaking: boolean; waiting: number };
+  | {
+      kind: 'joining' | 'in';
+      channelId: string;
+      channelName: string | undefined;
+      /** The member may not see that channel: neither its name nor its ID is theirs to read. */
+      hidden?: true;
+      speaking: boolean;
+      waiting: number;
+    };
 
 /** The running bot, as the dashboard may use it. */
 export interface DashboardBot {
@@ -57,7 +65,7 @@ export interface DashboardBot {
   /** A channel's name from SayBot's cache (no request); undefined when unknown. */
   channelName(guildId: string, channelId: string): string | undefined;
   /** What SayBot does in the server's voice now (its player's state, no request). */
-  voiceNow(guildId: string): VoiceNow;
+  voiceNow(guildId: string, userId: string): VoiceNow;
   /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
   dictionaryChanged(guildId: string): Promise<void>;
   /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */

@@ -32,7 +32,7 @@ export async function serverGlance(
     store.memberDefaults.get(guildId, userId),
     bot.accounting.report(guildId, userId),
   ]);
-  const glance: ServerGlance = { voice: stored?.voice ?? undefined, report, voiceNow: bot.voiceNow(guildId) };
+  const glance: ServerGlance = { voice: stored?.voice ?? undefined, report, voiceNow: bot.voiceNow(guildId, userId) };
   if (!server.manager) return glance;
   const [budgets, state] = await Promise.all([bot.accounting.budgetsFor(guildId), store.autoRead.get(guildId)]);
   const name = (channelId: string) => bot.channelName(guildId, channelId) ?? channelId;

@@ -2,6 +2,7 @@
 // server (the server's month and what is left of its budget, the member's day and what is left of theirs), read
 // afresh at every visit, each a link to its page; the manager's figures (the budgets in force, auto-read's state) for
 // a manager alone; what SayBot does in voice now, from its player.
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { startAutoRead } from '../../support/chat.ts';
@@ -146,6 +147,12 @@ describe("a server's first page at a glance", () => {
       value: 'Reading',
       detail: '#general into lounge',
     });
+    // A member who may not see that channel is not told its name.
+    h.discord.setChannelOverwrites(SEOUL, LOUNGE, [{ id: MEMBER, type: 1, deny: PermissionFlagsBits.ViewChannel }]);
+    const member = await signedIn(h, MEMBER, home);
+    await poll(async () => figureOf((await member.get(home)).body, 'in-voice')?.value).toBe('In a voice channel');
+    expect((await member.get(home)).body).not.toContain('lounge');
+    h.discord.setChannelOverwrites(SEOUL, LOUNGE, []);
 
     // A /say of the manager's plays in that channel: SayBot speaks there while it plays.
     const spoken = runCommand(h, {

@@ -73,7 +73,8 @@ function voiceNowFigure(locale: string, server: Membership, now: ServerGlance['v
       return { ...base, value: t(locale, 'glance.inVoice.unknown'), detail: t(locale, 'glance.inVoice.unknownDetail') };
     case 'in':
     case 'joining': {
-      const channel = now.channelName ?? now.channelId;
+      const channel =
+        now.hidden === true ? t(locale, 'glance.inVoice.someChannel') : (now.channelName ?? now.channelId);
       return {
         ...base,
         value: t(locale, now.kind === 'in' ? 'glance.inVoice.in' : 'glance.inVoice.joining', { channel }),

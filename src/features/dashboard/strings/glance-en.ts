@@ -23,6 +23,7 @@ export const en = {
   'glance.inVoice.joining': 'Joining {channel}',
   'glance.inVoice.playing': 'Speaking; {queued} more waiting.',
   'glance.inVoice.quiet': 'Quiet, nothing waiting.',
+  'glance.inVoice.someChannel': 'a voice channel',
   'glance.budgets': "The server's budgets",
   'glance.budgets.figure': '{month} a month',
   'glance.budgets.detail': '{day} a member a day; {seconds} s between requests.',

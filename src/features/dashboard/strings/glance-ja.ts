@@ -22,6 +22,7 @@ export const ja: Translation<typeof en> = {
   'glance.inVoice.joining': '{channel} に接続中',
   'glance.inVoice.playing': '話しています。あと {queued} 件待ち。',
   'glance.inVoice.quiet': '静か。待ちなし。',
+  'glance.inVoice.someChannel': 'ボイスチャンネル',
   'glance.budgets': 'サーバーの予算',
   'glance.budgets.figure': '月 {month}',
   'glance.budgets.detail': 'メンバー 1 人 1 日 {day}、リクエストの間隔 {seconds} 秒。',

@@ -22,6 +22,7 @@ export const ko: Translation<typeof en> = {
   'glance.inVoice.joining': '{channel}에 들어가는 중',
   'glance.inVoice.playing': '말하는 중, {queued}개 대기 중.',
   'glance.inVoice.quiet': '조용함, 대기 없음.',
+  'glance.inVoice.someChannel': '음성 채널',
   'glance.budgets': '서버 예산',
   'glance.budgets.figure': '한 달 {month}',
   'glance.budgets.detail': '멤버당 하루 {day}, 요청 사이 {seconds}초.',
