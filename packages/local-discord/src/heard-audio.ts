@@ -26,6 +26,8 @@ class GuildAudio {
   encryptionMode: string | undefined;
   decryptFailures = 0;
   decodeFailures = 0;
+  /** Datagrams whose transport nonce was not above every one before it with the session's key (a reuse). */
+  nonceRepeats = 0;
   lastPacketAt: number | undefined;
   /** Set while the bot's voice session uses DAVE (since the last clear or DAVE session start). */
   dave: DaveCounters | undefined;
@@ -46,6 +48,7 @@ class GuildAudio {
       encryptionMode: this.encryptionMode,
       decryptFailures: this.decryptFailures,
       decodeFailures: this.decodeFailures,
+      nonceRepeats: this.nonceRepeats,
       ...(this.dave ? { dave: this.dave.report() } : {}),
     };
   }
@@ -57,6 +60,7 @@ class GuildAudio {
     this.packets = [];
     this.decryptFailures = 0;
     this.decodeFailures = 0;
+    this.nonceRepeats = 0;
     this.lastPacketAt = undefined;
     if (this.dave) this.dave = new DaveCounters();
   }
@@ -162,6 +166,10 @@ export class HeardAudioStore {
 
   decryptFailed(guildId: string): void {
     this.guild(guildId).decryptFailures++;
+  }
+
+  nonceRepeated(guildId: string): void {
+    this.guild(guildId).nonceRepeats++;
   }
 
   push(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, frame: Buffer): void {

@@ -322,6 +322,8 @@ export interface HeardAudio {
   /** Datagrams that failed authentication/decryption or Opus decoding. */
   decryptFailures: number;
   decodeFailures: number;
+  /** Datagrams whose transport nonce was not above every earlier one with the session's key: a reused nonce. */
+  nonceRepeats: number;
   /** Present while the bot's voice session uses DAVE: then only frames a listening member decrypted are heard. */
   dave?: DaveHeardReport;
 }

@@ -71,6 +71,8 @@ class VoiceSession implements UdpPeer {
   ws: WebSocket;
   mode: string | undefined;
   key: Uint8Array | undefined;
+  /** The highest transport nonce received with this session's key. */
+  private highestNonce = 0;
   seq = 0;
   speaking = 0;
   /** The highest DAVE version the client offered in IDENTIFY, and the one in use (0 or 1). */
@@ -121,6 +123,10 @@ class VoiceSession implements UdpPeer {
 
   onRtp(packet: Buffer, receivedAtMs: number): void {
     if (!this.mode || !this.key) return;
+    // A sender counts the transport nonce up for its key (this session's): one at or below one seen is used twice.
+    const nonce = packet.readUInt32BE(packet.length - 4);
+    if (nonce <= this.highestNonce) this.audio.nonceRepeated(this.allocation.guildId);
+    else this.highestNonce = nonce;
     if (!this.inFull) {
       const header = parseRtpHeader(packet);
       if (header)
