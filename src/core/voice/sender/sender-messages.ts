@@ -1,0 +1,62 @@
+// What the main thread and the sender thread (sender-worker.ts) say to each other. A "voice" is one UDP socket the
+// sender owns for one voice session (from its IP discovery until the library lets the session go); a "clip" is one
+// clip's packets on a voice, numbered from 0 so that either side can say where the other should go on from.
+
+/** One clip's packets, DAVE-sealed already, from its packet `first` on. */
+export interface PacketRun {
+  voice: number;
+  clip: number;
+  first: number;
+  packets: Uint8Array[];
+}
+
+export type ToSender =
+  /** Opens a socket for a new voice session and runs IP discovery to the voice server at ip:port. */
+  | { type: 'open'; voice: number; ip: string; port: number; ssrc: number }
+  /** The session's transport key and RTP starting point (session description); a new key starts a new nonce count. */
+  | { type: 'keys'; voice: number; mode: string; key: Uint8Array; sequence: number; timestamp: number }
+  /** Packets to queue; a run whose packets are queued already replaces those not yet sent (sealed again). */
+  | { type: 'packets'; runs: PacketRun[] }
+  /** The clip has no more packets: closing silence follows its last, then `done` ('ended'). */
+  | { type: 'end'; voice: number; clip: number }
+  /** Drops the clip's packets not yet sent at once, without closing silence; `done` ('stopped') says how many went. */
+  | { type: 'stop'; voice: number; clip: number }
+  /** Holds the voice where it is (its session is not ready), or lets it go on. */
+  | { type: 'hold'; voice: number; held: boolean }
+  /** The session is over: its socket closes, its queue is dropped (`done` 'closed' for a clip under way). */
+  | { type: 'close'; voice: number }
+  /** Asks for the sender's figures (SenderStats), and starts them afresh after. */
+  | { type: 'stats'; reset: boolean };
+
+/** How far one clip has gone: packets of it sent, and slots in a row it had none to send (silence instead). */
+export interface ClipProgress {
+  voice: number;
+  clip: number;
+  sent: number;
+  idleSlots: number;
+}
+
+/** What the sender measured since its figures were last reset (for the benchmark). */
+export interface SenderStats {
+  /** The thread that sent them (never the main thread's, 0). */
+  threadId: number;
+  packets: number;
+  silence: number;
+  /** Slots a clip under way had no packet queued (it sent silence). */
+  underruns: number;
+  /** How late each packet was sent after it was due, ms (at most the last 20,000). */
+  lateMs: number[];
+  /** Slots given up because the sender itself was held up longer than it catches up. */
+  skippedSlots: number;
+}
+
+export type FromSender =
+  | { type: 'discovered'; voice: number; ip: string; port: number }
+  | { type: 'failed'; voice: number; message: string }
+  /** Progress of the clips that moved since the last report (and a heartbeat when none did). */
+  | { type: 'report'; clips: ClipProgress[] }
+  /** A clip left its voice: after its closing silence, stopped, or its voice closed. */
+  | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed' }
+  /** The voice's socket failed or closed by itself. */
+  | { type: 'lost'; voice: number; message: string }
+  | { type: 'stats'; stats: SenderStats };

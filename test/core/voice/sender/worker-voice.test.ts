@@ -1,0 +1,126 @@
+// One voice of the sender thread against a UDP server on 127.0.0.1 that answers IP discovery: the order of what it
+// sends (no timed assertion: its clock is driven by the `now` the test gives it).
+import { createSocket, type Socket } from 'node:dgram';
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
+import {
+  CLOSING_SILENCE_FRAMES,
+  PERIOD_MS,
+  SILENCE_FRAME,
+  WorkerVoice,
+  type VoiceListener,
+} from '../../../../src/core/voice/sender/worker-voice.ts';
+
+const KEY = new Uint8Array(randomBytes(32));
+let server: Socket;
+let received: Buffer[];
+let voice: WorkerVoice | undefined;
+
+beforeEach(async () => {
+  received = [];
+  server = createSocket('udp4');
+  server.on('message', (message, from) => {
+    if (message.length === 74 && message.readUInt16BE(0) === 1) {
+      const reply = Buffer.alloc(74);
+      reply.writeUInt16BE(2, 0);
+      reply.write(from.address, 8, 'ascii');
+      reply.writeUInt16BE(from.port, 72);
+      server.send(reply, from.port, from.address);
+    } else if (message.length > 8) received.push(message);
+  });
+  await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+});
+afterEach(() => {
+  voice?.close();
+  server.close();
+});
+
+function listen() {
+  const events: string[] = [];
+  const listener: VoiceListener = {
+    moved: () => undefined,
+    done: (_voice, clip, sent, how) => events.push(`done ${clip} ${sent} ${how}`),
+    lost: (_voice, message) => events.push(`lost ${message}`),
+    sent: () => undefined,
+    skipped: (slots) => events.push(`skipped ${slots}`),
+  };
+  return { events, listener };
+}
+
+async function opened(listener: VoiceListener): Promise<WorkerVoice> {
+  const v = new WorkerVoice(1, 7, listener);
+  const local = await v.discover('127.0.0.1', server.address().port);
+  expect(local.ip).toBe('127.0.0.1');
+  v.keys(AES_GCM_MODE, KEY, 0, 0);
+  voice = v;
+  return v;
+}
+
+const packet = (n: number) => Uint8Array.from([0x78, n]);
+/** What the server got, opened: the payloads in order. */
+async function heard(count: number): Promise<Buffer[]> {
+  await expect.poll(() => received.length).toBeGreaterThanOrEqual(count);
+  return received.map((d) => decryptRtp(d, AES_GCM_MODE, KEY)?.payload as Buffer);
+}
+
+describe('WorkerVoice', () => {
+  it('sends the first packet at once, one a period after, then closing silence, and says the clip ended', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)] }, 0);
+    expect(v.run(0)).toBe(PERIOD_MS);
+    v.end(5, 0);
+    let due = v.run(PERIOD_MS);
+    while (due !== undefined) due = v.run(due);
+    const payloads = await heard(2 + CLOSING_SILENCE_FRAMES);
+    expect(payloads.slice(0, 2)).toEqual([Buffer.from(packet(1)), Buffer.from(packet(2))]);
+    expect(payloads.slice(2).every((p) => p.equals(SILENCE_FRAME))).toBe(true);
+    expect(events).toEqual(['done 5 2 ended']);
+  });
+
+  it('a stop drops the packets not yet sent at once and says how many went', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)] }, 0);
+    v.run(0);
+    v.stop(5);
+    expect(v.run(1000)).toBeUndefined();
+    expect(events).toEqual(['done 5 1 stopped']);
+    expect(await heard(1)).toEqual([Buffer.from(packet(1))]);
+  });
+
+  it('packets handed again replace those still queued (sealed again), never one already sent', async () => {
+    const { listener } = listen();
+    const v = await opened(listener);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)] }, 0);
+    v.run(0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12), packet(13)] }, 0);
+    v.run(PERIOD_MS);
+    v.run(2 * PERIOD_MS);
+    expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
+  });
+
+  it('sends silence while the next packet is late, only once something was said, and nothing while held', async () => {
+    const { listener } = listen();
+    const v = await opened(listener);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)] }, 0);
+    v.run(0);
+    expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
+    v.held = true;
+    expect(v.run(10 * PERIOD_MS)).toBeUndefined();
+    v.held = false;
+    v.queue({ voice: 1, clip: 5, first: 1, packets: [packet(2)] }, 0);
+    v.run(2 * PERIOD_MS);
+    expect(await heard(3)).toEqual([packet(1), SILENCE_FRAME, packet(2)].map((p) => Buffer.from(p)));
+  });
+
+  it('closing it ends the clip under way as closed, with the packets that went', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    v.queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)] }, 0);
+    v.run(0);
+    v.close();
+    expect(events).toEqual(['done 9 5 closed']);
+  });
+});
