@@ -41,12 +41,12 @@ export interface RunningSayBot {
 export interface VoicePlaneOptions {
   /** The Opus encoder and where WAV/MP3 are decoded (src/core/audio/codecs/opus-settings.ts). */
   encoding: Readonly<OpusSettings>;
-  /** SayBot's voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/packet-sender.ts). */
+  /** SayBot's sender thread, its voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/packet-sender.ts). */
   sender: VoiceSenderKind;
 }
 
 /** Production's voice plane. */
-export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'clock' };
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'worker' };
 
 /**
  * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes

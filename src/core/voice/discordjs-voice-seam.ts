@@ -1,6 +1,6 @@
 // The one module that depends on @discordjs/voice beyond its public API: the ready session's fields the sender
-// advances, the UDP socket's private `socket` and `remote`, the transport key the library keeps as bytes, and the
-// library's own voice websocket listeners. package.json pins the library to exactly VOICE_LIBRARY_VERSION; a live
+// advances, the UDP socket's private `socket` and `remote`, the transport key the library keeps as bytes, the
+// library's own voice websocket listeners, and its IP discovery (handed to the sender thread's own socket). package.json pins the library to exactly VOICE_LIBRARY_VERSION; a live
 // session whose shape differs fails here with a message naming the field, never by silencing every voice.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
@@ -8,12 +8,13 @@ import type { Socket } from 'node:dgram';
 import {
   NetworkingStatusCode,
   VoiceConnectionStatus,
+  VoiceUDPSocket,
   type Networking,
   type NetworkingState,
   type VoiceConnection,
   type VoiceConnectionState,
 } from '@discordjs/voice';
-import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
+import type { LibraryUdp, ReadySession, UdpOwner } from './discordjs-voice-types.ts';
 
 /** The @discordjs/voice release this module was written against (package.json pins exactly this one). */
 export const VOICE_LIBRARY_VERSION = '0.19.2';
@@ -166,6 +167,57 @@ export interface NetworkingWatchHandlers {
   onClose(code: number): void;
   /** A voice gateway message handler of the library threw; it was contained, the connection goes on. */
   onHandlerError(error: unknown, event: 'packet' | 'binary'): void;
+  /** Who owns this connection's voice sockets from IP discovery on, in place of the library (UdpOwner). */
+  udpOwner?: UdpOwner | undefined;
+}
+
+/** The owner of the voice gateway message being handled now (set around the library's own handler). */
+let claiming: UdpOwner | undefined;
+let discoveryRouted = false;
+
+interface LibraryUdpSocket {
+  socket: Socket;
+  remote: { ip: string; port: number };
+  send(buffer: Buffer): void;
+  destroy(): void;
+}
+
+/**
+ * Routes the library's IP discovery to the UdpOwner of the message it answers (the voice gateway's Ready, handled
+ * synchronously inside watchNetworking's guard): that owner's socket does the discovery and sends everything after;
+ * the library's socket is closed before it ever sends, its keep-alives go nowhere (the owner sends its own) and its
+ * destroy tells the owner. Every other session is left to the library as it is.
+ */
+function routeDiscovery(): void {
+  if (discoveryRouted) return;
+  discoveryRouted = true;
+  const prototype = VoiceUDPSocket.prototype as unknown as {
+    performIPDiscovery(this: LibraryUdpSocket, ssrc: number): Promise<{ ip: string; port: number }>;
+  };
+  const own = prototype.performIPDiscovery;
+  if (typeof own !== 'function') throw new VoiceLibraryShapeError('VoiceUDPSocket.performIPDiscovery is missing');
+  prototype.performIPDiscovery = function (this: LibraryUdpSocket, ssrc: number) {
+    const owner = claiming;
+    if (!owner) return own.call(this, ssrc);
+    claiming = undefined;
+    const { socket, remote } = this;
+    if (!isObject(socket) || typeof socket.close !== 'function' || !isObject(remote))
+      throw new VoiceLibraryShapeError('udp.socket or udp.remote is missing at IP discovery');
+    socket.removeAllListeners();
+    socket.on('error', () => undefined);
+    try {
+      socket.close();
+    } catch {
+      // Closed already: nothing was sent on it.
+    }
+    this.send = () => undefined;
+    const destroy = this.destroy.bind(this);
+    this.destroy = () => {
+      destroy();
+      owner.released(this);
+    };
+    return owner.claim(this, { ip: remote.ip, port: remote.port }, ssrc);
+  };
 }
 
 type Listener = (...args: unknown[]) => void;
@@ -180,6 +232,7 @@ type Listener = (...args: unknown[]) => void;
  * keeps the stack trace, and leaves every other uncaught exception fatal as it should be.
  */
 export function watchNetworking(connection: VoiceConnection, handlers: NetworkingWatchHandlers): void {
+  if (handlers.udpOwner) routeDiscovery();
   const seen = new WeakSet<object>();
   const guarded = new WeakSet<object>();
 
@@ -190,10 +243,13 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
       for (const listener of ws.listeners(event) as Listener[]) {
         ws.off(event, listener);
         ws.on(event, (...args: unknown[]) => {
+          if (event === 'packet') claiming = handlers.udpOwner;
           try {
             listener(...args);
           } catch (error) {
             handlers.onHandlerError(error, event);
+          } finally {
+            claiming = undefined;
           }
         });
       }

@@ -30,3 +30,11 @@ export interface ReadySession {
   dave?: { encrypt(packet: Buffer): Buffer } | undefined;
   udp: LibraryUdp;
 }
+
+/** What takes a voice session's UDP socket over from the library at its IP discovery (sender/sender-udp.ts). */
+export interface UdpOwner {
+  /** Runs IP discovery on a socket of its own for the library's `udp` (its own socket closed unused). */
+  claim(udp: object, remote: { ip: string; port: number }, ssrc: number): Promise<{ ip: string; port: number }>;
+  /** The library let `udp` go (the session is over). */
+  released(udp: object): void;
+}

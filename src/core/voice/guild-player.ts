@@ -11,6 +11,9 @@ import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2e
 import { LibrarySender } from './library-sender.ts';
 import { watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender, VoiceSenderKind } from './packet-sender.ts';
+import { senderUdpOwner } from './sender/sender-udp.ts';
+import { senderThread } from './sender/sender-thread.ts';
+import { WorkerSender } from './sender/worker-sender.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {
@@ -125,7 +128,7 @@ export interface GuildPlayerOptions {
   stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
-  /** What sends the clips (packet-sender.ts; default 'clock'; 'library' is the benchmark's baseline). */
+  /** What sends the clips (packet-sender.ts; default 'worker'; 'clock' and 'library' are the benchmark's others). */
   sender?: VoiceSenderKind | undefined;
   /**
    * What must happen once Discord accepted the join and before any audio: on a Stage, SayBot made a speaker (a
@@ -208,7 +211,9 @@ export class GuildPlayer {
   }
 
   #output(): PacketSender {
-    this.#packetSender ??= this.#options.sender === 'library' ? new LibrarySender() : new ClockSender();
+    const kind = this.#options.sender ?? 'worker';
+    this.#packetSender ??=
+      kind === 'library' ? new LibrarySender() : kind === 'clock' ? new ClockSender() : new WorkerSender();
     return this.#packetSender;
   }
 
@@ -373,9 +378,13 @@ export class GuildPlayer {
   #watch(session: ConnectionSession): void {
     const { connection } = session;
     connection.on('error', (error) => this.#log.warn({ err: error }, 'voice connection error'));
+    const byThread = (this.#options.sender ?? 'worker') === 'worker';
+    if (byThread) senderThread.useLogger(this.#options.logger);
     watchNetworking(connection, {
       onClose: (code) => this.#onVoiceClose(session, code),
       onHandlerError: (error, event) => this.#onHandlerError(session, error, event),
+      // The sender thread owns this connection's sockets from IP discovery on.
+      udpOwner: byThread ? senderUdpOwner(connection) : undefined,
     });
     connection.on('stateChange', (old, next) => {
       if (this.#session !== session) return;

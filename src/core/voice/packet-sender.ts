@@ -1,10 +1,12 @@
-// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Two ways, chosen at start-up
-// (src/app/start-saybot.ts): 'clock' (voice-clock.ts, clock-sender.ts: SayBot's sender, the default) and 'library'
-// (@discordjs/voice's AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
+// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Three ways, chosen at start-up
+// (src/app/start-saybot.ts): 'worker' (sender/: a thread of its own that owns the voice sockets and sends each
+// voice's packets, handed over ahead of time; SayBot's sender, the default), 'clock' (voice-clock.ts,
+// clock-sender.ts: every packet sealed and sent on the main thread in its slot; the benchmark's comparison) and
+// 'library' (@discordjs/voice's AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 
-export type VoiceSenderKind = 'clock' | 'library';
+export type VoiceSenderKind = 'worker' | 'clock' | 'library';
 
 export interface ClipEvents {
   /** The clip's first packet went out (library: the player started playing it). Called at most once. */

@@ -1,0 +1,243 @@
+// The main thread's side of the sender thread (sender-worker.ts): starts it, hands it voice sessions (their IP
+// discovery, keys and packets), routes its reports to the clips, and notices when it dies or stops reporting. Then
+// every voice it held is renewed (a new voice session: a new key, so no nonce is ever used twice with one) and each
+// clip goes on from its first packet not reported sent. One thread for the process, as one clock was before it.
+//
+// A worker thread rather than a child process: dgram works in a worker, so the thread opens each session's socket
+// itself at IP discovery and nothing has to be handed across; packets cross as transferable bytes without a pipe
+// and a serialiser; and it dies with SayBot, never left behind holding sockets (docs/decisions.md).
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../log.ts';
+import type { ClipProgress, FromSender, PacketRun, SenderStats, ToSender } from './sender-messages.ts';
+
+/** No message from the thread for this long while it holds voices (the main thread itself awake): it is stuck. */
+export const STALL_MS = 3_000;
+const WATCH_MS = 500;
+
+/** What a clip hears of its packets. */
+export interface ClipWatcher {
+  progress(progress: ClipProgress): void;
+  done(sent: number, how: 'ended' | 'stopped' | 'closed'): void;
+  /** Its voice is gone with the thread: nothing more is reported; the last progress is what was confirmed. */
+  gone(): void;
+}
+
+interface VoiceEntry {
+  id: number;
+  /** Asks the library for a new voice session in place of this one (the thread that held its socket is gone). */
+  renew: () => void;
+  discovered: PromiseWithResolvers<{ ip: string; port: number }>;
+  clips: Set<number>;
+}
+
+export class SenderThread {
+  #worker: Worker | undefined;
+  #nextVoice = 1;
+  #nextClip = 1;
+  readonly #voices = new Map<number, VoiceEntry>();
+  readonly #byUdp = new WeakMap<object, number>();
+  readonly #clips = new Map<number, { voice: number; watcher: ClipWatcher }>();
+  #runs: PacketRun[] = [];
+  #flushing = false;
+  #lastHeard = 0;
+  #lastWatch = 0;
+  #watch: NodeJS.Timeout | undefined;
+  #log: Logger | undefined;
+  #statsWaiting: Array<(stats: SenderStats) => void> = [];
+  /** Times the thread was found dead or stuck and its voices renewed. */
+  failovers = 0;
+
+  /** Where a failover is logged (the last player's logger given). */
+  useLogger(logger: Logger): void {
+    this.#log = logger;
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL('./sender-worker.ts', import.meta.url));
+    worker.unref();
+    this.#worker = worker;
+    this.#lastHeard = performance.now();
+    worker.on('message', (message: FromSender) => {
+      if (this.#worker !== worker) return;
+      this.#lastHeard = performance.now();
+      this.#receive(message);
+    });
+    worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));
+    worker.on('exit', (code) => this.#failover(worker, `the sender thread exited (${code})`));
+    this.#lastWatch = performance.now();
+    this.#watch = setInterval(() => this.#checkAlive(worker), WATCH_MS);
+    this.#watch.unref();
+    return worker;
+  }
+
+  #post(message: ToSender, transfer: ArrayBuffer[] = []): void {
+    this.#start().postMessage(message, transfer);
+  }
+
+  /** The thread of a live worker, for tests and the benchmark: the thread that sends. */
+  get threadId(): number | undefined {
+    return this.#worker?.threadId;
+  }
+
+  /** Opens a voice for the library's UDP socket `udp`: IP discovery from the sender thread's own socket. */
+  open(udp: object, remote: { ip: string; port: number }, ssrc: number, renew: () => void) {
+    const id = this.#nextVoice++;
+    const entry: VoiceEntry = { id, renew, discovered: Promise.withResolvers(), clips: new Set() };
+    this.#voices.set(id, entry);
+    this.#byUdp.set(udp, id);
+    this.#post({ type: 'open', voice: id, ip: remote.ip, port: remote.port, ssrc });
+    return { voice: id, discovered: entry.discovered.promise };
+  }
+
+  /** The live voice that holds `udp`'s session, if any. */
+  voiceOf(udp: object): number | undefined {
+    const id = this.#byUdp.get(udp);
+    return id !== undefined && this.#voices.has(id) ? id : undefined;
+  }
+
+  keys(voice: number, mode: string, key: Uint8Array, sequence: number, timestamp: number): void {
+    this.#post({ type: 'keys', voice, mode, key, sequence, timestamp });
+  }
+
+  /** The session is over (the library let its socket go). */
+  close(voice: number): void {
+    if (!this.#voices.delete(voice)) return;
+    this.#post({ type: 'close', voice });
+  }
+
+  /** A new clip id, its progress and end told to `watcher` while it is on `voice`. */
+  watch(voice: number, watcher: ClipWatcher, clip = this.#nextClip++): number {
+    this.#clips.set(clip, { voice, watcher });
+    this.#voices.get(voice)?.clips.add(clip);
+    return clip;
+  }
+
+  unwatch(clip: number): void {
+    const known = this.#clips.get(clip);
+    if (!known) return;
+    this.#clips.delete(clip);
+    this.#voices.get(known.voice)?.clips.delete(clip);
+  }
+
+  /** Queues packets; every run of one turn of the event loop goes in one message. */
+  queue(run: PacketRun): void {
+    this.#runs.push(run);
+    if (this.#flushing) return;
+    this.#flushing = true;
+    queueMicrotask(() => {
+      this.#flushing = false;
+      const runs = this.#runs;
+      this.#runs = [];
+      if (runs.length > 0) this.#post({ type: 'packets', runs });
+    });
+  }
+
+  end(voice: number, clip: number): void {
+    this.#flushNow();
+    this.#post({ type: 'end', voice, clip });
+  }
+
+  stop(voice: number, clip: number): void {
+    this.#flushNow();
+    this.#post({ type: 'stop', voice, clip });
+  }
+
+  hold(voice: number, held: boolean): void {
+    this.#post({ type: 'hold', voice, held });
+  }
+
+  #flushNow(): void {
+    const runs = this.#runs;
+    this.#runs = [];
+    if (runs.length > 0) this.#post({ type: 'packets', runs });
+  }
+
+  /** The sender's figures since they were last reset; `reset` starts them afresh. */
+  stats(reset = false): Promise<SenderStats> {
+    const { promise, resolve } = Promise.withResolvers<SenderStats>();
+    this.#statsWaiting.push(resolve);
+    this.#post({ type: 'stats', reset });
+    return promise;
+  }
+
+  /** Ends the thread as if it had died: its voices are renewed (the fail-safe's test, the benchmark). */
+  async kill(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker) return;
+    await worker.terminate();
+  }
+
+  #receive(message: FromSender): void {
+    switch (message.type) {
+      case 'discovered':
+        this.#voices.get(message.voice)?.discovered.resolve({ ip: message.ip, port: message.port });
+        return;
+      case 'failed':
+        this.#voices.get(message.voice)?.discovered.reject(new Error(message.message));
+        this.#voices.delete(message.voice);
+        return;
+      case 'report':
+        for (const progress of message.clips) this.#clips.get(progress.clip)?.watcher.progress(progress);
+        return;
+      case 'done': {
+        const known = this.#clips.get(message.clip);
+        if (known?.voice === message.voice) known.watcher.done(message.sent, message.how);
+        return;
+      }
+      case 'lost': {
+        const entry = this.#voices.get(message.voice);
+        if (!entry) return;
+        this.#voices.delete(message.voice);
+        this.#log?.warn({ code: 'voice-sender-socket-lost', reason: message.message }, 'a voice socket failed');
+        entry.renew();
+        return;
+      }
+      case 'stats':
+        for (const resolve of this.#statsWaiting.splice(0)) resolve(message.stats);
+        return;
+    }
+  }
+
+  #checkAlive(worker: Worker): void {
+    const now = performance.now();
+    const mainAwake = now - this.#lastWatch < 2 * WATCH_MS;
+    this.#lastWatch = now;
+    // A main thread that was itself held up has not read the thread's messages yet: not a sign of anything.
+    if (!mainAwake || this.#voices.size === 0) return;
+    if (now - this.#lastHeard > STALL_MS) {
+      this.#failover(worker, `the sender thread sent nothing for ${STALL_MS} ms`);
+      void worker.terminate();
+    }
+  }
+
+  /**
+   * The thread is gone: each clip keeps what was reported sent, each voice is renewed (a new session: the new
+   * thread never reuses a nonce of the old key), and the next use starts a new thread. One log line says so.
+   */
+  #failover(worker: Worker, reason: string): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    if (this.#watch) clearInterval(this.#watch);
+    this.#watch = undefined;
+    this.#runs = [];
+    const voices = [...this.#voices.values()];
+    this.#voices.clear();
+    const clips = [...this.#clips.values()];
+    this.#clips.clear();
+    for (const resolve of this.#statsWaiting.splice(0))
+      resolve({ threadId: -1, packets: 0, silence: 0, underruns: 0, lateMs: [], skippedSlots: 0 });
+    if (voices.length === 0 && clips.length === 0) return;
+    this.failovers += 1;
+    this.#log?.warn(
+      { code: 'voice-sender-failover', reason, voices: voices.length, clips: clips.length },
+      'the voice sender thread stopped; its voices reconnect with new sessions and go on from the last packet sent',
+    );
+    for (const entry of voices) entry.discovered.reject(new Error(reason));
+    for (const { watcher } of clips) watcher.gone();
+    for (const entry of voices) entry.renew();
+  }
+}
+
+/** The process's sender thread: every voice of every bot in this process. */
+export const senderThread = new SenderThread();

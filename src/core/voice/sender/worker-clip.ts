@@ -1,0 +1,253 @@
+// One clip played by the sender thread: its packets read from the clip's stream ahead of time (up to LEAD_PACKETS
+// beyond what the thread reported sent), DAVE-sealed here and handed over in batches. The plain frames stay here
+// until reported sent, so that a DAVE key change seals the queued ones again and a new voice session (the thread
+// died, the voice server moved) goes on from the first packet not reported sent.
+import type { Readable } from 'node:stream';
+import type { KeyObject } from 'node:crypto';
+import type { VoiceConnection } from '@discordjs/voice';
+import { MAX_MISSED_FRAMES } from '../library-sender.ts';
+import { readySession } from '../discordjs-voice-seam.ts';
+import { canSendAudio } from '../e2ee-readiness.ts';
+import type { ReadySession, SenderConnectionData } from '../discordjs-voice-types.ts';
+import type { ClipEvents, PlayingClip } from '../packet-sender.ts';
+import type { ClipProgress } from './sender-messages.ts';
+import { senderThread, type ClipWatcher } from './sender-thread.ts';
+
+/** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
+export const LEAD_PACKETS = 25;
+const PACKET_MS = 20;
+
+/** Sessions whose keys the sender thread has, by the voice it was given to. */
+const keyed = new WeakMap<SenderConnectionData, number>();
+
+function keyBytes(key: Uint8Array | KeyObject): Uint8Array {
+  return key instanceof Uint8Array ? key : new Uint8Array(key.export());
+}
+
+export class WorkerClip implements PlayingClip, ClipWatcher {
+  readonly #connection: VoiceConnection;
+  readonly #stream: Readable;
+  readonly #events: ClipEvents;
+  readonly #onOver: (clip: WorkerClip) => void;
+  /** The clip's id with the sender thread (kept across voices). */
+  #id: number | undefined;
+  #voice: number | undefined;
+  #held = false;
+  /** Packets reported sent. */
+  #confirmed = 0;
+  /** Plain Opus frames from packet #base on, read from the stream and not reported sent. */
+  #frames: Buffer[] = [];
+  #base = 0;
+  /** Packets handed to the current voice. */
+  #posted = 0;
+  #drained = false;
+  #endPosted = false;
+  #stopping = false;
+  #over = false;
+  #started = false;
+  #error: unknown;
+  readonly #pump = (): void => this.#fill();
+  readonly #onEnd = (): void => {
+    this.#drained = true;
+    this.#fill();
+  };
+  readonly #onError = (error: unknown): void => {
+    this.#error ??= error;
+    this.#onEnd();
+  };
+  readonly #reseal = (): void => {
+    this.#sealAgain();
+    this.#fill();
+  };
+
+  constructor(connection: VoiceConnection, stream: Readable, events: ClipEvents, onOver: (clip: WorkerClip) => void) {
+    this.#connection = connection;
+    this.#stream = stream;
+    this.#events = events;
+    this.#onOver = onOver;
+    stream.on('readable', this.#pump);
+    stream.on('error', this.#onError);
+    stream.on('end', this.#onEnd);
+    stream.on('close', this.#onEnd);
+    connection.on('stateChange', this.#pump);
+    connection.on('transitioned', this.#reseal);
+    queueMicrotask(this.#pump);
+  }
+
+  get playedMs(): number {
+    return this.#confirmed * PACKET_MS;
+  }
+
+  /**
+   * The session audio goes to now, or undefined (not ready: the clip waits where it is, its voice held). A new
+   * session (a failover, a new voice server) is ready once its DAVE group is: before, frames would go unencrypted.
+   */
+  #session(): ReadySession | undefined {
+    try {
+      const session = readySession(this.#connection);
+      return session && canSendAudio(this.#connection) ? session : undefined;
+    } catch (error) {
+      // @discordjs/voice is not the release the sender was written for: the clip fails with that message.
+      this.#error ??= error;
+      this.#finish();
+      return undefined;
+    }
+  }
+
+  #fill(): void {
+    if (this.#over || this.#stopping) return;
+    const session = this.#session();
+    if (this.#over) return;
+    if (!session) {
+      if (this.#voice !== undefined && !this.#held) {
+        this.#held = true;
+        senderThread.hold(this.#voice, true);
+      }
+      return;
+    }
+    const voice = senderThread.voiceOf(session.udp);
+    // A session whose socket the sender thread does not hold (yet): its new session is on the way.
+    if (voice === undefined) return;
+    if (voice !== this.#voice) this.#attach(voice);
+    if (this.#held) {
+      this.#held = false;
+      senderThread.hold(voice, false);
+    }
+    this.#read();
+    const waiting = this.#base + this.#frames.length - this.#posted;
+    if (waiting > 0) {
+      this.#keys(voice, session.connectionData);
+      if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
+      this.#post(voice, session, this.#posted);
+      this.#posted += waiting;
+    }
+    if (this.#drained && !this.#endPosted && this.#stream.readableLength === 0) {
+      // Ended before its first packet: nothing was said, nothing to close.
+      if (this.#posted === 0) {
+        this.#finish();
+        return;
+      }
+      this.#endPosted = true;
+      senderThread.end(voice, this.#id as number);
+    }
+  }
+
+  #read(): void {
+    while (!this.#drained && this.#base + this.#frames.length - this.#confirmed < LEAD_PACKETS) {
+      const packet = this.#stream.read() as Buffer | null;
+      if (packet === null) {
+        if (this.#stream.readableEnded || this.#stream.destroyed) this.#drained = true;
+        return;
+      }
+      this.#frames.push(packet);
+    }
+  }
+
+  /** Hands packets from `first` to the last read to the sender, sealed with the session's DAVE keys of now. */
+  #post(voice: number, session: ReadySession, first: number): void {
+    const packets: Uint8Array[] = [];
+    for (let n = Math.max(first, this.#base); n < this.#base + this.#frames.length; n++) {
+      const frame = this.#frames[n - this.#base] as Buffer;
+      // A copy of just its bytes: a frame is often a view of a larger buffer, which would be copied whole.
+      packets.push(new Uint8Array(session.dave ? session.dave.encrypt(frame) : frame));
+    }
+    if (packets.length > 0) senderThread.queue({ voice, clip: this.#id as number, first, packets });
+  }
+
+  #keys(voice: number, data: SenderConnectionData): void {
+    if (keyed.get(data) === voice) return;
+    keyed.set(data, voice);
+    senderThread.keys(voice, data.encryptionMode, keyBytes(data.secretKey), data.sequence, data.timestamp);
+  }
+
+  /** On a new voice (the first, or a new session's): from the first packet not reported sent. */
+  #attach(voice: number): void {
+    if (this.#id !== undefined) senderThread.unwatch(this.#id);
+    this.#id = senderThread.watch(voice, this, this.#id);
+    this.#voice = voice;
+    this.#held = false;
+    this.#posted = this.#confirmed;
+    this.#endPosted = false;
+  }
+
+  /** The group's keys changed (a member joined or left, an epoch, a downgrade): packets not sent are sealed again. */
+  #sealAgain(): void {
+    if (this.#over || this.#stopping || this.#voice === undefined) return;
+    const session = this.#session();
+    if (!session || senderThread.voiceOf(session.udp) !== this.#voice) return;
+    this.#post(this.#voice, session, this.#base);
+  }
+
+  progress(progress: ClipProgress): void {
+    this.#confirm(progress.sent);
+    if (progress.idleSlots >= MAX_MISSED_FRAMES && !this.#drained) {
+      // Nothing came for that long while the clip was under way: as the library does, it ends where it is.
+      this.#drained = true;
+    }
+    this.#fill();
+  }
+
+  #confirm(sent: number): void {
+    if (sent <= this.#confirmed) return;
+    this.#confirmed = sent;
+    const done = Math.min(sent - this.#base, this.#frames.length);
+    if (done > 0) {
+      this.#frames.splice(0, done);
+      this.#base += done;
+    }
+    if (!this.#started) {
+      this.#started = true;
+      this.#events.started();
+    }
+  }
+
+  done(sent: number, how: 'ended' | 'stopped' | 'closed'): void {
+    this.#confirm(sent);
+    if (how === 'closed' && !this.#stopping) {
+      // Its session is over (a new one comes: a move, a new voice server): it goes on there.
+      if (this.#id !== undefined) senderThread.unwatch(this.#id);
+      this.#voice = undefined;
+      return;
+    }
+    this.#finish();
+  }
+
+  gone(): void {
+    this.#voice = undefined;
+    if (this.#stopping) this.#finish();
+  }
+
+  /** Ends at once: what the sender has not sent is dropped there, without closing silence. */
+  stop(): boolean {
+    if (this.#over || this.#stopping) return false;
+    this.#stopping = true;
+    this.#release();
+    if (this.#voice === undefined || this.#id === undefined) this.#finish();
+    else senderThread.stop(this.#voice, this.#id);
+    return true;
+  }
+
+  /** Lets go of the stream (a stream left unread must not keep its source open) and the connection's events. */
+  #release(): void {
+    this.#stream.off('readable', this.#pump);
+    this.#stream.off('end', this.#onEnd);
+    this.#stream.off('close', this.#onEnd);
+    this.#stream.off('error', this.#onError);
+    this.#connection.off('stateChange', this.#pump);
+    this.#connection.off('transitioned', this.#reseal);
+    // A later error is nobody's business.
+    this.#stream.on('error', () => undefined);
+    if (!this.#stream.destroyed) this.#stream.destroy();
+    this.#frames = [];
+  }
+
+  #finish(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#release();
+    if (this.#id !== undefined) senderThread.unwatch(this.#id);
+    this.#connection.setSpeaking(false);
+    this.#onOver(this);
+    this.#events.ended(this.#error);
+  }
+}
