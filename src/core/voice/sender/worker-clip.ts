@@ -46,6 +46,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   #over = false;
   #started = false;
   #error: unknown;
+  /** The group's keys changed while no session was ready: what is queued is sealed again once one is. */
+  #resealDue = false;
   readonly #pump = (): void => this.#fill();
   readonly #onEnd = (): void => {
     this.#drained = true;
@@ -109,6 +111,11 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     // A session whose socket the sender thread does not hold (yet): its new session is on the way.
     if (voice === undefined) return;
     if (voice !== this.#voice) this.#attach(voice);
+    this.#keys(voice, session.connectionData);
+    if (this.#resealDue) {
+      this.#resealDue = false;
+      this.#postAgain(voice, session);
+    }
     if (this.#held) {
       this.#held = false;
       senderThread.hold(voice, false);
@@ -116,7 +123,6 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#read();
     const waiting = this.#base + this.#frames.length - this.#posted;
     if (waiting > 0) {
-      this.#keys(voice, session.connectionData);
       if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
       this.#post(voice, session, this.#posted);
       this.#posted += waiting;
@@ -174,8 +180,17 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   #sealAgain(): void {
     if (this.#over || this.#stopping || this.#voice === undefined) return;
     const session = this.#session();
-    if (!session || senderThread.voiceOf(session.udp) !== this.#voice) return;
-    this.#post(this.#voice, session, this.#base);
+    if (!session || senderThread.voiceOf(session.udp) !== this.#voice) {
+      this.#resealDue = true;
+      return;
+    }
+    this.#postAgain(this.#voice, session);
+  }
+
+  /** Every frame not reported sent, sealed again: the sender replaces those still queued, skips those sent. */
+  #postAgain(voice: number, session: ReadySession): void {
+    this.#post(voice, session, this.#base);
+    this.#posted = this.#base + this.#frames.length;
   }
 
   progress(progress: ClipProgress): void {

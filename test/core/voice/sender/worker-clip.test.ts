@@ -1,0 +1,169 @@
+// A clip played by the real sender thread on a connection shaped as @discordjs/voice keeps a ready one, its socket
+// discovered against a UDP server on 127.0.0.1 that opens what arrives: the order of what is sent (no timed
+// assertion), what a stop drops, what a hold keeps, what a DAVE key change seals again, and what is counted played.
+import { createSocket, type Socket } from 'node:dgram';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
+import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { WorkerSender } from '../../../../src/core/voice/sender/worker-sender.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
+
+const KEY = new Uint8Array(randomBytes(32));
+let server: Socket;
+let received: Buffer[];
+
+beforeEach(async () => {
+  received = [];
+  server = createSocket('udp4');
+  server.on('message', (message, from) => {
+    if (message.length === 74 && message.readUInt16BE(0) === 1) {
+      const reply = Buffer.alloc(74);
+      reply.writeUInt16BE(2, 0);
+      reply.write(from.address, 8, 'ascii');
+      reply.writeUInt16BE(from.port, 72);
+      server.send(reply, from.port, from.address);
+    } else if (message.length > 8) received.push(message);
+  });
+  await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+});
+afterEach(() => {
+  server.close();
+});
+
+/** A ready connection whose DAVE session tags each frame with its epoch (the last byte). */
+async function connection() {
+  const udp = { send: () => undefined };
+  const dave = {
+    epoch: 1,
+    protocolVersion: 1,
+    session: { ready: true },
+    lastTransitionId: 1,
+    reinitializing: false,
+    encrypt(frame: Buffer) {
+      return Buffer.concat([frame, Buffer.from([this.epoch])]);
+    },
+  };
+  const connectionData = {
+    encryptionMode: AES_GCM_MODE,
+    secretKey: KEY,
+    sequence: 0,
+    timestamp: 0,
+    nonce: 0,
+    ssrc: 42,
+    speaking: false,
+    packetsPlayed: 0,
+  };
+  const ready = {
+    status: VoiceConnectionStatus.Ready,
+    networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave } },
+  };
+  const emitter = new EventEmitter() as EventEmitter & { state: unknown; setSpeaking(on: boolean): void };
+  emitter.state = ready;
+  emitter.setSpeaking = (on: boolean) => {
+    connectionData.speaking = on;
+  };
+  const { discovered } = senderThread.open(udp, { ip: '127.0.0.1', port: server.address().port }, 42, () => {});
+  await discovered;
+  const setReady = (on: boolean) => {
+    emitter.state = on ? ready : { status: VoiceConnectionStatus.Connecting };
+    emitter.emit('stateChange', {}, emitter.state);
+  };
+  const transition = (epoch: number) => {
+    dave.epoch = epoch;
+    emitter.emit('transitioned', epoch);
+  };
+  const close = () => {
+    const voice = senderThread.voiceOf(udp);
+    if (voice !== undefined) senderThread.close(voice);
+  };
+  return { connection: emitter as unknown as VoiceConnection, setReady, transition, close };
+}
+
+/** What the server got: each payload's frame number and DAVE epoch, or 'silence'. */
+function payloads(): Array<string> {
+  return received.map((d) => {
+    const payload = decryptRtp(d, AES_GCM_MODE, KEY)?.payload as Buffer;
+    return payload.equals(SILENCE_FRAME) ? 'silence' : `${payload[1]}@${payload.at(-1)}`;
+  });
+}
+
+const frame = (n: number) => Buffer.from([0x78, n, n]);
+
+function play(c: Awaited<ReturnType<typeof connection>>, frames: number) {
+  const stream = new PassThrough({ objectMode: true });
+  for (let n = 0; n < frames; n++) stream.write(frame(n));
+  const events = { started: vi.fn(), ended: vi.fn() };
+  const clip = new WorkerSender().play(c.connection, stream, events);
+  return { stream, events, clip };
+}
+
+describe('a clip on the sender thread', () => {
+  it('plays every frame once and in order, then closing silence; counts as played what was reported sent', async () => {
+    const c = await connection();
+    const { stream, events, clip } = play(c, 8);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(events.ended).toHaveBeenCalledWith(undefined);
+    expect(events.started).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(received.length).toBe(8 + 5));
+    expect(payloads()).toEqual([...Array.from({ length: 8 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
+    expect(clip.playedMs).toBe(8 * 20);
+    c.close();
+  });
+
+  it('a stop drops what was queued and not sent: played is what the server got, no closing silence', async () => {
+    const c = await connection();
+    const { events, clip } = play(c, 20);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    expect(clip.stop()).toBe(true);
+    expect(clip.stop()).toBe(false);
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    const sent = clip.playedMs / 20;
+    // Nothing arrives after the stop's answer: what went is what was counted.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(20);
+    expect(payloads()).toEqual(Array.from({ length: sent }, (_, n) => `${n}@1`));
+    c.close();
+  });
+
+  it('held while the connection is not ready, it goes on from where it was, nothing lost or twice', async () => {
+    const c = await connection();
+    const { stream, events } = play(c, 20);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    c.setReady(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.length).toBeLessThan(20);
+    c.setReady(true);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received.length).toBe(20 + 5));
+    expect(payloads().slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => `${n}@1`));
+    c.close();
+  });
+
+  it('a DAVE key change seals the frames queued and not sent again with the new keys before they go', async () => {
+    const c = await connection();
+    const { stream, events } = play(c, 20);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    // Held, so that the change lands while most of the clip is still queued in the sender.
+    c.setReady(false);
+    c.transition(2);
+    c.setReady(true);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received.length).toBe(20 + 5));
+    const heard = payloads().slice(0, 20);
+    expect(heard.map((p) => p.split('@')[0])).toEqual(Array.from({ length: 20 }, (_, n) => `${n}`));
+    const firstNew = heard.findIndex((p) => p.endsWith('@2'));
+    expect(firstNew).toBeGreaterThan(0);
+    // Once the new keys are in use, every later frame has them: none of the old ones queued went out.
+    expect(heard.slice(firstNew).every((p) => p.endsWith('@2'))).toBe(true);
+    expect(heard.at(-1)).toBe('19@2');
+    c.close();
+  });
+});
