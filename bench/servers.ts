@@ -60,6 +60,8 @@ const handlers: Handlers = {
       log: () => undefined,
       ...delays,
       hearInFull: heardInFull,
+      // Arrivals stamped in a thread of the socket's own, off this process's busy loop (decrypting, decoding, DAVE).
+      udpReceiveThread: true,
       // As the owners' guide (docs/guide-owners.md) asks of a real application (auto-read): without it the bot is refused (4014) and logs in again.
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),

@@ -171,7 +171,7 @@ export class FakeDiscord {
       interactions.retain = options.retain.entries;
       audio.keepSeconds = options.retain.heardSeconds;
     }
-    const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0);
+    const udp = new VoiceUdp(report, options.voiceUdpLatencyMs ?? 0, options.udpReceiveThread ?? false);
     const daveWatchers = new Set<() => void>();
     const voice = new VoiceGateway({
       modes: options.encryptionModes ?? [AES_GCM_MODE],

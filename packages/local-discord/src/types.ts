@@ -68,6 +68,11 @@ export interface FakeDiscordOptions {
   gatewayLatencyMs?: number;
   voiceUdpLatencyMs?: number;
   /**
+   * The voice media socket in a thread of its own that stamps each datagram as it arrives (default false): for
+   * benchmarks, whose arrival times must not wait for this process's busy event loop.
+   */
+  udpReceiveThread?: boolean;
+  /**
    * Guilds whose voice is fully heard: transport-decrypted, DAVE-decrypted by each listener and Opus-decoded (default:
    * every guild). The others' datagrams are only timed (RTP header, size, arrival; a 3-byte frame is silence), for
    * benchmarks with hundreds of voices, where the fake's own per-packet work on the same cores would starve the bot.

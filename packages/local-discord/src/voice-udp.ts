@@ -1,7 +1,9 @@
 // The voice media socket: IP discovery, keep-alives, and RTP handed to the session that owns the SSRC.
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { Worker } from 'node:worker_threads';
 import { afterDelay } from './network-delay.ts';
 import { OPUS_PAYLOAD_TYPE, parseRtpHeader } from './rtp-decrypt.ts';
+import type { ReceivedBatch, ReceiveThreadCommand } from './udp-receive-worker.ts';
 
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_BYTES = 8;
@@ -17,40 +19,84 @@ export class VoiceUdp {
   port = 0;
   keepAlives = 0;
   malformed = 0;
-  private readonly socket: Socket;
+  private readonly socket: Socket | undefined;
+  private readonly receiveThread: boolean;
+  /** With `receiveThread`: the thread that owns the socket and stamps arrivals. */
+  private thread: Worker | undefined;
   private readonly peers = new Map<number, UdpPeer>();
   private readonly report: (line: string) => void;
   /** One-way network delay on every datagram, both ways (network-delay.ts); 0 on loopback. */
   private readonly latencyMs: number;
 
-  constructor(report: (line: string) => void, latencyMs = 0) {
+  /**
+   * `receiveThread`: the socket lives in a thread of its own that stamps each arrival (benchmarks: this process's
+   * busy event loop then cannot shift arrival times).
+   */
+  constructor(report: (line: string) => void, latencyMs = 0, receiveThread = false) {
+    this.receiveThread = receiveThread;
     this.report = report;
     this.latencyMs = latencyMs;
+    if (receiveThread) return;
     this.socket = createSocket('udp4');
-    this.socket.on('message', (packet, from) =>
-      afterDelay(this.latencyMs, () => {
-        const receivedAtMs = performance.now();
-        try {
-          this.onMessage(packet, from, receivedAtMs);
-        } catch (error) {
-          this.malformed++;
-          this.report(`voice UDP: dropped a datagram from ${from.address}:${from.port}: ${String(error)}`);
-        }
-      }),
-    );
+    this.socket.on('message', (packet, from) => this.received(packet, from, undefined));
     this.socket.on('error', (error) => this.report(`voice UDP socket error: ${String(error)}`));
   }
 
-  listen(): Promise<void> {
+  /**
+   * A datagram, handled after the network's one-way delay; stamped then, or (stamped by the receive thread) at
+   * `arrivedAtMs` (performance.now()) plus that delay.
+   */
+  private received(packet: Buffer, from: RemoteInfo, arrivedAtMs: number | undefined): void {
+    afterDelay(this.latencyMs, () => {
+      const receivedAtMs = arrivedAtMs === undefined ? performance.now() : arrivedAtMs + this.latencyMs;
+      try {
+        this.onMessage(packet, from, receivedAtMs);
+      } catch (error) {
+        this.malformed++;
+        this.report(`voice UDP: dropped a datagram from ${from.address}:${from.port}: ${String(error)}`);
+      }
+    });
+  }
+
+  private send(packet: Buffer, port: number, address: string): void {
+    if (this.thread) this.thread.postMessage({ type: 'send', packet, port, address } satisfies ReceiveThreadCommand);
+    else this.socket?.send(packet, port, address);
+  }
+
+  private listenInThread(): Promise<void> {
+    const thread = new Worker(new URL('./udp-receive-worker.ts', import.meta.url), {
+      workerData: { host: this.host, receiveBufferBytes: RECEIVE_BUFFER_BYTES },
+    });
+    this.thread = thread;
     return new Promise((resolve, reject) => {
-      this.socket.once('error', reject);
-      this.socket.bind(0, this.host, () => {
-        this.socket.off('error', reject);
-        this.port = this.socket.address().port;
+      thread.once('error', reject);
+      thread.on('message', (message: ReceivedBatch | { bound: number } | { error: string }) => {
+        if ('bound' in message) {
+          this.port = message.bound;
+          resolve();
+        } else if ('error' in message) this.report(`voice UDP socket error: ${message.error}`);
+        else
+          for (const d of message.datagrams) {
+            const from = { address: d.address, port: d.port, family: 'IPv4', size: d.packet.length } as RemoteInfo;
+            const packet = Buffer.from(d.packet.buffer, d.packet.byteOffset, d.packet.byteLength);
+            this.received(packet, from, d.atEpochMs - performance.timeOrigin);
+          }
+      });
+    });
+  }
+
+  listen(): Promise<void> {
+    if (this.receiveThread) return this.listenInThread();
+    const socket = this.socket as Socket;
+    return new Promise((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, this.host, () => {
+        socket.off('error', reject);
+        this.port = socket.address().port;
         // Many streams at once arrive in bursts whenever this process is busy decoding: with the default buffer
         // (~200 KB) the kernel drops datagrams before they are counted. Ask for more (capped by net.core.rmem_max).
         try {
-          this.socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
+          socket.setRecvBufferSize(RECEIVE_BUFFER_BYTES);
         } catch {
           // Keep the default where the system refuses.
         }
@@ -102,12 +148,21 @@ export class VoiceUdp {
     reply.writeUInt32BE(ssrc, 4);
     reply.write(from.address, 8, 'ascii');
     reply.writeUInt16BE(from.port, 72);
-    afterDelay(this.latencyMs, () => this.socket.send(reply, from.port, from.address));
+    afterDelay(this.latencyMs, () => this.send(reply, from.port, from.address));
   }
 
   close(): Promise<void> {
+    const thread = this.thread;
+    if (thread) {
+      this.thread = undefined;
+      return new Promise((resolve) => {
+        thread.once('exit', () => resolve());
+        thread.postMessage({ type: 'close' } satisfies ReceiveThreadCommand);
+      });
+    }
     return new Promise((resolve) => {
       try {
+        if (!this.socket) return resolve();
         this.socket.close(() => resolve());
       } catch {
         resolve();
