@@ -21,7 +21,7 @@ export const LATE_GAP_MS = 40;
 
 export interface ConcurrencyStep {
   n: number;
-  /** SayBot's clock ('clock') or @discordjs/voice's shared cycle ('library'), for the baseline. */
+  /** SayBot's sender thread ('worker'), its clock ('clock') or @discordjs/voice's shared cycle ('library'). */
   sender: VoiceSenderKind;
   /** Every stream played in full. */
   played: number;
@@ -158,7 +158,13 @@ export async function probedStep<T = undefined>(
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
     const packets = heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0);
     const full = heard.filter((h) => h?.inFull);
-    const sendPath = options.sender === 'clock' ? voiceClock.stats() : libraryCycleMeter.read();
+    // The sender thread sends nothing on the main thread: no main-thread send path to time.
+    const sendPath =
+      options.sender === 'clock'
+        ? voiceClock.stats()
+        : options.sender === 'library'
+          ? libraryCycleMeter.read()
+          : { packets: 0, busyMs: 0 };
     const step: ConcurrencyStep = {
       n,
       sender: options.sender,

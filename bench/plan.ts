@@ -24,7 +24,8 @@ export type Figure =
   | 'pages'
   | 'path-files'
   | 'flood'
-  | 'file-flood';
+  | 'file-flood'
+  | 'pauses';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -46,6 +47,7 @@ export const FIGURES: readonly Figure[] = [
   'path-files',
   'flood',
   'file-flood',
+  'pauses',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -66,6 +68,7 @@ export const STANDALONE: readonly Figure[] = [
   'path-files',
   'flood',
   'file-flood',
+  'pauses',
 ];
 
 export interface Plan {

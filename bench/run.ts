@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
@@ -29,6 +29,7 @@ import { measurePages } from './pages.ts';
 import { measurePathFiles } from './path-files.ts';
 import { measureFlood } from './flood.ts';
 import { measureFileFlood } from './file-flood.ts';
+import { measurePauses } from './pauses.ts';
 import { burners } from './burners.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
@@ -78,7 +79,7 @@ function parse(): { plan: Plan; write: boolean; command: string; planes: Planes;
   const args = process.argv.slice(2);
   return {
     planes: {
-      saybot: { encoding, sender: 'clock' },
+      saybot: { encoding, sender: 'worker' },
       baseline: { encoding: { ...encoding, decode: 'main' }, sender: 'library' },
     },
     plan: plan(values.quick ? 'quick' : 'full', figures as Figure[], counts),
@@ -300,6 +301,8 @@ async function main(): Promise<void> {
       stopBurning();
     }
   }
+  // Figure 22 (bench/pauses.ts): voices on time while the main thread pauses, per sender, on a bot of its own each.
+  const pauses = has('pauses') ? await measurePauses(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) {
     // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
     const stopBurning = busy ? burners(60 * 60_000) : () => {};
@@ -331,6 +334,7 @@ async function main(): Promise<void> {
     pathFiles,
     flood,
     fileFlood,
+    pauses,
     shards,
   ]
     .filter((part) => part !== undefined)

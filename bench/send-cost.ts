@@ -9,6 +9,7 @@ import { Session } from 'node:inspector/promises';
 import { AudioPlayer, VoiceConnection } from '@discordjs/voice';
 import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
 import { voiceClock } from '../src/core/voice/voice-clock.ts';
+import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
 import type { StepProbe } from './step-probe.ts';
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
@@ -62,10 +63,13 @@ interface CallFrame {
 }
 
 const CLOCK_FILES = ['voice-clock.ts', 'clock-sender.ts', 'rtp-sender.ts', 'discordjs-voice-seam.ts'];
+/** The sender thread's main-thread side: reading ahead, DAVE sealing, handing over, reports. */
+const WORKER_FILES = ['worker-clip.ts', 'worker-sender.ts', 'sender-thread.ts', 'discordjs-voice-seam.ts'];
 const LIBRARY_CYCLE = new Set(['audioCycleStep', 'prepareNextAudioFrame']);
 
 function inSendPath(sender: VoiceSenderKind, frame: CallFrame): boolean {
   if (sender === 'clock') return CLOCK_FILES.some((file) => frame.url.endsWith(file));
+  if (sender === 'worker') return WORKER_FILES.some((file) => frame.url.endsWith(file));
   return frame.url.includes('@discordjs/voice') && LIBRARY_CYCLE.has(frame.functionName);
 }
 
@@ -102,8 +106,10 @@ export interface SendCost {
 /** Profiles the main thread over one step (heap sampling every 256 bytes, CPU every 100 µs). */
 export function costProbe(sender: VoiceSenderKind, n: number): StepProbe<SendCost> {
   const session = new Session();
+  let handedBefore = 0;
   return {
     async start() {
+      handedBefore = senderThread.handed;
       session.connect();
       await session.post('HeapProfiler.enable');
       await session.post('HeapProfiler.startSampling', {
@@ -130,7 +136,12 @@ export function costProbe(sender: VoiceSenderKind, n: number): StepProbe<SendCos
         for (const child of node.children) walk(child, here);
       };
       walk(heap.head, false);
-      const packets = sender === 'clock' ? voiceClock.stats().packets : libraryCycleMeter.read().packets;
+      const packets =
+        sender === 'clock'
+          ? voiceClock.stats().packets
+          : sender === 'worker'
+            ? senderThread.handed - handedBefore
+            : libraryCycleMeter.read().packets;
       return {
         sender,
         n,

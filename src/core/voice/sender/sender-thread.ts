@@ -46,6 +46,8 @@ export class SenderThread {
   #statsWaiting: Array<(stats: SenderStats) => void> = [];
   /** Times the thread was found dead or stuck and its voices renewed. */
   failovers = 0;
+  /** Packets handed to the thread so far (sealed again ones included), for the benchmark. */
+  handed = 0;
 
   /** Where a failover is logged (the last player's logger given). */
   useLogger(logger: Logger): void {
@@ -122,6 +124,7 @@ export class SenderThread {
 
   /** Queues packets; every run of one turn of the event loop goes in one message. */
   queue(run: PacketRun): void {
+    this.handed += run.packets.length;
     this.#runs.push(run);
     if (this.#flushing) return;
     this.#flushing = true;
