@@ -122,17 +122,18 @@ export class SenderThread {
     this.#voices.get(known.voice)?.clips.delete(clip);
   }
 
-  /** Queues packets; every run of one turn of the event loop goes in one message. */
+  /**
+   * Queues packets; every run of one turn of the event loop (its I/O callbacks: many streams' packets, a report's
+   * refills) goes in one message.
+   */
   queue(run: PacketRun): void {
     this.handed += run.packets.length;
     this.#runs.push(run);
     if (this.#flushing) return;
     this.#flushing = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       this.#flushing = false;
-      const runs = this.#runs;
-      this.#runs = [];
-      if (runs.length > 0) this.#post({ type: 'packets', runs });
+      this.#flushNow();
     });
   }
 

@@ -15,6 +15,12 @@ import { senderThread, type ClipWatcher } from './sender-thread.ts';
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
 export const LEAD_PACKETS = 25;
+/**
+ * Frames read are handed over once this many wait, or sooner when the sender holds fewer than LOW_WATER_PACKETS
+ * (a clip's start, a slow stream): a message per voice every 100 ms or so rather than one per packet.
+ */
+export const BATCH_PACKETS = 5;
+export const LOW_WATER_PACKETS = 10;
 const PACKET_MS = 20;
 
 /** Sessions whose keys the sender thread has, by the voice it was given to. */
@@ -122,12 +128,13 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     }
     this.#read();
     const waiting = this.#base + this.#frames.length - this.#posted;
-    if (waiting > 0) {
+    const held = this.#posted - this.#confirmed;
+    if (waiting > 0 && (waiting >= BATCH_PACKETS || held < LOW_WATER_PACKETS || this.#drained)) {
       if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
       this.#post(voice, session, this.#posted);
       this.#posted += waiting;
     }
-    if (this.#drained && !this.#endPosted && this.#stream.readableLength === 0) {
+    if (this.#drained && !this.#endPosted && this.#posted === this.#base + this.#frames.length) {
       // Ended before its first packet: nothing was said, nothing to close.
       if (this.#posted === 0) {
         this.#finish();
