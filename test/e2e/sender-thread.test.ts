@@ -4,8 +4,8 @@ import dgram from 'node:dgram';
 import { threadId } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { senderThread } from '../../src/core/voice/sender/sender-thread.ts';
-import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
-import { ALICE } from '../support/world.ts';
+import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { ALICE, BOB, GENERAL } from '../support/world.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 const FRAME_SECONDS = 0.02;
@@ -20,6 +20,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  if (h.discord.voiceChannelOf(london.id, BOB) !== null) h.discord.setVoiceState(london.id, BOB, null);
   expect(h.discord.problems).toEqual([]);
 });
 afterAll(async () => {
@@ -107,5 +108,28 @@ describe('the sender thread', () => {
       .filter((line) => line.includes('voice-sender-failover'));
     expect(lines).toHaveLength(1);
     expect(reply.content).toMatch(/^Spoke/);
+  });
+
+  it('a member joining and then leaving mid-reply: the one who stays decrypts every frame, none is plain, the reply is heard in full', async () => {
+    const text =
+      'Someone walks in while this is being read, and walks out again before it ends, and nobody hears a glitch at all.';
+    const handle = await say(text);
+    await h.discord.waitForPacket(london.id, (p) => !p.silence);
+    const before = h.discord.daveState(london.id)?.botEpoch ?? 0n;
+    h.discord.setVoiceState(london.id, BOB, GENERAL);
+    await h.discord.waitForDave(london.id, (s) => s.botEpoch > before && s.members.includes(BOB));
+    const joined = h.discord.daveState(london.id)?.botEpoch ?? 0n;
+    h.discord.setVoiceState(london.id, BOB, null);
+    await h.discord.waitForDave(london.id, (s) => s.botEpoch > joined && !s.members.includes(BOB));
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 1 });
+    const state = h.discord.daveState(london.id);
+    const alice = state?.listeners.find((l) => l.userId === ALICE);
+    expect(state?.members).toContain(APP_ID);
+    expect(alice?.failures).toBe(0);
+    expect(heard.dave?.decryptFailures).toBe(0);
+    expect(heard.dave?.plaintextFrames).toBe(0);
+    expect(heard.nonceRepeats).toBe(0);
+    expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThanOrEqual(FRAME_SECONDS + 1e-9);
   });
 });
