@@ -30,7 +30,16 @@ interface VoiceEntry {
   clips: Set<number>;
 }
 
+export interface SenderThreadOptions {
+  /** The worker's module (default ./sender-worker.ts; tests give one that misbehaves). */
+  worker?: URL;
+  /** Default STALL_MS. */
+  stallMs?: number;
+}
+
 export class SenderThread {
+  readonly #workerUrl: URL;
+  readonly #stallMs: number;
   #worker: Worker | undefined;
   #nextVoice = 1;
   #nextClip = 1;
@@ -49,6 +58,11 @@ export class SenderThread {
   /** Packets handed to the thread so far (sealed again ones included), for the benchmark. */
   handed = 0;
 
+  constructor(options: SenderThreadOptions = {}) {
+    this.#workerUrl = options.worker ?? new URL('./sender-worker.ts', import.meta.url);
+    this.#stallMs = options.stallMs ?? STALL_MS;
+  }
+
   /** Where a failover is logged (the last player's logger given). */
   useLogger(logger: Logger): void {
     this.#log = logger;
@@ -56,7 +70,7 @@ export class SenderThread {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./sender-worker.ts', import.meta.url));
+    const worker = new Worker(this.#workerUrl);
     worker.unref();
     this.#worker = worker;
     this.#lastHeard = performance.now();
@@ -209,8 +223,8 @@ export class SenderThread {
     this.#lastWatch = now;
     // A main thread that was itself held up has not read the thread's messages yet: not a sign of anything.
     if (!mainAwake || this.#voices.size === 0) return;
-    if (now - this.#lastHeard > STALL_MS) {
-      this.#failover(worker, `the sender thread sent nothing for ${STALL_MS} ms`);
+    if (now - this.#lastHeard > this.#stallMs) {
+      this.#failover(worker, `the sender thread sent nothing for ${this.#stallMs} ms`);
       void worker.terminate();
     }
   }

@@ -1,0 +1,64 @@
+// The main thread's handle on the sender thread when that thread goes wrong: one that stops answering and one that
+// dies. Each renews every voice it held once (a new session), tells each clip it is gone, logs one line, and the
+// next use starts a new thread. No time is asserted: the waits are for events.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Logger } from '../../../../src/core/log.ts';
+import { SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
+
+const SILENT = new URL('../../../support/silent-sender-worker.ts', import.meta.url);
+
+function logger() {
+  const warn = vi.fn();
+  return { warn, logger: { warn } as unknown as Logger };
+}
+
+function watcher() {
+  const gone = vi.fn<() => void>();
+  const clip: ClipWatcher = { progress: vi.fn(), done: vi.fn(), gone };
+  return { clip, gone };
+}
+
+const threads: SenderThread[] = [];
+afterEach(async () => {
+  await Promise.all(threads.splice(0).map((t) => t.kill()));
+});
+
+describe('SenderThread', () => {
+  it('a thread that stops answering is ended: its voices renewed once, its clips told, one log line', async () => {
+    const thread = new SenderThread({ worker: SILENT, stallMs: 200 });
+    threads.push(thread);
+    const { warn, logger: log } = logger();
+    thread.useLogger(log);
+    const renew = vi.fn();
+    const udp = {};
+    const { voice, discovered } = thread.open(udp, { ip: '127.0.0.1', port: 9 }, 1, renew);
+    const rejected = discovered.catch((error: unknown) => error);
+    const { clip, gone } = watcher();
+    thread.watch(voice, clip);
+    await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1), { timeout: 15_000 });
+    expect(await rejected).toBeInstanceOf(Error);
+    expect(gone).toHaveBeenCalledTimes(1);
+    expect(thread.failovers).toBe(1);
+    expect(thread.voiceOf(udp)).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatchObject({ code: 'voice-sender-failover', voices: 1, clips: 1 });
+  });
+
+  it('a thread that dies is noticed at once; the next voice starts a new thread', async () => {
+    const thread = new SenderThread({ worker: SILENT, stallMs: 60_000 });
+    threads.push(thread);
+    const { warn, logger: log } = logger();
+    thread.useLogger(log);
+    const renew = vi.fn();
+    const { discovered } = thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, renew);
+    const rejected = discovered.catch((error: unknown) => error);
+    const first = thread.threadId;
+    await thread.kill();
+    await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1));
+    expect(await rejected).toBeInstanceOf(Error);
+    expect(warn).toHaveBeenCalledTimes(1);
+    thread.open({}, { ip: '127.0.0.1', port: 9 }, 2, () => undefined).discovered.catch(() => undefined);
+    expect(thread.threadId).toBeDefined();
+    expect(thread.threadId).not.toBe(first);
+  });
+});
