@@ -20,7 +20,7 @@ import { t, type MessageKey } from '../src/core/i18n/translate.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/core/interactions/options.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { usableVoice } from '../src/core/order/voice-access.ts';
+import { usableVoice } from '../src/core/order/order-settings.ts';
 import { SpeechInputError } from '../src/core/order-errors.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

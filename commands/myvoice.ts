@@ -14,7 +14,7 @@ import {
   describeAutoreadVoice,
   type MemberReading,
 } from '../src/features/autoread/index.ts';
-import { usableVoice } from '../src/core/order/voice-access.ts';
+import { usableVoice } from '../src/core/order/order-settings.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
 import '../src/features/presets/index.ts';
 

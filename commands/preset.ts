@@ -8,7 +8,7 @@ import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/int
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
-import { usableVoice } from '../src/core/order/voice-access.ts';
+import { usableVoice } from '../src/core/order/order-settings.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 

@@ -7,8 +7,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartCheck } from './clips.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
-import { RightsWatch } from './rights-watch.ts';
-import { RightsAsker } from './rights-asker.ts';
+import { RightsAsker, RightsWatch } from './rights-asker.ts';
 import type { RightsAnswered } from './rights.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
@@ -227,7 +226,7 @@ export class SpeechPipeline {
    * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
    * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
    * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet, and a file or voice
-   * message being made for them lets go of the part it waits for (rights-watch.ts), with the RightsRevokedError its
+   * message being made for them lets go of the part it waits for (rights-asker.ts), with the RightsRevokedError its
    * front-end words.
    */
   rightsChanged(guildId: string, userId?: string): void {

@@ -10,7 +10,7 @@ import { describeFailure, describeSettings } from '../speaking/index.ts';
 import { readSettingOptions } from '../../core/interactions/setting-options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
-import { usableVoice } from '../../core/order/voice-access.ts';
+import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Logger } from '../../core/log.ts';
 import type { MemberDefaults, MemberDefaultsChange, Store } from '../../core/store/types.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';

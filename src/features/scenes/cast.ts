@@ -5,7 +5,7 @@
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveSettings, type SettingsLayers } from '../../core/order/order-settings.ts';
-import { usableVoice } from '../../core/order/voice-access.ts';
+import { usableVoice } from '../../core/order/order-settings.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
