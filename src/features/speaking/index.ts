@@ -24,13 +24,15 @@ export {
   admitted,
   chooseDestination,
   chooseTarget,
+  effectsAt,
   memberStillSpeaks,
   memberVoiceChannel,
   outsideVoiceOutput,
+  placeOf,
   type ChosenTarget,
+  type MemberPlace,
   type OutputChoice,
 } from './target-choice.ts';
-export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 export { speakAndReply, speakForCommand, SPEAKING_USES, type SpeakingServices } from './speech-delivery.ts';
 export { describeSettings, presetLine, settingsForCommand, voiceLabel } from './speech-settings.ts';
 export { USER_INSTALL_GUILD, requireUserInstall, settingsOutsideServer, speakOutsideServer } from './user-install.ts';

@@ -16,8 +16,7 @@ import { wordOutcome } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { memberVoiceChannel } from './target-choice.ts';
-import { effectsAt, placeOf } from './gate-place.ts';
+import { effectsAt, memberVoiceChannel, placeOf } from './target-choice.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 

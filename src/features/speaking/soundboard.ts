@@ -8,7 +8,7 @@ import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { requesterOf, handOver } from './hand-over.ts';
-import { placeOf } from './gate-place.ts';
+import { placeOf } from './target-choice.ts';
 import { wordOutcome } from './outcome-words.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';

@@ -10,12 +10,18 @@ import { keepsAttribution, showProgress } from '../../core/interactions/replies.
 import './strings.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { effectsAt, placeOf } from './gate-place.ts';
 import { commandRequester, handOver } from './hand-over.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { showAnswer } from './reply-answer.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
-import { chooseTarget, speechTarget, type ChosenTarget, type OutputChoice } from './target-choice.ts';
+import {
+  chooseTarget,
+  effectsAt,
+  placeOf,
+  speechTarget,
+  type ChosenTarget,
+  type OutputChoice,
+} from './target-choice.ts';
 
 /** What speaking for a command uses of the commands' services. */
 export const SPEAKING_USES = [
