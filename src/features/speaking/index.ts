@@ -5,7 +5,7 @@ import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
-export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
+export { requesterOf, commandRequester, handOver, type DeclaredOrder, type HandedOver } from './hand-over.ts';
 export { EFFECT_RIGHTS, leftBarred, memberVoiceBar, rightsFor, voicePlace } from './gate.ts';
 export { gatePort } from './gate-port.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
