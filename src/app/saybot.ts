@@ -155,7 +155,7 @@ export class SayBot {
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
-      reading: this.#autoread,
+      reading: this.#autoread.channels,
       autoread: this.#autoread,
       accounting,
       players: this.players,

@@ -309,6 +309,12 @@ export class AutoReader {
     return this.#guilds.get(guildId)?.binding;
   }
 
+  /** The channels a guild reads, while it reads: what a command choosing its target respects (ChannelReading). */
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
+    const binding = this.binding(guildId);
+    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
+  }
+
   /**
    * Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped).
    */
