@@ -16,7 +16,7 @@ import type { Charge } from '../quota/charge.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { callUnderQuota } from '../quota/quota-policy.ts';
+import { callUnderQuota } from '../quota/used-up-month.ts';
 import { SpendRecorder, unwanted, type PaidCall } from '../quota/spend-recorder.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
