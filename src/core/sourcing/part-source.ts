@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
+import { changesAudio } from '../audio/effects/audible-steps.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
