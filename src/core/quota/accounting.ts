@@ -15,7 +15,6 @@ import {
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
-import { byDeadline } from './store-deadline.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
@@ -48,6 +47,28 @@ function storeTimedOut(error: unknown): boolean {
     code === '25P03' ||
     /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message)
   );
+}
+
+/**
+ * `work`'s answer, or `late()`'s once `work` has waited `ms` on the store: no request waits on a hung store longer
+ * than that, whatever the store does. `work` itself goes on; what its late answer leaves is the caller's to undo.
+ */
+function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // Unref'd: a deadline alone never keeps the process up.
+    const timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms);
+    timer.unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 const storageUnavailable = (cause?: unknown) =>

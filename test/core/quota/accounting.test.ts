@@ -1,5 +1,6 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
@@ -8,7 +9,9 @@ import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
-import { openSqliteStore } from '../../../src/app/store.ts';
+import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
+import { budgetLockKey } from '../../../src/core/store/areas/budget-holds.ts';
+import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
 import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -248,4 +251,79 @@ describe('Accounting when the store refuses writes', () => {
     next.close();
     expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
   });
+});
+
+// A store that hangs is a refusal, not a stall (byDeadline): on the real PostgreSQL the tests start, another
+// session holds the lock one guild's budget hold needs; that guild's request is refused ("storage unavailable")
+// after the deadline, while another guild's request goes through meanwhile.
+const deadlineBudgets = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const stuckGuild = { guildId: '200000000000000001', userId: '300000000000000001', command: 'say' };
+const otherGuild = { guildId: '200000000000000002', userId: '300000000000000002', command: 'say' };
+
+describe.skipIf(POSTGRES_SKIPPED !== undefined)('a PostgreSQL store that hangs', () => {
+  const backend = postgresBackend();
+  let pgStore: Store;
+  let blocker: pg.Client | undefined;
+
+  beforeAll(async () => {
+    pgStore = await backend.open();
+  }, 120_000);
+  afterEach(async () => {
+    await blocker?.query('ROLLBACK').catch(() => {});
+    await blocker?.end();
+    blocker = undefined;
+  });
+  afterAll(async () => {
+    await pgStore?.close();
+    await backend.stop();
+  });
+
+  it("refuses the stuck guild's request after the deadline while another guild's goes through", async () => {
+    blocker = new pg.Client({ connectionString: backend.url() });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuckGuild.guildId)]);
+
+    const books = booksOn(pgStore, { budgets: deadlineBudgets, storeDeadlineMs: 1500 });
+    const order: string[] = [];
+    const refused = books.authorize(stuckGuild, [paid(10, 'stuck')]).then(
+      () => 'held',
+      (error: unknown) => (error instanceof Refusal ? describeFailure(error).message.key : String(error)),
+    );
+    void refused.then(() => order.push('stuck settled'));
+    const fine = await books.authorize(otherGuild, [paid(10, 'fine')]);
+    order.push('other held');
+    expect(fine.reserved).toBe(10);
+    fine.close();
+    expect(await refused).toBe('quota.storageUnavailable');
+    expect(order).toEqual(['other held', 'stuck settled']);
+
+    // Once the other session lets go, the guild is served again, and the refused request left no hold behind.
+    await blocker.query('ROLLBACK');
+    const later = await books.authorize(stuckGuild, [paid(10_000, 'whole budget')]);
+    expect(later.reserved).toBe(10_000);
+    later.close();
+    books.close();
+  }, 60_000);
+
+  it("turns PostgreSQL's own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline", async () => {
+    blocker = new pg.Client({ connectionString: backend.url() });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuckGuild.guildId)]);
+    const impatient = await openPgStore(backend.url(), { timeouts: { lockMs: 300 } });
+    const books = booksOn(impatient, { budgets: deadlineBudgets, storeDeadlineMs: 60_000 });
+    try {
+      const error = await books.authorize(stuckGuild, [paid(10, 'stuck')]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(Refusal);
+      expect((error as Refusal).reason.code).toBe('storage-unavailable');
+      expect(((error as Refusal).cause as { code?: string }).code).toBe('55P03');
+    } finally {
+      books.close();
+      await impatient.close();
+    }
+  }, 60_000);
 });
