@@ -101,7 +101,7 @@ export interface QuotaState {
   service?: ServiceUsage & { month: string; updatedAt: Date };
 }
 
-/** A server's own budgets (see src/core/quota/budgets.ts); a field absent = the server set none. */
+/** A server's own budgets (see src/core/quota/accounting.ts); a field absent = the server set none. */
 export type GuildBudgetSettings = Partial<
   Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
 >;
