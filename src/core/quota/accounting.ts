@@ -631,7 +631,7 @@ export class Accounting {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
     await this.#month
-      .accepted(usage)
+      .accepted()
       .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
@@ -650,7 +650,7 @@ export class Accounting {
     });
     if (!spend.cached)
       await this.#month
-        .accepted(usage)
+        .accepted()
         .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 

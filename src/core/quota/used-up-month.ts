@@ -139,10 +139,12 @@ export class UsedUpMonth {
     return probe.hold;
   }
 
-  /** The service accepted a request: the month is not (or no longer) used up. */
-  async accepted(usage: UsageInfo | undefined): Promise<void> {
+  /**
+   * The service accepted a request: the month is not (or no longer) used up. A month not marked has nothing its
+   * figures could end (observe only clears a mark), so one read of the mark is all it takes.
+   */
+  async accepted(): Promise<void> {
     if ((await this.#store.quota.get()).exhausted) await this.#clear('the service accepted a request');
-    else await this.observe(usage);
   }
 
   /** Any answer carrying the service's figures: characters left, or a higher limit than when marked, end the mark. */

@@ -118,6 +118,22 @@ describe('Accounting and a used-up month', () => {
     for (const c of [probe, second, after]) c.close();
   });
 
+  it('reads the mark once when the service accepts a request in a month not marked (one round trip, not two)', async () => {
+    const books = accounting();
+    const charge = await books.authorize(alice, [paid(10, 'a')]);
+    const entry = await charge.sending({ endpoint: 'tts', characters: 10, cached: false });
+    const read = store.quota.get.bind(store.quota);
+    let reads = 0;
+    store.quota.get = () => {
+      reads += 1;
+      return read();
+    };
+    await charge.accepted(entry, { requestId: 'r1', usage: { limit: 300_000, remaining: 299_990 } });
+    expect(reads).toBe(1);
+    expect((await read()).exhausted).toBeUndefined();
+    charge.close();
+  });
+
   it('a request accepted before the month was marked writes down and sends no more of it; the probe still may', async () => {
     const books = accounting();
     const before = await books.authorize(alice, [paid(10, 'a'), paid(12, 'b')]);
