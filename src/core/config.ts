@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import type { OperatorBudgets } from './quota/budgets.ts';
+import type { OperatorBudgets } from './quota/accounting.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
 import type { QueueBounds } from './quota/queue-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
@@ -311,7 +311,7 @@ export interface Config {
   storeTimeouts: StoreTimeouts;
   /**
    * The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See
-   * src/core/quota/budgets.ts.
+   * src/core/quota/accounting.ts.
    */
   budgets: OperatorBudgets;
   /**

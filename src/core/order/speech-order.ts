@@ -38,7 +38,7 @@ export type StillAllowed = () => Revocation | undefined | Promise<Revocation | u
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
   /**
-   * Waits out the member cooldown between paid requests (src/core/quota/budgets.ts); the day and month budgets always
+   * Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); the day and month budgets always
    * hold.
    */
   memberCooldown: boolean;

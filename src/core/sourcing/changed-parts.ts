@@ -7,7 +7,7 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
-import { effectsKey } from '../cache/cache-key.ts';
+import { effectsKey } from '../cache/audio-cache.ts';
 import { SingleFlight } from '../cache/single-flight.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { OrderAccount } from './order-account.ts';

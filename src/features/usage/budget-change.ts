@@ -3,7 +3,7 @@
 import { UserError } from '../../core/interactions/failures.ts';
 import { formatNumber, t } from '../../core/i18n/translate.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
-import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../core/quota/budgets.ts';
+import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../core/quota/accounting.ts';
 import type { GuildBudgetSettings } from '../../core/store/quota-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import './strings.ts';

@@ -7,7 +7,7 @@ import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
-import type { OperatorBudgets } from '../../../src/core/quota/budgets.ts';
+import type { OperatorBudgets } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
