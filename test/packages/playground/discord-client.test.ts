@@ -303,6 +303,13 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     await expect.poll(() => lounge.textContent()).toBe('olivia');
     const notice = page.getByRole('status').filter({ hasText: 'SayBot is no longer in Playground' });
     await notice.waitFor();
+    // A member who is not its owner is told the same, with nothing to press (and nothing more after the words).
+    await as(ALICE);
+    await expect.poll(() => notice.getByRole('button').count()).toBe(0);
+    expect(await notice.textContent()).toBe(
+      'SayBot is no longer in Playground: its commands and menus are gone, and its buttons no longer answer.',
+    );
+    await as(OLIVIA);
     // Its commands are no longer offered, and what is typed as one is a message.
     await input().fill('/sa');
     expect(await page.locator('[data-command]').count()).toBe(0);
@@ -333,6 +340,72 @@ describeInBrowser("the playground's page shows the server as Discord's client do
       'dana (manager, removed from the server)',
     );
     expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('reveals a spoiler that hides a link on the first click, as Discord does: the link is followed only once seen', async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: 'The answer: ||[the secret page](https://example.com/secret)|| @everyone @here',
+      allowedMentions: { parse: [] },
+    });
+    const shown = message('The answer');
+    await shown.waitFor();
+    expect(await shown.locator('.mention').allTextContents()).toEqual(['@everyone', '@here']);
+    // Hidden, its link is not reached by Tab either (a hidden link a keyboard could follow unseen).
+    expect(await shown.locator('.spoiler a').getAttribute('tabindex')).toBe('-1');
+    const pagesBefore = context.pages().length;
+    await shown.getByRole('button', { name: 'Spoiler' }).click();
+    await expect.poll(() => shown.locator('.spoiler.revealed').count()).toBe(1);
+    // The click revealed it and went nowhere; the link is now a link as any other.
+    expect(context.pages().length).toBe(pagesBefore);
+    expect(page.url()).toBe(new URL(server.url).href);
+    const link = shown.getByRole('link', { name: 'the secret page' });
+    expect(await link.getAttribute('tabindex')).toBeNull();
+    expect(await link.getAttribute('href')).toBe('https://example.com/secret');
+    // Read as a person reads it: the revealed link has enough contrast, under the pointer or not.
+    expect(await seriousViolations(page)).toEqual([]);
+    await shown.hover();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('writes on several lines as Discord does: Shift+Enter a new line, Enter sends', async () => {
+    await as(ALICE);
+    // Picked, the person is asked to write, no longer to pick who they are.
+    expect(await input().getAttribute('placeholder')).not.toMatch(/Pick who you are/);
+    await input().click();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await input().inputValue()).toBe('first line\nsecond line');
+    await page.keyboard.press('Enter');
+    const sent = message('first line');
+    await sent.waitFor();
+    expect(await sent.locator('.content').innerText()).toBe('first line\nsecond line');
+    expect(await input().inputValue()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a form closed with Escape stays closed, the page loaded again', async () => {
+    await as(ALICE);
+    await input().fill('/scene');
+    await input().press('Enter');
+    await page.locator('[data-sub="0"]').selectOption('save');
+    await page.locator('[data-option="name"]').fill('closed');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const form = page.getByRole('dialog', { name: 'Write a scene' });
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await page.reload();
+    // The page has drawn what its first state says (the messages and, with them, any open form).
+    await page.locator('#messages > li').first().waitFor();
+    expect(await page.getByLabel('Who you are').inputValue()).toBe(ALICE.id);
+    expect(await form.count()).toBe(0);
+    expect(await page.locator('#modal-layer').isHidden()).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 });
