@@ -540,11 +540,16 @@ export const PAGE_SCRIPT = `'use strict';
     return options;
   }
 
+  /** The field still in the form of the command being filled in (the command may be sent or dropped meanwhile). */
+  const stillShown = (option, control) => Boolean(command && (command.fields.get(option.name) || {}).control === control);
+
   async function complete(option, control, list) {
+    // A field's wait for the last key may end after its command was sent or dropped: nothing is asked then.
+    if (!stillShown(option, control)) return;
     try {
       const { choices } = await post('autocomplete', { channelId, name: command.def.name, options: filled(option.name) });
       list.replaceChildren(...choices.map((c) => el('option', { value: String(c.value), label: c.name, text: c.name })));
-    } catch (e) { status('Autocomplete: ' + e.message); }
+    } catch (e) { if (stillShown(option, control)) status('Autocomplete: ' + e.message); }
   }
 
   $('composer').addEventListener('submit', (e) => {

@@ -63,6 +63,8 @@ a { color: #00a8fc; }
 /* A link on a revealed spoiler's lighter ground: a lighter blue, so that it still reads (4.5:1 at least). */
 .markdown .spoiler.revealed a { color: #8ccfff; }
 .markdown .spoiler:not(.revealed) * { color: transparent; }
+/* Hidden, its words take their room and nothing else: not seen, not clicked, not read as the button's own text. */
+.markdown .spoiler:not(.revealed) > span { visibility: hidden; }
 .message .private { color: var(--muted); font-size: .8rem; font-style: italic; }
 .message .thinking { color: var(--muted); font-style: italic; }
 .message .apps { position: absolute; top: .3rem; right: .5rem; display: none; gap: .25rem; }

@@ -78,7 +78,10 @@ describeInBrowser("the playground's page shows the server as Discord's client do
       {
         name: 'say',
         description: 'Say something in the voice channel',
-        options: [{ type: 3, name: 'text', description: 'What to say', required: true }],
+        options: [
+          { type: 3, name: 'text', description: 'What to say', required: true },
+          { type: 3, name: 'voice', description: 'Whose voice', autocomplete: true },
+        ],
       },
       {
         name: 'scene',
@@ -109,6 +112,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
             title: 'Write a scene',
             components: [{ type: 18, label: 'Script', component: { type: 4, custom_id: 'script', style: 2 } }],
           });
+        else if (interaction.isAutocomplete())
+          await interaction.respond([{ name: 'voice-b-en-f-01', value: 'voice-b-en-f-01' }]);
         else if (interaction.isModalSubmit())
           await interaction.reply({ content: 'Saved the scene **greeting**', flags: MessageFlags.Ephemeral });
         else if (interaction.isButton()) await interaction.reply({ content: 'Playing it **again**' });
@@ -192,6 +197,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
         .locator('.spoiler > span')
         .evaluate((node: unknown) => (globalThis as unknown as Styled).getComputedStyle(node).color);
     expect(await colour()).toBe('rgba(0, 0, 0, 0)');
+    // Hidden, it is a button named "Spoiler" and nothing more: its words are neither seen nor its name's text.
+    expect(await seriousViolations(page)).toEqual([]);
     await spoiler.click();
     await expect.poll(colour).not.toBe('rgba(0, 0, 0, 0)');
     expect(await seriousViolations(page)).toEqual([]);
@@ -407,5 +414,30 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     expect(await form.count()).toBe(0);
     expect(await page.locator('#modal-layer').isHidden()).toBe(true);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('an autocomplete still to be asked when its command is dropped asks nothing and shows no error', async () => {
+    // A context of its own whose timers the test moves on: the field asks 250 ms after the last key.
+    const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
+    try {
+      await own.clock.install();
+      const shown = await own.newPage();
+      const errors: string[] = [];
+      shown.on('pageerror', (error) => errors.push(error.message));
+      await shown.goto(server.url);
+      await shown.getByLabel('Who you are').selectOption(ALICE.id);
+      const box = shown.getByRole('textbox', { name: 'Message or slash command' });
+      await box.fill('/say');
+      await shown.locator('[data-command="say"]').click();
+      await shown.locator('[data-option="text"]').fill('dropped');
+      await shown.locator('[data-option="voice"]').fill('voice-b');
+      await shown.keyboard.press('Escape');
+      await expect.poll(() => shown.locator('#command-form').isHidden()).toBe(true);
+      await own.clock.runFor(1000);
+      expect(await shown.locator('#status').textContent()).not.toMatch(/Autocomplete/);
+      expect(errors).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });
