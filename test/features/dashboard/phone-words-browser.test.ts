@@ -178,6 +178,14 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
       .filter((node) => node.getBoundingClientRect().right > innerWidth + 0.5 || node.scrollWidth > node.clientWidth + 1)
       .map((node) => node.tagName + ': ' + node.textContent.trim().slice(0, 20))`);
     expect(wide).toEqual([]);
+    // On a laptop too, the table fits its column: nothing to scroll sideways in it.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(
+      await page.evaluate<number>(
+        "(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()",
+      ),
+    ).toBe(0);
+    await page.setViewportSize({ width: 390, height: 844 });
 
     // The last row's menu opens over what follows (the cards): nothing clips it, and its actions are the topmost
     // thing where they are, the page scrolled to them.
