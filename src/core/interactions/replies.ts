@@ -1,9 +1,8 @@
 import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { claimFirstResponse, settled } from './acknowledge.ts';
+import { claimFirstResponse, noteIfTokenGone, settled, tokenGone } from './acknowledge.ts';
 import { commandNameOf } from './answered.ts';
-import { noteIfTokenGone, tokenGone } from './expired-token.ts';
 import type { DescribedFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
 import { NO_MENTIONS } from './safe-text.ts';

@@ -8,7 +8,7 @@
 import type { BaseInteraction } from 'discord.js';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { commandNameOf } from '../../core/interactions/answered.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import {
   MEMBER_REQUEST,
   type OrderEvents,
