@@ -5,7 +5,7 @@
 import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { commandNameOf } from './answered.ts';
+import { commandNameOf } from './command-loader.ts';
 
 const receivedAt = new WeakMap<BaseInteraction, number>();
 

@@ -2,7 +2,7 @@ import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
 import { claimFirstResponse, noteIfTokenGone, settled, tokenGone } from './acknowledge.ts';
-import { commandNameOf } from './answered.ts';
+import { commandNameOf } from './command-loader.ts';
 import type { DescribedFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
 import { NO_MENTIONS } from './safe-text.ts';

@@ -4,7 +4,7 @@
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { commandNameOf } from './answered.ts';
+import { commandNameOf } from './command-loader.ts';
 import { sinceReceived, tokenLogger } from './acknowledge.ts';
 import { t } from '../i18n/translate.ts';
 import { NO_MENTIONS, echo } from './safe-text.ts';

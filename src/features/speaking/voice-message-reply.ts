@@ -6,7 +6,7 @@ import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.j
 import type { Logger } from '../../core/log.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
-import { commandNameOf } from '../../core/interactions/answered.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
