@@ -3,7 +3,7 @@ import type { CommandModule, ServiceName } from '../src/core/interactions/comman
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { describeSettings as describeDeclared } from '../src/core/interactions/setting-text.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t } from '../src/core/i18n/translate.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
 import {
   addSettingOption,
   readSettingOptions,

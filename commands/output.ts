@@ -8,7 +8,7 @@ import { slashCommand, subcommand } from '../src/core/interactions/command-build
 import { OUTSIDE_VOICE, outsideVoiceOutput } from '../src/features/speaking/index.ts';
 import { readSettingOption, stringSettingOption } from '../src/core/interactions/options.ts';
 import { shownValue } from '../src/core/interactions/setting-text.ts';
-import { t } from '../src/core/i18n/translate.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';

@@ -6,7 +6,7 @@ import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
 import { commandNameOf } from './command-loader.ts';
 import { sinceReceived, tokenLogger } from './acknowledge.ts';
-import { t } from '../i18n/translate.ts';
+import { t } from '../i18n/catalogue.ts';
 import { NO_MENTIONS, echo } from './safe-text.ts';
 
 /** Discord: "Cannot send messages to this user" (DMs closed to the bot, or no shared server). */
