@@ -7,7 +7,7 @@ import {
   stringOption,
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';

@@ -6,7 +6,7 @@ import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
 import { estimateCeiling } from '../../src/core/sourcing/seconds-cap.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
 import { estimateCeiling } from '../../src/core/sourcing/seconds-cap.ts';

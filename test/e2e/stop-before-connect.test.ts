@@ -13,7 +13,7 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { splitText } from '../../src/core/split-text.ts';
 
 const GUILD = '200000000000000057';

@@ -20,9 +20,17 @@ import {
   type TimeoutPhase,
   type UsageInfo,
 } from './errors.ts';
-import { KeyState, type KeyStateSnapshot } from './key-state.ts';
 import { withoutEchoes } from './echoes.ts';
-import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
+import {
+  errorForStatus,
+  header,
+  KeyState,
+  parseServiceMessage,
+  requestIdOf,
+  usageOf,
+  type KeyStateSnapshot,
+  type ResponseHeaders,
+} from './response.ts';
 import {
   answerCharge,
   hasServiceHeaders,

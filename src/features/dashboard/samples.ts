@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
 import { chooseSettings, ttsRequest } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';

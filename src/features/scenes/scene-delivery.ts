@@ -21,7 +21,7 @@ import {
   type OutcomeAnswer,
 } from '../speaking/index.ts';
 import type { SpeechOutcome, SpeechTarget } from '../../core/order/pipeline.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';

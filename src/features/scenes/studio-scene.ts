@@ -4,7 +4,7 @@
 // pipeline as one scene order that never pays more than the characters its member confirmed (SpeechOrder's quoted).
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { handOver, wordOutcome } from '../speaking/index.ts';

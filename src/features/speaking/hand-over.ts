@@ -7,8 +7,8 @@
 // before each part and before its post, so no front-end checks a right for itself.
 import type { BaseInteraction } from 'discord.js';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
-import { commandNameOf } from '../../core/interactions/answered.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
+import { receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import {
   MEMBER_REQUEST,
   type OrderEvents,

@@ -21,7 +21,7 @@ import {
   isDeferredAsVoiceMessage,
 } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
-import { tokenGone } from '../../core/interactions/expired-token.ts';
+import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
