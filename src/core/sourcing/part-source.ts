@@ -7,7 +7,6 @@ import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
 import { effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';
-import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
@@ -23,6 +22,7 @@ import {
   failedUncharged,
   monthUsedUp,
   abortable,
+  SingleFlight,
   withoutEffects,
   Waiters,
   type Fetching,
