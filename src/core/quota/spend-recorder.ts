@@ -60,7 +60,7 @@ export class SpendRecorder {
    * charged). Retried attempts are one call: written once. `wanted` is asked before it is written and again once it
    * is, the last instant before it is handed to the client: nobody waits for it any more, it is not sent (taken
    * back if written). One let go of after that while its connection opens leaves no byte either: the client answers
-   * "not charged" (src/core/api/wire-watch.ts) and it is taken back. A call closed after it left because nobody
+   * "not charged" (src/core/api/call.ts) and it is taken back. A call closed after it left because nobody
    * waited (the client's CallControl `letGo`) stays spent, as it may have been charged: never taken back, never sent
    * again.
    */
