@@ -34,7 +34,7 @@ import {
 import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknowledge.ts';
 import { echo, showResult } from '../src/core/interactions/replies.ts';
 import { RenderStoppedError } from '../src/core/order-errors.ts';
-import { countCharacters } from '../src/core/split-text.ts';
+import { countCharacters } from '../src/core/characters.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

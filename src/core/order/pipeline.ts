@@ -18,7 +18,7 @@ import { freeStandIn } from '../sourcing/service-request.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
 import { QueueBook, enforcementFor } from '../quota/queue-bounds.ts';
-import { countCharacters, splitText } from '../split-text.ts';
+import { countCharacters, splitText } from '../characters.ts';
 import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,

@@ -9,7 +9,7 @@ import type { Charge } from './charge.ts';
 import type { LedgerEntry } from './spend-ledger.ts';
 import type { SpendEndpoint } from '../store/types.ts';
 import { AbortedError } from '../api/errors.ts';
-import { countCharacters } from '../split-text.ts';
+import { countCharacters } from '../characters.ts';
 
 /** The books' side of one paid call: the client's hooks, then how the call ended. */
 export interface PaidCall {

@@ -30,7 +30,7 @@ import {
   type PartStore,
   type SpeechAudio,
 } from './part-flight.ts';
-import { countCharacters } from '../split-text.ts';
+import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from './seconds-cap.ts';
 
 export type { SpeechAudio } from './part-flight.ts';

@@ -9,7 +9,7 @@ import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
 import { estimateRequestSeconds } from '../quota/queue-bounds.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
-import type { PartLimit } from '../split-text.ts';
+import type { PartLimit } from '../characters.ts';
 
 /**
  * The share of a seconds cap kept back for audio slower than the estimate: an estimate passes up to
