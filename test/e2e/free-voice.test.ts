@@ -8,7 +8,7 @@ import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
-import { estimateCeiling } from '../../src/core/sourcing/seconds-cap.ts';
+import { estimateCeiling } from '../../src/core/quota/seconds-bounds.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand, type Harness } from '../support/harness.ts';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
-import { estimateCeiling } from '../../src/core/sourcing/seconds-cap.ts';
+import { estimateCeiling } from '../../src/core/quota/seconds-bounds.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';

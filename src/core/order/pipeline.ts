@@ -17,15 +17,16 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { freeStandIn } from '../sourcing/service-request.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
-import { QueueBook, enforcementFor } from '../quota/queue-bounds.ts';
 import { countCharacters, splitText } from '../characters.ts';
 import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,
+  enforcementFor,
   estimatePlanSeconds,
   fitsFreeLine,
   freeLineLimit,
-} from '../sourcing/seconds-cap.ts';
+  QueueBook,
+} from '../quota/seconds-bounds.ts';
 import { QuoteAllowance, QuoteExceededError } from '../quota/quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { AcceptedTerms, Lane, SpokenLine } from './order-types.ts';

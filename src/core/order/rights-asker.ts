@@ -93,7 +93,7 @@ export interface WatchedSpeech {
 
 /**
  * The requests in voice by guild. Bounded by what may wait in voice: the queue bounds per guild and member
- * (src/core/quota/queue-bounds.ts), auto-read's backlog; an entry leaves with its request's outcome. An event asks
+ * (src/core/quota/seconds-bounds.ts), auto-read's backlog; an entry leaves with its request's outcome. An event asks
  * again only the
  * requests of its guild (of its member, when it names one), each with the check that reads Discord's caches: bounded
  * work per event, nothing polled.

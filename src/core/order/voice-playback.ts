@@ -8,7 +8,7 @@ import { partClip, type PartBefore, type PartClip, type PartCheck } from './clip
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { Order } from './order.ts';
 import type { Lane, VoicePlace } from './order-types.ts';
-import { estimateRequestSeconds } from '../quota/queue-bounds.ts';
+import { estimateRequestSeconds } from '../quota/seconds-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import type { RightsWatch } from './rights-asker.ts';

@@ -31,7 +31,7 @@ import {
   type SpeechAudio,
 } from './part-flight.ts';
 import { countCharacters } from '../characters.ts';
-import { fitsFreeLine } from './seconds-cap.ts';
+import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 
 export type { SpeechAudio } from './part-flight.ts';
 

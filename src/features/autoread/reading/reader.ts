@@ -15,7 +15,7 @@ import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/revocation.ts';
 import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
-import { estimateSpeechSeconds } from '../../../core/quota/queue-bounds.ts';
+import { estimateSpeechSeconds } from '../../../core/quota/seconds-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
 import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';
 import {
@@ -141,7 +141,7 @@ export interface AutoReaderOptions {
    */
   maxPending?: number;
   /**
-   * The same in estimated seconds of speech (src/core/quota/queue-bounds.ts); default 0 = no limit
+   * The same in estimated seconds of speech (src/core/quota/seconds-bounds.ts); default 0 = no limit
    * (QUEUE_MAX_SECONDS).
    */
   maxPendingSeconds?: number;
