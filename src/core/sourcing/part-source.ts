@@ -10,12 +10,11 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
-import type { Charge } from '../quota/charge.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { callUnderQuota } from '../quota/used-up-month.ts';
-import { SpendRecorder, unwanted, type PaidCall } from '../quota/spend-recorder.ts';
+import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import {
@@ -85,7 +84,7 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/spend-recorder.ts). */
+  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/charge.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
@@ -105,7 +104,7 @@ export class PartSource {
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#spends = new SpendRecorder(options.accounting, options.logger);
+    this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     this.#fallback = (options.fallback ?? false) && this.#freeVoice;
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
