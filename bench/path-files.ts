@@ -20,7 +20,7 @@ const STEP_TIMEOUT_MS = 30_000;
 
 interface ScriptCoverage {
   url: string;
-  functions: Array<{ ranges: Array<{ count: number }> }>;
+  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
 }
 
 /** The bot's own files whose functions ran since the last take (which resets the counts). */
@@ -39,7 +39,14 @@ function take(session: Session): Set<string> {
     if (!file.startsWith(ROOT)) continue;
     const relative = file.slice(ROOT.length);
     if (!COUNTED.some((dir) => relative.startsWith(dir))) continue;
-    if (script.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) files.add(relative);
+    if (script.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) {
+      files.add(relative);
+      // Which of a file's functions ran: what to look at when asking why a file is on the path.
+      if (process.env.PATH_FILES_DETAIL === '1') {
+        const ran = script.functions.filter((f) => (f.ranges[0]?.count ?? 0) > 0);
+        process.stderr.write(`path-files ${relative}: ${ran.map((f) => f.functionName || '(anonymous)').join(', ')}\n`);
+      }
+    }
   }
   return files;
 }
@@ -140,7 +147,7 @@ export async function measurePathFiles(log: (line: string) => void): Promise<str
       "commands/ with a function that ran on the bot's main thread (V8 precise coverage, reset as the command leaves " +
       'the fake Discord), counted at the first request to the Voice API and at the first RTP packet handed to the ' +
       "socket. The first /say of a fresh bot also joins the channel; the second finds the bot there. The audio workers' " +
-      'files are not counted. The lists are in the run log.',
+      'files are not counted. The lists are in the run log (with PATH_FILES_DETAIL=1, the functions that ran in each file).',
     '',
     '| /say | Files to the first request | Files to the first packet |',
     '|---|---:|---:|',

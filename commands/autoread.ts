@@ -16,11 +16,11 @@ import type { CommandModule, ServiceName, Services } from '../src/core/interacti
 import { answerSpeechAutocomplete, mayNotReadAloud, memberVoiceChannel } from '../src/features/speaking/index.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/core/interactions/options.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import { usableVoice } from '../src/core/order/voice-access.ts';
+import { usableVoice } from '../src/core/order/order-settings.ts';
 import { SpeechInputError } from '../src/core/order-errors.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

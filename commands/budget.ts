@@ -1,9 +1,9 @@
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { integerOption, slashCommand, type OptionName } from '../src/core/interactions/command-builder.ts';
-import { formatNumber, t } from '../src/core/i18n/translate.ts';
+import { formatNumber, t } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
-import { BUDGET_NAMES, type BudgetName } from '../src/core/quota/budgets.ts';
+import { BUDGET_NAMES, type BudgetName } from '../src/core/quota/accounting.ts';
 import { changeServerBudgets } from '../src/features/usage/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

@@ -7,7 +7,7 @@ import {
   stringOption,
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
@@ -34,7 +34,7 @@ import {
 import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknowledge.ts';
 import { echo, showResult } from '../src/core/interactions/replies.ts';
 import { RenderStoppedError } from '../src/core/order-errors.ts';
-import { countCharacters } from '../src/core/split-text.ts';
+import { countCharacters } from '../src/core/characters.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

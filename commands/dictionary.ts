@@ -8,7 +8,7 @@ import {
   subcommand,
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t } from '../src/core/i18n/translate.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
 import { fitLines } from '../src/features/speaking/index.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { downloadClip } from '../src/features/voices/index.ts';

@@ -1,11 +1,16 @@
 import { answerSpeechAutocomplete, describeSettings } from '../src/features/speaking/index.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
-import { addSettingOption, readSettingOptions } from '../src/core/interactions/setting-options.ts';
 import { describeSettings as describeDeclared } from '../src/core/interactions/setting-text.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t } from '../src/core/i18n/translate.ts';
-import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
+import {
+  addSettingOption,
+  readSettingOptions,
+  readText,
+  readSpeechSettings,
+  withSpeechOptions,
+} from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import {
@@ -14,7 +19,7 @@ import {
   describeAutoreadVoice,
   type MemberReading,
 } from '../src/features/autoread/index.ts';
-import { usableVoice } from '../src/core/order/voice-access.ts';
+import { usableVoice } from '../src/core/order/order-settings.ts';
 import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
 import '../src/features/presets/index.ts';
 

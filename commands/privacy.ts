@@ -3,7 +3,7 @@ import { soundRemover, USER_INSTALL_GUILD } from '../src/features/speaking/index
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { formatNumber, t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { formatNumber, t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import {

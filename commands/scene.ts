@@ -19,7 +19,7 @@ import {
   sceneFormPurpose,
   type SceneFormPurpose,
 } from '../src/features/scenes/index.ts';
-import { t } from '../src/core/i18n/translate.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [

@@ -2,7 +2,7 @@ import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
-import { t, type MessageKey, type MessageParams } from '../src/core/i18n/translate.ts';
+import { t, type MessageKey, type MessageParams } from '../src/core/i18n/catalogue.ts';
 import { nothingToStop, playerControl, stoppable } from '../src/features/player/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

@@ -2,7 +2,7 @@ import type { AttachmentPayload, ChatInputCommandInteraction } from 'discord.js'
 import { USER_INSTALL_GUILD, requireUserInstall } from '../src/features/speaking/index.ts';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandContext, CommandModule, ServiceName } from '../src/core/interactions/command.ts';
-import { formatNumber, t } from '../src/core/i18n/translate.ts';
+import { formatNumber, t } from '../src/core/i18n/catalogue.ts';
 import { seesPlanFigures } from '../src/core/interactions/plan-figures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
 import type { UsageReport } from '../src/core/quota/accounting.ts';

@@ -5,7 +5,7 @@ import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
-import { t, type MessageKey } from '../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../src/core/interactions/options.ts';
 import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';

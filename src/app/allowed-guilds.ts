@@ -6,7 +6,7 @@
 // them. Direct messages and group DMs belong to no server: there the owner's USER_INSTALL setting alone decides.
 import { Events, MessageFlags, type Client, type Guild, type Interaction } from 'discord.js';
 import type { Logger } from '../core/log.ts';
-import { t } from '../core/i18n/translate.ts';
+import { t } from '../core/i18n/catalogue.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 
 /** The most servers one warning names (the count says how many there are). */

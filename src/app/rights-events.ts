@@ -1,6 +1,6 @@
 // Which of Discord's events may take away a right that speech in voice depends on, and whose: each asks the
 // pipeline's one check again for that guild (that member, when the event names one), so what plays for a member
-// who may no longer be heard stops at once (src/core/order/rights-watch.ts). discord.js has updated its caches
+// who may no longer be heard stops at once (src/core/order/rights-asker.ts). discord.js has updated its caches
 // before it emits, and the check reads them.
 import { Events, type Client } from 'discord.js';
 

@@ -31,7 +31,7 @@ import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring, type AutoreadControl } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
-import { t } from '../core/i18n/translate.ts';
+import { t } from '../core/i18n/catalogue.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions, interactionRequestsApart, sweepIdleRestHandlers } from './client-bounds.ts';
@@ -155,7 +155,7 @@ export class SayBot {
     this.#client = this.#newClient(config, [...BASE_INTENTS, ...AUTOREAD_INTENTS]);
     this.#context = {
       speech: this.#speech,
-      reading: this.#autoread,
+      reading: this.#autoread.channels,
       autoread: this.#autoread,
       accounting,
       players: this.players,

@@ -1,6 +1,7 @@
 // Characters as the Voice API bills them: Unicode code points after NFC normalisation. Every count SayBot shows,
 // caps, holds or charges is this one (a quote, a budget, the month, a command's text cap, a scene's cap): text as
-// written may be fewer code points than the service bills (U+FB2C is one as written, three after NFC) or more.
+// written may be fewer code points than the service bills (U+FB2C is one as written, three after NFC) or more. A text
+// too long for one request is split here too, into parts of at most that many characters (splitText).
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {
@@ -16,4 +17,102 @@ export function countCharacters(text: string): number {
  */
 export function moreCharactersThan(text: string, max: number): boolean {
   return text.length > 4 * (max + 1) || countCharacters(text) > max;
+}
+
+const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** A word of letters alone (with their marks): one that may be cut between its characters to fit a part. */
+const LETTERS = /^[\p{L}\p{M}]+$/u;
+
+/**
+ * What a part may hold besides its characters: at most `max` of `measure` (a free voice's estimated seconds, say),
+ * which must add up over a text's pieces, so that a part is measured once as it grows, not again with each piece.
+ */
+export interface PartLimit {
+  readonly max: number;
+  measure(piece: string): number;
+}
+
+/**
+ * Splits text into parts of at most `maxChars` code points, each within `limit` too when given, at sentence
+ * boundaries where possible, so that each part is one request and the parts play in order. A sentence too long for
+ * a part is cut between words. A word too long is cut between code points where it passes `maxChars` (rare: URLs,
+ * long numbers), and to keep within `limit` only when it is letters alone (an unspaced run of Hangul is one "word"):
+ * cutting a number changes how it is read, so such a word is a part of its own, past `limit`, for the caller to
+ * refuse. No character is lost or added other than the
+ * whitespace trimmed at the cuts.
+ */
+export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
+  if (maxChars < 1) throw new RangeError('maxChars must be at least 1');
+  const normalised = text.normalize('NFC').trim();
+  if (normalised === '') return [];
+  const limits: PartLimit[] = [{ max: maxChars, measure: countCharacters }, ...(limit === undefined ? [] : [limit])];
+  const within = (piece: string) => limits.every(({ max, measure }) => measure(piece) <= max);
+  if (within(normalised)) return [normalised];
+
+  const parts: string[] = [];
+  let current = '';
+  // Each limit's measure of `current`.
+  let measured = limits.map(() => 0);
+  const flush = () => {
+    const part = current.trim();
+    if (part !== '') parts.push(part);
+    current = '';
+    measured = limits.map(() => 0);
+  };
+  const append = (piece: string) => {
+    measured = limits.map(({ measure }, i) => measured[i]! + measure(piece));
+    current += piece;
+  };
+  // Whitespace always fits: a part is trimmed, so what follows it decides whether it ends there.
+  const fitsWith = (piece: string) =>
+    piece.trim() === '' || limits.every(({ max, measure }, i) => measured[i]! + measure(piece.trimEnd()) <= max);
+  // `fallback` cuts a piece that does not fit into smaller ones, each added with `next` as theirs; a piece with
+  // none left is a part as it is.
+  const add = (piece: string, fallback?: (piece: string) => string[], next?: (piece: string) => string[]) => {
+    if (fitsWith(piece)) {
+      append(piece);
+      return;
+    }
+    flush();
+    if (fallback === undefined || within(piece.trim())) {
+      append(piece.trimStart());
+      return;
+    }
+    for (const smaller of fallback(piece)) add(smaller, next);
+  };
+
+  const wordsOf = (sentence: string) => Array.from(words.segment(sentence), (w) => w.segment);
+  // An unspaced run of letters (Hangul without spaces is one "word" to the segmenter) is cut to fit, between its
+  // characters; a number is not (its reading depends on all its digits), nor anything else within the characters.
+  const fitted = (piece: string): string[] => {
+    const out: string[] = [];
+    let run = '';
+    let sums = limits.map(() => 0);
+    for (const { segment: char } of graphemes.segment(piece)) {
+      const next = limits.map(({ measure }, i) => sums[i]! + measure(char));
+      if (run !== '' && limits.some(({ max }, i) => next[i]! > max)) {
+        out.push(run);
+        run = '';
+        sums = limits.map(({ measure }) => measure(char));
+      } else sums = next;
+      run += char;
+    }
+    if (run !== '') out.push(run);
+    return out;
+  };
+  const cutWord = (word: string) => (LETTERS.test(word.trim()) ? fitted(word.trim()) : hardSplit(maxChars)(word));
+  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
+  flush();
+  return parts;
+}
+
+function hardSplit(maxChars: number): (piece: string) => string[] {
+  return (piece) => {
+    const codePoints = [...piece];
+    const out: string[] = [];
+    for (let i = 0; i < codePoints.length; i += maxChars) out.push(codePoints.slice(i, i + maxChars).join(''));
+    return out;
+  };
 }

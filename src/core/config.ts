@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import type { OperatorBudgets } from './quota/budgets.ts';
+import type { OperatorBudgets } from './quota/accounting.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
-import type { QueueBounds } from './quota/queue-bounds.ts';
+import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
@@ -143,7 +143,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
     .optional(),
-  // Queue bounds (src/core/quota/queue-bounds.ts); 0 means no limit.
+  // Queue bounds (src/core/quota/seconds-bounds.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
@@ -311,7 +311,7 @@ export interface Config {
   storeTimeouts: StoreTimeouts;
   /**
    * The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See
-   * src/core/quota/budgets.ts.
+   * src/core/quota/accounting.ts.
    */
   budgets: OperatorBudgets;
   /**
@@ -328,7 +328,7 @@ export interface Config {
   allowedGuildsLeave: boolean;
   /** OWNER_IDS: owners besides the application's owner (or its team) as Discord reports it; empty: none. */
   ownerIds: readonly string[];
-  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/queue-bounds.ts. */
+  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
   /**
    * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/free-rate.ts).

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
 import { APP_ID, defaultGuilds, startLocalServices, type LocalServices } from '../support/harness.ts';
 import { imageCommand } from './image-files.ts';

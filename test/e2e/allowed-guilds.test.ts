@@ -6,9 +6,9 @@
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
-import { countCharacters } from '../../src/core/split-text.ts';
+import { countCharacters } from '../../src/core/characters.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { postChat } from '../support/chat.ts';
 

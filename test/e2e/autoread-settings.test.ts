@@ -5,7 +5,7 @@ import { Events, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, numberValue, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';

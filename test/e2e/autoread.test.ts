@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';

@@ -10,7 +10,7 @@ import { pitchOf, runCommand } from '../support/harness.ts';
 
 import { fixture } from '../core/audio/fixtures.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 
 const GUILD = '200000000000000007';
 const OTHER_GUILD = '200000000000000008';

@@ -7,7 +7,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import type { Store } from '../../src/core/store/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { postChat, spoken, startAutoRead } from '../support/chat.ts';

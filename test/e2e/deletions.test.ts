@@ -10,7 +10,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { useFileHarness } from '../support/file-harness.ts';

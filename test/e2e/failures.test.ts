@@ -5,7 +5,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { ALICE, BOB } from '../support/world.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 
 // A server where the bot may see and write but not connect to voice; its member may connect and speak there.
 const noVoice = {

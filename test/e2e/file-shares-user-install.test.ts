@@ -4,7 +4,7 @@
 // while another user's DM, and the same user's file in a server, go on.
 import { describe, expect, it, vi } from 'vitest';
 import { MessageFlags } from 'discord.js';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { MAX_FILES_PER_MEMBER } from '../../src/features/speaking/file-shares.ts';

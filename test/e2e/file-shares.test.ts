@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import '../../src/features/scenes/strings.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';

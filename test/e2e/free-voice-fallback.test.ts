@@ -10,7 +10,7 @@ import { monoOf, runCommand, type Harness, type HarnessOptions } from '../suppor
 import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,

@@ -10,9 +10,8 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
-import { countCharacters } from '../../src/core/characters.ts';
-import { splitText } from '../../src/core/split-text.ts';
+import { t, type MessageKey } from '../../src/core/i18n/catalogue.ts';
+import { countCharacters, splitText } from '../../src/core/characters.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { finishedClips } from '../support/clips-finished.ts';
 

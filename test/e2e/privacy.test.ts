@@ -3,7 +3,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/app/store.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';

@@ -4,8 +4,8 @@
 // defaults an operator gets without setting anything.
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it, vi } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
-import { countCharacters } from '../../src/core/split-text.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
+import { countCharacters } from '../../src/core/characters.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import type { InteractionHandle } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';

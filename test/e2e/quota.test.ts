@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
-import { countCharacters } from '../../src/core/split-text.ts';
+import { countCharacters } from '../../src/core/characters.ts';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import { useFileHarness } from '../support/file-harness.ts';

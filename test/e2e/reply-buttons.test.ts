@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSIONS, type InteractionHandle } from '@saybot/local-discord';
 import { oggOpusSeconds, SOUNDBOARD_MAX_BYTES } from '@saybot/local-discord/soundboard.ts';
 import type { FakeGuildSpec, InteractionResponse } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 

@@ -6,7 +6,7 @@
 import { Events, MessageFlags, PermissionFlagsBits as P } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import '../../src/features/scenes/strings.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';

@@ -3,7 +3,7 @@
 // received is checked, and what was heard: decoded from the voice channel, or from the voice message posted.
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import type { FakeMessageCommandInput, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { pitchOf, runCommand, voiceMessageGuilds } from '../support/harness.ts';

@@ -1,6 +1,6 @@
 // A /stop that comes while the first part's request is still opening its connection to the Voice API: the connection
 // opens after the stop and undici sends nothing on it (no header, no byte of the request: the service never had it
-// and billed nothing), so nothing is shown as spent (src/core/api/wire-watch.ts); found by an outside check. The Voice
+// and billed nothing), so nothing is shown as spent (src/core/api/call.ts); found by an outside check. The Voice
 // API is reached through a relay in a process of its own that the test stops accepting (its accept queue full, so
 // SayBot's connect waits, as a connect or TLS handshake to a far service does) and lets go on: the test acts at each
 // instant by an event (undici's diagnostics channels), not a timer.
@@ -13,8 +13,8 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
-import { t } from '../../src/core/i18n/translate.ts';
-import { splitText } from '../../src/core/split-text.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
+import { splitText } from '../../src/core/characters.ts';
 
 const GUILD = '200000000000000057';
 const TEXT = '210000000000000057';

@@ -14,7 +14,7 @@ import { spentShown as spentShownTo, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 
 const GUILD = '200000000000000057';
 const VOICE_CHANNEL = '220000000000000057';

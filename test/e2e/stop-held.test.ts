@@ -3,7 +3,7 @@
 // been charged an instant before the close: the documented over-count, never under); the member is not told
 // "nothing was spent".
 import { describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { spentShown as spentShownTo, until } from '../support/books-shown.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
 import { CHART_HEIGHT, CHART_WIDTH, LAYOUT } from '../../src/features/usage/chart.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { decodePng, pixelAt } from '../features/usage/png.ts';
 import { oneRoomGuild } from '../support/world.ts';

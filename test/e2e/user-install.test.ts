@@ -8,7 +8,7 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { rowsHolding, scanSqlite } from '../support/db-scan.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';

@@ -3,7 +3,7 @@
 // unreleased); SayBot makes one join attempt, writes one log line, and tells the requester privately.
 import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds } from '../support/harness.ts';
 import { ALICE, MINJI } from '../support/world.ts';

@@ -6,7 +6,7 @@ import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { waveformValues } from '../support/waveform.ts';
-import { t, type MessageKey } from '../../src/core/i18n/translate.ts';
+import { t, type MessageKey } from '../../src/core/i18n/catalogue.ts';
 import type { InteractionHandle, InteractionResponse, SentChannelMessage } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import {

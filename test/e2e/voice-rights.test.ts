@@ -5,7 +5,7 @@
 import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { APP_ID, runCommand } from '../support/harness.ts';
 import { postChat } from '../support/chat.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ChatAuthor, ChatMessage } from '@saybot/local-discord/message-create.ts';
-import { t } from '../../src/core/i18n/translate.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { runCommand, type Harness } from './harness.ts';
 
 /** Discord's epoch: a snowflake's timestamp counts from it. */

@@ -1,8 +1,8 @@
 // Discord's Markdown, as its client reads a message: **bold**, *italics* and _italics_, __underline__, ~~strike~~,
 // ||spoilers||, `code` and ```code blocks```, > quotes and >>> quotes to the end, # ## ### headers, -# subtext,
 // - * 1. lists (nested by indenting), [masked links](https://…) and bare http(s) links, <@user>, <#channel>, <@&role>
-// and </command:id> mentions, <t:seconds:style> timestamps, <:emoji:id>, and \ escapes. The result is a tree
-// (markdown-nodes.ts) the page draws node by node: no HTML is ever made from a message's text.
+// and </command:id> mentions, @everyone and @here, <t:seconds:style> timestamps, <:emoji:id>, and \ escapes. The
+// result is a tree (markdown-nodes.ts) the page draws node by node: no HTML is ever made from a message's text.
 //
 // Hand-written rather than a library: the page is one script served from this origin with no bundler (the policy
 // allows nothing else), and the libraries of Discord's dialect either make an HTML string (discord-markdown) or need
@@ -40,6 +40,9 @@ export function parseDiscordMarkdown(source: string): BlockNode[] {
         used = m[0].length;
       } else if ((m = /^<@!?(\d{1,20})>/.exec(rest))) {
         out.push({ type: 'mention', kind: 'user', id: m[1]! });
+        used = m[0].length;
+      } else if ((m = /^@(everyone|here)(?![\p{L}\p{N}_])/u.exec(rest))) {
+        out.push({ type: 'mention', kind: m[1] as 'everyone' | 'here', id: m[1]! });
         used = m[0].length;
       } else if ((m = /^<@&(\d{1,20})>/.exec(rest))) {
         out.push({ type: 'mention', kind: 'role', id: m[1]! });
@@ -94,7 +97,7 @@ export function parseDiscordMarkdown(source: string): BlockNode[] {
         used = m[0].length;
       } else {
         // Plain text up to the next character that may start a rule (at least one character).
-        const next = rest.slice(1).search(/[\\`<[*_~|]|https?:\/\//);
+        const next = rest.slice(1).search(/[\\`<[*_~|@]|https?:\/\//);
         used = next < 0 ? rest.length : next + 1;
         push(rest.slice(0, used));
       }

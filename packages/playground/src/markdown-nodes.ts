@@ -7,8 +7,11 @@ export type InlineNode =
   | { type: 'code'; text: string }
   /** A masked link `[text](url)`, `<url>` or a bare URL: http(s) only (anything else stays text). */
   | { type: 'link'; url: string; masked: boolean; children: InlineNode[] }
-  /** `<@id>` / `<@!id>` (user), `<#id>` (channel), `<@&id>` (role), `</name:id>` (a slash command, `id` its name). */
-  | { type: 'mention'; kind: 'user' | 'channel' | 'role' | 'command'; id: string }
+  /**
+   * `<@id>` / `<@!id>` (user), `<#id>` (channel), `<@&id>` (role), `</name:id>` (a slash command, `id` its name),
+   * `@everyone` and `@here` (`id` the word).
+   */
+  | { type: 'mention'; kind: 'user' | 'channel' | 'role' | 'command' | 'everyone' | 'here'; id: string }
   /** `<t:seconds[:style]>`, style one of t T d D f F R (default f). */
   | { type: 'timestamp'; seconds: number; style: string }
   /** `<:name:id>` or `<a:name:id>`: a server's emoji, shown by name (its picture is on Discord's CDN). */

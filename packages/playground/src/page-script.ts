@@ -19,6 +19,8 @@ export const PAGE_SCRIPT = `'use strict';
     for (const child of children) if (child) node.append(child);
     return node;
   };
+  /** Fills a node with what is given, leaving out what is not there (null or undefined: nothing drawn, no "null"). */
+  const fill = (node, ...children) => node.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
   const OPTION = { SUB: 1, GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 };
   /** The newest seconds of heard audio the page keeps (24 kHz mono), for its meter and for a look at what it heard. */
   const KEEP_SECONDS = 30;
@@ -32,7 +34,7 @@ export const PAGE_SCRIPT = `'use strict';
   /** The pseudo-channel of the direct messages SayBot sent the person picked. */
   const DM = 'dm';
   let modalShown = ''; // the interaction whose form is drawn
-  const dismissed = new Set(); // forms the person cancelled
+  const dismissed = new Set(); // forms the person closed, hidden at once (the page's server is told too)
 
   const status = (text) => { $('status').textContent = text; };
   async function post(action, body) {
@@ -74,6 +76,7 @@ export const PAGE_SCRIPT = `'use strict';
   /** What a mention shows: a member's or channel's name as this server has it, as Discord's client does. */
   function mentionName(node) {
     if (node.kind === 'command') return '/' + node.id;
+    if (node.kind === 'everyone' || node.kind === 'here') return '@' + node.id;
     if (node.kind === 'role') return '@unknown-role';
     if (node.kind === 'channel') {
       const channel = [...state.text, ...state.voice].find((c) => c.id === node.id);
@@ -135,14 +138,27 @@ export const PAGE_SCRIPT = `'use strict';
           span.setAttribute('aria-label', 'Spoiler');
           span.tabIndex = 0;
           hidden.setAttribute('aria-hidden', 'true');
+          // A link it hides is no stop for Tab while hidden (a keyboard would follow it unseen).
+          const links = [...hidden.querySelectorAll('a')];
+          for (const a of links) a.tabIndex = -1;
           const reveal = () => {
             revealed.add(id);
             span.classList.add('revealed');
             for (const name of ['role', 'aria-label', 'tabindex']) span.removeAttribute(name);
             hidden.removeAttribute('aria-hidden');
+            for (const a of links) a.removeAttribute('tabindex');
           };
-          span.addEventListener('click', reveal, { once: true });
-          span.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); reveal(); } });
+          // As Discord: the first click only reveals, even on a link it hides; the link is followed once seen.
+          span.addEventListener('click', (e) => {
+            if (span.classList.contains('revealed')) return;
+            e.preventDefault();
+            reveal();
+          });
+          span.addEventListener('keydown', (e) => {
+            if (span.classList.contains('revealed') || (e.key !== 'Enter' && e.key !== ' ')) return;
+            e.preventDefault();
+            reveal();
+          });
           return span;
         }
       }
@@ -186,6 +202,7 @@ export const PAGE_SCRIPT = `'use strict';
     $('dashboard').hidden = !as;
     renderServer();
     renderChannels();
+    writeHint();
     renderMessages();
     renderModal();
   }
@@ -202,7 +219,7 @@ export const PAGE_SCRIPT = `'use strict';
     if (removed) {
       notice.replaceChildren(el('span', { text: 'You are no longer a member of ' + state.server + ': you were removed from it. Pick someone else at the top.' }));
     } else if (gone) {
-      notice.replaceChildren(el('span', { text: 'SayBot is no longer in ' + state.server + ': its commands and menus are gone, and its buttons no longer answer.' }),
+      fill(notice, el('span', { text: 'SayBot is no longer in ' + state.server + ': its commands and menus are gone, and its buttons no longer answer.' }),
         state.me && state.me.role === 'owner' ? el('button', { type: 'button', text: 'Add SayBot to ' + state.server,
           onclick: () => act('invite', {}, 'You added SayBot to ' + state.server) }) : null);
     } else notice.replaceChildren();
@@ -384,8 +401,15 @@ export const PAGE_SCRIPT = `'use strict';
     command = null;
     form.hidden = true;
     form.replaceChildren();
-    input.placeholder = 'Write a message, or type / for a command';
+    writeHint();
     input.focus();
+  }
+  /** The message box's hint: what the person can do there now (nothing until they pick who they are). */
+  function writeHint() {
+    if (command) return;
+    input.placeholder = !as ? 'Pick who you are, then write, or type / for a command'
+      : channelId === DM ? 'SayBot reads no direct messages: write in a channel'
+      : 'Message #' + ((current() || {}).name || '') + ', or type / for a command (Shift+Enter for a new line)';
   }
   input.addEventListener('keydown', (e) => {
     const options = offered();
@@ -401,6 +425,10 @@ export const PAGE_SCRIPT = `'use strict';
     } else if (e.key === 'Escape' && command) {
       e.preventDefault();
       cancel();
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      // As Discord's message box: Enter sends, Shift+Enter makes a new line (and Enter while an IME composes is its).
+      e.preventDefault();
+      $('composer').requestSubmit();
     }
   });
   form.addEventListener('keydown', (e) => {
@@ -512,11 +540,16 @@ export const PAGE_SCRIPT = `'use strict';
     return options;
   }
 
+  /** The field still in the form of the command being filled in (the command may be sent or dropped meanwhile). */
+  const stillShown = (option, control) => Boolean(command && (command.fields.get(option.name) || {}).control === control);
+
   async function complete(option, control, list) {
+    // A field's wait for the last key may end after its command was sent or dropped: nothing is asked then.
+    if (!stillShown(option, control)) return;
     try {
       const { choices } = await post('autocomplete', { channelId, name: command.def.name, options: filled(option.name) });
       list.replaceChildren(...choices.map((c) => el('option', { value: String(c.value), label: c.name, text: c.name })));
-    } catch (e) { status('Autocomplete: ' + e.message); }
+    } catch (e) { if (stillShown(option, control)) status('Autocomplete: ' + e.message); }
   }
 
   $('composer').addEventListener('submit', (e) => {
@@ -586,6 +619,8 @@ export const PAGE_SCRIPT = `'use strict';
     // Cancel, or Escape as in Discord's forms: the form is dropped and the message box has the focus again.
     function close() {
       dismissed.add(modal.interactionId);
+      // Remembered by the page's server too, so that a reload does not bring the form back.
+      post('dismiss', { interactionId: modal.interactionId }).catch(() => undefined);
       renderModal();
       input.focus();
     }

@@ -40,7 +40,7 @@ export function PAGE_HTML(token: string): string {
     <form id="composer" class="composer" autocomplete="off">
       <div id="suggestions" class="suggestions" role="listbox" aria-label="Commands"></div>
       <div id="command-form" class="command-form" hidden></div>
-      <input id="input" aria-label="Message or slash command" placeholder="Pick who you are, then write, or type / for a command">
+      <textarea id="input" rows="1" aria-label="Message or slash command" placeholder="Pick who you are, then write, or type / for a command"></textarea>
       <button id="send" type="submit">Send</button>
     </form>
     <p id="status" class="status" role="status"></p>

@@ -80,6 +80,8 @@ interface Started {
   /** The command's, menu's or form's name, or the button's custom_id. */
   name: string;
   button: boolean;
+  /** The person closed the form SayBot answered it with (Cancel or Escape): Discord's client no longer shows it. */
+  formClosed?: boolean;
 }
 
 export async function startPage(options: PageOptions): Promise<Page> {
@@ -208,6 +210,13 @@ export async function startPage(options: PageOptions): Promise<Page> {
         throw error;
       }
     },
+    /** The person closed a form unsent: nothing reaches SayBot (Discord sends nothing), and it is not shown again. */
+    async dismiss(body) {
+      const person = me(body.as);
+      const opened = started.get(String(body.interactionId));
+      if (opened !== undefined && opened.personId === person.id) opened.formClosed = true;
+      return {};
+    },
     async post(body) {
       const person = memberActing(body.as);
       const channelId = textChannel(body.channelId);
@@ -243,7 +252,9 @@ export async function startPage(options: PageOptions): Promise<Page> {
 
   /** The newest form SayBot answered this person's interaction with, while it waits to be submitted. */
   const openModal = (personId: string): Json | null => {
-    const open = [...started.values()].filter((s) => s.personId === personId && s.handle.modal !== undefined).at(-1);
+    const open = [...started.values()]
+      .filter((s) => s.personId === personId && s.handle.modal !== undefined && s.formClosed !== true)
+      .at(-1);
     return open === undefined ? null : { interactionId: open.handle.id, ...open.handle.modal };
   };
 

@@ -1,4 +1,8 @@
+// How far one client call got: the call across its attempts (the caller's signal, the total timeout, the abort that
+// stops what is in flight), and for each attempt whether any byte of its request left (WireWatch): what decides
+// whether it may have been charged.
 import { setTimeout as delay } from 'node:timers/promises';
+import { DecoratorHandler, type Dispatcher } from 'undici';
 import { AbortedError, TimeoutError, type VoiceApiError } from './errors.ts';
 
 /** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
@@ -169,5 +173,44 @@ export class Call {
   #clearTimer(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+}
+
+// Whether any byte of one attempt's request reached its socket. The question "may this still be sent?" is asked
+// before the request is handed to undici, but the connection is opened after that: a request let go of while its
+// connection opens (a /stop, its order ended) is dropped by undici before it writes anything. Such an attempt
+// cannot have been charged, whatever error undici ends it with; only one whose bytes began to leave may have been.
+export class WireWatch {
+  #left = false;
+
+  /** Whether undici handed any of the request's body to the socket (the headers go with or before it). */
+  get left(): boolean {
+    return this.#left;
+  }
+
+  /** For `dispatcher.compose(...)`: notes the request's body leaving, and changes nothing else. */
+  readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
+    dispatch(options, new Noting(handler, () => (this.#left = true)));
+}
+
+class Noting extends DecoratorHandler {
+  readonly #inner: Dispatcher.DispatchHandlers;
+  readonly #leaving: () => void;
+
+  constructor(handler: Dispatcher.DispatchHandlers, leaving: () => void) {
+    super(handler);
+    this.#inner = handler;
+    this.#leaving = leaving;
+  }
+
+  onBodySent(chunk: unknown): void {
+    this.#leaving();
+    (this.#inner.onBodySent as ((chunk: unknown) => void) | undefined)?.(chunk);
+  }
+
+  // DecoratorHandler does not pass this one on; undici calls it once the whole request is written.
+  onRequestSent(): void {
+    this.#leaving();
+    (this.#inner as { onRequestSent?: () => void }).onRequestSent?.();
   }
 }

@@ -7,8 +7,7 @@ import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import { audioBound, DEFAULT_AUDIO_LIMITS, type AudioLimits } from './audio-limits.ts';
 import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { Call } from './call.ts';
-import { WireWatch } from './wire-watch.ts';
+import { Call, WireWatch } from './call.ts';
 import {
   BadRequestError,
   ConnectionError,
@@ -20,9 +19,17 @@ import {
   type TimeoutPhase,
   type UsageInfo,
 } from './errors.ts';
-import { KeyState, type KeyStateSnapshot } from './key-state.ts';
 import { withoutEchoes } from './echoes.ts';
-import { errorForStatus, header, parseServiceMessage, requestIdOf, usageOf, type ResponseHeaders } from './response.ts';
+import {
+  errorForStatus,
+  header,
+  KeyState,
+  parseServiceMessage,
+  requestIdOf,
+  usageOf,
+  type KeyStateSnapshot,
+  type ResponseHeaders,
+} from './response.ts';
 import {
   answerCharge,
   hasServiceHeaders,

@@ -15,4 +15,4 @@ export {
 } from './client.ts';
 export * from './errors.ts';
 export type { TtsRequest, EmotionTtsRequest, CloneVoiceRequest, RefAudio } from './schemas.ts';
-export type { KeyAnswer, KeyStateSnapshot } from './key-state.ts';
+export type { KeyAnswer, KeyStateSnapshot } from './response.ts';

@@ -1,6 +1,6 @@
 // How long the free voice (eSpeak NG, src/core/free-voice/) takes to say a line, estimated from its characters, for
-// the check of its 120 s a line (src/core/sourcing/seconds-cap.ts). Its own rates, not the paid voices'
-// (src/core/quota/queue-bounds.ts): eSpeak NG
+// the check of its 120 s a line (src/core/quota/seconds-bounds.ts). Its own rates, not the paid voices'
+// (src/core/quota/seconds-bounds.ts): eSpeak NG
 // reads Korean and Chinese slower than they do, and alphabetic scripts faster, so the paid estimate let Korean
 // lines through that proved longer than the cap's margin and refused English lines that would have fitted.
 import { freeVoice } from './free-voices.ts';

@@ -1,14 +1,34 @@
-import { MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
+// An interaction's clock: when SayBot received it, its first answer within Discord's 3 s, and whether its token's
+// 15 minutes are over. Both are counted from receipt on this process's monotonic clock: Discord counts them by its
+// own clock and the host's wall clock may be minutes off (a VM back from sleep, a container without time sync), so
+// neither is ever judged from the ID's timestamp against Date.now(); and what Discord answers about a token wins.
+import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { commandNameOf } from './answered.ts';
-import { noteIfTokenGone, tokenGone } from './expired-token.ts';
-import { sinceReceived } from './received.ts';
+import { commandNameOf } from './command-loader.ts';
+
+const receivedAt = new WeakMap<BaseInteraction, number>();
+
+/** Notes the moment an interaction arrived (the first thing done with it); a second note keeps the first. */
+export function noteReceived(interaction: BaseInteraction, at: number = performance.now()): void {
+  if (!receivedAt.has(interaction)) receivedAt.set(interaction, at);
+}
+
+/** Milliseconds since the interaction arrived; one never noted (not routed here) counts from now. */
+export function sinceReceived(interaction: BaseInteraction): number {
+  noteReceived(interaction);
+  return performance.now() - (receivedAt.get(interaction) ?? performance.now());
+}
+
+/** When the interaction arrived, in ms since the epoch by this host's clock (for durations measured on this host). */
+export function receivedAtEpochMs(interaction: BaseInteraction): number {
+  return Date.now() - sinceReceived(interaction);
+}
 
 /**
- * How long a command may work before its first response, from when SayBot received the interaction (received.ts,
- * a monotonic clock: a host clock minutes off changes nothing); Discord forgets an interaction not acknowledged
- * within 3 s of its creation, and the event reaches us some time after that. Past this, it is deferred for it.
+ * How long a command may work before its first response, from when SayBot received the interaction (noteReceived);
+ * Discord forgets an interaction not acknowledged within 3 s of its creation, and the event reaches us some time
+ * after that. Past this, it is deferred for it.
  */
 export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
@@ -142,4 +162,40 @@ export function answerAutocompleteByDeadline(interaction: AutocompleteInteractio
       );
   }, untilDeadline(interaction));
   return () => clearTimeout(timer);
+}
+
+/**
+ * Discord's answers that mean the token is gone: 50027 Invalid Webhook Token (past its 15 minutes), 10015 Unknown
+ * Webhook (an interaction never acknowledged), 10062 Unknown interaction (a first response after its 3 s).
+ */
+const TOKEN_GONE_CODES: ReadonlySet<number> = new Set([50027, 10015, 10062]);
+/**
+ * A token works for 15 minutes from Discord's creation of the interaction, which is before SayBot receives it
+ * (an answerable one arrives within its 3 s); the margin covers that and the request's own transit.
+ */
+export const TOKEN_LIFETIME_MS = 15 * 60_000 - 30_000;
+
+const gone = new WeakSet<AnsweredInteraction>();
+const loggers = new WeakMap<AnsweredInteraction, Logger>();
+
+/** Who logs for an interaction whose reply cannot use its token (set where the interaction is routed). */
+export function watchToken(interaction: AnsweredInteraction, log: Logger): void {
+  loggers.set(interaction, log);
+}
+
+export function tokenLogger(interaction: AnsweredInteraction): Logger | undefined {
+  return loggers.get(interaction);
+}
+
+/** True once the token is known (Discord said so) or certain (by our own clock) to be gone. */
+export function tokenGone(interaction: AnsweredInteraction): boolean {
+  return gone.has(interaction) || sinceReceived(interaction) > TOKEN_LIFETIME_MS;
+}
+
+/** Remembers a token Discord refused as gone, so that no later reply of this interaction tries it again. */
+export function noteIfTokenGone(interaction: AnsweredInteraction, error: unknown): boolean {
+  if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number' || !TOKEN_GONE_CODES.has(error.code))
+    return false;
+  gone.add(interaction);
+  return true;
 }

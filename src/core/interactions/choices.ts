@@ -2,7 +2,7 @@ import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { FreeVoice } from '../free-voice/free-voices.ts';
 import type { ClonedVoice, Preset } from '../store/types.ts';
 import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/preset-voices.ts';
-import { t } from '../i18n/translate.ts';
+import { t } from '../i18n/catalogue.ts';
 
 /** Discord shows at most 25 choices, each name at most 100 characters. */
 export const MAX_CHOICES = 25;

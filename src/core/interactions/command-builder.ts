@@ -16,7 +16,7 @@ import {
   SlashCommandUserOption,
   type SharedNameAndDescription,
 } from 'discord.js';
-import { localisations, t, type MessageKey } from '../i18n/translate.ts';
+import { localisations, t, type MessageKey } from '../i18n/catalogue.ts';
 import { forAdminsByDefault, type MenuRequirements, type Requirements } from './preconditions.ts';
 
 // Command definitions built from the catalogue (src/core/i18n/): a command or option is declared once, by its

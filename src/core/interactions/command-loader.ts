@@ -1,8 +1,11 @@
+// The command modules: loaded from commands/ once, and which one an interaction is for (by its name, or by the
+// `<command name>:` that starts its components' custom_ids).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApplicationCommandType } from 'discord.js';
 import type {
+  AnsweredInteraction,
   AnyCommandModule,
   BotCommandInteraction,
   CommandContext,
@@ -43,6 +46,19 @@ export function commandFor(
   const command = commands.get(interaction.commandName);
   if (command === undefined) return undefined;
   return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
+}
+
+/**
+ * The command an interaction answers for, for logs and replies: its own name, or for the submit of a command's
+ * form the command that showed it (custom_ids of a command's components start with `<command name>:`).
+ */
+export function commandNameOf(interaction: AnsweredInteraction): string {
+  return 'commandName' in interaction ? interaction.commandName : ownerOfCustomId(interaction.customId);
+}
+
+/** `clone` of `clone:form:file`. */
+export function ownerOfCustomId(customId: string): string {
+  return customId.split(':', 1)[0] ?? '';
 }
 
 export function isCommandModule(value: unknown): value is AnyCommandModule {

@@ -19,7 +19,7 @@ import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { MessageKey } from '../i18n/translate.ts';
+import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {

@@ -1,6 +1,6 @@
 // How a failure reaches the member: a UserError carries the words a command chose; every other error is worded
 // by the features' failure words (src/features/speaking/failure-words.ts), which the app hands to the router.
-import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n/translate.ts';
+import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n/catalogue.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 

@@ -1,4 +1,9 @@
-import type { ChatInputCommandInteraction, SharedSlashCommandOptions } from 'discord.js';
+// A command's options: a declared setting's slash option, built and read as its declaration says (setting-types.ts),
+// so that the same option, range, choices and refusals go wherever the setting is offered; and the options several
+// commands share (/say, /emote, /preset save, /myvoice set): the speech settings' options, built and read from their
+// declarations (src/core/settings/setting-declarations.ts), the text, the preset and the output.
+import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
+import type { MessageKey } from '../i18n/catalogue.ts';
 import {
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
@@ -7,19 +12,146 @@ import {
   type SpeechSettingName,
   type SpeechSettings,
 } from '../settings/setting-declarations.ts';
-import {
-  addSettingOption,
-  readSettingOptions,
-  stringSettingOption,
-  type SettingOptionSpec,
-} from './setting-options.ts';
-import { stringOption } from './command-builder.ts';
+import type { ChoiceSetting, SettingDeclaration, TextSetting } from '../settings/setting-types.ts';
+import { booleanOption, integerOption, numberOption, roleOption, stringOption } from './command-builder.ts';
+import { UserError } from './failures.ts';
+import { echo } from './replies.ts';
 
-export { readText, type SettingOptionSpec } from './setting-options.ts';
+/** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */
+export type DescriptionVariant = {
+  [K in MessageKey]: K extends `option.${string}.description.${infer V}` ? V : never;
+}[MessageKey];
 
-// The options several commands share (/say, /emote, /preset save, /myvoice set): the speech settings' options,
-// built and read from their declarations (src/core/settings/setting-declarations.ts), so they are named, localised and
-// checked alike everywhere; the text, the preset and the output.
+/** What a command says of one setting's option: required, or described by its own variant of the description. */
+export interface SettingOptionSpec {
+  required?: boolean;
+  description?: DescriptionVariant;
+}
+
+/**
+ * The command builders type an option's name and description variant together, for one option at a time; here the
+ * option is any setting's, so both are passed as one option's (the declarations' tests hold every option built here
+ * to the one the builders make of its own name).
+ */
+type AnyOption = 'voice';
+type AnySpec = { required?: boolean; description?: 'voices' };
+
+/** Adds the setting's option to a command or subcommand, as its declaration says. */
+export function addSettingOption<B extends SharedSlashCommandOptions<B>>(
+  builder: B,
+  declared: SettingDeclaration,
+  spec: SettingOptionSpec = {},
+): B {
+  const name = declared.option as AnyOption;
+  const given = spec as AnySpec;
+  switch (declared.kind) {
+    case 'flag':
+      return builder.addBooleanOption(booleanOption(name, given));
+    case 'integer':
+      return builder.addIntegerOption(integerOption(name, { ...given, ...declared.range }));
+    case 'number':
+      return builder.addNumberOption(numberOption(name, { ...given, ...declared.range }));
+    case 'role':
+      return builder.addRoleOption(roleOption(name, given));
+    case 'choice':
+    case 'text':
+      return builder.addStringOption(stringSettingOption(declared, spec));
+  }
+}
+
+/** A text or choice setting's string option: its length and autocomplete, or its choices. */
+export function stringSettingOption(
+  declared: TextSetting | ChoiceSetting<string>,
+  spec: SettingOptionSpec = {},
+): SlashCommandStringOption {
+  const name = declared.option as AnyOption;
+  const given = spec as AnySpec;
+  if (declared.kind === 'choice') {
+    const choices = declared.none === undefined ? declared.values : [...declared.values, declared.none];
+    return stringOption(name, { ...given, choices: choices as never[] });
+  }
+  return stringOption(name, {
+    ...given,
+    maxLength: declared.maxLength,
+    ...(declared.autocomplete ? { autocomplete: true } : {}),
+  });
+}
+
+type Options = ChatInputCommandInteraction['options'];
+
+/** A trimmed string option, undefined when absent or blank. */
+export function readText(options: Options, name: string): string | undefined {
+  return options.getString(name)?.trim() || undefined;
+}
+
+/** A value the option gives: undefined when not given, null when it clears the setting. */
+export type GivenValue = string | number | boolean | null | undefined;
+
+/**
+ * One setting's value as its option gives it: undefined when not given, null when it clears the setting (`none`,
+ * @everyone as the role); a value the setting does not take is refused (UserError), before anything is paid.
+ */
+export function readSettingOption(options: Options, declared: SettingDeclaration, guildId: string | null): GivenValue {
+  const name = declared.option;
+  switch (declared.kind) {
+    case 'flag':
+      return options.getBoolean(name) ?? undefined;
+    case 'integer':
+    case 'number': {
+      const value = declared.kind === 'integer' ? options.getInteger(name) : options.getNumber(name);
+      if (value === null) return undefined;
+      // Discord enforces the range for its own clients; a crafted value is refused all the same.
+      const { min, max } = declared.range;
+      if (declared.refusal !== undefined && !(value >= min && value <= max))
+        throw new UserError(declared.refusal.key, declared.refusal.params ?? { value: String(value) });
+      return declared.step === undefined ? value : declared.step(value);
+    }
+    case 'role': {
+      const role = options.getRole(name);
+      // @everyone as the role means "no role".
+      return role === null ? undefined : role.id === guildId ? null : role.id;
+    }
+    case 'choice': {
+      const value = options.getString(name);
+      if (value === null) return undefined;
+      if (value === declared.none) return null;
+      const choice = declared.values.find((known) => known === value);
+      // Discord offers only the choices; a crafted value is refused, or is no choice.
+      if (choice === undefined && declared.refusal !== undefined) throw new UserError(declared.refusal);
+      return choice;
+    }
+    case 'text': {
+      const typed = readText(options, name);
+      if (typed === undefined) return undefined;
+      const value = declared.tidy === undefined ? typed : declared.tidy(typed);
+      if (declared.none !== undefined && value.toLowerCase() === declared.none) return null;
+      const shape = declared.shape;
+      if (shape !== undefined && (value.length > declared.maxLength || !shape.pattern.test(value)))
+        throw new UserError(
+          shape.refusal,
+          shape.param === undefined ? {} : { [shape.param]: echo(value, declared.maxLength) },
+        );
+      return value;
+    }
+  }
+}
+
+/**
+ * The settings among `list` an interaction's options give (only those given), as their declarations read them; the
+ * first refused, in the list's order, refuses them all.
+ */
+export function readSettingOptions<Name extends string>(
+  options: Options,
+  list: ReadonlyArray<readonly [Name, SettingDeclaration]>,
+  guildId: string | null,
+): Partial<Record<Name, Exclude<GivenValue, undefined>>> {
+  const given: Partial<Record<Name, Exclude<GivenValue, undefined>>> = {};
+  for (const [name, declared] of list) {
+    const value = readSettingOption(options, declared, guildId);
+    if (value !== undefined) given[name] = value;
+  }
+  return given;
+}
 
 /**
  * The most characters /say and /emote speak, counted as the service bills them (countCharacters): Discord's
@@ -37,8 +169,6 @@ export const presetOption = () => stringOption('preset', { maxLength: 100, autoc
 export const outputOption = () => stringOption('output', { choices: OUTPUT_CHOICES });
 
 const OUTPUT_CHOICES = ['voice', 'file', 'voice-message'] as const;
-
-type Options = ChatInputCommandInteraction['options'];
 
 /** The `output` option; absent, or a value Discord's clients could not have sent, is no choice. */
 export function readOutput(options: Options): (typeof OUTPUT_CHOICES)[number] | undefined {

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
-import type { MessageKey, MessageParams } from '../i18n/translate.ts';
+import type { MessageKey, MessageParams } from '../i18n/catalogue.ts';
 import type { MemberVoiceRight } from '../order/revocation.ts';
 
 export type { MemberVoiceRight } from '../order/revocation.ts';

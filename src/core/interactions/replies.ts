@@ -1,11 +1,10 @@
 import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { claimFirstResponse, settled } from './acknowledge.ts';
-import { commandNameOf } from './answered.ts';
-import { noteIfTokenGone, tokenGone } from './expired-token.ts';
+import { claimFirstResponse, noteIfTokenGone, settled, tokenGone } from './acknowledge.ts';
+import { commandNameOf } from './command-loader.ts';
 import type { DescribedFailure } from './failures.ts';
-import { t, type MessageKey, type MessageParams } from '../i18n/translate.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n/catalogue.ts';
 import { NO_MENTIONS } from './safe-text.ts';
 import { replyWithoutToken } from './tokenless-reply.ts';
 

@@ -1,7 +1,6 @@
 import type { ButtonInteraction, Interaction, ModalSubmitInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
-import { acknowledgeByDeadline, answerAutocompleteByDeadline } from './acknowledge.ts';
-import { ownerOfCustomId } from './answered.ts';
+import { acknowledgeByDeadline, answerAutocompleteByDeadline, noteReceived, watchToken } from './acknowledge.ts';
 import type {
   AnsweredInteraction,
   AnyCommandModule,
@@ -10,12 +9,10 @@ import type {
   CommandModule,
   FormSubmitInteraction,
 } from './command.ts';
-import { commandFor, isMessageMenu, servicesFor } from './command-loader.ts';
-import { watchToken } from './expired-token.ts';
+import { commandFor, isMessageMenu, ownerOfCustomId, servicesFor } from './command-loader.ts';
 import type { FailureWords } from './failures.ts';
 import { enforcePreconditions } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
-import { noteReceived } from './received.ts';
 import { showFailure } from './replies.ts';
 
 /** What the features give the router: the words of a failure, and who answers a button no command owns. */

@@ -1,7 +1,6 @@
 // A declared setting's value in words, in the member's language, as its declaration's `shown` says
 // (setting-types.ts); and a set of settings as one line, settings sharing a clause shown in one.
-import type { MessageKey } from '../i18n/catalogue.ts';
-import { t } from '../i18n/translate.ts';
+import { type MessageKey, t } from '../i18n/catalogue.ts';
 import { echo } from './replies.ts';
 import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { SettingDeclaration } from '../settings/setting-types.ts';

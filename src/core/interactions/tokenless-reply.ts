@@ -1,13 +1,12 @@
-// The one place a reply goes when its interaction's token is gone (expired-token.ts): a private reply to the member
+// The one place a reply goes when its interaction's token is gone (acknowledge.ts): a private reply to the member
 // by DM, never to the channel; a public one to the channel, naming the requester. With the member's DMs closed, a
 // private reply is dropped with one log line (no message body in it).
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { commandNameOf } from './answered.ts';
-import { tokenLogger } from './expired-token.ts';
-import { t } from '../i18n/translate.ts';
-import { sinceReceived } from './received.ts';
+import { commandNameOf } from './command-loader.ts';
+import { sinceReceived, tokenLogger } from './acknowledge.ts';
+import { t } from '../i18n/catalogue.ts';
 import { NO_MENTIONS, echo } from './safe-text.ts';
 
 /** Discord: "Cannot send messages to this user" (DMs closed to the bot, or no shared server). */

@@ -1,7 +1,7 @@
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import type { SpeechSettings, Store } from '../store/types.ts';
-import { defaultVoiceFor } from '../voice-catalogue/preset-voices.ts';
+import type { ClonedVoice, SpeechSettings, Store } from '../store/types.ts';
+import { defaultVoiceFor, isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import type { SPEECH_SETTINGS } from '../settings/setting-declarations.ts';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../settings/setting-declarations.ts';
 import type { SentSettings } from '../settings/speech-request.ts';
 import type { SpeechRequest } from './pipeline.ts';
-import { usableVoice } from './voice-access.ts';
+import { isFreeVoice } from '../free-voice/free-voices.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
 export type SettingSource =
@@ -100,7 +100,7 @@ export interface SettingsQuery {
 
 /**
  * The settings a request is spoken with: reads the chosen preset, the member's defaults and the server's default
- * preset (three indexed reads), resolves them in order, and checks the voice that won (voice-access.ts). Throws a
+ * preset (three indexed reads), resolves them in order, and checks the voice that won (usableVoice, below). Throws a
  * SpeechInputError for a preset or a voice this server does not have.
  */
 export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
@@ -147,4 +147,26 @@ export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 
   const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
   if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
   return { effects };
+}
+
+export type UsableVoice =
+  | { kind: 'preset'; voiceId: string }
+  | { kind: 'free'; voiceId: string }
+  | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
+
+/**
+ * The one check of a voice before it is used or saved (every request's settings, /preset save, /myvoice).
+ * A voice ID of the documented preset shape is accepted even when the catalogue does not list it (the service has
+ * 41, documents 6), and so is a free voice's (src/core/free-voice/free-voices.ts). Anything else must be a cloned voice
+ * of *this* server, by ID or by its name there: a cloned
+ * voice of another server is refused exactly like an unknown one, so its existence does not leak.
+ */
+export async function usableVoice(store: Store, guildId: string, idOrName: string): Promise<UsableVoice> {
+  if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
+  // Whether the free voice may speak here is the speech path's to say (FREE_VOICE, the package installed).
+  if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
+  const cloned =
+    (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
+  if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
+  throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }

@@ -1,7 +1,7 @@
 // An order's lines as spoken, what acceptance settles for it, and its place in voice: types only, shared by the order
 // (order.ts), the pipeline that accepts it and the modules that deliver it.
 import type { Charge } from '../quota/charge.ts';
-import type { Admission } from '../quota/queue-bounds.ts';
+import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
 import type { Refusal } from '../refusal.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';

@@ -5,7 +5,7 @@
 // and the order records it. Everything about one order lives here, so nothing is kept beside it under its charge and
 // all of it goes when the order does.
 import type { Charge } from '../quota/charge.ts';
-import type { Admission } from '../quota/queue-bounds.ts';
+import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
 import { afterPaying } from '../quota/paid-part-way.ts';
 import type { Refusal } from '../refusal.ts';

@@ -5,7 +5,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import type { QueueBounds } from '../quota/queue-bounds.ts';
+import type { QueueBounds } from '../quota/seconds-bounds.ts';
 import type { OrderRights } from './rights.ts';
 
 export interface SpeechPipelineOptions {

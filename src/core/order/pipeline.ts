@@ -7,8 +7,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartCheck } from './clips.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
-import { RightsWatch } from './rights-watch.ts';
-import { RightsAsker } from './rights-asker.ts';
+import { RightsAsker, RightsWatch } from './rights-asker.ts';
 import type { RightsAnswered } from './rights.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
@@ -18,15 +17,16 @@ import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { freeStandIn } from '../sourcing/service-request.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
-import { QueueBook, enforcementFor } from '../quota/queue-bounds.ts';
-import { countCharacters, splitText } from '../split-text.ts';
+import { countCharacters, splitText } from '../characters.ts';
 import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,
+  enforcementFor,
   estimatePlanSeconds,
   fitsFreeLine,
   freeLineLimit,
-} from '../sourcing/seconds-cap.ts';
+  QueueBook,
+} from '../quota/seconds-bounds.ts';
 import { QuoteAllowance, QuoteExceededError } from '../quota/quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { AcceptedTerms, Lane, SpokenLine } from './order-types.ts';
@@ -227,7 +227,7 @@ export class SpeechPipeline {
    * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
    * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
    * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet, and a file or voice
-   * message being made for them lets go of the part it waits for (rights-watch.ts), with the RightsRevokedError its
+   * message being made for them lets go of the part it waits for (rights-asker.ts), with the RightsRevokedError its
    * front-end words.
    */
   rightsChanged(guildId: string, userId?: string): void {

@@ -1,6 +1,6 @@
 // Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
 // it plays (SpeechPipeline, the port's through rights-asker.ts), and in voice whenever an event says they may have
-// changed (rights-watch.ts), since a moderator, a manager or the owner may take them away while it waits or plays.
+// changed (rights-asker.ts), since a moderator, a manager or the owner may take them away while it waits or plays.
 
 /**
  * A right of the member's own that SayBot asks before it speaks for them in a voice channel, and again while it

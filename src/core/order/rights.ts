@@ -22,7 +22,7 @@ export interface OrderRights {
   mayAccept(effects: OrderEffects): RightsVerdict;
   /**
    * May its next part be fetched, or played, now? Asked before each, and whenever a right may have changed
-   * (rights-watch.ts): a Revocation when what was accepted may no longer be said.
+   * (rights-asker.ts): a Revocation when what was accepted may no longer be said.
    */
   mayPlay(effects: OrderEffects): Revocation | undefined;
   /** Right before its file or voice message is posted: publicly, or only to the member who asked? */

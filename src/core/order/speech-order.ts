@@ -38,11 +38,11 @@ export type StillAllowed = () => Revocation | undefined | Promise<Revocation | u
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
   /**
-   * Waits out the member cooldown between paid requests (src/core/quota/budgets.ts); the day and month budgets always
+   * Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); the day and month budgets always
    * hold.
    */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds (src/core/quota/queue-bounds.ts) and the free-request rate (src/core/quota/free-rate.ts). */
+  /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/free-rate.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;

@@ -8,10 +8,10 @@ import { partClip, type PartBefore, type PartClip, type PartCheck } from './clip
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { Order } from './order.ts';
 import type { Lane, VoicePlace } from './order-types.ts';
-import { estimateRequestSeconds } from '../quota/queue-bounds.ts';
+import { estimateRequestSeconds } from '../quota/seconds-bounds.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
-import type { RightsWatch } from './rights-watch.ts';
+import type { RightsWatch } from './rights-asker.ts';
 import type { SpeechOutcome } from './speech-order.ts';
 
 /** What playing needs of the pipeline. */
@@ -24,7 +24,7 @@ export interface PlaybackNeeds {
   allowed: PartCheck;
   /** Called when the first frame goes out. */
   firstFrame: () => void;
-  /** Ends what plays the moment a right is taken away (rights-watch.ts). */
+  /** Ends what plays the moment a right is taken away (rights-asker.ts). */
   rights: RightsWatch;
   /** Whether SayBot still serves the guild (ALLOWED_GUILDS); absent: every guild. */
   serves: ((guildId: string) => boolean) | undefined;

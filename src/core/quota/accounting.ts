@@ -1,22 +1,105 @@
+// The books: whether a request may spend, and what it spent. The budgets are pure rules (how many characters a
+// server may spend a month, a member a day, and how often a member may spend); Accounting feeds them the store's
+// figures, holds what a request will spend, keeps the used-up month, and writes every spend (spend-ledger.ts).
 import { randomUUID } from 'node:crypto';
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, SpendsLeft, Store } from '../store/types.ts';
-import {
-  budgetsForRequest,
-  checkBudgets,
-  effectiveBudgets,
-  type BudgetRefusal,
-  type BudgetUsage,
-  type OperatorBudgets,
-} from './budgets.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
 import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
-import { byDeadline } from './store-deadline.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
+
+// Budgets: pure rules, no storage; Accounting below feeds them the figures.
+export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
+export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
+
+/** One value per budget; 0 means no limit. */
+export type OperatorBudgets = Record<BudgetName, number>;
+/** A server's own limits: only those it set (each at most the operator's). */
+export type ServerBudgets = Partial<Record<BudgetName, number>>;
+
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/**
+ * Whether a server may set `name` to `value`: a server lowers the operator's limits, never raises them (or
+ * lifts them: 0 clears the server's own value, which leaves the operator's in force).
+ */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/**
+ * The budgets a request is checked against: without the member cooldown for one that does not wait it out (its
+ * front-end says so, e.g. auto-read); the day and month budgets apply to every request. Its spends still count as
+ * the member's last spend, so a /say right after it waits out the cooldown as after any paid request.
+ */
+export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
+  return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
+}
+
+/** What has been spent so far (reservations of requests still under way included). */
+export interface BudgetUsage {
+  guildMonthChars: number;
+  memberDayChars: number;
+  /** When the member last sent a request that spent characters, if ever. */
+  memberLastSpendAt?: Date;
+}
+
+export type BudgetRefusal =
+  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
+  | {
+      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
+      limit: number;
+      used: number;
+      needed: number;
+      resetAt: Date;
+    }
+  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
+
+/**
+ * The first budget `needed` more characters would break, or undefined. Only requests that spend characters are
+ * checked at all: a cache hit spends none, so it counts against no budget and neither waits for nor starts a
+ * cooldown.
+ */
+export function checkBudgets(
+  limits: OperatorBudgets,
+  usage: BudgetUsage,
+  needed: number,
+  now: Date,
+): BudgetRefusal | undefined {
+  if (needed <= 0) return undefined;
+  const cooldown = limits.memberCooldownSeconds;
+  if (cooldown > 0 && usage.memberLastSpendAt !== undefined) {
+    const waitMs = usage.memberLastSpendAt.getTime() + cooldown * 1000 - now.getTime();
+    if (waitMs > 0) return { budget: 'memberCooldownSeconds', limit: cooldown, waitSeconds: Math.ceil(waitMs / 1000) };
+  }
+  const daily = limits.memberDailyChars;
+  if (daily > 0 && usage.memberDayChars + needed > daily) {
+    return { budget: 'memberDailyChars', limit: daily, used: usage.memberDayChars, needed, resetAt: nextDayStart(now) };
+  }
+  const monthly = limits.guildMonthlyChars;
+  if (monthly > 0 && usage.guildMonthChars + needed > monthly) {
+    return {
+      budget: 'guildMonthlyChars',
+      limit: monthly,
+      used: usage.guildMonthChars,
+      needed,
+      resetAt: nextMonthStart(now),
+    };
+  }
+  return undefined;
+}
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
@@ -48,6 +131,28 @@ function storeTimedOut(error: unknown): boolean {
     code === '25P03' ||
     /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message)
   );
+}
+
+/**
+ * `work`'s answer, or `late()`'s once `work` has waited `ms` on the store: no request waits on a hung store longer
+ * than that, whatever the store does. `work` itself goes on; what its late answer leaves is the caller's to undo.
+ */
+function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // Unref'd: a deadline alone never keeps the process up.
+    const timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms);
+    timer.unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 const storageUnavailable = (cause?: unknown) =>
@@ -526,7 +631,7 @@ export class Accounting {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
     await this.#month
-      .accepted(usage)
+      .accepted()
       .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
@@ -545,7 +650,7 @@ export class Accounting {
     });
     if (!spend.cached)
       await this.#month
-        .accepted(usage)
+        .accepted()
         .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 

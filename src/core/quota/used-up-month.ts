@@ -1,4 +1,12 @@
-import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
+// The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
+// fixing it. Every paid call runs under it (callUnderQuota): such a 429 marks the month used up before the caller
+// hears of it, unless the service says characters are left (only this request is too long for them: that is what
+// the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
+// say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not prove the service's
+// own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
+// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does.
+import { QuotaExceededError, VoiceApiError, type UsageInfo } from '../api/errors.ts';
+import { accountRefusalProven } from '../api/retry.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
@@ -131,10 +139,12 @@ export class UsedUpMonth {
     return probe.hold;
   }
 
-  /** The service accepted a request: the month is not (or no longer) used up. */
-  async accepted(usage: UsageInfo | undefined): Promise<void> {
+  /**
+   * The service accepted a request: the month is not (or no longer) used up. A month not marked has nothing its
+   * figures could end (observe only clears a mark), so one read of the mark is all it takes.
+   */
+  async accepted(): Promise<void> {
     if ((await this.#store.quota.get()).exhausted) await this.#clear('the service accepted a request');
-    else await this.observe(usage);
   }
 
   /** Any answer carrying the service's figures: characters left, or a higher limit than when marked, end the mark. */
@@ -174,4 +184,51 @@ export class UsedUpMonth {
     if (await this.#store.quota.clearExhausted())
       this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
+}
+
+/** What a paid call's failure is told to: the books (Accounting), which keep the month's mark. */
+export interface QuotaBooks {
+  /** The service's own 429: the month is used up. */
+  quotaExceeded(error: QuotaExceededError): Promise<unknown>;
+  /** Any other answer's usage figures, which may end a used-up month. */
+  observeUsage(usage: UsageInfo | undefined): Promise<void>;
+}
+
+/** Runs one API call of `characters` under the month's quota policy. */
+export async function callUnderQuota<T>(
+  accounting: QuotaBooks | undefined,
+  log: Logger,
+  characters: number,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    if (proven && left !== undefined && left > 0 && left < characters) {
+      const reset = error.rateLimit?.resetAt;
+      throw new Refusal(
+        { code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) },
+        { cause: error, level: 'warn' },
+      );
+    }
+    if (saysMonthUsedUp(error))
+      await accounting
+        ?.quotaExceeded(error)
+        .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
+    else if (error instanceof VoiceApiError) await accounting?.observeUsage(error.rateLimit);
+    throw error;
+  }
+}
+
+/**
+ * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
+ * the service's: its headers and its JSON error body; accountRefusalProven) whose figures, if it sends any, leave
+ * nothing.
+ */
+export function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
+  if (!(error instanceof QuotaExceededError) || !accountRefusalProven(error)) return false;
+  const left = error.rateLimit?.remaining;
+  return left === undefined || left === 0;
 }

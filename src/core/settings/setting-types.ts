@@ -1,7 +1,7 @@
 // The settings kit's declarations (type-only): how one setting is declared, whatever it belongs to (a speech setting
 // of /say, presets and /myvoice; an auto-read setting of a server). A declaration gives the value's type, its range or
 // choices, its default, its store column, its slash option and how it is shown; the kit derives the rest
-// (src/core/interactions/setting-options.ts: the option and its reading; src/core/interactions/setting-text.ts: the
+// (src/core/interactions/options.ts: the option and its reading; src/core/interactions/setting-text.ts: the
 // shown text; ColumnsOf: the columns' types).
 import type { MessageKey } from '../i18n/catalogue.ts';
 

@@ -7,11 +7,10 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
-import { effectsKey } from '../cache/cache-key.ts';
-import { SingleFlight } from '../cache/single-flight.ts';
+import { effectsKey } from '../cache/audio-cache.ts';
 import type { Charge } from '../quota/charge.ts';
 import type { OrderAccount } from './order-account.ts';
-import { abortable, withoutEffects, type PartStore, type SpeechAudio } from './part-flight.ts';
+import { abortable, SingleFlight, withoutEffects, type PartStore, type SpeechAudio } from './part-flight.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
 /** A part changed in the audio worker: read by every identical request at once, cached once whole. */

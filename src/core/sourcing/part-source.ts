@@ -1,29 +1,27 @@
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { changesAudio } from '../audio/workers/audio-thread/audio-thread.ts';
+import { changesAudio } from '../audio/effects/audible-steps.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
-import type { AudioCache } from '../cache/audio-cache.ts';
-import { effectsKey } from '../cache/cache-key.ts';
+import { effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';
-import { SingleFlight } from '../cache/single-flight.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
-import type { Charge } from '../quota/charge.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { callUnderQuota } from '../quota/quota-policy.ts';
-import { SpendRecorder, unwanted, type PaidCall } from '../quota/spend-recorder.ts';
+import { callUnderQuota } from '../quota/used-up-month.ts';
+import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import {
   failedUncharged,
   monthUsedUp,
   abortable,
+  SingleFlight,
   withoutEffects,
   Waiters,
   type Fetching,
@@ -31,8 +29,8 @@ import {
   type PartStore,
   type SpeechAudio,
 } from './part-flight.ts';
-import { countCharacters } from '../split-text.ts';
-import { fitsFreeLine } from './seconds-cap.ts';
+import { countCharacters } from '../characters.ts';
+import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 
 export type { SpeechAudio } from './part-flight.ts';
 
@@ -86,7 +84,7 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/spend-recorder.ts). */
+  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/charge.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
@@ -106,7 +104,7 @@ export class PartSource {
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#spends = new SpendRecorder(options.accounting, options.logger);
+    this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     this.#fallback = (options.fallback ?? false) && this.#freeVoice;
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };

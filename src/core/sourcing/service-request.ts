@@ -3,7 +3,7 @@
 // the body sent (each setting under its wire name, on the endpoints that take it), and the cache key of its audio
 // (requests equal in every setting sent sound the same, so share one cache entry).
 import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
-import { cacheKey } from '../cache/cache-key.ts';
+import { cacheKey } from '../cache/audio-cache.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';

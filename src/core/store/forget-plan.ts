@@ -82,7 +82,7 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];
 
-/** How every marker and keyed pseudonym (period-pseudonym.ts) begins: no Discord ID does. */
+/** How every marker and keyed pseudonym (areas/forget-carry-over.ts) begins: no Discord ID does. */
 export const FORGOTTEN_PREFIX = 'forgotten:';
 
 /** A non-reversible stand-in for an ID: random, so nothing leads back to whom it replaced. */
@@ -164,5 +164,5 @@ export function planDescribeMember(
   );
 }
 
-/** Whether an ID is a marker or a keyed pseudonym (period-pseudonym.ts) rather than a Discord ID. */
+/** Whether an ID is a marker or a keyed pseudonym (areas/forget-carry-over.ts) rather than a Discord ID. */
 export const isForgottenId = (id: string): boolean => id.startsWith(FORGOTTEN_PREFIX);

@@ -278,7 +278,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 10,
     name: "the store's own secrets",
-    // A key made once per database (period-pseudonym.ts): a deleted member's or server's spends of the day or month
+    // A key made once per database (areas/forget-carry-over.ts): a deleted member's or server's spends of the day or month
     // under way keep counting against their budgets under a keyed pseudonym, never under their ID.
     up: (db, _types, dialect) => [
       db.schema

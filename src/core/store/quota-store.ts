@@ -41,7 +41,7 @@ export interface NewSpend {
   service?: ServiceUsage | undefined;
   /**
    * The member (or the whole guild) asked to be forgotten after the request was accepted: recorded without their
-   * ID, its characters in the running totals under the period's pseudonym (period-pseudonym.ts), as a deletion
+   * ID, its characters in the running totals under the period's pseudonym (areas/forget-carry-over.ts), as a deletion
    * leaves them, so they still count against the day's (or the month's) budget.
    */
   forgotten?: 'member' | 'guild' | undefined;
@@ -101,7 +101,7 @@ export interface QuotaState {
   service?: ServiceUsage & { month: string; updatedAt: Date };
 }
 
-/** A server's own budgets (see src/core/quota/budgets.ts); a field absent = the server set none. */
+/** A server's own budgets (see src/core/quota/accounting.ts); a field absent = the server set none. */
 export type GuildBudgetSettings = Partial<
   Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
 >;

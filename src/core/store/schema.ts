@@ -117,7 +117,7 @@ export interface Database {
   soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
   /**
    * A deletion made by another process (`npm run forget`), for running bots to drop what they hold in memory: the
-   * server and member as keyed pseudonyms (period-pseudonym.ts), never their IDs.
+   * server and member as keyed pseudonyms (areas/forget-carry-over.ts), never their IDs.
    */
   forget_notices: { token: string; guild_key: string | null; member_key: string | null; at: number };
 }

@@ -552,7 +552,7 @@ export class GuildPlayer {
   /**
    * Ends the clips `which` picks as failed with `error`: the one playing at once, at its next packet and without
    * closing silence (the sender keeps no packet back), and those queued before they are opened. What a right taken
-   * away while a clip plays uses (src/core/order/rights-watch.ts): it is silenced, not heard to its end. Returns how
+   * away while a clip plays uses (src/core/order/rights-asker.ts): it is silenced, not heard to its end. Returns how
    * many clips it ended.
    */
   end(which: (item: PlaybackItem) => boolean, error: unknown): number {

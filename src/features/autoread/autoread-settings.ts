@@ -8,7 +8,7 @@ import {
   type AutoReadSettingChanges,
   type AutoReadSettings,
 } from './reading/setting-declarations.ts';
-import { addSettingOption, readSettingOptions } from '../../core/interactions/setting-options.ts';
+import { addSettingOption, readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import './strings.ts';
 

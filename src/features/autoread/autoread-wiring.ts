@@ -21,6 +21,7 @@ import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
+import type { ChannelReading } from '../../core/interactions/command.ts';
 import { VoiceChannelStatus } from './voice-channel-status.ts';
 
 export interface AutoreadWiringOptions {
@@ -145,8 +146,12 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
-    const binding = this.#reader.binding(guildId);
-    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
+    return this.#reader.readingIn(guildId);
+  }
+
+  /** What a command choosing its target reads of auto-read (the reader's own answer, nothing more). */
+  get channels(): ChannelReading {
+    return this.#reader;
   }
 
   async pause(guildId: string): Promise<boolean> {

@@ -16,7 +16,7 @@ import {
 import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from '../speaking/index.ts';
 import type { Logger } from '../../core/log.ts';
-import { usableVoice } from '../../core/order/voice-access.ts';
+import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

@@ -4,7 +4,8 @@
 // planLines, the key's last answers from the Voice API client, the free voice and the cache from the core,
 // `npm run doctor`'s checks from src/app/doctor/ (one run at a time), Public Bot from Discord's application object.
 // The summary row above them reads the same figures; the install link is install-link.ts'.
-// Leaving a server is a change: a POST with the CSRF token (guards.ts), reached through a confirmation page.
+// Leaving a server is a change: a POST with the CSRF token (guards.ts), reached through a confirmation page, answered
+// with a redirect to the console (Post/Redirect/Get: a reload shows the console, it does not send the leave again).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
@@ -23,6 +24,8 @@ type Ctx = Context<DashboardEnv>;
 
 /** Servers shown a page: each is a few reads of the store. */
 export const SERVERS_PER_PAGE = 25;
+/** Servers the console left lately, remembered for the notice after the redirect. */
+const LEFT_REMEMBERED = 20;
 
 export interface ConsoleDeps {
   store: Store;
@@ -44,6 +47,12 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
   app.use('/owner/*', guard);
   const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
   const sources = { accounting: bot.accounting, store };
+
+  /**
+   * The servers the console left lately, by ID: their names as SayBot knew them, for the notice at /owner?left=<id>
+   * after the redirect (a name never comes from the address, which anyone could write).
+   */
+  const leftLately = new Map<string, string>();
 
   /** The last run of the checks, and the one under way: never two at once, whoever asks. */
   let lastRun: { at: Date; checks: readonly DoctorCheck[] } | undefined;
@@ -135,7 +144,13 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
     return c.html(consolePage(pageContext(c, notice), view), status);
   }
 
-  app.get('/owner', (c) => show(c));
+  app.get('/owner', (c) => {
+    const left = leftLately.get(c.req.query('left') ?? '');
+    return show(
+      c,
+      left === undefined ? undefined : { kind: 'ok', text: t(c.get('locale'), 'console.leftServer', { server: left }) },
+    );
+  });
 
   app.post('/owner/doctor', async (c) => {
     await runDoctor();
@@ -166,6 +181,9 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
       return show(c, { kind: 'error', text: t(locale, 'console.leaveUnconfirmed') }, 400);
     if (!(await owner.leave(server.id))) return show(c, { kind: 'error', text: t(locale, 'console.notInServer') }, 404);
     audit(logger, 'owner.leave', { userId: userOf(c), guildId: server.id });
-    return show(c, { kind: 'ok', text: t(locale, 'console.leftServer', { server: server.name }) });
+    leftLately.delete(server.id);
+    leftLately.set(server.id, server.name);
+    for (const id of leftLately.keys()) if (leftLately.size > LEFT_REMEMBERED) leftLately.delete(id);
+    return c.redirect(`/owner?left=${server.id}`, 303);
   });
 }

@@ -17,7 +17,7 @@ import {
   type DictionaryProblem,
   type EntryName,
 } from '../autoread/index.ts';
-import { countCharacters } from '../../core/split-text.ts';
+import { countCharacters } from '../../core/characters.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';

@@ -4,7 +4,7 @@
 // manager (Manage Server, from SayBot's data: Membership) the budgets in force and auto-read's state as its page
 // reads them.
 import type { UsageReport } from '../../core/quota/accounting.ts';
-import type { OperatorBudgets } from '../../core/quota/budgets.ts';
+import type { OperatorBudgets } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, Membership, VoiceNow } from './dashboard-types.ts';
 

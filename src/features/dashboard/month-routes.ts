@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
 import { describeFailure } from '../speaking/index.ts';
 import type { Logger } from '../../core/log.ts';
-import { BUDGET_NAMES, type BudgetName } from '../../core/quota/budgets.ts';
+import { BUDGET_NAMES, type BudgetName } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

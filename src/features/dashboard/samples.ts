@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
 import { chooseSettings, ttsRequest } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -78,7 +78,7 @@ export class Samples {
       if (request.kind === 'ready') throw new Error('a sample is never ready-made audio');
       const { characters } = await this.#speech.quoteScene([{ request, pauseBefore: 0 }]);
       if (characters > 0 && input.paidCharacters !== characters) return { kind: 'quote', characters };
-      const job = handOver(this.#speech, {
+      const handed = handOver(this.#speech, {
         request,
         requester: {
           guildId: input.guildId,
@@ -92,8 +92,8 @@ export class Samples {
         // Heard in the member's own browser: nothing happens in Discord, so no right of theirs there is asked.
         effects: { does: [], at: null },
       });
-      await job.accepted;
-      const answer = wordOutcome(await job.outcome, { flavour: 'sample' });
+      await handed.accepted;
+      const answer = wordOutcome(await handed.outcome, { flavour: 'sample' });
       if (answer.answer === 'refused') throw answer.error;
       if (answer.answer !== 'audio') throw new Error(`a sample cannot be made of a ${answer.answer} answer`);
       return { kind: 'audio', id: this.#keep(input, answer.data, MEDIA_TYPES[answer.format]), characters };

@@ -14,7 +14,7 @@ import { UserError } from '../../core/interactions/failures.ts';
 import { describeFailure } from '../speaking/index.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
-import { usableVoice } from '../../core/order/voice-access.ts';
+import { usableVoice } from '../../core/order/order-settings.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
 import { languageName } from '../../core/voice-catalogue/preset-voices.ts';

@@ -4,8 +4,7 @@
 // speaker of the scene already has while an unused one is left.
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
-import { resolveSettings, type SettingsLayers } from '../../core/order/order-settings.ts';
-import { usableVoice } from '../../core/order/voice-access.ts';
+import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/order/order-settings.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';

@@ -21,7 +21,7 @@ import {
   type OutcomeAnswer,
 } from '../speaking/index.ts';
 import type { SpeechOutcome, SpeechTarget } from '../../core/order/pipeline.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
@@ -112,7 +112,7 @@ async function playScene(
   } else {
     target = { kind: 'voice-message' };
   }
-  const job = handOver(context.speech, {
+  const handed = handOver(context.speech, {
     scene: scene.plan.lines,
     sceneFormat: scene.format,
     quoted: scene.quoted,
@@ -121,8 +121,8 @@ async function playScene(
     // Every line's words are a member's: the script's author chose them.
     effects: effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   });
-  const outcome = await job.accepted.then(
-    () => job.outcome,
+  const outcome = await handed.accepted.then(
+    () => handed.outcome,
     (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
   );
   const answer = wordOutcome(outcome, {
@@ -148,7 +148,7 @@ async function playScene(
     return;
   }
   // Asked again right before posting: a right taken away since the scene was confirmed makes it the member's alone.
-  await deliver(interaction, context, scene, answer, job.privately || job.postsPrivately());
+  await deliver(interaction, context, scene, answer, handed.privately || handed.postsPrivately());
 }
 
 /** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */

@@ -3,7 +3,7 @@
 // pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/order/order-settings.ts';
-import { estimatePlanSeconds } from '../../core/sourcing/seconds-cap.ts';
+import { estimatePlanSeconds } from '../../core/quota/seconds-bounds.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';

@@ -15,4 +15,13 @@ declare module '../../core/i18n/catalogue.ts' {
 
 addMessages('scenes', { en, ko, ja });
 
-export * from '../../core/i18n/translate.ts';
+export {
+  formatNumber,
+  localisations,
+  t,
+  TRANSLATED_LOCALES,
+  type LocalisedMessage,
+  type MessageKey,
+  type MessageParam,
+  type MessageParams,
+} from '../../core/i18n/catalogue.ts';

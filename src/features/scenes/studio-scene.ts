@@ -4,7 +4,7 @@
 // pipeline as one scene order that never pays more than the characters its member confirmed (SpeechOrder's quoted).
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { handOver, wordOutcome } from '../speaking/index.ts';
@@ -180,7 +180,7 @@ export async function makeStudioScene(
     if (line === undefined || turn === undefined) throw new UserError('scene.script.empty', { line: 0 });
     plan = { ...plan, lines: [{ ...line, pauseBefore: 0 }], turns: [turn], speakers: 1 };
   }
-  const job = handOver(services.speech, {
+  const handed = handOver(services.speech, {
     scene: plan.lines,
     sceneFormat: order.format,
     quoted: order.quoted,
@@ -199,8 +199,8 @@ export async function makeStudioScene(
     effects: { does: order.voice === undefined ? [] : ['speak-in-voice', 'member-words'], at: null },
     ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });
-  const outcome = await job.accepted.then(
-    () => job.outcome,
+  const outcome = await handed.accepted.then(
+    () => handed.outcome,
     (error: unknown): SpeechOutcome => ({ kind: 'failed', error, secondsHeard: 0 }),
   );
   const answer = wordOutcome(outcome, { flavour: 'studio' });

@@ -3,7 +3,7 @@
 // SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
 // the member could not do there themselves. The core's order asks, through the rights port this gate implements
 // (gate-port.ts): `judge` before the order is accepted, `recheck` again before each part is fetched and played (and
-// whenever Discord says a right may have changed, src/core/order/rights-watch.ts), so a right taken away meanwhile
+// whenever Discord says a right may have changed, src/core/order/rights-asker.ts), so a right taken away meanwhile
 // stops the rest, and `postsPrivately` before its post. No other module names a Discord permission a speaking effect
 // needs, and only the port asks an order's questions (test/structure/one-gate.test.ts).
 import {

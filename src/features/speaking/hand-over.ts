@@ -7,8 +7,8 @@
 // before each part and before its post, so no front-end checks a right for itself.
 import type { BaseInteraction } from 'discord.js';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
-import { commandNameOf } from '../../core/interactions/answered.ts';
-import { receivedAtEpochMs } from '../../core/interactions/received.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
+import { receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import {
   MEMBER_REQUEST,
   type OrderEvents,
@@ -24,7 +24,7 @@ import type { Effects } from './gate-types.ts';
  * studio member's voice rights), and what it does in Discord and where: the rights it is held to (gate.ts).
  * `effects` is required: no order speaks without.
  */
-export type Order = SpeechOrder & { effects: Effects };
+export type DeclaredOrder = SpeechOrder & { effects: Effects };
 
 /**
  * The order's events, whether its answer is the member's alone (a post they may not make publicly), and the same asked
@@ -36,7 +36,7 @@ export type HandedOver = OrderEvents & RightsAnswered;
 export type Speaker = Pick<SpeechPipeline, 'speak'>;
 
 /** Hands `order` to the pipeline: its acceptance, first frame and one outcome, for the front-end to word. */
-export function handOver(speech: Speaker, order: Order): HandedOver {
+export function handOver(speech: Speaker, order: DeclaredOrder): HandedOver {
   return speech.speak(order);
 }
 

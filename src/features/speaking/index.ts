@@ -5,7 +5,7 @@ import './strings.ts';
 import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
-export { requesterOf, commandRequester, handOver, type HandedOver, type Order } from './hand-over.ts';
+export { requesterOf, commandRequester, handOver, type DeclaredOrder, type HandedOver } from './hand-over.ts';
 export { EFFECT_RIGHTS, leftBarred, memberVoiceBar, rightsFor, voicePlace } from './gate.ts';
 export { gatePort } from './gate-port.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
@@ -24,13 +24,15 @@ export {
   admitted,
   chooseDestination,
   chooseTarget,
+  effectsAt,
   memberStillSpeaks,
   memberVoiceChannel,
   outsideVoiceOutput,
+  placeOf,
   type ChosenTarget,
+  type MemberPlace,
   type OutputChoice,
 } from './target-choice.ts';
-export { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 export { speakAndReply, speakForCommand, SPEAKING_USES, type SpeakingServices } from './speech-delivery.ts';
 export { describeSettings, presetLine, settingsForCommand, voiceLabel } from './speech-settings.ts';
 export { USER_INSTALL_GUILD, requireUserInstall, settingsOutsideServer, speakOutsideServer } from './user-install.ts';

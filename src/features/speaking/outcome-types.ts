@@ -2,7 +2,7 @@
 // (Front), and what it posts (OutcomeAnswer). Types only.
 import type { AttachmentPayload } from 'discord.js';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import type { LocalisedMessage } from '../../core/i18n/translate.ts';
+import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { VoiceMessageFallbackReason } from './voice-message-post.ts';

@@ -16,8 +16,7 @@ import { wordOutcome } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { memberVoiceChannel } from './target-choice.ts';
-import { effectsAt, placeOf } from './gate-place.ts';
+import { effectsAt, memberVoiceChannel, placeOf } from './target-choice.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 
@@ -71,15 +70,15 @@ async function replay(
   request: ReplayableRequest,
 ): Promise<void> {
   const target = memberVoiceChannel(interaction, context, context.reading);
-  const job = handOver(context.speech, {
+  const handed = handOver(context.speech, {
     request,
     requester: requesterOf(interaction, 'replay'),
     target,
     effects: effectsAt(placeOf(interaction, target.channelId), target),
     cachedOnly: true,
   });
-  await job.accepted;
-  const answer = wordOutcome(await job.outcome, {
+  await handed.accepted;
+  const answer = wordOutcome(await handed.outcome, {
     flavour: 'replay',
     channelId: target.channelId,
     voiceId: request.voice,
@@ -110,14 +109,14 @@ async function postAgain(
   audio: ReplyAudio,
 ): Promise<void> {
   const bar = claimMemberVoiceMessage(interaction);
-  const job = handOver(context.speech, {
+  const handed = handOver(context.speech, {
     request: audio.request,
     requester: requesterOf(interaction, 'replay'),
     target: { kind: 'voice-message' },
     effects: effectsAt(placeOf(interaction), { kind: 'voice-message' }),
     cachedOnly: true,
   });
-  const answer = wordOutcome(await job.outcome, {
+  const answer = wordOutcome(await handed.outcome, {
     flavour: 'post-again',
     voiceId: audio.request.voice,
     sizeLimit: interaction.attachmentSizeLimit,

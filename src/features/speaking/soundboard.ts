@@ -8,7 +8,7 @@ import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { requesterOf, handOver } from './hand-over.ts';
-import { placeOf } from './gate-place.ts';
+import { placeOf } from './target-choice.ts';
 import { wordOutcome } from './outcome-words.ts';
 import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
@@ -70,14 +70,14 @@ export async function saveAsSound(
     throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
   // The rights' refusal (Create Expressions, the member's and SayBot's) comes before the cache is read: the core
   // asks them as it takes the order, and answers a refusal as its outcome.
-  const job = handOver(speech, {
+  const handed = handOver(speech, {
     request: audio.request,
     requester: requesterOf(interaction, 'save-as-sound'),
     target: { kind: 'voice-message' },
     effects: { does: ['save-sound'], at: placeOf(interaction) },
     cachedOnly: true,
   });
-  const answer = wordOutcome(await job.outcome, { flavour: 'sound' });
+  const answer = wordOutcome(await handed.outcome, { flavour: 'sound' });
   if (answer.answer === 'refused') throw answer.error;
   if (answer.answer !== 'audio') throw new Error(`a sound cannot be made of a ${answer.answer} answer`);
   const ogg = answer.data;

@@ -10,12 +10,18 @@ import { keepsAttribution, showProgress } from '../../core/interactions/replies.
 import './strings.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { effectsAt, placeOf } from './gate-place.ts';
 import { commandRequester, handOver } from './hand-over.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { showAnswer } from './reply-answer.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
-import { chooseTarget, speechTarget, type ChosenTarget, type OutputChoice } from './target-choice.ts';
+import {
+  chooseTarget,
+  effectsAt,
+  placeOf,
+  speechTarget,
+  type ChosenTarget,
+  type OutputChoice,
+} from './target-choice.ts';
 
 /** What speaking for a command uses of the commands' services. */
 export const SPEAKING_USES = [
@@ -116,19 +122,19 @@ async function speakAndAnswer(
     ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
     author,
   };
-  const job = handOver(context.speech, {
+  const handed = handOver(context.speech, {
     ...order,
     target: speechTarget(target, interaction.attachmentSizeLimit),
     effects,
   });
   // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
-  let privately = reply.private === true || job.privately;
-  const accepted = await job.accepted;
+  let privately = reply.private === true || handed.privately;
+  const accepted = await handed.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
   const spoken = accepted.fallback?.request ?? order.request;
   if (accepted.fallback !== undefined && spoken.kind !== 'ready')
     voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal);
-  if (target.kind === 'voice-message' && target.bar === undefined && !job.privately) {
+  if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
     // The voice message will be the response itself, shown as the member's use of the command.
     await acknowledgeAsVoiceMessage(interaction);
   } else {
@@ -138,7 +144,7 @@ async function speakAndAnswer(
   if (target.kind === 'voice') {
     // Once the channel hears it, the public reply is what says whose words they are: a failure after that keeps it.
     // And if it fails after, the reply says the channel heard part of it, no longer that it is being spoken.
-    void job.firstAudio.then(() =>
+    void handed.firstAudio.then(() =>
       keepsAttribution(interaction, {
         key: 'say.spokePartWay',
         params: { channel: channel(target.channelId), voice },
@@ -148,7 +154,7 @@ async function speakAndAnswer(
       await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
     // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
     else {
-      const first = await Promise.race([job.firstAudio, job.outcome.then(() => undefined)]);
+      const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
       if (first !== undefined) {
         // The service failed and the free voice speaks its first part: named from the first words on.
         if (first.freeVoice !== undefined)
@@ -162,9 +168,9 @@ async function speakAndAnswer(
     context.replyAudio && request.kind !== 'ready'
       ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
       : undefined;
-  const outcome = await job.outcome;
+  const outcome = await handed.outcome;
   // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
-  const late = !privately && target.kind !== 'voice' && job.postsPrivately();
+  const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
   if (late) privately = true;
   const answer = wordOutcome(outcome, {
     flavour: 'command',
@@ -177,7 +183,7 @@ async function speakAndAnswer(
     buttons: buttons !== undefined,
   });
   const shown =
-    (job.privately || late) && answer.answer === 'reply'
+    (handed.privately || late) && answer.answer === 'reply'
       ? { ...answer, notes: [...answer.notes, privateFileNote] }
       : answer;
   const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;

@@ -1,4 +1,6 @@
-// Where a member's audio goes (one job: choosing the target, before anything is paid): their voice channel, a file or
+// Where a member asks and where their audio goes (one job: choosing the target, before anything is paid): the place
+// the gate reads (placeOf) and what an order does there (effectsAt), built once here for every front-end that speaks
+// for a member (a command, a menu, a reply's button, a scene); and the target: their voice channel, a file or
 // a voice message, by the command's `output` option, whether they are in voice, and their own and the server's
 // defaults; refused at once where the member or SayBot may not speak (the rights asked through the core:
 // src/core/order/rights-asker.ts). Answering the member is the answering modules' (outcome-words.ts, reply-answer.ts,
@@ -8,12 +10,13 @@ import type { SpeechPipeline, SpeechTarget } from '../../core/order/pipeline.ts'
 import type { Revocation } from '../../core/order/revocation.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import type { ButtonInteraction } from 'discord.js';
 import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
 import './strings.ts';
-import { effectsAt, placeOf, type MemberPlace } from './gate-place.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import type { Effect, Effects, Place } from './gate-types.ts';
 
 /** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
 export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
@@ -150,4 +153,41 @@ export function speechTarget(target: ChosenTarget, sizeLimit: number | undefined
     return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
   if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
   return { kind: target.kind };
+}
+
+/**
+ * What the voice checks read of where a member asks: a command, a reply's button ("Play in my voice channel"), or the
+ * dashboard's studio (the server, the member fetched afresh, and their permissions, all SayBot's own view).
+ */
+export type MemberPlace = Pick<
+  ButtonInteraction<'cached'>,
+  'guildId' | 'guild' | 'member' | 'user' | 'memberPermissions'
+>;
+
+/** Where a member asks, for the gate: their rights in the interaction's channel and, when given, their voice channel. */
+export function placeOf(
+  interaction: MemberPlace & Partial<Pick<AnsweredInteraction<'cached'>, 'channel' | 'appPermissions'>>,
+  voiceChannelId?: string,
+): Place {
+  return {
+    guild: interaction.guild,
+    memberId: interaction.user.id,
+    member: interaction.member,
+    text: {
+      thread: interaction.channel?.isThread() ?? false,
+      channelId: interaction.channel?.id,
+      member: interaction.memberPermissions,
+      bot: interaction.appPermissions ?? null,
+    },
+    voiceChannelId,
+  };
+}
+
+/** An order's effects where a member asks, by where its audio goes: always words of the member's own choosing. */
+export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voice-message' }): Effects {
+  const does: Effect[] =
+    target.kind === 'voice'
+      ? ['speak-in-voice', 'member-words']
+      : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
+  return { does, at: place };
 }

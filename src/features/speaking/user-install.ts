@@ -21,7 +21,7 @@ import {
   isDeferredAsVoiceMessage,
 } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
-import { tokenGone } from '../../core/interactions/expired-token.ts';
+import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
@@ -113,33 +113,33 @@ async function speakAndAnswer(
   } as const;
   if (output === 'voice-message') {
     const bar = memberBar(interaction);
-    const job = handOver(context.speech, {
+    const handed = handOver(context.speech, {
       request,
       requester,
       target: { kind: 'voice-message' },
       effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
     });
-    await job.accepted;
+    await handed.accepted;
     // The voice message will be the response itself; one the member may not post here is theirs alone.
     if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
     else await acknowledge(interaction, true);
-    const answer = wordOutcome(await job.outcome, { ...said, where: 'voice-message' });
+    const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
     await showVoiceMessage(interaction, context.logger, answer, bar);
     return;
   }
-  const job = handOver(context.speech, {
+  const handed = handOver(context.speech, {
     request,
     requester,
     target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
     effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
   });
-  await job.accepted;
+  await handed.accepted;
   // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
-  await acknowledge(interaction, job.privately);
-  const answer = wordOutcome(await job.outcome, { ...said, where: 'file' });
+  await acknowledge(interaction, handed.privately);
+  const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
   if (answer.answer !== 'reply') throw answerError(answer);
-  const notes = job.privately ? [...answer.notes, privateFileNote] : answer.notes;
-  await showFileResult(interaction, answer.words, answer.files, job.privately, notes);
+  const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
+  await showFileResult(interaction, answer.words, answer.files, handed.privately, notes);
 }
 
 /**

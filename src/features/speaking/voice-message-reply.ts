@@ -5,10 +5,9 @@
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
-import { isDeferredAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
-import { commandNameOf } from '../../core/interactions/answered.ts';
+import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
-import { noteIfTokenGone, tokenGone } from '../../core/interactions/expired-token.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
 import { wordsText } from './outcome-answers.ts';

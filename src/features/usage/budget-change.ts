@@ -1,9 +1,9 @@
 // A server's own budgets changed (/budget and the dashboard's month page): each at most the operator's (a server only
 // lowers them), 0 clearing the server's own value; refused in /budget's words, nothing stored.
 import { UserError } from '../../core/interactions/failures.ts';
-import { formatNumber, t } from '../../core/i18n/translate.ts';
+import { formatNumber, t } from '../../core/i18n/catalogue.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
-import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../core/quota/budgets.ts';
+import { BUDGET_NAMES, serverValueAllowed, type BudgetName } from '../../core/quota/accounting.ts';
 import type { GuildBudgetSettings } from '../../core/store/quota-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import './strings.ts';

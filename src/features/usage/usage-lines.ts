@@ -1,6 +1,6 @@
 // /usage's lines in words: the server's month, the free voice's lines, the whole plan (for those who may see it) and
 // the member's own day, for /usage and the dashboard's month page alike.
-import { formatNumber, t } from '../../core/i18n/translate.ts';
+import { formatNumber, t } from '../../core/i18n/catalogue.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { MonthFigures } from './month-figures.ts';

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../../../src/core/sourcing/service-request.ts';
-import { SingleFlight } from '../../../src/core/cache/single-flight.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
@@ -166,26 +165,5 @@ describe('AudioCache', () => {
     expect(await cache.has(key('z', 'clone_abc'), 'clone_abc')).toBe(false);
     expect(await stat(path.join(dir, 'clone_abc')).catch(() => undefined)).toBeUndefined();
     expect(await cache.has(key('y'), 'voice-b-en-f-01')).toBe(true);
-  });
-});
-
-describe('SingleFlight', () => {
-  it('runs identical work once while it is under way, and afresh after', async () => {
-    const flights = new SingleFlight<Promise<number>>();
-    let started = 0;
-    let finish: (n: number) => void = () => undefined;
-    const start = () => {
-      started++;
-      return new Promise<number>((resolve) => (finish = resolve));
-    };
-    const joined = Array.from({ length: 10 }, () => flights.join('k', start, (p) => p));
-    expect(started).toBe(1);
-    expect(joined.filter((j) => j.leader)).toHaveLength(1);
-    finish(7);
-    expect(await Promise.all(joined.map((j) => j.value))).toEqual(Array(10).fill(7));
-    await new Promise((r) => setImmediate(r));
-    expect(flights.has('k')).toBe(false);
-    flights.join('k', start, (p) => p);
-    expect(started).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { ApplicationCommandType, ContextMenuCommandBuilder, InteractionContextTy
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCommandModule, MessageMenuModule } from '../../../src/core/interactions/command.ts';
 import { loadCommandModules } from '../../../src/app/command-modules.ts';
-import { t } from '../../../src/core/i18n/translate.ts';
+import { t } from '../../../src/core/i18n/catalogue.ts';
 import { showContent } from '../../../src/core/interactions/replies.ts';
 import { speakableMessage, speakMessageText } from '../../../src/features/autoread/speak-message.ts';
 import type { FakeMessageCommandInput, InteractionHandle } from '@saybot/local-discord/types.ts';

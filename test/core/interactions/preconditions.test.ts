@@ -1,6 +1,6 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../../src/core/i18n/translate.ts';
+import { t } from '../../../src/core/i18n/catalogue.ts';
 import { unmetPrecondition, type Facts, type Requirements } from '../../../src/core/interactions/preconditions.ts';
 import { letMembersUse } from '../../support/command-access.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../../support/harness.ts';

@@ -1,5 +1,5 @@
 import { UserError } from '../../../src/core/interactions/failures.ts';
-import { t } from '../../../src/core/i18n/translate.ts';
+import { t } from '../../../src/core/i18n/catalogue.ts';
 
 /** The English message a refusal shows, so each case is checked as the user reads it. */
 export async function refusal(promise: Promise<unknown>): Promise<string> {

@@ -2,7 +2,7 @@
 // fetches learnt recorded while it is sourced and said in its outcome, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/charge.ts';
-import type { Admission } from '../../../src/core/quota/queue-bounds.ts';
+import type { Admission } from '../../../src/core/quota/seconds-bounds.ts';
 import { MEMBER_REQUEST, type SpeechOrder, type SpeechOutcome } from '../../../src/core/order/speech-order.ts';
 import { Order, type OrderPhase, type OrderRun } from '../../../src/core/order/order.ts';
 import type { AcceptedTerms } from '../../../src/core/order/order-types.ts';

@@ -1,14 +1,24 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import type { Accounting, AccountingOptions, PartNeed } from '../../../src/core/quota/accounting.ts';
+import {
+  checkBudgets,
+  effectiveBudgets,
+  serverValueAllowed,
+  type Accounting,
+  type AccountingOptions,
+  type PartNeed,
+} from '../../../src/core/quota/accounting.ts';
 import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
-import { openSqliteStore } from '../../../src/app/store.ts';
+import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
+import { budgetLockKey } from '../../../src/core/store/areas/budget-holds.ts';
+import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
 import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
@@ -106,6 +116,22 @@ describe('Accounting and a used-up month', () => {
     const after = await books.authorize(alice, [paid(10, 'c')]);
     expect(after.probe).toBeUndefined();
     for (const c of [probe, second, after]) c.close();
+  });
+
+  it('reads the mark once when the service accepts a request in a month not marked (one round trip, not two)', async () => {
+    const books = accounting();
+    const charge = await books.authorize(alice, [paid(10, 'a')]);
+    const entry = await charge.sending({ endpoint: 'tts', characters: 10, cached: false });
+    const read = store.quota.get.bind(store.quota);
+    let reads = 0;
+    store.quota.get = () => {
+      reads += 1;
+      return read();
+    };
+    await charge.accepted(entry, { requestId: 'r1', usage: { limit: 300_000, remaining: 299_990 } });
+    expect(reads).toBe(1);
+    expect((await read()).exhausted).toBeUndefined();
+    charge.close();
   });
 
   it('a request accepted before the month was marked writes down and sends no more of it; the probe still may', async () => {
@@ -247,5 +273,140 @@ describe('Accounting when the store refuses writes', () => {
     const next = await books.authorize(bob, [paid(5)]);
     next.close();
     expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
+  });
+});
+
+// A store that hangs is a refusal, not a stall (byDeadline): on the real PostgreSQL the tests start, another
+// session holds the lock one guild's budget hold needs; that guild's request is refused ("storage unavailable")
+// after the deadline, while another guild's request goes through meanwhile.
+const deadlineBudgets = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const stuckGuild = { guildId: '200000000000000001', userId: '300000000000000001', command: 'say' };
+const otherGuild = { guildId: '200000000000000002', userId: '300000000000000002', command: 'say' };
+
+describe.skipIf(POSTGRES_SKIPPED !== undefined)('a PostgreSQL store that hangs', () => {
+  const backend = postgresBackend();
+  let pgStore: Store;
+  let blocker: pg.Client | undefined;
+
+  beforeAll(async () => {
+    pgStore = await backend.open();
+  }, 120_000);
+  afterEach(async () => {
+    await blocker?.query('ROLLBACK').catch(() => {});
+    await blocker?.end();
+    blocker = undefined;
+  });
+  afterAll(async () => {
+    await pgStore?.close();
+    await backend.stop();
+  });
+
+  it("refuses the stuck guild's request after the deadline while another guild's goes through", async () => {
+    blocker = new pg.Client({ connectionString: backend.url() });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuckGuild.guildId)]);
+
+    const books = booksOn(pgStore, { budgets: deadlineBudgets, storeDeadlineMs: 1500 });
+    const order: string[] = [];
+    const refused = books.authorize(stuckGuild, [paid(10, 'stuck')]).then(
+      () => 'held',
+      (error: unknown) => (error instanceof Refusal ? describeFailure(error).message.key : String(error)),
+    );
+    void refused.then(() => order.push('stuck settled'));
+    const fine = await books.authorize(otherGuild, [paid(10, 'fine')]);
+    order.push('other held');
+    expect(fine.reserved).toBe(10);
+    fine.close();
+    expect(await refused).toBe('quota.storageUnavailable');
+    expect(order).toEqual(['other held', 'stuck settled']);
+
+    // Once the other session lets go, the guild is served again, and the refused request left no hold behind.
+    await blocker.query('ROLLBACK');
+    const later = await books.authorize(stuckGuild, [paid(10_000, 'whole budget')]);
+    expect(later.reserved).toBe(10_000);
+    later.close();
+    books.close();
+  }, 60_000);
+
+  it("turns PostgreSQL's own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline", async () => {
+    blocker = new pg.Client({ connectionString: backend.url() });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [budgetLockKey(stuckGuild.guildId)]);
+    const impatient = await openPgStore(backend.url(), { timeouts: { lockMs: 300 } });
+    const books = booksOn(impatient, { budgets: deadlineBudgets, storeDeadlineMs: 60_000 });
+    try {
+      const error = await books.authorize(stuckGuild, [paid(10, 'stuck')]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(Refusal);
+      expect((error as Refusal).reason.code).toBe('storage-unavailable');
+      expect(((error as Refusal).cause as { code?: string }).code).toBe('55P03');
+    } finally {
+      books.close();
+      await impatient.close();
+    }
+  }, 60_000);
+});
+
+const none = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const now = new Date('2025-03-10T15:30:00Z');
+
+describe('budgets', () => {
+  it("take the lower of the operator's and the server's limits; 0 means none", () => {
+    const operator = { guildMonthlyChars: 10_000, memberDailyChars: 0, memberCooldownSeconds: 30 };
+    expect(effectiveBudgets(operator, {})).toEqual(operator);
+    expect(
+      effectiveBudgets(operator, { guildMonthlyChars: 5000, memberDailyChars: 200, memberCooldownSeconds: 60 }),
+    ).toEqual({
+      guildMonthlyChars: 5000,
+      memberDailyChars: 200,
+      memberCooldownSeconds: 30,
+    });
+  });
+
+  it('let a server lower a limit or set one where the operator has none, never raise one', () => {
+    const operator = { ...none, guildMonthlyChars: 10_000 };
+    expect(serverValueAllowed(operator, 'guildMonthlyChars', 9_999)).toBe(true);
+    expect(serverValueAllowed(operator, 'guildMonthlyChars', 10_001)).toBe(false);
+    expect(serverValueAllowed(operator, 'guildMonthlyChars', 0)).toBe(true);
+    expect(serverValueAllowed(operator, 'memberDailyChars', 1_000_000)).toBe(true);
+  });
+
+  it('refuse with the budget broken and when it resets (UTC midnight, the 1st of next month, seconds left)', () => {
+    const limits = { guildMonthlyChars: 100, memberDailyChars: 50, memberCooldownSeconds: 60 };
+    expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 10, now)).toBeUndefined();
+    expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 11, now)).toEqual({
+      budget: 'memberDailyChars',
+      limit: 50,
+      used: 40,
+      needed: 11,
+      resetAt: new Date('2025-03-11T00:00:00Z'),
+    });
+    expect(checkBudgets(limits, { guildMonthChars: 95, memberDayChars: 0 }, 10, now)).toEqual({
+      budget: 'guildMonthlyChars',
+      limit: 100,
+      used: 95,
+      needed: 10,
+      resetAt: new Date('2025-04-01T00:00:00Z'),
+    });
+    expect(
+      checkBudgets(
+        limits,
+        { guildMonthChars: 0, memberDayChars: 0, memberLastSpendAt: new Date(now.getTime() - 45_500) },
+        1,
+        now,
+      ),
+    ).toEqual({
+      budget: 'memberCooldownSeconds',
+      limit: 60,
+      waitSeconds: 15,
+    });
+    // Nothing to spend (all cached): no budget applies, not even the cooldown.
+    expect(
+      checkBudgets(limits, { guildMonthChars: 1000, memberDayChars: 1000, memberLastSpendAt: now }, 0, now),
+    ).toBeUndefined();
   });
 });

@@ -247,7 +247,11 @@ describe('the owner console', () => {
     const confirm = await owner.get(`/owner/servers/${leaving.id}/leave`);
     expect(confirm.status).toBe(200);
     expect(unescape(confirm.body)).toContain(`Leave ${leaving.name}?`);
-    const left = await owner.post(`/owner/servers/${leaving.id}/leave`, { confirm: leaving.id });
+    // Post/Redirect/Get: the answer is the console's address, the notice shown there.
+    const posted = await owner.post(`/owner/servers/${leaving.id}/leave`, { confirm: leaving.id });
+    expect(posted.status).toBe(303);
+    expect(posted.headers['location']).toBe(`/owner?left=${leaving.id}`);
+    const left = await owner.get(`/owner?left=${leaving.id}`);
     expect(left.status).toBe(200);
     expect(unescape(left.body)).toContain(`SayBot left ${leaving.name}.`);
     expect(left.body).not.toContain(`/owner/servers/${leaving.id}/leave`);
@@ -285,6 +289,26 @@ describeInBrowser('the owner console in a real browser', () => {
     await page.getByRole('link', { name: 'No, back to the console' }).click();
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Owner console');
     expect(h.bot.client.guilds.cache.has(SEOUL)).toBe(true);
+    await page.close();
+  }, 120_000);
+
+  it('after leaving a server the console is at its own address: a reload shows the same, sends nothing again', async () => {
+    const leaving = await addServer();
+    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await page.getByLabel('Signed in as').selectOption(OWNER);
+    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    await page.goto(`${h.url}/owner/servers/${leaving.id}/leave`);
+    await page.getByRole('button', { name: `Yes, leave ${leaving.name}` }).click();
+    const notice = page.getByRole('status').filter({ hasText: `SayBot left ${leaving.name}.` });
+    await notice.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/owner');
+    await page.reload();
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Owner console');
+    expect(await notice.isVisible()).toBe(true);
+    // Nothing was sent again (a second leave would say SayBot is not in that server).
+    expect(await page.locator('.notice').allTextContents()).toEqual([`SayBot left ${leaving.name}.`]);
     await page.close();
   }, 120_000);
 });

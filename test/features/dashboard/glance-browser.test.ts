@@ -120,4 +120,34 @@ describeInBrowser("a server's first page at a glance, in a browser", () => {
     await poll(() => page.url()).toBe(`${h.url}/owner#cache`);
     await page.context().close();
   }, 240_000);
+
+  it('on a phone the figures come first, the menu folded; "SayBot in voice now" is a figure, no link to an unrelated page', async () => {
+    shiftMs += 61_000;
+    const context = await browser().newContext({
+      locale: 'en-US',
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const page = await context.newPage();
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Log in with Discord' }).click();
+    await page.getByLabel('Signed in as').selectOption(MEMBER.id);
+    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    await page.goto(`${h.url}${home}`);
+    const heading = page.getByRole('heading', { name: 'At a glance' });
+    await poll(() => heading.isVisible()).toBe(true);
+    // The menu is folded (its pages a tap away), and the first figures are on the first screen.
+    expect(await page.locator('details.side').getAttribute('open')).toBeNull();
+    expect(await page.getByRole('link', { name: 'Dictionary' }).isVisible()).toBe(false);
+    const first = await page.locator('.glance-item').first().boundingBox();
+    expect(first).not.toBeNull();
+    expect((first?.y ?? Infinity) + (first?.height ?? 0)).toBeLessThanOrEqual(844);
+    // What SayBot does in voice is said, and leads nowhere: no page of the dashboard is about what plays.
+    const inVoice = page.locator('#glance-in-voice-item');
+    expect((await inVoice.locator('.glance-value').textContent())?.trim()).toBe('Not in voice');
+    expect(await inVoice.getByRole('link').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

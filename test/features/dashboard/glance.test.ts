@@ -103,7 +103,9 @@ describe("a server's first page at a glance", () => {
     expect(figureOf(page, 'server-month')?.href).toBe(`${home}/month`);
     expect(figureOf(page, 'member-day')?.href).toBe(`${home}/month`);
     expect(figureOf(page, 'voice')?.href).toBe(`${home}/myvoice`);
-    expect(figureOf(page, 'in-voice')?.href).toBe(`${home}/scenes`);
+    // What SayBot does in voice leads nowhere: no page is about what plays (it led to Scenes, which is not).
+    expect(figureOf(page, 'in-voice')?.href).toBeUndefined();
+    expect(figureOf(page, 'in-voice')?.value).toBe('Not in voice');
     // Their voice, as /myvoice set it.
     expect(figureOf(page, 'voice')?.value).toBe('Not chosen');
     await runCommand(h, {
@@ -138,7 +140,7 @@ describe("a server's first page at a glance", () => {
     // Auto-read joined the manager's voice channel: SayBot is in it (once the join is through), nothing playing.
     const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
     await poll(async () => figureOf((await manager.get(home)).body, 'in-voice')).toEqual({
-      href: `${home}/scenes`,
+      href: undefined,
       value: 'In lounge',
       detail: 'Quiet, nothing waiting.',
       meter: undefined,

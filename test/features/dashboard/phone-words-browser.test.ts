@@ -5,8 +5,8 @@
 // agree with it ("1 entry"); no page shows an emoji, which would need a font the page does not bring.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { exportDictionary } from '../../../src/features/autoread/index.ts';
-import { seriousViolations } from '../../support/axe.ts';
+import { MAX_PATTERN_LENGTH, MAX_WORD_LENGTH, exportDictionary } from '../../../src/features/autoread/index.ts';
+import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -146,6 +146,98 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     await row.locator('details.more > summary').click();
     await poll(() => remove.isVisible()).toBe(true);
     expect(await row.getByRole('button', { name: 'Move', exact: true }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("the dictionary on a phone with long words: none wider than the screen, the last row's menu over the cards, Escape back to its button", async () => {
+    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    await page.goto(`${h.url}${SERVER}/dictionary`);
+    // A word as long as the server takes (50 letters, no space to break at), a long pattern, and a few more rows.
+    const longWord = 'Donaudampfschifffahrtsgesellschaftskapitänsmützen'.padEnd(MAX_WORD_LENGTH, 'x');
+    const longPattern = `(${'abcdefghij'.repeat(8)})+`;
+    await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
+      name: 'dictionary.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        exportDictionary([
+          { word: longWord, reading: 'a long word' },
+          { pattern: longPattern, reading: 'letters' },
+          ...['one', 'two', 'three', 'four'].map((word) => ({ word, reading: `${word} read` })),
+        ]),
+      ),
+    });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await poll(() => page.getByRole('status').textContent()).toBe('Imported 6 entries.');
+    await page.goto(`${h.url}${SERVER}/dictionary`);
+
+    // Nothing wider than the phone: not the page, not a row, not a word in its cell.
+    expect(await sideways(page)).toBe(0);
+    const wide = await page.evaluate<string[]>(`[...document.querySelectorAll('table.dictionary tbody tr')]
+      .flatMap((row) => [row, ...row.querySelectorAll('th, td')])
+      .filter((node) => node.getBoundingClientRect().right > innerWidth + 0.5 || node.scrollWidth > node.clientWidth + 1)
+      .map((node) => node.tagName + ': ' + node.textContent.trim().slice(0, 20))`);
+    expect(wide).toEqual([]);
+    // On a laptop too, the table fits its column: nothing to scroll sideways in it.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(
+      await page.evaluate<number>(
+        "(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()",
+      ),
+    ).toBe(0);
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    // The last row's menu opens over what follows (the cards): nothing clips it, and its actions are the topmost
+    // thing where they are, the page scrolled to them.
+    const last = page.locator('table.dictionary tbody tr').last();
+    const summary = last.locator('details.more > summary');
+    await summary.click();
+    const menu = last.locator('.more-menu');
+    const remove = menu.getByRole('button', { name: 'Remove' });
+    await poll(() => remove.isVisible()).toBe(true);
+    const covered = await page.evaluate<string[]>(`(() => {
+      const menu = document.querySelector('table.dictionary tbody tr:last-child .more-menu');
+      const clips = [];
+      for (let box = menu.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowY === 'visible') continue;
+        const outer = box.getBoundingClientRect();
+        const inner = menu.getBoundingClientRect();
+        if (box !== document.documentElement && box !== document.body && inner.bottom > outer.bottom + 0.5)
+          clips.push('clipped by ' + box.className);
+      }
+      const button = [...menu.querySelectorAll('button')].at(-1);
+      document.scrollingElement.scrollTop += button.getBoundingClientRect().top - innerHeight / 2;
+      const at = button.getBoundingClientRect();
+      const top = document.elementFromPoint(at.x + at.width / 2, at.y + at.height / 2);
+      if (!button.contains(top)) clips.push('covered by ' + (top ? top.tagName + '.' + top.className : 'nothing'));
+      return clips;
+    })()`);
+    expect(covered).toEqual([]);
+
+    // Escape closes it and gives the focus back to its "⋯" button, wherever in the menu a tap left the focus (a tap on
+    // its background leaves it on the page's body).
+    await menu.click({ position: { x: 40, y: 3 } });
+    expect(await remove.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await poll(() => last.locator('details.more[open]').count()).toBe(0);
+    const focusedSummary = () =>
+      summary.evaluate(
+        (node) => node === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      );
+    expect(await focusedSummary()).toBe(true);
+    await summary.tap();
+    await poll(() => remove.isVisible()).toBe(true);
+    await menu.tap({ position: { x: 40, y: 3 } });
+    expect(await remove.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await poll(() => remove.isVisible()).toBe(false);
+    expect(await focusedSummary()).toBe(true);
+
+    // The word field takes what the server takes: a word's limit, a pattern's once it is one.
+    const word = page.getByLabel('Word or pattern', { exact: true });
+    expect(await word.getAttribute('maxlength')).toBe(String(MAX_WORD_LENGTH));
+    await page.getByLabel('This is a pattern (regular expression)').check();
+    expect(await word.getAttribute('maxlength')).toBe(String(MAX_PATTERN_LENGTH));
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   }, 120_000);

@@ -59,6 +59,10 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await page.getByLabel('Signed in as').selectOption(MEMBER.id);
     await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     await page.getByRole('link', { name: 'Seoul' }).click();
+    // On a phone the server's pages are in its menu, folded on the overview as on every page: opened first.
+    await page.waitForURL(`${h.url}/servers/${SEOUL}`);
+    const menu = page.locator('details.side > summary');
+    if (await menu.isVisible()) await menu.click();
     await page.getByRole('link', { name: 'Scenes' }).click();
     // The editor in place of the textarea, once the page's script has run.
     if (options.javaScriptEnabled !== false) await page.locator('.cm-content').waitFor();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seoulWith, startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
 import { LONDON, LONDON_TEXT, GENERAL, LOUNGE, SEOUL } from '../../support/world.ts';
 import { Events } from 'discord.js';
-import { t } from '../../../src/core/i18n/translate.ts';
+import { t } from '../../../src/core/i18n/catalogue.ts';
 
 const MANAGER = '320000000000000001';
 const MEMBER = '320000000000000002';

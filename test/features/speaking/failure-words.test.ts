@@ -16,7 +16,7 @@ import {
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
-import { OverSecondsCapError } from '../../../src/core/sourcing/seconds-cap.ts';
+import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { t } from '../../../src/features/speaking/strings.ts';

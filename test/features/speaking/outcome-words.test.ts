@@ -10,7 +10,7 @@ import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/quota/p
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
 import { QuoteExceededError } from '../../../src/core/quota/quote-ceiling.ts';
 import { RightsRevokedError } from '../../../src/core/order/revocation.ts';
-import { OverSecondsCapError } from '../../../src/core/sourcing/seconds-cap.ts';
+import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import type { AsFileReason, Front, OutcomeAnswer } from '../../../src/features/speaking/outcome-types.ts';
 import { OutcomeMismatchError, wordOutcome, wordsText } from '../../../src/features/speaking/outcome-words.ts';

@@ -78,7 +78,10 @@ describeInBrowser("the playground's page shows the server as Discord's client do
       {
         name: 'say',
         description: 'Say something in the voice channel',
-        options: [{ type: 3, name: 'text', description: 'What to say', required: true }],
+        options: [
+          { type: 3, name: 'text', description: 'What to say', required: true },
+          { type: 3, name: 'voice', description: 'Whose voice', autocomplete: true },
+        ],
       },
       {
         name: 'scene',
@@ -109,6 +112,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
             title: 'Write a scene',
             components: [{ type: 18, label: 'Script', component: { type: 4, custom_id: 'script', style: 2 } }],
           });
+        else if (interaction.isAutocomplete())
+          await interaction.respond([{ name: 'voice-b-en-f-01', value: 'voice-b-en-f-01' }]);
         else if (interaction.isModalSubmit())
           await interaction.reply({ content: 'Saved the scene **greeting**', flags: MessageFlags.Ephemeral });
         else if (interaction.isButton()) await interaction.reply({ content: 'Playing it **again**' });
@@ -192,6 +197,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
         .locator('.spoiler > span')
         .evaluate((node: unknown) => (globalThis as unknown as Styled).getComputedStyle(node).color);
     expect(await colour()).toBe('rgba(0, 0, 0, 0)');
+    // Hidden, it is a button named "Spoiler" and nothing more: its words are neither seen nor its name's text.
+    expect(await seriousViolations(page)).toEqual([]);
     await spoiler.click();
     await expect.poll(colour).not.toBe('rgba(0, 0, 0, 0)');
     expect(await seriousViolations(page)).toEqual([]);
@@ -303,6 +310,13 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     await expect.poll(() => lounge.textContent()).toBe('olivia');
     const notice = page.getByRole('status').filter({ hasText: 'SayBot is no longer in Playground' });
     await notice.waitFor();
+    // A member who is not its owner is told the same, with nothing to press (and nothing more after the words).
+    await as(ALICE);
+    await expect.poll(() => notice.getByRole('button').count()).toBe(0);
+    expect(await notice.textContent()).toBe(
+      'SayBot is no longer in Playground: its commands and menus are gone, and its buttons no longer answer.',
+    );
+    await as(OLIVIA);
     // Its commands are no longer offered, and what is typed as one is a message.
     await input().fill('/sa');
     expect(await page.locator('[data-command]').count()).toBe(0);
@@ -334,5 +348,105 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     );
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('reveals a spoiler that hides a link on the first click, as Discord does: the link is followed only once seen', async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: 'The answer: ||[the secret page](https://example.com/secret)|| @everyone @here',
+      allowedMentions: { parse: [] },
+    });
+    const shown = message('The answer');
+    await shown.waitFor();
+    expect(await shown.locator('.mention').allTextContents()).toEqual(['@everyone', '@here']);
+    // Hidden, its link is not reached by Tab either (a hidden link a keyboard could follow unseen).
+    expect(await shown.locator('.spoiler a').getAttribute('tabindex')).toBe('-1');
+    const pagesBefore = context.pages().length;
+    await shown.getByRole('button', { name: 'Spoiler' }).click();
+    await expect.poll(() => shown.locator('.spoiler.revealed').count()).toBe(1);
+    // The click revealed it and went nowhere; the link is now a link as any other.
+    expect(context.pages().length).toBe(pagesBefore);
+    expect(page.url()).toBe(new URL(server.url).href);
+    const link = shown.getByRole('link', { name: 'the secret page' });
+    expect(await link.getAttribute('tabindex')).toBeNull();
+    expect(await link.getAttribute('href')).toBe('https://example.com/secret');
+    // Read as a person reads it: the revealed link has enough contrast, under the pointer or not, whichever scheme
+    // the system prefers (the page is Discord's dark in both).
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.mouse.move(0, 0);
+        expect(await seriousViolations(page)).toEqual([]);
+        await shown.hover();
+        expect(await seriousViolations(page)).toEqual([]);
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('writes on several lines as Discord does: Shift+Enter a new line, Enter sends', async () => {
+    await as(ALICE);
+    // Picked, the person is asked to write, no longer to pick who they are.
+    expect(await input().getAttribute('placeholder')).not.toMatch(/Pick who you are/);
+    await input().click();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await input().inputValue()).toBe('first line\nsecond line');
+    await page.keyboard.press('Enter');
+    const sent = message('first line');
+    await sent.waitFor();
+    expect(await sent.locator('.content').innerText()).toBe('first line\nsecond line');
+    expect(await input().inputValue()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a form closed with Escape stays closed, the page loaded again', async () => {
+    await as(ALICE);
+    await input().fill('/scene');
+    await input().press('Enter');
+    await page.locator('[data-sub="0"]').selectOption('save');
+    await page.locator('[data-option="name"]').fill('closed');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const form = page.getByRole('dialog', { name: 'Write a scene' });
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    await page.reload();
+    // The page has drawn what its first state says (the messages and, with them, any open form).
+    await page.locator('#messages > li').first().waitFor();
+    expect(await page.getByLabel('Who you are').inputValue()).toBe(ALICE.id);
+    expect(await form.count()).toBe(0);
+    expect(await page.locator('#modal-layer').isHidden()).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an autocomplete still to be asked when its command is dropped asks nothing and shows no error', async () => {
+    // A context of its own whose timers the test moves on: the field asks 250 ms after the last key.
+    const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
+    try {
+      await own.clock.install();
+      const shown = await own.newPage();
+      const errors: string[] = [];
+      shown.on('pageerror', (error) => errors.push(error.message));
+      await shown.goto(server.url);
+      await shown.getByLabel('Who you are').selectOption(ALICE.id);
+      const box = shown.getByRole('textbox', { name: 'Message or slash command' });
+      await box.fill('/say');
+      await shown.locator('[data-command="say"]').click();
+      await shown.locator('[data-option="text"]').fill('dropped');
+      await shown.locator('[data-option="voice"]').fill('voice-b');
+      await shown.keyboard.press('Escape');
+      await expect.poll(() => shown.locator('#command-form').isHidden()).toBe(true);
+      await own.clock.runFor(1000);
+      expect(await shown.locator('#status').textContent()).not.toMatch(/Autocomplete/);
+      expect(errors).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });

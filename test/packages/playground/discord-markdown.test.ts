@@ -90,6 +90,16 @@ describe("Discord's Markdown", () => {
     ]);
   });
 
+  it('reads @everyone and @here as mentions, as Discord draws them; an escaped one stays text', () => {
+    expect(inline('Hey @everyone and @here, not \\@everyone')).toEqual([
+      text('Hey '),
+      { type: 'mention', kind: 'everyone', id: 'everyone' },
+      text(' and '),
+      { type: 'mention', kind: 'here', id: 'here' },
+      text(', not @everyone'),
+    ]);
+  });
+
   it('reads headers, subtext, quotes (one line, or >>> to the end) and lists, nested by indenting', () => {
     expect(parseDiscordMarkdown('# One\n## Two\n### Three\n#### not\n-# small')).toEqual([
       { type: 'heading', level: 1, children: [text('One')] },

@@ -1,7 +1,8 @@
 // Speed and volume in the steps a listener can tell apart. Every distinct value is its own cache entry and its own
 // render in the audio worker, without a character spent, so values closer than a listener hears are folded to one:
 // a tempo change under ~5 % goes unnoticed in speech, and a level change under ~0.5 dB is below the just
-// noticeable difference for loudness (about 1 dB for speech; half of it to stay on the safe side).
+// noticeable difference for loudness (about 1 dB for speech; half of it to stay on the safe side). What is on the
+// zero step of each (changesAudio) needs no work at all.
 import type { AudioEffects } from './effect-types.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from './gain.ts';
 import { MAX_PITCH_SEMITONES } from './pitch-shift.ts';
@@ -37,4 +38,9 @@ export function quantiseEffects(effects: AudioEffects): AudioEffects {
     volumeDb: quantiseVolumeDb(effects.volumeDb),
     ...(pitch === 0 ? {} : { pitch }),
   };
+}
+
+/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
+export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
 }

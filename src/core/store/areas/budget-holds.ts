@@ -1,10 +1,9 @@
 // Server budgets and the holds counted against them by every process (`store.budgets`): the check and the hold in
-// one transaction. Which limits apply is src/core/quota/budgets.ts' business.
+// one transaction. Which limits apply is src/core/quota/accounting.ts' business.
 import { randomUUID } from 'node:crypto';
 import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
-import { periodKeys, pseudonymKey } from '../period-pseudonym.ts';
-import { guildMonthIds, memberDayIds } from './forget-carry-over.ts';
+import { guildMonthIds, memberDayIds, periodKeys, pseudonymKey } from './forget-carry-over.ts';
 import { given, present } from '../rows.ts';
 
 /** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
@@ -80,7 +79,7 @@ export class BudgetArea extends Area {
     const now = at.getTime();
     const { month, day } = periodKeys(at);
     const { guildId, userId, limits } = hold;
-    // What a deletion on request left of this member's day and this guild's month still counts (period-pseudonym.ts),
+    // What a deletion on request left of this member's day and this guild's month still counts (forget-carry-over.ts),
     // its holds still in flight included.
     const key = await pseudonymKey(this.d);
     const member = memberDayIds(key, guildId, userId, day);

@@ -1,17 +1,69 @@
 // What a deletion on request must carry over, in one place: whatever a budget counts from. A member who spent their
 // day, or waits out a cooldown, then asks to be forgotten (or whose server is forgotten) must not spend again at once,
 // nor a server its month. So, in the deletion's transaction and before its rules run (forget-plan.ts), these move from
-// the IDs to the period's keyed pseudonyms (period-pseudonym.ts) instead of a random marker: a member's running total
-// of the day, their spends of the last day (when they last spent: the cooldown, at most a day, counts from it) and
-// their holds in flight; a server's running total of the month, its holds, and its spends of the month (what /usage
-// shows of the month is what its budget counts). A member's own deletion keeps the guild's ID (the guild is still
-// there) and gives the member the day's pseudonym; a server's deletion gives its rows the month's pseudonym in the
-// guild column and every member the day's in the member column, the same rule for both. No row keeps an ID; each
-// stops mattering when its period ends. The reads below look under the same IDs: the budgets' (budget-holds.ts) and
-// what /usage shows (spends.ts).
-import type { Db } from '../dialect.ts';
-import { isForgottenId } from '../forget-plan.ts';
-import { guildMonthPseudonym, memberDayPseudonym, periodKeys } from '../period-pseudonym.ts';
+// the IDs to the period's keyed pseudonyms instead of a random marker: a member's running total of the day, their
+// spends of the last day (when they last spent: the cooldown, at most a day, counts from it) and their holds in
+// flight; a server's running total of the month, its holds, and its spends of the month (what /usage shows of the
+// month is what its budget counts). A member's own deletion keeps the guild's ID (the guild is still there) and gives
+// the member the day's pseudonym; a server's deletion gives its rows the month's pseudonym in the guild column and
+// every member the day's in the member column, the same rule for both. A pseudonym is keyed with a secret made once
+// per database, which the budget hold computes again from the ID it checks: no row holds the ID; only who knows the
+// key and the ID can find the row, and each stops mattering when its period ends. The reads below look under the
+// same IDs: the budgets' (budget-holds.ts) and what /usage shows (spends.ts).
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Db, Dialect } from '../dialect.ts';
+import { FORGOTTEN_PREFIX, isForgottenId } from '../forget-plan.ts';
+
+/** The UTC month and day a moment counts in (the spends' and running totals' keys). */
+export const periodKeys = (at: Date): { month: string; day: string } => ({
+  month: at.toISOString().slice(0, 7),
+  day: at.toISOString().slice(0, 10),
+});
+
+const KEY_NAME = 'forget-period-key';
+const keys = new WeakMap<Dialect, Promise<Buffer>>();
+
+/** The database's key, made on first use (two processes racing keep the first). Read before a transaction. */
+export function pseudonymKey(d: Dialect): Promise<Buffer> {
+  let key = keys.get(d);
+  if (!key) {
+    key = (async () => {
+      await d.db
+        .insertInto('store_secrets')
+        .values({ name: KEY_NAME, value: randomBytes(32).toString('hex') })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await d.db
+        .selectFrom('store_secrets')
+        .select('value')
+        .where('name', '=', KEY_NAME)
+        .executeTakeFirstOrThrow();
+      return Buffer.from(row.value, 'hex');
+    })();
+    key.catch(() => keys.delete(d));
+    keys.set(d, key);
+  }
+  return key;
+}
+
+/** What stands for a forgotten member in a guild on a day (spend_totals_member_day.user_id). */
+export function memberDayPseudonym(key: Buffer, guildId: string, userId: string, day: string): string {
+  return pseudonym(key, `member-day|${guildId}|${userId}|${day}`);
+}
+
+/** What stands for a forgotten guild in a month (spend_totals_guild_month.guild_id). */
+export function guildMonthPseudonym(key: Buffer, guildId: string, month: string): string {
+  return pseudonym(key, `guild-month|${guildId}|${month}`);
+}
+
+/** What stands for a forgotten server or member in a forget notice (forget_notices). */
+export function noticePseudonym(key: Buffer, kind: 'guild' | 'member', id: string): string {
+  return pseudonym(key, `notice-${kind}|${id}`);
+}
+
+function pseudonym(key: Buffer, subject: string): string {
+  return `${FORGOTTEN_PREFIX}${createHmac('sha256', key).update(subject).digest('hex').slice(0, 32)}`;
+}
 
 /** The longest member cooldown (config's BUDGET_MEMBER_COOLDOWN_SECONDS): how far back a last spend matters. */
 export const LAST_SPEND_REACH_MS = 86_400_000;

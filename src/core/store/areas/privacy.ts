@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Area, type Db, type Dialect } from '../dialect.ts';
-import { noticePseudonym, pseudonymKey } from '../period-pseudonym.ts';
-import { carryOverGuild, carryOverMember } from './forget-carry-over.ts';
+import { carryOverGuild, carryOverMember, noticePseudonym, pseudonymKey } from './forget-carry-over.ts';
 import {
   type ForgetRule,
   type PlannedStatement,

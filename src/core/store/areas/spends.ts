@@ -12,13 +12,14 @@ import type {
   SpendTotals,
 } from '../quota-store.ts';
 import { Area, type Db } from '../dialect.ts';
-import { periodKeys, pseudonymKey } from '../period-pseudonym.ts';
 import {
   LAST_SPEND_REACH_MS,
   forgottenSpendIds,
   guildMonthIds,
   lastSpendIds,
   memberDayIds,
+  periodKeys,
+  pseudonymKey,
 } from './forget-carry-over.ts';
 import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import { orNull } from '../rows.ts';

@@ -6,7 +6,7 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
-import { leftBarred, type FallbackCause, type Order } from '../../speaking/index.ts';
+import { leftBarred, type DeclaredOrder, type FallbackCause } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
@@ -15,7 +15,7 @@ import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/revocation.ts';
 import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
-import { estimateSpeechSeconds } from '../../../core/quota/queue-bounds.ts';
+import { estimateSpeechSeconds } from '../../../core/quota/seconds-bounds.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
 import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';
 import {
@@ -36,7 +36,7 @@ import type { DistinctVoices } from './voice.ts';
 import { RecentSpeakers } from './voice-pool.ts';
 
 /** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
-export type ReaderOrder = Order & {
+export type ReaderOrder = DeclaredOrder & {
   request: SpeechRequest;
   requester: { command: 'autoread' };
   target: { kind: 'voice' };
@@ -141,7 +141,7 @@ export interface AutoReaderOptions {
    */
   maxPending?: number;
   /**
-   * The same in estimated seconds of speech (src/core/quota/queue-bounds.ts); default 0 = no limit
+   * The same in estimated seconds of speech (src/core/quota/seconds-bounds.ts); default 0 = no limit
    * (QUEUE_MAX_SECONDS).
    */
   maxPendingSeconds?: number;
@@ -307,6 +307,12 @@ export class AutoReader {
   /** What a guild reads, if it reads. */
   binding(guildId: string): Readonly<ReadingBinding> | undefined {
     return this.#guilds.get(guildId)?.binding;
+  }
+
+  /** The channels a guild reads, while it reads: what a command choosing its target respects (ChannelReading). */
+  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
+    const binding = this.binding(guildId);
+    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
   }
 
   /**
@@ -551,7 +557,7 @@ export class AutoReader {
           { code: 'autoread-faster', guildId, id: utterance.id, speed },
           'auto-read reads faster to catch up',
         );
-      const job = this.#options.handOver({
+      const handed = this.#options.handOver({
         request: faster(asked, speed),
         requester: {
           guildId,
@@ -572,7 +578,7 @@ export class AutoReader {
       });
       // Whether the free voice stood in at acceptance (refused for money): set before the outcome is known.
       let paidAtAcceptance = false;
-      const ended = job.outcome.then(
+      const ended = handed.outcome.then(
         (outcome) => {
           done(outcome);
           // The paid voice spoke again: the next fallback is announced once more.
@@ -589,14 +595,14 @@ export class AutoReader {
         },
         () => done(),
       );
-      const accepted = await job.accepted;
+      const accepted = await handed.accepted;
       reading.gate.accepted();
       reading.failing = false;
       const fallback = accepted.fallback;
       if (fallback === undefined) paidAtAcceptance = true;
       else if (fallback.request.kind !== 'ready')
         void this.#fellBack(reading, utterance, fallback.request.voice, fallback.refusal);
-      await Promise.race([job.firstAudio ?? ended, ended]);
+      await Promise.race([handed.firstAudio ?? ended, ended]);
     } catch (error) {
       done();
       if (error instanceof Refusal) await this.#refused(reading, utterance, error);

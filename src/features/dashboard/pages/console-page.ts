@@ -3,7 +3,7 @@
 // console-routes.ts, every one put in through hono's `html`, which escapes it (a server's or a member's name is text).
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
-import type { OperatorBudgets } from '../../../core/quota/budgets.ts';
+import type { OperatorBudgets } from '../../../core/quota/accounting.ts';
 import '../strings.ts';
 import { formatNumber, t } from '../console-strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';

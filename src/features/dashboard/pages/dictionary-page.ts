@@ -1,7 +1,13 @@
 // The managers' dictionary page: the entries in the order they apply, each with who changed it last and when, a
 // search, forms to add, edit, remove and move, import and export, and "try a sentence". Plain forms: it works
 // without script, one change per request, every change checked as /dictionary checks it.
-import { MAX_ENTRIES, MAX_PATTERN_LENGTH, MAX_READING_LENGTH, isPattern } from '../../autoread/index.ts';
+import {
+  MAX_ENTRIES,
+  MAX_PATTERN_LENGTH,
+  MAX_READING_LENGTH,
+  MAX_WORD_LENGTH,
+  isPattern,
+} from '../../autoread/index.ts';
 import type { DictionaryRecord } from '../../autoread/index.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
@@ -65,7 +71,7 @@ function row(
           type="text"
           name="reading"
           value="${record.entry.reading}"
-          maxlength="${MAX_READING_LENGTH * 2}"
+          maxlength="${MAX_READING_LENGTH}"
           aria-label="${t(locale, 'dashboard.dictionary.reading')}: ${name}"
           required
         />
@@ -130,7 +136,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
       ? emptyState(t(locale, 'dashboard.dictionary.empty'), t(locale, 'dashboard.try.help'))
       : shown.length === 0
         ? emptyState(t(locale, 'dashboard.dictionary.noMatch'), '')
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap dictionary-wrap">
               <table class="stacked dictionary">
                 <caption>
                   ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
@@ -199,13 +205,21 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
           <form method="post" action="${base}/add" class="stack">
             ${csrfField(context)}
             <label for="add-word">${t(locale, 'dashboard.dictionary.word')}</label>
-            <input type="text" id="add-word" name="word" maxlength="${MAX_PATTERN_LENGTH * 2}" required />
+            <input
+              type="text"
+              id="add-word"
+              name="word"
+              maxlength="${MAX_WORD_LENGTH}"
+              data-word-maxlength="${MAX_WORD_LENGTH}"
+              data-pattern-maxlength="${MAX_PATTERN_LENGTH}"
+              required
+            />
             <label class="check"
               ><input type="checkbox" name="kind" value="pattern" />
               ${t(locale, 'dashboard.dictionary.isPattern')}</label
             >
             <label for="add-reading">${t(locale, 'dashboard.dictionary.reading')}</label>
-            <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH * 2}" required />
+            <input type="text" id="add-reading" name="reading" maxlength="${MAX_READING_LENGTH}" required />
             <button type="submit">${t(locale, 'dashboard.dictionary.addButton')}</button>
           </form>
         </section>

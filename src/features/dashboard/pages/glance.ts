@@ -1,6 +1,6 @@
 // Figures at a glance: a server's first page (the member's voice, this month's characters, SayBot in voice; for a
 // manager the server's budgets and auto-read) and the owner console's summary row. Each figure is a link to the page
-// (or the console's part) it comes from; a figure with a limit has a <meter> of it, named as its figure, whose
+// (or the console's part) it comes from, but SayBot in voice, which no page is about (the player has none); a figure with a limit has a <meter> of it, named as its figure, whose
 // optimum is none used: past nine tenths (its `low`) it is the browser's "less good" region. Markup only:
 // the values come from glance-figures.ts and console-routes.ts.
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
@@ -9,23 +9,26 @@ import type { ServerGlance } from '../glance-figures.ts';
 import { formatNumber, t } from '../glance-strings.ts';
 import { html, type Html } from './markup.ts';
 
-/** One figure: its label, its value (the link), a meter when it has a limit, and a line of detail. */
+/** One figure: its label, its value (the link, where a page is about it), a meter when it has a limit, a detail. */
 interface Figure {
   id: string;
   label: string;
   value: string;
-  href: string;
+  href?: string | undefined;
   detail?: string | undefined;
   meter?: { value: number; max: number } | undefined;
 }
 
 function figure(item: Figure): Html {
   const labelId = `glance-${item.id}`;
+  const named = html`<span class="glance-label" id="${labelId}">${item.label}</span>
+    <span class="glance-value">${item.value}</span>`;
   return html`<li class="glance-item" id="${labelId}-item">
-    <a class="glance-link" href="${item.href}">
-      <span class="glance-label" id="${labelId}">${item.label}</span>
-      <span class="glance-value">${item.value}</span>
-    </a>
+    ${
+      item.href === undefined
+        ? html`<p class="glance-figure">${named}</p>`
+        : html`<a class="glance-link" href="${item.href}">${named}</a>`
+    }
     ${
       item.meter === undefined || item.meter.max <= 0
         ? ''
@@ -65,7 +68,7 @@ function against(locale: string, spent: number, limit: number, none: string) {
 }
 
 function voiceNowFigure(locale: string, server: Membership, now: ServerGlance['voiceNow']): Figure {
-  const base = { id: 'in-voice', label: t(locale, 'glance.inVoice'), href: `/servers/${server.guildId}/scenes` };
+  const base = { id: 'in-voice', label: t(locale, 'glance.inVoice') };
   switch (now.kind) {
     case 'out':
       return { ...base, value: t(locale, 'glance.inVoice.out') };

@@ -32,8 +32,6 @@ export interface PageFrame {
   menuLabel?: string | undefined;
   /** Scripts of the page's own (served from /static/, deferred), e.g. '/static/month.js'. */
   scripts?: readonly string[] | undefined;
-  /** Opens the phone's menu from the start (a server's overview: the menu is that page's content on a phone). */
-  menuOpen?: boolean | undefined;
 }
 
 /** The CSRF token as a form field (src/features/dashboard/guards.ts checks it on every change). */
@@ -94,7 +92,7 @@ export function page(context: PageContext, title: string, body: Html, frame: Pag
   const side =
     sideContent === undefined
       ? ''
-      : html`<details class="side" ${frame.menuOpen === true ? 'open' : ''}>
+      : html`<details class="side">
           <summary>
             ${server === undefined ? '' : picture(server.guildName, server.iconUrl, { size: 'sm', shape: 'squircle' })}
             <span>${menuLabel}</span>

@@ -1,7 +1,7 @@
 // The month page: /usage's lines, the chart (drawn by /static/month.js from data-figures, with a table of the same
 // figures for those without script or sight of it), and for a manager the budgets' form.
-import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/budgets.ts';
-import { BUDGET_NAMES } from '../../../core/quota/budgets.ts';
+import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/accounting.ts';
+import { BUDGET_NAMES } from '../../../core/quota/accounting.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
 import { inline } from './components.ts';

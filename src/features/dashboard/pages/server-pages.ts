@@ -50,7 +50,7 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
 
 /**
  * A server's overview: its figures at a glance, each linking to its page, then what each of its pages does (the
- * sidebar links them; on a phone its menu opens here).
+ * sidebar links them). On a phone the figures come first, the menu folded above them like every page's.
  */
 export function serverPage(context: PageContext, server: Membership, glance: ServerGlance): Html {
   const { locale } = context;
@@ -68,7 +68,7 @@ export function serverPage(context: PageContext, server: Membership, glance: Ser
             </div>`,
         )}
       </dl>`,
-    { server, current: 'home', menuOpen: true },
+    { server, current: 'home' },
   );
 }
 

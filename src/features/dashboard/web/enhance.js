@@ -2,8 +2,9 @@
 // Policy allows scripts from this origin alone. Pages work without it. It asks before a form marked data-confirm
 // (remove, import, delete my data) is sent; sends a form marked data-inline in the background and shows its answer
 // beside the button (swapping in the parts of the page marked data-refresh); shows the theme switch and keeps its
-// choice; keeps one "more" menu open at a time, closed by Escape or a click elsewhere. The words it shows come from
-// the page (data-t-* on <body>), in the member's language.
+// choice; keeps one "more" menu open at a time, closed by Escape or a click elsewhere; gives a field that takes a
+// word or a pattern the length limit of what it holds. The words it shows come from the page (data-t-* on <body>), in
+// the member's language.
 const texts = document.body.dataset;
 
 // The theme switch: as the system, dark, light; kept in this browser (theme.js applies it before the page paints).
@@ -109,6 +110,15 @@ document.addEventListener('submit', (event) => {
   void sendInline(form, event.submitter instanceof HTMLButtonElement ? event.submitter : null, null);
 });
 
+// A field that takes a word or, its form's box ticked, a pattern (data-pattern-maxlength): the limit of what it holds,
+// the server's (the page gives both; without script the field keeps the word's).
+document.addEventListener('change', (event) => {
+  const box = event.target;
+  if (!(box instanceof HTMLInputElement) || box.type !== 'checkbox' || box.value !== 'pattern' || !box.form) return;
+  for (const field of box.form.querySelectorAll('input[data-pattern-maxlength][data-word-maxlength]'))
+    field.maxLength = Number(box.checked ? field.dataset.patternMaxlength : field.dataset.wordMaxlength);
+});
+
 // A switch saves as soon as it is flipped when its form says so (data-inline with data-autosave): that switch alone.
 document.addEventListener('change', (event) => {
   const input = event.target;
@@ -119,7 +129,8 @@ document.addEventListener('change', (event) => {
 });
 
 // A "more" menu (<details class="more">, a voice's or an entry's other actions) behaves as a menu: opening one closes
-// the others, and Escape or a click (a tap) outside it closes it; Escape gives the focus back to its button.
+// the others, and Escape or a click (a tap) outside it closes it; Escape gives the focus back to its button when the
+// focus was in the menu or nowhere (a tap on the menu's background leaves it on the body), not when it is elsewhere.
 const openMenus = () => [...document.querySelectorAll('details.more[open]')];
 document.addEventListener(
   'toggle',
@@ -132,8 +143,9 @@ document.addEventListener(
 );
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape') return;
+  const lost = document.activeElement === null || document.activeElement === document.body;
   for (const menu of openMenus()) {
-    const focused = menu.contains(document.activeElement);
+    const focused = lost || menu.contains(document.activeElement);
     menu.open = false;
     if (focused) menu.querySelector('summary')?.focus();
   }

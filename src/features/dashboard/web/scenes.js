@@ -36,7 +36,7 @@ function start(root) {
   const downloads = $('scene-downloads');
   const sceneAudio = $('scene-audio');
   const lineAudio = $('scene-line-audio');
-  // A count's words as the catalogue writes them (src/core/i18n/translate.ts): {lines, plural, one {# line} other
+  // A count's words as the catalogue writes them (src/core/i18n/catalogue.ts): {lines, plural, one {# line} other
   // {# lines}}, the branch Intl.PluralRules picks in the page's language (an exact =N first, else `other`).
   const plurals = new Intl.PluralRules(document.documentElement.lang || 'en');
   const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;

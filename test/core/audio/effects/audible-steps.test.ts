@@ -1,6 +1,11 @@
 // Speed and volume in the steps a listener hears: near values fold to one (one render, one cache entry).
 import { describe, expect, it } from 'vitest';
-import { quantiseEffects, quantiseSpeed, quantiseVolumeDb } from '../../../../src/core/audio/effects/audible-steps.ts';
+import {
+  changesAudio,
+  quantiseEffects,
+  quantiseSpeed,
+  quantiseVolumeDb,
+} from '../../../../src/core/audio/effects/audible-steps.ts';
 
 describe('audible steps', () => {
   it('folds speed to 0.05 and volume to 0.5 dB, as short decimals, within their ranges', () => {
@@ -14,5 +19,14 @@ describe('audible steps', () => {
     expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 2.6 })).toEqual({ speed: 1, volumeDb: 0, pitch: 3 });
     expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: -20 })).toEqual({ speed: 1, volumeDb: 0, pitch: -12 });
     expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 0.3 })).toEqual({ speed: 1, volumeDb: 0 });
+  });
+
+  it('counts only effects off the zero step of speed, volume or pitch as changing the audio', () => {
+    expect(changesAudio(undefined)).toBe(false);
+    expect(changesAudio({ speed: 1, volumeDb: 0 })).toBe(false);
+    expect(changesAudio({ speed: 1, volumeDb: 0, pitch: 0 })).toBe(false);
+    expect(changesAudio({ speed: 1.05, volumeDb: 0 })).toBe(true);
+    expect(changesAudio({ speed: 1, volumeDb: -0.5 })).toBe(true);
+    expect(changesAudio({ speed: 1, volumeDb: 0, pitch: -1 })).toBe(true);
   });
 });

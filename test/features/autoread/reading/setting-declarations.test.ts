@@ -13,7 +13,7 @@ import {
 import { describeSettings, settingChangesOf } from '../../../../src/features/autoread/autoread-settings.ts';
 import { UserError } from '../../../../src/core/interactions/failures.ts';
 import { SPEECH_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
-import { t } from '../../../../src/core/i18n/translate.ts';
+import { t } from '../../../../src/core/i18n/catalogue.ts';
 import { migrate } from '../../../../src/core/store/migrations.ts';
 import { SCHEMA } from '../../../../src/app/store.ts';
 import { rowOfChanges, settingsOfRow } from '../../../../src/features/autoread/store/auto-read-area.ts';

@@ -111,11 +111,6 @@ function edited(reply: Done): Edited {
   return reply;
 }
 
-/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
-export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
-  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
-}
-
 /**
  * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV, a
  * cache hit, a changed part) as they are, shared, with no copy; `own` bytes that are a whole buffer of their own,

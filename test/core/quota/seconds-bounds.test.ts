@@ -1,4 +1,4 @@
-// The queue bounds' bookkeeping (src/core/quota/queue-bounds.ts): what is counted, what refuses, what is released.
+// The queue bounds' bookkeeping (src/core/quota/seconds-bounds.ts): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
@@ -7,7 +7,7 @@ import {
   enforcementFor,
   estimateRequestSeconds,
   estimateSpeechSeconds,
-} from '../../../src/core/quota/queue-bounds.ts';
+} from '../../../src/core/quota/seconds-bounds.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {

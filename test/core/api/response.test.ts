@@ -1,7 +1,7 @@
 // The key's state the owner console shows: the last answer of each kind the client saw, in three fixed slots and
 // the last accepted one, each with its time, endpoint and request ID; what says nothing of the key is not kept.
 import { describe, expect, it } from 'vitest';
-import { KeyState } from '../../../src/core/api/key-state.ts';
+import { KeyState } from '../../../src/core/api/response.ts';
 import { rejectionOf, useSandbox } from './helpers.ts';
 
 describe('KeyState', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
-import { estimateCeiling, fitsFreeLine, freeLineLimit } from '../../src/core/sourcing/seconds-cap.ts';
-import { countCharacters, splitText } from '../../src/core/split-text.ts';
+import { estimateCeiling, fitsFreeLine, freeLineLimit } from '../../src/core/quota/seconds-bounds.ts';
+import { countCharacters, splitText } from '../../src/core/characters.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, '');
 

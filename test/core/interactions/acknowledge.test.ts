@@ -1,10 +1,13 @@
 // Discord's 3 s and 15 minutes are timed from when SayBot received the interaction, on the monotonic clock: a host
 // wall clock that jumps (or that was 20 minutes off all along) changes neither.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acknowledgeByDeadline } from '../../../src/core/interactions/acknowledge.ts';
+import {
+  acknowledgeByDeadline,
+  noteReceived,
+  TOKEN_LIFETIME_MS,
+  tokenGone,
+} from '../../../src/core/interactions/acknowledge.ts';
 import type { BotCommandInteraction } from '../../../src/core/interactions/command.ts';
-import { TOKEN_LIFETIME_MS, tokenGone } from '../../../src/core/interactions/expired-token.ts';
-import { noteReceived } from '../../../src/core/interactions/received.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 
 /** Only what the deadline and the token check read of an interaction; its ID's time is the wall clock's now. */
