@@ -2,10 +2,12 @@
 // the fake Discord and the sandbox (its own servers process, 127.0.0.1 only), the member in a voice channel. V8's
 // precise coverage (node:inspector, the bot's main thread) is reset as the /say leaves the fake Discord, then taken at
 // the first request to the Voice API (undici's request:create for the sandbox's /v1/tts, synchronously, before it is
-// sent) and at the first RTP packet the bot hands to its UDP socket. A file is counted when one of its functions ran
-// in between; files under src/ and commands/ only (no library, no test fixture). The audio workers' files are not
-// counted (their threads have isolates of their own): what is counted is the path the main thread walks.
+// sent) and at the first packet the main thread lets go of: handed to the sender thread (src/core/voice/sender/, the
+// default), or an RTP packet handed to a UDP socket (the clock and library senders). A file is counted when one of
+// its functions ran in between; files under src/ and commands/ only (no library, no test fixture). The worker threads'
+// files are not counted (their threads have isolates of their own): what is counted is the path the main thread walks.
 import dgram from 'node:dgram';
+import { Worker } from 'node:worker_threads';
 import diagnostics from 'node:diagnostics_channel';
 import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
@@ -77,15 +79,22 @@ async function countOne(servers: Servers, session: Session, sandbox: string, tex
     for (const file of toRequest) toPacket.add(file);
     stage = 'packet';
   };
+  const packetLeaves = () => {
+    for (const file of take(session)) toPacket.add(file);
+    stage = 'idle';
+    reached();
+  };
   const send = dgram.Socket.prototype.send;
   dgram.Socket.prototype.send = function (this: dgram.Socket, ...args: unknown[]) {
-    if (stage === 'packet' && isRtp(args[0])) {
-      for (const file of take(session)) toPacket.add(file);
-      stage = 'idle';
-      reached();
-    }
+    if (stage === 'packet' && isRtp(args[0])) packetLeaves();
     return (send as (...a: unknown[]) => void).apply(this, args);
   } as typeof send;
+  // The sender thread's first packets: one message carries every run of packets a turn of the main thread queued.
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+    if (stage === 'packet' && (args[0] as { type?: unknown } | null)?.type === 'packets') packetLeaves();
+    return (post as (...a: unknown[]) => void).apply(this, args);
+  } as typeof post;
   diagnostics.subscribe('undici:request:create', onRequest);
   try {
     take(session);
@@ -103,6 +112,7 @@ async function countOne(servers: Servers, session: Session, sandbox: string, tex
     if (!final.startsWith('Spoke')) throw new Error(`the /say ended with "${final}"`);
   } finally {
     dgram.Socket.prototype.send = send;
+    Worker.prototype.postMessage = post;
     diagnostics.unsubscribe('undici:request:create', onRequest);
     stage = 'idle';
   }
@@ -145,8 +155,8 @@ export async function measurePathFiles(log: (line: string) => void): Promise<str
     '',
     "A /say in the member's voice channel, against the fake Discord and the sandbox: the files under src/ and " +
       "commands/ with a function that ran on the bot's main thread (V8 precise coverage, reset as the command leaves " +
-      'the fake Discord), counted at the first request to the Voice API and at the first RTP packet handed to the ' +
-      "socket. The first /say of a fresh bot also joins the channel; the second finds the bot there. The audio workers' " +
+      'the fake Discord), counted at the first request to the Voice API and at the first packet handed to the ' +
+      "sender thread (or to the socket, with another sender). The first /say of a fresh bot also joins the channel; the second finds the bot there. The audio workers' " +
       'files are not counted. The lists are in the run log (with PATH_FILES_DETAIL=1, the functions that ran in each file).',
     '',
     '| /say | Files to the first request | Files to the first packet |',
