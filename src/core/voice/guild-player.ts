@@ -13,7 +13,7 @@ import { watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender, VoiceSenderKind } from './packet-sender.ts';
 import { senderUdpOwner } from './sender/sender-udp.ts';
 import { senderThread } from './sender/sender-thread.ts';
-import { WorkerSender } from './sender/worker-sender.ts';
+import { WorkerSender } from './sender/worker-clip.ts';
 
 /** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
 export interface PlaybackItem {

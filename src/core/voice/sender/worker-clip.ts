@@ -1,7 +1,8 @@
 // One clip played by the sender thread: its packets read from the clip's stream ahead of time (up to LEAD_PACKETS
 // beyond what the thread reported sent), DAVE-sealed here and handed over in batches. The plain frames stay here
 // until reported sent, so that a DAVE key change seals the queued ones again and a new voice session (the thread
-// died, the voice server moved) goes on from the first packet not reported sent.
+// died, the voice server moved) goes on from the first packet not reported sent. A guild's clips go one at a time
+// (WorkerSender, below: SayBot's PacketSender).
 import type { Readable } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import type { VoiceConnection } from '@discordjs/voice';
@@ -9,9 +10,9 @@ import { MAX_MISSED_FRAMES } from '../library-sender.ts';
 import { readySession } from '../discordjs-voice-seam.ts';
 import { canSendAudio } from '../e2ee-readiness.ts';
 import type { ReadySession, SenderConnectionData } from '../discordjs-voice-types.ts';
-import type { ClipEvents, PlayingClip } from '../packet-sender.ts';
 import type { ClipProgress } from './sender-messages.ts';
 import { senderThread, type ClipWatcher } from './sender-thread.ts';
+import type { ClipEvents, PacketSender, PlayingClip } from '../packet-sender.ts';
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
 export const LEAD_PACKETS = 25;
@@ -271,5 +272,22 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#connection.setSpeaking(false);
     this.#onOver(this);
     this.#events.ended(this.#error);
+  }
+}
+
+export class WorkerSender implements PacketSender {
+  #current: WorkerClip | undefined;
+
+  play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip {
+    this.#current?.stop();
+    const clip = new WorkerClip(connection, stream, events, (over) => {
+      if (this.#current === over) this.#current = undefined;
+    });
+    this.#current = clip;
+    return clip;
+  }
+
+  destroy(): void {
+    this.#current?.stop();
   }
 }

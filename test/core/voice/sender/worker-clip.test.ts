@@ -9,7 +9,7 @@ import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } fro
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
-import { WorkerSender } from '../../../../src/core/voice/sender/worker-sender.ts';
+import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
