@@ -15,13 +15,4 @@ declare module '../../core/i18n/catalogue.ts' {
 
 addMessages('scenes', { en, ko, ja });
 
-export {
-  formatNumber,
-  localisations,
-  t,
-  TRANSLATED_LOCALES,
-  type LocalisedMessage,
-  type MessageKey,
-  type MessageParam,
-  type MessageParams,
-} from '../../core/i18n/catalogue.ts';
+export * from '../../core/i18n/translate.ts';

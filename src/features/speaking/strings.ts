@@ -14,13 +14,4 @@ declare module '../../core/i18n/catalogue.ts' {
 
 addMessages('speaking', { en, ko, ja });
 
-export {
-  formatNumber,
-  localisations,
-  t,
-  TRANSLATED_LOCALES,
-  type LocalisedMessage,
-  type MessageKey,
-  type MessageParam,
-  type MessageParams,
-} from '../../core/i18n/catalogue.ts';
+export * from '../../core/i18n/translate.ts';
