@@ -1,5 +1,5 @@
 // One voice session's transport encryption (the *_rtpsize AEAD modes Discord offers), as the sender thread applies
-// it: the RTP header, the payload sealed with the header as additional data, and the nonce's counter at the end. The
+// it (and the clock sender, src/core/voice/rtp-sender.ts, through the same sealInto): the RTP header, the payload sealed with the header as additional data, and the nonce's counter at the end. The
 // counter lives here, in the one thread that sends, and only ever goes up for a key: a new key (a new session) is the
 // only thing that starts it again.
 import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
@@ -16,6 +16,72 @@ const OPUS_PAYLOAD_TYPE = 120;
 const TIMESTAMP_STEP = 960;
 const MAX_NONCE = 2 ** 32 - 1;
 
+/** Where a datagram's RTP header and nonce come from (the session's counters now). */
+export interface RtpPosition {
+  sequence: number;
+  timestamp: number;
+  ssrc: number;
+  nonce: number;
+}
+
+/** Scratch nonces a sealer reuses (the counter goes in their first four bytes). */
+export interface NonceScratch {
+  readonly nonce12: Buffer;
+  readonly nonce24: Buffer;
+}
+
+/** The next sequence number and timestamp after one 20 ms packet, each wrapping as RTP's counters do. */
+export function nextPosition(sequence: number, timestamp: number): { sequence: number; timestamp: number } {
+  return {
+    sequence: sequence >= 0xffff ? 0 : sequence + 1,
+    timestamp: timestamp + TIMESTAMP_STEP >= 2 ** 32 ? 0 : timestamp + TIMESTAMP_STEP,
+  };
+}
+
+/** The datagram's length for a payload of `payloadBytes`: header, sealed payload and tag, nonce tail. */
+export function datagramBytes(payloadBytes: number): number {
+  return RTP_HEADER_BYTES + payloadBytes + TAG_BYTES + NONCE_TAIL_BYTES;
+}
+
+/**
+ * Writes one datagram into `datagram` (at least datagramBytes long): the RTP header at `at`, `payload` sealed in
+ * `mode` with `key` under `at.nonce` (the header as additional data), and the nonce's tail. Returns its length. The
+ * one sealing rule of both senders (this thread's and the clock's, src/core/voice/rtp-sender.ts).
+ */
+export function sealInto(
+  datagram: Buffer,
+  payload: Uint8Array,
+  at: RtpPosition,
+  mode: string,
+  key: KeyObject | Uint8Array,
+  scratch: NonceScratch,
+): number {
+  const header = datagram.subarray(0, RTP_HEADER_BYTES);
+  datagram[0] = RTP_VERSION_BYTE;
+  datagram[1] = OPUS_PAYLOAD_TYPE;
+  datagram.writeUInt16BE(at.sequence, 2);
+  datagram.writeUInt32BE(at.timestamp, 4);
+  datagram.writeUInt32BE(at.ssrc, 8);
+  let written = RTP_HEADER_BYTES;
+  if (mode === AES_GCM_MODE) {
+    scratch.nonce12.writeUInt32BE(at.nonce, 0);
+    const cipher = createCipheriv('aes-256-gcm', key, scratch.nonce12);
+    cipher.setAAD(header);
+    written += cipher.update(payload).copy(datagram, written);
+    written += cipher.final().copy(datagram, written);
+    written += cipher.getAuthTag().copy(datagram, written);
+  } else if (mode === XCHACHA_MODE) {
+    scratch.nonce24.writeUInt32BE(at.nonce, 0);
+    const sealed = datagram.subarray(written, written + payload.length + TAG_BYTES);
+    xchacha20poly1305(key as Uint8Array, scratch.nonce24, header).encrypt(payload, sealed);
+    written += sealed.length;
+  } else {
+    throw new RangeError(`unsupported voice encryption mode: ${mode}`);
+  }
+  datagram.writeUInt32BE(at.nonce, written);
+  return written + NONCE_TAIL_BYTES;
+}
+
 export class NonceExhaustedError extends Error {
   constructor() {
     super('the transport nonce reached its end for this key: the session must be renewed');
@@ -31,8 +97,7 @@ export class TransportSeal {
   #sequence: number;
   #timestamp: number;
   #nonce = 0;
-  readonly #nonce12 = Buffer.alloc(12);
-  readonly #nonce24 = Buffer.alloc(24);
+  readonly #scratch: NonceScratch = { nonce12: Buffer.alloc(12), nonce24: Buffer.alloc(24) };
 
   constructor(mode: string, key: Uint8Array, ssrc: number, sequence: number, timestamp: number) {
     if (mode !== AES_GCM_MODE && mode !== XCHACHA_MODE)
@@ -58,30 +123,10 @@ export class TransportSeal {
   seal(payload: Uint8Array): Buffer {
     if (this.#nonce >= MAX_NONCE) throw new NonceExhaustedError();
     this.#nonce += 1;
-    const datagram = Buffer.allocUnsafe(RTP_HEADER_BYTES + payload.length + TAG_BYTES + NONCE_TAIL_BYTES);
-    const header = datagram.subarray(0, RTP_HEADER_BYTES);
-    datagram[0] = RTP_VERSION_BYTE;
-    datagram[1] = OPUS_PAYLOAD_TYPE;
-    datagram.writeUInt16BE(this.#sequence, 2);
-    datagram.writeUInt32BE(this.#timestamp, 4);
-    datagram.writeUInt32BE(this.#ssrc, 8);
-    let at = RTP_HEADER_BYTES;
-    if (this.#key) {
-      this.#nonce12.writeUInt32BE(this.#nonce, 0);
-      const cipher = createCipheriv('aes-256-gcm', this.#key, this.#nonce12);
-      cipher.setAAD(header);
-      at += cipher.update(payload).copy(datagram, at);
-      at += cipher.final().copy(datagram, at);
-      at += cipher.getAuthTag().copy(datagram, at);
-    } else {
-      this.#nonce24.writeUInt32BE(this.#nonce, 0);
-      const sealed = datagram.subarray(at, at + payload.length + TAG_BYTES);
-      xchacha20poly1305(this.#keyBytes, this.#nonce24, header).encrypt(payload, sealed);
-      at += sealed.length;
-    }
-    datagram.writeUInt32BE(this.#nonce, at);
-    this.#sequence = this.#sequence >= 0xffff ? 0 : this.#sequence + 1;
-    this.#timestamp = this.#timestamp + TIMESTAMP_STEP >= 2 ** 32 ? 0 : this.#timestamp + TIMESTAMP_STEP;
+    const datagram = Buffer.allocUnsafe(datagramBytes(payload.length));
+    const at = { sequence: this.#sequence, timestamp: this.#timestamp, ssrc: this.#ssrc, nonce: this.#nonce };
+    sealInto(datagram, payload, at, this.mode, this.#key ?? this.#keyBytes, this.#scratch);
+    ({ sequence: this.#sequence, timestamp: this.#timestamp } = nextPosition(this.#sequence, this.#timestamp));
     return datagram;
   }
 }
