@@ -223,6 +223,41 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     expect(pageErrors).toEqual([]);
   });
 
+  it("draws a reply's buttons of every style readable, as Discord does (white on the coloured ones), light or dark preferred, narrow or wide", async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: 'Spoke **the buttons**',
+      components: [
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 1, label: 'Play in my voice channel', custom_id: 'b:1' },
+            { type: 2, style: 2, label: '▶ Play', custom_id: 'b:2' },
+            { type: 2, style: 3, label: 'Save', custom_id: 'b:3' },
+            { type: 2, style: 4, label: 'Delete', custom_id: 'b:4' },
+          ],
+        },
+      ],
+      allowedMentions: { parse: [] },
+    });
+    const shown = message('Spoke the buttons');
+    await shown.getByRole('button', { name: 'Play in my voice channel' }).waitFor();
+    try {
+      for (const width of [390, 1280])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.emulateMedia({ colorScheme });
+          expect(await seriousViolations(page)).toEqual([]);
+        }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
   it("tops an answer as Discord does: '… used /command' for a command or its form, a reply to the button's message", async () => {
     await as(ALICE);
     await input().fill('/say');
