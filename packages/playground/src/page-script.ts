@@ -37,13 +37,23 @@ export const PAGE_SCRIPT = `'use strict';
   const dismissed = new Set(); // forms the person closed, hidden at once (the page's server is told too)
 
   const status = (text) => { $('status').textContent = text; };
+  const UNREACHABLE = "The playground's server cannot be reached: nothing you send arrives until it answers again.";
+  /** Says at the top whether the page's server answers; a request that reaches it again takes the notice away. */
+  function reachable(yes) {
+    $('unreachable').hidden = yes;
+    $('unreachable').textContent = yes ? '' : UNREACHABLE;
+  }
+  /** Not the page's server answering: no answer at all, or a proxy's error page in its place (no JSON error). */
+  const notOurs = (response, answer) => !response || (response.status >= 500 && typeof answer.error !== 'string');
   async function post(action, body) {
     const response = await fetch('/api/' + action, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-playground-token': token },
       body: JSON.stringify({ as, ...body }),
-    });
-    const answer = await response.json().catch(() => ({}));
+    }).catch(() => undefined);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    reachable(!notOurs(response, answer));
+    if (notOurs(response, answer)) throw new Error(UNREACHABLE);
     if (!response.ok) throw new Error(answer.error || response.statusText);
     return answer;
   }
@@ -61,7 +71,11 @@ export const PAGE_SCRIPT = `'use strict';
   // ---- state ----
   async function refresh() {
     const response = await fetch('/api/state?as=' + encodeURIComponent(as)).catch(() => undefined);
-    if (!response || !response.ok) return;
+    if (!response || !response.ok) {
+      if (notOurs(response, response ? await response.clone().json().catch(() => ({})) : {})) reachable(false);
+      return;
+    }
+    reachable(true);
     state = await response.json();
     if (!channelId) channelId = state.text[0].id;
     render();
@@ -552,8 +566,18 @@ export const PAGE_SCRIPT = `'use strict';
     } catch (e) { if (stillShown(option, control)) status('Autocomplete: ' + e.message); }
   }
 
+  /** A message or command under way: Send waits for its answer, as Discord's client does (one press, one send). */
+  let pending = false;
+  function sending(promise) {
+    pending = true;
+    $('send').disabled = true;
+    const done = () => { pending = false; $('send').disabled = false; };
+    return promise.then((value) => { done(); return value; }, (error) => { done(); throw error; });
+  }
+
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
+    if (pending) return;
     if (!as) return status('Pick who you are first.');
     if (channelId === DM) return status('SayBot reads no direct messages: write in a channel.');
     if (command) {
@@ -562,7 +586,7 @@ export const PAGE_SCRIPT = `'use strict';
       if (missing.length) return status('Fill in ' + missing.map((o) => o.name).join(', '));
       if ((command.def.options || []).some((o) => o.type === OPTION.SUB || o.type === OPTION.GROUP) && leaf() === command.def.options) return status('Choose a sub-command');
       const name = command.def.name;
-      post('command', { channelId, name, options: filled(undefined), attachments: [...command.files.values()] })
+      sending(post('command', { channelId, name, options: filled(undefined), attachments: [...command.files.values()] }))
         .then(() => { status('You used /' + name); cancel(); refresh(); }, (err) => status(err.message));
       return;
     }
@@ -573,8 +597,12 @@ export const PAGE_SCRIPT = `'use strict';
       if (def) return pick(def);
       return status('No such command: ' + text);
     }
-    input.value = '';
-    act('post', { channelId, content: text });
+    // The text stays in the box until it is sent: a send that fails loses nothing (cleared only if not edited since).
+    sending(post('post', { channelId, content: text })).then(() => {
+      if (input.value.trim() === text) input.value = '';
+      status('');
+      refresh();
+    }, (err) => status(err.message));
   });
 
   // ---- a form SayBot answers with (a modal) ----
