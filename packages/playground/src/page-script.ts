@@ -521,14 +521,33 @@ export const PAGE_SCRIPT = `'use strict';
           timer = setTimeout(() => complete(option, control, list), 250);
         });
         control.addEventListener('focus', () => complete(option, control, list));
+        limit(option, control);
         control.dataset.option = option.name;
         command.fields.set(option.name, { option, control });
         return el('label', { class: option.required ? 'required' : '' }, el('span', { text: option.name }), control, list);
       }
     }
+    limit(option, control);
     control.dataset.option = option.name;
     command.fields.set(option.name, { option, control });
     return el('label', { class: option.required ? 'required' : '', title: option.description || '' }, el('span', { text: option.name }), control);
+  }
+
+  /**
+   * The option's declared bounds on its field, as Discord's client holds them: required, a string's min/max length,
+   * a number's min/max; the browser then refuses to send the form, and the status line says which field and why.
+   */
+  function limit(option, control) {
+    if (option.required && option.type !== OPTION.ATTACHMENT) control.required = true;
+    if (option.type === OPTION.STRING && !(option.choices && option.choices.length)) {
+      if (typeof option.min_length === 'number') control.minLength = option.min_length;
+      if (typeof option.max_length === 'number') control.maxLength = option.max_length;
+    }
+    if (option.type === OPTION.INTEGER || option.type === OPTION.NUMBER) {
+      if (typeof option.min_value === 'number') control.min = String(option.min_value);
+      if (typeof option.max_value === 'number') control.max = String(option.max_value);
+    }
+    control.addEventListener('invalid', () => status(option.name + ': ' + control.validationMessage));
   }
 
   /** The options as the command is filled in now, nested under its sub-commands; \`focused\` marks one. */

@@ -83,6 +83,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
         options: [
           { type: 3, name: 'text', description: 'What to say', required: true },
           { type: 3, name: 'voice', description: 'Whose voice', autocomplete: true },
+          { type: 10, name: 'speed', description: 'How fast', min_value: 0.5, max_value: 2 },
+          { type: 3, name: 'note', description: 'A note', max_length: 10 },
         ],
       },
       {
@@ -447,7 +449,10 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     await as(ALICE);
     const notice = page.getByRole('alert').filter({ hasText: 'cannot be reached' });
     // The server gone (no answer), then a proxy's 502 in its place: neither is the page's server answering.
-    for (const down of [(route: Route) => route.abort(), (route: Route) => route.fulfill({ status: 502, body: 'Bad Gateway' })]) {
+    for (const down of [
+      (route: Route) => route.abort(),
+      (route: Route) => route.fulfill({ status: 502, body: 'Bad Gateway' }),
+    ]) {
       await page.route('**/api/**', down);
       try {
         await input().fill('not lost');
@@ -497,6 +502,36 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     }
     expect(said.slice(before)).toEqual(['only once']);
     expect(await message('Spoke only once').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("holds a command's form to its declaration as Discord's client does: required, min/max, max length", async () => {
+    await as(ALICE);
+    const before = said.length;
+    await input().fill('/say');
+    await input().press('Enter');
+    const field = (name: string) => page.locator(`[data-option="${name}"]`);
+    const send = page.getByRole('button', { name: 'Send' });
+    const valid = (name: string) =>
+      field(name).evaluate((node: unknown) => (node as { validity: { valid: boolean } }).validity.valid);
+    // Nothing in the required field: not sent, and the status line names it.
+    await send.click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^text: /);
+    // Speed 7 where 0.5-2 is declared: not sent either.
+    await field('text').fill('held');
+    await field('speed').fill('7');
+    expect(await valid('speed')).toBe(false);
+    await send.click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^speed: /);
+    // Past max_length the field takes no more, as Discord's box does.
+    expect(await field('note').getAttribute('maxlength')).toBe('10');
+    await field('note').pressSequentially('0123456789ABC');
+    expect(await field('note').inputValue()).toBe('0123456789');
+    expect(said.length).toBe(before);
+    await field('speed').fill('2');
+    await send.click();
+    await message('Spoke held').waitFor();
+    expect(said.slice(before)).toEqual(['held']);
     expect(pageErrors).toEqual([]);
   });
 
