@@ -296,7 +296,7 @@ export class SpendArea extends Area {
   }
 
   /**
-   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. The days count
+   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members who spent the most. The days count
    * every character of the month (a deletion's carried included, as monthTotals); the members are only those still
    * named: what deleted members spent counts in the server's month, attributed to no one.
    */
@@ -309,7 +309,9 @@ export class SpendArea extends Area {
       .select('user_id')
       .select(totals)
       .groupBy('user_id')
-      .orderBy((eb) => eb.fn.sum('characters'), 'desc')
+      // By what they spent, as the month's total and the owner console's top spenders count; saved breaks a tie.
+      .orderBy('spent', 'desc')
+      .orderBy('saved', 'desc')
       .orderBy('user_id')
       .limit(topMembers)
       .execute();
