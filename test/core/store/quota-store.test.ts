@@ -98,6 +98,11 @@ forEachBackend((store, backend) => {
       await store.spends.record(spend({ at: new Date('2025-03-09T14:00:00Z'), userId: D, characters: 2 }));
       expect((await store.spends.monthBreakdown('2025-03', G1, 4)).members.map((m) => m.userId)).toEqual([B, A, D, C]);
       expect(await store.spends.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
+      // One member's month, spent only: A's 10 (not the 4 from the cache, nor April's 700, nor G2's).
+      expect(await store.spends.memberMonthSpent(G1, A, '2025-03')).toBe(10);
+      expect(await store.spends.memberMonthSpent(G1, C, '2025-03')).toBe(1);
+      expect(await store.spends.memberMonthSpent(G1, A, '2025-04')).toBe(700);
+      expect(await store.spends.memberMonthSpent(G2, B, '2025-03')).toBe(0);
     });
   });
 

@@ -338,6 +338,23 @@ export class SpendArea extends Area {
     return Number(row?.n ?? 0);
   }
 
+  /**
+   * What a member spent in a guild in a month ('YYYY-MM'), cache hits not counted: their running day totals of that
+   * month, at most 31 rows of the (guild_id, user_id, day) key, however much the server spends. Under their own ID
+   * only: what a deletion carried under pseudonyms is no one's.
+   */
+  async memberMonthSpent(guildId: string, userId: string, month: string): Promise<number> {
+    const row = await this.d.db
+      .selectFrom('spend_totals_member_day')
+      .select((eb) => eb.fn.sum<number>('characters').as('n'))
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .where('day', '>=', `${month}-01`)
+      .where('day', '<=', `${month}-31`)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** One member's totals in one guild on one UTC day ('YYYY-MM-DD'). */
   async memberDayTotals(guildId: string, userId: string, day: string): Promise<SpendTotals> {
     return totalsOf(
