@@ -524,7 +524,10 @@ describe('the local Discord: a user stays a Discord user when SayBot leaves the 
     );
     expect(answer.status).toBe(200);
     const token = String(((await answer.json()) as Record<string, unknown>).access_token);
-    const me = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me`, bearer(token))).json()) as Record<string, unknown>;
+    const me = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me`, bearer(token))).json()) as Record<
+      string,
+      unknown
+    >;
     expect(me).toMatchObject({ id: OWNER.id, username: OWNER.username });
     const guilds = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me/guilds`, bearer(token))).json()) as Array<
       Record<string, unknown>
