@@ -43,18 +43,18 @@ export const requires: Requirements = {
   subcommands: { add: manager, remove: manager, move: manager, import: manager },
 };
 
-// Longer than the rules allow, so a too-long word or pattern is answered by the dictionary's own rule (it names the
-// limit). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
+// The dictionary's own limits, declared so that Discord's client stops a member at them as the dashboard's fields do
+// (the rule still checks what arrives, tidied, in characters). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
 // In /dictionary add the reading is optional too, since Discord wants required options before optional ones and
 // the word comes first; a missing reading is the rule's "the reading is empty".
-const wordOption = () => stringOption('word', { required: false, maxLength: MAX_WORD_LENGTH * 2 });
-const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH * 2 });
+const wordOption = () => stringOption('word', { required: false, maxLength: MAX_WORD_LENGTH });
+const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH });
 
 export const data = slashCommand('dictionary', requires)
   .addSubcommand(
     subcommand('dictionary.add')
       .addStringOption(wordOption())
-      .addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH * 2 }))
+      .addStringOption(stringOption('reading', { required: false, maxLength: MAX_READING_LENGTH }))
       .addStringOption(patternOption()),
   )
   .addSubcommand(subcommand('dictionary.remove').addStringOption(wordOption()).addStringOption(patternOption()))

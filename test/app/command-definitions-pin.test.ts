@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import { loadFeatureStrings } from '../../src/app/feature-strings.ts';
 
-// Changed from 7a3fa4da… when /scene was added (every other command's JSON unchanged).
-const PINNED = '96c2c0662fa906acc9af83d959faccac300d99b0a6d4f6ffa51078376a2c5bfb';
+// Changed from 96c2c066… when /dictionary's word, reading and pattern took the dictionary's own max_length (50, 100,
+// 200: MAX_*_LENGTH, no longer twice them); every other command's JSON unchanged.
+const PINNED = 'f001d9d97d9838f82e8b16544d3280003e2374b0b6fb0f5ed96d34cdf81f09e1';
 
 describe('the command definitions SayBot deploys', () => {
   it('are the pinned ones, in name order', async () => {

@@ -38,7 +38,12 @@ describe('auto-read intents', () => {
     expect(
       await postChat(harness, SEOUL_CHAT, { id: MINJI, username: 'minji' }, 'hello', { id: '500000000000000001' }),
     ).toBe(false);
-    const { content } = await runCommand(harness, { guildId: seoul.id, userId: MINJI, name: 'voices' });
+    const { content } = await runCommand(harness, {
+      guildId: seoul.id,
+      userId: MINJI,
+      name: 'voices',
+      subcommand: 'list',
+    });
     expect(content).not.toBe('');
   });
 

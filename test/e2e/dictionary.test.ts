@@ -137,10 +137,16 @@ describe('/dictionary', () => {
     expect((await dictionary(h, MEMBER, 'list')).content).toBe(t('en-US', 'dictionary.empty'));
   });
 
-  it('answers a word the rules refuse with the rule', async () => {
+  it("declares the rules' limits, so Discord stops a longer word or reading; one at the limit is added", async () => {
     const h = await start();
-    expect((await dictionary(h, ADMIN, 'add', { word: 'x'.repeat(51), reading: 'y' })).content).toBe(
-      'Nothing was changed: the word is longer than 50 characters.',
+    await expect(dictionary(h, ADMIN, 'add', { word: 'x'.repeat(51), reading: 'y' })).rejects.toThrow(
+      /add\.word: at most 50 characters/,
+    );
+    await expect(dictionary(h, ADMIN, 'add', { word: 'x', reading: 'y'.repeat(101) })).rejects.toThrow(
+      /add\.reading: at most 100 characters/,
+    );
+    expect((await dictionary(h, ADMIN, 'add', { word: 'x'.repeat(50), reading: 'y'.repeat(100) })).content).toContain(
+      'x'.repeat(50),
     );
   });
 });

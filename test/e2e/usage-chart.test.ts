@@ -125,12 +125,13 @@ describe('/usage chart', () => {
 
       const png = decodePng(reply?.files[0]?.data ?? Buffer.alloc(0));
       expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
-      // Alice first (3 spent + 54 saved by the cache), Bob second (54, all spent: 54/57 of her bar), no third.
+      // Ranked by what they spent (as the server's total and the owner console's top spenders): Bob first (54, all
+      // spent: 54/57 of the longest bar), Alice second (3 spent + 54 saved by the cache: the longest bar), no third.
       expect(memberBar(png, 1, 0.02)).toEqual(SPENT_BLUE);
-      expect(memberBar(png, 1, 0.6)).toEqual(SAVED_GREEN);
+      expect(memberBar(png, 1, 0.9)).toEqual(SPENT_BLUE);
+      expect(memberBar(png, 1, 0.98)).not.toEqual(SPENT_BLUE);
       expect(memberBar(png, 2, 0.02)).toEqual(SPENT_BLUE);
-      expect(memberBar(png, 2, 0.9)).toEqual(SPENT_BLUE);
-      expect(memberBar(png, 2, 0.98)).not.toEqual(SPENT_BLUE);
+      expect(memberBar(png, 2, 0.6)).toEqual(SAVED_GREEN);
       expect(memberBar(png, 3, 0.5)).toEqual([255, 255, 255]);
       // Today's bar: spent at its foot, saved on top; today is the only day with any.
       const { left, right, bottom } = LAYOUT.daily;

@@ -540,9 +540,6 @@ export class FakeDiscord {
     this.parts.gateway.dispatchToGuild(guildId, 'CHANNEL_UPDATE', channelPayload(guild, channel));
   }
 
-  /** Guilds the bot was removed from, kept so that it can be added back as it was. */
-  readonly #removedGuilds = new Map<string, GuildRecord>();
-
   /**
    * The bot is removed from a guild (kicked, or the server deleted), as Discord does it: out of its voice channel
    * (its voice connection closed with 4014, "you were kicked"), then GUILD_DELETE without `unavailable`; the guild
@@ -559,7 +556,7 @@ export class FakeDiscord {
    */
   addGuild(spec: FakeGuildSpec): void {
     const { world, gateway } = this.parts;
-    if (world.guilds.has(spec.id) || this.#removedGuilds.has(spec.id))
+    if (world.guilds.has(spec.id) || this.parts.world.guildsWithoutBot.has(spec.id))
       throw new Error(`FakeDiscord: guild ${spec.id} exists already`);
     const guild = new GuildRecord(spec, world.bot);
     world.guilds.set(spec.id, guild);
@@ -592,7 +589,7 @@ export class FakeDiscord {
     if (!guild) return false;
     if (guild.removeBotMember(this.parts.world.bot.id)) this.parts.voice.disconnectGuild(guildId);
     this.parts.world.guilds.delete(guildId);
-    this.#removedGuilds.set(guildId, guild);
+    this.parts.world.guildsWithoutBot.set(guildId, guild);
     this.parts.gateway.dispatchToGuild(guildId, 'GUILD_DELETE', { id: guildId });
     return true;
   }
@@ -612,9 +609,9 @@ export class FakeDiscord {
 
   /** The bot is added back to a guild it was removed from (or left): GUILD_CREATE, as on a join. */
   addBotBack(guildId: string): void {
-    const guild = this.#removedGuilds.get(guildId);
+    const guild = this.parts.world.guildsWithoutBot.get(guildId);
     if (!guild) throw new Error(`FakeDiscord: the bot was not removed from guild ${guildId}`);
-    this.#removedGuilds.delete(guildId);
+    this.parts.world.guildsWithoutBot.delete(guildId);
     guild.addBotMember(this.parts.world.bot);
     this.parts.world.guilds.set(guildId, guild);
     const session = this.parts.gateway.sessionFor(guildId);
@@ -890,7 +887,7 @@ export class FakeDiscord {
 
   /** A server the bot left or was removed from, which its members still have (undefined: the bot is there). */
   #botAway(guildId: string): GuildRecord | undefined {
-    return this.parts.world.guilds.has(guildId) ? undefined : this.#removedGuilds.get(guildId);
+    return this.parts.world.guilds.has(guildId) ? undefined : this.parts.world.guildsWithoutBot.get(guildId);
   }
 
   heard(guildId: string): HeardAudio {

@@ -14,6 +14,7 @@ import {
   type Json,
   type MessageStore,
 } from './messages.ts';
+import { checkOptions } from './option-checks.ts';
 import { DiscordRefusal, checkSeenBy } from './api-error.ts';
 import { commandAccess, commandContexts, type CommandPermissionStore } from './command-permissions.ts';
 import { randomToken, snowflake } from './snowflake.ts';
@@ -298,6 +299,9 @@ export class Interactions {
       input.name,
       target ? CommandType.Message : CommandType.ChatInput,
     );
+    // A message command is offered on a message only: never as a slash command of that name.
+    if (!registered && !target && this.deps.commands.find(guild.id, input.name, CommandType.Message))
+      throw new DiscordRefusal(404, 10063, `Unknown application command: /${input.name} is a message command`);
     // A command the member may not use here is neither offered nor sent: Discord creates no interaction.
     if (registered && (type === InteractionType.ApplicationCommand || type === InteractionType.Autocomplete)) {
       const access = commandAccess({
@@ -329,6 +333,8 @@ export class Interactions {
         'attachment' in a ? a.attachment : this.cdn.host(a.data, a.filename, a.contentType, a.durationSecs);
       attachmentOptions.push({ name: a.option, type: OptionType.Attachment, value: attachment.id });
     }
+    // A slash command's options as Discord's client and API hold them to the registration (option-checks.ts).
+    if (type === InteractionType.ApplicationCommand && !target && registered) checkOptions(registered, options);
     const resolved = target
       ? { messages: { [String(target.id)]: target } }
       : this.resolve(guild, member.user.id, options);

@@ -732,7 +732,7 @@ export class LocalOAuth2 {
 
   #users(): Array<{ id: string; username: string }> {
     const users = new Map<string, string>();
-    for (const guild of this.#deps.world.guilds.values())
+    for (const guild of this.#deps.world.peopleGuilds())
       for (const member of guild.members.values())
         if (!member.user.bot) users.set(member.user.id, member.user.username);
     for (const guild of this.#otherGuilds)
@@ -745,7 +745,7 @@ export class LocalOAuth2 {
 
   #userPayload(user: UserRecord, withEmail: boolean): Record<string, unknown> {
     let locale = 'en-US';
-    for (const guild of this.#deps.world.guilds.values()) {
+    for (const guild of this.#deps.world.peopleGuilds()) {
       const found = guild.members.get(user.id)?.locale;
       if (found !== undefined) {
         locale = found;
@@ -767,7 +767,7 @@ export class LocalOAuth2 {
   #guildsOf(userId: string, query: URLSearchParams): unknown[] {
     const withCounts = query.get('with_counts') === 'true';
     const mine: Array<Record<string, unknown> & { id: string }> = [];
-    for (const guild of this.#deps.world.guilds.values()) {
+    for (const guild of this.#deps.world.peopleGuilds()) {
       if (!guild.members.has(userId)) continue;
       mine.push(
         partialGuild(

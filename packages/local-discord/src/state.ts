@@ -446,6 +446,11 @@ export class World {
   readonly dmChannels = new Map<string, UserRecord>();
   /** People who were members of a guild here and left it: still Discord users (they log in, they are looked up). */
   readonly formerMembers = new Map<string, UserRecord>();
+  /**
+   * Servers the bot left or was removed from: they go on without it on Discord, so their members are still users
+   * who log in and list them; kept as they were so that the bot can be added back.
+   */
+  readonly guildsWithoutBot = new Map<string, GuildRecord>();
 
   constructor(options: FakeDiscordOptions) {
     this.applicationId = options.applicationId;
@@ -480,9 +485,18 @@ export class World {
     return id;
   }
 
+  /** Every server here a person can be in: the bot's, then those it left. */
+  peopleGuilds(): GuildRecord[] {
+    return [...this.guilds.values(), ...this.guildsWithoutBot.values()];
+  }
+
   findUser(userId: string): UserRecord | undefined {
     if (userId === this.bot.id) return this.bot;
     for (const guild of this.guilds.values()) {
+      const member = guild.members.get(userId);
+      if (member) return member.user;
+    }
+    for (const guild of this.guildsWithoutBot.values()) {
       const member = guild.members.get(userId);
       if (member) return member.user;
     }

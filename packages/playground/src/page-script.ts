@@ -37,13 +37,23 @@ export const PAGE_SCRIPT = `'use strict';
   const dismissed = new Set(); // forms the person closed, hidden at once (the page's server is told too)
 
   const status = (text) => { $('status').textContent = text; };
+  const UNREACHABLE = "The playground's server cannot be reached: nothing you send arrives until it answers again.";
+  /** Says at the top whether the page's server answers; a request that reaches it again takes the notice away. */
+  function reachable(yes) {
+    $('unreachable').hidden = yes;
+    $('unreachable').textContent = yes ? '' : UNREACHABLE;
+  }
+  /** Not the page's server answering: no answer at all, or a proxy's error page in its place (no JSON error). */
+  const notOurs = (response, answer) => !response || (response.status >= 500 && typeof answer.error !== 'string');
   async function post(action, body) {
     const response = await fetch('/api/' + action, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-playground-token': token },
       body: JSON.stringify({ as, ...body }),
-    });
-    const answer = await response.json().catch(() => ({}));
+    }).catch(() => undefined);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    reachable(!notOurs(response, answer));
+    if (notOurs(response, answer)) throw new Error(UNREACHABLE);
     if (!response.ok) throw new Error(answer.error || response.statusText);
     return answer;
   }
@@ -61,7 +71,11 @@ export const PAGE_SCRIPT = `'use strict';
   // ---- state ----
   async function refresh() {
     const response = await fetch('/api/state?as=' + encodeURIComponent(as)).catch(() => undefined);
-    if (!response || !response.ok) return;
+    if (!response || !response.ok) {
+      if (notOurs(response, response ? await response.clone().json().catch(() => ({})) : {})) reachable(false);
+      return;
+    }
+    reachable(true);
     state = await response.json();
     if (!channelId) channelId = state.text[0].id;
     render();
@@ -507,14 +521,33 @@ export const PAGE_SCRIPT = `'use strict';
           timer = setTimeout(() => complete(option, control, list), 250);
         });
         control.addEventListener('focus', () => complete(option, control, list));
+        limit(option, control);
         control.dataset.option = option.name;
         command.fields.set(option.name, { option, control });
         return el('label', { class: option.required ? 'required' : '' }, el('span', { text: option.name }), control, list);
       }
     }
+    limit(option, control);
     control.dataset.option = option.name;
     command.fields.set(option.name, { option, control });
     return el('label', { class: option.required ? 'required' : '', title: option.description || '' }, el('span', { text: option.name }), control);
+  }
+
+  /**
+   * The option's declared bounds on its field, as Discord's client holds them: required, a string's min/max length,
+   * a number's min/max; the browser then refuses to send the form, and the status line says which field and why.
+   */
+  function limit(option, control) {
+    if (option.required && option.type !== OPTION.ATTACHMENT) control.required = true;
+    if (option.type === OPTION.STRING && !(option.choices && option.choices.length)) {
+      if (typeof option.min_length === 'number') control.minLength = option.min_length;
+      if (typeof option.max_length === 'number') control.maxLength = option.max_length;
+    }
+    if (option.type === OPTION.INTEGER || option.type === OPTION.NUMBER) {
+      if (typeof option.min_value === 'number') control.min = String(option.min_value);
+      if (typeof option.max_value === 'number') control.max = String(option.max_value);
+    }
+    control.addEventListener('invalid', () => status(option.name + ': ' + control.validationMessage));
   }
 
   /** The options as the command is filled in now, nested under its sub-commands; \`focused\` marks one. */
@@ -552,8 +585,18 @@ export const PAGE_SCRIPT = `'use strict';
     } catch (e) { if (stillShown(option, control)) status('Autocomplete: ' + e.message); }
   }
 
+  /** A message or command under way: Send waits for its answer, as Discord's client does (one press, one send). */
+  let pending = false;
+  function sending(promise) {
+    pending = true;
+    $('send').disabled = true;
+    const done = () => { pending = false; $('send').disabled = false; };
+    return promise.then((value) => { done(); return value; }, (error) => { done(); throw error; });
+  }
+
   $('composer').addEventListener('submit', (e) => {
     e.preventDefault();
+    if (pending) return;
     if (!as) return status('Pick who you are first.');
     if (channelId === DM) return status('SayBot reads no direct messages: write in a channel.');
     if (command) {
@@ -562,7 +605,7 @@ export const PAGE_SCRIPT = `'use strict';
       if (missing.length) return status('Fill in ' + missing.map((o) => o.name).join(', '));
       if ((command.def.options || []).some((o) => o.type === OPTION.SUB || o.type === OPTION.GROUP) && leaf() === command.def.options) return status('Choose a sub-command');
       const name = command.def.name;
-      post('command', { channelId, name, options: filled(undefined), attachments: [...command.files.values()] })
+      sending(post('command', { channelId, name, options: filled(undefined), attachments: [...command.files.values()] }))
         .then(() => { status('You used /' + name); cancel(); refresh(); }, (err) => status(err.message));
       return;
     }
@@ -573,8 +616,12 @@ export const PAGE_SCRIPT = `'use strict';
       if (def) return pick(def);
       return status('No such command: ' + text);
     }
-    input.value = '';
-    act('post', { channelId, content: text });
+    // The text stays in the box until it is sent: a send that fails loses nothing (cleared only if not edited since).
+    sending(post('post', { channelId, content: text })).then(() => {
+      if (input.value.trim() === text) input.value = '';
+      status('');
+      refresh();
+    }, (err) => status(err.message));
   });
 
   // ---- a form SayBot answers with (a modal) ----

@@ -77,9 +77,10 @@ a { color: #00a8fc; }
 .embed .footer { color: var(--muted); font-size: .75rem; margin-top: .3rem; }
 .row { display: flex; gap: .4rem; flex-wrap: wrap; margin: .3rem 0; }
 .row button { font-size: .85rem; }
-.row button.style-1 { background: var(--accent); }
-.row button.style-3 { background: var(--green); }
-.row button.style-4 { background: var(--danger); }
+/* Discord writes white on its coloured buttons: the page's grey text is under 4.5:1 there. */
+.row button.style-1 { background: var(--accent); color: #fff; }
+.row button.style-3 { background: var(--green); color: #fff; }
+.row button.style-4 { background: var(--danger); color: #fff; }
 .row button:disabled { opacity: .5; cursor: not-allowed; }
 .container { border-left: 4px solid #4e5058; background: #2b2d31; border-radius: 4px; padding: .5rem .75rem; margin: .3rem 0; }
 .attachment { margin: .3rem 0; }

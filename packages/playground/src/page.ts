@@ -25,6 +25,7 @@ export function PAGE_HTML(token: string): string {
 </header>
 <p id="speech" class="speech"></p>
 <p id="stopped" class="stopped" role="alert" hidden></p>
+<p id="unreachable" class="stopped" role="alert" hidden></p>
 <div class="layout">
   <nav class="channels" aria-label="Channels">
     <h2>Text channels</h2>

@@ -13,6 +13,8 @@ export interface ServerGlance {
   voice: string | undefined;
   /** /usage's report for this member in this server. */
   report: UsageReport;
+  /** What the member spent here this month (the report's month), cache hits not counted. */
+  memberMonth: number;
   voiceNow: VoiceNow;
   /** A manager's alone. */
   manager?: {
@@ -32,7 +34,14 @@ export async function serverGlance(
     store.memberDefaults.get(guildId, userId),
     bot.accounting.report(guildId, userId),
   ]);
-  const glance: ServerGlance = { voice: stored?.voice ?? undefined, report, voiceNow: bot.voiceNow(guildId, userId) };
+  // The report has the member's day only: their month is one bounded read of their day totals, in the report's month.
+  const memberMonth = await store.spends.memberMonthSpent(guildId, userId, report.month);
+  const glance: ServerGlance = {
+    voice: stored?.voice ?? undefined,
+    report,
+    memberMonth,
+    voiceNow: bot.voiceNow(guildId, userId),
+  };
   if (!server.manager) return glance;
   const [budgets, state] = await Promise.all([bot.accounting.budgetsFor(guildId), store.autoRead.get(guildId)]);
   const name = (channelId: string) => bot.channelName(guildId, channelId) ?? channelId;

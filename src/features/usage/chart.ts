@@ -268,7 +268,8 @@ function membersPanel(data: UsageChartData, labels: UsageChartLabels): string {
       text(
         panel.right,
         top + 14,
-        labels.number(member.spent + member.saved),
+        // What they spent, as the month's total and the owner console count it; the bar shows the saved beside.
+        labels.number(member.spent),
         `font-size="12" fill="${COLOURS.muted}" text-anchor="end"`,
       ),
       `<rect x="${panel.left}" y="${top + 22}" width="${width}" height="14" fill="${COLOURS.grid}"/>`,

@@ -4,6 +4,10 @@ import { scanUrl } from '../../support/db-scan.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 
 // The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
+
+/** A fourth member, for a ranking where what was spent and what was read differ. */
+const D = '300000000000000005';
+
 forEachBackend((store, backend) => {
   const spend = (over: Partial<NewSpend>): NewSpend => ({
     at: new Date('2025-03-10T12:00:00Z'),
@@ -90,7 +94,15 @@ forEachBackend((store, backend) => {
         { userId: B, spent: 30, saved: 0 },
         { userId: A, spent: 10, saved: 4 },
       ]);
+      // Ranked by what they spent: C (1 spent, 2 saved) after a member who spent 2 and saved nothing.
+      await store.spends.record(spend({ at: new Date('2025-03-09T14:00:00Z'), userId: D, characters: 2 }));
+      expect((await store.spends.monthBreakdown('2025-03', G1, 4)).members.map((m) => m.userId)).toEqual([B, A, D, C]);
       expect(await store.spends.monthBreakdown('2025-05', G1, 5)).toEqual({ days: [], members: [] });
+      // One member's month, spent only: A's 10 (not the 4 from the cache, nor April's 700, nor G2's).
+      expect(await store.spends.memberMonthSpent(G1, A, '2025-03')).toBe(10);
+      expect(await store.spends.memberMonthSpent(G1, C, '2025-03')).toBe(1);
+      expect(await store.spends.memberMonthSpent(G1, A, '2025-04')).toBe(700);
+      expect(await store.spends.memberMonthSpent(G2, B, '2025-03')).toBe(0);
     });
   });
 

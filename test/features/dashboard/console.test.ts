@@ -34,7 +34,7 @@ const h = useDashboard({
 
 /** A server added while the bot runs, for the test that leaves one (the others keep Seoul whatever the order). */
 let nextServer = 0;
-async function addServer(): Promise<{ id: string; name: string }> {
+async function addServer(members = [{ id: MEMBER, username: 'spender' }]): Promise<{ id: string; name: string }> {
   nextServer += 1;
   const id = `20000000000000009${nextServer}`;
   const name = `Leaving ${nextServer}`;
@@ -43,7 +43,7 @@ async function addServer(): Promise<{ id: string; name: string }> {
     name,
     textChannelId: `21000000000000009${nextServer}`,
     voiceChannels: [{ id: `22000000000000009${nextServer}`, name: 'voice' }],
-    members: [{ id: MEMBER, username: 'spender' }],
+    members,
   });
   await expect.poll(() => h.bot.client.guilds.cache.has(id), { timeout: 10_000 }).toBe(true);
   return { id, name };
@@ -258,6 +258,28 @@ describe('the owner console', () => {
     await expect.poll(() => h.bot.client.guilds.cache.has(leaving.id), { timeout: 10_000 }).toBe(false);
     expect((await owner.get(`/owner/servers/${leaving.id}/leave`)).status).toBe(404);
     expect(h.logs()).toMatch(new RegExp(`"audit":"owner.leave","userId":"${OWNER}","guildId":"${leaving.id}"`));
+  });
+
+  it('after leaving, a member of no server SayBot serves still logs in and is told so; the owner still has the console', async () => {
+    const loner = { id: '370000000000000009', username: 'loner' };
+    const leaving = await addServer([loner]);
+    const owner = await signedIn(h, OWNER, '/owner');
+    expect((await owner.post(`/owner/servers/${leaving.id}/leave`, { confirm: leaving.id })).status).toBe(303);
+    await expect.poll(() => h.bot.client.guilds.cache.has(leaving.id), { timeout: 10_000 }).toBe(false);
+
+    const member = h.client();
+    const back = await member.login(loner.id);
+    expect(back.status).toBe(303);
+    const home = await member.get('/');
+    expect(home.status).toBe(200);
+    expect(unescape(home.body)).toContain('SayBot serves none of your servers');
+    expect(home.body).not.toContain(leaving.id);
+
+    const again = h.client();
+    expect((await again.login(OWNER)).status).toBe(303);
+    const page = await again.get('/owner');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('id="install-link"');
   });
 });
 

@@ -1,7 +1,7 @@
 // A server's first page over HTTP against the real bot: its figures at a glance are /usage's for the same member and
-// server (the server's month and what is left of its budget, the member's day and what is left of theirs), read
-// afresh at every visit, each a link to its page; the manager's figures (the budgets in force, auto-read's state) for
-// a manager alone; what SayBot does in voice now, from its player.
+// server (the server's month and what is left of its budget, the member's day and what is left of theirs, and their
+// month), read afresh at every visit, each a link to its page; the manager's figures (the budgets in force,
+// auto-read's state) for a manager alone; what SayBot does in voice now, from its player.
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
@@ -100,6 +100,15 @@ describe("a server's first page at a glance", () => {
       });
     }
     const page = (await member.get(home)).body;
+    // Their month too, as they spent it here (all of it today in this test): not the server's, not the manager's.
+    await runCommand(h, { guildId: SEOUL, userId: MANAGER, name: 'say', options: { text: 'The manager speaks.' } });
+    const after = (await member.get(home)).body;
+    const today = usageFigures(await usage(MEMBER)).today.spent;
+    expect(figureOf(after, 'member-month')).toMatchObject({
+      value: `${today.toLocaleString('en-US')} characters`,
+      href: `${home}/month`,
+    });
+    expect(pageFigures(after).server.spent).toBeGreaterThan(today);
     expect(figureOf(page, 'server-month')?.href).toBe(`${home}/month`);
     expect(figureOf(page, 'member-day')?.href).toBe(`${home}/month`);
     expect(figureOf(page, 'voice')?.href).toBe(`${home}/myvoice`);

@@ -83,7 +83,9 @@ describe('usageChartSvg', () => {
     const first = /<g class="member" data-rank="1">.*?<\/g>/s.exec(svg)?.[0] ?? '';
     expect(first).toMatch(/class="spent" data-value="700"/);
     expect(first).toMatch(/class="saved" data-value="100"/);
-    expect(first).toContain('>800<');
+    // The figure is what they spent (700), as the server's total and the owner console's top spenders count.
+    expect(first).toContain('>700<');
+    expect(first).not.toContain('>800<');
   });
 
   it("prints the labels it is given (Korean, Japanese) and the reader's font order; says so when there is nothing", () => {

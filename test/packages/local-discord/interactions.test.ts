@@ -182,6 +182,8 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
         description: 'Say something',
         options: [
           { name: 'text', description: 'Text', type: ApplicationCommandOptionType.String as const, required: true },
+          // The other tests' /say (the order is shuffled) uses this one too.
+          { name: 'times', description: 'Times', type: ApplicationCommandOptionType.Integer as const },
         ],
       },
     ];
@@ -237,7 +239,12 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
         error = e;
       });
     });
-    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'hi' }],
+    });
     await handled;
     expect((error as DiscordAPIError).code).toBe(50035);
     expect(handle.responses).toHaveLength(0);
@@ -301,7 +308,12 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
         components: [{ type: 1, components: [{ type: 2, style: 1, label: 'More', custom_id: 'more' }] }],
       });
     });
-    const handle = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const handle = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'hi' }],
+    });
     const reply = await handle.waitForFinal();
     await handled;
     const messageId = String(reply.message?.id);
@@ -372,12 +384,22 @@ describe('FakeDiscord with a real discord.js client: login, interactions, REST',
       if (!i.isChatInputCommand()) throw new Error('expected a chat input command');
       await i.reply({ content: 'here' });
     });
-    const replied = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const replied = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'hi' }],
+    });
     await replied.waitForFinal();
     await answered;
     // The bot ignores the next one (a hung or dead bot): nothing acknowledges it.
     const ignored = nextInteraction(rig.client, async () => undefined);
-    const unanswered = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    const unanswered = await rig.fake.command({
+      guildId: g1.id,
+      userId: alice.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'hi' }],
+    });
     await ignored;
     expect(unanswered.didNotRespond).toBe(false);
     rig.fake.advanceClock(3001);

@@ -501,3 +501,51 @@ describe("the local Discord's consent page as Discord's (consentAs 'signed-in'):
     expect(new URL(authorized.headers.get('location')!).searchParams.has('code')).toBe(true);
   });
 });
+
+describe('the local Discord: a user stays a Discord user when SayBot leaves the only server they share', () => {
+  let lone: FakeDiscord;
+  beforeAll(async () => {
+    lone = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [{ ...g1, members: [...g1.members, OWNER], ownerId: OWNER.id }],
+      oauth2: { clientSecret: 'the-client-secret', redirectUris: [REDIRECT] },
+      log: () => undefined,
+    });
+  });
+  afterAll(() => lone?.close());
+
+  it('after the bot left, the owner still logs in, and their server (which they still own) is still in their list', async () => {
+    lone.removeBot(g1.id);
+    const code = lone.oauth2.issueCode({ userId: OWNER.id, redirectUri: REDIRECT });
+    const answer = await fetch(
+      lone.oauth2.tokenUrl,
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+    );
+    expect(answer.status).toBe(200);
+    const token = String(((await answer.json()) as Record<string, unknown>).access_token);
+    const me = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me`, bearer(token))).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(me).toMatchObject({ id: OWNER.id, username: OWNER.username });
+    const guilds = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me/guilds`, bearer(token))).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(guilds).toEqual([expect.objectContaining({ id: g1.id, name: g1.name, owner: true })]);
+
+    // The consent page still offers them, and a member too.
+    lone.oauth2.signIn(ALICE.id);
+    const page = await fetch(lone.oauth2.authorizationUrl({ redirectUri: REDIRECT, state: 's' }));
+    const html = await page.text();
+    expect(html).toContain(OWNER.username);
+    expect(html).toContain(ALICE.username);
+
+    // Back in the server, one record: the guild the bot rejoins is the one its members kept.
+    lone.addBotBack(g1.id);
+    const after = (await (await fetch(`${lone.oauth2.apiUrl}/users/@me/guilds`, bearer(token))).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(after).toEqual([expect.objectContaining({ id: g1.id, owner: true })]);
+  });
+});

@@ -4,7 +4,7 @@
 // of a real local Discord (the playground's server); in SayBot's place a discord.js client answers as a bot does.
 import { crc32, deflateSync } from 'node:zlib';
 import { Events, MessageFlags, type Client, type TextChannel } from 'discord.js';
-import type { BrowserContext, Page as BrowserPage } from 'playwright-core';
+import type { BrowserContext, Page as BrowserPage, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeDiscord } from '@saybot/local-discord';
 import { startPage, type Page } from '@saybot/playground/web.ts';
@@ -55,6 +55,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
   let context: BrowserContext;
   let page: BrowserPage;
   const pageErrors: string[] = [];
+  /** The text of every /say SayBot's stand-in received, in order. */
+  const said: string[] = [];
 
   beforeAll(async () => {
     discord = await FakeDiscord.start({
@@ -81,6 +83,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
         options: [
           { type: 3, name: 'text', description: 'What to say', required: true },
           { type: 3, name: 'voice', description: 'Whose voice', autocomplete: true },
+          { type: 10, name: 'speed', description: 'How fast', min_value: 0.5, max_value: 2 },
+          { type: 3, name: 'note', description: 'A note', max_length: 10 },
         ],
       },
       {
@@ -98,7 +102,8 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     ]);
     bot.on(Events.InteractionCreate, (interaction) => {
       const answer = async () => {
-        if (interaction.isChatInputCommand() && interaction.commandName === 'say')
+        if (interaction.isChatInputCommand() && interaction.commandName === 'say') {
+          said.push(interaction.options.getString('text', true));
           await interaction.reply({
             content: `Spoke **${interaction.options.getString('text', true)}** in \`voice-b-en-f-01\``,
             components: [
@@ -106,7 +111,7 @@ describeInBrowser("the playground's page shows the server as Discord's client do
             ],
             allowedMentions: { parse: [] },
           });
-        else if (interaction.isChatInputCommand() && interaction.commandName === 'scene')
+        } else if (interaction.isChatInputCommand() && interaction.commandName === 'scene')
           await interaction.showModal({
             custom_id: 'scene:form:new::wav',
             title: 'Write a scene',
@@ -220,6 +225,41 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     // The picture itself, through the page's own origin, not a link to download it.
     await expect.poll(() => chart.evaluate((img: unknown) => (img as { naturalWidth: number }).naturalWidth)).toBe(40);
     expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("draws a reply's buttons of every style readable, as Discord does (white on the coloured ones), light or dark preferred, narrow or wide", async () => {
+    await as(ALICE);
+    await (
+      await general()
+    ).send({
+      content: 'Spoke **the buttons**',
+      components: [
+        {
+          type: 1,
+          components: [
+            { type: 2, style: 1, label: 'Play in my voice channel', custom_id: 'b:1' },
+            { type: 2, style: 2, label: '▶ Play', custom_id: 'b:2' },
+            { type: 2, style: 3, label: 'Save', custom_id: 'b:3' },
+            { type: 2, style: 4, label: 'Delete', custom_id: 'b:4' },
+          ],
+        },
+      ],
+      allowedMentions: { parse: [] },
+    });
+    const shown = message('Spoke the buttons');
+    await shown.getByRole('button', { name: 'Play in my voice channel' }).waitFor();
+    try {
+      for (const width of [390, 1280])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.emulateMedia({ colorScheme });
+          expect(await seriousViolations(page)).toEqual([]);
+        }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
     expect(pageErrors).toEqual([]);
   });
 
@@ -402,6 +442,96 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     await sent.waitFor();
     expect(await sent.locator('.content').innerText()).toBe('first line\nsecond line');
     expect(await input().inputValue()).toBe('');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("keeps a message whose sending failed, says the page's server cannot be reached, and takes that back once it answers", async () => {
+    await as(ALICE);
+    const notice = page.getByRole('alert').filter({ hasText: 'cannot be reached' });
+    // The server gone (no answer), then a proxy's 502 in its place: neither is the page's server answering.
+    for (const down of [
+      (route: Route) => route.abort(),
+      (route: Route) => route.fulfill({ status: 502, body: 'Bad Gateway' }),
+    ]) {
+      await page.route('**/api/**', down);
+      try {
+        await input().fill('not lost');
+        await input().press('Enter');
+        await notice.waitFor();
+        expect(await input().inputValue()).toBe('not lost');
+        await expect.poll(() => page.locator('#send').isDisabled()).toBe(false);
+      } finally {
+        await page.unroute('**/api/**', down);
+      }
+      // Back: the notice goes by itself (the page asks again), and the kept text is sent once.
+      await notice.waitFor({ state: 'hidden', timeout: 30_000 });
+    }
+    await input().press('Enter');
+    await message('not lost').waitFor();
+    await expect.poll(() => input().inputValue()).toBe('');
+    expect(await message('not lost').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('one press is one interaction: Send waits while a command is under way, as Discord’s client does', async () => {
+    await as(ALICE);
+    const before = said.length;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = async (route: Route) => {
+      await held;
+      await route.continue();
+    };
+    await page.route('**/api/command', slow);
+    try {
+      await input().fill('/say');
+      await input().press('Enter');
+      await page.locator('[data-option="text"]').fill('only once');
+      const send = page.getByRole('button', { name: 'Send' });
+      await send.click();
+      await expect.poll(() => send.isDisabled()).toBe(true);
+      // Enter in the form's field submits too: still one.
+      await page.locator('[data-option="text"]').press('Enter');
+      await input().press('Enter');
+      release();
+      await message('Spoke only once').waitFor();
+      await expect.poll(() => send.isDisabled()).toBe(false);
+    } finally {
+      release();
+      await page.unroute('**/api/command', slow);
+    }
+    expect(said.slice(before)).toEqual(['only once']);
+    expect(await message('Spoke only once').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("holds a command's form to its declaration as Discord's client does: required, min/max, max length", async () => {
+    await as(ALICE);
+    const before = said.length;
+    await input().fill('/say');
+    await input().press('Enter');
+    const field = (name: string) => page.locator(`[data-option="${name}"]`);
+    const send = page.getByRole('button', { name: 'Send' });
+    const valid = (name: string) =>
+      field(name).evaluate((node: unknown) => (node as { validity: { valid: boolean } }).validity.valid);
+    // Nothing in the required field: not sent, and the status line names it.
+    await send.click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^text: /);
+    // Speed 7 where 0.5-2 is declared: not sent either.
+    await field('text').fill('held');
+    await field('speed').fill('7');
+    expect(await valid('speed')).toBe(false);
+    await send.click();
+    await expect.poll(() => page.locator('#status').textContent()).toMatch(/^speed: /);
+    // Past max_length the field takes no more, as Discord's box does.
+    expect(await field('note').getAttribute('maxlength')).toBe('10');
+    await field('note').pressSequentially('0123456789ABC');
+    expect(await field('note').inputValue()).toBe('0123456789');
+    expect(said.length).toBe(before);
+    await field('speed').fill('2');
+    await send.click();
+    await message('Spoke held').waitFor();
+    expect(said.slice(before)).toEqual(['held']);
     expect(pageErrors).toEqual([]);
   });
 

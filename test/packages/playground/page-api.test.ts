@@ -163,6 +163,52 @@ describe("the playground's page API", () => {
     expect(state.text.flatMap((c) => c.messages).some((m) => m.content.startsWith('éé'))).toBe(false);
   });
 
+  it('a command whose options break its declaration is refused as Discord refuses it, with the reason, and reaches no one', async () => {
+    await client.application!.commands.set(
+      [
+        {
+          name: 'speak',
+          description: 'Speak',
+          options: [
+            { type: 3, name: 'text', description: 'Text', required: true, max_length: 4000 },
+            { type: 10, name: 'speed', description: 'Speed', min_value: 0.5, max_value: 2 },
+          ],
+        },
+      ],
+      GUILD.id,
+    );
+    let received = 0;
+    const count = () => (received += 1);
+    client.on(Events.InteractionCreate, count);
+    try {
+      const cases: Array<[object[], RegExp]> = [
+        [
+          [
+            { name: 'text', type: 3, value: 'hi' },
+            { name: 'speed', type: 10, value: 7 },
+          ],
+          /speed: at most 2/,
+        ],
+        [[{ name: 'text', type: 3, value: 'x'.repeat(4001) }], /text: at most 4000 characters/],
+        [[{ name: 'speed', type: 10, value: 1 }], /text: required/],
+      ];
+      for (const [options, why] of cases) {
+        const answer = await act(page.url, token, 'command', {
+          as: ALICE.id,
+          channelId: GENERAL,
+          name: 'speak',
+          options,
+        });
+        expect(answer.status).toBe(400);
+        expect(((await answer.json()) as { error: string }).error).toMatch(why);
+      }
+      expect(received).toBe(0);
+    } finally {
+      client.off(Events.InteractionCreate, count);
+      await client.application!.commands.set([], GUILD.id);
+    }
+  });
+
   it("a member's private reply is no one else's: the page refuses another member's Speak menu or button on it", async () => {
     // SayBot (here the client) answers alice's command privately, with a button.
     const answered = new Promise<string>((resolve, reject) => {

@@ -296,7 +296,7 @@ export class SpendArea extends Area {
   }
 
   /**
-   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members with the most characters. The days count
+   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members who spent the most. The days count
    * every character of the month (a deletion's carried included, as monthTotals); the members are only those still
    * named: what deleted members spent counts in the server's month, attributed to no one.
    */
@@ -309,7 +309,9 @@ export class SpendArea extends Area {
       .select('user_id')
       .select(totals)
       .groupBy('user_id')
-      .orderBy((eb) => eb.fn.sum('characters'), 'desc')
+      // By what they spent, as the month's total and the owner console's top spenders count; saved breaks a tie.
+      .orderBy('spent', 'desc')
+      .orderBy('saved', 'desc')
       .orderBy('user_id')
       .limit(topMembers)
       .execute();
@@ -332,6 +334,23 @@ export class SpendArea extends Area {
       .where('guild_id', 'in', guilds)
       .where('user_id', 'in', members)
       .where('day', '=', day)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * What a member spent in a guild in a month ('YYYY-MM'), cache hits not counted: their running day totals of that
+   * month, at most 31 rows of the (guild_id, user_id, day) key, however much the server spends. Under their own ID
+   * only: what a deletion carried under pseudonyms is no one's.
+   */
+  async memberMonthSpent(guildId: string, userId: string, month: string): Promise<number> {
+    const row = await this.d.db
+      .selectFrom('spend_totals_member_day')
+      .select((eb) => eb.fn.sum<number>('characters').as('n'))
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .where('day', '>=', `${month}-01`)
+      .where('day', '<=', `${month}-31`)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }

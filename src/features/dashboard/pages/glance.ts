@@ -116,6 +116,12 @@ export function serverGlancePart(locale: string, server: Membership, view: Serve
       href: `${base}/month`,
       ...against(locale, member.spentToday, member.budget, t(locale, 'glance.noDayBudget')),
     },
+    {
+      id: 'member-month',
+      label: t(locale, 'glance.memberMonth'),
+      value: t(locale, 'glance.characters', { count: n(view.memberMonth) }),
+      href: `${base}/month`,
+    },
     voiceNowFigure(locale, server, view.voiceNow),
   ];
   if (view.manager !== undefined) {

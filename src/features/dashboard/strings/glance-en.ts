@@ -11,6 +11,7 @@ export const en = {
   'glance.voice.detail': 'Chosen by you in this server.',
   'glance.server': 'This server this month',
   'glance.member': 'You today',
+  'glance.memberMonth': 'You this month',
   'glance.characters': '{count, plural, one {# character} other {# characters}}',
   'glance.left': '{left} left of {limit}',
   'glance.noMonthBudget': 'No monthly budget',

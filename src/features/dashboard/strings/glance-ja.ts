@@ -10,6 +10,7 @@ export const ja: Translation<typeof en> = {
   'glance.voice.detail': 'このサーバーであなたが選んだ声です。',
   'glance.server': '今月のこのサーバー',
   'glance.member': '今日のあなた',
+  'glance.memberMonth': '今月のあなた',
   'glance.characters': '{count} 文字',
   'glance.left': '{limit} のうち残り {left}',
   'glance.noMonthBudget': '月の予算なし',

@@ -10,6 +10,7 @@ export const ko: Translation<typeof en> = {
   'glance.voice.detail': '이 서버에서 직접 고른 목소리입니다.',
   'glance.server': '이번 달 이 서버',
   'glance.member': '오늘 나',
+  'glance.memberMonth': '이번 달 나',
   'glance.characters': '{count}자',
   'glance.left': '{limit}자 중 {left}자 남음',
   'glance.noMonthBudget': '월간 예산 없음',

@@ -1,12 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { RE2JS } from 're2js';
+import { data as dictionaryCommand } from '../../../../commands/dictionary.ts';
 import {
   MAX_ENTRIES,
   MAX_PATTERNS,
   MAX_PATTERN_LENGTH,
   MAX_PATTERN_MATCHES,
+  MAX_READING_LENGTH,
   MAX_REPLACEMENTS,
   MAX_RESULT_LENGTH,
+  MAX_WORD_LENGTH,
   compileDictionary,
   readingWouldBeCut,
   resultLimit,
@@ -491,5 +494,18 @@ describe('a pattern too complex for RE2', () => {
     } finally {
       compile.mockRestore();
     }
+  });
+});
+
+describe("/dictionary's declaration", () => {
+  it("takes its options' max_length from the rules' limits, so Discord's client stops a member where the rule would", () => {
+    const json = dictionaryCommand.toJSON() as {
+      options: Array<{ name: string; options?: Array<{ name: string; max_length?: number }> }>;
+    };
+    const limits = (sub: string) =>
+      Object.fromEntries((json.options.find((o) => o.name === sub)?.options ?? []).map((o) => [o.name, o.max_length]));
+    expect(limits('add')).toEqual({ word: MAX_WORD_LENGTH, reading: MAX_READING_LENGTH, pattern: MAX_PATTERN_LENGTH });
+    expect(limits('remove')).toEqual({ word: MAX_WORD_LENGTH, pattern: MAX_PATTERN_LENGTH });
+    expect([MAX_WORD_LENGTH, MAX_READING_LENGTH, MAX_PATTERN_LENGTH]).toEqual([50, 100, 200]);
   });
 });

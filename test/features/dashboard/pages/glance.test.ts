@@ -31,6 +31,7 @@ function report(guild: { spent: number; budget: number }, member: { spentToday: 
 const glance = (voiceNow: VoiceNow, more: Partial<ServerGlance> = {}): ServerGlance => ({
   voice: undefined,
   report: report({ spent: 950, budget: 1000 }, { spentToday: 10, budget: 0 }),
+  memberMonth: 120,
   voiceNow,
   ...more,
 });
