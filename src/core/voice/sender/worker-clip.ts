@@ -150,7 +150,12 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     while (!this.#drained && this.#base + this.#frames.length - this.#confirmed < LEAD_PACKETS) {
       const packet = this.#stream.read() as Buffer | null;
       if (packet === null) {
-        if (this.#stream.readableEnded || this.#stream.destroyed) this.#drained = true;
+        if (this.#stream.readableEnded || this.#stream.destroyed) {
+          // A stream destroyed with an error is `destroyed` at once but says so on the next tick: its error is taken
+          // now, or the clip would end as if it had ended well (a part the service charged and cut, told as spoken).
+          this.#error ??= this.#stream.errored ?? undefined;
+          this.#drained = true;
+        }
         return;
       }
       this.#frames.push(packet);

@@ -115,6 +115,20 @@ describe('a clip on the sender thread', () => {
     c.close();
   });
 
+  it('a stream destroyed with an error before its first frame ends the clip with that error, nothing sent', async () => {
+    const c = await connection();
+    const { stream, events, clip } = play(c, 0);
+    const cut = new Error('the body was reset');
+    // destroy() marks the stream destroyed at once and emits its error on the next tick: the clip may look first.
+    stream.destroy(cut);
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(events.ended).toHaveBeenCalledWith(cut);
+    expect(events.started).not.toHaveBeenCalled();
+    expect(clip.playedMs).toBe(0);
+    expect(received).toEqual([]);
+    c.close();
+  });
+
   it('a stop drops what was queued and not sent: played is what the server got, no closing silence', async () => {
     const c = await connection();
     const { events, clip } = play(c, 20);
