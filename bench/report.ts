@@ -148,7 +148,7 @@ function voicesTable(steps: ConcurrencyStep[]): string[] {
       (s) =>
         `| ${s.n}${senderName(s)} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
         `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
-        `${s.mainUsPerPacket.toFixed(1)} | ${s.sendUsPerPacket.toFixed(1)} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
+        `${s.mainUsPerPacket.toFixed(1)} | ${Number.isFinite(s.sendUsPerPacket) ? s.sendUsPerPacket.toFixed(1) : 'n/a (sender thread)'} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
         `${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} | ${s.audioFaults} in ${s.heardInFull} |`,
     ),
   ];
