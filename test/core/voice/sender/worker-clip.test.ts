@@ -1,11 +1,11 @@
 // A clip played by the real sender thread on a connection shaped as @discordjs/voice keeps a ready one, its socket
 // discovered against a UDP server on 127.0.0.1 that opens what arrives: the order of what is sent (no timed
 // assertion), what a stop drops, what a hold keeps, what a DAVE key change seals again, and what is counted played.
-import { createSocket, type Socket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
@@ -13,22 +13,12 @@ import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
-let server: Socket;
+let server: VoiceUdpServer;
 let received: Buffer[];
 
 beforeEach(async () => {
-  received = [];
-  server = createSocket('udp4');
-  server.on('message', (message, from) => {
-    if (message.length === 74 && message.readUInt16BE(0) === 1) {
-      const reply = Buffer.alloc(74);
-      reply.writeUInt16BE(2, 0);
-      reply.write(from.address, 8, 'ascii');
-      reply.writeUInt16BE(from.port, 72);
-      server.send(reply, from.port, from.address);
-    } else if (message.length > 8) received.push(message);
-  });
-  await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+  server = await voiceUdpServer();
+  received = server.received;
 });
 afterEach(() => {
   server.close();
@@ -66,7 +56,7 @@ async function connection() {
   emitter.setSpeaking = (on: boolean) => {
     connectionData.speaking = on;
   };
-  const { discovered } = senderThread.open(udp, { ip: '127.0.0.1', port: server.address().port }, 42, () => {});
+  const { discovered } = senderThread.open(udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
   await discovered;
   const setReady = (on: boolean) => {
     emitter.state = on ? ready : { status: VoiceConnectionStatus.Connecting };

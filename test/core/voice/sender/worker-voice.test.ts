@@ -1,7 +1,7 @@
 // One voice of the sender thread against a UDP server on 127.0.0.1 that answers IP discovery: the order of what it
 // sends (no timed assertion: its clock is driven by the `now` the test gives it).
-import { createSocket, type Socket } from 'node:dgram';
 import { randomBytes } from 'node:crypto';
+import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import {
@@ -13,23 +13,13 @@ import {
 } from '../../../../src/core/voice/sender/worker-voice.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
-let server: Socket;
+let server: VoiceUdpServer;
 let received: Buffer[];
 let voice: WorkerVoice | undefined;
 
 beforeEach(async () => {
-  received = [];
-  server = createSocket('udp4');
-  server.on('message', (message, from) => {
-    if (message.length === 74 && message.readUInt16BE(0) === 1) {
-      const reply = Buffer.alloc(74);
-      reply.writeUInt16BE(2, 0);
-      reply.write(from.address, 8, 'ascii');
-      reply.writeUInt16BE(from.port, 72);
-      server.send(reply, from.port, from.address);
-    } else if (message.length > 8) received.push(message);
-  });
-  await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+  server = await voiceUdpServer();
+  received = server.received;
 });
 afterEach(() => {
   voice?.close();
@@ -50,7 +40,7 @@ function listen() {
 
 async function opened(listener: VoiceListener): Promise<WorkerVoice> {
   const v = new WorkerVoice(1, 7, listener);
-  const local = await v.discover('127.0.0.1', server.address().port);
+  const local = await v.discover('127.0.0.1', server.port);
   expect(local.ip).toBe('127.0.0.1');
   v.keys(AES_GCM_MODE, KEY, 0, 0);
   voice = v;
