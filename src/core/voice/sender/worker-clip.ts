@@ -1,5 +1,7 @@
 // One clip played by the sender thread: its packets read from the clip's stream ahead of time (up to LEAD_PACKETS
-// beyond what the thread reported sent), DAVE-sealed here and handed over in batches. The plain frames stay here
+// beyond what the thread reported sent), DAVE-sealed here and handed over in batches. Its first packets go over only
+// as a start lead (START_LEAD_PACKETS), so that the thread starts with enough queued to ride out a pause of the main
+// thread in the clip's first moments, when the lead would otherwise be one or two packets. The plain frames stay here
 // until reported sent, so that a DAVE key change seals the queued ones again and a new voice session (the thread
 // died, the voice server moved) goes on from the first packet not reported sent. A guild's clips go one at a time
 // (WorkerSender, below: SayBot's PacketSender).
@@ -22,6 +24,17 @@ export const LEAD_PACKETS = 25;
  */
 export const BATCH_PACKETS = 5;
 export const LOW_WATER_PACKETS = 10;
+/**
+ * A clip starts once this many packets are read (or its stream ended, or START_WAIT_MS passed): 300 ms, a main-thread
+ * pause of 250 ms (the longest measured, issue 68) with 50 ms left to hand the next ones over.
+ */
+export const START_LEAD_PACKETS = 15;
+/**
+ * How long a clip's start waits for its lead from its first frame read, at most. A stream at twice real time or
+ * faster (the Voice API as the sandbox paces it, 4x; ffmpeg; the cache) has its lead well before; a slower one
+ * costs at most this in time to first audio, and one at real time keeps this much as its lead all along.
+ */
+export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
 
 /** Sessions whose keys the sender thread has, by the voice it was given to. */
@@ -52,6 +65,11 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   #stopping = false;
   #over = false;
   #started = false;
+  /** Its first packets were handed over (the start lead is behind it, across voices too). */
+  #begun = false;
+  /** Set when its first frame is read; fills once START_WAIT_MS passed, if the lead was not read by then. */
+  #startWait: NodeJS.Timeout | undefined;
+  #startWaitOver = false;
   #error: unknown;
   /** The group's keys changed while no session was ready: what is queued is sealed again once one is. */
   #resealDue = false;
@@ -129,9 +147,9 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     }
     this.#read();
     const waiting = this.#base + this.#frames.length - this.#posted;
-    const held = this.#posted - this.#confirmed;
-    if (waiting > 0 && (waiting >= BATCH_PACKETS || held < LOW_WATER_PACKETS || this.#drained)) {
+    if (waiting > 0 && this.#handOver(waiting)) {
       if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
+      this.#begun = true;
       this.#post(voice, session, this.#posted);
       this.#posted += waiting;
     }
@@ -144,6 +162,20 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
       this.#endPosted = true;
       senderThread.end(voice, this.#id as number);
     }
+  }
+
+  /** Whether the `waiting` frames read and not handed over go now. */
+  #handOver(waiting: number): boolean {
+    if (this.#drained) return true;
+    if (!this.#begun) {
+      if (waiting >= START_LEAD_PACKETS || this.#startWaitOver) return true;
+      this.#startWait ??= setTimeout(() => {
+        this.#startWaitOver = true;
+        this.#fill();
+      }, START_WAIT_MS);
+      return false;
+    }
+    return waiting >= BATCH_PACKETS || this.#posted - this.#confirmed < LOW_WATER_PACKETS;
   }
 
   #read(): void {
@@ -263,6 +295,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#stream.off('error', this.#onError);
     this.#connection.off('stateChange', this.#pump);
     this.#connection.off('transitioned', this.#reseal);
+    clearTimeout(this.#startWait);
     // A later error is nobody's business.
     this.#stream.on('error', () => undefined);
     if (!this.#stream.destroyed) this.#stream.destroy();

@@ -9,7 +9,8 @@ import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
-import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
+import { START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
+import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
@@ -21,8 +22,20 @@ beforeEach(async () => {
   received = server.received;
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   server.close();
 });
+
+/** The runs of packets handed to the sender thread, in order. */
+function handedRuns(): PacketRun[] {
+  const runs: PacketRun[] = [];
+  const queue = senderThread.queue.bind(senderThread);
+  vi.spyOn(senderThread, 'queue').mockImplementation((run) => {
+    runs.push({ ...run, packets: [...run.packets] });
+    queue(run);
+  });
+  return runs;
+}
 
 /** A ready connection whose DAVE session tags each frame with its epoch (the last byte). */
 async function connection() {
@@ -169,5 +182,92 @@ describe('a clip on the sender thread', () => {
     expect(heard.slice(firstNew).every((p) => p.endsWith('@2'))).toBe(true);
     expect(heard.at(-1)).toBe('19@2');
     c.close();
+  });
+
+  describe('its start: a lead handed over at once, so that a pause of the main thread then is not heard', () => {
+    it('a clip whose first frame comes alone, the rest just after (as an encoder gives them), hands the sender at least START_LEAD_PACKETS in its first run', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 1);
+      // The clip reads frame 0 in a microtask of its own; the rest come before any timer could run.
+      await Promise.resolve();
+      await Promise.resolve();
+      for (let n = 1; n < 40; n++) stream.write(frame(n));
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(events.ended).toHaveBeenCalledWith(undefined);
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5));
+      expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
+      c.close();
+    });
+
+    it('a clip shorter than the lead is handed over whole, in one run, and played whole', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events, clip } = play(c, 5);
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(runs.map((r) => [r.first, r.packets.length])).toEqual([[0, 5]]);
+      await vi.waitFor(() => expect(received.length).toBe(5 + 5));
+      expect(payloads()).toEqual([...Array.from({ length: 5 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
+      expect(clip.playedMs).toBe(5 * 20);
+      c.close();
+    });
+
+    it('a stream that gives 3 frames and then nothing starts with those 3 once the start wait is over', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 3);
+      // No end: the stream stalls. The wait is bounded, not timed here: the first run is awaited as an event.
+      await vi.waitFor(() => expect(runs.length).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBe(3);
+      await vi.waitFor(() => expect(events.started).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      stream.write(frame(3));
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(events.ended).toHaveBeenCalledWith(undefined);
+      const heard = payloads().filter((p) => p !== 'silence');
+      expect(heard).toEqual(['0@1', '1@1', '2@1', '3@1']);
+      c.close();
+    });
+
+    it('stopped before the lead is handed over: ended with nothing handed, nothing sent', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { events, clip } = play(c, 3);
+      // The clip reads its frames in a microtask of its own; the stop comes before any timer could run.
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(clip.stop()).toBe(true);
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(events.ended).toHaveBeenCalledWith(undefined);
+      expect(events.started).not.toHaveBeenCalled();
+      // Nothing arrives after the clip ended.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(runs).toEqual([]);
+      expect(received).toEqual([]);
+      expect(clip.playedMs).toBe(0);
+      c.close();
+    });
+
+    it('a stream that fails during the start wait plays what it gave, then ends with its error', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events, clip } = play(c, 3);
+      const cut = new Error('the body was reset');
+      await Promise.resolve();
+      await Promise.resolve();
+      stream.destroy(cut);
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(events.ended).toHaveBeenCalledWith(cut);
+      expect(runs.map((r) => [r.first, r.packets.length])).toEqual([[0, 3]]);
+      await vi.waitFor(() => expect(received.length).toBe(3 + 5));
+      expect(payloads()).toEqual([...Array.from({ length: 3 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
+      expect(clip.playedMs).toBe(3 * 20);
+      c.close();
+    });
   });
 });
