@@ -43,6 +43,8 @@ export interface VoicePlaneOptions {
   encoding: Readonly<OpusSettings>;
   /** SayBot's sender thread, its voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/packet-sender.ts). */
   sender: VoiceSenderKind;
+  /** The sender thread's start lead (src/core/voice/sender/worker-clip.ts; default on): off only to measure without it. */
+  startLead?: boolean;
 }
 
 /** Production's voice plane. */
@@ -257,9 +259,10 @@ async function assembleCore(
   serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
-  const { encoding, sender } = seams.voicePlane ?? VOICE_PLANE;
+  const { encoding, sender, startLead } = seams.voicePlane ?? VOICE_PLANE;
   const players = new PlayerRegistry({
     sender,
+    startLead,
     logger,
     idleTimeoutMs: config.voiceIdleTimeoutMs,
     group: `saybot-${randomUUID()}`,

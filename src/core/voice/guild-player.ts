@@ -130,6 +130,8 @@ export interface GuildPlayerOptions {
   daveEncryption?: boolean;
   /** What sends the clips (packet-sender.ts; default 'worker'; 'clock' and 'library' are the benchmark's others). */
   sender?: VoiceSenderKind | undefined;
+  /** The sender thread's start lead (sender/worker-clip.ts; default on); off only for the benchmark's comparison. */
+  startLead?: boolean | undefined;
   /**
    * What must happen once Discord accepted the join and before any audio: on a Stage, SayBot made a speaker (a
    * suppressed speaker's audio reaches nobody). A failure is logged; the join stands.
@@ -213,7 +215,11 @@ export class GuildPlayer {
   #output(): PacketSender {
     const kind = this.#options.sender ?? 'worker';
     this.#packetSender ??=
-      kind === 'library' ? new LibrarySender() : kind === 'clock' ? new ClockSender() : new WorkerSender();
+      kind === 'library'
+        ? new LibrarySender()
+        : kind === 'clock'
+          ? new ClockSender()
+          : new WorkerSender({ startLead: this.#options.startLead ?? true });
     return this.#packetSender;
   }
 

@@ -13,6 +13,8 @@ export interface PlayerRegistryOptions {
   stayConnected?: (guildId: string) => boolean;
   /** What sends every player's clips (default 'clock'). */
   sender?: VoiceSenderKind | undefined;
+  /** The sender thread's start lead (GuildPlayerOptions.startLead). */
+  startLead?: boolean | undefined;
   /** What each join needs before audio (GuildPlayerOptions.beforeAudio): on a Stage, becoming a speaker. */
   beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
 }
@@ -57,6 +59,7 @@ export class PlayerRegistry {
       logger: this.#options.logger,
       idleTimeoutMs: this.#options.idleTimeoutMs,
       sender: this.#options.sender,
+      startLead: this.#options.startLead,
       readyTimeoutMs: this.#options.readyTimeoutMs,
       stayConnected: () => this.#options.stayConnected?.(guildId) === true,
       beforeAudio: async (channelId) => this.#options.beforeAudio?.(guildId, channelId),

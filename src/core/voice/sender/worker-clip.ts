@@ -49,6 +49,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   readonly #stream: Readable;
   readonly #events: ClipEvents;
   readonly #onOver: (clip: WorkerClip) => void;
+  /** Packets its start waits for: START_LEAD_PACKETS, or 1 without the start lead (the first frame read goes). */
+  readonly #startLead: number;
   /** The clip's id with the sender thread (kept across voices). */
   #id: number | undefined;
   #voice: number | undefined;
@@ -87,8 +89,15 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#fill();
   };
 
-  constructor(connection: VoiceConnection, stream: Readable, events: ClipEvents, onOver: (clip: WorkerClip) => void) {
+  constructor(
+    connection: VoiceConnection,
+    stream: Readable,
+    events: ClipEvents,
+    onOver: (clip: WorkerClip) => void,
+    startLead = true,
+  ) {
     this.#connection = connection;
+    this.#startLead = startLead ? START_LEAD_PACKETS : 1;
     this.#stream = stream;
     this.#events = events;
     this.#onOver = onOver;
@@ -168,7 +177,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   #handOver(waiting: number): boolean {
     if (this.#drained) return true;
     if (!this.#begun) {
-      if (waiting >= START_LEAD_PACKETS || this.#startWaitOver) return true;
+      if (waiting >= this.#startLead || this.#startWaitOver) return true;
       this.#startWait ??= setTimeout(() => {
         this.#startWaitOver = true;
         this.#fill();
@@ -313,14 +322,30 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   }
 }
 
+export interface WorkerSenderOptions {
+  /** A clip's start waits for its lead (START_LEAD_PACKETS); false only for the benchmark's comparison. */
+  startLead?: boolean;
+}
+
 export class WorkerSender implements PacketSender {
   #current: WorkerClip | undefined;
+  readonly #startLead: boolean;
+
+  constructor(options: WorkerSenderOptions = {}) {
+    this.#startLead = options.startLead ?? true;
+  }
 
   play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip {
     this.#current?.stop();
-    const clip = new WorkerClip(connection, stream, events, (over) => {
-      if (this.#current === over) this.#current = undefined;
-    });
+    const clip = new WorkerClip(
+      connection,
+      stream,
+      events,
+      (over) => {
+        if (this.#current === over) this.#current = undefined;
+      },
+      this.#startLead,
+    );
     this.#current = clip;
     return clip;
   }

@@ -96,11 +96,11 @@ function payloads(): Array<string> {
 
 const frame = (n: number) => Buffer.from([0x78, n, n]);
 
-function play(c: Awaited<ReturnType<typeof connection>>, frames: number) {
+function play(c: Awaited<ReturnType<typeof connection>>, frames: number, startLead = true) {
   const stream = new PassThrough({ objectMode: true });
   for (let n = 0; n < frames; n++) stream.write(frame(n));
   const events = { started: vi.fn(), ended: vi.fn() };
-  const clip = new WorkerSender().play(c.connection, stream, events);
+  const clip = new WorkerSender({ startLead }).play(c.connection, stream, events);
   return { stream, events, clip };
 }
 
@@ -198,6 +198,22 @@ describe('a clip on the sender thread', () => {
       expect(events.ended).toHaveBeenCalledWith(undefined);
       expect(runs[0]?.first).toBe(0);
       expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5));
+      expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
+      c.close();
+    });
+
+    it('without the start lead (the benchmark compares it), the first frame read goes over alone at once', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 1, false);
+      await Promise.resolve();
+      await Promise.resolve();
+      for (let n = 1; n < 40; n++) stream.write(frame(n));
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBe(1);
       await vi.waitFor(() => expect(received.length).toBe(40 + 5));
       expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
       c.close();
