@@ -25,7 +25,8 @@ export type Figure =
   | 'path-files'
   | 'flood'
   | 'file-flood'
-  | 'pauses';
+  | 'pauses'
+  | 'start-lead';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -48,6 +49,7 @@ export const FIGURES: readonly Figure[] = [
   'flood',
   'file-flood',
   'pauses',
+  'start-lead',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -69,6 +71,7 @@ export const STANDALONE: readonly Figure[] = [
   'flood',
   'file-flood',
   'pauses',
+  'start-lead',
 ];
 
 export interface Plan {
