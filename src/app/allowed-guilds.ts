@@ -8,6 +8,7 @@ import { Events, MessageFlags, type Client, type Guild, type Interaction } from 
 import type { Logger } from '../core/log.ts';
 import { t } from '../core/i18n/catalogue.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
+import { USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 
 /** The most servers one warning names (the count says how many there are). */
 const KEPT_NAMED = 25;
@@ -24,6 +25,8 @@ export class AllowedGuilds {
   readonly #leaveAtReady: boolean;
   /** Servers off the list already named in a warning, so each is named once (at most the bot's guilds). */
   readonly #warned = new Set<string>();
+  /** The current client's servers (absent before the first client): a server SayBot left is served no more. */
+  #present: { has(guildId: string): boolean } | undefined;
 
   constructor(list: readonly string[] | undefined, logger: Logger, leaveAtReady = false) {
     this.#allowed = list === undefined ? undefined : new Set(list);
@@ -42,10 +45,23 @@ export class AllowedGuilds {
   }
 
   /**
+   * Whether SayBot serves this server (on the list, and still in it): the pipeline asks before each part of accepted
+   * speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The user install's requests
+   * outside servers belong to none (USER_INSTALL alone decides there). A property, so that the pipeline is given
+   * this very function (src/app/start-saybot.ts) rather than a closure over the bot made later.
+   */
+  readonly serves = (guildId: string): boolean => {
+    if (guildId === USER_INSTALL_GUILD) return true;
+    // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
+    return this.allows(guildId) && (this.#present?.has(guildId) ?? true);
+  };
+
+  /**
    * Leaves each server off the list added while running; those a READY lists (start-up, a new session) only when
    * confirmed, else names them once in a warning.
    */
   watch(client: Client): void {
+    this.#present = client.guilds.cache;
     if (this.#allowed === undefined) return;
     client.on(Events.ShardReady, (shardId) => {
       const unlisted = [...client.guilds.cache.values()].filter((g) => g.shardId === shardId && !this.allows(g.id));

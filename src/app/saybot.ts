@@ -14,13 +14,7 @@ import {
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
-import {
-  FileShares,
-  ReplyAudioRegistry,
-  USER_INSTALL_GUILD,
-  describeFailure,
-  handleReplyButton,
-} from '../features/speaking/index.ts';
+import { FileShares, ReplyAudioRegistry, describeFailure, handleReplyButton } from '../features/speaking/index.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';
@@ -36,7 +30,7 @@ import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions, interactionRequestsApart, sweepIdleRestHandlers } from './client-bounds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
-import { AllowedGuilds } from './allowed-guilds.ts';
+import type { AllowedGuilds } from './allowed-guilds.ts';
 import { watchRights } from './rights-events.ts';
 import { OwnerApplication } from './owner-application.ts';
 
@@ -61,6 +55,8 @@ export interface SayBotOptions {
   now?: (() => Date) | undefined;
   /** The operator's counters (commands); absent when no metrics are served. */
   metrics?: Pick<Metrics, 'command'> | undefined;
+  /** ALLOWED_GUILDS, made before the core (whose pipeline asks it whether a server is served). */
+  allowedGuilds: AllowedGuilds;
 }
 
 /**
@@ -106,7 +102,7 @@ export class SayBot {
     this.#accounting = core.accounting;
     this.#speech = core.speech;
     const accounting = core.accounting;
-    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger, config.allowedGuildsLeave);
+    const allowedGuilds = options.allowedGuilds;
     this.#allowedGuilds = allowedGuilds;
     this.#application = new OwnerApplication(config.ownerIds);
     this.#autoread = new AutoreadWiring({
@@ -196,15 +192,9 @@ export class SayBot {
     return this.#application.publicBot(this.#client);
   }
 
-  /**
-   * Whether SayBot serves this server (ALLOWED_GUILDS, and is still in it): the pipeline asks before each part of
-   * accepted speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The
-   * user install's requests outside servers belong to none (USER_INSTALL alone decides there).
-   */
+  /** Whether SayBot serves this server (AllowedGuilds.serves: on the list, and still in it). */
   serves(guildId: string): boolean {
-    if (guildId === USER_INSTALL_GUILD) return true;
-    // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
-    return this.#allowedGuilds.allows(guildId) && this.#client.guilds.cache.has(guildId);
+    return this.#allowedGuilds.serves(guildId);
   }
 
   /** Whether the owner chose this server (ALLOWED_GUILDS), whichever shard holds it (the dashboard's question). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/index.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
+import { AllowedGuilds } from './allowed-guilds.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
@@ -142,6 +143,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     const opened = await openStore(config.database, config.storeTimeouts);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
+    const allowedGuilds = new AllowedGuilds(config.allowedGuilds, logger, config.allowedGuildsLeave);
     let core: SayBotCore;
     try {
       core = await assembleCore(
@@ -153,7 +155,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
         (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
-        (guildId) => started?.serves(guildId) ?? true,
+        allowedGuilds.serves,
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
         // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
@@ -191,6 +193,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       metrics,
       readyTimeoutMs: seams.readyTimeoutMs,
       now: seams.now,
+      allowedGuilds,
     });
     // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;
