@@ -1015,7 +1015,11 @@ export class FakeDiscord {
     this.parts.voice.refuseNextIdentify(guildId, code, times);
   }
 
-  /** Closes the guild's live voice session with `code`, as Discord does when it ends the call (4022). */
+  /**
+   * Closes the guild's live voice session with `code`, as Discord does when it ends the call (4022), finds the
+   * session no longer valid (4006) or its voice server crashed (4015: the session is lost with it, and the client's
+   * RESUME is answered with 4006).
+   */
   closeVoiceSession(guildId: string, code: number): void {
     this.parts.voice.closeGuildSessions(guildId, code);
   }

@@ -43,6 +43,8 @@ export const VoiceClose = {
   AlreadyAuthenticated: 4005,
   SessionInvalid: 4006,
   Disconnected: 4014,
+  /** The voice server crashed: Discord says try resuming; here the session went down with it (see `crashed`). */
+  ServerCrashed: 4015,
   UnknownEncryptionMode: 4016,
   DaveRequired: 4017,
   /** Discord's "should not reconnect" codes besides 4014: rate limited, call terminated. */
@@ -51,6 +53,8 @@ export const VoiceClose = {
 } as const;
 
 const CLOSE_REASONS: Readonly<Record<number, string>> = {
+  4006: 'Session is no longer valid.',
+  4015: 'Voice server crashed.',
   4021: 'Disconnected: Rate Limited.',
   4022: 'Disconnected: Call Terminated.',
 };
@@ -215,6 +219,11 @@ export class VoiceGateway {
   readonly identifyLog: Array<{ guildId: string; atMs: number }> = [];
   /** Every join the bot asked for (a gateway op 4 with a channel, answered by VOICE_SERVER_UPDATE), in order. */
   readonly joinLog: Array<{ guildId: string; channelId: string; atMs: number }> = [];
+  /**
+   * Sessions ended by a crash of their voice server (4015), as `guildId session token`: the client resumes them, as
+   * Discord's close code table says to, and the server that lost them answers 4006 (no longer valid): a rejoin.
+   */
+  private readonly crashed = new Set<string>();
   /** Close codes the next IDENTIFYs of a guild are answered with, instead of READY. */
   private readonly refuseIdentify = new Map<string, { code: number; left: number }>();
 
@@ -477,6 +486,19 @@ export class VoiceGateway {
         s.allocation.sessionId === d.session_id &&
         s.allocation.token === d.token,
     );
+    const key = `${String(d.server_id)} ${String(d.session_id)} ${String(d.token)}`;
+    if (!session && this.crashed.delete(key)) {
+      const reason = CLOSE_REASONS[VoiceClose.SessionInvalid] as string;
+      this.closeSocket(ws, VoiceClose.SessionInvalid, reason);
+      this.noteClose({
+        guildId: String(d.server_id),
+        code: VoiceClose.SessionInvalid,
+        reason,
+        atMs: performance.now(),
+      });
+      this.options.daveChanged();
+      return undefined;
+    }
     if (!session) {
       this.options.report(`voice gateway: RESUME for an unknown session (guild ${String(d.server_id)}) -> close 4006`);
       this.closeSocket(ws, VoiceClose.SessionInvalid, 'Session is no longer valid.');
@@ -553,6 +575,10 @@ export class VoiceGateway {
 
   private end(session: VoiceSession, code: number, reason: string): void {
     this.sessions.delete(session);
+    if (code === VoiceClose.ServerCrashed) {
+      const { guildId, sessionId, token } = session.allocation;
+      this.crashed.add(`${guildId} ${sessionId} ${token}`);
+    }
     session.closeDave();
     this.noteClose({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
     this.options.daveChanged();

@@ -169,4 +169,21 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     connection.destroy();
     expect(rig.fake.problems).toEqual([]);
   });
+
+  it('a voice server crash (closeVoiceSession 4015): the RESUME is answered with 4006, the library rejoins with a new IDENTIFY', async () => {
+    const connection = await joinedG1();
+    const identifies = rig.fake.voiceIdentifies(g1.id);
+    const invalid = rig.fake.voiceCloses(g1.id).filter((c) => c.code === 4006).length;
+    rig.fake.closeVoiceSession(g1.id, 4015);
+    await rig.fake.waitForVoiceClose(g1.id, 4015);
+    await vi.waitFor(() => expect(rig.fake.voiceIdentifies(g1.id)).toBe(identifies + 1), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await entersState(connection, VoiceConnectionStatus.Ready, 10_000);
+    expect(rig.fake.voiceCloses(g1.id).filter((c) => c.code === 4006).length - invalid).toBe(1);
+    expect(rig.fake.botVoiceChannel(g1.id)).toBe(g1.voiceChannels[0]!.id);
+    // Discord's answer to a resume it cannot honour, not a client's mistake.
+    expect(rig.fake.problems).toEqual([]);
+  });
 });
