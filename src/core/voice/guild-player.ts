@@ -61,7 +61,10 @@ export interface PlaybackResult {
 
 /** Voice gateway close codes the player acts on (Discord's voice close event codes). */
 export const VoiceCloseCode = {
-  /** The session is no longer valid: rejoin once. */
+  /**
+   * "Your session is no longer valid": the library rejoins (a fresh IDENTIFY). Also Discord's answer to a RESUME it
+   * cannot honour, as after 4015 ("The server crashed. Try resuming."). See SESSION_INVALID_REJOINS for the bounds.
+   */
   SessionInvalid: 4006,
   /** Kicked, channel deleted, or the main gateway session dropped: do not reconnect. */
   Disconnected: 4014,
@@ -81,6 +84,15 @@ const FINAL_CLOSES: ReadonlyMap<number, { failure: VoiceJoinFailure; logCode: st
   [VoiceCloseCode.RateLimited, { failure: 'rate-limited', logCode: 'voice-rate-limited' }],
   [VoiceCloseCode.CallTerminated, { failure: 'call-terminated', logCode: 'voice-call-terminated' }],
 ]);
+
+/**
+ * 4006 rejoins one connection may make within SESSION_INVALID_WINDOW_MS, each after the one before reached Ready (a
+ * 4006 before that gives up at once). A rejoin takes a voice state update and a fresh voice handshake, the member
+ * hearing a gap each time: three in a minute covers a crash answered by 4006 plus unrelated incidents, while a 4006
+ * that keeps coming once ready (another process holding the same bot's voice session, say) stops at the fourth.
+ */
+export const SESSION_INVALID_REJOINS = 3;
+export const SESSION_INVALID_WINDOW_MS = 60_000;
 
 /** Where the connection is; each state names what the player may do next. */
 export type ConnectionState =
@@ -179,8 +191,10 @@ interface ConnectionSession {
   readonly failed: AbortController;
   /** Why it failed for good, once it has. */
   failure?: VoiceJoinFailure;
-  /** 4006 answers since it was last ready: the first is retried, the second is not. */
-  sessionInvalidCount: number;
+  /** A 4006 rejoin is under way: the connection has not been Ready since. Another 4006 meanwhile gives up. */
+  rejoiningAfterInvalid: boolean;
+  /** When (performance.now()) each 4006 rejoin of the last SESSION_INVALID_WINDOW_MS began. */
+  readonly sessionInvalidRejoins: number[];
   lastCloseCode?: number;
   /** Gives the connection up when it stays away from Ready longer than the reconnect grace period. */
   graceTimer?: NodeJS.Timeout;
@@ -325,7 +339,7 @@ export class GuildPlayer {
     });
     let session = previous;
     if (connection !== previous?.connection) {
-      session = { connection, failed: new AbortController(), sessionInvalidCount: 0 };
+      session = { connection, failed: new AbortController(), rejoiningAfterInvalid: false, sessionInvalidRejoins: [] };
       this.#session = session;
       this.#watch(session);
     }
@@ -402,6 +416,7 @@ export class GuildPlayer {
       }
       if (next.status === VoiceConnectionStatus.Ready) {
         clearGraceTimer(session);
+        session.rejoiningAfterInvalid = false;
         if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
         }
@@ -448,19 +463,36 @@ export class GuildPlayer {
       }
       this.#fail(session, failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
-      session.sessionInvalidCount += 1;
-      if (session.sessionInvalidCount > 1) {
-        this.#log.warn(
-          { code: 'voice-session-invalid', closeCode: code },
-          'voice session invalid again after a rejoin; giving up',
-        );
-        this.#fail(session, 'lost');
-      } else {
-        this.#log.info({ code: 'voice-session-invalid', closeCode: code }, 'voice session invalid; rejoining once');
-      }
+      this.#onSessionInvalid(session, code);
     } else {
       this.#log.info({ code: 'voice-socket-closed', closeCode: code }, 'voice gateway closed the connection');
     }
+  }
+
+  /**
+   * A 4006: the library rejoins by itself. One that comes before the last rejoin reached Ready, or once the bound of
+   * rejoins in the window is used up, is a loop: the connection is given up (one line, then #lost's).
+   */
+  #onSessionInvalid(session: ConnectionSession, code: number): void {
+    const now = performance.now();
+    const rejoins = session.sessionInvalidRejoins;
+    while (rejoins.length > 0 && now - (rejoins[0] as number) >= SESSION_INVALID_WINDOW_MS) rejoins.shift();
+    if (session.rejoiningAfterInvalid || rejoins.length >= SESSION_INVALID_REJOINS) {
+      this.#log.warn(
+        { code: 'voice-session-invalid', closeCode: code, rejoins: rejoins.length },
+        session.rejoiningAfterInvalid
+          ? 'voice session invalid again after a rejoin, before it was ready; giving up'
+          : `voice session invalid after ${rejoins.length} rejoins within ${SESSION_INVALID_WINDOW_MS / 1000} s; giving up`,
+      );
+      this.#fail(session, 'lost');
+      return;
+    }
+    rejoins.push(now);
+    session.rejoiningAfterInvalid = true;
+    this.#log.info(
+      { code: 'voice-session-invalid', closeCode: code, rejoin: rejoins.length },
+      'voice session invalid; rejoining',
+    );
   }
 
   /**
