@@ -14,7 +14,16 @@ const FRAME_SECONDS = 0.02;
 
 const h = useFileHarness({ dave: { dave: 'required', daveCommitter: 'bot' } });
 
+/**
+ * Says `text` on a voice connection of its own: the rejoins a connection made are counted against its bound, and the
+ * previous test (whichever order they run in) may have left SayBot in the channel after rejoins of its own.
+ */
 async function say(text: string) {
+  if (h.discord.botVoiceChannel(london.id) !== null) {
+    const left = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'leave', locale: 'en-US' });
+    await left.waitForFinal(60_000);
+    await expect.poll(() => h.discord.botVoiceChannel(london.id)).toBeNull();
+  }
   h.discord.clearAudio(london.id);
   return h.discord.command({
     guildId: london.id,
