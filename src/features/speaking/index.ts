@@ -19,7 +19,15 @@ export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
 export { ReplyAudioRegistry } from './reply-audio.ts';
 export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
-export { SPEAKING_COMMAND_USES, speakingCommand, speakingHandlers } from './speaking-command.ts';
+export {
+  SPEAKING_COMMAND_USES,
+  SPEAKING_USES,
+  speakAndReply,
+  speakForCommand,
+  speakingCommand,
+  speakingHandlers,
+  type SpeakingServices,
+} from './speaking-command.ts';
 export {
   admitted,
   chooseDestination,
@@ -33,7 +41,6 @@ export {
   type MemberPlace,
   type OutputChoice,
 } from './target-choice.ts';
-export { speakAndReply, speakForCommand, SPEAKING_USES, type SpeakingServices } from './speech-delivery.ts';
 export { describeSettings, presetLine, settingsForCommand, voiceLabel } from './speech-settings.ts';
 export { USER_INSTALL_GUILD, requireUserInstall, settingsOutsideServer, speakOutsideServer } from './user-install.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

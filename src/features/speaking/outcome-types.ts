@@ -15,7 +15,7 @@ export type CommandWhere =
 
 /** What a front-end knows of the order whose outcome it words. */
 export type Front =
-  /** /say, /emote, the Speak menu, /clone's first line (speech-delivery.ts). */
+  /** /say, /emote, the Speak menu, /clone's first line (speaking-command.ts). */
   | {
       flavour: 'command';
       locale: Locale;

@@ -4,7 +4,7 @@
 // a voice message, by the command's `output` option, whether they are in voice, and their own and the server's
 // defaults; refused at once where the member or SayBot may not speak (the rights asked through the core:
 // src/core/order/rights-asker.ts). Answering the member is the answering modules' (outcome-words.ts, reply-answer.ts,
-// voice-message-reply.ts); a command's whole path, from this choice to its answer, is speech-delivery.ts.
+// voice-message-reply.ts); a command's whole path, from this choice to its answer, is speaking-command.ts.
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { SpeechPipeline, SpeechTarget } from '../../core/order/pipeline.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
