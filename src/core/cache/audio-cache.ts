@@ -104,7 +104,7 @@ export function normaliseText(text: string): string {
 
 /**
  * A file-name-safe key (SHA-256, hex) of the audio an endpoint makes of `text` with the settings `sent` (each in
- * its declared place, null where not sent: src/core/sourcing/service-request.ts): the same always give the same key,
+ * its declared place, null where not sent: src/core/sourcing/part-source.ts): the same always give the same key,
  * any difference another.
  */
 export function cacheKey(

@@ -120,7 +120,7 @@ function splitClauses(text: string, espeak: string): string {
 
 /**
  * `text` in words and clauses eSpeak NG says whole in its voice `espeak` (`ja+f2`): the text itself when they are
- * short enough (src/core/sourcing/service-request.ts keeps a line's cached audio then, ./reading/read-line.ts'
+ * short enough (src/core/sourcing/part-source.ts keeps a line's cached audio then, ./reading/read-line.ts'
  * readingChanges).
  */
 export function withinEspeakLimits(text: string, espeak: string): string {

@@ -14,7 +14,7 @@ import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import { isFreeVoice } from '../free-voice/free-voices.ts';
-import { freeStandIn } from '../sourcing/service-request.ts';
+import { freeStandIn } from '../sourcing/part-source.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
 import { countCharacters, splitText } from '../characters.ts';

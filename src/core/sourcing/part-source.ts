@@ -1,12 +1,13 @@
+// Where each part of an order comes from: the audio cache, a flight already under way for the same audio, the Voice
+// API (paid, its charge on the books before the request leaves), or the free voice; and, below, what a part's request
+// becomes at the Voice API (its body and its cache key).
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { changesAudio } from '../audio/effects/audible-steps.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
-import { effectsKey, type AudioCache } from '../cache/audio-cache.ts';
-import { endpointOf, freeStandIn, partCacheKey, serviceBody } from './service-request.ts';
-import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
@@ -31,6 +32,10 @@ import {
 } from './part-flight.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
+import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
+import { readingChanges } from '../free-voice/reading/read-line.ts';
+import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
 
 export type { SpeechAudio } from './part-flight.ts';
 
@@ -411,4 +416,64 @@ function learnt(
     ...(freeVoice === undefined ? {} : { freeVoice }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
   };
+}
+
+// What a speech request becomes at the Voice API, built from the settings' declarations
+// (src/core/settings/setting-declarations.ts):
+// the body sent (each setting under its wire name, on the endpoints that take it), and the cache key of its audio
+// (requests equal in every setting sent sound the same, so share one cache entry).
+type Sent = string | number | undefined;
+
+/** The request's value of each setting sent (undefined: not set). */
+const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
+
+/** The endpoint that speaks a request. */
+export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
+  request.kind === 'emotion' ? 'emotion-tts' : 'tts';
+
+/**
+ * The free voice's stand-in for a paid request (FREE_VOICE fallback): the closest free voice (free-voices.ts
+ * freeVoiceFor), the same text and SayBot's effects, as WAV (what the free voice makes).
+ */
+export function freeStandIn(request: ServiceRequest): ServiceRequest {
+  const voice = freeVoiceFor(request.voice, request.language);
+  return {
+    kind: 'tts',
+    text: request.text,
+    voice,
+    format: 'wav',
+    ...(request.effects ? { effects: request.effects } : {}),
+  };
+}
+
+/** The body of the call that speaks `text` (one part of the request). */
+export function serviceBody(
+  request: ServiceRequest,
+  text: string,
+): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
+  const body: Record<string, Sent> = { text };
+  for (const [name, declared] of SENT_SETTINGS) {
+    const field = declared.wire[request.kind];
+    if (field !== undefined) body[field] = sentValues(request)[name];
+  }
+  // The client checks each body against the service's schema before it is sent (src/core/api/schemas.ts).
+  return request.kind === 'emotion'
+    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
+    : { endpoint: 'tts', body: body as TtsRequest };
+}
+
+/**
+ * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
+ * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes (2: long
+ * unspaced runs given in shorter words and clauses, whose end eSpeak NG dropped: their cut audio is not replayed).
+ */
+const FREE_READING = 'free-reading-2';
+
+/** The cache key of the service's audio for `text` spoken as `request` asks. */
+export function partCacheKey(request: ServiceRequest, text: string): string {
+  const sent = SENT_SETTINGS.map(([name, declared]) =>
+    declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
+  );
+  const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
+  return cacheKey(endpointOf(request), text, read ? [...sent, FREE_READING] : sent);
 }

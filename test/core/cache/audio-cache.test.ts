@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/sourcing/service-request.ts';
+import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 

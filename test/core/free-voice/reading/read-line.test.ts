@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../../../src/core/cache/audio-cache.ts';
 import { compileDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { partCacheKey } from '../../../../src/core/sourcing/service-request.ts';
+import { partCacheKey } from '../../../../src/core/sourcing/part-source.ts';
 import { SENT_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';
