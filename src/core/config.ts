@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
 import type { OperatorBudgets } from './quota/accounting.ts';
-import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-limits.ts';
+import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/body.ts';
 import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
@@ -74,7 +74,7 @@ const EnvSchema = z.object({
     .default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
-  // The most audio a request's text may bring (src/core/api/audio-limits.ts): past it the body is cut, charged,
+  // The most audio a request's text may bring (src/core/api/body.ts): past it the body is cut, charged,
   // undelivered.
   VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
   VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),
@@ -334,7 +334,7 @@ export interface Config {
    * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/free-rate.ts).
    */
   freeRequestsPerMinute: number;
-  /** How much audio a request's text may bring (src/core/api/audio-limits.ts). */
+  /** How much audio a request's text may bring (src/core/api/body.ts). */
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;

@@ -4,8 +4,16 @@ import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
-import { audioBound, DEFAULT_AUDIO_LIMITS, type AudioLimits } from './audio-limits.ts';
-import { AudioBodyStream, discard, readCapped, readHead, type Head } from './body.ts';
+import {
+  AudioBodyStream,
+  audioBound,
+  DEFAULT_AUDIO_LIMITS,
+  discard,
+  readCapped,
+  readHead,
+  type AudioLimits,
+  type Head,
+} from './body.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Call, WireWatch } from './call.ts';
 import {
@@ -89,7 +97,7 @@ export interface VoiceApiClientOptions {
   retryMaxDelayMs?: number;
   /** Counts each HTTP exchange (retries too) by status (0: no answer) and time to the response headers. */
   metrics?: Pick<Metrics, 'voiceApiRequest'> | undefined;
-  /** How much audio a request's text may bring (audio-limits.ts); DEFAULT_AUDIO_LIMITS otherwise. */
+  /** How much audio a request's text may bring (body.ts); DEFAULT_AUDIO_LIMITS otherwise. */
   audioLimits?: Partial<AudioLimits>;
 }
 
