@@ -1,6 +1,6 @@
 // The books: whether a request may spend, and what it spent. The budgets are pure rules (how many characters a
 // server may spend a month, a member a day, and how often a member may spend); Accounting feeds them the store's
-// figures, holds what a request will spend, keeps the used-up month, and writes every spend (spend-ledger.ts).
+// figures, holds what a request will spend, keeps the used-up month, and writes every spend (charge.ts).
 import { randomUUID } from 'node:crypto';
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
@@ -8,8 +8,15 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, SpendsLeft, Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
-import { Charge, type AcceptedAnswer, type ChargeBooks, type PartSpend, type SpendContext } from './charge.ts';
-import { SpendLedger, type LedgerEntry } from './spend-ledger.ts';
+import {
+  Charge,
+  SpendLedger,
+  type AcceptedAnswer,
+  type ChargeBooks,
+  type LedgerEntry,
+  type PartSpend,
+  type SpendContext,
+} from './charge.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 // Budgets: pure rules, no storage; Accounting below feeds them the figures.

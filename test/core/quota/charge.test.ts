@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { SpendLedger } from '../../../src/core/quota/spend-ledger.ts';
+import { SpendLedger } from '../../../src/core/quota/charge.ts';
 import type { NewSpend, Store } from '../../../src/core/store/types.ts';
 import { scanSqlite } from '../../support/db-scan.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
