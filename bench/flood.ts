@@ -35,9 +35,9 @@ import { Servers } from './servers-client.ts';
 import { gaps, percentile } from './stats.ts';
 
 const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
-const FLOODERS = 32;
+export const FLOODERS = 32;
 /** The outside check's 30-40 interactions a second, all four front-ends together. */
-const PER_SECOND = 36;
+export const PER_SECOND = 36;
 /** File replies whose "Play in my voice channel" the flood presses (one per member who made one). */
 const BUTTONS = 8;
 const STEP_TIMEOUT_MS = 60_000;
@@ -60,7 +60,7 @@ const A = benchGuild(FLOOD_GUILD);
 const B = benchGuild(1);
 
 /** SayBot's own bounds on what a flood may queue and its free-request ration, and its log level, as `npm start` has them. */
-const SAYBOT_DEFAULTS = [
+export const SAYBOT_DEFAULTS = [
   'LOG_LEVEL',
   'BUDGET_MEMBER_FREE_PER_MINUTE',
   'QUEUE_MAX_SECONDS',
@@ -257,7 +257,7 @@ async function ask(servers: Servers, spec: CommandSpec) {
 }
 
 /** The members' voices made the free one, auto-read started, B in its channel, the file replies made. */
-async function setUp(servers: Servers, log: (line: string) => void): Promise<FloodPlan['buttons']> {
+export async function setUp(servers: Servers, log: (line: string) => void): Promise<FloodPlan['buttons']> {
   const members = Array.from({ length: FLOODERS }, (_, k) => floodMember(k));
   log(`flood: ${FLOODERS} members of A take the free voice as theirs; auto-read starts in A; B's member joins`);
   for (const userId of members)

@@ -141,6 +141,13 @@ export interface Calls {
   setPacing: { params: { pacing: Partial<Pacing> }; result: null };
   expectedSeconds: { params: { text: string }; result: number };
   command: { params: CommandSpec; result: Dispatched };
+  /** As `command`, with a file on the local Discord's CDN as its attachment option `option` (/scene new script:). */
+  commandWithFile: {
+    params: { spec: CommandSpec; option: string; fileName: string; text: string; contentType: string };
+    result: Dispatched;
+  };
+  /** The servers process's performance.now(): where a window of the driver's begins or ends in the arrivals' clock. */
+  now: { params: Record<string, never>; result: number };
   /** Sends them back to back, in one turn of the servers' event loop: "N guilds speaking at once". */
   commandMany: { params: { commands: CommandSpec[] }; result: Dispatched[] };
   /** Waits for a response to the interaction whose content matches `pattern` (a RegExp source). */

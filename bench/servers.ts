@@ -83,6 +83,22 @@ const handlers: Handlers = {
   },
   expectedSeconds: ({ text }) => need().sandbox.expectedDurationSeconds(text),
   command,
+  async commandWithFile({ spec, option, fileName, text, contentType }) {
+    const { discord } = need();
+    const attachment = discord.hostAttachment(Buffer.from(text), fileName, contentType);
+    const options = [
+      ...Object.entries(spec.options ?? {}).map(([name, value]) => ({ name, value })),
+      { name: option, type: 11, value: attachment.id },
+    ];
+    const handle = await discord.command({
+      guildId: spec.guildId,
+      userId: spec.userId,
+      name: spec.name,
+      options: spec.subcommand === undefined ? options : [{ name: spec.subcommand, type: 1, options }],
+    });
+    return kept(handle);
+  },
+  now: () => performance.now(),
   async commandMany({ commands }) {
     // FakeDiscord.command only awaits the guild being ready (already true here), so these go out together.
     return Promise.all(commands.map(command));
@@ -240,6 +256,10 @@ if (!process.send) {
   console.error('bench/servers.ts runs as a child of bench/run.ts (it needs an IPC channel)');
   process.exit(2);
 }
+
+// Started in a session of its own (figure 24), a Ctrl-C of the bench's terminal does not reach this process: it ends
+// when the bench that drives it is gone.
+process.on('disconnect', () => process.exit(0));
 
 process.on('message', (raw: unknown) => {
   const message = raw as RequestMessage;
