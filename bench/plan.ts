@@ -26,7 +26,8 @@ export type Figure =
   | 'flood'
   | 'file-flood'
   | 'pauses'
-  | 'start-lead';
+  | 'start-lead'
+  | 'pace';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -50,6 +51,7 @@ export const FIGURES: readonly Figure[] = [
   'file-flood',
   'pauses',
   'start-lead',
+  'pace',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -72,6 +74,7 @@ export const STANDALONE: readonly Figure[] = [
   'file-flood',
   'pauses',
   'start-lead',
+  'pace',
 ];
 
 export interface Plan {

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
@@ -31,6 +31,7 @@ import { measureFlood } from './flood.ts';
 import { measureFileFlood } from './file-flood.ts';
 import { measurePauses } from './pauses.ts';
 import { measureStartLead } from './start-lead.ts';
+import { measurePace } from './pace.ts';
 import { burners } from './burners.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
@@ -306,6 +307,8 @@ async function main(): Promise<void> {
   const pauses = has('pauses') ? await measurePauses(p.mode, log) : undefined;
   // Figure 23 (bench/start-lead.ts): a clip's start while the main thread pauses, with the start lead and without.
   const startLead = has('start-lead') ? await measureStartLead(p.mode, log) : undefined;
+  // Figure 24 (bench/pace.ts): another server's voice beside the largest free scene mixed as MP3, idle and busy.
+  const pace = has('pace') ? await measurePace(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) {
     // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
     const stopBurning = busy ? burners(60 * 60_000) : () => {};
@@ -339,6 +342,7 @@ async function main(): Promise<void> {
     fileFlood,
     pauses,
     startLead,
+    pace,
     shards,
   ]
     .filter((part) => part !== undefined)
