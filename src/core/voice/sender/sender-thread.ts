@@ -71,7 +71,6 @@ export class SenderThread {
   #start(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(this.#workerUrl);
-    worker.unref();
     this.#worker = worker;
     this.#lastHeard = performance.now();
     worker.on('message', (message: FromSender) => {
@@ -81,6 +80,9 @@ export class SenderThread {
     });
     worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));
     worker.on('exit', (code) => this.#failover(worker, `the sender thread exited (${code})`));
+    // After the listeners: a 'message' listener added to an unref'd worker refs its port again, and the thread would
+    // keep a process that has done its work (a benchmark, a script) from ending.
+    worker.unref();
     this.#lastWatch = performance.now();
     this.#watch = setInterval(() => this.#checkAlive(worker), WATCH_MS);
     this.#watch.unref();

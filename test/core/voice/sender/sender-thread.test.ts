@@ -2,10 +2,12 @@
 // dies. Each renews every voice it held once (a new session), tells each clip it is gone, logs one line, and the
 // next use starts a new thread. No time is asserted: the waits are for events.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runChild } from '../../../support/run-child.ts';
 import type { Logger } from '../../../../src/core/log.ts';
 import { SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
 
 const SILENT = new URL('../../../support/silent-sender-worker.ts', import.meta.url);
+const ALONE = new URL('../../../support/sender-thread-alone.ts', import.meta.url).pathname;
 
 function logger() {
   const warn = vi.fn();
@@ -61,4 +63,15 @@ describe('SenderThread', () => {
     expect(thread.threadId).toBeDefined();
     expect(thread.threadId).not.toBe(first);
   });
+
+  it(
+    'a live thread does not keep the process running: a process that has done its work ends by itself',
+    { timeout: 60_000 },
+    async () => {
+      // The bound is a hang's, not a figure: the child ends in well under a second when the thread is unref'd.
+      const run = await runChild(process.execPath, [ALONE], { killAfterMs: 30_000 });
+      expect(run.stdout).toMatch(/^answered by thread [1-9]\d*\n$/);
+      expect(run.code).toBe(0);
+    },
+  );
 });
