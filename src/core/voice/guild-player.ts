@@ -7,9 +7,8 @@ import {
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { ClockSender } from './clock-sender.ts';
-import { canSendAudio, transportReady, untilCanSendAudio, usesDave } from './e2ee-readiness.ts';
 import { LibrarySender } from './library-sender.ts';
-import { watchNetworking } from './discordjs-voice-seam.ts';
+import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender, VoiceSenderKind } from './packet-sender.ts';
 import { senderUdpOwner } from './sender/sender-udp.ts';
 import { senderThread } from './sender/sender-thread.ts';
