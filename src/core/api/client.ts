@@ -30,6 +30,7 @@ import {
 import { withoutEchoes } from './echoes.ts';
 import {
   errorForStatus,
+  hasServiceHeaders,
   header,
   KeyState,
   parseServiceMessage,
@@ -38,14 +39,7 @@ import {
   type KeyStateSnapshot,
   type ResponseHeaders,
 } from './response.ts';
-import {
-  answerCharge,
-  hasServiceHeaders,
-  isRetryable,
-  retryDelayMs,
-  transportCharge,
-  type RetryPolicy,
-} from './retry.ts';
+import { answerCharge, isRetryable, retryDelayMs, transportCharge, type RetryPolicy } from './retry.ts';
 import {
   CloneVoiceRequestSchema,
   EmotionTtsRequestSchema,

@@ -30,6 +30,16 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
+/**
+ * Whether the headers are the service's own: its request ID (`X-Request-Id`) or its usage figures (both
+ * `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway answering in
+ * its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
+ */
+export function hasServiceHeaders(headers: ResponseHeaders): boolean {
+  if (header(headers, 'x-request-id') !== undefined) return true;
+  return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
+}
+
 export function requestIdOf(headers: ResponseHeaders): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = header(headers, name);

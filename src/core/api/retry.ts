@@ -32,7 +32,7 @@ import {
   type ChargeAnswer,
   type VoiceApiError,
 } from './errors.ts';
-import { MAX_RETRY_AFTER_SECONDS, header, type ResponseHeaders } from './response.ts';
+import { MAX_RETRY_AFTER_SECONDS, hasServiceHeaders, type ResponseHeaders } from './response.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -81,16 +81,6 @@ export function isServiceErrorBody(body: Uint8Array | undefined): boolean {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   return ['error', 'message', 'detail'].some((key) => key in value);
-}
-
-/**
- * Whether the headers are the service's own: its request ID (`X-Request-Id`) or its usage figures (both
- * `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway answering in
- * its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
- */
-export function hasServiceHeaders(headers: ResponseHeaders): boolean {
-  if (header(headers, 'x-request-id') !== undefined) return true;
-  return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
 }
 
 /**
