@@ -9,13 +9,13 @@
 // Manage Messages for slowmode, Set Voice Channel Status), which are not what an order does.
 //
 // And one asker: an order's questions (may it be accepted, may its next part play, may it be posted publicly) are
-// the rights port's (src/core/order/rights.ts). The gate's functions that answer them (judge, recheck,
-// postsPrivately) are imported by the port's implementation alone (src/features/speaking/gate-port.ts), directly or
-// through the feature's index.ts; the port's three methods are called in one file, the core's asker
-// (src/core/order/rights-asker.ts), which the pipeline asks through; the implementation is handed to the pipeline by
-// the app (src/app/start-saybot.ts) and imported nowhere else. What else the gate exports reads rights where no
-// order exists yet or SayBot posts with its own (a voice message's claim, SayBot's right to post one, a message as
-// auto-read receives it), each listed below with the one module that imports it.
+// the rights port's (src/core/order/rights.ts). The gate answers them itself, as the port it exports (`gatePort` in
+// src/features/speaking/gate.ts): the gate's functions that answer them (judge, recheck, postsPrivately) are taken
+// from it by no other file, directly or through the feature's index.ts; the port's three methods are called in one
+// file, the core's asker (src/core/order/rights-asker.ts), which the pipeline asks through; the port is handed to the
+// pipeline by the app (src/app/start-saybot.ts) and imported nowhere else. What else the gate exports reads rights
+// where no order exists yet or SayBot posts with its own (a voice message's claim, SayBot's right to post one, a
+// message as auto-read receives it), each listed below with the one module that imports it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -71,7 +71,8 @@ describe('one gate for rights', () => {
 
 const GATE_MODULE = 'src/features/speaking/gate.ts';
 const SPEAKING_INDEX = 'src/features/speaking/index.ts';
-const PORT_IMPLEMENTATION = 'src/features/speaking/gate-port.ts';
+/** The port's implementation: the gate itself. */
+const PORT_IMPLEMENTATION = GATE_MODULE;
 const ASKER = 'src/core/order/rights-asker.ts';
 /** The gate's functions that answer an order's questions (and its thrown form, should one come back). */
 const ORDER_QUESTIONS = new Set(['judge', 'recheck', 'postsPrivately', 'requireAllowed']);
@@ -120,12 +121,12 @@ function importersOf(modules: readonly string[], besides: readonly string[]): Re
 }
 
 describe('one asker of the rights', () => {
-  it("only the port's implementation takes an order's questions from the gate, directly or through index.ts", () => {
+  it("no module takes an order's questions from the gate, directly or through index.ts: the gate is the port", () => {
     const fromGate = importersOf([GATE_MODULE, SPEAKING_INDEX], [GATE_MODULE, SPEAKING_INDEX]);
     const askers = Object.entries(fromGate)
       .filter(([, names]) => names.some((name) => ORDER_QUESTIONS.has(name) || name === '*'))
       .map(([file]) => file);
-    expect(askers).toEqual([PORT_IMPLEMENTATION]);
+    expect(askers).toEqual([]);
     // The feature's index.ts passes none of them on.
     const passedOn = namedImports(SPEAKING_INDEX)
       .filter((edge) => edge.from === GATE_MODULE)
@@ -135,10 +136,9 @@ describe('one asker of the rights', () => {
 
   it('the rest of the gate is taken for what is not an order, each by the one module listed', () => {
     expect(importersOf([GATE_MODULE], [GATE_MODULE])).toEqual({
-      [PORT_IMPLEMENTATION]: ['judge', 'postsPrivately', 'recheck'],
       // The table itself, a place without an interaction, and a message as auto-read receives it (its author's
       // voice rights at arrival, a leave judged by the channel left): auto-read takes them through index.ts.
-      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
+      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
       // SayBot's own rights to post a voice message it was asked for (else it answers with a file).
       'src/features/speaking/voice-message-post.ts': ['botMayPostVoiceMessage'],
       // A voice message's target, as it is chosen: whether the member may post one there themselves.
@@ -163,10 +163,13 @@ describe('one asker of the rights', () => {
   });
 
   it('reads what a file takes from a module, re-exports included (the rules would see an asker that slipped in)', () => {
-    expect(namedImports(PORT_IMPLEMENTATION)).toContainEqual({
-      from: GATE_MODULE,
-      names: ['judge', 'postsPrivately', 'recheck'],
+    expect(namedImports('src/core/order/pipeline.ts')).toContainEqual({
+      from: 'src/core/order/rights-asker.ts',
+      names: ['RightsAsker', 'RightsWatch'],
     });
-    expect(namedImports(SPEAKING_INDEX)).toContainEqual({ from: PORT_IMPLEMENTATION, names: ['gatePort'] });
+    expect(namedImports(SPEAKING_INDEX)).toContainEqual({
+      from: PORT_IMPLEMENTATION,
+      names: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
+    });
   });
 });

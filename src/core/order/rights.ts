@@ -1,7 +1,7 @@
 // The rights port: the three questions the core's order asks of whoever knows what a member and SayBot may do where
 // an order has its effects (may it be accepted, may its next part play, may it be posted publicly). The core asks
 // them in one place (src/core/order/rights-asker.ts); the speaking feature's gate answers them
-// (src/features/speaking/gate-port.ts) and the app wires it in (src/app/start-saybot.ts). Types only, and no
+// (src/features/speaking/gate.ts `gatePort`) and the app wires it in (src/app/start-saybot.ts). Types only, and no
 // Discord in them: what an order does and where is the implementation's to declare.
 import type { Revocation } from './revocation.ts';
 

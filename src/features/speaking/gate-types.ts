@@ -1,7 +1,7 @@
 // What an order does in Discord, and where: the gate's input (gate.ts), in a type-only module so that the order's
 // type (hand-over.ts) and the front-ends name effects without importing the gate's reading of permissions. They are
 // the core's order's effects (declaration merging into src/core/order/rights.ts), which it carries to the gate
-// through the rights port (gate-port.ts) without reading them.
+// through the rights port (gate.ts `gatePort`) without reading them.
 import type { Guild, GuildMember, PermissionsBitField } from 'discord.js';
 
 declare module '../../core/order/rights.ts' {

@@ -2,10 +2,10 @@
 // turns those effects into the rights the member must have there and the rights SayBot must have, and reads them.
 // SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
 // the member could not do there themselves. The core's order asks, through the rights port this gate implements
-// (gate-port.ts): `judge` before the order is accepted, `recheck` again before each part is fetched and played (and
+// (gatePort, at the end): `judge` before the order is accepted, `recheck` again before each part is fetched and played (and
 // whenever Discord says a right may have changed, src/core/order/rights-asker.ts), so a right taken away meanwhile
 // stops the rest, and `postsPrivately` before its post. No other module names a Discord permission a speaking effect
-// needs, and only the port asks an order's questions (test/structure/one-gate.test.ts).
+// needs, and no other module takes an order's questions from the gate (test/structure/one-gate.test.ts).
 import {
   ChannelType,
   PermissionFlagsBits,
@@ -18,7 +18,7 @@ import {
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
-import type { RightsVerdict } from '../../core/order/rights.ts';
+import type { OrderRights, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 
@@ -367,3 +367,14 @@ export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | n
 export function voicePlace(guild: Guild, memberId: string, voiceChannelId: string): Place {
   return { guild, memberId, voiceChannelId };
 }
+
+/**
+ * The gate as the core's rights port (src/core/order/rights.ts): the three questions the core's order asks
+ * (src/core/order/rights-asker.ts), each answered by the gate's reading of an order's effects above. The app gives it
+ * to the pipeline (src/app/start-saybot.ts); no front-end asks the gate an order's questions itself.
+ */
+export const gatePort: OrderRights = {
+  mayAccept: (effects) => judge(effects),
+  mayPlay: (effects) => recheck(effects),
+  mayPost: (effects) => (postsPrivately(effects) ? 'privately' : 'publicly'),
+};

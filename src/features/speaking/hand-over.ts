@@ -3,7 +3,7 @@
 // here, and nothing else calls the pipeline's speak() (test/structure/one-way-to-speak.test.ts checks it). Who asked
 // is built once (requesterOf), so every front-end is recorded, held and paced by the same rules. An order declares
 // what it does in Discord (its effects, gate-types.ts): the core's order asks the rights port whether it may be
-// done (src/core/order/rights-asker.ts, answered by the gate: gate-port.ts), before anything is accepted, again
+// done (src/core/order/rights-asker.ts, answered by the gate: gate.ts `gatePort`), before anything is accepted, again
 // before each part and before its post, so no front-end checks a right for itself.
 import type { BaseInteraction } from 'discord.js';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
