@@ -22,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startBotProcess, type BotProcess } from '@saybot/local-discord';
 import { heapFlags } from '../src/app/shard/heap-flags.ts';
-import { boundedClientOptions } from '../src/app/client-bounds.ts';
+import { boundedClientOptions } from '../src/app/saybot.ts';
 import { BASE_INTENTS } from '../src/app/intents.ts';
 import { AUTOREAD_INTENTS } from '../src/features/autoread/index.ts';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';

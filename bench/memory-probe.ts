@@ -44,7 +44,7 @@ try {
   let first: { done: number; heapUsedBytes: number } | undefined;
   let done = 0;
   const line = (label: string, s: Awaited<ReturnType<typeof snapshot>>): void => {
-    // Request handlers @discordjs/rest holds (one per interaction token until swept: src/app/client-bounds.ts), in
+    // Request handlers @discordjs/rest holds (one per interaction token until swept: src/app/saybot.ts), in
     // the bot's client and the one interactions' answers go through.
     const handlers = bot.bot.client.rest.handlers.size + (bot.bot.interactionRest?.handlers.size ?? 0);
     // The slope from the first step on: the warm-up's end still holds start-up's garbage, collected during it.

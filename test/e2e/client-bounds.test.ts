@@ -29,7 +29,7 @@ describe("the discord.js client's memory stays bounded per interaction", () => {
   it('drops the REST request handler of an interaction token within a minute of its last request', async () => {
     const handle = await aliceSaid('One handler per token.');
     // Editing the reply goes to /webhooks/<app>/<token>/…: @discordjs/rest keys a handler by that token, one per /say,
-    // in the REST client interactions' answers go through (src/app/client-bounds.ts `interactionRequestsApart`).
+    // in the REST client interactions' answers go through (src/app/saybot.ts `interactionRequestsApart`).
     const rest = h.bot.interactionRest as REST;
     expect([...(h.bot.client.rest as REST).handlers.keys()].filter((key) => key.includes(handle.token))).toEqual([]);
     const ofToken = [...rest.handlers.values()].filter((handler) => handler.id.includes(handle.token));

@@ -1,6 +1,6 @@
 import { REST, Routes } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { interactionRequestsApart, sweepIdleRestHandlers } from '../../src/app/client-bounds.ts';
+import { interactionRequestsApart, sweepIdleRestHandlers } from '../../src/app/saybot.ts';
 import { APP_ID, startLocalServices, type LocalServices } from '../support/harness.ts';
 
 let services: LocalServices;
