@@ -3,7 +3,7 @@
 // and /myvoice show it, and who applies it: the service (its name in each endpoint's request body, and its place in the
 // cache key) or SayBot (an effect on the audio). Everything else is derived from here: the request sent and its cache
 // key (src/core/settings/speech-request.ts, src/core/sourcing/part-source.ts), the store's row mapping both ways
-// (src/core/store/rows.ts, used by
+// (src/core/store/dialect.ts, used by
 // src/core/store/areas/presets.ts and src/core/store/areas/member-defaults.ts), the options /say, /emote, /preset save
 // and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
 // /myvoice show (src/features/speaking/speech-settings.ts), the layers' resolution and built-in defaults

@@ -17,7 +17,7 @@ import { readSpeechSettings, readVoiceSettings } from '../../../src/core/interac
 import { describeSettings } from '../../../src/features/speaking/speech-settings.ts';
 import { migrate } from '../../../src/core/store/migrations.ts';
 import { SCHEMA } from '../../../src/app/store.ts';
-import { speechColumnsOf, speechSettingsOf } from '../../../src/core/store/rows.ts';
+import { speechColumnsOf, speechSettingsOf } from '../../../src/core/store/dialect.ts';
 import { data as say } from '../../../commands/say.ts';
 import { data as emote } from '../../../commands/emote.ts';
 import { data as preset } from '../../../commands/preset.ts';

@@ -2,9 +2,8 @@
 // one transaction. Which limits apply is src/core/quota/accounting.ts' business.
 import { randomUUID } from 'node:crypto';
 import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
-import { Area, type Db } from '../dialect.ts';
+import { Area, given, present, type Db } from '../dialect.ts';
 import { guildMonthIds, memberDayIds, periodKeys, pseudonymKey } from './forget-carry-over.ts';
-import { given, present } from '../rows.ts';
 
 /** The advisory lock key of a guild's budget holds (exported for the test that holds it from another session). */
 export const budgetLockKey = (guildId: string): string => `budget-holds:${guildId}`;

@@ -1,11 +1,10 @@
-import { Area, type Dialect } from '../dialect.ts';
+import { Area, given, present, speechColumnsOf, speechSettingsOf, type Dialect, type Row } from '../dialect.ts';
 import type {
   MemberDefaults,
   MemberDefaultsChange,
   MemberDefaultsField,
   MemberField,
 } from '../member-defaults-store.ts';
-import { given, present, speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
 import { SPEECH_SETTING_COLUMNS } from '../../settings/setting-declarations.ts';
 
 type Column = string | number | null;

@@ -1,6 +1,5 @@
-import { Area } from '../dialect.ts';
+import { Area, present } from '../dialect.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../output-defaults-store.ts';
-import { present } from '../rows.ts';
 
 /**
  * Output defaults for members outside voice (tables guild_output_defaults, member_output_defaults):

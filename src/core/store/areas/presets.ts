@@ -1,7 +1,6 @@
-import { Area, containsKey } from '../dialect.ts';
+import { Area, containsKey, speechColumnsOf, speechSettingsOf, type Row } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import type { DeletedPreset, NewPreset, Preset, PresetListOptions, SavePresetResult } from '../preset-store.ts';
-import { speechColumnsOf, speechSettingsOf, type Row } from '../rows.ts';
 
 const presetOf = (row: Row<'presets'>): Preset => ({
   ...speechSettingsOf(row),

@@ -1,8 +1,7 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures and the used-up month's mark, kept between
 // restarts. Marks only: when to set or clear one is src/core/quota/used-up-month.ts' decision.
 import type { QuotaMarkAccount, QuotaState } from '../quota-store.ts';
-import { Area } from '../dialect.ts';
-import { dateOf, orNull, present } from '../rows.ts';
+import { Area, dateOf, orNull, present } from '../dialect.ts';
 
 const NO_MARK = {
   exhausted_reset_at: null,

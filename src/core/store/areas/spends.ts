@@ -11,7 +11,7 @@ import type {
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, type Db } from '../dialect.ts';
+import { Area, orNull, type Db } from '../dialect.ts';
 import {
   LAST_SPEND_REACH_MS,
   forgottenSpendIds,
@@ -22,7 +22,6 @@ import {
   pseudonymKey,
 } from './forget-carry-over.ts';
 import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
-import { orNull } from '../rows.ts';
 import type { Database } from '../schema.ts';
 
 /** Spent and saved sums as the drivers give them (PostgreSQL's NUMERIC parsed; none: 0). */

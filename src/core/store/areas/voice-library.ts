@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { Area, type Db, type Dialect, containsKey } from '../dialect.ts';
+import { Area, containsKey, orNull, type Db, type Dialect, type Row } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import { shareRefusal } from '../member-share.ts';
-import { orNull, type Row } from '../rows.ts';
 import type { ListOptions } from '../common-types.ts';
 import type { Database } from '../schema.ts';
 import type {

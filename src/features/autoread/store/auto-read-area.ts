@@ -5,8 +5,7 @@ import {
   type AutoReadSettings,
 } from '../reading/setting-declarations.ts';
 import type { AutoReadBinding, AutoReadState, AutoReadStopReason } from './auto-read-store.ts';
-import { Area } from '../../../core/store/dialect.ts';
-import { flagOf, type Row } from '../../../core/store/rows.ts';
+import { Area, flagOf, type Row } from '../../../core/store/dialect.ts';
 
 type SettingColumn = keyof AutoReadSettingColumns;
 type SettingValue = AutoReadSettings[keyof AutoReadSettings];
