@@ -7,7 +7,9 @@
 // part-way: the characters spent, and why the rest was not sent.
 // So too a request whose audio the service charged and then broke off (a part cut mid-body): the cut part's own
 // words would name only that part, while the order may have paid for more (the next part, fetched ahead before the
-// cut): it is told with all the order paid (CutAfterPayingError).
+// cut): it is told with all the order paid (CutAfterPayingError). Audio that stopped coming in voice until the voice
+// output gave it up (AudioStalledError), before its source said why, is that too once the order paid: its body
+// went quiet after the service's 2xx.
 import {
   AbortedError,
   AuthenticationError,
@@ -21,6 +23,7 @@ import {
 } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
 import { RenderStoppedError } from '../order-errors.ts';
+import { AudioStalledError } from '../voice/audio-stalled.ts';
 
 /** Why the rest of a request paid part-way was not sent. */
 export type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError;
@@ -43,10 +46,10 @@ export class PaidPartWayError extends Error {
 export class CutAfterPayingError extends Error {
   /** Characters the service accepted (and charged) for the request's parts: the part cut, and any fetched ahead. */
   readonly paid: number;
-  /** The cut: the service's answer, charged, whose audio did not arrive whole. */
-  override readonly cause: VoiceApiError;
+  /** The cut: the service's answer, charged, whose audio did not arrive whole (or stopped coming, in voice). */
+  override readonly cause: VoiceApiError | AudioStalledError;
 
-  constructor(paid: number, cause: VoiceApiError) {
+  constructor(paid: number, cause: VoiceApiError | AudioStalledError) {
     super(`${paid} characters were paid for, then the audio broke off: ${cause.message}`, { cause });
     this.name = 'CutAfterPayingError';
     this.paid = paid;
@@ -80,7 +83,8 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
   // Stopped by its member: what its parts cost so far is said with it, and what they may have cost.
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   // Charged, then cut: told with all the request paid, not only the part cut.
-  if (paid > 0 && cutAfterCharge(error)) return new CutAfterPayingError(paid, error);
+  if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
+    return new CutAfterPayingError(paid, error);
   if (paid <= 0 || !refusesRest(error)) return error;
   return new PaidPartWayError(paid, error);
 }

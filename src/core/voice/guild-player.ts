@@ -6,6 +6,7 @@ import {
   type VoiceConnection,
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
+import { AudioStalledError } from './audio-stalled.ts';
 import { ClockSender } from './clock-sender.ts';
 import { LibrarySender } from './library-sender.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
@@ -736,6 +737,11 @@ export class GuildPlayer {
             // The library's AudioPlayerError keeps only the message; the stream's own typed error was captured above.
             current.error ??= error;
           }
+          // Ended without an error while its stream had not ended: the output gave up on audio that stopped coming
+          // (MAX_MISSED_FRAMES of nothing), before its source's own timeout said so, or the stream closed early.
+          // Either way not all of it was spoken.
+          if (error === undefined && !current.ending && !stream.readableEnded)
+            current.error ??= new AudioStalledError((current.playing?.playedMs ?? 0) / 1000);
           this.#finishCurrent(current);
         },
       });

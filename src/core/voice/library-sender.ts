@@ -19,7 +19,8 @@ import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
  * live streams) ended a clip as if played after 100 ms without a packet: a reply arriving slower than real time, or
  * an encoder starved of CPU for a moment under load, lost the rest of its words and still said "Spoke" (measured:
  * npm run bench, figure 3, on a loaded machine). Silence frames fill the wait; a body that truly stopped fails by
- * the Voice API client's body-idle timeout (15 s by default), which this matches.
+ * the Voice API client's body-idle timeout (15 s by default), or ends here first, its stream still open: the player
+ * tells that end as audio that stopped coming (audio-stalled.ts), never as spoken.
  */
 export const MAX_MISSED_FRAMES = 750;
 

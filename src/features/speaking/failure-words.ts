@@ -29,6 +29,7 @@ import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../cor
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
+import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import './strings.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
@@ -172,6 +173,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       level: 'warn',
     };
   }
+  // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
+  if (error instanceof AudioStalledError)
+    return { code: 'audio-stalled', message: { key: 'error.voice.audioStalled' }, level: 'warn' };
   if (error instanceof AudioBusyError) {
     if (error.reason === 'owner-busy')
       return {

@@ -11,6 +11,7 @@ import {
   type ClipOwner,
   type PlaybackItem,
 } from '../../../src/core/voice/guild-player.ts';
+import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import {
   APP_ID,
@@ -269,6 +270,29 @@ describe('GuildPlayer with DAVE required', () => {
     const result = await player.enqueue(sineItem(440, 2, { failAfterPackets: 15 }).item);
     expect(result.status).toBe('failed');
     expect(String(result.error)).toMatch(/stream broke/);
+    expect(result.seconds).toBeLessThan(2);
+  });
+
+  it('a stream that stops before its end with no error (closed, never ended) is not played: it fails as audio stalled', async () => {
+    const { player, lounge } = makePlayer();
+    await player.connect(lounge);
+    const packets = sineOpusPackets(440, 2);
+    let sent = 0;
+    const item: PlaybackItem = {
+      label: 'closes early',
+      open: async () =>
+        new Readable({
+          objectMode: true,
+          read() {
+            // Its source let go after 15 packets: no end, no error (as the voice output ends a clip that stopped coming).
+            if (sent === 15) this.destroy();
+            else this.push(packets[sent++]);
+          },
+        }),
+    };
+    const result = await player.enqueue(item);
+    expect(result.status).toBe('failed');
+    expect(result.status === 'failed' && result.error).toBeInstanceOf(AudioStalledError);
     expect(result.seconds).toBeLessThan(2);
   });
 

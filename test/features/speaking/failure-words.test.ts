@@ -18,6 +18,7 @@ import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-e
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
+import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
@@ -207,6 +208,7 @@ describe('audio charged and then cut: told with all the request paid (issue 56)'
     ['a body reset part-way after the 2xx', cut()],
     ['a body the total timeout cut after the 2xx', new TimeoutError('late', 'total', 5_000, { charge: 'charged' })],
     ['a 2xx whose audio never arrived', new UndeliveredError('no audio')],
+    ['audio that stopped coming in voice until the voice output gave it up', new AudioStalledError(0.1)],
   ] as const)("%s: the characters the whole request paid, in every language, in the cut's own log code", (_, error) => {
     // 77: the part cut (40) and the next part, fetched ahead and paid before the cut (37).
     const { message, code, level } = describeFailure(afterPaying(error, 77));
@@ -222,6 +224,16 @@ describe('audio charged and then cut: told with all the request paid (issue 56)'
     ['far more audio than its text can take', new OversizedResponseError('too big')],
   ] as const)('%s: not a cut of paid audio, its own words stay', (_, error) => {
     expect(afterPaying(error, 77)).toBe(error);
+  });
+
+  it('audio that stopped coming, nothing paid by its order (another order paid its flight): its own words, logged as a stall', () => {
+    const error = new AudioStalledError(0.1);
+    expect(afterPaying(error, 0)).toBe(error);
+    expect(describeFailure(error)).toEqual({
+      code: 'audio-stalled',
+      message: { key: 'error.voice.audioStalled' },
+      level: 'warn',
+    });
   });
 
   it('with nothing paid on record (no charge to count it): the words without a figure', () => {
