@@ -1,6 +1,8 @@
 // The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
+import { writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
@@ -256,6 +258,23 @@ if (!process.send) {
   console.error('bench/servers.ts runs as a child of bench/run.ts (it needs an IPC channel)');
   process.exit(2);
 }
+
+/**
+ * Discord is another machine: started for figure 24 (`--ahead`, in a session of its own), this process's autogroup
+ * and its threads (the UDP receive thread is made later, and takes its maker's niceness) run 10 steps ahead of the
+ * host's other processes, the burners included, where the host allows it (root or CAP_SYS_NICE; else as it is, said
+ * once). Without it a burner could delay the receive thread's stamps and a gap be read where SayBot sent on time.
+ */
+function ahead(): void {
+  try {
+    writeFileSync('/proc/self/autogroup', '-10');
+    setPriority(-10);
+    console.error("[servers] running ahead of the host's other processes (niceness -10, its autogroup too)");
+  } catch (error) {
+    console.error(`[servers] could not run ahead of the host's other processes: ${(error as Error).message}`);
+  }
+}
+if (process.argv.includes('--ahead')) ahead();
 
 // Started in a session of its own (figure 24), a Ctrl-C of the bench's terminal does not reach this process: it ends
 // when the bench that drives it is gone.
