@@ -52,6 +52,9 @@ export const VoiceClose = {
   CallTerminated: 4022,
 } as const;
 
+/** Crashed sessions kept for their client's RESUME (the oldest dropped past this). */
+const CRASHED_KEPT = 64;
+
 const CLOSE_REASONS: Readonly<Record<number, string>> = {
   4006: 'Session is no longer valid.',
   4015: 'Voice server crashed.',
@@ -501,7 +504,7 @@ export class VoiceGateway {
     }
     if (!session) {
       this.options.report(`voice gateway: RESUME for an unknown session (guild ${String(d.server_id)}) -> close 4006`);
-      this.closeSocket(ws, VoiceClose.SessionInvalid, 'Session is no longer valid.');
+      this.closeSocket(ws, VoiceClose.SessionInvalid, CLOSE_REASONS[VoiceClose.SessionInvalid] as string);
       return undefined;
     }
     if (session.ws !== ws) this.closeSocket(session.ws, 1000, 'Resumed elsewhere.');
@@ -578,6 +581,8 @@ export class VoiceGateway {
     if (code === VoiceClose.ServerCrashed) {
       const { guildId, sessionId, token } = session.allocation;
       this.crashed.add(`${guildId} ${sessionId} ${token}`);
+      // Bounded: a session never resumed stays until CRASHED_KEPT newer crashes push it out.
+      if (this.crashed.size > CRASHED_KEPT) this.crashed.delete(this.crashed.values().next().value as string);
     }
     session.closeDave();
     this.noteClose({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });

@@ -4,12 +4,9 @@
 // and is not waited for (src/core/voice/guild-player.ts).
 
 export class AudioStalledError extends Error {
-  /** Seconds of it that went out before it stopped coming. */
-  readonly secondsHeard: number;
-
+  /** `secondsHeard`: what went out before it stopped coming (the playback result carries it too). */
   constructor(secondsHeard: number) {
     super(`the audio stopped arriving after ${secondsHeard.toFixed(1)} s, before its end`);
     this.name = 'AudioStalledError';
-    this.secondsHeard = secondsHeard;
   }
 }
