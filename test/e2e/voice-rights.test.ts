@@ -191,7 +191,12 @@ describe('/stop and /skip', () => {
   });
 
   it("lets a plain member in the channel stop their own request only, and a moderator (Mute Members) stop everyone's", async () => {
-    const alice = await say(ALICE.id, 'Alice speaks first.');
+    // Long enough (about 12 s) to be still playing when the moderator stops it, however busy the machine.
+    const alice = await say(
+      ALICE.id,
+      'Alice speaks first, and at some length: a reply that lasts a good while, long enough that it is still playing ' +
+        'when the others ask their questions and the moderator stops everything.',
+    );
     await reply(alice.handle, 'Speaking');
     const carol = await say(CAROL.id, 'Carol waits her turn.');
     const aliceAgain = await say(ALICE.id, 'Alice again, later.');
