@@ -10,6 +10,11 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import type { ClipProgress, FromSender, PacketRun, SenderStats, ToSender } from './sender-messages.ts';
 
+/**
+ * The thread's name (Linux shows it, cut to 15 bytes, in /proc/<pid>/task/<tid>/comm): an operator's `top -H` and the
+ * benchmark tell the voice's thread from the audio threads, which Node names alike.
+ */
+export const SENDER_THREAD_NAME = 'voice-sender';
 /** No message from the thread for this long while it holds voices (the main thread itself awake): it is stuck. */
 export const STALL_MS = 3_000;
 const WATCH_MS = 500;
@@ -70,7 +75,7 @@ export class SenderThread {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(this.#workerUrl);
+    const worker = new Worker(this.#workerUrl, { name: SENDER_THREAD_NAME });
     this.#worker = worker;
     this.#lastHeard = performance.now();
     worker.on('message', (message: FromSender) => {

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runChild } from '../../../support/run-child.ts';
 import type { Logger } from '../../../../src/core/log.ts';
-import { SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { readFileSync, readdirSync } from 'node:fs';
+import { SENDER_THREAD_NAME, SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
 
 const SILENT = new URL('../../../support/silent-sender-worker.ts', import.meta.url);
 const ALONE = new URL('../../../support/sender-thread-alone.ts', import.meta.url).pathname;
@@ -63,6 +64,24 @@ describe('SenderThread', () => {
     expect(thread.threadId).toBeDefined();
     expect(thread.threadId).not.toBe(first);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'the thread is named, so that top -H and the benchmark tell it from the audio threads',
+    async () => {
+      const names = (): string[] =>
+        readdirSync('/proc/self/task').map((task) => {
+          try {
+            return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
+          } catch {
+            return '';
+          }
+        });
+      const thread = new SenderThread();
+      threads.push(thread);
+      thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
+      await vi.waitFor(() => expect(names()).toContain(SENDER_THREAD_NAME));
+    },
+  );
 
   it(
     'a live thread does not keep the process running: a process that has done its work ends by itself',
