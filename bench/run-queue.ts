@@ -1,8 +1,9 @@
 // How long this process's threads waited for a core (Linux's /proc/self/task/*/schedstat: time on the CPU, then time
 // runnable but waiting on a run queue, in ns), to tell a thread that was late because it had no core from one that
-// was late for work of its own (figure 24). Threads are told apart by name only: Node names its worker threads all
-// alike, so the workers are reported as the one that waited most and all of them together.
+// was late for work of its own (figure 24). Threads are told apart by name: the sender thread has its own; Node names
+// the other worker threads all alike, so they are reported as the one that waited most and all of them together.
 import { readFileSync, readdirSync } from 'node:fs';
+import { SENDER_THREAD_NAME } from '../src/core/voice/sender/sender-thread.ts';
 
 /** Run-queue waits of each thread so far, ms, by thread ID; undefined off Linux. */
 export type WaitSnapshot = Map<string, { name: string; waitMs: number }>;
@@ -27,9 +28,13 @@ export function waitSnapshot(): WaitSnapshot | undefined {
   return snapshot;
 }
 
-/** Over a window of `windowMs` between two snapshots: the main thread's wait, and the worker threads' (most, all). */
+/**
+ * Over a window of `windowMs` between two snapshots: the main thread's wait, the sender thread's, and the other worker
+ * threads' (most, all).
+ */
 export interface WindowWaits {
   mainPct: number;
+  senderPct: number;
   workerMaxPct: number;
   workersPct: number;
 }
@@ -41,16 +46,18 @@ export function waitsBetween(
 ): WindowWaits | undefined {
   if (!before || !after || windowMs <= 0) return undefined;
   let main = 0;
+  let sender = 0;
   let workerMax = 0;
   let workers = 0;
   for (const [task, now] of after) {
     const waited = now.waitMs - (before.get(task)?.waitMs ?? 0);
     if (now.name === 'MainThread' || task === String(process.pid)) main += waited;
+    else if (now.name === SENDER_THREAD_NAME) sender += waited;
     else if (now.name === 'WorkerThread') {
       workers += waited;
       workerMax = Math.max(workerMax, waited);
     }
   }
   const pct = (ms: number) => (ms / windowMs) * 100;
-  return { mainPct: pct(main), workerMaxPct: pct(workerMax), workersPct: pct(workers) };
+  return { mainPct: pct(main), senderPct: pct(sender), workerMaxPct: pct(workerMax), workersPct: pct(workers) };
 }

@@ -34,9 +34,9 @@ export class Servers {
    * Forks the servers process and starts a fake Discord with `guilds` benchmark guilds, and a sandbox. `ownSession`:
    * the process detached, in a session (so a CPU autogroup) of its own, as Discord is another machine: Linux shares the
    * CPU between sessions first, and in the bench's session the receive thread that stamps arrivals would share the
-   * bot's share with the bot's own long work (figure 24). There it also runs ahead of the host's other processes
-   * where it may (bench/servers.ts `ahead`), so that the burners standing for other jobs on SayBot's host do not delay
-   * the stamps of the machine that stands for Discord.
+   * bot's share with the bot's own long work (figure 24). There its UDP receive thread also stamps first, where the
+   * host allows it (bench/servers.ts `stampsFirst`), so that the burners standing for other jobs on SayBot's host do
+   * not delay the stamps of the machine that stands for Discord.
    */
   static async start(
     guilds: number,
@@ -46,7 +46,7 @@ export class Servers {
     ownSession = false,
   ): Promise<Servers> {
     // Advanced serialisation keeps numbers exact and lets arrays of arrival times cross cheaply.
-    const child = fork(new URL('./servers.ts', import.meta.url), ownSession ? ['--ahead'] : [], {
+    const child = fork(new URL('./servers.ts', import.meta.url), ownSession ? ['--stamps-first'] : [], {
       serialization: 'advanced',
       stdio: 'inherit',
       detached: ownSession,

@@ -1,10 +1,11 @@
 // The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
 // grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
-import { writeFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
+import { UDP_RECEIVE_THREAD_NAME } from '@saybot/local-discord/voice-udp.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { guildSpecs, heardInFull } from './guilds.ts';
@@ -68,6 +69,7 @@ const handlers: Handlers = {
       allowedPrivilegedIntents: GatewayIntent.MessageContent,
       ...(dave ? { dave: dave.mode, daveHandshakeDelayMs: dave.handshakeDelayMs } : {}),
     });
+    if (STAMPS_FIRST) stampsFirst();
     const sandbox = await startSandbox();
     running = { discord, sandbox };
     return {
@@ -260,21 +262,33 @@ if (!process.send) {
 }
 
 /**
- * Discord is another machine: started for figure 24 (`--ahead`, in a session of its own), this process's autogroup
- * and its threads (the UDP receive thread is made later, and takes its maker's niceness) run 10 steps ahead of the
- * host's other processes, the burners included, where the host allows it (root or CAP_SYS_NICE; else as it is, said
- * once). Without it a burner could delay the receive thread's stamps and a gap be read where SayBot sent on time.
+ * Discord is another machine: its stamps of arrivals must not wait for this host's CPU, and its other work must not
+ * take CPU ahead of SayBot's. Started for figure 24 (`--stamps-first`, in a session of its own), the UDP receive
+ * thread, which stamps each datagram and does little else, runs at SCHED_FIFO (the lowest real-time priority, 1),
+ * where the host allows it (root or CAP_SYS_NICE; else as it is, said once). The rest of this process (the REST and
+ * gateway, decrypting and decoding, the sandbox) stays an ordinary session beside SayBot's and the burners: running
+ * it 10 steps ahead of them, as the bench first did, let its busy moments delay the sender thread itself by 30-50 ms
+ * (a sleeping thread in a session of its own woke 35 ms late beside such a process, 4 ms beside the burners alone).
  */
-function ahead(): void {
-  try {
-    writeFileSync('/proc/self/autogroup', '-10');
-    setPriority(-10);
-    console.error("[servers] running ahead of the host's other processes (niceness -10, its autogroup too)");
-  } catch (error) {
-    console.error(`[servers] could not run ahead of the host's other processes: ${(error as Error).message}`);
+function stampsFirst(): void {
+  const receivers = readdirSync('/proc/self/task').filter((task) => {
+    try {
+      return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === UDP_RECEIVE_THREAD_NAME;
+    } catch {
+      return false;
+    }
+  });
+  if (receivers.length === 0) console.error('[servers] no UDP receive thread to run first: its stamps may wait');
+  for (const task of receivers) {
+    const set = spawnSync('chrt', ['--fifo', '--pid', '1', task], { encoding: 'utf8' });
+    if (set.status === 0) console.error('[servers] the UDP receive thread stamps first (SCHED_FIFO 1)');
+    else
+      console.error(
+        `[servers] could not run the UDP receive thread first (${set.error?.message ?? set.stderr.trim()}): its stamps may wait for the host's other work`,
+      );
   }
 }
-if (process.argv.includes('--ahead')) ahead();
+const STAMPS_FIRST = process.argv.includes('--stamps-first');
 
 // Started in a session of its own (figure 24), a Ctrl-C of the bench's terminal does not reach this process: it ends
 // when the bench that drives it is gone.

@@ -8,6 +8,8 @@ import type { ReceivedBatch, ReceiveThreadCommand } from './udp-receive-worker.t
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_BYTES = 8;
 const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
+/** The receive thread's name (udpReceiveThread), as Linux shows it in /proc/<pid>/task/<tid>/comm. */
+export const UDP_RECEIVE_THREAD_NAME = 'udp-receive';
 
 export interface UdpPeer {
   /** An RTP datagram with this peer's SSRC, as received. */
@@ -66,6 +68,8 @@ export class VoiceUdp {
   private listenInThread(): Promise<void> {
     const thread = new Worker(new URL('./udp-receive-worker.ts', import.meta.url), {
       workerData: { host: this.host, receiveBufferBytes: RECEIVE_BUFFER_BYTES },
+      // Named, so that a benchmark can find the thread that stamps arrivals (and a person reading `top -H`).
+      name: UDP_RECEIVE_THREAD_NAME,
     });
     this.thread = thread;
     return new Promise((resolve, reject) => {
