@@ -51,6 +51,8 @@ export interface SenderStats {
 }
 
 export type FromSender =
+  /** Sent once as the thread starts: its kernel thread ID where the system names one (Linux). */
+  | { type: 'started'; tid: number | undefined }
   | { type: 'discovered'; voice: number; ip: string; port: number }
   | { type: 'failed'; voice: number; message: string }
   /** Progress of the clips that moved since the last report (and a heartbeat when none did). */

@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import type { ClipProgress, FromSender, PacketRun, SenderStats, ToSender } from './sender-messages.ts';
+import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 
 /**
  * The thread's name (Linux shows it, cut to 15 bytes, in /proc/<pid>/task/<tid>/comm): an operator's `top -H` and the
@@ -40,6 +41,8 @@ export interface SenderThreadOptions {
   worker?: URL;
   /** Default STALL_MS. */
   stallMs?: number;
+  /** Whether the thread asks for real-time scheduling (./realtime.ts); default true. */
+  realtime?: boolean;
 }
 
 export class SenderThread {
@@ -62,10 +65,19 @@ export class SenderThread {
   failovers = 0;
   /** Packets handed to the thread so far (sealed again ones included), for the benchmark. */
   handed = 0;
+  /**
+   * Whether a thread started from now asks for real-time scheduling where the host allows it (./realtime.ts); the
+   * benchmark turns it off for its ordinary-priority rows.
+   */
+  realtime: boolean;
+  /** What the host said to the live thread's request for real-time scheduling; undefined until it answered. */
+  priority: SenderPriority | undefined;
+  #priorityLogged = false;
 
   constructor(options: SenderThreadOptions = {}) {
     this.#workerUrl = options.worker ?? new URL('./sender-worker.ts', import.meta.url);
     this.#stallMs = options.stallMs ?? STALL_MS;
+    this.realtime = options.realtime ?? true;
   }
 
   /** Where a failover is logged (the last player's logger given). */
@@ -77,6 +89,7 @@ export class SenderThread {
     if (this.#worker) return this.#worker;
     const worker = new Worker(this.#workerUrl, { name: SENDER_THREAD_NAME });
     this.#worker = worker;
+    this.priority = undefined;
     this.#lastHeard = performance.now();
     worker.on('message', (message: FromSender) => {
       if (this.#worker !== worker) return;
@@ -195,6 +208,9 @@ export class SenderThread {
 
   #receive(message: FromSender): void {
     switch (message.type) {
+      case 'started':
+        if (this.realtime && message.tid !== undefined) this.#askRealtime(message.tid);
+        return;
       case 'discovered':
         this.#voices.get(message.voice)?.discovered.resolve({ ip: message.ip, port: message.port });
         return;
@@ -222,6 +238,27 @@ export class SenderThread {
         for (const resolve of this.#statsWaiting.splice(0)) resolve(message.stats);
         return;
     }
+  }
+
+  /** Asks for the thread's real-time priority; the answer is logged once a process (a later thread asks again). */
+  #askRealtime(tid: number): void {
+    const worker = this.#worker;
+    void raiseToRealtime(tid).then((priority) => {
+      if (this.#worker !== worker) return;
+      this.priority = priority;
+      if (this.#priorityLogged || !this.#log) return;
+      this.#priorityLogged = true;
+      if (priority.realtime)
+        this.#log.info(
+          { code: 'voice-sender-priority', realtime: true },
+          'the voice sender thread runs at real-time priority',
+        );
+      else
+        this.#log.info(
+          { code: 'voice-sender-priority', realtime: false, why: priority.why },
+          'the voice sender thread runs at ordinary priority: on a busy host its packets can be late (docs/guide-owners.md)',
+        );
+    });
   }
 
   #checkAlive(worker: Worker): void {

@@ -5,6 +5,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
 import { WorkerVoice, type VoiceListener } from './worker-voice.ts';
+import { ownThreadId } from './realtime.ts';
 
 /** How often progress is reported (and, with none, a heartbeat: the main thread's sign that this thread lives). */
 const REPORT_MS = 40;
@@ -15,6 +16,8 @@ const port = parentPort;
 if (!port) throw new Error('sender-worker.ts runs as a worker thread (sender-thread.ts)');
 
 const post = (message: FromSender): void => port.postMessage(message);
+// The main thread asks for this thread's real-time priority by its ID (./realtime.ts).
+post({ type: 'started', tid: ownThreadId() });
 const voices = new Map<number, WorkerVoice>();
 const moved = new Set<WorkerVoice>();
 

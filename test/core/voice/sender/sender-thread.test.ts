@@ -21,6 +21,20 @@ function watcher() {
   return { clip, gone };
 }
 
+/** The kernel's scheduling policy of this process's thread named `name` (0 ordinary, 2 SCHED_RR), if there is one. */
+function policyOf(name: string): number | undefined {
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      if (readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() !== name) continue;
+      const line = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${task}/sched`, 'utf8'));
+      return line ? Number(line[1]) : undefined;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return undefined;
+}
+
 const threads: SenderThread[] = [];
 afterEach(async () => {
   await Promise.all(threads.splice(0).map((t) => t.kill()));
@@ -80,6 +94,41 @@ describe('SenderThread', () => {
       threads.push(thread);
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
       await vi.waitFor(() => expect(names()).toContain(SENDER_THREAD_NAME));
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'the thread asks for real-time scheduling: where the host grants it, it runs at SCHED_RR; where not, it says why',
+    async () => {
+      const { logger: log } = logger();
+      const info = vi.fn();
+      const thread = new SenderThread();
+      threads.push(thread);
+      thread.useLogger({ ...log, info } as unknown as Logger);
+      thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
+      await vi.waitFor(() => expect(thread.priority).toBeDefined(), { timeout: 10_000 });
+      const priority = thread.priority;
+      if (priority?.realtime === true) expect(policyOf(SENDER_THREAD_NAME)).toBe(2);
+      else {
+        expect(policyOf(SENDER_THREAD_NAME)).toBe(0);
+        expect(priority?.why).toMatch(/\S/);
+      }
+      expect(info).toHaveBeenCalledTimes(1);
+      expect(info.mock.calls[0]?.[0]).toMatchObject({ code: 'voice-sender-priority', realtime: priority?.realtime });
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'with real-time scheduling off, the thread keeps its ordinary priority',
+    async () => {
+      const thread = new SenderThread({ realtime: false });
+      threads.push(thread);
+      thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
+      await vi.waitFor(() => expect(policyOf(SENDER_THREAD_NAME)).toBe(0));
+      // The thread's 'started' has been answered (a stats round trip comes after it): nothing was asked.
+      await thread.stats();
+      expect(thread.priority).toBeUndefined();
+      expect(policyOf(SENDER_THREAD_NAME)).toBe(0);
     },
   );
 
