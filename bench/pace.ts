@@ -23,7 +23,7 @@ import { SAY_FINISHED, gatewayBudget, join, say, textLasting } from './drive.ts'
 import { FLOODERS, PER_SECOND, SAYBOT_DEFAULTS, setUp } from './flood.ts';
 import { FLOOD_GUILD, benchGuild, benchGuilds, floodMember } from './guilds.ts';
 import { largestFreeScript } from './largest-scene.ts';
-import { waitSnapshot, waitsBetween, type WindowWaits } from './run-queue.ts';
+import { setSenderScheduling, waitSnapshot, waitsBetween, type WindowWaits } from './run-queue.ts';
 import type { FloodCounts, FloodPlan } from './protocol.ts';
 import { Servers } from './servers-client.ts';
 import { gaps, max, percentile } from './stats.ts';
@@ -48,6 +48,8 @@ const B = benchGuild(1);
 /** One row: what ran beside B, and what B's voice was heard as over A's job. */
 interface Row {
   sender: VoiceSenderKind;
+  /** The sender thread's scheduling over the row (real-time where the host allows it, as SayBot asks). */
+  scheduling: 'real-time' | 'ordinary' | undefined;
   name: string;
   burners: number;
   /** A's job, press to answer, s; and its answer's first words (the scene posted, or what went wrong). */
@@ -189,6 +191,8 @@ function paceOf(clips: Clip[], from: number, to: number) {
 interface RowPlan {
   name: string;
   burners: number;
+  /** The sender thread at ordinary scheduling for this row, not at the real-time priority SayBot asks for. */
+  ordinary?: boolean;
   /** A's job beside B: nothing for `idleMs`, or the scene (and the flood). */
   work: (servers: Servers) => Promise<{ seconds: number; answer: string; flood?: FloodCounts }>;
 }
@@ -204,6 +208,7 @@ async function row(servers: Servers, sender: VoiceSenderKind, plan: RowPlan, log
     const speaking = new Promise<void>((resolve) => (heardFirst = resolve));
     const b = speakB(servers, `${sender} ${plan.name}`, done, heardFirst);
     await Promise.race([speaking, b]);
+    const scheduling = sender === 'worker' ? setSenderScheduling(plan.ordinary !== true) : undefined;
     await sleep(1000);
     if (sender === 'worker') await senderThread.stats(true);
     const from = await servers.call('now', {});
@@ -224,6 +229,7 @@ async function row(servers: Servers, sender: VoiceSenderKind, plan: RowPlan, log
     const clips = await b;
     const result: Row = {
       sender,
+      scheduling,
       name: plan.name,
       burners: plan.burners,
       aSeconds: a.seconds,
@@ -240,7 +246,7 @@ async function row(servers: Servers, sender: VoiceSenderKind, plan: RowPlan, log
       ...('flood' in a && a.flood ? { flood: a.flood } : {}),
     };
     log(
-      `pace: ${sender}: ${plan.name}: A ${result.aSeconds.toFixed(1)} s (${result.aAnswer.slice(0, 60)}); B gap max ${result.gapMaxMs.toFixed(0)} ms, ${result.heard} over ${HEARD_GAP_MS} ms of ${result.packets} packets, p99 ${result.gapP99Ms.toFixed(1)} ms; sender late max ${result.senderLateMaxMs?.toFixed(1) ?? '–'} ms, ${result.underruns ?? '–'} underruns; ${result.burstAfterMax} packets in a burst after the largest gap; bot CPU ${result.cpuPct.toFixed(0)} %, waiting for a core: main thread ${fixed(waits?.mainPct)} %, the sender thread ${fixed(waits?.senderPct)} %, another worker at most ${fixed(waits?.workerMaxPct)} %; load ${load.toFixed(1)}`,
+      `pace: ${sender}${scheduling ? ` (${scheduling})` : ''}: ${plan.name}: A ${result.aSeconds.toFixed(1)} s (${result.aAnswer.slice(0, 60)}); B gap max ${result.gapMaxMs.toFixed(0)} ms, ${result.heard} over ${HEARD_GAP_MS} ms of ${result.packets} packets, p99 ${result.gapP99Ms.toFixed(1)} ms; sender late max ${result.senderLateMaxMs?.toFixed(1) ?? '–'} ms, ${result.underruns ?? '–'} underruns; ${result.burstAfterMax} packets in a burst after the largest gap; bot CPU ${result.cpuPct.toFixed(0)} %, waiting for a core: main thread ${fixed(waits?.mainPct)} %, the sender thread ${fixed(waits?.senderPct)} %, another worker at most ${fixed(waits?.workerMaxPct)} %; load ${load.toFixed(1)}`,
     );
     return result;
   } finally {
@@ -294,6 +300,20 @@ export async function measurePace(mode: 'quick' | 'full', log: (line: string) =>
   let buttons: FloodPlan['buttons'] = [];
   /** The flood lasts as long as the busy scene row's scene took, within bounds. */
   let floodSeconds = 20;
+  const sceneAndFlood = async (s: Servers) => {
+    const plan: FloodPlan = {
+      guildId: A.guildId,
+      channelId: A.textChannelId,
+      members: Array.from({ length: FLOODERS }, (_, k) => floodMember(k)),
+      perSecond: PER_SECOND,
+      seconds: floodSeconds,
+      buttons,
+      settleMs: 10_000,
+      tag: `pace ${takes}`,
+    };
+    const [done, flood] = await Promise.all([scene('F')(s), s.call('flood', plan)]);
+    return { ...done, flood };
+  };
   try {
     await servers.call('setPacing', { pacing: { startDelayMs: 300, realtimeFactor: 0.25 } });
     const worker = await onBot(
@@ -321,22 +341,21 @@ export async function measurePace(mode: 'quick' | 'full', log: (line: string) =>
           },
         },
         {
+          name: `A: the largest free scene as MP3, ${BURNERS} burners`,
+          burners: BURNERS,
+          ordinary: true,
+          work: scene('O'),
+        },
+        {
           name: `A: the largest free scene as MP3 and a free flood (${PER_SECOND}/s), ${BURNERS} burners`,
           burners: BURNERS,
-          work: async (s) => {
-            const plan: FloodPlan = {
-              guildId: A.guildId,
-              channelId: A.textChannelId,
-              members: Array.from({ length: FLOODERS }, (_, k) => floodMember(k)),
-              perSecond: PER_SECOND,
-              seconds: floodSeconds,
-              buttons,
-              settleMs: 10_000,
-              tag: `pace ${takes}`,
-            };
-            const [done, flood] = await Promise.all([scene('F')(s), s.call('flood', plan)]);
-            return { ...done, flood };
-          },
+          work: sceneAndFlood,
+        },
+        {
+          name: `A: the largest free scene as MP3 and a free flood (${PER_SECOND}/s), ${BURNERS} burners`,
+          burners: BURNERS,
+          ordinary: true,
+          work: sceneAndFlood,
         },
       ],
       log,

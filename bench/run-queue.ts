@@ -2,6 +2,7 @@
 // runnable but waiting on a run queue, in ns), to tell a thread that was late because it had no core from one that
 // was late for work of its own (figure 24). Threads are told apart by name: the sender thread has its own; Node names
 // the other worker threads all alike, so they are reported as the one that waited most and all of them together.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { SENDER_THREAD_NAME } from '../src/core/voice/sender/sender-thread.ts';
 
@@ -60,4 +61,35 @@ export function waitsBetween(
   }
   const pct = (ms: number) => (ms / windowMs) * 100;
   return { mainPct: pct(main), senderPct: pct(sender), workerMaxPct: pct(workerMax), workersPct: pct(workers) };
+}
+
+/** The sender thread's kernel ID in this process, if it is running (Linux). */
+function senderTask(): string | undefined {
+  try {
+    return readdirSync('/proc/self/task').find((task) => {
+      try {
+        return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === SENDER_THREAD_NAME;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts the live sender thread at real-time (SCHED_RR 1, as SayBot asks where allowed: src/core/voice/sender/
+ * realtime.ts) or ordinary scheduling, for a row that compares the two; then says which it runs at.
+ */
+export function setSenderScheduling(realtime: boolean): 'real-time' | 'ordinary' | undefined {
+  const task = senderTask();
+  if (task === undefined) return undefined;
+  spawnSync('chrt', realtime ? ['--rr', '--pid', '1', task] : ['--other', '--pid', '0', task]);
+  try {
+    const policy = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${task}/sched`, 'utf8'))?.[1];
+    return policy === '0' ? 'ordinary' : 'real-time';
+  } catch {
+    return undefined;
+  }
 }
