@@ -70,6 +70,8 @@ export class SenderThread {
    * benchmark turns it off for its ordinary-priority rows.
    */
   realtime: boolean;
+  /** The live thread's kernel thread ID (Linux), once it said it. */
+  kernelThreadId: number | undefined;
   /** What the host said to the live thread's request for real-time scheduling; undefined until it answered. */
   priority: SenderPriority | undefined;
   #priorityLogged = false;
@@ -90,6 +92,7 @@ export class SenderThread {
     const worker = new Worker(this.#workerUrl, { name: SENDER_THREAD_NAME });
     this.#worker = worker;
     this.priority = undefined;
+    this.kernelThreadId = undefined;
     this.#lastHeard = performance.now();
     worker.on('message', (message: FromSender) => {
       if (this.#worker !== worker) return;
@@ -209,6 +212,7 @@ export class SenderThread {
   #receive(message: FromSender): void {
     switch (message.type) {
       case 'started':
+        this.kernelThreadId = message.tid;
         if (this.realtime && message.tid !== undefined) this.#askRealtime(message.tid);
         return;
       case 'discovered':

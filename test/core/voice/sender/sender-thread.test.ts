@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runChild } from '../../../support/run-child.ts';
 import type { Logger } from '../../../../src/core/log.ts';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SENDER_THREAD_NAME, SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
 
 const SILENT = new URL('../../../support/silent-sender-worker.ts', import.meta.url);
@@ -21,18 +21,16 @@ function watcher() {
   return { clip, gone };
 }
 
-/** The kernel's scheduling policy of this process's thread named `name` (0 ordinary, 2 SCHED_RR), if there is one. */
-function policyOf(name: string): number | undefined {
-  for (const task of readdirSync('/proc/self/task')) {
-    try {
-      if (readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() !== name) continue;
-      const line = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${task}/sched`, 'utf8'));
-      return line ? Number(line[1]) : undefined;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
+/** A thread of this process, by kernel ID: its name and scheduling policy (0 ordinary, 2 SCHED_RR). */
+function task(tid: number | undefined): { name: string; policy: number | undefined } | undefined {
+  if (tid === undefined) return undefined;
+  try {
+    const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+    const policy = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8'))?.[1];
+    return { name, policy: policy === undefined ? undefined : Number(policy) };
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 const threads: SenderThread[] = [];
@@ -82,18 +80,11 @@ describe('SenderThread', () => {
   it.runIf(process.platform === 'linux')(
     'the thread is named, so that top -H and the benchmark tell it from the audio threads',
     async () => {
-      const names = (): string[] =>
-        readdirSync('/proc/self/task').map((task) => {
-          try {
-            return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
-          } catch {
-            return '';
-          }
-        });
       const thread = new SenderThread();
       threads.push(thread);
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
-      await vi.waitFor(() => expect(names()).toContain(SENDER_THREAD_NAME));
+      await vi.waitFor(() => expect(thread.kernelThreadId).toBeDefined());
+      expect(task(thread.kernelThreadId)?.name).toBe(SENDER_THREAD_NAME);
     },
   );
 
@@ -108,9 +99,9 @@ describe('SenderThread', () => {
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
       await vi.waitFor(() => expect(thread.priority).toBeDefined(), { timeout: 10_000 });
       const priority = thread.priority;
-      if (priority?.realtime === true) expect(policyOf(SENDER_THREAD_NAME)).toBe(2);
+      if (priority?.realtime === true) expect(task(thread.kernelThreadId)?.policy).toBe(2);
       else {
-        expect(policyOf(SENDER_THREAD_NAME)).toBe(0);
+        expect(task(thread.kernelThreadId)?.policy).toBe(0);
         expect(priority?.why).toMatch(/\S/);
       }
       expect(info).toHaveBeenCalledTimes(1);
@@ -124,11 +115,11 @@ describe('SenderThread', () => {
       const thread = new SenderThread({ realtime: false });
       threads.push(thread);
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
-      await vi.waitFor(() => expect(policyOf(SENDER_THREAD_NAME)).toBe(0));
-      // The thread's 'started' has been answered (a stats round trip comes after it): nothing was asked.
+      // 'started' comes before the answer to stats: by then a request would have been made.
       await thread.stats();
+      expect(thread.kernelThreadId).toBeDefined();
       expect(thread.priority).toBeUndefined();
-      expect(policyOf(SENDER_THREAD_NAME)).toBe(0);
+      expect(task(thread.kernelThreadId)).toEqual({ name: SENDER_THREAD_NAME, policy: 0 });
     },
   );
 
