@@ -40,7 +40,7 @@ export function raiseToRealtime(tid: number): Promise<SenderPriority> {
       const code = (error as NodeJS.ErrnoException).code;
       const why =
         code === 'ENOENT'
-          ? 'chrt (util-linux) is not installed'
+          ? 'chrt (util-linux) was not found on PATH'
           : (stderr.trim().split('\n')[0] ?? '') || error.message;
       resolve({ realtime: false, why: why.slice(0, WHY_MAX) });
     });
