@@ -1,10 +1,11 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--ordinary-sender] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
 import { startBot, type BenchBot } from './bot.ts';
 import { joinAll, measureStep, probedStep, type ConcurrencyStep } from './concurrency.ts';
 import { SAY_FINISHED, gatewayBudget, say, textLasting } from './drive.ts';
@@ -68,8 +69,11 @@ function parse(): { plan: Plan; write: boolean; command: string; planes: Planes;
       write: { type: 'boolean', default: false },
       encoder: { type: 'string' },
       busy: { type: 'boolean', default: false },
+      'ordinary-sender': { type: 'boolean', default: false },
     },
   });
+  // The sender thread at ordinary scheduling, to compare with the real-time priority SayBot asks for where allowed.
+  if (values['ordinary-sender']) senderThread.realtime = false;
   const figures = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim());
   for (const f of figures)
     if (!FIGURES.includes(f as Figure)) throw new Error(`--only: unknown figure "${f}" (${FIGURES.join(', ')})`);
