@@ -208,7 +208,7 @@ async function row(servers: Servers, sender: VoiceSenderKind, plan: RowPlan, log
     const speaking = new Promise<void>((resolve) => (heardFirst = resolve));
     const b = speakB(servers, `${sender} ${plan.name}`, done, heardFirst);
     await Promise.race([speaking, b]);
-    const scheduling = sender === 'worker' ? setSenderScheduling(plan.ordinary !== true) : undefined;
+    const scheduling = sender === 'worker' ? await setSenderScheduling(plan.ordinary !== true) : undefined;
     await sleep(1000);
     if (sender === 'worker') await senderThread.stats(true);
     const from = await servers.call('now', {});

@@ -4,7 +4,8 @@
 // the other worker threads all alike, so they are reported as the one that waited most and all of them together.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { SENDER_THREAD_NAME } from '../src/core/voice/sender/sender-thread.ts';
+import { raiseToRealtime } from '../src/core/voice/sender/realtime.ts';
+import { SENDER_THREAD_NAME, senderThread } from '../src/core/voice/sender/sender-thread.ts';
 
 /** Run-queue waits of each thread so far, ms, by thread ID; undefined off Linux. */
 export type WaitSnapshot = Map<string, { name: string; waitMs: number }>;
@@ -63,31 +64,17 @@ export function waitsBetween(
   return { mainPct: pct(main), senderPct: pct(sender), workerMaxPct: pct(workerMax), workersPct: pct(workers) };
 }
 
-/** The sender thread's kernel ID in this process, if it is running (Linux). */
-function senderTask(): string | undefined {
-  try {
-    return readdirSync('/proc/self/task').find((task) => {
-      try {
-        return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === SENDER_THREAD_NAME;
-      } catch {
-        return false;
-      }
-    });
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Puts the live sender thread at real-time (SCHED_RR 1, as SayBot asks where allowed: src/core/voice/sender/
- * realtime.ts) or ordinary scheduling, for a row that compares the two; then says which it runs at.
+ * Puts the live sender thread at real-time (as SayBot asks where allowed: src/core/voice/sender/realtime.ts) or
+ * ordinary scheduling, for a row that compares the two; then says which it runs at.
  */
-export function setSenderScheduling(realtime: boolean): 'real-time' | 'ordinary' | undefined {
-  const task = senderTask();
-  if (task === undefined) return undefined;
-  spawnSync('chrt', realtime ? ['--rr', '--pid', '1', task] : ['--other', '--pid', '0', task]);
+export async function setSenderScheduling(realtime: boolean): Promise<'real-time' | 'ordinary' | undefined> {
+  const tid = senderThread.kernelThreadId;
+  if (tid === undefined) return undefined;
+  if (realtime) await raiseToRealtime(tid);
+  else spawnSync('chrt', ['--other', '--pid', '0', String(tid)]);
   try {
-    const policy = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${task}/sched`, 'utf8'))?.[1];
+    const policy = /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8'))?.[1];
     return policy === '0' ? 'ordinary' : 'real-time';
   } catch {
     return undefined;

@@ -6,7 +6,7 @@
 // default 15 s each, which came first was a race: issue 68's outside check).
 import { describe, expect, it } from 'vitest';
 import { useFileHarness } from '../support/file-harness.ts';
-import { spentShown } from '../support/books-shown.ts';
+import { answerOf, spentShown } from '../support/books-shown.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
@@ -33,11 +33,8 @@ async function say(text: string) {
     locale: 'en-US',
     options: [{ name: 'text', value: text }],
   });
-  const answer = await handle.waitFor(
-    (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
-    60_000,
-  );
-  return answer.content ?? '';
+  // Past the voice output's 15 s wait for audio that stopped coming.
+  return answerOf(handle, 60_000);
 }
 
 describe('a Voice API body that stalls after its first bytes, in voice', () => {

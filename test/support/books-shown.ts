@@ -19,10 +19,10 @@ export async function until(check: () => boolean, timeoutMs = 20_000): Promise<v
 }
 
 /** A /say's answer once it is not "Speaking…" or "Queued…" (nor the deletion before a private one). */
-export async function answerOf(handle: InteractionHandle): Promise<string> {
+export async function answerOf(handle: InteractionHandle, timeoutMs = 20_000): Promise<string> {
   const answer = await handle.waitFor(
     (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
-    20_000,
+    timeoutMs,
   );
   return answer.content ?? '';
 }

@@ -5,7 +5,7 @@
 // real-time policy runs as soon as it wakes. The sender does little each wakeup (a few packets sealed and sent), so
 // it cannot starve the host, and Linux caps real-time threads at 95 % of a core anyway (sched_rt_runtime_us). Audio
 // servers do the same (PipeWire, JACK). Linux grants it to root or a process with CAP_SYS_NICE or an RLIMIT_RTPRIO
-// (Docker: `cap_add: [SYS_NICE]`); elsewhere the thread keeps its ordinary priority, and the log says why once.
+// (Docker: `--ulimit rtprio=1`); elsewhere the thread keeps its ordinary priority, and the log says why once.
 // util-linux's chrt sets it (Node has no call for it): one short process each time the thread starts.
 import { execFile } from 'node:child_process';
 import { readlinkSync } from 'node:fs';

@@ -41,8 +41,6 @@ export interface SenderThreadOptions {
   worker?: URL;
   /** Default STALL_MS. */
   stallMs?: number;
-  /** Whether the thread asks for real-time scheduling (./realtime.ts); default true. */
-  realtime?: boolean;
 }
 
 export class SenderThread {
@@ -69,7 +67,7 @@ export class SenderThread {
    * Whether a thread started from now asks for real-time scheduling where the host allows it (./realtime.ts); the
    * benchmark turns it off for its ordinary-priority rows.
    */
-  realtime: boolean;
+  realtime = true;
   /** The live thread's kernel thread ID (Linux), once it said it. */
   kernelThreadId: number | undefined;
   /** What the host said to the live thread's request for real-time scheduling; undefined until it answered. */
@@ -79,7 +77,6 @@ export class SenderThread {
   constructor(options: SenderThreadOptions = {}) {
     this.#workerUrl = options.worker ?? new URL('./sender-worker.ts', import.meta.url);
     this.#stallMs = options.stallMs ?? STALL_MS;
-    this.realtime = options.realtime ?? true;
   }
 
   /** Where a failover is logged (the last player's logger given). */

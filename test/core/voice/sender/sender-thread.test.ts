@@ -112,7 +112,8 @@ describe('SenderThread', () => {
   it.runIf(process.platform === 'linux')(
     'with real-time scheduling off, the thread keeps its ordinary priority',
     async () => {
-      const thread = new SenderThread({ realtime: false });
+      const thread = new SenderThread();
+      thread.realtime = false;
       threads.push(thread);
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
       // 'started' comes before the answer to stats: by then a request would have been made.
