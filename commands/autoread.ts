@@ -27,6 +27,7 @@ import { SpeechInputError } from '../src/core/order-errors.ts';
 export const uses = [
   'autoread',
   'config',
+  'engines',
   'logger',
   'players',
   'reading',

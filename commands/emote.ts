@@ -5,6 +5,7 @@ import {
   speakingHandlers,
 } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
+import { isEngineVoice } from '../src/core/free-voice/free-voices.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/order/pipeline.ts';
 import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/order/order-settings.ts';
@@ -26,6 +27,8 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
   // Discord enforces min/max for its own clients; a crafted request (or a preset's stored value) is refused here.
   if (!(exaggeration >= 0 && exaggeration <= 1))
     throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
+  // An engine speaks words, not emotions: said, rather than heard plain.
+  if (isEngineVoice(settings.voice)) throw new UserError('error.input.emotionEngineVoice', { voice: settings.voice });
   return { kind: 'emotion', text, ...sentSettingsOf(settings, 'emotion'), exaggeration, ...effectsOf(settings) };
 }
 

@@ -24,7 +24,7 @@ import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '
 import '../src/features/presets/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
+export const uses = ['config', 'engines', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('myvoice')

@@ -13,7 +13,7 @@ import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.
 import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['config', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
+export const uses = ['config', 'engines', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 /** Saving names a new preset; delete and default pick one of this server's (autocomplete). */

@@ -25,6 +25,7 @@ import { t } from '../src/core/i18n/catalogue.ts';
 export const uses = [
   'accounting',
   'config',
+  'engines',
   'fileShares',
   'isOperator',
   'logger',

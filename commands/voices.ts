@@ -11,9 +11,10 @@ import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
 import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
+import type { OfferedVoice } from '../src/core/sourcing/engine-port.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['config', 'logger', 'speech', 'store', 'voices'] as const satisfies readonly ServiceName[];
+export const uses = ['config', 'engines', 'logger', 'speech', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('voices')
@@ -52,7 +53,7 @@ async function deleteVoice(
 
 async function listVoices(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, voices }: Services<Uses>,
+  { store, voices, engines }: Services<Uses>,
 ): Promise<void> {
   const { language } = readVoiceSettings(interaction.options);
   const locale = interaction.locale;
@@ -72,6 +73,16 @@ async function listVoices(
         .filter((v) => language === undefined || v.language === language)
         .map((v) => `\`${v.id}\` ${languageName(v.language, locale)} · ${v.character}`),
     ),
+    // Only where the owner runs an engine: a section that is always empty would say nothing.
+    ...(engines === undefined
+      ? []
+      : section(
+          'voices.engineVoices',
+          engines
+            .voices()
+            .filter((v) => language === undefined || v.language === undefined || v.language === language)
+            .map((v) => engineVoiceLine(locale, v)),
+        )),
     ...section(
       'voices.cloned',
       cloned.map((v) => `\`${v.voiceId}\` **${v.name}** · ${v.clipSeconds.toFixed(1)} s`),
@@ -84,6 +95,16 @@ async function listVoices(
   // The form of /clone, one press away for those it is meant for by default (Manage Server); the list is private.
   const canClone = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
   await showContent(interaction, content, [], canClone ? [openFormRow(locale)] : undefined);
+}
+
+/** `voicevox:3` Name · 日本語 · VOICEVOX:Speaker: an engine's voice, its language where known, its credit where asked. */
+function engineVoiceLine(locale: string, voice: OfferedVoice): string {
+  const parts = [
+    `\`${voice.id}\` ${voice.name}`,
+    ...(voice.language === undefined ? [] : [languageName(voice.language, locale)]),
+    ...(voice.credit === undefined ? [] : [voice.credit]),
+  ];
+  return parts.join(' · ');
 }
 
 export const autocomplete: CommandModule<Uses>['autocomplete'] = async (interaction, context) => {

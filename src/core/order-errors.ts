@@ -17,7 +17,9 @@ export type SpeechInputProblem =
    */
   | { code: 'voice-deleted'; voice: string }
   /** A free voice, while the free voice is off (FREE_VOICE) or not installed. */
-  | { code: 'free-voice-unavailable'; voice: string };
+  | { code: 'free-voice-unavailable'; voice: string }
+  /** An engine's voice (`voicevox:3`, `speech:af_heart`) that no engine of the owner's offers now: never sent. */
+  | { code: 'engine-voice-unknown'; voice: string };
 
 export class SpeechInputError extends Error {
   readonly problem: SpeechInputProblem;

@@ -34,7 +34,20 @@ export function freeVoice(id: string): FreeVoice | undefined {
   return BY_ID.get(id);
 }
 
-export const isFreeVoice = (id: string): boolean => BY_ID.has(id);
+/** Whether `id` is one of eSpeak NG's voices, which SayBot speaks itself. */
+export const isEspeakVoice = (id: string): boolean => BY_ID.has(id);
+
+/**
+ * An engine's voice by its ID's shape (`voicevox:<style id>`, `speech:<name>`): the owner's own speech engines
+ * (src/core/engines/), free like eSpeak NG's voices. Whether an engine offers it now is the engines' to say.
+ */
+const ENGINE_VOICE_ID = /^(?:voicevox:\d{1,9}|speech:[A-Za-z0-9][\w.\-]{0,63})$/;
+
+/** Whether `id` has the shape of an engine's voice. */
+export const isEngineVoice = (id: string): boolean => ENGINE_VOICE_ID.test(id);
+
+/** Whether a voice costs no characters: eSpeak NG's or an engine's. */
+export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || ENGINE_VOICE_ID.test(id);
 
 /**
  * The free voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`

@@ -1,3 +1,4 @@
+import type { OfferedVoice } from '../sourcing/engine-port.ts';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { FreeVoice } from '../free-voice/free-voices.ts';
 import type { ClonedVoice, Preset } from '../store/types.ts';
@@ -25,6 +26,7 @@ export function voiceChoices(
   voices: readonly PresetVoice[] = DOCUMENTED_VOICES,
   cloned: readonly ClonedVoice[] = [],
   free: readonly FreeVoice[] = [],
+  engines: readonly OfferedVoice[] = [],
 ): ApplicationCommandOptionChoiceData<string>[] {
   const clonedChoices = cloned.map((v) => ({
     name: clip(`${v.name} · ${t(locale, 'choices.cloned')} (${v.voiceId})`),
@@ -40,7 +42,12 @@ export function voiceChoices(
     .map((v) => ({ voice: v, label: `${languageName(v.language, locale)} · ${t(locale, 'choices.free')}` }))
     .filter(({ voice, label }) => matches(typed, voice.id, label))
     .map(({ voice, label }) => ({ name: clip(`${label} (${voice.id})`), value: voice.id }));
-  return [...clonedChoices, ...presetChoices, ...freeChoices].slice(0, MAX_CHOICES);
+  const engineChoices = engines
+    .filter((v) => !language || v.language === undefined || v.language === language)
+    .map((v) => ({ voice: v, label: `${v.name} · ${t(locale, 'choices.free')}` }))
+    .filter(({ voice, label }) => matches(typed, voice.id, label))
+    .map(({ voice, label }) => ({ name: clip(`${label} (${voice.id})`), value: voice.id }));
+  return [...clonedChoices, ...presetChoices, ...engineChoices, ...freeChoices].slice(0, MAX_CHOICES);
 }
 
 /** Languages for the `language` autocomplete, by code or by their name in the member's locale. */

@@ -18,6 +18,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
+import type { EnginePort } from '../sourcing/engine-port.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 
@@ -77,6 +78,8 @@ export interface CommandContext {
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */
   voices: readonly PresetVoice[];
+  /** The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL) and the voices they offer now; absent: none set. */
+  engines?: EnginePort | undefined;
   /** Counts each command by how it ended; absent when the operator serves no metrics. */
   metrics?: Pick<Metrics, 'command'> | undefined;
   /** Whether a user owns the bot's application (the operator, who may see the whole plan's figures); absent: nobody. */

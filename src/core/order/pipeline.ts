@@ -13,8 +13,7 @@ import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
-import { isFreeVoice } from '../free-voice/free-voices.ts';
-import { freeStandIn } from '../sourcing/part-source.ts';
+import { isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
 import { countCharacters, splitText } from '../characters.ts';
@@ -174,7 +173,7 @@ export class SpeechPipeline {
   #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
-    if (!this.#freeVoice.chosen) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+    if (!this.#freeVoice.chosen && isEspeakVoice(request.voice)) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 
@@ -403,8 +402,8 @@ export class SpeechPipeline {
    */
   #freeFallback({ request, texts }: SpokenLine): SpeechRequest | undefined {
     if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const free = freeStandIn(request);
-    return texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
+    const free = this.#source.standIn(request);
+    return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
   /** An order's outcome, settled: the free voice's lines counted, a right taken away logged. */

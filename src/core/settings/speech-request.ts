@@ -15,7 +15,14 @@ type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?:
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/order/order-settings.ts). */
 export type SpeechRequest =
   | {
-      [E in SpeechEndpoint]: { kind: E; text: string; voice: string; effects?: AudioEffects } & SentSettings &
+      [E in SpeechEndpoint]: {
+        kind: E;
+        text: string;
+        voice: string;
+        effects?: AudioEffects;
+        /** An engine's voice: what of the member's speed, volume and pitch the engine applies itself (its own controls). */
+        engine?: AudioEffects;
+      } & SentSettings &
         EndpointMust<E>;
     }[SpeechEndpoint]
   /** Audio the service already sent (a voice clone's first line): played or posted as it is, no further call. */
@@ -24,10 +31,13 @@ export type SpeechRequest =
 /** A request the service answers (not audio already in hand). */
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
-/** The free voice that spoke for the service, and why: the service failing, or its month found used up (its 429). */
+/**
+ * The free voice that spoke for the service, and why: the service failing, its month found used up (its 429), or the
+ * owner's engine that was to speak failing (eSpeak NG then speaks).
+ */
 export interface ServiceFallback {
   voice: string;
-  cause: 'service-failed' | 'month-used-up';
+  cause: 'service-failed' | 'month-used-up' | 'engine-failed';
   /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */
   paidBefore?: number;
 }

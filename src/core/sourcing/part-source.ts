@@ -18,6 +18,8 @@ import { callUnderQuota } from '../quota/used-up-month.ts';
 import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
+import type { EnginePort } from './engine-port.ts';
+import { standInVoice, type FreeVoiceChoice } from './free-voice-choice.ts';
 import {
   failedUncharged,
   monthUsedUp,
@@ -33,7 +35,8 @@ import {
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
-import { freeVoiceFor, isFreeVoice } from '../free-voice/free-voices.ts';
+import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
 
@@ -62,6 +65,14 @@ export interface PartSourceOptions {
    * before anything was charged is spoken in the free voice instead (the part's `freeVoice` says so).
    */
   fallback?: boolean;
+  /**
+   * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
+   * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
+   * voices refused.
+   */
+  engines?: EnginePort | undefined;
+  /** FREE_VOICES: which free voice stands in, per language, when the paid one may not. Absent: eSpeak NG's. */
+  freeChoice?: FreeVoiceChoice | undefined;
 }
 
 /**
@@ -99,6 +110,8 @@ export class PartSource {
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
   readonly #fallback: boolean;
+  readonly #engines: EnginePort | undefined;
+  readonly #freeChoice: FreeVoiceChoice | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
 
@@ -112,6 +125,8 @@ export class PartSource {
     this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     this.#fallback = (options.fallback ?? false) && this.#freeVoice;
+    this.#engines = options.engines;
+    this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
     this.#changed = new ChangedParts(this.#store, {
       key: (request, text) => this.#key(request, text),
@@ -151,12 +166,38 @@ export class PartSource {
     return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
   }
 
-  /** Refuses (SpeechInputError voice-deleted) a request in a cloned voice deleted since it was accepted. */
+  /**
+   * Refuses a request in a cloned voice deleted since it was accepted (SpeechInputError voice-deleted), in eSpeak NG's
+   * voice where it cannot speak (free-voice-unavailable), or in an engine's voice no engine offers now
+   * (engine-voice-unknown: never sent).
+   */
   checkVoice(request: SpeechRequest): void {
-    if (request.kind !== 'ready' && this.#deleted.has(request.voice))
-      throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
-    if (request.kind !== 'ready' && !this.#freeVoice && isFreeVoice(request.voice))
+    if (request.kind === 'ready') return;
+    if (this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
+    if (!this.#freeVoice && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+    if (isEngineVoice(request.voice) && this.#engines?.voice(request.voice) === undefined)
+      throw new SpeechInputError({ code: 'engine-voice-unknown', voice: request.voice });
+  }
+
+  /**
+   * The free voice that speaks a paid request when the paid one may not (refused for money, the service failing):
+   * FREE_VOICES' voice for its language where its engine offers it and answers, else eSpeak NG's closest; the same
+   * text and SayBot's effects. Undefined where no free voice can speak.
+   */
+  standIn(request: ServiceRequest): ServiceRequest | undefined {
+    const chosen = standInVoice(this.#freeChoice, request, (id) =>
+      isEngineVoice(id)
+        ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id)
+        : this.#freeVoice,
+    );
+    return chosen === undefined ? undefined : freeRequest(request, chosen);
+  }
+
+  /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
+  #espeakFor(request: ServiceRequest): ServiceRequest | undefined {
+    if (!this.#freeVoice) return undefined;
+    return freeRequest(request, freeVoiceFor(undefined, this.#engines?.voice(request.voice)?.language));
   }
 
   /**
@@ -188,24 +229,26 @@ export class PartSource {
       try {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
-        const fellBack =
-          order?.freeVoice !== undefined &&
-          !isFreeVoice(request.voice) &&
-          fitsFreeLine(text, freeStandIn(request).voice);
-        audio = await this.#fetchAny(fellBack ? freeStandIn(request) : request, text, signal, order);
+        const standIn = order?.freeVoice !== undefined && !isFreeVoice(request.voice) ? this.standIn(request) : undefined;
+        const fellBack = standIn !== undefined && fitsFreeLine(text, standIn.voice);
+        audio = await this.#fetchFree(fellBack ? standIn : request, text, signal, order, (stood) => {
+          freeVoice = stood;
+        });
       } catch (error) {
         const failed = failedUncharged(error);
         if (!this.#fallback || !failed || isFreeVoice(request.voice) || order === undefined) throw error;
         // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-        const free = freeStandIn(request);
-        if (!fitsFreeLine(text, free.voice)) throw error;
+        const free = this.standIn(request);
+        if (free === undefined || !fitsFreeLine(text, free.voice)) throw error;
         const voice = free.voice;
         this.#log.warn(
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
         freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
-        audio = await this.#fetchAny(free, text, signal, order);
+        audio = await this.#fetchFree(free, text, signal, order, (stood) => {
+          freeVoice = { ...stood, cause: freeVoice?.cause ?? stood.cause };
+        });
       }
       // Deleted while it was fetched: nobody hears it.
       this.checkVoice(request);
@@ -216,10 +259,64 @@ export class PartSource {
     }
   }
 
+  /**
+   * A part, and where an engine's voice is to speak it and the engine fails (down, slow, refusing, answering badly),
+   * the same part in eSpeak NG's voice of its language where the free voice can speak: `stoodIn` is told which, before
+   * its audio, so that the front-end says so even when that fails too.
+   */
+  async #fetchFree(
+    request: ServiceRequest,
+    text: string,
+    signal: AbortSignal,
+    order: OrderAccount | undefined,
+    stoodIn: (fallback: ServiceFallback) => void,
+  ): Promise<SpeechAudio> {
+    try {
+      return await this.#fetchAny(request, text, signal, order);
+    } catch (error) {
+      if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true) throw error;
+      const espeak = this.#espeakFor(request);
+      if (espeak === undefined || !fitsFreeLine(text, espeak.voice)) throw error;
+      this.#log.warn(
+        { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
+        'an engine failed: this part is spoken by eSpeak NG',
+      );
+      stoodIn({ voice: espeak.voice, cause: 'engine-failed' });
+      return await this.#fetchAny(espeak, text, signal, order);
+    }
+  }
+
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
+    if (isEngineVoice(request.voice)) request = this.#engineControlled(request);
     return changesAudio(request.effects)
       ? this.#changed.fetch(request, request.effects, text, signal, order)
       : this.#fetchOriginal(request, text, signal, order);
+  }
+
+  /**
+   * An engine voice's request with the member's effects its engine applies itself moved to `engine` (sent as the
+   * engine's own controls, part of its cache key); SayBot applies the rest to its audio.
+   */
+  #engineControlled(request: ServiceRequest): ServiceRequest {
+    const effects = request.effects;
+    if (effects === undefined || request.engine !== undefined) return request;
+    const controls = new Set(this.#engines?.controls(request.voice) ?? []);
+    const byEngine: AudioEffects = {
+      speed: controls.has('speed') ? effects.speed : 1,
+      volumeDb: controls.has('volumeDb') ? effects.volumeDb : 0,
+      ...(controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
+    };
+    const bySayBot: AudioEffects = {
+      speed: controls.has('speed') ? 1 : effects.speed,
+      volumeDb: controls.has('volumeDb') ? 0 : effects.volumeDb,
+      ...(!controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
+    };
+    const { effects: _all, ...rest } = request;
+    return {
+      ...rest,
+      ...(changesAudio(byEngine) ? { engine: byEngine } : {}),
+      ...(changesAudio(bySayBot) ? { effects: bySayBot } : {}),
+    } as ServiceRequest;
   }
 
   /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
@@ -274,7 +371,16 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
-    if (isFreeVoice(request.voice)) return freePart(this.#store, request, text, key, generation, charge?.context);
+    if (isFreeVoice(request.voice))
+      return freePart(
+        this.#store,
+        { engines: this.#engines, signal: this.#shutdown.signal },
+        request,
+        text,
+        key,
+        generation,
+        charge?.context,
+      );
     // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
     if (!waiters.wanted()) throw unwanted();
     const payer = await this.#payer(request, text, order);
@@ -431,12 +537,8 @@ const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
 
-/**
- * The free voice's stand-in for a paid request (FREE_VOICE fallback): the closest free voice (free-voices.ts
- * freeVoiceFor), the same text and SayBot's effects, as WAV (what the free voice makes).
- */
-export function freeStandIn(request: ServiceRequest): ServiceRequest {
-  const voice = freeVoiceFor(request.voice, request.language);
+/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
+function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
   return {
     kind: 'tts',
     text: request.text,
@@ -475,5 +577,7 @@ export function partCacheKey(request: ServiceRequest, text: string): string {
     declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
   );
   const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
-  return cacheKey(endpointOf(request), text, read ? [...sent, FREE_READING] : sent);
+  // An engine's own controls change its audio: each its own entry.
+  const engine = request.engine === undefined ? [] : ['engine', effectsKey('', request.engine)];
+  return cacheKey(endpointOf(request), text, [...sent, ...(read ? [FREE_READING] : []), ...engine]);
 }

@@ -12,7 +12,7 @@ import type { Services } from '../../core/interactions/command.ts';
  */
 export async function answerSpeechAutocomplete(
   interaction: AutocompleteInteraction<'cached'>,
-  context: Services<'config' | 'logger' | 'voices' | 'store'>,
+  context: Services<'config' | 'logger' | 'voices' | 'store' | 'engines'>,
   presetOptions: readonly string[] = ['preset'],
 ): Promise<void> {
   const started = performance.now();
@@ -27,7 +27,7 @@ export async function answerSpeechAutocomplete(
 
 async function speechChoices(
   interaction: AutocompleteInteraction<'cached'>,
-  context: Services<'config' | 'logger' | 'voices' | 'store'>,
+  context: Services<'config' | 'logger' | 'voices' | 'store' | 'engines'>,
   option: string,
   typed: string,
   presetOptions: readonly string[],
@@ -39,7 +39,8 @@ async function speechChoices(
   if (option === 'voice') {
     const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
     const free = context.config.freeVoice.chosen ? FREE_VOICES : [];
-    return voiceChoices(typed, interaction.locale, language, context.voices, cloned, free);
+    const engines = context.engines?.voices() ?? [];
+    return voiceChoices(typed, interaction.locale, language, context.voices, cloned, free, engines);
   }
   if (option === 'language') return languageChoices(typed, interaction.locale);
   if (presetOptions.includes(option)) {

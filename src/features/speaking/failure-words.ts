@@ -376,6 +376,8 @@ function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
       return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
     case 'free-voice-unavailable':
       return { key: 'error.input.freeVoiceUnavailable', params: { voice: echo(problem.voice, 80) } };
+    case 'engine-voice-unknown':
+      return { key: 'error.input.engineVoiceUnknown', params: { voice: echo(problem.voice, 80) } };
   }
 }
 

@@ -12,6 +12,7 @@ export type FallbackCause = Refusal | ServiceFallback['cause'];
 export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
   if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
   if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
+  if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
   const code = cause.reason.code;
   const key: MessageKey =
     code === 'budget-member-day'

@@ -67,6 +67,7 @@ export function speakingCommand(
 
 /** What speaking for a command uses of the commands' services. */
 export const SPEAKING_USES = [
+  'engines',
   'fileShares',
   'logger',
   'players',

@@ -3,6 +3,7 @@ import { chooseSettings, type ResolvedSettings } from '../../core/order/order-se
 import type { Preset, SpeechSettings } from '../../core/store/types.ts';
 import type { Services } from '../../core/interactions/command.ts';
 import { t } from './strings.ts';
+import type { EnginePort } from '../../core/sourcing/engine-port.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 
@@ -18,7 +19,7 @@ export interface ChosenSettings {
  */
 export async function settingsForCommand(
   interaction: ChatInputCommandInteraction<'cached'>,
-  context: Services<'store' | 'voices'>,
+  context: Services<'store' | 'voices' | 'engines'>,
   options: SpeechSettings,
   presetName: string | undefined,
 ): Promise<ChosenSettings> {
@@ -29,15 +30,22 @@ export async function settingsForCommand(
     presetName,
     guildLocale: interaction.guild.preferredLocale,
   });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'server') };
+  const credit = voiceCredit(context.engines, settings.voice);
+  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'server', credit) };
 }
 
 /**
  * `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. Outside a server the
  * built-in voice is the one of the member's own language (user-install.ts), so it is not named as the server's.
  */
-export function voiceLabel(locale: string, settings: ResolvedSettings, where: 'server' | 'outside'): string {
-  const voice = `\`${settings.voice}\``;
+export function voiceLabel(
+  locale: string,
+  settings: ResolvedSettings,
+  where: 'server' | 'outside',
+  credit?: string,
+): string {
+  // An engine's voice is named with the credit its engine's terms ask for (VOICEVOX:<speaker>).
+  const voice = credit === undefined ? `\`${settings.voice}\`` : `\`${settings.voice}\` (${credit})`;
   const source = settings.sources.voice;
   switch (source.kind) {
     case 'option':
@@ -51,6 +59,11 @@ export function voiceLabel(locale: string, settings: ResolvedSettings, where: 's
     case 'builtin':
       return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   }
+}
+
+/** The credit an engine's terms ask for where `voiceId` is its voice (`VOICEVOX:<speaker>`); undefined otherwise. */
+export function voiceCredit(engines: EnginePort | undefined, voiceId: string): string | undefined {
+  return engines?.voice(voiceId)?.credit;
 }
 
 /**

@@ -77,6 +77,7 @@ export const en = {
   'fallback.reason.month': "this month's characters are used up",
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
+  'fallback.reason.engine': "the bot's own speech engine is not answering",
   'fallback.reason.service': 'the voice service is not answering',
   'preset.list.default': '(server default)',
   'list.more': '…and {count} more.',
@@ -185,6 +186,8 @@ export const en = {
   'error.input.unknownVoice': 'There is no voice "{voice}". Pick one from the list.',
   'error.input.voiceDeleted':
     'The voice `{voice}` was deleted from this server, so nothing more is said with it and no characters were spent for this.',
+  'error.input.engineVoiceUnknown':
+    'The voice "{voice}" is not offered now: the speech engine that had it no longer lists it, or is not set up. Pick one from the list.',
   'error.input.freeVoiceUnavailable':
     'The free voice `{voice}` is not available on this SayBot (its owner turned it off or did not install it). Choose another voice; nothing was charged.',
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
@@ -294,6 +297,8 @@ export const en = {
   'studio.scenes.played': 'Played the scene in your voice channel: {seconds} s.',
   'studio.scenes.stopped': 'The scene was stopped after {seconds} s.',
   // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
+  'error.input.emotionEngineVoice':
+    '{voice} comes from the bot\'s own speech engine, which has no emotions: use /say with it, or pick a voice of the service for /emote.',
   'error.input.exaggeration': 'Exaggeration must be a number from 0 to 1; got {value}.',
   'command.emote': 'emote',
   'command.emote.description': 'Speak text with emotion',

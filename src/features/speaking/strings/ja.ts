@@ -76,6 +76,7 @@ export const ja: Translation<typeof en> = {
   'fallback.reason.month': '今月の文字数を使い切りました',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
+  'fallback.reason.engine': 'このボットの音声エンジンが応答しません',
   'fallback.reason.service': '音声サービスが応答しません',
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
@@ -183,6 +184,8 @@ export const ja: Translation<typeof en> = {
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
   'error.input.voiceDeleted':
     '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
+  'error.input.engineVoiceUnknown':
+    '声「{voice}」は今は使えません。音声エンジンがこの声を提供していないか、設定されていません。一覧から選んでください。',
   'error.input.freeVoiceUnavailable':
     '無料の声 `{voice}` はこの SayBot では使えません（運営者が無効にしたか、インストールしていません）。別の声を選んでください。料金はかかっていません。',
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
@@ -292,6 +295,8 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.played': 'ボイスチャンネルでシーンを再生しました: {seconds}秒。',
   'studio.scenes.stopped': '{seconds}秒後にシーンが止められました。',
   // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
+  'error.input.emotionEngineVoice':
+    '{voice} はこのボットの音声エンジンの声で、感情を表現できません。/say で使うか、/emote にはサービスの声を選んでください。',
   'error.input.exaggeration': '強さは 0 から 1 までの数値で指定してください（入力: {value}）。',
   'command.emote': '感情',
   'command.emote.description': '感情を込めてテキストを話します',

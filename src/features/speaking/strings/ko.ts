@@ -74,6 +74,7 @@ export const ko: Translation<typeof en> = {
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
+  'fallback.reason.engine': '이 봇의 음성 엔진이 응답하지 않습니다',
   'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
@@ -181,6 +182,8 @@ export const ko: Translation<typeof en> = {
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
   'error.input.voiceDeleted':
     '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
+  'error.input.engineVoiceUnknown':
+    '목소리 "{voice}"는 지금 사용할 수 없습니다. 음성 엔진이 이 목소리를 제공하지 않거나 설정되지 않았습니다. 목록에서 고르세요.',
   'error.input.freeVoiceUnavailable':
     '무료 음성 `{voice}`은(는) 이 SayBot에서 쓸 수 없습니다(운영자가 끄거나 설치하지 않았습니다). 다른 음성을 고르세요. 요금은 청구되지 않았습니다.',
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
@@ -290,6 +293,8 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.played': '음성 채널에서 장면을 재생했습니다: {seconds}초.',
   'studio.scenes.stopped': '{seconds}초 후에 장면이 멈췄습니다.',
   // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
+  'error.input.emotionEngineVoice':
+    '{voice}는 이 봇의 음성 엔진 목소리라 감정을 표현할 수 없습니다. /say로 사용하거나 /emote에는 서비스의 목소리를 고르세요.',
   'error.input.exaggeration': '강도는 0부터 1 사이의 숫자여야 합니다. 입력값: {value}.',
   'command.emote': '감정',
   'command.emote.description': '감정을 담아 텍스트를 말합니다',

@@ -40,6 +40,7 @@ export const ja: Translation<typeof en> = {
   'clone.error.incomplete':
     'クリップと一緒に名前・テキスト・同意も指定するか、オプションなしで /clone を実行してフォームに入力してください。',
   'voices.presetVoices': 'プリセット音声',
+  'voices.engineVoices': 'このボットの音声エンジンの無料の声',
   'voices.cloned': 'このサーバーのクローン音声',
   'voices.presets': 'このサーバーのプリセット',
   'voices.none': '（なし）',

@@ -40,6 +40,7 @@ export const ko: Translation<typeof en> = {
   'clone.error.incomplete':
     '클립과 함께 이름, 텍스트, 동의도 입력하거나, 옵션 없이 /clone을 실행해 양식을 채워 주세요.',
   'voices.presetVoices': '기본 제공 음성',
+  'voices.engineVoices': '이 봇의 음성 엔진이 제공하는 무료 목소리',
   'voices.cloned': '이 서버의 복제 음성',
   'voices.presets': '이 서버의 프리셋',
   'voices.none': '(없음)',

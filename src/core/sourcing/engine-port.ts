@@ -1,0 +1,41 @@
+// What the part source needs of the owner's speech engines (src/core/engines/): types only, so that sourcing depends on
+// no engine's client. The app makes it from the engines it started (src/app/start-saybot.ts).
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
+
+/** One voice an engine offers now. */
+export interface OfferedVoice {
+  /** `voicevox:<style id>` or `speech:<name>`. */
+  readonly id: string;
+  /** How members see it: a VOICEVOX speaker and style, a speech server's voice name. */
+  readonly name: string;
+  /** The language it reads (ISO 639-1), where known. */
+  readonly language?: string | undefined;
+  /** What the engine's terms ask a reply to say of it (`VOICEVOX:<speaker>`); absent where nothing is asked. */
+  readonly credit?: string | undefined;
+}
+
+/** The owner's engines as the speaking path sees them. */
+export interface EnginePort {
+  /** The voice, when an engine offers it now; undefined for one no engine offers (never sent). */
+  voice(id: string): OfferedVoice | undefined;
+  /** Every voice offered now, in the engines' order. */
+  voices(): readonly OfferedVoice[];
+  /** Whether the voice's engine is answering now (not marked down after a failure): a stand-in goes elsewhere if not. */
+  answering(id: string): boolean;
+  /** Of a member's effects, those this voice's engine applies itself (the rest SayBot applies to its audio). */
+  controls(id: string): ReadonlyArray<keyof AudioEffects>;
+  /**
+   * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file, in `owner`'s share of
+   * the engine. Rejects with the engines' own error (an engine down, slow, refusing or answering badly; a server past
+   * its share) or AbortedError when `signal` fires first.
+   */
+  speak(
+    text: string,
+    voiceId: string,
+    controls: AudioEffects | undefined,
+    owner: { guildId: string; userId: string },
+    signal: AbortSignal,
+  ): Promise<{ wav: Buffer }>;
+  /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share). */
+  failed(error: unknown): boolean;
+}
