@@ -29,7 +29,7 @@ export interface EnginePort {
    * the engine. Rejects with the engines' own error (an engine down, slow, refusing or answering badly; a server past
    * its share) or AbortedError when `signal` fires first.
    */
-  speak(
+  speakLine(
     text: string,
     voiceId: string,
     controls: AudioEffects | undefined,

@@ -9,7 +9,7 @@ import type { Flight, PartStore } from './part-flight.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
 /** Where a free part is spoken, and what ends its wait (shutdown: an engine's request is aborted). */
-export interface FreeSpeakers {
+interface FreeSpeakers {
   engines: EnginePort | undefined;
   signal: AbortSignal;
 }
@@ -44,5 +44,5 @@ function speakLine(
     return speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
   // The part source refuses an engine voice before this when no engine offers it.
   if (engines === undefined) throw new Error(`${request.voice}: no engine is configured`);
-  return engines.speak(text, request.voice, request.engine, owner ?? { guildId: '', userId: '' }, signal);
+  return engines.speakLine(text, request.voice, request.engine, owner ?? { guildId: '', userId: '' }, signal);
 }
