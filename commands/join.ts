@@ -3,12 +3,14 @@ import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { memberVoiceChannel } from '../src/features/speaking/index.ts';
-import { showResult } from '../src/core/interactions/replies.ts';
+import { showContent, showResult } from '../src/core/interactions/replies.ts';
+import { t } from '../src/core/i18n/catalogue.ts';
+import { engineCredits } from '../src/features/player/index.ts';
 import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['autoread', 'players', 'reading', 'speech'] as const satisfies readonly ServiceName[];
+export const uses = ['autoread', 'engines', 'players', 'reading', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const requires: Requirements = { inVoice: true };
@@ -37,5 +39,13 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   const resumed = manager ? await context.autoread?.resume(interaction.guildId, channelId) : undefined;
   if (resumed !== undefined)
     await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
-  else await showResult(interaction, 'join.joined', { channel });
+  else {
+    // Whose voices may be heard here, as the engines' terms ask (VOICEVOX:<speaker>), said as SayBot arrives.
+    const credits = engineCredits(context.engines?.voices() ?? []);
+    const joined = t(interaction.locale, 'join.joined', { channel });
+    await showContent(
+      interaction,
+      credits === undefined ? joined : `${joined}\n${t(interaction.locale, 'join.credits', { credits })}`,
+    );
+  }
 };

@@ -315,9 +315,9 @@ async function assembleCore(
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
     freeVoice,
-    countFreeLine: (guildId, cause) =>
+    countFreeLine: (guildId, cause, speaker) =>
       void store.freeVoiceLines
-        .add(guildId, monthOf(seams.now?.() ?? new Date()), cause)
+        .add(guildId, monthOf(seams.now?.() ?? new Date()), cause, speaker)
         .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
     serves,
     // The rights an order is held to: the speaking feature's gate, as the core's rights port.

@@ -2,7 +2,7 @@
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
+import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { QueueBounds } from '../quota/seconds-bounds.ts';
@@ -41,7 +41,7 @@ export interface SpeechPipelineOptions {
    */
   freeVoice?: { chosen: boolean; fallback: boolean };
   /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
-  countFreeLine?: (guildId: string, cause: FreeVoiceCause) => void;
+  countFreeLine?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void;
   /**
    * The rights port (rights.ts): what a member and SayBot may do where an order has its effects. The app gives the
    * speaking feature's gate (src/app/start-saybot.ts); absent, orders are held to the pipeline's own checks alone.

@@ -11,9 +11,9 @@ import { RightsAsker, RightsWatch } from './rights-asker.ts';
 import type { RightsAnswered } from './rights.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
-import type { FreeVoiceCause } from '../store/free-voice-lines-store.ts';
+import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
-import { isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
+import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
 import { countCharacters, splitText } from '../characters.ts';
@@ -75,7 +75,7 @@ export class SpeechPipeline {
   readonly #freeRate: FreeRequestRate;
   readonly #serves: ((guildId: string) => boolean) | undefined;
   readonly #freeVoice: { chosen: boolean; fallback: boolean };
-  readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause) => void) | undefined;
+  readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void) | undefined;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -411,11 +411,14 @@ export class SpeechPipeline {
     if (outcome.kind !== 'failed') {
       // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
       // paid voice.
-      const count = (cause: FreeVoiceCause) => this.#countFreeLine?.(order.requester.guildId, cause);
-      if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback');
+      const count = (cause: FreeVoiceCause, voice: string) =>
+        this.#countFreeLine?.(order.requester.guildId, cause, freeSpeakerOf(voice));
+      // A stand-in at acceptance took the place of the order's line.
+      const standIn = outcome.freeVoice?.voice ?? order.lines[0]?.request.voice;
+      if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback', standIn ?? '');
       else
         for (const line of order.lines)
-          if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen');
+          if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen', line.request.voice);
     }
     if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
       this.#revoked(order, outcome.error, outcome.secondsHeard);
@@ -542,3 +545,9 @@ interface Stoppable {
 
 /** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */
 type Paid = Pick<AcceptedTerms, 'charge' | 'late'>;
+
+/** Who speaks a free voice's line: the engine its ID names, else eSpeak NG. */
+function freeSpeakerOf(voice: string): FreeSpeaker {
+  if (!isEngineVoice(voice)) return 'espeak';
+  return voice.startsWith('voicevox:') ? 'voicevox' : 'speech';
+}

@@ -4,7 +4,6 @@
 // pg-migrations.ts); a column added there is added here. A feature's tables are added to Database by its own module
 // (declaration merging: src/features/autoread/store/store-areas.ts).
 import type { Generated } from 'kysely';
-import type { FreeVoiceCause } from './free-voice-lines-store.ts';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { SpeechSettingColumns } from '../settings/setting-declarations.ts';
 
@@ -112,7 +111,8 @@ export interface Database {
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };
   member_output_defaults: { guild_id: string; user_id: string; output: OutsideVoiceOutput; updated_at: number };
   removed_guilds: { guild_id: string; removed_at: number };
-  free_voice_lines: { guild_id: string; month: string; cause: FreeVoiceCause; lines: number };
+  /** `cause`: why, with an engine's name after a colon for its lines (`chosen:voicevox`; areas/free-voice-lines.ts). */
+  free_voice_lines: { guild_id: string; month: string; cause: string; lines: number };
   store_secrets: { name: string; value: string };
   soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
   /**

@@ -1,6 +1,7 @@
 // The month's figures as /usage gives them, for /usage and the dashboard's month page alike (one truth): the
 // accounting's report (the server, the member, the whole plan), the free voice's lines, and the chart's days and top
 // members from the spends' breakdown.
+import type { FreeVoiceLines } from '../../core/store/free-voice-lines-store.ts';
 import type { Accounting, UsageReport } from '../../core/quota/accounting.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -8,8 +9,8 @@ import { MAX_MEMBERS, type ChartDay } from './chart.ts';
 
 export interface MonthFigures {
   report: UsageReport;
-  /** Lines the free voice spoke this month: chosen by members, and in place of the paid voice. */
-  free: { chosen: number; fallback: number };
+  /** Lines free voices spoke this month: chosen by members, and in place of the paid voice; and by each engine. */
+  free: FreeVoiceLines;
   /** Days with any use, in order. */
   days: readonly ChartDay[];
   /** The top members by characters (at most MAX_MEMBERS), by ID: each front-end names them its own way. */

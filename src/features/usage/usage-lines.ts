@@ -22,6 +22,15 @@ export function monthLines(locale: string, { report, free }: MonthFigures, planW
     ...(free.chosen + free.fallback > 0
       ? [t(locale, 'usage.freeVoice', { lines: n(free.chosen + free.fallback), fallback: n(free.fallback) })]
       : []),
+    ...(free.engines.voicevox + free.engines.speech > 0
+      ? [
+          t(locale, 'usage.freeEngines', {
+            voicevox: n(free.engines.voicevox),
+            speech: n(free.engines.speech),
+            espeak: n(free.chosen + free.fallback - free.engines.voicevox - free.engines.speech),
+          }),
+        ]
+      : []),
     ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
   ];

@@ -2,14 +2,21 @@
 // /usage. Counts only, no member and no text: the free voice costs nothing, so nothing else is kept of it.
 import { sql } from 'kysely';
 import { Area } from '../dialect.ts';
-import type { FreeVoiceCause, FreeVoiceLines } from '../free-voice-lines-store.ts';
+import type { FreeSpeaker, FreeVoiceCause, FreeVoiceLines } from '../free-voice-lines-store.ts';
+
+/**
+ * The row's `cause`: why, and an engine's name after a colon (`chosen:voicevox`); eSpeak NG's lines are the bare cause,
+ * as every row was before engines spoke.
+ */
+type StoredCause = FreeVoiceCause | `${FreeVoiceCause}:${Exclude<FreeSpeaker, 'espeak'>}`;
 
 export class FreeVoiceLinesArea extends Area {
-  /** One more line spoken in `month` (YYYY-MM) for `guildId`, for `cause`. */
-  async add(guildId: string, month: string, cause: FreeVoiceCause): Promise<void> {
+  /** One more line spoken in `month` (YYYY-MM) for `guildId`, for `cause`, by `speaker`. */
+  async add(guildId: string, month: string, cause: FreeVoiceCause, speaker: FreeSpeaker = 'espeak'): Promise<void> {
+    const stored: StoredCause = speaker === 'espeak' ? cause : `${cause}:${speaker}`;
     await this.d.db
       .insertInto('free_voice_lines')
-      .values({ guild_id: guildId, month, cause, lines: 1 })
+      .values({ guild_id: guildId, month, cause: stored, lines: 1 })
       .onConflict((oc) =>
         oc.columns(['guild_id', 'month', 'cause']).doUpdateSet({ lines: sql`free_voice_lines.lines + 1` }),
       )
@@ -24,8 +31,13 @@ export class FreeVoiceLinesArea extends Area {
       .where('month', '=', month)
       .where('guild_id', '=', guildId)
       .groupBy('cause');
-    const counts = { chosen: 0, fallback: 0 };
-    for (const row of await query.execute()) counts[row.cause] = Number(row.lines);
+    const counts = { chosen: 0, fallback: 0, engines: { voicevox: 0, speech: 0 } };
+    for (const row of await query.execute()) {
+      const [cause, engine] = row.cause.split(':') as [FreeVoiceCause, 'voicevox' | 'speech' | undefined];
+      if (cause !== 'chosen' && cause !== 'fallback') continue;
+      counts[cause] += Number(row.lines);
+      if (engine === 'voicevox' || engine === 'speech') counts.engines[engine] += Number(row.lines);
+    }
     return counts;
   }
 }

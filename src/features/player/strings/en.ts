@@ -7,6 +7,7 @@ export const en = {
   'error.voice.notConnected': 'I am not in a voice channel in this server.',
   // Player commands
   'join.joined': 'Joined {channel}.',
+  'join.credits': 'Free voices here: {credits}.',
   'join.already': 'I am already in {channel}.',
   'leave.left': 'Left {channel}.',
   'leave.othersQueued':

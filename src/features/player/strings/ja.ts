@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 export const ja: Translation<typeof en> = {
   'error.voice.notConnected': 'このサーバーのボイスチャンネルにいません。',
   'join.joined': '{channel} に参加しました。',
+  'join.credits': 'ここで使える無料の声: {credits}。',
   'join.already': 'すでに {channel} にいます。',
   'leave.left': '{channel} から退出しました。',
   'leave.othersQueued':

@@ -4,6 +4,7 @@ import type { en } from './en.ts';
 export const ko: Translation<typeof en> = {
   'error.voice.notConnected': '이 서버의 음성 채널에 들어가 있지 않습니다.',
   'join.joined': '{channel} 채널에 들어왔습니다.',
+  'join.credits': '여기서 쓰는 무료 목소리: {credits}.',
   'join.already': '이미 {channel} 채널에 있습니다.',
   'leave.left': '{channel} 채널에서 나왔습니다.',
   'leave.othersQueued':

@@ -20,6 +20,7 @@ export const en = {
   'usage.title': '**Usage in {month}** (resets {reset})',
   'usage.freeVoice':
     'Lines spoken by the free voice this month: {lines}, at no charge ({fallback} in place of the paid voice).',
+  'usage.freeEngines': 'Of them, by who spoke: VOICEVOX {voicevox}, the speech server {speech}, eSpeak NG {espeak}.',
   'usage.guild': 'This server: {spent} characters spent, {saved} saved by the cache; {budget}.',
   'usage.guildBudget': 'monthly budget {limit}, {left} left',
   'usage.noGuildBudget': 'no monthly budget',

@@ -17,6 +17,7 @@ export const ko: Translation<typeof en> = {
     '서버의 예산을 바꾸려면 서버 관리 권한이 필요합니다. 예산은 누구나 /usage 로 볼 수 있습니다.',
   'usage.title': '**{month} 사용량** ({reset} 초기화)',
   'usage.freeVoice': '이번 달 무료 음성이 {lines}줄을 읽었습니다. 요금은 없습니다(그중 {fallback}줄은 유료 음성 대신).',
+  'usage.freeEngines': '그중 읽은 엔진별: VOICEVOX {voicevox}줄, 음성 서버 {speech}줄, eSpeak NG {espeak}줄.',
   'usage.guild': '이 서버: {spent}자 사용, 캐시로 {saved}자 절약; {budget}.',
   'usage.guildBudget': '월간 예산 {limit}자, {left}자 남음',
   'usage.noGuildBudget': '월간 예산 없음',
