@@ -6,6 +6,8 @@ import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
+import { engineSecrets, readEngineVariables, type EngineVariables } from './engines/engine-settings.ts';
+import type { EnginesConfig } from './engines/engine-types.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
@@ -37,7 +39,7 @@ export function defaultBotMonthlyChars(plan: ApiPlan): number {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Variables whose values are secrets: never echoed, even when malformed. */
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY', 'DISCORD_CLIENT_SECRET']);
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY', 'DISCORD_CLIENT_SECRET', 'SPEECH_SERVER_KEY']);
 
 const snowflake = (what: string) =>
   z
@@ -187,6 +189,15 @@ const EnvSchema = z.object({
     .regex(/^[\w-]{16,}$/, 'must be the OAuth2 client secret from the Developer Portal (OAuth2 page)')
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  // The owner's own speech engines (src/core/engines/), read and checked by src/core/engines/engine-settings.ts: a
+  // VOICEVOX-compatible engine, an OpenAI-compatible speech server (its bearer token a secret), and which free voice
+  // speaks each language when the paid one may not. Unset: none, as before.
+  VOICEVOX_URL: z.string().optional(),
+  SPEECH_SERVER_URL: z.string().optional(),
+  SPEECH_SERVER_KEY: z.string().optional(),
+  SPEECH_SERVER_MODEL: z.string().optional(),
+  SPEECH_SERVER_VOICES: z.string().optional(),
+  FREE_VOICES: z.string().optional(),
 });
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
@@ -269,9 +280,23 @@ function databaseSecrets(target: DatabaseTarget): string[] {
   return target.kind === 'sqlite' ? [] : databaseUrlSecrets(target.url);
 }
 
+/** The engines' variables as loadConfig reads them: trimmed, an empty one unset. */
+function engineVariables(env: NodeJS.ProcessEnv): EngineVariables {
+  const read = (name: keyof EngineVariables) => (env[name] === '' ? undefined : env[name]?.trim());
+  return {
+    VOICEVOX_URL: read('VOICEVOX_URL'),
+    SPEECH_SERVER_URL: read('SPEECH_SERVER_URL'),
+    SPEECH_SERVER_KEY: read('SPEECH_SERVER_KEY'),
+    SPEECH_SERVER_MODEL: read('SPEECH_SERVER_MODEL'),
+    SPEECH_SERVER_VOICES: read('SPEECH_SERVER_VOICES'),
+    FREE_VOICES: read('FREE_VOICES'),
+  };
+}
+
 /**
  * The secrets in the raw environment, for messages written before (or because) the configuration could not be
- * read: the Discord token, the API key and the database URL with its password.
+ * read: the Discord token, the API key, the database URL with its password, the speech server's token and any
+ * password put in an engine's URL.
  */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
@@ -280,6 +305,8 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
     env['VOICE_API_KEY'] ?? '',
     env['DISCORD_CLIENT_SECRET'] ?? '',
     ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
+    ...engineSecrets(engineVariables(env)),
+    env['SPEECH_SERVER_KEY'] ?? '',
   ].filter((s) => s.length > 0);
 }
 
@@ -353,6 +380,11 @@ export interface Config {
   dashboard?: DashboardConfig | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
   shard?: { id: number; count: number } | undefined;
+  /**
+   * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_*) and FREE_VOICES (src/core/engines/engine-settings.ts);
+   * with none set, no engine and an empty `freeVoices`: SayBot as without them.
+   */
+  engines: EnginesConfig;
 }
 
 /** The shard a process was started as by discord.js's ShardingManager (its SHARDING_MANAGER, SHARDS, SHARD_COUNT). */
@@ -394,6 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
   const parsed = EnvSchema.safeParse(raw);
   const problems: string[] = [];
+  const engines = readEngineVariables(engineVariables(env));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]);
@@ -432,6 +465,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'DISCORD_CLIENT_SECRET must be set when DASHBOARD_URL is (the OAuth2 client secret, Developer Portal, OAuth2 page); it is not set',
     );
   }
+  problems.push(...engines.problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
@@ -512,6 +546,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             clientSecret: e.DISCORD_CLIENT_SECRET,
             loginsPerMinute: e.DASHBOARD_LOGINS_PER_MINUTE,
           },
+    engines: engines.engines,
   };
 }
 
@@ -522,5 +557,6 @@ export function configSecrets(config: Config): string[] {
     ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
     ...(config.dashboard ? [config.dashboard.clientSecret] : []),
     ...databaseSecrets(config.database),
+    ...(config.engines.speechServer?.key === undefined ? [] : [config.engines.speechServer.key]),
   ];
 }

@@ -1,0 +1,209 @@
+// Every bad answer an engine can give is refused, told apart (refused, failed, timeout, bad-answer), with nothing past
+// its bound held: real HTTP to a stand-in on 127.0.0.1.
+import { createServer } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EngineError } from '../../../src/core/engines/engine-errors.ts';
+import {
+  EngineExchange,
+  engineAgent,
+  JSON_CAP_BYTES,
+  MAX_WAV_BYTES,
+  type EngineDeadlines,
+} from '../../../src/core/engines/engine-http.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/free-voice/free-voice-engine.ts';
+import { FakeEngine, sendWav, wav, wavHeader } from './fake-engine.ts';
+
+const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400 };
+let engine: FakeEngine;
+let exchange: EngineExchange;
+let agent: ReturnType<typeof engineAgent>;
+
+beforeEach(async () => {
+  engine = await FakeEngine.start();
+  agent = engineAgent(DEADLINES);
+  exchange = new EngineExchange('speech', agent, DEADLINES);
+});
+afterEach(async () => {
+  await agent.destroy();
+  await engine.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<EngineError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(EngineError);
+    return error as EngineError;
+  }
+  return expect.fail('expected the exchange to fail');
+}
+
+const speech = (signal?: AbortSignal) =>
+  exchange.wav({ method: 'POST', url: `${engine.url}/v1/audio/speech`, body: '{}', signal }, 'its speech');
+
+/** Writes `chunk` forever, as fast as the connection takes it, until the client goes away. */
+function endless(res: ServerResponse, chunk: Buffer): void {
+  const more = (): void => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  res.on('close', () => res.removeAllListeners('drain'));
+  more();
+}
+
+describe('an engine answer', () => {
+  it('is a checked WAV when it is one', async () => {
+    engine.handler = (_req, res) => sendWav(res, wav(0.5, 22_050));
+    const spoken = await speech();
+    expect(spoken).toMatchObject({ sampleRate: 22_050, channels: 1 });
+    expect(spoken.bytes.length).toBe(44 + 2 * Math.round(0.5 * 22_050));
+  });
+
+  it.each([
+    [
+      'an HTML error page with 200',
+      'text/html; charset=utf-8',
+      Buffer.from('<html><body>Bad Gateway</body></html>'),
+      /text\/html, not WAV/,
+    ],
+    ['HTML labelled audio/wav', 'audio/wav', Buffer.from('<!doctype html><html>' + ' '.repeat(64)), /not WAV audio/],
+    ['MP3', 'audio/mpeg', Buffer.from([0xff, 0xfb, 0x90, 0x00, ...Array(60).fill(0)]), /audio\/mpeg, not WAV/],
+    [
+      '32-bit float WAV',
+      'audio/wav',
+      Buffer.concat([wavHeader(400, 24_000, 1, 32, 3), Buffer.alloc(400)]),
+      /32-bit float/,
+    ],
+    ['8-bit WAV', 'audio/wav', Buffer.concat([wavHeader(400, 24_000, 1, 8), Buffer.alloc(400)]), /8-bit int/],
+    ['a 96 kHz WAV', 'audio/wav', Buffer.concat([wavHeader(400, 96_000), Buffer.alloc(400)]), /96000 Hz/],
+    ['no body at all', 'audio/wav', Buffer.alloc(0), /no audio at all/],
+    ['a WAV cut within its header', 'audio/wav', wavHeader(400).subarray(0, 30), /cut off within its header/],
+    ['no Content-Type', undefined, wav(), /no Content-Type/],
+  ])('is refused as a bad answer: %s', async (_what, type, body, words) => {
+    engine.handler = (_req, res) => res.writeHead(200, type === undefined ? {} : { 'content-type': type }).end(body);
+    const error = await failure(speech());
+    expect(error.reason).toBe('bad-answer');
+    expect(error.message).toMatch(words);
+    // The body's words never reach the message.
+    expect(error.message).not.toMatch(/Bad Gateway|doctype/);
+  });
+
+  it('tells 4xx (refused) from 5xx (failed), with the status, never the body', async () => {
+    engine.handler = (_req, res) =>
+      res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"secret body words"}');
+    const refused = await failure(speech());
+    expect([refused.reason, refused.status, refused.marksDown]).toEqual(['refused', 422, false]);
+    engine.handler = (_req, res) =>
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>secret body words</h1>');
+    const failed = await failure(speech());
+    expect([failed.reason, failed.status, failed.marksDown]).toEqual(['failed', 503, true]);
+    expect(`${refused.message} ${failed.message}`).not.toContain('secret body words');
+  });
+
+  it('follows no redirect', async () => {
+    engine.handler = (_req, res, seen) =>
+      seen.url.pathname === '/elsewhere'
+        ? sendWav(res)
+        : res.writeHead(307, { location: `${engine.url}/elsewhere` }).end();
+    const error = await failure(speech());
+    expect([error.reason, error.status]).toEqual(['refused', 307]);
+    expect(engine.seen.map((seen) => seen.url.pathname)).toEqual(['/v1/audio/speech']);
+  });
+
+  it('refuses a declared size past the most a line can be at once, before reading any of it', async () => {
+    engine.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': String(MAX_WAV_BYTES + 1) });
+      res.flushHeaders();
+    };
+    const error = await failure(speech());
+    expect(error.reason).toBe('bad-answer');
+    expect(error.message).toContain(`${MAX_FREE_LINE_SECONDS} s`);
+    expect(engine.written).toBe(0);
+  });
+
+  it("refuses a declared size past the most at the WAV's own rate once its header is read", async () => {
+    // 8 kHz mono: 120 s are under 2 MB, far below the 48 kHz stereo bound checked before the header.
+    const header = wavHeader(0, 8_000);
+    const declared = 121 * 8_000 * 2 + 44 + 64 * 1024;
+    expect(declared).toBeLessThan(MAX_WAV_BYTES);
+    engine.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': String(declared) });
+      res.write(header);
+    };
+    expect((await failure(speech())).reason).toBe('bad-answer');
+    expect(engine.written).toBe(header.length);
+  });
+
+  it('cuts an endless body at its bound, holding no more than that', async () => {
+    const cap = MAX_FREE_LINE_SECONDS * 8_000 * 2 + 44 + 64 * 1024;
+    engine.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.write(wavHeader(0, 8_000));
+      endless(res, Buffer.alloc(64 * 1024));
+    };
+    const before = process.memoryUsage().arrayBuffers;
+    const error = await failure(speech());
+    expect(error.reason).toBe('bad-answer');
+    expect(error.message).toMatch(/more audio than a line may have/);
+    // What the server got to write: the bound, and what the sockets' buffers took besides.
+    expect(engine.written).toBeGreaterThan(cap);
+    expect(engine.written).toBeLessThan(cap + 16 * 1024 * 1024);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(cap + 16 * 1024 * 1024);
+  });
+
+  it('cuts a body that does not end within its deadline (a trickle), and one whose headers never come', async () => {
+    engine.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.write(wavHeader(0));
+      const timer = setInterval(() => res.write(Buffer.alloc(2)), 50);
+      res.on('close', () => clearInterval(timer));
+    };
+    const trickle = await failure(speech());
+    expect([trickle.reason, trickle.marksDown]).toEqual(['timeout', true]);
+    expect(trickle.message).toMatch(/whole answer within 400 ms/);
+    engine.handler = () => undefined;
+    const silent = await failure(speech());
+    expect(silent.reason).toBe('timeout');
+    expect(silent.message).toMatch(/did not answer within 400 ms/);
+  });
+
+  it('says a connection refused is a failure', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const error = await failure(exchange.wav({ method: 'GET', url: `http://127.0.0.1:${port}/` }, 'its speech'));
+    expect([error.reason, error.marksDown]).toEqual(['failed', true]);
+    expect(error.message).toMatch(/connection refused/);
+  });
+
+  it('refuses JSON past its cap, malformed JSON and JSON that is not labelled so', async () => {
+    engine.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      endless(res, Buffer.alloc(64 * 1024, 0x20));
+    };
+    const big = await failure(exchange.json({ method: 'GET', url: `${engine.url}/speakers` }, 'its voice list'));
+    expect(big.message).toContain(`more than ${JSON_CAP_BYTES} bytes`);
+    engine.handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[{"name":');
+    expect((await failure(exchange.json({ method: 'GET', url: engine.url }, 'its voice list'))).message).toMatch(
+      /malformed/,
+    );
+    engine.handler = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('[]');
+    expect((await failure(exchange.json({ method: 'GET', url: engine.url }, 'its voice list'))).reason).toBe(
+      'bad-answer',
+    );
+  });
+
+  it("ends with the caller's own reason when the caller aborts, and closes the connection", async () => {
+    let closed = false;
+    engine.handler = (_req, res) => res.on('close', () => (closed = true));
+    const controller = new AbortController();
+    const pending = speech(controller.signal);
+    await engine.requests(1);
+    const reason = new Error('skipped');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect.poll(() => closed).toBe(true);
+  });
+});
