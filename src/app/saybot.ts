@@ -1,5 +1,6 @@
 // The running bot's Discord side (SayBot): one Discord client, its events and commands, over the core that
 // src/app/start-saybot.ts assembled; and, at the end, what that client keeps and sends, bounded in size and time.
+import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
   ChannelType,
@@ -46,6 +47,8 @@ export interface SayBotCore {
   accounting: Accounting;
   players: PlayerRegistry;
   cache: AudioCache;
+  /** The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none set. */
+  engines?: { port: EnginePort; close(): Promise<void> } | undefined;
 }
 
 export interface SayBotOptions {
@@ -80,6 +83,7 @@ export class SayBot {
   readonly #context: CommandContext;
   readonly #store: Store;
   readonly #speech: SpeechPipeline;
+  readonly #engines: SayBotCore['engines'];
   readonly #accounting: Accounting;
   readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
@@ -105,6 +109,7 @@ export class SayBot {
     this.players = core.players;
     this.#accounting = core.accounting;
     this.#speech = core.speech;
+    this.#engines = core.engines;
     const accounting = core.accounting;
     const allowedGuilds = options.allowedGuilds;
     this.#allowedGuilds = allowedGuilds;
@@ -172,6 +177,7 @@ export class SayBot {
       fileShares: this.fileShares,
       store: core.store,
       voices: catalogueVoices(config.extraVoices),
+      engines: core.engines?.port,
       metrics: options.metrics,
       isOperator: (userId) => this.#application.isOperator(userId),
     };
@@ -384,6 +390,7 @@ export class SayBot {
     await this.#removedGuilds.close();
     await this.forgetNotices.close();
     await this.#speech.close();
+    await this.#engines?.close();
     await this.client.destroy();
     this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.

@@ -1,3 +1,5 @@
+import { Engines } from '../core/engines/engines.ts';
+import { enginePort, freeVoiceChoice } from './engine-port.ts';
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/index.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
@@ -295,6 +297,7 @@ async function assembleCore(
   // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
   const installed = freeVoiceInstalled();
   const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback && installed };
+  const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,
     logger,
@@ -304,6 +307,8 @@ async function assembleCore(
     metrics,
     freeVoice: freeVoice.chosen || freeVoice.fallback,
     fallback: freeVoice.fallback,
+    engines: engines?.port,
+    freeChoice: freeVoiceChoice(config.engines),
   });
   const speech = new SpeechPipeline({
     source,
@@ -324,7 +329,23 @@ async function assembleCore(
     rights: gatePort,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
-  return { store, speech, accounting, players, cache };
+  return { store, speech, accounting, players, cache, engines };
+}
+
+/**
+ * The owner's engines, their voices fetched once before the first command (an engine down now is fetched again on
+ * its own, and its voices offered once it answers); undefined when none is set.
+ */
+async function startEngines(config: Config, logger: Logger): Promise<SayBotCore['engines']> {
+  if (config.engines.voicevoxUrl === undefined && config.engines.speechServer === undefined) return undefined;
+  const engines = new Engines(config.engines, { logger });
+  await engines.start();
+  for (const status of await engines.status())
+    logger.info(
+      { code: 'engine', engine: status.engine, url: status.url, answers: status.answers, voices: status.voices },
+      status.answers ? 'speech engine answers' : 'speech engine does not answer yet: its voices come once it does',
+    );
+  return { port: enginePort(engines), close: () => engines.close() };
 }
 
 /**

@@ -90,6 +90,13 @@ export class Engines {
     return [...this.#engines.values()].flatMap((engine) => engine.catalogue.voices);
   }
 
+  /** Whether the engine of this voice ID is answering (its circuit not open after a failure): false for no engine's. */
+  answering(id: string): boolean {
+    const parsed = parseEngineVoiceId(id);
+    const engine = parsed === undefined ? undefined : this.#engines.get(parsed.engine);
+    return engine !== undefined && !engine.circuit.blocked;
+  }
+
   /** The voice of this ID if an engine offers it now; undefined: not offered (not an engine's ID, or not now). */
   voice(id: string): EngineVoice | undefined {
     const parsed = parseEngineVoiceId(id);

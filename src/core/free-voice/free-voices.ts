@@ -2,6 +2,7 @@
 // no characters. A voice per language SayBot speaks and a female and a male variant of each, named `free-<language>-
 // <f|m>` so that members can pick one as they pick a preset voice.
 import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
+import { isEngineVoiceId } from '../engines/engine-voices.ts';
 
 export interface FreeVoice {
   /** What members choose (`/say voice:free-en-f`). */
@@ -38,16 +39,13 @@ export function freeVoice(id: string): FreeVoice | undefined {
 export const isEspeakVoice = (id: string): boolean => BY_ID.has(id);
 
 /**
- * An engine's voice by its ID's shape (`voicevox:<style id>`, `speech:<name>`): the owner's own speech engines
- * (src/core/engines/), free like eSpeak NG's voices. Whether an engine offers it now is the engines' to say.
+ * Whether `id` has the shape of an engine's voice (`voicevox:<style id>`, `speech:<name>`): the owner's own speech
+ * engines (src/core/engines/), free like eSpeak NG's voices. Whether an engine offers it now is the engines' to say.
  */
-const ENGINE_VOICE_ID = /^(?:voicevox:\d{1,9}|speech:[A-Za-z0-9][\w.\-]{0,63})$/;
-
-/** Whether `id` has the shape of an engine's voice. */
-export const isEngineVoice = (id: string): boolean => ENGINE_VOICE_ID.test(id);
+export const isEngineVoice = isEngineVoiceId;
 
 /** Whether a voice costs no characters: eSpeak NG's or an engine's. */
-export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || ENGINE_VOICE_ID.test(id);
+export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || isEngineVoiceId(id);
 
 /**
  * The free voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`

@@ -21,6 +21,7 @@ import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
 import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
+import { EngineError } from '../../core/engines/engine-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
@@ -193,6 +194,14 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       level: 'warn',
     };
   }
+  // The owner's engine, where eSpeak NG could not stand in (the free voice off, a line too long for it): free, so
+  // nothing was charged; a server past its share is told to wait, as for the free voice's threads.
+  if (error instanceof EngineError)
+    return {
+      code: `engine-${error.reason}`,
+      message: { key: error.reason === 'busy' ? 'error.engine.busy' : 'error.engine.failed' },
+      level: error.reason === 'busy' ? 'info' : 'warn',
+    };
   if (error instanceof FreeVoiceFailedError)
     return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {

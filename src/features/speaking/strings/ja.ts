@@ -297,6 +297,9 @@ export const ja: Translation<typeof en> = {
   // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
   'error.input.emotionEngineVoice':
     '{voice} はこのボットの音声エンジンの声で、感情を表現できません。/say で使うか、/emote にはサービスの声を選んでください。',
+  'error.engine.failed':
+    'このボットの音声エンジンがこの行を読み上げられませんでした（応答がないか、音声ではない答えが返りました）。料金はかかっていません。あとで試すか、別の声を選んでください。',
+  'error.engine.busy': 'このボットの音声エンジンはこのサーバーのほかの行で手一杯です。料金はかかっていません。少し待ってから試してください。',
   'error.input.exaggeration': '強さは 0 から 1 までの数値で指定してください（入力: {value}）。',
   'command.emote': '感情',
   'command.emote.description': '感情を込めてテキストを話します',
