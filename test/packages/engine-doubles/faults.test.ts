@@ -13,8 +13,11 @@ import { hear, postJson, readSome, wavFacts } from './helpers.ts';
 
 let voicevox: VoicevoxDouble;
 let server: SpeechServerDouble;
+let query: unknown;
 beforeAll(async () => {
   [voicevox, server] = await Promise.all([startVoicevoxDouble(), startSpeechServerDouble()]);
+  // Made before any fault is set: a fault such as html-error meets /audio_query too.
+  query = await (await fetch(`${voicevox.url}/audio_query?speaker=0&text=ダブル`, { method: 'POST' })).json();
 });
 beforeEach(() => {
   for (const double of [voicevox, server]) {
@@ -26,11 +29,7 @@ afterAll(() => Promise.all([voicevox.close(), server.close()]));
 
 const LINE = { model: 'kokoro', input: 'A line for the faults.', voice: 'af_heart', response_format: 'wav' };
 const speak = (body: object = {}) => postJson(`${server.url}/audio/speech`, { ...LINE, ...body });
-let query: unknown;
-async function synthesis(): Promise<Response> {
-  query ??= await (await fetch(`${voicevox.url}/audio_query?speaker=0&text=ダブル`, { method: 'POST' })).json();
-  return postJson(`${voicevox.url}/synthesis?speaker=0`, query);
-}
+const synthesis = () => postJson(`${voicevox.url}/synthesis?speaker=0`, query);
 const origin = (double: { url: string }) => new URL(double.url).origin;
 const setOverHttp = (double: { url: string }, setting: unknown) =>
   postJson(`${origin(double)}/__double/fault`, setting);
