@@ -14,6 +14,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY packages/local-discord/package.json ./packages/local-discord/
 COPY packages/voice-sandbox/package.json ./packages/voice-sandbox/
 COPY packages/playground/package.json ./packages/playground/
+COPY packages/engine-doubles/package.json ./packages/engine-doubles/
 RUN npm ci --omit=dev --no-audit --no-fund
 # The /usage chart loads only the Regular weight of the shipped Noto Sans KR/JP; the other eight weights are ~90 MB.
 RUN find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +
@@ -40,6 +41,9 @@ COPY packages/voice-sandbox ./packages/voice-sandbox
 # `npm run playground` in the image (`docker run --rm -p 127.0.0.1:8090:8090 saybot npm run playground -- --host
 # 0.0.0.0 --port 8090`): the page onto the local Discord, the sandbox and SayBot (~0.1 MB).
 COPY packages/playground ./packages/playground
+# The engine doubles (`npm run engines`): a VOICEVOX engine and an OpenAI-compatible speech server to try the engine
+# voices against (~0.1 MB).
+COPY packages/engine-doubles ./packages/engine-doubles
 
 RUN mkdir -p /app/data /app/demo-output && chown node:node /app/data /app/demo-output
 VOLUME ["/app/data"]

@@ -1,7 +1,7 @@
 // Who may import whom across the repository's top folders: the app never imports what tests or benchmarks use,
 // and the benchmarks stand on their own (what they share with the tests lives in fixtures/ or the test doubles).
-// The test doubles (packages/: the local Discord, the Voice API sandbox) and SayBot share no code either way, so that
-// a bug in SayBot's audio or protocol code cannot hide in the double that checks it.
+// The test doubles (packages/: the local Discord, the Voice API sandbox, the engine doubles) and SayBot share no code
+// either way, so that a bug in SayBot's audio or protocol code cannot hide in the double that checks it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,8 @@ describe('import directions', () => {
     expect(importsInto(['packages'], ['src', 'commands', 'fixtures', 'scripts'])).toEqual([]);
     expect(importsInto(['packages/local-discord'], ['packages/voice-sandbox'])).toEqual([]);
     expect(importsInto(['packages/voice-sandbox'], ['packages/local-discord'])).toEqual([]);
+    expect(importsInto(['packages/engine-doubles'], ['packages/local-discord', 'packages/voice-sandbox'])).toEqual([]);
+    expect(importsInto(['packages/local-discord', 'packages/voice-sandbox'], ['packages/engine-doubles'])).toEqual([]);
     const dynamic = sourceFiles(['packages']).flatMap((file) =>
       [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)]
         .map((match) => resolveImport(file, match[1]!))

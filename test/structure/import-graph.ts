@@ -43,6 +43,7 @@ export function staticImports(file: string): string[] {
 export const LOCAL_PACKAGES: Readonly<Record<string, string>> = {
   '@saybot/local-discord': 'packages/local-discord/src',
   '@saybot/voice-sandbox': 'packages/voice-sandbox/src',
+  '@saybot/engine-doubles': 'packages/engine-doubles/src',
   '@saybot/playground': 'packages/playground/src',
 };
 

@@ -86,7 +86,11 @@ describe('the VOICEVOX double', () => {
       outputStereo: false,
       kana: expect.any(String),
     });
-    const phrases = query['accent_phrases'] as Array<{ moras: unknown[]; pause_mora: unknown; is_interrogative: boolean }>;
+    const phrases = query['accent_phrases'] as Array<{
+      moras: unknown[];
+      pause_mora: unknown;
+      is_interrogative: boolean;
+    }>;
     expect(phrases).toHaveLength(2);
     expect(phrases[0]).toMatchObject({ accent: 1, is_interrogative: false, pause_mora: { vowel: 'pau' } });
     expect(phrases[1]).toMatchObject({ is_interrogative: true });
