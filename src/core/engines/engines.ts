@@ -169,8 +169,7 @@ export class Engines {
   }
 
   #downError(engine: Engine): EngineError {
-    const retryAt = engine.circuit.retryAt ?? Date.now();
-    const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
     return new EngineError(
       engine.client.engine,
       'down',
