@@ -103,10 +103,10 @@ describe('Engines', () => {
     });
     expect(e.voice('voicevox:99')).toBeUndefined();
     expect(e.voice('free-en-f')).toBeUndefined();
-    const ja = await e.speak('こんにちは', 'voicevox:3', { speed: 1.2 }, A);
+    const ja = await e.synthesize('こんにちは', 'voicevox:3', { speed: 1.2 }, A);
     expect(ja.wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(ja.applied).toEqual({ speed: true, pitch: true, volume: true });
-    const en = await e.speak('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A);
+    const en = await e.synthesize('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A);
     expect(en.applied).toEqual({ speed: true, pitch: false, volume: false });
     expect(en.voice.id).toBe('speech:af_heart');
   });
@@ -114,16 +114,16 @@ describe('Engines', () => {
   it('refuses an unknown voice, an unconfigured engine and a text out of bounds without sending anything', async () => {
     const e = await started();
     const sent = voicevox.seen.length + speech.seen.length;
-    expect((await failure(e.speak('x', 'voicevox:99', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.speak('x', 'speech:nobody', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.speak('x', 'free-en-f', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.speak('', 'voicevox:3', {}, A))).reason).toBe('refused');
-    expect((await failure(e.speak('あ'.repeat(1001), 'voicevox:3', {}, A))).reason).toBe('refused');
+    expect((await failure(e.synthesize('x', 'voicevox:99', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('x', 'speech:nobody', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('x', 'free-en-f', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('', 'voicevox:3', {}, A))).reason).toBe('refused');
+    expect((await failure(e.synthesize('あ'.repeat(1001), 'voicevox:3', {}, A))).reason).toBe('refused');
     expect(voicevox.seen.length + speech.seen.length).toBe(sent);
     const none = new Engines({ freeVoices: {} });
     expect(none.configured).toEqual([]);
     expect(none.voices()).toEqual([]);
-    expect((await failure(none.speak('x', 'voicevox:3', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(none.synthesize('x', 'voicevox:3', {}, A))).reason).toBe('unknown-voice');
     expect(await none.status()).toEqual([]);
     await none.close();
   });
@@ -136,7 +136,7 @@ describe('Engines', () => {
     expect(e.voice('voicevox:0')).toBeUndefined();
     expect(e.voice('voicevox:3')).toBeDefined();
     const before = voicevox.seen.length;
-    expect((await failure(e.speak('x', 'voicevox:0', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('x', 'voicevox:0', {}, A))).reason).toBe('unknown-voice');
     expect(voicevox.seen.length).toBe(before);
   });
 
@@ -158,28 +158,28 @@ describe('Engines', () => {
     const e = await started({ circuit: { baseMs: 5_000, maxMs: 60_000, now: () => now } });
     speech.handler = (req, res, seen) =>
       seen.url.pathname === '/v1/audio/speech' ? void res.writeHead(502).end() : speechHandler()(req, res, seen);
-    expect((await failure(e.speak('one', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect((await failure(e.synthesize('one', 'speech:af_heart', {}, A))).reason).toBe('failed');
     expect(synths(speech)).toBe(1);
-    const down = await failure(e.speak('two', 'speech:af_heart', {}, B));
+    const down = await failure(e.synthesize('two', 'speech:af_heart', {}, B));
     expect(down.reason).toBe('down');
     expect(down.message).toMatch(/tried again in 5 s/);
     expect(synths(speech)).toBe(1);
     // The other engine is not affected.
-    await e.speak('別のエンジン', 'voicevox:3', {}, A);
+    await e.synthesize('別のエンジン', 'voicevox:3', {}, A);
     // After the backoff: one probe; it fails, and the next backoff is twice as long.
     now += 5_000;
-    expect((await failure(e.speak('three', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect((await failure(e.synthesize('three', 'speech:af_heart', {}, A))).reason).toBe('failed');
     expect(synths(speech)).toBe(2);
     now += 5_000;
-    expect((await failure(e.speak('four', 'speech:af_heart', {}, A))).reason).toBe('down');
+    expect((await failure(e.synthesize('four', 'speech:af_heart', {}, A))).reason).toBe('down');
     expect(synths(speech)).toBe(2);
     const [, statusDown] = await e.status();
     expect(statusDown).toMatchObject({ engine: 'speech', down: true, retryAt: 1_000_000 + 5_000 + 10_000 });
     // It answers again: the probe speaks, and the engine is up.
     speech.handler = speechHandler();
     now += 5_000;
-    await e.speak('five', 'speech:af_heart', {}, A);
-    await e.speak('six', 'speech:af_heart', {}, B);
+    await e.synthesize('five', 'speech:af_heart', {}, A);
+    await e.synthesize('six', 'speech:af_heart', {}, B);
     expect(synths(speech)).toBe(4);
     const [, statusUp] = await e.status();
     expect(statusUp).toMatchObject({ down: false, lastFailure: undefined });
@@ -191,8 +191,8 @@ describe('Engines', () => {
       seen.url.pathname === '/v1/audio/speech'
         ? void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')
         : speechHandler()(req, res, seen);
-    expect((await failure(e.speak('a', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
-    expect((await failure(e.speak('b', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
+    expect((await failure(e.synthesize('a', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
+    expect((await failure(e.synthesize('b', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
     expect(synths(speech)).toBe(2);
   });
 
@@ -200,9 +200,9 @@ describe('Engines', () => {
     const e = await started({ queue: { maxInFlight: 1, perGuild: 8 } });
     const hold = held();
     speech.handler = hold.handler;
-    const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => e.speak(text, 'speech:af_heart', {}, A));
+    const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => e.synthesize(text, 'speech:af_heart', {}, A));
     await expect.poll(() => hold.order.length).toBe(1);
-    const b = e.speak('b1', 'speech:af_heart', {}, B);
+    const b = e.synthesize('b1', 'speech:af_heart', {}, B);
     hold.release();
     await expect.poll(() => hold.order.length).toBe(2);
     expect(hold.order).toEqual(['a1', 'b1']);
@@ -218,13 +218,13 @@ describe('Engines', () => {
     const e = await started({ queue: { maxInFlight: 1, perGuild: 2, maxWaiting: 2 } });
     const hold = held();
     speech.handler = hold.handler;
-    const mine = [e.speak('a1', 'speech:af_heart', {}, A), e.speak('a2', 'speech:af_heart', {}, A)];
-    const third = await failure(e.speak('a3', 'speech:af_heart', {}, A));
+    const mine = [e.synthesize('a1', 'speech:af_heart', {}, A), e.synthesize('a2', 'speech:af_heart', {}, A)];
+    const third = await failure(e.synthesize('a3', 'speech:af_heart', {}, A));
     expect(third.reason).toBe('busy');
     // Another server still has room, until the whole queue is full.
-    const theirs = e.speak('b1', 'speech:af_heart', {}, B);
+    const theirs = e.synthesize('b1', 'speech:af_heart', {}, B);
     const c = { guildId: '100000000000000003', userId: A.userId };
-    expect((await failure(e.speak('c1', 'speech:af_heart', {}, c))).reason).toBe('busy');
+    expect((await failure(e.synthesize('c1', 'speech:af_heart', {}, c))).reason).toBe('busy');
     for (let i = 0; i < 3; i += 1) {
       await expect.poll(() => hold.order.length).toBe(i + 1);
       hold.release();
@@ -239,10 +239,10 @@ describe('Engines', () => {
     speech.handler = hold.handler;
     const first = new AbortController();
     const second = new AbortController();
-    const running = e.speak('first', 'speech:af_heart', {}, A, first.signal);
+    const running = e.synthesize('first', 'speech:af_heart', {}, A, first.signal);
     await expect.poll(() => hold.order.length).toBe(1);
-    const waiting = e.speak('second', 'speech:af_heart', {}, B, second.signal);
-    const third = e.speak('third', 'speech:af_heart', {}, B);
+    const waiting = e.synthesize('second', 'speech:af_heart', {}, B, second.signal);
+    const third = e.synthesize('third', 'speech:af_heart', {}, B);
     second.abort(new Error('skipped'));
     await expect(waiting).rejects.toThrow('skipped');
     first.abort(new Error('stopped'));
@@ -277,7 +277,7 @@ describe('Engines', () => {
         seen.url.pathname === '/v1/audio/speech' ? answer(req, res, seen) : speechHandler()(req, res, seen);
       await new Promise((resolve) => setTimeout(resolve, 5));
       try {
-        await e.speak('Hello', 'speech:af_heart', {}, A);
+        await e.synthesize('Hello', 'speech:af_heart', {}, A);
       } catch (error) {
         errors.push(String(error), (error as Error).stack ?? '', JSON.stringify(error));
       }
