@@ -444,3 +444,105 @@ describe('VOICES_FILE', () => {
     });
   });
 });
+
+describe("the owner's speech engines", () => {
+  const speechKey = ['local', 'speech', 'token', 'do-not-show-42'].join('-');
+
+  it('are off when unset: no engine, no free voice per language', () => {
+    expect(loadConfig(base).engines).toEqual({ voicevoxUrl: undefined, speechServer: undefined, freeVoices: {} });
+  });
+
+  it('reads VOICEVOX_URL and SPEECH_SERVER_URL (trailing slashes off), the key, the model (default tts-1) and the voices', () => {
+    const config = loadConfig({
+      ...base,
+      VOICEVOX_URL: 'http://127.0.0.1:50021/',
+      SPEECH_SERVER_URL: 'https://tts.example.org/v1/',
+      SPEECH_SERVER_KEY: speechKey,
+      SPEECH_SERVER_VOICES: 'af_heart, alloy:en , jf_alpha:ja-JP,af_heart',
+    });
+    expect(config.engines.voicevoxUrl).toBe('http://127.0.0.1:50021');
+    expect(config.engines.speechServer).toEqual({
+      url: 'https://tts.example.org/v1',
+      key: speechKey,
+      model: 'tts-1',
+      voices: [{ name: 'af_heart' }, { name: 'alloy', language: 'en' }, { name: 'jf_alpha', language: 'ja' }],
+    });
+    expect(
+      loadConfig({ ...base, SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_MODEL: 'kokoro' }).engines.speechServer,
+    ).toEqual({
+      url: 'http://h/v1',
+      key: undefined,
+      model: 'kokoro',
+      voices: undefined,
+    });
+  });
+
+  it('reads FREE_VOICES: per language eSpeak NG, a free voice or an engine voice whose engine is set', () => {
+    const config = loadConfig({
+      ...base,
+      VOICEVOX_URL: 'http://127.0.0.1:50021',
+      SPEECH_SERVER_URL: 'http://127.0.0.1:8880/v1',
+      FREE_VOICES: 'ja=voicevox:3, en=speech:af_heart, ko=free-ko-m, *=espeak',
+    });
+    expect(config.engines.freeVoices).toEqual({
+      ja: { kind: 'engine', engine: 'voicevox', voice: 'voicevox:3' },
+      en: { kind: 'engine', engine: 'speech', voice: 'speech:af_heart' },
+      ko: { kind: 'free', voice: 'free-ko-m' },
+      '*': { kind: 'espeak' },
+    });
+  });
+
+  it.each([
+    [{ VOICEVOX_URL: 'ftp://x' }, /^Configuration: VOICEVOX_URL must be an http:\/\/ or https:\/\/ URL$/],
+    [{ VOICEVOX_URL: 'not a url' }, /^Configuration: VOICEVOX_URL must be an http/],
+    [{ SPEECH_SERVER_URL: 'http://h/v1?x=1' }, /SPEECH_SERVER_URL must be a base address/],
+    [{ SPEECH_SERVER_KEY: 'k'.repeat(12) }, /SPEECH_SERVER_KEY is set, but SPEECH_SERVER_URL .* is not/],
+    [{ SPEECH_SERVER_MODEL: 'kokoro' }, /SPEECH_SERVER_MODEL is set, but SPEECH_SERVER_URL/],
+    [{ SPEECH_SERVER_VOICES: 'alloy' }, /SPEECH_SERVER_VOICES is set, but SPEECH_SERVER_URL/],
+    [
+      { SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_MODEL: 'a model' },
+      /SPEECH_SERVER_MODEL must be a model name.*got "a model"/,
+    ],
+    [
+      { SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_VOICES: 'alloy,bad name' },
+      /SPEECH_SERVER_VOICES must be .*got "bad name"/,
+    ],
+    [{ SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_VOICES: 'alloy:english' }, /SPEECH_SERVER_VOICES must be/],
+    [{ FREE_VOICES: 'ja' }, /FREE_VOICES must be a comma-separated list of language=voice.*got "ja"/],
+    [{ FREE_VOICES: 'ja=voicevox:3' }, /FREE_VOICES names voicevox:3, a VOICEVOX voice, but VOICEVOX_URL is not set/],
+    [{ FREE_VOICES: 'en=speech:af_heart' }, /FREE_VOICES names speech:af_heart, .* but SPEECH_SERVER_URL is not set/],
+    [{ FREE_VOICES: 'en=voice-b-en-f-01' }, /FREE_VOICES names "voice-b-en-f-01", which is not espeak, a free voice/],
+    [{ FREE_VOICES: 'en=espeak,EN=free-en-m' }, /FREE_VOICES names the language en twice/],
+  ])('names a wrong engine variable in one line: %o', (variables, line) => {
+    const problems = problemsOf({ ...base, ...variables });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(line);
+    expect(problems[0]).not.toContain('\n');
+  });
+
+  it('refuses a URL with a user and password, pointing at SPEECH_SERVER_KEY, and never shows them', () => {
+    const password = 'hunter2-engine-password';
+    const problems = problemsOf({
+      ...base,
+      VOICEVOX_URL: `http://owner:${password}@127.0.0.1:50021`,
+      SPEECH_SERVER_URL: `https://owner:${password}@tts.example.org/v1`,
+    });
+    expect(problems).toHaveLength(2);
+    for (const line of problems) {
+      expect(line).toMatch(/must not hold a user name or password .*SPEECH_SERVER_KEY/);
+      expect(line).not.toContain(password);
+    }
+    expect(environmentSecrets({ VOICEVOX_URL: `http://owner:${password}@h:50021` })).toContain(password);
+  });
+
+  it('treats SPEECH_SERVER_KEY as a secret: never shown, in configSecrets and environmentSecrets', () => {
+    const problems = problemsOf({ ...base, SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_KEY: 'has a space' });
+    expect(problems[0]).toMatch(/SPEECH_SERVER_KEY must be a token .* 11 characters \(not shown\)/);
+    expect(problems[0]).not.toContain('has a space');
+    const env = { ...base, SPEECH_SERVER_URL: 'http://h/v1', SPEECH_SERVER_KEY: speechKey };
+    expect(configSecrets(loadConfig(env))).toContain(speechKey);
+    expect(environmentSecrets(env)).toContain(speechKey);
+    // The doctor's configuration line for a bad config does not show it either.
+    expect(checkConfig({ ...env, VOICEVOX_URL: 'nope' }).result.detail).not.toContain(speechKey);
+  });
+});

@@ -8,6 +8,8 @@ import {
   VoiceApiError,
 } from '../../core/api/index.ts';
 import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
+import { Engines, type EnginesOptions } from '../../core/engines/engines.ts';
+import type { EngineStatus } from '../../core/engines/engine-types.ts';
 import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
@@ -265,6 +267,69 @@ export async function checkVoiceApi(config: Config): Promise<CheckResult> {
   }
 }
 
+const ENGINE_CHECKS = {
+  voicevox: { name: 'VOICEVOX engine', variable: 'VOICEVOX_URL' },
+  speech: { name: 'Speech server', variable: 'SPEECH_SERVER_URL' },
+} as const;
+
+/** One engine's line: whether it answers, how many voices it offers, and what to do when it fails. */
+function engineResult(status: EngineStatus): CheckResult {
+  const { name, variable } = ENGINE_CHECKS[status.engine];
+  if (!status.answers)
+    return {
+      name,
+      ok: false,
+      detail:
+        `could not use ${status.url}: ${status.lastFailure ?? 'no answer'}. Start the engine (docs/guide-owners.md, ` +
+        `"Speech engines") or correct ${variable}; until it answers, its voices are not offered`,
+    };
+  if (status.voices === 0)
+    return {
+      name,
+      ok: true,
+      warn: true,
+      detail:
+        status.engine === 'speech'
+          ? `answers at ${status.url} but offers no voice: it lists none at /audio/voices, so name them in SPEECH_SERVER_VOICES (af_heart:en,...)`
+          : `answers at ${status.url} but offers no voice that reads text: install a voice model in the engine`,
+    };
+  return {
+    name,
+    ok: true,
+    detail: `answers at ${status.url}, ${status.voices} voice(s) offered${status.down ? ' (marked down by a recent failure)' : ''}`,
+  };
+}
+
+/**
+ * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): one line each, none when none is set; a FREE_VOICES
+ * voice the engine does not offer makes its line a warning.
+ */
+export async function checkEngines(config: Config, options: EnginesOptions = {}): Promise<CheckResult[]> {
+  const engines = new Engines(config.engines, {
+    deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 },
+    ...options,
+  });
+  try {
+    const statuses = await engines.status();
+    return statuses.map((status) => {
+      const result = engineResult(status);
+      const wanted = Object.entries(config.engines.freeVoices).flatMap(([language, choice]) =>
+        choice.kind === 'engine' && choice.engine === status.engine && engines.voice(choice.voice) === undefined
+          ? [`${language}=${choice.voice}`]
+          : [],
+      );
+      if (!status.answers || wanted.length === 0) return result;
+      return {
+        ...result,
+        warn: true,
+        detail: `${result.detail}; FREE_VOICES names what it does not offer (${wanted.join(', ')}): those languages fall to eSpeak NG`,
+      };
+    });
+  } finally {
+    await engines.close();
+  }
+}
+
 /**
  * The dashboard: off unless DASHBOARD_URL is set; on, whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange
  * that cannot succeed tells a wrong client from a wrong code, logging no one in), and the redirect URL to register.
@@ -318,7 +383,7 @@ async function machineChecks(): Promise<CheckResult[]> {
   return [checkNode(), await checkOpus(), await checkEncryption()];
 }
 
-/** What a valid configuration reaches: Discord, the Voice API, the dashboard. */
+/** What a valid configuration reaches: Discord, the Voice API, the owner's speech engines, the dashboard. */
 async function configuredChecks(config: Config): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   const token = await checkDiscordToken(config);
@@ -330,6 +395,7 @@ async function configuredChecks(config: Config): Promise<CheckResult[]> {
     if (servers !== undefined) results.push(servers);
   }
   results.push(await checkVoiceApi(config));
+  results.push(...(await checkEngines(config)));
   results.push(await checkDashboard(config));
   return results;
 }

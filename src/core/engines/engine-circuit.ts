@@ -34,6 +34,11 @@ export class EngineCircuit {
     return this.#failures > 0 && (this.#probing || this.#options.now() < this.#downUntil);
   }
 
+  /** While down: how long until a probe may go (0: now). */
+  msUntilRetry(): number {
+    return this.#failures > 0 ? Math.max(0, this.#downUntil - this.#options.now()) : 0;
+  }
+
   /** While down: when a probe may go (epoch ms). */
   get retryAt(): number | undefined {
     return this.#failures > 0 ? this.#downUntil : undefined;

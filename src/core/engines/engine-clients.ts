@@ -17,7 +17,7 @@ export interface EngineClient {
   readonly url: string;
   /** The voices the engine offers now, bounded and cleaned (engine-voices.ts). */
   fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]>;
-  speak(text: string, voice: EngineVoice, controls: EngineControls, signal?: AbortSignal): Promise<SpokenWav>;
+  synthesize(text: string, voice: EngineVoice, controls: EngineControls, signal?: AbortSignal): Promise<SpokenWav>;
   close(): Promise<void>;
 }
 
@@ -55,7 +55,12 @@ export class VoicevoxClient extends HttpClient implements EngineClient {
     return voicevoxVoices(answer);
   }
 
-  async speak(text: string, voice: EngineVoice, controls: EngineControls, signal?: AbortSignal): Promise<SpokenWav> {
+  async synthesize(
+    text: string,
+    voice: EngineVoice,
+    controls: EngineControls,
+    signal?: AbortSignal,
+  ): Promise<SpokenWav> {
     const speaker = encodeURIComponent(voice.engineVoice);
     const query = await this.exchange.json(
       {
@@ -122,7 +127,12 @@ export class SpeechServerClient extends HttpClient implements EngineClient {
     return speechVoices(answer === NOT_LISTED ? undefined : listedNames(answer), this.#listed);
   }
 
-  async speak(text: string, voice: EngineVoice, controls: EngineControls, signal?: AbortSignal): Promise<SpokenWav> {
+  async synthesize(
+    text: string,
+    voice: EngineVoice,
+    controls: EngineControls,
+    signal?: AbortSignal,
+  ): Promise<SpokenWav> {
     const body = {
       model: this.#model,
       input: text,

@@ -104,10 +104,12 @@ export class Engines {
   }
 
   /**
-   * Speaks `text` in an engine's voice. Rejects with an EngineError (its `reason`), or with the signal's reason when
+   * Renders `text` in an engine's voice: one part's audio, for the part source (named apart from `speak`, which is the
+   * pipeline's one door for an order, test/structure/one-way-to-speak.test.ts). Rejects with an EngineError (its
+   * `reason`), or with the signal's reason when
    * aborted (waiting, the line leaves the queue; under way, its request is cut).
    */
-  async speak(
+  async synthesize(
     text: string,
     voiceId: string,
     controls: EngineControls,
@@ -146,7 +148,7 @@ export class Engines {
     if (admission === 'down') throw this.#downError(engine);
     const name = engine.client.engine;
     try {
-      const spoken = await engine.client.speak(text, voice, controls, signal);
+      const spoken = await engine.client.synthesize(text, voice, controls, signal);
       if (admission === 'probe') this.#logger.info({ engine: name }, 'engine answers again');
       engine.circuit.succeeded();
       engine.lastFailure = undefined;
@@ -176,8 +178,7 @@ export class Engines {
   }
 
   #downError(engine: Engine): EngineError {
-    const retryAt = engine.circuit.retryAt ?? Date.now();
-    const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
     return new EngineError(
       engine.client.engine,
       'down',

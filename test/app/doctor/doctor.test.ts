@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkNode, formatResults, runChecks } from '../../../src/app/doctor/checks.ts';
+import { checkEngines, checkNode, formatResults, runChecks } from '../../../src/app/doctor/checks.ts';
+import { loadConfig } from '../../../src/core/config.ts';
+import { FakeEngine, speechHandler, voicevoxHandler } from '../../core/engines/fake-engine.ts';
 import { APP_ID, fakeToken, startLocalServices } from '../../support/harness.ts';
 import { useLocalServices } from '../../support/local-services.ts';
 
@@ -167,5 +169,59 @@ describe('npm run doctor', () => {
     expect(checkNode('20.20.2')).toMatchObject({ ok: false });
     expect(checkNode('22.12.0')).toMatchObject({ ok: true, warn: true });
     expect(checkNode('24.1.0')).toMatchObject({ ok: true });
+  });
+});
+
+describe("npm run doctor's engine checks", () => {
+  const key = ['doctor', 'speech', 'key', 'never-printed-77'].join('-');
+  const env = (voicevox: string, speech: string) => ({
+    DISCORD_TOKEN: fakeToken(),
+    DISCORD_CLIENT_ID: APP_ID,
+    VOICEVOX_URL: voicevox,
+    SPEECH_SERVER_URL: `${speech}/v1`,
+    SPEECH_SERVER_KEY: key,
+    FREE_VOICES: 'ja=voicevox:3,en=speech:nobody',
+  });
+
+  it('says whether each engine answers and how many voices it offers, warning of a FREE_VOICES voice not offered', async () => {
+    const [voicevox, speech] = [await FakeEngine.start(), await FakeEngine.start()];
+    voicevox.handler = voicevoxHandler();
+    speech.handler = speechHandler();
+    try {
+      const results = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
+      expect(results).toEqual([
+        { name: 'VOICEVOX engine', ok: true, detail: `answers at ${voicevox.url}, 3 voice(s) offered` },
+        {
+          name: 'Speech server',
+          ok: true,
+          warn: true,
+          detail: expect.stringMatching(
+            /3 voice\(s\) offered; FREE_VOICES names what it does not offer \(en=speech:nobody\)/,
+          ) as string,
+        },
+      ]);
+      expect(await checkEngines(loadConfig({ DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID }))).toEqual([]);
+    } finally {
+      await voicevox.close();
+      await speech.close();
+    }
+  });
+
+  it('fails an engine that does not answer, saying what to do, and never prints the key', async () => {
+    const [voicevox, speech] = [await FakeEngine.start(), await FakeEngine.start()];
+    voicevox.handler = (_req, res) => void res.writeHead(502).end(key);
+    speech.handler = speechHandler(null);
+    try {
+      const results = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
+      expect(results[0]).toMatchObject({ name: 'VOICEVOX engine', ok: false });
+      expect(results[0]!.detail).toMatch(/HTTP 502.*Start the engine .* or correct VOICEVOX_URL/);
+      expect(results[1]).toMatchObject({ name: 'Speech server', ok: true, warn: true });
+      expect(results[1]!.detail).toMatch(/lists none at \/audio\/voices, so name them in SPEECH_SERVER_VOICES/);
+      expect(speech.seen[0]!.headers.authorization).toBe(`Bearer ${key}`);
+      expect(formatResults(results)).not.toContain(key);
+    } finally {
+      await voicevox.close();
+      await speech.close();
+    }
   });
 });

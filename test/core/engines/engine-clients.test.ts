@@ -21,7 +21,11 @@ describe('the VOICEVOX client', () => {
       const voices = await client.fetchVoices();
       expect(voices.map((v) => v.id)).toEqual(['voicevox:2', 'voicevox:0', 'voicevox:3']);
       const zundamon = voices.find((v) => v.id === 'voicevox:3')!;
-      const spoken = await client.speak('こんにちは、世界 & co', zundamon, { speed: 1.25, pitch: 2, volumeDb: -6 });
+      const spoken = await client.synthesize('こんにちは、世界 & co', zundamon, {
+        speed: 1.25,
+        pitch: 2,
+        volumeDb: -6,
+      });
       expect(spoken.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
       expect(spoken).toMatchObject({
         sampleRate: 24_000,
@@ -64,7 +68,7 @@ describe('the speech server client', () => {
         ['speech:jf_alpha', 'ja'],
         ['speech:bm_george', 'en'],
       ]);
-      const spoken = await client.speak('Hello there', voices[0]!, { speed: 0.75, pitch: 3, volumeDb: 2 });
+      const spoken = await client.synthesize('Hello there', voices[0]!, { speed: 0.75, pitch: 3, volumeDb: 2 });
       expect(spoken.applied).toEqual({ speed: true, pitch: false, volume: false });
       const [list, speech] = engine.seen;
       expect(list!.url.pathname).toBe('/v1/audio/voices');
@@ -98,7 +102,7 @@ describe('the speech server client', () => {
         ['speech:alloy', 'en'],
         ['speech:nova', undefined],
       ]);
-      await client.speak('Hi', voices[1]!, {});
+      await client.synthesize('Hi', voices[1]!, {});
       expect(engine.seen.every((seen) => seen.headers.authorization === undefined)).toBe(true);
       expect(JSON.parse(engine.seen[1]!.body)).toMatchObject({ model: 'tts-1', voice: 'nova', speed: 1 });
     } finally {

@@ -90,7 +90,7 @@ describe("VOICEVOX's speakers as voices", () => {
     ];
     const voices = voicevoxVoices(hostile);
     expect(voices.map((v) => v.id)).toEqual(['voicevox:1']);
-    expect(voices[0]!.name).not.toMatch(/[\u0000-\u001f\u202e]/);
+    expect([...voices[0]!.name].some((c) => c.charCodeAt(0) < 0x20 || c === '\u202e')).toBe(false);
     expect([...voices[0]!.name].length).toBeLessThanOrEqual(80);
     const many = [{ name: 'Many', styles: Array.from({ length: 2000 }, (_, id) => ({ name: `s${id}`, id })) }];
     expect(voicevoxVoices(many)).toHaveLength(MAX_VOICES_PER_ENGINE);

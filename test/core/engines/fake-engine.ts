@@ -10,7 +10,7 @@ export interface Seen {
   body: string;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => unknown;
 
 export class FakeEngine {
   readonly seen: Seen[] = [];

@@ -1,0 +1,294 @@
+// The Engines API end to end over real HTTP to stand-in engines: the catalogue and its refresh, the circuit, the queue's
+// fairness and shares, aborts, the status, and the speech server's key kept out of every log line and error.
+import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EngineError } from '../../../src/core/engines/engine-errors.ts';
+import { Engines, type EnginesOptions } from '../../../src/core/engines/engines.ts';
+import type { EnginesConfig } from '../../../src/core/engines/engine-types.ts';
+import { createLogger } from '../../../src/core/log.ts';
+import { FakeEngine, sendWav, speechHandler, SPEAKERS, voicevoxHandler, type Handler } from './fake-engine.ts';
+
+const A = { guildId: '100000000000000001', userId: '200000000000000001' };
+const B = { guildId: '100000000000000002', userId: '200000000000000002' };
+const KEY = ['sk', 'speech', 'key', 'never-shown-0123456789'].join('-');
+
+let voicevox: FakeEngine;
+let speech: FakeEngine;
+let engines: Engines | undefined;
+
+beforeEach(async () => {
+  voicevox = await FakeEngine.start();
+  speech = await FakeEngine.start();
+  voicevox.handler = voicevoxHandler();
+  speech.handler = speechHandler();
+});
+afterEach(async () => {
+  await engines?.close();
+  engines = undefined;
+  await voicevox.close();
+  await speech.close();
+});
+
+function config(key?: string): EnginesConfig {
+  return {
+    voicevoxUrl: voicevox.url,
+    speechServer: { url: `${speech.url}/v1`, key, model: 'tts-1' },
+    freeVoices: {},
+  };
+}
+
+async function started(options: EnginesOptions = {}, key?: string): Promise<Engines> {
+  engines = new Engines(config(key), { deadlines: { headersMs: 2_000, bodyMs: 2_000 }, ...options });
+  await engines.start();
+  return engines;
+}
+
+async function failure(promise: Promise<unknown>): Promise<EngineError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(EngineError);
+    return error as EngineError;
+  }
+  return expect.fail('expected the line to fail');
+}
+
+/** A synthesis handler that holds each answer until the test lets it go, in the order they arrived. */
+function held(): { handler: Handler; release: () => void; order: string[]; cut: string[] } {
+  const waiting: Array<{ res: ServerResponse; input: string }> = [];
+  const order: string[] = [];
+  const cut: string[] = [];
+  return {
+    order,
+    cut,
+    handler: (req, res, seen) => {
+      if (seen.url.pathname === '/v1/audio/speech') {
+        const input = (JSON.parse(seen.body) as { input: string }).input;
+        order.push(input);
+        waiting.push({ res, input });
+        res.on('close', () => {
+          if (!res.writableFinished) cut.push(input);
+        });
+        return;
+      }
+      return speechHandler()(req, res, seen);
+    },
+    release: () => {
+      let next = waiting.shift();
+      while (next !== undefined && next.res.destroyed) next = waiting.shift();
+      if (next !== undefined) sendWav(next.res);
+    },
+  };
+}
+
+const synths = (engine: FakeEngine) => engine.seen.filter((s) => s.url.pathname === '/v1/audio/speech').length;
+
+describe('Engines', () => {
+  it("offers both engines' voices and speaks a line in each, saying which controls it applied", async () => {
+    const e = await started();
+    expect(e.configured).toEqual(['voicevox', 'speech']);
+    expect(e.voices().map((v) => v.id)).toEqual([
+      'voicevox:2',
+      'voicevox:0',
+      'voicevox:3',
+      'speech:af_heart',
+      'speech:jf_alpha',
+      'speech:bm_george',
+    ]);
+    expect(e.voice('voicevox:3')).toMatchObject({
+      name: 'ずんだもん (ノーマル)',
+      credit: 'VOICEVOX:ずんだもん',
+      language: 'ja',
+    });
+    expect(e.voice('voicevox:99')).toBeUndefined();
+    expect(e.voice('free-en-f')).toBeUndefined();
+    const ja = await e.synthesize('こんにちは', 'voicevox:3', { speed: 1.2 }, A);
+    expect(ja.wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(ja.applied).toEqual({ speed: true, pitch: true, volume: true });
+    const en = await e.synthesize('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A);
+    expect(en.applied).toEqual({ speed: true, pitch: false, volume: false });
+    expect(en.voice.id).toBe('speech:af_heart');
+  });
+
+  it('refuses an unknown voice, an unconfigured engine and a text out of bounds without sending anything', async () => {
+    const e = await started();
+    const sent = voicevox.seen.length + speech.seen.length;
+    expect((await failure(e.synthesize('x', 'voicevox:99', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('x', 'speech:nobody', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('x', 'free-en-f', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(e.synthesize('', 'voicevox:3', {}, A))).reason).toBe('refused');
+    expect((await failure(e.synthesize('あ'.repeat(1001), 'voicevox:3', {}, A))).reason).toBe('refused');
+    expect(voicevox.seen.length + speech.seen.length).toBe(sent);
+    const none = new Engines({ freeVoices: {} });
+    expect(none.configured).toEqual([]);
+    expect(none.voices()).toEqual([]);
+    expect((await failure(none.synthesize('x', 'voicevox:3', {}, A))).reason).toBe('unknown-voice');
+    expect(await none.status()).toEqual([]);
+    await none.close();
+  });
+
+  it('refreshes its catalogue: a voice the engine no longer lists is then unknown, never sent', async () => {
+    const e = await started({ catalogue: { refreshMs: 60_000 } });
+    expect(e.voice('voicevox:0')).toBeDefined();
+    voicevox.handler = voicevoxHandler([{ ...SPEAKERS[1] }]);
+    await e.refresh();
+    expect(e.voice('voicevox:0')).toBeUndefined();
+    expect(e.voice('voicevox:3')).toBeDefined();
+    const before = voicevox.seen.length;
+    expect((await failure(e.synthesize('x', 'voicevox:0', {}, A))).reason).toBe('unknown-voice');
+    expect(voicevox.seen.length).toBe(before);
+  });
+
+  it('keeps the last voices when a fetch fails, and fetches again sooner (its own timer)', async () => {
+    const e = await started({ catalogue: { refreshMs: 60_000, retryBaseMs: 50, retryMaxMs: 50 } });
+    voicevox.handler = (_req, res) => res.writeHead(500).end();
+    await e.refresh();
+    expect(e.voice('voicevox:3')).toBeDefined();
+    const [status] = await e.status();
+    expect(status).toMatchObject({ engine: 'voicevox', answers: false, voices: 3 });
+    expect(status!.lastFailure).toMatch(/HTTP 500/);
+    voicevox.handler = voicevoxHandler([{ ...SPEAKERS[0] }]);
+    // Retried on its own after the short backoff: the list shrinks without another call.
+    await expect.poll(() => e.voice('voicevox:3'), { timeout: 10_000 }).toBeUndefined();
+  });
+
+  it('marks an engine down on a 5xx: later lines fail at once unsent, one probe after the backoff, up on success', async () => {
+    let now = 1_000_000;
+    const e = await started({ circuit: { baseMs: 5_000, maxMs: 60_000, now: () => now } });
+    speech.handler = (req, res, seen) =>
+      seen.url.pathname === '/v1/audio/speech' ? void res.writeHead(502).end() : speechHandler()(req, res, seen);
+    expect((await failure(e.synthesize('one', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect(synths(speech)).toBe(1);
+    const down = await failure(e.synthesize('two', 'speech:af_heart', {}, B));
+    expect(down.reason).toBe('down');
+    expect(down.message).toMatch(/tried again in 5 s/);
+    expect(synths(speech)).toBe(1);
+    // The other engine is not affected.
+    await e.synthesize('別のエンジン', 'voicevox:3', {}, A);
+    // After the backoff: one probe; it fails, and the next backoff is twice as long.
+    now += 5_000;
+    expect((await failure(e.synthesize('three', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect(synths(speech)).toBe(2);
+    now += 5_000;
+    expect((await failure(e.synthesize('four', 'speech:af_heart', {}, A))).reason).toBe('down');
+    expect(synths(speech)).toBe(2);
+    const [, statusDown] = await e.status();
+    expect(statusDown).toMatchObject({ engine: 'speech', down: true, retryAt: 1_000_000 + 5_000 + 10_000 });
+    // It answers again: the probe speaks, and the engine is up.
+    speech.handler = speechHandler();
+    now += 5_000;
+    await e.synthesize('five', 'speech:af_heart', {}, A);
+    await e.synthesize('six', 'speech:af_heart', {}, B);
+    expect(synths(speech)).toBe(4);
+    const [, statusUp] = await e.status();
+    expect(statusUp).toMatchObject({ down: false, lastFailure: undefined });
+  });
+
+  it('does not mark an engine down for a refusal (4xx) or an answer that is not audio', async () => {
+    const e = await started();
+    speech.handler = (req, res, seen) =>
+      seen.url.pathname === '/v1/audio/speech'
+        ? void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')
+        : speechHandler()(req, res, seen);
+    expect((await failure(e.synthesize('a', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
+    expect((await failure(e.synthesize('b', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
+    expect(synths(speech)).toBe(2);
+  });
+
+  it("serves servers in turn: with one line in flight and server A flooding, server B's line is the next sent", async () => {
+    const e = await started({ queue: { maxInFlight: 1, perGuild: 8 } });
+    const hold = held();
+    speech.handler = hold.handler;
+    const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => e.synthesize(text, 'speech:af_heart', {}, A));
+    await expect.poll(() => hold.order.length).toBe(1);
+    const b = e.synthesize('b1', 'speech:af_heart', {}, B);
+    hold.release();
+    await expect.poll(() => hold.order.length).toBe(2);
+    expect(hold.order).toEqual(['a1', 'b1']);
+    for (let i = 0; i < 5; i += 1) {
+      hold.release();
+      if (i < 4) await expect.poll(() => hold.order.length).toBe(3 + i);
+    }
+    await Promise.all([...flood, b]);
+    expect(hold.order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
+  });
+
+  it('holds a server to its share and the queue to its bound, refusing past them as busy', async () => {
+    const e = await started({ queue: { maxInFlight: 1, perGuild: 2, maxWaiting: 2 } });
+    const hold = held();
+    speech.handler = hold.handler;
+    const mine = [e.synthesize('a1', 'speech:af_heart', {}, A), e.synthesize('a2', 'speech:af_heart', {}, A)];
+    const third = await failure(e.synthesize('a3', 'speech:af_heart', {}, A));
+    expect(third.reason).toBe('busy');
+    // Another server still has room, until the whole queue is full.
+    const theirs = e.synthesize('b1', 'speech:af_heart', {}, B);
+    const c = { guildId: '100000000000000003', userId: A.userId };
+    expect((await failure(e.synthesize('c1', 'speech:af_heart', {}, c))).reason).toBe('busy');
+    for (let i = 0; i < 3; i += 1) {
+      await expect.poll(() => hold.order.length).toBe(i + 1);
+      hold.release();
+    }
+    await Promise.all([...mine, theirs]);
+    expect(hold.order).toEqual(['a1', 'b1', 'a2']);
+  });
+
+  it('lets a line go by its signal: waiting, it leaves the queue unsent; under way, its request is cut', async () => {
+    const e = await started({ queue: { maxInFlight: 1 } });
+    const hold = held();
+    speech.handler = hold.handler;
+    const first = new AbortController();
+    const second = new AbortController();
+    const running = e.synthesize('first', 'speech:af_heart', {}, A, first.signal);
+    await expect.poll(() => hold.order.length).toBe(1);
+    const waiting = e.synthesize('second', 'speech:af_heart', {}, B, second.signal);
+    const third = e.synthesize('third', 'speech:af_heart', {}, B);
+    second.abort(new Error('skipped'));
+    await expect(waiting).rejects.toThrow('skipped');
+    first.abort(new Error('stopped'));
+    await expect(running).rejects.toThrow('stopped');
+    await expect.poll(() => hold.cut).toEqual(['first']);
+    await expect.poll(() => hold.order.length).toBe(2);
+    expect(hold.order).toEqual(['first', 'third']);
+    hold.release();
+    await third;
+    // An aborted line says nothing about the engine.
+    const [, status] = await e.status();
+    expect(status!.down).toBe(false);
+  });
+
+  it('never puts the speech server key in a log line, an error or the status, whatever fails', async () => {
+    const out = new PassThrough();
+    const lines: string[] = [];
+    out.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    // No secrets given to the logger: the engines must not write the key in the first place.
+    const logger = createLogger({ level: 'trace', destination: out, pretty: false });
+    const e = await started({ logger, circuit: { baseMs: 1 } }, KEY);
+    const errors: string[] = [];
+    const answers: Handler[] = [
+      (_q, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(`{"detail":"bad key ${KEY}"}`),
+      (_q, res) => void res.writeHead(500, { 'content-type': 'text/plain' }).end(`key ${KEY}`),
+      (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${KEY}</p>`),
+      (_q, res) => void res.writeHead(200, { 'content-type': 'audio/wav' }).end(Buffer.from(`RIFF${KEY}`)),
+      (_q, res) => void res.destroy(),
+    ];
+    for (const answer of answers) {
+      speech.handler = (req, res, seen) =>
+        seen.url.pathname === '/v1/audio/speech' ? answer(req, res, seen) : speechHandler()(req, res, seen);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      try {
+        await e.synthesize('Hello', 'speech:af_heart', {}, A);
+      } catch (error) {
+        errors.push(String(error), (error as Error).stack ?? '', JSON.stringify(error));
+      }
+    }
+    speech.handler = (_q, res) => void res.writeHead(500).end(KEY);
+    const status = JSON.stringify(await e.status());
+    expect(errors.length).toBeGreaterThan(10);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(speech.seen.some((seen) => seen.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    for (const text of [...errors, ...lines, status, String(e)]) expect(text).not.toContain(KEY);
+    // Nor the member's words.
+    for (const line of lines) expect(line).not.toContain('Hello');
+  });
+});
