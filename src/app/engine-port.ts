@@ -33,7 +33,7 @@ export function enginePort(engines: Engines): EnginePort {
     controls: (id) =>
       effectNames(parseEngineVoiceId(id)?.engine === 'voicevox' ? VOICEVOX_APPLIES : SPEECH_SERVER_APPLIES),
     speakLine: async (text, voiceId, controls, owner, signal) => {
-      const spoken = await engines.speak(text, voiceId, controls ?? {}, owner, signal);
+      const spoken = await engines.synthesize(text, voiceId, controls ?? {}, owner, signal);
       return { wav: spoken.wav };
     },
     // A server past its share of the engine is told busy; any other failure of the engine, eSpeak NG may speak for.
