@@ -15,6 +15,7 @@ import {
   type FakeDiscordOptions,
 } from '@saybot/local-discord';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
+import { startSpeechServerDouble, startVoicevoxDouble } from '@saybot/engine-doubles';
 import { freePort, saybotEnvironment } from './saybot-env.ts';
 
 /** SayBot's entry point, run as a program (never imported): the repository's src/bin/start.ts. */
@@ -53,6 +54,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...(options.sandboxRecords !== undefined ? { maxRecords: options.sandboxRecords } : {}),
   });
   await options.own(() => sandbox.close());
+  // The owner's own engines, as doubles: a VOICEVOX engine and an OpenAI-compatible speech server, their voices told
+  // apart by pitch, so a newcomer hears `voicevox:` and `speech:` voices with no engine installed.
+  const voicevox = await startVoicevoxDouble({ speech: options.speech });
+  await options.own(() => voicevox.close());
+  const speechServer = await startSpeechServerDouble({ speech: options.speech });
+  await options.own(() => speechServer.close());
   const token = fakeToken();
   // The dashboard's address is known before SayBot starts: its callback is registered with the local Discord.
   const dashboardPort = await freePort();
@@ -72,6 +79,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   await options.own(() => discord.close());
   options.log(`local Discord on ${discord.restUrl}; Voice API sandbox on ${sandbox.url} (${sandbox.speech})`);
+  options.log(`VOICEVOX engine double on ${voicevox.url}; speech server double on ${speechServer.url}`);
   options.beforeBot?.(discord);
 
   const bot = startBotProcess({
@@ -79,7 +87,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     caCertificatePem: discord.caCertificatePem,
     ...(options.keep !== undefined ? { keep: options.keep } : {}),
     // What an operator's .env holds, pointed at the local servers; the store and cache in the process's own folder.
-    env: saybotEnvironment({ token, discord, sandbox, dashboardPort, clientSecret }),
+    env: saybotEnvironment({
+      token,
+      discord,
+      sandbox,
+      dashboardPort,
+      clientSecret,
+      engines: { voicevox: voicevox.url, speechServer: speechServer.url },
+    }),
   });
   options.botStarted?.(bot);
   await options.own(() => bot.stop());

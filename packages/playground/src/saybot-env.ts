@@ -18,6 +18,8 @@ export function saybotEnvironment(input: {
   sandbox: Sandbox;
   dashboardPort: number;
   clientSecret: string;
+  /** The engine doubles' base URLs (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none, as an owner without engines. */
+  engines?: { voicevox: string; speechServer: string };
 }): Record<string, string> {
   const { discord, sandbox } = input;
   return {
@@ -33,6 +35,14 @@ export function saybotEnvironment(input: {
     DASHBOARD_PORT: String(input.dashboardPort),
     DISCORD_CLIENT_SECRET: input.clientSecret,
     DASHBOARD_LOGINS_PER_MINUTE: String(PLAYGROUND_LOGINS_PER_MINUTE),
+    ...(input.engines === undefined
+      ? {}
+      : {
+          VOICEVOX_URL: input.engines.voicevox,
+          SPEECH_SERVER_URL: input.engines.speechServer,
+          // When the paid voice may not speak: Japanese in a VOICEVOX style, English in a speech server's voice.
+          FREE_VOICES: 'ja=voicevox:0,en=speech:af_heart,*=espeak',
+        }),
   };
 }
 
