@@ -252,6 +252,17 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
       return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.maybeCharged.timeout' }, level: 'warn' };
     if (error instanceof ConnectionError)
       return { code: 'api-connection', message: { key: 'error.api.maybeCharged.connection' }, level: 'warn' };
+    // The service's own answer (its headers and its JSON error) with a status that proves no charge either way (a 502
+    // or 504 it sends for an upstream of its own): its words, and the charge as the rule says.
+    if (error.status !== undefined && error.fromService && error.serviceMessage !== undefined)
+      return {
+        code: 'api-server-error',
+        message: {
+          key: 'error.api.maybeCharged.service',
+          params: { status: error.status, said: echo(error.serviceMessage, 200) },
+        },
+        level: 'warn',
+      };
     // An answer with a status that is not provably the service's (a gateway's page in its place), whatever status.
     if (error.status !== undefined)
       return {

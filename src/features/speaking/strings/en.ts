@@ -124,6 +124,8 @@ export const en = {
     "The voice service, or something in front of it, refused this request ({status}) without the service's own word on why, so nothing was made and nothing was spent. The owner has been told; please try again later.",
   'error.api.refusedOnTheWay.maybeCharged':
     'The voice service, or something in front of it, refused this request ({status}), and the bot cannot tell which, nor whether its characters were counted: they are counted as spent here. The owner has been told; ask again only if you still want it.',
+  'error.api.maybeCharged.service':
+    'The voice service answered {status} and said: "{said}". It failed after taking the request, so the bot cannot tell whether it counted its characters: they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':
