@@ -307,6 +307,15 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
       : reason?.code === 'quota-too-few-left' || reason?.code === 'quota-used-up'
         ? reason.resetAt
         : undefined;
+  // What is left, by the service's last word, to those who may see the plan's figures.
+  if (reason?.code === 'quota-too-few-left' && audience.planFigures)
+    return {
+      ...inner,
+      message: {
+        key: 'error.paidPartWay.tooFewLeft',
+        params: { paid, left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
+      },
+    };
   if (quotaReset !== undefined)
     return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
   if (reason?.code.startsWith('budget-') === true)

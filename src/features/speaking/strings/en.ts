@@ -135,6 +135,8 @@ export const en = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
+  'error.paidPartWay.tooFewLeft':
+    'The voice service made part of this and counted its {paid} characters, which are spent. It has only {left} characters left this month and the next part needs {needed}, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
     'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
   'error.paidPartWay.keyRefused':

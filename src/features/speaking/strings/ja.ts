@@ -134,6 +134,8 @@ export const ja: Translation<typeof en> = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
+  'error.paidPartWay.tooFewLeft':
+    '音声サービスはこの一部を作成し、その {paid} 文字を数えました（消費済みです）。今月の残りは {left} 文字だけで、次の部分には {needed} 文字が必要なため、残りは送信しませんでした。上限は {reset} にリセットされます。',
   'error.paidPartWay.budget':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。残りの部分はここでの文字数の予算を超えるため、送信していません。残りは /usage で確認できます。',
   'error.paidPartWay.keyRefused':

@@ -132,6 +132,8 @@ export const ko: Translation<typeof en> = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
+  'error.paidPartWay.tooFewLeft':
+    '음성 서비스가 이 중 일부를 만들고 {paid}자를 셌으며, 그 글자 수는 사용되었습니다. 이번 달 남은 글자는 {left}자뿐이고 다음 부분에는 {needed}자가 필요해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.budget':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 나머지는 이곳의 글자 수 예산을 넘기 때문에 보내지 않았습니다. 남은 양은 /usage에서 볼 수 있습니다.',
   'error.paidPartWay.keyRefused':
