@@ -33,6 +33,7 @@ import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import './strings.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
+import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
 import {
   MEMBER_AUDIENCE,
@@ -66,6 +67,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
   }
+  // A field of Discord's payload that should have held an ID did not: nothing was asked of Discord with it.
+  if (error instanceof MissingIdError)
+    return { code: 'payload-missing-id', message: { key: 'error.payload.missingId' }, level: 'warn' };
   if (error instanceof SpeechInputError) {
     const message = inputMessage(error.problem);
     return { code: message.key, message, level: 'info' };

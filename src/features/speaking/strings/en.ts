@@ -194,6 +194,8 @@ export const en = {
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
   'buttons.notCached':
     "This audio is no longer in SayBot's cache, and replaying it would cost characters again, so nothing was done. Use the command again if you want it.",
+  'error.payload.missingId':
+    "Discord's request lacked an ID I need (or it was not a valid one), so I did nothing with it. Please try again.",
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':

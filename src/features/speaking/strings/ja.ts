@@ -192,6 +192,8 @@ export const ja: Translation<typeof en> = {
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'buttons.notCached':
     'この音声はもう SayBot のキャッシュになく、再生するとまた文字数がかかるため、何もしませんでした。必要ならコマンドをもう一度使ってください。',
+  'error.payload.missingId':
+    'Discord からのリクエストに必要な ID がない（または正しくない）ため、何もしませんでした。もう一度お試しください。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':

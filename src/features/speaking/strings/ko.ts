@@ -190,6 +190,8 @@ export const ko: Translation<typeof en> = {
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'buttons.notCached':
     '이 오디오는 더 이상 SayBot 캐시에 없어 다시 재생하면 문자 수가 다시 들기 때문에 아무것도 하지 않았습니다. 원하시면 명령을 다시 사용해 주세요.',
+  'error.payload.missingId':
+    'Discord의 요청에 필요한 ID가 없거나 올바르지 않아 아무것도 하지 않았습니다. 다시 시도해 주세요.',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':
