@@ -276,5 +276,5 @@ async function speakAndAnswer(
       ? { ...answer, notes: [...answer.notes, privateFileNote] }
       : answer;
   const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
-  await showAnswer(interaction, context.logger, shown, where, privately, buttons);
+  await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
 }
