@@ -21,6 +21,7 @@ import {
 } from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
+import { snowflakeOf } from '../src/core/interactions/discord-ids.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = SPEAKING_USES;
@@ -36,6 +37,10 @@ export const SPEAK_COMMAND = 'speak-message';
 
 export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
+  // The words are held to their author's rights: a message whose author Discord left out is not read (and no
+  // request is built from the missing ID: src/core/interactions/discord-ids.ts).
+  const authorId = snowflakeOf((interaction.targetMessage.author as { id?: unknown } | null | undefined)?.id);
+  if (authorId === undefined) throw new UserError('speak.noAuthor');
   // The dictionary's entries are read only when they changed since the last message (storedDictionary).
   const [autoread, dictionary] = await Promise.all([
     context.store.autoRead.get(guildId),
@@ -72,7 +77,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     // The words are the message author's: they are held to the rules for a member's words there, as announcements are.
     {
       private: true,
-      author: { memberId: interaction.targetMessage.author.id, member: interaction.targetMessage.member },
+      author: { memberId: authorId, member: interaction.targetMessage.member },
     },
   );
 };

@@ -14,6 +14,7 @@
 // REST; which servers the bot is in at all, from its own guild list), and a dictionary changed there is announced to
 // every shard (broadcastEval), whose auto-read reloads it from the shared store: what a page shows and changes is the
 // store's, never a shard's memory.
+import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,
   Events,
@@ -172,7 +173,7 @@ export function dashboardBot(
     if (!ours(guildId)) return memberOverRest(bot.client, cdn, guildId, userId);
     const guild = cached(guildId);
     if (guild === undefined) return undefined;
-    const member = await unlessNotThere(guild.members.fetch({ user: userId, force: true, cache: true }));
+    const member = await unlessNotThere(fetchOneMember(guild, userId, 'session user', { force: true, cache: true }));
     if (member === undefined) {
       // discord.js keeps a member it was told of until an event it may never get: Discord's answer is the truth.
       guild.members.cache.delete(userId);
@@ -267,7 +268,7 @@ export function dashboardBot(
         // Voice is played by the shard that holds the server: from another shard's, the member uses /scene.
         const guild = ours(guildId) ? cached(guildId) : undefined;
         if (guild === undefined) throw new UserError('studio.scenes.otherShard');
-        const member = await guild.members.fetch({ user: userId, cache: true });
+        const member = await fetchOneMember(guild, userId, 'session user', { cache: true });
         // Where the member asks, all SayBot's own view (the member fetched afresh above).
         const place: MemberPlace = { guildId, guild, member, user: member.user, memberPermissions: member.permissions };
         const target = memberVoiceChannel(place, { players: bot.players, speech: core.speech }, bot.autoread);

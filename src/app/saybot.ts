@@ -64,6 +64,12 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command'> | undefined;
   /** ALLOWED_GUILDS, made before the core (whose pipeline asks it whether a server is served). */
   allowedGuilds: AllowedGuilds;
+  /**
+   * Discord closed the gateway, once SayBot was ready, with a code discord.js does not come back from (4004, 4010 to
+   * 4014): SayBot would stay up and deaf. The process's entry (src/bin/start.ts) ends it non-zero, so its supervisor
+   * (Docker, systemd, the shard manager) starts it again; the error line is written here first.
+   */
+  onGatewayLost?: ((code: number) => void) | undefined;
 }
 
 /**
@@ -96,6 +102,8 @@ export class SayBot {
   readonly #commands: Map<string, AnyCommandModule>;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
+  /** Logged in and ready: a gateway close from now on is no longer the login's to handle (src/app/intents.ts). */
+  #ready = false;
 
   readonly #options: SayBotOptions;
 
@@ -278,7 +286,16 @@ export class SayBot {
     this.#allowedGuilds.watch(client);
     client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
     client.on(Events.Warn, (message) => logger.warn({ detail: message }, 'discord client warning'));
+    // discord.js emits ShardDisconnect only for a close it does not come back from (4004, 4010 to 4014).
     client.on(Events.ShardDisconnect, (event, shardId) => {
+      if (this.#ready && !this.#stopping) {
+        logger.error(
+          { code: 'gateway-lost', closeCode: event.code, closeName: GatewayCloseCodes[event.code], shardId },
+          `Discord closed the gateway with ${event.code} (${GatewayCloseCodes[event.code] ?? 'unknown'}) and discord.js does not reconnect after it: exiting so that the supervisor starts SayBot again`,
+        );
+        this.#options.onGatewayLost?.(event.code);
+        return;
+      }
       // 4014 (Message Content not enabled) is said once, with what to do, by src/app/intents.ts.
       if (event.code !== GatewayCloseCodes.DisallowedIntents)
         logger.warn({ code: event.code, shardId }, 'gateway disconnected');
@@ -327,6 +344,7 @@ export class SayBot {
       await options.core.store.close();
       throw error;
     }
+    this.#ready = true;
     options.logger.info(
       { user: this.client.user?.tag, guilds: this.client.guilds.cache.size, commands: [...commands.keys()] },
       'SayBot is ready',

@@ -79,6 +79,11 @@ export interface StartSeams {
   commands?: Map<string, AnyCommandModule>;
   /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
   voicePlane?: VoicePlaneOptions;
+  /**
+   * A gateway close discord.js does not come back from, once ready (SayBotOptions `onGatewayLost`): src/bin/start.ts
+   * ends the process non-zero; a test may only note it.
+   */
+  onGatewayLost?: (code: number) => void;
 }
 
 /**
@@ -196,6 +201,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
       readyTimeoutMs: seams.readyTimeoutMs,
       now: seams.now,
       allowedGuilds,
+      onGatewayLost: seams.onGatewayLost,
     });
     // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;

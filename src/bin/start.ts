@@ -54,15 +54,32 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => st
 // A shard whose manager is gone would run unmanaged (and twice, once the manager is started again).
 if (process.send !== undefined) process.on('disconnect', () => stopOn('disconnect'));
 
+/** How long a process whose gateway is lost waits for its shutdown (books, voice, store) before it exits anyway. */
+const GATEWAY_LOST_STOP_MS = 15_000;
+
+/**
+ * Discord closed the gateway for good (SayBot logged the error line): the process ends with status 1 after its
+ * shutdown, so that its supervisor (Docker's `restart: unless-stopped`, systemd's `Restart=on-failure`, the shard
+ * manager) starts it again, rather than leaving it up and deaf.
+ */
+let lost = false;
+function gatewayLost(): void {
+  if (lost || stopSignal !== undefined) return;
+  lost = true;
+  setTimeout(() => process.exit(1), GATEWAY_LOST_STOP_MS).unref();
+  void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+}
+
 async function start(): Promise<Running> {
   loadDotenv(process.env);
   const config = loadConfig(process.env);
+  const seams = { onGatewayLost: gatewayLost };
   if (config.shard !== undefined) {
-    const bot = await startSayBot(config);
+    const bot = await startSayBot(config, seams);
     announceShardReady();
     return bot;
   }
-  if (config.shards === undefined) return startSayBot(config);
+  if (config.shards === undefined) return startSayBot(config, seams);
   const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) }).child({
     role: 'shard-manager',
   });

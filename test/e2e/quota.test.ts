@@ -316,7 +316,7 @@ describe('/usage', () => {
     expect(u.botSent).toBe(billed);
     // The service's own count (X-RateLimit-Used) of a key that started the month at 0.
     expect(u.botUsed).toBe(billed);
-    expect(u.content).toContain("(the service's count)");
+    expect(u.content).toMatch(/\(the service's count as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)/);
     expect(u.botLimit).toBe(300_000);
     expect(u.botRemaining).toBe(300_000 - billed);
     expect(u.guildSpent - before.guildSpent).toBe(countCharacters(text));

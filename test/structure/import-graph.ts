@@ -23,7 +23,7 @@ export function sourceFiles(folders: readonly string[]): string[] {
   return files.sort();
 }
 
-/** The module specifiers a file imports or re-exports statically (`import type` included). */
+/** The module specifiers a file imports, re-exports or augments statically (`import type` included). */
 export function staticImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
   const specifiers: string[] = [];
@@ -35,6 +35,9 @@ export function staticImports(file: string): string[] {
     ) {
       specifiers.push(statement.moduleSpecifier.text);
     }
+    // `declare module './x.ts' { ... }` adds to that module (declaration merging: OrderEffects' fields, a feature's
+    // strings and store areas): it ties the two together as an import does.
+    if (ts.isModuleDeclaration(statement) && ts.isStringLiteral(statement.name)) specifiers.push(statement.name.text);
   }
   return specifiers;
 }

@@ -13,9 +13,12 @@
 // src/features/speaking/gate.ts): the gate's functions that answer them (judge, recheck, postsPrivately) are taken
 // from it by no other file, directly or through the feature's index.ts; the port's three methods are called in one
 // file, the core's asker (src/core/order/rights-asker.ts), which the pipeline asks through; the port is handed to the
-// pipeline by the app (src/app/start-saybot.ts) and imported nowhere else. What else the gate exports reads rights
-// where no order exists yet or SayBot posts with its own (a voice message's claim, SayBot's right to post one, a
-// message as auto-read receives it), each listed below with the one module that imports it.
+// pipeline by the app (src/app/start-saybot.ts) and imported nowhere else. Every other rights question (a voice
+// message's claim as its target is chosen, auto-read's mute and deafen checks, the dashboard's and the studio's) asks
+// the core's asker too. Which of the gate's declarations reach its questions is read from what their bodies name, not
+// from their names: a wrapper exported beside the port is a side door. What else the gate exports reads rights where
+// SayBot posts with its own or no order exists (SayBot's right to post a voice message, a leave judged by the channel
+// left, the table itself), each listed below with the one module that imports it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -138,11 +141,9 @@ describe('one asker of the rights', () => {
     expect(importersOf([GATE_MODULE], [GATE_MODULE])).toEqual({
       // The table itself, a place without an interaction, and a message as auto-read receives it (its author's
       // voice rights at arrival, a leave judged by the channel left): auto-read takes them through index.ts.
-      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
+      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'rightsFor', 'voicePlace'],
       // SayBot's own rights to post a voice message it was asked for (else it answers with a file).
       'src/features/speaking/voice-message-post.ts': ['botMayPostVoiceMessage'],
-      // A voice message's target, as it is chosen: whether the member may post one there themselves.
-      'src/features/speaking/voice-message-rights.ts': ['memberMayPostVoiceMessage'],
     });
   });
 
@@ -169,7 +170,84 @@ describe('one asker of the rights', () => {
     });
     expect(namedImports(SPEAKING_INDEX)).toContainEqual({
       from: PORT_IMPLEMENTATION,
-      names: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'memberVoiceBar', 'rightsFor', 'voicePlace'],
+      names: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'rightsFor', 'voicePlace'],
     });
+  });
+});
+
+/** The gate's top-level declarations: whether each is exported, and which of the others its body names. */
+function declarationsOf(file: string): Map<string, { exported: boolean; names: Set<string> }> {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found = new Map<string, { exported: boolean; names: Set<string> }>();
+  const exportedByClause = new Set<string>();
+  const identifiersIn = (node: ts.Node): Set<string> => {
+    const names = new Set<string>();
+    const walk = (child: ts.Node): void => {
+      if (ts.isIdentifier(child)) names.add(child.text);
+      ts.forEachChild(child, walk);
+    };
+    walk(node);
+    return names;
+  };
+  const isExported = (statement: ts.Statement) =>
+    ts.canHaveModifiers(statement) &&
+    (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const statement of source.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name !== undefined)
+      found.set(statement.name.text, { exported: isExported(statement), names: identifiersIn(statement) });
+    else if (ts.isVariableStatement(statement))
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name))
+          found.set(declaration.name.text, { exported: isExported(statement), names: identifiersIn(declaration) });
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier === undefined) {
+      const clause = statement.exportClause;
+      if (clause !== undefined && ts.isNamedExports(clause))
+        for (const element of clause.elements) exportedByClause.add((element.propertyName ?? element.name).text);
+    }
+  }
+  for (const name of exportedByClause) {
+    const declaration = found.get(name);
+    if (declaration !== undefined) declaration.exported = true;
+  }
+  return found;
+}
+
+describe("the gate's questions reached only through the port", () => {
+  it('no export of the gate but the port reaches judge, recheck or postsPrivately, by what each body calls, whatever it is named', () => {
+    const declarations = declarationsOf(GATE_MODULE);
+    for (const question of ['judge', 'recheck', 'postsPrivately']) {
+      expect(declarations.has(question), question).toBe(true);
+      expect(declarations.get(question)?.exported, `${question} is exported`).toBe(false);
+    }
+    const reaches = (start: string): Set<string> => {
+      const seen = new Set<string>();
+      const queue = [start];
+      while (queue.length > 0) {
+        const name = queue.pop()!;
+        for (const next of declarations.get(name)?.names ?? []) {
+          if (next === name || seen.has(next) || !declarations.has(next)) continue;
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+      return seen;
+    };
+    const sideDoors = [...declarations]
+      .filter(([name, declaration]) => declaration.exported && name !== 'gatePort')
+      .flatMap(([name]) =>
+        [...reaches(name)].filter((reached) => ORDER_QUESTIONS.has(reached)).map((reached) => `${name} -> ${reached}`),
+      );
+    expect(sideDoors).toEqual([]);
+    // The port itself reaches all three (the check would see it lose one).
+    expect([...reaches('gatePort')].filter((name) => ORDER_QUESTIONS.has(name)).sort()).toEqual([
+      'judge',
+      'postsPrivately',
+      'recheck',
+    ]);
+  });
+
+  it('the other modules of the speaking feature and auto-read take nothing from the gate but what is listed above', () => {
+    const takers = Object.keys(importersOf([GATE_MODULE], [GATE_MODULE])).sort();
+    expect(takers).toEqual([SPEAKING_INDEX, 'src/features/speaking/voice-message-post.ts']);
   });
 });

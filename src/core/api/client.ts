@@ -39,7 +39,14 @@ import {
   type KeyStateSnapshot,
   type ResponseHeaders,
 } from './response.ts';
-import { answerCharge, isRetryable, retryDelayMs, transportCharge, type RetryPolicy } from './retry.ts';
+import {
+  answerCharge,
+  isRetryable,
+  retryDelayMs,
+  serviceAnswered,
+  transportCharge,
+  type RetryPolicy,
+} from './retry.ts';
 import {
   CloneVoiceRequestSchema,
   EmotionTtsRequestSchema,
@@ -581,7 +588,8 @@ export class VoiceApiClient {
       record(charge === 'not-charged');
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
-      throw errorForStatus(status, headers, this.#serviceMessage(bytes, outgoing.said)).chargedAs(charge);
+      const said = this.#serviceMessage(bytes, outgoing.said);
+      throw errorForStatus(status, headers, said, Date.now(), serviceAnswered(headers, bytes)).chargedAs(charge);
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).

@@ -34,6 +34,8 @@ export interface VoiceApiErrorDetails {
   rateLimit?: RateLimitInfo;
   cause?: unknown;
   charge?: ChargeAnswer;
+  /** The answer is provably the service's own (retry.ts `serviceAnswered`: its headers and its JSON error body). */
+  fromService?: boolean;
 }
 
 export class VoiceApiError extends Error {
@@ -43,6 +45,11 @@ export class VoiceApiError extends Error {
   /** What the service said, from a JSON, text or HTML body (tags stripped, length capped). */
   readonly serviceMessage: string | undefined;
   readonly rateLimit: RateLimitInfo | undefined;
+  /**
+   * The answer is provably the service's own (its headers and its JSON error body, retry.ts `serviceAnswered`), whatever
+   * its status: its words are the service's to tell, even where its status (a 502, a 504) proves no charge either way.
+   */
+  readonly fromService: boolean;
   #charge: ChargeAnswer | undefined;
 
   constructor(message: string, details: VoiceApiErrorDetails = {}) {
@@ -52,6 +59,7 @@ export class VoiceApiError extends Error {
     this.requestId = details.requestId;
     this.serviceMessage = details.serviceMessage;
     this.rateLimit = details.rateLimit;
+    this.fromService = details.fromService === true;
     this.#charge = details.charge;
   }
 
@@ -77,6 +85,7 @@ export class VoiceApiError extends Error {
       requestId: this.requestId,
       serviceMessage: this.serviceMessage,
       rateLimit: this.rateLimit,
+      fromService: this.fromService,
       charge: this.#charge,
     };
   }

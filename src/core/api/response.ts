@@ -201,16 +201,20 @@ export function classify429(
   return 'rate-limit';
 }
 
-/** The typed error for a non-2xx answer. */
+/**
+ * The typed error for a non-2xx answer. `fromService`: the answer is provably the service's own (retry.ts
+ * `serviceAnswered`), so its words are the service's whatever its status.
+ */
 export function errorForStatus(
   status: number,
   headers: ResponseHeaders,
   serviceMessage: string | undefined,
   now = Date.now(),
+  fromService = false,
 ): VoiceApiError {
   const requestId = requestIdOf(headers);
   const rateLimit = rateLimitOf(headers, now);
-  const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit };
+  const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit, fromService };
   const tail = describe(status, requestId, serviceMessage);
   if (status === 400 || status === 413 || status === 415 || status === 422) {
     return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);

@@ -103,6 +103,15 @@ export function answerCharge(status: number, headers: ResponseHeaders, body: Uin
 }
 
 /**
+ * Whether an error answer is provably the service's own, whatever its status: its headers and its JSON error body.
+ * For a 502 or 504 this proves who speaks, never what was charged (the service may speak for an upstream of its own
+ * that had the request): its words are told as the service's, its charge stays `maybe-charged` (answerCharge).
+ */
+export function serviceAnswered(headers: ResponseHeaders, body: Uint8Array | undefined): boolean {
+  return hasServiceHeaders(headers) && isServiceErrorBody(body);
+}
+
+/**
  * Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
  * answer proven by the rule (`not-charged`: its headers and its error body). Usage figures are not asked for: the
  * service documents them as optional, and its own 429 without them is still its month used up. Anything else that

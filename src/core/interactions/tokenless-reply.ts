@@ -1,6 +1,7 @@
 // The one place a reply goes when its interaction's token is gone (acknowledge.ts): a private reply to the member
 // by DM, never to the channel; a public one to the channel, naming the requester. With the member's DMs closed, a
 // private reply is dropped with one log line (no message body in it).
+import { fetchOneChannel } from './discord-ids.ts';
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
@@ -95,7 +96,8 @@ async function postInChannel(
   content: string,
   files: AttachmentPayload[],
 ): Promise<void> {
-  const channel = interaction.channel ?? (await interaction.client.channels.fetch(interaction.channelId));
+  const channel =
+    interaction.channel ?? (await fetchOneChannel(interaction.client, interaction.channelId, 'interaction channel'));
   if (!channel?.isSendable())
     throw new Error(`cannot post the reply of interaction ${interaction.id} in channel ${interaction.channelId}`);
   await channel.send({ content: `<@${interaction.user.id}> ${content}`, allowedMentions: NO_MENTIONS, files });

@@ -17,6 +17,7 @@ import {
   type PartSpend,
   type SpendContext,
 } from './charge.ts';
+import { knownTooFew, serviceCount } from './service-figures.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 // Budgets: pure rules, no storage; Accounting below feeds them the figures.
@@ -201,9 +202,15 @@ export interface UsageReport {
   /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
   botBudget: number;
   bot: {
-    /** The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's. */
+    /**
+     * The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's; the whole
+     * limit while the month is marked used up and the service's figures do not say so themselves.
+     */
     used: number;
+    /** `used` and `remaining` are the service's own figures (from its last answer that carried them, 2xx or not). */
     fromService: boolean;
+    /** When the service's figures arrived (with `fromService`). */
+    countedAt?: Date;
     /** What SayBot itself sent this month. */
     spent: number;
     saved: number;
@@ -573,7 +580,7 @@ export class Accounting {
     hold: string | undefined,
     probe: Probe | undefined,
   ): Promise<LedgerEntry> {
-    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then((mark) => {
+    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then(async (mark) => {
       if (mark !== undefined)
         throw new Refusal({
           code: 'quota-used-up',
@@ -581,6 +588,27 @@ export class Accounting {
           resetAt: mark.resetAt,
           beforeSending: true,
         });
+      // A part the service said, lately, it has too few characters left for: told, not sent (service-figures.ts).
+      // Not for a probe: it goes out to find out.
+      const tooFew =
+        probe === undefined
+          ? knownTooFew((await this.#store.quota.get()).service, spend.characters, this.#now())
+          : undefined;
+      if (tooFew !== undefined) {
+        this.#log.info(
+          { code: 'quota-too-few-left', ...context, left: tooFew.left, needed: spend.characters, figuresAt: tooFew.at },
+          "not sent: the service's fresh figures leave too few characters for this part",
+        );
+        throw new Refusal(
+          {
+            code: 'quota-too-few-left',
+            left: tooFew.left,
+            needed: spend.characters,
+            resetAt: tooFew.resetAt ?? nextMonthStart(this.#now()),
+          },
+          { level: 'warn' },
+        );
+      }
       return this.#ledger.writeAhead({
         at: this.#now(),
         ...context,
@@ -668,6 +696,16 @@ export class Accounting {
       .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
+  /**
+   * The usage figures of an answer the service refused with (its 429, its 400), proven its own: kept as a 2xx's are,
+   * dated now, so /usage and the dashboard tell the month as the service counts it (the key may be used elsewhere).
+   */
+  async noteServiceFigures(usage: UsageInfo): Promise<void> {
+    await this.#store.quota
+      .noteService(usage, this.#now())
+      .catch((error: unknown) => this.#log.error({ err: error }, "could not keep the service's usage figures"));
+  }
+
   /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */
   quotaExceeded(error: QuotaExceededError): Promise<Date> {
     return this.#month.exceeded(error);
@@ -686,9 +724,13 @@ export class Accounting {
       this.budgetsFor(guildId),
     ]);
     const service = state.service?.month === month ? state.service : undefined;
-    const used = service?.used ?? bot.spent;
-    const limit = service?.limit ?? this.#planLimit;
+    const counted = serviceCount(service, month, this.#planLimit);
     const exhausted = mark?.resetAt;
+    // The service's count stands beside the used-up mark only when it agrees (nothing left): figures from before the
+    // mark (its 429 sent none) are not told as what is left.
+    const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
+    const limit = told?.limit ?? service?.limit ?? this.#planLimit;
+    const used = told?.used ?? (mark === undefined ? bot.spent : limit);
     return {
       month,
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
@@ -697,11 +739,12 @@ export class Accounting {
       botBudget: this.#botMonthly,
       bot: {
         used,
-        fromService: service?.used !== undefined,
+        fromService: told !== undefined,
+        ...(told === undefined ? {} : { countedAt: told.at }),
         spent: bot.spent,
         saved: bot.saved,
         limit,
-        remaining: exhausted ? 0 : (service?.remaining ?? Math.max(0, limit - used)),
+        remaining: exhausted ? 0 : (told?.remaining ?? Math.max(0, limit - used)),
       },
       member: {
         spentToday: member,

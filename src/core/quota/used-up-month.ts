@@ -11,6 +11,7 @@ import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
 import { nextMonthStart } from './calendar.ts';
+import { serviceFiguresOf } from './service-figures.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
@@ -192,6 +193,8 @@ export interface QuotaBooks {
   quotaExceeded(error: QuotaExceededError): Promise<unknown>;
   /** Any other answer's usage figures, which may end a used-up month. */
   observeUsage(usage: UsageInfo | undefined): Promise<void>;
+  /** The usage figures of a refusal proven the service's own: the month as the service counts it. */
+  noteServiceFigures(usage: UsageInfo): Promise<void>;
 }
 
 /** Runs one API call of `characters` under the month's quota policy. */
@@ -204,6 +207,8 @@ export async function callUnderQuota<T>(
   try {
     return await send();
   } catch (error) {
+    const figures = serviceFiguresOf(error);
+    if (figures !== undefined) await accounting?.noteServiceFigures(figures);
     const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
     if (proven && left !== undefined && left > 0 && left < characters) {

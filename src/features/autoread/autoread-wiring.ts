@@ -70,6 +70,14 @@ export class AutoreadWiring implements AutoreadControl {
       },
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
+      // The member as the message brought them (not cached yet, maybe), asked of the port as the order will be.
+      memberBarredAt: (member, voiceChannelId) => {
+        const revoked = speech.rights.stillAllows({
+          does: ['member-words'],
+          at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
+        });
+        return revoked !== undefined && 'channelId' in revoked;
+      },
       notify: (notice) => this.#notify(notice),
       notifyBehind: (notice) => this.#notifyBehind(notice),
       notifyFallback: (notice) => this.#notifyFallback(notice),

@@ -182,7 +182,7 @@ async function deliver(
     }
     case 'voice-message': {
       const srt = subtitlesFile(scene.plan.turns, answer.timeline);
-      const bar = privately ? 'member-no-permission' : claimMemberVoiceMessage(interaction);
+      const bar = privately ? 'member-no-permission' : claimMemberVoiceMessage(interaction, context.speech.rights);
       const posted =
         bar === undefined
           ? await postVoiceMessage(

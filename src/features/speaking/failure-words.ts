@@ -34,6 +34,7 @@ import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import './strings.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
+import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
 import {
   MEMBER_AUDIENCE,
@@ -67,6 +68,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     const message = refusalMessage(error.reason, audience);
     return { code: message.key, message, level: error.level };
   }
+  // A field of Discord's payload that should have held an ID did not: nothing was asked of Discord with it.
+  if (error instanceof MissingIdError)
+    return { code: 'payload-missing-id', message: { key: 'error.payload.missingId' }, level: 'warn' };
   if (error instanceof SpeechInputError) {
     const message = inputMessage(error.problem);
     return { code: message.key, message, level: 'info' };
@@ -261,6 +265,17 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
       return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.maybeCharged.timeout' }, level: 'warn' };
     if (error instanceof ConnectionError)
       return { code: 'api-connection', message: { key: 'error.api.maybeCharged.connection' }, level: 'warn' };
+    // The service's own answer (its headers and its JSON error) with a status that proves no charge either way (a 502
+    // or 504 it sends for an upstream of its own): its words, and the charge as the rule says.
+    if (error.status !== undefined && error.fromService && error.serviceMessage !== undefined)
+      return {
+        code: 'api-server-error',
+        message: {
+          key: 'error.api.maybeCharged.service',
+          params: { status: error.status, said: echo(error.serviceMessage, 200) },
+        },
+        level: 'warn',
+      };
     // An answer with a status that is not provably the service's (a gateway's page in its place), whatever status.
     if (error.status !== undefined)
       return {
@@ -305,6 +320,15 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
       : reason?.code === 'quota-too-few-left' || reason?.code === 'quota-used-up'
         ? reason.resetAt
         : undefined;
+  // What is left, by the service's last word, to those who may see the plan's figures.
+  if (reason?.code === 'quota-too-few-left' && audience.planFigures)
+    return {
+      ...inner,
+      message: {
+        key: 'error.paidPartWay.tooFewLeft',
+        params: { paid, left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
+      },
+    };
   if (quotaReset !== undefined)
     return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
   if (reason?.code.startsWith('budget-') === true)

@@ -95,7 +95,7 @@ const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
 ]);
 
 /** Whether an order with these effects may be accepted, and whether its post must be private. Reads caches only. */
-export function judge(effects: Effects): Verdict {
+function judge(effects: Effects): Verdict {
   const place = effects.at;
   if (place === null) return { kind: 'allowed', privately: false };
   const { member: memberRights, bot: botRights } = rightsFor(effects.does);
@@ -174,24 +174,11 @@ function authorError(author: WordsAuthor, place: Place): Error {
 }
 
 /**
- * Whether a member may post a voice message themselves where they asked, by their rights there as Discord sent them
- * with the interaction (`thread`: Send Messages in Threads): what a voice message's target claims as it is chosen
- * (voice-message-rights.ts), with the channel's slowmode, before any order exists.
- */
-export function memberMayPostVoiceMessage(
-  memberId: string,
-  text: { thread: boolean; member: Readonly<PermissionsBitField> | null },
-): boolean {
-  const verdict = judge({ does: ['post-voice-message'], at: { guild: null, memberId, text: { ...text, bot: null } } });
-  return verdict.kind === 'allowed' && !verdict.privately;
-}
-
-/**
  * Asked again before each part is fetched and before it plays: the member's voice rights where it speaks (a
  * moderator's mute, a timeout, Speak or Connect taken away, the member gone from the channel). What was posted is
  * posted at once, so only the voice effects are asked again.
  */
-export function recheck(effects: Effects): Revocation | undefined {
+function recheck(effects: Effects): Revocation | undefined {
   const place = effects.at;
   const channelId = place?.voiceChannelId;
   if (place === null || channelId === undefined) return undefined;
@@ -212,7 +199,7 @@ export function recheck(effects: Effects): Revocation | undefined {
  * order was accepted: Discord's events keep the caches current), not as the interaction carried them. What was paid
  * for is still delivered, privately, as for a right denied from the start.
  */
-export function postsPrivately(effects: Effects): boolean {
+function postsPrivately(effects: Effects): boolean {
   const place = effects.at;
   if (place === null || place.text === undefined) return false;
   const verdict = judge({
@@ -231,18 +218,6 @@ function textRightsNow(place: Place): Readonly<PermissionsBitField> | null | und
   const channel = place.guild?.channels.cache.get(channelId);
   if (channel === undefined || !('permissionsFor' in channel)) return sent;
   return channel.permissionsFor(member);
-}
-
-/**
- * The first right a member lacks to have words of theirs spoken in `voiceChannelId` (auto-read, as a message
- * arrives: its member came with it); undefined when they may.
- */
-export function memberVoiceBar(member: GuildMember, voiceChannelId: string): MemberVoiceRight | undefined {
-  const revoked = recheck({
-    does: ['member-words'],
-    at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
-  });
-  return revoked === undefined || !('channelId' in revoked) ? undefined : revoked.code;
 }
 
 /**

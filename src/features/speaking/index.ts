@@ -6,7 +6,7 @@ import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { requesterOf, commandRequester, handOver, type DeclaredOrder, type HandedOver } from './hand-over.ts';
-export { EFFECT_RIGHTS, gatePort, leftBarred, memberVoiceBar, rightsFor, voicePlace } from './gate.ts';
+export { EFFECT_RIGHTS, gatePort, leftBarred, rightsFor, voicePlace } from './gate.ts';
 export type { Effect, Effects, Place } from './gate-types.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel, type MissingReadingRight } from './gate-reading.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';

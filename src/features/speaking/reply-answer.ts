@@ -8,6 +8,7 @@ import type { OutcomeAnswer } from './outcome-types.ts';
 import { replyButtons, type ReplyButtonSource } from './reply-button-row.ts';
 import type { ChosenTarget } from './target-choice.ts';
 import { showTooLargeFile, showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
+import type { VoiceMessageRights } from './voice-message-rights.ts';
 
 /** Posts what the worder (outcome-words.ts) made of the outcome. */
 export async function showAnswer(
@@ -18,6 +19,8 @@ export async function showAnswer(
   privateReply: boolean,
   /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
   source: ReplyButtonSource | undefined,
+  /** The core's rights asker: whether a file too large may be posted as the member's voice message here. */
+  rights: VoiceMessageRights,
 ): Promise<void> {
   switch (answer.answer) {
     case 'reply': {
@@ -27,7 +30,7 @@ export async function showAnswer(
       return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
     }
     case 'too-large':
-      return showTooLargeFile(interaction, log, answer, privateReply);
+      return showTooLargeFile(interaction, log, answer, privateReply, rights);
     case 'voice-message':
       return showVoiceMessage(
         interaction,

@@ -108,7 +108,7 @@ async function postAgain(
   context: CommandContext,
   audio: ReplyAudio,
 ): Promise<void> {
-  const bar = claimMemberVoiceMessage(interaction);
+  const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
   const handed = handOver(context.speech, {
     request: audio.request,
     requester: requesterOf(interaction, 'replay'),

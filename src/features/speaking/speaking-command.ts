@@ -37,6 +37,7 @@ import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
 import { commandRequester, handOver } from './hand-over.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
+import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { showAnswer } from './reply-answer.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
@@ -160,9 +161,9 @@ async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), AUTHOR_LOOKUP_MS);
   });
-  const looked = interaction.guild.members
-    .fetch({ user: author.memberId, force: true })
-    .catch((error: unknown) => (isUnknownMember(error) ? ('left' as const) : undefined));
+  const looked = fetchOneMember(interaction.guild, author.memberId, 'message author', { force: true }).catch(
+    (error: unknown) => (isUnknownMember(error) ? ('left' as const) : undefined),
+  );
   const member = await Promise.race([looked, late]).finally(() => clearTimeout(timer));
   if (member === 'left') return { memberId: author.memberId, left: true };
   return member === undefined ? author : { memberId: author.memberId, member };
@@ -276,5 +277,5 @@ async function speakAndAnswer(
       ? { ...answer, notes: [...answer.notes, privateFileNote] }
       : answer;
   const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
-  await showAnswer(interaction, context.logger, shown, where, privately, buttons);
+  await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
 }

@@ -106,7 +106,7 @@ export async function chooseTarget(
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   const where = await chooseDestination(interaction, output, context, builtin);
-  return where.kind === 'voice-message' ? voiceMessageTarget(interaction, where.because) : where;
+  return where.kind === 'voice-message' ? voiceMessageTarget(interaction, context.speech, where.because) : where;
 }
 
 /**
@@ -129,8 +129,12 @@ export async function chooseDestination(
 }
 
 /** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */
-function voiceMessageTarget(interaction: SpeakingInteraction, because: 'asked' | 'no-voice'): ChosenTarget {
-  const bar = claimMemberVoiceMessage(interaction);
+function voiceMessageTarget(
+  interaction: SpeakingInteraction,
+  speech: Rights,
+  because: 'asked' | 'no-voice',
+): ChosenTarget {
+  const bar = claimMemberVoiceMessage(interaction, speech.rights);
   return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 

@@ -28,7 +28,7 @@ import type { LocalisedMessage } from './strings.ts';
 import type { OutputChoice } from './target-choice.ts';
 import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
-import { claimMemberVoiceMessage } from './voice-message-rights.ts';
+import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
 import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
 
 /**
@@ -112,7 +112,7 @@ async function speakAndAnswer(
     sizeLimit: interaction.attachmentSizeLimit,
   } as const;
   if (output === 'voice-message') {
-    const bar = memberBar(interaction);
+    const bar = memberBar(interaction, context.speech.rights);
     const handed = handOver(context.speech, {
       request,
       requester,
@@ -170,14 +170,20 @@ function answerError(answer: OutcomeAnswer): unknown {
  * sends with the interaction): SayBot never posts for them what they could not. A DM or group DM is the user's own
  * conversation, where nothing but the app's Attach Files (checked above) stands in the way.
  */
-function memberBar(interaction: ChatInputCommandInteraction): VoiceMessageFallbackReason | undefined {
+function memberBar(
+  interaction: ChatInputCommandInteraction,
+  rights: VoiceMessageRights,
+): VoiceMessageFallbackReason | undefined {
   if (!interaction.inGuild()) return undefined;
-  return claimMemberVoiceMessage({
-    user: interaction.user,
-    channelId: interaction.channelId,
-    channel: null,
-    memberPermissions: interaction.memberPermissions,
-  });
+  return claimMemberVoiceMessage(
+    {
+      user: interaction.user,
+      channelId: interaction.channelId,
+      channel: null,
+      memberPermissions: interaction.memberPermissions,
+    },
+    rights,
+  );
 }
 
 /**

@@ -19,7 +19,11 @@ import {
   voiceMessagePlace,
   type VoiceMessagePostResult,
 } from './voice-message-post.ts';
-import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
+import {
+  claimMemberVoiceMessage,
+  type MemberVoiceMessageBar,
+  type VoiceMessageRights,
+} from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
 
 /** A slash command or the Speak menu, in a server. */
@@ -192,9 +196,10 @@ export async function showTooLargeFile(
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'too-large' }>,
   privateReply: boolean,
+  rights: VoiceMessageRights,
 ): Promise<void> {
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
-  if (!privateReply && claimMemberVoiceMessage(interaction) === undefined) {
+  if (!privateReply && claimMemberVoiceMessage(interaction, rights) === undefined) {
     let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
     try {
       posted = await postVoiceMessage(voiceMessagePlace(interaction), answer.message, log, attribution(interaction));

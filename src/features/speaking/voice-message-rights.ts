@@ -1,10 +1,13 @@
 // Whether a member may have SayBot post a voice message for them where they asked. SayBot posts with its own
 // rights; it must never do in a channel what the member could not do there themselves, so the member's rights in
-// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included; the gate reads
-// them, gate.ts) and the channel's slowmode are checked before anything is paid for. A member who may not gets the
-// audio privately.
+// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included) are asked
+// through the core's rights asker, as every rights question is (src/core/order/rights-asker.ts; the gate answers),
+// and the channel's slowmode is checked, before anything is paid for. A member who may not gets the audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
-import { memberMayPostVoiceMessage } from './gate.ts';
+import type { RightsAsker } from '../../core/order/rights-asker.ts';
+
+/** The core's asker of the rights port: the acceptance question is all this asks. */
+export type VoiceMessageRights = Pick<RightsAsker, 'admits'>;
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
 export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';
@@ -24,16 +27,35 @@ const BYPASS_SLOWMODE = [PermissionFlagsBits.ManageMessages, PermissionFlagsBits
 /** The member's bar to a voice message in the interaction's channel, if any; a slowmode pass is taken (claimed). */
 export function claimMemberVoiceMessage(
   asker: VoiceMessageAsker,
+  rights: VoiceMessageRights,
   book: SlowmodeBook = slowmodeBook,
 ): MemberVoiceMessageBar | undefined {
   const permissions = asker.memberPermissions;
   const thread = asker.channel?.isThread() ?? false;
-  if (permissions === null || !memberMayPostVoiceMessage(asker.user.id, { thread, member: permissions }))
+  if (permissions === null || !mayPostThemselves(rights, asker.user.id, thread, permissions))
     return 'member-no-permission';
   const seconds =
     asker.channel !== null && 'rateLimitPerUser' in asker.channel ? (asker.channel.rateLimitPerUser ?? 0) : 0;
   if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;
   return book.claim(`${asker.channelId}/${asker.user.id}`, seconds * 1000) ? undefined : 'slowmode';
+}
+
+/**
+ * Whether the member may post a voice message themselves there, by their rights as Discord sent them with the
+ * interaction (`thread`: Send Messages in Threads): the port's acceptance question on a voice message's post, asked
+ * before any order exists. Allowed only publicly: a post the port would make privately is a bar here.
+ */
+function mayPostThemselves(
+  rights: VoiceMessageRights,
+  memberId: string,
+  thread: boolean,
+  member: Readonly<PermissionsBitField>,
+): boolean {
+  const verdict = rights.admits({
+    does: ['post-voice-message'],
+    at: { guild: null, memberId, text: { thread, member, bot: null } },
+  });
+  return verdict.kind === 'allowed' && !verdict.privately;
 }
 
 /**

@@ -37,21 +37,36 @@ export function monthLines(locale: string, { report, free }: MonthFigures, planW
 }
 
 /** The whole plan: what is used and left of it, and the bot-wide budget (BUDGET_BOT_MONTHLY_CHARS). */
-export function planLines(locale: string, { bot, botBudget }: UsageReport): string[] {
+export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: UsageReport): string[] {
   const n = (value: number) => formatNumber(locale, value);
+  // "The service's count" only of the service's own figures, with when it gave them; while the month is marked used
+  // up without figures of the service's that say so, only what the service said (never an older count beside it).
+  const whole =
+    exhaustedUntil !== undefined && !bot.fromService
+      ? t(locale, 'usage.botUsedUp', { limit: n(bot.limit), spent: n(bot.spent), saved: n(bot.saved) })
+      : t(locale, 'usage.bot', {
+          used: n(bot.used),
+          limit: n(bot.limit),
+          source:
+            bot.fromService && bot.countedAt !== undefined
+              ? t(locale, 'usage.fromService', { at: minuteOf(bot.countedAt) })
+              : t(locale, 'usage.ownCount'),
+          remaining: n(bot.remaining),
+          spent: n(bot.spent),
+          saved: n(bot.saved),
+        });
   return [
-    t(locale, 'usage.bot', {
-      used: n(bot.used),
-      limit: n(bot.limit),
-      source: bot.fromService ? t(locale, 'usage.fromService') : '',
-      remaining: n(bot.remaining),
-      spent: n(bot.spent),
-      saved: n(bot.saved),
-    }),
+    whole,
     botBudget > 0
       ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) })
       : t(locale, 'usage.noBotBudget'),
   ];
+}
+
+/** A time to the minute, UTC: when the service gave its figures. */
+function minuteOf(at: Date): string {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** The caller's own lines: today against their daily budget, and the cooldown in force. */

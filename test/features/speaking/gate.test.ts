@@ -3,7 +3,10 @@
 // needs a right of someone's. Voice rights are heard end to end (test/e2e/speaking-rules.test.ts, rule `denied`).
 import { PermissionFlagsBits as P, PermissionsBitField } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_RIGHTS, judge, rightsFor } from '../../../src/features/speaking/gate.ts';
+import { EFFECT_RIGHTS, gatePort, rightsFor } from '../../../src/features/speaking/gate.ts';
+
+/** The gate's acceptance answer, as the core's asker reaches it (the port). */
+const judge = gatePort.mayAccept;
 import type { Effect, Place } from '../../../src/features/speaking/gate-types.ts';
 
 const rights = (...bits: bigint[]) => new PermissionsBitField(bits);

@@ -5,6 +5,11 @@ import {
   claimMemberVoiceMessage,
   type VoiceMessageAsker,
 } from '../../../src/features/speaking/voice-message-rights.ts';
+import { RightsAsker } from '../../../src/core/order/rights-asker.ts';
+import { gatePort } from '../../../src/features/speaking/gate.ts';
+
+/** The rights as the core asks them, answered by the gate (as the app wires them). */
+const RIGHTS = new RightsAsker(gatePort);
 
 const ALLOWED = P.ViewChannel | P.SendMessages | P.AttachFiles | P.SendVoiceMessages;
 
@@ -21,30 +26,32 @@ function asker(permissions: bigint | null, slowmodeSeconds = 0, thread = false):
 describe('claimMemberVoiceMessage', () => {
   it('lets a member with the four rights post, and bars one missing any of them', () => {
     const book = new SlowmodeBook();
-    expect(claimMemberVoiceMessage(asker(ALLOWED), book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED), RIGHTS, book)).toBeUndefined();
     for (const missing of [P.ViewChannel, P.SendMessages, P.AttachFiles, P.SendVoiceMessages]) {
-      expect(claimMemberVoiceMessage(asker(ALLOWED & ~missing), book), String(missing)).toBe('member-no-permission');
+      expect(claimMemberVoiceMessage(asker(ALLOWED & ~missing), RIGHTS, book), String(missing)).toBe(
+        'member-no-permission',
+      );
     }
-    expect(claimMemberVoiceMessage(asker(null), book)).toBe('member-no-permission');
+    expect(claimMemberVoiceMessage(asker(null), RIGHTS, book)).toBe('member-no-permission');
   });
 
   it('asks Send Messages in Threads, not Send Messages, in a thread', () => {
     const book = new SlowmodeBook();
     const inThread = (ALLOWED & ~P.SendMessages) | P.SendMessagesInThreads;
-    expect(claimMemberVoiceMessage(asker(inThread, 0, true), book)).toBeUndefined();
-    expect(claimMemberVoiceMessage(asker(ALLOWED, 0, true), book)).toBe('member-no-permission');
+    expect(claimMemberVoiceMessage(asker(inThread, 0, true), RIGHTS, book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED, 0, true), RIGHTS, book)).toBe('member-no-permission');
   });
 
   it('holds a member to slowmode on the given clock, unless they may manage messages or the channel', () => {
     let now = 0;
     const book = new SlowmodeBook({ now: () => now });
-    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), RIGHTS, book)).toBeUndefined();
     now = 9_999;
-    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), book)).toBe('slowmode');
+    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), RIGHTS, book)).toBe('slowmode');
     now = 10_000;
-    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), book)).toBeUndefined();
-    expect(claimMemberVoiceMessage(asker(ALLOWED | P.ManageMessages, 10), book)).toBeUndefined();
-    expect(claimMemberVoiceMessage(asker(ALLOWED | P.ManageChannels, 10), book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED, 10), RIGHTS, book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED | P.ManageMessages, 10), RIGHTS, book)).toBeUndefined();
+    expect(claimMemberVoiceMessage(asker(ALLOWED | P.ManageChannels, 10), RIGHTS, book)).toBeUndefined();
   });
 });
 

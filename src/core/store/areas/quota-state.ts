@@ -1,7 +1,8 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures and the used-up month's mark, kept between
 // restarts. Marks only: when to set or clear one is src/core/quota/used-up-month.ts' decision.
-import type { QuotaMarkAccount, QuotaState } from '../quota-store.ts';
+import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
 import { Area, dateOf, orNull, present } from '../dialect.ts';
+import { noteServiceUsage } from './service-usage.ts';
 
 const NO_MARK = {
   exhausted_reset_at: null,
@@ -34,6 +35,15 @@ export class QuotaArea extends Area {
       state.service = { ...usage, month: row.service_month, updatedAt: new Date(row.service_updated_at) };
     }
     return state;
+  }
+
+  /**
+   * The service's figures from an answer that spent nothing (a refusal: its 429, its 400): kept as a spend's are
+   * (service-usage.ts), dated by when the answer arrived.
+   */
+  async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
+    if (Object.keys(service).length === 0) return;
+    await noteServiceUsage(this.d, this.d.db, service, at);
   }
 
   /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */

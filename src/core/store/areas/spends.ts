@@ -5,13 +5,13 @@ import type { ExpressionBuilder } from 'kysely';
 import type {
   MonthBreakdown,
   NewSpend,
-  ServiceUsage,
   SpendAcceptance,
   SpendOutcome,
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, orNull, type Db } from '../dialect.ts';
+import { Area, orNull } from '../dialect.ts';
+import { noteServiceUsage, serviceColumns } from './service-usage.ts';
 import {
   LAST_SPEND_REACH_MS,
   forgottenSpendIds,
@@ -37,14 +37,6 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
       .coalesce(eb.fn.sum<number>(eb.case().when('cached', '=', cached).then(eb.ref('characters')).end()), eb.lit(0))
       .as(cached === 0 ? 'spent' : 'saved'),
   );
-
-/** The service's usage figures as a spend's columns (NULL where it sent none). */
-const serviceColumns = (service: ServiceUsage) => ({
-  service_used: orNull(service.used),
-  service_limit: orNull(service.limit),
-  service_remaining: orNull(service.remaining),
-  service_reset_at: orNull(service.resetAt?.getTime()),
-});
 
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
@@ -112,7 +104,7 @@ export class SpendArea extends Area {
           })),
         )
         .execute();
-      if (spend.service !== undefined) await this.#noteServiceUsage(trx, spend.service, at);
+      if (spend.service !== undefined) await noteServiceUsage(this.d, trx, spend.service, at);
       return id;
     });
   }
@@ -133,7 +125,7 @@ export class SpendArea extends Area {
         })
         .where('id', '=', id)
         .execute();
-      if (acceptance.service !== undefined) await this.#noteServiceUsage(trx, acceptance.service, at);
+      if (acceptance.service !== undefined) await noteServiceUsage(this.d, trx, acceptance.service, at);
     });
   }
 
@@ -191,47 +183,6 @@ export class SpendArea extends Area {
           .execute();
       return true;
     });
-  }
-
-  /** The service's usage figures, kept in the quota state: the highest "used" and lowest "remaining" of the month. */
-  async #noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
-    const { month } = periodKeys(at);
-    const {
-      service_used: used,
-      service_limit: limit,
-      service_remaining: remaining,
-      service_reset_at: resetAt,
-    } = serviceColumns(service);
-    // Within one month the service's "used" only grows and "remaining" only shrinks; responses may arrive out of
-    // order, so keep the highest and the lowest (the row lock of the single row serialises concurrent updates).
-    // Only the figures: whether this spend ends a used-up month is src/core/quota/used-up-month.ts' decision.
-    const { greatest, least } = this.d;
-    await trx
-      .updateTable('quota_state')
-      .set((eb) => {
-        const sameMonth = eb('service_month', '=', month);
-        /** The month's own value, or NULL in a new month. */
-        const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
-          eb.case().when(sameMonth).then(eb.ref(column)).end();
-        const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
-          eb
-            .case()
-            .when(sameMonth)
-            .then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)]))
-            .else(eb.val(value))
-            .end();
-        return {
-          service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
-          service_limit: limit ?? kept('service_limit'),
-          service_remaining:
-            remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
-          service_reset_at: resetAt ?? kept('service_reset_at'),
-          service_month: month,
-          service_updated_at: at.getTime(),
-        };
-      })
-      .where('id', '=', 1)
-      .execute();
   }
 
   /**

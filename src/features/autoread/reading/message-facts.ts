@@ -1,9 +1,8 @@
 // A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
 // any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
 // data, then the guild's caches; a forward speaks its snapshot's text.
-import { MessageFlags, MessageReferenceType, type Message, type MessageMentions } from 'discord.js';
+import { MessageFlags, MessageReferenceType, type GuildMember, type Message, type MessageMentions } from 'discord.js';
 import type { MessageContent, MessageFacts } from './decide.ts';
-import { memberVoiceBar } from '../../speaking/index.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
 
@@ -55,8 +54,15 @@ export function messageContent(message: Message): MessageContent {
   };
 }
 
-/** A message's facts; with `readInto`, whether its author may speak in that voice channel (decide.ts skips them). */
-export function messageFacts(message: Message<true>, readInto?: string): MessageFacts {
+/**
+ * A message's facts; with `readInto` and `barred` (the rights port's answer, asked through the core's asker by the
+ * caller), whether its author may speak in that voice channel (decide.ts skips them).
+ */
+export function messageFacts(
+  message: Message<true>,
+  readInto?: string,
+  barred?: (member: GuildMember, voiceChannelId: string) => boolean,
+): MessageFacts {
   const guild = message.guild;
   const webhook = message.webhookId !== null;
   const member = webhook ? null : message.member;
@@ -73,7 +79,7 @@ export function messageFacts(message: Message<true>, readInto?: string): Message
     roleIds: member ? [...member.roles.cache.keys()] : [],
     voiceChannelId: member?.voice.channelId ?? guild.voiceStates.cache.get(message.author.id)?.channelId ?? null,
     at: message.createdTimestamp,
-    ...(member && readInto !== undefined ? { mayNotSpeak: memberVoiceBar(member, readInto) !== undefined } : {}),
+    ...(member && readInto !== undefined && barred ? { mayNotSpeak: barred(member, readInto) } : {}),
     ...messageContent(message),
   };
 }

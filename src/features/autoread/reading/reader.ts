@@ -8,7 +8,7 @@
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
 import { leftBarred, type DeclaredOrder, type FallbackCause } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
-import type { Guild, Message, VoiceState } from 'discord.js';
+import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
@@ -126,6 +126,11 @@ export interface AutoReaderOptions {
    * judged at the message's arrival only.
    */
   memberMaySpeak?: (guildId: string, userId: string, voiceChannelId: string) => Revocation | undefined;
+  /**
+   * Whether a member, as their message brought them, may not have their words spoken in the voice channel read (the
+   * rights port's answer, through the core's asker). Absent: not judged at arrival.
+   */
+  memberBarredAt?: (member: GuildMember, voiceChannelId: string) => boolean;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
   /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
@@ -342,7 +347,7 @@ export class AutoReader {
     if (!reading) return;
     let facts: MessageFacts;
     try {
-      facts = messageFacts(message, reading.binding.voiceChannelId);
+      facts = messageFacts(message, reading.binding.voiceChannelId, this.#options.memberBarredAt);
     } catch (error) {
       this.#log.warn(
         { code: 'autoread-message-unreadable', guildId: message.guildId, messageId: message.id, err: error },

@@ -4,6 +4,7 @@
  * test/core/i18n/catalogue.test.ts checks the {placeholders} match).
  */
 export const en = {
+  'speak.noAuthor': 'Discord did not say who wrote that message, so I did not read it aloud.',
   'speak.nothing': 'There is nothing in that message I can read aloud.',
   'speak.dictionaryBusy':
     "The server's pronunciation dictionary cannot be applied right now (too many messages at once). Please try again in a moment; nothing was charged.",

@@ -2,6 +2,7 @@ import type { Translation } from '../../../core/i18n/catalogue.ts';
 import type { en } from './en.ts';
 
 export const ja: Translation<typeof en> = {
+  'speak.noAuthor': 'そのメッセージを誰が書いたのか Discord から知らされなかったため、読み上げませんでした。',
   'speak.nothing': 'そのメッセージには読み上げられる内容がありません。',
   'speak.dictionaryBusy':
     '今はサーバーの読み方辞書を適用できません(一度にメッセージが多すぎます)。少し待ってからもう一度お試しください。料金はかかっていません。',

@@ -2,6 +2,7 @@ import type { Translation } from '../../../core/i18n/catalogue.ts';
 import type { en } from './en.ts';
 
 export const ko: Translation<typeof en> = {
+  'speak.noAuthor': '그 메시지를 누가 썼는지 Discord가 알려 주지 않아 읽어 주지 않았습니다.',
   'speak.nothing': '그 메시지에는 읽어 줄 수 있는 내용이 없습니다.',
   'speak.dictionaryBusy':
     '지금은 서버의 발음 사전을 적용할 수 없습니다(한꺼번에 메시지가 너무 많습니다). 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',

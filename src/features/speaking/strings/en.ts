@@ -125,6 +125,8 @@ export const en = {
     "The voice service, or something in front of it, refused this request ({status}) without the service's own word on why, so nothing was made and nothing was spent. The owner has been told; please try again later.",
   'error.api.refusedOnTheWay.maybeCharged':
     'The voice service, or something in front of it, refused this request ({status}), and the bot cannot tell which, nor whether its characters were counted: they are counted as spent here. The owner has been told; ask again only if you still want it.',
+  'error.api.maybeCharged.service':
+    'The voice service answered {status} and said: "{said}". It failed after taking the request, so the bot cannot tell whether it counted its characters: they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':
@@ -134,6 +136,8 @@ export const en = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
+  'error.paidPartWay.tooFewLeft':
+    'The voice service made part of this and counted its {paid} characters, which are spent. It has only {left} characters left this month and the next part needs {needed}, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
     'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
   'error.paidPartWay.keyRefused':
@@ -193,6 +197,8 @@ export const en = {
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
   'buttons.notCached':
     "This audio is no longer in SayBot's cache, and replaying it would cost characters again, so nothing was done. Use the command again if you want it.",
+  'error.payload.missingId':
+    "Discord's request lacked an ID I need (or it was not a valid one), so I did nothing with it. Please try again.",
   'error.internal': 'Something went wrong on my side. The operator has been told; please try again.',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':

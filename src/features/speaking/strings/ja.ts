@@ -124,6 +124,8 @@ export const ja: Translation<typeof en> = {
     '音声サービスまたはその手前の何かが、サービス自身の理由の説明なしにこのリクエストを拒否しました（{status}）。何も作成されず、文字数も消費されていません。オーナーに通知しました。後でもう一度お試しください。',
   'error.api.refusedOnTheWay.maybeCharged':
     '音声サービスまたはその手前の何かがこのリクエストを拒否しました（{status}）。ボットにはどちらなのか、文字数が計上されたかどうかも分からないため、ここでは使用済みとして数えます。オーナーに通知しました。まだ必要な場合だけ、もう一度お試しください。',
+  'error.api.maybeCharged.service':
+    '音声サービスは {status} を返し、「{said}」と伝えました。リクエストを受け取った後で失敗したため、文字数が数えられたかどうかはボットには分かりません。ここでは消費済みとして数えます。まだ必要な場合にだけ、もう一度お試しください。',
   'error.api.maybeCharged.gateway':
     '音声サービス自身はこのリクエストに応答しませんでした。サービス自身の言葉のない {status} が返ったため（手前のゲートウェイからなど）、処理されたかどうか分かりません。サービスが文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
   'error.api.maybeCharged.timeout':
@@ -133,6 +135,8 @@ export const ja: Translation<typeof en> = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
+  'error.paidPartWay.tooFewLeft':
+    '音声サービスはこの一部を作成し、その {paid} 文字を数えました（消費済みです）。今月の残りは {left} 文字だけで、次の部分には {needed} 文字が必要なため、残りは送信しませんでした。上限は {reset} にリセットされます。',
   'error.paidPartWay.budget':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。残りの部分はここでの文字数の予算を超えるため、送信していません。残りは /usage で確認できます。',
   'error.paidPartWay.keyRefused':
@@ -191,6 +195,8 @@ export const ja: Translation<typeof en> = {
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
   'buttons.notCached':
     'この音声はもう SayBot のキャッシュになく、再生するとまた文字数がかかるため、何もしませんでした。必要ならコマンドをもう一度使ってください。',
+  'error.payload.missingId':
+    'Discord からのリクエストに必要な ID がない（または正しくない）ため、何もしませんでした。もう一度お試しください。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':

@@ -122,6 +122,8 @@ export const ko: Translation<typeof en> = {
     '음성 서비스 또는 그 앞의 무언가가 서비스 자신의 이유 설명 없이 이 요청을 거부했습니다({status}). 그래서 아무것도 만들어지지 않았고 사용량도 차감되지 않았습니다. 소유자에게 알렸습니다. 나중에 다시 시도해 주세요.',
   'error.api.refusedOnTheWay.maybeCharged':
     '음성 서비스 또는 그 앞의 무언가가 이 요청을 거부했습니다({status}). 봇은 어느 쪽인지, 글자 수가 차감되었는지 알 수 없어 여기서는 사용한 것으로 계산합니다. 소유자에게 알렸습니다. 그래도 필요할 때만 다시 요청해 주세요.',
+  'error.api.maybeCharged.service':
+    '음성 서비스가 {status}(으)로 답하며 "{said}"라고 했습니다. 요청을 받은 뒤에 실패했기 때문에 글자 수가 계산되었는지 봇은 알 수 없어, 여기서는 사용한 것으로 셉니다. 아직 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.gateway':
     '음성 서비스가 이 요청에 직접 응답하지 않았습니다. 서비스 자신의 말이 없는 {status} 응답이 왔기 때문에(예: 서비스 앞의 게이트웨이), 요청이 처리되었는지 알 수 없습니다. 서비스가 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.timeout':
@@ -131,6 +133,8 @@ export const ko: Translation<typeof en> = {
   // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
+  'error.paidPartWay.tooFewLeft':
+    '음성 서비스가 이 중 일부를 만들고 {paid}자를 셌으며, 그 글자 수는 사용되었습니다. 이번 달 남은 글자는 {left}자뿐이고 다음 부분에는 {needed}자가 필요해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.budget':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 나머지는 이곳의 글자 수 예산을 넘기 때문에 보내지 않았습니다. 남은 양은 /usage에서 볼 수 있습니다.',
   'error.paidPartWay.keyRefused':
@@ -189,6 +193,8 @@ export const ko: Translation<typeof en> = {
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
   'buttons.notCached':
     '이 오디오는 더 이상 SayBot 캐시에 없어 다시 재생하면 문자 수가 다시 들기 때문에 아무것도 하지 않았습니다. 원하시면 명령을 다시 사용해 주세요.',
+  'error.payload.missingId':
+    'Discord의 요청에 필요한 ID가 없거나 올바르지 않아 아무것도 하지 않았습니다. 다시 시도해 주세요.',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
   // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':

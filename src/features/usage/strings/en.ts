@@ -26,7 +26,10 @@ export const en = {
   'usage.noGuildBudget': 'no monthly budget',
   'usage.bot':
     'Whole bot: {used} of {limit} used{source}, {remaining} left; SayBot sent {spent}, the cache saved {saved}.',
-  'usage.fromService': " (the service's count)",
+  'usage.fromService': " (the service's count as of {at})",
+  'usage.ownCount': " (SayBot's own count: the service sent no figures this month)",
+  'usage.botUsedUp':
+    'Whole bot: the {limit} characters of the month are used up, as the service said; SayBot sent {spent}, the cache saved {saved}.',
   'usage.botBudget':
     "Bot-wide budget (every server and user install together): {limit} characters a month, {left} left; the rest of the plan stays for the owner's own use.",
   'usage.noBotBudget': 'Bot-wide budget: none (SayBot may use the whole plan).',

@@ -24,7 +24,10 @@ export const ja: Translation<typeof en> = {
   'usage.noGuildBudget': '月間予算なし',
   'usage.bot':
     'ボット全体: {limit} 文字中 {used} 文字使用{source}、残り {remaining} 文字; SayBot の送信 {spent} 文字、キャッシュで節約 {saved} 文字。',
-  'usage.fromService': '（サービスの集計）',
+  'usage.fromService': '（{at} 時点のサービスの集計）',
+  'usage.ownCount': '（SayBot 自身の集計: 今月サービスから数値は届いていません）',
+  'usage.botUsedUp':
+    'ボット全体: サービスによると今月の {limit} 文字は使い切られています; SayBot の送信 {spent} 文字、キャッシュで節約 {saved} 文字。',
   'usage.botBudget':
     'ボット全体の予算 (全サーバーとユーザーインストールの合計): 月 {limit} 文字、残り {left} 文字; プランの残りは運営者自身の利用のために取っておきます。',
   'usage.noBotBudget': 'ボット全体の予算: なし (SayBot はプラン全体を使えます)。',

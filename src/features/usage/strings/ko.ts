@@ -23,7 +23,10 @@ export const ko: Translation<typeof en> = {
   'usage.noGuildBudget': '월간 예산 없음',
   'usage.bot':
     '봇 전체: {limit}자 중 {used}자 사용{source}, {remaining}자 남음; SayBot이 보낸 글자 {spent}자, 캐시로 절약 {saved}자.',
-  'usage.fromService': ' (서비스 집계)',
+  'usage.fromService': ' ({at} 기준 서비스 집계)',
+  'usage.ownCount': ' (SayBot 자체 집계: 이번 달 서비스가 수치를 보내지 않았습니다)',
+  'usage.botUsedUp':
+    '봇 전체: 서비스에 따르면 이번 달 {limit}자를 모두 사용했습니다; SayBot이 보낸 글자 {spent}자, 캐시로 절약 {saved}자.',
   'usage.botBudget':
     '봇 전체 예산 (모든 서버와 사용자 설치 합계): 한 달 {limit}자, {left}자 남음; 나머지 요금제 분량은 운영자가 직접 쓰도록 남겨 둡니다.',
   'usage.noBotBudget': '봇 전체 예산: 없음 (SayBot이 요금제 전체를 쓸 수 있음).',

@@ -1,0 +1,131 @@
+// The month as the service counts it: its usage figures from any answer that carries them (a refusal too), with
+// their time; "the service's count" said only of them; "too few left" naming the figure; a part known not to fit not
+// sent while that figure is fresh.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuotaExceededError } from '../../../src/core/api/errors.ts';
+import { silentLogger } from '../../../src/core/log.ts';
+import { Refusal } from '../../../src/core/refusal.ts';
+import { FRESH_FIGURES_MS } from '../../../src/core/quota/service-figures.ts';
+import { callUnderQuota } from '../../../src/core/quota/used-up-month.ts';
+import type { Accounting } from '../../../src/core/quota/accounting.ts';
+import { openSqliteStore } from '../../../src/app/store.ts';
+import type { Store } from '../../../src/core/store/types.ts';
+import { planLines } from '../../../src/features/usage/usage-lines.ts';
+import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
+import { t } from '../../../src/features/speaking/strings.ts';
+import { booksOn, paid } from './helpers.ts';
+
+const RESET = new Date('2025-04-01T00:00:00Z');
+const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
+const alice = { guildId: 'G', userId: 'alice', command: 'say' };
+
+let store: Store;
+let now: Date;
+let books: Accounting;
+beforeEach(() => {
+  store = openSqliteStore(':memory:');
+  now = new Date('2025-03-10T12:00:00Z');
+  books = booksOn(store, { budgets: noBudgets, now: () => now });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+/** The service's own 429 (proven: its headers and its JSON error), with its usage figures. */
+const service429 = (used: number, remaining: number) =>
+  new QuotaExceededError('too few', {
+    status: 429,
+    fromService: true,
+    rateLimit: { limit: 300_000, used, remaining, resetAt: RESET },
+  }).chargedAs('not-charged');
+
+/** One part sent through the books as the sourcing does: written ahead, then the service's answer. */
+async function sendPart(characters: number, answer: () => Promise<void>): Promise<unknown> {
+  const charge = await books.authorize(alice, [paid(characters)]);
+  try {
+    return await callUnderQuota(books, silentLogger, characters, async () => {
+      const entry = await charge.sending({ endpoint: 'tts', characters, cached: false });
+      try {
+        await answer();
+      } catch (error) {
+        await charge.released(entry);
+        throw error;
+      }
+      await charge.accepted(entry, { usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } });
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  } finally {
+    charge.close();
+  }
+}
+
+const en = (error: unknown) => {
+  const { message } = describeFailure(error, { planFigures: true });
+  return t('en-US', message.key, message.params);
+};
+
+describe('the whole-bot line', () => {
+  it("takes the service's figures from a 429 (with their time), not only from a 2xx", async () => {
+    expect(await sendPart(84, async () => {})).toBeUndefined();
+    now = new Date('2025-03-10T12:01:00Z');
+    const refused = await sendPart(83, () => Promise.reject(service429(299_990, 10)));
+    expect(en(refused)).toContain('only 10 characters left');
+    const report = await books.report('G', 'alice');
+    expect(report.bot).toMatchObject({ used: 299_990, remaining: 10, fromService: true, spent: 84 });
+    expect(report.bot.countedAt).toEqual(new Date('2025-03-10T12:01:00Z'));
+    const [line] = planLines('en-US', report);
+    expect(line).toContain("299,990 of 300,000 used (the service's count as of 2025-03-10 12:01 UTC), 10 left");
+  });
+
+  it("says SayBot's own count when the service sent no figures, never as the service's", async () => {
+    await store.spends.record({ ...alice, at: now, endpoint: 'tts', characters: 84, cached: false });
+    const [line] = planLines('en-US', await books.report('G', 'alice'));
+    expect(line).toContain('84 of 300,000 used');
+    expect(line).not.toContain("the service's count");
+  });
+
+  it('never contradicts the used-up mark: older figures are not told as what is left', async () => {
+    expect(await sendPart(84, async () => {})).toBeUndefined();
+    await books.quotaExceeded(new QuotaExceededError('used up', { status: 429 }).chargedAs('not-charged'));
+    const report = await books.report('G', 'alice');
+    const [line] = planLines('en-US', report);
+    expect(line).not.toContain('299,916');
+    expect(line).not.toContain("the service's count");
+    expect(line).toContain('used up');
+  });
+});
+
+describe('a part that cannot fit', () => {
+  it('is told with the figure and not sent while the figure is fresh; sent again once it is not', async () => {
+    await sendPart(83, () => Promise.reject(service429(299_990, 10)));
+    let sent = 0;
+    now = new Date(now.getTime() + FRESH_FIGURES_MS - 1000);
+    const refused = await sendPart(50, async () => void sent++);
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 10, needed: 50 });
+    expect(en(refused)).toContain('only 10 characters left this month and this needs 50');
+    expect(sent).toBe(0);
+    // Nothing stays on the books for a part never sent.
+    expect((await store.spends.monthTotals('2025-03')).spent).toBe(0);
+    // One that fits still goes.
+    expect(await sendPart(5, async () => void sent++)).toBeUndefined();
+    expect(sent).toBe(1);
+    // Past the freshness, the service is asked again.
+    now = new Date(now.getTime() + FRESH_FIGURES_MS + 1000);
+    expect(await sendPart(50, async () => void sent++)).toBeUndefined();
+    expect(sent).toBe(2);
+  });
+});
+
+describe('paid part-way, then too few left', () => {
+  it('names the figure to those who may see the plan, and keeps it from a member', async () => {
+    const { afterPaying } = await import('../../../src/core/quota/paid-part-way.ts');
+    const tooFew = new Refusal({ code: 'quota-too-few-left', left: 10, needed: 83, resetAt: RESET });
+    const error = afterPaying(tooFew, 84);
+    expect(en(error)).toContain('only 10 characters left this month and the next part needs 83');
+    const member = describeFailure(error);
+    expect(t('en-US', member.message.key, member.message.params)).not.toContain('10 characters');
+  });
+});
