@@ -184,6 +184,31 @@ describe('a clip on the sender thread', () => {
     c.close();
   });
 
+  it('a DAVE transition with the main thread held up right after it: no frame sealed before it leaves once it executed', async () => {
+    const c = await connection();
+    const { stream, events } = play(c, 40);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 10_000 });
+    // The execute, as the library emits it; the mark follows in the same turn, so every datagram the thread sent
+    // before the transition returned reaches the server before the mark.
+    c.transition(2);
+    server.mark();
+    // The main thread is held up (a garbage collection, a long task on a slow host) before the copies sealed again
+    // can be handed over: the thread must not fill that time with what it had queued.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 10_000 });
+    const heard = payloads();
+    expect(server.marks).toHaveLength(1);
+    const mark = server.marks[0] as number;
+    // Frames were still queued at the transition (some after the mark), and every one after the mark has the new keys.
+    expect(mark).toBeLessThan(40);
+    expect(heard.slice(mark).filter((p) => p !== 'silence' && !p.endsWith('@2'))).toEqual([]);
+    // Nothing lost, nothing twice, in order.
+    expect(heard.slice(0, 40).map((p) => p.split('@')[0])).toEqual(Array.from({ length: 40 }, (_, n) => `${n}`));
+    c.close();
+  });
+
   describe('its start: a lead handed over at once, so that a pause of the main thread then is not heard', () => {
     it('a clip whose first frame comes alone, the rest just after (as an encoder gives them), hands the sender at least START_LEAD_PACKETS in its first run', async () => {
       const c = await connection();
