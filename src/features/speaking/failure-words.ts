@@ -18,7 +18,13 @@ import {
   VoiceApiError,
 } from '../../core/api/errors.ts';
 import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
-import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
+import {
+  AudioBusyError,
+  AudioTooLongError,
+  ClipError,
+  JobUnavailableError,
+  UnsupportedAudioError,
+} from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
@@ -193,6 +199,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       level: 'warn',
     };
   }
+  // Another job thread (the dictionary's patterns, a chart) could not take the job or finish it in time: busy, try
+  // again; never a bug of SayBot's.
+  if (error instanceof JobUnavailableError)
+    return { code: `job-${error.reason}`, message: { key: 'error.busy' }, level: 'warn' };
   if (error instanceof FreeVoiceFailedError)
     return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {
