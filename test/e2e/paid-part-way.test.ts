@@ -256,7 +256,7 @@ describe('paid part-way, then refused for the month', () => {
       const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
       if (line === undefined) throw new Error('the third part has not finished yet');
       return line;
-    });
+    }, { timeout: 20_000 });
     expect(third).toMatchObject({ status: 'failed', seconds: 0 });
   });
 
@@ -272,7 +272,7 @@ describe('paid part-way, then refused for the month', () => {
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const before = h.sandbox.requests.length;
     const first = await sayBy(text);
-    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
+    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'), { timeout: 20_000 });
     const second = await sayBy(behind, SECOND_SPEAKER);
     await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     h.sandbox.resumePaused();
