@@ -252,11 +252,14 @@ describe('paid part-way, then refused for the month', () => {
     const content = await answerOf(await sayBy(text));
     expectPaidPartWay(content, first);
     // The player has been through the order's three parts: the third ended without a frame heard.
-    const third = await vi.waitFor(() => {
-      const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
-      if (line === undefined) throw new Error('the third part has not finished yet');
-      return line;
-    }, { timeout: 20_000 });
+    const third = await vi.waitFor(
+      () => {
+        const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
+        if (line === undefined) throw new Error('the third part has not finished yet');
+        return line;
+      },
+      { timeout: 20_000 },
+    );
     expect(third).toMatchObject({ status: 'failed', seconds: 0 });
   });
 

@@ -251,7 +251,13 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     const late = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), ceilingMs);
     });
-    const loaded = await Promise.race([this.#loaded.then(() => true, () => false), late]);
+    const loaded = await Promise.race([
+      this.#loaded.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
     clearTimeout(timer);
     if (this.#current !== current) return false;
     if (!loaded) {

@@ -68,7 +68,7 @@ export class WorkerVoice {
     id: number,
     ssrc: number,
     listener: VoiceListener,
-    barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT)),
+    barrier: Int32Array = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT)),
   ) {
     this.id = id;
     this.#ssrc = ssrc;

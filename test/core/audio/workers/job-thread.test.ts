@@ -56,7 +56,7 @@ describe('JobThread', () => {
     await expect(thread.run({ label: 'first' })).resolves.toMatchObject({ label: 'first' });
   });
 
-  it("a job that overruns its own limit fails as a timeout (the member is told it is busy), not as a crash", async () => {
+  it('a job that overruns its own limit fails as a timeout (the member is told it is busy), not as a crash', async () => {
     const cpu = new JobThread<{ label: string; cpuMs: number }, { id: number; label: string }>({
       worker: CPU,
       maxWaiting: 4,
