@@ -1,3 +1,4 @@
+import { getGroups, type VoiceConnection } from '@discordjs/voice';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { ALICE, BOB, GENERAL, MINJI } from '../support/world.ts';
@@ -37,6 +38,16 @@ async function inChannel(): Promise<void> {
   if (h.discord.botVoiceChannel(london.id) !== GENERAL)
     await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
   await h.discord.waitForDave(london.id, (s) => s.members.includes(APP_ID) && s.botEpoch === s.epoch);
+}
+
+/** The bot's voice connection in a guild (@discordjs/voice keeps one a guild in each bot's group). */
+function botConnection(guildId: string): VoiceConnection {
+  const found = [...getGroups().values()].flatMap((group) => {
+    const connection = group.get(guildId);
+    return connection ? [connection] : [];
+  });
+  expect(found).toHaveLength(1);
+  return found[0] as VoiceConnection;
 }
 
 async function say(guildId: string, userId: string, text: string, voice: string) {
@@ -108,6 +119,37 @@ describe('/say with DAVE required', () => {
     expect(bob?.decrypted).toBeGreaterThan(0);
     expect(bob?.failures).toBe(0);
     expect(heard.dave?.plaintextAfterTransition).toBe(0);
+    expect(heard.dave?.decryptFailures).toBe(0);
+    expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThanOrEqual(FRAME_SECONDS + 1e-9);
+  });
+
+  it('a listener who joins mid-reply decrypts every frame sent after the bot executed the transition, even with its main thread held up right after it', async () => {
+    await inChannel();
+    const text = 'Half a second of this reply is sealed ahead of what is heard when someone new walks in to listen.';
+    const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
+    await h.discord.waitForPacket(london.id, (p) => !p.silence);
+    const before = h.discord.daveState(london.id)?.botEpoch ?? 0n;
+    // Keyed to the bot's own execute (after the sender's listener, added as the clip started): the local Discord marks
+    // that moment in the order it receives frames, then the main thread is held up (a collection, a long task) before
+    // it can hand the frames sealed again over. The frames sealed ahead with the old keys are still queued then.
+    const atExecute = new Promise<Awaited<ReturnType<typeof h.discord.markVoice>>>((resolve) => {
+      botConnection(london.id).once('transitioned', () => {
+        resolve(h.discord.markVoice(london.id));
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+      });
+    });
+    h.discord.setVoiceState(london.id, BOB, GENERAL);
+    const mark = await atExecute;
+    await h.discord.waitForDave(london.id, (s) => s.botEpoch > before && s.members.includes(BOB));
+    await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+    const heard = await h.discord.waitForAudio(london.id, { minSeconds: 1 });
+    const bobAtMark = mark?.listeners.find((l) => l.userId === BOB);
+    const bob = h.discord.daveState(london.id)?.listeners.find((l) => l.userId === BOB);
+    // Welcomed before the bot executed; every frame after that moment Bob (who never had the old keys) decrypted.
+    expect(bobAtMark?.member).toBe(true);
+    expect(bob?.decrypted).toBeGreaterThan(bobAtMark?.decrypted ?? Infinity);
+    expect(bob?.beforeJoined).toBe(bobAtMark?.beforeJoined);
+    expect(bob?.failures).toBe(0);
     expect(heard.dave?.decryptFailures).toBe(0);
     expect(Math.abs(heard.seconds - h.sandbox.expectedDurationSeconds(text))).toBeLessThanOrEqual(FRAME_SECONDS + 1e-9);
   });

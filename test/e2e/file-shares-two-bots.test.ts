@@ -31,7 +31,7 @@ describe('files under way, two bots in one process', () => {
       const other = await fileSay(second, 'The other bot is not held by the first one.');
       expect(other.handle.responses.some((r) => r.files.length > 0)).toBe(true);
       // Its share is its own, given back once its reply is posted; the first bot's are still the four held.
-      await vi.waitFor(() => expect(second.bot.fileShares.held()).toBe(0));
+      await vi.waitFor(() => expect(second.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
       expect(first.bot.fileShares.held({ guildId: GUILD })).toBe(MAX_FILES_PER_GUILD);
 
       const refused = await fileSay(first, 'The first bot holds its own share.');

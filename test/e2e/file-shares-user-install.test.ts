@@ -79,6 +79,6 @@ describe('files under way outside servers', () => {
     }
     const after = await dmSay(DANA, 'Once their files are done, the user gets their own again.', 'file');
     expect((await after.waitFor((r) => r.files.length > 0, 60_000)).files).toHaveLength(1);
-    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
+    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
   });
 });

@@ -108,7 +108,7 @@ describe('files under way', () => {
     const after = await fileSay(FLOOD, FLOODER, 'Once its files are done, the server gets its own again.');
     expect(after.handle.responses.some((r) => r.files.length > 0)).toBe(true);
     // Given back once its reply is posted: no share is left taken.
-    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
+    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
   });
 
   it("refuses the Speak menu's voice message past the server's share; another server's goes on", async () => {
@@ -210,6 +210,6 @@ describe('files under way', () => {
     } finally {
       release();
     }
-    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0));
+    await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
   });
 });

@@ -252,11 +252,14 @@ describe('paid part-way, then refused for the month', () => {
     const content = await answerOf(await sayBy(text));
     expectPaidPartWay(content, first);
     // The player has been through the order's three parts: the third ended without a frame heard.
-    const third = await vi.waitFor(() => {
-      const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
-      if (line === undefined) throw new Error('the third part has not finished yet');
-      return line;
-    });
+    const third = await vi.waitFor(
+      () => {
+        const line = finishedClips(h.logs()).findLast((clip) => clip.label.endsWith('#3'));
+        if (line === undefined) throw new Error('the third part has not finished yet');
+        return line;
+      },
+      { timeout: 20_000 },
+    );
     expect(third).toMatchObject({ status: 'failed', seconds: 0 });
   });
 
@@ -272,7 +275,7 @@ describe('paid part-way, then refused for the month', () => {
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const before = h.sandbox.requests.length;
     const first = await sayBy(text);
-    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'));
+    await vi.waitFor(() => expect(requestsFor(parts, before)[0]?.outcome).toBe('held'), { timeout: 20_000 });
     const second = await sayBy(behind, SECOND_SPEAKER);
     await second.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     h.sandbox.resumePaused();

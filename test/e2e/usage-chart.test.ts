@@ -154,7 +154,7 @@ describe('/usage chart', () => {
       const { handle, content } = await runCommand(h, { guildId: GUILD, userId: BOB, name: 'usage', locale: 'ko' });
       expect(content).toContain('이 서버:');
       expect(handle.responses.at(-1)?.files).toEqual([]);
-      await vi.waitFor(() => expect(chartFailures().length).toBeGreaterThan(failuresBefore));
+      await vi.waitFor(() => expect(chartFailures().length).toBeGreaterThan(failuresBefore), { timeout: 20_000 });
       const lines = chartFailures().slice(failuresBefore);
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 40, userId: BOB, guildId: GUILD });

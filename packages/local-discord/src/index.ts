@@ -942,6 +942,15 @@ export class FakeDiscord {
     return this.parts.voice.daveState(guildId);
   }
 
+  /**
+   * Puts a mark in the order the voice socket receives datagrams, now (sent in the call: everything any thread sent
+   * to it before is received first) and resolves with the guild's DAVE state as the mark arrives: what its listeners
+   * had decrypted, or failed to, of the frames sent before this moment.
+   */
+  markVoice(guildId: string): Promise<DaveGroupState | undefined> {
+    return new Promise((resolve) => this.parts.udp.mark(() => resolve(this.daveState(guildId))));
+  }
+
   /** Resolves once the DAVE group state matches, e.g. `(s) => s.botEpoch >= 2` after a member joined. */
   waitForDave(
     guildId: string,

@@ -7,6 +7,8 @@ import type { ReceivedBatch, ReceiveThreadCommand } from './udp-receive-worker.t
 
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_BYTES = 8;
+/** A test's mark in the order datagrams arrive (mark()): no RTP, discovery or keep-alive is this. */
+const MARK = Buffer.from('local-discord-mark');
 const RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 /** The receive thread's name (udpReceiveThread), as Linux shows it in /proc/<pid>/task/<tid>/comm. */
 export const UDP_RECEIVE_THREAD_NAME = 'udp-receive';
@@ -26,6 +28,10 @@ export class VoiceUdp {
   /** With `receiveThread`: the thread that owns the socket and stamps arrivals. */
   private thread: Worker | undefined;
   private readonly peers = new Map<number, UdpPeer>();
+  /** Connected to this socket once it listens: sends a mark in the call. */
+  private marker: Socket | undefined;
+  /** What to do as each mark sent arrives, in order. */
+  private readonly marks: Array<() => void> = [];
   private readonly report: (line: string) => void;
   /** One-way network delay on every datagram, both ways (network-delay.ts); 0 on loopback. */
   private readonly latencyMs: number;
@@ -89,7 +95,30 @@ export class VoiceUdp {
     });
   }
 
-  listen(): Promise<void> {
+  /**
+   * Sends a mark to this socket now, and calls `arrived` when it is received. On 127.0.0.1 a datagram is in the
+   * receiving socket's queue when its send returns, so every datagram any thread sent here before this call is
+   * received (and handled) before the mark: a test can tell which frames came after a moment of its own.
+   */
+  mark(arrived: () => void): void {
+    if (!this.marker) throw new Error('voice UDP: mark() before listen()');
+    this.marks.push(arrived);
+    this.marker.send(MARK);
+  }
+
+  private async connectMarker(): Promise<void> {
+    const marker = createSocket('udp4');
+    marker.on('error', (error) => this.report(`voice UDP mark socket error: ${String(error)}`));
+    await new Promise<void>((resolve) => marker.connect(this.port, this.host, resolve));
+    this.marker = marker;
+  }
+
+  async listen(): Promise<void> {
+    await this.listenSocket();
+    await this.connectMarker();
+  }
+
+  private listenSocket(): Promise<void> {
     if (this.receiveThread) return this.listenInThread();
     const socket = this.socket as Socket;
     return new Promise((resolve, reject) => {
@@ -120,6 +149,10 @@ export class VoiceUdp {
   private onMessage(packet: Buffer, from: RemoteInfo, receivedAtMs: number): void {
     if (packet.length === DISCOVERY_BYTES && packet.readUInt16BE(0) === 1) {
       this.discover(packet, from);
+      return;
+    }
+    if (packet.equals(MARK)) {
+      this.marks.shift()?.();
       return;
     }
     if (packet.length === KEEP_ALIVE_BYTES) {
@@ -156,6 +189,12 @@ export class VoiceUdp {
   }
 
   close(): Promise<void> {
+    try {
+      this.marker?.close();
+    } catch {
+      // Closed already.
+    }
+    this.marker = undefined;
     const thread = this.thread;
     if (thread) {
       this.thread = undefined;

@@ -18,7 +18,13 @@ import {
   VoiceApiError,
 } from '../../core/api/errors.ts';
 import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
-import { AudioBusyError, AudioTooLongError, ClipError, UnsupportedAudioError } from '../../core/audio/errors.ts';
+import {
+  AudioBusyError,
+  AudioTooLongError,
+  ClipError,
+  JobUnavailableError,
+  UnsupportedAudioError,
+} from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
 import { EngineError } from '../../core/engines/engine-errors.ts';
@@ -206,6 +212,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       message: { key: error.reason === 'busy' ? 'error.engine.busy' : 'error.engine.failed' },
       level: error.reason === 'busy' ? 'info' : 'warn',
     };
+  // Another job thread (the dictionary's patterns, a chart) could not take the job or finish it in time: busy, try
+  // again; never a bug of SayBot's.
+  if (error instanceof JobUnavailableError)
+    return { code: `job-${error.reason}`, message: { key: 'error.busy' }, level: 'warn' };
   if (error instanceof FreeVoiceFailedError)
     return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
   if (error instanceof UnsupportedAudioError) {

@@ -159,7 +159,7 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     source.destroy(failure);
     expect(await streamError(output)).toBe(failure);
     expect(output.destroyed).toBe(true);
-    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
+    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0), { timeout: 20_000 });
   });
 
   it.each([
@@ -172,7 +172,7 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     const error = await streamError(output);
     expect(error.name).toBe('AbortError');
     expect(source.destroyed).toBe(true);
-    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
+    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0), { timeout: 20_000 });
   });
 
   it('an already aborted signal fails the stream at once', async () => {
@@ -181,15 +181,15 @@ describe('createOpusPacketStream: streaming behaviour', () => {
     const source = new PassThrough();
     const output = createOpusPacketStream(source, 'mp3', { signal: controller.signal });
     expect((await streamError(output)).name).toBe('AbortError');
-    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
+    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0), { timeout: 20_000 });
     expect(source.destroyed).toBe(true);
   });
 
   it('destroying the output (playback stopped) destroys the source', async () => {
     const { source, output } = await startPlaying(fixture('speech-ko-44k-stereo.mp3'), 'mp3', 20000);
     output.destroy();
-    await vi.waitFor(() => expect(source.destroyed).toBe(true));
-    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
+    await vi.waitFor(() => expect(source.destroyed).toBe(true), { timeout: 20_000 });
+    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0), { timeout: 20_000 });
   });
 
   it.each([
@@ -269,6 +269,6 @@ describe('createOpusPacketStream: Ogg/Opus and formats it cannot play', () => {
     const error = await streamError(play(bytes, format, bytes.length ? irregularChunks(bytes) : []));
     expect(error).toBeInstanceOf(ClipError);
     expect((error as ClipError).code).toBe(code);
-    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0));
+    await vi.waitFor(() => expect(liveMp3Decoders()).toBe(0), { timeout: 20_000 });
   });
 });

@@ -14,6 +14,7 @@ import {
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
+import { DictionaryUnavailableError } from '../../../src/features/autoread/index.ts';
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
@@ -61,6 +62,20 @@ describe('describeFailure', () => {
     const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
     expect(new Set(words).size).toBe(3);
     for (const said of words) expect(said).not.toBe(t('en-US', 'error.internal'));
+  });
+
+  it("the dictionary's thread past its deadline (or full) is busy, try again, in the member's language: never 'Something went wrong'", () => {
+    for (const reason of ['timeout', 'busy', 'crashed'] as const) {
+      const described = describeFailure(new DictionaryUnavailableError(reason, 'dictionary: the job did not finish'));
+      expect(described.message).toEqual({ key: 'error.busy' });
+      expect(described.level).toBe('warn');
+      for (const locale of ['en-US', 'ja', 'ko']) {
+        const words = t(locale, described.message.key);
+        expect(words).not.toBe(t(locale, 'error.internal'));
+        expect(words.length).toBeGreaterThan(0);
+      }
+    }
+    expect(t('en-US', 'error.busy')).toMatch(/try again/);
   });
 
   it('an error nobody names is internal, logged as an error', () => {

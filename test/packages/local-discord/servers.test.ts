@@ -47,7 +47,7 @@ describe('FakeDiscord: Public Bot, joining and leaving servers', () => {
       ),
     ).toBe(true);
     // Discord ends its voice session: the library destroys the connection on the guild's deletion.
-    await vi.waitFor(() => expect(connection.state.status).toBe(VoiceConnectionStatus.Destroyed));
+    await vi.waitFor(() => expect(connection.state.status).toBe(VoiceConnectionStatus.Destroyed), { timeout: 20_000 });
     // Gone from the bot's world: REST knows it no more, and leaving again is an unknown guild.
     await expect(rig.client.rest.get(`/guilds/${g1.id}`)).rejects.toMatchObject({ status: 404, code: 10004 });
     await expect(rig.client.rest.delete(`/users/@me/guilds/${g1.id}`)).rejects.toMatchObject({

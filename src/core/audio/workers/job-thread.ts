@@ -10,7 +10,9 @@
 // limit counts the job's own CPU time (`limitBy: 'cpu'`): its thread runs at a low priority, and on a host kept busy by
 // other processes it may get little of a core, so time passing says nothing of whether it is stuck; a wall-clock
 // ceiling (`wallCeilingMs`) still bounds how long it may take. A thread's setup for a job (./thread-setup.ts: what it
-// loads once and keeps) is not counted in the job's limit; it has its own bound in time (`setupCeilingMs`).
+// loads once and keeps) is not counted in the job's limit; it has its own bound in time (`setupCeilingMs`). Nor is a
+// new thread's start: its module's first load (the language runtime, a native module: seconds on a slow host beside
+// other work) is waited for, under the same bound, before its first job's limit starts.
 import { Worker } from 'node:worker_threads';
 import type { SetupMessage } from './thread-setup.ts';
 
@@ -57,6 +59,24 @@ export interface SliceMessage {
 function isSlice<R extends object>(message: R | SliceMessage | SetupMessage): message is SliceMessage {
   return 'slice' in message && message.slice === true;
 }
+
+/** Said by the loader (LOADER) once a new thread's module is loaded: it takes jobs from then on. */
+interface LoadedMessage {
+  loaded: true;
+}
+
+function isLoaded(message: object): message is LoadedMessage {
+  return 'loaded' in message && message.loaded === true;
+}
+
+/**
+ * A new thread runs this first: it loads the worker's module (named in argv, so that `workerData` stays the
+ * worker's own) and says when that is done. A module that fails to load fails the thread, as it would alone.
+ */
+const LOADER = `
+const { parentPort } = require('node:worker_threads');
+import(process.argv[2]).then(() => parentPort.postMessage({ loaded: true }));
+`;
 
 function isSetup<R extends object>(message: R | SliceMessage | SetupMessage): message is SetupMessage {
   return 'setup' in message && typeof message.setup === 'boolean';
@@ -105,8 +125,8 @@ async function threadCpuMs(worker: Worker): Promise<number | undefined> {
 export class JobThread<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #options: JobThreadOptions;
   #worker: Worker | undefined;
-  /** Resolves once the live worker runs (its CPU time can be read from then on). */
-  #online: Promise<void> = Promise.resolve();
+  /** Resolves once the live worker's module is loaded (it takes jobs, and its CPU time can be read, from then on). */
+  #loaded: Promise<void> = Promise.resolve();
   #current: Running<J, R> | undefined;
   /** Waiting jobs per owner; the owner whose turn is next comes first (a Map keeps insertion order). */
   readonly #queues = new Map<string, Array<Waiting<J, R>>>();
@@ -208,9 +228,9 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       if (this.#current !== current) return;
       const worker = this.#ensureWorker();
       worker.ref();
+      // A new thread's start and its module's first load are the thread's, not the job's: its limit starts after.
+      if (!(await this.#whenLoaded(current))) return;
       if (this.#options.limitBy === 'cpu') {
-        // A new worker's loading counts as its first job's until it is online; a job's own is counted from here.
-        await this.#online;
         current.cpuStart = (await threadCpuMs(worker)) ?? 0;
         if (this.#current !== current) return;
         this.#ceiling(current);
@@ -219,6 +239,32 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       this.#arm(current);
       worker.postMessage(current.job, current.transfer);
     });
+  }
+
+  /**
+   * Whether the live worker's module is loaded for `current` (still the job under way); a load past the setup's
+   * bound fails the job as a timeout (the member is told it is busy) and replaces the thread.
+   */
+  async #whenLoaded(current: Running<J, R>): Promise<boolean> {
+    const ceilingMs = this.#options.setupCeilingMs ?? SETUP_CEILING_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ceilingMs);
+    });
+    const loaded = await Promise.race([
+      this.#loaded.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+    clearTimeout(timer);
+    if (this.#current !== current) return false;
+    if (!loaded) {
+      const message = `the thread did not start within ${ceilingMs} ms`;
+      this.#fail(this.#options.unavailable('timeout', message));
+    }
+    return loaded;
   }
 
   /** Long work's turn (at once when the thread has no `turn`). */
@@ -317,9 +363,20 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const { unavailable } = this.#options;
-    const worker = new Worker(this.#options.worker, { workerData: this.#options.workerData });
-    this.#online = new Promise((resolve) => worker.once('online', () => resolve()));
-    worker.on('message', (reply: R | SliceMessage | SetupMessage) => this.#answer(reply));
+    const worker = new Worker(LOADER, {
+      eval: true,
+      argv: [this.#options.worker.href],
+      workerData: this.#options.workerData,
+    });
+    const loaded = Promise.withResolvers<void>();
+    this.#loaded = loaded.promise;
+    // A thread that ends before it loaded: its job is failed by the exit below; nothing waits for the load.
+    loaded.promise.catch(() => undefined);
+    worker.once('exit', () => loaded.reject(new Error('the worker thread ended')));
+    worker.on('message', (reply: R | SliceMessage | SetupMessage | LoadedMessage) => {
+      if (isLoaded(reply)) loaded.resolve();
+      else this.#answer(reply);
+    });
     worker.on('error', (error) => this.#fail(unavailable('crashed', 'the worker thread failed', error)));
     worker.on('exit', (code) => {
       if (this.#worker === worker) this.#fail(unavailable('crashed', `the worker thread exited (${code})`));

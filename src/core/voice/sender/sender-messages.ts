@@ -8,11 +8,30 @@ export interface PacketRun {
   clip: number;
   first: number;
   packets: Uint8Array[];
+  /**
+   * The voice's DAVE generation they were sealed in (SenderThread.generation): a packet of a generation below the
+   * voice's barrier was sealed before a transition executed and is never sent (its copy sealed again follows).
+   */
+  generation: number;
 }
 
+/** The slots of a voice's barrier (ToSender 'open'). */
+export const VoiceBarrier = {
+  /** The voice's DAVE generation: packets of a lower one were sealed before a transition that has executed. */
+  generation: 0,
+  /** 1 while the thread checks a packet's generation and sends it (SenderThread.transition waits that out). */
+  sending: 1,
+  length: 2,
+} as const;
+
 export type ToSender =
-  /** Opens a socket for a new voice session and runs IP discovery to the voice server at ip:port. */
-  | { type: 'open'; voice: number; ip: string; port: number; ssrc: number }
+  /**
+   * Opens a socket for a new voice session and runs IP discovery to the voice server at ip:port. `barrier` (shared
+   * memory, VoiceBarrier's two Int32s) holds the voice's DAVE generation, raised by the main thread in the very turn
+   * a DAVE transition executes (the thread reads it before each packet, with no message in between), and whether
+   * the thread is sending a packet this instant.
+   */
+  | { type: 'open'; voice: number; ip: string; port: number; ssrc: number; barrier: Int32Array }
   /** The session's transport key and RTP starting point (session description); a new key starts a new nonce count. */
   | { type: 'keys'; voice: number; mode: string; key: Uint8Array; sequence: number; timestamp: number }
   /** Packets to queue; a run whose packets are queued already replaces those not yet sent (sealed again). */

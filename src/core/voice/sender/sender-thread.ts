@@ -8,7 +8,14 @@
 // and a serialiser; and it dies with SayBot, never left behind holding sockets (docs/decisions.md).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
-import type { ClipProgress, FromSender, PacketRun, SenderStats, ToSender } from './sender-messages.ts';
+import {
+  VoiceBarrier,
+  type ClipProgress,
+  type FromSender,
+  type PacketRun,
+  type SenderStats,
+  type ToSender,
+} from './sender-messages.ts';
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 
 /**
@@ -19,6 +26,11 @@ export const SENDER_THREAD_NAME = 'voice-sender';
 /** No message from the thread for this long while it holds voices (the main thread itself awake): it is stuck. */
 export const STALL_MS = 3_000;
 const WATCH_MS = 500;
+/**
+ * How long a transition waits, at most, for a packet the thread is sending that instant (checked a moment before
+ * the barrier rose): microseconds, unless the thread is taken off the CPU mid-send.
+ */
+const SEND_SETTLE_MS = 5;
 
 /** What a clip hears of its packets. */
 export interface ClipWatcher {
@@ -34,6 +46,8 @@ interface VoiceEntry {
   renew: () => void;
   discovered: PromiseWithResolvers<{ ip: string; port: number }>;
   clips: Set<number>;
+  /** Its DAVE generation, shared with the thread (see transition()). */
+  barrier: Int32Array;
 }
 
 export interface SenderThreadOptions {
@@ -119,10 +133,11 @@ export class SenderThread {
   /** Opens a voice for the library's UDP socket `udp`: IP discovery from the sender thread's own socket. */
   open(udp: object, remote: { ip: string; port: number }, ssrc: number, renew: () => void) {
     const id = this.#nextVoice++;
-    const entry: VoiceEntry = { id, renew, discovered: Promise.withResolvers(), clips: new Set() };
+    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
+    const entry: VoiceEntry = { id, renew, discovered: Promise.withResolvers(), clips: new Set(), barrier };
     this.#voices.set(id, entry);
     this.#byUdp.set(udp, id);
-    this.#post({ type: 'open', voice: id, ip: remote.ip, port: remote.port, ssrc });
+    this.#post({ type: 'open', voice: id, ip: remote.ip, port: remote.port, ssrc, barrier });
     return { voice: id, discovered: entry.discovered.promise };
   }
 
@@ -130,6 +145,31 @@ export class SenderThread {
   voiceOf(udp: object): number | undefined {
     const id = this.#byUdp.get(udp);
     return id !== undefined && this.#voices.has(id) ? id : undefined;
+  }
+
+  /** The voice's DAVE generation now: what packets sealed now are tagged with (PacketRun.generation). */
+  generation(voice: number): number {
+    const entry = this.#voices.get(voice);
+    return entry ? Atomics.load(entry.barrier, VoiceBarrier.generation) : 0;
+  }
+
+  /**
+   * A DAVE transition executed on `voice` (called in the same turn as the library's execute): from this moment the
+   * thread sends no packet sealed before it, without waiting for a message (a message arrives a turn later at best,
+   * and a packet or more can leave meanwhile, which a member who just joined cannot decrypt). Those packets' slots
+   * pass empty until their copies sealed again arrive. A packet whose check came just before is let finish first
+   * (the thread marks each check-and-send; both sides use sequentially consistent atomics), so that once this
+   * returns, nothing sealed before the transition is on its way. Returns the new generation.
+   */
+  transition(voice: number): number {
+    const entry = this.#voices.get(voice);
+    if (!entry) return 0;
+    const generation = Atomics.add(entry.barrier, VoiceBarrier.generation, 1) + 1;
+    const until = performance.now() + SEND_SETTLE_MS;
+    while (Atomics.load(entry.barrier, VoiceBarrier.sending) === 1 && performance.now() < until) {
+      // A send under way: a few microseconds.
+    }
+    return generation;
   }
 
   keys(voice: number, mode: string, key: Uint8Array, sequence: number, timestamp: number): void {

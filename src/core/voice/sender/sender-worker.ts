@@ -97,7 +97,7 @@ function handle(message: ToSender): void {
   const now = performance.now();
   switch (message.type) {
     case 'open': {
-      const voice = new WorkerVoice(message.voice, message.ssrc, listener);
+      const voice = new WorkerVoice(message.voice, message.ssrc, listener, message.barrier);
       voices.set(message.voice, voice);
       voice.discover(message.ip, message.port).then(
         (local) => post({ type: 'discovered', voice: message.voice, ...local }),

@@ -84,6 +84,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#onEnd();
   };
   readonly #reseal = (): void => {
+    // First, in the turn the transition executes: the sender thread sends nothing sealed before it from now on.
+    if (this.#voice !== undefined && !this.#over && !this.#stopping) senderThread.transition(this.#voice);
     this.#sealAgain();
     this.#fill();
   };
@@ -210,7 +212,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
       // A copy of just its bytes: a frame is often a view of a larger buffer, which would be copied whole.
       packets.push(new Uint8Array(session.dave ? session.dave.encrypt(frame) : frame));
     }
-    if (packets.length > 0) senderThread.queue({ voice, clip: this.#id as number, first, packets });
+    if (packets.length === 0) return;
+    senderThread.queue({ voice, clip: this.#id as number, first, packets, generation: senderThread.generation(voice) });
   }
 
   #keys(voice: number, data: SenderConnectionData): void {

@@ -3,7 +3,7 @@
 // there, each next one 20 ms after the one before, wherever the main thread is meanwhile.
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
-import type { PacketRun } from './sender-messages.ts';
+import { VoiceBarrier, type PacketRun } from './sender-messages.ts';
 import { TransportSeal } from './transport-seal.ts';
 
 export const PERIOD_MS = 20;
@@ -13,6 +13,11 @@ export const MAX_CATCH_UP_MS = 200;
 export const CLOSING_SILENCE_FRAMES = 5;
 /** Discord's "silence" Opus frame (never DAVE-sealed: DAVE passes it as it is). */
 export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
+/**
+ * Slots a clip may wait for packets sealed again after a DAVE transition before those slots count as missed (the
+ * main thread's copies come within a turn or so of its event loop; a second covers a main thread held up long).
+ */
+export const STALE_GRACE_SLOTS = 50;
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_MS = 5_000;
 
@@ -33,6 +38,10 @@ interface Clip {
   sent: number;
   /** Queued packets, the first being packet number `sent`. */
   queue: Uint8Array[];
+  /** The DAVE generation each queued packet was sealed in (PacketRun.generation), beside it. */
+  generations: number[];
+  /** Slots in a row its next packet was sealed before a transition (its copy sealed again not here yet). */
+  staleSlots: number;
   ended: boolean;
   closingLeft: number;
   /** Slots in a row it had nothing queued. */
@@ -44,6 +53,8 @@ export class WorkerVoice {
   readonly #socket: Socket;
   readonly #ssrc: number;
   readonly #listener: VoiceListener;
+  /** The voice's DAVE generation, raised by the main thread as a transition executes (SenderThread.transition). */
+  readonly #barrier: Int32Array;
   #seal: TransportSeal | undefined;
   #clip: Clip | undefined;
   /** When its next packet is due (performance.now()); undefined while it has nothing to send. */
@@ -53,10 +64,16 @@ export class WorkerVoice {
   readonly #keepAlive: NodeJS.Timeout;
   #keepAliveCount = 0;
 
-  constructor(id: number, ssrc: number, listener: VoiceListener) {
+  constructor(
+    id: number,
+    ssrc: number,
+    listener: VoiceListener,
+    barrier: Int32Array = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT)),
+  ) {
     this.id = id;
     this.#ssrc = ssrc;
     this.#listener = listener;
+    this.#barrier = barrier;
     this.#socket = createSocket('udp4');
     this.#socket.on('error', (error) => this.#lose(`voice socket error: ${error.message}`));
     this.#keepAlive = setInterval(() => this.#sendKeepAlive(), KEEP_ALIVE_MS);
@@ -121,6 +138,8 @@ export class WorkerVoice {
         id: run.clip,
         sent: run.first,
         queue: [],
+        generations: [],
+        staleSlots: 0,
         ended: false,
         closingLeft: CLOSING_SILENCE_FRAMES,
         idleSlots: 0,
@@ -130,6 +149,7 @@ export class WorkerVoice {
     const from = Math.max(run.first, clip.sent);
     for (let n = from; n < run.first + run.packets.length; n++) {
       clip.queue[n - clip.sent] = run.packets[n - run.first] as Uint8Array;
+      clip.generations[n - clip.sent] = run.generation;
     }
     if (this.due === undefined && clip.queue.length > 0) this.due = now;
   }
@@ -167,11 +187,19 @@ export class WorkerVoice {
         due = undefined;
         break;
       }
-      const packet = clip.queue.shift();
+      const packet = clip.queue[0];
       if (packet !== undefined) {
-        this.#transmit(packet, now - due, false, false);
-        clip.sent += 1;
-        clip.idleSlots = 0;
+        if (this.#sendQueued(clip, packet, now - due)) {
+          clip.sent += 1;
+          clip.idleSlots = 0;
+          clip.staleSlots = 0;
+        } else {
+          // Sealed with the keys of before a transition that has executed: a member who just joined could not
+          // decrypt it. Its copy sealed again is on its way; the slot passes empty (no silence: the words go on where
+          // they were), and counts as missed only past the grace.
+          clip.staleSlots += 1;
+          if (clip.staleSlots > STALE_GRACE_SLOTS) clip.idleSlots += 1;
+        }
       } else if (!clip.ended) {
         // Late: held by silence (after its first packet only), as the library does; the main thread's lead ran out.
         clip.idleSlots += 1;
@@ -195,6 +223,25 @@ export class WorkerVoice {
     }
     this.due = due;
     return due;
+  }
+
+  /**
+   * Sends the clip's next queued packet unless it was sealed before a DAVE transition that has executed (false).
+   * `sending` is marked before the generation is read and cleared once the packet went: a transition on the main
+   * thread either is seen here or waits for this send (SenderThread.transition), so none of the old keys leaves
+   * after it returned.
+   */
+  #sendQueued(clip: Clip, packet: Uint8Array, lateMs: number): boolean {
+    Atomics.store(this.#barrier, VoiceBarrier.sending, 1);
+    try {
+      if ((clip.generations[0] as number) < Atomics.load(this.#barrier, VoiceBarrier.generation)) return false;
+      clip.queue.shift();
+      clip.generations.shift();
+      this.#transmit(packet, lateMs, false, false);
+      return true;
+    } finally {
+      Atomics.store(this.#barrier, VoiceBarrier.sending, 0);
+    }
   }
 
   #transmit(payload: Uint8Array, lateMs: number, silence: boolean, underrun: boolean): void {

@@ -184,6 +184,8 @@ export const en = {
   'error.audio.unsupported': 'The voice service sent audio in a format I cannot play ({format}).',
   'error.audio.busy':
     'I am preparing too much audio right now (files, speed and volume). Please try again in a minute (nothing was charged twice).',
+  'error.busy':
+    'I am too busy to do that right now (it could not be done in time). Please try again in a moment; nothing was charged.',
   'error.audio.guildBusy':
     'This server already has {limit} pieces of audio being prepared (files, speed and volume), the most one server may. Please try again once they are done (nothing was charged twice).',
   'error.input.emptyText': 'Please give some text to speak.',

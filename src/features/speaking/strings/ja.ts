@@ -180,6 +180,8 @@ export const ja: Translation<typeof en> = {
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
   // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
+  'error.busy':
+    '現在混み合っていて、時間内に処理できませんでした。少し待ってからもう一度お試しください。料金はかかっていません。',
   'error.audio.busy':
     '現在、準備中の音声（ファイル、速度、音量）が多すぎます。少し待ってからもう一度お試しください（二重に課金されてはいません）。',
   'error.audio.guildBusy':

@@ -178,6 +178,8 @@ export const ko: Translation<typeof en> = {
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
   // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
+  'error.busy':
+    '지금은 처리할 일이 많아 제시간에 하지 못했습니다. 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
   'error.audio.busy':
     '지금 준비 중인 오디오(파일, 속도, 볼륨)가 너무 많습니다. 잠시 후 다시 시도해 주세요(요금이 두 번 청구되지 않았습니다).',
   'error.audio.guildBusy':

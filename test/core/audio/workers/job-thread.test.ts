@@ -15,6 +15,8 @@ import {
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);
+const SLOW_LOAD = new URL('../../../support/slow-load-job-worker.ts', import.meta.url);
+const CPU = new URL('../../../support/cpu-job-worker.ts', import.meta.url);
 
 let thread: JobThread<{ label: string }, { id: number; label: string }> | undefined;
 afterEach(() => {
@@ -40,6 +42,34 @@ describe('JobThread', () => {
     // a1 was under way; b1 is next, then the rest of guild-a's (one queue, first come first served, ran it 11th).
     expect(done.slice(0, 3)).toEqual(['a1', 'b1', 'a2']);
     expect(done).toHaveLength(11);
+  });
+
+  it("a new thread's start and its module's first load are not counted in its first job's limit (a slow host)", async () => {
+    thread = new JobThread({
+      worker: SLOW_LOAD,
+      workerData: { loadMs: 600 },
+      maxWaiting: 4,
+      timeoutMs: 200,
+      idleMs: 10,
+      unavailable: (reason, message) => new JobUnavailableError(reason, message),
+    });
+    await expect(thread.run({ label: 'first' })).resolves.toMatchObject({ label: 'first' });
+  });
+
+  it('a job that overruns its own limit fails as a timeout (the member is told it is busy), not as a crash', async () => {
+    const cpu = new JobThread<{ label: string; cpuMs: number }, { id: number; label: string }>({
+      worker: CPU,
+      maxWaiting: 4,
+      timeoutMs: 200,
+      idleMs: 10,
+      unavailable: (reason, message) => new JobUnavailableError(reason, message),
+    });
+    const error = await cpu.run({ label: 'long', cpuMs: 5_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(JobUnavailableError);
+    expect(error).toMatchObject({ reason: 'timeout' });
   });
 });
 

@@ -69,7 +69,7 @@ describe('SenderThread', () => {
     const rejected = discovered.catch((error: unknown) => error);
     const first = thread.threadId;
     await thread.kill();
-    await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1), { timeout: 20_000 });
     expect(await rejected).toBeInstanceOf(Error);
     expect(warn).toHaveBeenCalledTimes(1);
     thread.open({}, { ip: '127.0.0.1', port: 9 }, 2, () => undefined).discovered.catch(() => undefined);
@@ -83,7 +83,7 @@ describe('SenderThread', () => {
       const thread = new SenderThread();
       threads.push(thread);
       thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, () => undefined).discovered.catch(() => undefined);
-      await vi.waitFor(() => expect(thread.kernelThreadId).toBeDefined());
+      await vi.waitFor(() => expect(thread.kernelThreadId).toBeDefined(), { timeout: 20_000 });
       expect(task(thread.kernelThreadId)?.name).toBe(SENDER_THREAD_NAME);
     },
   );

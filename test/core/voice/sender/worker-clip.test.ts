@@ -112,7 +112,7 @@ describe('a clip on the sender thread', () => {
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     expect(events.ended).toHaveBeenCalledWith(undefined);
     expect(events.started).toHaveBeenCalledTimes(1);
-    await vi.waitFor(() => expect(received.length).toBe(8 + 5));
+    await vi.waitFor(() => expect(received.length).toBe(8 + 5), { timeout: 20_000 });
     expect(payloads()).toEqual([...Array.from({ length: 8 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
     expect(clip.playedMs).toBe(8 * 20);
     c.close();
@@ -135,7 +135,7 @@ describe('a clip on the sender thread', () => {
   it('a stop drops what was queued and not sent: played is what the server got, no closing silence', async () => {
     const c = await connection();
     const { events, clip } = play(c, 20);
-    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
     expect(clip.stop()).toBe(true);
     expect(clip.stop()).toBe(false);
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
@@ -151,14 +151,14 @@ describe('a clip on the sender thread', () => {
   it('held while the connection is not ready, it goes on from where it was, nothing lost or twice', async () => {
     const c = await connection();
     const { stream, events } = play(c, 20);
-    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
     c.setReady(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received.length).toBeLessThan(20);
     c.setReady(true);
     stream.end();
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
-    await vi.waitFor(() => expect(received.length).toBe(20 + 5));
+    await vi.waitFor(() => expect(received.length).toBe(20 + 5), { timeout: 20_000 });
     expect(payloads().slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => `${n}@1`));
     c.close();
   });
@@ -166,14 +166,14 @@ describe('a clip on the sender thread', () => {
   it('a DAVE key change seals the frames queued and not sent again with the new keys before they go', async () => {
     const c = await connection();
     const { stream, events } = play(c, 20);
-    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
     // Held, so that the change lands while most of the clip is still queued in the sender.
     c.setReady(false);
     c.transition(2);
     c.setReady(true);
     stream.end();
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
-    await vi.waitFor(() => expect(received.length).toBe(20 + 5));
+    await vi.waitFor(() => expect(received.length).toBe(20 + 5), { timeout: 20_000 });
     const heard = payloads().slice(0, 20);
     expect(heard.map((p) => p.split('@')[0])).toEqual(Array.from({ length: 20 }, (_, n) => `${n}`));
     const firstNew = heard.findIndex((p) => p.endsWith('@2'));
@@ -181,6 +181,31 @@ describe('a clip on the sender thread', () => {
     // Once the new keys are in use, every later frame has them: none of the old ones queued went out.
     expect(heard.slice(firstNew).every((p) => p.endsWith('@2'))).toBe(true);
     expect(heard.at(-1)).toBe('19@2');
+    c.close();
+  });
+
+  it('a DAVE transition with the main thread held up right after it: no frame sealed before it leaves once it executed', async () => {
+    const c = await connection();
+    const { stream, events } = play(c, 40);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 10_000 });
+    // The execute, as the library emits it; the mark follows in the same turn, so every datagram the thread sent
+    // before the transition returned reaches the server before the mark.
+    c.transition(2);
+    server.mark();
+    // The main thread is held up (a garbage collection, a long task on a slow host) before the copies sealed again
+    // can be handed over: the thread must not fill that time with what it had queued.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 10_000 });
+    const heard = payloads();
+    expect(server.marks).toHaveLength(1);
+    const mark = server.marks[0] as number;
+    // Frames were still queued at the transition (some after the mark), and every one after the mark has the new keys.
+    expect(mark).toBeLessThan(40);
+    expect(heard.slice(mark).filter((p) => p !== 'silence' && !p.endsWith('@2'))).toEqual([]);
+    // Nothing lost, nothing twice, in order.
+    expect(heard.slice(0, 40).map((p) => p.split('@')[0])).toEqual(Array.from({ length: 40 }, (_, n) => `${n}`));
     c.close();
   });
 
@@ -198,7 +223,7 @@ describe('a clip on the sender thread', () => {
       expect(events.ended).toHaveBeenCalledWith(undefined);
       expect(runs[0]?.first).toBe(0);
       expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
-      await vi.waitFor(() => expect(received.length).toBe(40 + 5));
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
       expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
       c.close();
     });
@@ -214,7 +239,7 @@ describe('a clip on the sender thread', () => {
       await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
       expect(runs[0]?.first).toBe(0);
       expect(runs[0]?.packets.length).toBe(1);
-      await vi.waitFor(() => expect(received.length).toBe(40 + 5));
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
       expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
       c.close();
     });
@@ -226,7 +251,7 @@ describe('a clip on the sender thread', () => {
       stream.end();
       await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
       expect(runs.map((r) => [r.first, r.packets.length])).toEqual([[0, 5]]);
-      await vi.waitFor(() => expect(received.length).toBe(5 + 5));
+      await vi.waitFor(() => expect(received.length).toBe(5 + 5), { timeout: 20_000 });
       expect(payloads()).toEqual([...Array.from({ length: 5 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
       expect(clip.playedMs).toBe(5 * 20);
       c.close();
@@ -280,7 +305,7 @@ describe('a clip on the sender thread', () => {
       await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
       expect(events.ended).toHaveBeenCalledWith(cut);
       expect(runs.map((r) => [r.first, r.packets.length])).toEqual([[0, 3]]);
-      await vi.waitFor(() => expect(received.length).toBe(3 + 5));
+      await vi.waitFor(() => expect(received.length).toBe(3 + 5), { timeout: 20_000 });
       expect(payloads()).toEqual([...Array.from({ length: 3 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
       expect(clip.playedMs).toBe(3 * 20);
       c.close();

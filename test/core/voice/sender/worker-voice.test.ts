@@ -38,8 +38,8 @@ function listen() {
   return { events, listener };
 }
 
-async function opened(listener: VoiceListener): Promise<WorkerVoice> {
-  const v = new WorkerVoice(1, 7, listener);
+async function opened(listener: VoiceListener, barrier?: Int32Array): Promise<WorkerVoice> {
+  const v = new WorkerVoice(1, 7, listener, barrier);
   const local = await v.discover('127.0.0.1', server.port);
   expect(local.ip).toBe('127.0.0.1');
   v.keys(AES_GCM_MODE, KEY, 0, 0);
@@ -58,7 +58,7 @@ describe('WorkerVoice', () => {
   it('sends the first packet at once, one a period after, then closing silence, and says the clip ended', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 }, 0);
     expect(v.run(0)).toBe(PERIOD_MS);
     v.end(5, 0);
     let due = v.run(PERIOD_MS);
@@ -72,7 +72,7 @@ describe('WorkerVoice', () => {
   it('a stop drops the packets not yet sent at once and says how many went', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 }, 0);
     v.run(0);
     v.stop(5);
     expect(v.run(1000)).toBeUndefined();
@@ -83,24 +83,40 @@ describe('WorkerVoice', () => {
   it('packets handed again replace those still queued (sealed again), never one already sent', async () => {
     const { listener } = listen();
     const v = await opened(listener);
-    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 }, 0);
     v.run(0);
-    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12), packet(13)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12), packet(13)], generation: 0 }, 0);
     v.run(PERIOD_MS);
     v.run(2 * PERIOD_MS);
     expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
   });
 
+  it('a packet sealed before its DAVE generation was raised is never sent: its slot passes empty until the copy comes', async () => {
+    const { listener } = listen();
+    const barrier = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const v = await opened(listener, barrier);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 }, 0);
+    v.run(0);
+    Atomics.store(barrier, 0, 1);
+    expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
+    expect(v.progress()).toEqual({ clip: 5, sent: 1, idleSlots: 0 });
+    v.queue({ voice: 1, clip: 5, first: 1, packets: [packet(12), packet(13)], generation: 1 }, 0);
+    v.run(2 * PERIOD_MS);
+    v.run(3 * PERIOD_MS);
+    expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
+    expect(Atomics.load(barrier, 1)).toBe(0);
+  });
+
   it('sends silence while the next packet is late, only once something was said, and nothing while held', async () => {
     const { listener } = listen();
     const v = await opened(listener);
-    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 }, 0);
     v.run(0);
     expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
     v.held = true;
     expect(v.run(10 * PERIOD_MS)).toBeUndefined();
     v.held = false;
-    v.queue({ voice: 1, clip: 5, first: 1, packets: [packet(2)] }, 0);
+    v.queue({ voice: 1, clip: 5, first: 1, packets: [packet(2)], generation: 0 }, 0);
     v.run(2 * PERIOD_MS);
     expect(await heard(3)).toEqual([packet(1), SILENCE_FRAME, packet(2)].map((p) => Buffer.from(p)));
   });
@@ -108,7 +124,7 @@ describe('WorkerVoice', () => {
   it('closing it ends the clip under way as closed, with the packets that went', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    v.queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)] }, 0);
+    v.queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 }, 0);
     v.run(0);
     v.close();
     expect(events).toEqual(['done 9 5 closed']);

@@ -462,14 +462,14 @@ describe('AutoReader', () => {
     await pipeline.ordered(2);
     expect(pipeline.texts).toEqual(['one', 'two']); // fetched while 'one' plays, not before
     pipeline.playing[0]?.end('played');
-    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(2));
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(2), { timeout: 20_000 });
     expect(pipeline.texts).toEqual(['one', 'two']); // 'two' has not started: 'three' still waits
     pipeline.playing[1]?.start();
     await pipeline.ordered(3);
     pipeline.playing[1]?.end('played');
     pipeline.playing[2]?.start();
     pipeline.playing[2]?.end('played');
-    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0), { timeout: 20_000 });
   });
 
   it('asks again before reading a waiting message: a member muted or ignored meanwhile is dropped unrequested', async () => {
@@ -497,7 +497,7 @@ describe('AutoReader', () => {
     // 'three' was still unread: dropped at its turn, never handed over.
     pipeline.playing[0]?.end('played');
     pipeline.playing[1]?.end('played');
-    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0), { timeout: 20_000 });
     await reader.settled(guild.id);
     expect(pipeline.texts).toEqual(['one', 'two']);
     expect(logs().filter((line) => line['skipped'] === 'ignored')).toHaveLength(1);
@@ -522,7 +522,7 @@ describe('AutoReader', () => {
     await play(1, 3);
     pipeline.playing[2]?.start();
     pipeline.playing[2]?.end('played');
-    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0), { timeout: 20_000 });
     expect(pipeline.texts).toEqual(['m1', 'm9', 'm10']);
     expect(logs().filter((line) => line['code'] === 'autoread-behind')).toHaveLength(1);
     expect(logs().find((line) => line['code'] === 'autoread-caught-up')).toMatchObject({ dropped: 7 });
@@ -547,7 +547,7 @@ describe('AutoReader', () => {
     for (const text of ['one', 'two', 'three']) await arrive({ content: text });
     await pipeline.ordered(1);
     pipeline.playing[0]?.end('stopped');
-    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0));
+    await vi.waitFor(() => expect(reader.pending(guild.id)).toBe(0), { timeout: 20_000 });
     await reader.settled(guild.id);
     expect(pipeline.texts).toEqual(['one']);
   });
