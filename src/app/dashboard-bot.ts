@@ -251,6 +251,7 @@ export function dashboardBot(
     voices: {
       presets: catalogueVoices(config.extraVoices),
       free: config.freeVoice.chosen && freeVoiceInstalled(),
+      engines: () => core.engines?.port.voices() ?? [],
     },
     speech: core.speech,
     accounting: core.accounting,

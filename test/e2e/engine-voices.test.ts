@@ -13,8 +13,10 @@ import {
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
+import { PermissionFlagsBits } from 'discord.js';
 import { autocomplete, defaultGuilds, pitchOf, runCommand, type Harness } from '../support/harness.ts';
-import { ALICE } from '../support/world.ts';
+import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
+import { ALICE, GENERAL, LONDON, LONDON_TEXT, londonWith } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 const startHarness = useHarnessPerTest();
@@ -32,10 +34,11 @@ afterAll(async () => {
 });
 
 /** The bot with both engines, FREE_VOICES naming one of each for Japanese and English. */
-function withEngines(env: Record<string, string> = {}): Promise<Harness> {
+function withEngines(env: Record<string, string> = {}, guilds?: ReturnType<typeof defaultGuilds>): Promise<Harness> {
   voicevox.faults.set('none');
   speech.faults.set('none');
   return startHarness({
+    ...(guilds === undefined ? {} : { guilds }),
     config: { voiceIdleTimeoutMs: 60_000 },
     env: {
       VOICEVOX_URL: voicevox.url,
@@ -202,5 +205,29 @@ describe("the owner's engines", () => {
     speech.faults.set('none');
     const usage = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
     expect(usage.content).toContain('This server: 0 characters spent');
+  });
+
+  it("auto-read with free_voice on reads chatter in FREE_VOICES' engine voice: nothing sent to the Voice API", async () => {
+    const reader = { id: ALICE, username: 'alice' };
+    const h = await withEngines({ FREE_VOICE: 'on' }, [
+      londonWith([{ ...reader, voiceChannelId: GENERAL, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild }]),
+    ]);
+    await startAutoRead(h, LONDON, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+    const set = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { free_voice: true },
+    });
+    expect(set.content).toContain('free voice: on');
+    const requests = h.sandbox.requests.length;
+    h.discord.clearAudio(LONDON);
+    await postChat(h, { guildId: LONDON, channelId: LONDON_TEXT }, reader, 'chatter that spends nothing', {
+      id: snowflakeAt(),
+    });
+    const heard = await h.discord.waitForAudio(LONDON, { minSeconds: 0.5, quietMs: 600 });
+    expect(near(pitchOf(heard), speech.pitchHz('am_adam')!)).toBe(true);
+    expect(h.sandbox.requests.length).toBe(requests);
   });
 });

@@ -406,6 +406,15 @@ export class SpeechPipeline {
     return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
+  /**
+   * A request as the free voice says it (auto-read's free_voice): itself when its voice is free already, else the
+   * stand-in the part source chooses (FREE_VOICES', eSpeak NG's); undefined where no free voice can speak.
+   */
+  freeVersion(request: SpeechRequest): SpeechRequest | undefined {
+    if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
+    return this.#source.standIn(request);
+  }
+
   /** An order's outcome, settled: the free voice's lines counted, a right taken away logged. */
   #done(order: Order, outcome: SpeechOutcome): void {
     if (outcome.kind !== 'failed') {

@@ -68,6 +68,7 @@ export class AutoreadWiring implements AutoreadControl {
           distinct,
         );
       },
+      freeVersion: (request) => speech.freeVersion(request),
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
       memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
       // The member as the message brought them (not cached yet, maybe), asked of the port as the order will be.

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/log.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
+import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
@@ -73,7 +74,12 @@ export interface DashboardBot {
   /** Auto-read in this process: a deleted member is forgotten there. */
   autoread: AutoreadControl | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
-  voices: { presets: readonly PresetVoice[]; free: boolean };
+  voices: {
+    presets: readonly PresetVoice[];
+    free: boolean;
+    /** The owner's engines' voices offered now (VOICEVOX_URL, SPEECH_SERVER_URL); none when no engine is set. */
+    engines: () => readonly OfferedVoice[];
+  };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */
   speech: SpeechPipeline;
   /** The month's figures and the budgets, as /usage and /budget have them. */

@@ -62,7 +62,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
   app.use('/servers/:guildId/mydata/*', serverAccess(bot));
   const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
 
-  /** Every voice this server may use: its cloned voices, the presets, and the free voice where it is offered. */
+  /** Every voice this server may use: its cloned voices, the presets, the engines' voices, and the free voice where it is offered. */
   async function voiceChoices(guildId: string): Promise<VoiceChoice[]> {
     const cloned = await store.voiceLibrary.list(guildId, { limit: MAX_CLONED_SHOWN });
     return [
@@ -70,6 +70,10 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
       ...bot.voices.presets.map((voice) => ({
         id: voice.id,
         label: `${voice.language} ${voice.gender} · ${voice.character}`,
+      })),
+      ...bot.voices.engines().map((voice) => ({
+        id: voice.id,
+        label: [voice.name, voice.credit, 'free'].filter((part) => part !== undefined).join(' · '),
       })),
       ...(bot.voices.free ? FREE_VOICES.map((voice) => ({ id: voice.id, label: `${voice.language} · free` })) : []),
     ];

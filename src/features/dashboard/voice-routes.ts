@@ -111,6 +111,14 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
             detail: t(c.get('locale'), 'dashboard.voices.freeDetail'),
           }))
         : []),
+      // The owner's engines' voices: free, their name and the credit their terms ask for (VOICEVOX:<speaker>).
+      ...bot.voices.engines().map((v) => ({
+        ...voice(v.id, v.name, 'free', v.language),
+        detail:
+          v.credit === undefined
+            ? t(c.get('locale'), 'dashboard.voices.engineDetail')
+            : `${v.credit} · ${t(c.get('locale'), 'dashboard.voices.engineDetail')}`,
+      })),
       ...cloned.map((v) => ({
         ...voice(v.voiceId, v.name, 'cloned'),
         detail: t(c.get('locale'), 'dashboard.voices.clonedDetail', { seconds: v.clipSeconds.toFixed(1) }),
@@ -181,7 +189,8 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const language =
       'voice' in given
         ? (bot.voices.presets.find((v) => v.id === given.voice)?.language ??
-          FREE_VOICES.find((v) => v.id === given.voice)?.language)
+          FREE_VOICES.find((v) => v.id === given.voice)?.language ??
+          bot.voices.engines().find((v) => v.id === given.voice)?.language)
         : undefined;
     const locale = SAMPLE_LOCALES[language ?? server.guildLanguage.slice(0, 2)] ?? 'en-US';
     const result = await samples.sample({

@@ -115,6 +115,11 @@ export interface AutoReaderOptions {
     distinct?: DistinctVoices,
   ) => Promise<SpeechRequest>;
   /**
+   * The free voice's version of a request (free_voice on): FREE_VOICES' voice for its language, else eSpeak NG's;
+   * undefined where no free voice can speak (the line is then read as asked). Absent: as asked.
+   */
+  freeVersion?: (request: SpeechRequest) => SpeechRequest | undefined;
+  /**
    * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
    * opted-out member's line goes there, before any request; their own name replaces their display name. Its
    * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
@@ -554,7 +559,9 @@ export class AutoReader {
         voiceOf !== null && reading.binding.settings.voices === 'distinct'
           ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
           : undefined;
-      const asked = await this.#options.requestFor(guildId, voiceOf, words, distinct);
+      const voiced = await this.#options.requestFor(guildId, voiceOf, words, distinct);
+      // free_voice: read in the free voice that stands in for the paid one (FREE_VOICES'), where one can speak.
+      const asked = reading.binding.settings.freeVoice ? (this.#options.freeVersion?.(voiced) ?? voiced) : voiced;
       if (this.#guilds.get(guildId) !== reading) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
       if (speed > 1)

@@ -41,6 +41,8 @@ export interface AutoReadSettings {
   voices: AutoReadVoices;
   /** Say that a message came with files ("sent an image"); off: its files are passed over in silence. */
   readAttachments: boolean;
+  /** Read in the free voice (FREE_VOICES' for each message's language, else eSpeak NG's): chatter spends nothing. */
+  freeVoice: boolean;
 }
 
 /**
@@ -187,6 +189,13 @@ export const AUTO_READ_SETTINGS = {
     column: 'read_attachments',
     option: 'read_attachments',
     shown: { as: 'onOff', clause: { key: 'autoread.setting.readAttachments', param: 'value' } },
+  },
+  freeVoice: {
+    kind: 'flag',
+    default: false,
+    column: 'free_voice',
+    option: 'free_voice',
+    shown: { as: 'onOff', clause: { key: 'autoread.setting.freeVoice', param: 'value' } },
   },
 } as const satisfies AutoReadDeclarations;
 

@@ -169,6 +169,16 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
     ],
   },
   {
+    version: 26,
+    name: 'auto-read in the free voice',
+    // NULL: the default (off), as every auto-read setting.
+    up: (db, types) => [
+      db.schema
+        .alterTable('auto_read')
+        .addColumn('free_voice', types.flag, (column) => column.check(sql`free_voice IN (0, 1)`)),
+    ],
+  },
+  {
     version: 25,
     name: 'dictionary versions',
     // One row per server whose dictionary changed: a random token written with every change, in the change's own

@@ -109,6 +109,7 @@ export const en = {
   'dashboard.voices.kind.free': 'free voice',
   'dashboard.voices.kind.cloned': 'cloned here',
   'dashboard.voices.kind.preset': "this server's preset",
+  'dashboard.voices.engineDetail': "from this bot's own speech engine: costs no characters",
   'dashboard.voices.freeDetail': 'spoken by SayBot itself: costs no characters',
   'dashboard.voices.clonedDetail': 'cloned from a {seconds} s clip',
   'dashboard.voices.mine': 'my voice',

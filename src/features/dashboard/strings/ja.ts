@@ -108,6 +108,7 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.kind.free': '無料音声',
   'dashboard.voices.kind.cloned': 'このサーバーのクローン音声',
   'dashboard.voices.kind.preset': 'このサーバーのプリセット',
+  'dashboard.voices.engineDetail': 'このボットの音声エンジンの声：文字数を使いません',
   'dashboard.voices.freeDetail': 'SayBot 自身が話す：文字数を使いません',
   'dashboard.voices.clonedDetail': '{seconds} 秒のクリップからクローン',
   'dashboard.voices.mine': '自分の音声',

@@ -108,6 +108,7 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.kind.free': '무료 음성',
   'dashboard.voices.kind.cloned': '이 서버의 복제 음성',
   'dashboard.voices.kind.preset': '이 서버의 프리셋',
+  'dashboard.voices.engineDetail': '이 봇의 음성 엔진 목소리: 글자 수를 쓰지 않음',
   'dashboard.voices.freeDetail': 'SayBot이 직접 말함: 글자 수를 쓰지 않음',
   'dashboard.voices.clonedDetail': '{seconds}초 클립에서 복제',
   'dashboard.voices.mine': '내 음성',

@@ -69,6 +69,7 @@ const CHANGED: AutoReadSettings = {
   skipAfter: 100,
   voices: 'distinct',
   readAttachments: false,
+  freeVoice: true,
 };
 
 describe('auto-read setting declarations', () => {
