@@ -14,7 +14,14 @@ import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../src/core/sourcing/engine-port.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
-export const uses = ['config', 'engines', 'logger', 'speech', 'store', 'voices'] as const satisfies readonly ServiceName[];
+export const uses = [
+  'config',
+  'engines',
+  'logger',
+  'speech',
+  'store',
+  'voices',
+] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('voices')

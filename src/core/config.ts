@@ -6,6 +6,7 @@ import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
+import { isEspeakVoice } from './free-voice/free-voices.ts';
 import { engineSecrets, readEngineVariables, type EngineVariables } from './engines/engine-settings.ts';
 import type { EnginesConfig } from './engines/engine-types.ts';
 
@@ -426,7 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
   const parsed = EnvSchema.safeParse(raw);
   const problems: string[] = [];
-  const engines = readEngineVariables(engineVariables(env));
+  const engines = readEngineVariables(engineVariables(env), isEspeakVoice);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]);

@@ -807,7 +807,7 @@ describe('auto-read', () => {
       `Reading <#${TEXT}> in <#${VOICE}>. Settings: say the author's name: on; longest message: 200 characters; ` +
         'read bots and webhooks: off; required role: none; only members in voice: on; announce joins and leaves: off; ' +
         'skip messages starting with: none; read @silent messages: on; join when a member joins: off; ' +
-        'faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on.',
+        'faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on; free voice: off.',
     );
   });
 });

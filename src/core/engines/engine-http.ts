@@ -1,12 +1,11 @@
 // One HTTP exchange with an owner's engine, every answer checked: a deadline for the headers and one for the whole
 // body, no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
-// to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_FREE_LINE_SECONDS at the
+// to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_LINE_SECONDS at the
 // WAV's own rate, plus a margin), a declared size past its bound refused before a byte of it is read. An endless body
 // is cut at its bound or its deadline, whichever comes first, with nothing more held.
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
-import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { EngineError } from './engine-errors.ts';
 import type { EngineName } from './engine-types.ts';
 
@@ -35,7 +34,13 @@ const MAX_CHANNELS = 2;
 /** Bytes besides the samples: the header and chunks around the data. */
 const WAV_MARGIN_BYTES = 64 * 1024;
 /** The most a line's WAV can be at the highest rate accepted, before its header says its own. */
-export const MAX_WAV_BYTES = MAX_FREE_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2 + WAV_MARGIN_BYTES;
+/**
+ * The most audio one engine line may be, seconds: the free voice's cap on a line (MAX_LINE_SECONDS, which a test
+ * holds it equal to), named here so that the engines depend on nothing of eSpeak NG's.
+ */
+export const MAX_LINE_SECONDS = 120;
+
+export const MAX_WAV_BYTES = MAX_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2 + WAV_MARGIN_BYTES;
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']);
 
 /** What a 404 answers where the engine may not have the endpoint (a speech server's voice list). */
@@ -125,14 +130,14 @@ export class EngineExchange {
     );
   }
 
-  /** A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_FREE_LINE_SECONDS of audio. */
+  /** A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_LINE_SECONDS of audio. */
   async wav(req: EngineRequest, what: string): Promise<Wav> {
     const wav = await this.#exchange<Wav>(req, what, async (body, headers, fail) => {
       const type = headers['content-type'];
       const bare = typeof type === 'string' ? type.split(';')[0]!.trim().toLowerCase() : '';
       if (!WAV_TYPES.has(bare)) throw fail('bad-answer', `${what} answered ${describeType(type)}, not WAV audio`);
       const tooLarge = () =>
-        fail('bad-answer', `${what} answered more audio than a line may have (${MAX_FREE_LINE_SECONDS} s)`);
+        fail('bad-answer', `${what} answered more audio than a line may have (${MAX_LINE_SECONDS} s)`);
       if (declaredLength(headers) > MAX_WAV_BYTES) throw tooLarge();
       return readWav(body, headers, tooLarge, (words) => fail('bad-answer', `${what} answered ${words}`));
     });
@@ -290,6 +295,6 @@ function checkHeader(
     throw bad(`WAV of ${bitsPerSample}-bit ${encoding} samples, not 16-bit PCM`);
   if (channels < 1 || channels > MAX_CHANNELS || sampleRate < MIN_RATE || sampleRate > MAX_RATE)
     throw bad(`WAV of ${channels} channels at ${sampleRate} Hz (SayBot takes 1 or 2 at 8 to 48 kHz)`);
-  const cap = Math.ceil(MAX_FREE_LINE_SECONDS * sampleRate * blockAlign) + parsed.header.dataOffset + WAV_MARGIN_BYTES;
+  const cap = Math.ceil(MAX_LINE_SECONDS * sampleRate * blockAlign) + parsed.header.dataOffset + WAV_MARGIN_BYTES;
   return { format: { sampleRate, channels }, cap, dataBytes: parsed.header.dataBytes };
 }

@@ -1,6 +1,5 @@
 // The engines' variables read from their text (VOICEVOX_URL, SPEECH_SERVER_URL and its key, model and voices,
 // FREE_VOICES), each problem one line naming the variable, for src/core/config.ts, which validates the environment once.
-import { isFreeVoice } from '../free-voice/free-voices.ts';
 import { parseEngineVoiceId, SPEECH_VOICE_NAME } from './engine-voices.ts';
 import type { EnginesConfig, FreeVoiceChoice, ListedSpeechVoice } from './engine-types.ts';
 
@@ -57,9 +56,19 @@ function listedVoices(text: string, problems: string[]): ListedSpeechVoice[] {
   return voices;
 }
 
-function freeVoiceChoice(value: string, variables: EngineVariables): { choice: FreeVoiceChoice } | { problem: string } {
+/**
+ * Whether an ID is one of eSpeak NG's voices (src/core/free-voice/free-voices.ts `isEspeakVoice`, which config.ts
+ * gives: the engines depend on nothing of eSpeak NG's).
+ */
+export type EspeakVoiceTest = (id: string) => boolean;
+
+function freeVoiceChoice(
+  value: string,
+  variables: EngineVariables,
+  isEspeakVoice: EspeakVoiceTest,
+): { choice: FreeVoiceChoice } | { problem: string } {
   if (value === 'espeak') return { choice: { kind: 'espeak' } };
-  if (isFreeVoice(value)) return { choice: { kind: 'free', voice: value } };
+  if (isEspeakVoice(value)) return { choice: { kind: 'free', voice: value } };
   const engine = parseEngineVoiceId(value);
   if (engine === undefined)
     return {
@@ -72,7 +81,12 @@ function freeVoiceChoice(value: string, variables: EngineVariables): { choice: F
   return { choice: { kind: 'engine', engine: engine.engine, voice: value } };
 }
 
-function freeVoices(text: string, variables: EngineVariables, problems: string[]): Record<string, FreeVoiceChoice> {
+function freeVoices(
+  text: string,
+  variables: EngineVariables,
+  problems: string[],
+  isEspeakVoice: EspeakVoiceTest,
+): Record<string, FreeVoiceChoice> {
   const choices: Record<string, FreeVoiceChoice> = {};
   for (const entry of text.split(',').map((e) => e.trim())) {
     const equals = entry.indexOf('=');
@@ -90,7 +104,7 @@ function freeVoices(text: string, variables: EngineVariables, problems: string[]
       problems.push(`FREE_VOICES names the language ${key} twice`);
       continue;
     }
-    const read = freeVoiceChoice(value, variables);
+    const read = freeVoiceChoice(value, variables, isEspeakVoice);
     if ('problem' in read) problems.push(`FREE_VOICES ${read.problem}`);
     else choices[key] = read.choice;
   }
@@ -98,7 +112,10 @@ function freeVoices(text: string, variables: EngineVariables, problems: string[]
 }
 
 /** The engines' part of the configuration, and one line per problem (each naming its variable). */
-export function readEngineVariables(variables: EngineVariables): { engines: EnginesConfig; problems: string[] } {
+export function readEngineVariables(
+  variables: EngineVariables,
+  isEspeakVoice: EspeakVoiceTest,
+): { engines: EnginesConfig; problems: string[] } {
   const problems: string[] = [];
   const urlOf = (name: 'VOICEVOX_URL' | 'SPEECH_SERVER_URL'): string | undefined => {
     const value = variables[name];
@@ -126,7 +143,8 @@ export function readEngineVariables(variables: EngineVariables): { engines: Engi
       `SPEECH_SERVER_MODEL must be a model name (letters, digits, _ . : / -, at most 100); got ${JSON.stringify(model.slice(0, 100))}`,
     );
   const listed = voices === undefined ? undefined : listedVoices(voices, problems);
-  const choices = variables.FREE_VOICES === undefined ? {} : freeVoices(variables.FREE_VOICES, variables, problems);
+  const choices =
+    variables.FREE_VOICES === undefined ? {} : freeVoices(variables.FREE_VOICES, variables, problems, isEspeakVoice);
   return {
     problems,
     engines: {

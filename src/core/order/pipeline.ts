@@ -173,7 +173,8 @@ export class SpeechPipeline {
   #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
-    if (!this.#freeVoice.chosen && isEspeakVoice(request.voice)) throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
+    if (!this.#freeVoice.chosen && isEspeakVoice(request.voice))
+      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 

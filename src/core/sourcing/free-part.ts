@@ -40,8 +40,7 @@ function speakLine(
   text: string,
   owner: { guildId: string; userId: string } | undefined,
 ): Promise<FreeLine> {
-  if (!isEngineVoice(request.voice))
-    return speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
+  if (!isEngineVoice(request.voice)) return speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
   // The part source refuses an engine voice before this when no engine offers it.
   if (engines === undefined) throw new Error(`${request.voice}: no engine is configured`);
   return engines.speakLine(text, request.voice, request.engine, owner ?? { guildId: '', userId: '' }, signal);

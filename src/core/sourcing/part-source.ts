@@ -187,9 +187,7 @@ export class PartSource {
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const chosen = standInVoice(this.#freeChoice, request, (id) =>
-      isEngineVoice(id)
-        ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id)
-        : this.#freeVoice,
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id) : this.#freeVoice,
     );
     return chosen === undefined ? undefined : freeRequest(request, chosen);
   }
@@ -229,7 +227,8 @@ export class PartSource {
       try {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn = order?.freeVoice !== undefined && !isFreeVoice(request.voice) ? this.standIn(request) : undefined;
+        const standIn =
+          order?.freeVoice !== undefined && !isFreeVoice(request.voice) ? this.standIn(request) : undefined;
         const fellBack = standIn !== undefined && fitsFreeLine(text, standIn.voice);
         audio = await this.#fetchFree(fellBack ? standIn : request, text, signal, order, (stood) => {
           freeVoice = stood;

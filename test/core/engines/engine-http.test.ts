@@ -8,11 +8,12 @@ import {
   EngineExchange,
   engineAgent,
   JSON_CAP_BYTES,
+  MAX_LINE_SECONDS,
   MAX_WAV_BYTES,
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FakeEngine, sendWav, wav, wavHeader } from './fake-engine.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/free-voice/free-voice-engine.ts';
 
 const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400 };
 let engine: FakeEngine;
@@ -51,6 +52,12 @@ function endless(res: ServerResponse, chunk: Buffer): void {
   res.on('close', () => res.removeAllListeners('drain'));
   more();
 }
+
+describe("an engine line's cap", () => {
+  it("is the free voice's cap on a line", () => {
+    expect(MAX_LINE_SECONDS).toBe(MAX_FREE_LINE_SECONDS);
+  });
+});
 
 describe('an engine answer', () => {
   it('is a checked WAV when it is one', async () => {
@@ -118,7 +125,7 @@ describe('an engine answer', () => {
     };
     const error = await failure(speech());
     expect(error.reason).toBe('bad-answer');
-    expect(error.message).toContain(`${MAX_FREE_LINE_SECONDS} s`);
+    expect(error.message).toContain(`${MAX_LINE_SECONDS} s`);
     expect(engine.written).toBe(0);
   });
 
@@ -136,7 +143,7 @@ describe('an engine answer', () => {
   });
 
   it('cuts an endless body at its bound, holding no more than that', async () => {
-    const cap = MAX_FREE_LINE_SECONDS * 8_000 * 2 + 44 + 64 * 1024;
+    const cap = MAX_LINE_SECONDS * 8_000 * 2 + 44 + 64 * 1024;
     engine.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.write(wavHeader(0, 8_000));

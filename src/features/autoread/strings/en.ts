@@ -54,7 +54,8 @@ export const en = {
   'option.read_silent': 'read_silent',
   'option.read_silent.description': 'Read @silent messages too (default on)',
   'option.free_voice': 'free_voice',
-  'option.free_voice.description': 'Read in a free voice (the owner\'s engines or eSpeak NG): chatter spends no characters (default off)',
+  'option.free_voice.description':
+    "Read in a free voice (the owner's engines or eSpeak NG): chatter spends no characters (default off)",
   'option.read_attachments': 'read_attachments',
   'option.read_attachments.description': 'Say that a message came with files, such as "image" (default on)',
   'option.autojoin': 'autojoin',

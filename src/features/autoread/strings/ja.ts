@@ -52,7 +52,8 @@ export const ja: Translation<typeof en> = {
   'option.read_silent': 'サイレントを読む',
   'option.read_silent.description': '@silent のメッセージも読みます（既定オン）',
   'option.free_voice': 'free_voice',
-  'option.free_voice.description': '無料の声（オーナーの音声エンジンか eSpeak NG）で読む：文字数を使いません（既定はオフ）',
+  'option.free_voice.description':
+    '無料の声（オーナーの音声エンジンか eSpeak NG）で読む：文字数を使いません（既定はオフ）',
   'option.read_attachments': '添付を読む',
   'option.read_attachments.description': 'メッセージにファイルがあれば「画像」のように伝えます（既定オン）',
   'option.autojoin': '自動参加',

@@ -50,7 +50,8 @@ export const ko: Translation<typeof en> = {
   'option.read_silent': '무음_메시지_읽기',
   'option.read_silent.description': '@silent 메시지도 읽습니다 (기본 켜짐)',
   'option.free_voice': 'free_voice',
-  'option.free_voice.description': '무료 목소리(소유자의 음성 엔진 또는 eSpeak NG)로 읽기: 글자 수를 쓰지 않음(기본 꺼짐)',
+  'option.free_voice.description':
+    '무료 목소리(소유자의 음성 엔진 또는 eSpeak NG)로 읽기: 글자 수를 쓰지 않음(기본 꺼짐)',
   'option.read_attachments': '첨부_파일_읽기',
   'option.read_attachments.description': '메시지에 파일이 있으면 "이미지"처럼 알려 줍니다 (기본 켜짐)',
   'option.autojoin': '자동_입장',

@@ -305,7 +305,8 @@ export const ko: Translation<typeof en> = {
     '{voice}는 이 봇의 음성 엔진 목소리라 감정을 표현할 수 없습니다. /say로 사용하거나 /emote에는 서비스의 목소리를 고르세요.',
   'error.engine.failed':
     '이 봇의 음성 엔진이 이 줄을 읽지 못했습니다(응답이 없거나 오디오가 아닌 답이 왔습니다). 요금은 청구되지 않았습니다. 나중에 다시 시도하거나 다른 목소리를 고르세요.',
-  'error.engine.busy': '이 봇의 음성 엔진이 이 서버의 다른 줄로 바쁩니다. 요금은 청구되지 않았습니다. 잠시 후 다시 시도하세요.',
+  'error.engine.busy':
+    '이 봇의 음성 엔진이 이 서버의 다른 줄로 바쁩니다. 요금은 청구되지 않았습니다. 잠시 후 다시 시도하세요.',
   'error.input.exaggeration': '강도는 0부터 1 사이의 숫자여야 합니다. 입력값: {value}.',
   'command.emote': '감정',
   'command.emote.description': '감정을 담아 텍스트를 말합니다',

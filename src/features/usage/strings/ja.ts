@@ -18,7 +18,8 @@ export const ja: Translation<typeof en> = {
   'usage.title': '**{month} の使用量**（{reset} にリセット）',
   'usage.freeVoice':
     '今月、無料の声が {lines} 行を読み上げました。料金はかかりません（うち {fallback} 行は有料の声の代わり）。',
-  'usage.freeEngines': 'そのうち話した声の出どころ: VOICEVOX {voicevox} 行、音声サーバー {speech} 行、eSpeak NG {espeak} 行。',
+  'usage.freeEngines':
+    'そのうち話した声の出どころ: VOICEVOX {voicevox} 行、音声サーバー {speech} 行、eSpeak NG {espeak} 行。',
   'usage.guild': 'このサーバー: {spent} 文字使用、キャッシュで {saved} 文字節約; {budget}。',
   'usage.guildBudget': '月間予算 {limit} 文字、残り {left} 文字',
   'usage.noGuildBudget': '月間予算なし',

@@ -44,7 +44,7 @@ export const en = {
   'clone.error.incomplete':
     'With a clip, give its name, text and consent too; or run /clone without options to fill in a form.',
   'voices.presetVoices': 'Preset voices',
-  'voices.engineVoices': 'Free voices from this bot\'s own speech engines',
+  'voices.engineVoices': "Free voices from this bot's own speech engines",
   'voices.cloned': 'Cloned voices in this server',
   'voices.presets': 'Presets in this server',
   'voices.none': '(none)',

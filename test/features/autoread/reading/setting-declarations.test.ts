@@ -127,7 +127,7 @@ describe('auto-read setting declarations', () => {
     expect(describeSettings('en-US', AUTO_READ_DEFAULTS)).toBe(
       "say the author's name: on; longest message: 200 characters; read bots and webhooks: off; required role: none; " +
         'only members in voice: on; announce joins and leaves: off; skip messages starting with: none; read @silent messages: on; ' +
-        'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on',
+        'join when a member joins: off; faster past 3 waiting (up to 1.5×), skip to the newest past 10; voices: one for everyone; say files: on; free voice: off',
     );
     const changed = describeSettings('en-US', CHANGED);
     expect(changed).toContain('required role: <@&500000000000000001>');
