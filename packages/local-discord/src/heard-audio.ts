@@ -4,7 +4,7 @@
 import opus from '@discordjs/opus';
 import type { FrameVerdict } from './dave/group.ts';
 import { keepNewest } from './retention.ts';
-import type { Waits } from './waits.ts';
+import { WAIT_MS, type Waits } from './waits.ts';
 import type { DaveHeardReport, HeardAudio, HeardPacket } from './types.ts';
 
 const { OpusEncoder } = opus;
@@ -286,7 +286,7 @@ export class HeardAudioStore {
   ): Promise<HeardAudio> {
     const quietMs = opts.quietMs ?? 300;
     const minSeconds = opts.minSeconds ?? 0;
-    const timeoutMs = opts.timeoutMs ?? 20_000;
+    const timeoutMs = opts.timeoutMs ?? WAIT_MS;
     const audio = this.guild(guildId);
     const check = (): HeardAudio | undefined => {
       const samples = audio.samples + audio.timedSamples;

@@ -61,7 +61,7 @@ import { VOICE_CA_CERTIFICATE_PEM, VoiceGateway, type VoiceCloseEntry } from './
 import { VoiceUdp } from './voice-udp.ts';
 import { afterDelay } from './network-delay.ts';
 import { LocalOAuth2 } from './oauth2.ts';
-import { Waits } from './waits.ts';
+import { Waits, WAIT_MS } from './waits.ts';
 
 export type * from './types.ts';
 export type { CdnLogEntry } from './cdn.ts';
@@ -756,7 +756,7 @@ export class FakeDiscord {
   /** Resolves with the first direct message (sent so far or later) that matches. */
   waitForDirectMessage(
     predicate: (message: SentDirectMessage) => boolean,
-    timeoutMs = 20_000,
+    timeoutMs = WAIT_MS,
   ): Promise<SentDirectMessage> {
     const { rest, waits } = this.parts;
     return waits.wait(
@@ -774,7 +774,7 @@ export class FakeDiscord {
   /** Resolves with the first channel message (posted so far or later) that matches. */
   waitForChannelMessage(
     predicate: (message: SentChannelMessage) => boolean,
-    timeoutMs = 20_000,
+    timeoutMs = WAIT_MS,
   ): Promise<SentChannelMessage> {
     const { rest, waits } = this.parts;
     return waits.wait(
@@ -903,7 +903,7 @@ export class FakeDiscord {
   waitForPacket(
     guildId: string,
     predicate: (packet: HeardPacket) => boolean,
-    timeoutMs = 20_000,
+    timeoutMs = WAIT_MS,
   ): Promise<HeardPacket> {
     return this.parts.audio.waitForPacket(guildId, predicate, timeoutMs);
   }
@@ -955,7 +955,7 @@ export class FakeDiscord {
   waitForDave(
     guildId: string,
     predicate: (state: DaveGroupState) => boolean,
-    timeoutMs = 10_000,
+    timeoutMs = WAIT_MS,
   ): Promise<DaveGroupState> {
     return this.parts.waits.wait(
       () => {
@@ -1034,7 +1034,7 @@ export class FakeDiscord {
   }
 
   /** Resolves with the first voice close of this guild with this code (so far or later). */
-  waitForVoiceClose(guildId: string, code: number, timeoutMs = 10_000): Promise<VoiceCloseEntry> {
+  waitForVoiceClose(guildId: string, code: number, timeoutMs = WAIT_MS): Promise<VoiceCloseEntry> {
     return this.parts.waits.wait(
       () => this.parts.voice.closeLog.find((c) => c.guildId === guildId && c.code === code),
       (notify) => {
@@ -1047,7 +1047,7 @@ export class FakeDiscord {
   }
 
   /** Resolves when the bot's current voice session has executed a DAVE transition (it can send E2EE audio). */
-  daveReady(guildId: string, timeoutMs = 10_000): Promise<DaveGroupState> {
+  daveReady(guildId: string, timeoutMs = WAIT_MS): Promise<DaveGroupState> {
     return this.waitForDave(guildId, (s) => s.botTransitions > 0 && s.botEpoch > 0n, timeoutMs);
   }
 

@@ -42,7 +42,7 @@ import type {
   InteractionOption,
   InteractionResponse,
 } from './types.ts';
-import type { Waits } from './waits.ts';
+import { WAIT_MS, type Waits } from './waits.ts';
 import { keepNewest } from './retention.ts';
 
 export const InteractionType = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4, ModalSubmit: 5 } as const;
@@ -61,7 +61,6 @@ const OptionType = {
   Number: 10,
   Attachment: 11,
 } as const;
-const DEFAULT_WAIT_MS = 10_000;
 /** What an interaction response can use of an app's permissions where the app is no member (Discord's change log, 2022-06-29). */
 const RESPONSE_PERMISSIONS =
   PermissionFlagsBits.AttachFiles |
@@ -184,7 +183,7 @@ export class Interaction implements InteractionHandle {
     this.report(`interaction /${this.commandName} (${this.id}): ${text}`);
   }
 
-  waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
+  waitFor(predicate: (r: InteractionResponse) => boolean, timeoutMs = WAIT_MS): Promise<InteractionResponse> {
     return this.waits.wait(
       () => this.responses.find(predicate),
       (notify) => {
@@ -198,7 +197,7 @@ export class Interaction implements InteractionHandle {
     );
   }
 
-  waitForFinal(timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionResponse> {
+  waitForFinal(timeoutMs = WAIT_MS): Promise<InteractionResponse> {
     return this.waitFor(
       (r) => !(r.kind === 'callback' && (r.type === 5 || r.type === 6) && r.content === undefined),
       timeoutMs,
