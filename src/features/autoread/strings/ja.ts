@@ -51,7 +51,7 @@ export const ja: Translation<typeof en> = {
   'option.skip_prefix.description': 'これで始まるメッセージは読みません（8 文字まで）。"none" で解除（既定なし）',
   'option.read_silent': 'サイレントを読む',
   'option.read_silent.description': '@silent のメッセージも読みます（既定オン）',
-  'option.free_voice': 'free_voice',
+  'option.free_voice': '無料の声で読む',
   'option.free_voice.description':
     '無料の声（オーナーの音声エンジンか eSpeak NG）で読む：文字数を使いません（既定はオフ）',
   'option.read_attachments': '添付を読む',

@@ -49,7 +49,7 @@ export const ko: Translation<typeof en> = {
   'option.skip_prefix.description': '이것으로 시작하는 메시지는 읽지 않습니다 (8자까지), "none"이면 없앰 (기본 없음)',
   'option.read_silent': '무음_메시지_읽기',
   'option.read_silent.description': '@silent 메시지도 읽습니다 (기본 켜짐)',
-  'option.free_voice': 'free_voice',
+  'option.free_voice': '무료_목소리',
   'option.free_voice.description':
     '무료 목소리(소유자의 음성 엔진 또는 eSpeak NG)로 읽기: 글자 수를 쓰지 않음(기본 꺼짐)',
   'option.read_attachments': '첨부_파일_읽기',

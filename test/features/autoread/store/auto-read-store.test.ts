@@ -28,6 +28,7 @@ forEachBackend((store, backend) => {
         skipAfter: 10,
         voices: 'one',
         readAttachments: true,
+        freeVoice: false,
       });
       expect(await store.autoRead.listReading()).toEqual([]);
       expect(await store.autoRead.stop(G1)).toBe(false);
