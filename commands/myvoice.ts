@@ -70,7 +70,7 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
-export const execute: CommandModule<Uses>['execute'] = async (interaction, { store, voices }) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, { store, voices, engines }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'show') {
@@ -116,7 +116,10 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { sto
     ...(readSettingOptions(interaction.options, MEMBER_READING_LIST, guildId) as MemberReading),
   };
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
-  if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  if (settings.voice !== undefined)
+    settings.voice = (
+      await usableVoice(store, guildId, settings.voice, (id) => engines?.voice(id) !== undefined)
+    ).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };

@@ -44,11 +44,12 @@ export const data = slashCommand('preset', requires)
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
-const save: Handler = async (interaction, { store }) => {
+const save: Handler = async (interaction, { store, engines }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '')).voiceId;
+  const offered = (id: string) => engines?.voice(id) !== undefined;
+  const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },
     { maxPerGuild: MAX_PRESETS_PER_GUILD },

@@ -14,7 +14,14 @@ import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { analyseClip, dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { PermissionFlagsBits } from 'discord.js';
-import { autocomplete, defaultGuilds, pitchOf, runCommand, type Harness } from '../support/harness.ts';
+import {
+  autocomplete,
+  defaultGuilds,
+  pitchOf,
+  runCommand,
+  voiceMessageGuilds,
+  type Harness,
+} from '../support/harness.ts';
 import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { ALICE, GENERAL, LONDON, LONDON_TEXT, londonWith } from '../support/world.ts';
 
@@ -144,7 +151,7 @@ describe("the owner's engines", () => {
       return { done, heard: await h.discord.waitForAudio(london.id, { minSeconds: 0.5 }) };
     };
     const ja = await say('今月の文字はもう使い切りました。', 'voice-b-ja-f-01');
-    expect(ja.done.content).toContain('`voicevox:20`');
+    expect(ja.done.content).toContain('`voicevox:20` (VOICEVOX:ダブル雫)');
     expect(ja.done.content).toContain("this month's characters are used up");
     expect(near(pitchOf(ja.heard), voicevoxStylePitchHz(20)!)).toBe(true);
     const en = await say('The month is used up, and I am still heard.', 'voice-b-en-m-01');
@@ -168,7 +175,7 @@ describe("the owner's engines", () => {
     };
     const fallen = await say('エンジンが止まっています。');
     expect(fallen.content).toMatch(/^Spoke/);
-    expect(fallen.content).toContain("the bot's own speech engine is not answering");
+    expect(fallen.content).toContain("the bot's own speech engine could not speak it");
     expect(fallen.content).toContain('`free-ja-');
     // Not hammered while down: test/core/engines/engines.test.ts holds that on an injected clock; here only that the bot
     // goes on answering.
@@ -243,5 +250,81 @@ describe("the owner's engines", () => {
     const heard = await h.discord.waitForAudio(LONDON, { minSeconds: 0.5, quietMs: 600 });
     expect(near(pitchOf(heard), speech.pitchHz('am_adam')!)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
+  });
+
+  it("a voice message and a file in a VOICEVOX voice carry its credit as the attachment's own words", async () => {
+    const h = await withEngines({}, voiceMessageGuilds());
+    const ask = async (output: 'file' | 'voice-message') => {
+      const { handle } = await runCommand(h, {
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'say',
+        options: { text: `A ${output} from VOICEVOX.`, voice: 'voicevox:10', output },
+      });
+      return handle.waitFor((r) => r.files.length > 0 || /^(The|This|Something)/.test(r.content ?? ''), 60_000);
+    };
+    // The attachment's metadata as Discord keeps it: its `description`, what a client shows and reads out.
+    const described = (r: { message?: Record<string, unknown> }) =>
+      (r.message?.['attachments'] as Array<{ description?: string }> | undefined)?.[0]?.description;
+    expect(described(await ask('file'))).toBe('VOICEVOX:ダブル蓮');
+    expect(described(await ask('voice-message'))).toBe('VOICEVOX:ダブル蓮');
+  });
+
+  it('/preset save and /myvoice set refuse an engine voice no engine offers, in words, as an unknown voice is', async () => {
+    const h = await withEngines({}, [
+      londonWith([
+        {
+          id: ALICE,
+          username: 'alice',
+          voiceChannelId: GENERAL,
+          locale: 'en-US',
+          permissions: PermissionFlagsBits.ManageGuild,
+        },
+      ]),
+    ]);
+    const preset = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'preset',
+      subcommand: 'save',
+      options: { name: 'gone', voice: 'voicevox:999' },
+    });
+    expect(preset.content).toContain('is not offered now');
+    const mine = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: 'speech:nobody' },
+    });
+    expect(mine.content).toContain('is not offered now');
+    const offered = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'preset',
+      subcommand: 'save',
+      options: { name: 'kept', voice: 'voicevox:20' },
+    });
+    expect(offered.content).toContain('voicevox:20');
+    expect(offered.content).not.toContain('is not offered now');
+  });
+
+  it("an engine's line eSpeak NG spoke for is counted as chosen, never as in place of the paid voice", async () => {
+    const h = await withEngines({ FREE_VOICE: 'on' });
+    speech.faults.set('status:503');
+    const { handle } = await runCommand(h, {
+      guildId: london.id,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'No paid voice was asked for.', voice: 'speech:af_heart', output: 'file' },
+    });
+    const answer = await handle.waitFor(
+      (r) => r.files.length > 0 || /^(The|This|Something)/.test(r.content ?? ''),
+      60_000,
+    );
+    speech.faults.set('none');
+    expect(answer.content).toContain('`free-en-f`');
+    const usage = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain('(0 in place of the paid voice)');
   });
 });

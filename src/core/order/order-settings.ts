@@ -13,7 +13,7 @@ import {
 } from '../settings/setting-declarations.ts';
 import type { SentSettings } from '../settings/speech-request.ts';
 import type { SpeechRequest } from './pipeline.ts';
-import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { isEngineVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
 export type SettingSource =
@@ -161,8 +161,19 @@ export type UsableVoice =
  * of *this* server, by ID or by its name there: a cloned
  * voice of another server is refused exactly like an unknown one, so its existence does not leak.
  */
-export async function usableVoice(store: Store, guildId: string, idOrName: string): Promise<UsableVoice> {
+export async function usableVoice(
+  store: Store,
+  guildId: string,
+  idOrName: string,
+  /**
+   * Given where a voice is saved (a preset, a member's default): whether an engine offers this engine voice now, so that
+   * one no engine offers is refused at once rather than at every later use. Absent: the speech path says so.
+   */
+  offered?: (voiceId: string) => boolean,
+): Promise<UsableVoice> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
+  if (offered !== undefined && isEngineVoice(idOrName) && !offered(idOrName))
+    throw new SpeechInputError({ code: 'engine-voice-unknown', voice: idOrName });
   // Whether the free voice may speak here is the speech path's to say (FREE_VOICE, the package installed).
   if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
   const cloned =

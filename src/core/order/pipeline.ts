@@ -425,7 +425,10 @@ export class SpeechPipeline {
         this.#countFreeLine?.(order.requester.guildId, cause, freeSpeakerOf(voice));
       // A stand-in at acceptance took the place of the order's line.
       const standIn = outcome.freeVoice?.voice ?? order.lines[0]?.request.voice;
-      if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback', standIn ?? '');
+      // An engine's voice that eSpeak NG spoke for when the engine failed: a free voice chosen all the same, never one
+      // in place of the paid voice.
+      if (outcome.freeVoice?.cause === 'engine-failed') count('chosen', outcome.freeVoice.voice);
+      else if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback', standIn ?? '');
       else
         for (const line of order.lines)
           if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen', line.request.voice);

@@ -49,6 +49,8 @@ function plain(bot: DashboardBot, guildId: string, line: string): string {
 
 export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): void {
   const { store, bot, logger } = deps;
+  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
+  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/autoread';
   app.use(base, serverAccess(bot), managersOnly);
   app.use(`${base}/*`, serverAccess(bot), managersOnly);
@@ -149,7 +151,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'voice' });
     const { guildId } = c.get('membership');
     const typed = given.data.voice;
-    const voiceId = await usableVoice(store, guildId, typed).then(
+    const voiceId = await usableVoice(store, guildId, typed, offeredByEngines).then(
       (usable) => usable.voiceId,
       () => typed,
     );

@@ -56,6 +56,8 @@ function describeMember(locale: string, stored: MemberDefaults): string {
 
 export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void {
   const { store, bot, logger, samples } = deps;
+  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
+  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   app.use('/servers/:guildId/myvoice', serverAccess(bot));
   app.use('/servers/:guildId/myvoice/*', serverAccess(bot));
   app.use('/servers/:guildId/mydata', serverAccess(bot));
@@ -119,7 +121,8 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
         MemberReading;
       if (Object.keys(settings).length === 0)
         return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
-      if (settings.voice !== undefined) settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+      if (settings.voice !== undefined)
+        settings.voice = (await usableVoice(store, guildId, settings.voice, offeredByEngines)).voiceId;
     } catch (error) {
       const { message, code } = describeFailure(error);
       if (code === 'internal') throw error;

@@ -71,6 +71,8 @@ async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
 
 export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   const { store, bot, logger, samples } = deps;
+  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
+  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/voices';
   app.use(base, serverAccess(bot));
   app.use(`${base}/*`, serverAccess(bot));
@@ -213,7 +215,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
       await store.memberDefaults.set(guildId, userOf(c), { voice: voiceId });
       audit(logger, 'voices.use', { userId: userOf(c), guildId });
       return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.used', { voice: given.voice }) });
@@ -247,7 +249,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   /** The preset of `typed` alone, saved if it is not there yet: its name. */
   async function presetOfVoice(c: Ctx, typed: string): Promise<string> {
     const { guildId } = c.get('membership');
-    const { voiceId } = await usableVoice(store, guildId, typed);
+    const { voiceId } = await usableVoice(store, guildId, typed, offeredByEngines);
     const cloned = await store.voiceLibrary.get(guildId, voiceId);
     const name = tidyName(cloned?.name ?? voiceId);
     if (!isValidName(name)) throw new UserError('error.preset.badName');
@@ -270,7 +272,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
       const result = await store.autoReadMembers.addToPool(guildId, voiceId, userOf(c), VOICE_POOL_MAX);
       if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
       if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });

@@ -32,8 +32,11 @@ export function fallbackVoiceLabel(
   voice: string,
   cause: FallbackCause,
   paidBefore = 0,
+  /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
+  credit?: string,
 ): string {
-  const params = { voice: `\`${voice}\``, reason: fallbackReason(locale, cause) };
+  const named = credit === undefined ? `\`${voice}\`` : `\`${voice}\` (${credit})`;
+  const params = { voice: named, reason: fallbackReason(locale, cause) };
   if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
   return t(locale, 'voice.fallback', params);
 }

@@ -27,20 +27,24 @@ export const reply = (
   more: Partial<Extract<OutcomeAnswer, { answer: 'reply' }>> = {},
 ): OutcomeAnswer => ({ answer: 'reply', words, notes: [], files: [], seconds, ...more });
 
-/** The voice a reply names: the free voice when it spoke for the failing service (and why), else the front's. */
-export function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale): string {
+/**
+ * The voice a reply names: the free voice when it spoke for the failing service (and why, with `credit`, its engine's
+ * credit), else the front's.
+ */
+export function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
   const free = outcome.freeVoice;
-  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore);
+  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);
 }
 
 /** A voice message's answer: its Ogg Opus as the file it goes as where it cannot go as a voice message. */
 export function voiceMessageAnswer(
   outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
   voice: string,
-  fileParams: { voiceId: string; sizeLimit: number; named?: string },
+  fileParams: { voiceId: string; sizeLimit: number; named?: string; credit?: string | undefined },
   more: Partial<Extract<OutcomeAnswer, { answer: 'voice-message' }>> = {},
 ): OutcomeAnswer {
-  const { message } = outcome;
+  const { credit } = fileParams;
+  const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
   const stoodIn: LocalisedMessage | undefined =
     outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
   const params = oggFileParams(voice, outcome.seconds, message.ogg, fileParams.sizeLimit);
@@ -51,7 +55,7 @@ export function voiceMessageAnswer(
     voice,
     file:
       fileParams.named === undefined
-        ? oggFile(message.ogg, fileParams.voiceId)
+        ? oggFile(message.ogg, fileParams.voiceId, credit)
         : { attachment: message.ogg, name: fileParams.named },
     asFile: (reason) => ({
       key: reason === 'not-a-response' ? 'userInstall.voiceMessageAsFile' : `voiceMessage.fallback.${reason}`,

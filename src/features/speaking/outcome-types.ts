@@ -23,6 +23,8 @@ export type Front =
       /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in). */
       voice: string;
       voiceId: string;
+      /** The credit the speaking voice's engine asks for (`VOICEVOX:<speaker>`), on its files and voice message. */
+      credit?: string | undefined;
       sizeLimit: number;
       /** Spoken by the free voice in place of the paid one at acceptance (Acceptance.fallback). */
       fellBack: boolean;
@@ -36,6 +38,7 @@ export type Front =
       where: 'file' | 'voice-message';
       voice: string;
       voiceId: string;
+      credit?: string | undefined;
       sizeLimit: number;
     }
   /** A reply's "Play in my voice channel", from the cache (reply-buttons.ts). */

@@ -105,7 +105,7 @@ function commandAnswer(
   outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
   front: Extract<Front, { flavour: 'command' }>,
 ): OutcomeAnswer {
-  const voice = spokenBy(front.voice, outcome, front.locale);
+  const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
   // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
   const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
@@ -114,7 +114,7 @@ function commandAnswer(
   switch (outcome.kind) {
     case 'files': {
       if (where.kind !== 'file') return mismatch(front, outcome.kind);
-      const { files, format } = audioFiles(outcome, front.voiceId);
+      const { files, format } = audioFiles(outcome, front.voiceId, front.credit);
       const key = where.because === 'asked' ? 'say.file' : 'say.fileBecauseNoVoice';
       return reply({ key, params: { ...said, format } }, outcome.seconds, {
         files,
@@ -133,13 +133,13 @@ function commandAnswer(
         };
         return {
           answer: 'too-large',
-          message: outcome.message,
+          message: front.credit === undefined ? outcome.message : { ...outcome.message, description: front.credit },
           posted: { key: 'say.fileTooLarge.voiceMessage', params },
           compressed: {
             key: 'say.fileTooLarge.compressed',
             params: { ...params, compressed: megabytes(outcome.message.ogg.length) },
           },
-          file: oggFile(outcome.message.ogg, front.voiceId),
+          file: oggFile(outcome.message.ogg, front.voiceId, front.credit),
           notes: [],
         };
       }
@@ -174,17 +174,17 @@ function userInstallAnswer(
   outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
   front: Extract<Front, { flavour: 'user-install' }>,
 ): OutcomeAnswer {
-  const voice = spokenBy(front.voice, outcome, front.locale);
+  const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   const said = { voice, seconds: seconds(outcome.seconds) };
   if (outcome.kind === 'files' && front.where === 'file') {
-    const { files, format } = audioFiles(outcome, front.voiceId);
+    const { files, format } = audioFiles(outcome, front.voiceId, front.credit);
     return reply({ key: 'userInstall.file', params: { ...said, format } }, outcome.seconds, { files });
   }
   if (outcome.kind !== 'voice-message') return mismatch(front, outcome.kind);
   // A file over the upload limit: the same speech as a (much smaller) Ogg Opus file.
   if (front.where === 'file')
     return reply({ key: 'userInstall.file', params: { ...said, format: 'ogg' } }, outcome.seconds, {
-      files: [oggFile(outcome.message.ogg, front.voiceId)],
+      files: [oggFile(outcome.message.ogg, front.voiceId, front.credit)],
     });
   // The voice message is the response itself: nothing is said once it is posted.
   return voiceMessageAnswer(outcome, voice, front);

@@ -7,18 +7,23 @@ import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 export function audioFiles(
   outcome: Extract<SpeechOutcome, { kind: 'files' }>,
   voiceId: string,
+  credit?: string,
 ): { files: AttachmentPayload[]; format: string } {
   const files = outcome.files.map((part, index) => ({
     attachment: part.data,
     name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+    ...described(credit),
   }));
   return { files, format: [...new Set(outcome.files.map((p) => p.format))].join('+') };
 }
 
 /** A voice message's Ogg Opus as a file: where it cannot be posted as one, or a file would be too large. */
-export function oggFile(ogg: Buffer, voiceId: string): AttachmentPayload {
-  return { attachment: ogg, name: `saybot-${voiceId}.ogg` };
+export function oggFile(ogg: Buffer, voiceId: string, credit?: string): AttachmentPayload {
+  return { attachment: ogg, name: `saybot-${voiceId}.ogg`, ...described(credit) };
 }
+
+/** A file's own words (its alt text): the credit its voice's engine asks for, where it asks for one. */
+const described = (credit: string | undefined) => (credit === undefined ? {} : { description: credit });
 
 /** Bytes as the replies' megabytes ("7.9"). */
 export const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);

@@ -26,7 +26,7 @@ import {
 import type { SpeechOrder, SpeechRequest } from '../../core/order/pipeline.ts';
 import type { ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import { settingsForCommand } from './speech-settings.ts';
+import { settingsForCommand, voiceCredit } from './speech-settings.ts';
 import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
@@ -222,8 +222,9 @@ async function speakAndAnswer(
   const accepted = await handed.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
   const spoken = accepted.fallback?.request ?? order.request;
+  const creditOf = (voiceId: string) => voiceCredit(context.engines, voiceId);
   if (accepted.fallback !== undefined && spoken.kind !== 'ready')
-    voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal);
+    voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal, 0, creditOf(spoken.voice));
   if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
     // The voice message will be the response itself, shown as the member's use of the command.
     await acknowledgeAsVoiceMessage(interaction);
@@ -248,7 +249,13 @@ async function speakAndAnswer(
       if (first !== undefined) {
         // The service failed and the free voice speaks its first part: named from the first words on.
         if (first.freeVoice !== undefined)
-          voice = fallbackVoiceLabel(interaction.locale, first.freeVoice.voice, first.freeVoice.cause);
+          voice = fallbackVoiceLabel(
+            interaction.locale,
+            first.freeVoice.voice,
+            first.freeVoice.cause,
+            0,
+            creditOf(first.freeVoice.voice),
+          );
         await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
       }
     }
@@ -268,6 +275,7 @@ async function speakAndAnswer(
     where: target,
     voice,
     voiceId: request.voice,
+    credit: creditOf(outcome.freeVoice?.voice ?? request.voice),
     sizeLimit: interaction.attachmentSizeLimit,
     fellBack: accepted.fallback !== undefined,
     buttons: buttons !== undefined,

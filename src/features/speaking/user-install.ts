@@ -26,7 +26,7 @@ import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { LocalisedMessage } from './strings.ts';
 import type { OutputChoice } from './target-choice.ts';
-import { voiceLabel, type ChosenSettings } from './speech-settings.ts';
+import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
 import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
@@ -79,7 +79,7 @@ export async function settingsOutsideServer(
  */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'speech' | 'logger' | 'fileShares'>,
+  context: Services<'config' | 'speech' | 'logger' | 'fileShares' | 'engines'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
@@ -98,7 +98,7 @@ export async function speakOutsideServer(
 /** speakOutsideServer's work, once the user's share is held. */
 async function speakAndAnswer(
   interaction: ChatInputCommandInteraction,
-  context: Services<'speech' | 'logger'>,
+  context: Services<'speech' | 'logger' | 'engines'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
@@ -109,6 +109,7 @@ async function speakAndAnswer(
     locale: interaction.locale,
     voice,
     voiceId: request.voice,
+    credit: voiceCredit(context.engines, request.voice),
     sizeLimit: interaction.attachmentSizeLimit,
   } as const;
   if (output === 'voice-message') {

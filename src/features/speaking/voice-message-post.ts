@@ -87,6 +87,7 @@ export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions
         name: VOICE_MESSAGE_FILENAME,
         duration: message.durationSecs,
         waveform: message.waveform,
+        ...(message.description === undefined ? {} : { description: message.description }),
       }),
     ],
     flags: MessageFlags.IsVoiceMessage,

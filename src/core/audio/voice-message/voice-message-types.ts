@@ -6,4 +6,6 @@ export interface VoiceMessage {
   durationSecs: number;
   /** base64 of 1..256 loudness bytes, one per ~100 ms (fewer, longer buckets beyond 25.6 s). */
   waveform: string;
+  /** The attachment's own words (its alt text): the credit an engine's voice asks for (`VOICEVOX:<speaker>`). */
+  description?: string | undefined;
 }

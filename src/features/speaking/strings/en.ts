@@ -77,7 +77,7 @@ export const en = {
   'fallback.reason.month': "this month's characters are used up",
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
-  'fallback.reason.engine': "the bot's own speech engine is not answering",
+  'fallback.reason.engine': "the bot's own speech engine could not speak it",
   'fallback.reason.service': 'the voice service is not answering',
   'preset.list.default': '(server default)',
   'list.more': '…and {count} more.',

@@ -76,7 +76,7 @@ export const ja: Translation<typeof en> = {
   'fallback.reason.month': '今月の文字数を使い切りました',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
-  'fallback.reason.engine': 'このボットの音声エンジンが応答しません',
+  'fallback.reason.engine': 'このボットの音声エンジンが読み上げられませんでした',
   'fallback.reason.service': '音声サービスが応答しません',
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',

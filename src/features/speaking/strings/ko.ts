@@ -74,7 +74,7 @@ export const ko: Translation<typeof en> = {
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
-  'fallback.reason.engine': '이 봇의 음성 엔진이 응답하지 않습니다',
+  'fallback.reason.engine': '이 봇의 음성 엔진이 읽지 못했습니다',
   'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
