@@ -51,6 +51,10 @@ beforeEach(async () => {
   h.sandbox.clearFaults();
   h.sandbox.setKeyPlan(h.apiKey, 'creator');
   h.sandbox.setKeyUsed(h.apiKey, 0);
+  // A test before may have left SayBot the service's fresh word that only a few characters are left (such a part is
+  // then told, not sent: src/core/quota/service-figures.ts): a line of a few characters still goes, and its answer
+  // gives the month as the service counts it now.
+  expect((await sayFile(String(++serial))).content).toMatch(/^Here is/);
   // Each test starts with the month not marked: a request the service accepts ends any mark left before.
   expect((await sayFile(fresh('A fresh start'))).content).toMatch(/^Here is/);
 });

@@ -119,6 +119,20 @@ describe('a part that cannot fit', () => {
   });
 });
 
+describe('characters bought or freed at the service', () => {
+  it('are seen at its next answer: fewer used under the same limit is the service\'s count, and a part that fits goes', async () => {
+    await sendPart(83, () => Promise.reject(service429(299_998, 2)));
+    // Past the freshness of "2 left": the next part is sent, and its 2xx says what is left now (84 used).
+    now = new Date(now.getTime() + FRESH_FIGURES_MS + 1000);
+    expect(await sendPart(5, async () => {})).toBeUndefined();
+    const report = await books.report('G', 'alice');
+    expect(report.bot).toMatchObject({ used: 84, remaining: 299_916, fromService: true });
+    let sent = 0;
+    expect(await sendPart(50, async () => void sent++)).toBeUndefined();
+    expect(sent).toBe(1);
+  });
+});
+
 describe('paid part-way, then too few left', () => {
   it('names the figure to those who may see the plan, and keeps it from a member', async () => {
     const { afterPaying } = await import('../../../src/core/quota/paid-part-way.ts');

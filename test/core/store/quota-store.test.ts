@@ -262,18 +262,22 @@ forEachBackend((store, backend) => {
   });
 
   describe('quota state', () => {
-    it("keeps the service's highest 'used' of the month, and starts over with a new month", async () => {
+    it("keeps the latest answer's figures, as the service counts them, and starts over with a new month", async () => {
       const resetAt = new Date('2025-04-01T00:00:00Z');
       await store.spends.record(spend({ service: { limit: 300_000, used: 40, remaining: 299_960, resetAt } }));
-      // A response that arrived late carries an older, lower figure.
+      // Fewer used under the same limit: characters bought or freed at the service (or an answer that crossed another
+      // on the way, off by at most what was then in flight): the service's latest word is the month.
       await store.spends.record(spend({ service: { limit: 300_000, used: 30, remaining: 299_970, resetAt } }));
       expect((await store.quota.get()).service).toMatchObject({
         month: '2025-03',
-        used: 40,
-        remaining: 299_960,
+        used: 30,
+        remaining: 299_970,
         limit: 300_000,
         resetAt,
       });
+      // An answer that carries only some figures keeps the month's others.
+      await store.spends.record(spend({ service: { used: 35 } }));
+      expect((await store.quota.get()).service).toMatchObject({ month: '2025-03', used: 35, remaining: 299_970 });
       await store.spends.record(spend({ at: new Date('2025-04-01T01:00:00Z'), service: { used: 10 } }));
       expect((await store.quota.get()).service).toMatchObject({ month: '2025-04', used: 10 });
     });

@@ -14,12 +14,13 @@ export const serviceColumns = (service: ServiceUsage) => ({
 });
 
 /**
- * Keeps the service's figures of an answer that arrived at `at`: the highest "used" and lowest "remaining" of the
- * month, since within one month "used" only grows and answers may arrive out of order (the row lock of the single row
- * serialises concurrent updates). A higher monthly limit than the one kept (a plan upgrade, characters bought) starts
- * the figures over from this answer's: what was left under the lower limit says nothing of the higher one.
+ * Keeps the service's figures of an answer that arrived at `at`, as the service counts them: the latest answer's,
+ * whatever the figures before (characters bought or freed at the service lower "used" under the same limit, and are
+ * seen at its next answer). Answers that cross on the way differ by at most the requests then in flight: a part sent
+ * on a figure a little too high is refused by the service, which costs nothing and marks the month (src/core/quota/).
+ * A figure the answer does not carry is kept from the same month, and dropped in a new one.
  */
-export async function noteServiceUsage(d: Dialect, trx: Db, service: ServiceUsage, at: Date): Promise<void> {
+export async function noteServiceUsage(_d: Dialect, trx: Db, service: ServiceUsage, at: Date): Promise<void> {
   const { month } = periodKeys(at);
   const {
     service_used: used,
@@ -27,31 +28,19 @@ export async function noteServiceUsage(d: Dialect, trx: Db, service: ServiceUsag
     service_remaining: remaining,
     service_reset_at: resetAt,
   } = serviceColumns(service);
-  const { greatest, least } = d;
+  // An answer without figures says nothing of the month: the kept ones keep their own time.
+  if (used === null && limit === null && remaining === null && resetAt === null) return;
   await trx
     .updateTable('quota_state')
     .set((eb) => {
       const sameMonth = eb('service_month', '=', month);
-      // The same month under a limit no lower than this answer's: its extremes still hold.
-      const sameWindow =
-        limit === null
-          ? sameMonth
-          : eb.and([sameMonth, eb.or([eb('service_limit', 'is', null), eb('service_limit', '>=', limit)])]);
       /** The month's own value, or NULL in a new month. */
       const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
         eb.case().when(sameMonth).then(eb.ref(column)).end();
-      const extreme = (fn: string, column: 'service_used' | 'service_remaining', value: number) =>
-        eb
-          .case()
-          .when(sameWindow)
-          .then(eb.fn<number>(fn, [eb.fn.coalesce(column, eb.val(value)), eb.val(value)]))
-          .else(eb.val(value))
-          .end();
       return {
-        service_used: used === null ? kept('service_used') : extreme(greatest, 'service_used', used),
+        service_used: used ?? kept('service_used'),
         service_limit: limit ?? kept('service_limit'),
-        service_remaining:
-          remaining === null ? kept('service_remaining') : extreme(least, 'service_remaining', remaining),
+        service_remaining: remaining ?? kept('service_remaining'),
         service_reset_at: resetAt ?? kept('service_reset_at'),
         service_month: month,
         service_updated_at: at.getTime(),
