@@ -287,10 +287,9 @@ async function floodRound(servers: Servers, urls: Urls, round: number): Promise<
   // A's lines are in the engine's queue once its renders began: the double has their /synthesis requests.
   const deadline = performance.now() + ANSWER_TIMEOUT_MS;
   for (;;) {
-    const { requests } = (await admin(urls, 'requests', 'GET')) as {
-      requests: Array<{ path: string; speaker?: number }>;
-    };
-    if (requests.filter((r) => r.path === '/synthesis' && r.speaker === FLOOD_STYLE).length >= 2) break;
+    // Counted by path alone (only A's lines are under way): the double reads a request's speaker after its pause.
+    const requests = await doubleRequests(urls);
+    if (requests.filter((r) => r.path === '/synthesis').length >= 2) break;
     if (performance.now() > deadline) throw new Error('the flood reached no render within 60 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
