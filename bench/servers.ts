@@ -1,6 +1,7 @@
 // The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
-// grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
+// grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop. Figure 25 also
+// starts the engine doubles here (startEngines), as an owner's engines run apart from the bot.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
