@@ -27,7 +27,8 @@ export type Figure =
   | 'file-flood'
   | 'pauses'
   | 'start-lead'
-  | 'pace';
+  | 'pace'
+  | 'engines';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -52,6 +53,7 @@ export const FIGURES: readonly Figure[] = [
   'pauses',
   'start-lead',
   'pace',
+  'engines',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -75,6 +77,7 @@ export const STANDALONE: readonly Figure[] = [
   'pauses',
   'start-lead',
   'pace',
+  'engines',
 ];
 
 export interface Plan {

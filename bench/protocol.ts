@@ -206,6 +206,12 @@ export interface Calls {
   requestCount: { params: Record<string, never>; result: number };
   /** Of those, the speech requests (tts and emotion-tts): one per line or clip that was not cached. */
   speechRequestCount: { params: Record<string, never>; result: number };
+  /**
+   * Figure 25: doubles of a VOICEVOX engine and an OpenAI-compatible speech server (packages/engine-doubles, tones) in
+   * this process, as an owner's engines run apart from the bot; their faults and request logs are read over their own
+   * HTTP (`/__double/fault`, `/__double/requests`). Closed with the servers.
+   */
+  startEngines: { params: Record<string, never>; result: { voicevoxUrl: string; speechServerUrl: string } };
   close: { params: Record<string, never>; result: null };
 }
 

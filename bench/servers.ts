@@ -1,12 +1,14 @@
 // The servers process: the fake Discord and the sandbox Voice API on 127.0.0.1, driven over IPC by bench/run.ts.
 // They run here, apart from the bot, so that the fake's own work (decrypting and decoding every packet, which
-// grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop.
+// grows with the number of streams) is not billed to the bot, and cannot delay the bot's event loop. Figure 25 also
+// starts the engine doubles here (startEngines), as an owner's engines run apart from the bot.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { APP_ID, FakeDiscord, fakeToken } from '@saybot/local-discord';
 import { UDP_RECEIVE_THREAD_NAME } from '@saybot/local-discord/voice-udp.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
+import { startSpeechServerDouble, startVoicevoxDouble, type EngineDouble } from '@saybot/engine-doubles';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { guildSpecs, heardInFull } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
@@ -19,6 +21,8 @@ interface Running {
 }
 
 let running: Running | undefined;
+/** Figure 25's engine doubles, once started. */
+let engines: EngineDouble[] = [];
 let daveOff = false;
 const handles = new Map<string, InteractionHandle>();
 const meter = new UsageMeter();
@@ -237,7 +241,16 @@ const handlers: Handlers = {
   requestCount: () => need().sandbox.requests.length,
   speechRequestCount: () =>
     need().sandbox.requests.filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts').length,
+  async startEngines() {
+    if (engines.length > 0) throw new Error('the engine doubles are already started');
+    const voicevox = await startVoicevoxDouble();
+    const speech = await startSpeechServerDouble();
+    engines = [voicevox, speech];
+    return { voicevoxUrl: voicevox.url, speechServerUrl: speech.url };
+  },
   async close() {
+    await Promise.all(engines.map((double) => double.close()));
+    engines = [];
     await running?.sandbox.close();
     await running?.discord.close();
     running = undefined;
