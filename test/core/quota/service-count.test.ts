@@ -120,7 +120,7 @@ describe('a part that cannot fit', () => {
 });
 
 describe('characters bought or freed at the service', () => {
-  it('are seen at its next answer: fewer used under the same limit is the service\'s count, and a part that fits goes', async () => {
+  it("are seen at its next answer: fewer used under the same limit is the service's count, and a part that fits goes", async () => {
     await sendPart(83, () => Promise.reject(service429(299_998, 2)));
     // Past the freshness of "2 left": the next part is sent, and its 2xx says what is left now (84 used).
     now = new Date(now.getTime() + FRESH_FIGURES_MS + 1000);
