@@ -14,6 +14,7 @@ import {
   monthFigures,
   monthLines,
   planLines,
+  usedUpLines,
   type MonthFigures,
   usageChartSvg,
   ChartCache,
@@ -55,7 +56,6 @@ export const execute: CommandModule<Uses>['execute'] = async (
     t(locale, 'usage.title', { month: report.month, reset: dayOf(report.resetAt) }),
     ...monthLines(locale, figures, planWide),
     ...queueLine(locale, config.queue),
-    ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
   ];
   let cache = chartCaches.get(speech);
   if (cache === undefined) chartCaches.set(speech, (cache = new ChartCache()));
@@ -103,7 +103,7 @@ export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] =
       ? [t(locale, 'usage.outside.shared', { limit: n(shared), left: n(Math.max(0, shared - report.guild.spent)) })]
       : []),
     ...(seesPlanFigures(interaction, context.isOperator) ? planLines(locale, report) : []),
-    ...(report.exhaustedUntil ? [t(locale, 'usage.exhausted', { reset: dayOf(report.exhaustedUntil) })] : []),
+    ...usedUpLines(locale, report),
   ];
   await showContent(interaction, lines.join('\n'));
 };

@@ -27,7 +27,7 @@ import {
   type TimeoutPhase,
   type UsageInfo,
 } from './errors.ts';
-import { withoutEchoes } from './echoes.ts';
+import { withoutEchoes, withoutSecretRuns } from './echoes.ts';
 import {
   errorForStatus,
   hasServiceHeaders,
@@ -745,10 +745,12 @@ export class VoiceApiClient {
     });
   }
 
-  /** What the service said, with the key and the member's words taken out in case the service echoes them. */
+  /** What the service said, with the key (whole or any run of it) and the member's words taken out in case it echoes them. */
   #serviceMessage(bytes: Uint8Array, said: readonly string[]): string | undefined {
     const message = parseServiceMessage(bytes);
-    return message === undefined ? undefined : withoutEchoes(redactSecrets(message, [this.#apiKey]), said);
+    return message === undefined
+      ? undefined
+      : withoutEchoes(withoutSecretRuns(redactSecrets(message, [this.#apiKey]), this.#apiKey), said);
   }
 
   /** Maps a transport failure; `stage` says whether audio had already been handed to the caller. */

@@ -26,3 +26,28 @@ export function withoutEchoes(message: string, said: readonly string[]): string 
     if (out.includes(word)) out = out.split(word).join(ECHO);
   return out;
 }
+
+/** A run of a secret this long is the secret's, wherever it stands: a service quoting the key's end ("key …87dbb607ed48"). */
+const MIN_SECRET_RUN = 8;
+
+/** Stands where a part of a secret was. */
+export const REDACTED = '[redacted]';
+
+/**
+ * `message` with every run of MIN_SECRET_RUN characters or more that is also in `secret` taken out: the whole key
+ * (redactSecrets takes it) and any part of it the service quotes. Linear in `message` (capped by its reader).
+ */
+export function withoutSecretRuns(message: string, secret: string): string {
+  if (secret.length < MIN_SECRET_RUN) return message;
+  const runs = new Set<string>();
+  for (let i = 0; i + MIN_SECRET_RUN <= secret.length; i++) runs.add(secret.slice(i, i + MIN_SECRET_RUN));
+  const taken = new Array<boolean>(message.length).fill(false);
+  for (let i = 0; i + MIN_SECRET_RUN <= message.length; i++)
+    if (runs.has(message.slice(i, i + MIN_SECRET_RUN))) taken.fill(true, i, i + MIN_SECRET_RUN);
+  let out = '';
+  for (let i = 0; i < message.length; i++) {
+    if (!taken[i]) out += message[i];
+    else if (i === 0 || !taken[i - 1]) out += REDACTED;
+  }
+  return out;
+}

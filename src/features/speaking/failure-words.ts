@@ -39,7 +39,7 @@ import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import './strings.ts';
 import { t, type LocalisedMessage } from './strings.ts';
-import { echo } from '../../core/interactions/safe-text.ts';
+import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
 import {
@@ -130,6 +130,16 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof RateLimitedError)
     return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
   if (error instanceof ServerError) {
+    // The service's own 5xx (its headers and its JSON error): told with its words, whatever its status.
+    if (error.fromService && error.serviceMessage !== undefined)
+      return {
+        code: 'api-server-error',
+        message: {
+          key: 'error.api.server.said',
+          params: { status: error.status ?? '5xx', said: echoCode(error.serviceMessage, 200) },
+        },
+        level: 'warn',
+      };
     return {
       code: 'api-server-error',
       message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } },
@@ -282,7 +292,7 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
         code: 'api-server-error',
         message: {
           key: 'error.api.maybeCharged.service',
-          params: { status: error.status, said: echo(error.serviceMessage, 200) },
+          params: { status: error.status, said: echoCode(error.serviceMessage, 200) },
         },
         level: 'warn',
       };

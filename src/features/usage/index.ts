@@ -5,4 +5,4 @@ export { ChartCache, chartKey } from './chart-cache.ts';
 export { chartFontFamily, renderPng } from './render-png.ts';
 export { monthFigures, type MonthFigures } from './month-figures.ts';
 export { changeServerBudgets } from './budget-change.ts';
-export { chartWords, memberLines, monthLines, planLines } from './usage-lines.ts';
+export { chartWords, memberLines, monthLines, planLines, usedUpLines } from './usage-lines.ts';

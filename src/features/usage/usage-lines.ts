@@ -33,6 +33,7 @@ export function monthLines(locale: string, { report, free }: MonthFigures, planW
       : []),
     ...(planWide ? planLines(locale, report) : []),
     ...memberLines(locale, report),
+    ...usedUpLines(locale, report),
   ];
 }
 
@@ -61,6 +62,14 @@ export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: Us
       ? t(locale, 'usage.botBudget', { limit: n(botBudget), left: n(Math.max(0, botBudget - bot.spent)) })
       : t(locale, 'usage.noBotBudget'),
   ];
+}
+
+/**
+ * The month the service said is used up, for everyone who reads the month (/usage, the dashboard's month page): one
+ * request at a time goes out to see whether it is back.
+ */
+export function usedUpLines(locale: string, { exhaustedUntil }: UsageReport): string[] {
+  return exhaustedUntil === undefined ? [] : [t(locale, 'usage.exhausted', { reset: dayOf(exhaustedUntil) })];
 }
 
 /** A time to the minute, UTC: when the service gave its figures. */

@@ -1,6 +1,6 @@
 // The member's words taken out of what a service or gateway says back (src/core/api/echoes.ts).
 import { expect, it } from 'vitest';
-import { ECHO, withoutEchoes } from '../../../src/core/api/echoes.ts';
+import { ECHO, REDACTED, withoutEchoes, withoutSecretRuns } from '../../../src/core/api/echoes.ts';
 
 it('takes out every word of the request of four code points or more, and the request whole', () => {
   const said = ['Pelican marmalade, for the gateway!', 'こんにちは世界'];
@@ -12,4 +12,14 @@ it('takes out every word of the request of four code points or more, and the req
   // The service's own words stay: short words, and words the request does not hold.
   expect(withoutEchoes('voice_id not found for the request', said)).toBe('voice_id not found for the request');
   expect(withoutEchoes('nothing said', [])).toBe('nothing said');
+});
+
+it('takes out every run of eight or more characters of the key a service quotes, not only the whole key', () => {
+  const key = 'sk-live-SAYBOT-0123456789abcdef87dbb607ed48';
+  expect(withoutSecretRuns('The key ending 87dbb607ed48 timed out.', key)).toBe(
+    `The key ending ${REDACTED} timed out.`,
+  );
+  expect(withoutSecretRuns(`key ${key} refused`, key)).toBe(`key ${REDACTED} refused`);
+  // Shorter runs are words anyone may write.
+  expect(withoutSecretRuns('sk-live is the prefix', key)).toBe('sk-live is the prefix');
 });

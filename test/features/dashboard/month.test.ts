@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 
 const MANAGER = '360000000000000001';
 const MEMBER = '360000000000000002';
@@ -82,5 +83,19 @@ describe('the month page', () => {
     // Back as it was, so the other tests of this file see the budget they were started with, in any order.
     const restored = await manager.post(`${base}/budgets`, { guildMonthlyChars: '100000', memberDailyChars: '' });
     expect(figuresOf(restored.body).budget).toBe(100_000);
+  });
+
+  it('says the month the service said is used up, as /usage says it, to every member', async () => {
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+    try {
+      await runCommand(h, { guildId: SEOUL, userId: MEMBER, name: 'say', options: { text: 'The month is over now.' } });
+      const fromUsage = (await usage(MEMBER)).find((line) => line.includes('said the monthly quota is used up'));
+      expect(fromUsage).toBeDefined();
+      const member = await signedIn(h, MEMBER, base);
+      expect(linesOf((await member.get(base)).body)).toContain(fromUsage);
+    } finally {
+      h.sandbox.setKeyUsed(h.apiKey, 0);
+    }
   });
 });

@@ -296,3 +296,19 @@ describe('a budget refused outside servers (a user install: a DM, a group DM, a 
     },
   );
 });
+
+describe("the service's own 5xx", () => {
+  it('is told with its words, as code, whatever its status, and nothing charged', () => {
+    for (const status of [500, 503]) {
+      const error = new ServerError('x', {
+        status,
+        fromService: true,
+        serviceMessage: 'Plain [service](https://evil.example) words.',
+      }).chargedAs('not-charged');
+      const { message } = describeFailure(error);
+      const words = t('en-US', message.key, message.params);
+      expect(words).toContain(`(${status}) and said: \`Plain [service](https://evil.example) words.\``);
+      expect(words).toContain('Nothing was charged');
+    }
+  });
+});

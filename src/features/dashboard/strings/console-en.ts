@@ -13,7 +13,8 @@ export const en = {
   'console.reserve':
     'Kept in reserve for your own use: {reserve} characters of the {limit} (the plan less the bot-wide budget).',
   'console.noReserve': 'Nothing is kept in reserve: the bot may use the whole plan.',
-  'console.usedUp': 'The month is used up until {until}: nothing that costs characters is sent before then.',
+  'console.usedUp':
+    'The voice service said the month is used up: one request at a time goes out to see whether it is back; it resets {until} at the latest.',
   'console.servers': 'Servers',
   'console.serversCount': 'Servers SayBot is in: {count}.',
   'console.serversIncomplete': 'Only the first {count, plural, one {# server was} other {# servers were}} read.',

@@ -12,7 +12,8 @@ export const ja: Translation<typeof en> = {
   'console.reserve':
     'ご自身の利用のために残している分: {limit} 文字のうち {reserve} 文字(プランからボット全体の予算を引いた分)。',
   'console.noReserve': '残している分はありません: ボットがプラン全体を使えます。',
-  'console.usedUp': '今月の文字数は {until} まで使い切られています: それまで文字を使うリクエストは送りません。',
+  'console.usedUp':
+    '音声サービスから今月の上限に達したと通知されました。戻ったかを確かめるため、リクエストは一度に 1 件だけ送信します。遅くとも {until} にリセットされます。',
   'console.servers': 'サーバー',
   'console.serversCount': 'SayBot は {count} 個のサーバーにいます。',
   'console.serversIncomplete': '最初の {count} 個だけを読みました。',

@@ -11,7 +11,8 @@ export const ko: Translation<typeof en> = {
   'console.sandbox': 'Voice API가 설정되지 않았습니다: 내장 샌드박스가 응답합니다(실제 음성이 아닌 테스트 톤).',
   'console.reserve': '직접 사용을 위해 남겨 둔 몫: {limit}자 중 {reserve}자(요금제에서 봇 전체 예산을 뺀 것).',
   'console.noReserve': '남겨 둔 몫이 없습니다: 봇이 요금제 전체를 쓸 수 있습니다.',
-  'console.usedUp': '이번 달 사용량이 {until}까지 소진되었습니다: 그때까지 글자가 드는 요청은 보내지 않습니다.',
+  'console.usedUp':
+    '음성 서비스가 이번 달 한도를 다 썼다고 알렸습니다. 돌아왔는지 확인하려고 요청을 한 번에 하나씩만 보냅니다. 늦어도 {until}에 초기화됩니다.',
   'console.servers': '서버',
   'console.serversCount': 'SayBot은 서버 {count}곳에 있습니다.',
   'console.serversIncomplete': '처음 {count}곳만 읽었습니다.',

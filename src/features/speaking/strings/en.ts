@@ -106,6 +106,8 @@ export const en = {
     "The bot's Voice API plan does not include API access. Please tell the server owner (a Creator plan or higher is needed).",
   'error.api.quota': 'The monthly character quota of the voice service is used up. It resets {reset}.',
   'error.api.rateLimited': 'The voice service is busy right now. Please try again in a few seconds.',
+  'error.api.server.said':
+    'The voice service is failing right now ({status}) and said: {said}. Nothing was charged; please try again later.',
   'error.api.server': 'The voice service is failing right now ({status}). Please try again later.',
   'error.api.timeout': 'The voice service took too long to answer. Please try again.',
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
@@ -126,7 +128,7 @@ export const en = {
   'error.api.refusedOnTheWay.maybeCharged':
     'The voice service, or something in front of it, refused this request ({status}), and the bot cannot tell which, nor whether its characters were counted: they are counted as spent here. The owner has been told; ask again only if you still want it.',
   'error.api.maybeCharged.service':
-    'The voice service answered {status} and said: "{said}". It failed after taking the request, so the bot cannot tell whether it counted its characters: they are counted as spent here. Ask again only if you still want it.',
+    'The voice service answered {status} and said: {said}. It failed after taking the request, so the bot cannot tell whether it counted its characters: they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.gateway':
     'The voice service did not answer this request itself: {status} came back without its own words (from a gateway in front of it, for instance), so the bot cannot tell whether it made it. It may have counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.timeout':

@@ -103,6 +103,8 @@ export const ko: Translation<typeof en> = {
     '봇의 Voice API 요금제에 API 이용 권한이 없습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.api.quota': '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다. {reset}에 초기화됩니다.',
   'error.api.rateLimited': '음성 서비스가 지금 바쁩니다. 몇 초 뒤에 다시 시도해 주세요.',
+  'error.api.server.said':
+    '음성 서비스에 문제가 있습니다({status}). 서비스의 설명: {said}. 요금은 청구되지 않았습니다. 잠시 후 다시 시도하세요.',
   'error.api.server': '음성 서비스에 지금 장애가 있습니다 ({status}). 잠시 후 다시 시도해 주세요.',
   'error.api.timeout': '음성 서비스의 응답이 너무 늦습니다. 다시 시도해 주세요.',
   'error.api.connection': '음성 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
@@ -123,7 +125,7 @@ export const ko: Translation<typeof en> = {
   'error.api.refusedOnTheWay.maybeCharged':
     '음성 서비스 또는 그 앞의 무언가가 이 요청을 거부했습니다({status}). 봇은 어느 쪽인지, 글자 수가 차감되었는지 알 수 없어 여기서는 사용한 것으로 계산합니다. 소유자에게 알렸습니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.service':
-    '음성 서비스가 {status}(으)로 답하며 "{said}"라고 했습니다. 요청을 받은 뒤에 실패했기 때문에 글자 수가 계산되었는지 봇은 알 수 없어, 여기서는 사용한 것으로 셉니다. 아직 필요할 때만 다시 요청해 주세요.',
+    '음성 서비스가 {status}(으)로 답하며 {said}라고 했습니다. 요청을 받은 뒤에 실패했기 때문에 글자 수가 계산되었는지 봇은 알 수 없어, 여기서는 사용한 것으로 셉니다. 아직 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.gateway':
     '음성 서비스가 이 요청에 직접 응답하지 않았습니다. 서비스 자신의 말이 없는 {status} 응답이 왔기 때문에(예: 서비스 앞의 게이트웨이), 요청이 처리되었는지 알 수 없습니다. 서비스가 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.timeout':
