@@ -2,11 +2,14 @@
 // the local Discord and the sandbox. A table of front-ends (how a member asks for `text` to be spoken, and the words
 // they read back) against a table of rules (what must hold whichever front-end asked). To add a front-end, add a
 // row to FRONT_ENDS; to add a rule, an `it.each` over it. A row says, for every rule, that it keeps it or why the
-// rule does not reach it: nothing is skipped without a reason written here.
+// rule does not reach it: nothing is skipped without a reason written here. Where a row lets the member choose a
+// voice, the rules that take one are asked in the paid voice and in an engine voice (the owner's engines, their
+// doubles in packages/engine-doubles over real HTTP).
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSpeechServerDouble, startVoicevoxDouble } from '@saybot/engine-doubles';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
@@ -20,6 +23,7 @@ import { runCommand, type CommandInput, type Harness } from '../support/harness.
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { ALICE, GENERAL, LONDON as GUILD, LONDON_TEXT, londonWith, timeOut } from '../support/world.ts';
 import { CUT_FREE_LINE } from '../support/cut-free-line.ts';
+import { finishedClips } from '../support/clips-finished.ts';
 
 /** A member in voice who is only announced (auto-read's join/leave lines). */
 const DANA = '300000000000000931';
@@ -28,6 +32,17 @@ const ERIN = '300000000000000932';
 
 /** The member's daily budget in characters: the cap every row is asked past. */
 const DAILY = 20;
+
+/**
+ * The owner's engines (packages/engine-doubles), started before the harnesses that name them and closed after them:
+ * their voices are chosen like the paid one wherever a member chooses a voice.
+ */
+const voicevox = await startVoicevoxDouble();
+const speech = await startSpeechServerDouble();
+afterAll(async () => {
+  await voicevox.close();
+  await speech.close();
+});
 
 /** The world every row is asked in, with the operator's budgets `budgets`. */
 const world = (budgets: Record<string, string>) => ({
@@ -47,15 +62,36 @@ const world = (budgets: Record<string, string>) => ({
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
-  env: { ...budgets, BUDGET_MEMBER_COOLDOWN_SECONDS: '0', USER_INSTALL: 'everyone' },
+  env: {
+    ...budgets,
+    BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
+    USER_INSTALL: 'everyone',
+    VOICEVOX_URL: voicevox.url,
+    SPEECH_SERVER_URL: speech.url,
+  },
 });
 
 const h = useFileHarness(world({ BUDGET_MEMBER_DAILY_CHARS: String(DAILY) }));
 /** The same world where a member's day has no cap: for the rules that pay on every row. */
 const paying = useFileHarness(world({}));
 
-/** The rules below, by name. */
-type Rule = 'budget' | 'count' | 'right' | 'timedOut' | 'freeLine' | 'freeLineCut' | 'paidOnce' | 'paidThenRefused';
+/**
+ * The rules below, by name. `engineVoice` is the row's line in an engine voice (the owner's own engines); a row that
+ * keeps it is asked the rights rules (`right`, `timedOut`, the denials) and `queueBound` and `stopSkip` in an
+ * engine voice as well as in the paid one.
+ */
+type Rule =
+  | 'budget'
+  | 'count'
+  | 'right'
+  | 'timedOut'
+  | 'freeLine'
+  | 'freeLineCut'
+  | 'paidOnce'
+  | 'paidThenRefused'
+  | 'engineVoice'
+  | 'queueBound'
+  | 'stopSkip';
 
 /**
  * What an order does, in Discord's terms (src/features/speaking/gate.ts declares the same): each effect needs rights
@@ -105,7 +141,16 @@ const ALL: Record<Rule, true | string> = {
   freeLineCut: CUT_IN_VOICE,
   paidOnce: true,
   paidThenRefused: ONE_CHECK,
+  engineVoice: true,
+  queueBound: true,
+  stopSkip: true,
 };
+/** Why a row that posts a file is not asked /skip and /stop. */
+const NOTHING_PLAYS =
+  'posts a file: nothing plays in voice to stop or skip (/stop ends a file being made: stop-file-held.test.ts)';
+/** Why /emote is not asked a line in an engine voice: it refuses one (asked below: "an engine voice is refused"). */
+const NO_EMOTION =
+  'refuses an engine voice in words, an emotion having no meaning for an engine (asked below: an engine voice is refused)';
 /** A row that posts a file: it speaks in no voice channel, so no voice right of the member's is used. */
 const IN_FILES: Record<Rule, true | string> = {
   budget: true,
@@ -117,12 +162,28 @@ const IN_FILES: Record<Rule, true | string> = {
   freeLineCut: true,
   paidOnce: true,
   paidThenRefused: ONE_CHECK,
+  engineVoice: true,
+  // The member's bound counts her requests under way, whatever their target: a file's too.
+  queueBound: true,
+  stopSkip: NOTHING_PLAYS,
 };
 /** The option a row passes when a voice is asked for. */
 const voiceOf = (voice: string | undefined) => (voice === undefined ? {} : { voice });
 
 /** The harnesses auto-read was started in (once for the file: it stays on). */
 const reading = new WeakSet<Harness>();
+
+/**
+ * Starts auto-read in `harness` once. Her name is not read before her words (say_name off): a message is read as the
+ * same line each time it is posted, whoever wrote before it (the rule `engineVoice` asks a line twice).
+ */
+async function startReading(harness: Harness): Promise<void> {
+  if (reading.has(harness)) return;
+  reading.add(harness);
+  await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+  const options = { say_name: false };
+  await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'autoread', subcommand: 'settings', options });
+}
 
 const finalWords = (r: { kind: string; content?: string | undefined }) =>
   r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content);
@@ -168,8 +229,7 @@ async function ran(harness: Harness, input: CommandInput): Promise<{ handle: Int
  * line posted after (a chat message of ALICE's) has been asked for.
  */
 async function announce(harness: Harness): Promise<string> {
-  if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
-  reading.add(harness);
+  await startReading(harness);
   const name = 'Visitmyshop';
   await runCommand(harness, { guildId: GUILD, userId: DANA, name: 'myvoice', subcommand: 'set', options: { name } });
   const announced = { announce: true };
@@ -262,7 +322,7 @@ const FRONT_ENDS: FrontEnd[] = [
   },
   {
     name: '/emote',
-    keeps: IN_FILES,
+    keeps: { ...IN_FILES, engineVoice: NO_EMOTION },
     effects: ['attach-file', 'member-words'],
     denied: {
       'view-channel': TEXT_VIEW,
@@ -270,16 +330,24 @@ const FRONT_ENDS: FrontEnd[] = [
       'attach-files': true,
       'timed-out': IN_TIMEOUT_RULE,
     },
-    ask: async (harness, text) =>
-      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, output: 'file' } })).content,
+    ask: async (harness, text, _asking, voice) =>
+      (
+        await ran(harness, {
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'emote',
+          options: { text, output: 'file', ...voiceOf(voice) },
+        })
+      ).content,
   },
   {
     name: '/emote in voice',
-    keeps: ALL,
+    keeps: { ...ALL, engineVoice: NO_EMOTION },
     effects: ['speak-in-voice', 'member-words'],
     denied: IN_VOICE_DENIED,
-    ask: async (harness, text) =>
-      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text } })).content,
+    ask: async (harness, text, _asking, voice) =>
+      (await ran(harness, { guildId: GUILD, userId: ALICE, name: 'emote', options: { text, ...voiceOf(voice) } }))
+        .content,
   },
   {
     name: '/say outside a server (the user install)',
@@ -287,6 +355,8 @@ const FRONT_ENDS: FrontEnd[] = [
       ...IN_FILES,
       right: 'outside a server there is no voice channel and no moderator: it only posts files',
       timedOut: 'outside a server there is no server to be timed out in',
+      queueBound: "a member's bound is per server: outside one, her requests in a server are not counted",
+      stopSkip: 'outside a server there is no voice channel: it only posts files',
     },
     effects: ['attach-file', 'member-words'],
     denied: {
@@ -327,6 +397,7 @@ const FRONT_ENDS: FrontEnd[] = [
       ...IN_FILES,
       paidThenRefused:
         'holds the whole scene before its first line is paid; a late part past its quote shows the price again, never a refusal of what was paid (scene-rules.test.ts)',
+      stopSkip: 'asked for a file here: nothing plays in voice (a scene in voice is one clip, stopped as any)',
     },
     effects: ['attach-file', 'member-words'],
     denied: {
@@ -378,6 +449,9 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLine: 'speaks in the voice it makes, never in a free voice',
       freeLineCut: 'speaks in the voice it makes, never in a free voice',
       paidThenRefused: true,
+      engineVoice: 'speaks in the voice it makes, never in an engine voice',
+      queueBound:
+        'its first line is paid with the clone: no bound refuses what was bought (enforcementFor, seconds-bounds.ts)',
     },
     effects: ['attach-file', 'member-words'],
     denied: {
@@ -414,6 +488,10 @@ const FRONT_ENDS: FrontEnd[] = [
       paidOnce:
         'speaks through the same client, but a failure leaves no words in the channel to wait for (only refusals are posted)',
       paidThenRefused: ONE_CHECK,
+      engineVoice: true,
+      queueBound:
+        'holds its own bound instead: past it the oldest unread messages are dropped with one notice, whatever voice reads them (queue-bounds.test.ts)',
+      stopSkip: true,
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
@@ -425,18 +503,24 @@ const FRONT_ENDS: FrontEnd[] = [
       'server-muted': IN_RIGHT_RULE_AUTOREAD,
       'timed-out': 'Discord takes Send Messages from a timed-out member: they post nothing to be read',
     },
+    // Her line is read in her /myvoice voice. Gives back its notice, or '' once it was read (it posts no words then).
     ask: async (harness, text) => {
-      if (!reading.has(harness)) await startAutoRead(harness, GUILD, ALICE, { text: LONDON_TEXT, voice: GENERAL });
-      reading.add(harness);
+      await startReading(harness);
       const shown = harness.discord.channelMessages(LONDON_TEXT).length;
+      const clips = finishedClips(harness.logs()).length;
       const author = { id: ALICE, username: 'alice' };
       expect(await postChat(harness, { guildId: GUILD, channelId: LONDON_TEXT }, author, text)).toBe(true);
-      const notice = await harness.discord.waitForChannelMessage(
-        (m) =>
-          harness.discord.channelMessages(LONDON_TEXT).indexOf(m) >= shown &&
-          String(m.message['content']).startsWith('Auto-read skipped'),
-      );
-      return String(notice.message['content']);
+      const notice = () =>
+        harness.discord
+          .channelMessages(LONDON_TEXT)
+          .slice(shown)
+          .map((m) => String(m.message['content']))
+          .find((content) => content.startsWith('Auto-read skipped'));
+      // Nothing else plays while a rule asks (idle, below): the next clip to finish is hers.
+      await expect
+        .poll(() => notice() !== undefined || finishedClips(harness.logs()).length > clips, { timeout: ANSWER_MS })
+        .toBe(true);
+      return notice() ?? '';
     },
   },
   {
@@ -450,17 +534,22 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'replays from the cache only, which never keeps a cut free line',
       paidOnce: 'plays audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       paidThenRefused: 'never pays: it plays audio already paid for, from the cache',
+      // Its reply made in the engine voice, then played: from the cache, the engine asked once for both.
+      engineVoice: true,
+      queueBound:
+        "its reply, a file, is itself a request under way: past the member's bound the reply is refused (the /say row), so there is nothing to press",
+      stopSkip: true,
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: IN_VOICE_DENIED,
     paysFirst: true,
-    ask: async (harness, text, asking) => {
+    ask: async (harness, text, asking, voice) => {
       // The reply (a file, which needs no voice right) is paid first; pressing its button is the asking.
       const { handle } = await ran(harness, {
         guildId: GUILD,
         userId: ALICE,
         name: 'say',
-        options: { text, output: 'file' },
+        options: { text, output: 'file', ...voiceOf(voice) },
       });
       const message = (await handle.waitFor((r) => r.files.length > 0, ANSWER_MS)).message ?? {};
       const rows = (message.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
@@ -488,6 +577,9 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'saves from the cache only, which never keeps a cut free line',
       paidOnce: 'saves audio already paid for, from the cache, and never calls the Voice API (reply-buttons.test.ts)',
       paidThenRefused: 'never pays: it saves audio already paid for, from the cache',
+      engineVoice: 'saves audio already made, from the cache, in the voice it was made in: it makes no line',
+      queueBound: 'saves to the soundboard: nothing is queued in voice',
+      stopSkip: 'saves to the soundboard: nothing plays in voice',
     },
     effects: [],
     denied: {},
@@ -503,6 +595,10 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: "a name of at most 32 characters with a word: never near the free voice's 120 s",
       paidOnce: 'speaks through the same client as auto-read, whose row says why it is not asked',
       paidThenRefused: 'paid by the server once the name is checked, with no member budget to refuse it afterwards',
+      engineVoice:
+        "spoken in the server's own voice (no member's voice: the reader's voiceOf is null), which no member chooses",
+      queueBound: "auto-read's lines: its own bound holds them, as the auto-read row says",
+      stopSkip: "auto-read's lines, played by the same player: the auto-read row is asked /skip and /stop",
     },
     // The member's own name (/myvoice name), spoken in the channel: words a member chose.
     effects: ['speak-in-voice', 'member-words'],
@@ -527,6 +623,9 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'a scene: /scene is its row',
       paidOnce: 'a scene: /scene is its row',
       paidThenRefused: 'a scene: /scene is its row',
+      engineVoice: 'a scene: /scene is its row',
+      queueBound: 'a scene: /scene is its row',
+      stopSkip: 'a scene played in voice is one clip of the same player: /say in voice is asked it',
     },
     effects: ['speak-in-voice', 'member-words'],
     denied: {
@@ -551,6 +650,10 @@ const FRONT_ENDS: FrontEnd[] = [
       paidOnce: 'a page, not a command: tested in a real browser (test/features/dashboard/)',
       paidThenRefused:
         'a sample is quoted first and paid once, its answer is the audio itself (test/features/dashboard/)',
+      engineVoice:
+        "a page, not a command: an engine voice's sample goes through the same speech path as the rows above; no browser test asks one yet",
+      queueBound: "plays in the member's own browser: nothing is queued in voice",
+      stopSkip: "plays in the member's own browser: nothing plays in voice",
     },
     effects: [],
     denied: {},
@@ -593,11 +696,84 @@ function deny(harness: Harness, right: Denied): () => void {
   }
 }
 
+/** The engine voice the rights and queue rules ask in; another style of the same engine fills a queue before it. */
+const ENGINE_VOICE = 'voicevox:10';
+const OTHER_ENGINE_VOICE = 'voicevox:11';
+/** A paid voice, named where her /myvoice may be an engine's. */
+const PAID_VOICE = 'voice-b-en-f-01';
+/**
+ * How late the engine answers the line a late denial is asked in: a generous bound for taking the right away once its
+ * request is seen (an event), the double having no hold of its own.
+ */
+const ENGINE_HELD_MS = 3_000;
+/** The engine voices the rule `engineVoice` asks in: one of each engine. */
+const ENGINE_VOICES = ['voicevox:10', 'speech:bf_emma'] as const;
+
+/** A row asked in a voice: `voice` undefined is the row's own (the paid voice), else an engine voice. */
+interface Voiced {
+  name: string;
+  front: FrontEnd;
+  voice: string | undefined;
+}
+
+/** Each of `rows` in the paid voice and, where it keeps `engineVoice`, in ENGINE_VOICE as well. */
+const voiced = (rows: FrontEnd[]): Voiced[] =>
+  rows.flatMap((front) => [
+    { name: front.name, front, voice: undefined },
+    ...(front.keeps.engineVoice === true
+      ? [{ name: `${front.name} in ${ENGINE_VOICE}`, front, voice: ENGINE_VOICE }]
+      : []),
+  ]);
+
+/** The rows `rule` reaches (FRONT_ENDS order), each in every voice `voiced` gives it. */
+const keepingVoiced = (rule: Rule) => voiced(FRONT_ENDS.filter((front) => front.keeps[rule] === true));
+
+/** The lines the engine of `voice` (`voicevox:<style>`, `speech:<name>`) was asked to speak in it, so far. */
+function engineCalls(voice: string): number {
+  const [engine, id] = voice.split(':') as [string, string];
+  if (engine === 'voicevox')
+    return voicevox.requests.filter((r) => r.path === '/synthesis' && r.speaker === Number(id)).length;
+  return speech.requests.filter((r) => r.path === '/v1/audio/speech' && r.voice === id).length;
+}
+
+/** What asking has sent so far: the Voice API's paid requests and, for an engine voice, its engine's lines. */
+const sent = (harness: Harness, voice: string | undefined) => ({
+  paid: paidRequests(harness),
+  engine: voice === undefined ? 0 : engineCalls(voice),
+});
+
+/**
+ * Runs `asking` with ALICE's /myvoice set to `voice` (the Speak menu and auto-read speak in it; the other rows are
+ * given it as their voice option), cleared after. The paid voice (undefined) leaves her /myvoice as it is.
+ */
+async function inVoice<T>(harness: Harness, voice: string | undefined, asking: () => Promise<T>): Promise<T> {
+  if (voice === undefined) return asking();
+  const set = await runCommand(harness, {
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'myvoice',
+    subcommand: 'set',
+    options: { voice },
+  });
+  expect(set.content).toContain(voice);
+  try {
+    return await asking();
+  } finally {
+    const clear = { what: 'voice' };
+    await runCommand(harness, { guildId: GUILD, userId: ALICE, name: 'myvoice', subcommand: 'clear', options: clear });
+  }
+}
+
+/** Resolves once nothing plays or waits in London's voice queue (a rule that plays starts and ends so). */
+async function idle(harness: Harness): Promise<void> {
+  await expect.poll(() => harness.bot.players.find(GUILD)?.busy ?? false, { timeout: ANSWER_MS }).toBe(false);
+}
+
 /** Every row's every right its effects need, asked without it (or said why not). */
 const DENIALS = FRONT_ENDS.flatMap((front) =>
   (Object.entries(front.denied) as Array<[Denied, true | string]>)
     .filter(([, asked]) => asked === true)
-    .map(([right]) => ({ name: front.name, right, front })),
+    .flatMap(([right]) => voiced([front]).map((row) => ({ ...row, right }))),
 );
 
 /**
@@ -705,57 +881,70 @@ describe('the rules of speaking, for every front-end', () => {
     },
   );
 
-  it.each(keeping('right'))(
+  it.each(keepingVoiced('right'))(
     '$name: a member a moderator server-muted is refused before anything is paid, in words naming the mute',
-    async (front) => {
+    async ({ front, voice }) => {
       // In the world whose members' days have no cap: only the mute can refuse it, whatever the rules run before
       // spent of her day (a row that pays first, as "Play in my voice channel" does, would find it used up).
       const text = 'Muted now.';
-      let before = paidRequests(paying);
-      paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
-      try {
-        const words = await askOf(front)(paying, text, () => {
-          before = paidRequests(paying);
-        });
-        expect(words).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${GENERAL}>` }));
-        expect(paidRequests(paying)).toBe(before);
-      } finally {
-        paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
-      }
+      await inVoice(paying, voice, async () => {
+        let before = sent(paying, voice);
+        paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: true });
+        try {
+          const words = await askOf(front)(
+            paying,
+            text,
+            () => {
+              before = sent(paying, voice);
+            },
+            voice,
+          );
+          expect(words).toBe(t('en-US', 'error.voice.memberMuted', { channel: `<#${GENERAL}>` }));
+          expect(sent(paying, voice)).toEqual(before);
+        } finally {
+          paying.discord.setVoiceState(GUILD, ALICE, GENERAL, { mute: false });
+        }
+      });
     },
   );
 
-  it.each(keeping('timedOut'))(
+  it.each(keepingVoiced('timedOut'))(
     '$name: a member a moderator timed out is refused privately before anything is paid, in words naming the timeout',
-    async (front) => {
+    async ({ front, voice }) => {
       // In the world whose members' days have no cap, as for the mute: only the timeout can refuse it.
       const text = `Timed out ${randomUUID().slice(0, 6)}.`;
-      let before = { paid: paidRequests(paying), billed: paying.sandbox.charactersBilled() };
-      let lift: (() => void) | undefined;
-      const timedOut = () => {
-        before = { paid: paidRequests(paying), billed: paying.sandbox.charactersBilled() };
-        lift = timeOut(paying.discord, GUILD, ALICE);
-      };
-      lastAsked = undefined;
-      // A row that pays for a reply first is timed out as it asks; any other before it asks.
-      if (front.paysFirst !== true) timedOut();
-      try {
-        const words = await askOf(front)(paying, text, () => {
-          if (front.paysFirst === true) timedOut();
-        });
-        expect(lift).toBeDefined();
-        expect(words).toBe(t('en-US', 'error.voice.memberTimedOut'));
-        expect(paidRequests(paying)).toBe(before.paid);
-        expect(paying.sandbox.charactersBilled()).toBe(before.billed);
-        // Hers alone: whatever answered her is private.
-        const answered = (lastAsked as InteractionHandle | undefined)?.responses.filter(
-          (r) => r.kind !== 'delete' && r.content !== undefined,
-        );
-        expect(answered?.length ?? 0).toBeGreaterThan(0);
-        expect(answered?.filter((r) => !isPrivate(r) && r.content === words)).toEqual([]);
-      } finally {
-        lift?.();
-      }
+      await inVoice(paying, voice, async () => {
+        let before = { ...sent(paying, voice), billed: paying.sandbox.charactersBilled() };
+        let lift: (() => void) | undefined;
+        const timedOut = () => {
+          before = { ...sent(paying, voice), billed: paying.sandbox.charactersBilled() };
+          lift = timeOut(paying.discord, GUILD, ALICE);
+        };
+        lastAsked = undefined;
+        // A row that pays for a reply first is timed out as it asks; any other before it asks.
+        if (front.paysFirst !== true) timedOut();
+        try {
+          const words = await askOf(front)(
+            paying,
+            text,
+            () => {
+              if (front.paysFirst === true) timedOut();
+            },
+            voice,
+          );
+          expect(lift).toBeDefined();
+          expect(words).toBe(t('en-US', 'error.voice.memberTimedOut'));
+          expect({ ...sent(paying, voice), billed: paying.sandbox.charactersBilled() }).toEqual(before);
+          // Hers alone: whatever answered her is private.
+          const answered = (lastAsked as InteractionHandle | undefined)?.responses.filter(
+            (r) => r.kind !== 'delete' && r.content !== undefined,
+          );
+          expect(answered?.length ?? 0).toBeGreaterThan(0);
+          expect(answered?.filter((r) => !isPrivate(r) && r.content === words)).toEqual([]);
+        } finally {
+          lift?.();
+        }
+      });
     },
   );
 
@@ -866,40 +1055,179 @@ describe('the rules of speaking, for every front-end', () => {
     },
   );
 
+  it.each(
+    keeping('engineVoice').flatMap((front) => ENGINE_VOICES.map((voice) => ({ name: front.name, front, voice }))),
+  )(
+    "$name in $voice: the engine speaks it, free (nothing sent to the Voice API nor booked, past her day's budget), and once: asked again it comes from the cache",
+    async ({ front, voice }) => {
+      // In the world whose members' days hold 20 characters, a line just past that (and short to hear: a row in voice
+      // plays it twice): an engine's line costs none of them.
+      const text = `Over her day: ${randomUUID().slice(0, 6)}.`;
+      expect(countCharacters(text)).toBeGreaterThan(DAILY);
+      const clipsOf = () => finishedClips(h.logs()).length;
+      await idle(h);
+      await inVoice(h, voice, async () => {
+        const before = { ...sent(h, voice), billed: h.sandbox.charactersBilled(), booked: booked(h) };
+        for (const time of ['first', 'again']) {
+          const clips = clipsOf();
+          const words = await askOf(front)(h, text, () => {}, voice);
+          // Not refused: no budget, no voice "not offered", no failure.
+          expect(words, time).not.toMatch(/budget|not offered|could not|Something went wrong/i);
+          // A row in voice is done once its line has played (its answer may come as it starts).
+          if (front.effects.includes('speak-in-voice')) await expect.poll(clipsOf).toBeGreaterThan(clips);
+          expect(sent(h, voice), time).toEqual({ paid: before.paid, engine: before.engine + 1 });
+        }
+        expect(h.sandbox.charactersBilled()).toBe(before.billed);
+        expect(booked(h)).toBe(before.booked);
+      });
+      await idle(h);
+    },
+  );
+
+  it.each(FRONT_ENDS.filter((front) => front.keeps.engineVoice === NO_EMOTION))(
+    '$name: an engine voice is refused in words, nothing sent to the engine nor to the Voice API',
+    async (front) => {
+      const before = sent(h, ENGINE_VOICE);
+      const words = await askOf(front)(h, 'No emotion here.', () => {}, ENGINE_VOICE);
+      expect(words).toBe(t('en-US', 'error.input.emotionEngineVoice', { voice: ENGINE_VOICE }));
+      expect(sent(h, ENGINE_VOICE)).toEqual(before);
+    },
+  );
+
+  it.each(keepingVoiced('queueBound'))(
+    "$name: a line past the member's queue bound is refused privately, naming it, and nothing is sent for it",
+    async ({ front, voice }) => {
+      // Her bound is the default, 3 requests under way: one held ahead in the paid voice (the sandbox keeps its answer
+      // until resumed: an event, not a length), two queued behind it in the row's kind of voice (another style of the
+      // engine), and this one too many.
+      const MEMBER_BOUND = 3;
+      await idle(paying);
+      await inVoice(paying, voice, async () => {
+        const ahead = `Ahead ${randomUUID().slice(0, 6)}.`;
+        paying.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+        const first = await paying.discord.command({
+          guildId: GUILD,
+          userId: ALICE,
+          name: 'say',
+          options: [
+            { name: 'text', value: ahead },
+            { name: 'voice', value: PAID_VOICE },
+          ],
+        });
+        try {
+          await expect
+            .poll(() => paying.sandbox.requests.some((r) => r.text === ahead && r.outcome === 'held'))
+            .toBe(true);
+          for (let n = 2; n <= MEMBER_BOUND; n++) {
+            const options = { text: `Behind ${n}.`, ...voiceOf(voice === undefined ? undefined : OTHER_ENGINE_VOICE) };
+            const queued = await runCommand(paying, { guildId: GUILD, userId: ALICE, name: 'say', options });
+            expect(queued.content).toMatch(/^Queued/);
+          }
+          let before = sent(paying, voice);
+          lastAsked = undefined;
+          const words = await askOf(front)(
+            paying,
+            `One too many ${randomUUID().slice(0, 6)}.`,
+            () => {
+              before = sent(paying, voice);
+            },
+            voice,
+          );
+          expect(words).toBe(t('en-US', 'queue.refused.member', { limit: MEMBER_BOUND }));
+          expect(sent(paying, voice)).toEqual(before);
+          const answered = (lastAsked as InteractionHandle | undefined)?.responses.filter((r) => r.content === words);
+          expect(answered?.length ?? 0).toBeGreaterThan(0);
+          expect(answered?.filter((r) => !isPrivate(r))).toEqual([]);
+        } finally {
+          paying.sandbox.resumePaused();
+          paying.sandbox.clearFaults();
+          await runCommand(paying, { guildId: GUILD, userId: ALICE, name: 'stop' });
+          await first.waitFor((r) => /^(Stopped|Spoke)/.test(r.content ?? ''), ANSWER_MS);
+        }
+      });
+      await idle(paying);
+    },
+  );
+
+  it.each(keepingVoiced('stopSkip'))(
+    '$name: /skip ends its line while it is heard, and so does /stop',
+    async ({ front, voice }) => {
+      await idle(paying);
+      await inVoice(paying, voice, async () => {
+        for (const command of ['skip', 'stop'] as const) {
+          const text = `A line long enough to be heard and then cut short by ${command}, ${randomUUID().slice(0, 8)}.`;
+          const before = sent(paying, voice);
+          const clips = finishedClips(paying.logs()).length;
+          paying.discord.clearAudio(GUILD);
+          // Not awaited: a row may answer only once its line is over.
+          const asked = askOf(front)(paying, text, () => {}, voice);
+          await paying.discord.waitForPacket(GUILD, (packet) => !packet.silence, ANSWER_MS);
+          const answer = await runCommand(paying, { guildId: GUILD, userId: ALICE, name: command });
+          expect(answer.content).toBe(
+            // ALICE manages the server: her /stop stops whatever plays (nothing of hers is queued behind it).
+            command === 'skip' ? t('en-US', 'skip.skipped') : t('en-US', 'stop.stopped', { count: 0 }),
+          );
+          await asked;
+          await expect
+            .poll(() =>
+              finishedClips(paying.logs())
+                .slice(clips)
+                .map((clip) => clip.status),
+            )
+            .toContain(command === 'skip' ? 'skipped' : 'stopped');
+          // What was heard was made where the voice says: the engine's line, or the paid voice's.
+          const after = sent(paying, voice);
+          if (voice === undefined) expect(after.paid).toBeGreaterThan(before.paid);
+          else expect(after).toEqual({ paid: before.paid, engine: before.engine + 1 });
+          await idle(paying);
+        }
+      });
+    },
+  );
+
   it.each(DENIALS)(
     '$name without $right: SayBot does no more for the member than they may there, and pays nothing for it',
-    async ({ front, right }) => {
+    async ({ front, right, voice }) => {
       const text = `Denied ${right} ${randomUUID().slice(0, 6)}.`;
-      let before = paidRequests(paying);
-      lastAsked = undefined;
-      const undo = deny(paying, right);
-      try {
-        const words = await askOf(front)(paying, text, () => {
-          before = paidRequests(paying);
-        });
-        if (right === 'send-messages' || right === 'attach-files') {
-          // Answered privately, the file with it: nothing the member may not post is posted in the channel.
-          const asked = lastAsked as InteractionHandle | undefined;
-          const withFiles = (asked?.responses ?? []).filter((r) => r.files.length > 0);
-          expect(withFiles.length).toBeGreaterThan(0);
-          expect(withFiles.filter((r) => !isPrivate(r))).toEqual([]);
-        } else if (right === 'server-muted' || right === 'timed-out' || front.ask === announce) {
-          // Her name is never sent to the service, so never paid for nor heard.
-          expect(words).toBe('');
-        } else {
-          const key = (
-            {
-              speak: 'error.voice.memberMayNotSpeak',
-              connect: 'error.voice.memberMayNotConnect',
-              'view-channel': 'error.voice.memberMayNotView',
-            } as const
-          )[right];
-          expect(words).toBe(t('en-US', key, { channel: `<#${GENERAL}>` }));
-          expect(paidRequests(paying)).toBe(before);
+      await inVoice(paying, voice, async () => {
+        let before = sent(paying, voice);
+        lastAsked = undefined;
+        const undo = deny(paying, right);
+        try {
+          const words = await askOf(front)(
+            paying,
+            text,
+            () => {
+              before = sent(paying, voice);
+            },
+            voice,
+          );
+          if (right === 'send-messages' || right === 'attach-files') {
+            // Answered privately, the file with it: nothing the member may not post is posted in the channel.
+            const asked = lastAsked as InteractionHandle | undefined;
+            const withFiles = (asked?.responses ?? []).filter((r) => r.files.length > 0);
+            expect(withFiles.length).toBeGreaterThan(0);
+            expect(withFiles.filter((r) => !isPrivate(r))).toEqual([]);
+            // In an engine voice, the engine made it: one line, nothing sent to the Voice API.
+            if (voice !== undefined) expect(sent(paying, voice)).toEqual({ ...before, engine: before.engine + 1 });
+          } else if (right === 'server-muted' || right === 'timed-out' || front.ask === announce) {
+            // Her name is never sent to the service, so never paid for nor heard.
+            expect(words).toBe('');
+          } else {
+            const key = (
+              {
+                speak: 'error.voice.memberMayNotSpeak',
+                connect: 'error.voice.memberMayNotConnect',
+                'view-channel': 'error.voice.memberMayNotView',
+              } as const
+            )[right];
+            expect(words).toBe(t('en-US', key, { channel: `<#${GENERAL}>` }));
+            expect(sent(paying, voice)).toEqual(before);
+          }
+        } finally {
+          undo();
         }
-      } finally {
-        undo();
-      }
+      });
     },
   );
 
@@ -975,9 +1303,18 @@ describe('the rules of speaking, for every front-end', () => {
 
   it.each(LATE_DENIALS)(
     '$name, $right taken away while its paid audio is made: the file comes to the member alone, nothing public',
-    async ({ front, right }) => {
+    async ({ front, right, voice }) => {
       const text = `Late ${right} ${randomUUID().slice(0, 6)}.`;
-      const held = () => paying.sandbox.requests.some((r) => (r as { outcome?: string }).outcome === 'held');
+      // The paid voice's answer is held by the sandbox until resumed; an engine's comes ENGINE_HELD_MS late, the right
+      // taken away as soon as its request is seen.
+      const held =
+        voice === undefined
+          ? () => paying.sandbox.requests.some((r) => (r as { outcome?: string }).outcome === 'held')
+          : () =>
+              voicevox.requests.some(
+                (r) => r.path === '/synthesis' && r.fault?.startsWith('slow:') === true && r.status === undefined,
+              );
+      if (voice !== undefined) voicevox.faults.set({ fault: `slow:${ENGINE_HELD_MS}`, times: 1, path: '/synthesis' });
       const posts = () =>
         (paying.discord.channelMessages(LONDON_TEXT) as Array<{ attachments?: unknown[] }>).filter(
           (m) => (m.attachments ?? []).length > 0,
@@ -986,7 +1323,7 @@ describe('the rules of speaking, for every front-end', () => {
       lastAsked = undefined;
       let undo = () => {};
       // A scene is held only once it is confirmed: its preview pays nothing.
-      paying.sandbox.injectFault({ kind: 'hold-after-charge' });
+      if (voice === undefined) paying.sandbox.injectFault({ kind: 'hold-after-charge' });
       const takeAway = (async () => {
         await expect.poll(held, { timeout: 20_000 }).toBe(true);
         undo = deny(paying, right);
@@ -994,7 +1331,7 @@ describe('the rules of speaking, for every front-end', () => {
         paying.sandbox.clearFaults();
       })();
       try {
-        await askOf(front)(paying, text, () => {});
+        await askOf(front)(paying, text, () => {}, voice);
         await takeAway;
         const withFiles = (lastAsked as InteractionHandle | undefined)?.responses.filter((r) => r.files.length > 0);
         // The audio was paid for: it is delivered, to her alone.
@@ -1004,6 +1341,7 @@ describe('the rules of speaking, for every front-end', () => {
       } finally {
         paying.sandbox.resumePaused();
         paying.sandbox.clearFaults();
+        voicevox.faults.set('none');
         undo();
       }
     },
