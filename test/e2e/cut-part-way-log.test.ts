@@ -58,7 +58,11 @@ describe('a failure after some audio was heard', () => {
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       20_000,
     );
-    const cause = t('en-US', 'error.api.server', { status: 503 });
+    // The service's own 503 (its headers and JSON error): told with its words.
+    const cause = t('en-US', 'error.api.server.said', {
+      status: 503,
+      said: '`the service could not handle the request; nothing was charged`',
+    });
     expect(failure.content).toBe(t('en-US', 'error.voice.streamFailed', { detail: cause }));
     await expect.poll(() => lines(from).some((l) => l.includes('"command failed"'))).toBe(true);
     const logged = lines(from);

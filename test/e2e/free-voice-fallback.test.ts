@@ -278,7 +278,7 @@ describe('the free voice as a fallback', () => {
       const h = await harness({ FREE_VOICE: 'on' });
       h.sandbox.injectFault(SERVICE_DOWN);
       const { content } = await say(h);
-      expect(content).toBe(t('en-US', 'error.api.server', { status: 503 }));
+      expect(content).toBe(t('en-US', 'error.api.server.said', { status: 503, said: '`overloaded`' }));
       expect(h.sandbox.requests.filter((r) => r.status === 503).length).toBeGreaterThan(0);
       h.sandbox.clearFaults();
     });

@@ -943,6 +943,9 @@ describe('the rules of speaking, for every front-end', () => {
           expect(answered?.filter((r) => !isPrivate(r) && r.content === words)).toEqual([]);
         } finally {
           lift?.();
+          // Without the Guild Members intent the bot hears of the lifted timeout with her next interaction: one now, so
+          // that a rule after this one (auto-read reads her from the bot's cache) does not find her still timed out.
+          await runCommand(paying, { guildId: GUILD, userId: ALICE, name: 'usage' });
         }
       });
     },
@@ -1226,6 +1229,10 @@ describe('the rules of speaking, for every front-end', () => {
           }
         } finally {
           undo();
+          // The right given back reaches the bot as gateway events, in order before the next interaction: a command
+          // answered after it means the bot has seen them (auto-read reads a member's rights from its cache as a
+          // message arrives, and the next rule must not find this one's denial still there).
+          await runCommand(paying, { guildId: GUILD, userId: ALICE, name: 'usage' });
         }
       });
     },
