@@ -69,7 +69,7 @@ describe('a failure after some audio was heard', () => {
     const failed = logged.find((l) => l.includes('"command failed"')) ?? '';
     // Named by codes: the failure's and its cause's.
     expect(JSON.parse(failed)).toMatchObject({ code: 'error.voice.streamFailed', command: 'say' });
-    expect(failed).toContain('"error.api.server"');
+    expect(failed).toContain('"error.api.server.said"');
     // Never the member's words, whole or as the detail.
     expect(logged.filter((l) => l.includes(cause))).toEqual([]);
   });
