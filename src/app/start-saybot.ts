@@ -312,7 +312,9 @@ async function assembleCore(
     encoding,
     metrics,
     freeVoice: freeVoice.chosen || freeVoice.fallback,
-    fallback: freeVoice.fallback,
+    // FREE_VOICE fallback as the owner set it: the stand-in is an engine's voice (FREE_VOICES) or eSpeak NG's, where
+    // each can speak (PartSource.standIn).
+    fallback: config.freeVoice.fallback,
     engines: engines?.port,
     freeChoice: freeVoiceChoice(config.engines),
   });

@@ -12,7 +12,7 @@ import type { RightsAnswered } from './rights.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import { Refusal, type RefusalReason } from '../refusal.ts';
+import { Refusal } from '../refusal.ts';
 import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { FreeRequestRate } from '../quota/free-rate.ts';
@@ -22,11 +22,10 @@ import {
   checkFreeLineSeconds,
   enforcementFor,
   estimatePlanSeconds,
-  fitsFreeLine,
   freeLineLimit,
   QueueBook,
 } from '../quota/seconds-bounds.ts';
-import { QuoteAllowance, QuoteExceededError } from '../quota/quote-ceiling.ts';
+import { quoteAllowance } from '../quota/quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { AcceptedTerms, Lane, SpokenLine } from './order-types.ts';
 import { Order, discard } from './order.ts';
@@ -40,15 +39,6 @@ export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 export type * from './speech-order.ts';
 export { MEMBER_REQUEST } from './speech-order.ts';
 export type { SpeechPipelineOptions } from './pipeline-options.ts';
-
-/** The refusals for money, which the free voice may answer for: the month, the bot-wide reserve, a budget. */
-const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
-  'budget-member-day',
-  'budget-guild-month',
-  'budget-bot-month',
-  'quota-used-up',
-  'quota-too-few-left',
-]);
 
 /**
  * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu):
@@ -352,9 +342,10 @@ export class SpeechPipeline {
           paid = await this.#authorizeParts(order, lines);
         } catch (error) {
           const [only] = lines;
+          // A scene is not spoken for by a free voice: its lines and its quote are one clip the member confirmed.
           const free =
-            error instanceof Refusal && FOR_MONEY.has(error.reason.code) && !order.scene && only !== undefined
-              ? this.#freeFallback(only)
+            error instanceof Refusal && !order.scene && only !== undefined
+              ? this.#source.standInForRefusal(only.request, only.texts, error)
               : undefined;
           if (free === undefined || only === undefined) throw error;
           // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
@@ -380,31 +371,15 @@ export class SpeechPipeline {
     const needs = (
       await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
     ).flat();
-    if (order.cachedOnly && needs.some((need) => !need.free)) throw new SpeechInputError({ code: 'not-cached' });
-    const { quoted } = order;
     const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
-    if (quoted !== undefined && paid > quoted) throw new QuoteExceededError(quoted);
+    // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
+    const late = quoteAllowance(order, paid);
     // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
     // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
     if (requester.policy.queueBounded && needs.every((need) => need.free))
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
-    // A cache-only request was accepted as costing nothing, and nothing is what it may cost; a confirmed scene never
-    // more than its quote.
-    if (order.cachedOnly)
-      return { charge, late: new QuoteAllowance(0, () => new SpeechInputError({ code: 'not-cached' })) };
-    if (quoted === undefined) return { charge };
-    return { charge, late: new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted)) };
-  }
-
-  /**
-   * The free voice's version of a paid request (its language's free voice, the effects kept); none for the rest,
-   * nor for a part longer than one of its lines may be (the refusal for money then stands).
-   */
-  #freeFallback({ request, texts }: SpokenLine): SpeechRequest | undefined {
-    if (!this.#freeVoice.fallback || request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const free = this.#source.standIn(request);
-    return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
+    return late === undefined ? { charge } : { charge, late };
   }
 
   /**

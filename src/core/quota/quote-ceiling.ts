@@ -3,6 +3,8 @@
 // the preview), and a part counted free at acceptance that must be paid after all is refused at its fetch once it
 // would pass what is left of the quote. The front-end shows its preview again with the new price.
 
+import { SpeechInputError } from '../order-errors.ts';
+
 /** An order would pay more than the quote its member confirmed: nothing more is held or paid for it. */
 export class QuoteExceededError extends Error {
   /** The characters the member confirmed. */
@@ -13,6 +15,27 @@ export class QuoteExceededError extends Error {
     this.name = 'QuoteExceededError';
     this.quoted = quoted;
   }
+}
+
+/**
+ * What an order may still pay for parts counted free at acceptance, given the `paid` characters its parts cost now:
+ * a cache-only replay nothing (refused with `not-cached` if anything now costs), a confirmed scene what is left of its
+ * quote (refused with QuoteExceededError if it now costs more); undefined for an order held to no ceiling. The one
+ * place the ceiling is decided, for the pipeline at acceptance and for the part source at a late part's fetch.
+ */
+export function quoteAllowance(
+  order: { readonly quoted?: number | undefined; readonly cachedOnly?: boolean | undefined },
+  paid: number,
+): QuoteAllowance | undefined {
+  const notCached = () => new SpeechInputError({ code: 'not-cached' });
+  if (order.cachedOnly === true) {
+    if (paid > 0) throw notCached();
+    return new QuoteAllowance(0, notCached);
+  }
+  const { quoted } = order;
+  if (quoted === undefined) return undefined;
+  if (paid > quoted) throw new QuoteExceededError(quoted);
+  return new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted));
 }
 
 /** Characters still payable under a quote, taken by each part paid late; refused past it. */

@@ -14,6 +14,7 @@ import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
+import type { Refusal, RefusalReason } from '../refusal.ts';
 import { callUnderQuota } from '../quota/used-up-month.ts';
 import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
 import { ChangedParts } from './changed-parts.ts';
@@ -75,6 +76,15 @@ export interface PartSourceOptions {
   freeChoice?: FreeVoiceChoice | undefined;
 }
 
+/** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
+const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
+  'budget-member-day',
+  'budget-guild-month',
+  'budget-bot-month',
+  'quota-used-up',
+  'quota-too-few-left',
+]);
+
 /**
  * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
  * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged
@@ -124,7 +134,8 @@ export class PartSource {
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
-    this.#fallback = (options.fallback ?? false) && this.#freeVoice;
+    // Whether a free voice can speak is the stand-in's to say (standIn): an engine's may where eSpeak NG is missing.
+    this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
@@ -190,6 +201,18 @@ export class PartSource {
       isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id) : this.#freeVoice,
     );
     return chosen === undefined ? undefined : freeRequest(request, chosen);
+  }
+
+  /**
+   * The free voice that speaks a request refused for money at acceptance (the month, the bot-wide reserve, a budget),
+   * where FREE_VOICE lets it and it can say every part within one of its lines: the stand-in, else undefined (the
+   * refusal stands). Not for a free voice's own request, nor one handed in whole.
+   */
+  standInForRefusal(request: SpeechRequest, texts: readonly string[], refusal: Refusal): ServiceRequest | undefined {
+    if (!this.#fallback || !FOR_MONEY.has(refusal.reason.code)) return undefined;
+    if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+    const free = this.standIn(request);
+    return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
   /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
