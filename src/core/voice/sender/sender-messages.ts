@@ -35,7 +35,15 @@ export type ToSender =
    * the thread is sending a packet this instant. `ring` (./packet-ring.ts createRing) is where the main thread writes
    * the voice's packets and each clip's end, in order.
    */
-  | { type: 'open'; voice: number; ip: string; port: number; ssrc: number; barrier: Int32Array; ring: SharedArrayBuffer }
+  | {
+      type: 'open';
+      voice: number;
+      ip: string;
+      port: number;
+      ssrc: number;
+      barrier: Int32Array;
+      ring: SharedArrayBuffer;
+    }
   /** The session's transport key and RTP starting point (session description); a new key starts a new nonce count. */
   | { type: 'keys'; voice: number; mode: string; key: Uint8Array; sequence: number; timestamp: number }
   /**

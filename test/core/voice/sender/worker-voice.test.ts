@@ -128,7 +128,7 @@ describe('WorkerVoice', () => {
     expect(events).toEqual(['done 5 2 ended']);
   });
 
-  it('a stopped clip\'s packets left in the ring are dropped; the next clip in the ring starts at once', async () => {
+  it("a stopped clip's packets left in the ring are dropped; the next clip in the ring starts at once", async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
     queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
