@@ -1,3 +1,4 @@
+import { asWritten } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, fitLines, presetLine, soundRemover } from '../src/features/speaking/index.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
@@ -107,9 +108,10 @@ async function listVoices(
 /** `voicevox:3` Name · 日本語 · VOICEVOX:Speaker: an engine's voice, its language where known, its credit where asked. */
 function engineVoiceLine(locale: string, voice: OfferedVoice): string {
   const parts = [
-    `\`${voice.id}\` ${voice.name}`,
+    // An engine's names are its own words: shown as written, never as Discord markdown or a link.
+    `\`${voice.id}\` ${asWritten(voice.name)}`,
     ...(voice.language === undefined ? [] : [languageName(voice.language, locale)]),
-    ...(voice.credit === undefined ? [] : [voice.credit]),
+    ...(voice.credit === undefined ? [] : [asWritten(voice.credit)]),
   ];
   return parts.join(' · ');
 }

@@ -1,4 +1,5 @@
 // What keeps SayBot's own messages harmless, wherever they go (a reply, a DM, a channel post).
+import { escapeMarkdown } from 'discord.js';
 
 /** Nothing SayBot writes may ping anyone, whatever the text contains. */
 export const NO_MENTIONS = { parse: [] as never[] };
@@ -19,4 +20,12 @@ export function echo(text: string, max: number): string {
 export function echoCode(text: string, max: number): string {
   const plain = text.replace(/[`\r\n]/g, '');
   return `\`${plain.length > max ? `${plain.slice(0, max - 1)}…` : plain}\``;
+}
+
+/**
+ * Words SayBot did not write (an engine's voice and credit names), said as written in a message: its markdown, masked
+ * links included, shown as text.
+ */
+export function asWritten(text: string): string {
+  return escapeMarkdown(text, { maskedLink: true });
 }

@@ -1,3 +1,4 @@
+import { asWritten } from '../../core/interactions/safe-text.ts';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import type { Preset, SpeechSettings } from '../../core/store/types.ts';
@@ -45,7 +46,7 @@ export function voiceLabel(
   credit?: string,
 ): string {
   // An engine's voice is named with the credit its engine's terms ask for (VOICEVOX:<speaker>).
-  const voice = credit === undefined ? `\`${settings.voice}\`` : `\`${settings.voice}\` (${credit})`;
+  const voice = credit === undefined ? `\`${settings.voice}\`` : `\`${settings.voice}\` (${asWritten(credit)})`;
   const source = settings.sources.voice;
   switch (source.kind) {
     case 'option':
