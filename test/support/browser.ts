@@ -5,10 +5,7 @@
 // Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchBrowser } from '../../fixtures/browser.ts';
-import { BROWSER_INSTALL_HINT, findBrowser } from '../../fixtures/browser.ts';
-
-export { launchBrowser } from '../../fixtures/browser.ts';
+import { BROWSER_INSTALL_HINT, findBrowser, launchBrowser } from '../../fixtures/browser.ts';
 
 /** What a browser suite does here: run, be skipped (no browser), or fail (no browser under CI). */
 export function browserSuiteMode(browser: string | undefined, env: NodeJS.ProcessEnv): 'run' | 'skip' | 'fail' {
@@ -43,17 +40,40 @@ export async function answerConsent(
   ]);
 }
 
-/** One browser for the suite (or describe block) that calls this, launched before its tests and closed after them. */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test worker's browser: launched by the first browser file the worker runs and kept for the next ones (the
+ * `wall` project runs its files one after another in a worker's one module graph), so that a run starts a browser a
+ * worker, not one a file; launched again if it went away. Playwright ends it with the worker's process.
+ */
+export async function workerBrowser(): Promise<Browser> {
+  const current = await shared?.catch(() => undefined);
+  if (current?.isConnected() === true) return current;
+  shared = launchBrowser();
+  return shared;
+}
+
+/**
+ * The browser for the suite (or describe block) that calls this: the worker's, got before its tests; after them
+ * every page and context they opened is closed, so the next file starts from a browser with nothing open.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeEverything(browser);
   });
   return () => {
     if (browser === undefined) throw new Error('the browser is launched in a hook: use it inside a test');
     return browser;
   };
+}
+
+/** Closes every context (and so every page) a file opened in the worker's browser. */
+export async function closeEverything(browser: Browser | undefined): Promise<void> {
+  if (browser?.isConnected() !== true) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }

@@ -6,7 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { FakeDiscord } from '@saybot/local-discord';
-import { answerConsent, browserSuiteMode, describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import {
+  closeEverything,
+  answerConsent,
+  browserSuiteMode,
+  describeInBrowser,
+  workerBrowser,
+} from '../../support/browser.ts';
 import { APP_ID, TOKEN, guildSpec } from './helpers.ts';
 
 const g1 = guildSpec(1);
@@ -39,10 +45,10 @@ describeInBrowser('the local Discord’s consent page in a real browser', () => 
       oauth2: { redirectUris: [redirectUri] },
       log: () => undefined,
     });
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeEverything(browser);
     await fake?.close();
     website?.closeAllConnections();
     await new Promise((resolve) => website?.close(resolve));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PRESET_VOICES, presetVoice } from '@saybot/voice-sandbox';
 import { GENERAL, GUILD_ID, LOUNGE, PEOPLE, READ_ALOUD, startPlayground, type Playground } from '@saybot/playground';
 import { dominantPitchHz } from '../../../src/core/audio/analysis/clip.ts';
-import { describeInBrowser, launchBrowser } from '../../support/browser.ts';
+import { closeEverything, describeInBrowser, workerBrowser } from '../../support/browser.ts';
 
 const [ALICE, DANA, OLIVIA] = PEOPLE as [(typeof PEOPLE)[number], (typeof PEOPLE)[number], (typeof PEOPLE)[number]];
 const VOICE = 'voice-b-en-f-01';
@@ -33,7 +33,7 @@ describeInBrowser('npm run playground in a real browser', () => {
   const policyErrors: string[] = [];
 
   beforeAll(async () => {
-    [playground, browser] = await Promise.all([startPlayground({ speech: 'tones' }), launchBrowser()]);
+    [playground, browser] = await Promise.all([startPlayground({ speech: 'tones' }), workerBrowser()]);
     page = await browser.newPage();
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) policyErrors.push(message.text());
@@ -42,7 +42,7 @@ describeInBrowser('npm run playground in a real browser', () => {
     await page.goto(playground.url);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeEverything(browser);
     await playground?.stop();
   }, 60_000);
 
