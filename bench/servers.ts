@@ -14,6 +14,7 @@ import { guildSpecs, heardInFull } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
 import { UsageMeter } from './usage.ts';
 import { flood } from './flood-drive.ts';
+import { leaveSlowHost } from './another-machine.ts';
 
 interface Running {
   discord: FakeDiscord;
@@ -302,6 +303,9 @@ function stampsFirst(): void {
   }
 }
 const STAMPS_FIRST = process.argv.includes('--stamps-first');
+
+const left = leaveSlowHost();
+if (left !== undefined) console.error(`[servers] ${left}`);
 
 // Started in a session of its own (figure 24), a Ctrl-C of the bench's terminal does not reach this process: it ends
 // when the bench that drives it is gone.
