@@ -23,6 +23,8 @@ const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'v
 const month = () => new Date().toISOString().slice(0, 7);
 
 const rig = useSpeechRig();
+/** A wait for an event: a bound for a slow, busy host, never a figure. */
+const EVENT = { timeout: 20_000, interval: 20 };
 /** Every spend the store was given, as given. */
 let written: NewSpend[];
 /** Every settlement of a spend written ahead the store was given. */
@@ -127,7 +129,7 @@ const countedByTheBudget = async () => {
 };
 
 describe('a paid part written ahead, before its body is read', () => {
-  const paused = () => vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('paused'));
+  const paused = () => vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('paused'), EVENT);
 
   it('is on the books, once, while its body is paused; the body ending settles it and writes no second record', async () => {
     const text = 'Written down before a single byte of audio was read.';
@@ -140,7 +142,10 @@ describe('a paid part written ahead, before its body is read', () => {
     const billed = rig.sandbox.charactersBilled();
     expect(billed).toBe(text.length);
     // Accepted: spent from now on, its characters out of the hold (counted once by the budget, not twice).
-    await vi.waitFor(() => expect(written).toEqual([expect.objectContaining({ owner: OWNER, characters: billed })]));
+    await vi.waitFor(
+      () => expect(written).toEqual([expect.objectContaining({ owner: OWNER, characters: billed })]),
+      EVENT,
+    );
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: billed, saved: 0 });
     expect(await countedByTheBudget()).toBe(billed);
 
@@ -164,7 +169,7 @@ describe('a paid part written ahead, before its body is read', () => {
     const charge = await dying.authorize(who, await source.needs(request(first), [first, second]));
     await source.fetch(request(first), first, new AbortController().signal, { charge });
     await paused();
-    await vi.waitFor(() => expect(written).toHaveLength(1));
+    await vi.waitFor(() => expect(written).toHaveLength(1), EVENT);
     // The first part is spent; the hold keeps the second's characters.
     expect(await countedByTheBudget()).toBe(first.length + second.length);
 
@@ -204,7 +209,7 @@ describe('a paid part written down before its first byte leaves', () => {
     rig.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const { part, done } = await fetchOne(text);
     void part.catch(() => undefined);
-    await vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('held'));
+    await vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('held'), EVENT);
     const billed = rig.sandbox.charactersBilled();
     expect(billed).toBe(text.length);
     // Written before it left: the service has charged it, and the books already say so, once.
@@ -229,7 +234,7 @@ describe('a paid part written down before its first byte leaves', () => {
     const text = 'Written, sent, accepted, heard.';
     rig.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const { part, done } = await fetchOne(text);
-    await vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('held'));
+    await vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('held'), EVENT);
     expect(accepted).toEqual([]);
     rig.sandbox.resumePaused();
     await (await part).body.toArray();

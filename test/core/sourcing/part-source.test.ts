@@ -134,7 +134,9 @@ describe('PartSource', () => {
       books.letGo();
       await expect(fetching).rejects.toThrow(/cancelled/);
       // Either the books take back what they wrote down, or the request reaches the service.
-      await vi.waitFor(() => expect(books.tookBack() || rig.sandbox.requests.length > 0).toBe(true));
+      await vi.waitFor(() => expect(books.tookBack() || rig.sandbox.requests.length > 0).toBe(true), {
+        timeout: 20_000,
+      });
       charge.close();
       await books.source.close();
       expect(rig.sandbox.requests).toHaveLength(0);
@@ -369,7 +371,9 @@ describe('PartSource', () => {
         rig.sandbox.setPacing({ startDelayMs: 300 });
         const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, { charge });
         // Deleted once the service has the request (paid: its audio is on its way).
-        await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1));
+        await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1), {
+          timeout: 20_000,
+        });
         await parts.purgeVoice(asked.voice);
         await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
         await expect(
