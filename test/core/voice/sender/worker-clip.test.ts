@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -207,6 +208,92 @@ describe('a clip on the sender thread', () => {
     // Nothing lost, nothing twice, in order.
     expect(heard.slice(0, 40).map((p) => p.split('@')[0])).toEqual(Array.from({ length: 40 }, (_, n) => `${n}`));
     c.close();
+  });
+
+  it('the per-packet path posts no message: a whole clip costs its keys and one wake, its packets and end go through the ring', async () => {
+    const c = await connection();
+    const types: string[] = [];
+    const post = Worker.prototype.postMessage;
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args: unknown[]) {
+      types.push(String((args[0] as { type?: unknown }).type));
+      return (post as (...a: unknown[]) => void).apply(this, args);
+    });
+    const { stream, events } = play(c, 60);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(received.length).toBe(60 + 5), { timeout: 20_000 });
+    // 60 packets handed over (in several runs, LEAD_PACKETS ahead at most), and not one message for them.
+    expect(types.sort()).toEqual(['keys', 'wake']);
+    expect(payloads().slice(0, 60)).toEqual(Array.from({ length: 60 }, (_, n) => `${n}@1`));
+    c.close();
+  });
+
+  describe('a ring smaller than the lead (the main thread finds it full and waits for room)', () => {
+    let slots: number;
+    beforeEach(() => {
+      slots = senderThread.ringSlots;
+      senderThread.ringSlots = 4;
+    });
+    afterEach(() => {
+      senderThread.ringSlots = slots;
+    });
+
+    it('loses nothing and overruns nothing: every frame once, in order, on contiguous RTP sequence numbers', async () => {
+      const c = await connection();
+      const full = senderThread.counts.ringFull;
+      const { stream, events, clip } = play(c, 60);
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 20_000 });
+      await vi.waitFor(() => expect(received.length).toBe(60 + 5), { timeout: 20_000 });
+      expect(senderThread.counts.ringFull).toBeGreaterThan(full);
+      expect(payloads()).toEqual([...Array.from({ length: 60 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
+      const sequences = received.map((d) => decryptRtp(d, AES_GCM_MODE, KEY)?.header.sequence as number);
+      expect(sequences).toEqual(Array.from({ length: 65 }, (_, n) => ((sequences[0] as number) + n) & 0xffff));
+      expect(clip.playedMs).toBe(60 * 20);
+      c.close();
+    });
+
+    it('a DAVE transition while it is full: nothing sealed before it leaves after it, nothing lost or twice', async () => {
+      const c = await connection();
+      const { stream, events } = play(c, 40);
+      await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 10_000 });
+      c.transition(2);
+      server.mark();
+      stream.end();
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 20_000 });
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
+      const heard = payloads();
+      const mark = server.marks[0] as number;
+      expect(mark).toBeLessThan(40);
+      expect(heard.slice(mark).filter((p) => p !== 'silence' && !p.endsWith('@2'))).toEqual([]);
+      expect(heard.slice(0, 40).map((p) => p.split('@')[0])).toEqual(Array.from({ length: 40 }, (_, n) => `${n}`));
+      c.close();
+    });
+
+    it('a stop while the main thread waits for room: what waited is dropped, the next clip plays whole', async () => {
+      const c = await connection();
+      const sender = new WorkerSender();
+      const first = new PassThrough({ objectMode: true });
+      for (let n = 0; n < 40; n++) first.write(frame(n));
+      const firstEvents = { started: vi.fn(), ended: vi.fn() };
+      const playing = sender.play(c.connection, first, firstEvents);
+      await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
+      expect(playing.stop()).toBe(true);
+      await vi.waitFor(() => expect(firstEvents.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      const before = received.length;
+      const second = new PassThrough({ objectMode: true });
+      for (let n = 100; n < 110; n++) second.write(frame(n));
+      second.end();
+      const secondEvents = { started: vi.fn(), ended: vi.fn() };
+      sender.play(c.connection, second, secondEvents);
+      await vi.waitFor(() => expect(secondEvents.ended).toHaveBeenCalledTimes(1), { timeout: 20_000 });
+      await vi.waitFor(() => expect(received.length).toBe(before + 10 + 5), { timeout: 20_000 });
+      expect(payloads().slice(before)).toEqual([
+        ...Array.from({ length: 10 }, (_, n) => `${100 + n}@1`),
+        ...Array(5).fill('silence'),
+      ]);
+      c.close();
+    });
   });
 
   describe('its start: a lead handed over at once, so that a pause of the main thread then is not heard', () => {
