@@ -24,7 +24,13 @@ export const VoiceBarrier = {
   generation: 0,
   /** 1 while the thread checks a packet's generation and sends it (SenderThread.transition waits that out). */
   sending: 1,
-  length: 2,
+  /**
+   * The clip the thread is sending and the number of its next packet, written as a packet passes the generation check
+   * (before it goes): a DAVE transition seals copies from there on, never of a packet already sent (worker-clip.ts).
+   */
+  clip: 2,
+  next: 3,
+  length: 4,
 } as const;
 
 export type ToSender =

@@ -219,6 +219,19 @@ export class SenderThread {
     return generation;
   }
 
+  /**
+   * The number of `clip`'s next packet on `voice` as the thread last wrote it (0 before it sent any): what a DAVE
+   * transition seals again starts there rather than at the last packet reported sent, which lags by a report or
+   * more. Copies of packets already sent would take ring slots ahead of those still to go, and the thread's lead
+   * after the transition would be what is left of the ring (the test's ring of 4: none). It only grows while read, so
+   * the copies never start past a packet that has not gone.
+   */
+  nextToSend(voice: number, clip: number): number {
+    const entry = this.#voices.get(voice);
+    if (!entry || Atomics.load(entry.barrier, VoiceBarrier.clip) !== clip) return 0;
+    return Atomics.load(entry.barrier, VoiceBarrier.next);
+  }
+
   keys(voice: number, mode: string, key: Uint8Array, sequence: number, timestamp: number): void {
     this.#post({ type: 'keys', voice, mode, key, sequence, timestamp });
   }

@@ -249,8 +249,9 @@ export class WorkerVoice {
         ring.advance();
         continue;
       }
-      const number = ring.number;
-      if (number < clip.sent) {
+      // Only the clip's next packet is sent: a copy of one already sent (a transition's copies start at most at the
+      // next) or anything out of order is passed over, so no packet can go twice whatever the ring holds.
+      if (ring.number !== clip.sent) {
         ring.advance();
         continue;
       }
@@ -259,8 +260,6 @@ export class WorkerVoice {
         ring.advance();
         continue;
       }
-      // The main thread hands a voice each clip's packets in order from where it stood: a gap is never written.
-      clip.sent = number;
       return true;
     }
     return false;
@@ -281,6 +280,9 @@ export class WorkerVoice {
         ring.advance();
         return false;
       }
+      // Where the main thread's copies sealed again start if a transition comes now (this packet goes).
+      Atomics.store(this.#barrier, VoiceBarrier.clip, clip.id);
+      Atomics.store(this.#barrier, VoiceBarrier.next, clip.sent + 1);
       const packet = ring.take();
       ring.advance();
       this.#transmit(packet, lateMs, false, false);

@@ -5,7 +5,7 @@ import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { createRing, RingWriter } from '../../../../src/core/voice/sender/packet-ring.ts';
-import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
+import { VoiceBarrier, type PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import {
   CLOSING_SILENCE_FRAMES,
   PERIOD_MS,
@@ -98,7 +98,7 @@ describe('WorkerVoice', () => {
 
   it('copies sealed again after a DAVE transition replace those still in the ring, never one already sent', async () => {
     const { listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
     queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
@@ -111,7 +111,7 @@ describe('WorkerVoice', () => {
 
   it("a copy sealed again arriving after the clip's end in the ring is still sent before its closing silence", async () => {
     const { events, listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
     queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 });
     end(5);
@@ -163,7 +163,7 @@ describe('WorkerVoice', () => {
 
   it('a packet sealed before its DAVE generation was raised is never sent: its slot passes empty until the copy comes', async () => {
     const { listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
     queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
