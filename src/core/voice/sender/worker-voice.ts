@@ -4,7 +4,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
 import { VoiceBarrier } from './sender-messages.ts';
-import { END_OF_CLIP, RingReader } from './packet-ring.ts';
+import { END_OF_CLIP, RingReader, SLOT_BYTES } from './packet-ring.ts';
 import { TransportSeal } from './transport-seal.ts';
 
 export const PERIOD_MS = 20;
@@ -20,6 +20,17 @@ export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
  * covers a main thread held up long.
  */
 export const STALE_GRACE_SLOTS = 50;
+/** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */
+const DATAGRAM_BYTES = SLOT_BYTES + 64;
+/** Datagram buffers a voice takes turns with. */
+const DATAGRAMS = Math.ceil(MAX_CATCH_UP_MS / PERIOD_MS) + 2;
+interface Datagram {
+  buffer: Buffer;
+  /** Views of `buffer` by length. */
+  views: Array<Buffer | undefined>;
+}
+const newDatagrams = (): Datagram[] =>
+  Array.from({ length: DATAGRAMS }, () => ({ buffer: Buffer.allocUnsafeSlow(DATAGRAM_BYTES), views: [] }));
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_MS = 5_000;
 
@@ -58,6 +69,8 @@ export class WorkerVoice {
   /** The voice's DAVE generation, raised by the main thread as a transition executes (SenderThread.transition). */
   readonly #barrier: Int32Array;
   #seal: TransportSeal | undefined;
+  #datagrams = newDatagrams();
+  #nextDatagram = 0;
   #clip: Clip | undefined;
   /** Clips below this one are over here (stopped, ended or replaced): what the ring still holds of them is dropped. */
   #floor = 0;
@@ -292,9 +305,28 @@ export class WorkerVoice {
     }
   }
 
+  /**
+   * A datagram buffer nothing still reads (made once): dgram may send a turn later, so buffers take turns (a
+   * catch-up sends at most MAX_CATCH_UP_MS / PERIOD_MS + 1 in one run), and a socket that had to queue sends keeps
+   * its buffers while the voice takes new ones.
+   */
+  #nextBuffer(): Datagram {
+    if (this.#socket.getSendQueueCount() > 0) this.#datagrams = newDatagrams();
+    this.#nextDatagram = (this.#nextDatagram + 1) % DATAGRAMS;
+    return this.#datagrams[this.#nextDatagram] as Datagram;
+  }
+
   #transmit(payload: Uint8Array, lateMs: number, silence: boolean, underrun: boolean): void {
     const seal = this.#seal as TransportSeal;
-    this.#send(seal.seal(payload));
+    const datagram = this.#nextBuffer();
+    const length = seal.sealTo(datagram.buffer, payload);
+    // Its view of that length, made once: no new object a packet.
+    let view = datagram.views[length];
+    if (!view) {
+      view = datagram.buffer.subarray(0, length);
+      datagram.views[length] = view;
+    }
+    this.#send(view);
     this.#listener.sent(lateMs, silence, underrun);
   }
 

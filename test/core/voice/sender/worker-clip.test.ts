@@ -279,7 +279,11 @@ describe('a clip on the sender thread', () => {
       const words = await wordsHeard(40);
       const mark = server.marks[0] as number;
       expect(mark).toBeLessThan(40);
-      expect(payloads().slice(mark).filter((p) => p !== 'silence' && !p.endsWith('@2'))).toEqual([]);
+      expect(
+        payloads()
+          .slice(mark)
+          .filter((p) => p !== 'silence' && !p.endsWith('@2')),
+      ).toEqual([]);
       // Once each and in order (47 datagrams where 45 were expected was a late top-up's silence, never a double).
       expect(words.map((p) => p.split('@')[0])).toEqual(Array.from({ length: 40 }, (_, n) => `${n}`));
       c.close();
