@@ -96,7 +96,6 @@ export class TransportSeal {
   readonly mode: string;
   readonly #keyBytes: Uint8Array;
   readonly #key: KeyObject | undefined;
-  readonly #ssrc: number;
   #sequence: number;
   #timestamp: number;
   #nonce = 0;
@@ -109,7 +108,6 @@ export class TransportSeal {
     this.mode = mode;
     this.#keyBytes = new Uint8Array(key);
     this.#key = mode === AES_GCM_MODE ? createSecretKey(this.#keyBytes) : undefined;
-    this.#ssrc = ssrc;
     this.#sequence = sequence;
     this.#timestamp = timestamp;
     this.#at = { sequence, timestamp, ssrc, nonce: 0 };
