@@ -109,6 +109,19 @@ describe('WorkerVoice', () => {
     expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
   });
 
+  it("only the clip's next packet is sent: a slot of any other number is passed over, never sent out of order or twice", async () => {
+    const { listener } = listen();
+    const v = await opened(listener);
+    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
+    v.run(0);
+    // The main thread writes no gap; were one in the ring, the thread would not jump over the packet it owes.
+    queue({ voice: 1, clip: 5, first: 2, packets: [packet(3)], generation: 0 });
+    queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12)], generation: 0 });
+    v.run(PERIOD_MS);
+    expect(v.progress()).toEqual({ clip: 5, sent: 2, idleSlots: 0 });
+    expect(await heard(2)).toEqual([packet(1), packet(12)].map((p) => Buffer.from(p)));
+  });
+
   it("a copy sealed again arriving after the clip's end in the ring is still sent before its closing silence", async () => {
     const { events, listener } = listen();
     const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
