@@ -14,6 +14,7 @@ import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
 import { PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
+import { watchLogs } from './live-logs.ts';
 import {
   ALICE,
   BOB,
@@ -239,6 +240,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+  const forgetLogs = watchLogs(() => lines.join(''));
   return {
     discord,
     sandbox,
@@ -257,6 +259,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return running.bot;
     },
     async close() {
+      forgetLogs();
       await running.stop();
       await services.close();
       rmSync(dataDir, { recursive: true, force: true });
