@@ -9,6 +9,8 @@ import { startSayBot } from '../app/start-saybot.ts';
 import { startShardManager } from '../app/shard/manager.ts';
 import { announceShardReady } from '../app/shard/ready.ts';
 import { stopSignalPolicy } from '../app/stop-signals.ts';
+import { closeSharedTranscodePool } from '../core/audio/workers/transcode/transcode-pool.ts';
+import { closeSharedEncoderPool } from '../core/audio/workers/opus-pool/opus-pool.ts';
 
 interface Running {
   logger: Logger;
@@ -25,11 +27,21 @@ async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Pr
   run.logger.info({ signal }, signal === 'disconnect' ? 'shard manager gone' : 'signal received');
   try {
     await run.stop();
+    await retireAudioThreads();
     process.exit(0);
   } catch (error) {
     run.logger.error({ err: error }, 'shutdown failed');
     process.exit(1);
   }
+}
+
+/**
+ * The audio threads that call into the Opus addon are retired before the process exits: one inside such a call when
+ * the process exits aborts it with a FATAL ERROR and no clean exit code (src/core/audio/workers/native-calls.ts),
+ * where a retired one finishes its call (microseconds) and leaves first.
+ */
+async function retireAudioThreads(): Promise<void> {
+  await Promise.all([closeSharedTranscodePool(), closeSharedEncoderPool()]);
 }
 
 /** Asked again while the shutdown runs: the owner does not want to wait (exit code 128 + the signal, as a kill). */
@@ -67,7 +79,7 @@ function gatewayLost(): void {
   if (lost || stopSignal !== undefined) return;
   lost = true;
   setTimeout(() => process.exit(1), GATEWAY_LOST_STOP_MS).unref();
-  void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+  void (running?.stop() ?? Promise.resolve()).then(retireAudioThreads).finally(() => process.exit(1));
 }
 
 async function start(): Promise<Running> {

@@ -128,8 +128,10 @@ export class RetiringThreads {
       );
     }
     if (waitMs === Infinity) return gone;
+    // A bounded wait (a pool closed, the process about to exit) keeps the process up until the thread has left: the
+    // thread no longer does, and a process whose event loop empties meanwhile exits with the thread inside its call.
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, waitMs).unref();
+      const timer = setTimeout(resolve, waitMs);
       void gone.then(() => {
         clearTimeout(timer);
         resolve();

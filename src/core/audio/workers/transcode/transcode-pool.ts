@@ -327,3 +327,13 @@ export function sharedTranscodePool(size: number): TranscodePool {
   if (shared?.size !== size) shared = { size, pool: new TranscodePool(size) };
   return shared.pool;
 }
+
+/**
+ * Retires the process's pool before the process exits: a thread still inside the Opus addon's call when the process
+ * exits would abort it (../native-calls.ts), where a retired one finishes that call and leaves first.
+ */
+export async function closeSharedTranscodePool(): Promise<void> {
+  const pool = shared?.pool;
+  shared = undefined;
+  await pool?.close();
+}
