@@ -70,13 +70,17 @@ export const PAGE_SCRIPT = `'use strict';
 
   // ---- state ----
   async function refresh() {
-    const response = await fetch('/api/state?as=' + encodeURIComponent(as)).catch(() => undefined);
+    const asked = as;
+    const response = await fetch('/api/state?as=' + encodeURIComponent(asked)).catch(() => undefined);
     if (!response || !response.ok) {
       if (notOurs(response, response ? await response.clone().json().catch(() => ({})) : {})) reachable(false);
       return;
     }
     reachable(true);
-    state = await response.json();
+    const fresh = await response.json();
+    // Another person was picked meanwhile: their own refresh draws them (an answer for the one before may come last).
+    if (asked !== as) return;
+    state = fresh;
     if (!channelId) channelId = state.text[0].id;
     render();
   }
@@ -226,7 +230,10 @@ export const PAGE_SCRIPT = `'use strict';
     const notice = $('server-notice');
     const removed = Boolean(state.me && !state.me.member);
     const gone = !state.saybot.inServer;
-    const key = JSON.stringify([as, removed, gone]);
+    const owner = Boolean(state.me && state.me.role === 'owner');
+    // Drawn again when who is shown changes as well as who picked: the page draws at once when a person is picked,
+    // before their state comes (an owner's Add button would otherwise never show).
+    const key = JSON.stringify([as, state.me ? state.me.id : null, owner, removed, gone]);
     if (notice.dataset.key === key) return;
     notice.dataset.key = key;
     notice.hidden = !removed && !gone;
@@ -234,7 +241,7 @@ export const PAGE_SCRIPT = `'use strict';
       notice.replaceChildren(el('span', { text: 'You are no longer a member of ' + state.server + ': you were removed from it. Pick someone else at the top.' }));
     } else if (gone) {
       fill(notice, el('span', { text: 'SayBot is no longer in ' + state.server + ': its commands and menus are gone, and its buttons no longer answer.' }),
-        state.me && state.me.role === 'owner' ? el('button', { type: 'button', text: 'Add SayBot to ' + state.server,
+        owner ? el('button', { type: 'button', text: 'Add SayBot to ' + state.server,
           onclick: () => act('invite', {}, 'You added SayBot to ' + state.server) }) : null);
     } else notice.replaceChildren();
   }

@@ -339,6 +339,27 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     expect(pageErrors).toEqual([]);
   });
 
+  it("offers its owner SayBot's return when the page drew with the owner picked before the owner's state came", async () => {
+    await as(ALICE);
+    await bot.guilds.cache.get(GUILD_ID)!.leave();
+    const notice = page.getByRole('status').filter({ hasText: 'SayBot is no longer in Playground' });
+    await notice.waitFor();
+    // Olivia's state is held back until the page has drawn with her picked (a busy host's order of events).
+    const { promise: held, resolve: release } = Promise.withResolvers<void>();
+    const hers = (url: URL) => url.pathname === '/api/state' && url.searchParams.get('as') === OLIVIA.id;
+    await page.route(hers, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel('Who you are').selectOption(OLIVIA.id);
+    await page.getByRole('button', { name: '# general' }).click();
+    release();
+    await notice.getByRole('button', { name: 'Add SayBot to Playground' }).click();
+    await notice.waitFor({ state: 'hidden' });
+    await page.unroute(hers);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('follows SayBot leaving the server, and its owner adding it back, without a reload', async () => {
     await as(OLIVIA);
     await page.getByRole('button', { name: 'Join Lounge' }).click();
