@@ -226,7 +226,7 @@ describe('a clip on the sender thread', () => {
     c.close();
   });
 
-  it('the per-packet path posts no message: a whole clip costs its keys and one wake, its packets and end go through the ring', async () => {
+  it('the per-packet path posts no message: a whole clip costs its keys and at most a wake or two, its packets and end go through the ring', async () => {
     const c = await connection();
     const types: string[] = [];
     const post = Worker.prototype.postMessage;
@@ -238,8 +238,12 @@ describe('a clip on the sender thread', () => {
     stream.end();
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 20_000 });
     await vi.waitFor(() => expect(received.length).toBe(60 + 5), { timeout: 20_000 });
-    // 60 packets handed over (in several runs, LEAD_PACKETS ahead at most), and not one message for them.
-    expect(types.sort()).toEqual(['keys', 'wake']);
+    // 60 packets handed over (in several runs, LEAD_PACKETS ahead at most), and not one message for them: the keys,
+    // and a wake where the thread slept on an empty ring when packets came (none when it was reading the ring
+    // already, as when it was starting the voice with its keys that moment; two when the clip's first packets came
+    // in two runs with the thread asleep between them).
+    expect(types.filter((type) => type !== 'wake')).toEqual(['keys']);
+    expect(types.filter((type) => type === 'wake').length).toBeLessThanOrEqual(2);
     expect(payloads().slice(0, 60)).toEqual(Array.from({ length: 60 }, (_, n) => `${n}@1`));
     c.close();
   });
