@@ -243,13 +243,9 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#postAgain(this.#voice, session);
   }
 
-  /**
-   * Every frame the thread has not sent, sealed again (from its next packet: SenderThread.nextToSend); the thread drops
-   * the old ones still in its ring as it reads them.
-   */
+  /** Every frame not reported sent, sealed again: the sender replaces those still queued, skips those sent. */
   #postAgain(voice: number, session: ReadySession): void {
-    const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
-    this.#post(voice, session, Math.max(this.#base, next));
+    this.#post(voice, session, this.#base);
     this.#posted = this.#base + this.#frames.length;
   }
 
