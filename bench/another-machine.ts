@@ -1,7 +1,8 @@
-// Discord is another machine. Under ../shared/tools/slow-host.sh (a CPU cgroup standing for a slower host, which every
-// process the bench starts inherits), the servers process (the fake Discord that stamps each packet's arrival, the
-// sandbox) leaves that group for its parent: else the group's quota would hold Discord's receive thread too, and a
-// packet sent on time would be stamped late whenever the slowed host ran out of its share.
+// Discord is another machine. Run under a slow-host wrapper (a CPU cgroup with a quota, named slow-host-<pid>,
+// standing for a slower host; every process the bench starts inherits it), the servers process (the fake Discord that
+// stamps each packet's arrival, the sandbox) leaves that group for its parent: else the group's quota would hold
+// Discord's receive thread too, and a packet sent on time would be stamped late whenever the slowed host ran out of
+// its share.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
