@@ -25,14 +25,16 @@ const signals = stopSignalPolicy({ isShard: process.send !== undefined });
 
 async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Promise<never> {
   run.logger.info({ signal }, signal === 'disconnect' ? 'shard manager gone' : 'signal received');
+  let code = 0;
   try {
     await run.stop();
-    await retireAudioThreads();
-    process.exit(0);
   } catch (error) {
     run.logger.error({ err: error }, 'shutdown failed');
-    process.exit(1);
+    code = 1;
   }
+  // A failed shutdown exits too: with its audio threads retired first, as a clean one.
+  await retireAudioThreads();
+  process.exit(code);
 }
 
 /**

@@ -1,7 +1,7 @@
 // A setup file of the `wall` project (vitest.config.ts): when a test fails, the last lines the bots of its file logged
 // at info or above are printed under it, so that a failure seen once in a whole run (a busy or slow host) can be
-// read afterwards, not only retried. The harness registers each bot's log while it runs (./live-logs.ts). Logs hold no message
-// bodies, tokens or bytes (test/support/log-leaks.ts checks every e2e log), so printing them leaks nothing.
+// read afterwards, not only retried. The harness registers each bot's log while it runs (./live-logs.ts). Logs hold
+// no message bodies, tokens or bytes (test/support/log-leaks.ts checks every e2e log), so printing them leaks nothing.
 import { afterEach } from 'vitest';
 import { liveLogs } from './live-logs.ts';
 
