@@ -1,6 +1,8 @@
 // The sender thread (sender-thread.ts starts it): it owns every voice session's UDP socket and sends each voice's
 // packets on that voice's own clock, so that nothing the main thread does (a garbage collection, a long task) can
-// hold a packet up while the voice has packets queued. It reports each clip's progress a few times a second: what
+// hold a packet up while the voice has packets queued. The packets come through each voice's ring in shared memory
+// (./packet-ring.ts), never a message; messages are for control (open, keys, stop, hold, close) and the rare wake of
+// a voice that slept with nothing to send. It reports each clip's progress a few times a second: what
 // the main thread counts as played is what went out from here.
 import { parentPort, threadId } from 'node:worker_threads';
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
@@ -97,7 +99,7 @@ function handle(message: ToSender): void {
   const now = performance.now();
   switch (message.type) {
     case 'open': {
-      const voice = new WorkerVoice(message.voice, message.ssrc, listener, message.barrier);
+      const voice = new WorkerVoice(message.voice, message.ssrc, listener, message.ring, message.barrier);
       voices.set(message.voice, voice);
       voice.discover(message.ip, message.port).then(
         (local) => post({ type: 'discovered', voice: message.voice, ...local }),
@@ -109,28 +111,27 @@ function handle(message: ToSender): void {
       );
       return;
     }
-    case 'keys':
-      voices.get(message.voice)?.keys(message.mode, message.key, message.sequence, message.timestamp);
-      return;
-    case 'packets':
-      for (const run of message.runs) {
-        const voice = voices.get(run.voice);
-        if (!voice) continue;
-        voice.queue(run, now);
-        runNow(voice);
-      }
-      return;
-    case 'end': {
+    case 'keys': {
       const voice = voices.get(message.voice);
       if (!voice) return;
-      voice.end(message.clip, now);
+      voice.keys(message.mode, message.key, message.sequence, message.timestamp);
       runNow(voice);
+      return;
+    }
+    case 'wake': {
+      const voice = voices.get(message.voice);
+      if (voice) runNow(voice);
       return;
     }
     case 'stop': {
       const voice = voices.get(message.voice);
-      if (voice) voice.stop(message.clip);
-      else post({ type: 'done', voice: message.voice, clip: message.clip, sent: 0, how: 'closed' });
+      if (!voice) {
+        post({ type: 'done', voice: message.voice, clip: message.clip, sent: 0, how: 'closed' });
+        return;
+      }
+      voice.stop(message.clip);
+      // The next clip's packets may be in the ring already.
+      runNow(voice);
       return;
     }
     case 'hold': {
@@ -158,5 +159,5 @@ function handle(message: ToSender): void {
 port.on('message', (message: ToSender) => {
   handle(message);
   // A progress report as soon as a clip's first packet went out: the main thread says it started.
-  if (message.type === 'packets') report();
+  if (message.type === 'wake') report();
 });

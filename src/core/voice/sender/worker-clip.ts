@@ -243,9 +243,13 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#postAgain(this.#voice, session);
   }
 
-  /** Every frame not reported sent, sealed again: the sender replaces those still queued, skips those sent. */
+  /**
+   * Every frame the thread has not sent, sealed again (from its next packet: SenderThread.nextToSend); the thread drops
+   * the old ones still in its ring as it reads them.
+   */
   #postAgain(voice: number, session: ReadySession): void {
-    this.#post(voice, session, this.#base);
+    const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
+    this.#post(voice, session, Math.max(this.#base, next));
     this.#posted = this.#base + this.#frames.length;
   }
 
