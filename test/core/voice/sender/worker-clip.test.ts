@@ -180,6 +180,23 @@ describe('a clip on the sender thread', () => {
     c.close();
   });
 
+  it('a clip stopped while it holds its voice lets go of the hold: the next clip on that voice plays', async () => {
+    const c = await connection();
+    const first = play(c, 20);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
+    // The session is not ready: the clip holds the thread's voice (a hold is the voice's, not the clip's).
+    c.setReady(false);
+    first.clip.stop();
+    await vi.waitFor(() => expect(first.events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    c.setReady(true);
+    const before = received.length;
+    const next = play(c, 3);
+    next.stream.end();
+    await vi.waitFor(() => expect(next.events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(payloads().slice(before, before + 3)).toEqual(['0@1', '1@1', '2@1']);
+    c.close();
+  });
+
   it('a DAVE key change seals the frames queued and not sent again with the new keys before they go', async () => {
     const c = await connection();
     const { stream, events } = play(c, 20);

@@ -1,0 +1,380 @@
+// A seeded model of the sender in one thread: the real WorkerClip, WorkerSender and SenderThread on the main side,
+// the real WorkerVoice reading the real ring, and the sender thread's loop (sender-worker.ts: its message handling,
+// timer and reports) played here on a clock of the test's own. Messages either way are delivered when the seed says,
+// the thread's timer fires late or on time, DAVE transitions and session changes come at random: every clip asked
+// to play must end exactly once, no packet of a clip goes twice or out of order, none sealed before a transition
+// goes after it.
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AES_GCM_MODE } from '@saybot/local-discord/rtp-decrypt.ts';
+import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
+import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
+import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
+import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
+import { SILENCE_FRAME, WorkerVoice, type VoiceListener } from '../../../../src/core/voice/sender/worker-voice.ts';
+
+/** The sender thread's worker is a stand-in: what the main thread posts to it is kept for the model to deliver. */
+const shared = vi.hoisted(() => ({ posted: [] as unknown[], worker: undefined as unknown }));
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:worker_threads')>();
+  const { EventEmitter: Emitter } = await import('node:events');
+  class StandInWorker extends Emitter {
+    threadId = 99;
+    constructor() {
+      super();
+      shared.worker = this;
+    }
+    postMessage(message: unknown): void {
+      shared.posted.push(message);
+    }
+    unref(): void {}
+    terminate(): Promise<number> {
+      return Promise.resolve(0);
+    }
+  }
+  return { ...actual, Worker: StandInWorker };
+});
+
+const KEY = new Uint8Array(32).fill(7);
+let server: VoiceUdpServer;
+beforeAll(async () => {
+  server = await voiceUdpServer();
+});
+afterAll(() => server.close());
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What went out: each payload's clip (its index in the run), frame number and DAVE epoch, or silence. */
+interface Sent {
+  clip: number;
+  n: number;
+  epoch: number;
+}
+
+/** The sender thread's loop (sender-worker.ts) on the model's clock. */
+class ThreadModel {
+  now = 0;
+  wakeAt = Infinity;
+  readonly voices = new Map<number, WorkerVoice>();
+  readonly moved = new Set<WorkerVoice>();
+  readonly toMain: FromSender[] = [];
+  readonly listener: VoiceListener = {
+    moved: (voice) => this.moved.add(voice),
+    done: (voice, clip, sent, how) => this.toMain.push({ type: 'done', voice: voice.id, clip, sent, how }),
+    lost: (voice, message) => {
+      this.voices.delete(voice.id);
+      this.toMain.push({ type: 'lost', voice: voice.id, message });
+    },
+    sent: () => undefined,
+    skipped: () => undefined,
+  };
+
+  wake(): void {
+    this.wakeAt = Infinity;
+    let next = Infinity;
+    for (const voice of this.voices.values()) {
+      const due = voice.run(this.now);
+      if (due !== undefined && due < next) next = due;
+    }
+    this.schedule(next);
+  }
+
+  schedule(at: number): void {
+    if (at === Infinity || at >= this.wakeAt) return;
+    this.wakeAt = at;
+  }
+
+  runNow(voice: WorkerVoice): void {
+    const due = voice.run(this.now);
+    if (due !== undefined) this.schedule(due);
+  }
+
+  report(): void {
+    const clips = [];
+    for (const voice of this.moved) {
+      const progress = voice.progress();
+      if (progress) clips.push({ voice: voice.id, ...progress });
+    }
+    this.moved.clear();
+    if (clips.length > 0) this.toMain.push({ type: 'report', clips });
+  }
+
+  async handle(message: ToSender): Promise<void> {
+    switch (message.type) {
+      case 'open': {
+        const voice = new WorkerVoice(message.voice, message.ssrc, this.listener, message.ring, message.barrier);
+        this.voices.set(message.voice, voice);
+        const local = await voice.discover(message.ip, message.port);
+        this.toMain.push({ type: 'discovered', voice: message.voice, ...local });
+        return;
+      }
+      case 'keys': {
+        const voice = this.voices.get(message.voice);
+        if (!voice) return;
+        voice.keys(message.mode, message.key, message.sequence, message.timestamp);
+        this.runNow(voice);
+        return;
+      }
+      case 'wake': {
+        const voice = this.voices.get(message.voice);
+        if (voice) this.runNow(voice);
+        this.report();
+        return;
+      }
+      case 'stop': {
+        const voice = this.voices.get(message.voice);
+        if (!voice) {
+          this.toMain.push({ type: 'done', voice: message.voice, clip: message.clip, sent: 0, how: 'closed' });
+          return;
+        }
+        voice.stop(message.clip);
+        this.runNow(voice);
+        return;
+      }
+      case 'hold': {
+        const voice = this.voices.get(message.voice);
+        if (!voice) return;
+        voice.held = message.held;
+        if (!message.held && voice.due !== undefined) voice.due = Math.max(voice.due, this.now);
+        if (!message.held) this.runNow(voice);
+        return;
+      }
+      case 'close': {
+        const voice = this.voices.get(message.voice);
+        this.voices.delete(message.voice);
+        voice?.close();
+        return;
+      }
+      case 'stats':
+        return;
+    }
+  }
+}
+
+/** A ready connection shaped as @discordjs/voice keeps one, its DAVE session tagging each frame with its epoch. */
+function connection() {
+  const udp = { send: () => undefined };
+  const dave = {
+    epoch: 1,
+    protocolVersion: 1,
+    session: { ready: true },
+    lastTransitionId: 1,
+    reinitializing: false,
+    encrypt(frame: Buffer) {
+      return Buffer.concat([frame, Buffer.from([this.epoch])]);
+    },
+  };
+  const connectionData = {
+    encryptionMode: AES_GCM_MODE,
+    secretKey: KEY,
+    sequence: 0,
+    timestamp: 0,
+    nonce: 0,
+    ssrc: 42,
+    speaking: false,
+    packetsPlayed: 0,
+  };
+  const ready = {
+    status: VoiceConnectionStatus.Ready,
+    networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave } },
+  };
+  const emitter = new EventEmitter() as EventEmitter & { state: unknown; setSpeaking(on: boolean): void };
+  emitter.state = ready;
+  emitter.setSpeaking = (on: boolean) => {
+    connectionData.speaking = on;
+  };
+  let isReady = true;
+  return {
+    udp,
+    dave,
+    connection: emitter as unknown as VoiceConnection,
+    get ready() {
+      return isReady;
+    },
+    setReady(on: boolean) {
+      isReady = on;
+      emitter.state = on ? ready : { status: VoiceConnectionStatus.Connecting };
+      emitter.emit('stateChange', {}, emitter.state);
+    },
+    transition() {
+      dave.epoch += 1;
+      emitter.emit('transitioned', dave.epoch);
+    },
+  };
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface ClipRun {
+  index: number;
+  frames: number;
+  written: number;
+  stream: PassThrough;
+  ended: number;
+  stopped: boolean;
+  clip: ReturnType<WorkerSender['play']>;
+}
+
+/** One seeded run: its log (the steps taken) and what it found wrong. */
+async function runSeed(seed: number, steps: number): Promise<{ log: string[]; problems: string[] }> {
+  const rand = random(seed);
+  const pick = (n: number) => Math.floor(rand() * n);
+  const log: string[] = [];
+  const problems: string[] = [];
+  const model = new ThreadModel();
+  shared.posted.length = 0;
+  const c = connection();
+  const sender = new WorkerSender({ startLead: false });
+  const sent: Sent[] = [];
+  const seal = vi.spyOn(TransportSeal.prototype, 'sealTo').mockImplementation(function (
+    this: TransportSeal,
+    _datagram,
+    payload,
+  ) {
+    if (Buffer.from(payload).equals(SILENCE_FRAME)) return 0;
+    const s = { clip: payload[1] as number, n: payload[2] as number, epoch: payload.at(-1) as number };
+    if (s.epoch < c.dave.epoch && clips[s.clip] && !clips[s.clip]?.stopped)
+      problems.push(`clip ${s.clip} packet ${s.n} of epoch ${s.epoch} sent in epoch ${c.dave.epoch}`);
+    sent.push(s);
+    return 0;
+  });
+
+  const { voice, discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
+  const worker = shared.worker as EventEmitter;
+  await model.handle(shared.posted.shift() as ToSender);
+  worker.emit('message', model.toMain.shift());
+  await discovered;
+
+  const clips: ClipRun[] = [];
+  let current: ClipRun | undefined;
+  const play = () => {
+    const index = clips.length;
+    const stream = new PassThrough({ objectMode: true });
+    const run: ClipRun = { index, frames: 1 + pick(60), written: 0, stream, ended: 0, stopped: false, clip: undefined as never };
+    clips.push(run);
+    run.clip = sender.play(c.connection, stream, {
+      started: () => undefined,
+      ended: () => {
+        run.ended += 1;
+        log.push(`clip ${index} ended`);
+      },
+    });
+    current = run;
+    log.push(`play clip ${index} (${run.frames} frames)`);
+  };
+  const write = (run: ClipRun, count: number) => {
+    for (let k = 0; k < count && run.written < run.frames; k++) {
+      run.stream.write(Buffer.from([0x78, run.index, run.written]));
+      run.written += 1;
+    }
+    if (run.written === run.frames && !run.stream.writableEnded) run.stream.end();
+  };
+  const toThread = async () => {
+    const message = shared.posted.shift() as ToSender;
+    log.push(`thread gets ${message.type}${'held' in message ? ` ${message.held}` : ''}${'clip' in message ? ` ${message.clip}` : ''}`);
+    await model.handle(message);
+  };
+  const toMain = () => {
+    const message = model.toMain.shift() as FromSender;
+    log.push(`main gets ${JSON.stringify(message)}`);
+    worker.emit('message', message);
+  };
+  const timer = () => {
+    if (model.wakeAt === Infinity) return;
+    model.now = Math.max(model.now, model.wakeAt);
+    log.push(`timer at ${model.now}`);
+    model.wake();
+  };
+
+  play();
+  for (let step = 0; step < steps; step++) {
+    const choice = pick(100);
+    if (choice < 20) {
+      if (shared.posted.length > 0) await toThread();
+    } else if (choice < 40) timer();
+    else if (choice < 45) {
+      model.now += 1 + pick(60);
+      log.push(`now ${model.now}`);
+    } else if (choice < 55) model.report();
+    else if (choice < 70) {
+      if (model.toMain.length > 0) toMain();
+    } else if (choice < 80) {
+      const run = current;
+      if (run && run.written < run.frames) {
+        const count = 1 + pick(10);
+        log.push(`clip ${run.index} stream gives ${count}`);
+        write(run, count);
+      }
+    } else if (choice < 84) {
+      log.push('DAVE transition');
+      c.transition();
+    } else if (choice < 88) {
+      log.push(`session ${c.ready ? 'not ready' : 'ready'}`);
+      c.setReady(!c.ready);
+    } else if (choice < 91) {
+      if (current && clips.length < 8) {
+        log.push(`stop clip ${current.index}`);
+        current.stopped = true;
+        current.clip.stop();
+      }
+    } else if (choice < 95) {
+      // The guild's queue: the next clip once the one before is over, or one that cuts in (a skip).
+      if (clips.length < 8 && (current === undefined || current.ended > 0 || pick(4) === 0)) {
+        if (current && current.ended === 0) current.stopped = true;
+        play();
+      }
+    }
+    await turn();
+  }
+
+  // Everything settles: the session ready, the streams given out, messages delivered, the thread's clock run on.
+  log.push('--- settle');
+  if (!c.ready) c.setReady(true);
+  for (const run of clips) write(run, run.frames);
+  for (let round = 0; round < 5_000; round++) {
+    await turn();
+    while (shared.posted.length > 0) await toThread();
+    while (model.toMain.length > 0) toMain();
+    model.report();
+    while (model.toMain.length > 0) toMain();
+    if (clips.every((run) => run.ended > 0) && shared.posted.length === 0) break;
+    if (model.wakeAt !== Infinity) timer();
+    else model.now += 20;
+  }
+  for (const run of clips)
+    if (run.ended !== 1) problems.push(`clip ${run.index} ended ${run.ended} times`);
+  const byClip = new Map<number, number[]>();
+  for (const s of sent) byClip.set(s.clip, [...(byClip.get(s.clip) ?? []), s.n]);
+  for (const [clip, numbers] of byClip)
+    numbers.forEach((n, k) => {
+      if (k > 0 && n <= (numbers[k - 1] as number)) problems.push(`clip ${clip} sent ${numbers[k - 1]} then ${n}`);
+    });
+  senderThread.close(voice);
+  while (shared.posted.length > 0) await toThread();
+  seal.mockRestore();
+  return { log, problems };
+}
+
+describe('the sender ring, fuzzed', () => {
+  it('every clip ends once, its packets in order, none of an old DAVE epoch after its transition', async () => {
+    const failures: string[] = [];
+    for (let seed = 1; seed <= 200 && failures.length === 0; seed++) {
+      const { log, problems } = await runSeed(seed, 300);
+      if (problems.length > 0) failures.push(`seed ${seed}: ${problems.join('; ')}\n${log.join('\n')}`);
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
