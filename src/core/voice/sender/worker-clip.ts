@@ -321,6 +321,9 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over) return;
     this.#over = true;
     this.#release();
+    // The thread holds the voice, not the clip: the next clip on it finds it held and would never let it go.
+    if (this.#held && this.#voice !== undefined) senderThread.hold(this.#voice, false);
+    this.#held = false;
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
     this.#connection.setSpeaking(false);
     this.#onOver(this);
