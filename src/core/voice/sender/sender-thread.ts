@@ -73,6 +73,8 @@ interface VoiceEntry {
   waiting: Waiting[];
   /** It waits for room in its ring now (one wait at a time). */
   awaitingRoom: boolean;
+  /** The thread holds it (its session is not ready: hold()). */
+  held: boolean;
 }
 
 export interface SenderThreadOptions {
@@ -181,6 +183,7 @@ export class SenderThread {
       ring: new RingWriter(ring),
       waiting: [],
       awaitingRoom: false,
+      held: false,
     };
     this.#voices.set(id, entry);
     this.#byUdp.set(udp, id);
@@ -295,7 +298,14 @@ export class SenderThread {
     this.#post({ type: 'stop', voice, clip });
   }
 
+  /**
+   * Holds the voice where it is (its session is not ready) or lets it go on. The hold is the voice's, whichever clip
+   * asked: a clip over since must not leave the next one held. Posted only when it changes.
+   */
   hold(voice: number, held: boolean): void {
+    const entry = this.#voices.get(voice);
+    if (!entry || entry.held === held) return;
+    entry.held = held;
     this.#post({ type: 'hold', voice, held });
   }
 
