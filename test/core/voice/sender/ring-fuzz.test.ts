@@ -1,5 +1,5 @@
 // A seeded model of the sender in one thread: the real WorkerClip, WorkerSender and SenderThread on the main side,
-// the real WorkerVoice reading the real ring, and the sender thread's loop (sender-worker.ts: its message handling,
+// the real WorkerVoice reading the real ring, and the sender thread's real loop (sender-loop.ts: its message handling,
 // timer and reports) played here on a clock of the test's own. Messages either way are delivered when the seed says,
 // the thread's timer fires late or on time, DAVE transitions and session changes come at random: every clip asked
 // to play must end exactly once, no packet of a clip goes twice or out of order, none sealed before a transition
@@ -14,7 +14,8 @@ import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sen
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
 import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
-import { SILENCE_FRAME, WorkerVoice, type VoiceListener } from '../../../../src/core/voice/sender/worker-voice.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
+import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
 
 /** The sender thread's worker is a stand-in: what the main thread posts to it is kept for the model to deliver. */
 const shared = vi.hoisted(() => ({ posted: [] as unknown[], worker: undefined as unknown }));
@@ -64,103 +65,33 @@ interface Sent {
   epoch: number;
 }
 
-/** The sender thread's loop (sender-worker.ts) on the model's clock. */
+/** The sender thread's loop (sender-loop.ts, as sender-worker.ts runs it) on the model's clock. */
 class ThreadModel {
   now = 0;
-  wakeAt = Infinity;
-  readonly voices = new Map<number, WorkerVoice>();
-  readonly moved = new Set<WorkerVoice>();
   readonly toMain: FromSender[] = [];
-  readonly listener: VoiceListener = {
-    moved: (voice) => this.moved.add(voice),
-    done: (voice, clip, sent, how) => this.toMain.push({ type: 'done', voice: voice.id, clip, sent, how }),
-    lost: (voice, message) => {
-      this.voices.delete(voice.id);
-      this.toMain.push({ type: 'lost', voice: voice.id, message });
-    },
-    sent: () => undefined,
-    skipped: () => undefined,
-  };
+  readonly loop = new SenderLoop(
+    (message) => this.toMain.push(message),
+    { now: () => this.now, set: () => undefined, clear: () => undefined },
+    99,
+  );
+
+  get wakeAt(): number {
+    return this.loop.wakeAt;
+  }
 
   wake(): void {
-    this.wakeAt = Infinity;
-    let next = Infinity;
-    for (const voice of this.voices.values()) {
-      const due = voice.run(this.now);
-      if (due !== undefined && due < next) next = due;
-    }
-    this.schedule(next);
-  }
-
-  schedule(at: number): void {
-    if (at === Infinity || at >= this.wakeAt) return;
-    this.wakeAt = at;
-  }
-
-  runNow(voice: WorkerVoice): void {
-    const due = voice.run(this.now);
-    if (due !== undefined) this.schedule(due);
+    this.loop.wake();
   }
 
   report(): void {
-    const clips = [];
-    for (const voice of this.moved) {
-      const progress = voice.progress();
-      if (progress) clips.push({ voice: voice.id, ...progress });
-    }
-    this.moved.clear();
-    if (clips.length > 0) this.toMain.push({ type: 'report', clips });
+    this.loop.report();
   }
 
   async handle(message: ToSender): Promise<void> {
-    switch (message.type) {
-      case 'open': {
-        const voice = new WorkerVoice(message.voice, message.ssrc, this.listener, message.ring, message.barrier);
-        this.voices.set(message.voice, voice);
-        const local = await voice.discover(message.ip, message.port);
-        this.toMain.push({ type: 'discovered', voice: message.voice, ...local });
-        return;
-      }
-      case 'keys': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) return;
-        voice.keys(message.mode, message.key, message.sequence, message.timestamp);
-        this.runNow(voice);
-        return;
-      }
-      case 'wake': {
-        const voice = this.voices.get(message.voice);
-        if (voice) this.runNow(voice);
-        this.report();
-        return;
-      }
-      case 'stop': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) {
-          this.toMain.push({ type: 'done', voice: message.voice, clip: message.clip, sent: 0, how: 'closed' });
-          return;
-        }
-        voice.stop(message.clip);
-        this.runNow(voice);
-        return;
-      }
-      case 'hold': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) return;
-        voice.held = message.held;
-        if (!message.held && voice.due !== undefined) voice.due = Math.max(voice.due, this.now);
-        if (!message.held) this.runNow(voice);
-        return;
-      }
-      case 'close': {
-        const voice = this.voices.get(message.voice);
-        this.voices.delete(message.voice);
-        voice?.close();
-        return;
-      }
-      case 'stats':
-        return;
-    }
+    this.loop.handle(message);
+    // IP discovery answers over real UDP: the model waits for it.
+    if (message.type === 'open')
+      while (!this.toMain.some((m) => m.type === 'discovered' || m.type === 'failed')) await turn();
   }
 }
 
@@ -373,6 +304,11 @@ async function runSeed(seed: number, steps: number): Promise<{ log: string[]; pr
     numbers.forEach((n, k) => {
       if (k > 0 && n <= (numbers[k - 1] as number)) problems.push(`clip ${clip} sent ${numbers[k - 1]} then ${n}`);
     });
+  // A clip neither stopped nor cut into lost nothing: each of its frames went (a transition's copies, however late
+  // they reached the ring, are not passed by its end).
+  for (const run of clips)
+    if (!run.stopped && (byClip.get(run.index) ?? []).length !== run.frames)
+      problems.push(`clip ${run.index} sent ${(byClip.get(run.index) ?? []).length} of ${run.frames} frames`);
   senderThread.close(voice);
   while (shared.posted.length > 0) await toThread();
   seal.mockRestore();
