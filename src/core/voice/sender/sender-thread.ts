@@ -268,10 +268,15 @@ export class SenderThread {
     this.handed += run.packets.length;
     const entry = this.#voices.get(run.voice);
     if (!entry) return;
+    // Those it replaces still waiting here go, and so does the clip's end if it waits: it follows the copies again
+    // (behind them, the thread would end the clip before they came).
+    let endWaiting = false;
     if (entry.waiting.length > 0)
-      entry.waiting = entry.waiting.filter(
-        (w) => w.clip !== run.clip || w.packet === undefined || w.number < run.first,
-      );
+      entry.waiting = entry.waiting.filter((w) => {
+        if (w.clip !== run.clip) return true;
+        if (w.packet === undefined) endWaiting = true;
+        return w.packet !== undefined && w.number < run.first;
+      });
     run.packets.forEach((bytes, n) => {
       let packet = bytes;
       if (packet.length > SLOT_BYTES) {
@@ -280,6 +285,7 @@ export class SenderThread {
       }
       entry.waiting.push({ clip: run.clip, number: run.first + n, generation: run.generation, packet });
     });
+    if (endWaiting) entry.waiting.push({ clip: run.clip, number: 0, generation: 0, packet: undefined });
     this.#write(entry);
   }
 

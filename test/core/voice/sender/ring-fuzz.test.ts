@@ -316,6 +316,64 @@ async function runSeed(seed: number, steps: number): Promise<{ log: string[]; pr
   return { log, problems };
 }
 
+describe('the sender ring, one case the fuzz model plays exactly', () => {
+  it("a transition's copies replacing packets that still wait for room go into the ring ahead of the clip's end: none is lost behind it", async () => {
+    const model = new ThreadModel();
+    shared.posted.length = 0;
+    const slots = senderThread.ringSlots;
+    senderThread.ringSlots = 8;
+    const c = connection();
+    const numbers: number[] = [];
+    const seal = vi.spyOn(TransportSeal.prototype, 'sealTo').mockImplementation((_datagram, payload) => {
+      if (!Buffer.from(payload).equals(SILENCE_FRAME)) numbers.push(payload[2] as number);
+      return 0;
+    });
+    try {
+      const { voice, discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
+      const worker = shared.worker as EventEmitter;
+      const deliver = async () => {
+        while (shared.posted.length > 0) await model.handle(shared.posted.shift() as ToSender);
+        while (model.toMain.length > 0) worker.emit('message', model.toMain.shift());
+      };
+      await deliver();
+      await discovered;
+      // A clip read whole at once (under the lead): 8 packets in the ring, 12 and its end waiting for room.
+      const stream = new PassThrough({ objectMode: true });
+      for (let n = 0; n < 20; n++) stream.write(Buffer.from([0x78, 0, n]));
+      stream.end();
+      const ended = vi.fn();
+      new WorkerSender({ startLead: false }).play(c.connection, stream, { started: () => undefined, ended });
+      for (let k = 0; k < 10; k++) await turn();
+      await deliver();
+      // A transition before any went: all 20 are sealed again, those waiting replaced. The thread then runs 30 slots
+      // with the main thread given no turn (busy): it drops the 8 of before, waits for their copies.
+      c.transition();
+      const slot = () => {
+        model.now += 20;
+        model.wake();
+      };
+      for (let k = 0; k < 30; k++) slot();
+      // One turn: the main thread fills the ring once; then it is busy again for 30 slots.
+      for (let k = 0; k < 3; k++) await turn();
+      for (let k = 0; k < 30; k++) slot();
+      for (let round = 0; round < 500 && ended.mock.calls.length === 0; round++) {
+        await turn();
+        await deliver();
+        model.report();
+        await deliver();
+        slot();
+      }
+      expect(ended).toHaveBeenCalledTimes(1);
+      expect(numbers).toEqual(Array.from({ length: 20 }, (_, n) => n));
+      senderThread.close(voice);
+      await deliver();
+    } finally {
+      seal.mockRestore();
+      senderThread.ringSlots = slots;
+    }
+  });
+});
+
 // FUZZ_SEEDS=5000 runs more seeds (all passed); FUZZ_LOG=<seed> prints that seed's steps.
 describe('the sender ring, fuzzed', () => {
   it('every clip ends once, its packets in order, none of an old DAVE epoch after its transition', async () => {
