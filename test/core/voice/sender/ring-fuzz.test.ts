@@ -4,12 +4,11 @@
 // the thread's timer fires late or on time, DAVE transitions and session changes come at random: every clip asked
 // to play must end exactly once, no packet of a clip goes twice or out of order, none sealed before a transition
 // goes after it.
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AES_GCM_MODE } from '@saybot/local-discord/rtp-decrypt.ts';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
+import { daveConnection } from '../../../support/dave-connection.ts';
 import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
@@ -95,57 +94,7 @@ class ThreadModel {
   }
 }
 
-/** A ready connection shaped as @discordjs/voice keeps one, its DAVE session tagging each frame with its epoch. */
-function connection() {
-  const udp = { send: () => undefined };
-  const dave = {
-    epoch: 1,
-    protocolVersion: 1,
-    session: { ready: true },
-    lastTransitionId: 1,
-    reinitializing: false,
-    encrypt(frame: Buffer) {
-      return Buffer.concat([frame, Buffer.from([this.epoch])]);
-    },
-  };
-  const connectionData = {
-    encryptionMode: AES_GCM_MODE,
-    secretKey: KEY,
-    sequence: 0,
-    timestamp: 0,
-    nonce: 0,
-    ssrc: 42,
-    speaking: false,
-    packetsPlayed: 0,
-  };
-  const ready = {
-    status: VoiceConnectionStatus.Ready,
-    networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave } },
-  };
-  const emitter = new EventEmitter() as EventEmitter & { state: unknown; setSpeaking(on: boolean): void };
-  emitter.state = ready;
-  emitter.setSpeaking = (on: boolean) => {
-    connectionData.speaking = on;
-  };
-  let isReady = true;
-  return {
-    udp,
-    dave,
-    connection: emitter as unknown as VoiceConnection,
-    get ready() {
-      return isReady;
-    },
-    setReady(on: boolean) {
-      isReady = on;
-      emitter.state = on ? ready : { status: VoiceConnectionStatus.Connecting };
-      emitter.emit('stateChange', {}, emitter.state);
-    },
-    transition() {
-      dave.epoch += 1;
-      emitter.emit('transitioned', dave.epoch);
-    },
-  };
-}
+const connection = () => daveConnection(KEY);
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -2,11 +2,10 @@
 // discovered against a UDP server on 127.0.0.1 that opens what arrives: the order of what is sent (no timed
 // assertion), what a stop drops, what a hold keeps, what a DAVE key change seals again, and what is counted played.
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
+import { daveConnection } from '../../../support/dave-connection.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
@@ -38,53 +37,16 @@ function handedRuns(): PacketRun[] {
   return runs;
 }
 
-/** A ready connection whose DAVE session tags each frame with its epoch (the last byte). */
+/** A ready connection (test/support/dave-connection.ts) whose voice the sender thread opened. */
 async function connection() {
-  const udp = { send: () => undefined };
-  const dave = {
-    epoch: 1,
-    protocolVersion: 1,
-    session: { ready: true },
-    lastTransitionId: 1,
-    reinitializing: false,
-    encrypt(frame: Buffer) {
-      return Buffer.concat([frame, Buffer.from([this.epoch])]);
-    },
-  };
-  const connectionData = {
-    encryptionMode: AES_GCM_MODE,
-    secretKey: KEY,
-    sequence: 0,
-    timestamp: 0,
-    nonce: 0,
-    ssrc: 42,
-    speaking: false,
-    packetsPlayed: 0,
-  };
-  const ready = {
-    status: VoiceConnectionStatus.Ready,
-    networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave } },
-  };
-  const emitter = new EventEmitter() as EventEmitter & { state: unknown; setSpeaking(on: boolean): void };
-  emitter.state = ready;
-  emitter.setSpeaking = (on: boolean) => {
-    connectionData.speaking = on;
-  };
-  const { discovered } = senderThread.open(udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
+  const c = daveConnection(KEY);
+  const { discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
   await discovered;
-  const setReady = (on: boolean) => {
-    emitter.state = on ? ready : { status: VoiceConnectionStatus.Connecting };
-    emitter.emit('stateChange', {}, emitter.state);
-  };
-  const transition = (epoch: number) => {
-    dave.epoch = epoch;
-    emitter.emit('transitioned', epoch);
-  };
   const close = () => {
-    const voice = senderThread.voiceOf(udp);
+    const voice = senderThread.voiceOf(c.udp);
     if (voice !== undefined) senderThread.close(voice);
   };
-  return { connection: emitter as unknown as VoiceConnection, emitter, dave, setReady, transition, close };
+  return { ...c, close };
 }
 
 /** What the server got: each payload's frame number and DAVE epoch, or 'silence'. */
