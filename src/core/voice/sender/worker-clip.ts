@@ -92,7 +92,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   };
   readonly #reseal = (): void => {
     // First, in the turn the transition executes: the sender thread sends nothing sealed before it from now on.
-    if (this.#voice !== undefined && !this.#over && !this.#stopping) senderThread.transition(this.#voice);
+    // A clip being stopped too: until the thread has its stop, it may still be sending.
+    if (this.#voice !== undefined && !this.#over) senderThread.transition(this.#voice);
     this.#sealAgain();
     this.#fill();
   };
@@ -314,7 +315,6 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#stream.off('close', this.#onEnd);
     this.#stream.off('error', this.#onError);
     this.#connection.off('stateChange', this.#pump);
-    this.#connection.off('transitioned', this.#reseal);
     clearTimeout(this.#startWait);
     clearTimeout(this.#sessionLook);
     // A later error is nobody's business.
@@ -327,6 +327,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over) return;
     this.#over = true;
     this.#release();
+    this.#connection.off('transitioned', this.#reseal);
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
     this.#connection.setSpeaking(false);
     this.#onOver(this);
