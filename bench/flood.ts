@@ -15,12 +15,11 @@ import { readFileSync } from 'node:fs';
 import { Client, Events, MessageFlags } from 'discord.js';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { startBotProcess, type BotProcess } from '@saybot/local-discord';
+import { freePort, startBotProcess, type BotProcess } from '@saybot/local-discord';
 import { heapFlags } from '../src/app/shard/heap-flags.ts';
 import { boundedClientOptions } from '../src/app/saybot.ts';
 import { BASE_INTENTS } from '../src/app/intents.ts';
@@ -138,15 +137,6 @@ async function inProcess(servers: Servers): Promise<BotUnderTest> {
     complaints: () => bot.complaints().filter((line) => /"level":[456]\d/.test(line)),
     stop: () => bot.stop(),
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** CPU time (user + system) of a process, or of one of its threads, in ms, from /proc (clock ticks of 10 ms). */

@@ -105,10 +105,10 @@ async function countOne(servers: Servers, session: Session, sandbox: string, tex
     if (stage === 'packet' && isRtp(args[0])) packetLeaves();
     return (send as (...a: unknown[]) => void).apply(this, args);
   } as typeof send;
-  // The sender thread's first packets: one message carries every run of packets a turn of the main thread queued.
+  // The sender thread's first packets: written into the voice's ring, then one message wakes the thread to read them.
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
-    if (stage === 'packet' && (args[0] as { type?: unknown } | null)?.type === 'packets') packetLeaves();
+    if (stage === 'packet' && (args[0] as { type?: unknown } | null)?.type === 'wake') packetLeaves();
     return (post as (...a: unknown[]) => void).apply(this, args);
   } as typeof post;
   diagnostics.subscribe('undici:request:create', onRequest);

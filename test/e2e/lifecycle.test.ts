@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '@saybot/local-discord';
 import { fileURLToPath } from 'node:url';
 import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -82,12 +82,7 @@ describe('npm start', () => {
 
     // One start for both (each start is a Node process loading SayBot): ready, its health and metrics, then SIGTERM.
     it('starts, logs in, serves /healthz and /metrics on METRICS_PORT once ready, and on SIGTERM stops taking commands and exits 0 without logging a secret', async () => {
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port: free } = probe.address() as AddressInfo;
-          probe.close(() => resolve(free));
-        });
-      });
+      const port = await freePort();
       let health: unknown;
       let metrics = '';
       const result = await runNode(

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '@saybot/local-discord';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_RETRIES } from '../../src/core/api/client.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -9,15 +9,6 @@ const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 
 let h: Harness;
 let metricsUrl: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -62,6 +62,7 @@ describe('the sender thread', () => {
     await expect.poll(() => h.discord.botVoiceChannel(london.id)).toBeNull();
     const main = countMainThreadVoiceSends();
     await senderThread.stats(true);
+    const before = { ...senderThread.counts.messages };
     const text = 'Every packet from the sender thread.';
     const handle = await say(text);
     await handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
@@ -76,6 +77,16 @@ describe('the sender thread', () => {
     expect(stats.packets).toBe(words);
     expect(heard.dave?.plaintextFrames).toBe(0);
     expect(heard.nonceRepeats).toBe(0);
+    // Through the ring: nothing lost or overrun (RTP sequence numbers contiguous), and no message a packet (the port
+    // carried the session's control and a wake or two, far fewer than the packets).
+    const sequences = heard.packets.map((p) => p.sequence);
+    expect(sequences).toEqual(sequences.map((_, n) => ((sequences[0] as number) + n) & 0xffff));
+    const posted = Object.entries(senderThread.counts.messages).filter(([type, count]) => count !== before[type]);
+    expect(posted.map(([type]) => type).filter((type) => !['open', 'keys', 'wake', 'stats'].includes(type))).toEqual(
+      [],
+    );
+    const messages = posted.reduce((sum, [type, count]) => sum + count - (before[type] ?? 0), 0);
+    expect(messages).toBeLessThan(words / 5);
   });
 
   it('killed mid-reply: the voice reconnects with a new session, the reply goes on to its end, no nonce twice, one log line', async () => {

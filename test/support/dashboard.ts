@@ -1,11 +1,11 @@
 // The dashboard as a browser meets it, without a browser: the real bot (harness.ts) with DASHBOARD_URL set, the local
 // Discord's OAuth2, and an HTTP client over undici that keeps cookies as a browser does (per name; no redirects
 // followed), so a test logs in as any member and makes requests with or without its session, Origin or CSRF token.
-import { createServer } from 'node:net';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll } from 'vitest';
 import { Agent, request } from 'undici';
 import type { FakeGuildSpec, FakeMemberSpec } from '@saybot/local-discord/types.ts';
+import { freePort } from '@saybot/local-discord';
 import { startHarness, type Harness, type HarnessOptions } from './harness.ts';
 import { LOUNGE, SEOUL, SEOUL_TEXT } from './world.ts';
 
@@ -25,13 +25,7 @@ export function seoulWith(members: FakeMemberSpec[], preferredLocale = 'ko'): Fa
 export const CLIENT_SECRET = 'dashboard-test-secret-0123456789abcdef';
 
 /** A port free on 127.0.0.1 now (DASHBOARD_URL must be known before the dashboard listens). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 export interface DashboardHarness extends Harness {
   url: string;

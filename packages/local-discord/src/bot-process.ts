@@ -148,16 +148,26 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/**
+ * Ports handed to a process that binds them later are picked below the ephemeral range (Linux's starts at 32768,
+ * others' higher): a port the system gave to listen(0) is in that range, where any outgoing connection of the machine
+ * (a test's client of PostgreSQL, of the sandbox, of the gateway) may take it before the process binds it.
+ */
+const HANDED_PORTS = { from: 20_000, to: 32_000 } as const;
+
 /** A port P on 127.0.0.1 with P+1 .. P+count-1 free as well (METRICS_PORT for `count` shards). */
 export async function freePortRun(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const base = await listenOnce(0);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = HANDED_PORTS.from + Math.floor(Math.random() * (HANDED_PORTS.to - HANDED_PORTS.from - count));
     let ok = true;
-    for (let i = 1; i < count && ok; i++) ok = (await listenOnce(base + i).catch(() => -1)) !== -1;
+    for (let i = 0; i < count && ok; i++) ok = (await listenOnce(base + i).catch(() => -1)) !== -1;
     if (ok) return base;
   }
   throw new Error(`no run of ${count} free ports found`);
 }
+
+/** A port free on 127.0.0.1 now, for a process to bind later (DASHBOARD_PORT, METRICS_PORT). */
+export const freePort = (): Promise<number> => freePortRun(1);
 
 function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -72,7 +72,14 @@ export type { DaveGroupState } from './dave/group.ts';
 export type { VoiceCloseEntry } from './voice-gateway.ts';
 export type { ListenerStats as DaveListenerStats } from './dave/listener.ts';
 export { APP_ID, fakeToken } from './bot-identity.ts';
-export { freePortRun, startBotProcess, type BotProcess, type BotProcessOptions, type LogLine } from './bot-process.ts';
+export {
+  freePort,
+  freePortRun,
+  startBotProcess,
+  type BotProcess,
+  type BotProcessOptions,
+  type LogLine,
+} from './bot-process.ts';
 export { DEFAULT_PERMISSIONS, GatewayIntent } from './state.ts';
 export type { VoiceModeration } from './state.ts';
 export { FormRefusal } from './file-types.ts';

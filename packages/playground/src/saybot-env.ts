@@ -1,7 +1,6 @@
 // SayBot's environment against the local doubles: what an operator's .env holds, pointed at the local Discord and the
 // sandbox, its dashboard on (the playground's and the demo's one description of it). The store and the audio cache
 // go in the bot process's own folder (startBotProcess runs it in a fresh one).
-import { createServer, type AddressInfo } from 'node:net';
 import { APP_ID, type FakeDiscord } from '@saybot/local-discord';
 import type { Sandbox } from '@saybot/voice-sandbox';
 
@@ -47,10 +46,4 @@ export function saybotEnvironment(input: {
 }
 
 /** A port free on 127.0.0.1 now, for the dashboard (its URL must be known before SayBot starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '@saybot/local-discord';

@@ -2,7 +2,10 @@
 // sender owns for one voice session (from its IP discovery until the library lets the session go); a "clip" is one
 // clip's packets on a voice, numbered from 0 so that either side can say where the other should go on from.
 
-/** One clip's packets, DAVE-sealed already, from its packet `first` on. */
+/**
+ * One clip's packets, DAVE-sealed already, from its packet `first` on, as the main thread hands them to its side of
+ * the sender (SenderThread.queue), which writes them into the voice's ring (./packet-ring.ts).
+ */
 export interface PacketRun {
   voice: number;
   clip: number;
@@ -21,7 +24,13 @@ export const VoiceBarrier = {
   generation: 0,
   /** 1 while the thread checks a packet's generation and sends it (SenderThread.transition waits that out). */
   sending: 1,
-  length: 2,
+  /**
+   * The clip the thread is sending and the number of its next packet, written as a packet passes the generation check
+   * (before it goes): a DAVE transition seals copies from there on, never of a packet already sent (worker-clip.ts).
+   */
+  clip: 2,
+  next: 3,
+  length: 4,
 } as const;
 
 export type ToSender =
@@ -29,15 +38,26 @@ export type ToSender =
    * Opens a socket for a new voice session and runs IP discovery to the voice server at ip:port. `barrier` (shared
    * memory, VoiceBarrier's two Int32s) holds the voice's DAVE generation, raised by the main thread in the very turn
    * a DAVE transition executes (the thread reads it before each packet, with no message in between), and whether
-   * the thread is sending a packet this instant.
+   * the thread is sending a packet this instant. `ring` (./packet-ring.ts createRing) is where the main thread writes
+   * the voice's packets and each clip's end, in order.
    */
-  | { type: 'open'; voice: number; ip: string; port: number; ssrc: number; barrier: Int32Array }
+  | {
+      type: 'open';
+      voice: number;
+      ip: string;
+      port: number;
+      ssrc: number;
+      barrier: Int32Array;
+      ring: SharedArrayBuffer;
+    }
   /** The session's transport key and RTP starting point (session description); a new key starts a new nonce count. */
   | { type: 'keys'; voice: number; mode: string; key: Uint8Array; sequence: number; timestamp: number }
-  /** Packets to queue; a run whose packets are queued already replaces those not yet sent (sealed again). */
-  | { type: 'packets'; runs: PacketRun[] }
-  /** The clip has no more packets: closing silence follows its last, then `done` ('ended'). */
-  | { type: 'end'; voice: number; clip: number }
+  /**
+   * The voice's ring has packets and the thread slept with nothing to read (it said so in the ring): once a clip's
+   * start or after a pause, never a packet's. A clip's end comes through the ring (closing silence follows its last
+   * packet, then `done` 'ended'), as do copies sealed again after a DAVE transition (they follow those they replace).
+   */
+  | { type: 'wake'; voice: number }
   /** Drops the clip's packets not yet sent at once, without closing silence; `done` ('stopped') says how many went. */
   | { type: 'stop'; voice: number; clip: number }
   /** Holds the voice where it is (its session is not ready), or lets it go on. */

@@ -1,10 +1,11 @@
 // The main thread's side of the sender thread (sender-worker.ts): starts it, hands it voice sessions (their IP
-// discovery, keys and packets), routes its reports to the clips, and notices when it dies or stops reporting. Then
+// discovery, keys and packets: those written into each voice's ring in shared memory, ./packet-ring.ts, never posted),
+// routes its reports to the clips, and notices when it dies or stops reporting. Then
 // every voice it held is renewed (a new voice session: a new key, so no nonce is ever used twice with one) and each
 // clip goes on from its first packet not reported sent. One thread for the process, as one clock was before it.
 //
 // A worker thread rather than a child process: dgram works in a worker, so the thread opens each session's socket
-// itself at IP discovery and nothing has to be handed across; packets cross as transferable bytes without a pipe
+// itself at IP discovery and nothing has to be handed across; packets cross through shared memory without a pipe
 // and a serialiser; and it dies with SayBot, never left behind holding sockets (docs/decisions.md).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
@@ -17,6 +18,8 @@ import {
   type ToSender,
 } from './sender-messages.ts';
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
+import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
+import { SILENCE_FRAME } from './worker-voice.ts';
 
 /**
  * The thread's name (Linux shows it, cut to 15 bytes, in /proc/<pid>/task/<tid>/comm): an operator's `top -H` and the
@@ -31,6 +34,19 @@ const WATCH_MS = 500;
  * the barrier rose): microseconds, unless the thread is taken off the CPU mid-send.
  */
 const SEND_SETTLE_MS = 5;
+/**
+ * A writer that found a voice's ring full looks again after this long at most even unnotified (a held voice reads
+ * nothing for as long as it is held; a dead thread never notifies).
+ */
+const ROOM_LOOK_MS = 1_000;
+
+/** A packet (or, with none, its clip's end) waiting here for room in its voice's ring. */
+interface Waiting {
+  clip: number;
+  number: number;
+  generation: number;
+  packet: Uint8Array | undefined;
+}
 
 /** What a clip hears of its packets. */
 export interface ClipWatcher {
@@ -48,6 +64,17 @@ interface VoiceEntry {
   clips: Set<number>;
   /** Its DAVE generation, shared with the thread (see transition()). */
   barrier: Int32Array;
+  /** Where its packets go to the thread (./packet-ring.ts). */
+  ring: RingWriter;
+  /**
+   * What did not fit in the ring yet, in order. Bounded by the clips' lead (WorkerClip reads at most LEAD_PACKETS
+   * ahead of what was reported sent), as copies sealed again replace those waiting here.
+   */
+  waiting: Waiting[];
+  /** It waits for room in its ring now (one wait at a time). */
+  awaitingRoom: boolean;
+  /** The thread holds it (its session is not ready: hold()). */
+  held: boolean;
 }
 
 export interface SenderThreadOptions {
@@ -55,6 +82,16 @@ export interface SenderThreadOptions {
   worker?: URL;
   /** Default STALL_MS. */
   stallMs?: number;
+}
+
+/** What the main thread hands the thread, counted (tests: no message on the per-packet path). */
+export interface SenderCounts {
+  /** Messages posted to the thread, by type. */
+  messages: Record<string, number>;
+  /** Times a voice's ring was found full and the main thread waited for room. */
+  ringFull: number;
+  /** Packets longer than a ring's slot (no 20 ms Opus frame is), sent as silence in their place. */
+  oversized: number;
 }
 
 export class SenderThread {
@@ -66,8 +103,6 @@ export class SenderThread {
   readonly #voices = new Map<number, VoiceEntry>();
   readonly #byUdp = new WeakMap<object, number>();
   readonly #clips = new Map<number, { voice: number; watcher: ClipWatcher }>();
-  #runs: PacketRun[] = [];
-  #flushing = false;
   #lastHeard = 0;
   #lastWatch = 0;
   #watch: NodeJS.Timeout | undefined;
@@ -77,6 +112,9 @@ export class SenderThread {
   failovers = 0;
   /** Packets handed to the thread so far (sealed again ones included), for the benchmark. */
   handed = 0;
+  readonly counts: SenderCounts = { messages: {}, ringFull: 0, oversized: 0 };
+  /** The slots of each voice's ring opened from now (a power of two; tests make it small to fill it). */
+  ringSlots = RING_SLOTS;
   /**
    * Whether a thread started from now asks for real-time scheduling where the host allows it (./realtime.ts); the
    * benchmark turns it off for its ordinary-priority rows.
@@ -121,8 +159,9 @@ export class SenderThread {
     return worker;
   }
 
-  #post(message: ToSender, transfer: ArrayBuffer[] = []): void {
-    this.#start().postMessage(message, transfer);
+  #post(message: ToSender): void {
+    this.#start().postMessage(message);
+    this.counts.messages[message.type] = (this.counts.messages[message.type] ?? 0) + 1;
   }
 
   /** The thread of a live worker, for tests and the benchmark: the thread that sends. */
@@ -134,10 +173,21 @@ export class SenderThread {
   open(udp: object, remote: { ip: string; port: number }, ssrc: number, renew: () => void) {
     const id = this.#nextVoice++;
     const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
-    const entry: VoiceEntry = { id, renew, discovered: Promise.withResolvers(), clips: new Set(), barrier };
+    const ring = createRing(this.ringSlots);
+    const entry: VoiceEntry = {
+      id,
+      renew,
+      discovered: Promise.withResolvers(),
+      clips: new Set(),
+      barrier,
+      ring: new RingWriter(ring),
+      waiting: [],
+      awaitingRoom: false,
+      held: false,
+    };
     this.#voices.set(id, entry);
     this.#byUdp.set(udp, id);
-    this.#post({ type: 'open', voice: id, ip: remote.ip, port: remote.port, ssrc, barrier });
+    this.#post({ type: 'open', voice: id, ip: remote.ip, port: remote.port, ssrc, barrier, ring });
     return { voice: id, discovered: entry.discovered.promise };
   }
 
@@ -172,6 +222,19 @@ export class SenderThread {
     return generation;
   }
 
+  /**
+   * The number of `clip`'s next packet on `voice` as the thread last wrote it (0 before it sent any): what a DAVE
+   * transition seals again starts there rather than at the last packet reported sent, which lags by a report or
+   * more. Copies of packets already sent would take ring slots ahead of those still to go, and the thread's lead
+   * after the transition would be what is left of the ring (the test's ring of 4: none). It only grows while read, so
+   * the copies never start past a packet that has not gone.
+   */
+  nextToSend(voice: number, clip: number): number {
+    const entry = this.#voices.get(voice);
+    if (!entry || Atomics.load(entry.barrier, VoiceBarrier.clip) !== clip) return 0;
+    return Atomics.load(entry.barrier, VoiceBarrier.next);
+  }
+
   keys(voice: number, mode: string, key: Uint8Array, sequence: number, timestamp: number): void {
     this.#post({ type: 'keys', voice, mode, key, sequence, timestamp });
   }
@@ -197,38 +260,81 @@ export class SenderThread {
   }
 
   /**
-   * Queues packets; every run of one turn of the event loop (its I/O callbacks: many streams' packets, a report's
-   * refills) goes in one message.
+   * Queues packets: written into the voice's ring at once, as many as fit (the rest wait here for room). A run of
+   * packets sealed again after a DAVE transition follows those it replaces (the thread drops those, sealed before the
+   * transition), and replaces those still waiting here.
    */
   queue(run: PacketRun): void {
     this.handed += run.packets.length;
-    this.#runs.push(run);
-    if (this.#flushing) return;
-    this.#flushing = true;
-    setImmediate(() => {
-      this.#flushing = false;
-      this.#flushNow();
+    const entry = this.#voices.get(run.voice);
+    if (!entry) return;
+    // Those it replaces still waiting here go, and so does the clip's end if it waits: it follows the copies again
+    // (behind them, the thread would end the clip before they came).
+    let endWaiting = false;
+    if (entry.waiting.length > 0)
+      entry.waiting = entry.waiting.filter((w) => {
+        if (w.clip !== run.clip) return true;
+        if (w.packet === undefined) endWaiting = true;
+        return w.packet !== undefined && w.number < run.first;
+      });
+    run.packets.forEach((bytes, n) => {
+      let packet = bytes;
+      if (packet.length > SLOT_BYTES) {
+        this.counts.oversized += 1;
+        packet = SILENCE_FRAME;
+      }
+      entry.waiting.push({ clip: run.clip, number: run.first + n, generation: run.generation, packet });
     });
+    if (endWaiting) entry.waiting.push({ clip: run.clip, number: 0, generation: 0, packet: undefined });
+    this.#write(entry);
   }
 
+  /** The clip has no more packets: its end follows its last packet in the ring (closing silence, then 'done'). */
   end(voice: number, clip: number): void {
-    this.#flushNow();
-    this.#post({ type: 'end', voice, clip });
+    const entry = this.#voices.get(voice);
+    if (!entry) return;
+    entry.waiting.push({ clip, number: 0, generation: 0, packet: undefined });
+    this.#write(entry);
   }
 
+  /** Drops the clip's packets not sent (at once in the thread; those not written yet here). */
   stop(voice: number, clip: number): void {
-    this.#flushNow();
+    const entry = this.#voices.get(voice);
+    if (entry) entry.waiting = entry.waiting.filter((w) => w.clip !== clip);
     this.#post({ type: 'stop', voice, clip });
   }
 
+  /**
+   * Holds the voice where it is (its session is not ready) or lets it go on. The hold is the voice's, whichever clip
+   * asked: a clip over since must not leave the next one held. Posted only when it changes.
+   */
   hold(voice: number, held: boolean): void {
+    const entry = this.#voices.get(voice);
+    if (!entry || entry.held === held) return;
+    entry.held = held;
     this.#post({ type: 'hold', voice, held });
   }
 
-  #flushNow(): void {
-    const runs = this.#runs;
-    this.#runs = [];
-    if (runs.length > 0) this.#post({ type: 'packets', runs });
+  /** Writes what waits into the voice's ring; wakes the thread if it slept; waits for room if it is full. */
+  #write(entry: VoiceEntry): void {
+    const { ring, waiting } = entry;
+    let written = 0;
+    while (written < waiting.length) {
+      const next = waiting[written] as Waiting;
+      if (!ring.push(next.clip, next.number, next.generation, next.packet)) break;
+      written += 1;
+    }
+    if (written > 0) {
+      waiting.splice(0, written);
+      if (ring.wakeNeeded()) this.#post({ type: 'wake', voice: entry.id });
+    }
+    if (waiting.length === 0 || entry.awaitingRoom) return;
+    entry.awaitingRoom = true;
+    this.counts.ringFull += 1;
+    void ring.room(ROOM_LOOK_MS).then(() => {
+      entry.awaitingRoom = false;
+      if (this.#voices.get(entry.id) === entry) this.#write(entry);
+    });
   }
 
   /** The sender's figures since they were last reset; `reset` starts them afresh. */
@@ -323,7 +429,6 @@ export class SenderThread {
     this.#worker = undefined;
     if (this.#watch) clearInterval(this.#watch);
     this.#watch = undefined;
-    this.#runs = [];
     const voices = [...this.#voices.values()];
     this.#voices.clear();
     const clips = [...this.#clips.values()];

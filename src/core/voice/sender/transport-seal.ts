@@ -30,12 +30,15 @@ export interface NonceScratch {
   readonly nonce24: Buffer;
 }
 
+/** The sequence number after `sequence`, wrapping as RTP's does. */
+const nextSequence = (sequence: number): number => (sequence >= 0xffff ? 0 : sequence + 1);
+/** The timestamp one 20 ms packet after `timestamp`, wrapping as RTP's does. */
+const nextTimestamp = (timestamp: number): number =>
+  timestamp + TIMESTAMP_STEP >= 2 ** 32 ? 0 : timestamp + TIMESTAMP_STEP;
+
 /** The next sequence number and timestamp after one 20 ms packet, each wrapping as RTP's counters do. */
 export function nextPosition(sequence: number, timestamp: number): { sequence: number; timestamp: number } {
-  return {
-    sequence: sequence >= 0xffff ? 0 : sequence + 1,
-    timestamp: timestamp + TIMESTAMP_STEP >= 2 ** 32 ? 0 : timestamp + TIMESTAMP_STEP,
-  };
+  return { sequence: nextSequence(sequence), timestamp: nextTimestamp(timestamp) };
 }
 
 /** The datagram's length for a payload of `payloadBytes`: header, sealed payload and tag, nonce tail. */
@@ -93,11 +96,11 @@ export class TransportSeal {
   readonly mode: string;
   readonly #keyBytes: Uint8Array;
   readonly #key: KeyObject | undefined;
-  readonly #ssrc: number;
   #sequence: number;
   #timestamp: number;
   #nonce = 0;
   readonly #scratch: NonceScratch = { nonce12: Buffer.alloc(12), nonce24: Buffer.alloc(24) };
+  readonly #at: RtpPosition;
 
   constructor(mode: string, key: Uint8Array, ssrc: number, sequence: number, timestamp: number) {
     if (mode !== AES_GCM_MODE && mode !== XCHACHA_MODE)
@@ -105,9 +108,9 @@ export class TransportSeal {
     this.mode = mode;
     this.#keyBytes = new Uint8Array(key);
     this.#key = mode === AES_GCM_MODE ? createSecretKey(this.#keyBytes) : undefined;
-    this.#ssrc = ssrc;
     this.#sequence = sequence;
     this.#timestamp = timestamp;
+    this.#at = { sequence, timestamp, ssrc, nonce: 0 };
   }
 
   /** Whether `key` is this seal's key (the same session's description again keeps the nonce count). */
@@ -121,12 +124,25 @@ export class TransportSeal {
 
   /** The next datagram for `payload`; advances sequence, timestamp and nonce. */
   seal(payload: Uint8Array): Buffer {
+    const datagram = Buffer.allocUnsafe(datagramBytes(payload.length));
+    this.sealTo(datagram, payload);
+    return datagram;
+  }
+
+  /**
+   * The next datagram for `payload` written into `datagram` (at least datagramBytes long; the sender thread's own,
+   * reused); its length. Advances sequence, timestamp and nonce.
+   */
+  sealTo(datagram: Buffer, payload: Uint8Array): number {
     if (this.#nonce >= MAX_NONCE) throw new NonceExhaustedError();
     this.#nonce += 1;
-    const datagram = Buffer.allocUnsafe(datagramBytes(payload.length));
-    const at = { sequence: this.#sequence, timestamp: this.#timestamp, ssrc: this.#ssrc, nonce: this.#nonce };
-    sealInto(datagram, payload, at, this.mode, this.#key ?? this.#keyBytes, this.#scratch);
-    ({ sequence: this.#sequence, timestamp: this.#timestamp } = nextPosition(this.#sequence, this.#timestamp));
-    return datagram;
+    const at = this.#at;
+    at.sequence = this.#sequence;
+    at.timestamp = this.#timestamp;
+    at.nonce = this.#nonce;
+    const length = sealInto(datagram, payload, at, this.mode, this.#key ?? this.#keyBytes, this.#scratch);
+    this.#sequence = nextSequence(this.#sequence);
+    this.#timestamp = nextTimestamp(this.#timestamp);
+    return length;
   }
 }

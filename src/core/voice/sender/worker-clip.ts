@@ -35,6 +35,12 @@ export const START_LEAD_PACKETS = 15;
  */
 export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
+/**
+ * How soon a clip whose session is not ready looks again: DAVE's readiness (its group formed, a transition executed)
+ * usually comes with the library's 'transitioned' or a state change, but not always, and a clip held with no event
+ * to come would hold its guild's queue for good.
+ */
+export const SESSION_LOOK_MS = 50;
 
 /** Sessions whose keys the sender thread has, by the voice it was given to. */
 const keyed = new WeakMap<SenderConnectionData, number>();
@@ -53,7 +59,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   /** The clip's id with the sender thread (kept across voices). */
   #id: number | undefined;
   #voice: number | undefined;
-  #held = false;
+  /** While its session is not ready: a look again soon (readiness can come back without an event of the library's). */
+  #sessionLook: NodeJS.Timeout | undefined;
   /** Packets reported sent. */
   #confirmed = 0;
   /** Plain Opus frames from packet #base on, read from the stream and not reported sent. */
@@ -85,7 +92,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
   };
   readonly #reseal = (): void => {
     // First, in the turn the transition executes: the sender thread sends nothing sealed before it from now on.
-    if (this.#voice !== undefined && !this.#over && !this.#stopping) senderThread.transition(this.#voice);
+    // A clip being stopped too: until the thread has its stop, it may still be sending.
+    if (this.#voice !== undefined && !this.#over) senderThread.transition(this.#voice);
     this.#sealAgain();
     this.#fill();
   };
@@ -136,10 +144,11 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     const session = this.#session();
     if (this.#over) return;
     if (!session) {
-      if (this.#voice !== undefined && !this.#held) {
-        this.#held = true;
-        senderThread.hold(this.#voice, true);
-      }
+      if (this.#voice !== undefined) senderThread.hold(this.#voice, true);
+      this.#sessionLook ??= setTimeout(() => {
+        this.#sessionLook = undefined;
+        this.#fill();
+      }, SESSION_LOOK_MS);
       return;
     }
     const voice = senderThread.voiceOf(session.udp);
@@ -151,10 +160,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
       this.#resealDue = false;
       this.#postAgain(voice, session);
     }
-    if (this.#held) {
-      this.#held = false;
-      senderThread.hold(voice, false);
-    }
+    // The hold is the voice's: let go whoever held it (an earlier clip on this voice, over since).
+    senderThread.hold(voice, false);
     this.#read();
     const waiting = this.#base + this.#frames.length - this.#posted;
     if (waiting > 0 && this.#handOver(waiting)) {
@@ -227,7 +234,6 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
     this.#id = senderThread.watch(voice, this, this.#id);
     this.#voice = voice;
-    this.#held = false;
     this.#posted = this.#confirmed;
     this.#endPosted = false;
   }
@@ -243,9 +249,13 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#postAgain(this.#voice, session);
   }
 
-  /** Every frame not reported sent, sealed again: the sender replaces those still queued, skips those sent. */
+  /**
+   * Every frame the thread has not sent, sealed again (from its next packet: SenderThread.nextToSend); the thread drops
+   * the old ones still in its ring as it reads them.
+   */
   #postAgain(voice: number, session: ReadySession): void {
-    this.#post(voice, session, this.#base);
+    const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
+    this.#post(voice, session, Math.max(this.#base, next));
     this.#posted = this.#base + this.#frames.length;
   }
 
@@ -305,8 +315,8 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#stream.off('close', this.#onEnd);
     this.#stream.off('error', this.#onError);
     this.#connection.off('stateChange', this.#pump);
-    this.#connection.off('transitioned', this.#reseal);
     clearTimeout(this.#startWait);
+    clearTimeout(this.#sessionLook);
     // A later error is nobody's business.
     this.#stream.on('error', () => undefined);
     if (!this.#stream.destroyed) this.#stream.destroy();
@@ -317,6 +327,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over) return;
     this.#over = true;
     this.#release();
+    this.#connection.off('transitioned', this.#reseal);
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
     this.#connection.setSpeaking(false);
     this.#onOver(this);

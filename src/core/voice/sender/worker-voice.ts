@@ -1,9 +1,10 @@
-// One voice session in the sender thread: its UDP socket (from IP discovery on), its transport seal, the packets
-// queued ahead of time by the main thread, and its own clock: the first packet of a clip goes out the moment it is
+// One voice session in the sender thread: its UDP socket (from IP discovery on), its transport seal, the ring the
+// main thread writes its packets into ahead of time (./packet-ring.ts), and its own clock: the first packet of a clip goes out the moment it is
 // there, each next one 20 ms after the one before, wherever the main thread is meanwhile.
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
-import { VoiceBarrier, type PacketRun } from './sender-messages.ts';
+import { VoiceBarrier } from './sender-messages.ts';
+import { END_OF_CLIP, RingReader, SLOT_BYTES } from './packet-ring.ts';
 import { TransportSeal } from './transport-seal.ts';
 
 export const PERIOD_MS = 20;
@@ -14,10 +15,22 @@ export const CLOSING_SILENCE_FRAMES = 5;
 /** Discord's "silence" Opus frame (never DAVE-sealed: DAVE passes it as it is). */
 export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
 /**
- * Slots a clip may wait for packets sealed again after a DAVE transition before those slots count as missed (the
- * main thread's copies come within a turn or so of its event loop; a second covers a main thread held up long).
+ * Slots a clip passes empty waiting for packets sealed again after a DAVE transition before it stops waiting (then
+ * silence, counted missed, or its end): the main thread's copies come within a turn or so of its event loop; a second
+ * covers a main thread held up long.
  */
 export const STALE_GRACE_SLOTS = 50;
+/** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */
+const DATAGRAM_BYTES = SLOT_BYTES + 64;
+/** Datagram buffers a voice takes turns with. */
+const DATAGRAMS = Math.ceil(MAX_CATCH_UP_MS / PERIOD_MS) + 2;
+interface Datagram {
+  buffer: Buffer;
+  /** Views of `buffer` by length. */
+  views: Array<Buffer | undefined>;
+}
+const newDatagrams = (): Datagram[] =>
+  Array.from({ length: DATAGRAMS }, () => ({ buffer: Buffer.allocUnsafeSlow(DATAGRAM_BYTES), views: [] }));
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_MS = 5_000;
 
@@ -34,17 +47,15 @@ export interface VoiceListener {
 
 interface Clip {
   id: number;
-  /** Packets of it sent. */
+  /** Packets of it sent: the next one it sends is packet number `sent`. */
   sent: number;
-  /** Queued packets, the first being packet number `sent`. */
-  queue: Uint8Array[];
-  /** The DAVE generation each queued packet was sealed in (PacketRun.generation), beside it. */
-  generations: number[];
-  /** Slots in a row its next packet was sealed before a transition (its copy sealed again not here yet). */
+  /** Its packets sealed before a DAVE transition were dropped: their copies sealed again are on their way. */
+  awaitingCopy: boolean;
+  /** Slots in a row it passed empty waiting for those copies. */
   staleSlots: number;
   ended: boolean;
   closingLeft: number;
-  /** Slots in a row it had nothing queued. */
+  /** Slots in a row it had nothing to send. */
   idleSlots: number;
 }
 
@@ -53,10 +64,16 @@ export class WorkerVoice {
   readonly #socket: Socket;
   readonly #ssrc: number;
   readonly #listener: VoiceListener;
+  /** The packets the main thread wrote ahead (./packet-ring.ts). */
+  readonly #ring: RingReader;
   /** The voice's DAVE generation, raised by the main thread as a transition executes (SenderThread.transition). */
   readonly #barrier: Int32Array;
   #seal: TransportSeal | undefined;
+  #datagrams = newDatagrams();
+  #nextDatagram = 0;
   #clip: Clip | undefined;
+  /** Clips below this one are over here (stopped, ended or replaced): what the ring still holds of them is dropped. */
+  #floor = 0;
   /** When its next packet is due (performance.now()); undefined while it has nothing to send. */
   due: number | undefined;
   held = false;
@@ -68,11 +85,13 @@ export class WorkerVoice {
     id: number,
     ssrc: number,
     listener: VoiceListener,
+    ring: SharedArrayBuffer,
     barrier: Int32Array = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT)),
   ) {
     this.id = id;
     this.#ssrc = ssrc;
     this.#listener = listener;
+    this.#ring = new RingReader(ring);
     this.#barrier = barrier;
     this.#socket = createSocket('udp4');
     this.#socket.on('error', (error) => this.#lose(`voice socket error: ${error.message}`));
@@ -127,41 +146,9 @@ export class WorkerVoice {
     this.#seal = new TransportSeal(mode, key, this.#ssrc, sequence, timestamp);
   }
 
-  /** Queues a run of a clip's packets; packets of it already queued are replaced (sealed again), sent ones skipped. */
-  queue(run: PacketRun, now: number): void {
-    if (this.#closed) return;
-    let clip = this.#clip;
-    if (!clip || clip.id !== run.clip) {
-      // A new clip replaces one that is over (its closing silence is not owed: the next clip's words come instead).
-      if (clip) this.#listener.done(this, clip.id, clip.sent, 'stopped');
-      clip = {
-        id: run.clip,
-        sent: run.first,
-        queue: [],
-        generations: [],
-        staleSlots: 0,
-        ended: false,
-        closingLeft: CLOSING_SILENCE_FRAMES,
-        idleSlots: 0,
-      };
-      this.#clip = clip;
-    }
-    const from = Math.max(run.first, clip.sent);
-    for (let n = from; n < run.first + run.packets.length; n++) {
-      clip.queue[n - clip.sent] = run.packets[n - run.first] as Uint8Array;
-      clip.generations[n - clip.sent] = run.generation;
-    }
-    if (this.due === undefined && clip.queue.length > 0) this.due = now;
-  }
-
-  end(clip: number, now: number): void {
-    if (this.#clip?.id !== clip) return;
-    this.#clip.ended = true;
-    if (this.due === undefined) this.due = now;
-  }
-
   /** Drops the clip's unsent packets; `done` answers even when it is not here (it ended, or none of it came). */
   stop(clip: number): void {
+    this.#floor = Math.max(this.#floor, clip + 1);
     const current = this.#clip;
     if (current?.id !== clip) {
       this.#listener.done(this, clip, 0, 'stopped');
@@ -172,9 +159,21 @@ export class WorkerVoice {
     this.#listener.done(this, current.id, current.sent, 'stopped');
   }
 
-  /** Sends whatever is due by `now`; its next due time (or undefined when it has nothing to send). */
+  /**
+   * Sends whatever is due by `now`; its next due time, or undefined when it has nothing to send (then it sleeps, and
+   * the main thread's next write into its ring wakes it: SenderThread, 'wake').
+   */
   run(now: number): number | undefined {
     if (this.held || this.#closed || this.#seal === undefined) return undefined;
+    for (;;) {
+      if (this.due === undefined && !this.#ring.empty) this.due = now;
+      const due = this.#run(now);
+      if (due !== undefined || this.#closed) return due;
+      if (this.#ring.sleep()) return undefined;
+    }
+  }
+
+  #run(now: number): number | undefined {
     let due = this.due;
     while (due !== undefined && due <= now) {
       if (now - due > MAX_CATCH_UP_MS) {
@@ -182,26 +181,27 @@ export class WorkerVoice {
         this.#listener.skipped(skipped);
         due += skipped * PERIOD_MS;
       }
+      const found = this.#seek();
       const clip = this.#clip;
       if (!clip) {
         due = undefined;
         break;
       }
-      const packet = clip.queue[0];
-      if (packet !== undefined) {
-        if (this.#sendQueued(clip, packet, now - due)) {
+      if (found) {
+        if (this.#sendNext(clip, now - due)) {
           clip.sent += 1;
           clip.idleSlots = 0;
           clip.staleSlots = 0;
-        } else {
-          // Sealed with the keys of before a transition that has executed: a member who just joined could not
-          // decrypt it. Its copy sealed again is on its way; the slot passes empty (no silence: the words go on where
-          // they were), and counts as missed only past the grace.
-          clip.staleSlots += 1;
-          if (clip.staleSlots > STALE_GRACE_SLOTS) clip.idleSlots += 1;
-        }
+          clip.awaitingCopy = false;
+        } else clip.staleSlots += 1;
+      } else if (clip.awaitingCopy && clip.staleSlots < STALE_GRACE_SLOTS) {
+        // Its next packets were sealed with the keys of before a transition that has executed: a member who just
+        // joined could not decrypt them. Their copies sealed again are on their way; the slot passes empty (no
+        // silence: the words go on where they were).
+        clip.staleSlots += 1;
       } else if (!clip.ended) {
         // Late: held by silence (after its first packet only), as the library does; the main thread's lead ran out.
+        clip.awaitingCopy = false;
         clip.idleSlots += 1;
         if (clip.sent > 0) this.#transmit(SILENCE_FRAME, now - due, true, true);
         else {
@@ -210,10 +210,12 @@ export class WorkerVoice {
           break;
         }
       } else if (clip.closingLeft > 0 && clip.sent > 0) {
+        clip.awaitingCopy = false;
         clip.closingLeft -= 1;
         this.#transmit(SILENCE_FRAME, now - due, true, false);
       } else {
         this.#clip = undefined;
+        this.#floor = clip.id + 1;
         this.#listener.done(this, clip.id, clip.sent, 'ended');
         due = undefined;
         break;
@@ -226,17 +228,76 @@ export class WorkerVoice {
   }
 
   /**
-   * Sends the clip's next queued packet unless it was sealed before a DAVE transition that has executed (false).
-   * `sending` is marked before the generation is read and cleared once the packet went: a transition on the main
-   * thread either is seen here or waits for this send (SenderThread.transition), so none of the old keys leaves
-   * after it returned.
+   * Reads the ring up to the clip's next packet, dropping on the way what is not to be sent: slots of clips over here,
+   * copies of packets already sent, packets sealed before a DAVE transition that has executed (their copies follow).
+   * A slot of a later clip starts that clip (the one before it is over: stopped, or ended with its closing silence
+   * not owed, the next clip's words coming instead); an end-of-clip slot marks its clip ended. True when the slot at
+   * the head is the clip's next packet.
    */
-  #sendQueued(clip: Clip, packet: Uint8Array, lateMs: number): boolean {
+  #seek(): boolean {
+    const ring = this.#ring;
+    while (!ring.empty) {
+      const id = ring.clip;
+      if (id < this.#floor) {
+        ring.advance();
+        continue;
+      }
+      let clip = this.#clip;
+      if (!clip || id > clip.id) {
+        if (clip) this.#listener.done(this, clip.id, clip.sent, clip.ended ? 'ended' : 'stopped');
+        clip = {
+          id,
+          sent: ring.number,
+          awaitingCopy: false,
+          staleSlots: 0,
+          ended: false,
+          closingLeft: CLOSING_SILENCE_FRAMES,
+          idleSlots: 0,
+        };
+        this.#clip = clip;
+        this.#floor = id;
+      }
+      if (ring.bytes === END_OF_CLIP) {
+        clip.ended = true;
+        ring.advance();
+        continue;
+      }
+      // Only the clip's next packet is sent: a copy of one already sent (a transition's copies start at most at the
+      // next) or anything out of order is passed over, so no packet can go twice whatever the ring holds.
+      if (ring.number !== clip.sent) {
+        ring.advance();
+        continue;
+      }
+      if (ring.generation < Atomics.load(this.#barrier, VoiceBarrier.generation)) {
+        clip.awaitingCopy = true;
+        ring.advance();
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Sends the packet at the ring's head unless it was sealed before a DAVE transition that has executed (false: it is
+   * dropped, its copy follows). `sending` is marked before the generation is read and cleared once the packet went: a
+   * transition on the main thread either is seen here or waits for this send (SenderThread.transition), so none of
+   * the old keys leaves after it returned.
+   */
+  #sendNext(clip: Clip, lateMs: number): boolean {
+    const ring = this.#ring;
     Atomics.store(this.#barrier, VoiceBarrier.sending, 1);
     try {
-      if ((clip.generations[0] as number) < Atomics.load(this.#barrier, VoiceBarrier.generation)) return false;
-      clip.queue.shift();
-      clip.generations.shift();
+      if (ring.generation < Atomics.load(this.#barrier, VoiceBarrier.generation)) {
+        clip.awaitingCopy = true;
+        ring.advance();
+        return false;
+      }
+      // Where the main thread's copies sealed again start if a transition comes now (this packet goes).
+      Atomics.store(this.#barrier, VoiceBarrier.clip, clip.id);
+      Atomics.store(this.#barrier, VoiceBarrier.next, clip.sent + 1);
+      const packet = ring.take();
+      ring.advance();
       this.#transmit(packet, lateMs, false, false);
       return true;
     } finally {
@@ -244,9 +305,28 @@ export class WorkerVoice {
     }
   }
 
+  /**
+   * A datagram buffer nothing still reads (made once): dgram may send a turn later, so buffers take turns (a
+   * catch-up sends at most MAX_CATCH_UP_MS / PERIOD_MS + 1 in one run), and a socket that had to queue sends keeps
+   * its buffers while the voice takes new ones.
+   */
+  #nextBuffer(): Datagram {
+    if (this.#socket.getSendQueueCount() > 0) this.#datagrams = newDatagrams();
+    this.#nextDatagram = (this.#nextDatagram + 1) % DATAGRAMS;
+    return this.#datagrams[this.#nextDatagram] as Datagram;
+  }
+
   #transmit(payload: Uint8Array, lateMs: number, silence: boolean, underrun: boolean): void {
     const seal = this.#seal as TransportSeal;
-    this.#send(seal.seal(payload));
+    const datagram = this.#nextBuffer();
+    const length = seal.sealTo(datagram.buffer, payload);
+    // Its view of that length, made once: no new object a packet.
+    let view = datagram.views[length];
+    if (!view) {
+      view = datagram.buffer.subarray(0, length);
+      datagram.views[length] = view;
+    }
+    this.#send(view);
     this.#listener.sent(lateMs, silence, underrun);
   }
 

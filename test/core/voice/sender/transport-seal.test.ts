@@ -20,6 +20,19 @@ describe('TransportSeal', () => {
     });
   }
 
+  it('sealTo writes into a buffer the caller keeps (the sender thread reuses its own): the same datagram as seal', () => {
+    const key = new Uint8Array(randomBytes(32));
+    const fresh = new TransportSeal(AES_GCM_MODE, key, 7, 10, 20);
+    const reusing = new TransportSeal(AES_GCM_MODE, key, 7, 10, 20);
+    const buffer = Buffer.alloc(1_600, 0xaa);
+    for (const payload of [Buffer.from([0x78, 1, 2]), Buffer.from([0x78, 3])]) {
+      const length = reusing.sealTo(buffer, payload);
+      expect(buffer.subarray(0, length)).toEqual(fresh.seal(payload));
+      expect(decryptRtp(buffer.subarray(0, length), AES_GCM_MODE, key)?.payload).toEqual(payload);
+    }
+    expect(reusing.nonce).toBe(2);
+  });
+
   it('knows its own key again, and only its own', () => {
     const key = new Uint8Array(randomBytes(32));
     const seal = new TransportSeal(AES_GCM_MODE, key, 1, 0, 0);
