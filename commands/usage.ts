@@ -146,7 +146,7 @@ async function monthChart(
   const key = chartKey({
     guildId: interaction.guildId,
     locale,
-    at: new Date(),
+    at: report.at,
     budget: report.guild.budget,
     members: members.map((member) => member.name),
   });

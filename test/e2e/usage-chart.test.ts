@@ -13,6 +13,7 @@ const GUILD = '200000000000000071';
 const ALICE = '300000000000000701'; // Manage Server
 const BOB = '300000000000000702';
 const CAROL = '300000000000000703'; // owns the bot's application: the operator
+const DAVE = '300000000000000704';
 const VOICE_ID = 'voice-b-en-f-01';
 
 const guilds: FakeGuildSpec[] = [
@@ -20,6 +21,7 @@ const guilds: FakeGuildSpec[] = [
     { id: ALICE, username: 'alice', permissions: PermissionFlagsBits.ManageGuild },
     { id: BOB, username: 'bob' },
     { id: CAROL, username: 'carol' },
+    { id: DAVE, username: 'dave' },
   ]),
 ];
 
@@ -210,6 +212,20 @@ describe('/usage chart under the free-request rate', () => {
     expect(again.handle.responses.at(-1)?.files[0]?.data).toEqual(first.handle.responses.at(-1)?.files[0]?.data);
     // Another member asking for the same chart is served the one drawn.
     expect(pictures((await usage(ALICE, 'en-US')).handle)).toEqual(['usage-2025-03.png']);
+  });
+
+  it("keeps a chart for the hour by the bot's clock, not the machine's: asked again as the machine's hour turns, it is not drawn (nor rationed) again", async () => {
+    // Only Date is faked (timers run as they do): the machine's clock a second before an hour turns, then after it.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-01-01T10:59:59Z') });
+    try {
+      const first = await usage(DAVE, 'fr');
+      expect(pictures(first.handle)).toEqual(['usage-2025-03.png']);
+      vi.setSystemTime(new Date('2026-01-01T11:00:01Z'));
+      const again = await usage(DAVE, 'fr');
+      expect(pictures(again.handle)).toEqual(['usage-2025-03.png']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers in words, without a picture and saying why, when drawing would pass the member's free-request rate", async () => {

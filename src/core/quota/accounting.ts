@@ -194,6 +194,8 @@ export interface AccountingOptions {
 
 export interface UsageReport {
   month: string;
+  /** When it was made, by the accounting's clock (what a picture of it is kept by: /usage's chart). */
+  at: Date;
   /** When the monthly quota starts over: the service's date when it sent one, else the 1st of next month, UTC. */
   resetAt: Date;
   /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
@@ -733,6 +735,7 @@ export class Accounting {
     const used = told?.used ?? (mark === undefined ? bot.spent : limit);
     return {
       month,
+      at: now,
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
       exhaustedUntil: exhausted,
       guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },

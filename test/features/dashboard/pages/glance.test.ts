@@ -20,6 +20,7 @@ const SERVER: Membership = {
 function report(guild: { spent: number; budget: number }, member: { spentToday: number; budget: number }): UsageReport {
   return {
     month: '2026-11',
+    at: new Date('2026-11-15T12:00:00Z'),
     resetAt: new Date('2026-12-01T00:00:00Z'),
     guild: { ...guild, saved: 0 },
     botBudget: 0,
