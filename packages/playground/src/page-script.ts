@@ -223,6 +223,7 @@ export const PAGE_SCRIPT = `'use strict';
     writeHint();
     renderMessages();
     renderModal();
+    suggestIfWaiting();
   }
 
   /** What happened to the server, as the person's client shows it: SayBot no longer in it, or they removed from it. */
@@ -398,7 +399,7 @@ export const PAGE_SCRIPT = `'use strict';
     highlight(-1);
   }
 
-  input.addEventListener('input', () => {
+  function suggest() {
     const text = input.value;
     closeSuggestions();
     if (!text.startsWith('/') || command) return;
@@ -409,7 +410,12 @@ export const PAGE_SCRIPT = `'use strict';
         el('span', { text: '/' + c.name }), el('span', { class: 'description', text: c.description || '' })));
     }
     highlight(0);
-  });
+  }
+  input.addEventListener('input', suggest);
+  /** A '/' typed before the person's commands came (their state on its way): listed once they come. */
+  function suggestIfWaiting() {
+    if (input.value.startsWith('/') && !command && offered().length === 0) suggest();
+  }
 
   function pick(def) {
     command = { def, path: [], fields: new Map(), files: new Map() };

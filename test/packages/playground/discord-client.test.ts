@@ -576,6 +576,33 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     expect(pageErrors).toEqual([]);
   });
 
+  it("lists the commands for a '/' typed before the person's state came, once it comes", async () => {
+    const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
+    try {
+      const shown = await own.newPage();
+      const errors: string[] = [];
+      shown.on('pageerror', (error) => errors.push(error.message));
+      // Alice's state is held back until she typed '/' (a busy host's order of events).
+      const { promise: held, resolve: release } = Promise.withResolvers<void>();
+      await shown.route(
+        (url) => url.pathname === '/api/state' && url.searchParams.get('as') === ALICE.id,
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await shown.goto(server.url);
+      await shown.getByLabel('Who you are').selectOption(ALICE.id);
+      await shown.getByRole('textbox', { name: 'Message or slash command' }).fill('/say');
+      release();
+      await shown.locator('[data-command="say"]').click({ timeout: 20_000 });
+      await shown.locator('[data-option="text"]').waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('an autocomplete still to be asked when its command is dropped asks nothing and shows no error', async () => {
     // A context of its own whose timers the test moves on: the field asks 250 ms after the last key.
     const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
