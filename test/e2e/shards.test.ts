@@ -10,6 +10,7 @@ import { postgresBackend, postgresUnavailable, type Backend } from '../core/stor
 import { FakeDiscord, freePortRun, startBotProcess, type BotProcess, type LogLine } from '@saybot/local-discord';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support/harness.ts';
+import { watchLogs } from '../support/live-logs.ts';
 import { sample } from '../support/prometheus.ts';
 import { CLIENT_SECRET, DashboardClient } from '../support/dashboard.ts';
 
@@ -45,6 +46,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   let sandbox: Sandbox;
   let bot: BotProcess;
   let metricsPort: number;
+  let forgetLogs: (() => void) | undefined;
   let dashboardUrl: string;
   let token: string;
   // runCommand drives the local Discord alone; the bot runs elsewhere.
@@ -109,10 +111,13 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
         BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
       },
     });
+    // A failed test prints the shards' last log lines (test/support/failure-logs.ts).
+    forgetLogs = watchLogs(() => bot.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     await bot.waitForLine((l) => l['msg'] === 'every shard ready', 45_000);
   }, 60_000);
 
   afterAll(async () => {
+    forgetLogs?.();
     await bot?.stop();
     await sandbox?.close();
     await discord?.close();
@@ -198,7 +203,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     } finally {
       await store.budgets.set(G0.id, { guildMonthlyChars: null }, 'test');
     }
-  }, 40_000);
+  });
 
   it("a shard counts another process's live hold on the store against the server's budget, and not once it is released", async () => {
     const text = 'Held elsewhere for a moment.';
@@ -221,7 +226,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     } finally {
       await store.budgets.set(G0.id, { guildMonthlyChars: null }, 'test');
     }
-  }, 40_000);
+  });
 
   it('a used-up month seen by one shard is honoured by the other: while one shard probes, the other sends nothing', async () => {
     try {
@@ -232,7 +237,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
       sandbox.resumePaused();
       await store.quota.clearExhausted();
     }
-  }, 40_000);
+  });
 
   async function usedUpMonth(): Promise<void> {
     sandbox.injectFault({
