@@ -15,11 +15,23 @@ interface Step {
   args: string[];
 }
 
+/**
+ * The type check runs TypeScript 7, the compiler written in Go (installed as `typescript-7`; `typescript` stays 5.9
+ * for typescript-eslint, which needs its JavaScript API): a whole check from nothing takes 6 s of CPU against 18 s,
+ * and `npm test` runs on a clean checkout on two cores, where every second of CPU is one the tests wait for. One
+ * thread: beside the tests, more checkers only add CPU.
+ */
+const TYPECHECK: readonly string[] = [
+  path.join(root, 'node_modules', 'typescript-7', 'bin', 'tsc'),
+  '--noEmit',
+  '--singleThreaded',
+];
+
 const CHECKS: readonly Step[] = [
   {
     name: 'typecheck',
-    command: bin('tsc'),
-    args: ['--noEmit', '--incremental', '--tsBuildInfoFile', path.join(cache, 'tsconfig.tsbuildinfo')],
+    command: process.execPath,
+    args: [...TYPECHECK, '--incremental', '--tsBuildInfoFile', path.join(cache, 'tsconfig-7.tsbuildinfo')],
   },
   {
     name: 'lint',
@@ -28,6 +40,7 @@ const CHECKS: readonly Step[] = [
     // ESLint's cache keeps a file's verdict while only what it imports changed.
     args: ['.'],
   },
+  // Prettier parses with oxc (the plugin in .prettierrc.json): the same output, from nothing 13 s of CPU against 20 s.
   {
     name: 'format',
     command: bin('prettier'),
