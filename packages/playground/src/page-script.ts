@@ -399,10 +399,14 @@ export const PAGE_SCRIPT = `'use strict';
     highlight(-1);
   }
 
+  /** A '/' typed before the person's commands came (their state on its way): listed once they come. */
+  let awaitingCommands = false;
   function suggest() {
     const text = input.value;
     closeSuggestions();
+    awaitingCommands = false;
     if (!text.startsWith('/') || command) return;
+    awaitingCommands = slashCommands().length === 0;
     const wanted = text.slice(1).split(/\\s/)[0].toLowerCase();
     for (const c of slashCommands().filter((c) => c.name.startsWith(wanted)).slice(0, 25)) {
       suggestions.append(el('button', { type: 'button', role: 'option', id: 'command-' + c.name, tabindex: '-1',
@@ -412,9 +416,8 @@ export const PAGE_SCRIPT = `'use strict';
     highlight(0);
   }
   input.addEventListener('input', suggest);
-  /** A '/' typed before the person's commands came (their state on its way): listed once they come. */
   function suggestIfWaiting() {
-    if (input.value.startsWith('/') && !command && offered().length === 0) suggest();
+    if (awaitingCommands && slashCommands().length > 0) suggest();
   }
 
   function pick(def) {
@@ -448,6 +451,7 @@ export const PAGE_SCRIPT = `'use strict';
       options[active].click();
     } else if (e.key === 'Escape' && options.length > 0) {
       e.preventDefault();
+      // Closed by the person: not listed again until they type.
       closeSuggestions();
     } else if (e.key === 'Escape' && command) {
       e.preventDefault();

@@ -323,6 +323,11 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     await input().press('Escape');
     expect(await page.locator('[data-command]').count()).toBe(0);
     expect(await input().inputValue()).toBe('/s');
+    // ...and stays closed when the person's state comes again (the page asks for it every 0.7 s): two answers, so
+    // that the page has drawn at least one of them since the Escape.
+    for (let answers = 0; answers < 2; answers += 1)
+      await page.waitForResponse((response) => response.url().includes('/api/state'));
+    expect(await page.locator('[data-command]').count()).toBe(0);
     // A form SayBot sent closes on Escape too, and the message box has the focus again.
     await input().fill('/scene');
     await input().press('Enter');
