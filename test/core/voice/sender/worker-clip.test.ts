@@ -441,8 +441,9 @@ describe('a clip on the sender thread', () => {
       await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
       expect(events.ended).toHaveBeenCalledWith(cut);
       expect(runs.map((r) => [r.first, r.packets.length])).toEqual([[0, 3]]);
-      await vi.waitFor(() => expect(received.length).toBe(3 + 5), { timeout: 20_000 });
-      expect(payloads()).toEqual([...Array.from({ length: 3 }, (_, n) => `${n}@1`), ...Array(5).fill('silence')]);
+      // Its three frames once each and in order, then the closing silence; a slot covered with silence before its
+      // end came (a busy host: the error reaches the thread after its last frame went) is timing, as in wordsHeard.
+      expect(await wordsHeard(3)).toEqual(['0@1', '1@1', '2@1']);
       expect(clip.playedMs).toBe(3 * 20);
       c.close();
     });
