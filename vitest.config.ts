@@ -1,5 +1,6 @@
 import { globSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { FileOrder } from './test/support/file-order.ts';
 import { isFast, testKind, type TestKind } from './test/support/test-kinds.ts';
 
 // `npm run test:fast` sets SAYBOT_TEST_FAST: the unit files that start no thread, process or real-time audio, and the
@@ -30,9 +31,9 @@ export default defineConfig({
     // loaded once a worker, not once a file (that loading was about a third of the suite's CPU). Every file still
     // starts its own bot, local Discord and sandbox; `own-graph` files keep a graph of their own.
     isolate: false,
-    // Tests in a file run in a new order each time; files run longest first (vitest's own order: the last run's
-    // times, or the file's size without them), so that no long file starts last.
-    sequence: { shuffle: { files: false, tests: true } },
+    // Tests in a file run in a new order each time; files run longest first (test/support/file-order.ts: the last
+    // run's times, or on a clean checkout a quiet run's kept in the repository), so that no long file starts last.
+    sequence: { shuffle: { files: false, tests: true }, sequencer: FileOrder },
     projects: [
       {
         extends: true,
