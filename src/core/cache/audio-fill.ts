@@ -178,10 +178,11 @@ export class AudioFill {
   /** The whole part, once the body has ended (and the packets, if encoded to the end); rejects if the body failed. */
   readonly complete: Promise<CachedAudio>;
   readonly #bytes = new Replay<Buffer>();
-  readonly #packets = new Replay<Buffer>({ onRead: () => this.#pace() });
+  /** The packets of the encoder under way (a new one, from the first, once every listener left: see #pace). */
+  #packets = this.#newPackets();
   readonly #encoding: Readonly<OpusSettings>;
   #encoder: Readable | undefined;
-  /** Set when encoding stopped for good before the end (every listener left): the packets are not cached. */
+  /** Set when encoding stopped before the end (every listener left; a later one starts it anew): no packets cached. */
   #abandoned = false;
   #settleEncoding: () => void = noop;
   readonly #encodingSettled = new Promise<void>((resolve) => {
@@ -234,6 +235,10 @@ export class AudioFill {
     return this.#encoder !== undefined && !this.#encoder.destroyed && this.#encoder.isPaused() && !this.#packets.ended;
   }
 
+  #newPackets(): Replay<Buffer> {
+    return new Replay<Buffer>({ onRead: () => this.#pace() });
+  }
+
   /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
   #startEncoder(): void {
     if (this.#encoder) return;
@@ -241,17 +246,18 @@ export class AudioFill {
       encoding: this.#encoding,
     });
     this.#encoder = encoder;
+    const packets = this.#packets;
     encoder.on('data', (packet: Buffer) => {
-      this.#packets.push(packet);
+      packets.push(packet);
       this.#pace();
     });
     encoder.on('end', () => {
-      this.#packets.end();
+      packets.end();
       this.#settleEncoding();
     });
     encoder.on('error', (error: Error) => {
       // A format the player cannot encode is still a good file: the bytes are cached without packets.
-      this.#packets.fail(error);
+      packets.fail(error);
       if (error instanceof UnsupportedAudioError) this.#abandoned = true;
       this.#settleEncoding();
     });
@@ -263,6 +269,11 @@ export class AudioFill {
     if (!encoder || encoder.destroyed || this.#packets.ended) return;
     if (this.#packets.readers === 0) {
       this.#abandoned = true;
+      // A listener who comes after (the same part asked for again while its body still arrives: a reply stopped by a
+      // /leave, then said again) hears it from its first packet, from an encoder of its own: the packets this one
+      // made go with it, never replayed to a reader it would leave waiting for a packet that never comes.
+      this.#encoder = undefined;
+      this.#packets = this.#newPackets();
       encoder.destroy();
       this.#settleEncoding();
       return;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioFill, type CachedAudio } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
@@ -63,6 +63,32 @@ describe('AudioFill', () => {
     const whole = await fill.complete; // settles although nobody read to the end
     expect(whole.packets).toBeUndefined();
     expect(Buffer.concat(whole.audio).length).toBe(wav(3).length);
+  });
+
+  it('plays the whole part to a listener that comes after every listener before it left, the body still arriving', async () => {
+    // A reply stopped (a /leave) while its body streams, and the same text asked for again at once: the second
+    // request joins the same fill, and its listener must hear the part to its end, not what was encoded before
+    // the first listener left (e2e voice-rights: 20 packets, then the sender's 15 s of nothing).
+    const whole = wav(3);
+    const heard = await new AudioFill({ format: 'wav', body: Readable.from([whole]) }).part().packets().toArray();
+    const body = new PassThrough();
+    const fill = new AudioFill({ format: 'wav', body });
+    body.write(whole.subarray(0, whole.length / 2));
+    const first = fill.part().packets();
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    first.read();
+    first.destroy();
+    // Nobody listens now: its encoder stopped. Then a listener comes, and the rest of the body.
+    const second = fill.part().packets();
+    body.end(whole.subarray(whole.length / 2));
+    await fill.complete;
+    // A bound on a hang, not a figure: the packets of a 3 s part come within milliseconds once encoded.
+    const packets = await Promise.race([
+      second.toArray(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the listener got stuck')), 20_000)),
+    ]);
+    expect(packets.length).toBe(heard.length);
+    expect(Buffer.concat(packets)).toEqual(Buffer.concat(heard));
   });
 });
 
