@@ -309,6 +309,34 @@ describe('/leave and /join elsewhere', () => {
     await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
   });
 
+  it('says a reply whole when it is asked for again at once after a /leave stopped it, its audio still arriving', async () => {
+    // Its own text: a part cached by another case would come whole from the cache, with no fetch to join.
+    const story = 'Alice starts her story again, and this time it is heard from its start to its very end.';
+    // The service's body pauses part of the way through until resumePaused(): the second /say joins that fetch.
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 24_000, endpoint: 'tts' });
+    let again: Awaited<ReturnType<typeof say>>;
+    try {
+      const first = await say(ALICE.id, story);
+      await reply(first.handle, 'Speaking');
+      await expect.poll(() => h.sandbox.requests.some((r) => r.text === story && r.outcome === 'paused')).toBe(true);
+      const left = await runCommand(h, { guildId: GUILD, userId: MOVER.id, name: 'leave' });
+      expect(left.content).toBe(t('en-US', 'leave.left', { channel: `<#${VOICE}>` }));
+      await reply(first.handle, 'Stopped');
+      await expect.poll(() => h.discord.botVoiceChannel(GUILD), { timeout: 10_000 }).toBeNull();
+      h.discord.clearAudio(GUILD);
+      again = await say(ALICE.id, story);
+      await reply(again.handle, 'Speaking');
+    } finally {
+      h.sandbox.clearFaults();
+      h.sandbox.resumePaused();
+    }
+    // Seen once in a whole run: the second heard what the first had encoded (0.4 s), then nothing for 15 s.
+    await reply(again.handle, 'Spoke');
+    expect(h.sandbox.requests.filter((r) => r.text === story)).toHaveLength(1);
+    const heard = await h.discord.waitForAudio(GUILD);
+    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(story) - 0.1);
+  });
+
   it('lets a plain member make SayBot leave when only their own clip plays', async () => {
     const said = await say(CAROL.id, text);
     await reply(said.handle, 'Speaking');
