@@ -45,11 +45,13 @@ describe('JobThread', () => {
   });
 
   it("a new thread's start and its module's first load are not counted in its first job's limit (a slow host)", async () => {
+    // The load (CPU time of its own) is longer than the limit; the job itself answers at once, and a second is a
+    // bound for that answer beside a busy run (200 ms was passed once, both cores full).
     thread = new JobThread({
       worker: SLOW_LOAD,
-      workerData: { loadMs: 600 },
+      workerData: { loadMs: 1_500 },
       maxWaiting: 4,
-      timeoutMs: 200,
+      timeoutMs: 1_000,
       idleMs: 10,
       unavailable: (reason, message) => new JobUnavailableError(reason, message),
     });
