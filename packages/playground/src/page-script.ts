@@ -456,6 +456,10 @@ export const PAGE_SCRIPT = `'use strict';
     } else if (e.key === 'Escape' && command) {
       e.preventDefault();
       cancel();
+    } else if (e.key === 'Escape' && awaitingCommands) {
+      // Closed before it opened (the person's commands still on their way): not listed when they come.
+      e.preventDefault();
+      awaitingCommands = false;
     } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       // As Discord's message box: Enter sends, Shift+Enter makes a new line (and Enter while an IME composes is its).
       e.preventDefault();

@@ -608,6 +608,32 @@ describeInBrowser("the playground's page shows the server as Discord's client do
     }
   });
 
+  it("lists nothing for a '/' closed with Escape before the person's state came, once it comes", async () => {
+    const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
+    try {
+      const shown = await own.newPage();
+      const { promise: held, resolve: release } = Promise.withResolvers<void>();
+      const alices = (url: URL) => url.pathname === '/api/state' && url.searchParams.get('as') === ALICE.id;
+      await shown.route(alices, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await shown.goto(server.url);
+      await shown.getByLabel('Who you are').selectOption(ALICE.id);
+      const box = shown.getByRole('textbox', { name: 'Message or slash command' });
+      await box.fill('/');
+      await box.press('Escape');
+      release();
+      // Her state came and was drawn (her first answer, then another): the list stays closed, the '/' stays.
+      for (let answers = 0; answers < 2; answers += 1)
+        await shown.waitForResponse((response) => alices(new URL(response.url())));
+      expect(await shown.locator('[data-command]').count()).toBe(0);
+      expect(await box.inputValue()).toBe('/');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('an autocomplete still to be asked when its command is dropped asks nothing and shows no error', async () => {
     // A context of its own whose timers the test moves on: the field asks 250 ms after the last key.
     const own = await browser().newContext({ locale: 'en-US', timezoneId: 'UTC' });
