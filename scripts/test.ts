@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { bin, startChecks } from './checks.ts';
+import { verdict, type ProjectRun } from './test-verdict.ts';
 
 const PLAIN_REPORTER = './test/support/plain-summary-reporter.ts';
 const PLAIN_SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
@@ -23,11 +24,6 @@ function timesReport(projects: readonly string[]): string[] {
   if (folder === undefined || folder === '') return [];
   const file = path.resolve(folder, `${projects.join('+')}.json`);
   return ['--reporter=default', `--reporter=${PLAIN_REPORTER}`, '--reporter=json', `--outputFile.json=${file}`];
-}
-
-interface ProjectRun {
-  code: number;
-  counts: [number, number, number] | undefined;
 }
 
 /** Runs one vitest project, its lines passed through as they come, its own plain summary line kept back. */
@@ -68,18 +64,7 @@ const unit = runProject(['unit', 'own-graph']);
 const checksPassed = await checks.passed;
 const runs = [await wall, await unit];
 
-const total = runs.reduce<[number, number, number]>(
-  (sum, run) => (run.counts ? [sum[0] + run.counts[0], sum[1] + run.counts[1], sum[2] + run.counts[2]] : sum),
-  [0, 0, 0],
-);
-// A project that failed a test, ended without its summary (it crashed) or found nothing where a filter was given:
-// the run failed, whatever a child's exit code said.
-const failures = [
-  ...(checksPassed ? [] : ['the static checks failed: see their output above']),
-  ...(runs.some((run) => run.code !== 0 || run.counts === undefined) ? ['a vitest run failed or ended early'] : []),
-  ...(total[1] > 0 ? [`${total[1]} failed`] : []),
-  ...(extra.length > 0 && total[0] + total[1] + total[2] === 0 ? [`no test matched ${extra.join(' ')}`] : []),
-];
+const { failures, total } = verdict(checksPassed, runs, extra);
 for (const failure of failures) process.stdout.write(`\n${failure}`);
 process.stdout.write(`\n${total[0]} passed, ${total[1]} failed, ${total[2]} skipped\n`);
 const ok = failures.length === 0;
