@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { bin, startChecks } from './checks.ts';
+import { ownAsked, projectsAsked } from './test-projects.ts';
 import { verdict, type ProjectRun } from './test-verdict.ts';
 
 const PLAIN_REPORTER = './test/support/plain-summary-reporter.ts';
@@ -26,12 +27,19 @@ function timesReport(projects: readonly string[]): string[] {
   return ['--reporter=default', `--reporter=${PLAIN_REPORTER}`, '--reporter=json', `--outputFile.json=${file}`];
 }
 
-/** Runs one vitest project, its lines passed through as they come, its own plain summary line kept back. */
-function runProject(projects: readonly string[]): Promise<ProjectRun> {
+const asked = projectsAsked(extra);
+
+/**
+ * Runs vitest on its projects (those of them the caller named, if the caller named any: none, no run), its lines
+ * passed through as they come, its own plain summary line kept back.
+ */
+function runProject(own: readonly string[]): Promise<ProjectRun> {
+  const projects = ownAsked(own, asked.projects);
+  if (projects.length === 0) return Promise.resolve({ code: 0, counts: [0, 0, 0] });
   const args = [
     'run',
     ...projects.flatMap((p) => ['--project', p]),
-    ...(extra.length > 0 ? ['--passWithNoTests', ...extra] : []),
+    ...(extra.length > 0 ? ['--passWithNoTests', ...asked.rest] : []),
     ...timesReport(projects),
   ];
   return new Promise((resolve) => {
