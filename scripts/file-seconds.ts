@@ -27,8 +27,8 @@ const seconds: Record<string, number> = {};
 for (const name of readdirSync(folder).filter((file) => file.endsWith('.json'))) {
   const report = JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as Report;
   for (const file of report.testResults) {
-    const name = inRepository(file.name);
-    if (name !== undefined) seconds[name] = Math.round((file.endTime - file.startTime) / 100) / 10;
+    const inRepo = inRepository(file.name);
+    if (inRepo !== undefined) seconds[inRepo] = Math.round((file.endTime - file.startTime) / 100) / 10;
   }
 }
 const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => a.localeCompare(b)));

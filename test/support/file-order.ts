@@ -17,15 +17,22 @@ export function knownSeconds(): Record<string, number> {
 
 const repoPath = (spec: TestSpecification): string => path.relative(ROOT, spec.moduleId).split(path.sep).join('/');
 
+/** Longer first; two unknown (infinite) times are equal, not NaN apart. */
+const compareLongestFirst = (a: number, b: number): number => (a === b ? 0 : b > a ? 1 : -1);
+
 export class FileOrder extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const known = knownSeconds();
-    const cached = (spec: TestSpecification) => this.ctx.cache.getTestSpecificationResult(spec);
-    const seconds = (spec: TestSpecification): number =>
-      cached(spec)?.duration !== undefined
-        ? cached(spec)!.duration / 1000
-        : (known[repoPath(spec)] ?? Number.MAX_VALUE);
-    const failed = (spec: TestSpecification): number => (cached(spec)?.failed === true ? 1 : 0);
+    // Each file's time (vitest's own, else the kept one, else none: first) and whether it failed last, read once.
+    const last = new Map(
+      files.map((spec) => {
+        const result = this.ctx.cache.getTestSpecificationResult(spec);
+        const ms = result?.duration ?? (known[repoPath(spec)] ?? Infinity) * 1000;
+        return [spec, { ms, failed: result?.failed === true ? 1 : 0 }] as const;
+      }),
+    );
+    const timeMs = (spec: TestSpecification): number => last.get(spec)?.ms ?? Infinity;
+    const failed = (spec: TestSpecification): number => last.get(spec)?.failed ?? 0;
     const order = (spec: TestSpecification): number => spec.project.config.sequence.groupOrder;
     return Promise.resolve(
       [...files].sort(
@@ -34,7 +41,7 @@ export class FileOrder extends BaseSequencer {
           a.project.name.localeCompare(b.project.name) ||
           Number(b.project.config.isolate) - Number(a.project.config.isolate) ||
           failed(b) - failed(a) ||
-          seconds(b) - seconds(a),
+          compareLongestFirst(timeMs(a), timeMs(b)),
       ),
     );
   }
