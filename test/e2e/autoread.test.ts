@@ -239,7 +239,7 @@ describe('auto-read', () => {
       ),
     );
     expect(notices[0]?.message['content']).not.toMatch(/\b30\b|you used/i);
-    expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+    expect((notices[0]?.raw as { allowed_mentions?: unknown } | undefined)?.allowed_mentions).toEqual({ parse: [] });
     // A message accepted again re-arms the notice: Alice's next refusal is announced once more.
     await post(h, ALICE, 'still over');
     await h.discord.waitForChannelMessage(

@@ -79,7 +79,7 @@ describe('the free voice as a fallback', () => {
     expect(notices[0]?.message['content']).toMatch(
       /^Reading on in the free voice `free-en-f` \(your budget for today is reached\)/,
     );
-    expect((notices[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+    expect((notices[0]?.raw as { allowed_mentions?: unknown } | undefined)?.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('auto-read with the month used up at the service (its 429): read on in the free voice, one notice, nothing billed', async () => {

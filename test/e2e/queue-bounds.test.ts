@@ -126,7 +126,7 @@ describe('bounded queues', () => {
         .channelMessages(TEXT)
         .filter((m) => m.message['content'] === t('en-US', 'autoread.behind'));
       expect(behind).toHaveLength(1);
-      expect((behind[0]?.raw as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
+      expect((behind[0]?.raw as { allowed_mentions?: unknown } | undefined)?.allowed_mentions).toEqual({ parse: [] });
       console.info(
         `[queue-bounds] 200 messages in ${floodSeconds.toFixed(1)} s: ${requested.length} read, ${200 - requested.length} dropped, ` +
           `${requested.length - requestedAtLastSend} still pending at the last send, ${billed} characters billed, max voice queue ${maxQueued}`,
