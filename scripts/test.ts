@@ -1,13 +1,12 @@
 // `npm test`: the static checks (scripts/checks.ts) and the suite's projects (vitest.config.ts) side by side, as two
 // vitest processes: `wall` (files that mostly wait: real-time audio, a browser, a child process) starts at once with
-// many files at a time; `unit` and `own-graph` (files that use the CPU) start when the checks but lint are done, one
-// file a core, so that CPU-bound work runs about as much at once as there are cores (lint, one process, alone beside
-// the wall files left a core idle for half a minute of a clean checkout's run). Arguments after `--` go to both vitest
+// many files at a time; `unit` and `own-graph` (files that use the CPU) start when the checks are done, one file a
+// core, so that CPU-bound work runs about as much at once as there are cores. Arguments after `--` go to both vitest
 // runs (a file filter, `-t`). Ends with one plain line, "N passed, N failed, N skipped", for the whole suite.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { bin, startChecks } from './checks.ts';
+import { bin, runChecks } from './checks.ts';
 import { ownAsked, projectsAsked } from './test-projects.ts';
 import { verdict, type ProjectRun } from './test-verdict.ts';
 
@@ -60,16 +59,14 @@ function runProject(own: readonly string[]): Promise<ProjectRun> {
 }
 
 // Every Node process of the run (vitest's workers, the bots, shards and servers the tests start, the checks' tsc and
-// eslint) keeps V8's compiled code in one folder and loads it from there the next time: on two cores the suite is
+// Prettier) keeps V8's compiled code in one folder and loads it from there the next time: on two cores the suite is
 // CPU-bound, and each process start compiled the same modules again (about 40 % of a bot's
 // start). node_modules/.cache is the repository's own, ignored by git; an owner's NODE_COMPILE_CACHE is kept.
 process.env['NODE_COMPILE_CACHE'] ??= path.resolve('node_modules/.cache/node-compile');
 
 const wall = runProject(['wall']);
-const checks = startChecks();
-await checks.allButLint;
+const checksPassed = await runChecks();
 const unit = runProject(['unit', 'own-graph']);
-const checksPassed = await checks.passed;
 const runs = [await wall, await unit];
 
 const { failures, total } = verdict(checksPassed, runs, extra);

@@ -16,7 +16,7 @@
 import { Buffer } from 'node:buffer';
 
 /** C0 control characters but tab and line breaks, and DEL. */
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
+// oxlint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** The most UTF-8 bytes of one word given to eSpeak NG: 30 kana or Hangul syllables, 90 Latin letters. */

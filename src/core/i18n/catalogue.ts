@@ -20,7 +20,7 @@ import { ko as coreKorean } from './ko.ts';
  * Every key of the catalogue. The core's part declares its keys here; a feature's strings module merges its own in:
  * `declare module '…/core/i18n/catalogue.ts' { interface Messages extends Record<keyof typeof en, string> {} }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- members: the core keys and the features' merges
+// oxlint-disable-next-line typescript/no-empty-object-type -- members: the core keys and the features' merges
 export interface Messages extends Record<keyof typeof coreEnglish, string> {}
 
 export type MessageKey = keyof Messages & string;

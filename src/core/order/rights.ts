@@ -10,7 +10,7 @@ import type { Revocation } from './revocation.ts';
  * the port without reading it; its fields are declared by the implementation (declaration merging:
  * src/features/speaking/gate-types.ts), so the core names nothing of Discord.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its fields are the implementation's
+// oxlint-disable-next-line typescript/no-empty-object-type -- its fields are the implementation's
 export interface OrderEffects {}
 
 /** The port's word on an order before it is accepted: allowed (its answer public, or the member's alone), or not. */

@@ -9,7 +9,7 @@ export type MemberField = readonly [name: string, declared: SettingDeclaration];
  * declarations (auto-read: how a member is named and whether they are read,
  * src/features/autoread/reading/member-reading.ts); the store maps them as declared (StoreFeatures.memberFields).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the features'
+// oxlint-disable-next-line typescript/no-empty-object-type -- its members are the features'
 export interface MemberFields {}
 
 export interface MemberDefaults extends SpeechSettings, MemberFields {

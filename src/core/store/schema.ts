@@ -14,7 +14,7 @@ type Int = number | null;
 type Settings = SpeechSettingColumns;
 
 /** The columns of the features' fields on member_defaults (MemberFields), added by declaration merging. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the features'
+// oxlint-disable-next-line typescript/no-empty-object-type -- its members are the features'
 export interface MemberFieldColumns {}
 
 export interface Database {

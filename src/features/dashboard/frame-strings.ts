@@ -8,7 +8,7 @@ import { ko } from './strings/frame-ko.ts';
 // registered when this module loads.
 
 declare module '../../core/i18n/catalogue.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys
   interface Messages extends Record<keyof typeof en, string> {}
 }
 

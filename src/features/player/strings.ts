@@ -9,7 +9,7 @@ import { ko } from './strings/ko.ts';
 // unregistered, whoever renders it.
 
 declare module '../../core/i18n/catalogue.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys
   interface Messages extends Record<keyof typeof en, string> {}
 }
 

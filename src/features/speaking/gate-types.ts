@@ -5,7 +5,7 @@
 import type { Guild, GuildMember, PermissionsBitField } from 'discord.js';
 
 declare module '../../core/order/rights.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are the speaking effects'
+  // oxlint-disable-next-line typescript/no-empty-object-type -- its members are the speaking effects'
   interface OrderEffects extends Effects {}
 }
 

@@ -8,7 +8,7 @@ import { ko } from './strings/ko.ts';
 // (or this module for its side effect), so no key of it is ever rendered unregistered, whoever renders it.
 
 declare module '../../core/i18n/catalogue.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- its members are this part's keys
+  // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys
   interface Messages extends Record<keyof typeof en, string> {}
 }
 

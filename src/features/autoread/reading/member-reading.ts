@@ -16,7 +16,7 @@ export interface MemberReading {
 }
 
 declare module '../../../core/store/member-defaults-store.ts' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges auto-read's fields into the core's
+  // oxlint-disable-next-line typescript/no-empty-object-type -- merges auto-read's fields into the core's
   interface MemberFields extends MemberReading {}
 }
 
