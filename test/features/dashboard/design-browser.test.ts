@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { keyboardProblems } from '../../support/keyboard.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -68,7 +68,7 @@ describeInBrowser('the dashboard as people use it', () => {
   });
   const browser = useBrowser();
 
-  /** A browser context logged in as `userId` (the consent page answered), at `width`, in `scheme`. */
+  /** A browser context logged in as `userId` (by request: no test here is about the login), at `width`. */
   async function loggedIn(userId: string, options: { width?: number; javaScript?: boolean } = {}) {
     shiftMs += 61_000;
     const context = await browser().newContext({
@@ -76,12 +76,9 @@ describeInBrowser('the dashboard as people use it', () => {
       viewport: { width: options.width ?? 1280, height: 800 },
       javaScriptEnabled: options.javaScript ?? true,
     });
+    await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     return { context, page };
   }
 
