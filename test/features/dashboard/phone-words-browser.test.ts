@@ -7,7 +7,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { MAX_PATTERN_LENGTH, MAX_WORD_LENGTH, exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
@@ -45,12 +45,10 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   async function loggedIn(userId: string, options: BrowserContextOptions) {
     shiftMs += 61_000;
     const context = await browser().newContext({ locale: 'en-US', ...options });
+    // By request: no test here is about the login; each opens its first page itself.
+    await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     return { context, page };
   }
 
@@ -60,6 +58,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
 
   it("badges the server's owner as its owner, a manager as a manager", async () => {
     const owner = await loggedIn(OWNER.id, DESK);
+    await owner.page.goto(h.url);
     expect((await owner.page.locator('.server-card .badge').textContent())?.trim()).toBe('owner');
     await owner.page.goto(`${h.url}${SERVER}/voices`);
     expect((await owner.page.locator('.side-server .badge').textContent())?.trim()).toBe('Owner');
@@ -78,6 +77,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     await owner.context.close();
 
     const manager = await loggedIn(MANAGER.id, DESK);
+    await manager.page.goto(h.url);
     expect((await manager.page.locator('.server-card .badge').textContent())?.trim()).toBe('manager');
     await manager.page.goto(`${h.url}${SERVER}/voices`);
     expect((await manager.page.locator('.side-server .badge').textContent())?.trim()).toBe('Manager');
