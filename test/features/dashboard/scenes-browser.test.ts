@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
 import { seriousViolations } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { linePitches } from '../../support/scene-audio.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -54,10 +54,9 @@ describeInBrowser('the Scenes page in a real browser', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) complaints.push(message.text());
     });
+    // Logged in by request (no test here is about the login), then to the page as a member goes: the list, the server.
+    await logInByRequest(context, h.url, MEMBER.id);
     await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(MEMBER.id);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     await page.getByRole('link', { name: 'Seoul' }).click();
     // On a phone the server's pages are in its menu, folded on the overview as on every page: opened first.
     await page.waitForURL(`${h.url}/servers/${SEOUL}`);
