@@ -5,7 +5,7 @@
 // reads with it.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { answerConsent, describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { booksSettled } from '../../support/books-settled.ts';
@@ -32,13 +32,14 @@ describeInBrowser('the studio in a real browser', () => {
   });
   const browser = useBrowser();
 
-  /** A fresh browser context logged in as `userId` through the consent page; on the server's `path` page. */
+  /** A fresh browser context logged in as `userId`; on the server's page that `link` names, by its links. */
   async function loggedIn(userId: string, link: string): Promise<Page> {
-    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
+    const context = await browser().newContext({ locale: 'en-US' });
+    // By request: no test here is about the login.
+    await logInByRequest(context, h.url, userId);
+    const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await answerConsent(page, userId);
     await page.getByRole('link', { name: 'Seoul' }).click();
     await page.getByRole('link', { name: link, exact: true }).click();
     return page;
