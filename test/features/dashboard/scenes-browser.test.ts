@@ -54,15 +54,10 @@ describeInBrowser('the Scenes page in a real browser', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) complaints.push(message.text());
     });
-    // Logged in by request (no test here is about the login), then to the page as a member goes: the list, the server.
+    // Logged in by request and the page opened by its address: no test here is about the login or the way to the
+    // page (the servers' list and the overview, each a page render, are walked by design-browser).
     await logInByRequest(context, h.url, MEMBER.id);
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Seoul' }).click();
-    // On a phone the server's pages are in its menu, folded on the overview as on every page: opened first.
-    await page.waitForURL(`${h.url}/servers/${SEOUL}`);
-    const menu = page.locator('details.side > summary');
-    if (await menu.isVisible()) await menu.click();
-    await page.getByRole('link', { name: 'Scenes' }).click();
+    await page.goto(`${h.url}/servers/${SEOUL}/scenes`);
     // The editor in place of the textarea, once the page's script has run.
     if (options.javaScriptEnabled !== false) await page.locator('.cm-content').waitFor();
     return page;
