@@ -32,16 +32,17 @@ describeInBrowser('the studio in a real browser', () => {
   });
   const browser = useBrowser();
 
-  /** A fresh browser context logged in as `userId`; on the server's page that `link` names, by its links. */
-  async function loggedIn(userId: string, link: string): Promise<Page> {
+  /**
+   * A fresh browser context logged in as `userId`, on the server's page at `path`: logged in by request and the page
+   * opened by its address, as no test here is about the login or the way to the page (the servers' list and the
+   * overview, each a page render, are walked by design-browser).
+   */
+  async function loggedIn(userId: string, path: 'voices' | 'month' | 'autoread'): Promise<Page> {
     const context = await browser().newContext({ locale: 'en-US' });
-    // By request: no test here is about the login.
     await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Seoul' }).click();
-    await page.getByRole('link', { name: link, exact: true }).click();
+    await page.goto(`${h.url}/servers/${SEOUL}/${path}`);
     return page;
   }
 
@@ -56,7 +57,7 @@ describeInBrowser('the studio in a real browser', () => {
       .toBeGreaterThan(0);
 
   it('shows a paid sample its price and requests it only on the click', async () => {
-    const page = await loggedIn(MANAGER.id, 'Voices');
+    const page = await loggedIn(MANAGER.id, 'voices');
     await page.getByRole('button', { name: `Hear ${FIRST_PAID}`, exact: true }).click();
     const pay = page.getByRole('button', { name: /^Play it \(\d+ characters\)$/ });
     await expect.poll(() => pay.count()).toBe(1);
@@ -71,7 +72,7 @@ describeInBrowser('the studio in a real browser', () => {
   it('a member hears two free voices and a cached one for nothing, picks one and is read in it', async () => {
     // The cached sample: made here (paid, by the manager) unless an earlier run of this test in the file made it.
     if (ttsFor(PAID_VOICE) === 0) {
-      const manager = await loggedIn(MANAGER.id, 'Voices');
+      const manager = await loggedIn(MANAGER.id, 'voices');
       await manager.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
       await manager.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
       await audioLoaded(manager);
@@ -86,7 +87,7 @@ describeInBrowser('the studio in a real browser', () => {
         (await runCommand(h, { guildId: SEOUL, userId: MEMBER.id, name: 'usage', locale: 'en-US' })).content,
       )?.[0];
     const todayBefore = await youToday();
-    const page = await loggedIn(MEMBER.id, 'Voices');
+    const page = await loggedIn(MEMBER.id, 'voices');
     await page.getByLabel('Language').selectOption({ label: 'English' });
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.locator('li.voice').count()).toBeGreaterThan(2);
@@ -141,7 +142,7 @@ describeInBrowser('the studio in a real browser', () => {
     const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
     const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
     expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
-    const page = await loggedIn(MANAGER.id, 'The month');
+    const page = await loggedIn(MANAGER.id, 'month');
     const today = new Date().toISOString().slice(0, 10);
     // Every character of this test run was spent today: today's bar is the server's month.
     await page.locator(`rect.hit[data-day="${today}"]`).first().hover();
@@ -178,7 +179,7 @@ describeInBrowser('the studio in a real browser', () => {
     expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
     expect(await spokenAfter(from)).toContain('cuts it short');
 
-    const page = await loggedIn(MANAGER.id, 'Auto-read');
+    const page = await loggedIn(MANAGER.id, 'autoread');
     expect(await page.locator('main').textContent()).toMatch(
       /Reading the chat of channel #\S+ aloud in voice channel lounge\./,
     );
