@@ -32,16 +32,27 @@ describeInBrowser('the studio in a real browser', () => {
   });
   const browser = useBrowser();
 
-  /**
-   * A fresh browser context logged in as `userId`, on the server's page at `path`: logged in by request and the page
-   * opened by its address, as no test here is about the login or the way to the page (the servers' list and the
-   * overview, each a page render, are walked by design-browser).
-   */
-  async function loggedIn(userId: string, path: 'voices' | 'month' | 'autoread'): Promise<Page> {
+  /** A browser context and tab logged in as `userId` (by request: no test here is about the login). */
+  async function newTab(userId: string): Promise<Page> {
     const context = await browser().newContext({ locale: 'en-US' });
     await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
+    return page;
+  }
+
+  /**
+   * `userId`'s tab, opened by the first test that asks and kept for the file (a new context and tab cost about as much
+   * Chromium as a page's render), on the server's page at `path` at a new context's size (1280 x 720). The page is
+   * opened by its address: no test here is about the way to it (the servers' list and the overview are walked by
+   * design-browser).
+   */
+  const tabs = new Map<string, Promise<Page>>();
+  async function loggedIn(userId: string, path: 'voices' | 'month' | 'autoread'): Promise<Page> {
+    const opened = tabs.get(userId) ?? newTab(userId);
+    tabs.set(userId, opened);
+    const page = await opened;
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(`${h.url}/servers/${SEOUL}/${path}`);
     return page;
   }
@@ -66,7 +77,6 @@ describeInBrowser('the studio in a real browser', () => {
     await pay.click();
     await audioLoaded(page);
     expect(ttsFor(FIRST_PAID)).toBe(1);
-    await page.close();
   });
 
   it('a member hears two free voices and a cached one for nothing, picks one and is read in it', async () => {
@@ -76,7 +86,6 @@ describeInBrowser('the studio in a real browser', () => {
       await manager.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
       await manager.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
       await audioLoaded(manager);
-      await manager.close();
     }
     // Only the samples' own requests count: another test's /say or auto-read may still be paying for its parts.
     const samplesAsked = () => h.sandbox.requests.filter((r) => r.text === SAMPLE_TEXT).length;
@@ -112,7 +121,6 @@ describeInBrowser('the studio in a real browser', () => {
     await expect
       .poll(() => page.getByRole('status').first().textContent())
       .toBe(`SayBot now speaks for you in ${PAID_VOICE} in this server.`);
-    await page.close();
 
     await startAutoRead(h, SEOUL, MANAGER.id, { text: SEOUL_TEXT, voice: LOUNGE });
     const from = h.sandbox.requests.length;
@@ -163,7 +171,6 @@ describeInBrowser('the studio in a real browser', () => {
         "(() => { const svg = document.querySelector('svg.chart'); return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; })()",
       );
     await expect.poll(scale).toBeGreaterThan(0.95);
-    await page.close();
   }, 90_000);
 
   it('a manager changes an auto-read setting on its page, and the running bot reads with it', async () => {
@@ -186,7 +193,6 @@ describeInBrowser('the studio in a real browser', () => {
     await page.getByLabel('max_length', { exact: true }).fill('20');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('longest message: 20 characters');
-    await page.close();
 
     from = h.sandbox.requests.length;
     expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
