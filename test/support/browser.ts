@@ -3,7 +3,10 @@
 // CI (the CI environment variable set) it fails instead, so a CI machine cannot pass by skipping.
 // `answerConsent(page, userId, action)`: on the local Discord's consent page, signs in as that user and clicks
 // Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
-import type { Browser, Page } from 'playwright-core';
+// `logInByRequest(context, dashboardUrl, userId)`: the same login (the dashboard's /login, the consent page's form
+// answered as that user, /callback) asked with the context's own cookies and no page rendered, for a test whose
+// subject is not the login.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BROWSER_INSTALL_HINT, findBrowser, launchBrowser } from '../../fixtures/browser.ts';
 
@@ -38,6 +41,20 @@ export async function answerConsent(
     page.waitForURL((url) => url.toString() !== consentUrl),
     page.getByRole('button', { name: action }).click(),
   ]);
+}
+
+export async function logInByRequest(context: BrowserContext, dashboardUrl: string, userId: string): Promise<void> {
+  const consent = await context.request.get(`${dashboardUrl}/login`);
+  const form = await consent.text();
+  const requestId = /name="request" value="([^"]+)"/.exec(form)?.[1];
+  if (!consent.ok() || requestId === undefined)
+    throw new Error(`no consent form at ${consent.url()}: ${consent.status()}`);
+  // Authorize: the redirect to /callback is followed, and the dashboard's own redirect after it, as a browser does.
+  const back = await context.request.post(new URL('/oauth2/authorize', consent.url()).href, {
+    form: { request: requestId, user_id: userId, action: 'authorize' },
+  });
+  if (back.url() !== `${dashboardUrl}/` || !back.ok())
+    throw new Error(`the login ended at ${back.url()}: ${back.status()}`);
 }
 
 let shared: Promise<Browser> | undefined;

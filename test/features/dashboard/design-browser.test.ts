@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { keyboardProblems } from '../../support/keyboard.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -68,7 +68,7 @@ describeInBrowser('the dashboard as people use it', () => {
   });
   const browser = useBrowser();
 
-  /** A browser context logged in as `userId` (the consent page answered), at `width`, in `scheme`. */
+  /** A new browser context logged in as `userId` (by request: no test here is about the login), at `width`. */
   async function loggedIn(userId: string, options: { width?: number; javaScript?: boolean } = {}) {
     shiftMs += 61_000;
     const context = await browser().newContext({
@@ -76,12 +76,28 @@ describeInBrowser('the dashboard as people use it', () => {
       viewport: { width: options.width ?? 1280, height: 800 },
       javaScriptEnabled: options.javaScript ?? true,
     });
+    await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    return { context, page };
+  }
+
+  /**
+   * One logged-in context and tab for each user and script setting, opened by the first test that asks and kept for
+   * the file (a new context and tab cost about as much Chromium as a page's render): each test gets it back as a new
+   * one would be, at `width` (800 tall), light (a new context's scheme), no theme chosen, and opens its first page.
+   * A test that ends the session (clears the cookies) logs in anew with `loggedIn`.
+   */
+  const sessions = new Map<string, ReturnType<typeof loggedIn>>();
+  async function session(userId: string, options: { width?: number; javaScript?: boolean } = {}) {
+    const javaScript = options.javaScript ?? true;
+    const key = `${userId} ${javaScript}`;
+    const opened = sessions.get(key) ?? loggedIn(userId, { javaScript });
+    sessions.set(key, opened);
+    const { context, page } = await opened;
+    await page.setViewportSize({ width: options.width ?? 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (javaScript && page.url().startsWith(h.url)) await page.evaluate("localStorage.removeItem('saybot-theme')");
     return { context, page };
   }
 
@@ -91,7 +107,7 @@ describeInBrowser('the dashboard as people use it', () => {
   }
 
   it('every page: no serious or critical axe violation at 1280 and 390 px in light and dark, every control reached by Tab in order with a visible focus, none scrolls sideways at 360 px', async () => {
-    const { context, page } = await loggedIn(MANAGER.id);
+    const { page } = await session(MANAGER.id);
     // 500 entries, so the dictionary is shown as it is on a busy server.
     await page.goto(`${h.url}${PAGES['dictionary']}`);
     const entries = Array.from({ length: 500 }, (_, i) => ({ word: `w${i}`, reading: `reading ${i}` }));
@@ -135,11 +151,10 @@ describeInBrowser('the dashboard as people use it', () => {
     expect(found).toEqual([]);
     expect(keyboard).toEqual([]);
     expect(wide).toEqual([]);
-    await context.close();
   }, 600_000);
 
   it("a member's pages: every control reached by Tab in order with a visible focus, on the page, at 1280 and 390 px", async () => {
-    const { context, page } = await loggedIn(MEMBER.id);
+    const { page } = await session(MEMBER.id);
     const problems: string[] = [];
     for (const name of ['servers', 'overview', 'voices', 'myvoice', 'scenes', 'month', 'mydata'] as const)
       for (const [width, height] of [
@@ -151,11 +166,10 @@ describeInBrowser('the dashboard as people use it', () => {
         for (const problem of await keyboardProblems(page)) problems.push(`${name} ${width}: ${problem}`);
       }
     expect(problems).toEqual([]);
-    await context.close();
   }, 300_000);
 
   it('on a phone: Voices at most three screens for a manager, the dictionary in pages, the menus by keyboard', async () => {
-    const { context, page } = await loggedIn(MANAGER.id, { width: 390 });
+    const { page } = await session(MANAGER.id, { width: 390 });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${h.url}${PAGES['voices']}`);
     const voicesScreens = await screens(page);
@@ -208,12 +222,11 @@ describeInBrowser('the dashboard as people use it', () => {
     await page.locator('#theme-switch').click();
     await page.locator('#theme-switch').click();
     await poll(() => theme(page)).toBe('auto');
-    await context.close();
   }, 300_000);
 
   it('a saved change confirms beside its button with script, and comes back as a page without (and no theme switch)', async () => {
     for (const javaScript of [true, false]) {
-      const { context, page } = await loggedIn(MEMBER.id, { javaScript });
+      const { page } = await session(MEMBER.id, { javaScript });
       await page.goto(`${h.url}${PAGES['myvoice']}`);
       const url = page.url();
       // The theme switch needs the script: without it, the page offers no control that does nothing.
@@ -228,12 +241,11 @@ describeInBrowser('the dashboard as people use it', () => {
         expect(page.url()).toBe(url);
         await poll(() => page.locator('#myvoice-current').textContent()).toContain('voice-b-en-m-01');
       } else expect(await status.evaluate((node) => node.classList.contains('notice'))).toBe(true);
-      await context.close();
     }
   }, 180_000);
 
   it('an on/off setting is a switch showing its value: saved inline when flipped (click or Space), kept after a reload; without script sent with its form', async () => {
-    const { context, page } = await loggedIn(MANAGER.id);
+    const { page } = await session(MANAGER.id);
     await page.goto(`${h.url}${PAGES['autoread']}`);
     // read_bots is off by default, announce too: each flipped once, by the mouse and by the keyboard.
     const readBots = page.getByRole('switch', { name: 'read_bots' });
@@ -251,10 +263,9 @@ describeInBrowser('the dashboard as people use it', () => {
     await page.reload();
     expect([await readBots.isChecked(), await announce.isChecked()]).toEqual([!readBotsBefore, !announceBefore]);
     expect(page.url()).toBe(`${h.url}${PAGES['autoread']}`);
-    await context.close();
 
     // Without script: Space flips the box, the form's button sends it, the page comes back showing the new value.
-    const plain = await loggedIn(MEMBER.id, { javaScript: false });
+    const plain = await session(MEMBER.id, { javaScript: false });
     await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
     const readMe = plain.page.getByRole('switch', { name: 'read_me' });
     expect(await readMe.isChecked()).toBe(true);
@@ -264,13 +275,12 @@ describeInBrowser('the dashboard as people use it', () => {
     await poll(() => plain.page.getByRole('status').textContent()).toContain('auto-read does not read you');
     await plain.page.goto(`${h.url}${PAGES['myvoice']}`);
     expect(await plain.page.getByRole('switch', { name: 'read_me' }).isChecked()).toBe(false);
-    await plain.context.close();
   }, 180_000);
 
   it("a switch saves only itself and the form's Save only what was changed on the page: a change made elsewhere since the page loaded stays", async () => {
     // With script: two tabs of the same manager; the second turns autojoin over, then the first (loaded before that)
     // flips announce.
-    const { context, page } = await loggedIn(MANAGER.id);
+    const { context, page } = await session(MANAGER.id);
     await page.goto(`${h.url}${PAGES['autoread']}`);
     const other = await context.newPage();
     await other.goto(`${h.url}${PAGES['autoread']}`);
@@ -286,10 +296,10 @@ describeInBrowser('the dashboard as people use it', () => {
     );
     await page.reload();
     expect(await autojoin(page).isChecked()).toBe(!autojoinBefore);
-    await context.close();
+    await other.close();
 
     // Without script: the whole form is posted, yet only the field changed on this page is applied.
-    const first = await loggedIn(MANAGER.id, { javaScript: false });
+    const first = await session(MANAGER.id, { javaScript: false });
     await first.page.goto(`${h.url}${PAGES['autoread']}`);
     const second = await first.context.newPage();
     await second.goto(`${h.url}${PAGES['autoread']}`);
@@ -302,7 +312,7 @@ describeInBrowser('the dashboard as people use it', () => {
     await first.page.getByRole('button', { name: 'Save the settings' }).click();
     await poll(() => first.page.getByRole('status').textContent()).toContain('Auto-read settings changed');
     expect(await readBots(first.page).isChecked()).toBe(!readBotsBefore);
-    await first.context.close();
+    await second.close();
   }, 180_000);
 
   it('a refused inline save says why and puts the switch back as saved (the session ended: 403)', async () => {
@@ -327,7 +337,7 @@ describeInBrowser('the dashboard as people use it', () => {
   }, 180_000);
 
   it("shows the server's icon and the manager's avatar from Discord's CDN (the local one here), initials for the member", async () => {
-    const { context, page } = await loggedIn(MANAGER.id);
+    const { page } = await session(MANAGER.id);
     const answer = await page.goto(`${h.url}${PAGES['voices']}`);
     const cdn = h.discord.cdnUrl;
     expect(answer?.headers()['content-security-policy']).toContain(`img-src 'self' ${cdn}`);
@@ -335,7 +345,6 @@ describeInBrowser('the dashboard as people use it', () => {
     expect(await icon.getAttribute('src')).toMatch(new RegExp(`^${cdn}/icons/${SEOUL}/[0-9a-f]{32}\\.png`));
     await poll(() => icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
     expect(await page.locator('.account img.pic').getAttribute('src')).toContain(`${cdn}/avatars/${MANAGER.id}/`);
-    await context.close();
 
     const member = await loggedIn(NEWCOMER.id);
     await member.page.goto(`${h.url}${PAGES['voices']}`);

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { keyboardProblems } from '../../support/keyboard.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
@@ -35,12 +35,9 @@ describeInBrowser("a server's first page at a glance, in a browser", () => {
   async function loggedIn(userId: string): Promise<Page> {
     shiftMs += 61_000;
     const context = await browser().newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
-    return page;
+    // By request: no test here is about the login; each opens its first page itself.
+    await logInByRequest(context, h.url, userId);
+    return context.newPage();
   }
 
   /** axe at both widths in both schemes, the keyboard at both widths, sideways at 360 px: the problems, a line each. */
@@ -72,6 +69,7 @@ describeInBrowser("a server's first page at a glance, in a browser", () => {
     expect(Number(spent.replaceAll(',', ''))).toBeGreaterThan(0);
 
     const page = await loggedIn(MEMBER.id);
+    await page.goto(h.url);
     await page.getByRole('link', { name: 'Seoul' }).click();
     await poll(() => page.getByRole('heading', { name: 'At a glance' }).isVisible()).toBe(true);
     const month = page.getByRole('link', { name: /^This server this month/ });
@@ -129,11 +127,8 @@ describeInBrowser("a server's first page at a glance, in a browser", () => {
       hasTouch: true,
       isMobile: true,
     });
+    await logInByRequest(context, h.url, MEMBER.id);
     const page = await context.newPage();
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(MEMBER.id);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     await page.goto(`${h.url}${home}`);
     const heading = page.getByRole('heading', { name: 'At a glance' });
     await poll(() => heading.isVisible()).toBe(true);

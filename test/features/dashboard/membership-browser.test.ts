@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { PermissionFlagsBits } from 'discord.js';
 import { expect, it } from 'vitest';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { SEOUL } from '../../support/world.ts';
 
@@ -45,24 +45,20 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
     return { context, page };
   }
 
-  /** A fresh browser logged in as `userId` through the consent page, on the servers' list. */
+  /** A fresh browser logged in as `userId` (by request: the login is not what these tests look at), on no page yet. */
   async function loggedIn(userId: string): Promise<{ context: BrowserContext; page: Page }> {
     // A minute on before each login: the file logs in more often than the dashboard's ten logins a minute from one
     // address, and each test must pass whatever ran before it (a login forgets the member's views anyway).
     shiftMs += 61_000;
     const opened = await newBrowser();
-    const { page } = opened;
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
+    await logInByRequest(opened.context, h.url, userId);
     return opened;
   }
 
-  /** The status each page answers the browser with, opened by its address. */
-  async function statuses(page: Page, paths: readonly string[]): Promise<number[]> {
+  /** The status each page answers the browser with, asked by its address with the browser's cookies (not rendered). */
+  async function statuses(context: BrowserContext, paths: readonly string[]): Promise<number[]> {
     const found: number[] = [];
-    for (const path of paths) found.push((await page.goto(`${h.url}${path}`))?.status() ?? 0);
+    for (const path of paths) found.push((await context.request.get(`${h.url}${path}`)).status());
     return found;
   }
 
@@ -79,13 +75,15 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
   it('a member kicked from the server loses its list entry and every page once SayBot asks Discord again', async () => {
     const { context, page } = await loggedIn(KICKED.id);
     expect(await listsSeoul(page)).toBe(true);
-    expect(await statuses(page, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 200));
+    expect(await statuses(context, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 200));
     expect(await exportStatus(context)).toBe(200);
 
     h.discord.removeMember(SEOUL, KICKED.id);
     shiftMs += PAST_THE_WINDOW_MS;
 
-    expect(await statuses(page, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
+    expect(await statuses(context, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
+    // The last of them as the browser shows it.
+    await page.goto(`${h.url}${EVERY_PAGE.at(-1)}`);
     expect(await page.getByText('There is no such page, or it is not yours to see.').count()).toBe(1);
     expect(await exportStatus(context)).toBe(404);
     expect(await listsSeoul(page)).toBe(false);
@@ -94,7 +92,7 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
 
   it('a banned member whose change Discord answers with Unknown Member loses every page at once', async () => {
     const { context, page } = await loggedIn(BANNED.id);
-    expect(await statuses(page, [`${server}/myvoice`])).toEqual([200]);
+    expect((await page.goto(`${h.url}${server}/myvoice`))?.status()).toBe(200);
 
     h.discord.removeMember(SEOUL, BANNED.id, 'ban');
     // A change is asked of Discord before it is made: Unknown Member. The pages then close with no time passing.
@@ -103,7 +101,7 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
       page.getByRole('button', { name: 'Clear all my settings' }).click(),
     ]);
     expect(cleared.status()).toBe(404);
-    expect(await statuses(page, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
+    expect(await statuses(context, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
     expect(await exportStatus(context)).toBe(404);
     expect(await listsSeoul(page)).toBe(false);
     await context.close();
@@ -111,21 +109,21 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
 
   it('a kicked member who logs in again opens none of the pages by typing their address', async () => {
     const first = await loggedIn(RETURNING.id);
-    expect(await statuses(first.page, [server])).toEqual([200]);
+    expect(await statuses(first.context, [server])).toEqual([200]);
     h.discord.removeMember(SEOUL, RETURNING.id);
     await first.context.close();
 
     // At once, no time passing: a new login starts from what Discord says now.
     const { context, page } = await loggedIn(RETURNING.id);
     expect(await listsSeoul(page)).toBe(false);
-    expect(await statuses(page, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
+    expect(await statuses(context, EVERY_PAGE)).toEqual(EVERY_PAGE.map(() => 404));
     expect(await exportStatus(context)).toBe(404);
     await context.close();
   }, 120_000);
 
   it("a manager whose Manage Server was taken loses the managers' pages on the next view past the window", async () => {
     const { context, page } = await loggedIn(DEMOTED.id);
-    expect(await statuses(page, MANAGER_PAGES)).toEqual(MANAGER_PAGES.map(() => 200));
+    expect(await statuses(context, MANAGER_PAGES)).toEqual(MANAGER_PAGES.map(() => 200));
     await page.goto(`${h.url}${server}/month`);
     expect(await page.locator(`form[action="${server}/month/budgets"]`).count()).toBe(1);
     // The overview's figures: the managers' two (the budgets, auto-read) among them.
@@ -135,10 +133,10 @@ describeInBrowser('membership on the dashboard, and whose login a code is', () =
     h.discord.setMemberRoles(SEOUL, DEMOTED.id, []);
     shiftMs += PAST_THE_WINDOW_MS;
 
-    expect(await statuses(page, MANAGER_PAGES)).toEqual(MANAGER_PAGES.map(() => 403));
+    expect(await statuses(context, MANAGER_PAGES)).toEqual(MANAGER_PAGES.map(() => 403));
     expect(await exportStatus(context)).toBe(403);
     // Still a member: their own pages open, without the managers' links or the budgets' form.
-    expect(await statuses(page, MEMBER_PAGES)).toEqual(MEMBER_PAGES.map(() => 200));
+    expect(await statuses(context, MEMBER_PAGES)).toEqual(MEMBER_PAGES.map(() => 200));
     await page.goto(`${h.url}${server}`);
     expect(await page.getByRole('link', { name: 'Dictionary' }).count()).toBe(0);
     expect(await page.locator('#glance-budgets-item, #glance-autoread-item').count()).toBe(0);

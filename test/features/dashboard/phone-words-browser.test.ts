@@ -7,7 +7,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { MAX_PATTERN_LENGTH, MAX_WORD_LENGTH, exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
@@ -45,13 +45,24 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   async function loggedIn(userId: string, options: BrowserContextOptions) {
     shiftMs += 61_000;
     const context = await browser().newContext({ locale: 'en-US', ...options });
+    // By request: no test here is about the login; each opens its first page itself.
+    await logInByRequest(context, h.url, userId);
     const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(userId);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
     return { context, page };
+  }
+
+  /**
+   * The manager's phone: one context and tab opened by the first test that asks and kept for the file (three tests
+   * use it; a new context and tab cost about as much Chromium as a page's render), given back at the phone's size;
+   * each test opens its own first page.
+   */
+  let managerPhone: ReturnType<typeof loggedIn> | undefined;
+  async function managersPhone() {
+    managerPhone ??= loggedIn(MANAGER.id, PHONE);
+    const opened = await managerPhone;
+    await opened.page.setViewportSize({ width: 390, height: 844 });
+    return opened;
   }
 
   /** Every emoji (Extended_Pictographic) in the page's text. */
@@ -59,25 +70,31 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     page.evaluate<string[]>('[...document.body.innerText.matchAll(/\\p{Extended_Pictographic}/gu)].map((m) => m[0])');
 
   it("badges the server's owner as its owner, a manager as a manager", async () => {
+    // No page shows an emoji: its icons are its own drawings, which need no font. Each page is loaded once, its
+    // badge (the list's and Voices') read on the same load.
+    const shown: string[] = [];
+    const noEmoji = async (path: string) => {
+      for (const glyph of await emoji(owner.page)) shown.push(`${path}: ${glyph}`);
+    };
     const owner = await loggedIn(OWNER.id, DESK);
+    await owner.page.goto(h.url);
     expect((await owner.page.locator('.server-card .badge').textContent())?.trim()).toBe('owner');
+    await noEmoji('/');
     await owner.page.goto(`${h.url}${SERVER}/voices`);
     expect((await owner.page.locator('.side-server .badge').textContent())?.trim()).toBe('Owner');
-
-    // No page shows an emoji: its icons are its own drawings, which need no font.
-    const shown: string[] = [];
+    await noEmoji(`${SERVER}/voices`);
     for (const path of [
-      '/',
       SERVER,
-      ...['voices', 'myvoice', 'mydata', 'scenes', 'month', 'dictionary', 'autoread'].map((p) => `${SERVER}/${p}`),
+      ...['myvoice', 'mydata', 'scenes', 'month', 'dictionary', 'autoread'].map((p) => `${SERVER}/${p}`),
     ]) {
       await owner.page.goto(`${h.url}${path}`);
-      for (const glyph of await emoji(owner.page)) shown.push(`${path}: ${glyph}`);
+      await noEmoji(path);
     }
     expect(shown).toEqual([]);
     await owner.context.close();
 
     const manager = await loggedIn(MANAGER.id, DESK);
+    await manager.page.goto(h.url);
     expect((await manager.page.locator('.server-card .badge').textContent())?.trim()).toBe('manager');
     await manager.page.goto(`${h.url}${SERVER}/voices`);
     expect((await manager.page.locator('.side-server .badge').textContent())?.trim()).toBe('Manager');
@@ -85,7 +102,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   }, 120_000);
 
   it('a voice\'s description wraps on a phone; one "more" menu open at a time, closed by Escape or a click elsewhere', async () => {
-    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    const { page } = await managersPhone();
     await page.goto(`${h.url}${SERVER}/voices`);
     const cut = await page.evaluate<string[]>(`[...document.querySelectorAll('.voice-detail')]
       .filter((p) => p.scrollWidth > p.clientWidth + 1 || getComputedStyle(p).textOverflow === 'ellipsis')
@@ -117,11 +134,10 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     await page.locator('h1').click();
     await poll(() => open.count()).toBe(0);
     expect(await emoji(page)).toEqual([]);
-    await context.close();
   }, 120_000);
 
   it("the dictionary on a phone: one row an entry, its actions in a menu; a count's words agree with it", async () => {
-    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    const { page } = await managersPhone();
     await page.goto(`${h.url}${SERVER}/dictionary`);
     await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
       name: 'dictionary.json',
@@ -147,11 +163,10 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     await poll(() => remove.isVisible()).toBe(true);
     expect(await row.getByRole('button', { name: 'Move', exact: true }).isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
   }, 120_000);
 
   it("the dictionary on a phone with long words: none wider than the screen, the last row's menu over the cards, Escape back to its button", async () => {
-    const { context, page } = await loggedIn(MANAGER.id, PHONE);
+    const { page } = await managersPhone();
     await page.goto(`${h.url}${SERVER}/dictionary`);
     // A word as long as the server takes (50 letters, no space to break at), a long pattern, and a few more rows.
     const longWord = 'Donaudampfschifffahrtsgesellschaftskapitänsmützen'.padEnd(MAX_WORD_LENGTH, 'x');
@@ -239,7 +254,6 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
     await page.getByLabel('This is a pattern (regular expression)').check();
     expect(await word.getAttribute('maxlength')).toBe(String(MAX_PATTERN_LENGTH));
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
   }, 120_000);
 
   it('the month page: a touch screen is told to tap, a mouse to hover; "Top members" no taller than its members', async () => {

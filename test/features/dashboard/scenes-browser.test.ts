@@ -6,12 +6,12 @@
 // at its voice's pitch), and its file and .srt download; a changed line re-pays only that line; without script the
 // page's plain form still saves a scene.
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
 import { seriousViolations } from '../../support/axe.ts';
-import { describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { linePitches } from '../../support/scene-audio.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -37,35 +37,41 @@ describeInBrowser('the Scenes page in a real browser', () => {
   const ttsSince = (before: number) =>
     h.sandbox.requests.slice(before).filter((r) => r.endpoint === 'tts' || r.endpoint === 'emotion-tts');
 
-  /** What the page's console said of the Content Security Policy (a refused script or style). */
+  /** What the page's console said of the Content Security Policy (a refused script or style) since it was opened. */
   const cspComplaints = new WeakMap<Page, string[]>();
 
-  async function scenesPage(options: { javaScriptEnabled?: boolean; phone?: boolean } = {}): Promise<Page> {
+  /** A browser context and tab logged in as the member, with or without script. */
+  async function loggedIn(javaScriptEnabled: boolean): Promise<Page> {
     shiftMs += 61_000;
-    const context = await browser().newContext({
-      locale: 'en-US',
-      acceptDownloads: true,
-      javaScriptEnabled: options.javaScriptEnabled ?? true,
-      ...(options.phone ? { viewport: { width: 390, height: 700 } } : {}),
-    });
+    const context = await browser().newContext({ locale: 'en-US', acceptDownloads: true, javaScriptEnabled });
     const page = await context.newPage();
     const complaints: string[] = [];
     cspComplaints.set(page, complaints);
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) complaints.push(message.text());
     });
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await page.getByLabel('Signed in as').selectOption(MEMBER.id);
-    await Promise.all([page.waitForURL(`${h.url}/`), page.getByRole('button', { name: 'Authorize' }).click()]);
-    await page.getByRole('link', { name: 'Seoul' }).click();
-    // On a phone the server's pages are in its menu, folded on the overview as on every page: opened first.
-    await page.waitForURL(`${h.url}/servers/${SEOUL}`);
-    const menu = page.locator('details.side > summary');
-    if (await menu.isVisible()) await menu.click();
-    await page.getByRole('link', { name: 'Scenes' }).click();
+    // Logged in by request: no test here is about the login.
+    await logInByRequest(context, h.url, MEMBER.id);
+    return page;
+  }
+
+  /**
+   * One tab for each script setting, opened by the first test that asks and kept for the file (a new context and tab
+   * cost about as much Chromium as a page's render), each test given a new Scenes page in it: at a new context's size
+   * (1280 x 720) or a phone's, the console's complaints counted from this page on. The page is opened by its address:
+   * no test here is about the way to it (the servers' list and the overview are walked by design-browser).
+   */
+  const tabs = new Map<boolean, Promise<Page>>();
+  async function scenesPage(options: { javaScriptEnabled?: boolean; phone?: boolean } = {}): Promise<Page> {
+    const javaScriptEnabled = options.javaScriptEnabled ?? true;
+    const opened = tabs.get(javaScriptEnabled) ?? loggedIn(javaScriptEnabled);
+    tabs.set(javaScriptEnabled, opened);
+    const page = await opened;
+    await page.setViewportSize(options.phone ? { width: 390, height: 700 } : { width: 1280, height: 720 });
+    cspComplaints.get(page)?.splice(0);
+    await page.goto(`${h.url}/servers/${SEOUL}/scenes`);
     // The editor in place of the textarea, once the page's script has run.
-    if (options.javaScriptEnabled !== false) await page.locator('.cm-content').waitFor();
+    if (javaScriptEnabled) await page.locator('.cm-content').waitFor();
     return page;
   }
 
@@ -166,7 +172,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     expect('header' in parsed).toBe(true);
     const srt = (await download(page, 'Download the subtitles (.srt)')).toString('utf8');
     expect(parseSrtTimes(srt).map((cue) => cue.speaker)).toEqual(['Ann', 'Ben', 'Kei']);
-    await page.close();
   }, 120_000);
 
   it("a count's words agree with it: one line, one speaker, one character", async () => {
@@ -175,7 +180,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() => page.locator('#scene-check').textContent()).toBe('The script reads well: 1 line, 1 speaker.');
     await poll(() => page.locator('#scene-cost').textContent()).toContain('1 character to pay; 0 of 1 line already');
     expect(await page.getByRole('button', { name: 'Make the file (1 character)' }).count()).toBe(1);
-    await page.close();
   }, 120_000);
 
   it('a changed line re-pays only that line', async () => {
@@ -204,7 +208,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     // Its words are the server's, as every front-end's outcome (outcome-words.ts).
     expect(await page.locator('#scene-result').textContent()).toMatch(/^The scene is made: \d+\.\d s\.$/);
     expect(ttsSince(heard)).toEqual([]);
-    await page.close();
   }, 120_000);
 
   it("a speaker's voice changed in the cast is written into the script's cast line and costed again", async () => {
@@ -227,7 +230,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await hear.click();
     await poll(() => audioSeconds(page, '#scene-line-audio')).toBeGreaterThan(0);
     expect(ttsSince(before).map((r) => [r.voice, r.text])).toEqual([[VOICES.Kei, 'A voice chosen for me.']]);
-    await page.close();
   });
 
   it('on a phone: two speakers coloured apart, an error underlined as typed, the cost in view, the made file played', async () => {
@@ -235,12 +237,13 @@ describeInBrowser('the Scenes page in a real browser', () => {
     // The page as a first visit loads it (a routed page skips the browser's cache): under 150 KB in all, the gzipped
     // editor included (the issue's goal, audio apart; 127 KB measured: the editor 93 KB, the page 10 KB).
     const transfers: Promise<number>[] = [];
-    page.on('requestfinished', (request) =>
-      transfers.push(request.sizes().then((sizes) => sizes.responseBodySize + sizes.responseHeadersSize)),
-    );
+    const counted = (request: Request) =>
+      transfers.push(request.sizes().then((sizes) => sizes.responseBodySize + sizes.responseHeadersSize));
+    page.on('requestfinished', counted);
     await page.route('**/*', (route) => route.continue());
     await page.reload({ waitUntil: 'load' });
     await page.locator('.cm-content').waitFor();
+    page.off('requestfinished', counted);
     const weight = (await Promise.all(transfers)).reduce((a, b) => a + b, 0);
     expect(transfers.length).toBeGreaterThan(4);
     expect(weight).toBeLessThan(150 * 1024);
@@ -311,7 +314,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     ).toBeGreaterThan(0);
     // Nothing the page did was refused by the Content Security Policy.
     expect(cspComplaints.get(page)).toEqual([]);
-    await page.close();
   }, 120_000);
 
   it('a script pasted or typed past 4,000 characters is kept whole and answered: too long, nothing made or saved until it is cut', async () => {
@@ -336,7 +338,6 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await poll(() => check.textContent()).toBe('The script is longer than 4000 characters.');
     expect(page.url()).toBe(url);
     expect(await page.locator('.cm-line').count()).toBe(60);
-    await page.close();
   }, 120_000);
 
   it("without script, the page's plain form saves the scene", async () => {
@@ -347,6 +348,5 @@ describeInBrowser('the Scenes page in a real browser', () => {
     await page.getByRole('button', { name: 'Save the scene' }).click();
     await poll(() => page.getByRole('status').first().textContent()).toBe('Saved the scene "No script" (1 line).');
     expect(await page.getByRole('textbox', { name: 'Script' }).inputValue()).toBe('Ann: Saved without script.');
-    await page.close();
   });
 });

@@ -5,7 +5,7 @@
 // reads with it.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { answerConsent, describeInBrowser, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { booksSettled } from '../../support/books-settled.ts';
@@ -32,15 +32,28 @@ describeInBrowser('the studio in a real browser', () => {
   });
   const browser = useBrowser();
 
-  /** A fresh browser context logged in as `userId` through the consent page; on the server's `path` page. */
-  async function loggedIn(userId: string, link: string): Promise<Page> {
-    const page = await (await browser().newContext({ locale: 'en-US' })).newPage();
+  /** A browser context and tab logged in as `userId` (by request: no test here is about the login). */
+  async function newTab(userId: string): Promise<Page> {
+    const context = await browser().newContext({ locale: 'en-US' });
+    await logInByRequest(context, h.url, userId);
+    const page = await context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(h.url);
-    await page.getByRole('link', { name: 'Log in with Discord' }).click();
-    await answerConsent(page, userId);
-    await page.getByRole('link', { name: 'Seoul' }).click();
-    await page.getByRole('link', { name: link, exact: true }).click();
+    return page;
+  }
+
+  /**
+   * `userId`'s tab, opened by the first test that asks and kept for the file (a new context and tab cost about as much
+   * Chromium as a page's render), on the server's page at `path` at a new context's size (1280 x 720). The page is
+   * opened by its address: no test here is about the way to it (the servers' list and the overview are walked by
+   * design-browser).
+   */
+  const tabs = new Map<string, Promise<Page>>();
+  async function loggedIn(userId: string, path: 'voices' | 'month' | 'autoread'): Promise<Page> {
+    const opened = tabs.get(userId) ?? newTab(userId);
+    tabs.set(userId, opened);
+    const page = await opened;
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${h.url}/servers/${SEOUL}/${path}`);
     return page;
   }
 
@@ -55,7 +68,7 @@ describeInBrowser('the studio in a real browser', () => {
       .toBeGreaterThan(0);
 
   it('shows a paid sample its price and requests it only on the click', async () => {
-    const page = await loggedIn(MANAGER.id, 'Voices');
+    const page = await loggedIn(MANAGER.id, 'voices');
     await page.getByRole('button', { name: `Hear ${FIRST_PAID}`, exact: true }).click();
     const pay = page.getByRole('button', { name: /^Play it \(\d+ characters\)$/ });
     await expect.poll(() => pay.count()).toBe(1);
@@ -64,17 +77,15 @@ describeInBrowser('the studio in a real browser', () => {
     await pay.click();
     await audioLoaded(page);
     expect(ttsFor(FIRST_PAID)).toBe(1);
-    await page.close();
   });
 
   it('a member hears two free voices and a cached one for nothing, picks one and is read in it', async () => {
     // The cached sample: made here (paid, by the manager) unless an earlier run of this test in the file made it.
     if (ttsFor(PAID_VOICE) === 0) {
-      const manager = await loggedIn(MANAGER.id, 'Voices');
+      const manager = await loggedIn(MANAGER.id, 'voices');
       await manager.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
       await manager.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
       await audioLoaded(manager);
-      await manager.close();
     }
     // Only the samples' own requests count: another test's /say or auto-read may still be paying for its parts.
     const samplesAsked = () => h.sandbox.requests.filter((r) => r.text === SAMPLE_TEXT).length;
@@ -85,7 +96,7 @@ describeInBrowser('the studio in a real browser', () => {
         (await runCommand(h, { guildId: SEOUL, userId: MEMBER.id, name: 'usage', locale: 'en-US' })).content,
       )?.[0];
     const todayBefore = await youToday();
-    const page = await loggedIn(MEMBER.id, 'Voices');
+    const page = await loggedIn(MEMBER.id, 'voices');
     await page.getByLabel('Language').selectOption({ label: 'English' });
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.locator('li.voice').count()).toBeGreaterThan(2);
@@ -110,7 +121,6 @@ describeInBrowser('the studio in a real browser', () => {
     await expect
       .poll(() => page.getByRole('status').first().textContent())
       .toBe(`SayBot now speaks for you in ${PAID_VOICE} in this server.`);
-    await page.close();
 
     await startAutoRead(h, SEOUL, MANAGER.id, { text: SEOUL_TEXT, voice: LOUNGE });
     const from = h.sandbox.requests.length;
@@ -140,7 +150,7 @@ describeInBrowser('the studio in a real browser', () => {
     const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
     const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
     expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
-    const page = await loggedIn(MANAGER.id, 'The month');
+    const page = await loggedIn(MANAGER.id, 'month');
     const today = new Date().toISOString().slice(0, 10);
     // Every character of this test run was spent today: today's bar is the server's month.
     await page.locator(`rect.hit[data-day="${today}"]`).first().hover();
@@ -161,7 +171,6 @@ describeInBrowser('the studio in a real browser', () => {
         "(() => { const svg = document.querySelector('svg.chart'); return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; })()",
       );
     await expect.poll(scale).toBeGreaterThan(0.95);
-    await page.close();
   }, 90_000);
 
   it('a manager changes an auto-read setting on its page, and the running bot reads with it', async () => {
@@ -177,14 +186,13 @@ describeInBrowser('the studio in a real browser', () => {
     expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
     expect(await spokenAfter(from)).toContain('cuts it short');
 
-    const page = await loggedIn(MANAGER.id, 'Auto-read');
+    const page = await loggedIn(MANAGER.id, 'autoread');
     expect(await page.locator('main').textContent()).toMatch(
       /Reading the chat of channel #\S+ aloud in voice channel lounge\./,
     );
     await page.getByLabel('max_length', { exact: true }).fill('20');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('longest message: 20 characters');
-    await page.close();
 
     from = h.sandbox.requests.length;
     expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
