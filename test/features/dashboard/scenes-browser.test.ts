@@ -58,18 +58,29 @@ describeInBrowser('the Scenes page in a real browser', () => {
   /**
    * One tab for each script setting, opened by the first test that asks and kept for the file (a new context and tab
    * cost about as much Chromium as a page's render), each test given a new Scenes page in it: at a new context's size
-   * (1280 x 720) or a phone's, the console's complaints counted from this page on. The page is opened by its address:
-   * no test here is about the way to it (the servers' list and the overview are walked by design-browser).
+   * (1280 x 720) or a phone's, the console's complaints counted from this page on. The page is opened by its address,
+   * or with `byLinks` as a member goes: the servers' list, the server, its Scenes link (on a phone in its menu).
    */
   const tabs = new Map<boolean, Promise<Page>>();
-  async function scenesPage(options: { javaScriptEnabled?: boolean; phone?: boolean } = {}): Promise<Page> {
+  async function scenesPage(
+    options: { javaScriptEnabled?: boolean; phone?: boolean; byLinks?: boolean } = {},
+  ): Promise<Page> {
     const javaScriptEnabled = options.javaScriptEnabled ?? true;
     const opened = tabs.get(javaScriptEnabled) ?? loggedIn(javaScriptEnabled);
     tabs.set(javaScriptEnabled, opened);
     const page = await opened;
     await page.setViewportSize(options.phone ? { width: 390, height: 700 } : { width: 1280, height: 720 });
     cspComplaints.get(page)?.splice(0);
-    await page.goto(`${h.url}/servers/${SEOUL}/scenes`);
+    if (options.byLinks === true) {
+      await page.goto(h.url);
+      await page.getByRole('link', { name: 'Seoul' }).click();
+      // On a phone the server's pages are in its menu, folded on the overview as on every page: opened first.
+      await page.waitForURL(`${h.url}/servers/${SEOUL}`);
+      const menu = page.locator('details.side > summary');
+      if (await menu.isVisible()) await menu.click();
+      await page.getByRole('link', { name: 'Scenes' }).click();
+      await page.waitForURL(`${h.url}/servers/${SEOUL}/scenes`);
+    } else await page.goto(`${h.url}/servers/${SEOUL}/scenes`);
     // The editor in place of the textarea, once the page's script has run.
     if (javaScriptEnabled) await page.locator('.cm-content').waitFor();
     return page;
@@ -233,7 +244,7 @@ describeInBrowser('the Scenes page in a real browser', () => {
   });
 
   it('on a phone: two speakers coloured apart, an error underlined as typed, the cost in view, the made file played', async () => {
-    const page = await scenesPage({ phone: true });
+    const page = await scenesPage({ phone: true, byLinks: true });
     // The page as a first visit loads it (a routed page skips the browser's cache): under 150 KB in all, the gzipped
     // editor included (the issue's goal, audio apart; 127 KB measured: the editor 93 KB, the page 10 KB).
     const transfers: Promise<number>[] = [];

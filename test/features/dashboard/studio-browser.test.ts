@@ -43,17 +43,18 @@ describeInBrowser('the studio in a real browser', () => {
 
   /**
    * `userId`'s tab, opened by the first test that asks and kept for the file (a new context and tab cost about as much
-   * Chromium as a page's render), on the server's page at `path` at a new context's size (1280 x 720). The page is
-   * opened by its address: no test here is about the way to it (the servers' list and the overview are walked by
-   * design-browser).
+   * Chromium as a page's render), at a new context's size (1280 x 720), on the server's page that `link` names, by
+   * its links: the servers' list, the server, the link.
    */
   const tabs = new Map<string, Promise<Page>>();
-  async function loggedIn(userId: string, path: 'voices' | 'month' | 'autoread'): Promise<Page> {
+  async function loggedIn(userId: string, link: 'Voices' | 'The month' | 'Auto-read'): Promise<Page> {
     const opened = tabs.get(userId) ?? newTab(userId);
     tabs.set(userId, opened);
     const page = await opened;
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto(`${h.url}/servers/${SEOUL}/${path}`);
+    await page.goto(h.url);
+    await page.getByRole('link', { name: 'Seoul' }).click();
+    await page.getByRole('link', { name: link, exact: true }).click();
     return page;
   }
 
@@ -68,7 +69,7 @@ describeInBrowser('the studio in a real browser', () => {
       .toBeGreaterThan(0);
 
   it('shows a paid sample its price and requests it only on the click', async () => {
-    const page = await loggedIn(MANAGER.id, 'voices');
+    const page = await loggedIn(MANAGER.id, 'Voices');
     await page.getByRole('button', { name: `Hear ${FIRST_PAID}`, exact: true }).click();
     const pay = page.getByRole('button', { name: /^Play it \(\d+ characters\)$/ });
     await expect.poll(() => pay.count()).toBe(1);
@@ -82,7 +83,7 @@ describeInBrowser('the studio in a real browser', () => {
   it('a member hears two free voices and a cached one for nothing, picks one and is read in it', async () => {
     // The cached sample: made here (paid, by the manager) unless an earlier run of this test in the file made it.
     if (ttsFor(PAID_VOICE) === 0) {
-      const manager = await loggedIn(MANAGER.id, 'voices');
+      const manager = await loggedIn(MANAGER.id, 'Voices');
       await manager.getByRole('button', { name: `Hear ${PAID_VOICE}`, exact: true }).click();
       await manager.getByRole('button', { name: /^Play it \(\d+ characters\)$/ }).click();
       await audioLoaded(manager);
@@ -96,7 +97,7 @@ describeInBrowser('the studio in a real browser', () => {
         (await runCommand(h, { guildId: SEOUL, userId: MEMBER.id, name: 'usage', locale: 'en-US' })).content,
       )?.[0];
     const todayBefore = await youToday();
-    const page = await loggedIn(MEMBER.id, 'voices');
+    const page = await loggedIn(MEMBER.id, 'Voices');
     await page.getByLabel('Language').selectOption({ label: 'English' });
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.locator('li.voice').count()).toBeGreaterThan(2);
@@ -150,7 +151,7 @@ describeInBrowser('the studio in a real browser', () => {
     const usage = (await runCommand(h, { guildId: SEOUL, userId: MANAGER.id, name: 'usage', locale: 'en-US' })).content;
     const [, spent, saved] = /This server: ([\d,]+) characters spent, ([\d,]+) saved by the cache/.exec(usage) ?? [];
     expect(Number(spent?.replaceAll(',', ''))).toBeGreaterThan(0);
-    const page = await loggedIn(MANAGER.id, 'month');
+    const page = await loggedIn(MANAGER.id, 'The month');
     const today = new Date().toISOString().slice(0, 10);
     // Every character of this test run was spent today: today's bar is the server's month.
     await page.locator(`rect.hit[data-day="${today}"]`).first().hover();
@@ -186,7 +187,7 @@ describeInBrowser('the studio in a real browser', () => {
     expect(await postChat(h, { guildId: SEOUL, channelId: SEOUL_TEXT }, MEMBER, long)).toBe(true);
     expect(await spokenAfter(from)).toContain('cuts it short');
 
-    const page = await loggedIn(MANAGER.id, 'autoread');
+    const page = await loggedIn(MANAGER.id, 'Auto-read');
     expect(await page.locator('main').textContent()).toMatch(
       /Reading the chat of channel #\S+ aloud in voice channel lounge\./,
     );
