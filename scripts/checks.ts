@@ -18,9 +18,8 @@ interface Step {
 /**
  * The type check runs TypeScript 7, the compiler written in Go (installed as `typescript-7`; `typescript` stays 5.9
  * for the structure tests, which read sources with its JavaScript API): a whole check from nothing takes 6 s of CPU
- * against 18 s,
- * and `npm test` runs on a clean checkout on two cores, where every second of CPU is one the tests wait for. One
- * thread: beside the tests, more checkers only add CPU.
+ * against 18 s, and `npm test` runs on a clean checkout on two cores, where every second of CPU is one the tests wait
+ * for. One thread: beside the tests, more checkers only add CPU.
  */
 const TYPECHECK: readonly string[] = [
   path.join(root, 'node_modules', 'typescript-7', 'bin', 'tsc'),

@@ -5,7 +5,7 @@
 // Authorize (or Cancel); resolves once the browser has left the page (it is then on the website's redirect).
 // `logInByRequest(context, dashboardUrl, userId)`: the same login (the dashboard's /login, the consent page's form
 // answered as that user, /callback) asked with the context's own cookies and no page rendered, for a test whose
-// subject is not the login.
+// subject is not the login. `keptTabs()`: a file's tabs kept from one test to the next, one a key.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BROWSER_INSTALL_HINT, findBrowser, launchBrowser } from '../../fixtures/browser.ts';
@@ -55,6 +55,21 @@ export async function logInByRequest(context: BrowserContext, dashboardUrl: stri
   });
   if (back.url() !== `${dashboardUrl}/` || !back.ok())
     throw new Error(`the login ended at ${back.url()}: ${back.status()}`);
+}
+
+/**
+ * A file's tabs, one a key (a user, a script setting): opened by the first test that asks and given to the tests after
+ * it (a new context and tab cost about as much Chromium as a page's render); opened anew when the last one failed to
+ * open or was closed, so that one test's failure is not every later test's.
+ */
+export function keptTabs<K>(): (key: K, open: () => Promise<Page>) => Promise<Page> {
+  const tabs = new Map<K, Promise<Page>>();
+  return (key, open) => {
+    const kept = tabs.get(key);
+    const tab = kept === undefined ? open() : kept.then((page) => (page.isClosed() ? open() : page), open);
+    tabs.set(key, tab);
+    return tab;
+  };
 }
 
 let shared: Promise<Browser> | undefined;

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { keyboardProblems } from '../../support/keyboard.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -88,13 +88,11 @@ describeInBrowser('the dashboard as people use it', () => {
    * one would be, at `width` (800 tall), light (a new context's scheme), no theme chosen, and opens its first page.
    * A test that ends the session (clears the cookies) logs in anew with `loggedIn`.
    */
-  const sessions = new Map<string, ReturnType<typeof loggedIn>>();
+  const sessions = keptTabs<string>();
   async function session(userId: string, options: { width?: number; javaScript?: boolean } = {}) {
     const javaScript = options.javaScript ?? true;
-    const key = `${userId} ${javaScript}`;
-    const opened = sessions.get(key) ?? loggedIn(userId, { javaScript });
-    sessions.set(key, opened);
-    const { context, page } = await opened;
+    const page = await sessions(`${userId} ${javaScript}`, async () => (await loggedIn(userId, { javaScript })).page);
+    const context = page.context();
     await page.setViewportSize({ width: options.width ?? 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
     if (javaScript && page.url().startsWith(h.url)) await page.evaluate("localStorage.removeItem('saybot-theme')");

@@ -7,7 +7,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { MAX_PATTERN_LENGTH, MAX_WORD_LENGTH, exportDictionary } from '../../../src/features/autoread/index.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
-import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
 
@@ -57,12 +57,11 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
    * use it; a new context and tab cost about as much Chromium as a page's render), given back at the phone's size;
    * each test opens its own first page.
    */
-  let managerPhone: ReturnType<typeof loggedIn> | undefined;
+  const phoneTab = keptTabs<'manager'>();
   async function managersPhone() {
-    managerPhone ??= loggedIn(MANAGER.id, PHONE);
-    const opened = await managerPhone;
-    await opened.page.setViewportSize({ width: 390, height: 844 });
-    return opened;
+    const page = await phoneTab('manager', async () => (await loggedIn(MANAGER.id, PHONE)).page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    return page;
   }
 
   /** Every emoji (Extended_Pictographic) in the page's text. */
@@ -102,7 +101,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   }, 120_000);
 
   it('a voice\'s description wraps on a phone; one "more" menu open at a time, closed by Escape or a click elsewhere', async () => {
-    const { page } = await managersPhone();
+    const page = await managersPhone();
     await page.goto(`${h.url}${SERVER}/voices`);
     const cut = await page.evaluate<string[]>(`[...document.querySelectorAll('.voice-detail')]
       .filter((p) => p.scrollWidth > p.clientWidth + 1 || getComputedStyle(p).textOverflow === 'ellipsis')
@@ -137,7 +136,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   }, 120_000);
 
   it("the dictionary on a phone: one row an entry, its actions in a menu; a count's words agree with it", async () => {
-    const { page } = await managersPhone();
+    const page = await managersPhone();
     await page.goto(`${h.url}${SERVER}/dictionary`);
     await page.getByLabel('Import a file (replaces the whole dictionary)').setInputFiles({
       name: 'dictionary.json',
@@ -166,7 +165,7 @@ describeInBrowser('the dashboard on a phone and in its words', () => {
   }, 120_000);
 
   it("the dictionary on a phone with long words: none wider than the screen, the last row's menu over the cards, Escape back to its button", async () => {
-    const { page } = await managersPhone();
+    const page = await managersPhone();
     await page.goto(`${h.url}${SERVER}/dictionary`);
     // A word as long as the server takes (50 letters, no space to break at), a long pattern, and a few more rows.
     const longWord = 'Donaudampfschifffahrtsgesellschaftskapitänsmützen'.padEnd(MAX_WORD_LENGTH, 'x');

@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
 import { seriousViolations } from '../../support/axe.ts';
-import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';
 import { linePitches } from '../../support/scene-audio.ts';
 import { LOUNGE, SEOUL } from '../../support/world.ts';
@@ -61,14 +61,12 @@ describeInBrowser('the Scenes page in a real browser', () => {
    * (1280 x 720) or a phone's, the console's complaints counted from this page on. The page is opened by its address,
    * or with `byLinks` as a member goes: the servers' list, the server, its Scenes link (on a phone in its menu).
    */
-  const tabs = new Map<boolean, Promise<Page>>();
+  const tabs = keptTabs<boolean>();
   async function scenesPage(
     options: { javaScriptEnabled?: boolean; phone?: boolean; byLinks?: boolean } = {},
   ): Promise<Page> {
     const javaScriptEnabled = options.javaScriptEnabled ?? true;
-    const opened = tabs.get(javaScriptEnabled) ?? loggedIn(javaScriptEnabled);
-    tabs.set(javaScriptEnabled, opened);
-    const page = await opened;
+    const page = await tabs(javaScriptEnabled, () => loggedIn(javaScriptEnabled));
     await page.setViewportSize(options.phone ? { width: 390, height: 700 } : { width: 1280, height: 720 });
     cspComplaints.get(page)?.splice(0);
     if (options.byLinks === true) {

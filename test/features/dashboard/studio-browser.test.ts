@@ -5,7 +5,7 @@
 // reads with it.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, logInByRequest, useBrowser } from '../../support/browser.ts';
+import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';
 import { booksSettled } from '../../support/books-settled.ts';
@@ -46,11 +46,9 @@ describeInBrowser('the studio in a real browser', () => {
    * Chromium as a page's render), at a new context's size (1280 x 720), on the server's page that `link` names, by
    * its links: the servers' list, the server, the link.
    */
-  const tabs = new Map<string, Promise<Page>>();
+  const tabs = keptTabs<string>();
   async function loggedIn(userId: string, link: 'Voices' | 'The month' | 'Auto-read'): Promise<Page> {
-    const opened = tabs.get(userId) ?? newTab(userId);
-    tabs.set(userId, opened);
-    const page = await opened;
+    const page = await tabs(userId, () => newTab(userId));
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(h.url);
     await page.getByRole('link', { name: 'Seoul' }).click();

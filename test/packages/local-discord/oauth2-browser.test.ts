@@ -4,13 +4,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { FakeDiscord } from '@saybot/local-discord';
 import {
   closeEverything,
   answerConsent,
   browserSuiteMode,
   describeInBrowser,
+  keptTabs,
   workerBrowser,
 } from '../../support/browser.ts';
 import { APP_ID, TOKEN, guildSpec } from './helpers.ts';
@@ -25,6 +26,21 @@ describe('browser suites without a browser', () => {
     expect(browserSuiteMode(undefined, { CI: 'false' })).toBe('skip');
     expect(browserSuiteMode(undefined, { CI: 'true' })).toBe('fail');
     expect(browserSuiteMode(undefined, { CI: '1' })).toBe('fail');
+  });
+});
+
+describe("a file's kept tabs", () => {
+  it('give the same tab to the next test, and open anew after a failed open or a closed tab', async () => {
+    const tab = (closed: boolean) => ({ isClosed: () => closed }) as unknown as Page;
+    const tabs = keptTabs<string>();
+    const first = tab(false);
+    expect(await tabs('a', () => Promise.resolve(first))).toBe(first);
+    expect(await tabs('a', () => Promise.resolve(tab(false)))).toBe(first);
+    await expect(tabs('b', () => Promise.reject(new Error('no login')))).rejects.toThrow('no login');
+    const second = tab(true);
+    expect(await tabs('b', () => Promise.resolve(second))).toBe(second);
+    const third = tab(false);
+    expect(await tabs('b', () => Promise.resolve(third))).toBe(third);
   });
 });
 
