@@ -20,7 +20,11 @@ import {
   type MemberReading,
 } from '../src/features/autoread/index.ts';
 import { usableVoice } from '../src/core/order/order-settings.ts';
-import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
+import type {
+  MemberDefaults,
+  MemberDefaultsChange,
+  MemberDefaultsField,
+} from '../src/core/store/member-defaults-store.ts';
 import '../src/features/presets/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

@@ -12,7 +12,8 @@ import { describeSettings as describeDeclared } from '../../core/interactions/se
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Logger } from '../../core/log.ts';
-import type { MemberDefaults, MemberDefaultsChange, Store } from '../../core/store/types.ts';
+import type { MemberDefaults, MemberDefaultsChange } from '../../core/store/member-defaults-store.ts';
+import type { Store } from '../../core/store/types.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

@@ -13,7 +13,7 @@ import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
-import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/store/types.ts';
+import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/store/quota-store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
