@@ -27,7 +27,7 @@ import {
   type Client,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
-import type { KeyStateSnapshot } from '../core/api/index.ts';
+import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';

@@ -4,9 +4,9 @@ import {
   AuthenticationError,
   PermissionDeniedError,
   QuotaExceededError,
-  VoiceApiClient,
   VoiceApiError,
-} from '../../core/api/index.ts';
+} from '../../core/api/errors.ts';
+import { VoiceApiClient } from '../../core/api/client.ts';
 import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
 import { Engines, type EnginesOptions } from '../../core/engines/engines.ts';
 import type { EngineStatus } from '../../core/engines/engine-types.ts';
