@@ -37,5 +37,5 @@ export {
 } from './dictionary-changes.ts';
 export { DictionaryUnavailableError, readingWouldBeCutOffThread } from './dictionary/dictionary-thread.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
-export { AUTO_READ_SETTING_LIST } from './reading/setting-declarations.ts';
+export { AUTO_READ_SETTING_LIST } from './setting-declarations.ts';
 export { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { countCharacters } from '../../../core/characters.ts';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
 import { WordAutomaton } from './word-automaton.ts';
-import { MAX_LENGTH_RANGE } from '../reading/setting-declarations.ts';
+import { MAX_LENGTH_RANGE } from '../setting-declarations.ts';
 
 /** Words and patterns together; of them at most MAX_PATTERNS patterns (each is one more pass over the text). */
 export const MAX_ENTRIES = 500;
