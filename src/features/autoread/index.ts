@@ -20,6 +20,8 @@ export {
   MAX_PATTERN_LENGTH,
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,
+} from './dictionary/dictionary-limits.ts';
+export {
   exportDictionary,
   importDictionary,
   isPattern,
