@@ -31,7 +31,7 @@ import {
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
-} from '../src/features/autoread/index.ts';
+} from '../src/features/autoread/index-dictionary.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];

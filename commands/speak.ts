@@ -11,7 +11,7 @@ import {
   speakMessageWords,
   storedDictionary,
   DictionaryUnavailableError,
-} from '../src/features/autoread/index.ts';
+} from '../src/features/autoread/index-dictionary.ts';
 import {
   chooseTarget,
   commandRequester,

@@ -31,12 +31,8 @@ import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import {
-  AUTOREAD_CHANGED_EVENT,
-  DICTIONARY_CHANGED_EVENT,
-  refreshAutoread,
-  refreshDictionary,
-} from '../features/autoread/index.ts';
+import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from '../features/autoread/index.ts';
+import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index-dictionary.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, soundRemover, type MemberPlace } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';

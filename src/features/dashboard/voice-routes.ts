@@ -6,7 +6,7 @@
 // creator or a manager through /voices delete's one path (deleteClonedVoice).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { VOICE_POOL_MAX } from '../autoread/index.ts';
+import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
