@@ -1,4 +1,5 @@
-import { answerSpeechAutocomplete, describeSettings } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
+import { describeSettings } from '../src/features/speaking/index-words.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { describeSettings as describeDeclared } from '../src/core/interactions/setting-text.ts';

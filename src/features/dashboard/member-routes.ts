@@ -6,7 +6,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
 import { forgetMember, traceLines } from '../privacy/index.ts';
-import { describeFailure, describeSettings } from '../speaking/index.ts';
+import { describeFailure, describeSettings } from '../speaking/index-words.ts';
 import { readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';

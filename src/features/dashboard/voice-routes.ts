@@ -11,7 +11,7 @@ import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from '../speaking/index.ts';
+import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
