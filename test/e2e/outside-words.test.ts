@@ -1,0 +1,79 @@
+// Words from outside SayBot, seen as a member sees them: an engine's hostile names and the service's words never make a
+// live link, mention or timestamp (read by Discord's rules: test/support/seen-in-discord.ts); FREE_VOICES speaks for
+// a used-up month by itself; the free-request rate names what it counts; a file is named after the voice that spoke
+// it, in a name every common file system takes. The real bot, the local Discord, the sandbox and the engine doubles.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startVoicevoxDouble, type VoicevoxDouble, type VoicevoxSpeaker } from '@saybot/engine-doubles';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import { runCommand, type Harness } from '../support/harness.ts';
+import { liveParts, seenText } from '../support/seen-in-discord.ts';
+import { ALICE, GENERAL, LONDON } from '../support/world.ts';
+
+const startHarness = useHarnessPerTest();
+
+const uuid = (n: number) => `e0b1e5a0-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+/** Speakers named to link, ping and date: each name within the 40 characters SayBot keeps of a speaker's name. */
+const HOSTILE: readonly VoicevoxSpeaker[] = [
+  { name: '[a](http://a.b)[Nitro](http://e.vil/x)', speaker_uuid: uuid(1), styles: [{ name: 'ノーマル', id: 0 }] },
+  { name: '[[x](http://y)](http://z)', speaker_uuid: uuid(2), styles: [{ name: '</cmd:1> <t:1:R>', id: 1 }] },
+  { name: '<@123> <@&1> <#1> @everyone', speaker_uuid: uuid(3), styles: [{ name: 'https://e.vil', id: 2 }] },
+  { name: 'ダブル雫', speaker_uuid: uuid(4), styles: [{ name: 'ノーマル', id: 20 }] },
+];
+
+let voicevox: VoicevoxDouble;
+beforeAll(async () => {
+  voicevox = await startVoicevoxDouble({ speakers: HOSTILE });
+});
+afterAll(async () => {
+  await voicevox.close();
+});
+
+function withVoicevox(env: Record<string, string> = {}): Promise<Harness> {
+  voicevox.faults.set('none');
+  return startHarness({ config: { voiceIdleTimeoutMs: 60_000 }, env: { VOICEVOX_URL: voicevox.url, ...env } });
+}
+
+/** /say's last words (its reply, or its refusal), and the files it posted. */
+async function say(h: Harness, options: Record<string, string>) {
+  const { handle } = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'say', options });
+  return handle.waitFor(
+    (r) => r.files.length > 0 || /^(Spoke|Here|The|This|You|Something)/.test(r.content ?? ''),
+    60_000,
+  );
+}
+
+/** Nothing in `content` is live but SayBot's own mention of the voice channel, and each of `words` reads as written. */
+function expectSaidAsWritten(content: string, words: readonly string[]) {
+  const own = (part: ReturnType<typeof liveParts>[number]) =>
+    part.type === 'mention' && part.kind === 'channel' && part.id === GENERAL;
+  expect(liveParts(content).filter((part) => !own(part))).toEqual([]);
+  for (const word of words) expect(seenText(content)).toContain(word);
+}
+
+describe('words from outside, as a member sees them', () => {
+  it("an engine's hostile names show as written in /voices, /say's reply and /join's notice: nothing in them live", async () => {
+    const h = await withVoicevox();
+    const listed = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'voices', subcommand: 'list' });
+    expectSaidAsWritten(listed.content, [
+      '[a](http://a.b)[Nitro](http://e.vil/x) (ノーマル)',
+      '[[x](http://y)](http://z) (</cmd:1> <t:1:R>)',
+      '<@123> <@&1> <#1> @everyone (https://e.vil)',
+      'VOICEVOX:[a](http://a.b)[Nitro](http://e.vil/x)',
+    ]);
+    const joined = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'join' });
+    expectSaidAsWritten(
+      joined.content,
+      HOSTILE.map((speaker) => `VOICEVOX:${speaker.name}`),
+    );
+    for (const [voice, credit] of [
+      ['voicevox:0', 'VOICEVOX:[a](http://a.b)[Nitro](http://e.vil/x)'],
+      ['voicevox:1', 'VOICEVOX:[[x](http://y)](http://z)'],
+      ['voicevox:2', 'VOICEVOX:<@123> <@&1> <#1> @everyone'],
+    ] as const) {
+      const done = await say(h, { text: `A line in ${voice}.`, voice });
+      expect(done.content).toMatch(/^Spoke/);
+      expectSaidAsWritten(done.content ?? '', [credit]);
+    }
+  });
+});
