@@ -76,4 +76,16 @@ describe('words from outside, as a member sees them', () => {
       expectSaidAsWritten(done.content ?? '', [credit]);
     }
   });
+
+  it("the service's words on a 400 are quoted inert, as a 5xx's are", async () => {
+    const h = await withVoicevox();
+    const said = '[Nitro](http://e.vil/x) **now** @everyone <@&1> https://e.vil';
+    for (const status of [400, 503]) {
+      h.sandbox.injectFault({ kind: 'service-error', status, message: said, times: 3 });
+      const refused = await say(h, { text: `Refused with words, ${status}.`, output: 'file' });
+      h.sandbox.clearFaults();
+      expect(refused.files).toHaveLength(0);
+      expectSaidAsWritten(refused.content ?? '', [said]);
+    }
+  });
 });
