@@ -88,4 +88,24 @@ describe('words from outside, as a member sees them', () => {
       expectSaidAsWritten(refused.content ?? '', [said]);
     }
   });
+
+  it.each(['chosen', 'off'])(
+    'FREE_VOICES alone speaks a used-up month in its voice (FREE_VOICE=%s: chosen as .env.example has it, off refuses)',
+    async (freeVoice) => {
+      const h = await withVoicevox({ FREE_VOICE: freeVoice, FREE_VOICES: 'ja=voicevox:20,*=espeak' });
+      h.sandbox.setKeyPlan(h.apiKey, 'creator');
+      h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+      const billed = h.sandbox.charactersBilled();
+      const done = await say(h, { text: '今月の文字は使い切りました。', voice: 'voice-b-ja-f-01' });
+      expect(h.sandbox.charactersBilled()).toBe(billed);
+      if (freeVoice === 'off') {
+        expect(done.content).not.toMatch(/^Spoke/);
+        expect(done.content).not.toContain('voicevox:20');
+        return;
+      }
+      expect(done.content).toMatch(/^Spoke/);
+      expect(done.content).toContain('`voicevox:20` (VOICEVOX:ダブル雫)');
+      expect(done.content).toContain("this month's characters are used up");
+    },
+  );
 });

@@ -15,6 +15,7 @@ import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
 import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin } from '../../features/dashboard/index.ts';
+import { checkFreeVoice } from './free-voice-check.ts';
 
 export interface CheckResult {
   name: string;
@@ -396,6 +397,7 @@ async function configuredChecks(config: Config): Promise<CheckResult[]> {
   }
   results.push(await checkVoiceApi(config));
   results.push(...(await checkEngines(config)));
+  results.push(checkFreeVoice(config));
   results.push(await checkDashboard(config));
   return results;
 }
