@@ -129,8 +129,8 @@ const EnvSchema = z.object({
   ALLOWED_GUILDS_LEAVE: z
     .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
     .default('0'),
-  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no
-  // limit.
+  // Requests that spend nothing (free voices' and engines' lines, cache hits, other speeds and volumes, replays, scene
+  // previews, /usage charts) one member may make a minute; 0: no limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The free voice (eSpeak NG, src/core/free-voice/): `chosen`, members may choose its voices (`/say voice:free-en-f`),
   // which cost no characters (default); `fallback`, a request refused for money is spoken in it instead; `on` both;

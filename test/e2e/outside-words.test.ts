@@ -108,4 +108,15 @@ describe('words from outside, as a member sees them', () => {
       expect(done.content).toContain("this month's characters are used up");
     },
   );
+
+  it("the free-request rate refuses an engine's line in words that name what it counts", async () => {
+    const h = await withVoicevox({ BUDGET_MEMBER_FREE_PER_MINUTE: '1' });
+    const first = await say(h, { text: 'The first free line.', voice: 'voicevox:20', output: 'file' });
+    expect(first.files).toHaveLength(1);
+    const refused = await say(h, { text: 'The second free line.', voice: 'voicevox:20', output: 'file' });
+    expect(refused.files).toHaveLength(0);
+    expect(refused.content).toContain("lines in a free voice (eSpeak NG or this bot's own speech engines");
+    expect(refused.content).toContain('Try again in');
+    expect(voicevox.requests.filter((r) => r.path === '/synthesis')).toHaveLength(1);
+  });
 });
