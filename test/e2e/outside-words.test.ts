@@ -119,4 +119,31 @@ describe('words from outside, as a member sees them', () => {
     expect(refused.content).toContain('Try again in');
     expect(voicevox.requests.filter((r) => r.path === '/synthesis')).toHaveLength(1);
   });
+
+  it('a file is named after the voice that spoke it, in a name every common file system takes', async () => {
+    const h = await withVoicevox({ FREE_VOICE: 'on', FREE_VOICES: 'ja=voicevox:20,*=espeak' });
+    const named = async (options: Record<string, string>) => {
+      const done = await say(h, { ...options, output: 'file' });
+      expect(done.files).toHaveLength(1);
+      const name = done.files[0]!.name;
+      // Windows' rules, the strictest of the common ones: none of \ / : * ? " < > | or a control character, no
+      // trailing dot or space, no reserved device name, at most 255 characters (here far fewer).
+      expect(name).toMatch(/^[^\\/:*?"<>|\x00-\x1f]{1,100}$/);
+      expect(name).not.toMatch(/[. ]$|^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i);
+      return name;
+    };
+    expect(await named({ text: 'エンジンの声です。', voice: 'voicevox:20' })).toMatch(/^saybot-voicevox-20\.\w+$/);
+    // Its engine down: eSpeak NG speaks the line, and names the file.
+    voicevox.faults.set('down');
+    expect(await named({ text: 'エンジンが止まっています。', voice: 'voicevox:0' })).toMatch(
+      /^saybot-free-ja-[fm]\.\w+$/,
+    );
+    voicevox.faults.set('none');
+    // The month used up: FREE_VOICES' VOICEVOX voice speaks a preset voice's line, and names the file.
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+    expect(await named({ text: '今月は使い切りました。', voice: 'voice-b-ja-f-01' })).toMatch(
+      /^saybot-voicevox-20\.\w+$/,
+    );
+  });
 });
