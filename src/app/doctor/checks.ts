@@ -17,14 +17,9 @@ import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin } from '../../features/dashboard/index.ts';
 import { checkFreeVoice } from './free-voice-check.ts';
 
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  /** What was found, or what is wrong and what to do, in plain words. */
-  detail: string;
-  /** A warning: works, but could be better. */
-  warn?: boolean;
-}
+import type { CheckResult } from './check-result.ts';
+
+export type { CheckResult } from './check-result.ts';
 
 const MIN_NODE = [22, 12] as const;
 

@@ -2,7 +2,7 @@
 // budget, a failing service), as FREE_VOICE and FREE_VOICES set it and eSpeak NG's package allows.
 import type { Config } from '../../core/config.ts';
 import { freeVoiceInstalled } from '../../core/free-voice/free-voice-engine.ts';
-import type { CheckResult } from './checks.ts';
+import type { CheckResult } from './check-result.ts';
 
 const name = 'Free voice';
 
