@@ -392,6 +392,7 @@ export class PartSource {
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
+      await paid.writeAhead();
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
         this.#send(request, text, paid.hooks, waiters),
       );
@@ -451,6 +452,7 @@ export class PartSource {
     const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
     let response: CloneVoiceResponse;
     try {
+      await paid.writeAhead();
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
         this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
       );
