@@ -5,7 +5,7 @@
 // (test/structure/order-fields.test.ts), so everything about one order goes when the order does.
 import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
-import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
+import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { ServiceFallback, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';

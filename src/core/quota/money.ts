@@ -17,9 +17,8 @@ import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-stor
 import type { SpendEndpoint } from '../store/types.ts';
 import type { Accounting, PartNeed } from './accounting.ts';
 import type { Charge, SpendContext } from './charge.ts';
-import { FreeRequestRate } from './free-rate.ts';
 import { afterPaying } from './paid-part-way.ts';
-import { quoteAllowance, type QuoteAllowance } from './quote-ceiling.ts';
+import { SpeechInputError } from '../order-errors.ts';
 import { enforcementFor, fitsFreeLine, QueueBook, type Admission, type QueueBounds } from './seconds-bounds.ts';
 import { countCharacters } from '../characters.ts';
 
@@ -306,4 +305,100 @@ function endedEarly(kind: string): boolean {
 function freeSpeakerOf(voice: string): FreeSpeaker {
   if (!isEngineVoice(voice)) return 'espeak';
   return voice.startsWith('voicevox:') ? 'voicevox' : 'speech';
+}
+
+// A confirmation keeps its quote: an order confirmed at a price (a scene's "Play it (N characters)") never pays more.
+/** An order would pay more than the quote its member confirmed: nothing more is held or paid for it. */
+export class QuoteExceededError extends Error {
+  /** The characters the member confirmed. */
+  readonly quoted: number;
+
+  constructor(quoted: number) {
+    super(`the order would pay more than the ${quoted} characters its member confirmed`);
+    this.name = 'QuoteExceededError';
+    this.quoted = quoted;
+  }
+}
+
+/**
+ * What an order may still pay for parts counted free at acceptance, given the `paid` characters its parts cost now:
+ * a cache-only replay nothing (refused with `not-cached` if anything now costs), a confirmed scene what is left of its
+ * quote (refused with QuoteExceededError if it now costs more); undefined for an order held to no ceiling. The one
+ * place the ceiling is decided, for the pipeline at acceptance and for the part source at a late part's fetch.
+ */
+function quoteAllowance(
+  order: { readonly quoted?: number | undefined; readonly cachedOnly?: boolean | undefined },
+  paid: number,
+): QuoteAllowance | undefined {
+  const notCached = () => new SpeechInputError({ code: 'not-cached' });
+  if (order.cachedOnly === true) {
+    if (paid > 0) throw notCached();
+    return new QuoteAllowance(0, notCached);
+  }
+  const { quoted } = order;
+  if (quoted === undefined) return undefined;
+  if (paid > quoted) throw new QuoteExceededError(quoted);
+  return new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted));
+}
+
+/** Characters still payable under a quote, taken by each part paid late; refused past it. */
+export class QuoteAllowance {
+  #left: number;
+  readonly #refusal: () => Error;
+
+  constructor(left: number, refusal: () => Error) {
+    this.#left = left;
+    this.#refusal = refusal;
+  }
+
+  /** Takes `characters` from what is left, or throws the allowance's refusal (nothing is taken then). */
+  take(characters: number): void {
+    if (characters > this.#left) throw this.#refusal();
+    this.#left -= characters;
+  }
+}
+
+// How often one member may ask for what costs no characters (a cache hit, another speed or volume, a replay): none
+// of it spends, so no budget sees it, yet each may cost a render and a cache entry every server shares. Per member per
+// server in a sliding minute, in memory (a restart forgets it: nothing here is worth a store write).
+/** Members remembered at once; past it the oldest window is dropped (it can only make a member's count smaller). */
+const MAX_MEMBERS = 10_000;
+const WINDOW_MS = 60_000;
+
+class FreeRequestRate {
+  readonly #perMinute: number;
+  readonly #now: () => number;
+  /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
+  readonly #taken = new Map<string, number[]>();
+
+  /** `perMinute` 0: no limit. */
+  constructor(perMinute: number, now: () => number = Date.now) {
+    this.#perMinute = perMinute;
+    this.#now = now;
+  }
+
+  /** Counts one free request of the member, or refuses it (Refusal free-rate) when their minute is full. */
+  take(guildId: string, userId: string): void {
+    if (this.#perMinute === 0) return;
+    const key = `${guildId}:${userId}`;
+    const now = this.#now();
+    const times = (this.#taken.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
+    if (times.length >= this.#perMinute) {
+      this.#taken.set(key, times);
+      const oldest = times[0] ?? now;
+      throw new Refusal({
+        code: 'free-rate',
+        limit: this.#perMinute,
+        waitSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
+      });
+    }
+    times.push(now);
+    // Re-inserted: the Map's order is then the order of last use, and the first key the longest unused.
+    this.#taken.delete(key);
+    this.#taken.set(key, times);
+    if (this.#taken.size > MAX_MEMBERS) {
+      const oldest = this.#taken.keys().next();
+      if (oldest.done !== true) this.#taken.delete(oldest.value);
+    }
+  }
 }
