@@ -2,7 +2,9 @@ import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { PartCheck } from './clips.ts';
+import { partClip, type PartBefore, type PartClip, type PartCheck } from './clips.ts';
+import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsAsker, RightsWatch } from './rights-asker.ts';
@@ -17,6 +19,7 @@ import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,
   estimatePlanSeconds,
+  estimateRequestSeconds,
   freeLineLimit,
 } from '../quota/seconds-bounds.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
@@ -25,7 +28,6 @@ import { Order, discard } from './order.ts';
 import type { CloneClip, OrderEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
-import { playInVoice } from './voice-playback.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
@@ -34,10 +36,12 @@ export { MEMBER_REQUEST } from './speech-order.ts';
 export type { SpeechPipelineOptions } from './pipeline-options.ts';
 
 /**
- * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu):
- * splits the text once, checks what the parts will cost and holds it once, sources each part (the cache, a
- * flight under way, the API), plays it in a voice channel or renders it as files, records every spend, and
- * returns one outcome. It knows nothing of interactions, replies or languages.
+ * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu). An
+ * order runs top to bottom in `speak` and `#run`: its rights asked; its lines split and what costs nothing checked;
+ * its place in voice held; the money accepted (Money: who pays each part, or why not); its front-end told; each part
+ * fetched through the one door (PartSource: cache, flight, Voice API, engine, eSpeak NG) and delivered (`#playInVoice`,
+ * or `#render` into a file or voice message); the money settled; the outcome told. It knows nothing of interactions,
+ * replies or languages.
  */
 export class SpeechPipeline {
   readonly #source: PartSource;
@@ -106,7 +110,7 @@ export class SpeechPipeline {
   async #run(order: Order): Promise<void> {
     // After this turn: its front-end holds its events before anything of it is decided.
     await Promise.resolve();
-    let held: VoicePlace['held'] | undefined;
+    let place: Omit<VoicePlace, 'lane'> | undefined;
     try {
       // Its lines split into parts, and what costs nothing checked first.
       order.split(this.#linesOf(order.asked));
@@ -116,21 +120,13 @@ export class SpeechPipeline {
       // A scene lasts at most MAX_SCENE_SECONDS, which only its audio proves: its estimate is refused first.
       if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
       // In voice, the guild's player holds it from here: /stop, /skip and /leave end it while it is accepted.
-      const player = this.#playerFor(order);
-      held = player?.hold({
-        owner: {
-          label: `${order.requester.command}:${order.requester.id}`,
-          requestedBy: { userId: order.requester.userId, requesterMayStop: order.requester.policy.requesterMayStop },
-        },
-        clips,
-        channelId: order.target.kind === 'voice' ? order.target.channelId : '',
-      });
+      place = this.#hold(order, clips);
       // Who pays for each part, or why not (the money's one owner).
-      const paid = await this.#money.accept(order, held === undefined ? undefined : { clips, seconds });
+      const paid = await this.#money.accept(order, place && { clips, seconds });
       // Its place in the guild's lane, taken without awaiting: orders are queued in the order they were held.
-      order.accept({ ...paid, ...(player && held ? this.#enterLane(order, player, held, clips) : {}) });
+      order.accept({ ...paid, ...(place && this.#enterLane(order, place, clips)) });
     } catch (error) {
-      held?.release();
+      place?.held.release();
       order.refuse(error);
       return;
     }
@@ -152,23 +148,28 @@ export class SpeechPipeline {
     return [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }];
   }
 
-  #playerFor(order: Order) {
-    const { target } = order;
-    return target.kind === 'voice' ? this.#players.get(order.requester.guildId, target.adapterCreator) : undefined;
+  #hold(order: Order, clips: number): Omit<VoicePlace, 'lane'> | undefined {
+    const { target, requester } = order;
+    if (target.kind !== 'voice') return undefined;
+    const player = this.#players.get(requester.guildId, target.adapterCreator);
+    const held = player.hold({
+      owner: {
+        label: `${requester.command}:${requester.id}`,
+        requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
+      },
+      clips,
+      channelId: target.channelId,
+    });
+    return { player, held };
   }
 
-  #enterLane(
-    order: Order,
-    player: VoicePlace['player'],
-    held: VoicePlace['held'],
-    clips: number,
-  ): { ahead: number; playback: VoicePlace } {
+  #enterLane(order: Order, place: Omit<VoicePlace, 'lane'>, clips: number): { ahead: number; playback: VoicePlace } {
     const { guildId } = order.requester;
     const lane = this.#lanes.get(guildId) ?? { clips: 0, tail: Promise.resolve() };
     this.#lanes.set(guildId, lane);
-    const ahead = player.inQueue + lane.clips;
+    const ahead = place.player.inQueue + lane.clips;
     lane.clips += clips;
-    return { ahead, playback: { player, lane, held } };
+    return { ahead, playback: { ...place, lane } };
   }
 
   /**
@@ -332,24 +333,130 @@ export class SpeechPipeline {
     const { target } = order;
     try {
       if (target.kind !== 'voice' || !order.playback) return await this.#render(order);
-      const allowed: PartCheck = () => this.#stillAllowed(order);
-      return await playInVoice(
-        {
-          source: this.#source,
-          log: this.#log,
-          lanes: this.#lanes,
-          rights: this.#rights,
-          serves: this.#serves,
-          allowed,
-          firstFrame: () => this.#firstFrame(order),
-        },
-        order,
-        target.channelId,
-        order.playback,
-      );
+      return await this.#playInVoice(order, target.channelId, order.playback);
     } catch (error) {
       for (const line of order.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
+    }
+  }
+
+  /**
+   * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
+   * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
+   * part; each later part's request starts as the part before it starts playing (its first frame out), and none
+   * starts once a part before it did not play to its end. The player holds the order until then (`held`): a /stop,
+   * /skip or /leave meanwhile ends it at once, the join aside, and nothing of it is asked for after that but the first
+   * part already under way (read to its end and paid, as any part sent).
+   */
+  async #playInVoice(order: Order, voiceChannelId: string, playback: VoicePlace): Promise<SpeechOutcome> {
+    const { requester } = order;
+    const { player, lane, held } = playback;
+    const allowed: PartCheck = () => this.#stillAllowed(order);
+    let inLane = true;
+    /** Its clips no longer count as ahead of later orders: queued (they count as the player's), failed or ended. */
+    const leaveLane = (count: number) => {
+      if (!inLane) return;
+      inLane = false;
+      lane.clips -= count;
+      if (lane.clips === 0 && this.#lanes.get(requester.guildId) === lane) this.#lanes.delete(requester.guildId);
+    };
+    // Ended while it was accepted: nothing asked for, no join.
+    const endedEarly = held.endedAs;
+    if (endedEarly !== undefined) {
+      leaveLane(order.scene ? 1 : order.lines.reduce((sum, line) => sum + line.texts.length, 0));
+      return { kind: endedEarly, seconds: 0 };
+    }
+    const label = `${requester.command}:${requester.id}`;
+    // A plain order's parts are clips of their own, each asked for ahead only once the one before it is heard and
+    // opened only if that one played to its end (clips.ts partClip); a scene's are asked for one ahead inside its clip.
+    const ends: Array<PromiseWithResolvers<PlaybackStatus>> = [];
+    const heard: Array<PromiseWithResolvers<void>> = [];
+    const before = (): PartBefore | undefined => {
+      const ended = ends.at(-1)?.promise;
+      const first = heard.at(-1)?.promise;
+      ends.push(Promise.withResolvers());
+      heard.push(Promise.withResolvers());
+      return order.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
+    };
+    const parts = order.lines.map((line, lineIndex) =>
+      line.texts.map((text, index) =>
+        partClip(
+          this.#source,
+          line.request,
+          text,
+          `${label}#${order.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
+          order,
+          this.#log,
+          allowed,
+          before(),
+        ),
+      ),
+    );
+    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+    const scene: SceneClip | undefined = order.scene
+      ? sceneClip(
+          label,
+          order.lines.map((line, index) => ({
+            pauseBefore: line.pauseBefore,
+            parts: parts[index] ?? [],
+            estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
+          })),
+        )
+      : undefined;
+    const clips: PartClip[] = scene ? [scene] : parts.flat();
+    for (const [index, clip] of clips.entries()) {
+      clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
+      clip.started = () => {
+        if (index === 0) this.#firstFrame(order);
+        heard[index]?.resolve();
+      };
+    }
+    const first = clips[0];
+    // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
+    if (order.ahead === 0) first?.prepare?.();
+    const joined = player.connect(voiceChannelId);
+    const queued = Promise.all([lane.tail, joined]).then(() => held.queue(clips));
+    lane.tail = queued.then(
+      () => undefined,
+      () => undefined,
+    );
+    void lane.tail.then(() => leaveLane(clips.length));
+    void held.ended.then(() => leaveLane(clips.length));
+    // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: allowed,
+      end: (error) => player.end((item) => clips.includes(item), error),
+    });
+    try {
+      let results: Array<Promise<PlaybackResult>> | 'stopped' | 'skipped' | undefined;
+      try {
+        results = await Promise.race([queued, held.ended]);
+      } catch (error) {
+        held.release();
+        for (const clip of clips) clip.dispose?.();
+        throw error;
+      }
+      if (!Array.isArray(results)) {
+        // Ended while held (a /stop, /skip or /leave while SayBot joined): its first part's request, if under way, is
+        // let go like any dropped part's.
+        for (const clip of clips) clip.dispose?.();
+        return { kind: results ?? held.endedAs ?? 'stopped', seconds: 0 };
+      }
+      for (const [index, result] of results.entries()) void result.then((ended) => ends[index]?.resolve(ended.status));
+      const outcome = withCut(await played(player, clips, results), scene?.cut());
+      // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+      // there is the server no longer served, not a lost connection to rejoin.
+      if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+        return {
+          kind: 'failed',
+          error: new RightsRevokedError({ code: 'not-served' }),
+          secondsHeard: outcome.seconds,
+        };
+      return outcome;
+    } finally {
+      unwatch();
     }
   }
 
@@ -453,4 +560,35 @@ function refusedByRights(error: Error): OrderEvents & RightsAnswered {
     privately: true,
     postsPrivately: () => true,
   };
+}
+
+/** A scene cut at its cap in voice: played all the same, the cut said with it. */
+function withCut(outcome: SpeechOutcome, cut: SceneCut | undefined): SpeechOutcome {
+  if (cut === undefined || outcome.kind !== 'played') return outcome;
+  return { ...outcome, cutAt: cut.at, linesBeforeCut: cut.lines };
+}
+
+/**
+ * The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense
+ * alone.
+ */
+async function played(
+  player: GuildPlayer,
+  clips: readonly PartClip[],
+  results: ReadonlyArray<Promise<PlaybackResult>>,
+): Promise<SpeechOutcome> {
+  let seconds = 0;
+  for (const pending of results) {
+    const result = await pending;
+    seconds += result.seconds;
+    if (result.status === 'failed') {
+      player.dropQueued(clips);
+      return { kind: 'failed', error: result.error, secondsHeard: seconds };
+    }
+    if (result.status !== 'played') {
+      player.dropQueued(clips);
+      return { kind: result.status, seconds };
+    }
+  }
+  return { kind: 'played', seconds };
 }
