@@ -302,7 +302,8 @@ async function assembleCore(
     );
   // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
   const installed = freeVoiceInstalled();
-  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback && installed };
+  // The stand-in may be an engine's voice (FREE_VOICES) where eSpeak NG is missing: fallback is the owner's word.
+  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback };
   const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,
@@ -311,7 +312,7 @@ async function assembleCore(
     accounting,
     encoding,
     metrics,
-    freeVoice: freeVoice.chosen || freeVoice.fallback,
+    freeVoice: installed && (config.freeVoice.chosen || config.freeVoice.fallback),
     // FREE_VOICE fallback as the owner set it: the stand-in is an engine's voice (FREE_VOICES) or eSpeak NG's, where
     // each can speak (PartSource.standIn).
     fallback: config.freeVoice.fallback,

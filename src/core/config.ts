@@ -360,7 +360,7 @@ export interface Config {
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
   /**
-   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/free-rate.ts).
+   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/money.ts).
    */
   freeRequestsPerMinute: number;
   /** How much audio a request's text may bring (src/core/api/body.ts). */

@@ -9,7 +9,7 @@
 // outcome answers with its own cause, worded once by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
-import { QuoteExceededError } from '../../core/quota/quote-ceiling.ts';
+import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
