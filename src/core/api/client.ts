@@ -57,22 +57,14 @@ import {
   type TtsRequest,
 } from './schemas.ts';
 
-/**
- * Milliseconds. undici runs the connect, headers and body-idle timers on its coarse "fast timers" (ticks of
- * about half a second), so those may fire up to about a second late; the total timeout is the client's own.
- */
+/** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
-  /** TCP (and TLS) connection set-up. */
   connectMs: number;
-  /** From the request being sent to the response headers. */
+  /** From the request sent to the response headers. */
   headersMs: number;
-  /** Longest silence between two chunks of the body (not counted while the caller applies back-pressure). */
+  /** Longest silence between two chunks of the body (not while the caller applies back-pressure). */
   bodyIdleMs: number;
-  /**
-   * The whole call: every attempt, the waits between them, and the body until its last byte arrived — but not
-   * the time the caller spends not reading (back-pressure: a player reading in real time is not the service
-   * being slow).
-   */
+  /** Every attempt, the waits between them and the body to its last byte, less the time the caller is not reading. */
   totalMs: number;
 }
 
@@ -90,7 +82,7 @@ export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
   baseUrl: string;
   apiKey: string;
-  /** Retries after the first attempt; default 2. */
+  /** Retries after the first attempt. */
   maxRetries?: number;
   timeouts?: Partial<Timeouts>;
   logger?: Logger;
@@ -105,35 +97,25 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
-   * Called when the service accepts the request (its 2xx status: it has charged it), before any of its body is read,
-   * and awaited: the caller writes the charge down first, so that nothing it was charged depends on the body
-   * arriving. At most once per call, since nothing is retried after a 2xx. What it throws ends the call.
+   * Awaited at the service's 2xx (it has charged), before any of the body is read, so the charge is written down
+   * whatever the body does. At most once a call; what it throws ends the call.
    */
   accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
   /**
-   * Called once when a call ends without the service's acceptance, and awaited (what it
-   * throws is ignored): `not-charged` when every attempt had a definite answer that charges nothing (a status other
-   * than 2xx, a connection that never opened, an attempt never begun), `unknown` when an attempt left and no answer
-   * came back (reset, timeout, cut by the caller): the service may have charged it. Retried attempts are one call.
+   * Awaited once when a call ends without a 2xx (its throw ignored): `not-charged` when every attempt had a definite
+   * answer charging nothing, `unknown` when one left and no answer came (reset, timeout, cut): maybe charged.
    */
   unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
-  /**
-   * Given the call's control once, before its first attempt: how the caller says that nobody waits for the answer any more
-   * (CallControl `letGo`).
-   */
+  /** Given the call's control once, before its first attempt. */
   control?: ((control: CallControl) => void) | undefined;
 }
 
 /** What a caller may do to its call while it runs. */
 export interface CallControl {
   /**
-   * Nobody waits for the answer any more. Before the service's answer has begun (no status received) the call is
-   * cut, its connection closed: the service bills at its 2xx, so a request closed while it waits there uncharged is
-   * billed nothing; whether it was charged an instant before cannot be known, so it ends as any call cut unanswered
-   * (`maybe-charged`, `unaccepted` hears `unknown`, never sent again). Once a status has arrived the call ends by that
-   * answer: a 2xx (charged) is read to its end as if nothing happened, any other status ends the call with no
-   * further attempt. Returns true when the call will end without the service's acceptance, false when it was
-   * accepted and goes on. The rule: src/core/api/retry.ts.
+   * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
+   * its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any other
+   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/retry.ts).
    */
   letGo(): boolean;
 }
@@ -141,11 +123,9 @@ export interface CallControl {
 /** Whether a call that never saw the service's acceptance may have been charged. */
 export type ChargedAnswer = 'not-charged' | 'unknown';
 
-/** What one call has told the service so far, for `unaccepted`. */
 interface CallProgress {
   /** Some attempt may have reached the service without its answer reaching us. */
   unanswered: boolean;
-  /** The service accepted an attempt (its 2xx). */
   accepted: boolean;
 }
 
@@ -160,9 +140,8 @@ export interface AudioResponse {
   /** Detected from the bytes, whatever Content-Type said. */
   format: AudioFormat;
   /**
-   * The whole body, first bytes included, still arriving. Read it to the end or destroy() it: the call (its
-   * connection, abort listener) stays open until then. Failures arrive as typed errors on this stream:
-   * ConnectionError (reset), TimeoutError ('body-idle' or 'total'), AbortedError. Never retried.
+   * The whole body, still arriving: read it to the end or destroy() it (the call stays open until then). Failures
+   * arrive on it as typed errors (ConnectionError, TimeoutError, AbortedError), never retried.
    */
   body: Readable;
   requestId?: string | undefined;
@@ -174,10 +153,7 @@ export interface CloneVoiceResponse {
   voiceId: string;
   /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
   audio?: AudioResponse;
-  /**
-   * The service sent audio, but it broke off before its first bytes could be used. The voice exists and was paid
-   * for; speaking its text again would be a second payment, so the caller says so instead.
-   */
+  /** The audio broke off before its first bytes: the voice exists, paid; its text again would be paid twice. */
   audioLost?: true;
   requestId?: string;
   usage?: UsageInfo;
@@ -185,7 +161,6 @@ export interface CloneVoiceResponse {
 
 export interface AccessCheck {
   requestId?: string;
-  /** The key's usage, when the service sends X-RateLimit-* headers. */
   usage?: UsageInfo;
 }
 
@@ -195,9 +170,9 @@ interface Outgoing {
   operation: Operation;
   /** The text spoken: what bounds the audio that may come back. */
   text: string;
-  /** The member's words it carries (its text, its tone): never kept from what comes back (echoes.ts). */
+  /** The member's words (its text, its tone): never kept from what comes back (echoes.ts). */
   said: readonly string[];
-  /** Built again for every attempt, so that a multipart body can be re-sent. */
+  /** Built for every attempt, so a multipart body can be re-sent. */
   body: () => { payload: string | FormData; contentType?: string };
   accept: string;
 }
@@ -214,7 +189,6 @@ interface Received {
   head: Head;
   format: AudioFormat | undefined;
   source: Readable;
-  /** The member's words the request carried (Outgoing.said). */
   said: readonly string[];
   /** A clone's body broke before its head arrived: the voice exists (X-Voice-Id), its audio does not. */
   broken?: true;
@@ -258,10 +232,17 @@ function positive(value: number | undefined, fallback: number, name: string, all
   return value;
 }
 
+/** Each of `defaults`' fields, given or default, checked positive. */
+function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, name: string): T {
+  const fields = Object.entries(defaults) as Array<[keyof T & string, number]>;
+  return Object.fromEntries(
+    fields.map(([key, fallback]) => [key, positive(given[key] as number | undefined, fallback, `${name}.${key}`)]),
+  ) as T;
+}
+
 /**
- * The Voice API client: one object shared by every command, one keep-alive connection pool. Requests are
- * validated locally, failures become typed errors (errors.ts), transient ones are retried, and audio comes
- * back as a stream whose format was sniffed from its first bytes.
+ * The Voice API client, one keep-alive pool for every command: requests validated locally, failures typed
+ * (errors.ts), transient ones retried, audio streamed with its format sniffed from its first bytes.
  */
 export class VoiceApiClient {
   readonly #apiKey: string;
@@ -282,10 +263,7 @@ export class VoiceApiClient {
     return this.#keyState.snapshot;
   }
 
-  /**
-   * Tells keys apart without revealing them: 16 hex digits of a salted SHA-256. Kept with a used-up month so
-   * that a start under another key clears it (quota/used-up-month.ts).
-   */
+  /** Tells keys apart without revealing them: a start under another key clears a used-up month. */
   get keyFingerprint(): string {
     return createHash('sha256').update('saybot-key-fingerprint\0').update(this.#apiKey).digest('hex').slice(0, 16);
   }
@@ -308,23 +286,8 @@ export class VoiceApiClient {
     this.#metrics = options.metrics;
     this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.#origin = url.origin;
-    const t = options.timeouts ?? {};
-    this.#timeouts = {
-      connectMs: positive(t.connectMs, DEFAULT_TIMEOUTS.connectMs, 'timeouts.connectMs'),
-      headersMs: positive(t.headersMs, DEFAULT_TIMEOUTS.headersMs, 'timeouts.headersMs'),
-      bodyIdleMs: positive(t.bodyIdleMs, DEFAULT_TIMEOUTS.bodyIdleMs, 'timeouts.bodyIdleMs'),
-      totalMs: positive(t.totalMs, DEFAULT_TIMEOUTS.totalMs, 'timeouts.totalMs'),
-    };
-    const a = options.audioLimits ?? {};
-    this.#audioLimits = {
-      secondsPerCharacter: positive(
-        a.secondsPerCharacter,
-        DEFAULT_AUDIO_LIMITS.secondsPerCharacter,
-        'audioLimits.secondsPerCharacter',
-      ),
-      minSeconds: positive(a.minSeconds, DEFAULT_AUDIO_LIMITS.minSeconds, 'audioLimits.minSeconds'),
-      maxBytes: positive(a.maxBytes, DEFAULT_AUDIO_LIMITS.maxBytes, 'audioLimits.maxBytes'),
-    };
+    this.#timeouts = positives(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts');
+    this.#audioLimits = positives(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits');
     const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
     this.#retry = {
       maxRetries: Math.floor(maxRetries),
@@ -357,10 +320,7 @@ export class VoiceApiClient {
     );
   }
 
-  /**
-   * `POST /v1/voice-clone` (multipart): creates a voice from a 3-60 s WAV, MP3 or M4A sample. A reference
-   * clip whose bytes are recognisably another format is refused locally.
-   */
+  /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
     const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
     const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
@@ -372,8 +332,7 @@ export class VoiceApiClient {
     const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
     const { filename } = valid.ref_audio;
     const { text } = valid;
-    // Our own copy, made once (a clip may be megabytes, and each copy holds the main thread): the caller may reuse
-    // its buffer, and every attempt's body streams from this one.
+    // One copy of our own for every attempt: the caller may reuse its buffer.
     const clip = new Blob([valid.ref_audio.data], { type });
     const outgoing: Outgoing = {
       operation: 'voice-clone',
@@ -391,10 +350,8 @@ export class VoiceApiClient {
   }
 
   /**
-   * Checks that the service is reachable and takes the key, without spending characters: a tts request without
-   * `text`, which the service must refuse. A 400 means the key got past authentication (the service checks
-   * the key before the body, as the sandbox does); 401, 403 and the rest throw their typed errors. It cannot
-   * tell a spent monthly quota: look at `usage.remaining`, sent when the service sends usage headers.
+   * Checks the service takes the key without spending: a tts request without `text`, whose 400 means the key passed
+   * (checked before the body); 401, 403 and the rest throw. A spent month shows only in `usage.remaining`.
    */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
@@ -553,8 +510,7 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
-      // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile. Nothing of it
-      // written (let go of while its connection opened, or never connected): nothing to charge.
+      // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
       const charge = wire.left ? transportCharge(errorCode(error)) : 'not-charged';
       if (charge === 'maybe-charged') progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
@@ -563,8 +519,7 @@ export class VoiceApiClient {
     // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
     call.answered();
     observe(status);
-    // The key's state for the owner counts an answer as the service's by the retry rule's proof (retry.ts): for a
-    // refusal, its headers and (for a status a gateway also sends) its error body, read first.
+    // The key's state counts an answer as the service's by the retry rule's proof (retry.ts).
     const record = (fromService: boolean) =>
       this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
@@ -593,32 +548,27 @@ export class VoiceApiClient {
       throw error;
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
-      // Liberal in what we accept: some services put the new voice's ID only in a JSON body.
+      // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
+      const details = withDefined({
+        status,
+        requestId: requestIdOf(headers),
+        usage: usageOf(headers),
+        missing: 'voice-id' as const,
+      });
       if (bytes.length > CLONE_JSON_CAP) {
-        // An answer cut short cannot be trusted to name the voice that was made (and charged).
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
-          withDefined({
-            status,
-            requestId: requestIdOf(headers),
-            usage: usageOf(headers),
-            missing: 'voice-id' as const,
-          }),
+          details,
         );
       }
       const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
       if (voiceId === undefined) {
-        // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
+        // A voice made (and charged) that we cannot name: cloning again would pay for a second one.
         throw new UndeliveredError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in the ${bytes.length} bytes of its body received), so the new voice cannot be used; its characters were charged`,
-          withDefined({
-            status,
-            requestId: requestIdOf(headers),
-            usage: usageOf(headers),
-            missing: 'voice-id' as const,
-          }),
+          details,
         );
       }
       return {
@@ -768,10 +718,7 @@ export class VoiceApiClient {
   }
 }
 
-/**
- * A `voice_id` from the part of a JSON body that arrived before it broke off: the ID is all that matters, and it
- * is whole once its closing quote arrived.
- */
+/** A `voice_id` from a JSON body cut short: whole once its closing quote arrived. */
 function voiceIdFromPartialJson(bytes: Uint8Array): string | undefined {
   const text = new TextDecoder().decode(bytes.subarray(0, ERROR_BODY_CAP));
   return /"(?:voice_id|voiceId)"\s*:\s*"([\x21\x23-\x7e]{1,200})"/.exec(text)?.[1];
