@@ -1,5 +1,4 @@
-// An audio response's body: its first bytes read (they show the format), its bound (how much audio the request's text
-// may take, below), and the stream the rest comes through, cut at that bound.
+// An audio response's body: its first bytes (they show the format), and the stream of the rest, cut at its bound.
 import { Readable } from 'node:stream';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { parseWavHeader } from '../audio/codecs/wav.ts';
@@ -11,10 +10,7 @@ export interface Head {
   ended: boolean;
 }
 
-/**
- * Reads from `source` until `wanted` bytes have arrived or the body ended, then leaves `source` paused with
- * the rest unread. Rejects with the source's own error; the caller maps it.
- */
+/** Reads until `wanted` bytes arrived or the body ended, leaving `source` paused; rejects with its own error. */
 export function readHead(source: Readable, wanted: number): Promise<Head> {
   return new Promise<Head>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -57,10 +53,7 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
 
 function ignore(): void {}
 
-/**
- * Drops a body that is no longer wanted. undici reports destroying an unfinished body as an error event, which
- * nobody listens to any more: it is expected here, so it is swallowed.
- */
+/** Drops a body no longer wanted, swallowing the error undici emits for destroying it unfinished. */
 export function discard(source: Readable): void {
   source.on('error', ignore);
   source.destroy();
@@ -71,10 +64,7 @@ export class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
-/**
- * Reads at most `cap` bytes of a body that is not audio (an error page, a JSON answer), then drops the rest.
- * Never rejects: a failure while reading an error body must not hide the status that came before it.
- */
+/** At most `cap` bytes of a body that is not audio. Never rejects: it must not hide the status before it. */
 export async function readCapped(source: Readable, cap: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -93,25 +83,17 @@ export async function readCapped(source: Readable, cap: number): Promise<Buffer>
 }
 
 export interface AudioBodyHooks {
-  /** Turns a source failure into the error the caller sees. */
   mapError: (error: unknown) => Error;
-  /**
-   * The caller stopped reading (true: the buffer is full and the socket is paused) or started again (false).
-   * Time spent waiting for the caller is not the service being slow.
-   */
+  /** The caller stopped reading (the socket paused) or started again: not the service being slow. */
   waiting: (waiting: boolean) => void;
-  /** The network side is over (all bytes arrived, or the stream was cut), maybe well before the caller read it all. */
+  /** The network side is over (all arrived, or cut), maybe well before the caller read it all. */
   done: () => void;
   /** The most bytes the body may have (its first bytes included); past it, the stream is cut with `tooLarge()`. */
   maxBytes: number;
   tooLarge: () => Error;
 }
 
-/**
- * The audio body handed to the caller: the sniffed head first, then the rest of the response as it arrives,
- * with back-pressure passed on to the socket. `cut` ends it with an error of the client's choosing (abort,
- * total timeout).
- */
+/** The head first, then the rest as it arrives, back-pressure passed to the socket; `cut` ends it with an error. */
 export class AudioBodyStream extends Readable {
   readonly #source: Readable;
   readonly #hooks: AudioBodyHooks;
@@ -202,18 +184,13 @@ export class AudioBodyStream extends Readable {
   }
 }
 
-// How much audio a request's text can take: a body past it is not speech of that text (a service fault, a proxy
-// replaying or never ending), and is cut before it takes the process's memory. The bound is in seconds of audio,
-// turned into bytes with the format's byte rate read from the first bytes, and a hard byte cap above it.
+// How much audio a request's text can take: more is not speech of that text (a fault, a proxy never ending), and is
+// cut before it takes the process's memory. Seconds, turned into bytes at the format's rate, under a hard byte cap.
 export interface AudioLimits {
-  /**
-   * Seconds of audio one character may take at most. Speech runs at about 0.07 s a character (English) to 0.15 s
-   * (a Hangul syllable, a kana); the default allows several times that (slow voices, pauses, long tones).
-   */
+  /** Speech runs at 0.07-0.15 s a character; the default allows several times that. */
   secondsPerCharacter: number;
   /** Seconds allowed whatever the text's length: a word or two may come with silence around it. */
   minSeconds: number;
-  /** Bytes one audio body may have at most, whatever its text and format. */
   maxBytes: number;
 }
 
@@ -249,7 +226,6 @@ function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
 
 export interface AudioBound {
   maxBytes: number;
-  /** The seconds `text` may take (what a member is told about and the log shows). */
   maxSeconds: number;
 }
 
