@@ -60,7 +60,6 @@ import {
 /** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
   connectMs: number;
-  /** From the request sent to the response headers. */
   headersMs: number;
   /** Longest silence between two chunks of the body (not while the caller applies back-pressure). */
   bodyIdleMs: number;
@@ -106,11 +105,9 @@ export interface CallOptions {
    * answer charging nothing, `unknown` when one left and no answer came (reset, timeout, cut): maybe charged.
    */
   unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
-  /** Given the call's control once, before its first attempt. */
   control?: ((control: CallControl) => void) | undefined;
 }
 
-/** What a caller may do to its call while it runs. */
 export interface CallControl {
   /**
    * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
@@ -139,10 +136,7 @@ export interface Acceptance {
 export interface AudioResponse {
   /** Detected from the bytes, whatever Content-Type said. */
   format: AudioFormat;
-  /**
-   * The whole body, still arriving: read it to the end or destroy() it (the call stays open until then). Failures
-   * arrive on it as typed errors (ConnectionError, TimeoutError, AbortedError), never retried.
-   */
+  /** Read it to the end or destroy() it; its failures are typed errors (errors.ts), never retried. */
   body: Readable;
   requestId?: string | undefined;
   usage?: UsageInfo | undefined;
@@ -194,6 +188,10 @@ interface Received {
   broken?: true;
 }
 
+function bodiless(answer: Pick<Received, 'status' | 'headers' | 'said'>, bytes: Buffer): Received {
+  return { ...answer, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
+}
+
 const ERROR_BODY_CAP = 64 * 1024;
 /** A clone's JSON answer names a voice in a few hundred bytes; one past this is not the service's answer. */
 const CLONE_JSON_CAP = 64 * 1024;
@@ -232,7 +230,6 @@ function positive(value: number | undefined, fallback: number, name: string, all
   return value;
 }
 
-/** Each of `defaults`' fields, given or default, checked positive. */
 function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, name: string): T {
   const fields = Object.entries(defaults) as Array<[keyof T & string, number]>;
   return Object.fromEntries(
@@ -240,10 +237,7 @@ function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, n
   ) as T;
 }
 
-/**
- * The Voice API client, one keep-alive pool for every command: requests validated locally, failures typed
- * (errors.ts), transient ones retried, audio streamed with its format sniffed from its first bytes.
- */
+/** The Voice API client: one keep-alive pool, requests validated locally, failures typed, transient ones retried. */
 export class VoiceApiClient {
   readonly #apiKey: string;
   readonly #baseUrl: string;
@@ -349,10 +343,7 @@ export class VoiceApiClient {
     return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, text));
   }
 
-  /**
-   * Checks the service takes the key without spending: a tts request without `text`, whose 400 means the key passed
-   * (checked before the body); 401, 403 and the rest throw. A spent month shows only in `usage.remaining`.
-   */
+  /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
@@ -402,10 +393,7 @@ export class VoiceApiClient {
     return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
   }
 
-  /**
-   * Runs attempts until one succeeds, fails for good, or the call is cut. `finish` turns a 2xx into the
-   * result; once it hands a stream to the caller the call ends when that stream closes, not here.
-   */
+  /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
   async #execute<T>(
     outgoing: Outgoing,
     options: CallOptions,
@@ -431,7 +419,6 @@ export class VoiceApiClient {
     }
   }
 
-  /** The attempts of one call, until one succeeds, fails for good, or the call is cut. */
   async #attempts<T>(
     outgoing: Outgoing,
     options: CallOptions,
@@ -571,14 +558,7 @@ export class VoiceApiClient {
           details,
         );
       }
-      return {
-        status,
-        headers: { ...headers, 'x-voice-id': voiceId },
-        head: { bytes, ended: true },
-        format: undefined,
-        source: Readable.from([]),
-        said: outgoing.said,
-      };
+      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said: outgoing.said }, bytes);
     }
     let head: Head;
     try {
@@ -587,15 +567,7 @@ export class VoiceApiClient {
       discard(source);
       // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
       if (outgoing.operation === 'voice-clone') {
-        return {
-          status,
-          headers,
-          head: { bytes: Buffer.alloc(0), ended: true },
-          format: undefined,
-          source: Readable.from([]),
-          said: outgoing.said,
-          broken: true,
-        };
+        return { ...bodiless({ status, headers, said: outgoing.said }, Buffer.alloc(0)), broken: true };
       }
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
@@ -608,39 +580,26 @@ export class VoiceApiClient {
   }
 
   #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
-    const { head, format, source } = received;
+    const { format } = received;
     if (format === undefined) return { value: this.#notAudio(received, call), handedOver: false };
-    return { value: this.#audioResponse(format, head, source, call, received, text), handedOver: true };
+    return { value: this.#audioResponse(received, format, call, text), handedOver: true };
   }
 
   #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
-    const requestId = requestIdOf(headers);
-    const usage = usageOf(headers);
-    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
+    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId: requestIdOf(headers), usage: usageOf(headers) });
     if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
-    if (format !== undefined) {
-      return {
-        value: { ...meta, audio: this.#audioResponse(format, head, source, call, received, text) },
-        handedOver: true,
-      };
-    }
+    if (format !== undefined)
+      return { value: { ...meta, audio: this.#audioResponse(received, format, call, text) }, handedOver: true };
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
     return { value: drained.then(() => meta), handedOver: false };
   }
 
   /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
-  #audioResponse(
-    format: AudioFormat,
-    head: Head,
-    source: Readable,
-    call: Call,
-    received: Received,
-    text: string,
-  ): AudioResponse {
-    const { status, headers } = received;
+  #audioResponse(received: Received, format: AudioFormat, call: Call, text: string): AudioResponse {
+    const { status, headers, head, source } = received;
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
     const bound = audioBound(this.#audioLimits, text, format, head.bytes);
@@ -651,17 +610,9 @@ export class VoiceApiClient {
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,
       tooLarge: () => {
-        this.#logger.warn(
-          {
-            code: 'api-audio-too-long',
-            status,
-            requestId,
-            maxBytes: bound.maxBytes,
-            maxSeconds: bound.maxSeconds,
-            format,
-          },
-          'Voice API audio went past what its text can take: cut',
-        );
+        const { maxBytes, maxSeconds } = bound;
+        const fields = { code: 'api-audio-too-long', status, requestId, maxBytes, maxSeconds, format };
+        this.#logger.warn(fields, 'Voice API audio went past what its text can take: cut');
         return new OversizedResponseError(
           `The Voice API answered ${status} with more audio than ${text.length} characters can take (over ${bound.maxBytes} bytes, about ${Math.round(bound.maxSeconds)} s); it was cut there, and its characters were charged`,
           withDefined({ status, requestId, usage }),
@@ -686,7 +637,7 @@ export class VoiceApiClient {
     });
   }
 
-  /** What the service said, with the key (whole or any run of it) and the member's words taken out in case it echoes them. */
+  /** What the service said, without the key (or any run of it) or the member's words, in case it echoes them. */
   #serviceMessage(bytes: Uint8Array, said: readonly string[]): string | undefined {
     const message = parseServiceMessage(bytes);
     return message === undefined
@@ -724,7 +675,6 @@ function voiceIdFromPartialJson(bytes: Uint8Array): string | undefined {
   return /"(?:voice_id|voiceId)"\s*:\s*"([\x21\x23-\x7e]{1,200})"/.exec(text)?.[1];
 }
 
-/** `voice_id` (or `voiceId`, `id`) at the top of a JSON body, or under `voice` / `data`. */
 function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   let value: unknown;
   try {
