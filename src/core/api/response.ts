@@ -106,18 +106,22 @@ function collapse(text: string): string | undefined {
   return flat.length > SERVICE_MESSAGE_MAX_CHARS ? `${flat.slice(0, SERVICE_MESSAGE_MAX_CHARS - 1)}…` : flat;
 }
 
+const ENTITIES: Record<string, string> = {
+  '&nbsp;': ' ',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&amp;': '&',
+};
+
 function stripHtml(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const body = /<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html;
   const text = body
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+    .replace(/&(nbsp|lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity] ?? entity);
   // Error pages often repeat the title as the first heading.
   const flatTitle = title === undefined ? '' : title.replace(/\s+/g, ' ').trim();
   const flatBody = text.replace(/\s+/g, ' ').trim();
@@ -143,7 +147,6 @@ function messageFromJson(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The service's own words from an error body: JSON, plain text, HTML or nothing. */
 export function parseServiceMessage(body: Uint8Array): string | undefined {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(body).trim();
   if (text === '') return undefined;
@@ -221,7 +224,6 @@ export function errorForStatus(
 
 // What the Voice API last said about the key, for the owner: fixed slots, no secret.
 
-/** One answer worth the owner's eye. */
 export interface KeyAnswer {
   status: number;
   at: Date;
