@@ -15,12 +15,7 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
   return new Promise<Head>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    const settle = (): void => {
-      source.off('data', onData);
-      source.off('end', onEnd);
-      source.off('error', onError);
-      source.off('close', onClose);
-    };
+    const settle = (): void => listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, false);
     const onData = (chunk: Buffer): void => {
       chunks.push(chunk);
       length += chunk.length;
@@ -44,11 +39,16 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
       settle();
       reject(new PrematureCloseError());
     };
-    source.on('data', onData);
-    source.on('end', onEnd);
-    source.on('error', onError);
-    source.on('close', onClose);
+    listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, true);
   });
+}
+
+type Listener = Parameters<Readable['on']>[1];
+
+function listen(source: Readable, listeners: Record<string, Listener>, on: boolean): void {
+  for (const [event, listener] of Object.entries(listeners))
+    if (on) source.on(event, listener);
+    else source.off(event, listener);
 }
 
 function ignore(): void {}
@@ -59,7 +59,6 @@ export function discard(source: Readable): void {
   source.destroy();
 }
 
-/** The body stream closed without an end and without an error of its own. */
 export class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
 }
@@ -111,16 +110,17 @@ export class AudioBodyStream extends Readable {
       this.push(null);
       return;
     }
-    source.on('data', this.#onData);
-    source.on('end', this.#onEnd);
-    source.on('error', this.#onError);
-    source.on('close', this.#onClose);
+    listen(source, this.#listeners, true);
     this.#onData(head.bytes);
     // The source may have ended (all of it fitted in the head) or failed before this stream took over.
     const early = source.errored;
     if (source.readableEnded) this.#onEnd();
     else if (early !== null) queueMicrotask(() => this.#onError(early));
     else if (source.destroyed) queueMicrotask(this.#onClose);
+  }
+
+  get #listeners(): Record<string, Listener> {
+    return { data: this.#onData, end: this.#onEnd, error: this.#onError, close: this.#onClose };
   }
 
   readonly #onData = (chunk: Buffer): void => {
@@ -149,7 +149,6 @@ export class AudioBodyStream extends Readable {
     if (!this.#ended) this.cut(this.#hooks.mapError(new PrematureCloseError()));
   };
 
-  /** Ends the stream with `error` unless the caller has already read it to the end. */
   cut(error: Error): void {
     if (this.destroyed || this.readableEnded) return;
     this.destroy(error);
@@ -161,10 +160,7 @@ export class AudioBodyStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.#source.off('data', this.#onData);
-    this.#source.off('end', this.#onEnd);
-    this.#source.off('error', this.#onError);
-    this.#source.off('close', this.#onClose);
+    listen(this.#source, this.#listeners, false);
     // Destroying the undici body before its end also aborts the request and frees the connection.
     discard(this.#source);
     this.#finish();
@@ -202,7 +198,6 @@ export const DEFAULT_AUDIO_LIMITS: Readonly<AudioLimits> = Object.freeze({
 
 /** 48 kHz stereo 32-bit PCM: no WAV, FLAC, Ogg or M4A of speech takes more bytes a second. */
 const WORST_PCM_BYTES_PER_SECOND = 48_000 * 2 * 4;
-/** MPEG audio's highest bitrate (320 kb/s). */
 const MP3_BYTES_PER_SECOND = 320_000 / 8;
 /** Headers, tags and chunks besides the audio (an ID3 tag with a picture, a LIST chunk). */
 const HEADER_ALLOWANCE_BYTES = 256 * 1024;
@@ -229,7 +224,6 @@ export interface AudioBound {
   maxSeconds: number;
 }
 
-/** The most bytes an audio body for `text` may have, in `format` as its first bytes show. */
 export function audioBound(limits: AudioLimits, text: string, format: AudioFormat, head: Uint8Array): AudioBound {
   const maxSeconds = Math.max(limits.minSeconds, countCharacters(text) * limits.secondsPerCharacter);
   const bySeconds = Math.ceil(maxSeconds * bytesPerSecond(format, head)) + HEADER_ALLOWANCE_BYTES;
