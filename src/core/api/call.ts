@@ -9,10 +9,7 @@ export interface Cuttable {
   cut(error: Error): void;
 }
 
-/**
- * One call: the caller's signal, the total timeout and the abort that stops what is in flight. `end()` removes every
- * timer and listener; a call that hands audio over ends when that stream closes.
- */
+/** One call across its attempts: `end()` removes every timer and listener (at the stream's close once handed over). */
 export class Call {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
@@ -56,12 +53,10 @@ export class Call {
     this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
   };
 
-  /** Aborts whatever is in flight; everything that fails afterwards fails with this call's reason. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
 
-  /** Why the call was cut short (abort, total timeout, client closed), if it was. */
   get reason(): VoiceApiError | undefined {
     return this.#reason;
   }
@@ -80,12 +75,10 @@ export class Call {
     this.#answered = false;
   }
 
-  /** The attempt under way has its status: from here it ends by that answer. */
   answered(): void {
     this.#answered = true;
   }
 
-  /** Nobody waits for the answer: no further attempt is made (retry.ts). */
   get letGo(): boolean {
     return this.#letGo;
   }
@@ -109,7 +102,6 @@ export class Call {
     this.#stream?.cut(reason);
   }
 
-  /** Throws the reason the call was cut short, if any. */
   check(): void {
     if (this.#reason !== undefined) throw this.#reason;
   }
@@ -142,7 +134,6 @@ export class Call {
     this.#arm(remaining);
   }
 
-  /** The network side is over (the whole body arrived): the total timeout no longer applies. */
   networkDone(): void {
     this.#clearTimer();
     this.#pausedRemaining = undefined;
