@@ -22,7 +22,7 @@ export function withoutEchoes(message: string, said: readonly string[]): string 
   return out;
 }
 
-/** A run of a secret this long is the secret's, wherever it stands: a service quoting the key's end ("key …87dbb607ed48"). */
+/** A run of a secret this long is the secret's wherever it stands (a service quoting the key's end). */
 const MIN_SECRET_RUN = 8;
 
 /** Stands where a part of a secret was. */
