@@ -8,7 +8,6 @@ import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome, Store } from '../store/types.ts';
 
-/** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {
   guildId: string;
   userId: string;
@@ -26,7 +25,6 @@ export interface PartSpend {
   requestId?: string | undefined;
 }
 
-/** What the service's 2xx said of a request written ahead: it accepted (and charged) it. */
 export interface AcceptedAnswer {
   requestId?: string | undefined;
   usage?: UsageInfo | undefined;
@@ -60,10 +58,7 @@ export interface ChargeBooks {
   closed(charge: Charge): void;
 }
 
-/**
- * A request's permission to spend, from its budget check until its parts are recorded: its characters are held
- * meanwhile, so two requests checked at once cannot both pass a budget with room for one.
- */
+/** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
 export class Charge {
   readonly context: SpendContext;
   /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
@@ -119,7 +114,6 @@ export class Charge {
     if (this.#forgotten !== 'guild') this.#forgotten = scope;
   }
 
-  /** Records one part's spend (or saving), then stops holding its reservation. */
   async record(text: string, spend: PartSpend): Promise<void> {
     try {
       await this.#books.record(this.context, spend, this.#forgotten);
@@ -135,7 +129,6 @@ export class Charge {
     return entry;
   }
 
-  /** The service accepted (and charged) the request written ahead as `entry`. */
   accepted(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     this.#paid += entry.spend.characters;
     return this.#books.accept(entry, answer);
@@ -151,13 +144,11 @@ export class Charge {
     return this.#written;
   }
 
-  /** `entry` was definitely not charged (refused, or never sent): taken back. */
   released(entry: LedgerEntry): Promise<void> {
     this.#written -= entry.spend.characters;
     return this.#books.release(entry);
   }
 
-  /** How a part written ahead ended (its audio arrived, or never will). */
   settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
     return this.#books.settle(entry, outcome);
   }
@@ -172,7 +163,6 @@ export class Charge {
     if (this.#reserved.size === 0) this.#releaseHold();
   }
 
-  /** The request is over: whatever it did not spend is no longer held. */
   close(): void {
     this.#reserved.clear();
     this.#books.closed(this);
@@ -180,7 +170,6 @@ export class Charge {
     this.#releaseHold();
   }
 
-  /** A probe of a used-up month has its answer once nothing it reserved is left. */
   #settleProbe(): void {
     if (this.probe === undefined || this.reserved > 0) return;
     this.#books.probeSettled(this.probe, this.context.guildId);
@@ -297,14 +286,12 @@ export class SpendRecorder {
     return { writeAhead, hooks, settle };
   }
 
-  /** Resolves once every spend being written has reached the store (or failed, logged). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#writing]);
   }
 
   #track<T>(task: Promise<T>): Promise<T> {
     this.#writing.add(task);
-    // Its failure is the caller's; here it only stops being tracked.
     const done = () => this.#writing.delete(task);
     task.then(done, done);
     return task;
@@ -314,7 +301,6 @@ export class SpendRecorder {
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
 export interface LedgerEntry {
   readonly spend: NewSpend;
-  /** Its row, once the store has it. */
   id?: number;
   /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
   answer?: { accepted: SpendAcceptance } | 'released';
@@ -323,7 +309,7 @@ export interface LedgerEntry {
   settledInStore?: boolean;
 }
 
-/** Settlements the store refused, kept to try again; a bound past which the oldest is given up (its row stays spent). */
+/** Settlements the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
 const MAX_UNSETTLED = 10_000;
 
 /**
@@ -350,15 +336,6 @@ export class SpendLedger {
     return this.#unwritten.length > 0;
   }
 
-  /** Characters billed but not yet in the store (for budgets and /usage meanwhile). */
-  unwrittenFor(match: (spend: NewSpend) => boolean): number {
-    return this.#unwritten
-      .map((entry) => entry.spend)
-      .filter((s) => !s.cached && match(s))
-      .reduce((sum, s) => sum + s.characters, 0);
-  }
-
-  /** The members whose spends wait to be written, in one guild or (undefined) every one. */
   *members(guildId?: string): Generator<string> {
     for (const { spend } of this.#unwritten) if (guildId === undefined || spend.guildId === guildId) yield spend.userId;
   }
@@ -378,7 +355,7 @@ export class SpendLedger {
       return entry;
     }
     try {
-      await this.#insert(entry);
+      entry.id = await this.#store.spends.record(spend);
       if (this.#unsettled.length > 0) void this.#settleAgain();
     } catch (error) {
       this.#unwritten.push(entry);
@@ -429,11 +406,6 @@ export class SpendLedger {
     return this.#flushing;
   }
 
-  async #insert(entry: LedgerEntry): Promise<void> {
-    entry.id = await this.#store.spends.record(entry.spend);
-  }
-
-  /** Brings the row of a spend written ahead up to what is known of it: its answer first, then how it ended. */
   async #catchUp(entry: LedgerEntry): Promise<void> {
     const { id, answer } = entry;
     if (id === undefined) return;
@@ -459,7 +431,7 @@ export class SpendLedger {
     while (this.#unwritten.length > 0) {
       const next = this.#unwritten[0] as LedgerEntry;
       try {
-        await this.#insert(next);
+        next.id = await this.#store.spends.record(next.spend);
       } catch (error) {
         this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
         return false;
