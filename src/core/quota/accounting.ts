@@ -42,19 +42,14 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
-/**
- * Without the member cooldown for a request that does not wait it out (auto-read); its spends still count as the
- * member's last, so a /say right after it waits as after any paid request.
- */
+/** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
 export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
   return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
 }
 
-/** What has been spent so far (reservations of requests still under way included). */
 interface BudgetUsage {
   guildMonthChars: number;
   memberDayChars: number;
-  /** When the member last sent a request that spent characters, if ever. */
   memberLastSpendAt?: Date;
 }
 
@@ -118,33 +113,19 @@ export const STORE_DEADLINE_MS = 5000;
 /** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
 function storeTimedOut(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
   // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
-  return (
-    code === '55P03' ||
-    code === '57014' ||
-    code === '25P03' ||
-    /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message)
-  );
+  if (['55P03', '57014', '25P03'].includes(String((error as { code?: unknown }).code))) return true;
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
 }
 
 /** `work`'s answer, or `late()`'s after `ms`; `work` goes on, and what its late answer leaves is the caller's. */
 function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
     // Unref'd: a deadline alone never keeps the process up.
-    const timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms);
-    timer.unref?.();
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+    timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms).unref();
   });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 const storageUnavailable = (cause?: unknown) =>
@@ -180,10 +161,8 @@ export interface UsageReport {
   bot: {
     /** The service's count this month (use outside SayBot included), else SayBot's; all of it while used up. */
     used: number;
-    /** `used` and `remaining` are the service's own figures. */
     fromService: boolean;
     countedAt?: Date;
-    /** What SayBot itself sent this month. */
     spent: number;
     saved: number;
     limit: number;
@@ -217,7 +196,7 @@ export class Accounting {
   readonly #charges = new Set<Charge>();
   readonly #month: UsedUpMonth;
   readonly #ledger: SpendLedger;
-  /** Per guild, checks and hold releases run in order, each seeing those before it; guilds never wait for each other. */
+  /** Per guild, checks and hold releases run in order, each seeing those before; guilds never wait for each other. */
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
   readonly #owner: string;
@@ -258,7 +237,6 @@ export class Accounting {
     this.#renewal = undefined;
   }
 
-  /** Runs `work` after the guild's earlier work; the guild's entry goes once its queue is empty. */
   #inTurn<T>(guildId: string, work: () => Promise<T>): Promise<T> {
     const run = (this.#turns.get(guildId) ?? Promise.resolve()).then(work);
     const tail = run.catch(() => undefined);
@@ -285,32 +263,24 @@ export class Accounting {
     return this.#operator;
   }
 
-  /** The budgets in force in a guild: the operator's, lowered where the server set its own. */
   async budgetsFor(guildId: string): Promise<OperatorBudgets> {
     return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
   }
 
-  /**
-   * A part counted free at acceptance that must be fetched after all (evicted, or its flight failed): checked now as
-   * a request of its own, without the cooldown its request passed. Returns the charge to record it with and close.
-   */
+  /** A part counted free at acceptance fetched after all: checked as a request of its own, without the cooldown. */
   async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
     const late = await this.authorize(charge.context, [{ ...part, free: false }], { memberCooldown: false });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
     return late;
   }
 
-  /** The members with requests under way or spends waiting to be written here, in one guild or every one. */
   *requestingMembers(guildId?: string): Generator<string> {
     for (const { context } of this.#charges)
       if (guildId === undefined || context.guildId === guildId) yield context.userId;
     yield* this.#ledger.members(guildId);
   }
 
-  /**
-   * A member (without `userId`, a whole guild; without `guildId`, the member everywhere) was forgotten: their
-   * requests under way and spends waiting here are recorded without their ID. Their holds keep counting.
-   */
+  /** Forgotten (no `userId`: a guild; no `guildId`: everywhere): what is under way is recorded without their ID. */
   anonymiseRequests(guildId: string | undefined, userId?: string): void {
     const scope = userId === undefined ? 'guild' : 'member';
     const theirs = (c: { guildId: string; userId: string }) =>
@@ -462,7 +432,6 @@ export class Accounting {
     return charge;
   }
 
-  /** What the charges this makes may ask of it, and nothing more. */
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
     sending: (context, spend, forgotten, hold, probe) => this.#sending(context, spend, forgotten, hold, probe),
@@ -477,10 +446,7 @@ export class Accounting {
     closed: (charge) => this.#charges.delete(charge),
   };
 
-  /**
-   * Records a spend or a saving. Never throws for a store that refuses it: kept until the store takes it
-   * (SpendLedger), spending stopped meanwhile. A spend the service accepted ends a used-up month.
-   */
+  /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
   async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
     const usage = spend.usage;
     await this.#ledger.write({
@@ -494,10 +460,7 @@ export class Accounting {
       requestId: spend.requestId,
       service: usage,
     });
-    if (!spend.cached)
-      await this.#month
-        .accepted()
-        .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
   }
 
   /**
@@ -580,10 +543,7 @@ export class Accounting {
     throw storageUnavailable();
   }
 
-  /**
-   * A write that changes no count (or only lowers one) waits no longer than the checks did: past that the request
-   * goes on, its spend counted as written ahead until the store answers or the next start settles it.
-   */
+  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
   #inTime(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
     return byDeadline(write, this.#deadlineMs, () => {
       const { guildId, characters } = entry.spend;
@@ -598,16 +558,16 @@ export class Accounting {
   async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
-    await this.#month
-      .accepted()
-      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    await this.#clearingMonth(this.#month.accepted());
+  }
+
+  #clearingMonth(work: Promise<unknown>): Promise<unknown> {
+    return work.catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
   async observeUsage(usage: UsageInfo | undefined): Promise<void> {
-    await this.#month
-      .observe(usage)
-      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    await this.#clearingMonth(this.#month.observe(usage));
   }
 
   /** The figures of a refusal proven the service's own, kept as a 2xx's: /usage tells the month as it counts it. */
