@@ -12,7 +12,6 @@ import type { PartLimit } from '../characters.ts';
 export interface QueueBounds {
   /** Estimated seconds of speech one server's voice queue may hold (what plays now included). */
   guildSeconds: number;
-  /** Clips (parts) one server's voice queue may hold. */
   guildClips: number;
   /** Requests one member may have under way in one server (queued, playing or being made), any output. */
   memberRequests: number;
@@ -28,10 +27,7 @@ export function estimateSpeechSeconds(text: string): number {
   return seconds;
 }
 
-/**
- * Seconds `text` will take as heard: at the voice's rate (a free voice's at eSpeak NG's own,
- * src/core/free-voice/free-line-estimate.ts), stretched by SayBot's own speed (known exactly: no margin).
- */
+/** Seconds `text` takes as heard: at its voice's rate (src/core/free-voice/free-line-estimate.ts), over its speed. */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
   if (request.kind === 'ready') return estimateSpeechSeconds(text);
   const spoken = isFreeVoice(request.voice)
@@ -58,10 +54,7 @@ interface AdmissionRequest {
   enforce: { guild: boolean; member: boolean };
 }
 
-/**
- * None for a request already paid (refusing would waste what was bought) or whose front-end bounds its own backlog
- * (auto-read, src/features/autoread/reading/reader.ts); both for everything else.
- */
+/** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
 export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
   const bounded = !order.paid && order.queueBounded;
   return { guild: bounded, member: bounded };
@@ -84,41 +77,29 @@ export class QueueBook {
     this.#bounds = bounds;
   }
 
-  /** Counts the request in, or throws a Refusal naming the bound it would break (nothing is counted then). */
   admit(request: AdmissionRequest): Admission {
-    const queue = this.#guilds.get(request.guildId) ?? {
-      clips: 0,
-      seconds: 0,
-      members: new Map<string, number>(),
-      requests: 0,
-    };
-    const mine = queue.members.get(request.userId) ?? 0;
+    const { guildId, userId, voice } = request;
+    const queue: GuildQueue = this.#guilds.get(guildId) ?? { clips: 0, seconds: 0, members: new Map(), requests: 0 };
+    const mine = queue.members.get(userId) ?? 0;
     const { guildClips, guildSeconds, memberRequests } = this.#bounds;
-    if (request.enforce.member && memberRequests > 0 && mine >= memberRequests) {
+    if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
       throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
-    }
-    const voice = request.voice;
     // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
     if (voice && request.enforce.guild && queue.clips > 0) {
-      if (guildClips > 0 && queue.clips + voice.clips > guildClips) {
+      if (guildClips > 0 && queue.clips + voice.clips > guildClips)
         throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: queue.clips });
-      }
       if (guildSeconds > 0 && queue.seconds + voice.seconds > guildSeconds) {
-        throw new Refusal({
-          code: 'queue-guild-full',
-          bound: 'seconds',
-          limit: guildSeconds,
-          queued: Math.ceil(queue.seconds),
-        });
+        const queued = Math.ceil(queue.seconds);
+        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
       }
     }
-    queue.members.set(request.userId, mine + 1);
+    queue.members.set(userId, mine + 1);
     queue.requests += 1;
     if (voice) {
       queue.clips += voice.clips;
       queue.seconds += voice.seconds;
     }
-    this.#guilds.set(request.guildId, queue);
+    this.#guilds.set(guildId, queue);
     let released = false;
     return {
       release: () => {
@@ -128,16 +109,15 @@ export class QueueBook {
           queue.clips -= voice.clips;
           queue.seconds = Math.max(0, queue.seconds - voice.seconds);
         }
-        const left = (queue.members.get(request.userId) ?? 1) - 1;
-        if (left > 0) queue.members.set(request.userId, left);
-        else queue.members.delete(request.userId);
+        const left = (queue.members.get(userId) ?? 1) - 1;
+        if (left > 0) queue.members.set(userId, left);
+        else queue.members.delete(userId);
         queue.requests -= 1;
-        if (queue.requests === 0 && this.#guilds.get(request.guildId) === queue) this.#guilds.delete(request.guildId);
+        if (queue.requests === 0 && this.#guilds.get(guildId) === queue) this.#guilds.delete(guildId);
       },
     };
   }
 
-  /** A guild's voice queue as the bounds see it (clips and estimated seconds waiting or playing). */
   voiceQueue(guildId: string): { clips: number; seconds: number } {
     const queue = this.#guilds.get(guildId);
     return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
@@ -150,7 +130,6 @@ export class QueueBook {
 /** The share of a cap kept back for audio slower than its estimate: 545 s of a 600 s scene pass. */
 export const ESTIMATE_MARGIN = 0.1;
 
-/** The longest estimate a cap of `cap` seconds lets through. */
 export function estimateCeiling(cap: number): number {
   return cap / (1 + ESTIMATE_MARGIN);
 }
@@ -158,9 +137,7 @@ export function estimateCeiling(cap: number): number {
 /** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
 export class OverSecondsCapError extends Error {
   readonly capped: LengthCapped;
-  /** Seconds. */
   readonly estimate: number;
-  /** Seconds. */
   readonly cap: number;
 
   constructor(capped: LengthCapped, estimate: number, cap: number) {
@@ -174,26 +151,17 @@ export class OverSecondsCapError extends Error {
   }
 }
 
-/** Throws OverSecondsCapError when `estimate` seconds of a `capped`, with the margin, would pass `cap`. */
 export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
-  if (!withinCap(estimate, cap)) throw new OverSecondsCapError(capped, estimate, cap);
+  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
 }
 
-function withinCap(estimate: number, cap: number): boolean {
-  return estimate <= estimateCeiling(cap);
-}
-
-/**
- * One free line (one eSpeak NG job) lasts at most MAX_FREE_LINE_SECONDS: checked on its estimate before the job is
- * queued, so the thread never makes a line that would lose most of its audio at the cut.
- */
+/** A free line (one eSpeak NG job) checked before it is queued, so no line is made to lose most of it at the cut. */
 export function checkFreeLineSeconds(text: string, voiceId: string): void {
   checkEstimatedSeconds(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS, 'free-line');
 }
 
-/** Whether the free voice `voiceId` may be asked to speak `text` as one line (checkFreeLineSeconds would pass it). */
 export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return withinCap(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS);
+  return estimateFreeLineSeconds(text, voiceId) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
 }
 
 /** What one free-voice part may hold (splitText): a long line is split rather than refused. */
