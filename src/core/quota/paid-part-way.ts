@@ -55,10 +55,7 @@ export function cutAfterCharge(error: unknown): error is VoiceApiError {
   );
 }
 
-/**
- * The failure told for `error` after `paid` characters (and `unconfirmed` sent with no answer): a refusal of the
- * rest becomes PaidPartWayError, audio charged and cut CutAfterPayingError; anything else stays as it is.
- */
+/** Refused after `paid`: PaidPartWayError; charged and cut: CutAfterPayingError; anything else as it is. */
 export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unknown {
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
@@ -77,10 +74,7 @@ function refusesRest(error: unknown): error is RestRefusal {
   return refusedByService && error.charge === 'not-charged';
 }
 
-/**
- * A later part's failure that leaves the parts paid before it to be delivered: a refusal of the rest, or the service
- * failing. Not an order let go of (AbortedError: a /stop, a right taken away): nothing of it is posted.
- */
+/** Parts paid before this failure are delivered: not after a let-go (AbortedError: a /stop, a right taken away). */
 export function leavesPaidParts(error: unknown): boolean {
   return refusesRest(error) || (error instanceof VoiceApiError && !(error instanceof AbortedError));
 }
