@@ -448,7 +448,6 @@ export class Accounting {
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
   async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
-    const usage = spend.usage;
     await this.#ledger.write({
       at: this.#now(),
       ...context,
@@ -458,7 +457,7 @@ export class Accounting {
       cached: spend.cached,
       ...(spend.undelivered === true ? { undelivered: true } : {}),
       requestId: spend.requestId,
-      service: usage,
+      service: spend.usage,
     });
     if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
   }
