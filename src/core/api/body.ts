@@ -1,5 +1,4 @@
-// An audio response's body: its first bytes read (they show the format), its bound (how much audio the request's text
-// may take, below), and the stream the rest comes through, cut at that bound.
+// An audio response's body: its first bytes (they show the format), and the stream of the rest, cut at its bound.
 import { Readable } from 'node:stream';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { parseWavHeader } from '../audio/codecs/wav.ts';
@@ -11,20 +10,12 @@ export interface Head {
   ended: boolean;
 }
 
-/**
- * Reads from `source` until `wanted` bytes have arrived or the body ended, then leaves `source` paused with
- * the rest unread. Rejects with the source's own error; the caller maps it.
- */
+/** Reads until `wanted` bytes arrived or the body ended, leaving `source` paused; rejects with its own error. */
 export function readHead(source: Readable, wanted: number): Promise<Head> {
   return new Promise<Head>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    const settle = (): void => {
-      source.off('data', onData);
-      source.off('end', onEnd);
-      source.off('error', onError);
-      source.off('close', onClose);
-    };
+    const settle = (): void => listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, false);
     const onData = (chunk: Buffer): void => {
       chunks.push(chunk);
       length += chunk.length;
@@ -48,33 +39,31 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
       settle();
       reject(new PrematureCloseError());
     };
-    source.on('data', onData);
-    source.on('end', onEnd);
-    source.on('error', onError);
-    source.on('close', onClose);
+    listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, true);
   });
+}
+
+type Listener = Parameters<Readable['on']>[1];
+
+function listen(source: Readable, listeners: Record<string, Listener>, on: boolean): void {
+  for (const [event, listener] of Object.entries(listeners))
+    if (on) source.on(event, listener);
+    else source.off(event, listener);
 }
 
 function ignore(): void {}
 
-/**
- * Drops a body that is no longer wanted. undici reports destroying an unfinished body as an error event, which
- * nobody listens to any more: it is expected here, so it is swallowed.
- */
+/** Drops a body no longer wanted, swallowing the error undici emits for destroying it unfinished. */
 export function discard(source: Readable): void {
   source.on('error', ignore);
   source.destroy();
 }
 
-/** The body stream closed without an end and without an error of its own. */
 export class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
-/**
- * Reads at most `cap` bytes of a body that is not audio (an error page, a JSON answer), then drops the rest.
- * Never rejects: a failure while reading an error body must not hide the status that came before it.
- */
+/** At most `cap` bytes of a body that is not audio. Never rejects: it must not hide the status before it. */
 export async function readCapped(source: Readable, cap: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -93,25 +82,17 @@ export async function readCapped(source: Readable, cap: number): Promise<Buffer>
 }
 
 export interface AudioBodyHooks {
-  /** Turns a source failure into the error the caller sees. */
   mapError: (error: unknown) => Error;
-  /**
-   * The caller stopped reading (true: the buffer is full and the socket is paused) or started again (false).
-   * Time spent waiting for the caller is not the service being slow.
-   */
+  /** The caller stopped reading (the socket paused) or started again: not the service being slow. */
   waiting: (waiting: boolean) => void;
-  /** The network side is over (all bytes arrived, or the stream was cut), maybe well before the caller read it all. */
+  /** The network side is over (all arrived, or cut), maybe well before the caller read it all. */
   done: () => void;
   /** The most bytes the body may have (its first bytes included); past it, the stream is cut with `tooLarge()`. */
   maxBytes: number;
   tooLarge: () => Error;
 }
 
-/**
- * The audio body handed to the caller: the sniffed head first, then the rest of the response as it arrives,
- * with back-pressure passed on to the socket. `cut` ends it with an error of the client's choosing (abort,
- * total timeout).
- */
+/** The head first, then the rest as it arrives, back-pressure passed to the socket; `cut` ends it with an error. */
 export class AudioBodyStream extends Readable {
   readonly #source: Readable;
   readonly #hooks: AudioBodyHooks;
@@ -129,16 +110,17 @@ export class AudioBodyStream extends Readable {
       this.push(null);
       return;
     }
-    source.on('data', this.#onData);
-    source.on('end', this.#onEnd);
-    source.on('error', this.#onError);
-    source.on('close', this.#onClose);
+    listen(source, this.#listeners, true);
     this.#onData(head.bytes);
     // The source may have ended (all of it fitted in the head) or failed before this stream took over.
     const early = source.errored;
     if (source.readableEnded) this.#onEnd();
     else if (early !== null) queueMicrotask(() => this.#onError(early));
     else if (source.destroyed) queueMicrotask(this.#onClose);
+  }
+
+  get #listeners(): Record<string, Listener> {
+    return { data: this.#onData, end: this.#onEnd, error: this.#onError, close: this.#onClose };
   }
 
   readonly #onData = (chunk: Buffer): void => {
@@ -167,7 +149,6 @@ export class AudioBodyStream extends Readable {
     if (!this.#ended) this.cut(this.#hooks.mapError(new PrematureCloseError()));
   };
 
-  /** Ends the stream with `error` unless the caller has already read it to the end. */
   cut(error: Error): void {
     if (this.destroyed || this.readableEnded) return;
     this.destroy(error);
@@ -179,10 +160,7 @@ export class AudioBodyStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.#source.off('data', this.#onData);
-    this.#source.off('end', this.#onEnd);
-    this.#source.off('error', this.#onError);
-    this.#source.off('close', this.#onClose);
+    listen(this.#source, this.#listeners, false);
     // Destroying the undici body before its end also aborts the request and frees the connection.
     discard(this.#source);
     this.#finish();
@@ -202,18 +180,13 @@ export class AudioBodyStream extends Readable {
   }
 }
 
-// How much audio a request's text can take: a body past it is not speech of that text (a service fault, a proxy
-// replaying or never ending), and is cut before it takes the process's memory. The bound is in seconds of audio,
-// turned into bytes with the format's byte rate read from the first bytes, and a hard byte cap above it.
+// How much audio a request's text can take: more is not speech of that text (a fault, a proxy never ending), and is
+// cut before it takes the process's memory. Seconds, turned into bytes at the format's rate, under a hard byte cap.
 export interface AudioLimits {
-  /**
-   * Seconds of audio one character may take at most. Speech runs at about 0.07 s a character (English) to 0.15 s
-   * (a Hangul syllable, a kana); the default allows several times that (slow voices, pauses, long tones).
-   */
+  /** Speech runs at 0.07-0.15 s a character; the default allows several times that. */
   secondsPerCharacter: number;
   /** Seconds allowed whatever the text's length: a word or two may come with silence around it. */
   minSeconds: number;
-  /** Bytes one audio body may have at most, whatever its text and format. */
   maxBytes: number;
 }
 
@@ -225,7 +198,6 @@ export const DEFAULT_AUDIO_LIMITS: Readonly<AudioLimits> = Object.freeze({
 
 /** 48 kHz stereo 32-bit PCM: no WAV, FLAC, Ogg or M4A of speech takes more bytes a second. */
 const WORST_PCM_BYTES_PER_SECOND = 48_000 * 2 * 4;
-/** MPEG audio's highest bitrate (320 kb/s). */
 const MP3_BYTES_PER_SECOND = 320_000 / 8;
 /** Headers, tags and chunks besides the audio (an ID3 tag with a picture, a LIST chunk). */
 const HEADER_ALLOWANCE_BYTES = 256 * 1024;
@@ -249,11 +221,9 @@ function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
 
 export interface AudioBound {
   maxBytes: number;
-  /** The seconds `text` may take (what a member is told about and the log shows). */
   maxSeconds: number;
 }
 
-/** The most bytes an audio body for `text` may have, in `format` as its first bytes show. */
 export function audioBound(limits: AudioLimits, text: string, format: AudioFormat, head: Uint8Array): AudioBound {
   const maxSeconds = Math.max(limits.minSeconds, countCharacters(text) * limits.secondsPerCharacter);
   const bySeconds = Math.ceil(maxSeconds * bytesPerSecond(format, head)) + HEADER_ALLOWANCE_BYTES;

@@ -1,6 +1,5 @@
-// How far one client call got: the call across its attempts (the caller's signal, the total timeout, the abort that
-// stops what is in flight), and for each attempt whether any byte of its request left (WireWatch): what decides
-// whether it may have been charged.
+// One client call across its attempts, and whether any byte of an attempt left (WireWatch): what decides whether
+// it may have been charged.
 import { setTimeout as delay } from 'node:timers/promises';
 import { DecoratorHandler, type Dispatcher } from 'undici';
 import { AbortedError, TimeoutError, type VoiceApiError } from './errors.ts';
@@ -10,28 +9,22 @@ export interface Cuttable {
   cut(error: Error): void;
 }
 
-/**
- * One client call across all its attempts: the caller's signal, the total timeout and the internal abort
- * controller that stops whatever is in flight. `end()` removes every timer and listener; a call that hands
- * audio to the caller ends when that stream closes.
- */
+/** One call across its attempts: `end()` removes every timer and listener (at the stream's close once handed over). */
 export class Call {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
   readonly #totalMs: number;
   readonly #onEnd: (call: Call) => void;
   #deadline: number;
-  /** While the clock is paused: what was left of the total. */
   #pausedRemaining: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reason: VoiceApiError | undefined;
   #stream: Cuttable | undefined;
   #ended = false;
-  /** The service accepted (and charged) the request: whatever cuts the call from here cuts a charged one. */
+  /** Charged: whatever cuts the call from here cuts a charged one. */
   #accepted = false;
-  /** The attempt under way has its answer's status: it ends by that answer, never cut by a let-go. */
+  /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
   #answered = false;
-  /** Nobody waits for the answer any more: no attempt after the one under way. */
   #letGo = false;
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
@@ -60,12 +53,10 @@ export class Call {
     this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
   };
 
-  /** Aborts whatever is in flight; everything that fails afterwards fails with this call's reason. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
 
-  /** Why the call was cut short (abort, total timeout, client closed), if it was. */
   get reason(): VoiceApiError | undefined {
     return this.#reason;
   }
@@ -74,10 +65,7 @@ export class Call {
     return this.#deadline - Date.now();
   }
 
-  /**
-   * The service answered 2xx (it has charged the request): a reason the call fails with from here (its total
-   * timeout, the caller's abort, the client closed) says so, whichever timer or hand cut it (retry.ts).
-   */
+  /** The service's 2xx: whatever cuts the call from here says it was charged (retry.ts). */
   accepted(): void {
     this.#accepted = true;
   }
@@ -87,23 +75,15 @@ export class Call {
     this.#answered = false;
   }
 
-  /** The attempt under way has its answer's status (any): from here it ends by that answer. */
   answered(): void {
     this.#answered = true;
   }
 
-  /** Nobody waits for the answer: no further attempt is made (retry.ts). */
   get letGo(): boolean {
     return this.#letGo;
   }
 
-  /**
-   * Nobody waits for the answer any more (CallOptions `control`). A call whose answer has not begun (no status) is
-   * cut at once, its connection closed: the service bills at its 2xx, so closing before it may save the charge, and
-   * what it did meanwhile stays unknown (retry.ts). One whose status arrived ends by it: a 2xx (charged) is read to
-   * its end, any other answer ends the call with no further attempt. Returns false only for a call the service
-   * accepted, which goes on; true when the call will end without acceptance.
-   */
+  /** CallControl `letGo` (client.ts): false only for a call the service accepted, which goes on. */
   letGoOf(): boolean {
     if (this.#accepted) return false;
     this.#letGo = true;
@@ -122,7 +102,6 @@ export class Call {
     this.#stream?.cut(reason);
   }
 
-  /** Throws the reason the call was cut short, if any. */
   check(): void {
     if (this.#reason !== undefined) throw this.#reason;
   }
@@ -155,7 +134,6 @@ export class Call {
     this.#arm(remaining);
   }
 
-  /** The network side is over (the whole body arrived): the total timeout no longer applies. */
   networkDone(): void {
     this.#clearTimer();
     this.#pausedRemaining = undefined;
@@ -176,14 +154,11 @@ export class Call {
   }
 }
 
-// Whether any byte of one attempt's request reached its socket. The question "may this still be sent?" is asked
-// before the request is handed to undici, but the connection is opened after that: a request let go of while its
-// connection opens (a /stop, its order ended) is dropped by undici before it writes anything. Such an attempt
-// cannot have been charged, whatever error undici ends it with; only one whose bytes began to leave may have been.
+// Whether any byte of an attempt reached its socket: one let go of while its connection opens is dropped by undici
+// before it writes anything, and cannot have been charged, whatever error it ends with.
 export class WireWatch {
   #left = false;
 
-  /** Whether undici handed any of the request's body to the socket (the headers go with or before it). */
   get left(): boolean {
     return this.#left;
   }

@@ -57,22 +57,13 @@ import {
   type TtsRequest,
 } from './schemas.ts';
 
-/**
- * Milliseconds. undici runs the connect, headers and body-idle timers on its coarse "fast timers" (ticks of
- * about half a second), so those may fire up to about a second late; the total timeout is the client's own.
- */
+/** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
-  /** TCP (and TLS) connection set-up. */
   connectMs: number;
-  /** From the request being sent to the response headers. */
   headersMs: number;
-  /** Longest silence between two chunks of the body (not counted while the caller applies back-pressure). */
+  /** Longest silence between two chunks of the body (not while the caller applies back-pressure). */
   bodyIdleMs: number;
-  /**
-   * The whole call: every attempt, the waits between them, and the body until its last byte arrived — but not
-   * the time the caller spends not reading (back-pressure: a player reading in real time is not the service
-   * being slow).
-   */
+  /** Every attempt, the waits between them and the body to its last byte, less the time the caller is not reading. */
   totalMs: number;
 }
 
@@ -90,7 +81,7 @@ export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
   baseUrl: string;
   apiKey: string;
-  /** Retries after the first attempt; default 2. */
+  /** Retries after the first attempt. */
   maxRetries?: number;
   timeouts?: Partial<Timeouts>;
   logger?: Logger;
@@ -105,35 +96,23 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
-   * Called when the service accepts the request (its 2xx status: it has charged it), before any of its body is read,
-   * and awaited: the caller writes the charge down first, so that nothing it was charged depends on the body
-   * arriving. At most once per call, since nothing is retried after a 2xx. What it throws ends the call.
+   * Awaited at the service's 2xx (it has charged), before any of the body is read, so the charge is written down
+   * whatever the body does. At most once a call; what it throws ends the call.
    */
   accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
   /**
-   * Called once when a call ends without the service's acceptance, and awaited (what it
-   * throws is ignored): `not-charged` when every attempt had a definite answer that charges nothing (a status other
-   * than 2xx, a connection that never opened, an attempt never begun), `unknown` when an attempt left and no answer
-   * came back (reset, timeout, cut by the caller): the service may have charged it. Retried attempts are one call.
+   * Awaited once when a call ends without a 2xx (its throw ignored): `not-charged` when every attempt had a definite
+   * answer charging nothing, `unknown` when one left and no answer came (reset, timeout, cut): maybe charged.
    */
   unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
-  /**
-   * Given the call's control once, before its first attempt: how the caller says that nobody waits for the answer any more
-   * (CallControl `letGo`).
-   */
   control?: ((control: CallControl) => void) | undefined;
 }
 
-/** What a caller may do to its call while it runs. */
 export interface CallControl {
   /**
-   * Nobody waits for the answer any more. Before the service's answer has begun (no status received) the call is
-   * cut, its connection closed: the service bills at its 2xx, so a request closed while it waits there uncharged is
-   * billed nothing; whether it was charged an instant before cannot be known, so it ends as any call cut unanswered
-   * (`maybe-charged`, `unaccepted` hears `unknown`, never sent again). Once a status has arrived the call ends by that
-   * answer: a 2xx (charged) is read to its end as if nothing happened, any other status ends the call with no
-   * further attempt. Returns true when the call will end without the service's acceptance, false when it was
-   * accepted and goes on. The rule: src/core/api/retry.ts.
+   * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
+   * its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any other
+   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/retry.ts).
    */
   letGo(): boolean;
 }
@@ -141,11 +120,9 @@ export interface CallControl {
 /** Whether a call that never saw the service's acceptance may have been charged. */
 export type ChargedAnswer = 'not-charged' | 'unknown';
 
-/** What one call has told the service so far, for `unaccepted`. */
 interface CallProgress {
   /** Some attempt may have reached the service without its answer reaching us. */
   unanswered: boolean;
-  /** The service accepted an attempt (its 2xx). */
   accepted: boolean;
 }
 
@@ -159,11 +136,7 @@ export interface Acceptance {
 export interface AudioResponse {
   /** Detected from the bytes, whatever Content-Type said. */
   format: AudioFormat;
-  /**
-   * The whole body, first bytes included, still arriving. Read it to the end or destroy() it: the call (its
-   * connection, abort listener) stays open until then. Failures arrive as typed errors on this stream:
-   * ConnectionError (reset), TimeoutError ('body-idle' or 'total'), AbortedError. Never retried.
-   */
+  /** Read it to the end or destroy() it; its failures are typed errors (errors.ts), never retried. */
   body: Readable;
   requestId?: string | undefined;
   usage?: UsageInfo | undefined;
@@ -174,10 +147,7 @@ export interface CloneVoiceResponse {
   voiceId: string;
   /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
   audio?: AudioResponse;
-  /**
-   * The service sent audio, but it broke off before its first bytes could be used. The voice exists and was paid
-   * for; speaking its text again would be a second payment, so the caller says so instead.
-   */
+  /** The audio broke off before its first bytes: the voice exists, paid; its text again would be paid twice. */
   audioLost?: true;
   requestId?: string;
   usage?: UsageInfo;
@@ -185,7 +155,6 @@ export interface CloneVoiceResponse {
 
 export interface AccessCheck {
   requestId?: string;
-  /** The key's usage, when the service sends X-RateLimit-* headers. */
   usage?: UsageInfo;
 }
 
@@ -195,9 +164,9 @@ interface Outgoing {
   operation: Operation;
   /** The text spoken: what bounds the audio that may come back. */
   text: string;
-  /** The member's words it carries (its text, its tone): never kept from what comes back (echoes.ts). */
+  /** The member's words (its text, its tone): never kept from what comes back (echoes.ts). */
   said: readonly string[];
-  /** Built again for every attempt, so that a multipart body can be re-sent. */
+  /** Built for every attempt, so a multipart body can be re-sent. */
   body: () => { payload: string | FormData; contentType?: string };
   accept: string;
 }
@@ -214,10 +183,13 @@ interface Received {
   head: Head;
   format: AudioFormat | undefined;
   source: Readable;
-  /** The member's words the request carried (Outgoing.said). */
   said: readonly string[];
   /** A clone's body broke before its head arrived: the voice exists (X-Voice-Id), its audio does not. */
   broken?: true;
+}
+
+function bodiless(answer: Pick<Received, 'status' | 'headers' | 'said'>, bytes: Buffer): Received {
+  return { ...answer, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
 }
 
 const ERROR_BODY_CAP = 64 * 1024;
@@ -258,11 +230,14 @@ function positive(value: number | undefined, fallback: number, name: string, all
   return value;
 }
 
-/**
- * The Voice API client: one object shared by every command, one keep-alive connection pool. Requests are
- * validated locally, failures become typed errors (errors.ts), transient ones are retried, and audio comes
- * back as a stream whose format was sniffed from its first bytes.
- */
+function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, name: string): T {
+  const fields = Object.entries(defaults) as Array<[keyof T & string, number]>;
+  return Object.fromEntries(
+    fields.map(([key, fallback]) => [key, positive(given[key] as number | undefined, fallback, `${name}.${key}`)]),
+  ) as T;
+}
+
+/** The Voice API client: one keep-alive pool, requests validated locally, failures typed, transient ones retried. */
 export class VoiceApiClient {
   readonly #apiKey: string;
   readonly #baseUrl: string;
@@ -282,10 +257,7 @@ export class VoiceApiClient {
     return this.#keyState.snapshot;
   }
 
-  /**
-   * Tells keys apart without revealing them: 16 hex digits of a salted SHA-256. Kept with a used-up month so
-   * that a start under another key clears it (quota/used-up-month.ts).
-   */
+  /** Tells keys apart without revealing them: a start under another key clears a used-up month. */
   get keyFingerprint(): string {
     return createHash('sha256').update('saybot-key-fingerprint\0').update(this.#apiKey).digest('hex').slice(0, 16);
   }
@@ -308,23 +280,8 @@ export class VoiceApiClient {
     this.#metrics = options.metrics;
     this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.#origin = url.origin;
-    const t = options.timeouts ?? {};
-    this.#timeouts = {
-      connectMs: positive(t.connectMs, DEFAULT_TIMEOUTS.connectMs, 'timeouts.connectMs'),
-      headersMs: positive(t.headersMs, DEFAULT_TIMEOUTS.headersMs, 'timeouts.headersMs'),
-      bodyIdleMs: positive(t.bodyIdleMs, DEFAULT_TIMEOUTS.bodyIdleMs, 'timeouts.bodyIdleMs'),
-      totalMs: positive(t.totalMs, DEFAULT_TIMEOUTS.totalMs, 'timeouts.totalMs'),
-    };
-    const a = options.audioLimits ?? {};
-    this.#audioLimits = {
-      secondsPerCharacter: positive(
-        a.secondsPerCharacter,
-        DEFAULT_AUDIO_LIMITS.secondsPerCharacter,
-        'audioLimits.secondsPerCharacter',
-      ),
-      minSeconds: positive(a.minSeconds, DEFAULT_AUDIO_LIMITS.minSeconds, 'audioLimits.minSeconds'),
-      maxBytes: positive(a.maxBytes, DEFAULT_AUDIO_LIMITS.maxBytes, 'audioLimits.maxBytes'),
-    };
+    this.#timeouts = positives(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts');
+    this.#audioLimits = positives(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits');
     const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
     this.#retry = {
       maxRetries: Math.floor(maxRetries),
@@ -357,10 +314,7 @@ export class VoiceApiClient {
     );
   }
 
-  /**
-   * `POST /v1/voice-clone` (multipart): creates a voice from a 3-60 s WAV, MP3 or M4A sample. A reference
-   * clip whose bytes are recognisably another format is refused locally.
-   */
+  /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
     const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
     const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
@@ -372,8 +326,7 @@ export class VoiceApiClient {
     const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
     const { filename } = valid.ref_audio;
     const { text } = valid;
-    // Our own copy, made once (a clip may be megabytes, and each copy holds the main thread): the caller may reuse
-    // its buffer, and every attempt's body streams from this one.
+    // One copy of our own for every attempt: the caller may reuse its buffer.
     const clip = new Blob([valid.ref_audio.data], { type });
     const outgoing: Outgoing = {
       operation: 'voice-clone',
@@ -390,12 +343,7 @@ export class VoiceApiClient {
     return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, text));
   }
 
-  /**
-   * Checks that the service is reachable and takes the key, without spending characters: a tts request without
-   * `text`, which the service must refuse. A 400 means the key got past authentication (the service checks
-   * the key before the body, as the sandbox does); 401, 403 and the rest throw their typed errors. It cannot
-   * tell a spent monthly quota: look at `usage.remaining`, sent when the service sends usage headers.
-   */
+  /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
@@ -445,10 +393,7 @@ export class VoiceApiClient {
     return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
   }
 
-  /**
-   * Runs attempts until one succeeds, fails for good, or the call is cut. `finish` turns a 2xx into the
-   * result; once it hands a stream to the caller the call ends when that stream closes, not here.
-   */
+  /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
   async #execute<T>(
     outgoing: Outgoing,
     options: CallOptions,
@@ -474,7 +419,6 @@ export class VoiceApiClient {
     }
   }
 
-  /** The attempts of one call, until one succeeds, fails for good, or the call is cut. */
   async #attempts<T>(
     outgoing: Outgoing,
     options: CallOptions,
@@ -553,8 +497,7 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
-      // Sent, or maybe sent, and no answer: the service may have accepted (and charged) it meanwhile. Nothing of it
-      // written (let go of while its connection opened, or never connected): nothing to charge.
+      // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
       const charge = wire.left ? transportCharge(errorCode(error)) : 'not-charged';
       if (charge === 'maybe-charged') progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
@@ -563,8 +506,7 @@ export class VoiceApiClient {
     // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
     call.answered();
     observe(status);
-    // The key's state for the owner counts an answer as the service's by the retry rule's proof (retry.ts): for a
-    // refusal, its headers and (for a status a gateway also sends) its error body, read first.
+    // The key's state counts an answer as the service's by the retry rule's proof (retry.ts).
     const record = (fromService: boolean) =>
       this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
@@ -593,42 +535,30 @@ export class VoiceApiClient {
       throw error;
     }
     if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
-      // Liberal in what we accept: some services put the new voice's ID only in a JSON body.
+      // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
+      const details = withDefined({
+        status,
+        requestId: requestIdOf(headers),
+        usage: usageOf(headers),
+        missing: 'voice-id' as const,
+      });
       if (bytes.length > CLONE_JSON_CAP) {
-        // An answer cut short cannot be trusted to name the voice that was made (and charged).
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
-          withDefined({
-            status,
-            requestId: requestIdOf(headers),
-            usage: usageOf(headers),
-            missing: 'voice-id' as const,
-          }),
+          details,
         );
       }
       const voiceId = voiceIdFromJson(bytes) ?? voiceIdFromPartialJson(bytes);
       if (voiceId === undefined) {
-        // The service made (and charged) a voice we cannot name: cloning again would make and pay for a second one.
+        // A voice made (and charged) that we cannot name: cloning again would pay for a second one.
         throw new UndeliveredError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header (nor a voice_id in the ${bytes.length} bytes of its body received), so the new voice cannot be used; its characters were charged`,
-          withDefined({
-            status,
-            requestId: requestIdOf(headers),
-            usage: usageOf(headers),
-            missing: 'voice-id' as const,
-          }),
+          details,
         );
       }
-      return {
-        status,
-        headers: { ...headers, 'x-voice-id': voiceId },
-        head: { bytes, ended: true },
-        format: undefined,
-        source: Readable.from([]),
-        said: outgoing.said,
-      };
+      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said: outgoing.said }, bytes);
     }
     let head: Head;
     try {
@@ -637,15 +567,7 @@ export class VoiceApiClient {
       discard(source);
       // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
       if (outgoing.operation === 'voice-clone') {
-        return {
-          status,
-          headers,
-          head: { bytes: Buffer.alloc(0), ended: true },
-          format: undefined,
-          source: Readable.from([]),
-          said: outgoing.said,
-          broken: true,
-        };
+        return { ...bodiless({ status, headers, said: outgoing.said }, Buffer.alloc(0)), broken: true };
       }
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
@@ -658,39 +580,26 @@ export class VoiceApiClient {
   }
 
   #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
-    const { head, format, source } = received;
+    const { format } = received;
     if (format === undefined) return { value: this.#notAudio(received, call), handedOver: false };
-    return { value: this.#audioResponse(format, head, source, call, received, text), handedOver: true };
+    return { value: this.#audioResponse(received, format, call, text), handedOver: true };
   }
 
   #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
-    const requestId = requestIdOf(headers);
-    const usage = usageOf(headers);
-    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId, usage });
+    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId: requestIdOf(headers), usage: usageOf(headers) });
     if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
-    if (format !== undefined) {
-      return {
-        value: { ...meta, audio: this.#audioResponse(format, head, source, call, received, text) },
-        handedOver: true,
-      };
-    }
+    if (format !== undefined)
+      return { value: { ...meta, audio: this.#audioResponse(received, format, call, text) }, handedOver: true };
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
     return { value: drained.then(() => meta), handedOver: false };
   }
 
   /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
-  #audioResponse(
-    format: AudioFormat,
-    head: Head,
-    source: Readable,
-    call: Call,
-    received: Received,
-    text: string,
-  ): AudioResponse {
-    const { status, headers } = received;
+  #audioResponse(received: Received, format: AudioFormat, call: Call, text: string): AudioResponse {
+    const { status, headers, head, source } = received;
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
     const bound = audioBound(this.#audioLimits, text, format, head.bytes);
@@ -701,17 +610,9 @@ export class VoiceApiClient {
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,
       tooLarge: () => {
-        this.#logger.warn(
-          {
-            code: 'api-audio-too-long',
-            status,
-            requestId,
-            maxBytes: bound.maxBytes,
-            maxSeconds: bound.maxSeconds,
-            format,
-          },
-          'Voice API audio went past what its text can take: cut',
-        );
+        const { maxBytes, maxSeconds } = bound;
+        const fields = { code: 'api-audio-too-long', status, requestId, maxBytes, maxSeconds, format };
+        this.#logger.warn(fields, 'Voice API audio went past what its text can take: cut');
         return new OversizedResponseError(
           `The Voice API answered ${status} with more audio than ${text.length} characters can take (over ${bound.maxBytes} bytes, about ${Math.round(bound.maxSeconds)} s); it was cut there, and its characters were charged`,
           withDefined({ status, requestId, usage }),
@@ -736,7 +637,7 @@ export class VoiceApiClient {
     });
   }
 
-  /** What the service said, with the key (whole or any run of it) and the member's words taken out in case it echoes them. */
+  /** What the service said, without the key (or any run of it) or the member's words, in case it echoes them. */
   #serviceMessage(bytes: Uint8Array, said: readonly string[]): string | undefined {
     const message = parseServiceMessage(bytes);
     return message === undefined
@@ -768,16 +669,12 @@ export class VoiceApiClient {
   }
 }
 
-/**
- * A `voice_id` from the part of a JSON body that arrived before it broke off: the ID is all that matters, and it
- * is whole once its closing quote arrived.
- */
+/** A `voice_id` from a JSON body cut short: whole once its closing quote arrived. */
 function voiceIdFromPartialJson(bytes: Uint8Array): string | undefined {
   const text = new TextDecoder().decode(bytes.subarray(0, ERROR_BODY_CAP));
   return /"(?:voice_id|voiceId)"\s*:\s*"([\x21\x23-\x7e]{1,200})"/.exec(text)?.[1];
 }
 
-/** `voice_id` (or `voiceId`, `id`) at the top of a JSON body, or under `voice` / `data`. */
 function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   let value: unknown;
   try {

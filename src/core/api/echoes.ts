@@ -1,6 +1,5 @@
-// What a service or a gateway in front of it says back may quote the request: a validation message naming the text
-// it refused, a proxy's error page repeating the body. Those words are a member's, and an error's message goes to
-// the log, which holds none; so every word of the request is taken out of what comes back before it is kept.
+// What comes back may quote the request (a validation message, a proxy's error page): a member's words, which the
+// log never holds, so they are taken out before it is kept.
 
 /** Words shorter than this are left: common words say nothing of a member's message, and taking them out would. */
 const MIN_WORD = 4;
@@ -8,11 +7,7 @@ const MIN_WORD = 4;
 /** Stands where the request's words were. */
 export const ECHO = '…';
 
-/**
- * `message` without any word of `said` (the request's text, its tone) of MIN_WORD code points or more, nor any of
- * them whole (a text in a script written without spaces is one run). Bounded: `message` is capped by its reader, and
- * each word is looked for once.
- */
+/** `message` without any word of `said` of MIN_WORD code points or more, nor any of them whole (unspaced scripts). */
 export function withoutEchoes(message: string, said: readonly string[]): string {
   const words = new Set<string>();
   for (const whole of said) {
@@ -27,16 +22,13 @@ export function withoutEchoes(message: string, said: readonly string[]): string 
   return out;
 }
 
-/** A run of a secret this long is the secret's, wherever it stands: a service quoting the key's end ("key …87dbb607ed48"). */
+/** A run of a secret this long is the secret's wherever it stands (a service quoting the key's end). */
 const MIN_SECRET_RUN = 8;
 
 /** Stands where a part of a secret was. */
 export const REDACTED = '[redacted]';
 
-/**
- * `message` with every run of MIN_SECRET_RUN characters or more that is also in `secret` taken out: the whole key
- * (redactSecrets takes it) and any part of it the service quotes. Linear in `message` (capped by its reader).
- */
+/** `message` without any run of MIN_SECRET_RUN characters or more that is also in `secret`. */
 export function withoutSecretRuns(message: string, secret: string): string {
   if (secret.length < MIN_SECRET_RUN) return message;
   const runs = new Set<string>();

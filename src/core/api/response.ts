@@ -1,6 +1,5 @@
-// What the Voice API's answers say: one answer read (its headers: the request ID, the usage figures, a rate limit;
-// the service's own words from an error body; the typed error for its status), and what the last ones said about
-// the key, kept for the owner (KeyState).
+// What the Voice API's answers say: headers, the service's words, the typed error for a status, and the key's
+// state for the owner (KeyState).
 import {
   AuthenticationError,
   BadRequestError,
@@ -30,11 +29,7 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/**
- * Whether the headers are the service's own: its request ID (`X-Request-Id`) or its usage figures (both
- * `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway answering in
- * its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
- */
+/** The service's own headers: its `X-Request-Id`, or both usage figures (a gateway in its place sends neither). */
 export function hasServiceHeaders(headers: ResponseHeaders): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
   return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
@@ -69,10 +64,7 @@ export function parseRetryAfter(text: string | undefined, now = Date.now()): num
   return at === undefined ? undefined : Math.max(0, (at - now) / 1000);
 }
 
-/**
- * `X-RateLimit-Reset` is "a date" in part 2 of the API notes, but services send it as an HTTP/ISO date, epoch
- * seconds, epoch milliseconds or seconds from now; the magnitude tells which.
- */
+/** `X-RateLimit-Reset` as a date, epoch seconds or milliseconds, or seconds from now: the magnitude tells which. */
 export function parseResetAt(text: string | undefined, now = Date.now()): Date | undefined {
   if (text === undefined) return undefined;
   const n = nonNegativeNumber(text);
@@ -114,18 +106,22 @@ function collapse(text: string): string | undefined {
   return flat.length > SERVICE_MESSAGE_MAX_CHARS ? `${flat.slice(0, SERVICE_MESSAGE_MAX_CHARS - 1)}…` : flat;
 }
 
+const ENTITIES: Record<string, string> = {
+  '&nbsp;': ' ',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&amp;': '&',
+};
+
 function stripHtml(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const body = /<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html;
   const text = body
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+    .replace(/&(nbsp|lt|gt|quot|#39|amp);/g, (entity) => ENTITIES[entity] ?? entity);
   // Error pages often repeat the title as the first heading.
   const flatTitle = title === undefined ? '' : title.replace(/\s+/g, ' ').trim();
   const flatBody = text.replace(/\s+/g, ' ').trim();
@@ -151,7 +147,6 @@ function messageFromJson(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The service's own words from an error body: JSON, plain text, HTML or nothing. */
 export function parseServiceMessage(body: Uint8Array): string | undefined {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(body).trim();
   if (text === '') return undefined;
@@ -175,10 +170,8 @@ function describe(status: number, requestId: string | undefined, serviceMessage:
 }
 
 /**
- * The 429 rule. Part 1 documents 429 only as "monthly usage limit exceeded", so a 429 is a quota error unless
- * it clearly is a short rate limit: `Retry-After` is present and at most 60 s, and nothing says the quota is
- * spent — no quota/monthly wording in the message, and not `X-RateLimit-Remaining: 0` with a reset more than
- * 60 s away (a per-minute limiter resets within the minute; the monthly counter does not).
+ * A 429 is a quota error (the API's only documented meaning) unless clearly a short rate limit: `Retry-After` at most
+ * 60 s, no quota wording, and not nothing remaining with a reset more than 60 s away.
  */
 export function classify429(
   rateLimit: RateLimitInfo | undefined,
@@ -187,12 +180,7 @@ export function classify429(
 ): 'rate-limit' | 'quota' {
   const retryAfter = rateLimit?.retryAfterSeconds;
   if (retryAfter === undefined || retryAfter > MAX_RETRY_AFTER_SECONDS) return 'quota';
-  if (
-    serviceMessage !== undefined &&
-    /quota|monthly|per month|usage limit|plan limit|character limit/i.test(serviceMessage)
-  ) {
-    return 'quota';
-  }
+  if (/quota|monthly|per month|usage limit|plan limit|character limit/i.test(serviceMessage ?? '')) return 'quota';
   const resetAt = rateLimit?.resetAt;
   const spent =
     rateLimit?.remaining === 0 ||
@@ -201,10 +189,7 @@ export function classify429(
   return 'rate-limit';
 }
 
-/**
- * The typed error for a non-2xx answer. `fromService`: the answer is provably the service's own (retry.ts
- * `serviceAnswered`), so its words are the service's whatever its status.
- */
+/** The typed error for a non-2xx answer; `fromService`: provably the service's own (retry.ts `serviceAnswered`). */
 export function errorForStatus(
   status: number,
   headers: ResponseHeaders,
@@ -216,39 +201,29 @@ export function errorForStatus(
   const rateLimit = rateLimitOf(headers, now);
   const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit, fromService };
   const tail = describe(status, requestId, serviceMessage);
-  if (status === 400 || status === 413 || status === 415 || status === 422) {
+  if (status === 400 || status === 413 || status === 415 || status === 422)
     return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);
-  }
-  if (status === 401) {
+  if (status === 401)
     return new AuthenticationError(
       `The Voice API did not accept the API key: it is invalid or deactivated ${tail}`,
       details,
     );
-  }
-  if (status === 403) {
+  if (status === 403)
     return new PermissionDeniedError(
       `The Voice API refused access; the plan may not include API access ${tail}`,
       details,
     );
-  }
-  if (status === 429) {
-    if (classify429(rateLimit, serviceMessage, now) === 'rate-limit') {
-      return new RateLimitedError(`The Voice API is rate limiting requests ${tail}`, details);
-    }
-    return new QuotaExceededError(`The Voice API monthly character quota is used up ${tail}`, details);
-  }
-  if (status === 408 || status >= 500) {
+  if (status === 429)
+    return classify429(rateLimit, serviceMessage, now) === 'rate-limit'
+      ? new RateLimitedError(`The Voice API is rate limiting requests ${tail}`, details)
+      : new QuotaExceededError(`The Voice API monthly character quota is used up ${tail}`, details);
+  if (status === 408 || status >= 500)
     return new ServerError(`The Voice API failed to handle the request ${tail}`, details);
-  }
   return new UnexpectedResponseError(`The Voice API answered with an unexpected status ${tail}`, details);
 }
 
-// What the Voice API last said about the key, for the owner: the last 401 (key refused), 429 (rate limited or the
-// month used up) and 5xx (the service failing), each with when and for which endpoint. Written where the client reads
-// a status (client.ts), so every call of every feature counts; three fixed slots, so it is bounded whatever the
-// traffic, and it holds no secret: a status, a time, an endpoint name and the service's request ID.
+// What the Voice API last said about the key, for the owner: fixed slots, no secret.
 
-/** One answer worth the owner's eye. */
 export interface KeyAnswer {
   status: number;
   at: Date;
@@ -273,12 +248,7 @@ export class KeyState {
     this.#now = now;
   }
 
-  /**
-   * One HTTP answer's status (0, no answer, is the connection's, not the key's: not kept). `fromService`: the retry
-   * rule proves it the service's own (retry.ts: its headers, and for a refusal its error body). A gateway's refusal
-   * (an auth proxy's 401, a firewall's 403) or rate limit says nothing of the key or the month, so it is kept as a
-   * failure on the way, never as the key refused.
-   */
+  /** One answer's status (0 is not kept); a refusal not proven the service's (a gateway's) is a failure on the way. */
   record(status: number, operation: string, requestId: string | undefined, fromService: boolean): void {
     const answer = (): KeyAnswer => ({ status, at: new Date(this.#now()), operation, requestId });
     if (!fromService && status >= 400) this.#state = { ...this.#state, lastFailed: answer() };

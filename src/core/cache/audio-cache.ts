@@ -1,5 +1,4 @@
-// The audio cache on disk: what an entry is keyed by (the request the service is sent, or a change SayBot made of
-// its answer), where it is kept, and what is evicted first.
+// The audio cache on disk: an entry's key, where it is kept, and what is evicted first.
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,10 +12,7 @@ export interface AudioCacheOptions {
   /** Total size of the entries at most; the least recently used go first. 0: nothing is kept. */
   maxBytes: number;
   logger: Logger;
-  /**
-   * Other processes may write to the same directory: a write looks at the whole directory again (its true size)
-   * when its own count passes the cap, or when its last look is older than this. Default 30 s.
-   */
+  /** Other processes share the directory: a write rescans it when past the cap or its last scan is this old. */
   rescanAfterMs?: number;
 }
 
@@ -37,22 +33,16 @@ const TEMP = /\.tmp$/;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
 const LOW_WATER = 0.9;
-/**
- * Room a full disk gets back beyond the failed entry: the spend ledger shares the disk, and SQLite's write-ahead
- * log grows to about 1,000 pages (4 MiB) before its automatic checkpoint, so that much must be free for it to go on.
- */
+/** Room a full disk gets back beyond the failed entry: SQLite's write-ahead log (the spend ledger) needs 4 MiB. */
 const DISK_FULL_HEADROOM_BYTES = 4 * 1024 * 1024;
 const SCAN_BATCH = 64;
 
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'ENOENT';
 
-/** Pieces written at a time: within any system's limit of buffers for one vectored write (IOV_MAX, 1024 on Linux). */
+/** Within any system's limit of buffers for one vectored write (IOV_MAX). */
 const PIECES_PER_WRITE = 1024;
 
-/**
- * `pieces` written in order as they are, never joined into one copy on the main thread; a short write (a file-size
- * limit, a full disk) goes on from where it stopped, so that the next write meets the error.
- */
+/** `pieces` written as they are, never joined; a short write goes on from where it stopped, to meet the error. */
 async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
   let left = pieces.slice();
   while (left.length > 0) {
@@ -60,7 +50,6 @@ async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<
     let { bytesWritten } = await handle.writev(batch);
     if (bytesWritten === 0) throw new Error('cache entry: the file took no more bytes');
     left = left.slice(batch.length);
-    // What this write did not take, from the piece it stopped in, goes first in the next.
     const rest: Buffer[] = [];
     for (const piece of batch) {
       if (bytesWritten >= piece.length) bytesWritten -= piece.length;
@@ -73,10 +62,7 @@ async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<
   }
 }
 
-/**
- * An entry written to its own temporary file, fsynced and renamed over its name; on any failure the temporary
- * file is removed, so a full disk is not left fuller by the write that failed.
- */
+/** Written to its own temporary file, fsynced and renamed; removed on failure, so a full disk is not left fuller. */
 async function writeWhole(folder: string, temp: string, file: string, pieces: Buffer[]): Promise<void> {
   await mkdir(folder, { recursive: true });
   const handle = await open(temp, 'wx');
@@ -94,19 +80,12 @@ async function writeWhole(folder: string, temp: string, file: string, pieces: Bu
   }
 }
 
-/**
- * The text as the cache compares it: NFC (so composed and decomposed Hangul or accents match), trimmed, and
- * every run of whitespace folded to one space (a line break or a double space does not change what is said).
- */
-export function normaliseText(text: string): string {
+/** The text as the cache compares it: NFC, trimmed, each run of whitespace one space. */
+function normaliseText(text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
-/**
- * A file-name-safe key (SHA-256, hex) of the audio an endpoint makes of `text` with the settings `sent` (each in
- * its declared place, null where not sent: src/core/sourcing/part-source.ts): the same always give the same key,
- * any difference another.
- */
+/** The key of the audio an endpoint makes of `text` with the settings `sent` (src/core/sourcing/part-source.ts). */
 export function cacheKey(
   endpoint: 'tts' | 'emotion-tts',
   text: string,
@@ -118,11 +97,7 @@ export function cacheKey(
     .digest('hex');
 }
 
-/**
- * The key of a part as SayBot changed it (speed, volume, pitch): derived from the key of the service's original,
- * which the change never alters, so another speed of the same text finds the original and pays nothing again. An
- * unshifted part keeps the key it had before pitch existed.
- */
+/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
 export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
   const pitch = effects.pitch ?? 0;
   return createHash('sha256')
@@ -130,10 +105,7 @@ export function effectsKey(originalKey: string, effects: { speed: number; volume
     .digest('hex');
 }
 
-/**
- * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
- * voice is which), else a hash. One folder per voice makes purging a deleted voice one removal.
- */
+/** A voice's folder: its ID when plain (operators can read it), else a hash; a purge is one removal. */
 export function voiceDirOf(voice: string): string {
   return /^[a-z0-9_-]{1,64}$/.test(voice)
     ? voice
@@ -141,32 +113,17 @@ export function voiceDirOf(voice: string): string {
 }
 
 /**
- * Finished audio parts on disk, one file per part under `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all.
- * Several processes on one machine (shards) may share the directory; the disk is the truth, and each process's
- * index only a cache of it.
- *
- * - Restarts: the index is rebuilt from the directory at open (name = key, size, last use = mtime, which every
- *   use refreshes), so nothing else has to be kept in step with it.
- * - Crashes and other writers: an entry is written to a temporary file of its own (process ID and a random
- *   UUID in its name), fsynced, then renamed over its name, so a name only ever holds a whole entry, whoever
- *   wrote it. Temporary files are removed at open only once they are old enough to be a dead process's. Each
- *   read checks the entry's checksum (a disk or an operator can damage files too): a bad entry is deleted, if
- *   the name still holds the very file that was read, and counts as a miss.
- * - Other writers: a key not in the index is looked for on disk (another process may have written it); an entry
- *   gone from disk (another process evicted or purged it) is a miss, not an error.
- * - Eviction: least recently used first by the files' mtime, which every process's hits refresh, so the order is
- *   the machine's, not one process's. It scans the directory (the true total, whoever wrote it) when this
- *   process's count passes the cap or its last scan is older than `rescanAfterMs`, and goes down to 90 % of the
- *   cap. A reader opens the file first and reads from its descriptor, which an unlink does not disturb (POSIX),
- *   so an eviction never cuts a read short; has() and get() refresh the mtime, so a part just counted as cached
- *   is the last candidate.
+ * Finished parts on disk, `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all. Processes (shards) may share the
+ * directory: the disk is the truth, each index a cache of it, rebuilt at open (last use = mtime). A name only ever
+ * holds a whole entry (temp file, fsync, rename); each read checks the checksum and deletes a bad entry. Eviction is
+ * least recently used first by mtime, which every process's hits refresh; a reader reads from its open descriptor,
+ * so an eviction never cuts a read short.
  */
 export class AudioCache {
   readonly #dir: string;
   readonly #maxBytes: number;
   readonly #rescanAfterMs: number;
   readonly #log: Logger;
-  /** Least recently used first, as of the last scan and this process's uses since. */
   readonly #index = new Map<string, IndexEntry>();
   #bytes = 0;
   #hits = 0;
@@ -195,12 +152,10 @@ export class AudioCache {
     return this.#maxBytes > 0;
   }
 
-  /** The most bytes the entries may take (CACHE_MAX_MB; 0: the cache is off). */
   get maxBytes(): number {
     return this.#maxBytes;
   }
 
-  /** Entries and their total size in bytes, as of the last directory scan and this process's changes since. */
   get size(): { entries: number; bytes: number } {
     return { entries: this.#index.size, bytes: this.#bytes };
   }
@@ -243,7 +198,6 @@ export class AudioCache {
     return found;
   }
 
-  /** Makes the index what a scan found, least recently used first. */
   #adopt(found: FoundEntry[]): void {
     found.sort((a, b) => a.usedAt - b.usedAt);
     this.#index.clear();
@@ -255,10 +209,7 @@ export class AudioCache {
     this.#scannedAt = Date.now();
   }
 
-  /**
-   * Whether the key has an entry, here or on disk (another process may have written it). The voice names the
-   * entry's folder, so a miss costs one asynchronous stat of one path, whatever the number of voice folders.
-   */
+  /** Whether the key has an entry, here or on disk (a miss costs one stat: the voice names the folder). */
   async has(key: string, voice: string): Promise<boolean> {
     if (!this.enabled) return false;
     const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
@@ -267,7 +218,6 @@ export class AudioCache {
     return entry !== undefined;
   }
 
-  /** An entry another process wrote, found on disk at its one possible path and added to the index. */
   async #locate(key: string, voice: string): Promise<IndexEntry | undefined> {
     const voiceDir = voiceDirOf(voice);
     const file = path.join(this.#dir, voiceDir, `${key}.sbc`);
@@ -297,7 +247,6 @@ export class AudioCache {
     return found;
   }
 
-  /** Lookups since open that found their entry, and those that did not (the owner console's hit rate). */
   get lookups(): { hits: number; misses: number } {
     return { hits: this.#hits, misses: this.#misses };
   }
@@ -373,7 +322,6 @@ export class AudioCache {
       return;
     }
     if (this.generation(voice) !== generation) {
-      // The voice was purged while this was being written.
       await unlink(file).catch(() => undefined);
       return;
     }
@@ -384,11 +332,7 @@ export class AudioCache {
     await this.#evict();
   }
 
-  /**
-   * A write that failed (its temporary file already removed) is counted and logged, and eviction runs on the
-   * directory as it truly is. When the disk is full the cache gives back room below its cap too: the spend
-   * ledger and everything else on that disk come before cached audio.
-   */
+  /** A failed write: eviction on the directory as it is; a full disk gets room back (the spend ledger comes first). */
   async #writeFailed(error: unknown, key: string, bytes: number): Promise<void> {
     this.#writeFailures++;
     const code = (error as { code?: unknown } | undefined)?.code;
@@ -400,15 +344,11 @@ export class AudioCache {
     await this.#evict({ force: true, ...(full ? { freeBytes: bytes + DISK_FULL_HEADROOM_BYTES } : {}) });
   }
 
-  /** Writes that failed since open (a full disk, a file-size limit, an I/O error). */
   get writeFailures(): number {
     return this.#writeFailures;
   }
 
-  /**
-   * Scans and evicts when this process's count passes the cap or its picture of the directory is old (or
-   * `force`); one at a time. `freeBytes`: the disk is full, so go below what is there now by that much as well.
-   */
+  /** Scans and evicts when past the cap or the last scan is old (or `force`); `freeBytes`: room a full disk needs. */
   async #evict(options: { force?: boolean; freeBytes?: number } = {}): Promise<void> {
     while (this.#evicting) await this.#evicting;
     if (!options.force && this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;

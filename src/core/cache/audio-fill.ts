@@ -1,5 +1,4 @@
-// A part's audio filled once and heard by everyone who asked for it: the service's response kept as it arrives
-// (AudioFill) and replayed live, from its first item, to every reader (Replay).
+// A part's audio filled once (AudioFill) and replayed live, from its first item, to every reader (Replay).
 import { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
@@ -11,28 +10,17 @@ import { createOpusPacketStream } from '../audio/playback.ts';
 /** One part's audio, whole: what the cache keeps. */
 export interface CachedAudio {
   format: AudioFormat;
-  /**
-   * The bytes as the service sent them, in the pieces they came in (a streamed body's, never joined on the main
-   * thread; one view of the entry when read from the cache): posted as the file, unchanged.
-   */
+  /** The bytes as the service sent them, in the pieces they came in (never joined on the main thread). */
   audio: readonly Buffer[];
-  /**
-   * The same audio as Discord's 20 ms Opus packets, so a cache hit in a voice channel goes straight to the
-   * player: no decoding, resampling or encoding. Absent for formats the player cannot encode (FLAC, M4A).
-   */
+  /** The same as 20 ms Opus packets, so a hit goes straight to the player; absent for formats it cannot encode. */
   packets?: Buffer[];
-  /**
-   * Set when the audio is a free line cut at its cap (seconds), or a copy of one: it is heard with a note saying so,
-   * which a cache hit could not carry, so the cache never keeps it (AudioCache.put).
-   */
+  /** A free line cut at its cap (seconds), or a copy of one: heard with a note, so never cached. */
   cutAt?: number;
 }
 
 /** The audio of one part as callers use it: an AudioResponse (body: the service's bytes) plus its Opus packets. */
 export interface PartAudio extends AudioResponse {
-  /** The audio as Opus packets, from the first, as an object-mode stream for the player. */
   packets(signal?: AbortSignal): Readable;
-  /** The cap its line was cut at, if it was (CachedAudio's `cutAt`): passed on to every copy made of it. */
   cutAt?: number;
 }
 
@@ -41,12 +29,7 @@ const noop = () => undefined;
 /** Packets encoded ahead of the furthest listener: enough to ride out a slow tick, little enough to stay paced. */
 const ENCODE_LEAD_PACKETS = 10;
 
-/**
- * Items arriving once, read by any number of readers, each from the first item, live: a reader that catches up
- * waits for the next item. Lets requests that joined a flight (and cache hits of it) hear the audio from its
- * start while the first request is still streaming it. An error ends every reader with that same error object,
- * so callers still see the typed error (ConnectionError, TimeoutError…) the source failed with.
- */
+/** Items arriving once, read live by any number of readers, each from the first; an error ends each with itself. */
 class Replay<T extends Buffer> {
   readonly #items: T[] = [];
   #ended = false;
@@ -59,17 +42,15 @@ class Replay<T extends Buffer> {
   #readers = 0;
   readonly #onRead: (() => void) | undefined;
 
-  /** `onRead` is told whenever a reader moves past the furthest item read so far, or a reader goes away. */
+  /** `onRead`: a reader moved past the furthest item read, or went away. */
   constructor(options: { onRead?: () => void } = {}) {
     this.#onRead = options.onRead;
   }
 
-  /** How many items the most advanced reader has taken: lets a producer keep only a little ahead of it. */
   get furthestRead(): number {
     return this.#furthestRead;
   }
 
-  /** Readers still open. */
   get readers(): number {
     return this.#readers;
   }
@@ -160,29 +141,23 @@ class Replay<T extends Buffer> {
 }
 
 /**
- * One response from the service, consumed once and shared: its bytes are kept as they arrive, and every caller
- * (the request that made it, the identical ones that joined it) reads them from the start, live. The body is read
- * as fast as it comes (no back-pressure), which the Voice API client does not count against its timeouts anyway.
- *
- * Opus packets are encoded only for listeners, and only a little ahead of the furthest one: the service often sends
- * faster than real time, and encoding at that pace for many guilds at once would stall every voice in the process
- * (measured: 50 replies starting together blocked the event loop for about a second). A part nobody listened to
- * to the end is cached as bytes only; a later hit in a voice channel encodes it as it plays.
- * `complete` settles when the bytes are whole (and the packets, where a listener drove them to the end).
+ * One response consumed once and shared: its bytes kept as they arrive (no back-pressure), every caller reading them
+ * from the start, live. Opus packets are encoded only for listeners, a little ahead of the furthest one: encoding
+ * faster than real time for many guilds would stall every voice (50 replies at once blocked the loop ~1 s).
  */
 export class AudioFill {
   readonly format: AudioFormat;
   readonly requestId: string | undefined;
   readonly usage: UsageInfo | undefined;
   readonly cutAt: number | undefined;
-  /** The whole part, once the body has ended (and the packets, if encoded to the end); rejects if the body failed. */
+  /** The whole part (packets too, if encoded to the end); rejects if the body failed. */
   readonly complete: Promise<CachedAudio>;
   readonly #bytes = new Replay<Buffer>();
   /** The packets of the encoder under way (a new one, from the first, once every listener left: see #pace). */
   #packets = this.#newPackets();
   readonly #encoding: Readonly<OpusSettings>;
   #encoder: Readable | undefined;
-  /** Set when encoding stopped before the end (every listener left; a later one starts it anew): no packets cached. */
+  /** Encoding stopped before the end (every listener left): no packets cached. */
   #abandoned = false;
   #settleEncoding: () => void = noop;
   readonly #encodingSettled = new Promise<void>((resolve) => {
@@ -222,15 +197,10 @@ export class AudioFill {
     this.complete.catch(noop);
   }
 
-  /** Packets encoded so far (for tests and diagnostics). */
   get packetsEncoded(): number {
     return this.#packets.items.length;
   }
 
-  /**
-   * The encoder is paused, waiting for a listener to take packets (for tests and diagnostics): while it waits,
-   * nothing more is encoded until somebody reads.
-   */
   get encoderWaiting(): boolean {
     return this.#encoder !== undefined && !this.#encoder.destroyed && this.#encoder.isPaused() && !this.#packets.ended;
   }
@@ -239,7 +209,6 @@ export class AudioFill {
     return new Replay<Buffer>({ onRead: () => this.#pace() });
   }
 
-  /** Starts the shared encoder on the first listener; it reads the kept bytes from the first. */
   #startEncoder(): void {
     if (this.#encoder) return;
     const encoder = createOpusPacketStream(this.#bytes.reader({ objectMode: false }), this.format, {
@@ -263,15 +232,12 @@ export class AudioFill {
     });
   }
 
-  /** Keeps the encoder a few packets ahead of the furthest listener; stops it when no listener is left. */
   #pace(): void {
     const encoder = this.#encoder;
     if (!encoder || encoder.destroyed || this.#packets.ended) return;
     if (this.#packets.readers === 0) {
       this.#abandoned = true;
-      // A listener who comes after (the same part asked for again while its body still arrives: a reply stopped by a
-      // /leave, then said again) hears it from its first packet, from an encoder of its own: the packets this one
-      // made go with it, never replayed to a reader it would leave waiting for a packet that never comes.
+      // A later listener gets an encoder of its own from the first packet: this one's packets are never replayed.
       this.#encoder = undefined;
       this.#packets = this.#newPackets();
       encoder.destroy();
@@ -279,13 +245,11 @@ export class AudioFill {
       return;
     }
     const ahead = this.#packets.items.length - this.#packets.furthestRead;
-    // Paused at twice the lead and resumed at the lead: pausing and resuming at one threshold did both for every
-    // packet (a tick and a flowing restart each time on the main thread); the lead never falls below what it was.
+    // Paused at twice the lead, resumed at the lead: one threshold would do both for every packet.
     if (ahead >= ENCODE_LEAD_PACKETS * 2) encoder.pause();
     else if (ahead <= ENCODE_LEAD_PACKETS && encoder.isPaused()) encoder.resume();
   }
 
-  /** What one caller reads: the service's bytes from the first, and the packets on demand. */
   part(): PartAudio {
     return {
       format: this.format,

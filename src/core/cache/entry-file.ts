@@ -6,17 +6,12 @@ import type { CachedAudio } from './audio-fill.ts';
 
 // One cache entry, one file:
 //   "SBC1" | u32 header length | header JSON | audio bytes | packets (u16 length + bytes, each)
-// The header holds the key, the sizes and a SHA-256 of everything after it, so a file cut short, padded or
-// altered is recognised on read (and refetched) instead of played.
-//
-// The cache (audio-cache.ts) runs on the main thread, which sends every voice's packets: an entry is written as its
-// pieces (the audio and packets as they are, never joined into one copy) and read as views of what was read, its
-// audio into shared memory (which the audio worker reads as it is), and its checksum is taken a slice at a time
-// between turns of the event loop (entryPieces, readEntryFile).
+// The header's SHA-256 of the rest finds a file cut short or altered. On the main thread, which sends every voice's
+// packets: never joined into one copy, and hashed a slice at a time between turns of the event loop.
 
 const MAGIC = Buffer.from('SBC1');
 
-/** Bytes hashed in one turn of the event loop: about half a millisecond, well inside a voice's 20 ms cycle. */
+/** Bytes hashed in one turn: about half a millisecond, well inside a voice's 20 ms cycle. */
 const HASH_SLICE_BYTES = 256 * 1024;
 
 interface Header {
@@ -29,7 +24,6 @@ interface Header {
   sha256: string;
 }
 
-/** What follows the header: the audio, then each packet after its length. */
 function bodyPieces(entry: CachedAudio): Buffer[] {
   const pieces = [...entry.audio];
   for (const packet of entry.packets ?? []) {
@@ -63,7 +57,6 @@ export function encodeEntry(key: string, voice: string, entry: CachedAudio): Buf
   return Buffer.concat(headed(key, voice, entry, body, hash.digest('hex')));
 }
 
-/** `pieces` into `hash` a slice at a time, the event loop turning between slices. */
 async function hashInTurns(hash: Hash, pieces: readonly Uint8Array[]): Promise<Hash> {
   let sinceTurn = 0;
   for (const piece of pieces) {
@@ -99,7 +92,7 @@ export class CorruptEntryError extends Error {
   }
 }
 
-function readHeader(file: Buffer, expectedKey: string): { header: Header; body: Buffer } {
+function readHeader(file: Buffer, expectedKey: string): Header {
   if (file.length < 8 || !file.subarray(0, 4).equals(MAGIC)) throw new CorruptEntryError('not a cache entry');
   const headerLength = file.readUInt32BE(4);
   if (8 + headerLength > file.length) throw new CorruptEntryError('header cut short');
@@ -110,10 +103,9 @@ function readHeader(file: Buffer, expectedKey: string): { header: Header; body: 
     throw new CorruptEntryError('header is not JSON');
   }
   if (header.key !== expectedKey) throw new CorruptEntryError('key does not match the file name');
-  return { header, body: file.subarray(8 + headerLength) };
+  return header;
 }
 
-/** The audio and packets as views of what was read (one entry, kept or dropped whole). */
 function unpack(header: Header, audio: Buffer, rest: Buffer): CachedAudio & { voice: string } {
   if (audio.length !== header.audioBytes || detectAudioFormat(audio) !== header.format)
     throw new CorruptEntryError('audio does not match its header');
@@ -131,8 +123,6 @@ function unpack(header: Header, audio: Buffer, rest: Buffer): CachedAudio & { vo
   return { voice: header.voice, format: header.format, audio: [audio], packets };
 }
 
-const MISMATCH = 'checksum mismatch (cut short or altered)';
-
 /** `into` filled from `handle` at `position`, or as much of it as the file holds (a short entry fails its checks). */
 async function readAt(handle: FileHandle, into: Buffer, position: number): Promise<Buffer> {
   let at = 0;
@@ -144,12 +134,7 @@ async function readAt(handle: FileHandle, into: Buffer, position: number): Promi
   return into.subarray(0, at);
 }
 
-/**
- * An entry read from `handle` (`size` bytes) and verified, its checksum taken a slice at a time between turns of the
- * event loop: the audio is read into shared memory, so a scene's mix or a file's join hands it to the audio worker
- * as it is; the header and packets into memory of this thread's own (the voice's encryption takes the packets).
- * Throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`.
- */
+/** An entry read and verified (its audio in shared memory, for the audio worker); else CorruptEntryError. */
 export async function readEntryFile(
   handle: FileHandle,
   size: number,
@@ -157,11 +142,11 @@ export async function readEntryFile(
 ): Promise<CachedAudio & { voice: string }> {
   const prefix = await readAt(handle, Buffer.alloc(Math.min(8, size)), 0);
   const headEnd = prefix.length < 8 ? prefix.length : Math.min(size, 8 + prefix.readUInt32BE(4));
-  const { header } = readHeader(await readAt(handle, Buffer.alloc(headEnd), 0), expectedKey);
+  const header = readHeader(await readAt(handle, Buffer.alloc(headEnd), 0), expectedKey);
   const audioBytes = Math.max(0, Math.min(header.audioBytes, size - headEnd));
   const audio = await readAt(handle, Buffer.from(new SharedArrayBuffer(audioBytes)), headEnd);
   const rest = await readAt(handle, Buffer.allocUnsafeSlow(size - headEnd - audioBytes), headEnd + audioBytes);
   if ((await hashInTurns(createHash('sha256'), [audio, rest])).digest('hex') !== header.sha256)
-    throw new CorruptEntryError(MISMATCH);
+    throw new CorruptEntryError('checksum mismatch (cut short or altered)');
   return unpack(header, audio, rest);
 }

@@ -1,6 +1,5 @@
-// The books: whether a request may spend, and what it spent. The budgets are pure rules (how many characters a
-// server may spend a month, a member a day, and how often a member may spend); Accounting feeds them the store's
-// figures, holds what a request will spend, keeps the used-up month, and writes every spend (charge.ts).
+// The books: whether a request may spend, and what it spent. The budgets are pure rules; Accounting feeds them the
+// store's figures, holds what a request will spend, keeps the used-up month, and writes every spend (charge.ts).
 import { randomUUID } from 'node:crypto';
 import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
@@ -21,7 +20,6 @@ import {
 import { knownTooFew, serviceCount } from './service-figures.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
-// Budgets: pure rules, no storage; Accounting below feeds them the figures.
 export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
 export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
 
@@ -40,32 +38,23 @@ export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudget
   return out;
 }
 
-/**
- * Whether a server may set `name` to `value`: a server lowers the operator's limits, never raises them (or
- * lifts them: 0 clears the server's own value, which leaves the operator's in force).
- */
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
 export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
-/**
- * The budgets a request is checked against: without the member cooldown for one that does not wait it out (its
- * front-end says so, e.g. auto-read); the day and month budgets apply to every request. Its spends still count as
- * the member's last spend, so a /say right after it waits out the cooldown as after any paid request.
- */
+/** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
 export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
   return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
 }
 
-/** What has been spent so far (reservations of requests still under way included). */
-export interface BudgetUsage {
+interface BudgetUsage {
   guildMonthChars: number;
   memberDayChars: number;
-  /** When the member last sent a request that spent characters, if ever. */
   memberLastSpendAt?: Date;
 }
 
-export type BudgetRefusal =
+type BudgetRefusal =
   /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
   | {
       budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
@@ -76,11 +65,7 @@ export type BudgetRefusal =
     }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
-/**
- * The first budget `needed` more characters would break, or undefined. Only requests that spend characters are
- * checked at all: a cache hit spends none, so it counts against no budget and neither waits for nor starts a
- * cooldown.
- */
+/** The first budget `needed` more characters would break; a request spending nothing passes every one. */
 export function checkBudgets(
   limits: OperatorBudgets,
   usage: BudgetUsage,
@@ -112,7 +97,7 @@ export function checkBudgets(
 
 const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
-/** One part of a request as the budget sees it: its characters, and whether it will be free (cached or in flight). */
+/** One part of a request as the budget sees it; `free`: cached or in flight. */
 export interface PartNeed {
   text: string;
   endpoint: SpendEndpoint;
@@ -120,48 +105,28 @@ export interface PartNeed {
   free: boolean;
 }
 
-/**
- * How long a budget hold outlives a process that died holding it. A live request renews its hold every third of
- * this (however long its queue), so only a crash leaves a hold to expire, blocking its characters until then.
- */
+/** How long a dead process's hold lasts; a live request renews its hold every third of this. */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
 
-/** How long a request may wait on the store (its guild's turn included) before it is refused, by default. */
+/** How long a request may wait on the store (its guild's turn included) before it is refused. */
 export const STORE_DEADLINE_MS = 5000;
 
 /** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
 function storeTimedOut(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
   // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
-  return (
-    code === '55P03' ||
-    code === '57014' ||
-    code === '25P03' ||
-    /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message)
-  );
+  if (['55P03', '57014', '25P03'].includes(String((error as { code?: unknown }).code))) return true;
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
 }
 
-/**
- * `work`'s answer, or `late()`'s once `work` has waited `ms` on the store: no request waits on a hung store longer
- * than that, whatever the store does. `work` itself goes on; what its late answer leaves is the caller's to undo.
- */
+/** `work`'s answer, or `late()`'s after `ms`; `work` goes on, and what its late answer leaves is the caller's. */
 function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
     // Unref'd: a deadline alone never keeps the process up.
-    const timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms);
-    timer.unref?.();
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+    timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms).unref();
   });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 const storageUnavailable = (cause?: unknown) =>
@@ -170,34 +135,24 @@ const storageUnavailable = (cause?: unknown) =>
 export interface AccountingOptions {
   store: Store;
   budgets: OperatorBudgets;
-  /**
-   * The most the whole bot spends in a month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit.
-   */
+  /** The whole bot's month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit. */
   botMonthlyChars?: number;
   /** The plan's monthly characters (VOICE_API_PLAN), used until the service reports its own figures. */
   planCharacterLimit: number;
   logger: Logger;
-  /** The clock (tests move it past a reset date). */
   now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
-  /** Counts characters spent and saved as they are recorded. */
   metrics?: Pick<Metrics, 'characters'> | undefined;
-  /** How long a request may wait on the store before it is refused (STORE_DEADLINE_MS by default). */
   storeDeadlineMs?: number;
-  /**
-   * Who this process is on the books: the same at every start of the same process (application and shard), so a
-   * start settles what the one before it left (recover()). Absent: a name of this instance's own, which no later
-   * start settles (its holds expire, its accepted spends stay spent).
-   */
+  /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
   owner?: string;
 }
 
 export interface UsageReport {
   month: string;
-  /** When it was made, by the accounting's clock (what a picture of it is kept by: /usage's chart). */
   at: Date;
-  /** When the monthly quota starts over: the service's date when it sent one, else the 1st of next month, UTC. */
+  /** The service's reset date when it sent one, else the 1st of next month, UTC. */
   resetAt: Date;
   /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
   exhaustedUntil?: Date | undefined;
@@ -205,16 +160,10 @@ export interface UsageReport {
   /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
   botBudget: number;
   bot: {
-    /**
-     * The service's own count when it sent one this month (it includes use outside SayBot), else SayBot's; the whole
-     * limit while the month is marked used up and the service's figures do not say so themselves.
-     */
+    /** The service's count this month (use outside SayBot included), else SayBot's; all of it while used up. */
     used: number;
-    /** `used` and `remaining` are the service's own figures (from its last answer that carried them, 2xx or not). */
     fromService: boolean;
-    /** When the service's figures arrived (with `fromService`). */
     countedAt?: Date;
-    /** What SayBot itself sent this month. */
     spent: number;
     saved: number;
     limit: number;
@@ -223,42 +172,20 @@ export interface UsageReport {
   member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
 }
 
-/** A refused budget as a Refusal: which budget, and when it starts over. */
+const REFUSAL_CODES = {
+  memberDailyChars: 'budget-member-day',
+  guildMonthlyChars: 'budget-guild-month',
+  botMonthlyChars: 'budget-bot-month',
+} as const;
+
 function budgetRefusal(refusal: BudgetRefusal): Refusal {
-  switch (refusal.budget) {
-    case 'memberCooldownSeconds':
-      return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
-    case 'memberDailyChars':
-      return new Refusal({
-        code: 'budget-member-day',
-        limit: refusal.limit,
-        used: refusal.used,
-        needed: refusal.needed,
-        resetAt: refusal.resetAt,
-      });
-    case 'guildMonthlyChars':
-      return new Refusal({
-        code: 'budget-guild-month',
-        limit: refusal.limit,
-        used: refusal.used,
-        needed: refusal.needed,
-        resetAt: refusal.resetAt,
-      });
-    case 'botMonthlyChars':
-      return new Refusal({
-        code: 'budget-bot-month',
-        limit: refusal.limit,
-        used: refusal.used,
-        needed: refusal.needed,
-        resetAt: refusal.resetAt,
-      });
-  }
+  if (refusal.budget === 'memberCooldownSeconds')
+    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
+  const { limit, used, needed, resetAt } = refusal;
+  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
 }
 
-/**
- * The bot's books: checks a request against the monthly quota and the budgets before anything is sent, records
- * every spend and saving, remembers a used-up month, and answers /usage.
- */
+/** The bot's books: a request checked before anything is sent, every spend and saving recorded, /usage answered. */
 export class Accounting {
   readonly #store: Store;
   readonly #operator: OperatorBudgets;
@@ -270,16 +197,10 @@ export class Accounting {
   readonly #charges = new Set<Charge>();
   readonly #month: UsedUpMonth;
   readonly #ledger: SpendLedger;
-  /**
-   * Per guild, checks (and hold releases) run one at a time, in order, so each sees the requests before it; guilds
-   * never wait for each other (a guild whose store lock is stuck stalls only itself, and is refused at the
-   * deadline). An entry lives while its guild has work queued.
-   */
+  /** Per guild, checks and hold releases run in order, each seeing those before; guilds never wait for each other. */
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
-  /** This process on the books: its holds and the spends it is still reading are written under it. */
   readonly #owner: string;
-  /** Renews the holds of this process's live requests while there are any. */
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
@@ -296,11 +217,9 @@ export class Accounting {
   }
 
   /**
-   * Settles what this process's predecessor (the same owner) left when it died, before this one holds or spends
-   * anything: its spends written ahead stay spent, marked undelivered (those the service accepted, and those still
-   * in flight, which the service may have charged: never fewer characters than it charged, at most theirs more);
-   * the holds of its requests, which now hold only characters never sent, are released. Nothing is counted twice or
-   * dropped: a part's characters left its hold in the transaction that wrote its spend, before it was sent.
+   * Settles what the last run of this owner left, before anything is held or spent: its spends written ahead stay
+   * spent, undelivered (maybe charged: never fewer than charged); its holds, now of characters never sent, go.
+   * Nothing counts twice: a part's characters left its hold in the transaction that wrote its spend.
    */
   async recover(): Promise<SpendsLeft & { holds: number }> {
     const spends = await this.#store.spends.settleLeftBy(this.#owner);
@@ -319,7 +238,6 @@ export class Accounting {
     this.#renewal = undefined;
   }
 
-  /** Runs `work` after the guild's earlier work; the guild's entry goes once its queue is empty. */
   #inTurn<T>(guildId: string, work: () => Promise<T>): Promise<T> {
     const run = (this.#turns.get(guildId) ?? Promise.resolve()).then(work);
     const tail = run.catch(() => undefined);
@@ -346,48 +264,24 @@ export class Accounting {
     return this.#operator;
   }
 
-  /** The budgets in force in a guild: the operator's, lowered where the server set its own. */
   async budgetsFor(guildId: string): Promise<OperatorBudgets> {
     return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
   }
 
-  /**
-   * Refuses (Refusal) a request the month or a budget cannot take, before any API call; otherwise holds its
-   * characters until its parts are recorded. Parts that will be free (cached, or already in flight) cost nothing,
-   * so a request made only of them is never refused, even in a used-up month. The member cooldown holds unless its
-   * policy says the request does not wait it out.
-   */
-  authorize(
-    context: SpendContext,
-    parts: readonly PartNeed[],
-    policy: { memberCooldown: boolean } = { memberCooldown: true },
-  ): Promise<Charge> {
-    return this.#authorizeBy(context, parts, policy);
-  }
-
-  /**
-   * A part `charge` counted free at acceptance (cached or in flight) that must be fetched after all (evicted, or
-   * its flight failed): checked against the budgets and the month now, as a request of its own but without the
-   * cooldown (the request it belongs to already passed it). Returns the charge to record it with and close.
-   */
+  /** A part counted free at acceptance fetched after all: checked as a request of its own, without the cooldown. */
   async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
-    const late = await this.#authorizeBy(charge.context, [{ ...part, free: false }], { memberCooldown: false });
+    const late = await this.authorize(charge.context, [{ ...part, free: false }], { memberCooldown: false });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
     return late;
   }
 
-  /**
-   * A member (or, without `userId`, a whole guild; without `guildId`, the member everywhere) asked to be forgotten:
-   * this process's requests of theirs still under way, and spends of theirs waiting to be written, are recorded
-   * without their ID from now on. Their holds keep counting, under the period's pseudonym (store.privacy).
-   */
-  /** The members with requests under way or spends waiting to be written here, in one guild or every one. */
   *requestingMembers(guildId?: string): Generator<string> {
     for (const { context } of this.#charges)
       if (guildId === undefined || context.guildId === guildId) yield context.userId;
     yield* this.#ledger.members(guildId);
   }
 
+  /** Forgotten (no `userId`: a guild; no `guildId`: everywhere): what is under way is recorded without their ID. */
   anonymiseRequests(guildId: string | undefined, userId?: string): void {
     const scope = userId === undefined ? 'guild' : 'member';
     const theirs = (c: { guildId: string; userId: string }) =>
@@ -397,14 +291,15 @@ export class Accounting {
   }
 
   /**
-   * The check in the guild's turn, refused as "storage unavailable" once it has waited on the store (its turn
-   * included) past the deadline. The work itself stays the guild's turn until the store answers, and what it
-   * held by then is let go before the guild's next check, so a late answer never leaves a hold behind.
+   * Refuses (Refusal) a request the month or a budget cannot take, before any call; else holds its characters until
+   * its parts are recorded. Free parts (cached, in flight) cost nothing: a request of only those is never refused.
+   * Past the store deadline it is refused as "storage unavailable"; the check stays the guild's turn until the store
+   * answers, and lets go of what it held then, so a late answer never leaves a hold behind.
    */
-  #authorizeBy(
+  authorize(
     context: SpendContext,
     parts: readonly PartNeed[],
-    policy: { memberCooldown: boolean },
+    policy: { memberCooldown: boolean } = { memberCooldown: true },
   ): Promise<Charge> {
     let late = false;
     const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, policy, () => late));
@@ -441,14 +336,12 @@ export class Accounting {
         this.#store.spends.lastSpendAt(guildId, userId, now),
       ]);
       const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
-      // A request of theirs that may still spend counts as their last spend (its record comes when the service
-      // answers). Held in this process only: a guild's interactions all reach the one shard that holds it.
+      // A request of theirs that may still spend counts as their last spend. In this process only: a guild's
+      // interactions all reach its one shard.
       const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
       const last = [lastSpend, ...pending]
         .filter((d): d is Date => d !== undefined)
         .sort((a, b) => b.getTime() - a.getTime())[0];
-      // A request that does not wait out the cooldown (its policy) has none here; the day and month budgets hold all
-      // the same.
       const cooldown = checkBudgets(
         { ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
         last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },
@@ -490,10 +383,7 @@ export class Accounting {
       );
   }
 
-  /**
-   * Holds `needed` characters in the store against the guild's, the member's and the whole bot's character budgets,
-   * or throws the budget's refusal. No budget on characters: nothing to hold against, so no write.
-   */
+  /** Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. */
   async #holdCharacters(
     context: SpendContext,
     limits: OperatorBudgets,
@@ -530,10 +420,7 @@ export class Accounting {
     throw budgetRefusal(refusal);
   }
 
-  /**
-   * Ends a store hold. Queued with the checks, so a check made after a request ended never counts its hold;
-   * a hold that cannot be removed expires (BUDGET_HOLD_TTL_MS).
-   */
+  /** Queued with the checks, so a check after a request ended never counts its hold; a stuck one expires. */
   #releaseHold(token: string, guildId: string): void {
     void this.#inTurn(guildId, () => this.#releaseNow(token));
   }
@@ -546,7 +433,6 @@ export class Accounting {
     return charge;
   }
 
-  /** What the charges this makes may ask of it, and nothing more. */
   readonly #books: ChargeBooks = {
     record: (context, spend, forgotten) => this.record(context, spend, forgotten),
     sending: (context, spend, forgotten, hold, probe) => this.#sending(context, spend, forgotten, hold, probe),
@@ -561,12 +447,20 @@ export class Accounting {
     closed: (charge) => this.#charges.delete(charge),
   };
 
-  /**
-   * Records a spend or a saving. Never throws for a store that refuses the write: the spend is kept until the
-   * store takes it (SpendLedger), and spending stops meanwhile. A spend the service accepted ends a used-up month.
-   */
+  /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
   async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
-    await this.#write(context, spend, forgotten);
+    await this.#ledger.write({
+      at: this.#now(),
+      ...context,
+      ...(forgotten === undefined ? {} : { forgotten }),
+      endpoint: spend.endpoint,
+      characters: spend.characters,
+      cached: spend.cached,
+      ...(spend.undelivered === true ? { undelivered: true } : {}),
+      requestId: spend.requestId,
+      service: spend.usage,
+    });
+    if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
   }
 
   /**
@@ -649,11 +543,7 @@ export class Accounting {
     throw storageUnavailable();
   }
 
-  /**
-   * A write of the books that changes no count (a request's acceptance, its settlement, or its release, which only
-   * lowers one) waits on the store no longer than the request's checks did: past that, the request goes on without
-   * it, its spend counted as written ahead (spent) until the store answers, or the next start settles it.
-   */
+  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
   #inTime(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
     return byDeadline(write, this.#deadlineMs, () => {
       const { guildId, characters } = entry.spend;
@@ -668,41 +558,19 @@ export class Accounting {
   async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
-    await this.#month
-      .accepted()
-      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    await this.#clearingMonth(this.#month.accepted());
   }
 
-  async #write(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void> {
-    const usage = spend.usage;
-    await this.#ledger.write({
-      at: this.#now(),
-      ...context,
-      ...(forgotten === undefined ? {} : { forgotten }),
-      endpoint: spend.endpoint,
-      characters: spend.characters,
-      cached: spend.cached,
-      ...(spend.undelivered === true ? { undelivered: true } : {}),
-      requestId: spend.requestId,
-      service: usage,
-    });
-    if (!spend.cached)
-      await this.#month
-        .accepted()
-        .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+  #clearingMonth(work: Promise<unknown>): Promise<unknown> {
+    return work.catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
   async observeUsage(usage: UsageInfo | undefined): Promise<void> {
-    await this.#month
-      .observe(usage)
-      .catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+    await this.#clearingMonth(this.#month.observe(usage));
   }
 
-  /**
-   * The usage figures of an answer the service refused with (its 429, its 400), proven its own: kept as a 2xx's are,
-   * dated now, so /usage and the dashboard tell the month as the service counts it (the key may be used elsewhere).
-   */
+  /** The figures of a refusal proven the service's own, kept as a 2xx's: /usage tells the month as it counts it. */
   async noteServiceFigures(usage: UsageInfo): Promise<void> {
     await this.#store.quota
       .noteService(usage, this.#now())
@@ -729,8 +597,7 @@ export class Accounting {
     const service = state.service?.month === month ? state.service : undefined;
     const counted = serviceCount(service, month, this.#planLimit);
     const exhausted = mark?.resetAt;
-    // The service's count stands beside the used-up mark only when it agrees (nothing left): figures from before the
-    // mark (its 429 sent none) are not told as what is left.
+    // The service's count stands beside the used-up mark only when it agrees (nothing left).
     const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
     const limit = told?.limit ?? service?.limit ?? this.#planLimit;
     const used = told?.used ?? (mark === undefined ? bot.spent : limit);

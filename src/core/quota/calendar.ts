@@ -1,12 +1,11 @@
-// The clocks quotas follow. Everything is UTC: the service's month starts over on the 1st (UTC), and a daily
-// budget at UTC midnight, so every server and every member sees the same reset time whatever their time zone.
+// The clocks quotas follow, all UTC: every server and member sees the same reset time whatever their time zone.
 
-/** 'YYYY-MM' of the UTC month `at` falls in: the key monthly spends are counted under. */
+/** 'YYYY-MM': the key monthly spends are counted under. */
 export function monthOf(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
 
-/** 'YYYY-MM-DD' of the UTC day `at` falls in: the key daily spends are counted under. */
+/** 'YYYY-MM-DD': the key daily spends are counted under. */
 export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }

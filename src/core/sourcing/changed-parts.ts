@@ -1,5 +1,5 @@
-// A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once by
-// the part source), changed in the audio worker once for identical requests at once, and cached with its packets.
+// A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
+// changed in the audio worker once for identical requests at once, and cached with its packets.
 import { Readable } from 'node:stream';
 import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
@@ -13,7 +13,7 @@ import type { OrderAccount } from './order-account.ts';
 import { abortable, SingleFlight, withoutEffects, type PartStore, type SpeechAudio } from './part-flight.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
-/** A part changed in the audio worker: read by every identical request at once, cached once whole. */
+/** A part changed in the audio worker, read by every identical request, cached once whole. */
 interface Changed {
   part(): PartAudio;
   done: Promise<unknown>;
@@ -29,7 +29,6 @@ export interface Originals {
 export class ChangedParts {
   readonly #store: PartStore;
   readonly #originals: Originals;
-  /** Parts being changed (speed, volume) in the audio worker, by their changed key. */
   readonly #changing = new SingleFlight<Promise<Changed>>();
 
   constructor(store: PartStore, originals: Originals) {
@@ -37,12 +36,6 @@ export class ChangedParts {
     this.#originals = originals;
   }
 
-  /**
-   * A part at another speed or volume. Its own cache entry (keyed by the original's key and the effects) first:
-   * a hit is a saving like any hit. Otherwise the service's original, which the part source pays for or saves
-   * exactly once (the original is cached on its own key, so every other speed of the text is free), then changed
-   * in the audio worker, once for identical requests at once, and cached with its Opus packets.
-   */
   async fetch(
     request: ServiceRequest,
     effects: AudioEffects,
@@ -72,7 +65,6 @@ export class ChangedParts {
     return (await abortable(value, signal)).part();
   }
 
-  /** Settles when every change under way is done and cached (or could not be). */
   async settled(): Promise<void> {
     await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
   }
@@ -87,7 +79,7 @@ export class ChangedParts {
     guild = '',
   ): Promise<Changed> {
     const { cache, log, encoding } = this.#store;
-    // Gathered for the worker (shared as it came, or copied piece by piece into blocks of its own), never joined here.
+    // Gathered for the worker, never joined here.
     const bytes = await gather(audio.body as AsyncIterable<Buffer>);
     let changed: { format: AudioFormat; data: Buffer };
     try {

@@ -1,5 +1,5 @@
-// What the part source (src/core/sourcing/part-source.ts) and its helpers beside it share: a part's audio, a fetch
-// shared by identical requests (a flight, SingleFlight: one call for identical work under way), where a part is kept, and the small rules every path follows.
+// What the part source (src/core/sourcing/part-source.ts) and its helpers share: a part's audio, a flight (one call
+// for identical work under way), where a part is kept.
 import type { Readable } from 'node:stream';
 import type { AudioResponse, CallControl } from '../api/client.ts';
 import { AbortedError } from '../api/errors.ts';
@@ -10,13 +10,9 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
-/**
- * A part's audio: the service's bytes as `body`, and, except for audio handed in whole, its Opus packets; `cutAt`
- * when it is a free line cut at its cap (PartAudio's).
- */
+/** A part's audio: the service's bytes, its Opus packets (except audio handed in whole), `cutAt` as PartAudio's. */
 export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable; cutAt?: number };
 
-/** Where parts are kept and how they are encoded: what every path of the part source writes to. */
 export interface PartStore {
   cache: AudioCache | undefined;
   metrics: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -25,31 +21,23 @@ export interface PartStore {
 }
 
 export interface Flight {
-  /** Where the part came from: the cache, the Voice API, or the free voice (SayBot's own, no call). */
   from: 'cache' | 'api' | 'free';
   part(): PartAudio;
-  /** Settles when the part is whole and written to the cache (or could not be). */
   done: Promise<unknown>;
 }
 
 /**
- * Who waits for a flight's audio: the signal of each caller that joined it (the part of an order, or another order's
- * identical part). Its paid request leaves only while one of them still waits: a part let go of before its request
- * left (a /stop, a skip, its order ended) is never sent nor paid, unless another caller still waits for it. One let go
- * of by its last waiter once it has left, while the service has not begun to answer, is closed (the client's
- * CallControl `letGo`): the service bills at its answer, so it may bill nothing; kept on the books as it may have
- * been charged. Once the service's answer has begun nothing here cuts it: what the service accepted is read to its
- * end, recorded and cached.
+ * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
+ * left, it is never sent nor paid; after it left and before any answer, it is closed (CallControl `letGo`) and kept
+ * on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted is read and kept.
  */
 export class Waiters {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
-  /** The paid call under way for it, from before its request leaves until its answer arrives. */
   #call: CallControl | undefined;
-  /** Its answer arrived (or it needed no call, or failed): nothing here cuts it any more. */
   #closed = false;
 
-  /** `forget`: takes the flight out of the ones under way, so that nobody joins it once it will not be sent. */
+  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
   constructor(forget: () => void) {
     this.#forget = forget;
   }
@@ -61,19 +49,17 @@ export class Waiters {
     else signal.addEventListener('abort', this.#letGo, { once: true });
   }
 
-  /** Whether anyone still waits for it; once nobody does, it is forgotten at once (a caller after that starts anew). */
   wanted(): boolean {
     if (this.#waits()) return true;
     this.#forget();
     return false;
   }
 
-  /** Its paid call is under way (the client's CallOptions `control`): let go of by everyone, it is cut if it may be. */
+  /** Its paid call is under way (CallOptions `control`): let go of by everyone, it is cut if it may be. */
   calling(call: CallControl): void {
     if (!this.#closed) this.#call = call;
   }
 
-  /** Its answer arrived, or it never needed a call, or failed: nothing here cuts it from now on. */
   close(): void {
     this.#closed = true;
     this.#call = undefined;
@@ -85,18 +71,13 @@ export class Waiters {
     return false;
   }
 
-  /**
-   * A waiter let go: once nobody waits, the call under way is let go of, and forgotten when it will end without the
-   * service's acceptance (so that a caller after that starts anew rather than join a call closed under it). Before
-   * its call is under way, `wanted()` is asked instead.
-   */
+  /** Once nobody waits, the call is let go of, and forgotten if it will end unaccepted (a later caller starts anew). */
   readonly #letGo = (): void => {
     if (this.#call === undefined || this.#waits()) return;
     if (this.#call.letGo()) this.#forget();
   };
 }
 
-/** A part's flight under way: its audio, once it comes, and who waits for it. */
 export interface Fetching {
   flight: Promise<Flight>;
   waiters: Waiters;
@@ -119,23 +100,15 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
-/**
- * Identical work asked for while it is already under way joins it instead of starting it again: ten identical
- * requests at once make one API call. A flight is forgotten once `settled` (given by its starter) settles, so
- * a later request starts afresh (and, by then, finds the result in the cache).
- */
+/** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
 export class SingleFlight<T> {
   readonly #flights = new Map<string, T>();
 
-  /** Whether a flight for `key` is under way. */
   has(key: string): boolean {
     return this.#flights.has(key);
   }
 
-  /**
-   * Joins the flight for `key`, or starts one with `start`. `settled(value)` says when the flight is over;
-   * its outcome does not matter here (failures are the caller's to report).
-   */
+  /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
   join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
     const current = this.#flights.get(key);
     if (current !== undefined) return { value: current, leader: false };
@@ -149,15 +122,11 @@ export class SingleFlight<T> {
     return { value, leader: true };
   }
 
-  /**
-   * Forgets `value`, the flight for `key`, before it settles (its starter gave it up): whoever asks for `key` next
-   * starts afresh instead of joining it.
-   */
+  /** Forgets `value` before it settles (its starter gave it up): the next asker starts afresh. */
   forget(key: string, value: T): void {
     if (this.#flights.get(key) === value) this.#flights.delete(key);
   }
 
-  /** Every flight under way (to wait for them at shutdown). */
   values(): T[] {
     return [...this.#flights.values()];
   }
