@@ -223,7 +223,7 @@ export async function callUnderQuota<T>(
       await accounting
         ?.quotaExceeded(error)
         .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
-    else if (error instanceof VoiceApiError) await accounting?.observeUsage(error.rateLimit);
+    else await accounting?.observeUsage(figures);
     throw error;
   }
 }
