@@ -129,18 +129,24 @@ describe('after too few characters left and a top-up', () => {
 describe('while the figure says too few', () => {
   it('one request at a time goes out to find out; another meanwhile is told the figure without asking', async () => {
     await tooFewLeft();
-    // The one that asks is held at the service until the other has been answered: an event, not a delay.
+    // Still too few: the next that cannot fit asks the service once more, and is told what it says.
+    let before = h.sandbox.requests.length;
+    expect((await sayFile(line('This one asks the service again'))).content).toMatch(
+      new RegExp(`only ${FEW} characters left this month and this needs \\d+`),
+    );
+    expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([429]);
+    // Topped up: the one that asks is held at the service until the other has been answered (an event, not a delay).
+    topUp();
     h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
-    const before = h.sandbox.requests.length;
+    before = h.sandbox.requests.length;
     const asking = sayFile(line('This one asks the service once more'));
     await until(() => h.sandbox.requests.slice(before).some((r) => r.outcome === 'waiting'));
     const told = await sayFile(line('This one is told the figure meanwhile'));
     expect(told.content).toMatch(new RegExp(`only ${FEW} characters left this month and this needs \\d+`));
     expect(h.sandbox.requests.length - before).toBe(1);
     h.sandbox.resumePaused();
-    expect((await asking).content).toMatch(new RegExp(`only ${FEW} characters left this month and this needs \\d+`));
-    // It had its answer: the next asks again, and after a top-up is served.
-    topUp();
-    expect((await sayFile(line('Served once more was bought'))).content).toMatch(served);
+    expect((await asking).content).toMatch(served);
+    // Its answer gave the service's count now: the next goes as any other.
+    expect((await sayFile(line('Served as usual'))).content).toMatch(served);
   });
 });

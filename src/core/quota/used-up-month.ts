@@ -12,7 +12,7 @@ import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { nextMonthStart } from './calendar.ts';
-import { serviceFiguresOf } from './service-figures.ts';
+import { knownTooFew, serviceFiguresOf } from './service-figures.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
@@ -63,12 +63,15 @@ export class UsedUpMonth {
   /** This process's request finding out whether the quota is back, if one is under way. */
   #probe: Probe | undefined;
   #started: Promise<void> | undefined;
+  /** This start: the service's figures kept from before it are not taken without a new answer. */
+  readonly #since: Date;
 
   constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount | undefined }) {
     this.#store = options.store;
     this.#log = options.logger;
     this.#now = options.now;
     this.#account = options.account;
+    this.#since = options.now();
   }
 
   /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
@@ -104,14 +107,15 @@ export class UsedUpMonth {
   }
 
   /**
-   * For a request that would spend: nothing when the month is not marked; a probe when it is and no other
-   * request is finding out; otherwise a refusal (Refusal) that says the month was marked and another
-   * request is checking.
+   * For a request that would spend `needed` characters: nothing when the month is not marked and the service's last
+   * figure leaves enough (or is not to be taken: service-figures.ts knownTooFew); a probe when one of them says no and
+   * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
-  async admit(): Promise<Probe | undefined> {
+  async admit(needed: number): Promise<Probe | undefined> {
     const mark = await this.current();
-    if (!mark) return undefined;
     const at = this.#now();
+    const tooFew = mark ? undefined : knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
+    if (!mark && !tooFew) return undefined;
     const turn = await this.#store.budgets.hold({
       ...PROBE_TURN,
       characters: 1,
@@ -120,14 +124,22 @@ export class UsedUpMonth {
       at,
     });
     if (turn.status === 'refused') {
-      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
+      if (mark) throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
+      const resetAt = tooFew?.resetAt ?? nextMonthStart(at);
+      throw new Refusal({ code: 'quota-too-few-left', left: tooFew?.left ?? 0, needed, resetAt }, { level: 'warn' });
     }
     const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;
-    this.#log.info(
-      { resetAt: mark.resetAt.toISOString() },
-      'monthly quota marked used up: one request goes out to find out whether it is back',
-    );
+    if (mark)
+      this.#log.info(
+        { resetAt: mark.resetAt.toISOString() },
+        'monthly quota marked used up: one request goes out to find out whether it is back',
+      );
+    else
+      this.#log.info(
+        { code: 'quota-too-few-left', left: tooFew?.left, needed },
+        "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
+      );
     return probe;
   }
 
