@@ -591,6 +591,8 @@ export class Accounting {
           resetAt: mark.resetAt,
           beforeSending: true,
         });
+      // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
+      if (probe === undefined) await this.#month.fits(spend.characters);
       return this.#ledger.writeAhead({
         at: this.#now(),
         ...context,

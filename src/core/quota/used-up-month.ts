@@ -4,7 +4,9 @@
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
 // say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not prove the service's
 // own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
-// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does.
+// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's
+// last figure of what is left (service-figures.ts) is a hint the same way: a request it leaves too few for goes out
+// one at a time, through the same turn, so characters bought or a new month are seen at the next request.
 import { QuotaExceededError, VoiceApiError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/retry.ts';
 import type { Logger } from '../log.ts';
@@ -114,8 +116,12 @@ export class UsedUpMonth {
   async admit(needed: number): Promise<Probe | undefined> {
     const mark = await this.current();
     const at = this.#now();
-    const tooFew = mark ? undefined : knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
-    if (!mark && !tooFew) return undefined;
+    const tooFew = mark ? undefined : await this.#tooFew(needed, at);
+    // What the others are told while this one finds out.
+    const refusal = mark
+      ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
+      : tooFew && tooFewLeft(tooFew, needed, at);
+    if (refusal === undefined) return undefined;
     const turn = await this.#store.budgets.hold({
       ...PROBE_TURN,
       characters: 1,
@@ -123,11 +129,7 @@ export class UsedUpMonth {
       ttlMs: PROBE_TURN_MS,
       at,
     });
-    if (turn.status === 'refused') {
-      if (mark) throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
-      const resetAt = tooFew?.resetAt ?? nextMonthStart(at);
-      throw new Refusal({ code: 'quota-too-few-left', left: tooFew?.left ?? 0, needed, resetAt }, { level: 'warn' });
-    }
+    if (turn.status === 'refused') throw refusal;
     const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;
     if (mark)
@@ -141,6 +143,25 @@ export class UsedUpMonth {
         "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
       );
     return probe;
+  }
+
+  /**
+   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) when the service's
+   * last figure leaves too few characters for it, as the service would refuse it.
+   */
+  async fits(characters: number): Promise<void> {
+    const at = this.#now();
+    const tooFew = await this.#tooFew(characters, at);
+    if (tooFew === undefined) return;
+    this.#log.info(
+      { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
+      "not sent: the service's last figure leaves too few characters for this part",
+    );
+    throw tooFewLeft(tooFew, characters, at);
+  }
+
+  async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
+    return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
   }
 
   /**
@@ -198,6 +219,12 @@ export class UsedUpMonth {
     if (await this.#store.quota.clearExhausted())
       this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
+}
+
+/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at: Date): Refusal {
+  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
+  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
 }
 
 /** What a paid call's failure is told to: the books (Accounting), which keep the month's mark. */
