@@ -69,7 +69,10 @@ describe("a gateway's 429", () => {
   });
 
   it('with its wait, lasting: tried again, then stood in for as a service not answering; never the used-up month, and the free voice does not speak for the month', async () => {
-    h.sandbox.injectFault({ ...gateway429('Too Many Requests', { 'Retry-After': '0' }), times: Infinity });
+    h.sandbox.injectFault({
+      ...gateway429('Usage limit exceeded: 10 requests a second', { 'Retry-After': '0' }),
+      times: Infinity,
+    });
     const logFrom = h.logs().length;
     const { content } = await sayFile('Limited for as long as it asks');
     expect(content).not.toContain(t('en-US', 'fallback.reason.month'));
