@@ -580,9 +580,8 @@ export class VoiceApiClient {
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
       const said = this.#serviceMessage(bytes, outgoing.said);
-      throw errorForStatus(status, headers, said, Date.now(), serviceAnswered(status, headers, bytes)).chargedAs(
-        charge,
-      );
+      const fromService = serviceAnswered(status, headers, bytes);
+      throw errorForStatus(status, headers, said, Date.now(), fromService).chargedAs(charge);
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
