@@ -148,13 +148,19 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     await vi.waitFor(async () => expect((await cacheEntries()).length).toBeGreaterThan(entries), { timeout: 5_000 });
 
     // The service refuses twice, then (the operator bought characters) accepts again.
-    // The service's own answer: its error body and its usage figures (none left).
+    // The service's own answer: its error body, its request ID (a 429's only mark of the service's: a rate limiter in
+    // front of it sends usage figures too) and its usage figures (none left).
     h.sandbox.injectFault({
       kind: 'response',
       status: 429,
       body: '{"error":{"message":"monthly usage limit exceeded"}}',
       contentType: 'application/json',
-      headers: { 'X-RateLimit-Limit': '500000', 'X-RateLimit-Used': '500000', 'X-RateLimit-Remaining': '0' },
+      headers: {
+        'X-Request-Id': 'req_quota_1',
+        'X-RateLimit-Limit': '500000',
+        'X-RateLimit-Used': '500000',
+        'X-RateLimit-Remaining': '0',
+      },
       times: 2,
     });
     const before = h.sandbox.requests.length;

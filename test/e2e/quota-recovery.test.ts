@@ -51,8 +51,8 @@ beforeEach(async () => {
   h.sandbox.clearFaults();
   h.sandbox.setKeyPlan(h.apiKey, 'creator');
   h.sandbox.setKeyUsed(h.apiKey, 0);
-  // A test before may have left SayBot the service's fresh word that only a few characters are left (such a part is
-  // then told, not sent: src/core/quota/service-figures.ts): a line of a few characters still goes, and its answer
+  // A test before may have left SayBot the service's word that only a few characters are left (a longer part then
+  // goes out one at a time: src/core/quota/service-figures.ts): a line of a few characters goes as any, and its answer
   // gives the month as the service counts it now.
   expect((await sayFile(String(++serial))).content).toMatch(/^Here is/);
   // Each test starts with the month not marked: a request the service accepts ends any mark left before.

@@ -1,6 +1,7 @@
 // The month as the service counts it, end to end against the sandbox with a key also used elsewhere (its dashboard):
 // /usage tells the service's used and left after a 429 and after a 2xx, "too few left" names the figure, a part that
-// cannot fit is told and not sent while the figure is fresh, and the books still equal what the sandbox billed.
+// cannot fit by it asks the service again (one at a time: a hint, not a wall), and the books still equal what the
+// sandbox billed.
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
@@ -31,7 +32,7 @@ async function wholeBot(): Promise<string> {
 const ttsRequests = () => h.sandbox.requests.filter((r) => r.endpoint === 'tts').length;
 
 describe('a key used elsewhere', () => {
-  it('is told as the service counts it after a 429 and a 2xx; a part that cannot fit is told, then not sent while fresh', async () => {
+  it('is told as the service counts it after a 429 and a 2xx; a part that cannot fit is told, and asks again', async () => {
     h.sandbox.setKeyPlan(h.apiKey, 'creator');
     expect((await sayFile('First of all, a short one.')).content).toMatch(/^Here is/);
     const mine = h.sandbox.charactersBilled();
@@ -46,11 +47,12 @@ describe('a key used elsewhere', () => {
     expect(line).toMatch(/^Whole bot: 299,990 of 300,000 used \(the service's count as of [^)]+\), 10 left/);
     expect(line).not.toContain('used up');
 
-    // The next /say that cannot fit is told the same, and not sent: the figure is fresh.
+    // The next /say that cannot fit asks the service once (the figure is a hint: characters may have been bought),
+    // and is told the same.
     const before = ttsRequests();
     const again = await sayFile(`${long} Again.`);
     expect(again.content).toMatch(/only 10 characters left this month and this needs \d+/);
-    expect(ttsRequests()).toBe(before);
+    expect(ttsRequests()).toBe(before + 1);
 
     // A text that fits goes, and its 2xx's figures are told.
     expect((await sayFile('Tiny.')).content).toMatch(/^Here is/);

@@ -513,16 +513,17 @@ export class VoiceApiClient {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
         const charge = answerCharge(status, headers, undefined);
-        record(charge === 'not-charged');
+        record(charge === 'not-charged' && hasServiceHeaders(headers, status));
         if (charge === 'maybe-charged') progress.unanswered = true;
         throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
       });
       const charge = answerCharge(status, headers, bytes);
-      record(charge === 'not-charged');
+      record(charge === 'not-charged' && hasServiceHeaders(headers, status));
       if (charge === 'maybe-charged') progress.unanswered = true;
       call.check();
       const said = this.#serviceMessage(bytes, outgoing.said);
-      throw errorForStatus(status, headers, said, Date.now(), serviceAnswered(headers, bytes)).chargedAs(charge);
+      const fromService = serviceAnswered(status, headers, bytes);
+      throw errorForStatus(status, headers, said, Date.now(), fromService).chargedAs(charge);
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).

@@ -29,9 +29,16 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** The service's own headers: its `X-Request-Id`, or both usage figures (a gateway in its place sends neither). */
-export function hasServiceHeaders(headers: ResponseHeaders): boolean {
+/**
+ * Whether the headers of an answer with `status` are the service's own: its request ID (`X-Request-Id`) or its usage
+ * figures (both `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway
+ * answering in its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
+ * A 429 is the service's only by its request ID: a rate limiter in front of it sends X-RateLimit-* figures of its own,
+ * under the same names (its "299,995 left" is not the month's).
+ */
+export function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
+  if (status === 429) return false;
   return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
 }
 
@@ -91,13 +98,23 @@ export function usageOf(headers: ResponseHeaders, now = Date.now()): UsageInfo |
   });
 }
 
-export function rateLimitOf(headers: ResponseHeaders, now = Date.now()): RateLimitInfo | undefined {
+/** `Retry-After-Ms` or `Retry-After`, as seconds from `now`. */
+function retryAfterOf(headers: ResponseHeaders, now: number): number | undefined {
   const retryAfterMs = nonNegativeNumber(header(headers, 'retry-after-ms'));
-  return defined<RateLimitInfo>({
-    ...usageOf(headers, now),
-    retryAfterSeconds:
-      retryAfterMs !== undefined ? retryAfterMs / 1000 : parseRetryAfter(header(headers, 'retry-after'), now),
-  });
+  return retryAfterMs !== undefined ? retryAfterMs / 1000 : parseRetryAfter(header(headers, 'retry-after'), now);
+}
+
+export function rateLimitOf(headers: ResponseHeaders, now = Date.now()): RateLimitInfo | undefined {
+  return defined<RateLimitInfo>({ ...usageOf(headers, now), retryAfterSeconds: retryAfterOf(headers, now) });
+}
+
+/**
+ * Whether a 429 names a wait the client keeps (`Retry-After` up to MAX_RETRY_AFTER_SECONDS): a rate limit's, which
+ * refused the request before doing anything (RFC 6585), whoever sent it; tried again after it.
+ */
+export function waitsBriefly(headers: ResponseHeaders, now = Date.now()): boolean {
+  const wait = retryAfterOf(headers, now);
+  return wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS;
 }
 
 function collapse(text: string): string | undefined {
@@ -198,7 +215,12 @@ export function errorForStatus(
   fromService = false,
 ): VoiceApiError {
   const requestId = requestIdOf(headers);
-  const rateLimit = rateLimitOf(headers, now);
+  // A gateway's 429 says nothing of the month: its figures and its words are its own (never the service's count, never
+  // kept); only its wait is heard, which makes it a rate limit.
+  const gateway429 = status === 429 && !hasServiceHeaders(headers, status);
+  const rateLimit = gateway429
+    ? defined<RateLimitInfo>({ retryAfterSeconds: retryAfterOf(headers, now) })
+    : rateLimitOf(headers, now);
   const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit, fromService };
   const tail = describe(status, requestId, serviceMessage);
   if (status === 400 || status === 413 || status === 415 || status === 422)
@@ -214,7 +236,7 @@ export function errorForStatus(
       details,
     );
   if (status === 429)
-    return classify429(rateLimit, serviceMessage, now) === 'rate-limit'
+    return classify429(rateLimit, gateway429 ? undefined : serviceMessage, now) === 'rate-limit'
       ? new RateLimitedError(`The Voice API is rate limiting requests ${tail}`, details)
       : new QuotaExceededError(`The Voice API monthly character quota is used up ${tail}`, details);
   if (status === 408 || status >= 500)

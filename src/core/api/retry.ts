@@ -4,7 +4,10 @@
 // only the service sends: its own headers (its `X-Request-Id`, or its usage figures `X-RateLimit-Used` and
 // `X-RateLimit-Remaining`), which a gateway answering in its place does not have; and, for a status a gateway also
 // sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
-// `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. Everything
+// `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. A 429 is the
+// service's only by its request ID (a rate limiter in front of it sends X-RateLimit-* figures of its own, under the
+// same names), and one that names a wait the client keeps (`Retry-After`) is a rate limit's, whoever sent it: it
+// refused the request before doing anything (RFC 6585), so it is tried again after that wait. Everything
 // else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
 // gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
 // timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
@@ -32,7 +35,7 @@ import {
   type ChargeAnswer,
   type VoiceApiError,
 } from './errors.ts';
-import { MAX_RETRY_AFTER_SECONDS, hasServiceHeaders, type ResponseHeaders } from './response.ts';
+import { MAX_RETRY_AFTER_SECONDS, hasServiceHeaders, waitsBriefly, type ResponseHeaders } from './response.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -97,7 +100,8 @@ const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status
  */
 export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
   if (status >= 200 && status < 300) return 'charged';
-  if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers)) return 'maybe-charged';
+  if (status === 429 && waitsBriefly(headers)) return 'not-charged';
+  if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers, status)) return 'maybe-charged';
   if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
   return 'not-charged';
 }
@@ -107,8 +111,8 @@ export function answerCharge(status: number, headers: ResponseHeaders, body: Uin
  * For a 502 or 504 this proves who speaks, never what was charged (the service may speak for an upstream of its own
  * that had the request): its words are told as the service's, its charge stays `maybe-charged` (answerCharge).
  */
-export function serviceAnswered(headers: ResponseHeaders, body: Uint8Array | undefined): boolean {
-  return hasServiceHeaders(headers) && isServiceErrorBody(body);
+export function serviceAnswered(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): boolean {
+  return hasServiceHeaders(headers, status) && isServiceErrorBody(body);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type PartSpend,
   type SpendContext,
 } from './charge.ts';
-import { knownTooFew, serviceCount } from './service-figures.ts';
+import { serviceCount } from './service-figures.ts';
 import { UsedUpMonth, type CurrentAccount, type Probe } from './used-up-month.ts';
 
 export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
@@ -353,7 +353,7 @@ export class Accounting {
       hold = await this.#holdCharacters(context, limits, needed, now);
       // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
       try {
-        probe = await this.#month.admit();
+        probe = await this.#month.admit(needed);
       } catch (error) {
         if (hold !== undefined) await this.#releaseNow(hold);
         throw error;
@@ -485,27 +485,8 @@ export class Accounting {
           resetAt: mark.resetAt,
           beforeSending: true,
         });
-      // A part the service said, lately, it has too few characters left for: told, not sent (service-figures.ts).
-      // Not for a probe: it goes out to find out.
-      const tooFew =
-        probe === undefined
-          ? knownTooFew((await this.#store.quota.get()).service, spend.characters, this.#now())
-          : undefined;
-      if (tooFew !== undefined) {
-        this.#log.info(
-          { code: 'quota-too-few-left', ...context, left: tooFew.left, needed: spend.characters, figuresAt: tooFew.at },
-          "not sent: the service's fresh figures leave too few characters for this part",
-        );
-        throw new Refusal(
-          {
-            code: 'quota-too-few-left',
-            left: tooFew.left,
-            needed: spend.characters,
-            resetAt: tooFew.resetAt ?? nextMonthStart(this.#now()),
-          },
-          { level: 'warn' },
-        );
-      }
+      // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
+      if (probe === undefined) await this.#month.fits(spend.characters);
       return this.#ledger.writeAhead({
         at: this.#now(),
         ...context,

@@ -1,18 +1,9 @@
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
 // alike), kept with the time they arrived (store.quota, src/core/store/areas/service-usage.ts). What they tell: the
-// whole bot's used and left, said as "the service's count" only when they are the service's own; and, while fresh,
-// that a part longer than what is left will be refused, so it is not sent (it is told instead).
+// whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
+// longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
 import { VoiceApiError, type UsageInfo } from '../api/errors.ts';
 import type { QuotaState } from '../store/quota-store.ts';
-
-/**
- * How long the service's figure of what is left is taken as still true enough to refuse a part without asking the
- * service: long enough that the /say after a refusal is answered at once (no request refused twice for the same
- * reason), short enough that characters bought or freed elsewhere (in the service's dashboard) are seen within a few
- * minutes even if no answer says so; every answer the service gives meanwhile dates the figure afresh. A refused part
- * costs nothing at the service, so the only cost of asking again after this is one more refusal.
- */
-export const FRESH_FIGURES_MS = 5 * 60_000;
 
 /** The usage figures of a failed call, when the answer is provably the service's own (retry.ts); else undefined. */
 export function serviceFiguresOf(error: unknown): UsageInfo | undefined {
@@ -50,20 +41,20 @@ export function serviceCount(
 }
 
 /**
- * What is left by the service's last word, when that word is fresh (FRESH_FIGURES_MS) and leaves fewer than `needed`
- * but some: the part would be refused, so it is not sent. Nothing left at all is the used-up month's (a part sent then
- * has the service's 429 mark the month, and one request at a time asks whether it is back): not refused here.
+ * What is left by the service's last word, when that word leaves fewer than `needed` but some: a hint that a request of
+ * `needed` will be refused, so only one at a time goes out to find out (UsedUpMonth): characters bought or a new
+ * month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this start)
+ * is not taken without a new answer. Nothing left at all is the used-up month's.
  */
 export function knownTooFew(
   service: QuotaState['service'],
   needed: number,
   now: Date,
-): { left: number; at: Date; resetAt?: Date } | undefined {
+  since: Date,
+): { left: number; resetAt?: Date } | undefined {
   const left = service?.remaining;
   if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
-  if (service.month !== now.toISOString().slice(0, 7)) return undefined;
-  const age = now.getTime() - service.updatedAt.getTime();
-  // Another process's clock may run a little ahead: a figure dated in the future is as fresh as its distance.
-  if (Math.abs(age) > FRESH_FIGURES_MS) return undefined;
-  return { left, at: service.updatedAt, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
+  if (service.month !== now.toISOString().slice(0, 7) || service.updatedAt < since) return undefined;
+  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
+  return { left, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
 }

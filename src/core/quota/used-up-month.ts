@@ -4,7 +4,9 @@
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
 // say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not prove the service's
 // own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
-// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does.
+// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's
+// last figure of what is left (service-figures.ts) is a hint the same way: a request it leaves too few for goes out
+// one at a time, through the same turn, so characters bought or a new month are seen at the next request.
 import { QuotaExceededError, VoiceApiError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/retry.ts';
 import type { Logger } from '../log.ts';
@@ -12,7 +14,7 @@ import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { nextMonthStart } from './calendar.ts';
-import { serviceFiguresOf } from './service-figures.ts';
+import { knownTooFew, serviceFiguresOf } from './service-figures.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
@@ -63,12 +65,15 @@ export class UsedUpMonth {
   /** This process's request finding out whether the quota is back, if one is under way. */
   #probe: Probe | undefined;
   #started: Promise<void> | undefined;
+  /** This start: the service's figures kept from before it are not taken without a new answer. */
+  readonly #since: Date;
 
   constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount | undefined }) {
     this.#store = options.store;
     this.#log = options.logger;
     this.#now = options.now;
     this.#account = options.account;
+    this.#since = options.now();
   }
 
   /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
@@ -104,14 +109,19 @@ export class UsedUpMonth {
   }
 
   /**
-   * For a request that would spend: nothing when the month is not marked; a probe when it is and no other
-   * request is finding out; otherwise a refusal (Refusal) that says the month was marked and another
-   * request is checking.
+   * For a request that would spend `needed` characters: nothing when the month is not marked and the service's last
+   * figure leaves enough (or is not to be taken: service-figures.ts knownTooFew); a probe when one of them says no and
+   * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
-  async admit(): Promise<Probe | undefined> {
+  async admit(needed: number): Promise<Probe | undefined> {
     const mark = await this.current();
-    if (!mark) return undefined;
     const at = this.#now();
+    const tooFew = mark ? undefined : await this.#tooFew(needed, at);
+    // What the others are told while this one finds out.
+    const refusal = mark
+      ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
+      : tooFew && tooFewLeft(tooFew, needed, at);
+    if (refusal === undefined) return undefined;
     const turn = await this.#store.budgets.hold({
       ...PROBE_TURN,
       characters: 1,
@@ -119,16 +129,39 @@ export class UsedUpMonth {
       ttlMs: PROBE_TURN_MS,
       at,
     });
-    if (turn.status === 'refused') {
-      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt });
-    }
+    if (turn.status === 'refused') throw refusal;
     const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
     this.#probe = probe;
-    this.#log.info(
-      { resetAt: mark.resetAt.toISOString() },
-      'monthly quota marked used up: one request goes out to find out whether it is back',
-    );
+    if (mark)
+      this.#log.info(
+        { resetAt: mark.resetAt.toISOString() },
+        'monthly quota marked used up: one request goes out to find out whether it is back',
+      );
+    else
+      this.#log.info(
+        { code: 'quota-too-few-left', left: tooFew?.left, needed },
+        "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
+      );
     return probe;
+  }
+
+  /**
+   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) when the service's
+   * last figure leaves too few characters for it, as the service would refuse it.
+   */
+  async fits(characters: number): Promise<void> {
+    const at = this.#now();
+    const tooFew = await this.#tooFew(characters, at);
+    if (tooFew === undefined) return;
+    this.#log.info(
+      { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
+      "not sent: the service's last figure leaves too few characters for this part",
+    );
+    throw tooFewLeft(tooFew, characters, at);
+  }
+
+  async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
+    return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
   }
 
   /**
@@ -188,6 +221,12 @@ export class UsedUpMonth {
   }
 }
 
+/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at: Date): Refusal {
+  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
+  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
+}
+
 /** What a paid call's failure is told to: the books (Accounting), which keep the month's mark. */
 export interface QuotaBooks {
   /** The service's own 429: the month is used up. */
@@ -223,7 +262,7 @@ export async function callUnderQuota<T>(
       await accounting
         ?.quotaExceeded(error)
         .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
-    else if (error instanceof VoiceApiError) await accounting?.observeUsage(error.rateLimit);
+    else await accounting?.observeUsage(figures);
     throw error;
   }
 }

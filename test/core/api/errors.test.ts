@@ -109,11 +109,16 @@ describe('injected statuses and bodies', () => {
   it.each([
     { what: 'no Retry-After', headers: {}, body: '' },
     { what: 'a Retry-After over 60 s', headers: { 'Retry-After': '3600' }, body: '' },
-    { what: 'quota wording', headers: { 'Retry-After': '5' }, body: '{"error":{"message":"Monthly quota exceeded"}}' },
+    {
+      what: 'quota wording',
+      headers: { 'Retry-After': '5', 'X-Request-Id': 'req_1' },
+      body: '{"error":{"message":"Monthly quota exceeded"}}',
+    },
     {
       what: 'Remaining 0 until next month',
       headers: {
         'Retry-After': '5',
+        'X-Request-Id': 'req_1',
         'X-RateLimit-Remaining': '0',
         'X-RateLimit-Reset': new Date(Date.now() + 9e8).toUTCString(),
       },
@@ -122,6 +127,24 @@ describe('injected statuses and bodies', () => {
   ])('429 with $what: QuotaExceededError', async ({ headers, body }) => {
     api.sandbox.injectFault({ kind: 'response', status: 429, body, headers: headers as Record<string, string> });
     expect(await rejectionOf(speak())).toBeInstanceOf(QuotaExceededError);
+  });
+
+  it("a gateway's 429 (no request ID of the service's) with its wait: RateLimitedError, its figures and words not the month's", async () => {
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '{"error":{"message":"Monthly quota exceeded"}}',
+      headers: {
+        'Retry-After': '5',
+        'X-RateLimit-Used': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': new Date(Date.now() + 9e8).toUTCString(),
+      },
+    });
+    const error = (await rejectionOf(speak())) as VoiceApiError;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ fromService: false, charge: 'not-charged', rateLimit: { retryAfterSeconds: 5 } });
+    expect(error.rateLimit).not.toHaveProperty('remaining');
   });
 
   it.each([

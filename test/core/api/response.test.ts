@@ -64,6 +64,23 @@ describe("the client's key state, by the retry rule's proof of whose an answer i
     expect(api.client.keyState.lastFailed?.at.getTime()).toBeGreaterThanOrEqual(sent.getTime());
   });
 
+  it("a gateway's rate limit (its wait, its own X-RateLimit-* figures, no request ID of the service's) is a failure on the way", async () => {
+    api.sandbox.clearFaults();
+    api.sandbox.injectFault({
+      kind: 'response',
+      status: 429,
+      body: '{"message":"Too Many Requests"}',
+      contentType: 'application/json',
+      headers: { 'Retry-After': '0', 'X-RateLimit-Used': '5', 'X-RateLimit-Remaining': '299995' },
+      times: Infinity,
+    });
+    const limitedBefore = api.client.keyState.lastLimited;
+    await rejectionOf(api.client.tts({ text: 'Limited by a gateway.', voice_id: 'voice-b-en-f-01' }));
+    api.sandbox.clearFaults();
+    expect(api.client.keyState.lastLimited).toEqual(limitedBefore);
+    expect(api.client.keyState.lastFailed).toMatchObject({ status: 429 });
+  });
+
   it("the service's own 429 (its headers and its JSON error body) is the key limited", async () => {
     api.sandbox.clearFaults();
     api.sandbox.injectFault({

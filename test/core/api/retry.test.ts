@@ -179,7 +179,13 @@ describe('the one rule: who answered says whether it may have been charged', () 
   it.each([
     [200, none, undefined, 'charged'],
     [400, service, json({ error: { message: 'bad' } }), 'not-charged'],
-    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
+    [429, service, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
+    // A 429 is the service's only by its request ID: usage figures are what a rate limiter in front of it sends too.
+    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'maybe-charged'],
+    // A 429 naming a wait the client keeps is a rate limit's, whoever sent it: refused before anything was done.
+    [429, { 'retry-after': '1' }, page, 'not-charged'],
+    [429, { ...usage, 'retry-after': '30' }, json({ message: 'Too Many Requests' }), 'not-charged'],
+    [429, { 'retry-after': '3600' }, page, 'maybe-charged'],
     [500, service, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
     [503, service, json({ detail: 'overloaded' }), 'not-charged'],
     [400, service, page, 'not-charged'],

@@ -1,11 +1,11 @@
 // The month as the service counts it: its usage figures from any answer that carries them (a refusal too), with
-// their time; "the service's count" said only of them; "too few left" naming the figure; a part known not to fit not
-// sent while that figure is fresh.
+// their time; "the service's count" said only of them; "too few left" naming the figure; a request the figure says
+// cannot fit sent one at a time (a hint, not a wall), the figure lapsing at its reset date and not taken across a
+// restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { FRESH_FIGURES_MS } from '../../../src/core/quota/service-figures.ts';
 import { callUnderQuota } from '../../../src/core/quota/used-up-month.ts';
 import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
@@ -13,7 +13,7 @@ import type { Store } from '../../../src/core/store/types.ts';
 import { planLines } from '../../../src/features/usage/usage-lines.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
-import { booksOn, paid } from './helpers.ts';
+import { booksOn, paid, refusalKey } from './helpers.ts';
 
 const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
@@ -32,11 +32,11 @@ afterEach(async () => {
 });
 
 /** The service's own 429 (proven: its headers and its JSON error), with its usage figures. */
-const service429 = (used: number, remaining: number) =>
+const service429 = (used: number, remaining: number, resetAt = RESET) =>
   new QuotaExceededError('too few', {
     status: 429,
     fromService: true,
-    rateLimit: { limit: 300_000, used, remaining, resetAt: RESET },
+    rateLimit: { limit: 300_000, used, remaining, resetAt },
   }).chargedAs('not-charged');
 
 /** One part sent through the books as the sourcing does: written ahead, then the service's answer. */
@@ -97,33 +97,60 @@ describe('the whole-bot line', () => {
   });
 });
 
-describe('a part that cannot fit', () => {
-  it('is told with the figure and not sent while the figure is fresh; sent again once it is not', async () => {
+describe('a request that cannot fit by the last figure', () => {
+  it('goes out one at a time: while one asks the service, another is told the figure and not sent', async () => {
     await sendPart(83, () => Promise.reject(service429(299_990, 10)));
-    let sent = 0;
-    now = new Date(now.getTime() + FRESH_FIGURES_MS - 1000);
-    const refused = await sendPart(50, async () => void sent++);
+    const asking = await books.authorize(alice, [paid(50)]);
+    expect(asking.probe).toBeDefined();
+    const refused = await books.authorize(alice, [paid(50)]).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Refusal);
     expect((refused as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 10, needed: 50 });
     expect(en(refused)).toContain('only 10 characters left this month and this needs 50');
-    expect(sent).toBe(0);
     // Nothing stays on the books for a part never sent.
     expect((await store.spends.monthTotals('2025-03')).spent).toBe(0);
-    // One that fits still goes.
+    // One that fits still goes, the turn or not.
+    let sent = 0;
     expect(await sendPart(5, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(1);
-    // Past the freshness, the service is asked again.
-    now = new Date(now.getTime() + FRESH_FIGURES_MS + 1000);
+    // The one asking has its answer: the next that cannot fit asks in its turn.
+    asking.close();
     expect(await sendPart(50, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(2);
+  });
+
+  it('is not held to a figure past its reset date', async () => {
+    await sendPart(83, () => Promise.reject(service429(299_990, 10, new Date('2025-03-10T18:00:00Z'))));
+    now = new Date('2025-03-10T18:00:00Z');
+    const [one, two] = await Promise.all([books.authorize(alice, [paid(50)]), books.authorize(alice, [paid(50)])]);
+    expect([one.probe, two.probe]).toEqual([undefined, undefined]);
+    one.close();
+    two.close();
+  });
+
+  it('is not held to a figure from before a restart without a new answer', async () => {
+    await sendPart(83, () => Promise.reject(service429(299_990, 10)));
+    now = new Date(now.getTime() + 1000);
+    const restarted = booksOn(store, { budgets: noBudgets, now: () => now });
+    const [one, two] = await Promise.all([
+      restarted.authorize(alice, [paid(50)]),
+      restarted.authorize(alice, [paid(50)]),
+    ]);
+    expect([one.probe, two.probe]).toEqual([undefined, undefined]);
+    one.close();
+    two.close();
+    // A new answer of the service's is taken.
+    await store.quota.noteService({ limit: 300_000, used: 299_990, remaining: 10, resetAt: RESET }, now);
+    const asking = await restarted.authorize(alice, [paid(50)]);
+    expect(asking.probe).toBeDefined();
+    expect(await refusalKey(restarted.authorize(alice, [paid(50)]))).toBe('quota.tooFewLeftForMember');
+    asking.close();
   });
 });
 
 describe('characters bought or freed at the service', () => {
   it("are seen at its next answer: fewer used under the same limit is the service's count, and a part that fits goes", async () => {
     await sendPart(83, () => Promise.reject(service429(299_998, 2)));
-    // Past the freshness of "2 left": the next part is sent, and its 2xx says what is left now (84 used).
-    now = new Date(now.getTime() + FRESH_FIGURES_MS + 1000);
+    // "2 left" is a hint: the next part asks the service (no other is asking), and its 2xx says what is left now (84 used).
     expect(await sendPart(5, async () => {})).toBeUndefined();
     const report = await books.report('G', 'alice');
     expect(report.bot).toMatchObject({ used: 84, remaining: 299_916, fromService: true });
