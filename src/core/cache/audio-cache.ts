@@ -13,10 +13,7 @@ export interface AudioCacheOptions {
   /** Total size of the entries at most; the least recently used go first. 0: nothing is kept. */
   maxBytes: number;
   logger: Logger;
-  /**
-   * Other processes may write to the same directory: a write looks at the whole directory again (its true size)
-   * when its own count passes the cap, or when its last look is older than this. Default 30 s.
-   */
+  /** Other processes may write to the directory: rescan it when this one's count passes the cap or after this. Default 30 s. */
   rescanAfterMs?: number;
 }
 
@@ -37,10 +34,7 @@ const TEMP = /\.tmp$/;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
 const LOW_WATER = 0.9;
-/**
- * Room a full disk gets back beyond the failed entry: the spend ledger shares the disk, and SQLite's write-ahead
- * log grows to about 1,000 pages (4 MiB) before its automatic checkpoint, so that much must be free for it to go on.
- */
+/** Room a full disk gets back beyond the failed entry: SQLite's write-ahead log grows to ~4 MiB before checkpointing. */
 const DISK_FULL_HEADROOM_BYTES = 4 * 1024 * 1024;
 const SCAN_BATCH = 64;
 
@@ -49,10 +43,7 @@ const isMissing = (error: unknown): boolean => (error as { code?: unknown } | un
 /** Pieces written at a time: within any system's limit of buffers for one vectored write (IOV_MAX, 1024 on Linux). */
 const PIECES_PER_WRITE = 1024;
 
-/**
- * `pieces` written in order as they are, never joined into one copy on the main thread; a short write (a file-size
- * limit, a full disk) goes on from where it stopped, so that the next write meets the error.
- */
+/** `pieces` written in order without joining them; a short write goes on where it stopped, so the next meets the error. */
 async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
   let left = pieces.slice();
   while (left.length > 0) {
@@ -73,10 +64,7 @@ async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<
   }
 }
 
-/**
- * An entry written to its own temporary file, fsynced and renamed over its name; on any failure the temporary
- * file is removed, so a full disk is not left fuller by the write that failed.
- */
+/** Written to a temporary file, fsynced and renamed; on failure the temporary file goes, so a full disk is no fuller. */
 async function writeWhole(folder: string, temp: string, file: string, pieces: Buffer[]): Promise<void> {
   await mkdir(folder, { recursive: true });
   const handle = await open(temp, 'wx');
@@ -94,18 +82,14 @@ async function writeWhole(folder: string, temp: string, file: string, pieces: Bu
   }
 }
 
-/**
- * The text as the cache compares it: NFC (so composed and decomposed Hangul or accents match), trimmed, and
- * every run of whitespace folded to one space (a line break or a double space does not change what is said).
- */
+/** The text as the cache compares it: NFC, trimmed, whitespace runs folded to one space. */
 export function normaliseText(text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
 /**
- * A file-name-safe key (SHA-256, hex) of the audio an endpoint makes of `text` with the settings `sent` (each in
- * its declared place, null where not sent: src/core/sourcing/part-source.ts): the same always give the same key,
- * any difference another.
+ * A file-name-safe key (SHA-256 hex) of the audio an endpoint makes of `text` with the settings `sent` (in declared
+ * order, null where not sent: src/core/sourcing/part-source.ts).
  */
 export function cacheKey(
   endpoint: 'tts' | 'emotion-tts',
@@ -119,9 +103,8 @@ export function cacheKey(
 }
 
 /**
- * The key of a part as SayBot changed it (speed, volume, pitch): derived from the key of the service's original,
- * which the change never alters, so another speed of the same text finds the original and pays nothing again. An
- * unshifted part keeps the key it had before pitch existed.
+ * The key of a part SayBot changed (speed, volume, pitch), derived from the original's key so another speed of the same
+ * text pays nothing again. An unshifted part keeps its pre-pitch key.
  */
 export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
   const pitch = effects.pitch ?? 0;
@@ -130,10 +113,7 @@ export function effectsKey(originalKey: string, effects: { speed: number; volume
     .digest('hex');
 }
 
-/**
- * The folder a voice's entries live in: its ID when that is a plain lower-case name (operators can see which
- * voice is which), else a hash. One folder per voice makes purging a deleted voice one removal.
- */
+/** A voice's folder: its ID when plain (readable to operators), else a hash. Purging a voice is one removal. */
 export function voiceDirOf(voice: string): string {
   return /^[a-z0-9_-]{1,64}$/.test(voice)
     ? voice
@@ -141,24 +121,13 @@ export function voiceDirOf(voice: string): string {
 }
 
 /**
- * Finished audio parts on disk, one file per part under `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all.
- * Several processes on one machine (shards) may share the directory; the disk is the truth, and each process's
- * index only a cache of it.
- *
- * - Restarts: the index is rebuilt from the directory at open (name = key, size, last use = mtime, which every
- *   use refreshes), so nothing else has to be kept in step with it.
- * - Crashes and other writers: an entry is written to a temporary file of its own (process ID and a random
- *   UUID in its name), fsynced, then renamed over its name, so a name only ever holds a whole entry, whoever
- *   wrote it. Temporary files are removed at open only once they are old enough to be a dead process's. Each
- *   read checks the entry's checksum (a disk or an operator can damage files too): a bad entry is deleted, if
- *   the name still holds the very file that was read, and counts as a miss.
- * - Other writers: a key not in the index is looked for on disk (another process may have written it); an entry
- *   gone from disk (another process evicted or purged it) is a miss, not an error.
- * - Eviction: least recently used first by the files' mtime, which every process's hits refresh, so the order is
- *   the machine's, not one process's. It scans the directory (the true total, whoever wrote it) when this
- *   process's count passes the cap or its last scan is older than `rescanAfterMs`, and goes down to 90 % of the
- *   cap. A reader opens the file first and reads from its descriptor, which an unlink does not disturb (POSIX),
- *   so an eviction never cuts a read short; has() and get() refresh the mtime, so a part just counted as cached
+ * Finished parts on disk, `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all. Shards may share the directory: the
+ * disk is the truth, each process's index a cache of it (rebuilt at open, last use = mtime).
+ * - An entry is written to a uniquely named temporary file, fsynced and renamed, so a name only ever holds a whole
+ *   entry. Each read checks the checksum; a bad entry is deleted (if the name still holds the file read) and misses.
+ * - A key not indexed is looked for on disk; an entry gone from disk is a miss, not an error.
+ * - Eviction is least recently used by mtime (every process's hits refresh it), down to 90 % of the cap. Readers read
+ *   from an open descriptor, which an unlink does not disturb; has() refreshes the mtime so a part counted as cached
  *   is the last candidate.
  */
 export class AudioCache {
@@ -255,10 +224,7 @@ export class AudioCache {
     this.#scannedAt = Date.now();
   }
 
-  /**
-   * Whether the key has an entry, here or on disk (another process may have written it). The voice names the
-   * entry's folder, so a miss costs one asynchronous stat of one path, whatever the number of voice folders.
-   */
+  /** Whether the key has an entry, here or on disk; the voice names its folder, so a miss costs one stat. */
   async has(key: string, voice: string): Promise<boolean> {
     if (!this.enabled) return false;
     const entry = this.#index.get(key) ?? (await this.#locate(key, voice));
@@ -384,11 +350,7 @@ export class AudioCache {
     await this.#evict();
   }
 
-  /**
-   * A write that failed (its temporary file already removed) is counted and logged, and eviction runs on the
-   * directory as it truly is. When the disk is full the cache gives back room below its cap too: the spend
-   * ledger and everything else on that disk come before cached audio.
-   */
+  /** A failed write: logged, then eviction on the true directory; a full disk gives room back below the cap too. */
   async #writeFailed(error: unknown, key: string, bytes: number): Promise<void> {
     this.#writeFailures++;
     const code = (error as { code?: unknown } | undefined)?.code;
@@ -405,10 +367,7 @@ export class AudioCache {
     return this.#writeFailures;
   }
 
-  /**
-   * Scans and evicts when this process's count passes the cap or its picture of the directory is old (or
-   * `force`); one at a time. `freeBytes`: the disk is full, so go below what is there now by that much as well.
-   */
+  /** Scans and evicts when past the cap or the picture is old (or `force`); `freeBytes`: a full disk's extra room. */
   async #evict(options: { force?: boolean; freeBytes?: number } = {}): Promise<void> {
     while (this.#evicting) await this.#evicting;
     if (!options.force && this.#bytes <= this.#maxBytes && Date.now() - this.#scannedAt < this.#rescanAfterMs) return;
