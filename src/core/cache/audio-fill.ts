@@ -11,20 +11,11 @@ import { createOpusPacketStream } from '../audio/playback.ts';
 /** One part's audio, whole: what the cache keeps. */
 export interface CachedAudio {
   format: AudioFormat;
-  /**
-   * The bytes as the service sent them, in the pieces they came in (a streamed body's, never joined on the main
-   * thread; one view of the entry when read from the cache): posted as the file, unchanged.
-   */
+  /** The bytes as the service sent them, in the pieces they came in (never joined on the main thread). */
   audio: readonly Buffer[];
-  /**
-   * The same audio as Discord's 20 ms Opus packets, so a cache hit in a voice channel goes straight to the
-   * player: no decoding, resampling or encoding. Absent for formats the player cannot encode (FLAC, M4A).
-   */
+  /** The same audio as 20 ms Opus packets, so a hit in voice skips decoding; absent where the player cannot encode. */
   packets?: Buffer[];
-  /**
-   * Set when the audio is a free line cut at its cap (seconds), or a copy of one: it is heard with a note saying so,
-   * which a cache hit could not carry, so the cache never keeps it (AudioCache.put).
-   */
+  /** A free line cut at this cap (seconds), or a copy: heard with a note a hit could not carry, so never cached. */
   cutAt?: number;
 }
 
@@ -42,10 +33,8 @@ const noop = () => undefined;
 const ENCODE_LEAD_PACKETS = 10;
 
 /**
- * Items arriving once, read by any number of readers, each from the first item, live: a reader that catches up
- * waits for the next item. Lets requests that joined a flight (and cache hits of it) hear the audio from its
- * start while the first request is still streaming it. An error ends every reader with that same error object,
- * so callers still see the typed error (ConnectionError, TimeoutError…) the source failed with.
+ * Items arriving once, read live by any number of readers, each from the first item: joined requests and cache hits
+ * hear a flight from its start. An error ends every reader with the same typed error object.
  */
 class Replay<T extends Buffer> {
   readonly #items: T[] = [];
@@ -160,15 +149,10 @@ class Replay<T extends Buffer> {
 }
 
 /**
- * One response from the service, consumed once and shared: its bytes are kept as they arrive, and every caller
- * (the request that made it, the identical ones that joined it) reads them from the start, live. The body is read
- * as fast as it comes (no back-pressure), which the Voice API client does not count against its timeouts anyway.
- *
- * Opus packets are encoded only for listeners, and only a little ahead of the furthest one: the service often sends
- * faster than real time, and encoding at that pace for many guilds at once would stall every voice in the process
- * (measured: 50 replies starting together blocked the event loop for about a second). A part nobody listened to
- * to the end is cached as bytes only; a later hit in a voice channel encodes it as it plays.
- * `complete` settles when the bytes are whole (and the packets, where a listener drove them to the end).
+ * One response from the service, consumed once and shared: every caller reads its bytes from the start, live, the body
+ * read as fast as it comes. Opus packets are encoded only for listeners, a little ahead of the furthest one (encoding
+ * at the service's pace for 50 replies at once blocked the event loop for a second). A part nobody heard to the end is
+ * cached as bytes only. `complete` settles when the bytes are whole (and the packets, if encoded to the end).
  */
 export class AudioFill {
   readonly format: AudioFormat;
@@ -227,10 +211,7 @@ export class AudioFill {
     return this.#packets.items.length;
   }
 
-  /**
-   * The encoder is paused, waiting for a listener to take packets (for tests and diagnostics): while it waits,
-   * nothing more is encoded until somebody reads.
-   */
+  /** The encoder is paused waiting for a listener (tests and diagnostics). */
   get encoderWaiting(): boolean {
     return this.#encoder !== undefined && !this.#encoder.destroyed && this.#encoder.isPaused() && !this.#packets.ended;
   }
@@ -269,9 +250,8 @@ export class AudioFill {
     if (!encoder || encoder.destroyed || this.#packets.ended) return;
     if (this.#packets.readers === 0) {
       this.#abandoned = true;
-      // A listener who comes after (the same part asked for again while its body still arrives: a reply stopped by a
-      // /leave, then said again) hears it from its first packet, from an encoder of its own: the packets this one
-      // made go with it, never replayed to a reader it would leave waiting for a packet that never comes.
+      // A later listener (the same part asked again while its body arrives) gets a fresh encoder from the first packet,
+      // never a replay of this one's that would leave it waiting.
       this.#encoder = undefined;
       this.#packets = this.#newPackets();
       encoder.destroy();
@@ -279,8 +259,7 @@ export class AudioFill {
       return;
     }
     const ahead = this.#packets.items.length - this.#packets.furthestRead;
-    // Paused at twice the lead and resumed at the lead: pausing and resuming at one threshold did both for every
-    // packet (a tick and a flowing restart each time on the main thread); the lead never falls below what it was.
+    // Paused at twice the lead, resumed at the lead: one threshold paused and resumed on every packet.
     if (ahead >= ENCODE_LEAD_PACKETS * 2) encoder.pause();
     else if (ahead <= ENCODE_LEAD_PACKETS && encoder.isPaused()) encoder.resume();
   }
