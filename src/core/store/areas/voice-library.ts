@@ -36,9 +36,8 @@ export type VoiceRows = {
 }[keyof Database];
 
 /**
- * A guild's cloned voices and the names held for clones under way (tables voice_library, clone_name_reservations;
- * on PostgreSQL a guild's library changes under the lock `voices:<guild>`): `store.voiceLibrary`. Deleting a voice
- * also reaches into the presets' tables, in one transaction.
+ * A guild's cloned voices and names held for clones under way (`store.voiceLibrary`; PostgreSQL locks
+ * `voices:<guild>`). Deleting a voice also reaches the presets' tables, in one transaction.
  */
 export class VoiceLibraryArea extends Area {
   /** The features' rows that name a cloned voice, gone with it. */
@@ -49,10 +48,7 @@ export class VoiceLibraryArea extends Area {
     this.#voiceRows = voiceRows;
   }
 
-  /**
-   * Voices in the guild plus names held for a clone under way (not `ownToken`'s); with `userId`, only that member's
-   * (the voices they made, the names they hold).
-   */
+  /** Voices plus names held for clones under way (not `ownToken`'s); with `userId`, that member's only. */
   async #libraryCount(
     trx: Db,
     guildId: string,
@@ -82,9 +78,8 @@ export class VoiceLibraryArea extends Area {
   }
 
   /**
-   * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
-   * has the name, when voices plus reservations fill the library, or (`manager` false) when the member's own fill
-   * their share of it: checked here, before anything is paid, never at add(). Expires after `ttlMs` (a crashed request).
+   * Holds a name for a /clone before its paid call: refused when taken, when the library is full, or (`manager` false)
+   * when the member's share is; checked here, before paying. Expires after `ttlMs` (a crashed request).
    */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
@@ -284,9 +279,8 @@ export class VoiceLibraryArea extends Area {
   }
 
   /**
-   * Notes that a soundboard sound was saved from the guild's cloned voice, so that deleting the voice removes it;
-   * false (nothing noted) when the voice is not, or no longer, in the library: the caller removes the sound itself.
-   * A guild keeps the newest MAX_SOUNDS_PER_GUILD (Discord's boosted soundboard holds 48).
+   * Notes a soundboard sound saved from the guild's cloned voice, so deleting the voice removes it; false when the
+   * voice is gone (the caller removes the sound). Keeps the newest MAX_SOUNDS_PER_GUILD.
    */
   async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
