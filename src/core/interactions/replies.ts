@@ -10,16 +10,12 @@ import { replyWithoutToken } from './tokenless-reply.ts';
 
 export { NO_MENTIONS, echo } from './safe-text.ts';
 
-/**
- * Public replies that name what a channel heard: never deleted by a failure that comes after (showFailure); with the
- * words they become then, if they said it was under way ("Speaking in …").
- */
+/** Public replies naming what a channel heard: a later failure never deletes them (showFailure). */
 const attributing = new WeakMap<AnsweredInteraction, { key: MessageKey; params: MessageParams } | undefined>();
 
 /**
- * Marks the interaction's public reply as the one that says whose words a channel heard: from now on a failure
- * follows it privately and leaves it in place (what SayBot says for a member stays attributable to them), changed to
- * `heard` when given, so that it no longer says they are still being spoken.
+ * Marks the public reply as attributing what a channel heard: a later failure follows privately and leaves it, changed
+ * to `heard` when given so it no longer says speaking is under way.
  */
 export function keepsAttribution(
   interaction: AnsweredInteraction,
@@ -51,9 +47,8 @@ export async function showResult(
 }
 
 /**
- * As showResult, for text already composed in the caller's language (listings). Private unless the interaction's
- * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
- * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
+ * As showResult, for text already in the caller's language. Once the token is gone a private reply goes by DM and a
+ * public one to the channel (tokenless-reply.ts), never the reverse.
  */
 export async function showContent(
   interaction: AnsweredInteraction,
@@ -65,10 +60,7 @@ export async function showContent(
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
 }
 
-/**
- * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
- * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
- */
+/** A progress line, shown only while the token works (a DM or post for each step would be noise). */
 export async function showProgress(
   interaction: AnsweredInteraction,
   key: MessageKey,
@@ -106,9 +98,8 @@ function isPrivate(interaction: AnsweredInteraction): boolean {
 }
 
 /**
- * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
- * operator. A public reply cannot turn ephemeral, so the message follows privately; the public reply is deleted
- * unless it names what a channel already heard (keepsAttribution).
+ * Tells the caller what went wrong, ephemerally in their language, with one log line. A public reply cannot turn
+ * ephemeral, so it is deleted unless it names what a channel already heard (keepsAttribution).
  */
 export async function showFailure(
   interaction: AnsweredInteraction,
