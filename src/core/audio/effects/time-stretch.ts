@@ -1,14 +1,7 @@
-// Time stretching without a change of pitch: WSOLA (waveform-similarity overlap-add, Verhelst & Roelands 1993).
-//
-// Output frames of FRAME_SECONDS are laid down every half frame under a Hann window (which sums to one at that
-// overlap). Each frame is read from the input near where the speed puts it, shifted by up to SEARCH_SECONDS to
-// the place whose waveform best continues the frame before it, so periods line up and the pitch stays the
-// voice's own. Chosen over a phase vocoder because speech is what it stretches: WSOLA keeps the voice's
-// transients and has no "phasiness", costs one cross-correlation per frame, and fits in this file, where the npm
-// stretchers are either browser-bound (Web Audio worklets), unmaintained ports, or native builds.
-//
-// Pure and synchronous: it runs in the audio worker thread (src/core/audio/workers/audio-thread/), never on the main
-// thread.
+// Time stretching without a change of pitch: WSOLA (Verhelst & Roelands 1993). Hann-windowed frames every half frame,
+// each read near where the speed puts it, shifted up to SEARCH_SECONDS to best continue the frame before, so the
+// pitch stays the voice's own. Over a phase vocoder: it keeps speech transients with no "phasiness", at one
+// cross-correlation a frame; npm stretchers are browser-bound, unmaintained or native. Runs in the audio worker.
 
 /** The slowest and fastest speeds members may ask for: beyond them speech stops being pleasant to listen to. */
 export const MIN_SPEED = 0.5;
@@ -19,9 +12,8 @@ const FRAME_SECONDS = 0.03;
 const SEARCH_SECONDS = 0.01;
 
 /**
- * `channels` (planar, equal lengths) played `speed` times as fast at the same pitch: the result lasts
- * round(length / speed) samples. Speed 1 returns copies. All channels take the same frame positions (chosen on
- * their mix), so a stereo image stays where it was.
+ * `channels` (planar) played `speed` times as fast at the same pitch, round(length / speed) samples long; speed 1
+ * returns copies. All channels share frame positions (chosen on their mix), keeping a stereo image.
  */
 export function timeStretch(channels: readonly Float32Array[], sampleRate: number, speed: number): Float32Array[] {
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
@@ -59,9 +51,8 @@ export function timeStretch(channels: readonly Float32Array[], sampleRate: numbe
 }
 
 /**
- * Where, within `search` of `nominal`, the input best continues the previous frame (whose natural continuation
- * starts at `natural`): the largest normalised cross-correlation over the overlap. Searched on every other
- * sample and shift, then refined around the best: a quarter of the work, the same choice for speech.
+ * Where, within `search` of `nominal`, the input best continues the previous frame (largest normalised
+ * cross-correlation); searched on every other sample and shift, then refined: a quarter of the work.
  */
 function bestStart(
   mix: Float32Array,
