@@ -24,9 +24,8 @@ export interface RouterFeatures {
 }
 
 /**
- * Routes one interaction to its command: a slash command, its autocomplete, a message context menu, a button of a
- * command (custom_id `<command>:…`) or of a reply, or the submit of a command's form. Whatever a command throws ends
- * here in a message to the user and a log line; nothing propagates to the client's event emitter.
+ * Routes one interaction to its command (slash, autocomplete, menu, button, form submit). Whatever a command throws
+ * ends here in a message and a log line, never in the client's event emitter.
  */
 export async function handleInteraction(
   interaction: Interaction,
@@ -164,10 +163,7 @@ function slashCommandOf(commands: ReadonlyMap<string, AnyCommandModule>, name: s
   return found === undefined || isMessageMenu(found) ? undefined : found;
 }
 
-/**
- * A press on a command's own button (custom_id `<command>:…`, e.g. "Clone a voice"); false when no command owns it.
- * Its answer is immediate (a form), so a failure can only be Discord's: logged.
- */
+/** A press on a command's own button (custom_id `<command>:…`); false when none owns it. A failure is Discord's: logged. */
 async function handleCommandButton(
   interaction: ButtonInteraction,
   commands: ReadonlyMap<string, AnyCommandModule>,
