@@ -20,11 +20,8 @@ export interface PlayerRegistryOptions {
 }
 
 /**
- * One GuildPlayer per guild, made on first use, held while it is in voice or has clips. Once it is out of voice with
- * nothing to play it is let go, so the map is bounded by the guilds in voice now rather than every guild ever spoken
- * in. One let go is kept by a weak reference: whoever still holds it (a request accepted before a /leave) may use it
- * again, and asking for the guild's player then gives that one, never a second player on the guild's one voice
- * connection; once nothing holds it, it is collected and its entry goes with it.
+ * One GuildPlayer per guild, held while in voice or with clips, then let go so the map is bounded by guilds in voice.
+ * One let go is kept weakly: whoever still holds it gets that same player back, never a second on one connection.
  */
 export class PlayerRegistry {
   readonly #players = new Map<string, GuildPlayer>();

@@ -1,9 +1,6 @@
-// One voice connection's packets as Discord wants them: RTP header, DAVE end-to-end encryption (the library's own
-// session), transport encryption (the *_rtpsize AEAD modes) and the UDP send, written into buffers kept for the
-// connection instead of the four or five new buffers @discordjs/voice makes per packet (header, concatenations).
-// The session's state stays the library's: its connection data (sequence, timestamp, nonce, key, speaking), its
-// DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
-// this sender always agree.
+// One voice connection's packets as Discord wants them (RTP, DAVE, transport encryption, UDP send) written into buffers
+// kept for the connection instead of the library's four or five per packet. The session state stays the library's,
+// so its gateway handling (resume, rejoin, DAVE transitions) and this sender agree.
 import { directSend, sendQueueCount } from './discordjs-voice-seam.ts';
 import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
 import { datagramBytes, nextPosition, sealInto, type NonceScratch } from './sender/transport-seal.ts';
@@ -21,10 +18,8 @@ function datagram(bytes: number): Buffer {
 
 export class RtpSender {
   /**
-   * Datagram buffers, reused turn after turn. Node's dgram sends on the next tick (it looks the address up first,
-   * even an IP), so a buffer handed to send() is read after this turn of the event loop: within one turn (the clock
-   * catching up sends several packets) each packet needs a buffer of its own, and in the next turn a buffer is free
-   * again unless Node had to queue its send (the socket's buffer was full), which getSendQueueCount() tells.
+   * Datagram buffers reused turn after turn: dgram reads a buffer after this turn, so each packet of a turn needs its
+   * own, free again next turn unless its send was queued (getSendQueueCount()).
    */
   #datagrams: Buffer[] = [datagram(DATAGRAM_BYTES)];
   #turn = -1;
