@@ -4,15 +4,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { detectAudioFormat } from '../audio/codecs/format.ts';
 import type { CachedAudio } from './audio-fill.ts';
 
-// One cache entry, one file:
-//   "SBC1" | u32 header length | header JSON | audio bytes | packets (u16 length + bytes, each)
-// The header holds the key, the sizes and a SHA-256 of everything after it, so a file cut short, padded or
-// altered is recognised on read (and refetched) instead of played.
-//
-// The cache (audio-cache.ts) runs on the main thread, which sends every voice's packets: an entry is written as its
-// pieces (the audio and packets as they are, never joined into one copy) and read as views of what was read, its
-// audio into shared memory (which the audio worker reads as it is), and its checksum is taken a slice at a time
-// between turns of the event loop (entryPieces, readEntryFile).
+// One cache entry, one file: "SBC1" | u32 header length | header JSON | audio | packets (u16 length + bytes each).
+// The header holds the key, sizes and a SHA-256 of the rest, so a damaged file is refetched, never played. Written as
+// pieces (never joined) and read as views, the audio into shared memory for the audio worker, the checksum taken a
+// slice per event-loop turn: this runs on the main thread that sends every voice's packets.
 
 const MAGIC = Buffer.from('SBC1');
 
@@ -145,10 +140,8 @@ async function readAt(handle: FileHandle, into: Buffer, position: number): Promi
 }
 
 /**
- * An entry read from `handle` (`size` bytes) and verified, its checksum taken a slice at a time between turns of the
- * event loop: the audio is read into shared memory, so a scene's mix or a file's join hands it to the audio worker
- * as it is; the header and packets into memory of this thread's own (the voice's encryption takes the packets).
- * Throws CorruptEntryError for anything but a whole, unaltered file for `expectedKey`.
+ * An entry read from `handle` and verified a slice per turn: audio into shared memory (for the audio worker as is),
+ * header and packets into this thread's memory. CorruptEntryError for anything but a whole file for `expectedKey`.
  */
 export async function readEntryFile(
   handle: FileHandle,
