@@ -1,6 +1,5 @@
-// A clip's length from its container and frame headers, before any decoding, in work bounded by the limit asked
-// about rather than by the file's size: a 20 MB MP3 at 8 kb/s holds hours of audio, and finding that out must not
-// cost decoding them. What fits is decoded afterwards (off the main thread) for the exact figures.
+// A clip's length from its headers before decoding, in work bounded by the limit, not the file: a 20 MB MP3 at 8 kb/s
+// holds hours. What fits is decoded afterwards (off the main thread) for exact figures.
 import { ClipError } from '../errors.ts';
 import { detectAudioFormat, SNIFF_BYTES } from '../codecs/format.ts';
 import type { AudioFormat } from '../codecs/format.ts';
@@ -58,10 +57,8 @@ function probeWav(bytes: Uint8Array, limitSeconds: number): ClipProbe {
 }
 
 /**
- * Walks the frame headers (no decoding) only until they hold more than the limit: at most a minute of frames,
- * whatever the file's size. The encoder's delay and padding (LAME tag) are allowed for, so a clip refused here
- * is one the decoder would measure as too long too. A Xing/Info/VBRI frame count gives the exact length of a
- * file found too long; without one, the rest of the file is estimated at the average frame size read so far.
+ * Walks frame headers only until they pass the limit (at most a minute of frames), allowing for the LAME delay and
+ * padding so the decoder would agree. A Xing/Info/VBRI count gives a too-long file's exact length, else an estimate.
  */
 function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
