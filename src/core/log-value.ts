@@ -1,7 +1,6 @@
 /**
- * What a value becomes in a log line: secrets and interaction tokens out, no request bodies, no bytes, Error.cause
- * kept, and everything bounded (depth, keys, items, string length), so that no value can make a line large or
- * slow to write. Used by src/core/log.ts for every field of every line.
+ * What a value becomes in a log line (src/core/log.ts): secrets and tokens out, no bodies or bytes, Error.cause kept,
+ * everything bounded so no value makes a line large or slow.
  */
 
 export const REDACTED = '[redacted]';
