@@ -1,7 +1,5 @@
-// A body that arrives in pieces, gathered for the audio worker: each piece copied, as it arrives, into blocks of
-// shared memory of the request's own, which every job that needs the part (its length measured, its speed changed,
-// a file's join, a scene's mix) reads where they are, and joins there if it must. The main thread never joins a
-// part's bytes in one go (Buffer.concat of the pieces: a copy the size of the file in one task).
+// A body arriving in pieces, copied as it arrives into shared-memory blocks every job reads in place, so the main
+// thread never joins a part's bytes in one go (a file-sized copy in one task).
 import type { OwnBlocks, PartBytes, SharedBlocks } from './byte-block-types.ts';
 
 /** A block's size: a few network reads; the last one is partly used. */
@@ -48,11 +46,7 @@ export class ByteBlocks {
 const isShared = (bytes: Uint8Array): bytes is Uint8Array<SharedArrayBuffer> =>
   bytes.buffer instanceof SharedArrayBuffer;
 
-/**
- * A part's body read for the audio worker: a body that came whole in shared memory (the free voice's WAV, a cache
- * hit, a changed part) is that view, never copied; anything else is copied piece by piece, as the pieces arrive,
- * into blocks of its own (the pieces themselves stay as they were).
- */
+/** A part's body for the audio worker: shared memory as is (free voice WAV, cache hit), else copied into blocks. */
 export async function gather(body: AsyncIterable<Uint8Array>): Promise<PartBytes> {
   let first: Uint8Array | undefined;
   let blocks: ByteBlocks | undefined;
