@@ -35,11 +35,7 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
   keepAliveMs: 10_000,
 };
 
-/**
- * The Store on PostgreSQL (driver: `pg`, node-postgres) under Kysely: one pool, the same queries as SQLite's
- * (dialect.ts holds what differs). Open with `PgStore.open(url, features)`: connecting and migrating are
- * asynchronous.
- */
+/** The Store on PostgreSQL (`pg`) under Kysely: one pool, SQLite's queries (dialect.ts holds what differs). */
 export class PgStore extends KyselyStore {
   private constructor(pool: pg.Pool, features: StoreFeatures) {
     super(
