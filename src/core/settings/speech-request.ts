@@ -31,10 +31,7 @@ export type SpeechRequest =
 /** A request the service answers (not audio already in hand). */
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
-/**
- * The free voice that spoke for the service, and why: the service failing, its month found used up (its 429), or the
- * owner's engine that was to speak failing (eSpeak NG then speaks).
- */
+/** The free voice that spoke for the service, and why: the service failing, its month used up, or an engine failing. */
 export interface ServiceFallback {
   voice: string;
   cause: 'service-failed' | 'month-used-up' | 'engine-failed';
