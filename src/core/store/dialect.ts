@@ -48,15 +48,6 @@ export class Dialect {
   byCodePoint(column: string): RawBuilder<string> {
     return byCodePoint(this.kind, column);
   }
-
-  /** The larger and the smaller of two values: SQLite's two-argument max()/min(), PostgreSQL's greatest()/least(). */
-  get greatest(): string {
-    return this.kind === 'postgres' ? 'greatest' : 'max';
-  }
-
-  get least(): string {
-    return this.kind === 'postgres' ? 'least' : 'min';
-  }
 }
 
 /** What every area of the store holds: the dialect its queries run on. */

@@ -84,12 +84,4 @@ export class PgStore extends KyselyStore {
     }
     return KyselyStore.withFeatures(new PgStore(pool, features), features.areas);
   }
-
-  get schemaVersion(): Promise<number> {
-    return this.dialect.db
-      .selectFrom('schema_migrations')
-      .select((eb) => eb.fn.max('version').as('v'))
-      .executeTakeFirst()
-      .then((row) => Number(row?.v ?? 0));
-  }
 }

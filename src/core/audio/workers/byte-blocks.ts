@@ -9,16 +9,9 @@ export class ByteBlocks {
   readonly #full: SharedBlocks = [];
   #block: Uint8Array<SharedArrayBuffer> | undefined;
   #at = 0;
-  #bytes = 0;
-
-  /** Bytes gathered. */
-  get bytes(): number {
-    return this.#bytes;
-  }
 
   /** Copies `piece` in (the caller's piece stays its own: a flight's other readers and the cache still hold it). */
   add(piece: Uint8Array): void {
-    this.#bytes += piece.byteLength;
     for (let from = 0; from < piece.byteLength;) {
       if (this.#block === undefined || this.#at === this.#block.length) {
         if (this.#block) this.#full.push(this.#block);
@@ -38,7 +31,6 @@ export class ByteBlocks {
     if (this.#block) blocks.push(this.#block.subarray(0, this.#at));
     this.#block = undefined;
     this.#at = 0;
-    this.#bytes = 0;
     return blocks;
   }
 }

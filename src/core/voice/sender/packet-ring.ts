@@ -61,10 +61,6 @@ export class RingWriter {
     this.#mask = this.#ring.slots - 1;
   }
 
-  get slots(): number {
-    return this.#ring.slots;
-  }
-
   /** Slots free now. */
   get free(): number {
     const { control, slots } = this.#ring;

@@ -87,11 +87,6 @@ function failure(error: unknown): TranscodeFailure {
 export class TranscodeBatches {
   readonly #streams = new Map<number, Transcode>();
 
-  /** Streams open in this thread. */
-  get streams(): number {
-    return this.#streams.size;
-  }
-
   async handle(request: TranscodeRequest): Promise<TranscodeReply> {
     const streams = this.#streams;
     for (const [id, spec] of request.opens) streams.set(id, new Transcode(spec));
