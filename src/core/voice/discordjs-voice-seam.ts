@@ -169,10 +169,7 @@ interface LibraryUdpSocket {
   destroy(): void;
 }
 
-/**
- * Routes the library's IP discovery to the UdpOwner of the voice Ready being handled: its socket discovers and sends
- * everything after; the library's socket is closed unused and its destroy tells the owner.
- */
+/** Routes IP discovery to the Ready's UdpOwner, which sends everything after; the library's socket goes unused. */
 function routeDiscovery(): void {
   if (discoveryRouted) return;
   discoveryRouted = true;
@@ -292,7 +289,7 @@ export function usesDave(connection: VoiceConnection): boolean {
   return networking.code === NetworkingStatusCode.Ready && (networking.dave?.protocolVersion ?? 0) > 0;
 }
 
-/** Resolves once `ready` holds (default canSendAudio), re-checked on each state change and DAVE transition; rejects on abort. */
+/** Resolves once `ready` holds (default canSendAudio), re-checked on state changes and transitions. */
 export function untilCanSendAudio(
   connection: VoiceConnection,
   signal: AbortSignal,

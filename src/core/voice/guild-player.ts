@@ -173,10 +173,7 @@ interface ConnectionSession {
   graceTimer?: NodeJS.Timeout;
 }
 
-/**
- * One guild's voice: its connection, its queue and its audio player. Every error of the connection or the
- * player is caught here and ends in a result for the clip concerned; nothing escapes to the process.
- */
+/** One guild's voice: connection, queue, player; every error ends in the clip's result, never escapes. */
 export class GuildPlayer {
   readonly guildId: string;
   #state: ConnectionState = { kind: 'disconnected' };
@@ -273,10 +270,7 @@ export class GuildPlayer {
     };
   }
 
-  /**
-   * Joins (or moves to) a channel and waits until the transport is up. The DAVE group may still be forming: each
-   * clip waits for it in #playNext while its audio request runs, so the two overlap.
-   */
+  /** Joins (or moves) and waits for the transport; each clip awaits the DAVE group beside its audio request. */
   async connect(channelId: string): Promise<void> {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     this.#options.onUse?.();
@@ -460,10 +454,7 @@ export class GuildPlayer {
     );
   }
 
-  /**
-   * A handler of @discordjs/voice threw: the session's state (its DAVE group) may be wrong and the library will not
-   * notice, so give this session up; the next /say rejoins.
-   */
+  /** A library handler threw: its DAVE state may be wrong unnoticed, so give the session up; the next /say rejoins. */
   #onHandlerError(session: ConnectionSession, error: unknown, event: string): void {
     this.#log.error(
       { code: 'voice-handler-error', err: error, event },

@@ -12,11 +12,7 @@ import {
 } from '@discordjs/voice';
 import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
 
-/**
- * Cycles a playing clip may go without a packet before the player ends it. The library's 5 (for live streams) ended a
- * slow reply as played after 100 ms (bench figure 3); silence fills the wait, and a stopped body ends as stalled
- * (audio-stalled.ts), never as spoken.
- */
+/** Cycles without a packet before a clip ends: the library's 5 cut slow replies (bench figure 3); ends as stalled. */
 export const MAX_MISSED_FRAMES = 750;
 
 interface Current {

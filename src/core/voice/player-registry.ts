@@ -19,10 +19,7 @@ export interface PlayerRegistryOptions {
   beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
 }
 
-/**
- * One GuildPlayer per guild, held while in voice or with clips, then let go so the map is bounded by guilds in voice.
- * One let go is kept weakly: whoever still holds it gets that same player back, never a second on one connection.
- */
+/** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
 export class PlayerRegistry {
   readonly #players = new Map<string, GuildPlayer>();
   /** Players let go, by guild, while something may still hold them (entries end when they are collected). */

@@ -17,10 +17,7 @@ function datagram(bytes: number): Buffer {
 }
 
 export class RtpSender {
-  /**
-   * Datagram buffers reused turn after turn: dgram reads a buffer after this turn, so each packet of a turn needs its
-   * own, free again next turn unless its send was queued (getSendQueueCount()).
-   */
+  /** Datagram buffers reused across turns: dgram reads a buffer after this turn unless its send was queued. */
   #datagrams: Buffer[] = [datagram(DATAGRAM_BYTES)];
   #turn = -1;
   #used = 0;
@@ -48,10 +45,7 @@ export class RtpSender {
     return next;
   }
 
-  /**
-   * Sends one Opus packet now on a ready session (readySession): DAVE-encrypted when the session's group is ready
-   * (silence frames never are, as the library's DAVESession.encrypt decides), then sealed and sent.
-   */
+  /** Sends one Opus packet now: DAVE-encrypted when the group is ready (never silence), then sealed and sent. */
   send(session: ReadySession, opus: Buffer, turn: number): void {
     const data = session.connectionData;
     const payload = session.dave ? session.dave.encrypt(opus) : opus;

@@ -170,10 +170,7 @@ export class RingReader {
       Atomics.notify(control, Control.head);
   }
 
-  /**
-   * Sleeps with nothing to read: true when asleep (the next write wakes it), false when a packet came meanwhile. The
-   * flag is set before the look, the writer's tail before its look at the flag: one sees the other.
-   */
+  /** Sleeps with nothing to read (true), or false when a packet came; flag before look on both sides. */
   sleep(): boolean {
     const { control } = this.#ring;
     Atomics.store(control, Control.idle, 1);

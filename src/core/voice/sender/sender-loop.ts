@@ -1,5 +1,6 @@
 // The sender thread's loop: each message from the main thread, the clock sending due packets and sleeping until the
-// next, and the reports. Clock and posting are given, so a test plays it on its own (test/core/voice/sender/ring-fuzz.test.ts).
+// next, and the reports. Clock and posting are given, so a test plays it on its own
+// (test/core/voice/sender/ring-fuzz.test.ts).
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
 import { WorkerVoice, type VoiceListener } from './worker-voice.ts';
 

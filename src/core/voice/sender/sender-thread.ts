@@ -24,7 +24,7 @@ export const STALL_MS = 3_000;
 const WATCH_MS = 500;
 /** The longest a transition waits for a packet being sent that instant: microseconds, unless descheduled mid-send. */
 const SEND_SETTLE_MS = 5;
-/** A writer waiting for ring room looks again after this even unnotified (a held voice reads nothing; a dead thread never notifies). */
+/** A writer waiting for ring room looks again after this unnotified (a held voice reads nothing). */
 const ROOM_LOOK_MS = 1_000;
 
 /** A packet (or, with none, its clip's end) waiting here for room in its voice's ring. */
@@ -201,10 +201,7 @@ export class SenderThread {
     return generation;
   }
 
-  /**
-   * `clip`'s next packet number on `voice` as the thread last wrote it (0 before any): resealing starts there, not at
-   * the last reported packet, so copies of sent packets do not take ring slots. It only grows while read.
-   */
+  /** `clip`'s next packet as the thread last wrote it: resealing starts there, so sent packets take no slots. */
   nextToSend(voice: number, clip: number): number {
     const entry = this.#voices.get(voice);
     if (!entry || Atomics.load(entry.barrier, VoiceBarrier.clip) !== clip) return 0;
@@ -235,10 +232,7 @@ export class SenderThread {
     this.#voices.get(known.voice)?.clips.delete(clip);
   }
 
-  /**
-   * Writes packets into the voice's ring, as many as fit (the rest wait here). A resealed run after a DAVE transition
-   * replaces those still waiting here; the thread drops the ones it holds.
-   */
+  /** Writes packets into the ring as they fit; a resealed run replaces those still waiting here. */
   queue(run: PacketRun): void {
     this.handed += run.packets.length;
     const entry = this.#voices.get(run.voice);

@@ -45,10 +45,7 @@ export function datagramBytes(payloadBytes: number): number {
   return RTP_HEADER_BYTES + payloadBytes + TAG_BYTES + NONCE_TAIL_BYTES;
 }
 
-/**
- * Writes one datagram: the RTP header at `at`, `payload` sealed with `key` under `at.nonce`, and the nonce's tail;
- * returns its length. The one sealing rule of both senders.
- */
+/** Writes one datagram (RTP header, sealed payload, nonce tail); returns its length. Both senders' one rule. */
 export function sealInto(
   datagram: Buffer,
   payload: Uint8Array,

@@ -14,15 +14,12 @@ import type { ClipEvents, PacketSender, PlayingClip } from '../packet-sender.ts'
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
 export const LEAD_PACKETS = 25;
-/** Frames go over once this many wait, or sooner when the sender holds fewer than LOW_WATER_PACKETS: ~a message per 100 ms. */
+/** Frames go once this many wait, or sooner below LOW_WATER_PACKETS: ~a message per 100 ms. */
 export const BATCH_PACKETS = 5;
 export const LOW_WATER_PACKETS = 10;
 /** A clip starts once this many packets are read: 300 ms, the longest measured main-thread pause (250 ms) plus 50. */
 export const START_LEAD_PACKETS = 15;
-/**
- * The longest a clip's start waits for its lead from its first frame: streams at twice real time or faster have it well
- * before; a slower one costs at most this, and keeps it as its lead.
- */
+/** The longest a clip's start waits for its lead: fast streams have it well before; a slow one keeps it. */
 export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
 /** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */

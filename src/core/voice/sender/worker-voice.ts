@@ -13,7 +13,7 @@ export const MAX_CATCH_UP_MS = 200;
 export const CLOSING_SILENCE_FRAMES = 5;
 /** Discord's "silence" Opus frame (never DAVE-sealed: DAVE passes it as it is). */
 export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
-/** Slots a clip waits for resealed packets after a DAVE transition: copies come within a turn; a second covers a stall. */
+/** Slots a clip waits for resealed packets after a DAVE transition; a second covers a stalled main thread. */
 export const STALE_GRACE_SLOTS = 50;
 /** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */
 const DATAGRAM_BYTES = SLOT_BYTES + 64;
@@ -266,10 +266,7 @@ export class WorkerVoice {
     return false;
   }
 
-  /**
-   * Sends the ring's head unless sealed before an executed transition (false: dropped). `sending` is marked before the
-   * generation is read and cleared after, so a transition either is seen here or waits for this send.
-   */
+  /** Sends the head unless sealed before an executed transition; `sending` brackets it (SenderThread.transition). */
   #sendNext(clip: Clip, lateMs: number): boolean {
     const ring = this.#ring;
     Atomics.store(this.#barrier, VoiceBarrier.sending, 1);
@@ -291,10 +288,7 @@ export class WorkerVoice {
     }
   }
 
-  /**
-   * A datagram buffer nothing still reads: dgram may send a turn later, so buffers take turns, and a socket queueing
-   * sends keeps its own.
-   */
+  /** A datagram buffer nothing still reads: dgram may send a turn later, so buffers take turns. */
   #nextBuffer(): Datagram {
     if (this.#socket.getSendQueueCount() > 0) this.#datagrams = newDatagrams();
     this.#nextDatagram = (this.#nextDatagram + 1) % DATAGRAMS;
