@@ -8,10 +8,7 @@ export type ForgetAction = 'delete' | 'mark';
 /** A member's own deletion: a ForgetAction, or 'keep' for the managers' record about them (an ignore). */
 export type MemberForgetAction = ForgetAction | 'keep';
 
-/**
- * Where one table keeps a guild's or member's ID and what deleting them does there, one rule per table (read by
- * areas/privacy.ts). test/core/store/privacy-store.test.ts fails for any ID column no rule (nor KEPT_COLUMNS) names.
- */
+/** One table's rule for a guild's or member's ID (test/core/store/privacy-store.test.ts checks coverage). */
 export type ForgetRule = {
   [T in keyof Database]: {
     table: T;
@@ -124,7 +121,7 @@ export function planForgetGuild(rules: readonly ForgetRule[], guildId: string, m
   });
 }
 
-/** Rows per table and column holding this member's ID in this guild (/privacy show); `kept`: their deletion keeps them. */
+/** Rows per table and column holding this member's ID here (/privacy show); `kept`: their deletion keeps them. */
 export function planDescribeMember(
   rules: readonly ForgetRule[],
   userId: string,

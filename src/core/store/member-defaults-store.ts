@@ -4,7 +4,7 @@ import type { SettingDeclaration } from '../settings/setting-types.ts';
 /** A feature's field on member_defaults, as declared with the settings kit: its name and declaration. */
 export type MemberField = readonly [name: string, declared: SettingDeclaration];
 
-/** A feature's fields on a member's row, merged in with their declarations (src/features/autoread/reading/member-reading.ts). */
+/** A feature's fields on a member's row (src/features/autoread/reading/member-reading.ts), merged in. */
 // oxlint-disable-next-line typescript/no-empty-object-type -- its members are the features'
 export interface MemberFields {}
 

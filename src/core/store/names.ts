@@ -1,7 +1,7 @@
 /** Longest preset or cloned-voice name: short enough for a choice label next to a voice ID. */
 export const NAME_MAX_LENGTH = 32;
 
-/** Letters and digits of any script with inner spaces, `-`, `_`, `.`, `'`: an echoed name can never become a mention. */
+/** Letters and digits of any script with inner spaces, `-`, `_`, `.`, `'`: an echoed name never mentions. */
 export const NAME_SHAPE = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M} _.'-]*[\p{L}\p{N}\p{M}])?$/u;
 
 export function isValidName(name: string): boolean {

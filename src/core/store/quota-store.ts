@@ -30,10 +30,7 @@ export interface NewSpend {
   hold?: string | undefined;
   requestId?: string | undefined;
   service?: ServiceUsage | undefined;
-  /**
-   * The member (or guild) was forgotten after the request was accepted: recorded without the ID, under the period's
-   * pseudonym (areas/forget-carry-over.ts), so it still counts against the budget.
-   */
+  /** Forgotten after acceptance: recorded under the period's pseudonym (areas/forget-carry-over.ts), still counted. */
   forgotten?: 'member' | 'guild' | undefined;
 }
 
@@ -99,10 +96,7 @@ export type GuildBudgetSettings = Partial<
 /** The budgets a hold is checked against (characters; absent = no such limit). */
 export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;
 
-/**
- * Characters a request may spend, held in the database from the budget check until its spend is recorded, so other
- * processes count them too; a crashed process's hold is released at its restart, or expires.
- */
+/** Characters held from a budget check until the spend is recorded, so every process counts them. */
 export interface NewBudgetHold {
   guildId: string;
   userId: string;

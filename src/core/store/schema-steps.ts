@@ -121,10 +121,7 @@ export function statementsOf(version: SchemaVersion, dialect: SchemaDialect): Co
   return version.steps.flatMap((step) => compileStep(step, dialect));
 }
 
-/**
- * The whole schema from its owners' steps, each version's in the owners' order. Versions run 1, 2, 3... without a gap,
- * each declared at most once per owner; a break stops start-up, naming the version.
- */
+/** The schema from its owners' steps, versions 1, 2, 3... without gaps or repeats, else start-up stops. */
 export function composeSchema(owners: ReadonlyArray<readonly SchemaStep[]>): SchemaVersion[] {
   const byVersion = new Map<number, SchemaStep[]>();
   for (const steps of owners) {

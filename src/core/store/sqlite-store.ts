@@ -132,10 +132,7 @@ function openDatabase(file: string, busyMs: number, schema: readonly SchemaVersi
   return db;
 }
 
-/**
- * The Store on SQLite (node:sqlite), one connection under Kysely. WAL with synchronous=FULL: readers proceed during a
- * commit, and an acknowledged commit survives a power cut; SayBot writes rarely, so the fsync costs nothing noticeable.
- */
+/** SQLite Store (node:sqlite) under Kysely; WAL + synchronous=FULL: a commit acknowledged survives a power cut. */
 export class SqliteStore extends KyselyStore {
   readonly path: string;
   readonly #db: DatabaseSync;

@@ -40,10 +40,7 @@ export interface CoreAreas {
   freeVoiceLines: Operations<FreeVoiceLinesArea>;
 }
 
-/**
- * The store, implemented once in kysely-store.ts; features add areas by declaration merging
- * (src/features/autoread/store/store-areas.ts), opened by src/app/store.ts.
- */
+/** The store (kysely-store.ts); features merge areas in (src/features/autoread/store/store-areas.ts). */
 export interface Store extends CoreAreas {
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;

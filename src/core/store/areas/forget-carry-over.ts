@@ -72,10 +72,7 @@ export function guildMonthIds(key: Buffer, guildId: string, month: string): stri
   return [guildId, guildMonthPseudonym(key, guildId, month)];
 }
 
-/**
- * The IDs a member's day counts under: their own and the pseudonyms a deletion that day carried it to. Read by their
- * daily budget (budget-holds.ts) and /usage (spends.ts memberDaySpent).
- */
+/** The IDs a member's day counts under (their own and carried pseudonyms): budget-holds.ts and spends.ts read them. */
 export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): CarriedIds {
   return {
     guilds: guildMonthIds(key, guildId, day.slice(0, 7)),
@@ -93,7 +90,7 @@ export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: D
   };
 }
 
-/** Where a spend is written whose member or guild was forgotten while it was under way, as the deletion left the rest. */
+/** Where a spend is written whose member or guild was forgotten while it was under way. */
 export function forgottenSpendIds(
   key: Buffer,
   guildId: string,

@@ -75,10 +75,7 @@ export class PrivacyArea extends Area {
     return this.#runAll(plan, (trx) => carryOverMember(trx, key, userId, guildId, at));
   }
 
-  /**
-   * Forgets a guild in one transaction: rows deleted, spends anonymised, and what its and its members' budgets count
-   * from carried under keyed pseudonyms (forget-carry-over.ts), as a member's deletion does.
-   */
+  /** Forgets a guild in one transaction, its budgets' bases carried under pseudonyms (forget-carry-over.ts). */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const marker = forgottenMarker();
@@ -124,10 +121,7 @@ export const FORGET_NOTICE_TTL_MS = 60_000;
 /** The most notices read at once (one is written per `npm run forget`). */
 const NOTICES_READ_MAX = 100;
 
-/**
- * Deletions made by another process (`npm run forget`) for running bots to hear of: `store.forgetNotices`. Named by
- * keyed pseudonyms only, kept FORGET_NOTICE_TTL_MS (each read and write deletes older ones).
- */
+/** Deletions by `npm run forget` for running bots (`store.forgetNotices`): pseudonyms only, FORGET_NOTICE_TTL_MS. */
 export class ForgetNoticeArea extends Area {
   /** Tells running bots of a deletion just made: a member (in a server, or every one) or a server. */
   async add(notice: { guildId?: string | undefined; userId?: string | undefined }, at = Date.now()): Promise<void> {

@@ -12,11 +12,7 @@ export const serviceColumns = (service: ServiceUsage) => ({
   service_reset_at: orNull(service.resetAt?.getTime()),
 });
 
-/**
- * Keeps the figures of an answer at `at` as the latest, whatever came before (crossing answers differ by the requests
- * in flight; a part sent on a slightly high figure is refused at no cost). A figure not carried is kept within the
- * month.
- */
+/** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
 export async function noteServiceUsage(_d: Dialect, trx: Db, service: ServiceUsage, at: Date): Promise<void> {
   const { month } = periodKeys(at);
   const {

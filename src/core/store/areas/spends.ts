@@ -38,10 +38,7 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
-  /**
-   * Records a spend and returns its row ID. One written ahead (`owner`) counts as spent from now and lowers its `hold`
-   * in the same transaction, so no instant counts its characters twice or not at all.
-   */
+  /** Records a spend (its row ID); one written ahead lowers its `hold` in the same transaction, never counted twice. */
   async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
@@ -123,10 +120,7 @@ export class SpendArea extends Area {
     });
   }
 
-  /**
-   * A request written ahead was definitely not charged: its spend is taken back and its characters return to `hold`
-   * while it lives. An accepted or settled spend is left alone. Returns whether one was taken back.
-   */
+  /** A request written ahead was not charged: its spend is taken back to `hold`; whether one was. */
   async release(id: number, spend: NewSpend): Promise<boolean> {
     const { month, day } = periodKeys(spend.at ?? new Date());
     const key = await pseudonymKey(this.d);
@@ -225,10 +219,7 @@ export class SpendArea extends Area {
     return totalsOf(await query.where('guild_id', 'in', guilds).executeTakeFirst());
   }
 
-  /**
-   * One guild's month per UTC day (every character, carried included) and its `topMembers` top spenders among those
-   * still named: deleted members' spends count in the month, attributed to no one.
-   */
+  /** A guild's month per day and its top spenders still named (deleted members' spends count unattributed). */
   async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
     const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
     const spends = this.d.db.selectFrom('spends').where('guild_id', 'in', guilds).where('month', '=', month);

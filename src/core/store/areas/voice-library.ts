@@ -35,10 +35,7 @@ export type VoiceRows = {
   };
 }[keyof Database];
 
-/**
- * A guild's cloned voices and names held for clones under way (`store.voiceLibrary`; PostgreSQL locks
- * `voices:<guild>`). Deleting a voice also reaches the presets' tables, in one transaction.
- */
+/** A guild's cloned voices and held names (`store.voiceLibrary`); deleting one reaches the presets too. */
 export class VoiceLibraryArea extends Area {
   /** The features' rows that name a cloned voice, gone with it. */
   readonly #voiceRows: readonly VoiceRows[];
@@ -77,10 +74,7 @@ export class VoiceLibraryArea extends Area {
     return Number(row.voices ?? 0) + Number(row.held ?? 0);
   }
 
-  /**
-   * Holds a name for a /clone before its paid call: refused when taken, when the library is full, or (`manager` false)
-   * when the member's share is; checked here, before paying. Expires after `ttlMs` (a crashed request).
-   */
+  /** Holds a name for a /clone before paying: refused if taken, full, or past the member's share; expires after `ttlMs`. */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
     const key = nameKey(tidyName(reservation.name));
@@ -278,10 +272,7 @@ export class VoiceLibraryArea extends Area {
     });
   }
 
-  /**
-   * Notes a soundboard sound saved from the guild's cloned voice, so deleting the voice removes it; false when the
-   * voice is gone (the caller removes the sound). Keeps the newest MAX_SOUNDS_PER_GUILD.
-   */
+  /** Notes a sound saved from a cloned voice (removed with it); false when the voice is gone. Keeps MAX_SOUNDS_PER_GUILD. */
   async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
       const inLibrary = await trx
