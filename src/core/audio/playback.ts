@@ -73,10 +73,7 @@ function failed(source: Readable, error: Error): Readable {
   return output;
 }
 
-/**
- * Connects source -> stages like stream.pipeline, but removes its listeners once each stream is done: pipeline's keep
- * the decoder chain reachable from an HTTP body someone still holds.
- */
+/** Connects source -> stages like stream.pipeline, removing its listeners after (pipeline's keep the chain alive). */
 function chain(source: Readable, stages: readonly Duplex[]): Readable {
   const streams: Array<Readable | Duplex> = [source, ...stages];
   const output = streams[streams.length - 1] ?? source;

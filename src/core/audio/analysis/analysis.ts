@@ -17,10 +17,7 @@ const MAX_FRAMES = 32;
 const YIN_THRESHOLD = 0.15;
 const MIN_CLARITY = 0.35; // a frame whose best dip is above this is not periodic (noise, silence)
 
-/**
- * The dominant fundamental in Hz (50..2000), or undefined: YIN on up to 32 loud frames, their median, so it finds a
- * voice's fundamental rather than its strongest harmonic (parabolic interpolation makes tones exact).
- */
+/** The dominant fundamental in Hz (50..2000) by YIN over up to 32 loud frames (median), or undefined. */
 export function dominantPitchHz(samples: Float32Array, sampleRate: number): number | undefined {
   const minLag = Math.max(2, Math.floor(sampleRate / MAX_PITCH_HZ));
   const maxLag = Math.ceil(sampleRate / MIN_PITCH_HZ);

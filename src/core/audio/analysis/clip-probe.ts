@@ -15,10 +15,7 @@ export type ClipProbe =
   /** Within the limit as far as the headers tell; `seconds` when the container states it exactly (WAV, M4A). */
   | { format: AudioFormat; verdict: 'fits'; seconds?: number };
 
-/**
- * What the headers say about `bytes` against `limitSeconds`. Ogg and FLAC are only recognised (not probed).
- * Throws ClipError for bytes that are not audio in a known format or whose headers are unusable.
- */
+/** What the headers say of `bytes` against `limitSeconds` (Ogg, FLAC only recognised); ClipError if unusable. */
 export function probeClip(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   if (bytes.length === 0) throw new ClipError('empty', 'no bytes');
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
@@ -56,10 +53,7 @@ function probeWav(bytes: Uint8Array, limitSeconds: number): ClipProbe {
     : { format: 'wav', verdict: 'fits', seconds };
 }
 
-/**
- * Walks frame headers only until they pass the limit (at most a minute of frames), allowing for the LAME delay and
- * padding so the decoder would agree. A Xing/Info/VBRI count gives a too-long file's exact length, else an estimate.
- */
+/** Walks frame headers until past the limit (LAME delay allowed for); Xing/Info/VBRI gives the exact length. */
 function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
   if (!first) throw new ClipError('corrupt', 'no MPEG audio frame found');

@@ -25,7 +25,7 @@ export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
   return isBareMpegStart(head) ? 'mp3' : undefined;
 }
 
-/** An untagged MP3 starts at a frame sync; Layer II/III only (a UTF-16 BOM reads as Layer I, which no service sends). */
+/** An untagged MP3 starts at a frame sync; Layer II/III only (a UTF-16 BOM reads as Layer I). */
 function isBareMpegStart(head: Uint8Array): boolean {
   const header = parseMpegFrameHeader(head, 0);
   if (!header || header.layer === 1) return false;

@@ -8,10 +8,7 @@ function ascii(view: DataView, offset: number, text: string): void {
   for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
 }
 
-/**
- * CBR mono MP3 (lamejs) led by a LAME Info frame; the rate must be one of MPEG_SAMPLE_RATES (../codecs/mpeg.ts). It
- * yields between blocks (~12 ms a second of audio): slices in the audio worker (../workers/slices.ts).
- */
+/** CBR mono MP3 (lamejs) led by a LAME Info frame, at MPEG_SAMPLE_RATES; yields between blocks (slices). */
 export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Promise<Uint8Array> {
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
   const parts: Uint8Array[] = [];

@@ -1,10 +1,7 @@
 // Ogg Opus files (RFC 7845) for Discord voice messages, written by hand: the format is small, and this keeps the exact
 // packets (the cache's too) and exact granule positions.
 import { OPUS_RATE } from './opus-encode.ts';
-/**
- * The encoder's lookahead decoders drop (OpusHead pre-skip): libopus OPUS_APPLICATION_AUDIO at 48 kHz, 2.5 ms overlap
- * plus 4 ms delay compensation = 312 samples. @discordjs/opus cannot query it; the test measures it.
- */
+/** The encoder lookahead (OpusHead pre-skip): 2.5 ms overlap + 4 ms delay at 48 kHz = 312; the test measures it. */
 export const ENCODER_PRE_SKIP = 312;
 
 export interface OggOpusOptions {

@@ -42,7 +42,7 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
   };
 }
 
-/** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet per object out; `channels` asked at first bytes. */
+/** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet out each; `channels` asked late. */
 export function createOpusEncoder(
   channels: () => 1 | 2 = () => 2,
   settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS,

@@ -29,10 +29,7 @@ function wavPart(bytes: Uint8Array): WavPart {
   return { fmt: bytes.subarray(fmtOffset, fmtOffset + fmtBytes), data: bytes.subarray(dataOffset, dataOffset + data) };
 }
 
-/**
- * One request's parts as one WAV of at most `maxDataBytes` (cut at a whole frame). Undefined when their fmt chunks
- * differ or the whole is too long for RIFF: the caller then decodes and re-encodes.
- */
+/** One request's parts as one WAV (at most `maxDataBytes`); undefined when fmt chunks differ or too long. */
 export function joinWavFiles(parts: readonly Uint8Array[], maxDataBytes = Infinity): Uint8Array | undefined {
   const wavs = parts.map(wavPart);
   const first = wavs[0];

@@ -30,10 +30,7 @@ const WAVE_FORMAT_PCM = 1;
 const WAVE_FORMAT_IEEE_FLOAT = 3;
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
 
-/**
- * Parses the RIFF header and chunks up to the start of `data`. Chunks other than `fmt ` and `data` (LIST,
- * fact, JUNK, ds64, ...) are skipped. Throws ClipError for a header that cannot be a playable WAV.
- */
+/** Parses RIFF up to `data`, skipping other chunks; ClipError for a header that cannot be a playable WAV. */
 export function parseWavHeader(bytes: Uint8Array): WavHeaderResult {
   if (bytes.length < 12) return { needBytes: 12 };
   if (!(startsWith(bytes, 0, 'RIFF') || startsWith(bytes, 0, 'RF64')) || !startsWith(bytes, 8, 'WAVE')) {

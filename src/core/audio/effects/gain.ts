@@ -10,10 +10,7 @@ export const MAX_VOLUME_DB = 6;
 export const LIMIT = 10 ** (-1 / 20);
 const LOOKAHEAD_SECONDS = 0.005;
 
-/**
- * `channels` (planar, equal lengths) with `gainDb` applied and limited to LIMIT, in place; returns them.
- * Also limits audio that arrives already over the limit at 0 dB.
- */
+/** `channels` with `gainDb` applied and limited to LIMIT in place (also audio already over it at 0 dB). */
 export function applyGain(channels: Float32Array[], sampleRate: number, gainDb: number): Float32Array[] {
   if (!(gainDb >= MIN_VOLUME_DB && gainDb <= MAX_VOLUME_DB))
     throw new RangeError(`volume ${gainDb} dB is outside ${MIN_VOLUME_DB}..${MAX_VOLUME_DB}`);

@@ -185,10 +185,7 @@ function resampleInto(part: Part, rate: number, out: Float32Array, at: number): 
   return expected;
 }
 
-/**
- * A line's loudness in dBFS (a full-scale sine reads -3.01): the mean power of its 50 ms blocks passing both gates;
- * null for a silent line. A line shorter than a block is one block.
- */
+/** A line's loudness in dBFS: mean power of its gated 50 ms blocks; null when silent. */
 export function gatedLoudnessDb(samples: Float32Array, sampleRate: number): number | null {
   const block = Math.max(1, Math.round(BLOCK_SECONDS * sampleRate));
   const powers: number[] = [];

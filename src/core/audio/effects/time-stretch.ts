@@ -11,10 +11,7 @@ const FRAME_SECONDS = 0.03;
 /** Half a period of an 80 Hz voice and more: enough shift to line up any speaking voice's periods. */
 const SEARCH_SECONDS = 0.01;
 
-/**
- * `channels` (planar) played `speed` times as fast at the same pitch, round(length / speed) samples long; speed 1
- * returns copies. All channels share frame positions (chosen on their mix), keeping a stereo image.
- */
+/** `channels` `speed` times as fast, same pitch, round(length / speed) long; frames shared across channels. */
 export function timeStretch(channels: readonly Float32Array[], sampleRate: number, speed: number): Float32Array[] {
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
     throw new RangeError(`speed ${speed} is outside ${MIN_SPEED}..${MAX_SPEED}`);
@@ -50,10 +47,7 @@ export function timeStretch(channels: readonly Float32Array[], sampleRate: numbe
   return outs.map((o) => o.subarray(0, outLength).slice());
 }
 
-/**
- * Where, within `search` of `nominal`, the input best continues the previous frame (largest normalised
- * cross-correlation); searched on every other sample and shift, then refined: a quarter of the work.
- */
+/** Where near `nominal` the input best continues the last frame (normalised cross-correlation, coarse then fine). */
 function bestStart(
   mix: Float32Array,
   natural: number,

@@ -54,7 +54,7 @@ function isLoaded(message: object): message is LoadedMessage {
   return 'loaded' in message && message.loaded === true;
 }
 
-/** A new thread runs this first: it loads the worker (named in argv, so `workerData` stays the worker's) and says so. */
+/** A new thread runs this first: it loads the worker (named in argv, keeping `workerData` its own). */
 const LOADER = `
 const { parentPort } = require('node:worker_threads');
 import(process.argv[2]).then(() => parentPort.postMessage({ loaded: true }));
@@ -64,7 +64,7 @@ function isSetup<R extends object>(message: R | SliceMessage | SetupMessage): me
   return 'setup' in message && typeof message.setup === 'boolean';
 }
 
-/** A thread's setup bound: loading eSpeak NG and the Japanese analyser is ~1 s of a core, and a nice thread gets a tenth. */
+/** A thread's setup bound: eSpeak NG and the Japanese analyser load in ~1 s of a core; a nice thread gets less. */
 export const SETUP_CEILING_MS = 120_000;
 
 interface Waiting<J, R> {
@@ -152,10 +152,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
-  /**
-   * Runs `job` (its `transfer` buffers moved, not copied). `owner` waits its turn round-robin with the others;
-   * `timeoutMs` overrides the limit for a kind of job that takes longer (a ten-minute scene).
-   */
+  /** Runs `job` (`transfer` moved) in `owner`'s round-robin turn; `timeoutMs` overrides the limit. */
   run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs = this.#options.timeoutMs): Promise<R> {
     const { maxWaiting, unavailable } = this.#options;
     if (this.#waiting >= maxWaiting)

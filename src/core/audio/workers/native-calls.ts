@@ -27,10 +27,7 @@ export class NativeCallGuard {
     return { nativeCalls: this.#buffer };
   }
 
-  /**
-   * Tells the thread to retire: 'now' (in no native call, end it from outside), or 'by-itself' (it leaves when the
-   * call returns, RETIRED_EXIT_CODE). The first answer stands.
-   */
+  /** Retires the thread: 'now' (in no native call) or 'by-itself' (on return, RETIRED_EXIT_CODE); first answer stands. */
   retire(): 'now' | 'by-itself' {
     this.#verdict ??= Atomics.exchange(this.#word, 0, RETIRE) === NATIVE ? 'by-itself' : 'now';
     return this.#verdict;
@@ -50,7 +47,7 @@ function leave(): never {
   process.exit(RETIRED_EXIT_CODE);
 }
 
-/** Runs `call` (a native addon call) so its thread is never ended mid-call; told to retire, it leaves instead or after. */
+/** Runs `call` (a native addon call) so its thread is never ended mid-call; told to retire, it leaves. */
 export function nativeCall<T>(call: () => T): T {
   if (word === undefined) return call();
   if (Atomics.compareExchange(word, 0, FREE, NATIVE) === RETIRE) leave();
@@ -64,7 +61,8 @@ export function nativeCall<T>(call: () => T): T {
 /**
  * A pool's threads told to retire inside a native call, until each leaves. Our calls take microseconds, so one still
  * under way is stuck and its thread cannot be reclaimed: at most `bound` at once, then the pool starts no new thread
- * (said once on stderr). Not an exit: under load a retiring thread is slow, not stuck, and exiting would stop every voice.
+ * (said once on stderr). Not an exit: under load a retiring thread is slow, not stuck, and exiting would stop every
+ * voice.
  */
 export class RetiringThreads {
   readonly #name: string;

@@ -33,10 +33,7 @@ export function forEachView(
   }
 }
 
-/**
- * Each chunk of a packed batch as a copy from Node's pool: a view would keep the batch alive while a packet is cached,
- * and an ArrayBuffer each would make V8 collect old space often.
- */
+/** Each packed chunk copied from Node's pool: a view would keep the batch, an ArrayBuffer each taxes V8's GC. */
 export function forEachCopy(
   data: ArrayBuffer,
   lengths: readonly number[],

@@ -35,7 +35,7 @@ interface GoMessage {
   go: number;
 }
 
-/** A worker's jobs from `port`; with `sliced`, turns are `{ id, slice: true }` answered by `{ go: id }` (./job-thread.ts). */
+/** A worker's jobs from `port`; `sliced`: turns are `{ id, slice: true }`, answered by `{ go: id }`. */
 export function serveJobs<J extends { id: number }, A>(
   port: MessagePort,
   handle: (job: J) => Promise<{ reply: A; transfer: ArrayBuffer[] }>,

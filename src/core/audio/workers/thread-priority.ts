@@ -1,7 +1,7 @@
 // Audio worker threads work ahead (decoding, effects, clip checks) while the main thread sends every voice's packet in
 // its 20 ms slot: on short cores a worker a few steps nicer waits a few ms, which its lead absorbs, instead of the
 // main thread. Long work (./work-classes.ts) is nicer still. Niceness orders threads only within the process's
-// autogroup; SCHED_IDLE made the main thread's longest waits beside busy sessions longer (docs/benchmarks.md, figure 17).
+// autogroup; SCHED_IDLE made the main thread's longest waits longer (docs/benchmarks.md, figure 17).
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import type { WorkClass } from './work-class-types.ts';
@@ -26,10 +26,7 @@ export function ownWorkClass(): WorkClass {
     : 'short';
 }
 
-/**
- * Makes the calling worker thread nicer than the main thread. Linux only, where setpriority changes the calling
- * thread (elsewhere the whole process); refused (a sandbox), it runs at the main thread's priority.
- */
+/** Makes this worker nicer than the main thread (Linux: per thread); refused, it keeps its priority. */
 export function yieldToMainThread(): void {
   if (process.platform !== 'linux') return;
   try {

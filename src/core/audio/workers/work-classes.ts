@@ -8,19 +8,13 @@ import type { WorkClass } from './work-class-types.ts';
 
 export type { WorkClass } from './work-class-types.ts';
 
-/**
- * Short work's most seconds of audio: about a third of a second of a core at the measured rates (docs/benchmarks.md),
- * so it never holds another server's short job long. A two-line scene (some 10 s) is short.
- */
+/** Short work's most seconds of audio: about a third of a second of a core (docs/benchmarks.md). */
 export const SHORT_WORK_SECONDS = 20;
 
 /** Short work's most bytes copied: a /say of a few parts joins in milliseconds; more is long work. */
 export const SHORT_WORK_BYTES = 2 * 1024 * 1024;
 
-/**
- * Long work's wall-clock bound: its CPU-time limit at low priority on a busy host can take minutes for a ten-minute
- * mix; ten minutes keeps its answer within the interaction's fifteen.
- */
+/** Long work's wall-clock bound: ten minutes keeps an answer within the interaction's fifteen. */
 export const LONG_WORK_WALL_CEILING_MS = 10 * 60_000;
 
 /** What a job will cost: seconds of audio it makes, mixes or encodes, and bytes it copies (either may be 0). */

@@ -24,7 +24,7 @@ export { AudioBusyError } from '../../errors.ts';
 
 /** Short work's threads: one core left to the main thread's voice cycle; 1 to 2. Long work has one of its own. */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
-/** Jobs waiting per thread: every file is joined here, so a burst (ten members at once) must fit; each is milliseconds. */
+/** Jobs waiting per thread: every file is joined here, so a burst of ten members must fit. */
 export const MAX_WAITING_AUDIO_JOBS = 64;
 /** The longest part (a few thousand characters, a few minutes of audio) takes a few seconds; past this it is stuck. */
 const JOB_TIMEOUT_MS = 60_000;
@@ -95,10 +95,7 @@ function edited(reply: Done): Edited {
   return reply;
 }
 
-/**
- * `bytes` as the worker gets them, adding to `transfer` what moves: shared memory as is; an `own` whole buffer moved
- * (the caller's view is detached); anything else (a view into Node's pool) copied once.
- */
+/** `bytes` handed over: shared memory as is, an `own` whole buffer moved (detached), else copied once. */
 function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): HandedBytes {
   const { buffer } = bytes;
   if (buffer instanceof SharedArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
@@ -116,10 +113,7 @@ function handPart(part: Uint8Array | OwnBlocks, transfer: ArrayBuffer[], own = f
   return part instanceof Uint8Array ? handOver(part, transfer, own) : part.blocks;
 }
 
-/**
- * One part (WAV or MP3) with speed and volume applied, in shared memory. Rejects with UnsupportedAudioError (FLAC,
- * M4A, Ogg), ClipError (damaged), AudioBusyError (cannot run now).
- */
+/** One part with speed and volume applied, in shared memory; UnsupportedAudioError, ClipError or AudioBusyError. */
 export async function applyEffectsOffThread(
   part: Uint8Array | OwnBlocks,
   effects: AudioEffects,
@@ -145,10 +139,7 @@ export async function probePartOffThread(
   return reply.probe;
 }
 
-/**
- * A part posted as a file of its own: blocks joined, a WAV's sizes made exact or a cut last MP3 frame dropped, and
- * measured, off the main thread; classed by the bytes it copies.
- */
+/** A part as a file of its own (sizes exact, cut frame dropped) and its length; classed by bytes copied. */
 export async function partFileOffThread(
   part: Uint8Array | OwnBlocks,
   format: AudioFormat,
@@ -219,10 +210,7 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
   };
 }
 
-/**
- * A WAV or MP3 file made a voice message (Opus as the player encodes, length, waveform, Ogg) off the main thread; an
- * own buffer is moved (detached afterwards). Rejects with ClipError, VoiceMessageError or AudioBusyError.
- */
+/** A file made a voice message off the main thread (own buffer moved); ClipError, VoiceMessageError, AudioBusyError. */
 export async function voiceMessageOffThread(
   file: Uint8Array,
   spec: TranscodeSpec,

@@ -1,4 +1,4 @@
-// The worker thread of audio-thread.ts: effects, probes, files, joins, scene mixes and voice messages, one job at a time.
+// The worker thread of audio-thread.ts: effects, probes, files, joins, mixes and voice messages, a job at a time.
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import type OpusScriptType from 'opusscript';

@@ -14,7 +14,7 @@ import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
 import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
-/** How long a batch may take before the worker is taken for stuck: the voice's own 15 s patience (MAX_MISSED_FRAMES). */
+/** How long a batch may take before the worker is stuck: the voice's own 15 s (MAX_MISSED_FRAMES). */
 export const BATCH_DEADLINE_MS = 15_000;
 
 /** The most bytes of one stream in a batch: a third of a second of 24 kHz WAV, a second of 128 kb/s MP3. */
