@@ -1,5 +1,6 @@
 // An interaction's clock: its first answer within Discord's 3 s and its token's 15 minutes, both counted from receipt
-// on this process's monotonic clock (the host's wall clock may be minutes off); what Discord answers about a token wins.
+// on this process's monotonic clock (the host's wall clock may be minutes off); what Discord answers about a token
+// wins.
 import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
@@ -60,10 +61,7 @@ export async function acknowledge(interaction: AnsweredInteraction, ephemeral = 
 /** Interactions whose first response was deferred as a voice message: their reply is that voice message. */
 const deferredAsVoiceMessage = new WeakSet<AnsweredInteraction>();
 
-/**
- * Defers a public response Discord shows as a voice message (IS_VOICE_MESSAGE, discord-api-docs #7158): its one edit
- * carries the audio. False when already acknowledged otherwise or the token is gone.
- */
+/** Defers a public response shown as a voice message (IS_VOICE_MESSAGE, discord-api-docs #7158); false if too late. */
 export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction): Promise<boolean> {
   // discord.js types a deferral's flags as Ephemeral only; Discord takes IS_VOICE_MESSAGE there too.
   const flags = MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral;
@@ -92,10 +90,7 @@ export async function settled(interaction: AnsweredInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
 }
 
-/**
- * Defers the interaction if its command has not answered within ACKNOWLEDGE_WITHIN_MS, so the user sees "thinking…"
- * rather than "did not respond". Returns the deadline's cancel.
- */
+/** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
 export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
     const sent = claimFirstResponse(interaction, () =>
@@ -118,10 +113,7 @@ function untilDeadline(interaction: BaseInteraction): number {
   return Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
 }
 
-/**
- * Autocomplete cannot be deferred: past ACKNOWLEDGE_WITHIN_MS an empty list goes (better than "loading options failed")
- * and the late answer is dropped; respond() sends exactly one. Returns the deadline's cancel.
- */
+/** Autocomplete cannot be deferred: past ACKNOWLEDGE_WITHIN_MS an empty list goes, once; returns the cancel. */
 export function answerAutocompleteByDeadline(interaction: AutocompleteInteraction, log: Logger): () => void {
   let answered = false;
   const respond = interaction.respond.bind(interaction);

@@ -55,7 +55,7 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
     .setDescriptionLocalizations(localisations(description));
 }
 
-/** A slash command from the catalogue: servers only, Manage Server by default per its requirements (preconditions.ts). */
+/** A slash command from the catalogue: servers only, Manage Server by default per its requirements. */
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
   const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(
     InteractionContextType.Guild,
@@ -63,7 +63,7 @@ export function slashCommand(name: CommandName, requires?: Requirements): SlashC
   return forAdminsByDefault(requires) ? builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild) : builder;
 }
 
-/** A message context menu ("Speak") from `menu.<name>`: English name as routed, ko/ja localised; as slashCommand else. */
+/** A message context menu ("Speak") from `menu.<name>`: routed by its English name, as slashCommand else. */
 export function messageMenu(
   name: MenuName,
   requires?: MenuRequirements,

@@ -45,7 +45,7 @@ export function commandFor(
   return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
 }
 
-/** The command an interaction answers for: its own, or for a form's submit the one that showed it (`<command name>:`). */
+/** The command an interaction answers for: its own, or for a form's submit the one that showed it. */
 export function commandNameOf(interaction: AnsweredInteraction): string {
   return 'commandName' in interaction ? interaction.commandName : ownerOfCustomId(interaction.customId);
 }

@@ -81,7 +81,7 @@ export function readText(options: Options, name: string): string | undefined {
 /** A value the option gives: undefined when not given, null when it clears the setting. */
 export type GivenValue = string | number | boolean | null | undefined;
 
-/** One setting's value from its option: undefined when absent, null when cleared; a bad value is refused before paying. */
+/** One setting's value from its option: undefined when absent, null when cleared; a bad one refused before paying. */
 export function readSettingOption(options: Options, declared: SettingDeclaration, guildId: string | null): GivenValue {
   const name = declared.option;
   switch (declared.kind) {

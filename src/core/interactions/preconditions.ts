@@ -16,7 +16,7 @@ export interface Facts {
   inVoice: boolean;
 }
 
-/** What a member lacks for a command or for SayBot to speak for them (worded by src/features/speaking/failure-words.ts). */
+/** What a member lacks to use a command or be spoken for (worded by src/features/speaking/failure-words.ts). */
 export type Unmet =
   | { code: 'guild-only' }
   /** `refusal`: the command's own words for it (Requirements.manageGuild), else the features' default. */

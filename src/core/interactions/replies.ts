@@ -13,10 +13,7 @@ export { NO_MENTIONS, echo } from './safe-text.ts';
 /** Public replies naming what a channel heard: a later failure never deletes them (showFailure). */
 const attributing = new WeakMap<AnsweredInteraction, { key: MessageKey; params: MessageParams } | undefined>();
 
-/**
- * Marks the public reply as attributing what a channel heard: a later failure follows privately and leaves it, changed
- * to `heard` when given so it no longer says speaking is under way.
- */
+/** Marks the public reply as attributing what was heard: a later failure leaves it, changed to `heard` if given. */
 export function keepsAttribution(
   interaction: AnsweredInteraction,
   heard?: { key: MessageKey; params: MessageParams },
@@ -46,10 +43,7 @@ export async function showResult(
   await showContent(interaction, t(interaction.locale, key, params), files, components);
 }
 
-/**
- * As showResult, for text already in the caller's language. Once the token is gone a private reply goes by DM and a
- * public one to the channel (tokenless-reply.ts), never the reverse.
- */
+/** As showResult for composed text; without the token a private reply goes by DM, a public one to the channel. */
 export async function showContent(
   interaction: AnsweredInteraction,
   content: string,
@@ -97,10 +91,7 @@ function isPrivate(interaction: AnsweredInteraction): boolean {
   return interaction.ephemeral !== false;
 }
 
-/**
- * Tells the caller what went wrong, ephemerally in their language, with one log line. A public reply cannot turn
- * ephemeral, so it is deleted unless it names what a channel already heard (keepsAttribution).
- */
+/** Tells the caller what failed, privately, with one log line; a public reply is deleted unless it attributes. */
 export async function showFailure(
   interaction: AnsweredInteraction,
   error: unknown,

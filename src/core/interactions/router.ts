@@ -23,10 +23,7 @@ export interface RouterFeatures {
   otherButton(interaction: ButtonInteraction, context: CommandContext): Promise<unknown>;
 }
 
-/**
- * Routes one interaction to its command (slash, autocomplete, menu, button, form submit). Whatever a command throws
- * ends here in a message and a log line, never in the client's event emitter.
- */
+/** Routes one interaction to its command; whatever it throws ends in a message and a log line here. */
 export async function handleInteraction(
   interaction: Interaction,
   commands: ReadonlyMap<string, AnyCommandModule>,
@@ -163,7 +160,7 @@ function slashCommandOf(commands: ReadonlyMap<string, AnyCommandModule>, name: s
   return found === undefined || isMessageMenu(found) ? undefined : found;
 }
 
-/** A press on a command's own button (custom_id `<command>:…`); false when none owns it. A failure is Discord's: logged. */
+/** A press on a command's own button (`<command>:…`); false when none owns it. A failure is Discord's: logged. */
 async function handleCommandButton(
   interaction: ButtonInteraction,
   commands: ReadonlyMap<string, AnyCommandModule>,

@@ -48,7 +48,7 @@ export interface DescribeStyle {
   omitUnset: boolean;
 }
 
-/** Settings as one line in the member's language: each in its clause, those sharing one together, else the value alone. */
+/** Settings as one line in the member's language: each in its clause, those sharing one together. */
 export function describeSettings<Name extends string>(
   locale: string,
   list: ReadonlyArray<readonly [Name, SettingDeclaration]>,
