@@ -34,7 +34,7 @@ const TEMP = /\.tmp$/;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Eviction goes this far below the cap, so that the writes after it do not each need a directory scan. */
 const LOW_WATER = 0.9;
-/** Room a full disk gets back beyond the failed entry: SQLite's write-ahead log grows to ~4 MiB before checkpointing. */
+/** Room a full disk gets back beyond the failed entry: SQLite's WAL grows to ~4 MiB before checkpointing. */
 const DISK_FULL_HEADROOM_BYTES = 4 * 1024 * 1024;
 const SCAN_BATCH = 64;
 
@@ -43,7 +43,7 @@ const isMissing = (error: unknown): boolean => (error as { code?: unknown } | un
 /** Pieces written at a time: within any system's limit of buffers for one vectored write (IOV_MAX, 1024 on Linux). */
 const PIECES_PER_WRITE = 1024;
 
-/** `pieces` written in order without joining them; a short write goes on where it stopped, so the next meets the error. */
+/** `pieces` written in order, never joined; a short write goes on where it stopped, so the next meets the error. */
 async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
   let left = pieces.slice();
   while (left.length > 0) {
@@ -64,7 +64,7 @@ async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<
   }
 }
 
-/** Written to a temporary file, fsynced and renamed; on failure the temporary file goes, so a full disk is no fuller. */
+/** Written to a temporary file, fsynced, renamed; on failure the temporary file goes, so a full disk is no fuller. */
 async function writeWhole(folder: string, temp: string, file: string, pieces: Buffer[]): Promise<void> {
   await mkdir(folder, { recursive: true });
   const handle = await open(temp, 'wx');
@@ -87,10 +87,7 @@ export function normaliseText(text: string): string {
   return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
 }
 
-/**
- * A file-name-safe key (SHA-256 hex) of the audio an endpoint makes of `text` with the settings `sent` (in declared
- * order, null where not sent: src/core/sourcing/part-source.ts).
- */
+/** A file-name-safe key (SHA-256) of `text` and the settings `sent` (src/core/sourcing/part-source.ts). */
 export function cacheKey(
   endpoint: 'tts' | 'emotion-tts',
   text: string,
@@ -102,10 +99,7 @@ export function cacheKey(
     .digest('hex');
 }
 
-/**
- * The key of a part SayBot changed (speed, volume, pitch), derived from the original's key so another speed of the same
- * text pays nothing again. An unshifted part keeps its pre-pitch key.
- */
+/** A changed part's key, from the original's, so another speed pays nothing again (unshifted: its pre-pitch key). */
 export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
   const pitch = effects.pitch ?? 0;
   return createHash('sha256')

@@ -32,10 +32,7 @@ const noop = () => undefined;
 /** Packets encoded ahead of the furthest listener: enough to ride out a slow tick, little enough to stay paced. */
 const ENCODE_LEAD_PACKETS = 10;
 
-/**
- * Items arriving once, read live by any number of readers, each from the first item: joined requests and cache hits
- * hear a flight from its start. An error ends every reader with the same typed error object.
- */
+/** Items arriving once, replayed live from the first to every reader; an error ends each with that same error. */
 class Replay<T extends Buffer> {
   readonly #items: T[] = [];
   #ended = false;

@@ -139,10 +139,7 @@ async function readAt(handle: FileHandle, into: Buffer, position: number): Promi
   return into.subarray(0, at);
 }
 
-/**
- * An entry read from `handle` and verified a slice per turn: audio into shared memory (for the audio worker as is),
- * header and packets into this thread's memory. CorruptEntryError for anything but a whole file for `expectedKey`.
- */
+/** An entry read and verified a slice per turn, audio into shared memory; CorruptEntryError unless whole. */
 export async function readEntryFile(
   handle: FileHandle,
   size: number,
