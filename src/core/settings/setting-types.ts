@@ -39,10 +39,7 @@ export interface FlagSetting<Option extends string = string> extends Common<Opti
   readonly words?: { readonly on: MessageKey; readonly off: MessageKey };
 }
 
-/**
- * A number within a range. With a refusal, a crafted out-of-range value is refused; without, it is checked where used.
- * `step` rounds to the steps a listener hears.
- */
+/** A number in a range: refused out of it with a refusal, else checked where used; `step` rounds to audible steps. */
 export interface NumberSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'number' | 'integer';
   readonly range: Range;

@@ -6,10 +6,7 @@ import type { RequiredSettingName, SentSettingName, SpeechEndpoint, SpeechSettin
 /** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
 export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSettings[K] | undefined };
 
-/**
- * What an endpoint's every request carries, as declared (`requiredBy`): required here, so that no request is keyed,
- * and cached, without it.
- */
+/** What every request to an endpoint carries (`requiredBy`), required so no request is keyed without it. */
 type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?: NonNullable<SpeechSettings[K]> };
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/order/order-settings.ts). */
