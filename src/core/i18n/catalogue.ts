@@ -7,7 +7,7 @@ import { en as coreEnglish } from './en.ts';
 import { ja as coreJapanese } from './ja.ts';
 import { ko as coreKorean } from './ko.ts';
 
-/** Every key of the catalogue; a feature's strings module merges its own in (`declare module … interface Messages`). */
+/** Every key of the catalogue; a feature's strings module merges its own in (`interface Messages`). */
 // oxlint-disable-next-line typescript/no-empty-object-type -- members: the core keys and the features' merges
 export interface Messages extends Record<keyof typeof coreEnglish, string> {}
 
@@ -71,10 +71,7 @@ const languages: Record<string, Language> = {
   ja: 'ja',
 };
 
-/**
- * What goes into a message's `{name}`: a figure, a word, or another message rendered in the same language, so errors
- * and logs carry keys and figures, never a sentence already written out.
- */
+/** What fills a `{name}`: a figure, a word or another message, so errors carry keys, never written sentences. */
 export type MessageParam = string | number | LocalisedMessage;
 export type MessageParams = Record<string, MessageParam>;
 

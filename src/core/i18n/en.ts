@@ -1,7 +1,4 @@
-/**
- * The core's English strings, the source of its catalogue part (src/core/i18n/catalogue.ts); ./ko.ts and ./ja.ts
- * give every key (test/core/i18n/catalogue.test.ts checks placeholders).
- */
+/** The core's English strings (src/core/i18n/catalogue.ts); ./ko.ts and ./ja.ts give every key. */
 export const en = {
   // A setting's refusals (declared with it, src/core/settings/setting-declarations.ts), start-up, the servers served
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',
