@@ -16,10 +16,7 @@ export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/voice-me
 export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 export interface RenderOptions {
-  /**
-   * OpusHead pre-skip; default the player's encoder lookahead (312). Later parts keep their warm-up (6.5 ms, near
-   * silence): Ogg Opus trims only at the ends.
-   */
+  /** OpusHead pre-skip (default 312, the player's lookahead); later parts keep their near-silent warm-up. */
   preSkip?: number;
   /** Stops between packets with the signal's reason. */
   signal?: AbortSignal;
@@ -27,16 +24,10 @@ export interface RenderOptions {
   owner?: AudioJobOwner;
 }
 
-/**
- * Packets decoded between two event-loop turns (~1.5 ms of work): a cache hit decoded at once would take ~100 ms a
- * minute and make every guild's voice miss slots.
- */
+/** Packets decoded per event-loop turn (~1.5 ms): a cache hit at once would make every voice miss slots. */
 const PACKETS_PER_TURN = 50;
 
-/**
- * Collects and measures packets part after part on the main thread (src/core/audio/voice-message/packet-meter.ts),
- * then has the audio worker write the file, the packets moved there, not copied.
- */
+/** Measures packets part after part here (packet-meter.ts); the audio worker writes the file from moved blocks. */
 export class VoiceMessageBuilder {
   readonly #meter: PacketMeter;
 
