@@ -8,10 +8,7 @@ export function countCharacters(text: string): number {
   return n;
 }
 
-/**
- * Whether `text` is over `max` characters, normalising only what the cap needs: NFC makes at most four UTF-16 units
- * one code point, so more than 4 × (max + 1) units is over.
- */
+/** Whether `text` is over `max`: NFC joins at most four UTF-16 units, so past 4 × (max + 1) units it is. */
 export function moreCharactersThan(text: string, max: number): boolean {
   return text.length > 4 * (max + 1) || countCharacters(text) > max;
 }

@@ -14,11 +14,7 @@ import type { EnginesConfig } from './engines/engine-types.ts';
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
 export type ApiPlan = keyof typeof PLAN_CHARACTER_LIMITS;
 
-/**
- * Budgets when the operator sets none, so no one server or member can run away with the month: a server a third (the
- * rest for other servers and the dashboard), a member 1/150 a day, 3 s between a member's paid requests. 0 set
- * explicitly means no limit.
- */
+/** Budgets when unset, so no one runs away with the month: a server a third, a member 1/150 a day, 3 s apart. */
 export function defaultBudgets(plan: ApiPlan): OperatorBudgets {
   const month = PLAN_CHARACTER_LIMITS[plan];
   const hundreds = (value: number) => Math.floor(value / 100) * 100;

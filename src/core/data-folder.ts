@@ -45,10 +45,7 @@ function unwritable(folder: string, setting: string, code: string): DataFolderEr
   );
 }
 
-/**
- * Makes `folder` if missing and checks files can be created in it (SQLite's -wal and -shm), and `file` writable if it
- * exists. Throws a one-line DataFolderError naming `setting`.
- */
+/** Makes `folder` and checks files can be created there (and `file` written); a one-line DataFolderError. */
 export function ensureWritableFolder(folder: string, setting: string, file?: string): void {
   const absolute = path.resolve(folder);
   try {

@@ -47,10 +47,7 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
-/**
- * One JSON line per event (pino). Secrets go by field name and by value (a key inside an error message or URL too),
- * interaction tokens are masked, REST errors lose their body, bytes show as their length, lines are bounded.
- */
+/** One JSON line per event (pino); secrets by name and value, tokens masked, REST bodies and bytes dropped, bounded. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = (options.secrets ?? []).filter((s) => s.length > 0);
   return pino(

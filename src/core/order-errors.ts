@@ -1,7 +1,4 @@
-/**
- * A speech request that cannot be spoken as asked, in domain terms, thrown before anything is paid; worded by
- * src/features/speaking/failure-words.ts (through src/core/interactions/failures.ts).
- */
+/** A request that cannot be spoken as asked, thrown before paying; worded by src/features/speaking/failure-words.ts. */
 export type SpeechInputProblem =
   /** Nothing is left to say once the text is trimmed. */
   | { code: 'empty-text' }

@@ -1,7 +1,4 @@
-/**
- * Why SayBot declines a request, in domain terms, never words: worded by src/features/speaking/failure-words.ts
- * (through src/core/interactions/failures.ts).
- */
+/** Why SayBot declines a request, in domain terms; worded by src/features/speaking/failure-words.ts. */
 export type RefusalReason =
   /** A member may spend once every `limit` seconds; `waitSeconds` remain. */
   | { code: 'budget-cooldown'; waitSeconds: number; limit: number }
