@@ -1,7 +1,7 @@
 import { Engines } from '../core/engines/engines.ts';
 import { enginePort, freeVoiceChoice } from './engine-port.ts';
 import { randomUUID } from 'node:crypto';
-import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/index.ts';
+import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';

@@ -114,10 +114,11 @@ const EnvSchema = z.object({
   ALLOWED_GUILDS_LEAVE: z
     .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
     .default('0'),
-  // Requests that spend nothing (cache hits, replays) one member may make a minute; 0: no limit.
+  // Requests that spend nothing (free and engine lines, cache hits, replays, previews) one member may make a minute;
+  // 0: no limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The free voice (src/core/free-voice/): `chosen`, members may pick its voices; `fallback`, it speaks what money
-  // refused; `on` both; `off` neither.
+  // refused; `on` both; `off` neither. FREE_VOICES set turns the fallback on too, unless this is `off`.
   FREE_VOICE: z
     .enum(['on', 'chosen', 'fallback', 'off'], { error: 'must be one of on, chosen, fallback, off' })
     .default('chosen'),
@@ -315,7 +316,10 @@ export interface Config {
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;
-  /** FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money. */
+  /**
+   * FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money
+   * (also when FREE_VOICES names a free voice, unless FREE_VOICE is off).
+   */
   freeVoice: { chosen: boolean; fallback: boolean };
   /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
@@ -462,7 +466,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { mode: e.USER_INSTALL },
     freeVoice: {
       chosen: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'chosen',
-      fallback: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'fallback',
+      // Naming a free voice for when the paid one may not speak (FREE_VOICES) asks for it to speak then: only off says no.
+      fallback:
+        e.FREE_VOICE === 'on' ||
+        e.FREE_VOICE === 'fallback' ||
+        (e.FREE_VOICE !== 'off' && Object.keys(engines.engines.freeVoices).length > 0),
     },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,

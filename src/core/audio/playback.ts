@@ -1,5 +1,5 @@
 // The streaming path to Discord: the audio body as it arrives -> 20 ms 48 kHz Opus packets (codecs/opus-settings.ts)
-// in an object-mode Readable, transcoded in worker threads (workers/transcode/) or, decode 'main', on this thread.
+// in an object-mode Readable, transcoded in worker threads (jobs/transcode/) or, decode 'main', on this thread.
 import { addAbortSignal, finished, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { DecodeTo48kStream } from './codecs/decode-stream.ts';
@@ -9,7 +9,7 @@ import { Mp3StreamDecoder } from './codecs/mp3-stream.ts';
 import { OggOpusPacketStream } from './codecs/ogg-opus-stream.ts';
 import { createOpusEncoder } from './codecs/opus-encode.ts';
 import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './codecs/opus-settings.ts';
-import { sharedTranscodePool } from './workers/transcode/transcode-pool.ts';
+import { sharedTranscodePool } from './jobs/transcode/transcode-pool.ts';
 import { WavStreamDecoder } from './codecs/wav-stream.ts';
 
 export { UnsupportedAudioError } from './errors.ts';

@@ -1,5 +1,4 @@
 // What keeps SayBot's own messages harmless, wherever they go (a reply, a DM, a channel post).
-import { escapeMarkdown } from 'discord.js';
 
 /** Nothing SayBot writes may ping anyone, whatever the text contains. */
 export const NO_MENTIONS = { parse: [] as never[] };
@@ -16,7 +15,21 @@ export function echoCode(text: string, max: number): string {
   return `\`${plain.length > max ? `${plain.slice(0, max - 1)}…` : plain}\``;
 }
 
-/** Words SayBot did not write (engine voice and credit names), their markdown and masked links shown as text. */
+/**
+ * Words SayBot did not write (engine voice and credit names), on one line with everything that could be live in
+ * Discord escaped (markdown, links, mentions, timestamps, commands, emoji), nested brackets included. The one escaper
+ * of outside names: the service's own words are quoted as code (echoCode).
+ */
 export function asWritten(text: string): string {
-  return escapeMarkdown(text, { maskedLink: true });
+  return (
+    text
+      .replace(/[\r\n\u2028\u2029]+/g, ' ')
+      // Styles, code, spoilers, masked links, <mentions>, <t:...>, </command:id>, <:emoji:id>, @everyone and @here.
+      .replace(/[\\*_~|`[\]<>@]/g, '\\$&')
+      // A bare link (any scheme://) is linked wherever it stands.
+      .replace(/:(?=\/\/)/g, '\\:')
+      // What starts a line: a heading, subtext or a list.
+      .replace(/^(\s*)([#+-])/, '$1\\$2')
+      .replace(/^(\s*\d+)\./, '$1\\.')
+  );
 }

@@ -8,7 +8,8 @@ import type { Logger } from '../log.ts';
 import type { Probe } from './used-up-month.ts';
 import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome, Store } from '../store/types.ts';
+import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {

@@ -1,5 +1,6 @@
-// How often one member may ask for what costs no characters: a cache hit, another speed or volume of audio already
-// made, a replay, a file made into a voice message. None of it spends, so neither the budgets nor the cooldown see
+// How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
+// standing in for the paid voice too), a cache hit, another speed or volume of audio already made, a replay, a file
+// made into a voice message, a scene's preview, a /usage chart. None of it spends, so neither the budgets nor the cooldown see
 // it, yet each may cost a render in the audio worker and a cache entry every server shares. Counted per member per
 // server in a sliding minute, in memory (a restart forgets it: nothing here is worth a store write).
 import { Refusal } from '../refusal.ts';

@@ -35,7 +35,7 @@ import {
 } from './part-flight.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/schemas.ts';
 import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';

@@ -4,7 +4,7 @@
 // and mono and stereo packets (src/core/audio/codecs/opus-settings.ts) play alike.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
-import { type AudioJobOwner, writeOggOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { type AudioJobOwner, writeOggOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
 import { PacketMeter } from '../audio/voice-message/packet-meter.ts';
 import type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';

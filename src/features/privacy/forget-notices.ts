@@ -6,7 +6,8 @@
 // servers and members it holds in memory (a member it holds nothing of needs nothing dropped).
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../core/log.ts';
-import type { ForgetNotice, Store } from '../../core/store/types.ts';
+import type { ForgetNotice } from '../../core/store/privacy-store.ts';
+import type { Store } from '../../core/store/types.ts';
 
 /** How often a running bot reads the notices: a deletion reaches it within this (plus a store round trip). */
 export const FORGET_NOTICE_POLL_MS = 2_000;

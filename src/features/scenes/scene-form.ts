@@ -2,7 +2,7 @@
 // under a Text Display with the grammar in a few words. Its custom_id carries what the slash command asked, so the
 // submit goes on where the command left off: `scene:form:new:<output>:<format>` or `scene:form:save:<name>`.
 import { LabelBuilder, ModalBuilder, TextDisplayBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import type { OutputChoice } from '../speaking/index.ts';
+import type { OutputChoice } from '../speaking/index-targets.ts';
 import { SCENE_CAPS } from './script.ts';
 import { t } from './strings.ts';
 

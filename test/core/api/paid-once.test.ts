@@ -3,7 +3,12 @@
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, OversizedResponseError, ServerError, UndeliveredError } from '../../../src/core/api/index.ts';
+import {
+  ConnectionError,
+  OversizedResponseError,
+  ServerError,
+  UndeliveredError,
+} from '../../../src/core/api/errors.ts';
 import {
   clientFor,
   closedPort,

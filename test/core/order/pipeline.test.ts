@@ -2,7 +2,7 @@
 // voice, a real discord.js client and @discordjs/voice against the local Discord (DAVE required).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
-import { VoiceApiClient } from '../../../src/core/api/index.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';

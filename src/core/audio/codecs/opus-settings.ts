@@ -19,7 +19,7 @@ export interface OpusSettings {
   thread: 'workers' | 'main';
   /** Worker threads in the pool (when thread is 'workers'). */
   workers: number;
-  /** Where WAV/MP3 are decoded: 'workers' (src/core/audio/workers/transcode/; thread 'workers') or 'main' (baseline). */
+  /** Where WAV/MP3 are decoded: 'workers' (src/core/audio/jobs/transcode/; thread 'workers') or 'main' (baseline). */
   decode: 'workers' | 'main';
 }
 

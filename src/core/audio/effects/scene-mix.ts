@@ -1,6 +1,6 @@
-// A scene (/scene) as one file, so many voices sound like one recording; run in the audio worker (ten minutes at
-// 48 kHz is 115 MB of floats). Each line's parts are decoded to mono at one rate: the highest input's, at most 48 kHz,
-// raised to a rate MPEG carries for MP3, so no line loses bandwidth (../codecs/resample.ts resamples).
+// A scene (/scene) as one file, so many voices sound like one recording; run in the audio worker (../jobs/audio-thread/:
+// ten minutes at 48 kHz is 115 MB of floats). Each line's parts are decoded to mono at one rate: the highest input's,
+// at most 48 kHz, raised to a rate MPEG carries for MP3, so no line loses bandwidth (../codecs/resample.ts resamples).
 // Loudness: a gated RMS (50 ms blocks, dropping those under -60 dBFS or 30 dB below the loudest: pauses, padding);
 // every line is moved to the median line (one shouting voice moves no other), by at most 12 dB so a whisper is not
 // pushed into its noise floor, then through gain.ts' limiter (no sample past -1 dBFS); the speaker's `volumeDb` after.

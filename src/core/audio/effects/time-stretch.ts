@@ -1,7 +1,8 @@
 // Time stretching without a change of pitch: WSOLA (Verhelst & Roelands 1993). Hann-windowed frames every half frame,
 // each read near where the speed puts it, shifted up to SEARCH_SECONDS to best continue the frame before, so the
 // pitch stays the voice's own. Over a phase vocoder: it keeps speech transients with no "phasiness", at one
-// cross-correlation a frame; npm stretchers are browser-bound, unmaintained or native. Runs in the audio worker.
+// cross-correlation a frame; npm stretchers are browser-bound, unmaintained or native. Runs in the audio worker
+// (src/core/audio/jobs/audio-thread/).
 
 /** The slowest and fastest speeds members may ask for: beyond them speech stops being pleasant to listen to. */
 export const MIN_SPEED = 0.5;

@@ -1,8 +1,8 @@
 // SayBot's two classes of audio work, never sharing a thread or a queue. A job's class is its cost (seconds of audio
 // made, mixed or encoded; bytes copied: workClassOf), never its kind, so a long job of one server never runs beside a
 // short job of another. Each class is its own fair pool (./thread-pool.ts); long work also runs in slices yielding to
-// short work (./slices.ts, ./work-turns.ts), at the lowest priority (./thread-priority.ts), rationed per member.
-// Used by ./audio-thread/audio-thread.ts and src/core/free-voice/free-voice-engine.ts (bounds: docs/architecture.md).
+// short work (./slices.ts, ./work-turns.ts), at the lowest priority (./thread-priority.ts), rationed per member. Used
+// by ../jobs/audio-thread/audio-thread.ts and src/core/free-voice/free-voice-engine.ts (bounds: docs/architecture.md).
 import { ThreadPool, type ThreadPoolOptions } from './thread-pool.ts';
 import type { WorkClass } from './work-class-types.ts';
 

@@ -6,7 +6,8 @@
 // starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
 // before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
 // unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
-import { leftBarred, type DeclaredOrder, type FallbackCause } from '../../speaking/index.ts';
+import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
+import type { FallbackCause } from '../../speaking/index-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';

@@ -3,7 +3,7 @@
 // (or the console's part) it comes from, but SayBot in voice, which no page is about (the player has none); a figure with a limit has a <meter> of it, named as its figure, whose
 // optimum is none used: past nine tenths (its `low`) it is the browser's "less good" region. Markup only:
 // the values come from glance-figures.ts and console-routes.ts.
-import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
+import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
 import { formatNumber, t } from '../glance-strings.ts';

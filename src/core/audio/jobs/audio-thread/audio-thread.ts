@@ -1,17 +1,17 @@
-// Speed, volume, joins and scene mixes on worker threads (../job-thread.ts), one job at a time per thread, in two work
-// classes (../work-classes.ts) with their own threads and queues, chosen by cost (workClassOf), so a ten-minute mix
-// never holds another server's file. Bounded (threads, waiting jobs, a time limit each): past that AudioBusyError,
-// never an endless queue. Fair between servers, with per-server and per-member caps.
+// Speed, volume, joins and scene mixes on worker threads (../../workers/job-thread.ts), one job at a time per thread,
+// in two work classes (../../workers/work-classes.ts) with their own threads and queues, chosen by cost (workClassOf),
+// so a ten-minute mix never holds another server's file. Bounded (threads, waiting jobs, a time limit each): past that
+// AudioBusyError, never an endless queue. Fair between servers, with per-server and per-member caps.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
-import { classedPools, workClassOf, type WorkClass } from '../work-classes.ts';
+import { classedPools, workClassOf, type WorkClass } from '../../workers/work-classes.ts';
 import { partSeconds } from '../../analysis/part-seconds.ts';
-import type { OwnBlocks } from '../byte-block-types.ts';
-import { partLength } from '../byte-blocks.ts';
+import type { OwnBlocks } from '../../workers/byte-block-types.ts';
+import { partLength } from '../../workers/byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
@@ -30,7 +30,7 @@ export const MAX_WAITING_AUDIO_JOBS = 64;
 const JOB_TIMEOUT_MS = 60_000;
 /**
  * A scene's limit: the longest (600 s) from 48 kHz MP3 lines to MP3 took 14.7 s here, so 120 s leaves eight times that
- * for a slower machine. Long work counts CPU time under a wall-clock ceiling (../work-classes.ts).
+ * for a slower machine. Long work counts CPU time under a wall-clock ceiling (../../workers/work-classes.ts).
  */
 export const SCENE_JOB_TIMEOUT_MS = 120_000;
 /** Jobs one server may have under way or waiting, over every thread; the rest of the queue stays for the others. */
@@ -108,7 +108,7 @@ function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): Hand
   return data;
 }
 
-/** A part as the worker gets it: bytes as handOver says, or its shared blocks (../byte-blocks.ts) read in place. */
+/** A part as the worker gets it: bytes (handOver) or shared blocks (../../workers/byte-blocks.ts) read in place. */
 function handPart(part: Uint8Array | OwnBlocks, transfer: ArrayBuffer[], own = false): HandedPart {
   return part instanceof Uint8Array ? handOver(part, transfer, own) : part.blocks;
 }

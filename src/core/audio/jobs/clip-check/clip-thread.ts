@@ -1,10 +1,10 @@
-// Clip decoding on a job thread (../job-thread.ts): bounded, fair between servers, so one server sending clip after
-// clip never holds up another's /clone. The bytes are moved, not copied: a clip may be tens of MB, and a copy on the
-// main thread is a gap in every voice.
+// Clip decoding on a job thread (../../workers/job-thread.ts): bounded, fair between servers, so one server sending
+// clip after clip never holds up another's /clone. The bytes are moved, not copied: a clip may be tens of MB, and a
+// copy on the main thread is a gap in every voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
-import type { JobThreadFailure } from '../job-thread.ts';
+import type { JobThreadFailure } from '../../workers/job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
-import { ThreadPool } from '../thread-pool.ts';
+import { ThreadPool } from '../../workers/thread-pool.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
 

@@ -2,9 +2,9 @@
 // Frames from every stream are batched per event-loop turn, one message per worker each way.
 import { Worker } from 'node:worker_threads';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
-import type { EncoderSpec } from '../../codecs/opus-settings.ts';
-import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
-import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+import type { EncoderSpec } from '../opus-settings.ts';
+import { NativeCallGuard, RetiringThreads } from '../../workers/native-calls.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunks.ts';
 
 export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
 
@@ -123,7 +123,7 @@ class PoolWorker {
     else this.#worker.unref();
   }
 
-  /** Fails waiting frames and retires the thread: at once outside an encoder call, else after it (CLOSE_WAIT_MS at most). */
+  /** Fails waiting frames and retires the thread: at once outside an encoder call, else after it (CLOSE_WAIT_MS). */
   terminate(): Promise<void> {
     this.#failAll(new OpusWorkerError('the Opus encoder pool was closed'));
     return this.#retiring.retire(this.#worker, this.#guard, CLOSE_WAIT_MS);
@@ -133,7 +133,7 @@ class PoolWorker {
 export class OpusEncoderPool {
   readonly #workers: PoolWorker[] = [];
   readonly #size: number;
-  /** Only a closing pool retires its threads; none is started after (./native-calls.ts). */
+  /** Only a closing pool retires its threads; none is started after (../../workers/native-calls.ts). */
   readonly #retiring: RetiringThreads;
   #nextId = 0;
 
@@ -173,7 +173,7 @@ export function sharedEncoderPool(size: number): OpusEncoderPool {
   return shared.pool;
 }
 
-/** Retires the pool before exit: a thread inside an Opus call at exit would abort the process (../native-calls.ts). */
+/** Retires the pool before exit: a thread inside an Opus call then aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedEncoderPool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;

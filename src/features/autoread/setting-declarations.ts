@@ -6,10 +6,10 @@
 // declaration, a migration step adding its column, its strings and its behaviour.
 // Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are
 // shown.
-import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
-import '../strings.ts';
-import type { MessageKey } from '../strings.ts';
-import type { ColumnsOf, Declarations } from '../../../core/settings/setting-types.ts';
+import { quantiseSpeed } from '../../core/audio/effects/audible-steps.ts';
+import './strings.ts';
+import type { MessageKey } from './strings.ts';
+import type { ColumnsOf, Declarations } from '../../core/settings/setting-types.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */
 export interface AutoReadSettings {

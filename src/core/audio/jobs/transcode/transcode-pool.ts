@@ -1,17 +1,17 @@
 // Decoding, resampling and Opus encoding on a few worker threads (transcode-worker.ts): on the main thread they took a
 // third of its time at 100 voices and delayed every voice's packets at a few hundred. Chunks from every stream are
-// batched per event-loop turn, one message per worker each way.
-// Bounded: one chunk per stream in a worker at a time; a capped heap; a worker not answering its oldest batch within
-// BATCH_DEADLINE_MS is retired. A worker that ends fails only its streams (OpusWorkerError). A stuck worker is never
-// terminated inside the Opus addon's call (that aborts the process, ../native-calls.ts): it is told to retire, and
-// while as many threads as it runs are still leaving, no new worker starts.
+// batched per event-loop turn, one message per worker each way. Bounded: one chunk per stream in a worker at a time; a
+// capped heap; a worker not answering its oldest batch within BATCH_DEADLINE_MS is retired. A worker that ends fails
+// only its streams (OpusWorkerError). A stuck worker is never terminated inside the Opus addon's call (that aborts the
+// process, ../../workers/native-calls.ts): it is told to retire, and while as many threads as it runs are still
+// leaving, no new worker starts.
 import { Transform, type TransformCallback } from 'node:stream';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { ENCODED_AHEAD_PACKETS } from '../../codecs/opus-encode.ts';
-import { OpusWorkerError } from '../opus-pool/opus-pool.ts';
-import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
-import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+import { OpusWorkerError } from '../../codecs/opus-pool/opus-pool.ts';
+import { NativeCallGuard, RetiringThreads } from '../../workers/native-calls.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
 /** How long a batch may take before the worker is stuck: the voice's own 15 s (MAX_MISSED_FRAMES). */
@@ -306,7 +306,7 @@ export function sharedTranscodePool(size: number): TranscodePool {
   return shared.pool;
 }
 
-/** Retires the pool before exit: a thread inside an Opus call at exit would abort the process (../native-calls.ts). */
+/** Retires the pool before exit: a thread inside an Opus call then aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedTranscodePool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;
