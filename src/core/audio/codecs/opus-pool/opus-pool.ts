@@ -173,7 +173,7 @@ export function sharedEncoderPool(size: number): OpusEncoderPool {
   return shared.pool;
 }
 
-/** Retires the pool before exit: a thread inside an Opus call then aborts the process (../../workers/native-calls.ts). */
+/** Retires the pool before exit: a thread inside an Opus call aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedEncoderPool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;

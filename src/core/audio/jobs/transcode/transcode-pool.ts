@@ -306,7 +306,7 @@ export function sharedTranscodePool(size: number): TranscodePool {
   return shared.pool;
 }
 
-/** Retires the pool before exit: a thread inside an Opus call then aborts the process (../../workers/native-calls.ts). */
+/** Retires the pool before exit: a thread inside an Opus call aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedTranscodePool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;
