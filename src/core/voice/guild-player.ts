@@ -383,8 +383,7 @@ export class GuildPlayer {
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
         }
       } else if (this.#state.kind === 'connected') {
-        // A move between channels or a voice server change comes back by itself; a kick (4014) or a server that
-        // is gone does not. Give it a grace period, then give the connection up and cut the reply off.
+        // A move or a server change comes back by itself, a kick (4014) does not: a grace period, then cut off.
         session.graceTimer ??= setTimeout(() => {
           session.graceTimer = undefined;
           if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
@@ -627,8 +626,7 @@ export class GuildPlayer {
     for (const entry of dropped) this.#drop(entry, 'cut-off');
     const current = this.#current;
     if (current && !current.playing && session.failure !== undefined && session.failure !== 'lost') {
-      // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
-      // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
+      // Nothing heard and the session never usable (DAVE failed): a failed join, reported by #untilE2ee.
       current.abort.abort();
       return;
     }
@@ -681,8 +679,7 @@ export class GuildPlayer {
             // The library's AudioPlayerError keeps only the message; the stream's own typed error was captured above.
             current.error ??= error;
           }
-          // Ended with no error before its stream did: the output gave up on audio that stopped coming, or the stream
-          // closed early. Not all of it was spoken.
+          // Ended without error before its stream did: audio stopped coming, or the stream closed early; not all spoken.
           if (error === undefined && !current.ending && !stream.readableEnded)
             current.error ??= new AudioStalledError((current.playing?.playedMs ?? 0) / 1000);
           this.#finishCurrent(current);

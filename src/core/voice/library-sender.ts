@@ -30,8 +30,7 @@ export class LibrarySender implements PacketSender {
     this.#audio = createAudioPlayer({
       behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES },
     });
-    // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
-    // so that a late event can never end the clip that follows.
+    // A stream error then Idle: the clip ends on Idle matched by its resource, so a late event ends no later clip.
     this.#audio.on('error', (error) => {
       const current = this.#current;
       if (current && error.resource === current.resource) current.error ??= error;

@@ -131,8 +131,7 @@ export class SenderThread {
     });
     worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));
     worker.on('exit', (code) => this.#failover(worker, `the sender thread exited (${code})`));
-    // After the listeners: a 'message' listener added to an unref'd worker refs its port again, and the thread would
-    // keep a process that has done its work (a benchmark, a script) from ending.
+    // After the listeners: a 'message' listener refs an unref'd worker's port again, keeping scripts alive.
     worker.unref();
     this.#lastWatch = performance.now();
     this.#watch = setInterval(() => this.#checkAlive(worker), WATCH_MS);

@@ -74,8 +74,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#onEnd();
   };
   readonly #reseal = (): void => {
-    // First, in the turn the transition executes: the sender thread sends nothing sealed before it from now on.
-    // A clip being stopped too: until the thread has its stop, it may still be sending.
+    // First, in the turn it executes: from now the thread sends nothing sealed before (nor of a clip stopping).
     if (this.#voice !== undefined && !this.#over) senderThread.transition(this.#voice);
     this.#sealAgain();
     this.#fill();

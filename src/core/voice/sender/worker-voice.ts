@@ -187,8 +187,7 @@ export class WorkerVoice {
           clip.awaitingCopy = false;
         } else clip.staleSlots += 1;
       } else if (clip.awaitingCopy && clip.staleSlots < STALE_GRACE_SLOTS) {
-        // Sealed with keys of before an executed transition (a joining member could not decrypt them): the slot
-        // passes empty, no silence, while the resealed copies come.
+        // Sealed before an executed transition (a joining member could not decrypt it): the slot passes empty.
         clip.staleSlots += 1;
       } else if (!clip.ended) {
         // Late: held by silence (after its first packet only), as the library does; the main thread's lead ran out.
