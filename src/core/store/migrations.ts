@@ -209,8 +209,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 8,
     name: 'running spend totals for budget holds',
-    // Running totals per guild month and member day (cache hits excluded), kept with every spend so a budget hold reads
-    // one row per limit; started here from the spends so far.
+    // Running totals per guild month and member day, kept with each spend so a hold reads one row a limit.
     up: (db, types, dialect) => [
       db.schema
         .createTable('spend_totals_guild_month')
@@ -267,8 +266,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 10,
     name: "the store's own secrets",
-    // A per-database key (areas/forget-carry-over.ts): a deleted member's or server's spends keep counting under a
-    // keyed pseudonym, never their ID.
+    // A per-database key (areas/forget-carry-over.ts): the forgotten's spends count under keyed pseudonyms.
     up: (db, _types, dialect) => [
       db.schema
         .createTable('store_secrets')

@@ -59,8 +59,7 @@ export class PgStore extends KyselyStore {
       max: options.maxConnections ?? 5,
       types,
       connectionTimeoutMillis: t.connectMs,
-      // Sent as the session's settings at connect: the server itself ends a statement, a lock wait or an open
-      // transaction left idle (a process stuck between statements) past these.
+      // Session settings at connect: the server ends a statement, lock wait or idle transaction past these.
       statement_timeout: t.statementMs,
       lock_timeout: t.lockMs,
       idle_in_transaction_session_timeout: t.idleInTransactionMs,

@@ -283,8 +283,7 @@ export class SpendArea extends Area {
 
   /** When the member last spent characters in the guild (cache hits not counted). */
   async lastSpendAt(guildId: string, userId: string, at = new Date()): Promise<Date | undefined> {
-    // Their own rows and those a deletion carried under the day's pseudonyms, of the last day only (the longest
-    // cooldown), read through the (guild_id, user_id, …) index.
+    // Their rows and those carried under the day's pseudonyms, of the last day, through the (guild_id, user_id, …) index.
     const carried = lastSpendIds(await pseudonymKey(this.d), guildId, userId, at);
     const row = await this.d.db
       .selectFrom('spends')
