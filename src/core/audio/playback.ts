@@ -91,8 +91,7 @@ function chain(source: Readable, stages: readonly Duplex[]): Readable {
     const cleanup = finished(stream, (error) => {
       cleanup();
       if (error) fail(error);
-      // Without our error listener, a stream that could still emit 'error' (a source with autoDestroy off)
-      // would crash the process; a destroyed one cannot.
+      // Without our error listener a stream that could still emit 'error' would crash the process.
       else if (!stream.destroyed) stream.destroy();
     });
   }

@@ -69,8 +69,7 @@ function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   while (offset < bytes.length) {
     const frame = parseMpegFrameHeader(bytes, offset);
     if (!frame) {
-      // Fewer than 4 bytes left that start like a header: a header cut in two. Otherwise trailing tags or junk,
-      // which the decoder measures.
+      // Under 4 bytes that start like a header: a cut header. Otherwise tags or junk, which the decoder measures.
       return bytes.length - offset < 4 && bytes[offset] === 0xff
         ? { format: 'mp3', verdict: 'truncated' }
         : { format: 'mp3', verdict: 'fits' };

@@ -80,8 +80,7 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
   // More than one frame missing against what the header promised, or a last frame cut in the middle.
   const truncated = walk.endsMidFrame || (vbr?.frames !== undefined && vbr.frames > decodedFrames + 1);
 
-  // The LAME delay/padding describe the stream the header was written for; trust them only when the data
-  // matches that stream (a cut file keeps the header of the whole one).
+  // Trust the LAME delay/padding only when the data matches the stream they describe (a cut file keeps them).
   let start = 0;
   let sampleCount = total;
   const delay = vbr?.encoderDelay;

@@ -1,12 +1,13 @@
-// A scene (/scene) as one file, so many voices sound like one recording; run in the audio worker (../jobs/audio-thread/:
-// ten minutes at 48 kHz is 115 MB of floats). Each line's parts are decoded to mono at one rate: the highest input's,
-// at most 48 kHz, raised to a rate MPEG carries for MP3, so no line loses bandwidth (../codecs/resample.ts resamples).
-// Loudness: a gated RMS (50 ms blocks, dropping those under -60 dBFS or 30 dB below the loudest: pauses, padding);
-// every line is moved to the median line (one shouting voice moves no other), by at most 12 dB so a whisper is not
-// pushed into its noise floor, then through gain.ts' limiter (no sample past -1 dBFS); the speaker's `volumeDb` after.
-// Joins: DC removed and 8 ms raised-cosine fades inside each line, so gaps are true silence and timings exact.
-// Timings are counted in output samples; the MP3's LAME Info frame (../codecs/mp3-encode.ts) gives delay and padding,
-// so players that honour it keep them to the sample (others start ~1,105 samples late, the same for every line).
+// A scene (/scene) as one file, so many voices sound like one recording; run in the audio worker
+// (../jobs/audio-thread/: ten minutes at 48 kHz is 115 MB of floats). Each line's parts are decoded to mono at one
+// rate: the highest input's, at most 48 kHz, raised to a rate MPEG carries for MP3, so no line loses bandwidth
+// (../codecs/resample.ts resamples). Loudness: a gated RMS (50 ms blocks, dropping those under -60 dBFS or 30 dB below
+// the loudest: pauses, padding); every line is moved to the median line (one shouting voice moves no other), by at most
+// 12 dB so a whisper is not pushed into its noise floor, then through gain.ts' limiter (no sample past -1 dBFS); the
+// speaker's `volumeDb` after. Joins: DC removed and 8 ms raised-cosine fades inside each line, so gaps are true silence
+// and timings exact. Timings are counted in output samples; the MP3's LAME Info frame (../codecs/mp3-encode.ts) gives
+// delay and padding, so players that honour it keep them to the sample (others start ~1,105 samples late, the same for
+// every line).
 import { applyGain } from './gain.ts';
 import { decodeAudio, encodeAudio, mono } from './effects.ts';
 import { ClipError } from '../errors.ts';

@@ -1,5 +1,6 @@
 // How the audio pools (../codecs/opus-pool/, ../jobs/transcode/) hand many small buffers across threads: one
-// transferred ArrayBuffer and their lengths, a batch gathered per event-loop turn, so crossing costs one message a batch.
+// transferred ArrayBuffer and their lengths, a batch gathered per event-loop turn, so crossing costs one message a
+// batch.
 
 export interface PackedChunks {
   lengths: number[];
