@@ -85,8 +85,7 @@ export async function handleInteraction(
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
   const command = commandFor(commands, interaction);
-  // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
-  // (src/features/speaking/user-install.ts), and its failures are worded for use outside servers.
+  // A user-installed command where SayBot is no member (src/features/speaking/user-install.ts checks it).
   const outside =
     command !== undefined && interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
       ? command.executeOutsideServer
