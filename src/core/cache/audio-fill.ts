@@ -247,8 +247,7 @@ export class AudioFill {
     if (!encoder || encoder.destroyed || this.#packets.ended) return;
     if (this.#packets.readers === 0) {
       this.#abandoned = true;
-      // A later listener (the same part asked again while its body arrives) gets a fresh encoder from the first packet,
-      // never a replay of this one's that would leave it waiting.
+      // A later listener gets a fresh encoder from the first packet, never a replay that would leave it waiting.
       this.#encoder = undefined;
       this.#packets = this.#newPackets();
       encoder.destroy();
