@@ -114,8 +114,7 @@ const EnvSchema = z.object({
   ALLOWED_GUILDS_LEAVE: z
     .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
     .default('0'),
-  // Requests that spend nothing (free and engine lines, cache hits, replays, previews) one member may make a minute;
-  // 0: no limit.
+  // Requests that spend nothing (free and engine lines, cache hits, replays) a member may make a minute; 0: none.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The free voice (src/core/free-voice/): `chosen`, members may pick its voices; `fallback`, it speaks what money
   // refused; `on` both; `off` neither. FREE_VOICES set turns the fallback on too, unless this is `off`.

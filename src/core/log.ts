@@ -68,8 +68,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
           method.apply(this, cleaned as Parameters<typeof method>);
         },
       },
-      // pino's own error serializer would keep every enumerable field (a REST error's URL and request body);
-      // loggable keeps what an operator needs, Error.cause included.
+      // pino's error serializer keeps every field (a REST error's URL and body); loggable keeps what an operator needs.
       serializers: { err: (err: unknown) => loggable(err, secrets) },
     },
     prettyOrNot(options),
