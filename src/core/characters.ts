@@ -1,7 +1,5 @@
-// Characters as the Voice API bills them: Unicode code points after NFC normalisation. Every count SayBot shows,
-// caps, holds or charges is this one (a quote, a budget, the month, a command's text cap, a scene's cap): text as
-// written may be fewer code points than the service bills (U+FB2C is one as written, three after NFC) or more. A text
-// too long for one request is split here too, into parts of at most that many characters (splitText).
+// Characters as the Voice API bills them: code points after NFC (U+FB2C is one as written, three after). Every count
+// SayBot shows, caps, holds or charges is this one; splitText cuts long text into parts of at most that many.
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {
@@ -10,11 +8,7 @@ export function countCharacters(text: string): number {
   return n;
 }
 
-/**
- * Whether `text` is over `max` characters (countCharacters' unit), without normalising more than the cap needs: a
- * script or a message may be far over. NFC makes at most four UTF-16 units into one code point (a base and its
- * mark outside the BMP, two units each, compose into one), so a text of more than 4 × (max + 1) units is over.
- */
+/** Whether `text` is over `max`: NFC joins at most four UTF-16 units, so past 4 × (max + 1) units it is. */
 export function moreCharactersThan(text: string, max: number): boolean {
   return text.length > 4 * (max + 1) || countCharacters(text) > max;
 }
@@ -25,23 +19,17 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** A word of letters alone (with their marks): one that may be cut between its characters to fit a part. */
 const LETTERS = /^[\p{L}\p{M}]+$/u;
 
-/**
- * What a part may hold besides its characters: at most `max` of `measure` (a free voice's estimated seconds, say),
- * which must add up over a text's pieces, so that a part is measured once as it grows, not again with each piece.
- */
+/** A second bound on a part: at most `max` of `measure` (a free voice's seconds), additive over pieces. */
 export interface PartLimit {
   readonly max: number;
   measure(piece: string): number;
 }
 
 /**
- * Splits text into parts of at most `maxChars` code points, each within `limit` too when given, at sentence
- * boundaries where possible, so that each part is one request and the parts play in order. A sentence too long for
- * a part is cut between words. A word too long is cut between code points where it passes `maxChars` (rare: URLs,
- * long numbers), and to keep within `limit` only when it is letters alone (an unspaced run of Hangul is one "word"):
- * cutting a number changes how it is read, so such a word is a part of its own, past `limit`, for the caller to
- * refuse. No character is lost or added other than the
- * whitespace trimmed at the cuts.
+ * Splits text into parts of at most `maxChars` (and `limit`), at sentences where possible, else between words. A word
+ * too long is cut between code points for `maxChars`, and for `limit` only when letters alone (unspaced Hangul): a cut
+ * number reads differently, so it is a part of its own past `limit`, for the caller to refuse. Only whitespace at cuts
+ * is lost.
  */
 export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
   if (maxChars < 1) throw new RangeError('maxChars must be at least 1');
@@ -68,8 +56,7 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
   // Whitespace always fits: a part is trimmed, so what follows it decides whether it ends there.
   const fitsWith = (piece: string) =>
     piece.trim() === '' || limits.every(({ max, measure }, i) => measured[i]! + measure(piece.trimEnd()) <= max);
-  // `fallback` cuts a piece that does not fit into smaller ones, each added with `next` as theirs; a piece with
-  // none left is a part as it is.
+  // `fallback` cuts a piece that does not fit into smaller ones (each added with `next`); with none it is a part.
   const add = (piece: string, fallback?: (piece: string) => string[], next?: (piece: string) => string[]) => {
     if (fitsWith(piece)) {
       append(piece);

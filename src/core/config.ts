@@ -14,25 +14,14 @@ import type { EnginesConfig } from './engines/engine-types.ts';
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
 export type ApiPlan = keyof typeof PLAN_CHARACTER_LIMITS;
 
-/**
- * The budgets that apply when the operator sets none, sized from the plan's month so that out of the box no one
- * server and no one member can run away with it: a server a third of the month (a flood, a raid or a runaway
- * auto-read leaves two thirds for the other servers and for the dashboard, which bills the same month), a member
- * 1/150 of it a day (Creator: 2,000 characters, about 2 to 5 minutes of speech; a member alone at most 60 % of
- * their server's month), and 3 s between a member's paid requests (a script or a held key, not a person typing).
- * Rounded down to hundreds of characters. 0 set explicitly still means no limit.
- */
+/** Budgets when unset, so no one runs away with the month: a server a third, a member 1/150 a day, 3 s apart. */
 export function defaultBudgets(plan: ApiPlan): OperatorBudgets {
   const month = PLAN_CHARACTER_LIMITS[plan];
   const hundreds = (value: number) => Math.floor(value / 100) * 100;
   return { guildMonthlyChars: hundreds(month / 3), memberDailyChars: hundreds(month / 150), memberCooldownSeconds: 3 };
 }
 
-/**
- * The most the whole bot spends in a month when the operator sets no BUDGET_BOT_MONTHLY_CHARS: nine tenths of the
- * plan, so a tenth stays for the owner's own use in the dashboard, which bills the same month, however many
- * servers and user installs share the rest. 0 set explicitly still means no bot-wide limit.
- */
+/** The bot's month when BUDGET_BOT_MONTHLY_CHARS is unset: nine tenths of the plan, a tenth kept for the dashboard. */
 export function defaultBotMonthlyChars(plan: ApiPlan): number {
   return Math.floor((PLAN_CHARACTER_LIMITS[plan] * 0.9) / 100) * 100;
 }
@@ -77,8 +66,7 @@ const EnvSchema = z.object({
     .default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
-  // The most audio a request's text may bring (src/core/api/body.ts): past it the body is cut, charged,
-  // undelivered.
+  // The most audio a request's text may bring (src/core/api/body.ts): past it the body is cut, charged, undelivered.
   VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
   VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),
   VOICE_IDLE_TIMEOUT_SECONDS: wholeNumber(10, 86_400).default(300),
@@ -89,8 +77,7 @@ const EnvSchema = z.object({
       'must be an SQLite file path (or :memory:), optionally prefixed with sqlite: or file:, or a postgres:// URL',
     )
     .default('sqlite:./data/saybot.sqlite'),
-  // How long SayBot waits on the store before a request is refused ("storage unavailable"), and PostgreSQL's own
-  // timeouts and TCP keepalive, so a hung server or a lock held elsewhere ends in a refusal, never a stall.
+  // The store's deadline and PostgreSQL's timeouts and keepalive: a hung server or a held lock ends in a refusal.
   STORE_DEADLINE_MS: wholeNumber(100, 600_000).default(5000),
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5000),
   DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(100, 3_600_000).default(15_000),
@@ -106,8 +93,7 @@ const EnvSchema = z.object({
     )
     .default('cdn.discordapp.com,media.discordapp.net'),
   CLONE_MAX_MB: wholeNumber(1, 100).default(20),
-  // Operator budgets; unset: defaultBudgets(plan); 0 means no limit. A server may lower them (/budget), never raise
-  // them.
+  // Operator budgets; unset: defaultBudgets(plan); 0: no limit. A server may lower them (/budget), never raise them.
   BUDGET_GUILD_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_DAILY_CHARS: wholeNumber(0, 100_000_000).optional(),
   BUDGET_MEMBER_COOLDOWN_SECONDS: wholeNumber(0, 86_400).optional(),
@@ -118,24 +104,20 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
     .optional(),
-  // Who owns SayBot besides the application's owner (or its team) as Discord reports it: they see the whole plan's
-  // figures and the dashboard's owner console. Unset: the application's owner alone.
+  // Owners besides the application's owner (or its team): they see the plan's figures and the owner console.
   OWNER_IDS: z
     .string()
     .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
     .optional(),
-  // The owner's confirmation that SayBot may leave the servers it is in at start-up that ALLOWED_GUILDS lacks; unset
-  // or 0: it leaves none of them (a mistyped list must not start the deletion clock of the owner's own servers).
+  // Confirms leaving the servers ALLOWED_GUILDS lacks at start-up; unset or 0 leaves none (a mistyped list must not
+  // start the deletion clock of the owner's own servers).
   ALLOWED_GUILDS_LEAVE: z
     .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
     .default('0'),
-  // Requests that spend nothing (free voices' and engines' lines, cache hits, other speeds and volumes, replays, scene
-  // previews, /usage charts) one member may make a minute; 0: no limit.
+  // Requests that spend nothing (free and engine lines, cache hits, replays) a member may make a minute; 0: none.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
-  // The free voice (eSpeak NG, src/core/free-voice/): `chosen`, members may choose its voices (`/say voice:free-en-f`),
-  // which cost no characters (default); `fallback`, a request refused for money is spoken in it instead; `on` both;
-  // `off` neither. FREE_VOICES set turns the fallback on too, unless this is `off`. Without the optional package
-  // eSpeak NG is unavailable whatever this says.
+  // The free voice (src/core/free-voice/): `chosen`, members may pick its voices; `fallback`, it speaks what money
+  // refused; `on` both; `off` neither. FREE_VOICES set turns the fallback on too, unless this is `off`.
   FREE_VOICE: z
     .enum(['on', 'chosen', 'fallback', 'off'], { error: 'must be one of on, chosen, fallback, off' })
     .default('chosen'),
@@ -162,9 +144,7 @@ const EnvSchema = z.object({
   SHARDS: z
     .union([z.literal('auto'), wholeNumber(1, 1000)], { error: 'must be auto or a whole number from 1 to 1000' })
     .optional(),
-  // The web dashboard (src/features/dashboard/): off unless DASHBOARD_URL is set. The public base URL members open
-  // (https, or http on localhost), the port it listens on, the address (127.0.0.1: behind the owner's https proxy),
-  // and the application's OAuth2 client secret (Developer Portal, OAuth2 page).
+  // The web dashboard (src/features/dashboard/), off unless DASHBOARD_URL is set; the secret is OAuth2's.
   DASHBOARD_URL: z
     .string()
     .superRefine((value, context) => {
@@ -177,23 +157,19 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-f.:]+$|^localhost$/i, 'must be an IP address to listen on (127.0.0.1, ::1 or 0.0.0.0)')
     .default('127.0.0.1'),
-  // The https proxy in front of the dashboard (its address as the dashboard sees it, e.g. 127.0.0.1): requests from it
-  // are counted by the address it puts last in X-Forwarded-For. Unset: by the socket's address.
+  // The https proxy's address: requests from it are counted by the last X-Forwarded-For address.
   DASHBOARD_TRUSTED_PROXY: z
     .string()
     .regex(/^[0-9a-f.:]+$/i, 'must be the IP address the https proxy connects from (such as 127.0.0.1)')
     .optional(),
-  // Login requests a minute from one address (its /login and /callback each count, so a sign-in is two). Unset: the
-  // dashboard's own bound (src/features/dashboard/limits.ts). A place where many sign in from one address raises it.
+  // Login requests a minute from one address (/login and /callback each count); unset: src/features/dashboard/limits.ts.
   DASHBOARD_LOGINS_PER_MINUTE: wholeNumber(1, 1_000_000).optional(),
   DISCORD_CLIENT_SECRET: z
     .string()
     .regex(/^[\w-]{16,}$/, 'must be the OAuth2 client secret from the Developer Portal (OAuth2 page)')
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  // The owner's own speech engines (src/core/engines/), read and checked by src/core/engines/engine-settings.ts: a
-  // VOICEVOX-compatible engine, an OpenAI-compatible speech server (its bearer token a secret), and which free voice
-  // speaks each language when the paid one may not. Unset: none, as before.
+  // The owner's speech engines, checked by src/core/engines/engine-settings.ts; unset: none.
   VOICEVOX_URL: z.string().optional(),
   SPEECH_SERVER_URL: z.string().optional(),
   SPEECH_SERVER_KEY: z.string().optional(),
@@ -206,15 +182,7 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Whether a dashboard URL is on this machine only (http allowed, no Secure cookie needed). */
-export function isLocalUrl(url: string): boolean {
-  return LOCAL_HOSTS.has(new URL(url).hostname);
-}
-
-/**
- * What is wrong with DASHBOARD_URL, or undefined: an http(s) origin with no path (the session cookie's __Host-
- * prefix wants Path=/), https unless it is this machine.
- */
+/** What is wrong with DASHBOARD_URL: it must be an origin (the __Host- cookie wants Path=/), https unless local. */
 function dashboardUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return "must be the dashboard's public URL, such as https://saybot.example.org";
   const url = new URL(value);
@@ -226,11 +194,10 @@ function dashboardUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** The PostgreSQL URL holds the password: log `describeDatabase`, never the URL. */
 /** Who may use the user-installed commands: nobody (off), the listed user IDs, or everyone. */
 export type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
 
-/** The dashboard's settings: its public origin, where it listens, and the OAuth2 client secret (a secret). */
+/** The dashboard's settings; `clientSecret` is a secret. */
 export interface DashboardConfig {
   url: string;
   port: number;
@@ -238,16 +205,12 @@ export interface DashboardConfig {
   /** The https proxy's address, whose X-Forwarded-For names the member's; absent: no proxy is trusted. */
   trustedProxy?: string | undefined;
   clientSecret: string;
-  /** DASHBOARD_LOGINS_PER_MINUTE; absent: the dashboard's own bound. */
   loginsPerMinute?: number | undefined;
 }
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
-/**
- * A database URL for a message: its scheme and host only. The URL carries the password (and a malformed one may
- * carry it anywhere), so nothing else of it is shown; a host that does not look like one is left out too.
- */
+/** A database URL for a message: scheme and host only, since the password may be anywhere in a malformed one. */
 export function describeDatabaseUrl(url: string): string {
   const match = /^([a-z][a-z0-9+.-]*:)\/*(?:[^@/]*@)?([^/?#\s]*)/i.exec(url);
   if (!match) return '(not a URL)';
@@ -295,11 +258,7 @@ function engineVariables(env: NodeJS.ProcessEnv): EngineVariables {
   };
 }
 
-/**
- * The secrets in the raw environment, for messages written before (or because) the configuration could not be
- * read: the Discord token, the API key, the database URL with its password, the speech server's token and any
- * password put in an engine's URL.
- */
+/** The secrets in the raw environment, for messages written when the configuration could not be read. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
   return [
@@ -338,30 +297,19 @@ export interface Config {
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
   storeTimeouts: StoreTimeouts;
-  /**
-   * The operator's budgets (characters, seconds); 0 = no limit; unset: defaultBudgets(plan). See
-   * src/core/quota/accounting.ts.
-   */
+  /** The operator's budgets (characters, seconds); 0 = no limit (src/core/quota/accounting.ts). */
   budgets: OperatorBudgets;
-  /**
-   * BUDGET_BOT_MONTHLY_CHARS: the most the whole bot spends in a month, every server and user install together; 0 = no
-   * limit.
-   */
+  /** BUDGET_BOT_MONTHLY_CHARS: the whole bot's month, every server and user install together; 0 = no limit. */
   botMonthlyChars: number;
   /** ALLOWED_GUILDS: the only servers SayBot serves; absent: any server. */
   allowedGuilds?: readonly string[] | undefined;
-  /**
-   * ALLOWED_GUILDS_LEAVE=1: SayBot leaves the servers it is in at start-up that the list lacks; false: it keeps them,
-   * serving none (src/app/allowed-guilds.ts).
-   */
+  /** ALLOWED_GUILDS_LEAVE=1: leave the servers at start-up the list lacks (src/app/allowed-guilds.ts). */
   allowedGuildsLeave: boolean;
   /** OWNER_IDS: owners besides the application's owner (or its team) as Discord reports it; empty: none. */
   ownerIds: readonly string[];
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
-  /**
-   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/money.ts).
-   */
+  /** Requests that spend nothing one member may make a minute; 0 = no limit (src/core/quota/money.ts). */
   freeRequestsPerMinute: number;
   /** How much audio a request's text may bring (src/core/api/body.ts). */
   voiceApiAudioLimits: AudioLimits;
@@ -385,10 +333,7 @@ export interface Config {
   dashboard?: DashboardConfig | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
   shard?: { id: number; count: number } | undefined;
-  /**
-   * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_*) and FREE_VOICES (src/core/engines/engine-settings.ts);
-   * with none set, no engine and an empty `freeVoices`: SayBot as without them.
-   */
+  /** The owner's speech engines and FREE_VOICES (src/core/engines/engine-settings.ts). */
   engines: EnginesConfig;
 }
 
@@ -417,10 +362,7 @@ function describeValue(name: string, value: unknown): string {
   return `got ${JSON.stringify(value)}`;
 }
 
-/**
- * Reads and validates the environment once. Each problem is one line naming the variable, what it must look
- * like and what was found; secret values are described by length only.
- */
+/** Reads and validates the environment once; each problem is one line, secrets described by length only. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty string in a .env file means "not set", which lets optional values fall back to defaults.
   const raw = Object.fromEntries(

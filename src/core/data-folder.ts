@@ -1,7 +1,5 @@
-// The folders SayBot writes (the SQLite database's, the audio cache), made if missing and checked writable before
-// use, so that a folder it may not write is one line naming the folder, the user SayBot runs as and the fix,
-// instead of SQLite's "unable to open database file". The common case is Docker: a host folder bind-mounted at
-// /app/data belongs to root, and the image runs as uid 1000.
+// The folders SayBot writes, made and checked writable first, so a bad one is a line naming the folder, the user and
+// the fix rather than SQLite's "unable to open database file" (Docker: a root-owned bind mount, the image at uid 1000).
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -47,11 +45,7 @@ function unwritable(folder: string, setting: string, code: string): DataFolderEr
   );
 }
 
-/**
- * Makes `folder` (and the folders above it) if missing and checks this process may create files in it (SQLite
- * writes its -wal and -shm beside the database); `file`, when given, must be writable too if it exists. Throws
- * a DataFolderError whose message is one line; `setting` is the variable that chose the folder.
- */
+/** Makes `folder` and checks files can be created there (and `file` written); a one-line DataFolderError. */
 export function ensureWritableFolder(folder: string, setting: string, file?: string): void {
   const absolute = path.resolve(folder);
   try {

@@ -1,7 +1,6 @@
 /**
- * What a value becomes in a log line: secrets and interaction tokens out, no request bodies, no bytes, Error.cause
- * kept, and everything bounded (depth, keys, items, string length), so that no value can make a line large or
- * slow to write. Used by src/core/log.ts for every field of every line.
+ * What a value becomes in a log line (src/core/log.ts): secrets and tokens out, no bodies or bytes, Error.cause kept,
+ * everything bounded so no value makes a line large or slow.
  */
 
 export const REDACTED = '[redacted]';
@@ -12,10 +11,7 @@ const MAX_KEYS = 40;
 const MAX_ITEMS = 40;
 export const MAX_STRING = 4_000;
 
-/**
- * An interaction's token in a webhook or callback URL (`/webhooks/{app}/{token}`, `/interactions/{id}/{token}`):
- * 15 minutes of posting and deleting as the bot for whoever reads the log.
- */
+/** An interaction token in a webhook or callback URL: 15 minutes of acting as the bot for whoever reads the log. */
 const TOKEN_IN_PATH = /(\/(?:webhooks|interactions)\/\d+\/)[^/?#\s"']+/g;
 
 /** Replaces every occurrence of a known secret (6 characters or more: shorter ones would mangle ordinary text). */

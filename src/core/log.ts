@@ -6,18 +6,12 @@ export type { Logger };
 
 export { redactSecrets } from './log-value.ts';
 
-/**
- * The most a line may take (UTF-8 bytes). Each value is bounded by log-value.ts already; this catches the sum of
- * many bounded values, with room for pino's own fields and a child logger's bindings.
- */
+/** The most a line may take (UTF-8 bytes): values are bounded by log-value.ts; this bounds their sum. */
 export const MAX_LOG_LINE_BYTES = 32 * 1024;
 const FIELDS_BUDGET = MAX_LOG_LINE_BYTES - 2 * 1024;
 const MAX_FIELD_WHEN_CUT = 1024;
 
-/**
- * A line's fields, cleaned (loggable) and, when they still add up to more than the line may take, cut field by
- * field: the small ones are kept in order, a large one is replaced by its size.
- */
+/** A line's fields cleaned and, if still too long, cut field by field: small ones kept, a large one by its size. */
 function boundedFields(
   object: Record<string, unknown>,
   secrets: readonly string[],
@@ -53,12 +47,7 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
-/**
- * One JSON line per event (pino). Secrets are removed twice over: by field name (headers, tokens) and by
- * value, so a key that ends up inside an error message or a URL is still never written. Interaction tokens in
- * URLs are masked, REST errors lose their request body, bytes are written as their length (log-value.ts), and a
- * line is at most MAX_LOG_LINE_BYTES.
- */
+/** One JSON line per event (pino); secrets by name and value, tokens masked, REST bodies and bytes dropped, bounded. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = (options.secrets ?? []).filter((s) => s.length > 0);
   return pino(
@@ -79,8 +68,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
           method.apply(this, cleaned as Parameters<typeof method>);
         },
       },
-      // pino's own error serializer would keep every enumerable field (a REST error's URL and request body);
-      // loggable keeps what an operator needs, Error.cause included.
+      // pino's error serializer keeps every field (a REST error's URL and body); loggable keeps what an operator needs.
       serializers: { err: (err: unknown) => loggable(err, secrets) },
     },
     prettyOrNot(options),

@@ -1,7 +1,4 @@
-/**
- * A speech request that cannot be spoken as asked, in the domain's terms (never in words): the settings
- * resolution and the pipeline throw it before anything is paid; front-ends word it (src/features/speaking/failure-words.ts, through src/core/interactions/failures.ts).
- */
+/** A request that cannot be spoken as asked, thrown before paying; worded by src/features/speaking/failure-words.ts. */
 export type SpeechInputProblem =
   /** Nothing is left to say once the text is trimmed. */
   | { code: 'empty-text' }
@@ -11,10 +8,7 @@ export type SpeechInputProblem =
   | { code: 'unknown-voice'; voice: string }
   /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
   | { code: 'not-cached' }
-  /**
-   * A cloned voice deleted after the request was accepted (or while its audio was fetched): nothing more is said with
-   * it.
-   */
+  /** A cloned voice deleted after the request was accepted: nothing more is said with it. */
   | { code: 'voice-deleted'; voice: string }
   /** A free voice, while the free voice is off (FREE_VOICE) or not installed. */
   | { code: 'free-voice-unavailable'; voice: string }
@@ -32,11 +26,9 @@ export class SpeechInputError extends Error {
 }
 
 /**
- * A file or voice message its member stopped (/stop) while it was made: no part of it is asked for after that, the
- * part it waits for is let go of (closed at the service when it still waits there uncharged and nobody else waits for
- * it; read to its end and paid once the service's answer has begun), and nothing is posted. `paid`: the characters the
- * service accepted for its parts so far; `unconfirmed`: those of a part sent and closed before its answer, which the
- * service may have counted (the books count them as spent).
+ * A file or voice message its member stopped while it was made: nothing more is asked for or posted; the part waited
+ * for is let go (closed uncharged, or read and paid once its answer began). `paid`: characters accepted so far;
+ * `unconfirmed`: those of a part closed before its answer, counted as spent.
  */
 export class RenderStoppedError extends Error {
   readonly paid: number;

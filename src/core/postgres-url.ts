@@ -1,6 +1,5 @@
-// Why a postgres:// DATABASE_URL cannot be read, in words that name the part and never show it. A password with
-// / ? or # (what `openssl rand -base64` makes) ends the URL's user part early, so the URL fails to parse (the
-// driver says only "Invalid URL") or, worse, parses into another host; both are caught here at start-up.
+// Why a postgres:// DATABASE_URL cannot be read, never showing it: a password with / ? or # ends the user part early,
+// failing with "Invalid URL" or, worse, parsing into another host.
 
 const HOW_TO_FIX =
   'percent-encode it (/ as %2F, # as %23, ? as %3F, @ as %40, : as %3A, % as %25, a space as %20; ' +

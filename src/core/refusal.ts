@@ -1,8 +1,4 @@
-/**
- * Why SayBot declines a request, in the domain's own terms (which budget, how much is left, until when), never in
- * words: the books (src/core/quota) and the speech pipeline know nothing of languages or of Discord. Front-ends turn a
- * Refusal into a message in the member's language (src/features/speaking/failure-words.ts, through src/core/interactions/failures.ts).
- */
+/** Why SayBot declines a request, in domain terms; worded by src/features/speaking/failure-words.ts. */
 export type RefusalReason =
   /** A member may spend once every `limit` seconds; `waitSeconds` remain. */
   | { code: 'budget-cooldown'; waitSeconds: number; limit: number }
@@ -10,10 +6,7 @@ export type RefusalReason =
   | { code: 'budget-guild-month'; limit: number; used: number; needed: number; resetAt: Date }
   /** The whole bot's month (BUDGET_BOT_MONTHLY_CHARS): its figures are the operator's, told to members without them. */
   | { code: 'budget-bot-month'; limit: number; used: number; needed: number; resetAt: Date }
-  /**
-   * The month is marked used up and another request is finding out whether it is back; or (`beforeSending`) it was
-   * marked after this request was accepted, and its part, about to be sent, would be refused the same way.
-   */
+  /** The month is marked used up and another request is probing it; or (`beforeSending`) marked since acceptance. */
   | { code: 'quota-used-up'; markedAt: Date; resetAt: Date; beforeSending?: true }
   /** The service has some characters left, fewer than this request needs. */
   | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }

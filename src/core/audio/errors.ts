@@ -3,10 +3,7 @@ import type { JobThreadFailure } from './workers/job-thread.ts';
 
 export type ClipErrorCode = 'unsupported-format' | 'corrupt' | 'empty';
 
-/**
- * The bytes cannot be used as audio: not a format handled here, damaged, or holding no audio.
- * Thrown by analyseClip and by the streaming decoders alike, so callers have one type to check.
- */
+/** The bytes cannot be used as audio (unknown format, damaged, empty): one type for analyseClip and the decoders. */
 export class ClipError extends Error {
   readonly code: ClipErrorCode;
 
@@ -17,10 +14,7 @@ export class ClipError extends Error {
   }
 }
 
-/**
- * A format that is recognised but cannot be decoded here (FLAC, M4A and Ogg Vorbis for playback; WAV encodings
- * other than PCM/float). `message` is a short label of the format ('FLAC', 'Ogg Vorbis'), fit to show a user.
- */
+/** A format recognised but not decoded here (FLAC, M4A, Ogg Vorbis, non-PCM WAV); `message` names it for the user. */
 export class UnsupportedAudioError extends ClipError {
   readonly format: AudioFormat | undefined;
 
@@ -31,10 +25,7 @@ export class UnsupportedAudioError extends ClipError {
   }
 }
 
-/**
- * A job of a worker thread (src/core/audio/workers/job-thread.ts) that could not run now: too many waiting, too slow,
- * or its thread failed. Each use has a subclass of its own, so that its words reach the member.
- */
+/** A worker job (src/core/audio/workers/job-thread.ts) that could not run now; each use subclasses it for its words. */
 export class JobUnavailableError extends Error {
   readonly reason: JobThreadFailure;
 

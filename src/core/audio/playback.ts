@@ -1,7 +1,5 @@
-// The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
-// source or stereo: codecs/opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output
-// plays. WAV and MP3 are decoded, resampled and encoded in worker threads (jobs/transcode/), or with decode 'main'
-// on this thread and encoded apart (the benchmark's baseline).
+// The streaming path to Discord: the audio body as it arrives -> 20 ms 48 kHz Opus packets (codecs/opus-settings.ts)
+// in an object-mode Readable, transcoded in worker threads (jobs/transcode/) or, decode 'main', on this thread.
 import { addAbortSignal, finished, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
 import { DecodeTo48kStream } from './codecs/decode-stream.ts';
@@ -19,17 +17,13 @@ export { UnsupportedAudioError } from './errors.ts';
 export interface OpusPacketStreamOptions {
   /** Aborting destroys the stream (and the source) with the signal's AbortError. */
   signal?: AbortSignal | undefined;
-  /**
-   * How it is encoded (default OPUS_ENCODER_SETTINGS): the app's, given once at start-up (src/app/start-saybot.ts
-   * VoicePlaneOptions).
-   */
+  /** How it is encoded (default OPUS_ENCODER_SETTINGS; the app's, src/app/start-saybot.ts). */
   encoding?: Readonly<OpusSettings> | undefined;
 }
 
 /**
- * WAV and MP3 are decoded, resampled and encoded here; Ogg/Opus is passed through. FLAC, M4A and Ogg with
- * another codec end the stream with an UnsupportedAudioError. Any failure (source error, bad data, abort) ends
- * the stream with that error and destroys the source; destroying the returned stream destroys the source too.
+ * WAV and MP3 are transcoded, Ogg/Opus passed through; FLAC, M4A and other Ogg end with UnsupportedAudioError. Any
+ * failure ends the stream with its error and destroys the source, as does destroying the returned stream.
  */
 export function createOpusPacketStream(
   source: Readable,
@@ -79,12 +73,7 @@ function failed(source: Readable, error: Error): Readable {
   return output;
 }
 
-/**
- * Connects source -> stages like stream.pipeline (any failure or early destroy tears every stream down, the output
- * ending with the error), but removes every listener it added once each stream is done: pipeline leaves its
- * listeners on the finished streams, which would keep the whole decoder chain reachable from an HTTP body that
- * someone still holds.
- */
+/** Connects source -> stages like stream.pipeline, removing its listeners after (pipeline's keep the chain alive). */
 function chain(source: Readable, stages: readonly Duplex[]): Readable {
   const streams: Array<Readable | Duplex> = [source, ...stages];
   const output = streams[streams.length - 1] ?? source;
@@ -102,8 +91,7 @@ function chain(source: Readable, stages: readonly Duplex[]): Readable {
     const cleanup = finished(stream, (error) => {
       cleanup();
       if (error) fail(error);
-      // Without our error listener, a stream that could still emit 'error' (a source with autoDestroy off)
-      // would crash the process; a destroyed one cannot.
+      // Without our error listener a stream that could still emit 'error' would crash the process.
       else if (!stream.destroyed) stream.destroy();
     });
   }

@@ -1,25 +1,13 @@
-// The catalogue of every user-facing string, in the three languages SayBot speaks (Discord locales en-US, ko, ja):
-// the replies and what Discord shows for each command. This module keeps the catalogue's parts, looks a message up
-// and fills it in (t()). English is the source. The parts are the core's (./en.ts, ./ko.ts, ./ja.ts, registered here,
-// so whatever imports t() has them) and each feature's own (src/features/<feature>/strings/). A key one feature
-// alone uses is that feature's; one the core renders, or several features use, is the core's. The core names no
-// feature: a feature's strings module adds its keys to Messages by declaration merging, for the type checker, and
-// registers its texts with addMessages when it loads, before any module of that feature can render one of them.
-//
-// Key names for what Discord shows for each command (src/core/interactions/command-builder.ts builds the definitions
-// from them):
-// command.<name>[.<subcommand>]: its name (the English one is what the code routes by), and .description.
-// option.<name>: an option's name, one wherever the option is used; .description, or .description.<variant>
-// where commands describe the same option differently. choice.<option>.<value>: a fixed choice's name.
-// menu.<name>: a message context menu's name (it has no description); the English one is what the code routes by.
+// The catalogue of every user-facing string in en-US (the source), ko and ja, and t() to look one up and fill it in.
+// The core's part is ./en.ts, ./ko.ts, ./ja.ts; each feature's is src/features/<feature>/strings/, merged into
+// Messages by declaration merging and registered with addMessages when it loads, so the core names no feature.
+// Command keys (src/core/interactions/command-builder.ts): command.<name>[.<subcommand>][.description],
+// option.<name>[.description[.<variant>]], choice.<option>.<value>, menu.<name>; English names are what code routes by.
 import { en as coreEnglish } from './en.ts';
 import { ja as coreJapanese } from './ja.ts';
 import { ko as coreKorean } from './ko.ts';
 
-/**
- * Every key of the catalogue. The core's part declares its keys here; a feature's strings module merges its own in:
- * `declare module '…/core/i18n/catalogue.ts' { interface Messages extends Record<keyof typeof en, string> {} }`.
- */
+/** Every key of the catalogue; a feature's strings module merges its own in (`interface Messages`). */
 // oxlint-disable-next-line typescript/no-empty-object-type -- members: the core keys and the features' merges
 export interface Messages extends Record<keyof typeof coreEnglish, string> {}
 
@@ -44,10 +32,7 @@ const LANGUAGES: readonly Language[] = ['en', ...TRANSLATED_LOCALES];
 const parts = new Map<string, MessagesPart<Readonly<Record<string, string>>>>();
 const texts: Record<Language, Map<string, string>> = { en: new Map(), ko: new Map(), ja: new Map() };
 
-/**
- * Registers a part of the catalogue under `name` ('core' or the feature's). Registering a part again does nothing
- * new; a key some other part already has is a mistake, and throws.
- */
+/** Registers a part of the catalogue under `name`; again is a no-op, a key another part has throws. */
 export function addMessages<English extends Readonly<Record<string, string>>>(
   name: string,
   part: MessagesPart<English>,
@@ -69,10 +54,7 @@ export function messagesParts(): ReadonlyMap<string, MessagesPart<Readonly<Recor
   return parts;
 }
 
-/**
- * The text of `key` in `language` (English when that language lacks it). A key no registered part has means its
- * feature's strings module was never loaded: that throws, naming the key, rather than show a member nothing.
- */
+/** `key` in `language` (else English); an unregistered key throws, naming it, rather than show nothing. */
 function messageText(language: Language, key: MessageKey): string {
   const text = texts[language].get(key) ?? texts.en.get(key);
   if (text === undefined)
@@ -89,19 +71,11 @@ const languages: Record<string, Language> = {
   ja: 'ja',
 };
 
-/**
- * What goes into a message's `{name}`: a figure, a word, or another message, rendered in the same language when the
- * outer one is (a cause's words inside "the audio stopped part-way (…)"). So what carries a message (an error, a
- * log line of it) holds keys and figures, never a sentence already written out for the member.
- */
+/** What fills a `{name}`: a figure, a word or another message, so errors carry keys, never written sentences. */
 export type MessageParam = string | number | LocalisedMessage;
 export type MessageParams = Record<string, MessageParam>;
 
-/**
- * A count's words, as ICU writes them: `{hits, plural, one {# hit} other {# hits}}`. The branch is the one
- * Intl.PluralRules picks for the count in the message's language (an exact `=N` first; `other` when none fits), so
- * "1 hit" and "2 hits" in English, and Korean and Japanese (one form for every count) need no branches at all.
- */
+/** A count's words, ICU style (`{n, plural, one {# hit} other {# hits}}`), the branch by Intl.PluralRules. */
 const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
 const BRANCH = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
 const pluralRules = new Map<string, Intl.PluralRules>();
@@ -138,10 +112,7 @@ export function t(locale: string | null | undefined, key: MessageKey, params: Me
   });
 }
 
-/**
- * `key` in each translated locale, for Discord's `*_localizations` fields. A text that is the same as the
- * English one is left out: Discord shows the English text there anyway (e.g. the choice "MP3").
- */
+/** `key` in each translated locale for Discord's `*_localizations`; one equal to English is left out. */
 export function localisations(key: MessageKey): Partial<Record<(typeof TRANSLATED_LOCALES)[number], string>> {
   const english = t('en-US', key);
   return Object.fromEntries(

@@ -1,9 +1,4 @@
-/**
- * The core's strings in English, the source of its part of the catalogue (src/core/i18n/catalogue.ts): the ones the
- * core renders itself or several features share. ./ko.ts and ./ja.ts must give every key (the type checks;
- * test/core/i18n/catalogue.test.ts checks the {placeholders} match). A feature's own strings are its part, in
- * src/features/<feature>/strings/.
- */
+/** The core's English strings (src/core/i18n/catalogue.ts); ./ko.ts and ./ja.ts give every key. */
 export const en = {
   // A setting's refusals (declared with it, src/core/settings/setting-declarations.ts), start-up, the servers served
   'error.input.speed': 'Speed must be a number from 0.5 to 2; got {value}.',

@@ -1,7 +1,6 @@
-// An interaction's clock: when SayBot received it, its first answer within Discord's 3 s, and whether its token's
-// 15 minutes are over. Both are counted from receipt on this process's monotonic clock: Discord counts them by its
-// own clock and the host's wall clock may be minutes off (a VM back from sleep, a container without time sync), so
-// neither is ever judged from the ID's timestamp against Date.now(); and what Discord answers about a token wins.
+// An interaction's clock: its first answer within Discord's 3 s and its token's 15 minutes, both counted from receipt
+// on this process's monotonic clock (the host's wall clock may be minutes off); what Discord answers about a token
+// wins.
 import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
@@ -25,20 +24,13 @@ export function receivedAtEpochMs(interaction: BaseInteraction): number {
   return Date.now() - sinceReceived(interaction);
 }
 
-/**
- * How long a command may work before its first response, from when SayBot received the interaction (noteReceived);
- * Discord forgets an interaction not acknowledged within 3 s of its creation, and the event reaches us some time
- * after that. Past this, it is deferred for it.
- */
+/** How long a command may work before its first response, from receipt: Discord's 3 s count from creation. */
 export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
 /** The first response of each interaction (a defer or a reply), once it has been started. */
 const firstResponse = new WeakMap<AnsweredInteraction, Promise<unknown>>();
 
-/**
- * Sends the interaction's first response unless one has already gone out or is on its way. Commands and the
- * deadline below both come through here, so an interaction is never acknowledged twice (Discord: 40060).
- */
+/** Sends the first response unless one has gone or is on its way: commands and the deadline both come here (40060). */
 export function claimFirstResponse(
   interaction: AnsweredInteraction,
   send: () => Promise<unknown>,
@@ -53,10 +45,7 @@ export function claimFirstResponse(
   return sent;
 }
 
-/**
- * Defers the reply (public, or private for `ephemeral`) unless the interaction is already acknowledged. A token
- * Discord already forgot is no failure of the command: its replies go without it (tokenless-reply.ts).
- */
+/** Defers the reply unless already acknowledged; a token Discord forgot is no failure (tokenless-reply.ts). */
 export async function acknowledge(interaction: AnsweredInteraction, ephemeral = false): Promise<void> {
   const sent = claimFirstResponse(interaction, () =>
     interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
@@ -72,12 +61,7 @@ export async function acknowledge(interaction: AnsweredInteraction, ephemeral = 
 /** Interactions whose first response was deferred as a voice message: their reply is that voice message. */
 const deferredAsVoiceMessage = new WeakSet<AnsweredInteraction>();
 
-/**
- * Defers a public response that Discord will show as a voice message (IS_VOICE_MESSAGE on the deferral,
- * discord-api-docs #7158): its one edit carries the audio, and Discord shows who used the command above it.
- * False when the interaction was already acknowledged otherwise, or its token is gone: the voice message then
- * cannot be the response.
- */
+/** Defers a public response shown as a voice message (IS_VOICE_MESSAGE, discord-api-docs #7158); false if too late. */
 export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction): Promise<boolean> {
   // discord.js types a deferral's flags as Ephemeral only; Discord takes IS_VOICE_MESSAGE there too.
   const flags = MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral;
@@ -106,11 +90,7 @@ export async function settled(interaction: AnsweredInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
 }
 
-/**
- * Acknowledges the interaction if its command has not done so within ACKNOWLEDGE_WITHIN_MS, whatever it is
- * waiting for (a slow store, a download): the user sees "thinking…" instead of "The application did not respond".
- * Returns the function that cancels the deadline once the command is done.
- */
+/** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
 export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
     const sent = claimFirstResponse(interaction, () =>
@@ -133,11 +113,7 @@ function untilDeadline(interaction: BaseInteraction): number {
   return Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
 }
 
-/**
- * Autocomplete cannot be deferred: if the command has not answered within ACKNOWLEDGE_WITHIN_MS (a slow store),
- * an empty list goes out, which beats Discord's "loading options failed", and the command's late answer is dropped.
- * Its respond() is wrapped so that exactly one answer is sent. Returns the function that cancels the deadline.
- */
+/** Autocomplete cannot be deferred: past ACKNOWLEDGE_WITHIN_MS an empty list goes, once; returns the cancel. */
 export function answerAutocompleteByDeadline(interaction: AutocompleteInteraction, log: Logger): () => void {
   let answered = false;
   const respond = interaction.respond.bind(interaction);
@@ -164,15 +140,9 @@ export function answerAutocompleteByDeadline(interaction: AutocompleteInteractio
   return () => clearTimeout(timer);
 }
 
-/**
- * Discord's answers that mean the token is gone: 50027 Invalid Webhook Token (past its 15 minutes), 10015 Unknown
- * Webhook (an interaction never acknowledged), 10062 Unknown interaction (a first response after its 3 s).
- */
+/** Discord's "token gone": 50027 (past 15 minutes), 10015 (never acknowledged), 10062 (first response after 3 s). */
 const TOKEN_GONE_CODES: ReadonlySet<number> = new Set([50027, 10015, 10062]);
-/**
- * A token works for 15 minutes from Discord's creation of the interaction, which is before SayBot receives it
- * (an answerable one arrives within its 3 s); the margin covers that and the request's own transit.
- */
+/** A token lives 15 minutes from Discord's creation, before receipt: the margin covers that and transit. */
 export const TOKEN_LIFETIME_MS = 15 * 60_000 - 30_000;
 
 const gone = new WeakSet<AnsweredInteraction>();

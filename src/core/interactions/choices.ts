@@ -15,11 +15,7 @@ function matches(typed: string, ...fields: string[]): boolean {
   return needle === '' || fields.some((f) => f.toLocaleLowerCase().includes(needle));
 }
 
-/**
- * Voices for the `voice` autocomplete, filtered by what was typed and, when chosen, by language: the server's
- * cloned voices first (already filtered by the store; their language is unknown, so a language keeps them), then
- * the preset voices.
- */
+/** Voices for the `voice` autocomplete: the server's clones first (kept whatever the language), then the presets. */
 export function voiceChoices(
   typed: string,
   locale: string,

@@ -55,10 +55,7 @@ function named<B extends SharedNameAndDescription>(builder: B, name: MessageKey,
     .setDescriptionLocalizations(localisations(description));
 }
 
-/**
- * A slash command from `command.<name>` and `command.<name>.description`: used in servers only, and shown only to
- * members with Manage Server by default when its requirements say so (src/core/interactions/preconditions.ts).
- */
+/** A slash command from the catalogue: servers only, Manage Server by default per its requirements. */
 export function slashCommand(name: CommandName, requires?: Requirements): SlashCommandBuilder {
   const builder = named(new SlashCommandBuilder(), `command.${name}`, `command.${name}.description`).setContexts(
     InteractionContextType.Guild,
@@ -66,11 +63,7 @@ export function slashCommand(name: CommandName, requires?: Requirements): SlashC
   return forAdminsByDefault(requires) ? builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild) : builder;
 }
 
-/**
- * A message context menu ("Speak") from `menu.<name>`: Discord shows the English text as its name (which is also
- * the name interactions carry) and the ko/ja ones to those clients. Servers only, and Manage Server by default
- * when its requirements say so, as slashCommand.
- */
+/** A message context menu ("Speak") from `menu.<name>`: routed by its English name, as slashCommand else. */
 export function messageMenu(
   name: MenuName,
   requires?: MenuRequirements,

@@ -13,10 +13,7 @@ import type {
   MessageMenuModule,
 } from './command.ts';
 
-/**
- * Loads every command module in `dir` (SayBot's commands/ folder), keyed by command name. A malformed module or a
- * name used twice stops start-up, naming the file.
- */
+/** Loads every command module in `dir` by name; a malformed module or a name used twice stops start-up. */
 export async function loadCommands(dir: string): Promise<Map<string, AnyCommandModule>> {
   const commands = new Map<string, AnyCommandModule>();
   const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
@@ -48,10 +45,7 @@ export function commandFor(
   return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
 }
 
-/**
- * The command an interaction answers for, for logs and replies: its own name, or for the submit of a command's
- * form the command that showed it (custom_ids of a command's components start with `<command name>:`).
- */
+/** The command an interaction answers for: its own, or for a form's submit the one that showed it. */
 export function commandNameOf(interaction: AnsweredInteraction): string {
   return 'commandName' in interaction ? interaction.commandName : ownerOfCustomId(interaction.customId);
 }

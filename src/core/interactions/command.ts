@@ -24,10 +24,7 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
 export interface Preconditions {
-  /**
-   * The member needs Manage Server; refused with `refusal` (default: the features' words for it). Checked on
-   * every use: a server admin may widen who sees a command (Integrations), never who may do this.
-   */
+  /** The member needs Manage Server, checked on every use (an admin may widen who sees a command, not who may do this). */
   manageGuild?: true | { refusal: MessageKey };
   /** The member must be in one of the server's voice channels. */
   inVoice?: true;
@@ -37,30 +34,22 @@ export interface Preconditions {
 export interface Requirements extends Preconditions {
   /** Per subcommand, in addition to the command's own (e.g. /preset save changes the server; /preset list does not). */
   subcommands?: Readonly<Record<string, Preconditions>>;
-  /**
-   * Discord shows the command only to members with Manage Server until a server admin widens it in Integrations,
-   * and nothing more is checked, so a widened server can use it (/clone). A command-level `manageGuild` implies it.
-   */
+  /** Shown only to Manage Server until an admin widens it in Integrations; nothing more is checked (/clone). */
   adminsByDefault?: true;
 }
 
 /** A message context menu's: it has no subcommands. */
 export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
-/**
- * Where the bot reads a text channel aloud into a voice channel (auto-read), which the core's target choice respects:
- * a member elsewhere may not pull the bot out of a channel it is reading into.
- */
+/** Where the bot reads a text channel aloud: a member elsewhere may not pull the bot out of that voice channel. */
 export interface ChannelReading {
   /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
   readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
 }
 
 /**
- * Every service a command may ask for; each command module declares the ones it uses (`uses`) and is given only
- * those (router.ts). Commands hold only what is particular to them. A feature that offers a service
- * to commands adds it here by declaration merging in its own folder (auto-read:
- * src/features/autoread/autoread-control.ts), so the core names no feature.
+ * Every service a command may ask for; each module declares its `uses` and is given only those (router.ts). A feature
+ * adds its own by declaration merging (src/features/autoread/autoread-control.ts), so the core names no feature.
  */
 export interface CommandContext {
   /** The one way from a request to audio (src/core/order/pipeline.ts): commands call it, then word its outcome. */
@@ -89,20 +78,14 @@ export interface CommandContext {
 /** A service a command may ask for: a field of CommandContext. */
 export type ServiceName = keyof CommandContext;
 
-/**
- * What a command is given: the services it declares in its `uses`, and nothing else (the router hands only those).
- * A handler typed with them cannot reach a service its module did not declare.
- */
+/** What a command is given: only the services in its `uses`. */
 export type Services<Uses extends ServiceName> = Pick<CommandContext, Uses>;
 
 /** The interactions routed to a command module: a slash command, or a message context menu ("Speak"). */
 export type BotCommandInteraction<Cached extends CacheType = CacheType> =
   ChatInputCommandInteraction<Cached> | MessageContextMenuCommandInteraction<Cached>;
 
-/**
- * What SayBot answers as a command's: the command itself, or the submit of a form the command showed (a modal, whose
- * custom_id starts with `<command name>:`). They answer alike (defer, reply, edit, follow up).
- */
+/** A command, or the submit of a form it showed (custom_id `<command name>:`): they answer alike. */
 export type AnsweredInteraction<Cached extends CacheType = CacheType> =
   BotCommandInteraction<Cached> | FormSubmitInteraction<Cached>;
 
@@ -111,10 +94,7 @@ export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalS
   channelId: string;
 };
 
-/**
- * A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`), and the
- * services it uses (`uses`), the only ones its handlers are given.
- */
+/** A slash command module in commands/: the discord.js guide's `data` + `execute` (+ `autocomplete`) and its `uses`. */
 export interface CommandModule<Uses extends ServiceName = ServiceName> {
   /** A slash command builder: it has no `type` (Discord's default, CHAT_INPUT), which tells it from a menu. */
   data: { readonly name: string; readonly type?: undefined; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
@@ -123,27 +103,18 @@ export interface CommandModule<Uses extends ServiceName = ServiceName> {
   /** The services its handlers use: the router gives them these and no other. */
   uses: readonly Uses[];
   execute(interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>): Promise<void>;
-  /**
-   * Where SayBot is not a server member (DMs, group DMs, servers without it), for a user-installable command
-   * (USER_INSTALL, src/features/speaking/user-install.ts); without it the command works only in a server.
-   */
+  /** For a user-installable command outside a server it is in (src/features/speaking/user-install.ts). */
   executeOutsideServer?(interaction: ChatInputCommandInteraction, context: Services<Uses>): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   /** Its result is shown to the channel (a public reply); otherwise only to the caller. */
   publicReply?: boolean;
-  /**
-   * A press on one of its own buttons (custom_id `<command name>:…`), e.g. one that shows its form: answered at once
-   * (a modal cannot follow a deferral).
-   */
+  /** A press on one of its buttons (custom_id `<command name>:…`), answered at once (a modal cannot follow a deferral). */
   button?(interaction: ButtonInteraction<'cached'>, context: Services<Uses>): Promise<void>;
   /** The submit of its form (a modal whose custom_id is `<command name>:…`), routed and answered as the command is. */
   modalSubmit?(interaction: FormSubmitInteraction<'cached'>, context: Services<Uses>): Promise<void>;
 }
 
-/**
- * A message context menu module in commands/ ("Speak"): found by its English name, as Discord sends it; it has a
- * name and no description or options, so only the command-level preconditions apply.
- */
+/** A message context menu module ("Speak"), found by its English name; only command-level preconditions apply. */
 export interface MessageMenuModule<Uses extends ServiceName = ServiceName> {
   data: {
     readonly name: string;

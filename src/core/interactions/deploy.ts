@@ -8,11 +8,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Fields Discord adds or defaults on its side: they say nothing about whether our definition changed. */
 const SERVER_FIELDS = new Set(['id', 'application_id', 'version', 'guild_id', 'dm_permission', 'handler']);
 
-/**
- * A command definition with Discord's defaults removed (null, false, empty lists, `type: 1`, a context menu's
- * empty description), so that what Discord returns and what the builders produce compare equal when nothing
- * meaningful differs. A menu keeps its `type` (3), so it never equals a slash command of the same name.
- */
+/** A definition with Discord's defaults removed, so Discord's and the builders' compare equal; a menu keeps `type`. */
 export function canonicalCommand(value: unknown, top = true): Json | undefined {
   if (value === null || value === undefined || value === false) return undefined;
   if (Array.isArray(value)) {
@@ -60,10 +56,7 @@ export interface DeployResult {
   scope: 'guild' | 'global';
 }
 
-/**
- * Registers the commands (slash commands and message menus), to one server when a guild ID is given, else globally; no
- * call when nothing changed.
- */
+/** Registers the commands to one server (guild ID given) or globally; no call when nothing changed. */
 export async function deployCommands(options: DeployOptions): Promise<DeployResult> {
   const rest = new REST(options.apiBaseUrl === undefined ? {} : { api: options.apiBaseUrl }).setToken(options.token);
   const route =

@@ -1,8 +1,5 @@
-// A Discord ID that SayBot reads from a payload field (an interaction's, a message's, a session's) is checked before
-// any request is built from it: discord.js takes an absent ID for "all" (`members.fetch({ user: undefined })` asks the
-// gateway for every member, which Discord answers without the Server Members intent by closing the gateway with 4013),
-// and a malformed one for a path. Every fetch of one member or one channel from a payload's ID goes through here
-// (SayBot fetches no message by ID).
+// A Discord ID read from a payload is checked before any request is built from it: discord.js takes an absent ID for
+// "all" (a member fetch of everyone closes the gateway with 4013) and a malformed one for a path.
 import type { Channel, Client, Guild, GuildMember } from 'discord.js';
 
 /** Discord's IDs: snowflakes, 17 to 20 digits. */

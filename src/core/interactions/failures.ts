@@ -27,11 +27,7 @@ export interface DescribedFailure {
 export interface FailureAudience {
   /** A manager (Manage Server) or the operator (plan-figures.ts): the words may carry plan-wide figures. */
   planFigures: boolean;
-  /**
-   * Used where SayBot is no server member (a user install: a DM, a group DM, a server without SayBot): the budgets
-   * are those of all use outside servers (src/features/speaking/user-install.ts), so the words never say "this
-   * server". Absent: in a server SayBot is in.
-   */
+  /** Where SayBot is no server member (a user install): the words never say "this server". */
   outsideServer?: boolean;
 }
 

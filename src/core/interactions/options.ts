@@ -1,7 +1,5 @@
-// A command's options: a declared setting's slash option, built and read as its declaration says (setting-types.ts),
-// so that the same option, range, choices and refusals go wherever the setting is offered; and the options several
-// commands share (/say, /emote, /preset save, /myvoice set): the speech settings' options, built and read from their
-// declarations (src/core/settings/setting-declarations.ts), the text, the preset and the output.
+// A command's options: a declared setting's slash option built and read as its declaration says (setting-types.ts,
+// src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share.
 import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import {
@@ -28,11 +26,7 @@ export interface SettingOptionSpec {
   description?: DescriptionVariant;
 }
 
-/**
- * The command builders type an option's name and description variant together, for one option at a time; here the
- * option is any setting's, so both are passed as one option's (the declarations' tests hold every option built here
- * to the one the builders make of its own name).
- */
+/** An option's name and description variant, passed as one (the builders type them together per option). */
 type AnyOption = 'voice';
 type AnySpec = { required?: boolean; description?: 'voices' };
 
@@ -87,10 +81,7 @@ export function readText(options: Options, name: string): string | undefined {
 /** A value the option gives: undefined when not given, null when it clears the setting. */
 export type GivenValue = string | number | boolean | null | undefined;
 
-/**
- * One setting's value as its option gives it: undefined when not given, null when it clears the setting (`none`,
- * @everyone as the role); a value the setting does not take is refused (UserError), before anything is paid.
- */
+/** One setting's value from its option: undefined when absent, null when cleared; a bad one refused before paying. */
 export function readSettingOption(options: Options, declared: SettingDeclaration, guildId: string | null): GivenValue {
   const name = declared.option;
   switch (declared.kind) {
@@ -136,10 +127,7 @@ export function readSettingOption(options: Options, declared: SettingDeclaration
   }
 }
 
-/**
- * The settings among `list` an interaction's options give (only those given), as their declarations read them; the
- * first refused, in the list's order, refuses them all.
- */
+/** The settings among `list` an interaction gives, as their declarations read them; the first refused refuses all. */
 export function readSettingOptions<Name extends string>(
   options: Options,
   list: ReadonlyArray<readonly [Name, SettingDeclaration]>,
@@ -153,11 +141,7 @@ export function readSettingOptions<Name extends string>(
   return given;
 }
 
-/**
- * The most characters /say and /emote speak, counted as the service bills them (countCharacters): Discord's
- * max_length counts the text as written, which NFC may make up to three times longer. Long text is split into
- * requests.
- */
+/** The most characters /say and /emote speak, counted as billed: NFC may make text up to three times longer. */
 export const TEXT_MAX_CHARACTERS = 4000;
 
 /** The text to speak (/say, /emote). Discord caps a string option at 6000. */
@@ -182,11 +166,7 @@ export const voiceOption = (spec: SettingOptionSpec = {}) => stringSettingOption
 /** A language, as the speech setting takes it (also /voices list's filter). */
 export const languageOption = () => stringSettingOption(SPEECH_SETTINGS.language);
 
-/**
- * Adds the options of these speech settings, in this order, to a command or subcommand, each built as its
- * declaration says; `specs` makes one required or picks its description's variant (exaggeration has no description
- * of its own: /emote's and /preset's).
- */
+/** Adds these speech settings' options in order; `specs` makes one required or picks its description's variant. */
 export function withSpeechOptions<B extends SharedSlashCommandOptions<B>>(
   builder: B,
   names: readonly SpeechSettingName[],
@@ -196,9 +176,8 @@ export function withSpeechOptions<B extends SharedSlashCommandOptions<B>>(
 }
 
 /**
- * Every speech setting a command was given (only those it was given), as its declaration reads it: text trimmed,
- * a language of the wrong shape refused, speed and volume refused out of range and rounded to the steps a listener
- * hears (src/core/audio/effects/audible-steps.ts). The first refused setting, in declaration order, refuses them all.
+ * Every speech setting a command was given, as its declaration reads it (speed and volume rounded to audible steps,
+ * src/core/audio/effects/audible-steps.ts); the first refused, in declaration order, refuses them all.
  */
 export function readSpeechSettings(options: Options): SpeechSettings {
   return readSettingOptions(options, SPEECH_SETTING_LIST, null) as SpeechSettings;

@@ -1,10 +1,7 @@
 // Who may read the whole plan's figures (what is left of the month, the bot-wide budget): the owner's business.
 import { PermissionFlagsBits, type Interaction } from 'discord.js';
 
-/**
- * The operator anywhere, and a manager (Manage Server) in a server SayBot is in; outside servers (a user install)
- * Manage Server of a server SayBot is not in counts for nothing.
- */
+/** The operator anywhere, a manager in a server SayBot is in; outside servers Manage Server counts for nothing. */
 export function seesPlanFigures(
   interaction: Interaction,
   isOperator: ((userId: string) => boolean) | undefined,

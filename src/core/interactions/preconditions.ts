@@ -16,10 +16,7 @@ export interface Facts {
   inVoice: boolean;
 }
 
-/**
- * What a member lacks for a command or for SayBot to speak for them, in domain terms (as src/core/refusal.ts is for
- * the books): the speaking feature words it (src/features/speaking/failure-words.ts).
- */
+/** What a member lacks to use a command or be spoken for (worded by src/features/speaking/failure-words.ts). */
 export type Unmet =
   | { code: 'guild-only' }
   /** `refusal`: the command's own words for it (Requirements.manageGuild), else the features' default. */
@@ -56,10 +53,7 @@ export function unmetPrecondition(requires: Requirements | undefined, facts: Fac
   return undefined;
 }
 
-/**
- * The one place preconditions are enforced: a command (or message menu, which has no subcommands) runs only when
- * its declared ones hold.
- */
+/** The one place preconditions are enforced: a command runs only when its declared ones hold. */
 export function enforcePreconditions(
   interaction: BotCommandInteraction,
   requires: Requirements | undefined,
@@ -82,10 +76,7 @@ export function forAdminsByDefault(requires: Requirements | undefined): boolean 
   return requires?.manageGuild !== undefined || requires?.adminsByDefault === true;
 }
 
-/**
- * For a rule that depends on what the command finds, so it cannot be declared: the member who owns the thing
- * may act on it, and so may anyone with Manage Server (e.g. deleting a cloned voice).
- */
+/** A rule a command finds rather than declares: the thing's owner, or Manage Server (deleting a cloned voice). */
 export function requireOwnerOrManager(
   interaction: ChatInputCommandInteraction<'cached'>,
   ownerId: string,
@@ -95,10 +86,7 @@ export function requireOwnerOrManager(
     throw new UserError(refusal);
 }
 
-/**
- * For a rule that holds only in a state the command finds (e.g. while the server is read aloud: /leave, /join
- * elsewhere): the member needs Manage Server, else the refusal with its details.
- */
+/** A rule holding only in a state the command finds (while read aloud: /leave): Manage Server, else `refusal`. */
 export function requireManager(
   interaction: Pick<BotCommandInteraction<'cached'>, 'memberPermissions'>,
   refusal: MessageKey,

@@ -10,17 +10,10 @@ import { replyWithoutToken } from './tokenless-reply.ts';
 
 export { NO_MENTIONS, echo } from './safe-text.ts';
 
-/**
- * Public replies that name what a channel heard: never deleted by a failure that comes after (showFailure); with the
- * words they become then, if they said it was under way ("Speaking in …").
- */
+/** Public replies naming what a channel heard: a later failure never deletes them (showFailure). */
 const attributing = new WeakMap<AnsweredInteraction, { key: MessageKey; params: MessageParams } | undefined>();
 
-/**
- * Marks the interaction's public reply as the one that says whose words a channel heard: from now on a failure
- * follows it privately and leaves it in place (what SayBot says for a member stays attributable to them), changed to
- * `heard` when given, so that it no longer says they are still being spoken.
- */
+/** Marks the public reply as attributing what was heard: a later failure leaves it, changed to `heard` if given. */
 export function keepsAttribution(
   interaction: AnsweredInteraction,
   heard?: { key: MessageKey; params: MessageParams },
@@ -50,11 +43,7 @@ export async function showResult(
   await showContent(interaction, t(interaction.locale, key, params), files, components);
 }
 
-/**
- * As showResult, for text already composed in the caller's language (listings). Private unless the interaction's
- * first response was public: once the token is gone (a reply that waited behind a long queue, or Discord said so),
- * a private reply goes to the member by DM and a public one to the channel (tokenless-reply.ts), never the reverse.
- */
+/** As showResult for composed text; without the token a private reply goes by DM, a public one to the channel. */
 export async function showContent(
   interaction: AnsweredInteraction,
   content: string,
@@ -65,10 +54,7 @@ export async function showContent(
   await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
 }
 
-/**
- * A progress line ("Queued…", "Speaking…"): shown in the interaction while its token works, else left out (the
- * outcome that follows is what reaches the member elsewhere; a DM or a channel post of each step would be noise).
- */
+/** A progress line, shown only while the token works (a DM or post for each step would be noise). */
 export async function showProgress(
   interaction: AnsweredInteraction,
   key: MessageKey,
@@ -105,11 +91,7 @@ function isPrivate(interaction: AnsweredInteraction): boolean {
   return interaction.ephemeral !== false;
 }
 
-/**
- * Tells the caller what went wrong, ephemerally and in their language, and writes one log line for the
- * operator. A public reply cannot turn ephemeral, so the message follows privately; the public reply is deleted
- * unless it names what a channel already heard (keepsAttribution).
- */
+/** Tells the caller what failed, privately, with one log line; a public reply is deleted unless it attributes. */
 export async function showFailure(
   interaction: AnsweredInteraction,
   error: unknown,

@@ -23,11 +23,7 @@ export interface RouterFeatures {
   otherButton(interaction: ButtonInteraction, context: CommandContext): Promise<unknown>;
 }
 
-/**
- * Routes one interaction to its command: a slash command, its autocomplete, a message context menu, a button of a
- * command (custom_id `<command>:…`) or of a reply, or the submit of a command's form. Whatever a command throws ends
- * here in a message to the user and a log line; nothing propagates to the client's event emitter.
- */
+/** Routes one interaction to its command; whatever it throws ends in a message and a log line here. */
 export async function handleInteraction(
   interaction: Interaction,
   commands: ReadonlyMap<string, AnyCommandModule>,
@@ -89,8 +85,7 @@ export async function handleInteraction(
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
 
   const command = commandFor(commands, interaction);
-  // A user-installed command where SayBot is no member: it checks USER_INSTALL itself
-  // (src/features/speaking/user-install.ts), and its failures are worded for use outside servers.
+  // A user-installed command where SayBot is no member (src/features/speaking/user-install.ts checks it).
   const outside =
     command !== undefined && interaction.isChatInputCommand() && !interaction.inCachedGuild() && !isMessageMenu(command)
       ? command.executeOutsideServer
@@ -164,10 +159,7 @@ function slashCommandOf(commands: ReadonlyMap<string, AnyCommandModule>, name: s
   return found === undefined || isMessageMenu(found) ? undefined : found;
 }
 
-/**
- * A press on a command's own button (custom_id `<command>:…`, e.g. "Clone a voice"); false when no command owns it.
- * Its answer is immediate (a form), so a failure can only be Discord's: logged.
- */
+/** A press on a command's own button (`<command>:…`); false when none owns it. A failure is Discord's: logged. */
 async function handleCommandButton(
   interaction: ButtonInteraction,
   commands: ReadonlyMap<string, AnyCommandModule>,

@@ -48,10 +48,7 @@ export interface DescribeStyle {
   omitUnset: boolean;
 }
 
-/**
- * Settings as one line in the member's language, in the list's order: each in its clause, settings sharing a clause
- * shown together in it (where the first of them is), a setting without a clause as its value alone.
- */
+/** Settings as one line in the member's language: each in its clause, those sharing one together. */
 export function describeSettings<Name extends string>(
   locale: string,
   list: ReadonlyArray<readonly [Name, SettingDeclaration]>,

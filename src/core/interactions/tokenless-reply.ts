@@ -1,6 +1,5 @@
-// The one place a reply goes when its interaction's token is gone (acknowledge.ts): a private reply to the member
-// by DM, never to the channel; a public one to the channel, naming the requester. With the member's DMs closed, a
-// private reply is dropped with one log line (no message body in it).
+// Where a reply goes when its interaction's token is gone (acknowledge.ts): a private one by DM (dropped with a log
+// line if DMs are closed), a public one to the channel, naming the requester.
 import { fetchOneChannel } from './discord-ids.ts';
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
@@ -87,10 +86,7 @@ function directContent(interaction: AnsweredInteraction, content: string): strin
   return [...whole].length <= MAX_CONTENT ? whole : content;
 }
 
-/**
- * A public reply as a channel message. It names the requester so they find it, without pinging them or anyone
- * else.
- */
+/** A public reply as a channel message naming the requester, pinging no one. */
 async function postInChannel(
   interaction: AnsweredInteraction,
   content: string,

@@ -10,10 +10,7 @@ export interface MetricsSources {
   cacheSizeBytes?: () => number;
 }
 
-/**
- * The operator's metrics as one injected object: modules call these hooks, none touches prom-client or a global
- * registry. Each instance owns its registry, so two bots (tests) in one process never mix their counts.
- */
+/** The operator's metrics as one injected object with its own registry, so two bots in one process never mix. */
 export class Metrics {
   readonly registry = new Registry();
   readonly #commands: Counter<'command' | 'result'>;

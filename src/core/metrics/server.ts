@@ -13,10 +13,7 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/**
- * Serves GET /metrics (Prometheus text format) and GET /healthz (JSON) on `port` (METRICS_PORT; 0 picks one).
- * Bound to `host`, by default 127.0.0.1: metrics are for the operator's scraper, not the internet.
- */
+/** Serves /metrics and /healthz on `port` (METRICS_PORT), on 127.0.0.1 by default: for the operator's scraper. */
 export async function startMetricsServer(options: {
   metrics: Metrics;
   health: () => Promise<Health>;

@@ -1,23 +1,11 @@
-// The speech settings a command, a preset and a member's defaults may fix, each declared once with the core's settings
-// kit (src/core/settings/): its value's type, range or choices, default, store column, slash option, the way /preset
-// and /myvoice show it, and who applies it: the service (its name in each endpoint's request body, and its place in the
-// cache key) or SayBot (an effect on the audio). Everything else is derived from here: the request sent and its cache
-// key (src/core/settings/speech-request.ts, src/core/sourcing/part-source.ts), the store's row mapping both ways
-// (src/core/store/dialect.ts, used by
-// src/core/store/areas/presets.ts and src/core/store/areas/member-defaults.ts), the options /say, /emote, /preset save
-// and /myvoice set offer, their reading and refusals (src/core/interactions/options.ts), the settings /preset and
-// /myvoice show (src/features/speaking/speech-settings.ts), the layers' resolution and built-in defaults
-// (src/core/order/order-settings.ts) and what `/myvoice clear what:voice` forgets
-// (commands/myvoice.ts).
-//
-// A new setting touches: its field in SpeechSettings and its declaration below; its behaviour (the request sent to
-// the service, src/core/order/order-settings.ts and src/core/order/pipeline.ts, or the audio, src/core/audio/); its
-// strings (`option.<name>` and its description, the clause it is shown in: src/core/i18n/); a migration step adding
-// its column to presets and member_defaults (src/core/store/migrations.ts, src/core/store/pg-migrations.ts) and the
-// column's type in src/core/store/schema.ts (tsc holds it to SpeechSettingColumns through rows.ts); its test
-// (test/core/settings/setting-declarations.test.ts). /preset save and /myvoice set offer every setting by themselves;
-// /say
-// and /emote name the settings they offer, in their released order, so one they should offer is named there too.
+// The speech settings a command, a preset and a member's defaults may fix, each declared once: type, range or choices,
+// default, store column, slash option, how it is shown, and who applies it (the service, by its request field and
+// cache-key place, or SayBot, as an audio effect). The request, cache key, row mapping, options and shown text are all
+// derived from here (test/structure/declared-once.test.ts).
+// A new setting needs: its field in SpeechSettings and its declaration below; its behaviour (src/core/order/ or
+// src/core/audio/); its strings (src/core/i18n/); a migration step for presets and member_defaults
+// (src/core/store/migrations.ts) and its column type in src/core/store/schema.ts; its test
+// (test/core/settings/setting-declarations.test.ts). /say and /emote name the settings they offer, in released order.
 import { quantisePitch, quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
 import { MAX_PITCH_SEMITONES } from '../audio/effects/pitch-shift.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
@@ -30,10 +18,8 @@ import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 export type FileFormat = 'wav' | 'mp3';
 
 /**
- * How a text is spoken: the settings a command, a preset or a member default may fix; each one left out falls
- * through to the next layer (src/core/order/order-settings.ts). Speed and volume among them: SayBot applies those two
- * to the
- * audio itself (never sent to the service, so never paid for), yet every layer resolves them in the same order.
+ * How a text is spoken; each setting left out falls through to the next layer (src/core/order/order-settings.ts).
+ * Speed and volume are applied by SayBot, never sent (never paid for), yet resolve in the same order.
  */
 export interface SpeechSettings {
   voice?: string;
@@ -51,19 +37,13 @@ export interface SpeechSettings {
 
 export type SpeechSettingName = keyof SpeechSettings;
 
-/**
- * Options the catalogue describes (`option.<name>.description`, or a command's `option.<name>.description.<variant>`).
- */
+/** Options the catalogue describes (`option.<name>.description`, or `.description.<variant>` per command). */
 type OptionName = { [K in MessageKey]: K extends `option.${infer O}.description${string}` ? O : never }[MessageKey];
 
 /** The Voice API's endpoints a speech request goes to. */
 export type SpeechEndpoint = 'tts' | 'emotion';
 
-/**
- * Sent to the service: the field naming it in each endpoint's request body that takes it (an endpoint without one
- * never gets it), and its place among the settings in the cache key (`keyed`, as released: requests equal in every
- * setting sent sound the same).
- */
+/** Sent to the service: its field in each endpoint's body that takes it, and its place in the cache key (`keyed`). */
 interface SentToService {
   readonly appliedBy: 'service';
   readonly wire: { readonly [E in SpeechEndpoint]?: string };
@@ -84,14 +64,10 @@ type SpeechDeclarations = {
 
 export type SpeechSettingDeclaration = SpeechDeclarations[SpeechSettingName];
 
-/**
- * Every speech setting, in the order /preset save offers them and /preset and /myvoice show them (the type makes
- * each setting declared exactly once).
- */
+/** Every speech setting, in the order /preset save offers and /preset and /myvoice show them. */
 export const SPEECH_SETTINGS = {
   voice: {
-    // No default here: the built-in voice depends on the server's language or the command
-    // (src/core/order/order-settings.ts).
+    // No default: the built-in voice depends on the server's language or the command (src/core/order/order-settings.ts).
     kind: 'text',
     maxLength: 100,
     autocomplete: true,
@@ -127,8 +103,7 @@ export const SPEECH_SETTINGS = {
     shown: { as: 'code', clause: { key: 'settings.tone', param: 'tone' }, echoed: 60 },
   },
   exaggeration: {
-    // No refusal when given: /emote refuses a value out of range once the layers are resolved (a preset's too),
-    // and /emote's own default (0.5) is the command's, not every request's.
+    // No refusal here: /emote refuses out-of-range values once the layers are resolved; its default (0.5) is its own.
     kind: 'number',
     range: { min: 0, max: 1 },
     column: 'exaggeration',

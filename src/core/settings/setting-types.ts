@@ -1,18 +1,11 @@
-// The settings kit's declarations (type-only): how one setting is declared, whatever it belongs to (a speech setting
-// of /say, presets and /myvoice; an auto-read setting of a server). A declaration gives the value's type, its range or
-// choices, its default, its store column, its slash option and how it is shown; the kit derives the rest
-// (src/core/interactions/options.ts: the option and its reading; src/core/interactions/setting-text.ts: the
-// shown text; ColumnsOf: the columns' types).
+// How one setting is declared (a speech setting, an auto-read setting): type, range or choices, default, column,
+// slash option and display; the kit derives the rest (src/core/interactions/options.ts, setting-text.ts, ColumnsOf).
 import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** A type alias, not an interface: a refusal passes it on as its message's parameters. */
 export type Range = { readonly min: number; readonly max: number };
 
-/**
- * How a value is shown: as it is, as `code`, a language's name with its code, upper case, a number, a signed number,
- * on/off, a
- * count with 0 as "off", a role's mention, or a choice's own words. Unset shows as "none" where it is shown at all.
- */
+/** How a value is shown (as is, code, language, upper case, number, signed, on/off, count, role, choice words). */
 export type ShownAs =
   'text' | 'code' | 'language' | 'upper' | 'number' | 'signed' | 'onOff' | 'countOrOff' | 'role' | 'choice';
 
@@ -46,11 +39,7 @@ export interface FlagSetting<Option extends string = string> extends Common<Opti
   readonly words?: { readonly on: MessageKey; readonly off: MessageKey };
 }
 
-/**
- * A number within a range (an integer option for 'integer'). With a refusal, a value outside the range (a crafted
- * one: Discord enforces it) is refused; without, it is checked where it is used. `step` rounds a value to the steps
- * a listener hears: what is stored, keyed, rendered and shown.
- */
+/** A number in a range: refused out of it with a refusal, else checked where used; `step` rounds to audible steps. */
 export interface NumberSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'number' | 'integer';
   readonly range: Range;
@@ -59,10 +48,7 @@ export interface NumberSetting<Option extends string = string> extends Common<Op
   readonly step?: (value: number) => number;
 }
 
-/**
- * Free text, trimmed (blank: not given), of at most maxLength characters. A value not of `shape` is refused (with
- * `param`, the value is echoed as that parameter); `none` (any case) clears it.
- */
+/** Free text, trimmed, at most maxLength; not of `shape` is refused (echoed as `param`); `none` clears it. */
 export interface TextSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'text';
   readonly maxLength: number;
@@ -73,10 +59,7 @@ export interface TextSetting<Option extends string = string> extends Common<Opti
   readonly tidy?: (typed: string) => string;
 }
 
-/**
- * One of a few values, offered as choices (`choice.<option>.<value>`). Another value (a crafted one) is refused
- * with `refusal`, or without one is no choice. `words` shows each value in words of its own.
- */
+/** One of a few values offered as choices; a crafted other value is refused with `refusal`, or is no choice. */
 export interface ChoiceSetting<V extends string, Option extends string = string> extends Common<Option> {
   readonly kind: 'choice';
   readonly values: readonly V[];
@@ -99,10 +82,7 @@ export type SettingDeclaration<Option extends string = string> =
   | ChoiceSetting<string, Option>
   | RoleSetting<Option>;
 
-/**
- * The declaration a setting of value type V takes: a flag, a number, a choice of its values, else text (`role`
- * where a declaration says so).
- */
+/** The declaration a setting of value type V takes: a flag, a number, a choice, else text (or `role`). */
 export type DeclarationOf<V, Option extends string = string> = [V] extends [boolean]
   ? FlagSetting<Option>
   : [V] extends [number]

@@ -6,10 +6,7 @@ import type { RequiredSettingName, SentSettingName, SpeechEndpoint, SpeechSettin
 /** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
 export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSettings[K] | undefined };
 
-/**
- * What an endpoint's every request carries, as declared (`requiredBy`): required here, so that no request is keyed,
- * and cached, without it.
- */
+/** What every request to an endpoint carries (`requiredBy`), required so no request is keyed without it. */
 type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?: NonNullable<SpeechSettings[K]> };
 
 /** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/order/order-settings.ts). */
@@ -31,10 +28,7 @@ export type SpeechRequest =
 /** A request the service answers (not audio already in hand). */
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
-/**
- * The free voice that spoke for the service, and why: the service failing, its month found used up (its 429), or the
- * owner's engine that was to speak failing (eSpeak NG then speaks).
- */
+/** The free voice that spoke for the service, and why: the service failing, its month used up, or an engine failing. */
 export interface ServiceFallback {
   voice: string;
   cause: 'service-failed' | 'month-used-up' | 'engine-failed';

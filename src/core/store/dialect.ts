@@ -17,10 +17,7 @@ export function byCodePoint(kind: 'sqlite' | 'postgres', column: string): RawBui
   return kind === 'postgres' ? sql<string>`${sql.ref(column)} COLLATE "C"` : sql.ref<string>(column);
 }
 
-/**
- * What differs between SQLite and PostgreSQL beyond the SQL Kysely writes for each, in one place. Every query is
- * written once against `db`; only these few pieces are chosen by backend.
- */
+/** What differs between SQLite and PostgreSQL beyond Kysely's SQL: every query is written once against `db`. */
 export class Dialect {
   readonly kind: 'sqlite' | 'postgres';
   readonly db: Db;
@@ -31,10 +28,9 @@ export class Dialect {
   }
 
   /**
-   * Runs `work` as one transaction. On SQLite it begins IMMEDIATE (sqlite-store.ts' driver): the write lock is
-   * taken before anything is read, so one writer at a time, across processes too. On PostgreSQL it first takes the
-   * advisory transaction lock of `lockKey` (per guild, mostly), so checks-then-writes on the same key never
-   * interleave while other keys (guilds, shards) never wait; unique keys and row locks do the rest.
+   * Runs `work` as one transaction. SQLite begins IMMEDIATE: the write lock first, one writer across processes.
+   * PostgreSQL first takes `lockKey`'s advisory lock (per guild, mostly), so checks-then-writes on a key never
+   * interleave while other keys never wait.
    */
   transaction<T>(lockKey: string | undefined, work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
@@ -52,15 +48,6 @@ export class Dialect {
   byCodePoint(column: string): RawBuilder<string> {
     return byCodePoint(this.kind, column);
   }
-
-  /** The larger and the smaller of two values: SQLite's two-argument max()/min(), PostgreSQL's greatest()/least(). */
-  get greatest(): string {
-    return this.kind === 'postgres' ? 'greatest' : 'max';
-  }
-
-  get least(): string {
-    return this.kind === 'postgres' ? 'least' : 'min';
-  }
 }
 
 /** What every area of the store holds: the dialect its queries run on. */
@@ -76,9 +63,7 @@ export abstract class Area {
 export const containsKey = (column: Expression<string> | string, text: string | undefined): RawBuilder<SqlBool> =>
   sql<SqlBool>`${typeof column === 'string' ? sql.ref(column) : column} LIKE ${likeContains(text ?? '')} ESCAPE '\\'`;
 
-// What every area's row mapping shares (each area maps its own rows beside its queries): Kysely types each row from
-// schema.ts, so what remains is the naming (snake_case columns, camelCase fields), milliseconds to Dates, 0/1 flags,
-// and leaving out what is not set.
+// The row mapping every area shares: snake_case to camelCase, milliseconds to Dates, 0/1 flags, unset fields left out.
 export type Row<T extends keyof Database> = Selectable<Database[T]>;
 type Present<T> = { [K in keyof T]?: Exclude<T[K], null | undefined> };
 

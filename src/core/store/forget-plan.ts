@@ -5,20 +5,10 @@ import type { Database } from './schema.ts';
 /** What a deletion does with a row that holds the ID: remove it, or overwrite the ID with a marker (the books). */
 export type ForgetAction = 'delete' | 'mark';
 
-/**
- * What a member's own deletion does where a column holds their ID: a ForgetAction, or 'keep' for a record the
- * server's managers keep about the member (an ignore): shown to the member, removed by the managers or with the
- * server's data, never by the member it is about.
- */
+/** A member's own deletion: a ForgetAction, or 'keep' for the managers' record about them (an ignore). */
 export type MemberForgetAction = ForgetAction | 'keep';
 
-/**
- * Where one table keeps a guild's or a member's ID, and what deleting them does there. One rule per table, its table
- * and columns checked against schema.ts, read by areas/privacy.ts: a new core table that keeps a guild or member ID
- * gets a rule in CORE_FORGET_RULES, a feature's table one in the feature's StoreFeatures (kysely-store.ts), and
- * nothing else changes. test/core/store/privacy-store.test.ts reads the schema from the database and fails for any ID
- * column no rule (nor KEPT_COLUMNS) names.
- */
+/** One table's rule for a guild's or member's ID (test/core/store/privacy-store.test.ts checks coverage). */
 export type ForgetRule = {
   [T in keyof Database]: {
     table: T;
@@ -26,10 +16,7 @@ export type ForgetRule = {
     guildColumn: keyof Database[T] & string;
     /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
     memberColumns: Readonly<Partial<Record<keyof Database[T] & string, MemberForgetAction>>>;
-    /**
-     * What a server's deletion does with the guild's rows: 'delete', or 'mark' (guild and member columns
-     * overwritten with one marker, so what was spent still adds up per day and month).
-     */
+    /** A server's deletion: 'delete', or 'mark' (IDs overwritten with one marker, so spends still add up). */
     guildRows: ForgetAction;
   };
 }[keyof Database];
@@ -40,8 +27,7 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   { table: 'presets', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
   { table: 'guild_settings', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
   { table: 'member_defaults', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
-  // A member's cloned voices are deleted at the Voice API first (src/features/privacy/forget.ts); one whose deletion
-  // failed stays for the server, no longer naming who cloned it.
+  // Cloned voices are deleted at the Voice API first (src/features/privacy/forget.ts); a failed one stays unnamed.
   { table: 'voice_library', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
   {
     table: 'clone_name_reservations',
@@ -50,10 +36,8 @@ export const CORE_FORGET_RULES: readonly ForgetRule[] = [
     guildRows: 'delete',
   },
   { table: 'spends', guildColumn: 'guild_id', memberColumns: { user_id: 'mark' }, guildRows: 'mark' },
-  // The running totals budget holds read follow the spends they sum: a guild's month is marked, not
-  // deleted, so the bot's month still adds up; a member's days are marked like their spends. A deleted guild's
-  // member days are deleted: one marker for every member would collide on (guild, member, day), and they serve
-  // only that guild's daily budgets (today's were carried first, under pseudonyms: forget-carry-over.ts).
+  // Running totals follow their spends: a guild's month is marked so the bot's month adds up. A deleted guild's member
+  // days are deleted: one marker would collide on (guild, member, day) (today's were carried: forget-carry-over.ts).
   { table: 'spend_totals_guild_month', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'mark' },
   {
     table: 'spend_totals_member_day',
@@ -96,20 +80,14 @@ export interface PlannedStatement {
 const columnsOf = (rule: ForgetRule): Array<[string, MemberForgetAction]> =>
   Object.entries(rule.memberColumns) as Array<[string, MemberForgetAction]>;
 
-/**
- * The columns a member's deletion changes, with what it does there: a kept record's are left out, unless `erase`
- * (the operator's deletion) deletes them too.
- */
+/** The columns a member's deletion changes; kept records' only with `erase` (the operator's deletion). */
 const forgettableColumnsOf = (rule: ForgetRule, erase: boolean): Array<[string, ForgetAction]> =>
   columnsOf(rule).flatMap(([column, action]): Array<[string, ForgetAction]> => {
     if (action !== 'keep') return [[column, action]];
     return erase ? [[column, 'delete']] : [];
   });
 
-/**
- * The statements that forget one member, in one guild or (guildId undefined) in every guild; the managers' records
- * about them are kept unless `eraseKept`.
- */
+/** The statements forgetting one member in one guild (or every guild); kept records stay unless `eraseKept`. */
 export function planForgetMember(
   rules: readonly ForgetRule[],
   userId: string,
@@ -143,10 +121,7 @@ export function planForgetGuild(rules: readonly ForgetRule[], guildId: string, m
   });
 }
 
-/**
- * Counts, per table and column, of the rows that hold this member's ID in this guild (for /privacy show); `kept`: the
- * member's deletion keeps them.
- */
+/** Rows per table and column holding this member's ID here (/privacy show); `kept`: their deletion keeps them. */
 export function planDescribeMember(
   rules: readonly ForgetRule[],
   userId: string,

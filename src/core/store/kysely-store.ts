@@ -13,10 +13,7 @@ import { CORE_FORGET_RULES, type ForgetRule } from './forget-plan.ts';
 import type { SchemaStep } from './schema-steps.ts';
 import type { CoreAreas, FeatureAreas } from './types.ts';
 
-/**
- * Makes the features' areas over a store's database. The core names no feature: the composition root supplies
- * it (src/app/store.ts), so every store it opens holds the core's areas and the features' alike.
- */
+/** Makes the features' areas over a store's database; src/app/store.ts supplies it, so the core names no feature. */
 export type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
 
 /** The features' part of every store, as the composition root gathers it (src/app/store.ts). */
@@ -33,10 +30,7 @@ export interface StoreFeatures {
   schemaSteps: ReadonlyArray<readonly SchemaStep[]>;
 }
 
-/**
- * The Store, written once on Kysely: each area over one database, whichever backend opened it. A backend opens it
- * with the features' areas added (`withFeatures`), so what it returns is a whole Store.
- */
+/** The Store, written once on Kysely over whichever backend opened it, with the features' areas (`withFeatures`). */
 export abstract class KyselyStore implements CoreAreas {
   readonly presets: PresetArea;
   readonly memberDefaults: MemberDefaultsArea;

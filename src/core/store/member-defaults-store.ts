@@ -4,11 +4,7 @@ import type { SettingDeclaration } from '../settings/setting-types.ts';
 /** A feature's field on member_defaults, as declared with the settings kit: its name and declaration. */
 export type MemberField = readonly [name: string, declared: SettingDeclaration];
 
-/**
- * What a feature keeps on a member's row besides the speech settings, added here by declaration merging with its
- * declarations (auto-read: how a member is named and whether they are read,
- * src/features/autoread/reading/member-reading.ts); the store maps them as declared (StoreFeatures.memberFields).
- */
+/** A feature's fields on a member's row (src/features/autoread/reading/member-reading.ts), merged in. */
 // oxlint-disable-next-line typescript/no-empty-object-type -- its members are the features'
 export interface MemberFields {}
 

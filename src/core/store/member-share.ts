@@ -1,6 +1,5 @@
-// A server-wide store (saved scenes, cloned voices, and any list a member adds to for the whole server) gives one
-// member without Manage Server at most a stated share of its cap, so one member can never fill it for everyone. A
-// manager is held only to the cap: the server is theirs to fill. The stores count in the transaction that adds.
+// A server-wide list (scenes, cloned voices) gives a member without Manage Server at most a share of its cap, so no one
+// member fills it; a manager is held only to the cap. Counted in the transaction that adds.
 
 /** The share of a server's cap one member without Manage Server may hold: a quarter. */
 export const MEMBER_SHARE = 0.25;
@@ -13,10 +12,7 @@ export function memberShare(cap: number): number {
 /** Why one more may not be added: the server's store is full, or this member holds their share of it. */
 export type ShareRefusal = { problem: 'full'; max: number } | { problem: 'member-share'; share: number; max: number };
 
-/**
- * Whether one more may be added to a store holding `total` of `cap`, `mine` of them this member's: undefined when
- * it may, else why not.
- */
+/** Whether one more fits `cap` with `total` held, `mine` this member's: undefined when it may, else why not. */
 export function shareRefusal(counts: {
   total: number;
   mine: number;

@@ -10,15 +10,10 @@ import {
 } from './schema-steps.ts';
 
 /**
- * The core's part of the schema, as the ordered steps that build its tables (a feature's steps are its own, beside
- * its store areas, and the store runs them all by version: schema-steps.ts' composeSchema). A step, once released,
- * never changes what it builds: a change is a new step. Each is written once and compiled for SQLite and PostgreSQL
- * (schema-steps.ts); the first ones were released as SQL for each, and build the same tables still
- * (test/core/store/schema-pin.test.ts holds what every version builds on both).
- *
- * Times are milliseconds since the epoch (UTC). Names are unique per guild by `name_key` (see names.ts), the display
- * `name` keeps what the member typed. The tables of steps 1 to 16 are STRICT on SQLite: a value of the wrong type is
- * refused. A constraint the schema builder must name has the name PostgreSQL gave it when it was released unnamed.
+ * The core's part of the schema as ordered steps (run with the features' by version: schema-steps.ts' composeSchema).
+ * A released step never changes: a change is a new step (test/core/store/schema-pin.test.ts pins what each builds on
+ * both databases). Times are epoch milliseconds (UTC); names are unique per guild by `name_key` (names.ts). Steps 1-16's
+ * tables are STRICT on SQLite; a constraint named here has the name PostgreSQL gave it when released unnamed.
  */
 export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
@@ -142,8 +137,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
     version: 4,
     name: 'used-up month: who marked it; clone name reservations',
     // exhausted_*: what the mark was made under, so that a change of key or plan (or a higher limit) clears it.
-    // A /clone holds its name from before the paid call until its voice is saved (or the call fails), so two clones of
-    // one name cannot both pay. A reservation left by a crash expires.
+    // A /clone holds its name before its paid call, so two clones of one name cannot both pay; a crash's expires.
     up: (db, types, dialect) => [
       db.schema.alterTable('quota_state').addColumn('exhausted_account', 'text'),
       db.schema.alterTable('quota_state').addColumn('exhausted_plan', 'text'),
@@ -162,8 +156,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 5,
     name: 'budget holds shared by every process',
-    // Characters a request may still spend, held between its budget check and its spend record (see
-    // Store.holdBudget). month/day are UTC keys like spends'; a hold left by a crash stops counting at expires_at.
+    // Characters held between a request's budget check and its spend record; a crash's hold stops at expires_at.
     up: (db, types, dialect) => [
       db.schema
         .createTable('budget_holds')
@@ -203,8 +196,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 7,
     name: 'undelivered spends',
-    // A spend the service charged (its 2xx) whose audio or voice ID never arrived: counted as spent like any other,
-    // marked so that the operator can tell what was paid for and not received.
+    // A spend charged (2xx) whose audio or voice ID never arrived: spent, marked so the operator can tell.
     up: (db, types) => [
       db.schema.alterTable('spends').addColumn('undelivered', types.flag, (column) =>
         column
@@ -217,10 +209,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 8,
     name: 'running spend totals for budget holds',
-    // What each guild spent per UTC month and each member per UTC day (cache hits excluded), kept with every spend
-    // (Store.recordSpend), so a budget hold reads one row per limit instead of summing the month's spends; started
-    // here from the spends already recorded. A hold sums only its guild's (and member's) live holds; renewals and
-    // expiry find holds by token and time (the two indexes).
+    // Running totals per guild month and member day, kept with each spend so a hold reads one row a limit.
     up: (db, types, dialect) => [
       db.schema
         .createTable('spend_totals_guild_month')
@@ -264,8 +253,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 9,
     name: 'servers SayBot was removed from',
-    // When SayBot was removed from a server: its data is deleted once the grace period has passed, unless SayBot is
-    // added back first (the row goes). Kept in the store so that a restart keeps the clock.
+    // When SayBot was removed from a server: its data goes after the grace period unless it is added back first.
     up: (db, types, dialect) => [
       db.schema
         .createTable('removed_guilds')
@@ -278,8 +266,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 10,
     name: "the store's own secrets",
-    // A key made once per database (areas/forget-carry-over.ts): a deleted member's or server's spends of the day or month
-    // under way keep counting against their budgets under a keyed pseudonym, never under their ID.
+    // A per-database key (areas/forget-carry-over.ts): the forgotten's spends count under keyed pseudonyms.
     up: (db, _types, dialect) => [
       db.schema
         .createTable('store_secrets')
@@ -317,10 +304,8 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 18,
     name: 'spends written ahead, holds owned by a process',
-    // A spend is written when the service accepts its request, before its body is read; `owner` names the process
-    // reading that body until the spend is settled (delivered, or undelivered), and a hold's `owner` the process
-    // whose request holds it: a process started again settles what its predecessor left (quota/accounting.ts).
-    // NULL: settled (every spend written before this step), or a hold no restart settles (it expires).
+    // `owner`: the process reading a spend's body until it is settled, or whose request holds a hold; a restarted
+    // process settles what its predecessor left (quota/accounting.ts). NULL: settled, or a hold that only expires.
     up: (db) => [
       db.schema.alterTable('spends').addColumn('owner', 'text'),
       db.schema.alterTable('budget_holds').addColumn('owner', 'text'),
@@ -335,8 +320,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 19,
     name: 'forget notices',
-    // Rows live a minute (FORGET_NOTICE_TTL_MS): only long enough for running bots to read them. Keyed
-    // pseudonyms, not IDs: the store keeps nothing that names whom it forgot.
+    // Rows live a minute (FORGET_NOTICE_TTL_MS), keyed by pseudonyms: nothing names whom it forgot.
     up: (db, types) => [
       db.schema
         .createTable('forget_notices')
@@ -358,8 +342,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 21,
     name: 'lines the free voice spoke',
-    // Per server, month (YYYY-MM, UTC) and why it spoke: chosen by a member, or in place of the paid voice (money, or
-    // the service failing). Counts only: no member, no text.
+    // Per server, month and why it spoke (chosen, or standing in for the paid voice). Counts only: no member, no text.
     up: (db, types) => [
       db.schema
         .createTable('free_voice_lines')
@@ -373,20 +356,15 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 23,
     name: 'spends written before their request leaves',
-    // A paid request is written down (spent, its `owner` the process sending it) before its first byte leaves, and
-    // `unconfirmed` until the service accepts it (its 2xx). A request with a definite "not charged" answer is deleted;
-    // one left unconfirmed by a crash, or that never got an answer, stays spent and unconfirmed (quota/accounting.ts).
-    // 0: every spend written before this step (each written at its acceptance).
+    // A paid request is written down before its first byte leaves, `unconfirmed` until its 2xx; "not charged" deletes
+    // it, a crash or no answer leaves it spent and unconfirmed (quota/accounting.ts). 0 for earlier spends.
     up: (db, types) => [
       db.schema.alterTable('spends').addColumn('unconfirmed', types.flag, (column) => column.notNull().defaultTo(0)),
     ],
   },
 ];
 
-/**
- * The whole schema of a store: the features' steps, then the core's, by version. The order matters only to a
- * version two owners share (6: auto-read's tables, then the core's output defaults, as released).
- */
+/** The whole schema: the features' steps, then the core's, by version (order matters only for shared version 6). */
 export function storeSchema(featureSteps: ReadonlyArray<readonly SchemaStep[]>): SchemaVersion[] {
   return composeSchema([...featureSteps, CORE_SCHEMA_STEPS]);
 }

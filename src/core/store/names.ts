@@ -1,10 +1,7 @@
 /** Longest preset or cloned-voice name: short enough for a choice label next to a voice ID. */
 export const NAME_MAX_LENGTH = 32;
 
-/**
- * Letters and digits of any script, with inner spaces, `-`, `_`, `.` and `'`. No `<`, `@`, `#` or backticks, so
- * a name echoed in a reply can never become a mention, a channel link or broken markdown.
- */
+/** Letters and digits of any script with inner spaces, `-`, `_`, `.`, `'`: an echoed name never mentions. */
 export const NAME_SHAPE = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M} _.'-]*[\p{L}\p{N}\p{M}])?$/u;
 
 export function isValidName(name: string): boolean {
@@ -16,10 +13,7 @@ export function tidyName(name: string): string {
   return name.normalize('NFC').trim().replace(/\s+/g, ' ');
 }
 
-/**
- * The key names are unique by: case-insensitive for every script (not only ASCII as SQLite's NOCASE) and
- * width-insensitive (NFKC: full-width "ＡＢ" is "ab"), so "Narrator" and "narrator" are one preset.
- */
+/** The key names are unique by: case- and width-insensitive in every script (NFKC), so "Narrator" is "narrator". */
 export function nameKey(name: string): string {
   return tidyName(name).normalize('NFKC').toLowerCase();
 }

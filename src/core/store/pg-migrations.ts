@@ -4,10 +4,7 @@ import { SchemaTooNewError, statementsOf, type SchemaVersion, versionsTable } fr
 /** An arbitrary constant: the advisory lock that serialises schema changes across processes. */
 const MIGRATION_LOCK = 0x5a7b07;
 
-/**
- * Brings a PostgreSQL schema up to date, one step per transaction, under an advisory transaction lock so two
- * processes starting together cannot both apply a step.
- */
+/** Brings a PostgreSQL schema up to date, a step per transaction, under an advisory lock (one starter applies). */
 export async function migratePostgres(client: pg.PoolClient, schema: readonly SchemaVersion[]): Promise<number[]> {
   await client.query(versionsTable('postgres').sql);
   const latest = schema.at(-1)?.version ?? 0;

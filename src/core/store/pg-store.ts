@@ -35,11 +35,7 @@ const DEFAULT_TIMEOUTS: Omit<StoreTimeouts, 'deadlineMs'> = {
   keepAliveMs: 10_000,
 };
 
-/**
- * The Store on PostgreSQL (driver: `pg`, node-postgres) under Kysely: one pool, the same queries as SQLite's
- * (dialect.ts holds what differs). Open with `PgStore.open(url, features)`: connecting and migrating are
- * asynchronous.
- */
+/** The Store on PostgreSQL (`pg`) under Kysely: one pool, SQLite's queries (dialect.ts holds what differs). */
 export class PgStore extends KyselyStore {
   private constructor(pool: pg.Pool, features: StoreFeatures) {
     super(
@@ -63,8 +59,7 @@ export class PgStore extends KyselyStore {
       max: options.maxConnections ?? 5,
       types,
       connectionTimeoutMillis: t.connectMs,
-      // Sent as the session's settings at connect: the server itself ends a statement, a lock wait or an open
-      // transaction left idle (a process stuck between statements) past these.
+      // Session settings at connect: the server ends a statement, lock wait or idle transaction past these.
       statement_timeout: t.statementMs,
       lock_timeout: t.lockMs,
       idle_in_transaction_session_timeout: t.idleInTransactionMs,
@@ -87,13 +82,5 @@ export class PgStore extends KyselyStore {
       throw error;
     }
     return KyselyStore.withFeatures(new PgStore(pool, features), features.areas);
-  }
-
-  get schemaVersion(): Promise<number> {
-    return this.dialect.db
-      .selectFrom('schema_migrations')
-      .select((eb) => eb.fn.max('version').as('v'))
-      .executeTakeFirst()
-      .then((row) => Number(row?.v ?? 0));
   }
 }

@@ -7,11 +7,7 @@ export interface PrivacyTrace {
   kept: boolean;
 }
 
-/**
- * A deletion another process made (`npm run forget`): a member (in one server, or every one) or a server, each as
- * its keyed pseudonym (store.forgetNotices.guildKey, memberKey): a running bot finds whom it names among the IDs it
- * holds.
- */
+/** A deletion another process made (`npm run forget`), by keyed pseudonyms a running bot matches against its IDs. */
 export interface ForgetNotice {
   /** Random: tells one notice from another, nothing more. */
   token: string;

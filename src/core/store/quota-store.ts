@@ -22,28 +22,15 @@ export interface NewSpend {
   cached: boolean;
   /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
   undelivered?: boolean;
-  /**
-   * Written ahead: this process (its books owner) is sending the request or reading its body. The spend counts as
-   * spent from now on; `store.spends.settle` later says delivered or undelivered (v18).
-   */
+  /** Written ahead: its owner is sending or reading it; spent from now, `store.spends.settle` ends it (v18). */
   owner?: string | undefined;
-  /**
-   * Written before the request left, the service's acceptance not seen yet: `store.spends.accept` confirms it, or
-   * `store.spends.release` takes it back on a definite "not charged" answer (v23).
-   */
+  /** Written before the request left: `accept` confirms it, `release` takes it back on "not charged" (v23). */
   unconfirmed?: boolean | undefined;
-  /**
-   * The budget hold its characters were held under: lowered by them in the same transaction, so none counts twice
-   * (and given them back, while it lives, when the spend is released).
-   */
+  /** The budget hold it was held under, lowered in the same transaction (given back if released while it lives). */
   hold?: string | undefined;
   requestId?: string | undefined;
   service?: ServiceUsage | undefined;
-  /**
-   * The member (or the whole guild) asked to be forgotten after the request was accepted: recorded without their
-   * ID, its characters in the running totals under the period's pseudonym (areas/forget-carry-over.ts), as a deletion
-   * leaves them, so they still count against the day's (or the month's) budget.
-   */
+  /** Forgotten after acceptance: recorded under the period's pseudonym (areas/forget-carry-over.ts), still counted. */
   forgotten?: 'member' | 'guild' | undefined;
 }
 
@@ -109,11 +96,7 @@ export type GuildBudgetSettings = Partial<
 /** The budgets a hold is checked against (characters; absent = no such limit). */
 export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;
 
-/**
- * Characters a request may spend, held in the database from the budget check until its spend is recorded, so
- * that checks in other processes (shards, machines) count them too. A hold left by a crash is released when its
- * process starts again, or expires.
- */
+/** Characters held from a budget check until the spend is recorded, so every process counts them. */
 export interface NewBudgetHold {
   guildId: string;
   userId: string;

@@ -1,8 +1,6 @@
-// The tables, described once for both backends (type-only: Kysely checks every query against them). Columns are
-// what both drivers hand back: INTEGER/BIGINT milliseconds and counts as numbers (pg-store.ts parses BIGINT and
-// NUMERIC), 0/1 flags as numbers. The SQL that builds them is the migration steps' (migrations.ts,
-// pg-migrations.ts); a column added there is added here. A feature's tables are added to Database by its own module
-// (declaration merging: src/features/autoread/store/store-areas.ts).
+// The tables for both backends (type-only: Kysely checks every query against them), as the drivers hand columns back
+// (pg-store.ts parses BIGINT and NUMERIC). A column added in the migration steps is added here; features merge their
+// own tables (src/features/autoread/store/store-areas.ts).
 import type { Generated } from 'kysely';
 import type { OutsideVoiceOutput } from './output-defaults-store.ts';
 import type { SpeechSettingColumns } from '../settings/setting-declarations.ts';
@@ -115,9 +113,6 @@ export interface Database {
   free_voice_lines: { guild_id: string; month: string; cause: string; lines: number };
   store_secrets: { name: string; value: string };
   soundboard_sounds: { sound_id: string; guild_id: string; voice_id: string; saved_at: number };
-  /**
-   * A deletion made by another process (`npm run forget`), for running bots to drop what they hold in memory: the
-   * server and member as keyed pseudonyms (areas/forget-carry-over.ts), never their IDs.
-   */
+  /** A deletion made by `npm run forget`, for running bots: server and member as keyed pseudonyms only. */
   forget_notices: { token: string; guild_key: string | null; member_key: string | null; at: number };
 }

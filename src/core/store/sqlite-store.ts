@@ -29,10 +29,9 @@ const MAX_STATEMENTS = 500;
 const isBusy = (error: unknown): boolean => (Number((error as { errcode?: unknown }).errcode) & 0xff) === 5; // SQLITE_BUSY and its extended codes
 
 /**
- * Kysely's connection over node:sqlite's synchronous DatabaseSync. A statement that finds the database locked by
- * another connection (a process, or a second store in this one) outside a transaction did nothing: it is tried
- * again after a short pause, up to the busy timeout, so the wait never blocks the event loop (SQLite's own busy
- * handler would, and could then wait on a transaction this very thread has to finish).
+ * Kysely's connection over node:sqlite's synchronous DatabaseSync. A statement that finds the database locked is
+ * retried after a pause, up to the busy timeout, without blocking the event loop (SQLite's busy handler would, and
+ * could wait on a transaction this thread must finish).
  */
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
@@ -133,14 +132,7 @@ function openDatabase(file: string, busyMs: number, schema: readonly SchemaVersi
   return db;
 }
 
-/**
- * The Store on SQLite through Node's built-in node:sqlite, one connection under Kysely.
- *
- * Durability: WAL journal with synchronous=FULL. WAL lets readers (autocomplete) proceed while a write commits
- * and survives a killed process with either setting; FULL also syncs the WAL at every commit, so a commit that
- * was acknowledged survives a power cut or OS crash too. SayBot writes rarely (admin commands, member defaults,
- * one spend record per request), so the extra fsync per commit costs nothing noticeable.
- */
+/** SQLite Store (node:sqlite) under Kysely; WAL + synchronous=FULL: a commit acknowledged survives a power cut. */
 export class SqliteStore extends KyselyStore {
   readonly path: string;
   readonly #db: DatabaseSync;
@@ -169,10 +161,7 @@ export class SqliteStore extends KyselyStore {
     this.#db = db;
   }
 
-  /**
-   * Opens (creating it if need be) and migrates the file, or ':memory:'. `features`: the features' part of it, as the
-   * composition root makes them (src/app/store.ts opens stores).
-   */
+  /** Opens (creating if need be) and migrates the file, or ':memory:'; `features` as src/app/store.ts makes them. */
   static open(file: string, features: StoreFeatures, options: SqliteStoreOptions = {}): SqliteStore & FeatureAreas {
     return KyselyStore.withFeatures(new SqliteStore(file, features, options), features.areas);
   }

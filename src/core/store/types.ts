@@ -1,10 +1,7 @@
 /**
- * The storage contract the rest of SayBot uses: one `Store`, one object per area, as `store.presets.get(…)`. An
- * area's operations are its class's public methods, written once on Kysely for SQLite and PostgreSQL
- * (the core's in src/core/store/areas/, a feature's in its own store/ folder; each query checked against schema.ts);
- * the values they take and give are the types of the <area>-store.ts modules. Every method is async so that a
- * client/server database (PostgreSQL) implements it as well as SQLite. IDs are Discord snowflakes as strings. Names are
- * matched case-insensitively (names.ts: `nameKey`).
+ * The storage contract: one `Store`, one object per area (`store.presets.get(…)`), written once on Kysely for SQLite
+ * and PostgreSQL (src/core/store/areas/, or a feature's store/ folder); its types are the <area>-store.ts modules.
+ * Async throughout; IDs are snowflake strings; names match case-insensitively (names.ts: `nameKey`).
  */
 import type { BudgetArea } from './areas/budget-holds.ts';
 import type { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
@@ -34,11 +31,7 @@ export interface CoreAreas {
   freeVoiceLines: Operations<FreeVoiceLinesArea>;
 }
 
-/**
- * The store: kysely-store.ts implements it once; tests wrap it (a failing or slow store). A feature adds its own
- * areas to this interface by declaration merging (src/features/autoread/store/store-areas.ts); every store the app
- * opens (src/app/store.ts) holds them beside the core's.
- */
+/** The store (kysely-store.ts); features merge areas in (src/features/autoread/store/store-areas.ts). */
 export interface Store extends CoreAreas {
   /** Waits for nothing pending and releases the database. Further calls fail. Idempotent. */
   close(): Promise<void>;

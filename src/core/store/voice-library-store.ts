@@ -23,10 +23,7 @@ export interface NewNameReservation {
   /** How long the name is held if nobody adds or releases it. */
   ttlMs: number;
   maxPerGuild?: number;
-  /**
-   * Whether `reservedBy` has Manage Server: false holds them to their share of `maxPerGuild` (member-share.ts),
-   * their voices and their clones under way counted. Absent: only the server's cap (tools).
-   */
+  /** Whether `reservedBy` has Manage Server: false holds them to their share (member-share.ts); absent: the cap only. */
   manager?: boolean;
   now?: Date;
 }

@@ -36,10 +36,7 @@ export function defaultVoiceFor(locale: string | null | undefined): string {
   return 'voice-b-en-f-01';
 }
 
-/**
- * Language codes offered by the `language` autocomplete. The service's full list of 82 is unpublished; these
- * are widely used ones, shown by name in the member's locale. Any code of the same shape is still accepted.
- */
+/** Languages the `language` autocomplete offers (the service's 82 are unpublished); any such code is taken. */
 export const LANGUAGE_CODES: readonly string[] = [
   'ko',
   'en',

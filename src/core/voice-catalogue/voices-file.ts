@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { PRESET_VOICE_ID, type PresetVoice } from './preset-voices.ts';
 
 /**
- * The operator's list of extra preset voices (VOICES_FILE): the service has 41 presets but documents six, so
- * an operator who knows others can offer them in autocomplete and /voices. Language and gender come from the
- * ID, so an entry cannot contradict it:
- *   [{ "id": "voice-b-de-m-01", "character": "deep male newsreader" }]
+ * VOICES_FILE: extra preset voices the operator knows (the service documents six of 41), language and gender read
+ * from the ID: [{ "id": "voice-b-de-m-01", "character": "deep male newsreader" }]
  */
 const VoicesFileSchema = z
   .array(

@@ -1,12 +1,7 @@
-// A Discord voice message from the Opus packets of a reply's parts: one Ogg Opus file (48 kHz, mono), its true
-// duration and its waveform. The packets are the ones the player plays and the cache keeps, written as they are:
-// a cached reply is never decoded, resampled or encoded again to become a voice message.
-//
-// Mono without re-encoding: OpusHead says one channel whatever each packet's TOC says. In channel mapping family 0
-// the head's count is the OUTPUT channel count (RFC 7845 §5.1.1.2); a decoder opened for one channel downmixes a
-// stereo-coded packet (RFC 6716 §4: a mono decoder may decode a stereo stream), so the player's mono packets (a mono
-// source, encoded in the same worker pool with the same settings: src/core/audio/codecs/opus-settings.ts) and stereo
-// ones (a stereo source, or audio cached before the player went mono) both play as the same mono audio.
+// A Discord voice message from a reply's Opus packets: one Ogg Opus file (48 kHz, mono), its duration and waveform,
+// written from the packets the player plays and the cache keeps, never re-encoded. OpusHead says one channel: in
+// mapping family 0 that is the output count (RFC 7845 §5.1.1.2), so a stereo-coded packet is downmixed (RFC 6716 §4)
+// and mono and stereo packets (src/core/audio/codecs/opus-settings.ts) play alike.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
 import { type AudioJobOwner, writeOggOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
@@ -21,11 +16,7 @@ export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/voice-me
 export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 export interface RenderOptions {
-  /**
-   * Samples the decoder drops at the start (OpusHead pre-skip). Default: the lookahead of the encoder that makes
-   * the player's packets (312). Parts after the first keep their own encoder's warm-up (6.5 ms, near silence):
-   * Ogg Opus can trim only at the start and the end of a stream.
-   */
+  /** OpusHead pre-skip (default 312, the player's lookahead); later parts keep their near-silent warm-up. */
   preSkip?: number;
   /** Stops between packets with the signal's reason. */
   signal?: AbortSignal;
@@ -33,20 +24,10 @@ export interface RenderOptions {
   owner?: AudioJobOwner;
 }
 
-/**
- * Packets decoded between two turns of the event loop: about 1.5 ms of work (one second of audio). Packets already
- * in memory (a cache hit) would otherwise be decoded in one go, ~100 ms per minute of audio, long enough for every
- * guild's 20 ms voice send cycle to miss its slots. A file made a voice message is measured in the audio worker
- * instead (audio-thread.ts voiceMessageOffThread): none of its packets is decoded here.
- */
+/** Packets decoded per event-loop turn (~1.5 ms): a cache hit at once would make every voice miss slots. */
 const PACKETS_PER_TURN = 50;
 
-/**
- * On the main thread: collects packets part after part and measures them (src/core/audio/voice-message/packet-meter.ts,
- * with the native decoder),
- * then has the audio worker write the file (its pages and CRCs, work the size of the file), the packets moved there
- * in blocks, not copied.
- */
+/** Measures packets part after part here (packet-meter.ts); the audio worker writes the file from moved blocks. */
 export class VoiceMessageBuilder {
   readonly #meter: PacketMeter;
 
@@ -63,10 +44,7 @@ export class VoiceMessageBuilder {
     this.#meter.add(packet);
   }
 
-  /**
-   * The file, its duration and its waveform. Rejects with VoiceMessageError('no-audio') when nothing is audible
-   * time, and with the audio worker's errors (AudioBusyError when it cannot run now). Once only: the packets move.
-   */
+  /** The file; VoiceMessageError('no-audio') when nothing is audible, else the audio worker's errors. Once only. */
   async finish(owner: AudioJobOwner = {}): Promise<VoiceMessage> {
     const { packets, options, durationSecs, waveform } = this.#meter.done();
     const ogg = await writeOggOffThread(packets, options, owner);
@@ -74,10 +52,7 @@ export class VoiceMessageBuilder {
   }
 }
 
-/**
- * The voice message of a reply: every part's packets in order, joined into one Ogg. A part is read to its end
- * before the next is started, so a caller may hand in parts whose audio is still being fetched.
- */
+/** A reply's voice message: each part read to its end before the next starts, so parts may still be fetching. */
 export async function renderVoiceMessage(
   parts: Iterable<PacketSource> | AsyncIterable<PacketSource>,
   options: RenderOptions = {},

@@ -72,8 +72,7 @@ class ClockClip implements PlayingClip, ClockVoice {
       this.#finish();
       return false;
     }
-    // Not ready (reconnecting, moving): the clip waits where it is, as the library's player pauses without a
-    // playable connection; GuildPlayer gives the connection up after its grace period.
+    // Not ready (reconnecting, moving): the clip waits, as the library's player pauses; GuildPlayer gives up later.
     if (!session) return true;
     let packet: Buffer | null = null;
     if (!this.#drained) {

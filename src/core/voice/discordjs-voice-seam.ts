@@ -1,9 +1,6 @@
-// What SayBot reads of @discordjs/voice's live connection: whether audio sent now would reach listeners (its DAVE
-// group ready, below), and, as the one module that depends on the library beyond its public API: the ready session's
-// fields the sender advances, the UDP socket's private `socket` and `remote`, the transport key the library keeps as
-// bytes, the library's own voice websocket listeners, and its IP discovery (handed to the sender thread's own
-// socket). package.json pins the library to exactly VOICE_LIBRARY_VERSION; a live session whose shape differs fails
-// here with a message naming the field, never by silencing every voice.
+// The one module that reads @discordjs/voice beyond its public API: whether audio sent now reaches listeners, the ready
+// session's fields, the UDP socket's private parts, the transport key, the voice websocket listeners and IP discovery.
+// package.json pins the library to VOICE_LIBRARY_VERSION; a session of another shape fails here naming the field.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:dgram';
@@ -57,11 +54,7 @@ export function readySessionProblem(state: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * What is missing of the UDP socket's private fields that directSend and sendQueueCount use. Without them the
- * sender still works, through the library's addressed send, but slower and with a fresh buffer every turn: checked
- * against the installed release by the tests rather than per session.
- */
+/** What the UDP socket lacks of the private fields directSend uses; without them sends go the library's slower way. */
 export function udpSocketProblem(udp: unknown): string | undefined {
   if (!isObject(udp)) return 'no udp socket';
   const socket = udp.socket;
@@ -82,10 +75,7 @@ export function udpSocketProblem(udp: unknown): string | undefined {
 /** Ready states already checked: a session is checked once, not per packet. */
 const checked = new WeakSet<object>();
 
-/**
- * The connection's session when audio sent now goes anywhere, else undefined (the library drops packets then).
- * Throws VoiceLibraryShapeError when the session is not shaped as the pinned release keeps it.
- */
+/** The session when audio sent now goes anywhere, else undefined; VoiceLibraryShapeError when its shape differs. */
 export function readySession(connection: VoiceConnection): ReadySession | undefined {
   const state = connection.state;
   if (state.status !== VoiceConnectionStatus.Ready) return undefined;
@@ -110,13 +100,10 @@ const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
 const MAX_HELD_DATAGRAMS = 50;
 
 /**
- * How to send on the library's socket: once connected to the voice server, Node's dgram sends in the call (an
- * addressed send looks the address up first, even an IP, and sends on the next tick: a closure and a tick per
- * datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup. A
- * connected socket refuses addressed sends (silently, when one was already on its way as the connect completed), so
- * while it connects datagrams are held (copies: the sender reuses its buffers) and sent after, and the library's own
- * sends (keep-alives) are pointed at the same function on that instance. A socket that cannot connect is sent to
- * with addresses, as the library does.
+ * How to send on the library's socket: connected, Node's dgram sends in the call (an addressed send takes a closure and
+ * a tick per datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup.
+ * A connected socket refuses addressed sends, so datagrams are held (copied) while it connects, and the library's own
+ * sends are pointed here too. A socket that cannot connect is sent to with addresses.
  */
 export function directSend(udp: LibraryUdp): (buffer: Buffer) => void {
   const known = directSends.get(udp);
@@ -151,11 +138,9 @@ export function directSend(udp: LibraryUdp): (buffer: Buffer) => void {
 }
 
 /**
- * Gives a ready voice session its transport key as a KeyObject, made once. @discordjs/voice 0.19 keeps the key as
- * bytes and calls createCipheriv with them for every packet, so Node imports the raw key again 50 times a second per
- * voice: measured at about a tenth of the main thread's time with 100 voices playing (docs/benchmarks.md).
- * createCipheriv and createDecipheriv take a KeyObject as they take bytes; only the AES-GCM mode uses the key that
- * way (XChaCha20 hands the bytes to a library, so it is left alone).
+ * Gives a ready session its transport key as a KeyObject, made once: @discordjs/voice 0.19 passes raw bytes to
+ * createCipheriv per packet, a tenth of the main thread at 100 voices (docs/benchmarks.md). AES-GCM only (XChaCha20
+ * hands the bytes to a library).
  */
 export function keepTransportKey(state: NetworkingState): void {
   if (!('connectionData' in state)) return;
@@ -184,12 +169,7 @@ interface LibraryUdpSocket {
   destroy(): void;
 }
 
-/**
- * Routes the library's IP discovery to the UdpOwner of the message it answers (the voice gateway's Ready, handled
- * synchronously inside watchNetworking's guard): that owner's socket does the discovery and sends everything after;
- * the library's socket is closed before it ever sends, its keep-alives go nowhere (the owner sends its own) and its
- * destroy tells the owner. Every other session is left to the library as it is.
- */
+/** Routes IP discovery to the Ready's UdpOwner, which sends everything after; the library's socket goes unused. */
 function routeDiscovery(): void {
   if (discoveryRouted) return;
   discoveryRouted = true;
@@ -225,13 +205,9 @@ function routeDiscovery(): void {
 type Listener = (...args: unknown[]) => void;
 
 /**
- * Follows every Networking (and every voice websocket it opens) of one VoiceConnection: reports close codes, and
- * contains exceptions thrown by the library's own websocket message handlers.
- *
- * Why here and not a process-level 'uncaughtException' handler: @discordjs/voice 0.19 calls its handlers straight
- * from the websocket's onmessage, so a throw there (an MLS proposals message before clients-connect, for one)
- * escapes to the process. Wrapping exactly those listeners of exactly our sockets contains it to the guild concerned,
- * keeps the stack trace, and leaves every other uncaught exception fatal as it should be.
+ * Follows every Networking and voice websocket of a VoiceConnection: reports close codes and contains throws of the
+ * library's message handlers, which 0.19 calls straight from onmessage (an MLS proposals message before
+ * clients-connect, say). Wrapping exactly those listeners keeps other uncaught exceptions fatal.
  */
 export function watchNetworking(connection: VoiceConnection, handlers: NetworkingWatchHandlers): void {
   if (handlers.udpOwner) routeDiscovery();
@@ -285,14 +261,9 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
 }
 
 /**
- * Whether audio sent now would reach listeners: the connection is Ready and either the session negotiated no DAVE
- * (protocol version 0, or DAVE turned off) or its MLS group exists and a transition has been executed.
- *
- * VoiceConnectionStatus.Ready alone is not enough: it fires at the session description, before the group exists,
- * and until then @discordjs/voice sends frames without end-to-end encryption, which every listener's client drops
- * (the start of the first reply would be lost). `DAVESession.encrypt` encrypts exactly when `session.ready` is true
- * and the protocol version is not 0; `lastTransitionId` is set once the first transition (commit, welcome or
- * execute) has been applied, which is when listeners switch to the new keys too.
+ * Whether audio sent now reaches listeners: Ready, and either no DAVE (protocol 0, or off) or its MLS group exists with a
+ * transition applied (`lastTransitionId`). Ready alone fires before the group exists, when the library sends
+ * unencrypted frames every client drops.
  */
 export function canSendAudio(connection: VoiceConnection): boolean {
   const state = connection.state;
@@ -304,10 +275,7 @@ export function canSendAudio(connection: VoiceConnection): boolean {
   return dave.session?.ready === true && dave.lastTransitionId !== undefined && !dave.reinitializing;
 }
 
-/**
- * Whether the transport is up (session description received): Discord accepted the join, which is all a join
- * must wait for. The DAVE group can still be forming; the first clip's request runs meanwhile.
- */
+/** Whether the transport is up: Discord accepted the join; the DAVE group may still be forming. */
 export function transportReady(connection: VoiceConnection): boolean {
   const state = connection.state;
   return state.status === VoiceConnectionStatus.Ready && state.networking.state.code === NetworkingStatusCode.Ready;
@@ -321,10 +289,7 @@ export function usesDave(connection: VoiceConnection): boolean {
   return networking.code === NetworkingStatusCode.Ready && (networking.dave?.protocolVersion ?? 0) > 0;
 }
 
-/**
- * Resolves once `ready` holds (default: audio can flow, see canSendAudio); rejects when the signal aborts. Re-checks on
- * every connection state change and every DAVE transition, the two things that change the answer.
- */
+/** Resolves once `ready` holds (default canSendAudio), re-checked on state changes and transitions. */
 export function untilCanSendAudio(
   connection: VoiceConnection,
   signal: AbortSignal,

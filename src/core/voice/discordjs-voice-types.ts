@@ -3,9 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Socket } from 'node:dgram';
 
-/**
- * The session's RTP and transport state (the library's ConnectionData; the sender advances it as the library would).
- */
+/** The session's RTP and transport state (the library's ConnectionData, advanced as it would). */
 export interface SenderConnectionData {
   encryptionMode: string;
   secretKey: Uint8Array | KeyObject;

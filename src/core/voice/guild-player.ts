@@ -34,10 +34,7 @@ export interface PlaybackItem {
 /** Whose a clip is, as /stop, /skip and /leave judge it: all they read of a clip, queued or still held. */
 export type ClipOwner = Pick<PlaybackItem, 'label' | 'requestedBy'>;
 
-/**
- * An order accepted for this player whose clips are not queued yet: they wait for its acceptance to end, for the
- * voice join, or for the orders accepted before it to be queued. /stop, /skip and /leave see it meanwhile.
- */
+/** An accepted order whose clips are not queued yet (waiting for acceptance, the join, or earlier orders). */
 export interface HeldOrder {
   /** Resolves if /stop, /skip or /leave ended it while it was held; then it is never queued. */
   readonly ended: Promise<'stopped' | 'skipped'>;
@@ -61,10 +58,7 @@ export interface PlaybackResult {
 
 /** Voice gateway close codes the player acts on (Discord's voice close event codes). */
 export const VoiceCloseCode = {
-  /**
-   * "Your session is no longer valid": the library rejoins (a fresh IDENTIFY). Also Discord's answer to a RESUME it
-   * cannot honour, as after 4015 ("The server crashed. Try resuming."). See SESSION_INVALID_REJOINS for the bounds.
-   */
+  /** "Session no longer valid": the library rejoins; also the answer to a RESUME it cannot honour (after 4015). */
   SessionInvalid: 4006,
   /** Kicked, channel deleted, or the main gateway session dropped: do not reconnect. */
   Disconnected: 4014,
@@ -76,20 +70,15 @@ export const VoiceCloseCode = {
   CallTerminated: 4022,
 } as const;
 
-/**
- * Close codes after which this connection is over (@discordjs/voice 0.19.2 rejoins on them; fixed upstream in
- * discord.js #11567, not yet released): what the join failed with, and the operator's log code.
- */
+/** Closes after which the connection is over (@discordjs/voice 0.19.2 rejoins on them; fixed in discord.js #11567). */
 const FINAL_CLOSES: ReadonlyMap<number, { failure: VoiceJoinFailure; logCode: string }> = new Map([
   [VoiceCloseCode.RateLimited, { failure: 'rate-limited', logCode: 'voice-rate-limited' }],
   [VoiceCloseCode.CallTerminated, { failure: 'call-terminated', logCode: 'voice-call-terminated' }],
 ]);
 
 /**
- * 4006 rejoins one connection may make within SESSION_INVALID_WINDOW_MS, each after the one before reached Ready (a
- * 4006 before that gives up at once). A rejoin takes a voice state update and a fresh voice handshake, the member
- * hearing a gap each time: three in a minute covers a crash answered by 4006 plus unrelated incidents, while a 4006
- * that keeps coming once ready (another process holding the same bot's voice session, say) stops at the fourth.
+ * 4006 rejoins allowed per window, each after the previous reached Ready: each is an audible gap, and three a minute
+ * covers a crash plus incidents while a 4006 that keeps coming (another process on the same session) stops.
  */
 export const SESSION_INVALID_REJOINS = 3;
 export const SESSION_INVALID_WINDOW_MS = 60_000;
@@ -101,11 +90,7 @@ export type ConnectionState =
   | { kind: 'connected'; channelId: string; connection: VoiceConnection }
   | { kind: 'destroyed' };
 
-/**
- * Why a join failed: 'dave-required' is Discord refusing a client without end-to-end encryption (4017);
- * 'rate-limited' (4021) and 'call-terminated' (4022) are closes Discord says must not be retried; 'left': a /leave
- * (or shutdown) while it joined.
- */
+/** Why a join failed: 4017 'dave-required', 4021/4022 must not be retried, 'left' is a /leave while joining. */
 export type VoiceJoinFailure =
   'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error' | 'left';
 
@@ -128,15 +113,9 @@ export interface GuildPlayerOptions {
   logger: Logger;
   idleTimeoutMs: number;
   readyTimeoutMs?: number | undefined;
-  /**
-   * How long a connection that left Ready (a move between channels, a voice server change, a 4014) may take to be
-   * Ready again before the player gives it up and cuts the current reply off. Default 5 s.
-   */
+  /** How long a connection out of Ready (a move, a server change, a 4014) may take to return. Default 5 s. */
   reconnectGraceMs?: number;
-  /**
-   * While this says true the idle timeout does not leave the channel (the guild is being auto-read: silence between
-   * messages is not idleness). Asked when the timeout fires; the timeout is armed again meanwhile.
-   */
+  /** True while the guild is auto-read: the idle timeout then does not leave (asked when it fires). */
   stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
@@ -144,10 +123,7 @@ export interface GuildPlayerOptions {
   sender?: VoiceSenderKind | undefined;
   /** The sender thread's start lead (sender/worker-clip.ts; default on); off only for the benchmark's comparison. */
   startLead?: boolean | undefined;
-  /**
-   * What must happen once Discord accepted the join and before any audio: on a Stage, SayBot made a speaker (a
-   * suppressed speaker's audio reaches nobody). A failure is logged; the join stands.
-   */
+  /** Runs once the join is accepted, before any audio (on a Stage, become a speaker). A failure is logged only. */
   beforeAudio?: ((channelId: string) => Promise<void>) | undefined;
   /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
   onIdle?: () => void;
@@ -181,10 +157,7 @@ interface CurrentClip {
   error?: unknown;
 }
 
-/**
- * What the player knows of one voice connection it made, from joinVoiceChannel until the connection is destroyed or
- * left: made and dropped with the connection, so nothing of one connection is left over for the next.
- */
+/** What the player knows of one voice connection, dropped with it so nothing carries over to the next. */
 interface ConnectionSession {
   readonly connection: VoiceConnection;
   /** Aborted when this connection fails for good (4017, 4021, 4022, lost, a library handler error). */
@@ -200,10 +173,7 @@ interface ConnectionSession {
   graceTimer?: NodeJS.Timeout;
 }
 
-/**
- * One guild's voice: its connection, its queue and its audio player. Every error of the connection or the
- * player is caught here and ends in a result for the clip concerned; nothing escapes to the process.
- */
+/** One guild's voice: connection, queue, player; every error ends in the clip's result, never escapes. */
 export class GuildPlayer {
   readonly guildId: string;
   #state: ConnectionState = { kind: 'disconnected' };
@@ -261,11 +231,7 @@ export class GuildPlayer {
     return (this.#current === undefined ? 0 : 1) + this.#queue.length;
   }
 
-  /**
-   * Holds an order accepted for this player from its acceptance until its clips are queued (HeldOrder): while it
-   * is accepted, while the channel is joined, while the orders before it are queued. /stop, /skip and /leave end it
-   * meanwhile as if its clips were queued, the first held order's first clip standing for the clip under way.
-   */
+  /** Holds an accepted order until its clips are queued; /stop, /skip and /leave end it as if queued. */
   hold(order: { owner: ClipOwner; clips: number; channelId: string }): HeldOrder {
     this.#options.onUse?.();
     this.#clearIdleTimer();
@@ -304,11 +270,7 @@ export class GuildPlayer {
     };
   }
 
-  /**
-   * Joins (or moves to) a channel and waits until Discord accepted it (the transport is up). With DAVE the MLS
-   * group may still be forming: each clip waits for it before its first frame (see #playNext), while its audio
-   * request already runs, so the handshake and the Voice API's first byte overlap instead of adding up.
-   */
+  /** Joins (or moves) and waits for the transport; each clip awaits the DAVE group beside its audio request. */
   async connect(channelId: string): Promise<void> {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     this.#options.onUse?.();
@@ -421,8 +383,7 @@ export class GuildPlayer {
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
         }
       } else if (this.#state.kind === 'connected') {
-        // A move between channels or a voice server change comes back by itself; a kick (4014) or a server that
-        // is gone does not. Give it a grace period, then give the connection up and cut the reply off.
+        // A move or a server change comes back by itself, a kick (4014) does not: a grace period, then cut off.
         session.graceTimer ??= setTimeout(() => {
           session.graceTimer = undefined;
           if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
@@ -469,10 +430,7 @@ export class GuildPlayer {
     }
   }
 
-  /**
-   * A 4006: the library rejoins by itself. One that comes before the last rejoin reached Ready, or once the bound of
-   * rejoins in the window is used up, is a loop: the connection is given up (one line, then #lost's).
-   */
+  /** A 4006 before the last rejoin reached Ready, or past the bound in the window, is a loop: give up. */
   #onSessionInvalid(session: ConnectionSession, code: number): void {
     const now = performance.now();
     const rejoins = session.sessionInvalidRejoins;
@@ -495,11 +453,7 @@ export class GuildPlayer {
     );
   }
 
-  /**
-   * A message handler of @discordjs/voice threw (contained by watchNetworking). The session's state (its DAVE
-   * group above all) may now be wrong, and nothing in the library will notice: give this voice session up. The clip
-   * waiting for it fails with a clear message (or, if audio was already heard, is cut off); the next /say rejoins.
-   */
+  /** A library handler threw: its DAVE state may be wrong unnoticed, so give the session up; the next /say rejoins. */
   #onHandlerError(session: ConnectionSession, error: unknown, event: string): void {
     this.#log.error(
       { code: 'voice-handler-error', err: error, event },
@@ -534,10 +488,7 @@ export class GuildPlayer {
     return [...(this.#current ? [this.#current.entry.item] : []), ...queued, ...held];
   }
 
-  /**
-   * The clip under way, which /skip ends: the one playing (or opening) now; with none, while the first order held
-   * waits (for the join, say), its first clip, whose audio may already be asked for.
-   */
+  /** The clip under way, which /skip ends: the one playing or opening, else the first held order's first clip. */
   get playing(): ClipOwner | undefined {
     return this.#current?.entry.item ?? this.#firstHeld()?.owner;
   }
@@ -547,10 +498,7 @@ export class GuildPlayer {
     return this.#current === undefined && this.#queue.length === 0 ? this.#held[0] : undefined;
   }
 
-  /**
-   * Ends the clip under way (only if `which` picks it, when given); the queue goes on. The clip under way of an order
-   * held ends that order.
-   */
+  /** Ends the clip under way (if `which` picks it); the queue goes on. */
   skip(which?: (item: ClipOwner) => boolean): boolean {
     const held = this.#firstHeld();
     if (held !== undefined && (!which || which(held.owner))) {
@@ -563,10 +511,7 @@ export class GuildPlayer {
     return true;
   }
 
-  /**
-   * Ends the clip under way and empties the queue, orders held included; with `which`, only the clips it picks (the
-   * one under way included). Returns how many clips were dropped besides the one under way.
-   */
+  /** Ends the clip under way and empties the queue and held orders (only what `which` picks); returns clips dropped besides it. */
   stop(which?: (item: ClipOwner) => boolean): number {
     const underWay = this.#firstHeld();
     const dropped = which ? this.#queue.filter((entry) => which(entry.item)) : this.#queue.splice(0);
@@ -588,10 +533,8 @@ export class GuildPlayer {
   }
 
   /**
-   * Ends the clips `which` picks as failed with `error`: the one playing at once, at its next packet and without
-   * closing silence (the sender keeps no packet back), and those queued before they are opened. What a right taken
-   * away while a clip plays uses (src/core/order/rights-asker.ts): it is silenced, not heard to its end. Returns how
-   * many clips it ended.
+   * Ends the clips `which` picks as failed: the playing one at its next packet, without closing silence, so a right
+   * taken away (src/core/order/rights-asker.ts) silences it. Returns how many it ended.
    */
   end(which: (item: PlaybackItem) => boolean, error: unknown): number {
     const dropped = this.#queue.filter((entry) => which(entry.item));
@@ -683,8 +626,7 @@ export class GuildPlayer {
     for (const entry of dropped) this.#drop(entry, 'cut-off');
     const current = this.#current;
     if (current && !current.playing && session.failure !== undefined && session.failure !== 'lost') {
-      // Nothing was heard yet and the session never became usable (DAVE failed): that is a failed join, which
-      // #untilE2ee reports when the abort reaches it; its audio request is cancelled.
+      // Nothing heard and the session never usable (DAVE failed): a failed join, reported by #untilE2ee.
       current.abort.abort();
       return;
     }
@@ -737,9 +679,7 @@ export class GuildPlayer {
             // The library's AudioPlayerError keeps only the message; the stream's own typed error was captured above.
             current.error ??= error;
           }
-          // Ended without an error while its stream had not ended: the output gave up on audio that stopped coming
-          // (MAX_MISSED_FRAMES of nothing), before its source's own timeout said so, or the stream closed early.
-          // Either way not all of it was spoken.
+          // Ended without error before its stream did: audio stopped coming, or the stream closed early; not all spoken.
           if (error === undefined && !current.ending && !stream.readableEnded)
             current.error ??= new AudioStalledError((current.playing?.playedMs ?? 0) / 1000);
           this.#finishCurrent(current);

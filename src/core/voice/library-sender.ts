@@ -1,6 +1,4 @@
-// The library's own way to play clips (the benchmark's baseline): @discordjs/voice's AudioPlayer, which prepares each
-// packet in one turn of its shared 20 ms cycle (one for every player in the process) and sends it at the start of the
-// next.
+// The library's own way to play clips (the benchmark's baseline): @discordjs/voice's AudioPlayer and its shared cycle.
 import type { Readable } from 'node:stream';
 import {
   AudioPlayerStatus,
@@ -14,14 +12,7 @@ import {
 } from '@discordjs/voice';
 import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
 
-/**
- * Cycles (20 ms) a playing clip may go without a packet before the player ends it. The library's default (5, made for
- * live streams) ended a clip as if played after 100 ms without a packet: a reply arriving slower than real time, or
- * an encoder starved of CPU for a moment under load, lost the rest of its words and still said "Spoke" (measured:
- * npm run bench, figure 3, on a loaded machine). Silence frames fill the wait; a body that truly stopped fails by
- * the Voice API client's body-idle timeout (15 s by default), or ends here first, its stream still open: the player
- * tells that end as audio that stopped coming (audio-stalled.ts), never as spoken.
- */
+/** Cycles without a packet before a clip ends: the library's 5 cut slow replies (bench figure 3); ends as stalled. */
 export const MAX_MISSED_FRAMES = 750;
 
 interface Current {
@@ -39,8 +30,7 @@ export class LibrarySender implements PacketSender {
     this.#audio = createAudioPlayer({
       behaviors: { noSubscriber: NoSubscriberBehavior.Pause, maxMissedFrames: MAX_MISSED_FRAMES },
     });
-    // The player reports a stream error and then goes Idle; the clip ends on Idle, matched by its resource,
-    // so that a late event can never end the clip that follows.
+    // A stream error then Idle: the clip ends on Idle matched by its resource, so a late event ends no later clip.
     this.#audio.on('error', (error) => {
       const current = this.#current;
       if (current && error.resource === current.resource) current.error ??= error;

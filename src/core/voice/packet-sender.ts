@@ -1,8 +1,6 @@
-// What plays a clip's Opus packets on a voice connection, for GuildPlayer. Three ways, chosen at start-up
-// (src/app/start-saybot.ts): 'worker' (sender/: a thread of its own that owns the voice sockets and sends each
-// voice's packets, handed over ahead of time; SayBot's sender, the default), 'clock' (voice-clock.ts,
-// clock-sender.ts: every packet sealed and sent on the main thread in its slot; the benchmark's comparison) and
-// 'library' (@discordjs/voice's AudioPlayer and its shared 20 ms cycle; the benchmark's baseline, and a way back).
+// What plays a clip's Opus packets on a voice connection (src/app/start-saybot.ts chooses): 'worker' (sender/, a
+// thread of its own owning the sockets: the default), 'clock' (voice-clock.ts on the main thread) or 'library'
+// (@discordjs/voice's AudioPlayer); the last two are the benchmark's comparisons.
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 
@@ -23,10 +21,7 @@ export interface PlayingClip {
 }
 
 export interface PacketSender {
-  /**
-   * Plays a stream of 20 ms Opus packets (object mode, one Buffer each) on the connection. The stream is read as
-   * packets are due and destroyed when the clip ends early. One clip at a time: a new one replaces the current one.
-   */
+  /** Plays 20 ms Opus packets, read as they are due; one clip at a time, a new one replacing the current. */
   play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip;
   /** Stops whatever plays and lets go of the connection. */
   destroy(): void;

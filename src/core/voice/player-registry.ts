@@ -19,13 +19,7 @@ export interface PlayerRegistryOptions {
   beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
 }
 
-/**
- * One GuildPlayer per guild, made on first use, held while it is in voice or has clips. Once it is out of voice with
- * nothing to play it is let go, so the map is bounded by the guilds in voice now rather than every guild ever spoken
- * in. One let go is kept by a weak reference: whoever still holds it (a request accepted before a /leave) may use it
- * again, and asking for the guild's player then gives that one, never a second player on the guild's one voice
- * connection; once nothing holds it, it is collected and its entry goes with it.
- */
+/** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
 export class PlayerRegistry {
   readonly #players = new Map<string, GuildPlayer>();
   /** Players let go, by guild, while something may still hold them (entries end when they are collected). */

@@ -1,9 +1,6 @@
-// One voice connection's packets as Discord wants them: RTP header, DAVE end-to-end encryption (the library's own
-// session), transport encryption (the *_rtpsize AEAD modes) and the UDP send, written into buffers kept for the
-// connection instead of the four or five new buffers @discordjs/voice makes per packet (header, concatenations).
-// The session's state stays the library's: its connection data (sequence, timestamp, nonce, key, speaking), its
-// DAVE session and its UDP socket, so that the library's gateway handling (resume, rejoin, DAVE transitions) and
-// this sender always agree.
+// One voice connection's packets as Discord wants them (RTP, DAVE, transport encryption, UDP send) written into buffers
+// kept for the connection instead of the library's four or five per packet. The session state stays the library's,
+// so its gateway handling (resume, rejoin, DAVE transitions) and this sender agree.
 import { directSend, sendQueueCount } from './discordjs-voice-seam.ts';
 import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
 import { datagramBytes, nextPosition, sealInto, type NonceScratch } from './sender/transport-seal.ts';
@@ -20,12 +17,7 @@ function datagram(bytes: number): Buffer {
 }
 
 export class RtpSender {
-  /**
-   * Datagram buffers, reused turn after turn. Node's dgram sends on the next tick (it looks the address up first,
-   * even an IP), so a buffer handed to send() is read after this turn of the event loop: within one turn (the clock
-   * catching up sends several packets) each packet needs a buffer of its own, and in the next turn a buffer is free
-   * again unless Node had to queue its send (the socket's buffer was full), which getSendQueueCount() tells.
-   */
+  /** Datagram buffers reused across turns: dgram reads a buffer after this turn unless its send was queued. */
   #datagrams: Buffer[] = [datagram(DATAGRAM_BYTES)];
   #turn = -1;
   #used = 0;
@@ -53,10 +45,7 @@ export class RtpSender {
     return next;
   }
 
-  /**
-   * Sends one Opus packet now on a ready session (readySession): DAVE-encrypted when the session's group is ready
-   * (silence frames never are, as the library's DAVESession.encrypt decides), then sealed and sent.
-   */
+  /** Sends one Opus packet now: DAVE-encrypted when the group is ready (never silence), then sealed and sent. */
   send(session: ReadySession, opus: Buffer, turn: number): void {
     const data = session.connectionData;
     const payload = session.dave ? session.dave.encrypt(opus) : opus;

@@ -1,19 +1,10 @@
-// The one timer that paces every voice of the process, in place of @discordjs/voice's shared 20 ms cycle.
-//
-// The library prepares one player's packet per turn of the event loop (setImmediate between players) and sends all of
-// them at the start of the next cycle, so every packet waits a cycle and, with many voices, the cycle itself slips.
-// Here each voice keeps its own phase inside the 20 ms period (one of 20 one-millisecond slots): its first packet goes
-// out the moment it is ready, the next ones every 20 ms after it, each sent in the turn it is prepared. The timer wakes
-// only for slots that hold voices, so voices that started at different moments are spread over the period instead of
-// all being sent in one burst.
+// The one timer that paces every voice of the process, in place of @discordjs/voice's shared 20 ms cycle (which sends
+// each packet a cycle late and slips with many voices). Each voice keeps its own phase, one of 20 1-ms slots: its
+// first packet goes when ready, the next every 20 ms, so voices spread over the period instead of one burst.
 import { getHeapStatistics } from 'node:v8';
 
 export const PERIOD_MS = 20;
-/**
- * How far the clock catches up after the event loop was held up (a long task, a collection): missed slots up to
- * this are run at once (each voice sends one packet per slot it missed), anything older is let go. Listeners'
- * jitter buffers take a short burst; a long one would arrive too late to be played anyway.
- */
+/** Missed slots the clock catches up after a stall; older ones are let go (a long burst would arrive too late). */
 export const MAX_CATCH_UP_MS = 200;
 
 export interface ClockVoice {

@@ -17,12 +17,7 @@ const MAX_FRAMES = 32;
 const YIN_THRESHOLD = 0.15;
 const MIN_CLARITY = 0.35; // a frame whose best dip is above this is not periodic (noise, silence)
 
-/**
- * The fundamental frequency that dominates the clip, in Hz (50..2000), or undefined if nothing periodic.
- * YIN (cumulative-mean-normalised difference) on up to 32 loud frames spread over the clip, median of the
- * per-frame estimates: it finds the fundamental of a voice rather than its strongest harmonic, and a pure tone
- * to a fraction of a hertz thanks to parabolic interpolation of the dip.
- */
+/** The dominant fundamental in Hz (50..2000) by YIN over up to 32 loud frames (median), or undefined. */
 export function dominantPitchHz(samples: Float32Array, sampleRate: number): number | undefined {
   const minLag = Math.max(2, Math.floor(sampleRate / MAX_PITCH_HZ));
   const maxLag = Math.ceil(sampleRate / MIN_PITCH_HZ);

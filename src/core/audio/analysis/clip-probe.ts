@@ -1,6 +1,5 @@
-// A clip's length from its container and frame headers, before any decoding, in work bounded by the limit asked
-// about rather than by the file's size: a 20 MB MP3 at 8 kb/s holds hours of audio, and finding that out must not
-// cost decoding them. What fits is decoded afterwards (off the main thread) for the exact figures.
+// A clip's length from its headers before decoding, in work bounded by the limit, not the file: a 20 MB MP3 at 8 kb/s
+// holds hours. What fits is decoded afterwards (off the main thread) for exact figures.
 import { ClipError } from '../errors.ts';
 import { detectAudioFormat, SNIFF_BYTES } from '../codecs/format.ts';
 import type { AudioFormat } from '../codecs/format.ts';
@@ -16,10 +15,7 @@ export type ClipProbe =
   /** Within the limit as far as the headers tell; `seconds` when the container states it exactly (WAV, M4A). */
   | { format: AudioFormat; verdict: 'fits'; seconds?: number };
 
-/**
- * What the headers say about `bytes` against `limitSeconds`. Ogg and FLAC are only recognised (not probed).
- * Throws ClipError for bytes that are not audio in a known format or whose headers are unusable.
- */
+/** What the headers say of `bytes` against `limitSeconds` (Ogg, FLAC only recognised); ClipError if unusable. */
 export function probeClip(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   if (bytes.length === 0) throw new ClipError('empty', 'no bytes');
   const format = detectAudioFormat(bytes.subarray(0, SNIFF_BYTES));
@@ -57,12 +53,7 @@ function probeWav(bytes: Uint8Array, limitSeconds: number): ClipProbe {
     : { format: 'wav', verdict: 'fits', seconds };
 }
 
-/**
- * Walks the frame headers (no decoding) only until they hold more than the limit: at most a minute of frames,
- * whatever the file's size. The encoder's delay and padding (LAME tag) are allowed for, so a clip refused here
- * is one the decoder would measure as too long too. A Xing/Info/VBRI frame count gives the exact length of a
- * file found too long; without one, the rest of the file is estimated at the average frame size read so far.
- */
+/** Walks frame headers until past the limit (LAME delay allowed for); Xing/Info/VBRI gives the exact length. */
 function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
   if (!first) throw new ClipError('corrupt', 'no MPEG audio frame found');
@@ -78,8 +69,7 @@ function probeMp3(bytes: Uint8Array, limitSeconds: number): ClipProbe {
   while (offset < bytes.length) {
     const frame = parseMpegFrameHeader(bytes, offset);
     if (!frame) {
-      // Fewer than 4 bytes left that start like a header: a header cut in two. Otherwise trailing tags or junk,
-      // which the decoder measures.
+      // Under 4 bytes that start like a header: a cut header. Otherwise tags or junk, which the decoder measures.
       return bytes.length - offset < 4 && bytes[offset] === 0xff
         ? { format: 'mp3', verdict: 'truncated' }
         : { format: 'mp3', verdict: 'fits' };

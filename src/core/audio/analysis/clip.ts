@@ -1,12 +1,6 @@
-// Whole-buffer decoding and analysis of a clip (reference clips, tests, the sandbox).
-//
-// What each format gives:
-//   wav   decoded here (PCM 8/16/24/32-bit, float 32/64; any rate; >2 channels mixed to mono): samples, exact duration
-//   mp3   decoded with mpg123 (WASM): samples, duration from the decoded samples (LAME delay/padding removed)
-//   m4a   box tree only: exact duration from the edit list / mdhd, rate and channels. No AAC decoder is available
-//         here, so `samples` is absent and pitch or silence checks cannot be made on M4A.
-//   ogg   page headers only (Opus/Vorbis/FLAC-in-Ogg): duration from the last granule position, no samples
-//   flac  STREAMINFO only: duration from its sample count, no samples
+// Whole-buffer decoding and analysis of a clip (reference clips, tests, the sandbox). WAV is decoded here and MP3 by
+// mpg123 (samples, exact duration); M4A, Ogg and FLAC give only their headers' duration (no samples, so no pitch or
+// silence checks).
 import { rmsDbfs, dominantPitchHz } from './analysis.ts';
 import { ascii } from '../codecs/bytes.ts';
 import { ClipError } from '../errors.ts';
@@ -32,11 +26,7 @@ export interface ClipInfo {
 }
 
 export interface AnalyseOptions {
-  /**
-   * Decode no more than this many seconds (and a little): `samples` then hold at most that much, whatever the
-   * file's length. A longer WAV keeps its exact duration (from its header); a longer MP3 reports what was
-   * decoded up to the limit, more than `maxSeconds`.
-   */
+  /** Decode at most about this many seconds; a longer WAV keeps its header's duration, a longer MP3 reports what was decoded. */
   maxSeconds?: number;
 }
 

@@ -1,7 +1,6 @@
-// How long a part lasts, from its first header and its size alone: what a job's class is chosen by
-// (src/core/audio/workers/work-classes.ts) on the main thread, which must do no work proportional to a part's size.
-// An estimate: a WAV's data at its byte rate, an MP3's bytes at its first frame's bitrate; anything else (or a
-// header not found in the first bytes) at 64 kb/s, which errs long.
+// How long a part lasts, estimated from its first header and size (a job's class,
+// src/core/audio/workers/work-classes.ts, chosen on the main thread): WAV at its byte rate, MP3 at its first bitrate,
+// else 64 kb/s, which errs long.
 import type { OwnBlocks } from '../workers/byte-block-types.ts';
 import { partLength } from '../workers/byte-blocks.ts';
 import { findFirstMpegFrame, skipId3v2 } from '../codecs/mpeg.ts';

@@ -1,7 +1,5 @@
-// The `waveform` of a Discord voice message: one byte of loudness per slice of the audio, as the clients draw it.
-// Loudness is measured in dB (RMS per bucket) rather than linear amplitude, so that quiet syllables still show and
-// the bars look like the speech; below the floor is drawn as silence. src/core/voice-message/render.ts measures it as
-// the packets are decoded; test/support/waveform.ts is the plain model the tests hold it to.
+// A voice message's `waveform`: one loudness byte per slice, in dB so quiet syllables show. Measured as packets are
+// decoded (src/core/voice-message/render.ts); test/support/waveform.ts is the model the tests hold it to.
 
 /** Discord accepts up to 256 values; clients draw about one bar per 100 ms. */
 export const MAX_WAVEFORM_BYTES = 256;

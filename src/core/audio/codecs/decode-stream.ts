@@ -73,10 +73,7 @@ export class DecodeTo48kStream extends Transform {
     callback(error);
   }
 
-  /**
-   * In pieces of at most one 20 ms frame (views, no copies): the Opus encoder downstream encodes whatever a write
-   * completes at once, so frame-sized writes let it encode on demand (see ENCODED_AHEAD_PACKETS).
-   */
+  /** In frame-sized views, so the encoder downstream encodes on demand (see ENCODED_AHEAD_PACKETS). */
   #pushFrames(bytes: Buffer): void {
     const size = frameBytes(this.channels);
     for (let at = 0; at < bytes.length; at += size) this.push(bytes.subarray(at, at + size));

@@ -4,11 +4,7 @@ import { findFirstMpegFrame, parseMpegFrameHeader, skipId3v2 } from './mpeg.ts';
 
 export type AudioFormat = 'wav' | 'mp3' | 'ogg' | 'flac' | 'm4a';
 
-/**
- * How many leading bytes detection wants. Enough for a typical ID3v2 tag plus two MP3 frames; kept small
- * because a caller streaming a slow body waits for this much (or for the end of the body) before deciding.
- * A larger ID3 tag (cover art) is accepted on its header alone.
- */
+/** Leading bytes detection wants (an ID3v2 tag and two MP3 frames): small, as a slow body waits for them. */
 export const SNIFF_BYTES = 1024;
 
 /** The format of an audio file from its first bytes (pass up to SNIFF_BYTES); undefined if it is not audio. */
@@ -29,10 +25,7 @@ export function detectAudioFormat(head: Uint8Array): AudioFormat | undefined {
   return isBareMpegStart(head) ? 'mp3' : undefined;
 }
 
-/**
- * An MP3 without tags starts straight at a frame sync. Only Layer II/III is accepted: a UTF-16 byte-order mark
- * (FF FE) reads as a Layer I header, and Layer I is never what a speech service sends.
- */
+/** An untagged MP3 starts at a frame sync; Layer II/III only (a UTF-16 BOM reads as Layer I). */
 function isBareMpegStart(head: Uint8Array): boolean {
   const header = parseMpegFrameHeader(head, 0);
   if (!header || header.layer === 1) return false;

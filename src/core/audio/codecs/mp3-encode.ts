@@ -8,12 +8,7 @@ function ascii(view: DataView, offset: number, text: string): void {
   for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
 }
 
-/**
- * CBR mono MP3 (lamejs), led by a LAME Info frame. The sample rate must be one of MPEG_SAMPLE_RATES (../codecs/mpeg.ts).
- * lamejs takes about 12 ms a second of audio: the event loop gets a turn between blocks, so that one long
- * text does not hold up every other response the sandbox is pacing; in a long job of the audio worker those turns
- * are its slices (../workers/slices.ts), where short work goes first.
- */
+/** CBR mono MP3 (lamejs) led by a LAME Info frame, at MPEG_SAMPLE_RATES; yields between blocks (slices). */
 export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps: number): Promise<Uint8Array> {
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
   const parts: Uint8Array[] = [];
@@ -34,11 +29,7 @@ const ENCODER_DELAY = 576;
 const XING_BYTES = 4 + 4 + 4 + 4 + 100 + 4; // "Info", flags, frames, bytes, TOC, quality
 const LAME_BYTES = 36;
 
-/**
- * The Info frame (Xing header with the LAME extension) that LAME itself writes first: frame count, byte count
- * and the encoder delay and padding, so that decoders play the stream gapless and know its exact length, as
- * with the MP3s real services send. lamejs does not write one. Undefined if the stream has no frame to copy.
- */
+/** The Info frame LAME writes (and lamejs does not): counts, delay and padding, for gapless exact-length playback. */
 function lameInfoFrame(audio: Uint8Array, sampleCount: number): Uint8Array | undefined {
   const first = parseMpegFrameHeader(audio, 0);
   if (!first) return undefined;

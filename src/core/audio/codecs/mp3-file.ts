@@ -1,6 +1,5 @@
-// An MP3 to post as a file: a stream cut inside its last frame loses that half frame (decoders click or stop
-// on it), and a Xing/Info header whose frame and byte counts disagree with the data is corrected, since players
-// take the duration from it.
+// An MP3 to post as a file: a cut last frame is dropped (decoders click on it) and a Xing/Info header's counts are
+// made true (players take the duration from it).
 import { u32be } from './bytes.ts';
 import { findFirstMpegFrame, parseMpegFrameHeader, readVbrHeader, skipId3v2, type MpegFrameHeader } from './mpeg.ts';
 
@@ -58,12 +57,9 @@ function audioFrames(bytes: Uint8Array): { header: MpegFrameHeader; start: numbe
 }
 
 /**
- * The parts of one request as one MP3, frame by frame (no re-encoding, so no loss): the first part up to its last
- * whole frame (its ID3 tag and Info frame kept, their counts made true by exactMp3File), then every other part's
- * audio frames without their tags or Info frames. Each later part keeps its encoder's priming and padding (about
- * 50 ms at 24 kHz: a short pause where the text was split at a sentence end). Undefined when the parts' streams
- * differ (MPEG version, layer, rate or channels: a decoder cannot change them mid-stream); the caller then
- * decodes and re-encodes them.
+ * One request's parts as one MP3, frame by frame (no re-encoding): the first with its tags (counts made true by
+ * exactMp3File), the others' audio frames only, each keeping its priming (~50 ms: a pause at the split). Undefined
+ * when the streams differ (version, layer, rate, channels); the caller then re-encodes.
  */
 export function joinMp3Files(parts: readonly Uint8Array[]): Uint8Array | undefined {
   const found = parts.map(audioFrames);

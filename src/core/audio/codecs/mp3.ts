@@ -19,10 +19,7 @@ const DECODER_DELAY = 529;
 /** Bytes handed to mpg123 at a time, so decoding can stop at the limit whatever the file's size. */
 const CHUNK_BYTES = 64 * 1024;
 
-/**
- * Decodes to a mono mix. With `maxSeconds`, decoding stops once that much audio (plus the encoder's delay and
- * padding) has come out, so neither the time nor the memory it takes depends on how long the file is.
- */
+/** Decodes to a mono mix; with `maxSeconds`, stops once that much came out, so cost never depends on file length. */
 export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: number } = {}): Promise<Mp3Decoded> {
   const first = findFirstMpegFrame(bytes, skipId3v2(bytes));
   if (!first) throw new ClipError('corrupt', 'no MPEG audio frame found');
@@ -83,8 +80,7 @@ export async function decodeMp3(bytes: Uint8Array, options: { maxSeconds?: numbe
   // More than one frame missing against what the header promised, or a last frame cut in the middle.
   const truncated = walk.endsMidFrame || (vbr?.frames !== undefined && vbr.frames > decodedFrames + 1);
 
-  // The LAME delay/padding describe the stream the header was written for; trust them only when the data
-  // matches that stream (a cut file keeps the header of the whole one).
+  // Trust the LAME delay/padding only when the data matches the stream they describe (a cut file keeps them).
   let start = 0;
   let sampleCount = total;
   const delay = vbr?.encoderDelay;

@@ -51,11 +51,7 @@ function timeHeader(bytes: Uint8Array, box: Box): { timescale: number; duration:
   return { timescale: u32be(bytes, at), duration: v1 ? u64be(bytes, at + 4) : u32be(bytes, at + 4) };
 }
 
-/**
- * The presentation length the edit list gives (in the movie timescale), or undefined without a usable one.
- * AAC tracks carry ~1024 samples of encoder priming and some tail padding in the media (mdhd) duration; the
- * edit list is what trims them, so it is the exact duration a player presents.
- */
+/** The edit list's presentation length (movie timescale): it trims AAC priming and padding, so it is exact. */
 function editListDuration(bytes: Uint8Array, trak: Box): { movieUnits: number; mediaStart: number } | undefined {
   const elst = path(bytes, trak, 'edts', 'elst');
   if (!elst) return undefined;

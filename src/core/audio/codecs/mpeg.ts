@@ -86,10 +86,7 @@ export function skipId3v2(bytes: Uint8Array): number {
   return offset;
 }
 
-/**
- * The first frame at or after `from` that is followed by another valid frame (or by the end of the data), so a
- * stray 0xFF in junk or in a tag is not taken for a frame. Searches at most `searchLimit` bytes.
- */
+/** The first frame at or after `from` followed by another (or the end), so a stray 0xFF is not taken for one. */
 export function findFirstMpegFrame(
   bytes: Uint8Array,
   from: number,
@@ -154,10 +151,7 @@ export function readVbrHeader(bytes: Uint8Array, frameOffset: number, header: Mp
   return undefined;
 }
 
-/**
- * Walks frame by frame from the first frame. `endsMidFrame` is true when the last frame header promises more
- * bytes than the data holds: the file was cut. Stops quietly at trailing tags or junk (which are not cuts).
- */
+/** Walks the frames: `endsMidFrame` when the last header promises more bytes than there are (a cut file). */
 export function walkMpegFrames(bytes: Uint8Array, firstFrame: number): { frames: number; endsMidFrame: boolean } {
   let offset = firstFrame;
   let frames = 0;

@@ -17,10 +17,7 @@ export interface Mp3Decoder {
   free(): void;
 }
 
-/**
- * A ready decoder. `gapless` lets mpg123 drop the encoder delay and padding a LAME/Info header announces,
- * which it can do while streaming; whole-file analysis does that itself to check the header first.
- */
+/** A ready decoder; `gapless` drops the LAME/Info delay and padding while streaming. */
 export async function openMp3Decoder(options: { gapless: boolean }): Promise<Mp3Decoder> {
   const decoder = new MPEGDecoder({ enableGapless: options.gapless });
   live++;

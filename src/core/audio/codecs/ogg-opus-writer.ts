@@ -1,24 +1,14 @@
-// Ogg Opus files (RFC 7845) written in process, for Discord voice messages: Opus packets in, file bytes out.
-// Hand-written rather than a dependency: the format is a 27-byte page header, lacing and a CRC, and writing it
-// here keeps the exact packets (also those already in the audio cache) and makes granule positions exact.
+// Ogg Opus files (RFC 7845) for Discord voice messages, written by hand: the format is small, and this keeps the exact
+// packets (the cache's too) and exact granule positions.
 import { OPUS_RATE } from './opus-encode.ts';
-/**
- * The encoder's lookahead, which decoders drop from the start (OpusHead pre-skip). libopus with
- * OPUS_APPLICATION_AUDIO (what @discordjs/opus creates) at 48 kHz: 2.5 ms of CELT overlap plus 4 ms of delay
- * compensation = 312 samples. @discordjs/opus cannot query OPUS_GET_LOOKAHEAD; the test measures it.
- */
+/** The encoder lookahead (OpusHead pre-skip): 2.5 ms overlap + 4 ms delay at 48 kHz = 312; the test measures it. */
 export const ENCODER_PRE_SKIP = 312;
 
 export interface OggOpusOptions {
-  /**
-   * Channels in OpusHead: what a decoder outputs (render.ts writes 1 for the player's mono and stereo packets alike).
-   */
+  /** Channels in OpusHead: what a decoder outputs (render.ts writes 1 for mono and stereo packets alike). */
   channels?: 1 | 2;
   preSkip?: number;
-  /**
-   * The true length of the audio in 48 kHz samples. The last frame is padded to 20 ms; with this, the final
-   * granule position trims the padding (RFC 7845 §4.4) and players report the exact duration.
-   */
+  /** The audio's true length in 48 kHz samples: the final granule trims the last frame's padding (RFC 7845 §4.4). */
   sampleCount?: number;
   /** Audio packets per page; 50 x 20 ms = one page a second (small overhead, quick seeking). */
   packetsPerPage?: number;
@@ -47,8 +37,7 @@ export function writeOggOpus(packets: readonly Uint8Array[], options: OggOpusOpt
     const before = samples;
     for (const packet of group) samples += packetSamples(packet);
     const last = i + perPage >= packets.length;
-    // Granule position: the 48 kHz sample count (pre-skip included) at the end of the page's last packet. The
-    // last page may trim padding, but only its own samples (RFC 7845 §4.4), so the count never goes back.
+    // Granule position: samples (pre-skip included) at the end of the page's last packet; never goes back.
     const end = last ? Math.max(before, Math.min(samples, options.sampleCount ?? samples)) : samples;
     addPage(group, last ? EOS : 0, BigInt(preSkip + end));
   }

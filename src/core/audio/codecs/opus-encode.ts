@@ -12,11 +12,7 @@ export function frameBytes(channels: 1 | 2): number {
   return FRAME_SAMPLES * channels * 2;
 }
 
-/**
- * How many encoded packets may wait ahead of the player (40 ms). Encoding happens when the player reads a packet:
- * one frame per stream per cycle, spread evenly, rather than hundreds of milliseconds ahead in bursts whenever an
- * HTTP body delivered data (streams that start together burst together; see docs/benchmarks.md).
- */
+/** Encoded packets that may wait ahead of the player (40 ms): encoding per read spreads it evenly, not in bursts. */
 export const ENCODED_AHEAD_PACKETS = 2;
 
 /** Frames a stream may have in a worker at once: enough to hide a batch's round trip, few enough to stay paced. */
@@ -46,11 +42,7 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
   };
 }
 
-/**
- * s16le 48 kHz PCM in (any chunking; a partial frame at the end is dropped), one Opus packet per object out.
- * `channels` tells how many channels the PCM has; it is asked when the first bytes arrive (the decoder upstream
- * knows it only then).
- */
+/** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet out each; `channels` asked late. */
 export function createOpusEncoder(
   channels: () => 1 | 2 = () => 2,
   settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS,

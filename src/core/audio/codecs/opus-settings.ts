@@ -1,6 +1,5 @@
-// How the player's Opus packets are made: the encoder's settings and where it runs. One setting per process,
-// read when a stream opens its encoder; the benchmark switches it to measure the previous behaviour beside the
-// current one in the same run.
+// How the player's Opus packets are made: the encoder's settings and where it runs, one setting per process (the
+// benchmark switches it to compare behaviours in one run).
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type * as DiscordOpus from '@discordjs/opus';
@@ -8,10 +7,7 @@ import type OpusScriptType from 'opusscript';
 import { nativeCall } from '../workers/native-calls.ts';
 
 export interface OpusSettings {
-  /**
-   * 'source': as many channels as the audio has (TTS is mono: half the resampling, conversion and encoding of
-   * stereo; a mono packet plays on both sides of a stereo decoder, as Opus specifies). 'stereo': always two.
-   */
+  /** 'source': as many channels as the audio (TTS is mono: half the work; mono plays on both sides). 'stereo': two. */
   channels: 'source' | 'stereo';
   /** libopus complexity 0..10 (its default is 10). */
   complexity: number;
@@ -23,21 +19,14 @@ export interface OpusSettings {
   thread: 'workers' | 'main';
   /** Worker threads in the pool (when thread is 'workers'). */
   workers: number;
-  /**
-   * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in src/core/audio/jobs/transcode/'s
-   * threads; needs thread 'workers') or 'main' (on the main thread, the encoder apart: the benchmark's baseline).
-   */
+  /** Where WAV/MP3 are decoded: 'workers' (src/core/audio/jobs/transcode/; thread 'workers') or 'main' (baseline). */
   decode: 'workers' | 'main';
 }
 
 /**
- * What the player uses. 64 kb/s mono sits above Xiph's recommended range for fullband speech (28-40 kb/s) and at
- * the rate where Opus was rated near-transparent for music in public listening tests (Hydrogenaudio 2011, 64 kb/s),
- * so a lower complexity loses nothing audible here. Measured on this code's fixtures (bench/opus-floor.ts):
- * complexity 5 keeps pitch within 0.5 Hz and level within 0.05 dB of the source, at about half the CPU of
- * complexity 10 stereo. CELT only: at 64 kb/s mono libopus would otherwise pick CELT anyway, unless its speech
- * detector (or a voice hint) moves it to hybrid SILK+CELT, which costs two to three times as much per frame here
- * and drifted the measured pitch by 2 Hz.
+ * What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
+ * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB, half the CPU of 10 stereo). CELT only: hybrid
+ * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz.
  */
 export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
   channels: 'source',
@@ -53,10 +42,7 @@ export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
 /** What an encoder needs to know; crosses to worker threads as is. */
 export interface EncoderSpec {
   channels: 1 | 2;
-  /**
-   * 'wasm': opusscript even where the native addon loads, for a thread that may be ended while it encodes (a thread
-   * ended inside the addon's call aborts the whole process). Otherwise the native addon where it loads.
-   */
+  /** 'wasm': opusscript even where the native addon loads, for a thread that may be ended mid-encode (the addon aborts). */
   backend?: 'wasm' | undefined;
   complexity: number;
   bitrate: number | 'auto';

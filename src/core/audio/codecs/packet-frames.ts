@@ -1,6 +1,5 @@
-// Opus packets gathered on one thread to be written into a file on another: each packet copied, as it comes, into
-// blocks of their own (two bytes of length, then the packet), so that the whole lot crosses to a worker as a few
-// transferred ArrayBuffers (no copy of the file's size on the way) and is read there as views.
+// Opus packets gathered on one thread for a file written on another: copied into blocks (u16 length + packet) that
+// cross as a few transferred ArrayBuffers and are read there as views.
 
 /** A block's size: a few hundred packets (a few seconds of audio); a block is never shared between threads. */
 const BLOCK_BYTES = 64 * 1024;

@@ -1,9 +1,6 @@
-// Streaming sample-rate conversion to 48 kHz for Discord, to mono or interleaved stereo.
-//
-// Cubic (Catmull-Rom) interpolation: clearly better than linear for the 22.05/24 kHz speech typical of TTS,
-// cheap enough to run per sample. The read position is kept as an exact fraction (integer numerator over
-// outRate/gcd), so there is no drift over long clips, and the last three input samples of each chunk are kept
-// for the next one, so chunk joins are seamless. No anti-alias filter: inputs above 48 kHz alias (rare for speech).
+// Streaming sample-rate conversion to 48 kHz, mono or interleaved stereo, by cubic (Catmull-Rom) interpolation:
+// better than linear for 22-24 kHz TTS. The position is an exact fraction (no drift) and the last three samples carry
+// to the next chunk (seamless joins). No anti-alias filter: inputs above 48 kHz alias (rare for speech).
 
 /** Interleaved output (one sample per frame when mono); the view is reused by the next call. */
 export type InterleavedStereo = Float32Array;
@@ -34,10 +31,7 @@ export class StereoResampler {
     this.#den = outRate / g;
   }
 
-  /**
-   * Resamples `length` samples (right undefined: mono, copied to both sides when stereo out). Returns interleaved
-   * output.
-   */
+  /** Resamples `length` samples (right undefined: mono); returns interleaved output. */
   process(left: Float32Array, right: Float32Array | undefined, length: number): InterleavedStereo {
     const total = HISTORY + length;
     if (this.#workL.length < total) {

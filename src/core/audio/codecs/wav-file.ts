@@ -1,17 +1,12 @@
-// A WAV to post as a file: whatever header form the service streamed (sizes 0 or 0xFFFFFFFF, RF64, LIST/fact
-// chunks before data, bytes after it), the file posted has one plain RIFF header with exact sizes, because
-// many players (and Discord's preview) show a file with unknown sizes as empty or endless.
+// A WAV to post as a file gets one plain RIFF header with exact sizes, whatever the service streamed: many players
+// (Discord's preview too) show unknown sizes as empty or endless.
 import { ClipError } from '../errors.ts';
 import { parseWavHeader } from './wav.ts';
 
 /** The largest data chunk a plain RIFF header can describe (its size field is 32-bit, and counts the header). */
 const MAX_RIFF_DATA_BYTES = 0xffff_ffff - 36 - 64;
 
-/**
- * The same audio as a canonical WAV: `RIFF` + `fmt ` (the original chunk, copied) + `data` with its exact size,
- * cut to whole sample frames. Chunks other than fmt and data are dropped (they carry no audio). Audio too long
- * for RIFF is returned unchanged.
- */
+/** The same audio as a canonical WAV (fmt + data, exact size, whole frames); too long for RIFF: unchanged. */
 export function exactWavFile(bytes: Uint8Array): Uint8Array {
   const part = wavPart(bytes);
   if (part.data.length > MAX_RIFF_DATA_BYTES) return bytes;
@@ -34,12 +29,7 @@ function wavPart(bytes: Uint8Array): WavPart {
   return { fmt: bytes.subarray(fmtOffset, fmtOffset + fmtBytes), data: bytes.subarray(dataOffset, dataOffset + data) };
 }
 
-/**
- * The parts of one request as one WAV: one header with exact sizes, their samples one after the other, at most
- * `maxDataBytes` of them (the rest cut away, at a whole sample frame: a cap on the audio's length). Undefined
- * when the parts' sample formats differ (rate, channels, encoding: their fmt chunks are not the same bytes) or
- * the whole is too long for RIFF; the caller then decodes and re-encodes them.
- */
+/** One request's parts as one WAV (at most `maxDataBytes`); undefined when fmt chunks differ or too long. */
 export function joinWavFiles(parts: readonly Uint8Array[], maxDataBytes = Infinity): Uint8Array | undefined {
   const wavs = parts.map(wavPart);
   const first = wavs[0];

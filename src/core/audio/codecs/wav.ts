@@ -1,6 +1,5 @@
-// WAV (RIFF/RF64) header parsing and PCM sample conversion, shared by the whole-file analysis
-// (src/core/audio/analysis/clip.ts) and the streaming decoder (wav-stream.ts). The header parser works on "the bytes
-// received so far": it either finds the data chunk or says how many bytes it needs before it can go on.
+// WAV (RIFF/RF64) header parsing and PCM conversion for the analysis (src/core/audio/analysis/clip.ts) and the stream
+// decoder (wav-stream.ts): the parser finds the data chunk in the bytes so far, or says how many more it needs.
 import { ascii, startsWith, u16le, u32le } from './bytes.ts';
 import { ClipError, UnsupportedAudioError } from '../errors.ts';
 
@@ -31,10 +30,7 @@ const WAVE_FORMAT_PCM = 1;
 const WAVE_FORMAT_IEEE_FLOAT = 3;
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe;
 
-/**
- * Parses the RIFF header and chunks up to the start of `data`. Chunks other than `fmt ` and `data` (LIST,
- * fact, JUNK, ds64, ...) are skipped. Throws ClipError for a header that cannot be a playable WAV.
- */
+/** Parses RIFF up to `data`, skipping other chunks; ClipError for a header that cannot be a playable WAV. */
 export function parseWavHeader(bytes: Uint8Array): WavHeaderResult {
   if (bytes.length < 12) return { needBytes: 12 };
   if (!(startsWith(bytes, 0, 'RIFF') || startsWith(bytes, 0, 'RF64')) || !startsWith(bytes, 8, 'WAVE')) {
@@ -115,10 +111,7 @@ export function decodedChannels(format: PcmFormat): 1 | 2 {
   return format.channels === 2 ? 2 : 1;
 }
 
-/**
- * Converts `frames` interleaved sample frames starting at `offset` to planar floats in -1..1, written at
- * `dstOffset` of dst[0] (and dst[1] for stereo). The sample reader is picked once per call, not per sample.
- */
+/** `frames` interleaved frames from `offset` as planar floats at `dstOffset` (reader picked once per call). */
 export function decodePcm(
   src: Uint8Array,
   offset: number,

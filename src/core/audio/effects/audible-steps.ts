@@ -1,8 +1,5 @@
-// Speed and volume in the steps a listener can tell apart. Every distinct value is its own cache entry and its own
-// render in the audio worker, without a character spent, so values closer than a listener hears are folded to one:
-// a tempo change under ~5 % goes unnoticed in speech, and a level change under ~0.5 dB is below the just
-// noticeable difference for loudness (about 1 dB for speech; half of it to stay on the safe side). What is on the
-// zero step of each (changesAudio) needs no work at all.
+// Speed and volume in steps a listener can tell apart: every distinct value is a cache entry and a render, so values
+// closer than heard (~5 % tempo, 0.5 dB, half loudness's JND) fold to one; the zero step needs no work (changesAudio).
 import type { AudioEffects } from './effect-types.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from './gain.ts';
 import { MAX_PITCH_SEMITONES } from './pitch-shift.ts';

@@ -1,5 +1,4 @@
-// Types shared by the speech pipeline, the part source and the audio worker: what SayBot does to a part's audio
-// after the service sent it (nothing of it is sent to the service, so none of it costs characters).
+// What SayBot does to a part's audio after the service sent it (never sent, so never paid for).
 
 /** A member's speed and volume for one request. */
 export interface AudioEffects {
@@ -7,10 +6,7 @@ export interface AudioEffects {
   speed: number;
   /** -20..+6 dB of gain, limited so that nothing clips (gain.ts). */
   volumeDb: number;
-  /**
-   * Semitones the voice is shifted by, the length kept (pitch-shift.ts); absent for none. Not a member's setting:
-   * auto-read's distinct voices make more voices of a preset with it.
-   */
+  /** Semitones shifted, length kept (pitch-shift.ts); auto-read's distinct voices use it, not members. */
   pitch?: number;
 }
 
@@ -23,10 +19,7 @@ export interface SceneMixLine {
   parts: Uint8Array[];
   /** Seconds of silence before this line. */
   gapBefore: number;
-  /**
-   * The speaker's own volume setting (dB), kept after the lines are evened out: the parts already carry it, and
-   * evening out would otherwise undo it.
-   */
+  /** The speaker's volume (dB), reapplied after evening out (which would undo it). */
   volumeDb?: number;
 }
 

@@ -39,9 +39,8 @@ export async function applyEffects(
 }
 
 /**
- * The parts of one request as one file of `format` with its duration measured from its samples: joined as they
- * are where their streams match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, brought to the first part's
- * rate and encoded once.
+ * One request's parts as one file of `format`, its duration from its samples: joined as they are where their streams
+ * match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, resampled to the first part's rate and encoded once.
  */
 export async function joinParts(
   parts: readonly Uint8Array[],
@@ -78,9 +77,8 @@ function decode(bytes: Uint8Array): Promise<Decoded> {
 }
 
 /**
- * A WAV or MP3 part decoded to planar floats. With `maxSeconds`, no more than about that much is decoded (nor
- * allocated): a longer part comes back cut there with `overLimit` set, so a caller bounding a total (a scene's
- * 600 s) never decodes, nor holds, an hour someone sent. Rejects with UnsupportedAudioError or ClipError.
+ * A WAV or MP3 part as planar floats. With `maxSeconds`, a longer part comes back cut (`overLimit`), so a bounded
+ * total (a scene) never decodes an hour someone sent. Rejects with UnsupportedAudioError or ClipError.
  */
 export async function decodeAudio(
   bytes: Uint8Array,

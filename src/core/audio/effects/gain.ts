@@ -1,14 +1,7 @@
-// Volume: a gain in dB followed by a look-ahead peak limiter, so a louder setting never clips.
-//
-// The range is Discord's own per-user volume slider (0-200 %): at most +6 dB, since TTS voices already peak
-// near full scale and more gain would only be the limiter squashing them; at least -20 dB, a tenth of the
-// amplitude, still clearly heard under other voices (quieter than that, a listener turns SayBot down in Discord).
-//
-// The limiter never lets a sample out above LIMIT: for each sample it works out the gain that would keep that
-// sample under the limit, takes the smallest such gain within LOOKAHEAD_SECONDS on either side, and averages
-// that over the same span. Every value averaged for sample n is at most n's own need (n lies within each of
-// their spans), so the peak bound holds exactly, while the gain moves in ramps instead of jumps (no clicks).
-// Pure and synchronous: it runs in the audio worker thread.
+// Volume: a gain in dB then a look-ahead peak limiter, so a louder setting never clips. +6 dB at most (TTS already
+// peaks near full scale), -20 dB at least (still heard under other voices). The limiter takes, per sample, the
+// smallest gain keeping any sample within LOOKAHEAD_SECONDS under LIMIT, averaged over that span: the bound holds
+// exactly and the gain ramps without clicks. Runs in the audio worker.
 
 export const MIN_VOLUME_DB = -20;
 export const MAX_VOLUME_DB = 6;
@@ -17,10 +10,7 @@ export const MAX_VOLUME_DB = 6;
 export const LIMIT = 10 ** (-1 / 20);
 const LOOKAHEAD_SECONDS = 0.005;
 
-/**
- * `channels` (planar, equal lengths) with `gainDb` applied and limited to LIMIT, in place; returns them.
- * Also limits audio that arrives already over the limit at 0 dB.
- */
+/** `channels` with `gainDb` applied and limited to LIMIT in place (also audio already over it at 0 dB). */
 export function applyGain(channels: Float32Array[], sampleRate: number, gainDb: number): Float32Array[] {
   if (!(gainDb >= MIN_VOLUME_DB && gainDb <= MAX_VOLUME_DB))
     throw new RangeError(`volume ${gainDb} dB is outside ${MIN_VOLUME_DB}..${MAX_VOLUME_DB}`);

@@ -1,6 +1,5 @@
-// A pitch shift that keeps the length: the audio resampled by the pitch ratio (higher and shorter, or lower and
-// longer, as a tape played faster or slower), then brought back to its length by the time stretch (time-stretch.ts),
-// which keeps the new pitch. Linear interpolation is enough for speech shifted by a few semitones.
+// A pitch shift keeping the length: resampled by the ratio (as tape played faster), then stretched back to length
+// (time-stretch.ts). Linear interpolation suffices for a few semitones of speech.
 import { MAX_SPEED, MIN_SPEED, timeStretch } from './time-stretch.ts';
 
 /** The widest shift, in semitones: an octave each way. */

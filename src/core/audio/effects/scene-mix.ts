@@ -1,31 +1,13 @@
-// A scene (/scene, issue 39) as one file: each line's parts (WAV or MP3, any rate, mono or stereo, from the Voice API
-// or the free voice) decoded to mono, brought to one rate, evened out in loudness and laid end to end with the
-// silences asked for, so that many voices sound like one recording. Runs in the audio worker thread
-// (../jobs/audio-thread/), never on the main thread: ten minutes at 48 kHz is 115 MB of floats and seconds of work,
-// and the limiter's working arrays (gain.ts) about 20 bytes a sample of the line it limits.
-//
-// The rate: the highest of the inputs, capped at 48 kHz (Discord's own rate, and the highest a voice service sends),
-// so no line loses the bandwidth it has (a 16 kHz line brought up gains none, but loses none either). For MP3 it is
-// raised to the next rate MPEG audio can carry (a 22 kHz WAV gives 22.05 kHz). Resampling is the playback path's
-// cubic resampler (../codecs/resample.ts), decoding and encoding are effects.ts', nothing of its own.
-//
-// Loudness: each line is measured as a gated RMS, a plain cousin of LUFS gating without its K-weighting (speech
-// voices differ little in spectrum, a lot in level): 50 ms blocks, those under -60 dBFS or 30 dB below the line's
-// loudest block left out (pauses, breaths, the silence a service pads with). Every line is brought to the median
-// line, by at most 12 dB either way (a whispering voice is not pushed into its own noise floor), then through
-// gain.ts' look-ahead limiter, so no sample passes -1 dBFS. A silent line (no block above the gates) gets no gain. A
-// speaker's own volume setting (`volumeDb`) is applied after evening out: the scene keeps the level the member chose.
-// The median, not the mean or the loudest: one shouting or whispering voice does not move every other line.
-//
-// Joins: each line's DC offset is removed and its first and last 8 ms faded in and out (raised cosine), so every
-// line starts and ends at zero and the gap between two voices is true silence, never a click or a step. The
-// fades fall inside the line's own samples: its length, and so the timings, stay exactly what the voices gave.
-//
-// Timings: each line's start and end are counted in output samples before encoding, so they are exact for WAV.
-// The MP3 is led by a LAME Info frame (../codecs/mp3-encode.ts) giving the encoder's delay (576) and padding, and
-// players that honour it (mpg123, FFmpeg and so the browsers and Discord's clients, iTunes) play exactly these
-// samples: the times hold to the sample. A player that ignores it starts about 1,105 samples late (encoder delay
-// plus the MP3 filter bank's 529): 23 ms at 48 kHz, 46 ms at 24 kHz, the same for every line.
+// A scene (/scene) as one file, so many voices sound like one recording; run in the audio worker
+// (../jobs/audio-thread/: ten minutes at 48 kHz is 115 MB of floats). Each line's parts are decoded to mono at one
+// rate: the highest input's, at most 48 kHz, raised to a rate MPEG carries for MP3, so no line loses bandwidth
+// (../codecs/resample.ts resamples). Loudness: a gated RMS (50 ms blocks, dropping those under -60 dBFS or 30 dB below
+// the loudest: pauses, padding); every line is moved to the median line (one shouting voice moves no other), by at most
+// 12 dB so a whisper is not pushed into its noise floor, then through gain.ts' limiter (no sample past -1 dBFS); the
+// speaker's `volumeDb` after. Joins: DC removed and 8 ms raised-cosine fades inside each line, so gaps are true silence
+// and timings exact. Timings are counted in output samples; the MP3's LAME Info frame (../codecs/mp3-encode.ts) gives
+// delay and padding, so players that honour it keep them to the sample (others start ~1,105 samples late, the same for
+// every line).
 import { applyGain } from './gain.ts';
 import { decodeAudio, encodeAudio, mono } from './effects.ts';
 import { ClipError } from '../errors.ts';
@@ -56,11 +38,10 @@ interface Part {
 }
 
 /**
- * The scene's lines as one file of `input.format`, evened out in loudness, with each line's place and loudness. A
- * scene whose audio passes MAX_SCENE_SECONDS is cut there (`cut`): the line that passes it ends at the cap and the
- * lines after it are left out (`lines` has only those heard), so audio already paid for still reaches the member.
- * Throws RangeError for a gap that is not a finite number >= 0 or gaps alone longer than MAX_SCENE_SECONDS,
- * ClipError for a scene with no audio or a damaged part, UnsupportedAudioError for a part that is neither WAV nor MP3.
+ * The scene's lines as one file of `input.format`, with each line's place and loudness. Past MAX_SCENE_SECONDS it is
+ * cut (`cut`; `lines` only those heard), so audio already paid for still reaches the member. Throws RangeError for a
+ * bad gap or gaps alone past the cap, ClipError for no audio or a damaged part, UnsupportedAudioError for a part that
+ * is neither WAV nor MP3.
  */
 export async function mixScene(input: SceneMixInput): Promise<SceneMixResult> {
   const { format } = input;
@@ -137,10 +118,7 @@ function tooLong(seconds: number): RangeError {
   );
 }
 
-/**
- * Every part decoded to mono, one after another, each allowed only what is left of MAX_SCENE_SECONDS: the part that
- * passes the cap is cut there and nothing after it is decoded (`cut`), having decoded at most the cap's worth.
- */
+/** Every part decoded to mono within what is left of MAX_SCENE_SECONDS; the part that passes it is cut (`cut`). */
 async function decodeLines(lines: readonly SceneMixLine[]): Promise<{ decoded: Part[][]; cut: boolean }> {
   const gaps = lines.reduce((sum, line) => sum + line.gapBefore, 0);
   if (gaps > MAX_SCENE_SECONDS) throw tooLong(gaps);
@@ -177,10 +155,7 @@ function outputRate(decoded: readonly Part[][], format: EditableFormat): number 
   return MPEG_SAMPLE_RATES.find((r) => r >= highest) ?? MAX_SCENE_RATE;
 }
 
-/**
- * How many samples the resampler makes of `part` at `rate`: one for each output instant before the input's end,
- * ceil(n * rate / inRate) (it starts on the first input sample and flush() makes those needing look-ahead).
- */
+/** Samples the resampler makes of `part` at `rate`: ceil(n * rate / inRate). */
 function resampledLength(part: Part, rate: number): number {
   const n = part.samples.length;
   if (part.sampleRate === rate) return n;
@@ -211,11 +186,7 @@ function resampleInto(part: Part, rate: number, out: Float32Array, at: number): 
   return expected;
 }
 
-/**
- * A line's loudness in dBFS (rmsDbfs' scale: a full-scale sine reads -3.01): the mean power of its 50 ms blocks
- * that pass both gates (-60 dBFS, and 30 dB under its loudest block). Null when none does (a silent line). A line
- * shorter than a block is one block.
- */
+/** A line's loudness in dBFS: mean power of its gated 50 ms blocks; null when silent. */
 export function gatedLoudnessDb(samples: Float32Array, sampleRate: number): number | null {
   const block = Math.max(1, Math.round(BLOCK_SECONDS * sampleRate));
   const powers: number[] = [];

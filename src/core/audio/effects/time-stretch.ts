@@ -1,14 +1,8 @@
-// Time stretching without a change of pitch: WSOLA (waveform-similarity overlap-add, Verhelst & Roelands 1993).
-//
-// Output frames of FRAME_SECONDS are laid down every half frame under a Hann window (which sums to one at that
-// overlap). Each frame is read from the input near where the speed puts it, shifted by up to SEARCH_SECONDS to
-// the place whose waveform best continues the frame before it, so periods line up and the pitch stays the
-// voice's own. Chosen over a phase vocoder because speech is what it stretches: WSOLA keeps the voice's
-// transients and has no "phasiness", costs one cross-correlation per frame, and fits in this file, where the npm
-// stretchers are either browser-bound (Web Audio worklets), unmaintained ports, or native builds.
-//
-// Pure and synchronous: it runs in the audio worker thread (src/core/audio/jobs/audio-thread/), never on the main
-// thread.
+// Time stretching without a change of pitch: WSOLA (Verhelst & Roelands 1993). Hann-windowed frames every half frame,
+// each read near where the speed puts it, shifted up to SEARCH_SECONDS to best continue the frame before, so the
+// pitch stays the voice's own. Over a phase vocoder: it keeps speech transients with no "phasiness", at one
+// cross-correlation a frame; npm stretchers are browser-bound, unmaintained or native. Runs in the audio worker
+// (src/core/audio/jobs/audio-thread/).
 
 /** The slowest and fastest speeds members may ask for: beyond them speech stops being pleasant to listen to. */
 export const MIN_SPEED = 0.5;
@@ -18,11 +12,7 @@ const FRAME_SECONDS = 0.03;
 /** Half a period of an 80 Hz voice and more: enough shift to line up any speaking voice's periods. */
 const SEARCH_SECONDS = 0.01;
 
-/**
- * `channels` (planar, equal lengths) played `speed` times as fast at the same pitch: the result lasts
- * round(length / speed) samples. Speed 1 returns copies. All channels take the same frame positions (chosen on
- * their mix), so a stereo image stays where it was.
- */
+/** `channels` `speed` times as fast, same pitch, round(length / speed) long; frames shared across channels. */
 export function timeStretch(channels: readonly Float32Array[], sampleRate: number, speed: number): Float32Array[] {
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
     throw new RangeError(`speed ${speed} is outside ${MIN_SPEED}..${MAX_SPEED}`);
@@ -58,11 +48,7 @@ export function timeStretch(channels: readonly Float32Array[], sampleRate: numbe
   return outs.map((o) => o.subarray(0, outLength).slice());
 }
 
-/**
- * Where, within `search` of `nominal`, the input best continues the previous frame (whose natural continuation
- * starts at `natural`): the largest normalised cross-correlation over the overlap. Searched on every other
- * sample and shift, then refined around the best: a quarter of the work, the same choice for speech.
- */
+/** Where near `nominal` the input best continues the last frame (normalised cross-correlation, coarse then fine). */
 function bestStart(
   mix: Float32Array,
   natural: number,

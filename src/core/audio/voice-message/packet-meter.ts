@@ -1,7 +1,5 @@
-// What a voice message's Opus packets say of it, measured by decoding each once: its true length in samples and its
-// waveform (loudness per ~100 ms), with the packets kept for its Ogg file. No thread of its own and no decoder of its
-// own: the main thread's builder (render.ts) gives it the native decoder, the audio worker opusscript (a thread that
-// may be ended mid-job must not be inside the native addon then).
+// A voice message's Opus packets measured by decoding each once: its length in samples and its waveform. The decoder
+// is given: native on the main thread (render.ts), opusscript in the audio worker (which may be ended mid-job).
 import { ENCODER_PRE_SKIP, packetSamples, type OggOpusOptions } from '../codecs/ogg-opus-writer.ts';
 import { PacketFrames } from '../codecs/packet-frames.ts';
 import { OPUS_RATE } from '../codecs/opus-encode.ts';
@@ -25,10 +23,7 @@ export interface MeteredPackets {
 /** Sum of squares per 10 ms: the waveform's buckets are made from these at the end, whatever the length. */
 const BLOCK_SAMPLES = OPUS_RATE / 100;
 
-/**
- * Collects packets part after part, decoding each once (mono, cheap next to encoding) to measure the levels and
- * count the samples. Memory is the packets plus 8 bytes per 10 ms, not the PCM.
- */
+/** Collects packets part after part, decoding each once (mono, cheap) to measure; memory is packets plus 8 B/10 ms. */
 export class PacketMeter {
   readonly #preSkip: number;
   readonly #decoder: PacketDecoder;
@@ -84,10 +79,7 @@ export class PacketMeter {
     }
   }
 
-  /**
-   * The packets with what the file needs: its options, duration and waveform. Throws VoiceMessageError('no-audio')
-   * when nothing is audible time. Once only: the packets move with it.
-   */
+  /** The packets with the file's options, duration and waveform; VoiceMessageError('no-audio') if nothing is audible. */
   done(): MeteredPackets {
     const sampleCount = this.samples;
     if (sampleCount === 0) throw new VoiceMessageError('no-audio', 'no audio to make a voice message of');
@@ -99,10 +91,7 @@ export class PacketMeter {
     };
   }
 
-  /**
-   * RMS per bucket in dB as bytes (src/core/audio/analysis/waveform.ts's scale), buckets made of whole 10 ms blocks by
-   * proportion.
-   */
+  /** RMS per bucket in dB as bytes (src/core/audio/analysis/waveform.ts's scale) from whole 10 ms blocks. */
   #waveform(): Uint8Array {
     const frames = this.#metered;
     const count = Math.max(1, Math.min(MAX_WAVEFORM_BYTES, Math.ceil(frames / OPUS_RATE / WAVEFORM_BUCKET_SECONDS)));

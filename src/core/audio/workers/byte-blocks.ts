@@ -1,7 +1,5 @@
-// A body that arrives in pieces, gathered for the audio worker: each piece copied, as it arrives, into blocks of
-// shared memory of the request's own, which every job that needs the part (its length measured, its speed changed,
-// a file's join, a scene's mix) reads where they are, and joins there if it must. The main thread never joins a
-// part's bytes in one go (Buffer.concat of the pieces: a copy the size of the file in one task).
+// A body arriving in pieces, copied as it arrives into shared-memory blocks every job reads in place, so the main
+// thread never joins a part's bytes in one go (a file-sized copy in one task).
 import type { OwnBlocks, PartBytes, SharedBlocks } from './byte-block-types.ts';
 
 /** A block's size: a few network reads; the last one is partly used. */
@@ -11,16 +9,9 @@ export class ByteBlocks {
   readonly #full: SharedBlocks = [];
   #block: Uint8Array<SharedArrayBuffer> | undefined;
   #at = 0;
-  #bytes = 0;
-
-  /** Bytes gathered. */
-  get bytes(): number {
-    return this.#bytes;
-  }
 
   /** Copies `piece` in (the caller's piece stays its own: a flight's other readers and the cache still hold it). */
   add(piece: Uint8Array): void {
-    this.#bytes += piece.byteLength;
     for (let from = 0; from < piece.byteLength;) {
       if (this.#block === undefined || this.#at === this.#block.length) {
         if (this.#block) this.#full.push(this.#block);
@@ -40,7 +31,6 @@ export class ByteBlocks {
     if (this.#block) blocks.push(this.#block.subarray(0, this.#at));
     this.#block = undefined;
     this.#at = 0;
-    this.#bytes = 0;
     return blocks;
   }
 }
@@ -48,11 +38,7 @@ export class ByteBlocks {
 const isShared = (bytes: Uint8Array): bytes is Uint8Array<SharedArrayBuffer> =>
   bytes.buffer instanceof SharedArrayBuffer;
 
-/**
- * A part's body read for the audio worker: a body that came whole in shared memory (the free voice's WAV, a cache
- * hit, a changed part) is that view, never copied; anything else is copied piece by piece, as the pieces arrive,
- * into blocks of its own (the pieces themselves stay as they were).
- */
+/** A part's body for the audio worker: shared memory as is (free voice WAV, cache hit), else copied into blocks. */
 export async function gather(body: AsyncIterable<Uint8Array>): Promise<PartBytes> {
   let first: Uint8Array | undefined;
   let blocks: ByteBlocks | undefined;

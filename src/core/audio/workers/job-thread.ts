@@ -1,25 +1,13 @@
-// One worker thread that takes one job at a time, for work that must stay off the main thread (the main thread
-// runs every guild's 20 ms voice cycle, and decoding even a minute of audio there stalls them all). A few jobs
-// may wait; beyond that, or past the time limit, a job is refused rather than queued without end. Jobs wait per
-// owner (a server) and are taken in turn, one owner's then the next's, so one server's many jobs never hold up
-// another's. An idle worker is ended so its memory is given back; a crashed or stuck one is replaced and the jobs
-// waiting go on. A worker that answers a job with `retire: true` (its engine trapped or ran out of memory while
-// on that job) is replaced before it takes the next: a failure is charged to the job that caused it, never to the
-// next one, another server's. A job may run in slices (./slices.ts): it gives a turn back between them, and goes on
-// when `turn` says (long work waiting for short work, ./work-turns.ts); its time limit stops while it waits. Long work's
-// limit counts the job's own CPU time (`limitBy: 'cpu'`): its thread runs at a low priority, and on a host kept busy by
-// other processes it may get little of a core, so time passing says nothing of whether it is stuck; a wall-clock
-// ceiling (`wallCeilingMs`) still bounds how long it may take. A thread's setup for a job (./thread-setup.ts: what it
-// loads once and keeps) is not counted in the job's limit; it has its own bound in time (`setupCeilingMs`). Nor is a
-// new thread's start: its module's first load (the language runtime, a native module: seconds on a slow host beside
-// other work) is waited for, under the same bound, before its first job's limit starts.
+// One worker thread taking one job at a time, so decoding never stalls the main thread's 20 ms voice cycle. A few
+// jobs may wait, taken round-robin by owner (a server); past that, or past the time limit, a job is refused. An idle
+// worker is ended; a crashed or stuck one, or one replying `retire: true` (its engine trapped on that job, so the next
+// job is not blamed), is replaced. A sliced job (./slices.ts, ./work-turns.ts) gives its turn back between slices and
+// its limit stops while it waits. Long work's limit counts its own CPU time (a low-priority thread on a busy host gets
+// little of a core) under a wall-clock ceiling. A thread's start and setup (./thread-setup.ts) have their own bound.
 import { Worker } from 'node:worker_threads';
 import type { SetupMessage } from './thread-setup.ts';
 
-/**
- * 'owner-busy': the job's owner (a server) already has its share of the jobs under way or waiting; 'member-busy': the
- * member asking has (a long job's ration, ./thread-pool.ts' `perMember`).
- */
+/** 'owner-busy': the server already has its share under way or waiting; 'member-busy': the member's long-job ration. */
 export type JobThreadFailure = 'busy' | 'owner-busy' | 'member-busy' | 'timeout' | 'crashed';
 
 export interface JobThreadOptions {
@@ -29,10 +17,7 @@ export interface JobThreadOptions {
   maxWaiting: number;
   /** One job's limit (unless its run() gives its own); past it the worker is replaced. */
   timeoutMs: number;
-  /**
-   * What the limit counts: 'wall', the time the job runs (not its waits for a turn), by default; 'cpu', its thread's
-   * own CPU time, with `wallCeilingMs` as its bound in time.
-   */
+  /** 'wall' (default): the time the job runs, not its waits; 'cpu': its thread's CPU time, bounded by `wallCeilingMs`. */
   limitBy?: 'wall' | 'cpu';
   /** With `limitBy: 'cpu'`, how long a job may take from its start however little CPU it gets (waits included). */
   wallCeilingMs?: number;
@@ -69,10 +54,7 @@ function isLoaded(message: object): message is LoadedMessage {
   return 'loaded' in message && message.loaded === true;
 }
 
-/**
- * A new thread runs this first: it loads the worker's module (named in argv, so that `workerData` stays the
- * worker's own) and says when that is done. A module that fails to load fails the thread, as it would alone.
- */
+/** A new thread runs this first: it loads the worker (named in argv, keeping `workerData` its own). */
 const LOADER = `
 const { parentPort } = require('node:worker_threads');
 import(process.argv[2]).then(() => parentPort.postMessage({ loaded: true }));
@@ -82,10 +64,7 @@ function isSetup<R extends object>(message: R | SliceMessage | SetupMessage): me
   return 'setup' in message && typeof message.setup === 'boolean';
 }
 
-/**
- * A thread's setup for a job, by default: loading eSpeak NG and the Japanese analyser takes about a second of a core,
- * and a thread ten steps nicer beside two busy processes gets a tenth of one or less.
- */
+/** A thread's setup bound: eSpeak NG and the Japanese analyser load in ~1 s of a core; a nice thread gets less. */
 export const SETUP_CEILING_MS = 120_000;
 
 interface Waiting<J, R> {
@@ -110,6 +89,19 @@ interface Running<J, R> extends Waiting<J, R> {
   ceiling: NodeJS.Timeout | undefined;
   /** While its thread sets itself up: the setup's bound, and (`limitBy: 'cpu'`) the thread's CPU time when it began. */
   setup?: { ceiling: NodeJS.Timeout; cpuStart: Promise<number | undefined> };
+}
+
+/** `promise`'s value, or `fallback` once `ms` passed. */
+async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<F>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A worker's thread's CPU time so far, in ms; undefined when it is not running (not yet, or no more). */
@@ -146,28 +138,21 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return this.#waiting + (this.#current ? 1 : 0);
   }
 
-  /**
-   * The live worker, if one runs (an idle one is ended): its last reply and its heap and external memory in bytes.
-   */
+  /** The live worker, if one runs: its last reply and its heap and external memory in bytes. */
   async state(): Promise<{ lastReply: R | undefined; memoryBytes: number } | undefined> {
     const worker = this.#worker;
     if (worker === undefined) return undefined;
     const lastReply = this.#lastReply;
     // Bounded: a worker that does not say within a second (however busy) counts as 0 bytes for now.
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), HEAP_ANSWER_MS);
-    });
-    const heap = await Promise.race([worker.getHeapStatistics().catch(() => undefined), late]);
-    clearTimeout(timer);
+    const heap = await within(
+      worker.getHeapStatistics().catch(() => undefined),
+      HEAP_ANSWER_MS,
+      undefined,
+    );
     return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
-  /**
-   * Runs `job` (its `transfer` buffers moved to the worker, not copied); resolves with the worker's reply. `owner`
-   * (a server) waits its turn with the other owners': round-robin, whoever has more jobs waiting. `timeoutMs`: this
-   * job's own limit, for a kind of job that may take longer than the rest (a ten-minute scene).
-   */
+  /** Runs `job` (`transfer` moved) in `owner`'s round-robin turn; `timeoutMs` overrides the limit. */
   run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs = this.#options.timeoutMs): Promise<R> {
     const { maxWaiting, unavailable } = this.#options;
     if (this.#waiting >= maxWaiting)
@@ -182,10 +167,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     });
   }
 
-  /**
-   * The first job of the owner whose turn it is, which then goes to the back of the line. The owner served last
-   * waits for every other: its jobs that arrived while its last one ran do not go before another owner's.
-   */
+  /** The next owner's first job; the owner served last waits for every other. */
   #take(): Waiting<J, R> | undefined {
     let chosen: string | undefined;
     for (const owner of this.#queues.keys()) {
@@ -241,24 +223,17 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     });
   }
 
-  /**
-   * Whether the live worker's module is loaded for `current` (still the job under way); a load past the setup's
-   * bound fails the job as a timeout (the member is told it is busy) and replaces the thread.
-   */
+  /** Whether the worker's module loaded for `current`; past the setup bound the job fails as a timeout. */
   async #whenLoaded(current: Running<J, R>): Promise<boolean> {
     const ceilingMs = this.#options.setupCeilingMs ?? SETUP_CEILING_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), ceilingMs);
-    });
-    const loaded = await Promise.race([
+    const loaded = await within(
       this.#loaded.then(
         () => true,
         () => false,
       ),
-      late,
-    ]);
-    clearTimeout(timer);
+      ceilingMs,
+      false,
+    );
     if (this.#current !== current) return false;
     if (!loaded) {
       const message = `the thread did not start within ${ceilingMs} ms`;

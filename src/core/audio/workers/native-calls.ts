@@ -1,15 +1,7 @@
-// A worker thread that may be inside a native addon's call is never ended from outside. worker.terminate() stops the
-// thread's environment at once; an addon built on node-addon-api (@discordjs/opus) whose call is under way then
-// fails to throw into the stopping thread and, by that library's design, aborts the whole process ("FATAL ERROR:
-// Error::ThrowAsJavaScriptException napi_throw", nodejs/node-addon-api#902; only an addon built with
-// NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS is spared, and @discordjs/opus's prebuilt binary is not). JavaScript and
-// WebAssembly stop safely wherever they are.
-//
-// So each such thread shares one word with the main thread: FREE (outside any native call), NATIVE (inside one) or
-// RETIRE (told to leave). The thread wraps each native call in nativeCall(); the main thread retires it with
-// NativeCallGuard.retire(). Both sides change the word atomically, so exactly one of them acts: a thread told to retire
-// while FREE is ended from outside at once and never enters another native call; a thread told while NATIVE finishes
-// that one call and then leaves by itself (process.exit in a worker ends only that thread), between two calls.
+// A worker thread that may be inside a native addon's call is never ended from outside: terminate() during a call of
+// a node-addon-api addon (@discordjs/opus) aborts the whole process (nodejs/node-addon-api#902). So each such thread
+// shares one word with the main thread, FREE, NATIVE or RETIRE, changed atomically: a thread told to retire while FREE
+// is ended at once; while NATIVE it finishes that call and leaves by itself (process.exit ends only the worker).
 import { isMainThread, workerData, type Worker } from 'node:worker_threads';
 
 const FREE = 0;
@@ -35,11 +27,7 @@ export class NativeCallGuard {
     return { nativeCalls: this.#buffer };
   }
 
-  /**
-   * Tells the thread to retire. 'now': it is in no native call and will enter none, so it may be ended from outside
-   * at once; 'by-itself': it is inside one, and leaves when that call returns (exit code RETIRED_EXIT_CODE). Asked
-   * again, the first answer stands.
-   */
+  /** Retires the thread: 'now' (in no native call) or 'by-itself' (on return, RETIRED_EXIT_CODE); first answer stands. */
   retire(): 'now' | 'by-itself' {
     this.#verdict ??= Atomics.exchange(this.#word, 0, RETIRE) === NATIVE ? 'by-itself' : 'now';
     return this.#verdict;
@@ -59,10 +47,7 @@ function leave(): never {
   process.exit(RETIRED_EXIT_CODE);
 }
 
-/**
- * Runs `call`, a call into a native addon, in a thread that is never ended from outside while it runs. Told to retire
- * before or during it, the thread leaves instead of starting it, or as soon as it returns.
- */
+/** Runs `call` (a native addon call) so its thread is never ended mid-call; told to retire, it leaves. */
 export function nativeCall<T>(call: () => T): T {
   if (word === undefined) return call();
   if (Atomics.compareExchange(word, 0, FREE, NATIVE) === RETIRE) leave();
@@ -74,13 +59,10 @@ export function nativeCall<T>(call: () => T): T {
 }
 
 /**
- * The threads of one pool told to retire while inside a native call, until each leaves. A native call of ours takes
- * microseconds (a 20 ms Opus frame), so one that is still under way long after is stuck, and its thread cannot be
- * reclaimed: neither ended (that aborts the process) nor left. So at most `bound` of them at once: past that the pool
- * starts no new thread until one leaves (its work fails at once instead, or goes to its threads still running), and
- * the first time it is reached is said once on stderr. Not an exit: under heavy load retiring threads are slow to be
- * given a core, not stuck, and they leave within a native call's time once they get one, so exiting the process would
- * turn a busy host into every voice stopping; and a stuck one, counted here, costs a thread, not the bot.
+ * A pool's threads told to retire inside a native call, until each leaves. Our calls take microseconds, so one still
+ * under way is stuck and its thread cannot be reclaimed: at most `bound` at once, then the pool starts no new thread
+ * (said once on stderr). Not an exit: under load a retiring thread is slow, not stuck, and exiting would stop every
+ * voice.
  */
 export class RetiringThreads {
   readonly #name: string;
@@ -103,10 +85,7 @@ export class RetiringThreads {
     return this.#count < this.#bound;
   }
 
-  /**
-   * Retires `worker`: ended from outside at once if it is in no native call, else counted until it leaves by itself
-   * (it no longer keeps the process alive). Resolves once it is gone, or after `waitMs` while it is not.
-   */
+  /** Retires `worker`: at once if in no native call, else counted until it leaves; resolves when gone or after `waitMs`. */
   retire(worker: Worker, guard: NativeCallGuard, waitMs = Infinity): Promise<void> {
     if (guard.retire() === 'now') return worker.terminate().then(() => undefined);
     // Gone already (its 'exit' may be on its way): nothing to wait for.
@@ -128,8 +107,7 @@ export class RetiringThreads {
       );
     }
     if (waitMs === Infinity) return gone;
-    // A bounded wait (a pool closed, the process about to exit) keeps the process up until the thread has left: the
-    // thread no longer does, and a process whose event loop empties meanwhile exits with the thread inside its call.
+    // A bounded wait keeps the process up until the thread left: exiting with it inside its call would abort.
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, waitMs);
       void gone.then(() => {

@@ -1,6 +1,4 @@
-// How many jobs each owner (a server) has under way or waiting in a worker system, so one server's burst takes only
-// its share and the rest of the queue stays for the others. Entries go at 0: it holds only owners with work, so it
-// is bounded by the jobs in flight.
+// Jobs each owner (a server) has under way or waiting, so a burst takes only its share; bounded by jobs in flight.
 export class OwnerShares {
   readonly #limit: number;
   readonly #refusal: () => Error;

@@ -1,6 +1,6 @@
-// How the audio pools (../codecs/opus-pool/, ../jobs/transcode/) and their workers hand many small buffers across threads:
-// one ArrayBuffer of all of them and their lengths, transferred without a copy, so that crossing costs one message
-// per batch, not one per frame or packet; and a batch gathered per turn of the event loop.
+// How the audio pools (../codecs/opus-pool/, ../jobs/transcode/) hand many small buffers across threads: one
+// transferred ArrayBuffer and their lengths, a batch gathered per event-loop turn, so crossing costs one message a
+// batch.
 
 export interface PackedChunks {
   lengths: number[];
@@ -34,11 +34,7 @@ export function forEachView(
   }
 }
 
-/**
- * Each chunk of a packed batch in order, as a copy from Node's shared pool: a view would keep the whole batch alive
- * while any one packet is cached, and an ArrayBuffer per packet would add external memory that makes V8 collect the
- * old space often.
- */
+/** Each packed chunk copied from Node's pool: a view would keep the batch, an ArrayBuffer each taxes V8's GC. */
 export function forEachCopy(
   data: ArrayBuffer,
   lengths: readonly number[],
@@ -51,10 +47,7 @@ export function forEachCopy(
   });
 }
 
-/**
- * Runs `flush` once after the I/O of this turn of the event loop however often it is asked within the turn, so that
- * every stream that got data in the turn joins the same batch.
- */
+/** Runs `flush` once after this turn's I/O however often asked, so every stream fed in the turn joins one batch. */
 export class OncePerTurn {
   #scheduled = false;
   readonly #flush: () => void;

@@ -1,7 +1,5 @@
-// Long work in slices, in a worker thread: a long job (a scene's mix and its MP3 encoding) calls nextSlice() between
-// steps; every SLICE_MS of work the step becomes a turn given back to the main thread, which lets short work that is
-// waiting go first (./work-turns.ts) and then tells the job to go on. Outside a sliced job (the sandbox encoding on
-// its own main thread, short work) nextSlice() is a turn of the event loop, as before.
+// Long work in slices: a long job calls nextSlice() between steps, and every SLICE_MS it gives a turn back so waiting
+// short work goes first (./work-turns.ts). Outside a sliced job it is one event-loop turn.
 import type { MessagePort } from 'node:worker_threads';
 
 /** Work between two turns given back: a short job (a file's join, a two-line scene) takes about this much. */
@@ -37,10 +35,7 @@ interface GoMessage {
   go: number;
 }
 
-/**
- * A worker's jobs from `port`, each answered as `handle` says; with `sliced`, each run as a sliced job whose turns
- * are `{ id, slice: true }` to the main thread (./job-thread.ts), answered by `{ go: id }`.
- */
+/** A worker's jobs from `port`; `sliced`: turns are `{ id, slice: true }`, answered by `{ go: id }`. */
 export function serveJobs<J extends { id: number }, A>(
   port: MessagePort,
   handle: (job: J) => Promise<{ reply: A; transfer: ArrayBuffer[] }>,

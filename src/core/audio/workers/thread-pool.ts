@@ -1,11 +1,6 @@
-// A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and one owner (a server)
-// may have only so many jobs under way or waiting in the whole pool, so its burst never holds up another's. The
-// audio thread (speed, volume, joining parts), the clip check and the free voice are each one such pool, the audio
-// thread and the free voice one per work class (./work-classes.ts). A pool of long work also rations each member
-// (`perMember`): a member's long jobs are few at once whether or not they cost anything. A pool of short work counts
-// its jobs as short work waiting or under way; a pool of long work waits for them before each job and each slice
-// (./work-turns.ts), and its threads run at long work's lower priority (./thread-priority.ts); so a long job's limit
-// counts its own CPU time, not the time a busy host kept it waiting, under a wall-clock ceiling (`wallCeilingMs`).
+// A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and an owner (a server) has
+// a share of the pool so its burst never holds up another's; long work also rations each member (`perMember`). Short
+// work's jobs are counted so long work waits for them (./work-turns.ts) at lower priority (./thread-priority.ts).
 import { JobThread, type JobThreadFailure } from './job-thread.ts';
 import { OwnerShares } from './owner-shares.ts';
 import type { WorkClass } from './work-class-types.ts';
@@ -99,11 +94,7 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
     return states.filter((state) => state !== undefined);
   }
 
-  /**
-   * Runs `job` on the least loaded thread, in `owner`'s share ('' when none: no share) and, in a pool with
-   * `perMember`, in `member`'s of that owner ('' when none); its reply. `timeoutMs`: this job's own limit instead of
-   * the pool's.
-   */
+  /** Runs `job` on the least loaded thread in `owner`'s share (and `member`'s, with `perMember`); `timeoutMs` overrides. */
   run(
     job: J,
     transfer: ArrayBuffer[] = [],

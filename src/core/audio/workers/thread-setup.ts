@@ -1,7 +1,5 @@
-// A worker thread may set itself up for a job: load what it then keeps for every later job (eSpeak NG's program, the
-// Japanese analyser). That is the thread's cost, paid once, not the job's; at a nice thread's priority on a busy host
-// it can take far longer than any one job's own work. So the worker says when it sets up (settingUp), the job's limit
-// stops meanwhile, and the setup has a bound of its own (./job-thread.ts `setupCeilingMs`).
+// A worker may set itself up once for later jobs (eSpeak NG, the Japanese analyser): the thread's cost, not the job's,
+// so it says so (settingUp), the job's limit stops, and setup has its own bound (./job-thread.ts `setupCeilingMs`).
 import { parentPort } from 'node:worker_threads';
 
 /** From a job's worker: its thread begins (`setup: true`) or has ended (`false`) setting itself up for job `id`. */

@@ -10,10 +10,7 @@ export interface WorkEvent {
   thread: number;
   /** The job's owner (a server; '' when none). */
   owner: string;
-  /**
-   * start: sent to its thread; setup / set-up: its thread began / ended setting itself up for it (./thread-setup.ts);
-   * slice: gave a turn back; resume: went on after it; end: answered or failed.
-   */
+  /** start; setup / set-up (./thread-setup.ts); slice (turn given back); resume; end (answered or failed). */
   event: 'start' | 'setup' | 'set-up' | 'slice' | 'resume' | 'end';
 }
 

@@ -38,6 +38,3 @@ export function longWorkTurn(): Promise<void> {
   if (!hasShortThrough(through)) return Promise.resolve();
   return new Promise((go) => waiting.push({ through, go }));
 }
-
-/** Short jobs waiting or under way now (the bench and the tests read it). */
-export const shortWorkInFlight = (): number => shortJobs.size;

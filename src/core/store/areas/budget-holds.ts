@@ -68,26 +68,22 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Checks `characters` against the limits counting what was spent plus every live hold (from any process) and,
-   * when all have room, holds them: check and hold are one transaction, serialised across processes per guild
-   * (a bot-wide limit, when given, across all guilds). Only the limits given are read, each from a running
-   * total kept with the spends (one row), never a sum over the month's spends.
+   * Holds `characters` when every given limit has room for them beyond what was spent plus live holds (any process):
+   * check and hold in one transaction, serialised per guild (and bot-wide when a bot limit is given), each limit read
+   * from its running total.
    */
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
     const now = at.getTime();
     const { month, day } = periodKeys(at);
     const { guildId, userId, limits } = hold;
-    // What a deletion on request left of this member's day and this guild's month still counts (forget-carry-over.ts),
-    // its holds still in flight included.
+    // What a deletion carried of this member's day and this guild's month still counts (forget-carry-over.ts).
     const key = await pseudonymKey(this.d);
     const member = memberDayIds(key, guildId, userId, day);
     const guilds = guildMonthIds(key, guildId, month);
-    // SQLite: the write lock is taken before the totals are read, so another process holding at the same moment
-    // waits for this commit and then counts this hold. PostgreSQL: the guild's own advisory lock, so holds in
-    // different guilds (shards) never wait for each other; a bot-wide limit spans guilds, so a hold that names one
-    // also takes the bot's key (always after the guild's: no cycle). Only the limits in force are read, each from
-    // its running total (one row) plus the few live holds of that guild or member.
+    // SQLite: the write lock is taken before reading, so a concurrent hold waits and counts this one. PostgreSQL: the
+    // guild's advisory lock (shards never wait on each other), then the bot's for a bot-wide limit (always after: no
+    // cycle).
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
@@ -178,19 +174,13 @@ export class BudgetArea extends Area {
     await this.d.db.deleteFrom('budget_holds').where('token', '=', token).execute();
   }
 
-  /**
-   * Releases every hold a process (`owner`) left when it died: what its requests had held but the service never
-   * accepted (an accepted part's characters left its hold with its spend). Returns how many there were.
-   */
+  /** Releases every hold a dead process (`owner`) left; returns how many. */
   async releaseLeftBy(owner: string): Promise<number> {
     const result = await this.d.db.deleteFrom('budget_holds').where('owner', '=', owner).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
-  /**
-   * Moves the expiry of live holds to `expiresAt`: a request renews its hold for as long as it lives (however long
-   * its queue), so only a hold whose process stopped renewing it (a crash) expires. Unknown tokens are ignored.
-   */
+  /** Moves live holds' expiry to `expiresAt`: a request renews its hold while it lives, so only a crash's expires. */
   async renew(tokens: readonly string[], expiresAt: Date): Promise<void> {
     // In slices: a statement's parameters are bounded (SQLite: 32766).
     for (let i = 0; i < tokens.length; i += 1000) {

@@ -1,15 +1,8 @@
-// What a deletion on request must carry over, in one place: whatever a budget counts from. A member who spent their
-// day, or waits out a cooldown, then asks to be forgotten (or whose server is forgotten) must not spend again at once,
-// nor a server its month. So, in the deletion's transaction and before its rules run (forget-plan.ts), these move from
-// the IDs to the period's keyed pseudonyms instead of a random marker: a member's running total of the day, their
-// spends of the last day (when they last spent: the cooldown, at most a day, counts from it) and their holds in
-// flight; a server's running total of the month, its holds, and its spends of the month (what /usage shows of the
-// month is what its budget counts). A member's own deletion keeps the guild's ID (the guild is still there) and gives
-// the member the day's pseudonym; a server's deletion gives its rows the month's pseudonym in the guild column and
-// every member the day's in the member column, the same rule for both. A pseudonym is keyed with a secret made once
-// per database, which the budget hold computes again from the ID it checks: no row holds the ID; only who knows the
-// key and the ID can find the row, and each stops mattering when its period ends. The reads below look under the
-// same IDs: the budgets' (budget-holds.ts) and what /usage shows (spends.ts).
+// What a deletion on request carries over so a forgotten member (or server) cannot spend again at once: in the
+// deletion's transaction, before its rules (forget-plan.ts), the day's and month's running totals, the last day's
+// spends (the cooldown counts from them) and the holds in flight move from the IDs to the period's keyed pseudonyms.
+// The key is a per-database secret the budget hold recomputes from the ID it checks: no row holds the ID, and each
+// pseudonym stops mattering when its period ends. Reads look under the same IDs (budget-holds.ts, spends.ts).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db, Dialect } from '../dialect.ts';
 import { FORGOTTEN_PREFIX, isForgottenId } from '../forget-plan.ts';
@@ -79,11 +72,7 @@ export function guildMonthIds(key: Buffer, guildId: string, month: string): stri
   return [guildId, guildMonthPseudonym(key, guildId, month)];
 }
 
-/**
- * The IDs a member's day counts under: their own, and the pseudonyms a deletion that day carried their running total
- * to (their own deletion: the guild's ID; the server's: the month's pseudonym). Their daily budget (budget-holds.ts)
- * and what /usage shows them (spends.ts memberDaySpent) both read these.
- */
+/** The IDs a member's day counts under (their own and carried pseudonyms): budget-holds.ts and spends.ts read them. */
 export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): CarriedIds {
   return {
     guilds: guildMonthIds(key, guildId, day.slice(0, 7)),
@@ -91,11 +80,7 @@ export function memberDayIds(key: Buffer, guildId: string, userId: string, day: 
   };
 }
 
-/**
- * The IDs a member's last spend may be under at `at`, besides their own (guildId, userId): today's and yesterday's
- * pseudonyms, in their guild or under the pseudonym of the month of today or of yesterday (a deletion at most a day
- * ago).
- */
+/** The IDs a member's last spend may be under at `at` besides their own: today's and yesterday's pseudonyms. */
 export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): CarriedIds {
   const periods = [periodKeys(at), periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
   const months = [...new Set(periods.map((p) => p.month))];
@@ -105,11 +90,7 @@ export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: D
   };
 }
 
-/**
- * Where a spend of a request whose member (or guild) was forgotten while it was under way is written, as the
- * deletion left the rest: the guild column (the spend's row and the month's running total), the member column (the
- * spend's row and the day's running total).
- */
+/** Where a spend is written whose member or guild was forgotten while it was under way. */
 export function forgottenSpendIds(
   key: Buffer,
   guildId: string,
@@ -133,10 +114,9 @@ type Forgotten =
   { kind: 'member'; userId: string; guildId: string | undefined } | { kind: 'guild'; guildId: string; marker: string };
 
 /**
- * The rule both deletions follow, run in the deletion's transaction before its rules. Each member's day (its running
- * total), their paid spends of the last day and their holds go under the day's pseudonym; a server's deletion also
- * gives them, and its month's running total and other spends of the month, the month's pseudonym in the guild column.
- * Returns how many spend rows it moved off the IDs (they no longer name who was forgotten: the deletion's count).
+ * The rule both deletions follow, in the deletion's transaction: each member's day, last day's paid spends and holds
+ * go under the day's pseudonym; a server's deletion also moves its month's under the month's pseudonym. Returns how
+ * many spend rows it moved off the IDs.
  */
 async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
   const { month, day } = periodKeys(at);
@@ -172,8 +152,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
   }
   await only(trx.deleteFrom('spend_totals_member_day').where('day', '=', day)).execute();
 
-  // Paid spends of the last day, each under its day's pseudonym: when a member last spent still starts their
-  // cooldown (spends.lastSpendAt looks under these too).
+  // Paid spends of the last day: when a member last spent still starts their cooldown (spends.lastSpendAt).
   const recent = await only(
     trx
       .selectFrom('spends')
@@ -192,8 +171,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
       .execute();
   }
 
-  // Holds of requests still under way keep counting against their day (and a server's month); their request
-  // releases them by token as usual (the rules' deletes then find none of them).
+  // Holds still under way keep counting; their request releases them by token as usual.
   const holds = await only(
     trx.selectFrom('budget_holds').select(['token', 'guild_id', 'user_id', 'month', 'day']),
   ).execute();
@@ -209,9 +187,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
   }
   if (who.kind === 'member') return recent.length;
 
-  // A server's month: its other spends of the month (older, or cache hits) under the month's pseudonym, no member
-  // named; what /usage shows of the month is then what its monthly budget counts. Older months are marked by the
-  // rules like the rest.
+  // A server's other spends of the month go under the month's pseudonym, so /usage shows what its budget counts.
   const monthPseudonym = guildMonthPseudonym(key, who.guildId, month);
   const rest = await trx
     .updateTable('spends')
@@ -245,10 +221,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
   return recent.length + Number(rest.numUpdatedRows);
 }
 
-/**
- * A member forgotten in `guildId` (or every guild) at `at`: their day, their last spends and their holds carried.
- * Returns how many spend rows it moved off their ID (they no longer name the member: the deletion's count).
- */
+/** A member forgotten in `guildId` (or every guild) at `at`; returns the spend rows moved off their ID. */
 export function carryOverMember(
   trx: Db,
   key: Buffer,
@@ -259,10 +232,7 @@ export function carryOverMember(
   return carryOver(trx, key, { kind: 'member', userId, guildId }, at);
 }
 
-/**
- * A server forgotten at `at`: what a member's deletion carries, for each of its members, and its month (running
- * total, holds, spends); `marker` names its members where no budget needs them. Returns how many spend rows it moved.
- */
+/** A server forgotten at `at`: each member carried, and its month; `marker` names members no budget needs. */
 export function carryOverGuild(trx: Db, key: Buffer, guildId: string, marker: string, at: Date): Promise<number> {
   return carryOver(trx, key, { kind: 'guild', guildId, marker }, at);
 }

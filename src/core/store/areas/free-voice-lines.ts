@@ -4,10 +4,7 @@ import { sql } from 'kysely';
 import { Area } from '../dialect.ts';
 import type { FreeSpeaker, FreeVoiceCause, FreeVoiceLines } from '../free-voice-lines-store.ts';
 
-/**
- * The row's `cause`: why, and an engine's name after a colon (`chosen:voicevox`); eSpeak NG's lines are the bare cause,
- * as every row was before engines spoke.
- */
+/** The row's `cause`, with an engine's name after a colon (`chosen:voicevox`); eSpeak NG's is the bare cause. */
 type StoredCause = FreeVoiceCause | `${FreeVoiceCause}:${Exclude<FreeSpeaker, 'espeak'>}`;
 
 export class FreeVoiceLinesArea extends Area {

@@ -87,10 +87,7 @@ export class MemberDefaultsArea extends Area {
     return result.numDeletedRows > 0n;
   }
 
-  /**
-   * Forgets only these fields (e.g. the spoken name) and returns what is left; undefined when nothing is left, the
-   * row then deleted as by `clear`.
-   */
+  /** Forgets only these fields and returns the rest; undefined (row deleted, as `clear`) when nothing is left. */
   async unset(
     guildId: string,
     userId: string,

@@ -1,11 +1,7 @@
 import { Area, present } from '../dialect.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../output-defaults-store.ts';
 
-/**
- * Output defaults for members outside voice (tables guild_output_defaults, member_output_defaults):
- * `store.outputDefaults`. Both levels are kept; which applies is the caller's rule (the member's over the server's;
- * with neither, a file).
- */
+/** Output defaults outside voice, per server and member (`store.outputDefaults`); the caller picks which applies. */
 export class OutputDefaultsArea extends Area {
   /** Both levels for this member in this guild, in one read (each absent when not set). */
   async get(guildId: string, userId: string): Promise<OutputDefaults> {

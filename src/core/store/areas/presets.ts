@@ -11,10 +11,7 @@ const presetOf = (row: Row<'presets'>): Preset => ({
   createdAt: new Date(row.created_at),
 });
 
-/**
- * A guild's named presets and its default preset (tables presets, guild_settings; on PostgreSQL a guild's changes
- * take the lock `presets:<guild>`): `store.presets`.
- */
+/** A guild's presets and default preset (`store.presets`; PostgreSQL locks `presets:<guild>`). */
 export class PresetArea extends Area {
   /** Creates the preset, or replaces the one of the same name (its default status is kept). */
   async save(preset: NewPreset, options: { maxPerGuild?: number } = {}): Promise<SavePresetResult> {

@@ -59,11 +59,9 @@ export class PrivacyArea extends Area {
   }
 
   /**
-   * Forgets a member in one guild, or in every guild (guildId undefined), in one transaction: their own rows
-   * deleted, their ID elsewhere (spends, authorship) replaced by one non-reversible marker, the managers' records
-   * about them (a rule's 'keep') left as they are unless `by` is the operator; what their budgets count from (the
-   * running total of the day of `at`, default now, their last day's spends and their holds in flight) under a keyed
-   * pseudonym (forget-carry-over.ts), so their daily budget and cooldown still count them.
+   * Forgets a member in one guild or every guild, in one transaction: own rows deleted, their ID elsewhere replaced by a
+   * marker, managers' records kept unless `by` is the operator, and what their budgets count from carried under a
+   * keyed pseudonym (forget-carry-over.ts).
    */
   async forgetMember(
     userId: string,
@@ -77,13 +75,7 @@ export class PrivacyArea extends Area {
     return this.#runAll(plan, (trx) => carryOverMember(trx, key, userId, guildId, at));
   }
 
-  /**
-   * Forgets a guild in one transaction: its rows deleted, its spends anonymised (guild and members); what its budgets
-   * count from under keyed pseudonyms (forget-carry-over.ts, the rule a member's deletion follows): each member's day
-   * of `at` (default now), last day's spends and holds, so their daily budget and cooldown still count them, and the
-   * month's running total, holds and spends, so its monthly budget and what /usage shows of the month still count
-   * them.
-   */
+  /** Forgets a guild in one transaction, its budgets' bases carried under pseudonyms (forget-carry-over.ts). */
   async forgetGuild(guildId: string, at = new Date()): Promise<ForgetResult> {
     const key = await pseudonymKey(this.d);
     const marker = forgottenMarker();
@@ -129,11 +121,7 @@ export const FORGET_NOTICE_TTL_MS = 60_000;
 /** The most notices read at once (one is written per `npm run forget`). */
 const NOTICES_READ_MAX = 100;
 
-/**
- * Deletions made by another process (`npm run forget`) for running bots to hear of (table forget_notices):
- * `store.forgetNotices`. A notice names whom it forgot only by keyed pseudonyms, and lives FORGET_NOTICE_TTL_MS: each
- * read and write deletes the older ones.
- */
+/** Deletions by `npm run forget` for running bots (`store.forgetNotices`): pseudonyms only, FORGET_NOTICE_TTL_MS. */
 export class ForgetNoticeArea extends Area {
   /** Tells running bots of a deletion just made: a member (in a server, or every one) or a server. */
   async add(notice: { guildId?: string | undefined; userId?: string | undefined }, at = Date.now()): Promise<void> {

@@ -37,10 +37,7 @@ export class QuotaArea extends Area {
     return state;
   }
 
-  /**
-   * The service's figures from an answer that spent nothing (a refusal: its 429, its 400): kept as a spend's are
-   * (service-usage.ts), dated by when the answer arrived.
-   */
+  /** The service's figures from an answer that spent nothing (its 429 or 400), kept as a spend's are. */
   async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
     if (Object.keys(service).length === 0) return;
     await noteServiceUsage(this.d, this.d.db, service, at);

@@ -1,6 +1,5 @@
-// The service's usage figures (its X-RateLimit-* headers), kept in the quota state's one row whatever answer carried
-// them: a spend's 2xx (spends.ts) or a refusal (quota-state.ts `noteService`). Figures only: what they mean for the
-// month (its mark, a part that cannot fit) is src/core/quota/'s business.
+// The service's usage figures (X-RateLimit-*) from any answer, kept in the quota state's row; what they mean for the
+// month is src/core/quota/'s business.
 import type { ServiceUsage } from '../quota-store.ts';
 import { orNull, type Db, type Dialect } from '../dialect.ts';
 import { periodKeys } from './forget-carry-over.ts';
@@ -13,13 +12,7 @@ export const serviceColumns = (service: ServiceUsage) => ({
   service_reset_at: orNull(service.resetAt?.getTime()),
 });
 
-/**
- * Keeps the service's figures of an answer that arrived at `at`, as the service counts them: the latest answer's,
- * whatever the figures before (characters bought or freed at the service lower "used" under the same limit, and are
- * seen at its next answer). Answers that cross on the way differ by at most the requests then in flight: a part sent
- * on a figure a little too high is refused by the service, which costs nothing and marks the month (src/core/quota/).
- * A figure the answer does not carry is kept from the same month, and dropped in a new one.
- */
+/** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
 export async function noteServiceUsage(_d: Dialect, trx: Db, service: ServiceUsage, at: Date): Promise<void> {
   const { month } = periodKeys(at);
   const {

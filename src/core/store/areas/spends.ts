@@ -1,6 +1,4 @@
-// The spends and their running totals (`store.spends`): figures only. What a 429 or a spend means (marking or clearing
-// the used-up month) is decided in src/core/quota/, never in SQL. The quota state is quota-state.ts, budgets and their
-// holds budget-holds.ts.
+// The spends and their running totals (`store.spends`): figures only; what a 429 or a spend means is src/core/quota/'s.
 import type { ExpressionBuilder } from 'kysely';
 import type {
   MonthBreakdown,
@@ -40,11 +38,7 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
-  /**
-   * Records a spend and returns its row's ID; a spend the service accepted also updates its usage figures (the mark
-   * is Accounting's business). One written ahead (`owner`) counts as spent from now on, as its running totals do, and
-   * lowers its `hold` by its characters in the same transaction, so that no instant counts them twice or not at all.
-   */
+  /** Records a spend (its row ID); one written ahead lowers its `hold` in the same transaction, never counted twice. */
   async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
     const { month, day } = periodKeys(at);
@@ -109,10 +103,7 @@ export class SpendArea extends Area {
     });
   }
 
-  /**
-   * The service accepted (and charged) a request written ahead: the spend is confirmed, with the answer's request ID
-   * and usage figures. Its characters were counted when it was written: no count changes.
-   */
+  /** The service charged a request written ahead: the spend is confirmed with its request ID and usage; no count changes. */
   async accept(id: number, acceptance: SpendAcceptance): Promise<void> {
     const at = acceptance.at ?? new Date();
     await this.d.transaction(undefined, async (trx) => {
@@ -129,16 +120,11 @@ export class SpendArea extends Area {
     });
   }
 
-  /**
-   * A request written ahead had a definite "not charged" answer: its spend is taken back (row and running totals),
-   * and its characters go back to `hold` while that hold lives (its request may send the part again). A spend the
-   * service accepted, or one already settled, is left as it is. Returns whether one was taken back.
-   */
+  /** A request written ahead was not charged: its spend is taken back to `hold`; whether one was. */
   async release(id: number, spend: NewSpend): Promise<boolean> {
     const { month, day } = periodKeys(spend.at ?? new Date());
     const key = await pseudonymKey(this.d);
-    // Where the running totals have its characters: its own IDs, or the period's pseudonyms, as it was written or
-    // as a deletion on request moved them since.
+    // Its running totals are under its own IDs, or the pseudonyms a deletion moved them to.
     const guilds = guildMonthIds(key, spend.guildId, month);
     const { members } = memberDayIds(key, spend.guildId, spend.userId, day);
     if (spend.forgotten === 'guild') guilds.reverse();
@@ -185,10 +171,7 @@ export class SpendArea extends Area {
     });
   }
 
-  /**
-   * Settles a spend written ahead: its audio (or voice ID) arrived, or it never will. Its characters stay spent
-   * either way; a spend already settled (by a restart that took it for its dead predecessor's) is left as it is.
-   */
+  /** Settles a spend written ahead (audio arrived, or never will); characters stay spent; a settled one is left alone. */
   async settle(id: number, outcome: SpendOutcome): Promise<void> {
     await this.d.db
       .updateTable('spends')
@@ -198,10 +181,7 @@ export class SpendArea extends Area {
       .execute();
   }
 
-  /**
-   * Settles the spends a process (`owner`) left written ahead when it died, spent and undelivered: those the service
-   * accepted, their bodies never read to the end, and those still in flight (no answer seen), which stay unconfirmed.
-   */
+  /** Settles what a dead process (`owner`) left written ahead: spent and undelivered, in flight ones unconfirmed. */
   async settleLeftBy(owner: string): Promise<SpendsLeft> {
     return this.d.transaction(undefined, async (trx) => {
       const rows = await trx
@@ -224,20 +204,14 @@ export class SpendArea extends Area {
     });
   }
 
-  /**
-   * The IDs a spend is written under (its row and its running totals): its own, or, for a request whose member or
-   * guild was forgotten meanwhile, the pseudonyms the deletion carried the rest to (forget-carry-over.ts).
-   */
+  /** The IDs a spend is written under: its own, or the pseudonyms a deletion moved the rest to (forget-carry-over.ts). */
   async #recordedAs(spend: NewSpend, at: Date): Promise<{ guild: string; member: string }> {
     const { guildId, userId, forgotten } = spend;
     if (forgotten === undefined) return { guild: guildId, member: userId };
     return forgottenSpendIds(await pseudonymKey(this.d), guildId, userId, forgotten, at);
   }
 
-  /**
-   * This month's totals ('YYYY-MM'), for one guild or (no guild) the whole bot. A guild's month counts what a deletion
-   * carried under the month's pseudonym (forget-carry-over.ts), as its monthly budget does.
-   */
+  /** This month's totals ('YYYY-MM') for one guild (its carried pseudonym included) or the whole bot. */
   async monthTotals(month: string, guildId?: string): Promise<SpendTotals> {
     const query = this.d.db.selectFrom('spends').select(totals).where('month', '=', month);
     if (guildId === undefined) return totalsOf(await query.executeTakeFirst());
@@ -245,11 +219,7 @@ export class SpendArea extends Area {
     return totalsOf(await query.where('guild_id', 'in', guilds).executeTakeFirst());
   }
 
-  /**
-   * One guild's month ('YYYY-MM') per UTC day, and its `topMembers` members who spent the most. The days count
-   * every character of the month (a deletion's carried included, as monthTotals); the members are only those still
-   * named: what deleted members spent counts in the server's month, attributed to no one.
-   */
+  /** A guild's month per day and its top spenders still named (deleted members' spends count unattributed). */
   async monthBreakdown(month: string, guildId: string, topMembers: number): Promise<MonthBreakdown> {
     const guilds = guildMonthIds(await pseudonymKey(this.d), guildId, month);
     const spends = this.d.db.selectFrom('spends').where('guild_id', 'in', guilds).where('month', '=', month);
@@ -271,10 +241,7 @@ export class SpendArea extends Area {
     };
   }
 
-  /**
-   * What a member spent in a guild on the day of `at`, as their daily budget counts it (budget-holds.ts): the day's
-   * running totals under every ID their day counts under (forget-carry-over.ts), a deletion's carry-over included.
-   */
+  /** What a member spent in a guild on the day of `at`, as their daily budget counts it (carry-over included). */
   async memberDaySpent(guildId: string, userId: string, at = new Date()): Promise<number> {
     const { day } = periodKeys(at);
     const { guilds, members } = memberDayIds(await pseudonymKey(this.d), guildId, userId, day);
@@ -288,11 +255,7 @@ export class SpendArea extends Area {
     return Number(row?.n ?? 0);
   }
 
-  /**
-   * What a member spent in a guild in a month ('YYYY-MM'), cache hits not counted: their running day totals of that
-   * month, at most 31 rows of the (guild_id, user_id, day) key, however much the server spends. Under their own ID
-   * only: what a deletion carried under pseudonyms is no one's.
-   */
+  /** A member's month ('YYYY-MM') in a guild, cache hits aside: at most 31 day rows, under their own ID only. */
   async memberMonthSpent(guildId: string, userId: string, month: string): Promise<number> {
     const row = await this.d.db
       .selectFrom('spend_totals_member_day')
@@ -320,9 +283,7 @@ export class SpendArea extends Area {
 
   /** When the member last spent characters in the guild (cache hits not counted). */
   async lastSpendAt(guildId: string, userId: string, at = new Date()): Promise<Date | undefined> {
-    // Their own rows, and those a deletion on request (theirs or their server's) carried under the day's pseudonyms
-    // (forget-carry-over.ts), of the last day only (the longest cooldown). Served by the (guild_id, user_id, …)
-    // index: only these rows are read.
+    // Their rows and those carried under the day's pseudonyms, of the last day, through the (guild_id, user_id, …) index.
     const carried = lastSpendIds(await pseudonymKey(this.d), guildId, userId, at);
     const row = await this.d.db
       .selectFrom('spends')

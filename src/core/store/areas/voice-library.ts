@@ -35,11 +35,7 @@ export type VoiceRows = {
   };
 }[keyof Database];
 
-/**
- * A guild's cloned voices and the names held for clones under way (tables voice_library, clone_name_reservations;
- * on PostgreSQL a guild's library changes under the lock `voices:<guild>`): `store.voiceLibrary`. Deleting a voice
- * also reaches into the presets' tables, in one transaction.
- */
+/** A guild's cloned voices and held names (`store.voiceLibrary`); deleting one reaches the presets too. */
 export class VoiceLibraryArea extends Area {
   /** The features' rows that name a cloned voice, gone with it. */
   readonly #voiceRows: readonly VoiceRows[];
@@ -49,10 +45,7 @@ export class VoiceLibraryArea extends Area {
     this.#voiceRows = voiceRows;
   }
 
-  /**
-   * Voices in the guild plus names held for a clone under way (not `ownToken`'s); with `userId`, only that member's
-   * (the voices they made, the names they hold).
-   */
+  /** Voices plus names held for clones under way (not `ownToken`'s); with `userId`, that member's only. */
   async #libraryCount(
     trx: Db,
     guildId: string,
@@ -81,11 +74,7 @@ export class VoiceLibraryArea extends Area {
     return Number(row.voices ?? 0) + Number(row.held ?? 0);
   }
 
-  /**
-   * Holds a name for a /clone from before its paid call: refused when a voice or another unexpired reservation
-   * has the name, when voices plus reservations fill the library, or (`manager` false) when the member's own fill
-   * their share of it: checked here, before anything is paid, never at add(). Expires after `ttlMs` (a crashed request).
-   */
+  /** Holds a name for a /clone before paying: refused if taken, full, or past the member's share; expires after `ttlMs`. */
   async reserveName(reservation: NewNameReservation): Promise<NameReservationResult> {
     const { guildId } = reservation;
     const key = nameKey(tidyName(reservation.name));
@@ -283,11 +272,7 @@ export class VoiceLibraryArea extends Area {
     });
   }
 
-  /**
-   * Notes that a soundboard sound was saved from the guild's cloned voice, so that deleting the voice removes it;
-   * false (nothing noted) when the voice is not, or no longer, in the library: the caller removes the sound itself.
-   * A guild keeps the newest MAX_SOUNDS_PER_GUILD (Discord's boosted soundboard holds 48).
-   */
+  /** Notes a sound saved from a cloned voice (removed with it); false when the voice is gone. Keeps MAX_SOUNDS_PER_GUILD. */
   async recordSound(guildId: string, voiceId: string, soundId: string, at = new Date()): Promise<boolean> {
     return this.d.transaction(`voices:${guildId}`, async (trx) => {
       const inLibrary = await trx

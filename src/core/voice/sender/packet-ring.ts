@@ -1,10 +1,7 @@
-// One voice's packets on their way from the main thread to the sender thread: a single-producer, single-consumer ring
-// of fixed slots in shared memory. The main thread writes sealed packets ahead (RingWriter); the sender thread reads
-// each in its slot, copies it into its own scratch and frees the slot (RingReader). Neither side takes a lock or posts
-// a message per packet, and the reader allocates nothing a packet: what the real-time thread waits on is never held
-// by an ordinary thread (docs/decisions.md). Two rare hand-shakes stay: a reader that went to sleep with nothing to
-// read is woken by one message (the writer sees `idle`), and a writer that found the ring full waits for room with
-// Atomics.waitAsync (the reader sees `wantRoom` and notifies).
+// One voice's packets from the main thread to the sender thread: a single-producer, single-consumer ring of fixed
+// slots in shared memory, with no lock, no message per packet and no allocation per packet in the reader
+// (docs/decisions.md). Two rare hand-shakes: a reader asleep is woken by one message (`idle`), and a writer facing a
+// full ring waits with Atomics.waitAsync (`wantRoom`).
 
 /** Bytes a slot holds: one Opus packet with its DAVE trailer (at most 1,275 bytes of Opus a 20 ms frame). */
 export const SLOT_BYTES = 1_500;
@@ -64,20 +61,13 @@ export class RingWriter {
     this.#mask = this.#ring.slots - 1;
   }
 
-  get slots(): number {
-    return this.#ring.slots;
-  }
-
   /** Slots free now. */
   get free(): number {
     const { control, slots } = this.#ring;
     return slots - ((Atomics.load(control, Control.tail) - Atomics.load(control, Control.head)) | 0);
   }
 
-  /**
-   * Writes packet `number` of `clip`, sealed in DAVE generation `generation` (or, with no packet, the clip's end);
-   * false when the ring is full (nothing written). A packet longer than SLOT_BYTES is a RangeError.
-   */
+  /** Writes packet `number` of `clip` (or, with none, the clip's end); false when full. Past SLOT_BYTES: RangeError. */
   push(clip: number, number: number, generation: number, packet: Uint8Array | undefined): boolean {
     const { control, meta, data, slots } = this.#ring;
     const tail = Atomics.load(control, Control.tail);
@@ -101,10 +91,7 @@ export class RingWriter {
     return Atomics.compareExchange(this.#ring.control, Control.idle, 1, 0) === 1;
   }
 
-  /**
-   * Resolves once the reader freed a slot, or after `boundMs` (a reader held or gone frees none: the caller looks
-   * again). Never a promise per packet: only a writer that found the ring full waits.
-   */
+  /** Resolves once the reader freed a slot, or after `boundMs` (a held reader frees none). Only a full writer waits. */
   room(boundMs: number): Promise<unknown> {
     const { control } = this.#ring;
     Atomics.store(control, Control.wantRoom, 1);
@@ -183,10 +170,7 @@ export class RingReader {
       Atomics.notify(control, Control.head);
   }
 
-  /**
-   * Goes to sleep with nothing to read: true when asleep (the writer's next write wakes it), false when a packet came
-   * meanwhile (read on). The flag before the look, the writer's tail before its look at the flag: one sees the other.
-   */
+  /** Sleeps with nothing to read (true), or false when a packet came; flag before look on both sides. */
   sleep(): boolean {
     const { control } = this.#ring;
     Atomics.store(control, Control.idle, 1);

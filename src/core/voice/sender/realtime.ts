@@ -1,12 +1,7 @@
-// Real-time scheduling for the sender thread, where the host allows it. On a host whose cores are all busy (other
-// jobs, SayBot's own mixing), an ordinary thread that wakes for its 20 ms slot waits its turn behind them: its
-// process's share is spread over every runnable task, and one late wakeup is a gap every listener hears (figure 24:
-// single gaps of 61-86 ms beside three burners, with the thread waiting for a core, not working). A thread at a
-// real-time policy runs as soon as it wakes. The sender does little each wakeup (a few packets sealed and sent), so
-// it cannot starve the host, and Linux caps real-time threads at 95 % of a core anyway (sched_rt_runtime_us). Audio
-// servers do the same (PipeWire, JACK). Linux grants it to root or a process with CAP_SYS_NICE or an RLIMIT_RTPRIO
-// (Docker: `--ulimit rtprio=1`); elsewhere the thread keeps its ordinary priority, and the log says why once.
-// util-linux's chrt sets it (Node has no call for it): one short process each time the thread starts.
+// Real-time scheduling for the sender thread where the host allows it: on busy cores an ordinary thread waking for its
+// 20 ms slot waits behind others, a gap every listener hears (figure 24: 61-86 ms beside three burners). It does little
+// per wakeup and Linux caps real-time threads at 95 % of a core, as PipeWire and JACK rely on. Granted to root,
+// CAP_SYS_NICE or RLIMIT_RTPRIO (Docker: `--ulimit rtprio=1`), else logged once; set with util-linux's chrt.
 import { execFile } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 

@@ -1,7 +1,6 @@
-// The sender thread's loop (sender-worker.ts wires it to its port and Node's timers): what it does with each message
-// from the main thread, the clock that sends every voice's due packets and sleeps until the next is due, and the
-// progress reports. Its clock and its way of posting are given to it, so that a test can play the same loop on a
-// clock of its own (test/core/voice/sender/ring-fuzz.test.ts).
+// The sender thread's loop: each message from the main thread, the clock sending due packets and sleeping until the
+// next, and the reports. Clock and posting are given, so a test plays it on its own
+// (test/core/voice/sender/ring-fuzz.test.ts).
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
 import { WorkerVoice, type VoiceListener } from './worker-voice.ts';
 

@@ -1,20 +1,13 @@
-// What the main thread and the sender thread (sender-worker.ts) say to each other. A "voice" is one UDP socket the
-// sender owns for one voice session (from its IP discovery until the library lets the session go); a "clip" is one
-// clip's packets on a voice, numbered from 0 so that either side can say where the other should go on from.
+// What the main thread and the sender thread (sender-worker.ts) say to each other. A "voice" is one UDP socket for one
+// voice session; a "clip" is one clip's packets on a voice, numbered from 0.
 
-/**
- * One clip's packets, DAVE-sealed already, from its packet `first` on, as the main thread hands them to its side of
- * the sender (SenderThread.queue), which writes them into the voice's ring (./packet-ring.ts).
- */
+/** One clip's DAVE-sealed packets from packet `first` on, written into the voice's ring (./packet-ring.ts). */
 export interface PacketRun {
   voice: number;
   clip: number;
   first: number;
   packets: Uint8Array[];
-  /**
-   * The voice's DAVE generation they were sealed in (SenderThread.generation): a packet of a generation below the
-   * voice's barrier was sealed before a transition executed and is never sent (its copy sealed again follows).
-   */
+  /** The DAVE generation they were sealed in; one below the voice's barrier is never sent (its resealed copy follows). */
   generation: number;
 }
 
@@ -24,10 +17,7 @@ export const VoiceBarrier = {
   generation: 0,
   /** 1 while the thread checks a packet's generation and sends it (SenderThread.transition waits that out). */
   sending: 1,
-  /**
-   * The clip the thread is sending and the number of its next packet, written as a packet passes the generation check
-   * (before it goes): a DAVE transition seals copies from there on, never of a packet already sent (worker-clip.ts).
-   */
+  /** The clip being sent and its next packet number, written as a packet passes the check: resealing starts there. */
   clip: 2,
   next: 3,
   length: 4,
@@ -35,11 +25,9 @@ export const VoiceBarrier = {
 
 export type ToSender =
   /**
-   * Opens a socket for a new voice session and runs IP discovery to the voice server at ip:port. `barrier` (shared
-   * memory, VoiceBarrier's two Int32s) holds the voice's DAVE generation, raised by the main thread in the very turn
-   * a DAVE transition executes (the thread reads it before each packet, with no message in between), and whether
-   * the thread is sending a packet this instant. `ring` (./packet-ring.ts createRing) is where the main thread writes
-   * the voice's packets and each clip's end, in order.
+   * Opens a socket for a new voice session and runs IP discovery to ip:port. `barrier` (shared, VoiceBarrier) holds the
+   * DAVE generation, raised by the main thread in the turn a transition executes, and whether a send is under way;
+   * `ring` (./packet-ring.ts) carries the packets and clip ends, in order.
    */
   | {
       type: 'open';
@@ -52,11 +40,7 @@ export type ToSender =
     }
   /** The session's transport key and RTP starting point (session description); a new key starts a new nonce count. */
   | { type: 'keys'; voice: number; mode: string; key: Uint8Array; sequence: number; timestamp: number }
-  /**
-   * The voice's ring has packets and the thread slept with nothing to read (it said so in the ring): once a clip's
-   * start or after a pause, never a packet's. A clip's end comes through the ring (closing silence follows its last
-   * packet, then `done` 'ended'), as do copies sealed again after a DAVE transition (they follow those they replace).
-   */
+  /** The ring has packets and the thread slept (once a clip's start or a pause, never per packet). */
   | { type: 'wake'; voice: number }
   /** Drops the clip's packets not yet sent at once, without closing silence; `done` ('stopped') says how many went. */
   | { type: 'stop'; voice: number; clip: number }

@@ -1,12 +1,8 @@
-// The main thread's side of the sender thread (sender-worker.ts): starts it, hands it voice sessions (their IP
-// discovery, keys and packets: those written into each voice's ring in shared memory, ./packet-ring.ts, never posted),
-// routes its reports to the clips, and notices when it dies or stops reporting. Then
-// every voice it held is renewed (a new voice session: a new key, so no nonce is ever used twice with one) and each
-// clip goes on from its first packet not reported sent. One thread for the process, as one clock was before it.
-//
-// A worker thread rather than a child process: dgram works in a worker, so the thread opens each session's socket
-// itself at IP discovery and nothing has to be handed across; packets cross through shared memory without a pipe
-// and a serialiser; and it dies with SayBot, never left behind holding sockets (docs/decisions.md).
+// The main thread's side of the sender thread (sender-worker.ts): starts it, hands it voice sessions (packets go
+// through each voice's ring in shared memory, ./packet-ring.ts, never posted), routes its reports to the clips, and
+// notices when it dies or stalls: then every voice is renewed (a new key, so no nonce is reused) and each clip goes on
+// from its first packet not reported sent. A worker thread, not a child process: it opens its own sockets, shares
+// memory, and dies with SayBot (docs/decisions.md).
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import {
@@ -21,23 +17,14 @@ import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
 import { SILENCE_FRAME } from './worker-voice.ts';
 
-/**
- * The thread's name (Linux shows it, cut to 15 bytes, in /proc/<pid>/task/<tid>/comm): an operator's `top -H` and the
- * benchmark tell the voice's thread from the audio threads, which Node names alike.
- */
+/** The thread's name (Linux shows it in /proc/<pid>/task/<tid>/comm), telling it from the audio threads in `top -H`. */
 export const SENDER_THREAD_NAME = 'voice-sender';
 /** No message from the thread for this long while it holds voices (the main thread itself awake): it is stuck. */
 export const STALL_MS = 3_000;
 const WATCH_MS = 500;
-/**
- * How long a transition waits, at most, for a packet the thread is sending that instant (checked a moment before
- * the barrier rose): microseconds, unless the thread is taken off the CPU mid-send.
- */
+/** The longest a transition waits for a packet being sent that instant: microseconds, unless descheduled mid-send. */
 const SEND_SETTLE_MS = 5;
-/**
- * A writer that found a voice's ring full looks again after this long at most even unnotified (a held voice reads
- * nothing for as long as it is held; a dead thread never notifies).
- */
+/** A writer waiting for ring room looks again after this unnotified (a held voice reads nothing). */
 const ROOM_LOOK_MS = 1_000;
 
 /** A packet (or, with none, its clip's end) waiting here for room in its voice's ring. */
@@ -66,10 +53,7 @@ interface VoiceEntry {
   barrier: Int32Array;
   /** Where its packets go to the thread (./packet-ring.ts). */
   ring: RingWriter;
-  /**
-   * What did not fit in the ring yet, in order. Bounded by the clips' lead (WorkerClip reads at most LEAD_PACKETS
-   * ahead of what was reported sent), as copies sealed again replace those waiting here.
-   */
+  /** What did not fit in the ring yet, in order; bounded by the clips' lead (LEAD_PACKETS past what was reported sent). */
   waiting: Waiting[];
   /** It waits for room in its ring now (one wait at a time). */
   awaitingRoom: boolean;
@@ -115,10 +99,7 @@ export class SenderThread {
   readonly counts: SenderCounts = { messages: {}, ringFull: 0, oversized: 0 };
   /** The slots of each voice's ring opened from now (a power of two; tests make it small to fill it). */
   ringSlots = RING_SLOTS;
-  /**
-   * Whether a thread started from now asks for real-time scheduling where the host allows it (./realtime.ts); the
-   * benchmark turns it off for its ordinary-priority rows.
-   */
+  /** Whether a thread started from now asks for real-time scheduling (./realtime.ts); the benchmark turns it off. */
   realtime = true;
   /** The live thread's kernel thread ID (Linux), once it said it. */
   kernelThreadId: number | undefined;
@@ -150,8 +131,7 @@ export class SenderThread {
     });
     worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));
     worker.on('exit', (code) => this.#failover(worker, `the sender thread exited (${code})`));
-    // After the listeners: a 'message' listener added to an unref'd worker refs its port again, and the thread would
-    // keep a process that has done its work (a benchmark, a script) from ending.
+    // After the listeners: a 'message' listener refs an unref'd worker's port again, keeping scripts alive.
     worker.unref();
     this.#lastWatch = performance.now();
     this.#watch = setInterval(() => this.#checkAlive(worker), WATCH_MS);
@@ -204,12 +184,10 @@ export class SenderThread {
   }
 
   /**
-   * A DAVE transition executed on `voice` (called in the same turn as the library's execute): from this moment the
-   * thread sends no packet sealed before it, without waiting for a message (a message arrives a turn later at best,
-   * and a packet or more can leave meanwhile, which a member who just joined cannot decrypt). Those packets' slots
-   * pass empty until their copies sealed again arrive. A packet whose check came just before is let finish first
-   * (the thread marks each check-and-send; both sides use sequentially consistent atomics), so that once this
-   * returns, nothing sealed before the transition is on its way. Returns the new generation.
+   * A DAVE transition executed on `voice` (in the same turn as the library's): from now the thread sends no packet
+   * sealed before it, without waiting for a message (a joining member could not decrypt it). Their slots pass empty
+   * until the resealed copies arrive. A send whose check came just before is let finish (sequentially consistent
+   * atomics on both sides), so on return nothing sealed before is on its way. Returns the new generation.
    */
   transition(voice: number): number {
     const entry = this.#voices.get(voice);
@@ -222,13 +200,7 @@ export class SenderThread {
     return generation;
   }
 
-  /**
-   * The number of `clip`'s next packet on `voice` as the thread last wrote it (0 before it sent any): what a DAVE
-   * transition seals again starts there rather than at the last packet reported sent, which lags by a report or
-   * more. Copies of packets already sent would take ring slots ahead of those still to go, and the thread's lead
-   * after the transition would be what is left of the ring (the test's ring of 4: none). It only grows while read, so
-   * the copies never start past a packet that has not gone.
-   */
+  /** `clip`'s next packet as the thread last wrote it: resealing starts there, so sent packets take no slots. */
   nextToSend(voice: number, clip: number): number {
     const entry = this.#voices.get(voice);
     if (!entry || Atomics.load(entry.barrier, VoiceBarrier.clip) !== clip) return 0;
@@ -259,17 +231,12 @@ export class SenderThread {
     this.#voices.get(known.voice)?.clips.delete(clip);
   }
 
-  /**
-   * Queues packets: written into the voice's ring at once, as many as fit (the rest wait here for room). A run of
-   * packets sealed again after a DAVE transition follows those it replaces (the thread drops those, sealed before the
-   * transition), and replaces those still waiting here.
-   */
+  /** Writes packets into the ring as they fit; a resealed run replaces those still waiting here. */
   queue(run: PacketRun): void {
     this.handed += run.packets.length;
     const entry = this.#voices.get(run.voice);
     if (!entry) return;
-    // Those it replaces still waiting here go, and so does the clip's end if it waits: it follows the copies again
-    // (behind them, the thread would end the clip before they came).
+    // Those it replaces go, and so does the clip's end, which must follow the copies again.
     let endWaiting = false;
     if (entry.waiting.length > 0)
       entry.waiting = entry.waiting.filter((w) => {
@@ -304,10 +271,7 @@ export class SenderThread {
     this.#post({ type: 'stop', voice, clip });
   }
 
-  /**
-   * Holds the voice where it is (its session is not ready) or lets it go on. The hold is the voice's, whichever clip
-   * asked: a clip over since must not leave the next one held. Posted only when it changes.
-   */
+  /** Holds the voice (session not ready) or lets it go on; the hold is the voice's, whichever clip asked. */
   hold(voice: number, held: boolean): void {
     const entry = this.#voices.get(voice);
     if (!entry || entry.held === held) return;
@@ -420,10 +384,7 @@ export class SenderThread {
     }
   }
 
-  /**
-   * The thread is gone: each clip keeps what was reported sent, each voice is renewed (a new session: the new
-   * thread never reuses a nonce of the old key), and the next use starts a new thread. One log line says so.
-   */
+  /** The thread is gone: clips keep what was reported sent, voices are renewed (a new key), the next use starts a thread. */
   #failover(worker: Worker, reason: string): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;

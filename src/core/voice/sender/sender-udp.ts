@@ -4,10 +4,7 @@ import { VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { UdpOwner } from '../discordjs-voice-types.ts';
 import { senderThread } from './sender-thread.ts';
 
-/**
- * Asks the library for a new voice session on the same channel: a new Identify, a new socket (from the sender thread
- * then alive) and a new key, so the transport nonce starts afresh with a key it was never used with.
- */
+/** Asks the library for a new voice session (new socket, new key), so the nonce never restarts under an old key. */
 function renew(connection: VoiceConnection): void {
   if (connection.state.status === VoiceConnectionStatus.Destroyed) return;
   connection.configureNetworking();

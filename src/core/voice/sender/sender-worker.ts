@@ -1,10 +1,7 @@
-// The sender thread (sender-thread.ts starts it): it owns every voice session's UDP socket and sends each voice's
-// packets on that voice's own clock, so that nothing the main thread does (a garbage collection, a long task) can
-// hold a packet up while the voice has packets queued. The packets come through each voice's ring in shared memory
-// (./packet-ring.ts), never a message; messages are for control (open, keys, stop, hold, close) and the rare wake of
-// a voice that slept with nothing to send. It reports each clip's progress a few times a second: what
-// the main thread counts as played is what went out from here. The loop itself is ./sender-loop.ts; this module
-// gives it the thread's port and Node's timers.
+// The sender thread: it owns every voice's UDP socket and sends each voice's packets on its own clock, so nothing on
+// the main thread (a collection, a long task) holds a packet up. Packets come through each voice's ring
+// (./packet-ring.ts); messages are for control. Its reports are what the main thread counts as played. The loop is
+// ./sender-loop.ts; this gives it the port and Node's timers.
 import { parentPort, threadId } from 'node:worker_threads';
 import type { FromSender, ToSender } from './sender-messages.ts';
 import { ownThreadId } from './realtime.ts';

@@ -1,7 +1,6 @@
-// One voice session's transport encryption (the *_rtpsize AEAD modes Discord offers), as the sender thread applies
-// it (and the clock sender, src/core/voice/rtp-sender.ts, through the same sealInto): the RTP header, the payload sealed with the header as additional data, and the nonce's counter at the end. The
-// counter lives here, in the one thread that sends, and only ever goes up for a key: a new key (a new session) is the
-// only thing that starts it again.
+// One voice session's transport encryption (Discord's *_rtpsize AEAD modes) for the sender thread and the clock sender
+// (src/core/voice/rtp-sender.ts): RTP header, payload sealed with it as additional data, nonce counter at the end. The
+// counter lives in the one sending thread and only goes up for a key.
 import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 
@@ -46,11 +45,7 @@ export function datagramBytes(payloadBytes: number): number {
   return RTP_HEADER_BYTES + payloadBytes + TAG_BYTES + NONCE_TAIL_BYTES;
 }
 
-/**
- * Writes one datagram into `datagram` (at least datagramBytes long): the RTP header at `at`, `payload` sealed in
- * `mode` with `key` under `at.nonce` (the header as additional data), and the nonce's tail. Returns its length. The
- * one sealing rule of both senders (this thread's and the clock's, src/core/voice/rtp-sender.ts).
- */
+/** Writes one datagram (RTP header, sealed payload, nonce tail); returns its length. Both senders' one rule. */
 export function sealInto(
   datagram: Buffer,
   payload: Uint8Array,
@@ -129,10 +124,7 @@ export class TransportSeal {
     return datagram;
   }
 
-  /**
-   * The next datagram for `payload` written into `datagram` (at least datagramBytes long; the sender thread's own,
-   * reused); its length. Advances sequence, timestamp and nonce.
-   */
+  /** The next datagram for `payload`, written into `datagram` (reused); its length. Advances the counters. */
   sealTo(datagram: Buffer, payload: Uint8Array): number {
     if (this.#nonce >= MAX_NONCE) throw new NonceExhaustedError();
     this.#nonce += 1;

@@ -1,10 +1,7 @@
-// One clip played by the sender thread: its packets read from the clip's stream ahead of time (up to LEAD_PACKETS
-// beyond what the thread reported sent), DAVE-sealed here and handed over in batches. Its first packets go over only
-// as a start lead (START_LEAD_PACKETS), so that the thread starts with enough queued to ride out a pause of the main
-// thread in the clip's first moments, when the lead would otherwise be one or two packets. The plain frames stay here
-// until reported sent, so that a DAVE key change seals the queued ones again and a new voice session (the thread
-// died, the voice server moved) goes on from the first packet not reported sent. A guild's clips go one at a time
-// (WorkerSender, below: SayBot's PacketSender).
+// One clip played by the sender thread: packets read ahead (up to LEAD_PACKETS past what was reported sent),
+// DAVE-sealed here and handed over in batches, the first as a start lead so a main-thread pause early on does not
+// starve it. Plain frames stay until reported sent, so a key change reseals the queued ones and a new voice session
+// goes on from the first packet not sent. A guild's clips go one at a time (WorkerSender).
 import type { Readable } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import type { VoiceConnection } from '@discordjs/voice';
@@ -17,29 +14,15 @@ import type { ClipEvents, PacketSender, PlayingClip } from '../packet-sender.ts'
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
 export const LEAD_PACKETS = 25;
-/**
- * Frames read are handed over once this many wait, or sooner when the sender holds fewer than LOW_WATER_PACKETS
- * (a clip's start, a slow stream): a message per voice every 100 ms or so rather than one per packet.
- */
+/** Frames go once this many wait, or sooner below LOW_WATER_PACKETS: ~a message per 100 ms. */
 export const BATCH_PACKETS = 5;
 export const LOW_WATER_PACKETS = 10;
-/**
- * A clip starts once this many packets are read (or its stream ended, or START_WAIT_MS passed): 300 ms, a main-thread
- * pause of 250 ms (the longest measured, issue 68) with 50 ms left to hand the next ones over.
- */
+/** A clip starts once this many packets are read: 300 ms, the longest measured main-thread pause (250 ms) plus 50. */
 export const START_LEAD_PACKETS = 15;
-/**
- * How long a clip's start waits for its lead from its first frame read, at most. A stream at twice real time or
- * faster (the Voice API as the sandbox paces it, 4x; ffmpeg; the cache) has its lead well before; a slower one
- * costs at most this in time to first audio, and one at real time keeps this much as its lead all along.
- */
+/** The longest a clip's start waits for its lead: fast streams have it well before; a slow one keeps it. */
 export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
-/**
- * How soon a clip whose session is not ready looks again: DAVE's readiness (its group formed, a transition executed)
- * usually comes with the library's 'transitioned' or a state change, but not always, and a clip held with no event
- * to come would hold its guild's queue for good.
- */
+/** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */
 export const SESSION_LOOK_MS = 50;
 
 /** Sessions whose keys the sender thread has, by the voice it was given to. */
@@ -91,8 +74,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#onEnd();
   };
   readonly #reseal = (): void => {
-    // First, in the turn the transition executes: the sender thread sends nothing sealed before it from now on.
-    // A clip being stopped too: until the thread has its stop, it may still be sending.
+    // First, in the turn it executes: from now the thread sends nothing sealed before (nor of a clip stopping).
     if (this.#voice !== undefined && !this.#over) senderThread.transition(this.#voice);
     this.#sealAgain();
     this.#fill();
@@ -123,10 +105,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     return this.#confirmed * PACKET_MS;
   }
 
-  /**
-   * The session audio goes to now, or undefined (not ready: the clip waits where it is, its voice held). A new
-   * session (a failover, a new voice server) is ready once its DAVE group is: before, frames would go unencrypted.
-   */
+  /** The session audio goes to now, or undefined (the clip waits, its voice held) until its DAVE group is ready. */
   #session(): ReadySession | undefined {
     try {
       const session = readySession(this.#connection);
@@ -249,10 +228,7 @@ export class WorkerClip implements PlayingClip, ClipWatcher {
     this.#postAgain(this.#voice, session);
   }
 
-  /**
-   * Every frame the thread has not sent, sealed again (from its next packet: SenderThread.nextToSend); the thread drops
-   * the old ones still in its ring as it reads them.
-   */
+  /** Every frame not sent, resealed from the thread's next packet (SenderThread.nextToSend); it drops the old ones. */
   #postAgain(voice: number, session: ReadySession): void {
     const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
     this.#post(voice, session, Math.max(this.#base, next));

@@ -1,6 +1,5 @@
-// One voice session in the sender thread: its UDP socket (from IP discovery on), its transport seal, the ring the
-// main thread writes its packets into ahead of time (./packet-ring.ts), and its own clock: the first packet of a clip goes out the moment it is
-// there, each next one 20 ms after the one before, wherever the main thread is meanwhile.
+// One voice session in the sender thread: its UDP socket, transport seal, the ring the main thread writes packets into
+// (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there, each next 20 ms later.
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
 import { VoiceBarrier } from './sender-messages.ts';
@@ -14,11 +13,7 @@ export const MAX_CATCH_UP_MS = 200;
 export const CLOSING_SILENCE_FRAMES = 5;
 /** Discord's "silence" Opus frame (never DAVE-sealed: DAVE passes it as it is). */
 export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
-/**
- * Slots a clip passes empty waiting for packets sealed again after a DAVE transition before it stops waiting (then
- * silence, counted missed, or its end): the main thread's copies come within a turn or so of its event loop; a second
- * covers a main thread held up long.
- */
+/** Slots a clip waits for resealed packets after a DAVE transition; a second covers a stalled main thread. */
 export const STALE_GRACE_SLOTS = 50;
 /** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */
 const DATAGRAM_BYTES = SLOT_BYTES + 64;
@@ -159,10 +154,7 @@ export class WorkerVoice {
     this.#listener.done(this, current.id, current.sent, 'stopped');
   }
 
-  /**
-   * Sends whatever is due by `now`; its next due time, or undefined when it has nothing to send (then it sleeps, and
-   * the main thread's next write into its ring wakes it: SenderThread, 'wake').
-   */
+  /** Sends whatever is due by `now`; returns its next due time, or undefined to sleep until the ring's next 'wake'. */
   run(now: number): number | undefined {
     if (this.held || this.#closed || this.#seal === undefined) return undefined;
     for (;;) {
@@ -195,9 +187,7 @@ export class WorkerVoice {
           clip.awaitingCopy = false;
         } else clip.staleSlots += 1;
       } else if (clip.awaitingCopy && clip.staleSlots < STALE_GRACE_SLOTS) {
-        // Its next packets were sealed with the keys of before a transition that has executed: a member who just
-        // joined could not decrypt them. Their copies sealed again are on their way; the slot passes empty (no
-        // silence: the words go on where they were).
+        // Sealed before an executed transition (a joining member could not decrypt it): the slot passes empty.
         clip.staleSlots += 1;
       } else if (!clip.ended) {
         // Late: held by silence (after its first packet only), as the library does; the main thread's lead ran out.
@@ -228,11 +218,9 @@ export class WorkerVoice {
   }
 
   /**
-   * Reads the ring up to the clip's next packet, dropping on the way what is not to be sent: slots of clips over here,
-   * copies of packets already sent, packets sealed before a DAVE transition that has executed (their copies follow).
-   * A slot of a later clip starts that clip (the one before it is over: stopped, or ended with its closing silence
-   * not owed, the next clip's words coming instead); an end-of-clip slot marks its clip ended. True when the slot at
-   * the head is the clip's next packet.
+   * Reads the ring up to the clip's next packet, dropping slots of clips over here, copies of sent packets, and packets
+   * sealed before an executed transition. A later clip's slot starts that clip; an end slot ends its clip. True when the
+   * head is the clip's next packet.
    */
   #seek(): boolean {
     const ring = this.#ring;
@@ -262,8 +250,7 @@ export class WorkerVoice {
         ring.advance();
         continue;
       }
-      // Only the clip's next packet is sent: a copy of one already sent (a transition's copies start at most at the
-      // next) or anything out of order is passed over, so no packet can go twice whatever the ring holds.
+      // Only the clip's next packet is sent, so no packet can go twice whatever the ring holds.
       if (ring.number !== clip.sent) {
         ring.advance();
         continue;
@@ -278,12 +265,7 @@ export class WorkerVoice {
     return false;
   }
 
-  /**
-   * Sends the packet at the ring's head unless it was sealed before a DAVE transition that has executed (false: it is
-   * dropped, its copy follows). `sending` is marked before the generation is read and cleared once the packet went: a
-   * transition on the main thread either is seen here or waits for this send (SenderThread.transition), so none of
-   * the old keys leaves after it returned.
-   */
+  /** Sends the head unless sealed before an executed transition; `sending` brackets it (SenderThread.transition). */
   #sendNext(clip: Clip, lateMs: number): boolean {
     const ring = this.#ring;
     Atomics.store(this.#barrier, VoiceBarrier.sending, 1);
@@ -305,11 +287,7 @@ export class WorkerVoice {
     }
   }
 
-  /**
-   * A datagram buffer nothing still reads (made once): dgram may send a turn later, so buffers take turns (a
-   * catch-up sends at most MAX_CATCH_UP_MS / PERIOD_MS + 1 in one run), and a socket that had to queue sends keeps
-   * its buffers while the voice takes new ones.
-   */
+  /** A datagram buffer nothing still reads: dgram may send a turn later, so buffers take turns. */
   #nextBuffer(): Datagram {
     if (this.#socket.getSendQueueCount() > 0) this.#datagrams = newDatagrams();
     this.#nextDatagram = (this.#nextDatagram + 1) % DATAGRAMS;

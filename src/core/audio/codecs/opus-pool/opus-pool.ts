@@ -1,8 +1,5 @@
-// Opus encoding off the main thread: a few worker threads, each holding the encoders of the streams given to it.
-// The main thread runs Discord, the HTTP bodies, decoding and @discordjs/voice's shared 20 ms send cycle; encoding
-// is most of the per-voice CPU (bench/opus-floor.ts), so with it there, about 50 voices saturated the thread and
-// every voice stuttered. Frames from every stream are batched per turn of the event loop, one message per worker
-// each way, so the cost of crossing threads is paid per batch, not per frame.
+// Opus encoding on a few worker threads: on the main thread it saturated it at about 50 voices (bench/opus-floor.ts).
+// Frames from every stream are batched per event-loop turn, one message per worker each way.
 import { Worker } from 'node:worker_threads';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
 import type { EncoderSpec } from '../opus-settings.ts';
@@ -126,10 +123,7 @@ class PoolWorker {
     else this.#worker.unref();
   }
 
-  /**
-   * Fails every frame waiting; the thread is ended at once outside the encoder's calls, else leaves after the one
-   * under way (a frame's microseconds; waited for at most CLOSE_WAIT_MS, a stuck one left counted).
-   */
+  /** Fails waiting frames and retires the thread: at once outside an encoder call, else after it (CLOSE_WAIT_MS). */
   terminate(): Promise<void> {
     this.#failAll(new OpusWorkerError('the Opus encoder pool was closed'));
     return this.#retiring.retire(this.#worker, this.#guard, CLOSE_WAIT_MS);
@@ -139,7 +133,7 @@ class PoolWorker {
 export class OpusEncoderPool {
   readonly #workers: PoolWorker[] = [];
   readonly #size: number;
-  /** Only a closing pool retires its threads; none is started after (./native-calls.ts). */
+  /** Only a closing pool retires its threads; none is started after (../../workers/native-calls.ts). */
   readonly #retiring: RetiringThreads;
   #nextId = 0;
 
@@ -179,10 +173,7 @@ export function sharedEncoderPool(size: number): OpusEncoderPool {
   return shared.pool;
 }
 
-/**
- * Retires the process's pool before the process exits: a thread still inside the Opus addon's call when the process
- * exits would abort it (../native-calls.ts), where a retired one finishes that call and leaves first.
- */
+/** Retires the pool before exit: a thread inside an Opus call aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedEncoderPool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;

@@ -10,10 +10,7 @@ import type { SharedBlocks } from '../../workers/byte-block-types.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 import type { VoiceMessageErrorCode } from '../../voice-message/voice-message-error.ts';
 
-/**
- * Bytes handed to the worker: a buffer of their own, transferred, or a view of shared memory (the free voice's WAV),
- * shared; either way not copied on the main thread as the message goes.
- */
+/** Bytes handed to the worker: an own buffer transferred, or shared memory shared; never copied on the way. */
 export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;
 
 /** A part as a job takes it: its bytes handed over, or the shared blocks it was gathered in (joined there). */
@@ -35,10 +32,7 @@ export type AudioJob =
   | { id: number; kind: 'scene'; lines: SceneJobLine[]; format: EditableFormat }
   /** A voice message's Opus packets written as one Ogg Opus file (pages and their CRCs); the blocks transferred. */
   | { id: number; kind: 'ogg'; packets: PacketBlocks; options: OggOpusOptions }
-  /**
-   * A WAV or MP3 file made a voice message: encoded to Opus packets as the player's path encodes them, measured (its
-   * length and waveform) and written as one Ogg Opus file, all here.
-   */
+  /** A WAV or MP3 file made a voice message here: encoded as the player encodes, measured, written as Ogg Opus. */
   | { id: number; kind: 'voice-message'; file: HandedPart; spec: TranscodeSpec };
 
 export type AudioJobReply =

@@ -1,12 +1,7 @@
-// Speed, volume, joining parts and mixing a scene's lines, off the main thread: whole parts go to worker threads
-// (../job-thread.ts), one job
-// at a time per thread. Two work classes (../work-classes.ts), each its own threads and queue: short work (a part's
-// speed and volume, a small file's join, a short scene's mix) and long work (a long scene's mix, a large file's
-// join), chosen by what the job will cost (workClassOf), so a ten-minute mix never holds another server's file or
-// two-line scene. Bounded: a few threads, a few jobs waiting on each, a time limit per job; past
-// that the request is refused with AudioBusyError (the member reads that SayBot is busy), never queued without end.
-// Fair between servers: each server's jobs wait their turn with the others' (../job-thread.ts), one server may have
-// only so many under way or waiting, and a member only so many long ones.
+// Speed, volume, joins and scene mixes on worker threads (../../workers/job-thread.ts), one job at a time per thread,
+// in two work classes (../../workers/work-classes.ts) with their own threads and queues, chosen by cost (workClassOf),
+// so a ten-minute mix never holds another server's file. Bounded (threads, waiting jobs, a time limit each): past that
+// AudioBusyError, never an endless queue. Fair between servers, with per-server and per-member caps.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
@@ -27,29 +22,18 @@ import type { VoiceMessage } from '../../voice-message/voice-message-types.ts';
 
 export { AudioBusyError } from '../../errors.ts';
 
-/**
- * Short work's threads: one core is left to the main thread's voice cycle (and the Opus encoder pool); at least one,
- * at most 2. Long work has one thread of its own.
- */
+/** Short work's threads: one core left to the main thread's voice cycle; 1 to 2. Long work has one of its own. */
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
-/**
- * Jobs waiting per thread. Every file is joined and measured here, not only speed and volume, so a burst of file
- * requests (ten members at once) must fit: a job is milliseconds of work, and each has its time limit.
- */
+/** Jobs waiting per thread: every file is joined here, so a burst of ten members must fit. */
 export const MAX_WAITING_AUDIO_JOBS = 64;
 /** The longest part (a few thousand characters, a few minutes of audio) takes a few seconds; past this it is stuck. */
 const JOB_TIMEOUT_MS = 60_000;
 /**
- * A scene's limit: the longest (600 s, MAX_SCENE_SECONDS) from 48 kHz MP3 lines to a 48 kHz MP3 took 14.7 s here
- * (the MP3 encoder most of it; 1.4 s to WAV), so 120 s leaves eight times that for a slower machine. A long scene's
- * is of its own CPU time, under long work's wall-clock ceiling (../work-classes.ts), so a host whose other processes
- * leave its low-priority thread little of a core does not cut it.
+ * A scene's limit: the longest (600 s) from 48 kHz MP3 lines to MP3 took 14.7 s here, so 120 s leaves eight times that
+ * for a slower machine. Long work counts CPU time under a wall-clock ceiling (../../workers/work-classes.ts).
  */
 export const SCENE_JOB_TIMEOUT_MS = 120_000;
-/**
- * Jobs one server may have under way or waiting, over every thread: a few members' files and changed parts at once
- * (a long /say at another speed is one job per part), while the rest of the queue stays for the other servers.
- */
+/** Jobs one server may have under way or waiting, over every thread; the rest of the queue stays for the others. */
 export const MAX_AUDIO_JOBS_PER_GUILD = 16;
 /** Long jobs waiting behind the one under way (each may take a scene's SCENE_JOB_TIMEOUT_MS). */
 export const MAX_WAITING_LONG_JOBS = 8;
@@ -111,11 +95,7 @@ function edited(reply: Done): Edited {
   return reply;
 }
 
-/**
- * `bytes` as the worker gets them, adding to `transfer` what moves: bytes in shared memory (the free voice's WAV, a
- * cache hit, a changed part) as they are, shared, with no copy; `own` bytes that are a whole buffer of their own,
- * moved (the caller's view is detached); anything else (a view into Node's pool) one block copy the worker then owns.
- */
+/** `bytes` handed over: shared memory as is, an `own` whole buffer moved (detached), else copied once. */
 function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): HandedBytes {
   const { buffer } = bytes;
   if (buffer instanceof SharedArrayBuffer) return new Uint8Array(buffer, bytes.byteOffset, bytes.byteLength);
@@ -128,19 +108,12 @@ function handOver(bytes: Uint8Array, transfer: ArrayBuffer[], own = false): Hand
   return data;
 }
 
-/**
- * A part as the worker gets it: bytes as handOver says (`own`: a whole buffer of the caller's own is moved), or the
- * shared blocks it was gathered in (../byte-blocks.ts), read where they are.
- */
+/** A part as the worker gets it: bytes (handOver) or shared blocks (../../workers/byte-blocks.ts) read in place. */
 function handPart(part: Uint8Array | OwnBlocks, transfer: ArrayBuffer[], own = false): HandedPart {
   return part instanceof Uint8Array ? handOver(part, transfer, own) : part.blocks;
 }
 
-/**
- * One part (WAV or MP3) with speed and volume applied, in its own format, in shared memory (the changed part is
- * read, cached and mixed as those bytes). Rejects with UnsupportedAudioError for audio SayBot cannot decode (FLAC,
- * M4A, Ogg), ClipError for damaged audio, AudioBusyError when it cannot run now.
- */
+/** One part with speed and volume applied, in shared memory; UnsupportedAudioError, ClipError or AudioBusyError. */
 export async function applyEffectsOffThread(
   part: Uint8Array | OwnBlocks,
   effects: AudioEffects,
@@ -153,11 +126,7 @@ export async function applyEffectsOffThread(
   return { format: reply.format, data: Buffer.from(reply.data) };
 }
 
-/**
- * What a part's headers say of its length against `limitSeconds` (../../analysis/clip-probe.ts), read in the audio
- * worker: an MP3's frames are walked and a part's blocks joined there, not on the main thread. Short work. Rejects
- * with ClipError for bytes that are not audio it knows, AudioBusyError when it cannot run now.
- */
+/** A part's length against `limitSeconds` (../../analysis/clip-probe.ts), read off the main thread. Short work. */
 export async function probePartOffThread(
   part: Uint8Array | OwnBlocks,
   limitSeconds: number,
@@ -170,11 +139,7 @@ export async function probePartOffThread(
   return reply.probe;
 }
 
-/**
- * A part posted as a file of its own, as the service sent it (a format SayBot does not join, or parts whose formats
- * differ): its blocks joined, a WAV's sizes made exact or a cut last MP3 frame dropped, and its length measured, in
- * the audio worker. Its class by the bytes it copies, as a join's.
- */
+/** A part as a file of its own (sizes exact, cut frame dropped) and its length; classed by bytes copied. */
 export async function partFileOffThread(
   part: Uint8Array | OwnBlocks,
   format: AudioFormat,
@@ -188,12 +153,7 @@ export async function partFileOffThread(
   return { data: Buffer.from(reply.file), seconds: reply.seconds };
 }
 
-/**
- * A request's parts (all WAV or all MP3) as one file with exact sizes, and its duration from its samples: its class
- * by the bytes it copies (short up to SHORT_WORK_BYTES in all, long work in the member's ration past it). A part is
- * bytes (handed over as
- * handOver says) or the shared blocks it was gathered in (joined in the worker).
- */
+/** A request's parts (all WAV or all MP3) as one file with exact sizes and its duration; classed by bytes copied. */
 export async function joinPartsOffThread(
   parts: ReadonlyArray<Uint8Array | OwnBlocks>,
   format: EditableFormat,
@@ -212,10 +172,7 @@ export interface SceneJobInput extends Omit<SceneMixInput, 'lines'> {
   lines: Array<Omit<SceneMixInput['lines'][number], 'parts'> & { parts: Array<Uint8Array | OwnBlocks> }>;
 }
 
-/**
- * What mixing a scene costs: the seconds of audio it decodes, mixes and encodes (each part's from its header and
- * size, ../../analysis/part-seconds.ts, and the gaps), and the bytes it reads. Read before the parts are handed over.
- */
+/** What mixing a scene costs: seconds decoded (../../analysis/part-seconds.ts, plus gaps) and bytes read. */
 export function sceneCost(input: SceneJobInput): { seconds: number; bytes: number } {
   let seconds = 0;
   let bytes = 0;
@@ -230,15 +187,10 @@ export function sceneCost(input: SceneJobInput): { seconds: number; bytes: numbe
 }
 
 /**
- * A scene's lines mixed as one file (../../effects/scene-mix.ts: one rate, loudness evened out, exact gaps), with a
- * longer limit (SCENE_JOB_TIMEOUT_MS). Its class by what it costs (sceneCost): a two-line scene is short work; a
- * long scene is long work, in the server's share and the member's ration, run in slices. The parts are
- * handed over, not copied: a part in shared memory is shared; a part that is a whole ArrayBuffer of its own is moved
- * to the worker and the caller's array is detached (empty) afterwards; pass copies of bytes you keep (a cache's). A
- * part that is a view into a larger buffer (Node's shared pool, a slab) is copied, since moving its buffer would take
- * the rest with it. A part gathered in shared blocks (../byte-blocks.ts) is read where it is and joined in the
- * worker. A scene over MAX_SCENE_SECONDS comes back cut there (`cut`). Rejects with RangeError for a bad gap,
- * ClipError and UnsupportedAudioError for parts it cannot use, AudioBusyError when it cannot run now.
+ * A scene's lines mixed as one file (../../effects/scene-mix.ts), classed by sceneCost, with SCENE_JOB_TIMEOUT_MS.
+ * Parts are handed over, not copied: a whole own ArrayBuffer is moved and the caller's array detached, so pass copies
+ * of bytes you keep. A scene over MAX_SCENE_SECONDS comes back cut (`cut`). Rejects with RangeError for a bad gap,
+ * ClipError or UnsupportedAudioError for unusable parts, AudioBusyError.
  */
 export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwner): Promise<SceneMixResult> {
   const transfer: ArrayBuffer[] = [];
@@ -258,13 +210,7 @@ export async function mixSceneOffThread(input: SceneJobInput, owner: AudioJobOwn
   };
 }
 
-/**
- * A WAV or MP3 file made a voice message in the audio worker, in the class of its cost (its seconds from its header,
- * its bytes): encoded to Opus as the player encodes, measured (length, waveform) and written as Ogg Opus there. The
- * file's bytes move to the worker when they are a buffer of their own (the caller's view is detached afterwards)
- * and the Ogg file moves back; no packet is decoded on the main thread. Rejects with ClipError for damaged or empty
- * audio, VoiceMessageError when its packets make none, AudioBusyError when it cannot run now.
- */
+/** A file made a voice message off the main thread (own buffer moved); ClipError, VoiceMessageError, AudioBusyError. */
 export async function voiceMessageOffThread(
   file: Uint8Array,
   spec: TranscodeSpec,
@@ -285,11 +231,7 @@ export async function voiceMessageOffThread(
   return { ogg: Buffer.from(ogg), durationSecs, waveform };
 }
 
-/**
- * A voice message's packets written as one Ogg Opus file (its pages and their CRCs) in the audio worker: the packets'
- * blocks are moved there (`packets` is empty afterwards) and the file moved back, neither copied on the main thread.
- * Its class by the bytes of packets it copies, as a file's join (short up to SHORT_WORK_BYTES, minutes of speech).
- */
+/** A voice message's packets as one Ogg Opus file, off the main thread: `packets` is empty afterwards. */
 export async function writeOggOffThread(
   packets: PacketFrames,
   options: OggOpusOptions,

@@ -1,5 +1,4 @@
-// The worker thread of audio-thread.ts: speed and volume, a part's length from its headers, a part made a file of
-// its own, joining parts into one file, mixing a scene's lines, and making a file a voice message, one job at a time.
+// The worker thread of audio-thread.ts: effects, probes, files, joins, mixes and voice messages, a job at a time.
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import type OpusScriptType from 'opusscript';
@@ -37,10 +36,7 @@ const view = (bytes: HandedBytes): Uint8Array => (bytes instanceof Uint8Array ? 
 const joined = (part: HandedPart): Uint8Array =>
   Array.isArray(part) ? (part.length === 1 && part[0] ? part[0] : Buffer.concat(part)) : view(part);
 
-/**
- * `data` in shared memory: a changed part is read by every identical request, cached and perhaps mixed into a
- * scene, and the main thread can hand shared bytes to the next job without copying them.
- */
+/** `data` in shared memory: a changed part is read by every identical request, cached, maybe mixed, never copied. */
 function shared(data: Uint8Array): SharedArrayBuffer {
   const out = new SharedArrayBuffer(data.byteLength);
   new Uint8Array(out).set(data);
@@ -56,8 +52,7 @@ const OPUS_SLICE_BYTES = 16 * 1024;
 
 /** A file's Opus packets, a slice of its bytes at a time (a long one gives turns back between them). */
 async function opusPackets(bytes: Uint8Array, spec: TranscodeSpec): Promise<PacketFrames> {
-  // This thread is ended when a job passes its limit, at any moment: inside the native addon's call that would abort
-  // the whole process, so it encodes with opusscript (WASM), which a thread's end stops safely.
+  // This thread may be ended mid-job: inside the native addon that aborts the process, so it encodes with opusscript.
   const transcode = new Transcode({ ...spec, encoder: { ...spec.encoder, backend: 'wasm' } });
   const frames = new PacketFrames();
   try {
@@ -75,11 +70,7 @@ async function opusPackets(bytes: Uint8Array, spec: TranscodeSpec): Promise<Pack
 /** Packets measured between two looks at the slice's time: a second of audio. */
 const METER_SLICE_PACKETS = 50;
 
-/**
- * A file as a voice message, all in this thread: its Opus packets, their length and waveform (each decoded once with
- * opusscript, as the encoding is: this thread may be ended mid-job), and the Ogg file. The main thread decodes none
- * of it (a ten-minute scene is 30,000 packets).
- */
+/** A file as a voice message, all here (packets, length, waveform, Ogg) with opusscript: a scene is 30,000 packets. */
 async function voiceMessage(bytes: Uint8Array, spec: TranscodeSpec) {
   const OpusScript = createRequire(import.meta.url)('opusscript') as typeof OpusScriptType;
   const decoder = new OpusScript(48_000, 1, OpusScript.Application.AUDIO);

@@ -1,10 +1,6 @@
-// Clip decoding off the main thread (../job-thread.ts): one worker thread takes one clip at a time; a few more may
-// wait, and beyond that (or past the time limit) the check is refused rather than queued without end. Fair between
-// servers: each server's clips wait their turn with the others' (../job-thread.ts), and one server may have only so
-// many under way or waiting, so a server sending clip after clip never holds up another's /clone.
-//
-// The clip's bytes are moved to the worker and back, never copied on the main thread: a clip may be tens of
-// megabytes, and one copy of it there is a gap in every server's voice.
+// Clip decoding on a job thread (../../workers/job-thread.ts): bounded, fair between servers, so one server sending
+// clip after clip never holds up another's /clone. The bytes are moved, not copied: a clip may be tens of MB, and a
+// copy on the main thread is a gap in every voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
 import type { JobThreadFailure } from '../../workers/job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
@@ -47,10 +43,9 @@ const pool = new ThreadPool<Omit<ClipJob, 'id'>, ClipJobReply>({
 });
 
 /**
- * Decodes at most `maxSeconds` of the clip in a worker thread and measures it (analyseClip's figures and the RMS
- * level), for `guild` (a server's ID; '' when none). A clip of a megabyte or more is moved, not copied: `bytes`'
- * whole buffer goes to the worker (the caller's views of it are detached) and comes back as the result's `bytes`.
- * Rejects with ClipError for bytes that are not usable audio, ClipCheckUnavailableError when it cannot run now.
+ * Decodes at most `maxSeconds` of the clip in a worker and measures it, for `guild`. A clip of a megabyte or more is
+ * moved (the caller's views detached) and comes back as the result's `bytes`. Rejects with ClipError, or
+ * ClipCheckUnavailableError when it cannot run now.
  */
 export async function measureClipOffThread(
   bytes: Uint8Array,

@@ -1,8 +1,5 @@
-// What a transcoding worker (transcode-worker.ts) holds and does: per stream, the same WAV/MP3 decoder, resampler and
-// Opus encoder the main thread used to run (src/core/audio/codecs/: wav-stream.ts, mp3-stream.ts, pcm48k.ts,
-// opus-settings.ts), fed the stream's bytes as they arrive, answering each batch with the packets it made. A stream's
-// failure (a corrupt body, an encoding the decoders do not know) is answered for that stream alone; the others of the
-// batch go on.
+// What a transcoding worker does per stream: decoder, resampler and encoder (src/core/audio/codecs/) fed its bytes,
+// each batch answered with the packets made. A stream's failure is answered for it alone.
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import type { PcmSink, StreamDecoder } from '../../codecs/decode-stream.ts';
 import { Mp3StreamDecoder } from '../../codecs/mp3-stream.ts';
@@ -89,11 +86,6 @@ function failure(error: unknown): TranscodeFailure {
 /** The streams of one worker thread. */
 export class TranscodeBatches {
   readonly #streams = new Map<number, Transcode>();
-
-  /** Streams open in this thread. */
-  get streams(): number {
-    return this.#streams.size;
-  }
 
   async handle(request: TranscodeRequest): Promise<TranscodeReply> {
     const streams = this.#streams;

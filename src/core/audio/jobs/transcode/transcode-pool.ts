@@ -1,18 +1,10 @@
-// Decoding, resampling and Opus encoding off the main thread: a few worker threads (transcode-worker.ts), each
-// holding the decoder, resampler and encoder of the streams given to it. The main thread only hands each response's
-// bytes over as they arrive and takes the packets back. On the main thread, decoding and resampling every
-// voice took about a third of its time with 100 voices, and with each 20 ms frame sent to the encoder pool, at a few
-// hundred voices its turns grew long enough to delay every voice's packets. Chunks from every stream are batched per
-// turn of the event loop, one message per worker each way.
-//
-// Bounded: a stream has one chunk in a worker at a time (its write waits for the answer), so a batch holds at most
-// one chunk per stream and its packets; a worker's heap is capped (resourceLimits); a worker that has not answered its
-// oldest batch within BATCH_DEADLINE_MS is retired. A worker that ends (crashed, out of memory, past its deadline)
-// fails the streams it held at that moment, each with an OpusWorkerError (GuildPlayer logs one line per clip and
-// plays the next); streams on the other workers go on, and the next stream gets a new worker. A worker past its
-// deadline is never ended from outside while inside the Opus addon's call (that aborts the whole process): it is told
-// to retire and leaves after that call (../native-calls.ts); with as many such threads as it runs (at least two) still
-// leaving, the pool starts no new worker until one has left.
+// Decoding, resampling and Opus encoding on a few worker threads (transcode-worker.ts): on the main thread they took a
+// third of its time at 100 voices and delayed every voice's packets at a few hundred. Chunks from every stream are
+// batched per event-loop turn, one message per worker each way. Bounded: one chunk per stream in a worker at a time; a
+// capped heap; a worker not answering its oldest batch within BATCH_DEADLINE_MS is retired. A worker that ends fails
+// only its streams (OpusWorkerError). A stuck worker is never terminated inside the Opus addon's call (that aborts the
+// process, ../../workers/native-calls.ts): it is told to retire, and while as many threads as it runs are still
+// leaving, no new worker starts.
 import { Transform, type TransformCallback } from 'node:stream';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
@@ -22,17 +14,10 @@ import { NativeCallGuard, RetiringThreads } from '../../workers/native-calls.ts'
 import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
-/**
- * How long a worker may take to answer a batch before it is taken for stuck and ended: as long as the voice waits
- * for a late packet with silence before giving the clip up (MAX_MISSED_FRAMES, 15 s), far above a batch's real
- * work (a chunk per stream; milliseconds each).
- */
+/** How long a batch may take before the worker is stuck: the voice's own 15 s (MAX_MISSED_FRAMES). */
 export const BATCH_DEADLINE_MS = 15_000;
 
-/**
- * The most bytes of one stream in a batch: a third of a second of 24 kHz mono WAV (17 packets), about a second of
- * 128 kb/s MP3; what an HTTP body delivers at once is rarely more.
- */
+/** The most bytes of one stream in a batch: a third of a second of 24 kHz WAV, a second of 128 kb/s MP3. */
 export const SLICE_BYTES = 16 * 1024;
 
 /** A worker's JS heap: its streams' decoder state and one batch; the WASM MP3 decoders live outside it. */
@@ -208,10 +193,7 @@ class TranscodeWorker {
     }
   }
 
-  /**
-   * Fails its streams and retires the thread: ended at once outside the Opus addon's calls, else it leaves after the
-   * one under way (waited for at most the batch deadline).
-   */
+  /** Fails its streams and retires the thread: at once outside an Opus call, else after it (within the deadline). */
   terminate(): Promise<void> {
     this.#die(new OpusWorkerError('the transcoding pool was closed'));
     return this.#retiring.retire(this.#worker, this.#guard, this.#deadlineMs);
@@ -244,10 +226,7 @@ export class TranscodePool {
     return this.#retiring.count;
   }
 
-  /**
-   * A transcoding stream on the least loaded worker (a new worker while the pool is not full and not at its bound of
-   * retiring threads; with no worker at all then, the stream fails at once).
-   */
+  /** A stream on the least loaded worker (a new one if the pool has room; none at all: the stream fails at once). */
   stream(spec: TranscodeSpec): Transform {
     let worker: TranscodeWorker | undefined;
     if (this.#workers.length < this.#size && this.#retiring.room) {
@@ -292,8 +271,7 @@ class TranscodeStream extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    // A large chunk (a cached clip stored without packets is one chunk of the whole file) goes over in slices, so
-    // that its first packets come back after a slice's work, not the whole clip's.
+    // A large chunk (a cached clip without packets) goes in slices, so its first packets come back early.
     let at = 0;
     const next = (): void => {
       if (this.destroyed) return;
@@ -328,10 +306,7 @@ export function sharedTranscodePool(size: number): TranscodePool {
   return shared.pool;
 }
 
-/**
- * Retires the process's pool before the process exits: a thread still inside the Opus addon's call when the process
- * exits would abort it (../native-calls.ts), where a retired one finishes that call and leaves first.
- */
+/** Retires the pool before exit: a thread inside an Opus call aborts the process (../../workers/native-calls.ts). */
 export async function closeSharedTranscodePool(): Promise<void> {
   const pool = shared?.pool;
   shared = undefined;
