@@ -3,10 +3,7 @@
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 
-/**
- * The client event that tells a process its reader should reload a guild's settings and ignore list from the store:
- * how a change made in another shard's process (the dashboard's) reaches the shard that reads the guild.
- */
+/** Tells a process its reader should reload a guild's settings and ignore list: a change from another shard. */
 export const AUTOREAD_CHANGED_EVENT = 'saybotAutoreadChanged';
 
 /** After a change: the reader in this process reads with the stored settings and ignore list from the next message. */

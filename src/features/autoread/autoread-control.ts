@@ -7,10 +7,7 @@ import type { DictionaryEntry } from './dictionary/dictionary.ts';
 
 declare module '../../core/interactions/command.ts' {
   interface CommandContext {
-    /**
-     * Auto-read in this bot (/autoread, /dictionary, /join, /leave, /privacy); absent where a test runs commands
-     * without a bot.
-     */
+    /** Auto-read in this bot; absent where a test runs commands without a bot. */
     autoread?: AutoreadControl;
   }
 }
@@ -21,17 +18,13 @@ export interface AutoreadControl extends ChannelReading {
   readonly available: boolean;
   isReading(guildId: string): boolean;
   /**
-   * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
-   * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
-   * Resolves once the voice channel's status is cleared, which Discord allows only while the bot is still there.
+   * Stops reading and keeps the binding (a manager's /leave); false when the guild was not reading. Resolves once the
+   * voice channel's status is cleared, which Discord allows only while the bot is still there.
    */
   pause(guildId: string): Promise<boolean>;
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
-  /**
-   * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
-   * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
-   */
+  /** Joins `voiceChannelId`, binds the channels and starts reading; a failed join throws and nothing is stored. */
   start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void>;
   /** Stops reading (store and reader); false when the guild was not reading. */
   stop(guildId: string): Promise<boolean>;
@@ -41,10 +34,7 @@ export interface AutoreadControl extends ChannelReading {
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
   /** The members the managers had it ignore (the store's list), from the next message on. */
   setIgnored(guildId: string, userIds: readonly string[]): void;
-  /**
-   * A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild); by the
-   * operator (npm run forget), their ignore too.
-   */
+  /** Forgets a member in one guild or every guild; by the operator (npm run forget), their ignore too. */
   forgetMember(userId: string, guildId?: string, by?: 'member' | 'operator'): void;
   /** The members auto-read remembers anything of in memory (ignored, read lately), in one guild or every one. */
   membersHeld(guildId?: string): Iterable<string>;

@@ -14,10 +14,7 @@ const LIST_BUDGET = 400;
 const variantLabel = (variant: Variant): string =>
   variant.speed !== undefined ? `×${variant.speed}` : `${variant.pitch > 0 ? '+' : ''}${variant.pitch} st`;
 
-/**
- * A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server, a pool's variant as its
- * preset and how it differs (`voice-b-en-f-01` ×1.25, `voice-b-en-f-01` +3 st).
- */
+/** A voice as a reply names it: a preset by ID, a clone by name, a variant as its preset and how it differs. */
 export async function voiceLabel(store: Store, guildId: string, entry: string): Promise<string> {
   const parsed = parsePoolEntry(entry);
   const { voice } = parsed;

@@ -1,7 +1,5 @@
-// /autoread settings from the settings' declarations (src/features/autoread/reading/setting-declarations.ts) through
-// the core's settings kit (src/core/settings/): the options the subcommand offers, the changes an interaction's
-// options ask for (with their refusals), and the settings printed by /autoread settings and show. Nothing here names
-// one setting: a new one is declared, not added here.
+// /autoread settings derived from the settings' declarations (reading/setting-declarations.ts) through the core's
+// settings kit: nothing here names one setting.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import {
   AUTO_READ_SETTING_LIST,

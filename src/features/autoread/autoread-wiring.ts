@@ -1,7 +1,5 @@
-// Auto-read in the running bot: the AutoReader (src/features/autoread/reading/reader.ts) fed by Discord's
-// MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
-// resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
-// through AutoreadControl (CommandContext.autoread).
+// Auto-read in the running bot: the AutoReader fed by Discord's events, speaking through the one speech pipeline, its
+// bindings kept in the store and resumed at start-up. Commands reach it through AutoreadControl.
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason, handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
@@ -132,10 +130,7 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
-  /**
-   * The member's voice rights where auto-read speaks, as the core asks them of an order of their words (the gate's
-   * answer), from the caches Discord's events keep current.
-   */
+  /** The member's voice rights where auto-read speaks (the gate's answer), from Discord's caches. */
   #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
     const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
     // Not cached: judged when the message arrived (its member came with it).
@@ -220,10 +215,9 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * After login: every guild the store says is reading is read again, once the bot is back in the voice channel
-   * recorded with its binding. Nobody there (or the channel or guild gone, or the join failing) drops the binding
-   * (reading off, one log line): a bot alone in a channel would only leave again. Without Message Content the
-   * bindings are kept for a start that has it.
+   * After login: every binding the store holds is read again once the bot is back in its voice channel. Nobody there
+   * (or the channel gone, or the join failing) drops the binding: a bot alone would only leave again. Without
+   * Message Content the bindings are kept for a start that has it.
    */
   async restore(): Promise<void> {
     const client = this.#client;
@@ -250,10 +244,7 @@ export class AutoreadWiring implements AutoreadControl {
     await Promise.all(states.map((state) => this.#resume(client, state)));
   }
 
-  /**
-   * Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. Resolves once
-   * the statuses SayBot set are cleared (each request bounded), before the bot leaves the channels.
-   */
+  /** Shutting down: bindings kept for the next start; resolves once SayBot's statuses are cleared. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#reader.close();
@@ -261,10 +252,9 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * A member joined a voice channel: when it is the channel a binding with `autojoin` reads into, SayBot left it by
-   * itself (left alone, or nobody there after a restart) and is in no voice channel of the server now, SayBot
-   * joins and reads again. Not after /autoread stop (the binding is ended), nor after a manager's /leave (paused:
-   * their choice holds until they /join or /autoread start; a member's join does not overrule it). Never throws.
+   * A member joined the voice channel an `autojoin` binding reads into, and SayBot, having left by itself, is in no
+   * voice channel of the server: it joins and reads again. Not after /autoread stop nor a manager's /leave (their
+   * choice holds). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
@@ -351,10 +341,9 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * Reading that comes back by itself first checks that SayBot may still read the text channel and speak in the voice
-   * channel. A right gone pauses it: stopped in the store as asked (the binding kept: /autoread start or a manager's
-   * /join resumes it; no auto-join or restart tries again, so the notice is said once), one log line, and one notice
-   * where SayBot may still post. True when paused.
+   * Reading that comes back by itself first checks SayBot may still read the text channel and speak in the voice
+   * channel. A right gone pauses it (binding kept, so no auto-join retries and the notice is said once). True when
+   * paused.
    */
   async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
     const missing = missingReadingRight(guild, binding);
@@ -437,10 +426,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 }
 
-/**
- * A refusal's reason as the whole channel may read it: a member's own figures (what they used today) stay theirs,
- * so their day's budget is named without them, and the whole plan's (what is left of the month) the owner's.
- */
+/** A refusal's reason as the whole channel may read it: a member's own figures and the month's stay private. */
 function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
   const reason = refusal.reason;
   if (reason.code === 'budget-member-day')

@@ -30,10 +30,7 @@ export function describeDictionaryProblem(locale: string, problem: DictionaryPro
   return t(locale, `dictionary.problem.${code}` as MessageKey, params);
 }
 
-/**
- * The client event that tells a process its reader should reload a guild's dictionary from the store: how a change
- * made in another shard's process (the dashboard's) reaches the shard that reads the guild (src/app/dashboard-bot.ts).
- */
+/** Tells a process its reader should reload a guild's dictionary: a change from another shard (the dashboard's). */
 export const DICTIONARY_CHANGED_EVENT = 'saybotDictionaryChanged';
 
 /** After a change: the reader uses the new entries from the next message on (when this process reads the guild). */

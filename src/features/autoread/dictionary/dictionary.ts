@@ -1,9 +1,5 @@
-// A server's pronunciation dictionary: words and patterns, and how to say what they match, applied to text after
-// clean-up. Pure; the store keeps the entries in their order and checks each change with these functions
-// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Words are found by an automaton
-// (./word-automaton.ts) and patterns run on RE2 (re2js): both take time linear in the text whatever the entries, and
-// a dictionary with patterns is applied off the main thread (./dictionary-thread.ts), so no entry a manager writes
-// can stall the bot on a member's message.
+// A server's pronunciation dictionary, pure: every rule of its entries lives here. Words (an automaton) and
+// patterns (RE2) take time linear in the text, so no entry can stall the bot on a member's message.
 import { z } from 'zod';
 import { countCharacters } from '../../../core/characters.ts';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
@@ -17,19 +13,14 @@ export const MAX_WORD_LENGTH = 50;
 export const MAX_PATTERN_LENGTH = 200;
 export const MAX_READING_LENGTH = 100;
 /**
- * The dictionary makes a text at most this many times as long (in code points), plus GROWTH_ALLOWANCE characters,
- * and never longer than MAX_RESULT_LENGTH unless the text already was: each entry's result is cut there. Readings
- * that spell out may still double a message, and a short message may still take a whole reading; entries that
- * match everywhere or repeat what they match cannot multiply what a message costs.
+ * The dictionary makes a text at most this many times as long plus GROWTH_ALLOWANCE, never past MAX_RESULT_LENGTH
+ * unless the text already was: entries that match everywhere cannot multiply what a message costs.
  */
 export const MAX_GROWTH_FACTOR = 2;
 export const GROWTH_ALLOWANCE = 20;
 /** Auto-read's longest message: no dictionary makes a text longer than that. */
 export const MAX_RESULT_LENGTH = MAX_LENGTH_RANGE.max;
-/**
- * A pattern replaces at most this many matches in one text; any further ones are left as written. RE2 finds each
- * match in time linear in the text but at a cost per match (about 2 µs here).
- */
+/** Matches one pattern replaces in one text (RE2 costs about 2 µs a match); further ones are left as written. */
 export const MAX_PATTERN_MATCHES = 100;
 /** Replacements in one text over every entry (words and patterns); any further matches are left as written. */
 export const MAX_REPLACEMENTS = 500;
@@ -93,10 +84,7 @@ const length = countCharacters;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 /** Entries are one per word whatever its case: "SayBot" and "saybot" are the same entry. */
 export const entryKey = (word: string): string => tidy(word).toLowerCase();
-/**
- * A pattern's key in the same column as words' (one entry per pattern, case kept): behind a control character,
- * which no word may hold, so that a pattern never takes the place of the word written the same way.
- */
+/** A pattern's key, behind a control character no word may hold, so it never takes a word's place. */
 export const patternKey = (pattern: string): string => `\u0001${pattern.normalize('NFC').trim()}`;
 /** The key of the entry a member names. */
 export const keyOf = (name: EntryName): string =>
@@ -131,11 +119,7 @@ const patternProblem = (problem: PatternProblem): DictionaryResult<never> =>
     ? fail('unknownGroup', { group: problem.group })
     : fail('badPattern', { syntax: problem.syntax, part: problem.part });
 
-/**
- * The pattern entry as it will be stored (NFC, ends trimmed; inner spaces kept, they are part of the pattern), or
- * why it cannot be: too long, a control character, or what RE2 says of it (a syntax it lacks, such as
- * back-references and look-around, is named as such), or a reading that uses a group the pattern does not have.
- */
+/** The pattern entry as stored (NFC, ends trimmed), or why not: too long, a control character, RE2's refusal. */
 export function validatePattern(pattern: string, reading: string): DictionaryResult<PatternEntry> {
   const tidied = pattern.normalize('NFC').trim();
   if (tidied === '') return fail('emptyPattern');
@@ -161,10 +145,8 @@ interface Pass {
 }
 
 /**
- * Words next to each other in the order, as one pass: an automaton finds them in time linear in the text whatever
- * their number (./word-automaton.ts). The longest word wins where several start at one place, case ignored. A word
- * matched through case folding is read by its own entry's reading when the text's spelling names one, and said as
- * written otherwise (as the regular expression this replaced did).
+ * Adjacent words as one pass (./word-automaton.ts), longest first, case ignored. A word matched through case folding
+ * takes its own entry's reading when the text's spelling names one, else is said as written.
  */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
@@ -182,10 +164,7 @@ function wordPass(entries: readonly WordEntry[]): Pass {
   };
 }
 
-/**
- * `text` with each match of `pass` replaced, at most `budget.left` of them (taken from it), the result cut at
- * `limit` code points (and no longer built past it).
- */
+/** `text` with at most `budget.left` matches of `pass` replaced (taken from it), cut at `limit` code points. */
 function applyPass(pass: Pass, text: string, limit: number, budget: { left: number }): string {
   const most = Math.min(pass.maxMatches, budget.left);
   if (most <= 0) return text;
@@ -217,14 +196,9 @@ function cutAt(text: string, limit: number): string {
 }
 
 /**
- * A function giving text as the dictionary says it. Entries apply in their order, each to the text the entries
- * above it left: a pattern is a pass of its own; words next to each other make one pass (the longest word wins
- * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
- * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
- * words match anywhere. The text comes out at most resultLimit of its length long, with at most MAX_REPLACEMENTS
- * replacements over all entries and MAX_PATTERN_MATCHES by one pattern. Compile once per dictionary change
- * (./dictionary-cache.ts): 500 entries are worth keeping between messages. An entry that does not compile (stored
- * by an older rule) is left out rather than failing every message.
+ * Text as the dictionary says it. Entries apply in order: a pattern is a pass of its own, adjacent words one pass
+ * (longest first). Spaced scripts match whole words, Hangul, kana and CJK anywhere. Bounded by resultLimit,
+ * MAX_REPLACEMENTS and MAX_PATTERN_MATCHES. An entry that no longer compiles is left out.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];
@@ -254,10 +228,8 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
 }
 
 /**
- * Whether the dictionary's cap would cut what `entry` says (/dictionary add says so, and adds it all the same): a
- * word's reading longer than resultLimit allows a message of that word alone; a pattern's, for its shortest match
- * (one character, none when it matches the empty text) or for a match as long as a long word, every group it puts in
- * as long as the match.
+ * Whether the cap would cut what `entry` says (/dictionary add warns): a word's reading alone, a pattern's for its
+ * shortest match and for one as long as a long word.
  */
 export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   if (!isPattern(entry)) return length(entry.reading) > resultLimit(length(entry.word));
@@ -267,9 +239,8 @@ export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   return [shortest, MAX_WORD_LENGTH].some((match) => compiled.value.longestReading(match) > resultLimit(match));
 }
 
-// An entry is a word or a pattern, each with its reading, in the order they apply: a file from before patterns
-// (words only) is still this format, version 1. An entry with a `pattern` is read as a pattern, any other as a
-// word, so that a wrong field is named against the kind it was meant to be.
+// A file from before patterns is still version 1. An entry with `pattern` is read as a pattern, any other as a word,
+// so a wrong field is named against the kind meant.
 const WordSchema = z.object({ word: z.string(), reading: z.string() }).strict();
 const PatternSchema = z.object({ pattern: z.string(), reading: z.string() }).strict();
 const EntrySchema = z.unknown().transform((entry, context): DictionaryEntry => {
@@ -304,11 +275,7 @@ export function importDictionary(json: string): DictionaryResult<DictionaryEntry
   return read.ok ? validateEntries(read.value) : read;
 }
 
-/**
- * The entries of an exported file as written, its format and shape checked, the entries not yet validated: what the
- * main thread reads of an import before the store validates the entries (their patterns compiled in the dictionary's
- * worker thread, ./dictionary-thread.ts).
- */
+/** An exported file's entries, format and shape checked, not yet validated (the worker validates patterns). */
 export function readDictionaryFile(json: string): DictionaryResult<DictionaryEntry[]> {
   let data: unknown;
   try {
@@ -327,11 +294,7 @@ export function readDictionaryFile(json: string): DictionaryResult<DictionaryEnt
   return { ok: true, value: parsed.data.entries };
 }
 
-/**
- * A whole dictionary in its order (an import, or what the store is asked to replace one with), each entry
- * validated as /dictionary add would: the entries as stored, or the first problem (too many, too many patterns, a
- * bad entry with its reason, an entry twice).
- */
+/** A whole dictionary validated as /dictionary add would, in order: the entries as stored, or the first problem. */
 export function validateEntries(raw: readonly DictionaryEntry[]): DictionaryResult<DictionaryEntry[]> {
   if (raw.length > MAX_ENTRIES) return fail('tooManyEntries', { count: raw.length, max: MAX_ENTRIES });
   const patterns = raw.filter(isPattern).length;

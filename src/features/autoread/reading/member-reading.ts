@@ -1,7 +1,5 @@
-// What a member sets for themselves about auto-read (with /myvoice set, beside their voice): the name it says for
-// them and whether it reads them, declared with the core's settings kit and kept on their own member_defaults row
-// (deleted with it on request). The store maps them as declared (src/app/store.ts passes them as memberFields);
-// /myvoice offers, reads and shows them from here (commands/myvoice.ts).
+// What a member sets for themselves about auto-read (/myvoice set: their spoken name, whether they are read), kept on
+// their member_defaults row.
 import { NAME_MAX_LENGTH, NAME_SHAPE, tidyName } from '../../../core/store/names.ts';
 import type { Declarations } from '../../../core/settings/setting-types.ts';
 import type { MemberField } from '../../../core/store/member-defaults-store.ts';

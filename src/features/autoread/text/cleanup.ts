@@ -1,6 +1,5 @@
-// A chat message as it should be heard: Discord's markup turned into words, what cannot be read aloud named in
-// one word, noise removed. Pure (no discord.js objects), so every case is a line in a table test. Operators pay
-// per character sent, so anything a listener gains nothing from (emoji, URLs, markdown, wwwww) is cut here.
+// A chat message as it should be heard: markup turned into words, noise removed. Operators pay per character, so
+// what a listener gains nothing from (emoji, URLs, wwwww) is cut. Pure.
 import { fill, spokenLanguage, spokenWords } from './spoken-words.ts';
 import type { SpokenLanguage, SpokenWords } from './spoken-words.ts';
 import { trimEndOf, unmaskLinks, unwrapUnderscoreItalics } from './linear-markup.ts';
