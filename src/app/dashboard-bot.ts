@@ -1,19 +1,8 @@
-// The running bot as the dashboard sees it (src/features/dashboard/dashboard-types.ts' DashboardBot): SayBot's own
-// view of a server and its members, never the browser's or the member's guild list. Manage Server is the server's
-// owner, or a role of the member's (or @everyone's) granting it or Administrator.
-//
-// A member is asked of Discord by the bot (GET /guilds/{guild}/members/{user}, no privileged intent needed), and the
-// answer trusted about a minute (the dashboard's MemberViews): without the Guild Members intent nothing else tells
-// SayBot that a member was kicked, banned or lost a role, and discord.js's member cache would keep them as they were.
-// Unknown Member also drops the member from that cache. Whatever the bot is told by events (a role changed, with the
-// Guilds intent; a member removed, banned or updated, with the Guild Members or Moderation intents where given)
-// forgets the views it touches at once.
-//
-// With SHARDS, one process serves the dashboard (shard 0: src/app/start-saybot.ts). A server of its own shard is
-// read from its caches; another shard's server is asked of Discord by the bot (the server and the member, over
-// REST; which servers the bot is in at all, from its own guild list), and a dictionary changed there is announced to
-// every shard (broadcastEval), whose auto-read reloads it from the shared store: what a page shows and changes is the
-// store's, never a shard's memory.
+// The running bot as the dashboard sees it (DashboardBot): SayBot's own view of a server and its members, never the
+// browser's guild list. A member is asked of Discord over REST and trusted about a minute (MemberViews): without the
+// Guild Members intent nothing else tells SayBot of a kick, ban or lost role. Events that do tell it forget the views
+// they touch. With SHARDS, shard 0 serves the dashboard: another shard's server is asked over REST, and a dictionary
+// change is announced to every shard (broadcastEval), so what a page shows is the store's, never a shard's memory.
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,

@@ -65,17 +65,13 @@ export interface SayBotOptions {
   /** ALLOWED_GUILDS, made before the core (whose pipeline asks it whether a server is served). */
   allowedGuilds: AllowedGuilds;
   /**
-   * Discord closed the gateway, once SayBot was ready, with a code discord.js does not come back from (4004, 4010 to
-   * 4014): SayBot would stay up and deaf. The process's entry (src/bin/start.ts) ends it non-zero, so its supervisor
-   * (Docker, systemd, the shard manager) starts it again; the error line is written here first.
+   * Discord closed the gateway, once ready, with a code discord.js does not come back from: src/bin/start.ts ends the
+   * process non-zero so its supervisor restarts it rather than leave it deaf.
    */
   onGatewayLost?: ((code: number) => void) | undefined;
 }
 
-/**
- * The running bot's Discord side: one Discord client, its events and commands, over the core src/app/start-saybot.ts
- * made.
- */
+/** The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts made. */
 export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
@@ -227,10 +223,8 @@ export class SayBot {
 
   /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
   /**
-   * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
-   * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
-   * moderator to invite it; src/features/speaking/target-choice.ts refuses to speak there before anything is paid
-   * while it can be neither. Nothing on a voice channel, or where it speaks already.
+   * Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. Nothing on a voice
+   * channel, or where it speaks already.
    */
   async speakOnStage(guildId: string, channelId: string): Promise<void> {
     const guild = this.#client.guilds.cache.get(guildId);
@@ -433,17 +427,10 @@ export function boundedClientOptions(apiBaseUrl: string | undefined): Pick<Clien
 }
 
 /**
- * Drops @discordjs/rest's idle request handlers every `intervalMs`; returns the function that stops it.
- *
- * The REST client keys a handler by route and major parameter, and for an interaction's edits and follow-ups
- * (/webhooks/<app>/<token>) that parameter is the token: one handler, about 1.1 KiB with its strings, per
- * interaction. Its own sweep (`handlerSweepInterval`, hourly by default) drops only handlers that are `inactive`,
- * and a handler is never inactive while the bot's global limit (50 requests a second, which discord.js counts
- * interaction edits against) is used up: a bot busy enough to reach it, the benchmark's 10,000 /say among them,
- * never has a handler swept, whatever the interval. So this sweep runs just after the global window ends when one
- * is used up, before the requests waiting for it resume (REST's `offset`, 50 ms later). `inactive` stays the
- * library's own judgement: nothing queued, its bucket not limited; a dropped handler is made again on next use and
- * the rate-limit buckets (REST.hashes) are kept apart.
+ * Drops @discordjs/rest's idle request handlers every `intervalMs`; returns the function that stops it. REST keys a
+ * handler per interaction token (about 1.1 KiB each), and its own sweep never drops one while the global limit is
+ * used up, which a busy bot always is. So this sweep runs just after a used-up global window ends; `inactive` stays
+ * the library's judgement and the rate-limit buckets are kept.
  */
 export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEEP_MS): () => void {
   let afterWindow: NodeJS.Timeout | undefined;
@@ -468,16 +455,10 @@ export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEE
 }
 
 /**
- * Sends the interaction endpoints' requests (a response, /interactions/<id>/<token>/callback, and the edits, follow-ups
- * and deletions of /webhooks/<application>/<token>) through a REST client of their own, outside the bot's global limit;
- * returns that client (its handlers are swept as the bot's are). Discord does not bind interaction endpoints to a
- * bot's global rate limit (discord-api-docs #4416), but @discordjs/rest counts the webhook ones against its 50 a second
- * and queues them behind it, first come first served over every server: a flood of one server's files (three requests
- * each: the deferral, the edit or a refusal's deletion and follow-up) kept another server's answer waiting tens of
- * seconds, each waiting file's bytes held meanwhile (docs/benchmarks.md, figure 21). Apart, each interaction's
- * requests wait only for its own token's bucket (5 in 2 s), as Discord limits them; a 429 Discord says is global
- * still stops this client until it ends. The bot's own requests (a channel's, a guild's, another application's
- * webhook) keep its global limit.
+ * Sends the interaction endpoints' requests through a REST client of their own, outside the bot's global limit;
+ * returns it. Discord does not bind them to that limit (discord-api-docs #4416), but @discordjs/rest queues them
+ * behind it: one server's flood of files kept another's answer waiting tens of seconds (docs/benchmarks.md, figure
+ * 21). Apart, each waits only for its own token's bucket; a global 429 still stops this client.
  */
 export function interactionRequestsApart(rest: REST, applicationId: string): REST {
   const apart = new REST({ ...rest.options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });

@@ -124,11 +124,7 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
   }
 }
 
-/**
- * Whether the application may use the Message Content intent auto-read needs (the portal's switch shows in the
- * application's flags: _LIMITED for a bot in under 100 servers, the plain flag once Discord approved a verified one).
- * Not a failure without it: SayBot runs, without auto-read.
- */
+/** Whether the application may use Message Content (its flags); without it SayBot runs without auto-read. */
 export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
   const name = 'Message Content intent';
   const rest = discordRest(config);
@@ -150,10 +146,7 @@ export async function checkMessageContentIntent(config: Config): Promise<CheckRe
   }
 }
 
-/**
- * Whether strangers can add SayBot to their servers: a Public Bot (every new application is one) with no
- * ALLOWED_GUILDS fails, since each server they add gets budgets of its own out of the owner's month.
- */
+/** A Public Bot with no ALLOWED_GUILDS fails: each server added gets budgets out of the owner's month. */
 export async function checkPublicBot(config: Config): Promise<CheckResult> {
   const name = 'Public Bot';
   try {
@@ -181,9 +174,8 @@ const named = (items: readonly string[]): string =>
   (items.length > GUILDS_NAMED ? ` and ${items.length - GUILDS_NAMED} more` : '');
 
 /**
- * With ALLOWED_GUILDS, the servers SayBot is in that the list lacks (a mistyped ID, a server forgotten): SayBot
- * serves none of them, and leaves them at its next start with ALLOWED_GUILDS_LEAVE=1, which fails the check so that
- * the owner reads the names first. The listed IDs SayBot is in no server of are named too (the likely typos).
+ * With ALLOWED_GUILDS, the servers SayBot is in that the list lacks (failing with ALLOWED_GUILDS_LEAVE=1, so the owner
+ * reads the names first), and the listed IDs it is in no server of (the likely typos).
  */
 export async function checkServers(config: Config): Promise<CheckResult | undefined> {
   const list = config.allowedGuilds;
@@ -300,10 +292,7 @@ function engineResult(status: EngineStatus): CheckResult {
   };
 }
 
-/**
- * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): one line each, none when none is set; a FREE_VOICES
- * voice the engine does not offer makes its line a warning.
- */
+/** The owner's engines, one line each; a FREE_VOICES voice an engine does not offer makes its line a warning. */
 export async function checkEngines(config: Config, options: EnginesOptions = {}): Promise<CheckResult[]> {
   const engines = new Engines(config.engines, {
     deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 },
@@ -331,8 +320,8 @@ export async function checkEngines(config: Config, options: EnginesOptions = {})
 }
 
 /**
- * The dashboard: off unless DASHBOARD_URL is set; on, whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange
- * that cannot succeed tells a wrong client from a wrong code, logging no one in), and the redirect URL to register.
+ * The dashboard: whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange that cannot succeed tells a wrong
+ * client from a wrong code), and the redirect URL to register.
  */
 export async function checkDashboard(config: Config): Promise<CheckResult> {
   const name = 'Dashboard';
@@ -370,10 +359,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
   return [...(await machineChecks()), result, ...(config ? await configuredChecks(config) : [])];
 }
 
-/**
- * The checks of a running bot's configuration, valid since it started (the dashboard's owner console runs these):
- * the same checks as `npm run doctor`, the configuration taken as read.
- */
+/** `npm run doctor`'s checks of a running bot's configuration (the owner console runs these). */
 export async function runConfiguredChecks(config: Config): Promise<CheckResult[]> {
   return [...(await machineChecks()), CONFIG_VALID, ...(await configuredChecks(config))];
 }

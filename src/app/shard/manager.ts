@@ -1,6 +1,5 @@
-// SHARDS=auto|N: one manager process that starts one SayBot process per shard (discord.js's ShardingManager),
-// each owning the players of its guilds, and starts again any shard that exits. Everything shards share lives in
-// the store (PostgreSQL), so the manager itself holds no state and serves no commands.
+// SHARDS=auto|N: one manager process starting one SayBot process per shard and restarting any that exits. Shards
+// share everything through the store, so the manager holds no state.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
@@ -44,10 +43,7 @@ function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
   shard.on('error', (error: unknown) => log.error({ err: error }, 'shard process error'));
 }
 
-/**
- * Starts the shard processes. Secrets reach them through the environment only (the manager passes no argv),
- * and each logs through its own redacting logger. Resolves once every shard is ready.
- */
+/** Starts the shard processes (secrets through the environment only); resolves once every shard is ready. */
 export async function startShardManager(config: Config, logger: Logger): Promise<RunningShardManager> {
   const apiBaseUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   const info = await fetchGatewayInfo(apiBaseUrl, config.discord.token).catch((error: unknown) => {
