@@ -30,10 +30,7 @@ export interface Membership {
   avatarUrl?: string | undefined;
 }
 
-/**
- * What SayBot does in a server's voice now, from its player there: out of voice, joining or in a channel (what plays
- * and how many clips wait behind it); 'elsewhere' when another shard holds the server (its player is that process's).
- */
+/** What SayBot does in a server's voice now; 'elsewhere' when another shard holds the server. */
 export type VoiceNow =
   | { kind: 'out' }
   | { kind: 'elsewhere' }
@@ -54,9 +51,8 @@ export interface DashboardBot {
   /** Those of these servers SayBot is in and serves, in every shard (at login: where to look for the member). */
   servedAmong(guildIds: readonly string[]): Promise<string[]>;
   /**
-   * The member in that server as SayBot sees them, or undefined when they are not one (or SayBot does not serve
-   * it): a view trusted about a minute at most, then asked of Discord again (member-views.ts); `fresh`: asked of
-   * Discord now (before every change). Discord's Unknown Member closes the member's pages at once.
+   * The member in that server as SayBot sees them (undefined: not one), trusted about a minute (member-views.ts);
+   * `fresh` asks Discord now (before every change).
    */
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** The member logged in again: what SayBot knew of them is asked of Discord again. */
@@ -132,10 +128,7 @@ export interface DashboardScenes {
   report(guildId: string, userId: string): Promise<UsageReport>;
   /** QUEUE_MAX_SECONDS: a scene longer than this is refused for voice (0: no limit). */
   voiceSeconds: number;
-  /**
-   * The voice channel the member sits in, checked as /scene checks it (their rights there, SayBot's, auto-read's
-   * channel, a player busy elsewhere); the member's answer (UserError) thrown when it may not play there.
-   */
+  /** The voice channel the member sits in, checked as /scene checks it; throws the member's UserError otherwise. */
   memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
   /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
   channelName(guildId: string, channelId: string): string | undefined;

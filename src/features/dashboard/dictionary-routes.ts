@@ -1,6 +1,5 @@
-// The managers' dictionary: every change goes through the store's dictionary area (its rules: validateEntry,
-// MAX_ENTRIES, patterns), is worded by auto-read's describeDictionaryProblem and reaches the reader through
-// refreshDictionary, exactly as /dictionary's; import and export are /dictionary export's format.
+// The managers' dictionary: every change goes through the store's dictionary area and reaches the reader, exactly as
+// /dictionary's; import and export are /dictionary export's format.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {

@@ -1,9 +1,6 @@
-// Every member's voices page: every voice SayBot may use in this server (the preset voices, the free voices, the
-// server's cloned voices and its presets), filtered by language and gender, each heard through samples.ts (free from
-// the cache or the free voice; a paid one quoted first, spoken on its price's click, then cached for everyone). "Use"
-// sets my voice as /myvoice does; a manager makes a preset the server default (/preset default), adds a voice to
-// auto-read's pool (/autoread voice_add: usableVoice, the store's bounded add); a cloned voice is deleted by its
-// creator or a manager through /voices delete's one path (deleteClonedVoice).
+// Every member's voices page: every voice SayBot may use here, filtered, each heard through samples.ts. "Use" sets my
+// voice as /myvoice does; a manager sets the server default, adds to auto-read's pool; a clone is deleted through
+// /voices delete's one path.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index.ts';

@@ -1,6 +1,4 @@
-// The owner console's pages: the whole bot (a summary row, then the plan, every server's month, the key, the free voice, the cache, who
-// may add SayBot, the checks) and the confirmation before leaving a server. Markup only: the values come from
-// console-routes.ts, every one put in through hono's `html`, which escapes it (a server's or a member's name is text).
+// The owner console's pages and the confirmation before leaving a server. Markup only, every value escaped by `html`.
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/accounting.ts';

@@ -1,6 +1,5 @@
-// The managers' dictionary page: the entries in the order they apply, each with who changed it last and when, a
-// search, forms to add, edit, remove and move, import and export, and "try a sentence". Plain forms: it works
-// without script, one change per request, every change checked as /dictionary checks it.
+// The managers' dictionary page: entries in order, search, add, edit, remove, move, import, export and "try a
+// sentence". Plain forms: it works without script.
 import {
   MAX_ENTRIES,
   MAX_PATTERN_LENGTH,

@@ -1,8 +1,5 @@
-// Figures at a glance: a server's first page (the member's voice, this month's characters, SayBot in voice; for a
-// manager the server's budgets and auto-read) and the owner console's summary row. Each figure is a link to the page
-// (or the console's part) it comes from, but SayBot in voice, which no page is about (the player has none); a figure with a limit has a <meter> of it, named as its figure, whose
-// optimum is none used: past nine tenths (its `low`) it is the browser's "less good" region. Markup only:
-// the values come from glance-figures.ts and console-routes.ts.
+// Figures at a glance: a server's first page and the owner console's summary row, each a link to its page. A figure
+// with a limit has a <meter> whose optimum is none used (past nine tenths, "less good"). Markup only.
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';

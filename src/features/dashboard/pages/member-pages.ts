@@ -16,11 +16,8 @@ export interface VoiceChoice {
 }
 
 /**
- * One setting's form field (my voice, auto-read), as its declaration says, showing `value` (the setting as it stands;
- * undefined: not set): a flag an on/off switch, a choice a list, a number its range, text a box. `help` describes the
- * field (its hint's id is `help-<name>`). Beside it, the value as the page showed it (`was_<option>`, LOADED_PREFIX):
- * the server applies only the fields whose value the person changed (changedFields), so saving the whole form never
- * undoes a change made elsewhere since the page loaded.
+ * One setting's form field, as its declaration says, showing `value` (undefined: not set). Beside it the value as
+ * loaded (`was_<option>`), so saving the whole form never undoes a change made elsewhere since (changedFields).
  */
 export function field(...args: Parameters<typeof input>): Html {
   const [, , declared, , value] = args;

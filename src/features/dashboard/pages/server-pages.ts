@@ -48,10 +48,7 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   );
 }
 
-/**
- * A server's overview: its figures at a glance, each linking to its page, then what each of its pages does (the
- * sidebar links them). On a phone the figures come first, the menu folded above them like every page's.
- */
+/** A server's overview: its figures at a glance, then what each of its pages does. */
 export function serverPage(context: PageContext, server: Membership, glance: ServerGlance): Html {
   const { locale } = context;
   return page(
