@@ -1,7 +1,5 @@
-// A scene confirmed with its button: taken from the waiting scenes (once, only by its member), its target checked
-// again (the member may have left voice or lost a right since the preview), held and spoken through the pipeline as
-// one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
-// member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
+// A scene confirmed with its button: taken (once, only by its member), its target checked again, spoken through the
+// pipeline as one request and delivered in voice, as a file with subtitles, or as a voice message.
 import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
@@ -67,9 +65,8 @@ export async function answerSceneButton(
     return true;
   }
   const audience = { planFigures: seesPlanFigures(interaction, context.isOperator) };
-  // A scene posted as a file or a voice message holds one of the server's shares until it is posted (the speaking
-  // feature's file-shares.ts): past them "Play it" is refused here, the press's only answer, before the scene is taken
-  // or anything made, so its preview stays to be pressed again.
+  // A posted scene holds one of the server's file shares: past them "Play it" is refused before anything is taken,
+  // so its preview stays to be pressed again.
   let release: (() => void) | undefined;
   if (confirm && waiting.output !== 'voice') {
     try {

@@ -1,6 +1,5 @@
-// A scene shown before anything is paid: its script read and cast in this server, where it will go, what it would
-// cost now (characters to pay, lines already made) and what the member's budgets leave, with a button to play it
-// and one to cancel. The preview is the member's alone; nothing is held, counted or paid until they confirm.
+// A scene shown before anything is paid: its cast, where it goes, what it would cost and what the budgets leave.
+// Nothing is held, counted or paid until the member confirms.
 import {
   ButtonStyle,
   ComponentType,
@@ -60,9 +59,7 @@ export async function previewScene(
     presets: context.voices,
   });
   const plan = planScene(script, speakers);
-  // Where it goes is checked now (the member's voice rights), and again when they confirm.
-  // Where it goes (checked again at "Play it"): the member's slowmode turn is taken when the scene is posted, so a
-  // preview, or one cancelled, never uses it up.
+  // Checked now and again at "Play it"; the slowmode turn is taken only when the scene is posted.
   const target = await chooseDestination(interaction, choice.output, context);
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
@@ -82,10 +79,7 @@ export async function previewScene(
   await showContent(interaction, shown.content, [], shown.components);
 }
 
-/**
- * The scene costed now, left waiting for its member's "Play it" at that price (its quote: a press never pays more),
- * and its preview's words and buttons; `note` goes first (why it is shown again).
- */
+/** The scene costed now and left waiting at that price (a press never pays more); `note` goes first. */
 export async function costedPreview(
   interaction: Interaction<'cached'>,
   context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,

@@ -85,10 +85,7 @@ const escapeXml = (text: string): string =>
 
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
-/**
- * About how wide `text` is in pixels at `size`: no font metrics here, so East Asian characters count one em, others
- * about 0.56.
- */
+/** About how wide `text` is in pixels at `size`: East Asian characters one em, others about 0.56. */
 const widthOf = (text: string, size: number): number =>
   [...text].reduce((sum, char) => sum + (WIDE.test(char) ? size : size * 0.56), 0);
 

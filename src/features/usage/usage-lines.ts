@@ -64,10 +64,7 @@ export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: Us
   ];
 }
 
-/**
- * The month the service said is used up, for everyone who reads the month (/usage, the dashboard's month page): one
- * request at a time goes out to see whether it is back.
- */
+/** The month the service said is used up: one request at a time goes out to see whether it is back. */
 export function usedUpLines(locale: string, { exhaustedUntil }: UsageReport): string[] {
   return exhaustedUntil === undefined ? [] : [t(locale, 'usage.exhausted', { reset: dayOf(exhaustedUntil) })];
 }

@@ -34,11 +34,9 @@ const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' } 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
- * Downloads an attachment from an allowed host only, with a size cap and a timeout, so a crafted URL can make
- * the bot fetch neither internal addresses nor endless bodies. A size over the cap (Discord's attachment size, else
- * the response's Content-Length) is refused before the body is read. The body is written chunk by chunk into one
- * buffer of the announced size, never gathered and joined at the end: joining tens of megabytes in one go holds the
- * main thread, and every server's voice with it.
+ * Downloads an attachment from an allowed host only, capped in size and time, so a crafted URL fetches neither
+ * internal addresses nor endless bodies. Chunks are written into one buffer: joining tens of megabytes at the end
+ * would hold the main thread.
  */
 export async function downloadClip(
   url: string,
@@ -92,10 +90,7 @@ export async function downloadClip(
   return body.bytes();
 }
 
-/**
- * A download's bytes in one buffer, filled as chunks arrive: sized for what was announced, grown (doubling, up to
- * the cap) only when a body runs past it, so each arriving chunk costs a copy of itself.
- */
+/** A download's bytes in one buffer sized as announced, doubled up to the cap only when a body runs past it. */
 class BodyBuffer {
   #buffer: Uint8Array;
   #length = 0;
@@ -126,14 +121,9 @@ class BodyBuffer {
 }
 
 /**
- * Checks a reference clip before anything is uploaded: its real format from its bytes (whatever its name or
- * declared type), its exact duration, that it is whole, and that it is not silent. Each refusal states the
- * figure found. M4A cannot be decoded here (no AAC decoder), so its loudness is not checked.
- *
- * Bounded whatever the file: the headers are read first (a clip over 60 s is refused without decoding, in work
- * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it, in `guild`'s
- * turn and share of that thread. The bytes are the check's: a large clip's buffer is moved to the worker and back,
- * so the caller uses the result's `data`, never its own view.
+ * Checks a reference clip before upload: its real format, exact duration, wholeness, not silent (M4A's loudness is
+ * not checked: no AAC decoder). Headers first (over 60 s is refused undecoded), then at most 60 s decoded in a
+ * worker in `guild`'s share; the buffer moves there and back, so the caller uses the result's `data`.
  */
 export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<CheckedClip> {
   let probe: ClipProbe;
