@@ -3,7 +3,7 @@
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason, handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
-import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
+import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
@@ -71,10 +71,7 @@ export class AutoreadWiring implements AutoreadControl {
       memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
       // The member as the message brought them (not cached yet, maybe), asked of the port as the order will be.
       memberBarredAt: (member, voiceChannelId) => {
-        const revoked = speech.rights.stillAllows({
-          does: ['member-words'],
-          at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
-        });
+        const revoked = this.#rights(member, voiceChannelId);
         return revoked !== undefined && 'channelId' in revoked;
       },
       notify: (notice) => this.#notify(notice),
@@ -84,8 +81,7 @@ export class AutoreadWiring implements AutoreadControl {
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
-        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused
-        // (logged).
+        // The bot already left: Discord clears a status when its channel empties; else this may be refused (logged).
         void this.#status.clear(guildId);
         store.autoRead
           .stop(guildId, 'left-voice')
@@ -134,7 +130,10 @@ export class AutoreadWiring implements AutoreadControl {
   #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
     const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
     // Not cached: judged when the message arrived (its member came with it).
-    if (!member) return undefined;
+    return member && this.#rights(member, voiceChannelId);
+  }
+
+  #rights(member: GuildMember, voiceChannelId: string): Revocation | undefined {
     return this.#options.speech.rights.stillAllows({
       does: ['member-words'],
       at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
@@ -159,8 +158,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   async pause(guildId: string): Promise<boolean> {
-    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the
-    // binding).
+    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (dropping the binding).
     const wasReading = this.#reader.stop(guildId);
     await this.#status.clear(guildId);
     return wasReading;
@@ -282,13 +280,7 @@ export class AutoreadWiring implements AutoreadControl {
       )
         return;
       if (await this.#pausedForRights(guild, binding)) return;
-      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
-      const started = await this.#options.store.autoRead.start(guild.id, {
-        textChannelId: binding.textChannelId,
-        voiceChannelId,
-        startedBy: binding.startedBy,
-      });
-      await this.#read(started, binding.textChannelId, voiceChannelId);
+      await this.start(guild, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
       this.#log.info(
         { code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId },
         'auto-read joined the voice channel a member entered',
@@ -390,38 +382,33 @@ export class AutoreadWiring implements AutoreadControl {
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
-  /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */
+  /** The one refusal notice in the channel read, in the server's language; it pings nobody. */
   async #notify(notice: RefusalNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
-    await channel.send({
-      content: t(notice.language, 'autoread.paused', { member, reason }),
-      allowedMentions: NO_MENTIONS,
-    });
+    await this.#post(notice.channelId, t(notice.language, 'autoread.paused', { member, reason }));
   }
 
-  /** The one notice that reading goes on in the free voice, and why, in the server's language; it pings nobody. */
   async #notifyFallback(notice: FallbackNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const reason = fallbackReason(notice.language, notice.cause);
-    await channel.send({
-      content: t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
-      allowedMentions: NO_MENTIONS,
-    });
+    await this.#post(
+      notice.channelId,
+      t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
+    );
   }
 
-  /** The one notice of a backlog dropping its oldest unread messages, in the server's language; it pings nobody. */
   async #notifyBehind(notice: BehindNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const content =
       notice.kind === 'skipped-to-newest'
         ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
         : t(notice.language, 'autoread.behind');
+    await this.#post(notice.channelId, content);
+  }
+
+  async #post(channelId: string, content: string): Promise<void> {
+    const channel = this.#client?.channels.cache.get(channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${channelId}`);
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }

@@ -66,9 +66,7 @@ function codePointAt(text: string, index: number): string {
   return code === undefined ? '' : String.fromCodePoint(code);
 }
 
-/**
- * `_italics_` unwrapped, not snake_case, as `/(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu` did.
- */
+/** `_italics_` unwrapped, not snake_case, as `/(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu` did. */
 export function unwrapUnderscoreItalics(text: string): string {
   const opens = (at: number) =>
     !LETTER_OR_DIGIT.test(codePointBefore(text, at)) && NOT_SPACE.test(codePointAt(text, at + 1));
