@@ -178,6 +178,12 @@ export function dashboardBot(
     };
   }
   const views = new MemberViews(lookUpMember, now);
+  /** Tells every shard of a change; the one that reads the guild reloads it from the store. */
+  const announce = async (event: string, guildId: string) => {
+    await bot.client.shard?.broadcastEval((client, context) => void client.emit(context.event, context.guildId), {
+      context: { event, guildId },
+    });
+  };
   forgetOnEvents(bot.client, views);
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
@@ -219,21 +225,11 @@ export function dashboardBot(
     },
     async dictionaryChanged(guildId) {
       if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
-      await bot.client.shard?.broadcastEval(
-        (client, context) => {
-          client.emit(context.event, context.guildId);
-        },
-        { context: { event: DICTIONARY_CHANGED_EVENT, guildId } },
-      );
+      await announce(DICTIONARY_CHANGED_EVENT, guildId);
     },
     async autoreadChanged(guildId) {
       if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
-      await bot.client.shard?.broadcastEval(
-        (client, context) => {
-          client.emit(context.event, context.guildId);
-        },
-        { context: { event: AUTOREAD_CHANGED_EVENT, guildId } },
-      );
+      await announce(AUTOREAD_CHANGED_EVENT, guildId);
     },
     autoread: bot.autoread,
     // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).

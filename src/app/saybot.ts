@@ -83,11 +83,7 @@ export class SayBot {
   readonly fileShares = new FileShares();
   readonly #log: Logger;
   readonly #context: CommandContext;
-  readonly #store: Store;
   readonly #speech: SpeechPipeline;
-  readonly #engines: SayBotCore['engines'];
-  readonly #accounting: Accounting;
-  readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #removedGuilds: RemovedGuilds;
   /** Deletions `npm run forget` made while this bot runs: read from the store, applied to what it holds in memory. */
@@ -108,18 +104,13 @@ export class SayBot {
     const { config, logger, core } = options;
     this.#log = logger;
     this.#commands = options.commands;
-    this.#store = core.store;
-    this.#cache = core.cache;
     this.players = core.players;
-    this.#accounting = core.accounting;
     this.#speech = core.speech;
-    this.#engines = core.engines;
     const accounting = core.accounting;
-    const allowedGuilds = options.allowedGuilds;
-    this.#allowedGuilds = allowedGuilds;
+    this.#allowedGuilds = options.allowedGuilds;
     this.#application = new OwnerApplication(config.ownerIds);
     this.#autoread = new AutoreadWiring({
-      serves: (guildId) => allowedGuilds.allows(guildId),
+      serves: (guildId) => options.allowedGuilds.allows(guildId),
       voices: catalogueVoices(config.extraVoices),
       store: core.store,
       speech: this.#speech,
@@ -221,7 +212,6 @@ export class SayBot {
     return this.#autoreadAvailable;
   }
 
-  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
   /**
    * Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. Nothing on a voice
    * channel, or where it speaks already.
@@ -239,6 +229,7 @@ export class SayBot {
       await voice.setRequestToSpeak(true);
   }
 
+  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
   }
@@ -308,7 +299,7 @@ export class SayBot {
 
   /** Bytes in the audio cache now (the operator's gauge). */
   get cacheBytes(): number {
-    return this.#cache.size.bytes;
+    return this.#options.core.cache.size.bytes;
   }
 
   /** Logs in to Discord, resumes auto-read's bindings and starts the removal sweep; a failure closes the store. */
@@ -360,12 +351,13 @@ export class SayBot {
     }
     // A server the owner did not choose is answered before anything is looked up or paid.
     if (this.#allowedGuilds.refuse(interaction)) return;
-    const task = handleInteraction(interaction, this.#commands, this.#context, {
-      describeFailure,
-      otherButton: handleReplyButton,
-    }).catch((error: unknown) => this.#log.error({ err: error }, 'interaction handler failed'));
-    this.#inFlight.add(task);
-    void task.finally(() => this.#inFlight.delete(task));
+    this.#track(
+      handleInteraction(interaction, this.#commands, this.#context, {
+        describeFailure,
+        otherButton: handleReplyButton,
+      }),
+      'interaction handler failed',
+    );
   }
 
   /** Runs store work from an event like a command: stop() waits for it before closing the store. */
@@ -392,8 +384,7 @@ export class SayBot {
     if (this.#stopping) return;
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
-    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next
-    // start.
+    // Before the players leave voice: leaving at shutdown is not auto-read stopping; bindings resume next start.
     await this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
@@ -402,12 +393,12 @@ export class SayBot {
     await this.#removedGuilds.close();
     await this.forgetNotices.close();
     await this.#speech.close();
-    await this.#engines?.close();
+    await this.#options.core.engines?.close();
     await this.client.destroy();
     this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
-    this.#accounting.close();
-    await this.#store.close();
+    this.#options.core.accounting.close();
+    await this.#options.core.store.close();
   }
 }
 
