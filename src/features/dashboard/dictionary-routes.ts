@@ -22,7 +22,7 @@ import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -56,13 +56,6 @@ const Search = z.object({
 });
 
 const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
-
-/** A form's fields, as zod reads them; undefined (and a 400 page) when they do not fit. */
-async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
-  const body = await c.req.parseBody();
-  const parsed = schema.safeParse(body);
-  return parsed.success ? parsed.data : undefined;
-}
 
 export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
   const { store, bot, logger, samples } = deps;
@@ -109,7 +102,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     );
   }
 
-  const ok = (c: Ctx, text: string) => ({ kind: 'ok' as const, text });
+  const ok = (text: string) => ({ kind: 'ok' as const, text });
   const refused = (c: Ctx, problem: DictionaryProblem) => ({
     kind: 'error' as const,
     text: t(c.get('locale'), 'dashboard.refused', { reason: describeDictionaryProblem(c.get('locale'), problem) }),
@@ -130,7 +123,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
     await changed(c, `dictionary.${result.status === 'added' ? 'add' : 'edit'}`);
     const key = result.status === 'added' ? 'dashboard.dictionary.added' : 'dashboard.dictionary.replaced';
-    return show(c, ok(c, t(c.get('locale'), key, { word: given.word })));
+    return show(c, ok(t(c.get('locale'), key, { word: given.word })));
   });
 
   app.post(`${base}/remove`, async (c) => {
@@ -145,7 +138,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
         404,
       );
     await changed(c, 'dictionary.remove');
-    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
+    return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
   });
 
   app.post(`${base}/move`, async (c) => {
@@ -168,7 +161,6 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     return show(
       c,
       ok(
-        c,
         t(c.get('locale'), 'dashboard.dictionary.moved', {
           word: given.word,
           position: result.position,
@@ -194,7 +186,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     const result = await store.dictionary.replace(c.get('membership').guildId, parsed.value, who(c).userId);
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
     await changed(c, 'dictionary.import', { entries: result.entries.length });
-    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
+    return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
   });
 
   /** The text as auto-read would read it here: cleaned up and through the dictionary (patterns on the job thread). */

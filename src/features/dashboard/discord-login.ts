@@ -147,12 +147,12 @@ async function readBounded(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A failure's kind only: arctic's errors may carry the response, and a response may carry a token. */
 /** Discord's refusal of this code with this verifier (invalid_grant, invalid_request); not the owner's invalid_client. */
 function codeRefused(error: unknown): boolean {
   return error instanceof OAuth2RequestError && (error.code === 'invalid_grant' || error.code === 'invalid_request');
 }
 
+/** A failure's kind only: arctic's errors may carry the response, and a response may carry a token. */
 function describeCause(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

@@ -32,6 +32,12 @@ export const pageContext = (c: Ctx, notice?: PageContext['notice']): PageContext
 export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>
   c.html(messagePage(pageContext(c), t(c.get('locale'), key, params)) as Html, status);
 
+/** A form's fields, as zod reads them; undefined when they do not fit. */
+export async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+  const parsed = schema.safeParse(await c.req.parseBody());
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** Headers on every answer: a CSP with no inline script nor framing, nosniff, no referrer, no caching; HSTS on https. */
 export function securityHeaders(secure: boolean, discordCdn = 'https://cdn.discordapp.com'): Guard {
   const csp = [

@@ -18,7 +18,7 @@ import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { pageContext, refusal, serverAccess } from './guards.ts';
+import { form, pageContext, refusal, serverAccess } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
@@ -59,12 +59,6 @@ const Heard = z.union([
   z.object({ preset: z.string().min(1).max(120), paid: z.coerce.number().int().min(0).max(1_000_000).optional() }),
 ]);
 const Preset = z.object({ preset: z.string().min(1).max(120) });
-
-/** A form's fields, as zod reads them; undefined when they do not fit. */
-async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
-  const parsed = schema.safeParse(await c.req.parseBody());
-  return parsed.success ? parsed.data : undefined;
-}
 
 export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   const { store, bot, logger, samples } = deps;

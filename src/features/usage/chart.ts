@@ -148,12 +148,7 @@ function dayLabels(panel: { left: number; right: number; bottom: number }, days:
   return out.join('');
 }
 
-function dailyPanel(
-  data: UsageChartData,
-  labels: UsageChartLabels,
-  days: number,
-  byDay: Map<number, ChartDay>,
-): string {
+function dailyPanel(labels: UsageChartLabels, days: number, byDay: Map<number, ChartDay>): string {
   const panel = LAYOUT.daily;
   const max = niceMax(Math.max(0, ...[...byDay.values()].map((d) => d.spent + d.saved)));
   const slot = (panel.right - panel.left) / days;
@@ -319,7 +314,7 @@ export function usageChartSvg(data: UsageChartData, labels: UsageChartLabels): s
     `<rect width="${CHART_WIDTH}" height="${CHART_HEIGHT}" fill="#ffffff"/>`,
     text(LAYOUT.daily.left, 40, labels.title, `id="title" font-size="22" fill="${COLOURS.text}"`),
     legend(labels, data.budget > 0),
-    dailyPanel(data, labels, days, byDay),
+    dailyPanel(labels, days, byDay),
     cumulativePanel(data, labels, days, byDay),
     membersPanel(data, labels),
     '</svg>',

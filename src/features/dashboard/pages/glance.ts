@@ -64,7 +64,7 @@ function against(locale: string, spent: number, limit: number, none: string) {
     : { detail: none, meter: undefined };
 }
 
-function voiceNowFigure(locale: string, server: Membership, now: ServerGlance['voiceNow']): Figure {
+function voiceNowFigure(locale: string, now: ServerGlance['voiceNow']): Figure {
   const base = { id: 'in-voice', label: t(locale, 'glance.inVoice') };
   switch (now.kind) {
     case 'out':
@@ -119,7 +119,7 @@ export function serverGlancePart(locale: string, server: Membership, view: Serve
       value: t(locale, 'glance.characters', { count: n(view.memberMonth) }),
       href: `${base}/month`,
     },
-    voiceNowFigure(locale, server, view.voiceNow),
+    voiceNowFigure(locale, view.voiceNow),
   ];
   if (view.manager !== undefined) {
     const { budgets, autoread } = view.manager;
