@@ -21,17 +21,6 @@ import type {
   ScriptErrorCode,
 } from './script-types.ts';
 
-export type {
-  CastEntry,
-  CastVoice,
-  SceneCaps,
-  SceneLine,
-  ScenePause,
-  SceneScript,
-  SceneStep,
-  ScriptErrorCode,
-} from './script-types.ts';
-
 /** Seconds of silence the renderer puts between two turns; steps carry only the pauses a script writes. */
 export const DEFAULT_GAP_SECONDS = 0.35;
 
