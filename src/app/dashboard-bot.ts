@@ -188,8 +188,7 @@ export function dashboardBot(
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
     serves: served,
-    // Which servers the bot is in: its own guild list over REST (not broadcastEval: a shard that fell back without
-    // Message Content made a second client, and the first, destroyed, still answers for it).
+    // The bot's own guild list over REST, not broadcastEval: a shard's destroyed first client would still answer.
     async servedAmong(guildIds) {
       const candidates = guildIds.filter(served);
       const elsewhere = candidates.some((guildId) => !ours(guildId));

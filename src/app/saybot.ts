@@ -1,5 +1,4 @@
-// The running bot's Discord side (SayBot): one Discord client, its events and commands, over the core that
-// src/app/start-saybot.ts assembled; and, at the end, what that client keeps and sends, bounded in size and time.
+// The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts assembled.
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
@@ -285,8 +284,7 @@ export class SayBot {
       if (event.code !== GatewayCloseCodes.DisallowedIntents)
         logger.warn({ code: event.code, shardId }, 'gateway disconnected');
     });
-    // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    // discord.js says "reconnecting" for its own close too (code 1000 when stop() destroys the client): no incident.
+    // Drops, op 7 and op 9 are survived: one line each. Our own close (stop()) also says "reconnecting": no incident.
     client.on(Events.ShardReconnecting, (shardId) => {
       if (!this.#stopping)
         logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting');
@@ -402,16 +400,14 @@ export class SayBot {
   }
 }
 
-// What the discord.js client keeps per message and per interaction, bounded in size and time (the team's rule for
-// every map): left to discord.js's defaults, both grow with every /say (docs/benchmarks.md, figure 4).
+// What the discord.js client keeps, bounded: its defaults grow with every /say (docs/benchmarks.md, figure 4).
 /** How often the request handlers with nothing to do are dropped (sweepIdleRestHandlers). */
 export const REST_HANDLER_SWEEP_MS = 10_000;
 
 /** The client's cache and REST options: no message cache. */
 export function boundedClientOptions(apiBaseUrl: string | undefined): Pick<ClientOptions, 'makeCache' | 'rest'> {
   return {
-    // Nothing reads a channel's message cache (auto-read takes each message from its event, Speak from the
-    // interaction), and discord.js's default keeps 200 per channel: every reply SayBot posts, for ever, per channel.
+    // Nothing reads a channel's message cache, and discord.js keeps 200 per channel by default, for ever.
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
     ...(apiBaseUrl === undefined ? {} : { rest: { api: apiBaseUrl } }),
   };

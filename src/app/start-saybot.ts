@@ -133,8 +133,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   try {
     await loadFeatureStrings();
     const commands = seams.commands ?? (await loadCommandModules());
-    // Checked before Discord hears of this start (store, cache folder, METRICS_PORT): a volume mounted wrong ends the
-    // start in one line, with no command registered and no login.
+    // Checked before Discord hears of this start: a volume mounted wrong ends it in one line, before any login.
     const opened = await openStore(config.database, config.storeTimeouts);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
@@ -300,8 +299,7 @@ async function assembleCore(
     encoding,
     metrics,
     freeVoice: freeVoice.chosen || freeVoice.fallback,
-    // FREE_VOICE fallback as the owner set it: the stand-in is an engine's voice (FREE_VOICES) or eSpeak NG's, where
-    // each can speak (PartSource.standIn).
+    // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in.
     fallback: config.freeVoice.fallback,
     engines: engines?.port,
     freeChoice: freeVoiceChoice(config.engines),

@@ -1,5 +1,4 @@
-// SHARDS=auto|N: one manager process starting one SayBot process per shard and restarting any that exits. Shards
-// share everything through the store, so the manager holds no state.
+// SHARDS=auto|N: one manager process starting and restarting a SayBot process per shard; it holds no state.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
@@ -72,8 +71,7 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     await Promise.all(manager.shards.map((shard) => stopShard(shard)));
   };
   try {
-    // ShardingManager.spawn's loop, waiting for SayBot's own ready (src/app/shard/ready.ts) instead of discord.js's.
-    // Spawned with no discord.js wait (-1), which a respawn reuses too.
+    // ShardingManager.spawn's loop, waiting for SayBot's own ready (ready.ts); no discord.js wait (-1), respawns too.
     for (let id = 0; id < count; id++) {
       const shard = manager.createShard(id);
       const ready = shardReady(shard, SHARD_READY_TIMEOUT_MS);

@@ -1,5 +1,4 @@
-// Logging in and out: Discord's code grant with a `state` and a PKCE verifier in an HttpOnly cookie for 10 minutes.
-// A new session ID at every login; "log out everywhere" ends every session of the member.
+// Logging in and out: Discord's code grant, its `state` and PKCE verifier in an HttpOnly cookie for 10 minutes.
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';

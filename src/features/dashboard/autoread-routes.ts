@@ -1,5 +1,4 @@
-// The managers' auto-read page: settings read by the settings kit as /autoread reads its options, channels, ignore
-// list and voice pool. Every change goes to the command's store rows and to the running reader at once.
+// The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {

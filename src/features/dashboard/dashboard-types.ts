@@ -1,5 +1,4 @@
-// What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
-// discord.js client and the core; the tests supply their own.
+// What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
 import type { Logger } from '../../core/log.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';

@@ -1,5 +1,4 @@
-// The managers' dictionary: every change goes through the store's dictionary area and reaches the reader, exactly as
-// /dictionary's; import and export are /dictionary export's format.
+// The managers' dictionary: every change through the store's dictionary area and to the reader, as /dictionary's.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {

@@ -58,7 +58,7 @@ export class DiscordLogin {
     this.#authorize = `${new URL(discordApi).origin}/oauth2/authorize`;
   }
 
-  /** Whether Discord accepts the client ID and secret: a bogus code is refused as `invalid_client` when they are wrong. */
+  /** Whether Discord accepts the client ID and secret: a bogus code is refused `invalid_client` when they are wrong. */
   async clientAccepted(): Promise<boolean> {
     const response = await fetch(`${this.#api}/oauth2/token`, {
       method: 'POST',
@@ -147,7 +147,7 @@ async function readBounded(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Discord's refusal of this code with this verifier (invalid_grant, invalid_request); not the owner's invalid_client. */
+/** Discord's refusal of this code with this verifier (invalid_grant, invalid_request); not invalid_client. */
 function codeRefused(error: unknown): boolean {
   return error instanceof OAuth2RequestError && (error.code === 'invalid_grant' || error.code === 'invalid_request');
 }

@@ -1,5 +1,4 @@
-// A server's figures at a glance, from SayBot's own data as its pages and commands read them (/myvoice's row, the
-// accounting's report, the player; for a manager the budgets and auto-read's state).
+// A server's figures at a glance, from SayBot's own data as its pages and commands read them.
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { OperatorBudgets } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';

@@ -1,5 +1,4 @@
-// The checks every request passes before a route: headers, rate limits, bounded bodies, the session, for a change
-// the Origin and CSRF token; for a server's pages the member as SayBot sees them, and Manage Server for managers'.
+// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -38,7 +37,7 @@ export async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefin
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Headers on every answer: a CSP with no inline script nor framing, nosniff, no referrer, no caching; HSTS on https. */
+/** Headers on every answer: a CSP without inline script or framing, nosniff, no referrer, no caching; HSTS on https. */
 export function securityHeaders(secure: boolean, discordCdn = 'https://cdn.discordapp.com'): Guard {
   const csp = [
     "default-src 'none'",

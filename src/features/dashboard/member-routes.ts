@@ -1,5 +1,4 @@
-// Every member's pages in a server: My voice (/myvoice's settings, read by the settings kit) and My data (/privacy
-// show's lines, and deletion through src/features/privacy/forget.ts).
+// Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';

@@ -1,5 +1,4 @@
-// The month page: /usage's lines and its chart's figures (drawn by /static/month.js); a manager changes the server's
-// budgets as /budget does.
+// The month page: /usage's lines and chart figures; a manager changes the server's budgets as /budget does.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';

@@ -1,5 +1,4 @@
-// The owner console's one check: a signed-in user SayBot knows as its owner (DashboardBot.isOperator). Anyone else gets
-// "no such page", which says nothing of the console.
+// The owner console's one check: SayBot's owner (DashboardBot.isOperator); anyone else gets "no such page".
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../../core/log.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

@@ -1,5 +1,4 @@
-// Hearing a voice in the dashboard: what costs nothing plays at once; a paid sample is quoted first and spoken on
-// the price's click. Through the pipeline like any /say to a file; kept for its member a few minutes, bounded.
+// Hearing a voice: free ones play at once, a paid one is quoted first; kept for its member a few minutes, bounded.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';

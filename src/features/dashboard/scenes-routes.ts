@@ -207,8 +207,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const checked = checkScript(given.script);
     if (checked.ok) return c.json(checked);
     const { key, params } = checked.message;
-    // Whether the words name their line already (their text takes {line}): the page puts the line first only in
-    // those that do not, in every language, without guessing from the words.
+    // Whether the words name their line already (they take {line}): the page puts the line first only otherwise.
     const namesLine = t(c.get('locale'), key).includes('{line}');
     return c.json({ ok: false, line: checked.line, namesLine, error: t(c.get('locale'), key, params) });
   });

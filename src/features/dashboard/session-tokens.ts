@@ -1,5 +1,4 @@
-// A session's secrets: the ID (32 random bytes) lives only in the cookie, the store keeps its SHA-256; the CSRF token is
-// an HMAC of the ID, so it needs no storage.
+// Session secrets: the ID only in the cookie, its SHA-256 in the store; the CSRF token an HMAC of it (no storage).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A fresh random secret (a session ID, an OAuth2 state), 32 bytes as base64url. */

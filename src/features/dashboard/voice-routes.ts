@@ -218,8 +218,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // The managers' changes: each asks Discord afresh who the member is (serverAccess on a POST), then the rule.
   const managers = (c: Ctx) => c.get('membership').manager;
 
-  // The server's default is a preset (/preset default): a preset as it is; a voice as the preset of that voice alone,
-  // named after it (/preset save name:<voice> voice:<voice>, then /preset default), unless that name holds another.
+  // The server's default is a preset: a voice becomes the preset of it alone, named after it, unless the name is taken.
   app.post(`${base}/default`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, z.union([Preset, Voice]));

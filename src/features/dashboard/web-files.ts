@@ -1,5 +1,4 @@
-// The dashboard's stylesheets and scripts (./web/), served under /static/: read on the first request, gzipped off the
-// main thread. Found from this module's URL, so it travels with src/.
+// The dashboard's stylesheets and scripts (./web/), served under /static/, gzipped off the main thread once.
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';

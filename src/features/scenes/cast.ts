@@ -1,5 +1,4 @@
-// Who speaks each part of a scene: the script's cast, a mentioned member's /myvoice, and for everyone else a voice of
-// their own by auto-read's rule for distinct voices, never one another speaker has while an unused one is left.
+// Who speaks each part of a scene: the cast, a mentioned member's /myvoice, else a distinct voice of their own.
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/order/order-settings.ts';
@@ -50,8 +49,7 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
   const given = new Set<string>();
   const language = poolLanguage(guildLocale);
   for (const key of unvoiced) {
-    // A voice nobody in the scene has, as it is; else a variant not given yet (never a cast speaker's voice as it
-    // is while one is left); else any not given; else the pool goes round again.
+    // A voice nobody here has; else a variant not given yet; else any not given; else the pool goes round again.
     const entry =
       pool.find((candidate) => !given.has(candidate) && !taken.has(parsePoolEntry(candidate).voice)) ??
       pool.find(

@@ -1,5 +1,4 @@
-// A scene confirmed with its button: taken (once, only by its member), its target checked again, spoken through the
-// pipeline as one request and delivered in voice, as a file with subtitles, or as a voice message.
+// A scene confirmed with its button: taken once, its target checked again, spoken as one request and delivered.
 import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
@@ -65,8 +64,7 @@ export async function answerSceneButton(
     return true;
   }
   const audience = { planFigures: seesPlanFigures(interaction, context.isOperator) };
-  // A posted scene holds one of the server's file shares: past them "Play it" is refused before anything is taken,
-  // so its preview stays to be pressed again.
+  // A posted scene holds a file share: past them "Play it" is refused before anything is taken, the preview kept.
   let release: (() => void) | undefined;
   if (confirm && waiting.output !== 'voice') {
     try {
@@ -131,8 +129,7 @@ async function playScene(
     sizeLimit: interaction.attachmentSizeLimit,
     memberId: interaction.user.id,
   });
-  // It would cost more than its member confirmed (lines left the cache since): nothing more is paid until they
-  // confirm the new price.
+  // It would cost more than confirmed (lines left the cache since): nothing is paid until the new price is.
   if (answer.answer === 'price-changed') {
     const shown = await costedPreview(
       interaction,

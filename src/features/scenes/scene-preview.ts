@@ -1,5 +1,4 @@
-// A scene shown before anything is paid: its cast, where it goes, what it would cost and what the budgets leave.
-// Nothing is held, counted or paid until the member confirms.
+// A scene shown before anything is paid: cast, target, cost and budgets; nothing is held until the member confirms.
 import {
   ButtonStyle,
   ComponentType,
@@ -49,8 +48,7 @@ export async function previewScene(
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
 ): Promise<void> {
   const script = readScript(source);
-  // Casting and costing a scene spends nothing, yet reads the store and the cache for every line: rationed as free
-  // work, per member, like a request made only of cached parts.
+  // Casting and costing reads the store and cache for every line: rationed as free work, per member.
   context.speech.takeFreeWork(interaction.guildId, interaction.user.id);
   const speakers = await resolveCast(script, {
     store: context.store,

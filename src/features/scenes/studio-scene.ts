@@ -1,5 +1,4 @@
-// A scene outside Discord (the dashboard's studio): the same reading, cast, plan, checks, quote and delivery as
-// /scene. Checking is free; costing is rationed as free work; making it never pays more than the member confirmed.
+// A scene outside Discord (the dashboard's studio), made as /scene makes one, never paying more than confirmed.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -184,8 +183,7 @@ export async function makeStudioScene(
       policy: MEMBER_REQUEST,
     },
     target: order.voice?.target ?? { kind: 'file' },
-    // A file goes to the member's browser. In voice the dashboard asked the place's rights as it chose the channel
-    // and gives their recheck, so `at` is not read again here.
+    // The dashboard asked the place's rights as it chose the channel and gives their recheck: `at` is not read here.
     effects: { does: order.voice === undefined ? [] : ['speak-in-voice', 'member-words'], at: null },
     ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });

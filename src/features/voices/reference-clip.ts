@@ -138,8 +138,7 @@ export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<
   if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
   const format = probe.format as CheckedClip['format'];
 
-  // M4A's figures are all in its header (no AAC decoder here): nothing to decode. Other clips' bytes move to the
-  // worker and come back (measureClipOffThread), so the clip is the measured one's bytes from here on.
+  // M4A is measured from its header alone; other clips' bytes move to the worker and back: use the result's.
   const measured: { clip: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'>; bytes: Uint8Array } =
     format === 'm4a'
       ? { clip: { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }, bytes: data }

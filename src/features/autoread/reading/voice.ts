@@ -79,7 +79,7 @@ function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: Autorea
   return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };
 }
 
-/** The pool in force: the managers' voices still usable, else the default. A clone counts while the library holds it. */
+/** The pool in force: the managers' voices still usable (a clone while the library holds it), else the default. */
 export async function poolOf(
   store: Store,
   guild: AutoreadGuild,

@@ -180,7 +180,7 @@ export class DictionaryArea extends Area {
     });
   }
 
-  /** Replaces the whole dictionary (an import) in one transaction: all of `entries` or, when any is refused, nothing. */
+  /** Replaces the whole dictionary (an import) in one transaction: all of `entries`, or nothing when one is refused. */
   async replace(
     guildId: string,
     entries: readonly DictionaryEntry[],

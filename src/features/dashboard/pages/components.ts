@@ -1,5 +1,4 @@
-// The design's small pieces as functions returning escaped markup; their looks are web/design.css's. None needs
-// script: an `inline` form is sent by /static/app.js without leaving the page, else posted as usual.
+// The design's small pieces as escaped markup; none needs script (an `inline` form is sent by /static/app.js).
 import { t } from '../frame-strings.ts';
 import { html, raw, type Html } from './markup.ts';
 

@@ -1,5 +1,4 @@
-// The managers' dictionary page: entries in order, search, add, edit, remove, move, import, export and "try a
-// sentence". Plain forms: it works without script.
+// The managers' dictionary page, in plain forms: it works without script.
 import {
   MAX_ENTRIES,
   MAX_PATTERN_LENGTH,

@@ -1,5 +1,4 @@
-// Figures at a glance: a server's first page and the owner console's summary row, each a link to its page. A figure
-// with a limit has a <meter> whose optimum is none used (past nine tenths, "less good"). Markup only.
+// Figures at a glance, each a link to its page; a <meter>'s optimum is none used (past nine tenths, "less good").
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';

@@ -1,5 +1,4 @@
-// Every member's pages in a server: my voice (/myvoice's settings, one form field per declared setting) and my data
-// (/privacy show and delete).
+// Every member's pages in a server: my voice (one form field per declared setting) and my data.
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';

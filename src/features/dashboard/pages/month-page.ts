@@ -1,5 +1,4 @@
-// The month page: /usage's lines, the chart (drawn by /static/month.js from data-figures, with a table of the same
-// figures for those without script or sight of it), and for a manager the budgets' form.
+// The month page: /usage's lines, the chart (with a table of its figures for those without script or sight of it).
 import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/accounting.ts';
 import { BUDGET_NAMES } from '../../../core/quota/accounting.ts';
 import type { Membership } from '../dashboard-types.ts';

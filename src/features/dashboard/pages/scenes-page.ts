@@ -1,5 +1,4 @@
-// The studio's Scenes page: the script's form (made an editor by /static/scenes.js), an example and the saved scenes.
-// The words the script shows are put in data- attributes here, in the member's language.
+// The studio's Scenes page; the words its script shows go in data- attributes, in the member's language.
 import type { Membership } from '../dashboard-types.ts';
 import { t } from '../scenes-strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';

@@ -1,5 +1,4 @@
-// The pages outside one server's pages: the login page, the list of servers the member shares with SayBot, a
-// server's overview (its figures at a glance, then its pages), and the pages that only say something.
+// The pages outside one server's pages: login, the member's servers, a server's overview, the message pages.
 import '../strings.ts';
 import { t as tFrame } from '../frame-strings.ts';
 import '../scenes-strings.ts';

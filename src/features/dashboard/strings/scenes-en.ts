@@ -1,4 +1,4 @@
-/** The Scenes page in English; ./scenes-ko.ts and ./scenes-ja.ts give every key; the page's script fills {placeholders}. */
+/** The Scenes page in English; ./scenes-ko.ts and ./scenes-ja.ts give every key; its script fills {placeholders}. */
 export const en = {
   'studio.scenes.nav': 'Scenes',
   'studio.scenes.title': 'Scenes · {server}',
