@@ -1,5 +1,4 @@
-// Entry point: `npm start`. Configuration errors and an unreachable Discord end with one line and exit code 1. With
-// SHARDS it starts the shard manager, which runs this file once per shard.
+// Entry point: `npm start`. A bad configuration or unreachable Discord ends in one line, exit 1. SHARDS: the manager.
 import { constants as osConstants } from 'node:os';
 import { configSecrets, environmentSecrets, loadConfig } from '../core/config.ts';
 import { loadDotenv } from '../core/dotenv.ts';

@@ -1,5 +1,4 @@
-// Auto-read's settings or ignore list changed outside its command (the dashboard): the reader takes them from the
-// store, from the next message on; in a sharded bot the change is announced to the shard that reads the guild.
+// Auto-read's settings or ignore list changed outside its command: the shard that reads the guild reloads them.
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 

@@ -1,5 +1,4 @@
-// What the commands may do with auto-read (CommandContext.autoread): a type-only module, so the command contract
-// does not import the wiring that implements it. The declaration below adds it to the core's CommandContext.
+// What the commands may do with auto-read: type-only, so the command contract does not import the wiring.
 import type { Guild } from 'discord.js';
 import type { ChannelReading } from '../../core/interactions/command.ts';
 import type { AutoReadSettings } from './store/auto-read-store.ts';

@@ -1,5 +1,4 @@
-// Auto-read's members in words (/autoread show, voice_add, voice_remove, /myvoice show): the voice pool, the voice
-// each member was given, the members it ignores. Each list is cut to a share of Discord's 2,000 characters.
+// Auto-read's members in words (pool, members' voices, ignored), each list cut to a share of 2,000 characters.
 import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
 import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';

@@ -1,5 +1,4 @@
-// /autoread settings derived from the settings' declarations (reading/setting-declarations.ts) through the core's
-// settings kit: nothing here names one setting.
+// /autoread settings derived from the declarations (reading/setting-declarations.ts): nothing here names one setting.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import {
   AUTO_READ_SETTING_LIST,

@@ -1,5 +1,4 @@
-// Auto-read in the running bot: the AutoReader fed by Discord's events, speaking through the one speech pipeline, its
-// bindings kept in the store and resumed at start-up. Commands reach it through AutoreadControl.
+// Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason, handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';

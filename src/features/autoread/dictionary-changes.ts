@@ -1,5 +1,4 @@
-// What every way of changing a server's dictionary shares (/dictionary and the dashboard): a refused change in the
-// member's words, the reader given the new entries at once, and the size of an import file.
+// What every way of changing a dictionary shares: a refusal in the member's words, the reader updated, the file's size.
 import { t, type MessageKey } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import type { Store } from '../../core/store/types.ts';

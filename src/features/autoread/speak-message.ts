@@ -1,5 +1,4 @@
-// The "Speak" message menu's text: the message read as auto-read reads one, with the server's dictionary. Discord
-// sends a picked message's content without the Message Content intent.
+// The Speak menu's text: the message read as auto-read reads one (Discord sends it without Message Content).
 import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
 import { DEFAULT_MAX_LENGTH } from './text/cleanup.ts';

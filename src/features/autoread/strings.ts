@@ -3,8 +3,7 @@ import { en } from './strings/en.ts';
 import { ja } from './strings/ja.ts';
 import { ko } from './strings/ko.ts';
 
-// Auto-read's strings, registered when this module loads: its modules import t() through here, so no key of it is
-// rendered unregistered.
+// Auto-read's strings, registered when this module loads: its modules import t() through here.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

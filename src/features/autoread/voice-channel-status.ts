@@ -1,5 +1,4 @@
-// The voice channel's status ("Reading #general aloud") while auto-read reads there. A courtesy: without Set Voice
-// Channel Status it is skipped with one log line, and a failure never touches reading.
+// The voice channel's status ("Reading #general aloud"): a courtesy, skipped without the right, never failing reading.
 import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { t } from './strings.ts';

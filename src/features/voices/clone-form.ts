@@ -1,5 +1,4 @@
-// /clone as a form (a modal): name, first line, the clip as a File Upload and the consent; the submit goes the slash
-// command's way (commands/clone.ts).
+// /clone as a form (a modal); the submit goes the slash command's way (commands/clone.ts).
 import {
   ButtonStyle,
   CheckboxBuilder,

@@ -1,5 +1,4 @@
-// A dictionary pattern and its reading, compiled on RE2 (re2js): linear in the text since it never backtracks, and
-// back-references and look-around are refused. The reading is parsed here, so a missing group is refused at add.
+// A dictionary pattern and its reading compiled on RE2 (re2js): linear in the text, a missing group refused at add.
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
 
 /**

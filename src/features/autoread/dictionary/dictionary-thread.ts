@@ -1,5 +1,4 @@
-// A dictionary with patterns applied off the main thread: twenty costly RE2 patterns take a tenth of a second on a
-// long message, which would delay every server's voice packets. One job at a time, servers in turn, a time limit.
+// A dictionary with patterns applied off the main thread (twenty costly patterns take a tenth of a second).
 import { JobUnavailableError } from '../../../core/audio/errors.ts';
 import { JobThread } from '../../../core/audio/workers/job-thread.ts';
 import {

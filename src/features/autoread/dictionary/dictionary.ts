@@ -1,5 +1,4 @@
-// A server's pronunciation dictionary, pure: every rule of its entries lives here. Words (an automaton) and
-// patterns (RE2) take time linear in the text, so no entry can stall the bot on a member's message.
+// A server's pronunciation dictionary, pure; words and patterns take time linear in the text, whatever the entries.
 import { z } from 'zod';
 import { countCharacters } from '../../../core/characters.ts';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
@@ -239,8 +238,7 @@ export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   return [shortest, MAX_WORD_LENGTH].some((match) => compiled.value.longestReading(match) > resultLimit(match));
 }
 
-// A file from before patterns is still version 1. An entry with `pattern` is read as a pattern, any other as a word,
-// so a wrong field is named against the kind meant.
+// An entry with `pattern` is read as a pattern, any other as a word, so a wrong field is named against its kind.
 const WordSchema = z.object({ word: z.string(), reading: z.string() }).strict();
 const PatternSchema = z.object({ pattern: z.string(), reading: z.string() }).strict();
 const EntrySchema = z.unknown().transform((entry, context): DictionaryEntry => {

@@ -1,5 +1,4 @@
-// What a member sets for themselves about auto-read (/myvoice set: their spoken name, whether they are read), kept on
-// their member_defaults row.
+// What a member sets for themselves about auto-read (/myvoice set), kept on their member_defaults row.
 import { NAME_MAX_LENGTH, NAME_SHAPE, tidyName } from '../../../core/store/names.ts';
 import type { Declarations } from '../../../core/settings/setting-types.ts';
 import type { MemberField } from '../../../core/store/member-defaults-store.ts';
@@ -27,8 +26,7 @@ declare module '../../../core/store/schema.ts' {
 
 export const MEMBER_READING = {
   spokenName: {
-    // The shape preset names have (letters and digits, spaces, `-_.'`), so it can never be a mention, a link or
-    // markup; it is cleaned again like any spoken name when it is said.
+    // A preset name's shape, so never a mention, link or markup; cleaned again like any spoken name when said.
     kind: 'text',
     maxLength: NAME_MAX_LENGTH,
     tidy: tidyName,

@@ -1,5 +1,4 @@
-// Auto-read's settings, each declared once (type, default, range, column, option, clause); the store mapping and the
-// command's options are derived from here. Its clauses are auto-read's keys, registered by its strings module.
+// Auto-read's settings, each declared once; the store mapping and the command's options are derived from here.
 import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
 import '../strings.ts';
 import type { MessageKey } from '../strings.ts';

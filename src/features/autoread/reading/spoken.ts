@@ -1,5 +1,4 @@
-// What the auto-reader itself says aloud (names, joins and leaves), in three languages: spoken and paid per
-// character, not replies, so not in the catalogue, and kept short.
+// What the auto-reader itself says aloud (names, joins, leaves): paid per character, so short, and not replies.
 import { fill, spokenLanguage, spokenWords, type SpokenLanguage } from '../text/spoken-words.ts';
 
 export interface ReaderPhrases {

@@ -1,5 +1,4 @@
-// Auto-read's part of the schema. Released steps keep their numbers; step 6 runs with the core's step 6 in one
-// transaction.
+// Auto-read's part of the schema; step 6 runs with the core's step 6 in one transaction.
 import { sql } from 'kysely';
 import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
@@ -7,8 +6,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 6,
     name: 'auto-read, pronunciation dictionary',
-    // auto_read: a NULL setting means the default, so a default changed later reaches every server that never chose.
-    // dictionary_entries: word_key is dictionary.ts' entryKey, one entry per word whatever its case.
+    // auto_read: NULL is the default. dictionary_entries: word_key is entryKey, one entry per word whatever its case.
     up: (db, types, dialect) => [
       db.schema
         .createTable('auto_read')
@@ -61,8 +59,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 13,
     name: 'auto-read skip prefix, silent messages, auto-join, backlog control',
-    // NULL: the default (AUTO_READ_DEFAULTS). stopped_why: why reading last stopped ('asked': /autoread stop;
-    // 'left-voice': SayBot left voice by itself), which auto-join reads; NULL while reading or never started.
+    // NULL: the default. stopped_why: 'asked' (/autoread stop) or 'left-voice', which auto-join reads.
     up: (db, types) => [
       db.schema.alterTable('auto_read').addColumn('skip_prefix', 'text'),
       db.schema.alterTable('auto_read').addColumn('read_silent', types.flag),
@@ -169,8 +166,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 25,
     name: 'dictionary versions',
-    // A random token written with every change of a server's dictionary, so a reader can tell its compiled copy is
-    // current without reading the entries. Servers that already have entries get one now.
+    // A token written with every change of a dictionary, so a reader knows its copy is current without reading it.
     up: (db) => [
       db.schema
         .createTable('dictionary_versions')

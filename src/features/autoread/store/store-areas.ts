@@ -76,8 +76,7 @@ export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
     memberColumns: { user_id: 'delete' },
     guildRows: 'delete',
   },
-  // An ignore is the managers' record about a member: the member's own deletion keeps it (or they would un-ignore
-  // themselves); unignore or the server's deletion removes it.
+  // An ignore is the managers' record: the member's own deletion keeps it; unignore or the server's deletion ends it.
   {
     table: 'auto_read_ignored',
     guildColumn: 'guild_id',
