@@ -12,7 +12,6 @@ export const BASE_INTENTS: readonly GatewayIntentBits[] = [
 
 export interface GatewayLogin {
   client: Client;
-  /** Discord accepted auto-read's intents. */
   autoreadAvailable: boolean;
 }
 

@@ -55,7 +55,6 @@ export interface SayBotOptions {
   logger: Logger;
   core: SayBotCore;
   commands: Map<string, AnyCommandModule>;
-  /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number | undefined;
   /** The clock the removal sweep follows (tests move it). */
   now?: (() => Date) | undefined;

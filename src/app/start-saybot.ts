@@ -61,7 +61,6 @@ export interface StartSeams {
   now?: () => Date;
   /** The dashboard's clock: sessions, its rate limits and how long a member's view is trusted (tests move it). */
   dashboardNow?: () => number;
-  /** How long to wait for Discord's READY. */
   readyTimeoutMs?: number;
   /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
   wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;

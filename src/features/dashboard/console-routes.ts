@@ -26,7 +26,6 @@ export interface ConsoleDeps {
   store: Store;
   bot: DashboardBot;
   logger: Logger;
-  /** The link that adds SayBot to a server (install-link.ts). */
   installUrl: string;
 }
 

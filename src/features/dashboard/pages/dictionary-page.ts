@@ -19,7 +19,6 @@ import type { SampleResult } from '../samples.ts';
 export interface DictionaryView {
   /** The entries shown (those matching the search), each with its place in the whole order. */
   rows: ReadonlyArray<{ record: DictionaryRecord; position: number }>;
-  /** The search typed, if any. */
   query: string;
   /** How many entries match the search; this page of them and how many pages there are. */
   matching: number;

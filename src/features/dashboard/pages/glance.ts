@@ -184,7 +184,7 @@ function latestAnswer(
 }
 
 /** A moment as the owner reads it in a log: UTC to the second. */
-const when = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+export const when = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 /** The owner console's first row: each figure links to its part of the console below. */
 export function consoleSummaryPart(locale: string, view: ConsoleSummary): Html {

@@ -26,7 +26,7 @@ export interface MonthView {
 }
 
 /** /usage's lines are Discord markdown at most in bold: shown as text. */
-const plain = (line: string) => line.replaceAll('**', '');
+export const plain = (line: string) => line.replaceAll('**', '');
 
 export function monthPage(context: PageContext, server: Membership, view: MonthView): Html {
   const { locale } = context;
