@@ -40,10 +40,7 @@ export class AllowedGuilds {
     return this.#allowed === undefined || guildId === null || guildId === undefined || this.#allowed.has(guildId);
   }
 
-  /**
-   * Whether SayBot serves this server: asked before each part of accepted speech. A property, so the pipeline is
-   * given this very function rather than a closure over a bot made later.
-   */
+  /** Whether SayBot serves this server; a property, so the pipeline gets this very function, not a later closure. */
   readonly serves = (guildId: string): boolean => {
     if (guildId === USER_INSTALL_GUILD) return true;
     // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).

@@ -29,10 +29,7 @@ export interface GatewayLoginOptions {
 /** Thrown by loginUntilReady when Discord closed the gateway for an intent the application may not use. */
 class DisallowedIntentsError extends Error {}
 
-/**
- * Logs in with auto-read's intents and waits for READY; on 4014 logs one line and logs in a fresh client without them
- * (a destroyed client cannot log in again). Any other failure is thrown, the client destroyed.
- */
+/** Logs in with auto-read's intents; on 4014 one line, then a fresh client without them; else throws, client gone. */
 export async function loginWithIntentFallback(options: GatewayLoginOptions): Promise<GatewayLogin> {
   if (options.autoread === false) {
     return { client: await loginUntilReady(options.makeClient(BASE_INTENTS), options), autoreadAvailable: false };

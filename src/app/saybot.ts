@@ -62,10 +62,7 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command'> | undefined;
   /** ALLOWED_GUILDS, made before the core (whose pipeline asks it whether a server is served). */
   allowedGuilds: AllowedGuilds;
-  /**
-   * Discord closed the gateway, once ready, with a code discord.js does not come back from: src/bin/start.ts ends the
-   * process non-zero so its supervisor restarts it rather than leave it deaf.
-   */
+  /** A gateway close discord.js never comes back from: src/bin/start.ts exits so the supervisor restarts SayBot. */
   onGatewayLost?: ((code: number) => void) | undefined;
 }
 
@@ -210,10 +207,7 @@ export class SayBot {
     return this.#autoreadAvailable;
   }
 
-  /**
-   * Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. Nothing on a voice
-   * channel, or where it speaks already.
-   */
+  /** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
   async speakOnStage(guildId: string, channelId: string): Promise<void> {
     const guild = this.#client.guilds.cache.get(guildId);
     const me = guild?.members.me;

@@ -338,10 +338,7 @@ async function startEngines(config: Config, logger: Logger): Promise<SayBotCore[
   return { port: enginePort(engines), close: () => engines.close() };
 }
 
-/**
- * This process on the books: the same at every start of the same application and shard, so a start settles what its
- * predecessor left, never what another shard still holds.
- */
+/** This process on the books, the same at each start of this application and shard: it settles its predecessor's. */
 function booksOwner(config: Config): string {
   return `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`;
 }

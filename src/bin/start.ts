@@ -35,10 +35,7 @@ async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Pr
   process.exit(code);
 }
 
-/**
- * The Opus threads are retired before exit: one inside an addon call at exit aborts the process with a FATAL ERROR
- * (src/core/audio/workers/native-calls.ts); a retired one finishes its call and leaves first.
- */
+/** Opus threads retire before exit: one inside an addon call at exit would abort the process (native-calls.ts). */
 async function retireAudioThreads(): Promise<void> {
   await Promise.all([closeSharedTranscodePool(), closeSharedEncoderPool()]);
 }

@@ -166,10 +166,7 @@ const named = (items: readonly string[]): string =>
   items.slice(0, GUILDS_NAMED).join(', ') +
   (items.length > GUILDS_NAMED ? ` and ${items.length - GUILDS_NAMED} more` : '');
 
-/**
- * With ALLOWED_GUILDS, the servers SayBot is in that the list lacks (failing with ALLOWED_GUILDS_LEAVE=1, so the owner
- * reads the names first), and the listed IDs it is in no server of (the likely typos).
- */
+/** With ALLOWED_GUILDS: servers SayBot is in that it lacks, and listed IDs of no server SayBot is in (typos). */
 export async function checkServers(config: Config): Promise<CheckResult | undefined> {
   const list = config.allowedGuilds;
   if (list === undefined) return undefined;
@@ -286,10 +283,7 @@ export async function checkEngines(config: Config, options: EnginesOptions = {})
   }
 }
 
-/**
- * The dashboard: whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange that cannot succeed tells a wrong
- * client from a wrong code), and the redirect URL to register.
- */
+/** The dashboard: whether Discord accepts DISCORD_CLIENT_SECRET (a doomed code exchange tells), and the redirect. */
 export async function checkDashboard(config: Config): Promise<CheckResult> {
   const name = 'Dashboard';
   const dashboard = config.dashboard;

@@ -16,10 +16,7 @@ export interface AutoreadControl extends ChannelReading {
   /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   readonly available: boolean;
   isReading(guildId: string): boolean;
-  /**
-   * Stops reading and keeps the binding (a manager's /leave); false when the guild was not reading. Resolves once the
-   * voice channel's status is cleared, which Discord allows only while the bot is still there.
-   */
+  /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */
   pause(guildId: string): Promise<boolean>;
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;

@@ -49,10 +49,7 @@ export interface DashboardBot {
   serves(guildId: string): boolean;
   /** Those of these servers SayBot is in and serves, in every shard (at login: where to look for the member). */
   servedAmong(guildIds: readonly string[]): Promise<string[]>;
-  /**
-   * The member in that server as SayBot sees them (undefined: not one), trusted about a minute (member-views.ts);
-   * `fresh` asks Discord now (before every change).
-   */
+  /** The member there as SayBot sees them, trusted about a minute; `fresh` asks Discord now (before every change). */
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** The member logged in again: what SayBot knew of them is asked of Discord again. */
   forgetMember(userId: string): void;

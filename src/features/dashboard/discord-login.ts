@@ -26,10 +26,7 @@ const UserSchema = z.object({
 });
 const GuildsSchema = z.array(z.object({ id: snowflake })).max(200);
 
-/**
- * Why a login failed, for the page (never Discord's words, which may hold a token): `code-refused` for an OAuth2
- * error, `discord` when it failed or answered in an unexpected shape.
- */
+/** Why a login failed, never in Discord's words (they may hold a token): an OAuth2 refusal, or Discord failing. */
 export class DiscordLoginError extends Error {
   override readonly name = 'DiscordLoginError';
   readonly refused: 'code-refused' | 'discord';

@@ -35,10 +35,7 @@ export function formOptions(submitted: Readonly<Record<string, string>>): Option
 /** A field's value as the page showed it, sent beside the field as `was_<name>` (pages/member-pages.ts, field). */
 export const LOADED_PREFIX = 'was_';
 
-/**
- * The fields the person changed: one sent still equal to its loaded value is left out, as are the loaded values; a
- * field sent alone (a switch's inline save) is a change.
- */
+/** The fields changed: one still as loaded is left out; a field sent alone (a switch's inline save) is a change. */
 export function changedFields(fields: Readonly<Record<string, string>>): Record<string, string> {
   const changed: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {

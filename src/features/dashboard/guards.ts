@@ -110,10 +110,7 @@ export function loadSession(store: Store, cookieName: string, limits: DashboardL
   };
 }
 
-/**
- * Every change (not GET or HEAD): the dashboard's own Origin, a signed-in member, their CSRF token (`_csrf` or
- * X-CSRF-Token), within their changes per minute.
- */
+/** Every change (not GET or HEAD): own Origin, a signed-in member, their CSRF token, their changes per minute. */
 export function guardChanges(origin: string, limit: RateLimit): Guard {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();

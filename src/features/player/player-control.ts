@@ -56,10 +56,7 @@ export function skippable(control: PlayerControl): ((item: ClipOwner) => boolean
   return (item) => item.requestedBy?.userId === control.userId;
 }
 
-/**
- * The clips a member may stop: their own requests, unless not theirs to stop (auto-read's: a stop empties the queue,
- * the channel's reading; their own message they may /skip).
- */
+/** The clips a member may stop: their own, except auto-read's (a stop empties the channel's reading; /skip works). */
 export function stoppable(control: PlayerControl): ((item: ClipOwner) => boolean) | undefined {
   if (control.kind === 'all') return undefined;
   return (item) => item.requestedBy?.userId === control.userId && item.requestedBy.requesterMayStop;

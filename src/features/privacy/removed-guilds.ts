@@ -17,10 +17,7 @@ export interface RemovedGuildsOptions extends Forgetting {
   ours?: (guildId: string) => boolean;
 }
 
-/**
- * The servers SayBot was removed from: the removal time kept in the store, cancelled when added back, and the data
- * deleted by a bounded sweep (start-up, then hourly) once the grace period has passed.
- */
+/** Servers SayBot was removed from: the time kept in the store, their data swept once the grace period passed. */
 export class RemovedGuilds {
   readonly #options: RemovedGuildsOptions;
   readonly #now: () => Date;

@@ -24,10 +24,7 @@ import type {
 /** Seconds of silence the renderer puts between two turns; steps carry only the pauses a script writes. */
 export const DEFAULT_GAP_SECONDS = 0.35;
 
-/**
- * SayBot's limits on a scene: `speakers` as dialogue services allow (ElevenLabs: 10), `scriptChars` a .txt's, counts
- * in the unit the service bills.
- */
+/** SayBot's limits on a scene (`speakers`: ElevenLabs' dialogue allows 10), counted in the unit the service bills. */
 export const SCENE_CAPS: SceneCaps = Object.freeze({
   scriptChars: 16_000,
   lines: 60,
@@ -180,10 +177,7 @@ function readCast(list: string, lineNumber: number, caps: SceneCaps): CastEntry[
   return entries;
 }
 
-/**
- * Reads a script; throws a `ScriptError` for the first thing wrong, in line order.
- * @param caps overrides of `SCENE_CAPS`, for tests.
- */
+/** Reads a script; throws a `ScriptError` for the first thing wrong. `caps`: overrides of `SCENE_CAPS`, for tests. */
 export function parseScript(source: string, caps: Partial<SceneCaps> = {}): SceneScript {
   const limits: SceneCaps = { ...SCENE_CAPS, ...caps };
   const script = source.startsWith('\ufeff') ? source.slice(1) : source;

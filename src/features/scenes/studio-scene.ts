@@ -144,10 +144,7 @@ export type StudioOutcome =
   /** It would now cost more than its member confirmed: nothing was paid; the new quote is theirs to confirm. */
   | { kind: 'quote-changed'; quote: StudioQuote };
 
-/**
- * Makes `source` as a file or plays it in the member's voice channel, paying at most `quoted`; `only`: that one turn
- * alone as a file. Failures are thrown as the member's answer.
- */
+/** Makes `source` as a file or plays it in voice, paying at most `quoted`; `only`: one turn alone as a file. */
 export async function makeStudioScene(
   services: StudioServices,
   member: StudioMember,

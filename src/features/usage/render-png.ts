@@ -12,10 +12,7 @@ export const MAX_WAITING_CHARTS = 8;
 export const MAX_CHARTS_PER_GUILD = 2;
 /** Charts one member may have under way or waiting. */
 export const MAX_CHARTS_PER_MEMBER = 1;
-/**
- * A chart's CPU time past which its thread is replaced. It runs at low priority, so its wait is bounded by
- * CHART_WALL_CEILING_MS instead, not counted here.
- */
+/** A chart's CPU time past which its thread is replaced (its low-priority wait is CHART_WALL_CEILING_MS's). */
 const JOB_TIMEOUT_MS = 20_000;
 /** A chart's bound in time from its start, however little of a core a busy host leaves it. */
 export const CHART_WALL_CEILING_MS = 2 * 60_000;

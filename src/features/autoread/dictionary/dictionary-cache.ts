@@ -80,10 +80,7 @@ export class DictionaryCache {
     return kept.compiled;
   }
 
-  /**
-   * The server's dictionary as the store holds it: `read` is called only when `version` is not the one the kept
-   * dictionary was read at. Read first, the version is never newer than the entries.
-   */
+  /** The store's dictionary: `read` only when `version` changed; read first, so the version is never the newer. */
   async current(
     guildId: string,
     version: string | undefined,

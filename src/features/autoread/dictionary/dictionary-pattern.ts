@@ -1,10 +1,7 @@
 // A dictionary pattern and its reading compiled on RE2 (re2js): linear in the text, a missing group refused at add.
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
 
-/**
- * RE2's program size: time per character grows with it. 1,000 passes any pattern a person writes
- * (`(\d{1,3},)*\d{1,3}` is 20) and refuses stacked repetition (`((a{10}){10}){10}` is 1,222).
- */
+/** RE2's program size; 1,000 passes what people write (`(\d{1,3},)*\d{1,3}`: 20), not `((a{10}){10}){10}` (1,222). */
 export const MAX_PROGRAM_SIZE = 1000;
 
 /** A group being read by measurePattern: its alternatives' largest size so far, the current one, its last atom. */

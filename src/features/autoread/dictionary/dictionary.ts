@@ -11,10 +11,7 @@ export const MAX_PATTERNS = 20;
 export const MAX_WORD_LENGTH = 50;
 export const MAX_PATTERN_LENGTH = 200;
 export const MAX_READING_LENGTH = 100;
-/**
- * The dictionary makes a text at most this many times as long plus GROWTH_ALLOWANCE, never past MAX_RESULT_LENGTH
- * unless the text already was: entries that match everywhere cannot multiply what a message costs.
- */
+/** Growth at most this factor plus GROWTH_ALLOWANCE, within MAX_RESULT_LENGTH: no entry multiplies a message's cost. */
 export const MAX_GROWTH_FACTOR = 2;
 export const GROWTH_ALLOWANCE = 20;
 /** Auto-read's longest message: no dictionary makes a text longer than that. */
@@ -143,10 +140,7 @@ interface Pass {
   maxMatches: number;
 }
 
-/**
- * Adjacent words as one pass (./word-automaton.ts), longest first, case ignored. A word matched through case folding
- * takes its own entry's reading when the text's spelling names one, else is said as written.
- */
+/** Adjacent words as one pass, longest first, case ignored; a case-folded match takes its own spelling's reading. */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
   // The longest first; words of one length in the order they were added. Lengths counted once, not per comparison.
@@ -226,10 +220,7 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
   };
 }
 
-/**
- * Whether the cap would cut what `entry` says (/dictionary add warns): a word's reading alone, a pattern's for its
- * shortest match and for one as long as a long word.
- */
+/** Whether the cap would cut what `entry` says (/dictionary add warns), for its shortest match and a long one. */
 export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   if (!isPattern(entry)) return length(entry.reading) > resultLimit(length(entry.word));
   const compiled = compilePattern(entry.pattern, entry.reading);

@@ -76,10 +76,7 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   return { read: true };
 }
 
-/**
- * How fast the next message is read when `waiting` wait behind it: its own pace up to fasterAfter, then faster up to
- * maxSpeed where skipping starts. In 0.1 steps: each speed is cached audio of its own.
- */
+/** The next message's speed with `waiting` behind it, up to maxSpeed; 0.1 steps, as each speed is cached apart. */
 export function catchUpSpeed(
   settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>,
   waiting: number,

@@ -86,10 +86,7 @@ export type StopReason = 'left-voice';
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
-  /**
-   * The request for `text`: the member's /myvoice, else the server's default (userId null: join/leave lines).
-   * `distinct` (voices:distinct): the voices of the others speaking now.
-   */
+  /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (
     guildId: string,
     userId: string | null,
@@ -233,10 +230,7 @@ export class AutoReader {
     if (reading) reading.binding.ignored = new Set(userIds);
   }
 
-  /**
-   * Forgets a member in one guild or every guild. An ignore stays when the member deleted their own data (the
-   * managers' record); the operator's erasure (npm run forget) removes it.
-   */
+  /** Forgets a member in one guild or all; their ignore (the managers' record) only by the operator's erasure. */
   forgetMember(userId: string, guildId?: string, by: 'member' | 'operator' = 'member'): void {
     for (const [id, reading] of this.#guilds) {
       if (guildId !== undefined && id !== guildId) continue;

@@ -22,10 +22,7 @@ export function poolLanguage(locale: string | null | undefined): string {
   return locale ? languageOf(locale) : (PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1] ?? 'en');
 }
 
-/**
- * More voices of a preset once the plain ones are all given: three semitones either way, or a pace far enough from
- * its own. Rendered from the same service audio, so a variant costs no more than its preset.
- */
+/** Variants once plain voices are all given: ±3 semitones or an audibly other pace, made from the same paid audio. */
 export const VARIANTS: readonly Variant[] = [{ pitch: 3 }, { pitch: -3 }, { speed: 1.25 }, { speed: 0.8 }];
 
 /** The most voices the default pool holds (presets, cloned voices and variants together). */
@@ -55,10 +52,7 @@ export function parsePoolEntry(entry: string): PoolVoice {
 /** Whether a pool voice is a variant of a preset. */
 export const isVariant = (entry: PoolVoice): boolean => entry.speed !== undefined || entry.pitch !== undefined;
 
-/**
- * The pool when the managers chose none: every preset (the server's language's first), then the server's clones,
- * then each preset's variants.
- */
+/** The pool when the managers chose none: every preset (the server's language's first), clones, then variants. */
 export function defaultPool(
   locale: string | null | undefined,
   presets: readonly PresetVoice[],
@@ -78,10 +72,7 @@ function weight(userId: string, voice: string): string {
   return createHash('sha256').update(`${userId}\u0000${voice}`).digest('hex');
 }
 
-/**
- * The pool voice for a member without one: the fewest members speaking now have (a variant counts as its preset),
- * then the fewest given, then plain before variant, then a stable hash of member and voice. Undefined for no pool.
- */
+/** A pool voice for a member: fewest speaking now, then fewest given, plain first, then a stable member hash. */
 export function chooseVoice(
   userId: string,
   pool: readonly string[],

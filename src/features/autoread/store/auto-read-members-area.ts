@@ -9,10 +9,7 @@ const countOf = async (query: {
   executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }>;
 }): Promise<number> => Number((await query.executeTakeFirstOrThrow()).n);
 
-/**
- * Auto-read's member rows: the managers' voice pool, each member's pool voice and the ignored members. A list
- * change takes its guild's lock, so a count and its insert never interleave across processes.
- */
+/** Auto-read's member rows; a list change takes its guild's lock, so a count and its insert never interleave. */
 export class AutoReadMembersArea extends Area {
   /** The guild's pool in the order the voices were added; empty when the managers chose none. */
   async pool(guildId: string): Promise<string[]> {
@@ -27,10 +24,7 @@ export class AutoReadMembersArea extends Area {
     return rows.map((row) => row.voice);
   }
 
-  /**
-   * Adds a voice to the pool unless it is there or the pool holds `max`. A clone is checked under the library's own
-   * lock, so a deletion lands wholly before the check or wholly after the insert.
-   */
+  /** Adds a voice unless there or full; a clone checked under the library's lock, so a deletion never slips between. */
   async addToPool(guildId: string, voice: string, addedBy: string, max: number): Promise<PoolAddResult> {
     return this.d.transaction(`autoread-pool:${guildId}`, async (trx): Promise<PoolAddResult> => {
       if (!isPresetVoiceId(voice)) {

@@ -25,10 +25,7 @@ const columnsOf = (entry: DictionaryEntry) =>
     ? { kind: 'pattern' as const, word: entry.pattern, reading: entry.reading }
     : { kind: 'word' as const, word: entry.word, reading: entry.reading };
 
-/**
- * A guild's pronunciation dictionary (table dictionary_entries, lock `dictionary:<guild>`); its rules are
- * dictionary.ts'. Every change also writes the server's version (dictionary_versions) in the same transaction.
- */
+/** A guild's dictionary (lock `dictionary:<guild>`); every change writes its version in the same transaction. */
 export class DictionaryArea extends Area {
   /** A token changing with every change of the guild's entries, never coming back; undefined when there is none. */
   async version(guildId: string): Promise<string | undefined> {

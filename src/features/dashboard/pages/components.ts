@@ -2,10 +2,7 @@
 import { t } from '../frame-strings.ts';
 import { html, raw, type Html } from './markup.ts';
 
-/**
- * Put in a `<form method="post">` tag: /static/app.js sends it in the background, shows the answer's notice by the
- * button and swaps in every `[data-refresh]` element from the answer.
- */
+/** In a `<form method="post">` tag: /static/app.js sends it in the background and swaps in `[data-refresh]`. */
 export const inline = raw('data-inline');
 
 /** Beside `inline` in a form of switches: sent as soon as a switch flips. */

@@ -14,10 +14,7 @@ export interface VoiceChoice {
   label: string;
 }
 
-/**
- * One setting's form field, as its declaration says, showing `value` (undefined: not set). Beside it the value as
- * loaded (`was_<option>`), so saving the whole form never undoes a change made elsewhere since (changedFields).
- */
+/** A setting's field, beside its value as loaded (`was_<option>`), so a save never undoes a change made since. */
 export function field(...args: Parameters<typeof input>): Html {
   const [, , declared, , value] = args;
   if (declared.kind === 'role') return html``;

@@ -6,10 +6,7 @@ import type { DeleteSceneResult, SaveSceneResult, SavedScene } from './scene-sto
 /** How many scenes a server keeps: a list a member can read through, and a bounded table. */
 export const MAX_SAVED_SCENES = 25;
 
-/**
- * A server's saved scenes (table scenes, lock `scenes:<guild>`), one per name whatever its case; replaced or deleted
- * only by whoever saved it or a manager; a member saves at most their share of MAX_SAVED_SCENES.
- */
+/** Saved scenes, one per name; changed only by who saved it or a manager; a member's share of MAX_SAVED_SCENES. */
 export class SceneArea extends Area {
   async save(
     guildId: string,
