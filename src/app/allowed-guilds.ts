@@ -1,7 +1,5 @@
-// The servers the owner chose (ALLOWED_GUILDS): anyone may add a Public Bot, and every server gets budgets out of the
-// owner's month. SayBot serves no other server and leaves one added while running; those it is in at READY it leaves
-// only with ALLOWED_GUILDS_LEAVE=1 (leaving starts their deletion clock), so a mistyped list costs one warning.
-// DMs belong to no server: USER_INSTALL alone decides there.
+// ALLOWED_GUILDS: anyone may add a Public Bot, and each server spends the owner's month. Servers in it at READY but
+// off the list are left only with ALLOWED_GUILDS_LEAVE=1, so a mistyped list costs a warning. DMs: USER_INSTALL.
 import { Events, MessageFlags, type Client, type Guild, type Interaction } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 import { t } from '../core/i18n/catalogue.ts';

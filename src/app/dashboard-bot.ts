@@ -1,8 +1,5 @@
-// The running bot as the dashboard sees it (DashboardBot): SayBot's own view of a server and its members, never the
-// browser's guild list. A member is asked of Discord over REST and trusted about a minute (MemberViews): without the
-// Guild Members intent nothing else tells SayBot of a kick, ban or lost role. Events that do tell it forget the views
-// they touch. With SHARDS, shard 0 serves the dashboard: another shard's server is asked over REST, and a dictionary
-// change is announced to every shard (broadcastEval), so what a page shows is the store's, never a shard's memory.
+// The bot as the dashboard sees it: a member asked of Discord and trusted about a minute (no Guild Members intent
+// tells of kicks or lost roles). With SHARDS, shard 0 asks other shards' servers over REST and announces changes.
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,

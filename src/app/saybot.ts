@@ -407,10 +407,8 @@ export function boundedClientOptions(apiBaseUrl: string | undefined): Pick<Clien
 }
 
 /**
- * Drops @discordjs/rest's idle request handlers every `intervalMs`; returns the function that stops it. REST keys a
- * handler per interaction token (about 1.1 KiB each), and its own sweep never drops one while the global limit is
- * used up, which a busy bot always is. So this sweep runs just after a used-up global window ends; `inactive` stays
- * the library's judgement and the rate-limit buckets are kept.
+ * Drops @discordjs/rest's idle handlers (one per interaction token, 1.1 KiB) every `intervalMs`: REST's own sweep
+ * never runs while the global limit is used up, as a busy bot's always is. Returns the function that stops it.
  */
 export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEEP_MS): () => void {
   let afterWindow: NodeJS.Timeout | undefined;
@@ -435,10 +433,8 @@ export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEE
 }
 
 /**
- * Sends the interaction endpoints' requests through a REST client of their own, outside the bot's global limit;
- * returns it. Discord does not bind them to that limit (discord-api-docs #4416), but @discordjs/rest queues them
- * behind it: one server's flood of files kept another's answer waiting tens of seconds (docs/benchmarks.md, figure
- * 21). Apart, each waits only for its own token's bucket; a global 429 still stops this client.
+ * Interaction requests through a REST client of their own: Discord does not count them against the global limit
+ * (discord-api-docs #4416), but @discordjs/rest queued them behind it for tens of seconds (docs/benchmarks.md, 21).
  */
 export function interactionRequestsApart(rest: REST, applicationId: string): REST {
   const apart = new REST({ ...rest.options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });

@@ -77,9 +77,8 @@ export interface StartSeams {
 }
 
 /**
- * Wires and starts the bot, the one way production and the end-to-end tests do it: logger, Voice API client (or an
- * in-process sandbox), store, core, then the commands, the Discord side and its login. An unreachable Discord ends
- * in a one-line DiscordUnreachableError.
+ * Wires and starts the bot, the one way production and the end-to-end tests do it; an unreachable Discord ends in a
+ * one-line DiscordUnreachableError.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
   const root = createLogger({

@@ -212,9 +212,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * After login: every binding the store holds is read again once the bot is back in its voice channel. Nobody there
-   * (or the channel gone, or the join failing) drops the binding: a bot alone would only leave again. Without
-   * Message Content the bindings are kept for a start that has it.
+   * After login: each stored binding is read again once back in its voice channel; nobody there (or a failed join)
+   * drops it, since a bot alone would only leave. Without Message Content the bindings wait for a start with it.
    */
   async restore(): Promise<void> {
     const client = this.#client;
@@ -249,9 +248,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * A member joined the voice channel an `autojoin` binding reads into, and SayBot, having left by itself, is in no
-   * voice channel of the server: it joins and reads again. Not after /autoread stop nor a manager's /leave (their
-   * choice holds). Never throws.
+   * A member joined an `autojoin` binding's channel and SayBot, having left by itself, is in no voice channel there:
+   * it joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
@@ -331,11 +329,7 @@ export class AutoreadWiring implements AutoreadControl {
     );
   }
 
-  /**
-   * Reading that comes back by itself first checks SayBot may still read the text channel and speak in the voice
-   * channel. A right gone pauses it (binding kept, so no auto-join retries and the notice is said once). True when
-   * paused.
-   */
+  /** Reading back by itself checks SayBot's rights first; one gone pauses it (binding kept, one notice). True: paused. */
   async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
     const missing = missingReadingRight(guild, binding);
     if (missing === undefined) return false;

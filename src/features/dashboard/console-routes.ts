@@ -1,6 +1,5 @@
-// The owner console (/owner), for the owner alone (owner-guard.ts). Every figure comes from the part that owns it,
-// never a copy of its rule. Leaving a server is a POST with the CSRF token, reached through a confirmation page and
-// answered with a redirect (a reload does not send the leave again).
+// The owner console (/owner): every figure from the part that owns it. Leaving a server is confirmed, then a POST
+// answered with a redirect (a reload does not leave again).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';

@@ -1,7 +1,5 @@
-// Discord's OAuth2 code grant for the dashboard's login: arctic's generic client on DISCORD_API_BASE_URL's endpoints
-// (the local Discord in tests). With PKCE (S256), so a code issued to one browser's login signs no other in; the
-// verifier is always sent. A stripped challenge only Discord can refuse (RFC 9700 2.1.1; attacks.test.ts). The access
-// token reads who the member is and their servers once, then is revoked and dropped.
+// Discord's OAuth2 code grant with PKCE (S256), so a code issued to one browser signs no other in (RFC 9700 2.1.1).
+// The access token reads the member and their servers once, then is revoked.
 import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from 'arctic';
 import { z } from 'zod';
 

@@ -1,7 +1,5 @@
-// How long the dashboard trusts SayBot's view of a member: without the Guild Members intent nothing tells of a kick,
-// ban or lost role, so a view lasts `trustMs` (about a minute) and a change asks at once (`fresh`). "Not a member" is
-// kept only `absentMs`. One lookup per member and server at a time; events forget the views they touch; at most
-// `maxViews`, least recently asked first out.
+// How long SayBot's view of a member is trusted: nothing tells of a kick or lost role without Guild Members, so about
+// a minute (`trustMs`), and a change asks at once. One lookup per member and server at a time; bounded (`maxViews`).
 import type { Membership } from './dashboard-types.ts';
 
 export interface MemberViewLimits {

@@ -1,5 +1,4 @@
-// The studio's Scenes page: a script checked as typed, its cast and cost, then made as a file, played, or one line
-// alone, through the scenes feature's studio surface (src/features/scenes/studio-scene.ts), the same rules as /scene.
+// The studio's Scenes page, through the scenes feature's studio surface (studio-scene.ts): the same rules as /scene.
 // The JSON endpoints are changes like any other (Origin, session, X-CSRF-Token, rate limit).
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';

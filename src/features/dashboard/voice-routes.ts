@@ -1,6 +1,5 @@
-// Every member's voices page: every voice SayBot may use here, filtered, each heard through samples.ts. "Use" sets my
-// voice as /myvoice does; a manager sets the server default, adds to auto-read's pool; a clone is deleted through
-// /voices delete's one path.
+// Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
+// voice_add and /voices delete do.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index.ts';

@@ -1,7 +1,5 @@
-// Who may stop, skip or end what SayBot plays (/stop, /skip, /leave): a member in SayBot's voice channel acts on their
-// own requests; others' need Mute or Move Members there, or Manage Server. Leaving ends every clip, so without those
-// rights a member may make SayBot leave only when nothing of anyone else's plays or waits. While joining, SayBot's
-// channel is the one it is joining.
+// Who may stop, skip or end what SayBot plays: in its channel a member acts on their own requests, a voice moderator
+// on everyone's; leaving ends every clip, so only when nothing of anyone else's plays or waits.
 import { PermissionFlagsBits } from 'discord.js';
 import type { ClipOwner, GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';

@@ -1,6 +1,4 @@
-// What `npm run forget` deleted reaches a running bot: the command leaves a notice in the store, which every bot polls
-// and drops what it holds in memory of those forgotten. A notice names nobody: it holds keyed pseudonyms, matched
-// against the members a bot holds.
+// What `npm run forget` deleted reaches running bots through notices in the store, naming only keyed pseudonyms.
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../core/log.ts';
 import type { ForgetNotice, Store } from '../../core/store/types.ts';

@@ -27,9 +27,8 @@ export async function deleteClonedVoice(
 }
 
 /**
- * Forgets a member in one guild, or every guild (the operator): their clones deleted, then their rows, their ID
- * elsewhere replaced by a marker. The one path of /privacy delete and `npm run forget`. The managers' records of
- * them (auto-read's ignore) stay when the member asks; the operator's deletion erases them too.
+ * Forgets a member in one guild or every guild: clones, rows, their ID elsewhere marked; the one path of /privacy
+ * delete and `npm run forget`. The managers' records of them stay when the member asks, not for the operator.
  */
 export async function forgetMember(
   deps: Forgetting,

@@ -34,9 +34,8 @@ const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' } 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
- * Downloads an attachment from an allowed host only, capped in size and time, so a crafted URL fetches neither
- * internal addresses nor endless bodies. Chunks are written into one buffer: joining tens of megabytes at the end
- * would hold the main thread.
+ * Downloads an attachment from an allowed host, capped in size and time (no internal addresses, no endless bodies),
+ * into one buffer: joining tens of megabytes at the end would hold the main thread.
  */
 export async function downloadClip(
   url: string,
@@ -121,9 +120,8 @@ class BodyBuffer {
 }
 
 /**
- * Checks a reference clip before upload: its real format, exact duration, wholeness, not silent (M4A's loudness is
- * not checked: no AAC decoder). Headers first (over 60 s is refused undecoded), then at most 60 s decoded in a
- * worker in `guild`'s share; the buffer moves there and back, so the caller uses the result's `data`.
+ * Checks a clip before upload: real format, exact duration, whole, not silent (M4A: no loudness, no AAC decoder). Over
+ * 60 s is refused from its headers; the rest decoded in a worker, so the caller uses the result's `data`.
  */
 export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<CheckedClip> {
   let probe: ClipProbe;

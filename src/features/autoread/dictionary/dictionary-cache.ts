@@ -1,7 +1,5 @@
-// Each server's dictionary compiled once per change and kept while the server's entries are the ones it was compiled
-// from (compared entry by entry, so a change made anywhere is seen at once). A reader holding no entries (the Speak
-// menu) asks with the store's version instead, so a message costs no work that grows with the dictionary. Bounded by
-// MAX_CACHED_DICTIONARIES, least recently used forgotten. Patterns are compiled and applied in ./dictionary-thread.ts.
+// Each server's dictionary compiled once per change and kept while its entries are unchanged (a change anywhere is
+// seen); the Speak menu asks by the store's version instead. Bounded by MAX_CACHED_DICTIONARIES, least used out.
 import { compileDictionary, isPattern, type DictionaryEntry } from './dictionary.ts';
 import { applyOffThread } from './dictionary-thread.ts';
 

@@ -23,9 +23,8 @@ const FLAGS_ONLY = /^\(\?[a-zA-Z-]*\)/;
 const GROUP_OPEN = /^\(\?(P?<[^>]*>|P=[^)]*\)|[a-zA-Z-]*:)?/;
 
 /**
- * RE2's program size for `pattern`, measured from its text without compiling it (0 past what RE2 parses, so its
- * parser names it). Never more than RE2 would make, so a pattern measured past MAX_PROGRAM_SIZE is refused before
- * anything is built: `(a*){1000}` written 20 times is 80,002 instructions, a quarter of a second in RE2.
+ * RE2's program size for `pattern`, measured from its text without compiling it: never more than RE2 makes, so a
+ * pattern past MAX_PROGRAM_SIZE is refused unbuilt (`(a*){1000}` ×20 is 80,002 instructions, ¼ s in RE2).
  */
 export function measurePattern(pattern: string): number {
   const stack: Frame[] = [{ best: 0, seq: 0, last: 0, capture: false, counts: 1, lastCounts: 1 }];

@@ -189,9 +189,8 @@ function cutAt(text: string, limit: number): string {
 }
 
 /**
- * Text as the dictionary says it. Entries apply in order: a pattern is a pass of its own, adjacent words one pass
- * (longest first). Spaced scripts match whole words, Hangul, kana and CJK anywhere. Bounded by resultLimit,
- * MAX_REPLACEMENTS and MAX_PATTERN_MATCHES. An entry that no longer compiles is left out.
+ * Text as the dictionary says it: entries in order, a pattern a pass of its own, adjacent words one pass; spaced
+ * scripts whole words only. Bounded by resultLimit and the match caps; an entry no longer compiling is left out.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];

@@ -1,7 +1,5 @@
-// A dictionary's words found in one pass, linear in the text whatever their number: an Aho-Corasick automaton over
-// code points. It keeps the meaning of the one large regular expression it replaced (`(?<!W)word(?!W)|…`, flags
-// `giu`, longest first): JavaScript's case folding, a space matching any run of white space, whole words unless the
-// word holds Hangul, Han or kana (test/features/autoread/dictionary/word-automaton.test.ts compares the two).
+// A dictionary's words found in one pass, linear whatever their number (Aho-Corasick over code points), keeping the
+// meaning of the regular expression it replaced (word-automaton.test.ts compares the two).
 
 /** What a word is matched as: its key (lower case, one space between its parts). */
 export interface AutomatonWord {

@@ -1,7 +1,5 @@
-// The auto-reader: per guild, reads the bound channel's messages aloud through the one speech pipeline, in order.
-// Decisions are decide.ts's; this wires them to Discord's events and keeps each guild's small state. Its backlog
-// costs nothing: a message is handed to the pipeline only once the one before starts playing; past the bound the
-// oldest unread ones are dropped (one notice), never having reached the Voice API.
+// The auto-reader: per guild, reads the bound channel aloud through the pipeline, in order (decisions: decide.ts).
+// A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
 import { leftBarred, type DeclaredOrder, type FallbackCause } from '../../speaking/index.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
@@ -39,9 +37,8 @@ export type ReaderOrder = DeclaredOrder & {
 };
 
 /**
- * No member cooldown (a member writing two lines must hear both), no queue bound nor free-request rate (the reader
- * bounds its own backlog; their refusals would silence the channel), and no member /stop (it would empty the channel's
- * reading; their own message they may /skip).
+ * No member cooldown (two lines in a row are both heard), no queue bound or free-request rate (the reader bounds its
+ * own backlog), no member /stop (it would empty the channel's reading; /skip their own).
  */
 export const CHANNEL_READING: Readonly<RequestPolicy> = {
   memberCooldown: false,

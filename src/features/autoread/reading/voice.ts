@@ -1,6 +1,5 @@
-// Whose voice reads a message: the settings /say uses without options (the member's /myvoice, else the server's
-// default); a voice no longer usable falls back to the built-in one, so a message is read rather than lost. With
-// voices:distinct a member without a voice speaks in their pool voice, kept in the store.
+// Whose voice reads a message: what /say uses without options; an unusable voice falls back to the built-in one, so
+// the message is read. With voices:distinct a member without a voice gets their stored pool voice.
 import { SpeechInputError } from '../../../core/order-errors.ts';
 import type { SpeechRequest } from '../../../core/order/pipeline.ts';
 import {
