@@ -25,7 +25,7 @@ import { boundedClientOptions } from '../src/app/saybot.ts';
 import { BASE_INTENTS } from '../src/app/intents.ts';
 import { AUTOREAD_INTENTS } from '../src/features/autoread/index.ts';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
-import { MAX_ENTRIES } from '../src/features/autoread/dictionary/dictionary.ts';
+import { MAX_ENTRIES } from '../src/features/autoread/dictionary/dictionary-limits.ts';
 import { startBot, type BenchBot } from './bot.ts';
 import { SAY_FINISHED, gatewayBudget, join, say, textLasting } from './drive.ts';
 import { FLOOD_GUILD, benchGuild, floodMember } from './guilds.ts';

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { RE2JS } from 're2js';
 import { VoiceApiClient } from '../src/core/api/client.ts';
 import { AudioBusyError } from '../src/core/audio/errors.ts';
-import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/jobs/audio-thread/audio-thread.ts';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
 import { fileAsVoiceMessage } from '../src/core/order/clips.ts';

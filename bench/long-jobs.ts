@@ -9,8 +9,8 @@
 import { Buffer } from 'node:buffer';
 import { VoiceApiClient } from '../src/core/api/client.ts';
 import { AudioBusyError } from '../src/core/audio/errors.ts';
-import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
-import { measureClipOffThread } from '../src/core/audio/workers/clip-check/clip-thread.ts';
+import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/jobs/audio-thread/audio-thread.ts';
+import { measureClipOffThread } from '../src/core/audio/jobs/clip-check/clip-thread.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
 import { compileDictionary } from '../src/features/autoread/dictionary/dictionary.ts';
 import { startSandbox } from '@saybot/voice-sandbox';

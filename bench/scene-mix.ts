@@ -16,7 +16,7 @@ import {
 import { StereoResampler } from '../src/core/audio/codecs/resample.ts';
 import { encodeWav16, toInt16 } from '../src/core/audio/codecs/wav-file.ts';
 import { encodeMp3 } from '../src/core/audio/codecs/mp3-encode.ts';
-import { mixSceneOffThread } from '../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { mixSceneOffThread } from '../src/core/audio/jobs/audio-thread/audio-thread.ts';
 import { percentile } from './stats.ts';
 
 const LINES = 20;

@@ -5,11 +5,8 @@
 // applied as now (an automaton) and as before (one large regular expression, fixtures/former-word-regex.ts), in the
 // same run. Needs neither the bot nor the servers.
 import { cleanMessage } from '../src/features/autoread/text/cleanup.ts';
-import {
-  MAX_PATTERNS,
-  compileDictionary,
-  type DictionaryEntry,
-} from '../src/features/autoread/dictionary/dictionary.ts';
+import { MAX_PATTERNS } from '../src/features/autoread/dictionary/dictionary-limits.ts';
+import { compileDictionary, type DictionaryEntry } from '../src/features/autoread/dictionary/dictionary.ts';
 import { unmaskLinks, unwrapUnderscoreItalics } from '../src/features/autoread/text/linear-markup.ts';
 import { formerWordsApplied } from '../fixtures/former-word-regex.ts';
 import { DictionaryCache } from '../src/features/autoread/dictionary/dictionary-cache.ts';

@@ -1,19 +1,17 @@
 import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import {
   type AutoreadControl,
-  describeMembers,
-  describePool,
-  voiceLabel,
   describeSettings,
   settingChangesOf,
   withSettingOptions,
   MESSAGE_CONTENT_WHERE,
   IGNORED_MAX,
-  VOICE_POOL_MAX,
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
+import { describeMembers, describePool, voiceLabel, VOICE_POOL_MAX } from '../src/features/autoread/index-voices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
-import { answerSpeechAutocomplete, mayNotReadAloud, memberVoiceChannel } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete, mayNotReadAloud } from '../src/features/speaking/index.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index-targets.ts';
 import { channelOption, slashCommand, subcommand, userOption } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';

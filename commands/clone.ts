@@ -13,15 +13,12 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
-  commandRequester,
-  describeFailure,
-  refusalAfterPaying,
-  speakAndReply,
   admitted,
   type ChosenTarget,
   type OutputChoice,
-  SPEAKING_USES,
-} from '../src/features/speaking/index.ts';
+} from '../src/features/speaking/index-targets.ts';
+import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { describeFailure, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,

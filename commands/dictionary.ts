@@ -9,7 +9,7 @@ import {
 } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
-import { fitLines } from '../src/features/speaking/index.ts';
+import { fitLines } from '../src/features/speaking/index-words.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { downloadClip } from '../src/features/voices/index.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
@@ -31,7 +31,7 @@ import {
   type DictionaryEntry,
   type DictionaryProblem,
   type EntryName,
-} from '../src/features/autoread/index.ts';
+} from '../src/features/autoread/index-dictionary.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];

@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { slashCommand } from '../src/core/interactions/command-builder.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
-import { memberVoiceChannel } from '../src/features/speaking/index.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index-targets.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
 import { engineCredits } from '../src/features/player/index.ts';

@@ -1,4 +1,5 @@
-import { answerSpeechAutocomplete, describeSettings } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
+import { describeSettings } from '../src/features/speaking/index-words.ts';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { describeSettings as describeDeclared } from '../src/core/interactions/setting-text.ts';
@@ -13,14 +14,14 @@ import {
 } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
-import {
-  MEMBER_READING_LIST,
-  autoreadVoiceOf,
-  describeAutoreadVoice,
-  type MemberReading,
-} from '../src/features/autoread/index.ts';
+import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';
+import { autoreadVoiceOf, describeAutoreadVoice } from '../src/features/autoread/index-voices.ts';
 import { usableVoice } from '../src/core/order/order-settings.ts';
-import type { MemberDefaults, MemberDefaultsChange, MemberDefaultsField } from '../src/core/store/types.ts';
+import type {
+  MemberDefaults,
+  MemberDefaultsChange,
+  MemberDefaultsField,
+} from '../src/core/store/member-defaults-store.ts';
 import '../src/features/presets/index.ts';
 
 /** The services this command is given: src/core/interactions/router.ts hands it no other. */

@@ -5,7 +5,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
-import { OUTSIDE_VOICE, outsideVoiceOutput } from '../src/features/speaking/index.ts';
+import { OUTSIDE_VOICE, outsideVoiceOutput } from '../src/features/speaking/index-targets.ts';
 import { readSettingOption, stringSettingOption } from '../src/core/interactions/options.ts';
 import { shownValue } from '../src/core/interactions/setting-text.ts';
 import { t } from '../src/core/i18n/catalogue.ts';

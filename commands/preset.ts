@@ -1,5 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete, describeSettings, fitLines, presetLine } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete } from '../src/features/speaking/index.ts';
+import { describeSettings, fitLines, presetLine } from '../src/features/speaking/index-words.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';

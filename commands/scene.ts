@@ -3,7 +3,7 @@ import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '
 import { attachmentOption, slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
-import { memberVoiceChannel } from '../src/features/speaking/index.ts';
+import { memberVoiceChannel } from '../src/features/speaking/index-targets.ts';
 import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { downloadClip } from '../src/features/voices/index.ts';

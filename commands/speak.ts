@@ -11,14 +11,10 @@ import {
   speakMessageWords,
   storedDictionary,
   DictionaryUnavailableError,
-} from '../src/features/autoread/index.ts';
-import {
-  chooseTarget,
-  commandRequester,
-  speakAndReply,
-  voiceLabel,
-  SPEAKING_USES,
-} from '../src/features/speaking/index.ts';
+} from '../src/features/autoread/index-dictionary.ts';
+import { chooseTarget } from '../src/features/speaking/index-targets.ts';
+import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { voiceLabel } from '../src/features/speaking/index-words.ts';
 import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { snowflakeOf } from '../src/core/interactions/discord-ids.ts';

@@ -1,6 +1,7 @@
 import { asWritten } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import { answerSpeechAutocomplete, fitLines, presetLine, soundRemover } from '../src/features/speaking/index.ts';
+import { answerSpeechAutocomplete, soundRemover } from '../src/features/speaking/index.ts';
+import { fitLines, presetLine } from '../src/features/speaking/index-words.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';

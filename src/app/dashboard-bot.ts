@@ -13,18 +13,15 @@ import {
   type Client,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
-import type { KeyStateSnapshot } from '../core/api/index.ts';
+import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import {
-  AUTOREAD_CHANGED_EVENT,
-  DICTIONARY_CHANGED_EVENT,
-  refreshAutoread,
-  refreshDictionary,
-} from '../features/autoread/index.ts';
+import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from '../features/autoread/index.ts';
+import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index-dictionary.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
-import { memberStillSpeaks, memberVoiceChannel, soundRemover, type MemberPlace } from '../features/speaking/index.ts';
+import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';
+import { soundRemover } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
 import { botGuilds } from './bot-guilds.ts';

@@ -19,7 +19,8 @@ import {
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { AudioCache } from '../core/cache/audio-cache.ts';
-import { FileShares, ReplyAudioRegistry, describeFailure, handleReplyButton } from '../features/speaking/index.ts';
+import { FileShares, ReplyAudioRegistry, handleReplyButton } from '../features/speaking/index.ts';
+import { describeFailure } from '../features/speaking/index-words.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/accounting.ts';

@@ -1,7 +1,7 @@
 import { Engines } from '../core/engines/engines.ts';
 import { enginePort, freeVoiceChoice } from './engine-port.ts';
 import { randomUUID } from 'node:crypto';
-import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/index.ts';
+import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';
@@ -287,7 +287,8 @@ async function assembleCore(
     );
   // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
   const installed = freeVoiceInstalled();
-  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback && installed };
+  // The stand-in may be an engine's voice (FREE_VOICES) where eSpeak NG is missing: fallback is the owner's word.
+  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback };
   const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,
@@ -296,7 +297,7 @@ async function assembleCore(
     accounting,
     encoding,
     metrics,
-    freeVoice: freeVoice.chosen || freeVoice.fallback,
+    freeVoice: installed && (config.freeVoice.chosen || config.freeVoice.fallback),
     // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in.
     fallback: config.freeVoice.fallback,
     engines: engines?.port,

@@ -7,8 +7,8 @@ import { startSayBot } from '../app/start-saybot.ts';
 import { startShardManager } from '../app/shard/manager.ts';
 import { announceShardReady } from '../app/shard/ready.ts';
 import { stopSignalPolicy } from '../app/stop-signals.ts';
-import { closeSharedTranscodePool } from '../core/audio/workers/transcode/transcode-pool.ts';
-import { closeSharedEncoderPool } from '../core/audio/workers/opus-pool/opus-pool.ts';
+import { closeSharedTranscodePool } from '../core/audio/jobs/transcode/transcode-pool.ts';
+import { closeSharedEncoderPool } from '../core/audio/codecs/opus-pool/opus-pool.ts';
 
 interface Running {
   logger: Logger;

@@ -129,12 +129,13 @@ const EnvSchema = z.object({
   ALLOWED_GUILDS_LEAVE: z
     .enum(['0', '1'], { error: 'must be 1 (leave the servers off ALLOWED_GUILDS at start-up) or 0 (leave none)' })
     .default('0'),
-  // Requests that spend nothing (cache hits, other speeds and volumes, replays) one member may make a minute; 0: no
-  // limit.
+  // Requests that spend nothing (free voices' and engines' lines, cache hits, other speeds and volumes, replays, scene
+  // previews, /usage charts) one member may make a minute; 0: no limit.
   BUDGET_MEMBER_FREE_PER_MINUTE: wholeNumber(0, 10_000).default(10),
   // The free voice (eSpeak NG, src/core/free-voice/): `chosen`, members may choose its voices (`/say voice:free-en-f`),
   // which cost no characters (default); `fallback`, a request refused for money is spoken in it instead; `on` both;
-  // `off` neither. Without the optional package it is unavailable whatever this says.
+  // `off` neither. FREE_VOICES set turns the fallback on too, unless this is `off`. Without the optional package
+  // eSpeak NG is unavailable whatever this says.
   FREE_VOICE: z
     .enum(['on', 'chosen', 'fallback', 'off'], { error: 'must be one of on, chosen, fallback, off' })
     .default('chosen'),
@@ -359,14 +360,17 @@ export interface Config {
   /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
   /**
-   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/free-rate.ts).
+   * Requests that spend nothing one member may make a minute in a server; 0 = no limit (src/core/quota/money.ts).
    */
   freeRequestsPerMinute: number;
   /** How much audio a request's text may bring (src/core/api/body.ts). */
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;
-  /** FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money. */
+  /**
+   * FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money
+   * (also when FREE_VOICES names a free voice, unless FREE_VOICE is off).
+   */
   freeVoice: { chosen: boolean; fallback: boolean };
   /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
@@ -519,7 +523,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { mode: e.USER_INSTALL },
     freeVoice: {
       chosen: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'chosen',
-      fallback: e.FREE_VOICE === 'on' || e.FREE_VOICE === 'fallback',
+      // Naming a free voice for when the paid one may not speak (FREE_VOICES) asks for it to speak then: only off says no.
+      fallback:
+        e.FREE_VOICE === 'on' ||
+        e.FREE_VOICE === 'fallback' ||
+        (e.FREE_VOICE !== 'off' && Object.keys(engines.engines.freeVoices).length > 0),
     },
     queue: { guildSeconds: e.QUEUE_MAX_SECONDS, guildClips: e.QUEUE_MAX_CLIPS, memberRequests: e.QUEUE_MAX_PER_MEMBER },
     freeRequestsPerMinute: e.BUDGET_MEMBER_FREE_PER_MINUTE,

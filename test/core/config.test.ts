@@ -492,6 +492,22 @@ describe("the owner's speech engines", () => {
     });
   });
 
+  it.each<[{ FREE_VOICE?: string }, { chosen: boolean; fallback: boolean }]>([
+    [{}, { chosen: true, fallback: true }],
+    [{ FREE_VOICE: 'chosen' }, { chosen: true, fallback: true }],
+    [{ FREE_VOICE: 'fallback' }, { chosen: false, fallback: true }],
+    [{ FREE_VOICE: 'off' }, { chosen: false, fallback: false }],
+  ])('FREE_VOICES speaks for refusals by itself, unless FREE_VOICE is off: %o', (variables, freeVoice) => {
+    const config = loadConfig({
+      ...base,
+      VOICEVOX_URL: 'http://127.0.0.1:50021',
+      FREE_VOICES: 'ja=voicevox:3',
+      ...variables,
+    });
+    expect(config.freeVoice).toEqual(freeVoice);
+    expect(loadConfig({ ...base, ...variables }).freeVoice.fallback).toBe(variables.FREE_VOICE === 'fallback');
+  });
+
   it.each([
     [{ VOICEVOX_URL: 'ftp://x' }, /^Configuration: VOICEVOX_URL must be an http:\/\/ or https:\/\/ URL$/],
     [{ VOICEVOX_URL: 'not a url' }, /^Configuration: VOICEVOX_URL must be an http/],

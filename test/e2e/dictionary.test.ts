@@ -14,7 +14,11 @@ import {
   londonWith,
 } from '../support/world.ts';
 import { postChat, spoken } from '../support/chat.ts';
-import { GROWTH_ALLOWANCE, MAX_GROWTH_FACTOR, resultLimit } from '../../src/features/autoread/dictionary/dictionary.ts';
+import {
+  GROWTH_ALLOWANCE,
+  MAX_GROWTH_FACTOR,
+  resultLimit,
+} from '../../src/features/autoread/dictionary/dictionary-limits.ts';
 import { withName } from '../../src/features/autoread/reading/spoken.ts';
 
 const openHarness = useHarnessPerTest();

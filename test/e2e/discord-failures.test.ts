@@ -339,7 +339,7 @@ describe('REST 429s, per route and global, with retry_after and the X-RateLimit 
       name: 'say',
       options: { text: 'Refused, then limited.', output: 'file' },
     });
-    expect(content).toMatch(/refused this request: text is not speakable/);
+    expect(content).toMatch(/refused this request: `text is not speakable`/);
     expect((handle.responses.at(-1)?.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(limited(handle)).toHaveLength(1);
     expect(handle.problems).toEqual([]);

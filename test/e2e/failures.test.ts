@@ -75,7 +75,7 @@ const cases: Array<{ name: string; arrange: () => void; message: RegExp; request
         body: '{"error":{"message":"text is not speakable"}}',
         contentType: 'application/json',
       }),
-    message: /refused this request: text is not speakable/,
+    message: /refused this request: `text is not speakable`/,
     requests: 1,
     logCode: 'api-bad-request',
   },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VoiceApiClient } from '../../src/core/api/index.ts';
+import { VoiceApiClient } from '../../src/core/api/client.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { fixture } from '../core/audio/fixtures.ts';
 import {

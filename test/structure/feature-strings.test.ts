@@ -1,12 +1,14 @@
 // A feature's strings are registered by its strings module (src/features/<feature>/strings.ts) when it loads, so a
 // module of the feature that names one of its keys (a reply, a table of clauses) must load that module at run time,
-// the feature's index.ts loads it too, and a command module (commands/) that names a feature's key (its name, an
-// option, a reply) loads that feature's index.ts: then no key can be rendered unregistered, whoever renders it.
+// the feature's surfaces (index.ts, index-<part>.ts) load it too, and a command module (commands/) that names a
+// feature's key (its name, an option, a reply) loads one of them: then no key can be rendered unregistered, whoever
+// renders it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT, resolveImport, sourceFiles } from './import-graph.ts';
+import { isFeatureSurface } from './layers.ts';
 
 const FEATURES = [...new Set(sourceFiles(['src/features']).map((file) => file.split('/')[2] as string))].sort();
 
@@ -54,7 +56,7 @@ async function featureKeys(): Promise<Map<string, string[]>> {
 }
 
 describe("a feature's strings", () => {
-  it('are loaded by every module of the feature that names one of its keys, and by its index.ts', async () => {
+  it('are loaded by every module of the feature that names one of its keys, and by its index.ts and index-<part>.ts', async () => {
     const missing: string[] = [];
     let checked = 0;
     for (const [feature, keys] of await featureKeys()) {
@@ -62,7 +64,7 @@ describe("a feature's strings", () => {
       for (const file of sourceFiles([`src/features/${feature}`])) {
         if (file === strings || file.startsWith(`src/features/${feature}/strings/`)) continue;
         const text = readFileSync(join(ROOT, file), 'utf8');
-        if (file !== `src/features/${feature}/index.ts` && !namesAKey(text, keys)) continue;
+        if (!isFeatureSurface(file) && !namesAKey(text, keys)) continue;
         checked += 1;
         if (!runtimeImports(file).includes(strings)) missing.push(`${file} (loads no ${strings})`);
       }
@@ -71,15 +73,15 @@ describe("a feature's strings", () => {
     expect(missing).toEqual([]);
   });
 
-  it("are loaded by every command module that names one of a feature's keys, through that feature's index.ts", async () => {
+  it("are loaded by every command module that names one of a feature's keys, through one of that feature's surfaces (index.ts, index-<part>.ts)", async () => {
     const missing: string[] = [];
     const commands = sourceFiles(['commands']);
     for (const file of commands) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [feature, keys] of await featureKeys()) {
-        const surface = `src/features/${feature}/index.ts`;
-        if (namesAKey(text, keys) && !runtimeImports(file).includes(surface))
-          missing.push(`${file} (loads no ${surface})`);
+        const surface = (target: string) => target.startsWith(`src/features/${feature}/`) && isFeatureSurface(target);
+        if (namesAKey(text, keys) && !runtimeImports(file).some(surface))
+          missing.push(`${file} (loads no surface of src/features/${feature}/)`);
       }
     }
     expect(commands.length).toBeGreaterThan(15);

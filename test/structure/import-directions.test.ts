@@ -63,6 +63,7 @@ describe('import directions', () => {
       ['src/core/order/pipeline.ts', ['src/core/api/client.ts', 'src/features/autoread/index.ts']],
       ['commands/myvoice.ts', ['src/features/autoread/reading/voice.ts', 'src/core/log.ts']],
       ['commands/voices.ts', ['src/features/privacy/index.ts', 'src/app/saybot.ts']],
+      ['commands/dictionary.ts', ['src/features/autoread/index-dictionary.ts']],
       ['src/features/voices/clone-form.ts', ['commands/clone.ts']],
       ['src/features/autoread/autoread-members.ts', ['src/features/autoread/reading/voice.ts']],
       ['src/app/saybot.ts', ['src/features/autoread/autoread-wiring.ts', 'src/core/log.ts']],

@@ -20,19 +20,22 @@ export function layerOf(file: string): Layer {
   return { kind: 'other' };
 }
 
-/** A feature's public surface: what anything outside the feature may import of it. */
+/**
+ * A feature's public surface: what anything outside the feature may import of it. Its index.ts, and where one
+ * index would pass on too much, an index-<part>.ts beside it for a part others use on its own.
+ */
 export function isFeatureSurface(file: string): boolean {
-  return /^src\/features\/[^/]+\/index\.ts$/.test(file);
+  return /^src\/features\/[^/]+\/index(-[a-z]+)?\.ts$/.test(file);
 }
 
 /**
  * Every import of the graph that breaks a rule, as "from -> to (rule)":
  * - the core imports only the core: no feature, nothing of the composition (src/app, src/bin);
- * - a feature imports the core, its own folder, and another feature only through that feature's index.ts, and
+ * - a feature imports the core, its own folder, and another feature only through that feature's surface, and
  *   nothing of the composition;
- * - a command module (commands/) imports the core and a feature only through its index.ts, and nothing of the
+ * - a command module (commands/) imports the core and a feature only through its surface, and nothing of the
  *   composition; nothing of src/ imports a command module (the app loads commands/ by folder);
- * - the composition (src/app, src/bin) imports a feature only through its index.ts;
+ * - the composition (src/app, src/bin) imports a feature only through its surface;
  * - nothing in src/ lies outside those folders.
  */
 export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {

@@ -139,9 +139,8 @@ describe('one asker of the rights', () => {
 
   it('the rest of the gate is taken for what is not an order, each by the one module listed', () => {
     expect(importersOf([GATE_MODULE], [GATE_MODULE])).toEqual({
-      // The table itself, a place without an interaction, and a message as auto-read receives it (its author's
-      // voice rights at arrival, a leave judged by the channel left): auto-read takes them through index.ts.
-      [SPEAKING_INDEX]: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'rightsFor', 'voicePlace'],
+      // The port for the app, and a leave judged by the channel left, as auto-read receives it: through index.ts.
+      [SPEAKING_INDEX]: ['gatePort', 'leftBarred'],
       // SayBot's own rights to post a voice message it was asked for (else it answers with a file).
       'src/features/speaking/voice-message-post.ts': ['botMayPostVoiceMessage'],
     });
@@ -170,7 +169,7 @@ describe('one asker of the rights', () => {
     });
     expect(namedImports(SPEAKING_INDEX)).toContainEqual({
       from: PORT_IMPLEMENTATION,
-      names: ['EFFECT_RIGHTS', 'gatePort', 'leftBarred', 'rightsFor', 'voicePlace'],
+      names: ['gatePort', 'leftBarred'],
     });
   });
 });

@@ -1,4 +1,4 @@
-// Run as a child process by test/core/audio/workers/transcode/exit-while-native.test.ts: a process that exits while
+// Run as a child process by test/core/audio/jobs/transcode/exit-while-native.test.ts: a process that exits while
 // its transcoding thread is inside the native Opus addon's calls (native-spin-transcode-worker.ts spins there). With
 // `retired`, the pool is closed first, as src/bin/start.ts closes the process's pools before it exits; with
 // `not-retired`, the process exits at once, which ends the thread's environment inside the addon's call and aborts
@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeWav16 } from '../../src/core/audio/codecs/wav-file.ts';
-import { TranscodePool } from '../../src/core/audio/workers/transcode/transcode-pool.ts';
+import { TranscodePool } from '../../src/core/audio/jobs/transcode/transcode-pool.ts';
 
 const RATE = 48_000;
 const tone = new Float32Array(RATE / 5).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / RATE));

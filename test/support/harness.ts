@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
-import type { VoiceApiClient } from '../../src/core/api/index.ts';
+import type { VoiceApiClient } from '../../src/core/api/client.ts';
 import { dominantPitchHz, rmsDbfs } from '../../src/core/audio/analysis/clip.ts';
 import type { SayBot } from '../../src/app/saybot.ts';
 import { loadConfig, type Config } from '../../src/core/config.ts';

@@ -1,4 +1,4 @@
-// Run as a child process by test/core/audio/workers/transcode/native-deadline.test.ts: the real transcoding pool,
+// Run as a child process by test/core/audio/jobs/transcode/native-deadline.test.ts: the real transcoding pool,
 // whose worker (native-spin-transcode-worker.ts) is made to spend its time inside the native Opus addon's calls and
 // never answer, so that each stream's batch passes its deadline while the thread is most likely inside the addon. A
 // thread ended from outside inside a node-addon-api call aborts the whole process ("FATAL ERROR:
@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeWav16 } from '../../src/core/audio/codecs/wav-file.ts';
-import { TranscodePool } from '../../src/core/audio/workers/transcode/transcode-pool.ts';
+import { TranscodePool } from '../../src/core/audio/jobs/transcode/transcode-pool.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 10);
 /** Long enough for a thread to load beside two busy processes (at 500 ms, at load 9 every thread was still loading). */

@@ -4,8 +4,8 @@
 // addon's calls, as a transcoding thread starved of a core under heavy load is when its deadline passes.
 import { parentPort } from 'node:worker_threads';
 import { createNativeEncoder } from '../../src/core/audio/codecs/opus-settings.ts';
-import { TranscodeBatches } from '../../src/core/audio/workers/transcode/transcode-batch.ts';
-import type { TranscodeRequest } from '../../src/core/audio/workers/transcode/transcode-protocol.ts';
+import { TranscodeBatches } from '../../src/core/audio/jobs/transcode/transcode-batch.ts';
+import type { TranscodeRequest } from '../../src/core/audio/jobs/transcode/transcode-protocol.ts';
 
 const batches = new TranscodeBatches();
 let queue: Promise<void> = Promise.resolve();

@@ -1,10 +1,10 @@
-// Run as a child process by test/core/audio/workers/audio-thread/opus-job-ended.test.ts: the audio worker's Opus
+// Run as a child process by test/core/audio/jobs/audio-thread/opus-job-ended.test.ts: the audio worker's Opus
 // job (a file made a voice message) on two minutes of WAV, ended by its thread's time limit while it encodes, at
 // limits spread over the encoding (wherever a machine's speed puts it, some land inside an encoder's call). A thread ended inside a native addon's call aborts the whole process (no exception can be thrown into a
 // stopping thread), so "alive" is printed only if the process outlives every end.
 import { JobThread } from '../../src/core/audio/workers/job-thread.ts';
 import { encodeWav16 } from '../../src/core/audio/codecs/wav-file.ts';
-import type { AudioJob, AudioJobReply } from '../../src/core/audio/workers/audio-thread/audio-thread-protocol.ts';
+import type { AudioJob, AudioJobReply } from '../../src/core/audio/jobs/audio-thread/audio-thread-protocol.ts';
 
 const RATE = 24_000;
 const samples = new Float32Array(RATE * 120);
@@ -13,7 +13,7 @@ const wav = encodeWav16([samples], RATE);
 
 type Job = AudioJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 const thread = new JobThread<Job, AudioJobReply>({
-  worker: new URL('../../src/core/audio/workers/audio-thread/audio-worker.ts', import.meta.url),
+  worker: new URL('../../src/core/audio/jobs/audio-thread/audio-worker.ts', import.meta.url),
   maxWaiting: 4,
   timeoutMs: 60_000,
   idleMs: 60_000,

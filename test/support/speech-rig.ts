@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/index.ts';
+import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/client.ts';
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting } from '../../src/core/quota/accounting.ts';

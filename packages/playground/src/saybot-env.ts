@@ -39,7 +39,8 @@ export function saybotEnvironment(input: {
       : {
           VOICEVOX_URL: input.engines.voicevox,
           SPEECH_SERVER_URL: input.engines.speechServer,
-          // When the paid voice may not speak: Japanese in a VOICEVOX style, English in a speech server's voice.
+          // When the paid voice may not speak: Japanese in a VOICEVOX style, English in a speech server's voice (set,
+          // FREE_VOICES speaks then by itself: no FREE_VOICE needed).
           FREE_VOICES: 'ja=voicevox:0,en=speech:af_heart,*=espeak',
         }),
   };

@@ -4,9 +4,9 @@ import {
   AuthenticationError,
   PermissionDeniedError,
   QuotaExceededError,
-  VoiceApiClient,
   VoiceApiError,
-} from '../../core/api/index.ts';
+} from '../../core/api/errors.ts';
+import { VoiceApiClient } from '../../core/api/client.ts';
 import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
 import { Engines, type EnginesOptions } from '../../core/engines/engines.ts';
 import type { EngineStatus } from '../../core/engines/engine-types.ts';
@@ -15,15 +15,10 @@ import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
 import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin } from '../../features/dashboard/index.ts';
+import { checkFreeVoice } from './free-voice-check.ts';
+import type { CheckResult } from './check-result.ts';
 
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  /** What was found, or what is wrong and what to do, in plain words. */
-  detail: string;
-  /** A warning: works, but could be better. */
-  warn?: boolean;
-}
+export type { CheckResult } from './check-result.ts';
 
 const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail });
 const warn = (name: string, detail: string): CheckResult => ({ name, ok: true, warn: true, detail });
@@ -340,6 +335,7 @@ async function configuredChecks(config: Config): Promise<CheckResult[]> {
   }
   results.push(await checkVoiceApi(config));
   results.push(...(await checkEngines(config)));
+  results.push(checkFreeVoice(config));
   results.push(await checkDashboard(config));
   return results;
 }

@@ -105,26 +105,20 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
-   * Awaited once before the call's first byte leaves (before any attempt): the caller writes the request down as
-   * spent first, so that no instant after it leaves finds it off the books. What it throws ends the call, with
-   * nothing sent.
-   */
-  sending?: (() => Promise<unknown>) | undefined;
-  /**
    * Called when the service accepts the request (its 2xx status: it has charged it), before any of its body is read,
    * and awaited: the caller writes the charge down first, so that nothing it was charged depends on the body
    * arriving. At most once per call, since nothing is retried after a 2xx. What it throws ends the call.
    */
   accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
   /**
-   * Called once when a call that got past `sending` ends without the service's acceptance, and awaited (what it
+   * Called once when a call ends without the service's acceptance, and awaited (what it
    * throws is ignored): `not-charged` when every attempt had a definite answer that charges nothing (a status other
    * than 2xx, a connection that never opened, an attempt never begun), `unknown` when an attempt left and no answer
    * came back (reset, timeout, cut by the caller): the service may have charged it. Retried attempts are one call.
    */
   unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
   /**
-   * Given the call's control once, before `sending`: how the caller says that nobody waits for the answer any more
+   * Given the call's control once, before its first attempt: how the caller says that nobody waits for the answer any more
    * (CallControl `letGo`).
    */
   control?: ((control: CallControl) => void) | undefined;
@@ -460,22 +454,19 @@ export class VoiceApiClient {
     options: CallOptions,
     finish: (received: Received, call: Call) => Finished<T>,
   ): Promise<T> {
-    if (this.#closed) throw this.#closedError();
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
     let handedOver = false;
-    let sent = false;
     const progress: CallProgress = { unanswered: false, accepted: false };
     try {
+      if (this.#closed) throw this.#closedError();
       options.control?.({ letGo: () => call.letGoOf() });
-      await options.sending?.();
-      sent = true;
       return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
     } catch (error) {
       // What the call may have cost, on the error the caller words (retry.ts: the one rule).
       if (error instanceof VoiceApiError)
         error.chargedAs(progress.accepted ? 'charged' : progress.unanswered ? 'maybe-charged' : 'not-charged');
-      if (sent && !progress.accepted)
+      if (!progress.accepted)
         await options.unaccepted?.(progress.unanswered ? 'unknown' : 'not-charged').catch(() => undefined);
       throw error;
     } finally {

@@ -45,7 +45,7 @@ export class JobUnavailableError extends Error {
   }
 }
 
-/** Speed, volume or joining could not run now (src/core/audio/workers/audio-thread/). */
+/** Speed, volume or joining could not run now (src/core/audio/jobs/audio-thread/). */
 export class AudioBusyError extends JobUnavailableError {
   /** For 'owner-busy': how many jobs one server may have under way or waiting. */
   readonly limit: number | undefined;

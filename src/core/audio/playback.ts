@@ -1,6 +1,6 @@
 // The streaming path to Discord: the audio body as it arrives -> Opus packets (20 ms, 48 kHz, the channels of the
 // source or stereo: codecs/opus-settings.ts), one Buffer per packet, in an object-mode Readable that the voice output
-// plays. WAV and MP3 are decoded, resampled and encoded in worker threads (workers/transcode/), or with decode 'main'
+// plays. WAV and MP3 are decoded, resampled and encoded in worker threads (jobs/transcode/), or with decode 'main'
 // on this thread and encoded apart (the benchmark's baseline).
 import { addAbortSignal, finished, Readable } from 'node:stream';
 import type { Duplex } from 'node:stream';
@@ -11,7 +11,7 @@ import { Mp3StreamDecoder } from './codecs/mp3-stream.ts';
 import { OggOpusPacketStream } from './codecs/ogg-opus-stream.ts';
 import { createOpusEncoder } from './codecs/opus-encode.ts';
 import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './codecs/opus-settings.ts';
-import { sharedTranscodePool } from './workers/transcode/transcode-pool.ts';
+import { sharedTranscodePool } from './jobs/transcode/transcode-pool.ts';
 import { WavStreamDecoder } from './codecs/wav-stream.ts';
 
 export { UnsupportedAudioError } from './errors.ts';

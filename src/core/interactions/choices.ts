@@ -1,7 +1,8 @@
 import type { OfferedVoice } from '../sourcing/engine-port.ts';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
 import type { FreeVoice } from '../free-voice/free-voices.ts';
-import type { ClonedVoice, Preset } from '../store/types.ts';
+import type { ClonedVoice } from '../store/voice-library-store.ts';
+import type { Preset } from '../store/preset-store.ts';
 import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import { t } from '../i18n/catalogue.ts';
 

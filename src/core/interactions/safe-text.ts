@@ -1,5 +1,4 @@
 // What keeps SayBot's own messages harmless, wherever they go (a reply, a DM, a channel post).
-import { escapeMarkdown } from 'discord.js';
 
 /** Nothing SayBot writes may ping anyone, whatever the text contains. */
 export const NO_MENTIONS = { parse: [] as never[] };
@@ -23,9 +22,21 @@ export function echoCode(text: string, max: number): string {
 }
 
 /**
- * Words SayBot did not write (an engine's voice and credit names), said as written in a message: its markdown, masked
- * links included, shown as text.
+ * Words SayBot did not write (an engine's voice and credit names), said as written in a message, on one line: every
+ * character that could start Discord's markdown, a masked or bare link, a mention, a timestamp, a command or an emoji
+ * is escaped, wherever it stands (repeated and nested brackets included), so a member reads exactly these words and
+ * nothing in them is live. The one escaper of outside names: the service's own words are quoted as code (echoCode).
  */
 export function asWritten(text: string): string {
-  return escapeMarkdown(text, { maskedLink: true });
+  return (
+    text
+      .replace(/[\r\n\u2028\u2029]+/g, ' ')
+      // Styles, code, spoilers, masked links, <mentions>, <t:...>, </command:id>, <:emoji:id>, @everyone and @here.
+      .replace(/[\\*_~|`[\]<>@]/g, '\\$&')
+      // A bare link (any scheme://) is linked wherever it stands.
+      .replace(/:(?=\/\/)/g, '\\:')
+      // What starts a line: a heading, subtext or a list.
+      .replace(/^(\s*)([#+-])/, '$1\\$2')
+      .replace(/^(\s*\d+)\./, '$1\\.')
+  );
 }

@@ -4,7 +4,7 @@ import {
   joinPartsOffThread,
   voiceMessageOffThread,
   partFileOffThread,
-} from '../audio/workers/audio-thread/audio-thread.ts';
+} from '../audio/jobs/audio-thread/audio-thread.ts';
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { gather } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';

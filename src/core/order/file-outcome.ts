@@ -1,7 +1,7 @@
 // An order rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
 // message, or a scene mixed into one recording with its timeline.
 import type { Logger } from '../log.ts';
-import type { AudioJobOwner } from '../audio/workers/audio-thread/audio-thread.ts';
+import type { AudioJobOwner } from '../audio/jobs/audio-thread/audio-thread.ts';
 import {
   fileAsVoiceMessage,
   orderOwner,

@@ -1,6 +1,8 @@
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import type { ClonedVoice, SpeechSettings, Store } from '../store/types.ts';
+import type { ClonedVoice } from '../store/voice-library-store.ts';
+import type { SpeechSettings } from '../store/common-types.ts';
+import type { Store } from '../store/types.ts';
 import { defaultVoiceFor, isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import type { SPEECH_SETTINGS } from '../settings/setting-declarations.ts';

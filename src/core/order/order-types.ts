@@ -2,7 +2,7 @@
 // (order.ts), the pipeline that accepts it and the modules that deliver it.
 import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
-import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
+import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { GuildPlayer, HeldOrder } from '../voice/guild-player.ts';

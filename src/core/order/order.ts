@@ -1,13 +1,11 @@
-// One order from acceptance to settlement: what was ordered and the rights it is held to; its phase; once accepted,
-// its charge, its allowance and its place; what its parts' fetches learnt (the free voice that stood in, a line cut at
-// its cap) and the failure that left its file part-way; and the three events its front-end awaits. Only its own
-// methods change it (test/structure/order-fields.test.ts): the part source and the renders return what they learn,
-// and the order records it. Everything about one order lives here, so nothing is kept beside it under its charge and
-// all of it goes when the order does.
+// One order's record from acceptance to settlement: what was ordered and the rights it is held to; its phase; once
+// accepted, its charge, its allowance and its place; what its parts' fetches learnt (the free voice that stood in, a
+// line cut at its cap, the failure that left its file part-way); and the three events its front-end awaits. The
+// pipeline's speak (pipeline.ts) runs it step by step; only its own methods change it
+// (test/structure/order-fields.test.ts), so everything about one order goes when the order does.
 import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
-import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
-import { afterPaying } from '../quota/paid-part-way.ts';
+import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { ServiceFallback, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
@@ -25,34 +23,23 @@ import type {
 
 /**
  * Where an order is: `asked` (taken, its lines split), then `accepted` (checked and held), `sourcing` (its parts
- * fetched and spoken or rendered), `delivered` (played, rendered or failed), `settled` (its charge closed, its place in
- * the queue bounds given back); or `refused` at acceptance. How it ended is its outcome's kind.
+ * fetched and spoken or rendered), `settled` (its charge closed, its place in the queue bounds given back); or
+ * `refused` at acceptance. How it ended is its outcome's kind.
  */
-export type OrderPhase = 'asked' | 'accepted' | 'sourcing' | 'delivered' | 'settled' | 'refused';
+export type OrderPhase = 'asked' | 'accepted' | 'sourcing' | 'settled' | 'refused';
 
 /** The phases each phase may go on to: any other step is a bug, thrown. */
 const NEXT: Readonly<Record<OrderPhase, readonly OrderPhase[]>> = {
   asked: ['accepted', 'refused'],
   accepted: ['sourcing'],
-  sourcing: ['delivered'],
-  delivered: ['settled'],
+  sourcing: ['settled'],
   settled: [],
   refused: [],
 };
 
-/** What the pipeline does at each step of an order; the order calls them in turn and records what they return. */
-export interface OrderRun {
-  /** Its lines as asked, split into parts; a throw refuses it. */
-  lines(): SpokenLine[];
-  /** Checks and holds it (its lines as asked): what acceptance settles; a throw refuses it. */
-  accept(order: Order): Promise<AcceptedTerms>;
-  /** Speaks or renders it: how it ended, a failure included (it never throws). */
-  deliver(order: Order): Promise<SpeechOutcome>;
-  /** Its outcome, once it is settled and before its front-end hears of it (the pipeline's counts and logs). */
-  done(order: Order, outcome: SpeechOutcome): void;
-}
-
 export class Order implements OrderAccount, OrderEvents {
+  /** What its front-end asked for. */
+  readonly asked: SpeechOrder;
   readonly requester: Requester;
   readonly target: SpeechTarget;
   /** The rights it is held to besides the pipeline's own checks (SpeechOrder.stillAllowed). */
@@ -79,13 +66,14 @@ export class Order implements OrderAccount, OrderEvents {
   /** The failure after paid parts that left its file or voice message holding only those (partWay). */
   #restFailed: unknown;
   readonly #end = new AbortController();
-  #heard: (frame: FirstFrame) => void = () => undefined;
+  readonly #events = {
+    accepted: Promise.withResolvers<Acceptance>(),
+    firstAudio: Promise.withResolvers<FirstFrame>(),
+    outcome: Promise.withResolvers<SpeechOutcome>(),
+  };
 
-  /**
-   * Takes `order` and runs it through `run`: its lines, its acceptance, its delivery; started here, after this turn,
-   * so that what they throw is the order's refusal.
-   */
-  constructor(order: SpeechOrder, run: OrderRun) {
+  constructor(order: SpeechOrder) {
+    this.asked = order;
     this.requester = order.requester;
     this.target = order.target;
     this.stillAllowed = order.stillAllowed;
@@ -94,25 +82,9 @@ export class Order implements OrderAccount, OrderEvents {
     this.cachedOnly = 'request' in order && order.cachedOnly === true;
     this.sceneFormat = 'scene' in order ? order.sceneFormat : undefined;
     this.quoted = 'scene' in order ? order.quoted : undefined;
-    this.firstAudio = new Promise<FirstFrame>((resolve) => (this.#heard = resolve));
-    const accepting = Promise.resolve().then(async () => {
-      this.#lines = run.lines();
-      this.#take(await run.accept(this));
-    });
-    this.outcome = accepting.then(
-      () => this.#deliver(run),
-      (error: unknown) => this.#refused(error),
-    );
-    this.accepted = accepting.then((): Acceptance => {
-      const [first] = this.#lines;
-      return {
-        parts: this.#lines.reduce((sum, line) => sum + line.texts.length, 0),
-        ahead: this.#ahead,
-        ...(this.#fallback === undefined || first === undefined
-          ? {}
-          : { fallback: { refusal: this.#fallback, request: first.request } }),
-      };
-    });
+    this.accepted = this.#events.accepted.promise;
+    this.firstAudio = this.#events.firstAudio.promise;
+    this.outcome = this.#events.outcome.promise;
     // A front-end that only awaits the outcome learns of a refusal there; the process must not hear of it.
     this.accepted.catch(() => undefined);
   }
@@ -142,6 +114,12 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#charge;
   }
 
+  /** Its place in the queue bounds' figures; asked only once it is accepted. */
+  get admission(): Admission {
+    if (this.#admission === undefined) throw new Error('an order has no admission before it is accepted');
+    return this.#admission;
+  }
+
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   get ahead(): number {
     return this.#ahead;
@@ -157,9 +135,68 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#freeVoice;
   }
 
+  /** A free line cut at its cap (seconds), once one was. */
+  get lineCutAt(): number | undefined {
+    return this.#lineCutAt;
+  }
+
+  /** The failure after paid parts that left its file holding only those (partWay). */
+  get restFailed(): unknown {
+    return this.#restFailed;
+  }
+
   /** OrderAccount.ended: aborted by end(). */
   get ended(): AbortSignal {
     return this.#end.signal;
+  }
+
+  /** Its lines as asked, split into parts. */
+  split(lines: readonly SpokenLine[]): void {
+    if (this.#phase !== 'asked') throw new Error(`an order is not split once ${this.#phase}`);
+    this.#lines = lines;
+  }
+
+  /** Acceptance settled: from here its parts may be fetched. */
+  accept(terms: AcceptedTerms): void {
+    this.#enter('accepted');
+    this.#lines = terms.lines;
+    this.#fallback = terms.fallback;
+    this.#late = terms.late;
+    this.#charge = terms.charge;
+    this.#admission = terms.admission;
+    this.#ahead = terms.ahead ?? 0;
+    this.#playback = terms.playback;
+  }
+
+  /** Its parts are fetched from here: what they learn is kept. */
+  source(): void {
+    this.#enter('sourcing');
+  }
+
+  /** Its front-end hears it was accepted: once its delivery is under way (OrderEvents.accepted). */
+  tellAccepted(): void {
+    const [first] = this.#lines;
+    this.#events.accepted.resolve({
+      parts: this.#lines.reduce((sum, line) => sum + line.texts.length, 0),
+      ahead: this.#ahead,
+      ...(this.#fallback === undefined || first === undefined
+        ? {}
+        : { fallback: { refusal: this.#fallback, request: first.request } }),
+    });
+  }
+
+  /** Refused before anything was held or paid: audio handed in whole is let go, and the refusal is its outcome. */
+  refuse(error: unknown): void {
+    this.#enter('refused');
+    for (const line of this.#lines) discard(line.request);
+    this.#events.accepted.reject(error);
+    this.#events.outcome.resolve({ kind: 'failed', error, secondsHeard: 0 });
+  }
+
+  /** Settled (its charge closed, its place given back): its front-end hears how it ended. */
+  settled(outcome: SpeechOutcome): void {
+    this.#enter('settled');
+    this.#events.outcome.resolve(outcome);
   }
 
   /** Ends its render now with `reason` (the first reason stays): the part it waits for is let go of. */
@@ -188,87 +225,16 @@ export class Order implements OrderAccount, OrderEvents {
 
   /** Its first frame went out: with the free voice that spoke it if the service failed. */
   heard(): void {
-    this.#heard(this.#freeVoice === undefined ? {} : { freeVoice: this.#freeVoice });
+    this.#events.firstAudio.resolve(this.#freeVoice === undefined ? {} : { freeVoice: this.#freeVoice });
   }
 
   #enter(next: OrderPhase): void {
     if (!NEXT[this.#phase].includes(next)) throw new Error(`an order does not go from ${this.#phase} to ${next}`);
     this.#phase = next;
   }
-
-  /** Acceptance settled: from here its parts may be fetched. */
-  #take(terms: AcceptedTerms): void {
-    this.#enter('accepted');
-    this.#lines = terms.lines;
-    this.#fallback = terms.fallback;
-    this.#late = terms.late;
-    this.#charge = terms.charge;
-    this.#admission = terms.admission;
-    this.#ahead = terms.ahead ?? 0;
-    this.#playback = terms.playback;
-  }
-
-  /** Refused before anything was held or paid: audio handed in whole is let go, and the refusal is its outcome. */
-  #refused(error: unknown): SpeechOutcome {
-    this.#enter('refused');
-    for (const line of this.#lines) discard(line.request);
-    return { kind: 'failed', error, secondsHeard: 0 };
-  }
-
-  async #deliver(run: OrderRun): Promise<SpeechOutcome> {
-    this.#enter('sourcing');
-    let delivered: Awaited<ReturnType<OrderRun['deliver']>>;
-    try {
-      delivered = await run.deliver(this);
-    } finally {
-      // Whatever the delivery did, its charge is closed and its place in the queue bounds given back once.
-      this.#enter('delivered');
-      this.#settle();
-    }
-    const outcome = this.#told(delivered);
-    run.done(this, outcome);
-    return outcome;
-  }
-
-  /** Its charge closed and its place in the queue bounds given back. */
-  #settle(): void {
-    this.#enter('settled');
-    this.#charge?.close();
-    this.#admission?.release();
-  }
-
-  /** How it was delivered, with what its parts learnt and what it paid said with it. */
-  #told(delivered: SpeechOutcome): SpeechOutcome {
-    const { charge } = this;
-    // Refused for money after parts of it were paid: told as paid part-way, whichever front-end asked.
-    const result =
-      delivered.kind === 'failed'
-        ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
-        : delivered;
-    const freeVoice = this.#freeVoice;
-    const lineCutAt = this.#lineCutAt;
-    const paidBefore = charge.paid;
-    // A file or voice message of the parts paid for before a later one failed: said with why (paid part-way, once).
-    const partWay =
-      this.#restFailed === undefined || result.kind === 'failed'
-        ? undefined
-        : afterPaying(this.#restFailed, paidBefore);
-    return {
-      ...result,
-      ...(partWay === undefined ? {} : { partWay }),
-      ...(endedEarly(result.kind) && charge.written > 0 ? { spentSome: true as const } : {}),
-      ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
-      ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
-    };
-  }
 }
 
 /** Audio handed in whole that will not be played or posted is let go (its connection closed). */
 export function discard(request: SpeechRequest): void {
   if (request.kind === 'ready') request.response.body.destroy();
-}
-
-/** An order in voice that ended before its end: what it spent is said with it (heard or not). */
-function endedEarly(kind: SpeechOutcome['kind']): boolean {
-  return kind === 'stopped' || kind === 'skipped' || kind === 'cut-off';
 }

@@ -23,7 +23,7 @@ export interface SpeechPipelineOptions {
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
   /**
-   * Requests costing no characters one member may make per minute in a server (src/core/quota/free-rate.ts); absent or
+   * Requests costing no characters one member may make per minute in a server (src/core/quota/money.ts); absent or
    * 0: no limit.
    */
   freePerMinute?: number;

@@ -1,38 +1,33 @@
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting } from '../quota/accounting.ts';
-import type { SpendContext } from '../quota/charge.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import type { PartCheck } from './clips.ts';
+import { partClip, type PartBefore, type PartClip, type PartCheck } from './clips.ts';
+import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsAsker, RightsWatch } from './rights-asker.ts';
 import type { RightsAnswered } from './rights.ts';
+import { Money } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
-import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import { Refusal } from '../refusal.ts';
-import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
+import { isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import { FreeRequestRate } from '../quota/free-rate.ts';
-import { countCharacters, splitText } from '../characters.ts';
+import { splitText } from '../characters.ts';
 import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,
-  enforcementFor,
   estimatePlanSeconds,
+  estimateRequestSeconds,
   freeLineLimit,
-  QueueBook,
 } from '../quota/seconds-bounds.ts';
-import { quoteAllowance } from '../quota/quote-ceiling.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import type { AcceptedTerms, Lane, SpokenLine } from './order-types.ts';
+import type { Lane, SpokenLine, VoicePlace } from './order-types.ts';
 import { Order, discard } from './order.ts';
 import type { CloneClip, OrderEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
-import { playInVoice } from './voice-playback.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
@@ -41,14 +36,16 @@ export { MEMBER_REQUEST } from './speech-order.ts';
 export type { SpeechPipelineOptions } from './pipeline-options.ts';
 
 /**
- * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu):
- * splits the text once, checks what the parts will cost and holds it once, sources each part (the cache, a
- * flight under way, the API), plays it in a voice channel or renders it as files, records every spend, and
- * returns one outcome. It knows nothing of interactions, replies or languages.
+ * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu). An
+ * order runs top to bottom in `speak` and `#run`: its rights asked; its lines split and what costs nothing checked;
+ * its place in voice held; the money accepted (Money: who pays each part, or why not); its front-end told; each part
+ * fetched through the one door (PartSource: cache, flight, Voice API, engine, eSpeak NG) and delivered (`#playInVoice`,
+ * or `#render` into a file or voice message); the money settled; the outcome told. It knows nothing of interactions,
+ * replies or languages.
  */
 export class SpeechPipeline {
   readonly #source: PartSource;
-  readonly #accounting: Accounting;
+  readonly #money: Money;
   readonly #players: PlayerRegistry;
   readonly #log: Logger;
   readonly #maxChars: number;
@@ -59,31 +56,27 @@ export class SpeechPipeline {
   readonly #rights = new RightsWatch();
   /** The one asker of the rights port: an order's rights, and a front-end's before its order exists. */
   readonly rights: RightsAsker;
-  /** The last cache lookup of accept: each one is settled after the one before, so checks keep the order asked. */
-  #lookups: Promise<unknown> = Promise.resolve();
-  readonly #queue: QueueBook;
-  readonly #freeRate: FreeRequestRate;
   readonly #serves: ((guildId: string) => boolean) | undefined;
-  readonly #freeVoice: { chosen: boolean; fallback: boolean };
-  readonly #countFreeLine: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void) | undefined;
+  readonly #chosenFree: boolean;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
-    this.#accounting = options.accounting;
     this.#players = options.players;
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
     this.#serves = options.serves;
-    this.#freeVoice = options.freeVoice ?? { chosen: false, fallback: false };
-    this.#countFreeLine = options.countFreeLine;
+    this.#chosenFree = options.freeVoice?.chosen ?? false;
     this.rights = new RightsAsker(options.rights);
-    this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
-    const now = options.now;
-    this.#freeRate = new FreeRequestRate(
-      options.freePerMinute ?? 0,
-      now === undefined ? Date.now : () => now().getTime(),
-    );
+    this.#money = new Money({
+      accounting: options.accounting,
+      prices: options.source,
+      queue: options.queue,
+      freePerMinute: options.freePerMinute,
+      now: options.now,
+      standsIn: options.freeVoice?.fallback ?? false,
+      countFreeLine: options.countFreeLine,
+    });
   }
 
   /**
@@ -91,28 +84,92 @@ export class SpeechPipeline {
    * as a request made only of free parts is counted; a Refusal (free-rate) when their minute is full.
    */
   takeFreeWork(guildId: string, userId: string): void {
-    this.#freeRate.take(guildId, userId);
+    this.#money.takeFreeWork(guildId, userId);
   }
 
   /**
-   * Takes `asked` as one Order (src/core/order/order.ts): its text split (a scene's lines each), checked and held,
-   * then spoken or rendered. A scene's lines are held together and spoken as one clip, file or voice message. Its
-   * rights are asked first (rights-asker.ts): refused, it is never taken.
+   * Takes `asked` as one Order and runs it (#run): its rights asked first (refused, it is never taken), then split,
+   * paid for, delivered and settled. A scene's lines are held together and spoken as one clip, file or voice message.
    */
   speak(asked: SpeechOrder): OrderEvents & RightsAnswered {
-    return this.rights.ask(asked, (allowed) => this.#take(allowed));
+    const admitted = this.rights.admit(asked);
+    if (admitted.kind === 'refused') return refusedByRights(admitted.error);
+    const order = new Order(admitted.order);
+    void this.#run(order);
+    const { privately, postsPrivately } = admitted;
+    return {
+      accepted: order.accepted,
+      firstAudio: order.firstAudio,
+      outcome: order.outcome,
+      privately,
+      postsPrivately,
+    };
   }
 
-  #take(asked: SpeechOrder): OrderEvents {
-    return new Order(asked, {
-      lines: () =>
-        'scene' in asked
-          ? this.#sceneLines(asked.scene)
-          : [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }],
-      accept: (order) => this.#accept(order),
-      deliver: (order) => this.#delivered(order),
-      done: (order, outcome) => this.#done(order, outcome),
+  /** One order, top to bottom. */
+  async #run(order: Order): Promise<void> {
+    // After this turn: its front-end holds its events before anything of it is decided.
+    await Promise.resolve();
+    let place: Omit<VoicePlace, 'lane'> | undefined;
+    try {
+      // Its lines split into parts, and what costs nothing checked first.
+      order.split(this.#linesOf(order.asked));
+      for (const line of order.lines) this.#checkLine(line);
+      const clips = order.scene ? 1 : order.lines.reduce((sum, line) => sum + line.texts.length, 0);
+      const seconds = estimatePlanSeconds(order.lines);
+      // A scene lasts at most MAX_SCENE_SECONDS, which only its audio proves: its estimate is refused first.
+      if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
+      // In voice, the guild's player holds it from here: /stop, /skip and /leave end it while it is accepted.
+      place = this.#hold(order, clips);
+      // Who pays for each part, or why not (the money's one owner).
+      const paid = await this.#money.accept(order, place && { clips, seconds });
+      // Its place in the guild's lane, taken without awaiting: orders are queued in the order they were held.
+      order.accept({ ...paid, ...(place && this.#enterLane(order, place, clips)) });
+    } catch (error) {
+      place?.held.release();
+      order.refuse(error);
+      return;
+    }
+    // Each part fetched through the one door and delivered: played in voice, or rendered as files. Its front-end
+    // hears it was accepted once the join and the first part's request are under way, and answers beside them.
+    order.source();
+    const delivering = this.#delivered(order);
+    order.tellAccepted();
+    const delivered = await delivering;
+    // The money settled, then the outcome told.
+    const outcome = this.#money.settle(order, delivered);
+    order.settled(outcome);
+    if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
+      this.#revoked(order, outcome.error, outcome.secondsHeard);
+  }
+
+  #linesOf(asked: SpeechOrder): SpokenLine[] {
+    if ('scene' in asked) return this.#sceneLinesOf(asked.scene);
+    return [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }];
+  }
+
+  #hold(order: Order, clips: number): Omit<VoicePlace, 'lane'> | undefined {
+    const { target, requester } = order;
+    if (target.kind !== 'voice') return undefined;
+    const player = this.#players.get(requester.guildId, target.adapterCreator);
+    const held = player.hold({
+      owner: {
+        label: `${requester.command}:${requester.id}`,
+        requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
+      },
+      clips,
+      channelId: target.channelId,
     });
+    return { player, held };
+  }
+
+  #enterLane(order: Order, place: Omit<VoicePlace, 'lane'>, clips: number): { ahead: number; playback: VoicePlace } {
+    const { guildId } = order.requester;
+    const lane = this.#lanes.get(guildId) ?? { clips: 0, tail: Promise.resolve() };
+    this.#lanes.set(guildId, lane);
+    const ahead = place.player.inQueue + lane.clips;
+    lane.clips += clips;
+    return { ahead, playback: { ...place, lane } };
   }
 
   /**
@@ -121,7 +178,7 @@ export class SpeechPipeline {
    * spoken.
    */
   async quoteScene(lines: readonly SceneLine[]): Promise<SceneQuote> {
-    const spoken = this.#sceneLines(lines);
+    const spoken = this.#sceneLinesOf(lines);
     for (const line of spoken) this.#checkLine(line);
     const needs = await Promise.all(spoken.map((line) => this.#source.needs(line.request, line.texts)));
     return {
@@ -147,7 +204,7 @@ export class SpeechPipeline {
     return texts;
   }
 
-  #sceneLines(lines: readonly SceneLine[]): SpokenLine[] {
+  #sceneLinesOf(lines: readonly SceneLine[]): SpokenLine[] {
     if (lines.length === 0) throw new SpeechInputError({ code: 'empty-text' });
     return lines.map((line) => ({
       request: line.request,
@@ -163,7 +220,7 @@ export class SpeechPipeline {
   #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
-    if (!this.#freeVoice.chosen && isEspeakVoice(request.voice))
+    if (!this.#chosenFree && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
@@ -178,12 +235,7 @@ export class SpeechPipeline {
     clip: CloneClip,
     stop?: AbortSignal,
   ): Promise<CloneVoiceResponse> {
-    const characters = countCharacters(text);
-    const charge = await this.#accounting.authorize(
-      spendContext(requester),
-      [{ text, endpoint: 'voice-clone', characters, free: false }],
-      requester.policy,
-    );
+    const charge = await this.#money.authorizeClone(requester, text);
     try {
       return await this.#source.cloneVoice(text, clip, stop, charge);
     } catch (error) {
@@ -268,121 +320,6 @@ export class SpeechPipeline {
   }
 
   /**
-   * `lookup`'s result, delivered after every lookup asked before it: a cache miss looks on disk, and a request
-   * whose miss takes longer must not be checked (and queued) after one asked later.
-   */
-  #inOrder<T>(lookup: Promise<T>): Promise<T> {
-    const turn = this.#lookups.then(() => lookup);
-    this.#lookups = turn.catch(() => undefined);
-    return turn;
-  }
-
-  /** The text split once, the checks that cost nothing, then the budgets and the month: nothing paid yet. */
-  async #accept(order: Order): Promise<AcceptedTerms> {
-    const { requester, target, lines } = order;
-    for (const line of lines) this.#checkLine(line);
-    // A scene plays as one clip of the guild's queue; a plain request as one clip per part.
-    const clips = order.scene ? 1 : lines.reduce((sum, line) => sum + line.texts.length, 0);
-    const seconds = estimatePlanSeconds(lines);
-    // A scene lasts at most MAX_SCENE_SECONDS, mixed or played in voice, which only its audio proves: its estimate,
-    // before anything (in voice as well as the queue bound, which an operator may lift).
-    if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
-    const ready = lines.some((line) => line.request.kind === 'ready');
-    // In voice, the guild's player holds the order from here to its clips being queued: /stop, /skip and /leave end
-    // it while it is accepted and while SayBot joins, as they would once it is queued.
-    const player = target.kind === 'voice' ? this.#players.get(requester.guildId, target.adapterCreator) : undefined;
-    const held =
-      target.kind === 'voice' &&
-      player?.hold({
-        owner: {
-          label: `${requester.command}:${requester.id}`,
-          requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
-        },
-        clips,
-        channelId: target.channelId,
-      });
-    let terms: AcceptedTerms;
-    try {
-      terms = await this.#admitAndAuthorize(order, clips, seconds, ready);
-    } catch (error) {
-      if (held) held.release();
-      throw error;
-    }
-    if (!player || !held) return terms;
-    // From here to the lane's bookkeeping nothing awaits, so orders take their places in the order they were held.
-    const lane = this.#lanes.get(requester.guildId) ?? { clips: 0, tail: Promise.resolve() };
-    this.#lanes.set(requester.guildId, lane);
-    const ahead = player.inQueue + lane.clips;
-    lane.clips += clips;
-    return { ...terms, ahead, playback: { player, lane, held } };
-  }
-
-  /** The queue bounds, then the budgets and the month, for an order of `clips` clips lasting about `seconds`. */
-  async #admitAndAuthorize(order: Order, clips: number, seconds: number, ready: boolean): Promise<AcceptedTerms> {
-    const { requester, target, lines } = order;
-    // A full queue costs nothing to refuse: checked before the budgets hold anything.
-    const admission = this.#queue.admit({
-      guildId: requester.guildId,
-      userId: requester.userId,
-      ...(target.kind === 'voice' ? { voice: { clips, seconds } } : {}),
-      enforce: enforcementFor({
-        queueBounded: requester.policy.queueBounded,
-        paid: order.followUp === true || ready,
-      }),
-    });
-    const context = spendContext(requester);
-    let paid: Paid;
-    let spoken = lines;
-    let fallback: Refusal | undefined;
-    try {
-      if (order.followUp) {
-        paid = { charge: this.#accounting.unchecked(context) };
-      } else {
-        try {
-          paid = await this.#authorizeParts(order, lines);
-        } catch (error) {
-          const [only] = lines;
-          // A scene is not spoken for by a free voice: its lines and its quote are one clip the member confirmed.
-          const free =
-            error instanceof Refusal && !order.scene && only !== undefined
-              ? this.#source.standInForRefusal(only.request, only.texts, error)
-              : undefined;
-          if (free === undefined || only === undefined) throw error;
-          // Refused for money: spoken in the free voice instead, at no charge, and the front-end says why. Refused
-          // that too (the free-request rate), the member hears of the money, the cause.
-          spoken = [{ ...only, request: free }];
-          paid = await this.#authorizeParts(order, spoken).catch(() => Promise.reject(error));
-          fallback = error as Refusal;
-        }
-      }
-    } catch (error) {
-      admission.release();
-      throw error;
-    }
-    return { lines: spoken, fallback, ...paid, admission };
-  }
-
-  /**
-   * The parts' needs checked and held: cached parts and parts already in flight cost nothing; the rest is held
-   * against the budgets until recorded. A Refusal when they may not be spent.
-   */
-  async #authorizeParts(order: Order, lines: readonly SpokenLine[]): Promise<Paid> {
-    const { requester } = order;
-    const needs = (
-      await this.#inOrder(Promise.all(lines.map((line) => this.#source.needs(line.request, line.texts))))
-    ).flat();
-    const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
-    // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
-    const late = quoteAllowance(order, paid);
-    // What spends nothing passes no budget and no cooldown, yet may cost a render and a cache entry: rationed
-    // per member instead, as a bound on what waits (a front-end that bounds its own backlog is left out).
-    if (requester.policy.queueBounded && needs.every((need) => need.free))
-      this.#freeRate.take(requester.guildId, requester.userId);
-    const charge = await this.#accounting.authorize(spendContext(requester), needs, requester.policy);
-    return late === undefined ? { charge } : { charge, late };
-  }
-
-  /**
    * A request as the free voice says it (auto-read's free_voice): itself when its voice is free already, else the
    * stand-in the part source chooses (FREE_VOICES', eSpeak NG's); undefined where no free voice can speak.
    */
@@ -391,50 +328,135 @@ export class SpeechPipeline {
     return this.#source.standIn(request);
   }
 
-  /** An order's outcome, settled: the free voice's lines counted, a right taken away logged. */
-  #done(order: Order, outcome: SpeechOutcome): void {
-    if (outcome.kind !== 'failed') {
-      // Each line a free voice was chosen for (a scene's lines, or the one request), or one line in place of the
-      // paid voice.
-      const count = (cause: FreeVoiceCause, voice: string) =>
-        this.#countFreeLine?.(order.requester.guildId, cause, freeSpeakerOf(voice));
-      // A stand-in at acceptance took the place of the order's line.
-      const standIn = outcome.freeVoice?.voice ?? order.lines[0]?.request.voice;
-      // An engine's voice that eSpeak NG spoke for when the engine failed: a free voice chosen all the same, never one
-      // in place of the paid voice.
-      if (outcome.freeVoice?.cause === 'engine-failed') count('chosen', outcome.freeVoice.voice);
-      else if (order.fallback !== undefined || outcome.freeVoice !== undefined) count('fallback', standIn ?? '');
-      else
-        for (const line of order.lines)
-          if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen', line.request.voice);
-    }
-    if (outcome.kind === 'failed' && outcome.error instanceof RightsRevokedError)
-      this.#revoked(order, outcome.error, outcome.secondsHeard);
-  }
-
   /** An order spoken in voice or rendered; a failure is its outcome, what it was handed in whole let go. */
   async #delivered(order: Order): Promise<SpeechOutcome> {
     const { target } = order;
     try {
       if (target.kind !== 'voice' || !order.playback) return await this.#render(order);
-      const allowed: PartCheck = () => this.#stillAllowed(order);
-      return await playInVoice(
-        {
-          source: this.#source,
-          log: this.#log,
-          lanes: this.#lanes,
-          rights: this.#rights,
-          serves: this.#serves,
-          allowed,
-          firstFrame: () => this.#firstFrame(order),
-        },
-        order,
-        target.channelId,
-        order.playback,
-      );
+      return await this.#playInVoice(order, target.channelId, order.playback);
     } catch (error) {
       for (const line of order.lines) discard(line.request);
       return { kind: 'failed', error, secondsHeard: 0 };
+    }
+  }
+
+  /**
+   * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
+   * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
+   * part; each later part's request starts as the part before it starts playing (its first frame out), and none
+   * starts once a part before it did not play to its end. The player holds the order until then (`held`): a /stop,
+   * /skip or /leave meanwhile ends it at once, the join aside, and nothing of it is asked for after that but the first
+   * part already under way (read to its end and paid, as any part sent).
+   */
+  async #playInVoice(order: Order, voiceChannelId: string, playback: VoicePlace): Promise<SpeechOutcome> {
+    const { requester } = order;
+    const { player, lane, held } = playback;
+    const allowed: PartCheck = () => this.#stillAllowed(order);
+    let inLane = true;
+    /** Its clips no longer count as ahead of later orders: queued (they count as the player's), failed or ended. */
+    const leaveLane = (count: number) => {
+      if (!inLane) return;
+      inLane = false;
+      lane.clips -= count;
+      if (lane.clips === 0 && this.#lanes.get(requester.guildId) === lane) this.#lanes.delete(requester.guildId);
+    };
+    // Ended while it was accepted: nothing asked for, no join.
+    const endedEarly = held.endedAs;
+    if (endedEarly !== undefined) {
+      leaveLane(order.scene ? 1 : order.lines.reduce((sum, line) => sum + line.texts.length, 0));
+      return { kind: endedEarly, seconds: 0 };
+    }
+    const label = `${requester.command}:${requester.id}`;
+    // A plain order's parts are clips of their own, each asked for ahead only once the one before it is heard and
+    // opened only if that one played to its end (clips.ts partClip); a scene's are asked for one ahead inside its clip.
+    const ends: Array<PromiseWithResolvers<PlaybackStatus>> = [];
+    const heard: Array<PromiseWithResolvers<void>> = [];
+    const before = (): PartBefore | undefined => {
+      const ended = ends.at(-1)?.promise;
+      const first = heard.at(-1)?.promise;
+      ends.push(Promise.withResolvers());
+      heard.push(Promise.withResolvers());
+      return order.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
+    };
+    const parts = order.lines.map((line, lineIndex) =>
+      line.texts.map((text, index) =>
+        partClip(
+          this.#source,
+          line.request,
+          text,
+          `${label}#${order.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
+          order,
+          this.#log,
+          allowed,
+          before(),
+        ),
+      ),
+    );
+    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+    const scene: SceneClip | undefined = order.scene
+      ? sceneClip(
+          label,
+          order.lines.map((line, index) => ({
+            pauseBefore: line.pauseBefore,
+            parts: parts[index] ?? [],
+            estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
+          })),
+        )
+      : undefined;
+    const clips: PartClip[] = scene ? [scene] : parts.flat();
+    for (const [index, clip] of clips.entries()) {
+      clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
+      clip.started = () => {
+        if (index === 0) this.#firstFrame(order);
+        heard[index]?.resolve();
+      };
+    }
+    const first = clips[0];
+    // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
+    if (order.ahead === 0) first?.prepare?.();
+    const joined = player.connect(voiceChannelId);
+    const queued = Promise.all([lane.tail, joined]).then(() => held.queue(clips));
+    lane.tail = queued.then(
+      () => undefined,
+      () => undefined,
+    );
+    void lane.tail.then(() => leaveLane(clips.length));
+    void held.ended.then(() => leaveLane(clips.length));
+    // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
+    const unwatch = this.#rights.watch({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      check: allowed,
+      end: (error) => player.end((item) => clips.includes(item), error),
+    });
+    try {
+      let results: Array<Promise<PlaybackResult>> | 'stopped' | 'skipped' | undefined;
+      try {
+        results = await Promise.race([queued, held.ended]);
+      } catch (error) {
+        held.release();
+        for (const clip of clips) clip.dispose?.();
+        throw error;
+      }
+      if (!Array.isArray(results)) {
+        // Ended while held (a /stop, /skip or /leave while SayBot joined): its first part's request, if under way, is
+        // let go like any dropped part's.
+        for (const clip of clips) clip.dispose?.();
+        return { kind: results ?? held.endedAs ?? 'stopped', seconds: 0 };
+      }
+      for (const [index, result] of results.entries()) void result.then((ended) => ends[index]?.resolve(ended.status));
+      const outcome = withCut(await played(player, clips, results), scene?.cut());
+      // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
+      // there is the server no longer served, not a lost connection to rejoin.
+      if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+        return {
+          kind: 'failed',
+          error: new RightsRevokedError({ code: 'not-served' }),
+          secondsHeard: outcome.seconds,
+        };
+      return outcome;
+    } finally {
+      unwatch();
     }
   }
 
@@ -517,11 +539,6 @@ export class SpeechPipeline {
   }
 }
 
-/** Who a request's spends are recorded under. */
-function spendContext(requester: Requester): SpendContext {
-  return { guildId: requester.guildId, userId: requester.userId, command: requester.command };
-}
-
 /** What /stop may end outside voice: a file, voice message or scene being made (a render), or a /clone. */
 interface Stoppable {
   kind: 'render' | 'clone';
@@ -531,11 +548,47 @@ interface Stoppable {
   end(error: Error): void;
 }
 
-/** What an order's parts are held and paid on once its budgets passed, and what it may still pay late. */
-type Paid = Pick<AcceptedTerms, 'charge' | 'late'>;
+/** An order the rights refused: nothing accepted, nothing paid; its outcome the refusal, as an order's are. */
+function refusedByRights(error: Error): OrderEvents & RightsAnswered {
+  const accepted = Promise.reject(error);
+  // Read by the front-end; an order nobody awaits must not end the process.
+  accepted.catch(() => {});
+  return {
+    accepted,
+    firstAudio: new Promise(() => {}),
+    outcome: Promise.resolve({ kind: 'failed', error, secondsHeard: 0 }),
+    privately: true,
+    postsPrivately: () => true,
+  };
+}
 
-/** Who speaks a free voice's line: the engine its ID names, else eSpeak NG. */
-function freeSpeakerOf(voice: string): FreeSpeaker {
-  if (!isEngineVoice(voice)) return 'espeak';
-  return voice.startsWith('voicevox:') ? 'voicevox' : 'speech';
+/** A scene cut at its cap in voice: played all the same, the cut said with it. */
+function withCut(outcome: SpeechOutcome, cut: SceneCut | undefined): SpeechOutcome {
+  if (cut === undefined || outcome.kind !== 'played') return outcome;
+  return { ...outcome, cutAt: cut.at, linesBeforeCut: cut.lines };
+}
+
+/**
+ * The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense
+ * alone.
+ */
+async function played(
+  player: GuildPlayer,
+  clips: readonly PartClip[],
+  results: ReadonlyArray<Promise<PlaybackResult>>,
+): Promise<SpeechOutcome> {
+  let seconds = 0;
+  for (const pending of results) {
+    const result = await pending;
+    seconds += result.seconds;
+    if (result.status === 'failed') {
+      player.dropQueued(clips);
+      return { kind: 'failed', error: result.error, secondsHeard: seconds };
+    }
+    if (result.status !== 'played') {
+      player.dropQueued(clips);
+      return { kind: result.status, seconds };
+    }
+  }
+  return { kind: 'played', seconds };
 }

@@ -5,7 +5,7 @@
 // acceptance question here on the effects it will declare. What the answers mean is the port's implementation's
 // (the speaking feature's gate), which the app gives the pipeline (SpeechPipelineOptions `rights`).
 import type { OrderEffects, OrderRights, RightsAnswered, RightsVerdict } from './rights.ts';
-import type { OrderEvents, SpeechOrder } from './speech-order.ts';
+import type { SpeechOrder } from './speech-order.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
 
 /** Without a port (the core's own tests) an order is held to no rights but the pipeline's own. */
@@ -36,42 +36,25 @@ export class RightsAsker {
   }
 
   /**
-   * `order` asked once, then taken (`take`: the pipeline's Order) when allowed, with the port asked before each part
-   * ahead of what the order adds itself (`stillAllowed`: auto-read's ignore list). Refused: nothing accepted,
-   * nothing paid, and its events say so as an order's do. An order that declares no effects is held to nothing here.
+   * `order` asked once before it is taken: refused, or allowed and held to the port before each part, ahead of what
+   * it adds itself (`stillAllowed`: auto-read's ignore list), with whether its answer is the member's alone. An order
+   * that declares no effects is held to nothing here.
    */
-  ask(order: SpeechOrder, take: (order: SpeechOrder) => OrderEvents): OrderEvents & RightsAnswered {
+  admit(
+    order: SpeechOrder,
+  ): { kind: 'refused'; error: Error } | (RightsAnswered & { kind: 'allowed'; order: SpeechOrder }) {
     const { effects } = order;
-    if (effects === undefined) return { ...eventsOf(take(order)), privately: false, postsPrivately: () => false };
+    if (effects === undefined) return { kind: 'allowed', order, privately: false, postsPrivately: () => false };
     const verdict = this.admits(effects);
-    if (verdict.kind === 'refused') return refused(verdict.error);
+    if (verdict.kind === 'refused') return verdict;
     const more = order.stillAllowed;
-    const taken = take({ ...order, stillAllowed: () => this.stillAllows(effects) ?? more?.() });
     return {
-      ...eventsOf(taken),
+      kind: 'allowed',
+      order: { ...order, stillAllowed: () => this.stillAllows(effects) ?? more?.() },
       privately: verdict.privately,
       postsPrivately: () => this.#port?.mayPost(effects) === 'privately',
     };
   }
-}
-
-/** An order's three events, apart from the order. */
-function eventsOf(order: OrderEvents): OrderEvents {
-  return { accepted: order.accepted, firstAudio: order.firstAudio, outcome: order.outcome };
-}
-
-/** An order the port refused: nothing accepted, nothing paid; its outcome the refusal, as the pipeline's are. */
-function refused(error: Error): OrderEvents & RightsAnswered {
-  const accepted = Promise.reject(error);
-  // Read by the front-end; an order nobody awaits must not end the process.
-  accepted.catch(() => {});
-  return {
-    accepted,
-    firstAudio: new Promise(() => {}),
-    outcome: Promise.resolve({ kind: 'failed', error, secondsHeard: 0 }),
-    privately: true,
-    postsPrivately: () => true,
-  };
 }
 
 // Speech playing or queued in voice, and files and voice messages being made, by guild, so that an event saying a

@@ -5,7 +5,7 @@
 // they were read (shared memory, or blocks of the scene's own): measured and mixed in the audio worker, never joined
 // on the main thread.
 import { UnsupportedAudioError } from '../audio/errors.ts';
-import { mixSceneOffThread, probePartOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { mixSceneOffThread, probePartOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';

@@ -42,7 +42,7 @@ export interface RequestPolicy {
    * hold.
    */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/free-rate.ts). */
+  /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;

@@ -6,7 +6,8 @@ import type { QuotaExceededError, UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, SpendEndpoint, SpendsLeft, Store } from '../store/types.ts';
+import type { BudgetHoldLimits, SpendEndpoint, SpendsLeft } from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
 import {
   Charge,

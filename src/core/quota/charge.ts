@@ -8,7 +8,8 @@ import type { Logger } from '../log.ts';
 import type { Probe } from './used-up-month.ts';
 import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome, Store } from '../store/types.ts';
+import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
 
 /** Who spends: every spend is recorded under a guild, a member and the command they ran. */
 export interface SpendContext {
@@ -223,10 +224,15 @@ export class Charge {
 // then confirmed by the service's acceptance (and settled as delivered or undelivered), taken back on a definite
 // "not charged", or left spent when no answer came; a part served from the cache or from another request's fetch as
 // a saving. Each once.
-/** The books' side of one paid call: the client's hooks, then how the call ended. */
+/** The books' side of one paid call: written ahead, the client's hooks, then how the call ended. */
 export interface PaidCall {
-  /** For the client (CallOptions): written before the first byte leaves, then accepted, or taken back. */
-  readonly hooks: Pick<CallOptions, 'sending' | 'accepted' | 'unaccepted'>;
+  /**
+   * Awaited right before the call is handed to the client: written down as spent first, so that no instant after it
+   * leaves finds it off the books. What it throws (a Refusal, nobody waiting any more) means nothing is sent.
+   */
+  writeAhead(): Promise<void>;
+  /** For the client (CallOptions): accepted, or taken back. */
+  readonly hooks: Pick<CallOptions, 'accepted' | 'unaccepted'>;
   /**
    * The call is over once its audio (or voice ID) arrived, or it never will (`error`: the body broke before its
    * audio could be used, or went past what its text can take). A call the service accepted is spent either way,
@@ -282,22 +288,22 @@ export class SpendRecorder {
       if (!wanted()) throw unwanted();
     };
     if (!charge || !this.#keepsBooks)
-      return { hooks: { sending: () => Promise.resolve().then(stillWanted) }, settle: () => Promise.resolve() };
+      return { writeAhead: () => Promise.resolve().then(stillWanted), hooks: {}, settle: () => Promise.resolve() };
     const characters = countCharacters(text);
     let entry: LedgerEntry | undefined;
     let accepted: Acceptance | undefined;
     const context = { ...charge.context, endpoint, characters };
+    const writeAhead = async () => {
+      stillWanted();
+      const written = await this.#track(charge.sending({ endpoint, characters, cached: false }));
+      if (!wanted()) {
+        // Let go of while it was written down: taken back, and never sent.
+        await this.#track(charge.released(written));
+        throw unwanted();
+      }
+      entry = written;
+    };
     const hooks: PaidCall['hooks'] = {
-      sending: async () => {
-        stillWanted();
-        const written = await this.#track(charge.sending({ endpoint, characters, cached: false }));
-        if (!wanted()) {
-          // Let go of while it was written down: taken back, and never sent.
-          await this.#track(charge.released(written));
-          throw unwanted();
-        }
-        entry = written;
-      },
       accepted: async (acceptance: Acceptance) => {
         accepted = acceptance;
         const { requestId, usage } = acceptance;
@@ -333,7 +339,7 @@ export class SpendRecorder {
         );
       return this.#track(charge.settle(entry, outcome));
     };
-    return { hooks, settle };
+    return { writeAhead, hooks, settle };
   }
 
   /** Resolves once every spend being written has reached the store (or failed, logged). */

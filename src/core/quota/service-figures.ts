@@ -3,7 +3,7 @@
 // whole bot's used and left, said as "the service's count" only when they are the service's own; and, while fresh,
 // that a part longer than what is left will be refused, so it is not sent (it is told instead).
 import { VoiceApiError, type UsageInfo } from '../api/errors.ts';
-import type { QuotaState } from '../store/types.ts';
+import type { QuotaState } from '../store/quota-store.ts';
 
 /**
  * How long the service's figure of what is left is taken as still true enough to refuse a part without asking the

@@ -9,7 +9,8 @@ import { QuotaExceededError, VoiceApiError, type UsageInfo } from '../api/errors
 import { accountRefusalProven } from '../api/retry.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import type { QuotaMarkAccount, QuotaState, Store } from '../store/types.ts';
+import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
 import { nextMonthStart } from './calendar.ts';
 import { serviceFiguresOf } from './service-figures.ts';
 

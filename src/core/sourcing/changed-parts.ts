@@ -1,7 +1,7 @@
 // A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once by
 // the part source), changed in the audio worker once for identical requests at once, and cached with its packets.
 import { Readable } from 'node:stream';
-import { applyEffectsOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';

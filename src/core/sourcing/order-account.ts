@@ -1,7 +1,7 @@
 // What the sourcing room sees of an order (src/core/order/order.ts) and hands back for each of its parts: types only,
 // so that the part source needs nothing of the order's room.
 import type { Charge } from '../quota/charge.ts';
-import type { QuoteAllowance } from '../quota/quote-ceiling.ts';
+import type { QuoteAllowance } from '../quota/money.ts';
 import type { ServiceFallback } from '../settings/speech-request.ts';
 import type { SpeechAudio } from './part-flight.ts';
 

@@ -2,21 +2,12 @@
 // shared by identical requests (a flight, SingleFlight: one call for identical work under way), where a part is kept, and the small rules every path follows.
 import type { Readable } from 'node:stream';
 import type { AudioResponse, CallControl } from '../api/client.ts';
-import {
-  AbortedError,
-  ConnectionError,
-  QuotaExceededError,
-  RateLimitedError,
-  ServerError,
-  TimeoutError,
-  type VoiceApiError,
-} from '../api/errors.ts';
+import { AbortedError } from '../api/errors.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import type { PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { Refusal } from '../refusal.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
 /**
@@ -31,25 +22,6 @@ export interface PartStore {
   metrics: Pick<Metrics, 'cacheLookup'> | undefined;
   log: Logger;
   encoding: Readonly<OpusSettings>;
-}
-
-const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
-
-/**
- * The service failing to answer, before anything was charged, or the month found used up before the part was sent
- * (the books' mark of the service's 429): the free voice may stand in. A failure that may have been charged
- * (src/core/api/retry.ts) is not: the member is told so, in its own words, rather than handed a free line that hides
- * it.
- */
-export function failedUncharged(error: unknown): boolean {
-  if (monthUsedUp(error)) return true;
-  return SERVICE_FAILED.some((type) => error instanceof type) && (error as VoiceApiError).charge === 'not-charged';
-}
-
-/** The month used up: the service's own 429 (not charged), or the books' mark of it met before the part was sent. */
-export function monthUsedUp(error: unknown): boolean {
-  if (error instanceof Refusal) return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true;
-  return error instanceof QuotaExceededError && error.charge === 'not-charged';
 }
 
 export interface Flight {

@@ -14,16 +14,14 @@ import type { Accounting, PartNeed } from '../quota/accounting.ts';
 import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import type { Refusal, RefusalReason } from '../refusal.ts';
 import { callUnderQuota } from '../quota/used-up-month.ts';
 import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import type { EnginePort } from './engine-port.ts';
 import { standInVoice, type FreeVoiceChoice } from './free-voice-choice.ts';
+import { failedUncharged, latePayer, monthUsedUp } from '../quota/money.ts';
 import {
-  failedUncharged,
-  monthUsedUp,
   abortable,
   SingleFlight,
   withoutEffects,
@@ -35,7 +33,7 @@ import {
 } from './part-flight.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/index.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/schemas.ts';
 import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
@@ -75,15 +73,6 @@ export interface PartSourceOptions {
   /** FREE_VOICES: which free voice stands in, per language, when the paid one may not. Absent: eSpeak NG's. */
   freeChoice?: FreeVoiceChoice | undefined;
 }
-
-/** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
-const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
-  'budget-member-day',
-  'budget-guild-month',
-  'budget-bot-month',
-  'quota-used-up',
-  'quota-too-few-left',
-]);
 
 /**
  * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
@@ -201,18 +190,6 @@ export class PartSource {
       isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id) : this.#freeVoice,
     );
     return chosen === undefined ? undefined : freeRequest(request, chosen);
-  }
-
-  /**
-   * The free voice that speaks a request refused for money at acceptance (the month, the bot-wide reserve, a budget),
-   * where FREE_VOICE lets it and it can say every part within one of its lines: the stand-in, else undefined (the
-   * refusal stands). Not for a free voice's own request, nor one handed in whole.
-   */
-  standInForRefusal(request: SpeechRequest, texts: readonly string[], refusal: Refusal): ServiceRequest | undefined {
-    if (!this.#fallback || !FOR_MONEY.has(refusal.reason.code)) return undefined;
-    if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const free = this.standIn(request);
-    return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
   }
 
   /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
@@ -405,7 +382,7 @@ export class PartSource {
       );
     // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
     if (!waiters.wanted()) throw unwanted();
-    const payer = await this.#payer(request, text, order);
+    const payer = await latePayer(this.#accounting, order, endpointOf(request), text);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
     // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
@@ -415,6 +392,7 @@ export class PartSource {
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
+      await paid.writeAhead();
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
         this.#send(request, text, paid.hooks, waiters),
       );
@@ -449,27 +427,6 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
-  /**
-   * Who pays for a part about to be fetched: its request's charge, unless the part was counted free when the
-   * request was accepted (cached or in flight then, evicted or failed since): then it passes the budget and month
-   * checks now, on a charge of its own (a Refusal otherwise), instead of being paid unchecked, and only within what
-   * its quote has left (its order's `late`): a cache-only request's part is refused, it was accepted as costing nothing
-   * and
-   * nothing is what it may cost; a confirmed scene's past its quote is refused too (QuoteExceededError).
-   */
-  async #payer(request: ServiceRequest, text: string, order: OrderAccount | undefined): Promise<Charge | undefined> {
-    const charge = order?.charge;
-    if (order === undefined || charge === undefined || charge.reserves(text)) return charge;
-    order.late?.take(countCharacters(text));
-    if (this.#accounting === undefined) return charge;
-    return this.#accounting.authorizeLate(charge, {
-      text,
-      endpoint: endpointOf(request),
-      characters: countCharacters(text),
-      free: false,
-    });
-  }
-
   #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
     // Let go of by everyone who waits for it before the service began to answer: closed (part-flight.ts Waiters).
     const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
@@ -495,6 +452,7 @@ export class PartSource {
     const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
     let response: CloneVoiceResponse;
     try {
+      await paid.writeAhead();
       response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
         this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
       );

@@ -16,15 +16,6 @@ import type { QuotaArea } from './areas/quota-state.ts';
 import type { SpendArea } from './areas/spends.ts';
 import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
-export type * from './member-defaults-store.ts';
-export type * from './output-defaults-store.ts';
-export type * from './preset-store.ts';
-export type * from './privacy-store.ts';
-export type * from './quota-store.ts';
-export type * from './voice-library-store.ts';
-export type * from './common-types.ts';
-export type * from './free-voice-lines-store.ts';
-
 /** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */
 export type Operations<Area> = { [K in keyof Area]: Area[K] };
 

@@ -9,7 +9,7 @@
 // ones (a stereo source, or audio cached before the player went mono) both play as the same mono audio.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import opus from '@discordjs/opus';
-import { type AudioJobOwner, writeOggOffThread } from '../audio/workers/audio-thread/audio-thread.ts';
+import { type AudioJobOwner, writeOggOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { OPUS_RATE } from '../audio/codecs/opus-encode.ts';
 import { PacketMeter } from '../audio/voice-message/packet-meter.ts';
 import type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';

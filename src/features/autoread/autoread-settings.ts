@@ -1,10 +1,6 @@
-// /autoread settings derived from the declarations (reading/setting-declarations.ts): nothing here names one setting.
+// /autoread settings derived from the declarations (setting-declarations.ts): nothing here names one setting.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
-import {
-  AUTO_READ_SETTING_LIST,
-  type AutoReadSettingChanges,
-  type AutoReadSettings,
-} from './reading/setting-declarations.ts';
+import { AUTO_READ_SETTING_LIST, type AutoReadSettingChanges, type AutoReadSettings } from './setting-declarations.ts';
 import { addSettingOption, readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import './strings.ts';

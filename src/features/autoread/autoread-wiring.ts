@@ -1,7 +1,8 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
-import { describeFailure, fallbackReason, handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
+import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
+import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';

@@ -1,16 +1,10 @@
 // The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import {
-  AUTO_READ_SETTING_LIST,
-  IGNORED_MAX,
-  describeMembers,
-  describeSettings,
-  settingChangesFrom,
-  voiceLabel,
-} from '../autoread/index.ts';
+import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFrom } from '../autoread/index.ts';
+import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from '../speaking/index.ts';
+import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';

@@ -10,7 +10,7 @@ import type { Forgetting } from '../privacy/index.ts';
 import type { StudioVoice } from '../scenes/index.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { DashboardLimits } from './limits.ts';
-import type { KeyStateSnapshot } from '../../core/api/index.ts';
+import type { KeyStateSnapshot } from '../../core/api/response.ts';
 import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';
 
 /** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */

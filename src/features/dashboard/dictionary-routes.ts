@@ -14,7 +14,7 @@ import {
   speakMessageWords,
   type DictionaryProblem,
   type EntryName,
-} from '../autoread/index.ts';
+} from '../autoread/index-dictionary.ts';
 import { countCharacters } from '../../core/characters.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';

@@ -2,7 +2,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
-import { describeFailure } from '../speaking/index.ts';
+import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';

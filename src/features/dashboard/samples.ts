@@ -1,7 +1,8 @@
 // Hearing a voice: free ones play at once, a paid one is quoted first; kept for its member a few minutes, bounded.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
-import { describeFailure, handOver, wordOutcome } from '../speaking/index.ts';
+import { describeFailure, wordOutcome } from '../speaking/index-words.ts';
+import { handOver } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
 import { chooseSettings, ttsRequest } from '../../core/order/order-settings.ts';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { describeFailure, wordsText } from '../speaking/index.ts';
+import { describeFailure, wordsText } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import {

@@ -2,12 +2,12 @@
 // voice_add and /voices delete do.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { VOICE_POOL_MAX } from '../autoread/index.ts';
+import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from '../speaking/index.ts';
+import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';

@@ -1,7 +1,8 @@
 // What `npm run forget` deleted reaches running bots through notices in the store, naming only keyed pseudonyms.
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../core/log.ts';
-import type { ForgetNotice, Store } from '../../core/store/types.ts';
+import type { ForgetNotice } from '../../core/store/privacy-store.ts';
+import type { Store } from '../../core/store/types.ts';
 
 /** How often a running bot reads the notices: a deletion reaches it within this (plus a store round trip). */
 export const FORGET_NOTICE_POLL_MS = 2_000;

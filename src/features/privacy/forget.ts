@@ -1,4 +1,6 @@
-import type { ClonedVoice, ForgetResult, Store } from '../../core/store/types.ts';
+import type { ClonedVoice } from '../../core/store/voice-library-store.ts';
+import type { ForgetResult } from '../../core/store/privacy-store.ts';
+import type { Store } from '../../core/store/types.ts';
 
 /** What deleting needs: the store, and the audio cache's purge of a deleted voice (SpeechPipeline.purgeVoice). */
 export interface Forgetting {

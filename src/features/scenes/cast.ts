@@ -5,7 +5,7 @@ import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/or
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import { defaultPool, parsePoolEntry, poolLanguage } from '../autoread/index.ts';
+import { defaultPool, parsePoolEntry, poolLanguage } from '../autoread/index-voices.ts';
 import type { CastEntry, SceneScript } from './script-types.ts';
 import type { Speaker } from './scene-types.ts';
 

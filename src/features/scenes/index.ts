@@ -2,11 +2,10 @@
 // folder is the feature's own.
 import './strings.ts';
 export { SCENE_CAPS } from './script.ts';
-export { readScript, previewScene } from './scene-preview.ts';
+export { previewScene } from './scene-preview.ts';
 export { answerSceneButton } from './scene-delivery.ts';
 export { PendingScenes } from './pending-scenes.ts';
 export { sceneForm, sceneFormPurpose, FORM_SCRIPT_MAX, type SceneFormPurpose } from './scene-form.ts';
-export { MAX_SAVED_SCENES } from './store/scene-area.ts';
 export { SCENE_FORGET_RULES, sceneAreas } from './store/store-areas.ts';
 export { SCENE_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { saveScene, sceneName } from './scene-saving.ts';
@@ -14,12 +13,8 @@ export {
   checkScript,
   makeStudioScene,
   quoteStudioScene,
-  type ReadLine,
-  type ScriptCheck,
   type StudioMember,
-  type StudioOutcome,
   type StudioQuote,
   type StudioServices,
   type StudioVoice,
 } from './studio-scene.ts';
-export type { BudgetFigures } from './scene-budgets.ts';

@@ -3,20 +3,15 @@ import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'di
 import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
+import { answerButtonFailure, requesterOf, claimMemberVoiceMessage, handOver } from '../speaking/index.ts';
 import {
-  answerButtonFailure,
-  requesterOf,
-  claimMemberVoiceMessage,
-  handOver,
   effectsAt,
   memberVoiceChannel,
   placeOf,
   postVoiceMessage,
   voiceMessagePlace,
-  wordOutcome,
-  wordsText,
-  type OutcomeAnswer,
-} from '../speaking/index.ts';
+} from '../speaking/index-targets.ts';
+import { wordOutcome, wordsText, type OutcomeAnswer } from '../speaking/index-words.ts';
 import type { SpeechOutcome, SpeechTarget } from '../../core/order/pipeline.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import type { PendingScenes } from './pending-scenes.ts';

@@ -1,7 +1,7 @@
 // /scene's form (a modal); its custom_id carries what the command asked: `scene:form:new:<output>:<format>` or
 // `scene:form:save:<name>`.
 import { LabelBuilder, ModalBuilder, TextDisplayBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
-import type { OutputChoice } from '../speaking/index.ts';
+import type { OutputChoice } from '../speaking/index-targets.ts';
 import { SCENE_CAPS } from './script.ts';
 import { t } from './strings.ts';
 

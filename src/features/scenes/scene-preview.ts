@@ -8,7 +8,7 @@ import {
 } from 'discord.js';
 import type { AnsweredInteraction, Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { chooseDestination, type OutputChoice } from '../speaking/index.ts';
+import { chooseDestination, type OutputChoice } from '../speaking/index-targets.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';

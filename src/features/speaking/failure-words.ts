@@ -105,14 +105,16 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     };
   const charged = serviceCharge(error);
   if (charged !== undefined) return charged;
-  if (error instanceof BadRequestError) {
-    const detail = error.serviceMessage ?? error.message;
+  // The service's words (or, without them, what SayBot read of its answer), quoted as a 5xx's are: inert.
+  if (error instanceof BadRequestError)
     return {
       code: 'api-bad-request',
-      message: { key: 'error.api.badRequest', params: { detail: detail.slice(0, 200) } },
+      message: {
+        key: 'error.api.badRequest',
+        params: { detail: echoCode(error.serviceMessage ?? error.message, 200) },
+      },
       level: 'info',
     };
-  }
   if (error instanceof AuthenticationError) {
     return { code: 'api-key-rejected', message: { key: 'error.api.unauthorized' }, level: 'fatal' };
   }

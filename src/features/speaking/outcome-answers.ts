@@ -55,7 +55,7 @@ export function voiceMessageAnswer(
     voice,
     file:
       fileParams.named === undefined
-        ? oggFile(message.ogg, fileParams.voiceId, credit)
+        ? oggFile(outcome, fileParams.voiceId, credit)
         : { attachment: message.ogg, name: fileParams.named },
     asFile: (reason) => ({
       key: reason === 'not-a-response' ? 'userInstall.voiceMessageAsFile' : `voiceMessage.fallback.${reason}`,

@@ -9,7 +9,7 @@
 // outcome answers with its own cause, worded once by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
-import { QuoteExceededError } from '../../core/quota/quote-ceiling.ts';
+import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
@@ -139,7 +139,7 @@ function commandAnswer(
             key: 'say.fileTooLarge.compressed',
             params: { ...params, compressed: megabytes(outcome.message.ogg.length) },
           },
-          file: oggFile(outcome.message.ogg, front.voiceId, front.credit),
+          file: oggFile(outcome, front.voiceId, front.credit),
           notes: [],
         };
       }
@@ -184,7 +184,7 @@ function userInstallAnswer(
   // A file over the upload limit: the same speech as a (much smaller) Ogg Opus file.
   if (front.where === 'file')
     return reply({ key: 'userInstall.file', params: { ...said, format: 'ogg' } }, outcome.seconds, {
-      files: [oggFile(outcome.message.ogg, front.voiceId, front.credit)],
+      files: [oggFile(outcome, front.voiceId, front.credit)],
     });
   // The voice message is the response itself: nothing is said once it is posted.
   return voiceMessageAnswer(outcome, voice, front);

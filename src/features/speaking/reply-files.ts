@@ -1,5 +1,6 @@
-// The files a reply carries, named once for every front-end: `saybot-<voice>.<format>`, numbered when there are
-// several, and the format(s) the reply names.
+// The files a reply carries, named once for every front-end: `saybot-<voice>.<format>` after the voice that spoke them
+// (a free voice standing in, not the one asked for), numbered when there are several, and the format(s) the reply
+// names.
 import type { AttachmentPayload } from 'discord.js';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 
@@ -9,17 +10,39 @@ export function audioFiles(
   voiceId: string,
   credit?: string,
 ): { files: AttachmentPayload[]; format: string } {
+  const voice = outcome.freeVoice?.voice ?? voiceId;
   const files = outcome.files.map((part, index) => ({
     attachment: part.data,
-    name: `saybot-${voiceId}${outcome.files.length > 1 ? `-${index + 1}` : ''}.${part.format}`,
+    name: fileName(voice, part.format, outcome.files.length > 1 ? index + 1 : undefined),
     ...described(credit),
   }));
   return { files, format: [...new Set(outcome.files.map((p) => p.format))].join('+') };
 }
 
 /** A voice message's Ogg Opus as a file: where it cannot be posted as one, or a file would be too large. */
-export function oggFile(ogg: Buffer, voiceId: string, credit?: string): AttachmentPayload {
-  return { attachment: ogg, name: `saybot-${voiceId}.ogg`, ...described(credit) };
+export function oggFile(
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  voiceId: string,
+  credit?: string,
+): AttachmentPayload {
+  return {
+    attachment: outcome.message.ogg,
+    name: fileName(outcome.freeVoice?.voice ?? voiceId, 'ogg'),
+    ...described(credit),
+  };
+}
+
+/** The longest part of a voice's ID a file's name keeps. */
+const MAX_VOICE_IN_NAME = 64;
+
+/**
+ * `saybot-<voice>[-<n>].<format>`, valid on every common file system: the voice ID's characters other than letters,
+ * digits and `._()+-` (`voicevox:3`'s colon, a slash) as `-`, and bounded; its prefix and extension keep it from being
+ * a reserved name (CON, NUL) or ending in a dot or a space.
+ */
+function fileName(voice: string, format: string, index?: number): string {
+  const stem = voice.replace(/[^A-Za-z0-9._()+-]/g, '-').slice(0, MAX_VOICE_IN_NAME);
+  return `saybot-${stem}${index === undefined ? '' : `-${index}`}.${format}`;
 }
 
 /** A file's own words (its alt text): the credit its voice's engine asks for, where it asks for one. */

@@ -1,7 +1,8 @@
 import { asWritten } from '../../core/interactions/safe-text.ts';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
-import type { Preset, SpeechSettings } from '../../core/store/types.ts';
+import type { Preset } from '../../core/store/preset-store.ts';
+import type { SpeechSettings } from '../../core/store/common-types.ts';
 import type { Services } from '../../core/interactions/command.ts';
 import { t } from './strings.ts';
 import type { EnginePort } from '../../core/sourcing/engine-port.ts';

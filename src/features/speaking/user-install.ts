@@ -14,7 +14,7 @@ import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { requesterOf, handOver } from './hand-over.ts';
 import { chooseSettings } from '../../core/order/order-settings.ts';
-import type { SpeechSettings } from '../../core/store/types.ts';
+import type { SpeechSettings } from '../../core/store/common-types.ts';
 import {
   acknowledge,
   acknowledgeAsVoiceMessage,

@@ -14,7 +14,7 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import { t } from './strings.ts';
-import type { OutputChoice } from '../speaking/index.ts';
+import type { OutputChoice } from '../speaking/index-targets.ts';
 import { CLIP_MAX_SECONDS, CLIP_MIN_SECONDS } from './reference-clip.ts';
 
 /** What a clip may be called: Discord's pickers offer only these (`file_types`), and SayBot checks the name again. */

@@ -5,7 +5,7 @@ import {
   ClipCheckUnavailableError,
   measureClipOffThread,
   type MeasuredClip,
-} from '../../core/audio/workers/clip-check/clip-thread.ts';
+} from '../../core/audio/jobs/clip-check/clip-thread.ts';
 import { ClipError } from '../../core/audio/errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEngines, checkNode, formatResults, runChecks } from '../../../src/app/doctor/checks.ts';
+import { checkFreeVoice } from '../../../src/app/doctor/free-voice-check.ts';
 import { loadConfig } from '../../../src/core/config.ts';
 import { FakeEngine, speechHandler, voicevoxHandler } from '../../core/engines/fake-engine.ts';
 import { APP_ID, fakeToken, startLocalServices } from '../../support/harness.ts';
@@ -28,6 +29,7 @@ describe('npm run doctor', () => {
       'Message Content intent',
       'Public Bot',
       'Voice API',
+      'Free voice',
       'Dashboard',
     ]);
     expect(results.filter((r) => !r.ok)).toEqual([]);
@@ -223,5 +225,45 @@ describe("npm run doctor's engine checks", () => {
       await voicevox.close();
       await speech.close();
     }
+  });
+});
+
+describe("npm run doctor's free voice line", () => {
+  const base = { DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID };
+  const engines = { ...base, VOICEVOX_URL: 'http://127.0.0.1:50021', SPEECH_SERVER_URL: 'http://127.0.0.1:8880/v1' };
+
+  it('says which voice speaks each language when the paid one may not, FREE_VOICES alone enough', () => {
+    const config = loadConfig({ ...engines, FREE_VOICES: 'ja=voicevox:3,en=speech:af_heart,ko=free-ko-m' });
+    expect(checkFreeVoice(config, true)).toEqual({
+      name: 'Free voice',
+      ok: true,
+      detail:
+        "members may choose its voices; when the paid voice may not speak, ja: voicevox:3 (while its engine is down, eSpeak NG's closest voice), en: speech:af_heart (while its engine is down, eSpeak NG's closest voice), ko: free-ko-m, every other language: eSpeak NG's closest voice",
+    });
+    expect(checkFreeVoice(loadConfig({ ...base, FREE_VOICE: 'fallback' }), true).detail).toBe(
+      "when the paid voice may not speak, every language: eSpeak NG's closest voice",
+    );
+  });
+
+  it('says when nothing speaks for the paid voice, and warns of FREE_VOICES turned off or eSpeak NG missing', () => {
+    expect(checkFreeVoice(loadConfig(base), true)).toEqual({
+      name: 'Free voice',
+      ok: true,
+      detail:
+        'members may choose its voices; what the paid voice may not speak is refused (set FREE_VOICES, or FREE_VOICE=fallback, to speak it in a free voice)',
+    });
+    expect(checkFreeVoice(loadConfig({ ...engines, FREE_VOICE: 'off', FREE_VOICES: 'ja=voicevox:3' }), true)).toEqual({
+      name: 'Free voice',
+      ok: true,
+      warn: true,
+      detail: 'FREE_VOICE=off: what the paid voice may not speak is refused, whatever FREE_VOICES names',
+    });
+    expect(checkFreeVoice(loadConfig({ ...engines, FREE_VOICES: 'ja=voicevox:3,*=espeak' }), false)).toEqual({
+      name: 'Free voice',
+      ok: true,
+      warn: true,
+      detail:
+        'when the paid voice may not speak, ja: voicevox:3 (while its engine is down, refused: eSpeak NG is not installed), every other language: refused: eSpeak NG is not installed',
+    });
   });
 });

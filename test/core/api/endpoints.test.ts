@@ -6,7 +6,7 @@ import {
   PermissionDeniedError,
   UndeliveredError,
   UnexpectedResponseError,
-} from '../../../src/core/api/index.ts';
+} from '../../../src/core/api/errors.ts';
 import { pitchFromBytes } from '@saybot/voice-sandbox/clone.ts';
 import { startSandbox } from '@saybot/voice-sandbox';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, useSandbox } from './helpers.ts';

@@ -10,9 +10,9 @@ import {
   RateLimitedError,
   ServerError,
   UnexpectedResponseError,
-  VoiceApiClient,
   VoiceApiError,
-} from '../../../src/core/api/index.ts';
+} from '../../../src/core/api/errors.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../../src/core/api/response.ts';
 import { clientFor, closedPort, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 

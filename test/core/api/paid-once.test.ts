@@ -3,7 +3,12 @@
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, OversizedResponseError, ServerError, UndeliveredError } from '../../../src/core/api/index.ts';
+import {
+  ConnectionError,
+  OversizedResponseError,
+  ServerError,
+  UndeliveredError,
+} from '../../../src/core/api/errors.ts';
 import {
   clientFor,
   closedPort,
@@ -309,14 +314,11 @@ describe('the accepted hook: a charge written down before the body is read', () 
   });
 });
 
-describe('the books hooks of one call: sending, then accepted or unaccepted', () => {
-  /** The hooks' calls in order, and the sandbox's count of this endpoint's requests when each ran. */
+describe('the books hooks of one call: written ahead by its caller, then accepted or unaccepted', () => {
+  /** The hooks' calls in order, after the caller's own write-ahead with the sandbox's count of requests then. */
   function recorder() {
     const events: string[] = [];
     const hooks = {
-      sending: async () => {
-        events.push(`sending (requests: ${requestsTo(api.sandbox, 'tts').length})`);
-      },
       accepted: async () => {
         events.push('accepted');
       },
@@ -326,24 +328,31 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
     };
     return { events, hooks };
   }
-  const say = (hooks: ReturnType<typeof recorder>['hooks'], client = api.client) =>
-    client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks);
+  const say = (
+    { events, hooks }: ReturnType<typeof recorder>,
+    client = api.client,
+    options: { signal?: AbortSignal } = {},
+  ) => {
+    events.push(`sending (requests: ${requestsTo(api.sandbox, 'tts').length})`);
+    return client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, ...options });
+  };
 
   it('sending runs before the first byte leaves, once for every attempt; a 2xx after two 503s is accepted once', async () => {
     api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: 2 });
-    const { events, hooks } = recorder();
-    await readAll((await say(hooks)).body);
+    const rec = recorder();
+    const { events } = rec;
+    await readAll((await say(rec)).body);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
     expect(events).toEqual(['sending (requests: 0)', 'accepted']);
   });
 
-  it('a sending hook that throws ends the call: nothing sent, no other hook', async () => {
-    const failure = new Error('the books could not be written');
-    const { events, hooks } = recorder();
-    const error = await rejectionOf(say({ ...hooks, sending: () => Promise.reject(failure) }));
-    expect(error).toBe(failure);
+  it('a client closed before the call: nothing sent, not charged (its write-ahead is taken back)', async () => {
+    const closed = clientFor(api.sandbox);
+    await closed.close();
+    const rec = recorder();
+    expect(await rejectionOf(say(rec, closed))).toBeInstanceOf(ConnectionError);
     expect(requestsTo(api.sandbox, 'tts')).toEqual([]);
-    expect(events).toEqual([]);
+    expect(rec.events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
   });
 
   it.each([
@@ -356,8 +365,9 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
     ['503 on every attempt', { kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity }],
   ] as const)('%s: not charged', async (_what, fault) => {
     api.sandbox.injectFault(fault);
-    const { events, hooks } = recorder();
-    await rejectionOf(say(hooks));
+    const rec = recorder();
+    const { events } = rec;
+    await rejectionOf(say(rec));
     expect(api.sandbox.charactersBilled()).toBe(0);
     expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
   });
@@ -365,8 +375,9 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   it('a connection that never opened: not charged', async () => {
     const nowhere = clientFor(api.sandbox, { baseUrl: `http://127.0.0.1:${await closedPort()}` });
     try {
-      const { events, hooks } = recorder();
-      await rejectionOf(say(hooks, nowhere));
+      const rec = recorder();
+      const { events } = rec;
+      await rejectionOf(say(rec, nowhere));
       expect(events).toEqual(['sending (requests: 0)', 'unaccepted: not-charged']);
     } finally {
       await nowhere.close();
@@ -376,12 +387,12 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
   it('sent and no answer (closed before any response, charged then reset, or timed out waiting): unknown, it may have been charged', async () => {
     api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
     const closed = recorder();
-    await rejectionOf(say(closed.hooks));
+    await rejectionOf(say(closed));
     expect(closed.events).toEqual(['sending (requests: 0)', 'unaccepted: unknown']);
 
     api.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts' });
     const reset = recorder();
-    await rejectionOf(say(reset.hooks));
+    await rejectionOf(say(reset));
     expect(reset.events).toEqual(['sending (requests: 1)', 'unaccepted: unknown']);
 
     api.sandbox.clearFaults();
@@ -389,7 +400,7 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
     const impatient = clientFor(api.sandbox, { timeouts: { headersMs: 200 } });
     try {
       const timedOut = recorder();
-      await rejectionOf(say(timedOut.hooks, impatient));
+      await rejectionOf(say(timedOut, impatient));
       expect(timedOut.events.at(-1)).toBe('unaccepted: unknown');
     } finally {
       await impatient.close();
@@ -398,14 +409,15 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
 
   it('a 503, then cut by the caller before the retry: not charged (nothing else was sent)', async () => {
     api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', headers: { 'Retry-After': '30' } });
-    const { events, hooks } = recorder();
+    const rec = recorder();
+    const { events } = rec;
     // Cut only once the 503 has reached the client (its retry is scheduled), not when the sandbox sent it: a cut
     // before the answer arrives is rightly 'unknown'.
     const retrying: unknown[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void retrying.push(line) });
     const client = clientFor(api.sandbox, { logger, retryMaxDelayMs: 60_000 });
     const cut = new AbortController();
-    const call = client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, signal: cut.signal });
+    const call = say(rec, client, { signal: cut.signal });
     await until(() => retrying.length > 0);
     cut.abort();
     await rejectionOf(call);
@@ -416,8 +428,9 @@ describe('the books hooks of one call: sending, then accepted or unaccepted', ()
 
   it('after the 2xx nothing more is said: a body that breaks is the caller’s undelivered spend, not unaccepted', async () => {
     api.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
-    const { events, hooks } = recorder();
-    expect(await rejectionOf(say(hooks))).toBeInstanceOf(UndeliveredError);
+    const rec = recorder();
+    const { events } = rec;
+    expect(await rejectionOf(say(rec))).toBeInstanceOf(UndeliveredError);
     expect(events).toEqual(['sending (requests: 0)', 'accepted']);
   });
 });

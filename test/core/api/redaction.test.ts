@@ -3,7 +3,8 @@
 import { PassThrough } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { VoiceApiClient, VoiceApiError } from '../../../src/core/api/index.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
+import { VoiceApiError } from '../../../src/core/api/errors.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { clientFor, closedPort, rejectionOf, streamError } from './helpers.ts';

@@ -12,9 +12,9 @@ import {
   QuotaExceededError,
   RateLimitedError,
   ServerError,
-  type VoiceApiClient,
   type VoiceApiError,
-} from '../../../src/core/api/index.ts';
+} from '../../../src/core/api/errors.ts';
+import type { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { Call } from '../../../src/core/api/call.ts';
 import { answerCharge, retryDelayMs } from '../../../src/core/api/retry.ts';
 import { createLogger } from '../../../src/core/log.ts';

@@ -3,7 +3,8 @@
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, TimeoutError, type CallControl, type VoiceApiClient } from '../../../src/core/api/index.ts';
+import { AbortedError, TimeoutError } from '../../../src/core/api/errors.ts';
+import type { CallControl, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
 
 const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoken.';

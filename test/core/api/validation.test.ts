@@ -1,6 +1,7 @@
 // Requests that part 1 says are malformed fail locally with BadRequestError, and no HTTP request is made.
 import { expect, it } from 'vitest';
-import { BadRequestError, type VoiceApiClient } from '../../../src/core/api/index.ts';
+import { BadRequestError } from '../../../src/core/api/errors.ts';
+import type { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { fixture, rejectionOf, useSandbox } from './helpers.ts';
 
 const api = useSandbox();

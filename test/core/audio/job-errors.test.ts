@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClipCheckUnavailableError } from '../../../src/core/audio/workers/clip-check/clip-thread.ts';
+import { ClipCheckUnavailableError } from '../../../src/core/audio/jobs/clip-check/clip-thread.ts';
 import { AudioBusyError, JobUnavailableError } from '../../../src/core/audio/errors.ts';
 
 describe('a worker job that cannot run now', () => {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { AudioFill } from '../../../src/core/cache/audio-fill.ts';
-import { joinPartsOffThread } from '../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+import { joinPartsOffThread } from '../../../src/core/audio/jobs/audio-thread/audio-thread.ts';
 import { speakFree } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';

@@ -2,7 +2,7 @@
 // voice, a real discord.js client and @discordjs/voice against the local Discord (DAVE required).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
-import { VoiceApiClient } from '../../../src/core/api/index.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
@@ -15,7 +15,7 @@ import { estimateCeiling, OverSecondsCapError, type QueueBounds } from '../../..
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
-import { QuoteExceededError } from '../../../src/core/quota/quote-ceiling.ts';
+import { QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechTarget } from '../../../src/core/order/pipeline.ts';

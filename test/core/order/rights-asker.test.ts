@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderEffects, OrderRights, RightsVerdict } from '../../../src/core/order/rights.ts';
-import type { OrderEvents, SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
+import type { SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/speech-order.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
 import { RightsAsker, RightsWatch, type WatchedSpeech } from '../../../src/core/order/rights-asker.ts';
+import { SpeechPipeline } from '../../../src/core/order/pipeline.ts';
+import { silentLogger } from '../../../src/core/log.ts';
 
 /** A port whose answers the test sets, recording each question asked of it. */
 function port() {
@@ -42,45 +44,35 @@ function order(effects?: OrderEffects, stillAllowed?: StillAllowed): SpeechOrder
   };
 }
 
-/** Takes an order as the pipeline would, keeping what it was given. */
-function taker() {
-  const taken: SpeechOrder[] = [];
-  const events: OrderEvents = {
-    accepted: Promise.resolve({ parts: 1, ahead: 0 }),
-    firstAudio: new Promise(() => {}),
-    outcome: Promise.resolve({ kind: 'played', seconds: 1 }),
-  };
-  const take = (given: SpeechOrder): OrderEvents => {
-    taken.push(given);
-    return events;
-  };
-  return { taken, take };
-}
-
 describe('RightsAsker', () => {
   it('never takes an order the port refuses: its events are the refusal, its answer private', async () => {
     const { state, rights } = port();
     const refusal = new Error('may not speak there');
     state.verdict = { kind: 'refused', error: refusal };
-    const { taken, take } = taker();
-    const job = new RightsAsker(rights).ask(order(EFFECTS), take);
-    expect(taken).toEqual([]);
+    expect(new RightsAsker(rights).admit(order(EFFECTS))).toEqual({ kind: 'refused', error: refusal });
+    // The pipeline never takes it: nothing of it is split, held or paid (none of its parts is given).
+    const pipeline = new SpeechPipeline({
+      rights,
+      source: {} as never,
+      accounting: {} as never,
+      players: {} as never,
+      logger: silentLogger,
+      maxCharsPerRequest: 100,
+    });
+    const job = pipeline.speak(order(EFFECTS));
     await expect(job.accepted).rejects.toBe(refusal);
     expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
     expect(job.privately).toBe(true);
-    expect(state.asked).toEqual(['accept']);
+    expect(state.asked).toEqual(['accept', 'accept']);
   });
 
   it("asks the port before each part ahead of the order's own check, and again right before its post", async () => {
     const { state, rights } = port();
     state.verdict = { kind: 'allowed', privately: true };
-    const { taken, take } = taker();
-    const job = new RightsAsker(rights).ask(
-      order(EFFECTS, () => ({ code: 'ignored' })),
-      take,
-    );
+    const job = new RightsAsker(rights).admit(order(EFFECTS, () => ({ code: 'ignored' })));
+    if (job.kind !== 'allowed') throw new Error('refused');
     expect(job.privately).toBe(true);
-    const [given] = taken;
+    const given = job.order;
     expect(await given?.stillAllowed?.()).toEqual({ code: 'ignored' });
     state.revoked = { code: 'muted', channelId: 'v' };
     expect(await given?.stillAllowed?.()).toEqual({ code: 'muted', channelId: 'v' });
@@ -92,17 +84,17 @@ describe('RightsAsker', () => {
 
   it('holds an order that declares no effects, or a pipeline without a port, to nothing of its own', async () => {
     const { state, rights } = port();
-    const { taken, take } = taker();
     const plain = order();
-    const job = new RightsAsker(rights).ask(plain, take);
-    expect(taken).toEqual([plain]);
+    const job = new RightsAsker(rights).admit(plain);
+    if (job.kind !== 'allowed') throw new Error('refused');
+    expect(job.order).toBe(plain);
     expect([job.privately, job.postsPrivately()]).toEqual([false, false]);
     expect(state.asked).toEqual([]);
     const none = new RightsAsker(undefined);
     expect(none.admits(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
     expect(none.stillAllows(EFFECTS)).toBeUndefined();
-    none.ask(order(EFFECTS), take);
-    expect(await taken[1]?.stillAllowed?.()).toBeUndefined();
+    const held = none.admit(order(EFFECTS));
+    expect(held.kind === 'allowed' && (await held.order.stillAllowed?.())).toBeUndefined();
   });
 
   it('answers a front-end before its order exists: the verdict, or the refusal thrown', () => {

@@ -1,19 +1,14 @@
 // Never paid twice, never unrecorded: PartSource with the real client against the sandbox
 // (which bills at acceptance, with its own count) and real accounting on an SQLite store.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  BadRequestError,
-  ConnectionError,
-  ServerError,
-  UndeliveredError,
-  VoiceApiClient,
-} from '../../../src/core/api/index.ts';
+import { BadRequestError, ConnectionError, ServerError, UndeliveredError } from '../../../src/core/api/errors.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
-import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/store/types.ts';
+import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/store/quota-store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewBudgetHold, NewSpend } from '../../../src/core/store/types.ts';
+import type { NewBudgetHold, NewSpend } from '../../../src/core/store/quota-store.ts';
 import { scanUrl } from '../../support/db-scan.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
 

@@ -11,7 +11,7 @@ import {
   type SpeakOptions,
 } from '../../../src/features/autoread/speak-message.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
-import { resultLimit } from '../../../src/features/autoread/dictionary/dictionary.ts';
+import { resultLimit } from '../../../src/features/autoread/dictionary/dictionary-limits.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { guildSpec, useLoggedInClient } from '../../packages/local-discord/helpers.ts';
 

@@ -3,7 +3,7 @@
 // entries and tries a sentence; a member changes their voice, and auto-read reads them in it in the voice channel.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { exportDictionary } from '../../../src/features/autoread/index-dictionary.ts';
 import { describeInBrowser, useBrowser } from '../../support/browser.ts';
 import { postChat, startAutoRead } from '../../support/chat.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';

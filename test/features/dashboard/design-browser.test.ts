@@ -6,7 +6,7 @@
 // confirms beside its button and keeps working without script.
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { exportDictionary } from '../../../src/features/autoread/index.ts';
+import { exportDictionary } from '../../../src/features/autoread/index-dictionary.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { keyboardProblems } from '../../support/keyboard.ts';

@@ -1,7 +1,8 @@
 // One truth: what the dashboard changes is what the slash commands show (and the reverse), through the same rules and
 // the same refusals; the pages in the browser's language.
 import { describe, expect, it } from 'vitest';
-import { exportDictionary, importDictionary } from '../../../src/features/autoread/index.ts';
+import { exportDictionary } from '../../../src/features/autoread/index-dictionary.ts';
+import { importDictionary } from '../../../src/features/autoread/dictionary/dictionary.ts';
 import { seoulWith, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
 import { SEOUL } from '../../support/world.ts';

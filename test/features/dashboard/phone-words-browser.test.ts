@@ -5,7 +5,11 @@
 // agree with it ("1 entry"); no page shows an emoji, which would need a font the page does not bring.
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { MAX_PATTERN_LENGTH, MAX_WORD_LENGTH, exportDictionary } from '../../../src/features/autoread/index.ts';
+import {
+  MAX_PATTERN_LENGTH,
+  MAX_WORD_LENGTH,
+  exportDictionary,
+} from '../../../src/features/autoread/index-dictionary.ts';
 import { seriousViolations, sideways } from '../../support/axe.ts';
 import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard, managerAndMember } from '../../support/dashboard.ts';

@@ -1,6 +1,7 @@
 // /join's credits for the engines' voices: each once, said as written (an engine's name is never Discord markdown).
 import { describe, expect, it } from 'vitest';
 import { engineCredits, MAX_CREDITS_NAMED } from '../../../src/features/player/engine-credits.ts';
+import { liveParts, seenText } from '../../support/seen-in-discord.ts';
 
 const voice = (id: string, credit?: string) => ({ id, name: id, ...(credit === undefined ? {} : { credit }) });
 
@@ -11,9 +12,10 @@ describe('engineCredits', () => {
   });
 
   it("shows an engine's markdown and links as text, and sums up a long list", () => {
-    expect(engineCredits([voice('voicevox:0', 'VOICEVOX:**[x](https://evil.example)**')])).toBe(
-      'VOICEVOX:\\*\\*\\[x](https://evil.example)\\*\\*',
-    );
+    const credit = 'VOICEVOX:**[x](https://evil.example)**';
+    const shown = `Free voices here: ${engineCredits([voice('voicevox:0', credit)])}.`;
+    expect(liveParts(shown)).toEqual([]);
+    expect(seenText(shown)).toBe(`Free voices here: ${credit}.`);
     const many = Array.from({ length: MAX_CREDITS_NAMED + 3 }, (_, i) => voice(`voicevox:${i}`, `VOICEVOX:S${i}`));
     expect(engineCredits(many)).toMatch(/\(\+3\)$/);
   });

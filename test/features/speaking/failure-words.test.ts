@@ -14,7 +14,7 @@ import {
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
-import { DictionaryUnavailableError } from '../../../src/features/autoread/index.ts';
+import { DictionaryUnavailableError } from '../../../src/features/autoread/index-dictionary.ts';
 import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type * as Mpg123 from '../../../src/core/audio/codecs/mpg123.ts';
 import { checkReferenceClip } from '../../../src/features/voices/reference-clip.ts';
-import { MAX_CLIPS_PER_GUILD, MAX_WAITING_CLIPS } from '../../../src/core/audio/workers/clip-check/clip-thread.ts';
+import { MAX_CLIPS_PER_GUILD, MAX_WAITING_CLIPS } from '../../../src/core/audio/jobs/clip-check/clip-thread.ts';
 import { fixture } from '../../core/audio/fixtures.ts';
 import { refusal } from '../../core/interactions/refusal.ts';
 import { longMp3, mp3WithHiddenHours } from '../../../fixtures/long-mp3.ts';

@@ -1,7 +1,7 @@
 // Opus encoding for Discord: 20 ms packets at 48 kHz, one or two channels (opus-settings.ts), encoded in the pool's
-// worker threads (src/core/audio/workers/opus-pool/) or, as before, on the calling thread.
+// worker threads (src/core/audio/codecs/opus-pool/) or, as before, on the calling thread.
 import { Transform, type TransformCallback } from 'node:stream';
-import { sharedEncoderPool, type EncodeDone } from '../workers/opus-pool/opus-pool.ts';
+import { sharedEncoderPool, type EncodeDone } from './opus-pool/opus-pool.ts';
 import { createNativeEncoder, encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;

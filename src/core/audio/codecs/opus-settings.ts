@@ -24,7 +24,7 @@ export interface OpusSettings {
   /** Worker threads in the pool (when thread is 'workers'). */
   workers: number;
   /**
-   * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in src/core/audio/workers/transcode/'s
+   * Where WAV/MP3 are decoded and resampled: 'workers' (with the encoder, in src/core/audio/jobs/transcode/'s
    * threads; needs thread 'workers') or 'main' (on the main thread, the encoder apart: the benchmark's baseline).
    */
   decode: 'workers' | 'main';

@@ -1,4 +1,4 @@
-// What the audio worker thread does with whole parts (src/core/audio/workers/audio-thread/ sends it there): speed,
+// What the audio worker thread does with whole parts (src/core/audio/jobs/audio-thread/ sends it there): speed,
 // pitch and volume applied to one part, and the parts of one request joined into one file. Runs off the main thread only.
 import { analyseClip } from '../analysis/clip.ts';
 import type { AudioEffects } from './effect-types.ts';

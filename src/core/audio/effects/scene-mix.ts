@@ -1,7 +1,7 @@
 // A scene (/scene, issue 39) as one file: each line's parts (WAV or MP3, any rate, mono or stereo, from the Voice API
 // or the free voice) decoded to mono, brought to one rate, evened out in loudness and laid end to end with the
 // silences asked for, so that many voices sound like one recording. Runs in the audio worker thread
-// (../workers/audio-thread/), never on the main thread: ten minutes at 48 kHz is 115 MB of floats and seconds of work,
+// (../jobs/audio-thread/), never on the main thread: ten minutes at 48 kHz is 115 MB of floats and seconds of work,
 // and the limiter's working arrays (gain.ts) about 20 bytes a sample of the line it limits.
 //
 // The rate: the highest of the inputs, capped at 48 kHz (Discord's own rate, and the highest a voice service sends),

@@ -7,7 +7,7 @@
 // transients and has no "phasiness", costs one cross-correlation per frame, and fits in this file, where the npm
 // stretchers are either browser-bound (Web Audio worklets), unmaintained ports, or native builds.
 //
-// Pure and synchronous: it runs in the audio worker thread (src/core/audio/workers/audio-thread/), never on the main
+// Pure and synchronous: it runs in the audio worker thread (src/core/audio/jobs/audio-thread/), never on the main
 // thread.
 
 /** The slowest and fastest speeds members may ask for: beyond them speech stops being pleasant to listen to. */

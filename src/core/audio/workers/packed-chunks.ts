@@ -1,4 +1,4 @@
-// How the audio pools (opus-pool/, transcode/) and their workers hand many small buffers across threads:
+// How the audio pools (../codecs/opus-pool/, ../jobs/transcode/) and their workers hand many small buffers across threads:
 // one ArrayBuffer of all of them and their lengths, transferred without a copy, so that crossing costs one message
 // per batch, not one per frame or packet; and a batch gathered per turn of the event loop.
 

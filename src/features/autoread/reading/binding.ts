@@ -1,5 +1,5 @@
 // What one guild reads and where it speaks: the reader's binding.
-import type { AutoReadSettings } from './setting-declarations.ts';
+import type { AutoReadSettings } from '../setting-declarations.ts';
 
 /** The most members a server's managers may have auto-read ignore (/autoread ignore). */
 export const IGNORED_MAX = 200;

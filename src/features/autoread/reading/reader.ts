@@ -1,6 +1,7 @@
 // The auto-reader: per guild, reads the bound channel aloud through the pipeline, in order (decisions: decide.ts).
 // A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
-import { leftBarred, type DeclaredOrder, type FallbackCause } from '../../speaking/index.ts';
+import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
+import type { FallbackCause } from '../../speaking/index-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';

@@ -3,7 +3,7 @@ import {
   type AutoReadSettingChanges,
   type AutoReadSettingColumns,
   type AutoReadSettings,
-} from '../reading/setting-declarations.ts';
+} from '../setting-declarations.ts';
 import type { AutoReadBinding, AutoReadState, AutoReadStopReason } from './auto-read-store.ts';
 import { Area, flagOf, type Row } from '../../../core/store/dialect.ts';
 

@@ -1,8 +1,8 @@
 // The settings (type, defaults, changes) are declared with auto-read: one place for each setting.
-import type { AutoReadSettings } from '../reading/setting-declarations.ts';
+import type { AutoReadSettings } from '../setting-declarations.ts';
 
-export { AUTO_READ_DEFAULTS } from '../reading/setting-declarations.ts';
-export type { AutoReadSettingChanges, AutoReadSettings, AutoReadVoices } from '../reading/setting-declarations.ts';
+export { AUTO_READ_DEFAULTS } from '../setting-declarations.ts';
+export type { AutoReadSettingChanges, AutoReadSettings, AutoReadVoices } from '../setting-declarations.ts';
 
 /** Why reading last stopped: /autoread stop, or SayBot leaving voice by itself. */
 export type AutoReadStopReason = 'asked' | 'left-voice';

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  MAX_ENTRIES,
-  MAX_PATTERNS,
-  type DictionaryEntry,
-  type EntryName,
-  isPattern,
-  keyOf,
-  keyOfEntry,
-} from '../dictionary/dictionary.ts';
+import { MAX_ENTRIES, MAX_PATTERNS } from '../dictionary/dictionary-limits.ts';
+import { type DictionaryEntry, type EntryName, isPattern, keyOf, keyOfEntry } from '../dictionary/dictionary.ts';
 import { validateEntriesOffThread, validateEntryOffThread } from '../dictionary/dictionary-thread.ts';
 import { Area, type Db } from '../../../core/store/dialect.ts';
 import type {

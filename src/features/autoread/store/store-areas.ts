@@ -4,7 +4,7 @@ import type { VoiceRows } from '../../../core/store/areas/voice-library.ts';
 import type { Dialect } from '../../../core/store/dialect.ts';
 import type { ForgetRule } from '../../../core/store/forget-plan.ts';
 import type { Operations } from '../../../core/store/types.ts';
-import type { AutoReadSettingColumns } from '../reading/setting-declarations.ts';
+import type { AutoReadSettingColumns } from '../setting-declarations.ts';
 import { AutoReadArea } from './auto-read-area.ts';
 import { AutoReadMembersArea } from './auto-read-members-area.ts';
 import type { AutoReadStopReason } from './auto-read-store.ts';

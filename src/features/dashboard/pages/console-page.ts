@@ -1,5 +1,5 @@
 // The owner console's pages and the confirmation before leaving a server. Markup only, every value escaped by `html`.
-import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
+import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/accounting.ts';
 import '../strings.ts';

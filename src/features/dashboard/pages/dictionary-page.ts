@@ -5,8 +5,8 @@ import {
   MAX_READING_LENGTH,
   MAX_WORD_LENGTH,
   isPattern,
-} from '../../autoread/index.ts';
-import type { DictionaryRecord } from '../../autoread/index.ts';
+} from '../../autoread/index-dictionary.ts';
+import type { DictionaryRecord } from '../../autoread/index-dictionary.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { t as tFrame } from '../frame-strings.ts';

@@ -1,5 +1,5 @@
 // Figures at a glance, each a link to its page; a <meter>'s optimum is none used (past nine tenths, "less good").
-import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/index.ts';
+import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
 import { formatNumber, t } from '../glance-strings.ts';

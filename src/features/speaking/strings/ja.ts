@@ -234,7 +234,7 @@ export const ja: Translation<typeof en> = {
   'queue.refused.member':
     'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
   'budget.refused.freeRate':
-    '1 分以内に文字数を使わないリクエスト（再生し直し、別の速度や音量、作成済みの音声）を {limit} 回行いました。1 人のメンバーの上限です。{seconds} 秒後にもう一度お試しください。',
+    '1 分以内に文字数を使わないリクエストを {limit} 回行いました。1 人のメンバーの上限です。数えるのは、無料の声（eSpeak NG やこのボット自身の音声エンジン。有料の声の代わりに話したときも含みます）での読み上げ、再生し直し、別の速度や音量、作成済みの音声、シーンのプレビュー、/usage のグラフの作成です。{seconds} 秒後にもう一度お試しください。',
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '無料の音声で話すと1行の上限 {max} 秒を超えるため、話しませんでした。課金はありません。短いテキストでお試しください。',

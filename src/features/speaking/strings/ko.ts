@@ -232,7 +232,7 @@ export const ko: Translation<typeof en> = {
   'queue.refused.member':
     '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
   'budget.refused.freeRate':
-    '1분 안에 글자를 쓰지 않는 요청(다시 재생, 다른 속도나 음량, 이미 만든 음성)을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. {seconds}초 뒤에 다시 시도해 주세요.',
+    '1분 안에 글자를 쓰지 않는 요청을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. 세는 것은 무료 목소리(eSpeak NG나 이 봇 자체의 음성 엔진, 유료 목소리 대신 말한 경우 포함)로 읽기, 다시 재생, 다른 속도나 음량, 이미 만든 음성, 장면 미리보기, /usage 차트 그리기입니다. {seconds}초 뒤에 다시 시도해 주세요.',
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '무료 음성으로 말하면 한 줄의 최대 길이인 {max}초를 넘기 때문에 말하지 않았습니다. 과금된 것은 없습니다. 더 짧은 텍스트로 시도해 주세요.',

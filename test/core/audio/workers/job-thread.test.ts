@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   joinPartsOffThread,
   MAX_AUDIO_JOBS_PER_GUILD,
-} from '../../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+} from '../../../../src/core/audio/jobs/audio-thread/audio-thread.ts';
 import { AudioBusyError, JobUnavailableError } from '../../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../../src/core/audio/workers/job-thread.ts';
 import {
   ClipCheckUnavailableError,
   MAX_CLIPS_PER_GUILD,
   measureClipOffThread,
-} from '../../../../src/core/audio/workers/clip-check/clip-thread.ts';
+} from '../../../../src/core/audio/jobs/clip-check/clip-thread.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);

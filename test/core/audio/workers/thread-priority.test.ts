@@ -5,14 +5,14 @@ import { LONG_WORK_NICENESS_STEP, WORKER_NICENESS_STEP } from '../../../../src/c
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
 const WORKERS = [
-  'transcode/transcode-worker.ts',
-  'opus-pool/opus-worker.ts',
-  'audio-thread/audio-worker.ts',
-  'clip-check/clip-worker.ts',
+  'jobs/transcode/transcode-worker.ts',
+  'codecs/opus-pool/opus-worker.ts',
+  'jobs/audio-thread/audio-worker.ts',
+  'jobs/clip-check/clip-worker.ts',
 ];
 
 function nicenessOf(module: string, workerData?: unknown): Promise<number> {
-  const url = new URL(`../../../../src/core/audio/workers/${module}`, import.meta.url).href;
+  const url = new URL(`../../../../src/core/audio/${module}`, import.meta.url).href;
   const source = `import(${JSON.stringify(url)}).then(() => {
     const { parentPort } = require('node:worker_threads');
     parentPort.postMessage(require('node:os').getPriority(0));
@@ -33,7 +33,7 @@ describe.runIf(process.platform === 'linux')(
       expect(getPriority(0)).toBe(main);
     });
 
-    it.each(['audio-thread/audio-worker.ts', '../../free-voice/espeak-worker.ts'])(
+    it.each(['jobs/audio-thread/audio-worker.ts', '../free-voice/espeak-worker.ts'])(
       '%s runs nicer still when its pool gives it long work',
       async (module) => {
         const main = getPriority(0);

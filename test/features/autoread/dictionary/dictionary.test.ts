@@ -10,9 +10,11 @@ import {
   MAX_REPLACEMENTS,
   MAX_RESULT_LENGTH,
   MAX_WORD_LENGTH,
+  resultLimit,
+} from '../../../../src/features/autoread/dictionary/dictionary-limits.ts';
+import {
   compileDictionary,
   readingWouldBeCut,
-  resultLimit,
   exportDictionary,
   importDictionary,
   validateEntry,

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ENTRIES,
-  MAX_PATTERNS,
-  importDictionary,
-} from '../../../../src/features/autoread/dictionary/dictionary.ts';
+import { MAX_ENTRIES, MAX_PATTERNS } from '../../../../src/features/autoread/dictionary/dictionary-limits.ts';
+import { importDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
 import { ADMIN, G1, G2, MEMBER, forEachBackend } from '../../../core/store/contract.ts';
 
 // The Dictionary area of the store contract: a server's words and how to say them.

@@ -1,8 +1,8 @@
 // Auto-read's settings, each declared once; the store mapping and the command's options are derived from here.
-import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
-import '../strings.ts';
-import type { MessageKey } from '../strings.ts';
-import type { ColumnsOf, Declarations } from '../../../core/settings/setting-types.ts';
+import { quantiseSpeed } from '../../core/audio/effects/audible-steps.ts';
+import './strings.ts';
+import type { MessageKey } from './strings.ts';
+import type { ColumnsOf, Declarations } from '../../core/settings/setting-types.ts';
 
 /** How auto-read reads a guild's messages. A field the guild never set takes AUTO_READ_DEFAULTS'. */
 export interface AutoReadSettings {

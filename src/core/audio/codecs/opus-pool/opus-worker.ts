@@ -1,10 +1,10 @@
 // A worker thread of the Opus encoder pool (opus-pool.ts): it holds one encoder per stream and encodes the frames
 // of each batch in order, answering with one message per batch.
 import { parentPort } from 'node:worker_threads';
-import { createNativeEncoder, type NativeEncoder } from '../../codecs/opus-settings.ts';
+import { createNativeEncoder, type NativeEncoder } from '../opus-settings.ts';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
-import { forEachView, packChunks } from '../packed-chunks.ts';
-import { yieldToMainThread } from '../thread-priority.ts';
+import { forEachView, packChunks } from '../../workers/packed-chunks.ts';
+import { yieldToMainThread } from '../../workers/thread-priority.ts';
 
 yieldToMainThread();
 

@@ -13,10 +13,10 @@ import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-t
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
-import { classedPools, workClassOf, type WorkClass } from '../work-classes.ts';
+import { classedPools, workClassOf, type WorkClass } from '../../workers/work-classes.ts';
 import { partSeconds } from '../../analysis/part-seconds.ts';
-import type { OwnBlocks } from '../byte-block-types.ts';
-import { partLength } from '../byte-blocks.ts';
+import type { OwnBlocks } from '../../workers/byte-block-types.ts';
+import { partLength } from '../../workers/byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';

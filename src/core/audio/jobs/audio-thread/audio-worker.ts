@@ -16,8 +16,8 @@ import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
 import { PacketFrames, packetViews } from '../../codecs/packet-frames.ts';
 import { Transcode } from '../transcode/transcode-batch.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
-import { ownWorkClass, yieldToMainThread } from '../thread-priority.ts';
-import { nextSlice, serveJobs } from '../slices.ts';
+import { ownWorkClass, yieldToMainThread } from '../../workers/thread-priority.ts';
+import { nextSlice, serveJobs } from '../../workers/slices.ts';
 import { PacketMeter } from '../../voice-message/packet-meter.ts';
 import { VoiceMessageError } from '../../voice-message/voice-message-error.ts';
 

@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseClip, ClipError, rmsDbfs } from '../../analysis/clip.ts';
 import type { ClipJob, ClipJobReply } from './clip-thread-protocol.ts';
-import { yieldToMainThread } from '../thread-priority.ts';
+import { yieldToMainThread } from '../../workers/thread-priority.ts';
 
 yieldToMainThread();
 

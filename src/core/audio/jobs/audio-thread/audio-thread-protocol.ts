@@ -6,7 +6,7 @@ import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketBlocks } from '../../codecs/packet-frames.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
-import type { SharedBlocks } from '../byte-block-types.ts';
+import type { SharedBlocks } from '../../workers/byte-block-types.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 import type { VoiceMessageErrorCode } from '../../voice-message/voice-message-error.ts';
 

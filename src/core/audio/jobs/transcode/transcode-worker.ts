@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { TranscodeBatches } from './transcode-batch.ts';
 import type { TranscodeRequest } from './transcode-protocol.ts';
-import { yieldToMainThread } from '../thread-priority.ts';
+import { yieldToMainThread } from '../../workers/thread-priority.ts';
 
 yieldToMainThread();
 

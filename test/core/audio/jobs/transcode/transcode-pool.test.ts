@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { PassThrough, Readable, type Transform } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClipError } from '../../../../../src/core/audio/errors.ts';
-import { OpusWorkerError } from '../../../../../src/core/audio/workers/opus-pool/opus-pool.ts';
-import { SLICE_BYTES, TranscodePool } from '../../../../../src/core/audio/workers/transcode/transcode-pool.ts';
-import type { TranscodeSpec } from '../../../../../src/core/audio/workers/transcode/transcode-protocol.ts';
+import { OpusWorkerError } from '../../../../../src/core/audio/codecs/opus-pool/opus-pool.ts';
+import { SLICE_BYTES, TranscodePool } from '../../../../../src/core/audio/jobs/transcode/transcode-pool.ts';
+import type { TranscodeSpec } from '../../../../../src/core/audio/jobs/transcode/transcode-protocol.ts';
 import { buildWav, sine } from '../../fixtures.ts';
 import { collectPackets, irregularChunks } from '../../stream-helpers.ts';
 

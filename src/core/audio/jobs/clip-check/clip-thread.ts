@@ -6,9 +6,9 @@
 // The clip's bytes are moved to the worker and back, never copied on the main thread: a clip may be tens of
 // megabytes, and one copy of it there is a gap in every server's voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
-import type { JobThreadFailure } from '../job-thread.ts';
+import type { JobThreadFailure } from '../../workers/job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
-import { ThreadPool } from '../thread-pool.ts';
+import { ThreadPool } from '../../workers/thread-pool.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
 

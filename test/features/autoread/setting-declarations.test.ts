@@ -3,20 +3,20 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { data } from '../../../../commands/autoread.ts';
+import { data } from '../../../commands/autoread.ts';
 import {
   AUTO_READ_DEFAULTS,
   AUTO_READ_SETTING_LIST,
   AUTO_READ_SETTINGS,
   type AutoReadSettings,
-} from '../../../../src/features/autoread/reading/setting-declarations.ts';
-import { describeSettings, settingChangesOf } from '../../../../src/features/autoread/autoread-settings.ts';
-import { UserError } from '../../../../src/core/interactions/failures.ts';
-import { SPEECH_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
-import { t } from '../../../../src/core/i18n/catalogue.ts';
-import { migrate } from '../../../../src/core/store/migrations.ts';
-import { SCHEMA } from '../../../../src/app/store.ts';
-import { rowOfChanges, settingsOfRow } from '../../../../src/features/autoread/store/auto-read-area.ts';
+} from '../../../src/features/autoread/setting-declarations.ts';
+import { describeSettings, settingChangesOf } from '../../../src/features/autoread/autoread-settings.ts';
+import { UserError } from '../../../src/core/interactions/failures.ts';
+import { SPEECH_SETTINGS } from '../../../src/core/settings/setting-declarations.ts';
+import { t } from '../../../src/core/i18n/catalogue.ts';
+import { migrate } from '../../../src/core/store/migrations.ts';
+import { SCHEMA } from '../../../src/app/store.ts';
+import { rowOfChanges, settingsOfRow } from '../../../src/features/autoread/store/auto-read-area.ts';
 
 /** The auto_read columns of a freshly migrated SQLite database. */
 function autoReadColumns(): string[] {

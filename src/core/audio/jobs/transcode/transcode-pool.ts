@@ -17,9 +17,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ClipError, UnsupportedAudioError } from '../../errors.ts';
 import { ENCODED_AHEAD_PACKETS } from '../../codecs/opus-encode.ts';
-import { OpusWorkerError } from '../opus-pool/opus-pool.ts';
-import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
-import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+import { OpusWorkerError } from '../../codecs/opus-pool/opus-pool.ts';
+import { NativeCallGuard, RetiringThreads } from '../../workers/native-calls.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunks.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 
 /**

@@ -1,5 +1,5 @@
 // Messages between the Opus encoder pool (main thread) and its workers: one request per batch, one reply each.
-import type { EncoderSpec } from '../../codecs/opus-settings.ts';
+import type { EncoderSpec } from '../opus-settings.ts';
 
 export interface WorkerRequest {
   /** Encoders to create before encoding: [stream id, spec]. */

@@ -5,9 +5,9 @@
 // each way, so the cost of crossing threads is paid per batch, not per frame.
 import { Worker } from 'node:worker_threads';
 import type { EncodedBatch, WorkerRequest } from './opus-pool-protocol.ts';
-import type { EncoderSpec } from '../../codecs/opus-settings.ts';
-import { NativeCallGuard, RetiringThreads } from '../native-calls.ts';
-import { forEachCopy, OncePerTurn, packChunks } from '../packed-chunks.ts';
+import type { EncoderSpec } from '../opus-settings.ts';
+import { NativeCallGuard, RetiringThreads } from '../../workers/native-calls.ts';
+import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunks.ts';
 
 export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
 

@@ -8,7 +8,7 @@ import type { PcmSink, StreamDecoder } from '../../codecs/decode-stream.ts';
 import { Mp3StreamDecoder } from '../../codecs/mp3-stream.ts';
 import { frameBytes } from '../../codecs/opus-encode.ts';
 import { createNativeEncoder, type NativeEncoder } from '../../codecs/opus-settings.ts';
-import { packChunks } from '../packed-chunks.ts';
+import { packChunks } from '../../workers/packed-chunks.ts';
 import { Pcm48kWriter } from '../../codecs/pcm48k.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
 import { WavStreamDecoder } from '../../codecs/wav-stream.ts';

@@ -9,7 +9,7 @@ import {
   joinPartsOffThread,
   MAX_LONG_JOBS_PER_MEMBER,
   mixSceneOffThread,
-} from '../../../../../src/core/audio/workers/audio-thread/audio-thread.ts';
+} from '../../../../../src/core/audio/jobs/audio-thread/audio-thread.ts';
 import { describeFailure } from '../../../../../src/features/speaking/failure-words.ts';
 import { MAX_SCENE_SECONDS } from '../../../../../src/core/audio/effects/scene-mix.ts';
 import { AudioBusyError, UnsupportedAudioError } from '../../../../../src/core/audio/errors.ts';

@@ -1,0 +1,17 @@
+// Where a member's audio goes: their voice channel, the output chosen outside voice, a file or a voice message.
+import './strings.ts';
+export {
+  admitted,
+  chooseDestination,
+  chooseTarget,
+  effectsAt,
+  memberStillSpeaks,
+  memberVoiceChannel,
+  outsideVoiceOutput,
+  placeOf,
+  type ChosenTarget,
+  type MemberPlace,
+  type OutputChoice,
+} from './target-choice.ts';
+export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
+export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

@@ -1,0 +1,8 @@
+// What SayBot says of speech: an outcome, a failure, the free voice standing in, a member's settings, a listing.
+import './strings.ts';
+export { describeFailure, refusalAfterPaying } from './failure-words.ts';
+export { fallbackReason, type FallbackCause } from './fallback-words.ts';
+export { fitLines } from './listing.ts';
+export { wordOutcome, wordsText } from './outcome-words.ts';
+export type { OutcomeAnswer } from './outcome-types.ts';
+export { describeSettings, presetLine, voiceLabel } from './speech-settings.ts';
