@@ -1,9 +1,5 @@
-// The servers the owner chose (ALLOWED_GUILDS). Discord lets anyone add a Public Bot to their own server with its
-// application ID, and every server gets budgets of its own out of the owner's month; with a list, SayBot serves
-// nothing in any other server and leaves one it is added to while running. The servers it is already in when a READY
-// lists them it leaves only when the owner confirmed (ALLOWED_GUILDS_LEAVE=1): leaving starts each one's deletion
-// clock and needs its admins to invite SayBot again, so a mistyped list must cost no more than one warning naming
-// them. Direct messages and group DMs belong to no server: there the owner's USER_INSTALL setting alone decides.
+// ALLOWED_GUILDS: anyone may add a Public Bot, and each server spends the owner's month. Servers in it at READY but
+// off the list are left only with ALLOWED_GUILDS_LEAVE=1, so a mistyped list costs a warning. DMs: USER_INSTALL.
 import { Events, MessageFlags, type Client, type Guild, type Interaction } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 import { t } from '../core/i18n/catalogue.ts';
@@ -17,9 +13,7 @@ export class AllowedGuilds {
   /** Absent: any server, as without ALLOWED_GUILDS. */
   readonly #allowed: ReadonlySet<string> | undefined;
   readonly #log: Logger;
-  /**
-   * Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once (at most the bot's guilds).
-   */
+  /** Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once. */
   readonly #leaving = new Set<string>();
   /** Whether the owner confirmed leaving the servers off the list that a READY names (ALLOWED_GUILDS_LEAVE=1). */
   readonly #leaveAtReady: boolean;
@@ -44,22 +38,14 @@ export class AllowedGuilds {
     return this.#allowed === undefined || guildId === null || guildId === undefined || this.#allowed.has(guildId);
   }
 
-  /**
-   * Whether SayBot serves this server (on the list, and still in it): the pipeline asks before each part of accepted
-   * speech, and again when Discord says SayBot left it (src/app/rights-events.ts). The user install's requests
-   * outside servers belong to none (USER_INSTALL alone decides there). A property, so that the pipeline is given
-   * this very function (src/app/start-saybot.ts) rather than a closure over the bot made later.
-   */
+  /** Whether SayBot serves this server; a property, so the pipeline gets this very function, not a later closure. */
   readonly serves = (guildId: string): boolean => {
     if (guildId === USER_INSTALL_GUILD) return true;
     // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
     return this.allows(guildId) && (this.#present?.has(guildId) ?? true);
   };
 
-  /**
-   * Leaves each server off the list added while running; those a READY lists (start-up, a new session) only when
-   * confirmed, else names them once in a warning.
-   */
+  /** Leaves servers off the list added while running; those a READY lists only when confirmed, else one warning. */
   watch(client: Client): void {
     this.#present = client.guilds.cache;
     if (this.#allowed === undefined) return;
@@ -86,10 +72,7 @@ export class AllowedGuilds {
     );
   }
 
-  /**
-   * Answers an interaction from a server off the list, privately and before anything is looked up or paid, and
-   * says whether it did (the caller then routes nothing). An autocomplete gets no choices.
-   */
+  /** Answers an interaction from a server off the list, privately and before anything is paid; whether it did. */
   refuse(interaction: Interaction): boolean {
     if (this.allows(interaction.guildId)) return false;
     this.#log.info(

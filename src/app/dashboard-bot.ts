@@ -1,19 +1,5 @@
-// The running bot as the dashboard sees it (src/features/dashboard/dashboard-types.ts' DashboardBot): SayBot's own
-// view of a server and its members, never the browser's or the member's guild list. Manage Server is the server's
-// owner, or a role of the member's (or @everyone's) granting it or Administrator.
-//
-// A member is asked of Discord by the bot (GET /guilds/{guild}/members/{user}, no privileged intent needed), and the
-// answer trusted about a minute (the dashboard's MemberViews): without the Guild Members intent nothing else tells
-// SayBot that a member was kicked, banned or lost a role, and discord.js's member cache would keep them as they were.
-// Unknown Member also drops the member from that cache. Whatever the bot is told by events (a role changed, with the
-// Guilds intent; a member removed, banned or updated, with the Guild Members or Moderation intents where given)
-// forgets the views it touches at once.
-//
-// With SHARDS, one process serves the dashboard (shard 0: src/app/start-saybot.ts). A server of its own shard is
-// read from its caches; another shard's server is asked of Discord by the bot (the server and the member, over
-// REST; which servers the bot is in at all, from its own guild list), and a dictionary changed there is announced to
-// every shard (broadcastEval), whose auto-read reloads it from the shared store: what a page shows and changes is the
-// store's, never a shard's memory.
+// The bot as the dashboard sees it: a member asked of Discord and trusted about a minute (no Guild Members intent
+// tells of kicks or lost roles). With SHARDS, shard 0 asks other shards' servers over REST and announces changes.
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,
@@ -186,12 +172,17 @@ export function dashboardBot(
     };
   }
   const views = new MemberViews(lookUpMember, now);
+  /** Tells every shard of a change; the one that reads the guild reloads it from the store. */
+  const announce = async (event: string, guildId: string) => {
+    await bot.client.shard?.broadcastEval((client, context) => void client.emit(context.event, context.guildId), {
+      context: { event, guildId },
+    });
+  };
   forgetOnEvents(bot.client, views);
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
     serves: served,
-    // Which servers the bot is in: its own guild list over REST (not broadcastEval: a shard that fell back without
-    // Message Content made a second client, and the first, destroyed, still answers for it).
+    // The bot's own guild list over REST, not broadcastEval: a shard's destroyed first client would still answer.
     async servedAmong(guildIds) {
       const candidates = guildIds.filter(served);
       const elsewhere = candidates.some((guildId) => !ours(guildId));
@@ -227,21 +218,11 @@ export function dashboardBot(
     },
     async dictionaryChanged(guildId) {
       if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
-      await bot.client.shard?.broadcastEval(
-        (client, context) => {
-          client.emit(context.event, context.guildId);
-        },
-        { context: { event: DICTIONARY_CHANGED_EVENT, guildId } },
-      );
+      await announce(DICTIONARY_CHANGED_EVENT, guildId);
     },
     async autoreadChanged(guildId) {
       if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
-      await bot.client.shard?.broadcastEval(
-        (client, context) => {
-          client.emit(context.event, context.guildId);
-        },
-        { context: { event: AUTOREAD_CHANGED_EVENT, guildId } },
-      );
+      await announce(AUTOREAD_CHANGED_EVENT, guildId);
     },
     autoread: bot.autoread,
     // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).

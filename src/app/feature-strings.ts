@@ -1,7 +1,5 @@
-// Every feature's strings (src/features/<feature>/strings.ts), registered in the catalogue. A feature's modules
-// register their own strings as they load; the app registers them all at its start, and so does a test that renders
-// or checks a feature's keys without loading that feature's modules. Loaded by folder, as the commands are: the
-// composition imports a feature's modules only through its index.ts.
+// Every feature's strings registered in the catalogue: at the app's start, and by a test that renders a feature's
+// keys without loading its modules.
 import { pathToFileURL } from 'node:url';
 import { FEATURES_DIR, featurePaths } from './features.ts';
 

@@ -1,7 +1,5 @@
-// Which gateway intents SayBot asks for, and what happens when Discord refuses one. Auto-read needs to see chat:
-// GuildMessages, and Message Content, a privileged intent a bot owner switches on in the Developer Portal. Without
-// it Discord closes the gateway with 4014 (disallowed intents); SayBot then starts without auto-read instead of not
-// at all, says once where to switch it on, and /autoread start answers why it cannot read.
+// Which gateway intents SayBot asks for. Without Message Content (privileged) Discord closes with 4014; SayBot then
+// starts without auto-read rather than not at all, and says once where to switch it on.
 import { Events, GatewayCloseCodes, GatewayIntentBits, type Client } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 import { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from '../features/autoread/index.ts';
@@ -14,7 +12,6 @@ export const BASE_INTENTS: readonly GatewayIntentBits[] = [
 
 export interface GatewayLogin {
   client: Client;
-  /** Discord accepted auto-read's intents. */
   autoreadAvailable: boolean;
 }
 
@@ -32,11 +29,7 @@ export interface GatewayLoginOptions {
 /** Thrown by loginUntilReady when Discord closed the gateway for an intent the application may not use. */
 class DisallowedIntentsError extends Error {}
 
-/**
- * Logs in with auto-read's intents and waits for READY; when Discord refuses them (4014), logs one line saying
- * where to enable Message Content and logs in a fresh client without them (a destroyed discord.js client cannot log
- * in again). Any other failure is thrown, the client destroyed.
- */
+/** Logs in with auto-read's intents; on 4014 one line, then a fresh client without them; else throws, client gone. */
 export async function loginWithIntentFallback(options: GatewayLoginOptions): Promise<GatewayLogin> {
   if (options.autoread === false) {
     return { client: await loginUntilReady(options.makeClient(BASE_INTENTS), options), autoreadAvailable: false };

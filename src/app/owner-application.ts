@@ -1,6 +1,4 @@
-// What SayBot reads of its own application at start-up (GET /applications/@me): whether anyone may add it to a
-// server (Public Bot, on for every new application), and who owns it (the operator, who sees the plan's figures and
-// the dashboard's owner console), with the owners OWNER_IDS names besides.
+// What SayBot reads of its own application at start-up: whether it is a Public Bot, and who owns it.
 import { Team, type Client } from 'discord.js';
 import type { Logger } from '../core/log.ts';
 
@@ -9,11 +7,7 @@ export const PUBLIC_BOT_FIXES =
   'switch Public Bot off in the Discord Developer Portal (Applications > this bot > Bot > Public Bot), ' +
   'or set ALLOWED_GUILDS to the servers SayBot may serve';
 
-/**
- * Why a public application is a problem, or undefined: anyone may add a Public Bot to their own server with its
- * application ID, and every server gets its own budgets out of the owner's month, unless ALLOWED_GUILDS names the
- * servers SayBot serves (it then serves no other).
- */
+/** Why a public application with no ALLOWED_GUILDS is a problem: every server added spends the owner's month. */
 export function publicBotProblem(
   botPublic: boolean | null | undefined,
   allowedGuildsListed: boolean,
@@ -32,10 +26,7 @@ export class OwnerApplication {
     this.#named = new Set(ownerIds);
   }
 
-  /**
-   * Whether this user owns the application (or is on its team) or OWNER_IDS names them: the operator sees the whole
-   * plan's figures.
-   */
+  /** Whether this user owns the application (or is on its team) or OWNER_IDS names them. */
   isOperator(userId: string): boolean {
     return this.#named.has(userId) || this.#operators.has(userId);
   }
@@ -51,10 +42,7 @@ export class OwnerApplication {
     }
   }
 
-  /**
-   * Reads the application once logged in: its owner, and one warning line when it is public with no
-   * ALLOWED_GUILDS. A failure to read it is one line too: SayBot runs all the same.
-   */
+  /** Reads the application once logged in; a failure is one line and SayBot runs all the same. */
   async read(client: Client, allowedGuildsListed: boolean, logger: Logger): Promise<void> {
     const application = client.application;
     if (application === null) return;

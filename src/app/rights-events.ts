@@ -1,7 +1,5 @@
-// Which of Discord's events may take away a right that speech in voice depends on, and whose: each asks the
-// pipeline's one check again for that guild (that member, when the event names one), so what plays for a member
-// who may no longer be heard stops at once (src/core/order/rights-asker.ts). discord.js has updated its caches
-// before it emits, and the check reads them.
+// Discord's events that may take away a right speech in voice depends on: each asks the pipeline's one check again,
+// so what plays for a member who may no longer be heard stops at once. discord.js updates its caches first.
 import { Events, type Client } from 'discord.js';
 
 /** Called with the guild (and member) whose rights may have changed. */

@@ -1,5 +1,4 @@
-// The running bot's Discord side (SayBot): one Discord client, its events and commands, over the core that
-// src/app/start-saybot.ts assembled; and, at the end, what that client keeps and sends, bounded in size and time.
+// The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts assembled.
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
@@ -57,7 +56,6 @@ export interface SayBotOptions {
   logger: Logger;
   core: SayBotCore;
   commands: Map<string, AnyCommandModule>;
-  /** How long to wait for Discord to say the bot is ready. */
   readyTimeoutMs?: number | undefined;
   /** The clock the removal sweep follows (tests move it). */
   now?: (() => Date) | undefined;
@@ -65,18 +63,11 @@ export interface SayBotOptions {
   metrics?: Pick<Metrics, 'command'> | undefined;
   /** ALLOWED_GUILDS, made before the core (whose pipeline asks it whether a server is served). */
   allowedGuilds: AllowedGuilds;
-  /**
-   * Discord closed the gateway, once SayBot was ready, with a code discord.js does not come back from (4004, 4010 to
-   * 4014): SayBot would stay up and deaf. The process's entry (src/bin/start.ts) ends it non-zero, so its supervisor
-   * (Docker, systemd, the shard manager) starts it again; the error line is written here first.
-   */
+  /** A gateway close discord.js never comes back from: src/bin/start.ts exits so the supervisor restarts SayBot. */
   onGatewayLost?: ((code: number) => void) | undefined;
 }
 
-/**
- * The running bot's Discord side: one Discord client, its events and commands, over the core src/app/start-saybot.ts
- * made.
- */
+/** The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts made. */
 export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */
@@ -88,11 +79,7 @@ export class SayBot {
   readonly fileShares = new FileShares();
   readonly #log: Logger;
   readonly #context: CommandContext;
-  readonly #store: Store;
   readonly #speech: SpeechPipeline;
-  readonly #engines: SayBotCore['engines'];
-  readonly #accounting: Accounting;
-  readonly #cache: AudioCache;
   readonly #autoread: AutoreadWiring;
   readonly #removedGuilds: RemovedGuilds;
   /** Deletions `npm run forget` made while this bot runs: read from the store, applied to what it holds in memory. */
@@ -113,18 +100,13 @@ export class SayBot {
     const { config, logger, core } = options;
     this.#log = logger;
     this.#commands = options.commands;
-    this.#store = core.store;
-    this.#cache = core.cache;
     this.players = core.players;
-    this.#accounting = core.accounting;
     this.#speech = core.speech;
-    this.#engines = core.engines;
     const accounting = core.accounting;
-    const allowedGuilds = options.allowedGuilds;
-    this.#allowedGuilds = allowedGuilds;
+    this.#allowedGuilds = options.allowedGuilds;
     this.#application = new OwnerApplication(config.ownerIds);
     this.#autoread = new AutoreadWiring({
-      serves: (guildId) => allowedGuilds.allows(guildId),
+      serves: (guildId) => options.allowedGuilds.allows(guildId),
       voices: catalogueVoices(config.extraVoices),
       store: core.store,
       speech: this.#speech,
@@ -226,13 +208,7 @@ export class SayBot {
     return this.#autoreadAvailable;
   }
 
-  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
-  /**
-   * Joined a Stage, where Discord puts SayBot in the audience: it makes itself a speaker (Modify Current User Voice
-   * State, `suppress: false`, which needs Mute Members there), else raises its hand (Request to Speak) for a Stage
-   * moderator to invite it; src/features/speaking/target-choice.ts refuses to speak there before anything is paid
-   * while it can be neither. Nothing on a voice channel, or where it speaks already.
-   */
+  /** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
   async speakOnStage(guildId: string, channelId: string): Promise<void> {
     const guild = this.#client.guilds.cache.get(guildId);
     const me = guild?.members.me;
@@ -246,6 +222,7 @@ export class SayBot {
       await voice.setRequestToSpeak(true);
   }
 
+  /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */
   isReading(guildId: string): boolean {
     return this.#autoread.isReading(guildId);
   }
@@ -301,8 +278,7 @@ export class SayBot {
       if (event.code !== GatewayCloseCodes.DisallowedIntents)
         logger.warn({ code: event.code, shardId }, 'gateway disconnected');
     });
-    // Drops, op 7 and op 9 are survived (voice connections and queues are not the gateway's): one line each, no more.
-    // discord.js says "reconnecting" for its own close too (code 1000 when stop() destroys the client): no incident.
+    // Drops, op 7 and op 9 are survived: one line each. Our own close (stop()) also says "reconnecting": no incident.
     client.on(Events.ShardReconnecting, (shardId) => {
       if (!this.#stopping)
         logger.warn({ code: 'gateway-reconnecting', shardId }, 'gateway connection lost: reconnecting');
@@ -315,7 +291,7 @@ export class SayBot {
 
   /** Bytes in the audio cache now (the operator's gauge). */
   get cacheBytes(): number {
-    return this.#cache.size.bytes;
+    return this.#options.core.cache.size.bytes;
   }
 
   /** Logs in to Discord, resumes auto-read's bindings and starts the removal sweep; a failure closes the store. */
@@ -367,12 +343,13 @@ export class SayBot {
     }
     // A server the owner did not choose is answered before anything is looked up or paid.
     if (this.#allowedGuilds.refuse(interaction)) return;
-    const task = handleInteraction(interaction, this.#commands, this.#context, {
-      describeFailure,
-      otherButton: handleReplyButton,
-    }).catch((error: unknown) => this.#log.error({ err: error }, 'interaction handler failed'));
-    this.#inFlight.add(task);
-    void task.finally(() => this.#inFlight.delete(task));
+    this.#track(
+      handleInteraction(interaction, this.#commands, this.#context, {
+        describeFailure,
+        otherButton: handleReplyButton,
+      }),
+      'interaction handler failed',
+    );
   }
 
   /** Runs store work from an event like a command: stop() waits for it before closing the store. */
@@ -399,8 +376,7 @@ export class SayBot {
     if (this.#stopping) return;
     this.#stopping = true;
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
-    // Before the players leave voice: leaving at shutdown is not auto-read stopping, the bindings are resumed next
-    // start.
+    // Before the players leave voice: leaving at shutdown is not auto-read stopping; bindings resume next start.
     await this.#autoread.close();
     this.players.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
@@ -409,42 +385,31 @@ export class SayBot {
     await this.#removedGuilds.close();
     await this.forgetNotices.close();
     await this.#speech.close();
-    await this.#engines?.close();
+    await this.#options.core.engines?.close();
     await this.client.destroy();
     this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
-    this.#accounting.close();
-    await this.#store.close();
+    this.#options.core.accounting.close();
+    await this.#options.core.store.close();
   }
 }
 
-// What the discord.js client keeps per message and per interaction, bounded in size and time (the team's rule for
-// every map): left to discord.js's defaults, both grow with every /say (docs/benchmarks.md, figure 4).
+// What the discord.js client keeps, bounded: its defaults grow with every /say (docs/benchmarks.md, figure 4).
 /** How often the request handlers with nothing to do are dropped (sweepIdleRestHandlers). */
 export const REST_HANDLER_SWEEP_MS = 10_000;
 
 /** The client's cache and REST options: no message cache. */
 export function boundedClientOptions(apiBaseUrl: string | undefined): Pick<ClientOptions, 'makeCache' | 'rest'> {
   return {
-    // Nothing reads a channel's message cache (auto-read takes each message from its event, Speak from the
-    // interaction), and discord.js's default keeps 200 per channel: every reply SayBot posts, for ever, per channel.
+    // Nothing reads a channel's message cache, and discord.js keeps 200 per channel by default, for ever.
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
     ...(apiBaseUrl === undefined ? {} : { rest: { api: apiBaseUrl } }),
   };
 }
 
 /**
- * Drops @discordjs/rest's idle request handlers every `intervalMs`; returns the function that stops it.
- *
- * The REST client keys a handler by route and major parameter, and for an interaction's edits and follow-ups
- * (/webhooks/<app>/<token>) that parameter is the token: one handler, about 1.1 KiB with its strings, per
- * interaction. Its own sweep (`handlerSweepInterval`, hourly by default) drops only handlers that are `inactive`,
- * and a handler is never inactive while the bot's global limit (50 requests a second, which discord.js counts
- * interaction edits against) is used up: a bot busy enough to reach it, the benchmark's 10,000 /say among them,
- * never has a handler swept, whatever the interval. So this sweep runs just after the global window ends when one
- * is used up, before the requests waiting for it resume (REST's `offset`, 50 ms later). `inactive` stays the
- * library's own judgement: nothing queued, its bucket not limited; a dropped handler is made again on next use and
- * the rate-limit buckets (REST.hashes) are kept apart.
+ * Drops @discordjs/rest's idle handlers (one per interaction token, 1.1 KiB) every `intervalMs`: REST's own sweep
+ * never runs while the global limit is used up, as a busy bot's always is. Returns the function that stops it.
  */
 export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEEP_MS): () => void {
   let afterWindow: NodeJS.Timeout | undefined;
@@ -469,16 +434,8 @@ export function sweepIdleRestHandlers(rest: REST, intervalMs = REST_HANDLER_SWEE
 }
 
 /**
- * Sends the interaction endpoints' requests (a response, /interactions/<id>/<token>/callback, and the edits, follow-ups
- * and deletions of /webhooks/<application>/<token>) through a REST client of their own, outside the bot's global limit;
- * returns that client (its handlers are swept as the bot's are). Discord does not bind interaction endpoints to a
- * bot's global rate limit (discord-api-docs #4416), but @discordjs/rest counts the webhook ones against its 50 a second
- * and queues them behind it, first come first served over every server: a flood of one server's files (three requests
- * each: the deferral, the edit or a refusal's deletion and follow-up) kept another server's answer waiting tens of
- * seconds, each waiting file's bytes held meanwhile (docs/benchmarks.md, figure 21). Apart, each interaction's
- * requests wait only for its own token's bucket (5 in 2 s), as Discord limits them; a 429 Discord says is global
- * still stops this client until it ends. The bot's own requests (a channel's, a guild's, another application's
- * webhook) keep its global limit.
+ * Interaction requests through a REST client of their own: Discord does not count them against the global limit
+ * (discord-api-docs #4416), but @discordjs/rest queued them behind it for tens of seconds (docs/benchmarks.md, 21).
  */
 export function interactionRequestsApart(rest: REST, applicationId: string): REST {
   const apart = new REST({ ...rest.options, globalRequestsPerSecond: Number.POSITIVE_INFINITY });

@@ -53,10 +53,7 @@ export interface VoicePlaneOptions {
 /** Production's voice plane. */
 export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'worker' };
 
-/**
- * What tests and benchmarks may change about start-up without wiring the bot themselves. `npm start` passes
- * none of these; every default is production's.
- */
+/** What tests and benchmarks may change about start-up; `npm start` passes none of these. */
 export interface StartSeams {
   /** Where the JSON log lines go (default stdout). */
   logDestination?: NodeJS.WritableStream;
@@ -64,7 +61,6 @@ export interface StartSeams {
   now?: () => Date;
   /** The dashboard's clock: sessions, its rate limits and how long a member's view is trusted (tests move it). */
   dashboardNow?: () => number;
-  /** How long to wait for Discord's READY. */
   readyTimeoutMs?: number;
   /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
   wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
@@ -72,26 +68,17 @@ export interface StartSeams {
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
-  /**
-   * The command modules registered and routed, e.g. with a held-back menu or a test-only one (default
-   * loadCommandModules()).
-   */
+  /** The command modules registered and routed (default loadCommandModules()). */
   commands?: Map<string, AnyCommandModule>;
   /** The encoder and the sender (default VOICE_PLANE), e.g. the benchmarks' baseline bot with the library's player. */
   voicePlane?: VoicePlaneOptions;
-  /**
-   * A gateway close discord.js does not come back from, once ready (SayBotOptions `onGatewayLost`): src/bin/start.ts
-   * ends the process non-zero; a test may only note it.
-   */
+  /** A gateway close discord.js does not come back from: src/bin/start.ts ends the process; a test may note it. */
   onGatewayLost?: (code: number) => void;
 }
 
 /**
- * Wires and starts the bot, the one way production and the end-to-end tests do it, and the one place the app is
- * assembled: logger, the shared Voice API client (or an in-process sandbox when no Voice API is configured), the
- * store, the core (audio cache, accounting, part source, speech pipeline, players), and only then what reaches Discord:
- * the slash commands registered when they differ from what it has, the Discord side (SayBot) and its connection. A
- * Discord that cannot be reached ends in a DiscordUnreachableError whose message is one line.
+ * Wires and starts the bot, the one way production and the end-to-end tests do it; an unreachable Discord ends in a
+ * one-line DiscordUnreachableError.
  */
 export async function startSayBot(config: Config, seams: StartSeams = {}): Promise<RunningSayBot> {
   const root = createLogger({
@@ -144,9 +131,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
   try {
     await loadFeatureStrings();
     const commands = seams.commands ?? (await loadCommandModules());
-    // What can be checked here is checked before Discord hears of this start: the store (its folder writable, the
-    // schema migrated; a file from a newer SayBot stops start-up with a plain message), the audio cache's folder and
-    // METRICS_PORT. A volume mounted wrong then ends the start in one line, with no command registered and no login.
+    // Checked before Discord hears of this start: a volume mounted wrong ends it in one line, before any login.
     const opened = await openStore(config.database, config.storeTimeouts);
     const store = seams.wrapStore ? seams.wrapStore(opened) : opened;
     logger.info({ database: describeDatabase(config.database) }, 'store open');
@@ -313,8 +298,7 @@ async function assembleCore(
     encoding,
     metrics,
     freeVoice: installed && (config.freeVoice.chosen || config.freeVoice.fallback),
-    // FREE_VOICE fallback as the owner set it: the stand-in is an engine's voice (FREE_VOICES) or eSpeak NG's, where
-    // each can speak (PartSource.standIn).
+    // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in.
     fallback: config.freeVoice.fallback,
     engines: engines?.port,
     freeChoice: freeVoiceChoice(config.engines),
@@ -341,10 +325,7 @@ async function assembleCore(
   return { store, speech, accounting, players, cache, engines };
 }
 
-/**
- * The owner's engines, their voices fetched once before the first command (an engine down now is fetched again on
- * its own, and its voices offered once it answers); undefined when none is set.
- */
+/** The owner's engines, their voices fetched once before the first command; undefined when none is set. */
 async function startEngines(config: Config, logger: Logger): Promise<SayBotCore['engines']> {
   if (config.engines.voicevoxUrl === undefined && config.engines.speechServer === undefined) return undefined;
   const engines = new Engines(config.engines, { logger });
@@ -357,18 +338,12 @@ async function startEngines(config: Config, logger: Logger): Promise<SayBotCore[
   return { port: enginePort(engines), close: () => engines.close() };
 }
 
-/**
- * This process on the books: the same at every start of the same application and shard (one process serves a shard
- * at a time), so a start settles what its predecessor left, and never what another shard or bot still holds.
- */
+/** This process on the books, the same at each start of this application and shard: it settles its predecessor's. */
 function booksOwner(config: Config): string {
   return `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`;
 }
 
-/**
- * Puts the slash commands on Discord when they differ from what it has (deployCommands compares): set-up is `.env` +
- * `npm start`.
- */
+/** Puts the slash commands on Discord when they differ from what it has: set-up is `.env` + `npm start`. */
 async function registerCommands(config: Config, commands: Iterable<AnyCommandModule>, logger: Logger): Promise<void> {
   const result = await deployCommands({
     token: config.discord.token,

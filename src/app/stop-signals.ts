@@ -1,7 +1,5 @@
-// What a stop signal (SIGTERM, SIGINT) means to a running SayBot: the first starts the graceful shutdown; a later
-// one, while that shutdown is still running, ends the process at once. Under `npm start` in a terminal one Ctrl-C
-// reaches SayBot twice within milliseconds (the terminal signals the whole process group, and npm forwards its
-// own copy), so a repeat that close to the first is the same press, not an owner asking again.
+// SIGTERM/SIGINT: the first starts the graceful shutdown, a later one ends the process at once. One Ctrl-C under
+// `npm start` arrives twice within milliseconds (terminal and npm), so a repeat that close is the same press.
 
 /** A repeat within this long of the first signal is taken as the same press. */
 export const SAME_PRESS_MS = 1_000;
@@ -13,10 +11,7 @@ export interface StopSignalPolicy {
   next(nowMs: number): StopSignalAction;
 }
 
-/**
- * A shard process (started by the shard manager) never forces: the manager stops it, and a Ctrl-C reaches it
- * both from the terminal and through the manager; the manager itself forces, and ends its shards with it.
- */
+/** A shard never forces (its manager stops it, and forces itself). */
 export function stopSignalPolicy(options: { isShard: boolean }): StopSignalPolicy {
   let firstMs: number | undefined;
   return {

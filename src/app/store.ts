@@ -1,6 +1,4 @@
-// The stores SayBot opens: the core's areas and tables and every feature's, over SQLite or PostgreSQL. The bot, the
-// entry
-// points, the tests and the benchmarks open stores here, so none holds a store without a feature's areas.
+// The stores SayBot opens, with the core's areas and every feature's, so none holds a store without a feature's areas.
 import type { DatabaseTarget } from '../core/config.ts';
 import type { StoreTimeouts } from '../core/store/types.ts';
 import { PgStore, type PgStoreOptions } from '../core/store/pg-store.ts';
@@ -41,10 +39,7 @@ export const openSqliteStore = (file: string, options?: SqliteStoreOptions): Sql
 export const openPgStore = (connectionString: string, options?: PgStoreOptions): Promise<PgStore & Store> =>
   PgStore.open(connectionString, STORE_FEATURES, options);
 
-/**
- * Opens the store a config names: the SQLite file (the embedded default), or PostgreSQL for a postgres:// URL
- * (several processes or machines sharing one database). Either way the schema is migrated before it returns.
- */
+/** Opens the store a config names (SQLite, or PostgreSQL for a postgres:// URL), its schema migrated. */
 export async function openStore(target: DatabaseTarget, timeouts?: StoreTimeouts): Promise<Store> {
   return target.kind === 'postgres' ? openPgStore(target.url, { timeouts }) : openSqliteStore(target.path);
 }

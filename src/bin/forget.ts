@@ -1,5 +1,4 @@
-// `npm run forget -- --user ID | --guild ID`: the operator's deletion on request, on the
-// configured store, through the same code as /privacy (src/features/privacy/forget.ts). Exit 2 on bad arguments.
+// `npm run forget -- --user ID | --guild ID`: the operator's deletion, by /privacy's code; exit 2 on bad arguments.
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import { ConfigError, configSecrets, describeDatabase, loadConfig } from '../core/config.ts';
 import { loadDotenv } from '../core/dotenv.ts';

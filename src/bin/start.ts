@@ -1,6 +1,4 @@
-// Entry point: `npm start`. Configuration errors end the process with one line per problem, and an unreachable
-// Discord with one line, and exit code 1. With SHARDS it starts the shard manager (src/app/shard/), which runs this
-// same file once per shard; a shard process is told so by the manager's environment (config.shard).
+// Entry point: `npm start`. A bad configuration or unreachable Discord ends in one line, exit 1. SHARDS: the manager.
 import { constants as osConstants } from 'node:os';
 import { configSecrets, environmentSecrets, loadConfig } from '../core/config.ts';
 import { loadDotenv } from '../core/dotenv.ts';
@@ -37,11 +35,7 @@ async function shutdown(run: Running, signal: NodeJS.Signals | 'disconnect'): Pr
   process.exit(code);
 }
 
-/**
- * The audio threads that call into the Opus addon are retired before the process exits: one inside such a call when
- * the process exits aborts it with a FATAL ERROR and no clean exit code (src/core/audio/workers/native-calls.ts),
- * where a retired one finishes its call (microseconds) and leaves first.
- */
+/** Opus threads retire before exit: one inside an addon call at exit would abort the process (native-calls.ts). */
 async function retireAudioThreads(): Promise<void> {
   await Promise.all([closeSharedTranscodePool(), closeSharedEncoderPool()]);
 }
@@ -71,11 +65,7 @@ if (process.send !== undefined) process.on('disconnect', () => stopOn('disconnec
 /** How long a process whose gateway is lost waits for its shutdown (books, voice, store) before it exits anyway. */
 const GATEWAY_LOST_STOP_MS = 15_000;
 
-/**
- * Discord closed the gateway for good (SayBot logged the error line): the process ends with status 1 after its
- * shutdown, so that its supervisor (Docker's `restart: unless-stopped`, systemd's `Restart=on-failure`, the shard
- * manager) starts it again, rather than leaving it up and deaf.
- */
+/** The gateway closed for good: exit 1 after shutdown, so the supervisor restarts SayBot rather than leave it deaf. */
 let lost = false;
 function gatewayLost(): void {
   if (lost || stopSignal !== undefined) return;

@@ -16,10 +16,19 @@ import { publicBotProblem } from '../owner-application.ts';
 import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin } from '../../features/dashboard/index.ts';
 import { checkFreeVoice } from './free-voice-check.ts';
-
 import type { CheckResult } from './check-result.ts';
 
 export type { CheckResult } from './check-result.ts';
+
+const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail });
+const warn = (name: string, detail: string): CheckResult => ({ name, ok: true, warn: true, detail });
+const fail = (name: string, detail: string): CheckResult => ({ name, ok: false, detail });
+/** A check Discord could not answer: a warning saying why, `secret` redacted. */
+const unchecked = (name: string, error: unknown, secret: string): CheckResult =>
+  warn(
+    name,
+    `could not be checked: ${redactSecrets(error instanceof Error ? error.message : String(error), [secret])}`,
+  );
 
 const MIN_NODE = [22, 12] as const;
 
@@ -41,32 +50,26 @@ export async function checkOpus(): Promise<CheckResult> {
     // A CommonJS addon: under Node its exports sit on `default`.
     const { default: opus } = await import('@discordjs/opus');
     new opus.OpusEncoder(48_000, 2).encode(Buffer.alloc(3840));
-    return { name: 'Opus encoder', ok: true, detail: '@discordjs/opus (native)' };
+    return pass('Opus encoder', '@discordjs/opus (native)');
   } catch {
     try {
       await import('opusscript');
-      return {
-        name: 'Opus encoder',
-        ok: true,
-        warn: true,
-        detail:
-          'opusscript (pure JS fallback: works, uses more CPU). Reinstall with build tools (python3, make, g++) for @discordjs/opus',
-      };
+      return warn(
+        'Opus encoder',
+        'opusscript (pure JS fallback: works, uses more CPU). Reinstall with build tools (python3, make, g++) for @discordjs/opus',
+      );
     } catch {
-      return { name: 'Opus encoder', ok: false, detail: 'none found: run `npm ci` again' };
+      return fail('Opus encoder', 'none found: run `npm ci` again');
     }
   }
 }
 
 export async function checkEncryption(): Promise<CheckResult> {
   const aes = getCiphers().includes('aes-256-gcm');
-  let xchacha = false;
-  try {
-    await import('@noble/ciphers/chacha.js');
-    xchacha = true;
-  } catch {
-    xchacha = false;
-  }
+  const xchacha = await import('@noble/ciphers/chacha.js').then(
+    () => true,
+    () => false,
+  );
   const modes = [
     aes ? 'aead_aes256_gcm_rtpsize' : undefined,
     xchacha ? 'aead_xchacha20_poly1305_rtpsize' : undefined,
@@ -78,7 +81,7 @@ export async function checkEncryption(): Promise<CheckResult> {
   };
 }
 
-const CONFIG_VALID: CheckResult = { name: 'Configuration', ok: true, detail: 'every variable is valid' };
+const CONFIG_VALID = pass('Configuration', 'every variable is valid');
 
 export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; config?: Config } {
   try {
@@ -89,7 +92,7 @@ export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; conf
       error instanceof ConfigError
         ? error.problems.map((p) => p.replace(/^Configuration: /, '')).join('\n  ')
         : String(error);
-    return { result: { name: 'Configuration', ok: false, detail } };
+    return { result: fail('Configuration', detail) };
   }
 }
 
@@ -106,66 +109,48 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
   const rest = discordRest(config);
   try {
     const me = (await rest.get(Routes.user())) as { username?: string; id?: string };
-    return { name: 'Discord token', ok: true, detail: `logged in as ${me.username ?? '?'} (${me.id ?? '?'})` };
+    return pass('Discord token', `logged in as ${me.username ?? '?'} (${me.id ?? '?'})`);
   } catch (error) {
-    if (error instanceof DiscordAPIError && error.status === 401) {
-      return {
-        name: 'Discord token',
-        ok: false,
-        detail: 'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it',
-      };
-    }
+    if (error instanceof DiscordAPIError && error.status === 401)
+      return fail(
+        'Discord token',
+        'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it',
+      );
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
-    return { name: 'Discord token', ok: false, detail: `could not reach Discord: ${said}` };
+    return fail('Discord token', `could not reach Discord: ${said}`);
   }
 }
 
-/**
- * Whether the application may use the Message Content intent auto-read needs (the portal's switch shows in the
- * application's flags: _LIMITED for a bot in under 100 servers, the plain flag once Discord approved a verified one).
- * Not a failure without it: SayBot runs, without auto-read.
- */
+/** Whether the application may use Message Content (its flags); without it SayBot runs without auto-read. */
 export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
   const name = 'Message Content intent';
   const rest = discordRest(config);
   try {
     const app = (await rest.get(Routes.currentApplication())) as { flags?: number };
     const flags = app.flags ?? 0;
-    if ((flags & (ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited)) !== 0) {
-      return { name, ok: true, detail: 'enabled: auto-read (/autoread) can read chat' };
-    }
-    return {
+    if ((flags & (ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited)) !== 0)
+      return pass(name, 'enabled: auto-read (/autoread) can read chat');
+    return warn(
       name,
-      ok: true,
-      warn: true,
-      detail: `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)`,
-    };
+      `not enabled: SayBot runs without auto-read. To read chat aloud, enable it in the ${MESSAGE_CONTENT_WHERE} (a verified bot in 100+ servers must apply for it)`,
+    );
   } catch (error) {
-    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
-    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+    return unchecked(name, error, config.discord.token);
   }
 }
 
-/**
- * Whether strangers can add SayBot to their servers: a Public Bot (every new application is one) with no
- * ALLOWED_GUILDS fails, since each server they add gets budgets of its own out of the owner's month.
- */
+/** A Public Bot with no ALLOWED_GUILDS fails: each server added gets budgets out of the owner's month. */
 export async function checkPublicBot(config: Config): Promise<CheckResult> {
   const name = 'Public Bot';
   try {
     const app = (await discordRest(config).get(Routes.currentApplication())) as { bot_public?: boolean };
     const problem = publicBotProblem(app.bot_public, config.allowedGuilds !== undefined);
-    if (problem !== undefined) return { name, ok: false, detail: problem };
+    if (problem !== undefined) return fail(name, problem);
     if (config.allowedGuilds !== undefined)
-      return {
-        name,
-        ok: true,
-        detail: `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS`,
-      };
-    return { name, ok: true, detail: 'off: only you can add SayBot to a server' };
+      return pass(name, `SayBot serves only the ${config.allowedGuilds.length} server(s) in ALLOWED_GUILDS`);
+    return pass(name, 'off: only you can add SayBot to a server');
   } catch (error) {
-    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
-    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+    return unchecked(name, error, config.discord.token);
   }
 }
 
@@ -176,11 +161,7 @@ const named = (items: readonly string[]): string =>
   items.slice(0, GUILDS_NAMED).join(', ') +
   (items.length > GUILDS_NAMED ? ` and ${items.length - GUILDS_NAMED} more` : '');
 
-/**
- * With ALLOWED_GUILDS, the servers SayBot is in that the list lacks (a mistyped ID, a server forgotten): SayBot
- * serves none of them, and leaves them at its next start with ALLOWED_GUILDS_LEAVE=1, which fails the check so that
- * the owner reads the names first. The listed IDs SayBot is in no server of are named too (the likely typos).
- */
+/** With ALLOWED_GUILDS: servers SayBot is in that it lacks, and listed IDs of no server SayBot is in (typos). */
 export async function checkServers(config: Config): Promise<CheckResult | undefined> {
   const list = config.allowedGuilds;
   if (list === undefined) return undefined;
@@ -201,33 +182,24 @@ export async function checkServers(config: Config): Promise<CheckResult | undefi
         detail: `SayBot is in ${guilds.length} server(s)${read}, every one of them in ALLOWED_GUILDS${notIn}`,
       };
     if (config.allowedGuildsLeave)
-      return {
+      return fail(
         name,
-        ok: false,
-        detail: `With ALLOWED_GUILDS_LEAVE=1, SayBot will leave at its next start the ${unlisted.length} server(s) it is in that ALLOWED_GUILDS lacks: ${named(unlisted)}. Their data is deleted FORGET_REMOVED_GUILD_AFTER_DAYS later: add any that is yours to ALLOWED_GUILDS first${notIn}`,
-      };
-    return {
+        `With ALLOWED_GUILDS_LEAVE=1, SayBot will leave at its next start the ${unlisted.length} server(s) it is in that ALLOWED_GUILDS lacks: ${named(unlisted)}. Their data is deleted FORGET_REMOVED_GUILD_AFTER_DAYS later: add any that is yours to ALLOWED_GUILDS first${notIn}`,
+      );
+    return warn(
       name,
-      ok: true,
-      warn: true,
-      detail: `${unlisted.length} server(s) SayBot is in are not in ALLOWED_GUILDS: ${named(unlisted)}. SayBot serves none of them and leaves none of them: add any that is yours to ALLOWED_GUILDS; set ALLOWED_GUILDS_LEAVE=1 to leave the others${notIn}`,
-    };
+      `${unlisted.length} server(s) SayBot is in are not in ALLOWED_GUILDS: ${named(unlisted)}. SayBot serves none of them and leaves none of them: add any that is yours to ALLOWED_GUILDS; set ALLOWED_GUILDS_LEAVE=1 to leave the others${notIn}`,
+    );
   } catch (error) {
-    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
-    return { name, ok: true, warn: true, detail: `could not be checked: ${said}` };
+    return unchecked(name, error, config.discord.token);
   }
 }
 
 /** Reaches the Voice API with a request it must refuse (no text), so that no character is spent. */
 export async function checkVoiceApi(config: Config): Promise<CheckResult> {
-  if (!config.voiceApi) {
-    return {
-      name: 'Voice API',
-      ok: true,
-      warn: true,
-      detail: 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)',
-    };
-  }
+  const name = 'Voice API';
+  if (!config.voiceApi)
+    return warn(name, 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)');
   const client = new VoiceApiClient({ ...config.voiceApi, maxRetries: 0, timeouts: { totalMs: 15_000 } });
   try {
     const access = await client.checkAccess();
@@ -235,29 +207,18 @@ export async function checkVoiceApi(config: Config): Promise<CheckResult> {
       access.usage?.remaining === undefined
         ? ''
         : `; ${access.usage.remaining.toLocaleString('en-US')} characters left this month`;
-    return { name: 'Voice API', ok: true, detail: `reachable at ${config.voiceApi.baseUrl}, key accepted${usage}` };
+    return pass(name, `reachable at ${config.voiceApi.baseUrl}, key accepted${usage}`);
   } catch (error) {
     if (error instanceof AuthenticationError)
-      return {
-        name: 'Voice API',
-        ok: false,
-        detail:
-          'the service rejected VOICE_API_KEY (invalid or deactivated): issue a new key in the dashboard under API keys',
-      };
+      return fail(
+        name,
+        'the service rejected VOICE_API_KEY (invalid or deactivated): issue a new key in the dashboard under API keys',
+      );
     if (error instanceof PermissionDeniedError)
-      return {
-        name: 'Voice API',
-        ok: false,
-        detail: 'the key works but its plan has no API access: a Creator plan or higher is needed',
-      };
-    if (error instanceof QuotaExceededError)
-      return { name: 'Voice API', ok: false, detail: "the key works but this month's characters are used up" };
+      return fail(name, 'the key works but its plan has no API access: a Creator plan or higher is needed');
+    if (error instanceof QuotaExceededError) return fail(name, "the key works but this month's characters are used up");
     const said = error instanceof VoiceApiError ? error.message : String(error);
-    return {
-      name: 'Voice API',
-      ok: false,
-      detail: `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}`,
-    };
+    return fail(name, `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}`);
   } finally {
     await client.close();
   }
@@ -272,34 +233,25 @@ const ENGINE_CHECKS = {
 function engineResult(status: EngineStatus): CheckResult {
   const { name, variable } = ENGINE_CHECKS[status.engine];
   if (!status.answers)
-    return {
+    return fail(
       name,
-      ok: false,
-      detail:
-        `could not use ${status.url}: ${status.lastFailure ?? 'no answer'}. Start the engine (docs/guide-owners.md, ` +
+      `could not use ${status.url}: ${status.lastFailure ?? 'no answer'}. Start the engine (docs/guide-owners.md, ` +
         `"Speech engines") or correct ${variable}; until it answers, its voices are not offered`,
-    };
+    );
   if (status.voices === 0)
-    return {
+    return warn(
       name,
-      ok: true,
-      warn: true,
-      detail:
-        status.engine === 'speech'
-          ? `answers at ${status.url} but offers no voice: it lists none at /audio/voices, so name them in SPEECH_SERVER_VOICES (af_heart:en,...)`
-          : `answers at ${status.url} but offers no voice that reads text: install a voice model in the engine`,
-    };
-  return {
+      status.engine === 'speech'
+        ? `answers at ${status.url} but offers no voice: it lists none at /audio/voices, so name them in SPEECH_SERVER_VOICES (af_heart:en,...)`
+        : `answers at ${status.url} but offers no voice that reads text: install a voice model in the engine`,
+    );
+  return pass(
     name,
-    ok: true,
-    detail: `answers at ${status.url}, ${status.voices} voice(s) offered${status.down ? ' (marked down by a recent failure)' : ''}`,
-  };
+    `answers at ${status.url}, ${status.voices} voice(s) offered${status.down ? ' (marked down by a recent failure)' : ''}`,
+  );
 }
 
-/**
- * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): one line each, none when none is set; a FREE_VOICES
- * voice the engine does not offer makes its line a warning.
- */
+/** The owner's engines, one line each; a FREE_VOICES voice an engine does not offer makes its line a warning. */
 export async function checkEngines(config: Config, options: EnginesOptions = {}): Promise<CheckResult[]> {
   const engines = new Engines(config.engines, {
     deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 },
@@ -326,14 +278,11 @@ export async function checkEngines(config: Config, options: EnginesOptions = {})
   }
 }
 
-/**
- * The dashboard: off unless DASHBOARD_URL is set; on, whether Discord accepts DISCORD_CLIENT_SECRET (a code exchange
- * that cannot succeed tells a wrong client from a wrong code, logging no one in), and the redirect URL to register.
- */
+/** The dashboard: whether Discord accepts DISCORD_CLIENT_SECRET (a doomed code exchange tells), and the redirect. */
 export async function checkDashboard(config: Config): Promise<CheckResult> {
   const name = 'Dashboard';
   const dashboard = config.dashboard;
-  if (dashboard === undefined) return { name, ok: true, detail: 'off (set DASHBOARD_URL to serve it)' };
+  if (dashboard === undefined) return pass(name, 'off (set DASHBOARD_URL to serve it)');
   const redirect = `${dashboard.url}/callback`;
   const login = new DiscordLogin(
     config.discord.clientId,
@@ -343,21 +292,18 @@ export async function checkDashboard(config: Config): Promise<CheckResult> {
   );
   try {
     if (!(await login.clientAccepted()))
-      return {
+      return fail(
         name,
-        ok: false,
-        detail:
-          'Discord refused DISCORD_CLIENT_SECRET with DISCORD_CLIENT_ID: copy the client secret from the OAuth2 page of the Developer Portal (reset it if unsure)',
-      };
+        'Discord refused DISCORD_CLIENT_SECRET with DISCORD_CLIENT_ID: copy the client secret from the OAuth2 page of the Developer Portal (reset it if unsure)',
+      );
   } catch (error) {
     const said = redactSecrets(error instanceof Error ? error.message : String(error), [dashboard.clientSecret]);
-    return { name, ok: true, warn: true, detail: `the client secret could not be checked: ${said}` };
+    return warn(name, `the client secret could not be checked: ${said}`);
   }
-  return {
+  return pass(
     name,
-    ok: true,
-    detail: `${dashboard.url}, listening on ${dashboard.host}:${dashboard.port}; add ${redirect} to OAuth2 > Redirects in the Developer Portal`,
-  };
+    `${dashboard.url}, listening on ${dashboard.host}:${dashboard.port}; add ${redirect} to OAuth2 > Redirects in the Developer Portal`,
+  );
 }
 
 /** Every check, in the order a newcomer would fix them. */
@@ -366,10 +312,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> 
   return [...(await machineChecks()), result, ...(config ? await configuredChecks(config) : [])];
 }
 
-/**
- * The checks of a running bot's configuration, valid since it started (the dashboard's owner console runs these):
- * the same checks as `npm run doctor`, the configuration taken as read.
- */
+/** `npm run doctor`'s checks of a running bot's configuration (the owner console runs these). */
 export async function runConfiguredChecks(config: Config): Promise<CheckResult[]> {
   return [...(await machineChecks()), CONFIG_VALID, ...(await configuredChecks(config))];
 }

@@ -3,9 +3,7 @@
 
 const HEAP_FLAG = /^--max-(semi|old)-space-size=\d+$/;
 
-/**
- * The V8 heap-size flags among `execArgv` (e.g. process.execArgv), nothing else (no --inspect, whose port is taken).
- */
+/** The V8 heap-size flags among `execArgv`, nothing else (not --inspect, whose port is taken). */
 export function heapFlags(execArgv: readonly string[]): string[] {
   return execArgv.filter((arg) => HEAP_FLAG.test(arg));
 }

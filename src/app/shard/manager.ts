@@ -1,6 +1,4 @@
-// SHARDS=auto|N: one manager process that starts one SayBot process per shard (discord.js's ShardingManager),
-// each owning the players of its guilds, and starts again any shard that exits. Everything shards share lives in
-// the store (PostgreSQL), so the manager itself holds no state and serves no commands.
+// SHARDS=auto|N: one manager process starting and restarting a SayBot process per shard; it holds no state.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
@@ -44,10 +42,7 @@ function watch(shard: Shard, logger: Logger, manager: ShardingManager): void {
   shard.on('error', (error: unknown) => log.error({ err: error }, 'shard process error'));
 }
 
-/**
- * Starts the shard processes. Secrets reach them through the environment only (the manager passes no argv),
- * and each logs through its own redacting logger. Resolves once every shard is ready.
- */
+/** Starts the shard processes (secrets through the environment only); resolves once every shard is ready. */
 export async function startShardManager(config: Config, logger: Logger): Promise<RunningShardManager> {
   const apiBaseUrl = config.discord.apiBaseUrl ?? DISCORD_API_URL;
   const info = await fetchGatewayInfo(apiBaseUrl, config.discord.token).catch((error: unknown) => {
@@ -76,8 +71,7 @@ export async function startShardManager(config: Config, logger: Logger): Promise
     await Promise.all(manager.shards.map((shard) => stopShard(shard)));
   };
   try {
-    // ShardingManager.spawn's loop, waiting for SayBot's own ready (src/app/shard/ready.ts) instead of discord.js's.
-    // Spawned with no discord.js wait (-1), which a respawn reuses too.
+    // ShardingManager.spawn's loop, waiting for SayBot's own ready (ready.ts); no discord.js wait (-1), respawns too.
     for (let id = 0; id < count; id++) {
       const shard = manager.createShard(id);
       const ready = shardReady(shard, SHARD_READY_TIMEOUT_MS);

@@ -1,7 +1,5 @@
-// A shard process tells its manager it is ready itself, over the IPC channel, once SayBot has started. discord.js's
-// own handshake (ShardClientUtil) is bound to the first Client a process makes, and SayBot makes a second one when
-// Discord refuses Message Content (src/app/intents.ts): the first one's 4014 would fail the spawn and the second
-// one's READY would never reach the manager.
+// A shard tells its manager it is ready itself, over IPC: discord.js's own handshake is bound to the first Client,
+// and SayBot makes a second one when Discord refuses Message Content (src/app/intents.ts).
 import type { Shard } from 'discord.js';
 
 const READY = 'saybot-shard-ready';

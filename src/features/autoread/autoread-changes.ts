@@ -1,12 +1,8 @@
-// Auto-read's settings or ignore list changed outside its command (the dashboard): the reader takes them from the
-// store, from the next message on; in a sharded bot the change is announced to the shard that reads the guild.
+// Auto-read's settings or ignore list changed outside its command: the shard that reads the guild reloads them.
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from './autoread-control.ts';
 
-/**
- * The client event that tells a process its reader should reload a guild's settings and ignore list from the store:
- * how a change made in another shard's process (the dashboard's) reaches the shard that reads the guild.
- */
+/** Tells a process its reader should reload a guild's settings and ignore list: a change from another shard. */
 export const AUTOREAD_CHANGED_EVENT = 'saybotAutoreadChanged';
 
 /** After a change: the reader in this process reads with the stored settings and ignore list from the next message. */

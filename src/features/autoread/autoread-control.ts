@@ -1,5 +1,4 @@
-// What the commands may do with auto-read (CommandContext.autoread): a type-only module, so the command contract
-// does not import the wiring that implements it. The declaration below adds it to the core's CommandContext.
+// What the commands may do with auto-read: type-only, so the command contract does not import the wiring.
 import type { Guild } from 'discord.js';
 import type { ChannelReading } from '../../core/interactions/command.ts';
 import type { AutoReadSettings } from './store/auto-read-store.ts';
@@ -7,10 +6,7 @@ import type { DictionaryEntry } from './dictionary/dictionary.ts';
 
 declare module '../../core/interactions/command.ts' {
   interface CommandContext {
-    /**
-     * Auto-read in this bot (/autoread, /dictionary, /join, /leave, /privacy); absent where a test runs commands
-     * without a bot.
-     */
+    /** Auto-read in this bot; absent where a test runs commands without a bot. */
     autoread?: AutoreadControl;
   }
 }
@@ -20,18 +16,11 @@ export interface AutoreadControl extends ChannelReading {
   /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   readonly available: boolean;
   isReading(guildId: string): boolean;
-  /**
-   * Stops reading and keeps the binding in the store (a manager's /leave): /autoread start, a manager's /join in
-   * its voice channel or a restart resume it; /autoread stop ends it. False when the guild was not reading.
-   * Resolves once the voice channel's status is cleared, which Discord allows only while the bot is still there.
-   */
+  /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */
   pause(guildId: string): Promise<boolean>;
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   resume(guildId: string, voiceChannelId: string): Promise<string | undefined>;
-  /**
-   * Joins `voiceChannelId` (or stays there), binds the channels in the store and starts reading, with the
-   * guild's settings and dictionary. A failed join throws (VoiceJoinError) and nothing is stored.
-   */
+  /** Joins `voiceChannelId`, binds the channels and starts reading; a failed join throws and nothing is stored. */
   start(guild: Guild, binding: { textChannelId: string; voiceChannelId: string; startedBy: string }): Promise<void>;
   /** Stops reading (store and reader); false when the guild was not reading. */
   stop(guildId: string): Promise<boolean>;
@@ -41,10 +30,7 @@ export interface AutoreadControl extends ChannelReading {
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void;
   /** The members the managers had it ignore (the store's list), from the next message on. */
   setIgnored(guildId: string, userIds: readonly string[]): void;
-  /**
-   * A member's data was deleted: what auto-read remembers of them goes (in one guild, or in every guild); by the
-   * operator (npm run forget), their ignore too.
-   */
+  /** Forgets a member in one guild or every guild; by the operator (npm run forget), their ignore too. */
   forgetMember(userId: string, guildId?: string, by?: 'member' | 'operator'): void;
   /** The members auto-read remembers anything of in memory (ignored, read lately), in one guild or every one. */
   membersHeld(guildId?: string): Iterable<string>;

@@ -1,5 +1,4 @@
-// Auto-read's members in words (/autoread show, voice_add, voice_remove, /myvoice show): the voice pool, the voice
-// each member was given, the members it ignores. Each list is cut to a share of Discord's 2,000 characters.
+// Auto-read's members in words (pool, members' voices, ignored), each list cut to a share of 2,000 characters.
 import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
 import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -14,10 +13,7 @@ const LIST_BUDGET = 400;
 const variantLabel = (variant: Variant): string =>
   variant.speed !== undefined ? `×${variant.speed}` : `${variant.pitch > 0 ? '+' : ''}${variant.pitch} st`;
 
-/**
- * A voice as a reply names it: a preset by its ID, a cloned voice by its name in this server, a pool's variant as its
- * preset and how it differs (`voice-b-en-f-01` ×1.25, `voice-b-en-f-01` +3 st).
- */
+/** A voice as a reply names it: a preset by ID, a clone by name, a variant as its preset and how it differs. */
 export async function voiceLabel(store: Store, guildId: string, entry: string): Promise<string> {
   const parsed = parsePoolEntry(entry);
   const { voice } = parsed;

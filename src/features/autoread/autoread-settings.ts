@@ -1,7 +1,4 @@
-// /autoread settings from the settings' declarations (src/features/autoread/setting-declarations.ts) through
-// the core's settings kit (src/core/settings/): the options the subcommand offers, the changes an interaction's
-// options ask for (with their refusals), and the settings printed by /autoread settings and show. Nothing here names
-// one setting: a new one is declared, not added here.
+// /autoread settings derived from the declarations (setting-declarations.ts): nothing here names one setting.
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { AUTO_READ_SETTING_LIST, type AutoReadSettingChanges, type AutoReadSettings } from './setting-declarations.ts';
 import { addSettingOption, readSettingOptions } from '../../core/interactions/options.ts';

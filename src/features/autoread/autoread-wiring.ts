@@ -1,12 +1,9 @@
-// Auto-read in the running bot: the AutoReader (src/features/autoread/reading/reader.ts) fed by Discord's
-// MESSAGE_CREATE and VOICE_STATE_UPDATE, speaking through the one speech pipeline, its bindings kept in the store and
-// resumed at start-up, its one notice per refusal posted in the read channel. /autoread and /dictionary reach it
-// through AutoreadControl (CommandContext.autoread).
+// Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
-import { Events, type Client, type Guild, type VoiceState } from 'discord.js';
+import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
@@ -74,10 +71,7 @@ export class AutoreadWiring implements AutoreadControl {
       memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
       // The member as the message brought them (not cached yet, maybe), asked of the port as the order will be.
       memberBarredAt: (member, voiceChannelId) => {
-        const revoked = speech.rights.stillAllows({
-          does: ['member-words'],
-          at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
-        });
+        const revoked = this.#rights(member, voiceChannelId);
         return revoked !== undefined && 'channelId' in revoked;
       },
       notify: (notice) => this.#notify(notice),
@@ -87,8 +81,7 @@ export class AutoreadWiring implements AutoreadControl {
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
       onStopped: (guildId) => {
-        // The bot already left: Discord clears a status when its channel empties; otherwise this may be refused
-        // (logged).
+        // The bot already left: Discord clears a status when its channel empties; else this may be refused (logged).
         void this.#status.clear(guildId);
         store.autoRead
           .stop(guildId, 'left-voice')
@@ -133,14 +126,14 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
-  /**
-   * The member's voice rights where auto-read speaks, as the core asks them of an order of their words (the gate's
-   * answer), from the caches Discord's events keep current.
-   */
+  /** The member's voice rights where auto-read speaks (the gate's answer), from Discord's caches. */
   #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
     const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
     // Not cached: judged when the message arrived (its member came with it).
-    if (!member) return undefined;
+    return member && this.#rights(member, voiceChannelId);
+  }
+
+  #rights(member: GuildMember, voiceChannelId: string): Revocation | undefined {
     return this.#options.speech.rights.stillAllows({
       does: ['member-words'],
       at: { guild: member.guild, memberId: member.id, member, voiceChannelId },
@@ -165,8 +158,7 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   async pause(guildId: string): Promise<boolean> {
-    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (which drops the
-    // binding).
+    // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (dropping the binding).
     const wasReading = this.#reader.stop(guildId);
     await this.#status.clear(guildId);
     return wasReading;
@@ -221,10 +213,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * After login: every guild the store says is reading is read again, once the bot is back in the voice channel
-   * recorded with its binding. Nobody there (or the channel or guild gone, or the join failing) drops the binding
-   * (reading off, one log line): a bot alone in a channel would only leave again. Without Message Content the
-   * bindings are kept for a start that has it.
+   * After login: each stored binding is read again once back in its voice channel; nobody there (or a failed join)
+   * drops it, since a bot alone would only leave. Without Message Content the bindings wait for a start with it.
    */
   async restore(): Promise<void> {
     const client = this.#client;
@@ -251,10 +241,7 @@ export class AutoreadWiring implements AutoreadControl {
     await Promise.all(states.map((state) => this.#resume(client, state)));
   }
 
-  /**
-   * Shutting down: nothing more is read, and leaving voice now keeps the bindings for the next start. Resolves once
-   * the statuses SayBot set are cleared (each request bounded), before the bot leaves the channels.
-   */
+  /** Shutting down: bindings kept for the next start; resolves once SayBot's statuses are cleared. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#reader.close();
@@ -262,10 +249,8 @@ export class AutoreadWiring implements AutoreadControl {
   }
 
   /**
-   * A member joined a voice channel: when it is the channel a binding with `autojoin` reads into, SayBot left it by
-   * itself (left alone, or nobody there after a restart) and is in no voice channel of the server now, SayBot
-   * joins and reads again. Not after /autoread stop (the binding is ended), nor after a manager's /leave (paused:
-   * their choice holds until they /join or /autoread start; a member's join does not overrule it). Never throws.
+   * A member joined an `autojoin` binding's channel and SayBot, having left by itself, is in no voice channel there:
+   * it joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
@@ -293,13 +278,7 @@ export class AutoreadWiring implements AutoreadControl {
       )
         return;
       if (await this.#pausedForRights(guild, binding)) return;
-      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(voiceChannelId);
-      const started = await this.#options.store.autoRead.start(guild.id, {
-        textChannelId: binding.textChannelId,
-        voiceChannelId,
-        startedBy: binding.startedBy,
-      });
-      await this.#read(started, binding.textChannelId, voiceChannelId);
+      await this.start(guild, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
       this.#log.info(
         { code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId },
         'auto-read joined the voice channel a member entered',
@@ -351,12 +330,7 @@ export class AutoreadWiring implements AutoreadControl {
     );
   }
 
-  /**
-   * Reading that comes back by itself first checks that SayBot may still read the text channel and speak in the voice
-   * channel. A right gone pauses it: stopped in the store as asked (the binding kept: /autoread start or a manager's
-   * /join resumes it; no auto-join or restart tries again, so the notice is said once), one log line, and one notice
-   * where SayBot may still post. True when paused.
-   */
+  /** Reading back by itself checks SayBot's rights first; one gone pauses it (binding kept, one notice). True: paused. */
   async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
     const missing = missingReadingRight(guild, binding);
     if (missing === undefined) return false;
@@ -402,46 +376,38 @@ export class AutoreadWiring implements AutoreadControl {
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
-  /** The one notice of a refusal, in the server's language, in the channel read; it pings nobody. */
+  /** The one refusal notice in the channel read, in the server's language; it pings nobody. */
   async #notify(notice: RefusalNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const { message } = publicReason(notice.refusal);
     const reason = t(notice.language, message.key, message.params);
     const member = `<@${notice.userId}>`;
-    await channel.send({
-      content: t(notice.language, 'autoread.paused', { member, reason }),
-      allowedMentions: NO_MENTIONS,
-    });
+    await this.#post(notice.channelId, t(notice.language, 'autoread.paused', { member, reason }));
   }
 
-  /** The one notice that reading goes on in the free voice, and why, in the server's language; it pings nobody. */
   async #notifyFallback(notice: FallbackNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const reason = fallbackReason(notice.language, notice.cause);
-    await channel.send({
-      content: t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
-      allowedMentions: NO_MENTIONS,
-    });
+    await this.#post(
+      notice.channelId,
+      t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
+    );
   }
 
-  /** The one notice of a backlog dropping its oldest unread messages, in the server's language; it pings nobody. */
   async #notifyBehind(notice: BehindNotice): Promise<void> {
-    const channel = this.#client?.channels.cache.get(notice.channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     const content =
       notice.kind === 'skipped-to-newest'
         ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
         : t(notice.language, 'autoread.behind');
+    await this.#post(notice.channelId, content);
+  }
+
+  async #post(channelId: string, content: string): Promise<void> {
+    const channel = this.#client?.channels.cache.get(channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${channelId}`);
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }
 
-/**
- * A refusal's reason as the whole channel may read it: a member's own figures (what they used today) stay theirs,
- * so their day's budget is named without them, and the whole plan's (what is left of the month) the owner's.
- */
+/** A refusal's reason as the whole channel may read it: a member's own figures and the month's stay private. */
 function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
   const reason = refusal.reason;
   if (reason.code === 'budget-member-day')

@@ -1,5 +1,4 @@
-// What every way of changing a server's dictionary shares (/dictionary and the dashboard): a refused change in the
-// member's words, the reader given the new entries at once, and the size of an import file.
+// What every way of changing a dictionary shares: a refusal in the member's words, the reader updated, the file's size.
 import { t, type MessageKey } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -30,10 +29,7 @@ export function describeDictionaryProblem(locale: string, problem: DictionaryPro
   return t(locale, `dictionary.problem.${code}` as MessageKey, params);
 }
 
-/**
- * The client event that tells a process its reader should reload a guild's dictionary from the store: how a change
- * made in another shard's process (the dashboard's) reaches the shard that reads the guild (src/app/dashboard-bot.ts).
- */
+/** Tells a process its reader should reload a guild's dictionary: a change from another shard (the dashboard's). */
 export const DICTIONARY_CHANGED_EVENT = 'saybotDictionaryChanged';
 
 /** After a change: the reader uses the new entries from the next message on (when this process reads the guild). */

@@ -1,5 +1,4 @@
-// What auto-read needs from Discord's gateway: chat messages with their text. Message Content is privileged: a bot
-// owner switches it on in the Developer Portal, and SayBot runs without auto-read when Discord refuses it.
+// What auto-read needs from the gateway: chat with its text (Message Content, privileged; refused: no auto-read).
 import { GatewayIntentBits } from 'discord.js';
 
 /** What auto-read adds to the base intents: chat messages, with their text. */

@@ -1,11 +1,4 @@
-// Auto-read's settings, each declared once: its value's type, default, range, store column, /autoread settings
-// option and the clause /autoread settings and show print it in. Everything else is derived from here: the store's
-// row mapping (src/features/autoread/store/auto-read-area.ts) and column types
-// (src/features/autoread/store/store-areas.ts), and the command's options, their parsing and refusals and the printed
-// settings (src/features/autoread/autoread-settings.ts). A new setting is its field in AutoReadSettings, its
-// declaration, a migration step adding its column, its strings and its behaviour.
-// Its clauses and refusals are auto-read's keys, registered by its strings module: loaded here, wherever they are
-// shown.
+// Auto-read's settings, each declared once; the store mapping and the command's options are derived from here.
 import { quantiseSpeed } from '../../core/audio/effects/audible-steps.ts';
 import './strings.ts';
 import type { MessageKey } from './strings.ts';
@@ -45,10 +38,7 @@ export interface AutoReadSettings {
   freeVoice: boolean;
 }
 
-/**
- * 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool
- * (src/features/autoread/reading/voice-pool.ts).
- */
+/** 'one': everyone in the server's voice; 'distinct': each member a stable voice of the pool. */
 export type AutoReadVoices = 'one' | 'distinct';
 
 /** A value sets a setting, null puts it back to its default (for requiredRoleId: no role), undefined leaves it. */
@@ -70,10 +60,7 @@ type AutoReadDeclarations = Declarations<AutoReadSettings, DescribedOption>;
 
 export type AutoReadSettingDeclaration = AutoReadDeclarations[keyof AutoReadSettings];
 
-/**
- * Every auto-read setting, in the order /autoread settings offers them and the settings are printed (the type
- * makes each setting declared exactly once).
- */
+/** Every auto-read setting, in the order /autoread settings offers and prints them. */
 export const AUTO_READ_SETTINGS = {
   sayAuthorName: {
     kind: 'flag',

@@ -1,9 +1,4 @@
-// The "Speak" message context menu's text: the picked message read as auto-read reads a chat message,
-// by auto-read's own code (src/features/autoread/reading/message-facts.ts messageContent, decide.ts spokenText), with
-// the server's dictionary. Only the defaults that differ for one message picked by hand live here.
-//
-// A message context menu gets the message in the interaction's resolved data, content included: Discord sends it
-// without the privileged Message Content intent, since the member chose the message.
+// The Speak menu's text: the message read as auto-read reads one (Discord sends it without Message Content).
 import { spokenText, type MessageContent } from './reading/decide.ts';
 import { messageContent } from './reading/message-facts.ts';
 import { DEFAULT_MAX_LENGTH } from './text/cleanup.ts';
@@ -35,10 +30,7 @@ export function speakMessageText(message: SpeakableMessage, options: SpeakOption
   });
 }
 
-/**
- * The text to speak for the menu: as speakMessageText, with the server's dictionary as auto-read applies it
- * (compiled once per change, off the main thread when it has patterns: ./dictionary/dictionary-cache.ts).
- */
+/** The text to speak for the menu, with the server's dictionary applied. */
 export async function speakMessageWords(
   message: SpeakableMessage,
   options: Omit<SpeakOptions, 'dictionary'> & { dictionary: ServerDictionary },
@@ -49,11 +41,7 @@ export async function speakMessageWords(
   return said;
 }
 
-/**
- * The server's dictionary as the store holds it now, ready to apply: its entries are read only when the store's
- * version of them changed since they were last read here (a change in any process), so a message read with an
- * unchanged dictionary costs nothing that grows with it.
- */
+/** The server's dictionary as the store holds it now; entries read only when their version changed. */
 export async function storedDictionary(store: Pick<Store, 'dictionary'>, guildId: string): Promise<ServerDictionary> {
   const version = await store.dictionary.version(guildId);
   return dictionaries.current(guildId, version, () => store.dictionary.list(guildId));

@@ -1,8 +1,4 @@
-// The voice channel's status ("Reading #general aloud") while auto-read reads there: PUT
-// /channels/{channel.id}/voice-status with { status } (0-500 characters; an empty one clears it). Discord lets a
-// member who is connected in the channel and has Set Voice Channel Status (1 << 48) set it (Manage Channels sets it
-// from outside). It is a courtesy: without the permission it is skipped with one log line per guild, and a failure
-// never touches reading.
+// The voice channel's status ("Reading #general aloud"): a courtesy, skipped without the right, never failing reading.
 import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { t } from './strings.ts';

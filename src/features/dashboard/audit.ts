@@ -1,9 +1,6 @@
 import type { Logger } from '../../core/log.ts';
 
-/**
- * One line per change made in the dashboard: who, what, which server, and counts. Never a secret, never the text of
- * an entry or a sentence (the audit says that a reading changed, not what it says).
- */
+/** One line per dashboard change: who, what, which server, counts; never a secret nor an entry's text. */
 export function audit(
   logger: Logger,
   action: string,

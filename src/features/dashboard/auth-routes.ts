@@ -1,7 +1,4 @@
-// Logging in and out. The login is Discord's authorization code grant with a `state` and a PKCE verifier kept in an
-// HttpOnly cookie for 10 minutes: the state compared in constant time on return, the verifier sent with the code's
-// exchange (a code issued to another browser's login is refused by Discord). A new session ID at every login (the
-// browser's earlier session ends); logout ends this session, "log out everywhere" every session of the member.
+// Logging in and out: Discord's code grant, its `state` and PKCE verifier in an HttpOnly cookie for 10 minutes.
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';

@@ -1,8 +1,4 @@
-// The managers' auto-read page: its settings (one field per declaration, read by the settings kit from the form as
-// /autoread settings reads its options: the same ranges and refusals), the channels it reads, the ignore list, the
-// voice pool and the members' voices as /autoread show gives them. Every change goes to the same store rows the
-// command writes and to the running reader at once (configure and setIgnored, on the shard that reads the guild), as
-// the command's.
+// The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFrom } from '../autoread/index.ts';

@@ -1,11 +1,5 @@
-// The owner console (/owner): the whole bot for its owner alone (owner-guard.ts). Every figure comes from the
-// feature or the part that owns it, never a copy of its rule: each server's month from the usage feature's
-// monthFigures and its budgets from the accounting (as /usage and /budget have them), the whole plan in /usage's own
-// planLines, the key's last answers from the Voice API client, the free voice and the cache from the core,
-// `npm run doctor`'s checks from src/app/doctor/ (one run at a time), Public Bot from Discord's application object.
-// The summary row above them reads the same figures; the install link is install-link.ts'.
-// Leaving a server is a change: a POST with the CSRF token (guards.ts), reached through a confirmation page, answered
-// with a redirect to the console (Post/Redirect/Get: a reload shows the console, it does not send the leave again).
+// The owner console (/owner): every figure from the part that owns it. Leaving a server is confirmed, then a POST
+// answered with a redirect (a reload does not leave again).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
@@ -31,7 +25,6 @@ export interface ConsoleDeps {
   store: Store;
   bot: DashboardBot;
   logger: Logger;
-  /** The link that adds SayBot to a server (install-link.ts). */
   installUrl: string;
 }
 
@@ -48,10 +41,7 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
   const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
   const sources = { accounting: bot.accounting, store };
 
-  /**
-   * The servers the console left lately, by ID: their names as SayBot knew them, for the notice at /owner?left=<id>
-   * after the redirect (a name never comes from the address, which anyone could write).
-   */
+  /** Servers left lately, by ID, for the notice after the redirect (a name never comes from the address). */
   const leftLately = new Map<string, string>();
 
   /** The last run of the checks, and the one under way: never two at once, whoever asks. */

@@ -3,8 +3,7 @@ import { en } from './strings/console-en.ts';
 import { ja } from './strings/console-ja.ts';
 import { ko } from './strings/console-ko.ts';
 
-// The owner console: its own part of the catalogue (./strings/console-*.ts), apart from the dashboard's so the pages
-// built side by side each keep theirs; registered when this module loads.
+// The owner console's own part of the catalogue, registered when this module loads.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

@@ -1,5 +1,4 @@
-// The dashboard's HTTP application: the guards every request passes (guards.ts), then the routes. Made without
-// listening, so the tests drive it over real HTTP through start-dashboard.ts like production.
+// The dashboard's HTTP application: guards, then routes; made without listening, so tests drive it like production.
 import { Hono } from 'hono';
 import './strings.ts';
 import { addAuthRoutes } from './auth-routes.ts';
@@ -48,8 +47,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const now = deps.now ?? Date.now;
   const secure = settings.url.startsWith('https:');
-  // The __Host- prefix binds a cookie to this origin, path / and Secure; a browser refuses it without Secure, which
-  // plain http on localhost cannot have, so there the same cookies go without the prefix.
+  // __Host- cookies need Secure, which plain http on localhost cannot have: there they go without the prefix.
   const prefix = secure ? '__Host-' : '';
   const cookies = { session: `${prefix}saybot-session`, state: `${prefix}saybot-state` };
   const rate = (limit: number) => new RateLimit({ limit, windowMs: 60_000, maxKeys: limits.rateKeys, now });
@@ -86,8 +84,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get('/', async (c) => {
     const session = c.get('session');
     if (session === undefined) return c.html(loginPage(pageContext(c)));
-    // Where to look is the login's list from Discord; what is listed is the check every page makes (a view trusted
-    // about a minute, then Discord asked again), so a server the member was removed from drops out.
+    // The login's list says where to look; each server is checked as every page checks it, so a lost one drops out.
     const views = await Promise.all(
       session.guildHints
         .filter((guildId) => bot.serves(guildId))

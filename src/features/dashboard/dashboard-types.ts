@@ -1,5 +1,4 @@
-// What the dashboard needs of the running bot and how it is set up (types only). src/app/ supplies them from the
-// discord.js client and the core; the tests supply their own.
+// What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
 import type { Logger } from '../../core/log.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
@@ -30,10 +29,7 @@ export interface Membership {
   avatarUrl?: string | undefined;
 }
 
-/**
- * What SayBot does in a server's voice now, from its player there: out of voice, joining or in a channel (what plays
- * and how many clips wait behind it); 'elsewhere' when another shard holds the server (its player is that process's).
- */
+/** What SayBot does in a server's voice now; 'elsewhere' when another shard holds the server. */
 export type VoiceNow =
   | { kind: 'out' }
   | { kind: 'elsewhere' }
@@ -53,11 +49,7 @@ export interface DashboardBot {
   serves(guildId: string): boolean;
   /** Those of these servers SayBot is in and serves, in every shard (at login: where to look for the member). */
   servedAmong(guildIds: readonly string[]): Promise<string[]>;
-  /**
-   * The member in that server as SayBot sees them, or undefined when they are not one (or SayBot does not serve
-   * it): a view trusted about a minute at most, then asked of Discord again (member-views.ts); `fresh`: asked of
-   * Discord now (before every change). Discord's Unknown Member closes the member's pages at once.
-   */
+  /** The member there as SayBot sees them, trusted about a minute; `fresh` asks Discord now (before every change). */
   membership(guildId: string, userId: string, fresh: boolean): Promise<Membership | undefined>;
   /** The member logged in again: what SayBot knew of them is asked of Discord again. */
   forgetMember(userId: string): void;
@@ -132,10 +124,7 @@ export interface DashboardScenes {
   report(guildId: string, userId: string): Promise<UsageReport>;
   /** QUEUE_MAX_SECONDS: a scene longer than this is refused for voice (0: no limit). */
   voiceSeconds: number;
-  /**
-   * The voice channel the member sits in, checked as /scene checks it (their rights there, SayBot's, auto-read's
-   * channel, a player busy elsewhere); the member's answer (UserError) thrown when it may not play there.
-   */
+  /** The voice channel the member sits in, checked as /scene checks it; throws the member's UserError otherwise. */
   memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
   /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
   channelName(guildId: string, channelId: string): string | undefined;

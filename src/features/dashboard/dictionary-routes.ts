@@ -1,6 +1,4 @@
-// The managers' dictionary: every change goes through the store's dictionary area (its rules: validateEntry,
-// MAX_ENTRIES, patterns), is worded by auto-read's describeDictionaryProblem and reaches the reader through
-// refreshDictionary, exactly as /dictionary's; import and export are /dictionary export's format.
+// The managers' dictionary: every change through the store's dictionary area and to the reader, as /dictionary's.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -23,7 +21,7 @@ import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -57,13 +55,6 @@ const Search = z.object({
 });
 
 const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
-
-/** A form's fields, as zod reads them; undefined (and a 400 page) when they do not fit. */
-async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
-  const body = await c.req.parseBody();
-  const parsed = schema.safeParse(body);
-  return parsed.success ? parsed.data : undefined;
-}
 
 export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
   const { store, bot, logger, samples } = deps;
@@ -110,7 +101,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     );
   }
 
-  const ok = (c: Ctx, text: string) => ({ kind: 'ok' as const, text });
+  const ok = (text: string) => ({ kind: 'ok' as const, text });
   const refused = (c: Ctx, problem: DictionaryProblem) => ({
     kind: 'error' as const,
     text: t(c.get('locale'), 'dashboard.refused', { reason: describeDictionaryProblem(c.get('locale'), problem) }),
@@ -131,7 +122,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
     await changed(c, `dictionary.${result.status === 'added' ? 'add' : 'edit'}`);
     const key = result.status === 'added' ? 'dashboard.dictionary.added' : 'dashboard.dictionary.replaced';
-    return show(c, ok(c, t(c.get('locale'), key, { word: given.word })));
+    return show(c, ok(t(c.get('locale'), key, { word: given.word })));
   });
 
   app.post(`${base}/remove`, async (c) => {
@@ -146,7 +137,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
         404,
       );
     await changed(c, 'dictionary.remove');
-    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
+    return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
   });
 
   app.post(`${base}/move`, async (c) => {
@@ -169,7 +160,6 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     return show(
       c,
       ok(
-        c,
         t(c.get('locale'), 'dashboard.dictionary.moved', {
           word: given.word,
           position: result.position,
@@ -195,7 +185,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     const result = await store.dictionary.replace(c.get('membership').guildId, parsed.value, who(c).userId);
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
     await changed(c, 'dictionary.import', { entries: result.entries.length });
-    return show(c, ok(c, t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
+    return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.imported', { count: result.entries.length })));
   });
 
   /** The text as auto-read would read it here: cleaned up and through the dictionary (patterns on the job thread). */

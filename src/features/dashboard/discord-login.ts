@@ -1,12 +1,5 @@
-// Discord's OAuth2 authorization code grant, as the dashboard's login uses it: arctic's OAuth2Client (its Discord
-// provider has discord.com written in, so the generic client is given the endpoints of DISCORD_API_BASE_URL: the
-// local Discord in tests and the demo). With PKCE (S256, the one method Discord supports): the authorization URL
-// carries the challenge of a verifier only the browser that started the login holds (in its cookie), and the code is
-// exchanged with it, so a code issued to one browser's login signs no other browser in. The verifier is always sent
-// and a refused exchange is never retried without it; a code Discord issued to an address whose challenge an
-// attacker stripped cannot be told apart here (the code carries nothing of its challenge): only Discord can refuse
-// it (RFC 9700 2.1.1; the local Discord does, test/features/dashboard/attacks.test.ts). The access token reads who
-// the member is and their servers' list once, then is revoked and dropped: nothing of it is kept.
+// Discord's OAuth2 code grant with PKCE (S256), so a code issued to one browser signs no other in (RFC 9700 2.1.1).
+// The access token reads the member and their servers once, then is revoked.
 import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from 'arctic';
 import { z } from 'zod';
 
@@ -31,11 +24,7 @@ const UserSchema = z.object({
 });
 const GuildsSchema = z.array(z.object({ id: snowflake })).max(200);
 
-/**
- * Why a login failed, for the page (never Discord's words, which may hold a token): `code-refused` when Discord
- * answered the exchange with an OAuth2 error (a code used already, expired, or issued to another browser's login:
- * invalid_grant, or a verifier that does not match), `discord` when it failed or answered in a shape not expected.
- */
+/** Why a login failed, never in Discord's words (they may hold a token): an OAuth2 refusal, or Discord failing. */
 export class DiscordLoginError extends Error {
   override readonly name = 'DiscordLoginError';
   readonly refused: 'code-refused' | 'discord';
@@ -64,10 +53,7 @@ export class DiscordLogin {
     this.#authorize = `${new URL(discordApi).origin}/oauth2/authorize`;
   }
 
-  /**
-   * Whether Discord accepts the client ID and secret, without logging anyone in: a code exchange with a code that
-   * cannot be valid is refused as `invalid_client` (401) when the client is wrong, else as `invalid_grant` (400).
-   */
+  /** Whether Discord accepts the client ID and secret: a bogus code is refused `invalid_client` when they are wrong. */
   async clientAccepted(): Promise<boolean> {
     const response = await fetch(`${this.#api}/oauth2/token`, {
       method: 'POST',
@@ -156,16 +142,12 @@ async function readBounded(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A failure's kind only: arctic's errors may carry the response, and a response may carry a token. */
-/**
- * Discord's refusal of this code with this verifier (invalid_grant: used, expired or another redirect's; Discord's
- * invalid_request for a verifier that does not match). Not invalid_client: that is the owner's secret, not the member's
- * login.
- */
+/** Discord's refusal of this code with this verifier (invalid_grant, invalid_request); not invalid_client. */
 function codeRefused(error: unknown): boolean {
   return error instanceof OAuth2RequestError && (error.code === 'invalid_grant' || error.code === 'invalid_request');
 }
 
+/** A failure's kind only: arctic's errors may carry the response, and a response may carry a token. */
 function describeCause(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }

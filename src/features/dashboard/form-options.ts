@@ -1,14 +1,9 @@
-// A submitted form read as a slash command's options: the settings kit's readSettingOptions (and so every
-// declared setting's range, shape, choices and refusal) applies to the dashboard's form unchanged, instead of a copy
-// of those rules. Only what the kit asks of the options is given.
+// A submitted form read as a slash command's options, so the settings kit's rules apply to the dashboard unchanged.
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 type Options = ChatInputCommandInteraction['options'];
 
-/**
- * Form fields (strings), one per option name; an empty field is an option not given, and so is one still as the page
- * loaded it (changedFields).
- */
+/** Form fields, one per option name; an empty field, or one still as loaded, is an option not given. */
 export function formOptions(submitted: Readonly<Record<string, string>>): Options {
   const fields = changedFields(submitted);
   const given = (name: string): string | undefined => {
@@ -40,11 +35,7 @@ export function formOptions(submitted: Readonly<Record<string, string>>): Option
 /** A field's value as the page showed it, sent beside the field as `was_<name>` (pages/member-pages.ts, field). */
 export const LOADED_PREFIX = 'was_';
 
-/**
- * The fields the person changed: each field sent with its value as loaded and still equal to it is left out (a
- * missing field is a setting left as it stands now), the loaded values themselves too. A field sent alone (a
- * switch's inline save) is a change.
- */
+/** The fields changed: one still as loaded is left out; a field sent alone (a switch's inline save) is a change. */
 export function changedFields(fields: Readonly<Record<string, string>>): Record<string, string> {
   const changed: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {

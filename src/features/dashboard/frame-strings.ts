@@ -3,9 +3,7 @@ import { en } from './strings/frame-en.ts';
 import { ja } from './strings/frame-ja.ts';
 import { ko } from './strings/frame-ko.ts';
 
-// The dashboard's frame and shared components (pages/layout.ts, pages/components.ts): their own part of the
-// catalogue (./strings/frame-*.ts), apart from the pages' so that pages built side by side each keep theirs;
-// registered when this module loads.
+// The dashboard's frame and shared components: their own part of the catalogue, registered when this module loads.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

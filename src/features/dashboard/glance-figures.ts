@@ -1,8 +1,4 @@
-// A server's figures at a glance, from SayBot's own data as its pages and commands read them: the member's voice from
-// the row /myvoice writes, this month's characters from the accounting's report (/usage's: the server's month
-// against its monthly budget, the member's day against their daily one), SayBot's player in the server's voice; for a
-// manager (Manage Server, from SayBot's data: Membership) the budgets in force and auto-read's state as its page
-// reads them.
+// A server's figures at a glance, from SayBot's own data as its pages and commands read them.
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { OperatorBudgets } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';

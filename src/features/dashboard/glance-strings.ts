@@ -3,9 +3,7 @@ import { en } from './strings/glance-en.ts';
 import { ja } from './strings/glance-ja.ts';
 import { ko } from './strings/glance-ko.ts';
 
-// The figures at a glance (a server's first page, the owner console's summary row): their own part of the catalogue
-// (./strings/glance-*.ts), apart from the pages' so that parts built side by side each keep theirs; registered when
-// this module loads.
+// The figures at a glance: their own part of the catalogue, registered when this module loads.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

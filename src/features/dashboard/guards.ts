@@ -1,6 +1,4 @@
-// The checks every request passes before a route runs: headers that keep the page in its place, rate limits per
-// address and per session, bounded bodies, the session from its cookie, and for every change the Origin and the CSRF
-// token; then, for a server's pages, the member as SayBot sees them there, and Manage Server for the managers' pages.
+// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -33,10 +31,13 @@ export const pageContext = (c: Ctx, notice?: PageContext['notice']): PageContext
 export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>
   c.html(messagePage(pageContext(c), t(c.get('locale'), key, params)) as Html, status);
 
-/**
- * Headers on every answer: a Content Security Policy with no inline script and no framing, nosniff, no referrer,
- * no caching of pages that hold a member's data; HSTS when served over https.
- */
+/** A form's fields, as zod reads them; undefined when they do not fit. */
+export async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+  const parsed = schema.safeParse(await c.req.parseBody());
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Headers on every answer: a CSP without inline script or framing, nosniff, no referrer, no caching; HSTS on https. */
 export function securityHeaders(secure: boolean, discordCdn = 'https://cdn.discordapp.com'): Guard {
   const csp = [
     "default-src 'none'",
@@ -72,10 +73,7 @@ export const detectLocale: Guard = async (c, next) => {
   await next();
 };
 
-/**
- * The address a request came from: the socket's, or, from the trusted proxy, the last address it put in
- * X-Forwarded-For (the one it saw; those before it are the client's to write).
- */
+/** The socket's address, or from the trusted proxy the last X-Forwarded-For address (earlier ones are the client's). */
 export function addressOf(c: Ctx, trustedProxy: string | undefined): string {
   const socket = getConnInfo(c).remote.address ?? 'unknown';
   if (trustedProxy === undefined || socket !== trustedProxy) return socket;
@@ -112,11 +110,7 @@ export function loadSession(store: Store, cookieName: string, limits: DashboardL
   };
 }
 
-/**
- * Every change (any method but GET and HEAD): from the dashboard's own origin (Origin header), by a signed-in member,
- * carrying their CSRF token (form field `_csrf` or header X-CSRF-Token), within their changes per minute. The
- * login's return is a GET and carries its own check (the state).
- */
+/** Every change (not GET or HEAD): own Origin, a signed-in member, their CSRF token, their changes per minute. */
 export function guardChanges(origin: string, limit: RateLimit): Guard {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
@@ -137,10 +131,7 @@ export function guardChanges(origin: string, limit: RateLimit): Guard {
 
 const GuildParam = z.string().regex(/^\d{17,20}$/);
 
-/**
- * A server's pages: a signed-in member of a server SayBot serves, as SayBot sees them there (asked of Discord afresh
- * before a change). Anything else is "no such page", whether the server exists or not.
- */
+/** A server's pages: a signed-in member of a server SayBot serves; anything else is "no such page". */
 export function serverAccess(bot: DashboardBot): Guard {
   return async (c, next) => {
     const session = c.get('session');

@@ -1,6 +1,4 @@
-// The link that adds SayBot to a server: Discord's OAuth2 install URL with the scopes and rights docs/guide-owners.md
-// gives owners (scopes bot and applications.commands; View Channel, Send Messages, Attach Files, Connect, Speak and
-// Send Voice Messages), on the same site as the login's consent page (DISCORD_API_BASE_URL's origin).
+// The link that adds SayBot to a server, with the scopes and rights docs/guide-owners.md gives, on the login's site.
 import { PermissionFlagsBits } from 'discord.js';
 
 /** The rights SayBot asks for when it is added: what it reads, posts, joins and speaks with. */

@@ -1,7 +1,4 @@
-// Every member's pages in a server. My voice: /myvoice's settings, read by the settings kit from the form as from
-// the command's options (form-options.ts), the voice checked usable here as /myvoice does, stored in the same row the
-// commands and the bot read. My data: /privacy show's lines, and /privacy delete through the one deletion path
-// (src/features/privacy/forget.ts).
+// Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';

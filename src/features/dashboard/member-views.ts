@@ -1,11 +1,5 @@
-// How long the dashboard trusts SayBot's view of a member (a member of that server? Manage Server there?), and the
-// bounds of that memory. Without the Guild Members intent nothing tells SayBot that a member was kicked, banned or
-// lost a role, so a view is trusted for `trustMs` at most (about a minute) and then asked of Discord again; a change
-// asks at once (`fresh`). Discord's "not a member there" replaces a view as soon as it is heard and is itself kept
-// only `absentMs`, so a member who joins is not kept out long. One lookup per member and server at a time: whoever
-// asks meanwhile waits for its answer. What events do tell (a member removed, banned or updated, a role changed, with
-// whichever intents the bot has) forgets the views they touch. At most `maxViews` views: the least recently asked
-// member's go first.
+// How long SayBot's view of a member is trusted: nothing tells of a kick or lost role without Guild Members, so about
+// a minute (`trustMs`), and a change asks at once. One lookup per member and server at a time; bounded (`maxViews`).
 import type { Membership } from './dashboard-types.ts';
 
 export interface MemberViewLimits {

@@ -1,7 +1,4 @@
-// The month page (every member): what /usage gives them, in its words (monthLines: the server's month, the free
-// voice's lines, the whole plan for a manager or the owner, their own day) and its chart's figures (monthFigures),
-// drawn in the browser by /static/month.js; a manager changes the server's budgets as /budget does
-// (changeServerBudgets: the operator's limits, its refusals).
+// The month page: /usage's lines and chart figures; a manager changes the server's budgets as /budget does.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';

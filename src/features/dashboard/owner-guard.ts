@@ -1,7 +1,4 @@
-// The owner console's one check, as a precondition of its own (sapphire's way: one check, a refusal with an
-// identifier): a signed-in user SayBot knows as its owner (the application's owner or team as Discord reports it, or
-// OWNER_IDS: DashboardBot.isOperator). Anyone else, signed in or not, gets the dashboard's "no such page": the
-// refusal says nothing of the console, not even that there is one.
+// The owner console's one check: SayBot's owner (DashboardBot.isOperator); anyone else gets "no such page".
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../../core/log.ts';
 import type { DashboardEnv } from './dashboard-env.ts';

@@ -1,7 +1,4 @@
-/**
- * A fixed-window counter per key (an address, a session), bounded in keys: past `maxKeys` the oldest key is dropped,
- * so a flood of addresses costs memory once, never more. One instance per limit.
- */
+/** A fixed-window counter per key, bounded: past `maxKeys` the oldest key is dropped. One instance per limit. */
 export class RateLimit {
   readonly #limit: number;
   readonly #windowMs: number;

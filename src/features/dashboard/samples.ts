@@ -1,8 +1,4 @@
-// Hearing a voice in the dashboard: a sample of my voice, or a sentence as the dictionary makes it. What costs nothing
-// (the free voice, the cache) is played at once; a sample that would spend characters is first quoted (the speech
-// pipeline's own quote: the characters of the parts neither cached nor in flight) and spoken only after the member
-// clicks that price. The audio goes through the pipeline like any /say to a file (checks, holds, budgets, the
-// free-request rate, records), and is kept for its member only, a few minutes, in a bounded map.
+// Hearing a voice: free ones play at once, a paid one is quoted first; kept for its member a few minutes, bounded.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import { describeFailure, wordOutcome } from '../speaking/index-words.ts';
@@ -49,20 +45,14 @@ export class Samples {
     this.#now = now;
   }
 
-  /**
-   * `text` in the member's voice here (their settings over the server's, as /say resolves them): quoted when it would
-   * cost and `paidCharacters` is not exactly that price (prices change: a click on an older price quotes again).
-   */
+  /** `text` in the member's voice: quoted when it would cost and `paidCharacters` is not exactly that price. */
   async sample(input: {
     guildId: string;
     userId: string;
     guildLanguage: string;
     text: string;
     paidCharacters: number | undefined;
-    /**
-     * A voice or one of the server's presets to hear instead of the member's own settings: spoken without them, so
-     * the request (and so its cache entry) is the same whoever asks, and a sample paid once is free for everyone.
-     */
+    /** A voice to hear instead of the member's settings, so the cache entry is shared and a sample is paid once. */
     heard?: { voice: string } | { preset: string };
   }): Promise<SampleResult> {
     try {

@@ -1,9 +1,5 @@
-// The studio's Scenes page (every member, with /scene's rights): the page, a script checked as it is typed (the
-// scenes feature's own parser, nothing read or counted), its cast and cost, then the scene made as a file or played
-// in the member's voice channel, or one line made alone; and the server's saved scenes. Everything past the check
-// goes through the scenes feature's studio surface (src/features/scenes/studio-scene.ts): the same reading, cast,
-// plan, length checks, quote ceiling and pipeline as /scene. The JSON endpoints are changes like any other: Origin,
-// session and CSRF token (the X-CSRF-Token header), rate-limited per session (guards.ts).
+// The studio's Scenes page, through the scenes feature's studio surface (studio-scene.ts): the same rules as /scene.
+// The JSON endpoints are changes like any other (Origin, session, X-CSRF-Token, rate limit).
 import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -159,10 +155,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const server = c.get('membership');
     return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };
   };
-  /**
-   * A refusal's words for the page: the member's words as Discord would show them, a channel's mention (`<#id>`)
-   * as its name, since a browser does not render Discord's mentions.
-   */
+  /** A refusal's words for the page, a channel's mention as its name (a browser does not render mentions). */
   const refusalText = (c: Ctx, error: unknown): string => {
     const { code, message } = describeFailure(error);
     if (code === 'internal') throw error;
@@ -213,8 +206,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const checked = checkScript(given.script);
     if (checked.ok) return c.json(checked);
     const { key, params } = checked.message;
-    // Whether the words name their line already (their text takes {line}): the page puts the line first only in
-    // those that do not, in every language, without guessing from the words.
+    // Whether the words name their line already (they take {line}): the page puts the line first only otherwise.
     const namesLine = t(c.get('locale'), key).includes('{line}');
     return c.json({ ok: false, line: checked.line, namesLine, error: t(c.get('locale'), key, params) });
   });

@@ -3,8 +3,7 @@ import { en } from './strings/scenes-en.ts';
 import { ja } from './strings/scenes-ja.ts';
 import { ko } from './strings/scenes-ko.ts';
 
-// The studio's Scenes page: its own part of the catalogue (./strings/scenes-*.ts), apart from the dashboard's so
-// the studio's pages, built side by side, each keep theirs; registered when this module loads.
+// The studio's Scenes page's own part of the catalogue, registered when this module loads.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

@@ -1,6 +1,4 @@
-// A session's secrets and what is derived from them. The session ID is 32 random bytes, only ever in the member's
-// cookie; the store keeps its SHA-256 (a stolen copy of the table lets no one in). The CSRF token is an HMAC of the ID,
-// so it needs no storage, changes with every login and reveals nothing of the ID.
+// Session secrets: the ID only in the cookie, its SHA-256 in the store; the CSRF token an HMAC of it (no storage).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A fresh random secret (a session ID, an OAuth2 state), 32 bytes as base64url. */

@@ -1,9 +1,5 @@
-// Every member's voices page: every voice SayBot may use in this server (the preset voices, the free voices, the
-// server's cloned voices and its presets), filtered by language and gender, each heard through samples.ts (free from
-// the cache or the free voice; a paid one quoted first, spoken on its price's click, then cached for everyone). "Use"
-// sets my voice as /myvoice does; a manager makes a preset the server default (/preset default), adds a voice to
-// auto-read's pool (/autoread voice_add: usableVoice, the store's bounded add); a cloned voice is deleted by its
-// creator or a manager through /voices delete's one path (deleteClonedVoice).
+// Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
+// voice_add and /voices delete do.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
@@ -21,7 +17,7 @@ import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { pageContext, refusal, serverAccess } from './guards.ts';
+import { form, pageContext, refusal, serverAccess } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
@@ -62,12 +58,6 @@ const Heard = z.union([
   z.object({ preset: z.string().min(1).max(120), paid: z.coerce.number().int().min(0).max(1_000_000).optional() }),
 ]);
 const Preset = z.object({ preset: z.string().min(1).max(120) });
-
-/** A form's fields, as zod reads them; undefined when they do not fit. */
-async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
-  const parsed = schema.safeParse(await c.req.parseBody());
-  return parsed.success ? parsed.data : undefined;
-}
 
 export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   const { store, bot, logger, samples } = deps;
@@ -227,8 +217,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // The managers' changes: each asks Discord afresh who the member is (serverAccess on a POST), then the rule.
   const managers = (c: Ctx) => c.get('membership').manager;
 
-  // The server's default is a preset (/preset default): a preset as it is; a voice as the preset of that voice alone,
-  // named after it (/preset save name:<voice> voice:<voice>, then /preset default), unless that name holds another.
+  // The server's default is a preset: a voice becomes the preset of it alone, named after it, unless the name is taken.
   app.post(`${base}/default`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, z.union([Preset, Voice]));

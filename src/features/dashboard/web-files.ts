@@ -1,8 +1,4 @@
-// The dashboard's stylesheets and browser scripts, kept in ./web/ as the files they are (checked by the formatter and
-// lint like any other; a committed bundle is made by scripts/build-web.ts), served under /static/: read once, on the
-// first request, with a gzip copy made off the main thread (zlib's pool), and sent compressed to a browser that
-// accepts it. A bundle with its library is some 290 KB as text and under 100 KB gzipped. The folder is found from this
-// module's own URL, so it is wherever src/ is: the Docker image and a production-only install carry it with the code.
+// The dashboard's stylesheets and scripts (./web/), served under /static/, gzipped off the main thread once.
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';

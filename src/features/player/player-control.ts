@@ -1,9 +1,5 @@
-// Who may stop, skip or end what SayBot plays in a server (/stop, /skip, /leave). A member in SayBot's voice channel
-// acts on what they asked for; what others asked for needs a voice moderator's rights (Mute Members or Move Members in
-// that channel) or Manage Server; a member elsewhere without those changes nothing. Leaving ends every clip, so a
-// member without those rights may make SayBot leave only when nothing of anyone else's is playing or queued.
-// While SayBot is joining, SayBot's voice channel is the one it is joining (GuildPlayer.channelId): the orders waiting
-// for the join will play there, so that is where a member acts on their own and a moderator on everyone's.
+// Who may stop, skip or end what SayBot plays: in its channel a member acts on their own requests, a voice moderator
+// on everyone's; leaving ends every clip, so only when nothing of anyone else's plays or waits.
 import { PermissionFlagsBits } from 'discord.js';
 import type { ClipOwner, GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';
@@ -13,20 +9,14 @@ import './strings.ts';
 /** Every clip, or only the member's own. */
 export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };
 
-/**
- * What the member may act on in SayBot's voice channel `channelId`; refused when they are elsewhere and no moderator.
- */
+/** What the member may act on in SayBot's voice channel; refused when elsewhere and no moderator. */
 export function playerControl(interaction: BotCommandInteraction<'cached'>, channelId: string): PlayerControl {
   if (moderatesVoice(interaction, channelId)) return { kind: 'all' };
   if (interaction.member.voice.channelId === channelId) return { kind: 'own', userId: interaction.user.id };
   throw new UserError('player.notInChannel', { channel: `<#${channelId}>` });
 }
 
-/**
- * What /stop tells a member who stopped nothing while SayBot is in no voice channel: nothing of anyone's plays or waits
- * there, so a voice moderator (Manage Server, or Mute Members or Move Members in the server) is told just that, and any
- * other member what they hear in voice when nothing of theirs plays (others' files being made are theirs alone).
- */
+/** What /stop tells a member who stopped nothing while SayBot is in no voice channel: a moderator, or anyone else. */
 export function nothingToStop(interaction: BotCommandInteraction<'cached'>): 'stop.nothing' | 'stop.nothingOwn' {
   const moderator = interaction.memberPermissions.any([
     PermissionFlagsBits.ManageGuild,
@@ -47,10 +37,7 @@ function moderatesVoice(interaction: BotCommandInteraction<'cached'>, channelId:
   );
 }
 
-/**
- * Refuses (privately, nothing cut) a member who would end others' clips by making SayBot leave `channelId`: only a
- * voice moderator may, unless every clip playing or queued is the member's own.
- */
+/** Refuses a member who would end others' clips by making SayBot leave, unless every clip is their own. */
 export function requireMayLeave(
   interaction: BotCommandInteraction<'cached'>,
   player: GuildPlayer,
@@ -67,11 +54,7 @@ export function skippable(control: PlayerControl): ((item: ClipOwner) => boolean
   return (item) => item.requestedBy?.userId === control.userId;
 }
 
-/**
- * The clips a member may stop: their own requests, unless made as not theirs to stop (auto-read's: stopping one
- * drops every unread message, as a stop empties the queue, which is the channel's reading, not the member's; their
- * own message being read they may /skip).
- */
+/** The clips a member may stop: their own, except auto-read's (a stop empties the channel's reading; /skip works). */
 export function stoppable(control: PlayerControl): ((item: ClipOwner) => boolean) | undefined {
   if (control.kind === 'all') return undefined;
   return (item) => item.requestedBy?.userId === control.userId && item.requestedBy.requesterMayStop;

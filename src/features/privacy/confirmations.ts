@@ -6,10 +6,7 @@ export const CONFIRMATION_TTL_MS = 5 * 60_000;
 const MAX_PENDING = 1000;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-/**
- * The second step of /privacy server: a code given to one member in one server, accepted once, only from them,
- * only before it expires. In memory: a restart asks again, which is the safe side for a deletion.
- */
+/** /privacy server's second step: a code for one member in one server, once, before it expires; in memory only. */
 export class ServerDeletionConfirmations {
   readonly #pending = new Map<string, { code: string; expiresAt: number }>();
   readonly #now: () => number;

@@ -1,9 +1,4 @@
-// What `npm run forget` deleted reaches a running bot: the command leaves a notice in the store
-// (store.forgetNotices), and each running bot reads the notices every few seconds and drops what it holds in
-// memory of those forgotten (auto-read's memory of them, their requests under way recording their spends under a
-// pseudonym). The store is what every process shares, whatever host or shard it runs on, so no signal or address
-// is needed. A notice names nobody: it holds keyed pseudonyms, and a bot finds whom they stand for among the
-// servers and members it holds in memory (a member it holds nothing of needs nothing dropped).
+// What `npm run forget` deleted reaches running bots through notices in the store, naming only keyed pseudonyms.
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../core/log.ts';
 import type { ForgetNotice } from '../../core/store/privacy-store.ts';
@@ -47,10 +42,7 @@ export class ForgetNotices extends EventEmitter<ForgetNoticesEvents> {
     this.#options = options;
   }
 
-  /**
-   * Notes the notices already in the store as seen (they were made before this process held anything), then reads
-   * new ones every FORGET_NOTICE_POLL_MS until close().
-   */
+  /** Marks the notices already stored as seen, then reads new ones every FORGET_NOTICE_POLL_MS until close(). */
   async start(): Promise<void> {
     try {
       for (const notice of await this.#options.store.forgetNotices.recent()) this.#remember(notice.token);

@@ -6,15 +6,9 @@ import type { Store } from '../../core/store/types.ts';
 export interface Forgetting {
   store: Store;
   purgeVoice(voiceId: string): Promise<number>;
-  /**
-   * Removes the soundboard sounds "Save as sound" made from deleted voices (src/features/speaking/soundboard.ts); absent
-   * where there is no Discord to ask (`npm run forget`, a server SayBot was removed from).
-   */
+  /** Removes soundboard sounds made from deleted voices; absent where there is no Discord to ask. */
   removeSounds?(guildId: string, soundIds: readonly string[]): Promise<void>;
-  /**
-   * The bot's requests still under way of those forgotten record their spends without the ID from now on
-   * (Accounting.anonymiseRequests; no userId: the whole guild; no guildId: the member everywhere).
-   */
+  /** The bot's requests under way of those forgotten record their spends without the ID from now on. */
   anonymiseRequests?(guildId: string | undefined, userId?: string): void;
 }
 
@@ -23,10 +17,7 @@ export interface ForgetReport extends ForgetResult {
   voices: ClonedVoice[];
 }
 
-/**
- * Deletes a cloned voice: from the library (with the presets that speak with it and member defaults naming it)
- * and its audio from the cache, so that no one hears it again. /voices delete and every deletion below use it.
- */
+/** Deletes a cloned voice from the library (with presets and defaults naming it) and its audio from the cache. */
 export async function deleteClonedVoice(
   { store, purgeVoice, removeSounds }: Forgetting,
   guildId: string,
@@ -38,11 +29,8 @@ export async function deleteClonedVoice(
 }
 
 /**
- * Forgets a member in one guild, or in every guild (guildId undefined, the operator): the
- * voices they cloned deleted first, then their rows deleted and their ID elsewhere replaced by a marker
- * (store.privacy.forgetMember, src/core/store/forget-plan.ts). The one code path of /privacy delete and `npm run
- * forget`. The managers' records about the member (auto-read's ignore) stay when the member asks (`by` 'member'),
- * or they would lift them themselves; the operator's deletion erases them too.
+ * Forgets a member in one guild or every guild: clones, rows, their ID elsewhere marked; the one path of /privacy
+ * delete and `npm run forget`. The managers' records of them stay when the member asks, not for the operator.
  */
 export async function forgetMember(
   deps: Forgetting,
@@ -56,10 +44,7 @@ export async function forgetMember(
   return { ...(await deps.store.privacy.forgetMember(userId, guildId, new Date(), by)), voices };
 }
 
-/**
- * Forgets a whole guild: its cloned voices' audio purged, its rows deleted, its spends anonymised, their sounds
- * removed.
- */
+/** Forgets a whole guild: clones' audio purged, rows deleted, spends anonymised, sounds removed. */
 export async function forgetGuild(deps: Forgetting, guildId: string): Promise<ForgetReport> {
   const voices = await deps.store.voiceLibrary.list(guildId);
   const sounds = await deps.store.voiceLibrary.savedSounds(guildId);

@@ -1,5 +1,4 @@
-// Privacy's public surface: deleting what SayBot keeps of a member, a server or a cloned voice, for the app, the
-// `npm run forget` entry point, /privacy and /voices delete.
+// Privacy's public surface: deleting what SayBot keeps of a member, a server or a cloned voice.
 import './strings.ts';
 export { deleteClonedVoice, forgetGuild, forgetMember, type ForgetReport, type Forgetting } from './forget.ts';
 export { FORGET_USAGE, parseForgetArgs } from './forget-args.ts';

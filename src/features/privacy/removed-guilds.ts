@@ -17,11 +17,7 @@ export interface RemovedGuildsOptions extends Forgetting {
   ours?: (guildId: string) => boolean;
 }
 
-/**
- * The servers SayBot was removed from: the removal time kept in the store (a restart keeps the
- * clock), cancelled when SayBot is added back, and the data deleted by a sweep (at start-up, then hourly, a bounded
- * batch each time) once the grace period has passed, with one log line per server.
- */
+/** Servers SayBot was removed from: the time kept in the store, their data swept once the grace period passed. */
 export class RemovedGuilds {
   readonly #options: RemovedGuildsOptions;
   readonly #now: () => Date;
@@ -77,10 +73,7 @@ export class RemovedGuilds {
     return done;
   }
 
-  /**
-   * Sweeps now (one bounded batch, awaited: a start-up is done with it), then every SWEEP_INTERVAL_MS until
-   * close(); a failed sweep is logged and the next one tries again.
-   */
+  /** Sweeps now (awaited), then every SWEEP_INTERVAL_MS until close(); a failed sweep is logged and retried. */
   async start(): Promise<void> {
     const run = () =>
       this.sweep().catch((error: unknown) =>

@@ -1,5 +1,4 @@
-// What /privacy show and the dashboard's "my data" list of a member's rows in a server: one line per kind of record,
-// in the member's language, the managers' records about them apart.
+// /privacy show's and the dashboard's "my data" lines: one per kind of record, the managers' records apart.
 import { formatNumber, t, type MessageKey } from './strings.ts';
 import type { PrivacyTrace } from '../../core/store/privacy-store.ts';
 

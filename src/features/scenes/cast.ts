@@ -1,7 +1,4 @@
-// Who speaks each part of a scene: the script's cast (`cast: Name = voice`) resolved in this server, a mentioned
-// member's /myvoice, and for everyone else a voice of their own, chosen by auto-read's rule for distinct voices
-// (the presets of the server's language first, then its cloned voices, then audible variants), never one another
-// speaker of the scene already has while an unused one is left.
+// Who speaks each part of a scene: the cast, a mentioned member's /myvoice, else a distinct voice of their own.
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/order/order-settings.ts';
@@ -52,8 +49,7 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
   const given = new Set<string>();
   const language = poolLanguage(guildLocale);
   for (const key of unvoiced) {
-    // A voice nobody in the scene has, as it is; else a variant not given yet (never a cast speaker's voice as it
-    // is while one is left); else any not given; else the pool goes round again.
+    // A voice nobody here has; else a variant not given yet; else any not given; else the pool goes round again.
     const entry =
       pool.find((candidate) => !given.has(candidate) && !taken.has(parsePoolEntry(candidate).voice)) ??
       pool.find(
@@ -81,11 +77,7 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
   return speakers;
 }
 
-/**
- * A cast line's voice in this server: a member's /myvoice (undefined when they keep none: they get a distinct voice),
- * else a preset of the server by name, else a voice ID or a cloned voice of this server. Another server's cloned
- * voice is refused as an unknown one.
- */
+/** A cast line's voice here: a member's /myvoice, a server preset by name, a voice ID or this server's clone. */
 async function castSettings(
   entry: CastEntry,
   query: CastQuery,

@@ -1,7 +1,5 @@
-// Scenes shown with their cost and waiting for their member's confirmation. In memory, bounded in count and time:
-// one per member and server (a new preview replaces the last), at most MAX_PENDING in all (the oldest goes), and
-// each for less than the 15 minutes its interaction's token lives. Nothing is held or paid while a scene waits; a
-// restart forgets them, and the member runs /scene again.
+// Scenes waiting for their member's confirmation: in memory, one per member and server, at most MAX_PENDING, each for
+// less than its interaction token's 15 minutes. Nothing is held or paid while one waits.
 import { randomBytes } from 'node:crypto';
 import type { PendingScene } from './scene-types.ts';
 

@@ -1,7 +1,4 @@
-// A scene confirmed with its button: taken from the waiting scenes (once, only by its member), its target checked
-// again (the member may have left voice or lost a right since the preview), held and spoken through the pipeline as
-// one request, and delivered: played in voice, or posted as a file with its subtitles (.srt) under a line naming the
-// member, or as a voice message (its subtitles to the member). Where the member may not post, it comes to them alone.
+// A scene confirmed with its button: taken once, its target checked again, spoken as one request and delivered.
 import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { Services } from '../../core/interactions/command.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
@@ -62,9 +59,7 @@ export async function answerSceneButton(
     return true;
   }
   const audience = { planFigures: seesPlanFigures(interaction, context.isOperator) };
-  // A scene posted as a file or a voice message holds one of the server's shares until it is posted (the speaking
-  // feature's file-shares.ts): past them "Play it" is refused here, the press's only answer, before the scene is taken
-  // or anything made, so its preview stays to be pressed again.
+  // A posted scene holds a file share: past them "Play it" is refused before anything is taken, the preview kept.
   let release: (() => void) | undefined;
   if (confirm && waiting.output !== 'voice') {
     try {
@@ -129,8 +124,7 @@ async function playScene(
     sizeLimit: interaction.attachmentSizeLimit,
     memberId: interaction.user.id,
   });
-  // It would cost more than its member confirmed (lines left the cache since): nothing more is paid until they
-  // confirm the new price.
+  // It would cost more than confirmed (lines left the cache since): nothing is paid until the new price is.
   if (answer.answer === 'price-changed') {
     const shown = await costedPreview(
       interaction,

@@ -1,6 +1,5 @@
-// /scene's form (a modal): the script in one paragraph Text Input inside a Label (Discord's current modal layout),
-// under a Text Display with the grammar in a few words. Its custom_id carries what the slash command asked, so the
-// submit goes on where the command left off: `scene:form:new:<output>:<format>` or `scene:form:save:<name>`.
+// /scene's form (a modal); its custom_id carries what the command asked: `scene:form:new:<output>:<format>` or
+// `scene:form:save:<name>`.
 import { LabelBuilder, ModalBuilder, TextDisplayBuilder, TextInputBuilder, TextInputStyle } from 'discord.js';
 import type { OutputChoice } from '../speaking/index-targets.ts';
 import { SCENE_CAPS } from './script.ts';

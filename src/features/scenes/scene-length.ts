@@ -1,7 +1,5 @@
-// A scene lasts at most MAX_SCENE_SECONDS (the mix's cap, and in voice the cut of src/core/order/scene-clip.ts),
-// which only its audio proves: checked on its estimate with the core's margin (src/core/quota/seconds-bounds.ts), at
-// the preview and again by the pipeline at "Play it", in voice as for a file. Its OverSecondsCapError is worded for
-// the member with every failure (src/features/speaking/failure-words.ts).
+// A scene lasts at most MAX_SCENE_SECONDS, checked on its estimate with the core's margin at the preview and again by
+// the pipeline at "Play it".
 import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import { checkEstimatedSeconds } from '../../core/quota/seconds-bounds.ts';
 

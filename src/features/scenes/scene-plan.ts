@@ -1,6 +1,4 @@
-// A parsed script and its cast as what the pipeline speaks: one request per turn in its speaker's voice (a tone
-// cue as the turn's tone_instruction; an intensity cue as an emotion request with that exaggeration), each after its
-// pause (the script's `[pause]` markers, plus the default gap between turns). Pure.
+// A parsed script and its cast as what the pipeline speaks: one request per turn, each after its pause. Pure.
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/order/order-settings.ts';
 import { estimatePlanSeconds } from '../../core/quota/seconds-bounds.ts';

@@ -1,6 +1,4 @@
-// A scene shown before anything is paid: its script read and cast in this server, where it will go, what it would
-// cost now (characters to pay, lines already made) and what the member's budgets leave, with a button to play it
-// and one to cancel. The preview is the member's alone; nothing is held, counted or paid until they confirm.
+// A scene shown before anything is paid: cast, target, cost and budgets; nothing is held until the member confirms.
 import {
   ButtonStyle,
   ComponentType,
@@ -50,8 +48,7 @@ export async function previewScene(
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
 ): Promise<void> {
   const script = readScript(source);
-  // Casting and costing a scene spends nothing, yet reads the store and the cache for every line: rationed as free
-  // work, per member, like a request made only of cached parts.
+  // Casting and costing reads the store and cache for every line: rationed as free work, per member.
   context.speech.takeFreeWork(interaction.guildId, interaction.user.id);
   const speakers = await resolveCast(script, {
     store: context.store,
@@ -60,9 +57,7 @@ export async function previewScene(
     presets: context.voices,
   });
   const plan = planScene(script, speakers);
-  // Where it goes is checked now (the member's voice rights), and again when they confirm.
-  // Where it goes (checked again at "Play it"): the member's slowmode turn is taken when the scene is posted, so a
-  // preview, or one cancelled, never uses it up.
+  // Checked now and again at "Play it"; the slowmode turn is taken only when the scene is posted.
   const target = await chooseDestination(interaction, choice.output, context);
   const limit = context.config.queue.guildSeconds;
   if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
@@ -82,10 +77,7 @@ export async function previewScene(
   await showContent(interaction, shown.content, [], shown.components);
 }
 
-/**
- * The scene costed now, left waiting for its member's "Play it" at that price (its quote: a press never pays more),
- * and its preview's words and buttons; `note` goes first (why it is shown again).
- */
+/** The scene costed now and left waiting at that price (a press never pays more); `note` goes first. */
 export async function costedPreview(
   interaction: Interaction<'cached'>,
   context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,

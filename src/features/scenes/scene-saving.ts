@@ -1,6 +1,4 @@
-// Saving a scene under a name, wherever it is written (/scene save, the dashboard's studio): the name tidied and
-// checked, the script read (a script that would be refused is never kept), then the server's store with its rules
-// (one per name, replaced only by whoever saved it or a manager, at most MAX_SAVED_SCENES, a member's share).
+// Saving a scene under a name (/scene save, the studio): a script that would be refused is never kept.
 import { UserError } from '../../core/interactions/failures.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../../core/store/names.ts';

@@ -1,12 +1,6 @@
-// The shapes of a parsed /scene script (src/features/scenes/script.ts reads it): who speaks with which voice, what is
-// said in what order, and the limits a script is held to. Types only, so the command, the pipeline and the store
-// can name them without loading the parser.
+// The shapes of a parsed /scene script; types only, so others name them without loading the parser.
 
-/**
- * The voice a cast line gives a speaker, as written: a member mention is recognised (their own voice is the
- * caller's to find), anything else is kept as text for the caller to resolve (a preset voice ID, a cloned voice's
- * name, a server preset's name).
- */
+/** A cast line's voice as written: a member mention, or text for the caller to resolve. */
 export type CastVoice = { kind: 'member'; userId: string } | { kind: 'name'; text: string };
 
 /** One `Name = voice` of a cast line. */

@@ -1,8 +1,5 @@
-// Reads a /scene script, the dialogue a member writes in a form or a .txt file, into who speaks, with which voice,
-// what and in what order (src/features/scenes/script-types.ts). Pure: the voices named in the cast are resolved by
-// the caller, and gaps between turns are the renderer's. A script may be 16,000 characters of anything, so every
-// line is read by hand scans and anchored patterns that look at each character a bounded number of times: no
-// pattern here can backtrack over a line.
+// Reads a /scene script into who speaks, with which voice, what and in what order. Pure. A script may be 16,000
+// characters of anything, so lines are read by hand scans and anchored patterns: nothing here can backtrack.
 //
 // One line is, in this order of precedence:
 //   blank                      skipped; ends a turn
@@ -24,25 +21,10 @@ import type {
   ScriptErrorCode,
 } from './script-types.ts';
 
-export type {
-  CastEntry,
-  CastVoice,
-  SceneCaps,
-  SceneLine,
-  ScenePause,
-  SceneScript,
-  SceneStep,
-  ScriptErrorCode,
-} from './script-types.ts';
-
 /** Seconds of silence the renderer puts between two turns; steps carry only the pauses a script writes. */
 export const DEFAULT_GAP_SECONDS = 0.35;
 
-/**
- * SayBot's limits on a scene. `speakers` is what dialogue services allow in one (ElevenLabs' text-to-dialogue: 10); `scriptChars` is a
- * .txt attachment's (the form takes 4,000, Discord's own limit); `characters` is what one scene may spend. Every
- * count is in the unit the service bills (countCharacters: code points after NFC), whatever the script's spelling.
- */
+/** SayBot's limits on a scene (`speakers`: ElevenLabs' dialogue allows 10), counted in the unit the service bills. */
 export const SCENE_CAPS: SceneCaps = Object.freeze({
   scriptChars: 16_000,
   lines: 60,
@@ -54,10 +36,7 @@ export const SCENE_CAPS: SceneCaps = Object.freeze({
   toneLength: 100,
 });
 
-/**
- * A script refused, with what the member's message needs: `line` is 1-based (0 for the whole script) and `params`
- * are the placeholders of `scene.script.<code>`.
- */
+/** A script refused: `line` 1-based (0: the whole script), `params` fill `scene.script.<code>`. */
 export class ScriptError extends Error {
   readonly code: ScriptErrorCode;
   readonly line: number;
@@ -109,10 +88,7 @@ interface Turn {
   text: string;
 }
 
-/**
- * A line read as `Name (tone) [intensity]: text`: the turn, `'long-name'` when it has that shape but a name over
- * the cap, or undefined when it does not have that shape. A cue that is there but wrong is an error at once.
- */
+/** `Name (tone) [intensity]: text` as a turn, `'long-name'`, or undefined; a wrong cue throws at once. */
 function readTurn(line: string, lineNumber: number, caps: SceneCaps): Turn | 'long-name' | undefined {
   let at = 0;
   let letter = false;
@@ -201,12 +177,7 @@ function readCast(list: string, lineNumber: number, caps: SceneCaps): CastEntry[
   return entries;
 }
 
-/**
- * Reads a script. Throws a `ScriptError` for the first thing wrong, in the order of the lines (a script over
- * `caps.scriptChars` before anything is read; `empty` after all of it when no line is spoken).
- *
- * @param caps overrides of `SCENE_CAPS`, for tests.
- */
+/** Reads a script; throws a `ScriptError` for the first thing wrong. `caps`: overrides of `SCENE_CAPS`, for tests. */
 export function parseScript(source: string, caps: Partial<SceneCaps> = {}): SceneScript {
   const limits: SceneCaps = { ...SCENE_CAPS, ...caps };
   const script = source.startsWith('\ufeff') ? source.slice(1) : source;

@@ -1,7 +1,4 @@
-// A scene outside Discord's interactions (the dashboard's studio): the same reading, cast, plan, length checks,
-// quote and delivery as /scene, handed the member's place instead of an interaction. Checking a script is pure and
-// free; casting and costing it is rationed as free work, as /scene's preview is; making it goes through the
-// pipeline as one scene order that never pays more than the characters its member confirmed (SpeechOrder's quoted).
+// A scene outside Discord (the dashboard's studio), made as /scene makes one, never paying more than confirmed.
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -57,10 +54,7 @@ export interface StudioVoice {
 /** What the parser read a line as (lines it skipped, or joined to the turn before, are not listed). */
 export type ReadLine = { line: number; kind: 'cast' | 'pause' } | { line: number; kind: 'turn'; speaker: string };
 
-/**
- * A script checked: what each line was read as (for the editor to mark) and its speakers, or the first error, on its
- * line (0: the whole script).
- */
+/** A script checked: each line as read and its speakers, or the first error on its line (0: the whole script). */
 export type ScriptCheck =
   | { ok: true; read: ReadLine[]; lines: number; speakers: number }
   | { ok: false; line: number; message: LocalisedMessage };
@@ -100,10 +94,7 @@ export interface StudioQuote {
   budgets: BudgetFigures;
 }
 
-/**
- * `source` read, cast in this server and costed: what it would pay now (nothing is held). Throws the member's answer
- * (UserError, Refusal) when it may not be made: a script error, an unknown cast voice, too long for `output`.
- */
+/** `source` read, cast and costed (nothing held); throws the member's answer when it may not be made. */
 export async function quoteStudioScene(
   services: StudioServices,
   member: StudioMember,
@@ -154,11 +145,7 @@ export type StudioOutcome =
   /** It would now cost more than its member confirmed: nothing was paid; the new quote is theirs to confirm. */
   | { kind: 'quote-changed'; quote: StudioQuote };
 
-/**
- * Makes `source` as a file (`format`) or plays it in the member's voice channel, paying at most `quoted`. `only`:
- * just that turn (0-based), made alone as a file (a line heard by itself). Failures are thrown as the member's
- * answer (UserError, Refusal, RightsRevokedError...).
- */
+/** Makes `source` as a file or plays it in voice, paying at most `quoted`; `only`: one turn alone as a file. */
 export async function makeStudioScene(
   services: StudioServices,
   member: StudioMember,
@@ -194,9 +181,7 @@ export async function makeStudioScene(
       policy: MEMBER_REQUEST,
     },
     target: order.voice?.target ?? { kind: 'file' },
-    // A file goes to the member's own browser: nothing happens in Discord. In voice, the member's lines are spoken
-    // in their channel; the dashboard asked the rights of the place through the core as it chose the channel
-    // (memberVoiceChannel) and gives their recheck (memberStillSpeaks), so `at` is not read again here.
+    // The dashboard asked the place's rights as it chose the channel and gives their recheck: `at` is not read here.
     effects: { does: order.voice === undefined ? [] : ['speak-in-voice', 'member-words'], at: null },
     ...(order.voice === undefined ? {} : { stillAllowed: order.voice.stillAllowed }),
   });

@@ -1,9 +1,5 @@
-// Subtitles for a rendered scene as SubRip (.srt), posted beside its audio file so a member can read who said what
-// and when; and the reverse of their times, so a test can read a posted file back. Pure.
-//
-// Each cue is its number (from 1), `HH:MM:SS,mmm --> HH:MM:SS,mmm` and one line `Speaker: text`, with a blank line
-// between cues. Lines end with LF alone: players and editors read it, and the file is posted, not typed. Nothing is
-// escaped (SubRip has no escapes); a line break inside a name or a text becomes a space so a cue stays one line.
+// Subtitles for a rendered scene as SubRip (.srt): one cue per turn, `Speaker: text` on one line, LF line ends, no
+// escapes; and the reverse of their times, so a test can read a posted file back. Pure.
 
 /** One cue: when, in seconds from the start of the audio, and who says what. */
 export interface SubtitleCue {
@@ -32,10 +28,7 @@ function timestamp(totalMilliseconds: number): string {
   return `${two(hours)}:${two(minutes)}:${two(seconds)},${String(totalMilliseconds % 1000).padStart(3, '0')}`;
 }
 
-/**
- * The cues as a SubRip file, in the order given (LF line ends, '' for no cues). Times are rounded to the
- * millisecond; an end before its start is moved to the start.
- */
+/** The cues as a SubRip file ('' for none), times rounded to the millisecond, an end before its start moved to it. */
 export function toSrt(cues: readonly SubtitleCue[]): string {
   return cues
     .map((cue, index) => {
@@ -47,10 +40,7 @@ export function toSrt(cues: readonly SubtitleCue[]): string {
     .join('\n');
 }
 
-/**
- * The times and speakers of a SubRip file's cues, in order: the speaker is the first text line of a cue up to its
- * first `: ` ('' when it has none). Reads LF or CRLF, with or without a BOM.
- */
+/** The times and speakers of a SubRip file's cues, LF or CRLF, with or without a BOM. */
 export function parseSrtTimes(srt: string): Array<{ start: number; end: number; speaker: string }> {
   const lines = srt.replace(/^\ufeff/, '').split(LINE_BREAKS);
   const cues: Array<{ start: number; end: number; speaker: string }> = [];

@@ -1,8 +1,5 @@
-// The /usage chart's pictures, kept for the UTC hour: drawing one loads the shipped fonts (about 11 MB) and renders
-// in its worker thread (render-png.ts), so asking again must not draw again. A picture is keyed by what it shows that
-// may change in the hour without notice: the server, the reader's language, the budget and the members it names (a
-// member who deleted their data is named otherwise, so their old name is never served from here). The days' figures
-// may be up to the hour old. Bounded in count; a drawing under way is shared by every ask of its key.
+// The /usage chart's pictures, kept for the UTC hour (drawing loads 11 MB of fonts), keyed by what may change in the
+// hour without notice: server, language, budget, the members named. Bounded; a drawing under way is shared.
 import { createHash } from 'node:crypto';
 
 /** Pictures kept at once (a chart is some tens of kB). */

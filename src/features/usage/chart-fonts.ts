@@ -1,7 +1,5 @@
-// The chart's fonts. resvg draws text only with fonts it is given. The machine and the Docker image may have none
-// that cover Korean or Japanese, so the fonts come from npm packages (Noto Sans KR and JP, SIL Open Font License) and
-// are loaded by path inside node_modules; system fonts are never read, so the picture is the same everywhere.
-// Both are loaded: KR lacks Japanese forms (数), JP lacks Hangul; resvg falls back glyph by glyph.
+// The chart's fonts, from npm packages (Noto Sans KR and JP) so the picture is the same everywhere; system fonts are
+// never read. Both load: KR lacks Japanese forms, JP lacks Hangul, and resvg falls back glyph by glyph.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -17,10 +15,7 @@ export function chartFontFiles(): string[] {
   return fontPaths;
 }
 
-/**
- * The font-family list for a reader's Discord locale: shared ideographs are drawn in Japanese forms for a
- * Japanese reader, Korean forms otherwise; Latin letters and digits look the same in both.
- */
+/** The font-family list for a locale: shared ideographs in Japanese forms for a Japanese reader, Korean otherwise. */
 export function chartFontFamily(locale: string | null | undefined): string {
   return locale === 'ja' ? "'Noto Sans JP', 'Noto Sans KR'" : "'Noto Sans KR', 'Noto Sans JP'";
 }

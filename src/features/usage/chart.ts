@@ -85,10 +85,7 @@ const escapeXml = (text: string): string =>
 
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
-/**
- * About how wide `text` is in pixels at `size`: no font metrics here, so East Asian characters count one em, others
- * about 0.56.
- */
+/** About how wide `text` is in pixels at `size`: East Asian characters one em, others about 0.56. */
 const widthOf = (text: string, size: number): number =>
   [...text].reduce((sum, char) => sum + (WIDE.test(char) ? size : size * 0.56), 0);
 
@@ -151,12 +148,7 @@ function dayLabels(panel: { left: number; right: number; bottom: number }, days:
   return out.join('');
 }
 
-function dailyPanel(
-  data: UsageChartData,
-  labels: UsageChartLabels,
-  days: number,
-  byDay: Map<number, ChartDay>,
-): string {
+function dailyPanel(labels: UsageChartLabels, days: number, byDay: Map<number, ChartDay>): string {
   const panel = LAYOUT.daily;
   const max = niceMax(Math.max(0, ...[...byDay.values()].map((d) => d.spent + d.saved)));
   const slot = (panel.right - panel.left) / days;
@@ -322,7 +314,7 @@ export function usageChartSvg(data: UsageChartData, labels: UsageChartLabels): s
     `<rect width="${CHART_WIDTH}" height="${CHART_HEIGHT}" fill="#ffffff"/>`,
     text(LAYOUT.daily.left, 40, labels.title, `id="title" font-size="22" fill="${COLOURS.text}"`),
     legend(labels, data.budget > 0),
-    dailyPanel(data, labels, days, byDay),
+    dailyPanel(labels, days, byDay),
     cumulativePanel(data, labels, days, byDay),
     membersPanel(data, labels),
     '</svg>',

@@ -1,6 +1,4 @@
-// The month's figures as /usage gives them, for /usage and the dashboard's month page alike (one truth): the
-// accounting's report (the server, the member, the whole plan), the free voice's lines, and the chart's days and top
-// members from the spends' breakdown.
+// The month's figures as /usage gives them, for /usage and the dashboard's month page alike.
 import type { FreeVoiceLines } from '../../core/store/free-voice-lines-store.ts';
 import type { Accounting, UsageReport } from '../../core/quota/accounting.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -17,10 +15,7 @@ export interface MonthFigures {
   members: ReadonlyArray<{ userId: string; spent: number; saved: number }>;
   /** The last day the month-to-date line reaches: today by the accounting's clock. */
   through: string;
-  /**
-   * Why the breakdown (days and top members) could not be read, when it could not: the words stand without it, so a
-   * front-end draws no chart and says the rest (days and members are then empty).
-   */
+  /** Why the breakdown could not be read, when it could not (days and members are then empty). */
   breakdownFailed?: unknown;
 }
 

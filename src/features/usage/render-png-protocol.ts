@@ -2,7 +2,6 @@
 
 export interface ChartJob {
   id: number;
-  /** The chart's SVG document. */
   svg: string;
 }
 

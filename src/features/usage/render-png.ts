@@ -1,7 +1,5 @@
-// The /usage chart drawn as PNG off the main thread, as long work (src/core/audio/workers/work-classes.ts): loading
-// the fonts and drawing take a tenth of a second or more, which on the event loop would be a gap in every guild's
-// audio. Its own thread and queue, so a chart never waits behind audio work nor audio behind it; fair between
-// servers (servers in turn, each server's share) and rationed per member, free as it is.
+// The /usage chart drawn as PNG off the main thread, where a tenth of a second would gap every guild's audio: its own
+// thread and queue, fair between servers and rationed per member.
 import { JobUnavailableError } from '../../core/audio/errors.ts';
 import { ThreadPool, type ThreadPoolOptions } from '../../core/audio/workers/thread-pool.ts';
 import type { ChartJob, ChartJobReply } from './render-png-protocol.ts';
@@ -14,11 +12,7 @@ export const MAX_WAITING_CHARTS = 8;
 export const MAX_CHARTS_PER_GUILD = 2;
 /** Charts one member may have under way or waiting. */
 export const MAX_CHARTS_PER_MEMBER = 1;
-/**
- * A chart (the fonts loaded and a month drawn) takes well under a second of a core; past this much of its own CPU
- * time its thread is replaced. Its thread runs at long work's low priority, so on a busy host it may wait far longer
- * than it draws: that wait is bounded by CHART_WALL_CEILING_MS, not counted against it.
- */
+/** A chart's CPU time past which its thread is replaced (its low-priority wait is CHART_WALL_CEILING_MS's). */
 const JOB_TIMEOUT_MS = 20_000;
 /** A chart's bound in time from its start, however little of a core a busy host leaves it. */
 export const CHART_WALL_CEILING_MS = 2 * 60_000;
@@ -46,10 +40,7 @@ export const CHART_POOL: ThreadPoolOptions = {
 
 const pool = new ThreadPool<Omit<ChartJob, 'id'>, ChartJobReply>(CHART_POOL);
 
-/**
- * Renders an SVG document to PNG bytes at its own size, in the chart's worker thread, for `guild`'s share and
- * `member`'s ration ('' when none). Rejects with ChartBusyError when it cannot run now.
- */
+/** An SVG rendered to PNG in the chart's thread, in `guild`'s share and `member`'s ration; ChartBusyError when full. */
 export async function renderPng(svg: string, { guild = '', member = '' } = {}): Promise<Buffer> {
   const reply = await pool.run({ svg }, [], guild, { member });
   if (!reply.ok) throw new Error(`chart drawing: ${reply.message}`);

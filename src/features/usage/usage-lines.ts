@@ -1,5 +1,4 @@
-// /usage's lines in words: the server's month, the free voice's lines, the whole plan (for those who may see it) and
-// the member's own day, for /usage and the dashboard's month page alike.
+// /usage's lines in words, for /usage and the dashboard's month page alike.
 import { formatNumber, t } from '../../core/i18n/catalogue.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -40,8 +39,7 @@ export function monthLines(locale: string, { report, free }: MonthFigures, planW
 /** The whole plan: what is used and left of it, and the bot-wide budget (BUDGET_BOT_MONTHLY_CHARS). */
 export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: UsageReport): string[] {
   const n = (value: number) => formatNumber(locale, value);
-  // "The service's count" only of the service's own figures, with when it gave them; while the month is marked used
-  // up without figures of the service's that say so, only what the service said (never an older count beside it).
+  // "The service's count" only of its own figures, with when it gave them; never an older count beside it.
   const whole =
     exhaustedUntil !== undefined && !bot.fromService
       ? t(locale, 'usage.botUsedUp', { limit: n(bot.limit), spent: n(bot.spent), saved: n(bot.saved) })
@@ -64,10 +62,7 @@ export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: Us
   ];
 }
 
-/**
- * The month the service said is used up, for everyone who reads the month (/usage, the dashboard's month page): one
- * request at a time goes out to see whether it is back.
- */
+/** The month the service said is used up: one request at a time goes out to see whether it is back. */
 export function usedUpLines(locale: string, { exhaustedUntil }: UsageReport): string[] {
   return exhaustedUntil === undefined ? [] : [t(locale, 'usage.exhausted', { reset: dayOf(exhaustedUntil) })];
 }

@@ -1,7 +1,4 @@
-// /clone as a form (a modal): the voice's name, its first line, the clip as a File Upload limited to audio, and the
-// consent as a checkbox worded as the slash command's consent option. Discord's current modal layout: each input in
-// a Label (type 18), with a Text Display (10) saying what a good sample is. Shown by /clone without a clip and by
-// its "Clone a voice" button; the submit goes the slash command's way (commands/clone.ts).
+// /clone as a form (a modal); the submit goes the slash command's way (commands/clone.ts).
 import {
   ButtonStyle,
   CheckboxBuilder,

@@ -34,11 +34,8 @@ const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' } 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
 /**
- * Downloads an attachment from an allowed host only, with a size cap and a timeout, so a crafted URL can make
- * the bot fetch neither internal addresses nor endless bodies. A size over the cap (Discord's attachment size, else
- * the response's Content-Length) is refused before the body is read. The body is written chunk by chunk into one
- * buffer of the announced size, never gathered and joined at the end: joining tens of megabytes in one go holds the
- * main thread, and every server's voice with it.
+ * Downloads an attachment from an allowed host, capped in size and time (no internal addresses, no endless bodies),
+ * into one buffer: joining tens of megabytes at the end would hold the main thread.
  */
 export async function downloadClip(
   url: string,
@@ -92,10 +89,7 @@ export async function downloadClip(
   return body.bytes();
 }
 
-/**
- * A download's bytes in one buffer, filled as chunks arrive: sized for what was announced, grown (doubling, up to
- * the cap) only when a body runs past it, so each arriving chunk costs a copy of itself.
- */
+/** A download's bytes in one buffer sized as announced, doubled up to the cap only when a body runs past it. */
 class BodyBuffer {
   #buffer: Uint8Array;
   #length = 0;
@@ -126,14 +120,8 @@ class BodyBuffer {
 }
 
 /**
- * Checks a reference clip before anything is uploaded: its real format from its bytes (whatever its name or
- * declared type), its exact duration, that it is whole, and that it is not silent. Each refusal states the
- * figure found. M4A cannot be decoded here (no AAC decoder), so its loudness is not checked.
- *
- * Bounded whatever the file: the headers are read first (a clip over 60 s is refused without decoding, in work
- * bounded by a minute of frames), and what fits is decoded in a worker thread, at most 60 s of it, in `guild`'s
- * turn and share of that thread. The bytes are the check's: a large clip's buffer is moved to the worker and back,
- * so the caller uses the result's `data`, never its own view.
+ * Checks a clip before upload: real format, exact duration, whole, not silent (M4A: no loudness, no AAC decoder). Over
+ * 60 s is refused from its headers; the rest decoded in a worker, so the caller uses the result's `data`.
  */
 export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<CheckedClip> {
   let probe: ClipProbe;
@@ -148,8 +136,7 @@ export async function checkReferenceClip(data: Uint8Array, guild = ''): Promise<
   if (probe.verdict === 'over') throw durationRefusal(probe.seconds);
   const format = probe.format as CheckedClip['format'];
 
-  // M4A's figures are all in its header (no AAC decoder here): nothing to decode. Other clips' bytes move to the
-  // worker and come back (measureClipOffThread), so the clip is the measured one's bytes from here on.
+  // M4A is measured from its header alone; other clips' bytes move to the worker and back: use the result's.
   const measured: { clip: Pick<MeasuredClip, 'durationSeconds' | 'truncated' | 'levelDbfs'>; bytes: Uint8Array } =
     format === 'm4a'
       ? { clip: { durationSeconds: probe.seconds ?? 0, truncated: false, levelDbfs: undefined }, bytes: data }

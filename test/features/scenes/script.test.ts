@@ -6,11 +6,8 @@ import {
   SCENE_CAPS,
   sceneCharacters,
   ScriptError,
-  type SceneCaps,
-  type SceneLine,
-  type SceneScript,
-  type ScriptErrorCode,
 } from '../../../src/features/scenes/script.ts';
+import type { SceneCaps, SceneLine, SceneScript, ScriptErrorCode } from '../../../src/features/scenes/script-types.ts';
 
 /** The lines of a script, in order. */
 function spoken(script: SceneScript): SceneLine[] {

@@ -1,11 +1,5 @@
-// Each server's dictionary compiled once per change and kept, so that neither a read message nor a Speak compiles
-// it again: a compiled dictionary is reused while the server's entries are the ones it was compiled from (compared
-// entry by entry, so a change made anywhere — a command, an import, another shard, a deletion — is seen at once).
-// A reader that holds no entries (the Speak menu) asks with the store's version of them instead (current()): the
-// entries are read only when that version is not the one they were compiled at, so a message costs no work that
-// grows with the dictionary. Bounded: the servers used least recently are forgotten past MAX_CACHED_DICTIONARIES.
-// A dictionary of words is applied here, in time linear in the text; one with patterns in a worker thread
-// (./dictionary-thread.ts), where it is compiled instead.
+// Each server's dictionary compiled once per change and kept while its entries are unchanged (a change anywhere is
+// seen); the Speak menu asks by the store's version instead. Bounded by MAX_CACHED_DICTIONARIES, least used out.
 import { compileDictionary, isPattern, type DictionaryEntry } from './dictionary.ts';
 import { applyOffThread } from './dictionary-thread.ts';
 
@@ -84,12 +78,7 @@ export class DictionaryCache {
     return kept.compiled;
   }
 
-  /**
-   * The server's dictionary as the store holds it: `read` (its entries) is called only when `version` (the store's
-   * version of them, DictionaryArea.version) is not the one the kept dictionary was read at, or there is none, so an
-   * unchanged dictionary costs a message nothing that grows with it. Read first, the version is never newer than the
-   * entries: a change between the two is read again at the next use.
-   */
+  /** The store's dictionary: `read` only when `version` changed; read first, so the version is never the newer. */
   async current(
     guildId: string,
     version: string | undefined,

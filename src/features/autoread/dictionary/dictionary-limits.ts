@@ -8,20 +8,12 @@ export const MAX_PATTERNS = 20;
 export const MAX_WORD_LENGTH = 50;
 export const MAX_PATTERN_LENGTH = 200;
 export const MAX_READING_LENGTH = 100;
-/**
- * The dictionary makes a text at most this many times as long (in code points), plus GROWTH_ALLOWANCE characters,
- * and never longer than MAX_RESULT_LENGTH unless the text already was: each entry's result is cut there. Readings
- * that spell out may still double a message, and a short message may still take a whole reading; entries that
- * match everywhere or repeat what they match cannot multiply what a message costs.
- */
+/** Growth at most this factor plus GROWTH_ALLOWANCE, within MAX_RESULT_LENGTH: no entry multiplies a message's cost. */
 export const MAX_GROWTH_FACTOR = 2;
 export const GROWTH_ALLOWANCE = 20;
 /** Auto-read's longest message: no dictionary makes a text longer than that. */
 export const MAX_RESULT_LENGTH = MAX_LENGTH_RANGE.max;
-/**
- * A pattern replaces at most this many matches in one text; any further ones are left as written. RE2 finds each
- * match in time linear in the text but at a cost per match (about 2 µs here).
- */
+/** Matches one pattern replaces in one text (RE2 costs about 2 µs a match); further ones are left as written. */
 export const MAX_PATTERN_MATCHES = 100;
 /** Replacements in one text over every entry (words and patterns); any further matches are left as written. */
 export const MAX_REPLACEMENTS = 500;

@@ -1,14 +1,7 @@
-// A dictionary pattern and its reading, compiled: RE2 (re2js, a JavaScript port of Google's RE2) finds the matches
-// in time linear in the text, whatever the pattern, since it never backtracks; what it cannot promise that for
-// (back-references, look-around) it does not accept. The reading is parsed once here, so a reading that names a
-// group the pattern lacks is refused when the entry is added, not found out on a member's message.
+// A dictionary pattern and its reading compiled on RE2 (re2js): linear in the text, a missing group refused at add.
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
 
-/**
- * RE2's measure of a compiled pattern's cost (its program's instructions). The time per character grows with it;
- * 1,000 passes every pattern a person writes (`(\d{1,3},)*\d{1,3}` is 20, 200 characters of alternatives about
- * 400) and refuses repetition stacked to blow up (`((a{10}){10}){10}` is 1,222).
- */
+/** RE2's program size; 1,000 passes what people write (`(\d{1,3},)*\d{1,3}`: 20), not `((a{10}){10}){10}` (1,222). */
 export const MAX_PROGRAM_SIZE = 1000;
 
 /** A group being read by measurePattern: its alternatives' largest size so far, the current one, its last atom. */
@@ -30,13 +23,8 @@ const FLAGS_ONLY = /^\(\?[a-zA-Z-]*\)/;
 const GROUP_OPEN = /^\(\?(P?<[^>]*>|P=[^)]*\)|[a-zA-Z-]*:)?/;
 
 /**
- * RE2's program size for `pattern`, measured from its text in one pass without compiling it (0 when a count is past
- * what RE2 parses, MAX_REPEAT alone or nested, so that RE2's parser names it before building anything): each character, class
- * or escape one instruction, a capture two more, `*`, `+` and `?` one more, `x{n}` n times x (`x{n,m}` m times and one
- * more each optional copy, `x{n,}` n times and one more), alternatives their largest (RE2 may factor the others
- * away), and the two RE2 adds to every program. So it never says more than RE2 would make (the same figure for
- * repetition, fewer for alternatives), and a pattern it measures past MAX_PROGRAM_SIZE is refused before anything
- * is compiled: `(a*){1000}` written 20 times is 80,002 instructions, which RE2 takes a quarter of a second to build.
+ * RE2's program size for `pattern`, measured from its text without compiling it: never more than RE2 makes, so a
+ * pattern past MAX_PROGRAM_SIZE is refused unbuilt (`(a*){1000}` ×20 is 80,002 instructions, ¼ s in RE2).
  */
 export function measurePattern(pattern: string): number {
   const stack: Frame[] = [{ best: 0, seq: 0, last: 0, capture: false, counts: 1, lastCounts: 1 }];
@@ -197,10 +185,7 @@ function syntaxProblem(error: RE2JSSyntaxException): PatternProblem {
   return { code: 'syntax', syntax, part: part.slice(0, 40) };
 }
 
-/**
- * The reading as pieces: `$1`…`$99` (two digits when the pattern has that many groups, as JavaScript reads them),
- * `$<name>`, `$&` (the whole match), `$$` (a dollar); any other `$` is itself. A group the pattern lacks is refused.
- */
+/** The reading as pieces: `$1`…`$99`, `$<name>`, `$&`, `$$`; any other `$` is itself. A missing group is refused. */
 function parseReading(
   reading: string,
   groups: number,

@@ -1,5 +1,4 @@
-// Messages between the dictionary thread (dictionary-thread.ts, main thread) and its worker (dictionary-worker.ts):
-// one request, one reply.
+// Messages between dictionary-thread.ts and its worker (dictionary-worker.ts): one request, one reply.
 import type { DictionaryEntry, DictionaryResult } from './dictionary.ts';
 
 /** A server's dictionary applied to its texts. */

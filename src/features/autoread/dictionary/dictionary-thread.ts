@@ -1,8 +1,4 @@
-// A dictionary with patterns applied off the main thread. Words are matched in time linear in the text
-// (./word-automaton.ts), but a pattern runs on RE2 at a cost per character that grows with the pattern: twenty of
-// the costliest RE2 accepts take a tenth of a second or more on one long message, which would delay every server's
-// voice packets. So a dictionary with patterns is applied in a worker thread (../../../core/audio/workers/job-thread.ts:
-// one job at a time, servers in turn, a few waiting, a time limit), compiled there once per change.
+// A dictionary with patterns applied off the main thread (twenty costly patterns take a tenth of a second).
 import { JobUnavailableError } from '../../../core/audio/errors.ts';
 import { JobThread } from '../../../core/audio/workers/job-thread.ts';
 import {
@@ -64,11 +60,7 @@ function failure(reply: DictionaryJobReply): string {
   return reply.ok ? 'answered with another shape' : reply.unknown ? 'not compiled' : reply.message;
 }
 
-/**
- * `entries` checked as the store checks them (dictionary.ts' validateEntries), in the worker: their patterns are
- * measured and compiled there, never on the main thread. With, for each entry, whether the dictionary's cap would cut
- * what it says. In `guildId`'s share, as its texts are.
- */
+/** `entries` checked as validateEntries checks them, compiled in the worker, each with whether its reading is cut. */
 async function checkOffThread(
   entries: readonly DictionaryEntry[],
   guildId: string,
@@ -81,10 +73,7 @@ async function checkOffThread(
   });
 }
 
-/**
- * A whole dictionary checked as validateEntries checks it: at once for words alone (no pattern, nothing compiled),
- * in the worker when it has patterns.
- */
+/** A whole dictionary checked: at once for words alone, in the worker when it has patterns. */
 export async function validateEntriesOffThread(
   entries: readonly DictionaryEntry[],
   guildId: string,

@@ -1,6 +1,4 @@
-// The worker thread of dictionary-thread.ts: a server's dictionary with patterns applied to its texts. It keeps the
-// dictionaries it compiled last (each compiled once per change), the oldest forgotten past MAX_KEPT. It also checks
-// entries before they are stored (their patterns compiled here, never on the main thread).
+// The worker thread of dictionary-thread.ts: applies and checks dictionaries with patterns, keeping MAX_KEPT compiled.
 import { parentPort } from 'node:worker_threads';
 import { compileDictionary, readingWouldBeCut, validateAnyEntry, validateEntries } from './dictionary.ts';
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';

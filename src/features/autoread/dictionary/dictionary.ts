@@ -1,9 +1,4 @@
-// A server's pronunciation dictionary: words and patterns, and how to say what they match, applied to text after
-// clean-up. Pure; the store keeps the entries in their order and checks each change with these functions
-// (src/features/autoread/store/dictionary-area.ts), so every rule lives here. Words are found by an automaton
-// (./word-automaton.ts) and patterns run on RE2 (re2js): both take time linear in the text whatever the entries, and
-// a dictionary with patterns is applied off the main thread (./dictionary-thread.ts), so no entry a manager writes
-// can stall the bot on a member's message.
+// A server's pronunciation dictionary, pure; words and patterns take time linear in the text, whatever the entries.
 import { z } from 'zod';
 import { countCharacters } from '../../../core/characters.ts';
 import { compilePattern, type PatternMatch, type PatternProblem } from './dictionary-pattern.ts';
@@ -73,10 +68,7 @@ const length = countCharacters;
 const tidy = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 /** Entries are one per word whatever its case: "SayBot" and "saybot" are the same entry. */
 export const entryKey = (word: string): string => tidy(word).toLowerCase();
-/**
- * A pattern's key in the same column as words' (one entry per pattern, case kept): behind a control character,
- * which no word may hold, so that a pattern never takes the place of the word written the same way.
- */
+/** A pattern's key, behind a control character no word may hold, so it never takes a word's place. */
 export const patternKey = (pattern: string): string => `\u0001${pattern.normalize('NFC').trim()}`;
 /** The key of the entry a member names. */
 export const keyOf = (name: EntryName): string =>
@@ -111,11 +103,7 @@ const patternProblem = (problem: PatternProblem): DictionaryResult<never> =>
     ? fail('unknownGroup', { group: problem.group })
     : fail('badPattern', { syntax: problem.syntax, part: problem.part });
 
-/**
- * The pattern entry as it will be stored (NFC, ends trimmed; inner spaces kept, they are part of the pattern), or
- * why it cannot be: too long, a control character, or what RE2 says of it (a syntax it lacks, such as
- * back-references and look-around, is named as such), or a reading that uses a group the pattern does not have.
- */
+/** The pattern entry as stored (NFC, ends trimmed), or why not: too long, a control character, RE2's refusal. */
 export function validatePattern(pattern: string, reading: string): DictionaryResult<PatternEntry> {
   const tidied = pattern.normalize('NFC').trim();
   if (tidied === '') return fail('emptyPattern');
@@ -140,12 +128,7 @@ interface Pass {
   maxMatches: number;
 }
 
-/**
- * Words next to each other in the order, as one pass: an automaton finds them in time linear in the text whatever
- * their number (./word-automaton.ts). The longest word wins where several start at one place, case ignored. A word
- * matched through case folding is read by its own entry's reading when the text's spelling names one, and said as
- * written otherwise (as the regular expression this replaced did).
- */
+/** Adjacent words as one pass, longest first, case ignored; a case-folded match takes its own spelling's reading. */
 function wordPass(entries: readonly WordEntry[]): Pass {
   const readings = new Map(entries.map((entry) => [entryKey(entry.word), entry.reading]));
   // The longest first; words of one length in the order they were added. Lengths counted once, not per comparison.
@@ -162,10 +145,7 @@ function wordPass(entries: readonly WordEntry[]): Pass {
   };
 }
 
-/**
- * `text` with each match of `pass` replaced, at most `budget.left` of them (taken from it), the result cut at
- * `limit` code points (and no longer built past it).
- */
+/** `text` with at most `budget.left` matches of `pass` replaced (taken from it), cut at `limit` code points. */
 function applyPass(pass: Pass, text: string, limit: number, budget: { left: number }): string {
   const most = Math.min(pass.maxMatches, budget.left);
   if (most <= 0) return text;
@@ -197,14 +177,8 @@ function cutAt(text: string, limit: number): string {
 }
 
 /**
- * A function giving text as the dictionary says it. Entries apply in their order, each to the text the entries
- * above it left: a pattern is a pass of its own; words next to each other make one pass (the longest word wins
- * where several start at the same place, and a word's reading is not replaced by a word beside it in the order).
- * Words ignore case and in a spaced script match whole words only ("cat" not in "category"); Hangul, kana and CJK
- * words match anywhere. The text comes out at most resultLimit of its length long, with at most MAX_REPLACEMENTS
- * replacements over all entries and MAX_PATTERN_MATCHES by one pattern. Compile once per dictionary change
- * (./dictionary-cache.ts): 500 entries are worth keeping between messages. An entry that does not compile (stored
- * by an older rule) is left out rather than failing every message.
+ * Text as the dictionary says it: entries in order, a pattern a pass of its own, adjacent words one pass; spaced
+ * scripts whole words only. Bounded by resultLimit and the match caps; an entry no longer compiling is left out.
  */
 export function compileDictionary(entries: readonly DictionaryEntry[]): (text: string) => string {
   const passes: Pass[] = [];
@@ -233,12 +207,7 @@ export function compileDictionary(entries: readonly DictionaryEntry[]): (text: s
   };
 }
 
-/**
- * Whether the dictionary's cap would cut what `entry` says (/dictionary add says so, and adds it all the same): a
- * word's reading longer than resultLimit allows a message of that word alone; a pattern's, for its shortest match
- * (one character, none when it matches the empty text) or for a match as long as a long word, every group it puts in
- * as long as the match.
- */
+/** Whether the cap would cut what `entry` says (/dictionary add warns), for its shortest match and a long one. */
 export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   if (!isPattern(entry)) return length(entry.reading) > resultLimit(length(entry.word));
   const compiled = compilePattern(entry.pattern, entry.reading);
@@ -247,9 +216,7 @@ export function readingWouldBeCut(entry: DictionaryEntry): boolean {
   return [shortest, MAX_WORD_LENGTH].some((match) => compiled.value.longestReading(match) > resultLimit(match));
 }
 
-// An entry is a word or a pattern, each with its reading, in the order they apply: a file from before patterns
-// (words only) is still this format, version 1. An entry with a `pattern` is read as a pattern, any other as a
-// word, so that a wrong field is named against the kind it was meant to be.
+// An entry with `pattern` is read as a pattern, any other as a word, so a wrong field is named against its kind.
 const WordSchema = z.object({ word: z.string(), reading: z.string() }).strict();
 const PatternSchema = z.object({ pattern: z.string(), reading: z.string() }).strict();
 const EntrySchema = z.unknown().transform((entry, context): DictionaryEntry => {
@@ -284,11 +251,7 @@ export function importDictionary(json: string): DictionaryResult<DictionaryEntry
   return read.ok ? validateEntries(read.value) : read;
 }
 
-/**
- * The entries of an exported file as written, its format and shape checked, the entries not yet validated: what the
- * main thread reads of an import before the store validates the entries (their patterns compiled in the dictionary's
- * worker thread, ./dictionary-thread.ts).
- */
+/** An exported file's entries, format and shape checked, not yet validated (the worker validates patterns). */
 export function readDictionaryFile(json: string): DictionaryResult<DictionaryEntry[]> {
   let data: unknown;
   try {
@@ -307,11 +270,7 @@ export function readDictionaryFile(json: string): DictionaryResult<DictionaryEnt
   return { ok: true, value: parsed.data.entries };
 }
 
-/**
- * A whole dictionary in its order (an import, or what the store is asked to replace one with), each entry
- * validated as /dictionary add would: the entries as stored, or the first problem (too many, too many patterns, a
- * bad entry with its reason, an entry twice).
- */
+/** A whole dictionary validated as /dictionary add would, in order: the entries as stored, or the first problem. */
 export function validateEntries(raw: readonly DictionaryEntry[]): DictionaryResult<DictionaryEntry[]> {
   if (raw.length > MAX_ENTRIES) return fail('tooManyEntries', { count: raw.length, max: MAX_ENTRIES });
   const patterns = raw.filter(isPattern).length;

@@ -1,14 +1,5 @@
-// A dictionary's words found in one pass over a text, in time linear in the text whatever their number: an
-// Aho-Corasick automaton over code points, built in time linear in the words' length (at each character, at most
-// one word of each length ends: 50 at most, MAX_WORD_LENGTH). It keeps exactly the meaning
-// the words had as one large regular expression (`(?<!W)word(?!W)|…` with the flags `giu`, the longest word first):
-// case folded as JavaScript's case-insensitive matching folds it, a space in a word standing for any run of white
-// space, whole words only for a word with no Hangul, Han or kana in it, and at each place the text is searched from,
-// the longest word that matches there. test/features/autoread/dictionary/word-automaton.test.ts compares the two on tricky texts.
-//
-// One automaton serves every script: words of scripts written without spaces match anywhere, the others are the
-// same matches kept only where no letter or digit of a spaced script touches them. A map of tokens would not do for
-// spaced words alone, since a word may hold spaces and punctuation ("New York", "C++").
+// A dictionary's words found in one pass, linear whatever their number (Aho-Corasick over code points), keeping the
+// meaning of the regular expression it replaced (word-automaton.test.ts compares the two).
 
 /** What a word is matched as: its key (lower case, one space between its parts). */
 export interface AutomatonWord {
@@ -33,10 +24,7 @@ const WHITE_SPACE = /^\s$/u;
 /** A run of white space in the text, and a space in a word: one symbol (no code point is this large). */
 const SPACE = 0x110000;
 
-/**
- * Where simple case folding (what `i` with `u` compares) and "upper case, then lower case" disagree, as V8 finds
- * them: dotless ı has no simple folding, and three pairs fold together without a one-character upper case.
- */
+/** Where simple case folding and "upper, then lower case" disagree in V8: dotless ı and three pairs. */
 const FOLD_EXCEPTIONS = new Map<number, number>([
   [0x131, 0x131],
   [0x1fd3, 0x390],
@@ -49,10 +37,7 @@ const onlyCodePoint = (text: string): number | undefined => {
   return first !== undefined && text.length === (first > 0xffff ? 2 : 1) ? first : undefined;
 };
 
-/**
- * The code point `cp` stands for in a case-insensitive comparison: two code points match each other under the
- * flags `iu` exactly when they fold to the same one (test/features/autoread/dictionary/word-automaton.test.ts checks every cased one).
- */
+/** The code point `cp` folds to: two match under `iu` exactly when they fold to the same one. */
 export function foldCase(cp: number): number {
   const exception = FOLD_EXCEPTIONS.get(cp);
   if (exception !== undefined) return exception;
@@ -131,10 +116,7 @@ function symbolsOfText(text: string): Symbols {
   return out;
 }
 
-/**
- * The automaton. Each node's children: one child in `onlySymbol`/`onlyChild` (most nodes of a dictionary of words
- * are inner letters of one word), more in a map of their own.
- */
+/** The automaton. Most nodes have one child (`onlySymbol`/`onlyChild`); more go in a map of their own. */
 export class WordAutomaton {
   readonly #onlySymbol: number[] = [-1];
   readonly #onlyChild: number[] = [-1];
@@ -214,10 +196,7 @@ export class WordAutomaton {
     return child;
   }
 
-  /**
-   * The matches in `text`, left to right, none overlapping: from each place the search is at, the word of highest
-   * priority among those matching there; the search goes on after it, or one place on when none matches.
-   */
+  /** The matches left to right, none overlapping: at each place, the matching word of highest priority. */
   matches(text: string): WordMatch[] {
     const symbols = symbolsOfText(text);
     const { count, symbol, word: wordChar } = symbols;

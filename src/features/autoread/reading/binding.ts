@@ -1,5 +1,4 @@
-// What one guild reads and where it speaks: the reader's binding. The settings it reads with are declared in
-// src/features/autoread/setting-declarations.ts, one shape from the store to the reader.
+// What one guild reads and where it speaks: the reader's binding.
 import type { AutoReadSettings } from '../setting-declarations.ts';
 
 /** The most members a server's managers may have auto-read ignore (/autoread ignore). */

@@ -1,14 +1,10 @@
-// The auto-reader's decisions, pure so each is a row in a table test: which message is read, the words said for
-// it, when the author's name is said, and the "one notice, then silence" gate. The reader (reader.ts) only wires
-// them to Discord and the speech pipeline.
+// The auto-reader's decisions, pure so each is a row in a table test; reader.ts wires them to Discord and the pipeline.
 import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
 import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';
 
-/**
- * A message's own text and the facts clean-up reads: names for its mentions, its files, stickers, reply and forward.
- */
+/** A message's own text and the facts clean-up reads: mention names, files, stickers, reply and forward. */
 export interface MessageContent {
   content: string;
   cleanup: Pick<
@@ -37,10 +33,7 @@ export interface MessageFacts extends MessageContent {
   roleIds: readonly string[];
   /** The voice channel the author sits in, null when none. */
   voiceChannelId: string | null;
-  /**
-   * The author may not speak in the voice channel being read: server-muted, suppressed on that Stage, or denied
-   * Speak there. SayBot never says there what its author may not say themselves.
-   */
+  /** The author may not speak in the voice channel read: SayBot never says there what they may not say. */
   mayNotSpeak?: boolean;
   /** When it was sent (ms since epoch). */
   at: number;
@@ -61,10 +54,7 @@ export type SkipReason =
 
 export type ReadVerdict = { read: true } | { read: false; why: SkipReason };
 
-/**
- * Whether `message` is read under `binding`. Bots and webhooks are governed by readBots alone: they hold no
- * seat in voice, and a webhook has no roles, so the role and voice rules apply to members.
- */
+/** Whether `message` is read. Bots and webhooks follow readBots alone: the role and voice rules are members'. */
 export function shouldRead(message: MessageFacts, binding: ReadingBinding): ReadVerdict {
   const skip = (why: SkipReason): ReadVerdict => ({ read: false, why });
   const { settings } = binding;
@@ -86,11 +76,7 @@ export function shouldRead(message: MessageFacts, binding: ReadingBinding): Read
   return { read: true };
 }
 
-/**
- * How fast the next message is read when `waiting` more wait behind it: the voice's own pace up to fasterAfter
- * waiting, then faster as the backlog grows, reaching maxSpeed where skipping starts (at once when it never
- * does). In 0.1 steps: each speed of a text is audio cached on its own, so few distinct speeds keep that small.
- */
+/** The next message's speed with `waiting` behind it, up to maxSpeed; 0.1 steps, as each speed is cached apart. */
 export function catchUpSpeed(
   settings: Pick<ReadingBinding['settings'], 'fasterAfter' | 'maxSpeed' | 'skipAfter'>,
   waiting: number,
@@ -118,11 +104,7 @@ export function nameDue(last: LastSpeaker | undefined, userId: string, at: numbe
 /** A display name is said in at most this many characters. */
 const NAME_MAX = 32;
 
-/**
- * The words said for `message`: clean-up (mentions by name, no URLs, the cut with "and so on", replies and
- * files announced, files only when readAttachments), then the dictionary, then the author's name when `sayName`.
- * Empty when nothing is left to say: nothing is spoken then, not even the name.
- */
+/** The words said for `message`: clean-up, the dictionary, then the author's name when `sayName`; '' for nothing. */
 export function messageText(
   message: MessageFacts,
   binding: ReadingBinding,
@@ -141,11 +123,7 @@ export function messageText(
   return name === '' ? text : withName(dictionary(name), text, language);
 }
 
-/**
- * The words for a message's own text, whoever reads it (the auto-reader, the Speak menu): clean-up (mentions by
- * name, no URLs, the cut with "and so on", replies and files announced), then the dictionary. '' when nothing is
- * left to say.
- */
+/** The words for a message's own text, whoever reads it: clean-up then the dictionary; '' for nothing. */
 export function spokenText(
   message: MessageContent,
   options: { maxLength: number; language?: string | undefined; dictionary?: (text: string) => string },
@@ -165,10 +143,7 @@ export function spokenName(name: string, language: string | undefined): string {
   return [...cleaned].slice(0, NAME_MAX).join('').trim();
 }
 
-/**
- * When the budgets or the month refuse, the channel is told once; further refusals are silent until a message is
- * accepted again, which re-arms the notice. One per guild.
- */
+/** When budgets or the month refuse, the channel is told once, until a message is accepted again. */
 export class NoticeGate {
   #silenced = false;
 

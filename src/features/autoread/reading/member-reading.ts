@@ -1,7 +1,4 @@
-// What a member sets for themselves about auto-read (with /myvoice set, beside their voice): the name it says for
-// them and whether it reads them, declared with the core's settings kit and kept on their own member_defaults row
-// (deleted with it on request). The store maps them as declared (src/app/store.ts passes them as memberFields);
-// /myvoice offers, reads and shows them from here (commands/myvoice.ts).
+// What a member sets for themselves about auto-read (/myvoice set), kept on their member_defaults row.
 import { NAME_MAX_LENGTH, NAME_SHAPE, tidyName } from '../../../core/store/names.ts';
 import type { Declarations } from '../../../core/settings/setting-types.ts';
 import type { MemberField } from '../../../core/store/member-defaults-store.ts';
@@ -29,8 +26,7 @@ declare module '../../../core/store/schema.ts' {
 
 export const MEMBER_READING = {
   spokenName: {
-    // The shape preset names have (letters and digits, spaces, `-_.'`), so it can never be a mention, a link or
-    // markup; it is cleaned again like any spoken name when it is said.
+    // A preset name's shape, so never a mention, link or markup; cleaned again like any spoken name when said.
     kind: 'text',
     maxLength: NAME_MAX_LENGTH,
     tidy: tidyName,

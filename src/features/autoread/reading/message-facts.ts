@@ -1,16 +1,10 @@
-// A discord.js Message as the plain facts the reader decides on (decide.ts), and as the text and clean-up facts
-// any reader of one message needs (the Speak menu too). Names for mentions come from the message's own mention
-// data, then the guild's caches; a forward speaks its snapshot's text.
+// A discord.js Message as the plain facts the reader decides on (decide.ts); a forward speaks its snapshot's text.
 import { MessageFlags, MessageReferenceType, type GuildMember, type Message, type MessageMentions } from 'discord.js';
 import type { MessageContent, MessageFacts } from './decide.ts';
 
 type MessageParts = Pick<Message, 'content' | 'attachments' | 'stickers'> & { mentions: MessageMentions };
 
-/**
- * A message's own text (a forward's snapshot's) and what clean-up reads of it: names for its mentions from the
- * message's own mention data, then the guild's caches; its files, stickers, reply and forward. What any reader of
- * a message needs: the auto-reader (messageFacts) and the Speak menu alike.
- */
+/** A message's own text (a forward's snapshot's) and what clean-up reads: mention names, files, stickers, reply. */
 export function messageContent(message: Message): MessageContent {
   const forwarded = message.reference?.type === MessageReferenceType.Forward;
   const snapshot = forwarded ? message.messageSnapshots.first() : undefined;
@@ -54,10 +48,7 @@ export function messageContent(message: Message): MessageContent {
   };
 }
 
-/**
- * A message's facts; with `readInto` and `barred` (the rights port's answer, asked through the core's asker by the
- * caller), whether its author may speak in that voice channel (decide.ts skips them).
- */
+/** A message's facts; with `readInto` and `barred`, whether its author may speak in that voice channel. */
 export function messageFacts(
   message: Message<true>,
   readInto?: string,

@@ -1,11 +1,5 @@
-// The auto-reader: per guild, reads the bound channel's messages aloud in the bot's voice channel, through the one
-// speech pipeline (budgets, quota, cache, the guild's queue), in the order they arrived. Decisions are decide.ts's;
-// this wires them to Discord's events and to the pipeline, and keeps each guild's small state.
-//
-// Its backlog is bounded and costs nothing: a message waits here, unread and unrequested, until the one before it
-// starts playing; only then is it handed to the pipeline (its characters held, its audio fetched while the one
-// before plays). A message counts as pending until it is played, skipped or dropped; past the bound the oldest
-// unread ones are dropped, with one notice in the channel, and nothing was ever sent to the Voice API for them.
+// The auto-reader: per guild, reads the bound channel aloud through the pipeline, in order (decisions: decide.ts).
+// A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
 import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
 import type { FallbackCause } from '../../speaking/index-words.ts';
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
@@ -36,7 +30,7 @@ import { voiceChangeText, withName } from './spoken.ts';
 import type { DistinctVoices } from './voice.ts';
 import { RecentSpeakers } from './voice-pool.ts';
 
-/** The order the reader gives the pipeline: always a voice target, recorded as command 'autoread'. */
+/** The order the reader gives the pipeline: a voice target, recorded as command 'autoread'. */
 export type ReaderOrder = DeclaredOrder & {
   request: SpeechRequest;
   requester: { command: 'autoread' };
@@ -44,21 +38,15 @@ export type ReaderOrder = DeclaredOrder & {
 };
 
 /**
- * The rules a channel's reading is held to. No member cooldown: a chat message is not a /say, and a member writing
- * two lines in a row must hear both (the day and month budgets still hold). No queue bound nor free-request rate:
- * the reader bounds its own backlog (the oldest unread messages are dropped, at most two handed over at a time),
- * and their refusals would silence the channel. Not its member's to /stop: a stop empties the queue, every unread
- * message with it, which is the channel's reading (their own message they may /skip).
+ * No member cooldown (two lines in a row are both heard), no queue bound or free-request rate (the reader bounds its
+ * own backlog), no member /stop (it would empty the channel's reading; /skip their own).
  */
 export const CHANNEL_READING: Readonly<RequestPolicy> = {
   memberCooldown: false,
   queueBounded: false,
   requesterMayStop: false,
 };
-/**
- * What the reader needs back from the hand-over of its order: acceptance (a Refusal rejects it), its first frame (the
- * next message is handed over then; without it, at the outcome) and how it ended.
- */
+/** Acceptance (a Refusal rejects it), the first frame (the next message is handed over then) and how it ended. */
 export type ReaderEvents = Pick<OrderEvents, 'accepted' | 'outcome'> & Partial<Pick<OrderEvents, 'firstAudio'>>;
 
 /** The one notice a refusal earns (then silence until a message is accepted again). */
@@ -66,7 +54,6 @@ export interface RefusalNotice {
   guildId: string;
   /** The channel read: where the notice is posted. */
   channelId: string;
-  /** The server's language. */
   language: string | undefined;
   /** Whose message was refused (a budget may be theirs alone). */
   userId: string;
@@ -76,26 +63,19 @@ export interface RefusalNotice {
 /** Not a pause: the paid voice may not speak (`cause`) and reading goes on in the free voice `voice`. */
 export interface FallbackNotice {
   guildId: string;
-  /** The channel read: where the notice is posted. */
   channelId: string;
-  /** The server's language. */
   language: string | undefined;
   voice: string;
   cause: FallbackCause;
 }
 
-/**
- * Messages came faster than they can be read (one notice per backlog): the oldest unread were dropped (the voice
- * queue's bound), or all but the newest were skipped (the server's skip_after).
- */
+/** Messages came faster than they can be read: the oldest unread were dropped, or all but the newest skipped. */
 export interface BehindNotice {
   kind: 'dropped-oldest' | 'skipped-to-newest';
   /** How many went at the first drop (later ones in the same backlog are not announced). */
   count: number;
   guildId: string;
-  /** The channel read: where the notice is posted. */
   channelId: string;
-  /** The server's language. */
   language: string | undefined;
 }
 
@@ -104,119 +84,80 @@ export type StopReason = 'left-voice';
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
-  /**
-   * The speech request for `text`: the member's /myvoice, else the server's default (userId null: the server's
-   * voice, for join/leave lines). Its rejection is a failure of that message, logged. `distinct` is given under
-   * voices:distinct, for a member's line: the voices of the others speaking now.
-   */
+  /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (
     guildId: string,
     userId: string | null,
     text: string,
     distinct?: DistinctVoices,
   ) => Promise<SpeechRequest>;
-  /**
-   * The free voice's version of a request (free_voice on): FREE_VOICES' voice for its language, else eSpeak NG's;
-   * undefined where no free voice can speak (the line is then read as asked). Absent: as asked.
-   */
+  /** The free voice's version of a request (free_voice on); undefined where none can speak. Absent: as asked. */
   freeVersion?: (request: SpeechRequest) => SpeechRequest | undefined;
-  /**
-   * What a member set for themselves (/myvoice name and read_me), read when their line is handed over: an
-   * opted-out member's line goes there, before any request; their own name replaces their display name. Its
-   * rejection is a failure of that line, logged. Absent: everyone is read, by display name.
-   */
+  /** A member's /myvoice name and read_me, read at hand-over. Absent: everyone is read, by display name. */
   memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
-  /**
-   * Why the member may no longer speak in the voice channel read (a moderator's server mute, Speak taken away since
-   * their message arrived): asked when their message is handed over and again before each of its parts. Absent:
-   * judged at the message's arrival only.
-   */
+  /** Why the member may no longer speak in the voice channel (asked at hand-over and before each part). */
   memberMaySpeak?: (guildId: string, userId: string, voiceChannelId: string) => Revocation | undefined;
-  /**
-   * Whether a member, as their message brought them, may not have their words spoken in the voice channel read (the
-   * rights port's answer, through the core's asker). Absent: not judged at arrival.
-   */
+  /** Whether a member may not have their words spoken there, judged at the message's arrival. */
   memberBarredAt?: (member: GuildMember, voiceChannelId: string) => boolean;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: RefusalNotice) => Promise<void>;
-  /** Posts the notice that the oldest unread messages are being dropped; its failure is logged. Absent: log only. */
   notifyBehind?: (notice: BehindNotice) => Promise<void>;
-  /** Posts the one notice that reading goes on in the free voice; its failure is logged. Absent: log only. */
   notifyFallback?: (notice: FallbackNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
   onStopped?: (guildId: string, why: StopReason) => void;
   logger: Logger;
-  /**
-   * Messages pending per guild (unread here, or handed over and not yet played) beyond which the oldest unread are
-   * dropped; default 20, 0 = no limit. The server's voice queue bound in clips (QUEUE_MAX_CLIPS).
-   */
+  /** Messages pending per guild beyond which the oldest unread are dropped; default 20, 0 = no limit. */
   maxPending?: number;
-  /**
-   * The same in estimated seconds of speech (src/core/quota/seconds-bounds.ts); default 0 = no limit
-   * (QUEUE_MAX_SECONDS).
-   */
+  /** The same in estimated seconds of speech; default 0 = no limit. */
   maxPendingSeconds?: number;
 }
 
 interface GuildReading {
   binding: ReadingBinding;
-  /** Applied when a message is handed over (off the main thread when it has patterns), not when it arrives. */
+  /** Applied when a message is handed over, not when it arrives. */
   dictionary: ServerDictionary;
   /** The last member whose words were handed over: the name rule's memory. */
   last: LastSpeaker | undefined;
   gate: NoticeGate;
   /** The one notice that reading goes on in the free voice, re-armed when the paid voice speaks again. */
   fallbackGate: NoticeGate;
-  /** Taken and not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
+  /** Not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
   unread: Utterance[];
-  /** Handed to the pipeline and not yet played, skipped or failed (one playing, the next one fetched meanwhile). */
+  /** Handed to the pipeline and not yet played, skipped or failed. */
   handed: Set<Utterance>;
-  /** The loop handing unread messages over one by one, while it runs. */
   handing: Promise<void> | undefined;
   /** A failure streak is logged once, at its start. */
   failing: boolean;
   /** Messages dropped in the backlog under way: the first drop gives the one notice, catching up re-arms it. */
   dropped: number;
-  /** Who was read lately in which voice: voices:distinct gives a newcomer a voice none of them has. */
   recent: RecentSpeakers;
 }
 
 interface Utterance {
-  /** A message's words after clean-up, before the dictionary; '' for a line made of a name (join/leave). */
+  /** A message's words after clean-up, before the dictionary; '' for a join/leave line. */
   body: string;
   /** The words handed over, from the body and the name as the dictionary says them (undefined: no name said). */
   line: (body: string, name: string | undefined) => string;
-  /** A name may be said with it (messages when sayAuthorName; join/leave lines always). */
   named: boolean;
-  /** The name is said every time (join/leave lines), not only when due (messages). */
+  /** The name is said every time (join/leave lines), not only when due. */
   nameAlways?: boolean;
-  /** The member's display name: said unless they set a name of their own. */
   displayName: string;
-  /** Estimated seconds of speech (the longer text): the backlog's bound. */
+  /** Estimated seconds of speech: the backlog's bound. */
   seconds: number;
   /** Whose /myvoice speaks it; null: the server's voice. */
   voiceOf: string | null;
-  /** Whose line it is: their /myvoice settings (read_me, their own name) and the refusal notice name them. */
   userId: string;
-  /**
-   * Whom its characters are charged to: the author for their message; the server, under its own ID (never a
-   * member's), for what SayBot says by itself (a member joined or left), so joining spends nobody's own budget.
-   */
+  /** The author for their message; the server's ID for join/leave lines, so joining spends nobody's budget. */
   payer: string;
   id: string;
   /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
   askedAt?: number;
-  /** The server's language, for the notice. */
   language: string | undefined;
   adapterCreator: DiscordGatewayAdapterCreator;
-  /** The server: where the gate reads the rights of the member whose words these are. */
   guild: Guild;
 }
 
-/**
- * The request read at a backlog's catch-up speed (at most max_speed, 2 at most), never slower than the member's
- * own speed. SayBot's own effect on the service's audio: nothing more is sent or paid.
- */
+/** The request at a backlog's catch-up speed, never slower than the member's own; nothing more is paid. */
 function faster(request: SpeechRequest, speed: number): SpeechRequest {
   if (speed <= 1 || request.kind === 'ready') return request;
   const own = request.effects ?? { speed: 1, volumeDb: 0 };
@@ -260,9 +201,7 @@ export class AutoReader {
     );
   }
 
-  /**
-   * Stops reading in a guild: unread messages are dropped (nothing was spent on them). False when it was not reading.
-   */
+  /** Stops reading in a guild (unread messages dropped); false when it was not reading. */
   stop(guildId: string): boolean {
     const stopped = this.#guilds.delete(guildId);
     if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
@@ -289,11 +228,7 @@ export class AutoReader {
     if (reading) reading.binding.ignored = new Set(userIds);
   }
 
-  /**
-   * A member's data was deleted: what the reader remembers of them goes, in one guild or (guildId undefined) in
-   * every guild. An ignore stays when the member deleted their own data (it is the managers' record, which the store
-   * keeps too); the operator's erasure (npm run forget) removes it, as it removes the store's row.
-   */
+  /** Forgets a member in one guild or all; their ignore (the managers' record) only by the operator's erasure. */
   forgetMember(userId: string, guildId?: string, by: 'member' | 'operator' = 'member'): void {
     for (const [id, reading] of this.#guilds) {
       if (guildId !== undefined && id !== guildId) continue;
@@ -326,9 +261,7 @@ export class AutoReader {
     return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
   }
 
-  /**
-   * Resolves once every message already taken in this guild is handed to the pipeline (or refused, failed, dropped).
-   */
+  /** Resolves once every message taken in this guild is handed to the pipeline (or refused, failed, dropped). */
   async settled(guildId: string): Promise<void> {
     const reading = this.#guilds.get(guildId);
     while (reading?.handing) await reading.handing;
@@ -373,8 +306,7 @@ export class AutoReader {
     const binding = this.#withLanguage(reading.binding, message.guild);
     const body = messageText(facts, binding, { sayName: false });
     if (body === '') return;
-    // Whether the name is said, and which, is decided when it is handed over: the message before may yet be
-    // dropped, and the member's own name (/myvoice name) is read then; the dictionary applies then too.
+    // The name, and the dictionary, are decided at hand-over: the message before may yet be dropped.
     const language = binding.language;
     const named = binding.settings.sayAuthorName;
     const line = (words: string, name: string | undefined) =>
@@ -486,14 +418,21 @@ export class AutoReader {
       { code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count },
       'auto-read is behind: unread messages are dropped until it catches up',
     );
-    this.#options
-      .notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language })
-      .catch((error: unknown) => {
-        this.#log.warn(
-          { code: 'autoread-notice-failed', guildId, channelId, err: error },
-          'auto-read could not post its notice',
-        );
-      });
+    void this.#post(reading, () =>
+      this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }),
+    );
+  }
+
+  async #post(reading: GuildReading, notice: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await notice();
+    } catch (error) {
+      const { guildId, channelId } = reading.binding;
+      this.#log.warn(
+        { code: 'autoread-notice-failed', guildId, channelId, err: error },
+        'auto-read could not post its notice',
+      );
+    }
   }
 
   /** Nothing pending any more: a later overflow is announced again. */
@@ -506,10 +445,7 @@ export class AutoReader {
     reading.dropped = 0;
   }
 
-  /**
-   * Hands the unread messages to the pipeline one by one, in order: each once the one before it has started
-   * playing (or ended), so at most one waits in the guild's queue and only what is about to play is held or fetched.
-   */
+  /** Hands unread messages over one by one, each once the one before started playing: at most one waits queued. */
   #handOver(reading: GuildReading): void {
     if (reading.handing) return;
     reading.handing = (async () => {
@@ -528,7 +464,7 @@ export class AutoReader {
   /** Hands one text to the pipeline; resolves once it started playing or ended (the next may follow). Never throws. */
   async #speak(reading: GuildReading, utterance: Utterance): Promise<void> {
     const { guildId } = reading.binding;
-    // The backlog as it stands when this one's turn comes (not after the awaits below).
+    // The backlog as it stands now, not after the awaits below.
     const speed = catchUpSpeed(reading.binding.settings, reading.unread.length);
     const done = (outcome?: SpeechOutcome) => {
       reading.handed.delete(utterance);
@@ -539,14 +475,13 @@ export class AutoReader {
     try {
       const revoked = this.#standing(reading, utterance);
       if (revoked !== undefined) {
-        // Rights taken away while it waited (a mute, an ignore): dropped unrequested, and quietly: the moderator or
-        // manager acted, the channel needs no notice.
+        // Rights taken away while it waited: dropped unrequested and quietly (a moderator or manager acted).
         this.#log.debug({ guildId, id: utterance.id, skipped: revoked.code }, 'auto-read dropped a waiting message');
         return done();
       }
       const member = (await this.#options.memberFor?.(guildId, utterance.userId)) ?? {};
       if (member.readMe === false) {
-        // Their own choice (/myvoice read_me): nothing is requested, held or said for them, their name neither.
+        // Their own choice (/myvoice read_me): nothing is requested or said for them, their name neither.
         this.#log.debug({ guildId, id: utterance.id, skipped: 'opted-out' }, 'auto-read skipped a message');
         return done();
       }
@@ -561,7 +496,6 @@ export class AutoReader {
           ? { speakingNow: reading.recent.voicesBesides(voiceOf, now) }
           : undefined;
       const voiced = await this.#options.requestFor(guildId, voiceOf, words, distinct);
-      // free_voice: read in the free voice that stands in for the paid one (FREE_VOICES'), where one can speak.
       const asked = reading.binding.settings.freeVoice ? (this.#options.freeVersion?.(voiced) ?? voiced) : voiced;
       if (this.#guilds.get(guildId) !== reading) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
@@ -582,14 +516,13 @@ export class AutoReader {
         },
         stillAllowed: () => this.#standing(reading, utterance),
         target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
-        // Words of a member's: their message, or their name as they join or leave (paid by the server, said for
-        // them all the same). The gate asks their voice rights there now and before each part.
+        // A member's words (also their join/leave name): the gate asks their voice rights now and before each part.
         effects: {
           does: ['member-words'],
           at: { guild: utterance.guild, memberId: utterance.userId, voiceChannelId: reading.binding.voiceChannelId },
         },
       });
-      // Whether the free voice stood in at acceptance (refused for money): set before the outcome is known.
+      // Whether the free voice stood in at acceptance: set before the outcome is known.
       let paidAtAcceptance = false;
       const ended = handed.outcome.then(
         (outcome) => {
@@ -619,29 +552,21 @@ export class AutoReader {
     } catch (error) {
       done();
       if (error instanceof Refusal) await this.#refused(reading, utterance, error);
-      // The gate: the member may not be heard there (muted, timed out, Speak taken away): dropped quietly, as
-      // their message would have been at its arrival.
+      // The gate: the member may not be heard there: dropped quietly, as at their message's arrival.
       else if (error instanceof UnmetError)
         this.#log.debug({ guildId, id: utterance.id, skipped: error.unmet.code }, 'auto-read dropped a line');
       else this.#failed(reading, utterance, error);
     }
   }
 
-  /**
-   * Whether a waiting line may still be read: its member not ignored since, and (a member's own message) still
-   * allowed to speak in the voice channel read. The same answer at hand-over and before each part plays.
-   */
+  /** Whether a waiting line may still be read: its member not ignored since and still allowed to speak there. */
   #standing(reading: GuildReading, utterance: Utterance): Revocation | undefined {
     const { guildId, voiceChannelId } = reading.binding;
     if (reading.binding.ignored?.has(utterance.userId) === true) return { code: 'ignored' };
-    // A member's words, their message or their name announced: the same rights (the gate's, through the wiring).
     return this.#options.memberMaySpeak?.(guildId, utterance.userId, voiceChannelId);
   }
 
-  /**
-   * The words handed over, the dictionary applied: with the author's name when it is due (the last member heard was
-   * someone else, or long ago). '' when the dictionary left nothing of a message.
-   */
+  /** The words handed over, the dictionary applied, with the author's name when due; '' when nothing is left. */
   async #words(reading: GuildReading, utterance: Utterance, member: MemberReading): Promise<string> {
     const sayName =
       utterance.named &&
@@ -655,7 +580,7 @@ export class AutoReader {
     return utterance.line(body, said);
   }
 
-  /** Read in the free voice instead (refused for money, or the service failing): one notice until the paid voice is back. */
+  /** Read in the free voice instead: one notice until the paid voice is back. */
   async #fellBack(reading: GuildReading, utterance: Utterance, voice: string, cause: FallbackCause): Promise<void> {
     if (!reading.fallbackGate.refused()) return;
     const { guildId, channelId } = reading.binding;
@@ -664,14 +589,9 @@ export class AutoReader {
       { code: 'autoread-free-voice', guildId, id: utterance.id, reason },
       'auto-read goes on in the free voice: one notice until the paid voice speaks again',
     );
-    try {
-      await this.#options.notifyFallback?.({ guildId, channelId, language: utterance.language, voice, cause });
-    } catch (error) {
-      this.#log.warn(
-        { code: 'autoread-notice-failed', guildId, channelId, err: error },
-        'auto-read could not post its notice',
-      );
-    }
+    await this.#post(reading, () =>
+      this.#options.notifyFallback?.({ guildId, channelId, language: utterance.language, voice, cause }),
+    );
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {
@@ -684,14 +604,9 @@ export class AutoReader {
       { code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code },
       'auto-read refused: one notice, then silence until a message is accepted',
     );
-    try {
-      await this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal });
-    } catch (error) {
-      this.#log.warn(
-        { code: 'autoread-notice-failed', guildId, channelId, err: error },
-        'auto-read could not post its notice',
-      );
-    }
+    await this.#post(reading, () =>
+      this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal }),
+    );
   }
 
   #failed(reading: GuildReading, utterance: Utterance, error: unknown): void {

@@ -1,8 +1,4 @@
-// What the auto-reader itself SAYS in the voice channel, in the three languages it speaks: the author's name before
-// a message, and a member joining or leaving. These are spoken words, paid per character and heard, not read: they
-// are not replies, so they do not belong in the reply catalogue (src/core/i18n/catalogue.ts and its parts hold every
-// string the bot posts). Kept short on purpose: the name phrase is said before many messages, and each character costs.
-// "And so on" for a cut message is clean-up's (src/features/autoread/text/spoken-words.ts), so /say-like readers share one word.
+// What the auto-reader itself says aloud (names, joins, leaves): paid per character, so short, and not replies.
 import { fill, spokenLanguage, spokenWords, type SpokenLanguage } from '../text/spoken-words.ts';
 
 export interface ReaderPhrases {

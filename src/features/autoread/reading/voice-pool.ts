@@ -1,6 +1,4 @@
-// Distinct voices in auto-read (/autoread settings voices:distinct): which voice of the pool a member is given, and
-// the memory of who spoke lately in which voice. Pure, so each rule is a row in a table test; voice.ts keeps the
-// choice in the store, where it stays the member's across restarts and pool changes.
+// Distinct voices (voices:distinct): which pool voice a member is given, and who spoke lately in which voice. Pure.
 import { createHash } from 'node:crypto';
 import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/preset-voices.ts';
 
@@ -19,20 +17,12 @@ export const RECENT_SPEAKERS_MAX = 50;
 /** The language of a Discord locale (`en-US` -> `en`, `zh-CN` -> `zh`). */
 const languageOf = (locale: string): string => locale.split('-')[0]?.toLowerCase() ?? '';
 
-/**
- * The language pool voices speak: the server's; without a preferred locale, that of the voice the server speaks in
- * by default (English). The service takes a language with each request, whatever language a preset was made for.
- */
+/** The language pool voices speak: the server's, else English. */
 export function poolLanguage(locale: string | null | undefined): string {
   return locale ? languageOf(locale) : (PRESET_VOICE_ID.exec(defaultVoiceFor(locale))?.[1] ?? 'en');
 }
 
-/**
- * How SayBot makes more voices of a preset when the plain voices are all given: a pitch shift of three semitones
- * either way (a voice a listener hears as another, the way a sibling's is) or a pace far enough from the voice's own
- * (audible steps are 0.05, effects/audible-steps.ts). Rendered by SayBot from the same service audio, so a variant
- * costs no more characters than its preset.
- */
+/** Variants once plain voices are all given: ±3 semitones or an audibly other pace, made from the same paid audio. */
 export const VARIANTS: readonly Variant[] = [{ pitch: 3 }, { pitch: -3 }, { speed: 1.25 }, { speed: 0.8 }];
 
 /** The most voices the default pool holds (presets, cloned voices and variants together). */
@@ -62,10 +52,7 @@ export function parsePoolEntry(entry: string): PoolVoice {
 /** Whether a pool voice is a variant of a preset. */
 export const isVariant = (entry: PoolVoice): boolean => entry.speed !== undefined || entry.pitch !== undefined;
 
-/**
- * The pool when the managers chose none: every preset voice SayBot knows (those made for the server's language
- * first), each spoken in the server's language; then the server's cloned voices; then each preset's variants. chooseVoice gives a variant only when every plain voice is given as often.
- */
+/** The pool when the managers chose none: every preset (the server's language's first), clones, then variants. */
 export function defaultPool(
   locale: string | null | undefined,
   presets: readonly PresetVoice[],
@@ -85,13 +72,7 @@ function weight(userId: string, voice: string): string {
   return createHash('sha256').update(`${userId}\u0000${voice}`).digest('hex');
 }
 
-/**
- * The pool voice a member without one is given: among the pool, the one fewest members speaking now have (a variant
- * counting as its preset: both are that voice to a listener); among
- * those, the one fewest members of the server were given (so no two members share a voice while one nobody has is
- * left); among those, a voice as it is before a variant; among those, the member's own highest ranking (a stable
- * hash of member and voice, so the pool's order never matters). Undefined for an empty pool.
- */
+/** A pool voice for a member: fewest speaking now, then fewest given, plain first, then a stable member hash. */
 export function chooseVoice(
   userId: string,
   pool: readonly string[],
@@ -117,10 +98,7 @@ function before(a: { rank: number[]; weight: string }, b: { rank: number[]; weig
   return a.weight > b.weight;
 }
 
-/**
- * Who was read lately in one server, in which voice (their own /myvoice voice or their pool voice): the members
- * "speaking now" a newcomer's voice should differ from. Bounded in members and in time; in memory only.
- */
+/** Who was read lately in one server, and in which voice: bounded in members and in time, in memory only. */
 export class RecentSpeakers {
   /** Oldest first: a member heard again moves to the end. */
   readonly #byMember = new Map<string, { voice: string; at: number }>();

@@ -1,10 +1,5 @@
-// Whose voice reads a message: the settings /say uses without options (src/core/order/order-settings.ts chooseSettings:
-// the
-// member's /myvoice, else the server's default preset, else the built-in voice of the server's language). A voice
-// that can no longer be used (a cloned voice deleted meanwhile) falls back to the built-in settings: a chat message
-// is read rather than lost. With voices:distinct a member without a /myvoice voice speaks in their own voice of
-// the server's pool (voice-pool.ts), kept in the store, in the server's language unless a layer set one; a variant
-// is its preset at its speed (times the member's own) or shifted in pitch.
+// Whose voice reads a message: what /say uses without options; an unusable voice falls back to the built-in one, so
+// the message is read. With voices:distinct a member without a voice gets their stored pool voice.
 import { SpeechInputError } from '../../../core/order-errors.ts';
 import type { SpeechRequest } from '../../../core/order/pipeline.ts';
 import {
@@ -83,11 +78,7 @@ function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: Autorea
   return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };
 }
 
-/**
- * The pool in force: the managers' voices that can still be used, or the default one (voice-pool.ts defaultPool). A
- * cloned voice counts only while the server's library holds it: the library in the store is the truth about a
- * deletion, whatever row still names the voice and whatever this process remembers (nothing, after a restart).
- */
+/** The pool in force: the managers' voices still usable (a clone while the library holds it), else the default. */
 export async function poolOf(
   store: Store,
   guild: AutoreadGuild,
@@ -115,10 +106,7 @@ async function usableVoices(store: Store, guildId: string, voices: readonly stri
   return voices.filter((_voice, index) => kept[index] === true);
 }
 
-/**
- * The member's pool voice: the one they were given while it is still in the pool, else one chosen now
- * (chooseVoice) and kept. Their first message decides it; every later one is read in it.
- */
+/** The member's pool voice: the one given while it stays in the pool, else one chosen now and kept. */
 async function poolVoice(
   store: Store,
   guild: AutoreadGuild,

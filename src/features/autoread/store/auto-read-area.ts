@@ -60,10 +60,7 @@ function autoReadStateOf(guildId: string, row: Row<'auto_read'> | undefined): Au
   return state;
 }
 
-/**
- * Auto-read's lasting state per guild (table auto_read; each change one statement on one row): the binding, whether
- * it reads, and its settings: `store.autoRead`.
- */
+/** Auto-read's lasting state per guild (table auto_read): the binding, whether it reads, its settings. */
 export class AutoReadArea extends Area {
   /** The guild's state; a guild that never set anything reads nothing, with the default settings. */
   async get(guildId: string): Promise<AutoReadState> {
@@ -97,10 +94,7 @@ export class AutoReadArea extends Area {
     return autoReadStateOf(guildId, row);
   }
 
-  /**
-   * Turns reading off, keeping the binding and the settings, and records why (default 'asked'). True when it was
-   * reading.
-   */
+  /** Turns reading off, keeping binding and settings, and records why; true when it was reading. */
   async stop(guildId: string, why: AutoReadStopReason = 'asked'): Promise<boolean> {
     const db = this.d.db;
     const result = await db

@@ -9,12 +9,7 @@ const countOf = async (query: {
   executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }>;
 }): Promise<number> => Number((await query.executeTakeFirstOrThrow()).n);
 
-/**
- * What auto-read keeps about members, per guild, beyond its settings: the voice pool the managers chose (table
- * auto_read_voice_pool), the pool voice each member was given (auto_read_member_voices) and the members it never
- * reads (auto_read_ignored): `store.autoReadMembers`. The bounds are the caller's (src/features/autoread/reading/); a
- * list change takes its guild's lock, so a count and its insert never interleave across processes.
- */
+/** Auto-read's member rows; a list change takes its guild's lock, so a count and its insert never interleave. */
 export class AutoReadMembersArea extends Area {
   /** The guild's pool in the order the voices were added; empty when the managers chose none. */
   async pool(guildId: string): Promise<string[]> {
@@ -29,12 +24,7 @@ export class AutoReadMembersArea extends Area {
     return rows.map((row) => row.voice);
   }
 
-  /**
-   * Adds a voice to the pool, unless it is there or the pool holds `max`. A cloned voice is added only while the
-   * guild's library still holds it, checked under the library's own lock (`voices:<guild>`, which its deletion takes
-   * to remove the pool's rows): a deletion lands wholly before the check ('unknown-voice') or wholly after the insert
-   * (the row goes with the voice), never between them.
-   */
+  /** Adds a voice unless there or full; a clone checked under the library's lock, so a deletion never slips between. */
   async addToPool(guildId: string, voice: string, addedBy: string, max: number): Promise<PoolAddResult> {
     return this.d.transaction(`autoread-pool:${guildId}`, async (trx): Promise<PoolAddResult> => {
       if (!isPresetVoiceId(voice)) {
@@ -69,10 +59,7 @@ export class AutoReadMembersArea extends Area {
     });
   }
 
-  /**
-   * Takes a voice out of the pool; the members who had it are given another at their next message. False when it
-   * was not in the pool.
-   */
+  /** Takes a voice out of the pool (its members get another when next read); false when it was not there. */
   async removeFromPool(guildId: string, voice: string): Promise<boolean> {
     return this.d.transaction(`autoread-pool:${guildId}`, async (trx) => {
       const removed = await trx
@@ -112,10 +99,7 @@ export class AutoReadMembersArea extends Area {
     return new Map(rows.map((row) => [row.voice, Number(row.n)]));
   }
 
-  /**
-   * Gives a member a pool voice (replacing the one they had). Past `maxPerGuild` members, the oldest assignments
-   * go: those members are given one again when next read.
-   */
+  /** Gives a member a pool voice; past `maxPerGuild` members the oldest assignments go. */
   async assignVoice(guildId: string, userId: string, voice: string, maxPerGuild: number): Promise<void> {
     await this.d.transaction(`autoread-voices:${guildId}`, async (trx) => {
       const values = { voice, assigned_at: Date.now() };

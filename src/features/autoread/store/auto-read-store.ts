@@ -4,16 +4,10 @@ import type { AutoReadSettings } from '../setting-declarations.ts';
 export { AUTO_READ_DEFAULTS } from '../setting-declarations.ts';
 export type { AutoReadSettingChanges, AutoReadSettings, AutoReadVoices } from '../setting-declarations.ts';
 
-/**
- * Why reading last stopped: /autoread stop (or a binding dropped), or SayBot leaving voice by itself (left alone,
- * kicked).
- */
+/** Why reading last stopped: /autoread stop, or SayBot leaving voice by itself. */
 export type AutoReadStopReason = 'asked' | 'left-voice';
 
-/**
- * The channels a guild is read in: the text channel whose messages are read (a voice channel's own chat: then it is
- * the voice channel's ID) and the voice channel they are spoken in.
- */
+/** The text channel read (a voice channel's own chat: its ID) and the voice channel spoken in. */
 export interface AutoReadBinding {
   textChannelId: string;
   voiceChannelId: string;
@@ -30,9 +24,6 @@ export interface AutoReadState {
   binding?: AutoReadBinding;
   /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
   settings: AutoReadSettings;
-  /**
-   * Why reading last stopped, while it is stopped (absent while reading, and for bindings stopped before the reason was
-   * recorded).
-   */
+  /** Why reading last stopped, while stopped (absent for bindings older than the reason). */
   stoppedWhy?: AutoReadStopReason;
 }

@@ -18,19 +18,9 @@ const columnsOf = (entry: DictionaryEntry) =>
     ? { kind: 'pattern' as const, word: entry.pattern, reading: entry.reading }
     : { kind: 'word' as const, word: entry.word, reading: entry.reading };
 
-/**
- * A guild's pronunciation dictionary (table dictionary_entries; changes take the lock `dictionary:<guild>`):
- * `store.dictionary`. The rules are src/features/autoread/dictionary/dictionary.ts': entries are validated and tidied
- * by its validateEntry and validatePattern (a pattern in the dictionary's worker thread, where it is compiled), one per word whatever its case or per pattern (keyOf), at most MAX_ENTRIES
- * per guild of which MAX_PATTERNS patterns, in the order they apply (`position`); the problems returned are its codes.
- * Every change also writes the server's version (table dictionary_versions), in the same transaction.
- */
+/** A guild's dictionary (lock `dictionary:<guild>`); every change writes its version in the same transaction. */
 export class DictionaryArea extends Area {
-  /**
-   * A token that changes with every change of the guild's entries, here or in another process; undefined when the
-   * guild has no version (no change since schema step 25, whose servers with entries got one, or its data deleted).
-   * A token never comes back: what was read under one is what the store held while it stood.
-   */
+  /** A token changing with every change of the guild's entries, never coming back; undefined when there is none. */
   async version(guildId: string): Promise<string | undefined> {
     const row = await this.d.db
       .selectFrom('dictionary_versions')
@@ -82,11 +72,7 @@ export class DictionaryArea extends Area {
     return rows.map(dictionaryEntryOf);
   }
 
-  /**
-   * Adds `word` -> `reading` (or, for `{ pattern }`, the pattern) at the end of the order, or replaces the reading
-   * of that entry where it stands (a word in any case; stored as typed this time). Refused when invalid, or when a
-   * new entry would pass MAX_ENTRIES ('full') or a new pattern MAX_PATTERNS ('patternsFull').
-   */
+  /** Adds an entry at the end, or replaces the reading of that entry where it stands; refused when invalid or full. */
   async put(guildId: string, name: EntryName, reading: string, updatedBy: string): Promise<PutDictionaryEntryResult> {
     const valid = await validateEntryOffThread(name, reading, guildId);
     if (!valid.ok) return { status: 'refused', problem: valid.problem };
@@ -145,10 +131,7 @@ export class DictionaryArea extends Area {
     });
   }
 
-  /**
-   * Moves the entry to `position` in the order (from 1; past the end is the end), the others keeping theirs
-   * relative to each other; the whole order after it, or 'unknown' when there is no such entry.
-   */
+  /** Moves the entry to `position` (from 1); the whole order after it, or 'unknown'. */
   async move(
     guildId: string,
     name: EntryName,
@@ -187,10 +170,7 @@ export class DictionaryArea extends Area {
     });
   }
 
-  /**
-   * Replaces the whole dictionary with `entries` in their order (an import) in one transaction: all of them or,
-   * when any is refused (validateEntries: 'tooManyEntries', 'tooManyPatterns', 'badEntry', 'duplicate'), nothing.
-   */
+  /** Replaces the whole dictionary (an import) in one transaction: all of `entries`, or nothing when one is refused. */
   async replace(
     guildId: string,
     entries: readonly DictionaryEntry[],

@@ -1,7 +1,4 @@
-// Auto-read's part of the schema: the steps that build its tables (auto_read, its voice pool, member voices and
-// ignore list, the pronunciation dictionary) and its columns on the core's member_defaults (how a member is named and
-// whether they are read). Released steps keep their numbers and what they build; step 6 was released together with
-// the core's output defaults, and runs with the core's step 6 in one transaction (src/core/store/schema-steps.ts).
+// Auto-read's part of the schema; step 6 runs with the core's step 6 in one transaction.
 import { sql } from 'kysely';
 import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
@@ -9,13 +6,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 6,
     name: 'auto-read, pronunciation dictionary',
-    // auto_read: one row per guild that started it or changed a setting. A NULL setting means the default
-    // (AUTO_READ_DEFAULTS in auto-read-store.ts), so a default changed later reaches every server that never chose;
-    // required_role_id NULL: no role required. The binding stays when reading stops. A start finds the guilds to
-    // resume without reading every row (the partial index).
-    // dictionary_entries: a server's pronunciation dictionary. word_key is
-    // src/features/autoread/dictionary/dictionary.ts' entryKey: one entry per word whatever its case; word and reading
-    // are stored tidied, as validateEntry leaves them.
+    // auto_read: NULL is the default. dictionary_entries: word_key is entryKey, one entry per word whatever its case.
     up: (db, types, dialect) => [
       db.schema
         .createTable('auto_read')
@@ -68,8 +59,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 13,
     name: 'auto-read skip prefix, silent messages, auto-join, backlog control',
-    // NULL: the default (AUTO_READ_DEFAULTS). stopped_why: why reading last stopped ('asked': /autoread stop;
-    // 'left-voice': SayBot left voice by itself), which auto-join reads; NULL while reading or never started.
+    // NULL: the default. stopped_why: 'asked' (/autoread stop) or 'left-voice', which auto-join reads.
     up: (db, types) => [
       db.schema.alterTable('auto_read').addColumn('skip_prefix', 'text'),
       db.schema.alterTable('auto_read').addColumn('read_silent', types.flag),
@@ -89,10 +79,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 14,
     name: "auto-read's distinct voices and the managers' ignore list",
-    // voices: 'one' (the server's voice for everyone) or 'distinct' (a voice from the pool per member); NULL: 'one'.
-    // auto_read_voice_pool: the voices the managers chose to give members (none: the documented presets of the
-    // server's language). auto_read_member_voices: the pool voice each member was given, kept so it stays theirs across
-    // restarts and pool changes. auto_read_ignored: members whose messages auto-read never reads, by a manager's choice.
+    // voices NULL: 'one'. The pool, each member's pool voice (kept across restarts) and the ignored members.
     up: (db, types, dialect) => [
       db.schema
         .alterTable('auto_read')
@@ -130,9 +117,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 16,
     name: 'dictionary patterns and order',
-    // Entries are words or patterns (a pattern's word_key is src/features/autoread/dictionary/dictionary.ts'
-    // patternKey) and apply in the order the managers set: position, from 1 per guild. Entries already there keep the
-    // order they were listed in: their keys' code point order, on either database.
+    // A pattern's word_key is patternKey; entries apply by position. Existing entries keep their keys' order.
     up: (db, _types, dialect) => [
       db.schema.alterTable('dictionary_entries').addColumn('kind', 'text', (column) =>
         column
@@ -181,10 +166,7 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 25,
     name: 'dictionary versions',
-    // One row per server whose dictionary changed: a random token written with every change, in the change's own
-    // transaction, so that a reader (the Speak menu) can tell its compiled copy is the store's without reading the
-    // entries (src/features/autoread/dictionary/dictionary-cache.ts). A token never comes back, not even after the
-    // server's data is deleted with its row. Servers that already have entries get one now.
+    // A token written with every change of a dictionary, so a reader knows its copy is current without reading it.
     up: (db) => [
       db.schema
         .createTable('dictionary_versions')

@@ -1,7 +1,4 @@
-// Auto-read's part of the store: its areas, added to the core's Store, and its tables, added to the schema's
-// Database, both by declaration merging, so callers write `store.autoRead.get(…)` and Kysely checks these tables'
-// queries as it checks the core's. src/app/store.ts makes the areas (autoReadAreas) for every store it opens. The
-// tables' SQL is in its schema steps (schema-steps.ts beside this module).
+// Auto-read's part of the store: its areas and tables added to the core's Store and Database by declaration merging.
 import type { Generated } from 'kysely';
 import type { VoiceRows } from '../../../core/store/areas/voice-library.ts';
 import type { Dialect } from '../../../core/store/dialect.ts';
@@ -79,8 +76,7 @@ export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
     memberColumns: { user_id: 'delete' },
     guildRows: 'delete',
   },
-  // An ignore is the managers' record about a member: the member's own deletion keeps it (or they would un-ignore
-  // themselves); unignore or the server's deletion removes it.
+  // An ignore is the managers' record: the member's own deletion keeps it; unignore or the server's deletion ends it.
   {
     table: 'auto_read_ignored',
     guildColumn: 'guild_id',
@@ -92,10 +88,7 @@ export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
   { table: 'dictionary_versions', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
 ];
 
-/**
- * Auto-read's rows that name a cloned voice: deleting the voice takes it out of the pool, and the members it was
- * given to are given another pool voice when next read.
- */
+/** Auto-read's rows naming a clone: deleting it takes it out of the pool. */
 export const AUTO_READ_VOICE_ROWS: readonly VoiceRows[] = [
   { table: 'auto_read_voice_pool', guildColumn: 'guild_id', voiceColumn: 'voice' },
   { table: 'auto_read_member_voices', guildColumn: 'guild_id', voiceColumn: 'voice' },

@@ -1,8 +1,4 @@
-/**
- * Auto-read (/autoread, /dictionary, the Speak menu): this feature's own strings in English, the source of its part of
- * the catalogue (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks;
- * test/core/i18n/catalogue.test.ts checks the {placeholders} match).
- */
+/** Auto-read's strings in English; ./ko.ts and ./ja.ts must give every key. */
 export const en = {
   'speak.noAuthor': 'Discord did not say who wrote that message, so I did not read it aloud.',
   'speak.nothing': 'There is nothing in that message I can read aloud.',

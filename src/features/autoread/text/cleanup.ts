@@ -1,6 +1,4 @@
-// A chat message as it should be heard: Discord's markup turned into words, what cannot be read aloud named in
-// one word, noise removed. Pure (no discord.js objects), so every case is a line in a table test. Operators pay
-// per character sent, so anything a listener gains nothing from (emoji, URLs, markdown, wwwww) is cut here.
+// A chat message as it should be heard; what a listener gains nothing from (emoji, URLs, wwwww) is cut, being paid.
 import { fill, spokenLanguage, spokenWords } from './spoken-words.ts';
 import type { SpokenLanguage, SpokenWords } from './spoken-words.ts';
 import { trimEndOf, unmaskLinks, unwrapUnderscoreItalics } from './linear-markup.ts';
@@ -36,8 +34,7 @@ const SHORT_HOST = 20;
 /** Inline `code` this short is read as it is (a command, a name); longer is "code". */
 const SHORT_INLINE_CODE = 20;
 
-// Replacement words go into the text as private-use placeholders, so that later steps (markdown, repeated
-// characters, emoji) cannot alter a member's display name or a spoken word.
+// Replacement words go in as private-use placeholders, so later steps cannot alter a name or a spoken word.
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 const PRIVATE_USE = /[\uE000-\uF8FF]/g;
 

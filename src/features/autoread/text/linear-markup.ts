@@ -1,18 +1,11 @@
-// The parts of clean-up that a backtracking pattern would do in time quadratic in the message: masked links and
-// underscore italics, scanned by hand so that every character is looked at a bounded number of times. Each gives
-// exactly what its former pattern gave (test/features/autoread/text/linear-markup.test.ts compares them on random text); the
-// patterns are quoted above each function. A member may post 4,000 characters, and clean-up runs on the main
-// thread for every auto-read message and Speak: 4,000 `[` took 47 ms with the pattern.
+// Masked links and underscore italics scanned by hand, linear where their former patterns (quoted) were quadratic.
 
 /** `(<?https?://` in front of a masked link's target. */
 const TARGET_START = /\(<?https?:\/\//iy;
 /** What ends a target's address: a space, `)` or `>`. */
 const ADDRESS_END = /[\s)>]/g;
 
-/**
- * `[label](https://…)` and `[label](<https://…>)` replaced by the label, as
- * `text.replace(/\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi, '$1')` did.
- */
+/** `[label](https://…)` replaced by the label, as `/\[([^\]\n]+)\]\(<?https?:\/\/[^\s)>]+>?\)/gi` did. */
 export function unmaskLinks(text: string): string {
   let out = '';
   let copied = 0;
@@ -72,12 +65,7 @@ function codePointAt(text: string, index: number): string {
   return code === undefined ? '' : String.fromCodePoint(code);
 }
 
-/**
- * `_italics_` around words unwrapped, not snake_case, as
- * `text.replace(/(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu, '$1')` did: an opening `_` has no
- * letter or digit before it and no space after; the closing one is the first after at least one character, on the
- * same line, with no space before it and no letter or digit after.
- */
+/** `_italics_` unwrapped, not snake_case, as `/(?<![\p{L}\p{N}])_(?=\S)(.+?)(?<=\S)_(?![\p{L}\p{N}])/gu` did. */
 export function unwrapUnderscoreItalics(text: string): string {
   const opens = (at: number) =>
     !LETTER_OR_DIGIT.test(codePointBefore(text, at)) && NOT_SPACE.test(codePointAt(text, at + 1));

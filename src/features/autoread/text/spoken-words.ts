@@ -1,5 +1,4 @@
-// The words SayBot says in place of what cannot be read aloud (links, code, files...), in the three languages it
-// speaks. One table, so a listener hears the same word for the same thing in every feature that reads chat.
+// The words said in place of what cannot be read aloud, in SayBot's three languages: one table for every reader.
 
 export type SpokenLanguage = 'en' | 'ko' | 'ja';
 

@@ -1,5 +1,4 @@
-// The managers' auto-read page: whether it reads and where, its settings (one field per declaration, each with what
-// it does), the voice pool and the members' voices as /autoread show gives them, and the ignore list.
+// The managers' auto-read page: where it reads, its settings, the voice pool, the members' voices, the ignore list.
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';

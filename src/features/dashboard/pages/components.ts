@@ -1,21 +1,11 @@
-// The design's small pieces, as functions returning escaped markup: a card, an on/off toggle, an empty state that
-// says what to do, a picture with initials when there is none, a badge, paging links. Their looks are the stylesheet's
-// (web/design.css); docs/architecture.md lists the classes. Nothing here needs script: a form marked with
-// `inline` (below) is sent by /static/app.js without leaving the page, and without script it is an ordinary form.
+// The design's small pieces as escaped markup; none needs script (an `inline` form is sent by /static/app.js).
 import { t } from '../frame-strings.ts';
 import { html, raw, type Html } from './markup.ts';
 
-/**
- * Put in a `<form method="post">` tag: /static/app.js sends it in the background, shows the answer's notice beside the
- * button that sent it ("Saved"), and swaps in every `[data-refresh]` element (by id) from the answer. Without script
- * the form posts and the page comes back with the notice at its top, as before.
- */
+/** In a `<form method="post">` tag: /static/app.js sends it in the background and swaps in `[data-refresh]`. */
 export const inline = raw('data-inline');
 
-/**
- * Put beside `inline` in a form holding switches: /static/app.js sends the form as soon as a switch in it is flipped
- * (without script the switch is a checkbox, sent with the form's button).
- */
+/** Beside `inline` in a form of switches: sent as soon as a switch flips. */
 export const autosave = raw('data-autosave');
 
 /** A card: a titled box of related content. `id` names its heading (for aria-labelledby and links). */
@@ -43,10 +33,7 @@ export function card(
   </section>`;
 }
 
-/**
- * An on/off setting as a switch: a checkbox with role="switch". A hidden field sends `off` first, so an unticked
- * switch still says "off" (the form's reader takes the last value of a name: the box's `on` when ticked).
- */
+/** An on/off switch. A hidden `off` field comes first, so an unticked switch still says "off" (the last value wins). */
 export function toggle(options: {
   name: string;
   id: string;
@@ -96,10 +83,7 @@ export function initials(name: string): string {
   return letters.join('').toUpperCase() || '?';
 }
 
-/**
- * A server's icon or a member's avatar (`url`, on Discord's CDN), else their initials on a colour of their own. The
- * picture is decoration beside the name it stands for (alt=""), unless `label` says it stands alone.
- */
+/** A server's icon or a member's avatar, else their initials on a colour; decoration (alt="") unless `label`. */
 export function picture(
   name: string,
   url: string | undefined,

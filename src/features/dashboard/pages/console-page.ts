@@ -1,6 +1,4 @@
-// The owner console's pages: the whole bot (a summary row, then the plan, every server's month, the key, the free voice, the cache, who
-// may add SayBot, the checks) and the confirmation before leaving a server. Markup only: the values come from
-// console-routes.ts, every one put in through hono's `html`, which escapes it (a server's or a member's name is text).
+// The owner console's pages and the confirmation before leaving a server. Markup only, every value escaped by `html`.
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/accounting.ts';
@@ -8,7 +6,8 @@ import '../strings.ts';
 import { formatNumber, t } from '../console-strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager } from './components.ts';
-import { consoleSummaryPart, installPart, type ConsoleSummary } from './glance.ts';
+import { consoleSummaryPart, installPart, when, type ConsoleSummary } from './glance.ts';
+import { plain } from './month-page.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 
 export interface ServerRow {
@@ -27,7 +26,6 @@ export interface ServerRow {
 export interface ConsoleView {
   /** The first row: the figures below, at a glance. */
   summary: ConsoleSummary;
-  /** The link that adds SayBot to a server. */
   installUrl: string;
   plan: {
     name: string;
@@ -52,11 +50,7 @@ export interface ConsoleView {
   doctor: { at: Date; checks: readonly DoctorCheck[] } | undefined;
 }
 
-/** A moment as the owner reads it in a log: UTC to the second. */
-const when = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(1);
-/** /usage's lines are Discord markdown at most in bold: shown as text. */
-const plain = (line: string) => line.replaceAll('**', '');
 
 function planPart(locale: string, plan: ConsoleView['plan']): Html {
   const n = (value: number) => formatNumber(locale, value);

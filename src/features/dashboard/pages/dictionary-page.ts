@@ -1,6 +1,4 @@
-// The managers' dictionary page: the entries in the order they apply, each with who changed it last and when, a
-// search, forms to add, edit, remove and move, import and export, and "try a sentence". Plain forms: it works
-// without script, one change per request, every change checked as /dictionary checks it.
+// The managers' dictionary page, in plain forms: it works without script.
 import {
   MAX_ENTRIES,
   MAX_PATTERN_LENGTH,
@@ -21,7 +19,6 @@ import type { SampleResult } from '../samples.ts';
 export interface DictionaryView {
   /** The entries shown (those matching the search), each with its place in the whole order. */
   rows: ReadonlyArray<{ record: DictionaryRecord; position: number }>;
-  /** The search typed, if any. */
   query: string;
   /** How many entries match the search; this page of them and how many pages there are. */
   matching: number;

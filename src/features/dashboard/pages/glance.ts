@@ -1,8 +1,4 @@
-// Figures at a glance: a server's first page (the member's voice, this month's characters, SayBot in voice; for a
-// manager the server's budgets and auto-read) and the owner console's summary row. Each figure is a link to the page
-// (or the console's part) it comes from, but SayBot in voice, which no page is about (the player has none); a figure with a limit has a <meter> of it, named as its figure, whose
-// optimum is none used: past nine tenths (its `low`) it is the browser's "less good" region. Markup only:
-// the values come from glance-figures.ts and console-routes.ts.
+// Figures at a glance, each a link to its page; a <meter>'s optimum is none used (past nine tenths, "less good").
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
@@ -67,7 +63,7 @@ function against(locale: string, spent: number, limit: number, none: string) {
     : { detail: none, meter: undefined };
 }
 
-function voiceNowFigure(locale: string, server: Membership, now: ServerGlance['voiceNow']): Figure {
+function voiceNowFigure(locale: string, now: ServerGlance['voiceNow']): Figure {
   const base = { id: 'in-voice', label: t(locale, 'glance.inVoice') };
   switch (now.kind) {
     case 'out':
@@ -122,7 +118,7 @@ export function serverGlancePart(locale: string, server: Membership, view: Serve
       value: t(locale, 'glance.characters', { count: n(view.memberMonth) }),
       href: `${base}/month`,
     },
-    voiceNowFigure(locale, server, view.voiceNow),
+    voiceNowFigure(locale, view.voiceNow),
   ];
   if (view.manager !== undefined) {
     const { budgets, autoread } = view.manager;
@@ -188,7 +184,7 @@ function latestAnswer(
 }
 
 /** A moment as the owner reads it in a log: UTC to the second. */
-const when = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+export const when = (at: Date) => `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 /** The owner console's first row: each figure links to its part of the console below. */
 export function consoleSummaryPart(locale: string, view: ConsoleSummary): Html {

@@ -1,6 +1,4 @@
-// The frame of every page: a top bar (SayBot, the theme switch, who is signed in and logging out), a sidebar for a
-// server's pages (its icon, name and pages; a menu on a phone), and the content with its title and notice. Every
-// value is put in through hono's `html` (./markup.ts), which escapes it.
+// The frame of every page: the top bar, a server's sidebar (a menu on a phone) and the content. Every value escaped.
 import { t as tFrame } from '../frame-strings.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';

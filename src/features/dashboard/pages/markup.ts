@@ -1,5 +1,4 @@
-// The markup every page is made of: hono's `html`, which escapes every value put in it (a member's name or a
-// dictionary reading is shown as text, never read as markup), and `raw` for the little that is markup already.
+// hono's `html` escapes every value put in it (names and readings show as text); `raw` for what is markup already.
 import { html as honoHtml, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 

@@ -1,5 +1,4 @@
-// Every member's pages in a server: my voice (/myvoice's settings, one form field per declared setting) and my data
-// (/privacy show and delete).
+// Every member's pages in a server: my voice (one form field per declared setting) and my data.
 import type { SettingDeclaration } from '../../../core/settings/setting-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
@@ -15,13 +14,7 @@ export interface VoiceChoice {
   label: string;
 }
 
-/**
- * One setting's form field (my voice, auto-read), as its declaration says, showing `value` (the setting as it stands;
- * undefined: not set): a flag an on/off switch, a choice a list, a number its range, text a box. `help` describes the
- * field (its hint's id is `help-<name>`). Beside it, the value as the page showed it (`was_<option>`, LOADED_PREFIX):
- * the server applies only the fields whose value the person changed (changedFields), so saving the whole form never
- * undoes a change made elsewhere since the page loaded.
- */
+/** A setting's field, beside its value as loaded (`was_<option>`), so a save never undoes a change made since. */
 export function field(...args: Parameters<typeof input>): Html {
   const [, , declared, , value] = args;
   if (declared.kind === 'role') return html``;

@@ -1,5 +1,4 @@
-// The month page: /usage's lines, the chart (drawn by /static/month.js from data-figures, with a table of the same
-// figures for those without script or sight of it), and for a manager the budgets' form.
+// The month page: /usage's lines, the chart (with a table of its figures for those without script or sight of it).
 import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/accounting.ts';
 import { BUDGET_NAMES } from '../../../core/quota/accounting.ts';
 import type { Membership } from '../dashboard-types.ts';
@@ -27,7 +26,7 @@ export interface MonthView {
 }
 
 /** /usage's lines are Discord markdown at most in bold: shown as text. */
-const plain = (line: string) => line.replaceAll('**', '');
+export const plain = (line: string) => line.replaceAll('**', '');
 
 export function monthPage(context: PageContext, server: Membership, view: MonthView): Html {
   const { locale } = context;

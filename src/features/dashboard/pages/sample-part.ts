@@ -3,10 +3,7 @@ import { t } from '../strings.ts';
 import type { SampleResult } from '../samples.ts';
 import { csrfField, html, type Html, type PageContext } from './layout.ts';
 
-/**
- * What a sample request came to. `action` and `fields` are the form that asked (so a quote's button asks again
- * with the price), `audioPath` where the kept audio is served.
- */
+/** What a sample request came to: the form that asked (a quote's button asks again) and where its audio is served. */
 export function samplePart(
   context: PageContext,
   action: string,

@@ -1,7 +1,4 @@
-// The studio's Scenes page: the script's editor (a form that saves without script; /static/scenes.js, bundled with
-// CodeMirror from ../web/scenes.js, makes it an editor that marks each speaker's lines and the line in error as it is
-// typed, and shows the cast, the cost and the buttons), a short example of a script, and the server's saved scenes.
-// The words the script shows are put in data- attributes here, in the member's language.
+// The studio's Scenes page; the words its script shows go in data- attributes, in the member's language.
 import type { Membership } from '../dashboard-types.ts';
 import { t } from '../scenes-strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';

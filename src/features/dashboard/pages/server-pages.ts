@@ -1,5 +1,4 @@
-// The pages outside one server's pages: the login page, the list of servers the member shares with SayBot, a
-// server's overview (its figures at a glance, then its pages), and the pages that only say something.
+// The pages outside one server's pages: login, the member's servers, a server's overview, the message pages.
 import '../strings.ts';
 import { t as tFrame } from '../frame-strings.ts';
 import '../scenes-strings.ts';
@@ -48,10 +47,7 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
   );
 }
 
-/**
- * A server's overview: its figures at a glance, each linking to its page, then what each of its pages does (the
- * sidebar links them). On a phone the figures come first, the menu folded above them like every page's.
- */
+/** A server's overview: its figures at a glance, then what each of its pages does. */
 export function serverPage(context: PageContext, server: Membership, glance: ServerGlance): Html {
   const { locale } = context;
   return page(

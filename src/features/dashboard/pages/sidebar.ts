@@ -1,5 +1,4 @@
-// The sidebar of a server's pages: the server's icon and name, then its pages (every member's, then the managers'),
-// the current one marked. On a phone the stylesheet folds it into a menu (a <details> above the content).
+// The sidebar of a server's pages; on a phone the stylesheet folds it into a menu (a <details>).
 import '../strings.ts';
 import { t as tFrame } from '../frame-strings.ts';
 import { t } from '../scenes-strings.ts';

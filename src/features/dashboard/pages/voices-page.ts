@@ -1,5 +1,4 @@
-// The voices page: a filter (language, gender), the sample last asked for, and one row per voice with what the
-// member may do with it (hear, use; a manager: the server default, auto-read's pool; delete a cloned voice).
+// The voices page: a filter, the sample last asked for, and one row per voice with what the member may do with it.
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { SampleResult } from '../samples.ts';

@@ -1,13 +1,11 @@
-// The dashboard's part of the schema: its server-side sessions. Written once with Kysely's schema builder, compiled
-// for SQLite and PostgreSQL.
+// The dashboard's part of the schema: its server-side sessions.
 import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
 export const DASHBOARD_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 24,
     name: 'dashboard sessions',
-    // id_hash: SHA-256 of the session ID (the ID itself is only ever in the member's cookie). A session is not a
-    // server's data: it ends at logout, at its idle or absolute expiry (swept), or with "log out everywhere".
+    // id_hash: SHA-256 of the session ID (the ID is only in the cookie). Sessions end at logout or expiry (swept).
     up: (db, types) => [
       db.schema
         .createTable('dashboard_sessions')

@@ -23,10 +23,7 @@ const sessionOf = (row: Row): DashboardSession => ({
 const expired = (session: DashboardSession, now: number, lifetimes: SessionLifetimes): boolean =>
   now - session.seenAt >= lifetimes.idleMs || now - session.createdAt >= lifetimes.absoluteMs;
 
-/**
- * The dashboard's server-side sessions (table dashboard_sessions): `store.dashboardSessions`. Found by the hash of
- * their ID, so the table alone lets no one in; shared by every process on the same store (shards on PostgreSQL).
- */
+/** The dashboard's sessions (table dashboard_sessions), found by their ID's hash, so the table alone lets no one in. */
 export class DashboardSessionArea extends Area {
   /** Records a new session; the member's oldest beyond MAX_SESSIONS_PER_MEMBER end. */
   async create(session: Omit<DashboardSession, 'seenAt'>): Promise<void> {
@@ -62,10 +59,7 @@ export class DashboardSessionArea extends Area {
     });
   }
 
-  /**
-   * The live session with this hash, its last use moved to `now`; undefined when there is none or it expired
-   * (then it is deleted).
-   */
+  /** The live session with this hash, its last use moved to `now`; an expired one is deleted. */
   async find(idHash: string, now: number, lifetimes: SessionLifetimes): Promise<DashboardSession | undefined> {
     const row = await this.d.db
       .selectFrom('dashboard_sessions')

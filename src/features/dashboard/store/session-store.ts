@@ -7,10 +7,7 @@ export interface DashboardSession {
   userId: string;
   /** The Discord username at login, for the page header. */
   userName: string;
-  /**
-   * The servers the member's Discord guild list named at login that SayBot serves: where to look, never a right
-   * (each is checked against SayBot's own view on every page and write).
-   */
+  /** Servers the member's guild list named at login: where to look, never a right. */
   guildHints: readonly string[];
   createdAt: number;
   seenAt: number;

@@ -1,6 +1,4 @@
-// The dashboard's part of the store: its sessions area, added to the core's Store, and its table, added to the
-// schema's Database, both by declaration merging (as auto-read's), so callers write `store.dashboardSessions.find(…)`.
-// src/app/store.ts makes the area for every store it opens; the table's step is in schema-steps.ts beside this module.
+// The dashboard's part of the store, added to the core's Store and Database by declaration merging.
 import type { Dialect } from '../../../core/store/dialect.ts';
 import type { Operations } from '../../../core/store/types.ts';
 import { DashboardSessionArea } from './session-area.ts';

@@ -1,7 +1,4 @@
-/**
- * The owner console in English (its own part of the catalogue, src/features/dashboard/console-strings.ts):
- * ./console-ko.ts and ./console-ja.ts give every key.
- */
+/** The owner console in English; ./console-ko.ts and ./console-ja.ts give every key. */
 export const en = {
   'console.nav': 'Owner console',
   'console.title': 'Owner console',

@@ -1,8 +1,4 @@
-/**
- * The dashboard's own strings in English, the source of its part of the catalogue (src/core/i18n/catalogue.ts).
- * ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts checks the
- * {placeholders} match). Pages escape every value put in them (src/features/dashboard/pages/layout.ts).
- */
+/** The dashboard's strings in English; ./ko.ts and ./ja.ts give every key. */
 export const en = {
   'dashboard.title': 'SayBot dashboard',
   'dashboard.skip': 'Skip to the content',

@@ -1,8 +1,4 @@
-/**
- * The dashboard's frame and shared components in English (their own part of the catalogue,
- * src/features/dashboard/frame-strings.ts): the sidebar, the theme switch, inline confirmations, pictures, paging.
- * ./frame-ko.ts and ./frame-ja.ts give every key.
- */
+/** The dashboard's frame and components in English; ./frame-ko.ts and ./frame-ja.ts give every key. */
 export const en = {
   'dashboard.frame.menu': 'Menu',
   'dashboard.frame.account': 'Your account',

@@ -1,8 +1,4 @@
-/**
- * The figures at a glance in English (their own part of the catalogue, src/features/dashboard/glance-strings.ts): a
- * server's first page (the member's voice, the month's characters, SayBot in voice; a manager's budgets and
- * auto-read) and the owner console's summary row. ./glance-ko.ts and ./glance-ja.ts give every key.
- */
+/** The figures at a glance in English; ./glance-ko.ts and ./glance-ja.ts give every key. */
 export const en = {
   'glance.title': 'At a glance',
   'glance.voice': 'Your voice',

@@ -1,7 +1,4 @@
-/**
- * The studio's Scenes page in English (its own part of the catalogue, src/features/dashboard/scenes-strings.ts):
- * ./scenes-ko.ts and ./scenes-ja.ts give every key. Texts the page's script shows carry {placeholders} it fills.
- */
+/** The Scenes page in English; ./scenes-ko.ts and ./scenes-ja.ts give every key; its script fills {placeholders}. */
 export const en = {
   'studio.scenes.nav': 'Scenes',
   'studio.scenes.title': 'Scenes · {server}',

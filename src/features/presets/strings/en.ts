@@ -1,8 +1,4 @@
-/**
- * /preset and /myvoice: this feature's own strings in English, the source of its part of the catalogue
- * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts
- * checks the {placeholders} match).
- */
+/** /preset and /myvoice in English; ./ko.ts and ./ja.ts give every key. */
 export const en = {
   'error.preset.badName': "A name is 1 to 32 letters or digits; spaces, -, _, . and ' may go between them.",
   'error.preset.full': 'This server already has {limit} presets. Delete one first.',

@@ -1,8 +1,4 @@
-/**
- * /privacy: this feature's own strings in English, the source of its part of the catalogue
- * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts
- * checks the {placeholders} match).
- */
+/** /privacy in English; ./ko.ts and ./ja.ts give every key. */
 export const en = {
   'privacy.show.none': 'SayBot keeps nothing about you in this server.',
   'privacy.show.header': 'What SayBot keeps about you in this server (records):',

@@ -6,12 +6,7 @@ import type { DeleteSceneResult, SaveSceneResult, SavedScene } from './scene-sto
 /** How many scenes a server keeps: a list a member can read through, and a bounded table. */
 export const MAX_SAVED_SCENES = 25;
 
-/**
- * A server's saved scenes (table scenes; changes take the lock `scenes:<guild>`): `store.scenes`. One per name
- * whatever its case (nameKey); a scene is replaced or deleted only by whoever saved it, or by a manager (`manager`).
- * A member without Manage Server adds at most their share of MAX_SAVED_SCENES (src/core/store/member-share.ts).
- * The script's size is the caller's to bound (SCENE_CAPS.scriptChars).
- */
+/** Saved scenes, one per name; changed only by who saved it or a manager; a member's share of MAX_SAVED_SCENES. */
 export class SceneArea extends Area {
   async save(
     guildId: string,

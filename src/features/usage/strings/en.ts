@@ -1,8 +1,4 @@
-/**
- * /usage and /budget: this feature's own strings in English, the source of its part of the catalogue
- * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts
- * checks the {placeholders} match).
- */
+/** /usage and /budget in English; ./ko.ts and ./ja.ts give every key. */
 export const en = {
   'budget.name.guildMonthlyChars': "the server's monthly characters",
   'budget.name.memberDailyChars': "a member's daily characters",

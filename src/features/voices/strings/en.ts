@@ -1,8 +1,4 @@
-/**
- * /voices and /clone: this feature's own strings in English, the source of its part of the catalogue
- * (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every key (the type checks; test/core/i18n/catalogue.test.ts
- * checks the {placeholders} match).
- */
+/** /voices and /clone in English; ./ko.ts and ./ja.ts give every key. */
 export const en = {
   // /clone
   'clone.error.consent':
