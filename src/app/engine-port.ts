@@ -7,6 +7,8 @@ import type { Engines } from '../core/engines/engines.ts';
 import type { AppliedControls, EnginesConfig } from '../core/engines/engine-types.ts';
 import { engineVoiceLanguage, parseEngineVoiceId } from '../core/engines/engine-voices.ts';
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
+import { workClassOf } from '../core/audio/workers/work-classes.ts';
+import { estimateSpeechSeconds } from '../core/quota/seconds-bounds.ts';
 import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/free-voice-choice.ts';
 
 const effectNames = (applies: Readonly<AppliedControls>): Array<keyof AudioEffects> => [
@@ -23,8 +25,11 @@ export function enginePort(engines: Engines): EnginePort {
     language: (id) => engines.voice(id)?.language ?? engineVoiceLanguage(id),
     controls: (id) =>
       effectNames(parseEngineVoiceId(id)?.engine === 'voicevox' ? VOICEVOX_APPLIES : SPEECH_SERVER_APPLIES),
-    speakLine: async (text, voiceId, controls, owner, signal) =>
-      (await engines.synthesize(text, voiceId, controls ?? {}, owner, signal)).body,
+    speakLine: async (text, voiceId, controls, owner, signal) => {
+      // Its class as SayBot's other audio work's: the seconds it will say, at natural speech's rate.
+      const long = workClassOf({ seconds: estimateSpeechSeconds(text) / (controls?.speed ?? 1) }) === 'long';
+      return (await engines.synthesize(text, voiceId, controls ?? {}, owner, signal, long)).body;
+    },
     // A server past its share of the engine is told busy; any other failure of the engine, eSpeak NG may speak for.
     failed: (error) => error instanceof EngineError && error.reason !== 'busy',
   };

@@ -139,6 +139,33 @@ describe("the owner's engines at their edges", () => {
     expect(second!.closed).toBeUndefined();
   });
 
+  it("short before long: with one long line rendering and another waiting, another server's short line takes the next slot", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    voicevox.faults.set({ fault: 'slow:600000', path: '/synthesis' });
+    // Each some 40 s of speech: long work, as SayBot's work classes count it.
+    const long = (n: number) => `${n}番目の長いせりふ、${'あいうえおかきくけこ'.repeat(30)}`;
+    const file = (guildId: string, userId: string, text: string) =>
+      h.discord.command({
+        guildId,
+        userId,
+        name: 'say',
+        options: [
+          { name: 'text', value: text },
+          { name: 'voice', value: 'voicevox:0' },
+          { name: 'output', value: 'file' },
+        ],
+      });
+    const queries = () => voicevox!.requests.filter((r) => r.path === '/audio_query');
+    await file(LONDON, ALICE, long(1));
+    await until(() => queries().length === 1, 'the first long line sent');
+    await file(LONDON, ALICE, long(2));
+    const short = 'みじかい。';
+    await file(SEOUL, MINJI, short);
+    await until(() => queries().length === 2, 'a second line sent');
+    expect(queries()[1]!.inputLength).toBe([...short].length);
+  });
+
   it('an engine down when SayBot starts: its voice is spoken by eSpeak NG with the notice, and its own once it answers', async () => {
     voicevox = await startVoicevoxDouble({ fault: 'down' });
     const h = await withVoicevox(voicevox);

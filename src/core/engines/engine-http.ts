@@ -94,50 +94,37 @@ function drop(body: Readable): void {
   body.destroy();
 }
 
-/** The answer to one request: its 2xx body read through its deadlines, and its failures told as the engine's. */
-class Answer {
-  readonly headers: Headers;
-  readonly #body: Readable;
-  readonly #fail: Fail;
-  readonly #what: string;
-  readonly #caller: AbortSignal | undefined;
-  readonly #own: AbortController;
-  #timer: NodeJS.Timeout;
-
-  constructor(
-    body: Readable,
-    headers: Headers,
-    context: { fail: Fail; what: string; caller: AbortSignal | undefined; own: AbortController; bodyMs: number },
-  ) {
-    this.#body = body;
-    this.headers = headers;
-    this.#fail = context.fail;
-    this.#what = context.what;
-    this.#caller = context.caller;
-    this.#own = context.own;
-    this.#timer = setTimeout(
-      () =>
-        this.#own.abort(
-          this.#fail('timeout', `${this.#what} did not send its whole answer within ${context.bodyMs} ms`),
-        ),
-      context.bodyMs,
-    );
-  }
-
+interface Answer {
+  headers: Headers;
   /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
-  async *chunks(): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of this.#body as AsyncIterable<Buffer>) yield chunk;
-    } catch (error) {
-      throw failure(error, this.#fail, this.#what, this.#caller, this.#own.signal);
-    }
-  }
-
+  chunks(): AsyncGenerator<Buffer>;
   /** Done with it: its deadline cleared, what is left of its body dropped. */
-  close(): void {
-    clearTimeout(this.#timer);
-    if (!this.#body.readableEnded) drop(this.#body);
-  }
+  close(): void;
+}
+
+/** A 2xx answer, its body under its deadline (`late` once `bodyMs` have passed). */
+function answer(
+  body: Readable,
+  headers: Headers,
+  failed: (error: unknown) => unknown,
+  late: () => void,
+  bodyMs: number,
+): Answer {
+  const timer = setTimeout(late, bodyMs);
+  return {
+    headers,
+    async *chunks() {
+      try {
+        for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+      } catch (error) {
+        throw failed(error);
+      }
+    },
+    close() {
+      clearTimeout(timer);
+      if (!body.readableEnded) drop(body);
+    },
+  };
 }
 
 /** A failure of an exchange in the engine's words, or the caller's own reason when the caller aborted. */
@@ -170,17 +157,17 @@ export class EngineExchange {
 
   /** A JSON answer, at most JSON_CAP_BYTES; with `notFound`, a 404 answers NOT_LISTED instead of failing. */
   async json(req: EngineRequest, what: string, options: { notFound?: boolean } = {}): Promise<unknown> {
-    const answer = await this.#open(req, what, options.notFound === true);
-    if (answer === NOT_LISTED) return NOT_LISTED;
+    const answered = await this.#open(req, what, options.notFound === true);
+    if (answered === NOT_LISTED) return NOT_LISTED;
     try {
-      const type = answer.headers['content-type'];
+      const type = answered.headers['content-type'];
       if (typeof type !== 'string' || !/^application\/([\w.+-]*\+)?json\b/i.test(type))
         throw this.#fail('bad-answer', `${what} answered ${describeType(type)}, not JSON`);
       const tooLarge = () => this.#fail('bad-answer', `${what} answered more than ${JSON_CAP_BYTES} bytes of JSON`);
-      if (declaredLength(answer.headers) > JSON_CAP_BYTES) throw tooLarge();
+      if (declaredLength(answered.headers) > JSON_CAP_BYTES) throw tooLarge();
       const chunks: Buffer[] = [];
       let length = 0;
-      for await (const chunk of answer.chunks()) {
+      for await (const chunk of answered.chunks()) {
         length += chunk.length;
         if (length > JSON_CAP_BYTES) throw tooLarge();
         chunks.push(chunk);
@@ -191,7 +178,7 @@ export class EngineExchange {
         throw this.#fail('bad-answer', `${what} answered malformed JSON`);
       }
     } finally {
-      answer.close();
+      answered.close();
     }
   }
 
@@ -202,16 +189,16 @@ export class EngineExchange {
    * samples its header declared.
    */
   async wav(req: EngineRequest, what: string): Promise<Wav> {
-    const answer = await this.#open(req, what, false);
-    if (answer === NOT_LISTED) throw this.#fail('refused', `${what} was refused (HTTP 404)`, 404);
+    // A 404 is NOT_LISTED only where asked (json's notFound): here it was refused like any 4xx.
+    const answered = (await this.#open(req, what, false)) as Answer;
     const bad = (words: string) => this.#fail('bad-answer', `${what} answered ${words}`);
     const tooLarge = () => bad(`more audio than a line may have (${MAX_LINE_SECONDS} s)`);
-    const chunks = answer.chunks();
+    const chunks = answered.chunks();
     try {
-      const type = answer.headers['content-type'];
+      const type = answered.headers['content-type'];
       const bare = typeof type === 'string' ? type.split(';')[0]!.trim().toLowerCase() : '';
       if (!WAV_TYPES.has(bare)) throw this.#fail('bad-answer', `${what} answered ${describeType(type)}, not WAV audio`);
-      if (declaredLength(answer.headers) > MAX_WAV_BYTES) throw tooLarge();
+      if (declaredLength(answered.headers) > MAX_WAV_BYTES) throw tooLarge();
       const head: Buffer[] = [];
       let length = 0;
       let checked: CheckedHeader | undefined;
@@ -234,7 +221,7 @@ export class EngineExchange {
           if (length > MAX_WAV_HEADER_BYTES) throw bad('a WAV header longer than any real one');
           continue;
         }
-        if (declaredLength(answer.headers) > checked.cap || (checked.dataBytes ?? 0) > checked.cap) throw tooLarge();
+        if (declaredLength(answered.headers) > checked.cap || (checked.dataBytes ?? 0) > checked.cap) throw tooLarge();
         if (length > checked.cap) throw tooLarge();
       }
       const header = checked;
@@ -249,7 +236,7 @@ export class EngineExchange {
           if (header.dataBytes !== undefined && length < header.dataOffset + header.dataBytes)
             throw bad('a WAV cut off within its samples');
         } finally {
-          answer.close();
+          answered.close();
         }
       };
       return {
@@ -258,7 +245,7 @@ export class EngineExchange {
         channels: header.channels,
       };
     } catch (error) {
-      answer.close();
+      answered.close();
       throw error;
     }
   }
@@ -274,20 +261,18 @@ export class EngineExchange {
       () => own.abort(fail('timeout', `${what} did not answer within ${headersMs} ms`)),
       headersMs,
     );
+    const failed = (error: unknown) => failure(error, fail, what, req.signal, own.signal);
     try {
-      const {
-        statusCode: status,
-        body,
-        headers,
-      } = await request(req.url, {
+      const answered = await request(req.url, {
         dispatcher: this.#agent,
         method: req.method,
         headers: req.headers,
         body: req.body,
         signal,
       });
-      if (status >= 200 && status < 300)
-        return new Answer(body, headers as Headers, { fail, what, caller: req.signal, own, bodyMs });
+      const { statusCode: status, body } = answered;
+      const late = () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`));
+      if (status >= 200 && status < 300) return answer(body, answered.headers as Headers, failed, late, bodyMs);
       drop(body);
       if (status === 404 && notFound) return NOT_LISTED;
       if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);
@@ -295,7 +280,7 @@ export class EngineExchange {
         throw fail('refused', `${what} answered a redirect (HTTP ${status}), not followed`, status);
       throw fail('refused', `${what} was refused (HTTP ${status})`, status);
     } catch (error) {
-      throw failure(error, fail, what, req.signal, own.signal);
+      throw failed(error);
     } finally {
       clearTimeout(timer);
     }

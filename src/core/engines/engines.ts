@@ -20,8 +20,6 @@ import type {
   EnginesConfig,
 } from './engine-types.ts';
 import { parseEngineVoiceId } from './engine-voices.ts';
-import { workClassOf } from '../audio/workers/work-classes.ts';
-import { estimateSpeechSeconds } from '../quota/seconds-bounds.ts';
 
 /**
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
@@ -112,7 +110,8 @@ export class Engines {
    * checked at its door (its header, its first samples), its audio streaming on in `body`; its slot in the engine's
    * queue is held until that body is over. Rejects with an EngineError (its `reason`: `down` at once while the engine
    * is down, its voice list never fetched included), or with the signal's reason when aborted (waiting, the line
-   * leaves the queue; under way, its request is cut and its slot freed).
+   * leaves the queue; under way, its request is cut and its slot freed). `long`: long work, which never takes the
+   * engine's last slot (engine-queue.ts).
    */
   async synthesize(
     text: string,
@@ -120,6 +119,7 @@ export class Engines {
     controls: EngineControls,
     owner: EngineOwner,
     signal?: AbortSignal,
+    long = false,
   ): Promise<EngineSpeech> {
     signal?.throwIfAborted();
     const parsed = parseEngineVoiceId(voiceId);
@@ -139,7 +139,6 @@ export class Engines {
         'refused',
         `a line must have 1 to ${this.#maxTextChars} characters (not sent); it has ${length}`,
       );
-    const long = workClassOf({ seconds: estimateSpeechSeconds(text) / (controls.speed ?? 1) }) === 'long';
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
       const spoken = await this.#send(engine, text, voice, controls, owner, signal);

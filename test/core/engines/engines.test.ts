@@ -292,9 +292,9 @@ describe('Engines', () => {
     const e = await started({ queue: { maxInFlight: 2, perGuild: 8 } });
     const hold = held();
     speech.handler = hold.handler;
-    // Each some 40 s of speech: long work (src/core/audio/workers/work-classes.ts).
+    // Long work (src/core/audio/workers/work-classes.ts, as the engine port classes a line of some 40 s).
     const longText = (n: number) => `${n} ${'a long line that goes on and on, '.repeat(20)}`;
-    const longs = [1, 2].map((n) => spoken(e.synthesize(longText(n), 'speech:af_heart', {}, A)));
+    const longs = [1, 2].map((n) => spoken(e.synthesize(longText(n), 'speech:af_heart', {}, A, undefined, true)));
     await expect.poll(() => hold.order.length).toBe(1);
     const short = spoken(e.synthesize('short', 'speech:af_heart', {}, B));
     await expect.poll(() => hold.order.length).toBe(2);
