@@ -2,7 +2,7 @@
 // nothing): what waits to be heard, per server the seconds of speech and the clips in its voice queue, per member the
 // requests they have under way (QueueBook: the pipeline admits each request and releases it at its outcome); and a
 // cap only the audio can prove (the seconds caps, below). One estimate of seconds serves both.
-import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { isEspeakVoice } from '../free-voice/free-voices.ts';
 import { Refusal } from '../refusal.ts';
 import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
@@ -35,14 +35,14 @@ export function estimateSpeechSeconds(text: string): number {
 }
 
 /**
- * Seconds `text` of `request` will take as heard: its estimate at the voice's rate (a free voice's at eSpeak NG's
- * own, src/core/free-voice/free-line-estimate.ts, which reads Korean slower than a paid voice does), stretched by the
- * speed SayBot
- * applies itself (AudioEffects.speed, 0.5..2), which is known exactly, so no margin has to stand in for it.
+ * Seconds `text` of `request` will take as heard: its estimate at the voice's rate (eSpeak NG's at its own,
+ * src/core/free-voice/free-line-estimate.ts, which reads Korean slower than a paid voice does; an engine's, which
+ * speaks as people do, at natural speech's), stretched by the speed SayBot applies itself (AudioEffects.speed,
+ * 0.5..2), which is known exactly, so no margin has to stand in for it.
  */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
   if (request.kind === 'ready') return estimateSpeechSeconds(text);
-  const spoken = isFreeVoice(request.voice)
+  const spoken = isEspeakVoice(request.voice)
     ? estimateFreeLineSeconds(text, request.voice)
     : estimateSpeechSeconds(text);
   return spoken / (request.effects?.speed ?? 1);
