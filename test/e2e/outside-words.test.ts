@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, type VoicevoxDouble, type VoicevoxSpeaker } from '@saybot/engine-doubles';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { fixture } from '../core/audio/fixtures.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { liveParts, seenText } from '../support/seen-in-discord.ts';
@@ -88,6 +90,50 @@ describe('words from outside, as a member sees them', () => {
       expectSaidAsWritten(refused.content ?? '', [said]);
     }
   });
+
+  it.each([
+    ['a masked link', 'clone_`[l](https://evil.example/c)`'],
+    ['a ping and a time', 'clone_` @everyone <@300000000000000011> <t:0:R> `'],
+  ])(
+    "a cloned voice's ID from the service, carrying %s, shows inert in /clone's public reply and /voices",
+    async (_, id) => {
+      const h = await withVoicevox();
+      letMembersUse(h.discord, LONDON, 'clone', [ALICE]);
+      const clip = fixture('tone-220hz-5s-48k.wav');
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 200,
+        endpoint: 'voice-clone',
+        contentType: 'audio/wav',
+        body: clip,
+        headers: { 'X-Voice-Id': id },
+      });
+      const { handle } = await runCommand(h, {
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'clone',
+        options: { text: 'Hello, this is me.', name: 'c0', consent: true, output: 'file' },
+        attachments: [{ option: 'audio', data: clip, filename: 'c0.wav', contentType: 'audio/wav' }],
+      });
+      const made = await handle.waitFor((r) => r.files.length > 0, 60_000);
+      // Shown as code, whatever it holds: its backticks left out, so nothing in it can close the code and go live.
+      const shown = id.replaceAll('`', '');
+      expect(made.content).toContain('Here is the new voice "c0"');
+      expectSaidAsWritten(made.content ?? '', [shown]);
+      const listed = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'voices', subcommand: 'list' });
+      expect(listed.content).toContain('Cloned voices in this server');
+      expectSaidAsWritten(listed.content, [`${shown} c0`]);
+      const deleted = await runCommand(h, {
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'voices',
+        subcommand: 'delete',
+        options: { voice: 'c0' },
+      });
+      expect(deleted.content).toContain('Deleted the voice "c0"');
+      expectSaidAsWritten(deleted.content, [shown]);
+    },
+  );
 
   it.each(['chosen', 'off'])(
     'FREE_VOICES alone speaks a used-up month in its voice (FREE_VOICE=%s: chosen as .env.example has it, off refuses)',
