@@ -163,6 +163,7 @@ describe('words from outside, as a member sees them', () => {
     expect(first.files).toHaveLength(1);
     const refused = await say(h, { text: 'The second free line.', voice: 'voicevox:20', output: 'file' });
     expect(refused.files).toHaveLength(0);
+    expect(refused.content).toContain('You asked within a minute for 1 thing that costs no characters,');
     expect(refused.content).toContain("lines in a free voice (eSpeak NG or this bot's own speech engines");
     expect(refused.content).toContain('Try again in');
     expect(synthesised() - before).toBe(1);
