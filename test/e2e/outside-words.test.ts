@@ -95,7 +95,7 @@ describe('words from outside, as a member sees them', () => {
     ['a masked link', 'clone_`[l](https://evil.example/c)`'],
     ['a ping and a time', 'clone_` @everyone <@300000000000000011> <t:0:R> `'],
   ])(
-    "a cloned voice's ID from the service, carrying %s, shows inert in /clone's public reply and /voices",
+    "a cloned voice's ID from the service, carrying %s, shows inert in /clone's public reply, /voices and /myvoice",
     async (_, id) => {
       const h = await withVoicevox();
       letMembersUse(h.discord, LONDON, 'clone', [ALICE]);
@@ -123,6 +123,12 @@ describe('words from outside, as a member sees them', () => {
       const listed = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'voices', subcommand: 'list' });
       expect(listed.content).toContain('Cloned voices in this server');
       expectSaidAsWritten(listed.content, [`${shown} c0`]);
+      // Chosen as a member's own voice, it is shown as their settings.
+      for (const subcommand of ['set', 'show']) {
+        const options = subcommand === 'set' ? { voice: 'c0' } : undefined;
+        const mine = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'myvoice', subcommand, options });
+        expectSaidAsWritten(mine.content, [shown]);
+      }
       const deleted = await runCommand(h, {
         guildId: LONDON,
         userId: ALICE,
