@@ -269,17 +269,17 @@ export async function checkEngines(
     const lines = statuses.map((status) => {
       const result = engineResult(status);
       if (!status.answers) return result;
-      const missing = Object.entries(config.engines.freeVoices).filter(
-        ([, choice]) =>
-          choice.kind === 'engine' && choice.engine === status.engine && engines.voice(choice.voice) === undefined,
+      const wanted = Object.entries(config.engines.freeVoices).flatMap(([language, choice]) =>
+        choice.kind === 'engine' && choice.engine === status.engine && engines.voice(choice.voice) === undefined
+          ? [{ language, voice: choice.voice }]
+          : [],
       );
-      if (missing.length === 0) return result;
-      for (const [, choice] of missing) unoffered.add(choice.voice);
-      const wanted = missing.map(([language, choice]) => `${language}=${choice.voice}`);
+      if (wanted.length === 0) return result;
+      for (const { voice } of wanted) unoffered.add(voice);
       return {
         ...result,
         warn: true,
-        detail: `${result.detail}; FREE_VOICES names what it does not offer (${wanted.join(', ')}): those languages fall to eSpeak NG`,
+        detail: `${result.detail}; FREE_VOICES names what it does not offer (${wanted.map((w) => `${w.language}=${w.voice}`).join(', ')}): those languages fall to eSpeak NG`,
       };
     });
     return { lines, unoffered };

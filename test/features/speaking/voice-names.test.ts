@@ -15,7 +15,7 @@ const IDS = [
 
 describe('a voice named in a reply', () => {
   it.each(IDS)('%j as a chosen voice or the free voice: nothing in it live, its words shown', (id) => {
-    const chosen = resolveSettings({ options: { voice: id } });
+    const chosen = resolveSettings({ options: { voice: id }, guildLocale: 'en-US' });
     for (const label of [
       voiceLabel('en-US', chosen, 'server'),
       voiceLabel('en-US', chosen, 'server', 'VOICEVOX:[a](http://a.b)'),
