@@ -18,7 +18,7 @@ import {
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
 import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
-import { describeFailure, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
+import { describeFailure, namedVoice, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,
@@ -241,17 +241,18 @@ async function cloneStoppable(
     { guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds },
     'voice cloned',
   );
+  const id = namedVoice(cloned.voiceId);
   // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
-  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
+  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id }, { level: 'warn' });
   // Stopped once the service had answered: the voice is paid for and kept, its line neither played nor posted.
   if (order.signal.aborted) {
     cloned.audio?.body.destroy();
-    throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { level: 'info' });
+    throw new UserError('clone.madeStopped', { name, id }, { level: 'info' });
   }
 
   const label = t(interaction.locale, 'clone.voiceLabel', {
     name,
-    id: cloned.voiceId,
+    id,
     seconds: clip.durationSeconds.toFixed(1),
   });
   // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
@@ -269,13 +270,13 @@ async function cloneStoppable(
     cloned.audio?.body.destroy();
     // Its member stopped the line's file or voice message: the voice is made and paid for, never "nothing charged".
     if (error instanceof RenderStoppedError)
-      throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { cause: error, level: 'info' });
+      throw new UserError('clone.madeStopped', { name, id }, { cause: error, level: 'info' });
     // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
     // the member reads that first, or they would clone (and pay) again.
     const cause = describeFailure(error);
     throw new UserError(
       'clone.madeLineFailed',
-      { name, id: cloned.voiceId, reason: refusalAfterPaying(interaction.locale, cause.message) },
+      { name, id, reason: refusalAfterPaying(interaction.locale, cause.message) },
       { cause: error, level: cause.level },
     );
   }

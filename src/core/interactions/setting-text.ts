@@ -2,6 +2,7 @@
 // (setting-types.ts); and a set of settings as one line, settings sharing a clause shown in one.
 import { type MessageKey, t } from '../i18n/catalogue.ts';
 import { echo } from './replies.ts';
+import { echoCode } from './safe-text.ts';
 import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { SettingDeclaration } from '../settings/setting-types.ts';
 
@@ -15,7 +16,8 @@ export function shownValue(locale: string, declared: SettingDeclaration, value: 
     case 'text':
       return text;
     case 'code':
-      return `\`${text}\``;
+      // A cloned voice's ID is the service's: as code nothing in it can close.
+      return echoCode(text, 100);
     case 'language':
       return `${languageName(text, locale)} (${text})`;
     case 'upper':

@@ -13,6 +13,7 @@ import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason } from './fallback-words.ts';
+import { namedVoice } from './speech-settings.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
 import { mismatch, reply, spokenBy, voiceMessageAnswer } from './outcome-answers.ts';
 import { audioFiles, megabytes, oggFile } from './reply-files.ts';
@@ -195,7 +196,7 @@ function replayAnswer(
   front: Extract<Front, { flavour: 'replay' }>,
 ): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
-  const voice = `\`${front.voiceId}\``;
+  const voice = namedVoice(front.voiceId);
   const said = { voice, seconds: seconds(outcome.seconds) };
   switch (outcome.kind) {
     case 'played':
