@@ -110,3 +110,24 @@ export function pager(locale: string, current: number, pages: number, href: (pag
     ${current < pages ? html`<a class="button" rel="next" href="${href(current + 1)}">${t(locale, 'dashboard.frame.next')}</a>` : ''}
   </nav>`;
 }
+
+/** A table in its scrolling box: a heading per column, then `rows`; `attrs` go on the table tag. */
+export function table(
+  heads: readonly unknown[],
+  rows: unknown,
+  options: { wrap?: string; attrs?: Html; caption?: Html; body?: Html } = {},
+): Html {
+  return html`<div class="table-wrap${options.wrap ?? ''}">
+    <table${options.attrs ?? ''}>
+      ${options.caption ?? ''}
+      <thead>
+        <tr>
+          ${heads.map((head) => html`<th scope="col">${head}</th>`)}
+        </tr>
+      </thead>
+      <tbody${options.body ?? ''}>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}
