@@ -6,7 +6,7 @@ import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
-import { t } from './console-strings.ts';
+import { t } from './strings.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
 import { pageContext, refusal } from './guards.ts';

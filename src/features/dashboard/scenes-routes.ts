@@ -24,8 +24,7 @@ import { pageContext, refusal, serverAccess } from './guards.ts';
 import { webFile } from './web-files.ts';
 import type { PageContext } from './pages/layout.ts';
 import { scenesPage } from './pages/scenes-page.ts';
-import './strings.ts';
-import { t } from './scenes-strings.ts';
+import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
 

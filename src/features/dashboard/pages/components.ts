@@ -1,5 +1,5 @@
 // The design's small pieces as escaped markup; none needs script (an `inline` form is sent by /static/app.js).
-import { t } from '../frame-strings.ts';
+import { t } from '../strings.ts';
 import { html, raw, type Html } from './markup.ts';
 
 /** In a `<form method="post">` tag: /static/app.js sends it in the background and swaps in `[data-refresh]`. */

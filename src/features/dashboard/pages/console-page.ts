@@ -2,8 +2,7 @@
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/accounting.ts';
-import '../strings.ts';
-import { formatNumber, t } from '../console-strings.ts';
+import { formatNumber, t } from '../strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager, table } from './components.ts';
 import { consoleSummaryPart, installPart, when, type ConsoleSummary } from './glance.ts';

@@ -9,7 +9,6 @@ import {
 import type { DictionaryRecord } from '../../autoread/index-dictionary.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
-import { t as tFrame } from '../frame-strings.ts';
 import { ENTRIES_PER_PAGE } from '../limits.ts';
 import { emptyState, inline, pager, table } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
@@ -79,7 +78,7 @@ function row(
     <td class="who-when"><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
     <td class="actions">
       <details class="more">
-        <summary aria-label="${tFrame(locale, 'dashboard.frame.moreFor', { name })}">
+        <summary aria-label="${t(locale, 'dashboard.frame.moreFor', { name })}">
           <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
             <path d="M5 10h.01M10 10h.01M15 10h.01" />
           </svg>
@@ -151,7 +150,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
                 ${
                   view.pages > 1 || view.matching !== total
                     ? html` ·
-                      ${tFrame(locale, 'dashboard.frame.entries', { from, to: from + shown.length - 1, total: view.matching })}`
+                      ${t(locale, 'dashboard.frame.entries', { from, to: from + shown.length - 1, total: view.matching })}`
                     : ''
                 }
               </caption>`,

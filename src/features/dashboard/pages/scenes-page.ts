@@ -1,6 +1,6 @@
 // The studio's Scenes page; the words its script shows go in data- attributes, in the member's language.
 import type { Membership } from '../dashboard-types.ts';
-import { t } from '../scenes-strings.ts';
+import { t } from '../strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
 import { table } from './components.ts';
 
