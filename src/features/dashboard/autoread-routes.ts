@@ -12,7 +12,7 @@ import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -42,9 +42,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
   const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/autoread';
-  app.use(base, serverAccess(bot), managersOnly);
-  app.use(`${base}/*`, serverAccess(bot), managersOnly);
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot), managersOnly);
 
   async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {
     const locale = c.get('locale');

@@ -21,7 +21,7 @@ import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { form, managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, guard, managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -59,8 +59,7 @@ const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'p
 export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
   const { store, bot, logger, samples } = deps;
   const base = '/servers/:guildId/dictionary';
-  app.use(base, serverAccess(bot), managersOnly);
-  app.use(`${base}/*`, serverAccess(bot), managersOnly);
+  guard(app, base, serverAccess(bot), managersOnly);
 
   /** The page as it stands now, with a notice and what was tried. */
   async function show(

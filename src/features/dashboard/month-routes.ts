@@ -9,7 +9,7 @@ import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -29,9 +29,7 @@ const Budgets = z.object(Object.fromEntries(BUDGET_NAMES.map((name) => [name, Bu
 export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
   const { store, bot, logger } = deps;
   const base = '/servers/:guildId/month';
-  app.use(base, serverAccess(bot));
-  app.use(`${base}/*`, serverAccess(bot));
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot));
   const sources = { accounting: bot.accounting, store };
 
   async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {

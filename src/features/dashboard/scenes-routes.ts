@@ -20,7 +20,7 @@ import {
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
-import { pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import type { PageContext } from './pages/layout.ts';
 import { scenesPage } from './pages/scenes-page.ts';
@@ -146,10 +146,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
   // The page's editor: its script bundled with CodeMirror (web/scenes.js, built by scripts/build-web.ts).
   app.get('/static/scenes.js', webFile('scenes.bundle.js', 'text/javascript; charset=utf-8'));
   app.get('/static/scenes.css', webFile('scenes.css', 'text/css; charset=utf-8'));
-  app.use('/servers/:guildId/scenes', serverAccess(bot));
-  app.use('/servers/:guildId/scenes/*', serverAccess(bot));
-
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, '/servers/:guildId/scenes', serverAccess(bot));
   const memberOf = (c: Ctx): StudioMember => {
     const server = c.get('membership');
     return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };

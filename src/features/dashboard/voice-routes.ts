@@ -17,7 +17,7 @@ import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { form, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
@@ -64,9 +64,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
   const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/voices';
-  app.use(base, serverAccess(bot));
-  app.use(`${base}/*`, serverAccess(bot));
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot));
 
   /** Every voice here, with what this member may do with each. */
   async function rows(c: Ctx): Promise<VoiceRow[]> {
