@@ -26,7 +26,11 @@ declare module '../../core/i18n/catalogue.ts' {
   interface Messages extends Record<Keys, string> {}
 }
 
-// One part, its files' keys apart by their prefixes (console., dashboard.frame., glance., studio.scenes.).
+// One part, its files' keys apart by their prefixes (console., dashboard.frame., glance., studio.scenes.), as
+// addMessages checks between parts.
+const files = [en, consoleEn, frameEn, glanceEn, scenesEn];
+if (new Set(files.flatMap(Object.keys)).size !== files.reduce((sum, file) => sum + Object.keys(file).length, 0))
+  throw new Error('A key of the dashboard catalogue is in two of its files.');
 addMessages('dashboard', {
   en: { ...en, ...consoleEn, ...frameEn, ...glanceEn, ...scenesEn },
   ko: { ...ko, ...consoleKo, ...frameKo, ...glanceKo, ...scenesKo },
