@@ -2,7 +2,7 @@
 import type { DatabaseTarget } from '../core/config.ts';
 import type { StoreTimeouts } from '../core/store/types.ts';
 import { PgStore, type PgStoreOptions } from '../core/store/pg-store.ts';
-import { SqliteStore, type SqliteStoreOptions } from '../core/store/sqlite-store.ts';
+import { SqliteStore } from '../core/store/sqlite-store.ts';
 import type { StoreFeatures } from '../core/store/kysely-store.ts';
 import type { Store } from '../core/store/types.ts';
 import {
@@ -32,8 +32,7 @@ export const SCHEMA = storeSchema(STORE_FEATURES.schemaSteps);
 export const LATEST_SCHEMA_VERSION = SCHEMA.at(-1)?.version ?? 0;
 
 /** The store in a SQLite file (or ':memory:'), migrated before it returns. */
-export const openSqliteStore = (file: string, options?: SqliteStoreOptions): SqliteStore & Store =>
-  SqliteStore.open(file, STORE_FEATURES, options);
+export const openSqliteStore = (file: string): SqliteStore & Store => SqliteStore.open(file, STORE_FEATURES);
 
 /** The store in a PostgreSQL database, migrated before it resolves. */
 export const openPgStore = (connectionString: string, options?: PgStoreOptions): Promise<PgStore & Store> =>

@@ -19,11 +19,6 @@ import type { SchemaVersion } from './schema-steps.ts';
 import type { FeatureAreas } from './types.ts';
 import type { Database } from './schema.ts';
 
-export interface SqliteStoreOptions {
-  /** How long a write waits for another connection's lock before failing (SQLITE_BUSY); default 5000 ms. */
-  busyTimeoutMs?: number;
-}
-
 /** Prepared statements kept per connection: SayBot's queries have few shapes; a bound all the same. */
 const MAX_STATEMENTS = 500;
 const isBusy = (error: unknown): boolean => (Number((error as { errcode?: unknown }).errcode) & 0xff) === 5; // SQLITE_BUSY and its extended codes
@@ -137,8 +132,9 @@ export class SqliteStore extends KyselyStore {
   readonly path: string;
   readonly #db: DatabaseSync;
 
-  private constructor(file: string, features: StoreFeatures, options: SqliteStoreOptions) {
-    const busyMs = options.busyTimeoutMs ?? 5000;
+  private constructor(file: string, features: StoreFeatures) {
+    // How long a write waits for another connection's lock before failing (SQLITE_BUSY).
+    const busyMs = 5000;
     const db = openDatabase(file, busyMs, storeSchema(features.schemaSteps));
     super(
       new Dialect(
@@ -162,8 +158,8 @@ export class SqliteStore extends KyselyStore {
   }
 
   /** Opens (creating if need be) and migrates the file, or ':memory:'; `features` as src/app/store.ts makes them. */
-  static open(file: string, features: StoreFeatures, options: SqliteStoreOptions = {}): SqliteStore & FeatureAreas {
-    return KyselyStore.withFeatures(new SqliteStore(file, features, options), features.areas);
+  static open(file: string, features: StoreFeatures): SqliteStore & FeatureAreas {
+    return KyselyStore.withFeatures(new SqliteStore(file, features), features.areas);
   }
 
   /** The schema version the file is at (for tests and the start-up log). */

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFrom } from '../autoread/index.ts';
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
@@ -12,7 +11,7 @@ import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, managersOnly, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -42,9 +41,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
   const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/autoread';
-  app.use(base, serverAccess(bot), managersOnly);
-  app.use(`${base}/*`, serverAccess(bot), managersOnly);
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot), managersOnly);
 
   async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {
     const locale = c.get('locale');
@@ -80,12 +77,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     );
   }
 
-  /** A refusal worded as the command words it (a UserError, a setting out of range); anything else throws. */
-  async function refused(c: Ctx, error: unknown) {
-    const { message, code } = describeFailure(error);
-    if (code === 'internal') throw error;
-    return show(c, { kind: 'error', text: t(c.get('locale'), message.key, message.params) }, 400);
-  }
+  const refused = (c: Ctx, error: unknown) => show(c, refusedNotice(c, error), 400);
 
   app.get(base, (c) => show(c));
 

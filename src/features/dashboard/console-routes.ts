@@ -6,10 +6,10 @@ import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
-import { t } from './console-strings.ts';
+import { t } from './strings.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
-import { pageContext, refusal } from './guards.ts';
+import { guard, pageContext, refusal, userOf } from './guards.ts';
 import { ownerOnly } from './owner-guard.ts';
 import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -35,10 +35,7 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
   const { store, bot, logger } = deps;
   if (bot.console === undefined) return;
   const owner: OwnerConsole = bot.console;
-  const guard = ownerOnly(bot, logger);
-  app.use('/owner', guard);
-  app.use('/owner/*', guard);
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, '/owner', ownerOnly(bot, logger));
   const sources = { accounting: bot.accounting, store };
 
   /** Servers left lately, by ID, for the notice after the redirect (a name never comes from the address). */

@@ -16,6 +16,7 @@ import {
   refusal,
   securityHeaders,
   serverAccess,
+  userOf,
 } from './guards.ts';
 import { DEFAULT_LIMITS } from './limits.ts';
 import { serverGlance } from './glance-figures.ts';
@@ -23,6 +24,7 @@ import { installLink } from './install-link.ts';
 import { addMemberRoutes } from './member-routes.ts';
 import { loginPage, serverPage, serversPage } from './pages/server-pages.ts';
 import { RateLimit } from './rate-limit.ts';
+import { bytesOf, mediaType } from './kept-files.ts';
 import { Samples } from './samples.ts';
 import { addSceneRoutes } from './scenes-routes.ts';
 import { addVoiceRoutes } from './voice-routes.ts';
@@ -96,16 +98,14 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
 
   app.get('/servers/:guildId', serverAccess(bot), async (c) => {
     const server = c.get('membership');
-    const glance = await serverGlance({ store, bot }, server, c.get('session')?.userId ?? '');
+    const glance = await serverGlance({ store, bot }, server, userOf(c));
     return c.html(serverPage(pageContext(c), server, glance));
   });
   const samples = new Samples(store, bot.speech, now);
   app.get('/servers/:guildId/samples/:id', serverAccess(bot), (c) => {
-    const kept = samples.get(c.req.param('id'), c.get('session')?.userId ?? '', c.get('membership').guildId);
+    const kept = samples.get(c.req.param('id'), userOf(c), c.get('membership').guildId);
     if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
-    // A view of the kept bytes, not a copy on the main thread (as a scene's file is served).
-    const bytes = new Uint8Array(kept.data.buffer as ArrayBuffer, kept.data.byteOffset, kept.data.byteLength);
-    return c.body(bytes, 200, { 'Content-Type': kept.type, 'Cache-Control': 'private, no-store' });
+    return c.body(bytesOf(kept), 200, { 'Content-Type': mediaType(kept), 'Cache-Control': 'private, no-store' });
   });
   addDictionaryRoutes(app, { store, bot, logger, samples });
   addMemberRoutes(app, { store, bot, logger, samples });

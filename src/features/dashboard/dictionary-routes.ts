@@ -21,7 +21,7 @@ import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { form, managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -59,8 +59,7 @@ const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'p
 export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
   const { store, bot, logger, samples } = deps;
   const base = '/servers/:guildId/dictionary';
-  app.use(base, serverAccess(bot), managersOnly);
-  app.use(`${base}/*`, serverAccess(bot), managersOnly);
+  guard(app, base, serverAccess(bot), managersOnly);
 
   /** The page as it stands now, with a notice and what was tried. */
   async function show(
@@ -106,11 +105,13 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     kind: 'error' as const,
     text: t(c.get('locale'), 'dashboard.refused', { reason: describeDictionaryProblem(c.get('locale'), problem) }),
   });
-  const who = (c: Ctx) => ({ userId: c.get('session')?.userId ?? '', guildId: c.get('membership').guildId });
+  const who = (c: Ctx) => ({ userId: userOf(c), guildId: c.get('membership').guildId });
   const changed = async (c: Ctx, action: string, counts?: Record<string, number>) => {
     await bot.dictionaryChanged(c.get('membership').guildId);
     audit(logger, action, who(c), counts);
   };
+  const unknown = (c: Ctx, word: string) =>
+    show(c, { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word }) }, undefined, 404);
   const badRequest = (c: Ctx) => refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
 
   app.get(base, (c) => show(c));
@@ -129,13 +130,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
     const given = await form(c, Name);
     if (given === undefined) return badRequest(c);
     const removed = await store.dictionary.remove(c.get('membership').guildId, nameOf(given));
-    if (removed === undefined)
-      return show(
-        c,
-        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
-        undefined,
-        404,
-      );
+    if (removed === undefined) return unknown(c, given.word);
     await changed(c, 'dictionary.remove');
     return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
   });
@@ -149,13 +144,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
       given.position,
       who(c).userId,
     );
-    if (result.status === 'unknown')
-      return show(
-        c,
-        { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word: given.word }) },
-        undefined,
-        404,
-      );
+    if (result.status === 'unknown') return unknown(c, given.word);
     await changed(c, 'dictionary.move', { position: result.position });
     return show(
       c,

@@ -1,6 +1,6 @@
 // The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers.
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { messagePage } from './pages/server-pages.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { SECRET_SHAPE, csrfTokenOf, hashSessionId, sameSecret } from './session-tokens.ts';
 import type { Store } from '../../core/store/types.ts';
+import { describeFailure } from '../speaking/index-words.ts';
 import { t, type MessageKey } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
@@ -26,6 +27,21 @@ export const pageContext = (c: Ctx, notice?: PageContext['notice']): PageContext
     notice,
   };
 };
+
+/** `guards` before every route at `path` and below it. */
+export function guard(app: Hono<DashboardEnv>, path: string, ...guards: Guard[]): void {
+  for (const each of [path, `${path}/*`]) app.use(each, ...guards);
+}
+
+/** The signed-in member's user ID ('' before sign-in, where no route that needs it runs). */
+export const userOf = (c: Ctx): string => c.get('session')?.userId ?? '';
+
+/** A refusal worded as the commands word it (a UserError, a setting out of range), as a notice; anything else throws. */
+export function refusedNotice(c: Ctx, error: unknown): NonNullable<PageContext['notice']> {
+  const { message, code } = describeFailure(error);
+  if (code === 'internal') throw error;
+  return { kind: 'error', text: t(c.get('locale'), message.key, message.params) };
+}
 
 /** A page that only says `key`, with its status. */
 export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>

@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
 import { forgetMember, traceLines } from '../privacy/index.ts';
-import { describeFailure, describeSettings } from '../speaking/index-words.ts';
+import { describeSettings } from '../speaking/index-words.ts';
 import { readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
@@ -17,7 +17,7 @@ import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
-import { pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
@@ -56,11 +56,8 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
   const { store, bot, logger, samples } = deps;
   // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
   const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
-  app.use('/servers/:guildId/myvoice', serverAccess(bot));
-  app.use('/servers/:guildId/myvoice/*', serverAccess(bot));
-  app.use('/servers/:guildId/mydata', serverAccess(bot));
-  app.use('/servers/:guildId/mydata/*', serverAccess(bot));
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, '/servers/:guildId/myvoice', serverAccess(bot));
+  guard(app, '/servers/:guildId/mydata', serverAccess(bot));
 
   /** Every voice this server may use: its cloned voices, the presets, the engines' voices, and the free voice where it is offered. */
   async function voiceChoices(guildId: string): Promise<VoiceChoice[]> {
@@ -122,9 +119,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
       if (settings.voice !== undefined)
         settings.voice = (await usableVoice(store, guildId, settings.voice, offeredByEngines)).voiceId;
     } catch (error) {
-      const { message, code } = describeFailure(error);
-      if (code === 'internal') throw error;
-      return showVoice(c, { kind: 'error', text: t(locale, message.key, message.params) }, 400);
+      return showVoice(c, refusedNotice(c, error), 400);
     }
     const stored = await store.memberDefaults.set(guildId, userOf(c), settings);
     audit(logger, 'myvoice.set', { userId: userOf(c), guildId }, { settings: Object.keys(settings).length });

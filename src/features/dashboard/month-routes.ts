@@ -2,14 +2,13 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
-import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { managersOnly, pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, managersOnly, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -29,9 +28,7 @@ const Budgets = z.object(Object.fromEntries(BUDGET_NAMES.map((name) => [name, Bu
 export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
   const { store, bot, logger } = deps;
   const base = '/servers/:guildId/month';
-  app.use(base, serverAccess(bot));
-  app.use(`${base}/*`, serverAccess(bot));
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot));
   const sources = { accounting: bot.accounting, store };
 
   async function show(c: Ctx, notice?: PageContext['notice'], status: 200 | 400 = 200) {
@@ -83,9 +80,7 @@ export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
     try {
       await changeServerBudgets(sources, { guildId, userId: userOf(c), locale, values });
     } catch (error) {
-      const { message, code } = describeFailure(error);
-      if (code === 'internal') throw error;
-      return show(c, { kind: 'error', text: t(locale, message.key, message.params) }, 400);
+      return show(c, refusedNotice(c, error), 400);
     }
     audit(logger, 'budget.set', { userId: userOf(c), guildId }, { budgets: Object.keys(values).length });
     return show(c, { kind: 'ok', text: t(locale, 'dashboard.month.budgetsSaved') });

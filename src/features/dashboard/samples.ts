@@ -1,6 +1,6 @@
 // Hearing a voice: free ones play at once, a paid one is quoted first; kept for its member a few minutes, bounded.
 import { randomBytes } from 'node:crypto';
-import type { AudioFormat } from '../../core/audio/codecs/format.ts';
+import { KeptFiles, type KeptFile } from './kept-files.ts';
 import { describeFailure, wordOutcome } from '../speaking/index-words.ts';
 import { handOver } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -12,37 +12,22 @@ import type { Store } from '../../core/store/types.ts';
 const MAX_SAMPLES = 32;
 const SAMPLE_MS = 5 * 60_000;
 
-const MEDIA_TYPES: Record<AudioFormat, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-};
-
 export type SampleResult =
   | { kind: 'quote'; characters: number }
   | { kind: 'audio'; id: string; characters: number }
   | { kind: 'refused'; message: LocalisedMessage };
 
-interface Kept {
-  userId: string;
-  guildId: string;
-  data: Buffer;
-  type: string;
-  at: number;
-}
-
 export class Samples {
-  readonly #kept = new Map<string, Kept>();
   readonly #store: Store;
   readonly #speech: SpeechPipeline;
   readonly #now: () => number;
+  readonly #files: KeptFiles;
 
   constructor(store: Store, speech: SpeechPipeline, now: () => number = Date.now) {
     this.#store = store;
     this.#speech = speech;
     this.#now = now;
+    this.#files = new KeptFiles({ files: MAX_SAMPLES, bytes: Infinity, ms: SAMPLE_MS }, now);
   }
 
   /** `text` in the member's voice: quoted when it would cost and `paidCharacters` is not exactly that price. */
@@ -87,7 +72,8 @@ export class Samples {
       const answer = wordOutcome(await handed.outcome, { flavour: 'sample' });
       if (answer.answer === 'refused') throw answer.error;
       if (answer.answer !== 'audio') throw new Error(`a sample cannot be made of a ${answer.answer} answer`);
-      return { kind: 'audio', id: this.#keep(input, answer.data, MEDIA_TYPES[answer.format]), characters };
+      const id = this.#files.keep(input, answer.data, `sample.${answer.format}`);
+      return { kind: 'audio', id, characters };
     } catch (error) {
       const { code, message } = describeFailure(error);
       if (code === 'internal') throw error;
@@ -96,29 +82,7 @@ export class Samples {
   }
 
   /** A kept sample, only for the member it was made for in that server. */
-  get(id: string, userId: string, guildId: string): { data: Buffer; type: string } | undefined {
-    this.#expire();
-    const kept = this.#kept.get(id);
-    return kept && kept.userId === userId && kept.guildId === guildId ? kept : undefined;
-  }
-
-  #keep(owner: { userId: string; guildId: string }, data: Buffer, type: string): string {
-    this.#expire();
-    while (this.#kept.size >= MAX_SAMPLES) {
-      const oldest = this.#kept.keys().next().value;
-      if (oldest === undefined) break;
-      this.#kept.delete(oldest);
-    }
-    const id = randomBytes(16).toString('base64url');
-    this.#kept.set(id, { ...owner, data, type, at: this.#now() });
-    return id;
-  }
-
-  #expire(): void {
-    const now = this.#now();
-    for (const [id, kept] of this.#kept) {
-      if (now - kept.at < SAMPLE_MS) break;
-      this.#kept.delete(id);
-    }
+  get(id: string, userId: string, guildId: string): KeptFile | undefined {
+    return this.#files.get(id, userId, guildId);
   }
 }

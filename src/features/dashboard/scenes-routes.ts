@@ -1,6 +1,5 @@
 // The studio's Scenes page, through the scenes feature's studio surface (studio-scene.ts): the same rules as /scene.
 // The JSON endpoints are changes like any other (Origin, session, X-CSRF-Token, rate limit).
-import { randomBytes } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { describeFailure, wordsText } from '../speaking/index-words.ts';
@@ -20,12 +19,12 @@ import {
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
-import { pageContext, refusal, serverAccess } from './guards.ts';
+import { guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
+import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
 import type { PageContext } from './pages/layout.ts';
 import { scenesPage } from './pages/scenes-page.ts';
-import './strings.ts';
-import { t } from './scenes-strings.ts';
+import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
 
@@ -40,55 +39,10 @@ const MAX_FILES = 16;
 const MAX_FILE_BYTES = 96 * 1024 * 1024;
 const FILE_MS = 10 * 60_000;
 
-const MEDIA_TYPES: Record<string, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  srt: 'application/x-subrip; charset=utf-8',
-};
-
-interface Kept {
-  userId: string;
-  guildId: string;
-  data: Buffer;
-  name: string;
-  at: number;
-}
-
 /** A scene's files, each for the member who made it in that server only; bounded in count, bytes and time. */
-export class SceneFiles {
-  readonly #kept = new Map<string, Kept>();
-  readonly #now: () => number;
-
+export class SceneFiles extends KeptFiles {
   constructor(now: () => number = Date.now) {
-    this.#now = now;
-  }
-
-  keep(owner: { userId: string; guildId: string }, data: Buffer, name: string): string {
-    this.#expire();
-    let bytes = data.length;
-    for (const kept of this.#kept.values()) bytes += kept.data.length;
-    for (const [id, kept] of this.#kept) {
-      if (this.#kept.size < MAX_FILES && bytes <= MAX_FILE_BYTES) break;
-      bytes -= kept.data.length;
-      this.#kept.delete(id);
-    }
-    const id = randomBytes(16).toString('base64url');
-    this.#kept.set(id, { ...owner, data, name, at: this.#now() });
-    return id;
-  }
-
-  get(id: string, userId: string, guildId: string): Kept | undefined {
-    this.#expire();
-    const kept = this.#kept.get(id);
-    return kept && kept.userId === userId && kept.guildId === guildId ? kept : undefined;
-  }
-
-  #expire(): void {
-    const now = this.#now();
-    for (const [id, kept] of this.#kept) {
-      if (now - kept.at < FILE_MS) break;
-      this.#kept.delete(id);
-    }
+    super({ files: MAX_FILES, bytes: MAX_FILE_BYTES, ms: FILE_MS }, now);
   }
 }
 
@@ -147,10 +101,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
   // The page's editor: its script bundled with CodeMirror (web/scenes.js, built by scripts/build-web.ts).
   app.get('/static/scenes.js', webFile('scenes.bundle.js', 'text/javascript; charset=utf-8'));
   app.get('/static/scenes.css', webFile('scenes.css', 'text/css; charset=utf-8'));
-  app.use('/servers/:guildId/scenes', serverAccess(bot));
-  app.use('/servers/:guildId/scenes/*', serverAccess(bot));
-
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, '/servers/:guildId/scenes', serverAccess(bot));
   const memberOf = (c: Ctx): StudioMember => {
     const server = c.get('membership');
     return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };
@@ -266,11 +217,8 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
   app.get('/servers/:guildId/scenes/files/:id', (c) => {
     const kept = files.get(c.req.param('id'), userOf(c), c.get('membership').guildId);
     if (kept === undefined) return refusal(c, 404, 'dashboard.notFound');
-    const extension = kept.name.slice(kept.name.lastIndexOf('.') + 1);
-    // A view of the kept bytes, not a copy: a scene's WAV may be tens of megabytes.
-    const bytes = new Uint8Array(kept.data.buffer as ArrayBuffer, kept.data.byteOffset, kept.data.byteLength);
-    return c.body(bytes, 200, {
-      'Content-Type': MEDIA_TYPES[extension] ?? 'application/octet-stream',
+    return c.body(bytesOf(kept), 200, {
+      'Content-Type': mediaType(kept),
       'Content-Disposition': `attachment; filename="${kept.name}"`,
       'Cache-Control': 'private, no-store',
     });

@@ -7,7 +7,6 @@ import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { describeFailure } from '../speaking/index-words.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
@@ -17,7 +16,7 @@ import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { form, pageContext, refusal, serverAccess } from './guards.ts';
+import { form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
@@ -64,9 +63,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
   const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/voices';
-  app.use(base, serverAccess(bot));
-  app.use(`${base}/*`, serverAccess(bot));
-  const userOf = (c: Ctx) => c.get('session')?.userId ?? '';
+  guard(app, base, serverAccess(bot));
 
   /** Every voice here, with what this member may do with each. */
   async function rows(c: Ctx): Promise<VoiceRow[]> {
@@ -163,12 +160,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     );
   }
 
-  /** A refusal of the kind the commands word (a UserError, a voice not usable): its notice; anything else throws. */
-  async function refused(c: Ctx, error: unknown) {
-    const { message, code } = describeFailure(error);
-    if (code === 'internal') throw error;
-    return show(c, { kind: 'error', text: t(c.get('locale'), message.key, message.params) }, 400);
-  }
+  const refused = (c: Ctx, error: unknown) => show(c, refusedNotice(c, error), 400);
 
   app.get(base, (c) => show(c));
 

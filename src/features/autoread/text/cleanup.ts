@@ -23,8 +23,6 @@ export interface CleanupContext {
   forwarded?: boolean;
   /** The most characters (code points) of the message's own text that are spoken; default 200. */
   maxLength?: number;
-  /** How many times one character may repeat in a row; default 3. */
-  repeatLimit?: number;
 }
 
 export const DEFAULT_MAX_LENGTH = 200;
@@ -94,7 +92,7 @@ export function cleanMessage(content: string, context: CleanupContext = {}): str
   text = text.replace(/@everyone\b/g, () => word(words.everyone)).replace(/@here\b/g, () => word(words.here));
   text = text.replace(EMOJI, '');
   text = stripMarkdown(text);
-  text = capRepeats(text, context.repeatLimit ?? DEFAULT_REPEAT_LIMIT);
+  text = capRepeats(text, DEFAULT_REPEAT_LIMIT);
   text = text.replace(/\s+/g, ' ').trim();
   text = text.replace(PLACEHOLDER, (match: string, index: string, offset: number, whole: string) => {
     // Spaced from a neighbouring Latin word or another replacement, not from Hangul or kana (particles attach).

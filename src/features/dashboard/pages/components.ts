@@ -1,5 +1,5 @@
 // The design's small pieces as escaped markup; none needs script (an `inline` form is sent by /static/app.js).
-import { t } from '../frame-strings.ts';
+import { t } from '../strings.ts';
 import { html, raw, type Html } from './markup.ts';
 
 /** In a `<form method="post">` tag: /static/app.js sends it in the background and swaps in `[data-refresh]`. */
@@ -109,4 +109,25 @@ export function pager(locale: string, current: number, pages: number, href: (pag
     <span>${t(locale, 'dashboard.frame.pageOf', { page: current, pages })}</span>
     ${current < pages ? html`<a class="button" rel="next" href="${href(current + 1)}">${t(locale, 'dashboard.frame.next')}</a>` : ''}
   </nav>`;
+}
+
+/** A table in its scrolling box: a heading per column, then `rows`; `attrs` go on the table tag. */
+export function table(
+  heads: readonly unknown[],
+  rows: unknown,
+  options: { wrap?: string; attrs?: Html; caption?: Html; body?: Html } = {},
+): Html {
+  return html`<div class="table-wrap${options.wrap ?? ''}">
+    <table${options.attrs ?? ''}>
+      ${options.caption ?? ''}
+      <thead>
+        <tr>
+          ${heads.map((head) => html`<th scope="col">${head}</th>`)}
+        </tr>
+      </thead>
+      <tbody${options.body ?? ''}>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
 }

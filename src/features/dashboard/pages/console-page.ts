@@ -2,10 +2,9 @@
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/accounting.ts';
-import '../strings.ts';
-import { formatNumber, t } from '../console-strings.ts';
+import { formatNumber, t } from '../strings.ts';
 import type { DoctorCheck } from '../dashboard-types.ts';
-import { badge, card, emptyState, pager } from './components.ts';
+import { badge, card, emptyState, pager, table } from './components.ts';
 import { consoleSummaryPart, installPart, when, type ConsoleSummary } from './glance.ts';
 import { plain } from './month-page.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
@@ -122,23 +121,18 @@ function serversPart(context: PageContext, servers: ConsoleView['servers'], inst
         ${t(locale, 'console.serversCount', { count: n(servers.total) })}
         ${servers.complete ? '' : t(locale, 'console.serversIncomplete', { count: n(servers.total) })}
       </p>
-      <div class="table-wrap">
-        <table class="stacked">
-          <thead>
-            <tr>
-              <th scope="col">${t(locale, 'console.server')}</th>
-              <th scope="col">${t(locale, 'console.served')}</th>
-              <th scope="col">${t(locale, 'console.month')}</th>
-              <th scope="col">${t(locale, 'console.budgets')}</th>
-              <th scope="col">${t(locale, 'console.topSpenders')}</th>
-              <th scope="col">${t(locale, 'console.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${servers.rows.map((row) => serverRow(context, row))}
-          </tbody>
-        </table>
-      </div>
+      ${table(
+        [
+          t(locale, 'console.server'),
+          t(locale, 'console.served'),
+          t(locale, 'console.month'),
+          t(locale, 'console.budgets'),
+          t(locale, 'console.topSpenders'),
+          t(locale, 'console.actions'),
+        ],
+        servers.rows.map((row) => serverRow(context, row)),
+        { attrs: html` class="stacked"` },
+      )}
       ${pager(locale, servers.page, servers.pages, (number) => `/owner?page=${number}`)}`,
     options,
   );
@@ -283,27 +277,18 @@ function doctorPart(context: PageContext, doctor: ConsoleView['doctor']): Html {
                   warned: doctor.checks.filter((check) => check.ok && check.warn === true).length,
                 })}
               </p>
-              <div class="table-wrap">
-                <table id="doctor-checks">
-                  <thead>
-                    <tr>
-                      <th scope="col">${t(locale, 'console.check')}</th>
-                      <th scope="col">${t(locale, 'console.result')}</th>
-                      <th scope="col">${t(locale, 'console.detail')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${doctor.checks.map(
-                      (check) =>
-                        html`<tr>
-                          <th scope="row">${check.name}</th>
-                          <td>${result(check)}</td>
-                          <td>${check.detail}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+              ${table(
+                [t(locale, 'console.check'), t(locale, 'console.result'), t(locale, 'console.detail')],
+                doctor.checks.map(
+                  (check) =>
+                    html`<tr>
+                      <th scope="row">${check.name}</th>
+                      <td>${result(check)}</td>
+                      <td>${check.detail}</td>
+                    </tr>`,
+                ),
+                { attrs: html` id="doctor-checks"` },
+              )}`
       }`,
     { title: t(locale, 'console.doctor'), id: 'doctor' },
   );

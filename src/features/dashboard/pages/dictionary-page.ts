@@ -9,9 +9,8 @@ import {
 import type { DictionaryRecord } from '../../autoread/index-dictionary.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
-import { t as tFrame } from '../frame-strings.ts';
 import { ENTRIES_PER_PAGE } from '../limits.ts';
-import { emptyState, inline, pager } from './components.ts';
+import { emptyState, inline, pager, table } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
 import type { SampleResult } from '../samples.ts';
@@ -79,7 +78,7 @@ function row(
     <td class="who-when"><time datetime="${new Date(record.updatedAt).toISOString()}">${when}</time></td>
     <td class="actions">
       <details class="more">
-        <summary aria-label="${tFrame(locale, 'dashboard.frame.moreFor', { name })}">
+        <summary aria-label="${t(locale, 'dashboard.frame.moreFor', { name })}">
           <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
             <path d="M5 10h.01M10 10h.01M15 10h.01" />
           </svg>
@@ -128,38 +127,36 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
     return query.size === 0 ? '' : `?${query.toString()}`;
   };
   const from = (view.page - 1) * ENTRIES_PER_PAGE + 1;
-  const table =
+  const list =
     total === 0
       ? emptyState(t(locale, 'dashboard.dictionary.empty'), t(locale, 'dashboard.try.help'))
       : shown.length === 0
         ? emptyState(t(locale, 'dashboard.dictionary.noMatch'), '')
-        : html`<div class="table-wrap dictionary-wrap">
-              <table class="stacked dictionary">
-                <caption>
-                  ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
-                  ${
-                    view.pages > 1 || view.matching !== total
-                      ? html` ·
-                        ${tFrame(locale, 'dashboard.frame.entries', { from, to: from + shown.length - 1, total: view.matching })}`
-                      : ''
-                  }
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.order')}</th>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.word')}</th>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.reading')}</th>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.changedBy')}</th>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.changedAt')}</th>
-                    <th scope="col">${t(locale, 'dashboard.dictionary.actions')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${shown.map(({ record, position }) => row(context, base, record, position, view, keep(view.page)))}
-                </tbody>
-              </table>
-            </div>
-            ${pager(locale, view.page, view.pages, (n) => `${base}${keep(n)}`)}`;
+        : html`${table(
+            [
+              t(locale, 'dashboard.dictionary.order'),
+              t(locale, 'dashboard.dictionary.word'),
+              t(locale, 'dashboard.dictionary.reading'),
+              t(locale, 'dashboard.dictionary.changedBy'),
+              t(locale, 'dashboard.dictionary.changedAt'),
+              t(locale, 'dashboard.dictionary.actions'),
+            ],
+            shown.map(({ record, position }) => row(context, base, record, position, view, keep(view.page))),
+            {
+              wrap: ' dictionary-wrap',
+              attrs: html` class="stacked dictionary"`,
+              caption: html`<caption>
+                ${t(locale, 'dashboard.dictionary.count', { count: total, max: MAX_ENTRIES })}
+                ${
+                  view.pages > 1 || view.matching !== total
+                    ? html` ·
+                      ${t(locale, 'dashboard.frame.entries', { from, to: from + shown.length - 1, total: view.matching })}`
+                    : ''
+                }
+              </caption>`,
+            },
+          )}
+          ${pager(locale, view.page, view.pages, (n) => `${base}${keep(n)}`)}`;
   const tried = view.tried
     ? html`<div class="tried" role="status">
         <p>${view.tried.said === '' ? t(locale, 'dashboard.try.nothing') : t(locale, 'dashboard.try.result')}</p>
@@ -195,7 +192,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
         </div>
         <button type="submit">${t(locale, 'dashboard.dictionary.searchButton')}</button>
       </form>
-      ${table}
+      ${list}
       <div class="cards">
         <section aria-labelledby="add-heading" class="card">
           <h2 id="add-heading">${t(locale, 'dashboard.dictionary.add')}</h2>

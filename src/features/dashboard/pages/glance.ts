@@ -2,7 +2,7 @@
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
-import { formatNumber, t } from '../glance-strings.ts';
+import { formatNumber, t } from '../strings.ts';
 import { html, type Html } from './markup.ts';
 
 /** One figure: its label, its value (the link, where a page is about it), a meter when it has a limit, a detail. */

@@ -1,5 +1,4 @@
 // The frame of every page: the top bar, a server's sidebar (a menu on a phone) and the content. Every value escaped.
-import { t as tFrame } from '../frame-strings.ts';
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { picture } from './components.ts';
@@ -51,13 +50,13 @@ function account(context: PageContext, server: Membership | undefined): Html {
     type="button"
     class="ghost theme-switch"
     id="theme-switch"
-    aria-label="${tFrame(locale, 'dashboard.frame.theme.auto')}"
+    aria-label="${t(locale, 'dashboard.frame.theme.auto')}"
     hidden
   >
     <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
       <path d="M10 3a7 7 0 1 0 0 14zM10 3a7 7 0 0 1 0 14" />
     </svg>
-    <span>${tFrame(locale, 'dashboard.frame.theme.auto')}</span>
+    <span>${t(locale, 'dashboard.frame.theme.auto')}</span>
   </button>`;
   if (member === undefined) return theme;
   return html`${theme}
@@ -86,7 +85,7 @@ export function page(context: PageContext, title: string, body: Html, frame: Pag
     ? html`<p class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.text}</p>`
     : '';
   const sideContent = server !== undefined ? serverSidebar(locale, server, current) : frame.sidebar;
-  const menuLabel = server?.guildName ?? frame.menuLabel ?? tFrame(locale, 'dashboard.frame.menu');
+  const menuLabel = server?.guildName ?? frame.menuLabel ?? t(locale, 'dashboard.frame.menu');
   const side =
     sideContent === undefined
       ? ''
@@ -94,7 +93,7 @@ export function page(context: PageContext, title: string, body: Html, frame: Pag
           <summary>
             ${server === undefined ? '' : picture(server.guildName, server.iconUrl, { size: 'sm', shape: 'squircle' })}
             <span>${menuLabel}</span>
-            <span class="visually-hidden">· ${tFrame(locale, 'dashboard.frame.menu')}</span>
+            <span class="visually-hidden">· ${t(locale, 'dashboard.frame.menu')}</span>
           </summary>
           <div class="side-body">${sideContent}</div>
         </details>`;
@@ -111,11 +110,11 @@ export function page(context: PageContext, title: string, body: Html, frame: Pag
         ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
       </head>
       <body
-        data-t-saving="${tFrame(locale, 'dashboard.frame.saving')}"
-        data-t-failed="${tFrame(locale, 'dashboard.frame.saveFailed')}"
-        data-t-theme-auto="${tFrame(locale, 'dashboard.frame.theme.auto')}"
-        data-t-theme-light="${tFrame(locale, 'dashboard.frame.theme.light')}"
-        data-t-theme-dark="${tFrame(locale, 'dashboard.frame.theme.dark')}"
+        data-t-saving="${t(locale, 'dashboard.frame.saving')}"
+        data-t-failed="${t(locale, 'dashboard.frame.saveFailed')}"
+        data-t-theme-auto="${t(locale, 'dashboard.frame.theme.auto')}"
+        data-t-theme-light="${t(locale, 'dashboard.frame.theme.light')}"
+        data-t-theme-dark="${t(locale, 'dashboard.frame.theme.dark')}"
       >
         <a class="skip" href="#main">${t(locale, 'dashboard.skip')}</a>
         <div class="shell${sideContent === undefined ? '' : ' with-side'}">

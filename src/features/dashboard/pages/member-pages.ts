@@ -72,28 +72,21 @@ function input(
         >${hint}`;
     case 'text':
       // The voice is picked from every voice this server may use (no 25 at a time): a list the browser filters.
-      if (name === 'voice')
-        return html`${label}<input
-            type="text"
-            id="${id}"
-            name="${declared.option}"
-            maxlength="${declared.maxLength}"
-            list="voices"
-            autocomplete="off"
-            value="${shown}"
-            ${described}
-          />${hint}
-          <datalist id="voices">
-            ${voices.map((voice) => html`<option value="${voice.id}">${voice.label}</option>`)}
-          </datalist>`;
       return html`${label}<input
           type="text"
           id="${id}"
           name="${declared.option}"
           maxlength="${declared.maxLength}"
+          ${name === 'voice' ? html`list="voices" autocomplete="off"` : ''}
           value="${shown}"
           ${described}
-        />${hint}`;
+        />${hint}${
+          name === 'voice'
+            ? html`<datalist id="voices">
+                ${voices.map((voice) => html`<option value="${voice.id}">${voice.label}</option>`)}
+              </datalist>`
+            : ''
+        }`;
     case 'role':
       return html``;
   }

@@ -3,7 +3,7 @@ import type { OperatorBudgets, ServerBudgets } from '../../../core/quota/account
 import { BUDGET_NAMES } from '../../../core/quota/accounting.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
-import { inline } from './components.ts';
+import { inline, table } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 
 /** What the browser draws the chart from: the figures /usage draws its picture from, and the words to print. */
@@ -52,27 +52,17 @@ export function monthPage(context: PageContext, server: Membership, view: MonthV
         <figure id="month-chart" data-figures="${JSON.stringify(chart)}"></figure>
         <details>
           <summary>${t(locale, 'dashboard.month.table')}</summary>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">${t(locale, 'dashboard.month.day')}</th>
-                  <th scope="col">${chart.labels.spent}</th>
-                  <th scope="col">${chart.labels.saved}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${chart.days.map(
-                  (day) =>
-                    html`<tr>
-                      <td>${day.day}</td>
-                      <td>${n(day.spent)}</td>
-                      <td>${n(day.saved)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>
+          ${table(
+            [t(locale, 'dashboard.month.day'), chart.labels.spent, chart.labels.saved],
+            chart.days.map(
+              (day) =>
+                html`<tr>
+                  <td>${day.day}</td>
+                  <td>${n(day.spent)}</td>
+                  <td>${n(day.saved)}</td>
+                </tr>`,
+            ),
+          )}
         </details>
       </section>
       ${

@@ -1,7 +1,8 @@
 // The studio's Scenes page; the words its script shows go in data- attributes, in the member's language.
 import type { Membership } from '../dashboard-types.ts';
-import { t } from '../scenes-strings.ts';
+import { t } from '../strings.ts';
 import { html, csrfField, page, type Html, type PageContext } from './layout.ts';
+import { table } from './components.ts';
 
 /** The keys the page's script fills in (data-t-<key without its prefix>). */
 const SCRIPT_TEXTS = [
@@ -128,19 +129,16 @@ ${editor.script}</textarea>
         </section>
         <section aria-labelledby="scene-cast-title" hidden id="scene-cast-part" class="card">
           <h2 id="scene-cast-title">${t(locale, 'studio.scenes.cast')}</h2>
-          <div class="table-wrap">
-            <table class="scene-cast-table stacked">
-              <thead>
-                <tr>
-                  <th scope="col">${t(locale, 'studio.scenes.speaker')}</th>
-                  <th scope="col">${t(locale, 'studio.scenes.voice')}</th>
-                  <th scope="col">${t(locale, 'studio.scenes.lines')}</th>
-                  <th scope="col">${t(locale, 'studio.scenes.hear')}</th>
-                </tr>
-              </thead>
-              <tbody id="scene-cast"></tbody>
-            </table>
-          </div>
+          ${table(
+            [
+              t(locale, 'studio.scenes.speaker'),
+              t(locale, 'studio.scenes.voice'),
+              t(locale, 'studio.scenes.lines'),
+              t(locale, 'studio.scenes.hear'),
+            ],
+            '',
+            { attrs: html` class="scene-cast-table stacked"`, body: html` id="scene-cast"` },
+          )}
           <h2>${t(locale, 'studio.scenes.lines')}</h2>
           <ol id="scene-lines"></ol>
           <audio id="scene-line-audio" controls hidden aria-label="${t(locale, 'studio.scenes.lineAudio')}"></audio>

@@ -1,8 +1,5 @@
 // The pages outside one server's pages: login, the member's servers, a server's overview, the message pages.
-import '../strings.ts';
-import { t as tFrame } from '../frame-strings.ts';
-import '../scenes-strings.ts';
-import { t } from '../console-strings.ts';
+import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
 import { badge, card, emptyState, picture } from './components.ts';
@@ -39,7 +36,7 @@ export function serversPage(context: PageContext, servers: readonly Membership[]
     t(locale, 'dashboard.servers'),
     html`${ownerLink}${
       servers.length === 0
-        ? emptyState(t(locale, 'dashboard.servers.none'), tFrame(locale, 'dashboard.frame.serversHint'))
+        ? emptyState(t(locale, 'dashboard.servers.none'), t(locale, 'dashboard.frame.serversHint'))
         : html`<ul class="servers">
             ${items}
           </ul>`
@@ -54,13 +51,13 @@ export function serverPage(context: PageContext, server: Membership, glance: Ser
     context,
     server.guildName,
     html`${serverGlancePart(locale, server, glance)}
-      <p>${tFrame(locale, 'dashboard.frame.serverIntro')}</p>
+      <p>${t(locale, 'dashboard.frame.serverIntro')}</p>
       <dl class="overview">
         ${serverPagesFor(server).map(
           (each) =>
             html`<div class="overview-item">
               <dt>${icon(each.key)}${t(locale, each.label)}</dt>
-              <dd>${tFrame(locale, `dashboard.frame.about.${each.key}`)}</dd>
+              <dd>${t(locale, `dashboard.frame.about.${each.key}`)}</dd>
             </div>`,
         )}
       </dl>`,
@@ -75,7 +72,7 @@ export function messagePage(context: PageContext, title: string): Html {
     title,
     emptyState(
       undefined,
-      tFrame(context.locale, 'dashboard.frame.notFoundHint'),
+      t(context.locale, 'dashboard.frame.notFoundHint'),
       html`<p><a class="button" href="/">${t(context.locale, 'dashboard.back')}</a></p>`,
     ),
   );

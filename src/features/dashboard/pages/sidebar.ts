@@ -1,7 +1,5 @@
 // The sidebar of a server's pages; on a phone the stylesheet folds it into a menu (a <details>).
-import '../strings.ts';
-import { t as tFrame } from '../frame-strings.ts';
-import { t } from '../scenes-strings.ts';
+import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { badge, picture } from './components.ts';
 import { html, raw, type Html } from './markup.ts';
@@ -51,12 +49,12 @@ export function serverSidebar(locale: string, server: Membership, current: strin
       ${picture(server.guildName, server.iconUrl, { size: 'lg', shape: 'squircle' })}
       <div>
         <p class="side-name">${server.guildName}</p>
-        ${badge(tFrame(locale, server.owner ? 'dashboard.frame.owner' : server.manager ? 'dashboard.frame.manager' : 'dashboard.frame.member'))}
+        ${badge(t(locale, server.owner ? 'dashboard.frame.owner' : server.manager ? 'dashboard.frame.manager' : 'dashboard.frame.member'))}
       </div>
     </div>
     <nav aria-label="${t(locale, 'dashboard.server.nav')}">
       <ul class="side-nav">
-        ${link(base, 'home', tFrame(locale, 'dashboard.frame.overview'))}
+        ${link(base, 'home', t(locale, 'dashboard.frame.overview'))}
         ${serverPagesFor(server).map((each) => link(`${base}${each.path}`, each.key, t(locale, each.label)))}
       </ul>
     </nav>

@@ -2,7 +2,6 @@
 import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { SampleResult } from '../samples.ts';
-import { t as tFrame } from '../frame-strings.ts';
 import { badge, card, emptyState, pager } from './components.ts';
 import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { buttonForm } from './button-form.ts';
@@ -128,7 +127,7 @@ function row(context: PageContext, server: Membership, voice: VoiceRow, query: s
                 class="small"
                 aria-label="${t(locale, 'dashboard.voices.use', { name: voice.name })}"
               >
-                ${tFrame(locale, 'dashboard.frame.use')}
+                ${t(locale, 'dashboard.frame.use')}
               </button>
             </form>`
       }
@@ -136,7 +135,7 @@ function row(context: PageContext, server: Membership, voice: VoiceRow, query: s
         more.length === 0
           ? ''
           : html`<details class="more">
-              <summary aria-label="${tFrame(locale, 'dashboard.frame.moreFor', { name: voice.name })}">
+              <summary aria-label="${t(locale, 'dashboard.frame.moreFor', { name: voice.name })}">
                 <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
                   <path d="M5 10h.01M10 10h.01M15 10h.01" />
                 </svg>
@@ -162,7 +161,7 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
     html`<p class="hint">${t(locale, 'dashboard.voices.intro')}</p>
       <form method="get" action="${base}" class="search" role="search">
         <div class="field field-wide">
-          <label for="filter-q">${tFrame(locale, 'dashboard.frame.searchVoices')}</label>
+          <label for="filter-q">${t(locale, 'dashboard.frame.searchVoices')}</label>
           <input type="search" id="filter-q" name="q" value="${filter.q ?? ''}" maxlength="60" />
         </div>
         <div class="field">
@@ -198,10 +197,8 @@ export function voicesPage(context: PageContext, server: Membership, view: Voice
       }
       ${
         view.rows.length === 0
-          ? emptyState(t(locale, 'dashboard.voices.noMatch'), tFrame(locale, 'dashboard.frame.noVoiceHint'))
-          : html`<p class="hint">
-                ${tFrame(locale, 'dashboard.frame.shown', { shown: view.matching, total: view.total })}
-              </p>
+          ? emptyState(t(locale, 'dashboard.voices.noMatch'), t(locale, 'dashboard.frame.noVoiceHint'))
+          : html`<p class="hint">${t(locale, 'dashboard.frame.shown', { shown: view.matching, total: view.total })}</p>
               <ul class="voice-list">
                 ${view.rows.map((voice) => row(context, server, voice, kept(filter), names.get(voice.language ?? '') ?? voice.language ?? ''))}
               </ul>`

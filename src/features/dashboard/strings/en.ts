@@ -99,7 +99,6 @@ export const en = {
   'dashboard.voices.gender.m': 'male',
   'dashboard.voices.any': 'any',
   'dashboard.voices.filter': 'Filter',
-  'dashboard.voices.voice': 'Voice',
   'dashboard.voices.kind': 'Kind',
   'dashboard.voices.kind.preset-voice': 'preset voice',
   'dashboard.voices.kind.free': 'free voice',

@@ -102,7 +102,6 @@ export const ja: Translation<typeof en> = {
   'dashboard.voices.gender.m': '男性',
   'dashboard.voices.any': 'すべて',
   'dashboard.voices.filter': '絞り込む',
-  'dashboard.voices.voice': '音声',
   'dashboard.voices.kind': '種類',
   'dashboard.voices.kind.preset-voice': 'プリセット音声',
   'dashboard.voices.kind.free': '無料音声',

@@ -102,7 +102,6 @@ export const ko: Translation<typeof en> = {
   'dashboard.voices.gender.m': '남성',
   'dashboard.voices.any': '전체',
   'dashboard.voices.filter': '필터',
-  'dashboard.voices.voice': '음성',
   'dashboard.voices.kind': '종류',
   'dashboard.voices.kind.preset-voice': '프리셋 음성',
   'dashboard.voices.kind.free': '무료 음성',
