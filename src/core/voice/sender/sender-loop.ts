@@ -2,7 +2,7 @@
 // next, and the reports. Clock and posting are given, so a test plays it on its own
 // (test/core/voice/sender/ring-fuzz.test.ts).
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
-import { WorkerVoice, type VoiceListener } from './worker-voice.ts';
+import { SenderConnection, type VoiceListener } from './sender-connection.ts';
 
 /** Samples of lateness kept between two reads of the figures. */
 const SAMPLES = 20_000;
@@ -21,8 +21,8 @@ export class SenderLoop {
   readonly #post: (message: FromSender) => void;
   readonly #clock: LoopClock;
   readonly #threadId: number;
-  readonly voices = new Map<number, WorkerVoice>();
-  readonly #moved = new Set<WorkerVoice>();
+  readonly voices = new Map<number, SenderConnection>();
+  readonly #moved = new Set<SenderConnection>();
   #stats: SenderStats;
   #timer: unknown;
   /** When the timer set fires (Infinity: none set). */
@@ -79,7 +79,7 @@ export class SenderLoop {
   }
 
   /** A voice given something to send now: sent in this turn, the clock set from it. */
-  #runNow(voice: WorkerVoice): void {
+  #runNow(voice: SenderConnection): void {
     const due = voice.run(this.#clock.now());
     if (due !== undefined) this.#schedule(due);
   }
@@ -103,7 +103,7 @@ export class SenderLoop {
     const now = this.#clock.now();
     switch (message.type) {
       case 'open': {
-        const voice = new WorkerVoice(message.voice, message.ssrc, this.#listener, message.ring, message.barrier);
+        const voice = new SenderConnection(message.voice, message.ssrc, this.#listener, message.ring, message.barrier);
         this.voices.set(message.voice, voice);
         voice.discover(message.ip, message.port).then(
           (local) => this.#post({ type: 'discovered', voice: message.voice, ...local }),

@@ -15,7 +15,7 @@ import {
 } from './sender-messages.ts';
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
-import { SILENCE_FRAME } from './worker-voice.ts';
+import { SILENCE_FRAME } from './sender-connection.ts';
 
 /** The thread's name (Linux shows it in /proc/<pid>/task/<tid>/comm), telling it from the audio threads in `top -H`. */
 export const SENDER_THREAD_NAME = 'voice-sender';

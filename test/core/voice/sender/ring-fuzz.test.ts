@@ -1,5 +1,5 @@
 // A seeded model of the sender in one thread: the real WorkerClip, WorkerSender and SenderThread on the main side,
-// the real WorkerVoice reading the real ring, and the sender thread's real loop (sender-loop.ts: its message handling,
+// the real SenderConnection reading the real ring, and the sender thread's real loop (sender-loop.ts: its message handling,
 // timer and reports) played here on a clock of the test's own. Messages either way are delivered when the seed says,
 // the thread's timer fires late or on time, DAVE transitions and session changes come at random: every clip asked
 // to play must end exactly once, no packet of a clip goes twice or out of order, none sealed before a transition
@@ -13,7 +13,7 @@ import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sen
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
 import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
-import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
 import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
 
 /** The sender thread's worker is a stand-in: what the main thread posts to it is kept for the model to deliver. */

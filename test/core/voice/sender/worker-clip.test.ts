@@ -11,7 +11,7 @@ import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
-import { SILENCE_FRAME } from '../../../../src/core/voice/sender/worker-voice.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
 let server: VoiceUdpServer;

@@ -10,14 +10,14 @@ import {
   CLOSING_SILENCE_FRAMES,
   PERIOD_MS,
   SILENCE_FRAME,
-  WorkerVoice,
+  SenderConnection,
   type VoiceListener,
-} from '../../../../src/core/voice/sender/worker-voice.ts';
+} from '../../../../src/core/voice/sender/sender-connection.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
 let server: VoiceUdpServer;
 let received: Buffer[];
-let voice: WorkerVoice | undefined;
+let voice: SenderConnection | undefined;
 
 beforeEach(async () => {
   server = await voiceUdpServer();
@@ -52,10 +52,10 @@ function end(clip: number): void {
   expect(writer.push(clip, 0, 0, undefined)).toBe(true);
 }
 
-async function opened(listener: VoiceListener, barrier?: Int32Array): Promise<WorkerVoice> {
+async function opened(listener: VoiceListener, barrier?: Int32Array): Promise<SenderConnection> {
   const ring = createRing(16);
   writer = new RingWriter(ring);
-  const v = new WorkerVoice(1, 7, listener, ring, barrier);
+  const v = new SenderConnection(1, 7, listener, ring, barrier);
   const local = await v.discover('127.0.0.1', server.port);
   expect(local.ip).toBe('127.0.0.1');
   v.keys(AES_GCM_MODE, KEY, 0, 0);
@@ -70,7 +70,7 @@ async function heard(count: number): Promise<Buffer[]> {
   return received.map((d) => decryptRtp(d, AES_GCM_MODE, KEY)?.payload as Buffer);
 }
 
-describe('WorkerVoice', () => {
+describe('SenderConnection', () => {
   it('sends the first packet at once, one a period after, then closing silence, and says the clip ended', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);

@@ -32,9 +32,9 @@ const KEEP_ALIVE_MS = 5_000;
 /** What a voice tells the thread that owns it. */
 export interface VoiceListener {
   /** A clip's packet went out (or its slot had none: `idle`). */
-  moved(voice: WorkerVoice): void;
-  done(voice: WorkerVoice, clip: number, sent: number, how: 'ended' | 'stopped' | 'closed'): void;
-  lost(voice: WorkerVoice, message: string): void;
+  moved(voice: SenderConnection): void;
+  done(voice: SenderConnection, clip: number, sent: number, how: 'ended' | 'stopped' | 'closed'): void;
+  lost(voice: SenderConnection, message: string): void;
   /** One datagram went out `lateMs` after it was due; `silence` for a silence frame. */
   sent(lateMs: number, silence: boolean, underrun: boolean): void;
   skipped(slots: number): void;
@@ -54,7 +54,7 @@ interface Clip {
   idleSlots: number;
 }
 
-export class WorkerVoice {
+export class SenderConnection {
   readonly id: number;
   readonly #socket: Socket;
   readonly #ssrc: number;
