@@ -1,12 +1,6 @@
-// One outcome, worded in one place: how a speech outcome (src/core/order/speech-order.ts: SpeechOutcome) becomes the
-// member's words, for every front-end that hands an order over. A front-end says what it knows (its flavour, the
-// member's language, the voice's label, where the audio went) and gets back what to post: the words (a catalogue
-// key and its params), the attachments and buttons that go with them, or the error to answer with. It only posts.
-// Pure: no Discord call, so every kind × every front-end is checked by a table (test/features/speaking/).
-//
-// An outcome a front-end's target cannot produce (a file order that "played", a sound that came back as files) is
-// SayBot's own bug: answered as an internal error (OutcomeMismatchError), never as a member's refusal. A `failed`
-// outcome answers with its own cause, worded once by failure-words.ts.
+// One outcome, worded in one place: a SpeechOutcome (src/core/order/speech-order.ts) becomes the member's words,
+// attachments and buttons, for every front-end. Pure, so every kind × front-end is a table (test/features/speaking/).
+// An outcome a target cannot produce is SayBot's bug (OutcomeMismatchError); `failed` is worded by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { QuoteExceededError } from '../../core/quota/money.ts';
@@ -30,18 +24,15 @@ const seconds = (s: number) => s.toFixed(1);
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
   if (outcome.kind === 'failed') return failed(outcome, front);
   const answer = answerFor(outcome, front);
-  // A free voice's line that proved longer than its cap reached the member cut there: whichever front-end asked,
-  // never silently.
+  // A free line cut at its cap reaches the member cut there, never silently.
   if (outcome.lineCutAt !== undefined && 'notes' in answer)
     answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
-  // A file of the parts paid for before the rest was refused: what was paid, and why the rest is missing. No
-  // buttons: they replay the whole request from the cache, which does not hold its rest. Bare audio (a dashboard
-  // sample) carries no words, so it is answered with them alone rather than passed off as whole.
+  // A file of the parts paid before the rest was refused: no buttons (the cache lacks the rest). Bare audio (a
+  // dashboard sample) carries no words, so it is answered with them alone.
   if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
     return { answer: 'refused', error: outcome.partWay };
   if (outcome.partWay !== undefined && 'notes' in answer) {
-    // A refusal of the rest says itself that part was made; any other failure is worded as its request's own, so the
-    // member is told first that what came holds only the parts before it.
+    // A refusal of the rest says itself that part was made; any other failure is told after that it holds only part.
     if (!(outcome.partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
     answer.notes.push(describeFailure(outcome.partWay).message);
     if ('buttons' in answer) delete answer.buttons;
@@ -81,17 +72,15 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
-  // In voice, part of it was heard: say so, with the cause in the member's language. A right taken away says so
-  // itself, however much was heard before it, and so does the service's answer (charged and cut, or maybe charged):
-  // its words follow what the service did, not how much had played when it failed.
+  // In voice, part of it was heard: say so with the cause. A revoked right or the service's answer words itself,
+  // whatever had played.
   if (
     front.flavour === 'command' &&
     outcome.secondsHeard > 0 &&
     !(error instanceof RightsRevokedError) &&
     !wordedByService(error)
   ) {
-    // The cause's words go in as its message, rendered only in the reply: the error (and so its log line) carries
-    // their key and figures, never the member's sentence.
+    // The cause's words are rendered only in the reply: the error and its log carry the key and figures.
     const cause = describeFailure(error).message;
     return {
       answer: 'refused',
@@ -106,8 +95,7 @@ function commandAnswer(
   front: Extract<Front, { flavour: 'command' }>,
 ): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
-  // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
-  // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
+  // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
   const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
   const { where } = front;
   const said = { voice, seconds: seconds(outcome.seconds) };
@@ -158,8 +146,7 @@ function commandAnswer(
           outcome.seconds,
           buttons ? { buttons: 'voice' } : {},
         );
-      // Ended early after paid requests left: they count, heard or not (a part asked for ahead, one the service may
-      // still be answering, whose figure is not known yet: /usage has it).
+      // Ended early after paid requests left: they count, heard or not (/usage has the figure).
       const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
       if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds, { notes });
       if (outcome.kind === 'stopped')
