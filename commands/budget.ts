@@ -6,7 +6,6 @@ import { showContent } from '../src/core/interactions/replies.ts';
 import { BUDGET_NAMES, type BudgetName } from '../src/core/quota/accounting.ts';
 import { changeServerBudgets } from '../src/features/usage/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['accounting', 'store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -9,7 +9,6 @@ export const ja: Record<keyof typeof en, string> = {
   'error.input.unknownLanguage': '「{language}」は言語コードではありません。一覧から選んでください（例: ja, en, ko）。',
   'error.shuttingDown': 'ボットを再起動しています。少ししてからもう一度お試しください。',
   'error.guildNotAllowed': 'SayBot の運営者がこのサーバーを選んでいないため、ここでは SayBot は動作しません。',
-  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} での {command} への返信です:',
   'setting.value.on': 'オン',
   'setting.value.off': 'オフ',
