@@ -6,7 +6,6 @@
 import {
   ChannelType,
   PermissionFlagsBits,
-  type Guild,
   type GuildMember,
   type PermissionsBitField,
   type VoiceBasedChannel,

@@ -6,6 +6,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { SpeechPipeline, SpeechTarget } from '../../core/order/pipeline.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
+import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import type { ButtonInteraction } from 'discord.js';
 import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
@@ -170,3 +171,14 @@ export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voic
       : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
   return { does, at: place };
 }
+
+/** The output default outside voice (/output), declared with the settings kit; `reset` falls back a layer. */
+export const OUTSIDE_VOICE: ChoiceSetting<OutsideVoiceOutput> = {
+  kind: 'choice',
+  values: ['voice-message', 'file'],
+  none: 'reset',
+  column: 'output',
+  option: 'outside_voice',
+  words: { 'voice-message': 'choice.output.voice-message', file: 'choice.output.file' },
+  shown: { as: 'choice' },
+};

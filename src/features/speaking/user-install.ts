@@ -1,7 +1,7 @@
 // The user-installable app: /say and /emote where SayBot is not a member (DMs, servers without it), behind
 // USER_INSTALL. No voice channel there: a file, or a voice message as the interaction's own response. Before paying,
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
-// without it the audio comes privately. Definitions: user-install-definition.ts.
+// without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
