@@ -47,10 +47,7 @@ export interface ChannelReading {
   readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
 }
 
-/**
- * Every service a command may ask for; each module declares its `uses` and is given only those (router.ts). A feature
- * adds its own by declaration merging (src/features/autoread/autoread-control.ts), so the core names no feature.
- */
+/** Every service a command may ask for, given only as its `uses` say (router.ts); features add theirs by merging. */
 export interface CommandContext {
   /** The one way from a request to audio (src/core/order/pipeline.ts): commands call it, then word its outcome. */
   speech: SpeechPipeline;

@@ -32,7 +32,6 @@ const NEXT: Readonly<Record<OrderPhase, readonly OrderPhase[]>> = {
 };
 
 export class Order implements OrderAccount, OrderEvents {
-  /** What its front-end asked for. */
   readonly asked: SpeechOrder;
   readonly requester: Requester;
   readonly target: SpeechTarget;
@@ -57,7 +56,6 @@ export class Order implements OrderAccount, OrderEvents {
   #playback: VoicePlace | undefined;
   #freeVoice: ServiceFallback | undefined;
   #lineCutAt: number | undefined;
-  /** The failure after paid parts that left its file or voice message holding only those (partWay). */
   #restFailed: unknown;
   readonly #end = new AbortController();
   readonly #events = {
@@ -92,34 +90,28 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#lines;
   }
 
-  /** Why the paid voice was refused when the free voice speaks instead (acceptance's). */
   get fallback(): Refusal | undefined {
     return this.#fallback;
   }
 
-  /** OrderAccount.late. */
   get late(): QuoteAllowance | undefined {
     return this.#late;
   }
 
-  /** The charge its parts are paid on; asked only once it is accepted. */
   get charge(): Charge {
     if (this.#charge === undefined) throw new Error('an order has no charge before it is accepted');
     return this.#charge;
   }
 
-  /** Its place in the queue bounds' figures; asked only once it is accepted. */
   get admission(): Admission {
     if (this.#admission === undefined) throw new Error('an order has no admission before it is accepted');
     return this.#admission;
   }
 
-  /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   get ahead(): number {
     return this.#ahead;
   }
 
-  /** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */
   get playback(): VoicePlace | undefined {
     return this.#playback;
   }
@@ -139,7 +131,6 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#restFailed;
   }
 
-  /** OrderAccount.ended: aborted by end(). */
   get ended(): AbortSignal {
     return this.#end.signal;
   }

@@ -177,10 +177,7 @@ function recheck(effects: Effects): Revocation | undefined {
   return author === undefined ? undefined : { code: author, channelId };
 }
 
-/**
- * Asked again right before a post: whether it must now be the member's alone, by the caches now (a role, overwrite or
- * timeout changed since acceptance). What was paid for is still delivered, privately.
- */
+/** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
 function postsPrivately(effects: Effects): boolean {
   const place = effects.at;
   if (place === null || place.text === undefined) return false;

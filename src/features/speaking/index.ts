@@ -1,7 +1,5 @@
-// The speaking feature's public surface: the commands that only speak (/say, /emote, /speak, the Speak menu), an
-// order handed over, a reply's buttons, the rights port and the user install, as the command modules (commands/), the
-// app and the other features use them. Where the audio goes (index-targets.ts) and what is said (index-words.ts) have
-// surfaces of their own. Everything else in this folder is its own.
+// The speaking feature's public surface for commands, the app and other features; where the audio goes
+// (index-targets.ts) and what is said (index-words.ts) have their own. Everything else in this folder is its own.
 import './strings.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
 export { requesterOf, commandRequester, handOver, type DeclaredOrder } from './hand-over.ts';

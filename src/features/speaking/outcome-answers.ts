@@ -1,5 +1,4 @@
-// The building blocks of an outcome's answer (outcome-types.ts), for outcome-words.ts, which alone chooses among
-// them by the outcome's kind: a bug's error, plain words, the voice a reply names, a voice message and its file.
+// The building blocks of an outcome's answer (outcome-types.ts), which only outcome-words.ts chooses among.
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import { oggFile, oggFileParams } from './reply-files.ts';
@@ -27,10 +26,7 @@ export const reply = (
   more: Partial<Extract<OutcomeAnswer, { answer: 'reply' }>> = {},
 ): OutcomeAnswer => ({ answer: 'reply', words, notes: [], files: [], seconds, ...more });
 
-/**
- * The voice a reply names: the free voice when it spoke for the failing service (and why, with `credit`, its engine's
- * credit), else the front's.
- */
+/** The voice a reply names: the free voice that spoke for the failing service (and why), else the front's. */
 export function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
   const free = outcome.freeVoice;
   return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);

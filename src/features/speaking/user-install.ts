@@ -131,10 +131,7 @@ async function speakAndAnswer(
   await showFileResult(interaction, answer.words, answer.files, handed.privately, notes);
 }
 
-/**
- * Where the user install answers, for the gate: Attach Files there (app_permissions) before paying; in a server
- * without SayBot, the member's own rights too. A DM or group DM is the user's own conversation.
- */
+/** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */
 function placeOutsideServer(interaction: ChatInputCommandInteraction): Place {
   return {
     guild: null,
@@ -170,10 +167,7 @@ function memberBar(
   );
 }
 
-/**
- * Delivers the voice message as the response; when barred, refused by Discord, or not deferred as one, the same Ogg
- * Opus goes as a file with why, privately where it was meant to be public.
- */
+/** Delivers the voice message as the response; barred, refused or not deferred as one: a file with why, privately. */
 async function showVoiceMessage(
   interaction: ChatInputCommandInteraction,
   log: Logger,

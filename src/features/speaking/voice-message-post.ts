@@ -25,16 +25,10 @@ export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';
 export const VOICE_MESSAGE_CONTENT_TYPE = 'audio/ogg';
 
 /**
- * Why a voice message was not posted (the caller posts a file and says so):
- * - `no-permission`: the bot may not send voice messages, messages or files in this channel (checked before
- *   sending, from the interaction's app permissions; or Discord's 50013/50001).
- * - `not-allowed-here`: Discord does not take voice messages in this channel (50173).
- * - `too-large`: over the channel's upload limit (checked before sending; or Discord's 40005).
- * - `slowmode`: the channel's slowmode held SayBot's own message back (20016).
- * - `refused`: Discord refused the voice message itself (50159-50172: content, attachment, metadata), or a file
- *   it cannot play (50035 on the attachment). Our fault, not the member's: logged as an error.
- * - `member-no-permission`, `slowmode` also: the member's own rights or slowmode (voice-message-rights.ts), found
- *   before anything was paid for.
+ * Why a voice message was not posted (the caller posts a file and says so): `no-permission` (app permissions, 50013,
+ * 50001), `not-allowed-here` (50173), `too-large` (upload limit, 40005), `slowmode` (20016), `refused` (50159-50172,
+ * or 50035 on the attachment: our fault, logged as an error); `member-no-permission` and `slowmode` also for the
+ * member's own bar (voice-message-rights.ts), found before anything was paid.
  */
 export type VoiceMessageFallbackReason =
   'no-permission' | 'not-allowed-here' | 'too-large' | 'refused' | MemberVoiceMessageBar;
