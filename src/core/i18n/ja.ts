@@ -1,7 +1,6 @@
 import type { en } from './en.ts';
 
-// The catalogue's Translation<typeof en>, written out: catalogue.ts imports this part to register it, so this
-// module imports nothing of it.
+// Translation<typeof en> written out: catalogue.ts imports this part to register it, so it imports nothing back.
 export const ja: Record<keyof typeof en, string> = {
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',

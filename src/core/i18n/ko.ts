@@ -1,7 +1,6 @@
 import type { en } from './en.ts';
 
-// The catalogue's Translation<typeof en>, written out: catalogue.ts imports this part to register it, so this
-// module imports nothing of it.
+// Translation<typeof en> written out: catalogue.ts imports this part to register it, so it imports nothing back.
 export const ko: Record<keyof typeof en, string> = {
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',

@@ -1,8 +1,6 @@
-// The one gate for rights: an order states its effects in Discord's terms, and this module alone turns them into the
-// rights the member and SayBot must have there, and reads them. SayBot must never do for a member what the member
-// could not do there themselves. It answers the core's rights port (gatePort): `judge` before acceptance, `recheck`
-// before each part and when a right may have changed, `postsPrivately` before a post
-// (test/structure/one-gate.test.ts).
+// The one gate for rights (test/structure/one-gate.test.ts): an order states its effects, and this module alone turns
+// them into the rights the member and SayBot need there and reads them: SayBot never does for a member what they
+// could not. It answers the core's rights port (gatePort): judge, recheck before each part, postsPrivately.
 import {
   ChannelType,
   PermissionFlagsBits,

@@ -27,8 +27,7 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   // A free line cut at its cap reaches the member cut there, never silently.
   if (outcome.lineCutAt !== undefined && 'notes' in answer)
     answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
-  // A file of the parts paid before the rest was refused: no buttons (the cache lacks the rest). Bare audio (a
-  // dashboard sample) carries no words, so it is answered with them alone.
+  // Part paid, the rest refused: no buttons (the cache lacks the rest); bare audio (a sample) gets the words alone.
   if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
     return { answer: 'refused', error: outcome.partWay };
   if (outcome.partWay !== undefined && 'notes' in answer) {
@@ -72,8 +71,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
-  // In voice, part of it was heard: say so with the cause. A revoked right or the service's answer words itself,
-  // whatever had played.
+  // In voice, part heard: say so with the cause, unless a revoked right or the service's answer words itself.
   if (
     front.flavour === 'command' &&
     outcome.secondsHeard > 0 &&

@@ -111,8 +111,7 @@ function spokenText(text: string): string {
   return text;
 }
 
-// A speaking command's whole path: target (target-choice.ts), hand-over (hand-over.ts), acknowledged once accepted,
-// what plays said as it plays, the outcome worded (outcome-words.ts) and posted (reply-answer.ts).
+// Its whole path: target, hand-over, acknowledged once accepted, said as it plays, outcome worded and posted.
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
@@ -165,8 +164,7 @@ export async function speakAndReply(
   /** `private`: every reply the member's alone (the Speak menu). `author`: whose words, when another member's. */
   reply: { private?: boolean; author?: WordsAuthor } = {},
 ): Promise<void> {
-  // A file holds one of the server's shares until posted (file-shares.ts): past them it is refused before acceptance.
-  // What was already paid for (a clone's first line) is not refused.
+  // A file holds a server share until posted (file-shares.ts); what was already paid (a clone's line) is not refused.
   const release =
     target.kind === 'voice'
       ? undefined
