@@ -1,5 +1,4 @@
-// The contract of a command module and what it is handed: types only, so the interaction framework and the
-// commands can share them without importing each other's code.
+// The contract of a command module and what it is handed: types only, shared without importing each other's code.
 import type {
   ApplicationCommandType,
   AutocompleteInteraction,

@@ -1,5 +1,4 @@
-// What a front-end gives the speech pipeline and gets back: the order and its events (acceptance, first frame,
-// outcome). src/core/order/pipeline.ts re-exports them.
+// What a front-end gives the speech pipeline and gets back (re-exported by src/core/order/pipeline.ts).
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';

@@ -1,5 +1,4 @@
-// The words of an outcome, as outcome-words.ts gives them to a front-end: what the front-end knows of its order
-// (Front), and what it posts (OutcomeAnswer). Types only.
+// An outcome's words as outcome-words.ts gives them: what a front-end knows (Front) and posts (OutcomeAnswer).
 import type { AttachmentPayload } from 'discord.js';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
