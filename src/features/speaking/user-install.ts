@@ -2,7 +2,7 @@
 // USER_INSTALL. No voice channel there: a file, or a voice message as the interaction's own response. Before paying,
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
-import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+import { DiscordAPIError, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
@@ -21,7 +21,6 @@ import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import type { LocalisedMessage } from './strings.ts';
 import type { OutputChoice } from './target-choice.ts';
 import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
@@ -128,7 +127,7 @@ async function speakAndAnswer(
   const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
   if (answer.answer !== 'reply') throw answerError(answer);
   const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-  await showFileResult(interaction, answer.words, answer.files, handed.privately, notes);
+  await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
 }
 
 /** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */
@@ -182,11 +181,11 @@ async function showVoiceMessage(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
       'the member may not post a voice message there: sending them a file',
     );
-    await showFileResult(interaction, answer.asFile(bar), files, true, answer.notes);
+    await showWithFiles(interaction, answer.asFile(bar), files, undefined, answer.notes, true);
     return;
   }
   if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showFileResult(interaction, answer.asFile('not-a-response'), files, false, answer.notes);
+    await showWithFiles(interaction, answer.asFile('not-a-response'), files, undefined, answer.notes);
     return;
   }
   let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
@@ -198,16 +197,5 @@ async function showVoiceMessage(
   }
   if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showFileResult(interaction, answer.asFile(posted.reason), files, true, answer.notes);
-}
-
-/** The answer with its file; `privately`: the user's alone, replacing a public deferral. */
-async function showFileResult(
-  interaction: ChatInputCommandInteraction,
-  words: LocalisedMessage,
-  files: AttachmentPayload[],
-  privately = false,
-  notes: readonly LocalisedMessage[] = [],
-): Promise<void> {
-  await showWithFiles(interaction, words, files, undefined, notes, privately);
+  await showWithFiles(interaction, answer.asFile(posted.reason), files, undefined, answer.notes, true);
 }

@@ -101,19 +101,9 @@ export async function showVoiceMessage(
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
     return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
   }
-  const asFile = answer.asFile(posted.reason);
-  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
-    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-    await interaction.deleteReply().catch(() => undefined);
-    await interaction.followUp({
-      content: wordsText(interaction.locale, asFile, answer.notes),
-      files: [answer.file],
-      allowedMentions: NO_MENTIONS,
-      flags: MessageFlags.Ephemeral,
-    });
-    return;
-  }
-  await showWithFiles(interaction, asFile, [answer.file], undefined, answer.notes);
+  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+  const privately = isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
 }
 
 /**
