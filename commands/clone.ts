@@ -17,7 +17,7 @@ import {
   type ChosenTarget,
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
-import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
 import { describeFailure, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
 import {
   CLIP_FILE_TYPES,
@@ -131,7 +131,7 @@ async function cloneFrom(
   if (!isClipFileName(filename)) throw new UserError('clone.error.fileType', { name: echo(filename, 60) });
   const target = await chooseTarget(interaction, input.output, context);
   // Its /stop reaches it from before acknowledgement to its first line handed over: a stop mid-download ends it unsent.
-  const requester = commandRequester(interaction);
+  const requester = requesterOf(interaction, 'clone');
   const order = context.speech.stoppableClone(requester);
   try {
     // The download may outlast Discord's 3 s: acknowledge first, privately where the gate says so.
@@ -146,7 +146,7 @@ async function downloadAndClone(
   interaction: AnsweredInteraction<'cached'>,
   context: Services<Uses>,
   input: CloneInput & { target: ChosenTarget },
-  requester: ReturnType<typeof commandRequester>,
+  requester: ReturnType<typeof requesterOf>,
   order: { readonly signal: AbortSignal; done(): void },
 ): Promise<void> {
   const { name, text, target } = input;
@@ -192,7 +192,7 @@ async function cloneStoppable(
     target,
     reservation,
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
-  requester: ReturnType<typeof commandRequester>,
+  requester: ReturnType<typeof requesterOf>,
   order: { readonly signal: AbortSignal; done(): void },
 ): Promise<void> {
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.

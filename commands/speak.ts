@@ -11,7 +11,7 @@ import {
   DictionaryUnavailableError,
 } from '../src/features/autoread/index-dictionary.ts';
 import { chooseTarget } from '../src/features/speaking/index-targets.ts';
-import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
 import { voiceLabel } from '../src/features/speaking/index-words.ts';
 import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
@@ -62,7 +62,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     context,
     {
       request: ttsRequest(text, settings),
-      requester: commandRequester(interaction, SPEAK_COMMAND),
+      requester: requesterOf(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings, 'server'),

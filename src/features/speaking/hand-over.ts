@@ -3,8 +3,6 @@
 // all are held and paced alike. An order declares its effects (gate-types.ts), which the core asks the rights port
 // about (src/core/order/rights-asker.ts, the gate's `gatePort`): no front-end checks a right itself.
 import type { BaseInteraction } from 'discord.js';
-import type { AnsweredInteraction } from '../../core/interactions/command.ts';
-import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import {
   MEMBER_REQUEST,
@@ -46,12 +44,4 @@ export function requesterOf(
     // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
     askedAt: receivedAtEpochMs(interaction),
   };
-}
-
-/** The member behind a slash command, a menu or a form, under the command's own name. */
-export function commandRequester(
-  interaction: AnsweredInteraction<'cached'>,
-  command = commandNameOf(interaction),
-): Requester {
-  return requesterOf(interaction, command);
 }

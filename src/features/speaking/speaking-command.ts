@@ -32,7 +32,8 @@ import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { commandRequester, handOver } from './hand-over.ts';
+import { handOver, requesterOf } from './hand-over.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { showAnswer } from './reply-answer.ts';
@@ -127,7 +128,13 @@ export async function speakForCommand(
   voiceLabel: string,
 ): Promise<void> {
   const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(interaction, context, { request, requester: commandRequester(interaction) }, target, voiceLabel);
+  await speakAndReply(
+    interaction,
+    context,
+    { request, requester: requesterOf(interaction, commandNameOf(interaction)) },
+    target,
+    voiceLabel,
+  );
 }
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
