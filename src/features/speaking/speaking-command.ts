@@ -36,7 +36,7 @@ import { handOver, requesterOf } from './hand-over.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
-import { showAnswer } from './reply-answer.ts';
+import { showAnswer } from './voice-message-reply.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
   chooseTarget,

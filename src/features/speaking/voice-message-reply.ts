@@ -1,5 +1,5 @@
-// A reply carrying files or a voice message (else a file to the member, saying why), its buttons on a follow-up, and
-// a file too large for Discord sent as a voice message. outcome-words.ts decides which and words it.
+// Posts a command's answer as outcome-words.ts worded it: words with the reply's buttons, files, a voice message (else
+// a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
@@ -23,9 +23,46 @@ import {
   type VoiceMessageRights,
 } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import type { ChosenTarget } from './target-choice.ts';
 
 /** A slash command or the Speak menu, in a server. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
+
+/** Posts what the worder (outcome-words.ts) made of the outcome. */
+export async function showAnswer(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  answer: OutcomeAnswer,
+  target: ChosenTarget,
+  privateReply: boolean,
+  /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
+  source: ReplyButtonSource | undefined,
+  /** The core's rights asker: whether a file too large may be posted as the member's voice message here. */
+  rights: VoiceMessageRights,
+): Promise<void> {
+  switch (answer.answer) {
+    case 'reply': {
+      const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
+      if (answer.files.length > 0)
+        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes, privateReply);
+      return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
+    }
+    case 'too-large':
+      return showTooLargeFile(interaction, log, answer, privateReply, rights);
+    case 'voice-message':
+      return showVoiceMessage(
+        interaction,
+        log,
+        answer,
+        target.kind === 'voice-message' ? target.bar : undefined,
+        answer.buttons && source,
+      );
+    case 'refused':
+      throw answer.error;
+    default:
+      throw new Error(`a command cannot post a ${answer.answer} answer`);
+  }
+}
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
