@@ -8,7 +8,7 @@ import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
-import { wordsText } from './outcome-answers.ts';
+import { wordsText } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import {
