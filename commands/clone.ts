@@ -18,7 +18,7 @@ import {
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
 import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
-import { describeFailure, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
+import { describeFailure, namedVoice, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,
@@ -237,17 +237,18 @@ async function cloneStoppable(
     { guildId: interaction.guildId, voiceId: cloned.voiceId, clipSeconds: clip.durationSeconds },
     'voice cloned',
   );
+  const id = namedVoice(cloned.voiceId);
   // Its audio was paid for and lost on the way: speaking the line again would pay for it twice.
-  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id: cloned.voiceId }, { level: 'warn' });
+  if (cloned.audioLost) throw new UserError('clone.audioLost', { name, id }, { level: 'warn' });
   // Stopped once the service had answered: the voice is paid for and kept, its line neither played nor posted.
   if (order.signal.aborted) {
     cloned.audio?.body.destroy();
-    throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { level: 'info' });
+    throw new UserError('clone.madeStopped', { name, id }, { level: 'info' });
   }
 
   const label = t(interaction.locale, 'clone.voiceLabel', {
     name,
-    id: cloned.voiceId,
+    id,
     seconds: clip.durationSeconds.toFixed(1),
   });
   // The clone's own audio speaks the first line; a service answering without audio costs a second call, not rechecked.
@@ -263,12 +264,12 @@ async function cloneStoppable(
     cloned.audio?.body.destroy();
     // Its member stopped the line's file or voice message: the voice is made and paid for, never "nothing charged".
     if (error instanceof RenderStoppedError)
-      throw new UserError('clone.madeStopped', { name, id: cloned.voiceId }, { cause: error, level: 'info' });
+      throw new UserError('clone.madeStopped', { name, id }, { cause: error, level: 'info' });
     // The voice is made, paid and kept whatever refuses its first line: said first, or the member would pay again.
     const cause = describeFailure(error);
     throw new UserError(
       'clone.madeLineFailed',
-      { name, id: cloned.voiceId, reason: refusalAfterPaying(interaction.locale, cause.message) },
+      { name, id, reason: refusalAfterPaying(interaction.locale, cause.message) },
       { cause: error, level: cause.level },
     );
   }

@@ -1,7 +1,7 @@
 import { asWritten } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, soundRemover } from '../src/features/speaking/index.ts';
-import { fitLines, presetLine } from '../src/features/speaking/index-words.ts';
+import { fitLines, namedVoice, presetLine } from '../src/features/speaking/index-words.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
@@ -56,7 +56,7 @@ async function deleteVoice(
     interaction.guildId,
     voice.voiceId,
   );
-  await showResult(interaction, 'voices.deleted', { name: voice.name, id: voice.voiceId });
+  await showResult(interaction, 'voices.deleted', { name: voice.name, id: namedVoice(voice.voiceId) });
 }
 
 async function listVoices(
@@ -93,7 +93,7 @@ async function listVoices(
         )),
     ...section(
       'voices.cloned',
-      cloned.map((v) => `\`${v.voiceId}\` **${v.name}** · ${v.clipSeconds.toFixed(1)} s`),
+      cloned.map((v) => `${namedVoice(v.voiceId)} **${v.name}** · ${v.clipSeconds.toFixed(1)} s`),
     ),
     ...section(
       'voices.presets',

@@ -4,17 +4,12 @@ import type { AudioEffects } from '../core/audio/effects/effect-types.ts';
 import { SPEECH_SERVER_APPLIES, VOICEVOX_APPLIES } from '../core/engines/engine-controls.ts';
 import { EngineError } from '../core/engines/engine-errors.ts';
 import type { Engines } from '../core/engines/engines.ts';
-import type { AppliedControls, EnginesConfig, EngineVoice } from '../core/engines/engine-types.ts';
-import { parseEngineVoiceId } from '../core/engines/engine-voices.ts';
-import type { EnginePort, OfferedVoice } from '../core/sourcing/engine-port.ts';
+import type { AppliedControls, EnginesConfig } from '../core/engines/engine-types.ts';
+import { engineVoiceLanguage, parseEngineVoiceId } from '../core/engines/engine-voices.ts';
+import type { EnginePort } from '../core/sourcing/engine-port.ts';
+import { workClassOf } from '../core/audio/workers/work-classes.ts';
+import { estimateSpeechSeconds } from '../core/quota/seconds-bounds.ts';
 import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/free-voice-choice.ts';
-
-const offered = (voice: EngineVoice): OfferedVoice => ({
-  id: voice.id,
-  name: voice.name,
-  language: voice.language,
-  credit: voice.credit,
-});
 
 const effectNames = (applies: Readonly<AppliedControls>): Array<keyof AudioEffects> => [
   ...(applies.speed ? (['speed'] as const) : []),
@@ -24,17 +19,16 @@ const effectNames = (applies: Readonly<AppliedControls>): Array<keyof AudioEffec
 
 export function enginePort(engines: Engines): EnginePort {
   return {
-    voice: (id) => {
-      const voice = engines.voice(id);
-      return voice === undefined ? undefined : offered(voice);
-    },
-    voices: () => engines.voices().map(offered),
-    answering: (id) => engines.answering(id),
+    voice: (id) => engines.voice(id),
+    voices: () => engines.voices(),
+    down: (id) => engines.down(id),
+    language: (id) => engines.voice(id)?.language ?? engineVoiceLanguage(id),
     controls: (id) =>
       effectNames(parseEngineVoiceId(id)?.engine === 'voicevox' ? VOICEVOX_APPLIES : SPEECH_SERVER_APPLIES),
     speakLine: async (text, voiceId, controls, owner, signal) => {
-      const spoken = await engines.synthesize(text, voiceId, controls ?? {}, owner, signal);
-      return { wav: spoken.wav };
+      // Its class as SayBot's other audio work's: the seconds it will say, at natural speech's rate.
+      const long = workClassOf({ seconds: estimateSpeechSeconds(text) / (controls?.speed ?? 1) }) === 'long';
+      return (await engines.synthesize(text, voiceId, controls ?? {}, owner, signal, long)).body;
     },
     // A server past its share of the engine is told busy; any other failure of the engine, eSpeak NG may speak for.
     failed: (error) => error instanceof EngineError && error.reason !== 'busy',

@@ -348,9 +348,11 @@ function shardOf(env: NodeJS.ProcessEnv): Config['shard'] {
 export class ConfigError extends Error {
   readonly problems: readonly string[];
   constructor(problems: readonly string[]) {
-    super(problems.join('\n'));
+    // Each said once: entries that share a problem (FREE_VOICES=, has two empty ones) would repeat its line.
+    const once = [...new Set(problems)];
+    super(once.join('\n'));
     this.name = 'ConfigError';
-    this.problems = problems;
+    this.problems = once;
   }
 }
 

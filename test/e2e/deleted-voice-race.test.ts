@@ -131,7 +131,9 @@ describe('a deleted cloned voice', () => {
       options: { voice: cloned },
     });
     await held.reached;
-    expect((await deleteVoice(h, cloned)).content).toBe(t('en-US', 'voices.deleted', { name: 'Racer', id: cloned }));
+    expect((await deleteVoice(h, cloned)).content).toBe(
+      t('en-US', 'voices.deleted', { name: 'Racer', id: `\`${cloned}\`` }),
+    );
     held.release();
     expect((await adding).content).not.toContain('Added');
     expect(await store?.autoReadMembers.pool(GUILD)).not.toContain(cloned);
@@ -145,7 +147,9 @@ describe('a deleted cloned voice', () => {
   it('is never read in from a pool row left naming it, after a restart: the store is the truth', async () => {
     const h = await startReading();
     const cloned = await madeClone(h, GUILD, ALICE.id, 'Gone');
-    expect((await deleteVoice(h, cloned)).content).toBe(t('en-US', 'voices.deleted', { name: 'Gone', id: cloned }));
+    expect((await deleteVoice(h, cloned)).content).toBe(
+      t('en-US', 'voices.deleted', { name: 'Gone', id: `\`${cloned}\`` }),
+    );
     expect((await distinctVoices(h)).content).toContain('voices: a voice of the pool per member');
     // Rows naming the deleted voice, as a race of an earlier version could leave them: the only voice of the pool,
     // and Carol's given voice.

@@ -149,7 +149,7 @@ describe('deletions stick; cache-only means free', () => {
       subcommand: 'delete',
       options: { voice },
     });
-    expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Echo', id: voice }));
+    expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Echo', id: `\`${voice}\`` }));
     await skipLongReply(GUILD, BOB);
     const final = await replay.waitForFinal(60_000);
     // Before: 2 paid requests, 52 characters, and both parts written back into the purged voice's folder.
@@ -183,7 +183,7 @@ describe('deletions stick; cache-only means free', () => {
       subcommand: 'delete',
       options: { voice },
     });
-    expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Fade', id: voice }));
+    expect(deleted.content).toBe(t('en-US', 'voices.deleted', { name: 'Fade', id: `\`${voice}\`` }));
     // The sound saved from it is gone from the soundboard; the one saved from a preset voice stays.
     expect(sounds()).toContain('Keep me.');
     expect(sounds()).not.toContain('Fade out.');

@@ -29,16 +29,19 @@ async function harness(env: Record<string, string>, options: HarnessOptions = {}
   return openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, env, ...options });
 }
 
+/** Alice's /say with the month's characters used up at the service (its 429). */
+function sayInUsedUpMonth(h: Harness, options: Record<string, string>) {
+  h.sandbox.setKeyPlan(h.apiKey, 'creator');
+  h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
+  return runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options });
+}
+
 describe('the words of the free voice', () => {
   it('the month used up at the service (its 429): the first reply, "Speaking…", already names the free voice that speaks', async () => {
     const h = await harness({ FREE_VOICE: 'fallback' });
-    h.sandbox.setKeyPlan(h.apiKey, 'creator');
-    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator);
-    const { handle } = await runCommand(h, {
-      guildId: GUILD,
-      userId: ALICE.id,
-      name: 'say',
-      options: { text: 'The month is over at the service, and still you hear me speak.', voice: 'voice-b-en-f-01' },
+    const { handle } = await sayInUsedUpMonth(h, {
+      text: 'The month is over at the service, and still you hear me speak.',
+      voice: 'voice-b-en-f-01',
     });
     const speaking = await handle.waitFor((r) => /^(Speaking|Spoke)/.test(r.content ?? ''), 60_000);
     expect(speaking.content).toMatch(/^Speaking/);
@@ -95,6 +98,30 @@ describe('the words of the free voice', () => {
     expect((note.flags ?? 0) & 64).toBe(64);
     expect(note.content).toContain('`free-en-f`, the free voice: the voice service is not answering');
     expect(h.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it.each([
+    {
+      locale: 'en-US',
+      voice: 'voice-b-en-f-01',
+      said: /^Here is `free-en-f`, the free voice: this month's characters are used up, [\d.]+ s \(wav\)\.$/,
+    },
+    {
+      locale: 'ja',
+      voice: 'voice-b-ja-f-01',
+      said: /^`free-ja-f`（無料の声：今月の文字数を使い切りました） の声、[\d.]+ 秒（wav）のファイルです。$/,
+    },
+    {
+      locale: 'ko',
+      voice: 'voice-b-ko-f-01',
+      said: /^`free-ko-f` \(무료 음성: 이번 달 글자 수를 모두 썼습니다\) 음성, [\d.]+초 \(wav\) 파일입니다\.$/,
+    },
+  ])('in $locale, a file the free voice spoke for a used-up month names it and why in one sentence', async (c) => {
+    const member = { id: ALICE.id, username: 'alice', voiceChannelId: VOICE, locale: c.locale };
+    const h = await harness({ FREE_VOICE: 'fallback' }, { guilds: [londonWith([member])] });
+    const { handle } = await sayInUsedUpMonth(h, { text: 'Hello.', voice: c.voice, output: 'file' });
+    const done = await handle.waitFor((r) => r.files.length > 0, 60_000);
+    expect(done.content).toMatch(c.said);
   });
 
   it('a free line longer than the free voice may speak is refused in its own words, naming the cap', async () => {

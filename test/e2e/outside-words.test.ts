@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, type VoicevoxDouble, type VoicevoxSpeaker } from '@saybot/engine-doubles';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { fixture } from '../core/audio/fixtures.ts';
+import { letMembersUse } from '../support/command-access.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { liveParts, seenText } from '../support/seen-in-discord.ts';
@@ -89,6 +91,56 @@ describe('words from outside, as a member sees them', () => {
     }
   });
 
+  it.each([
+    ['a masked link', 'clone_`[l](https://evil.example/c)`'],
+    ['a ping and a time', 'clone_` @everyone <@300000000000000011> <t:0:R> `'],
+  ])(
+    "a cloned voice's ID from the service, carrying %s, shows inert in /clone's public reply, /voices and /myvoice",
+    async (_, id) => {
+      const h = await withVoicevox();
+      letMembersUse(h.discord, LONDON, 'clone', [ALICE]);
+      const clip = fixture('tone-220hz-5s-48k.wav');
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 200,
+        endpoint: 'voice-clone',
+        contentType: 'audio/wav',
+        body: clip,
+        headers: { 'X-Voice-Id': id },
+      });
+      const { handle } = await runCommand(h, {
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'clone',
+        options: { text: 'Hello, this is me.', name: 'c0', consent: true, output: 'file' },
+        attachments: [{ option: 'audio', data: clip, filename: 'c0.wav', contentType: 'audio/wav' }],
+      });
+      const made = await handle.waitFor((r) => r.files.length > 0, 60_000);
+      // Shown as code, whatever it holds: its backticks left out, so nothing in it can close the code and go live.
+      const shown = id.replaceAll('`', '');
+      expect(made.content).toContain('Here is the new voice "c0"');
+      expectSaidAsWritten(made.content ?? '', [shown]);
+      const listed = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'voices', subcommand: 'list' });
+      expect(listed.content).toContain('Cloned voices in this server');
+      expectSaidAsWritten(listed.content, [`${shown} c0`]);
+      // Chosen as a member's own voice, it is shown as their settings.
+      for (const subcommand of ['set', 'show']) {
+        const options = subcommand === 'set' ? { voice: 'c0' } : undefined;
+        const mine = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'myvoice', subcommand, options });
+        expectSaidAsWritten(mine.content, [shown]);
+      }
+      const deleted = await runCommand(h, {
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'voices',
+        subcommand: 'delete',
+        options: { voice: 'c0' },
+      });
+      expect(deleted.content).toContain('Deleted the voice "c0"');
+      expectSaidAsWritten(deleted.content, [shown]);
+    },
+  );
+
   it.each(['chosen', 'off'])(
     'FREE_VOICES alone speaks a used-up month in its voice (FREE_VOICE=%s: chosen as .env.example has it, off refuses)',
     async (freeVoice) => {
@@ -117,6 +169,7 @@ describe('words from outside, as a member sees them', () => {
     expect(first.files).toHaveLength(1);
     const refused = await say(h, { text: 'The second free line.', voice: 'voicevox:20', output: 'file' });
     expect(refused.files).toHaveLength(0);
+    expect(refused.content).toContain('You asked within a minute for 1 thing that costs no characters,');
     expect(refused.content).toContain("lines in a free voice (eSpeak NG or this bot's own speech engines");
     expect(refused.content).toContain('Try again in');
     expect(synthesised() - before).toBe(1);

@@ -97,7 +97,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     const calls = h.sandbox.requests.slice(before).filter((r) => r.endpoint !== undefined);
     expect(calls.map((r) => r.endpoint)).toEqual(['voice-clone']);
     const voiceId = calls[0]?.clonedVoiceId ?? '?';
-    expect(content).toBe(t('ko', 'clone.audioLost', { name: 'Kept', id: voiceId }));
+    expect(content).toBe(t('ko', 'clone.audioLost', { name: 'Kept', id: `\`${voiceId}\`` }));
     expect(
       rows<{ name: string }>(`SELECT name FROM voice_library WHERE voice_id = '${voiceId}'`).map((r) => r.name),
     ).toEqual(['Kept']);

@@ -399,7 +399,7 @@ describe('/scene before paying', () => {
     expect((await preview(rationed, script)).confirm).toBeDefined();
     const second = await preview(rationed, script);
     expect(second.shown.content).toMatch(
-      /^You asked within a minute for 1 things that cost no characters, .* scene previews/,
+      /^You asked within a minute for 1 thing that costs no characters, .* scene previews/,
     );
     expect(second.confirm).toBeUndefined();
     expect(rationed.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeMp3, encodeWav, MP3_SAMPLE_RATES, pcmBytes, resample, wavHeader } from './audio.ts';
-import { FaultSwitch, type Fault, type FaultName } from './faults.ts';
+import { FaultSwitch, type Fault, type FaultName, type FaultSetting } from './faults.ts';
 import { RequestLog, type DoubleRequest } from './requests.ts';
 
 export type AudioFormat = 'wav' | 'mp3' | 'pcm';
@@ -66,6 +66,8 @@ export interface DoubleOptions {
   maxWaiting?: number;
   /** Open connections at most (more are refused by the server); default 1024. */
   maxConnections?: number;
+  /** The fault set from the start (`down`: an engine down when its client starts); default none. */
+  fault?: FaultSetting | FaultName;
 }
 
 /** What both doubles return. */
@@ -229,6 +231,7 @@ class Double implements EngineDouble {
     this.speech = options.speech;
     this.#bodyLimit = options.bodyLimit;
     this.#log = new RequestLog(positiveInt(options.maxRequests, 'maxRequests', 1000));
+    if (options.fault !== undefined) this.faults.set(options.fault);
     this.#work = new Work(
       positiveInt(options.maxConcurrent, 'maxConcurrent', 4),
       positiveInt(options.maxWaiting, 'maxWaiting', 64),
@@ -270,10 +273,6 @@ class Double implements EngineDouble {
 
     const record = this.#log.add(req, path);
     res.on('finish', () => (record.status = res.statusCode));
-    const gone = new AbortController();
-    res.on('close', () => gone.abort());
-    const signal = AbortSignal.any([gone.signal, this.#closing.signal]);
-
     const taken = this.faults.take(path, this.#api.isAudio(method, path));
     const fault = taken?.fault;
     if (taken !== undefined) record.fault = taken.name;
@@ -281,6 +280,12 @@ class Double implements EngineDouble {
       req.socket.destroy();
       return;
     }
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished && !this.#closing.signal.aborted) record.closed = true;
+      gone.abort();
+    });
+    const signal = AbortSignal.any([gone.signal, this.#closing.signal]);
     const body = await readBody(req, this.#bodyLimit);
     if (body === undefined) {
       sendJson(res, 413, this.#api.error(413, `the body must not exceed ${this.#bodyLimit} bytes`), {
@@ -324,6 +329,13 @@ class Double implements EngineDouble {
     const type = AUDIO_TYPES[outcome.format];
     if (fault?.kind === 'not-audio') {
       sendJson(res, 200, { status: 'ok', message: 'queued' });
+      return;
+    }
+    if (fault?.kind === 'empty') {
+      const head = outcome.format === 'wav' ? wavHeader(this.#api.sampleRate, 1, 0) : new Uint8Array();
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(head.length) });
+      record.bodyBytes = head.length;
+      res.end(head);
       return;
     }
     if (fault?.kind === 'endless' || fault?.kind === 'huge') {

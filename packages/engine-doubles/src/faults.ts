@@ -12,8 +12,10 @@
  * - `wrong-rate`: 200 audio in the asked format at another sample rate (16 kHz where 24 kHz was asked);
  * - `endless`: 200 with an audio Content-Type, a WAV header, then silence trickling forever;
  * - `huge`: 200 with a valid WAV declaring 200 MB, streamed as fast as the client reads;
+ * - `empty`: 200 with the audio Content-Type and no audio: a whole WAV header declaring no samples (no bytes for MP3 or
+ *   PCM);
  * - `none`: no fault.
- * The audio faults (not-audio, wrong-format, wrong-rate, endless, huge) meet only requests for audio; the others meet
+ * The audio faults (not-audio, wrong-format, wrong-rate, endless, huge, empty) meet only requests for audio; the others meet
  * every request but the double's own (/__double/...).
  */
 export type FaultName =
@@ -26,6 +28,7 @@ export type FaultName =
   | 'wrong-rate'
   | 'endless'
   | 'huge'
+  | 'empty'
   | 'none';
 
 export const FAULT_NAMES: readonly string[] = [
@@ -38,6 +41,7 @@ export const FAULT_NAMES: readonly string[] = [
   'wrong-rate',
   'endless',
   'huge',
+  'empty',
   'none',
 ];
 
@@ -50,7 +54,8 @@ export type Fault =
   | { kind: 'wrong-format' }
   | { kind: 'wrong-rate' }
   | { kind: 'endless' }
-  | { kind: 'huge' };
+  | { kind: 'huge' }
+  | { kind: 'empty' };
 
 const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
   'not-audio',
@@ -58,6 +63,7 @@ const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
   'wrong-rate',
   'endless',
   'huge',
+  'empty',
 ]);
 /** Longest `slow:` delay: a bound, as every wait has one. */
 export const MOST_SLOW_MS = 600_000;
@@ -92,6 +98,7 @@ export function parseFault(name: string): Fault | undefined {
     case 'wrong-rate':
     case 'endless':
     case 'huge':
+    case 'empty':
       if (arg === undefined) return { kind: head };
       break;
     case 'slow':

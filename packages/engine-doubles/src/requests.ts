@@ -28,6 +28,8 @@ export interface DoubleRequest {
   fault?: FaultName;
   /** The status sent; absent while pending, and for a connection closed without an answer (`down`). */
   status?: number;
+  /** The client closed the connection before the answer was sent whole (a request let go of while it rendered). */
+  closed?: true;
   /** Body bytes sent (an `endless` or `huge` body as far as the client read it). */
   bodyBytes: number;
   /** Epoch milliseconds. */

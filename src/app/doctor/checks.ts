@@ -251,28 +251,38 @@ function engineResult(status: EngineStatus): CheckResult {
   );
 }
 
-/** The owner's engines, one line each; a FREE_VOICES voice an engine does not offer makes its line a warning. */
-export async function checkEngines(config: Config, options: EnginesOptions = {}): Promise<CheckResult[]> {
+/**
+ * The owner's engines, one line each, and the FREE_VOICES voices an engine that answers does not offer (`unoffered`:
+ * eSpeak NG speaks their languages); such a voice makes its engine's line a warning.
+ */
+export async function checkEngines(
+  config: Config,
+  options: EnginesOptions = {},
+): Promise<{ lines: CheckResult[]; unoffered: Set<string> }> {
   const engines = new Engines(config.engines, {
     deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 },
     ...options,
   });
   try {
     const statuses = await engines.status();
-    return statuses.map((status) => {
+    const unoffered = new Set<string>();
+    const lines = statuses.map((status) => {
       const result = engineResult(status);
+      if (!status.answers) return result;
       const wanted = Object.entries(config.engines.freeVoices).flatMap(([language, choice]) =>
         choice.kind === 'engine' && choice.engine === status.engine && engines.voice(choice.voice) === undefined
-          ? [`${language}=${choice.voice}`]
+          ? [{ language, voice: choice.voice }]
           : [],
       );
-      if (!status.answers || wanted.length === 0) return result;
+      if (wanted.length === 0) return result;
+      for (const { voice } of wanted) unoffered.add(voice);
       return {
         ...result,
         warn: true,
-        detail: `${result.detail}; FREE_VOICES names what it does not offer (${wanted.join(', ')}): those languages fall to eSpeak NG`,
+        detail: `${result.detail}; FREE_VOICES names what it does not offer (${wanted.map((w) => `${w.language}=${w.voice}`).join(', ')}): those languages fall to eSpeak NG`,
       };
     });
+    return { lines, unoffered };
   } finally {
     await engines.close();
   }
@@ -334,8 +344,9 @@ async function configuredChecks(config: Config): Promise<CheckResult[]> {
     if (servers !== undefined) results.push(servers);
   }
   results.push(await checkVoiceApi(config));
-  results.push(...(await checkEngines(config)));
-  results.push(checkFreeVoice(config));
+  const engines = await checkEngines(config);
+  results.push(...engines.lines);
+  results.push(checkFreeVoice(config, undefined, engines.unoffered));
   results.push(await checkDashboard(config));
   return results;
 }

@@ -6,7 +6,12 @@ import type { CheckResult } from './check-result.ts';
 
 const name = 'Free voice';
 
-export function checkFreeVoice(config: Config, installed = freeVoiceInstalled()): CheckResult {
+/** `unoffered`: FREE_VOICES' engine voices their engine answers without (checkEngines): eSpeak NG speaks for them. */
+export function checkFreeVoice(
+  config: Config,
+  installed = freeVoiceInstalled(),
+  unoffered: ReadonlySet<string> = new Set(),
+): CheckResult {
   const named = Object.entries(config.engines.freeVoices);
   const chosen = config.freeVoice.chosen && installed ? 'members may choose its voices; ' : '';
   if (!config.freeVoice.fallback) {
@@ -18,16 +23,18 @@ export function checkFreeVoice(config: Config, installed = freeVoiceInstalled())
         warn: true,
         detail: 'FREE_VOICE=off: what the paid voice may not speak is refused, whatever FREE_VOICES names',
       };
-    return {
-      name,
-      ok: true,
-      detail: `${chosen}what the paid voice may not speak is refused (set FREE_VOICES, or FREE_VOICE=fallback, to speak it in a free voice)`,
-    };
+    // FREE_VOICE=off (nor chosen) turns FREE_VOICES off too: only FREE_VOICE can turn the fallback on.
+    const advice = config.freeVoice.chosen
+      ? 'set FREE_VOICES, or FREE_VOICE=fallback, to speak it in a free voice'
+      : 'set FREE_VOICE=fallback to speak it in a free voice; FREE_VOICES then names its voices';
+    return { name, ok: true, detail: `${chosen}what the paid voice may not speak is refused (${advice})` };
   }
   const espeak = installed ? "eSpeak NG's closest voice" : 'refused: eSpeak NG is not installed';
   const voiceOf = (choice: Config['engines']['freeVoices'][string]) =>
     choice.kind === 'engine'
-      ? `${choice.voice} (while its engine is down, ${espeak})`
+      ? unoffered.has(choice.voice)
+        ? `${espeak} (its engine does not offer ${choice.voice})`
+        : `${choice.voice} (while its engine is down, ${espeak})`
       : choice.kind === 'free' && installed
         ? choice.voice
         : espeak;
@@ -37,7 +44,7 @@ export function checkFreeVoice(config: Config, installed = freeVoiceInstalled())
   return {
     name,
     ok: true,
-    ...(installed ? {} : { warn: true }),
+    ...(installed && unoffered.size === 0 ? {} : { warn: true }),
     detail: `${chosen}when the paid voice may not speak, ${[...languages, others].join(', ')}`,
   };
 }

@@ -1,42 +1,37 @@
-// One engine's voices as SayBot offers them: fetched at start, refreshed every `refreshMs` (ten minutes), and after a
-// failed fetch again sooner, `retryBaseMs` doubling to `retryMaxMs`. A failed fetch keeps the voices of the last one
-// that answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is unknown
-// from then on. One fetch at a time; its timer never keeps the process alive.
+// One engine's voices as SayBot offers them: fetched at start and every `refreshMs` (ten minutes). A fetch is heard by
+// the engine's circuit (engine-circuit.ts), the one backoff: a failed fetch marks the engine down and the next is tried
+// when its backoff ends; a fetch that answers, the backoff over, marks it up. A failed fetch keeps the voices of the last one that
+// answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is unknown from
+// then on. One fetch at a time; its timer never keeps the process alive.
 import type { Logger } from '../log.ts';
+import type { EngineCircuit } from './engine-circuit.ts';
 import type { EngineClient } from './engine-clients.ts';
 import { EngineError } from './engine-errors.ts';
 import type { EngineVoice } from './engine-types.ts';
 
 export interface CatalogueOptions {
   refreshMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
 }
-
-export const DEFAULT_CATALOGUE: Readonly<CatalogueOptions> = Object.freeze({
-  refreshMs: 10 * 60_000,
-  retryBaseMs: 5_000,
-  retryMaxMs: 10 * 60_000,
-});
 
 export class EngineCatalogue {
   readonly #client: EngineClient;
+  readonly #circuit: EngineCircuit;
   readonly #logger: Logger;
-  readonly #options: CatalogueOptions;
+  readonly #refreshMs: number;
   readonly #closing = new AbortController();
   #voices: readonly EngineVoice[] = [];
   #byId = new Map<string, EngineVoice>();
   #fetching: Promise<boolean> | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #failuresInARow = 0;
   #answered = false;
   #lastFailure: string | undefined;
   #closed = false;
 
-  constructor(client: EngineClient, logger: Logger, options: Partial<CatalogueOptions> = {}) {
+  constructor(client: EngineClient, circuit: EngineCircuit, logger: Logger, options: Partial<CatalogueOptions> = {}) {
     this.#client = client;
+    this.#circuit = circuit;
     this.#logger = logger;
-    this.#options = { ...DEFAULT_CATALOGUE, ...options };
+    this.#refreshMs = options.refreshMs ?? 10 * 60_000;
   }
 
   get voices(): readonly EngineVoice[] {
@@ -75,15 +70,16 @@ export class EngineCatalogue {
       this.#byId = new Map(voices.map((voice) => [voice.id, voice]));
       this.#answered = true;
       this.#lastFailure = undefined;
-      this.#failuresInARow = 0;
+      // Within a backoff its lines started, a list answering says nothing of its lines: their probe will tell.
+      if (!this.#circuit.blocked) this.#circuit.succeeded();
       if (voices.length !== before)
         this.#logger.info({ engine: this.#client.engine, voices: voices.length }, 'engine voices fetched');
       return true;
     } catch (error) {
       if (this.#closed) return false;
       this.#answered = false;
-      this.#failuresInARow += 1;
       this.#lastFailure = error instanceof EngineError ? error.message : 'its voice list could not be read';
+      this.#circuit.failed();
       this.#logger.warn(
         { engine: this.#client.engine, reason: error instanceof EngineError ? error.reason : 'failed' },
         `engine voices not fetched: ${this.#lastFailure}`,
@@ -95,11 +91,7 @@ export class EngineCatalogue {
   #schedule(): void {
     if (this.#closed) return;
     clearTimeout(this.#timer);
-    const { refreshMs, retryBaseMs, retryMaxMs } = this.#options;
-    const wait =
-      this.#failuresInARow === 0
-        ? refreshMs
-        : Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(this.#failuresInARow - 1, 30));
+    const wait = this.#answered ? this.#refreshMs : Math.max(this.#circuit.msUntilRetry(), 1);
     this.#timer = setTimeout(() => void this.refresh(), wait);
     this.#timer.unref();
   }

@@ -1,7 +1,8 @@
-// Whether an engine may be tried now. A connection failure, a timeout or a 5xx marks it down for a backoff (first
-// `baseMs`, doubling on each failure in a row up to `maxMs`); while down, a line fails at once and the engine hears
-// nothing. Once the backoff is over, one line at a time is let through as a probe: its success marks the engine up
-// (the backoff starts again from `baseMs` next time), its failure marks it down again for twice as long.
+// Whether an engine may be tried now: its one backoff, for its lines and its voice list alike. A connection failure, a
+// timeout or a 5xx (or a voice list not fetched) marks it down for a backoff (first `baseMs`, doubling on each failure
+// in a row up to `maxMs`, a few seconds: an engine back is used again soon); while down, a line fails at once (eSpeak
+// NG speaks it) and the engine hears nothing. Once the backoff is over, one line or list fetch at a time is let through
+// as a probe: its success marks the engine up, its failure marks it down again for twice as long.
 
 export interface CircuitOptions {
   baseMs: number;
@@ -10,7 +11,7 @@ export interface CircuitOptions {
   now: () => number;
 }
 
-export const DEFAULT_CIRCUIT: Readonly<Omit<CircuitOptions, 'now'>> = Object.freeze({ baseMs: 5_000, maxMs: 60_000 });
+export const DEFAULT_CIRCUIT: Readonly<Omit<CircuitOptions, 'now'>> = Object.freeze({ baseMs: 2_000, maxMs: 10_000 });
 
 export type Admission = 'go' | 'probe' | 'down';
 

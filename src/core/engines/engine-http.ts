@@ -2,8 +2,9 @@
 // body, no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
 // to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_LINE_SECONDS at the
 // WAV's own rate, plus a margin), a declared size past its bound refused before a byte of it is read. An endless body
-// is cut at its bound or its deadline, whichever comes first, with nothing more held.
-import type { Readable } from 'node:stream';
+// is cut at its bound or its deadline, whichever comes first, with nothing more held. A WAV is checked at the door
+// (its header, and its first samples come) and then streams on as it arrives, never gathered into one buffer here.
+import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { EngineError } from './engine-errors.ts';
@@ -93,9 +94,53 @@ function drop(body: Readable): void {
   body.destroy();
 }
 
+interface Answer {
+  headers: Headers;
+  /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
+  chunks(): AsyncGenerator<Buffer>;
+  /** Done with it: its deadline cleared, what is left of its body dropped. */
+  close(): void;
+}
+
+/** A 2xx answer, its body under its deadline (`late` once `bodyMs` have passed). */
+function answer(
+  body: Readable,
+  headers: Headers,
+  failed: (error: unknown) => unknown,
+  late: () => void,
+  bodyMs: number,
+): Answer {
+  const timer = setTimeout(late, bodyMs);
+  return {
+    headers,
+    async *chunks() {
+      try {
+        for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+      } catch (error) {
+        throw failed(error);
+      }
+    },
+    close() {
+      clearTimeout(timer);
+      if (!body.readableEnded) drop(body);
+    },
+  };
+}
+
+/** A failure of an exchange in the engine's words, or the caller's own reason when the caller aborted. */
+function failure(error: unknown, fail: Fail, what: string, caller: AbortSignal | undefined, own: AbortSignal): unknown {
+  if (caller?.aborted) return caller.reason;
+  if (own.aborted) return own.reason;
+  if (error instanceof EngineError) return error;
+  const code = codeOf(error);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return fail('timeout', `${what}: ${CONNECTION_WORDS[code]}`);
+  return fail('failed', `${what}: ${(code && CONNECTION_WORDS[code]) ?? 'no usable answer'}`);
+}
+
 /**
- * One exchange with an engine: its deadlines and the caller's signal, a checked answer read with `read`. Rejects
- * with an EngineError, or the caller's abort reason when the caller aborted.
+ * One exchange with an engine: its deadlines and the caller's signal, a checked answer. Rejects with an EngineError,
+ * or the caller's abort reason when the caller aborted.
  */
 export class EngineExchange {
   readonly #engine: EngineName;
@@ -108,97 +153,134 @@ export class EngineExchange {
     this.#deadlines = deadlines;
   }
 
+  #fail: Fail = (reason, words, status) => new EngineError(this.#engine, reason, words, status);
+
   /** A JSON answer, at most JSON_CAP_BYTES; with `notFound`, a 404 answers NOT_LISTED instead of failing. */
   async json(req: EngineRequest, what: string, options: { notFound?: boolean } = {}): Promise<unknown> {
-    return this.#exchange<unknown>(
-      req,
-      what,
-      async (body, headers, fail) => {
-        const type = headers['content-type'];
-        if (typeof type !== 'string' || !/^application\/([\w.+-]*\+)?json\b/i.test(type))
-          throw fail('bad-answer', `${what} answered ${describeType(type)}, not JSON`);
-        const bytes = await readAll(body, JSON_CAP_BYTES, headers, () =>
-          fail('bad-answer', `${what} answered more than ${JSON_CAP_BYTES} bytes of JSON`),
-        );
-        try {
-          return JSON.parse(bytes.toString('utf8')) as unknown;
-        } catch {
-          throw fail('bad-answer', `${what} answered malformed JSON`);
-        }
-      },
-      options.notFound === true,
-    );
+    const answered = await this.#open(req, what, options.notFound === true);
+    if (answered === NOT_LISTED) return NOT_LISTED;
+    try {
+      const type = answered.headers['content-type'];
+      if (typeof type !== 'string' || !/^application\/([\w.+-]*\+)?json\b/i.test(type))
+        throw this.#fail('bad-answer', `${what} answered ${describeType(type)}, not JSON`);
+      const tooLarge = () => this.#fail('bad-answer', `${what} answered more than ${JSON_CAP_BYTES} bytes of JSON`);
+      if (declaredLength(answered.headers) > JSON_CAP_BYTES) throw tooLarge();
+      const chunks: Buffer[] = [];
+      let length = 0;
+      for await (const chunk of answered.chunks()) {
+        length += chunk.length;
+        if (length > JSON_CAP_BYTES) throw tooLarge();
+        chunks.push(chunk);
+      }
+      try {
+        return JSON.parse(Buffer.concat(chunks, length).toString('utf8')) as unknown;
+      } catch {
+        throw this.#fail('bad-answer', `${what} answered malformed JSON`);
+      }
+    } finally {
+      answered.close();
+    }
   }
 
-  /** A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_LINE_SECONDS of audio. */
+  /**
+   * A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_LINE_SECONDS of audio. Resolves once
+   * its header is checked and its first samples came (no audio, or a header alone, is the engine's bad answer); the
+   * rest streams on in `body`, which fails with the engine's error past its bound, its deadline, or short of the
+   * samples its header declared.
+   */
   async wav(req: EngineRequest, what: string): Promise<Wav> {
-    const wav = await this.#exchange<Wav>(req, what, async (body, headers, fail) => {
-      const type = headers['content-type'];
-      const bare = typeof type === 'string' ? type.split(';')[0]!.trim().toLowerCase() : '';
-      if (!WAV_TYPES.has(bare)) throw fail('bad-answer', `${what} answered ${describeType(type)}, not WAV audio`);
-      const tooLarge = () =>
-        fail('bad-answer', `${what} answered more audio than a line may have (${MAX_LINE_SECONDS} s)`);
-      if (declaredLength(headers) > MAX_WAV_BYTES) throw tooLarge();
-      return readWav(body, headers, tooLarge, (words) => fail('bad-answer', `${what} answered ${words}`));
-    });
     // A 404 is NOT_LISTED only where asked (json's notFound): here it was refused like any 4xx.
-    return wav as Wav;
+    const answered = (await this.#open(req, what, false)) as Answer;
+    const bad = (words: string) => this.#fail('bad-answer', `${what} answered ${words}`);
+    const tooLarge = () => bad(`more audio than a line may have (${MAX_LINE_SECONDS} s)`);
+    const chunks = answered.chunks();
+    try {
+      const type = answered.headers['content-type'];
+      const bare = typeof type === 'string' ? type.split(';')[0]!.trim().toLowerCase() : '';
+      if (!WAV_TYPES.has(bare)) throw this.#fail('bad-answer', `${what} answered ${describeType(type)}, not WAV audio`);
+      if (declaredLength(answered.headers) > MAX_WAV_BYTES) throw tooLarge();
+      const head: Buffer[] = [];
+      let length = 0;
+      let checked: CheckedHeader | undefined;
+      while (checked === undefined || length < checked.dataOffset + checked.blockAlign) {
+        const next = await chunks.next();
+        if (next.done === true)
+          throw bad(
+            checked !== undefined
+              ? 'a WAV with no samples'
+              : length === 0
+                ? 'no audio at all'
+                : 'a WAV cut off within its header',
+          );
+        head.push(next.value);
+        length += next.value.length;
+        if (length > (checked?.cap ?? MAX_WAV_BYTES)) throw tooLarge();
+        if (checked !== undefined) continue;
+        checked = checkHeader(head.length === 1 ? next.value : Buffer.concat(head, length), bad);
+        if (checked === undefined) {
+          if (length > MAX_WAV_HEADER_BYTES) throw bad('a WAV header longer than any real one');
+          continue;
+        }
+        if (declaredLength(answered.headers) > checked.cap || (checked.dataBytes ?? 0) > checked.cap) throw tooLarge();
+        if (length > checked.cap) throw tooLarge();
+      }
+      const header = checked;
+      const rest = async function* (): AsyncGenerator<Buffer> {
+        try {
+          yield* head;
+          for await (const chunk of chunks) {
+            length += chunk.length;
+            if (length > header.cap) throw tooLarge();
+            yield chunk;
+          }
+          if (header.dataBytes !== undefined && length < header.dataOffset + header.dataBytes)
+            throw bad('a WAV cut off within its samples');
+        } finally {
+          answered.close();
+        }
+      };
+      return {
+        body: Readable.from(rest(), { objectMode: false }),
+        sampleRate: header.sampleRate,
+        channels: header.channels,
+      };
+    } catch (error) {
+      answered.close();
+      throw error;
+    }
   }
 
-  async #exchange<T>(
-    req: EngineRequest,
-    what: string,
-    read: (body: Readable, headers: Headers, fail: Fail) => Promise<T>,
-    notFound = false,
-  ): Promise<T | typeof NOT_LISTED> {
-    const engine = this.#engine;
-    const fail: Fail = (reason, words, status) => new EngineError(engine, reason, words, status);
+  /** The request sent and its status checked: its 2xx answer (NOT_LISTED for a 404 where `notFound`). */
+  async #open(req: EngineRequest, what: string, notFound: boolean): Promise<Answer | typeof NOT_LISTED> {
+    const fail = this.#fail;
     req.signal?.throwIfAborted();
     const own = new AbortController();
     const signal = req.signal === undefined ? own.signal : AbortSignal.any([req.signal, own.signal]);
     const { headersMs, bodyMs } = this.#deadlines;
-    let timer = setTimeout(
+    const timer = setTimeout(
       () => own.abort(fail('timeout', `${what} did not answer within ${headersMs} ms`)),
       headersMs,
     );
+    const failed = (error: unknown) => failure(error, fail, what, req.signal, own.signal);
     try {
-      const answer = await request(req.url, {
+      const answered = await request(req.url, {
         dispatcher: this.#agent,
         method: req.method,
         headers: req.headers,
         body: req.body,
         signal,
       });
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`)),
-        bodyMs,
-      );
-      const { statusCode: status, body } = answer;
-      if (status === 404 && notFound) {
-        drop(body);
-        return NOT_LISTED;
-      }
-      if (status < 200 || status >= 300) {
-        drop(body);
-        if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);
-        if (status >= 300 && status < 400)
-          throw fail('refused', `${what} answered a redirect (HTTP ${status}), not followed`, status);
-        throw fail('refused', `${what} was refused (HTTP ${status})`, status);
-      }
-      try {
-        return await read(body, answer.headers as Headers, fail);
-      } finally {
-        if (!body.readableEnded) drop(body);
-      }
+      const { statusCode: status, body } = answered;
+      const late = () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`));
+      if (status >= 200 && status < 300) return answer(body, answered.headers as Headers, failed, late, bodyMs);
+      drop(body);
+      if (status === 404 && notFound) return NOT_LISTED;
+      if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);
+      if (status >= 300 && status < 400)
+        throw fail('refused', `${what} answered a redirect (HTTP ${status}), not followed`, status);
+      throw fail('refused', `${what} was refused (HTTP ${status})`, status);
     } catch (error) {
-      if (req.signal?.aborted) throw req.signal.reason;
-      if (own.signal.aborted) throw own.signal.reason;
-      if (error instanceof EngineError) throw error;
-      const code = codeOf(error);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-        throw fail('timeout', `${what}: ${CONNECTION_WORDS[code]}`);
-      throw fail('failed', `${what}: ${(code && CONNECTION_WORDS[code]) ?? 'no usable answer'}`);
+      throw failed(error);
     } finally {
       clearTimeout(timer);
     }
@@ -208,9 +290,9 @@ export class EngineExchange {
 type Headers = Record<string, string | string[] | undefined>;
 type Fail = (reason: EngineError['reason'], words: string, status?: number) => EngineError;
 
-/** A checked WAV line. */
+/** A line's WAV, checked at the door: its bytes as they arrive (header first), its rate and channels. */
 export interface Wav {
-  bytes: Buffer;
+  body: Readable;
   sampleRate: number;
   channels: number;
 }
@@ -230,57 +312,19 @@ function declaredLength(headers: Headers): number {
   return Number.isFinite(length) ? length : -1;
 }
 
-/** The body whole, refused past `cap` (declared or arriving) with nothing more held. */
-async function readAll(body: Readable, cap: number, headers: Headers, tooLarge: () => EngineError): Promise<Buffer> {
-  if (declaredLength(headers) > cap) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > cap) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, length);
+interface CheckedHeader {
+  sampleRate: number;
+  channels: number;
+  blockAlign: number;
+  dataOffset: number;
+  /** The samples' bytes its header declares; undefined where a streaming writer left them open. */
+  dataBytes: number | undefined;
+  /** The most bytes a line may be at its own rate. */
+  cap: number;
 }
 
-/**
- * The WAV body read as it arrives: its header first (within MAX_WAV_HEADER_BYTES), checked, then the rest up to the
- * most a line can be at that header's own rate.
- */
-async function readWav(
-  body: Readable,
-  headers: Headers,
-  tooLarge: () => EngineError,
-  bad: (words: string) => EngineError,
-): Promise<Wav> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let cap = MAX_WAV_BYTES;
-  let format: { sampleRate: number; channels: number } | undefined;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > cap) throw tooLarge();
-    chunks.push(chunk);
-    if (format !== undefined) continue;
-    const head = chunks.length === 1 ? chunk : Buffer.concat(chunks, length);
-    const checked = checkHeader(head, bad);
-    if (checked === undefined) {
-      if (length > MAX_WAV_HEADER_BYTES) throw bad('a WAV header longer than any real one');
-      continue;
-    }
-    format = checked.format;
-    cap = checked.cap;
-    if (declaredLength(headers) > cap || (checked.dataBytes ?? 0) > cap) throw tooLarge();
-    if (length > cap) throw tooLarge();
-  }
-  if (format === undefined) throw bad(length === 0 ? 'no audio at all' : 'a WAV cut off within its header');
-  return { bytes: Buffer.concat(chunks, length), ...format };
-}
-
-function checkHeader(
-  head: Buffer,
-  bad: (words: string) => EngineError,
-): { format: { sampleRate: number; channels: number }; cap: number; dataBytes: number | undefined } | undefined {
+/** The WAV's header once `head` holds it all (undefined before), checked; a bad one throws `bad`'s error. */
+function checkHeader(head: Buffer, bad: (words: string) => EngineError): CheckedHeader | undefined {
   let parsed: ReturnType<typeof parseWavHeader>;
   try {
     parsed = parseWavHeader(head);
@@ -295,6 +339,7 @@ function checkHeader(
     throw bad(`WAV of ${bitsPerSample}-bit ${encoding} samples, not 16-bit PCM`);
   if (channels < 1 || channels > MAX_CHANNELS || sampleRate < MIN_RATE || sampleRate > MAX_RATE)
     throw bad(`WAV of ${channels} channels at ${sampleRate} Hz (SayBot takes 1 or 2 at 8 to 48 kHz)`);
-  const cap = Math.ceil(MAX_LINE_SECONDS * sampleRate * blockAlign) + parsed.header.dataOffset + WAV_MARGIN_BYTES;
-  return { format: { sampleRate, channels }, cap, dataBytes: parsed.header.dataBytes };
+  const { dataOffset, dataBytes } = parsed.header;
+  const cap = Math.ceil(MAX_LINE_SECONDS * sampleRate * blockAlign) + dataOffset + WAV_MARGIN_BYTES;
+  return { sampleRate, channels, blockAlign, dataOffset, dataBytes, cap };
 }

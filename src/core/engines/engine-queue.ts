@@ -1,8 +1,9 @@
 // The lines waiting for one engine, served fairly: at most `maxInFlight` sent at once (the owner's CPU), the next slot
 // to the server served least recently (so a server's flood never delays another server's line by more than the
 // renders already under way), at most `perGuild` lines of one server waiting or under way (its share; past it refused
-// as busy), at most `maxWaiting` waiting in all, and none waiting longer than `maxWaitMs`. A line is cancellable by its
-// signal: waiting, it leaves the queue; under way, its work sees the signal and stops.
+// as busy), at most `maxWaiting` waiting in all, and none waiting longer than `maxWaitMs`. Short before long, as in
+// SayBot's work classes (src/core/audio/workers/work-classes.ts): long lines never hold every slot, so a short line
+// waits for one short render at most. A line is cancellable by its signal: waiting, it leaves the queue.
 
 export interface QueueOptions {
   maxInFlight: number;
@@ -19,15 +20,14 @@ export const DEFAULT_QUEUE: Readonly<QueueOptions> = Object.freeze({
 });
 
 interface Ticket {
+  long: boolean;
   start: () => void;
-  /** Leaves the queue (an abort, a timeout, a close) and rejects with `error`. */
-  drop: (error: unknown) => void;
 }
 
 interface GuildLines {
   waiting: Ticket[];
   inFlight: number;
-  /** When it last had a line sent (the queue's own count); 0: not while it has had lines here. */
+  /** When it last had a line sent (the queue's own count). */
   lastServed: number;
 }
 
@@ -35,8 +35,10 @@ export class FairQueue {
   readonly #options: QueueOptions;
   readonly #busy: (words: string) => Error;
   readonly #guilds = new Map<string, GuildLines>();
+  readonly #drops = new Set<(error: unknown) => void>();
   #waiting = 0;
   #inFlight = 0;
+  #longInFlight = 0;
   #served = 0;
 
   /** `busy` makes the error a line refused for room gets (the engine's own). */
@@ -45,16 +47,11 @@ export class FairQueue {
     this.#busy = busy;
   }
 
-  get waiting(): number {
-    return this.#waiting;
-  }
-
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
-  /** Runs `work` when its turn comes; rejects at once when there is no room, or with the signal's reason if aborted. */
-  run<T>(guildId: string, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  /**
+   * A slot for a line of `guildId` once its turn comes: resolves with its release, to call once the line is done.
+   * Rejects at once when there is no room, or with the signal's reason when it fires while the line waits.
+   */
+  take(guildId: string, signal: AbortSignal | undefined, long = false): Promise<() => void> {
     signal?.throwIfAborted();
     const { perGuild, maxWaiting, maxWaitMs } = this.#options;
     const guild = this.#guilds.get(guildId) ?? { waiting: [], inFlight: 0, lastServed: 0 };
@@ -62,47 +59,56 @@ export class FairQueue {
       return Promise.reject(this.#busy(`this server already has ${perGuild} lines waiting or being spoken`));
     if (this.#waiting >= maxWaiting) return Promise.reject(this.#busy(`${maxWaiting} lines are already waiting`));
     this.#guilds.set(guildId, guild);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => ticket.drop(signal?.reason);
-      const timer = setTimeout(
-        () => ticket.drop(this.#busy(`the line waited ${maxWaitMs} ms for its turn`)),
-        maxWaitMs,
-      );
+    return new Promise<() => void>((resolve, reject) => {
+      const leave = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#drops.delete(drop);
+      };
+      const drop = (error: unknown): void => {
+        leave();
+        guild.waiting.splice(guild.waiting.indexOf(ticket), 1);
+        this.#waiting -= 1;
+        this.#forgetIfIdle(guildId, guild);
+        reject(error);
+      };
+      const onAbort = (): void => drop(signal?.reason);
+      const timer = setTimeout(() => drop(this.#busy(`the line waited ${maxWaitMs} ms for its turn`)), maxWaitMs);
       const ticket: Ticket = {
+        long,
         start: () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          work()
-            .then(resolve, reject)
-            .finally(() => this.#finished(guildId));
-        },
-        drop: (error) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          const index = guild.waiting.indexOf(ticket);
-          if (index < 0) return;
-          guild.waiting.splice(index, 1);
-          this.#waiting -= 1;
-          this.#forgetIfIdle(guildId, guild);
-          reject(error);
+          leave();
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            this.#finished(guildId, long);
+          });
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.#drops.add(drop);
       guild.waiting.push(ticket);
       this.#waiting += 1;
       this.#pump();
     });
   }
 
+  /** The next line to send: the least recently served server's first, a long one only where a slot stays for short. */
   #pump(): void {
+    const longSlots = Math.max(1, this.#options.maxInFlight - 1);
     while (this.#inFlight < this.#options.maxInFlight) {
       let next: GuildLines | undefined;
-      for (const guild of this.#guilds.values())
-        if (guild.waiting.length > 0 && (next === undefined || guild.lastServed < next.lastServed)) next = guild;
+      for (const guild of this.#guilds.values()) {
+        const first = guild.waiting[0];
+        if (first === undefined || (first.long && this.#longInFlight >= longSlots)) continue;
+        if (next === undefined || guild.lastServed < next.lastServed) next = guild;
+      }
       const ticket = next?.waiting.shift();
       if (next === undefined || ticket === undefined) return;
       this.#waiting -= 1;
       this.#inFlight += 1;
+      if (ticket.long) this.#longInFlight += 1;
       next.inFlight += 1;
       this.#served += 1;
       next.lastServed = this.#served;
@@ -110,8 +116,9 @@ export class FairQueue {
     }
   }
 
-  #finished(guildId: string): void {
+  #finished(guildId: string, long: boolean): void {
     this.#inFlight -= 1;
+    if (long) this.#longInFlight -= 1;
     const guild = this.#guilds.get(guildId);
     if (guild !== undefined) {
       guild.inFlight -= 1;
@@ -126,6 +133,6 @@ export class FairQueue {
 
   /** Refuses every waiting line with `error` (the engines are closing). */
   clear(error: Error): void {
-    for (const guild of [...this.#guilds.values()]) for (const ticket of [...guild.waiting]) ticket.drop(error);
+    for (const drop of [...this.#drops]) drop(error);
   }
 }

@@ -1,5 +1,6 @@
 // The types of the owner's speech engines (src/core/engines/): a VOICEVOX-compatible engine and an OpenAI-compatible
 // speech server, whose voices SayBot offers beside its own. Types only: the modules beside this one hold the behaviour.
+import type { Readable } from 'node:stream';
 
 /** Which engine: `voicevox` (VOICEVOX_URL) or `speech` (SPEECH_SERVER_URL). Also the voice ID's prefix. */
 export type EngineName = 'voicevox' | 'speech';
@@ -48,8 +49,8 @@ export interface EngineOwner {
 
 /** A line an engine spoke. */
 export interface EngineSpeech {
-  /** A whole WAV file: RIFF/WAVE, PCM 16-bit, checked (engine-answer.ts). */
-  wav: Buffer;
+  /** A WAV file as it arrives: RIFF/WAVE, PCM 16-bit, its header and first samples checked (engine-http.ts). */
+  body: Readable;
   /** Its rate and channels, from its header. */
   sampleRate: number;
   channels: number;

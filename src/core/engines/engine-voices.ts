@@ -63,6 +63,13 @@ export function kokoroLanguage(name: string): string | undefined {
   return match === null ? undefined : KOKORO_LANGUAGES[match[1]!];
 }
 
+/** The language an engine voice's ID says: VOICEVOX's are Japanese, a speech server's as its name says (Kokoro's way). */
+export function engineVoiceLanguage(id: string): string | undefined {
+  const parsed = parseEngineVoiceId(id);
+  if (parsed === undefined) return undefined;
+  return parsed.engine === 'voicevox' ? 'ja' : kokoroLanguage(parsed.engineVoice);
+}
+
 /**
  * VOICEVOX's `GET /speakers`: each speaker's styles, each a voice `voicevox:<style id>` in Japanese, credited
  * `VOICEVOX:<speaker>`. Whatever does not have that shape is left out; the first of a repeated style ID is kept.

@@ -60,11 +60,12 @@ export class Engines {
     if (config.speechServer !== undefined) clients.push(new SpeechServerClient(config.speechServer, deadlines));
     for (const client of clients) {
       const engine = client.engine;
+      const circuit = new EngineCircuit(options.circuit);
       this.#engines.set(engine, {
         client,
-        catalogue: new EngineCatalogue(client, this.#logger, options.catalogue),
+        catalogue: new EngineCatalogue(client, circuit, this.#logger, options.catalogue),
         queue: new FairQueue(options.queue ?? {}, (words) => new EngineError(engine, 'busy', words)),
-        circuit: new EngineCircuit(options.circuit),
+        circuit,
         lastFailure: undefined,
       });
     }
@@ -90,11 +91,11 @@ export class Engines {
     return [...this.#engines.values()].flatMap((engine) => engine.catalogue.voices);
   }
 
-  /** Whether the engine of this voice ID is answering (its circuit not open after a failure): false for no engine's. */
-  answering(id: string): boolean {
+  /** Whether the engine of this voice ID is configured and down now (failed lately, or its voices never fetched). */
+  down(id: string): boolean {
     const parsed = parseEngineVoiceId(id);
     const engine = parsed === undefined ? undefined : this.#engines.get(parsed.engine);
-    return engine !== undefined && !engine.circuit.blocked;
+    return engine !== undefined && (engine.circuit.down || !engine.catalogue.answered);
   }
 
   /** The voice of this ID if an engine offers it now; undefined: not offered (not an engine's ID, or not now). */
@@ -105,9 +106,12 @@ export class Engines {
 
   /**
    * Renders `text` in an engine's voice: one part's audio, for the part source (named apart from `speak`, which is the
-   * pipeline's one door for an order, test/structure/one-way-to-speak.test.ts). Rejects with an EngineError (its
-   * `reason`), or with the signal's reason when
-   * aborted (waiting, the line leaves the queue; under way, its request is cut).
+   * pipeline's one door for an order, test/structure/one-way-to-speak.test.ts). Resolves once the engine's answer is
+   * checked at its door (its header, its first samples), its audio streaming on in `body`; its slot in the engine's
+   * queue is held until that body is over. Rejects with an EngineError (its `reason`: `down` at once while the engine
+   * is down, its voice list never fetched included), or with the signal's reason when aborted (waiting, the line
+   * leaves the queue; under way, its request is cut and its slot freed). `long`: long work, which never takes the
+   * engine's last slot (engine-queue.ts).
    */
   async synthesize(
     text: string,
@@ -115,6 +119,7 @@ export class Engines {
     controls: EngineControls,
     owner: EngineOwner,
     signal?: AbortSignal,
+    long = false,
   ): Promise<EngineSpeech> {
     signal?.throwIfAborted();
     const parsed = parseEngineVoiceId(voiceId);
@@ -122,6 +127,9 @@ export class Engines {
     const engine = parsed === undefined ? undefined : this.#engines.get(parsed.engine);
     if (engine === undefined || this.#closed)
       throw new EngineError(engineName, 'unknown-voice', 'no such engine is configured');
+    // Down: fails at once, without a place in the queue; its backoff over, its voice list is the probe.
+    if (engine.circuit.blocked) throw this.#downError(engine);
+    if (!engine.catalogue.answered && !(await engine.catalogue.refresh())) throw this.#downError(engine);
     const voice = engine.catalogue.voice(voiceId);
     if (voice === undefined) throw new EngineError(engineName, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
@@ -131,9 +139,15 @@ export class Engines {
         'refused',
         `a line must have 1 to ${this.#maxTextChars} characters (not sent); it has ${length}`,
       );
-    // Down: fails at once, without a place in the queue.
-    if (engine.circuit.blocked) throw this.#downError(engine);
-    return engine.queue.run(owner.guildId, signal, () => this.#send(engine, text, voice, controls, owner, signal));
+    const release = await engine.queue.take(owner.guildId, signal, long);
+    try {
+      const spoken = await this.#send(engine, text, voice, controls, owner, signal);
+      spoken.body.once('close', release);
+      return spoken;
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   async #send(
@@ -152,13 +166,7 @@ export class Engines {
       if (admission === 'probe') this.#logger.info({ engine: name }, 'engine answers again');
       engine.circuit.succeeded();
       engine.lastFailure = undefined;
-      return {
-        wav: spoken.bytes,
-        sampleRate: spoken.sampleRate,
-        channels: spoken.channels,
-        applied: spoken.applied,
-        voice,
-      };
+      return { ...spoken, voice };
     } catch (error) {
       if (!(error instanceof EngineError)) {
         // The caller's abort: says nothing about the engine.
@@ -179,10 +187,11 @@ export class Engines {
 
   #downError(engine: Engine): EngineError {
     const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
+    const failure = engine.lastFailure ?? engine.catalogue.lastFailure ?? 'no answer';
     return new EngineError(
       engine.client.engine,
       'down',
-      `not tried: it failed lately (${engine.lastFailure ?? 'no answer'}); tried again in ${seconds} s`,
+      `not tried: it failed lately (${failure}); tried again in ${seconds} s`,
     );
   }
 

@@ -1,6 +1,7 @@
 // A declared setting's value in words as its `shown` says (setting-types.ts); settings sharing a clause in one line.
 import { type MessageKey, t } from '../i18n/catalogue.ts';
 import { echo } from './replies.ts';
+import { echoCode } from './safe-text.ts';
 import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { SettingDeclaration } from '../settings/setting-types.ts';
 
@@ -14,7 +15,8 @@ export function shownValue(locale: string, declared: SettingDeclaration, value: 
     case 'text':
       return text;
     case 'code':
-      return `\`${text}\``;
+      // A cloned voice's ID is the service's: as code nothing in it can close.
+      return echoCode(text, 100);
     case 'language':
       return `${languageName(text, locale)} (${text})`;
     case 'upper':

@@ -1,6 +1,6 @@
 // Speech bounded by its estimated seconds before anything is held, made or paid: each server's voice queue and each
 // member's requests under way (QueueBook), and the seconds caps only the audio can prove (below).
-import { isFreeVoice } from '../free-voice/free-voices.ts';
+import { isEspeakVoice } from '../free-voice/free-voices.ts';
 import { Refusal } from '../refusal.ts';
 import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
@@ -27,10 +27,13 @@ export function estimateSpeechSeconds(text: string): number {
   return seconds;
 }
 
-/** Seconds `text` takes as heard: at its voice's rate (src/core/free-voice/free-line-estimate.ts), over its speed. */
+/**
+ * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-line-estimate.ts;
+ * an engine's at natural speech's), over the speed SayBot applies itself (known exactly: no margin stands in for it).
+ */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
   if (request.kind === 'ready') return estimateSpeechSeconds(text);
-  const spoken = isFreeVoice(request.voice)
+  const spoken = isEspeakVoice(request.voice)
     ? estimateFreeLineSeconds(text, request.voice)
     : estimateSpeechSeconds(text);
   return spoken / (request.effects?.speed ?? 1);

@@ -1,5 +1,6 @@
 // What the part source needs of the owner's speech engines (src/core/engines/): types only, so that sourcing depends on
 // no engine's client. The app makes it from the engines it started (src/app/start-saybot.ts).
+import type { Readable } from 'node:stream';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 
 /** One voice an engine offers now. */
@@ -20,14 +21,20 @@ export interface EnginePort {
   voice(id: string): OfferedVoice | undefined;
   /** Every voice offered now, in the engines' order. */
   voices(): readonly OfferedVoice[];
-  /** Whether the voice's engine is answering now (not marked down after a failure): a stand-in goes elsewhere if not. */
-  answering(id: string): boolean;
+  /**
+   * Whether the voice's engine is configured and down now (failed lately, or its voices never fetched): its voices are
+   * stood in for, not refused, and a stand-in goes elsewhere.
+   */
+  down(id: string): boolean;
+  /** The language the voice reads, where known: its engine's word, else what its ID says. */
+  language(id: string): string | undefined;
   /** Of a member's effects, those this voice's engine applies itself (the rest SayBot applies to its audio). */
   controls(id: string): ReadonlyArray<keyof AudioEffects>;
   /**
-   * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file, in `owner`'s share of
-   * the engine. Rejects with the engines' own error (an engine down, slow, refusing or answering badly; a server past
-   * its share) or AbortedError when `signal` fires first.
+   * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file streaming as it arrives
+   * (its header and first samples checked), in `owner`'s share of the engine. Rejects with the engines' own error (an
+   * engine down, slow, refusing or answering badly; a server past its share) or the signal's reason when it fires
+   * first (the request closed, its slot freed).
    */
   speakLine(
     text: string,
@@ -35,7 +42,7 @@ export interface EnginePort {
     controls: AudioEffects | undefined,
     owner: { guildId: string; userId: string },
     signal: AbortSignal,
-  ): Promise<{ wav: Buffer }>;
+  ): Promise<Readable>;
   /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share). */
   failed(error: unknown): boolean;
 }

@@ -168,7 +168,7 @@ export class PartSource {
 
   /**
    * Refuses a request in a cloned voice deleted since it was accepted (SpeechInputError voice-deleted), in eSpeak NG's
-   * voice where it cannot speak (free-voice-unavailable), or in an engine's voice no engine offers now
+   * voice where it cannot speak (free-voice-unavailable), or in an engine's voice its engine, answering, does not offer
    * (engine-voice-unknown: never sent).
    */
   checkVoice(request: SpeechRequest): void {
@@ -176,7 +176,12 @@ export class PartSource {
     if (this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
     if (!this.#freeVoice && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
-    if (isEngineVoice(request.voice) && this.#engines?.voice(request.voice) === undefined)
+    // An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
+    const engines = this.#engines;
+    if (
+      isEngineVoice(request.voice) &&
+      (engines === undefined || (!engines.down(request.voice) && engines.voice(request.voice) === undefined))
+    )
       throw new SpeechInputError({ code: 'engine-voice-unknown', voice: request.voice });
   }
 
@@ -187,7 +192,7 @@ export class PartSource {
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const chosen = standInVoice(this.#freeChoice, request, (id) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && this.#engines.answering(id) : this.#freeVoice,
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice,
     );
     return chosen === undefined ? undefined : freeRequest(request, chosen);
   }
@@ -195,7 +200,7 @@ export class PartSource {
   /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
   #espeakFor(request: ServiceRequest): ServiceRequest | undefined {
     if (!this.#freeVoice) return undefined;
-    return freeRequest(request, freeVoiceFor(undefined, this.#engines?.voice(request.voice)?.language));
+    return freeRequest(request, freeVoiceFor(undefined, this.#engines?.language(request.voice)));
   }
 
   /**
@@ -370,18 +375,20 @@ export class PartSource {
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
+    // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent, and no
+    // engine asked (eSpeak NG's short line is its own worker's).
+    if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return freePart(
         this.#store,
-        { engines: this.#engines, signal: this.#shutdown.signal },
+        this.#engines,
         request,
         text,
         key,
         generation,
         charge?.context,
+        this.#engineSignal(request, waiters),
       );
-    // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent.
-    if (!waiters.wanted()) throw unwanted();
     const payer = await latePayer(this.#accounting, order, endpointOf(request), text);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
@@ -425,6 +432,14 @@ export class PartSource {
       (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
     );
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
+  }
+
+  /** What ends an engine's request: shutdown, or its last waiter letting go before it answered (its slot freed). */
+  #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
+    if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
+    const letGo = new AbortController();
+    waiters.calling({ letGo: () => (letGo.abort(unwanted()), true) });
+    return AbortSignal.any([this.#shutdown.signal, letGo.signal]);
   }
 
   #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {

@@ -12,6 +12,7 @@ import { chooseDestination, type OutputChoice } from '../speaking/index-targets.
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
+import { namedVoice } from '../speaking/index-words.ts';
 import type { SceneQuote } from '../../core/order/scene-types.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
 import { resolveCast } from './cast.ts';
@@ -116,7 +117,7 @@ export async function costedPreview(
 function castLine(locale: string, speakers: ReadonlyMap<string, Speaker>): string {
   return [...speakers.values()]
     .map((speaker) => {
-      const voice = `\`${speaker.settings.voice}\``;
+      const voice = namedVoice(speaker.settings.voice);
       const name = speaker.name;
       if (speaker.from.kind === 'member')
         return t(locale, 'scene.cast.member', { name, voice, member: `<@${speaker.from.userId}>` });

@@ -1,7 +1,7 @@
 // How a front-end names the free voice's fallback (src/core/order/pipeline.ts: Acceptance.fallback) to members: the
 // free voice that speaks, and in a few words why the paid one may not (no member's figures: the channel may read it).
-import { asWritten } from '../../core/interactions/safe-text.ts';
 import type { MessageKey } from '../../core/i18n/catalogue.ts';
+import { namedVoice } from './speech-settings.ts';
 import { t } from './strings.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import type { ServiceFallback } from '../../core/settings/speech-request.ts';
@@ -36,8 +36,7 @@ export function fallbackVoiceLabel(
   /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
   credit?: string,
 ): string {
-  const named = credit === undefined ? `\`${voice}\`` : `\`${voice}\` (${asWritten(credit)})`;
-  const params = { voice: named, reason: fallbackReason(locale, cause) };
+  const params = { voice: namedVoice(voice, credit), reason: fallbackReason(locale, cause) };
   if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
   return t(locale, 'voice.fallback', params);
 }

@@ -5,4 +5,4 @@ export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { fitLines } from './listing.ts';
 export { wordOutcome, wordsText } from './outcome-words.ts';
 export type { OutcomeAnswer } from './outcome-types.ts';
-export { describeSettings, presetLine, voiceLabel } from './speech-settings.ts';
+export { describeSettings, namedVoice, presetLine, voiceLabel } from './speech-settings.ts';

@@ -7,6 +7,7 @@ import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
+import { namedVoice } from './speech-settings.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
 import { audioFiles, megabytes, oggFile, oggFileParams } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';
@@ -177,7 +178,7 @@ function replayAnswer(
   front: Extract<Front, { flavour: 'replay' }>,
 ): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
-  const voice = `\`${front.voiceId}\``;
+  const voice = namedVoice(front.voiceId);
   const said = { voice, seconds: seconds(outcome.seconds) };
   switch (outcome.kind) {
     case 'played':

@@ -1,4 +1,4 @@
-import { asWritten } from '../../core/interactions/safe-text.ts';
+import { asWritten, echoCode } from '../../core/interactions/safe-text.ts';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import type { Preset } from '../../core/store/preset-store.ts';
@@ -40,8 +40,7 @@ export function voiceLabel(
   where: 'server' | 'outside',
   credit?: string,
 ): string {
-  // An engine's voice is named with the credit its engine's terms ask for (VOICEVOX:<speaker>).
-  const voice = credit === undefined ? `\`${settings.voice}\`` : `\`${settings.voice}\` (${asWritten(credit)})`;
+  const voice = namedVoice(settings.voice, credit);
   const source = settings.sources.voice;
   switch (source.kind) {
     case 'option':
@@ -55,6 +54,15 @@ export function voiceLabel(
     case 'builtin':
       return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   }
+}
+
+/**
+ * A voice as replies name it: its ID as code nothing in it can close (a clone's ID is the service's), with the credit
+ * its engine's terms ask for where there is one (VOICEVOX:<speaker>).
+ */
+export function namedVoice(voice: string, credit?: string): string {
+  const id = echoCode(voice, 80);
+  return credit === undefined ? id : `${id} (${asWritten(credit)})`;
 }
 
 /** The credit an engine's terms ask for where `voiceId` is its voice (`VOICEVOX:<speaker>`); undefined otherwise. */

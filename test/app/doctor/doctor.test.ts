@@ -167,6 +167,36 @@ describe('npm run doctor', () => {
     expect(results.at(-1)?.detail).toContain('DISCORD_TOKEN is required');
   });
 
+  it('says a configuration problem once, however many entries share it', async () => {
+    const results = await runChecks({ DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID, FREE_VOICES: ',' });
+    const detail = results.find((r) => r.name === 'Configuration')?.detail ?? '';
+    expect(detail.match(/FREE_VOICES must be/g)).toHaveLength(1);
+  });
+
+  it('the free voice line says what speaks where FREE_VOICES names a voice its engine does not offer', async () => {
+    const [voicevox, speech] = [await FakeEngine.start(), await FakeEngine.start()];
+    voicevox.handler = voicevoxHandler();
+    speech.handler = speechHandler();
+    try {
+      const results = await runChecks(
+        env({
+          VOICEVOX_URL: voicevox.url,
+          SPEECH_SERVER_URL: `${speech.url}/v1`,
+          FREE_VOICES: 'ja=voicevox:999,en=speech:nobody,ko=voicevox:3',
+        }),
+      );
+      expect(results.find((r) => r.name === 'VOICEVOX engine')?.detail).toContain('(ja=voicevox:999)');
+      const free = results.find((r) => r.name === 'Free voice');
+      expect(free).toMatchObject({ ok: true, warn: true });
+      expect(free?.detail).toContain(
+        "ja: eSpeak NG's closest voice (its engine does not offer voicevox:999), en: eSpeak NG's closest voice (its engine does not offer speech:nobody), ko: voicevox:3 (while its engine is down",
+      );
+    } finally {
+      await voicevox.close();
+      await speech.close();
+    }
+  });
+
   it('refuses a Node.js older than 22.12', () => {
     expect(checkNode('20.20.2')).toMatchObject({ ok: false });
     expect(checkNode('22.12.0')).toMatchObject({ ok: true, warn: true });
@@ -190,7 +220,7 @@ describe("npm run doctor's engine checks", () => {
     voicevox.handler = voicevoxHandler();
     speech.handler = speechHandler();
     try {
-      const results = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
+      const { lines: results } = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
       expect(results).toEqual([
         { name: 'VOICEVOX engine', ok: true, detail: `answers at ${voicevox.url}, 3 voice(s) offered` },
         {
@@ -202,7 +232,9 @@ describe("npm run doctor's engine checks", () => {
           ) as string,
         },
       ]);
-      expect(await checkEngines(loadConfig({ DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID }))).toEqual([]);
+      expect((await checkEngines(loadConfig({ DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID }))).lines).toEqual(
+        [],
+      );
     } finally {
       await voicevox.close();
       await speech.close();
@@ -214,7 +246,7 @@ describe("npm run doctor's engine checks", () => {
     voicevox.handler = (_req, res) => void res.writeHead(502).end(key);
     speech.handler = speechHandler(null);
     try {
-      const results = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
+      const { lines: results } = await checkEngines(loadConfig(env(voicevox.url, speech.url)));
       expect(results[0]).toMatchObject({ name: 'VOICEVOX engine', ok: false });
       expect(results[0]!.detail).toMatch(/HTTP 502.*Start the engine .* or correct VOICEVOX_URL/);
       expect(results[1]).toMatchObject({ name: 'Speech server', ok: true, warn: true });
@@ -251,6 +283,13 @@ describe("npm run doctor's free voice line", () => {
       ok: true,
       detail:
         'members may choose its voices; what the paid voice may not speak is refused (set FREE_VOICES, or FREE_VOICE=fallback, to speak it in a free voice)',
+    });
+    // FREE_VOICE=off: FREE_VOICES alone would change nothing, so only FREE_VOICE is advised.
+    expect(checkFreeVoice(loadConfig({ ...base, FREE_VOICE: 'off' }), true)).toEqual({
+      name: 'Free voice',
+      ok: true,
+      detail:
+        'what the paid voice may not speak is refused (set FREE_VOICE=fallback to speak it in a free voice; FREE_VOICES then names its voices)',
     });
     expect(checkFreeVoice(loadConfig({ ...engines, FREE_VOICE: 'off', FREE_VOICES: 'ja=voicevox:3' }), true)).toEqual({
       name: 'Free voice',

@@ -1,5 +1,6 @@
 // Both clients over real HTTP to a stand-in engine: what they send (the query, the body, the bearer token) and what
 // they make of the voice lists.
+import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpeechServerClient, VoicevoxClient } from '../../../src/core/engines/engine-clients.ts';
 import { DEFAULT_ENGINE_DEADLINES } from '../../../src/core/engines/engine-http.ts';
@@ -26,7 +27,7 @@ describe('the VOICEVOX client', () => {
         pitch: 2,
         volumeDb: -6,
       });
-      expect(spoken.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+      expect((await buffer(spoken.body)).subarray(0, 4).toString('latin1')).toBe('RIFF');
       expect(spoken).toMatchObject({
         sampleRate: 24_000,
         channels: 1,

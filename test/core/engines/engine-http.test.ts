@@ -1,6 +1,7 @@
 // Every bad answer an engine can give is refused, told apart (refused, failed, timeout, bad-answer), with nothing past
 // its bound held: real HTTP to a stand-in on 127.0.0.1.
 import { createServer } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/core/engines/engine-errors.ts';
@@ -40,8 +41,14 @@ async function failure(promise: Promise<unknown>): Promise<EngineError> {
   return expect.fail('expected the exchange to fail');
 }
 
-const speech = (signal?: AbortSignal) =>
-  exchange.wav({ method: 'POST', url: `${engine.url}/v1/audio/speech`, body: '{}', signal }, 'its speech');
+/** A line's WAV read to its end: a failure at the door or in its body alike rejects. */
+const speech = async (signal?: AbortSignal) => {
+  const wav = await exchange.wav(
+    { method: 'POST', url: `${engine.url}/v1/audio/speech`, body: '{}', signal },
+    'its speech',
+  );
+  return { ...wav, bytes: await buffer(wav.body) };
+};
 
 /** Writes `chunk` forever, as fast as the connection takes it, until the client goes away. */
 function endless(res: ServerResponse, chunk: Buffer): void {

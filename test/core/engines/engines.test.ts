@@ -1,13 +1,17 @@
 // The Engines API end to end over real HTTP to stand-in engines: the catalogue and its refresh, the circuit, the queue's
 // fairness and shares, aborts, the status, and the speech server's key kept out of every log line and error.
 import { PassThrough } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../src/core/engines/engine-errors.ts';
 import { Engines, type EnginesOptions } from '../../../src/core/engines/engines.ts';
-import type { EnginesConfig } from '../../../src/core/engines/engine-types.ts';
+import type { EngineSpeech, EnginesConfig } from '../../../src/core/engines/engine-types.ts';
 import { createLogger } from '../../../src/core/log.ts';
-import { FakeEngine, sendWav, speechHandler, SPEAKERS, voicevoxHandler, type Handler } from './fake-engine.ts';
+import { AudioFill } from '../../../src/core/cache/audio-fill.ts';
+import { FakeEngine, sendWav, speechHandler, SPEAKERS, voicevoxHandler, wav, type Handler } from './fake-engine.ts';
+import { mainThreadCopies } from '../../support/main-thread-copies.ts';
+import { inPieces, PIECE } from '../../support/streamed-pieces.ts';
 
 const A = { guildId: '100000000000000001', userId: '200000000000000001' };
 const B = { guildId: '100000000000000002', userId: '200000000000000002' };
@@ -82,6 +86,12 @@ function held(): { handler: Handler; release: () => void; order: string[]; cut: 
   };
 }
 
+/** A line spoken, its audio read to its end (its slot in the queue is held until then). */
+async function spoken(line: Promise<EngineSpeech>): Promise<EngineSpeech & { wav: Buffer }> {
+  const speech = await line;
+  return { ...speech, wav: await buffer(speech.body) };
+}
+
 const synths = (engine: FakeEngine) => engine.seen.filter((s) => s.url.pathname === '/v1/audio/speech').length;
 
 describe('Engines', () => {
@@ -103,10 +113,10 @@ describe('Engines', () => {
     });
     expect(e.voice('voicevox:99')).toBeUndefined();
     expect(e.voice('free-en-f')).toBeUndefined();
-    const ja = await e.synthesize('こんにちは', 'voicevox:3', { speed: 1.2 }, A);
+    const ja = await spoken(e.synthesize('こんにちは', 'voicevox:3', { speed: 1.2 }, A));
     expect(ja.wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(ja.applied).toEqual({ speed: true, pitch: true, volume: true });
-    const en = await e.synthesize('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A);
+    const en = await spoken(e.synthesize('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A));
     expect(en.applied).toEqual({ speed: true, pitch: false, volume: false });
     expect(en.voice.id).toBe('speech:af_heart');
   });
@@ -114,11 +124,11 @@ describe('Engines', () => {
   it('refuses an unknown voice, an unconfigured engine and a text out of bounds without sending anything', async () => {
     const e = await started();
     const sent = voicevox.seen.length + speech.seen.length;
-    expect((await failure(e.synthesize('x', 'voicevox:99', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.synthesize('x', 'speech:nobody', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.synthesize('x', 'free-en-f', {}, A))).reason).toBe('unknown-voice');
-    expect((await failure(e.synthesize('', 'voicevox:3', {}, A))).reason).toBe('refused');
-    expect((await failure(e.synthesize('あ'.repeat(1001), 'voicevox:3', {}, A))).reason).toBe('refused');
+    expect((await failure(spoken(e.synthesize('x', 'voicevox:99', {}, A)))).reason).toBe('unknown-voice');
+    expect((await failure(spoken(e.synthesize('x', 'speech:nobody', {}, A)))).reason).toBe('unknown-voice');
+    expect((await failure(spoken(e.synthesize('x', 'free-en-f', {}, A)))).reason).toBe('unknown-voice');
+    expect((await failure(spoken(e.synthesize('', 'voicevox:3', {}, A)))).reason).toBe('refused');
+    expect((await failure(spoken(e.synthesize('あ'.repeat(1001), 'voicevox:3', {}, A)))).reason).toBe('refused');
     expect(voicevox.seen.length + speech.seen.length).toBe(sent);
     const none = new Engines({ freeVoices: {} });
     expect(none.configured).toEqual([]);
@@ -136,12 +146,12 @@ describe('Engines', () => {
     expect(e.voice('voicevox:0')).toBeUndefined();
     expect(e.voice('voicevox:3')).toBeDefined();
     const before = voicevox.seen.length;
-    expect((await failure(e.synthesize('x', 'voicevox:0', {}, A))).reason).toBe('unknown-voice');
+    expect((await failure(spoken(e.synthesize('x', 'voicevox:0', {}, A)))).reason).toBe('unknown-voice');
     expect(voicevox.seen.length).toBe(before);
   });
 
-  it('keeps the last voices when a fetch fails, and fetches again sooner (its own timer)', async () => {
-    const e = await started({ catalogue: { refreshMs: 60_000, retryBaseMs: 50, retryMaxMs: 50 } });
+  it("keeps the last voices when a fetch fails, and fetches again sooner (at its circuit's backoff)", async () => {
+    const e = await started({ catalogue: { refreshMs: 60_000 }, circuit: { baseMs: 50, maxMs: 50 } });
     voicevox.handler = (_req, res) => res.writeHead(500).end();
     await e.refresh();
     expect(e.voice('voicevox:3')).toBeDefined();
@@ -158,28 +168,28 @@ describe('Engines', () => {
     const e = await started({ circuit: { baseMs: 5_000, maxMs: 60_000, now: () => now } });
     speech.handler = (req, res, seen) =>
       seen.url.pathname === '/v1/audio/speech' ? void res.writeHead(502).end() : speechHandler()(req, res, seen);
-    expect((await failure(e.synthesize('one', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect((await failure(spoken(e.synthesize('one', 'speech:af_heart', {}, A)))).reason).toBe('failed');
     expect(synths(speech)).toBe(1);
-    const down = await failure(e.synthesize('two', 'speech:af_heart', {}, B));
+    const down = await failure(spoken(e.synthesize('two', 'speech:af_heart', {}, B)));
     expect(down.reason).toBe('down');
     expect(down.message).toMatch(/tried again in 5 s/);
     expect(synths(speech)).toBe(1);
     // The other engine is not affected.
-    await e.synthesize('別のエンジン', 'voicevox:3', {}, A);
+    await spoken(e.synthesize('別のエンジン', 'voicevox:3', {}, A));
     // After the backoff: one probe; it fails, and the next backoff is twice as long.
     now += 5_000;
-    expect((await failure(e.synthesize('three', 'speech:af_heart', {}, A))).reason).toBe('failed');
+    expect((await failure(spoken(e.synthesize('three', 'speech:af_heart', {}, A)))).reason).toBe('failed');
     expect(synths(speech)).toBe(2);
     now += 5_000;
-    expect((await failure(e.synthesize('four', 'speech:af_heart', {}, A))).reason).toBe('down');
+    expect((await failure(spoken(e.synthesize('four', 'speech:af_heart', {}, A)))).reason).toBe('down');
     expect(synths(speech)).toBe(2);
     const [, statusDown] = await e.status();
     expect(statusDown).toMatchObject({ engine: 'speech', down: true, retryAt: 1_000_000 + 5_000 + 10_000 });
     // It answers again: the probe speaks, and the engine is up.
     speech.handler = speechHandler();
     now += 5_000;
-    await e.synthesize('five', 'speech:af_heart', {}, A);
-    await e.synthesize('six', 'speech:af_heart', {}, B);
+    await spoken(e.synthesize('five', 'speech:af_heart', {}, A));
+    await spoken(e.synthesize('six', 'speech:af_heart', {}, B));
     expect(synths(speech)).toBe(4);
     const [, statusUp] = await e.status();
     expect(statusUp).toMatchObject({ down: false, lastFailure: undefined });
@@ -191,8 +201,8 @@ describe('Engines', () => {
       seen.url.pathname === '/v1/audio/speech'
         ? void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')
         : speechHandler()(req, res, seen);
-    expect((await failure(e.synthesize('a', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
-    expect((await failure(e.synthesize('b', 'speech:af_heart', {}, A))).reason).toBe('bad-answer');
+    expect((await failure(spoken(e.synthesize('a', 'speech:af_heart', {}, A)))).reason).toBe('bad-answer');
+    expect((await failure(spoken(e.synthesize('b', 'speech:af_heart', {}, A)))).reason).toBe('bad-answer');
     expect(synths(speech)).toBe(2);
   });
 
@@ -200,9 +210,9 @@ describe('Engines', () => {
     const e = await started({ queue: { maxInFlight: 1, perGuild: 8 } });
     const hold = held();
     speech.handler = hold.handler;
-    const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => e.synthesize(text, 'speech:af_heart', {}, A));
+    const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => spoken(e.synthesize(text, 'speech:af_heart', {}, A)));
     await expect.poll(() => hold.order.length).toBe(1);
-    const b = e.synthesize('b1', 'speech:af_heart', {}, B);
+    const b = spoken(e.synthesize('b1', 'speech:af_heart', {}, B));
     hold.release();
     await expect.poll(() => hold.order.length).toBe(2);
     expect(hold.order).toEqual(['a1', 'b1']);
@@ -218,13 +228,16 @@ describe('Engines', () => {
     const e = await started({ queue: { maxInFlight: 1, perGuild: 2, maxWaiting: 2 } });
     const hold = held();
     speech.handler = hold.handler;
-    const mine = [e.synthesize('a1', 'speech:af_heart', {}, A), e.synthesize('a2', 'speech:af_heart', {}, A)];
-    const third = await failure(e.synthesize('a3', 'speech:af_heart', {}, A));
+    const mine = [
+      spoken(e.synthesize('a1', 'speech:af_heart', {}, A)),
+      spoken(e.synthesize('a2', 'speech:af_heart', {}, A)),
+    ];
+    const third = await failure(spoken(e.synthesize('a3', 'speech:af_heart', {}, A)));
     expect(third.reason).toBe('busy');
     // Another server still has room, until the whole queue is full.
-    const theirs = e.synthesize('b1', 'speech:af_heart', {}, B);
+    const theirs = spoken(e.synthesize('b1', 'speech:af_heart', {}, B));
     const c = { guildId: '100000000000000003', userId: A.userId };
-    expect((await failure(e.synthesize('c1', 'speech:af_heart', {}, c))).reason).toBe('busy');
+    expect((await failure(spoken(e.synthesize('c1', 'speech:af_heart', {}, c)))).reason).toBe('busy');
     for (let i = 0; i < 3; i += 1) {
       await expect.poll(() => hold.order.length).toBe(i + 1);
       hold.release();
@@ -239,10 +252,10 @@ describe('Engines', () => {
     speech.handler = hold.handler;
     const first = new AbortController();
     const second = new AbortController();
-    const running = e.synthesize('first', 'speech:af_heart', {}, A, first.signal);
+    const running = spoken(e.synthesize('first', 'speech:af_heart', {}, A, first.signal));
     await expect.poll(() => hold.order.length).toBe(1);
-    const waiting = e.synthesize('second', 'speech:af_heart', {}, B, second.signal);
-    const third = e.synthesize('third', 'speech:af_heart', {}, B);
+    const waiting = spoken(e.synthesize('second', 'speech:af_heart', {}, B, second.signal));
+    const third = spoken(e.synthesize('third', 'speech:af_heart', {}, B));
     second.abort(new Error('skipped'));
     await expect(waiting).rejects.toThrow('skipped');
     first.abort(new Error('stopped'));
@@ -255,6 +268,43 @@ describe('Engines', () => {
     // An aborted line says nothing about the engine.
     const [, status] = await e.status();
     expect(status!.down).toBe(false);
+  });
+
+  it("streams a line's audio as it arrives: the main thread copies no more of it at once than a network piece", async () => {
+    const e = await started();
+    const long = wav(30);
+    speech.handler = (req, res, seen) => {
+      if (seen.url.pathname !== '/v1/audio/speech') return speechHandler()(req, res, seen);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': long.length });
+      for (const piece of inPieces(long)) res.write(piece);
+      res.end();
+    };
+    const { result, copies } = await mainThreadCopies(async () => {
+      const line = await e.synthesize('A long line, thirty seconds of it.', 'speech:af_heart', {}, A);
+      return (await new AudioFill({ format: 'wav', body: line.body }).complete).audio;
+    });
+    expect(copies.filter((copy) => copy.how === 'Buffer.concat')).toEqual([]);
+    expect(copies.filter((copy) => copy.bytes > PIECE)).toEqual([]);
+    expect(result.reduce((sum, piece) => sum + piece.length, 0)).toBe(long.length);
+  });
+
+  it("short before long: a long line never takes the last slot, so another server's short line is sent next", async () => {
+    const e = await started({ queue: { maxInFlight: 2, perGuild: 8 } });
+    const hold = held();
+    speech.handler = hold.handler;
+    // Long work (src/core/audio/workers/work-classes.ts, as the engine port classes a line of some 40 s).
+    const longText = (n: number) => `${n} ${'a long line that goes on and on, '.repeat(20)}`;
+    const longs = [1, 2].map((n) => spoken(e.synthesize(longText(n), 'speech:af_heart', {}, A, undefined, true)));
+    await expect.poll(() => hold.order.length).toBe(1);
+    const short = spoken(e.synthesize('short', 'speech:af_heart', {}, B));
+    await expect.poll(() => hold.order.length).toBe(2);
+    expect(hold.order[1]).toBe('short');
+    for (let i = 0; i < 3; i += 1) {
+      hold.release();
+      if (i < 2) await expect.poll(() => hold.order.length).toBe(3);
+    }
+    await Promise.all([...longs, short]);
+    expect(hold.order).toEqual([longText(1), 'short', longText(2)]);
   });
 
   it('never puts the speech server key in a log line, an error or the status, whatever fails', async () => {
@@ -277,7 +327,7 @@ describe('Engines', () => {
         seen.url.pathname === '/v1/audio/speech' ? answer(req, res, seen) : speechHandler()(req, res, seen);
       await new Promise((resolve) => setTimeout(resolve, 5));
       try {
-        await e.synthesize('Hello', 'speech:af_heart', {}, A);
+        await spoken(e.synthesize('Hello', 'speech:af_heart', {}, A));
       } catch (error) {
         errors.push(String(error), (error as Error).stack ?? '', JSON.stringify(error));
       }

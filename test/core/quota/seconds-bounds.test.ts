@@ -38,6 +38,14 @@ describe('estimateRequestSeconds', () => {
     expect(free).toBeGreaterThan(estimateSpeechSeconds(korean));
   });
 
+  it("reads an engine's line at its own rate (natural speech's), never eSpeak NG's: a Japanese VOICEVOX line is not timed as Chinese", () => {
+    const japanese = '今日は良い天気ですね、散歩に行きましょう。'.repeat(10);
+    for (const voice of ['voicevox:3', 'speech:jf_alpha']) {
+      const engine = estimateRequestSeconds({ kind: 'tts', text: japanese, voice, format: 'wav' }, japanese);
+      expect(engine).toBeCloseTo(estimateSpeechSeconds(japanese), 5);
+    }
+  });
+
   it("stretches by SayBot's own speed, and takes a paid voice at the paid rate", () => {
     const paid = {
       kind: 'tts',

@@ -113,6 +113,44 @@ describe('faults', () => {
     expect(wavFacts(bytes)).toMatchObject({ riff: 'RIFF', rate: 24000, channels: 1, dataBytes: HUGE_BYTES });
   });
 
+  it('empty: a 200 WAV of its 44-byte header alone, declaring no samples', async () => {
+    voicevox.faults.set('empty');
+    const response = await synthesis();
+    expect(response.status).toBe(200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.length).toBe(44);
+    expect(wavFacts(bytes)).toMatchObject({ riff: 'RIFF', rate: 24000, channels: 1, dataBytes: 0 });
+  });
+
+  it('slow:<ms> let go of by its client: the record says the connection closed before the answer', async () => {
+    server.faults.set('slow:600000');
+    const client = new AbortController();
+    const asked = fetch(`${server.url}/audio/speech`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(LINE),
+      signal: client.signal,
+    }).catch(() => undefined);
+    await expect.poll(() => server.requests.length).toBe(1);
+    client.abort();
+    await asked;
+    await expect.poll(() => server.requests[0]?.closed).toBe(true);
+    expect(server.requests[0]!.status).toBeUndefined();
+  });
+
+  it('a double started with a fault meets its first request with it: `down` from the start', async () => {
+    const dead = await startVoicevoxDouble({ fault: 'down' });
+    try {
+      await expect(fetch(`${dead.url}/speakers`)).rejects.toThrow();
+      dead.faults.clear();
+      expect((await fetch(`${dead.url}/speakers`)).status).toBe(200);
+      expect(dead.requests.map((r) => r.fault ?? null)).toEqual(['down', null]);
+      expect(dead.requests[0]!.closed).toBeUndefined();
+    } finally {
+      await dead.close();
+    }
+  });
+
   it('audio faults meet audio requests only; `path` limits any fault to one path', async () => {
     voicevox.faults.set('not-audio');
     expect((await fetch(`${voicevox.url}/speakers`)).headers.get('content-type')).toMatch(/json/);

@@ -235,7 +235,7 @@ export const en = {
   'queue.refused.member':
     'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
   'budget.refused.freeRate':
-    "You asked within a minute for {limit} things that cost no characters, the most one member may: lines in a free voice (eSpeak NG or this bot's own speech engines, also where one spoke in place of the paid voice), replays, other speeds or volumes, audio already made, scene previews and /usage charts drawn. Try again in {seconds} s.",
+    "You asked within a minute for {limit, plural, one {# thing that costs} other {# things that cost}} no characters, the most one member may: lines in a free voice (eSpeak NG or this bot's own speech engines, also where one spoke in place of the paid voice), replays, other speeds or volumes, audio already made, scene previews and /usage charts drawn. Try again in {seconds} s.",
   // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     'The free voice would speak this for longer than {max} s, the most one of its lines may last, so it said nothing. Nothing was charged; try a shorter text.',

@@ -10,18 +10,18 @@ export const en = {
   'clone.error.memberShare':
     "You have made {share} of this server's {limit} cloned voices, the most one member may keep so that the others have room. Delete one of yours with /voices delete first, or ask a manager.",
   'clone.error.libraryFull': 'This server already has {limit} cloned voices. Delete one with /voices delete first.',
-  'clone.voiceLabel': 'the new voice "{name}" (`{id}`, from a {seconds} s clip)',
+  'clone.voiceLabel': 'the new voice "{name}" ({id}, from a {seconds} s clip)',
   'clone.madeLineFailed':
-    'The new voice "{name}" (`{id}`) is made and saved, and its characters were spent. Its first line was not spoken: {reason} Use the voice with /say and the voice {name}.',
+    'The new voice "{name}" ({id}) is made and saved, and its characters were spent. Its first line was not spoken: {reason} Use the voice with /say and the voice {name}.',
   'clone.audioLost':
-    'The new voice "{name}" (`{id}`) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
+    'The new voice "{name}" ({id}) is ready and its characters were spent, but its first line broke off on the way, so it was not played. Try it with /say and the voice {name}.',
   'clone.madeStopped':
-    'The new voice "{name}" (`{id}`) is made and saved, and its characters were spent. Stopped as you asked: its first line is neither played nor posted. Use the voice with /say and the voice {name}.',
+    'The new voice "{name}" ({id}) is made and saved, and its characters were spent. Stopped as you asked: its first line is neither played nor posted. Use the voice with /say and the voice {name}.',
   'clone.stoppedClosed':
     'Stopped as you asked before the voice service answered: its request was closed, and no voice is saved. The service may have counted its {characters} characters, so they are counted as spent here. Clone again only if you still want it.',
   'clone.stoppedUnsent':
     'Stopped as you asked before anything was sent to the voice service: no voice was made, and nothing was charged.',
-  'voices.deleted': 'Deleted the voice "{name}" (`{id}`).',
+  'voices.deleted': 'Deleted the voice "{name}" ({id}).',
   'voices.notFound': 'This server has no cloned voice "{name}".',
   'error.permission.deleteVoice':
     'Only the member who cloned this voice, or someone with Manage Server, can delete it.',

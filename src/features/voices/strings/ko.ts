@@ -12,18 +12,18 @@ export const ko: Translation<typeof en> = {
     '이 서버의 복제 음성 {limit}개 중 {share}개를 만드셨습니다. 다른 멤버도 쓸 수 있도록 한 멤버가 둘 수 있는 최대치입니다. 먼저 /voices delete로 내 음성을 하나 지우거나 관리자에게 부탁해 주세요.',
   'clone.error.libraryFull':
     '이 서버에는 이미 복제 음성이 {limit}개 있습니다. /voices delete 로 하나를 먼저 삭제해 주세요.',
-  'clone.voiceLabel': '새 음성 "{name}" (`{id}`, {seconds}초 클립)',
+  'clone.voiceLabel': '새 음성 "{name}" ({id}, {seconds}초 클립)',
   'clone.madeLineFailed':
-    '새 음성 "{name}" (`{id}`)이(가) 만들어져 저장되었고, 그 글자 수는 사용되었습니다. 첫 문장은 말하지 못했습니다: {reason} /say에서 음성 {name}(으)로 사용해 보세요.',
+    '새 음성 "{name}" ({id})이(가) 만들어져 저장되었고, 그 글자 수는 사용되었습니다. 첫 문장은 말하지 못했습니다: {reason} /say에서 음성 {name}(으)로 사용해 보세요.',
   'clone.audioLost':
-    '새 음성 "{name}" (`{id}`)이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
+    '새 음성 "{name}" ({id})이(가) 만들어졌고 글자 수가 사용되었지만, 첫 문장이 오는 도중에 끊겨 재생하지 못했습니다. /say에서 음성 {name}(으)로 들어 보세요.',
   'clone.madeStopped':
-    '새 음성 "{name}" (`{id}`)이(가) 만들어져 저장되었고, 그 글자 수는 사용되었습니다. 요청하신 대로 멈췄으므로 첫 문장은 재생하거나 게시하지 않습니다. /say에서 음성 {name}(으)로 사용해 보세요.',
+    '새 음성 "{name}" ({id})이(가) 만들어져 저장되었고, 그 글자 수는 사용되었습니다. 요청하신 대로 멈췄으므로 첫 문장은 재생하거나 게시하지 않습니다. /say에서 음성 {name}(으)로 사용해 보세요.',
   'clone.stoppedClosed':
     '요청하신 대로 음성 서비스가 응답하기 전에 멈췄습니다. 요청은 닫았고 저장된 음성은 없습니다. 서비스가 그 {characters}자를 집계했을 수 있어서 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 복제해 주세요.',
   'clone.stoppedUnsent':
     '요청하신 대로 음성 서비스에 아무것도 보내기 전에 멈췄습니다. 음성은 만들어지지 않았고 요금도 부과되지 않았습니다.',
-  'voices.deleted': '"{name}" 음성(`{id}`)을 삭제했습니다.',
+  'voices.deleted': '"{name}" 음성({id})을 삭제했습니다.',
   'voices.notFound': '이 서버에 "{name}" 복제 음성이 없습니다.',
   'error.permission.deleteVoice': '이 음성을 만든 사람이나 서버 관리 권한이 있는 사람만 삭제할 수 있습니다.',
   // /clone 양식
