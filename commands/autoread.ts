@@ -21,7 +21,6 @@ import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { usableVoice } from '../src/core/order/order-settings.ts';
 import { SpeechInputError } from '../src/core/order-errors.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [
   'autoread',
   'config',

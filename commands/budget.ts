@@ -6,7 +6,6 @@ import { showContent } from '../src/core/interactions/replies.ts';
 import { BUDGET_NAMES, type BudgetName } from '../src/core/quota/accounting.ts';
 import { changeServerBudgets } from '../src/features/usage/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['accounting', 'store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
@@ -37,13 +36,13 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { acc
     { accounting, store },
     { guildId: interaction.guildId, userId: interaction.user.id, locale, values },
   );
-  const value = (name: BudgetName, v: number) => (v > 0 ? n(v) : t(locale, 'budget.noLimit'));
+  const value = (v: number) => (v > 0 ? n(v) : t(locale, 'budget.noLimit'));
   const summary = BUDGET_NAMES.map((name) => {
     const own = server[name];
     const shown =
       own === undefined
-        ? t(locale, 'budget.fromOperator', { value: value(name, operator[name]) })
-        : t(locale, 'budget.fromServer', { value: value(name, own), operator: value(name, operator[name]) });
+        ? t(locale, 'budget.fromOperator', { value: value(operator[name]) })
+        : t(locale, 'budget.fromServer', { value: value(own), operator: value(operator[name]) });
     return t(locale, 'budget.line', { name: t(locale, `budget.name.${name}`), value: shown });
   }).join('; ');
   await showContent(interaction, t(locale, 'budget.updated', { summary }));

@@ -17,7 +17,7 @@ import {
   type ChosenTarget,
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
-import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
 import { describeFailure, namedVoice, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
 import {
   CLIP_FILE_TYPES,
@@ -34,7 +34,6 @@ import { RenderStoppedError } from '../src/core/order-errors.ts';
 import { countCharacters } from '../src/core/characters.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [...SPEAKING_USES, 'config'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
@@ -117,8 +116,7 @@ async function cloneFrom(
   input: CloneInput,
   noConsent: MessageKey,
 ): Promise<void> {
-  // What costs nothing comes first: the answers, name rules, the file's name, permissions, then (after the
-  // download) the clip. Budgets and the monthly quota come after all of those, and the paid call last.
+  // What costs nothing first (answers, names, file, rights, the clip); budgets and the paid call last.
   if (!input.consent) throw new UserError(noConsent);
   const name = tidyName(input.name);
   if (!isValidName(name)) throw new UserError('clone.error.nameInvalid', { max: NAME_MAX_LENGTH });
@@ -132,13 +130,11 @@ async function cloneFrom(
   // Discord filters the pickers by name (file_types); a client that does not is refused here, before any download.
   if (!isClipFileName(filename)) throw new UserError('clone.error.fileType', { name: echo(filename, 60) });
   const target = await chooseTarget(interaction, input.output, context);
-  // Its member's /stop reaches it from before its acknowledgement (a /stop that sees "thinking…" finds it) to its first
-  // line handed over (then the line's own order is stopped): a stop during the download ends it before it is sent.
-  const requester = commandRequester(interaction);
+  // Its /stop reaches it from before acknowledgement to its first line handed over: a stop mid-download ends it unsent.
+  const requester = requesterOf(interaction, 'clone');
   const order = context.speech.stoppableClone(requester);
   try {
-    // The download may take longer than Discord's 3 s: acknowledge first, privately where the gate says the member
-    // may not post the line's file here themselves.
+    // The download may outlast Discord's 3 s: acknowledge first, privately where the gate says so.
     await acknowledge(interaction, admitted(interaction, context.speech, target).privately);
     await downloadAndClone(interaction, context, { ...input, name, text, target }, requester, order);
   } finally {
@@ -150,7 +146,7 @@ async function downloadAndClone(
   interaction: AnsweredInteraction<'cached'>,
   context: Services<Uses>,
   input: CloneInput & { target: ChosenTarget },
-  requester: ReturnType<typeof commandRequester>,
+  requester: ReturnType<typeof requesterOf>,
   order: { readonly signal: AbortSignal; done(): void },
 ): Promise<void> {
   const { name, text, target } = input;
@@ -196,7 +192,7 @@ async function cloneStoppable(
     target,
     reservation,
   }: { name: string; text: string; filename: string; clip: CheckedClip; target: ChosenTarget; reservation: string },
-  requester: ReturnType<typeof commandRequester>,
+  requester: ReturnType<typeof requesterOf>,
   order: { readonly signal: AbortSignal; done(): void },
 ): Promise<void> {
   // Budgets and the monthly quota are checked (a clone is never cached) before the paid call, and its spend recorded.
@@ -255,13 +251,11 @@ async function cloneStoppable(
     id,
     seconds: clip.durationSeconds.toFixed(1),
   });
-  // The clone's own audio speaks the first line; only a service that answers without audio costs a second call,
-  // part of this request: recorded, not checked again.
+  // The clone's own audio speaks the first line; a service answering without audio costs a second call, not rechecked.
   const request = cloned.audio
     ? ({ kind: 'ready', text, voice: cloned.voiceId, response: cloned.audio } as const)
     : ({ kind: 'tts', text, voice: cloned.voiceId, format: 'wav' } as const);
-  // From here the line's own order is what /stop reaches (its render, or the player's hold): handed over in this
-  // turn, before anything is awaited, so no /stop falls between the two.
+  // From here the line's own order is what /stop reaches, handed over before any await: no /stop falls between.
   order.done();
   try {
     await speakAndReply(interaction, context, { request, requester, followUp: true }, target, label);
@@ -271,8 +265,7 @@ async function cloneStoppable(
     // Its member stopped the line's file or voice message: the voice is made and paid for, never "nothing charged".
     if (error instanceof RenderStoppedError)
       throw new UserError('clone.madeStopped', { name, id }, { cause: error, level: 'info' });
-    // The voice is made, paid for and kept, whatever refuses its first line (a budget it now passes, a failure):
-    // the member reads that first, or they would clone (and pay) again.
+    // The voice is made, paid and kept whatever refuses its first line: said first, or the member would pay again.
     const cause = describeFailure(error);
     throw new UserError(
       'clone.madeLineFailed',

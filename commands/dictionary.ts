@@ -33,7 +33,6 @@ import {
   type EntryName,
 } from '../src/features/autoread/index-dictionary.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'config', 'store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
@@ -43,10 +42,8 @@ export const requires: Requirements = {
   subcommands: { add: manager, remove: manager, move: manager, import: manager },
 };
 
-// The dictionary's own limits, declared so that Discord's client stops a member at them as the dashboard's fields do
-// (the rule still checks what arrives, tidied, in characters). Optional both: an entry is one or the other (wordOrPattern says so when a member gives both or neither).
-// In /dictionary add the reading is optional too, since Discord wants required options before optional ones and
-// the word comes first; a missing reading is the rule's "the reading is empty".
+// Limits declared so Discord's client stops a member there, as the dashboard does (the rule still checks). Word and
+// pattern optional both (wordOrPattern wants one); the reading too, as required options must come first.
 const wordOption = () => stringOption('word', { required: false, maxLength: MAX_WORD_LENGTH });
 const patternOption = () => stringOption('pattern', { required: false, maxLength: MAX_PATTERN_LENGTH });
 

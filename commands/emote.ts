@@ -10,7 +10,6 @@ import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/order/pipeline.ts';
 import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/order/order-settings.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];
 

@@ -9,7 +9,6 @@ import { engineCredits } from '../src/features/player/index.ts';
 import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'engines', 'players', 'reading', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

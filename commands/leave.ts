@@ -5,7 +5,6 @@ import { requireManager } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import { requireMayLeave } from '../src/features/player/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['autoread', 'players'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -24,7 +24,6 @@ import type {
 } from '../src/core/store/member-defaults-store.ts';
 import '../src/features/presets/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['config', 'engines', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

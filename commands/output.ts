@@ -13,7 +13,6 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -13,7 +13,6 @@ import { usableVoice } from '../src/core/order/order-settings.ts';
 import { NAME_MAX_LENGTH, isValidName, tidyName } from '../src/core/store/names.ts';
 import { MAX_PRESETS_PER_GUILD } from '../src/features/presets/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['config', 'engines', 'logger', 'store', 'voices'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -15,7 +15,6 @@ import {
   type Forgetting,
 } from '../src/features/privacy/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [
   'accounting',
   'autoread',
@@ -47,10 +46,7 @@ const forgetting = (
   anonymiseRequests: (guildId, userId) => accounting.anonymiseRequests(guildId, userId),
 });
 
-/**
- * Where the caller's rows are and how the replies name it: this server, or outside servers the user-install
- * pseudo-guild (src/features/speaking/user-install.ts), where every use from DMs and servers without SayBot counts.
- */
+/** Where the caller's rows are: this server, or outside servers the user-install pseudo-guild. */
 interface Scope {
   guildId: string;
   keys: { none: MessageKey; header: MessageKey; deleted: MessageKey };
@@ -72,9 +68,8 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
 };
 
 /**
- * Outside servers (the user install): the user's own rows there. Not held to USER_INSTALL's allow-list: seeing and
- * deleting one's data stays possible for someone the operator has since left out (a registration made while it
- * was on still reaches SayBot). There is no server here to delete.
+ * Outside servers: the user's own rows. Not held to USER_INSTALL's allow-list: one left out since may still see and
+ * delete their data. There is no server here to delete.
  */
 export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] = async (interaction, context) => {
   const sub = interaction.options.getSubcommand(true);

@@ -7,7 +7,6 @@ import {
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { ttsRequest } from '../src/core/order/order-settings.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];
 

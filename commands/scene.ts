@@ -21,7 +21,6 @@ import {
 } from '../src/features/scenes/index.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [
   'accounting',
   'config',

@@ -3,7 +3,6 @@ import type { CommandModule, ServiceName } from '../src/core/interactions/comman
 import { showResult } from '../src/core/interactions/replies.ts';
 import { playerControl, skippable } from '../src/features/player/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['players'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -1,7 +1,5 @@
-// "Speak": a message context menu that reads the chosen message aloud, cleaned as auto-read cleans it
-// (with the server's dictionary and auto-read's length), in the member's voice: their /myvoice, else the server's
-// default. In the member's voice channel when they are in one; otherwise as a voice message in the channel, unless
-// their (or the server's) /output default says a file.
+// "Speak": a message menu reading the message aloud as auto-read cleans it, in the member's voice; in their voice
+// channel, else a voice message (or a file, by their or the server's /output default).
 import { messageMenu } from '../src/core/interactions/command-builder.ts';
 import type { MessageMenuModule } from '../src/core/interactions/command.ts';
 import type { MenuRequirements } from '../src/core/interactions/preconditions.ts';
@@ -13,13 +11,12 @@ import {
   DictionaryUnavailableError,
 } from '../src/features/autoread/index-dictionary.ts';
 import { chooseTarget } from '../src/features/speaking/index-targets.ts';
-import { commandRequester, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
+import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
 import { voiceLabel } from '../src/features/speaking/index-words.ts';
 import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { snowflakeOf } from '../src/core/interactions/discord-ids.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = SPEAKING_USES;
 type Uses = (typeof uses)[number];
 
@@ -33,8 +30,7 @@ export const SPEAK_COMMAND = 'speak-message';
 
 export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, context) => {
   const { guildId } = interaction;
-  // The words are held to their author's rights: a message whose author Discord left out is not read (and no
-  // request is built from the missing ID: src/core/interactions/discord-ids.ts).
+  // Held to its author's rights: a message without its author is not read (src/core/interactions/discord-ids.ts).
   const authorId = snowflakeOf((interaction.targetMessage.author as { id?: unknown } | null | undefined)?.id);
   if (authorId === undefined) throw new UserError('speak.noAuthor');
   // The dictionary's entries are read only when they changed since the last message (storedDictionary).
@@ -66,7 +62,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     context,
     {
       request: ttsRequest(text, settings),
-      requester: commandRequester(interaction, SPEAK_COMMAND),
+      requester: requesterOf(interaction, SPEAK_COMMAND),
     },
     target,
     voiceLabel(interaction.locale, settings, 'server'),

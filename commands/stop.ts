@@ -5,7 +5,6 @@ import { showContent } from '../src/core/interactions/replies.ts';
 import { t, type MessageKey, type MessageParams } from '../src/core/i18n/catalogue.ts';
 import { nothingToStop, playerControl, stoppable } from '../src/features/player/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = ['players', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 

@@ -23,7 +23,6 @@ import {
   renderPng,
 } from '../src/features/usage/index.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [
   'accounting',
   'config',
@@ -36,11 +35,7 @@ type Uses = (typeof uses)[number];
 
 export const data = slashCommand('usage');
 
-/**
- * Private to the caller; numbers in their locale's digits grouping; nothing that could mention anyone. The whole
- * plan's figures (what is left of it, the bot-wide budget) are the owner's business: only a manager (Manage Server)
- * or the operator sees them; any member sees their own and their server's.
- */
+/** Private; the whole plan's figures only to a manager or the operator; members see their own and their server's. */
 /** The charts drawn, one cache per bot (its pipeline), so two bots in one process never share pictures. */
 const chartCaches = new WeakMap<CommandContext['speech'], ChartCache>();
 
@@ -84,10 +79,8 @@ export const execute: CommandModule<Uses>['execute'] = async (
 };
 
 /**
- * Outside servers (the user install: DMs, group DMs, servers without SayBot), privately: the user's own use there,
- * which counts under the pseudo-guild, against their daily budget, and what is left of the monthly budget all such
- * use shares. No whole-bot figures (the operator's plan is no business of a stranger's) but to the operator, and no
- * chart (its members would be other users).
+ * Outside servers (the user install), privately: the user's own use under the pseudo-guild and what is left of the
+ * monthly budget it shares. No whole-bot figures but to the operator, and no chart (its members would be strangers).
  */
 export const executeOutsideServer: CommandModule<Uses>['executeOutsideServer'] = async (interaction, context) => {
   requireUserInstall(context, interaction);
@@ -121,10 +114,7 @@ function queueLine(locale: string, queue: CommandContext['config']['queue']): st
   ];
 }
 
-/**
- * The month as a picture (src/features/usage/chart.ts), in the caller's words, its top members by display name;
- * kept for the hour (src/features/usage/chart-cache.ts), and drawn only within the caller's free-request rate.
- */
+/** The month as a picture (src/features/usage/chart.ts), cached an hour, drawn within the free-request rate. */
 async function monthChart(
   interaction: ChatInputCommandInteraction<'cached'>,
   { report, days, members: top, through }: MonthFigures,

@@ -15,7 +15,6 @@ import { deleteClonedVoice } from '../src/features/privacy/index.ts';
 import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../src/core/sourcing/engine-port.ts';
 
-/** The services this command is given: src/core/interactions/router.ts hands it no other. */
 export const uses = [
   'config',
   'engines',

@@ -1,8 +1,7 @@
-// The catalogue of every user-facing string in en-US (the source), ko and ja, and t() to look one up and fill it in.
-// The core's part is ./en.ts, ./ko.ts, ./ja.ts; each feature's is src/features/<feature>/strings/, merged into
-// Messages by declaration merging and registered with addMessages when it loads, so the core names no feature.
+// The catalogue of every user-facing string in en-US (the source), ko and ja, and t(). The core's part is ./en.ts,
+// ./ko.ts, ./ja.ts; each feature's (src/features/<feature>/strings/) merges into Messages and registers itself.
 // Command keys (src/core/interactions/command-builder.ts): command.<name>[.<subcommand>][.description],
-// option.<name>[.description[.<variant>]], choice.<option>.<value>, menu.<name>; English names are what code routes by.
+// option.<name>[.description[.<variant>]], choice.<option>.<value>, menu.<name>; code routes by the English names.
 import { en as coreEnglish } from './en.ts';
 import { ja as coreJapanese } from './ja.ts';
 import { ko as coreKorean } from './ko.ts';

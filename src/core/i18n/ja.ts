@@ -1,7 +1,6 @@
 import type { en } from './en.ts';
 
-// The catalogue's Translation<typeof en>, written out: catalogue.ts imports this part to register it, so this
-// module imports nothing of it.
+// Translation<typeof en> written out: catalogue.ts imports this part to register it, so it imports nothing back.
 export const ja: Record<keyof typeof en, string> = {
   'error.input.speed': '速度は 0.5 から 2 までの数値で指定してください（入力: {value}）。',
   'error.input.volume': '音量は -20 から 6 までの dB で指定してください（入力: {value}）。',
@@ -9,7 +8,6 @@ export const ja: Record<keyof typeof en, string> = {
   'error.input.unknownLanguage': '「{language}」は言語コードではありません。一覧から選んでください（例: ja, en, ko）。',
   'error.shuttingDown': 'ボットを再起動しています。少ししてからもう一度お試しください。',
   'error.guildNotAllowed': 'SayBot の運営者がこのサーバーを選んでいないため、ここでは SayBot は動作しません。',
-  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} での {command} への返信です:',
   'setting.value.on': 'オン',
   'setting.value.off': 'オフ',

@@ -1,7 +1,6 @@
 import type { en } from './en.ts';
 
-// The catalogue's Translation<typeof en>, written out: catalogue.ts imports this part to register it, so this
-// module imports nothing of it.
+// Translation<typeof en> written out: catalogue.ts imports this part to register it, so it imports nothing back.
 export const ko: Record<keyof typeof en, string> = {
   'error.input.speed': '속도는 0.5부터 2 사이의 숫자여야 합니다. 입력값: {value}.',
   'error.input.volume': '볼륨은 -20부터 6 사이의 dB 값이어야 합니다. 입력값: {value}.',
@@ -9,7 +8,6 @@ export const ko: Record<keyof typeof en, string> = {
   'error.input.unknownLanguage': '"{language}"은(는) 언어 코드가 아닙니다. 목록에서 골라 주세요 (예: ko, en, ja).',
   'error.shuttingDown': '봇을 다시 시작하는 중입니다. 잠시 후 다시 시도해 주세요.',
   'error.guildNotAllowed': 'SayBot 운영자가 이 서버를 선택하지 않았기 때문에 여기서는 SayBot이 동작하지 않습니다.',
-  // A private reply sent by DM once the interaction's token is gone: which command in which server it answers.
   'reply.direct': '{server} 서버의 {command}에 대한 답장입니다:',
   'setting.value.on': '켜짐',
   'setting.value.off': '꺼짐',

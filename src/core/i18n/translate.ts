@@ -1,5 +1,4 @@
-// What a feature's strings module passes on to the feature's modules (`export * from` this): rendering a message in
-// a member's language, and the catalogue's types; never registering a part (the strings module does that once).
+// What a feature's strings module passes on (`export * from` this): t() and the types, never addMessages.
 export {
   formatNumber,
   localisations,

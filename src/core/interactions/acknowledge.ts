@@ -1,6 +1,5 @@
-// An interaction's clock: its first answer within Discord's 3 s and its token's 15 minutes, both counted from receipt
-// on this process's monotonic clock (the host's wall clock may be minutes off); what Discord answers about a token
-// wins.
+// An interaction's clock: Discord's 3 s and the token's 15 minutes, counted from receipt on the monotonic clock (the
+// host's wall clock may be off); what Discord answers about a token wins.
 import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';

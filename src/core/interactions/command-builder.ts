@@ -19,8 +19,7 @@ import {
 import { localisations, t, type MessageKey } from '../i18n/catalogue.ts';
 import { forAdminsByDefault, type MenuRequirements, type Requirements } from './preconditions.ts';
 
-// Command definitions built from the catalogue (src/core/i18n/): a command or option is declared once, by its
-// key, and gets its English name and description plus their ko/ja localisations from there.
+// Command definitions from the catalogue (src/core/i18n/): declared once by key, named and localised from there.
 
 /** 'say', 'preset.save': every command and subcommand the catalogue describes (`command.<path>.description`). */
 type CommandPath = { [K in MessageKey]: K extends `command.${infer P}.description` ? P : never }[MessageKey];

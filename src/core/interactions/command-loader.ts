@@ -1,5 +1,4 @@
-// The command modules: loaded from commands/ once, and which one an interaction is for (by its name, or by the
-// `<command name>:` that starts its components' custom_ids).
+// The command modules, loaded once from commands/, and which one an interaction is for (its name, `<name>:` ids).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,5 +1,4 @@
-// The contract of a command module and what it is handed: types only, so the interaction framework and the
-// commands can share them without importing each other's code.
+// The contract of a command module and what it is handed: types only, shared without importing each other's code.
 import type {
   ApplicationCommandType,
   AutocompleteInteraction,
@@ -47,10 +46,7 @@ export interface ChannelReading {
   readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
 }
 
-/**
- * Every service a command may ask for; each module declares its `uses` and is given only those (router.ts). A feature
- * adds its own by declaration merging (src/features/autoread/autoread-control.ts), so the core names no feature.
- */
+/** Every service a command may ask for, given only as its `uses` say (router.ts); features add theirs by merging. */
 export interface CommandContext {
   /** The one way from a request to audio (src/core/order/pipeline.ts): commands call it, then word its outcome. */
   speech: SpeechPipeline;

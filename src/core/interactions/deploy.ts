@@ -1,7 +1,12 @@
-import { REST, Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord.js';
+import {
+  ApplicationIntegrationType,
+  InteractionContextType,
+  REST,
+  Routes,
+  type RESTPostAPIApplicationCommandsJSONBody,
+} from 'discord.js';
 import type { AnyCommandModule } from './command.ts';
 import { isMessageMenu } from './command-loader.ts';
-import { withUserInstall } from './user-install-definition.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -74,4 +79,17 @@ export async function deployCommands(options: DeployOptions): Promise<DeployResu
   if (sameDefinitions(current, wanted)) return { changed: false, count: wanted.length, scope };
   await rest.put(route, { body: wanted });
   return { changed: true, count: wanted.length, scope };
+}
+
+/**
+ * A definition as registered: user-installable ones offered everywhere when the user install is on. They must say
+ * `integration_types` and `contexts` explicitly (discord-api-docs #7108); only global commands can be user-installed.
+ */
+export function withUserInstall<T extends RESTPostAPIApplicationCommandsJSONBody>(definition: T, on: boolean): T {
+  if (!on) return definition;
+  return {
+    ...definition,
+    integration_types: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+    contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+  };
 }

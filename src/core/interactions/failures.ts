@@ -1,5 +1,4 @@
-// How a failure reaches the member: a UserError carries the words a command chose; every other error is worded
-// by the features' failure words (src/features/speaking/failure-words.ts), which the app hands to the router.
+// How a failure reaches the member: a UserError's chosen words, else src/features/speaking/failure-words.ts's.
 import type { LocalisedMessage, MessageKey, MessageParams } from '../i18n/catalogue.ts';
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';

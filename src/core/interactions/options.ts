@@ -175,10 +175,7 @@ export function withSpeechOptions<B extends SharedSlashCommandOptions<B>>(
   return names.reduce((built, name) => addSettingOption(built, SPEECH_SETTINGS[name], specs[name] ?? {}), builder);
 }
 
-/**
- * Every speech setting a command was given, as its declaration reads it (speed and volume rounded to audible steps,
- * src/core/audio/effects/audible-steps.ts); the first refused, in declaration order, refuses them all.
- */
+/** Every speech setting a command was given, as declared (audible steps); the first refused refuses them all. */
 export function readSpeechSettings(options: Options): SpeechSettings {
   return readSettingOptions(options, SPEECH_SETTING_LIST, null) as SpeechSettings;
 }

@@ -51,7 +51,8 @@ export async function showContent(
   components?: ShownComponents,
 ): Promise<void> {
   if (await replyInInteraction(interaction, content, files, components)) return;
-  await replyWithoutToken(interaction, { content, files, private: isPrivate(interaction) });
+  // Only a first response Discord took as public makes it public (discord.js sets `ephemeral` once it did).
+  await replyWithoutToken(interaction, { content, files, private: interaction.ephemeral !== false });
 }
 
 /** A progress line, shown only while the token works (a DM or post for each step would be noise). */
@@ -84,11 +85,6 @@ async function replyInInteraction(
     if (!noteIfTokenGone(interaction, error)) throw error;
     return false;
   }
-}
-
-/** Only a first response Discord took as public makes the reply public (discord.js sets `ephemeral` once it did). */
-function isPrivate(interaction: AnsweredInteraction): boolean {
-  return interaction.ephemeral !== false;
 }
 
 /** Tells the caller what failed, privately, with one log line; a public reply is deleted unless it attributes. */

@@ -1,5 +1,4 @@
-// A declared setting's value in words, in the member's language, as its declaration's `shown` says
-// (setting-types.ts); and a set of settings as one line, settings sharing a clause shown in one.
+// A declared setting's value in words as its `shown` says (setting-types.ts); settings sharing a clause in one line.
 import { type MessageKey, t } from '../i18n/catalogue.ts';
 import { echo } from './replies.ts';
 import { echoCode } from './safe-text.ts';

@@ -1,5 +1,4 @@
-// Where a reply goes when its interaction's token is gone (acknowledge.ts): a private one by DM (dropped with a log
-// line if DMs are closed), a public one to the channel, naming the requester.
+// A reply whose token is gone (acknowledge.ts): a private one by DM (logged if closed), a public one to the channel.
 import { fetchOneChannel } from './discord-ids.ts';
 import { DiscordAPIError, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';

@@ -18,18 +18,12 @@ import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import { leavesPaidParts } from '../quota/paid-part-way.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 
-/**
- * An order as its parts are fetched for it: what the part source reads of it, and the order's own record of what each
- * fetch learnt (src/core/order/order.ts `learnt`). Without `learnt` nothing is kept (a render alone: tests, tools).
- */
+/** An order as its parts are fetched: what the part source reads, and where fetches' findings go (order.ts learnt). */
 export interface PartsOrder extends OrderAccount {
   learnt?(part: FetchedPart): void;
 }
 
-/**
- * One part's audio for `order`: what its fetch learnt (a free voice that stood in, a line cut at its cap) is handed to
- * the order, which records it, before its audio or its failure goes on.
- */
+/** One part's audio for `order`; what its fetch learnt (a stand-in, a cut) is recorded before the audio goes on. */
 export async function orderedPart(
   source: PartSource,
   request: SpeechRequest,
@@ -46,15 +40,10 @@ export async function orderedPart(
 /** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
 export type PartClip = PlaybackItem & { started?: () => void };
 
-/**
- * Asks whether the request may still go on (SpeechPipeline's check before each part): throws what ends it, e.g. a
- * RightsRevokedError (revocation.ts) or a deleted voice's SpeechInputError.
- */
+/** SpeechPipeline's check before each part: throws what ends it (RightsRevokedError, a deleted voice's error). */
 export type PartCheck = () => Promise<void>;
 
-/**
- * The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended.
- */
+/** The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended. */
 export interface PartBefore {
   heard: Promise<void>;
   ended: Promise<PlaybackStatus>;
@@ -69,12 +58,10 @@ export class OrderEndedError extends Error {
 }
 
 /**
- * One part as a clip for the guild's player. Its audio is requested at `prepare()` (the clip before it started, or
- * the pipeline starting it beside the voice join) or at the latest when its turn comes; `allowed` is asked before
- * it is requested and again before it plays, so a part dropped before its request is never paid. A part after
- * another of its order (`before`) is asked for ahead only once that one is heard, so never while it may still be
- * refused; and at its turn only if that one played to its end: an order that ended at a part (refused for money,
- * failed, skipped, stopped) asks for nothing after it, and nothing after it is heard.
+ * One part as a clip for the guild's player. Its audio is requested at `prepare()` or at its turn at the latest;
+ * `allowed` is asked before the request and before it plays, so a part dropped first is never paid. After another of
+ * its order (`before`) it is asked for ahead only once that one is heard, and at its turn only if that one played
+ * to its end: an order that ended at a part asks for nothing after it.
  */
 export function partClip(
   source: PartSource,
@@ -92,8 +79,7 @@ export function partClip(
   turn.promise.catch(() => undefined);
   // Asked for ahead once the part before it is heard, or when its turn comes, whichever is first.
   const mayAsk = before === undefined ? undefined : Promise.race([before.heard, turn.promise]);
-  // A part let go before the one before it was heard (its order stopped, skipped or failed) rejects it with its
-  // turn, and nobody asks for it then: a normal end, never the process's unhandled rejection.
+  // Let go before the part before it was heard: rejected with its turn and awaited by nobody, a normal end.
   mayAsk?.catch(() => undefined);
   let pending: Promise<SpeechAudio> | undefined;
   const start = () =>
@@ -141,15 +127,11 @@ export function partClip(
 }
 
 /**
- * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or of a flight
- * that already has them (nothing decoded or encoded again), else the body encoded as it arrives by the player's own
- * path (which the flight then caches with its bytes). The body is released when the packets come from elsewhere.
- * The player (partClip) and the voice message (the pipeline's voice-message target) both read parts through it.
- * `encoding`: the part source's (the app's, given at start-up).
+ * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
+ * has them, else the body encoded as it arrives (which the flight then caches). Used by partClip and voice messages.
  */
 export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
-  // Aborted already (the part was let go of while it was fetched): a stream made now would fail on its own, on the
-  // next tick, before its reader listens, an uncaught error; the caller is refused at once instead.
+  // Let go already: a stream made now would fail on the next tick before its reader listens, uncaught.
   if (signal?.aborted) {
     audio.body.destroy();
     throw signal.reason;
@@ -162,11 +144,9 @@ export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>
 }
 
 /**
- * A request's parts read whole, in order (each requested when the one before it has been read), posted as ONE
- * file: WAV or MP3 joined in the audio worker (one header, exact sizes; joinPartsOffThread), its duration measured
- * from its samples there. Parts in a format SayBot cannot join (the service answered FLAC, M4A or Ogg) stay one
- * file each, as sent, with the cut last frame or streamed sizes made right. `restFailed`: a part after paid ones
- * failed, and the file holds the parts made before it (src/core/quota/paid-part-way.ts leavesPaidParts).
+ * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread).
+ * A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part. `restFailed`: a part after paid ones failed,
+ * and the file holds those before it (src/core/quota/paid-part-way.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,
@@ -181,8 +161,7 @@ export async function partsFile(
     try {
       parts.push(await readPart(source, request, text, order, allowed));
     } catch (error) {
-      // A later part failed after parts were paid for: the member gets what they paid for, and is told why it stops
-      // there (never paid audio left undelivered).
+      // The member gets what they paid for and is told why it stops there: paid audio is never left undelivered.
       if (parts.length === 0 || order.charge.paid <= 0 || !leavesPaidParts(error)) throw error;
       restFailed = { error };
       break;
@@ -216,11 +195,8 @@ export interface PartPieces {
 }
 
 /**
- * One part read, requested only once the request may still go on (`allowed`): a file's and a scene's parts are read
- * so, each after the one before it. Its render ended meanwhile (OrderAccount `ended`), it is let go of. A body that came
- * whole in shared memory (the free voice's WAV, a cache hit, a
- * changed part) is that view; any other is copied piece by piece, as the pieces arrive, into blocks of its own that
- * the audio worker reads and joins: no join of the whole part on the main thread.
+ * One part read once `allowed` passes; let go if its render ended meanwhile. A body whole in shared memory is that
+ * view; any other is copied as it arrives into blocks the audio worker joins, never joined on the main thread.
  */
 export async function readPart(
   source: PartSource,
@@ -247,11 +223,9 @@ export interface RenderedFile {
 }
 
 /**
- * A file too large to post, or a scene's mix, as a voice message: a WAV or MP3 encoded to Opus with the player's
- * settings (no part fetched or paid again) in the audio worker, in the class of its size (a scene of minutes is long
- * work there, not the voice's transcoding threads'), then written as one Ogg Opus (about 1/10 of a 24 kHz WAV). The
- * file's bytes are moved to the worker: read what you need of them first. Another format (Ogg) goes the player's
- * path.
+ * A file too large to post, or a scene's mix, as a voice message: WAV or MP3 encoded to Opus in the audio worker (a
+ * scene of minutes is long work, not the voice threads') and written as one Ogg Opus. The file's bytes are moved to
+ * the worker: read what you need first. Another format (Ogg) goes the player's path.
  */
 export async function fileAsVoiceMessage(
   file: RenderedFile,
@@ -267,11 +241,7 @@ export async function fileAsVoiceMessage(
   return voiceMessageOffThread(file.data, spec, owner);
 }
 
-/**
- * Every part joined into one voice message (Ogg Opus, duration, waveform). Each part is requested when the one
- * before it has been read, as a file's parts are; a cached part's stored packets go in as they are. `restFailed` as a
- * file's (partsFile).
- */
+/** Every part joined into one voice message, each requested once the one before is read; `restFailed` as partsFile. */
 export async function partsVoiceMessage(
   source: PartSource,
   request: SpeechRequest,

@@ -1,5 +1,4 @@
-// An order rendered rather than played: a file (over the target's upload limit, a voice message instead), a voice
-// message, or a scene mixed into one recording with its timeline.
+// An order rendered rather than played: a file, a voice message, or a mixed scene with its timeline.
 import type { Logger } from '../log.ts';
 import type { AudioJobOwner } from '../audio/jobs/audio-thread/audio-thread.ts';
 import {
@@ -17,10 +16,7 @@ import type { PartSource } from '../sourcing/part-source.ts';
 import type { SceneTimeline } from './scene-types.ts';
 import type { SpeechOutcome } from './speech-order.ts';
 
-/**
- * Rendered parts as the file to post; one over `sizeLimit` becomes a voice message (what Discord would refuse as a
- * file fits as Opus), so the member gets the audio instead of an upload error.
- */
+/** Rendered parts as the file to post; over `sizeLimit`, a voice message (fits as Opus), not an upload error. */
 export async function fileOrVoiceMessage(
   rendered: { files: RenderedFile[]; seconds: number; timeline?: SceneTimeline; cutAt?: number },
   sizeLimit: number | undefined,
@@ -48,10 +44,7 @@ export async function fileOrVoiceMessage(
   };
 }
 
-/**
- * An order whose target is a file or a voice message (or voice without a player: a file), rendered whole. A file or
- * voice message left holding the parts paid for before a later one failed is told to the order (its `partWay`).
- */
+/** An order rendered whole (file, voice message, or voice without a player); a part-way file is told to the order. */
 export async function rendered(
   source: PartSource,
   log: Logger,

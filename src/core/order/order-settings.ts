@@ -54,9 +54,8 @@ export type ResolvedSettings = SpeechSettings & { voice: string } & {
 type Field = keyof SpeechSettings;
 
 /**
- * Which settings apply: the command's options, then the chosen preset, then the member's default, then the
- * server's default preset, then the built-in defaults. Each field on its own: a preset that fixes only a voice
- * still lets the member's default tone through. Pure, so the order is unit-tested without Discord or a store.
+ * Which settings apply: the command's options, the chosen preset, the member's default, the server's default preset,
+ * the built-in defaults; each field on its own (a preset fixing only a voice lets the member's tone through).
  */
 export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   const ordered: Array<[SpeechSettings | undefined, SettingSource]> = [
@@ -100,11 +99,7 @@ export interface SettingsQuery {
   guildLocale: string | null | undefined;
 }
 
-/**
- * The settings a request is spoken with: reads the chosen preset, the member's defaults and the server's default
- * preset (three indexed reads), resolves them in order, and checks the voice that won (usableVoice, below). Throws a
- * SpeechInputError for a preset or a voice this server does not have.
- */
+/** The settings a request is spoken with (three indexed reads), its winning voice checked (usableVoice). */
 export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
   const { guildId, presetName } = query;
   const [preset, member, server] = await Promise.all([
@@ -140,11 +135,7 @@ export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequ
   return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
 }
 
-/**
- * The settings SayBot applies (speed, volume, pitch) as the request's `effects`, in audible steps (a value stored
- * before they were stepped renders like its neighbours), left out when they change nothing (the service's audio as
- * sent).
- */
+/** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
 export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
   const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
   if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
@@ -157,20 +148,15 @@ export type UsableVoice =
   | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
 
 /**
- * The one check of a voice before it is used or saved (every request's settings, /preset save, /myvoice).
- * A voice ID of the documented preset shape is accepted even when the catalogue does not list it (the service has
- * 41, documents 6), and so is a free voice's (src/core/free-voice/free-voices.ts). Anything else must be a cloned voice
- * of *this* server, by ID or by its name there: a cloned
- * voice of another server is refused exactly like an unknown one, so its existence does not leak.
+ * The one check of a voice before it is used or saved. A preset-shaped ID passes unlisted (the service has 41,
+ * documents 6), and so does a free voice; else a clone of *this* server, by ID or name: another server's is refused
+ * exactly like an unknown one, so its existence does not leak.
  */
 export async function usableVoice(
   store: Store,
   guildId: string,
   idOrName: string,
-  /**
-   * Given where a voice is saved (a preset, a member's default): whether an engine offers this engine voice now, so that
-   * one no engine offers is refused at once rather than at every later use. Absent: the speech path says so.
-   */
+  /** Where a voice is saved: whether an engine offers it now, so it is refused at once rather than at each use. */
   offered?: (voiceId: string) => boolean,
 ): Promise<UsableVoice> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };

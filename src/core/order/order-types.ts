@@ -1,5 +1,4 @@
-// An order's lines as spoken, what acceptance settles for it, and its place in voice: types only, shared by the order
-// (order.ts), the pipeline that accepts it and the modules that deliver it.
+// An order's lines as spoken, what acceptance settles and its place in voice: types only.
 import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/money.ts';

@@ -1,8 +1,6 @@
-// One order's record from acceptance to settlement: what was ordered and the rights it is held to; its phase; once
-// accepted, its charge, its allowance and its place; what its parts' fetches learnt (the free voice that stood in, a
-// line cut at its cap, the failure that left its file part-way); and the three events its front-end awaits. The
-// pipeline's speak (pipeline.ts) runs it step by step; only its own methods change it
-// (test/structure/order-fields.test.ts), so everything about one order goes when the order does.
+// One order's record from acceptance to settlement: what was asked and the rights it is held to, its phase, its
+// charge and place once accepted, what its parts' fetches learnt, and its front-end's three events. Only its own
+// methods change it (test/structure/order-fields.test.ts), so all of one order goes when the order does.
 import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
@@ -21,11 +19,7 @@ import type {
   StillAllowed,
 } from './speech-order.ts';
 
-/**
- * Where an order is: `asked` (taken, its lines split), then `accepted` (checked and held), `sourcing` (its parts
- * fetched and spoken or rendered), `settled` (its charge closed, its place in the queue bounds given back); or
- * `refused` at acceptance. How it ended is its outcome's kind.
- */
+/** `asked` (lines split), `accepted`, `sourcing`, `settled`; or `refused` at acceptance. Its outcome says how. */
 export type OrderPhase = 'asked' | 'accepted' | 'sourcing' | 'settled' | 'refused';
 
 /** The phases each phase may go on to: any other step is a bug, thrown. */
@@ -38,7 +32,6 @@ const NEXT: Readonly<Record<OrderPhase, readonly OrderPhase[]>> = {
 };
 
 export class Order implements OrderAccount, OrderEvents {
-  /** What its front-end asked for. */
   readonly asked: SpeechOrder;
   readonly requester: Requester;
   readonly target: SpeechTarget;
@@ -63,7 +56,6 @@ export class Order implements OrderAccount, OrderEvents {
   #playback: VoicePlace | undefined;
   #freeVoice: ServiceFallback | undefined;
   #lineCutAt: number | undefined;
-  /** The failure after paid parts that left its file or voice message holding only those (partWay). */
   #restFailed: unknown;
   readonly #end = new AbortController();
   readonly #events = {
@@ -98,34 +90,28 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#lines;
   }
 
-  /** Why the paid voice was refused when the free voice speaks instead (acceptance's). */
   get fallback(): Refusal | undefined {
     return this.#fallback;
   }
 
-  /** OrderAccount.late. */
   get late(): QuoteAllowance | undefined {
     return this.#late;
   }
 
-  /** The charge its parts are paid on; asked only once it is accepted. */
   get charge(): Charge {
     if (this.#charge === undefined) throw new Error('an order has no charge before it is accepted');
     return this.#charge;
   }
 
-  /** Its place in the queue bounds' figures; asked only once it is accepted. */
   get admission(): Admission {
     if (this.#admission === undefined) throw new Error('an order has no admission before it is accepted');
     return this.#admission;
   }
 
-  /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   get ahead(): number {
     return this.#ahead;
   }
 
-  /** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */
   get playback(): VoicePlace | undefined {
     return this.#playback;
   }
@@ -145,7 +131,6 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#restFailed;
   }
 
-  /** OrderAccount.ended: aborted by end(). */
   get ended(): AbortSignal {
     return this.#end.signal;
   }
@@ -204,21 +189,14 @@ export class Order implements OrderAccount, OrderEvents {
     this.#end.abort(reason);
   }
 
-  /**
-   * What a part's fetch learnt (src/core/order/clips.ts orderedPart): the free voice that stood in for the service,
-   * a free line cut at its cap. Kept while it is sourced; a part let go of that answers after its delivery is over
-   * changes nothing.
-   */
+  /** What a part's fetch learnt (clips.ts orderedPart); a part answering after delivery is over changes nothing. */
   learnt(part: FetchedPart): void {
     if (this.#phase !== 'sourcing') return;
     if (part.freeVoice !== undefined) this.#freeVoice = part.freeVoice;
     if (part.cutAt !== undefined) this.#lineCutAt = part.cutAt;
   }
 
-  /**
-   * Its file or voice message holds only the parts paid for before `failure` (src/core/quota/paid-part-way.ts
-   * leavesPaidParts): its outcome says why the rest is missing.
-   */
+  /** Its file holds only the parts paid before `failure` (src/core/quota/paid-part-way.ts leavesPaidParts). */
   partWay(failure: unknown): void {
     if (this.#phase === 'sourcing') this.#restFailed = failure;
   }

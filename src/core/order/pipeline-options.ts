@@ -22,29 +22,16 @@ export interface SpeechPipelineOptions {
   metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
-  /**
-   * Requests costing no characters one member may make per minute in a server (src/core/quota/money.ts); absent or
-   * 0: no limit.
-   */
+  /** Requests costing no characters one member may make per minute in a server (quota/money.ts); 0 or absent: any. */
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
-  /**
-   * Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part like the requester's
-   * `stillAllowed`; absent: every server.
-   */
+  /** Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part; absent: every server. */
   serves?: (guildId: string) => boolean;
-  /**
-   * FREE_VOICE (src/core/free-voice/): `chosen`, members may ask for its voices; `fallback`, a request refused for
-   * money (the month used up, the bot-wide reserve, the server's or the member's budget) is spoken in it instead, at
-   * no charge. Absent: neither.
-   */
+  /** FREE_VOICE: `chosen`, members may ask for its voices; `fallback`, a request refused for money is spoken in it. */
   freeVoice?: { chosen: boolean; fallback: boolean };
   /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
   countFreeLine?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void;
-  /**
-   * The rights port (rights.ts): what a member and SayBot may do where an order has its effects. The app gives the
-   * speaking feature's gate (src/app/start-saybot.ts); absent, orders are held to the pipeline's own checks alone.
-   */
+  /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
   rights?: OrderRights;
 }

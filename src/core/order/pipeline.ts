@@ -36,12 +36,9 @@ export { MEMBER_REQUEST } from './speech-order.ts';
 export type { SpeechPipelineOptions } from './pipeline-options.ts';
 
 /**
- * The one way from a request to audio, whatever asked for it (a slash command, the auto-reader, a context menu). An
- * order runs top to bottom in `speak` and `#run`: its rights asked; its lines split and what costs nothing checked;
- * its place in voice held; the money accepted (Money: who pays each part, or why not); its front-end told; each part
- * fetched through the one door (PartSource: cache, flight, Voice API, engine, eSpeak NG) and delivered (`#playInVoice`,
- * or `#render` into a file or voice message); the money settled; the outcome told. It knows nothing of interactions,
- * replies or languages.
+ * The one way from a request to audio, whatever asked. `speak` and `#run` read top to bottom: rights, lines, place in
+ * voice, money (Money), told accepted, each part through the one door (PartSource) and delivered, money settled,
+ * outcome. It knows nothing of interactions, replies or languages.
  */
 export class SpeechPipeline {
   readonly #source: PartSource;
@@ -79,18 +76,12 @@ export class SpeechPipeline {
     });
   }
 
-  /**
-   * Counts one piece of free work that is not speech (a /usage chart drawn) against the member's free-request rate,
-   * as a request made only of free parts is counted; a Refusal (free-rate) when their minute is full.
-   */
+  /** Counts free work that is not speech (a /usage chart) against the free-request rate; a Refusal when full. */
   takeFreeWork(guildId: string, userId: string): void {
     this.#money.takeFreeWork(guildId, userId);
   }
 
-  /**
-   * Takes `asked` as one Order and runs it (#run): its rights asked first (refused, it is never taken), then split,
-   * paid for, delivered and settled. A scene's lines are held together and spoken as one clip, file or voice message.
-   */
+  /** Takes `asked` as one Order and runs it (#run); refused by its rights, it is never taken. */
   speak(asked: SpeechOrder): OrderEvents & RightsAnswered {
     const admitted = this.rights.admit(asked);
     if (admitted.kind === 'refused') return refusedByRights(admitted.error);
@@ -172,11 +163,7 @@ export class SpeechPipeline {
     return { ahead, playback: { ...place, lane } };
   }
 
-  /**
-   * What a scene would cost if it were spoken now: its parts, the characters of those not cached nor in flight, and
-   * the lines that cost nothing. Holds, counts and pays nothing; a voice this server may not use is refused as when
-   * spoken.
-   */
+  /** What a scene would cost now (parts, uncached characters, free lines); holds and pays nothing. */
   async quoteScene(lines: readonly SceneLine[]): Promise<SceneQuote> {
     const spoken = this.#sceneLinesOf(lines);
     for (const line of spoken) this.#checkLine(line);
@@ -189,9 +176,8 @@ export class SpeechPipeline {
   }
 
   /**
-   * A request's text in parts the service takes, and in a free voice parts each within one of its lines (its seconds,
-   * at its own rate: Japanese or Chinese kept to the service's characters would last past them); a request with
-   * nothing to say is refused.
+   * A request's text in parts the service takes; in a free voice each within one line's seconds at its own rate
+   * (Japanese or Chinese kept to the service's characters would last past them). Empty text is refused.
    */
   #split(request: SpeechRequest): string[] {
     const texts =
@@ -213,10 +199,7 @@ export class SpeechPipeline {
     }));
   }
 
-  /**
-   * A voice deleted since, a free voice the operator does not offer, or a part too long for one line of the free
-   * voice that is to speak it: refused before anything is held or made.
-   */
+  /** A deleted voice, a free voice not offered, or a part too long for a free line: refused before any hold. */
   #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
@@ -225,10 +208,7 @@ export class SpeechPipeline {
     for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 
-  /**
-   * Creates a cloned voice from a checked reference clip: its characters are checked and held like any request's
-   * (a clone is never cached), sent, and recorded. The service answers with its ID and, often, audio.
-   */
+  /** Creates a cloned voice from a checked clip, its characters held like any request's (a clone is never cached). */
   async cloneVoice(
     requester: Requester,
     text: string,
@@ -248,9 +228,8 @@ export class SpeechPipeline {
   }
 
   /**
-   * A /clone of `requester`'s from its acceptance to its first line handed to speak(): /stop (stopRenders) reaches it
-   * meanwhile, aborting `signal`, which cloneVoice takes as `stop`. `done()` once its line is handed over (from then on
-   * the line's own order is what /stop reaches), or once it is over.
+   * A /clone from acceptance to its first line handed to speak(): /stop (stopRenders) aborts `signal`, which
+   * cloneVoice takes as `stop`. `done()` once its line is handed over or it is over.
    */
   stoppableClone(requester: Requester): { readonly signal: AbortSignal; done(): void } {
     const stop = new AbortController();
@@ -266,23 +245,17 @@ export class SpeechPipeline {
   }
 
   /**
-   * A right may have been taken away in this guild (from this member, when named): Discord's caches changed (a voice
-   * state, a channel's or a role's permissions, the server left) or auto-read's ignore list did. What plays or waits
-   * in voice for whoever may no longer be heard is ended now, the clip playing at its next packet, and a file or voice
-   * message being made for them lets go of the part it waits for (rights-asker.ts), with the RightsRevokedError its
-   * front-end words.
+   * A right may have been taken away in this guild (from this member, when named): what plays or waits for whoever may
+   * no longer be heard ends now (the playing clip at its next packet), a render lets go of its part (rights-asker.ts).
    */
   rightsChanged(guildId: string, userId?: string): void {
     this.#rights.recheck(guildId, userId);
   }
 
   /**
-   * /stop for the files and voice messages `userId` asked for in this guild that are being made: none of their parts
-   * is asked for after this, the part each waits for is let go of (closed at the service while it waits there
-   * uncharged and no other order waits for it, as in voice; read to its end and paid once its answer has begun),
-   * nothing of them is posted, and each answers that it was stopped, what it cost so far and what it may have
-   * (RenderStoppedError). Returns how many it stopped. Only the member's own: a file is posted for whoever asked, heard
-   * by nobody in voice, so no one else's rights reach it.
+   * /stop for the renders and clones `userId` has under way here: no part asked for after this, the awaited one let go
+   * (paid once its answer has begun), nothing posted, each ending in a RenderStoppedError. Only the member's own: a
+   * file is heard by nobody in voice, so no one else's rights reach it.
    */
   stopRenders(guildId: string, userId: string): { files: number; clones: number } {
     const stopped = { files: 0, clones: 0 };
@@ -306,10 +279,7 @@ export class SpeechPipeline {
     };
   }
 
-  /**
-   * A cloned voice was deleted: its parts still queued or accepted are refused at their fetch (nothing sent, heard
-   * or cached), new requests with it at once; returns how many cache entries went with it.
-   */
+  /** A cloned voice was deleted: its accepted parts refused at their fetch; returns the cache entries removed. */
   purgeVoice(voiceId: string): Promise<number> {
     return this.#source.purgeVoice(voiceId);
   }
@@ -319,10 +289,7 @@ export class SpeechPipeline {
     return this.#source.close();
   }
 
-  /**
-   * A request as the free voice says it (auto-read's free_voice): itself when its voice is free already, else the
-   * stand-in the part source chooses (FREE_VOICES', eSpeak NG's); undefined where no free voice can speak.
-   */
+  /** A request as the free voice says it (auto-read's free_voice); undefined where no free voice can speak. */
   freeVersion(request: SpeechRequest): SpeechRequest | undefined {
     if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
     return this.#source.standIn(request);
@@ -341,12 +308,9 @@ export class SpeechPipeline {
   }
 
   /**
-   * Joins the channel and requests the first part side by side (a first join's handshake and the service's first
-   * byte overlap instead of adding up; the player still sends no frame before DAVE is ready), then queues every
-   * part; each later part's request starts as the part before it starts playing (its first frame out), and none
-   * starts once a part before it did not play to its end. The player holds the order until then (`held`): a /stop,
-   * /skip or /leave meanwhile ends it at once, the join aside, and nothing of it is asked for after that but the first
-   * part already under way (read to its end and paid, as any part sent).
+   * Joins and requests the first part side by side (the handshake and the first byte overlap; no frame before DAVE is
+   * ready), then queues every part; each later part is requested as the one before starts playing, none after a part
+   * that did not play to its end. Until queued the player holds it (`held`): /stop, /skip or /leave end it at once.
    */
   async #playInVoice(order: Order, voiceChannelId: string, playback: VoicePlace): Promise<SpeechOutcome> {
     const { requester } = order;
@@ -461,9 +425,8 @@ export class SpeechPipeline {
   }
 
   /**
-   * An order rendered (a file, a voice message, a mixed scene), which its member may stop meanwhile (stopRenders) and
-   * a right taken away may end (rightsChanged): either ends it (Order `end`), which lets go of the part it waits for.
-   * Checked before each part is asked for, and once the whole is made, before anything is posted.
+   * An order rendered (file, voice message, mixed scene); stopRenders or rightsChanged end it (Order `end`). Checked
+   * before each part is asked for and before anything is posted.
    */
   async #render(order: Order): Promise<SpeechOutcome> {
     const { requester } = order;
@@ -503,10 +466,7 @@ export class SpeechPipeline {
     }
   }
 
-  /**
-   * The one check before each part is fetched and before it plays: the voices not deleted since, the server still
-   * served, and whatever the requester's front-end declared (`stillAllowed`). Throws what ends the request.
-   */
+  /** Before each part is fetched and plays: voices not deleted, server served, the front-end's `stillAllowed`. */
   async #stillAllowed(order: Order): Promise<void> {
     for (const line of order.lines) this.#source.checkVoice(line.request);
     const { requester } = order;
@@ -568,10 +528,7 @@ function withCut(outcome: SpeechOutcome, cut: SceneCut | undefined): SpeechOutco
   return { ...outcome, cutAt: cut.at, linesBeforeCut: cut.lines };
 }
 
-/**
- * The parts' results as one outcome: a skip ends the whole reply, and parts after a failed one would make no sense
- * alone.
- */
+/** The parts' results as one outcome: a skip ends the whole reply; parts after a failed one make no sense alone. */
 async function played(
   player: GuildPlayer,
   clips: readonly PartClip[],

@@ -1,11 +1,9 @@
-// Why speech accepted earlier may no longer be said: rights are asked again before each part is fetched and before
-// it plays (SpeechPipeline, the port's through rights-asker.ts), and in voice whenever an event says they may have
-// changed (rights-asker.ts), since a moderator, a manager or the owner may take them away while it waits or plays.
+// Why speech accepted earlier may no longer be said: rights are asked again before each part and when an event says
+// they may have changed (rights-asker.ts), since they may be taken away while it waits or plays.
 
 /**
- * A right of the member's own that SayBot asks before it speaks for them in a voice channel, and again while it
- * does (read by the speaking feature's gate, src/features/speaking/gate.ts): in the channel, not server-muted, not a
- * Stage listener, View Channel, Speak and Connect there, not timed out.
+ * The member's own voice rights (src/features/speaking/gate.ts): in the channel, not server-muted, not a Stage
+ * listener, View Channel, Speak and Connect there, not timed out.
  */
 export type MemberVoiceRight =
   'not-in-voice' | 'muted' | 'suppressed' | 'may-not-view' | 'may-not-speak' | 'may-not-connect' | 'timed-out';

@@ -1,9 +1,6 @@
-// The core's one asker of the rights port (rights.ts). An order's rights are asked here and nowhere else: before it
-// is accepted (the pipeline's speak), before each of its parts is fetched and played (folded into its
-// `stillAllowed`, which the RightsWatch below also asks when a right may have changed), and right before its post. A
-// front-end that must answer before its order exists (a target chosen, /join, /clone's download) asks the same
-// acceptance question here on the effects it will declare. What the answers mean is the port's implementation's
-// (the speaking feature's gate), which the app gives the pipeline (SpeechPipelineOptions `rights`).
+// The core's one asker of the rights port (rights.ts): before an order is accepted, before each part is fetched and
+// played (its `stillAllowed`, also asked by RightsWatch when a right may have changed), and before its post. A
+// front-end that must answer before its order exists (/join, /clone's download) asks here too.
 import type { OrderEffects, OrderRights, RightsAnswered, RightsVerdict } from './rights.ts';
 import type { SpeechOrder } from './speech-order.ts';
 import { RightsRevokedError, type Revocation } from './revocation.ts';
@@ -35,11 +32,7 @@ export class RightsAsker {
     return this.#port?.mayPlay(effects);
   }
 
-  /**
-   * `order` asked once before it is taken: refused, or allowed and held to the port before each part, ahead of what
-   * it adds itself (`stillAllowed`: auto-read's ignore list), with whether its answer is the member's alone. An order
-   * that declares no effects is held to nothing here.
-   */
+  /** `order` asked once before it is taken: refused, or held to the port before each part, before its stillAllowed. */
   admit(
     order: SpeechOrder,
   ): { kind: 'refused'; error: Error } | (RightsAnswered & { kind: 'allowed'; order: SpeechOrder }) {
@@ -57,29 +50,21 @@ export class RightsAsker {
   }
 }
 
-// Speech playing or queued in voice, and files and voice messages being made, by guild, so that an event saying a
-// right may have been taken away (a member's voice state, a channel's or role's permissions, auto-read's ignore list,
-// a server left) asks the one check again at once and silences what plays for that member, or lets go of the part a
-// file waits for: rights are otherwise asked only between parts (revocation.ts), and a part may last a minute.
+// Requests in voice and renders by guild, so an event that may take a right away asks again at once: otherwise
+// rights are asked only between parts, and a part may last a minute.
 /** One request in voice, from the moment its clips are made, or a render, until its outcome. */
 export interface WatchedSpeech {
   readonly guildId: string;
   readonly userId: string;
   /** The pipeline's one check before each part: rejects with what ends the request (revocation.ts, a voice deleted). */
   check(): Promise<void>;
-  /**
-   * Ends it now with this error: the clip playing stops at its next packet (a render lets go of the part it waits
-   * for), the rest is dropped unrequested.
-   */
+  /** Ends it now: the playing clip stops at its next packet (a render lets go of its part), the rest is dropped. */
   end(error: RightsRevokedError): void;
 }
 
 /**
- * The requests in voice by guild. Bounded by what may wait in voice: the queue bounds per guild and member
- * (src/core/quota/seconds-bounds.ts), auto-read's backlog; an entry leaves with its request's outcome. An event asks
- * again only the
- * requests of its guild (of its member, when it names one), each with the check that reads Discord's caches: bounded
- * work per event, nothing polled.
+ * The requests in voice by guild, bounded by what may wait in voice (src/core/quota/seconds-bounds.ts, auto-read's
+ * backlog). An event asks again only its guild's (its member's) requests: bounded work per event, nothing polled.
  */
 export class RightsWatch {
   readonly #byGuild = new Map<string, Set<WatchedSpeech>>();
@@ -98,11 +83,7 @@ export class RightsWatch {
     };
   }
 
-  /**
-   * A right may have been taken away in this guild (from this member, when `userId` is given): each of its requests
-   * in voice is checked again now, and one no longer allowed is ended. The check reads caches already current, so
-   * the clip stops within the turn of the event that changed them.
-   */
+  /** A right may have been taken away here (from `userId`): each request is checked again now and ended if refused. */
   recheck(guildId: string, userId?: string): void {
     const watched = this.#byGuild.get(guildId);
     if (watched === undefined) return;

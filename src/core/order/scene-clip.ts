@@ -16,10 +16,7 @@ export interface SceneClipLine {
   estimates?: readonly number[];
 }
 
-/**
- * How much longer than its estimate a part is assumed to last, at least, when deciding whether the part after it
- * may be requested ahead: a part requested ahead and then cut away at the cap would be paid and never heard.
- */
+/** A part's least assumed overrun of its estimate when requesting ahead: a part cut at the cap is paid, unheard. */
 const AHEAD_FACTOR = 2;
 
 /** Where a scene in voice was cut: at `at` seconds, `lines` of its lines begun by then. */
@@ -32,11 +29,9 @@ export interface SceneCut {
 export type SceneClip = PartClip & { cut(): SceneCut | undefined };
 
 /**
- * A scene's lines as ONE clip of the guild's queue, so /skip, /stop and the queue bounds see the scene whole: each
- * line's pause as silent frames, then its parts' packets in turn. A part is prepared (its audio requested) when the
- * part before it starts playing, so the first line is heard while later lines are still being made, and a scene
- * cut short never requests what was not about to play. Past `maxSeconds` of frames (pauses included) it ends there:
- * the part playing is cut, nothing after it is opened, and `cut()` says so for the member's words.
+ * A scene's lines as ONE clip of the guild's queue (/skip, /stop and the queue bounds see it whole): each pause as
+ * silent frames, then its parts in turn, each requested as the one before starts. Past `maxSeconds` of frames it
+ * ends there, nothing after it opened, and `cut()` says so.
  */
 export function sceneClip(label: string, lines: readonly SceneClipLine[], maxSeconds = MAX_SCENE_SECONDS): SceneClip {
   const items = lines.flatMap((line, lineIndex) =>
@@ -81,8 +76,7 @@ export function sceneClip(label: string, lines: readonly SceneClipLine[], maxSec
         const stream = await item.part.open(signal);
         signal.throwIfAborted();
         linesBegun = item.line + 1;
-        // The next part is requested ahead only when this one surely ends before the cap, at the rate this scene's
-        // audio has run so far; otherwise when its turn comes (a gap, near the cap only).
+        // Requested ahead only when this one surely ends before the cap at the rate so far; else at its turn.
         const slower = Math.max(AHEAD_FACTOR, estimated > 0 ? (1.25 * frames) / estimated : 0);
         if (frames + item.estimatedFrames * slower < maxFrames) items[index + 1]?.part.prepare?.();
         estimated += item.estimatedFrames;
@@ -103,8 +97,7 @@ export function sceneClip(label: string, lines: readonly SceneClipLine[], maxSec
     dispose: release,
     open: (signal: AbortSignal) => {
       const stream = Readable.from(packets(signal), { objectMode: true });
-      // Destroyed before a packet was read (the clip ended while opening), the generator never starts, so its
-      // `finally` never runs: the stream's close releases the parts instead (after the generator's own, a no-op).
+      // Destroyed before a packet was read, the generator never starts: the stream's close releases the parts instead.
       stream.once('close', release);
       return Promise.resolve(stream);
     },

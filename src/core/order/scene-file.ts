@@ -1,9 +1,6 @@
-// A scene as one file: every line's parts read whole, in order (each requested when the one before it has been
-// read, and only while the request may still go on), then mixed in the audio worker into one recording: one sample
-// rate, loudness evened out between lines, each line after its pause, and when each line is heard. Audio longer
-// than MAX_SCENE_SECONDS is cut there, said so (`cutAt`), and nothing after it is requested. A part's bytes stay as
-// they were read (shared memory, or blocks of the scene's own): measured and mixed in the audio worker, never joined
-// on the main thread.
+// A scene as one file: every line's parts read in turn while the request may go on, then mixed in the audio worker
+// (one rate, loudness evened, each line after its pause, a timeline). Past MAX_SCENE_SECONDS it is cut (`cutAt`) and
+// nothing more is requested. Parts are never joined on the main thread.
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import { mixSceneOffThread, probePartOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
@@ -30,10 +27,8 @@ export async function sceneFile(
   allowed: PartCheck,
   format: EditableFormat,
 ): Promise<SceneFile> {
-  // Held until the mix: what the headers say each part lasts (read in the audio worker) counts against
-  // MAX_SCENE_SECONDS as it comes, so audio far longer than its estimate stops the scene before more is requested or
-  // paid. What was paid is kept: the mix cuts it at the cap. (An MP3's headers tell no exact length; the mix counts
-  // its samples.)
+  // Each part's header length counts against MAX_SCENE_SECONDS as it comes, so far-too-long audio stops the scene
+  // before more is paid; the mix cuts what was paid at the cap (an MP3's headers are inexact: the mix counts samples).
   const owner = orderOwner(order);
   let seconds = 0;
   let over = false;

@@ -1,6 +1,4 @@
-// A scene as the pipeline takes it (SpeechPipeline.speak's scene orders, quoteScene) and gives it back: types only,
-// shared by
-// the pipeline, the scene's file (scene-file.ts) and the scenes feature.
+// A scene as the pipeline takes it and gives it back: types only.
 import type { ServiceRequest } from '../settings/speech-request.ts';
 
 /** One line of a scene: its own voice and settings, after a pause (seconds of silence; the gap between turns). */

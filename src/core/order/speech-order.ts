@@ -1,6 +1,4 @@
-// What a front-end gives the speech pipeline and gets back: the order (who asked and by which rules, what, where it
-// goes, the rights it is held to), and its events: acceptance, first frame and one outcome.
-// src/core/order/pipeline.ts re-exports them.
+// What a front-end gives the speech pipeline and gets back (re-exported by src/core/order/pipeline.ts).
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
@@ -14,10 +12,7 @@ import type { SceneLine, SceneTimeline } from './scene-types.ts';
 export interface Requester {
   guildId: string;
   userId: string;
-  /**
-   * What asked: 'say' | 'emote' | 'clone' | 'autoread' | 'speak-message' ...: recorded with each spend (the
-   * `command` column) and in logs, never read to decide anything (that is `policy`).
-   */
+  /** What asked ('say', 'autoread', ...): recorded with spends and logged; never decides anything. */
   command: string;
   /** Unique per request: logs and the player's item labels. */
   id: string;
@@ -28,19 +23,14 @@ export interface Requester {
 }
 
 /**
- * Asked before each part is fetched and again before it plays, and in voice whenever a right may have changed
- * (`rightsChanged`): whether what was accepted may still be said for this member now (their voice rights where it
- * plays, auto-read's ignore list). Undefined: it may. A Revocation ends the part playing and drops the rest of the
- * order; a part not fetched yet is never requested nor paid.
+ * Asked before each part is fetched and plays, and when a right may have changed: whether what was accepted may still
+ * be said (voice rights, auto-read's ignore list). A Revocation ends the playing part and drops the rest, unpaid.
  */
 export type StillAllowed = () => Revocation | undefined | Promise<Revocation | undefined>;
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
-  /**
-   * Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); the day and month budgets always
-   * hold.
-   */
+  /** Waits out the member cooldown between paid requests (quota/accounting.ts); day and month budgets always hold. */
   memberCooldown: boolean;
   /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;
@@ -61,23 +51,16 @@ export type SpeechTarget =
   | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
   /** One file; over `sizeLimit` bytes (the interaction's attachment_size_limit) it is rendered as a voice message. */
   | { kind: 'file'; sizeLimit?: number }
-  /**
-   * Every part joined into one Ogg Opus voice message (src/core/voice-message/render.ts); posting it is the
-   * front-end's.
-   */
+  /** Every part joined into one Ogg Opus voice message (src/core/voice-message/render.ts); the front-end posts it. */
   | { kind: 'voice-message' };
 
-/**
- * What a front-end asks the pipeline for: who, where, the rights it is held to besides the pipeline's own checks (a
- * deleted voice, the server still served), and what is to be said: one request, or a scene's lines held together.
- */
+/** What a front-end asks for: who, where, its rights beyond the pipeline's own, and one request or a scene's lines. */
 export type SpeechOrder = {
   requester: Requester;
   target: SpeechTarget;
   /**
-   * What it does and where, for the rights port (rights.ts): asked before it is accepted, before each part and
-   * before its post (rights-asker.ts). The front-ends' orders always declare it (src/features/speaking/hand-over.ts
-   * `Order`); absent, the order is held to the pipeline's own checks alone.
+   * What it does and where, for the rights port (rights.ts), asked before acceptance, each part and its post. The
+   * front-ends always declare it; absent, only the pipeline's own checks hold.
    */
   effects?: OrderEffects | undefined;
   /** What it is held to besides its effects' rights (auto-read's ignore list), asked with them before each part. */
@@ -85,32 +68,20 @@ export type SpeechOrder = {
 } & (
   | {
       request: SpeechRequest;
-      /**
-       * The second half of a request whose characters were already checked (the first line of a clone whose service
-       * answered without audio): its spends are recorded but not checked again, or the clone's own spend would put
-       * the member in their cooldown before their own voice is heard.
-       */
+      /** The second half of a checked request (a clone's first line): spends recorded, not checked again. */
       followUp?: boolean;
       /**
-       * Only from the cache (a reply's buttons replay what was already paid for): when a part is no longer cached or
-       * in flight, the order is refused (SpeechInputError not-cached) before anything is held or paid; a part that
-       * leaves the cache after acceptance (evicted, purged) is refused the same way at its fetch, never paid.
+       * Only from the cache (a reply's buttons replay what was paid): a part neither cached nor in flight is refused
+       * (not-cached) before anything is held, and one evicted after acceptance is refused at its fetch, never paid.
        */
       cachedOnly?: boolean;
     }
   | {
-      /**
-       * Many voices as one clip (/scene): its lines checked and held together (one hold, every budget), played in
-       * voice as one clip of the guild's queue (each part requested as the one before it starts playing), or mixed
-       * into one file or voice message whose lines are evened out in loudness and timed (`timeline`).
-       */
+      /** Many voices as one clip (/scene): held together, played as one clip, or mixed into one timed file. */
       scene: readonly SceneLine[];
       /** Posted as a file: WAV (the default) or MP3. */
       sceneFormat?: 'wav' | 'mp3' | undefined;
-      /**
-       * The characters its member confirmed (the preview's quote): it never pays more. Parts that cost more now are
-       * refused with QuoteExceededError before anything is held, a part paid late past it at its fetch.
-       */
+      /** The characters its member confirmed (the preview's quote): a part costing more is refused, never paid. */
       quoted?: number | undefined;
     }
 );
@@ -119,10 +90,7 @@ export type SpeechOrder = {
 export interface Acceptance {
   parts: number;
   ahead: number;
-  /**
-   * Set when the paid voice was refused for money (the month, a budget) and the request is spoken in the free voice
-   * instead (FREE_VOICE_FALLBACK): why, and the request as it is spoken. The front-end says so.
-   */
+  /** Set when the paid voice was refused for money and the free voice speaks instead: why, and the request spoken. */
   fallback?: { refusal: Refusal; request: SpeechRequest };
 }
 
@@ -135,22 +103,14 @@ export interface FirstFrame {
 /** An order as its front-end sees it: three events (src/core/order/order.ts is the whole order). */
 export interface OrderEvents {
   /**
-   * Settles once the text is split, the free checks passed and the characters are held (budgets, month):
-   * rejects with a Refusal (src/core/refusal.ts), a SpeechInputError or another typed error before anything is paid.
-   * Voice: resolves with the clips ahead in the guild's queue. Joining voice and requesting the first part's
-   * audio are already under way when it resolves; the front-end acknowledges the interaction side by side with
-   * them, never before it.
+   * Settles once the text is split, the free checks passed and the characters held; rejects with a Refusal, a
+   * SpeechInputError or another typed error before anything is paid. Voice: the clips ahead; the join and the first
+   * request are already under way, and the front-end acknowledges beside them, never before.
    */
   readonly accepted: Promise<Acceptance>;
-  /**
-   * Resolves when the first frame goes out (voice only); never otherwise. With the free voice that speaks it when the
-   * service failed (FREE_VOICE fallback), so the first words already name the voice heard.
-   */
+  /** When the first frame goes out (voice only), with the free voice that spoke it if the service failed. */
   readonly firstAudio: Promise<FirstFrame>;
-  /**
-   * How it ended. Never rejects: a failure of the service or of voice is an outcome, and so is a refusal
-   * (`failed` with the error `accepted` rejected with, nothing heard).
-   */
+  /** How it ended. Never rejects: a failure or a refusal is an outcome (`failed`). */
   readonly outcome: Promise<SpeechOutcome>;
 }
 
@@ -164,10 +124,7 @@ export type SpeechOutcome = (
       /** A scene's: when each line is heard in the one file. */
       timeline?: SceneTimeline;
     }
-  /**
-   * The reply as one voice message; `seconds` is its declared duration. `insteadOfFile`: a file was asked for, but
-   * it would have been over the target's size limit (its format, size and the limit, to tell the member why).
-   */
+  /** One voice message; `insteadOfFile`: a file was asked for but was over the size limit (its format, size, limit). */
   | {
       kind: 'voice-message';
       message: VoiceMessage;
@@ -187,10 +144,7 @@ export type SpeechOutcome = (
   linesBeforeCut?: number;
   /** Stopped, skipped or cut off in voice after paid requests were sent for it: their characters count, heard or not. */
   spentSome?: true;
-  /**
-   * A file or voice message holding only the parts paid for before a later one failed: why the rest is missing (a
-   * PaidPartWayError with what was paid, or that part's own failure), said with it.
-   */
+  /** A file holding only the parts paid before a later one failed: why the rest is missing. */
   partWay?: unknown;
 };
 

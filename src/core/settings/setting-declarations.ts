@@ -1,11 +1,7 @@
-// The speech settings a command, a preset and a member's defaults may fix, each declared once: type, range or choices,
-// default, store column, slash option, how it is shown, and who applies it (the service, by its request field and
-// cache-key place, or SayBot, as an audio effect). The request, cache key, row mapping, options and shown text are all
-// derived from here (test/structure/declared-once.test.ts).
-// A new setting needs: its field in SpeechSettings and its declaration below; its behaviour (src/core/order/ or
-// src/core/audio/); its strings (src/core/i18n/); a migration step for presets and member_defaults
-// (src/core/store/migrations.ts) and its column type in src/core/store/schema.ts; its test
-// (test/core/settings/setting-declarations.test.ts). /say and /emote name the settings they offer, in released order.
+// The speech settings, each declared once: type, range or choices, default, column, slash option, display, and who
+// applies it (the service, by request field and cache-key place, or SayBot as an effect); all else is derived
+// (test/structure/declared-once.test.ts). A new setting: its field and declaration here, its behaviour, strings
+// (src/core/i18n/), a migration (src/core/store/migrations.ts) and column (src/core/store/schema.ts), its test.
 import { quantisePitch, quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
 import { MAX_PITCH_SEMITONES } from '../audio/effects/pitch-shift.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
@@ -17,10 +13,7 @@ import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 /** The audio file the service makes: WAV or MP3. */
 export type FileFormat = 'wav' | 'mp3';
 
-/**
- * How a text is spoken; each setting left out falls through to the next layer (src/core/order/order-settings.ts).
- * Speed and volume are applied by SayBot, never sent (never paid for), yet resolve in the same order.
- */
+/** How a text is spoken; each setting left out falls to the next layer (src/core/order/order-settings.ts). */
 export interface SpeechSettings {
   voice?: string;
   language?: string;

@@ -4,12 +4,7 @@ import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../../core/interactions/choices.ts';
 import type { Services } from '../../core/interactions/command.ts';
 
-/**
- * Answers the autocomplete of the shared speech options (`voice`, `language`, `preset`, and any option the
- * command names in `presetOptions`). Each store read is one indexed query limited to 25 rows; the time to build
- * the choices (store read included; aim: well under 50 ms) is logged at debug, the answer's round trip by the
- * interaction router.
- */
+/** Answers the shared speech options' autocomplete; each store read one indexed query of 25 rows, its time logged. */
 export async function answerSpeechAutocomplete(
   interaction: AutocompleteInteraction<'cached'>,
   context: Services<'config' | 'logger' | 'voices' | 'store' | 'engines'>,

@@ -1,34 +1,19 @@
-// Files and voice messages under way: from before a request is handed over until its reply is posted (or fails), each
-// one holds a share, a few per owner and a few over the bot. A request past them is refused before anything is
-// accepted, deferred or made: its only answer is the member's private refusal, one response (a refusal after the
-// deferral costs three requests: the deferral, its deletion and the follow-up). What a flood of one server's files may
-// hold (rendered audio waiting for its upload, docs/benchmarks.md figure 21) is so bounded in number, whatever the
-// rate, and another server's file is never refused for its share.
-//
-// The owner is the server; outside servers (the user install, user-install.ts) it is the user. Their requests all
-// carry one pseudo-guild (USER_INSTALL_GUILD), which stands for no place people share: counted under it, one user's
-// four DMs would refuse every other user of the install, anywhere. A user is also what spends there (their own daily
-// budget and cooldown within the pseudo-guild), and the bot's bound still holds them all together.
+// Files and voice messages under way, from hand-over until posted, each hold a share: a few per owner and a few over
+// the bot. Past them a request is refused before it is accepted or deferred (one response; after a deferral it costs
+// three). So rendered audio awaiting upload (docs/benchmarks.md figure 21) is bounded in number whatever the rate, and
+// no server's file is refused for another's. Outside servers the owner is the user: the user install's one
+// pseudo-guild (USER_INSTALL_GUILD) is no shared place, and counted under it one user would refuse all others.
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 
-/**
- * Files and voice messages one member of a server, or one user outside servers, may have under way: a flood needs
- * many members to fill a server's share, and each of them is refused before the deferral past their own two.
- */
+/** Per member (or user outside servers): a flood needs many members, each refused past their own two. */
 export const MAX_FILES_PER_MEMBER = 2;
-/**
- * Files and voice messages one server may have under way: room for a crowd (ten members asking for the same line at
- * once each get their file), and never the whole bot's, so another server's file is never refused for it.
- */
+/** Per server: room for a crowd, never the whole bot's, so another server's file is never refused for it. */
 export const MAX_FILES_PER_GUILD = 16;
 /** Files and voice messages under way over every server: the bound on rendered audio held, with each one's size. */
 export const MAX_FILES = 32;
 
-/**
- * Whom a share is counted to: a server (and, when given, its member, who also has a share of their own), or outside
- * servers (the user install) the user.
- */
+/** Whom a share is counted to: a server (and its member, when given), or outside servers the user. */
 export type FileOwner = { guildId: string; userId?: string } | { userId: string };
 
 /** A server, a member of it and a user never share a key, whatever their ids. */
@@ -36,11 +21,7 @@ const keyOf = (owner: FileOwner): string => ('guildId' in owner ? `guild:${owner
 const memberKey = (owner: FileOwner): string | undefined =>
   'guildId' in owner && owner.userId !== undefined ? `member:${owner.guildId}:${owner.userId}` : undefined;
 
-/**
- * One bot's shares (CommandContext.fileShares, made with the bot in src/app/saybot.ts): every front-end that posts a
- * file or a voice message for a member takes one. Per bot, not per process, so that two bots in one process (tests,
- * the bench) never count, nor refuse, each other's files.
- */
+/** One bot's shares (CommandContext.fileShares): per bot, not per process, so two bots in one process never mix. */
 export class FileShares {
   readonly #perOwner: number;
   readonly #perMember: number;
@@ -56,10 +37,8 @@ export class FileShares {
   }
 
   /**
-   * One of `owner`'s shares, held until the returned release (idempotent) is called. Throws a UserError, nothing
-   * taken, past the member's share ('error.files.memberBusy'), a user's outside servers ('error.files.userBusy'), the
-   * server's ('error.files.guildBusy', with its limit) or the bot's ('error.files.busy'); unless `refuse` is false
-   * (what was already paid for: a clone's first line), which is counted all the same.
+   * One of `owner`'s shares until the returned release (idempotent). Past the member's, user's, server's or bot's
+   * share throws a UserError, nothing taken; unless `refuse` is false (already paid: a clone's first line).
    */
   take(owner: FileOwner, refuse = true): () => void {
     const key = keyOf(owner);

@@ -1,10 +1,6 @@
-// The gate's part for auto-read (gate.ts is the rest): the rights a channel read aloud needs. Reading is an effect
-// of its own: SayBot sees the text channel's messages, posts its one notice of a refusal there and reads back in it
-// (View Channel, Send Messages, Read Message History), and speaks in the voice channel (Connect, Speak); the member
-// who starts it must be able to read that channel themselves (View Channel, Read Message History). /autoread start
-// asks both; reading that comes back by itself (a restart, an auto-join, a manager's /join) asks SayBot's again,
-// since a moderator may have taken one away meanwhile: SayBot then pauses rather than read a channel it may no
-// longer see or join one where it may not speak.
+// The gate's part for auto-read: SayBot sees, notices and reads back in the text channel (View Channel, Send
+// Messages, Read Message History) and speaks in voice (Connect, Speak); the starter must read the channel themselves.
+// Reading that resumes by itself asks SayBot's again, pausing where a right was taken away meanwhile.
 import {
   PermissionFlagsBits,
   type Guild,
@@ -45,21 +41,14 @@ export function missingReadingRight(
   return undefined;
 }
 
-/**
- * Who may not read `channel` aloud at /autoread start: `member` (SayBot reads aloud only what the member could read
- * there themselves), `bot` (without View Channel no message arrives; without Send Messages a refusal's one notice
- * cannot be posted); undefined when both may.
- */
+/** Who may not read `channel` aloud at /autoread start: `member` (only what they could read), `bot`; else undefined. */
 export function mayNotReadAloud(channel: GuildBasedChannel, member: GuildMember): 'member' | 'bot' | undefined {
   if (!channel.permissionsFor(member).has(MEMBER_READS)) return 'member';
   if (!has(channel.guild, channel, NOTICE_RIGHTS)) return 'bot';
   return undefined;
 }
 
-/**
- * Where the notice can go: the channel read, else the voice channel's own chat; undefined when SayBot may post in
- * neither.
- */
+/** Where the notice can go: the channel read, else the voice channel's chat; undefined when neither. */
 export function noticeChannel(
   guild: Guild,
   binding: { textChannelId: string; voiceChannelId: string },

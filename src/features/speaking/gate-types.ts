@@ -1,7 +1,5 @@
-// What an order does in Discord, and where: the gate's input (gate.ts), in a type-only module so that the order's
-// type (hand-over.ts) and the front-ends name effects without importing the gate's reading of permissions. They are
-// the core's order's effects (declaration merging into src/core/order/rights.ts), which it carries to the gate
-// through the rights port (gate.ts `gatePort`) without reading them.
+// What an order does in Discord and where: the gate's input, type-only so front-ends name effects without the gate.
+// Merged into the core's OrderEffects (src/core/order/rights.ts), which carries them unread to `gatePort`.
 import type { Guild, GuildMember, PermissionsBitField } from 'discord.js';
 
 declare module '../../core/order/rights.ts' {
@@ -10,11 +8,9 @@ declare module '../../core/order/rights.ts' {
 }
 
 /**
- * One thing an order does, in Discord's terms: `post` words in a text channel, `attach-file` (a file there),
- * `post-voice-message`, `speak-in-voice` (SayBot speaks in the member's voice channel for them), `member-words`
- * (words a member chose are spoken: their message, their name in an announcement, their scene line; the member
- * need not be the one who asked nor in the channel), `join-voice` (SayBot joins and says nothing for the member),
- * `save-sound` (a reply's audio added to the server's soundboard).
+ * One thing an order does: `post`, `attach-file`, `post-voice-message`, `speak-in-voice` (in the member's channel),
+ * `member-words` (words a member chose are spoken, whoever asked), `join-voice` (joins, says nothing for the member),
+ * `save-sound` (to the soundboard).
  */
 export type Effect =
   'post' | 'attach-file' | 'post-voice-message' | 'speak-in-voice' | 'member-words' | 'join-voice' | 'save-sound';

@@ -1,15 +1,9 @@
-// The one gate for rights: an order states what it will do in Discord's terms (its effects), and this module alone
-// turns those effects into the rights the member must have there and the rights SayBot must have, and reads them.
-// SayBot acts with its own rights, which are usually wider than the member's: it must never do for a member what
-// the member could not do there themselves. The core's order asks, through the rights port this gate implements
-// (gatePort, at the end): `judge` before the order is accepted, `recheck` again before each part is fetched and played (and
-// whenever Discord says a right may have changed, src/core/order/rights-asker.ts), so a right taken away meanwhile
-// stops the rest, and `postsPrivately` before its post. No other module names a Discord permission a speaking effect
-// needs, and no other module takes an order's questions from the gate (test/structure/one-gate.test.ts).
+// The one gate for rights (test/structure/one-gate.test.ts): an order states its effects, and this module alone turns
+// them into the rights the member and SayBot need there and reads them: SayBot never does for a member what they
+// could not. It answers the core's rights port (gatePort): judge, recheck before each part, postsPrivately.
 import {
   ChannelType,
   PermissionFlagsBits,
-  type Guild,
   type GuildMember,
   type PermissionsBitField,
   type VoiceBasedChannel,
@@ -43,11 +37,9 @@ export type MemberRight =
 export type BotRight = 'attach-files' | 'connect' | 'speak' | 'stage-speaker' | 'create-expressions';
 
 /**
- * Effect -> rights: the one table. A member's text rights (view, send, attach, voice messages) are read where the
- * order posts; their voice rights (in the channel, view it, connect, speak, muted, Stage) where it speaks. Discord
- * takes Connect and Speak from whoever may not view a voice channel, though the bits themselves stay set, so View
- * Channel is asked there on its own. A missing right of
- * a post is answered privately (the member's own, nothing public); a missing voice right, or a timeout, refuses.
+ * Effect -> rights: the one table. Text rights are read where the order posts, voice rights where it speaks. Discord
+ * takes Connect and Speak from whoever may not view a voice channel though the bits stay set, so View Channel is
+ * asked on its own. A missing post right is answered privately; a missing voice right, or a timeout, refuses.
  */
 export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRight[]; bot: readonly BotRight[] }>> = {
   post: { member: ['not-timed-out', 'view-channel', 'send-messages'], bot: [] },
@@ -134,10 +126,7 @@ function judge(effects: Effects): Verdict {
   return { kind: 'allowed', privately };
 }
 
-/**
- * The right the author of the words lacks where they would be spoken (member-words: not timed out, not server-muted,
- * Speak there), when the words are another member's than the asker's: undefined when they may, or when unknown.
- */
+/** The right the words' author (not the asker) lacks where they would be spoken; undefined when they may or unknown. */
 function authorBar(effects: Effects): MemberVoiceRight | undefined {
   const place = effects.at;
   const author = effects.author;
@@ -151,10 +140,7 @@ function authorBar(effects: Effects): MemberVoiceRight | undefined {
   return undefined;
 }
 
-/**
- * The words are another member's who is no longer one of the server's (left, kicked or banned since they wrote
- * them): they have none of member-words' rights there, so their words are not said for anyone.
- */
+/** The words' author is no longer a member (left, kicked, banned): their words are not said for anyone. */
 function authorLeft(effects: Effects): boolean {
   const author = effects.author;
   return (
@@ -173,11 +159,7 @@ function authorError(author: WordsAuthor, place: Place): Error {
   });
 }
 
-/**
- * Asked again before each part is fetched and before it plays: the member's voice rights where it speaks (a
- * moderator's mute, a timeout, Speak or Connect taken away, the member gone from the channel). What was posted is
- * posted at once, so only the voice effects are asked again.
- */
+/** Asked again before each part is fetched and plays: the member's voice rights there (posts are already made). */
 function recheck(effects: Effects): Revocation | undefined {
   const place = effects.at;
   const channelId = place?.voiceChannelId;
@@ -193,12 +175,7 @@ function recheck(effects: Effects): Revocation | undefined {
   return author === undefined ? undefined : { code: author, channelId };
 }
 
-/**
- * Asked again right before a file or a voice message is posted: whether the post must now be the member's alone,
- * their rights in the channel read as the caches have them now (a role, an overwrite or a timeout changed since the
- * order was accepted: Discord's events keep the caches current), not as the interaction carried them. What was paid
- * for is still delivered, privately, as for a right denied from the start.
- */
+/** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
 function postsPrivately(effects: Effects): boolean {
   const place = effects.at;
   if (place === null || place.text === undefined) return false;
@@ -220,11 +197,7 @@ function textRightsNow(place: Place): Readonly<PermissionsBitField> | null | und
   return channel.permissionsFor(member);
 }
 
-/**
- * Whether a member's own state in a voice channel they just left barred their words there (server-muted, the
- * member-words right a voice state carries; the channel's rights are read from the channel, as for any order): their
- * leave is judged by the channel they left, whatever the leave's own state says.
- */
+/** Whether the member's own state in a voice channel they just left (server-muted) barred their words there. */
 export function leftBarred(left: VoiceState): boolean {
   return left.serverMute === true;
 }
@@ -315,9 +288,8 @@ function botError(place: Place, right: BotRight): Error {
 }
 
 /**
- * Whether SayBot's audio would be heard in `voiceChannel`: anywhere but a Stage; on a Stage when it speaks there
- * already (a moderator made it a speaker) or may make itself one (Mute Members there: a Stage moderator's right).
- * On a Stage without it SayBot would join the audience, whose audio Discord forwards to nobody.
+ * Whether SayBot's audio would be heard: anywhere but a Stage; on a Stage when it speaks already or may make itself
+ * a speaker (Mute Members). Otherwise it would join the audience, whose audio Discord forwards to nobody.
  */
 function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): boolean {
   if (voiceChannel.type !== ChannelType.GuildStageVoice) return true;
@@ -338,16 +310,7 @@ export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | n
   );
 }
 
-/** A guild, a member and their voice channel, for an order that speaks there without an interaction (auto-read). */
-export function voicePlace(guild: Guild, memberId: string, voiceChannelId: string): Place {
-  return { guild, memberId, voiceChannelId };
-}
-
-/**
- * The gate as the core's rights port (src/core/order/rights.ts): the three questions the core's order asks
- * (src/core/order/rights-asker.ts), each answered by the gate's reading of an order's effects above. The app gives it
- * to the pipeline (src/app/start-saybot.ts); no front-end asks the gate an order's questions itself.
- */
+/** The gate as the core's rights port (src/core/order/rights.ts), given to the pipeline by src/app/start-saybot.ts. */
 export const gatePort: OrderRights = {
   mayAccept: (effects) => judge(effects),
   mayPlay: (effects) => recheck(effects),

@@ -12,6 +12,6 @@ export {
   type ChosenTarget,
   type MemberPlace,
   type OutputChoice,
+  OUTSIDE_VOICE,
 } from './target-choice.ts';
-export { OUTSIDE_VOICE } from './outside-voice-setting.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

@@ -1,15 +1,13 @@
-// The speaking feature's public surface: the commands that only speak (/say, /emote, /speak, the Speak menu), an
-// order handed over, a reply's buttons, the rights port and the user install, as the command modules (commands/), the
-// app and the other features use them. Where the audio goes (index-targets.ts) and what is said (index-words.ts) have
-// surfaces of their own. Everything else in this folder is its own.
+// The speaking feature's public surface for commands, the app and other features; where the audio goes
+// (index-targets.ts) and what is said (index-words.ts) have their own. Everything else in this folder is its own.
 import './strings.ts';
-import './speaking-context.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
-export { requesterOf, commandRequester, handOver, type DeclaredOrder } from './hand-over.ts';
+export { requesterOf, handOver, type DeclaredOrder } from './hand-over.ts';
 export { gatePort, leftBarred } from './gate.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel } from './gate-reading.ts';
-export { FileShares } from './file-shares.ts';
-export { ReplyAudioRegistry } from './reply-audio.ts';
+import { FileShares } from './file-shares.ts';
+import { ReplyAudioRegistry } from './reply-audio.ts';
+export { FileShares, ReplyAudioRegistry };
 export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
 export {
@@ -21,3 +19,13 @@ export {
 } from './speaking-command.ts';
 export { USER_INSTALL_GUILD, requireUserInstall } from './user-install.ts';
 export { claimMemberVoiceMessage } from './voice-message-rights.ts';
+
+// What the feature adds to the commands' context (declaration merging), so the core names no feature.
+declare module '../../core/interactions/command.ts' {
+  interface CommandContext {
+    /** What a reply's buttons replay (reply-buttons.ts); absent: replies carry no buttons. */
+    replyAudio?: ReplyAudioRegistry;
+    /** The bot's files and voice messages under way (file-shares.ts): each front-end that posts one takes a share. */
+    fileShares: FileShares;
+  }
+}

@@ -3,10 +3,7 @@ import { t } from './strings.ts';
 /** Discord's message limit is 2000 characters; keep a margin for the closing "…and N more". */
 export const MESSAGE_BUDGET = 1900;
 
-/**
- * As many whole lines as fit in `budget` characters, then "…and N more." for the rest, so a long listing is
- * cut between entries, never inside one, and says how much was left out.
- */
+/** As many whole lines as fit in `budget`, then "…and N more.": cut between entries, saying how much was left out. */
 export function fitLines(lines: readonly string[], locale: string, budget = MESSAGE_BUDGET): string[] {
   const kept: string[] = [];
   let used = 0;

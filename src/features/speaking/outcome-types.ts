@@ -1,5 +1,4 @@
-// The words of an outcome, as outcome-words.ts gives them to a front-end: what the front-end knows of its order
-// (Front), and what it posts (OutcomeAnswer). Types only.
+// An outcome's words as outcome-words.ts gives them: what a front-end knows (Front) and posts (OutcomeAnswer).
 import type { AttachmentPayload } from 'discord.js';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -81,10 +80,7 @@ export type OutcomeAnswer =
       buttons?: ButtonsFor;
       seconds: number;
     }
-  /**
-   * A voice message to post where the member may: `posted` once it is (none: the voice message is the answer),
-   * `header` the line over it in the channel (in the server's language), `asFile` when it goes as `file` instead.
-   */
+  /** A voice message to post where the member may: `posted` once it is, `header` over it, `asFile` if barred. */
   | {
       answer: 'voice-message';
       message: VoiceMessage;
@@ -94,10 +90,7 @@ export type OutcomeAnswer =
       file: AttachmentPayload;
       posted?: LocalisedMessage;
       header?: LocalisedMessage;
-      /**
-       * The free voice that stood in, and why: said to the member alone after a voice message that is the response,
-       * which can carry no words (`posted` and `asFile` name it already).
-       */
+      /** The free voice that stood in, said privately after a response-voice-message (which carries no words). */
       stoodIn?: LocalisedMessage;
       asFile: (reason: AsFileReason) => LocalisedMessage;
       notes: LocalisedMessage[];

@@ -1,29 +1,20 @@
-// One outcome, worded in one place: how a speech outcome (src/core/order/speech-order.ts: SpeechOutcome) becomes the
-// member's words, for every front-end that hands an order over. A front-end says what it knows (its flavour, the
-// member's language, the voice's label, where the audio went) and gets back what to post: the words (a catalogue
-// key and its params), the attachments and buttons that go with them, or the error to answer with. It only posts.
-// Pure: no Discord call, so every kind × every front-end is checked by a table (test/features/speaking/).
-//
-// An outcome a front-end's target cannot produce (a file order that "played", a sound that came back as files) is
-// SayBot's own bug: answered as an internal error (OutcomeMismatchError), never as a member's refusal. A `failed`
-// outcome answers with its own cause, worded once by failure-words.ts.
+// One outcome, worded in one place: a SpeechOutcome (src/core/order/speech-order.ts) becomes the member's words,
+// attachments and buttons, for every front-end. Pure, so every kind × front-end is a table (test/features/speaking/).
+// An outcome a target cannot produce is SayBot's bug (OutcomeMismatchError); `failed` is worded by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
-import { fallbackReason } from './fallback-words.ts';
+import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
 import { namedVoice } from './speech-settings.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
-import { mismatch, reply, spokenBy, voiceMessageAnswer } from './outcome-answers.ts';
-import { audioFiles, megabytes, oggFile } from './reply-files.ts';
+import { audioFiles, megabytes, oggFile, oggFileParams } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';
-import type { Front, OutcomeAnswer } from './outcome-types.ts';
+import type { Flavour, Front, Locale, OutcomeAnswer } from './outcome-types.ts';
 
 /** Under a file the member may not post in the channel themselves, answered to them alone (gate.ts). */
 export const privateFileNote: LocalisedMessage = { key: 'say.postedPrivately' };
-
-export { OutcomeMismatchError, wordsText } from './outcome-answers.ts';
 
 const seconds = (s: number) => s.toFixed(1);
 
@@ -31,18 +22,14 @@ const seconds = (s: number) => s.toFixed(1);
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
   if (outcome.kind === 'failed') return failed(outcome, front);
   const answer = answerFor(outcome, front);
-  // A free voice's line that proved longer than its cap reached the member cut there: whichever front-end asked,
-  // never silently.
+  // A free line cut at its cap reaches the member cut there, never silently.
   if (outcome.lineCutAt !== undefined && 'notes' in answer)
     answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
-  // A file of the parts paid for before the rest was refused: what was paid, and why the rest is missing. No
-  // buttons: they replay the whole request from the cache, which does not hold its rest. Bare audio (a dashboard
-  // sample) carries no words, so it is answered with them alone rather than passed off as whole.
+  // Part paid, the rest refused: no buttons (the cache lacks the rest); bare audio (a sample) gets the words alone.
   if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
     return { answer: 'refused', error: outcome.partWay };
   if (outcome.partWay !== undefined && 'notes' in answer) {
-    // A refusal of the rest says itself that part was made; any other failure is worded as its request's own, so the
-    // member is told first that what came holds only the parts before it.
+    // A refusal of the rest says itself that part was made; any other failure is told after that it holds only part.
     if (!(outcome.partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
     answer.notes.push(describeFailure(outcome.partWay).message);
     if ('buttons' in answer) delete answer.buttons;
@@ -82,17 +69,14 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
-  // In voice, part of it was heard: say so, with the cause in the member's language. A right taken away says so
-  // itself, however much was heard before it, and so does the service's answer (charged and cut, or maybe charged):
-  // its words follow what the service did, not how much had played when it failed.
+  // In voice, part heard: say so with the cause, unless a revoked right or the service's answer words itself.
   if (
     front.flavour === 'command' &&
     outcome.secondsHeard > 0 &&
     !(error instanceof RightsRevokedError) &&
     !wordedByService(error)
   ) {
-    // The cause's words go in as its message, rendered only in the reply: the error (and so its log line) carries
-    // their key and figures, never the member's sentence.
+    // The cause's words are rendered only in the reply: the error and its log carry the key and figures.
     const cause = describeFailure(error).message;
     return {
       answer: 'refused',
@@ -107,8 +91,7 @@ function commandAnswer(
   front: Extract<Front, { flavour: 'command' }>,
 ): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
-  // Spoken by the free voice in place of the paid one, a reply carries no buttons: they replay from the cache only,
-  // which holds no paid audio of it, and a free voice members may not choose is refused to a replay.
+  // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
   const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
   const { where } = front;
   const said = { voice, seconds: seconds(outcome.seconds) };
@@ -159,8 +142,7 @@ function commandAnswer(
           outcome.seconds,
           buttons ? { buttons: 'voice' } : {},
         );
-      // Ended early after paid requests left: they count, heard or not (a part asked for ahead, one the service may
-      // still be answering, whose figure is not known yet: /usage has it).
+      // Ended early after paid requests left: they count, heard or not (/usage has the figure).
       const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
       if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds, { notes });
       if (outcome.kind === 'stopped')
@@ -322,4 +304,67 @@ function studioAnswer(
     case 'voice-message':
       return mismatch(front, outcome.kind);
   }
+}
+
+/** An outcome its order's target cannot produce: SayBot's own bug, answered as an internal error. */
+export class OutcomeMismatchError extends Error {
+  constructor(flavour: Flavour, kind: SpeechOutcome['kind']) {
+    super(`a ${flavour} order cannot end as ${kind}`);
+    this.name = 'OutcomeMismatchError';
+  }
+}
+
+/** The answer to an outcome its order cannot end as. */
+const mismatch = (front: Front, kind: SpeechOutcome['kind']): OutcomeAnswer => ({
+  answer: 'refused',
+  error: new OutcomeMismatchError(front.flavour, kind),
+});
+
+/** Words to say, with nothing more unless `more` says so. */
+const reply = (
+  words: LocalisedMessage,
+  seconds: number,
+  more: Partial<Extract<OutcomeAnswer, { answer: 'reply' }>> = {},
+): OutcomeAnswer => ({ answer: 'reply', words, notes: [], files: [], seconds, ...more });
+
+/** The voice a reply names: the free voice that spoke for the failing service (and why), else the front's. */
+function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
+  const free = outcome.freeVoice;
+  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);
+}
+
+/** A voice message's answer: its Ogg Opus as the file it goes as where it cannot go as a voice message. */
+function voiceMessageAnswer(
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  voice: string,
+  fileParams: { voiceId: string; sizeLimit: number; named?: string; credit?: string | undefined },
+  more: Partial<Extract<OutcomeAnswer, { answer: 'voice-message' }>> = {},
+): OutcomeAnswer {
+  const { credit } = fileParams;
+  const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
+  const stoodIn: LocalisedMessage | undefined =
+    outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
+  const params = oggFileParams(voice, outcome.seconds, message.ogg, fileParams.sizeLimit);
+  return {
+    answer: 'voice-message',
+    message,
+    seconds: outcome.seconds,
+    voice,
+    file:
+      fileParams.named === undefined
+        ? oggFile(outcome, fileParams.voiceId, credit)
+        : { attachment: message.ogg, name: fileParams.named },
+    asFile: (reason) => ({
+      key: reason === 'not-a-response' ? 'userInstall.voiceMessageAsFile' : `voiceMessage.fallback.${reason}`,
+      params,
+    }),
+    notes: [],
+    ...(stoodIn === undefined ? {} : { stoodIn }),
+    ...more,
+  };
+}
+
+/** Words and their notes as one text in `locale`, a line each. */
+export function wordsText(locale: Locale, words: LocalisedMessage, notes: readonly LocalisedMessage[] = []): string {
+  return [words, ...notes].map((message) => t(locale, message.key, message.params)).join('\n');
 }

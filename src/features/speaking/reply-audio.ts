@@ -1,7 +1,6 @@
-// What a reply's buttons replay: the request behind a file or voice reply, kept in memory under a short random ID
-// that the buttons' custom_ids carry (a request's text does not fit in Discord's 100 characters, and a custom_id is
-// visible to any client: it carries no text, no user data, nothing secret). Bounded in count and in age; after a
-// restart or past the bound, a press is answered that the buttons no longer work.
+// What a reply's buttons replay, kept in memory under a short random ID the custom_ids carry (text does not fit in
+// 100 characters, and any client sees a custom_id: nothing secret in it). Bounded in count and age; past them, a
+// press is told the buttons no longer work.
 import { randomBytes } from 'node:crypto';
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
 

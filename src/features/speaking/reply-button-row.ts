@@ -1,8 +1,5 @@
-// The buttons under a reply: under a file ("Play in my voice channel", "Save as sound") and under a reply that was
-// spoken in voice ("Again", "Save as sound"), as classic action rows. A voice message carries no components (Discord
-// refuses them with it), so its buttons ("Play in my voice channel", "Again": the voice message once more, and
-// "Save as sound" when it is short enough for the soundboard) go on a message of their own: a Components V2
-// message (a container of a line of text and the row), sent to the member alone. Presses: reply-buttons.ts.
+// The buttons under a reply, as action rows. A voice message carries no components, so its buttons go on a
+// Components V2 message of their own, to the member alone. Presses: reply-buttons.ts.
 import {
   ButtonStyle,
   ComponentType,
@@ -16,9 +13,7 @@ import { SOUND_MAX_SECONDS } from './soundboard.ts';
 
 /** `sb1:<action>:<id>`: versioned, so a later layout can tell old buttons apart. At most 26 characters. */
 const PREFIX = 'sb1';
-/**
- * `play`: in the member's voice channel; `post`: the voice message again in the channel; `sound`: to the soundboard.
- */
+/** `play`: in the member's voice channel; `post`: the voice message again; `sound`: to the soundboard. */
 type Action = 'play' | 'post' | 'sound';
 
 export function customId(action: Action, id: string): string {
@@ -52,11 +47,7 @@ export function replyButtons(
   ]);
 }
 
-/**
- * The buttons for a voice message, as the components of a Components V2 message (flag IS_COMPONENTS_V2: no
- * `content` beside them, so the line of text is a Text Display in the container). "Save as sound" only for audio
- * the soundboard takes (at most SOUND_MAX_SECONDS).
- */
+/** A voice message's buttons as a Components V2 container; "Save as sound" only within SOUND_MAX_SECONDS. */
 export function voiceMessageButtons(
   locale: string,
   source: ReplyButtonSource,

@@ -1,7 +1,5 @@
-// A press on a reply's buttons (reply-button-row.ts builds them). Each press is answered privately at once (deferred
-// within Discord's 3 s), then served from the audio cache: when the audio is no longer cached, the member is told and
-// nothing is paid (a paid replay would spend their characters without them asking for it). Only the member who asked
-// may press them.
+// A press on a reply's buttons (reply-button-row.ts): answered privately at once, then served from the cache only
+// (a paid replay would spend characters unasked). Only the member who asked may press them.
 import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
@@ -27,8 +25,7 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
   const log = context.logger;
   let release: (() => void) | undefined;
   try {
-    // "Again" (the voice message once more) and "Save as sound" hold one of the server's shares until posted
-    // (file-shares.ts): past them the press is refused here, its only answer, before the deferral.
+    // "Again" and "Save as sound" hold a server share until posted (file-shares.ts): past them, refused first.
     if (parsed.action !== 'play' && interaction.guildId !== null)
       release = context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id });
     // Within Discord's 3 s, whatever follows: the answer is the presser's alone.
@@ -97,12 +94,7 @@ function answerError(answer: OutcomeAnswer): unknown {
     : new Error(`a reply's button cannot post a ${answer.answer} answer`);
 }
 
-/**
- * "Again" under a voice message: the same voice message once more in the channel, rendered from the cache only,
- * under a line naming the member (a voice message carries no text). Only where the member may post a voice message
- * themselves (their rights and slowmode, voice-message-rights.ts); otherwise, or when Discord does not take it, the
- * audio goes to them alone as a file, with why.
- */
+/** "Again": the voice message once more from the cache, where the member may post one; else privately as a file. */
 async function postAgain(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,

@@ -1,6 +1,4 @@
-// The files a reply carries, named once for every front-end: `saybot-<voice>.<format>` after the voice that spoke them
-// (a free voice standing in, not the one asked for), numbered when there are several, and the format(s) the reply
-// names.
+// The files a reply carries, named once: `saybot-<voice>.<format>` after the voice that spoke (a stand-in too).
 import type { AttachmentPayload } from 'discord.js';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 
@@ -35,11 +33,7 @@ export function oggFile(
 /** The longest part of a voice's ID a file's name keeps. */
 const MAX_VOICE_IN_NAME = 64;
 
-/**
- * `saybot-<voice>[-<n>].<format>`, valid on every common file system: the voice ID's characters other than letters,
- * digits and `._()+-` (`voicevox:3`'s colon, a slash) as `-`, and bounded; its prefix and extension keep it from being
- * a reserved name (CON, NUL) or ending in a dot or a space.
- */
+/** `saybot-<voice>[-<n>].<format>`, safe on every file system: odd characters as `-`, bounded, never reserved. */
 function fileName(voice: string, format: string, index?: number): string {
   const stem = voice.replace(/[^A-Za-z0-9._()+-]/g, '-').slice(0, MAX_VOICE_IN_NAME);
   return `saybot-${stem}${index === undefined ? '' : `-${index}`}.${format}`;

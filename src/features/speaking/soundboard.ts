@@ -1,8 +1,6 @@
-// "Save as sound": a reply's audio as a server soundboard sound, within Discord's limits (Create Guild Soundboard
-// Sound: mp3 or ogg, at most 512 KB and 5.2 s, a name of 2-32 characters). SayBot renders it as Ogg Opus from the
-// cache (nothing paid) and creates it with its own Create Expressions, only for a member who has that permission
-// too: a member never makes SayBot do what they may not. The audit log names the member.
-// A sound saved from a cloned voice is noted (store.voiceLibrary.recordSound), so that deleting the voice removes it.
+// "Save as sound": a reply's audio as a soundboard sound within Discord's limits (mp3 or ogg, 512 KB, 5.2 s, name
+// 2-32 characters), rendered from the cache (nothing paid), only for a member with Create Expressions too. A sound
+// from a cloned voice is noted (store.voiceLibrary.recordSound) so deleting the voice removes it.
 import './strings.ts';
 import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
@@ -23,9 +21,7 @@ const SOUNDBOARD_FULL = 30045;
 /** Discord's: Unknown sound (someone removed it already). */
 const UNKNOWN_SOUND = 10097;
 
-/**
- * Removes soundboard sounds SayBot saved from a deleted voice, one by one; a failure is logged and the rest still go.
- */
+/** Removes soundboard sounds SayBot saved from a deleted voice; a failure is logged and the rest still go. */
 export function soundRemover(
   client: Client,
   log: Logger,
@@ -68,8 +64,7 @@ export async function saveAsSound(
   // The checks that cost nothing and need no audio first.
   if (audio.seconds > SOUND_MAX_SECONDS)
     throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(audio.seconds) });
-  // The rights' refusal (Create Expressions, the member's and SayBot's) comes before the cache is read: the core
-  // asks them as it takes the order, and answers a refusal as its outcome.
+  // The rights' refusal comes before the cache is read: the core asks them as it takes the order.
   const handed = handOver(speech, {
     request: audio.request,
     requester: requesterOf(interaction, 'save-as-sound'),

@@ -1,9 +1,6 @@
-// What the commands that speak their `text` option (/say, /emote) share: the same options around their own speech
-// settings, and the same way from options to speech in a server and outside one (the user install). A command
-// gives only what is particular to it: which settings the service takes from it and how its request is made. The
-// voice is chosen alike for both (a member asking /emote where /say would speak another voice would be surprised).
-// Below them, the whole path they share with the Speak menu and /clone's first line (speakForCommand,
-// speakAndReply): from the chosen target to the member's answer.
+// What /say and /emote share: the same options around their own speech settings, and one way from options to speech
+// in a server and outside one (the user install). The voice is chosen alike for both. Below them, the path they share
+// with the Speak menu and /clone's first line (speakForCommand, speakAndReply): from the target to the answer.
 import {
   DiscordAPIError,
   RESTJSONErrorCodes,
@@ -35,10 +32,11 @@ import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { commandRequester, handOver } from './hand-over.ts';
+import { handOver, requesterOf } from './hand-over.ts';
+import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
-import { showAnswer } from './reply-answer.ts';
+import { showAnswer } from './voice-message-reply.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
   chooseTarget,
@@ -49,10 +47,7 @@ import {
   type OutputChoice,
 } from './target-choice.ts';
 
-/**
- * The command's definition: the text, the settings sent to the service (in the command's released order), where the
- * audio goes and the preset, then SayBot's audio settings.
- */
+/** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
 export function speakingCommand(
   name: CommandName,
   serviceSettings: readonly SpeechSettingName[],
@@ -86,11 +81,7 @@ export type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
 /** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
 export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
 
-/**
- * The command's handlers: its options, then the chosen preset, the member's default, the server's default and the
- * built-in (the voice of the server's language) decide the settings; the request goes to the member's
- * voice channel or comes back as a file or a voice message, and outside a server as a file or a voice message.
- */
+/** The command's handlers: settings by layer; audio to the member's voice channel, or a file or voice message. */
 export function speakingHandlers(
   requestOf: RequestOf,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
@@ -121,10 +112,7 @@ function spokenText(text: string): string {
   return text;
 }
 
-// A speaking command's whole path, from the member's wish to their answer: the target chosen (target-choice.ts), the
-// order handed over (hand-over.ts), the interaction acknowledged once the order is accepted, what plays said as it
-// plays, and the outcome worded (outcome-words.ts) and posted (reply-answer.ts). It decides neither where the audio
-// goes nor how an answer is worded: it puts the two together for /say, /emote, the Speak menu and /clone's first line.
+// Its whole path: target, hand-over, acknowledged once accepted, said as it plays, outcome worded and posted.
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
@@ -140,7 +128,13 @@ export async function speakForCommand(
   voiceLabel: string,
 ): Promise<void> {
   const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(interaction, context, { request, requester: commandRequester(interaction) }, target, voiceLabel);
+  await speakAndReply(
+    interaction,
+    context,
+    { request, requester: requesterOf(interaction, commandNameOf(interaction)) },
+    target,
+    voiceLabel,
+  );
 }
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
@@ -150,10 +144,8 @@ const isUnknownMember = (error: unknown): boolean =>
   error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMember;
 
 /**
- * Another member's words (the Speak menu's message): without the Guild Members intent Discord tells SayBot nothing of
- * a timeout (or a role) given since it last saw the author, so they are looked up afresh (GET member, which updates
- * the cache the gate reads), for at most AUTHOR_LOOKUP_MS; when that fails or is late, as SayBot knew them. Discord's
- * Unknown Member: the author has left (or was removed) since.
+ * Another member's words (the Speak menu): without the Guild Members intent Discord tells SayBot nothing of a timeout
+ * given since, so the author is fetched afresh for at most AUTHOR_LOOKUP_MS, else as known. Unknown Member: gone.
  */
 async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
   if (author.memberId === interaction.user.id) return author;
@@ -169,24 +161,17 @@ async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor
   return member === undefined ? author : { memberId: author.memberId, member };
 }
 
-/**
- * Hands the order to the pipeline and turns what it says into the member's words. The interaction is acknowledged
- * as soon as the request is accepted, while the voice join and the first part's request are already under way.
- */
+/** Hands the order to the pipeline and words what it says; acknowledged once accepted, the join already under way. */
 export async function speakAndReply(
   interaction: SpeakingInteraction,
   context: SpeakingServices,
   order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
   target: ChosenTarget,
   voice: string,
-  /**
-   * `private`: every reply is the member's alone (the Speak menu); by default only a voice message's is. `author`:
-   * whose words these are, when another member's (the Speak menu's message): the gate holds them to its rules too.
-   */
+  /** `private`: every reply the member's alone (the Speak menu). `author`: whose words, when another member's. */
   reply: { private?: boolean; author?: WordsAuthor } = {},
 ): Promise<void> {
-  // A file or voice message holds one of the server's shares until it is posted (file-shares.ts): past them it is
-  // refused here, before it is accepted or deferred. What was already paid for (a clone's first line) is not refused.
+  // A file holds a server share until posted (file-shares.ts); what was already paid (a clone's line) is not refused.
   const release =
     target.kind === 'voice'
       ? undefined
@@ -233,8 +218,7 @@ async function speakAndAnswer(
     await acknowledge(interaction, privately || target.kind === 'voice-message');
   }
   if (target.kind === 'voice') {
-    // Once the channel hears it, the public reply is what says whose words they are: a failure after that keeps it.
-    // And if it fails after, the reply says the channel heard part of it, no longer that it is being spoken.
+    // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
     void handed.firstAudio.then(() =>
       keepsAttribution(interaction, {
         key: 'say.spokePartWay',

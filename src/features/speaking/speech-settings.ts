@@ -15,10 +15,7 @@ export interface ChosenSettings {
   voiceLabel: string;
 }
 
-/**
- * A slash command's settings (src/core/order/order-settings.ts resolves them from its options, the chosen preset, the
- * member's and the server's defaults), with the words that name the voice in the member's language.
- */
+/** A slash command's settings (src/core/order/order-settings.ts), with the voice's words in the member's language. */
 export async function settingsForCommand(
   interaction: ChatInputCommandInteraction<'cached'>,
   context: Services<'store' | 'voices' | 'engines'>,
@@ -36,10 +33,7 @@ export async function settingsForCommand(
   return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'server', credit) };
 }
 
-/**
- * `voice-b-ko-m-01`, followed by where it came from unless the caller named it themselves. Outside a server the
- * built-in voice is the one of the member's own language (user-install.ts), so it is not named as the server's.
- */
+/** `voice-b-ko-m-01` and where it came from unless named; outside a server the language's voice, not the server's. */
 export function voiceLabel(
   locale: string,
   settings: ResolvedSettings,
@@ -76,10 +70,7 @@ export function voiceCredit(engines: EnginePort | undefined, voiceId: string): s
   return engines?.voice(voiceId)?.credit;
 }
 
-/**
- * One line for a set of settings, each it fixes in declaration order (src/core/settings/setting-declarations.ts):
- * `voice` · language name (code) · tone `…` · exaggeration 0.5 · MP3 · speed 1.5× · volume -6 dB.
- */
+/** One line for a set of settings, in declaration order: `voice` · language · tone · MP3 · speed 1.5×. */
 export function describeSettings(locale: string, settings: SpeechSettings): string {
   return describeDeclared(locale, SPEECH_SETTING_LIST, settings, { separator: ' · ', omitUnset: true });
 }

@@ -3,9 +3,8 @@ import { en } from './strings/en.ts';
 import { ja } from './strings/ja.ts';
 import { ko } from './strings/ko.ts';
 
-// The speaking feature's own strings (./strings/), its part of the catalogue, registered when this module
-// loads. Every module of the feature that renders or names one of its keys imports t() and the rest through here
-// (or this module for its side effect), so no key of it is ever rendered unregistered, whoever renders it.
+// The feature's strings, registered when this module loads: its modules import t() through here, so none of its
+// keys is ever rendered unregistered.
 
 declare module '../../core/i18n/catalogue.ts' {
   // oxlint-disable-next-line typescript/no-empty-object-type -- its members are this part's keys

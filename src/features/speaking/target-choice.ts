@@ -1,14 +1,12 @@
-// Where a member asks and where their audio goes (one job: choosing the target, before anything is paid): the place
-// the gate reads (placeOf) and what an order does there (effectsAt), built once here for every front-end that speaks
-// for a member (a command, a menu, a reply's button, a scene); and the target: their voice channel, a file or
-// a voice message, by the command's `output` option, whether they are in voice, and their own and the server's
-// defaults; refused at once where the member or SayBot may not speak (the rights asked through the core:
-// src/core/order/rights-asker.ts). Answering the member is the answering modules' (outcome-words.ts, reply-answer.ts,
-// voice-message-reply.ts); a command's whole path, from this choice to its answer, is speaking-command.ts.
+// Where a member asks and where their audio goes, chosen before anything is paid: the place the gate reads (placeOf),
+// what an order does there (effectsAt), and the target (voice channel, file or voice message) by the `output` option,
+// voice presence and defaults; refused at once where the member or SayBot may not speak
+// (src/core/order/rights-asker.ts).
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { SpeechPipeline, SpeechTarget } from '../../core/order/pipeline.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
+import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import type { ButtonInteraction } from 'discord.js';
 import type { AnsweredInteraction, ChannelReading, CommandContext } from '../../core/interactions/command.ts';
@@ -36,10 +34,7 @@ const channel = (id: string) => `<#${id}>`;
 /** The order's rights as the core asks them (src/core/order/rights-asker.ts), for what is asked before an order. */
 type Rights = Pick<SpeechPipeline, 'rights'>;
 
-/**
- * The rights' word on a command's order before it is built, for a command that must acknowledge early (/clone's
- * download): refused (thrown), or whether its answer must be the member's alone. The core asks again as it takes it.
- */
+/** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
 export function admitted(
   interaction: SpeakingInteraction,
   speech: Rights,
@@ -51,19 +46,15 @@ export function admitted(
 }
 
 /**
- * The member's voice channel, if the rights let SayBot speak there for them (asked through the core, answered by
- * the gate: refused at once when the member may not speak there themselves, when SayBot may not, which would only
- * time out much later), and SayBot is not speaking to others elsewhere (it never leaves them for a caller).
+ * The member's voice channel, if the rights let SayBot speak there for them (refused at once rather than timing out
+ * later), and SayBot is not speaking to others elsewhere (it never leaves them for a caller).
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
   { players, speech }: { players: PlayerRegistry; speech: Rights },
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   reading?: ChannelReading,
-  /**
-   * `managersMove`: a member with Manage Server may move it there all the same (/join). `joinOnly`: SayBot joins
-   * but says nothing for the member (/join, /autoread start), so the member's own voice rights are not asked.
-   */
+  /** `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights. */
   options: { managersMove?: boolean; joinOnly?: boolean } = {},
 ): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
@@ -87,18 +78,12 @@ export function memberVoiceChannel(
   return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
 }
 
-/**
- * How a member outside voice is answered when the command does not say: their own default, else the server's,
- * else `builtin` (a file for the slash commands, as always; a voice message for the Speak menu).
- */
+/** Outside voice without `output`: their default, the server's, else `builtin` (a file; Speak menu: voice message). */
 export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoiceOutput): OutsideVoiceOutput {
   return defaults.member ?? defaults.server ?? builtin;
 }
 
-/**
- * Where the audio goes: the command's `output` option first; without it, the member's voice channel when they are
- * in one, else the member's default, the server's, then `builtin`. The store is read only in that last case.
- */
+/** Where the audio goes: `output`, else their voice channel, else defaults (the store read only in that last case). */
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
@@ -109,10 +94,7 @@ export async function chooseTarget(
   return where.kind === 'voice-message' ? voiceMessageTarget(interaction, context.speech, where.because) : where;
 }
 
-/**
- * Where the audio would go, by chooseTarget's rule, without taking the member's slowmode turn for a voice message:
- * for what posts nothing yet (a scene's preview), the turn being taken when it is posted.
- */
+/** chooseTarget without taking the slowmode turn: for what posts nothing yet (a scene's preview). */
 export async function chooseDestination(
   interaction: SpeakingInteraction,
   output: OutputChoice,
@@ -138,10 +120,7 @@ function voiceMessageTarget(
   return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
 }
 
-/**
- * The member's own voice rights where their speech plays, as the core asks them again before each part (for an
- * order built elsewhere, the dashboard's studio: src/app/dashboard-bot.ts).
- */
+/** The member's own voice rights where it plays, for an order built elsewhere (src/app/dashboard-bot.ts). */
 export function memberStillSpeaks(
   speech: Rights,
   interaction: MemberPlace,
@@ -159,10 +138,7 @@ export function speechTarget(target: ChosenTarget, sizeLimit: number | undefined
   return { kind: target.kind };
 }
 
-/**
- * What the voice checks read of where a member asks: a command, a reply's button ("Play in my voice channel"), or the
- * dashboard's studio (the server, the member fetched afresh, and their permissions, all SayBot's own view).
- */
+/** Where a member asks, for the voice checks: a command, a reply's button, or the dashboard's studio. */
 export type MemberPlace = Pick<
   ButtonInteraction<'cached'>,
   'guildId' | 'guild' | 'member' | 'user' | 'memberPermissions'
@@ -195,3 +171,14 @@ export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voic
       : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
   return { does, at: place };
 }
+
+/** The output default outside voice (/output), declared with the settings kit; `reset` falls back a layer. */
+export const OUTSIDE_VOICE: ChoiceSetting<OutsideVoiceOutput> = {
+  kind: 'choice',
+  values: ['voice-message', 'file'],
+  none: 'reset',
+  column: 'output',
+  option: 'outside_voice',
+  words: { 'voice-message': 'choice.output.voice-message', file: 'choice.output.file' },
+  shown: { as: 'choice' },
+};

@@ -1,11 +1,8 @@
-// The user-installable app: /say and /emote where SayBot is not a server member (DMs, group DMs, servers without
-// the bot), behind the operator's USER_INSTALL switch. There is no voice channel there, so the answer is a file or,
-// with `output: voice-message`, a voice message as the interaction's own response (deferred with IS_VOICE_MESSAGE,
-// then one edit: Discord shows who used the command). What is checked before anything is paid: that files may be
-// sent there at all (app_permissions: Attach Files) and, in a server without SayBot, the member's own right to post
-// a file or a voice message there (member.permissions): the gate asks both (gate.ts); without the member's, the audio
-// comes privately, as a file with why. The definitions that offer it: user-install-definition.ts.
-import { DiscordAPIError, type AttachmentPayload, type ChatInputCommandInteraction } from 'discord.js';
+// The user-installable app: /say and /emote where SayBot is not a member (DMs, servers without it), behind
+// USER_INSTALL. No voice channel there: a file, or a voice message as the interaction's own response. Before paying,
+// the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
+// without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
+import { DiscordAPIError, type ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
@@ -24,7 +21,6 @@ import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import type { LocalisedMessage } from './strings.ts';
 import type { OutputChoice } from './target-choice.ts';
 import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
@@ -32,9 +28,8 @@ import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-messag
 import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
 
 /**
- * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no Discord guild can have;
- * 0 is the quota probe's) for all of them, so the operator's monthly server budget bounds user installs together,
- * and each user's own daily budget and cooldown apply within it as a member's do.
+ * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no guild can have; 0 is the
+ * quota probe's), so the monthly server budget bounds user installs together, each user's daily budget within it.
  */
 export const USER_INSTALL_GUILD = '1';
 
@@ -51,10 +46,7 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   }
 }
 
-/**
- * The settings outside a server: the command's options, else the built-in voice of the user's language. There
- * are no server presets or member defaults there (the pseudo-guild has none), so nothing of a server leaks out.
- */
+/** Settings outside a server: the options, else the user's language's voice; no server's presets or defaults leak. */
 export async function settingsOutsideServer(
   interaction: ChatInputCommandInteraction,
   context: Services<'config' | 'store'>,
@@ -72,11 +64,7 @@ export async function settingsOutsideServer(
   return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'outside') };
 }
 
-/**
- * Speaks `request` into a file, or a voice message when `output` asks for one, and answers with it. The requester
- * is the user in the user-install pseudo-guild: their daily budget, the cooldown and the shared monthly budget
- * apply as for a member, checked before paying.
- */
+/** Speaks `request` into a file or voice message as the user in the pseudo-guild, checked before paying. */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
   context: Services<'config' | 'speech' | 'logger' | 'fileShares' | 'engines'>,
@@ -85,8 +73,7 @@ export async function speakOutsideServer(
   output: OutputChoice,
 ): Promise<void> {
   requireUserInstall(context, interaction);
-  // Every answer here is a file or a voice message: it holds one of the user's own shares (file-shares.ts says why a
-  // user's) until it is posted; past them it is refused here, before it is accepted or deferred.
+  // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
   const release = context.fileShares.take({ userId: interaction.user.id });
   try {
     await speakAndAnswer(interaction, context, request, voice, output);
@@ -140,14 +127,10 @@ async function speakAndAnswer(
   const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
   if (answer.answer !== 'reply') throw answerError(answer);
   const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-  await showFileResult(interaction, answer.words, answer.files, handed.privately, notes);
+  await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
 }
 
-/**
- * Where the user install answers, for the gate: every answer carries audio as an attachment, so the app's Attach
- * Files there (app_permissions) is asked before anything is paid; in a server without SayBot, the member's own
- * rights there too (Discord sends them with the interaction). A DM or group DM is the user's own conversation.
- */
+/** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */
 function placeOutsideServer(interaction: ChatInputCommandInteraction): Place {
   return {
     guild: null,
@@ -166,11 +149,7 @@ function answerError(answer: OutcomeAnswer): unknown {
   return answer.answer === 'refused' ? answer.error : new Error(`a user install cannot post a ${answer.answer} answer`);
 }
 
-/**
- * In a server SayBot is not in, the member's own bar to a voice message there (their permissions, which Discord
- * sends with the interaction): SayBot never posts for them what they could not. A DM or group DM is the user's own
- * conversation, where nothing but the app's Attach Files (checked above) stands in the way.
- */
+/** In a server SayBot is not in, the member's own bar to a voice message there: never posted for them otherwise. */
 function memberBar(
   interaction: ChatInputCommandInteraction,
   rights: VoiceMessageRights,
@@ -187,11 +166,7 @@ function memberBar(
   );
 }
 
-/**
- * Delivers the voice message as the interaction's response; when the member may not have it there (`bar`), when
- * Discord does not take it, or when the response could not be deferred as one (the deadline deferred it first), the
- * same Ogg Opus goes as a file with why, to the user alone where it was meant to be public.
- */
+/** Delivers the voice message as the response; barred, refused or not deferred as one: a file with why, privately. */
 async function showVoiceMessage(
   interaction: ChatInputCommandInteraction,
   log: Logger,
@@ -206,11 +181,11 @@ async function showVoiceMessage(
       { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
       'the member may not post a voice message there: sending them a file',
     );
-    await showFileResult(interaction, answer.asFile(bar), files, true, answer.notes);
+    await showWithFiles(interaction, answer.asFile(bar), files, undefined, answer.notes, true);
     return;
   }
   if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showFileResult(interaction, answer.asFile('not-a-response'), files, false, answer.notes);
+    await showWithFiles(interaction, answer.asFile('not-a-response'), files, undefined, answer.notes);
     return;
   }
   let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
@@ -222,19 +197,5 @@ async function showVoiceMessage(
   }
   if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
   // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showFileResult(interaction, answer.asFile(posted.reason), files, true, answer.notes);
-}
-
-/**
- * The answer with its file; `privately`: the user's alone, even where the response was deferred in public (the
- * deadline's deferral): that one goes and the answer follows privately.
- */
-async function showFileResult(
-  interaction: ChatInputCommandInteraction,
-  words: LocalisedMessage,
-  files: AttachmentPayload[],
-  privately = false,
-  notes: readonly LocalisedMessage[] = [],
-): Promise<void> {
-  await showWithFiles(interaction, words, files, undefined, notes, privately);
+  await showWithFiles(interaction, answer.asFile(posted.reason), files, undefined, answer.notes, true);
 }

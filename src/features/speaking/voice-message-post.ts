@@ -1,11 +1,8 @@
-// Posting a Discord voice message (flag IS_VOICE_MESSAGE, 1 << 13), or saying why it cannot be, so the caller
-// gives the member a file instead and says why.
-//
-// Where it goes: the interaction's own public response where it can be (a deferral with IS_VOICE_MESSAGE, then its
-// one edit carrying the audio: discord-api-docs #7158), so Discord shows who used the command; a voice message
-// cannot be edited in later (50162), so an interaction already acknowledged otherwise (a /clone that deferred before
-// its download, a slow store the 3 s deadline deferred for) or whose token is gone gets a channel message instead,
-// posted with SayBot's rights after the member's were checked (voice-message-rights.ts), naming who asked.
+// Posting a Discord voice message (IS_VOICE_MESSAGE), or saying why not so the caller sends a file. Where it can, it
+// is the interaction's own response (a deferral with the flag, then one edit: discord-api-docs #7158), so Discord
+// shows who used the command; it cannot be edited in later (50162), so an interaction acknowledged otherwise or whose
+// token is gone gets a channel message naming who asked, posted after the member's rights were checked
+// (voice-message-rights.ts).
 import {
   AttachmentBuilder,
   DiscordAPIError,
@@ -24,23 +21,14 @@ import type { MemberVoiceMessageBar } from './voice-message-rights.ts';
 import { botMayPostVoiceMessage } from './gate.ts';
 
 export const VOICE_MESSAGE_FILENAME = 'voice-message.ogg';
-/**
- * Discord reads `duration_secs` and `waveform` only from an attachment whose Content-Type begins with audio/.
- * discord.js sends a Buffer without one and @discordjs/rest then sniffs Ogg as application/ogg, so it is set here.
- */
+/** Discord reads `duration_secs` and `waveform` only with an audio/ Content-Type; @discordjs/rest would say ogg. */
 export const VOICE_MESSAGE_CONTENT_TYPE = 'audio/ogg';
 
 /**
- * Why a voice message was not posted (the caller posts a file and says so):
- * - `no-permission`: the bot may not send voice messages, messages or files in this channel (checked before
- *   sending, from the interaction's app permissions; or Discord's 50013/50001).
- * - `not-allowed-here`: Discord does not take voice messages in this channel (50173).
- * - `too-large`: over the channel's upload limit (checked before sending; or Discord's 40005).
- * - `slowmode`: the channel's slowmode held SayBot's own message back (20016).
- * - `refused`: Discord refused the voice message itself (50159-50172: content, attachment, metadata), or a file
- *   it cannot play (50035 on the attachment). Our fault, not the member's: logged as an error.
- * - `member-no-permission`, `slowmode` also: the member's own rights or slowmode (voice-message-rights.ts), found
- *   before anything was paid for.
+ * Why a voice message was not posted (the caller posts a file and says so): `no-permission` (app permissions, 50013,
+ * 50001), `not-allowed-here` (50173), `too-large` (upload limit, 40005), `slowmode` (20016), `refused` (50159-50172,
+ * or 50035 on the attachment: our fault, logged as an error); `member-no-permission` and `slowmode` also for the
+ * member's own bar (voice-message-rights.ts), found before anything was paid.
  */
 export type VoiceMessageFallbackReason =
   'no-permission' | 'not-allowed-here' | 'too-large' | 'refused' | MemberVoiceMessageBar;
@@ -76,10 +64,7 @@ export function voiceMessagePlace(interaction: {
   };
 }
 
-/**
- * The message body: one audio attachment with its duration and waveform, the flag, nothing else. (Sent as is, the
- * file would go without its audio/ogg Content-Type: postVoiceMessage sets it.)
- */
+/** The message body: one audio attachment with duration and waveform, and the flag (Content-Type set by the poster). */
 export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions {
   return {
     files: [
@@ -95,10 +80,7 @@ export function voiceMessagePayload(message: VoiceMessage): MessageCreateOptions
   };
 }
 
-/**
- * Posts the voice message in the channel, or answers why not; Discord's other failures (network, 5xx, unknown
- * channel) throw. `header`: a line naming who asked, posted just before it (a voice message carries no text).
- */
+/** Posts it in the channel, or answers why not; other failures throw. `header`: who asked, posted just before. */
 export async function postVoiceMessage(
   place: VoiceMessagePlace,
   message: VoiceMessage,
@@ -128,10 +110,7 @@ export async function postVoiceMessage(
   }
 }
 
-/**
- * Makes the voice message the interaction's response, deferred as one (acknowledgeAsVoiceMessage), or answers
- * why not; Discord's other failures throw. On a fallback the deferred response is still there: the caller removes it.
- */
+/** Makes it the deferred response (acknowledgeAsVoiceMessage) or answers why not (the caller then removes it). */
 export async function replyWithVoiceMessage(
   interaction: AnsweredInteraction,
   message: VoiceMessage,

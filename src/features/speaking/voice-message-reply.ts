@@ -1,7 +1,5 @@
-// A reply that carries audio as files or a Discord voice message: a voice message posted where the member may post
-// one (else sent to them as a file, saying why), its buttons on a follow-up, and a file too large for Discord sent as
-// a voice message instead. outcome-words.ts decides which of these an outcome is,
-// and its words.
+// Posts a command's answer as outcome-words.ts worded it: words with the reply's buttons, files, a voice message (else
+// a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
@@ -10,7 +8,7 @@ import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
-import { wordsText } from './outcome-answers.ts';
+import { wordsText } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import {
@@ -25,9 +23,46 @@ import {
   type VoiceMessageRights,
 } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
+import type { ChosenTarget } from './target-choice.ts';
 
 /** A slash command or the Speak menu, in a server. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
+
+/** Posts what the worder (outcome-words.ts) made of the outcome. */
+export async function showAnswer(
+  interaction: SpeakingInteraction,
+  log: Logger,
+  answer: OutcomeAnswer,
+  target: ChosenTarget,
+  privateReply: boolean,
+  /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
+  source: ReplyButtonSource | undefined,
+  /** The core's rights asker: whether a file too large may be posted as the member's voice message here. */
+  rights: VoiceMessageRights,
+): Promise<void> {
+  switch (answer.answer) {
+    case 'reply': {
+      const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
+      if (answer.files.length > 0)
+        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes, privateReply);
+      return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
+    }
+    case 'too-large':
+      return showTooLargeFile(interaction, log, answer, privateReply, rights);
+    case 'voice-message':
+      return showVoiceMessage(
+        interaction,
+        log,
+        answer,
+        target.kind === 'voice-message' ? target.bar : undefined,
+        answer.buttons && source,
+      );
+    case 'refused':
+      throw answer.error;
+    default:
+      throw new Error(`a command cannot post a ${answer.answer} answer`);
+  }
+}
 
 /** A reply that carries files: a refused upload is the member's "could not post" message, not an internal error. */
 export async function showWithFiles(
@@ -60,11 +95,7 @@ export async function showWithFiles(
   }
 }
 
-/**
- * Delivers the voice message where the member may have it: as the interaction's response when it was deferred as
- * one, else in the channel under a line naming who asked; to the member alone, as a file with why, when they may
- * not post it here (bar) or Discord does not take it.
- */
+/** Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why. */
 export async function showVoiceMessage(
   interaction: SpeakingInteraction,
   log: Logger,
@@ -98,8 +129,7 @@ export async function showVoiceMessage(
     }
   }
   if (posted.kind === 'posted') {
-    // As the response, the voice message cannot be edited to say more, nor carry buttons: they follow it. With the
-    // token gone, the line over it in the channel said who asked, and nothing can follow.
+    // As the response it cannot be edited nor carry buttons: they follow it. With the token gone nothing can follow.
     if (asResponse) {
       await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
       return followUpNotes(interaction, log, answer.stoodIn ? [answer.stoodIn, ...answer.notes] : answer.notes);
@@ -108,25 +138,14 @@ export async function showVoiceMessage(
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
     return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
   }
-  const asFile = answer.asFile(posted.reason);
-  if (isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction)) {
-    // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-    await interaction.deleteReply().catch(() => undefined);
-    await interaction.followUp({
-      content: wordsText(interaction.locale, asFile, answer.notes),
-      files: [answer.file],
-      allowedMentions: NO_MENTIONS,
-      flags: MessageFlags.Ephemeral,
-    });
-    return;
-  }
-  await showWithFiles(interaction, asFile, [answer.file], undefined, answer.notes);
+  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
+  const privately = isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
 }
 
 /**
- * The buttons of a voice message that is the interaction's response, which can carry none: a follow-up of their
- * own, a Components V2 message (reply-button-row.ts), to the member alone (the buttons are theirs, and the channel
- * keeps just the voice message). Best effort: the voice message is the answer, so a refused follow-up is logged.
+ * The buttons of a voice message that is the response: a Components V2 follow-up (reply-button-row.ts) to the member
+ * alone. Best effort: the voice message is the answer, so a refused follow-up is logged.
  */
 async function offerVoiceMessageButtons(
   interaction: SpeakingInteraction,
@@ -151,10 +170,7 @@ async function offerVoiceMessageButtons(
   }
 }
 
-/**
- * Notes a voice message that is the response cannot carry (it is never edited to say more: a free line cut at its
- * cap), sent to the member alone after it; nothing when there are none or the token is gone.
- */
+/** Notes the response-voice-message cannot carry (a line cut at its cap), sent privately after it. */
 export async function followUpNotes(
   interaction: AnsweredInteraction,
   log: Logger,
@@ -174,10 +190,7 @@ export async function followUpNotes(
   }
 }
 
-/**
- * The line naming who asked, over a voice message posted in the channel: needed where the channel sees no public
- * response of theirs (a private reply, or a token gone), since a voice message carries no text of its own.
- */
+/** The line naming who asked, where the channel sees no public response of theirs (a voice message has no text). */
 function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
   if (!tokenIsGone && interaction.ephemeral === false) return undefined;
   return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
@@ -186,11 +199,7 @@ function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(i
   });
 }
 
-/**
- * A file over Discord's upload limit, rendered as a voice message: posted in the channel, unless the reply is the
- * member's alone (the Speak menu) or the channel takes no voice message; then the same Ogg Opus goes to the member
- * as a (much smaller) file. Either way the member reads why.
- */
+/** A file over the upload limit as a voice message: in the channel, else privately as a (smaller) file; says why. */
 export async function showTooLargeFile(
   interaction: SpeakingInteraction,
   log: Logger,

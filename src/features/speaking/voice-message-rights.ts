@@ -1,8 +1,6 @@
-// Whether a member may have SayBot post a voice message for them where they asked. SayBot posts with its own
-// rights; it must never do in a channel what the member could not do there themselves, so the member's rights in
-// that channel (Discord sends them with the interaction: `member.permissions`, overwrites included) are asked
-// through the core's rights asker, as every rights question is (src/core/order/rights-asker.ts; the gate answers),
-// and the channel's slowmode is checked, before anything is paid for. A member who may not gets the audio privately.
+// Whether a member may have SayBot post a voice message for them where they asked: SayBot never does what the member
+// could not, so their rights there (as Discord sent them) are asked through src/core/order/rights-asker.ts, and
+// slowmode checked, before anything is paid. A member who may not gets the audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
 import type { RightsAsker } from '../../core/order/rights-asker.ts';
 
@@ -40,11 +38,7 @@ export function claimMemberVoiceMessage(
   return book.claim(`${asker.channelId}/${asker.user.id}`, seconds * 1000) ? undefined : 'slowmode';
 }
 
-/**
- * Whether the member may post a voice message themselves there, by their rights as Discord sent them with the
- * interaction (`thread`: Send Messages in Threads): the port's acceptance question on a voice message's post, asked
- * before any order exists. Allowed only publicly: a post the port would make privately is a bar here.
- */
+/** Whether the member may post a voice message there themselves (rights as sent); a private answer is a bar here. */
 function mayPostThemselves(
   rights: VoiceMessageRights,
   memberId: string,
@@ -59,9 +53,8 @@ function mayPostThemselves(
 }
 
 /**
- * When each member may next post through SayBot in each slowmode channel, on a monotonic clock. Bounded: entries
- * lapse with their slowmode (at most Discord's 6 hours) and past `maxEntries` the oldest go first, which can only
- * let a member post sooner, never lock anyone out.
+ * When each member may next post through SayBot per slowmode channel (monotonic). Bounded: entries lapse with
+ * their slowmode (at most 6 h) and past `maxEntries` the oldest go, which only lets a member post sooner.
  */
 export class SlowmodeBook {
   private readonly until = new Map<string, number>();

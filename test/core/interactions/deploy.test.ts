@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageMenu, slashCommand } from '../../../src/core/interactions/command-builder.ts';
-import { sameDefinitions } from '../../../src/core/interactions/deploy.ts';
-import { withUserInstall } from '../../../src/core/interactions/user-install-definition.ts';
+import { sameDefinitions, withUserInstall } from '../../../src/core/interactions/deploy.ts';
 import { loadFeatureStrings } from '../../../src/app/feature-strings.ts';
 
 // The definitions below are built from features' keys (the Speak menu, /say) without their command modules.

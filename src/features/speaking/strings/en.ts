@@ -1,7 +1,6 @@
 /**
- * The speaking feature's strings in English (how an order's outcome, its refusals and its buttons are worded for the
- * member, and /say's, /emote's and /output's own), the source of its part of the catalogue (src/core/i18n/catalogue.ts). ./ko.ts and ./ja.ts must give every
- * key (the type checks; test/core/i18n/catalogue.test.ts checks the {placeholders} match).
+ * The speaking feature's strings in English, the source of its part of the catalogue (src/core/i18n/catalogue.ts);
+ * ./ko.ts and ./ja.ts give every key (test/core/i18n/catalogue.test.ts checks the {placeholders} match).
  */
 export const en = {
   // Where it plays, and when it could not

@@ -1,8 +1,8 @@
 import type { Translation } from '../../../core/i18n/catalogue.ts';
 import type { en } from './en.ts';
 
+// Keys in en.ts's order, whose comments name the sections.
 export const ja: Translation<typeof en> = {
-  // Where it plays, and when it could not
   'error.voice.busyElsewhere':
     '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
   'error.voice.botStageAudience':
@@ -15,7 +15,6 @@ export const ja: Translation<typeof en> = {
     'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
   'autoread.guard.elsewhere':
     '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
-  // /say and playback
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',
   'say.postedPrivately': 'このチャンネルにはファイルを投稿できないため、あなただけに送ります。',
   'say.speaking': '{channel} で {voice} の声で話しています…',
@@ -33,7 +32,6 @@ export const ja: Translation<typeof en> = {
     '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超えるため、ボイスメッセージとして投稿しました: {voice}、{seconds} 秒。',
   'say.fileTooLarge.compressed':
     '{format} ファイルが {size} MB になり、ここでの Discord の上限 {limit} MB を超え、ボイスメッセージも投稿できないため、圧縮して送ります（Ogg Opus、{compressed} MB）: {voice}、{seconds} 秒。',
-  // The user install (src/features/speaking/user-install.ts)
   'userInstall.file': 'ここにはボイスチャンネルがないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'userInstall.off':
     'SayBot は参加しているサーバーでのみ使えます。運営者が DM や他のサーバーでの利用を有効にしていません。',
@@ -42,7 +40,6 @@ export const ja: Translation<typeof en> = {
     'ここではファイルを送れない（このチャンネルではアプリがファイルを添付できません）ため、SayBot は音声で答えられません。文字数は使っていません。',
   'userInstall.voiceMessageAsFile':
     'ここではボイスメッセージを返信にできなかったため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
-  // A reply's buttons and the soundboard
   'buttons.play': '自分のボイスチャンネルで再生',
   'buttons.again': 'もう一度',
   'buttons.sound': 'サウンドとして保存',
@@ -65,7 +62,6 @@ export const ja: Translation<typeof en> = {
     'サウンドボードにサウンドを保存するには、このサーバーで私に「エクスプレッションを作成」権限が必要です。サーバー管理者に頼んでください。',
   'sound.full': 'このサーバーのサウンドボードはいっぱいです。サウンドを 1 つ削除してから、もう一度試してください。',
   'sound.refused': 'Discord がサウンドを受け付けませんでした: {reason}',
-  // Which voice, and why (replies name it when the caller did not choose it)
   'voice.why.preset': '{voice}（プリセット「{preset}」）',
   'voice.why.member': '{voice}（あなたのデフォルト）',
   'voice.why.server': '{voice}（サーバーのデフォルトプリセット「{preset}」）',
@@ -80,7 +76,6 @@ export const ja: Translation<typeof en> = {
   'fallback.reason.service': '音声サービスが応答しません',
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
-  // Voice messages (src/features/speaking/voice-message-post.ts)
   'voiceMessage.freeVoiceStoodIn': '上のボイスメッセージは {voice} が話しました。',
   'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
   'voiceMessage.fallback.no-permission':
@@ -96,7 +91,6 @@ export const ja: Translation<typeof en> = {
   'voiceMessage.fallback.slowmode':
     'このチャンネルは低速モード中で、前のメッセージから時間が経っていないため、あなただけにファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'voiceMessage.header': '{member} さんが /{command} で頼んだボイスメッセージです:',
-  // Failures, in words of their own (failure-words.ts): the Voice API
   'error.api.badRequest':
     '音声サービスがこのリクエストを拒否しました: {detail}。テキストとオプションを確認して、もう一度お試しください。',
   'error.api.unauthorized':
@@ -134,7 +128,6 @@ export const ja: Translation<typeof en> = {
     'リクエストを送った後、音声サービスの応答に時間がかかりすぎました。サービスはそれでも処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
   'error.api.maybeCharged.connection':
     'リクエストを送った後、応答が届く前に音声サービスとの接続が切れました。サービスは処理して文字数を計上した可能性があるため、ここでも使用済みとして数えます。まだ必要な場合だけ、もう一度お試しください。',
-  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
   'error.paidPartWay.tooFewLeft':
@@ -147,7 +140,6 @@ export const ja: Translation<typeof en> = {
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。その後ボットの Voice API プランに API アクセスが含まれていないとして残りを拒否したため、残りは送信しておらず、費用もかかっていません。サーバーの管理者に伝えてください（Creator 以上のプランが必要です）。',
   'error.paidPartWay.refused':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。ボットが今は残りを送信できないため、残りは送信しておらず、費用もかかっていません。運営者に通知しました。',
-  // A file or voice message its member stopped while it was made (RenderStoppedError)
   'error.renderStopped': 'ご依頼どおり、完成前に停止しました。料金はかかっておらず、何も投稿しません。',
   'error.renderStopped.paid':
     'ご依頼どおり、完成前に停止しました。音声サービスはその一部をすでに作成して {paid} 文字を計上しており、その分は消費済みです。それ以上は送らず、何も投稿しません。',
@@ -155,7 +147,6 @@ export const ja: Translation<typeof en> = {
     'ご依頼どおり、完成前に停止しました。音声サービスが作成中だった部分は応答前に閉じましたが、サービスがその {unconfirmed} 文字を計上した可能性があるため、ここでも使用済みとして数えます。それ以上は送らず、何も投稿しません。',
   'error.renderStopped.paidClosed':
     'ご依頼どおり、完成前に停止しました。音声サービスはその一部をすでに作成して {paid} 文字を計上しており、その分は消費済みです。そのとき作成中だった部分は応答前に閉じましたが、サービスがその {unconfirmed} 文字を計上した可能性があるため、ここでも使用済みとして数えます。それ以上は送らず、何も投稿しません。',
-  // Voice channel failures
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired':
     '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
@@ -164,7 +155,6 @@ export const ja: Translation<typeof en> = {
   'error.voice.leftWhileJoining': '{channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
-  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
   'error.revoked.not-in-voice': '{channel} から退出したため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.muted':
     'モデレーターが {channel} であなたをサーバーミュートしたため、代読を止めました。残りは取り消しました。',
@@ -180,7 +170,6 @@ export const ja: Translation<typeof en> = {
     'あなたはこのサーバーでタイムアウトされたため、{channel} での代読を止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
-  // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
   'error.busy':
     '現在混み合っていて、時間内に処理できませんでした。少し待ってからもう一度お試しください。料金はかかっていません。',
@@ -202,7 +191,6 @@ export const ja: Translation<typeof en> = {
   'error.payload.missingId':
     'Discord からのリクエストに必要な ID がない（または正しくない）ため、何もしませんでした。もう一度お試しください。',
   'error.internal': 'ボット内部で問題が起きました。運営者に記録されました。もう一度お試しください。',
-  // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':
     '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
   'quota.tooFewLeft':
@@ -235,7 +223,6 @@ export const ja: Translation<typeof en> = {
     'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
   'budget.refused.freeRate':
     '1 分以内に文字数を使わないリクエストを {limit} 回行いました。1 人のメンバーの上限です。数えるのは、無料の声（eSpeak NG やこのボット自身の音声エンジン。有料の声の代わりに話したときも含みます）での読み上げ、再生し直し、別の速度や音量、作成済みの音声、シーンのプレビュー、/usage のグラフの作成です。{seconds} 秒後にもう一度お試しください。',
-  // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '無料の音声で話すと1行の上限 {max} 秒を超えるため、話しませんでした。課金はありません。短いテキストでお試しください。',
   'error.tooLong.freeLineEstimate':
@@ -244,7 +231,6 @@ export const ja: Translation<typeof en> = {
     'このシーンは1つのシーンの上限 {max} 秒を超えるため、作りませんでした。セリフを減らすか短くしてください。',
   'error.freeVoice.missing':
     'このSayBotには無料の音声がインストールされていないため、話せません。別の音声を選んでください。運営者に通知しました。',
-  // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
   'error.input.guildOnly': 'このコマンドはサーバー内でのみ使えます。',
   'error.permission.manageServer':
     'サーバーのプリセットを変更するには「サーバー管理」権限が必要ですが、このサーバーではその権限がありません。サーバーの管理者に依頼してください。プリセットの一覧表示と使用は誰でもできます。',
@@ -266,7 +252,6 @@ export const ja: Translation<typeof en> = {
     '{member} さんは {channel} で発言できないため（サーバーミュート、タイムアウト、または発言権限なし）、そのメッセージをそこでは読み上げません。何も消費していません。',
   'error.voice.memberMayNotSpeak':
     'あなたは {channel} で発言する権限がないため、そこで代わりに話しません。何も消費していません。',
-  // Audio work and the free voice failing on a line of their own
   'error.audio.failed':
     'この音声を準備できませんでした。音声処理がこのリクエストで停止したか、時間がかかりすぎました。影響はこのリクエストだけです。もう一度お試しください（二重に課金はされていません）。',
   'error.freeVoice.stopped':
@@ -283,7 +268,6 @@ export const ja: Translation<typeof en> = {
     'すでにファイルやボイスメッセージを {limit} 件作成中で、サーバーの外で 1 人が同時に作れる上限です。終わってからもう一度お試しください（料金はかかっていません）。',
   'error.audio.memberBusy':
     'すでに長い音声（シーンや長いファイル）を作成中です。料金がかからない場合でも、1 人が同時に作れるのはここまでです。終わってからもう一度お試しください。',
-  // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
   'scene.played': '🎬 {channel} でシーンを再生しました: {seconds} 秒。',
   'scene.stopped': 'シーンは {seconds} 秒で停止しました。作成された分だけ料金がかかりました。',
   'scene.skipped': 'シーンは {seconds} 秒でスキップされました。作成された分だけ料金がかかりました。',
@@ -304,7 +288,6 @@ export const ja: Translation<typeof en> = {
   'studio.scenes.cut': '音声が{max}秒を超えたため、そこで切りました。',
   'studio.scenes.played': 'ボイスチャンネルでシーンを再生しました: {seconds}秒。',
   'studio.scenes.stopped': '{seconds}秒後にシーンが止められました。',
-  // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
   'error.input.emotionEngineVoice':
     '{voice} はこのボットの音声エンジンの声で、感情を表現できません。/say で使うか、/emote にはサービスの声を選んでください。',
   'error.engine.failed':
@@ -317,7 +300,6 @@ export const ja: Translation<typeof en> = {
   'command.say': '話す',
   'command.say.description': 'テキストを音声で話します',
   'option.exaggeration.description.emote': '感情の強さ: 0（淡々と）から 1（強く）まで、既定 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/features/speaking/target-choice.ts chooseTarget)
   'command.output': '出力',
   'command.output.description': 'ボイスチャンネル外での受け取り方: ボイスメッセージかファイル',
   'command.output.server': 'サーバー',

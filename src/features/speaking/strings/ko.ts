@@ -1,8 +1,8 @@
 import type { Translation } from '../../../core/i18n/catalogue.ts';
 import type { en } from './en.ts';
 
+// Keys in en.ts's order, whose comments name the sections.
 export const ko: Translation<typeof en> = {
-  // Where it plays, and when it could not
   'error.voice.busyElsewhere':
     '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
   'error.voice.botStageAudience':
@@ -14,7 +14,6 @@ export const ko: Translation<typeof en> = {
     '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
   'autoread.guard.elsewhere':
     '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
-  // /say and playback
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
   'say.postedPrivately': '이 채널에 파일을 올릴 수 없어서 본인에게만 보냅니다.',
   'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
@@ -32,7 +31,6 @@ export const ko: Translation<typeof en> = {
     '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘어 음성 메시지로 올렸습니다: {voice}, {seconds}초.',
   'say.fileTooLarge.compressed':
     '{format} 파일이 {size}MB로 이곳의 디스코드 한도 {limit}MB를 넘고 음성 메시지도 올릴 수 없어 압축해서 보냅니다(Ogg Opus, {compressed}MB): {voice}, {seconds}초.',
-  // The user install (src/features/speaking/user-install.ts)
   'userInstall.file': '여기에는 음성 채널이 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'userInstall.off':
     'SayBot은 자신이 들어가 있는 서버에서만 작동합니다. 운영자가 DM이나 다른 서버에서의 사용을 켜지 않았습니다.',
@@ -42,7 +40,6 @@ export const ko: Translation<typeof en> = {
     '여기에는 파일을 보낼 수 없어(이 채널에서는 앱이 파일을 첨부할 수 없습니다) SayBot이 오디오로 답할 수 없습니다. 문자 수는 쓰지 않았습니다.',
   'userInstall.voiceMessageAsFile':
     '여기서는 음성 메시지를 답장으로 보낼 수 없어 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
-  // A reply's buttons and the soundboard
   'buttons.play': '내 음성 채널에서 재생',
   'buttons.again': '다시',
   'buttons.sound': '사운드로 저장',
@@ -63,7 +60,6 @@ export const ko: Translation<typeof en> = {
     '사운드보드 사운드를 저장하려면 이 서버에서 제게 표현 만들기 권한이 필요합니다. 서버 관리자에게 요청해 주세요.',
   'sound.full': '이 서버의 사운드보드가 가득 찼습니다. 사운드를 하나 지운 뒤 다시 해 보세요.',
   'sound.refused': 'Discord가 사운드를 받지 않았습니다: {reason}',
-  // Which voice, and why (replies name it when the caller did not choose it)
   'voice.why.preset': '{voice} (프리셋 "{preset}")',
   'voice.why.member': '{voice} (내 기본값)',
   'voice.why.server': '{voice} (서버 기본 프리셋 "{preset}")',
@@ -78,7 +74,6 @@ export const ko: Translation<typeof en> = {
   'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
-  // Voice messages (src/features/speaking/voice-message-post.ts)
   'voiceMessage.freeVoiceStoodIn': '위 음성 메시지는 {voice}(으)로 말했습니다.',
   'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
   'voiceMessage.fallback.no-permission':
@@ -94,7 +89,6 @@ export const ko: Translation<typeof en> = {
   'voiceMessage.fallback.slowmode':
     '이 채널은 슬로우 모드이고 마지막 메시지를 보낸 지 얼마 되지 않아 본인에게만 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'voiceMessage.header': '{member} 님이 /{command}(으)로 요청한 음성 메시지입니다:',
-  // Failures, in words of their own (failure-words.ts): the Voice API
   'error.api.badRequest':
     '음성 서비스가 이 요청을 거절했습니다: {detail}. 텍스트와 옵션을 확인한 뒤 다시 시도해 주세요.',
   'error.api.unauthorized':
@@ -132,7 +126,6 @@ export const ko: Translation<typeof en> = {
     '요청을 보낸 뒤 음성 서비스의 응답이 너무 늦었습니다. 서비스가 그래도 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
   'error.api.maybeCharged.connection':
     '요청을 보낸 뒤 응답이 오기 전에 음성 서비스와의 연결이 끊겼습니다. 서비스가 요청을 처리하고 글자 수를 차감했을 수 있어서, 여기서도 사용한 것으로 계산합니다. 그래도 필요할 때만 다시 요청해 주세요.',
-  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.tooFewLeft':
@@ -145,7 +138,6 @@ export const ko: Translation<typeof en> = {
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 봇의 Voice API 요금제에 API 이용 권한이 없다며 나머지를 거부해 나머지는 보내지 않았고 비용도 들지 않았습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.paidPartWay.refused':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 봇이 지금은 나머지를 보낼 수 없어 나머지는 보내지 않았고 비용도 들지 않았습니다. 운영자에게 알렸습니다.',
-  // A file or voice message its member stopped while it was made (RenderStoppedError)
   'error.renderStopped': '요청하신 대로 완성 전에 멈췄습니다. 요금은 부과되지 않았고 아무것도 게시하지 않습니다.',
   'error.renderStopped.paid':
     '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 이미 일부를 만들어 {paid}자를 집계했으며 그만큼은 사용되었습니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
@@ -153,7 +145,6 @@ export const ko: Translation<typeof en> = {
     '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 만들던 부분은 응답 전에 닫았지만, 서비스가 그 {unconfirmed}자를 집계했을 수 있어서 여기서도 사용한 것으로 계산합니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
   'error.renderStopped.paidClosed':
     '요청하신 대로 완성 전에 멈췄습니다. 음성 서비스가 이미 일부를 만들어 {paid}자를 집계했으며 그만큼은 사용되었습니다. 그때 만들던 부분은 응답 전에 닫았지만, 서비스가 그 {unconfirmed}자를 집계했을 수 있어서 여기서도 사용한 것으로 계산합니다. 더 이상 보내지 않았고 아무것도 게시하지 않습니다.',
-  // Voice channel failures
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.daveRequired':
     '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
@@ -162,7 +153,6 @@ export const ko: Translation<typeof en> = {
   'error.voice.leftWhileJoining': '{channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
-  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
   'error.revoked.not-in-voice': '{channel}에서 나가셨으므로 그곳에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.muted':
     '관리자가 {channel}에서 회원님을 서버 음소거했으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
@@ -178,7 +168,6 @@ export const ko: Translation<typeof en> = {
     '회원님이 이 서버에서 타임아웃되어 {channel}에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
-  // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
   'error.busy':
     '지금은 처리할 일이 많아 제시간에 하지 못했습니다. 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
@@ -200,7 +189,6 @@ export const ko: Translation<typeof en> = {
   'error.payload.missingId':
     'Discord의 요청에 필요한 ID가 없거나 올바르지 않아 아무것도 하지 않았습니다. 다시 시도해 주세요.',
   'error.internal': '봇 내부에서 문제가 생겼습니다. 운영자에게 기록되었으니 다시 시도해 주세요.',
-  // The books: the month, the budgets, the queue
   'quota.exhaustedChecking':
     '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.tooFewLeft':
@@ -233,7 +221,6 @@ export const ko: Translation<typeof en> = {
     '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
   'budget.refused.freeRate':
     '1분 안에 글자를 쓰지 않는 요청을 {limit}번 하셨습니다. 멤버 한 명의 최대치입니다. 세는 것은 무료 목소리(eSpeak NG나 이 봇 자체의 음성 엔진, 유료 목소리 대신 말한 경우 포함)로 읽기, 다시 재생, 다른 속도나 음량, 이미 만든 음성, 장면 미리보기, /usage 차트 그리기입니다. {seconds}초 뒤에 다시 시도해 주세요.',
-  // Caps on the audio's length, and the free voice itself
   'error.tooLong.freeLine':
     '무료 음성으로 말하면 한 줄의 최대 길이인 {max}초를 넘기 때문에 말하지 않았습니다. 과금된 것은 없습니다. 더 짧은 텍스트로 시도해 주세요.',
   'error.tooLong.freeLineEstimate':
@@ -242,7 +229,6 @@ export const ko: Translation<typeof en> = {
     '이 장면은 장면 하나의 최대 길이인 {max}초를 넘기 때문에 만들지 않았습니다. 대사를 줄이거나 짧게 해 주세요.',
   'error.freeVoice.missing':
     '이 SayBot에는 무료 음성이 설치되어 있지 않아 말할 수 없습니다. 다른 음성을 골라 주세요. 운영자에게 알렸습니다.',
-  // What the member lacks (src/core/interactions/preconditions.ts: Unmet)
   'error.input.guildOnly': '이 명령어는 서버에서만 쓸 수 있습니다.',
   'error.permission.manageServer':
     '서버의 프리셋을 바꾸려면 서버 관리 권한이 필요한데, 이 서버에서 그 권한이 없습니다. 서버 관리자에게 요청해 주세요. 프리셋 목록 보기와 사용은 누구나 할 수 있습니다.',
@@ -264,7 +250,6 @@ export const ko: Translation<typeof en> = {
     '{member} 님은 {channel}에서 말할 수 없으므로(서버 음소거, 타임아웃 또는 말하기 권한 없음) 그 메시지를 그곳에서 읽지 않습니다. 아무것도 쓰지 않았습니다.',
   'error.voice.memberMayNotSpeak':
     '회원님은 {channel}에서 말할 권한이 없으므로 그곳에서 대신 말하지 않습니다. 아무것도 쓰지 않았습니다.',
-  // Audio work and the free voice failing on a line of their own
   'error.audio.failed':
     '이 오디오를 준비하지 못했습니다. 오디오 작업이 이 요청에서 멈췄거나 너무 오래 걸렸습니다. 이 요청만 영향을 받았습니다. 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
   'error.freeVoice.stopped':
@@ -281,7 +266,6 @@ export const ko: Translation<typeof en> = {
     '이미 파일이나 음성 메시지 {limit}개를 만들고 있습니다. 서버 밖에서 한 사람이 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요(청구되지 않았습니다).',
   'error.audio.memberBusy':
     '이미 긴 오디오(장면이나 긴 파일)를 만들고 있습니다. 비용이 들지 않더라도 한 멤버가 한 번에 만들 수 있는 최대치입니다. 끝난 뒤 다시 시도해 주세요.',
-  // How a scene ended (outcome-words.ts): /scene's "Play it", and the studio's
   'scene.played': '🎬 {channel}에서 장면을 재생했습니다: {seconds}초.',
   'scene.stopped': '장면이 {seconds}초 후에 멈췄습니다. 만들어진 것만 요금이 부과되었습니다.',
   'scene.skipped': '장면이 {seconds}초 후에 건너뛰어졌습니다. 만들어진 것만 요금이 부과되었습니다.',
@@ -302,7 +286,6 @@ export const ko: Translation<typeof en> = {
   'studio.scenes.cut': '오디오가 {max}초를 넘어 그 지점에서 잘렸습니다.',
   'studio.scenes.played': '음성 채널에서 장면을 재생했습니다: {seconds}초.',
   'studio.scenes.stopped': '{seconds}초 후에 장면이 멈췄습니다.',
-  // The commands that speak their text (/say, /emote: speaking-command.ts) and /output
   'error.input.emotionEngineVoice':
     '{voice}는 이 봇의 음성 엔진 목소리라 감정을 표현할 수 없습니다. /say로 사용하거나 /emote에는 서비스의 목소리를 고르세요.',
   'error.engine.failed':
@@ -315,7 +298,6 @@ export const ko: Translation<typeof en> = {
   'command.say': '말하기',
   'command.say.description': '텍스트를 음성으로 말합니다',
   'option.exaggeration.description.emote': '감정의 강도: 0(담담하게)부터 1(강하게)까지, 기본 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/features/speaking/target-choice.ts chooseTarget)
   'command.output': '출력',
   'command.output.description': '음성 채널 밖에서 받을 방식: 음성 메시지 또는 파일',
   'command.output.server': '서버',
