@@ -4,6 +4,8 @@
 /**
  * - `down`: every connection is closed at once, no answer;
  * - `slow:<ms>`: the usual answer, after that delay;
+ * - `paced:<percent>`: the usual audio, sent as it would be played at that percent of real time (100: real time, 50:
+ *   half as fast), 100 ms of audio a piece;
  * - `html-error`: 502 with a reverse proxy's HTML page;
  * - `status:<code>`: that status (400..599) in the API's own error shape;
  * - `not-audio`: 200 with a JSON body where audio was asked;
@@ -21,6 +23,7 @@
 export type FaultName =
   | 'down'
   | `slow:${number}`
+  | `paced:${number}`
   | 'html-error'
   | `status:${number}`
   | 'not-audio'
@@ -34,6 +37,7 @@ export type FaultName =
 export const FAULT_NAMES: readonly string[] = [
   'down',
   'slow:<ms>',
+  'paced:<percent>',
   'html-error',
   'status:<code>',
   'not-audio',
@@ -48,6 +52,7 @@ export const FAULT_NAMES: readonly string[] = [
 export type Fault =
   | { kind: 'down' }
   | { kind: 'slow'; ms: number }
+  | { kind: 'paced'; percent: number }
   | { kind: 'html-error' }
   | { kind: 'status'; status: number }
   | { kind: 'not-audio' }
@@ -58,6 +63,7 @@ export type Fault =
   | { kind: 'empty' };
 
 const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
+  'paced',
   'not-audio',
   'wrong-format',
   'wrong-rate',
@@ -104,6 +110,9 @@ export function parseFault(name: string): Fault | undefined {
     case 'slow':
       if (number !== undefined && number <= MOST_SLOW_MS) return { kind: 'slow', ms: number };
       throw new RangeError(`slow:<ms> takes a whole number of milliseconds from 0 to ${MOST_SLOW_MS}`);
+    case 'paced':
+      if (number !== undefined && number >= 1 && number <= 10_000) return { kind: 'paced', percent: number };
+      throw new RangeError('paced:<percent> takes a whole percent of real time from 1 to 10000');
     case 'status':
       if (number !== undefined && number >= 400 && number <= 599) return { kind: 'status', status: number };
       throw new RangeError('status:<code> takes an error status from 400 to 599');
