@@ -110,6 +110,30 @@ describe("the owner's engines at their edges", () => {
     expect(second!.closed).toBeUndefined();
   });
 
+  it("/stop once the engine's audio streams closes its connection and frees its slot; the cut line is not cached", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    // Its audio sent at twice the pace it plays (well within the body's deadline): still arriving when it is stopped.
+    voicevox.faults.set({ fault: 'paced:200', path: '/synthesis', times: 1 });
+    // Each some 30 s of speech: long work, which never takes the engine's last slot.
+    const long = (n: number) => `${n}番目、${'あいうえおかきくけこ'.repeat(48)}`;
+    const stopped = await say(h, long(1), { voice: 'voicevox:0' });
+    await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
+    const [first] = syntheses(voicevox);
+    await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'stop' });
+    await say(h, long(2), { guildId: SEOUL, userId: MINJI, voice: 'voicevox:10' });
+    await until(() => syntheses(voicevox!).length === 2, "the other server's render");
+    // The stopped line's connection was closed before the other server's line reached the engine.
+    expect(first!.closed).toBe(true);
+    await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    // Nothing of the cut line was kept: asked again, the engine renders it again.
+    const again = await (
+      await say(h, long(1), { voice: 'voicevox:0' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(again.content).toMatch(/^Spoke/);
+    expect(syntheses(voicevox).length).toBe(3);
+  });
+
   it('/leave closes the render in flight and lets go of the line behind it: neither is rendered, the next line is', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);

@@ -120,8 +120,10 @@ export function partClip(
         throw new OrderEndedError();
       }
       turn.resolve();
+      // Stopped, skipped or muted while its audio still arrives: let go of (an engine's line is cut there).
       const onAbort = () => prefetch.abort(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
+      const forget = () => signal.removeEventListener('abort', onAbort);
       try {
         const response = await start();
         try {
@@ -132,9 +134,12 @@ export function partClip(
           throw error;
         }
         log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-        return partPackets(response, source.encoding, signal);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
+        const packets = partPackets(response, source.encoding, signal);
+        packets.once('close', forget);
+        return packets;
+      } catch (error) {
+        forget();
+        throw error;
       }
     },
   };

@@ -337,9 +337,12 @@ export class PartSource {
       () => {
         const waiters = new Waiters(() => this.#flights.forget(key, fetching));
         const fetching: Fetching = { waiters, flight: this.#start(request, text, key, order, waiters) };
-        // Its answer arrived (or it failed): from here it is read to its end whoever lets go of it.
+        // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An
+        // engine's line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot
+        // freed, nothing of it kept).
         const answered = () => waiters.close();
-        void fetching.flight.then(answered, answered);
+        const over = isEngineVoice(request.voice) ? fetching.flight.then((flight) => flight.done) : fetching.flight;
+        void over.then(answered, answered);
         return fetching;
       },
       (f) => f.flight.then((flight) => flight.done),
@@ -434,7 +437,7 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
-  /** What ends an engine's request: shutdown, or its last waiter letting go before it answered (its slot freed). */
+  /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
     if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
     const letGo = new AbortController();
