@@ -134,6 +134,20 @@ describe("the owner's engines at their edges", () => {
     expect(syntheses(voicevox).length).toBe(3);
   });
 
+  it('an engine streaming a long line at the pace it plays is heard to its end, past 30 s', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    voicevox.faults.set({ fault: 'paced:100', path: '/synthesis' });
+    // Some 34 s of speech, sent as it plays.
+    const spoken = await (
+      await say(h, `ながいせりふ、${'あいうえおかきくけこ'.repeat(56)}`, { voice: 'voicevox:0' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), 2 * WAIT_MS);
+    expect(spoken.content).toMatch(/^Spoke/);
+    const [line] = syntheses(voicevox);
+    expect(line!.closed).toBeUndefined();
+    expect(line!.status).toBe(200);
+  }, 180_000);
+
   it('/leave closes the render in flight and lets go of the line behind it: neither is rendered, the next line is', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);
