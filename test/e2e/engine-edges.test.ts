@@ -3,11 +3,12 @@
 // eSpeak NG speaks for it, nothing of it is cached); a line nobody wants any more is not rendered (its request
 // closed, its slot free for the next line); an engine down when SayBot starts has its voices stood in for, and is
 // used again once it answers. Only the order of events is asserted.
+import { Events } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { pitchOf, runCommand, type Harness } from '../support/harness.ts';
-import { ALICE, LONDON, MINJI, SEOUL } from '../support/world.ts';
+import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
 
 const startHarness = useHarnessPerTest();
 let voicevox: VoicevoxDouble | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 
 const WAIT_MS = 60_000;
 /** What a finished /say in a voice channel answers, or a refusal. */
-const FINAL = /^(Spoke|The|This|Something|Nothing|Stopped)/;
+const FINAL = /^(Spoke|The|This|Something|Nothing|Stopped|Skipped)/;
 
 async function withVoicevox(double: VoicevoxDouble, env: Record<string, string> = {}): Promise<Harness> {
   return startHarness({
@@ -51,6 +52,17 @@ async function until(ready: () => boolean, what: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Changes Alice's voice state in the local Discord; resolves once the bot's cache has it. */
+async function voiceStateSeen(h: Harness, change: () => void): Promise<void> {
+  const seen = new Promise<void>((resolve) =>
+    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === ALICE) resolve();
+    }),
+  );
+  change();
+  await seen;
 }
 
 const syntheses = (double: VoicevoxDouble) => double.requests.filter((r) => r.path === '/synthesis');
@@ -110,29 +122,36 @@ describe("the owner's engines at their edges", () => {
     expect(second!.closed).toBeUndefined();
   });
 
-  it("/stop once the engine's audio streams closes its connection and frees its slot; the cut line is not cached", async () => {
-    voicevox = await startVoicevoxDouble();
-    const h = await withVoicevox(voicevox);
-    // Its audio sent at twice the pace it plays (well within the body's deadline): still arriving when it is stopped.
-    voicevox.faults.set({ fault: 'paced:200', path: '/synthesis', times: 1 });
-    // Each some 30 s of speech: long work, which never takes the engine's last slot.
-    const long = (n: number) => `${n}番目、${'あいうえおかきくけこ'.repeat(48)}`;
-    const stopped = await say(h, long(1), { voice: 'voicevox:0' });
-    await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
-    const [first] = syntheses(voicevox);
-    await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'stop' });
-    await say(h, long(2), { guildId: SEOUL, userId: MINJI, voice: 'voicevox:10' });
-    await until(() => syntheses(voicevox!).length === 2, "the other server's render");
-    // The stopped line's connection was closed before the other server's line reached the engine.
-    expect(first!.closed).toBe(true);
-    await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
-    // Nothing of the cut line was kept: asked again, the engine renders it again.
-    const again = await (
-      await say(h, long(1), { voice: 'voicevox:0' })
-    ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
-    expect(again.content).toMatch(/^Spoke/);
-    expect(syntheses(voicevox).length).toBe(3);
-  });
+  it.each(['stop', 'skip', 'mute'] as const)(
+    "%s once the engine's audio streams closes its connection and frees its slot; the cut line is not cached",
+    async (action) => {
+      voicevox = await startVoicevoxDouble();
+      const h = await withVoicevox(voicevox);
+      // Its audio sent at twice the pace it plays (well within the body's deadline): still arriving when it is stopped.
+      voicevox.faults.set({ fault: 'paced:200', path: '/synthesis', times: 1 });
+      // Each some 30 s of speech: long work, which never takes the engine's last slot.
+      const long = (n: number) => `${n}番目、${'あいうえおかきくけこ'.repeat(48)}`;
+      const stopped = await say(h, long(1), { voice: 'voicevox:0' });
+      await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
+      const [first] = syntheses(voicevox);
+      if (action === 'mute')
+        await voiceStateSeen(h, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: true }));
+      else await runCommand(h, { guildId: LONDON, userId: ALICE, name: action });
+      await say(h, long(2), { guildId: SEOUL, userId: MINJI, voice: 'voicevox:10' });
+      await until(() => syntheses(voicevox!).length === 2, "the other server's render");
+      // The stopped line's connection was closed before the other server's line reached the engine.
+      expect(first!.closed).toBe(true);
+      await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      if (action === 'mute')
+        await voiceStateSeen(h, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
+      // Nothing of the cut line was kept: asked again, the engine renders it again.
+      const again = await (
+        await say(h, long(1), { voice: 'voicevox:0' })
+      ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      expect(again.content).toMatch(/^Spoke/);
+      expect(syntheses(voicevox).length).toBe(3);
+    },
+  );
 
   it('an engine streaming a long line at the pace it plays is heard to its end, past 30 s', async () => {
     voicevox = await startVoicevoxDouble();
