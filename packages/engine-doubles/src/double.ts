@@ -366,6 +366,13 @@ class Double implements EngineDouble {
       return;
     }
     if (res.destroyed) return;
+    if (fault?.kind === 'truncated') {
+      res.writeHead(200, { 'Content-Type': type });
+      const half = bytes.subarray(0, Math.ceil(bytes.length / 2));
+      record.bodyBytes = half.length;
+      res.end(half);
+      return;
+    }
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(bytes.length) });
     if (fault?.kind === 'paced' && outcome.format !== 'mp3') {
       await this.#paced(res, record, bytes, fault.percent, signal);

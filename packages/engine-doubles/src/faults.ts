@@ -14,6 +14,7 @@
  * - `wrong-rate`: 200 audio in the asked format at another sample rate (16 kHz where 24 kHz was asked);
  * - `endless`: 200 with an audio Content-Type, a WAV header, then silence trickling forever;
  * - `huge`: 200 with a valid WAV declaring 200 MB, streamed as fast as the client reads;
+ * - `truncated`: 200, the usual WAV (its header declaring all its samples) ending half-way, with no Content-Length;
  * - `empty`: 200 with the audio Content-Type and no audio: a whole WAV header declaring no samples (no bytes for MP3 or
  *   PCM);
  * - `none`: no fault.
@@ -31,6 +32,7 @@ export type FaultName =
   | 'wrong-rate'
   | 'endless'
   | 'huge'
+  | 'truncated'
   | 'empty'
   | 'none';
 
@@ -45,6 +47,7 @@ export const FAULT_NAMES: readonly string[] = [
   'wrong-rate',
   'endless',
   'huge',
+  'truncated',
   'empty',
   'none',
 ];
@@ -60,6 +63,7 @@ export type Fault =
   | { kind: 'wrong-rate' }
   | { kind: 'endless' }
   | { kind: 'huge' }
+  | { kind: 'truncated' }
   | { kind: 'empty' };
 
 const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
@@ -69,6 +73,7 @@ const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
   'wrong-rate',
   'endless',
   'huge',
+  'truncated',
   'empty',
 ]);
 /** Longest `slow:` delay: a bound, as every wait has one. */
@@ -104,6 +109,7 @@ export function parseFault(name: string): Fault | undefined {
     case 'wrong-rate':
     case 'endless':
     case 'huge':
+    case 'truncated':
     case 'empty':
       if (arg === undefined) return { kind: head };
       break;
