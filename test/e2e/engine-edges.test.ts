@@ -167,6 +167,30 @@ describe("the owner's engines at their edges", () => {
     expect(line!.status).toBe(200);
   }, 180_000);
 
+  it("a file's engine line that fails once its audio began is spoken by eSpeak NG with the notice: nothing was delivered yet", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    // A valid WAV whose body ends half-way through the samples its header declares.
+    voicevox.faults.set({ fault: 'truncated', path: '/synthesis', times: 1 });
+    const answer = await (
+      await h.discord.command({
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'ながすぎる答えです。' },
+          { name: 'voice', value: 'voicevox:0' },
+          { name: 'output', value: 'file' },
+        ],
+      })
+    ).waitFor((r) => FINAL.test(r.content ?? '') || (r.files?.length ?? 0) > 0, WAIT_MS);
+    expect(answer.content).not.toContain('could not speak this line');
+    expect(answer.content).toContain("the bot's own speech engine could not speak it");
+    expect(answer.content).toContain('`free-ja-');
+    expect(answer.files).toHaveLength(1);
+    expect(syntheses(voicevox)[0]!.fault).toBe('truncated');
+  });
+
   it('/leave closes the render in flight and lets go of the line behind it: neither is rendered, the next line is', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);

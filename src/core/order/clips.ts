@@ -235,8 +235,18 @@ export async function readPart(
   allowed: PartCheck,
 ): Promise<PartPieces> {
   await allowed();
-  const response = await orderedPart(source, request, text, order.ended ?? new AbortController().signal, order);
-  return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
+  const signal = order.ended ?? new AbortController().signal;
+  const response = await orderedPart(source, request, text, signal, order);
+  try {
+    return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
+  } catch (error) {
+    // None of it delivered yet: an engine failing once its audio began is stood in for as one failing before it.
+    const standIn = await source.standInAfter(request, text, error, signal, order);
+    if (standIn === undefined) throw error;
+    order.learnt?.(standIn);
+    if ('failure' in standIn) throw standIn.failure;
+    return { format: standIn.audio.format, bytes: await gather(standIn.audio.body as AsyncIterable<Buffer>) };
+  }
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */
