@@ -3,11 +3,10 @@
 // eSpeak NG speaks for it, nothing of it is cached); a line nobody wants any more is not rendered (its request
 // closed, its slot free for the next line); an engine down when SayBot starts has its voices stood in for, and is
 // used again once it answers. Only the order of events is asserted.
-import { Events } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { pitchOf, runCommand, type Harness } from '../support/harness.ts';
+import { pitchOf, runCommand, voiceStateSeen, type Harness } from '../support/harness.ts';
 import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
 
 const startHarness = useHarnessPerTest();
@@ -52,17 +51,6 @@ async function until(ready: () => boolean, what: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Changes Alice's voice state in the local Discord; resolves once the bot's cache has it. */
-async function voiceStateSeen(h: Harness, change: () => void): Promise<void> {
-  const seen = new Promise<void>((resolve) =>
-    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-      if (after.id === ALICE) resolve();
-    }),
-  );
-  change();
-  await seen;
 }
 
 const syntheses = (double: VoicevoxDouble) => double.requests.filter((r) => r.path === '/synthesis');
@@ -135,7 +123,7 @@ describe("the owner's engines at their edges", () => {
       await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
       const [first] = syntheses(voicevox);
       if (action === 'mute')
-        await voiceStateSeen(h, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: true }));
+        await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: true }));
       else await runCommand(h, { guildId: LONDON, userId: ALICE, name: action });
       await say(h, long(2), { guildId: SEOUL, userId: MINJI, voice: 'voicevox:10' });
       await until(() => syntheses(voicevox!).length === 2, "the other server's render");
@@ -143,7 +131,7 @@ describe("the owner's engines at their edges", () => {
       expect(first!.closed).toBe(true);
       await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
       if (action === 'mute')
-        await voiceStateSeen(h, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
+        await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
       // Nothing of the cut line was kept: asked again, the engine renders it again.
       const again = await (
         await say(h, long(1), { voice: 'voicevox:0' })
