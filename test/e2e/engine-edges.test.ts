@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { pitchOf, runCommand, type Harness } from '../support/harness.ts';
-import { ALICE, LONDON, MINJI, SEOUL } from '../support/world.ts';
+import { pitchOf, runCommand, voiceStateSeen, type Harness } from '../support/harness.ts';
+import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
 
 const startHarness = useHarnessPerTest();
 let voicevox: VoicevoxDouble | undefined;
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 const WAIT_MS = 60_000;
 /** What a finished /say in a voice channel answers, or a refusal. */
-const FINAL = /^(Spoke|The|This|Something|Nothing|Stopped)/;
+const FINAL = /^(Spoke|The|This|Something|Nothing|Stopped|Skipped)/;
 
 async function withVoicevox(double: VoicevoxDouble, env: Record<string, string> = {}): Promise<Harness> {
   return startHarness({
@@ -108,6 +108,75 @@ describe("the owner's engines at their edges", () => {
     expect(syntheses(voicevox).length).toBe(3);
     // The other server's render was never let go of.
     expect(second!.closed).toBeUndefined();
+  });
+
+  it.each(['stop', 'skip', 'mute'] as const)(
+    "%s once the engine's audio streams closes its connection and frees its slot; the cut line is not cached",
+    async (action) => {
+      voicevox = await startVoicevoxDouble();
+      const h = await withVoicevox(voicevox);
+      // Its audio sent at twice the pace it plays (well within the body's deadline): still arriving when it is stopped.
+      voicevox.faults.set({ fault: 'paced:200', path: '/synthesis', times: 1 });
+      // Each some 30 s of speech: long work, which never takes the engine's last slot.
+      const long = (n: number) => `${n}番目、${'あいうえおかきくけこ'.repeat(48)}`;
+      const stopped = await say(h, long(1), { voice: 'voicevox:0' });
+      await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
+      const [first] = syntheses(voicevox);
+      if (action === 'mute')
+        await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: true }));
+      else await runCommand(h, { guildId: LONDON, userId: ALICE, name: action });
+      await say(h, long(2), { guildId: SEOUL, userId: MINJI, voice: 'voicevox:10' });
+      await until(() => syntheses(voicevox!).length === 2, "the other server's render");
+      // The stopped line's connection was closed before the other server's line reached the engine.
+      expect(first!.closed).toBe(true);
+      await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      if (action === 'mute')
+        await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
+      // Nothing of the cut line was kept: asked again, the engine renders it again.
+      const again = await (
+        await say(h, long(1), { voice: 'voicevox:0' })
+      ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      expect(again.content).toMatch(/^Spoke/);
+      expect(syntheses(voicevox).length).toBe(3);
+    },
+  );
+
+  it('an engine streaming a long line at the pace it plays is heard to its end, past 30 s', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    voicevox.faults.set({ fault: 'paced:100', path: '/synthesis' });
+    // Some 34 s of speech, sent as it plays.
+    const spoken = await (
+      await say(h, `ながいせりふ、${'あいうえおかきくけこ'.repeat(56)}`, { voice: 'voicevox:0' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), 2 * WAIT_MS);
+    expect(spoken.content).toMatch(/^Spoke/);
+    const [line] = syntheses(voicevox);
+    expect(line!.closed).toBeUndefined();
+    expect(line!.status).toBe(200);
+  }, 180_000);
+
+  it("a file's engine line that fails once its audio began is spoken by eSpeak NG with the notice: nothing was delivered yet", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    // A valid WAV whose body ends half-way through the samples its header declares.
+    voicevox.faults.set({ fault: 'truncated', path: '/synthesis', times: 1 });
+    const answer = await (
+      await h.discord.command({
+        guildId: LONDON,
+        userId: ALICE,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'ながすぎる答えです。' },
+          { name: 'voice', value: 'voicevox:0' },
+          { name: 'output', value: 'file' },
+        ],
+      })
+    ).waitFor((r) => FINAL.test(r.content ?? '') || (r.files?.length ?? 0) > 0, WAIT_MS);
+    expect(answer.content).not.toContain('could not speak this line');
+    expect(answer.content).toContain("the bot's own speech engine could not speak it");
+    expect(answer.content).toContain('`free-ja-');
+    expect(answer.files).toHaveLength(1);
+    expect(syntheses(voicevox)[0]!.fault).toBe('truncated');
   });
 
   it('/leave closes the render in flight and lets go of the line behind it: neither is rendered, the next line is', async () => {

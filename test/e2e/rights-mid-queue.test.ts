@@ -3,11 +3,11 @@
 // is cut short (test/e2e/rights-mid-part.test.ts checks how soon, and a /say's parts), nothing queued behind it is
 // heard, and what was not yet requested never is. Checked by what the channel HEARD (its decrypted audio, in
 // seconds), what the Voice API was asked, and what the channel was told.
-import { Events, PermissionFlagsBits } from 'discord.js';
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import type { Harness } from '../support/harness.ts';
+import { voiceStateSeen, type Harness } from '../support/harness.ts';
 import { ignoreForAutoRead, postChat, spoken, startAutoRead } from '../support/chat.ts';
 import {
   ALICE as ALICE_ID,
@@ -33,17 +33,6 @@ const openHarness = useHarnessPerTest();
 
 /** Parts of at most 120 characters (7.2 s of the sandbox's audio): a chat line with its author's name is one. */
 const open = () => openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 120 } });
-
-/** Changes a member's voice state in the local Discord; resolves once the bot's cache has it. */
-async function voiceStateSeen(h: Harness, userId: string, change: () => void): Promise<void> {
-  const seen = new Promise<void>((resolve) =>
-    h.bot.client.on(Events.VoiceStateUpdate, (_before, after) => {
-      if (after.id === userId) resolve();
-    }),
-  );
-  change();
-  await seen;
-}
 
 const mute = (h: Harness, userId: string) =>
   voiceStateSeen(h, userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: true }));

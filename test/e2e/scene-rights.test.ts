@@ -3,7 +3,7 @@
 // names the member without pinging anyone, a cast cannot reach another server's cloned voice, the member reads every
 // answer in their language, /privacy delete takes their saved scenes, a bad script file costs nothing, and only its
 // author or a manager deletes a saved scene.
-import { Events, MessageFlags, PermissionFlagsBits as P } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits as P } from 'discord.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
@@ -11,7 +11,7 @@ import '../../src/features/scenes/strings.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { useFileHarness } from '../support/file-harness.ts';
-import { runCommand, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';
+import { runCommand, voiceStateSeen, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';
 import { FormRefusal } from '@saybot/local-discord';
 import { madeClone } from '../support/clones.ts';
 import { letMembersUse } from '../support/command-access.ts';
@@ -73,26 +73,13 @@ const SCRIPT = [CAST, 'Ann: Hello there.', 'Ben: Hello to you.', 'Kei: And hello
 const mutedMembers = new Set<string>();
 const isMuted = (userId: string) => mutedMembers.has(userId);
 
-/** Changes a member's voice state in the local Discord; resolves once the bot's cache has it. */
-async function voiceStateSeen(userId: string, change: () => void): Promise<void> {
-  const seen = new Promise<void>((resolve) => {
-    const listener = (_before: unknown, after: { id: string }) => {
-      if (after.id !== userId) return;
-      h.bot.client.off(Events.VoiceStateUpdate, listener);
-      resolve();
-    };
-    h.bot.client.on(Events.VoiceStateUpdate, listener);
-  });
-  change();
-  await seen;
-}
 async function mute(userId: string): Promise<void> {
   mutedMembers.add(userId);
-  await voiceStateSeen(userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: true }));
+  await voiceStateSeen(h, userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: true }));
 }
 async function unmute(userId: string): Promise<void> {
   mutedMembers.delete(userId);
-  await voiceStateSeen(userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: false }));
+  await voiceStateSeen(h, userId, () => h.discord.setVoiceState(GUILD, userId, VOICE, { mute: false }));
 }
 
 const isPrivate = (response: InteractionResponse | undefined) =>

@@ -11,7 +11,7 @@ import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/
 import { startSandbox, type Sandbox, type SandboxOptions } from '@saybot/voice-sandbox';
 import type { Store } from '../../src/core/store/types.ts';
 import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
-import { PermissionFlagsBits } from 'discord.js';
+import { Events, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
 import { watchLogs } from './live-logs.ts';
@@ -302,6 +302,20 @@ function optionsOf(input: CommandInput, focus: InteractionOption[] = []): Intera
   const filled = Object.entries(input.options ?? {}).flatMap(([name, value]) => optionOf(name, value));
   const all = [...filled, ...focus];
   return input.subcommand === undefined ? all : [{ name: input.subcommand, type: 1, options: all }];
+}
+
+/** Changes a member's voice state in the local Discord (`change`); resolves once the bot's cache has it. */
+export async function voiceStateSeen(h: Harness, userId: string, change: () => void): Promise<void> {
+  const seen = new Promise<void>((resolve) => {
+    const listener = (_before: unknown, after: { id: string }) => {
+      if (after.id !== userId) return;
+      h.bot.client.off(Events.VoiceStateUpdate, listener);
+      resolve();
+    };
+    h.bot.client.on(Events.VoiceStateUpdate, listener);
+  });
+  change();
+  await seen;
 }
 
 /** Sends a slash command and waits for its final visible response (not the bare defer). */

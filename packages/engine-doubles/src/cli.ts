@@ -13,8 +13,8 @@ const USAGE = `Usage: npm run engines -- [--host 127.0.0.1] [--voicevox-port ${D
                       [--key KEY] [--speech words|tones] [--fault NAME] [--no-voices-endpoint]
 --key: the speech server asks for Authorization: Bearer KEY (default: no key).
 --speech: words (eSpeak NG, where the optional espeak-ng package is installed; the default) or tones.
---fault: a fault both doubles keep (down, slow:<ms>, html-error, status:<code>, not-audio, wrong-format, wrong-rate,
-         endless, huge, empty); set and clear one at run time with POST /__double/fault {"fault": "...", "times"?: n}.
+--fault: a fault both doubles keep (down, slow:<ms>, paced:<percent>, html-error, status:<code>, not-audio,
+         wrong-format, wrong-rate, endless, huge, truncated, empty); set and clear one at run time with POST /__double/fault {"fault": "...", "times"?: n}.
 --no-voices-endpoint: GET /v1/audio/voices answers 404, as openedai-speech does.`;
 
 function portOption(value: string | undefined, name: string, fallback: number): number {

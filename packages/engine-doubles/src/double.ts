@@ -366,9 +366,43 @@ class Double implements EngineDouble {
       return;
     }
     if (res.destroyed) return;
+    if (fault?.kind === 'truncated') {
+      res.writeHead(200, { 'Content-Type': type });
+      const half = bytes.subarray(0, Math.ceil(bytes.length / 2));
+      record.bodyBytes = half.length;
+      res.end(half);
+      return;
+    }
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(bytes.length) });
+    if (fault?.kind === 'paced' && outcome.format !== 'mp3') {
+      await this.#paced(res, record, bytes, fault.percent, signal);
+      return;
+    }
     record.bodyBytes = bytes.length;
     res.end(bytes);
+  }
+
+  /** `bytes` (WAV or PCM, 16-bit mono) 100 ms of audio a piece, each after the audio time it holds at `percent`. */
+  async #paced(
+    res: ServerResponse,
+    record: DoubleRequest,
+    bytes: Uint8Array,
+    percent: number,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const piece = Math.round((this.#api.sampleRate * 2 * TRICKLE_MS) / 1000);
+    const everyMs = (TRICKLE_MS * 100) / percent;
+    record.bodyBytes = 0;
+    while (record.bodyBytes < bytes.length) {
+      const next = bytes.subarray(record.bodyBytes, record.bodyBytes + piece);
+      if (!(await write(res, next))) return;
+      record.bodyBytes += next.length;
+      if (record.bodyBytes < bytes.length && !(await pause(everyMs, signal))) {
+        res.destroy();
+        return;
+      }
+    }
+    res.end();
   }
 
   /** `head`, then `piece` again and again: up to `total` bytes, or forever every `everyMs`; until the client goes. */

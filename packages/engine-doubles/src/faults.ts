@@ -4,6 +4,8 @@
 /**
  * - `down`: every connection is closed at once, no answer;
  * - `slow:<ms>`: the usual answer, after that delay;
+ * - `paced:<percent>`: the usual audio, sent as it would be played at that percent of real time (100: real time, 50:
+ *   half as fast), 100 ms of audio a piece;
  * - `html-error`: 502 with a reverse proxy's HTML page;
  * - `status:<code>`: that status (400..599) in the API's own error shape;
  * - `not-audio`: 200 with a JSON body where audio was asked;
@@ -12,6 +14,7 @@
  * - `wrong-rate`: 200 audio in the asked format at another sample rate (16 kHz where 24 kHz was asked);
  * - `endless`: 200 with an audio Content-Type, a WAV header, then silence trickling forever;
  * - `huge`: 200 with a valid WAV declaring 200 MB, streamed as fast as the client reads;
+ * - `truncated`: 200, the usual WAV (its header declaring all its samples) ending half-way, with no Content-Length;
  * - `empty`: 200 with the audio Content-Type and no audio: a whole WAV header declaring no samples (no bytes for MP3 or
  *   PCM);
  * - `none`: no fault.
@@ -21,6 +24,7 @@
 export type FaultName =
   | 'down'
   | `slow:${number}`
+  | `paced:${number}`
   | 'html-error'
   | `status:${number}`
   | 'not-audio'
@@ -28,12 +32,14 @@ export type FaultName =
   | 'wrong-rate'
   | 'endless'
   | 'huge'
+  | 'truncated'
   | 'empty'
   | 'none';
 
 export const FAULT_NAMES: readonly string[] = [
   'down',
   'slow:<ms>',
+  'paced:<percent>',
   'html-error',
   'status:<code>',
   'not-audio',
@@ -41,6 +47,7 @@ export const FAULT_NAMES: readonly string[] = [
   'wrong-rate',
   'endless',
   'huge',
+  'truncated',
   'empty',
   'none',
 ];
@@ -48,6 +55,7 @@ export const FAULT_NAMES: readonly string[] = [
 export type Fault =
   | { kind: 'down' }
   | { kind: 'slow'; ms: number }
+  | { kind: 'paced'; percent: number }
   | { kind: 'html-error' }
   | { kind: 'status'; status: number }
   | { kind: 'not-audio' }
@@ -55,14 +63,17 @@ export type Fault =
   | { kind: 'wrong-rate' }
   | { kind: 'endless' }
   | { kind: 'huge' }
+  | { kind: 'truncated' }
   | { kind: 'empty' };
 
 const AUDIO_FAULTS: ReadonlySet<Fault['kind']> = new Set([
+  'paced',
   'not-audio',
   'wrong-format',
   'wrong-rate',
   'endless',
   'huge',
+  'truncated',
   'empty',
 ]);
 /** Longest `slow:` delay: a bound, as every wait has one. */
@@ -98,12 +109,16 @@ export function parseFault(name: string): Fault | undefined {
     case 'wrong-rate':
     case 'endless':
     case 'huge':
+    case 'truncated':
     case 'empty':
       if (arg === undefined) return { kind: head };
       break;
     case 'slow':
       if (number !== undefined && number <= MOST_SLOW_MS) return { kind: 'slow', ms: number };
       throw new RangeError(`slow:<ms> takes a whole number of milliseconds from 0 to ${MOST_SLOW_MS}`);
+    case 'paced':
+      if (number !== undefined && number >= 1 && number <= 10_000) return { kind: 'paced', percent: number };
+      throw new RangeError('paced:<percent> takes a whole percent of real time from 1 to 10000');
     case 'status':
       if (number !== undefined && number >= 400 && number <= 599) return { kind: 'status', status: number };
       throw new RangeError('status:<code> takes an error status from 400 to 599');

@@ -260,7 +260,7 @@ export async function checkEngines(
   options: EnginesOptions = {},
 ): Promise<{ lines: CheckResult[]; unoffered: Set<string> }> {
   const engines = new Engines(config.engines, {
-    deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 },
+    deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000, stallMs: 10_000 },
     ...options,
   });
   try {

@@ -1,5 +1,5 @@
-// One HTTP exchange with an owner's engine, every answer checked: a deadline for the headers and one for the whole
-// body, no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
+// One HTTP exchange with an owner's engine, every answer checked: a deadline for the headers, one for the whole body
+// (the longest line streamed as it plays) and one for a body with no byte coming (stalled), no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
 // to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_LINE_SECONDS at the
 // WAV's own rate, plus a margin), a declared size past its bound refused before a byte of it is read. An endless body
 // is cut at its bound or its deadline, whichever comes first, with nothing more held. A WAV is checked at the door
@@ -16,15 +16,11 @@ export interface EngineDeadlines {
   connectMs: number;
   /** From the request sent to the answer's headers: an engine on a CPU renders the whole line before answering. */
   headersMs: number;
-  /** From the headers to the body's last byte. */
+  /** From the headers to the body's last byte: an engine may stream its audio as it renders, at the pace it plays. */
   bodyMs: number;
+  /** The body with no byte for this long: stalled. */
+  stallMs: number;
 }
-
-export const DEFAULT_ENGINE_DEADLINES: Readonly<EngineDeadlines> = Object.freeze({
-  connectMs: 5_000,
-  headersMs: 60_000,
-  bodyMs: 30_000,
-});
 
 /** A JSON answer (a catalogue, an audio query) past this is not the engine's answer. */
 export const JSON_CAP_BYTES = 2 * 1024 * 1024;
@@ -40,6 +36,14 @@ const WAV_MARGIN_BYTES = 64 * 1024;
  * holds it equal to), named here so that the engines depend on nothing of eSpeak NG's.
  */
 export const MAX_LINE_SECONDS = 120;
+
+export const DEFAULT_ENGINE_DEADLINES: Readonly<EngineDeadlines> = Object.freeze({
+  connectMs: 5_000,
+  headersMs: 60_000,
+  // The longest line an engine may send, streamed as it plays, and a margin.
+  bodyMs: (MAX_LINE_SECONDS + 30) * 1000,
+  stallMs: 30_000,
+});
 
 export const MAX_WAV_BYTES = MAX_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2 + WAV_MARGIN_BYTES;
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']);
@@ -60,7 +64,7 @@ export function engineAgent(deadlines: EngineDeadlines): Agent {
   return new Agent({
     connect: { timeout: deadlines.connectMs },
     headersTimeout: deadlines.headersMs,
-    bodyTimeout: deadlines.bodyMs,
+    bodyTimeout: deadlines.stallMs,
     keepAliveTimeout: 10_000,
     maxRedirections: 0,
   });

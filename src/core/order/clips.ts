@@ -106,8 +106,10 @@ export function partClip(
         throw new OrderEndedError();
       }
       turn.resolve();
+      // Stopped, skipped or muted while its audio still arrives: let go of (an engine's line is cut there).
       const onAbort = () => prefetch.abort(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
+      const forget = () => signal.removeEventListener('abort', onAbort);
       try {
         const response = await start();
         try {
@@ -118,9 +120,12 @@ export function partClip(
           throw error;
         }
         log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-        return partPackets(response, source.encoding, signal);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
+        const packets = partPackets(response, source.encoding, signal);
+        packets.once('close', forget);
+        return packets;
+      } catch (error) {
+        forget();
+        throw error;
       }
     },
   };
@@ -206,8 +211,18 @@ export async function readPart(
   allowed: PartCheck,
 ): Promise<PartPieces> {
   await allowed();
-  const response = await orderedPart(source, request, text, order.ended ?? new AbortController().signal, order);
-  return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
+  const signal = order.ended ?? new AbortController().signal;
+  const response = await orderedPart(source, request, text, signal, order);
+  try {
+    return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
+  } catch (error) {
+    // None of it delivered yet: an engine failing once its audio began is stood in for as one failing before it.
+    const standIn = await source.standInAfter(request, text, error, signal, order);
+    if (standIn === undefined) throw error;
+    order.learnt?.(standIn);
+    if ('failure' in standIn) throw standIn.failure;
+    return { format: standIn.audio.format, bytes: await gather(standIn.audio.body as AsyncIterable<Buffer>) };
+  }
 }
 
 /** Whose a request's audio work is (its server's share, its member's ration): the ones its characters are charged to. */

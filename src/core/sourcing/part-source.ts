@@ -278,16 +278,50 @@ export class PartSource {
     try {
       return await this.#fetchAny(request, text, signal, order);
     } catch (error) {
-      if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true) throw error;
-      const espeak = this.#espeakFor(request);
-      if (espeak === undefined || !fitsFreeLine(text, espeak.voice)) throw error;
-      this.#log.warn(
-        { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
-        'an engine failed: this part is spoken by eSpeak NG',
-      );
+      const espeak = this.#engineStandIn(request, text, error, order);
+      if (espeak === undefined) throw error;
       stoodIn({ voice: espeak.voice, cause: 'engine-failed' });
       return await this.#fetchAny(espeak, text, signal, order);
     }
+  }
+
+  /**
+   * eSpeak NG's part for a line an engine's voice failed once its audio had begun, none of it delivered yet (a file):
+   * as fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not stand in (another
+   * failure, the free voice off, a line too long for it).
+   */
+  async standInAfter(
+    request: SpeechRequest,
+    text: string,
+    error: unknown,
+    signal: AbortSignal,
+    order?: OrderAccount,
+  ): Promise<FetchedPart | undefined> {
+    const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
+    if (espeak === undefined) return undefined;
+    const freeVoice: ServiceFallback = { voice: espeak.voice, cause: 'engine-failed' };
+    try {
+      return { audio: await this.#fetchAny(espeak, text, signal, order), freeVoice };
+    } catch (failure) {
+      return { failure, freeVoice };
+    }
+  }
+
+  /** eSpeak NG's request for a line an engine's voice failed to speak, where it may stand in (logged so). */
+  #engineStandIn(
+    request: ServiceRequest,
+    text: string,
+    error: unknown,
+    order: OrderAccount | undefined,
+  ): ServiceRequest | undefined {
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true) return undefined;
+    const espeak = this.#espeakFor(request);
+    if (espeak === undefined || !fitsFreeLine(text, espeak.voice)) return undefined;
+    this.#log.warn(
+      { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
+      'an engine failed: this part is spoken by eSpeak NG',
+    );
+    return espeak;
   }
 
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
@@ -337,9 +371,12 @@ export class PartSource {
       () => {
         const waiters = new Waiters(() => this.#flights.forget(key, fetching));
         const fetching: Fetching = { waiters, flight: this.#start(request, text, key, order, waiters) };
-        // Its answer arrived (or it failed): from here it is read to its end whoever lets go of it.
+        // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An
+        // engine's line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot
+        // freed, nothing of it kept).
         const answered = () => waiters.close();
-        void fetching.flight.then(answered, answered);
+        const over = isEngineVoice(request.voice) ? fetching.flight.then((flight) => flight.done) : fetching.flight;
+        void over.then(answered, answered);
         return fetching;
       },
       (f) => f.flight.then((flight) => flight.done),
@@ -434,7 +471,7 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
-  /** What ends an engine's request: shutdown, or its last waiter letting go before it answered (its slot freed). */
+  /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
     if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
     const letGo = new AbortController();

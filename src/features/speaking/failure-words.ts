@@ -27,7 +27,7 @@ import {
 } from '../../core/audio/errors.ts';
 import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
-import { EngineError } from '../../core/engines/engine-errors.ts';
+import { EngineError, type EngineFailure } from '../../core/engines/engine-errors.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
@@ -48,6 +48,12 @@ import {
   type DescribedFailure,
   type FailureAudience,
 } from '../../core/interactions/failures.ts';
+
+/** An engine's failure in the member's words: busy, past its deadline, or any other (not answering, not audio). */
+const ENGINE_WORDS: Partial<Record<EngineFailure, 'error.engine.busy' | 'error.engine.timeout'>> = {
+  busy: 'error.engine.busy',
+  timeout: 'error.engine.timeout',
+};
 
 /**
  * What to tell the user, and how loudly to tell the operator, for any error a command can meet. Failures the
@@ -221,7 +227,7 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof EngineError)
     return {
       code: `engine-${error.reason}`,
-      message: { key: error.reason === 'busy' ? 'error.engine.busy' : 'error.engine.failed' },
+      message: { key: ENGINE_WORDS[error.reason] ?? 'error.engine.failed' },
       level: error.reason === 'busy' ? 'info' : 'warn',
     };
   // Another job thread (the dictionary's patterns, a chart) could not take the job or finish it in time: busy, try

@@ -16,7 +16,7 @@ import {
 import { FakeEngine, sendWav, wav, wavHeader } from './fake-engine.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../../src/core/free-voice/free-voice-engine.ts';
 
-const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400 };
+const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400, stallMs: 400 };
 let engine: FakeEngine;
 let exchange: EngineExchange;
 let agent: ReturnType<typeof engineAgent>;

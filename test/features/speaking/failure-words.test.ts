@@ -21,6 +21,7 @@ import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
+import { EngineError } from '../../../src/core/engines/engine-errors.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
@@ -76,6 +77,20 @@ describe('describeFailure', () => {
       }
     }
     expect(t('en-US', 'error.busy')).toMatch(/try again/);
+  });
+
+  it("an engine's line past its deadline is told as a deadline, not as an engine not answering or not sending audio", () => {
+    const late = describeFailure(
+      new EngineError('speech', 'timeout', 'POST /audio/speech did not send its whole answer within 150000 ms'),
+    );
+    const other = describeFailure(new EngineError('speech', 'bad-answer', 'POST /audio/speech answered text/html'));
+    expect(late.code).toBe('engine-timeout');
+    for (const locale of ['en-US', 'ja', 'ko']) {
+      expect(t(locale, late.message.key)).not.toBe(t(locale, other.message.key));
+      expect(t(locale, late.message.key)).not.toBe(t(locale, 'error.internal'));
+    }
+    expect(t('en-US', late.message.key)).toMatch(/deadline/);
+    expect(t('en-US', late.message.key)).not.toMatch(/not answering|not audio/);
   });
 
   it('an error nobody names is internal, logged as an error', () => {

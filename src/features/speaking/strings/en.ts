@@ -310,6 +310,8 @@ export const en = {
     "{voice} comes from the bot's own speech engine, which has no emotions: use /say with it, or pick a voice of the service for /emote.",
   'error.engine.failed':
     "This bot's own speech engine could not speak this line (it is not answering, or answered with something that is not audio). Nothing was charged; try again later or pick another voice.",
+  'error.engine.timeout':
+    "This bot's own speech engine did not send this line's audio within its deadline (it is too slow, or stalled). Nothing was charged; try again later or pick another voice.",
   'error.engine.busy':
     "This bot's speech engine is busy with this server's other lines. Nothing was charged; try again in a moment.",
   'error.input.exaggeration': 'Exaggeration must be a number from 0 to 1; got {value}.',
