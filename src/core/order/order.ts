@@ -5,7 +5,7 @@ import type { Charge } from '../quota/charge.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
-import type { ServiceFallback, SpeechRequest } from '../settings/speech-request.ts';
+import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import type { AcceptedTerms, SpokenLine, VoicePlace } from './order-types.ts';
 import type {
@@ -54,7 +54,7 @@ export class Order implements OrderAccount, OrderEvents {
   #admission: Admission | undefined;
   #ahead = 0;
   #playback: VoicePlace | undefined;
-  #freeVoice: ServiceFallback | undefined;
+  #freeVoice: StandIn | undefined;
   #lineCutAt: number | undefined;
   #restFailed: unknown;
   readonly #end = new AbortController();
@@ -117,7 +117,7 @@ export class Order implements OrderAccount, OrderEvents {
   }
 
   /** OrderAccount.freeVoice: the free voice that stood in for the failing service, once one did. */
-  get freeVoice(): ServiceFallback | undefined {
+  get freeVoice(): StandIn | undefined {
     return this.#freeVoice;
   }
 

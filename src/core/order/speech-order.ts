@@ -5,7 +5,7 @@ import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Refusal } from '../refusal.ts';
 import type { Revocation } from './revocation.ts';
 import type { OrderEffects } from './rights.ts';
-import type { ServiceFallback, SpeechRequest } from '../settings/speech-request.ts';
+import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
 
 /** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
@@ -97,7 +97,7 @@ export interface Acceptance {
 /** What is known when the first frame goes out. */
 export interface FirstFrame {
   /** The free voice that stood in for the failing service in this first part, and why. */
-  freeVoice?: ServiceFallback;
+  freeVoice?: StandIn;
 }
 
 /** An order as its front-end sees it: three events (src/core/order/order.ts is the whole order). */
@@ -135,7 +135,7 @@ export type SpeechOutcome = (
     }
 ) & {
   /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
-  freeVoice?: ServiceFallback;
+  freeVoice?: StandIn;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;
   /** A free voice's line proved longer than its cap (seconds, MAX_FREE_LINE_SECONDS) and was cut there: said so. */

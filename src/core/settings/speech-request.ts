@@ -29,7 +29,7 @@ export type SpeechRequest =
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
 /** The free voice that spoke for the service, and why: the service failing, its month used up, or an engine failing. */
-export interface ServiceFallback {
+export interface StandIn {
   voice: string;
   cause: 'service-failed' | 'month-used-up' | 'engine-failed';
   /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */

@@ -1,7 +1,7 @@
 // What the part source sees of an order (src/core/order/order.ts) and hands back for each part: types only.
 import type { Charge } from '../quota/charge.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
-import type { ServiceFallback } from '../settings/speech-request.ts';
+import type { StandIn } from '../settings/speech-request.ts';
 import type { SpeechAudio } from './part-flight.ts';
 
 /** What the part source reads of one accepted order, never writes; it lives on the order. */
@@ -10,7 +10,7 @@ export interface OrderAccount {
   /** What parts counted free at acceptance may still cost (a scene's quote's rest); absent: the budgets, unbounded. */
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
-  readonly freeVoice?: ServiceFallback | undefined;
+  readonly freeVoice?: StandIn | undefined;
   /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (part-flight.ts Waiters). */
   readonly ended?: AbortSignal | undefined;
 }
@@ -18,7 +18,7 @@ export interface OrderAccount {
 /** One part's fetch (PartSource.fetchPart): its audio or failure, and what the order learns (order.ts `learnt`). */
 export type FetchedPart = ({ audio: SpeechAudio } | { failure: unknown }) & {
   /** The service failed it uncharged and the free voice stood in: why, and which (known even if the stand-in fails). */
-  freeVoice?: ServiceFallback;
+  freeVoice?: StandIn;
   /** A free line whose audio proved longer than its cap (seconds): cut there. */
   cutAt?: number;
 };

@@ -11,7 +11,7 @@ import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting, PartNeed } from '../quota/accounting.ts';
-import type { ServiceFallback, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { callUnderQuota } from '../quota/used-up-month.ts';
@@ -225,7 +225,7 @@ export class PartSource {
     order?: OrderAccount,
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
-    let freeVoice: ServiceFallback | undefined;
+    let freeVoice: StandIn | undefined;
     let audio: SpeechAudio | undefined;
     try {
       this.checkVoice(request);
@@ -273,7 +273,7 @@ export class PartSource {
     text: string,
     signal: AbortSignal,
     order: OrderAccount | undefined,
-    stoodIn: (fallback: ServiceFallback) => void,
+    stoodIn: (fallback: StandIn) => void,
   ): Promise<SpeechAudio> {
     try {
       return await this.#fetchAny(request, text, signal, order);
@@ -299,7 +299,7 @@ export class PartSource {
   ): Promise<FetchedPart | undefined> {
     const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
     if (espeak === undefined) return undefined;
-    const freeVoice: ServiceFallback = { voice: espeak.voice, cause: 'engine-failed' };
+    const freeVoice: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
     try {
       return { audio: await this.#fetchAny(espeak, text, signal, order), freeVoice };
     } catch (failure) {
@@ -547,9 +547,9 @@ export class PartSource {
 
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(
-  freeVoice: ServiceFallback | undefined,
+  freeVoice: StandIn | undefined,
   audio: SpeechAudio | undefined,
-): { freeVoice?: ServiceFallback; cutAt?: number } {
+): { freeVoice?: StandIn; cutAt?: number } {
   return {
     ...(freeVoice === undefined ? {} : { freeVoice }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),

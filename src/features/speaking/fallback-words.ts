@@ -4,10 +4,10 @@ import type { MessageKey } from '../../core/i18n/catalogue.ts';
 import { namedVoice } from './speech-settings.ts';
 import { t } from './strings.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import type { ServiceFallback } from '../../core/settings/speech-request.ts';
+import type { StandIn } from '../../core/settings/speech-request.ts';
 
 /** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
-export type FallbackCause = Refusal | ServiceFallback['cause'];
+export type FallbackCause = Refusal | StandIn['cause'];
 
 /** Why the paid voice did not speak, as the channel may read it. */
 export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
