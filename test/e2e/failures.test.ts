@@ -191,7 +191,7 @@ describe('every Voice API failure ends in a clear private message, and the bot k
 
   it("a gateway's HTML 429 (nothing of the service's own) is a failure on the way: the month is not marked used up", async () => {
     // A rate-limiting proxy in front of the service: its page, none of the service's figures or its JSON error body.
-    // Only the service itself may say the month is used up (src/core/api/retry.ts proves whose an answer is).
+    // Only the service itself may say the month is used up (src/core/api/response.ts proves whose an answer is).
     h.sandbox.injectFault({
       kind: 'response',
       status: 429,
@@ -231,7 +231,7 @@ describe('every Voice API failure ends in a clear private message, and the bot k
 
   // The outside check's shapes: a gateway's or firewall's own answer, none of the service's headers (no request ID of
   // the service's, no usage figures), whatever its body says. Only the service may speak for the key, the plan or the
-  // month, and only its own answer may say nothing was charged (src/core/api/retry.ts).
+  // month, and only its own answer may say nothing was charged (src/core/api/response.ts).
   it.each([
     ["nginx's HTML 401", 401, '<html><head><title>401 Authorization Required</title></head></html>', 'text/html'],
     ["a firewall's HTML 403", 403, '<html><body>Access denied by Cloudflare</body></html>', 'text/html'],

@@ -1,6 +1,6 @@
 // A /stop that comes while the first part's request is still opening its connection to the Voice API: the connection
 // opens after the stop and undici sends nothing on it (no header, no byte of the request: the service never had it
-// and billed nothing), so nothing is shown as spent (src/core/api/call.ts); found by an outside check. The Voice
+// and billed nothing), so nothing is shown as spent (src/core/api/client.ts); found by an outside check. The Voice
 // API is reached through a relay in a process of its own that the test stops accepting (its accept queue full, so
 // SayBot's connect waits, as a connect or TLS handshake to a far service does) and lets go on: the test acts at each
 // instant by an event (undici's diagnostics channels), not a timer.

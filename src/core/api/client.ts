@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
-import { Agent, FormData, request, type Dispatcher } from 'undici';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, DecoratorHandler, FormData, request, type Dispatcher } from 'undici';
+import { z } from 'zod';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import {
@@ -15,8 +17,8 @@ import {
   type Head,
 } from './body.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { Call, WireWatch } from './call.ts';
 import {
+  AbortedError,
   BadRequestError,
   ConnectionError,
   OversizedResponseError,
@@ -29,33 +31,80 @@ import {
 } from './errors.ts';
 import { withoutEchoes, withoutSecretRuns } from './echoes.ts';
 import {
+  answerCharge,
   errorForStatus,
   hasServiceHeaders,
   header,
+  isRetryable,
   KeyState,
+  type KeyStateSnapshot,
   parseServiceMessage,
   requestIdOf,
-  usageOf,
-  type KeyStateSnapshot,
   type ResponseHeaders,
-} from './response.ts';
-import {
-  answerCharge,
-  isRetryable,
   retryDelayMs,
+  type RetryPolicy,
   serviceAnswered,
   transportCharge,
-  type RetryPolicy,
-} from './retry.ts';
-import {
-  CloneVoiceRequestSchema,
-  EmotionTtsRequestSchema,
-  TtsRequestSchema,
-  validateRequest,
-  type CloneVoiceRequest,
-  type EmotionTtsRequest,
-  type TtsRequest,
-} from './schemas.ts';
+  usageOf,
+} from './response.ts';
+
+// The requests' shapes: // field names are the wire names of part 1 (as the OpenAI SDK does), so a request reads like the API docs.
+// Objects are strict: a misspelt field (`voiceId`) fails here instead of being silently dropped.
+
+const text = z
+  .string({ error: 'is required and must be a string' })
+  .refine((s) => s.trim().length > 0, 'must not be empty');
+const voiceId = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
+const optionalText = z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional();
+
+const TtsRequestSchema = z.strictObject({
+  text,
+  voice_id: voiceId,
+  language: optionalText,
+  output_format: z.enum(['wav', 'mp3'], { error: 'must be "wav" or "mp3"' }).optional(),
+  tone_instruction: optionalText,
+});
+
+const EmotionTtsRequestSchema = z.strictObject({
+  text,
+  /** Note: `voice`, not `voice_id`, on this endpoint. Default on the service: voice-b-ko-f-01. */
+  voice: voiceId.optional(),
+  exaggeration: z
+    .number({ error: 'must be a number' })
+    .min(0, 'must be between 0 and 1')
+    .max(1, 'must be between 0 and 1')
+    .optional(),
+});
+
+const RefAudioSchema = z.strictObject({
+  // Any Uint8Array, Buffer included, whatever its backing buffer (z.instanceof would demand an ArrayBuffer one).
+  data: z
+    .custom<Uint8Array>((d) => d instanceof Uint8Array, { error: 'must be a Uint8Array or Buffer' })
+    .refine((d) => d.byteLength > 0, 'must not be empty'),
+  filename: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
+  /** Sent as the part's Content-Type; detected from the bytes when omitted. */
+  contentType: z.string().min(1).optional(),
+});
+
+const CloneVoiceRequestSchema = z.strictObject({
+  text,
+  ref_audio: RefAudioSchema,
+});
+
+export type TtsRequest = z.input<typeof TtsRequestSchema>;
+export type EmotionTtsRequest = z.input<typeof EmotionTtsRequestSchema>;
+type CloneVoiceRequest = z.input<typeof CloneVoiceRequestSchema>;
+
+/** Validates a request locally; an invalid one becomes a BadRequestError before any HTTP call. */
+function validateRequest<S extends z.ZodType>(schema: S, value: unknown, operation: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length === 0 ? 'request' : issue.path.join('.');
+    return `${where}: ${issue.message}`;
+  });
+  throw new BadRequestError(`Invalid ${operation} request (not sent): ${problems.join('; ')}`);
+}
 
 /** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
@@ -74,8 +123,8 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   totalMs: 120_000,
 });
 export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-export const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
+const DEFAULT_RETRY_BASE_DELAY_MS = 500;
+const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
 
 export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
@@ -112,13 +161,13 @@ export interface CallControl {
   /**
    * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
    * its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any other
-   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/retry.ts).
+   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/response.ts).
    */
   letGo(): boolean;
 }
 
 /** Whether a call that never saw the service's acceptance may have been charged. */
-export type ChargedAnswer = 'not-charged' | 'unknown';
+type ChargedAnswer = 'not-charged' | 'unknown';
 
 interface CallProgress {
   /** Some attempt may have reached the service without its answer reaching us. */
@@ -153,7 +202,7 @@ export interface CloneVoiceResponse {
   usage?: UsageInfo;
 }
 
-export interface AccessCheck {
+interface AccessCheck {
   requestId?: string;
   usage?: UsageInfo;
 }
@@ -299,58 +348,68 @@ export class VoiceApiClient {
 
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-    const said = [request.text, request.tone_instruction ?? ''];
-    return this.#execute(this.#jsonRequest('tts', json, request.text, said), options, (r, call) =>
-      this.#finishAudio(r, call, request.text),
-    );
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
+      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
+    };
+    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-    return this.#execute(this.#jsonRequest('emotion-tts', json, request.text, [request.text]), options, (r, call) =>
-      this.#finishAudio(r, call, request.text),
-    );
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
+      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
+    };
+    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
   }
 
   /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
-    const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
-    const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
-    if (sniffed !== undefined && !REF_AUDIO_FORMATS.includes(sniffed)) {
-      throw new BadRequestError(
-        `Invalid voice-clone request (not sent): ref_audio: is ${sniffed.toUpperCase()}; the service accepts WAV, MP3 or M4A`,
-      );
-    }
-    const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
-    const { filename } = valid.ref_audio;
-    const { text } = valid;
-    // One copy of our own for every attempt: the caller may reuse its buffer.
-    const clip = new Blob([valid.ref_audio.data], { type });
-    const outgoing: Outgoing = {
-      operation: 'voice-clone',
-      text,
-      said: [text],
-      body: () => {
-        const form = new FormData();
-        form.append('text', text);
-        form.append('ref_audio', clip, filename);
-        return { payload: form };
-      },
-      accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
+    const outgoing = (): Outgoing => {
+      const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
+      const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
+      if (sniffed !== undefined && !REF_AUDIO_FORMATS.includes(sniffed)) {
+        throw new BadRequestError(
+          `Invalid voice-clone request (not sent): ref_audio: is ${sniffed.toUpperCase()}; the service accepts WAV, MP3 or M4A`,
+        );
+      }
+      const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
+      const { filename } = valid.ref_audio;
+      const { text } = valid;
+      // One copy of our own for every attempt: the caller may reuse its buffer.
+      const clip = new Blob([valid.ref_audio.data], { type });
+      return {
+        operation: 'voice-clone',
+        text,
+        said: [text],
+        body: () => {
+          const form = new FormData();
+          form.append('text', text);
+          form.append('ref_audio', clip, filename);
+          return { payload: form };
+        },
+        accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
+      };
     };
-    return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, text));
+    return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, request.text));
   }
 
   /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
   async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
-      return await this.#execute(probe, { signal: options.signal }, ({ headers, source }) => {
-        discard(source);
-        return { value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }), handedOver: false };
-      });
+      return await this.#execute(
+        () => probe,
+        { signal: options.signal },
+        ({ headers, source }) => {
+          discard(source);
+          return {
+            value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }),
+            handedOver: false,
+          };
+        },
+      );
     } catch (error) {
       if (!(error instanceof BadRequestError) || error.status !== 400) throw error;
       const { retryAfterSeconds: _, ...usage } = error.rateLimit ?? {};
@@ -395,7 +454,7 @@ export class VoiceApiClient {
 
   /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
   async #execute<T>(
-    outgoing: Outgoing,
+    build: () => Outgoing,
     options: CallOptions,
     finish: (received: Received, call: Call) => Finished<T>,
   ): Promise<T> {
@@ -404,11 +463,13 @@ export class VoiceApiClient {
     let handedOver = false;
     const progress: CallProgress = { unanswered: false, accepted: false };
     try {
+      // Refused here (an invalid request, a closed client), it was never sent: its books hear "not charged".
+      const outgoing = build();
       if (this.#closed) throw this.#closedError();
       options.control?.({ letGo: () => call.letGoOf() });
       return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
     } catch (error) {
-      // What the call may have cost, on the error the caller words (retry.ts: the one rule).
+      // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
       if (error instanceof VoiceApiError)
         error.chargedAs(progress.accepted ? 'charged' : progress.unanswered ? 'maybe-charged' : 'not-charged');
       if (!progress.accepted)
@@ -506,7 +567,7 @@ export class VoiceApiClient {
     // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
     call.answered();
     observe(status);
-    // The key's state counts an answer as the service's by the retry rule's proof (retry.ts).
+    // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
     const record = (fromService: boolean) =>
       this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
@@ -694,4 +755,192 @@ function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   };
   const record = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
   return pick(value) ?? pick(record['voice']) ?? pick(record['data']);
+}
+
+// One client call across its attempts, and whether any byte of an attempt left (WireWatch): what decides whether
+// it may have been charged.
+/** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
+interface Cuttable {
+  cut(error: Error): void;
+}
+
+/** One call across its attempts: `end()` removes every timer and listener (at the stream's close once handed over). */
+export class Call {
+  readonly #controller = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #totalMs: number;
+  readonly #onEnd: (call: Call) => void;
+  #deadline: number;
+  #pausedRemaining: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #reason: VoiceApiError | undefined;
+  #stream: Cuttable | undefined;
+  #ended = false;
+  /** Charged: whatever cuts the call from here cuts a charged one. */
+  #accepted = false;
+  /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
+  #answered = false;
+  #letGo = false;
+
+  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
+    this.#callerSignal = callerSignal;
+    this.#totalMs = totalMs;
+    this.#deadline = Date.now() + totalMs;
+    this.#onEnd = onEnd;
+    if (callerSignal?.aborted) {
+      this.#onCallerAbort();
+      return;
+    }
+    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.#arm(totalMs);
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const total = this.#totalMs;
+      this.fail(
+        new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total),
+      );
+    }, ms);
+  }
+
+  readonly #onCallerAbort = (): void => {
+    this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
+  };
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get reason(): VoiceApiError | undefined {
+    return this.#reason;
+  }
+
+  remainingMs(): number {
+    return this.#deadline - Date.now();
+  }
+
+  /** The service's 2xx: whatever cuts the call from here says it was charged (response.ts, the retry rule). */
+  accepted(): void {
+    this.#accepted = true;
+  }
+
+  /** No answer is under way: an attempt begins (nothing of its answer has arrived), or the call waits to retry. */
+  unanswered(): void {
+    this.#answered = false;
+  }
+
+  answered(): void {
+    this.#answered = true;
+  }
+
+  get letGo(): boolean {
+    return this.#letGo;
+  }
+
+  /** CallControl `letGo` (client.ts): false only for a call the service accepted, which goes on. */
+  letGoOf(): boolean {
+    if (this.#accepted) return false;
+    this.#letGo = true;
+    if (!this.#answered)
+      this.fail(
+        new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
+      );
+    return true;
+  }
+
+  fail(reason: VoiceApiError): void {
+    if (this.#reason !== undefined || this.#ended) return;
+    this.#reason = this.#accepted ? reason.chargedAs('charged') : reason;
+    this.#clearTimer();
+    this.#controller.abort(reason);
+    this.#stream?.cut(reason);
+  }
+
+  check(): void {
+    if (this.#reason !== undefined) throw this.#reason;
+  }
+
+  async sleep(ms: number): Promise<void> {
+    try {
+      await delay(ms, undefined, { signal: this.#controller.signal });
+    } catch (error) {
+      throw this.#reason ?? error;
+    }
+  }
+
+  /** Audio is now the caller's: the call stays open (abort still applies) until the stream closes. */
+  handOver(stream: Cuttable): void {
+    this.#stream = stream;
+  }
+
+  /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
+  pauseClock(): void {
+    if (this.#timer === undefined) return;
+    this.#pausedRemaining = Math.max(0, this.#deadline - Date.now());
+    this.#clearTimer();
+  }
+
+  resumeClock(): void {
+    const remaining = this.#pausedRemaining;
+    if (remaining === undefined || this.#ended || this.#reason !== undefined) return;
+    this.#pausedRemaining = undefined;
+    this.#deadline = Date.now() + remaining;
+    this.#arm(remaining);
+  }
+
+  networkDone(): void {
+    this.#clearTimer();
+    this.#pausedRemaining = undefined;
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#clearTimer();
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#stream = undefined;
+    this.#onEnd(this);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+// Whether any byte of an attempt reached its socket: one let go of while its connection opens is dropped by undici
+// before it writes anything, and cannot have been charged, whatever error it ends with.
+class WireWatch {
+  #left = false;
+
+  get left(): boolean {
+    return this.#left;
+  }
+
+  /** For `dispatcher.compose(...)`: notes the request's body leaving, and changes nothing else. */
+  readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
+    dispatch(options, new Noting(handler, () => (this.#left = true)));
+}
+
+class Noting extends DecoratorHandler {
+  readonly #inner: Dispatcher.DispatchHandlers;
+  readonly #leaving: () => void;
+
+  constructor(handler: Dispatcher.DispatchHandlers, leaving: () => void) {
+    super(handler);
+    this.#inner = handler;
+    this.#leaving = leaving;
+  }
+
+  onBodySent(chunk: unknown): void {
+    this.#leaving();
+    (this.#inner.onBodySent as ((chunk: unknown) => void) | undefined)?.(chunk);
+  }
+
+  // DecoratorHandler does not pass this one on; undici calls it once the whole request is written.
+  onRequestSent(): void {
+    this.#leaving();
+    (this.#inner as { onRequestSent?: () => void }).onRequestSent?.();
+  }
 }

@@ -20,7 +20,7 @@ export interface RateLimitInfo extends UsageInfo {
 }
 
 /**
- * What the service may have charged for a call that failed, by the one rule of src/core/api/retry.ts:
+ * What the service may have charged for a call that failed, by the one rule of src/core/api/response.ts:
  * `not-charged` (it never reached the service, or the service itself answered that nothing was charged),
  * `maybe-charged` (it may have reached the service and no answer of the service's came back: a reset, a timeout, a
  * gateway's 5xx or any other non-service answer) or `charged` (the service accepted it with its 2xx).
@@ -34,7 +34,7 @@ export interface VoiceApiErrorDetails {
   rateLimit?: RateLimitInfo;
   cause?: unknown;
   charge?: ChargeAnswer;
-  /** The answer is provably the service's own (retry.ts `serviceAnswered`: its headers and its JSON error body). */
+  /** The answer is provably the service's own (response.ts `serviceAnswered`: its headers and its JSON error body). */
   fromService?: boolean;
 }
 
@@ -46,7 +46,7 @@ export class VoiceApiError extends Error {
   readonly serviceMessage: string | undefined;
   readonly rateLimit: RateLimitInfo | undefined;
   /**
-   * The answer is provably the service's own (its headers and its JSON error body, retry.ts `serviceAnswered`), whatever
+   * The answer is provably the service's own (its headers and its JSON error body, response.ts `serviceAnswered`), whatever
    * its status: its words are the service's to tell, even where its status (a 502, a 504) proves no charge either way.
    */
   readonly fromService: boolean;
@@ -64,7 +64,7 @@ export class VoiceApiError extends Error {
   }
 
   /**
-   * What the service may have charged for the call this error ended (retry.ts); undefined for an error no call has
+   * What the service may have charged for the call this error ended (response.ts, the retry rule); undefined for an error no call has
    * ended yet (a request refused before it was sent is `not-charged`).
    */
   get charge(): ChargeAnswer | undefined {

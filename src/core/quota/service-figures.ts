@@ -5,7 +5,7 @@
 import { VoiceApiError, type UsageInfo } from '../api/errors.ts';
 import type { QuotaState } from '../store/quota-store.ts';
 
-/** The usage figures of a failed call, when the answer is provably the service's own (retry.ts); else undefined. */
+/** The usage figures of a failed call, when the answer is provably the service's own (response.ts, the retry rule); else undefined. */
 export function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   if (!(error instanceof VoiceApiError) || error.status === undefined || error.rateLimit === undefined)
     return undefined;

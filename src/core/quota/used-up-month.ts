@@ -2,13 +2,13 @@
 // fixing it. Every paid call runs under it (callUnderQuota): such a 429 marks the month used up before the caller
 // hears of it, unless the service says characters are left (only this request is too long for them: that is what
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
-// say the month is used up: a 429 whose answer the retry rule (src/core/api/retry.ts) does not prove the service's
+// say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
 // own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
 // refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's
 // last figure of what is left (service-figures.ts) is a hint the same way: a request it leaves too few for goes out
 // one at a time, through the same turn, so characters bought or a new month are seen at the next request.
 import { QuotaExceededError, VoiceApiError, type UsageInfo } from '../api/errors.ts';
-import { accountRefusalProven } from '../api/retry.ts';
+import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';

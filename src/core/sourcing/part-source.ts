@@ -33,7 +33,7 @@ import {
 } from './part-flight.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/schemas.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
@@ -590,7 +590,7 @@ export function serviceBody(
     const field = declared.wire[request.kind];
     if (field !== undefined) body[field] = sentValues(request)[name];
   }
-  // The client checks each body against the service's schema before it is sent (src/core/api/schemas.ts).
+  // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
   return request.kind === 'emotion'
     ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
     : { endpoint: 'tts', body: body as TtsRequest };

@@ -17,7 +17,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
-import { accountRefusalProven, refusedOnTheWay } from '../../core/api/retry.ts';
+import { accountRefusalProven, refusedOnTheWay } from '../../core/api/response.ts';
 import {
   AudioBusyError,
   AudioTooLongError,
@@ -95,10 +95,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     const message = revokedMessage(error.revocation);
     return { code: message.key, message, level: 'info' };
   }
-  // What the service did decides the words (src/core/api/retry.ts), before the kind of answer: a request that may
+  // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
-  // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/retry.ts): what SayBot
+  // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/response.ts): what SayBot
   // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error))
     return {
@@ -339,7 +339,7 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
   const { paid, cause } = error;
   const inner = describeFailure(cause, audience);
   const reason = cause instanceof Refusal ? cause.reason : undefined;
-  // The service's word on the key, the plan or the month only where proven (src/core/api/retry.ts).
+  // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
   if (cause instanceof VoiceApiError && !accountRefusalProven(cause))
     return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
   const quotaReset =

@@ -116,3 +116,21 @@ it('a valid request with every optional field does reach the sandbox', async () 
   response.body.destroy();
   expect(api.sandbox.requests).toHaveLength(1);
 });
+
+// A paid call is written on the books before it is sent (the part source's write-ahead): one refused here was never
+// sent, so its caller hears "not charged" and takes the write back (found by an outside reader: it stayed spent).
+it.each([
+  { what: 'tts', call: (c: VoiceApiClient, o: object) => c.tts({ text: 'Hi', voice_id: 'v', language: '' }, o) },
+  { what: 'emotion-tts', call: (c: VoiceApiClient, o: object) => c.emotionTts({ text: 'Hi', exaggeration: 2 }, o) },
+  {
+    what: 'voice-clone',
+    call: (c: VoiceApiClient, o: object) =>
+      c.cloneVoice({ text: 'Hi', ref_audio: { data: new Uint8Array(), filename: 'a.wav' } }, o),
+  },
+])('$what refused before it is sent tells its books "not charged"', async ({ call }) => {
+  const heard: string[] = [];
+  const error = await rejectionOf(call(api.client, { unaccepted: async (charged: string) => heard.push(charged) }));
+  expect(error).toBeInstanceOf(BadRequestError);
+  expect(heard).toEqual(['not-charged']);
+  expect(api.sandbox.requests).toHaveLength(0);
+});
