@@ -5,6 +5,8 @@
 // SayBot's work classes (src/core/audio/workers/work-classes.ts): long lines never hold every slot, so a short line
 // waits for one short render at most. A line is cancellable by its signal: waiting, it leaves the queue.
 
+import { FREE_LINES_PER_GUILD } from '../audio/workers/work-classes.ts';
+
 export interface QueueOptions {
   maxInFlight: number;
   perGuild: number;
@@ -14,7 +16,8 @@ export interface QueueOptions {
 
 export const DEFAULT_QUEUE: Readonly<QueueOptions> = Object.freeze({
   maxInFlight: 2,
-  perGuild: 4,
+  // A server's share, as at eSpeak NG's pool.
+  perGuild: FREE_LINES_PER_GUILD,
   maxWaiting: 32,
   maxWaitMs: 120_000,
 });

@@ -1,6 +1,7 @@
 // The types of the owner's speech engines (src/core/engines/): a VOICEVOX-compatible engine and an OpenAI-compatible
 // speech server, whose voices SayBot offers beside its own. Types only: the modules beside this one hold the behaviour.
 import type { Readable } from 'node:stream';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 
 /** Which engine: `voicevox` (VOICEVOX_URL) or `speech` (SPEECH_SERVER_URL). Also the voice ID's prefix. */
 export type EngineName = 'voicevox' | 'speech';
@@ -20,26 +21,6 @@ export interface EngineVoice {
   readonly credit: string | undefined;
 }
 
-/**
- * SayBot's own speech settings for one line, in SayBot's units (src/core/settings/setting-declarations.ts): each
- * engine maps what it can onto its own controls (engine-controls.ts); what it cannot, SayBot applies to the audio.
- */
-export interface EngineControls {
-  /** 0.5..2 times as fast. */
-  speed?: number | undefined;
-  /** Semitones, -12..+12. */
-  pitch?: number | undefined;
-  /** Gain in dB, -20..+6. */
-  volumeDb?: number | undefined;
-}
-
-/** Which of the controls the engine applied itself; SayBot applies the others to the audio. */
-export interface AppliedControls {
-  speed: boolean;
-  pitch: boolean;
-  volume: boolean;
-}
-
 /** Whose line it is: the queue serves servers in turn and holds each to its share. */
 export interface EngineOwner {
   /** The server; a DM or a user install passes a key of its own (every line of one key shares one share). */
@@ -54,7 +35,8 @@ export interface EngineSpeech {
   /** Its rate and channels, from its header. */
   sampleRate: number;
   channels: number;
-  applied: AppliedControls;
+  /** Of SayBot's effects, those the engine rendered; SayBot applies the others to the audio. */
+  applies: ReadonlyArray<keyof AudioEffects>;
   voice: EngineVoice;
 }
 

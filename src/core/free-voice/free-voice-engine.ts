@@ -7,7 +7,12 @@
 // unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
-import { classedPools, workClassOf } from '../audio/workers/work-classes.ts';
+import {
+  classedPools,
+  FREE_LINES_PER_GUILD,
+  MAX_FREE_LINE_SECONDS,
+  workClassOf,
+} from '../audio/workers/work-classes.ts';
 import { estimateFreeLineSeconds } from './free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import { FreeVoiceFailedError } from './free-voice-errors.ts';
@@ -20,8 +25,6 @@ import { freeVoice } from './free-voices.ts';
 export const FREE_VOICE_THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Lines waiting behind the one being spoken, per thread. */
 export const MAX_WAITING_PER_THREAD = 8;
-/** Lines one server may have under way or waiting: its share, so another server's line is never far behind. */
-export const MAX_FREE_LINES_PER_GUILD = 4;
 /** Long lines one server may have under way or waiting. */
 export const MAX_LONG_FREE_LINES_PER_GUILD = 2;
 /** Long lines one member may have under way or waiting (a scene's lines are spoken one after another). */
@@ -33,9 +36,10 @@ const JOB_TIMEOUT_MS = 15_000;
  * busy with other work it may wait for the CPU far longer than it runs (two seconds of eSpeak NG at most).
  */
 const LONG_JOB_TIMEOUT_MS = 60_000;
-/** The most audio one line may make (a part's text is bounded by the request's split). */
-export const MAX_FREE_LINE_SECONDS = 120;
 const IDLE_MS = 60_000;
+
+/** The most audio one line may make (a part's text is bounded by the request's split). */
+export { MAX_FREE_LINE_SECONDS };
 
 /** The free voice cannot speak: eSpeak NG is not installed (`npm ci --omit=optional` leaves it out). */
 export class FreeVoiceMissingError extends Error {
@@ -77,7 +81,7 @@ const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
     maxWaitingPerThread: MAX_WAITING_PER_THREAD,
     timeoutMs: JOB_TIMEOUT_MS,
     idleMs: IDLE_MS,
-    perOwner: MAX_FREE_LINES_PER_GUILD,
+    perOwner: FREE_LINES_PER_GUILD,
     // A crash or a timeout is the line's own (its thread is replaced before the next line); the rest is busy.
     unavailable: (reason, message, options) =>
       reason === 'crashed' || reason === 'timeout'

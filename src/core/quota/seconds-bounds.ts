@@ -6,7 +6,9 @@ import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { LengthCapped } from '../audio/errors.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
-import type { PartLimit } from '../characters.ts';
+import { estimateSpeechSeconds, type PartLimit } from '../characters.ts';
+
+export { estimateSpeechSeconds };
 
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
 export interface QueueBounds {
@@ -15,16 +17,6 @@ export interface QueueBounds {
   guildClips: number;
   /** Requests one member may have under way in one server (queued, playing or being made), any output. */
   memberRequests: number;
-}
-
-/**
- * Seconds a text will take, from its characters (the real length is known only once paid): alphabetic scripts at
- * about 15 characters a second, Korean, Japanese and Chinese at 7 (erring long, so their queues are not under-counted).
- */
-export function estimateSpeechSeconds(text: string): number {
-  let seconds = 0;
-  for (const char of text.normalize('NFC')) seconds += CJK.test(char) ? 1 / CJK_PER_SECOND : 1 / ALPHABETIC_PER_SECOND;
-  return seconds;
 }
 
 /**
@@ -38,10 +30,6 @@ export function estimateRequestSeconds(request: SpeechRequest, text: string): nu
     : estimateSpeechSeconds(text);
   return spoken / (request.effects?.speed ?? 1);
 }
-
-const ALPHABETIC_PER_SECOND = 15;
-const CJK_PER_SECOND = 7;
-const CJK = /[\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
 /** One accepted request counted until its outcome; release() is idempotent. */
 export interface Admission {
