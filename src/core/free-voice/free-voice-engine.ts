@@ -15,7 +15,6 @@ import {
 } from '../audio/workers/work-classes.ts';
 import { estimateFreeLineSeconds } from './free-line-estimate.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
-import { FreeVoiceFailedError } from './free-voice-errors.ts';
 import { freeVoice } from './free-voices.ts';
 
 /**
@@ -46,6 +45,21 @@ export class FreeVoiceMissingError extends Error {
   constructor() {
     super('the free voice is unavailable: the optional package espeak-ng is not installed');
     this.name = 'FreeVoiceMissingError';
+  }
+}
+
+/**
+ * A free line failed for its own cause, so that the member reads what failed: 'stopped', eSpeak NG failed on the
+ * line's text (a trap, out of memory, no audio, too long); 'timeout', it took longer than a line may. Never another
+ * line's cause: a failing thread is replaced before it takes the next line.
+ */
+export class FreeVoiceFailedError extends Error {
+  readonly reason: 'stopped' | 'timeout';
+
+  constructor(reason: 'stopped' | 'timeout', message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'FreeVoiceFailedError';
+    this.reason = reason;
   }
 }
 

@@ -5,13 +5,13 @@ import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
   FREE_VOICE_THREADS,
+  FreeVoiceFailedError,
   MAX_LONG_FREE_LINES_PER_MEMBER,
   MAX_WAITING_PER_THREAD,
   freeVoiceInstalled,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
-import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';

@@ -15,8 +15,7 @@ import {
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { DictionaryUnavailableError } from '../../../src/features/autoread/index-dictionary.ts';
-import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
