@@ -2,10 +2,9 @@
 // member's requests under way (QueueBook), and the seconds caps only the audio can prove (below).
 import { isEspeakVoice } from '../free-voice/free-voices.ts';
 import { Refusal } from '../refusal.ts';
-import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
+import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { LengthCapped } from '../audio/errors.ts';
-import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import { estimateSpeechSeconds, type PartLimit } from '../characters.ts';
 
 export { estimateSpeechSeconds };
@@ -20,7 +19,7 @@ export interface QueueBounds {
 }
 
 /**
- * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-line-estimate.ts;
+ * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-voice-engine.ts;
  * an engine's at natural speech's), over the speed SayBot applies itself (known exactly: no margin stands in for it).
  */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
+  estimateFreeLineSeconds,
   FREE_VOICE_THREADS,
   FreeVoiceFailedError,
   MAX_LONG_FREE_LINES_PER_MEMBER,
@@ -17,7 +18,6 @@ import { describeFailure } from '../../../src/features/speaking/failure-words.ts
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import { FREE_LINES_PER_GUILD, SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
-import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
 import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
