@@ -18,7 +18,7 @@
 // `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines, type Wav } from './engine-http.ts';
-import type { EngineName, EngineVoice, ListedSpeechVoice } from './engine-types.ts';
+import type { ListedSpeechVoice } from './engine-settings.ts';
 import {
   cleanName,
   kokoroLanguage,
@@ -26,6 +26,8 @@ import {
   MAX_VOICES_PER_ENGINE,
   SPEECH_VOICE_NAME,
   STYLE_ID,
+  type EngineName,
+  type EngineVoice,
 } from './engine-voices.ts';
 
 /** SayBot's effects for one line, each as its member set it (absent: unset). */

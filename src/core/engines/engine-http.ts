@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
-import type { EngineName } from './engine-types.ts';
+import type { EngineName } from './engine-voices.ts';
 
 /**
  * - `down`: the engine's circuit is open (it failed lately): not tried, fails at once;

@@ -2,7 +2,24 @@
 // test, usable anywhere without the engines). An engine is the owner's, but its answer is still untrusted input: at most
 // MAX_VOICES_PER_ENGINE voices (engine-clients.ts), names cut to MAX_VOICE_NAME characters with control characters
 // removed, IDs of a fixed shape.
-import type { EngineName } from './engine-types.ts';
+
+/** Which engine: `voicevox` (VOICEVOX_URL) or `speech` (SPEECH_SERVER_URL). Also the voice ID's prefix. */
+export type EngineName = 'voicevox' | 'speech';
+
+/** One voice an engine offers now, as SayBot names it. */
+export interface EngineVoice {
+  /** What members choose: `voicevox:<style id>` or `speech:<name>` (below). */
+  readonly id: string;
+  readonly engine: EngineName;
+  /** What the engine is sent: the style ID (VOICEVOX) or the voice's name (speech server). */
+  readonly engineVoice: string;
+  /** For people: "<speaker> (<style>)" for a VOICEVOX style, the voice's name for a speech server's. */
+  readonly name: string;
+  /** ISO 639-1 code; undefined when neither the owner nor the name says. */
+  readonly language: string | undefined;
+  /** What the engine's terms ask to be shown with the voice (`VOICEVOX:<speaker>`); undefined: none. */
+  readonly credit: string | undefined;
+}
 
 export const MAX_VOICES_PER_ENGINE = 500;
 export const MAX_VOICE_NAME = 80;

@@ -21,21 +21,50 @@ import {
 } from './engine-clients.ts';
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import { FairQueue, type QueueOptions } from './engine-queue.ts';
-import type {
-  EngineName,
-  EngineOwner,
-  EngineSpeech,
-  EngineStatus,
-  EngineVoice,
-  EnginesConfig,
-} from './engine-types.ts';
-import { engineVoiceLanguage, parseEngineVoiceId } from './engine-voices.ts';
+import type { EnginesConfig } from './engine-settings.ts';
+import { engineVoiceLanguage, parseEngineVoiceId, type EngineName, type EngineVoice } from './engine-voices.ts';
 
 /**
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
  * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads).
  */
 export const MAX_ENGINE_TEXT_CHARS = 1000;
+
+/** Whose line it is: the queue serves servers in turn and holds each to its share. */
+export interface EngineOwner {
+  /** The server; a DM or a user install passes a key of its own (every line of one key shares one share). */
+  guildId: string;
+  userId: string;
+}
+
+/** A line an engine spoke. */
+export interface EngineSpeech {
+  /** A WAV file as it arrives: RIFF/WAVE, PCM 16-bit, its header and first samples checked (engine-http.ts). */
+  body: Readable;
+  /** Its rate and channels, from its header. */
+  sampleRate: number;
+  channels: number;
+  /** Of SayBot's effects, those the engine rendered; SayBot applies the others to the audio. */
+  applies: ReadonlyArray<keyof AudioEffects>;
+  voice: EngineVoice;
+}
+
+/** An engine as the doctor and the owner's console show it. */
+export interface EngineStatus {
+  engine: EngineName;
+  /** Its base URL, never with credentials. */
+  url: string;
+  /** Whether it answered its last catalogue fetch (made for this status). */
+  answers: boolean;
+  /** How many voices SayBot offers from it now. */
+  voices: number;
+  /** Its last failure in words (never a key, a text or a body); undefined: none since it last answered. */
+  lastFailure: string | undefined;
+  /** Marked down by its circuit: lines fail at once until its backoff ends. */
+  down: boolean;
+  /** While down: when the next line may try it again (epoch ms). */
+  retryAt?: number | undefined;
+}
 
 export interface CatalogueOptions {
   refreshMs: number;
