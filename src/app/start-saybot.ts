@@ -1,5 +1,4 @@
 import { Engines } from '../core/engines/engines.ts';
-import { enginePort, freeVoiceChoice } from './engine-port.ts';
 import { randomUUID } from 'node:crypto';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
@@ -20,6 +19,7 @@ import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { PartSource } from '../core/sourcing/part-source.ts';
+import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/free-voice-choice.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
@@ -335,7 +335,16 @@ async function startEngines(config: Config, logger: Logger): Promise<SayBotCore[
       { code: 'engine', engine: status.engine, url: status.url, answers: status.answers, voices: status.voices },
       status.answers ? 'speech engine answers' : 'speech engine does not answer yet: its voices come once it does',
     );
-  return { port: enginePort(engines), close: () => engines.close() };
+  return { port: engines, close: () => engines.close() };
+}
+
+/** FREE_VOICES as the part source reads it: a language (or `*`) to a free voice's ID, or `espeak`. */
+function freeVoiceChoice(config: Config['engines']): FreeVoiceChoice | undefined {
+  const entries = Object.entries(config.freeVoices).map(([language, choice]): [string, string] => [
+    language,
+    choice.kind === 'espeak' ? ESPEAK_CHOICE : choice.voice,
+  ]);
+  return entries.length === 0 ? undefined : new Map(entries);
 }
 
 /** This process on the books, the same at each start of this application and shard: it settles its predecessor's. */

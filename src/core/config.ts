@@ -7,8 +7,12 @@ import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 import { isEspeakVoice } from './free-voice/free-voices.ts';
-import { engineSecrets, readEngineVariables, type EngineVariables } from './engines/engine-settings.ts';
-import type { EnginesConfig } from './engines/engine-types.ts';
+import {
+  engineSecrets,
+  readEngineVariables,
+  type EngineVariables,
+  type EnginesConfig,
+} from './engines/engine-settings.ts';
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FREE_LINE_SECONDS } from '../../src/core/free-voice/free-voice-engine.ts';
-import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-line-estimate.ts';
+import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
 import { estimateCeiling, fitsFreeLine, freeLineLimit } from '../../src/core/quota/seconds-bounds.ts';
 import { countCharacters, splitText } from '../../src/core/characters.ts';
 

@@ -7,7 +7,7 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { watchPacketOrder } from '../support/packet-order.ts';
-import { MAX_FREE_LINES_PER_GUILD } from '../../src/core/free-voice/free-voice-engine.ts';
+import { FREE_LINES_PER_GUILD } from '../../src/core/audio/workers/work-classes.ts';
 
 const FLOOD = '200000000000000241';
 const CAFE = '200000000000000242';
@@ -53,7 +53,7 @@ describe('a flood of free lines', () => {
     expect(watch.order(heard.packets)).toEqual({ outOfOrder: 0, missing: 0 });
     const files = flood.filter((said) => said.handle.responses.some((r) => r.files.length > 0));
     const busy = flood.filter((said) => /^This server already has 4 pieces of audio being prepared/.test(said.content));
-    expect(files.length).toBeGreaterThanOrEqual(MAX_FREE_LINES_PER_GUILD);
+    expect(files.length).toBeGreaterThanOrEqual(FREE_LINES_PER_GUILD);
     expect(busy.length).toBeGreaterThan(0);
     expect(files.length + busy.length).toBe(FLOODERS.length);
     expect(h.sandbox.requests.filter((r) => r.text?.startsWith('Flood line'))).toHaveLength(0);

@@ -8,8 +8,7 @@ import {
 } from '../../core/api/errors.ts';
 import { VoiceApiClient } from '../../core/api/client.ts';
 import { ConfigError, loadConfig, type Config } from '../../core/config.ts';
-import { Engines, type EnginesOptions } from '../../core/engines/engines.ts';
-import type { EngineStatus } from '../../core/engines/engine-types.ts';
+import { Engines, type EngineStatus, type EnginesOptions } from '../../core/engines/engines.ts';
 import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';

@@ -1,55 +1,89 @@
 // The two engines' HTTP APIs, one client each, every exchange through engine-http.ts (its deadlines, bounds and
-// checks). VOICEVOX ENGINE (and what speaks its API: AivisSpeech Engine, SHAREVOX): `GET /speakers`, then a line as
-// `POST /audio_query?text=&speaker=` and `POST /synthesis?speaker=` with that query, SayBot's controls set in it. An
-// OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI): `GET {base}/audio/voices`
-// (which many do not have: 404) and `POST {base}/audio/speech`, with its bearer token when the owner set one.
-import type { Agent } from 'undici';
-import { SPEECH_SERVER_APPLIES, speechServerSpeed, VOICEVOX_APPLIES, voicevoxScales } from './engine-controls.ts';
-import { EngineError } from './engine-errors.ts';
-import { EngineExchange, engineAgent, NOT_LISTED, type EngineDeadlines, type Wav } from './engine-http.ts';
-import type { AppliedControls, EngineControls, EngineName, EngineVoice, ListedSpeechVoice } from './engine-types.ts';
-import { listedNames, speechVoices, voicevoxVoices } from './engine-voices.ts';
+// checks), each reading its own voice list and mapping SayBot's effects onto its own controls, so that the engine
+// renders them (better than an effect on its audio); what an engine has no control for, SayBot applies to the audio
+// itself (src/core/audio/effects/). SayBot's effects: 0.5..2 times as fast, -12..+12 semitones, -20..+6 dB
+// (src/core/settings/setting-declarations.ts).
+//
+// VOICEVOX ENGINE (and what speaks its API: AivisSpeech Engine, SHAREVOX): `GET /speakers`, then a line as
+// `POST /audio_query?text=&speaker=` and `POST /synthesis?speaker=` with that query, SayBot's effects set in it:
+// - `speedScale` is a factor on the phoneme lengths: SayBot's speed as it is (1 = as the voice speaks).
+// - `volumeScale` multiplies the samples: 10^(dB/20) (-20 dB = 0.1, +6 dB = 2.0, the ends of its editor's 0..2).
+// - `pitchScale` multiplies each mora's pitch, which is the natural log of its F0 in Hz, by 2^pitchScale. A shift of
+//   n semitones multiplies F0 by 2^(n/12), that is adds n·ln2/12 to its log: at a typical speaking F0 of about 245 Hz
+//   (log 5.5) that is 2^pitchScale = 1 + n·ln2/(12·5.5), so ±12 semitones are about +0.17 and -0.19 (its editor's
+//   range, ±0.15, is about ±10 semitones). Exact at 245 Hz, within a semitone for any speaking voice between 100 and
+//   500 Hz.
+// An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI): `GET {base}/audio/voices`
+// (which many do not have: 404) and `POST {base}/audio/speech`, with its bearer token when the owner set one; it has
+// `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines, type Wav } from './engine-http.ts';
+import type { ListedSpeechVoice } from './engine-settings.ts';
+import {
+  cleanName,
+  kokoroLanguage,
+  MAX_VOICE_NAME,
+  MAX_VOICES_PER_ENGINE,
+  SPEECH_VOICE_NAME,
+  STYLE_ID,
+  type EngineName,
+  type EngineVoice,
+} from './engine-voices.ts';
 
-/** What the Engines class asks of either engine. */
-export interface EngineClient {
-  readonly engine: EngineName;
+/** SayBot's effects for one line, each as its member set it (absent: unset). */
+export type EngineControls = Partial<AudioEffects>;
+
+/** Of SayBot's effects, those each engine renders itself: VOICEVOX all three, a speech server the speed alone. */
+export const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof AudioEffects>>> = Object.freeze({
+  voicevox: Object.freeze(['speed', 'pitch', 'volumeDb'] as const),
+  speech: Object.freeze(['speed'] as const),
+});
+
+export type EngineClient = VoicevoxClient | SpeechServerClient;
+
+/** A line's WAV, checked at the door, and the effects its engine rendered. */
+export interface SpokenWav extends Wav {
+  applies: ReadonlyArray<keyof AudioEffects>;
+}
+
+/** log(F0) of a typical speaking voice, the mean VOICEVOX's pitches sit around. */
+const TYPICAL_LOG_F0 = 5.5;
+const round = (value: number): number => Math.round(value * 10_000) / 10_000;
+
+/** VOICEVOX's query fields for SayBot's effects: only those set (a field left out keeps the query's own). */
+export function voicevoxScales(controls: EngineControls): {
+  speedScale?: number;
+  pitchScale?: number;
+  volumeScale?: number;
+} {
+  const scales: { speedScale?: number; pitchScale?: number; volumeScale?: number } = {};
+  if (controls.speed !== undefined && controls.speed !== 1) scales.speedScale = round(controls.speed);
+  if (controls.pitch !== undefined && controls.pitch !== 0)
+    scales.pitchScale = round(Math.log2(1 + (controls.pitch * Math.LN2) / (12 * TYPICAL_LOG_F0)));
+  if (controls.volumeDb !== undefined && controls.volumeDb !== 0)
+    scales.volumeScale = round(10 ** (controls.volumeDb / 20));
+  return scales;
+}
+
+/** The speech server's `speed` (1 when SayBot's is unset). */
+export function speechServerSpeed(controls: EngineControls): number {
+  return round(controls.speed ?? 1);
+}
+
+export class VoicevoxClient {
+  readonly engine = 'voicevox';
   /** The base URL (never with credentials: config refuses them). */
   readonly url: string;
-  /** The voices the engine offers now, bounded and cleaned (engine-voices.ts). */
-  fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]>;
-  synthesize(text: string, voice: EngineVoice, controls: EngineControls, signal?: AbortSignal): Promise<SpokenWav>;
-  close(): Promise<void>;
-}
-
-export interface SpokenWav extends Wav {
-  applied: AppliedControls;
-}
-
-abstract class HttpClient {
-  protected readonly agent: Agent;
-  protected readonly exchange: EngineExchange;
-
-  constructor(engine: EngineName, deadlines: EngineDeadlines) {
-    this.agent = engineAgent(deadlines);
-    this.exchange = new EngineExchange(engine, this.agent, deadlines);
-  }
-
-  async close(): Promise<void> {
-    await this.agent.destroy();
-  }
-}
-
-export class VoicevoxClient extends HttpClient implements EngineClient {
-  readonly engine = 'voicevox';
-  readonly url: string;
+  readonly #exchange: EngineExchange;
 
   constructor(url: string, deadlines: EngineDeadlines) {
-    super('voicevox', deadlines);
     this.url = url;
+    this.#exchange = new EngineExchange('voicevox', deadlines);
   }
 
+  /** The voices the engine offers now, bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.exchange.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
+    const answer = await this.#exchange.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
     if (!Array.isArray(answer))
       throw new EngineError('voicevox', 'bad-answer', 'its voice list (GET /speakers) is not a list of speakers');
     return voicevoxVoices(answer);
@@ -62,7 +96,7 @@ export class VoicevoxClient extends HttpClient implements EngineClient {
     signal?: AbortSignal,
   ): Promise<SpokenWav> {
     const speaker = encodeURIComponent(voice.engineVoice);
-    const query = await this.exchange.json(
+    const query = await this.#exchange.json(
       {
         method: 'POST',
         url: `${this.url}/audio_query?text=${encodeURIComponent(text)}&speaker=${speaker}`,
@@ -73,7 +107,7 @@ export class VoicevoxClient extends HttpClient implements EngineClient {
     );
     if (typeof query !== 'object' || query === null || Array.isArray(query))
       throw new EngineError('voicevox', 'bad-answer', 'its audio query is not a query object');
-    const wav = await this.exchange.wav(
+    const wav = await this.#exchange.wav(
       {
         method: 'POST',
         url: `${this.url}/synthesis?speaker=${speaker}`,
@@ -83,7 +117,11 @@ export class VoicevoxClient extends HttpClient implements EngineClient {
       },
       'its synthesis',
     );
-    return { ...wav, applied: { ...VOICEVOX_APPLIES } };
+    return { ...wav, applies: ENGINE_APPLIES.voicevox };
+  }
+
+  close(): Promise<void> {
+    return this.#exchange.close();
   }
 }
 
@@ -94,16 +132,18 @@ export interface SpeechServerOptions {
   voices?: readonly ListedSpeechVoice[] | undefined;
 }
 
-export class SpeechServerClient extends HttpClient implements EngineClient {
+export class SpeechServerClient {
   readonly engine = 'speech';
+  /** The base URL (never with credentials: config refuses them). */
   readonly url: string;
+  readonly #exchange: EngineExchange;
   readonly #key: string | undefined;
   readonly #model: string;
   readonly #listed: readonly ListedSpeechVoice[] | undefined;
 
   constructor(options: SpeechServerOptions, deadlines: EngineDeadlines) {
-    super('speech', deadlines);
     this.url = options.url;
+    this.#exchange = new EngineExchange('speech', deadlines);
     this.#key = options.key;
     this.#model = options.model;
     this.#listed = options.voices;
@@ -113,8 +153,9 @@ export class SpeechServerClient extends HttpClient implements EngineClient {
     return this.#key === undefined ? extra : { ...extra, authorization: `Bearer ${this.#key}` };
   }
 
+  /** The voices the server lists (or the owner's list), bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.exchange.json(
+    const answer = await this.#exchange.json(
       {
         method: 'GET',
         url: `${this.url}/audio/voices`,
@@ -140,7 +181,7 @@ export class SpeechServerClient extends HttpClient implements EngineClient {
       response_format: 'wav',
       speed: speechServerSpeed(controls),
     };
-    const wav = await this.exchange.wav(
+    const wav = await this.#exchange.wav(
       {
         method: 'POST',
         url: `${this.url}/audio/speech`,
@@ -150,10 +191,90 @@ export class SpeechServerClient extends HttpClient implements EngineClient {
       },
       'its speech',
     );
-    return { ...wav, applied: { ...SPEECH_SERVER_APPLIES } };
+    return { ...wav, applies: ENGINE_APPLIES.speech };
+  }
+
+  close(): Promise<void> {
+    return this.#exchange.close();
   }
 
   toJSON(): Record<string, unknown> {
     return { engine: this.engine, url: this.url, model: this.#model, key: this.#key === undefined ? 'none' : 'set' };
   }
+}
+
+/**
+ * VOICEVOX's `GET /speakers`: each speaker's styles, each a voice `voicevox:<style id>` in Japanese, credited
+ * `VOICEVOX:<speaker>`. Whatever does not have that shape is left out; the first of a repeated style ID is kept.
+ */
+export function voicevoxVoices(answer: unknown): EngineVoice[] {
+  const voices = new Map<string, EngineVoice>();
+  if (!Array.isArray(answer)) return [];
+  for (const speaker of answer.slice(0, MAX_VOICES_PER_ENGINE) as unknown[]) {
+    if (typeof speaker !== 'object' || speaker === null) continue;
+    const { name, styles } = speaker as { name?: unknown; styles?: unknown };
+    const speakerName = cleanName(name, MAX_VOICE_NAME / 2);
+    if (speakerName === '' || !Array.isArray(styles)) continue;
+    for (const style of styles.slice(0, MAX_VOICES_PER_ENGINE) as unknown[]) {
+      if (voices.size >= MAX_VOICES_PER_ENGINE) return [...voices.values()];
+      if (typeof style !== 'object' || style === null) continue;
+      const { id, name: styleName, type } = style as { id?: unknown; name?: unknown; type?: unknown };
+      // Singing styles (`type` sing or frame_decode) cannot read text.
+      if (type !== undefined && type !== 'talk') continue;
+      const styleId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? String(id) : undefined;
+      if (styleId === undefined || !STYLE_ID.test(styleId) || voices.has(styleId)) continue;
+      const label = cleanName(styleName, MAX_VOICE_NAME / 2);
+      voices.set(styleId, {
+        id: `voicevox:${styleId}`,
+        engine: 'voicevox',
+        engineVoice: styleId,
+        name: label === '' ? speakerName : `${speakerName} (${label})`,
+        language: 'ja',
+        credit: `VOICEVOX:${speakerName}`,
+      });
+    }
+  }
+  return [...voices.values()];
+}
+
+/** The names in a speech server's `GET /audio/voices`: `{ voices: [...] }` or a bare array, of names or objects. */
+export function listedNames(answer: unknown): string[] {
+  const list = Array.isArray(answer) ? answer : (answer as { voices?: unknown } | null)?.voices;
+  if (!Array.isArray(list)) return [];
+  const names: string[] = [];
+  for (const entry of list.slice(0, MAX_VOICES_PER_ENGINE * 2) as unknown[]) {
+    const named =
+      typeof entry === 'string'
+        ? entry
+        : typeof entry === 'object' && entry !== null
+          ? ((entry as { id?: unknown; voice_id?: unknown; name?: unknown }).voice_id ??
+            (entry as { id?: unknown }).id ??
+            (entry as { name?: unknown }).name)
+          : undefined;
+    if (typeof named === 'string' && SPEECH_VOICE_NAME.test(named)) names.push(named);
+  }
+  return names;
+}
+
+/**
+ * A speech server's voices: those it lists (undefined: it lists none, 404), restricted to and labelled by
+ * SPEECH_SERVER_VOICES when the owner set it; the owner's list alone when the server lists none.
+ */
+export function speechVoices(listed: readonly string[] | undefined, owners: readonly ListedSpeechVoice[] | undefined) {
+  const byName = new Map((owners ?? []).map((voice) => [voice.name, voice]));
+  const names = listed === undefined ? [...byName.keys()] : listed.filter((n) => owners === undefined || byName.has(n));
+  const voices = new Map<string, EngineVoice>();
+  for (const name of names) {
+    if (voices.size >= MAX_VOICES_PER_ENGINE) break;
+    if (voices.has(name) || !SPEECH_VOICE_NAME.test(name)) continue;
+    voices.set(name, {
+      id: `speech:${name}`,
+      engine: 'speech',
+      engineVoice: name,
+      name,
+      language: byName.get(name)?.language ?? kokoroLanguage(name),
+      credit: undefined,
+    });
+  }
+  return [...voices.values()];
 }

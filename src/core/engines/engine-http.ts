@@ -1,14 +1,53 @@
 // One HTTP exchange with an owner's engine, every answer checked: a deadline for the headers, one for the whole body
 // (the longest line streamed as it plays) and one for a body with no byte coming (stalled), no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
-// to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_LINE_SECONDS at the
+// to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_FREE_LINE_SECONDS at the
 // WAV's own rate, plus a margin), a declared size past its bound refused before a byte of it is read. An endless body
 // is cut at its bound or its deadline, whichever comes first, with nothing more held. A WAV is checked at the door
 // (its header, and its first samples come) and then streams on as it arrives, never gathered into one buffer here.
+// Every failure is an EngineError, in domain terms: the integration words it in the member's language; its message is
+// for the log and the doctor (it names the engine and what went wrong, never the key, the text or a body).
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
-import { EngineError } from './engine-errors.ts';
-import type { EngineName } from './engine-types.ts';
+import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
+import type { EngineName } from './engine-voices.ts';
+
+/**
+ * - `down`: the engine's circuit is open (it failed lately): not tried, fails at once;
+ * - `timeout`: no headers, or not the whole body, within its deadline;
+ * - `refused`: the engine answered 4xx (or a redirect, never followed), or the line is past what it may be sent;
+ * - `failed`: no connection, a reset, a 5xx;
+ * - `bad-answer`: a 2xx that is not the audio asked for (not WAV PCM 16-bit, an HTML page, too large, malformed);
+ * - `unknown-voice`: the voice is not offered now (not in the engine's catalogue, or the engine is not configured);
+ * - `busy`: the engine's queue, or this server's share of it, is full.
+ */
+export type EngineFailure = 'down' | 'timeout' | 'refused' | 'failed' | 'bad-answer' | 'unknown-voice' | 'busy';
+
+export class EngineError extends Error {
+  readonly reason: EngineFailure;
+  readonly engine: EngineName;
+  /** The engine's HTTP status, when it answered one. */
+  readonly status: number | undefined;
+
+  constructor(engine: EngineName, reason: EngineFailure, message: string, status?: number) {
+    super(`${ENGINE_TITLES[engine]}: ${message}`);
+    this.name = 'EngineError';
+    this.engine = engine;
+    this.reason = reason;
+    this.status = status;
+  }
+
+  /** Whether this failure says the engine is unwell (marks it down): no connection, a timeout, a 5xx. */
+  get marksDown(): boolean {
+    return this.reason === 'failed' || this.reason === 'timeout';
+  }
+}
+
+/** The engines' names for people (logs, the doctor). */
+export const ENGINE_TITLES: Readonly<Record<EngineName, string>> = {
+  voicevox: 'VOICEVOX engine',
+  speech: 'speech server',
+};
 
 /** Milliseconds. */
 export interface EngineDeadlines {
@@ -30,22 +69,17 @@ const MAX_RATE = 48_000;
 const MAX_CHANNELS = 2;
 /** Bytes besides the samples: the header and chunks around the data. */
 const WAV_MARGIN_BYTES = 64 * 1024;
-/** The most a line's WAV can be at the highest rate accepted, before its header says its own. */
-/**
- * The most audio one engine line may be, seconds: the free voice's cap on a line (MAX_LINE_SECONDS, which a test
- * holds it equal to), named here so that the engines depend on nothing of eSpeak NG's.
- */
-export const MAX_LINE_SECONDS = 120;
 
 export const DEFAULT_ENGINE_DEADLINES: Readonly<EngineDeadlines> = Object.freeze({
   connectMs: 5_000,
   headersMs: 60_000,
   // The longest line an engine may send, streamed as it plays, and a margin.
-  bodyMs: (MAX_LINE_SECONDS + 30) * 1000,
+  bodyMs: (MAX_FREE_LINE_SECONDS + 30) * 1000,
   stallMs: 30_000,
 });
 
-export const MAX_WAV_BYTES = MAX_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2 + WAV_MARGIN_BYTES;
+/** The most a line's WAV can be at the highest rate accepted, before its header says its own. */
+export const MAX_WAV_BYTES = MAX_FREE_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2 + WAV_MARGIN_BYTES;
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']);
 
 /** What a 404 answers where the engine may not have the endpoint (a speech server's voice list). */
@@ -57,17 +91,6 @@ export interface EngineRequest {
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal | undefined;
-}
-
-/** The pool one engine's requests go through: its deadlines, and no redirect followed. */
-export function engineAgent(deadlines: EngineDeadlines): Agent {
-  return new Agent({
-    connect: { timeout: deadlines.connectMs },
-    headersTimeout: deadlines.headersMs,
-    bodyTimeout: deadlines.stallMs,
-    keepAliveTimeout: 10_000,
-    maxRedirections: 0,
-  });
 }
 
 const CONNECTION_WORDS: Readonly<Record<string, string>> = {
@@ -151,10 +174,22 @@ export class EngineExchange {
   readonly #agent: Agent;
   readonly #deadlines: EngineDeadlines;
 
-  constructor(engine: EngineName, agent: Agent, deadlines: EngineDeadlines) {
+  constructor(engine: EngineName, deadlines: EngineDeadlines) {
     this.#engine = engine;
-    this.#agent = agent;
+    // Its own pool: its deadlines, and no redirect followed.
+    this.#agent = new Agent({
+      connect: { timeout: deadlines.connectMs },
+      headersTimeout: deadlines.headersMs,
+      bodyTimeout: deadlines.stallMs,
+      keepAliveTimeout: 10_000,
+      maxRedirections: 0,
+    });
     this.#deadlines = deadlines;
+  }
+
+  /** Its connections closed. */
+  async close(): Promise<void> {
+    await this.#agent.destroy();
   }
 
   #fail: Fail = (reason, words, status) => new EngineError(this.#engine, reason, words, status);
@@ -187,7 +222,7 @@ export class EngineExchange {
   }
 
   /**
-   * A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_LINE_SECONDS of audio. Resolves once
+   * A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_FREE_LINE_SECONDS of audio. Resolves once
    * its header is checked and its first samples came (no audio, or a header alone, is the engine's bad answer); the
    * rest streams on in `body`, which fails with the engine's error past its bound, its deadline, or short of the
    * samples its header declared.
@@ -196,7 +231,7 @@ export class EngineExchange {
     // A 404 is NOT_LISTED only where asked (json's notFound): here it was refused like any 4xx.
     const answered = (await this.#open(req, what, false)) as Answer;
     const bad = (words: string) => this.#fail('bad-answer', `${what} answered ${words}`);
-    const tooLarge = () => bad(`more audio than a line may have (${MAX_LINE_SECONDS} s)`);
+    const tooLarge = () => bad(`more audio than a line may have (${MAX_FREE_LINE_SECONDS} s)`);
     const chunks = answered.chunks();
     try {
       const type = answered.headers['content-type'];
@@ -344,6 +379,6 @@ function checkHeader(head: Buffer, bad: (words: string) => EngineError): Checked
   if (channels < 1 || channels > MAX_CHANNELS || sampleRate < MIN_RATE || sampleRate > MAX_RATE)
     throw bad(`WAV of ${channels} channels at ${sampleRate} Hz (SayBot takes 1 or 2 at 8 to 48 kHz)`);
   const { dataOffset, dataBytes } = parsed.header;
-  const cap = Math.ceil(MAX_LINE_SECONDS * sampleRate * blockAlign) + dataOffset + WAV_MARGIN_BYTES;
+  const cap = Math.ceil(MAX_FREE_LINE_SECONDS * sampleRate * blockAlign) + dataOffset + WAV_MARGIN_BYTES;
   return { sampleRate, channels, blockAlign, dataOffset, dataBytes, cap };
 }

@@ -5,6 +5,8 @@
 // SayBot's work classes (src/core/audio/workers/work-classes.ts): long lines never hold every slot, so a short line
 // waits for one short render at most. A line is cancellable by its signal: waiting, it leaves the queue.
 
+import { FREE_LINES_PER_GUILD } from '../audio/workers/work-classes.ts';
+
 export interface QueueOptions {
   maxInFlight: number;
   perGuild: number;
@@ -14,29 +16,28 @@ export interface QueueOptions {
 
 export const DEFAULT_QUEUE: Readonly<QueueOptions> = Object.freeze({
   maxInFlight: 2,
-  perGuild: 4,
+  // A server's share, as at eSpeak NG's pool.
+  perGuild: FREE_LINES_PER_GUILD,
   maxWaiting: 32,
   maxWaitMs: 120_000,
 });
 
 interface Ticket {
+  guildId: string;
   long: boolean;
-  start: () => void;
-}
-
-interface GuildLines {
-  waiting: Ticket[];
-  inFlight: number;
-  /** When it last had a line sent (the queue's own count). */
-  lastServed: number;
+  /** Its turn came: it leaves the queue with its slot. */
+  go: () => void;
+  /** It leaves the queue without a slot, refused with `error`. */
+  drop: (error: unknown) => void;
 }
 
 export class FairQueue {
   readonly #options: QueueOptions;
   readonly #busy: (words: string) => Error;
-  readonly #guilds = new Map<string, GuildLines>();
-  readonly #drops = new Set<(error: unknown) => void>();
-  #waiting = 0;
+  /** The lines waiting, in the order they came. */
+  readonly #waiting: Ticket[] = [];
+  /** Each server with lines: how many it has waiting or under way, and when it last had one sent (the queue's count). */
+  readonly #guilds = new Map<string, { lines: number; lastServed: number }>();
   #inFlight = 0;
   #longInFlight = 0;
   #served = 0;
@@ -54,29 +55,28 @@ export class FairQueue {
   take(guildId: string, signal: AbortSignal | undefined, long = false): Promise<() => void> {
     signal?.throwIfAborted();
     const { perGuild, maxWaiting, maxWaitMs } = this.#options;
-    const guild = this.#guilds.get(guildId) ?? { waiting: [], inFlight: 0, lastServed: 0 };
-    if (guild.waiting.length + guild.inFlight >= perGuild)
+    const guild = this.#guilds.get(guildId) ?? { lines: 0, lastServed: 0 };
+    if (guild.lines >= perGuild)
       return Promise.reject(this.#busy(`this server already has ${perGuild} lines waiting or being spoken`));
-    if (this.#waiting >= maxWaiting) return Promise.reject(this.#busy(`${maxWaiting} lines are already waiting`));
+    if (this.#waiting.length >= maxWaiting)
+      return Promise.reject(this.#busy(`${maxWaiting} lines are already waiting`));
+    guild.lines += 1;
     this.#guilds.set(guildId, guild);
     return new Promise<() => void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => ticket.drop(this.#busy(`the line waited ${maxWaitMs} ms for its turn`)),
+        maxWaitMs,
+      );
+      const onAbort = (): void => ticket.drop(signal?.reason);
       const leave = (): void => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.#drops.delete(drop);
+        this.#waiting.splice(this.#waiting.indexOf(ticket), 1);
       };
-      const drop = (error: unknown): void => {
-        leave();
-        guild.waiting.splice(guild.waiting.indexOf(ticket), 1);
-        this.#waiting -= 1;
-        this.#forgetIfIdle(guildId, guild);
-        reject(error);
-      };
-      const onAbort = (): void => drop(signal?.reason);
-      const timer = setTimeout(() => drop(this.#busy(`the line waited ${maxWaitMs} ms for its turn`)), maxWaitMs);
       const ticket: Ticket = {
+        guildId,
         long,
-        start: () => {
+        go: () => {
           leave();
           let released = false;
           resolve(() => {
@@ -85,54 +85,54 @@ export class FairQueue {
             this.#finished(guildId, long);
           });
         },
+        drop: (error) => {
+          leave();
+          this.#release(guildId);
+          reject(error);
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#drops.add(drop);
-      guild.waiting.push(ticket);
-      this.#waiting += 1;
+      this.#waiting.push(ticket);
       this.#pump();
     });
   }
 
-  /** The next line to send: the least recently served server's first, a long one only where a slot stays for short. */
+  /** The next lines to send: each server's first, the least recently served's first, a long one only where a slot stays for short. */
   #pump(): void {
     const longSlots = Math.max(1, this.#options.maxInFlight - 1);
+    const lastServed = (ticket: Ticket): number => this.#guilds.get(ticket.guildId)?.lastServed ?? 0;
     while (this.#inFlight < this.#options.maxInFlight) {
-      let next: GuildLines | undefined;
-      for (const guild of this.#guilds.values()) {
-        const first = guild.waiting[0];
-        if (first === undefined || (first.long && this.#longInFlight >= longSlots)) continue;
-        if (next === undefined || guild.lastServed < next.lastServed) next = guild;
+      const firsts = new Set<string>();
+      let next: Ticket | undefined;
+      for (const ticket of this.#waiting) {
+        if (firsts.has(ticket.guildId)) continue;
+        firsts.add(ticket.guildId);
+        if (ticket.long && this.#longInFlight >= longSlots) continue;
+        if (next === undefined || lastServed(ticket) < lastServed(next)) next = ticket;
       }
-      const ticket = next?.waiting.shift();
-      if (next === undefined || ticket === undefined) return;
-      this.#waiting -= 1;
+      if (next === undefined) return;
       this.#inFlight += 1;
-      if (ticket.long) this.#longInFlight += 1;
-      next.inFlight += 1;
-      this.#served += 1;
-      next.lastServed = this.#served;
-      ticket.start();
+      if (next.long) this.#longInFlight += 1;
+      this.#guilds.get(next.guildId)!.lastServed = ++this.#served;
+      next.go();
     }
   }
 
   #finished(guildId: string, long: boolean): void {
     this.#inFlight -= 1;
     if (long) this.#longInFlight -= 1;
-    const guild = this.#guilds.get(guildId);
-    if (guild !== undefined) {
-      guild.inFlight -= 1;
-      this.#forgetIfIdle(guildId, guild);
-    }
+    this.#release(guildId);
     this.#pump();
   }
 
-  #forgetIfIdle(guildId: string, guild: GuildLines): void {
-    if (guild.waiting.length === 0 && guild.inFlight === 0) this.#guilds.delete(guildId);
+  /** One line of `guildId` fewer; a server with none is forgotten. */
+  #release(guildId: string): void {
+    const guild = this.#guilds.get(guildId);
+    if (guild !== undefined && (guild.lines -= 1) === 0) this.#guilds.delete(guildId);
   }
 
   /** Refuses every waiting line with `error` (the engines are closing). */
   clear(error: Error): void {
-    for (const drop of [...this.#drops]) drop(error);
+    for (const ticket of [...this.#waiting]) ticket.drop(error);
   }
 }

@@ -1,7 +1,7 @@
 // The engines' variables read from their text (VOICEVOX_URL, SPEECH_SERVER_URL and its key, model and voices,
-// FREE_VOICES), each problem one line naming the variable, for src/core/config.ts, which validates the environment once.
-import { parseEngineVoiceId, SPEECH_VOICE_NAME } from './engine-voices.ts';
-import type { EnginesConfig, FreeVoiceChoice, ListedSpeechVoice } from './engine-types.ts';
+// FREE_VOICES) into their part of the configuration (EnginesConfig), each problem one line naming the variable, for
+// src/core/config.ts, which validates the environment once.
+import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from './engine-voices.ts';
 
 /** What the engines' variables hold, each as written (trimmed) or undefined when unset. */
 export interface EngineVariables {
@@ -11,6 +11,37 @@ export interface EngineVariables {
   SPEECH_SERVER_MODEL?: string | undefined;
   SPEECH_SERVER_VOICES?: string | undefined;
   FREE_VOICES?: string | undefined;
+}
+
+/** A free voice FREE_VOICES names for a language (config.ts). */
+export type FreeVoiceChoice =
+  { kind: 'espeak' } | { kind: 'free'; voice: string } | { kind: 'engine'; engine: EngineName; voice: string };
+
+/** A voice SPEECH_SERVER_VOICES names, with its language if it says one. */
+export interface ListedSpeechVoice {
+  name: string;
+  language?: string | undefined;
+}
+
+/** The engines' part of SayBot's configuration (config.ts `Config.engines`). */
+export interface EnginesConfig {
+  /** VOICEVOX_URL without a trailing slash; absent: no VOICEVOX engine. */
+  voicevoxUrl?: string | undefined;
+  /** SPEECH_SERVER_URL (up to and including `/v1`), SPEECH_SERVER_KEY (a secret), SPEECH_SERVER_MODEL, _VOICES. */
+  speechServer?:
+    | {
+        url: string;
+        key?: string | undefined;
+        model: string;
+        /** SPEECH_SERVER_VOICES; absent: the server's own list. */
+        voices?: readonly ListedSpeechVoice[] | undefined;
+      }
+    | undefined;
+  /**
+   * FREE_VOICES: per language (ISO 639-1, or `*` for any other), which free voice speaks when the paid one may not.
+   * Absent entries (or none at all): eSpeak NG's voice closest to the language, as without engines.
+   */
+  freeVoices: Readonly<Record<string, FreeVoiceChoice>>;
 }
 
 export const DEFAULT_SPEECH_SERVER_MODEL = 'tts-1';

@@ -1,31 +1,74 @@
-// The owner's speech engines as one object the rest of SayBot asks: which voices they offer now, a line spoken by one
-// of them (through its fair queue and its circuit), and how each is doing. Made from the configuration's `engines`
-// (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
-// own client (engine-clients.ts), catalogue (engine-catalogue.ts), queue (engine-queue.ts) and circuit
-// (engine-circuit.ts); a line never waits behind another engine's.
+// The owner's speech engines as one object the rest of SayBot asks (the part source's EnginePort,
+// src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (through its fair queue
+// and its backoff), and how each is doing. Made from the configuration's `engines` (src/core/config.ts); with no engine
+// configured it offers nothing and speaks nothing. Each configured engine has its own client (engine-clients.ts),
+// voice list, queue (engine-queue.ts) and backoff; a line never waits behind another engine's.
+//
+// An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
+// last one that answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is
+// unknown from then on. One fetch at a time; its timer never keeps the process alive.
+import type { Readable } from 'node:stream';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import { workClassOf } from '../audio/workers/work-classes.ts';
+import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
-import { EngineCatalogue, type CatalogueOptions } from './engine-catalogue.ts';
-import { EngineCircuit, type CircuitOptions } from './engine-circuit.ts';
-import { SpeechServerClient, VoicevoxClient, type EngineClient } from './engine-clients.ts';
-import { ENGINE_TITLES, EngineError } from './engine-errors.ts';
-import { DEFAULT_ENGINE_DEADLINES, type EngineDeadlines } from './engine-http.ts';
+import {
+  ENGINE_APPLIES,
+  SpeechServerClient,
+  VoicevoxClient,
+  type EngineClient,
+  type EngineControls,
+} from './engine-clients.ts';
+import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import { FairQueue, type QueueOptions } from './engine-queue.ts';
-import type {
-  EngineControls,
-  EngineName,
-  EngineOwner,
-  EngineSpeech,
-  EngineStatus,
-  EngineVoice,
-  EnginesConfig,
-} from './engine-types.ts';
-import { parseEngineVoiceId } from './engine-voices.ts';
+import type { EnginesConfig } from './engine-settings.ts';
+import { engineVoiceLanguage, parseEngineVoiceId, type EngineName, type EngineVoice } from './engine-voices.ts';
 
 /**
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
  * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads).
  */
 export const MAX_ENGINE_TEXT_CHARS = 1000;
+
+/** Whose line it is: the queue serves servers in turn and holds each to its share. */
+export interface EngineOwner {
+  /** The server; a DM or a user install passes a key of its own (every line of one key shares one share). */
+  guildId: string;
+  userId: string;
+}
+
+/** A line an engine spoke. */
+export interface EngineSpeech {
+  /** A WAV file as it arrives: RIFF/WAVE, PCM 16-bit, its header and first samples checked (engine-http.ts). */
+  body: Readable;
+  /** Its rate and channels, from its header. */
+  sampleRate: number;
+  channels: number;
+  /** Of SayBot's effects, those the engine rendered; SayBot applies the others to the audio. */
+  applies: ReadonlyArray<keyof AudioEffects>;
+  voice: EngineVoice;
+}
+
+/** An engine as the doctor and the owner's console show it. */
+export interface EngineStatus {
+  engine: EngineName;
+  /** Its base URL, never with credentials. */
+  url: string;
+  /** Whether it answered its last catalogue fetch (made for this status). */
+  answers: boolean;
+  /** How many voices SayBot offers from it now. */
+  voices: number;
+  /** Its last failure in words (never a key, a text or a body); undefined: none since it last answered. */
+  lastFailure: string | undefined;
+  /** Marked down by its circuit: lines fail at once until its backoff ends. */
+  down: boolean;
+  /** While down: when the next line may try it again (epoch ms). */
+  retryAt?: number | undefined;
+}
+
+export interface CatalogueOptions {
+  refreshMs: number;
+}
 
 export interface EnginesOptions {
   logger?: Logger;
@@ -38,35 +81,49 @@ export interface EnginesOptions {
 
 interface Engine {
   client: EngineClient;
-  catalogue: EngineCatalogue;
   queue: FairQueue;
   circuit: EngineCircuit;
-  /** The last failure of a line or a fetch, in words; cleared by an answer. */
-  lastFailure: string | undefined;
+  voices: readonly EngineVoice[];
+  byId: ReadonlyMap<string, EngineVoice>;
+  /** Whether the last fetch of its voices answered. */
+  answered: boolean;
+  /** The last fetch's failure in words; undefined when it answered. */
+  listFailure: string | undefined;
+  /** The last failure of a line, in words; cleared by an answer. */
+  lineFailure: string | undefined;
+  fetching: Promise<boolean> | undefined;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export class Engines {
   readonly #engines = new Map<EngineName, Engine>();
   readonly #logger: Logger;
   readonly #maxTextChars: number;
+  readonly #refreshMs: number;
+  readonly #closing = new AbortController();
   #closed = false;
 
   constructor(config: EnginesConfig, options: EnginesOptions = {}) {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'engines' });
     this.#maxTextChars = options.maxTextChars ?? MAX_ENGINE_TEXT_CHARS;
+    this.#refreshMs = options.catalogue?.refreshMs ?? 10 * 60_000;
     const deadlines = { ...DEFAULT_ENGINE_DEADLINES, ...options.deadlines };
     const clients: EngineClient[] = [];
     if (config.voicevoxUrl !== undefined) clients.push(new VoicevoxClient(config.voicevoxUrl, deadlines));
     if (config.speechServer !== undefined) clients.push(new SpeechServerClient(config.speechServer, deadlines));
     for (const client of clients) {
       const engine = client.engine;
-      const circuit = new EngineCircuit(options.circuit);
       this.#engines.set(engine, {
         client,
-        catalogue: new EngineCatalogue(client, circuit, this.#logger, options.catalogue),
         queue: new FairQueue(options.queue ?? {}, (words) => new EngineError(engine, 'busy', words)),
-        circuit,
-        lastFailure: undefined,
+        circuit: new EngineCircuit(options.circuit),
+        voices: [],
+        byId: new Map(),
+        answered: false,
+        listFailure: undefined,
+        lineFailure: undefined,
+        fetching: undefined,
+        timer: undefined,
       });
     }
   }
@@ -78,7 +135,7 @@ export class Engines {
 
   /** Fetches every engine's voices (then refreshed on their own); resolves once each fetch has answered or failed. */
   async start(): Promise<void> {
-    await Promise.all([...this.#engines.values()].map((engine) => engine.catalogue.refresh()));
+    await Promise.all([...this.#engines.values()].map((engine) => this.#refresh(engine)));
   }
 
   /** Fetches every engine's voices now. */
@@ -88,30 +145,57 @@ export class Engines {
 
   /** Every voice the engines offer now, VOICEVOX's first. */
   voices(): readonly EngineVoice[] {
-    return [...this.#engines.values()].flatMap((engine) => engine.catalogue.voices);
+    return [...this.#engines.values()].flatMap((engine) => engine.voices);
   }
 
   /** Whether the engine of this voice ID is configured and down now (failed lately, or its voices never fetched). */
   down(id: string): boolean {
-    const parsed = parseEngineVoiceId(id);
-    const engine = parsed === undefined ? undefined : this.#engines.get(parsed.engine);
-    return engine !== undefined && (engine.circuit.down || !engine.catalogue.answered);
+    const engine = this.#engineOf(id);
+    return engine !== undefined && (engine.circuit.down || !engine.answered);
   }
 
   /** The voice of this ID if an engine offers it now; undefined: not offered (not an engine's ID, or not now). */
   voice(id: string): EngineVoice | undefined {
-    const parsed = parseEngineVoiceId(id);
-    return parsed === undefined ? undefined : this.#engines.get(parsed.engine)?.catalogue.voice(id);
+    return this.#engineOf(id)?.byId.get(id);
+  }
+
+  /** The language the voice reads, where known: its engine's word, else what its ID says. */
+  language(id: string): string | undefined {
+    return this.voice(id)?.language ?? engineVoiceLanguage(id);
+  }
+
+  /** Of a member's effects, those this voice's engine renders itself (the rest SayBot applies to its audio). */
+  controls(id: string): ReadonlyArray<keyof AudioEffects> {
+    return ENGINE_APPLIES[parseEngineVoiceId(id)?.engine ?? 'speech'];
+  }
+
+  /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share: busy). */
+  failed(error: unknown): boolean {
+    return error instanceof EngineError && error.reason !== 'busy';
   }
 
   /**
-   * Renders `text` in an engine's voice: one part's audio, for the part source (named apart from `speak`, which is the
-   * pipeline's one door for an order, test/structure/one-way-to-speak.test.ts). Resolves once the engine's answer is
-   * checked at its door (its header, its first samples), its audio streaming on in `body`; its slot in the engine's
-   * queue is held until that body is over. Rejects with an EngineError (its `reason`: `down` at once while the engine
-   * is down, its voice list never fetched included), or with the signal's reason when aborted (waiting, the line
-   * leaves the queue; under way, its request is cut and its slot freed). `long`: long work, which never takes the
-   * engine's last slot (engine-queue.ts).
+   * One part's audio for the part source: `synthesize`, its class as SayBot's other audio work's (the seconds it will
+   * say, at natural speech's rate, over its speed), its WAV as it arrives.
+   */
+  async speakLine(
+    text: string,
+    voiceId: string,
+    controls: EngineControls | undefined,
+    owner: EngineOwner,
+    signal: AbortSignal,
+  ): Promise<Readable> {
+    const long = workClassOf({ seconds: estimateSpeechSeconds(text) / (controls?.speed ?? 1) }) === 'long';
+    return (await this.synthesize(text, voiceId, controls ?? {}, owner, signal, long)).body;
+  }
+
+  /**
+   * Renders `text` in an engine's voice (named apart from `speak`, which is the pipeline's one door for an order,
+   * test/structure/one-way-to-speak.test.ts). Resolves once the engine's answer is checked at its door (its header,
+   * its first samples), its audio streaming on in `body`; its slot in the engine's queue is held until that body is
+   * over. Rejects with an EngineError (its `reason`: `down` at once while the engine is down, its voice list never
+   * fetched included), or with the signal's reason when aborted (waiting, the line leaves the queue; under way, its
+   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (engine-queue.ts).
    */
   async synthesize(
     text: string,
@@ -122,26 +206,27 @@ export class Engines {
     long = false,
   ): Promise<EngineSpeech> {
     signal?.throwIfAborted();
-    const parsed = parseEngineVoiceId(voiceId);
-    const engineName = parsed?.engine ?? 'speech';
-    const engine = parsed === undefined ? undefined : this.#engines.get(parsed.engine);
+    const name = parseEngineVoiceId(voiceId)?.engine ?? 'speech';
+    const engine = this.#engineOf(voiceId);
     if (engine === undefined || this.#closed)
-      throw new EngineError(engineName, 'unknown-voice', 'no such engine is configured');
+      throw new EngineError(name, 'unknown-voice', 'no such engine is configured');
     // Down: fails at once, without a place in the queue; its backoff over, its voice list is the probe.
     if (engine.circuit.blocked) throw this.#downError(engine);
-    if (!engine.catalogue.answered && !(await engine.catalogue.refresh())) throw this.#downError(engine);
-    const voice = engine.catalogue.voice(voiceId);
-    if (voice === undefined) throw new EngineError(engineName, 'unknown-voice', 'the voice is not offered now');
+    if (!engine.answered && !(await this.#refresh(engine))) throw this.#downError(engine);
+    const voice = engine.byId.get(voiceId);
+    if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
     if (length === 0 || length > this.#maxTextChars)
       throw new EngineError(
-        engineName,
+        name,
         'refused',
         `a line must have 1 to ${this.#maxTextChars} characters (not sent); it has ${length}`,
       );
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
-      const spoken = await this.#send(engine, text, voice, controls, owner, signal);
+      const admission = engine.circuit.admit();
+      if (admission === 'down') throw this.#downError(engine);
+      const spoken = await this.#send(engine, admission, text, voice, controls, owner, signal);
       spoken.body.once('close', release);
       return spoken;
     } catch (error) {
@@ -150,30 +235,29 @@ export class Engines {
     }
   }
 
+  /** The line sent, its outcome told to the engine's backoff (an abort by the caller says nothing of the engine). */
   async #send(
     engine: Engine,
+    admission: Admission,
     text: string,
     voice: EngineVoice,
     controls: EngineControls,
     owner: EngineOwner,
     signal: AbortSignal | undefined,
   ): Promise<EngineSpeech> {
-    const admission = engine.circuit.admit();
-    if (admission === 'down') throw this.#downError(engine);
     const name = engine.client.engine;
     try {
       const spoken = await engine.client.synthesize(text, voice, controls, signal);
       if (admission === 'probe') this.#logger.info({ engine: name }, 'engine answers again');
       engine.circuit.succeeded();
-      engine.lastFailure = undefined;
+      engine.lineFailure = undefined;
       return { ...spoken, voice };
     } catch (error) {
       if (!(error instanceof EngineError)) {
-        // The caller's abort: says nothing about the engine.
         if (admission === 'probe') engine.circuit.released();
         throw error;
       }
-      engine.lastFailure = error.message;
+      engine.lineFailure = error.message;
       const wasDown = engine.circuit.down;
       if (error.marksDown) engine.circuit.failed();
       else engine.circuit.succeeded();
@@ -185,9 +269,14 @@ export class Engines {
     }
   }
 
+  #engineOf(id: string): Engine | undefined {
+    const parsed = parseEngineVoiceId(id);
+    return parsed === undefined ? undefined : this.#engines.get(parsed.engine);
+  }
+
   #downError(engine: Engine): EngineError {
     const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
-    const failure = engine.lastFailure ?? engine.catalogue.lastFailure ?? 'no answer';
+    const failure = engine.lineFailure ?? engine.listFailure ?? 'no answer';
     return new EngineError(
       engine.client.engine,
       'down',
@@ -195,17 +284,57 @@ export class Engines {
     );
   }
 
+  /** Fetches its voices now (sharing a fetch under way), then schedules the next; resolves whether it answered. */
+  #refresh(engine: Engine): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    engine.fetching ??= this.#fetch(engine).finally(() => {
+      engine.fetching = undefined;
+      if (this.#closed) return;
+      clearTimeout(engine.timer);
+      const wait = engine.answered ? this.#refreshMs : Math.max(engine.circuit.msUntilRetry(), 1);
+      engine.timer = setTimeout(() => void this.#refresh(engine), wait).unref();
+    });
+    return engine.fetching;
+  }
+
+  /** A fetch is heard by the engine's backoff: a failed one marks it down, one that answers (the backoff over) up. */
+  async #fetch(engine: Engine): Promise<boolean> {
+    const name = engine.client.engine;
+    try {
+      const voices = await engine.client.fetchVoices(this.#closing.signal);
+      const before = engine.voices.length;
+      engine.voices = Object.freeze(voices);
+      engine.byId = new Map(voices.map((voice) => [voice.id, voice]));
+      engine.answered = true;
+      engine.listFailure = undefined;
+      // Within a backoff its lines started, a list answering says nothing of its lines: their probe will tell.
+      if (!engine.circuit.blocked) engine.circuit.succeeded();
+      if (voices.length !== before) this.#logger.info({ engine: name, voices: voices.length }, 'engine voices fetched');
+      return true;
+    } catch (error) {
+      if (this.#closed) return false;
+      engine.answered = false;
+      engine.listFailure = error instanceof EngineError ? error.message : 'its voice list could not be read';
+      engine.circuit.failed();
+      this.#logger.warn(
+        { engine: name, reason: error instanceof EngineError ? error.reason : 'failed' },
+        `engine voices not fetched: ${engine.listFailure}`,
+      );
+      return false;
+    }
+  }
+
   /** Each engine now: its voice list fetched for this answer. */
   async status(): Promise<EngineStatus[]> {
     return Promise.all(
       [...this.#engines.values()].map(async (engine): Promise<EngineStatus> => {
-        const answers = await engine.catalogue.refresh();
+        const answers = await this.#refresh(engine);
         return {
           engine: engine.client.engine,
           url: engine.client.url,
           answers,
-          voices: engine.catalogue.voices.length,
-          lastFailure: engine.catalogue.lastFailure ?? engine.lastFailure,
+          voices: engine.voices.length,
+          lastFailure: engine.listFailure ?? engine.lineFailure,
           down: engine.circuit.down,
           ...(engine.circuit.retryAt === undefined ? {} : { retryAt: engine.circuit.retryAt }),
         };
@@ -217,9 +346,10 @@ export class Engines {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort(new Error('the engines are closed'));
     await Promise.all(
       [...this.#engines.values()].map(async (engine) => {
-        engine.catalogue.close();
+        clearTimeout(engine.timer);
         engine.queue.clear(new EngineError(engine.client.engine, 'failed', 'SayBot is stopping'));
         await engine.client.close();
       }),
@@ -228,5 +358,86 @@ export class Engines {
 
   toString(): string {
     return `Engines(${[...this.#engines.values()].map((e) => `${ENGINE_TITLES[e.client.engine]} ${e.client.url}`).join(', ')})`;
+  }
+}
+
+// Whether an engine may be tried now: its one backoff, for its lines and its voice list alike. A connection failure, a
+// timeout or a 5xx (or a voice list not fetched) marks it down for a backoff (first `baseMs`, doubling on each failure
+// in a row up to `maxMs`, a few seconds: an engine back is used again soon); while down, a line fails at once (eSpeak
+// NG speaks it) and the engine hears nothing. Once the backoff is over, one line or list fetch at a time is let through
+// as a probe: its success marks the engine up, its failure marks it down again for twice as long.
+
+export interface CircuitOptions {
+  baseMs: number;
+  maxMs: number;
+  /** Injectable for tests: epoch milliseconds. */
+  now: () => number;
+}
+
+export const DEFAULT_CIRCUIT: Readonly<Omit<CircuitOptions, 'now'>> = Object.freeze({ baseMs: 2_000, maxMs: 10_000 });
+
+export type Admission = 'go' | 'probe' | 'down';
+
+export class EngineCircuit {
+  readonly #options: CircuitOptions;
+  /** Failures in a row that marked the engine down; 0: up. */
+  #failures = 0;
+  #downUntil = 0;
+  #probing = false;
+
+  constructor(options: Partial<CircuitOptions> = {}) {
+    this.#options = { ...DEFAULT_CIRCUIT, now: Date.now, ...options };
+  }
+
+  get down(): boolean {
+    return this.#failures > 0;
+  }
+
+  /** Down, and no line may probe it now (its backoff runs, or a probe is out): a line fails at once. */
+  get blocked(): boolean {
+    return this.#failures > 0 && (this.#probing || this.#options.now() < this.#downUntil);
+  }
+
+  /** While down: how long until a probe may go (0: now). */
+  msUntilRetry(): number {
+    return this.#failures > 0 ? Math.max(0, this.#downUntil - this.#options.now()) : 0;
+  }
+
+  /** While down: when a probe may go (epoch ms). */
+  get retryAt(): number | undefined {
+    return this.#failures > 0 ? this.#downUntil : undefined;
+  }
+
+  /**
+   * Whether a line may go now: `go` (up), `probe` (down, its backoff over, no probe out: this line is the one; report
+   * its outcome), or `down` (fail at once).
+   */
+  admit(): Admission {
+    if (this.#failures === 0) return 'go';
+    if (this.blocked) return 'down';
+    this.#probing = true;
+    return 'probe';
+  }
+
+  /** The engine answered (any answer that does not say it is unwell): up. */
+  succeeded(): void {
+    this.#failures = 0;
+    this.#downUntil = 0;
+    this.#probing = false;
+  }
+
+  /** The engine failed in a way that says it is unwell: down for the next backoff. */
+  failed(): void {
+    // Lines already under way when it went down fail too: they say nothing new, and do not lengthen its backoff.
+    if (this.#failures > 0 && !this.#probing && this.#options.now() < this.#downUntil) return;
+    this.#failures += 1;
+    const backoff = Math.min(this.#options.maxMs, this.#options.baseMs * 2 ** Math.min(this.#failures - 1, 30));
+    this.#downUntil = this.#options.now() + backoff;
+    this.#probing = false;
+  }
+
+  /** A probe ended without telling either way (aborted by its caller): the next line may probe. */
+  released(): void {
+    this.#probing = false;
   }
 }

@@ -2,11 +2,12 @@
 // member's requests under way (QueueBook), and the seconds caps only the audio can prove (below).
 import { isEspeakVoice } from '../free-voice/free-voices.ts';
 import { Refusal } from '../refusal.ts';
-import { estimateFreeLineSeconds } from '../free-voice/free-line-estimate.ts';
+import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { LengthCapped } from '../audio/errors.ts';
-import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
-import type { PartLimit } from '../characters.ts';
+import { estimateSpeechSeconds, type PartLimit } from '../characters.ts';
+
+export { estimateSpeechSeconds };
 
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
 export interface QueueBounds {
@@ -18,17 +19,7 @@ export interface QueueBounds {
 }
 
 /**
- * Seconds a text will take, from its characters (the real length is known only once paid): alphabetic scripts at
- * about 15 characters a second, Korean, Japanese and Chinese at 7 (erring long, so their queues are not under-counted).
- */
-export function estimateSpeechSeconds(text: string): number {
-  let seconds = 0;
-  for (const char of text.normalize('NFC')) seconds += CJK.test(char) ? 1 / CJK_PER_SECOND : 1 / ALPHABETIC_PER_SECOND;
-  return seconds;
-}
-
-/**
- * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-line-estimate.ts;
+ * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-voice-engine.ts;
  * an engine's at natural speech's), over the speed SayBot applies itself (known exactly: no margin stands in for it).
  */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
@@ -38,10 +29,6 @@ export function estimateRequestSeconds(request: SpeechRequest, text: string): nu
     : estimateSpeechSeconds(text);
   return spoken / (request.effects?.speed ?? 1);
 }
-
-const ALPHABETIC_PER_SECOND = 15;
-const CJK_PER_SECOND = 7;
-const CJK = /[\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
 /** One accepted request counted until its outcome; release() is idempotent. */
 export interface Admission {

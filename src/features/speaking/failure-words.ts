@@ -25,9 +25,8 @@ import {
   JobUnavailableError,
   UnsupportedAudioError,
 } from '../../core/audio/errors.ts';
-import { FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
-import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-errors.ts';
-import { EngineError, type EngineFailure } from '../../core/engines/engine-errors.ts';
+import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
+import { EngineError, type EngineFailure } from '../../core/engines/engine-http.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';

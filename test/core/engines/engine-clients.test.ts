@@ -1,8 +1,13 @@
 // Both clients over real HTTP to a stand-in engine: what they send (the query, the body, the bearer token) and what
-// they make of the voice lists.
+// they make of the voice lists; SayBot's effects on each engine's own controls.
 import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SpeechServerClient, VoicevoxClient } from '../../../src/core/engines/engine-clients.ts';
+import {
+  SpeechServerClient,
+  speechServerSpeed,
+  VoicevoxClient,
+  voicevoxScales,
+} from '../../../src/core/engines/engine-clients.ts';
 import { DEFAULT_ENGINE_DEADLINES } from '../../../src/core/engines/engine-http.ts';
 import { AUDIO_QUERY, FakeEngine, speechHandler, voicevoxHandler } from './fake-engine.ts';
 
@@ -31,7 +36,7 @@ describe('the VOICEVOX client', () => {
       expect(spoken).toMatchObject({
         sampleRate: 24_000,
         channels: 1,
-        applied: { speed: true, pitch: true, volume: true },
+        applies: ['speed', 'pitch', 'volumeDb'],
       });
 
       const [list, query, synthesis] = engine.seen;
@@ -70,7 +75,7 @@ describe('the speech server client', () => {
         ['speech:bm_george', 'en'],
       ]);
       const spoken = await client.synthesize('Hello there', voices[0]!, { speed: 0.75, pitch: 3, volumeDb: 2 });
-      expect(spoken.applied).toEqual({ speed: true, pitch: false, volume: false });
+      expect(spoken.applies).toEqual(['speed']);
       const [list, speech] = engine.seen;
       expect(list!.url.pathname).toBe('/v1/audio/voices');
       expect(list!.headers.authorization).toBe(`Bearer ${key}`);
@@ -109,5 +114,30 @@ describe('the speech server client', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("SayBot's controls on the engines' own", () => {
+  it("sets VOICEVOX's speedScale, volumeScale (dB as a factor) and pitchScale (semitones on a log-F0)", () => {
+    expect(voicevoxScales({ speed: 1.5, volumeDb: -20, pitch: 12 })).toEqual({
+      speedScale: 1.5,
+      volumeScale: 0.1,
+      pitchScale: expect.closeTo(0.171, 3) as number,
+    });
+    expect(voicevoxScales({ volumeDb: 6 }).volumeScale).toBeCloseTo(1.9953, 3);
+    expect(voicevoxScales({ pitch: -12 }).pitchScale).toBeCloseTo(-0.194, 3);
+    // A shift of n semitones at a 245 Hz voice (log 5.5): 2^pitchScale times its log-F0 is log(245·2^(n/12)).
+    const scale = voicevoxScales({ pitch: 5 }).pitchScale!;
+    expect(Math.exp(5.5 * 2 ** scale) / Math.exp(5.5)).toBeCloseTo(2 ** (5 / 12), 2);
+  });
+
+  it("leaves a setting at its neutral value out (the query's own stays)", () => {
+    expect(voicevoxScales({})).toEqual({});
+    expect(voicevoxScales({ speed: 1, pitch: 0, volumeDb: 0 })).toEqual({});
+  });
+
+  it("sends the speech server SayBot's speed as it is, 1 when unset", () => {
+    expect(speechServerSpeed({ speed: 0.5 })).toBe(0.5);
+    expect(speechServerSpeed({})).toBe(1);
   });
 });

@@ -4,30 +4,26 @@ import { createServer } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/engines/engine-errors.ts';
 import {
+  EngineError,
   EngineExchange,
-  engineAgent,
   JSON_CAP_BYTES,
-  MAX_LINE_SECONDS,
   MAX_WAV_BYTES,
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
 import { FakeEngine, sendWav, wav, wavHeader } from './fake-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/free-voice/free-voice-engine.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
 
 const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400, stallMs: 400 };
 let engine: FakeEngine;
 let exchange: EngineExchange;
-let agent: ReturnType<typeof engineAgent>;
 
 beforeEach(async () => {
   engine = await FakeEngine.start();
-  agent = engineAgent(DEADLINES);
-  exchange = new EngineExchange('speech', agent, DEADLINES);
+  exchange = new EngineExchange('speech', DEADLINES);
 });
 afterEach(async () => {
-  await agent.destroy();
+  await exchange.close();
   await engine.close();
 });
 
@@ -61,8 +57,8 @@ function endless(res: ServerResponse, chunk: Buffer): void {
 }
 
 describe("an engine line's cap", () => {
-  it("is the free voice's cap on a line", () => {
-    expect(MAX_LINE_SECONDS).toBe(MAX_FREE_LINE_SECONDS);
+  it("is the free voice's cap on a line: the most WAV taken is that many seconds at the highest rate", () => {
+    expect(MAX_WAV_BYTES).toBe(MAX_FREE_LINE_SECONDS * 48_000 * 2 * 2 + 64 * 1024);
   });
 });
 
@@ -132,7 +128,7 @@ describe('an engine answer', () => {
     };
     const error = await failure(speech());
     expect(error.reason).toBe('bad-answer');
-    expect(error.message).toContain(`${MAX_LINE_SECONDS} s`);
+    expect(error.message).toContain(`${MAX_FREE_LINE_SECONDS} s`);
     expect(engine.written).toBe(0);
   });
 
@@ -150,7 +146,7 @@ describe('an engine answer', () => {
   });
 
   it('cuts an endless body at its bound, holding no more than that', async () => {
-    const cap = MAX_LINE_SECONDS * 8_000 * 2 + 44 + 64 * 1024;
+    const cap = MAX_FREE_LINE_SECONDS * 8_000 * 2 + 44 + 64 * 1024;
     engine.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.write(wavHeader(0, 8_000));

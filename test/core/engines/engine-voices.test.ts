@@ -3,12 +3,10 @@ import {
   cleanName,
   isEngineVoiceId,
   kokoroLanguage,
-  listedNames,
   MAX_VOICES_PER_ENGINE,
   parseEngineVoiceId,
-  speechVoices,
-  voicevoxVoices,
 } from '../../../src/core/engines/engine-voices.ts';
+import { listedNames, speechVoices, voicevoxVoices } from '../../../src/core/engines/engine-clients.ts';
 import { SPEAKERS } from './fake-engine.ts';
 
 describe('engine voice IDs', () => {

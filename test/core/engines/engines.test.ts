@@ -4,9 +4,9 @@ import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/engines/engine-errors.ts';
-import { Engines, type EnginesOptions } from '../../../src/core/engines/engines.ts';
-import type { EngineSpeech, EnginesConfig } from '../../../src/core/engines/engine-types.ts';
+import { EngineError } from '../../../src/core/engines/engine-http.ts';
+import { EngineCircuit, Engines, type EngineSpeech, type EnginesOptions } from '../../../src/core/engines/engines.ts';
+import type { EnginesConfig } from '../../../src/core/engines/engine-settings.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { AudioFill } from '../../../src/core/cache/audio-fill.ts';
 import { FakeEngine, sendWav, speechHandler, SPEAKERS, voicevoxHandler, wav, type Handler } from './fake-engine.ts';
@@ -115,9 +115,9 @@ describe('Engines', () => {
     expect(e.voice('free-en-f')).toBeUndefined();
     const ja = await spoken(e.synthesize('こんにちは', 'voicevox:3', { speed: 1.2 }, A));
     expect(ja.wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
-    expect(ja.applied).toEqual({ speed: true, pitch: true, volume: true });
+    expect(ja.applies).toEqual(['speed', 'pitch', 'volumeDb']);
     const en = await spoken(e.synthesize('Hello', 'speech:af_heart', { speed: 1.2, pitch: 2 }, A));
-    expect(en.applied).toEqual({ speed: true, pitch: false, volume: false });
+    expect(en.applies).toEqual(['speed']);
     expect(en.voice.id).toBe('speech:af_heart');
   });
 
@@ -340,5 +340,54 @@ describe('Engines', () => {
     for (const text of [...errors, ...lines, status, String(e)]) expect(text).not.toContain(KEY);
     // Nor the member's words.
     for (const line of lines) expect(line).not.toContain('Hello');
+  });
+});
+
+describe("an engine's circuit", () => {
+  it('goes down on a failure, lets one probe through after the backoff, doubles it on a failed probe, up on success', () => {
+    let now = 1_000;
+    const circuit = new EngineCircuit({ baseMs: 5_000, maxMs: 60_000, now: () => now });
+    expect(circuit.admit()).toBe('go');
+    circuit.failed();
+    expect(circuit.down).toBe(true);
+    expect(circuit.retryAt).toBe(6_000);
+    expect(circuit.admit()).toBe('down');
+    now = 6_000;
+    expect(circuit.admit()).toBe('probe');
+    // One probe at a time.
+    expect(circuit.admit()).toBe('down');
+    circuit.failed();
+    expect(circuit.retryAt).toBe(16_000);
+    now = 16_000;
+    expect(circuit.admit()).toBe('probe');
+    circuit.succeeded();
+    expect(circuit.down).toBe(false);
+    expect(circuit.admit()).toBe('go');
+    circuit.failed();
+    expect(circuit.retryAt).toBe(21_000);
+  });
+
+  it('caps the backoff, and does not lengthen it for lines that were already under way', () => {
+    let now = 0;
+    const circuit = new EngineCircuit({ baseMs: 5_000, maxMs: 60_000, now: () => now });
+    circuit.failed();
+    circuit.failed();
+    expect(circuit.retryAt).toBe(5_000);
+    for (let i = 0; i < 10; i += 1) {
+      now = circuit.retryAt!;
+      expect(circuit.admit()).toBe('probe');
+      circuit.failed();
+    }
+    expect(circuit.retryAt! - now).toBe(60_000);
+  });
+
+  it('lets the next line probe when a probe was aborted by its caller', () => {
+    let now = 0;
+    const circuit = new EngineCircuit({ baseMs: 10, now: () => now });
+    circuit.failed();
+    now = 10;
+    expect(circuit.admit()).toBe('probe');
+    circuit.released();
+    expect(circuit.admit()).toBe('probe');
   });
 });

@@ -4,21 +4,20 @@ import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
+  estimateFreeLineSeconds,
   FREE_VOICE_THREADS,
-  MAX_FREE_LINES_PER_GUILD,
+  FreeVoiceFailedError,
   MAX_LONG_FREE_LINES_PER_MEMBER,
   MAX_WAITING_PER_THREAD,
   freeVoiceInstalled,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
-import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
 import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
-import { SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
-import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
+import { FREE_LINES_PER_GUILD, SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
 import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
@@ -187,7 +186,7 @@ describe('the free voice engine', () => {
   });
 
   it("bounds a flood: one server's lines past its share are refused at once, and another server's line is spoken", async () => {
-    const flood = Array.from({ length: MAX_FREE_LINES_PER_GUILD + 6 }, (_, i) =>
+    const flood = Array.from({ length: FREE_LINES_PER_GUILD + 6 }, (_, i) =>
       speakFree(`Line number ${i} of a flood.`, 'free-en-f', 'FLOOD').then(
         () => 'spoken',
         (error: unknown) => (error instanceof AudioBusyError ? error.reason : 'other'),
@@ -196,9 +195,9 @@ describe('the free voice engine', () => {
     const other = await speakFree('Another server, heard all the same.', 'free-ko-f', 'OTHER');
     expect((await analyseClip(other)).durationSeconds).toBeGreaterThan(0.5);
     const outcomes = await Promise.all(flood);
-    expect(outcomes.filter((outcome) => outcome === 'spoken')).toHaveLength(MAX_FREE_LINES_PER_GUILD);
+    expect(outcomes.filter((outcome) => outcome === 'spoken')).toHaveLength(FREE_LINES_PER_GUILD);
     expect(outcomes.filter((outcome) => outcome === 'owner-busy')).toHaveLength(6);
-    expect(FREE_VOICE_THREADS * MAX_WAITING_PER_THREAD).toBeGreaterThanOrEqual(MAX_FREE_LINES_PER_GUILD);
+    expect(FREE_VOICE_THREADS * MAX_WAITING_PER_THREAD).toBeGreaterThanOrEqual(FREE_LINES_PER_GUILD);
   });
 
   it("starts a long line only once another server's short line, waiting or under way, has ended", async () => {

@@ -1,7 +1,7 @@
 // The queue bounds' bookkeeping (src/core/quota/seconds-bounds.ts): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-line-estimate.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
 import {
   QueueBook,
   enforcementFor,

@@ -15,13 +15,12 @@ import {
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { DictionaryUnavailableError } from '../../../src/features/autoread/index-dictionary.ts';
-import { FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-errors.ts';
+import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { EngineError } from '../../../src/core/engines/engine-errors.ts';
+import { EngineError } from '../../../src/core/engines/engine-http.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';

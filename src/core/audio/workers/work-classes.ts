@@ -17,6 +17,15 @@ export const SHORT_WORK_BYTES = 2 * 1024 * 1024;
 /** Long work's wall-clock bound: ten minutes keeps an answer within the interaction's fifteen. */
 export const LONG_WORK_WALL_CEILING_MS = 10 * 60_000;
 
+/**
+ * The most audio one line of a free voice may make, seconds: eSpeak NG's (cut there by its thread) and an owner's
+ * engine's (refused past it, src/core/engines/engine-http.ts) alike.
+ */
+export const MAX_FREE_LINE_SECONDS = 120;
+
+/** Lines one server may have under way or waiting at one free voice (eSpeak NG's pool, each engine): its share. */
+export const FREE_LINES_PER_GUILD = 4;
+
 /** What a job will cost: seconds of audio it makes, mixes or encodes, and bytes it copies (either may be 0). */
 export interface WorkCost {
   seconds?: number;
