@@ -1,5 +1,5 @@
 // An order's lines as spoken, what acceptance settles and its place in voice: types only.
-import type { Charge } from '../quota/charge.ts';
+import type { Charge } from '../quota/books.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';

@@ -8,7 +8,7 @@ import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import { effectsKey } from '../cache/audio-cache.ts';
-import type { Charge } from '../quota/charge.ts';
+import type { Charge } from '../quota/books.ts';
 import type { OrderAccount } from './order-account.ts';
 import { abortable, SingleFlight, withoutEffects, type PartStore, type SpeechAudio } from './part-flight.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';

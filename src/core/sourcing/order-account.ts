@@ -1,5 +1,5 @@
 // What the part source sees of an order (src/core/order/order.ts) and hands back for each part: types only.
-import type { Charge } from '../quota/charge.ts';
+import type { Charge } from '../quota/books.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
 import type { StandIn } from '../settings/speech-request.ts';
 import type { SpeechAudio } from './part-flight.ts';

@@ -10,17 +10,22 @@ import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
 import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PartNeed } from '../quota/accounting.ts';
+import {
+  type Accounting,
+  type PartNeed,
+  callUnderQuota,
+  failedUncharged,
+  latePayer,
+  monthUsedUp,
+} from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { callUnderQuota } from '../quota/used-up-month.ts';
-import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
+import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { freePart } from './free-part.ts';
 import type { EnginePort } from './engine-port.ts';
 import { standInVoice, type FreeVoiceChoice } from './free-voice-choice.ts';
-import { failedUncharged, latePayer, monthUsedUp } from '../quota/money.ts';
 import {
   abortable,
   SingleFlight,
@@ -99,7 +104,7 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/charge.ts). */
+  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/books.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */

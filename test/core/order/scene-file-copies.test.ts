@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { AudioFill, cachedPart } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import type { Charge } from '../../../src/core/quota/charge.ts';
+import type { Charge } from '../../../src/core/quota/books.ts';
 import type { PartSource, SpeechAudio } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
 import { sceneFile } from '../../../src/core/order/scene-file.ts';

@@ -1,5 +1,5 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures and the used-up month's mark, kept between
-// restarts. Marks only: when to set or clear one is src/core/quota/used-up-month.ts' decision.
+// restarts. Marks only: when to set or clear one is src/core/quota/money.ts' decision.
 import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
 import { Area, dateOf, orNull, present } from '../dialect.ts';
 import { noteServiceUsage } from './service-usage.ts';

@@ -1,13 +1,20 @@
-// A request's permission to spend (Charge, made by accounting.ts), each part written down against it (SpendRecorder),
+// The books: a request's permission to spend (Charge, made by Accounting in money.ts), each part written down against it (SpendRecorder),
 // and the ledger of spends (SpendLedger: a paid request in the store before it leaves, answered and settled once).
 import type { Acceptance, CallOptions } from '../api/client.ts';
 import { AbortedError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
-import type { Probe } from './used-up-month.ts';
 import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
+
+/** A request allowed through a marked month to find out whether the quota is back. */
+export interface Probe {
+  readonly id: symbol;
+  readonly startedAt: number;
+  /** The store hold that is the turn to probe, shared by every process (released by Accounting). */
+  readonly hold: string;
+}
 
 export interface SpendContext {
   guildId: string;
