@@ -266,7 +266,7 @@ export class SpendRecorder {
       unaccepted: async (charged) => {
         if (!entry) return;
         if (charged === 'not-charged') return this.#track(charge.released(entry));
-        // Closed as nobody waited (part-flight.ts Waiters), or cut by the network or a timer: maybe charged.
+        // Closed as nobody waited (part-source.ts Waiters), or cut by the network or a timer: maybe charged.
         const letGo = !wanted();
         this.#log.warn(
           { code: 'api-unconfirmed', ...context, ...(letGo ? { closed: 'nobody-waits' } : {}) },
