@@ -227,11 +227,8 @@ export class Money {
     const [only] = order.lines;
     if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
-    const { request, texts } = only;
-    if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const free = this.#prices.standIn(request);
-    if (free === undefined || !texts.every((text) => fitsFreeLine(text, free.voice))) return undefined;
-    return [{ ...only, request: free }];
+    const free = standInRequest(only.request, only.texts, this.#prices);
+    return free === undefined ? undefined : [{ ...only, request: free }];
   }
 
   #inOrder<T>(lookup: Promise<T>): Promise<T> {
@@ -295,21 +292,34 @@ export async function latePayer(
   return accounting.authorizeLate(charge, { text, endpoint, characters, free: false });
 }
 
+/**
+ * The free voice's version of a paid request, where it can say each of `texts` within one of its lines (`prices`: the
+ * part source's choice of free voice); undefined for a request already free or handed in whole, or none fitting. The
+ * one test of the stand-in, at acceptance (a refusal for money) and at the fetch (a failing service) alike.
+ */
+export function standInRequest(
+  request: SpeechRequest,
+  texts: readonly string[],
+  prices: Pick<PartPrices, 'standIn'>,
+): ServiceRequest | undefined {
+  if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+  const free = prices.standIn(request);
+  return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
+}
+
 const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
 /**
- * The service failing to answer before anything was charged, or the month found used up before the part was sent:
- * the free voice may stand in. A failure that may have been charged is not: the member is told so in its own words.
+ * Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
+ * charged, or the books' mark of it met before the part was sent), or the service failing to answer before anything
+ * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-export function failedUncharged(error: unknown): boolean {
-  if (monthUsedUp(error)) return true;
-  return SERVICE_FAILED.some((type) => error instanceof type) && (error as VoiceApiError).charge === 'not-charged';
-}
-
-/** The month used up: the service's own 429 (not charged), or the books' mark of it met before the part was sent. */
-export function monthUsedUp(error: unknown): boolean {
-  if (error instanceof Refusal) return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true;
-  return error instanceof QuotaExceededError && error.charge === 'not-charged';
+export function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
+  if (error instanceof Refusal)
+    return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true ? 'month-used-up' : undefined;
+  if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
+  if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
+  return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {

@@ -19,9 +19,9 @@ import {
   type Accounting,
   type PartNeed,
   callUnderQuota,
-  failedUncharged,
+  failingServiceCause,
   latePayer,
-  monthUsedUp,
+  standInRequest,
 } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
@@ -227,24 +227,21 @@ export class PartSource {
       try {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn =
-          order?.freeVoice !== undefined && !isFreeVoice(request.voice) ? this.standIn(request) : undefined;
-        const fellBack = standIn !== undefined && fitsFreeLine(text, standIn.voice);
-        audio = await this.#fetchFree(fellBack ? standIn : request, text, signal, order, (stood) => {
+        const standIn = order?.freeVoice === undefined ? undefined : standInRequest(request, [text], this);
+        audio = await this.#fetchFree(standIn ?? request, text, signal, order, (stood) => {
           freeVoice = stood;
         });
       } catch (error) {
-        const failed = failedUncharged(error);
-        if (!this.#fallback || !failed || isFreeVoice(request.voice) || order === undefined) throw error;
         // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-        const free = this.standIn(request);
-        if (free === undefined || !fitsFreeLine(text, free.voice)) throw error;
+        const cause = this.#fallback ? failingServiceCause(error) : undefined;
+        const free = cause === undefined ? undefined : standInRequest(request, [text], this);
+        if (free === undefined || cause === undefined || order === undefined) throw error;
         const voice = free.voice;
         this.#log.warn(
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
-        freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
+        freeVoice = { voice, cause };
         audio = await this.#fetchFree(free, text, signal, order, (stood) => {
           freeVoice = { ...stood, cause: freeVoice?.cause ?? stood.cause };
         });
