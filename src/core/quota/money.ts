@@ -1289,7 +1289,7 @@ function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
-// alike), kept with the time they arrived (store.quota, src/core/store/areas/service-usage.ts). What they tell: the
+// alike), kept with the time they arrived (store.quota, src/core/store/areas/quota-state.ts). What they tell: the
 // whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
 // longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
 /** The usage figures of a failed call, when the answer is provably the service's own (retry.ts); else undefined. */
