@@ -9,7 +9,7 @@ import { engineVoiceLanguage, parseEngineVoiceId } from '../core/engines/engine-
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { workClassOf } from '../core/audio/workers/work-classes.ts';
 import { estimateSpeechSeconds } from '../core/quota/seconds-bounds.ts';
-import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/free-voice-choice.ts';
+import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/part-source.ts';
 
 const effectNames = (applies: Readonly<AppliedControls>): Array<keyof AudioEffects> => [
   ...(applies.speed ? (['speed'] as const) : []),

@@ -1237,19 +1237,9 @@ function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at
   return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
 }
 
-/** What a paid call's failure is told to: the books (Accounting), which keep the month's mark. */
-interface QuotaBooks {
-  /** The service's own 429: the month is used up. */
-  quotaExceeded(error: QuotaExceededError): Promise<unknown>;
-  /** Any other answer's usage figures, which may end a used-up month. */
-  observeUsage(usage: UsageInfo | undefined): Promise<void>;
-  /** The usage figures of a refusal proven the service's own: the month as the service counts it. */
-  noteServiceFigures(usage: UsageInfo): Promise<void>;
-}
-
 /** Runs one API call of `characters` under the month's quota policy. */
 export async function callUnderQuota<T>(
-  accounting: QuotaBooks | undefined,
+  accounting: Accounting | undefined,
   log: Logger,
   characters: number,
   send: () => Promise<T>,

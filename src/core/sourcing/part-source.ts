@@ -29,7 +29,7 @@ import { SpeechInputError } from '../order-errors.ts';
 import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
-import { standInVoice, type FreeVoiceChoice } from './free-voice-choice.ts';
+import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/schemas.ts';
@@ -186,10 +186,14 @@ export class PartSource {
    * text and SayBot's effects. Undefined where no free voice can speak.
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
-    const chosen = standInVoice(this.#freeChoice, request, (id) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice,
-    );
-    return chosen === undefined ? undefined : freeRequest(request, chosen);
+    const usable = (id: string) =>
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
+    const language = requestLanguage(request);
+    const choice = this.#freeChoice;
+    const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
+    if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
+    const espeak = freeVoiceFor(request.voice, request.language);
+    return usable(espeak) ? freeRequest(request, espeak) : undefined;
   }
 
   /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
@@ -559,6 +563,26 @@ export class PartSource {
     await this.#spends.settled();
     await this.#cache?.close();
   }
+}
+
+// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
+// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
+/**
+ * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
+ * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
+ */
+export type FreeVoiceChoice = ReadonlyMap<string, string>;
+
+/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
+export const ESPEAK_CHOICE = 'espeak';
+
+/**
+ * A request's language: its `language` option, else its voice's (a preset voice's ID names it), lower case and
+ * without its region (`ko-KR` is `ko`).
+ */
+function requestLanguage(request: Pick<ServiceRequest, 'voice' | 'language'>): string | undefined {
+  const given = request.language?.split('-')[0]?.toLowerCase();
+  return given !== undefined && given !== '' ? given : PRESET_VOICE_ID.exec(request.voice)?.[1];
 }
 
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
