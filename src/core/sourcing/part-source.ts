@@ -124,14 +124,10 @@ export class PartSource {
     this.#freeChoice = options.freeChoice;
     const store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
     this.#changed = new ChangedParts(store, {
-      key: (request, text) => this.#key(request, text),
+      key: partCacheKey,
       fetch: (request, text, signal, order) => this.#fetchOriginal(request, text, signal, order),
       saved: (charge, request, text) => this.#saved(charge, request, text),
     });
-  }
-
-  #key(request: ServiceRequest, text: string): string {
-    return partCacheKey(request, text);
   }
 
   /**
@@ -152,13 +148,13 @@ export class PartSource {
   }
 
   async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
-    const key = this.#key(withoutEffects(request), text);
+    const key = partCacheKey(withoutEffects(request), text);
     return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
     if (!changesAudio(request.effects) || !this.#cache) return false;
-    return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
+    return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
   /**
@@ -360,7 +356,7 @@ export class PartSource {
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<SpeechAudio> {
-    const key = this.#key(request, text);
+    const key = partCacheKey(request, text);
     const charge = order?.charge;
     const { value, leader } = this.#flights.join(
       key,
@@ -606,7 +602,7 @@ type Sent = string | number | undefined;
 const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
 
 /** The endpoint that speaks a request. */
-export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
+const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
 
 /** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
