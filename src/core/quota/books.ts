@@ -1,5 +1,6 @@
-// The books: a request's permission to spend (Charge, made by Accounting in money.ts), each part written down against it (SpendRecorder),
-// and the ledger of spends (SpendLedger: a paid request in the store before it leaves, answered and settled once).
+// The books, their mechanics only (what may spend is decided in money.ts): a request's permission to spend (Charge,
+// made by Accounting), each part written down against it (SpendRecorder), and the ledger of spends (SpendLedger: a
+// paid request in the store before it leaves, answered and settled once).
 import type { Acceptance, CallOptions } from '../api/client.ts';
 import { AbortedError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';

@@ -1,7 +1,9 @@
 // Money's one owner: who pays for each part of an order, or why not. Everything that speaks asks here and nothing
-// else decides: the queue bounds, the free-request rate, the budgets and the month (Accounting), the quote ceiling and
-// cache-only, the free voice standing in for a refusal or a failing service, a part paid late; and, once the order is
-// delivered, its charge settled and what it paid said with its outcome.
+// else decides: the queue bounds, the free-request rate, the quote ceiling and cache-only, the free voice standing in
+// for a refusal or a failing service, a part paid late (Money, first); the budgets, their hold and the checks a paid
+// request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
+// figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
+// ledger these write to is books.ts.
 import { randomUUID } from 'node:crypto';
 import {
   ConnectionError,

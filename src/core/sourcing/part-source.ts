@@ -1,6 +1,8 @@
-// Where each part of an order comes from: the audio cache, a flight already under way for the same audio, the Voice
-// API (paid, its charge on the books before the request leaves), or the free voice; and, below, what a part's request
-// becomes at the Voice API (its body and its cache key).
+// Where each part of an order comes from: the audio cache, a flight already under way for the same audio (one call
+// for identical parts, below), the Voice API (paid, its charge on the books before the request leaves; who pays, and
+// whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
+// owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
+// part's request becomes at the Voice API (its body and its cache key).
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
