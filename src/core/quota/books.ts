@@ -11,9 +11,7 @@ import type { Store } from '../store/types.ts';
 
 /** A request allowed through a marked month to find out whether the quota is back. */
 export interface Probe {
-  readonly id: symbol;
-  readonly startedAt: number;
-  /** The store hold that is the turn to probe, shared by every process (released by Accounting). */
+  /** The store hold that is the turn to probe, shared by every process: released once the probe has its answer. */
   readonly hold: string;
 }
 
@@ -60,8 +58,6 @@ export interface ChargeBooks {
   release(entry: LedgerEntry): Promise<void>;
   /** Settles a spend written ahead (delivered or undelivered), once. Never throws. */
   settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void>;
-  /** The used-up month's probe has its answer: the next request may probe. */
-  probeSettled(probe: Probe, guildId: string): void;
   releaseHold(token: string, guildId: string): void;
   /** The charge is over: it no longer counts for its member's cooldown. */
   closed(charge: Charge): void;
@@ -79,6 +75,7 @@ export class Charge {
   readonly probe: Probe | undefined;
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
+  #probeOver = false;
   #forgotten: 'member' | 'guild' | undefined;
   #paid = 0;
   #written = 0;
@@ -179,9 +176,11 @@ export class Charge {
     this.#releaseHold();
   }
 
+  /** The probe's answer is in: its turn is released, once, and the next request may find out. */
   #settleProbe(): void {
-    if (this.probe === undefined || this.reserved > 0) return;
-    this.#books.probeSettled(this.probe, this.context.guildId);
+    if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
+    this.#probeOver = true;
+    this.#books.releaseHold(this.probe.hold, this.context.guildId);
   }
 
   // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out

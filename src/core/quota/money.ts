@@ -780,8 +780,7 @@ export class Accounting {
       // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
       if (late()) {
         if (hold !== undefined) await this.#releaseNow(hold);
-        const turn = this.#month.settle(probe);
-        if (turn !== undefined) await this.#releaseNow(turn);
+        if (probe !== undefined) await this.#releaseNow(probe.hold);
         throw storageUnavailable();
       }
     }
@@ -858,10 +857,6 @@ export class Accounting {
     accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
     release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
     settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
-    probeSettled: (probe, guildId) => {
-      const turn = this.#month.settle(probe);
-      if (turn !== undefined) this.#releaseHold(turn, guildId);
-    },
     releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
     closed: (charge) => this.#charges.delete(charge),
   };
@@ -1074,8 +1069,6 @@ class UsedUpMonth {
   readonly #log: Logger;
   readonly #now: () => Date;
   readonly #account: CurrentAccount | undefined;
-  /** This process's request finding out whether the quota is back, if one is under way. */
-  #probe: Probe | undefined;
   #started: Promise<void> | undefined;
   /** This start: the service's figures kept from before it are not taken without a new answer. */
   readonly #since: Date;
@@ -1142,8 +1135,7 @@ class UsedUpMonth {
       at,
     });
     if (turn.status === 'refused') throw refusal;
-    const probe: Probe = { id: Symbol('quota probe'), startedAt: at.getTime(), hold: turn.token };
-    this.#probe = probe;
+    const probe: Probe = { hold: turn.token };
     if (mark)
       this.#log.info(
         { resetAt: mark.resetAt.toISOString() },
@@ -1174,16 +1166,6 @@ class UsedUpMonth {
 
   async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
     return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
-  }
-
-  /**
-   * The probe's request is over (accepted, refused or failed): the next request may find out. Returns the turn's
-   * hold to release the first time, undefined after (or for a probe whose turn had already run out).
-   */
-  settle(probe: Probe | undefined): string | undefined {
-    if (probe === undefined || this.#probe !== probe) return undefined;
-    this.#probe = undefined;
-    return probe.hold;
   }
 
   /**
