@@ -39,19 +39,14 @@ export interface AcceptedAnswer {
 
 /** What a charge needs of the books that made it (Accounting gives it; nothing else calls these). */
 export interface ChargeBooks {
-  /** Records one part's spend or saving; `forgotten`: its member (or guild) asked to be forgotten meanwhile. */
-  record(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void>;
+  /** Records one part's spend or saving under the charge's context (without its member, if forgotten meanwhile). */
+  record(charge: Charge, spend: PartSpend): Promise<void>;
   /**
-   * Writes ahead a paid request before its first byte leaves, its characters moved out of `hold` in the same write.
-   * Throws (a Refusal, nothing sent) when the store cannot take it, or the month is used up and this is not `probe`.
+   * Writes ahead a paid request before its first byte leaves, its characters moved out of the charge's hold in the
+   * same write. Throws (a Refusal, nothing sent) when the store cannot take it, or the month is used up and the charge
+   * is not its probe.
    */
-  sending(
-    context: SpendContext,
-    spend: PartSpend,
-    forgotten: 'member' | 'guild' | undefined,
-    hold: string | undefined,
-    probe: Probe | undefined,
-  ): Promise<LedgerEntry>;
+  sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry>;
   /** The service accepted (and charged) a request written ahead. Never throws. */
   accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void>;
   /** A definite "not charged": the spend written ahead is taken back. Never throws. */
@@ -122,7 +117,7 @@ export class Charge {
 
   async record(text: string, spend: PartSpend): Promise<void> {
     try {
-      await this.#books.record(this.context, spend, this.#forgotten);
+      await this.#books.record(this, spend);
     } finally {
       this.release(text);
     }
@@ -130,7 +125,7 @@ export class Charge {
 
   /** A part's request is about to be sent: written ahead (ChargeBooks.sending); a throw means it is not sent. */
   async sending(spend: PartSpend): Promise<LedgerEntry> {
-    const entry = await this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+    const entry = await this.#books.sending(this, spend);
     this.#written += entry.spend.characters;
     return entry;
   }

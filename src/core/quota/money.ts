@@ -852,8 +852,8 @@ export class Accounting {
   }
 
   readonly #books: ChargeBooks = {
-    record: (context, spend, forgotten) => this.record(context, spend, forgotten),
-    sending: (context, spend, forgotten, hold, probe) => this.#sending(context, spend, forgotten, hold, probe),
+    record: (charge, spend) => this.#record(charge, spend),
+    sending: (charge, spend) => this.#sending(charge, spend),
     accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
     release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
     settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
@@ -862,7 +862,7 @@ export class Accounting {
   };
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
-  async record(context: SpendContext, spend: PartSpend, forgotten?: 'member' | 'guild'): Promise<void> {
+  async #record({ context, forgotten }: Charge, spend: PartSpend): Promise<void> {
     await this.#ledger.write({
       at: this.#now(),
       ...context,
@@ -884,13 +884,7 @@ export class Accounting {
    * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
    * month is marked only the request `probe` lets through goes out to find out whether it is back.
    */
-  async #sending(
-    context: SpendContext,
-    spend: PartSpend,
-    forgotten: 'member' | 'guild' | undefined,
-    hold: string | undefined,
-    probe: Probe | undefined,
-  ): Promise<LedgerEntry> {
+  async #sending({ context, forgotten, hold, probe }: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then(async (mark) => {
       if (mark !== undefined)
         throw new Refusal({
