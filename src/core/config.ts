@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import type { OperatorBudgets } from './quota/accounting.ts';
+import type { OperatorBudgets } from './quota/money.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/body.ts';
 import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
@@ -301,7 +301,7 @@ export interface Config {
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
   storeTimeouts: StoreTimeouts;
-  /** The operator's budgets (characters, seconds); 0 = no limit (src/core/quota/accounting.ts). */
+  /** The operator's budgets (characters, seconds); 0 = no limit (src/core/quota/money.ts). */
   budgets: OperatorBudgets;
   /** BUDGET_BOT_MONTHLY_CHARS: the whole bot's month, every server and user install together; 0 = no limit. */
   botMonthlyChars: number;

@@ -52,7 +52,7 @@ beforeEach(async () => {
   h.sandbox.setKeyPlan(h.apiKey, 'creator');
   h.sandbox.setKeyUsed(h.apiKey, 0);
   // A test before may have left SayBot the service's word that only a few characters are left (a longer part then
-  // goes out one at a time: src/core/quota/service-figures.ts): a line of a few characters goes as any, and its answer
+  // goes out one at a time: src/core/quota/money.ts): a line of a few characters goes as any, and its answer
   // gives the month as the service counts it now.
   expect((await sayFile(String(++serial))).content).toMatch(/^Here is/);
   // Each test starts with the month not marked: a request the service accepts ends any mark left before.

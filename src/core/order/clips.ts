@@ -13,8 +13,8 @@ import { createOpusPacketStream } from '../audio/playback.ts';
 import type { Logger } from '../log.ts';
 import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
-import type { PartSource, SpeechAudio } from '../sourcing/part-source.ts';
-import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
+import type { PartSource } from '../sourcing/part-source.ts';
+import type { SpeechAudio, FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import { leavesPaidParts } from '../quota/paid-part-way.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 

@@ -1,8 +1,5 @@
 // An order's lines as spoken, what acceptance settles and its place in voice: types only.
-import type { Charge } from '../quota/charge.ts';
-import type { Admission } from '../quota/seconds-bounds.ts';
-import type { QuoteAllowance } from '../quota/money.ts';
-import type { Refusal } from '../refusal.ts';
+import type { Accepted } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { GuildPlayer, HeldOrder } from '../voice/guild-player.ts';
 
@@ -28,19 +25,13 @@ export interface VoicePlace {
   held: HeldOrder;
 }
 
-/** What acceptance settles: the lines as they will be spoken, what they are held and paid on, and its place. */
-export interface AcceptedTerms {
-  /** The order's lines, or (a plain request refused for money) their free-voice version. */
-  lines: readonly SpokenLine[];
-  /** Why the paid voice was refused when the free voice speaks instead. */
-  fallback?: Refusal | undefined;
-  charge: Charge;
-  /** Its place in the queue bounds' figures, released when it is settled. */
-  admission: Admission;
-  /** What it may still pay for parts counted free at acceptance (OrderAccount.late). */
-  late?: QuoteAllowance | undefined;
+/**
+ * What acceptance settles (Money's `Accepted`: the lines as they will be spoken, or a plain request refused for money
+ * in their free-voice version, and what they are held and paid on), and its place in voice.
+ */
+export type AcceptedTerms = Accepted<SpokenLine> & {
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead?: number;
   /** Voice only: where it is played, held until its clips are queued. */
   playback?: VoicePlace | undefined;
-}
+};

@@ -1,7 +1,7 @@
 // One order's record from acceptance to settlement: what was asked and the rights it is held to, its phase, its
 // charge and place once accepted, what its parts' fetches learnt, and its front-end's three events. Only its own
 // methods change it (test/structure/order-fields.test.ts), so all of one order goes when the order does.
-import type { Charge } from '../quota/charge.ts';
+import type { Charge } from '../quota/books.ts';
 import type { Admission } from '../quota/seconds-bounds.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';

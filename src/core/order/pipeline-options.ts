@@ -1,7 +1,7 @@
 // What the speech pipeline (src/core/order/pipeline.ts) is made with: types only.
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting } from '../quota/accounting.ts';
+import type { Accounting } from '../quota/money.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { PartSource } from '../sourcing/part-source.ts';

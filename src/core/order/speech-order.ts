@@ -30,7 +30,7 @@ export type StillAllowed = () => Revocation | undefined | Promise<Revocation | u
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
-  /** Waits out the member cooldown between paid requests (quota/accounting.ts); day and month budgets always hold. */
+  /** Waits out the member cooldown between paid requests (quota/money.ts); day and month budgets always hold. */
   memberCooldown: boolean;
   /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;

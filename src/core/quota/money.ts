@@ -1,35 +1,58 @@
 // Money's one owner: who pays for each part of an order, or why not. Everything that speaks asks here and nothing
-// else decides: the queue bounds, the free-request rate, the budgets and the month (Accounting), the quote ceiling and
-// cache-only, the free voice standing in for a refusal or a failing service, a part paid late; and, once the order is
-// delivered, its charge settled and what it paid said with its outcome.
+// else decides: the queue bounds, the free-request rate, the quote ceiling and cache-only, the free voice standing in
+// for a refusal or a failing service, a part paid late (Money, first); the budgets, their hold and the checks a paid
+// request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
+// figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
+// ledger these write to is books.ts.
+import { randomUUID } from 'node:crypto';
 import {
   ConnectionError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
   TimeoutError,
-  type VoiceApiError,
+  VoiceApiError,
+  type UsageInfo,
 } from '../api/errors.ts';
+import { accountRefusalProven } from '../api/response.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import { isEngineVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import type { SpendEndpoint } from '../store/quota-store.ts';
-import type { Accounting, PartNeed } from './accounting.ts';
-import type { Charge, SpendContext } from './charge.ts';
+import type {
+  BudgetHoldLimits,
+  QuotaMarkAccount,
+  QuotaState,
+  SpendEndpoint,
+  SpendsLeft,
+} from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
+import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import {
+  Charge,
+  SpendLedger,
+  type AcceptedAnswer,
+  type ChargeBooks,
+  type LedgerEntry,
+  type PartSpend,
+  type Probe,
+  type SpendContext,
+} from './books.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { enforcementFor, fitsFreeLine, QueueBook, type Admission, type QueueBounds } from './seconds-bounds.ts';
 import { countCharacters } from '../characters.ts';
 
 /** One line of an order: its request and its text split into parts. */
-export interface PricedLine {
+interface PricedLine {
   readonly request: SpeechRequest;
   readonly texts: readonly string[];
 }
 
 /** What the money reads of an order at acceptance. */
-export interface OrderToPay<Line extends PricedLine> {
+interface OrderToPay<Line extends PricedLine> {
   readonly requester: {
     readonly guildId: string;
     readonly userId: string;
@@ -44,7 +67,7 @@ export interface OrderToPay<Line extends PricedLine> {
 }
 
 /** What the part source knows of prices: what each part needs now, and the free voice that would say a request. */
-export interface PartPrices {
+interface PartPrices {
   needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]>;
   standIn(request: ServiceRequest): ServiceRequest | undefined;
 }
@@ -61,7 +84,7 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
 }
 
-export interface MoneyOptions {
+interface MoneyOptions {
   accounting: Accounting;
   prices: PartPrices;
   queue?: QueueBounds | undefined;
@@ -206,11 +229,8 @@ export class Money {
     const [only] = order.lines;
     if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
-    const { request, texts } = only;
-    if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-    const free = this.#prices.standIn(request);
-    if (free === undefined || !texts.every((text) => fitsFreeLine(text, free.voice))) return undefined;
-    return [{ ...only, request: free }];
+    const free = standInRequest(only.request, only.texts, this.#prices);
+    return free === undefined ? undefined : [{ ...only, request: free }];
   }
 
   #inOrder<T>(lookup: Promise<T>): Promise<T> {
@@ -234,7 +254,7 @@ export class Money {
 }
 
 /** What settling reads of a delivered order. */
-export interface DeliveredOrder {
+interface DeliveredOrder {
   readonly charge: Charge;
   readonly admission: Admission;
   readonly lines: readonly PricedLine[];
@@ -274,21 +294,34 @@ export async function latePayer(
   return accounting.authorizeLate(charge, { text, endpoint, characters, free: false });
 }
 
+/**
+ * The free voice's version of a paid request, where it can say each of `texts` within one of its lines (`prices`: the
+ * part source's choice of free voice); undefined for a request already free or handed in whole, or none fitting. The
+ * one test of the stand-in, at acceptance (a refusal for money) and at the fetch (a failing service) alike.
+ */
+export function standInRequest(
+  request: SpeechRequest,
+  texts: readonly string[],
+  prices: Pick<PartPrices, 'standIn'>,
+): ServiceRequest | undefined {
+  if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+  const free = prices.standIn(request);
+  return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
+}
+
 const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
 /**
- * The service failing to answer before anything was charged, or the month found used up before the part was sent:
- * the free voice may stand in. A failure that may have been charged is not: the member is told so in its own words.
+ * Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
+ * charged, or the books' mark of it met before the part was sent), or the service failing to answer before anything
+ * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-export function failedUncharged(error: unknown): boolean {
-  if (monthUsedUp(error)) return true;
-  return SERVICE_FAILED.some((type) => error instanceof type) && (error as VoiceApiError).charge === 'not-charged';
-}
-
-/** The month used up: the service's own 429 (not charged), or the books' mark of it met before the part was sent. */
-export function monthUsedUp(error: unknown): boolean {
-  if (error instanceof Refusal) return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true;
-  return error instanceof QuotaExceededError && error.charge === 'not-charged';
+export function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
+  if (error instanceof Refusal)
+    return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true ? 'month-used-up' : undefined;
+  if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
+  if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
+  return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {
@@ -402,4 +435,877 @@ class FreeRequestRate {
       if (oldest.done !== true) this.#taken.delete(oldest.value);
     }
   }
+}
+
+// The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
+// of each paid request (the ledger itself: books.ts).
+export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
+export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
+
+/** One value per budget; 0 means no limit. */
+export type OperatorBudgets = Record<BudgetName, number>;
+/** A server's own limits: only those it set (each at most the operator's). */
+export type ServerBudgets = Partial<Record<BudgetName, number>>;
+
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
+export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
+  return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
+}
+
+interface BudgetUsage {
+  guildMonthChars: number;
+  memberDayChars: number;
+  memberLastSpendAt?: Date;
+}
+
+type BudgetRefusal =
+  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
+  | {
+      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
+      limit: number;
+      used: number;
+      needed: number;
+      resetAt: Date;
+    }
+  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
+
+/** The first budget `needed` more characters would break; a request spending nothing passes every one. */
+export function checkBudgets(
+  limits: OperatorBudgets,
+  usage: BudgetUsage,
+  needed: number,
+  now: Date,
+): BudgetRefusal | undefined {
+  if (needed <= 0) return undefined;
+  const cooldown = limits.memberCooldownSeconds;
+  if (cooldown > 0 && usage.memberLastSpendAt !== undefined) {
+    const waitMs = usage.memberLastSpendAt.getTime() + cooldown * 1000 - now.getTime();
+    if (waitMs > 0) return { budget: 'memberCooldownSeconds', limit: cooldown, waitSeconds: Math.ceil(waitMs / 1000) };
+  }
+  const daily = limits.memberDailyChars;
+  if (daily > 0 && usage.memberDayChars + needed > daily) {
+    return { budget: 'memberDailyChars', limit: daily, used: usage.memberDayChars, needed, resetAt: nextDayStart(now) };
+  }
+  const monthly = limits.guildMonthlyChars;
+  if (monthly > 0 && usage.guildMonthChars + needed > monthly) {
+    return {
+      budget: 'guildMonthlyChars',
+      limit: monthly,
+      used: usage.guildMonthChars,
+      needed,
+      resetAt: nextMonthStart(now),
+    };
+  }
+  return undefined;
+}
+
+const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
+
+/** One part of a request as the budget sees it; `free`: cached or in flight. */
+export interface PartNeed {
+  text: string;
+  endpoint: SpendEndpoint;
+  characters: number;
+  free: boolean;
+}
+
+/** How long a dead process's hold lasts; a live request renews its hold every third of this. */
+export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
+
+/** How long a request may wait on the store (its guild's turn included) before it is refused. */
+export const STORE_DEADLINE_MS = 5000;
+
+/** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
+function storeTimedOut(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
+  if (['55P03', '57014', '25P03'].includes(String((error as { code?: unknown }).code))) return true;
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
+}
+
+/** `work`'s answer, or `late()`'s after `ms`; `work` goes on, and what its late answer leaves is the caller's. */
+function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    // Unref'd: a deadline alone never keeps the process up.
+    timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms).unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+const storageUnavailable = (cause?: unknown) =>
+  new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
+
+export interface AccountingOptions {
+  store: Store;
+  budgets: OperatorBudgets;
+  /** The whole bot's month, every guild together (BUDGET_BOT_MONTHLY_CHARS); 0 or absent: no limit. */
+  botMonthlyChars?: number;
+  /** The plan's monthly characters (VOICE_API_PLAN), used until the service reports its own figures. */
+  planCharacterLimit: number;
+  logger: Logger;
+  now?: (() => Date) | undefined;
+  /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
+  account?: CurrentAccount;
+  metrics?: Pick<Metrics, 'characters'> | undefined;
+  storeDeadlineMs?: number;
+  /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
+  owner?: string;
+}
+
+export interface UsageReport {
+  month: string;
+  at: Date;
+  /** The service's reset date when it sent one, else the 1st of next month, UTC. */
+  resetAt: Date;
+  /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
+  exhaustedUntil?: Date | undefined;
+  guild: { spent: number; saved: number; budget: number };
+  /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
+  botBudget: number;
+  bot: {
+    /** The service's count this month (use outside SayBot included), else SayBot's; all of it while used up. */
+    used: number;
+    fromService: boolean;
+    countedAt?: Date;
+    spent: number;
+    saved: number;
+    limit: number;
+    remaining: number;
+  };
+  member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
+}
+
+const REFUSAL_CODES = {
+  memberDailyChars: 'budget-member-day',
+  guildMonthlyChars: 'budget-guild-month',
+  botMonthlyChars: 'budget-bot-month',
+} as const;
+
+function budgetRefusal(refusal: BudgetRefusal): Refusal {
+  if (refusal.budget === 'memberCooldownSeconds')
+    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
+  const { limit, used, needed, resetAt } = refusal;
+  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
+}
+
+/** The bot's books: a request checked before anything is sent, every spend and saving recorded, /usage answered. */
+export class Accounting {
+  readonly #store: Store;
+  readonly #operator: OperatorBudgets;
+  readonly #botMonthly: number;
+  readonly #planLimit: number;
+  readonly #log: Logger;
+  readonly #now: () => Date;
+  /** This process's requests that may still spend (for the cooldown; the characters are held in the store). */
+  readonly #charges = new Set<Charge>();
+  readonly #month: UsedUpMonth;
+  readonly #ledger: SpendLedger;
+  /** Per guild, checks and hold releases run in order, each seeing those before; guilds never wait for each other. */
+  readonly #turns = new Map<string, Promise<unknown>>();
+  readonly #deadlineMs: number;
+  readonly #owner: string;
+  #renewal: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: AccountingOptions) {
+    this.#store = options.store;
+    this.#operator = options.budgets;
+    this.#botMonthly = options.botMonthlyChars ?? 0;
+    this.#planLimit = options.planCharacterLimit;
+    this.#log = options.logger;
+    this.#now = options.now ?? (() => new Date());
+    this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, account: options.account });
+    this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
+    this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
+    this.#owner = options.owner ?? `instance:${randomUUID()}`;
+  }
+
+  /**
+   * Settles what the last run of this owner left, before anything is held or spent: its spends written ahead stay
+   * spent, undelivered (maybe charged: never fewer than charged); its holds, now of characters never sent, go.
+   * Nothing counts twice: a part's characters left its hold in the transaction that wrote its spend.
+   */
+  async recover(): Promise<SpendsLeft & { holds: number }> {
+    const spends = await this.#store.spends.settleLeftBy(this.#owner);
+    const holds = await this.#store.budgets.releaseLeftBy(this.#owner);
+    if (spends.accepted > 0 || spends.inFlight > 0 || holds > 0)
+      this.#log.warn(
+        { code: 'books-settled-after-crash', ...spends, holds },
+        'settled what the previous run left on the books: spends accepted or still in flight as spent (undelivered), its holds released',
+      );
+    return { ...spends, holds };
+  }
+
+  /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
+  close(): void {
+    clearInterval(this.#renewal);
+    this.#renewal = undefined;
+  }
+
+  #inTurn<T>(guildId: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.#turns.get(guildId) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.#turns.set(guildId, tail);
+    void tail.then(() => {
+      if (this.#turns.get(guildId) === tail) this.#turns.delete(guildId);
+    });
+    return run;
+  }
+
+  #renewHolds(): void {
+    const tokens = [...this.#charges].map((c) => c.hold).filter((t): t is string => t !== undefined);
+    if (tokens.length === 0) {
+      this.close();
+      return;
+    }
+    const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
+    this.#store.budgets
+      .renew(tokens, expiresAt)
+      .catch((error: unknown) => this.#log.error({ err: error, holds: tokens.length }, 'could not renew budget holds'));
+  }
+
+  get operatorBudgets(): OperatorBudgets {
+    return this.#operator;
+  }
+
+  async budgetsFor(guildId: string): Promise<OperatorBudgets> {
+    return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
+  }
+
+  /** A part counted free at acceptance fetched after all: checked as a request of its own, without the cooldown. */
+  async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
+    const late = await this.authorize(charge.context, [{ ...part, free: false }], { memberCooldown: false });
+    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+    return late;
+  }
+
+  *requestingMembers(guildId?: string): Generator<string> {
+    for (const { context } of this.#charges)
+      if (guildId === undefined || context.guildId === guildId) yield context.userId;
+    yield* this.#ledger.members(guildId);
+  }
+
+  /** Forgotten (no `userId`: a guild; no `guildId`: everywhere): what is under way is recorded without their ID. */
+  anonymiseRequests(guildId: string | undefined, userId?: string): void {
+    const scope = userId === undefined ? 'guild' : 'member';
+    const theirs = (c: { guildId: string; userId: string }) =>
+      (guildId === undefined || c.guildId === guildId) && (userId === undefined || c.userId === userId);
+    for (const charge of this.#charges) if (theirs(charge.context)) charge.anonymise(scope);
+    this.#ledger.anonymise(theirs, scope);
+  }
+
+  /**
+   * Refuses (Refusal) a request the month or a budget cannot take, before any call; else holds its characters until
+   * its parts are recorded. Free parts (cached, in flight) cost nothing: a request of only those is never refused.
+   * Past the store deadline it is refused as "storage unavailable"; the check stays the guild's turn until the store
+   * answers, and lets go of what it held then, so a late answer never leaves a hold behind.
+   */
+  authorize(
+    context: SpendContext,
+    parts: readonly PartNeed[],
+    policy: { memberCooldown: boolean } = { memberCooldown: true },
+  ): Promise<Charge> {
+    let late = false;
+    const work = this.#inTurn(context.guildId, () => this.#authorize(context, parts, policy, () => late));
+    return byDeadline(work, this.#deadlineMs, () => {
+      late = true;
+      this.#log.warn(
+        { code: 'storage-unavailable', ...context, deadlineMs: this.#deadlineMs },
+        'the store did not answer in time: request refused',
+      );
+      throw storageUnavailable();
+    }).catch((error: unknown) => {
+      throw storeTimedOut(error) ? storageUnavailable(error) : error;
+    });
+  }
+
+  async #authorize(
+    context: SpendContext,
+    parts: readonly PartNeed[],
+    policy: { memberCooldown: boolean },
+    late: () => boolean,
+  ): Promise<Charge> {
+    const paid = parts.filter((p) => !p.free);
+    const needed = paid.reduce((sum, p) => sum + p.characters, 0);
+    let probe: Probe | undefined;
+    let hold: string | undefined;
+    if (needed > 0) {
+      const now = this.#now();
+      // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
+      if (this.#ledger.failing && !(await this.#ledger.flush()))
+        throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
+      const { guildId, userId } = context;
+      const [limits, lastSpend] = await Promise.all([
+        this.budgetsFor(guildId),
+        this.#store.spends.lastSpendAt(guildId, userId, now),
+      ]);
+      const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
+      // A request of theirs that may still spend counts as their last spend. In this process only: a guild's
+      // interactions all reach its one shard.
+      const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
+      const last = [lastSpend, ...pending]
+        .filter((d): d is Date => d !== undefined)
+        .sort((a, b) => b.getTime() - a.getTime())[0];
+      const cooldown = checkBudgets(
+        { ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
+        last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },
+        needed,
+        now,
+      );
+      if (cooldown) this.#refuse(context, cooldown, needed);
+      // The characters are checked and held by the store in one transaction, counting every process's holds.
+      hold = await this.#holdCharacters(context, limits, needed, now);
+      // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
+      try {
+        probe = await this.#month.admit(needed);
+      } catch (error) {
+        if (hold !== undefined) await this.#releaseNow(hold);
+        throw error;
+      }
+      // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
+      if (late()) {
+        if (hold !== undefined) await this.#releaseNow(hold);
+        if (probe !== undefined) await this.#releaseNow(probe.hold);
+        throw storageUnavailable();
+      }
+    }
+    const charge = new Charge(this.#books, context, paid, this.#now(), { probe, hold });
+    this.#charges.add(charge);
+    if (hold !== undefined && this.#renewal === undefined) {
+      this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
+      this.#renewal.unref?.();
+    }
+    return charge;
+  }
+
+  async #releaseNow(token: string): Promise<void> {
+    await this.#store.budgets
+      .release(token)
+      .catch((error: unknown) =>
+        this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'),
+      );
+  }
+
+  /** Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. */
+  async #holdCharacters(
+    context: SpendContext,
+    limits: OperatorBudgets,
+    needed: number,
+    now: Date,
+  ): Promise<string | undefined> {
+    const checked: BudgetHoldLimits = {
+      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
+      ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+      // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
+      ...(this.#botMonthly > 0 ? { botMonthlyChars: this.#botMonthly } : {}),
+    };
+    if (Object.keys(checked).length === 0) return undefined;
+    const held = await this.#store.budgets.hold({
+      guildId: context.guildId,
+      userId: context.userId,
+      characters: needed,
+      limits: checked,
+      ttlMs: BUDGET_HOLD_TTL_MS,
+      at: now,
+      owner: this.#owner,
+    });
+    if (held.status === 'held') return held.token;
+    const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
+    this.#refuse(
+      context,
+      { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt },
+      needed,
+    );
+  }
+
+  #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
+    this.#log.info({ ...context, budget: refusal.budget, needed }, 'request refused by a budget');
+    throw budgetRefusal(refusal);
+  }
+
+  /** Queued with the checks, so a check after a request ended never counts its hold; a stuck one expires. */
+  #releaseHold(token: string, guildId: string): void {
+    void this.#inTurn(guildId, () => this.#releaseNow(token));
+  }
+
+  /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
+  unchecked(context: SpendContext): Charge {
+    const charge = new Charge(this.#books, context, [], this.#now());
+    // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
+    this.#charges.add(charge);
+    return charge;
+  }
+
+  readonly #books: ChargeBooks = {
+    record: (charge, spend) => this.#record(charge, spend),
+    sending: (charge, spend) => this.#sending(charge, spend),
+    accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
+    release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
+    settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
+    releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
+    closed: (charge) => this.#charges.delete(charge),
+  };
+
+  /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
+  async #record({ context, forgotten }: Charge, spend: PartSpend): Promise<void> {
+    await this.#ledger.write({
+      at: this.#now(),
+      ...context,
+      ...(forgotten === undefined ? {} : { forgotten }),
+      endpoint: spend.endpoint,
+      characters: spend.characters,
+      cached: spend.cached,
+      ...(spend.undelivered === true ? { undelivered: true } : {}),
+      requestId: spend.requestId,
+      service: spend.usage,
+    });
+    if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
+  }
+
+  /**
+   * Writes ahead a paid request about to be sent: spent from now on (unconfirmed until the service answers), its
+   * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
+   * recover(). A store that refuses the write is a refusal: the request is not sent. So is a month marked used up
+   * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
+   * month is marked only the request `probe` lets through goes out to find out whether it is back.
+   */
+  async #sending({ context, forgotten, hold, probe }: Charge, spend: PartSpend): Promise<LedgerEntry> {
+    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then(async (mark) => {
+      if (mark !== undefined)
+        throw new Refusal({
+          code: 'quota-used-up',
+          markedAt: mark.markedAt,
+          resetAt: mark.resetAt,
+          beforeSending: true,
+        });
+      // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
+      if (probe === undefined) await this.#month.fits(spend.characters);
+      return this.#ledger.writeAhead({
+        at: this.#now(),
+        ...context,
+        ...(forgotten === undefined ? {} : { forgotten }),
+        endpoint: spend.endpoint,
+        characters: spend.characters,
+        cached: false,
+        owner: this.#owner,
+        hold,
+        unconfirmed: true,
+      });
+    });
+    try {
+      const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
+      if (entry !== undefined) return entry;
+    } catch (error) {
+      if (error instanceof Refusal) throw error;
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: context.guildId, characters: spend.characters },
+        'could not write down a paid request before sending it: not sent',
+      );
+      throw storeTimedOut(error)
+        ? storageUnavailable(error)
+        : new Refusal({ code: 'spends-unrecorded' }, { level: 'warn', cause: error });
+    }
+    this.#log.warn(
+      { code: 'storage-unavailable', ...context, characters: spend.characters, deadlineMs: this.#deadlineMs },
+      'the store did not write down a paid request in time: not sent',
+    );
+    // Never sent: a row the store writes after all is taken back (until then it counts as spent, never fewer).
+    void written.then(
+      (entry) => this.#ledger.release(entry),
+      () => undefined,
+    );
+    throw storageUnavailable();
+  }
+
+  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
+  #inTime(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
+    return byDeadline(write, this.#deadlineMs, () => {
+      const { guildId, characters } = entry.spend;
+      this.#log.warn(
+        { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
+        'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
+      );
+    });
+  }
+
+  /** The service accepted a request written ahead (its 2xx): confirmed; its acceptance ends a used-up month. */
+  async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    const { usage, requestId } = answer;
+    await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
+    await this.#clearingMonth(this.#month.accepted());
+  }
+
+  #clearingMonth(work: Promise<unknown>): Promise<unknown> {
+    return work.catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
+  }
+
+  /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
+  async observeUsage(usage: UsageInfo | undefined): Promise<void> {
+    await this.#clearingMonth(this.#month.observe(usage));
+  }
+
+  /** The figures of a refusal proven the service's own, kept as a 2xx's: /usage tells the month as it counts it. */
+  async noteServiceFigures(usage: UsageInfo): Promise<void> {
+    await this.#store.quota
+      .noteService(usage, this.#now())
+      .catch((error: unknown) => this.#log.error({ err: error }, "could not keep the service's usage figures"));
+  }
+
+  /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */
+  quotaExceeded(error: QuotaExceededError): Promise<Date> {
+    return this.#month.exceeded(error);
+  }
+
+  async report(guildId: string, userId: string): Promise<UsageReport> {
+    const now = this.#now();
+    const month = monthOf(now);
+    const mark = await this.#month.current();
+    const [guild, bot, member, state, limits] = await Promise.all([
+      this.#store.spends.monthTotals(month, guildId),
+      this.#store.spends.monthTotals(month),
+      // What the daily budget counts (a deletion's carry-over included), not the rows that still name the member.
+      this.#store.spends.memberDaySpent(guildId, userId, now),
+      this.#store.quota.get(),
+      this.budgetsFor(guildId),
+    ]);
+    const service = state.service?.month === month ? state.service : undefined;
+    const counted = serviceCount(service, month, this.#planLimit);
+    const exhausted = mark?.resetAt;
+    // The service's count stands beside the used-up mark only when it agrees (nothing left).
+    const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
+    const limit = told?.limit ?? service?.limit ?? this.#planLimit;
+    const used = told?.used ?? (mark === undefined ? bot.spent : limit);
+    return {
+      month,
+      at: now,
+      resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
+      exhaustedUntil: exhausted,
+      guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+      botBudget: this.#botMonthly,
+      bot: {
+        used,
+        fromService: told !== undefined,
+        ...(told === undefined ? {} : { countedAt: told.at }),
+        spent: bot.spent,
+        saved: bot.saved,
+        limit,
+        remaining: exhausted ? 0 : (told?.remaining ?? Math.max(0, limit - used)),
+      },
+      member: {
+        spentToday: member,
+        budget: limits.memberDailyChars,
+        resetAt: nextDayStart(now),
+        cooldownSeconds: limits.memberCooldownSeconds,
+      },
+    };
+  }
+}
+
+// The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
+// fixing it. Every paid call runs under it (callUnderQuota): such a 429 marks the month used up before the caller
+// hears of it, unless the service says characters are left (only this request is too long for them: that is what
+// the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
+// say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
+// own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
+// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's
+// last figure of what is left (below) is a hint the same way: a request it leaves too few for goes out
+// one at a time, through the same turn, so characters bought or a new month are seen at the next request.
+/** The account SayBot runs under now: a change since the month was marked means the operator acted. */
+interface CurrentAccount {
+  /** A fingerprint of the API key (VoiceApiClient.keyFingerprint), never the key. */
+  fingerprint: string;
+  /** VOICE_API_PLAN. */
+  plan: string;
+}
+
+/**
+ * The turn to probe is a one-character hold in the store under a guild no Discord guild can have (snowflake 0),
+ * limited to one: the store's check-and-hold is serialised across processes, so one request at a time goes out
+ * from all shards together, and a turn whose process died ends by itself after PROBE_TURN_MS. Nothing counts
+ * this guild's holds against a real budget but the bot-wide one, which counts the turn as one character while it
+ * lasts (a bound one character on the safe side).
+ */
+const PROBE_TURN = { guildId: '0', userId: 'quota-probe' } as const;
+
+/**
+ * A probe that has not had its answer by then no longer blocks the next one: its request may be waiting behind
+ * a long voice queue (a part is fetched just before its turn), and the others must not wait for it.
+ */
+export const PROBE_TURN_MS = 30_000;
+
+/**
+ * The used-up month: a 429 "quota exceeded" marks it, and it must never outlive the operator fixing it.
+ *
+ * While marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing) and the others
+ * are refused at once, naming the mark; so is the next part of a request accepted before the month was marked, as
+ * it is about to be sent (Accounting's write ahead), since the service would refuse it the same way. The mark is cleared by: the first request the service accepts; any
+ * answer that shows characters left or a higher monthly limit than when it was marked (a plan upgrade or a
+ * top-up shows so); a start under another API key or plan; and the reset date passing. It never depends on the
+ * configured plan alone: the service's own answers decide.
+ */
+class UsedUpMonth {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #now: () => Date;
+  readonly #account: CurrentAccount | undefined;
+  #started: Promise<void> | undefined;
+  /** This start: the service's figures kept from before it are not taken without a new answer. */
+  readonly #since: Date;
+
+  constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount | undefined }) {
+    this.#store = options.store;
+    this.#log = options.logger;
+    this.#now = options.now;
+    this.#account = options.account;
+    this.#since = options.now();
+  }
+
+  /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
+  #start(): Promise<void> {
+    this.#started ??= (async () => {
+      const mark = (await this.#store.quota.get()).exhausted;
+      const account = this.#account;
+      if (!mark || !account) return;
+      const keyChanged = mark.account !== undefined && mark.account !== account.fingerprint;
+      const planChanged = mark.plan !== undefined && mark.plan !== account.plan;
+      if (keyChanged || planChanged)
+        await this.#clear(
+          keyChanged
+            ? 'the API key changed since the month was marked used up'
+            : 'the plan changed since the month was marked used up',
+        );
+    })().catch((error: unknown) => {
+      this.#started = undefined; // tried again next time
+      throw error;
+    });
+    return this.#started;
+  }
+
+  /** The mark, if the month is marked; a mark whose reset date has passed is cleared on the way. */
+  async current(): Promise<QuotaState['exhausted']> {
+    await this.#start();
+    const mark = (await this.#store.quota.get()).exhausted;
+    if (mark && mark.resetAt <= this.#now()) {
+      await this.#clear('the reset date has passed');
+      return undefined;
+    }
+    return mark;
+  }
+
+  /**
+   * For a request that would spend `needed` characters: nothing when the month is not marked and the service's last
+   * figure leaves enough (or is not to be taken: knownTooFew); a probe when one of them says no and
+   * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
+   */
+  async admit(needed: number): Promise<Probe | undefined> {
+    const mark = await this.current();
+    const at = this.#now();
+    const tooFew = mark ? undefined : await this.#tooFew(needed, at);
+    // What the others are told while this one finds out.
+    const refusal = mark
+      ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
+      : tooFew && tooFewLeft(tooFew, needed, at);
+    if (refusal === undefined) return undefined;
+    const turn = await this.#store.budgets.hold({
+      ...PROBE_TURN,
+      characters: 1,
+      limits: { guildMonthlyChars: 1 },
+      ttlMs: PROBE_TURN_MS,
+      at,
+    });
+    if (turn.status === 'refused') throw refusal;
+    const probe: Probe = { hold: turn.token };
+    if (mark)
+      this.#log.info(
+        { resetAt: mark.resetAt.toISOString() },
+        'monthly quota marked used up: one request goes out to find out whether it is back',
+      );
+    else
+      this.#log.info(
+        { code: 'quota-too-few-left', left: tooFew?.left, needed },
+        "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
+      );
+    return probe;
+  }
+
+  /**
+   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) when the service's
+   * last figure leaves too few characters for it, as the service would refuse it.
+   */
+  async fits(characters: number): Promise<void> {
+    const at = this.#now();
+    const tooFew = await this.#tooFew(characters, at);
+    if (tooFew === undefined) return;
+    this.#log.info(
+      { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
+      "not sent: the service's last figure leaves too few characters for this part",
+    );
+    throw tooFewLeft(tooFew, characters, at);
+  }
+
+  async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
+    return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
+  }
+
+  /**
+   * The service accepted a request: the month is not (or no longer) used up. A month not marked has nothing its
+   * figures could end (observe only clears a mark), so one read of the mark is all it takes.
+   */
+  async accepted(): Promise<void> {
+    if ((await this.#store.quota.get()).exhausted) await this.#clear('the service accepted a request');
+  }
+
+  /** Any answer carrying the service's figures: characters left, or a higher limit than when marked, end the mark. */
+  async observe(usage: UsageInfo | undefined): Promise<void> {
+    if (usage === undefined) return;
+    const mark = (await this.#store.quota.get()).exhausted;
+    if (!mark) return;
+    if (usage.remaining !== undefined && usage.remaining > 0) {
+      await this.#clear(`the service reports ${usage.remaining} characters left`);
+    } else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit) {
+      await this.#clear(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
+    }
+  }
+
+  /**
+   * A 429 "quota exceeded": refuse what would spend until the service's reset date (else the 1st of next month,
+   * UTC), or until one of the clearing events. Returns the reset date.
+   */
+  async exceeded(error: QuotaExceededError): Promise<Date> {
+    const now = this.#now();
+    const said = error.rateLimit?.resetAt;
+    const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
+    const state = await this.#store.quota.get();
+    const limit =
+      error.rateLimit?.limit ??
+      (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
+    const by: QuotaMarkAccount = { account: this.#account?.fingerprint, plan: this.#account?.plan, limit };
+    await this.#store.quota.markExhausted(resetAt, now, by);
+    this.#log.error(
+      { code: 'quota-used-up', resetAt: resetAt.toISOString(), limit },
+      'monthly quota used up: one request at a time goes out to see whether it is back; upgrading the plan, buying characters or changing the key ends this at the next request',
+    );
+    return resetAt;
+  }
+
+  async #clear(why: string): Promise<void> {
+    if (await this.#store.quota.clearExhausted())
+      this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
+  }
+}
+
+/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at: Date): Refusal {
+  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
+  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
+}
+
+/** Runs one API call of `characters` under the month's quota policy. */
+export async function callUnderQuota<T>(
+  accounting: Accounting | undefined,
+  log: Logger,
+  characters: number,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const figures = serviceFiguresOf(error);
+    if (figures !== undefined) await accounting?.noteServiceFigures(figures);
+    const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    if (proven && left !== undefined && left > 0 && left < characters) {
+      const reset = error.rateLimit?.resetAt;
+      throw new Refusal(
+        { code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) },
+        { cause: error, level: 'warn' },
+      );
+    }
+    if (saysMonthUsedUp(error))
+      await accounting
+        ?.quotaExceeded(error)
+        .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
+    else await accounting?.observeUsage(figures);
+    throw error;
+  }
+}
+
+/**
+ * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
+ * the service's: its headers and its JSON error body; accountRefusalProven) whose figures, if it sends any, leave
+ * nothing.
+ */
+function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
+  if (!(error instanceof QuotaExceededError) || !accountRefusalProven(error)) return false;
+  const left = error.rateLimit?.remaining;
+  return left === undefined || left === 0;
+}
+
+// The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
+// alike), kept with the time they arrived (store.quota, src/core/store/areas/quota-state.ts). What they tell: the
+// whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
+// longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
+/** The usage figures of a failed call, when the answer is provably the service's own (retry.ts); else undefined. */
+function serviceFiguresOf(error: unknown): UsageInfo | undefined {
+  if (!(error instanceof VoiceApiError) || error.status === undefined || error.rateLimit === undefined)
+    return undefined;
+  if (!error.fromService && error.charge !== 'not-charged') return undefined;
+  const { retryAfterSeconds: _, ...usage } = error.rateLimit;
+  return Object.keys(usage).length === 0 ? undefined : usage;
+}
+
+/** The service's figures for the whole bot's month, when it sent any this month: used, left, and when it said so. */
+interface ServiceCount {
+  used: number;
+  remaining: number;
+  limit: number;
+  at: Date;
+}
+
+/** What the kept figures say of `month`: used and left by the service's own count (`planLimit` if it sent none). */
+function serviceCount(service: QuotaState['service'], month: string, planLimit: number): ServiceCount | undefined {
+  if (service?.month !== month) return undefined;
+  const limit = service.limit ?? planLimit;
+  const { used, remaining } = service;
+  if (used === undefined && remaining === undefined) return undefined;
+  return {
+    used: used ?? Math.max(0, limit - (remaining ?? 0)),
+    remaining: remaining ?? Math.max(0, limit - (used ?? 0)),
+    limit,
+    at: service.updatedAt,
+  };
+}
+
+/**
+ * What is left by the service's last word, when that word leaves fewer than `needed` but some: a hint that a request of
+ * `needed` will be refused, so only one at a time goes out to find out (UsedUpMonth): characters bought or a new
+ * month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this start)
+ * is not taken without a new answer. Nothing left at all is the used-up month's.
+ */
+function knownTooFew(
+  service: QuotaState['service'],
+  needed: number,
+  now: Date,
+  since: Date,
+): { left: number; resetAt?: Date } | undefined {
+  const left = service?.remaining;
+  if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
+  if (service.month !== now.toISOString().slice(0, 7) || service.updatedAt < since) return undefined;
+  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
+  return { left, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
 }

@@ -1,8 +1,9 @@
 // What the part source sees of an order (src/core/order/order.ts) and hands back for each part: types only.
-import type { Charge } from '../quota/charge.ts';
+import type { Readable } from 'node:stream';
+import type { AudioResponse } from '../api/client.ts';
+import type { Charge } from '../quota/books.ts';
 import type { QuoteAllowance } from '../quota/money.ts';
 import type { StandIn } from '../settings/speech-request.ts';
-import type { SpeechAudio } from './part-flight.ts';
 
 /** What the part source reads of one accepted order, never writes; it lives on the order. */
 export interface OrderAccount {
@@ -11,7 +12,7 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly freeVoice?: StandIn | undefined;
-  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (part-flight.ts Waiters). */
+  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (part-source.ts Waiters). */
   readonly ended?: AbortSignal | undefined;
 }
 
@@ -22,3 +23,6 @@ export type FetchedPart = ({ audio: SpeechAudio } | { failure: unknown }) & {
   /** A free line whose audio proved longer than its cap (seconds): cut there. */
   cutAt?: number;
 };
+
+/** A part's audio: the service's bytes, its Opus packets (except audio handed in whole), `cutAt` as PartAudio's. */
+export type SpeechAudio = AudioResponse & { packets?: (signal?: AbortSignal) => Readable; cutAt?: number };

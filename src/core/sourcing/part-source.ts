@@ -1,36 +1,37 @@
-// Where each part of an order comes from: the audio cache, a flight already under way for the same audio, the Voice
-// API (paid, its charge on the books before the request leaves), or the free voice; and, below, what a part's request
-// becomes at the Voice API (its body and its cache key).
+// Where each part of an order comes from: the audio cache, a flight already under way for the same audio (one call
+// for identical parts, below), the Voice API (paid, its charge on the books before the request leaves; who pays, and
+// whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
+// owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
+// part's request becomes at the Voice API (its body and its cache key).
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
+import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import { changesAudio } from '../audio/effects/audible-steps.ts';
+import { UnsupportedAudioError } from '../audio/errors.ts';
+import type { AudioFormat } from '../audio/codecs/format.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { OversizedResponseError } from '../api/errors.ts';
-import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
+import { AbortedError, OversizedResponseError } from '../api/errors.ts';
+import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
 import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PartNeed } from '../quota/accounting.ts';
-import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
-import type { FetchedPart, OrderAccount } from './order-account.ts';
-import { SpeechInputError } from '../order-errors.ts';
-import { callUnderQuota } from '../quota/used-up-month.ts';
-import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/charge.ts';
-import { ChangedParts } from './changed-parts.ts';
-import { freePart } from './free-part.ts';
-import type { EnginePort } from './engine-port.ts';
-import { standInVoice, type FreeVoiceChoice } from './free-voice-choice.ts';
-import { failedUncharged, latePayer, monthUsedUp } from '../quota/money.ts';
 import {
-  abortable,
-  SingleFlight,
-  withoutEffects,
-  Waiters,
-  type Fetching,
-  type Flight,
-  type PartStore,
-  type SpeechAudio,
-} from './part-flight.ts';
+  type Accounting,
+  type PartNeed,
+  callUnderQuota,
+  failingServiceCause,
+  latePayer,
+  standInRequest,
+} from '../quota/money.ts';
+import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
+import { SpeechInputError } from '../order-errors.ts';
+import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
+import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
+import type { EnginePort } from './engine-port.ts';
+import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
@@ -38,8 +39,6 @@ import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
-
-export type { SpeechAudio } from './part-flight.ts';
 
 export interface PartSourceOptions {
   client: VoiceApiClient;
@@ -88,8 +87,8 @@ const MAX_DELETED_VOICES = 10_000;
  *
  * A fetched part is read to its end and cached even when its caller stops listening (skip, stop) once the service
  * began to answer: its characters are paid for the moment the service accepts the request, and the next identical
- * request gets it for nothing. One nobody waits for any more before that is closed, or never sent (part-flight.ts
- * Waiters). Only close() (shutdown) abandons the fetches under way.
+ * request gets it for nothing. One nobody waits for any more before that is closed, or never sent (Waiters,
+ * below). Only close() (shutdown) abandons the fetches under way.
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -99,13 +98,11 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/charge.ts). */
+  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/books.ts). */
   readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
-  /** Parts at another speed or volume, changed in the audio worker (changed-parts.ts). */
+  /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
-  /** Where parts are kept: what the free voice's and the changed parts write to. */
-  readonly #store: PartStore;
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
   readonly #fallback: boolean;
@@ -127,16 +124,12 @@ export class PartSource {
     this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
-    this.#store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
-    this.#changed = new ChangedParts(this.#store, {
-      key: (request, text) => this.#key(request, text),
+    const store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
+    this.#changed = new ChangedParts(store, {
+      key: partCacheKey,
       fetch: (request, text, signal, order) => this.#fetchOriginal(request, text, signal, order),
       saved: (charge, request, text) => this.#saved(charge, request, text),
     });
-  }
-
-  #key(request: ServiceRequest, text: string): string {
-    return partCacheKey(request, text);
   }
 
   /**
@@ -157,13 +150,13 @@ export class PartSource {
   }
 
   async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
-    const key = this.#key(withoutEffects(request), text);
+    const key = partCacheKey(withoutEffects(request), text);
     return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
     if (!changesAudio(request.effects) || !this.#cache) return false;
-    return this.#cache.has(effectsKey(this.#key(withoutEffects(request), text), request.effects), request.voice);
+    return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
   /**
@@ -191,10 +184,14 @@ export class PartSource {
    * text and SayBot's effects. Undefined where no free voice can speak.
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
-    const chosen = standInVoice(this.#freeChoice, request, (id) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice,
-    );
-    return chosen === undefined ? undefined : freeRequest(request, chosen);
+    const usable = (id: string) =>
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
+    const language = requestLanguage(request);
+    const choice = this.#freeChoice;
+    const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
+    if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
+    const espeak = freeVoiceFor(request.voice, request.language);
+    return usable(espeak) ? freeRequest(request, espeak) : undefined;
   }
 
   /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
@@ -232,24 +229,21 @@ export class PartSource {
       try {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn =
-          order?.freeVoice !== undefined && !isFreeVoice(request.voice) ? this.standIn(request) : undefined;
-        const fellBack = standIn !== undefined && fitsFreeLine(text, standIn.voice);
-        audio = await this.#fetchFree(fellBack ? standIn : request, text, signal, order, (stood) => {
+        const standIn = order?.freeVoice === undefined ? undefined : standInRequest(request, [text], this);
+        audio = await this.#fetchFree(standIn ?? request, text, signal, order, (stood) => {
           freeVoice = stood;
         });
       } catch (error) {
-        const failed = failedUncharged(error);
-        if (!this.#fallback || !failed || isFreeVoice(request.voice) || order === undefined) throw error;
         // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-        const free = this.standIn(request);
-        if (free === undefined || !fitsFreeLine(text, free.voice)) throw error;
+        const cause = this.#fallback ? failingServiceCause(error) : undefined;
+        const free = cause === undefined ? undefined : standInRequest(request, [text], this);
+        if (free === undefined || cause === undefined || order === undefined) throw error;
         const voice = free.voice;
         this.#log.warn(
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
-        freeVoice = { voice, cause: monthUsedUp(error) ? 'month-used-up' : 'service-failed' };
+        freeVoice = { voice, cause };
         audio = await this.#fetchFree(free, text, signal, order, (stood) => {
           freeVoice = { ...stood, cause: freeVoice?.cause ?? stood.cause };
         });
@@ -364,7 +358,7 @@ export class PartSource {
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<SpeechAudio> {
-    const key = this.#key(request, text);
+    const key = partCacheKey(request, text);
     const charge = order?.charge;
     const { value, leader } = this.#flights.join(
       key,
@@ -416,16 +410,7 @@ export class PartSource {
     // engine asked (eSpeak NG's short line is its own worker's).
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
-      return freePart(
-        this.#store,
-        this.#engines,
-        request,
-        text,
-        key,
-        generation,
-        charge?.context,
-        this.#engineSignal(request, waiters),
-      );
+      return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
     const payer = await latePayer(this.#accounting, order, endpointOf(request), text);
     const endpoint = endpointOf(request);
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
@@ -471,6 +456,39 @@ export class PartSource {
     return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
   }
 
+  /**
+   * A free voice's part: spoken by SayBot (eSpeak NG, src/core/free-voice/) off the main thread, or by one of the
+   * owner's engines over HTTP, in its owner's (server's and member's) share of its speaker, its audio streaming to the
+   * audio worker as it arrives; cached under `key` like any part once it came whole, never paid. `signal` fires when
+   * nobody wants the line any more, or at shutdown: an engine's request is closed, its slot freed.
+   */
+  async #freePart(
+    request: ServiceRequest,
+    text: string,
+    key: string,
+    generation: number,
+    owner: { guildId: string; userId: string } | undefined,
+    signal: AbortSignal,
+  ): Promise<Flight> {
+    let line: { body: Readable; cutAt?: number };
+    if (isEngineVoice(request.voice)) {
+      // checkVoice refuses an engine voice before this when no engine is configured.
+      if (this.#engines === undefined) throw new Error(`${request.voice}: no engine is configured`);
+      const owned = owner ?? { guildId: '', userId: '' };
+      line = { body: await this.#engines.speakLine(text, request.voice, request.engine, owned, signal) };
+    } else {
+      const { wav, cutAt } = await speakFreeLine(text, request.voice, owner?.guildId, owner?.userId);
+      line = { body: Readable.from([wav]), ...(cutAt === undefined ? {} : { cutAt }) };
+    }
+    // Marked when cut at its cap: the cache keeps neither it nor any copy made of it (AudioCache.put).
+    const fill = new AudioFill({ format: 'wav', ...line }, this.encoding);
+    const cached = fill.complete.then(
+      (entry) => this.#cache?.put(key, request.voice, entry, generation),
+      (error: unknown) => this.#log.debug({ err: error, key }, 'free part not cached'),
+    );
+    return { from: 'free', part: () => fill.part(), done: cached };
+  }
+
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
     if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
@@ -480,7 +498,7 @@ export class PartSource {
   }
 
   #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
-    // Let go of by everyone who waits for it before the service began to answer: closed (part-flight.ts Waiters).
+    // Let go of by everyone who waits for it before the service began to answer: closed (Waiters, below).
     const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
     const call = serviceBody(request, text);
     return call.endpoint === 'emotion-tts'
@@ -490,7 +508,7 @@ export class PartSource {
 
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
-   * of it as a part's last waiter does (part-flight.ts Waiters): before it leaves it is not sent; after, while the
+   * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
    * service has not begun to answer, it is closed (the client's CallControl `letGo`) and stays spent, as it may have
    * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
    */
@@ -545,6 +563,26 @@ export class PartSource {
   }
 }
 
+// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
+// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
+/**
+ * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
+ * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
+ */
+export type FreeVoiceChoice = ReadonlyMap<string, string>;
+
+/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
+export const ESPEAK_CHOICE = 'espeak';
+
+/**
+ * A request's language: its `language` option, else its voice's (a preset voice's ID names it), lower case and
+ * without its region (`ko-KR` is `ko`).
+ */
+function requestLanguage(request: Pick<ServiceRequest, 'voice' | 'language'>): string | undefined {
+  const given = request.language?.split('-')[0]?.toLowerCase();
+  return given !== undefined && given !== '' ? given : PRESET_VOICE_ID.exec(request.voice)?.[1];
+}
+
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(
   freeVoice: StandIn | undefined,
@@ -566,7 +604,7 @@ type Sent = string | number | undefined;
 const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
 
 /** The endpoint that speaks a request. */
-export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
+const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
 
 /** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
@@ -612,4 +650,224 @@ export function partCacheKey(request: ServiceRequest, text: string): string {
   // An engine's own controls change its audio: each its own entry.
   const engine = request.engine === undefined ? [] : ['engine', effectsKey('', request.engine)];
   return cacheKey(endpointOf(request), text, [...sent, ...(read ? [FREE_READING] : []), ...engine]);
+}
+
+// A flight: one call for identical work under way, and who waits for it.
+/** Where parts are kept: what the changed parts write to. */
+interface PartStore {
+  cache: AudioCache | undefined;
+  metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  log: Logger;
+  encoding: Readonly<OpusSettings>;
+}
+
+interface Flight {
+  from: 'cache' | 'api' | 'free';
+  part(): PartAudio;
+  done: Promise<unknown>;
+}
+
+/**
+ * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
+ * left, it is never sent nor paid; after it left and before any answer, it is closed (CallControl `letGo`) and kept
+ * on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted is read and kept.
+ */
+class Waiters {
+  readonly #signals = new Set<AbortSignal>();
+  readonly #forget: () => void;
+  #call: CallControl | undefined;
+  #closed = false;
+
+  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
+  constructor(forget: () => void) {
+    this.#forget = forget;
+  }
+
+  join(signal: AbortSignal): void {
+    this.#signals.add(signal);
+    if (this.#closed) return;
+    if (signal.aborted) this.#letGo();
+    else signal.addEventListener('abort', this.#letGo, { once: true });
+  }
+
+  wanted(): boolean {
+    if (this.#waits()) return true;
+    this.#forget();
+    return false;
+  }
+
+  /** Its paid call is under way (CallOptions `control`): let go of by everyone, it is cut if it may be. */
+  calling(call: CallControl): void {
+    if (!this.#closed) this.#call = call;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#call = undefined;
+    for (const signal of this.#signals) signal.removeEventListener('abort', this.#letGo);
+  }
+
+  #waits(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    return false;
+  }
+
+  /** Once nobody waits, the call is let go of, and forgotten if it will end unaccepted (a later caller starts anew). */
+  readonly #letGo = (): void => {
+    if (this.#call === undefined || this.#waits()) return;
+    if (this.#call.letGo()) this.#forget();
+  };
+}
+
+interface Fetching {
+  flight: Promise<Flight>;
+  waiters: Waiters;
+}
+
+/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
+function withoutEffects<R extends ServiceRequest>(request: R): R {
+  if (request.effects === undefined) return request;
+  const { effects: _effects, ...rest } = request;
+  return rest as R;
+}
+
+/** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
+export class SingleFlight<T> {
+  readonly #flights = new Map<string, T>();
+
+  has(key: string): boolean {
+    return this.#flights.has(key);
+  }
+
+  /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
+  join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
+    const current = this.#flights.get(key);
+    if (current !== undefined) return { value: current, leader: false };
+    const value = start();
+    this.#flights.set(key, value);
+    void settled(value)
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#flights.get(key) === value) this.#flights.delete(key);
+      });
+    return { value, leader: true };
+  }
+
+  /** Forgets `value` before it settles (its starter gave it up): the next asker starts afresh. */
+  forget(key: string, value: T): void {
+    if (this.#flights.get(key) === value) this.#flights.delete(key);
+  }
+
+  values(): T[] {
+    return [...this.#flights.values()];
+  }
+}
+
+// A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
+// changed in the audio worker once for identical requests at once, and cached with its packets.
+/** A part changed in the audio worker, read by every identical request, cached once whole. */
+interface Changed {
+  part(): PartAudio;
+  done: Promise<unknown>;
+}
+
+/** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
+export interface Originals {
+  key(request: ServiceRequest, text: string): string;
+  fetch(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio>;
+  saved(charge: Charge | undefined, request: ServiceRequest, text: string): void;
+}
+
+export class ChangedParts {
+  readonly #store: PartStore;
+  readonly #originals: Originals;
+  readonly #changing = new SingleFlight<Promise<Changed>>();
+
+  constructor(store: PartStore, originals: Originals) {
+    this.#store = store;
+    this.#originals = originals;
+  }
+
+  async fetch(
+    request: ServiceRequest,
+    effects: AudioEffects,
+    text: string,
+    signal: AbortSignal,
+    order?: OrderAccount,
+  ): Promise<SpeechAudio> {
+    const { cache, metrics } = this.#store;
+    const original = withoutEffects(request);
+    const key = effectsKey(this.#originals.key(original, text), effects);
+    // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
+    const generation = cache?.generation(request.voice) ?? 0;
+    const hit = await cache?.get(key, request.voice);
+    if (cache) metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    if (hit) {
+      this.#originals.saved(order?.charge, request, text);
+      return cachedPart(hit, this.#store.encoding);
+    }
+    const audio = await this.#originals.fetch(original, text, signal, order);
+    const { value, leader } = this.#changing.join(
+      key,
+      () => this.#change(audio, effects, key, request.voice, generation, order?.charge.context.guildId),
+      (c) => c.then((changed) => changed.done),
+    );
+    // Identical requests at once: the leader's original is changed, the others' copies are let go.
+    if (!leader) audio.body.destroy();
+    return (await abortable(value, signal)).part();
+  }
+
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
+  }
+
+  /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
+  async #change(
+    audio: SpeechAudio,
+    effects: AudioEffects,
+    key: string,
+    voiceId: string,
+    generation: number,
+    guild = '',
+  ): Promise<Changed> {
+    const { cache, log, encoding } = this.#store;
+    // Gathered for the worker, never joined here.
+    const bytes = await gather(audio.body as AsyncIterable<Buffer>);
+    let changed: { format: AudioFormat; data: Buffer };
+    try {
+      changed = await applyEffectsOffThread(bytes, effects, guild);
+    } catch (error) {
+      if (!(error instanceof UnsupportedAudioError)) throw error;
+      // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
+      log.warn(
+        { code: 'audio-effects-skipped', format: audio.format },
+        'speed and volume not applied: the audio format cannot be changed here',
+      );
+      const unchanged = new AudioFill(
+        { format: audio.format, body: Readable.from(partViews(bytes)), cutAt: audio.cutAt },
+        encoding,
+      );
+      return { part: () => unchanged.part(), done: Promise.resolve() };
+    }
+    // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
+    const fill = new AudioFill(
+      { format: changed.format, body: Readable.from([changed.data]), cutAt: audio.cutAt },
+      encoding,
+    );
+    const done = fill.complete.then(
+      (entry) => cache?.put(key, voiceId, entry, generation),
+      (error: unknown) => log.debug({ err: error, key }, 'changed part not cached'),
+    );
+    return { part: () => fill.part(), done };
+  }
 }

@@ -1,6 +1,6 @@
 // What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
 import type { Logger } from '../../core/log.ts';
-import type { Accounting } from '../../core/quota/accounting.ts';
+import type { Accounting, UsageReport } from '../../core/quota/money.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
@@ -8,7 +8,6 @@ import type { Store } from '../../core/store/types.ts';
 import type { AutoreadControl } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
 import type { StudioVoice } from '../scenes/index.ts';
-import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { DashboardLimits } from './limits.ts';
 import type { KeyStateSnapshot } from '../../core/api/response.ts';
 import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';

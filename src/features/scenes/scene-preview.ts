@@ -14,7 +14,7 @@ import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
 import { namedVoice } from '../speaking/index-words.ts';
 import type { SceneQuote } from '../../core/order/scene-types.ts';
-import type { UsageReport } from '../../core/quota/accounting.ts';
+import type { UsageReport } from '../../core/quota/money.ts';
 import { resolveCast } from './cast.ts';
 import { planScene } from './scene-plan.ts';
 import type { PendingScene, ScenePlan, Speaker } from './scene-types.ts';

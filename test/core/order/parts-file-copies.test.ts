@@ -4,9 +4,10 @@
 // readers and the cache hold them too.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Charge } from '../../../src/core/quota/charge.ts';
+import type { Charge } from '../../../src/core/quota/books.ts';
 import { partsFile } from '../../../src/core/order/clips.ts';
-import type { PartSource, SpeechAudio } from '../../../src/core/sourcing/part-source.ts';
+import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
 import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';

@@ -6,8 +6,7 @@ import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting } from '../../../src/core/quota/accounting.ts';
-import type { OperatorBudgets } from '../../../src/core/quota/accounting.ts';
+import { Accounting, type OperatorBudgets, QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
@@ -15,7 +14,6 @@ import { estimateCeiling, OverSecondsCapError, type QueueBounds } from '../../..
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
-import { QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechTarget } from '../../../src/core/order/pipeline.ts';

@@ -4,8 +4,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_SCENE_SECONDS } from '../../../src/core/audio/effects/scene-mix.ts';
-import type { Charge } from '../../../src/core/quota/charge.ts';
-import type { PartSource, SpeechAudio } from '../../../src/core/sourcing/part-source.ts';
+import type { Charge } from '../../../src/core/quota/books.ts';
+import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
 import { sceneFile } from '../../../src/core/order/scene-file.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';

@@ -11,8 +11,8 @@ import {
   type Accounting,
   type AccountingOptions,
   type PartNeed,
-} from '../../../src/core/quota/accounting.ts';
-import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
+  PROBE_TURN_MS,
+} from '../../../src/core/quota/money.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';

@@ -1,5 +1,5 @@
 // Server budgets and the holds counted against them by every process (`store.budgets`): the check and the hold in
-// one transaction. Which limits apply is src/core/quota/accounting.ts' business.
+// one transaction. Which limits apply is src/core/quota/money.ts' business.
 import { randomUUID } from 'node:crypto';
 import type { BudgetHoldLimits, BudgetHoldResult, GuildBudgetSettings, NewBudgetHold } from '../quota-store.ts';
 import { Area, given, present, type Db } from '../dialect.ts';

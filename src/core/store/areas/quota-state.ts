@@ -1,8 +1,9 @@
-// The bot-wide quota state (`store.quota`): the service's latest figures and the used-up month's mark, kept between
-// restarts. Marks only: when to set or clear one is src/core/quota/used-up-month.ts' decision.
+// The bot-wide quota state (`store.quota`): the service's latest figures (X-RateLimit-*, from any answer) and the
+// used-up month's mark, kept between restarts. Marks and figures only: what they mean for the month, and when to set
+// or clear a mark, is src/core/quota/money.ts' decision.
 import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
-import { Area, dateOf, orNull, present } from '../dialect.ts';
-import { noteServiceUsage } from './service-usage.ts';
+import { Area, dateOf, orNull, present, type Db } from '../dialect.ts';
+import { periodKeys } from './forget-carry-over.ts';
 
 const NO_MARK = {
   exhausted_reset_at: null,
@@ -40,7 +41,7 @@ export class QuotaArea extends Area {
   /** The service's figures from an answer that spent nothing (its 429 or 400), kept as a spend's are. */
   async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
     if (Object.keys(service).length === 0) return;
-    await noteServiceUsage(this.d, this.d.db, service, at);
+    await noteServiceUsage(this.d.db, service, at);
   }
 
   /** Marks the monthly quota used up until `resetAt` (or until Accounting clears it), under `by`. */
@@ -68,4 +69,43 @@ export class QuotaArea extends Area {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+}
+
+/** The service's usage figures as columns (NULL where it sent none). */
+export const serviceColumns = (service: ServiceUsage) => ({
+  service_used: orNull(service.used),
+  service_limit: orNull(service.limit),
+  service_remaining: orNull(service.remaining),
+  service_reset_at: orNull(service.resetAt?.getTime()),
+});
+
+/** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
+export async function noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
+  const { month } = periodKeys(at);
+  const {
+    service_used: used,
+    service_limit: limit,
+    service_remaining: remaining,
+    service_reset_at: resetAt,
+  } = serviceColumns(service);
+  // An answer without figures says nothing of the month: the kept ones keep their own time.
+  if (used === null && limit === null && remaining === null && resetAt === null) return;
+  await trx
+    .updateTable('quota_state')
+    .set((eb) => {
+      const sameMonth = eb('service_month', '=', month);
+      /** The month's own value, or NULL in a new month. */
+      const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
+        eb.case().when(sameMonth).then(eb.ref(column)).end();
+      return {
+        service_used: used ?? kept('service_used'),
+        service_limit: limit ?? kept('service_limit'),
+        service_remaining: remaining ?? kept('service_remaining'),
+        service_reset_at: resetAt ?? kept('service_reset_at'),
+        service_month: month,
+        service_updated_at: at.getTime(),
+      };
+    })
+    .where('id', '=', 1)
+    .execute();
 }

@@ -9,7 +9,7 @@ import type {
   SpendTotals,
 } from '../quota-store.ts';
 import { Area, orNull } from '../dialect.ts';
-import { noteServiceUsage, serviceColumns } from './service-usage.ts';
+import { noteServiceUsage, serviceColumns } from './quota-state.ts';
 import {
   LAST_SPEND_REACH_MS,
   forgottenSpendIds,
@@ -98,7 +98,7 @@ export class SpendArea extends Area {
           })),
         )
         .execute();
-      if (spend.service !== undefined) await noteServiceUsage(this.d, trx, spend.service, at);
+      if (spend.service !== undefined) await noteServiceUsage(trx, spend.service, at);
       return id;
     });
   }
@@ -116,7 +116,7 @@ export class SpendArea extends Area {
         })
         .where('id', '=', id)
         .execute();
-      if (acceptance.service !== undefined) await noteServiceUsage(this.d, trx, acceptance.service, at);
+      if (acceptance.service !== undefined) await noteServiceUsage(trx, acceptance.service, at);
     });
   }
 

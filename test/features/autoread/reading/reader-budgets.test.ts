@@ -1,8 +1,8 @@
-// Auto-read and the budget rules (src/core/quota/accounting.ts): a chat message is not a /say, so the member cooldown does
+// Auto-read and the budget rules (src/core/quota/money.ts): a chat message is not a /say, so the member cooldown does
 // not hold it back; the day and month budgets count every character it reads.
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_READING as AUTOREAD } from '../../../../src/features/autoread/reading/reader.ts';
-import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../../../src/core/quota/accounting.ts';
+import { budgetsForRequest, checkBudgets, type OperatorBudgets } from '../../../../src/core/quota/money.ts';
 import { MEMBER_REQUEST as SAY } from '../../../../src/core/order/pipeline.ts';
 
 const limits: OperatorBudgets = { guildMonthlyChars: 1000, memberDailyChars: 100, memberCooldownSeconds: 60 };

@@ -1,13 +1,19 @@
-// A request's permission to spend (Charge, made by accounting.ts), each part written down against it (SpendRecorder),
-// and the ledger of spends (SpendLedger: a paid request in the store before it leaves, answered and settled once).
+// The books, their mechanics only (what may spend is decided in money.ts): a request's permission to spend (Charge,
+// made by Accounting), each part written down against it (SpendRecorder), and the ledger of spends (SpendLedger: a
+// paid request in the store before it leaves, answered and settled once).
 import type { Acceptance, CallOptions } from '../api/client.ts';
 import { AbortedError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
-import type { Probe } from './used-up-month.ts';
 import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
+
+/** A request allowed through a marked month to find out whether the quota is back. */
+export interface Probe {
+  /** The store hold that is the turn to probe, shared by every process: released once the probe has its answer. */
+  readonly hold: string;
+}
 
 export interface SpendContext {
   guildId: string;
@@ -33,27 +39,20 @@ export interface AcceptedAnswer {
 
 /** What a charge needs of the books that made it (Accounting gives it; nothing else calls these). */
 export interface ChargeBooks {
-  /** Records one part's spend or saving; `forgotten`: its member (or guild) asked to be forgotten meanwhile. */
-  record(context: SpendContext, spend: PartSpend, forgotten: 'member' | 'guild' | undefined): Promise<void>;
+  /** Records one part's spend or saving under the charge's context (without its member, if forgotten meanwhile). */
+  record(charge: Charge, spend: PartSpend): Promise<void>;
   /**
-   * Writes ahead a paid request before its first byte leaves, its characters moved out of `hold` in the same write.
-   * Throws (a Refusal, nothing sent) when the store cannot take it, or the month is used up and this is not `probe`.
+   * Writes ahead a paid request before its first byte leaves, its characters moved out of the charge's hold in the
+   * same write. Throws (a Refusal, nothing sent) when the store cannot take it, or the month is used up and the charge
+   * is not its probe.
    */
-  sending(
-    context: SpendContext,
-    spend: PartSpend,
-    forgotten: 'member' | 'guild' | undefined,
-    hold: string | undefined,
-    probe: Probe | undefined,
-  ): Promise<LedgerEntry>;
+  sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry>;
   /** The service accepted (and charged) a request written ahead. Never throws. */
   accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void>;
   /** A definite "not charged": the spend written ahead is taken back. Never throws. */
   release(entry: LedgerEntry): Promise<void>;
   /** Settles a spend written ahead (delivered or undelivered), once. Never throws. */
   settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void>;
-  /** The used-up month's probe has its answer: the next request may probe. */
-  probeSettled(probe: Probe, guildId: string): void;
   releaseHold(token: string, guildId: string): void;
   /** The charge is over: it no longer counts for its member's cooldown. */
   closed(charge: Charge): void;
@@ -71,6 +70,7 @@ export class Charge {
   readonly probe: Probe | undefined;
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
+  #probeOver = false;
   #forgotten: 'member' | 'guild' | undefined;
   #paid = 0;
   #written = 0;
@@ -117,7 +117,7 @@ export class Charge {
 
   async record(text: string, spend: PartSpend): Promise<void> {
     try {
-      await this.#books.record(this.context, spend, this.#forgotten);
+      await this.#books.record(this, spend);
     } finally {
       this.release(text);
     }
@@ -125,7 +125,7 @@ export class Charge {
 
   /** A part's request is about to be sent: written ahead (ChargeBooks.sending); a throw means it is not sent. */
   async sending(spend: PartSpend): Promise<LedgerEntry> {
-    const entry = await this.#books.sending(this.context, spend, this.#forgotten, this.#hold, this.probe);
+    const entry = await this.#books.sending(this, spend);
     this.#written += entry.spend.characters;
     return entry;
   }
@@ -171,9 +171,11 @@ export class Charge {
     this.#releaseHold();
   }
 
+  /** The probe's answer is in: its turn is released, once, and the next request may find out. */
   #settleProbe(): void {
-    if (this.probe === undefined || this.reserved > 0) return;
-    this.#books.probeSettled(this.probe, this.context.guildId);
+    if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
+    this.#probeOver = true;
+    this.#books.releaseHold(this.probe.hold, this.context.guildId);
   }
 
   // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
@@ -259,7 +261,7 @@ export class SpendRecorder {
       unaccepted: async (charged) => {
         if (!entry) return;
         if (charged === 'not-charged') return this.#track(charge.released(entry));
-        // Closed as nobody waited (part-flight.ts Waiters), or cut by the network or a timer: maybe charged.
+        // Closed as nobody waited (part-source.ts Waiters), or cut by the network or a timer: maybe charged.
         const letGo = !wanted();
         this.#log.warn(
           { code: 'api-unconfirmed', ...context, ...(letGo ? { closed: 'nobody-waits' } : {}) },
