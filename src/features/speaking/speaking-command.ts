@@ -32,7 +32,6 @@ import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { handOver, requesterOf } from './hand-over.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
@@ -41,11 +40,13 @@ import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
   chooseTarget,
   effectsAt,
+  handOver,
+  requesterOf,
   placeOf,
   speechTarget,
   type ChosenTarget,
   type OutputChoice,
-} from './target-choice.ts';
+} from './hand-over.ts';
 
 /** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
 export function speakingCommand(

@@ -9,7 +9,7 @@ import type { SpeechRequest } from '../../core/order/pipeline.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
-import { requesterOf, handOver } from './hand-over.ts';
+import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
 import { chooseSettings } from '../../core/order/order-settings.ts';
 import type { SpeechSettings } from '../../core/store/common-types.ts';
 import {
@@ -21,7 +21,6 @@ import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import type { OutputChoice } from './target-choice.ts';
 import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
