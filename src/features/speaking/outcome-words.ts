@@ -7,7 +7,7 @@ import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/revocation.ts';
 import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
-import { namedVoice } from './speech-settings.ts';
+import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
 import { audioFiles, megabytes, oggFile, oggFileParams } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';

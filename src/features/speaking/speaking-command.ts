@@ -1,6 +1,7 @@
 // What /say and /emote share: the same options around their own speech settings, and one way from options to speech
-// in a server and outside one (the user install). The voice is chosen alike for both. Below them, the path they share
-// with the Speak menu and /clone's first line (speakForCommand, speakAndReply): from the target to the answer.
+// in a server and outside one (the user install): the settings by layer, the voice named with why, the target, the
+// order handed over. Below them, the path they share with the Speak menu and /clone's first line (speakAndReply):
+// from the target to the answer.
 import {
   DiscordAPIError,
   RESTJSONErrorCodes,
@@ -21,13 +22,12 @@ import {
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
 import type { SpeechOrder, SpeechRequest } from '../../core/order/pipeline.ts';
-import type { ResolvedSettings } from '../../core/order/order-settings.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import { settingsForCommand, voiceCredit } from './speech-settings.ts';
-import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
+import { requireUserInstall, speakOutsideServer, USER_INSTALL_GUILD } from './user-install.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
-import './strings.ts';
+import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
 import { fallbackVoiceLabel } from './fallback-words.ts';
@@ -35,6 +35,7 @@ import type { WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
+import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
@@ -87,21 +88,34 @@ export function speakingHandlers(
   requestOf: RequestOf,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
-    settings: readSpeechSettings(interaction.options),
-    preset: readText(interaction.options, 'preset'),
+    options: readSpeechSettings(interaction.options),
+    presetName: readText(interaction.options, 'preset'),
     text: spokenText(interaction.options.getString('text', true)),
     output: readOutput(interaction.options),
+    userId: interaction.user.id,
   });
   return {
     async execute(interaction, context) {
-      const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsForCommand(interaction, context, settings, preset);
-      await speakForCommand(interaction, context, requestOf(text, chosen.settings), output, chosen.voiceLabel);
+      const { text, output, ...query } = given(interaction);
+      const { guildId, guild } = interaction;
+      const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
+      const credit = context.engines?.voice(settings.voice)?.credit;
+      const voice = voiceLabel(interaction.locale, settings, 'server', credit);
+      const target = await chooseTarget(interaction, output, context);
+      const requester = requesterOf(interaction, commandNameOf(interaction));
+      await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, voice);
     },
     async executeOutsideServer(interaction, context) {
-      const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsOutsideServer(interaction, context, settings, preset);
-      await speakOutsideServer(interaction, context, requestOf(text, chosen.settings), chosen.voiceLabel, output);
+      const { text, output, ...query } = given(interaction);
+      requireUserInstall(context, interaction);
+      // The options, else the user's language's voice: no server's presets or defaults leak.
+      const settings = await chooseSettings(context.store, {
+        ...query,
+        guildId: USER_INSTALL_GUILD,
+        guildLocale: interaction.locale,
+      });
+      const voice = voiceLabel(interaction.locale, settings, 'outside');
+      await speakOutsideServer(interaction, context, requestOf(text, settings), voice, output);
     },
   };
 }
@@ -113,30 +127,33 @@ function spokenText(text: string): string {
   return text;
 }
 
-// Its whole path: target, hand-over, acknowledged once accepted, said as it plays, outcome worded and posted.
+/** `voice-b-ko-m-01` and where it came from unless named; outside a server the language's voice, not the server's. */
+export function voiceLabel(
+  locale: string,
+  settings: ResolvedSettings,
+  where: 'server' | 'outside',
+  credit?: string,
+): string {
+  const voice = namedVoice(settings.voice, credit);
+  const source = settings.sources.voice;
+  switch (source.kind) {
+    case 'option':
+      return voice;
+    case 'preset':
+      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
+    case 'member':
+      return t(locale, 'voice.why.member', { voice });
+    case 'server':
+      return t(locale, 'voice.why.server', { voice, preset: source.preset });
+    case 'builtin':
+      return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
+  }
+}
+
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
-
-/** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
-export async function speakForCommand(
-  interaction: SpeakingInteraction,
-  context: SpeakingServices,
-  request: SpeechRequest,
-  output: OutputChoice,
-  /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
-  voiceLabel: string,
-): Promise<void> {
-  const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(
-    interaction,
-    context,
-    { request, requester: requesterOf(interaction, commandNameOf(interaction)) },
-    target,
-    voiceLabel,
-  );
-}
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
 const AUTHOR_LOOKUP_MS = 1_000;
@@ -208,7 +225,7 @@ async function speakAndAnswer(
   const accepted = await handed.accepted;
   // Refused for money and spoken in the free voice instead: every reply names it, and why.
   const spoken = accepted.fallback?.request ?? order.request;
-  const creditOf = (voiceId: string) => voiceCredit(context.engines, voiceId);
+  const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
   if (accepted.fallback !== undefined && spoken.kind !== 'ready')
     voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal, 0, creditOf(spoken.voice));
   if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {

@@ -10,8 +10,6 @@ import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
-import { chooseSettings } from '../../core/order/order-settings.ts';
-import type { SpeechSettings } from '../../core/store/common-types.ts';
 import {
   acknowledge,
   acknowledgeAsVoiceMessage,
@@ -21,7 +19,6 @@ import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
 import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
@@ -43,24 +40,6 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
     throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
   }
-}
-
-/** Settings outside a server: the options, else the user's language's voice; no server's presets or defaults leak. */
-export async function settingsOutsideServer(
-  interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'store'>,
-  options: SpeechSettings,
-  presetName: string | undefined,
-): Promise<ChosenSettings> {
-  requireUserInstall(context, interaction);
-  const settings = await chooseSettings(context.store, {
-    guildId: USER_INSTALL_GUILD,
-    userId: interaction.user.id,
-    options,
-    presetName,
-    guildLocale: interaction.locale,
-  });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'outside') };
 }
 
 /** Speaks `request` into a file or voice message as the user in the pseudo-guild, checked before paying. */
@@ -95,7 +74,7 @@ async function speakAndAnswer(
     locale: interaction.locale,
     voice,
     voiceId: request.voice,
-    credit: voiceCredit(context.engines, request.voice),
+    credit: context.engines?.voice(request.voice)?.credit,
     sizeLimit: interaction.attachmentSizeLimit,
   } as const;
   if (output === 'voice-message') {
