@@ -2,9 +2,9 @@ import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.j
 import type { BotCommandInteraction, Requirements } from './command.ts';
 import { UserError } from './failures.ts';
 import type { MessageKey, MessageParams } from '../i18n/catalogue.ts';
-import type { MemberVoiceRight } from '../order/revocation.ts';
+import type { MemberVoiceRight } from '../order/rights.ts';
 
-export type { MemberVoiceRight } from '../order/revocation.ts';
+export type { MemberVoiceRight } from '../order/rights.ts';
 
 export type { MenuRequirements, Preconditions, Requirements } from './command.ts';
 

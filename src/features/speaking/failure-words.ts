@@ -31,7 +31,7 @@ import { EngineError, type EngineFailure } from '../../core/engines/engine-error
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type Revocation } from '../../core/order/revocation.ts';
+import { RightsRevokedError, type Revocation } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';

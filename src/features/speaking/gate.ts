@@ -11,8 +11,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
-import type { OrderRights, RightsVerdict } from '../../core/order/rights.ts';
+import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 

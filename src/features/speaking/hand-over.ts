@@ -16,8 +16,7 @@ import {
   type SpeechPipeline,
   type SpeechTarget,
 } from '../../core/order/pipeline.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
-import type { RightsAnswered } from '../../core/order/rights.ts';
+import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
@@ -40,7 +39,7 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 
-/** The order's rights as the core asks them (src/core/order/rights-asker.ts), for what is asked before an order. */
+/** The order's rights as the core asks them (src/core/order/rights.ts), for what is asked before an order. */
 type Rights = Pick<SpeechPipeline, 'rights'>;
 
 /** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */

@@ -5,7 +5,7 @@ import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
-import { RightsRevokedError } from '../../core/order/revocation.ts';
+import { RightsRevokedError } from '../../core/order/rights.ts';
 import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';

@@ -16,7 +16,7 @@ import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import { QuoteExceededError } from '../../../src/core/quota/money.ts';
-import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
+import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechTarget } from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
