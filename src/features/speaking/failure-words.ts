@@ -37,8 +37,7 @@ import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../cor
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
-import './strings.ts';
-import { t, type LocalisedMessage } from './strings.ts';
+import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
@@ -47,12 +46,24 @@ import {
   UserError,
   type DescribedFailure,
   type FailureAudience,
+  type LogLevel,
 } from '../../core/interactions/failures.ts';
 
 /** An engine's failure in the member's words: busy, past its deadline, or any other (not answering, not audio). */
 const ENGINE_WORDS: Partial<Record<EngineFailure, 'error.engine.busy' | 'error.engine.timeout'>> = {
   busy: 'error.engine.busy',
   timeout: 'error.engine.timeout',
+};
+
+/**
+ * A join that failed, by why: its log code, its words, its level. The player wrote the operator's line about a close
+ * itself; a /leave while it joined is what was asked, not a failure. Any other reason: the join failed.
+ */
+const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, LogLevel]>> = {
+  'dave-required': ['voice-dave-required', 'error.voice.daveRequired', 'warn'],
+  'rate-limited': ['voice-rate-limited', 'error.voice.rateLimited', 'info'],
+  'call-terminated': ['voice-call-terminated', 'error.voice.callTerminated', 'info'],
+  left: ['voice-left-while-joining', 'error.voice.leftWhileJoining', 'info'],
 };
 
 /**
@@ -169,38 +180,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
-    if (error.reason === 'dave-required') {
-      return {
-        code: 'voice-dave-required',
-        message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } },
-        level: 'warn',
-      };
-    }
-    // The player wrote the operator's line about the close itself.
-    if (error.reason === 'rate-limited')
-      return {
-        code: 'voice-rate-limited',
-        message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    if (error.reason === 'call-terminated')
-      return {
-        code: 'voice-call-terminated',
-        message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    // A /leave while it joined: what was asked, not a failure.
-    if (error.reason === 'left')
-      return {
-        code: 'voice-left-while-joining',
-        message: { key: 'error.voice.leftWhileJoining', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    return {
-      code: 'voice-join-failed',
-      message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } },
-      level: 'warn',
-    };
+    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', 'error.voice.joinFailed', 'warn'];
+    return { code, message: { key, params: { channel: `<#${error.channelId}>` } }, level };
   }
   // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
   if (error instanceof AudioStalledError)

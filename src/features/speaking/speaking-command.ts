@@ -30,7 +30,7 @@ import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
-import { fallbackVoiceLabel } from './fallback-words.ts';
+import { fallbackVoiceLabel, type FallbackCause } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
@@ -195,97 +195,80 @@ export async function speakAndReply(
       ? undefined
       : context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id }, order.followUp !== true);
   try {
-    await speakAndAnswer(interaction, context, order, target, voice, reply);
+    const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
+    const effects = {
+      ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+      author,
+    };
+    const handed = handOver(context.speech, {
+      ...order,
+      target: speechTarget(target, interaction.attachmentSizeLimit),
+      effects,
+    });
+    // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
+    let privately = reply.private === true || handed.privately;
+    const accepted = await handed.accepted;
+    // Refused for money and spoken in the free voice instead: every reply names it, and why.
+    const spoken = accepted.fallback?.request ?? order.request;
+    const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
+    const standIn = (voiceId: string, cause: FallbackCause) =>
+      fallbackVoiceLabel(interaction.locale, voiceId, cause, 0, creditOf(voiceId));
+    if (accepted.fallback !== undefined && spoken.kind !== 'ready')
+      voice = standIn(spoken.voice, accepted.fallback.refusal);
+    if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
+      // The voice message will be the response itself, shown as the member's use of the command.
+      await acknowledgeAsVoiceMessage(interaction);
+    } else {
+      // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
+      await acknowledge(interaction, privately || target.kind === 'voice-message');
+    }
+    if (target.kind === 'voice') {
+      // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
+      void handed.firstAudio.then(() =>
+        keepsAttribution(interaction, {
+          key: 'say.spokePartWay',
+          params: { channel: channel(target.channelId), voice },
+        }),
+      );
+      if (accepted.ahead > 0)
+        await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+      // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
+      else {
+        const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
+        if (first !== undefined) {
+          // The service failed and the free voice speaks its first part: named from the first words on.
+          if (first.freeVoice !== undefined) voice = standIn(first.freeVoice.voice, first.freeVoice.cause);
+          await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+        }
+      }
+    }
+    const buttons: ReplyButtonSource | undefined =
+      context.replyAudio && spoken.kind !== 'ready'
+        ? { registry: context.replyAudio, request: spoken, guildId: interaction.guildId, askerId: interaction.user.id }
+        : undefined;
+    const outcome = await handed.outcome;
+    // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
+    const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
+    if (late) privately = true;
+    const answer = wordOutcome(outcome, {
+      flavour: 'command',
+      locale: interaction.locale,
+      where: target,
+      voice,
+      voiceId: spoken.voice,
+      credit: creditOf(outcome.freeVoice?.voice ?? spoken.voice),
+      sizeLimit: interaction.attachmentSizeLimit,
+      fellBack: accepted.fallback !== undefined,
+      buttons: buttons !== undefined,
+    });
+    const shown =
+      (handed.privately || late) && answer.answer === 'reply'
+        ? { ...answer, notes: [...answer.notes, privateFileNote] }
+        : answer;
+    const where =
+      late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
+    await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
   } finally {
     release?.();
   }
-}
-
-/** speakAndReply's work, once a file's share is held. */
-async function speakAndAnswer(
-  interaction: SpeakingInteraction,
-  context: SpeakingServices,
-  order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
-  target: ChosenTarget,
-  voice: string,
-  reply: { private?: boolean; author?: WordsAuthor },
-): Promise<void> {
-  const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
-  const effects = {
-    ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-    author,
-  };
-  const handed = handOver(context.speech, {
-    ...order,
-    target: speechTarget(target, interaction.attachmentSizeLimit),
-    effects,
-  });
-  // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
-  let privately = reply.private === true || handed.privately;
-  const accepted = await handed.accepted;
-  // Refused for money and spoken in the free voice instead: every reply names it, and why.
-  const spoken = accepted.fallback?.request ?? order.request;
-  const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
-  if (accepted.fallback !== undefined && spoken.kind !== 'ready')
-    voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal, 0, creditOf(spoken.voice));
-  if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
-    // The voice message will be the response itself, shown as the member's use of the command.
-    await acknowledgeAsVoiceMessage(interaction);
-  } else {
-    // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
-    await acknowledge(interaction, privately || target.kind === 'voice-message');
-  }
-  if (target.kind === 'voice') {
-    // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
-    void handed.firstAudio.then(() =>
-      keepsAttribution(interaction, {
-        key: 'say.spokePartWay',
-        params: { channel: channel(target.channelId), voice },
-      }),
-    );
-    if (accepted.ahead > 0)
-      await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
-    // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
-    else {
-      const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
-      if (first !== undefined) {
-        // The service failed and the free voice speaks its first part: named from the first words on.
-        if (first.freeVoice !== undefined)
-          voice = fallbackVoiceLabel(
-            interaction.locale,
-            first.freeVoice.voice,
-            first.freeVoice.cause,
-            0,
-            creditOf(first.freeVoice.voice),
-          );
-        await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
-      }
-    }
-  }
-  const request = spoken;
-  const buttons: ReplyButtonSource | undefined =
-    context.replyAudio && request.kind !== 'ready'
-      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
-      : undefined;
-  const outcome = await handed.outcome;
-  // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
-  const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
-  if (late) privately = true;
-  const answer = wordOutcome(outcome, {
-    flavour: 'command',
-    locale: interaction.locale,
-    where: target,
-    voice,
-    voiceId: request.voice,
-    credit: creditOf(outcome.freeVoice?.voice ?? request.voice),
-    sizeLimit: interaction.attachmentSizeLimit,
-    fellBack: accepted.fallback !== undefined,
-    buttons: buttons !== undefined,
-  });
-  const shown =
-    (handed.privately || late) && answer.answer === 'reply'
-      ? { ...answer, notes: [...answer.notes, privateFileNote] }
-      : answer;
-  const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
-  await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
 }

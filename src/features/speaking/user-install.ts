@@ -42,70 +42,58 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   }
 }
 
-/** Speaks `request` into a file or voice message as the user in the pseudo-guild, checked before paying. */
+/** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'speech' | 'logger' | 'fileShares' | 'engines'>,
+  context: Services<'speech' | 'logger' | 'fileShares' | 'engines'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
 ): Promise<void> {
-  requireUserInstall(context, interaction);
   // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
   const release = context.fileShares.take({ userId: interaction.user.id });
   try {
-    await speakAndAnswer(interaction, context, request, voice, output);
-  } finally {
-    release();
-  }
-}
-
-/** speakOutsideServer's work, once the user's share is held. */
-async function speakAndAnswer(
-  interaction: ChatInputCommandInteraction,
-  context: Services<'speech' | 'logger' | 'engines'>,
-  request: SpeechRequest,
-  voice: string,
-  output: OutputChoice,
-): Promise<void> {
-  const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
-  const said = {
-    flavour: 'user-install',
-    locale: interaction.locale,
-    voice,
-    voiceId: request.voice,
-    credit: context.engines?.voice(request.voice)?.credit,
-    sizeLimit: interaction.attachmentSizeLimit,
-  } as const;
-  if (output === 'voice-message') {
-    const bar = memberBar(interaction, context.speech.rights);
+    const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
+    const said = {
+      flavour: 'user-install',
+      locale: interaction.locale,
+      voice,
+      voiceId: request.voice,
+      credit: context.engines?.voice(request.voice)?.credit,
+      sizeLimit: interaction.attachmentSizeLimit,
+    } as const;
+    if (output === 'voice-message') {
+      const bar = memberBar(interaction, context.speech.rights);
+      const handed = handOver(context.speech, {
+        request,
+        requester,
+        target: { kind: 'voice-message' },
+        effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
+      });
+      await handed.accepted;
+      // The voice message will be the response itself; one the member may not post here is theirs alone.
+      if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
+      else await acknowledge(interaction, true);
+      const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
+      await showVoiceMessage(interaction, context.logger, answer, bar);
+      return;
+    }
     const handed = handOver(context.speech, {
       request,
       requester,
-      target: { kind: 'voice-message' },
-      effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
+      target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
+      effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
     });
     await handed.accepted;
-    // The voice message will be the response itself; one the member may not post here is theirs alone.
-    if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
-    else await acknowledge(interaction, true);
-    const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
-    await showVoiceMessage(interaction, context.logger, answer, bar);
-    return;
+    // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
+    await acknowledge(interaction, handed.privately);
+    const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
+    if (answer.answer !== 'reply') throw answerError(answer);
+    const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
+    await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
+  } finally {
+    release();
   }
-  const handed = handOver(context.speech, {
-    request,
-    requester,
-    target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
-    effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
-  });
-  await handed.accepted;
-  // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
-  await acknowledge(interaction, handed.privately);
-  const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
-  if (answer.answer !== 'reply') throw answerError(answer);
-  const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-  await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
 }
 
 /** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */
