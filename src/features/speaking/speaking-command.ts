@@ -46,7 +46,6 @@ import {
   placeOf,
   speechTarget,
   type ChosenTarget,
-  type OutputChoice,
 } from './hand-over.ts';
 
 /** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
