@@ -31,7 +31,7 @@ import { EngineError, type EngineFailure } from '../../core/engines/engine-error
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type Revocation } from '../../core/order/rights.ts';
+import { RightsRevokedError, type MemberVoiceRight, type Revocation } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
@@ -432,20 +432,21 @@ function unmetMessage(unmet: Unmet): LocalisedMessage {
       return { key: unmet.refusal ?? 'error.permission.manageServer' };
     case 'not-in-voice':
       return { key: 'error.voice.notInVoice' };
-    case 'muted':
-      return { key: 'error.voice.memberMuted', params: { channel: `<#${unmet.channelId}>` } };
-    case 'suppressed':
-      return { key: 'error.voice.memberSuppressed', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-speak':
-      return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-connect':
-      return { key: 'error.voice.memberMayNotConnect', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-view':
-      return { key: 'error.voice.memberMayNotView', params: { channel: `<#${unmet.channelId}>` } };
     case 'timed-out':
       return { key: 'error.voice.memberTimedOut' };
+    default:
+      return { key: MEMBER_VOICE_WORDS[unmet.code], params: { channel: `<#${unmet.channelId}>` } };
   }
 }
+
+/** A voice right the member lacks where SayBot would speak for them, named with the channel. */
+const MEMBER_VOICE_WORDS = {
+  muted: 'error.voice.memberMuted',
+  suppressed: 'error.voice.memberSuppressed',
+  'may-not-speak': 'error.voice.memberMayNotSpeak',
+  'may-not-connect': 'error.voice.memberMayNotConnect',
+  'may-not-view': 'error.voice.memberMayNotView',
+} as const satisfies Record<Exclude<MemberVoiceRight, 'not-in-voice' | 'timed-out'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage(revocation: Revocation): LocalisedMessage {

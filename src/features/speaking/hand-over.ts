@@ -35,7 +35,7 @@ export type ChosenTarget =
   | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
 
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
-type SpeakingInteraction = AnsweredInteraction<'cached'>;
+export type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 

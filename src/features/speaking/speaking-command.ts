@@ -8,7 +8,7 @@ import {
   type ChatInputCommandInteraction,
   type SlashCommandOptionsOnlyBuilder,
 } from 'discord.js';
-import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '../../core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
   outputOption,
@@ -46,6 +46,7 @@ import {
   placeOf,
   speechTarget,
   type ChosenTarget,
+  type SpeakingInteraction,
 } from './hand-over.ts';
 
 /** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
@@ -148,9 +149,6 @@ export function voiceLabel(
       return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   }
 }
-
-/** A slash command or the Speak menu, in a server: what the front-end needs of either. */
-type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 

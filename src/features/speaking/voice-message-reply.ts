@@ -23,10 +23,7 @@ import {
   type VoiceMessageRights,
 } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import type { ChosenTarget } from './hand-over.ts';
-
-/** A slash command or the Speak menu, in a server. */
-type SpeakingInteraction = AnsweredInteraction<'cached'>;
+import type { ChosenTarget, SpeakingInteraction } from './hand-over.ts';
 
 /** Posts what the worder (outcome-words.ts) made of the outcome. */
 export async function showAnswer(
