@@ -18,7 +18,8 @@ import {
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
 import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
-import { describeFailure, namedVoice, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
+import { describeFailure, refusalAfterPaying } from '../src/features/speaking/index-words.ts';
+import { namedVoice } from '../src/core/interactions/safe-text.ts';
 import {
   CLIP_FILE_TYPES,
   FIRST_LINE_MAX_LENGTH,

@@ -11,8 +11,7 @@ import {
   DictionaryUnavailableError,
 } from '../src/features/autoread/index-dictionary.ts';
 import { chooseTarget } from '../src/features/speaking/index-targets.ts';
-import { requesterOf, speakAndReply, SPEAKING_USES } from '../src/features/speaking/index.ts';
-import { voiceLabel } from '../src/features/speaking/index-words.ts';
+import { requesterOf, speakAndReply, SPEAKING_USES, voiceLabel } from '../src/features/speaking/index.ts';
 import { chooseSettings, ttsRequest } from '../src/core/order/order-settings.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { snowflakeOf } from '../src/core/interactions/discord-ids.ts';

@@ -1,7 +1,7 @@
-import { asWritten } from '../src/core/interactions/safe-text.ts';
+import { asWritten, namedVoice } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, soundRemover } from '../src/features/speaking/index.ts';
-import { fitLines, namedVoice, presetLine } from '../src/features/speaking/index-words.ts';
+import { fitLines, presetLine } from '../src/features/speaking/index-words.ts';
 import { openFormRow } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';

@@ -12,7 +12,7 @@
 // the rights port's (src/core/order/rights.ts). The gate answers them itself, as the port it exports (`gatePort` in
 // src/features/speaking/gate.ts): the gate's functions that answer them (judge, recheck, postsPrivately) are taken
 // from it by no other file, directly or through the feature's index.ts; the port's three methods are called in one
-// file, the core's asker (src/core/order/rights-asker.ts), which the pipeline asks through; the port is handed to the
+// file, the core's asker (src/core/order/rights.ts), which the pipeline asks through; the port is handed to the
 // pipeline by the app (src/app/start-saybot.ts) and imported nowhere else. Every other rights question (a voice
 // message's claim as its target is chosen, auto-read's mute and deafen checks, the dashboard's and the studio's) asks
 // the core's asker too. Which of the gate's declarations reach its questions is read from what their bodies name, not
@@ -76,7 +76,7 @@ const GATE_MODULE = 'src/features/speaking/gate.ts';
 const SPEAKING_INDEX = 'src/features/speaking/index.ts';
 /** The port's implementation: the gate itself. */
 const PORT_IMPLEMENTATION = GATE_MODULE;
-const ASKER = 'src/core/order/rights-asker.ts';
+const ASKER = 'src/core/order/rights.ts';
 /** The gate's functions that answer an order's questions (and its thrown form, should one come back). */
 const ORDER_QUESTIONS = new Set(['judge', 'recheck', 'postsPrivately', 'requireAllowed']);
 
@@ -164,8 +164,8 @@ describe('one asker of the rights', () => {
 
   it('reads what a file takes from a module, re-exports included (the rules would see an asker that slipped in)', () => {
     expect(namedImports('src/core/order/pipeline.ts')).toContainEqual({
-      from: 'src/core/order/rights-asker.ts',
-      names: ['RightsAsker', 'RightsWatch'],
+      from: 'src/core/order/rights.ts',
+      names: ['RightsAsker', 'RightsRevokedError', 'RightsWatch', 'RightsAnswered'],
     });
     expect(namedImports(SPEAKING_INDEX)).toContainEqual({
       from: PORT_IMPLEMENTATION,

@@ -94,7 +94,7 @@ export type FormSubmitInteraction<Cached extends CacheType = CacheType> = ModalS
 export interface CommandModule<Uses extends ServiceName = ServiceName> {
   /** A slash command builder: it has no `type` (Discord's default, CHAT_INPUT), which tells it from a menu. */
   data: { readonly name: string; readonly type?: undefined; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
-  /** What must hold before `execute` runs (Manage Server, in voice), checked and answered in preconditions.ts. */
+  /** What must hold before `execute` runs (Manage Server, in voice), checked in router.ts, answered as an Unmet. */
   requires?: Requirements;
   /** The services its handlers use: the router gives them these and no other. */
   uses: readonly Uses[];

@@ -1,4 +1,6 @@
-import type { ButtonInteraction, Interaction, ModalSubmitInteraction } from 'discord.js';
+// Each interaction to its command: noted as it arrives, its declared preconditions checked, run within Discord's
+// deadlines; whatever it throws ends here as one message and one log line.
+import { PermissionFlagsBits, type ButtonInteraction, type Interaction, type ModalSubmitInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import { acknowledgeByDeadline, answerAutocompleteByDeadline, noteReceived, watchToken } from './acknowledge.ts';
 import type {
@@ -8,10 +10,11 @@ import type {
   CommandContext,
   CommandModule,
   FormSubmitInteraction,
+  Requirements,
 } from './command.ts';
 import { commandFor, isMessageMenu, ownerOfCustomId, servicesFor } from './command-loader.ts';
-import type { FailureWords } from './failures.ts';
-import { enforcePreconditions } from './preconditions.ts';
+import { UserError, type FailureWords } from './failures.ts';
+import { UnmetError, type Unmet } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
 import { showFailure } from './replies.ts';
 
@@ -201,4 +204,46 @@ function execute(
   throw new Error(
     `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,
   );
+}
+
+/** What the preconditions are checked against, read from the interaction. */
+export interface Facts {
+  inGuild: boolean;
+  subcommand: string | null;
+  manageGuild: boolean;
+  inVoice: boolean;
+}
+
+/** The first precondition `facts` fail; undefined when all hold. */
+export function unmetPrecondition(requires: Requirements | undefined, facts: Facts): Unmet | undefined {
+  if (!facts.inGuild) return { code: 'guild-only' };
+  const sub = facts.subcommand === null ? undefined : requires?.subcommands?.[facts.subcommand];
+  for (const p of [requires, sub]) {
+    if (p?.manageGuild && !facts.manageGuild)
+      return p.manageGuild === true
+        ? { code: 'manage-server' }
+        : { code: 'manage-server', refusal: p.manageGuild.refusal };
+  }
+  for (const p of [requires, sub]) {
+    if (p?.inVoice && !facts.inVoice) return { code: 'not-in-voice' };
+  }
+  return undefined;
+}
+
+/** The one place preconditions are enforced (Requirements, declared by each command): it runs only when they hold. */
+function enforcePreconditions(
+  interaction: BotCommandInteraction,
+  requires: Requirements | undefined,
+): asserts interaction is BotCommandInteraction<'cached'> {
+  const inGuild = interaction.inCachedGuild();
+  const refusal = unmetPrecondition(requires, {
+    inGuild,
+    subcommand: interaction.isChatInputCommand() ? interaction.options.getSubcommand(false) : null,
+    manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+    inVoice: inGuild && interaction.member.voice.channelId !== null,
+  });
+  if (refusal === undefined) return;
+  // A command's own words for it are the command's to give.
+  if (refusal.code === 'manage-server' && refusal.refusal !== undefined) throw new UserError(refusal.refusal);
+  throw new UnmetError(refusal);
 }

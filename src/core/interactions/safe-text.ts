@@ -33,3 +33,12 @@ export function asWritten(text: string): string {
       .replace(/^(\s*\d+)\./, '$1\\.')
   );
 }
+
+/**
+ * A voice as replies name it: its ID as code nothing in it can close (a clone's ID is the service's), with the credit
+ * its engine's terms ask for where there is one (VOICEVOX:<speaker>).
+ */
+export function namedVoice(voice: string, credit?: string): string {
+  const id = echoCode(voice, 80);
+  return credit === undefined ? id : `${id} (${asWritten(credit)})`;
+}

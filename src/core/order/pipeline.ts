@@ -6,9 +6,7 @@ import { partClip, type PartBefore, type PartClip, type PartCheck } from './clip
 import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
-import { RightsRevokedError } from './revocation.ts';
-import { RightsAsker, RightsWatch } from './rights-asker.ts';
-import type { RightsAnswered } from './rights.ts';
+import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } from './rights.ts';
 import { Money } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
@@ -246,7 +244,7 @@ export class SpeechPipeline {
 
   /**
    * A right may have been taken away in this guild (from this member, when named): what plays or waits for whoever may
-   * no longer be heard ends now (the playing clip at its next packet), a render lets go of its part (rights-asker.ts).
+   * no longer be heard ends now (the playing clip at its next packet), a render lets go of its part (rights.ts).
    */
   rightsChanged(guildId: string, userId?: string): void {
     this.#rights.recheck(guildId, userId);

@@ -3,10 +3,11 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Refusal } from '../refusal.ts';
-import type { Revocation } from './revocation.ts';
-import type { OrderEffects } from './rights.ts';
+import type { OrderEffects, StillAllowed } from './rights.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
+
+export type { StillAllowed } from './rights.ts';
 
 /** Who asked, where their spends are recorded, and which rules hold for them. Nothing Discord-interaction-specific. */
 export interface Requester {
@@ -21,12 +22,6 @@ export interface Requester {
   /** The rules it is held to, chosen where the request is made. */
   policy: RequestPolicy;
 }
-
-/**
- * Asked before each part is fetched and plays, and when a right may have changed: whether what was accepted may still
- * be said (voice rights, auto-read's ignore list). A Revocation ends the playing part and drops the rest, unpaid.
- */
-export type StillAllowed = () => Revocation | undefined | Promise<Revocation | undefined>;
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {

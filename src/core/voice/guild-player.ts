@@ -534,7 +534,7 @@ export class GuildPlayer {
 
   /**
    * Ends the clips `which` picks as failed: the playing one at its next packet, without closing silence, so a right
-   * taken away (src/core/order/rights-asker.ts) silences it. Returns how many it ended.
+   * taken away (src/core/order/rights.ts) silences it. Returns how many it ended.
    */
   end(which: (item: PlaybackItem) => boolean, error: unknown): number {
     const dropped = this.#queue.filter((entry) => which(entry.item));

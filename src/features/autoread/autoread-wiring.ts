@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type BehindNotice, type FallbackNotice, type RefusalNotice } from './reading/reader.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
+import type { Revocation } from '../../core/order/rights.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';

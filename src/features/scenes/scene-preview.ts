@@ -12,7 +12,7 @@ import { chooseDestination, type OutputChoice } from '../speaking/index-targets.
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
-import { namedVoice } from '../speaking/index-words.ts';
+import { namedVoice } from '../../core/interactions/safe-text.ts';
 import type { SceneQuote } from '../../core/order/scene-types.ts';
 import type { UsageReport } from '../../core/quota/money.ts';
 import { resolveCast } from './cast.ts';

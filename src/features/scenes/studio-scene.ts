@@ -12,7 +12,7 @@ import {
   type SpeechPipeline,
   type SpeechTarget,
 } from '../../core/order/pipeline.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
+import type { Revocation } from '../../core/order/rights.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { resolveCast } from './cast.ts';

@@ -30,14 +30,13 @@ import { EngineError, type EngineFailure } from '../../core/engines/engine-http.
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type Revocation } from '../../core/order/revocation.ts';
+import { RightsRevokedError, type MemberVoiceRight, type Revocation } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
-import './strings.ts';
-import { t, type LocalisedMessage } from './strings.ts';
+import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
@@ -46,12 +45,24 @@ import {
   UserError,
   type DescribedFailure,
   type FailureAudience,
+  type LogLevel,
 } from '../../core/interactions/failures.ts';
 
 /** An engine's failure in the member's words: busy, past its deadline, or any other (not answering, not audio). */
 const ENGINE_WORDS: Partial<Record<EngineFailure, 'error.engine.busy' | 'error.engine.timeout'>> = {
   busy: 'error.engine.busy',
   timeout: 'error.engine.timeout',
+};
+
+/**
+ * A join that failed, by why: its log code, its words, its level. The player wrote the operator's line about a close
+ * itself; a /leave while it joined is what was asked, not a failure. Any other reason: the join failed.
+ */
+const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, LogLevel]>> = {
+  'dave-required': ['voice-dave-required', 'error.voice.daveRequired', 'warn'],
+  'rate-limited': ['voice-rate-limited', 'error.voice.rateLimited', 'info'],
+  'call-terminated': ['voice-call-terminated', 'error.voice.callTerminated', 'info'],
+  left: ['voice-left-while-joining', 'error.voice.leftWhileJoining', 'info'],
 };
 
 /**
@@ -168,38 +179,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
     return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
   if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
   if (error instanceof VoiceJoinError) {
-    if (error.reason === 'dave-required') {
-      return {
-        code: 'voice-dave-required',
-        message: { key: 'error.voice.daveRequired', params: { channel: `<#${error.channelId}>` } },
-        level: 'warn',
-      };
-    }
-    // The player wrote the operator's line about the close itself.
-    if (error.reason === 'rate-limited')
-      return {
-        code: 'voice-rate-limited',
-        message: { key: 'error.voice.rateLimited', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    if (error.reason === 'call-terminated')
-      return {
-        code: 'voice-call-terminated',
-        message: { key: 'error.voice.callTerminated', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    // A /leave while it joined: what was asked, not a failure.
-    if (error.reason === 'left')
-      return {
-        code: 'voice-left-while-joining',
-        message: { key: 'error.voice.leftWhileJoining', params: { channel: `<#${error.channelId}>` } },
-        level: 'info',
-      };
-    return {
-      code: 'voice-join-failed',
-      message: { key: 'error.voice.joinFailed', params: { channel: `<#${error.channelId}>` } },
-      level: 'warn',
-    };
+    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', 'error.voice.joinFailed', 'warn'];
+    return { code, message: { key, params: { channel: `<#${error.channelId}>` } }, level };
   }
   // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
   if (error instanceof AudioStalledError)
@@ -450,20 +431,21 @@ function unmetMessage(unmet: Unmet): LocalisedMessage {
       return { key: unmet.refusal ?? 'error.permission.manageServer' };
     case 'not-in-voice':
       return { key: 'error.voice.notInVoice' };
-    case 'muted':
-      return { key: 'error.voice.memberMuted', params: { channel: `<#${unmet.channelId}>` } };
-    case 'suppressed':
-      return { key: 'error.voice.memberSuppressed', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-speak':
-      return { key: 'error.voice.memberMayNotSpeak', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-connect':
-      return { key: 'error.voice.memberMayNotConnect', params: { channel: `<#${unmet.channelId}>` } };
-    case 'may-not-view':
-      return { key: 'error.voice.memberMayNotView', params: { channel: `<#${unmet.channelId}>` } };
     case 'timed-out':
       return { key: 'error.voice.memberTimedOut' };
+    default:
+      return { key: MEMBER_VOICE_WORDS[unmet.code], params: { channel: `<#${unmet.channelId}>` } };
   }
 }
+
+/** A voice right the member lacks where SayBot would speak for them, named with the channel. */
+const MEMBER_VOICE_WORDS = {
+  muted: 'error.voice.memberMuted',
+  suppressed: 'error.voice.memberSuppressed',
+  'may-not-speak': 'error.voice.memberMayNotSpeak',
+  'may-not-connect': 'error.voice.memberMayNotConnect',
+  'may-not-view': 'error.voice.memberMayNotView',
+} as const satisfies Record<Exclude<MemberVoiceRight, 'not-in-voice' | 'timed-out'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage(revocation: Revocation): LocalisedMessage {

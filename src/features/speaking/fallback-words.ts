@@ -1,7 +1,7 @@
 // How a front-end names the free voice's fallback (src/core/order/pipeline.ts: Acceptance.fallback) to members: the
 // free voice that speaks, and in a few words why the paid one may not (no member's figures: the channel may read it).
 import type { MessageKey } from '../../core/i18n/catalogue.ts';
-import { namedVoice } from './speech-settings.ts';
+import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { t } from './strings.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import type { StandIn } from '../../core/settings/speech-request.ts';

@@ -11,8 +11,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { Revocation } from '../../core/order/revocation.ts';
-import type { OrderRights, RightsVerdict } from '../../core/order/rights.ts';
+import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import './strings.ts';
 
@@ -76,9 +75,6 @@ export function rightsFor(effects: readonly Effect[]): { member: MemberRight[]; 
   return { member: [...member], bot: [...bot] };
 }
 
-/** What the gate says of an order: allowed (publicly or, for a post the member may not make, privately), or not. */
-export type Verdict = RightsVerdict;
-
 const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
   'view-channel',
   'send-messages',
@@ -87,7 +83,7 @@ const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
 ]);
 
 /** Whether an order with these effects may be accepted, and whether its post must be private. Reads caches only. */
-function judge(effects: Effects): Verdict {
+function judge(effects: Effects): RightsVerdict {
   const place = effects.at;
   if (place === null) return { kind: 'allowed', privately: false };
   const { member: memberRights, bot: botRights } = rightsFor(effects.does);

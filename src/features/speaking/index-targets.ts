@@ -13,5 +13,5 @@ export {
   type MemberPlace,
   type OutputChoice,
   OUTSIDE_VOICE,
-} from './target-choice.ts';
+} from './hand-over.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

@@ -2,7 +2,6 @@
 import './strings.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
-export { fitLines } from './listing.ts';
+export { describeSettings, fitLines, presetLine } from './listing.ts';
 export { wordOutcome, wordsText } from './outcome-words.ts';
 export type { OutcomeAnswer } from './outcome-types.ts';
-export { describeSettings, namedVoice, presetLine, voiceLabel } from './speech-settings.ts';

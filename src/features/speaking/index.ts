@@ -16,6 +16,7 @@ export {
   speakAndReply,
   speakingCommand,
   speakingHandlers,
+  voiceLabel,
 } from './speaking-command.ts';
 export { USER_INSTALL_GUILD, requireUserInstall } from './user-install.ts';
 export { claimMemberVoiceMessage } from './voice-message-rights.ts';

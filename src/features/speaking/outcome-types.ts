@@ -8,7 +8,7 @@ import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
 
 export type Locale = string | null | undefined;
 
-/** Where a command's audio went, as target-choice.ts chose it (a file or voice message: why). */
+/** Where a command's audio went, as hand-over.ts chose it (a file or voice message: why). */
 export type CommandWhere =
   { kind: 'voice'; channelId: string } | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
 

@@ -7,14 +7,13 @@ import { UserError, type FailureAudience } from '../../core/interactions/failure
 import { describeFailure } from './failure-words.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { t } from './strings.ts';
-import { requesterOf, handOver } from './hand-over.ts';
+import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { wordOutcome } from './outcome-words.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
-import { effectsAt, memberVoiceChannel, placeOf } from './target-choice.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
 import { claimMemberVoiceMessage } from './voice-message-rights.ts';
 

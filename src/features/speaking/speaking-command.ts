@@ -1,13 +1,14 @@
 // What /say and /emote share: the same options around their own speech settings, and one way from options to speech
-// in a server and outside one (the user install). The voice is chosen alike for both. Below them, the path they share
-// with the Speak menu and /clone's first line (speakForCommand, speakAndReply): from the target to the answer.
+// in a server and outside one (the user install): the settings by layer, the voice named with why, the target, the
+// order handed over. Below them, the path they share with the Speak menu and /clone's first line (speakAndReply):
+// from the target to the answer.
 import {
   DiscordAPIError,
   RESTJSONErrorCodes,
   type ChatInputCommandInteraction,
   type SlashCommandOptionsOnlyBuilder,
 } from 'discord.js';
-import type { AnsweredInteraction, CommandModule, ServiceName, Services } from '../../core/interactions/command.ts';
+import type { CommandModule, ServiceName, Services } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
   outputOption,
@@ -21,31 +22,32 @@ import {
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
 import type { SpeechOrder, SpeechRequest } from '../../core/order/pipeline.ts';
-import type { ResolvedSettings } from '../../core/order/order-settings.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import { settingsForCommand, voiceCredit } from './speech-settings.ts';
-import { settingsOutsideServer, speakOutsideServer } from './user-install.ts';
+import { requireUserInstall, speakOutsideServer, USER_INSTALL_GUILD } from './user-install.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
-import './strings.ts';
+import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
-import { fallbackVoiceLabel } from './fallback-words.ts';
+import { fallbackVoiceLabel, type FallbackCause } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
-import { handOver, requesterOf } from './hand-over.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
+import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
 import {
   chooseTarget,
   effectsAt,
+  handOver,
+  requesterOf,
   placeOf,
   speechTarget,
   type ChosenTarget,
-  type OutputChoice,
-} from './target-choice.ts';
+  type SpeakingInteraction,
+} from './hand-over.ts';
 
 /** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
 export function speakingCommand(
@@ -86,21 +88,34 @@ export function speakingHandlers(
   requestOf: RequestOf,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
-    settings: readSpeechSettings(interaction.options),
-    preset: readText(interaction.options, 'preset'),
+    options: readSpeechSettings(interaction.options),
+    presetName: readText(interaction.options, 'preset'),
     text: spokenText(interaction.options.getString('text', true)),
     output: readOutput(interaction.options),
+    userId: interaction.user.id,
   });
   return {
     async execute(interaction, context) {
-      const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsForCommand(interaction, context, settings, preset);
-      await speakForCommand(interaction, context, requestOf(text, chosen.settings), output, chosen.voiceLabel);
+      const { text, output, ...query } = given(interaction);
+      const { guildId, guild } = interaction;
+      const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
+      const credit = context.engines?.voice(settings.voice)?.credit;
+      const voice = voiceLabel(interaction.locale, settings, 'server', credit);
+      const target = await chooseTarget(interaction, output, context);
+      const requester = requesterOf(interaction, commandNameOf(interaction));
+      await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, voice);
     },
     async executeOutsideServer(interaction, context) {
-      const { settings, preset, text, output } = given(interaction);
-      const chosen = await settingsOutsideServer(interaction, context, settings, preset);
-      await speakOutsideServer(interaction, context, requestOf(text, chosen.settings), chosen.voiceLabel, output);
+      const { text, output, ...query } = given(interaction);
+      requireUserInstall(context, interaction);
+      // The options, else the user's language's voice: no server's presets or defaults leak.
+      const settings = await chooseSettings(context.store, {
+        ...query,
+        guildId: USER_INSTALL_GUILD,
+        guildLocale: interaction.locale,
+      });
+      const voice = voiceLabel(interaction.locale, settings, 'outside');
+      await speakOutsideServer(interaction, context, requestOf(text, settings), voice, output);
     },
   };
 }
@@ -112,30 +127,30 @@ function spokenText(text: string): string {
   return text;
 }
 
-// Its whole path: target, hand-over, acknowledged once accepted, said as it plays, outcome worded and posted.
-/** A slash command or the Speak menu, in a server: what the front-end needs of either. */
-type SpeakingInteraction = AnsweredInteraction<'cached'>;
+/** `voice-b-ko-m-01` and where it came from unless named; outside a server the language's voice, not the server's. */
+export function voiceLabel(
+  locale: string,
+  settings: ResolvedSettings,
+  where: 'server' | 'outside',
+  credit?: string,
+): string {
+  const voice = namedVoice(settings.voice, credit);
+  const source = settings.sources.voice;
+  switch (source.kind) {
+    case 'option':
+      return voice;
+    case 'preset':
+      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
+    case 'member':
+      return t(locale, 'voice.why.member', { voice });
+    case 'server':
+      return t(locale, 'voice.why.server', { voice, preset: source.preset });
+    case 'builtin':
+      return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
+  }
+}
 
 const channel = (id: string) => `<#${id}>`;
-
-/** A speaking command's whole path: chooses the target, speaks through the pipeline, and answers the member. */
-export async function speakForCommand(
-  interaction: SpeakingInteraction,
-  context: SpeakingServices,
-  request: SpeechRequest,
-  output: OutputChoice,
-  /** How replies name the voice, e.g. with why it was chosen (speech-settings.ts). */
-  voiceLabel: string,
-): Promise<void> {
-  const target = await chooseTarget(interaction, output, context);
-  await speakAndReply(
-    interaction,
-    context,
-    { request, requester: requesterOf(interaction, commandNameOf(interaction)) },
-    target,
-    voiceLabel,
-  );
-}
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
 const AUTHOR_LOOKUP_MS = 1_000;
@@ -177,97 +192,80 @@ export async function speakAndReply(
       ? undefined
       : context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id }, order.followUp !== true);
   try {
-    await speakAndAnswer(interaction, context, order, target, voice, reply);
+    const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
+    const effects = {
+      ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+      author,
+    };
+    const handed = handOver(context.speech, {
+      ...order,
+      target: speechTarget(target, interaction.attachmentSizeLimit),
+      effects,
+    });
+    // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
+    let privately = reply.private === true || handed.privately;
+    const accepted = await handed.accepted;
+    // Refused for money and spoken in the free voice instead: every reply names it, and why.
+    const spoken = accepted.fallback?.request ?? order.request;
+    const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
+    const standIn = (voiceId: string, cause: FallbackCause) =>
+      fallbackVoiceLabel(interaction.locale, voiceId, cause, 0, creditOf(voiceId));
+    if (accepted.fallback !== undefined && spoken.kind !== 'ready')
+      voice = standIn(spoken.voice, accepted.fallback.refusal);
+    if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
+      // The voice message will be the response itself, shown as the member's use of the command.
+      await acknowledgeAsVoiceMessage(interaction);
+    } else {
+      // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
+      await acknowledge(interaction, privately || target.kind === 'voice-message');
+    }
+    if (target.kind === 'voice') {
+      // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
+      void handed.firstAudio.then(() =>
+        keepsAttribution(interaction, {
+          key: 'say.spokePartWay',
+          params: { channel: channel(target.channelId), voice },
+        }),
+      );
+      if (accepted.ahead > 0)
+        await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+      // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
+      else {
+        const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
+        if (first !== undefined) {
+          // The service failed and the free voice speaks its first part: named from the first words on.
+          if (first.freeVoice !== undefined) voice = standIn(first.freeVoice.voice, first.freeVoice.cause);
+          await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+        }
+      }
+    }
+    const buttons: ReplyButtonSource | undefined =
+      context.replyAudio && spoken.kind !== 'ready'
+        ? { registry: context.replyAudio, request: spoken, guildId: interaction.guildId, askerId: interaction.user.id }
+        : undefined;
+    const outcome = await handed.outcome;
+    // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
+    const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
+    if (late) privately = true;
+    const answer = wordOutcome(outcome, {
+      flavour: 'command',
+      locale: interaction.locale,
+      where: target,
+      voice,
+      voiceId: spoken.voice,
+      credit: creditOf(outcome.freeVoice?.voice ?? spoken.voice),
+      sizeLimit: interaction.attachmentSizeLimit,
+      fellBack: accepted.fallback !== undefined,
+      buttons: buttons !== undefined,
+    });
+    const shown =
+      (handed.privately || late) && answer.answer === 'reply'
+        ? { ...answer, notes: [...answer.notes, privateFileNote] }
+        : answer;
+    const where =
+      late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
+    await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
   } finally {
     release?.();
   }
-}
-
-/** speakAndReply's work, once a file's share is held. */
-async function speakAndAnswer(
-  interaction: SpeakingInteraction,
-  context: SpeakingServices,
-  order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
-  target: ChosenTarget,
-  voice: string,
-  reply: { private?: boolean; author?: WordsAuthor },
-): Promise<void> {
-  const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
-  const effects = {
-    ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-    author,
-  };
-  const handed = handOver(context.speech, {
-    ...order,
-    target: speechTarget(target, interaction.attachmentSizeLimit),
-    effects,
-  });
-  // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
-  let privately = reply.private === true || handed.privately;
-  const accepted = await handed.accepted;
-  // Refused for money and spoken in the free voice instead: every reply names it, and why.
-  const spoken = accepted.fallback?.request ?? order.request;
-  const creditOf = (voiceId: string) => voiceCredit(context.engines, voiceId);
-  if (accepted.fallback !== undefined && spoken.kind !== 'ready')
-    voice = fallbackVoiceLabel(interaction.locale, spoken.voice, accepted.fallback.refusal, 0, creditOf(spoken.voice));
-  if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
-    // The voice message will be the response itself, shown as the member's use of the command.
-    await acknowledgeAsVoiceMessage(interaction);
-  } else {
-    // A voice message the member may not post here is theirs alone, as are the Speak menu's replies.
-    await acknowledge(interaction, privately || target.kind === 'voice-message');
-  }
-  if (target.kind === 'voice') {
-    // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
-    void handed.firstAudio.then(() =>
-      keepsAttribution(interaction, {
-        key: 'say.spokePartWay',
-        params: { channel: channel(target.channelId), voice },
-      }),
-    );
-    if (accepted.ahead > 0)
-      await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
-    // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
-    else {
-      const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
-      if (first !== undefined) {
-        // The service failed and the free voice speaks its first part: named from the first words on.
-        if (first.freeVoice !== undefined)
-          voice = fallbackVoiceLabel(
-            interaction.locale,
-            first.freeVoice.voice,
-            first.freeVoice.cause,
-            0,
-            creditOf(first.freeVoice.voice),
-          );
-        await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
-      }
-    }
-  }
-  const request = spoken;
-  const buttons: ReplyButtonSource | undefined =
-    context.replyAudio && request.kind !== 'ready'
-      ? { registry: context.replyAudio, request, guildId: interaction.guildId, askerId: interaction.user.id }
-      : undefined;
-  const outcome = await handed.outcome;
-  // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
-  const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
-  if (late) privately = true;
-  const answer = wordOutcome(outcome, {
-    flavour: 'command',
-    locale: interaction.locale,
-    where: target,
-    voice,
-    voiceId: request.voice,
-    credit: creditOf(outcome.freeVoice?.voice ?? request.voice),
-    sizeLimit: interaction.attachmentSizeLimit,
-    fellBack: accepted.fallback !== undefined,
-    buttons: buttons !== undefined,
-  });
-  const shown =
-    (handed.privately || late) && answer.answer === 'reply'
-      ? { ...answer, notes: [...answer.notes, privateFileNote] }
-      : answer;
-  const where = late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
-  await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
 }

@@ -9,9 +9,7 @@ import type { SpeechRequest } from '../../core/order/pipeline.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
-import { requesterOf, handOver } from './hand-over.ts';
-import { chooseSettings } from '../../core/order/order-settings.ts';
-import type { SpeechSettings } from '../../core/store/common-types.ts';
+import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
 import {
   acknowledge,
   acknowledgeAsVoiceMessage,
@@ -21,8 +19,6 @@ import type { Services } from '../../core/interactions/command.ts';
 import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import type { OutputChoice } from './target-choice.ts';
-import { voiceCredit, voiceLabel, type ChosenSettings } from './speech-settings.ts';
 import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
 import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
@@ -46,88 +42,58 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   }
 }
 
-/** Settings outside a server: the options, else the user's language's voice; no server's presets or defaults leak. */
-export async function settingsOutsideServer(
-  interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'store'>,
-  options: SpeechSettings,
-  presetName: string | undefined,
-): Promise<ChosenSettings> {
-  requireUserInstall(context, interaction);
-  const settings = await chooseSettings(context.store, {
-    guildId: USER_INSTALL_GUILD,
-    userId: interaction.user.id,
-    options,
-    presetName,
-    guildLocale: interaction.locale,
-  });
-  return { settings, voiceLabel: voiceLabel(interaction.locale, settings, 'outside') };
-}
-
-/** Speaks `request` into a file or voice message as the user in the pseudo-guild, checked before paying. */
+/** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
 export async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
-  context: Services<'config' | 'speech' | 'logger' | 'fileShares' | 'engines'>,
+  context: Services<'speech' | 'logger' | 'fileShares' | 'engines'>,
   request: SpeechRequest,
   voice: string,
   output: OutputChoice,
 ): Promise<void> {
-  requireUserInstall(context, interaction);
   // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
   const release = context.fileShares.take({ userId: interaction.user.id });
   try {
-    await speakAndAnswer(interaction, context, request, voice, output);
-  } finally {
-    release();
-  }
-}
-
-/** speakOutsideServer's work, once the user's share is held. */
-async function speakAndAnswer(
-  interaction: ChatInputCommandInteraction,
-  context: Services<'speech' | 'logger' | 'engines'>,
-  request: SpeechRequest,
-  voice: string,
-  output: OutputChoice,
-): Promise<void> {
-  const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
-  const said = {
-    flavour: 'user-install',
-    locale: interaction.locale,
-    voice,
-    voiceId: request.voice,
-    credit: voiceCredit(context.engines, request.voice),
-    sizeLimit: interaction.attachmentSizeLimit,
-  } as const;
-  if (output === 'voice-message') {
-    const bar = memberBar(interaction, context.speech.rights);
+    const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
+    const said = {
+      flavour: 'user-install',
+      locale: interaction.locale,
+      voice,
+      voiceId: request.voice,
+      credit: context.engines?.voice(request.voice)?.credit,
+      sizeLimit: interaction.attachmentSizeLimit,
+    } as const;
+    if (output === 'voice-message') {
+      const bar = memberBar(interaction, context.speech.rights);
+      const handed = handOver(context.speech, {
+        request,
+        requester,
+        target: { kind: 'voice-message' },
+        effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
+      });
+      await handed.accepted;
+      // The voice message will be the response itself; one the member may not post here is theirs alone.
+      if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
+      else await acknowledge(interaction, true);
+      const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
+      await showVoiceMessage(interaction, context.logger, answer, bar);
+      return;
+    }
     const handed = handOver(context.speech, {
       request,
       requester,
-      target: { kind: 'voice-message' },
-      effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
+      target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
+      effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
     });
     await handed.accepted;
-    // The voice message will be the response itself; one the member may not post here is theirs alone.
-    if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
-    else await acknowledge(interaction, true);
-    const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
-    await showVoiceMessage(interaction, context.logger, answer, bar);
-    return;
+    // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
+    await acknowledge(interaction, handed.privately);
+    const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
+    if (answer.answer !== 'reply') throw answerError(answer);
+    const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
+    await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
+  } finally {
+    release();
   }
-  const handed = handOver(context.speech, {
-    request,
-    requester,
-    target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
-    effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
-  });
-  await handed.accepted;
-  // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
-  await acknowledge(interaction, handed.privately);
-  const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
-  if (answer.answer !== 'reply') throw answerError(answer);
-  const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-  await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
 }
 
 /** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */

@@ -23,10 +23,7 @@ import {
   type VoiceMessageRights,
 } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import type { ChosenTarget } from './target-choice.ts';
-
-/** A slash command or the Speak menu, in a server. */
-type SpeakingInteraction = AnsweredInteraction<'cached'>;
+import type { ChosenTarget, SpeakingInteraction } from './hand-over.ts';
 
 /** Posts what the worder (outcome-words.ts) made of the outcome. */
 export async function showAnswer(
@@ -100,7 +97,7 @@ export async function showVoiceMessage(
   interaction: SpeakingInteraction,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
-  /** Why the member may not post it in this channel, if they may not (the target target-choice.ts chose). */
+  /** Why the member may not post it in this channel, if they may not (the target hand-over.ts chose). */
   bar: MemberVoiceMessageBar | undefined,
   buttons?: ReplyButtonSource,
 ): Promise<void> {

@@ -1,8 +1,8 @@
 // Whether a member may have SayBot post a voice message for them where they asked: SayBot never does what the member
-// could not, so their rights there (as Discord sent them) are asked through src/core/order/rights-asker.ts, and
+// could not, so their rights there (as Discord sent them) are asked through src/core/order/rights.ts, and
 // slowmode checked, before anything is paid. A member who may not gets the audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
-import type { RightsAsker } from '../../core/order/rights-asker.ts';
+import type { RightsAsker } from '../../core/order/rights.ts';
 
 /** The core's asker of the rights port: the acceptance question is all this asks. */
 export type VoiceMessageRights = Pick<RightsAsker, 'admits'>;

@@ -1,7 +1,8 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../../src/core/i18n/catalogue.ts';
-import { unmetPrecondition, type Facts, type Requirements } from '../../../src/core/interactions/preconditions.ts';
+import type { Requirements } from '../../../src/core/interactions/command.ts';
+import { unmetPrecondition, type Facts } from '../../../src/core/interactions/router.ts';
 import { letMembersUse } from '../../support/command-access.ts';
 import { defaultGuilds, runCommand, startHarness, type Harness } from '../../support/harness.ts';
 

@@ -14,7 +14,7 @@ import { estimateCeiling, OverSecondsCapError, type QueueBounds } from '../../..
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
-import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
+import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechTarget } from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';

@@ -14,7 +14,7 @@ import {
 import { numberOption, stringOption } from '../../../src/core/interactions/command-builder.ts';
 import { UserError } from '../../../src/core/interactions/failures.ts';
 import { readSpeechSettings, readVoiceSettings } from '../../../src/core/interactions/options.ts';
-import { describeSettings } from '../../../src/features/speaking/speech-settings.ts';
+import { describeSettings } from '../../../src/features/speaking/listing.ts';
 import { migrate } from '../../../src/core/store/migrations.ts';
 import { SCHEMA } from '../../../src/app/store.ts';
 import { speechColumnsOf, speechSettingsOf } from '../../../src/core/store/dialect.ts';

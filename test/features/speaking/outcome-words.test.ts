@@ -9,7 +9,7 @@ import { Refusal } from '../../../src/core/refusal.ts';
 import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/quota/paid-part-way.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
 import { QuoteExceededError } from '../../../src/core/quota/money.ts';
-import { RightsRevokedError } from '../../../src/core/order/revocation.ts';
+import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import type { AsFileReason, Front, OutcomeAnswer } from '../../../src/features/speaking/outcome-types.ts';

@@ -5,7 +5,7 @@ import {
   claimMemberVoiceMessage,
   type VoiceMessageAsker,
 } from '../../../src/features/speaking/voice-message-rights.ts';
-import { RightsAsker } from '../../../src/core/order/rights-asker.ts';
+import { RightsAsker } from '../../../src/core/order/rights.ts';
 import { gatePort } from '../../../src/features/speaking/gate.ts';
 
 /** The rights as the core asks them, answered by the gate (as the app wires them). */

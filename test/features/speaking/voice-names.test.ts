@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { fallbackVoiceLabel } from '../../../src/features/speaking/fallback-words.ts';
-import { voiceLabel } from '../../../src/features/speaking/speech-settings.ts';
+import { voiceLabel } from '../../../src/features/speaking/speaking-command.ts';
 import { HOSTILE_NAMES, liveParts, seenText } from '../../support/seen-in-discord.ts';
 
 const IDS = [

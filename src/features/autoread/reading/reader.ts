@@ -7,7 +7,7 @@ import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
-import { RightsRevokedError, type Revocation } from '../../../core/order/revocation.ts';
+import { RightsRevokedError, type Revocation } from '../../../core/order/rights.ts';
 import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
 import { estimateSpeechSeconds } from '../../../core/quota/seconds-bounds.ts';

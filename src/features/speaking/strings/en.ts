@@ -165,7 +165,7 @@ export const en = {
   'error.voice.leftWhileJoining': 'I was asked to leave {channel} while I was joining it, so I did not stay there.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
-  // Rights taken away while speech waited (src/core/order/revocation.ts): the rest of it was dropped
+  // Rights taken away while speech waited (src/core/order/rights.ts): the rest of it was dropped
   'error.revoked.not-in-voice': 'You left {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.muted':
     'A moderator server-muted you in {channel}, so I stopped speaking for you there; the rest was dropped.',
@@ -320,7 +320,7 @@ export const en = {
   'command.say': 'say',
   'command.say.description': 'Speak text with one of the voices',
   'option.exaggeration.description.emote': 'How strong the emotion is, from 0 (flat) to 1 (intense); default 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/features/speaking/target-choice.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/hand-over.ts chooseTarget)
   'command.output': 'output',
   'command.output.description': 'How you are answered outside voice: a voice message or a file',
   'command.output.server': 'server',

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderEffects, OrderRights, RightsVerdict } from '../../../src/core/order/rights.ts';
+import {
+  RightsAsker,
+  RightsRevokedError,
+  RightsWatch,
+  type OrderEffects,
+  type OrderRights,
+  type Revocation,
+  type RightsVerdict,
+  type WatchedSpeech,
+} from '../../../src/core/order/rights.ts';
 import type { SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/speech-order.ts';
-import { RightsRevokedError, type Revocation } from '../../../src/core/order/revocation.ts';
-import { RightsAsker, RightsWatch, type WatchedSpeech } from '../../../src/core/order/rights-asker.ts';
 import { SpeechPipeline } from '../../../src/core/order/pipeline.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 
