@@ -7,7 +7,7 @@ import { Events, type Client, type Guild, type GuildMember, type VoiceState } fr
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import { AutoReader, type BehindNotice, type FallbackNotice, type RefusalNotice } from './reading/reader.ts';
+import { AutoReader, type ReaderNotice } from './reading/reader.ts';
 import type { Revocation } from '../../core/order/revocation.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
@@ -15,7 +15,7 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './stor
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
-import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { AutoreadControl } from './autoread-control.ts';
@@ -75,8 +75,6 @@ export class AutoreadWiring implements AutoreadControl {
         return revoked !== undefined && 'channelId' in revoked;
       },
       notify: (notice) => this.#notify(notice),
-      notifyBehind: (notice) => this.#notifyBehind(notice),
-      notifyFallback: (notice) => this.#notifyFallback(notice),
       ...(options.backlog === undefined
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
@@ -376,41 +374,34 @@ export class AutoreadWiring implements AutoreadControl {
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
-  /** The one refusal notice in the channel read, in the server's language; it pings nobody. */
-  async #notify(notice: RefusalNotice): Promise<void> {
-    const { message } = publicReason(notice.refusal);
-    const reason = t(notice.language, message.key, message.params);
-    const member = `<@${notice.userId}>`;
-    await this.#post(notice.channelId, t(notice.language, 'autoread.paused', { member, reason }));
-  }
-
-  async #notifyFallback(notice: FallbackNotice): Promise<void> {
-    const reason = fallbackReason(notice.language, notice.cause);
-    await this.#post(
-      notice.channelId,
-      t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
-    );
-  }
-
-  async #notifyBehind(notice: BehindNotice): Promise<void> {
+  /** A notice in the channel read, in the server's language; it pings nobody. */
+  async #notify(notice: ReaderNotice): Promise<void> {
+    const { language } = notice;
     const content =
-      notice.kind === 'skipped-to-newest'
-        ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
-        : t(notice.language, 'autoread.behind');
-    await this.#post(notice.channelId, content);
-  }
-
-  async #post(channelId: string, content: string): Promise<void> {
-    const channel = this.#client?.channels.cache.get(channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${channelId}`);
+      notice.kind === 'refused'
+        ? t(language, 'autoread.paused', {
+            member: `<@${notice.userId}>`,
+            reason: publicReason(language, notice.refusal),
+          })
+        : notice.kind === 'fallback'
+          ? t(language, 'autoread.fallback', {
+              voice: `\`${notice.voice}\``,
+              reason: fallbackReason(language, notice.cause),
+            })
+          : notice.kind === 'skipped-to-newest'
+            ? t(language, 'autoread.skippedToNewest', { count: notice.count })
+            : t(language, 'autoread.behind');
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }
 
 /** A refusal's reason as the whole channel may read it: a member's own figures and the month's stay private. */
-function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
+function publicReason(language: string | undefined, refusal: Refusal): string {
   const reason = refusal.reason;
   if (reason.code === 'budget-member-day')
-    return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
-  return describeFailure(refusal, MEMBER_AUDIENCE);
+    return t(language, 'autoread.refused.memberDay', { reset: `${dayOf(reason.resetAt)} 00:00 UTC` });
+  const { message } = describeFailure(refusal, MEMBER_AUDIENCE);
+  return t(language, message.key, message.params);
 }

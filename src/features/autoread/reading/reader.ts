@@ -49,35 +49,16 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
 /** Acceptance (a Refusal rejects it), the first frame (the next message is handed over then) and how it ended. */
 export type ReaderEvents = Pick<OrderEvents, 'accepted' | 'outcome'> & Partial<Pick<OrderEvents, 'firstAudio'>>;
 
-/** The one notice a refusal earns (then silence until a message is accepted again). */
-export interface RefusalNotice {
-  guildId: string;
-  /** The channel read: where the notice is posted. */
-  channelId: string;
-  language: string | undefined;
-  /** Whose message was refused (a budget may be theirs alone). */
-  userId: string;
-  refusal: Refusal;
-}
-
-/** Not a pause: the paid voice may not speak (`cause`) and reading goes on in the free voice `voice`. */
-export interface FallbackNotice {
-  guildId: string;
-  channelId: string;
-  language: string | undefined;
-  voice: string;
-  cause: FallbackCause;
-}
-
-/** Messages came faster than they can be read: the oldest unread were dropped, or all but the newest skipped. */
-export interface BehindNotice {
-  kind: 'dropped-oldest' | 'skipped-to-newest';
-  /** How many went at the first drop (later ones in the same backlog are not announced). */
-  count: number;
-  guildId: string;
-  channelId: string;
-  language: string | undefined;
-}
+/**
+ * A notice in the read channel: a refusal (one, then silence until a message is accepted), reading going on in the
+ * free voice `voice` because the paid voice may not speak (one until it speaks again), or messages that came faster
+ * than they can be read (the oldest unread dropped, or all but the newest skipped; `count` at the backlog's first drop).
+ */
+export type ReaderNotice = { guildId: string; channelId: string; language: string | undefined } & (
+  | { kind: 'refused'; userId: string; refusal: Refusal }
+  | { kind: 'fallback'; voice: string; cause: FallbackCause }
+  | { kind: 'dropped-oldest' | 'skipped-to-newest'; count: number }
+);
 
 export type StopReason = 'left-voice';
 
@@ -100,9 +81,7 @@ export interface AutoReaderOptions {
   /** Whether a member may not have their words spoken there, judged at the message's arrival. */
   memberBarredAt?: (member: GuildMember, voiceChannelId: string) => boolean;
   /** Posts the notice in the read channel; its failure is logged. */
-  notify: (notice: RefusalNotice) => Promise<void>;
-  notifyBehind?: (notice: BehindNotice) => Promise<void>;
-  notifyFallback?: (notice: FallbackNotice) => Promise<void>;
+  notify: (notice: ReaderNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
   onStopped?: (guildId: string, why: StopReason) => void;
   logger: Logger;
@@ -409,7 +388,12 @@ export class AutoReader {
   }
 
   /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
-  #dropped(reading: GuildReading, utterance: Utterance, count: number, kind: BehindNotice['kind']): void {
+  #dropped(
+    reading: GuildReading,
+    utterance: Utterance,
+    count: number,
+    kind: 'dropped-oldest' | 'skipped-to-newest',
+  ): void {
     const first = reading.dropped === 0;
     reading.dropped += count;
     if (!first) return;
@@ -418,16 +402,14 @@ export class AutoReader {
       { code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count },
       'auto-read is behind: unread messages are dropped until it catches up',
     );
-    void this.#post(reading, () =>
-      this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }),
-    );
+    void this.#post({ kind, count, guildId, channelId, language: utterance.language });
   }
 
-  async #post(reading: GuildReading, notice: () => Promise<void> | undefined): Promise<void> {
+  async #post(notice: ReaderNotice): Promise<void> {
     try {
-      await notice();
+      await this.#options.notify(notice);
     } catch (error) {
-      const { guildId, channelId } = reading.binding;
+      const { guildId, channelId } = notice;
       this.#log.warn(
         { code: 'autoread-notice-failed', guildId, channelId, err: error },
         'auto-read could not post its notice',
@@ -589,9 +571,7 @@ export class AutoReader {
       { code: 'autoread-free-voice', guildId, id: utterance.id, reason },
       'auto-read goes on in the free voice: one notice until the paid voice speaks again',
     );
-    await this.#post(reading, () =>
-      this.#options.notifyFallback?.({ guildId, channelId, language: utterance.language, voice, cause }),
-    );
+    await this.#post({ kind: 'fallback', guildId, channelId, language: utterance.language, voice, cause });
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {
@@ -604,9 +584,7 @@ export class AutoReader {
       { code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code },
       'auto-read refused: one notice, then silence until a message is accepted',
     );
-    await this.#post(reading, () =>
-      this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal }),
-    );
+    await this.#post({ kind: 'refused', guildId, channelId, language, userId: utterance.userId, refusal });
   }
 
   #failed(reading: GuildReading, utterance: Utterance, error: unknown): void {
