@@ -7,6 +7,7 @@ import type { DashboardDeps } from './dashboard-types.ts';
 import { addDictionaryRoutes } from './dictionary-routes.ts';
 import { DiscordLogin } from './discord-login.ts';
 import {
+  BadForm,
   boundedBodies,
   detectLocale,
   guardChanges,
@@ -117,6 +118,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {
+    if (error instanceof BadForm) return refusal(c, 400, 'dashboard.badRequest', { what: error.what });
     logger.error({ err: error, path: c.req.routePath }, 'dashboard request failed');
     return refusal(c, 500, 'dashboard.failed');
   });

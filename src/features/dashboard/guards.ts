@@ -47,10 +47,21 @@ export function refusedNotice(c: Ctx, error: unknown): NonNullable<PageContext['
 export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>
   c.html(messagePage(pageContext(c), t(c.get('locale'), key, params)) as Html, status);
 
-/** A form's fields, as zod reads them; undefined when they do not fit. */
-export async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+/** A form whose fields do not fit: the app answers it with a 400 page naming `what` (dashboard-app.ts). */
+export class BadForm extends Error {
+  readonly what: string;
+
+  constructor(what: string) {
+    super(`a form that does not fit (${what})`);
+    this.what = what;
+  }
+}
+
+/** A form's fields, as zod reads them; BadForm when they do not fit. */
+export async function form<T>(c: Ctx, schema: z.ZodType<T>, what = 'form'): Promise<T> {
   const parsed = schema.safeParse(await c.req.parseBody());
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) throw new BadForm(what);
+  return parsed.data;
 }
 
 /** Headers on every answer: a CSP without inline script or framing, nosniff, no referrer, no caching; HSTS on https. */

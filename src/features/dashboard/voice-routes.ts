@@ -167,7 +167,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // A sample of one voice or preset, the same for everyone (so it is cached for everyone once paid).
   app.post(`${base}/sample`, async (c) => {
     const given = await form(c, Heard);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const server = c.get('membership');
     const heard = 'voice' in given ? { voice: given.voice } : { preset: given.preset };
     const language =
@@ -194,7 +193,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // Use this voice: my voice here, checked usable as /myvoice checks it.
   app.post(`${base}/use`, async (c) => {
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
       const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
@@ -213,7 +211,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   app.post(`${base}/default`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, z.union([Preset, Voice]));
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     let name: string;
     try {
@@ -250,7 +247,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   app.post(`${base}/pool`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
       const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
@@ -268,7 +264,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // /voices delete: its creator, or a manager; its audio, cache and saved sounds go with it.
   app.post(`${base}/delete`, async (c) => {
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const server = c.get('membership');
     const voice = await store.voiceLibrary.get(server.guildId, given.voice);
     if (voice === undefined) return refused(c, new UserError('voices.notFound', { name: given.voice.slice(0, 40) }));
