@@ -86,11 +86,13 @@ export interface DashboardBot {
   console?: OwnerConsole;
 }
 
-/** One of `npm run doctor`'s checks, as src/app/doctor/checks.ts reports it. */
+/** One line of `npm run doctor` (src/app/doctor/checks.ts) and of the owner console's checks. */
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** What was found, or what is wrong and what to do, in plain words. */
   detail: string;
+  /** A warning: works, but could be better. */
   warn?: boolean;
 }
 
