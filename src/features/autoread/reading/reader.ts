@@ -2,7 +2,6 @@
 // A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
 import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
 import type { FallbackCause } from '../../speaking/index-words.ts';
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
@@ -60,8 +59,6 @@ export type ReaderNotice = { guildId: string; channelId: string; language: strin
   | { kind: 'dropped-oldest' | 'skipped-to-newest'; count: number }
 );
 
-export type StopReason = 'left-voice';
-
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
@@ -83,7 +80,7 @@ export interface AutoReaderOptions {
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: ReaderNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
-  onStopped?: (guildId: string, why: StopReason) => void;
+  onStopped?: (guildId: string) => void;
   logger: Logger;
   /** Messages pending per guild beyond which the oldest unread are dropped; default 20, 0 = no limit. */
   maxPending?: number;
@@ -132,7 +129,6 @@ interface Utterance {
   /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
   askedAt?: number;
   language: string | undefined;
-  adapterCreator: DiscordGatewayAdapterCreator;
   guild: Guild;
 }
 
@@ -302,7 +298,6 @@ export class AutoReader {
       id: `autoread-${message.id}`,
       askedAt: facts.at,
       language: binding.language,
-      adapterCreator: message.guild.voiceAdapterCreator,
       guild: message.guild,
     });
   }
@@ -321,7 +316,7 @@ export class AutoReader {
           { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
           'auto-read stopped: the bot left voice',
         );
-        this.#options.onStopped?.(guild.id, 'left-voice');
+        this.#options.onStopped?.(guild.id);
       } else if (after.channelId !== null && after.channelId !== voiceChannelId) {
         reading.binding.voiceChannelId = after.channelId;
       }
@@ -350,7 +345,6 @@ export class AutoReader {
       payer: guild.id,
       id: `autoread-${change}-${member.id}-${Date.now()}`,
       language,
-      adapterCreator: guild.voiceAdapterCreator,
       guild,
     });
   }
@@ -497,7 +491,11 @@ export class AutoReader {
           policy: CHANNEL_READING,
         },
         stillAllowed: () => this.#standing(reading, utterance),
-        target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
+        target: {
+          kind: 'voice',
+          channelId: reading.binding.voiceChannelId,
+          adapterCreator: utterance.guild.voiceAdapterCreator,
+        },
         // A member's words (also their join/leave name): the gate asks their voice rights now and before each part.
         effects: {
           does: ['member-words'],
