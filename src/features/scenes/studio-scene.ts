@@ -18,7 +18,7 @@ import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { budgetFigures, type BudgetFigures } from './scene-budgets.ts';
 import { checkSceneFits } from './scene-plan.ts';
 import { castScene } from './scene-preview.ts';
-import { sceneSrt } from './scene-srt.ts';
+import { sceneSrt } from './subtitles.ts';
 import type { ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import './strings.ts';
