@@ -17,7 +17,7 @@ import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from '../features/autoread/index.ts';
+import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index-dictionary.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';
@@ -221,7 +221,7 @@ export function dashboardBot(
       await announce(DICTIONARY_CHANGED_EVENT, guildId);
     },
     async autoreadChanged(guildId) {
-      if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
+      if (ours(guildId)) return bot.autoread.refresh(guildId);
       await announce(AUTOREAD_CHANGED_EVENT, guildId);
     },
     autoread: bot.autoread,

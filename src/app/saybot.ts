@@ -29,7 +29,7 @@ import type { Store } from '../core/store/types.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
-import { AUTOREAD_INTENTS, AutoreadWiring, type AutoreadControl } from '../features/autoread/index.ts';
+import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/catalogue.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
@@ -227,7 +227,7 @@ export class SayBot {
   }
 
   /** Auto-read in this bot, for what changes it outside a command (the dashboard). */
-  get autoread(): AutoreadControl {
+  get autoread(): AutoreadWiring {
     return this.#autoread;
   }
 

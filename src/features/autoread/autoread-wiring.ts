@@ -1,5 +1,4 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
-import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
 import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
@@ -18,7 +17,6 @@ import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
 import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
-import type { AutoreadControl } from './autoread-control.ts';
 import type { ChannelReading } from '../../core/interactions/command.ts';
 import { VoiceChannelStatus } from './voice-channel-status.ts';
 
@@ -37,7 +35,18 @@ export interface AutoreadWiringOptions {
   voices: KnownPresets;
 }
 
-export class AutoreadWiring implements AutoreadControl {
+declare module '../../core/interactions/command.ts' {
+  interface CommandContext {
+    /** Auto-read in this bot; absent where a test runs commands without a bot. */
+    autoread?: AutoreadWiring;
+  }
+}
+
+/** Tells a process its reader should reload a guild's settings and ignore list: a change from another shard. */
+export const AUTOREAD_CHANGED_EVENT = 'saybotAutoreadChanged';
+
+/** Auto-read in the running bot: what the commands, the dashboard and the app do with it. */
+export class AutoreadWiring {
   readonly #options: AutoreadWiringOptions;
   readonly #log: Logger;
   readonly #reader: AutoReader;
@@ -94,6 +103,7 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
+  /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   get available(): boolean {
     return this.#options.available();
   }
@@ -118,7 +128,7 @@ export class AutoreadWiring implements AutoreadControl {
     // Settings or the ignore list changed in another process (the dashboard's shard): the same, from the store.
     client.on(AUTOREAD_CHANGED_EVENT, (guildId: unknown) => {
       if (typeof guildId !== 'string') return;
-      refreshAutoread(this.#options.store, this, guildId).catch((error: unknown) =>
+      this.refresh(guildId).catch((error: unknown) =>
         this.#options.logger.warn({ err: error, guildId }, "auto-read's changed settings were not reloaded"),
       );
     });
@@ -155,6 +165,7 @@ export class AutoreadWiring implements AutoreadControl {
     return this.#reader;
   }
 
+  /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */
   async pause(guildId: string): Promise<boolean> {
     // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (dropping the binding).
     const wasReading = this.#reader.stop(guildId);
@@ -162,6 +173,7 @@ export class AutoreadWiring implements AutoreadControl {
     return wasReading;
   }
 
+  /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
     if (this.isReading(guildId)) return undefined;
     const state = await this.#options.store.autoRead.get(guildId);
@@ -173,6 +185,7 @@ export class AutoreadWiring implements AutoreadControl {
     return binding.textChannelId;
   }
 
+  /** Joins `voiceChannelId`, binds the channels and starts reading; a failed join throws and nothing is stored. */
   async start(
     guild: Guild,
     binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
@@ -182,6 +195,7 @@ export class AutoreadWiring implements AutoreadControl {
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
   }
 
+  /** Stops reading (store and reader); false when the guild was not reading. */
   async stop(guildId: string): Promise<boolean> {
     const wasReading = this.#reader.stop(guildId);
     const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
@@ -194,6 +208,14 @@ export class AutoreadWiring implements AutoreadControl {
 
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     this.#reader.setDictionary(guildId, entries);
+  }
+
+  /** After a change elsewhere (the dashboard, another shard): the stored settings and ignore list, from the next message. */
+  async refresh(guildId: string): Promise<void> {
+    const { store } = this.#options;
+    const [state, ignored] = await Promise.all([store.autoRead.get(guildId), store.autoReadMembers.ignored(guildId)]);
+    this.configure(guildId, state.settings);
+    this.setIgnored(guildId, ignored);
   }
 
   setIgnored(guildId: string, userIds: readonly string[]): void {

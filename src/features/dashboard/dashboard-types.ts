@@ -5,7 +5,7 @@ import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { AutoreadControl } from '../autoread/index.ts';
+import type { AutoreadWiring } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
 import type { StudioVoice } from '../scenes/index.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
@@ -64,7 +64,7 @@ export interface DashboardBot {
   /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */
   autoreadChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */
-  autoread: AutoreadControl | undefined;
+  autoread: AutoreadWiring | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
   voices: {
     presets: readonly PresetVoice[];
