@@ -18,7 +18,6 @@ import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voic
 import type { Logger } from '../core/log.ts';
 import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index-dictionary.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';
 import { soundRemover } from '../features/speaking/index.ts';
@@ -215,10 +214,6 @@ export function dashboardBot(
         speaking: player.playing !== undefined,
         waiting: player.clips.length - (player.playing === undefined ? 0 : 1),
       };
-    },
-    async dictionaryChanged(guildId) {
-      if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
-      await announce(DICTIONARY_CHANGED_EVENT, guildId);
     },
     async autoreadChanged(guildId) {
       if (ours(guildId)) return bot.autoread.refresh(guildId);

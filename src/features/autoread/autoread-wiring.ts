@@ -1,5 +1,5 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
+import { refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
@@ -42,7 +42,7 @@ declare module '../../core/interactions/command.ts' {
   }
 }
 
-/** Tells a process its reader should reload a guild's settings and ignore list: a change from another shard. */
+/** Tells a process its reader should reload a guild's settings, ignore list and dictionary: a change from another shard. */
 export const AUTOREAD_CHANGED_EVENT = 'saybotAutoreadChanged';
 
 /** Auto-read in the running bot: what the commands, the dashboard and the app do with it. */
@@ -118,18 +118,11 @@ export class AutoreadWiring {
       this.#reader.onVoiceState(before, after);
       if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
     });
-    // A dictionary changed in another process (the dashboard's shard): reloaded from the store where it is read.
-    client.on(DICTIONARY_CHANGED_EVENT, (guildId: unknown) => {
-      if (typeof guildId !== 'string') return;
-      refreshDictionary(this.#options.store, this, guildId).catch((error: unknown) =>
-        this.#options.logger.warn({ err: error, guildId }, 'a changed dictionary was not reloaded'),
-      );
-    });
-    // Settings or the ignore list changed in another process (the dashboard's shard): the same, from the store.
+    // Settings, the ignore list or the dictionary changed in another process (the dashboard's shard): reloaded here.
     client.on(AUTOREAD_CHANGED_EVENT, (guildId: unknown) => {
       if (typeof guildId !== 'string') return;
       this.refresh(guildId).catch((error: unknown) =>
-        this.#options.logger.warn({ err: error, guildId }, "auto-read's changed settings were not reloaded"),
+        this.#options.logger.warn({ err: error, guildId }, "auto-read's changes were not reloaded"),
       );
     });
   }
@@ -210,12 +203,13 @@ export class AutoreadWiring {
     this.#reader.setDictionary(guildId, entries);
   }
 
-  /** After a change elsewhere (the dashboard, another shard): the stored settings and ignore list, from the next message. */
+  /** After a change elsewhere (the dashboard, another shard): what is stored (settings, ignore list, dictionary). */
   async refresh(guildId: string): Promise<void> {
     const { store } = this.#options;
     const [state, ignored] = await Promise.all([store.autoRead.get(guildId), store.autoReadMembers.ignored(guildId)]);
     this.configure(guildId, state.settings);
     this.setIgnored(guildId, ignored);
+    await refreshDictionary(store, this, guildId);
   }
 
   setIgnored(guildId: string, userIds: readonly string[]): void {

@@ -28,9 +28,6 @@ export function describeDictionaryProblem(locale: string, problem: DictionaryPro
   return t(locale, `dictionary.problem.${code}` as MessageKey, params);
 }
 
-/** Tells a process its reader should reload a guild's dictionary: a change from another shard (the dashboard's). */
-export const DICTIONARY_CHANGED_EVENT = 'saybotDictionaryChanged';
-
 /** After a change: the reader uses the new entries from the next message on (when this process reads the guild). */
 export async function refreshDictionary(
   store: Store,

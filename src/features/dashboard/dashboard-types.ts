@@ -59,9 +59,7 @@ export interface DashboardBot {
   channelName(guildId: string, channelId: string): string | undefined;
   /** What SayBot does in the server's voice now (its player's state, no request). */
   voiceNow(guildId: string, userId: string): VoiceNow;
-  /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
-  dictionaryChanged(guildId: string): Promise<void>;
-  /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */
+  /** Auto-read's settings, ignore list or dictionary changed: the shard that reads the guild reloads them. */
   autoreadChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */
   autoread: AutoreadWiring | undefined;

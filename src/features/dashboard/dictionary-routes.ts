@@ -107,7 +107,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   });
   const who = (c: Ctx) => ({ userId: userOf(c), guildId: c.get('membership').guildId });
   const changed = async (c: Ctx, action: string, counts?: Record<string, number>) => {
-    await bot.dictionaryChanged(c.get('membership').guildId);
+    await bot.autoreadChanged(c.get('membership').guildId);
     audit(logger, action, who(c), counts);
   };
   const unknown = (c: Ctx, word: string) =>
