@@ -5,11 +5,10 @@ import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
 import { t } from './strings.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
-import { guard, pageContext, refusal, userOf } from './guards.ts';
+import { audit, guard, pageContext, refusal, userOf } from './guards.ts';
 import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
 import type { PageContext } from './pages/layout.ts';
 

@@ -18,10 +18,9 @@ import {
 import { countCharacters } from '../../core/characters.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot } from './dashboard-types.ts';
-import { BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
+import { audit, BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';

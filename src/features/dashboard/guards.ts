@@ -1,4 +1,5 @@
-// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers.
+// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers;
+// and the audit line each change leaves.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -11,6 +12,7 @@ import { localeOf, type Html, type PageContext } from './pages/layout.ts';
 import { messagePage } from './pages/server-pages.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { SECRET_SHAPE, csrfTokenOf, hashSessionId, sameSecret } from './session-tokens.ts';
+import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { describeFailure } from '../speaking/index-words.ts';
 import { t, type MessageKey } from './strings.ts';
@@ -35,6 +37,16 @@ export function guard(app: Hono<DashboardEnv>, path: string, ...guards: Guard[])
 
 /** The signed-in member's user ID ('' before sign-in, where no route that needs it runs). */
 export const userOf = (c: Ctx): string => c.get('session')?.userId ?? '';
+
+/** One line per dashboard change: who, what, which server, counts; never a secret nor an entry's text. */
+export function audit(
+  logger: Logger,
+  action: string,
+  who: { userId: string; guildId?: string | undefined },
+  counts: Record<string, number> = {},
+): void {
+  logger.info({ audit: action, userId: who.userId, guildId: who.guildId, ...counts }, 'dashboard change');
+}
 
 /** A refusal worded as the commands word it (a UserError, a setting out of range), as a notice; anything else throws. */
 export function refusedNotice(c: Ctx, error: unknown): NonNullable<PageContext['notice']> {

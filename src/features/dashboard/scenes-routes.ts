@@ -16,10 +16,9 @@ import {
   type StudioQuote,
   type StudioServices,
 } from '../scenes/index.ts';
-import { audit } from './audit.ts';
 import type { DashboardEnv } from './dashboard-env.ts';
 import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
-import { form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
+import { audit, form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
 import type { PageContext } from './pages/layout.ts';
