@@ -2,8 +2,7 @@
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { DiscordLoginError, type DiscordLogin } from './discord-login.ts';
 import { audit, pageContext, perAddress, refusal } from './guards.ts';
 import type { DashboardLimits } from './limits.ts';

@@ -2,8 +2,7 @@
 import { Hono } from 'hono';
 import './strings.ts';
 import { addAuthRoutes } from './auth-routes.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardDeps } from './dashboard-types.ts';
+import type { DashboardDeps, DashboardEnv } from './dashboard-types.ts';
 import { addDictionaryRoutes } from './dictionary-routes.ts';
 import { DiscordLogin } from './discord-login.ts';
 import {

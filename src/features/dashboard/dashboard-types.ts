@@ -12,6 +12,7 @@ import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { DashboardLimits } from './limits.ts';
 import type { KeyStateSnapshot } from '../../core/api/response.ts';
 import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';
+import type { DashboardSession } from './store/session-store.ts';
 
 /** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */
 export interface Membership {
@@ -27,6 +28,22 @@ export interface Membership {
   iconUrl?: string | undefined;
   /** The member's avatar there (their server avatar, else their own) on Discord's CDN; undefined when none. */
   avatarUrl?: string | undefined;
+}
+
+/** A live session for this request: its row, its ID (from the cookie) and its CSRF token. */
+export interface LiveSession extends DashboardSession {
+  id: string;
+  csrf: string;
+}
+
+/** What a request carries through the dashboard's middleware. */
+export interface DashboardEnv {
+  Variables: {
+    locale: string;
+    session: LiveSession | undefined;
+    /** The member in the server the path names, as SayBot sees them (guards.ts' serverAccess). */
+    membership: Membership;
+  };
 }
 
 /** What SayBot does in a server's voice now; 'elsewhere' when another shard holds the server. */

@@ -18,8 +18,7 @@ import {
 import { countCharacters } from '../../core/characters.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { audit, BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';

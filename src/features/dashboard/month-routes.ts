@@ -5,8 +5,7 @@ import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../us
 import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/quota/accounting.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';

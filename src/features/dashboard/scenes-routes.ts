@@ -16,8 +16,7 @@ import {
   type StudioQuote,
   type StudioServices,
 } from '../scenes/index.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv, DashboardScenes } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
