@@ -1,5 +1,6 @@
 // The bot as the dashboard sees it: a member asked of Discord and trusted about a minute (no Guild Members intent
 // tells of kicks or lost roles). With SHARDS, shard 0 asks other shards' servers over REST and announces changes.
+import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,
@@ -16,7 +17,6 @@ import type { Config } from '../core/config.ts';
 import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
-import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';

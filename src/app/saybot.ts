@@ -1,4 +1,5 @@
 // The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts assembled.
+import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
@@ -26,7 +27,6 @@ import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/money.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
-import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';

@@ -1,3 +1,4 @@
+import { isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -10,7 +11,6 @@ import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } fro
 import { Money } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
-import { isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { splitText } from '../characters.ts';
 import {

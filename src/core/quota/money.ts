@@ -4,6 +4,7 @@
 // request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
 // figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
 // ledger these write to is books.ts.
+import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ConnectionError,
@@ -19,7 +20,6 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
-import { isEngineVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type {
   BudgetHoldLimits,

@@ -3,6 +3,7 @@
 // whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
 // owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
 // part's request becomes at the Voice API (its body and its cache key).
+import { PRESET_VOICE_ID, freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
@@ -31,11 +32,9 @@ import { SpeechInputError } from '../order-errors.ts';
 import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
-import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
-import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';

@@ -1,4 +1,5 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
+import { FREE_VOICES } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
@@ -18,7 +19,6 @@ import type { SampleResult, Samples } from './samples.ts';
 import { audit, form, guard, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
-import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { formatNumber, t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;

@@ -1,18 +1,17 @@
 // Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
 // voice_add and /voices delete do.
+import { FREE_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
-import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
-import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';

@@ -1,4 +1,5 @@
 // A scene outside Discord (the dashboard's studio), made as /scene makes one, never paying more than confirmed.
+import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -14,7 +15,6 @@ import {
 } from '../../core/order/pipeline.ts';
 import type { Revocation } from '../../core/order/rights.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import { budgetFigures, type BudgetFigures } from './scene-budgets.ts';
 import { checkSceneFits } from './scene-plan.ts';
 import { castScene } from './scene-preview.ts';

@@ -1,6 +1,6 @@
+import { isPresetVoiceId } from '../../../core/voice-catalogue/voices.ts';
 import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices, PoolAddResult } from './auto-read-members-store.ts';
 import { Area, guildRows } from '../../../core/store/dialect.ts';
-import { isPresetVoiceId } from '../../../core/voice-catalogue/preset-voices.ts';
 
 /** At most this many rows of a guild's list are read at once: every list here is bounded far below it. */
 const READ_LIMIT = 1000;
