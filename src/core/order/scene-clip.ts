@@ -3,15 +3,83 @@
 import { Readable } from 'node:stream';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import { SILENCE_FRAME } from '../voice/rtp-sender.ts';
-import type { PartClip } from './clips.ts';
+import type { Logger } from '../log.ts';
+import type { PartSource, SpeechAudio } from '../sourcing/part-source.ts';
+import type { SpeechRequest } from '../settings/speech-request.ts';
+import { orderedPart, partPackets, type PartCheck, type PartsOrder } from './clips.ts';
 
 /** 20 ms Opus frames per second: a scene's pauses are whole frames of silence, and its cap is counted in frames. */
 const FRAMES_PER_SECOND = 50;
 
+/** One part of a scene: its audio requested at `prepare()` or when opened at the latest, and let go at `dispose()`. */
+export interface ScenePart {
+  readonly label: string;
+  open(signal: AbortSignal): Promise<Readable>;
+  prepare?(): void;
+  dispose?(): void;
+}
+
+/**
+ * One part of a scene in voice. `allowed` is asked before the request and before it plays, so a part dropped first
+ * is never paid.
+ */
+export function scenePart(
+  source: PartSource,
+  request: SpeechRequest,
+  text: string,
+  label: string,
+  order: PartsOrder,
+  log: Logger,
+  allowed: PartCheck,
+): ScenePart {
+  const prefetch = new AbortController();
+  let pending: Promise<SpeechAudio> | undefined;
+  const start = () =>
+    (pending ??= allowed().then(() => {
+      // Let go (stop, skip, the rest of a scene that ended) while it was asked: nothing is requested.
+      prefetch.signal.throwIfAborted();
+      return orderedPart(source, request, text, prefetch.signal, order);
+    }));
+  return {
+    label,
+    prepare: () => {
+      // A prefetch that fails is reported when the part is opened; until then nobody awaits it.
+      start().catch(() => undefined);
+    },
+    dispose: () => {
+      prefetch.abort();
+      pending?.then((response) => response.body.destroy()).catch(() => undefined);
+    },
+    open: async (signal: AbortSignal): Promise<Readable> => {
+      // Stopped, skipped or muted while its audio still arrives: let go of (an engine's line is cut there).
+      const onAbort = () => prefetch.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const forget = () => signal.removeEventListener('abort', onAbort);
+      try {
+        const response = await start();
+        try {
+          // Fetched before a right was taken away or its voice was deleted: still not heard.
+          await allowed();
+        } catch (error) {
+          response.body.destroy();
+          throw error;
+        }
+        log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
+        const packets = partPackets(response, source.encoding, signal);
+        packets.once('close', forget);
+        return packets;
+      } catch (error) {
+        forget();
+        throw error;
+      }
+    },
+  };
+}
+
 /** One line of a scene in voice: its parts' clips, after a pause (seconds). */
 export interface SceneClipLine {
   pauseBefore: number;
-  parts: readonly PartClip[];
+  parts: readonly ScenePart[];
   /** Each part's estimated seconds (estimateRequestSeconds), to request no part ahead that the cap may cut away. */
   estimates?: readonly number[];
 }
@@ -26,7 +94,7 @@ export interface SceneCut {
 }
 
 /** A scene's clip, which says whether it was cut at its cap once it has played. */
-export type SceneClip = PartClip & { cut(): SceneCut | undefined };
+export type SceneClip = ScenePart & { cut(): SceneCut | undefined };
 
 /**
  * A scene's lines as ONE clip of the guild's queue (/skip, /stop and the queue bounds see it whole): each pause as

@@ -3,8 +3,7 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { PartClip } from '../../../src/core/order/clips.ts';
-import { sceneClip } from '../../../src/core/order/scene-clip.ts';
+import { sceneClip, type ScenePart } from '../../../src/core/order/scene-clip.ts';
 import { SILENCE_FRAME } from '../../../src/core/voice/rtp-sender.ts';
 
 /** What happened to the fake parts, in order: `prepare a`, `open a`, `dispose b`... */
@@ -12,7 +11,7 @@ type Log = string[];
 
 const packet = (name: string) => Buffer.from(name);
 
-interface FakePart extends PartClip {
+interface FakePart extends ScenePart {
   /** Settles the part's open() (when made with `gated`). */
   release?: () => void;
   /** Settles when open() is called. */
