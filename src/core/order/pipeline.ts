@@ -5,7 +5,7 @@ import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { Readable } from 'node:stream';
 import { orderedPart, partPackets, type PartCheck } from './clips.ts';
 import type { TurnEnd } from '../voice/guild-player.ts';
-import { sceneClip, scenePart, type SceneClip, type SceneCut } from './scene-clip.ts';
+import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError } from './revocation.ts';
 import { RightsAsker, RightsWatch } from './rights-asker.ts';
@@ -317,12 +317,9 @@ export class SpeechPipeline {
     // Let go of a part fetched ahead when the order ends at the part before it.
     const letGo = new AbortController();
     const signal = AbortSignal.any([turn.signal, letGo.signal]);
-    const scene = order.scene ? this.#scene(order, allowed) : undefined;
     const parts = order.lines.flatMap((line) => line.texts.map((text) => ({ request: line.request, text })));
-    const count = scene ? 1 : parts.length;
     /** Part `index`'s packets, once it is still wanted; checked again when fetched (a right taken meanwhile). */
-    const fetched = async (index: number): Promise<Readable> => {
-      if (scene) return scene.open(signal);
+    const partPacketsOf = async (index: number): Promise<Readable> => {
       const { request, text } = parts[index] as { request: SpeechRequest; text: string };
       await allowed();
       signal.throwIfAborted();
@@ -337,13 +334,23 @@ export class SpeechPipeline {
       this.#log.debug({ label, requestId: audio.requestId, format: audio.format }, 'audio response started');
       return partPackets(audio, this.#source.encoding, signal);
     };
+    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+    let scene: SceneClip | undefined;
+    const sceneLines = order.lines.map((line) => ({
+      pauseBefore: line.pauseBefore,
+      estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
+    }));
+    const count = order.scene ? 1 : parts.length;
+    const fetched = async (index: number): Promise<Readable> => {
+      if (!order.scene) return partPacketsOf(index);
+      scene = sceneClip(sceneLines, partPacketsOf, signal);
+      return scene.packets;
+    };
     let next: Promise<Readable> | undefined;
     let seconds = 0;
     try {
       if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, 0);
       // Nothing ahead: the first part's request leaves now, beside the join; else once its turn nears.
-      if (order.ahead === 0) scene?.prepare?.();
-      else void turn.near.then(() => scene?.prepare?.());
       next = order.ahead === 0 ? fetched(0) : turn.near.then(() => fetched(0));
       next.catch(() => undefined);
       const joined = player.connect(voiceChannelId);
@@ -382,33 +389,10 @@ export class SpeechPipeline {
     } finally {
       letGo.abort();
       void next?.then((packets) => packets.destroy()).catch(() => undefined);
-      scene?.dispose?.();
+      scene?.packets.destroy();
       unwatch();
       turn.done();
     }
-  }
-
-  /** A scene in voice as one clip: its lines in turn, each after its pause, so /skip and the queue see it whole. */
-  #scene(order: Order, allowed: PartCheck): SceneClip {
-    const label = `${order.requester.command}:${order.requester.id}`;
-    return sceneClip(
-      label,
-      order.lines.map((line, lineIndex) => ({
-        pauseBefore: line.pauseBefore,
-        parts: line.texts.map((text, index) =>
-          scenePart(
-            this.#source,
-            line.request,
-            text,
-            `${label}#${lineIndex + 1}.${index + 1}`,
-            order,
-            this.#log,
-            allowed,
-          ),
-        ),
-        estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
-      })),
-    );
   }
 
   /**
