@@ -10,6 +10,7 @@ import { gather } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
+import { partPackets } from '../cache/audio-fill.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource, SpeechAudio } from '../sourcing/part-source.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
@@ -37,23 +38,6 @@ export async function orderedPart(
 
 /** SpeechPipeline's check before each part: throws what ends it (RightsRevokedError, a deleted voice's error). */
 export type PartCheck = () => Promise<void>;
-
-/**
- * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
- * has them, else the body encoded as it arrives (which the flight then caches). Used in voice and for voice messages.
- */
-export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
-  // Let go already: a stream made now would fail on the next tick before its reader listens, uncaught.
-  if (signal?.aborted) {
-    audio.body.destroy();
-    throw signal.reason;
-  }
-  if (audio.packets) {
-    audio.body.destroy();
-    return audio.packets(signal);
-  }
-  return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
-}
 
 /**
  * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread).

@@ -3,7 +3,8 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { Readable } from 'node:stream';
-import { orderedPart, partPackets, type PartCheck } from './clips.ts';
+import type { PartCheck } from './clips.ts';
+import { partPackets } from '../cache/audio-fill.ts';
 import type { TurnEnd } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
@@ -323,7 +324,11 @@ export class SpeechPipeline {
       const { request, text } = parts[index] as { request: SpeechRequest; text: string };
       await allowed();
       signal.throwIfAborted();
-      const audio = await orderedPart(this.#source, request, text, signal, order);
+      const part = await this.#source.fetchPart(request, text, signal, order);
+      // What its fetch learnt (a stand-in, a cut) is recorded before its audio goes on.
+      order.learnt(part);
+      if ('failure' in part) throw part.failure;
+      const { audio } = part;
       try {
         await allowed();
       } catch (error) {
