@@ -24,11 +24,28 @@ function firstRefusal(
   return undefined;
 }
 
+/** Which rows a limit counts: of the running totals `spent`, and of the live holds, by guild, member and period. */
+interface Counted {
+  spent: 'spend_totals_member_day' | 'spend_totals_guild_month';
+  guilds?: string[];
+  members?: string[];
+  period: { day: string } | { month: string };
+}
+
 /** Spent (a running total) plus held, as one row of two sums (none: 0). */
-const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<number> => {
-  const { spent, held } = await row;
-  return Number(spent ?? 0) + Number(held ?? 0);
-};
+async function usedOf(trx: Db, { spent, guilds, members, period }: Counted): Promise<number> {
+  const [column, value] = 'day' in period ? (['day', period.day] as const) : (['month', period.month] as const);
+  const sum = (table: Counted['spent'] | 'budget_holds') => {
+    let rows = trx.selectFrom(table).where(column, '=', value);
+    if (guilds !== undefined) rows = rows.where('guild_id', 'in', guilds);
+    if (members !== undefined) rows = rows.where('user_id', 'in', members);
+    return rows.select((e) => e.fn.sum<number>('characters').as('n'));
+  };
+  const row = await trx
+    .selectNoFrom([sum(spent).as('spent'), sum('budget_holds').as('held')])
+    .executeTakeFirstOrThrow();
+  return Number(row.spent ?? 0) + Number(row.held ?? 0);
+}
 
 /** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
 export class BudgetArea extends Area {
@@ -87,68 +104,15 @@ export class BudgetArea extends Area {
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
-      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
-      if (limits.memberDailyChars !== undefined) {
-        used.memberDailyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_member_day')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', member.guilds)
-                .where('user_id', 'in', member.members)
-                .where('day', '=', day)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', member.guilds)
-                .where('user_id', 'in', member.members)
-                .where('day', '=', day)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
-      }
-      if (limits.guildMonthlyChars !== undefined) {
-        used.guildMonthlyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_guild_month')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', guilds)
-                .where('month', '=', month)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .where('guild_id', 'in', guilds)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
-      }
-      if (limits.botMonthlyChars !== undefined) {
+      const counted: Record<keyof BudgetHoldLimits, Counted> = {
+        memberDailyChars: { spent: 'spend_totals_member_day', ...member, period: { day } },
+        guildMonthlyChars: { spent: 'spend_totals_guild_month', guilds, period: { month } },
         // One row per guild that spent this month, never the month's spends.
-        used.botMonthlyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_guild_month')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
-      }
+        botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
+      };
+      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
+      for (const budget of Object.keys(used) as (keyof BudgetHoldLimits)[])
+        if (limits[budget] !== undefined) used[budget] = await usedOf(trx, counted[budget]);
       const refusal = firstRefusal(limits, used, hold.characters);
       if (refusal) return refusal;
       const token = randomUUID();
