@@ -37,7 +37,6 @@ import {
   type ChargeBooks,
   type LedgerEntry,
   type PartSpend,
-  type Probe,
   type SpendContext,
 } from './books.ts';
 import { afterPaying } from './paid-part-way.ts';
@@ -633,6 +632,17 @@ export class Accounting {
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
+    // Every write tracked, so that settled() lets it reach the store before it closes.
+    this.#books = {
+      log: this.#log,
+      record: (charge, spend) => this.#track(this.#record(charge, spend)),
+      sending: (charge, spend) => this.#track(this.#sending(charge, spend)),
+      accept: (entry, acceptance) => this.#track(this.#inTime('accept', entry, this.#accept(entry, acceptance))),
+      release: (entry) => this.#track(this.#inTime('release', entry, this.#ledger.release(entry))),
+      settle: (entry, outcome) => this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome))),
+      releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
+      closed: (charge) => this.#charges.delete(charge),
+    };
   }
 
   /**
@@ -742,7 +752,7 @@ export class Accounting {
   ): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
-    let probe: Probe | undefined;
+    let probe: string | undefined;
     let hold: string | undefined;
     if (needed > 0) {
       const now = this.#now();
@@ -780,7 +790,7 @@ export class Accounting {
       // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
       if (late()) {
         if (hold !== undefined) await this.#releaseNow(hold);
-        if (probe !== undefined) await this.#releaseNow(probe.hold);
+        if (probe !== undefined) await this.#releaseNow(probe);
         throw storageUnavailable();
       }
     }
@@ -851,15 +861,21 @@ export class Accounting {
     return charge;
   }
 
-  readonly #books: ChargeBooks = {
-    record: (charge, spend) => this.#record(charge, spend),
-    sending: (charge, spend) => this.#sending(charge, spend),
-    accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
-    release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
-    settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
-    releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
-    closed: (charge) => this.#charges.delete(charge),
-  };
+  readonly #books: ChargeBooks;
+  /** Spends being written, so that settled() lets them reach the store before it closes. */
+  readonly #writing = new Set<Promise<unknown>>();
+
+  #track<T>(task: Promise<T>): Promise<T> {
+    this.#writing.add(task);
+    const done = () => this.#writing.delete(task);
+    task.then(done, done);
+    return task;
+  }
+
+  /** Waits for the spends being written (shutdown). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#writing]);
+  }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
   async #record({ context, forgotten }: Charge, spend: PartSpend): Promise<void> {
@@ -1112,7 +1128,7 @@ class UsedUpMonth {
    * figure leaves enough (or is not to be taken: knownTooFew); a probe when one of them says no and
    * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
-  async admit(needed: number): Promise<Probe | undefined> {
+  async admit(needed: number): Promise<string | undefined> {
     const mark = await this.current();
     const at = this.#now();
     const tooFew = mark ? undefined : await this.#tooFew(needed, at);
@@ -1129,7 +1145,6 @@ class UsedUpMonth {
       at,
     });
     if (turn.status === 'refused') throw refusal;
-    const probe: Probe = { hold: turn.token };
     if (mark)
       this.#log.info(
         { resetAt: mark.resetAt.toISOString() },
@@ -1140,7 +1155,7 @@ class UsedUpMonth {
         { code: 'quota-too-few-left', left: tooFew?.left, needed },
         "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
       );
-    return probe;
+    return turn.token;
   }
 
   /**

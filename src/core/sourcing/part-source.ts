@@ -28,7 +28,7 @@ import {
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
+import { paidCall, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
@@ -98,8 +98,6 @@ export class PartSource {
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/books.ts). */
-  readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
@@ -118,7 +116,6 @@ export class PartSource {
     this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     // Whether a free voice can speak is the stand-in's to say (standIn): an engine's may where eSpeak NG is missing.
     this.#fallback = options.fallback ?? false;
@@ -390,7 +387,7 @@ export class PartSource {
 
   /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
   #saved(charge: Charge | undefined, request: ServiceRequest, text: string): void {
-    if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
+    if (!isFreeVoice(request.voice)) void charge?.saved(text, endpointOf(request));
   }
 
   async #start(
@@ -416,7 +413,7 @@ export class PartSource {
     // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
     // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
     // instant, or taken back and not sent.
-    const paid = this.#spends.paid(payer, text, endpoint, () => waiters.wanted());
+    const paid = paidCall(payer, text, endpoint, () => waiters.wanted());
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
@@ -518,7 +515,7 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const paid = this.#spends.paid(charge, text, 'voice-clone', () => stop?.aborted !== true);
+    const paid = paidCall(charge, text, 'voice-clone', () => stop?.aborted !== true);
     const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
     let response: CloneVoiceResponse;
     try {
@@ -558,7 +555,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
-    await this.#spends.settled();
+    await this.#accounting?.settled();
     await this.#cache?.close();
   }
 }
