@@ -134,26 +134,19 @@ export class PartSource {
    * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
    */
   needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
+    const cached = (key: string, voice: string) => this.#cache?.has(key, voice) ?? false;
     return Promise.all(
       texts.map(async (text) => {
+        const original = request.kind === 'ready' ? '' : partCacheKey(withoutEffects(request), text);
         const free =
           request.kind === 'ready' ||
           isFreeVoice(request.voice) ||
-          (await this.#changedCached(request, text)) ||
-          (await this.#originalFree(request, text));
+          (changesAudio(request.effects) && (await cached(effectsKey(original, request.effects), request.voice))) ||
+          this.#flights.has(original) ||
+          (await cached(original, request.voice));
         return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
       }),
     );
-  }
-
-  async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
-    const key = partCacheKey(withoutEffects(request), text);
-    return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
-  }
-
-  async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
-    if (!changesAudio(request.effects) || !this.#cache) return false;
-    return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
   /**
@@ -189,12 +182,6 @@ export class PartSource {
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
     const espeak = freeVoiceFor(request.voice, request.language);
     return usable(espeak) ? freeRequest(request, espeak) : undefined;
-  }
-
-  /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
-  #espeakFor(request: ServiceRequest): ServiceRequest | undefined {
-    if (!this.#freeVoice) return undefined;
-    return freeRequest(request, freeVoiceFor(undefined, this.#engines?.language(request.voice)));
   }
 
   /**
@@ -305,9 +292,10 @@ export class PartSource {
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true) return undefined;
-    const espeak = this.#espeakFor(request);
-    if (espeak === undefined || !fitsFreeLine(text, espeak.voice)) return undefined;
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#freeVoice) return undefined;
+    // eSpeak NG's voice of the engine voice's language.
+    const espeak = freeRequest(request, freeVoiceFor(undefined, this.#engines.language(request.voice)));
+    if (!fitsFreeLine(text, espeak.voice)) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
       'an engine failed: this part is spoken by eSpeak NG',
@@ -330,16 +318,13 @@ export class PartSource {
     const effects = request.effects;
     if (effects === undefined || request.engine !== undefined) return request;
     const controls = new Set(this.#engines?.controls(request.voice) ?? []);
-    const byEngine: AudioEffects = {
-      speed: controls.has('speed') ? effects.speed : 1,
-      volumeDb: controls.has('volumeDb') ? effects.volumeDb : 0,
-      ...(controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    };
-    const bySayBot: AudioEffects = {
-      speed: controls.has('speed') ? 1 : effects.speed,
-      volumeDb: controls.has('volumeDb') ? 0 : effects.volumeDb,
-      ...(!controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    };
+    /** The effects the engine applies (`engine`), or those it leaves to SayBot. */
+    const share = (engine: boolean): AudioEffects => ({
+      speed: controls.has('speed') === engine ? effects.speed : 1,
+      volumeDb: controls.has('volumeDb') === engine ? effects.volumeDb : 0,
+      ...(controls.has('pitch') === engine && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
+    });
+    const [byEngine, bySayBot] = [share(true), share(false)];
     const { effects: _all, ...rest } = request;
     return {
       ...rest,
@@ -408,24 +393,18 @@ export class PartSource {
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
-    const payer = await latePayer(this.#accounting, order, endpointOf(request), text);
     const endpoint = endpointOf(request);
-    // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
-    // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
-    // instant, or taken back and not sent.
+    const payer = await latePayer(this.#accounting, order, endpoint, text);
+    // Confirmed by the service's 2xx, and settled once the body is over. Still wanted at the last instant before it
+    // leaves, or taken back and not sent.
     const paid = paidCall(payer, text, endpoint, () => waiters.wanted());
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
-      await paid.writeAhead();
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(request, text, paid.hooks, waiters),
-      );
+      response = await this.#pay(paid, text, (hooks) => this.#send(request, text, hooks, waiters));
     } catch (error) {
-      // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
-      const settled = paid.settle('undelivered', error);
-      if (payer !== charge) void settled.finally(() => payer?.close());
+      if (payer !== charge) payer?.close();
       throw error;
     }
     // Its characters are on the books: the part holds nothing more.
@@ -517,22 +496,27 @@ export class PartSource {
   ): Promise<CloneVoiceResponse> {
     const paid = paidCall(charge, text, 'voice-clone', () => stop?.aborted !== true);
     const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
-    let response: CloneVoiceResponse;
-    try {
-      await paid.writeAhead();
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
-      );
-    } catch (error) {
-      // Charged, and the new voice's ID never came: undelivered.
-      await paid.settle('undelivered', error);
-      charge?.release(text);
-      throw error;
-    }
-    charge?.release(text);
+    const response = await this.#pay(paid, text, (hooks) =>
+      this.#client.cloneVoice({ text, ref_audio: clip }, { ...hooks, control }),
+    ).finally(() => charge?.release(text));
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
     await paid.settle('delivered');
     return response;
+  }
+
+  /**
+   * One paid call, written ahead before its first byte leaves, so that no instant after it (a crash included) leaves
+   * a charge off the books, then sent under the month's quota (callUnderQuota). Charged, and its audio or the new
+   * voice's ID never came (it broke before its first bytes, or was not audio): settled undelivered.
+   */
+  async #pay<T>(paid: PaidCall, text: string, send: (hooks: PaidCall['hooks']) => Promise<T>): Promise<T> {
+    try {
+      await paid.writeAhead();
+      return await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => send(paid.hooks));
+    } catch (error) {
+      await paid.settle('undelivered', error);
+      throw error;
+    }
   }
 
   /**
@@ -658,10 +642,14 @@ interface PartStore {
   encoding: Readonly<OpusSettings>;
 }
 
-interface Flight {
-  from: 'cache' | 'api' | 'free';
+/** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
+interface Audio {
   part(): PartAudio;
   done: Promise<unknown>;
+}
+
+interface Flight extends Audio {
+  from: 'cache' | 'api' | 'free';
 }
 
 /**
@@ -772,12 +760,6 @@ export class SingleFlight<T> {
 
 // A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
 // changed in the audio worker once for identical requests at once, and cached with its packets.
-/** A part changed in the audio worker, read by every identical request, cached once whole. */
-interface Changed {
-  part(): PartAudio;
-  done: Promise<unknown>;
-}
-
 /** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
 export interface Originals {
   key(request: ServiceRequest, text: string): string;
@@ -788,7 +770,7 @@ export interface Originals {
 export class ChangedParts {
   readonly #store: PartStore;
   readonly #originals: Originals;
-  readonly #changing = new SingleFlight<Promise<Changed>>();
+  readonly #changing = new SingleFlight<Promise<Audio>>();
 
   constructor(store: PartStore, originals: Originals) {
     this.#store = store;
@@ -836,7 +818,7 @@ export class ChangedParts {
     voiceId: string,
     generation: number,
     guild = '',
-  ): Promise<Changed> {
+  ): Promise<Audio> {
     const { cache, log, encoding } = this.#store;
     // Gathered for the worker, never joined here.
     const bytes = await gather(audio.body as AsyncIterable<Buffer>);
