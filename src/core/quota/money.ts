@@ -194,7 +194,10 @@ export class Money {
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      ...(endedEarly(result.kind) && charge.written > 0 ? { spentSome: true as const } : {}),
+      // An order in voice that ended before its end: what it spent is said with it (heard or not).
+      ...(['stopped', 'skipped', 'cut-off'].includes(result.kind) && charge.written > 0
+        ? { spentSome: true as const }
+        : {}),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -328,11 +331,6 @@ function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requeste
   return { guildId, userId, command };
 }
 
-/** An order in voice that ended before its end: what it spent is said with it (heard or not). */
-function endedEarly(kind: string): boolean {
-  return kind === 'stopped' || kind === 'skipped' || kind === 'cut-off';
-}
-
 /** Who speaks a free voice's line: the engine its ID names, else eSpeak NG. */
 function freeSpeakerOf(voice: string): FreeSpeaker {
   if (!isEngineVoice(voice)) return 'espeak';
@@ -365,29 +363,27 @@ function quoteAllowance(
   const notCached = () => new SpeechInputError({ code: 'not-cached' });
   if (order.cachedOnly === true) {
     if (paid > 0) throw notCached();
-    return new QuoteAllowance(0, notCached);
+    return quoteLeft(0, notCached);
   }
   const { quoted } = order;
   if (quoted === undefined) return undefined;
   if (paid > quoted) throw new QuoteExceededError(quoted);
-  return new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted));
+  return quoteLeft(quoted - paid, () => new QuoteExceededError(quoted));
 }
 
 /** Characters still payable under a quote, taken by each part paid late; refused past it. */
-export class QuoteAllowance {
-  #left: number;
-  readonly #refusal: () => Error;
-
-  constructor(left: number, refusal: () => Error) {
-    this.#left = left;
-    this.#refusal = refusal;
-  }
-
+export interface QuoteAllowance {
   /** Takes `characters` from what is left, or throws the allowance's refusal (nothing is taken then). */
-  take(characters: number): void {
-    if (characters > this.#left) throw this.#refusal();
-    this.#left -= characters;
-  }
+  take(characters: number): void;
+}
+
+function quoteLeft(left: number, refusal: () => Error): QuoteAllowance {
+  return {
+    take: (characters) => {
+      if (characters > left) throw refusal();
+      left -= characters;
+    },
+  };
 }
 
 // How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
@@ -878,19 +874,20 @@ export class Accounting {
   }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
-  async #record({ context, forgotten }: Charge, spend: PartSpend): Promise<void> {
+  async #record(charge: Charge, spend: PartSpend): Promise<void> {
     await this.#ledger.write({
-      at: this.#now(),
-      ...context,
-      ...(forgotten === undefined ? {} : { forgotten }),
-      endpoint: spend.endpoint,
-      characters: spend.characters,
+      ...this.#spendOf(charge, spend),
       cached: spend.cached,
       ...(spend.undelivered === true ? { undelivered: true } : {}),
       requestId: spend.requestId,
       service: spend.usage,
     });
     if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
+  }
+
+  /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
+  #spendOf({ context, forgotten }: Charge, { endpoint, characters }: PartSpend) {
+    return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
   }
 
   /**
@@ -900,8 +897,10 @@ export class Accounting {
    * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
    * month is marked only the request `probe` lets through goes out to find out whether it is back.
    */
-  async #sending({ context, forgotten, hold, probe }: Charge, spend: PartSpend): Promise<LedgerEntry> {
-    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then(async (mark) => {
+  async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
+    const { context, hold, probe } = charge;
+    const written = (async () => {
+      const mark = probe === undefined ? await this.#month.current() : undefined;
       if (mark !== undefined)
         throw new Refusal({
           code: 'quota-used-up',
@@ -911,18 +910,9 @@ export class Accounting {
         });
       // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
       if (probe === undefined) await this.#month.fits(spend.characters);
-      return this.#ledger.writeAhead({
-        at: this.#now(),
-        ...context,
-        ...(forgotten === undefined ? {} : { forgotten }),
-        endpoint: spend.endpoint,
-        characters: spend.characters,
-        cached: false,
-        owner: this.#owner,
-        hold,
-        unconfirmed: true,
-      });
-    });
+      const owned = { owner: this.#owner, hold, unconfirmed: true };
+      return this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
+    })();
     try {
       const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
       if (entry !== undefined) return entry;

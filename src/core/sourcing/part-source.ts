@@ -134,19 +134,26 @@ export class PartSource {
    * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
    */
   needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
-    const cached = (key: string, voice: string) => this.#cache?.has(key, voice) ?? false;
     return Promise.all(
       texts.map(async (text) => {
-        const original = request.kind === 'ready' ? '' : partCacheKey(withoutEffects(request), text);
         const free =
           request.kind === 'ready' ||
           isFreeVoice(request.voice) ||
-          (changesAudio(request.effects) && (await cached(effectsKey(original, request.effects), request.voice))) ||
-          this.#flights.has(original) ||
-          (await cached(original, request.voice));
+          (await this.#changedCached(request, text)) ||
+          (await this.#originalFree(request, text));
         return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
       }),
     );
+  }
+
+  async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
+    const key = partCacheKey(withoutEffects(request), text);
+    return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
+  }
+
+  async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
+    if (!changesAudio(request.effects) || !this.#cache) return false;
+    return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
   /**
