@@ -563,28 +563,8 @@ export interface AccountingOptions {
   owner?: string;
 }
 
-export interface UsageReport {
-  month: string;
-  at: Date;
-  /** The service's reset date when it sent one, else the 1st of next month, UTC. */
-  resetAt: Date;
-  /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
-  exhaustedUntil?: Date | undefined;
-  guild: { spent: number; saved: number; budget: number };
-  /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
-  botBudget: number;
-  bot: {
-    /** The service's count this month (use outside SayBot included), else SayBot's; all of it while used up. */
-    used: number;
-    fromService: boolean;
-    countedAt?: Date;
-    spent: number;
-    saved: number;
-    limit: number;
-    remaining: number;
-  };
-  member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
-}
+/** /usage's figures (Accounting.report). */
+export type UsageReport = Awaited<ReturnType<Accounting['report']>>;
 
 const REFUSAL_CODES = {
   memberDailyChars: 'budget-member-day',
@@ -977,7 +957,7 @@ export class Accounting {
     return this.#month.exceeded(error);
   }
 
-  async report(guildId: string, userId: string): Promise<UsageReport> {
+  async report(guildId: string, userId: string) {
     const now = this.#now();
     const month = monthOf(now);
     const mark = await this.#month.current();
@@ -999,11 +979,15 @@ export class Accounting {
     return {
       month,
       at: now,
+      // The service's reset date when it sent one, else the 1st of next month, UTC.
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
-      exhaustedUntil: exhausted,
+      // Set while the month is marked used up (a 429): requests that would spend are refused until then.
+      ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
       guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+      // The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`).
       botBudget: this.#botMonthly,
       bot: {
+        // The service's count this month (use outside SayBot included), else SayBot's; all of it while used up.
         used,
         fromService: told !== undefined,
         ...(told === undefined ? {} : { countedAt: told.at }),
