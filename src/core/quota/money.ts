@@ -293,7 +293,11 @@ export async function latePayer(
   const characters = countCharacters(text);
   order.late?.take(characters);
   if (accounting === undefined) return charge;
-  return accounting.authorizeLate(charge, { text, endpoint, characters, free: false });
+  // Checked as a request of its own, without the cooldown.
+  const part = { text, endpoint, characters, free: false };
+  const late = await accounting.authorize(charge.context, [part], { memberCooldown: false });
+  if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+  return late;
 }
 
 /**
@@ -671,13 +675,6 @@ export class Accounting {
 
   async budgetsFor(guildId: string): Promise<OperatorBudgets> {
     return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
-  }
-
-  /** A part counted free at acceptance fetched after all: checked as a request of its own, without the cooldown. */
-  async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
-    const late = await this.authorize(charge.context, [{ ...part, free: false }], { memberCooldown: false });
-    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
-    return late;
   }
 
   *requestingMembers(guildId?: string): Generator<string> {
