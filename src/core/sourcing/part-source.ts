@@ -13,7 +13,7 @@ import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
-import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, type CachedAudio, type PartAudio } from '../cache/audio-fill.ts';
 import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -94,7 +94,8 @@ export class PartSource {
   readonly #client: VoiceApiClient;
   readonly #log: Logger;
   readonly #cache: AudioCache | undefined;
-  readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  /** The cache and what counts and encodes its parts, as the changed parts use them too. */
+  readonly #store: PartStore;
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
@@ -113,7 +114,6 @@ export class PartSource {
     this.#client = options.client;
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
-    this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#freeVoice = options.freeVoice ?? false;
@@ -121,8 +121,8 @@ export class PartSource {
     this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
-    const store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
-    this.#changed = new ChangedParts(store, {
+    this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
+    this.#changed = new ChangedParts(this.#store, {
       key: partCacheKey,
       fetch: (request, text, signal, order) => this.#fetchOriginal(request, text, signal, order),
       saved: (charge, request, text) => this.#saved(charge, request, text),
@@ -390,8 +390,7 @@ export class PartSource {
     waiters: Waiters,
   ): Promise<Flight> {
     const charge = order?.charge;
-    const hit = await this.#cache?.get(key, request.voice);
-    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    const hit = await lookUp(this.#store, key, request.voice);
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
@@ -420,23 +419,14 @@ export class PartSource {
     // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
     const recorded = finished(response.body)
       .then(
-        () => undefined,
-        (error: unknown) => error,
+        () => paid.settle('delivered'),
+        (error: unknown) => paid.settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
       )
-      .then(async (error) => {
-        const cut = error instanceof OversizedResponseError;
-        await paid.settle(cut ? 'undelivered' : 'delivered', error);
-      })
       .finally(() => {
         if (payer !== charge) payer?.close();
       });
-    const fill = new AudioFill(response, this.encoding);
-    const cache = this.#cache;
-    const cached = fill.complete.then(
-      (entry) => cache?.put(key, request.voice, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
-    );
-    return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
+    const audio = filled(this.#store, response, key, request.voice, generation);
+    return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
   }
 
   /**
@@ -464,12 +454,7 @@ export class PartSource {
       line = { body: Readable.from([wav]), ...(cutAt === undefined ? {} : { cutAt }) };
     }
     // Marked when cut at its cap: the cache keeps neither it nor any copy made of it (AudioCache.put).
-    const fill = new AudioFill({ format: 'wav', ...line }, this.encoding);
-    const cached = fill.complete.then(
-      (entry) => this.#cache?.put(key, request.voice, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'free part not cached'),
-    );
-    return { from: 'free', part: () => fill.part(), done: cached };
+    return { ...filled(this.#store, { format: 'wav', ...line }, key, request.voice, generation), from: 'free' };
   }
 
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
@@ -649,6 +634,29 @@ interface PartStore {
   encoding: Readonly<OpusSettings>;
 }
 
+/** A cached part, counted as a hit or a miss. */
+async function lookUp(store: PartStore, key: string, voiceId: string): Promise<CachedAudio | undefined> {
+  const hit = await store.cache?.get(key, voiceId);
+  if (store.cache) store.metrics?.cacheLookup(hit ? 'hit' : 'miss');
+  return hit;
+}
+
+/** `audio` read into packets for every identical request, and cached under `key` once it came whole. */
+function filled(
+  store: PartStore,
+  audio: ConstructorParameters<typeof AudioFill>[0],
+  key: string,
+  voiceId: string,
+  generation: number,
+): Audio {
+  const fill = new AudioFill(audio, store.encoding);
+  const done = fill.complete.then(
+    (entry) => store.cache?.put(key, voiceId, entry, generation),
+    (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
+  );
+  return { part: () => fill.part(), done };
+}
+
 /** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
 interface Audio {
   part(): PartAudio;
@@ -791,13 +799,11 @@ export class ChangedParts {
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<SpeechAudio> {
-    const { cache, metrics } = this.#store;
     const original = withoutEffects(request);
     const key = effectsKey(this.#originals.key(original, text), effects);
     // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
-    const generation = cache?.generation(request.voice) ?? 0;
-    const hit = await cache?.get(key, request.voice);
-    if (cache) metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    const generation = this.#store.cache?.generation(request.voice) ?? 0;
+    const hit = await lookUp(this.#store, key, request.voice);
     if (hit) {
       this.#originals.saved(order?.charge, request, text);
       return cachedPart(hit, this.#store.encoding);
@@ -826,7 +832,7 @@ export class ChangedParts {
     generation: number,
     guild = '',
   ): Promise<Audio> {
-    const { cache, log, encoding } = this.#store;
+    const { log, encoding } = this.#store;
     // Gathered for the worker, never joined here.
     const bytes = await gather(audio.body as AsyncIterable<Buffer>);
     let changed: { format: AudioFormat; data: Buffer };
@@ -846,14 +852,7 @@ export class ChangedParts {
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
     // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
-    const fill = new AudioFill(
-      { format: changed.format, body: Readable.from([changed.data]), cutAt: audio.cutAt },
-      encoding,
-    );
-    const done = fill.complete.then(
-      (entry) => cache?.put(key, voiceId, entry, generation),
-      (error: unknown) => log.debug({ err: error, key }, 'changed part not cached'),
-    );
-    return { part: () => fill.part(), done };
+    const body = Readable.from([changed.data]);
+    return filled(this.#store, { format: changed.format, body, cutAt: audio.cutAt }, key, voiceId, generation);
   }
 }
