@@ -10,20 +10,6 @@ export const budgetLockKey = (guildId: string): string => `budget-holds:${guildI
 /** Taken, after the guild's, only by a hold checked against a bot-wide limit. */
 const BOT_LOCK_KEY = 'budget-holds:bot';
 
-/** The first limit `needed` more characters would pass, or undefined when all have room. */
-function firstRefusal(
-  limits: BudgetHoldLimits,
-  used: Record<keyof BudgetHoldLimits, number>,
-  needed: number,
-): BudgetHoldResult | undefined {
-  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
-    const limit = limits[budget];
-    if (limit !== undefined && used[budget] + needed > limit)
-      return { status: 'refused', budget, limit, used: used[budget], needed };
-  }
-  return undefined;
-}
-
 /** Which rows a limit counts: of the running totals `spent`, and of the live holds, by guild, member and period. */
 interface Counted {
   spent: 'spend_totals_member_day' | 'spend_totals_guild_month';
@@ -104,17 +90,19 @@ export class BudgetArea extends Area {
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
+      // In this order: the first limit the characters would pass is the refusal.
       const counted: Record<keyof BudgetHoldLimits, Counted> = {
         memberDailyChars: { spent: 'spend_totals_member_day', ...member, period: { day } },
         guildMonthlyChars: { spent: 'spend_totals_guild_month', guilds, period: { month } },
         // One row per guild that spent this month, never the month's spends.
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
-      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
-      for (const budget of Object.keys(used) as (keyof BudgetHoldLimits)[])
-        if (limits[budget] !== undefined) used[budget] = await usedOf(trx, counted[budget]);
-      const refusal = firstRefusal(limits, used, hold.characters);
-      if (refusal) return refusal;
+      const needed = hold.characters;
+      for (const budget of Object.keys(counted) as (keyof BudgetHoldLimits)[]) {
+        const limit = limits[budget];
+        const used = limit === undefined ? 0 : await usedOf(trx, counted[budget]);
+        if (limit !== undefined && used + needed > limit) return { status: 'refused', budget, limit, used, needed };
+      }
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
