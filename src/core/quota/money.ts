@@ -1196,9 +1196,15 @@ class UsedUpMonth {
 }
 
 /** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
-function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at: Date): Refusal {
+function tooFewLeft(
+  tooFew: { left: number; resetAt?: Date | undefined },
+  needed: number,
+  at: Date,
+  cause?: unknown,
+): Refusal {
   const resetAt = tooFew.resetAt ?? nextMonthStart(at);
-  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
+  const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
+  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, options);
 }
 
 /** Runs one API call of `characters` under the month's quota policy. */
@@ -1213,33 +1219,21 @@ export async function callUnderQuota<T>(
   } catch (error) {
     const figures = serviceFiguresOf(error);
     if (figures !== undefined) await accounting?.noteServiceFigures(figures);
-    const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
+    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
+    // headers and its JSON error body).
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    if (proven && left !== undefined && left > 0 && left < characters) {
-      const reset = error.rateLimit?.resetAt;
-      throw new Refusal(
-        { code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) },
-        { cause: error, level: 'warn' },
-      );
-    }
-    if (saysMonthUsedUp(error))
+    const left = proven ? error.rateLimit?.remaining : undefined;
+    // Some left, fewer than this call needs: only it is too long for them, and that is what the caller is told.
+    if (proven && left !== undefined && left > 0 && left < characters)
+      throw tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, new Date(), error);
+    // Its figures, if it sends any, leave nothing: the month is used up.
+    if (proven && (left === undefined || left === 0))
       await accounting
         ?.quotaExceeded(error)
         .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
     else await accounting?.observeUsage(figures);
     throw error;
   }
-}
-
-/**
- * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
- * the service's: its headers and its JSON error body; accountRefusalProven) whose figures, if it sends any, leave
- * nothing.
- */
-function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
-  if (!(error instanceof QuotaExceededError) || !accountRefusalProven(error)) return false;
-  const left = error.rateLimit?.remaining;
-  return left === undefined || left === 0;
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
