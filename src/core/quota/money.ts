@@ -119,11 +119,7 @@ export class Money {
     this.#accounting = options.accounting;
     this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
-    const now = options.now;
-    this.#freeRate = new FreeRequestRate(
-      options.freePerMinute ?? 0,
-      now === undefined ? Date.now : () => now().getTime(),
-    );
+    this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#standsIn = options.standsIn;
     this.#countFreeLine = options.countFreeLine;
   }
@@ -400,12 +396,12 @@ const WINDOW_MS = 60_000;
 
 class FreeRequestRate {
   readonly #perMinute: number;
-  readonly #now: () => number;
+  readonly #now: () => Date;
   /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
   readonly #taken = new Map<string, number[]>();
 
   /** `perMinute` 0: no limit. */
-  constructor(perMinute: number, now: () => number = Date.now) {
+  constructor(perMinute: number, now: () => Date) {
     this.#perMinute = perMinute;
     this.#now = now;
   }
@@ -414,7 +410,7 @@ class FreeRequestRate {
   take(guildId: string, userId: string): void {
     if (this.#perMinute === 0) return;
     const key = `${guildId}:${userId}`;
-    const now = this.#now();
+    const now = this.#now().getTime();
     const times = (this.#taken.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
     if (times.length >= this.#perMinute) {
       this.#taken.set(key, times);

@@ -40,7 +40,6 @@ export class QuotaArea extends Area {
 
   /** The service's figures from an answer that spent nothing (its 429 or 400), kept as a spend's are. */
   async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
-    if (Object.keys(service).length === 0) return;
     await noteServiceUsage(this.d.db, service, at);
   }
 
