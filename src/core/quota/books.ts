@@ -337,8 +337,7 @@ export class SpendLedger {
       return entry;
     }
     try {
-      entry.id = await this.#store.spends.record(spend);
-      if (this.#unsettled.length > 0) void this.#settleAgain();
+      return await this.writeAhead(spend);
     } catch (error) {
       this.#unwritten.push(entry);
       this.#log.error(

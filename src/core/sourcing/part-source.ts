@@ -45,7 +45,7 @@ export interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** Absent: nothing is recorded (tools and tests that use the service alone). */
+  /** Absent: the service alone, no part checked late (tools and tests; an order's charge records on its own books). */
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
