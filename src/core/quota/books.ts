@@ -26,10 +26,7 @@ export interface PartSpend {
   requestId?: string | undefined;
 }
 
-export interface AcceptedAnswer {
-  requestId?: string | undefined;
-  usage?: UsageInfo | undefined;
-}
+export type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
 
 /** What a charge needs of the books that made it (Accounting gives it; nothing else calls these). */
 export interface ChargeBooks {
@@ -182,8 +179,7 @@ export class Charge {
     const hooks: PaidCall['hooks'] = {
       accepted: async (acceptance: Acceptance) => {
         accepted = acceptance;
-        const { requestId, usage } = acceptance;
-        if (entry) await this.accepted(entry, { requestId, usage });
+        if (entry) await this.accepted(entry, acceptance);
       },
       unaccepted: async (charged) => {
         if (!entry) return;

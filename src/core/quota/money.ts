@@ -805,11 +805,7 @@ export class Accounting {
     });
     if (held.status === 'held') return held.token;
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
-    this.#refuse(
-      context,
-      { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt },
-      needed,
-    );
+    this.#refuse(context, { ...held, resetAt }, needed);
   }
 
   #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
@@ -963,7 +959,7 @@ export class Accounting {
       this.budgetsFor(guildId),
     ]);
     const service = state.service?.month === month ? state.service : undefined;
-    const counted = serviceCount(service, month, this.#planLimit);
+    const counted = serviceCount(service, this.#planLimit);
     const exhausted = mark?.resetAt;
     // The service's count stands beside the used-up mark only when it agrees (nothing left).
     const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
@@ -1245,17 +1241,12 @@ function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   return Object.keys(usage).length === 0 ? undefined : usage;
 }
 
-/** The service's figures for the whole bot's month, when it sent any this month: used, left, and when it said so. */
-interface ServiceCount {
-  used: number;
-  remaining: number;
-  limit: number;
-  at: Date;
-}
-
-/** What the kept figures say of `month`: used and left by the service's own count (`planLimit` if it sent none). */
-function serviceCount(service: QuotaState['service'], month: string, planLimit: number): ServiceCount | undefined {
-  if (service?.month !== month) return undefined;
+/**
+ * What the kept figures of this month say of the whole bot's month, when the service sent any: used and left by its
+ * own count (`planLimit` if it sent no limit), and when it said so.
+ */
+function serviceCount(service: QuotaState['service'], planLimit: number) {
+  if (service === undefined) return undefined;
   const limit = service.limit ?? planLimit;
   const { used, remaining } = service;
   if (used === undefined && remaining === undefined) return undefined;
