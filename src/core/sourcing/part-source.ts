@@ -365,13 +365,10 @@ export class PartSource {
       (f) => f.flight.then((flight) => flight.done),
     );
     value.waiters.join(signal);
-    let flight: Flight;
-    try {
-      flight = await abortable(value.flight, signal);
-    } catch (error) {
+    const flight = await abortable(value.flight, signal).catch((error: unknown) => {
       charge?.release(text);
       throw error;
-    }
+    });
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();
