@@ -100,8 +100,9 @@ export class BudgetArea extends Area {
       const needed = hold.characters;
       for (const budget of Object.keys(counted) as (keyof BudgetHoldLimits)[]) {
         const limit = limits[budget];
-        const used = limit === undefined ? 0 : await usedOf(trx, counted[budget]);
-        if (limit !== undefined && used + needed > limit) return { status: 'refused', budget, limit, used, needed };
+        if (limit === undefined) continue;
+        const used = await usedOf(trx, counted[budget]);
+        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
       }
       const token = randomUUID();
       await trx
@@ -112,7 +113,7 @@ export class BudgetArea extends Area {
           user_id: userId,
           month,
           day,
-          characters: hold.characters,
+          characters: needed,
           expires_at: now + hold.ttlMs,
           owner: hold.owner ?? null,
         })
