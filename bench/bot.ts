@@ -6,14 +6,15 @@ import { PassThrough } from 'node:stream';
 import tls from 'node:tls';
 import type { SayBot } from '../src/app/saybot.ts';
 import { loadConfig } from '../src/core/config.ts';
-import { startSayBot, VOICE_PLANE, type RunningSayBot, type VoicePlaneOptions } from '../src/app/start-saybot.ts';
+import { startSayBot, VOICE_PLANE, type RunningSayBot } from '../src/app/start-saybot.ts';
+import { senderFor, type BenchVoicePlane } from './senders/senders.ts';
 import type { ServersInfo } from './protocol.ts';
 import { bufferingClient } from '../fixtures/buffering-client.ts';
 
 export interface BenchBot {
   bot: SayBot;
   /** The encoder and sender it was started with. */
-  voicePlane: VoicePlaneOptions;
+  voicePlane: BenchVoicePlane;
   /** Warnings and errors the bot logged (a benchmark whose bot complained is suspect). */
   complaints(): string[];
   /** What the bot has logged so far, in bytes (the JSON lines as written). */
@@ -27,7 +28,7 @@ export interface BenchBotOptions {
   /** Each Voice API response read whole before decoding (the streaming figure's baseline). */
   bufferResponses?: boolean;
   /** Default production's (VOICE_PLANE); the baselines' bots are started with the ones from before issue 25. */
-  voicePlane?: VoicePlaneOptions;
+  voicePlane?: BenchVoicePlane;
   /**
    * Settings over the bench's own (its limits lifted); `undefined` takes SayBot's default, as `npm start` would with
    * the variable unset (figure 20 keeps the queue bounds and the free-request ration a flood meets).
@@ -78,13 +79,13 @@ export async function startBot(info: ServersInfo, options: BenchBotOptions = {})
     lines.push(chunk.toString());
   });
   // The same start-up as `npm start` (src/app/start-saybot.ts): what is measured is what runs.
-  const voicePlane = options.voicePlane ?? VOICE_PLANE;
+  const voicePlane: BenchVoicePlane = options.voicePlane ?? { ...VOICE_PLANE, sender: 'worker' };
   let running: RunningSayBot;
   try {
     running = await startSayBot(config, {
       logDestination: destination,
       readyTimeoutMs: 60_000,
-      voicePlane,
+      voicePlane: { ...voicePlane, sender: senderFor(voicePlane.sender) },
       ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     });
   } catch (error) {

@@ -4,8 +4,8 @@
 // decrypts and decodes a sample of the guilds and times every packet; it runs in its own process so that this is not
 // billed to the bot, but on 2 cores it still competes for the machine).
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
-import { voiceClock } from '../src/core/voice/voice-clock.ts';
+import type { VoiceSenderKind } from './senders/senders.ts';
+import { voiceClock } from './senders/voice-clock.ts';
 import { SAY_FINISHED, join } from './drive.ts';
 import type { BenchGuild } from './guilds.ts';
 import type { ProcessUsage } from './protocol.ts';

@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
-import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
+import type { VoiceSenderKind } from './senders/senders.ts';
 import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
 import { SCENE_CAPS } from '../src/features/scenes/script.ts';
 import { startBot, type BenchBot } from './bot.ts';

@@ -14,9 +14,9 @@ import { Servers } from './servers-client.ts';
 import { max, percentile } from './stats.ts';
 import type { StepProbe } from './step-probe.ts';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
-import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
+import type { VoiceSenderKind } from './senders/senders.ts';
 import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
-import { voiceClock } from '../src/core/voice/voice-clock.ts';
+import { voiceClock } from './senders/voice-clock.ts';
 
 const SENDERS: readonly VoiceSenderKind[] = ['worker', 'clock', 'library'];
 const PAUSES_MS = [0, 100, 250] as const;

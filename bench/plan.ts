@@ -93,7 +93,7 @@ export interface Plan {
     realtimeFactor: number;
   };
   /**
-   * `counts` with SayBot's voice clock (src/core/voice/voice-clock.ts); `baselineCounts` again in the same run with
+   * `counts` with SayBot's voice clock (bench/senders/voice-clock.ts); `baselineCounts` again in the same run with
    * @discordjs/voice's shared 20 ms cycle (the sender before issue 25). `costN`: the step at which figure 8 profiles
    * the main thread's allocations, once per sender.
    */

@@ -326,7 +326,7 @@ function sendCostSection(r: Results): string[] {
       `per audio packet heard, and the send path's time per datagram. Allocations, in one more step per sender with V8's ` +
       `sampling heap profiler on the main thread (every 256 bytes on average; objects collected since included), per ` +
       `datagram sent: everything the main thread allocated (HTTP bodies, decoding, streams, Discord, sending), and what ` +
-      `was allocated with the send path on the stack (SayBot: src/core/voice/voice-clock.ts, clock-sender.ts, rtp-sender.ts ` +
+      `was allocated with the send path on the stack (SayBot: bench/senders/voice-clock.ts, clock-sender.ts, rtp-sender.ts ` +
       `and what they call, the DAVE session's encrypt, node:crypto and node:dgram included; the baseline: the ` +
       `library's audioCycleStep/prepareNextAudioFrame and what they call). The send path's share of the main thread's ` +
       `busy time comes from a CPU profile (100 µs samples) over the same step.`,

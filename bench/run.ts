@@ -37,7 +37,7 @@ import { measureEngines } from './engines.ts';
 import { burners } from './burners.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../fixtures/legacy-encoding.ts';
-import type { VoicePlaneOptions } from '../src/app/start-saybot.ts';
+import type { BenchVoicePlane } from './senders/senders.ts';
 import { measureEncoderFloor } from './opus-floor.ts';
 import { readyRss } from './ready-rss.ts';
 import { costProbe } from './send-cost.ts';
@@ -57,8 +57,8 @@ const SECONDS_PER_CHARACTER = 0.06; // the sandbox's default
  * whole, @discordjs/voice's cycle and WAV/MP3 decoded and resampled on the main thread (the same encoder).
  */
 interface Planes {
-  saybot: VoicePlaneOptions;
-  baseline: VoicePlaneOptions;
+  saybot: BenchVoicePlane;
+  baseline: BenchVoicePlane;
 }
 
 function parse(): { plan: Plan; write: boolean; command: string; planes: Planes; busy: boolean } {

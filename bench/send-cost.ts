@@ -1,14 +1,14 @@
 // Figure 8: what the main thread spends per packet. Two ways, both in the bot's own process:
 // - time, in every concurrency step: the send path timed where it runs (the clock's wakeups:
-//   src/core/voice/voice-clock.ts stats; the library's cycle: its AudioPlayer steps wrapped below), plus the whole
+//   bench/senders/voice-clock.ts stats; the library's cycle: its AudioPlayer steps wrapped below), plus the whole
 //   main thread's CPU time (process.threadCpuUsage) per packet heard;
 // - allocations, in a step of their own: V8's sampling heap profiler on the main thread (objects later collected
 //   included), every allocation attributed to the send path when one of its callers is in it; and a CPU profile over
 //   the same window for the send path's share of the main thread.
 import { Session } from 'node:inspector/promises';
 import { AudioPlayer, VoiceConnection } from '@discordjs/voice';
-import type { VoiceSenderKind } from '../src/core/voice/packet-sender.ts';
-import { voiceClock } from '../src/core/voice/voice-clock.ts';
+import type { VoiceSenderKind } from './senders/senders.ts';
+import { voiceClock } from './senders/voice-clock.ts';
 import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
 import type { StepProbe } from './step-probe.ts';
 

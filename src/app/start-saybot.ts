@@ -26,7 +26,7 @@ import { gatePort } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/player-registry.ts';
-import type { VoiceSenderKind } from '../core/voice/packet-sender.ts';
+import type { PacketSender } from '../core/voice/packet-sender.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
 
@@ -43,14 +43,14 @@ export interface RunningSayBot {
 export interface VoicePlaneOptions {
   /** The Opus encoder and where WAV/MP3 are decoded (src/core/audio/codecs/opus-settings.ts). */
   encoding: Readonly<OpusSettings>;
-  /** SayBot's sender thread, its voice clock, or @discordjs/voice's AudioPlayer (src/core/voice/packet-sender.ts). */
-  sender: VoiceSenderKind;
+  /** SayBot's sender thread when undefined; a benchmark's own sender to compare with (bench/senders/). */
+  sender?: (() => PacketSender) | undefined;
   /** The sender thread's start lead (src/core/voice/sender/worker-clip.ts; default on): off only to measure without it. */
   startLead?: boolean;
 }
 
 /** Production's voice plane. */
-export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS, sender: 'worker' };
+export const VOICE_PLANE: Readonly<VoicePlaneOptions> = { encoding: OPUS_ENCODER_SETTINGS };
 
 /** What tests and benchmarks may change about start-up; `npm start` passes none of these. */
 export interface StartSeams {

@@ -8,7 +8,7 @@ import { Events, MessageFlags, PermissionFlagsBits as P, type ClientEvents } fro
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { MAX_CATCH_UP_MS, PERIOD_MS } from '../../src/core/voice/voice-clock.ts';
+import { MAX_CATCH_UP_MS, PERIOD_MS } from '../../bench/senders/voice-clock.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness } from '../support/harness.ts';
 import { DEFAULT_PERMISSIONS } from '@saybot/local-discord/state.ts';

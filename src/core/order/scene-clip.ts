@@ -2,7 +2,7 @@
 // (MAX_SCENE_SECONDS), so a scene whose audio proves longer than its estimate never holds the channel past it.
 import { Readable } from 'node:stream';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import { SILENCE_FRAME } from '../voice/rtp-sender.ts';
+import { SILENCE_FRAME } from '../voice/packet-sender.ts';
 
 /** 20 ms Opus frames per second: a scene's pauses are whole frames of silence, and its cap is counted in frames. */
 const FRAMES_PER_SECOND = 50;

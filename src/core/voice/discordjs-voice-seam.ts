@@ -3,7 +3,6 @@
 // package.json pins the library to VOICE_LIBRARY_VERSION; a session of another shape fails here naming the field.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import type { Socket } from 'node:dgram';
 import {
   NetworkingStatusCode,
   VoiceConnectionStatus,
@@ -13,7 +12,8 @@ import {
   type VoiceConnection,
   type VoiceConnectionState,
 } from '@discordjs/voice';
-import type { LibraryUdp, ReadySession, UdpOwner } from './discordjs-voice-types.ts';
+import type { Socket } from 'node:dgram';
+import type { ReadySession, UdpOwner } from './discordjs-voice-types.ts';
 
 /** The @discordjs/voice release this module was written against (package.json pins exactly this one). */
 export const VOICE_LIBRARY_VERSION = '0.19.2';
@@ -87,54 +87,6 @@ export function readySession(connection: VoiceConnection): ReadySession | undefi
     checked.add(networking);
   }
   return networking as unknown as ReadySession;
-}
-
-/** The UDP socket's count of datagrams the kernel has not taken yet (Node queues them, holding their buffers). */
-export function sendQueueCount(udp: LibraryUdp): number {
-  return udp.socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
-}
-
-const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
-
-/** Datagrams held while the socket connects (a turn of the event loop): a second of audio at most. */
-const MAX_HELD_DATAGRAMS = 50;
-
-/**
- * How to send on the library's socket: connected, Node's dgram sends in the call (an addressed send takes a closure and
- * a tick per datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup.
- * A connected socket refuses addressed sends, so datagrams are held (copied) while it connects, and the library's own
- * sends are pointed here too. A socket that cannot connect is sent to with addresses.
- */
-export function directSend(udp: LibraryUdp): (buffer: Buffer) => void {
-  const known = directSends.get(udp);
-  if (known) return known;
-  const { socket, remote } = udp;
-  if (!socket?.connect || !socket.send || !remote) {
-    const send = (buffer: Buffer): void => udp.send(buffer);
-    directSends.set(udp, send);
-    return send;
-  }
-  const raw = socket as Socket;
-  let state: 'connecting' | 'connected' | 'addressed' = 'connecting';
-  const held: Buffer[] = [];
-  const send = (buffer: Buffer): void => {
-    if (state === 'connected') raw.send(buffer);
-    else if (state === 'addressed') raw.send(buffer, remote.port, remote.ip);
-    else if (held.length < MAX_HELD_DATAGRAMS) held.push(Buffer.from(buffer));
-  };
-  const settle = (next: 'connected' | 'addressed'): void => {
-    state = next;
-    for (const buffer of held.splice(0)) send(buffer);
-  };
-  udp.send = send;
-  directSends.set(udp, send);
-  try {
-    raw.connect(remote.port, remote.ip, (error?: Error) => settle(error === undefined ? 'connected' : 'addressed'));
-  } catch (error) {
-    // Connected already (to the same server: the library never connects it), or closed (nothing goes anywhere then).
-    settle((error as { code?: string }).code === 'ERR_SOCKET_DGRAM_IS_CONNECTED' ? 'connected' : 'addressed');
-  }
-  return send;
 }
 
 /**

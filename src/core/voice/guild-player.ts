@@ -7,10 +7,8 @@ import {
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { AudioStalledError } from './audio-stalled.ts';
-import { ClockSender } from './clock-sender.ts';
-import { LibrarySender } from './library-sender.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
-import type { PlayingClip, PacketSender, VoiceSenderKind } from './packet-sender.ts';
+import type { PlayingClip, PacketSender } from './packet-sender.ts';
 import { senderUdpOwner } from './sender/sender-udp.ts';
 import { senderThread } from './sender/sender-thread.ts';
 import { WorkerSender } from './sender/worker-clip.ts';
@@ -126,8 +124,8 @@ export interface GuildPlayerOptions {
   stayConnected?: () => boolean;
   /** Offer DAVE end-to-end encryption (default true, as Discord requires); false only to test Discord's refusal. */
   daveEncryption?: boolean;
-  /** What sends the clips (packet-sender.ts; default 'worker'; 'clock' and 'library' are the benchmark's others). */
-  sender?: VoiceSenderKind | undefined;
+  /** What sends the clips: SayBot's sender thread unless a benchmark gives its own (bench/senders/). */
+  sender?: (() => PacketSender) | undefined;
   /** The sender thread's start lead (sender/worker-clip.ts; default on); off only for the benchmark's comparison. */
   startLead?: boolean | undefined;
   /** Runs once the join is accepted, before any audio (on a Stage, become a speaker). A failure is logged only. */
@@ -205,13 +203,7 @@ export class GuildPlayer {
   }
 
   #output(): PacketSender {
-    const kind = this.#options.sender ?? 'worker';
-    this.#packetSender ??=
-      kind === 'library'
-        ? new LibrarySender()
-        : kind === 'clock'
-          ? new ClockSender()
-          : new WorkerSender({ startLead: this.#options.startLead ?? true });
+    this.#packetSender ??= this.#options.sender?.() ?? new WorkerSender({ startLead: this.#options.startLead ?? true });
     return this.#packetSender;
   }
 
@@ -399,7 +391,7 @@ export class GuildPlayer {
   #watch(session: ConnectionSession): void {
     const { connection } = session;
     connection.on('error', (error) => this.#log.warn({ err: error }, 'voice connection error'));
-    const byThread = (this.#options.sender ?? 'worker') === 'worker';
+    const byThread = this.#options.sender === undefined;
     if (byThread) senderThread.useLogger(this.#options.logger);
     watchNetworking(connection, {
       onClose: (code) => this.#onVoiceClose(session, code),

@@ -1,10 +1,14 @@
-// What plays a clip's Opus packets on a voice connection (src/app/start-saybot.ts chooses): 'worker' (sender/, a
-// thread of its own owning the sockets: the default), 'clock' (voice-clock.ts on the main thread) or 'library'
-// (@discordjs/voice's AudioPlayer); the last two are the benchmark's comparisons.
+// What plays a clip's Opus packets on a voice connection: SayBot's sender thread (sender/, a thread of its own owning
+// the sockets); the benchmarks compare it with senders of their own (bench/senders/: a main-thread clock, the
+// library's AudioPlayer), given to the player as its `sender`.
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 
-export type VoiceSenderKind = 'worker' | 'clock' | 'library';
+/** Discord's "silence" Opus frame: sent after a clip so that decoders do not interpolate into the gap. */
+export const SILENCE_FRAME: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
+
+/** Cycles without a packet before a clip ends as stalled (the library's 5 cut slow replies: bench figure 3). */
+export const MAX_MISSED_FRAMES = 750;
 
 export interface ClipEvents {
   /** The clip's first packet went out (library: the player started playing it). Called at most once. */

@@ -1,7 +1,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { GuildPlayer } from './guild-player.ts';
-import type { VoiceSenderKind } from './packet-sender.ts';
+import type { PacketSender } from './packet-sender.ts';
 
 export interface PlayerRegistryOptions {
   logger: Logger;
@@ -12,7 +12,7 @@ export interface PlayerRegistryOptions {
   /** A guild whose player must not leave on the idle timeout now (GuildPlayerOptions.stayConnected). */
   stayConnected?: (guildId: string) => boolean;
   /** What sends every player's clips (default 'clock'). */
-  sender?: VoiceSenderKind | undefined;
+  sender?: (() => PacketSender) | undefined;
   /** The sender thread's start lead (GuildPlayerOptions.startLead). */
   startLead?: boolean | undefined;
   /** What each join needs before audio (GuildPlayerOptions.beforeAudio): on a Stage, becoming a speaker. */

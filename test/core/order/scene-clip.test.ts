@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { sceneClip, type SceneClipLine } from '../../../src/core/order/scene-clip.ts';
-import { SILENCE_FRAME } from '../../../src/core/voice/rtp-sender.ts';
+import { SILENCE_FRAME } from '../../../src/core/voice/packet-sender.ts';
 
 /** What happened to the fake parts, in order: `fetch a`, `let go b`... */
 type Log = string[];

@@ -1,5 +1,5 @@
 // One voice session's transport encryption (Discord's *_rtpsize AEAD modes) for the sender thread and the clock sender
-// (src/core/voice/rtp-sender.ts): RTP header, payload sealed with it as additional data, nonce counter at the end. The
+// (bench/senders/rtp-sender.ts): RTP header, payload sealed with it as additional data, nonce counter at the end. The
 // counter lives in the one sending thread and only goes up for a key.
 import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';

@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { KeyObject } from 'node:crypto';
 import type { VoiceConnection } from '@discordjs/voice';
-import { MAX_MISSED_FRAMES } from '../library-sender.ts';
+import { MAX_MISSED_FRAMES } from '../packet-sender.ts';
 import { canSendAudio, readySession } from '../discordjs-voice-seam.ts';
 import type { ReadySession, SenderConnectionData } from '../discordjs-voice-types.ts';
 import type { ClipProgress } from './sender-messages.ts';

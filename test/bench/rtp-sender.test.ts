@@ -4,7 +4,7 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { RtpSender } from '../../../src/core/voice/rtp-sender.ts';
+import { RtpSender } from '../../bench/senders/rtp-sender.ts';
 import { AES_GCM_MODE, XCHACHA_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
 /**

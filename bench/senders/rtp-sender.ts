@@ -1,16 +1,66 @@
 // One voice connection's packets as Discord wants them (RTP, DAVE, transport encryption, UDP send) written into buffers
 // kept for the connection instead of the library's four or five per packet. The session state stays the library's,
 // so its gateway handling (resume, rejoin, DAVE transitions) and this sender agree.
-import { directSend, sendQueueCount } from './discordjs-voice-seam.ts';
-import type { LibraryUdp, ReadySession } from './discordjs-voice-types.ts';
-import { datagramBytes, nextPosition, sealInto, type NonceScratch } from './sender/transport-seal.ts';
+import type { Socket } from 'node:dgram';
+import type { LibraryUdp, ReadySession } from '../../src/core/voice/discordjs-voice-types.ts';
+import {
+  datagramBytes,
+  nextPosition,
+  sealInto,
+  type NonceScratch,
+} from '../../src/core/voice/sender/transport-seal.ts';
 
 const MAX_NONCE = 2 ** 32 - 1;
 /** Room for the largest Opus packet (1275 bytes) with DAVE's trailer and the transport's header, tag and nonce. */
 const DATAGRAM_BYTES = 1500;
 
-/** Discord's "silence" Opus frame: sent after a clip so that decoders do not interpolate into the gap. */
-export const SILENCE_FRAME: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
+/** The UDP socket's count of datagrams the kernel has not taken yet (Node queues them, holding their buffers). */
+function sendQueueCount(udp: LibraryUdp): number {
+  return udp.socket?.getSendQueueCount?.() ?? Number.POSITIVE_INFINITY;
+}
+
+const directSends = new WeakMap<LibraryUdp, (buffer: Buffer) => void>();
+
+/** Datagrams held while the socket connects (a turn of the event loop): a second of audio at most. */
+const MAX_HELD_DATAGRAMS = 50;
+
+/**
+ * How to send on the library's socket: connected, Node's dgram sends in the call (an addressed send takes a closure and
+ * a tick per datagram, an eighth of the main thread's allocations at 50 voices) and the kernel skips its route lookup.
+ * A connected socket refuses addressed sends, so datagrams are held (copied) while it connects, and the library's own
+ * sends are pointed here too. A socket that cannot connect is sent to with addresses.
+ */
+function directSend(udp: LibraryUdp): (buffer: Buffer) => void {
+  const known = directSends.get(udp);
+  if (known) return known;
+  const { socket, remote } = udp;
+  if (!socket?.connect || !socket.send || !remote) {
+    const send = (buffer: Buffer): void => udp.send(buffer);
+    directSends.set(udp, send);
+    return send;
+  }
+  const raw = socket as Socket;
+  let state: 'connecting' | 'connected' | 'addressed' = 'connecting';
+  const held: Buffer[] = [];
+  const send = (buffer: Buffer): void => {
+    if (state === 'connected') raw.send(buffer);
+    else if (state === 'addressed') raw.send(buffer, remote.port, remote.ip);
+    else if (held.length < MAX_HELD_DATAGRAMS) held.push(Buffer.from(buffer));
+  };
+  const settle = (next: 'connected' | 'addressed'): void => {
+    state = next;
+    for (const buffer of held.splice(0)) send(buffer);
+  };
+  udp.send = send;
+  directSends.set(udp, send);
+  try {
+    raw.connect(remote.port, remote.ip, (error?: Error) => settle(error === undefined ? 'connected' : 'addressed'));
+  } catch (error) {
+    // Connected already (to the same server: the library never connects it), or closed (nothing goes anywhere then).
+    settle((error as { code?: string }).code === 'ERR_SOCKET_DGRAM_IS_CONNECTED' ? 'connected' : 'addressed');
+  }
+  return send;
+}
 
 function datagram(bytes: number): Buffer {
   return Buffer.allocUnsafeSlow(bytes);

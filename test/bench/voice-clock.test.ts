@@ -1,6 +1,6 @@
 // The voice clock under fake timers: when each voice's packets go out, voices leaving, and one voice's failure.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { VoiceClock, type ClockVoice } from '../../../src/core/voice/voice-clock.ts';
+import { VoiceClock, type ClockVoice } from '../../bench/senders/voice-clock.ts';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

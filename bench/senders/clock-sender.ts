@@ -2,12 +2,17 @@
 // slot it is due and sent in the same turn (rtp-sender.ts), the first one the moment it is ready.
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
-import { MAX_MISSED_FRAMES } from './library-sender.ts';
-import { RtpSender, SILENCE_FRAME } from './rtp-sender.ts';
-import { readySession } from './discordjs-voice-seam.ts';
-import type { ReadySession } from './discordjs-voice-types.ts';
+import { RtpSender } from './rtp-sender.ts';
+import { readySession } from '../../src/core/voice/discordjs-voice-seam.ts';
+import type { ReadySession } from '../../src/core/voice/discordjs-voice-types.ts';
 import { voiceClock, type ClockHandle, type ClockVoice } from './voice-clock.ts';
-import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
+import {
+  MAX_MISSED_FRAMES,
+  SILENCE_FRAME,
+  type ClipEvents,
+  type PlayingClip,
+  type PacketSender,
+} from '../../src/core/voice/packet-sender.ts';
 
 /** Silence frames sent after a clip's last packet, as Discord asks (and as the library does). */
 const CLOSING_SILENCE_FRAMES = 5;

@@ -4,8 +4,8 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { NetworkingStatusCode, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClockSender } from '../../../src/core/voice/clock-sender.ts';
-import { SILENCE_FRAME } from '../../../src/core/voice/rtp-sender.ts';
+import { ClockSender } from '../../bench/senders/clock-sender.ts';
+import { SILENCE_FRAME } from '../../src/core/voice/packet-sender.ts';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 
 beforeEach(() => {

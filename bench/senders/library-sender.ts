@@ -10,10 +10,12 @@ import {
   type AudioResource,
   type VoiceConnection,
 } from '@discordjs/voice';
-import type { ClipEvents, PlayingClip, PacketSender } from './packet-sender.ts';
-
-/** Cycles without a packet before a clip ends: the library's 5 cut slow replies (bench figure 3); ends as stalled. */
-export const MAX_MISSED_FRAMES = 750;
+import {
+  MAX_MISSED_FRAMES,
+  type ClipEvents,
+  type PlayingClip,
+  type PacketSender,
+} from '../../src/core/voice/packet-sender.ts';
 
 interface Current {
   resource: AudioResource;
