@@ -2,26 +2,23 @@
 // USER_INSTALL. No voice channel there: a file, or a voice message as the interaction's own response. Before paying,
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
-import { DiscordAPIError, type ChatInputCommandInteraction } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
 import type { UserInstallSetting } from '../../core/config.ts';
-import type { Logger } from '../../core/log.ts';
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
 import { privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
 import type { OutcomeAnswer } from './outcome-types.ts';
 import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
-import {
-  acknowledge,
-  acknowledgeAsVoiceMessage,
-  isDeferredAsVoiceMessage,
-} from '../../core/interactions/acknowledge.ts';
+import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
-import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
-import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
-import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
+import {
+  claimMemberVoiceMessage,
+  type MemberVoiceMessageBar,
+  type VoiceMessageRights,
+} from './voice-message-rights.ts';
+import { showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
 
 /**
  * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no guild can have; 0 is the
@@ -75,6 +72,7 @@ export async function speakOutsideServer(
       if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
       else await acknowledge(interaction, true);
       const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
+      if (answer.answer !== 'voice-message') throw answerError(answer);
       await showVoiceMessage(interaction, context.logger, answer, bar);
       return;
     }
@@ -119,7 +117,7 @@ function answerError(answer: OutcomeAnswer): unknown {
 function memberBar(
   interaction: ChatInputCommandInteraction,
   rights: VoiceMessageRights,
-): VoiceMessageFallbackReason | undefined {
+): MemberVoiceMessageBar | undefined {
   if (!interaction.inGuild()) return undefined;
   return claimMemberVoiceMessage(
     {
@@ -130,38 +128,4 @@ function memberBar(
     },
     rights,
   );
-}
-
-/** Delivers the voice message as the response; barred, refused or not deferred as one: a file with why, privately. */
-async function showVoiceMessage(
-  interaction: ChatInputCommandInteraction,
-  log: Logger,
-  answer: OutcomeAnswer,
-  bar: VoiceMessageFallbackReason | undefined,
-): Promise<void> {
-  if (answer.answer !== 'voice-message') throw answerError(answer);
-  const { message } = answer;
-  const files = [answer.file];
-  if (bar !== undefined) {
-    log.info(
-      { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
-      'the member may not post a voice message there: sending them a file',
-    );
-    await showWithFiles(interaction, answer.asFile(bar), files, undefined, answer.notes, true);
-    return;
-  }
-  if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showWithFiles(interaction, answer.asFile('not-a-response'), files, undefined, answer.notes);
-    return;
-  }
-  let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
-  try {
-    posted = await replyWithVoiceMessage(interaction, message, log);
-  } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-    throw error;
-  }
-  if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
-  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showWithFiles(interaction, answer.asFile(posted.reason), files, undefined, answer.notes, true);
 }

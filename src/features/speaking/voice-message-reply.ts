@@ -2,7 +2,8 @@
 // a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
+import type { AsFileReason, OutcomeAnswer } from './outcome-types.ts';
+import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
@@ -92,9 +93,12 @@ export async function showWithFiles(
   }
 }
 
-/** Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why. */
+/**
+ * Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why.
+ * Outside a server SayBot is in (the user install) there is no channel to post in: not the response, it is a file.
+ */
 export async function showVoiceMessage(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
   /** Why the member may not post it in this channel, if they may not (the target hand-over.ts chose). */
@@ -102,7 +106,7 @@ export async function showVoiceMessage(
   buttons?: ReplyButtonSource,
 ): Promise<void> {
   const { message } = answer;
-  let posted: VoiceMessagePostResult;
+  let posted: Posted;
   const asResponse = bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
   if (bar !== undefined) {
     log.info(
@@ -114,10 +118,10 @@ export async function showVoiceMessage(
     try {
       posted = asResponse
         ? await replyWithVoiceMessage(interaction, message, log)
-        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
+        : await postInChannel(interaction, message, log);
     } catch (error) {
-      if (noteIfTokenGone(interaction, error)) {
-        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
+      if (interaction.inCachedGuild() && noteIfTokenGone(interaction, error)) {
+        posted = await postInChannel(interaction, message, log, true);
       } else if (error instanceof DiscordAPIError) {
         throw new UserError('error.discord.uploadFailed', {}, { cause: error });
       } else {
@@ -129,7 +133,9 @@ export async function showVoiceMessage(
     // As the response it cannot be edited nor carry buttons: they follow it. With the token gone nothing can follow.
     if (asResponse) {
       await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
-      return followUpNotes(interaction, log, answer.stoodIn ? [answer.stoodIn, ...answer.notes] : answer.notes);
+      // The user install tells no stand-in after its voice message: only the notes.
+      const stoodIn = interaction.inCachedGuild() ? answer.stoodIn : undefined;
+      return followUpNotes(interaction, log, stoodIn ? [stoodIn, ...answer.notes] : answer.notes);
     }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
@@ -140,12 +146,25 @@ export async function showVoiceMessage(
   await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
 }
 
+type Posted = VoiceMessagePostResult | { kind: 'fallback'; reason: AsFileReason };
+
+/** Posted in the interaction's channel under the line naming who asked; outside a server SayBot is in, none to post in. */
+async function postInChannel(
+  interaction: AnsweredInteraction,
+  message: VoiceMessage,
+  log: Logger,
+  tokenIsGone?: boolean,
+): Promise<Posted> {
+  if (!interaction.inCachedGuild()) return { kind: 'fallback', reason: 'not-a-response' };
+  return postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, tokenIsGone));
+}
+
 /**
  * The buttons of a voice message that is the response: a Components V2 follow-up (reply-button-row.ts) to the member
  * alone. Best effort: the voice message is the answer, so a refused follow-up is logged.
  */
 async function offerVoiceMessageButtons(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction,
   log: Logger,
   buttons: ReplyButtonSource | undefined,
   audioSeconds: number,
