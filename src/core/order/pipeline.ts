@@ -21,16 +21,15 @@ import {
   freeLineLimit,
 } from '../quota/seconds-bounds.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import type { Lane, SpokenLine, VoicePlace } from './order-types.ts';
-import { Order, discard } from './order.ts';
-import type { CloneClip, OrderEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
+import { Order, discard, type CloneClip, type Lane, type OrderEvents, type Requester } from './order.ts';
+import type { SpeechOrder, SpeechOutcome, SpokenLine, VoicePlace } from './order.ts';
 import { rendered } from './file-outcome.ts';
 import type { SpeechPipelineOptions } from './pipeline-options.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
-export type * from './speech-order.ts';
-export { MEMBER_REQUEST } from './speech-order.ts';
+export type * from './order.ts';
+export { MEMBER_REQUEST } from './order.ts';
 export type { SpeechPipelineOptions } from './pipeline-options.ts';
 
 /**

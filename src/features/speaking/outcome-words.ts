@@ -1,4 +1,4 @@
-// One outcome, worded in one place: a SpeechOutcome (src/core/order/speech-order.ts) becomes the member's words,
+// One outcome, worded in one place: a SpeechOutcome (src/core/order/order.ts) becomes the member's words,
 // attachments and buttons, for every front-end. Pure, so every kind × front-end is a table (test/features/speaking/).
 // An outcome a target cannot produce is SayBot's bug (OutcomeMismatchError); `failed` is worded by failure-words.ts.
 import { UserError } from '../../core/interactions/failures.ts';
@@ -17,6 +17,10 @@ import type { Flavour, Front, Locale, OutcomeAnswer } from './outcome-types.ts';
 export const privateFileNote: LocalisedMessage = { key: 'say.postedPrivately' };
 
 const seconds = (s: number) => s.toFixed(1);
+
+/** An outcome that is not a failure, and the front of one flavour. */
+type Done = Exclude<SpeechOutcome, { kind: 'failed' }>;
+type FrontOf<F extends Flavour> = Extract<Front, { flavour: F }>;
 
 /** The member's answer to `outcome`, for the front-end `front`. */
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
@@ -37,7 +41,7 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   return answer;
 }
 
-function answerFor(outcome: Exclude<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
+function answerFor(outcome: Done, front: Front): OutcomeAnswer {
   switch (front.flavour) {
     case 'command':
       return commandAnswer(outcome, front);
@@ -86,10 +90,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   return { answer: 'refused', error };
 }
 
-function commandAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'command' }>,
-): OutcomeAnswer {
+function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
   const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
@@ -153,10 +154,7 @@ function commandAnswer(
   }
 }
 
-function userInstallAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'user-install' }>,
-): OutcomeAnswer {
+function userInstallAnswer(outcome: Done, front: FrontOf<'user-install'>): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   const said = { voice, seconds: seconds(outcome.seconds) };
   if (outcome.kind === 'files' && front.where === 'file') {
@@ -173,10 +171,7 @@ function userInstallAnswer(
   return voiceMessageAnswer(outcome, voice, front);
 }
 
-function replayAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'replay' }>,
-): OutcomeAnswer {
+function replayAnswer(outcome: Done, front: FrontOf<'replay'>): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
   const voice = namedVoice(front.voiceId);
   const said = { voice, seconds: seconds(outcome.seconds) };
@@ -195,10 +190,7 @@ function replayAnswer(
   }
 }
 
-function postAgainAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'post-again' }>,
-): OutcomeAnswer {
+function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAnswer {
   if (outcome.kind !== 'voice-message') return mismatch(front, outcome.kind);
   return voiceMessageAnswer(outcome, front.voiceId, front, {
     posted: { key: 'buttons.posted' },
@@ -206,10 +198,7 @@ function postAgainAnswer(
   });
 }
 
-function sceneAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'scene' }>,
-): OutcomeAnswer {
+function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
   const notes: LocalisedMessage[] = [];
   // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
   if (outcome.freeVoice !== undefined)
@@ -272,10 +261,7 @@ function sceneAnswer(
   }
 }
 
-function studioAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'studio' }>,
-): OutcomeAnswer {
+function studioAnswer(outcome: Done, front: FrontOf<'studio'>): OutcomeAnswer {
   const params = { seconds: seconds(outcome.seconds) };
   // Its audio proved longer than the estimate allowed for: cut at the cap, in voice as in a file, and said so.
   const cut = outcome.cutAt;
