@@ -34,13 +34,7 @@ export async function fileOrVoiceMessage(
   );
   const insteadOfFile = { format: file.format, bytes: file.data.length, limit: sizeLimit };
   const message = await fileAsVoiceMessage(file, encoding, owner);
-  return {
-    kind: 'voice-message',
-    message,
-    seconds: message.durationSecs,
-    insteadOfFile,
-    ...timed,
-  };
+  return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile, ...timed };
 }
 
 /** An order rendered whole (file, voice message, or voice without a player); a part-way file is told to the order. */

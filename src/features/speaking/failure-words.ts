@@ -95,8 +95,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/response.ts): what SayBot
   // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {
-    const maybe = error.charge === 'not-charged' ? '' : '.maybeCharged';
-    return said('api-refused-on-the-way', 'error', `error.api.refusedOnTheWay${maybe}`, { status: error.status });
+    const key = error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged';
+    return said('api-refused-on-the-way', 'error', key, { status: error.status });
   }
   const charged = serviceCharge(error);
   if (charged !== undefined) return charged;

@@ -350,6 +350,15 @@ function voiceMessageAnswer(
   };
 }
 
+/** The answer as the `kind` its front-end posts: a refusal is thrown, any other answer is SayBot's own bug. */
+export function answerAs<K extends OutcomeAnswer['answer']>(
+  answer: OutcomeAnswer,
+  kind: K,
+): Extract<OutcomeAnswer, { answer: K }> {
+  if (answer.answer === kind) return answer as Extract<OutcomeAnswer, { answer: K }>;
+  throw answer.answer === 'refused' ? answer.error : new Error(`a ${kind} answer was due, not a ${answer.answer} one`);
+}
+
 /** Words and their notes as one text in `locale`, a line each. */
 export function wordsText(locale: Locale, words: LocalisedMessage, notes: readonly LocalisedMessage[] = []): string {
   return [words, ...notes].map((message) => t(locale, message.key, message.params)).join('\n');

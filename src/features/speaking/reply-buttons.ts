@@ -10,8 +10,7 @@ import { t } from './strings.ts';
 import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
-import { wordOutcome } from './outcome-words.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
+import { answerAs, wordOutcome } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
@@ -74,23 +73,16 @@ async function replay(
     cachedOnly: true,
   });
   await handed.accepted;
-  const answer = wordOutcome(await handed.outcome, {
+  const said = wordOutcome(await handed.outcome, {
     flavour: 'replay',
     channelId: target.channelId,
     voiceId: request.voice,
   });
-  if (answer.answer !== 'reply') throw answerError(answer);
+  const answer = answerAs(said, 'reply');
   await interaction.editReply({
     content: t(interaction.locale, answer.words.key, answer.words.params),
     allowedMentions: NO_MENTIONS,
   });
-}
-
-/** What a press cannot post: a refusal, else SayBot's own bug. */
-function answerError(answer: OutcomeAnswer): unknown {
-  return answer.answer === 'refused'
-    ? answer.error
-    : new Error(`a reply's button cannot post a ${answer.answer} answer`);
 }
 
 /** "Again": the voice message once more from the cache, where the member may post one; else privately as a file. */
@@ -107,13 +99,13 @@ async function postAgain(
     effects: effectsAt(placeOf(interaction), { kind: 'voice-message' }),
     cachedOnly: true,
   });
-  const answer = wordOutcome(await handed.outcome, {
+  const said = wordOutcome(await handed.outcome, {
     flavour: 'post-again',
     voiceId: audio.request.voice,
     sizeLimit: interaction.attachmentSizeLimit,
     memberId: interaction.user.id,
   });
-  if (answer.answer !== 'voice-message') throw answerError(answer);
+  const answer = answerAs(said, 'voice-message');
   const header = answer.header && t(interaction.guild.preferredLocale, answer.header.key, answer.header.params);
   const posted: VoiceMessagePostResult =
     bar === undefined

@@ -3,11 +3,9 @@
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { UserInstallSetting } from '../../core/config.ts';
 import type { SpeechRequest } from '../../core/order/pipeline.ts';
-import { privateFileNote, wordOutcome } from './outcome-words.ts';
+import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
 import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
@@ -26,17 +24,12 @@ import { showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
  */
 export const USER_INSTALL_GUILD = '1';
 
-/** Whether the operator lets this user use SayBot outside a server. */
-export function userInstallAllows(setting: UserInstallSetting, userId: string): boolean {
-  if (setting.mode === 'everyone') return true;
-  return setting.mode === 'allowlist' && setting.users.includes(userId);
-}
-
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
 export function requireUserInstall(context: Services<'config'>, interaction: ChatInputCommandInteraction): void {
-  if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
-    throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
-  }
+  const setting = context.config.userInstall;
+  if (setting.mode === 'everyone' || (setting.mode === 'allowlist' && setting.users.includes(interaction.user.id)))
+    return;
+  throw new UserError(setting.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
 }
 
 /** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
@@ -71,8 +64,7 @@ export async function speakOutsideServer(
       // The voice message will be the response itself; one the member may not post here is theirs alone.
       if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
       else await acknowledge(interaction, true);
-      const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
-      if (answer.answer !== 'voice-message') throw answerError(answer);
+      const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'voice-message' }), 'voice-message');
       await showVoiceMessage(interaction, context.logger, answer, bar);
       return;
     }
@@ -85,8 +77,7 @@ export async function speakOutsideServer(
     await handed.accepted;
     // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
     await acknowledge(interaction, handed.privately);
-    const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
-    if (answer.answer !== 'reply') throw answerError(answer);
+    const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
     const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
     await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
   } finally {
@@ -106,11 +97,6 @@ function placeOutsideServer(interaction: ChatInputCommandInteraction): Place {
       bot: interaction.appPermissions,
     },
   };
-}
-
-/** What a user install cannot post as a file's answer: a refusal, else SayBot's own bug. */
-function answerError(answer: OutcomeAnswer): unknown {
-  return answer.answer === 'refused' ? answer.error : new Error(`a user install cannot post a ${answer.answer} answer`);
 }
 
 /** In a server SayBot is not in, the member's own bar to a voice message there: never posted for them otherwise. */

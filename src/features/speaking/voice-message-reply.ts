@@ -88,10 +88,13 @@ export async function showWithFiles(
     }
     await showContent(interaction, content, files, components);
   } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
-    throw error;
+    throw uploadRefused(error);
   }
 }
+
+/** A refused upload is the member's "could not post" message, not an internal error. */
+const uploadRefused = (error: unknown): unknown =>
+  error instanceof DiscordAPIError ? new UserError('error.discord.uploadFailed', {}, { cause: error }) : error;
 
 /**
  * Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why.
@@ -120,13 +123,8 @@ export async function showVoiceMessage(
         ? await replyWithVoiceMessage(interaction, message, log)
         : await postInChannel(interaction, message, log);
     } catch (error) {
-      if (interaction.inCachedGuild() && noteIfTokenGone(interaction, error)) {
-        posted = await postInChannel(interaction, message, log, true);
-      } else if (error instanceof DiscordAPIError) {
-        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      } else {
-        throw error;
-      }
+      if (!interaction.inCachedGuild() || !noteIfTokenGone(interaction, error)) throw uploadRefused(error);
+      posted = await postInChannel(interaction, message, log, true);
     }
   }
   if (posted.kind === 'posted') {
@@ -225,12 +223,11 @@ export async function showTooLargeFile(
 ): Promise<void> {
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
   if (!privateReply && claimMemberVoiceMessage(interaction, rights) === undefined) {
-    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+    let posted: Posted;
     try {
-      posted = await postVoiceMessage(voiceMessagePlace(interaction), answer.message, log, attribution(interaction));
+      posted = await postInChannel(interaction, answer.message, log);
     } catch (error) {
-      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      throw error;
+      throw uploadRefused(error);
     }
     if (posted.kind === 'posted')
       return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));
