@@ -145,11 +145,7 @@ function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer 
         );
       // Ended early after paid requests left: they count, heard or not (/usage has the figure).
       const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
-      if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds, { notes });
-      if (outcome.kind === 'stopped')
-        return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds, { notes });
-      // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so not "Stopped".
-      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds, { notes });
+      return reply(endedEarly(outcome.kind, said, channel), outcome.seconds, { notes });
     }
   }
 }
@@ -175,19 +171,22 @@ function replayAnswer(outcome: Done, front: FrontOf<'replay'>): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
   const voice = namedVoice(front.voiceId);
   const said = { voice, seconds: seconds(outcome.seconds) };
-  switch (outcome.kind) {
-    case 'played':
-      return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
-    // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
-    case 'skipped':
-      return reply({ key: 'say.skipped', params: said }, outcome.seconds);
-    case 'stopped':
-      return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds);
-    case 'cut-off':
-      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds);
-    default:
-      return mismatch(front, outcome.kind);
-  }
+  if (outcome.kind === 'played')
+    return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
+  if (outcome.kind === 'files' || outcome.kind === 'voice-message') return mismatch(front, outcome.kind);
+  // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
+  return reply(endedEarly(outcome.kind, said, channel), outcome.seconds);
+}
+
+/** Audio in voice that ended early; cut off: the connection went away (kicked, channel deleted), not a /stop. */
+function endedEarly(
+  kind: 'skipped' | 'stopped' | 'cut-off',
+  said: { voice: string; seconds: string },
+  channel: string,
+): LocalisedMessage {
+  if (kind === 'skipped') return { key: 'say.skipped', params: said };
+  if (kind === 'stopped') return { key: 'say.stopped', params: { voice: said.voice } };
+  return { key: 'say.cutOff', params: { ...said, channel } };
 }
 
 function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAnswer {

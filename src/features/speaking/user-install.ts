@@ -105,13 +105,6 @@ function memberBar(
   rights: VoiceMessageRights,
 ): MemberVoiceMessageBar | undefined {
   if (!interaction.inGuild()) return undefined;
-  return claimMemberVoiceMessage(
-    {
-      user: interaction.user,
-      channelId: interaction.channelId,
-      channel: null,
-      memberPermissions: interaction.memberPermissions,
-    },
-    rights,
-  );
+  const { user, channelId, memberPermissions } = interaction;
+  return claimMemberVoiceMessage({ user, channelId, channel: null, memberPermissions }, rights);
 }
