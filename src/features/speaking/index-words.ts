@@ -3,5 +3,4 @@ import './strings.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
 export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { describeSettings, fitLines, presetLine } from './listing.ts';
-export { wordOutcome, wordsText } from './outcome-words.ts';
-export type { OutcomeAnswer } from './outcome-types.ts';
+export { wordOutcome, wordsText, type OutcomeAnswer } from './outcome-words.ts';

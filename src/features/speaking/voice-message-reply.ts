@@ -2,14 +2,13 @@
 // a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
 import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import type { AsFileReason, OutcomeAnswer } from './outcome-types.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
-import { wordsText } from './outcome-words.ts';
+import { wordsText, type AsFileReason, type OutcomeAnswer } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import {
