@@ -150,8 +150,6 @@ export function voiceLabel(
   }
 }
 
-const channel = (id: string) => `<#${id}>`;
-
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
 const AUTHOR_LOOKUP_MS = 1_000;
 
@@ -220,13 +218,10 @@ export async function speakAndReply(
       await acknowledge(interaction, privately || target.kind === 'voice-message');
     }
     if (target.kind === 'voice') {
+      const channel = `<#${target.channelId}>`;
       // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
-      void handed.firstAudio.then(() =>
-        keepsAttribution(interaction, {
-          key: 'say.spokePartWay',
-          params: { channel: channel(target.channelId), voice },
-        }),
-      );
+      const heard = () => keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice } });
+      void handed.firstAudio.then(heard);
       if (accepted.ahead > 0)
         await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
       // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
@@ -235,7 +230,7 @@ export async function speakAndReply(
         if (first !== undefined) {
           // The service failed and the free voice speaks its first part: named from the first words on.
           if (first.freeVoice !== undefined) voice = standIn(first.freeVoice.voice, first.freeVoice.cause);
-          await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+          await showProgress(interaction, 'say.speaking', { voice, channel });
         }
       }
     }
