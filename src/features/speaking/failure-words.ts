@@ -264,10 +264,13 @@ export function wordedByService(error: unknown): boolean {
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
   const { paid, cause } = error;
   const inner = describeFailure(cause, audience);
+  const worded = (key: MessageKey, params: MessageParams = {}): DescribedFailure => ({
+    ...inner,
+    message: { key, params: { paid, ...params } },
+  });
   const reason = cause instanceof Refusal ? cause.reason : undefined;
   // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
-  if (cause instanceof VoiceApiError && !accountRefusalProven(cause))
-    return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
+  if (cause instanceof VoiceApiError && !accountRefusalProven(cause)) return worded('error.paidPartWay.refused');
   const quotaReset =
     cause instanceof QuotaExceededError
       ? (cause.rateLimit?.resetAt ?? nextMonthStart())
@@ -276,22 +279,16 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
         : undefined;
   // What is left, by the service's last word, to those who may see the plan's figures.
   if (reason?.code === 'quota-too-few-left' && audience.planFigures)
-    return {
-      ...inner,
-      message: {
-        key: 'error.paidPartWay.tooFewLeft',
-        params: { paid, left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
-      },
-    };
-  if (quotaReset !== undefined)
-    return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
-  if (reason?.code.startsWith('budget-') === true)
-    return { ...inner, message: { key: 'error.paidPartWay.budget', params: { paid } } };
-  if (cause instanceof AuthenticationError)
-    return { ...inner, message: { key: 'error.paidPartWay.keyRefused', params: { paid } } };
-  if (cause instanceof PermissionDeniedError)
-    return { ...inner, message: { key: 'error.paidPartWay.planRefused', params: { paid } } };
-  return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
+    return worded('error.paidPartWay.tooFewLeft', {
+      left: reason.left,
+      needed: reason.needed,
+      reset: day(reason.resetAt),
+    });
+  if (quotaReset !== undefined) return worded('error.paidPartWay.quota', { reset: day(quotaReset) });
+  if (reason?.code.startsWith('budget-') === true) return worded('error.paidPartWay.budget');
+  if (cause instanceof AuthenticationError) return worded('error.paidPartWay.keyRefused');
+  if (cause instanceof PermissionDeniedError) return worded('error.paidPartWay.planRefused');
+  return worded('error.paidPartWay.refused');
 }
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */
