@@ -136,18 +136,11 @@ export function voiceLabel(
 ): string {
   const voice = namedVoice(settings.voice, credit);
   const source = settings.sources.voice;
-  switch (source.kind) {
-    case 'option':
-      return voice;
-    case 'preset':
-      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
-    case 'member':
-      return t(locale, 'voice.why.member', { voice });
-    case 'server':
-      return t(locale, 'voice.why.server', { voice, preset: source.preset });
-    case 'builtin':
-      return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
-  }
+  if (source.kind === 'option') return voice;
+  if (source.kind === 'builtin')
+    return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
+  // A preset's, the member's default, or the server's default preset.
+  return t(locale, `voice.why.${source.kind}`, { voice, ...('preset' in source ? { preset: source.preset } : {}) });
 }
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
