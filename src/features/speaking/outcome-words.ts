@@ -15,7 +15,7 @@ import { RightsRevokedError } from '../../core/order/rights.ts';
 import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
-import { audioFiles, megabytes, oggFile, oggFileParams } from './reply-files.ts';
+import { audioFiles, megabytes, oggFile } from './reply-files.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 
 export type Locale = string | null | undefined;
@@ -460,7 +460,9 @@ function voiceMessageAnswer(
   const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
   const stoodIn: LocalisedMessage | undefined =
     outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
-  const params = oggFileParams(voice, outcome.seconds, message.ogg, fileParams.sizeLimit);
+  // What the words of it sent as a file instead name: the voice, its length, its size and the limit.
+  const size = { size: megabytes(message.ogg.length), limit: megabytes(fileParams.sizeLimit) };
+  const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', ...size };
   return {
     answer: 'voice-message',
     message,

@@ -44,14 +44,3 @@ const described = (credit: string | undefined) => (credit === undefined ? {} : {
 
 /** Bytes as the replies' megabytes ("7.9"). */
 export const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-
-/** What the words of a voice message sent as a file instead name: the voice, its length, its size and the limit. */
-export function oggFileParams(voice: string, seconds: number, ogg: Buffer, limitBytes: number) {
-  return {
-    voice,
-    seconds: seconds.toFixed(1),
-    format: 'ogg',
-    size: megabytes(ogg.length),
-    limit: megabytes(limitBytes),
-  };
-}

@@ -1,6 +1,6 @@
 // Posts a command's answer as outcome-words.ts worded it: words with the reply's buttons, files, a voice message (else
 // a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
-import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
+import { DiscordAPIError, MessageFlags, type APIContainerComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
@@ -129,10 +129,21 @@ export async function showVoiceMessage(
   if (posted.kind === 'posted') {
     // As the response it cannot be edited nor carry buttons: they follow it. With the token gone nothing can follow.
     if (asResponse) {
-      await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
-      // The user install tells no stand-in after its voice message: only the notes.
+      // The buttons: a Components V2 message of their own (reply-button-row.ts), to the member alone.
+      if (buttons !== undefined)
+        await followUp(interaction, log, 'voice-message-buttons-failed', {
+          components: voiceMessageButtons(interaction.locale, buttons, answer.seconds, answer.voice),
+          flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
+        });
+      // Then what the voice message cannot say (a line cut at its cap); the user install tells no stand-in.
       const stoodIn = interaction.inCachedGuild() ? answer.stoodIn : undefined;
-      return followUpNotes(interaction, log, stoodIn ? [stoodIn, ...answer.notes] : answer.notes);
+      const [first, ...rest] = stoodIn ? [stoodIn, ...answer.notes] : answer.notes;
+      if (first !== undefined)
+        await followUp(interaction, log, 'voice-message-notes-failed', {
+          content: wordsText(interaction.locale, first, rest),
+          flags: MessageFlags.Ephemeral,
+        });
+      return;
     }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
@@ -156,50 +167,19 @@ async function postInChannel(
   return postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, tokenIsGone));
 }
 
-/**
- * The buttons of a voice message that is the response: a Components V2 follow-up (reply-button-row.ts) to the member
- * alone. Best effort: the voice message is the answer, so a refused follow-up is logged.
- */
-async function offerVoiceMessageButtons(
+/** A private follow-up of the voice message that is the response, best effort: refused, it is logged as `code`. */
+async function followUp(
   interaction: AnsweredInteraction,
   log: Logger,
-  buttons: ReplyButtonSource | undefined,
-  audioSeconds: number,
-  voice: string,
+  code: string,
+  message: { content?: string; components?: APIContainerComponent[]; flags: number },
 ): Promise<void> {
-  if (buttons === undefined || tokenGone(interaction)) return;
+  if (tokenGone(interaction)) return;
   try {
-    await interaction.followUp({
-      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
-      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
-      allowedMentions: NO_MENTIONS,
-    });
+    await interaction.followUp({ ...message, allowedMentions: NO_MENTIONS });
   } catch (error) {
     if (noteIfTokenGone(interaction, error)) return;
-    log.warn(
-      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
-      'could not send the buttons of a voice message',
-    );
-  }
-}
-
-/** Notes the response-voice-message cannot carry (a line cut at its cap), sent privately after it. */
-export async function followUpNotes(
-  interaction: AnsweredInteraction,
-  log: Logger,
-  notes: readonly LocalisedMessage[],
-): Promise<void> {
-  const [first, ...rest] = notes;
-  if (first === undefined || tokenGone(interaction)) return;
-  try {
-    await interaction.followUp({
-      content: wordsText(interaction.locale, first, rest),
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: NO_MENTIONS,
-    });
-  } catch (error) {
-    if (noteIfTokenGone(interaction, error)) return;
-    log.warn({ code: 'voice-message-notes-failed', err: error, interactionId: interaction.id }, 'could not send notes');
+    log.warn({ code, err: error, guildId: interaction.guildId, interactionId: interaction.id }, 'could not follow up');
   }
 }
 
