@@ -1,7 +1,9 @@
 // One outcome, worded in one place: a SpeechOutcome (src/core/order/order.ts) becomes the member's words,
 // attachments and buttons, for every front-end. Pure, so every kind × front-end is a table (test/features/speaking/).
 // An outcome a target cannot produce is SayBot's bug (OutcomeMismatchError); `failed` is worded by failure-words.ts.
-// What a front-end knows (Front) and posts (OutcomeAnswer) are declared here with it.
+// What a front-end knows (Front) and posts (OutcomeAnswer) are declared here with it, and so are the words that name
+// the free voice standing in (why the paid one did not speak: no member's figures, the channel may read them) and
+// the files a reply carries, named once: `saybot-<voice>.<format>` after the voice that spoke (a stand-in too).
 import type { AttachmentPayload } from 'discord.js';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { SceneTimeline } from '../../core/order/scene-types.ts';
@@ -12,11 +14,11 @@ import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
-import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
+import type { Refusal } from '../../core/refusal.ts';
+import type { StandIn } from '../../core/settings/speech-request.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
-import { audioFiles, megabytes, oggFile } from './reply-files.ts';
-import { t, type LocalisedMessage } from './strings.ts';
+import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
 
 export type Locale = string | null | undefined;
 
@@ -495,3 +497,81 @@ export function answerAs<K extends OutcomeAnswer['answer']>(
 export function wordsText(locale: Locale, words: LocalisedMessage, notes: readonly LocalisedMessage[] = []): string {
   return [words, ...notes].map((message) => t(locale, message.key, message.params)).join('\n');
 }
+
+/** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
+export type FallbackCause = Refusal | StandIn['cause'];
+
+/** Why the paid voice did not speak, as the channel may read it. */
+export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
+  if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
+  if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
+  if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
+  const code = cause.reason.code;
+  const key: MessageKey =
+    code === 'budget-member-day'
+      ? 'fallback.reason.member'
+      : code === 'budget-guild-month'
+        ? 'fallback.reason.server'
+        : 'fallback.reason.month';
+  return t(locale, key);
+}
+
+/**
+ * The voice a reply names: the free voice, and why it speaks; after the characters its order paid in the paid voice
+ * first, when it did (the member is never left to think the paid part cost nothing).
+ */
+export function fallbackVoiceLabel(
+  locale: string | null | undefined,
+  voice: string,
+  cause: FallbackCause,
+  paidBefore = 0,
+  /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
+  credit?: string,
+): string {
+  const params = { voice: namedVoice(voice, credit), reason: fallbackReason(locale, cause) };
+  if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
+  return t(locale, 'voice.fallback', params);
+}
+
+/** A files outcome's parts as attachments, and their format(s) for the reply's words ("wav", "mp3+wav"). */
+export function audioFiles(
+  outcome: Extract<SpeechOutcome, { kind: 'files' }>,
+  voiceId: string,
+  credit?: string,
+): { files: AttachmentPayload[]; format: string } {
+  const voice = outcome.freeVoice?.voice ?? voiceId;
+  const files = outcome.files.map((part, index) => ({
+    attachment: part.data,
+    name: fileName(voice, part.format, outcome.files.length > 1 ? index + 1 : undefined),
+    ...described(credit),
+  }));
+  return { files, format: [...new Set(outcome.files.map((p) => p.format))].join('+') };
+}
+
+/** A voice message's Ogg Opus as a file: where it cannot be posted as one, or a file would be too large. */
+export function oggFile(
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  voiceId: string,
+  credit?: string,
+): AttachmentPayload {
+  return {
+    attachment: outcome.message.ogg,
+    name: fileName(outcome.freeVoice?.voice ?? voiceId, 'ogg'),
+    ...described(credit),
+  };
+}
+
+/** The longest part of a voice's ID a file's name keeps. */
+const MAX_VOICE_IN_NAME = 64;
+
+/** `saybot-<voice>[-<n>].<format>`, safe on every file system: odd characters as `-`, bounded, never reserved. */
+function fileName(voice: string, format: string, index?: number): string {
+  const stem = voice.replace(/[^A-Za-z0-9._()+-]/g, '-').slice(0, MAX_VOICE_IN_NAME);
+  return `saybot-${stem}${index === undefined ? '' : `-${index}`}.${format}`;
+}
+
+/** A file's own words (its alt text): the credit its voice's engine asks for, where it asks for one. */
+const described = (credit: string | undefined) => (credit === undefined ? {} : { description: credit });
+
+/** Bytes as the replies' megabytes ("7.9"). */
+export const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
