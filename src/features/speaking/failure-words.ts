@@ -137,12 +137,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   }
   // The owner's engine, where eSpeak NG could not stand in (the free voice off, a line too long for it): free, so
   // nothing was charged; a server past its share is told to wait, as for the free voice's threads.
-  if (error instanceof EngineError)
-    return said(
-      `engine-${error.reason}`,
-      error.reason === 'busy' ? 'info' : 'warn',
-      ENGINE_WORDS[error.reason] ?? 'error.engine.failed',
-    );
+  if (error instanceof EngineError) {
+    const key = ENGINE_WORDS[error.reason] ?? 'error.engine.failed';
+    return said(`engine-${error.reason}`, error.reason === 'busy' ? 'info' : 'warn', key);
+  }
   // Another job thread (the dictionary's patterns, a chart) could not take the job or finish it in time: busy, try
   // again; never a bug of SayBot's.
   if (error instanceof JobUnavailableError) return said(`job-${error.reason}`, 'warn', 'error.busy');
@@ -151,28 +149,19 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof UnsupportedAudioError)
     return said('audio-unsupported', 'warn', 'error.audio.unsupported', { format: error.format ?? error.message });
   // A cap on the audio's length, in its own figure: a free line, a scene.
-  if (error instanceof AudioTooLongError)
-    return said(
-      `too-long-${error.capped}`,
-      'info',
-      error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine',
-      { max: error.maxSeconds },
-    );
+  if (error instanceof AudioTooLongError) {
+    const key = error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine';
+    return said(`too-long-${error.capped}`, 'info', key, { max: error.maxSeconds });
+  }
   // A cap only the audio proves, refused on its estimate before anything was made (the estimate, the cap, the
   // margin): a free line's, or a scene's at the preview and at "Play it".
   if (error instanceof OverSecondsCapError) {
     const freeLine = error.capped === 'free-line';
-    return said(
-      freeLine ? 'too-long-free-line-estimate' : 'scene.tooLong',
-      'info',
-      freeLine ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong',
-      {
-        seconds: Math.round(error.estimate),
-        max: error.cap,
-        ceiling: Math.floor(estimateCeiling(error.cap)),
-        margin: Math.round(ESTIMATE_MARGIN * 100),
-      },
-    );
+    const code = freeLine ? 'too-long-free-line-estimate' : 'scene.tooLong';
+    const key = freeLine ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong';
+    const ceiling = Math.floor(estimateCeiling(error.cap));
+    const margin = Math.round(ESTIMATE_MARGIN * 100);
+    return said(code, 'info', key, { seconds: Math.round(error.estimate), max: error.cap, ceiling, margin });
   }
   // A voice message made of the service's audio: packets that do not decode, or nothing audible in them.
   if (error instanceof VoiceMessageError) return said(`voice-message-${error.code}`, 'warn', 'error.api.unexpected');

@@ -106,8 +106,7 @@ function judge(effects: Effects): RightsVerdict {
     if (unmet !== undefined) return { kind: 'refused', error: unmetError(unmet, place) };
   }
   for (const right of botRights) {
-    const missing = botLacks(place, right);
-    if (!missing) continue;
+    if (!botLacks(place, right)) continue;
     // Outside a server the answer is the only place the audio can go: without Attach Files there is none.
     if (right === 'attach-files' && place.outsideServer === true)
       return { kind: 'refused', error: new UserError('userInstall.noAttachFiles') };
@@ -194,10 +193,9 @@ export function leftBarred(left: VoiceState): boolean {
 
 /** The member's rights in the interaction's channel, as Discord computed them (overwrites and timeout applied). */
 function memberMayInText(place: Place, flag: bigint): boolean {
-  if (place.text === undefined || !('member' in place.text)) return true;
-  const rights = place.text.member;
-  if (rights === undefined) return true;
-  return rights !== null && rights.has(flag);
+  // Absent: none to ask (a DM, the user's own conversation); null: none sent, so none assumed.
+  const rights = place.text?.member;
+  return rights === undefined || (rights !== null && rights.has(flag));
 }
 
 /** The member as the caches have them now (Discord's events keep them current), else as the interaction had them. */

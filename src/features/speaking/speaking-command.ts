@@ -183,15 +183,9 @@ export async function speakAndReply(
       : context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id }, order.followUp !== true);
   try {
     const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
-    const effects = {
-      ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-      author,
-    };
-    const handed = handOver(context.speech, {
-      ...order,
-      target: speechTarget(target, interaction.attachmentSizeLimit),
-      effects,
-    });
+    const at = placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined);
+    const to = speechTarget(target, interaction.attachmentSizeLimit);
+    const handed = handOver(context.speech, { ...order, target: to, effects: { ...effectsAt(at, target), author } });
     // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
     let privately = reply.private === true || handed.privately;
     const accepted = await handed.accepted;
