@@ -378,9 +378,8 @@ const MEMBER_VOICE_WORDS = {
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage(revocation: Revocation): LocalisedMessage {
-  if (revocation.code === 'ignored' || revocation.code === 'not-served')
-    return { key: `error.revoked.${revocation.code}` };
-  return { key: `error.revoked.${revocation.code}`, params: { channel: `<#${revocation.channelId}>` } };
+  const key = `error.revoked.${revocation.code}` as const;
+  return 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
 }
 
 /**

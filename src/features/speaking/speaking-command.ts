@@ -79,12 +79,10 @@ export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 export const SPEAKING_COMMAND_USES = [...SPEAKING_USES, 'config', 'voices'] as const satisfies readonly ServiceName[];
 export type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
 
-/** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
-export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
-
 /** The command's handlers: settings by layer; audio to the member's voice channel, or a file or voice message. */
 export function speakingHandlers(
-  requestOf: RequestOf,
+  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
+  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
     options: readSpeechSettings(interaction.options),

@@ -3,10 +3,10 @@
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { SpeechRequest } from '../../core/order/pipeline.ts';
+import type { SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
 import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
-import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
+import { effectsAt, handOver, requesterOf, type OutputChoice } from './hand-over.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
@@ -52,15 +52,16 @@ export async function speakOutsideServer(
       credit: context.engines?.voice(request.voice)?.credit,
       sizeLimit: interaction.attachmentSizeLimit,
     } as const;
-    if (output === 'voice-message') {
-      const bar = memberBar(interaction, context.speech.rights);
-      const handed = handOver(context.speech, {
-        request,
-        requester,
-        target: { kind: 'voice-message' },
-        effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
-      });
-      await handed.accepted;
+    // A voice message: the member's own bar to posting it there, claimed before anything is paid.
+    const bar = output === 'voice-message' ? memberBar(interaction, context.speech.rights) : undefined;
+    const target: SpeechTarget =
+      output === 'voice-message'
+        ? { kind: 'voice-message' }
+        : { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
+    const effects = effectsAt(placeOutsideServer(interaction), target);
+    const handed = handOver(context.speech, { request, requester, target, effects });
+    await handed.accepted;
+    if (target.kind === 'voice-message') {
       // The voice message will be the response itself; one the member may not post here is theirs alone.
       if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
       else await acknowledge(interaction, true);
@@ -68,13 +69,6 @@ export async function speakOutsideServer(
       await showVoiceMessage(interaction, context.logger, answer, bar);
       return;
     }
-    const handed = handOver(context.speech, {
-      request,
-      requester,
-      target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
-      effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
-    });
-    await handed.accepted;
     // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
     await acknowledge(interaction, handed.privately);
     const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
