@@ -30,7 +30,7 @@ import { EngineError, type EngineFailure } from '../../core/engines/engine-http.
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type MemberVoiceRight, type Revocation } from '../../core/order/rights.ts';
+import { RightsRevokedError, type Revocation } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
@@ -353,28 +353,22 @@ const INPUT_WORDS = {
 
 /** What the member lacks for the command, or for SayBot to speak for them where they are. */
 function unmetMessage(unmet: Unmet): LocalisedMessage {
-  switch (unmet.code) {
-    case 'guild-only':
-      return { key: 'error.input.guildOnly' };
-    case 'manage-server':
-      return { key: unmet.refusal ?? 'error.permission.manageServer' };
-    case 'not-in-voice':
-      return { key: 'error.voice.notInVoice' };
-    case 'timed-out':
-      return { key: 'error.voice.memberTimedOut' };
-    default:
-      return { key: MEMBER_VOICE_WORDS[unmet.code], params: { channel: `<#${unmet.channelId}>` } };
-  }
+  if (unmet.code === 'manage-server') return { key: unmet.refusal ?? 'error.permission.manageServer' };
+  const key = UNMET_WORDS[unmet.code];
+  return 'channelId' in unmet ? { key, params: { channel: `<#${unmet.channelId}>` } } : { key };
 }
 
-/** A voice right the member lacks where SayBot would speak for them, named with the channel. */
-const MEMBER_VOICE_WORDS = {
+/** What the member lacks; a voice right where SayBot would speak for them is named with the channel. */
+const UNMET_WORDS = {
+  'guild-only': 'error.input.guildOnly',
+  'not-in-voice': 'error.voice.notInVoice',
+  'timed-out': 'error.voice.memberTimedOut',
   muted: 'error.voice.memberMuted',
   suppressed: 'error.voice.memberSuppressed',
   'may-not-speak': 'error.voice.memberMayNotSpeak',
   'may-not-connect': 'error.voice.memberMayNotConnect',
   'may-not-view': 'error.voice.memberMayNotView',
-} as const satisfies Record<Exclude<MemberVoiceRight, 'not-in-voice' | 'timed-out'>, MessageKey>;
+} as const satisfies Record<Exclude<Unmet['code'], 'manage-server'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage(revocation: Revocation): LocalisedMessage {
