@@ -1,6 +1,6 @@
 import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import {
-  type AutoreadControl,
+  type AutoreadWiring,
   describeSettings,
   settingChangesOf,
   withSettingOptions,
@@ -53,7 +53,7 @@ export const data = slashCommand('autoread', requires)
 type Handler = (
   interaction: ChatInputCommandInteraction<'cached'>,
   context: Services<Uses>,
-  autoread: AutoreadControl,
+  autoread: AutoreadWiring,
 ) => Promise<void>;
 
 const mention = (id: string) => `<#${id}>`;
@@ -140,7 +140,7 @@ const show: Handler = async (interaction, { store, voices }, autoread) => {
 async function ignoredChanged(
   interaction: ChatInputCommandInteraction<'cached'>,
   { store }: Services<Uses>,
-  autoread: AutoreadControl,
+  autoread: AutoreadWiring,
 ): Promise<void> {
   autoread.setIgnored(interaction.guildId, await store.autoReadMembers.ignored(interaction.guildId));
 }

@@ -1,3 +1,4 @@
+import { isEngineVoice } from '../src/core/voice-catalogue/voices.ts';
 import {
   answerSpeechAutocomplete,
   SPEAKING_COMMAND_USES,
@@ -5,7 +6,6 @@ import {
   speakingHandlers,
 } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
-import { isEngineVoice } from '../src/core/free-voice/free-voices.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/order/pipeline.ts';
 import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/order/order-settings.ts';

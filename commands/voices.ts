@@ -1,3 +1,4 @@
+import { languageName } from '../src/core/voice-catalogue/voices.ts';
 import { asWritten, namedVoice } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, soundRemover } from '../src/features/speaking/index.ts';
@@ -12,7 +13,6 @@ import { languageOption, readVoiceSettings, voiceOption } from '../src/core/inte
 import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
-import { languageName } from '../src/core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../src/core/sourcing/engine-port.ts';
 
 export const uses = [

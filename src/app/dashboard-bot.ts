@@ -1,5 +1,6 @@
 // The bot as the dashboard sees it: a member asked of Discord and trusted about a minute (no Guild Members intent
 // tells of kicks or lost roles). With SHARDS, shard 0 asks other shards' servers over REST and announces changes.
+import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,
@@ -16,9 +17,7 @@ import type { Config } from '../core/config.ts';
 import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
-import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
-import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from '../features/autoread/index.ts';
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from '../features/autoread/index-dictionary.ts';
+import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
 import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
 import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';
 import { soundRemover } from '../features/speaking/index.ts';
@@ -216,12 +215,8 @@ export function dashboardBot(
         waiting: player.clips.length - (player.playing === undefined ? 0 : 1),
       };
     },
-    async dictionaryChanged(guildId) {
-      if (ours(guildId)) return refreshDictionary(core.store, bot.autoread, guildId);
-      await announce(DICTIONARY_CHANGED_EVENT, guildId);
-    },
     async autoreadChanged(guildId) {
-      if (ours(guildId)) return refreshAutoread(core.store, bot.autoread, guildId);
+      if (ours(guildId)) return bot.autoread.refresh(guildId);
       await announce(AUTOREAD_CHANGED_EVENT, guildId);
     },
     autoread: bot.autoread,

@@ -1,4 +1,5 @@
 // The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts assembled.
+import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
@@ -26,17 +27,15 @@ import type { Metrics } from '../core/metrics/metrics.ts';
 import type { Accounting } from '../core/quota/money.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
-import { catalogueVoices } from '../core/voice-catalogue/preset-voices.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { PlayerRegistry } from '../core/voice/player-registry.ts';
-import { AUTOREAD_INTENTS, AutoreadWiring, type AutoreadControl } from '../features/autoread/index.ts';
+import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/catalogue.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import type { AllowedGuilds } from './allowed-guilds.ts';
-import { watchRights } from './rights-events.ts';
 import { OwnerApplication } from './owner-application.ts';
 
 /** The core the Discord side runs on, made by src/app/start-saybot.ts (the one place the app is assembled). */
@@ -228,7 +227,7 @@ export class SayBot {
   }
 
   /** Auto-read in this bot, for what changes it outside a command (the dashboard). */
-  get autoread(): AutoreadControl {
+  get autoread(): AutoreadWiring {
     return this.#autoread;
   }
 
@@ -447,4 +446,24 @@ export function interactionRequestsApart(rest: REST, applicationId: string): RES
   const own = rest.queueRequest.bind(rest);
   rest.queueRequest = (request) => (isInteractions(request) ? apart.queueRequest(request) : own(request));
   return apart;
+}
+
+/**
+ * Discord's events that may take away a right speech in voice depends on: each asks the pipeline's one check again,
+ * so what plays for a member who may no longer be heard stops at once. discord.js updates its caches first.
+ */
+function watchRights(client: Client, rightsChanged: (guildId: string, userId?: string) => void): void {
+  // A moderator's server mute, a Stage speaker moved to the audience, a member moved or disconnected.
+  client.on(Events.VoiceStateUpdate, (_before, after) => rightsChanged(after.guild.id, after.id));
+  // A role given or taken (sent only with the Guild Members intent; harmless without it).
+  client.on(Events.GuildMemberUpdate, (_before, after) => rightsChanged(after.guild.id, after.id));
+  // A channel's permission overwrites (Speak denied to a member or a role): every member there.
+  client.on(Events.ChannelUpdate, (_before, after) => {
+    if (!after.isDMBased()) rightsChanged(after.guildId);
+  });
+  // A role's permissions changed or the role deleted: every member of the guild.
+  client.on(Events.GuildRoleUpdate, (_before, after) => rightsChanged(after.guild.id));
+  client.on(Events.GuildRoleDelete, (role) => rightsChanged(role.guild.id));
+  // SayBot kicked or the server deleted (an outage is GuildUnavailable): it no longer serves that server.
+  client.on(Events.GuildDelete, (guild) => rightsChanged(guild.id));
 }

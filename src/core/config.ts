@@ -1,12 +1,11 @@
+import { type PresetVoice, isEspeakVoice } from './voice-catalogue/voices.ts';
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
 import type { OperatorBudgets } from './quota/money.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/body.ts';
 import type { QueueBounds } from './quota/seconds-bounds.ts';
-import type { PresetVoice } from './voice-catalogue/preset-voices.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
-import { isEspeakVoice } from './free-voice/free-voices.ts';
 import {
   engineSecrets,
   readEngineVariables,

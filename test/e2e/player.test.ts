@@ -90,14 +90,12 @@ describe('voice player', () => {
         'Skipped the current clip.',
       );
       await handle.waitFor((r) => (r.content ?? '').startsWith('Skipped after'), 60_000);
-      // The player has been through the part after the one skipped: it ended without a frame heard.
-      const [skipped, next] = await until(() => {
-        const clips = finishedClips(own.logs());
-        const at = clips.findIndex((clip) => clip.status === 'skipped');
-        return at >= 0 && clips[at + 1] !== undefined ? [clips[at], clips[at + 1]] : undefined;
-      });
-      expect(skipped?.label).toMatch(/#1$/);
-      expect(next).toMatchObject({ label: expect.stringMatching(/#2$/), status: 'failed', seconds: 0 });
+      // The order ended at the part skipped: no part after it was handed to the player, so none was heard.
+      const clips = finishedClips(own.logs()).map((clip) => ({
+        part: /#\d+$/.exec(clip.label)?.[0],
+        status: clip.status,
+      }));
+      expect(clips).toEqual([{ part: '#1', status: 'skipped' }]);
     } finally {
       await own.close();
     }

@@ -1,11 +1,11 @@
 // eSpeak NG's phonemes (IPA) of what the free voice gives it: the same WebAssembly program the worker runs, with
 // `-q --ipa` (no audio, the phonemes printed) instead of `-w`. For tests that check what a line sounds like without
 // listening; loaded in the test's own process. Undefined when the optional espeak-ng package is not installed.
+import { freeVoice } from '../../src/core/voice-catalogue/voices.ts';
 import { readFile } from 'node:fs/promises';
 import { readLine } from '../../src/core/free-voice/reading/read-line.ts';
 import { loadJapaneseAnalyser } from '../../src/core/free-voice/reading/japanese-analyser.ts';
 import type { JapaneseAnalyser } from '../../src/core/free-voice/reading/reading-types.ts';
-import { freeVoice } from '../../src/core/free-voice/free-voices.ts';
 
 interface Instance {
   FS: { writeFile(path: string, data: string): void };

@@ -13,17 +13,14 @@ import { MESSAGE_CONTENT_WHERE } from '../../features/autoread/index.ts';
 import { redactSecrets } from '../../core/log.ts';
 import { publicBotProblem } from '../owner-application.ts';
 import { botGuilds } from '../bot-guilds.ts';
-import { DiscordLogin } from '../../features/dashboard/index.ts';
+import { DiscordLogin, type DoctorCheck } from '../../features/dashboard/index.ts';
 import { checkFreeVoice } from './free-voice-check.ts';
-import type { CheckResult } from './check-result.ts';
 
-export type { CheckResult } from './check-result.ts';
-
-const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail });
-const warn = (name: string, detail: string): CheckResult => ({ name, ok: true, warn: true, detail });
-const fail = (name: string, detail: string): CheckResult => ({ name, ok: false, detail });
+const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
+const warn = (name: string, detail: string): DoctorCheck => ({ name, ok: true, warn: true, detail });
+const fail = (name: string, detail: string): DoctorCheck => ({ name, ok: false, detail });
 /** A check Discord could not answer: a warning saying why, `secret` redacted. */
-const unchecked = (name: string, error: unknown, secret: string): CheckResult =>
+const unchecked = (name: string, error: unknown, secret: string): DoctorCheck =>
   warn(
     name,
     `could not be checked: ${redactSecrets(error instanceof Error ? error.message : String(error), [secret])}`,
@@ -31,7 +28,7 @@ const unchecked = (name: string, error: unknown, secret: string): CheckResult =>
 
 const MIN_NODE = [22, 12] as const;
 
-export function checkNode(version = process.versions.node): CheckResult {
+export function checkNode(version = process.versions.node): DoctorCheck {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return {
@@ -44,7 +41,7 @@ export function checkNode(version = process.versions.node): CheckResult {
   };
 }
 
-export async function checkOpus(): Promise<CheckResult> {
+export async function checkOpus(): Promise<DoctorCheck> {
   try {
     // A CommonJS addon: under Node its exports sit on `default`.
     const { default: opus } = await import('@discordjs/opus');
@@ -63,7 +60,7 @@ export async function checkOpus(): Promise<CheckResult> {
   }
 }
 
-export async function checkEncryption(): Promise<CheckResult> {
+export async function checkEncryption(): Promise<DoctorCheck> {
   const aes = getCiphers().includes('aes-256-gcm');
   const xchacha = await import('@noble/ciphers/chacha.js').then(
     () => true,
@@ -82,7 +79,7 @@ export async function checkEncryption(): Promise<CheckResult> {
 
 const CONFIG_VALID = pass('Configuration', 'every variable is valid');
 
-export function checkConfig(env: NodeJS.ProcessEnv): { result: CheckResult; config?: Config } {
+export function checkConfig(env: NodeJS.ProcessEnv): { result: DoctorCheck; config?: Config } {
   try {
     const config = loadConfig(env);
     return { result: CONFIG_VALID, config };
@@ -104,7 +101,7 @@ function discordRest(config: Config): REST {
   }).setToken(config.discord.token);
 }
 
-export async function checkDiscordToken(config: Config): Promise<CheckResult> {
+export async function checkDiscordToken(config: Config): Promise<DoctorCheck> {
   const rest = discordRest(config);
   try {
     const me = (await rest.get(Routes.user())) as { username?: string; id?: string };
@@ -121,7 +118,7 @@ export async function checkDiscordToken(config: Config): Promise<CheckResult> {
 }
 
 /** Whether the application may use Message Content (its flags); without it SayBot runs without auto-read. */
-export async function checkMessageContentIntent(config: Config): Promise<CheckResult> {
+export async function checkMessageContentIntent(config: Config): Promise<DoctorCheck> {
   const name = 'Message Content intent';
   const rest = discordRest(config);
   try {
@@ -139,7 +136,7 @@ export async function checkMessageContentIntent(config: Config): Promise<CheckRe
 }
 
 /** A Public Bot with no ALLOWED_GUILDS fails: each server added gets budgets out of the owner's month. */
-export async function checkPublicBot(config: Config): Promise<CheckResult> {
+export async function checkPublicBot(config: Config): Promise<DoctorCheck> {
   const name = 'Public Bot';
   try {
     const app = (await discordRest(config).get(Routes.currentApplication())) as { bot_public?: boolean };
@@ -161,7 +158,7 @@ const named = (items: readonly string[]): string =>
   (items.length > GUILDS_NAMED ? ` and ${items.length - GUILDS_NAMED} more` : '');
 
 /** With ALLOWED_GUILDS: servers SayBot is in that it lacks, and listed IDs of no server SayBot is in (typos). */
-export async function checkServers(config: Config): Promise<CheckResult | undefined> {
+export async function checkServers(config: Config): Promise<DoctorCheck | undefined> {
   const list = config.allowedGuilds;
   if (list === undefined) return undefined;
   const name = 'Servers';
@@ -195,7 +192,7 @@ export async function checkServers(config: Config): Promise<CheckResult | undefi
 }
 
 /** Reaches the Voice API with a request it must refuse (no text), so that no character is spent. */
-export async function checkVoiceApi(config: Config): Promise<CheckResult> {
+export async function checkVoiceApi(config: Config): Promise<DoctorCheck> {
   const name = 'Voice API';
   if (!config.voiceApi)
     return warn(name, 'not configured: SayBot will use its built-in sandbox (test tones, not real speech)');
@@ -229,7 +226,7 @@ const ENGINE_CHECKS = {
 } as const;
 
 /** One engine's line: whether it answers, how many voices it offers, and what to do when it fails. */
-function engineResult(status: EngineStatus): CheckResult {
+function engineResult(status: EngineStatus): DoctorCheck {
   const { name, variable } = ENGINE_CHECKS[status.engine];
   if (!status.answers)
     return fail(
@@ -257,7 +254,7 @@ function engineResult(status: EngineStatus): CheckResult {
 export async function checkEngines(
   config: Config,
   options: EnginesOptions = {},
-): Promise<{ lines: CheckResult[]; unoffered: Set<string> }> {
+): Promise<{ lines: DoctorCheck[]; unoffered: Set<string> }> {
   const engines = new Engines(config.engines, {
     deadlines: { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000, stallMs: 10_000 },
     ...options,
@@ -288,7 +285,7 @@ export async function checkEngines(
 }
 
 /** The dashboard: whether Discord accepts DISCORD_CLIENT_SECRET (a doomed code exchange tells), and the redirect. */
-export async function checkDashboard(config: Config): Promise<CheckResult> {
+export async function checkDashboard(config: Config): Promise<DoctorCheck> {
   const name = 'Dashboard';
   const dashboard = config.dashboard;
   if (dashboard === undefined) return pass(name, 'off (set DASHBOARD_URL to serve it)');
@@ -316,24 +313,24 @@ export async function checkDashboard(config: Config): Promise<CheckResult> {
 }
 
 /** Every check, in the order a newcomer would fix them. */
-export async function runChecks(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
+export async function runChecks(env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
   const { result, config } = checkConfig(env);
   return [...(await machineChecks()), result, ...(config ? await configuredChecks(config) : [])];
 }
 
 /** `npm run doctor`'s checks of a running bot's configuration (the owner console runs these). */
-export async function runConfiguredChecks(config: Config): Promise<CheckResult[]> {
+export async function runConfiguredChecks(config: Config): Promise<DoctorCheck[]> {
   return [...(await machineChecks()), CONFIG_VALID, ...(await configuredChecks(config))];
 }
 
 /** What this machine gives SayBot: Node.js, Opus, voice encryption. */
-async function machineChecks(): Promise<CheckResult[]> {
+async function machineChecks(): Promise<DoctorCheck[]> {
   return [checkNode(), await checkOpus(), await checkEncryption()];
 }
 
 /** What a valid configuration reaches: Discord, the Voice API, the owner's speech engines, the dashboard. */
-async function configuredChecks(config: Config): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
+async function configuredChecks(config: Config): Promise<DoctorCheck[]> {
+  const results: DoctorCheck[] = [];
   const token = await checkDiscordToken(config);
   results.push(token);
   // The application's flags need a token Discord accepts; a refused one is reported once, above.
@@ -350,7 +347,7 @@ async function configuredChecks(config: Config): Promise<CheckResult[]> {
   return results;
 }
 
-export function formatResults(results: readonly CheckResult[]): string {
+export function formatResults(results: readonly DoctorCheck[]): string {
   const lines = results.map((r) => `${r.ok ? (r.warn ? '!' : '✓') : '✗'} ${r.name}: ${r.detail}`);
   const failed = results.filter((r) => !r.ok).length;
   lines.push(

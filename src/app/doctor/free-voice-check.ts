@@ -2,7 +2,7 @@
 // budget, a failing service), as FREE_VOICE and FREE_VOICES set it and eSpeak NG's package allows.
 import type { Config } from '../../core/config.ts';
 import { freeVoiceInstalled } from '../../core/free-voice/free-voice-engine.ts';
-import type { CheckResult } from './check-result.ts';
+import type { DoctorCheck } from '../../features/dashboard/index.ts';
 
 const name = 'Free voice';
 
@@ -11,7 +11,7 @@ export function checkFreeVoice(
   config: Config,
   installed = freeVoiceInstalled(),
   unoffered: ReadonlySet<string> = new Set(),
-): CheckResult {
+): DoctorCheck {
   const named = Object.entries(config.engines.freeVoices);
   const chosen = config.freeVoice.chosen && installed ? 'members may choose its voices; ' : '';
   if (!config.freeVoice.fallback) {

@@ -2,12 +2,35 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ShardingManager, type Shard } from 'discord.js';
+import { z } from 'zod';
 import type { Config } from '../../core/config.ts';
 import { asDiscordUnreachable } from '../discord-unreachable.ts';
 import type { Logger } from '../../core/log.ts';
-import { fetchGatewayInfo } from './gateway-info.ts';
 import { heapFlags } from './heap-flags.ts';
 import { isReadyMessage, shardReady } from './ready.ts';
+
+// How many shards Discord recommends, and how many may identify at once: GET /gateway/bot. discord.js's own
+// fetchRecommendedShardCount always asks discord.com, so it would ignore DISCORD_API_BASE_URL.
+const GatewayBot = z.object({
+  shards: z.number().int().min(1),
+  session_start_limit: z.object({ max_concurrency: z.number().int().min(1) }),
+});
+
+interface GatewayInfo {
+  /** Discord's recommended shard count (one per 1,000 servers or so; required from 2,500). */
+  shards: number;
+  /** Shards that may identify in the same 5-second window. */
+  maxConcurrency: number;
+}
+
+async function fetchGatewayInfo(apiBaseUrl: string, token: string): Promise<GatewayInfo> {
+  const response = await fetch(`${apiBaseUrl}/v10/gateway/bot`, { headers: { authorization: `Bot ${token}` } });
+  // 401: a wrong DISCORD_TOKEN; the line names the step, never the token.
+  if (!response.ok)
+    throw new Error(`Could not ask Discord how many shards to run: GET /gateway/bot answered ${response.status}`);
+  const body = GatewayBot.parse(await response.json());
+  return { shards: body.shards, maxConcurrency: body.session_start_limit.max_concurrency };
+}
 
 const DISCORD_API_URL = 'https://discord.com/api';
 /** Discord lets one bucket of shards (max_concurrency of them) identify every 5 seconds. */

@@ -62,3 +62,19 @@ export class AudioTooLongError extends Error {
     this.maxSeconds = maxSeconds;
   }
 }
+
+export type VoiceMessageErrorCode = 'no-audio' | 'bad-packet';
+
+/**
+ * The packets cannot make a voice message: none that carry audio, or one that does not decode. Thrown where they are
+ * measured (voice-message/packet-meter.ts), in the audio worker too, and made again from the worker's answer.
+ */
+export class VoiceMessageError extends Error {
+  readonly code: VoiceMessageErrorCode;
+
+  constructor(code: VoiceMessageErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'VoiceMessageError';
+    this.code = code;
+  }
+}

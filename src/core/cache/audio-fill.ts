@@ -278,3 +278,24 @@ export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> 
     },
   };
 }
+
+/**
+ * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
+ * has them, else the body encoded as it arrives (which the flight then caches): in voice and in voice messages.
+ */
+export function partPackets(
+  audio: AudioResponse & Partial<Pick<PartAudio, 'packets'>>,
+  encoding: Readonly<OpusSettings>,
+  signal?: AbortSignal,
+): Readable {
+  // Let go already: a stream made now would fail on the next tick before its reader listens, uncaught.
+  if (signal?.aborted) {
+    audio.body.destroy();
+    throw signal.reason;
+  }
+  if (audio.packets) {
+    audio.body.destroy();
+    return audio.packets(signal);
+  }
+  return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
+}

@@ -16,19 +16,11 @@
 // An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI): `GET {base}/audio/voices`
 // (which many do not have: 404) and `POST {base}/audio/speech`, with its bearer token when the owner set one; it has
 // `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
+import { SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines, type Wav } from './engine-http.ts';
 import type { ListedSpeechVoice } from './engine-settings.ts';
-import {
-  cleanName,
-  kokoroLanguage,
-  MAX_VOICE_NAME,
-  MAX_VOICES_PER_ENGINE,
-  SPEECH_VOICE_NAME,
-  STYLE_ID,
-  type EngineName,
-  type EngineVoice,
-} from './engine-voices.ts';
+import { cleanName, kokoroLanguage, MAX_VOICE_NAME, MAX_VOICES_PER_ENGINE, type EngineVoice } from './engine-voices.ts';
 
 /** SayBot's effects for one line, each as its member set it (absent: unset). */
 export type EngineControls = Partial<AudioEffects>;

@@ -6,11 +6,11 @@
 // (its header, and its first samples come) and then streams on as it arrives, never gathered into one buffer here.
 // Every failure is an EngineError, in domain terms: the integration words it in the member's language; its message is
 // for the log and the doctor (it names the engine and what went wrong, never the key, the text or a body).
+import { type EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
-import type { EngineName } from './engine-voices.ts';
 
 /**
  * - `down`: the engine's circuit is open (it failed lately): not tried, fails at once;

@@ -1,7 +1,6 @@
 // The engines' variables read from their text (VOICEVOX_URL, SPEECH_SERVER_URL and its key, model and voices,
 // FREE_VOICES) into their part of the configuration (EnginesConfig), each problem one line naming the variable, for
 // src/core/config.ts, which validates the environment once.
-import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from './engine-voices.ts';
 
 /** What the engines' variables hold, each as written (trimmed) or undefined when unset. */
 export interface EngineVariables {
@@ -88,7 +87,7 @@ function listedVoices(text: string, problems: string[]): ListedSpeechVoice[] {
 }
 
 /**
- * Whether an ID is one of eSpeak NG's voices (src/core/free-voice/free-voices.ts `isEspeakVoice`, which config.ts
+ * Whether an ID is one of eSpeak NG's voices (src/core/voice-catalogue/voices.ts `isEspeakVoice`, which config.ts
  * gives: the engines depend on nothing of eSpeak NG's).
  */
 export type EspeakVoiceTest = (id: string) => boolean;
@@ -210,3 +209,4 @@ export function engineSecrets(variables: EngineVariables): string[] {
   }
   return secrets.filter((s) => s.length > 0);
 }
+import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from '../voice-catalogue/voices.ts';

@@ -1,10 +1,7 @@
-// The engines' voices as SayBot names them: `voicevox:<style id>` and `speech:<name>`, and what an ID says (a pure
-// test, usable anywhere without the engines). An engine is the owner's, but its answer is still untrusted input: at most
+// The voices the engines offer, as SayBot names them (what an ID says: src/core/voice-catalogue/voices.ts). An engine is the owner's, but its answer is still untrusted input: at most
 // MAX_VOICES_PER_ENGINE voices (engine-clients.ts), names cut to MAX_VOICE_NAME characters with control characters
 // removed, IDs of a fixed shape.
-
-/** Which engine: `voicevox` (VOICEVOX_URL) or `speech` (SPEECH_SERVER_URL). Also the voice ID's prefix. */
-export type EngineName = 'voicevox' | 'speech';
+import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
 
 /** One voice an engine offers now, as SayBot names it. */
 export interface EngineVoice {
@@ -23,31 +20,6 @@ export interface EngineVoice {
 
 export const MAX_VOICES_PER_ENGINE = 500;
 export const MAX_VOICE_NAME = 80;
-
-/** A VOICEVOX style ID: a whole number (AivisSpeech's are 32-bit). */
-export const STYLE_ID = /^\d{1,10}$/;
-/** A speech server's voice name: Kokoro's `af_heart`, a mix `af_bella+af_sky`, a weighted `af_bella(2)+af_sky(1)`. */
-export const SPEECH_VOICE_NAME = /^[A-Za-z0-9_.+()-]{1,64}$/;
-
-export interface EngineVoiceId {
-  engine: EngineName;
-  /** The style ID or the voice name: what the engine is sent. */
-  engineVoice: string;
-}
-
-/** Whether `id` is syntactically an engine's voice ID, and which engine's; undefined: it is not one. */
-export function parseEngineVoiceId(id: string): EngineVoiceId | undefined {
-  const colon = id.indexOf(':');
-  if (colon < 0) return undefined;
-  const prefix = id.slice(0, colon);
-  const rest = id.slice(colon + 1);
-  if (prefix === 'voicevox' && STYLE_ID.test(rest) && Number(rest) <= 0xffff_ffff)
-    return { engine: 'voicevox', engineVoice: rest };
-  if (prefix === 'speech' && SPEECH_VOICE_NAME.test(rest)) return { engine: 'speech', engineVoice: rest };
-  return undefined;
-}
-
-export const isEngineVoiceId = (id: string): boolean => parseEngineVoiceId(id) !== undefined;
 
 /** A name from an engine, for people: control and format characters removed, spaces folded, cut to its bound. */
 export function cleanName(raw: unknown, max = MAX_VOICE_NAME): string {

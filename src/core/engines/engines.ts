@@ -7,6 +7,7 @@
 // An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
 // last one that answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is
 // unknown from then on. One fetch at a time; its timer never keeps the process alive.
+import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
 import type { Readable } from 'node:stream';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { workClassOf } from '../audio/workers/work-classes.ts';
@@ -22,7 +23,7 @@ import {
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import { FairQueue, type QueueOptions } from './engine-queue.ts';
 import type { EnginesConfig } from './engine-settings.ts';
-import { engineVoiceLanguage, parseEngineVoiceId, type EngineName, type EngineVoice } from './engine-voices.ts';
+import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
 
 /**
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the

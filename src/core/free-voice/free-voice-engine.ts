@@ -5,6 +5,7 @@
 // ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an
 // optional dependency: without it the free voice is
 // unavailable and says so.
+import { freeVoice } from '../voice-catalogue/voices.ts';
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import {
@@ -14,7 +15,6 @@ import {
   workClassOf,
 } from '../audio/workers/work-classes.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
-import { freeVoice } from './free-voices.ts';
 
 /**
  * Threads speaking short free lines at once: one per spare core, at most two (the main thread keeps the voice clock).

@@ -1,9 +1,14 @@
+import {
+  type FreeVoice,
+  DOCUMENTED_VOICES,
+  LANGUAGE_CODES,
+  languageName,
+  type PresetVoice,
+} from '../voice-catalogue/voices.ts';
 import type { OfferedVoice } from '../sourcing/engine-port.ts';
 import type { ApplicationCommandOptionChoiceData } from 'discord.js';
-import type { FreeVoice } from '../free-voice/free-voices.ts';
 import type { ClonedVoice } from '../store/voice-library-store.ts';
 import type { Preset } from '../store/preset-store.ts';
-import { DOCUMENTED_VOICES, LANGUAGE_CODES, languageName, type PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import { t } from '../i18n/catalogue.ts';
 
 /** Discord shows at most 25 choices, each name at most 100 characters. */

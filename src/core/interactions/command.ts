@@ -1,4 +1,5 @@
 // The contract of a command module and what it is handed: types only, shared without importing each other's code.
+import { type PresetVoice } from '../voice-catalogue/voices.ts';
 import type {
   ApplicationCommandType,
   AutocompleteInteraction,
@@ -16,7 +17,6 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/money.ts';
 import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
-import type { PresetVoice } from '../voice-catalogue/preset-voices.ts';
 import type { EnginePort } from '../sourcing/engine-port.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';

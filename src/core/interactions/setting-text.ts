@@ -1,8 +1,8 @@
 // A declared setting's value in words as its `shown` says (setting-types.ts); settings sharing a clause in one line.
+import { languageName } from '../voice-catalogue/voices.ts';
 import { type MessageKey, t } from '../i18n/catalogue.ts';
 import { echo } from './replies.ts';
 import { echoCode } from './safe-text.ts';
-import { languageName } from '../voice-catalogue/preset-voices.ts';
 import type { SettingDeclaration } from '../settings/setting-types.ts';
 
 type Value = string | number | boolean | undefined;

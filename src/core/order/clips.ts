@@ -10,8 +10,7 @@ import { gather } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream } from '../audio/playback.ts';
-import type { Logger } from '../log.ts';
-import type { PlaybackItem, PlaybackStatus } from '../voice/guild-player.ts';
+import { partPackets } from '../cache/audio-fill.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { SpeechAudio, FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
@@ -37,116 +36,8 @@ export async function orderedPart(
   return part.audio;
 }
 
-/** One part as a clip of the guild's queue, with the hook the pipeline uses to learn when its first frame went out. */
-export type PartClip = PlaybackItem & { started?: () => void };
-
 /** SpeechPipeline's check before each part: throws what ends it (RightsRevokedError, a deleted voice's error). */
 export type PartCheck = () => Promise<void>;
-
-/** The part before a part of the same order in voice: when it is heard (its first frame out), and how it ended. */
-export interface PartBefore {
-  heard: Promise<void>;
-  ended: Promise<PlaybackStatus>;
-}
-
-/** A part whose order ended before its turn (the part before it was refused, failed, skipped or stopped). */
-export class OrderEndedError extends Error {
-  constructor() {
-    super('the order ended before this part: it is neither asked for nor heard');
-    this.name = 'OrderEndedError';
-  }
-}
-
-/**
- * One part as a clip for the guild's player. Its audio is requested at `prepare()` or at its turn at the latest;
- * `allowed` is asked before the request and before it plays, so a part dropped first is never paid. After another of
- * its order (`before`) it is asked for ahead only once that one is heard, and at its turn only if that one played
- * to its end: an order that ended at a part asks for nothing after it.
- */
-export function partClip(
-  source: PartSource,
-  request: SpeechRequest,
-  text: string,
-  label: string,
-  order: PartsOrder,
-  log: Logger,
-  allowed: PartCheck,
-  before?: PartBefore,
-): PartClip {
-  const prefetch = new AbortController();
-  const turn = Promise.withResolvers<void>();
-  // Settled whatever happens, so a part dropped before either is not left waiting.
-  turn.promise.catch(() => undefined);
-  // Asked for ahead once the part before it is heard, or when its turn comes, whichever is first.
-  const mayAsk = before === undefined ? undefined : Promise.race([before.heard, turn.promise]);
-  // Let go before the part before it was heard: rejected with its turn and awaited by nobody, a normal end.
-  mayAsk?.catch(() => undefined);
-  let pending: Promise<SpeechAudio> | undefined;
-  const start = () =>
-    (pending ??= (mayAsk === undefined ? allowed() : mayAsk.then(() => allowed())).then(() => {
-      // Let go (stop, skip, the rest of a dropped reply) while it was asked: nothing is requested.
-      prefetch.signal.throwIfAborted();
-      return orderedPart(source, request, text, prefetch.signal, order);
-    }));
-  const dispose = () => {
-    prefetch.abort();
-    turn.reject(new OrderEndedError());
-    pending?.then((response) => response.body.destroy()).catch(() => undefined);
-  };
-  return {
-    label,
-    prepare: () => {
-      // A prefetch that fails is reported when the clip is opened; until then nobody awaits it.
-      start().catch(() => undefined);
-    },
-    dispose,
-    open: async (signal: AbortSignal): Promise<Readable> => {
-      if (before !== undefined && (await before.ended) !== 'played') {
-        dispose();
-        throw new OrderEndedError();
-      }
-      turn.resolve();
-      // Stopped, skipped or muted while its audio still arrives: let go of (an engine's line is cut there).
-      const onAbort = () => prefetch.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      const forget = () => signal.removeEventListener('abort', onAbort);
-      try {
-        const response = await start();
-        try {
-          // Fetched before a right was taken away or its voice was deleted: still not heard.
-          await allowed();
-        } catch (error) {
-          response.body.destroy();
-          throw error;
-        }
-        log.debug({ label, requestId: response.requestId, format: response.format }, 'audio response started');
-        const packets = partPackets(response, source.encoding, signal);
-        packets.once('close', forget);
-        return packets;
-      } catch (error) {
-        forget();
-        throw error;
-      }
-    },
-  };
-}
-
-/**
- * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
- * has them, else the body encoded as it arrives (which the flight then caches). Used by partClip and voice messages.
- */
-export function partPackets(audio: SpeechAudio, encoding: Readonly<OpusSettings>, signal?: AbortSignal): Readable {
-  // Let go already: a stream made now would fail on the next tick before its reader listens, uncaught.
-  if (signal?.aborted) {
-    audio.body.destroy();
-    throw signal.reason;
-  }
-  if (audio.packets) {
-    audio.body.destroy();
-    return audio.packets(signal);
-  }
-  return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
-}
 
 /**
  * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread).

@@ -1,9 +1,9 @@
+import { defaultVoiceFor, isPresetVoiceId, isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { ClonedVoice } from '../store/voice-library-store.ts';
 import type { SpeechSettings } from '../store/common-types.ts';
 import type { Store } from '../store/types.ts';
-import { defaultVoiceFor, isPresetVoiceId } from '../voice-catalogue/preset-voices.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import {
   SENT_SETTINGS,
@@ -15,7 +15,6 @@ import {
 } from '../settings/setting-declarations.ts';
 import type { SentSettings } from '../settings/speech-request.ts';
 import type { SpeechRequest } from './pipeline.ts';
-import { isEngineVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
 export type SettingSource =

@@ -11,7 +11,7 @@ import type { Accepted, QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
-import type { GuildPlayer, HeldOrder } from '../voice/guild-player.ts';
+import type { GuildPlayer, Turn } from '../voice/guild-player.ts';
 import type { OrderEffects, StillAllowed } from './rights.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
 
@@ -165,19 +165,10 @@ export interface SpokenLine {
   pauseBefore: number;
 }
 
-/** Voice orders of one guild accepted but not yet queued on its player (they may be waiting for the join). */
-export interface Lane {
-  /** Their clips, counted as ahead of the next order. */
-  clips: number;
-  /** Settles when the last of them has been queued (or has failed): orders are queued in the order accepted. */
-  tail: Promise<void>;
-}
-
-/** Voice only: the guild's player, its place in the guild's lane, and the player's hold on it until it is queued. */
+/** Voice only: the guild's player and the order's turn there, held from acceptance until it is over. */
 export interface VoicePlace {
   player: GuildPlayer;
-  lane: Lane;
-  held: HeldOrder;
+  turn: Turn;
 }
 
 /**
@@ -187,7 +178,7 @@ export interface VoicePlace {
 export type AcceptedTerms = Accepted<SpokenLine> & {
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead?: number;
-  /** Voice only: where it is played, held until its clips are queued. */
+  /** Voice only: where it is played, and its turn there. */
   playback?: VoicePlace | undefined;
 };
 

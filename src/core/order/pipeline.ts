@@ -1,9 +1,12 @@
+import { isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PlayerRegistry } from '../voice/player-registry.ts';
-import { partClip, type PartBefore, type PartClip, type PartCheck } from './clips.ts';
-import type { GuildPlayer, PlaybackResult, PlaybackStatus } from '../voice/guild-player.ts';
+import type { Readable } from 'node:stream';
+import type { PartCheck } from './clips.ts';
+import { partPackets } from '../cache/audio-fill.ts';
+import type { TurnEnd } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } from './rights.ts';
@@ -11,7 +14,6 @@ import { Money, type Accounting } from '../quota/money.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
-import { isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import { splitText } from '../characters.ts';
 import {
@@ -23,7 +25,7 @@ import {
   type QueueBounds,
 } from '../quota/seconds-bounds.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import { Order, discard, type CloneClip, type Lane, type OrderEvents, type Requester } from './order.ts';
+import { Order, discard, type CloneClip, type OrderEvents, type Requester } from './order.ts';
 import type { SpeechOrder, SpeechOutcome, SpokenLine, VoicePlace } from './order.ts';
 import { rendered } from './file-outcome.ts';
 import type { OrderRights } from './rights.ts';
@@ -74,7 +76,6 @@ export class SpeechPipeline {
   readonly #log: Logger;
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
-  readonly #lanes = new Map<string, Lane>();
   /** Per guild, the files, voice messages and clones being made, each with whose it is and how it ends (stopRenders). */
   readonly #renders = new Map<string, Set<Stoppable>>();
   readonly #rights = new RightsWatch();
@@ -128,7 +129,7 @@ export class SpeechPipeline {
   async #run(order: Order): Promise<void> {
     // After this turn: its front-end holds its events before anything of it is decided.
     await Promise.resolve();
-    let place: Omit<VoicePlace, 'lane'> | undefined;
+    let place: VoicePlace | undefined;
     try {
       // Its lines split into parts, and what costs nothing checked first.
       order.split(this.#linesOf(order.asked));
@@ -137,14 +138,13 @@ export class SpeechPipeline {
       const seconds = estimatePlanSeconds(order.lines);
       // A scene lasts at most MAX_SCENE_SECONDS, which only its audio proves: its estimate is refused first.
       if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
-      // In voice, the guild's player holds it from here: /stop, /skip and /leave end it while it is accepted.
+      // In voice, its turn in the guild's queue is held from here: /stop, /skip and /leave end it while accepted.
       place = this.#hold(order, clips);
       // Who pays for each part, or why not (the money's one owner).
       const paid = await this.#money.accept(order, place && { clips, seconds });
-      // Its place in the guild's lane, taken without awaiting: orders are queued in the order they were held.
-      order.accept({ ...paid, ...(place && this.#enterLane(order, place, clips)) });
+      order.accept({ ...paid, ...(place && { ahead: place.turn.ahead, playback: place }) });
     } catch (error) {
-      place?.held.release();
+      place?.turn.done();
       order.refuse(error);
       return;
     }
@@ -166,11 +166,11 @@ export class SpeechPipeline {
     return [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }];
   }
 
-  #hold(order: Order, clips: number): Omit<VoicePlace, 'lane'> | undefined {
+  #hold(order: Order, clips: number): VoicePlace | undefined {
     const { target, requester } = order;
     if (target.kind !== 'voice') return undefined;
     const player = this.#players.get(requester.guildId, target.adapterCreator);
-    const held = player.hold({
+    const turn = player.hold({
       owner: {
         label: `${requester.command}:${requester.id}`,
         requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
@@ -178,16 +178,7 @@ export class SpeechPipeline {
       clips,
       channelId: target.channelId,
     });
-    return { player, held };
-  }
-
-  #enterLane(order: Order, place: Omit<VoicePlace, 'lane'>, clips: number): { ahead: number; playback: VoicePlace } {
-    const { guildId } = order.requester;
-    const lane = this.#lanes.get(guildId) ?? { clips: 0, tail: Promise.resolve() };
-    this.#lanes.set(guildId, lane);
-    const ahead = place.player.inQueue + lane.clips;
-    lane.clips += clips;
-    return { ahead, playback: { ...place, lane } };
+    return { player, turn };
   }
 
   /** What a scene would cost now (parts, uncached characters, free lines); holds and pays nothing. */
@@ -335,119 +326,104 @@ export class SpeechPipeline {
   }
 
   /**
-   * Joins and requests the first part side by side (the handshake and the first byte overlap; no frame before DAVE is
-   * ready), then queues every part; each later part is requested as the one before starts playing, none after a part
-   * that did not play to its end. Until queued the player holds it (`held`): /stop, /skip or /leave end it at once.
+   * An order's parts played in its turn (`turn`: its place in the guild's queue since acceptance, so /stop, /skip,
+   * /leave and a right taken away end it wherever it is). For each part: still wanted, its audio fetched through the
+   * one door, handed to the player. The first part's request leaves beside the join when nothing is ahead (else once
+   * the order before it plays its last clip); each later part's as the one before is heard, so it is fetched while
+   * that one plays; none after a part that did not play to its end. A scene is one clip (scene-clip.ts).
    */
-  async #playInVoice(order: Order, voiceChannelId: string, playback: VoicePlace): Promise<SpeechOutcome> {
+  async #playInVoice(order: Order, voiceChannelId: string, { player, turn }: VoicePlace): Promise<SpeechOutcome> {
     const { requester } = order;
-    const { player, lane, held } = playback;
     const allowed: PartCheck = () => this.#stillAllowed(order);
-    let inLane = true;
-    /** Its clips no longer count as ahead of later orders: queued (they count as the player's), failed or ended. */
-    const leaveLane = (count: number) => {
-      if (!inLane) return;
-      inLane = false;
-      lane.clips -= count;
-      if (lane.clips === 0 && this.#lanes.get(requester.guildId) === lane) this.#lanes.delete(requester.guildId);
-    };
-    // Ended while it was accepted: nothing asked for, no join.
-    const endedEarly = held.endedAs;
-    if (endedEarly !== undefined) {
-      leaveLane(order.scene ? 1 : order.lines.reduce((sum, line) => sum + line.texts.length, 0));
-      return { kind: endedEarly, seconds: 0 };
-    }
-    const label = `${requester.command}:${requester.id}`;
-    // A plain order's parts are clips of their own, each asked for ahead only once the one before it is heard and
-    // opened only if that one played to its end (clips.ts partClip); a scene's are asked for one ahead inside its clip.
-    const ends: Array<PromiseWithResolvers<PlaybackStatus>> = [];
-    const heard: Array<PromiseWithResolvers<void>> = [];
-    const before = (): PartBefore | undefined => {
-      const ended = ends.at(-1)?.promise;
-      const first = heard.at(-1)?.promise;
-      ends.push(Promise.withResolvers());
-      heard.push(Promise.withResolvers());
-      return order.scene || ended === undefined || first === undefined ? undefined : { heard: first, ended };
-    };
-    const parts = order.lines.map((line, lineIndex) =>
-      line.texts.map((text, index) =>
-        partClip(
-          this.#source,
-          line.request,
-          text,
-          `${label}#${order.scene ? `${lineIndex + 1}.` : ''}${index + 1}`,
-          order,
-          this.#log,
-          allowed,
-          before(),
-        ),
-      ),
-    );
-    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
-    const scene: SceneClip | undefined = order.scene
-      ? sceneClip(
-          label,
-          order.lines.map((line, index) => ({
-            pauseBefore: line.pauseBefore,
-            parts: parts[index] ?? [],
-            estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
-          })),
-        )
-      : undefined;
-    const clips: PartClip[] = scene ? [scene] : parts.flat();
-    for (const [index, clip] of clips.entries()) {
-      clip.requestedBy = { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop };
-      clip.started = () => {
-        if (index === 0) this.#firstFrame(order);
-        heard[index]?.resolve();
-      };
-    }
-    const first = clips[0];
-    // Behind others, its audio waits for its turn like any clip's; with nothing ahead it is wanted now.
-    if (order.ahead === 0) first?.prepare?.();
-    const joined = player.connect(voiceChannelId);
-    const queued = Promise.all([lane.tail, joined]).then(() => held.queue(clips));
-    lane.tail = queued.then(
-      () => undefined,
-      () => undefined,
-    );
-    void lane.tail.then(() => leaveLane(clips.length));
-    void held.ended.then(() => leaveLane(clips.length));
     // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
     const unwatch = this.#rights.watch({
       guildId: requester.guildId,
       userId: requester.userId,
       check: allowed,
-      end: (error) => player.end((item) => clips.includes(item), error),
+      end: (error) => player.end((owner) => owner === turn.owner, error),
     });
-    try {
-      let results: Array<Promise<PlaybackResult>> | 'stopped' | 'skipped' | undefined;
+    // Let go of a part fetched ahead when the order ends at the part before it.
+    const letGo = new AbortController();
+    const signal = AbortSignal.any([turn.signal, letGo.signal]);
+    const parts = order.lines.flatMap((line) => line.texts.map((text) => ({ request: line.request, text })));
+    /** Part `index`'s packets, once it is still wanted; checked again when fetched (a right taken meanwhile). */
+    const partPacketsOf = async (index: number): Promise<Readable> => {
+      const { request, text } = parts[index] as { request: SpeechRequest; text: string };
+      await allowed();
+      signal.throwIfAborted();
+      const part = await this.#source.fetchPart(request, text, signal, order);
+      // What its fetch learnt (a stand-in, a cut) is recorded before its audio goes on.
+      order.learnt(part);
+      if ('failure' in part) throw part.failure;
+      const { audio } = part;
       try {
-        results = await Promise.race([queued, held.ended]);
+        await allowed();
       } catch (error) {
-        held.release();
-        for (const clip of clips) clip.dispose?.();
+        audio.body.destroy();
         throw error;
       }
-      if (!Array.isArray(results)) {
-        // Ended while held (a /stop, /skip or /leave while SayBot joined): its first part's request, if under way, is
-        // let go like any dropped part's.
-        for (const clip of clips) clip.dispose?.();
-        return { kind: results ?? held.endedAs ?? 'stopped', seconds: 0 };
+      const label = `${turn.owner.label}#${index + 1}`;
+      this.#log.debug({ label, requestId: audio.requestId, format: audio.format }, 'audio response started');
+      return partPackets(audio, this.#source.encoding, signal);
+    };
+    // A scene is one clip: its lines in turn, each after its pause, so /skip and the queue see it whole.
+    let scene: SceneClip | undefined;
+    const sceneLines = order.lines.map((line) => ({
+      pauseBefore: line.pauseBefore,
+      estimates: line.texts.map((text) => estimateRequestSeconds(line.request, text)),
+    }));
+    const count = order.scene ? 1 : parts.length;
+    const fetched = async (index: number): Promise<Readable> => {
+      if (!order.scene) return partPacketsOf(index);
+      scene = sceneClip(sceneLines, partPacketsOf, signal);
+      return scene.packets;
+    };
+    let next: Promise<Readable> | undefined;
+    let seconds = 0;
+    try {
+      if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, 0);
+      // Nothing ahead: the first part's request leaves now, beside the join; else once its turn nears.
+      next = order.ahead === 0 ? fetched(0) : turn.near.then(() => fetched(0));
+      next.catch(() => undefined);
+      const joined = player.connect(voiceChannelId);
+      joined.catch(() => undefined);
+      await Promise.race([joined, turn.ended]);
+      if (turn.endedAs === undefined) await turn.take();
+      for (let index = 0; index < count && turn.endedAs === undefined; index++) {
+        let packets: Readable;
+        try {
+          packets = await (next ?? fetched(index));
+        } catch (error) {
+          if (turn.endedAs !== undefined) break;
+          return { kind: 'failed', error, secondsHeard: seconds };
+        }
+        next = undefined;
+        const { started, result } = turn.play(packets, scene ? turn.owner.label : `${turn.owner.label}#${index + 1}`);
+        if (await Promise.race([started.then(() => true), result.then(() => false)])) {
+          if (index === 0) this.#firstFrame(order);
+          // Heard: the next part is fetched while this one plays.
+          if (index + 1 < count) next = fetched(index + 1);
+          next?.catch(() => undefined);
+        }
+        const ended = await result;
+        seconds += ended.seconds;
+        if (ended.status !== 'played') {
+          const outcome = endedOutcome({ status: ended.status, error: ended.error }, seconds);
+          // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut
+          // off there is the server no longer served, not a lost connection to rejoin.
+          if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+            return { kind: 'failed', error: new RightsRevokedError({ code: 'not-served' }), secondsHeard: seconds };
+          return outcome;
+        }
       }
-      for (const [index, result] of results.entries()) void result.then((ended) => ends[index]?.resolve(ended.status));
-      const outcome = withCut(await played(player, clips, results), scene?.cut());
-      // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut off
-      // there is the server no longer served, not a lost connection to rejoin.
-      if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
-        return {
-          kind: 'failed',
-          error: new RightsRevokedError({ code: 'not-served' }),
-          secondsHeard: outcome.seconds,
-        };
-      return outcome;
+      if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, seconds);
+      return withCut({ kind: 'played', seconds }, scene?.cut());
     } finally {
+      letGo.abort();
+      void next?.then((packets) => packets.destroy()).catch(() => undefined);
+      scene?.packets.destroy();
       unwatch();
+      turn.done();
     }
   }
 
@@ -555,24 +531,9 @@ function withCut(outcome: SpeechOutcome, cut: SceneCut | undefined): SpeechOutco
   return { ...outcome, cutAt: cut.at, linesBeforeCut: cut.lines };
 }
 
-/** The parts' results as one outcome: a skip ends the whole reply; parts after a failed one make no sense alone. */
-async function played(
-  player: GuildPlayer,
-  clips: readonly PartClip[],
-  results: ReadonlyArray<Promise<PlaybackResult>>,
-): Promise<SpeechOutcome> {
-  let seconds = 0;
-  for (const pending of results) {
-    const result = await pending;
-    seconds += result.seconds;
-    if (result.status === 'failed') {
-      player.dropQueued(clips);
-      return { kind: 'failed', error: result.error, secondsHeard: seconds };
-    }
-    if (result.status !== 'played') {
-      player.dropQueued(clips);
-      return { kind: result.status, seconds };
-    }
-  }
-  return { kind: 'played', seconds };
+/** An order in voice that ended early, as its outcome. */
+function endedOutcome(end: TurnEnd, seconds: number): SpeechOutcome {
+  return end.status === 'failed'
+    ? { kind: 'failed', error: end.error, secondsHeard: seconds }
+    : { kind: end.status, seconds };
 }

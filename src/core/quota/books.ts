@@ -1,6 +1,6 @@
 // The books, their mechanics only (what may spend is decided in money.ts): a request's permission to spend (Charge,
-// made by Accounting), each part written down against it (SpendRecorder), and the ledger of spends (SpendLedger: a
-// paid request in the store before it leaves, answered and settled once).
+// made by Accounting) and each part written down against it, and the ledger of spends (SpendLedger: a paid request
+// in the store before it leaves, answered and settled once).
 import type { Acceptance, CallOptions } from '../api/client.ts';
 import { AbortedError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
@@ -8,12 +8,6 @@ import { countCharacters } from '../characters.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
-
-/** A request allowed through a marked month to find out whether the quota is back. */
-export interface Probe {
-  /** The store hold that is the turn to probe, shared by every process: released once the probe has its answer. */
-  readonly hold: string;
-}
 
 export interface SpendContext {
   guildId: string;
@@ -32,13 +26,11 @@ export interface PartSpend {
   requestId?: string | undefined;
 }
 
-export interface AcceptedAnswer {
-  requestId?: string | undefined;
-  usage?: UsageInfo | undefined;
-}
+export type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
 
 /** What a charge needs of the books that made it (Accounting gives it; nothing else calls these). */
 export interface ChargeBooks {
+  readonly log: Logger;
   /** Records one part's spend or saving under the charge's context (without its member, if forgotten meanwhile). */
   record(charge: Charge, spend: PartSpend): Promise<void>;
   /**
@@ -58,6 +50,34 @@ export interface ChargeBooks {
   closed(charge: Charge): void;
 }
 
+/** The books' side of one paid call: written ahead, the client's hooks, then how the call ended. */
+export interface PaidCall {
+  /** Awaited right before the call: no instant after it leaves finds it off the books. A throw: nothing is sent. */
+  writeAhead(): Promise<void>;
+  readonly hooks: Pick<CallOptions, 'accepted' | 'unaccepted'>;
+  /** Its audio (or voice ID) arrived, or never will; only an accepted call is settled here (else `unaccepted` did). */
+  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
+}
+
+/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
+}
+
+/** A paid call on `charge`'s books (Charge.call); with no charge, only `wanted` is asked before it leaves. */
+export function paidCall(
+  charge: Charge | undefined,
+  text: string,
+  endpoint: SpendEndpoint,
+  wanted: () => boolean,
+): PaidCall {
+  if (charge !== undefined) return charge.call(text, endpoint, wanted);
+  const writeAhead = async () => {
+    if (!wanted()) throw unwanted();
+  };
+  return { writeAhead, hooks: {}, settle: () => Promise.resolve() };
+}
+
 /** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
 export class Charge {
   readonly context: SpendContext;
@@ -66,8 +86,11 @@ export class Charge {
   readonly #books: ChargeBooks;
   /** Characters still reserved, per part text (a text may occur twice in one request). */
   readonly #reserved = new Map<string, number[]>();
-  /** Set when this request is the one let through a used-up month to find out whether it is over. */
-  readonly probe: Probe | undefined;
+  /**
+   * Set when this request is the one let through a used-up month to find out whether it is over: the store hold that
+   * is the turn to probe, shared by every process, released once the probe has its answer.
+   */
+  readonly probe: string | undefined;
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
   #probeOver = false;
@@ -80,7 +103,7 @@ export class Charge {
     context: SpendContext,
     reserved: ReadonlyArray<{ text: string; characters: number }>,
     createdAt: Date,
-    held: { probe?: Probe | undefined; hold?: string | undefined } = {},
+    held: { probe?: string | undefined; hold?: string | undefined } = {},
   ) {
     this.#books = books;
     this.context = context;
@@ -121,6 +144,72 @@ export class Charge {
     } finally {
       this.release(text);
     }
+  }
+
+  /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
+  async saved(text: string, endpoint: SpendEndpoint): Promise<void> {
+    const spend = { endpoint, characters: countCharacters(text), cached: true };
+    await this.record(text, spend).catch((error: unknown) =>
+      this.#books.log.error({ err: error, ...this.context }, 'could not record a spend'),
+    );
+  }
+
+  /**
+   * A paid call for `text`: written ahead before its first byte leaves, then confirmed by the service's acceptance,
+   * taken back on a definite "not charged", or left spent, unconfirmed, when no answer came (it may have been
+   * charged). Retries are one call, written once. `wanted` is asked before the write and after it: unwanted, it is
+   * not sent (taken back if written). One closed after it left because nobody waited stays spent, never sent again.
+   */
+  call(text: string, endpoint: SpendEndpoint, wanted: () => boolean): PaidCall {
+    const log = this.#books.log;
+    const characters = countCharacters(text);
+    let entry: LedgerEntry | undefined;
+    let accepted: Acceptance | undefined;
+    const context = { ...this.context, endpoint, characters };
+    const writeAhead = async () => {
+      if (!wanted()) throw unwanted();
+      const written = await this.sending({ endpoint, characters, cached: false });
+      if (!wanted()) {
+        // Let go of while it was written down: taken back, and never sent.
+        await this.released(written);
+        throw unwanted();
+      }
+      entry = written;
+    };
+    const hooks: PaidCall['hooks'] = {
+      accepted: async (acceptance: Acceptance) => {
+        accepted = acceptance;
+        if (entry) await this.accepted(entry, acceptance);
+      },
+      unaccepted: async (charged) => {
+        if (!entry) return;
+        if (charged === 'not-charged') return this.released(entry);
+        // Closed as nobody waited (part-source.ts Waiters), or cut by the network or a timer: maybe charged.
+        const letGo = !wanted();
+        log.warn(
+          { code: 'api-unconfirmed', ...context, ...(letGo ? { closed: 'nobody-waits' } : {}) },
+          letGo
+            ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
+            : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
+        );
+        return this.settle(entry, 'undelivered');
+      },
+    };
+    const settle = (outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void> => {
+      if (!accepted || !entry) return Promise.resolve();
+      if (outcome === 'undelivered')
+        log.warn(
+          {
+            code: 'api-undelivered',
+            ...context,
+            requestId: accepted.requestId,
+            error: error instanceof Error ? error.name : undefined,
+          },
+          'charged by the Voice API but not delivered: recorded as spent',
+        );
+      return this.settle(entry, outcome);
+    };
+    return { writeAhead, hooks, settle };
   }
 
   /** A part's request is about to be sent: written ahead (ChargeBooks.sending); a throw means it is not sent. */
@@ -175,7 +264,7 @@ export class Charge {
   #settleProbe(): void {
     if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
     this.#probeOver = true;
-    this.#books.releaseHold(this.probe.hold, this.context.guildId);
+    this.#books.releaseHold(this.probe, this.context.guildId);
   }
 
   // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
@@ -184,120 +273,6 @@ export class Charge {
     if (this.#hold === undefined) return;
     this.#books.releaseHold(this.#hold, this.context.guildId);
     this.#hold = undefined;
-  }
-}
-
-/** The books' side of one paid call: written ahead, the client's hooks, then how the call ended. */
-export interface PaidCall {
-  /** Awaited right before the call: no instant after it leaves finds it off the books. A throw: nothing is sent. */
-  writeAhead(): Promise<void>;
-  readonly hooks: Pick<CallOptions, 'accepted' | 'unaccepted'>;
-  /** Its audio (or voice ID) arrived, or never will; only an accepted call is settled here (else `unaccepted` did). */
-  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
-}
-
-/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
-export function unwanted(): AbortedError {
-  return new AbortedError('nobody waits for this part any more: its request was not sent');
-}
-
-export class SpendRecorder {
-  readonly #keepsBooks: boolean;
-  readonly #log: Logger;
-  /** Spends being written, so that settled() lets them reach the store before it closes. */
-  readonly #writing = new Set<Promise<unknown>>();
-
-  constructor(keepsBooks: boolean, log: Logger) {
-    this.#keepsBooks = keepsBooks;
-    this.#log = log;
-  }
-
-  /** A part served without a call (the cache, or another request's fetch): its characters saved. */
-  saved(charge: Charge | undefined, text: string, endpoint: SpendEndpoint): Promise<void> {
-    if (!charge || !this.#keepsBooks) {
-      charge?.release(text);
-      return Promise.resolve();
-    }
-    const spend = { endpoint, characters: countCharacters(text), cached: true };
-    return this.#track(
-      charge
-        .record(text, spend)
-        .catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend')),
-    );
-  }
-
-  /**
-   * A paid call for `text`: written ahead before its first byte leaves, then confirmed by the service's acceptance,
-   * taken back on a definite "not charged", or left spent, unconfirmed, when no answer came (it may have been
-   * charged). Retries are one call, written once. `wanted` is asked before the write and after it: unwanted, it is
-   * not sent (taken back if written). One closed after it left because nobody waited stays spent, never sent again.
-   */
-  paid(charge: Charge | undefined, text: string, endpoint: SpendEndpoint, wanted = () => true): PaidCall {
-    const stillWanted = () => {
-      if (!wanted()) throw unwanted();
-    };
-    if (!charge || !this.#keepsBooks)
-      return { writeAhead: () => Promise.resolve().then(stillWanted), hooks: {}, settle: () => Promise.resolve() };
-    const characters = countCharacters(text);
-    let entry: LedgerEntry | undefined;
-    let accepted: Acceptance | undefined;
-    const context = { ...charge.context, endpoint, characters };
-    const writeAhead = async () => {
-      stillWanted();
-      const written = await this.#track(charge.sending({ endpoint, characters, cached: false }));
-      if (!wanted()) {
-        // Let go of while it was written down: taken back, and never sent.
-        await this.#track(charge.released(written));
-        throw unwanted();
-      }
-      entry = written;
-    };
-    const hooks: PaidCall['hooks'] = {
-      accepted: async (acceptance: Acceptance) => {
-        accepted = acceptance;
-        const { requestId, usage } = acceptance;
-        if (entry) await this.#track(charge.accepted(entry, { requestId, usage }));
-      },
-      unaccepted: async (charged) => {
-        if (!entry) return;
-        if (charged === 'not-charged') return this.#track(charge.released(entry));
-        // Closed as nobody waited (part-source.ts Waiters), or cut by the network or a timer: maybe charged.
-        const letGo = !wanted();
-        this.#log.warn(
-          { code: 'api-unconfirmed', ...context, ...(letGo ? { closed: 'nobody-waits' } : {}) },
-          letGo
-            ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
-            : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
-        );
-        return this.#track(charge.settle(entry, 'undelivered'));
-      },
-    };
-    const settle = (outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void> => {
-      if (!accepted || !entry) return Promise.resolve();
-      if (outcome === 'undelivered')
-        this.#log.warn(
-          {
-            code: 'api-undelivered',
-            ...context,
-            requestId: accepted.requestId,
-            error: error instanceof Error ? error.name : undefined,
-          },
-          'charged by the Voice API but not delivered: recorded as spent',
-        );
-      return this.#track(charge.settle(entry, outcome));
-    };
-    return { writeAhead, hooks, settle };
-  }
-
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.#writing]);
-  }
-
-  #track<T>(task: Promise<T>): Promise<T> {
-    this.#writing.add(task);
-    const done = () => this.#writing.delete(task);
-    task.then(done, done);
-    return task;
   }
 }
 
@@ -358,8 +333,7 @@ export class SpendLedger {
       return entry;
     }
     try {
-      entry.id = await this.#store.spends.record(spend);
-      if (this.#unsettled.length > 0) void this.#settleAgain();
+      return await this.writeAhead(spend);
     } catch (error) {
       this.#unwritten.push(entry);
       this.#log.error(

@@ -4,6 +4,7 @@
 // request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
 // figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
 // ledger these write to is books.ts.
+import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { randomUUID } from 'node:crypto';
 import {
   ConnectionError,
@@ -19,7 +20,6 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
-import { isEngineVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type {
   BudgetHoldLimits,
@@ -37,7 +37,6 @@ import {
   type ChargeBooks,
   type LedgerEntry,
   type PartSpend,
-  type Probe,
   type SpendContext,
 } from './books.ts';
 import { afterPaying } from './paid-part-way.ts';
@@ -120,11 +119,7 @@ export class Money {
     this.#accounting = options.accounting;
     this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
-    const now = options.now;
-    this.#freeRate = new FreeRequestRate(
-      options.freePerMinute ?? 0,
-      now === undefined ? Date.now : () => now().getTime(),
-    );
+    this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#standsIn = options.standsIn;
     this.#countFreeLine = options.countFreeLine;
   }
@@ -195,7 +190,10 @@ export class Money {
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      ...(endedEarly(result.kind) && charge.written > 0 ? { spentSome: true as const } : {}),
+      // An order in voice that ended before its end: what it spent is said with it (heard or not).
+      ...(['stopped', 'skipped', 'cut-off'].includes(result.kind) && charge.written > 0
+        ? { spentSome: true as const }
+        : {}),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -291,7 +289,11 @@ export async function latePayer(
   const characters = countCharacters(text);
   order.late?.take(characters);
   if (accounting === undefined) return charge;
-  return accounting.authorizeLate(charge, { text, endpoint, characters, free: false });
+  // Checked as a request of its own, without the cooldown.
+  const part = { text, endpoint, characters, free: false };
+  const late = await accounting.authorize(charge.context, [part], { memberCooldown: false });
+  if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+  return late;
 }
 
 /**
@@ -329,11 +331,6 @@ function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requeste
   return { guildId, userId, command };
 }
 
-/** An order in voice that ended before its end: what it spent is said with it (heard or not). */
-function endedEarly(kind: string): boolean {
-  return kind === 'stopped' || kind === 'skipped' || kind === 'cut-off';
-}
-
 /** Who speaks a free voice's line: the engine its ID names, else eSpeak NG. */
 function freeSpeakerOf(voice: string): FreeSpeaker {
   if (!isEngineVoice(voice)) return 'espeak';
@@ -366,29 +363,27 @@ function quoteAllowance(
   const notCached = () => new SpeechInputError({ code: 'not-cached' });
   if (order.cachedOnly === true) {
     if (paid > 0) throw notCached();
-    return new QuoteAllowance(0, notCached);
+    return quoteLeft(0, notCached);
   }
   const { quoted } = order;
   if (quoted === undefined) return undefined;
   if (paid > quoted) throw new QuoteExceededError(quoted);
-  return new QuoteAllowance(quoted - paid, () => new QuoteExceededError(quoted));
+  return quoteLeft(quoted - paid, () => new QuoteExceededError(quoted));
 }
 
 /** Characters still payable under a quote, taken by each part paid late; refused past it. */
-export class QuoteAllowance {
-  #left: number;
-  readonly #refusal: () => Error;
-
-  constructor(left: number, refusal: () => Error) {
-    this.#left = left;
-    this.#refusal = refusal;
-  }
-
+export interface QuoteAllowance {
   /** Takes `characters` from what is left, or throws the allowance's refusal (nothing is taken then). */
-  take(characters: number): void {
-    if (characters > this.#left) throw this.#refusal();
-    this.#left -= characters;
-  }
+  take(characters: number): void;
+}
+
+function quoteLeft(left: number, refusal: () => Error): QuoteAllowance {
+  return {
+    take: (characters) => {
+      if (characters > left) throw refusal();
+      left -= characters;
+    },
+  };
 }
 
 // How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
@@ -401,12 +396,12 @@ const WINDOW_MS = 60_000;
 
 class FreeRequestRate {
   readonly #perMinute: number;
-  readonly #now: () => number;
+  readonly #now: () => Date;
   /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
   readonly #taken = new Map<string, number[]>();
 
   /** `perMinute` 0: no limit. */
-  constructor(perMinute: number, now: () => number = Date.now) {
+  constructor(perMinute: number, now: () => Date) {
     this.#perMinute = perMinute;
     this.#now = now;
   }
@@ -415,7 +410,7 @@ class FreeRequestRate {
   take(guildId: string, userId: string): void {
     if (this.#perMinute === 0) return;
     const key = `${guildId}:${userId}`;
-    const now = this.#now();
+    const now = this.#now().getTime();
     const times = (this.#taken.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
     if (times.length >= this.#perMinute) {
       this.#taken.set(key, times);
@@ -568,28 +563,8 @@ export interface AccountingOptions {
   owner?: string;
 }
 
-export interface UsageReport {
-  month: string;
-  at: Date;
-  /** The service's reset date when it sent one, else the 1st of next month, UTC. */
-  resetAt: Date;
-  /** Set while the month is marked used up (a 429): requests that would spend are refused until then. */
-  exhaustedUntil?: Date | undefined;
-  guild: { spent: number; saved: number; budget: number };
-  /** The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`). */
-  botBudget: number;
-  bot: {
-    /** The service's count this month (use outside SayBot included), else SayBot's; all of it while used up. */
-    used: number;
-    fromService: boolean;
-    countedAt?: Date;
-    spent: number;
-    saved: number;
-    limit: number;
-    remaining: number;
-  };
-  member: { spentToday: number; budget: number; resetAt: Date; cooldownSeconds: number };
-}
+/** /usage's figures (Accounting.report). */
+export type UsageReport = Awaited<ReturnType<Accounting['report']>>;
 
 const REFUSAL_CODES = {
   memberDailyChars: 'budget-member-day',
@@ -633,6 +608,17 @@ export class Accounting {
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
+    // Every write tracked, so that settled() lets it reach the store before it closes.
+    this.#books = {
+      log: this.#log,
+      record: (charge, spend) => this.#track(this.#record(charge, spend)),
+      sending: (charge, spend) => this.#track(this.#sending(charge, spend)),
+      accept: (entry, acceptance) => this.#track(this.#inTime('accept', entry, this.#accept(entry, acceptance))),
+      release: (entry) => this.#track(this.#inTime('release', entry, this.#ledger.release(entry))),
+      settle: (entry, outcome) => this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome))),
+      releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
+      closed: (charge) => this.#charges.delete(charge),
+    };
   }
 
   /**
@@ -687,13 +673,6 @@ export class Accounting {
     return effectiveBudgets(this.#operator, await this.#store.budgets.get(guildId));
   }
 
-  /** A part counted free at acceptance fetched after all: checked as a request of its own, without the cooldown. */
-  async authorizeLate(charge: Charge, part: PartNeed): Promise<Charge> {
-    const late = await this.authorize(charge.context, [{ ...part, free: false }], { memberCooldown: false });
-    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
-    return late;
-  }
-
   *requestingMembers(guildId?: string): Generator<string> {
     for (const { context } of this.#charges)
       if (guildId === undefined || context.guildId === guildId) yield context.userId;
@@ -742,7 +721,7 @@ export class Accounting {
   ): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
-    let probe: Probe | undefined;
+    let probe: string | undefined;
     let hold: string | undefined;
     if (needed > 0) {
       const now = this.#now();
@@ -780,7 +759,7 @@ export class Accounting {
       // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
       if (late()) {
         if (hold !== undefined) await this.#releaseNow(hold);
-        if (probe !== undefined) await this.#releaseNow(probe.hold);
+        if (probe !== undefined) await this.#releaseNow(probe);
         throw storageUnavailable();
       }
     }
@@ -826,11 +805,7 @@ export class Accounting {
     });
     if (held.status === 'held') return held.token;
     const resetAt = held.budget === 'memberDailyChars' ? nextDayStart(now) : nextMonthStart(now);
-    this.#refuse(
-      context,
-      { budget: held.budget, limit: held.limit, used: held.used, needed: held.needed, resetAt },
-      needed,
-    );
+    this.#refuse(context, { ...held, resetAt }, needed);
   }
 
   #refuse(context: SpendContext, refusal: BudgetRefusal, needed: number): never {
@@ -851,30 +826,37 @@ export class Accounting {
     return charge;
   }
 
-  readonly #books: ChargeBooks = {
-    record: (charge, spend) => this.#record(charge, spend),
-    sending: (charge, spend) => this.#sending(charge, spend),
-    accept: (entry, acceptance) => this.#inTime('accept', entry, this.#accept(entry, acceptance)),
-    release: (entry) => this.#inTime('release', entry, this.#ledger.release(entry)),
-    settle: (entry, outcome) => this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)),
-    releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
-    closed: (charge) => this.#charges.delete(charge),
-  };
+  readonly #books: ChargeBooks;
+  /** Spends being written, so that settled() lets them reach the store before it closes. */
+  readonly #writing = new Set<Promise<unknown>>();
+
+  #track<T>(task: Promise<T>): Promise<T> {
+    this.#writing.add(task);
+    const done = () => this.#writing.delete(task);
+    task.then(done, done);
+    return task;
+  }
+
+  /** Waits for the spends being written (shutdown). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#writing]);
+  }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
-  async #record({ context, forgotten }: Charge, spend: PartSpend): Promise<void> {
+  async #record(charge: Charge, spend: PartSpend): Promise<void> {
     await this.#ledger.write({
-      at: this.#now(),
-      ...context,
-      ...(forgotten === undefined ? {} : { forgotten }),
-      endpoint: spend.endpoint,
-      characters: spend.characters,
+      ...this.#spendOf(charge, spend),
       cached: spend.cached,
       ...(spend.undelivered === true ? { undelivered: true } : {}),
       requestId: spend.requestId,
       service: spend.usage,
     });
     if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
+  }
+
+  /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
+  #spendOf({ context, forgotten }: Charge, { endpoint, characters }: PartSpend) {
+    return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
   }
 
   /**
@@ -884,8 +866,10 @@ export class Accounting {
    * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
    * month is marked only the request `probe` lets through goes out to find out whether it is back.
    */
-  async #sending({ context, forgotten, hold, probe }: Charge, spend: PartSpend): Promise<LedgerEntry> {
-    const written = (probe === undefined ? this.#month.current() : Promise.resolve(undefined)).then(async (mark) => {
+  async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
+    const { context, hold, probe } = charge;
+    const written = (async () => {
+      const mark = probe === undefined ? await this.#month.current() : undefined;
       if (mark !== undefined)
         throw new Refusal({
           code: 'quota-used-up',
@@ -895,18 +879,9 @@ export class Accounting {
         });
       // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
       if (probe === undefined) await this.#month.fits(spend.characters);
-      return this.#ledger.writeAhead({
-        at: this.#now(),
-        ...context,
-        ...(forgotten === undefined ? {} : { forgotten }),
-        endpoint: spend.endpoint,
-        characters: spend.characters,
-        cached: false,
-        owner: this.#owner,
-        hold,
-        unconfirmed: true,
-      });
-    });
+      const owned = { owner: this.#owner, hold, unconfirmed: true };
+      return this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
+    })();
     try {
       const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
       if (entry !== undefined) return entry;
@@ -971,7 +946,7 @@ export class Accounting {
     return this.#month.exceeded(error);
   }
 
-  async report(guildId: string, userId: string): Promise<UsageReport> {
+  async report(guildId: string, userId: string) {
     const now = this.#now();
     const month = monthOf(now);
     const mark = await this.#month.current();
@@ -984,7 +959,7 @@ export class Accounting {
       this.budgetsFor(guildId),
     ]);
     const service = state.service?.month === month ? state.service : undefined;
-    const counted = serviceCount(service, month, this.#planLimit);
+    const counted = serviceCount(service, this.#planLimit);
     const exhausted = mark?.resetAt;
     // The service's count stands beside the used-up mark only when it agrees (nothing left).
     const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
@@ -993,11 +968,15 @@ export class Accounting {
     return {
       month,
       at: now,
+      // The service's reset date when it sent one, else the 1st of next month, UTC.
       resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
-      exhaustedUntil: exhausted,
+      // Set while the month is marked used up (a 429): requests that would spend are refused until then.
+      ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
       guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+      // The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`).
       botBudget: this.#botMonthly,
       bot: {
+        // The service's count this month (use outside SayBot included), else SayBot's; all of it while used up.
         used,
         fromService: told !== undefined,
         ...(told === undefined ? {} : { countedAt: told.at }),
@@ -1112,7 +1091,7 @@ class UsedUpMonth {
    * figure leaves enough (or is not to be taken: knownTooFew); a probe when one of them says no and
    * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
-  async admit(needed: number): Promise<Probe | undefined> {
+  async admit(needed: number): Promise<string | undefined> {
     const mark = await this.current();
     const at = this.#now();
     const tooFew = mark ? undefined : await this.#tooFew(needed, at);
@@ -1129,7 +1108,6 @@ class UsedUpMonth {
       at,
     });
     if (turn.status === 'refused') throw refusal;
-    const probe: Probe = { hold: turn.token };
     if (mark)
       this.#log.info(
         { resetAt: mark.resetAt.toISOString() },
@@ -1140,7 +1118,7 @@ class UsedUpMonth {
         { code: 'quota-too-few-left', left: tooFew?.left, needed },
         "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
       );
-    return probe;
+    return turn.token;
   }
 
   /**
@@ -1210,9 +1188,15 @@ class UsedUpMonth {
 }
 
 /** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
-function tooFewLeft(tooFew: { left: number; resetAt?: Date }, needed: number, at: Date): Refusal {
+function tooFewLeft(
+  tooFew: { left: number; resetAt?: Date | undefined },
+  needed: number,
+  at: Date,
+  cause?: unknown,
+): Refusal {
   const resetAt = tooFew.resetAt ?? nextMonthStart(at);
-  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, { level: 'warn' });
+  const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
+  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, options);
 }
 
 /** Runs one API call of `characters` under the month's quota policy. */
@@ -1227,33 +1211,21 @@ export async function callUnderQuota<T>(
   } catch (error) {
     const figures = serviceFiguresOf(error);
     if (figures !== undefined) await accounting?.noteServiceFigures(figures);
-    const left = error instanceof VoiceApiError ? error.rateLimit?.remaining : undefined;
+    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
+    // headers and its JSON error body).
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    if (proven && left !== undefined && left > 0 && left < characters) {
-      const reset = error.rateLimit?.resetAt;
-      throw new Refusal(
-        { code: 'quota-too-few-left', left, needed: characters, resetAt: reset ?? nextMonthStart(new Date()) },
-        { cause: error, level: 'warn' },
-      );
-    }
-    if (saysMonthUsedUp(error))
+    const left = proven ? error.rateLimit?.remaining : undefined;
+    // Some left, fewer than this call needs: only it is too long for them, and that is what the caller is told.
+    if (proven && left !== undefined && left > 0 && left < characters)
+      throw tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, new Date(), error);
+    // Its figures, if it sends any, leave nothing: the month is used up.
+    if (proven && (left === undefined || left === 0))
       await accounting
         ?.quotaExceeded(error)
         .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
     else await accounting?.observeUsage(figures);
     throw error;
   }
-}
-
-/**
- * Whether a failure is the service itself saying the month is used up: its own 429 (the retry rule proved the answer
- * the service's: its headers and its JSON error body; accountRefusalProven) whose figures, if it sends any, leave
- * nothing.
- */
-function saysMonthUsedUp(error: unknown): error is QuotaExceededError {
-  if (!(error instanceof QuotaExceededError) || !accountRefusalProven(error)) return false;
-  const left = error.rateLimit?.remaining;
-  return left === undefined || left === 0;
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
@@ -1269,17 +1241,12 @@ function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   return Object.keys(usage).length === 0 ? undefined : usage;
 }
 
-/** The service's figures for the whole bot's month, when it sent any this month: used, left, and when it said so. */
-interface ServiceCount {
-  used: number;
-  remaining: number;
-  limit: number;
-  at: Date;
-}
-
-/** What the kept figures say of `month`: used and left by the service's own count (`planLimit` if it sent none). */
-function serviceCount(service: QuotaState['service'], month: string, planLimit: number): ServiceCount | undefined {
-  if (service?.month !== month) return undefined;
+/**
+ * What the kept figures of this month say of the whole bot's month, when the service sent any: used and left by its
+ * own count (`planLimit` if it sent no limit), and when it said so.
+ */
+function serviceCount(service: QuotaState['service'], planLimit: number) {
+  if (service === undefined) return undefined;
   const limit = service.limit ?? planLimit;
   const { used, remaining } = service;
   if (used === undefined && remaining === undefined) return undefined;

@@ -1,6 +1,6 @@
 // Speech bounded by its estimated seconds before anything is held, made or paid: each server's voice queue and each
 // member's requests under way (QueueBook), and the seconds caps only the audio can prove (below).
-import { isEspeakVoice } from '../free-voice/free-voices.ts';
+import { isEspeakVoice } from '../voice-catalogue/voices.ts';
 import { Refusal } from '../refusal.ts';
 import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';

@@ -2,13 +2,13 @@
 // applies it (the service, by request field and cache-key place, or SayBot as an effect); all else is derived
 // (test/structure/declared-once.test.ts). A new setting: its field and declaration here, its behaviour, strings
 // (src/core/i18n/), a migration (src/core/store/migrations.ts) and column (src/core/store/schema.ts), its test.
+import { LANGUAGE_CODE } from '../voice-catalogue/voices.ts';
 import { quantisePitch, quantiseSpeed, quantiseVolumeDb } from '../audio/effects/audible-steps.ts';
 import { MAX_PITCH_SEMITONES } from '../audio/effects/pitch-shift.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../audio/effects/time-stretch.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import type { ColumnsOf, DeclarationOf } from './setting-types.ts';
-import { LANGUAGE_CODE } from '../voice-catalogue/preset-voices.ts';
 
 /** The audio file the service makes: WAV or MP3. */
 export type FileFormat = 'wav' | 'mp3';

@@ -3,6 +3,7 @@
 // whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
 // owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
 // part's request becomes at the Voice API (its body and its cache key).
+import { PRESET_VOICE_ID, freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
@@ -13,7 +14,7 @@ import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { AbortedError, OversizedResponseError } from '../api/errors.ts';
-import { AudioFill, cachedPart, type PartAudio } from '../cache/audio-fill.ts';
+import { AudioFill, cachedPart, type CachedAudio, type PartAudio } from '../cache/audio-fill.ts';
 import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -28,14 +29,12 @@ import {
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { SpendRecorder, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
+import { paidCall, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
-import { PRESET_VOICE_ID } from '../voice-catalogue/preset-voices.ts';
 import { countCharacters } from '../characters.ts';
 import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
-import { freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../free-voice/free-voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
@@ -45,7 +44,7 @@ export interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** Absent: nothing is recorded (tools and tests that use the service alone). */
+  /** Absent: the service alone, no part checked late (tools and tests; an order's charge records on its own books). */
   accounting?: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -94,12 +93,11 @@ export class PartSource {
   readonly #client: VoiceApiClient;
   readonly #log: Logger;
   readonly #cache: AudioCache | undefined;
-  readonly #metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  /** The cache and what counts and encodes its parts, as the changed parts use them too. */
+  readonly #store: PartStore;
   readonly #accounting: Accounting | undefined;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
-  /** Every answer written down once: a spend, a saving, an undelivered spend (src/core/quota/books.ts). */
-  readonly #spends: SpendRecorder;
   readonly #flights = new SingleFlight<Fetching>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
@@ -115,17 +113,15 @@ export class PartSource {
     this.#client = options.client;
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
-    this.#metrics = options.metrics;
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#spends = new SpendRecorder(options.accounting !== undefined, options.logger);
     this.#freeVoice = options.freeVoice ?? false;
     // Whether a free voice can speak is the stand-in's to say (standIn): an engine's may where eSpeak NG is missing.
     this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
-    const store = { cache: this.#cache, metrics: this.#metrics, log: this.#log, encoding: this.encoding };
-    this.#changed = new ChangedParts(store, {
+    this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
+    this.#changed = new ChangedParts(this.#store, {
       key: partCacheKey,
       fetch: (request, text, signal, order) => this.#fetchOriginal(request, text, signal, order),
       saved: (charge, request, text) => this.#saved(charge, request, text),
@@ -192,12 +188,6 @@ export class PartSource {
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
     const espeak = freeVoiceFor(request.voice, request.language);
     return usable(espeak) ? freeRequest(request, espeak) : undefined;
-  }
-
-  /** eSpeak NG's voice for a line an engine's voice failed to speak (its language's), where eSpeak NG can speak. */
-  #espeakFor(request: ServiceRequest): ServiceRequest | undefined {
-    if (!this.#freeVoice) return undefined;
-    return freeRequest(request, freeVoiceFor(undefined, this.#engines?.language(request.voice)));
   }
 
   /**
@@ -308,9 +298,10 @@ export class PartSource {
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true) return undefined;
-    const espeak = this.#espeakFor(request);
-    if (espeak === undefined || !fitsFreeLine(text, espeak.voice)) return undefined;
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#freeVoice) return undefined;
+    // eSpeak NG's voice of the engine voice's language.
+    const espeak = freeRequest(request, freeVoiceFor(undefined, this.#engines.language(request.voice)));
+    if (!fitsFreeLine(text, espeak.voice)) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
       'an engine failed: this part is spoken by eSpeak NG',
@@ -333,16 +324,13 @@ export class PartSource {
     const effects = request.effects;
     if (effects === undefined || request.engine !== undefined) return request;
     const controls = new Set(this.#engines?.controls(request.voice) ?? []);
-    const byEngine: AudioEffects = {
-      speed: controls.has('speed') ? effects.speed : 1,
-      volumeDb: controls.has('volumeDb') ? effects.volumeDb : 0,
-      ...(controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    };
-    const bySayBot: AudioEffects = {
-      speed: controls.has('speed') ? 1 : effects.speed,
-      volumeDb: controls.has('volumeDb') ? 0 : effects.volumeDb,
-      ...(!controls.has('pitch') && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    };
+    /** The effects the engine applies (`engine`), or those it leaves to SayBot. */
+    const share = (engine: boolean): AudioEffects => ({
+      speed: controls.has('speed') === engine ? effects.speed : 1,
+      volumeDb: controls.has('volumeDb') === engine ? effects.volumeDb : 0,
+      ...(controls.has('pitch') === engine && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
+    });
+    const [byEngine, bySayBot] = [share(true), share(false)];
     const { effects: _all, ...rest } = request;
     return {
       ...rest,
@@ -376,13 +364,10 @@ export class PartSource {
       (f) => f.flight.then((flight) => flight.done),
     );
     value.waiters.join(signal);
-    let flight: Flight;
-    try {
-      flight = await abortable(value.flight, signal);
-    } catch (error) {
+    const flight = await abortable(value.flight, signal).catch((error: unknown) => {
       charge?.release(text);
       throw error;
-    }
+    });
     // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
     if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
     return flight.part();
@@ -390,7 +375,7 @@ export class PartSource {
 
   /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
   #saved(charge: Charge | undefined, request: ServiceRequest, text: string): void {
-    if (!isFreeVoice(request.voice)) void this.#spends.saved(charge, text, endpointOf(request));
+    if (!isFreeVoice(request.voice)) void charge?.saved(text, endpointOf(request));
   }
 
   async #start(
@@ -401,8 +386,7 @@ export class PartSource {
     waiters: Waiters,
   ): Promise<Flight> {
     const charge = order?.charge;
-    const hit = await this.#cache?.get(key, request.voice);
-    if (this.#cache) this.#metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    const hit = await lookUp(this.#store, key, request.voice);
     if (hit) return { from: 'cache', part: () => cachedPart(hit, this.encoding), done: Promise.resolve() };
 
     const generation = this.#cache?.generation(request.voice) ?? 0;
@@ -411,24 +395,18 @@ export class PartSource {
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
-    const payer = await latePayer(this.#accounting, order, endpointOf(request), text);
     const endpoint = endpointOf(request);
-    // Written ahead before its first byte leaves, so that no instant after it (a crash included) leaves a charge
-    // off the books; confirmed by the service's 2xx, and settled once the body is over. Still wanted at that last
-    // instant, or taken back and not sent.
-    const paid = this.#spends.paid(payer, text, endpoint, () => waiters.wanted());
+    const payer = await latePayer(this.#accounting, order, endpoint, text);
+    // Confirmed by the service's 2xx, and settled once the body is over. Still wanted at the last instant before it
+    // leaves, or taken back and not sent.
+    const paid = paidCall(payer, text, endpoint, () => waiters.wanted());
     let response: AudioResponse;
     try {
       // Deleted while its payer was checked: nothing is sent with it.
       this.checkVoice(request);
-      await paid.writeAhead();
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#send(request, text, paid.hooks, waiters),
-      );
+      response = await this.#pay(paid, text, (hooks) => this.#send(request, text, hooks, waiters));
     } catch (error) {
-      // Charged, and its audio never came (it broke before its first bytes, or was not audio): undelivered.
-      const settled = paid.settle('undelivered', error);
-      if (payer !== charge) void settled.finally(() => payer?.close());
+      if (payer !== charge) payer?.close();
       throw error;
     }
     // Its characters are on the books: the part holds nothing more.
@@ -437,23 +415,14 @@ export class PartSource {
     // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
     const recorded = finished(response.body)
       .then(
-        () => undefined,
-        (error: unknown) => error,
+        () => paid.settle('delivered'),
+        (error: unknown) => paid.settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
       )
-      .then(async (error) => {
-        const cut = error instanceof OversizedResponseError;
-        await paid.settle(cut ? 'undelivered' : 'delivered', error);
-      })
       .finally(() => {
         if (payer !== charge) payer?.close();
       });
-    const fill = new AudioFill(response, this.encoding);
-    const cache = this.#cache;
-    const cached = fill.complete.then(
-      (entry) => cache?.put(key, request.voice, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
-    );
-    return { from: 'api', part: () => fill.part(), done: Promise.all([recorded, cached]) };
+    const audio = filled(this.#store, response, key, request.voice, generation);
+    return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
   }
 
   /**
@@ -481,12 +450,7 @@ export class PartSource {
       line = { body: Readable.from([wav]), ...(cutAt === undefined ? {} : { cutAt }) };
     }
     // Marked when cut at its cap: the cache keeps neither it nor any copy made of it (AudioCache.put).
-    const fill = new AudioFill({ format: 'wav', ...line }, this.encoding);
-    const cached = fill.complete.then(
-      (entry) => this.#cache?.put(key, request.voice, entry, generation),
-      (error: unknown) => this.#log.debug({ err: error, key }, 'free part not cached'),
-    );
-    return { from: 'free', part: () => fill.part(), done: cached };
+    return { ...filled(this.#store, { format: 'wav', ...line }, key, request.voice, generation), from: 'free' };
   }
 
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
@@ -518,24 +482,29 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const paid = this.#spends.paid(charge, text, 'voice-clone', () => stop?.aborted !== true);
+    const paid = paidCall(charge, text, 'voice-clone', () => stop?.aborted !== true);
     const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
-    let response: CloneVoiceResponse;
-    try {
-      await paid.writeAhead();
-      response = await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () =>
-        this.#client.cloneVoice({ text, ref_audio: clip }, { ...paid.hooks, control }),
-      );
-    } catch (error) {
-      // Charged, and the new voice's ID never came: undelivered.
-      await paid.settle('undelivered', error);
-      charge?.release(text);
-      throw error;
-    }
-    charge?.release(text);
+    const response = await this.#pay(paid, text, (hooks) =>
+      this.#client.cloneVoice({ text, ref_audio: clip }, { ...hooks, control }),
+    ).finally(() => charge?.release(text));
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
     await paid.settle('delivered');
     return response;
+  }
+
+  /**
+   * One paid call, written ahead before its first byte leaves, so that no instant after it (a crash included) leaves
+   * a charge off the books, then sent under the month's quota (callUnderQuota). Charged, and its audio or the new
+   * voice's ID never came (it broke before its first bytes, or was not audio): settled undelivered.
+   */
+  async #pay<T>(paid: PaidCall, text: string, send: (hooks: PaidCall['hooks']) => Promise<T>): Promise<T> {
+    try {
+      await paid.writeAhead();
+      return await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => send(paid.hooks));
+    } catch (error) {
+      await paid.settle('undelivered', error);
+      throw error;
+    }
   }
 
   /**
@@ -558,7 +527,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
-    await this.#spends.settled();
+    await this.#accounting?.settled();
     await this.#cache?.close();
   }
 }
@@ -661,10 +630,37 @@ interface PartStore {
   encoding: Readonly<OpusSettings>;
 }
 
-interface Flight {
-  from: 'cache' | 'api' | 'free';
+/** A cached part, counted as a hit or a miss. */
+async function lookUp(store: PartStore, key: string, voiceId: string): Promise<CachedAudio | undefined> {
+  const hit = await store.cache?.get(key, voiceId);
+  if (store.cache) store.metrics?.cacheLookup(hit ? 'hit' : 'miss');
+  return hit;
+}
+
+/** `audio` read into packets for every identical request, and cached under `key` once it came whole. */
+function filled(
+  store: PartStore,
+  audio: ConstructorParameters<typeof AudioFill>[0],
+  key: string,
+  voiceId: string,
+  generation: number,
+): Audio {
+  const fill = new AudioFill(audio, store.encoding);
+  const done = fill.complete.then(
+    (entry) => store.cache?.put(key, voiceId, entry, generation),
+    (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
+  );
+  return { part: () => fill.part(), done };
+}
+
+/** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
+interface Audio {
   part(): PartAudio;
   done: Promise<unknown>;
+}
+
+interface Flight extends Audio {
+  from: 'cache' | 'api' | 'free';
 }
 
 /**
@@ -775,12 +771,6 @@ export class SingleFlight<T> {
 
 // A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
 // changed in the audio worker once for identical requests at once, and cached with its packets.
-/** A part changed in the audio worker, read by every identical request, cached once whole. */
-interface Changed {
-  part(): PartAudio;
-  done: Promise<unknown>;
-}
-
 /** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
 export interface Originals {
   key(request: ServiceRequest, text: string): string;
@@ -791,7 +781,7 @@ export interface Originals {
 export class ChangedParts {
   readonly #store: PartStore;
   readonly #originals: Originals;
-  readonly #changing = new SingleFlight<Promise<Changed>>();
+  readonly #changing = new SingleFlight<Promise<Audio>>();
 
   constructor(store: PartStore, originals: Originals) {
     this.#store = store;
@@ -805,13 +795,11 @@ export class ChangedParts {
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<SpeechAudio> {
-    const { cache, metrics } = this.#store;
     const original = withoutEffects(request);
     const key = effectsKey(this.#originals.key(original, text), effects);
     // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
-    const generation = cache?.generation(request.voice) ?? 0;
-    const hit = await cache?.get(key, request.voice);
-    if (cache) metrics?.cacheLookup(hit ? 'hit' : 'miss');
+    const generation = this.#store.cache?.generation(request.voice) ?? 0;
+    const hit = await lookUp(this.#store, key, request.voice);
     if (hit) {
       this.#originals.saved(order?.charge, request, text);
       return cachedPart(hit, this.#store.encoding);
@@ -839,8 +827,8 @@ export class ChangedParts {
     voiceId: string,
     generation: number,
     guild = '',
-  ): Promise<Changed> {
-    const { cache, log, encoding } = this.#store;
+  ): Promise<Audio> {
+    const { log, encoding } = this.#store;
     // Gathered for the worker, never joined here.
     const bytes = await gather(audio.body as AsyncIterable<Buffer>);
     let changed: { format: AudioFormat; data: Buffer };
@@ -860,14 +848,7 @@ export class ChangedParts {
       return { part: () => unchanged.part(), done: Promise.resolve() };
     }
     // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
-    const fill = new AudioFill(
-      { format: changed.format, body: Readable.from([changed.data]), cutAt: audio.cutAt },
-      encoding,
-    );
-    const done = fill.complete.then(
-      (entry) => cache?.put(key, voiceId, entry, generation),
-      (error: unknown) => log.debug({ err: error, key }, 'changed part not cached'),
-    );
-    return { part: () => fill.part(), done };
+    const body = Readable.from([changed.data]);
+    return filled(this.#store, { format: changed.format, body, cutAt: audio.cutAt }, key, voiceId, generation);
   }
 }

@@ -50,6 +50,20 @@ export class Dialect {
   }
 }
 
+/** The tables whose rows belong to a guild (a `guild_id` column). */
+type GuildTable = { [T in keyof Database]: Database[T] extends { guild_id: unknown } ? T : never }[keyof Database];
+
+/** How many rows of `table` belong to `guildId` (for a bound checked before an insert). */
+export async function guildRows(db: Db, table: GuildTable, guildId: string): Promise<number> {
+  // One table's type stands for the union: the query names only guild_id, which every one of them has.
+  const { n } = await db
+    .selectFrom(table as 'presets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('guild_id', '=', guildId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 /** What every area of the store holds: the dialect its queries run on. */
 export abstract class Area {
   protected readonly d: Dialect;

@@ -8,12 +8,10 @@ export type ForgetAction = 'delete' | 'mark';
 /** A member's own deletion: a ForgetAction, or 'keep' for the managers' record about them (an ignore). */
 export type MemberForgetAction = ForgetAction | 'keep';
 
-/** One table's rule for a guild's or member's ID (test/core/store/privacy-store.test.ts checks coverage). */
+/** One table's rule for a guild's ID (its guild_id) and its members' (test/core/store/privacy-store.test.ts checks coverage). */
 export type ForgetRule = {
   [T in keyof Database]: {
-    table: T;
-    /** The column holding the guild ID. */
-    guildColumn: keyof Database[T] & string;
+    table: Database[T] extends { guild_id: unknown } ? T : never;
     /** Columns that may hold a member's ID, and what a member's deletion does to the rows where it does. */
     memberColumns: Readonly<Partial<Record<keyof Database[T] & string, MemberForgetAction>>>;
     /** A server's deletion: 'delete', or 'mark' (IDs overwritten with one marker, so spends still add up). */
@@ -24,46 +22,26 @@ export type ForgetRule = {
 /** The core's tables' rules; the features add theirs when a store is opened (src/app/store.ts). */
 export const CORE_FORGET_RULES: readonly ForgetRule[] = [
   // Shared server things a member made stay for the others; only who made them is forgotten.
-  { table: 'presets', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
-  { table: 'guild_settings', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
-  { table: 'member_defaults', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
+  { table: 'presets', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
+  { table: 'guild_settings', memberColumns: {}, guildRows: 'delete' },
+  { table: 'member_defaults', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
   // Cloned voices are deleted at the Voice API first (src/features/privacy/forget.ts); a failed one stays unnamed.
-  { table: 'voice_library', guildColumn: 'guild_id', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
-  {
-    table: 'clone_name_reservations',
-    guildColumn: 'guild_id',
-    memberColumns: { reserved_by: 'delete' },
-    guildRows: 'delete',
-  },
-  { table: 'spends', guildColumn: 'guild_id', memberColumns: { user_id: 'mark' }, guildRows: 'mark' },
+  { table: 'voice_library', memberColumns: { created_by: 'mark' }, guildRows: 'delete' },
+  { table: 'clone_name_reservations', memberColumns: { reserved_by: 'delete' }, guildRows: 'delete' },
+  { table: 'spends', memberColumns: { user_id: 'mark' }, guildRows: 'mark' },
   // Running totals follow their spends: a guild's month is marked so the bot's month adds up. A deleted guild's member
   // days are deleted: one marker would collide on (guild, member, day) (today's were carried: forget-carry-over.ts).
-  { table: 'spend_totals_guild_month', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'mark' },
-  {
-    table: 'spend_totals_member_day',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'mark' },
-    guildRows: 'delete',
-  },
-  { table: 'guild_budgets', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
-  { table: 'budget_holds', guildColumn: 'guild_id', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
-  {
-    table: 'guild_output_defaults',
-    guildColumn: 'guild_id',
-    memberColumns: { updated_by: 'mark' },
-    guildRows: 'delete',
-  },
-  {
-    table: 'member_output_defaults',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'delete' },
-    guildRows: 'delete',
-  },
-  { table: 'removed_guilds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  { table: 'spend_totals_guild_month', memberColumns: {}, guildRows: 'mark' },
+  { table: 'spend_totals_member_day', memberColumns: { user_id: 'mark' }, guildRows: 'delete' },
+  { table: 'guild_budgets', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'budget_holds', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
+  { table: 'guild_output_defaults', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'member_output_defaults', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
+  { table: 'removed_guilds', memberColumns: {}, guildRows: 'delete' },
   // Counts of a server's free lines: no member in them.
-  { table: 'free_voice_lines', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  { table: 'free_voice_lines', memberColumns: {}, guildRows: 'delete' },
   // Soundboard sounds saved from a cloned voice: no member in them (Discord's audit log names who saved one).
-  { table: 'soundboard_sounds', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  { table: 'soundboard_sounds', memberColumns: {}, guildRows: 'delete' },
 ];
 
 /** How every marker and keyed pseudonym (areas/forget-carry-over.ts) begins: no Discord ID does. */
@@ -98,7 +76,7 @@ export function planForgetMember(
   return rules.flatMap((rule) =>
     forgettableColumnsOf(rule, eraseKept).map(([column, action]): PlannedStatement => {
       const table = sql.table(rule.table);
-      const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND ${sql.ref(rule.guildColumn)} = ${guildId}`}`;
+      const where = sql`${sql.ref(column)} = ${userId}${guildId === undefined ? sql`` : sql` AND guild_id = ${guildId}`}`;
       const query =
         action === 'delete'
           ? sql`DELETE FROM ${table} WHERE ${where}`
@@ -111,12 +89,10 @@ export function planForgetMember(
 /** The statements that forget a whole guild. */
 export function planForgetGuild(rules: readonly ForgetRule[], guildId: string, marker: string): PlannedStatement[] {
   return rules.map((rule): PlannedStatement => {
-    const where = sql`${sql.ref(rule.guildColumn)} = ${guildId}`;
+    const where = sql`guild_id = ${guildId}`;
     if (rule.guildRows === 'delete')
       return { query: sql`DELETE FROM ${sql.table(rule.table)} WHERE ${where}`, action: 'delete' };
-    const sets = sql.join(
-      [rule.guildColumn, ...Object.keys(rule.memberColumns)].map((c) => sql`${sql.ref(c)} = ${marker}`),
-    );
+    const sets = sql.join(['guild_id', ...Object.keys(rule.memberColumns)].map((c) => sql`${sql.ref(c)} = ${marker}`));
     return { query: sql`UPDATE ${sql.table(rule.table)} SET ${sets} WHERE ${where}`, action: 'mark' };
   });
 }
@@ -134,7 +110,7 @@ export function planDescribeMember(
       kept: action === 'keep',
       query: sql<{
         n: number | string;
-      }>`SELECT count(*) AS n FROM ${sql.table(rule.table)} WHERE ${sql.ref(column)} = ${userId} AND ${sql.ref(rule.guildColumn)} = ${guildId}`,
+      }>`SELECT count(*) AS n FROM ${sql.table(rule.table)} WHERE ${sql.ref(column)} = ${userId} AND guild_id = ${guildId}`,
     })),
   );
 }

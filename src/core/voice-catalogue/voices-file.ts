@@ -1,6 +1,6 @@
+import { PRESET_VOICE_ID, type PresetVoice } from './voices.ts';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { PRESET_VOICE_ID, type PresetVoice } from './preset-voices.ts';
 
 /**
  * VOICES_FILE: extra preset voices the operator knows (the service documents six of 41), language and gender read

@@ -10,7 +10,7 @@ import { PacketMeter } from '../audio/voice-message/packet-meter.ts';
 import type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';
 
 export type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts';
-export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/voice-message/voice-message-error.ts';
+export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/errors.ts';
 
 /** One part's packets, in order: a packet stream (object-mode Readable), an async generator or an array. */
 export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;

@@ -15,35 +15,12 @@ import { senderUdpOwner } from './sender/sender-udp.ts';
 import { senderThread } from './sender/sender-thread.ts';
 import { WorkerSender } from './sender/worker-clip.ts';
 
-/** One clip waiting to be played. Its audio is opened only when its turn comes (or just before). */
-export interface PlaybackItem {
+/** Whose an order in voice is, as /stop, /skip and /leave judge it. */
+export interface ClipOwner {
   /** For logs only. */
   readonly label: string;
   /** Who asked for it (member ID), and whether they may /stop it: /stop and /skip leave others' alone. */
-  requestedBy?: { userId: string; requesterMayStop: boolean };
-  /** Opens the audio: an object-mode stream of 20 ms Opus packets. */
-  open(signal: AbortSignal): Promise<Readable>;
-  /** Called when the item before it starts playing, so that a multi-part reply plays without gaps. */
-  prepare?(): void;
-  /** Called when the item leaves the queue without being opened (stop, leave), to release what prepare() began. */
-  dispose?(): void;
-  /** Called once, when its first frame goes out. */
-  started?(): void;
-}
-
-/** Whose a clip is, as /stop, /skip and /leave judge it: all they read of a clip, queued or still held. */
-export type ClipOwner = Pick<PlaybackItem, 'label' | 'requestedBy'>;
-
-/** An accepted order whose clips are not queued yet (waiting for acceptance, the join, or earlier orders). */
-export interface HeldOrder {
-  /** Resolves if /stop, /skip or /leave ended it while it was held; then it is never queued. */
-  readonly ended: Promise<'stopped' | 'skipped'>;
-  /** How it ended while held, once it has. */
-  readonly endedAs: 'stopped' | 'skipped' | undefined;
-  /** Queues its clips in place of the order held, and returns their results; undefined when it ended while held. */
-  queue(items: readonly PlaybackItem[]): Array<Promise<PlaybackResult>> | undefined;
-  /** Lets it go unqueued (refused at acceptance, its join failed). */
-  release(): void;
+  readonly requestedBy?: { userId: string; requesterMayStop: boolean } | undefined;
 }
 
 /** 'cut-off': the voice connection was lost (kicked, channel deleted, voice server gone) before the clip ended. */
@@ -54,6 +31,36 @@ export interface PlaybackResult {
   /** Audio actually sent to Discord. */
   seconds: number;
   error?: unknown;
+}
+
+/** How an order in voice ended before its end: /stop, /skip, /leave, a lost connection, or an error (`end`). */
+export interface TurnEnd {
+  status: Exclude<PlaybackStatus, 'played'>;
+  error?: unknown;
+}
+
+/**
+ * An order's place in the guild's queue, from its acceptance (`hold`): orders take their turn in the order held, and
+ * play their clips one at a time. /stop, /skip, /leave and a right taken away end it wherever it is.
+ */
+export interface Turn {
+  readonly owner: ClipOwner;
+  /** Clips ahead of it now: those of the orders held before it. */
+  readonly ahead: number;
+  /** Aborted when it ends early: its fetches let go. */
+  readonly signal: AbortSignal;
+  /** Resolves when it ends early. */
+  readonly ended: Promise<void>;
+  /** How it ended early, once it has. */
+  readonly endedAs: TurnEnd | undefined;
+  /** Resolves once the order before it plays its last clip (at once with nothing ahead), or when it ended. */
+  readonly near: Promise<void>;
+  /** Joined: a lost connection now cuts it off. Resolves at its turn (the orders before it are over) or its end. */
+  take(): Promise<void>;
+  /** Plays one of its clips in its turn (`label` for logs): `started` at its first frame out, `result` at its end. */
+  play(packets: Readable, label?: string): { started: Promise<void>; result: Promise<PlaybackResult> };
+  /** It is over (played, refused, failed, ended): the next order's turn. */
+  done(): void;
 }
 
 /** Voice gateway close codes the player acts on (Discord's voice close event codes). */
@@ -131,29 +138,31 @@ export interface GuildPlayerOptions {
   onUse?: () => void;
 }
 
-interface QueueEntry {
-  item: PlaybackItem;
-  settle: (result: PlaybackResult) => void;
-}
-
-/** An order held (HeldOrder), as the player keeps it. */
-interface HeldEntry {
+/** An order held (Turn), as the player keeps it. */
+interface QueuedOrder {
   readonly owner: ClipOwner;
-  readonly clips: number;
   readonly channelId: string;
-  /** Ends it as held (it leaves the list): it will not be queued. */
-  end(status: 'stopped' | 'skipped'): void;
+  /** Its clips not yet over (the one playing counts). */
+  clipsLeft: number;
+  /** Joined and waiting for or in its turn: a lost connection cuts it off. */
+  queued: boolean;
+  readonly stop: AbortController;
+  endedAs?: TurnEnd;
+  readonly ended: PromiseWithResolvers<void>;
+  readonly near: PromiseWithResolvers<void>;
+  readonly turn: PromiseWithResolvers<void>;
 }
 
 interface CurrentClip {
-  entry: QueueEntry;
-  abort: AbortController;
+  readonly order: QueuedOrder;
+  readonly label: string;
+  readonly settle: (result: PlaybackResult) => void;
+  readonly started: PromiseWithResolvers<void>;
+  readonly abort: AbortController;
   /** Set once the voice output plays it; the output's `ended` ends the clip. */
   playing?: PlayingClip;
   /** Why it is ending early, when it is: 'failed' with `error` when it was ended with one (`end`). */
-  ending?: 'skipped' | 'stopped' | 'cut-off' | 'failed';
-  /** Its item was told it started playing. */
-  started?: boolean;
+  ending?: TurnEnd['status'];
   error?: unknown;
 }
 
@@ -181,9 +190,8 @@ export class GuildPlayer {
   readonly #log: Logger;
   /** What plays this guild's clips (packet-sender.ts), made on first use. */
   #packetSender: PacketSender | undefined;
-  readonly #queue: QueueEntry[] = [];
-  /** Orders accepted for this player, in the order they were held, whose clips are not queued yet. */
-  readonly #held: HeldEntry[] = [];
+  /** Orders accepted for this player, in the order they were held; the first one's turn it is. */
+  readonly #orders: QueuedOrder[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
@@ -214,60 +222,91 @@ export class GuildPlayer {
   /** The channel it is in or joining; out of voice, the one the first order held is for (it joins it next). */
   get channelId(): string | undefined {
     if (this.#state.kind === 'connected' || this.#state.kind === 'connecting') return this.#state.channelId;
-    return this.#held[0]?.channelId;
+    return this.#orders[0]?.channelId;
   }
 
-  /** Playing, or holding clips that will play (queued, or of an order held until it is queued). */
+  /** Playing, or holding orders whose clips will play. */
   get busy(): boolean {
-    return this.#current !== undefined || this.#queue.length > 0 || this.#held.length > 0;
+    return this.#current !== undefined || this.#orders.length > 0;
   }
 
+  /** Clips waiting behind the one playing. */
   get queueLength(): number {
-    return this.#queue.length;
+    return this.clips.length - (this.#current === undefined ? 0 : 1);
   }
 
-  /** The clip playing (or opening) and those queued behind it; not those of orders held. */
-  get inQueue(): number {
-    return (this.#current === undefined ? 0 : 1) + this.#queue.length;
-  }
-
-  /** Holds an accepted order until its clips are queued; /stop, /skip and /leave end it as if queued. */
-  hold(order: { owner: ClipOwner; clips: number; channelId: string }): HeldOrder {
+  /** Holds an accepted order until it is over (Turn.done); /stop, /skip and /leave end it wherever it is. */
+  hold(held: { owner: ClipOwner; clips: number; channelId: string }): Turn {
     this.#options.onUse?.();
     this.#clearIdleTimer();
-    const ended = Promise.withResolvers<'stopped' | 'skipped'>();
-    let endedAs: 'stopped' | 'skipped' | undefined;
-    let held = true;
-    const letGo = (): boolean => {
-      if (!held) return false;
-      held = false;
-      this.#held.splice(this.#held.indexOf(entry), 1);
-      return true;
+    const order: QueuedOrder = {
+      owner: held.owner,
+      channelId: held.channelId,
+      clipsLeft: held.clips,
+      queued: false,
+      stop: new AbortController(),
+      ended: Promise.withResolvers(),
+      near: Promise.withResolvers(),
+      turn: Promise.withResolvers(),
     };
-    const entry: HeldEntry = {
-      owner: order.owner,
-      clips: order.clips,
-      channelId: order.channelId,
-      end: (status) => {
-        if (!letGo()) return;
-        endedAs = status;
-        ended.resolve(status);
-      },
-    };
-    this.#held.push(entry);
+    this.#orders.push(order);
+    this.#advance();
+    const orders = this.#orders;
     return {
-      ended: ended.promise,
+      owner: held.owner,
+      get ahead() {
+        const index = orders.indexOf(order);
+        return orders.slice(0, index === -1 ? 0 : index).reduce((sum, before) => sum + before.clipsLeft, 0);
+      },
+      signal: order.stop.signal,
+      ended: order.ended.promise,
       get endedAs() {
-        return endedAs;
+        return order.endedAs;
       },
-      queue: (items) => {
-        if (!letGo()) return undefined;
-        return items.map((item) => this.enqueue(item));
+      near: order.near.promise,
+      take: () => {
+        order.queued = true;
+        return order.turn.promise;
       },
-      release: () => {
-        if (letGo()) this.#settledIfIdle();
-      },
+      play: (packets, label) => this.#play(order, packets, label ?? held.owner.label),
+      done: () => this.#leaveQueue(order),
     };
+  }
+
+  /** The first order's turn once no clip plays; the one behind it may fetch once the first plays its last clip. */
+  #advance(): void {
+    const [first, second] = this.#orders;
+    if (first === undefined) return;
+    const playing = this.#current?.order === first ? 1 : 0;
+    if (this.#current === undefined) {
+      first.near.resolve();
+      first.turn.resolve();
+    }
+    if (second !== undefined && first.clipsLeft - playing <= 0) second.near.resolve();
+  }
+
+  /** Ends an order early: the clip it plays stops at its next packet, its fetches let go, the next order's turn. */
+  #end(order: QueuedOrder, end: TurnEnd): void {
+    if (order.endedAs !== undefined || !this.#orders.includes(order)) return;
+    order.endedAs = end;
+    const current = this.#current;
+    if (current?.order === order) {
+      if (end.status === 'failed') current.error = end.error;
+      this.#endEarly(current, end.status);
+    }
+    order.stop.abort(end.error ?? new Error(`the order was ${end.status}`));
+    order.ended.resolve();
+    this.#leaveQueue(order);
+  }
+
+  #leaveQueue(order: QueuedOrder): void {
+    const index = this.#orders.indexOf(order);
+    if (index === -1) return;
+    this.#orders.splice(index, 1);
+    order.near.resolve();
+    order.turn.resolve();
+    this.#advance();
+    this.#settledIfIdle();
   }
 
   /** Joins (or moves) and waits for the transport; each clip awaits the DAVE group beside its audio request. */
@@ -469,60 +508,32 @@ export class GuildPlayer {
     if (session.connection.state.status !== VoiceConnectionStatus.Destroyed) session.connection.destroy();
   }
 
-  /** Adds a clip to the queue; resolves when it has played, was skipped or stopped, or failed. */
-  enqueue(item: PlaybackItem): Promise<PlaybackResult> {
-    this.#options.onUse?.();
-    return new Promise((settle) => {
-      this.#queue.push({ item, settle });
-      // Next in line behind a clip already under way: its audio is wanted now, as #playNext asks of the next clip.
-      if (this.#current && this.#queue.length === 1) item.prepare?.();
-      this.#clearIdleTimer();
-      if (!this.#current) void this.#playNext();
-    });
-  }
-
-  /** Whose every clip is: the one playing (or opening) now, the queued ones in order, then those of orders held. */
+  /** Whose every clip is: the first order's (the one playing counts), then those of the orders behind it. */
   get clips(): ClipOwner[] {
-    const queued = this.#queue.map((entry) => entry.item);
-    const held = this.#held.flatMap((order) => Array<ClipOwner>(order.clips).fill(order.owner));
-    return [...(this.#current ? [this.#current.entry.item] : []), ...queued, ...held];
+    return this.#orders.flatMap((order) => Array<ClipOwner>(order.clipsLeft).fill(order.owner));
   }
 
-  /** The clip under way, which /skip ends: the one playing or opening, else the first held order's first clip. */
+  /** Whose the clip under way is, which /skip ends: the first order's. */
   get playing(): ClipOwner | undefined {
-    return this.#current?.entry.item ?? this.#firstHeld()?.owner;
+    return this.#orders[0]?.owner;
   }
 
-  /** The first order held, when nothing plays nor is queued before it: its first clip is the one under way. */
-  #firstHeld(): HeldEntry | undefined {
-    return this.#current === undefined && this.#queue.length === 0 ? this.#held[0] : undefined;
-  }
-
-  /** Ends the clip under way (if `which` picks it); the queue goes on. */
-  skip(which?: (item: ClipOwner) => boolean): boolean {
-    const held = this.#firstHeld();
-    if (held !== undefined && (!which || which(held.owner))) {
-      held.end('skipped');
-      this.#settledIfIdle();
-      return true;
-    }
-    if (!this.#current || (which && !which(this.#current.entry.item))) return false;
-    this.#endEarly(this.#current, 'skipped');
+  /** Ends the order under way (if `which` picks it) as skipped; the queue goes on. */
+  skip(which?: (owner: ClipOwner) => boolean): boolean {
+    const first = this.#orders[0];
+    if (first === undefined || (which && !which(first.owner))) return false;
+    this.#end(first, { status: 'skipped' });
     return true;
   }
 
-  /** Ends the clip under way and empties the queue and held orders (only what `which` picks); returns clips dropped besides it. */
-  stop(which?: (item: ClipOwner) => boolean): number {
-    const underWay = this.#firstHeld();
-    const dropped = which ? this.#queue.filter((entry) => which(entry.item)) : this.#queue.splice(0);
-    if (which) for (const entry of dropped) this.#queue.splice(this.#queue.indexOf(entry), 1);
-    for (const entry of dropped) this.#drop(entry);
-    const held = this.#held.filter((order) => !which || which(order.owner));
-    for (const order of held) order.end('stopped');
-    if (this.#current && (!which || which(this.#current.entry.item))) this.#endEarly(this.#current, 'stopped');
+  /** Ends the orders `which` picks (all by default) as stopped; returns their clips dropped besides the one under way. */
+  stop(which?: (owner: ClipOwner) => boolean): number {
+    const picked = this.#orders.filter((order) => !which || which(order.owner));
+    const underWay = picked[0] !== undefined && picked[0] === this.#orders[0] ? 1 : 0;
+    const clips = picked.reduce((sum, order) => sum + order.clipsLeft, 0);
+    for (const order of picked) this.#end(order, { status: 'stopped' });
     this.#settledIfIdle();
-    const heldClips = held.reduce((sum, order) => sum + order.clips, 0);
-    return dropped.length + heldClips - (underWay !== undefined && held.includes(underWay) ? 1 : 0);
+    return clips - underWay;
   }
 
   /** Nothing left to play or hold: the idle timer runs (in voice), the registry may let the player go (out of it). */
@@ -533,46 +544,19 @@ export class GuildPlayer {
   }
 
   /**
-   * Ends the clips `which` picks as failed: the playing one at its next packet, without closing silence, so a right
-   * taken away (src/core/order/rights.ts) silences it. Returns how many it ended.
+   * Ends the orders `which` picks as failed with `error`: the clip playing at its next packet, without closing
+   * silence, so a right taken away (src/core/order/rights.ts) silences it. Returns how many clips it ended.
    */
-  end(which: (item: PlaybackItem) => boolean, error: unknown): number {
-    const dropped = this.#queue.filter((entry) => which(entry.item));
-    for (const entry of dropped) {
-      this.#queue.splice(this.#queue.indexOf(entry), 1);
-      entry.item.dispose?.();
-      entry.settle({ status: 'failed', seconds: 0, error });
-    }
-    const current = this.#current;
-    const playing = current !== undefined && current.ending === undefined && which(current.entry.item);
-    if (playing) {
-      current.error = error;
-      this.#endEarly(current, 'failed');
-    }
-    if (!this.busy) this.#armIdleTimer();
-    return dropped.length + (playing ? 1 : 0);
+  end(which: (owner: ClipOwner) => boolean, error: unknown): number {
+    const picked = this.#orders.filter((order) => which(order.owner));
+    const clips = picked.reduce((sum, order) => sum + order.clipsLeft, 0);
+    for (const order of picked) this.#end(order, { status: 'failed', error });
+    return clips;
   }
 
-  /** Takes these items out of the queue if they are still waiting (the rest of a reply that was skipped). */
-  dropQueued(items: readonly PlaybackItem[]): void {
-    for (let i = this.#queue.length - 1; i >= 0; i--) {
-      const entry = this.#queue[i];
-      if (entry && items.includes(entry.item)) {
-        this.#queue.splice(i, 1);
-        this.#drop(entry);
-      }
-    }
-    if (!this.busy) this.#armIdleTimer();
-  }
-
-  #drop(entry: QueueEntry, status: 'stopped' | 'cut-off' = 'stopped'): void {
-    entry.item.dispose?.();
-    entry.settle({ status, seconds: 0 });
-  }
-
-  #endEarly(current: CurrentClip, ending: NonNullable<CurrentClip['ending']>): void {
+  #endEarly(current: CurrentClip, ending: TurnEnd['status']): void {
     current.ending = ending;
-    // Not playing yet, the clip is still opening: the abort makes open() settle, which ends it.
+    // Not playing yet, the clip still waits for the DAVE group: the abort ends that wait, which ends it.
     current.abort.abort();
     if (current.playing && !current.playing.stop()) this.#finishCurrent(current);
   }
@@ -607,70 +591,67 @@ export class GuildPlayer {
     this.#state = { kind: 'destroyed' };
   }
 
-  /** The connection went away by itself: what was playing is cut off, what was waiting ends too. */
+  /** The connection went away by itself: what was playing is cut off, the orders that joined end too. */
   #lost(reason: string, session: ConnectionSession): void {
     this.#state = { kind: 'disconnected' };
     this.#clearIdleTimer();
-    const heardSeconds = (this.#current?.playing?.playedMs ?? 0) / 1000;
-    const dropped = this.#queue.splice(0);
+    const current = this.#current;
+    const queued = this.#orders.filter((order) => order.queued);
     this.#log.warn(
       {
         code: 'voice-connection-lost',
         reason,
         closeCode: session.lastCloseCode,
-        heardSeconds,
-        droppedClips: dropped.length,
+        heardSeconds: (current?.playing?.playedMs ?? 0) / 1000,
+        droppedClips: queued.reduce((sum, order) => sum + order.clipsLeft, 0) - (current ? 1 : 0),
       },
       'voice connection lost; the current reply was cut off',
     );
-    for (const entry of dropped) this.#drop(entry, 'cut-off');
-    const current = this.#current;
-    if (current && !current.playing && session.failure !== undefined && session.failure !== 'lost') {
-      // Nothing heard and the session never usable (DAVE failed): a failed join, reported by #untilE2ee.
-      current.abort.abort();
-      return;
-    }
-    if (current) this.#endEarly(current, 'cut-off');
-    else this.#idleOutOfVoice();
+    // Nothing heard and the session never usable (DAVE failed): a failed join, reported by #untilE2ee.
+    const neverUsable = current && !current.playing && session.failure !== undefined && session.failure !== 'lost';
+    if (neverUsable) current.abort.abort();
+    for (const order of queued) if (!neverUsable || order !== current.order) this.#end(order, { status: 'cut-off' });
+    if (!current) this.#idleOutOfVoice();
   }
 
-  async #playNext(): Promise<void> {
-    const entry = this.#queue.shift();
-    if (!entry) {
-      this.#armIdleTimer();
-      this.#idleOutOfVoice();
-      return;
-    }
-    const current: CurrentClip = { entry, abort: new AbortController() };
-    this.#current = current;
-    this.#queue[0]?.item.prepare?.();
+  /** Plays one clip of the first order, once audio sent is end-to-end encrypted. */
+  #play(
+    order: QueuedOrder,
+    stream: Readable,
+    label: string,
+  ): { started: Promise<void>; result: Promise<PlaybackResult> } {
+    const started = Promise.withResolvers<void>();
+    const result = new Promise<PlaybackResult>((settle) => {
+      if (order.endedAs !== undefined || this.#current !== undefined || this.#orders[0] !== order) {
+        stream.destroy();
+        const { status, error } = order.endedAs ?? { status: 'failed', error: new Error('not its turn to play') };
+        settle(status === 'failed' ? { status, seconds: 0, error } : { status, seconds: 0 });
+        return;
+      }
+      const current: CurrentClip = { order, label, settle, started, abort: new AbortController() };
+      this.#current = current;
+      this.#advance();
+      void this.#send(current, stream);
+    });
+    return { started: started.promise, result };
+  }
+
+  async #send(current: CurrentClip, stream: Readable): Promise<void> {
+    stream.once('error', (error: unknown) => {
+      if (!current.ending) current.error ??= error;
+    });
     try {
       const state = this.#state;
       if (state.kind !== 'connected') throw new Error('not connected to a voice channel');
-      // The audio request and the wait for the DAVE group (first join, a group being rebuilt) run side by side.
-      const [opened, e2ee] = await Promise.allSettled([
-        entry.item.open(current.abort.signal),
-        this.#untilE2ee(state.connection, state.channelId, current),
-      ]);
-      if (e2ee.status === 'rejected') {
-        if (opened.status === 'fulfilled') opened.value.destroy();
-        throw e2ee.reason;
-      }
-      if (opened.status === 'rejected') throw opened.reason;
-      const stream = opened.value;
+      await this.#untilE2ee(state.connection, state.channelId, current);
       if (current.ending) {
         stream.destroy();
         this.#finishCurrent(current);
         return;
       }
-      stream.once('error', (error: unknown) => {
-        if (!current.ending) current.error ??= error;
-      });
       current.playing = this.#output().play(state.connection, stream, {
         started: () => {
-          if (this.#current !== current || current.started) return;
-          current.started = true;
-          current.entry.item.started?.();
+          if (this.#current === current) current.started.resolve();
         },
         ended: (error) => {
           if (this.#current !== current) return;
@@ -686,7 +667,8 @@ export class GuildPlayer {
         },
       });
     } catch (error) {
-      // Ended with an error of its own (`end`) while it opened: that error, not the abort it caused.
+      stream.destroy();
+      // Ended with an error of its own (`end`) while it waited: that error, not the abort it caused.
       if (current.ending !== 'failed') current.error = error;
       this.#finishCurrent(current);
     }
@@ -719,9 +701,11 @@ export class GuildPlayer {
     const status: PlaybackStatus = current.ending ?? (current.error === undefined ? 'played' : 'failed');
     const result: PlaybackResult =
       status === 'failed' ? { status, seconds, error: current.error } : { status, seconds };
-    this.#log.debug({ label: current.entry.item.label, status, seconds }, 'clip finished');
-    current.entry.settle(result);
-    void this.#playNext();
+    current.order.clipsLeft -= 1;
+    this.#log.debug({ label: current.label, status, seconds }, 'clip finished');
+    current.settle(result);
+    this.#advance();
+    this.#settledIfIdle();
   }
 
   #armIdleTimer(): void {

@@ -1,8 +1,8 @@
 // Auto-read's members in words (pool, members' voices, ignored), each list cut to a share of 2,000 characters.
+import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/voices.ts';
 import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
 import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
-import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/preset-voices.ts';
 import { t } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 

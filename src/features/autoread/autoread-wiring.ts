@@ -1,13 +1,12 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
-import { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';
-import { DICTIONARY_CHANGED_EVENT, refreshDictionary } from './dictionary-changes.ts';
+import { refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
-import { AutoReader, type BehindNotice, type FallbackNotice, type RefusalNotice } from './reading/reader.ts';
+import { AutoReader, type ReaderNotice } from './reading/reader.ts';
 import type { Revocation } from '../../core/order/rights.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
@@ -15,10 +14,9 @@ import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './stor
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
-import { MEMBER_AUDIENCE, type DescribedFailure } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
-import type { AutoreadControl } from './autoread-control.ts';
 import type { ChannelReading } from '../../core/interactions/command.ts';
 import { VoiceChannelStatus } from './voice-channel-status.ts';
 
@@ -37,7 +35,18 @@ export interface AutoreadWiringOptions {
   voices: KnownPresets;
 }
 
-export class AutoreadWiring implements AutoreadControl {
+declare module '../../core/interactions/command.ts' {
+  interface CommandContext {
+    /** Auto-read in this bot; absent where a test runs commands without a bot. */
+    autoread?: AutoreadWiring;
+  }
+}
+
+/** Tells a process its reader should reload a guild's settings, ignore list and dictionary: a change from another shard. */
+export const AUTOREAD_CHANGED_EVENT = 'saybotAutoreadChanged';
+
+/** Auto-read in the running bot: what the commands, the dashboard and the app do with it. */
+export class AutoreadWiring {
   readonly #options: AutoreadWiringOptions;
   readonly #log: Logger;
   readonly #reader: AutoReader;
@@ -75,8 +84,6 @@ export class AutoreadWiring implements AutoreadControl {
         return revoked !== undefined && 'channelId' in revoked;
       },
       notify: (notice) => this.#notify(notice),
-      notifyBehind: (notice) => this.#notifyBehind(notice),
-      notifyFallback: (notice) => this.#notifyFallback(notice),
       ...(options.backlog === undefined
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
@@ -96,6 +103,7 @@ export class AutoreadWiring implements AutoreadControl {
     });
   }
 
+  /** Discord gave the Message Content intent: without it no chat reaches the bot. */
   get available(): boolean {
     return this.#options.available();
   }
@@ -110,18 +118,11 @@ export class AutoreadWiring implements AutoreadControl {
       this.#reader.onVoiceState(before, after);
       if (after.channelId !== null && after.channelId !== before.channelId) void this.#autojoin(after);
     });
-    // A dictionary changed in another process (the dashboard's shard): reloaded from the store where it is read.
-    client.on(DICTIONARY_CHANGED_EVENT, (guildId: unknown) => {
-      if (typeof guildId !== 'string') return;
-      refreshDictionary(this.#options.store, this, guildId).catch((error: unknown) =>
-        this.#options.logger.warn({ err: error, guildId }, 'a changed dictionary was not reloaded'),
-      );
-    });
-    // Settings or the ignore list changed in another process (the dashboard's shard): the same, from the store.
+    // Settings, the ignore list or the dictionary changed in another process (the dashboard's shard): reloaded here.
     client.on(AUTOREAD_CHANGED_EVENT, (guildId: unknown) => {
       if (typeof guildId !== 'string') return;
-      refreshAutoread(this.#options.store, this, guildId).catch((error: unknown) =>
-        this.#options.logger.warn({ err: error, guildId }, "auto-read's changed settings were not reloaded"),
+      this.refresh(guildId).catch((error: unknown) =>
+        this.#options.logger.warn({ err: error, guildId }, "auto-read's changes were not reloaded"),
       );
     });
   }
@@ -157,6 +158,7 @@ export class AutoreadWiring implements AutoreadControl {
     return this.#reader;
   }
 
+  /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */
   async pause(guildId: string): Promise<boolean> {
     // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (dropping the binding).
     const wasReading = this.#reader.stop(guildId);
@@ -164,6 +166,7 @@ export class AutoreadWiring implements AutoreadControl {
     return wasReading;
   }
 
+  /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
     if (this.isReading(guildId)) return undefined;
     const state = await this.#options.store.autoRead.get(guildId);
@@ -175,6 +178,7 @@ export class AutoreadWiring implements AutoreadControl {
     return binding.textChannelId;
   }
 
+  /** Joins `voiceChannelId`, binds the channels and starts reading; a failed join throws and nothing is stored. */
   async start(
     guild: Guild,
     binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
@@ -184,6 +188,7 @@ export class AutoreadWiring implements AutoreadControl {
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
   }
 
+  /** Stops reading (store and reader); false when the guild was not reading. */
   async stop(guildId: string): Promise<boolean> {
     const wasReading = this.#reader.stop(guildId);
     const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
@@ -196,6 +201,15 @@ export class AutoreadWiring implements AutoreadControl {
 
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
     this.#reader.setDictionary(guildId, entries);
+  }
+
+  /** After a change elsewhere (the dashboard, another shard): what is stored (settings, ignore list, dictionary). */
+  async refresh(guildId: string): Promise<void> {
+    const { store } = this.#options;
+    const [state, ignored] = await Promise.all([store.autoRead.get(guildId), store.autoReadMembers.ignored(guildId)]);
+    this.configure(guildId, state.settings);
+    this.setIgnored(guildId, ignored);
+    await refreshDictionary(store, this, guildId);
   }
 
   setIgnored(guildId: string, userIds: readonly string[]): void {
@@ -376,41 +390,34 @@ export class AutoreadWiring implements AutoreadControl {
     void this.#status.reading(state.guildId, voiceChannelId, channelId);
   }
 
-  /** The one refusal notice in the channel read, in the server's language; it pings nobody. */
-  async #notify(notice: RefusalNotice): Promise<void> {
-    const { message } = publicReason(notice.refusal);
-    const reason = t(notice.language, message.key, message.params);
-    const member = `<@${notice.userId}>`;
-    await this.#post(notice.channelId, t(notice.language, 'autoread.paused', { member, reason }));
-  }
-
-  async #notifyFallback(notice: FallbackNotice): Promise<void> {
-    const reason = fallbackReason(notice.language, notice.cause);
-    await this.#post(
-      notice.channelId,
-      t(notice.language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason }),
-    );
-  }
-
-  async #notifyBehind(notice: BehindNotice): Promise<void> {
+  /** A notice in the channel read, in the server's language; it pings nobody. */
+  async #notify(notice: ReaderNotice): Promise<void> {
+    const { language } = notice;
     const content =
-      notice.kind === 'skipped-to-newest'
-        ? t(notice.language, 'autoread.skippedToNewest', { count: notice.count })
-        : t(notice.language, 'autoread.behind');
-    await this.#post(notice.channelId, content);
-  }
-
-  async #post(channelId: string, content: string): Promise<void> {
-    const channel = this.#client?.channels.cache.get(channelId);
-    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${channelId}`);
+      notice.kind === 'refused'
+        ? t(language, 'autoread.paused', {
+            member: `<@${notice.userId}>`,
+            reason: publicReason(language, notice.refusal),
+          })
+        : notice.kind === 'fallback'
+          ? t(language, 'autoread.fallback', {
+              voice: `\`${notice.voice}\``,
+              reason: fallbackReason(language, notice.cause),
+            })
+          : notice.kind === 'skipped-to-newest'
+            ? t(language, 'autoread.skippedToNewest', { count: notice.count })
+            : t(language, 'autoread.behind');
+    const channel = this.#client?.channels.cache.get(notice.channelId);
+    if (!channel?.isSendable()) throw new Error(`cannot post in channel ${notice.channelId}`);
     await channel.send({ content, allowedMentions: NO_MENTIONS });
   }
 }
 
 /** A refusal's reason as the whole channel may read it: a member's own figures and the month's stay private. */
-function publicReason(refusal: Refusal): Pick<DescribedFailure, 'message'> {
+function publicReason(language: string | undefined, refusal: Refusal): string {
   const reason = refusal.reason;
   if (reason.code === 'budget-member-day')
-    return { message: { key: 'autoread.refused.memberDay', params: { reset: `${dayOf(reason.resetAt)} 00:00 UTC` } } };
-  return describeFailure(refusal, MEMBER_AUDIENCE);
+    return t(language, 'autoread.refused.memberDay', { reset: `${dayOf(reason.resetAt)} 00:00 UTC` });
+  const { message } = describeFailure(refusal, MEMBER_AUDIENCE);
+  return t(language, message.key, message.params);
 }

@@ -2,8 +2,7 @@
 import { t, type MessageKey } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { AutoreadControl } from './autoread-control.ts';
-import type { DictionaryProblem } from './dictionary/dictionary.ts';
+import type { DictionaryEntry, DictionaryProblem } from './dictionary/dictionary.ts';
 
 /** A file of MAX_ENTRIES entries at their longest, in 4-byte characters, with JSON around them, fits. */
 export const MAX_IMPORT_BYTES = 512 * 1024;
@@ -29,13 +28,12 @@ export function describeDictionaryProblem(locale: string, problem: DictionaryPro
   return t(locale, `dictionary.problem.${code}` as MessageKey, params);
 }
 
-/** Tells a process its reader should reload a guild's dictionary: a change from another shard (the dashboard's). */
-export const DICTIONARY_CHANGED_EVENT = 'saybotDictionaryChanged';
-
 /** After a change: the reader uses the new entries from the next message on (when this process reads the guild). */
 export async function refreshDictionary(
   store: Store,
-  autoread: AutoreadControl | undefined,
+  autoread:
+    | { isReading(guildId: string): boolean; setDictionary(guildId: string, entries: DictionaryEntry[]): void }
+    | undefined,
   guildId: string,
 ): Promise<void> {
   if (autoread?.isReading(guildId)) autoread.setDictionary(guildId, await store.dictionary.list(guildId));

@@ -19,10 +19,5 @@ export {
   MAX_WORD_LENGTH,
 } from './dictionary/dictionary-limits.ts';
 export { dictionaryOf, speakMessageWords, speakableMessage, storedDictionary } from './speak-message.ts';
-export {
-  DICTIONARY_CHANGED_EVENT,
-  MAX_IMPORT_BYTES,
-  describeDictionaryProblem,
-  refreshDictionary,
-} from './dictionary-changes.ts';
+export { MAX_IMPORT_BYTES, describeDictionaryProblem, refreshDictionary } from './dictionary-changes.ts';
 export { DictionaryUnavailableError, readingWouldBeCutOffThread } from './dictionary/dictionary-thread.ts';

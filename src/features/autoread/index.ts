@@ -2,8 +2,7 @@
 // voices (index-voices.ts) and its dictionary (index-dictionary.ts) have surfaces of their own. Everything else in
 // this folder is auto-read's own.
 import './strings.ts';
-export { AutoreadWiring } from './autoread-wiring.ts';
-export type { AutoreadControl } from './autoread-control.ts';
+export { AUTOREAD_CHANGED_EVENT, AutoreadWiring } from './autoread-wiring.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
 export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';
 export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
@@ -12,4 +11,3 @@ export { IGNORED_MAX } from './reading/binding.ts';
 export { type AutoReadState } from './store/auto-read-store.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
 export { AUTO_READ_SETTING_LIST } from './setting-declarations.ts';
-export { AUTOREAD_CHANGED_EVENT, refreshAutoread } from './autoread-changes.ts';

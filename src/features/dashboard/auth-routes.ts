@@ -2,11 +2,9 @@
 import type { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { DiscordLoginError, type DiscordLogin } from './discord-login.ts';
-import { pageContext, perAddress, refusal } from './guards.ts';
+import { audit, pageContext, perAddress, refusal } from './guards.ts';
 import type { DashboardLimits } from './limits.ts';
 import { messagePage } from './pages/server-pages.ts';
 import type { RateLimit } from './rate-limit.ts';

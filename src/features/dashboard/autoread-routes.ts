@@ -7,11 +7,9 @@ import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
-import { guard, managersOnly, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
+import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -82,12 +80,11 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   app.get(base, (c) => show(c));
 
   app.post(`${base}/settings`, async (c) => {
-    const fields = Fields.safeParse(await c.req.parseBody());
-    if (!fields.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const fields = await form(c, Fields);
     const { guildId } = c.get('membership');
     let changes;
     try {
-      changes = settingChangesFrom(formOptions(fields.data), guildId);
+      changes = settingChangesFrom(formOptions(fields), guildId);
       if (Object.keys(changes).length === 0) throw new UserError('dashboard.autoread.nothing');
     } catch (error) {
       return refused(c, error);
@@ -104,13 +101,12 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   });
 
   app.post(`${base}/ignore`, async (c) => {
-    const given = Member.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
+    const given = await form(c, Member, 'member');
     const { guildId } = c.get('membership');
     // Asked of Discord, not taken on trust: a mistyped ID is refused, and the member is then known by name.
-    if ((await bot.membership(guildId, given.data.member, true)) === undefined)
+    if ((await bot.membership(guildId, given.member, true)) === undefined)
       return refused(c, new UserError('dashboard.autoread.notMember'));
-    const result = await store.autoReadMembers.ignore(guildId, given.data.member, userOf(c), IGNORED_MAX);
+    const result = await store.autoReadMembers.ignore(guildId, given.member, userOf(c), IGNORED_MAX);
     if (result === 'full') return refused(c, new UserError('autoread.ignore.full', { max: IGNORED_MAX }));
     await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.ignore', { userId: userOf(c), guildId });
@@ -118,10 +114,9 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   });
 
   app.post(`${base}/unignore`, async (c) => {
-    const given = Member.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'member' });
+    const given = await form(c, Member, 'member');
     const { guildId } = c.get('membership');
-    await store.autoReadMembers.unignore(guildId, given.data.member);
+    await store.autoReadMembers.unignore(guildId, given.member);
     await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.unignore', { userId: userOf(c), guildId });
     return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.autoread.unignored') });
@@ -129,10 +124,9 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
 
   // Out of the pool: a cloned voice by its name while it exists, else the entry as stored (as /autoread voice_remove).
   app.post(`${base}/pool/remove`, async (c) => {
-    const given = Voice.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'voice' });
+    const given = await form(c, Voice, 'voice');
     const { guildId } = c.get('membership');
-    const typed = given.data.voice;
+    const typed = given.voice;
     const voiceId = await usableVoice(store, guildId, typed, offeredByEngines).then(
       (usable) => usable.voiceId,
       () => typed,

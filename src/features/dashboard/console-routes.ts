@@ -1,20 +1,29 @@
 // The owner console (/owner): every figure from the part that owns it. Leaving a server is confirmed, then a POST
 // answered with a redirect (a reload does not leave again).
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
 import { t } from './strings.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
-import { guard, pageContext, refusal, userOf } from './guards.ts';
-import { ownerOnly } from './owner-guard.ts';
+import type { DashboardBot, DashboardEnv, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
+import { audit, guard, pageContext, refusal, userOf } from './guards.ts';
 import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
 import type { PageContext } from './pages/layout.ts';
 
 type Ctx = Context<DashboardEnv>;
+
+/** The console's one check: SayBot's owner (DashboardBot.isOperator); anyone else gets "no such page". */
+function ownerOnly(bot: DashboardBot, logger: Logger): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    const userId = c.get('session')?.userId;
+    if (userId === undefined || !bot.isOperator(userId)) {
+      logger.debug({ refused: 'owner-only', userId, method: c.req.method }, 'owner console refused');
+      return refusal(c, 404, 'dashboard.notFound');
+    }
+    await next();
+  };
+}
 
 /** Servers shown a page: each is a few reads of the store. */
 export const SERVERS_PER_PAGE = 25;

@@ -2,11 +2,11 @@
 import { Hono } from 'hono';
 import './strings.ts';
 import { addAuthRoutes } from './auth-routes.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardDeps } from './dashboard-types.ts';
+import type { DashboardDeps, DashboardEnv } from './dashboard-types.ts';
 import { addDictionaryRoutes } from './dictionary-routes.ts';
 import { DiscordLogin } from './discord-login.ts';
 import {
+  BadForm,
   boundedBodies,
   detectLocale,
   guardChanges,
@@ -117,6 +117,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono<DashboardEnv> {
 
   app.notFound((c) => refusal(c, 404, 'dashboard.notFound'));
   app.onError((error, c) => {
+    if (error instanceof BadForm) return refusal(c, 400, 'dashboard.badRequest', { what: error.what });
     logger.error({ err: error, path: c.req.routePath }, 'dashboard request failed');
     return refusal(c, 500, 'dashboard.failed');
   });

@@ -1,16 +1,17 @@
 // What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
+import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Accounting, UsageReport } from '../../core/quota/money.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
-import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { AutoreadControl } from '../autoread/index.ts';
+import type { AutoreadWiring } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
 import type { StudioVoice } from '../scenes/index.ts';
 import type { DashboardLimits } from './limits.ts';
 import type { KeyStateSnapshot } from '../../core/api/response.ts';
 import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';
+import type { DashboardSession } from './store/session-store.ts';
 
 /** A member of a server as SayBot sees them there (never as the browser or Discord's guild list says). */
 export interface Membership {
@@ -26,6 +27,22 @@ export interface Membership {
   iconUrl?: string | undefined;
   /** The member's avatar there (their server avatar, else their own) on Discord's CDN; undefined when none. */
   avatarUrl?: string | undefined;
+}
+
+/** A live session for this request: its row, its ID (from the cookie) and its CSRF token. */
+export interface LiveSession extends DashboardSession {
+  id: string;
+  csrf: string;
+}
+
+/** What a request carries through the dashboard's middleware. */
+export interface DashboardEnv {
+  Variables: {
+    locale: string;
+    session: LiveSession | undefined;
+    /** The member in the server the path names, as SayBot sees them (guards.ts' serverAccess). */
+    membership: Membership;
+  };
 }
 
 /** What SayBot does in a server's voice now; 'elsewhere' when another shard holds the server. */
@@ -58,12 +75,10 @@ export interface DashboardBot {
   channelName(guildId: string, channelId: string): string | undefined;
   /** What SayBot does in the server's voice now (its player's state, no request). */
   voiceNow(guildId: string, userId: string): VoiceNow;
-  /** A server's dictionary changed: its reader reloads it from the store (in whichever shard reads the server). */
-  dictionaryChanged(guildId: string): Promise<void>;
-  /** Auto-read's settings or ignore list changed: the shard that reads the guild reloads them from the store. */
+  /** Auto-read's settings, ignore list or dictionary changed: the shard that reads the guild reloads them. */
   autoreadChanged(guildId: string): Promise<void>;
   /** Auto-read in this process: a deleted member is forgotten there. */
-  autoread: AutoreadControl | undefined;
+  autoread: AutoreadWiring | undefined;
   /** The preset voices on offer (the catalogue and VOICES_FILE's), and whether members may choose the free voice. */
   voices: {
     presets: readonly PresetVoice[];
@@ -85,11 +100,13 @@ export interface DashboardBot {
   console?: OwnerConsole;
 }
 
-/** One of `npm run doctor`'s checks, as src/app/doctor/checks.ts reports it. */
+/** One line of `npm run doctor` (src/app/doctor/checks.ts) and of the owner console's checks. */
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** What was found, or what is wrong and what to do, in plain words. */
   detail: string;
+  /** A warning: works, but could be better. */
   warn?: boolean;
 }
 

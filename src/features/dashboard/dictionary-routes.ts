@@ -18,10 +18,8 @@ import {
 import { countCharacters } from '../../core/characters.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
-import { form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import { audit, BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -107,18 +105,16 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   });
   const who = (c: Ctx) => ({ userId: userOf(c), guildId: c.get('membership').guildId });
   const changed = async (c: Ctx, action: string, counts?: Record<string, number>) => {
-    await bot.dictionaryChanged(c.get('membership').guildId);
+    await bot.autoreadChanged(c.get('membership').guildId);
     audit(logger, action, who(c), counts);
   };
   const unknown = (c: Ctx, word: string) =>
     show(c, { kind: 'error', text: t(c.get('locale'), 'dashboard.dictionary.unknown', { word }) }, undefined, 404);
-  const badRequest = (c: Ctx) => refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
 
   app.get(base, (c) => show(c));
 
   app.post(`${base}/add`, async (c) => {
     const given = await form(c, Add);
-    if (given === undefined) return badRequest(c);
     const result = await store.dictionary.put(c.get('membership').guildId, nameOf(given), given.reading, who(c).userId);
     if (result.status === 'refused') return show(c, refused(c, result.problem), undefined, 422);
     await changed(c, `dictionary.${result.status === 'added' ? 'add' : 'edit'}`);
@@ -128,7 +124,6 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
 
   app.post(`${base}/remove`, async (c) => {
     const given = await form(c, Name);
-    if (given === undefined) return badRequest(c);
     const removed = await store.dictionary.remove(c.get('membership').guildId, nameOf(given));
     if (removed === undefined) return unknown(c, given.word);
     await changed(c, 'dictionary.remove');
@@ -137,7 +132,6 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
 
   app.post(`${base}/move`, async (c) => {
     const given = await form(c, Move);
-    if (given === undefined) return badRequest(c);
     const result = await store.dictionary.move(
       c.get('membership').guildId,
       nameOf(given),
@@ -167,7 +161,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   app.post(`${base}/import`, async (c) => {
     const body = await c.req.parseBody();
     const file = body['file'];
-    if (!(file instanceof File)) return badRequest(c);
+    if (!(file instanceof File)) throw new BadForm('form');
     if (file.size > MAX_IMPORT_BYTES) return refusal(c, 413, 'dashboard.tooLarge');
     const parsed = readDictionaryFile(await file.text());
     if (!parsed.ok) return show(c, refused(c, parsed.problem), undefined, 422);
@@ -198,14 +192,12 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDep
   // Changes nothing, but runs the dictionary: a POST, under the same per-session limit.
   app.post(`${base}/try`, async (c) => {
     const given = await form(c, Try);
-    if (given === undefined) return badRequest(c);
     return show(c, undefined, await reading(c, given.text));
   });
 
   // Hearing it in the manager's own voice: free at once, else its price first (samples.ts).
   app.post(`${base}/hear`, async (c) => {
     const given = await form(c, Hear);
-    if (given === undefined) return badRequest(c);
     const tried = await reading(c, given.text);
     if (tried.said === '') return show(c, undefined, tried);
     const server = c.get('membership');

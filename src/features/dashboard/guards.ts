@@ -1,16 +1,17 @@
-// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers.
+// The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers;
+// and the audit line each change leaves.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import type { DashboardLimits } from './limits.ts';
 import { localeOf, type Html, type PageContext } from './pages/layout.ts';
 import { messagePage } from './pages/server-pages.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { SECRET_SHAPE, csrfTokenOf, hashSessionId, sameSecret } from './session-tokens.ts';
+import type { Logger } from '../../core/log.ts';
 import type { Store } from '../../core/store/types.ts';
 import { describeFailure } from '../speaking/index-words.ts';
 import { t, type MessageKey } from './strings.ts';
@@ -36,6 +37,16 @@ export function guard(app: Hono<DashboardEnv>, path: string, ...guards: Guard[])
 /** The signed-in member's user ID ('' before sign-in, where no route that needs it runs). */
 export const userOf = (c: Ctx): string => c.get('session')?.userId ?? '';
 
+/** One line per dashboard change: who, what, which server, counts; never a secret nor an entry's text. */
+export function audit(
+  logger: Logger,
+  action: string,
+  who: { userId: string; guildId?: string | undefined },
+  counts: Record<string, number> = {},
+): void {
+  logger.info({ audit: action, userId: who.userId, guildId: who.guildId, ...counts }, 'dashboard change');
+}
+
 /** A refusal worded as the commands word it (a UserError, a setting out of range), as a notice; anything else throws. */
 export function refusedNotice(c: Ctx, error: unknown): NonNullable<PageContext['notice']> {
   const { message, code } = describeFailure(error);
@@ -47,10 +58,21 @@ export function refusedNotice(c: Ctx, error: unknown): NonNullable<PageContext['
 export const refusal = (c: Ctx, status: 400 | 403 | 404 | 413 | 429 | 500 | 502, key: MessageKey, params = {}) =>
   c.html(messagePage(pageContext(c), t(c.get('locale'), key, params)) as Html, status);
 
-/** A form's fields, as zod reads them; undefined when they do not fit. */
-export async function form<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | undefined> {
+/** A form whose fields do not fit: the app answers it with a 400 page naming `what` (dashboard-app.ts). */
+export class BadForm extends Error {
+  readonly what: string;
+
+  constructor(what: string) {
+    super(`a form that does not fit (${what})`);
+    this.what = what;
+  }
+}
+
+/** A form's fields, as zod reads them; BadForm when they do not fit. */
+export async function form<T>(c: Ctx, schema: z.ZodType<T>, what = 'form'): Promise<T> {
   const parsed = schema.safeParse(await c.req.parseBody());
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) throw new BadForm(what);
+  return parsed.data;
 }
 
 /** Headers on every answer: a CSP without inline script or framing, nosniff, no referrer, no caching; HSTS on https. */

@@ -3,6 +3,13 @@ import './strings.ts';
 export { startDashboard, type RunningDashboard } from './start-dashboard.ts';
 export { dashboardAreas } from './store/store-areas.ts';
 export { DASHBOARD_SCHEMA_STEPS } from './store/schema-steps.ts';
-export type { DashboardBot, DashboardDeps, DashboardSettings, Membership, OwnerConsole } from './dashboard-types.ts';
+export type {
+  DashboardBot,
+  DashboardDeps,
+  DashboardSettings,
+  DoctorCheck,
+  Membership,
+  OwnerConsole,
+} from './dashboard-types.ts';
 export { DiscordLogin } from './discord-login.ts';
 export { MemberViews, type MemberLookUp } from './member-views.ts';

@@ -1,4 +1,5 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
+import { FREE_VOICES } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
@@ -12,15 +13,12 @@ import type { Logger } from '../../core/log.ts';
 import type { MemberDefaults, MemberDefaultsChange } from '../../core/store/member-defaults-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { formOptions } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
-import { guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
+import { audit, form, guard, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
-import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { formatNumber, t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
@@ -88,15 +86,14 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
 
   // A sample of my voice: free at once, else its price first (samples.ts).
   app.post('/servers/:guildId/myvoice/sample', async (c) => {
-    const given = Paid.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const given = await form(c, Paid);
     const server = c.get('membership');
     const result = await samples.sample({
       guildId: server.guildId,
       userId: userOf(c),
       guildLanguage: server.guildLanguage,
       text: t(c.get('locale'), 'dashboard.sample.text'),
-      paidCharacters: given.data.paid,
+      paidCharacters: given.paid,
     });
     if (result.kind === 'audio')
       audit(logger, 'sample', { userId: userOf(c), guildId: server.guildId }, { characters: result.characters });
@@ -107,13 +104,11 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
 
   app.post('/servers/:guildId/myvoice', async (c) => {
     const locale = c.get('locale');
-    const fields = Fields.safeParse(await c.req.parseBody());
-    if (!fields.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const fields = await form(c, Fields);
     const { guildId } = c.get('membership');
     let settings: MemberDefaultsChange;
     try {
-      settings = readSettingOptions(formOptions(fields.data), MY_SETTINGS, guildId) as MemberDefaultsChange &
-        MemberReading;
+      settings = readSettingOptions(formOptions(fields), MY_SETTINGS, guildId) as MemberDefaultsChange & MemberReading;
       if (Object.keys(settings).length === 0)
         return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
       if (settings.voice !== undefined)

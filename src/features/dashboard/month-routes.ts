@@ -5,10 +5,8 @@ import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../us
 import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/quota/money.ts';
 import type { Store } from '../../core/store/types.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
-import { guard, managersOnly, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
@@ -69,12 +67,11 @@ export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
 
   app.post(`${base}/budgets`, managersOnly, async (c) => {
     const locale = c.get('locale');
-    const given = Budgets.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
+    const given = await form(c, Budgets);
     const { guildId } = c.get('membership');
     const values: Partial<Record<BudgetName, number>> = {};
     for (const name of BUDGET_NAMES) {
-      const value = given.data[name];
+      const value = given[name];
       if (value !== undefined) values[name] = value;
     }
     try {

@@ -16,10 +16,8 @@ import {
   type StudioQuote,
   type StudioServices,
 } from '../scenes/index.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot, DashboardScenes } from './dashboard-types.ts';
-import { guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
+import type { DashboardBot, DashboardEnv, DashboardScenes } from './dashboard-types.ts';
+import { audit, form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -226,9 +224,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
 
   // Saved as /scene save saves: the same store, names, rights and member's share (the scenes feature's saveScene).
   app.post('/servers/:guildId/scenes/save', async (c) => {
-    const given = Save.safeParse(await c.req.parseBody());
-    if (!given.success) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
-    const { script, name } = given.data;
+    const { script, name } = await form(c, Save);
     const server = c.get('membership');
     const locale = c.get('locale');
     try {

@@ -1,22 +1,19 @@
 // Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
 // voice_add and /voices delete do.
+import { FREE_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
-import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
-import { languageName } from '../../core/voice-catalogue/preset-voices.ts';
-import { audit } from './audit.ts';
-import type { DashboardEnv } from './dashboard-env.ts';
-import type { DashboardBot } from './dashboard-types.ts';
-import { form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
+import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import { audit, form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
@@ -167,7 +164,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // A sample of one voice or preset, the same for everyone (so it is cached for everyone once paid).
   app.post(`${base}/sample`, async (c) => {
     const given = await form(c, Heard);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const server = c.get('membership');
     const heard = 'voice' in given ? { voice: given.voice } : { preset: given.preset };
     const language =
@@ -194,7 +190,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // Use this voice: my voice here, checked usable as /myvoice checks it.
   app.post(`${base}/use`, async (c) => {
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
       const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
@@ -213,7 +208,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   app.post(`${base}/default`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, z.union([Preset, Voice]));
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     let name: string;
     try {
@@ -250,7 +244,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   app.post(`${base}/pool`, async (c) => {
     if (!managers(c)) return refusal(c, 403, 'dashboard.forbidden');
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const { guildId } = c.get('membership');
     try {
       const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
@@ -268,7 +261,6 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   // /voices delete: its creator, or a manager; its audio, cache and saved sounds go with it.
   app.post(`${base}/delete`, async (c) => {
     const given = await form(c, Voice);
-    if (given === undefined) return refusal(c, 400, 'dashboard.badRequest', { what: 'form' });
     const server = c.get('membership');
     const voice = await store.voiceLibrary.get(server.guildId, given.voice);
     if (voice === undefined) return refused(c, new UserError('voices.notFound', { name: given.voice.slice(0, 40) }));

@@ -18,7 +18,7 @@ import type { PendingScenes } from './pending-scenes.ts';
 import type { PendingScene, PlannedTurn } from './scene-types.ts';
 import { CANCEL_PREFIX, CONFIRM_PREFIX, costedPreview } from './scene-preview.ts';
 import type { SceneTimeline } from '../../core/order/scene-types.ts';
-import { sceneSrt } from './scene-srt.ts';
+import { sceneSrt } from './subtitles.ts';
 import { t } from './strings.ts';
 
 /** What a scene's preview and delivery use of the commands' services. */

@@ -1,7 +1,9 @@
-// A parsed script and its cast as what the pipeline speaks: one request per turn, each after its pause. Pure.
+// A parsed script and its cast as what the pipeline speaks: one request per turn, each after its pause; and whether
+// it may be made, checked on its estimate with the core's margin at the preview and again by the pipeline at "Play it".
+import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/order/order-settings.ts';
-import { estimatePlanSeconds } from '../../core/quota/seconds-bounds.ts';
+import { checkEstimatedSeconds, estimatePlanSeconds } from '../../core/quota/seconds-bounds.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';
@@ -51,4 +53,12 @@ export function planScene(script: SceneScript, speakers: ReadonlyMap<string, Spe
     seconds: estimatePlanSeconds(lines),
     speakers: new Set(turns.map((turn) => turn.speaker)).size,
   };
+}
+
+/** Throws the member's answer when `plan` may not be made: longer than the voice queue takes (`voiceSeconds`, 0: no
+ * limit) for voice, or than MAX_SCENE_SECONDS anywhere (a server whose voice queue has no limit still hears 600 s). */
+export function checkSceneFits(plan: ScenePlan, inVoice: boolean, voiceSeconds: number): void {
+  if (inVoice && voiceSeconds > 0 && plan.seconds > voiceSeconds)
+    throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit: voiceSeconds });
+  checkEstimatedSeconds(plan.seconds, MAX_SCENE_SECONDS, 'scene');
 }

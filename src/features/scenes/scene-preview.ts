@@ -15,13 +15,13 @@ import { showContent } from '../../core/interactions/replies.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import type { SceneQuote } from '../../core/order/scene-types.ts';
 import type { UsageReport } from '../../core/quota/money.ts';
-import { resolveCast } from './cast.ts';
-import { planScene } from './scene-plan.ts';
+import type { SpeechPipeline } from '../../core/order/pipeline.ts';
+import { resolveCast, type CastQuery } from './cast.ts';
+import { checkSceneFits, planScene } from './scene-plan.ts';
 import type { PendingScene, ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import type { SceneScript } from './script-types.ts';
 import type { PendingScenes } from './pending-scenes.ts';
-import { checkSceneLength } from './scene-length.ts';
 import { budgetFigures } from './scene-budgets.ts';
 import { t } from './strings.ts';
 
@@ -40,6 +40,18 @@ export function readScript(source: string): SceneScript {
   }
 }
 
+/** `source` read, cast and planned; casting reads the store and cache for every line: rationed as free work, per member. */
+export async function castScene(
+  source: string,
+  speech: Pick<SpeechPipeline, 'takeFreeWork'>,
+  query: CastQuery & { userId: string },
+): Promise<{ script: SceneScript; plan: ScenePlan; speakers: Map<string, Speaker> }> {
+  const script = readScript(source);
+  speech.takeFreeWork(query.guildId, query.userId);
+  const speakers = await resolveCast(script, query);
+  return { script, plan: planScene(script, speakers), speakers };
+}
+
 /** Parses, casts and costs `source`, and shows the member the scene with its buttons. */
 export async function previewScene(
   interaction: AnsweredInteraction<'cached'>,
@@ -48,23 +60,16 @@ export async function previewScene(
   source: string,
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
 ): Promise<void> {
-  const script = readScript(source);
-  // Casting and costing reads the store and cache for every line: rationed as free work, per member.
-  context.speech.takeFreeWork(interaction.guildId, interaction.user.id);
-  const speakers = await resolveCast(script, {
+  const { plan, speakers } = await castScene(source, context.speech, {
     store: context.store,
     guildId: interaction.guildId,
+    userId: interaction.user.id,
     guildLocale: interaction.guild.preferredLocale,
     presets: context.voices,
   });
-  const plan = planScene(script, speakers);
   // Checked now and again at "Play it"; the slowmode turn is taken only when the scene is posted.
   const target = await chooseDestination(interaction, choice.output, context);
-  const limit = context.config.queue.guildSeconds;
-  if (target.kind === 'voice' && limit > 0 && plan.seconds > limit)
-    throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit });
-  // The scene's own cap holds in voice too: a server whose voice queue has no limit still hears 600 s at most.
-  checkSceneLength(plan.seconds);
+  checkSceneFits(plan, target.kind === 'voice', context.config.queue.guildSeconds);
   await acknowledge(interaction, true);
   const shown = await costedPreview(interaction, context, pending, {
     guildId: interaction.guildId,

@@ -1,4 +1,5 @@
 // A scene outside Discord (the dashboard's studio), made as /scene makes one, never paying more than confirmed.
+import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
@@ -14,13 +15,10 @@ import {
 } from '../../core/order/pipeline.ts';
 import type { Revocation } from '../../core/order/rights.ts';
 import type { Store } from '../../core/store/types.ts';
-import type { PresetVoice } from '../../core/voice-catalogue/preset-voices.ts';
-import { resolveCast } from './cast.ts';
 import { budgetFigures, type BudgetFigures } from './scene-budgets.ts';
-import { checkSceneLength } from './scene-length.ts';
-import { planScene } from './scene-plan.ts';
-import { readScript } from './scene-preview.ts';
-import { sceneSrt } from './scene-srt.ts';
+import { checkSceneFits } from './scene-plan.ts';
+import { castScene } from './scene-preview.ts';
+import { sceneSrt } from './subtitles.ts';
 import type { ScenePlan, Speaker } from './scene-types.ts';
 import { parseScript, ScriptError } from './script.ts';
 import './strings.ts';
@@ -101,18 +99,12 @@ export async function quoteStudioScene(
   source: string,
   output: 'voice' | 'file',
 ): Promise<StudioQuote> {
-  const script = readScript(source);
-  services.speech.takeFreeWork(member.guildId, member.userId);
-  const speakers = await resolveCast(script, {
+  const { script, plan, speakers } = await castScene(source, services.speech, {
+    ...member,
     store: services.store,
-    guildId: member.guildId,
-    guildLocale: member.guildLocale,
     presets: services.presets,
   });
-  const plan = planScene(script, speakers);
-  if (output === 'voice' && services.voiceSeconds > 0 && plan.seconds > services.voiceSeconds)
-    throw new UserError('scene.tooLongForVoice', { seconds: Math.round(plan.seconds), limit: services.voiceSeconds });
-  checkSceneLength(plan.seconds);
+  checkSceneFits(plan, output === 'voice', services.voiceSeconds);
   const [quote, report] = await Promise.all([
     services.speech.quoteScene(plan.lines),
     services.report(member.guildId, member.userId),

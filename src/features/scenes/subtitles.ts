@@ -1,5 +1,7 @@
 // Subtitles for a rendered scene as SubRip (.srt): one cue per turn, `Speaker: text` on one line, LF line ends, no
 // escapes; and the reverse of their times, so a test can read a posted file back. Pure.
+import type { SceneTimeline } from '../../core/order/scene-types.ts';
+import type { PlannedTurn } from './scene-types.ts';
 
 /** One cue: when, in seconds from the start of the audio, and who says what. */
 export interface SubtitleCue {
@@ -58,4 +60,20 @@ export function parseSrtTimes(srt: string): Array<{ start: number; end: number; 
     });
   });
   return cues;
+}
+
+/**
+ * A scene's .srt from its planned turns and the timeline its mix gave back: each line timed as it is heard (those
+ * before the cut, when cut), named by its speaker. For the Discord delivery and the studio's file.
+ */
+export function sceneSrt(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): string {
+  if (timeline === undefined || timeline.length > turns.length) throw new Error('a scene file without its timeline');
+  return toSrt(
+    timeline.map((time, index) => ({
+      speaker: turns[index]?.speaker ?? '',
+      text: turns[index]?.text ?? '',
+      start: time.start,
+      end: time.end,
+    })),
+  );
 }

@@ -1,6 +1,5 @@
+import { LANGUAGE_CODE, FREE_VOICES } from '../../core/voice-catalogue/voices.ts';
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
-import { LANGUAGE_CODE } from '../../core/voice-catalogue/preset-voices.ts';
-import { FREE_VOICES } from '../../core/free-voice/free-voices.ts';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../../core/interactions/choices.ts';
 import type { Services } from '../../core/interactions/command.ts';
 

@@ -1,13 +1,13 @@
 // "Save as sound": a reply's audio as a soundboard sound within Discord's limits (mp3 or ogg, 512 KB, 5.2 s, name
 // 2-32 characters), rendered from the cache (nothing paid), only for a member with Create Expressions too. A sound
 // from a cloned voice is noted (store.voiceLibrary.recordSound) so deleting the voice removes it.
+import { isPresetVoiceId } from '../../core/voice-catalogue/voices.ts';
 import './strings.ts';
 import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { handOver, placeOf, requesterOf } from './hand-over.ts';
 import { answerAs, wordOutcome } from './outcome-words.ts';
-import { isPresetVoiceId } from '../../core/voice-catalogue/preset-voices.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';

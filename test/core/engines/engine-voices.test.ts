@@ -1,11 +1,6 @@
+import { isEngineVoice, parseEngineVoiceId } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
-import {
-  cleanName,
-  isEngineVoiceId,
-  kokoroLanguage,
-  MAX_VOICES_PER_ENGINE,
-  parseEngineVoiceId,
-} from '../../../src/core/engines/engine-voices.ts';
+import { cleanName, kokoroLanguage, MAX_VOICES_PER_ENGINE } from '../../../src/core/engines/engine-voices.ts';
 import { listedNames, speechVoices, voicevoxVoices } from '../../../src/core/engines/engine-clients.ts';
 import { SPEAKERS } from './fake-engine.ts';
 
@@ -27,7 +22,7 @@ describe('engine voice IDs', () => {
       'VOICEVOX:3',
       `speech:${'a'.repeat(65)}`,
     ])
-      expect(isEngineVoiceId(id), id).toBe(false);
+      expect(isEngineVoice(id), id).toBe(false);
   });
 
   it("reads a Kokoro voice's language from its first letter, else none", () => {

@@ -2,13 +2,13 @@
 // a Latin word in a Japanese line in the English voice, the WAVs of the runs joined; the analyser loaded in the
 // worker thread, never in the process's main thread; a line read far too long refused before eSpeak NG runs.
 // Needs the optional espeak-ng and kuromoji packages; skipped with one line without.
+import { freeVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
-import { freeVoice } from '../../../src/core/free-voice/free-voices.ts';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS, speakFree } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { readingPackagesInstalled } from '../../support/espeak-phonemes.ts';

@@ -1,4 +1,5 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
+import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
@@ -12,7 +13,6 @@ import {
   freeVoiceInstalled,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/free-voice/free-voices.ts';
 import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';

@@ -1,8 +1,8 @@
 // The voice autocomplete's choices: cloned voices of the server first, then the preset voices, then the free voices
 // when the free voice may speak, each by its ID or its words, in the member's language.
+import { FREE_VOICES } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
 import { voiceChoices } from '../../../src/core/interactions/choices.ts';
-import { FREE_VOICES } from '../../../src/core/free-voice/free-voices.ts';
 import '../../../src/app/feature-strings.ts';
 
 describe('the voice choices', () => {

@@ -35,7 +35,7 @@ forEachBackend((store, backend) => {
       const scan = await scanUrl(backend.url());
       const covered = new Set(
         [...CORE_FORGET_RULES, ...STORE_FEATURES.forgetRules].flatMap((r) => [
-          `${r.table}.${r.guildColumn}`,
+          `${r.table}.guild_id`,
           ...Object.keys(r.memberColumns).map((c) => `${r.table}.${c}`),
         ]),
       );

@@ -15,7 +15,7 @@ import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
-import { partPackets } from '../../../src/core/order/clips.ts';
+import { partPackets } from '../../../src/core/cache/audio-fill.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import {
   renderVoiceMessage,

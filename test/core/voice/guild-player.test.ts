@@ -9,7 +9,7 @@ import {
   VoiceJoinError,
   type GuildPlayerOptions,
   type ClipOwner,
-  type PlaybackItem,
+  type PlaybackResult,
 } from '../../../src/core/voice/guild-player.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { FakeDiscord } from '@saybot/local-discord';
@@ -72,10 +72,56 @@ function makePlayer(options: Partial<GuildPlayerOptions> = {}, on: { client: Cli
   return { player, guildId: guild.id, lounge: guild.voiceChannels[0]!.id };
 }
 
+/** A one-clip order's audio: fetched at its turn (`open`), logging what is done with it in `events`. */
+interface TestClip extends ClipOwner {
+  open(signal: AbortSignal): Promise<Readable>;
+  events?: string[];
+}
+
+/** Lets the promise callbacks of what was just done run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A one-clip order played as the pipeline plays one: held; 'prepare' when its turn nears behind another order (the
+ * pipeline's cue to fetch ahead), 'open' when its audio is fetched at its turn, 'dispose' when it ends unopened.
+ */
+function enqueue(player: GuildPlayer, clip: TestClip): Promise<PlaybackResult> {
+  const behind = player.busy;
+  const turn = player.hold({ owner: clip, clips: 1, channelId: player.channelId ?? 'none' });
+  void turn.near.then(() => {
+    if (behind && turn.endedAs === undefined) clip.events?.push('prepare');
+  });
+  const ended = (): PlaybackResult | undefined => {
+    const end = turn.endedAs;
+    if (end === undefined) return undefined;
+    return end.status === 'failed'
+      ? { status: end.status, seconds: 0, error: end.error }
+      : { status: end.status, seconds: 0 };
+  };
+  const took = turn.take();
+  return (async () => {
+    try {
+      await took;
+      const early = ended();
+      if (early) {
+        clip.events?.push('dispose');
+        return early;
+      }
+      const packets = await clip.open(turn.signal);
+      return await turn.play(packets).result;
+    } catch (error) {
+      return ended() ?? { status: 'failed', seconds: 0, error };
+    } finally {
+      turn.done();
+    }
+  })();
+}
+
 /** A clip of a sine: records when it was opened, and can fail to open or fail mid-stream. */
 function sineItem(hz: number, seconds: number, opts: { openError?: Error; failAfterPackets?: number } = {}) {
   const events: string[] = [];
-  const item: PlaybackItem = {
+  const item: TestClip = {
+    events,
     label: `${hz} Hz`,
     open: async () => {
       events.push('open');
@@ -93,8 +139,6 @@ function sineItem(hz: number, seconds: number, opts: { openError?: Error; failAf
         },
       });
     },
-    prepare: () => events.push('prepare'),
-    dispose: () => events.push('dispose'),
   };
   return { item, events };
 }
@@ -109,7 +153,7 @@ describe('GuildPlayer with DAVE required', () => {
     await connecting;
     expect(player.state.kind).toBe('connected');
     fake.clearAudio(guildId);
-    expect((await player.enqueue(sineItem(440, 0.3).item)).status).toBe('played');
+    expect((await enqueue(player, sineItem(440, 0.3).item)).status).toBe('played');
     const heard = await fake.waitForAudio(guildId, { minSeconds: 0.25 });
     expect(heard.dave?.plaintextFrames).toBe(0);
     expect(heard.dave?.e2eeFrames).toBe(15);
@@ -122,7 +166,7 @@ describe('GuildPlayer with DAVE required', () => {
     fake.clearAudio(guildId);
     const low = sineItem(330, 0.4);
     const high = sineItem(660, 0.4);
-    const results = [player.enqueue(low.item), player.enqueue(high.item)];
+    const results = [enqueue(player, low.item), enqueue(player, high.item)];
     expect(player.busy).toBe(true);
     const [a, b] = await Promise.all(results);
     expect(a).toMatchObject({ status: 'played' });
@@ -145,12 +189,15 @@ describe('GuildPlayer with DAVE required', () => {
     const first = sineItem(440, 0.6);
     const next = sineItem(550, 0.2);
     const later = sineItem(660, 0.2);
-    const results = [player.enqueue(first.item)];
+    const results = [enqueue(player, first.item)];
+    await settled();
     expect(first.events).toContain('open');
     // Enqueued while the first plays (auto-read hands a message over then): its audio is wanted now, not at its turn.
-    results.push(player.enqueue(next.item));
+    results.push(enqueue(player, next.item));
+    await settled();
     expect(next.events).toEqual(['prepare']);
-    results.push(player.enqueue(later.item));
+    results.push(enqueue(player, later.item));
+    await settled();
     expect(later.events).toEqual([]);
     expect((await Promise.all(results)).map((r) => r.status)).toEqual(['played', 'played', 'played']);
     expect(later.events).toEqual(['prepare', 'open']);
@@ -160,8 +207,8 @@ describe('GuildPlayer with DAVE required', () => {
     const { player, guildId, lounge } = makePlayer();
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    const first = player.enqueue(sineItem(440, 3).item);
-    const second = player.enqueue(sineItem(550, 0.3).item);
+    const first = enqueue(player, sineItem(440, 3).item);
+    const second = enqueue(player, sineItem(550, 0.3).item);
     await fake.waitForPacket(guildId, (p) => !p.silence);
     expect(player.skip()).toBe(true);
     const skipped = await first;
@@ -175,9 +222,9 @@ describe('GuildPlayer with DAVE required', () => {
     const { player, guildId, lounge } = makePlayer();
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    const current = player.enqueue(sineItem(440, 3).item);
+    const current = enqueue(player, sineItem(440, 3).item);
     const queued = sineItem(550, 1);
-    const waiting = player.enqueue(queued.item);
+    const waiting = enqueue(player, queued.item);
     await fake.waitForPacket(guildId, (p) => !p.silence);
     expect(player.stop()).toBe(1);
     expect(await current).toMatchObject({ status: 'stopped' });
@@ -193,12 +240,12 @@ describe('GuildPlayer with DAVE required', () => {
     fake.clearAudio(guildId);
     const mine = (item: ClipOwner) => item.requestedBy?.userId === 'me';
     const others = { ...sineItem(440, 0.6).item, requestedBy: { userId: 'other', requesterMayStop: true } };
-    const current = player.enqueue(others);
-    const queuedMine = player.enqueue({
+    const current = enqueue(player, others);
+    const queuedMine = enqueue(player, {
       ...sineItem(550, 1).item,
       requestedBy: { userId: 'me', requesterMayStop: true },
     });
-    const queuedOther = player.enqueue({
+    const queuedOther = enqueue(player, {
       ...sineItem(660, 0.2).item,
       requestedBy: { userId: 'other', requesterMayStop: true },
     });
@@ -216,11 +263,11 @@ describe('GuildPlayer with DAVE required', () => {
     await player.connect(lounge);
     fake.clearAudio(guildId);
     const me = { userId: 'me', requesterMayStop: true };
-    const mine = (item: PlaybackItem) => item.requestedBy?.userId === 'me';
-    const current = player.enqueue({ ...sineItem(440, 3).item, requestedBy: me });
+    const mine = (item: ClipOwner) => item.requestedBy?.userId === 'me';
+    const current = enqueue(player, { ...sineItem(440, 3).item, requestedBy: me });
     const queued = sineItem(550, 1);
-    const waiting = player.enqueue({ ...queued.item, requestedBy: me });
-    const other = player.enqueue({
+    const waiting = enqueue(player, { ...queued.item, requestedBy: me });
+    const other = enqueue(player, {
       ...sineItem(660, 0.2).item,
       requestedBy: { userId: 'other', requesterMayStop: true },
     });
@@ -241,7 +288,7 @@ describe('GuildPlayer with DAVE required', () => {
     await player.connect(lounge);
     let opening: () => void = () => undefined;
     const opened = new Promise<void>((resolve) => (opening = resolve));
-    const result = player.enqueue({
+    const result = enqueue(player, {
       label: 'never opens',
       open: (signal) => {
         opening();
@@ -258,8 +305,8 @@ describe('GuildPlayer with DAVE required', () => {
     const { player, lounge } = makePlayer();
     await player.connect(lounge);
     const broken = new Error('no audio for you');
-    const failed = player.enqueue(sineItem(440, 0.3, { openError: broken }).item);
-    const next = player.enqueue(sineItem(440, 0.3).item);
+    const failed = enqueue(player, sineItem(440, 0.3, { openError: broken }).item);
+    const next = enqueue(player, sineItem(440, 0.3).item);
     expect(await failed).toEqual({ status: 'failed', seconds: 0, error: broken });
     expect((await next).status).toBe('played');
   });
@@ -267,7 +314,7 @@ describe('GuildPlayer with DAVE required', () => {
   it('a stream that breaks mid-clip fails the clip with its error and what was heard', async () => {
     const { player, lounge } = makePlayer();
     await player.connect(lounge);
-    const result = await player.enqueue(sineItem(440, 2, { failAfterPackets: 15 }).item);
+    const result = await enqueue(player, sineItem(440, 2, { failAfterPackets: 15 }).item);
     expect(result.status).toBe('failed');
     expect(String(result.error)).toMatch(/stream broke/);
     expect(result.seconds).toBeLessThan(2);
@@ -278,7 +325,7 @@ describe('GuildPlayer with DAVE required', () => {
     await player.connect(lounge);
     const packets = sineOpusPackets(440, 2);
     let sent = 0;
-    const item: PlaybackItem = {
+    const item: TestClip = {
       label: 'closes early',
       open: async () =>
         new Readable({
@@ -290,7 +337,7 @@ describe('GuildPlayer with DAVE required', () => {
           },
         }),
     };
-    const result = await player.enqueue(item);
+    const result = await enqueue(player, item);
     expect(result.status).toBe('failed');
     expect(result.status === 'failed' && result.error).toBeInstanceOf(AudioStalledError);
     expect(result.seconds).toBeLessThan(2);
@@ -298,7 +345,7 @@ describe('GuildPlayer with DAVE required', () => {
 
   it('a clip enqueued while not connected fails instead of waiting forever', async () => {
     const { player } = makePlayer();
-    const result = await player.enqueue(sineItem(440, 0.3).item);
+    const result = await enqueue(player, sineItem(440, 0.3).item);
     expect(result.status).toBe('failed');
     expect(String(result.error)).toMatch(/not connected/);
   });
@@ -307,8 +354,8 @@ describe('GuildPlayer with DAVE required', () => {
     const { player, guildId, lounge } = makePlayer({ reconnectGraceMs: 300 });
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    const current = player.enqueue(sineItem(440, 5).item);
-    const queued = player.enqueue(sineItem(550, 1).item);
+    const current = enqueue(player, sineItem(440, 5).item);
+    const queued = enqueue(player, sineItem(550, 1).item);
     await fake.waitForPacket(guildId, (p) => !p.silence);
     fake.setVoiceState(guildId, APP_ID, null);
     const cut = await current;
@@ -321,14 +368,14 @@ describe('GuildPlayer with DAVE required', () => {
     expect(fake.voiceCloses(guildId).map((c) => c.code)).toContain(4014);
 
     await player.connect(lounge);
-    expect((await player.enqueue(sineItem(440, 0.2).item)).status).toBe('played');
+    expect((await enqueue(player, sineItem(440, 0.2).item)).status).toBe('played');
   });
 
   it('the voice server goes away mid-clip: the clip is cut off after the grace period, and the next connect is heard', async () => {
     const { player, guildId, lounge } = makePlayer({ reconnectGraceMs: 300 });
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    const current = player.enqueue(sineItem(440, 5).item);
+    const current = enqueue(player, sineItem(440, 5).item);
     await fake.waitForPacket(guildId, (p) => !p.silence);
     fake.dropVoiceServer(guildId);
     const cut = await current;
@@ -338,7 +385,7 @@ describe('GuildPlayer with DAVE required', () => {
 
     await player.connect(lounge);
     fake.clearAudio(guildId);
-    expect((await player.enqueue(sineItem(440, 0.3).item)).status).toBe('played');
+    expect((await enqueue(player, sineItem(440, 0.3).item)).status).toBe('played');
     const heard = await fake.waitForAudio(guildId, { minSeconds: 0.25 });
     expect(heard.dave?.plaintextFrames).toBe(0);
   });
@@ -380,7 +427,7 @@ describe('GuildPlayer with DAVE off (protocol version 0)', () => {
     await player.connect(lounge);
     expect(offFake.daveState(guildId)).toBeUndefined();
     offFake.clearAudio(guildId);
-    expect((await player.enqueue(sineItem(440, 0.3).item)).status).toBe('played');
+    expect((await enqueue(player, sineItem(440, 0.3).item)).status).toBe('played');
     const heard = await offFake.waitForAudio(guildId, { minSeconds: 0.25 });
     expect(heard.dave).toBeUndefined();
     expect(Math.abs(dominantHz(heard.pcm) - 440)).toBeLessThan(10);

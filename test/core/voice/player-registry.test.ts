@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { FakeDiscord } from '@saybot/local-discord';
 import { createLogger } from '../../../src/core/log.ts';
-import type { PlaybackItem } from '../../../src/core/voice/guild-player.ts';
+import type { GuildPlayer, PlaybackResult } from '../../../src/core/voice/guild-player.ts';
 import { PlayerRegistry } from '../../../src/core/voice/player-registry.ts';
 import {
   APP_ID,
@@ -39,10 +39,16 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const sine = (seconds: number): PlaybackItem => ({
-  label: 'sine',
-  open: () => Promise.resolve(Readable.from(sineOpusPackets(440, seconds))),
-});
+/** A one-clip order of a sine, played in its turn as the pipeline plays one. */
+async function playSine(player: GuildPlayer, seconds: number): Promise<PlaybackResult> {
+  const turn = player.hold({ owner: { label: 'sine' }, clips: 1, channelId: player.channelId ?? 'none' });
+  await turn.take();
+  try {
+    return await turn.play(Readable.from(sineOpusPackets(440, seconds))).result;
+  } finally {
+    turn.done();
+  }
+}
 
 function guildAt(n: number) {
   const spec = guilds[n];
@@ -58,7 +64,7 @@ describe('PlayerRegistry', () => {
     const playerB = registry.get(b.id, b.adapter);
     await Promise.all([playerA.connect(a.lounge), playerB.connect(b.lounge)]);
     expect(registry.size).toBe(2);
-    expect((await playerA.enqueue(sine(0.2))).status).toBe('played');
+    expect((await playSine(playerA, 0.2)).status).toBe('played');
     playerA.leave('asked');
     // A is idle and out of voice: no longer held. B, still in voice, is.
     expect(registry.size).toBe(1);
@@ -69,7 +75,7 @@ describe('PlayerRegistry', () => {
     const again = registry.get(a.id, a.adapter);
     await again.connect(a.lounge);
     expect(registry.size).toBe(2);
-    expect((await again.enqueue(sine(0.3))).status).toBe('played');
+    expect((await playSine(again, 0.3)).status).toBe('played');
     expect((await fake.waitForAudio(a.id, { minSeconds: 0.25 })).seconds).toBeGreaterThan(0.25);
     again.leave('asked');
     playerB.leave('asked');

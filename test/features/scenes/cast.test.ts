@@ -1,4 +1,5 @@
 // Who speaks each part of a scene, against a real store (SQLite in memory, the same migrations as production).
+import { DOCUMENTED_VOICES, type PresetVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCast } from '../../../src/features/scenes/cast.ts';
 import type { Speaker } from '../../../src/features/scenes/scene-types.ts';
@@ -6,7 +7,6 @@ import { parseScript } from '../../../src/features/scenes/script.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { UserError } from '../../../src/core/interactions/failures.ts';
-import { DOCUMENTED_VOICES, type PresetVoice } from '../../../src/core/voice-catalogue/preset-voices.ts';
 
 const G = '100000000000000001';
 const OTHER_GUILD = '100000000000000002';

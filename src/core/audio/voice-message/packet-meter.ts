@@ -4,7 +4,7 @@ import { ENCODER_PRE_SKIP, packetSamples, type OggOpusOptions } from '../codecs/
 import { PacketFrames } from '../codecs/packet-frames.ts';
 import { OPUS_RATE } from '../codecs/opus-encode.ts';
 import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../analysis/waveform.ts';
-import { VoiceMessageError } from './voice-message-error.ts';
+import { VoiceMessageError } from '../errors.ts';
 
 /** One Opus packet (48 kHz, one channel) decoded to s16le samples. */
 export interface PacketDecoder {

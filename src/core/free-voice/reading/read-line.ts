@@ -3,8 +3,8 @@
 // analyser to kana, and each run given to the free voice of its language and of the line's voice's gender (Latin
 // words in a Japanese line to the English voice). Pure and linear in the line but for the analyser, which is given
 // (loaded only in the worker threads: ./read-aloud.ts).
+import { FREE_VOICES, freeVoice, type FreeVoice } from '../../voice-catalogue/voices.ts';
 import { withinEspeakLimits } from '../espeak-text.ts';
-import { FREE_VOICES, freeVoice, type FreeVoice } from '../free-voices.ts';
 import { readChatForms } from './chat-forms.ts';
 import { readChineseNumbers } from './chinese-numbers.ts';
 import { foldWidths } from './fold.ts';

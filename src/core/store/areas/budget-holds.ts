@@ -10,25 +10,28 @@ export const budgetLockKey = (guildId: string): string => `budget-holds:${guildI
 /** Taken, after the guild's, only by a hold checked against a bot-wide limit. */
 const BOT_LOCK_KEY = 'budget-holds:bot';
 
-/** The first limit `needed` more characters would pass, or undefined when all have room. */
-function firstRefusal(
-  limits: BudgetHoldLimits,
-  used: Record<keyof BudgetHoldLimits, number>,
-  needed: number,
-): BudgetHoldResult | undefined {
-  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
-    const limit = limits[budget];
-    if (limit !== undefined && used[budget] + needed > limit)
-      return { status: 'refused', budget, limit, used: used[budget], needed };
-  }
-  return undefined;
+/** Which rows a limit counts: of the running totals `spent`, and of the live holds, by guild, member and period. */
+interface Counted {
+  spent: 'spend_totals_member_day' | 'spend_totals_guild_month';
+  guilds?: string[];
+  members?: string[];
+  period: { day: string } | { month: string };
 }
 
 /** Spent (a running total) plus held, as one row of two sums (none: 0). */
-const usedOf = async (row: Promise<{ spent: unknown; held: unknown }>): Promise<number> => {
-  const { spent, held } = await row;
-  return Number(spent ?? 0) + Number(held ?? 0);
-};
+async function usedOf(trx: Db, { spent, guilds, members, period }: Counted): Promise<number> {
+  const [column, value] = 'day' in period ? (['day', period.day] as const) : (['month', period.month] as const);
+  const sum = (table: Counted['spent'] | 'budget_holds') => {
+    let rows = trx.selectFrom(table).where(column, '=', value);
+    if (guilds !== undefined) rows = rows.where('guild_id', 'in', guilds);
+    if (members !== undefined) rows = rows.where('user_id', 'in', members);
+    return rows.select((e) => e.fn.sum<number>('characters').as('n'));
+  };
+  const row = await trx
+    .selectNoFrom([sum(spent).as('spent'), sum('budget_holds').as('held')])
+    .executeTakeFirstOrThrow();
+  return Number(row.spent ?? 0) + Number(row.held ?? 0);
+}
 
 /** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
 export class BudgetArea extends Area {
@@ -87,70 +90,20 @@ export class BudgetArea extends Area {
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
-      const used = { memberDailyChars: 0, guildMonthlyChars: 0, botMonthlyChars: 0 };
-      if (limits.memberDailyChars !== undefined) {
-        used.memberDailyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_member_day')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', member.guilds)
-                .where('user_id', 'in', member.members)
-                .where('day', '=', day)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', member.guilds)
-                .where('user_id', 'in', member.members)
-                .where('day', '=', day)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
-      }
-      if (limits.guildMonthlyChars !== undefined) {
-        used.guildMonthlyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_guild_month')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('guild_id', 'in', guilds)
-                .where('month', '=', month)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .where('guild_id', 'in', guilds)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
-      }
-      if (limits.botMonthlyChars !== undefined) {
+      // In this order: the first limit the characters would pass is the refusal.
+      const counted: Record<keyof BudgetHoldLimits, Counted> = {
+        memberDailyChars: { spent: 'spend_totals_member_day', ...member, period: { day } },
+        guildMonthlyChars: { spent: 'spend_totals_guild_month', guilds, period: { month } },
         // One row per guild that spent this month, never the month's spends.
-        used.botMonthlyChars = await usedOf(
-          trx
-            .selectNoFrom((eb) => [
-              eb
-                .selectFrom('spend_totals_guild_month')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .as('spent'),
-              eb
-                .selectFrom('budget_holds')
-                .select((e) => e.fn.sum<number>('characters').as('n'))
-                .where('month', '=', month)
-                .as('held'),
-            ])
-            .executeTakeFirstOrThrow(),
-        );
+        botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
+      };
+      const needed = hold.characters;
+      for (const budget of Object.keys(counted) as (keyof BudgetHoldLimits)[]) {
+        const limit = limits[budget];
+        if (limit === undefined) continue;
+        const used = await usedOf(trx, counted[budget]);
+        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
       }
-      const refusal = firstRefusal(limits, used, hold.characters);
-      if (refusal) return refusal;
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
@@ -160,7 +113,7 @@ export class BudgetArea extends Area {
           user_id: userId,
           month,
           day,
-          characters: hold.characters,
+          characters: needed,
           expires_at: now + hold.ttlMs,
           owner: hold.owner ?? null,
         })

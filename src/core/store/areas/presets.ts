@@ -1,4 +1,4 @@
-import { Area, containsKey, speechColumnsOf, speechSettingsOf, type Row } from '../dialect.ts';
+import { Area, containsKey, guildRows, speechColumnsOf, speechSettingsOf, type Row } from '../dialect.ts';
 import { nameKey, tidyName } from '../names.ts';
 import type { DeletedPreset, NewPreset, Preset, PresetListOptions, SavePresetResult } from '../preset-store.ts';
 
@@ -43,12 +43,7 @@ export class PresetArea extends Area {
       }
       const max = options.maxPerGuild;
       if (max !== undefined) {
-        const { n } = await trx
-          .selectFrom('presets')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', preset.guildId)
-          .executeTakeFirstOrThrow();
-        if (Number(n) >= max) return { status: 'full', limit: max };
+        if ((await guildRows(trx, 'presets', preset.guildId)) >= max) return { status: 'full', limit: max };
       }
       const row = await trx
         .insertInto('presets')

@@ -40,7 +40,6 @@ export class QuotaArea extends Area {
 
   /** The service's figures from an answer that spent nothing (its 429 or 400), kept as a spend's are. */
   async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
-    if (Object.keys(service).length === 0) return;
     await noteServiceUsage(this.d.db, service, at);
   }
 
@@ -82,26 +81,20 @@ export const serviceColumns = (service: ServiceUsage) => ({
 /** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
 export async function noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
   const { month } = periodKeys(at);
-  const {
-    service_used: used,
-    service_limit: limit,
-    service_remaining: remaining,
-    service_reset_at: resetAt,
-  } = serviceColumns(service);
+  const given = serviceColumns(service);
   // An answer without figures says nothing of the month: the kept ones keep their own time.
-  if (used === null && limit === null && remaining === null && resetAt === null) return;
+  if (Object.values(given).every((value) => value === null)) return;
   await trx
     .updateTable('quota_state')
     .set((eb) => {
-      const sameMonth = eb('service_month', '=', month);
-      /** The month's own value, or NULL in a new month. */
-      const kept = (column: 'service_used' | 'service_limit' | 'service_remaining' | 'service_reset_at') =>
-        eb.case().when(sameMonth).then(eb.ref(column)).end();
+      /** The answer's value, else the month's own, or NULL in a new month. */
+      const kept = (column: keyof typeof given) =>
+        given[column] ?? eb.case().when('service_month', '=', month).then(eb.ref(column)).end();
       return {
-        service_used: used ?? kept('service_used'),
-        service_limit: limit ?? kept('service_limit'),
-        service_remaining: remaining ?? kept('service_remaining'),
-        service_reset_at: resetAt ?? kept('service_reset_at'),
+        service_used: kept('service_used'),
+        service_limit: kept('service_limit'),
+        service_remaining: kept('service_remaining'),
+        service_reset_at: kept('service_reset_at'),
         service_month: month,
         service_updated_at: at.getTime(),
       };

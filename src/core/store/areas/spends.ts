@@ -1,5 +1,5 @@
 // The spends and their running totals (`store.spends`): figures only; what a 429 or a spend means is src/core/quota/'s.
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type {
   MonthBreakdown,
   NewSpend,
@@ -21,6 +21,8 @@ import {
 } from './forget-carry-over.ts';
 import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import type { Database } from '../schema.ts';
+
+type RunningTotal = 'spend_totals_guild_month' | 'spend_totals_member_day';
 
 /** Spent and saved sums as the drivers give them (PostgreSQL's NUMERIC parsed; none: 0). */
 const totalsOf = (row: { spent: unknown; saved: unknown } | undefined): SpendTotals => ({
@@ -129,7 +131,7 @@ export class SpendArea extends Area {
     const { members } = memberDayIds(key, spend.guildId, spend.userId, day);
     if (spend.forgotten === 'guild') guilds.reverse();
     if (spend.forgotten !== undefined) members.reverse();
-    const memberDays = guilds.flatMap((guild) => members.map((member) => ({ guild, member })));
+    const memberDays = guilds.flatMap((guild) => members.map((user) => ({ guild_id: guild, user_id: user, day })));
     return this.d.transaction(undefined, async (trx) => {
       const gone = await trx
         .deleteFrom('spends')
@@ -140,27 +142,22 @@ export class SpendArea extends Area {
         .executeTakeFirst();
       if (gone === undefined) return false;
       const { characters } = gone;
-      for (const guild of guilds) {
-        const lowered = await trx
-          .updateTable('spend_totals_guild_month')
-          .set((eb) => ({ characters: eb('characters', '-', characters) }))
-          .where('guild_id', '=', guild)
-          .where('month', '=', month)
-          .where('characters', '>=', characters)
-          .executeTakeFirst();
-        if (Number(lowered.numUpdatedRows) > 0) break;
-      }
-      for (const { guild, member } of memberDays) {
-        const lowered = await trx
-          .updateTable('spend_totals_member_day')
-          .set((eb) => ({ characters: eb('characters', '-', characters) }))
-          .where('guild_id', '=', guild)
-          .where('user_id', '=', member)
-          .where('day', '=', day)
-          .where('characters', '>=', characters)
-          .executeTakeFirst();
-        if (Number(lowered.numUpdatedRows) > 0) break;
-      }
+      /** Lowers the first of the running totals `rows` (in order) that holds the characters. */
+      const lowerFirst = async (table: RunningTotal, rows: ReadonlyArray<Record<string, string>>) => {
+        for (const row of rows) {
+          let lowered = trx
+            .updateTable(table)
+            .set((eb) => ({ characters: eb('characters', '-', characters) }))
+            .where('characters', '>=', characters);
+          for (const [column, value] of Object.entries(row)) lowered = lowered.where(sql.ref(column), '=', value);
+          if (Number((await lowered.executeTakeFirst()).numUpdatedRows) > 0) return;
+        }
+      };
+      await lowerFirst(
+        'spend_totals_guild_month',
+        guilds.map((guild) => ({ guild_id: guild, month })),
+      );
+      await lowerFirst('spend_totals_member_day', memberDays);
       if (spend.hold !== undefined)
         await trx
           .updateTable('budget_holds')

@@ -29,8 +29,7 @@ const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from
 /** A feature's table whose rows name a cloned voice: deleting the voice deletes them in the same transaction. */
 export type VoiceRows = {
   [T in keyof Database]: {
-    table: T;
-    guildColumn: keyof Database[T] & string;
+    table: Database[T] extends { guild_id: unknown } ? T : never;
     voiceColumn: keyof Database[T] & string;
   };
 }[keyof Database];
@@ -251,7 +250,7 @@ export class VoiceLibraryArea extends Area {
         .executeTakeFirst();
       // The features' rows that speak with it go too (auto-read's pool and the members it gave it to).
       for (const rows of this.#voiceRows) {
-        await sql`DELETE FROM ${sql.table(rows.table)} WHERE ${sql.ref(rows.guildColumn)} = ${guildId} AND ${sql.ref(rows.voiceColumn)} = ${voiceId}`.execute(
+        await sql`DELETE FROM ${sql.table(rows.table)} WHERE guild_id = ${guildId} AND ${sql.ref(rows.voiceColumn)} = ${voiceId}`.execute(
           trx,
         );
       }

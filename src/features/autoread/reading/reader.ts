@@ -2,7 +2,6 @@
 // A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
 import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
 import type { FallbackCause } from '../../speaking/index-words.ts';
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
@@ -49,37 +48,16 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
 /** Acceptance (a Refusal rejects it), the first frame (the next message is handed over then) and how it ended. */
 export type ReaderEvents = Pick<OrderEvents, 'accepted' | 'outcome'> & Partial<Pick<OrderEvents, 'firstAudio'>>;
 
-/** The one notice a refusal earns (then silence until a message is accepted again). */
-export interface RefusalNotice {
-  guildId: string;
-  /** The channel read: where the notice is posted. */
-  channelId: string;
-  language: string | undefined;
-  /** Whose message was refused (a budget may be theirs alone). */
-  userId: string;
-  refusal: Refusal;
-}
-
-/** Not a pause: the paid voice may not speak (`cause`) and reading goes on in the free voice `voice`. */
-export interface FallbackNotice {
-  guildId: string;
-  channelId: string;
-  language: string | undefined;
-  voice: string;
-  cause: FallbackCause;
-}
-
-/** Messages came faster than they can be read: the oldest unread were dropped, or all but the newest skipped. */
-export interface BehindNotice {
-  kind: 'dropped-oldest' | 'skipped-to-newest';
-  /** How many went at the first drop (later ones in the same backlog are not announced). */
-  count: number;
-  guildId: string;
-  channelId: string;
-  language: string | undefined;
-}
-
-export type StopReason = 'left-voice';
+/**
+ * A notice in the read channel: a refusal (one, then silence until a message is accepted), reading going on in the
+ * free voice `voice` because the paid voice may not speak (one until it speaks again), or messages that came faster
+ * than they can be read (the oldest unread dropped, or all but the newest skipped; `count` at the backlog's first drop).
+ */
+export type ReaderNotice = { guildId: string; channelId: string; language: string | undefined } & (
+  | { kind: 'refused'; userId: string; refusal: Refusal }
+  | { kind: 'fallback'; voice: string; cause: FallbackCause }
+  | { kind: 'dropped-oldest' | 'skipped-to-newest'; count: number }
+);
 
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
@@ -100,11 +78,9 @@ export interface AutoReaderOptions {
   /** Whether a member may not have their words spoken there, judged at the message's arrival. */
   memberBarredAt?: (member: GuildMember, voiceChannelId: string) => boolean;
   /** Posts the notice in the read channel; its failure is logged. */
-  notify: (notice: RefusalNotice) => Promise<void>;
-  notifyBehind?: (notice: BehindNotice) => Promise<void>;
-  notifyFallback?: (notice: FallbackNotice) => Promise<void>;
+  notify: (notice: ReaderNotice) => Promise<void>;
   /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
-  onStopped?: (guildId: string, why: StopReason) => void;
+  onStopped?: (guildId: string) => void;
   logger: Logger;
   /** Messages pending per guild beyond which the oldest unread are dropped; default 20, 0 = no limit. */
   maxPending?: number;
@@ -153,7 +129,6 @@ interface Utterance {
   /** When it was sent (ms since epoch): the name rule and the time-to-first-audio metric. */
   askedAt?: number;
   language: string | undefined;
-  adapterCreator: DiscordGatewayAdapterCreator;
   guild: Guild;
 }
 
@@ -323,7 +298,6 @@ export class AutoReader {
       id: `autoread-${message.id}`,
       askedAt: facts.at,
       language: binding.language,
-      adapterCreator: message.guild.voiceAdapterCreator,
       guild: message.guild,
     });
   }
@@ -342,7 +316,7 @@ export class AutoReader {
           { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
           'auto-read stopped: the bot left voice',
         );
-        this.#options.onStopped?.(guild.id, 'left-voice');
+        this.#options.onStopped?.(guild.id);
       } else if (after.channelId !== null && after.channelId !== voiceChannelId) {
         reading.binding.voiceChannelId = after.channelId;
       }
@@ -371,7 +345,6 @@ export class AutoReader {
       payer: guild.id,
       id: `autoread-${change}-${member.id}-${Date.now()}`,
       language,
-      adapterCreator: guild.voiceAdapterCreator,
       guild,
     });
   }
@@ -409,7 +382,12 @@ export class AutoReader {
   }
 
   /** The one notice and one log line of a backlog that overflowed; later drops in it are counted, not announced. */
-  #dropped(reading: GuildReading, utterance: Utterance, count: number, kind: BehindNotice['kind']): void {
+  #dropped(
+    reading: GuildReading,
+    utterance: Utterance,
+    count: number,
+    kind: 'dropped-oldest' | 'skipped-to-newest',
+  ): void {
     const first = reading.dropped === 0;
     reading.dropped += count;
     if (!first) return;
@@ -418,16 +396,14 @@ export class AutoReader {
       { code: 'autoread-behind', guildId, pending: this.pending(guildId), kind, count },
       'auto-read is behind: unread messages are dropped until it catches up',
     );
-    void this.#post(reading, () =>
-      this.#options.notifyBehind?.({ kind, count, guildId, channelId, language: utterance.language }),
-    );
+    void this.#post({ kind, count, guildId, channelId, language: utterance.language });
   }
 
-  async #post(reading: GuildReading, notice: () => Promise<void> | undefined): Promise<void> {
+  async #post(notice: ReaderNotice): Promise<void> {
     try {
-      await notice();
+      await this.#options.notify(notice);
     } catch (error) {
-      const { guildId, channelId } = reading.binding;
+      const { guildId, channelId } = notice;
       this.#log.warn(
         { code: 'autoread-notice-failed', guildId, channelId, err: error },
         'auto-read could not post its notice',
@@ -515,7 +491,11 @@ export class AutoReader {
           policy: CHANNEL_READING,
         },
         stillAllowed: () => this.#standing(reading, utterance),
-        target: { kind: 'voice', channelId: reading.binding.voiceChannelId, adapterCreator: utterance.adapterCreator },
+        target: {
+          kind: 'voice',
+          channelId: reading.binding.voiceChannelId,
+          adapterCreator: utterance.guild.voiceAdapterCreator,
+        },
         // A member's words (also their join/leave name): the gate asks their voice rights now and before each part.
         effects: {
           does: ['member-words'],
@@ -589,9 +569,7 @@ export class AutoReader {
       { code: 'autoread-free-voice', guildId, id: utterance.id, reason },
       'auto-read goes on in the free voice: one notice until the paid voice speaks again',
     );
-    await this.#post(reading, () =>
-      this.#options.notifyFallback?.({ guildId, channelId, language: utterance.language, voice, cause }),
-    );
+    await this.#post({ kind: 'fallback', guildId, channelId, language: utterance.language, voice, cause });
   }
 
   async #refused(reading: GuildReading, utterance: Utterance, refusal: Refusal): Promise<void> {
@@ -604,9 +582,7 @@ export class AutoReader {
       { code: 'autoread-refused', guildId, id: utterance.id, reason: refusal.reason.code },
       'auto-read refused: one notice, then silence until a message is accepted',
     );
-    await this.#post(reading, () =>
-      this.#options.notify({ guildId, channelId, language, userId: utterance.userId, refusal }),
-    );
+    await this.#post({ kind: 'refused', guildId, channelId, language, userId: utterance.userId, refusal });
   }
 
   #failed(reading: GuildReading, utterance: Utterance, error: unknown): void {

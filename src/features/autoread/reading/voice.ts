@@ -1,5 +1,6 @@
 // Whose voice reads a message: what /say uses without options; an unusable voice falls back to the built-in one, so
 // the message is read. With voices:distinct a member without a voice gets their stored pool voice.
+import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/voices.ts';
 import { SpeechInputError } from '../../../core/order-errors.ts';
 import type { SpeechRequest } from '../../../core/order/pipeline.ts';
 import {
@@ -9,7 +10,6 @@ import {
   type ResolvedSettings,
 } from '../../../core/order/order-settings.ts';
 import type { Store } from '../../../core/store/types.ts';
-import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/preset-voices.ts';
 import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
 import {
   MEMBER_VOICES_MAX,

@@ -1,13 +1,9 @@
+import { isPresetVoiceId } from '../../../core/voice-catalogue/voices.ts';
 import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices, PoolAddResult } from './auto-read-members-store.ts';
-import { Area } from '../../../core/store/dialect.ts';
-import { isPresetVoiceId } from '../../../core/voice-catalogue/preset-voices.ts';
+import { Area, guildRows } from '../../../core/store/dialect.ts';
 
 /** At most this many rows of a guild's list are read at once: every list here is bounded far below it. */
 const READ_LIMIT = 1000;
-
-const countOf = async (query: {
-  executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }>;
-}): Promise<number> => Number((await query.executeTakeFirstOrThrow()).n);
 
 /** Auto-read's member rows; a list change takes its guild's lock, so a count and its insert never interleave. */
 export class AutoReadMembersArea extends Area {
@@ -44,12 +40,7 @@ export class AutoReadMembersArea extends Area {
         .where('voice', '=', voice)
         .executeTakeFirst();
       if (there) return 'already';
-      const n = await countOf(
-        trx
-          .selectFrom('auto_read_voice_pool')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId),
-      );
+      const n = await guildRows(trx, 'auto_read_voice_pool', guildId);
       if (n >= max) return 'full';
       await trx
         .insertInto('auto_read_voice_pool')
@@ -108,12 +99,7 @@ export class AutoReadMembersArea extends Area {
         .values({ guild_id: guildId, user_id: userId, ...values })
         .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(values))
         .execute();
-      const n = await countOf(
-        trx
-          .selectFrom('auto_read_member_voices')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId),
-      );
+      const n = await guildRows(trx, 'auto_read_member_voices', guildId);
       if (n <= maxPerGuild) return;
       const oldest = await trx
         .selectFrom('auto_read_member_voices')
@@ -149,12 +135,7 @@ export class AutoReadMembersArea extends Area {
         .orderBy(this.d.byCodePoint('user_id'))
         .limit(Math.min(limit, READ_LIMIT))
         .execute(),
-      countOf(
-        db
-          .selectFrom('auto_read_member_voices')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId),
-      ),
+      guildRows(db, 'auto_read_member_voices', guildId),
     ]);
     const members = rows.map((row): MemberPoolVoice => ({
       userId: row.user_id,
@@ -174,12 +155,7 @@ export class AutoReadMembersArea extends Area {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       if (there) return 'already';
-      const n = await countOf(
-        trx
-          .selectFrom('auto_read_ignored')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('guild_id', '=', guildId),
-      );
+      const n = await guildRows(trx, 'auto_read_ignored', guildId);
       if (n >= max) return 'full';
       await trx
         .insertInto('auto_read_ignored')

@@ -63,33 +63,18 @@ export const autoReadAreas = (dialect: Dialect) => ({
 
 /** Where auto-read's tables keep a member's or a server's ID, and what deleting them does there. */
 export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
-  {
-    table: 'auto_read',
-    guildColumn: 'guild_id',
-    memberColumns: { started_by: 'mark', settings_updated_by: 'mark' },
-    guildRows: 'delete',
-  },
-  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
-  {
-    table: 'auto_read_member_voices',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'delete' },
-    guildRows: 'delete',
-  },
+  { table: 'auto_read', memberColumns: { started_by: 'mark', settings_updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'auto_read_voice_pool', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
+  { table: 'auto_read_member_voices', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
   // An ignore is the managers' record: the member's own deletion keeps it; unignore or the server's deletion ends it.
-  {
-    table: 'auto_read_ignored',
-    guildColumn: 'guild_id',
-    memberColumns: { user_id: 'keep', ignored_by: 'mark' },
-    guildRows: 'delete',
-  },
-  { table: 'dictionary_entries', guildColumn: 'guild_id', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'auto_read_ignored', memberColumns: { user_id: 'keep', ignored_by: 'mark' }, guildRows: 'delete' },
+  { table: 'dictionary_entries', memberColumns: { updated_by: 'mark' }, guildRows: 'delete' },
   // Goes with the entries; a token is random, so the one a server gets next is never one a reader kept.
-  { table: 'dictionary_versions', guildColumn: 'guild_id', memberColumns: {}, guildRows: 'delete' },
+  { table: 'dictionary_versions', memberColumns: {}, guildRows: 'delete' },
 ];
 
 /** Auto-read's rows naming a clone: deleting it takes it out of the pool. */
 export const AUTO_READ_VOICE_ROWS: readonly VoiceRows[] = [
-  { table: 'auto_read_voice_pool', guildColumn: 'guild_id', voiceColumn: 'voice' },
-  { table: 'auto_read_member_voices', guildColumn: 'guild_id', voiceColumn: 'voice' },
+  { table: 'auto_read_voice_pool', voiceColumn: 'voice' },
+  { table: 'auto_read_member_voices', voiceColumn: 'voice' },
 ];

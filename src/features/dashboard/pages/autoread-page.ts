@@ -3,8 +3,7 @@ import type { SettingDeclaration } from '../../../core/settings/setting-types.ts
 import type { Membership } from '../dashboard-types.ts';
 import { t, type MessageKey } from '../strings.ts';
 import { autosave, inline } from './components.ts';
-import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
-import { buttonForm } from './button-form.ts';
+import { buttonForm, csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { field } from './member-pages.ts';
 
 export interface AutoreadView {

@@ -35,6 +35,20 @@ export interface PageFrame {
 export const csrfField = (context: PageContext): Html =>
   html`<input type="hidden" name="_csrf" value="${context.member?.csrf ?? ''}" />`;
 
+/** A change of one click: a form posting its hidden fields and the CSRF token to `action`, as one button. */
+export function buttonForm(
+  context: PageContext,
+  action: string,
+  fields: Readonly<Record<string, string>>,
+  label: string,
+): Html {
+  return html`<form method="post" action="${action}" class="inline">
+    ${csrfField(context)}${Object.entries(fields).map(
+      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+    )}<button type="submit">${label}</button>
+  </form>`;
+}
+
 const LANG: Record<string, string> = { 'en-US': 'en', ko: 'ko', ja: 'ja' };
 
 /** SayBot's mark: a speech bubble, drawn in the accent colour. */

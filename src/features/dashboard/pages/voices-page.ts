@@ -3,8 +3,7 @@ import { t } from '../strings.ts';
 import type { Membership } from '../dashboard-types.ts';
 import type { SampleResult } from '../samples.ts';
 import { badge, card, emptyState, pager } from './components.ts';
-import { csrfField, html, page, type Html, type PageContext } from './layout.ts';
-import { buttonForm } from './button-form.ts';
+import { buttonForm, csrfField, html, page, type Html, type PageContext } from './layout.ts';
 import { samplePart } from './sample-part.ts';
 
 export interface VoiceRow {

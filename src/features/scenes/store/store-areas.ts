@@ -20,5 +20,5 @@ export const sceneAreas = (dialect: Dialect) => ({ scenes: new SceneArea(dialect
 
 /** A saved scene is its author's words: deleted with their data, and with the server's. */
 export const SCENE_FORGET_RULES: readonly ForgetRule[] = [
-  { table: 'scenes', guildColumn: 'guild_id', memberColumns: { saved_by: 'delete' }, guildRows: 'delete' },
+  { table: 'scenes', memberColumns: { saved_by: 'delete' }, guildRows: 'delete' },
 ];

@@ -7,10 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   AutoReader,
   type AutoReaderOptions,
-  type BehindNotice,
   type ReaderEvents,
   type ReaderOrder,
-  type RefusalNotice,
+  type ReaderNotice,
 } from '../../../../src/features/autoread/reading/reader.ts';
 import type { DistinctVoices } from '../../../../src/features/autoread/reading/voice.ts';
 import type { FirstFrame, SpeechOutcome } from '../../../../src/core/order/pipeline.ts';
@@ -113,8 +112,8 @@ class Pipeline {
 interface Setup {
   reader: AutoReader;
   pipeline: Pipeline;
-  notices: RefusalNotice[];
-  behind: BehindNotice[];
+  notices: Extract<ReaderNotice, { kind: 'refused' }>[];
+  behind: Extract<ReaderNotice, { count: number }>[];
   stopped: string[];
   voices: Array<string | null>;
   /** What each request was told of the others speaking now (voices:distinct), in order. */
@@ -138,8 +137,8 @@ function setup(
   } = {},
 ): Setup {
   const pipeline = new Pipeline();
-  const notices: RefusalNotice[] = [];
-  const behind: BehindNotice[] = [];
+  const notices: Extract<ReaderNotice, { kind: 'refused' }>[] = [];
+  const behind: Extract<ReaderNotice, { count: number }>[] = [];
   const stopped: string[] = [];
   const voices: Array<string | null> = [];
   const distinct: Array<DistinctVoices | undefined> = [];
@@ -155,10 +154,8 @@ function setup(
       return { kind: 'tts', text, voice: userId === null ? 'server-voice' : `voice-of-${userId}`, format: 'wav' };
     },
     notify: async (notice) => {
-      notices.push(notice);
-    },
-    notifyBehind: async (notice) => {
-      behind.push(notice);
+      if (notice.kind === 'refused') notices.push(notice);
+      else if (notice.kind !== 'fallback') behind.push(notice);
     },
     ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     ...(options.maxPendingSeconds === undefined ? {} : { maxPendingSeconds: options.maxPendingSeconds }),

@@ -1,4 +1,5 @@
 // Which pool voice a member is given (voices:distinct) and the memory of who speaks now: pure rules, one row each.
+import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_POOL_MAX,
@@ -10,7 +11,6 @@ import {
   poolEntry,
   poolLanguage,
 } from '../../../../src/features/autoread/reading/voice-pool.ts';
-import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/preset-voices.ts';
 
 const POOL = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02', 'voice-b-en-f-01'];
 const none = new Map<string, number>();

@@ -1,10 +1,10 @@
 // Whose voice reads a message, against a real store (SQLite in memory, the same migrations as production).
+import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/voices.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autoreadSpeechRequest } from '../../../../src/features/autoread/reading/voice.ts';
 import type { Store } from '../../../../src/core/store/types.ts';
 import type { SpeechRequest } from '../../../../src/core/order/pipeline.ts';
 import { openSqliteStore } from '../../../../src/app/store.ts';
-import { DOCUMENTED_VOICES } from '../../../../src/core/voice-catalogue/preset-voices.ts';
 
 const G = '100000000000000001';
 const MINA = '200000000000000001';

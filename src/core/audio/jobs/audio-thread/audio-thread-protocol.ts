@@ -8,7 +8,7 @@ import type { ClipProbe } from '../../analysis/clip-probe.ts';
 import type { AudioFormat } from '../../codecs/format.ts';
 import type { SharedBlocks } from '../../workers/byte-block-types.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
-import type { VoiceMessageErrorCode } from '../../voice-message/voice-message-error.ts';
+import type { VoiceMessageErrorCode } from '../../errors.ts';
 
 /** Bytes handed to the worker: an own buffer transferred, or shared memory shared; never copied on the way. */
 export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;

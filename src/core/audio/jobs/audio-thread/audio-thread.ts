@@ -7,7 +7,7 @@ import { isMarkedAsUntransferable } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
-import { AudioBusyError, ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { AudioBusyError, ClipError, UnsupportedAudioError, VoiceMessageError } from '../../errors.ts';
 import { classedPools, workClassOf, type WorkClass } from '../../workers/work-classes.ts';
 import { partSeconds } from '../../analysis/part-seconds.ts';
 import type { OwnBlocks } from '../../workers/byte-block-types.ts';
@@ -17,7 +17,6 @@ import type { AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketFrames } from '../../codecs/packet-frames.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
-import { VoiceMessageError } from '../../voice-message/voice-message-error.ts';
 import type { VoiceMessage } from '../../voice-message/voice-message-types.ts';
 
 export { AudioBusyError } from '../../errors.ts';

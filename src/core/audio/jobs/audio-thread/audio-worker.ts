@@ -9,7 +9,7 @@ import type { AudioFormat } from '../../codecs/format.ts';
 import { exactMp3File } from '../../codecs/mp3-file.ts';
 import { exactWavFile } from '../../codecs/wav-file.ts';
 import { applyEffects, joinParts } from '../../effects/effects.ts';
-import { ClipError, UnsupportedAudioError } from '../../errors.ts';
+import { ClipError, UnsupportedAudioError, VoiceMessageError } from '../../errors.ts';
 import { mixScene } from '../../effects/scene-mix.ts';
 import { writeOggOpus } from '../../codecs/ogg-opus-writer.ts';
 import { PacketFrames, packetViews } from '../../codecs/packet-frames.ts';
@@ -18,7 +18,6 @@ import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
 import { ownWorkClass, yieldToMainThread } from '../../workers/thread-priority.ts';
 import { nextSlice, serveJobs } from '../../workers/slices.ts';
 import { PacketMeter } from '../../voice-message/packet-meter.ts';
-import { VoiceMessageError } from '../../voice-message/voice-message-error.ts';
 
 yieldToMainThread();
 

@@ -1,6 +1,6 @@
 // The free voice that stands in for a paid one (freeVoiceFor): its gender, and the language it can speak.
+import { freeVoiceFor } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
-import { freeVoiceFor } from '../../../src/core/free-voice/free-voices.ts';
 
 describe('freeVoiceFor', () => {
   it.each([
