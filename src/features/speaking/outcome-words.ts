@@ -26,34 +26,30 @@ export type Locale = string | null | undefined;
 export type CommandWhere =
   { kind: 'voice'; channelId: string } | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
 
+/** What /say and /emote know of their speech, in a server or outside one. */
+interface Spoken {
+  locale: Locale;
+  /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in). */
+  voice: string;
+  voiceId: string;
+  /** The credit the speaking voice's engine asks for (`VOICEVOX:<speaker>`), on its files and voice message. */
+  credit?: string | undefined;
+  sizeLimit: number;
+}
+
 /** What a front-end knows of the order whose outcome it words. */
 export type Front =
   /** /say, /emote, the Speak menu, /clone's first line (speaking-command.ts). */
-  | {
+  | (Spoken & {
       flavour: 'command';
-      locale: Locale;
       where: CommandWhere;
-      /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in). */
-      voice: string;
-      voiceId: string;
-      /** The credit the speaking voice's engine asks for (`VOICEVOX:<speaker>`), on its files and voice message. */
-      credit?: string | undefined;
-      sizeLimit: number;
       /** Spoken by the free voice in place of the paid one at acceptance (Acceptance.fallback). */
       fellBack: boolean;
       /** The reply may carry the replay buttons (replies are kept and the request is replayable). */
       buttons: boolean;
-    }
+    })
   /** /say and /emote outside a server (user-install.ts): a file, or a voice message as the response. */
-  | {
-      flavour: 'user-install';
-      locale: Locale;
-      where: 'file' | 'voice-message';
-      voice: string;
-      voiceId: string;
-      credit?: string | undefined;
-      sizeLimit: number;
-    }
+  | (Spoken & { flavour: 'user-install'; where: 'file' | 'voice-message' })
   /** A reply's "Play in my voice channel", from the cache (reply-buttons.ts). */
   | { flavour: 'replay'; channelId: string; voiceId: string }
   /** A reply's "Again" under a voice message, from the cache (reply-buttons.ts). */
