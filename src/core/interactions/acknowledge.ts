@@ -46,15 +46,7 @@ export function claimFirstResponse(
 
 /** Defers the reply unless already acknowledged; a token Discord forgot is no failure (tokenless-reply.ts). */
 export async function acknowledge(interaction: AnsweredInteraction, ephemeral = false): Promise<void> {
-  const sent = claimFirstResponse(interaction, () =>
-    interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
-  );
-  if (!sent) return settled(interaction);
-  try {
-    await sent;
-  } catch (error) {
-    if (!tokenGone(interaction)) throw error;
-  }
+  await defer(interaction, ephemeral ? MessageFlags.Ephemeral : undefined);
 }
 
 /** Interactions whose first response was deferred as a voice message: their reply is that voice message. */
@@ -63,20 +55,25 @@ const deferredAsVoiceMessage = new WeakSet<AnsweredInteraction>();
 /** Defers a public response shown as a voice message (IS_VOICE_MESSAGE, discord-api-docs #7158); false if too late. */
 export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction): Promise<boolean> {
   // discord.js types a deferral's flags as Ephemeral only; Discord takes IS_VOICE_MESSAGE there too.
-  const flags = MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral;
-  const sent = claimFirstResponse(interaction, () => interaction.deferReply({ flags }));
+  if (!(await defer(interaction, MessageFlags.IsVoiceMessage as number as MessageFlags.Ephemeral))) return false;
+  deferredAsVoiceMessage.add(interaction);
+  return true;
+}
+
+/** Whether this deferral went: not when a first response went before it, or when the token was gone. */
+async function defer(interaction: AnsweredInteraction, flags?: MessageFlags.Ephemeral): Promise<boolean> {
+  const sent = claimFirstResponse(interaction, () => interaction.deferReply(flags === undefined ? {} : { flags }));
   if (!sent) {
     await settled(interaction);
     return false;
   }
   try {
     await sent;
+    return true;
   } catch (error) {
     if (!tokenGone(interaction)) throw error;
     return false;
   }
-  deferredAsVoiceMessage.add(interaction);
-  return true;
 }
 
 /** Whether the interaction's response was deferred as a voice message (acknowledgeAsVoiceMessage). */

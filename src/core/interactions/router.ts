@@ -38,8 +38,7 @@ export async function handleInteraction(
   noteReceived(interaction);
   const log: Logger = context.logger;
   if (interaction.isAutocomplete()) {
-    const found = commands.get(interaction.commandName);
-    const command = found === undefined || isMessageMenu(found) ? undefined : found;
+    const command = slashCommandOf(commands, interaction.commandName);
     const started = performance.now();
     const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
     try {
@@ -196,11 +195,10 @@ function execute(
   interaction: BotCommandInteraction<'cached'>,
   context: CommandContext,
 ): Promise<void> {
-  if (isMessageMenu(command)) {
-    if (interaction.isMessageContextMenuCommand()) return command.execute(interaction, servicesFor(context, command));
-  } else if (interaction.isChatInputCommand()) {
-    return command.execute(interaction, servicesFor(context, command));
-  }
+  const services = servicesFor(context, command);
+  if (isMessageMenu(command) && interaction.isMessageContextMenuCommand())
+    return command.execute(interaction, services);
+  if (!isMessageMenu(command) && interaction.isChatInputCommand()) return command.execute(interaction, services);
   throw new Error(
     `command "${interaction.commandName}" is not a ${interaction.isChatInputCommand() ? 'slash command' : 'message menu'}`,
   );

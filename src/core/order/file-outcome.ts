@@ -10,11 +10,10 @@ import {
   type PartCheck,
 } from './clips.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import type { Order } from './order.ts';
+import type { Order, SpeechOutcome } from './order.ts';
 import { sceneFile } from './scene-file.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { SceneTimeline } from './scene-types.ts';
-import type { SpeechOutcome } from './speech-order.ts';
 
 /** Rendered parts as the file to post; over `sizeLimit`, a voice message (fits as Opus), not an upload error. */
 export async function fileOrVoiceMessage(
@@ -35,13 +34,7 @@ export async function fileOrVoiceMessage(
   );
   const insteadOfFile = { format: file.format, bytes: file.data.length, limit: sizeLimit };
   const message = await fileAsVoiceMessage(file, encoding, owner);
-  return {
-    kind: 'voice-message',
-    message,
-    seconds: message.durationSecs,
-    insteadOfFile,
-    ...timed,
-  };
+  return { kind: 'voice-message', message, seconds: message.durationSecs, insteadOfFile, ...timed };
 }
 
 /** An order rendered whole (file, voice message, or voice without a player); a part-way file is told to the order. */

@@ -5,11 +5,11 @@ import type { ClonedVoice } from '../store/voice-library-store.ts';
 import type { SpeechSettings } from '../store/common-types.ts';
 import type { Store } from '../store/types.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import type { SPEECH_SETTINGS } from '../settings/setting-declarations.ts';
 import {
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
   SPEECH_SETTING_NAMES,
+  type SPEECH_SETTINGS,
   type SpeechEndpoint,
   type SpeechSettingName,
 } from '../settings/setting-declarations.ts';
@@ -67,12 +67,8 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   const sources = {} as Record<Field, SettingSource>;
   for (const field of SPEECH_SETTING_NAMES) {
     const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
-    if (hit) {
-      (values as Record<Field, unknown>)[field] = hit[0]?.[field];
-      sources[field] = hit[1];
-    } else {
-      sources[field] = { kind: 'builtin' };
-    }
+    if (hit) (values as Record<Field, unknown>)[field] = hit[0]?.[field];
+    sources[field] = hit?.[1] ?? { kind: 'builtin' };
   }
   const defaults = Object.fromEntries(
     SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
@@ -120,13 +116,8 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
 
 /** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
 export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
-  const sent = Object.fromEntries(
-    SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined).map(([name]) => [
-      name,
-      settings[name],
-    ]),
-  );
-  return { ...sent, voice: settings.voice };
+  const sent = SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined);
+  return { ...Object.fromEntries(sent.map(([name]) => [name, settings[name]])), voice: settings.voice };
 }
 
 /** A text-to-speech request for `text` with the settings that apply. */

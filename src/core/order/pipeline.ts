@@ -10,7 +10,8 @@ import type { TurnEnd } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } from './rights.ts';
-import { Money } from '../quota/money.ts';
+import { Money, type Accounting } from '../quota/money.ts';
+import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
@@ -21,19 +22,47 @@ import {
   estimatePlanSeconds,
   estimateRequestSeconds,
   freeLineLimit,
+  type QueueBounds,
 } from '../quota/seconds-bounds.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
-import type { SpokenLine, VoicePlace } from './order-types.ts';
-import { Order, discard } from './order.ts';
-import type { CloneClip, OrderEvents, Requester, SpeechOrder, SpeechOutcome } from './speech-order.ts';
+import { Order, discard, type CloneClip, type OrderEvents, type Requester } from './order.ts';
+import type { SpeechOrder, SpeechOutcome, SpokenLine, VoicePlace } from './order.ts';
 import { rendered } from './file-outcome.ts';
-import type { SpeechPipelineOptions } from './pipeline-options.ts';
+import type { OrderRights } from './rights.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
-export type * from './speech-order.ts';
-export { MEMBER_REQUEST } from './speech-order.ts';
-export type { SpeechPipelineOptions } from './pipeline-options.ts';
+export type * from './order.ts';
+export { MEMBER_REQUEST } from './order.ts';
+
+/** What the speech pipeline is made with. */
+export interface SpeechPipelineOptions {
+  /** Where each part comes from (cache, a flight under way, the API), and where it is recorded. */
+  source: PartSource;
+  /** Budgets and the monthly quota: every paid part is checked and held before anything is sent. */
+  accounting: Accounting;
+  /** One player per guild: a voice target is played on its guild's. */
+  players: PlayerRegistry;
+  logger: Logger;
+  /** The longest part the service takes: longer text is split at sentence ends. */
+  maxCharsPerRequest: number;
+  /** Time to first audio, from the requester's `askedAt`; absent when no metrics are served. */
+  metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
+  /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
+  queue?: QueueBounds;
+  /** Requests costing no characters one member may make per minute in a server (quota/money.ts); 0 or absent: any. */
+  freePerMinute?: number;
+  /** The clock the free-request rate counts by (default the real one). */
+  now?: () => Date;
+  /** Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part; absent: every server. */
+  serves?: (guildId: string) => boolean;
+  /** FREE_VOICE: `chosen`, members may ask for its voices; `fallback`, a request refused for money is spoken in it. */
+  freeVoice?: { chosen: boolean; fallback: boolean };
+  /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
+  countFreeLine?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void;
+  /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
+  rights?: OrderRights;
+}
 
 /**
  * The one way from a request to audio, whatever asked. `speak` and `#run` read top to bottom: rights, lines, place in

@@ -8,7 +8,7 @@ import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
 import { orderOwner, readPart, type PartsOrder, type RenderedFile, type PartCheck } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import type { SpokenLine } from './order-types.ts';
+import type { SpokenLine } from './order.ts';
 import type { SceneTimeline } from './scene-types.ts';
 
 export interface SceneFile {

@@ -30,13 +30,13 @@ import { EngineError, type EngineFailure } from '../../core/engines/engine-http.
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type MemberVoiceRight, type Revocation } from '../../core/order/rights.ts';
+import { RightsRevokedError, type Revocation } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, OverSecondsCapError, estimateCeiling } from '../../core/quota/seconds-bounds.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
-import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
+import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
 import { MissingIdError } from '../../core/interactions/discord-ids.ts';
 import { UnmetError, type Unmet } from '../../core/interactions/preconditions.ts';
@@ -71,8 +71,7 @@ const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, 
  * Without an audience the words are a member's.
  */
 export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
-  if (error instanceof UserError)
-    return { code: error.userMessage.key, message: error.userMessage, level: error.level };
+  if (error instanceof UserError) return byKey(error.userMessage, error.level);
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
@@ -86,180 +85,125 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // closed before its answer); "nothing was charged" only when nothing was sent unanswered either.
   if (error instanceof RenderStoppedError)
     return { code: 'render-stopped', message: renderStopped(error), level: 'info' };
-  if (error instanceof Refusal) {
-    const message = refusalMessage(error.reason, audience);
-    return { code: message.key, message, level: error.level };
-  }
-  // A field of Discord's payload that should have held an ID did not: nothing was asked of Discord with it.
-  if (error instanceof MissingIdError)
-    return { code: 'payload-missing-id', message: { key: 'error.payload.missingId' }, level: 'warn' };
-  if (error instanceof SpeechInputError) {
-    const message = inputMessage(error.problem);
-    return { code: message.key, message, level: 'info' };
-  }
-  if (error instanceof UnmetError) {
-    const message = unmetMessage(error.unmet);
-    return { code: message.key, message, level: 'info' };
-  }
-  if (error instanceof RightsRevokedError) {
-    const message = revokedMessage(error.revocation);
-    return { code: message.key, message, level: 'info' };
-  }
+  if (error instanceof Refusal) return byKey(refusalMessage(error.reason, audience), error.level);
+  if (error instanceof SpeechInputError) return byKey(inputMessage(error.problem));
+  if (error instanceof UnmetError) return byKey(unmetMessage(error.unmet));
+  if (error instanceof RightsRevokedError) return byKey(revokedMessage(error.revocation));
   // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
   // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/response.ts): what SayBot
   // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
-  if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error))
-    return {
-      code: 'api-refused-on-the-way',
-      message: {
-        key: error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged',
-        params: { status: error.status },
-      },
-      level: 'error',
-    };
+  if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {
+    const key = error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged';
+    return said('api-refused-on-the-way', 'error', key, { status: error.status });
+  }
   const charged = serviceCharge(error);
   if (charged !== undefined) return charged;
   // The service's words (or, without them, what SayBot read of its answer), quoted as a 5xx's are: inert.
   if (error instanceof BadRequestError)
-    return {
-      code: 'api-bad-request',
-      message: {
-        key: 'error.api.badRequest',
-        params: { detail: echoCode(error.serviceMessage ?? error.message, 200) },
-      },
-      level: 'info',
-    };
-  if (error instanceof AuthenticationError) {
-    return { code: 'api-key-rejected', message: { key: 'error.api.unauthorized' }, level: 'fatal' };
-  }
-  if (error instanceof PermissionDeniedError) {
-    return { code: 'api-plan-without-access', message: { key: 'error.api.forbidden' }, level: 'error' };
-  }
-  if (error instanceof QuotaExceededError) {
-    const reset = error.rateLimit?.resetAt ?? nextMonthStart();
-    return {
-      code: 'api-quota-exhausted',
-      message: { key: 'error.api.quota', params: { reset: day(reset) } },
-      level: 'error',
-    };
-  }
-  if (error instanceof RateLimitedError)
-    return { code: 'api-rate-limited', message: { key: 'error.api.rateLimited' }, level: 'warn' };
+    return said('api-bad-request', 'info', 'error.api.badRequest', {
+      detail: echoCode(error.serviceMessage ?? error.message, 200),
+    });
+  if (error instanceof QuotaExceededError)
+    return said('api-quota-exhausted', 'error', 'error.api.quota', {
+      reset: day(error.rateLimit?.resetAt ?? nextMonthStart()),
+    });
   if (error instanceof ServerError) {
+    const status = error.status ?? '5xx';
     // The service's own 5xx (its headers and its JSON error): told with its words, whatever its status.
     if (error.fromService && error.serviceMessage !== undefined)
-      return {
-        code: 'api-server-error',
-        message: {
-          key: 'error.api.server.said',
-          params: { status: error.status ?? '5xx', said: echoCode(error.serviceMessage, 200) },
-        },
-        level: 'warn',
-      };
-    return {
-      code: 'api-server-error',
-      message: { key: 'error.api.server', params: { status: error.status ?? '5xx' } },
-      level: 'warn',
-    };
+      return said('api-server-error', 'warn', 'error.api.server.said', {
+        status,
+        said: echoCode(error.serviceMessage, 200),
+      });
+    return said('api-server-error', 'warn', 'error.api.server', { status });
   }
-  if (error instanceof TimeoutError)
-    return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.timeout' }, level: 'warn' };
-  if (error instanceof ConnectionError)
-    return { code: 'api-connection', message: { key: 'error.api.connection' }, level: 'warn' };
+  if (error instanceof TimeoutError) return said(`api-timeout-${error.phase}`, 'warn', 'error.api.timeout');
   // A clone the service accepted (and charged) without naming the voice it made, whatever its body was.
   if (error instanceof UndeliveredError && error.missing === 'voice-id')
-    return { code: 'api-clone-without-voice-id', message: { key: 'error.api.cloneWithoutVoiceId' }, level: 'warn' };
-  if (error instanceof OversizedResponseError)
-    return { code: 'api-oversized', message: { key: 'error.api.oversized' }, level: 'warn' };
-  if (error instanceof UndeliveredError)
-    return { code: 'api-undelivered', message: { key: 'error.api.undelivered' }, level: 'warn' };
-  if (error instanceof UnexpectedResponseError)
-    return { code: 'api-unexpected', message: { key: 'error.api.unexpected' }, level: 'warn' };
-  if (error instanceof AbortedError) return { code: 'aborted', message: { key: 'error.api.aborted' }, level: 'info' };
+    return said('api-clone-without-voice-id', 'warn', 'error.api.cloneWithoutVoiceId');
   if (error instanceof VoiceJoinError) {
     const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', 'error.voice.joinFailed', 'warn'];
-    return { code, message: { key, params: { channel: `<#${error.channelId}>` } }, level };
+    return said(code, level, key, { channel: `<#${error.channelId}>` });
   }
-  // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
-  if (error instanceof AudioStalledError)
-    return { code: 'audio-stalled', message: { key: 'error.voice.audioStalled' }, level: 'warn' };
   if (error instanceof AudioBusyError) {
     if (error.reason === 'owner-busy')
-      return {
-        code: 'audio-guild-busy',
-        message: { key: 'error.audio.guildBusy', params: { limit: error.limit ?? 0 } },
-        level: 'info',
-      };
-    if (error.reason === 'member-busy')
-      return { code: 'audio-member-busy', message: { key: 'error.audio.memberBusy' }, level: 'info' };
+      return said('audio-guild-busy', 'info', 'error.audio.guildBusy', { limit: error.limit ?? 0 });
+    if (error.reason === 'member-busy') return said('audio-member-busy', 'info', 'error.audio.memberBusy');
     // A crash or a timeout was this job's own: its words say it failed, not that SayBot is busy.
     const failed = error.reason === 'crashed' || error.reason === 'timeout';
-    return {
-      code: `audio-${error.reason}`,
-      message: { key: failed ? 'error.audio.failed' : 'error.audio.busy' },
-      level: 'warn',
-    };
+    return said(`audio-${error.reason}`, 'warn', failed ? 'error.audio.failed' : 'error.audio.busy');
   }
   // The owner's engine, where eSpeak NG could not stand in (the free voice off, a line too long for it): free, so
   // nothing was charged; a server past its share is told to wait, as for the free voice's threads.
-  if (error instanceof EngineError)
-    return {
-      code: `engine-${error.reason}`,
-      message: { key: ENGINE_WORDS[error.reason] ?? 'error.engine.failed' },
-      level: error.reason === 'busy' ? 'info' : 'warn',
-    };
+  if (error instanceof EngineError) {
+    const key = ENGINE_WORDS[error.reason] ?? 'error.engine.failed';
+    return said(`engine-${error.reason}`, error.reason === 'busy' ? 'info' : 'warn', key);
+  }
   // Another job thread (the dictionary's patterns, a chart) could not take the job or finish it in time: busy, try
   // again; never a bug of SayBot's.
-  if (error instanceof JobUnavailableError)
-    return { code: `job-${error.reason}`, message: { key: 'error.busy' }, level: 'warn' };
+  if (error instanceof JobUnavailableError) return said(`job-${error.reason}`, 'warn', 'error.busy');
   if (error instanceof FreeVoiceFailedError)
-    return { code: `free-voice-${error.reason}`, message: { key: `error.freeVoice.${error.reason}` }, level: 'warn' };
-  if (error instanceof UnsupportedAudioError) {
-    return {
-      code: 'audio-unsupported',
-      message: { key: 'error.audio.unsupported', params: { format: error.format ?? error.message } },
-      level: 'warn',
-    };
-  }
+    return said(`free-voice-${error.reason}`, 'warn', `error.freeVoice.${error.reason}`);
+  if (error instanceof UnsupportedAudioError)
+    return said('audio-unsupported', 'warn', 'error.audio.unsupported', { format: error.format ?? error.message });
   // A cap on the audio's length, in its own figure: a free line, a scene.
-  if (error instanceof AudioTooLongError)
-    return {
-      code: `too-long-${error.capped}`,
-      message: {
-        key: error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine',
-        params: { max: error.maxSeconds },
-      },
-      level: 'info',
-    };
+  if (error instanceof AudioTooLongError) {
+    const key = error.capped === 'scene' ? 'error.tooLong.scene' : 'error.tooLong.freeLine';
+    return said(`too-long-${error.capped}`, 'info', key, { max: error.maxSeconds });
+  }
   // A cap only the audio proves, refused on its estimate before anything was made (the estimate, the cap, the
   // margin): a free line's, or a scene's at the preview and at "Play it".
-  if (error instanceof OverSecondsCapError)
-    return {
-      code: error.capped === 'free-line' ? 'too-long-free-line-estimate' : 'scene.tooLong',
-      message: {
-        key: error.capped === 'free-line' ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong',
-        params: {
-          seconds: Math.round(error.estimate),
-          max: error.cap,
-          ceiling: Math.floor(estimateCeiling(error.cap)),
-          margin: Math.round(ESTIMATE_MARGIN * 100),
-        },
-      },
-      level: 'info',
-    };
-  // The free voice is not installed here.
-  if (error instanceof FreeVoiceMissingError)
-    return { code: 'free-voice-missing', message: { key: 'error.freeVoice.missing' }, level: 'error' };
-  // Audio that announced itself as a known format but does not decode: the service sent something broken.
-  if (error instanceof ClipError)
-    return { code: 'audio-corrupt', message: { key: 'error.api.unexpected' }, level: 'warn' };
+  if (error instanceof OverSecondsCapError) {
+    const freeLine = error.capped === 'free-line';
+    const code = freeLine ? 'too-long-free-line-estimate' : 'scene.tooLong';
+    const key = freeLine ? 'error.tooLong.freeLineEstimate' : 'scene.tooLong';
+    const ceiling = Math.floor(estimateCeiling(error.cap));
+    const margin = Math.round(ESTIMATE_MARGIN * 100);
+    return said(code, 'info', key, { seconds: Math.round(error.estimate), max: error.cap, ceiling, margin });
+  }
   // A voice message made of the service's audio: packets that do not decode, or nothing audible in them.
-  if (error instanceof VoiceMessageError)
-    return { code: `voice-message-${error.code}`, message: { key: 'error.api.unexpected' }, level: 'warn' };
-  return { code: 'internal', message: { key: 'error.internal' }, level: 'error' };
+  if (error instanceof VoiceMessageError) return said(`voice-message-${error.code}`, 'warn', 'error.api.unexpected');
+  const found = BY_CLASS.find(([type]) => error instanceof type);
+  if (found !== undefined) return said(found[1], found[3], found[2]);
+  return said('internal', 'error', 'error.internal');
 }
+
+/** A failure's log code, its level, and its words. */
+function said(code: string, level: LogLevel, key: MessageKey, params?: MessageParams): DescribedFailure {
+  return { code, message: params === undefined ? { key } : { key, params }, level };
+}
+
+/** A failure logged under its words' key. */
+const byKey = (message: LocalisedMessage, level: LogLevel = 'info'): DescribedFailure => ({
+  code: message.key,
+  message,
+  level,
+});
+
+/**
+ * Failures worded by their class alone (log code, words, level), asked after those worded with their figures: the
+ * first match counts, so a subclass stands before its parent (OversizedResponseError before UndeliveredError).
+ */
+const BY_CLASS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, string, MessageKey, LogLevel]> = [
+  // A field of Discord's payload that should have held an ID did not: nothing was asked of Discord with it.
+  [MissingIdError, 'payload-missing-id', 'error.payload.missingId', 'warn'],
+  [AuthenticationError, 'api-key-rejected', 'error.api.unauthorized', 'fatal'],
+  [PermissionDeniedError, 'api-plan-without-access', 'error.api.forbidden', 'error'],
+  [RateLimitedError, 'api-rate-limited', 'error.api.rateLimited', 'warn'],
+  [ConnectionError, 'api-connection', 'error.api.connection', 'warn'],
+  [OversizedResponseError, 'api-oversized', 'error.api.oversized', 'warn'],
+  [UndeliveredError, 'api-undelivered', 'error.api.undelivered', 'warn'],
+  [UnexpectedResponseError, 'api-unexpected', 'error.api.unexpected', 'warn'],
+  [AbortedError, 'aborted', 'error.api.aborted', 'info'],
+  // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
+  [AudioStalledError, 'audio-stalled', 'error.voice.audioStalled', 'warn'],
+  // The free voice is not installed here.
+  [FreeVoiceMissingError, 'free-voice-missing', 'error.freeVoice.missing', 'error'],
+  // Audio that announced itself as a known format but does not decode: the service sent something broken.
+  [ClipError, 'audio-corrupt', 'error.api.unexpected', 'warn'],
+];
 
 /**
  * The words for a Voice API failure by what the service may have charged: `maybe-charged` (a gateway's 5xx, a
@@ -270,33 +214,24 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (!(error instanceof VoiceApiError) || error instanceof UndeliveredError) return undefined;
   if (error.charge === 'maybe-charged') {
     if (error instanceof TimeoutError)
-      return { code: `api-timeout-${error.phase}`, message: { key: 'error.api.maybeCharged.timeout' }, level: 'warn' };
-    if (error instanceof ConnectionError)
-      return { code: 'api-connection', message: { key: 'error.api.maybeCharged.connection' }, level: 'warn' };
+      return said(`api-timeout-${error.phase}`, 'warn', 'error.api.maybeCharged.timeout');
+    if (error instanceof ConnectionError) return said('api-connection', 'warn', 'error.api.maybeCharged.connection');
     // The service's own answer (its headers and its JSON error) with a status that proves no charge either way (a 502
     // or 504 it sends for an upstream of its own): its words, and the charge as the rule says.
     if (error.status !== undefined && error.fromService && error.serviceMessage !== undefined)
-      return {
-        code: 'api-server-error',
-        message: {
-          key: 'error.api.maybeCharged.service',
-          params: { status: error.status, said: echoCode(error.serviceMessage, 200) },
-        },
-        level: 'warn',
-      };
+      return said('api-server-error', 'warn', 'error.api.maybeCharged.service', {
+        status: error.status,
+        said: echoCode(error.serviceMessage, 200),
+      });
     // An answer with a status that is not provably the service's (a gateway's page in its place), whatever status.
     if (error.status !== undefined)
-      return {
-        code: 'api-server-error',
-        message: { key: 'error.api.maybeCharged.gateway', params: { status: error.status } },
-        level: 'warn',
-      };
+      return said('api-server-error', 'warn', 'error.api.maybeCharged.gateway', { status: error.status });
   }
   // A 2xx (charged) whose body is not audio: a gateway's page in its place, or the service's own fault.
   if (error.charge === 'charged' && error instanceof UnexpectedResponseError)
-    return { code: 'api-charged-not-audio', message: { key: 'error.api.chargedNotAudio' }, level: 'warn' };
+    return said('api-charged-not-audio', 'warn', 'error.api.chargedNotAudio');
   // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
-  if (cutAfterCharge(error)) return { code: 'api-cut-off', message: { key: 'error.api.undelivered' }, level: 'warn' };
+  if (cutAfterCharge(error)) return said('api-cut-off', 'warn', 'error.api.undelivered');
   return undefined;
 }
 
@@ -318,10 +253,13 @@ export function wordedByService(error: unknown): boolean {
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
   const { paid, cause } = error;
   const inner = describeFailure(cause, audience);
+  const worded = (key: MessageKey, params: MessageParams = {}): DescribedFailure => ({
+    ...inner,
+    message: { key, params: { paid, ...params } },
+  });
   const reason = cause instanceof Refusal ? cause.reason : undefined;
   // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
-  if (cause instanceof VoiceApiError && !accountRefusalProven(cause))
-    return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
+  if (cause instanceof VoiceApiError && !accountRefusalProven(cause)) return worded('error.paidPartWay.refused');
   const quotaReset =
     cause instanceof QuotaExceededError
       ? (cause.rateLimit?.resetAt ?? nextMonthStart())
@@ -330,22 +268,16 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
         : undefined;
   // What is left, by the service's last word, to those who may see the plan's figures.
   if (reason?.code === 'quota-too-few-left' && audience.planFigures)
-    return {
-      ...inner,
-      message: {
-        key: 'error.paidPartWay.tooFewLeft',
-        params: { paid, left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
-      },
-    };
-  if (quotaReset !== undefined)
-    return { ...inner, message: { key: 'error.paidPartWay.quota', params: { paid, reset: day(quotaReset) } } };
-  if (reason?.code.startsWith('budget-') === true)
-    return { ...inner, message: { key: 'error.paidPartWay.budget', params: { paid } } };
-  if (cause instanceof AuthenticationError)
-    return { ...inner, message: { key: 'error.paidPartWay.keyRefused', params: { paid } } };
-  if (cause instanceof PermissionDeniedError)
-    return { ...inner, message: { key: 'error.paidPartWay.planRefused', params: { paid } } };
-  return { ...inner, message: { key: 'error.paidPartWay.refused', params: { paid } } };
+    return worded('error.paidPartWay.tooFewLeft', {
+      left: reason.left,
+      needed: reason.needed,
+      reset: day(reason.resetAt),
+    });
+  if (quotaReset !== undefined) return worded('error.paidPartWay.quota', { reset: day(quotaReset) });
+  if (reason?.code.startsWith('budget-') === true) return worded('error.paidPartWay.budget');
+  if (cause instanceof AuthenticationError) return worded('error.paidPartWay.keyRefused');
+  if (cause instanceof PermissionDeniedError) return worded('error.paidPartWay.planRefused');
+  return worded('error.paidPartWay.refused');
 }
 
 /** The words for a refusal of the books or the pipeline (src/core/refusal.ts). */
@@ -402,56 +334,46 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
   }
 }
 
-/** The words for a request the speech path cannot take as asked (src/core/order-errors.ts). */
+/** The words for a request the speech path cannot take as asked (src/core/order-errors.ts), naming what it asked. */
 function inputMessage(problem: SpeechInputProblem): LocalisedMessage {
-  switch (problem.code) {
-    case 'empty-text':
-      return { key: 'error.input.emptyText' };
-    case 'unknown-preset':
-      return { key: 'error.preset.unknown', params: { name: echo(problem.name, 40) } };
-    case 'unknown-voice':
-      return { key: 'error.input.unknownVoice', params: { voice: echo(problem.voice, 80) } };
-    case 'not-cached':
-      return { key: 'buttons.notCached' };
-    case 'voice-deleted':
-      return { key: 'error.input.voiceDeleted', params: { voice: echo(problem.voice, 80) } };
-    case 'free-voice-unavailable':
-      return { key: 'error.input.freeVoiceUnavailable', params: { voice: echo(problem.voice, 80) } };
-    case 'engine-voice-unknown':
-      return { key: 'error.input.engineVoiceUnknown', params: { voice: echo(problem.voice, 80) } };
-  }
+  const key = INPUT_WORDS[problem.code];
+  if ('voice' in problem) return { key, params: { voice: echo(problem.voice, 80) } };
+  return 'name' in problem ? { key, params: { name: echo(problem.name, 40) } } : { key };
 }
+
+const INPUT_WORDS = {
+  'empty-text': 'error.input.emptyText',
+  'unknown-preset': 'error.preset.unknown',
+  'unknown-voice': 'error.input.unknownVoice',
+  'not-cached': 'buttons.notCached',
+  'voice-deleted': 'error.input.voiceDeleted',
+  'free-voice-unavailable': 'error.input.freeVoiceUnavailable',
+  'engine-voice-unknown': 'error.input.engineVoiceUnknown',
+} as const satisfies Record<SpeechInputProblem['code'], MessageKey>;
 
 /** What the member lacks for the command, or for SayBot to speak for them where they are. */
 function unmetMessage(unmet: Unmet): LocalisedMessage {
-  switch (unmet.code) {
-    case 'guild-only':
-      return { key: 'error.input.guildOnly' };
-    case 'manage-server':
-      return { key: unmet.refusal ?? 'error.permission.manageServer' };
-    case 'not-in-voice':
-      return { key: 'error.voice.notInVoice' };
-    case 'timed-out':
-      return { key: 'error.voice.memberTimedOut' };
-    default:
-      return { key: MEMBER_VOICE_WORDS[unmet.code], params: { channel: `<#${unmet.channelId}>` } };
-  }
+  if (unmet.code === 'manage-server') return { key: unmet.refusal ?? 'error.permission.manageServer' };
+  const key = UNMET_WORDS[unmet.code];
+  return 'channelId' in unmet ? { key, params: { channel: `<#${unmet.channelId}>` } } : { key };
 }
 
-/** A voice right the member lacks where SayBot would speak for them, named with the channel. */
-const MEMBER_VOICE_WORDS = {
+/** What the member lacks; a voice right where SayBot would speak for them is named with the channel. */
+const UNMET_WORDS = {
+  'guild-only': 'error.input.guildOnly',
+  'not-in-voice': 'error.voice.notInVoice',
+  'timed-out': 'error.voice.memberTimedOut',
   muted: 'error.voice.memberMuted',
   suppressed: 'error.voice.memberSuppressed',
   'may-not-speak': 'error.voice.memberMayNotSpeak',
   'may-not-connect': 'error.voice.memberMayNotConnect',
   'may-not-view': 'error.voice.memberMayNotView',
-} as const satisfies Record<Exclude<MemberVoiceRight, 'not-in-voice' | 'timed-out'>, MessageKey>;
+} as const satisfies Record<Exclude<Unmet['code'], 'manage-server'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage(revocation: Revocation): LocalisedMessage {
-  if (revocation.code === 'ignored' || revocation.code === 'not-served')
-    return { key: `error.revoked.${revocation.code}` };
-  return { key: `error.revoked.${revocation.code}`, params: { channel: `<#${revocation.channelId}>` } };
+  const key = `error.revoked.${revocation.code}` as const;
+  return 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
 }
 
 /**

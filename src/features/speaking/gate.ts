@@ -12,7 +12,7 @@ import {
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
-import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
+import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
 
 export type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
@@ -75,12 +75,13 @@ export function rightsFor(effects: readonly Effect[]): { member: MemberRight[]; 
   return { member: [...member], bot: [...bot] };
 }
 
-const TEXT_RIGHTS: ReadonlySet<MemberRight> = new Set([
-  'view-channel',
-  'send-messages',
-  'attach-files',
-  'send-voice-messages',
-]);
+/** The text rights and their bits (in a thread, Send Messages is Send Messages in Threads). */
+const TEXT_FLAGS: Partial<Record<MemberRight, bigint>> = {
+  'view-channel': PermissionFlagsBits.ViewChannel,
+  'send-messages': PermissionFlagsBits.SendMessages,
+  'attach-files': PermissionFlagsBits.AttachFiles,
+  'send-voice-messages': PermissionFlagsBits.SendVoiceMessages,
+};
 
 /** Whether an order with these effects may be accepted, and whether its post must be private. Reads caches only. */
 function judge(effects: Effects): RightsVerdict {
@@ -90,8 +91,10 @@ function judge(effects: Effects): RightsVerdict {
   const speaks = place.voiceChannelId !== undefined;
   let privately = false;
   for (const right of memberRights) {
-    if (TEXT_RIGHTS.has(right)) {
-      if (!memberMayInText(place, right)) privately = true;
+    const thread = right === 'send-messages' && place.text?.thread === true;
+    const flag = thread ? PermissionFlagsBits.SendMessagesInThreads : TEXT_FLAGS[right];
+    if (flag !== undefined) {
+      if (!memberMayInText(place, flag)) privately = true;
       continue;
     }
     if (right === 'create-expressions') {
@@ -103,23 +106,21 @@ function judge(effects: Effects): RightsVerdict {
     if (unmet !== undefined) return { kind: 'refused', error: unmetError(unmet, place) };
   }
   for (const right of botRights) {
-    const missing = botLacks(place, right);
-    if (!missing) continue;
+    if (!botLacks(place, right)) continue;
     // Outside a server the answer is the only place the audio can go: without Attach Files there is none.
     if (right === 'attach-files' && place.outsideServer === true)
       return { kind: 'refused', error: new UserError('userInstall.noAttachFiles') };
     if (right === 'attach-files') privately = true;
     else return { kind: 'refused', error: botError(place, right) };
   }
-  if (authorLeft(effects) && effects.author !== undefined)
-    return {
-      kind: 'refused',
-      error: new UserError('error.voice.authorLeft', { member: `<@${effects.author.memberId}>` }),
-    };
-  const author = authorBar(effects);
-  if (author !== undefined && effects.author !== undefined)
-    return { kind: 'refused', error: authorError(effects.author, place) };
-  return { kind: 'allowed', privately };
+  const { author } = effects;
+  if (author === undefined) return { kind: 'allowed', privately };
+  // Why the author's words are not spoken, to the member who asked: the author named (never pinged), and where.
+  const member = `<@${author.memberId}>`;
+  if (authorLeft(effects)) return { kind: 'refused', error: new UserError('error.voice.authorLeft', { member }) };
+  if (authorBar(effects) === undefined) return { kind: 'allowed', privately };
+  const channel = `<#${place.voiceChannelId ?? ''}>`;
+  return { kind: 'refused', error: new UserError('error.voice.authorMayNotSpeak', { member, channel }) };
 }
 
 /** The right the words' author (not the asker) lacks where they would be spoken; undefined when they may or unknown. */
@@ -147,21 +148,13 @@ function authorLeft(effects: Effects): boolean {
   );
 }
 
-/** Why the author's words are not spoken, to the member who asked: the author named (never pinged), and where. */
-function authorError(author: WordsAuthor, place: Place): Error {
-  return new UserError('error.voice.authorMayNotSpeak', {
-    member: `<@${author.memberId}>`,
-    channel: `<#${place.voiceChannelId ?? ''}>`,
-  });
-}
-
 /** Asked again before each part is fetched and plays: the member's voice rights there (posts are already made). */
 function recheck(effects: Effects): Revocation | undefined {
   const place = effects.at;
   const channelId = place?.voiceChannelId;
   if (place === null || channelId === undefined) return undefined;
   for (const right of rightsFor(effects.does).member) {
-    if (TEXT_RIGHTS.has(right) || right === 'create-expressions') continue;
+    if (TEXT_FLAGS[right] !== undefined || right === 'create-expressions') continue;
     const unmet = unmetVoiceRight(place, right, true);
     // The channel gone: the voice side ends what it was playing there.
     if (unmet !== undefined && unmet !== 'no-channel') return { code: unmet, channelId };
@@ -199,25 +192,10 @@ export function leftBarred(left: VoiceState): boolean {
 }
 
 /** The member's rights in the interaction's channel, as Discord computed them (overwrites and timeout applied). */
-function memberMayInText(place: Place, right: MemberRight): boolean {
-  if (place.text === undefined || !('member' in place.text)) return true;
-  const rights = place.text.member;
-  if (rights === undefined) return true;
-  if (rights === null) return false;
-  return rights.has(textFlag(right, place.text?.thread ?? false));
-}
-
-function textFlag(right: MemberRight, thread: boolean): bigint {
-  switch (right) {
-    case 'view-channel':
-      return PermissionFlagsBits.ViewChannel;
-    case 'send-messages':
-      return thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages;
-    case 'attach-files':
-      return PermissionFlagsBits.AttachFiles;
-    default:
-      return PermissionFlagsBits.SendVoiceMessages;
-  }
+function memberMayInText(place: Place, flag: bigint): boolean {
+  // Absent: none to ask (a DM, the user's own conversation); null: none sent, so none assumed.
+  const rights = place.text?.member;
+  return rights === undefined || (rights !== null && rights.has(flag));
 }
 
 /** The member as the caches have them now (Discord's events keep them current), else as the interaction had them. */

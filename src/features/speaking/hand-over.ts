@@ -99,7 +99,10 @@ export async function chooseTarget(
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   const where = await chooseDestination(interaction, output, context, builtin);
-  return where.kind === 'voice-message' ? voiceMessageTarget(interaction, context.speech, where.because) : where;
+  if (where.kind !== 'voice-message') return where;
+  // The member's bar to posting it here, if any, checked now: before anything is paid.
+  const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
+  return bar === undefined ? where : { ...where, bar };
 }
 
 /** chooseTarget without taking the slowmode turn: for what posts nothing yet (a scene's preview). */
@@ -118,16 +121,6 @@ export async function chooseDestination(
   return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
 
-/** A voice message, with the member's bar to posting it here, if any (checked now, before anything is paid). */
-function voiceMessageTarget(
-  interaction: SpeakingInteraction,
-  speech: Rights,
-  because: 'asked' | 'no-voice',
-): ChosenTarget {
-  const bar = claimMemberVoiceMessage(interaction, speech.rights);
-  return bar === undefined ? { kind: 'voice-message', because } : { kind: 'voice-message', because, bar };
-}
-
 /** The member's own voice rights where it plays, for an order built elsewhere (src/app/dashboard-bot.ts). */
 export function memberStillSpeaks(
   speech: Rights,
@@ -140,8 +133,7 @@ export function memberStillSpeaks(
 
 /** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
 export function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
-  if (target.kind === 'voice')
-    return { kind: 'voice', channelId: target.channelId, adapterCreator: target.adapterCreator };
+  if (target.kind === 'voice') return target;
   if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
   return { kind: target.kind };
 }

@@ -1,7 +1,5 @@
 // What SayBot says of speech: an outcome, a failure, the free voice standing in, a member's settings, a listing.
 import './strings.ts';
 export { describeFailure, refusalAfterPaying } from './failure-words.ts';
-export { fallbackReason, type FallbackCause } from './fallback-words.ts';
 export { describeSettings, fitLines, presetLine } from './listing.ts';
-export { wordOutcome, wordsText } from './outcome-words.ts';
-export type { OutcomeAnswer } from './outcome-types.ts';
+export { fallbackReason, wordOutcome, wordsText, type FallbackCause, type OutcomeAnswer } from './outcome-words.ts';

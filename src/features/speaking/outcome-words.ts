@@ -1,22 +1,155 @@
-// One outcome, worded in one place: a SpeechOutcome (src/core/order/speech-order.ts) becomes the member's words,
+// One outcome, worded in one place: a SpeechOutcome (src/core/order/order.ts) becomes the member's words,
 // attachments and buttons, for every front-end. Pure, so every kind × front-end is a table (test/features/speaking/).
 // An outcome a target cannot produce is SayBot's bug (OutcomeMismatchError); `failed` is worded by failure-words.ts.
+// What a front-end knows (Front) and posts (OutcomeAnswer) are declared here with it, and so are the words that name
+// the free voice standing in (why the paid one did not speak: no member's figures, the channel may read them) and
+// the files a reply carries, named once: `saybot-<voice>.<format>` after the voice that spoke (a stand-in too).
+import type { AttachmentPayload } from 'discord.js';
+import type { AudioFormat } from '../../core/audio/codecs/format.ts';
+import type { SceneTimeline } from '../../core/order/scene-types.ts';
+import type { VoiceMessage } from '../../core/voice-message/render.ts';
+import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { QuoteExceededError } from '../../core/quota/money.ts';
 import { PaidPartWayError } from '../../core/quota/paid-part-way.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
-import { fallbackReason, fallbackVoiceLabel } from './fallback-words.ts';
+import type { Refusal } from '../../core/refusal.ts';
+import type { StandIn } from '../../core/settings/speech-request.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
-import { audioFiles, megabytes, oggFile, oggFileParams } from './reply-files.ts';
-import { t, type LocalisedMessage } from './strings.ts';
-import type { Flavour, Front, Locale, OutcomeAnswer } from './outcome-types.ts';
+import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
+
+export type Locale = string | null | undefined;
+
+/** Where a command's audio went, as hand-over.ts chose it (a file or voice message: why). */
+export type CommandWhere =
+  { kind: 'voice'; channelId: string } | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
+
+/** What /say and /emote know of their speech, in a server or outside one. */
+interface Spoken {
+  locale: Locale;
+  /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in). */
+  voice: string;
+  voiceId: string;
+  /** The credit the speaking voice's engine asks for (`VOICEVOX:<speaker>`), on its files and voice message. */
+  credit?: string | undefined;
+  sizeLimit: number;
+}
+
+/** What a front-end knows of the order whose outcome it words. */
+export type Front =
+  /** /say, /emote, the Speak menu, /clone's first line (speaking-command.ts). */
+  | (Spoken & {
+      flavour: 'command';
+      where: CommandWhere;
+      /** Spoken by the free voice in place of the paid one at acceptance (Acceptance.fallback). */
+      fellBack: boolean;
+      /** The reply may carry the replay buttons (replies are kept and the request is replayable). */
+      buttons: boolean;
+    })
+  /** /say and /emote outside a server (user-install.ts): a file, or a voice message as the response. */
+  | (Spoken & { flavour: 'user-install'; where: 'file' | 'voice-message' })
+  /** A reply's "Play in my voice channel", from the cache (reply-buttons.ts). */
+  | { flavour: 'replay'; channelId: string; voiceId: string }
+  /** A reply's "Again" under a voice message, from the cache (reply-buttons.ts). */
+  | { flavour: 'post-again'; voiceId: string; sizeLimit: number; memberId: string }
+  /** "Save as sound" (soundboard.ts): the audio for the soundboard, worded by the soundboard once it took it. */
+  | { flavour: 'sound' }
+  /** /scene's "Play it" (src/features/scenes/scene-delivery.ts). */
+  | {
+      flavour: 'scene';
+      locale: Locale;
+      channelId?: string;
+      speakers: number;
+      lines: number;
+      sizeLimit: number;
+      memberId: string;
+    }
+  /** The studio's Make and Play it (the dashboard, through src/features/scenes/studio-scene.ts). */
+  | { flavour: 'studio' }
+  /** A dashboard voice sample (src/features/dashboard/samples.ts): audio served over HTTP, no words. */
+  | { flavour: 'sample' };
+
+export type Flavour = Front['flavour'];
+
+/** Which row of reply buttons goes with an answer (reply-button-row.ts builds it). */
+export type ButtonsFor = 'voice' | 'file';
+
+/** Why a voice message went to the member as a file instead: Discord's or the member's bar, or no response to be. */
+export type AsFileReason = VoiceMessageFallbackReason | 'not-a-response';
+
+/** What a front-end posts for an outcome. */
+export type OutcomeAnswer =
+  /** Words, with their files and buttons; `notes` are further lines under them. */
+  | {
+      answer: 'reply';
+      words: LocalisedMessage;
+      notes: LocalisedMessage[];
+      files: AttachmentPayload[];
+      buttons?: ButtonsFor;
+      seconds: number;
+    }
+  /** A voice message to post where the member may: `posted` once it is, `header` over it, `asFile` if barred. */
+  | {
+      answer: 'voice-message';
+      message: VoiceMessage;
+      seconds: number;
+      /** The voice's label, for the buttons that follow a voice message that is the response. */
+      voice: string;
+      file: AttachmentPayload;
+      posted?: LocalisedMessage;
+      header?: LocalisedMessage;
+      /** The free voice that stood in, said privately after a response-voice-message (which carries no words). */
+      stoodIn?: LocalisedMessage;
+      asFile: (reason: AsFileReason) => LocalisedMessage;
+      notes: LocalisedMessage[];
+      buttons?: ButtonsFor;
+      timeline?: SceneTimeline;
+    }
+  /** A file over the upload limit, rendered as a voice message: `posted` in the channel, else `compressed` as a file. */
+  | {
+      answer: 'too-large';
+      message: VoiceMessage;
+      posted: LocalisedMessage;
+      compressed: LocalisedMessage;
+      file: AttachmentPayload;
+      notes: LocalisedMessage[];
+    }
+  /** A scene's file: posted under `header` where the member may post files (`posted`), else theirs alone (`privately`). */
+  | {
+      answer: 'post-file';
+      file: AttachmentPayload;
+      header: LocalisedMessage;
+      posted: LocalisedMessage;
+      privately: LocalisedMessage;
+      notes: LocalisedMessage[];
+      timeline?: SceneTimeline;
+    }
+  /** The audio itself, for a front-end that serves or stores it (a sample, a sound, the studio's file). */
+  | {
+      answer: 'audio';
+      data: Buffer;
+      format: AudioFormat;
+      seconds: number;
+      words?: LocalisedMessage;
+      notes: LocalisedMessage[];
+      timeline?: SceneTimeline;
+      cutAt?: number;
+    }
+  /** It would cost more than its member confirmed: nothing was paid, and the front-end shows the new price. */
+  | { answer: 'price-changed' }
+  /** Answered with this error, worded by failure-words.ts (the router, the button's or the page's failure). */
+  | { answer: 'refused'; error: unknown };
 
 /** Under a file the member may not post in the channel themselves, answered to them alone (gate.ts). */
 export const privateFileNote: LocalisedMessage = { key: 'say.postedPrivately' };
 
 const seconds = (s: number) => s.toFixed(1);
+
+/** An outcome that is not a failure, and the front of one flavour. */
+type Done = Exclude<SpeechOutcome, { kind: 'failed' }>;
+type FrontOf<F extends Flavour> = Extract<Front, { flavour: F }>;
 
 /** The member's answer to `outcome`, for the front-end `front`. */
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
@@ -37,7 +170,7 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   return answer;
 }
 
-function answerFor(outcome: Exclude<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
+function answerFor(outcome: Done, front: Front): OutcomeAnswer {
   switch (front.flavour) {
     case 'command':
       return commandAnswer(outcome, front);
@@ -86,10 +219,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   return { answer: 'refused', error };
 }
 
-function commandAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'command' }>,
-): OutcomeAnswer {
+function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
   const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
@@ -144,19 +274,12 @@ function commandAnswer(
         );
       // Ended early after paid requests left: they count, heard or not (/usage has the figure).
       const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
-      if (outcome.kind === 'skipped') return reply({ key: 'say.skipped', params: said }, outcome.seconds, { notes });
-      if (outcome.kind === 'stopped')
-        return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds, { notes });
-      // The connection went away (kicked, channel deleted, voice server gone): not a /stop, so not "Stopped".
-      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds, { notes });
+      return reply(endedEarly(outcome.kind, said, channel), outcome.seconds, { notes });
     }
   }
 }
 
-function userInstallAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'user-install' }>,
-): OutcomeAnswer {
+function userInstallAnswer(outcome: Done, front: FrontOf<'user-install'>): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   const said = { voice, seconds: seconds(outcome.seconds) };
   if (outcome.kind === 'files' && front.where === 'file') {
@@ -173,32 +296,29 @@ function userInstallAnswer(
   return voiceMessageAnswer(outcome, voice, front);
 }
 
-function replayAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'replay' }>,
-): OutcomeAnswer {
+function replayAnswer(outcome: Done, front: FrontOf<'replay'>): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
   const voice = namedVoice(front.voiceId);
   const said = { voice, seconds: seconds(outcome.seconds) };
-  switch (outcome.kind) {
-    case 'played':
-      return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
-    // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
-    case 'skipped':
-      return reply({ key: 'say.skipped', params: said }, outcome.seconds);
-    case 'stopped':
-      return reply({ key: 'say.stopped', params: { voice } }, outcome.seconds);
-    case 'cut-off':
-      return reply({ key: 'say.cutOff', params: { ...said, channel } }, outcome.seconds);
-    default:
-      return mismatch(front, outcome.kind);
-  }
+  if (outcome.kind === 'played')
+    return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
+  if (outcome.kind === 'files' || outcome.kind === 'voice-message') return mismatch(front, outcome.kind);
+  // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
+  return reply(endedEarly(outcome.kind, said, channel), outcome.seconds);
 }
 
-function postAgainAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'post-again' }>,
-): OutcomeAnswer {
+/** Audio in voice that ended early; cut off: the connection went away (kicked, channel deleted), not a /stop. */
+function endedEarly(
+  kind: 'skipped' | 'stopped' | 'cut-off',
+  said: { voice: string; seconds: string },
+  channel: string,
+): LocalisedMessage {
+  if (kind === 'skipped') return { key: 'say.skipped', params: said };
+  if (kind === 'stopped') return { key: 'say.stopped', params: { voice: said.voice } };
+  return { key: 'say.cutOff', params: { ...said, channel } };
+}
+
+function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAnswer {
   if (outcome.kind !== 'voice-message') return mismatch(front, outcome.kind);
   return voiceMessageAnswer(outcome, front.voiceId, front, {
     posted: { key: 'buttons.posted' },
@@ -206,10 +326,7 @@ function postAgainAnswer(
   });
 }
 
-function sceneAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'scene' }>,
-): OutcomeAnswer {
+function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
   const notes: LocalisedMessage[] = [];
   // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
   if (outcome.freeVoice !== undefined)
@@ -272,10 +389,7 @@ function sceneAnswer(
   }
 }
 
-function studioAnswer(
-  outcome: Exclude<SpeechOutcome, { kind: 'failed' }>,
-  front: Extract<Front, { flavour: 'studio' }>,
-): OutcomeAnswer {
+function studioAnswer(outcome: Done, front: FrontOf<'studio'>): OutcomeAnswer {
   const params = { seconds: seconds(outcome.seconds) };
   // Its audio proved longer than the estimate allowed for: cut at the cap, in voice as in a file, and said so.
   const cut = outcome.cutAt;
@@ -344,7 +458,9 @@ function voiceMessageAnswer(
   const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
   const stoodIn: LocalisedMessage | undefined =
     outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
-  const params = oggFileParams(voice, outcome.seconds, message.ogg, fileParams.sizeLimit);
+  // What the words of it sent as a file instead name: the voice, its length, its size and the limit.
+  const size = { size: megabytes(message.ogg.length), limit: megabytes(fileParams.sizeLimit) };
+  const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', ...size };
   return {
     answer: 'voice-message',
     message,
@@ -364,7 +480,94 @@ function voiceMessageAnswer(
   };
 }
 
+/** The answer as the `kind` its front-end posts: a refusal is thrown, any other answer is SayBot's own bug. */
+export function answerAs<K extends OutcomeAnswer['answer']>(
+  answer: OutcomeAnswer,
+  kind: K,
+): Extract<OutcomeAnswer, { answer: K }> {
+  if (answer.answer === kind) return answer as Extract<OutcomeAnswer, { answer: K }>;
+  throw answer.answer === 'refused' ? answer.error : new Error(`a ${kind} answer was due, not a ${answer.answer} one`);
+}
+
 /** Words and their notes as one text in `locale`, a line each. */
 export function wordsText(locale: Locale, words: LocalisedMessage, notes: readonly LocalisedMessage[] = []): string {
   return [words, ...notes].map((message) => t(locale, message.key, message.params)).join('\n');
 }
+
+/** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
+export type FallbackCause = Refusal | StandIn['cause'];
+
+/** Why the paid voice did not speak, as the channel may read it. */
+export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
+  if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
+  if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
+  if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
+  const code = cause.reason.code;
+  const key: MessageKey =
+    code === 'budget-member-day'
+      ? 'fallback.reason.member'
+      : code === 'budget-guild-month'
+        ? 'fallback.reason.server'
+        : 'fallback.reason.month';
+  return t(locale, key);
+}
+
+/**
+ * The voice a reply names: the free voice, and why it speaks; after the characters its order paid in the paid voice
+ * first, when it did (the member is never left to think the paid part cost nothing).
+ */
+export function fallbackVoiceLabel(
+  locale: string | null | undefined,
+  voice: string,
+  cause: FallbackCause,
+  paidBefore = 0,
+  /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
+  credit?: string,
+): string {
+  const params = { voice: namedVoice(voice, credit), reason: fallbackReason(locale, cause) };
+  if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
+  return t(locale, 'voice.fallback', params);
+}
+
+/** A files outcome's parts as attachments, and their format(s) for the reply's words ("wav", "mp3+wav"). */
+export function audioFiles(
+  outcome: Extract<SpeechOutcome, { kind: 'files' }>,
+  voiceId: string,
+  credit?: string,
+): { files: AttachmentPayload[]; format: string } {
+  const voice = outcome.freeVoice?.voice ?? voiceId;
+  const files = outcome.files.map((part, index) => ({
+    attachment: part.data,
+    name: fileName(voice, part.format, outcome.files.length > 1 ? index + 1 : undefined),
+    ...described(credit),
+  }));
+  return { files, format: [...new Set(outcome.files.map((p) => p.format))].join('+') };
+}
+
+/** A voice message's Ogg Opus as a file: where it cannot be posted as one, or a file would be too large. */
+export function oggFile(
+  outcome: Extract<SpeechOutcome, { kind: 'voice-message' }>,
+  voiceId: string,
+  credit?: string,
+): AttachmentPayload {
+  return {
+    attachment: outcome.message.ogg,
+    name: fileName(outcome.freeVoice?.voice ?? voiceId, 'ogg'),
+    ...described(credit),
+  };
+}
+
+/** The longest part of a voice's ID a file's name keeps. */
+const MAX_VOICE_IN_NAME = 64;
+
+/** `saybot-<voice>[-<n>].<format>`, safe on every file system: odd characters as `-`, bounded, never reserved. */
+function fileName(voice: string, format: string, index?: number): string {
+  const stem = voice.replace(/[^A-Za-z0-9._()+-]/g, '-').slice(0, MAX_VOICE_IN_NAME);
+  return `saybot-${stem}${index === undefined ? '' : `-${index}`}.${format}`;
+}
+
+/** A file's own words (its alt text): the credit its voice's engine asks for, where it asks for one. */
+const described = (credit: string | undefined) => (credit === undefined ? {} : { description: credit });
+
+/** Bytes as the replies' megabytes ("7.9"). */
+export const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);

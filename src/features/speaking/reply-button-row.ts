@@ -74,13 +74,8 @@ export function voiceMessageButtons(
   ];
 }
 
-function register(source: ReplyButtonSource, seconds: number): string {
-  return source.registry.register({
-    request: source.request,
-    guildId: source.guildId,
-    askerId: source.askerId,
-    seconds,
-  });
+function register({ registry, ...audio }: ReplyButtonSource, seconds: number): string {
+  return registry.register({ ...audio, seconds });
 }
 
 function button(

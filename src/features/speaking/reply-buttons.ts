@@ -1,6 +1,6 @@
 // A press on a reply's buttons (reply-button-row.ts): answered privately at once, then served from the cache only
 // (a paid replay would spend characters unasked). Only the member who asked may press them.
-import { MessageFlags, type ButtonInteraction } from 'discord.js';
+import { MessageFlags, type AttachmentPayload, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError, type FailureAudience } from '../../core/interactions/failures.ts';
@@ -10,8 +10,7 @@ import { t } from './strings.ts';
 import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from './hand-over.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
-import { wordOutcome } from './outcome-words.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
+import { answerAs, wordOutcome } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
@@ -34,17 +33,13 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
       throw new UserError('buttons.expired');
     if (audio.askerId !== interaction.user.id)
       throw new UserError('buttons.notYours', { member: `<@${audio.askerId}>` });
-    if (parsed.action === 'sound') {
-      const saved = await saveAsSound(interaction, context, audio);
-      await interaction.editReply({
-        content: t(interaction.locale, 'sound.saved', saved),
-        allowedMentions: NO_MENTIONS,
-      });
-    } else if (parsed.action === 'post') {
-      await postAgain(interaction, context, audio);
-    } else {
-      await replay(interaction, context, audio.request);
-    }
+    const reply: Reply =
+      parsed.action === 'sound'
+        ? { content: t(interaction.locale, 'sound.saved', await saveAsSound(interaction, context, audio)) }
+        : parsed.action === 'post'
+          ? await postAgain(interaction, context, audio)
+          : await replay(interaction, context, audio.request);
+    await interaction.editReply({ ...reply, allowedMentions: NO_MENTIONS });
     log.info(
       { code: 'reply-button', action: parsed.action, guildId: interaction.guildId, userId: interaction.user.id },
       'reply button done',
@@ -59,12 +54,15 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
   return true;
 }
 
+/** What a press answers the presser. */
+type Reply = { content: string; files?: AttachmentPayload[] };
+
 /** Plays the reply's audio again in the member's voice channel, from the cache only. */
 async function replay(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,
   request: ReplayableRequest,
-): Promise<void> {
+): Promise<Reply> {
   const target = memberVoiceChannel(interaction, context, context.reading);
   const handed = handOver(context.speech, {
     request,
@@ -74,23 +72,13 @@ async function replay(
     cachedOnly: true,
   });
   await handed.accepted;
-  const answer = wordOutcome(await handed.outcome, {
+  const said = wordOutcome(await handed.outcome, {
     flavour: 'replay',
     channelId: target.channelId,
     voiceId: request.voice,
   });
-  if (answer.answer !== 'reply') throw answerError(answer);
-  await interaction.editReply({
-    content: t(interaction.locale, answer.words.key, answer.words.params),
-    allowedMentions: NO_MENTIONS,
-  });
-}
-
-/** What a press cannot post: a refusal, else SayBot's own bug. */
-function answerError(answer: OutcomeAnswer): unknown {
-  return answer.answer === 'refused'
-    ? answer.error
-    : new Error(`a reply's button cannot post a ${answer.answer} answer`);
+  const { words } = answerAs(said, 'reply');
+  return { content: t(interaction.locale, words.key, words.params) };
 }
 
 /** "Again": the voice message once more from the cache, where the member may post one; else privately as a file. */
@@ -98,7 +86,7 @@ async function postAgain(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,
   audio: ReplyAudio,
-): Promise<void> {
+): Promise<Reply> {
   const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
   const handed = handOver(context.speech, {
     request: audio.request,
@@ -107,24 +95,21 @@ async function postAgain(
     effects: effectsAt(placeOf(interaction), { kind: 'voice-message' }),
     cachedOnly: true,
   });
-  const answer = wordOutcome(await handed.outcome, {
+  const said = wordOutcome(await handed.outcome, {
     flavour: 'post-again',
     voiceId: audio.request.voice,
     sizeLimit: interaction.attachmentSizeLimit,
     memberId: interaction.user.id,
   });
-  if (answer.answer !== 'voice-message') throw answerError(answer);
+  const answer = answerAs(said, 'voice-message');
   const header = answer.header && t(interaction.guild.preferredLocale, answer.header.key, answer.header.params);
   const posted: VoiceMessagePostResult =
     bar === undefined
       ? await postVoiceMessage(voiceMessagePlace(interaction), answer.message, context.logger, header)
       : { kind: 'fallback', reason: bar };
   const words = posted.kind === 'posted' ? answer.posted : answer.asFile(posted.reason);
-  await interaction.editReply({
-    content: words === undefined ? '' : t(interaction.locale, words.key, words.params),
-    ...(posted.kind === 'posted' ? {} : { files: [answer.file] }),
-    allowedMentions: NO_MENTIONS,
-  });
+  const content = words === undefined ? '' : t(interaction.locale, words.key, words.params);
+  return posted.kind === 'posted' ? { content } : { content, files: [answer.file] };
 }
 
 /** A press that failed, answered privately in the presser's language, and one log line for the operator. */

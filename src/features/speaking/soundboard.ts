@@ -7,7 +7,7 @@ import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { handOver, placeOf, requesterOf } from './hand-over.ts';
-import { wordOutcome } from './outcome-words.ts';
+import { answerAs, wordOutcome } from './outcome-words.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';
@@ -71,9 +71,7 @@ export async function saveAsSound(
     effects: { does: ['save-sound'], at: placeOf(interaction) },
     cachedOnly: true,
   });
-  const answer = wordOutcome(await handed.outcome, { flavour: 'sound' });
-  if (answer.answer === 'refused') throw answer.error;
-  if (answer.answer !== 'audio') throw new Error(`a sound cannot be made of a ${answer.answer} answer`);
+  const answer = answerAs(wordOutcome(await handed.outcome, { flavour: 'sound' }), 'audio');
   const ogg = answer.data;
   if (answer.seconds > SOUND_MAX_SECONDS)
     throw new UserError('sound.tooLong', { max: SOUND_MAX_SECONDS, seconds: seconds(answer.seconds) });

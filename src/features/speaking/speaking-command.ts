@@ -30,10 +30,9 @@ import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
-import { fallbackVoiceLabel, type FallbackCause } from './fallback-words.ts';
 import type { WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
-import { privateFileNote, wordOutcome } from './outcome-words.ts';
+import { fallbackVoiceLabel, privateFileNote, wordOutcome, type FallbackCause } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
@@ -80,12 +79,10 @@ export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 export const SPEAKING_COMMAND_USES = [...SPEAKING_USES, 'config', 'voices'] as const satisfies readonly ServiceName[];
 export type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
 
-/** How a speaking command makes its request from its text and the settings that apply; it may refuse (UserError). */
-export type RequestOf = (text: string, settings: ResolvedSettings) => SpeechRequest;
-
 /** The command's handlers: settings by layer; audio to the member's voice channel, or a file or voice message. */
 export function speakingHandlers(
-  requestOf: RequestOf,
+  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
+  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
 ): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
   const given = (interaction: ChatInputCommandInteraction) => ({
     options: readSpeechSettings(interaction.options),
@@ -136,21 +133,12 @@ export function voiceLabel(
 ): string {
   const voice = namedVoice(settings.voice, credit);
   const source = settings.sources.voice;
-  switch (source.kind) {
-    case 'option':
-      return voice;
-    case 'preset':
-      return t(locale, 'voice.why.preset', { voice, preset: source.preset });
-    case 'member':
-      return t(locale, 'voice.why.member', { voice });
-    case 'server':
-      return t(locale, 'voice.why.server', { voice, preset: source.preset });
-    case 'builtin':
-      return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
-  }
+  if (source.kind === 'option') return voice;
+  if (source.kind === 'builtin')
+    return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
+  // A preset's, the member's default, or the server's default preset.
+  return t(locale, `voice.why.${source.kind}`, { voice, ...('preset' in source ? { preset: source.preset } : {}) });
 }
-
-const channel = (id: string) => `<#${id}>`;
 
 /** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
 const AUTHOR_LOOKUP_MS = 1_000;
@@ -193,15 +181,9 @@ export async function speakAndReply(
       : context.fileShares.take({ guildId: interaction.guildId, userId: interaction.user.id }, order.followUp !== true);
   try {
     const author = reply.author === undefined ? undefined : await freshAuthor(interaction, reply.author);
-    const effects = {
-      ...effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-      author,
-    };
-    const handed = handOver(context.speech, {
-      ...order,
-      target: speechTarget(target, interaction.attachmentSizeLimit),
-      effects,
-    });
+    const at = placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined);
+    const to = speechTarget(target, interaction.attachmentSizeLimit);
+    const handed = handOver(context.speech, { ...order, target: to, effects: { ...effectsAt(at, target), author } });
     // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
     let privately = reply.private === true || handed.privately;
     const accepted = await handed.accepted;
@@ -220,13 +202,10 @@ export async function speakAndReply(
       await acknowledge(interaction, privately || target.kind === 'voice-message');
     }
     if (target.kind === 'voice') {
+      const channel = `<#${target.channelId}>`;
       // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
-      void handed.firstAudio.then(() =>
-        keepsAttribution(interaction, {
-          key: 'say.spokePartWay',
-          params: { channel: channel(target.channelId), voice },
-        }),
-      );
+      const heard = () => keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice } });
+      void handed.firstAudio.then(heard);
       if (accepted.ahead > 0)
         await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
       // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
@@ -235,7 +214,7 @@ export async function speakAndReply(
         if (first !== undefined) {
           // The service failed and the free voice speaks its first part: named from the first words on.
           if (first.freeVoice !== undefined) voice = standIn(first.freeVoice.voice, first.freeVoice.cause);
-          await showProgress(interaction, 'say.speaking', { voice, channel: channel(target.channelId) });
+          await showProgress(interaction, 'say.speaking', { voice, channel });
         }
       }
     }

@@ -2,26 +2,21 @@
 // USER_INSTALL. No voice channel there: a file, or a voice message as the interaction's own response. Before paying,
 // the gate (gate.ts) asks for Attach Files and, in a server without SayBot, the member's own right to post there;
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
-import { DiscordAPIError, type ChatInputCommandInteraction } from 'discord.js';
-import type { UserInstallSetting } from '../../core/config.ts';
-import type { Logger } from '../../core/log.ts';
-import type { SpeechRequest } from '../../core/order/pipeline.ts';
-import { privateFileNote, wordOutcome } from './outcome-words.ts';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
+import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
-import { handOver, requesterOf, type OutputChoice } from './hand-over.ts';
-import {
-  acknowledge,
-  acknowledgeAsVoiceMessage,
-  isDeferredAsVoiceMessage,
-} from '../../core/interactions/acknowledge.ts';
+import { effectsAt, handOver, requesterOf, type OutputChoice } from './hand-over.ts';
+import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
 import type { Services } from '../../core/interactions/command.ts';
-import { tokenGone } from '../../core/interactions/acknowledge.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
-import { replyWithVoiceMessage, type VoiceMessageFallbackReason } from './voice-message-post.ts';
-import { claimMemberVoiceMessage, type VoiceMessageRights } from './voice-message-rights.ts';
-import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
+import {
+  claimMemberVoiceMessage,
+  type MemberVoiceMessageBar,
+  type VoiceMessageRights,
+} from './voice-message-rights.ts';
+import { showVoiceMessage, showWithFiles } from './voice-message-reply.ts';
 
 /**
  * The budget key for every use outside a server: one pseudo-guild (snowflake 1, which no guild can have; 0 is the
@@ -29,17 +24,12 @@ import { followUpNotes, showWithFiles } from './voice-message-reply.ts';
  */
 export const USER_INSTALL_GUILD = '1';
 
-/** Whether the operator lets this user use SayBot outside a server. */
-export function userInstallAllows(setting: UserInstallSetting, userId: string): boolean {
-  if (setting.mode === 'everyone') return true;
-  return setting.mode === 'allowlist' && setting.users.includes(userId);
-}
-
 /** Refuses a user the operator did not let in (USER_INSTALL off, or not on the allow-list), before anything is paid. */
 export function requireUserInstall(context: Services<'config'>, interaction: ChatInputCommandInteraction): void {
-  if (!userInstallAllows(context.config.userInstall, interaction.user.id)) {
-    throw new UserError(context.config.userInstall.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
-  }
+  const setting = context.config.userInstall;
+  if (setting.mode === 'everyone' || (setting.mode === 'allowlist' && setting.users.includes(interaction.user.id)))
+    return;
+  throw new UserError(setting.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
 }
 
 /** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
@@ -62,33 +52,26 @@ export async function speakOutsideServer(
       credit: context.engines?.voice(request.voice)?.credit,
       sizeLimit: interaction.attachmentSizeLimit,
     } as const;
-    if (output === 'voice-message') {
-      const bar = memberBar(interaction, context.speech.rights);
-      const handed = handOver(context.speech, {
-        request,
-        requester,
-        target: { kind: 'voice-message' },
-        effects: { does: ['post-voice-message', 'member-words'], at: placeOutsideServer(interaction) },
-      });
-      await handed.accepted;
+    // A voice message: the member's own bar to posting it there, claimed before anything is paid.
+    const bar = output === 'voice-message' ? memberBar(interaction, context.speech.rights) : undefined;
+    const target: SpeechTarget =
+      output === 'voice-message'
+        ? { kind: 'voice-message' }
+        : { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
+    const effects = effectsAt(placeOutsideServer(interaction), target);
+    const handed = handOver(context.speech, { request, requester, target, effects });
+    await handed.accepted;
+    if (target.kind === 'voice-message') {
       // The voice message will be the response itself; one the member may not post here is theirs alone.
       if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
       else await acknowledge(interaction, true);
-      const answer = wordOutcome(await handed.outcome, { ...said, where: 'voice-message' });
+      const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'voice-message' }), 'voice-message');
       await showVoiceMessage(interaction, context.logger, answer, bar);
       return;
     }
-    const handed = handOver(context.speech, {
-      request,
-      requester,
-      target: { kind: 'file', sizeLimit: interaction.attachmentSizeLimit },
-      effects: { does: ['attach-file', 'member-words'], at: placeOutsideServer(interaction) },
-    });
-    await handed.accepted;
     // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
     await acknowledge(interaction, handed.privately);
-    const answer = wordOutcome(await handed.outcome, { ...said, where: 'file' });
-    if (answer.answer !== 'reply') throw answerError(answer);
+    const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
     const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
     await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
   } finally {
@@ -110,58 +93,12 @@ function placeOutsideServer(interaction: ChatInputCommandInteraction): Place {
   };
 }
 
-/** What a user install cannot post as a file's answer: a refusal, else SayBot's own bug. */
-function answerError(answer: OutcomeAnswer): unknown {
-  return answer.answer === 'refused' ? answer.error : new Error(`a user install cannot post a ${answer.answer} answer`);
-}
-
 /** In a server SayBot is not in, the member's own bar to a voice message there: never posted for them otherwise. */
 function memberBar(
   interaction: ChatInputCommandInteraction,
   rights: VoiceMessageRights,
-): VoiceMessageFallbackReason | undefined {
+): MemberVoiceMessageBar | undefined {
   if (!interaction.inGuild()) return undefined;
-  return claimMemberVoiceMessage(
-    {
-      user: interaction.user,
-      channelId: interaction.channelId,
-      channel: null,
-      memberPermissions: interaction.memberPermissions,
-    },
-    rights,
-  );
-}
-
-/** Delivers the voice message as the response; barred, refused or not deferred as one: a file with why, privately. */
-async function showVoiceMessage(
-  interaction: ChatInputCommandInteraction,
-  log: Logger,
-  answer: OutcomeAnswer,
-  bar: VoiceMessageFallbackReason | undefined,
-): Promise<void> {
-  if (answer.answer !== 'voice-message') throw answerError(answer);
-  const { message } = answer;
-  const files = [answer.file];
-  if (bar !== undefined) {
-    log.info(
-      { code: 'voice-message-fallback', reason: bar, userId: interaction.user.id },
-      'the member may not post a voice message there: sending them a file',
-    );
-    await showWithFiles(interaction, answer.asFile(bar), files, undefined, answer.notes, true);
-    return;
-  }
-  if (!isDeferredAsVoiceMessage(interaction) || tokenGone(interaction)) {
-    await showWithFiles(interaction, answer.asFile('not-a-response'), files, undefined, answer.notes);
-    return;
-  }
-  let posted: Awaited<ReturnType<typeof replyWithVoiceMessage>>;
-  try {
-    posted = await replyWithVoiceMessage(interaction, message, log);
-  } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-    throw error;
-  }
-  if (posted.kind === 'posted') return followUpNotes(interaction, log, answer.notes);
-  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  await showWithFiles(interaction, answer.asFile(posted.reason), files, undefined, answer.notes, true);
+  const { user, channelId, memberPermissions } = interaction;
+  return claimMemberVoiceMessage({ user, channelId, channel: null, memberPermissions }, rights);
 }

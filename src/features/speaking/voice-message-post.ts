@@ -153,20 +153,19 @@ function fallbackFor(error: unknown, log: Logger): VoiceMessagePostResult {
 export function voiceMessageRefusal(error: unknown): { reason: VoiceMessageFallbackReason; code: number } | undefined {
   if (!(error instanceof DiscordAPIError) || typeof error.code !== 'number') return undefined;
   const code = error.code;
-  if (code === MISSING_PERMISSIONS || code === MISSING_ACCESS) return { reason: 'no-permission', code };
-  if (code === SLOWMODE_RATE_LIMIT) return { reason: 'slowmode', code };
-  if (code === VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'not-allowed-here', code };
-  if (code === REQUEST_TOO_LARGE) return { reason: 'too-large', code };
-  if (code >= 50159 && code < VOICE_MESSAGES_NOT_ALLOWED) return { reason: 'refused', code };
-  if (code === INVALID_FORM_BODY && JSON.stringify(error.rawError).includes('attachments'))
-    return { reason: 'refused', code };
+  const reason = REFUSALS[code];
+  if (reason !== undefined) return { reason, code };
+  // 50159 to 50172: the voice message's own faults; 50035 (Invalid Form Body) on its attachment.
+  if (code >= 50159 && code < 50173) return { reason: 'refused', code };
+  if (code === 50035 && JSON.stringify(error.rawError).includes('attachments')) return { reason: 'refused', code };
   return undefined;
 }
 
-// Discord's JSON error codes (Opcodes and Status Codes).
-const MISSING_ACCESS = 50001;
-const MISSING_PERMISSIONS = 50013;
-const INVALID_FORM_BODY = 50035;
-const REQUEST_TOO_LARGE = 40005;
-const VOICE_MESSAGES_NOT_ALLOWED = 50173;
-const SLOWMODE_RATE_LIMIT = 20016;
+/** Discord's JSON error codes (Opcodes and Status Codes) that say why it did not take the voice message. */
+const REFUSALS: Readonly<Record<number, VoiceMessageFallbackReason>> = {
+  50001: 'no-permission', // Missing Access
+  50013: 'no-permission', // Missing Permissions
+  20016: 'slowmode', // Slowmode rate limit
+  50173: 'not-allowed-here', // Voice messages are not allowed here
+  40005: 'too-large', // Request entity too large
+};

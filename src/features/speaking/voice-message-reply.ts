@@ -1,14 +1,14 @@
 // Posts a command's answer as outcome-words.ts worded it: words with the reply's buttons, files, a voice message (else
 // a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
-import { DiscordAPIError, MessageFlags, type AttachmentPayload } from 'discord.js';
+import { DiscordAPIError, MessageFlags, type APIContainerComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import type { OutcomeAnswer } from './outcome-types.ts';
+import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
-import { wordsText } from './outcome-words.ts';
+import { wordsText, type AsFileReason, type OutcomeAnswer } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { t, type LocalisedMessage } from './strings.ts';
 import {
@@ -87,14 +87,20 @@ export async function showWithFiles(
     }
     await showContent(interaction, content, files, components);
   } catch (error) {
-    if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed');
-    throw error;
+    throw uploadRefused(error);
   }
 }
 
-/** Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why. */
+/** A refused upload is the member's "could not post" message, not an internal error. */
+const uploadRefused = (error: unknown): unknown =>
+  error instanceof DiscordAPIError ? new UserError('error.discord.uploadFailed', {}, { cause: error }) : error;
+
+/**
+ * Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why.
+ * Outside a server SayBot is in (the user install) there is no channel to post in: not the response, it is a file.
+ */
 export async function showVoiceMessage(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
   /** Why the member may not post it in this channel, if they may not (the target hand-over.ts chose). */
@@ -102,7 +108,7 @@ export async function showVoiceMessage(
   buttons?: ReplyButtonSource,
 ): Promise<void> {
   const { message } = answer;
-  let posted: VoiceMessagePostResult;
+  let posted: Posted;
   const asResponse = bar === undefined && isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
   if (bar !== undefined) {
     log.info(
@@ -114,22 +120,30 @@ export async function showVoiceMessage(
     try {
       posted = asResponse
         ? await replyWithVoiceMessage(interaction, message, log)
-        : await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction));
+        : await postInChannel(interaction, message, log);
     } catch (error) {
-      if (noteIfTokenGone(interaction, error)) {
-        posted = await postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, true));
-      } else if (error instanceof DiscordAPIError) {
-        throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      } else {
-        throw error;
-      }
+      if (!interaction.inCachedGuild() || !noteIfTokenGone(interaction, error)) throw uploadRefused(error);
+      posted = await postInChannel(interaction, message, log, true);
     }
   }
   if (posted.kind === 'posted') {
     // As the response it cannot be edited nor carry buttons: they follow it. With the token gone nothing can follow.
     if (asResponse) {
-      await offerVoiceMessageButtons(interaction, log, buttons, answer.seconds, answer.voice);
-      return followUpNotes(interaction, log, answer.stoodIn ? [answer.stoodIn, ...answer.notes] : answer.notes);
+      // The buttons: a Components V2 message of their own (reply-button-row.ts), to the member alone.
+      if (buttons !== undefined)
+        await followUp(interaction, log, 'voice-message-buttons-failed', {
+          components: voiceMessageButtons(interaction.locale, buttons, answer.seconds, answer.voice),
+          flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
+        });
+      // Then what the voice message cannot say (a line cut at its cap); the user install tells no stand-in.
+      const stoodIn = interaction.inCachedGuild() ? answer.stoodIn : undefined;
+      const [first, ...rest] = stoodIn ? [stoodIn, ...answer.notes] : answer.notes;
+      if (first !== undefined)
+        await followUp(interaction, log, 'voice-message-notes-failed', {
+          content: wordsText(interaction.locale, first, rest),
+          flags: MessageFlags.Ephemeral,
+        });
+      return;
     }
     if (tokenGone(interaction) || answer.posted === undefined) return;
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
@@ -140,50 +154,32 @@ export async function showVoiceMessage(
   await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
 }
 
-/**
- * The buttons of a voice message that is the response: a Components V2 follow-up (reply-button-row.ts) to the member
- * alone. Best effort: the voice message is the answer, so a refused follow-up is logged.
- */
-async function offerVoiceMessageButtons(
-  interaction: SpeakingInteraction,
+type Posted = VoiceMessagePostResult | { kind: 'fallback'; reason: AsFileReason };
+
+/** Posted in the interaction's channel under the line naming who asked; outside a server SayBot is in, none to post in. */
+async function postInChannel(
+  interaction: AnsweredInteraction,
+  message: VoiceMessage,
   log: Logger,
-  buttons: ReplyButtonSource | undefined,
-  audioSeconds: number,
-  voice: string,
-): Promise<void> {
-  if (buttons === undefined || tokenGone(interaction)) return;
-  try {
-    await interaction.followUp({
-      components: voiceMessageButtons(interaction.locale, buttons, audioSeconds, voice),
-      flags: MessageFlags.Ephemeral | MessageFlags.IsComponentsV2,
-      allowedMentions: NO_MENTIONS,
-    });
-  } catch (error) {
-    if (noteIfTokenGone(interaction, error)) return;
-    log.warn(
-      { code: 'voice-message-buttons-failed', err: error, guildId: interaction.guildId, interactionId: interaction.id },
-      'could not send the buttons of a voice message',
-    );
-  }
+  tokenIsGone?: boolean,
+): Promise<Posted> {
+  if (!interaction.inCachedGuild()) return { kind: 'fallback', reason: 'not-a-response' };
+  return postVoiceMessage(voiceMessagePlace(interaction), message, log, attribution(interaction, tokenIsGone));
 }
 
-/** Notes the response-voice-message cannot carry (a line cut at its cap), sent privately after it. */
-export async function followUpNotes(
+/** A private follow-up of the voice message that is the response, best effort: refused, it is logged as `code`. */
+async function followUp(
   interaction: AnsweredInteraction,
   log: Logger,
-  notes: readonly LocalisedMessage[],
+  code: string,
+  message: { content?: string; components?: APIContainerComponent[]; flags: number },
 ): Promise<void> {
-  const [first, ...rest] = notes;
-  if (first === undefined || tokenGone(interaction)) return;
+  if (tokenGone(interaction)) return;
   try {
-    await interaction.followUp({
-      content: wordsText(interaction.locale, first, rest),
-      flags: MessageFlags.Ephemeral,
-      allowedMentions: NO_MENTIONS,
-    });
+    await interaction.followUp({ ...message, allowedMentions: NO_MENTIONS });
   } catch (error) {
     if (noteIfTokenGone(interaction, error)) return;
-    log.warn({ code: 'voice-message-notes-failed', err: error, interactionId: interaction.id }, 'could not send notes');
+    log.warn({ code, err: error, guildId: interaction.guildId, interactionId: interaction.id }, 'could not follow up');
   }
 }
 
@@ -206,12 +202,11 @@ export async function showTooLargeFile(
 ): Promise<void> {
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
   if (!privateReply && claimMemberVoiceMessage(interaction, rights) === undefined) {
-    let posted: Awaited<ReturnType<typeof postVoiceMessage>>;
+    let posted: Posted;
     try {
-      posted = await postVoiceMessage(voiceMessagePlace(interaction), answer.message, log, attribution(interaction));
+      posted = await postInChannel(interaction, answer.message, log);
     } catch (error) {
-      if (error instanceof DiscordAPIError) throw new UserError('error.discord.uploadFailed', {}, { cause: error });
-      throw error;
+      throw uploadRefused(error);
     }
     if (posted.kind === 'posted')
       return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));

@@ -29,27 +29,18 @@ export function claimMemberVoiceMessage(
   book: SlowmodeBook = slowmodeBook,
 ): MemberVoiceMessageBar | undefined {
   const permissions = asker.memberPermissions;
+  if (permissions === null) return 'member-no-permission';
+  // Whether they may post one there themselves (rights as sent): a private answer is a bar here.
   const thread = asker.channel?.isThread() ?? false;
-  if (permissions === null || !mayPostThemselves(rights, asker.user.id, thread, permissions))
-    return 'member-no-permission';
+  const verdict = rights.admits({
+    does: ['post-voice-message'],
+    at: { guild: null, memberId: asker.user.id, text: { thread, member: permissions, bot: null } },
+  });
+  if (verdict.kind !== 'allowed' || verdict.privately) return 'member-no-permission';
   const seconds =
     asker.channel !== null && 'rateLimitPerUser' in asker.channel ? (asker.channel.rateLimitPerUser ?? 0) : 0;
   if (seconds <= 0 || BYPASS_SLOWMODE.some((bit) => permissions.has(bit))) return undefined;
   return book.claim(`${asker.channelId}/${asker.user.id}`, seconds * 1000) ? undefined : 'slowmode';
-}
-
-/** Whether the member may post a voice message there themselves (rights as sent); a private answer is a bar here. */
-function mayPostThemselves(
-  rights: VoiceMessageRights,
-  memberId: string,
-  thread: boolean,
-  member: Readonly<PermissionsBitField>,
-): boolean {
-  const verdict = rights.admits({
-    does: ['post-voice-message'],
-    at: { guild: null, memberId, text: { thread, member, bot: null } },
-  });
-  return verdict.kind === 'allowed' && !verdict.privately;
 }
 
 /**

@@ -4,9 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/books.ts';
 import type { Admission } from '../../../src/core/quota/seconds-bounds.ts';
-import { MEMBER_REQUEST, type SpeechOrder, type SpeechOutcome } from '../../../src/core/order/speech-order.ts';
-import { Order } from '../../../src/core/order/order.ts';
-import type { AcceptedTerms } from '../../../src/core/order/order-types.ts';
+import {
+  MEMBER_REQUEST,
+  Order,
+  type AcceptedTerms,
+  type SpeechOrder,
+  type SpeechOutcome,
+} from '../../../src/core/order/order.ts';
 import { Money } from '../../../src/core/quota/money.ts';
 import { PaidPartWayError } from '../../../src/core/quota/paid-part-way.ts';
 import { Refusal } from '../../../src/core/refusal.ts';

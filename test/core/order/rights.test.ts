@@ -9,8 +9,7 @@ import {
   type RightsVerdict,
   type WatchedSpeech,
 } from '../../../src/core/order/rights.ts';
-import type { SpeechOrder, StillAllowed } from '../../../src/core/order/speech-order.ts';
-import { MEMBER_REQUEST } from '../../../src/core/order/speech-order.ts';
+import { MEMBER_REQUEST, type SpeechOrder, type StillAllowed } from '../../../src/core/order/order.ts';
 import { SpeechPipeline } from '../../../src/core/order/pipeline.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 

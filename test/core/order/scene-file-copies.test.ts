@@ -15,7 +15,7 @@ import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
 import { sceneFile } from '../../../src/core/order/scene-file.ts';
-import type { SpokenLine } from '../../../src/core/order/order-types.ts';
+import type { SpokenLine } from '../../../src/core/order/order.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';
 import { inPieces, PIECE } from '../../support/streamed-pieces.ts';

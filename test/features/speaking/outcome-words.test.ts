@@ -12,8 +12,14 @@ import { QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/seconds-bounds.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
-import type { AsFileReason, Front, OutcomeAnswer } from '../../../src/features/speaking/outcome-types.ts';
-import { OutcomeMismatchError, wordOutcome, wordsText } from '../../../src/features/speaking/outcome-words.ts';
+import {
+  OutcomeMismatchError,
+  wordOutcome,
+  wordsText,
+  type AsFileReason,
+  type Front,
+  type OutcomeAnswer,
+} from '../../../src/features/speaking/outcome-words.ts';
 import { en } from '../../../src/features/speaking/strings/en.ts';
 import { ja } from '../../../src/features/speaking/strings/ja.ts';
 import { ko } from '../../../src/features/speaking/strings/ko.ts';

@@ -2,7 +2,7 @@
 // holds (backticks to close the code, a masked link, a mention, a timestamp) nothing in it is live.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
-import { fallbackVoiceLabel } from '../../../src/features/speaking/fallback-words.ts';
+import { fallbackVoiceLabel } from '../../../src/features/speaking/outcome-words.ts';
 import { voiceLabel } from '../../../src/features/speaking/speaking-command.ts';
 import { HOSTILE_NAMES, liveParts, seenText } from '../../support/seen-in-discord.ts';
 
