@@ -142,8 +142,6 @@ export interface DashboardScenes {
   voiceSeconds: number;
   /** The voice channel the member sits in, checked as /scene checks it; throws the member's UserError otherwise. */
   memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
-  /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
-  channelName(guildId: string, channelId: string): string | undefined;
 }
 
 /** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */
