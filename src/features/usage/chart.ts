@@ -108,6 +108,12 @@ function text(x: number, y: number, content: string, size: number, fill: string,
   return `<text x="${n2(x)}" y="${n2(y)}" ${lead}font-size="${size}" fill="${fill}"${at}>${escapeXml(content)}</text>`;
 }
 
+/** A bar of what was spent or saved, worth `value`; a day's bar names its day. */
+function bar(kind: 'spent' | 'saved', value: number, x: number, y: number, width: number, height: number, day = '') {
+  const dayAttr = day === '' ? '' : ` data-day="${day}"`;
+  return `<rect class="${kind}"${dayAttr} data-value="${value}" x="${n2(x)}" y="${n2(y)}" width="${n2(width)}" height="${n2(height)}" fill="${COLOURS[kind]}"/>`;
+}
+
 /** Horizontal grid lines and their figures for a panel whose top value is `max`. */
 function grid(
   panel: { left: number; right: number; top: number; bottom: number },
@@ -147,14 +153,8 @@ function dailyPanel(labels: UsageChartLabels, days: number, byDay: Map<number, C
     const x = panel.left + slot * (d - 1) + (slot - width) / 2;
     const spentHeight = spent * scale;
     const savedHeight = saved * scale;
-    if (spent > 0)
-      bars.push(
-        `<rect class="spent" data-day="${day}" data-value="${spent}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight)}" width="${n2(width)}" height="${n2(spentHeight)}" fill="${COLOURS.spent}"/>`,
-      );
-    if (saved > 0)
-      bars.push(
-        `<rect class="saved" data-day="${day}" data-value="${saved}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight - savedHeight)}" width="${n2(width)}" height="${n2(savedHeight)}" fill="${COLOURS.saved}"/>`,
-      );
+    if (spent > 0) bars.push(bar('spent', spent, x, panel.bottom - spentHeight, width, spentHeight, day));
+    if (saved > 0) bars.push(bar('saved', saved, x, panel.bottom - spentHeight - savedHeight, width, savedHeight, day));
   }
   return [
     `<g id="daily">`,
@@ -228,12 +228,8 @@ function membersPanel(data: UsageChartData, labels: UsageChartLabels): string {
       // What they spent, as the month's total and the owner console count it; the bar shows the saved beside.
       text(panel.right, top + 14, labels.number(member.spent), 12, COLOURS.muted, 'end'),
       `<rect x="${panel.left}" y="${top + 22}" width="${width}" height="14" fill="${COLOURS.grid}"/>`,
-      member.spent > 0
-        ? `<rect class="spent" data-value="${member.spent}" x="${panel.left}" y="${top + 22}" width="${n2(spentWidth)}" height="14" fill="${COLOURS.spent}"/>`
-        : '',
-      member.saved > 0
-        ? `<rect class="saved" data-value="${member.saved}" x="${n2(panel.left + spentWidth)}" y="${top + 22}" width="${n2(savedWidth)}" height="14" fill="${COLOURS.saved}"/>`
-        : '',
+      member.spent > 0 ? bar('spent', member.spent, panel.left, top + 22, spentWidth, 14) : '',
+      member.saved > 0 ? bar('saved', member.saved, panel.left + spentWidth, top + 22, savedWidth, 14) : '',
       `</g>`,
     );
   });
