@@ -1,18 +1,13 @@
 // The /usage picture as SVG: a pure function of the month's figures and the words to print. It knows no
 // language and no Discord; the command hands it localised labels and a number formatter.
+import type { MonthBreakdown, SpendTotals } from '../../core/store/quota-store.ts';
 
-export interface ChartDay {
-  /** UTC day key, 'YYYY-MM-DD', inside `month`. */
-  day: string;
-  spent: number;
-  saved: number;
-}
+/** A UTC day ('YYYY-MM-DD', inside the chart's month) with its totals. */
+export type ChartDay = MonthBreakdown['days'][number];
 
-export interface ChartMember {
+export interface ChartMember extends SpendTotals {
   /** As the reader should see it (a display name); escaped here, so any text is safe. */
   name: string;
-  spent: number;
-  saved: number;
 }
 
 export interface UsageChartData {
