@@ -171,12 +171,6 @@ export function dashboardBot(
     };
   }
   const views = new MemberViews(lookUpMember, now);
-  /** Tells every shard of a change; the one that reads the guild reloads it from the store. */
-  const announce = async (event: string, guildId: string) => {
-    await bot.client.shard?.broadcastEval((client, context) => void client.emit(context.event, context.guildId), {
-      context: { event, guildId },
-    });
-  };
   forgetOnEvents(bot.client, views);
   return {
     // Another shard's server: whether SayBot is in it is asked with the member (membership).
@@ -217,7 +211,10 @@ export function dashboardBot(
     },
     async autoreadChanged(guildId) {
       if (ours(guildId)) return bot.autoread.refresh(guildId);
-      await announce(AUTOREAD_CHANGED_EVENT, guildId);
+      // Told to every shard; the one that reads the guild reloads it from the store.
+      await bot.client.shard?.broadcastEval((client, context) => void client.emit(context.event, context.guildId), {
+        context: { event: AUTOREAD_CHANGED_EVENT, guildId },
+      });
     },
     autoread: bot.autoread,
     // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).
@@ -248,7 +245,6 @@ export function dashboardBot(
         const target = memberVoiceChannel(place, { players: bot.players, speech: core.speech }, bot.autoread);
         return { target, stillAllowed: memberStillSpeaks(core.speech, place, target.channelId) };
       },
-      channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     },
     ...(consoleSources === undefined ? {} : { console: ownerConsole(bot, core, config, consoleSources) }),
   };

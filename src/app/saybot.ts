@@ -66,7 +66,6 @@ export interface SayBotOptions {
   onGatewayLost?: ((code: number) => void) | undefined;
 }
 
-/** The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts made. */
 export class SayBot {
   #client: Client;
   /** Stops the sweep of the current client's idle REST handlers (one per interaction token). */

@@ -276,7 +276,8 @@ async function assembleCore(
     logger,
     now: seams.now,
     metrics,
-    owner: booksOwner(config),
+    // This process on the books, the same at each start of this application and shard: it settles its predecessor's.
+    owner: `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`,
   });
   // Before any request: what this process's predecessor left when it died is settled from what it wrote down.
   await accounting
@@ -344,11 +345,6 @@ function freeVoiceChoice(config: Config['engines']): FreeVoiceChoice | undefined
     choice.kind === 'espeak' ? ESPEAK_CHOICE : choice.voice,
   ]);
   return entries.length === 0 ? undefined : new Map(entries);
-}
-
-/** This process on the books, the same at each start of this application and shard: it settles its predecessor's. */
-function booksOwner(config: Config): string {
-  return `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`;
 }
 
 /** Puts the slash commands on Discord when they differ from what it has: set-up is `.env` + `npm start`. */

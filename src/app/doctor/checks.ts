@@ -19,12 +19,12 @@ import { checkFreeVoice } from './free-voice-check.ts';
 const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
 const warn = (name: string, detail: string): DoctorCheck => ({ name, ok: true, warn: true, detail });
 const fail = (name: string, detail: string): DoctorCheck => ({ name, ok: false, detail });
-/** A check Discord could not answer: a warning saying why, `secret` redacted. */
+/** What went wrong, `secret` redacted. */
+const said = (error: unknown, secret: string): string =>
+  redactSecrets(error instanceof Error ? error.message : String(error), [secret]);
+/** A check Discord could not answer: a warning saying why. */
 const unchecked = (name: string, error: unknown, secret: string): DoctorCheck =>
-  warn(
-    name,
-    `could not be checked: ${redactSecrets(error instanceof Error ? error.message : String(error), [secret])}`,
-  );
+  warn(name, `could not be checked: ${said(error, secret)}`);
 
 const MIN_NODE = [22, 12] as const;
 
@@ -112,8 +112,7 @@ export async function checkDiscordToken(config: Config): Promise<DoctorCheck> {
         'Discord token',
         'Discord refused DISCORD_TOKEN: reset the token on the Bot page of the Developer Portal and update it',
       );
-    const said = redactSecrets(error instanceof Error ? error.message : String(error), [config.discord.token]);
-    return fail('Discord token', `could not reach Discord: ${said}`);
+    return fail('Discord token', `could not reach Discord: ${said(error, config.discord.token)}`);
   }
 }
 
@@ -213,8 +212,8 @@ export async function checkVoiceApi(config: Config): Promise<DoctorCheck> {
     if (error instanceof PermissionDeniedError)
       return fail(name, 'the key works but its plan has no API access: a Creator plan or higher is needed');
     if (error instanceof QuotaExceededError) return fail(name, "the key works but this month's characters are used up");
-    const said = error instanceof VoiceApiError ? error.message : String(error);
-    return fail(name, `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(said, [config.voiceApi.apiKey])}`);
+    const what = error instanceof VoiceApiError ? error.message : String(error);
+    return fail(name, `could not use ${config.voiceApi.baseUrl}: ${redactSecrets(what, [config.voiceApi.apiKey])}`);
   } finally {
     await client.close();
   }
@@ -303,8 +302,7 @@ export async function checkDashboard(config: Config): Promise<DoctorCheck> {
         'Discord refused DISCORD_CLIENT_SECRET with DISCORD_CLIENT_ID: copy the client secret from the OAuth2 page of the Developer Portal (reset it if unsure)',
       );
   } catch (error) {
-    const said = redactSecrets(error instanceof Error ? error.message : String(error), [dashboard.clientSecret]);
-    return warn(name, `the client secret could not be checked: ${said}`);
+    return warn(name, `the client secret could not be checked: ${said(error, dashboard.clientSecret)}`);
   }
   return pass(
     name,

@@ -22,43 +22,34 @@ export class Metrics {
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
-    this.#commands = new Counter({
-      name: 'saybot_commands_total',
-      help: 'Slash commands by name and result',
-      labelNames: ['command', 'result'],
-      registers,
-    });
-    this.#apiRequests = new Counter({
-      name: 'saybot_voice_api_requests_total',
-      help: 'Voice API requests by endpoint and HTTP status (0: no answer)',
-      labelNames: ['endpoint', 'status'],
-      registers,
-    });
-    this.#apiLatency = new Histogram({
-      name: 'saybot_voice_api_request_seconds',
-      help: 'Voice API request time until the response headers',
-      labelNames: ['endpoint'],
-      registers,
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120],
-    });
-    this.#characters = new Counter({
-      name: 'saybot_characters_total',
-      help: 'Characters spent (sent to the service) and saved (served from the cache)',
-      labelNames: ['kind'],
-      registers,
-    });
-    this.#firstAudio = new Histogram({
-      name: 'saybot_time_to_first_audio_seconds',
-      help: 'From a /say to its first audio packet sent',
-      registers,
-      buckets: [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
-    });
-    this.#cacheLookups = new Counter({
-      name: 'saybot_cache_lookups_total',
-      help: 'Audio cache lookups by result',
-      labelNames: ['result'],
-      registers,
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, registers, buckets });
+    this.#commands = counter('saybot_commands_total', 'Slash commands by name and result', ['command', 'result']);
+    this.#apiRequests = counter(
+      'saybot_voice_api_requests_total',
+      'Voice API requests by endpoint and HTTP status (0: no answer)',
+      ['endpoint', 'status'],
+    );
+    this.#apiLatency = histogram(
+      'saybot_voice_api_request_seconds',
+      'Voice API request time until the response headers',
+      ['endpoint'],
+      [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120],
+    );
+    this.#characters = counter(
+      'saybot_characters_total',
+      'Characters spent (sent to the service) and saved (served from the cache)',
+      ['kind'],
+    );
+    this.#firstAudio = histogram(
+      'saybot_time_to_first_audio_seconds',
+      'From a /say to its first audio packet sent',
+      [],
+      [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    );
+    this.#cacheLookups = counter('saybot_cache_lookups_total', 'Audio cache lookups by result', ['result']);
     const gauge = (name: string, help: string, read: (() => number) | undefined) =>
       new Gauge({
         name,

@@ -77,7 +77,11 @@ export class AutoreadWiring {
       },
       freeVersion: (request) => speech.freeVersion(request),
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
-      memberMaySpeak: (guildId, userId, voiceChannelId) => this.#memberMaySpeak(guildId, userId, voiceChannelId),
+      memberMaySpeak: (guildId, userId, voiceChannelId) => {
+        const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
+        // Not cached: judged when the message arrived (its member came with it).
+        return member && this.#rights(member, voiceChannelId);
+      },
       // The member as the message brought them (not cached yet, maybe), asked of the port as the order will be.
       memberBarredAt: (member, voiceChannelId) => {
         const revoked = this.#rights(member, voiceChannelId);
@@ -90,14 +94,7 @@ export class AutoreadWiring {
       onStopped: (guildId) => {
         // The bot already left: Discord clears a status when its channel empties; else this may be refused (logged).
         void this.#status.clear(guildId);
-        store.autoRead
-          .stop(guildId, 'left-voice')
-          .catch((error: unknown) =>
-            this.#log.error(
-              { code: 'autoread-stop-not-stored', guildId, err: error },
-              'auto-read stopped, but the store could not record it',
-            ),
-          );
+        void this.#recordStop(guildId, 'left-voice', 'auto-read stopped, but the store could not record it');
       },
       logger: options.logger,
     });
@@ -127,13 +124,7 @@ export class AutoreadWiring {
     });
   }
 
-  /** The member's voice rights where auto-read speaks (the gate's answer), from Discord's caches. */
-  #memberMaySpeak(guildId: string, userId: string, voiceChannelId: string): Revocation | undefined {
-    const member = this.#client?.guilds.cache.get(guildId)?.members.cache.get(userId);
-    // Not cached: judged when the message arrived (its member came with it).
-    return member && this.#rights(member, voiceChannelId);
-  }
-
+  /** The member's voice rights where auto-read speaks (the gate's answer). */
   #rights(member: GuildMember, voiceChannelId: string): Revocation | undefined {
     return this.#options.speech.rights.stillAllows({
       does: ['member-words'],
@@ -353,14 +344,7 @@ export class AutoreadWiring {
       { code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId },
       'auto-read paused: SayBot may no longer read or speak where it is bound',
     );
-    await this.#options.store.autoRead
-      .stop(guild.id, 'asked')
-      .catch((error: unknown) =>
-        this.#log.error(
-          { code: 'autoread-stop-not-stored', guildId: guild.id, err: error },
-          'auto-read paused, but the store could not record it',
-        ),
-      );
+    await this.#recordStop(guild.id, 'asked', 'auto-read paused, but the store could not record it');
     const where = noticeChannel(guild, binding);
     const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
       channel: `<#${textChannelId}>`,
@@ -375,6 +359,13 @@ export class AutoreadWiring {
         ),
       );
     return true;
+  }
+
+  /** Reading stopped or paused here: the store records it, and a failure to is logged (`failed`), never thrown. */
+  async #recordStop(guildId: string, why: AutoReadStopReason, failed: string): Promise<void> {
+    await this.#options.store.autoRead
+      .stop(guildId, why)
+      .catch((error: unknown) => this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, failed));
   }
 
   async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {

@@ -60,15 +60,25 @@ type AutoReadDeclarations = Declarations<AutoReadSettings, DescribedOption>;
 
 export type AutoReadSettingDeclaration = AutoReadDeclarations[keyof AutoReadSettings];
 
+/** An on/off setting, printed by its clause `key`. */
+const flag = <C extends string, O extends DescribedOption>(value: boolean, column: C, option: O, key: MessageKey) =>
+  ({ kind: 'flag', default: value, column, option, shown: { as: 'onOff', clause: { key, param: 'value' } } }) as const;
+
+/** How many waiting messages a backlog's option names (its column is its option), printed in the backlog's clause. */
+const backlogCount = <C extends DescribedOption>(value: number, column: C, param: string) =>
+  ({
+    kind: 'integer',
+    default: value,
+    range: BACKLOG_RANGE.messages,
+    column,
+    option: column,
+    refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
+    shown: { as: 'countOrOff', clause: { key: 'autoread.setting.backlog', param } },
+  }) as const;
+
 /** Every auto-read setting, in the order /autoread settings offers and prints them. */
 export const AUTO_READ_SETTINGS = {
-  sayAuthorName: {
-    kind: 'flag',
-    default: true,
-    column: 'say_author_name',
-    option: 'say_name',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.sayName', param: 'value' } },
-  },
+  sayAuthorName: flag(true, 'say_author_name', 'say_name', 'autoread.setting.sayName'),
   maxLength: {
     kind: 'integer',
     default: 200,
@@ -78,33 +88,15 @@ export const AUTO_READ_SETTINGS = {
     refusal: { key: 'autoread.maxLengthRange', params: MAX_LENGTH_RANGE },
     shown: { as: 'number', clause: { key: 'autoread.setting.maxLength', param: 'value' } },
   },
-  readBots: {
-    kind: 'flag',
-    default: false,
-    column: 'read_bots',
-    option: 'read_bots',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.readBots', param: 'value' } },
-  },
+  readBots: flag(false, 'read_bots', 'read_bots', 'autoread.setting.readBots'),
   requiredRoleId: {
     kind: 'role',
     column: 'required_role_id',
     option: 'role',
     shown: { as: 'role', clause: { key: 'autoread.setting.role', param: 'value' } },
   },
-  onlyMembersInVoice: {
-    kind: 'flag',
-    default: true,
-    column: 'only_members_in_voice',
-    option: 'only_voice_members',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.onlyVoiceMembers', param: 'value' } },
-  },
-  announceJoinLeave: {
-    kind: 'flag',
-    default: false,
-    column: 'announce_join_leave',
-    option: 'announce',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.announce', param: 'value' } },
-  },
+  onlyMembersInVoice: flag(true, 'only_members_in_voice', 'only_voice_members', 'autoread.setting.onlyVoiceMembers'),
+  announceJoinLeave: flag(false, 'announce_join_leave', 'announce', 'autoread.setting.announce'),
   skipPrefix: {
     // No spaces, nothing that could quote back as a mention or break a code span.
     kind: 'text',
@@ -115,29 +107,9 @@ export const AUTO_READ_SETTINGS = {
     option: 'skip_prefix',
     shown: { as: 'code', clause: { key: 'autoread.setting.skipPrefix', param: 'value' } },
   },
-  readSilent: {
-    kind: 'flag',
-    default: true,
-    column: 'read_silent',
-    option: 'read_silent',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.readSilent', param: 'value' } },
-  },
-  autojoin: {
-    kind: 'flag',
-    default: false,
-    column: 'autojoin',
-    option: 'autojoin',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.autojoin', param: 'value' } },
-  },
-  fasterAfter: {
-    kind: 'integer',
-    default: 3,
-    range: BACKLOG_RANGE.messages,
-    column: 'faster_after',
-    option: 'faster_after',
-    refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
-    shown: { as: 'countOrOff', clause: { key: 'autoread.setting.backlog', param: 'faster' } },
-  },
+  readSilent: flag(true, 'read_silent', 'read_silent', 'autoread.setting.readSilent'),
+  autojoin: flag(false, 'autojoin', 'autojoin', 'autoread.setting.autojoin'),
+  fasterAfter: backlogCount(3, 'faster_after', 'faster'),
   maxSpeed: {
     kind: 'number',
     default: 1.5,
@@ -150,15 +122,7 @@ export const AUTO_READ_SETTINGS = {
     refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
     shown: { as: 'number', clause: { key: 'autoread.setting.backlog', param: 'speed' } },
   },
-  skipAfter: {
-    kind: 'integer',
-    default: 10,
-    range: BACKLOG_RANGE.messages,
-    column: 'skip_after',
-    option: 'skip_after',
-    refusal: { key: 'autoread.backlogRange', params: BACKLOG_RANGE.messages },
-    shown: { as: 'countOrOff', clause: { key: 'autoread.setting.backlog', param: 'skip' } },
-  },
+  skipAfter: backlogCount(10, 'skip_after', 'skip'),
   voices: {
     kind: 'choice',
     default: 'one',
@@ -169,21 +133,9 @@ export const AUTO_READ_SETTINGS = {
     refusal: 'autoread.voicesBad',
     shown: { as: 'choice', clause: { key: 'autoread.setting.voices', param: 'value' } },
   },
-  readAttachments: {
-    // On: the files were always announced before this setting existed, so no server hears a change.
-    kind: 'flag',
-    default: true,
-    column: 'read_attachments',
-    option: 'read_attachments',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.readAttachments', param: 'value' } },
-  },
-  freeVoice: {
-    kind: 'flag',
-    default: false,
-    column: 'free_voice',
-    option: 'free_voice',
-    shown: { as: 'onOff', clause: { key: 'autoread.setting.freeVoice', param: 'value' } },
-  },
+  // On: the files were always announced before this setting existed, so no server hears a change.
+  readAttachments: flag(true, 'read_attachments', 'read_attachments', 'autoread.setting.readAttachments'),
+  freeVoice: flag(false, 'free_voice', 'free_voice', 'autoread.setting.freeVoice'),
 } as const satisfies AutoReadDeclarations;
 
 /** The declarations with their settings' names, in declaration order. */

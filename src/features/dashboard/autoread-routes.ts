@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.ts';
 import { usableVoice } from '../../core/order/order-settings.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
-import { formOptions } from './form-options.ts';
+import { formOptions, SettingFields } from './form-options.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -22,8 +22,6 @@ export interface AutoreadDeps {
   logger: Logger;
 }
 
-/** The form's fields and their values as loaded (was_<name>): strings, bounded (the kit then reads each as its declaration says). */
-const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 80);
 const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
 const Voice = z.object({ voice: z.string().min(1).max(120) });
 
@@ -80,7 +78,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
   app.get(base, (c) => show(c));
 
   app.post(`${base}/settings`, async (c) => {
-    const fields = await form(c, Fields);
+    const fields = await form(c, SettingFields);
     const { guildId } = c.get('membership');
     let changes;
     try {

@@ -1,13 +1,13 @@
 // What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
 import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Logger } from '../../core/log.ts';
-import type { Accounting, UsageReport } from '../../core/quota/money.ts';
+import type { Accounting } from '../../core/quota/money.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadWiring } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
-import type { StudioVoice } from '../scenes/index.ts';
+import type { StudioServices, StudioVoice } from '../scenes/index.ts';
 import type { DashboardLimits } from './limits.ts';
 import type { KeyStateSnapshot } from '../../core/api/response.ts';
 import type { FreeVoiceState } from '../../core/free-voice/free-voice-engine.ts';
@@ -135,15 +135,9 @@ export interface OwnerConsole {
 }
 
 /** The running bot as the studio's scenes use it. */
-export interface DashboardScenes {
-  /** The member's budgets and the month (Accounting.report, as /usage and /scene read them). */
-  report(guildId: string, userId: string): Promise<UsageReport>;
-  /** QUEUE_MAX_SECONDS: a scene longer than this is refused for voice (0: no limit). */
-  voiceSeconds: number;
+export interface DashboardScenes extends Pick<StudioServices, 'report' | 'voiceSeconds'> {
   /** The voice channel the member sits in, checked as /scene checks it; throws the member's UserError otherwise. */
   memberVoice(guildId: string, userId: string): Promise<StudioVoice>;
-  /** A channel's name from SayBot's cache (no request), for the member's words; undefined when unknown. */
-  channelName(guildId: string, channelId: string): string | undefined;
 }
 
 /** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */

@@ -1,7 +1,13 @@
 // A submitted form read as a slash command's options, so the settings kit's rules apply to the dashboard unchanged.
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { z } from 'zod';
 
 type Options = ChatInputCommandInteraction['options'];
+
+/** The form's fields and their values as loaded (was_<name>): strings, bounded (the kit then reads each as its declaration says). */
+export const SettingFields = z
+  .record(z.string().max(40), z.string().max(200))
+  .refine((fields) => Object.keys(fields).length <= 80);
 
 /** Form fields, one per option name; an empty field, or one still as loaded, is an option not given. */
 export function formOptions(submitted: Readonly<Record<string, string>>): Options {

@@ -14,7 +14,7 @@ import type { MemberDefaults, MemberDefaultsChange } from '../../core/store/memb
 import type { Store } from '../../core/store/types.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
-import { formOptions } from './form-options.ts';
+import { formOptions, SettingFields } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
 import { audit, form, guard, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -40,9 +40,6 @@ const MY_SETTINGS: ReadonlyArray<readonly [string, SettingDeclaration]> = [
   ...SPEECH_SETTING_LIST.filter(([name]) => name !== 'exaggeration'),
   ...MEMBER_READING_LIST,
 ];
-
-/** The form's fields and their values as loaded (was_<name>): strings, bounded (the kit then reads each as its declaration says). */
-const Fields = z.record(z.string().max(40), z.string().max(200)).refine((fields) => Object.keys(fields).length <= 80);
 
 /** The member's settings in their language: the voice settings, then how auto-read treats them (as /myvoice show). */
 function describeMember(locale: string, stored: MemberDefaults): string {
@@ -104,7 +101,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
 
   app.post('/servers/:guildId/myvoice', async (c) => {
     const locale = c.get('locale');
-    const fields = await form(c, Fields);
+    const fields = await form(c, SettingFields);
     const { guildId } = c.get('membership');
     let settings: MemberDefaultsChange;
     try {

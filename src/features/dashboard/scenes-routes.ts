@@ -111,7 +111,7 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): v
     const { guildId } = c.get('membership');
     return t(c.get('locale'), message.key, message.params).replace(
       /<#(\d{17,20})>/g,
-      (_, channelId: string) => `#${scenes.channelName(guildId, channelId) ?? channelId}`,
+      (_, channelId: string) => `#${bot.channelName(guildId, channelId) ?? channelId}`,
     );
   };
   /** The member's answer for a refusal (a script error, a budget, a right); anything else is the app's failure. */

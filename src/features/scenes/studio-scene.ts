@@ -29,6 +29,7 @@ export interface StudioServices {
   speech: SpeechPipeline;
   /** The preset voices on offer (as CommandContext.voices). */
   presets: readonly PresetVoice[];
+  /** The member's budgets and the month (Accounting.report, as /usage and /scene read them). */
   report(guildId: string, userId: string): Promise<UsageReport>;
   /** The server's queue of seconds in voice (QUEUE_GUILD_SECONDS; 0: none): a longer scene is refused for voice. */
   voiceSeconds: number;

@@ -1,18 +1,13 @@
 // The /usage picture as SVG: a pure function of the month's figures and the words to print. It knows no
 // language and no Discord; the command hands it localised labels and a number formatter.
+import type { MonthBreakdown, SpendTotals } from '../../core/store/quota-store.ts';
 
-export interface ChartDay {
-  /** UTC day key, 'YYYY-MM-DD', inside `month`. */
-  day: string;
-  spent: number;
-  saved: number;
-}
+/** A UTC day ('YYYY-MM-DD', inside the chart's month) with its totals. */
+export type ChartDay = MonthBreakdown['days'][number];
 
-export interface ChartMember {
+export interface ChartMember extends SpendTotals {
   /** As the reader should see it (a display name); escaped here, so any text is safe. */
   name: string;
-  spent: number;
-  saved: number;
 }
 
 export interface UsageChartData {
@@ -102,8 +97,16 @@ function fit(text: string, size: number, max: number): string {
 
 const n2 = (value: number): string => (Math.round(value * 100) / 100).toString();
 
-function text(x: number, y: number, content: string, attrs = ''): string {
-  return `<text x="${n2(x)}" y="${n2(y)}"${attrs ? ` ${attrs}` : ''}>${escapeXml(content)}</text>`;
+/** `content` at (x, y) in `size` px and `fill`; `lead`: attributes before the font's (an id, a class). */
+function text(x: number, y: number, content: string, size: number, fill: string, anchor?: 'middle' | 'end', lead = '') {
+  const at = anchor === undefined ? '' : ` text-anchor="${anchor}"`;
+  return `<text x="${n2(x)}" y="${n2(y)}" ${lead}font-size="${size}" fill="${fill}"${at}>${escapeXml(content)}</text>`;
+}
+
+/** A bar of what was spent or saved, worth `value`; a day's bar names its day. */
+function bar(kind: 'spent' | 'saved', value: number, x: number, y: number, width: number, height: number, day = '') {
+  const dayAttr = day === '' ? '' : ` data-day="${day}"`;
+  return `<rect class="${kind}"${dayAttr} data-value="${value}" x="${n2(x)}" y="${n2(y)}" width="${n2(width)}" height="${n2(height)}" fill="${COLOURS[kind]}"/>`;
 }
 
 /** Horizontal grid lines and their figures for a panel whose top value is `max`. */
@@ -118,14 +121,7 @@ function grid(
     out.push(
       `<line x1="${panel.left}" x2="${panel.right}" y1="${n2(y)}" y2="${n2(y)}" stroke="${COLOURS.grid}" stroke-width="1"/>`,
     );
-    out.push(
-      text(
-        panel.left - 8,
-        y + 4,
-        labels.number((max * i) / TICKS),
-        `font-size="11" fill="${COLOURS.muted}" text-anchor="end"`,
-      ),
-    );
+    out.push(text(panel.left - 8, y + 4, labels.number((max * i) / TICKS), 11, COLOURS.muted, 'end'));
   }
   return out.join('');
 }
@@ -136,14 +132,7 @@ function dayLabels(panel: { left: number; right: number; bottom: number }, days:
   for (let d = 1; d <= days; d++) {
     if (d !== 1 && d % 5 !== 0 && d !== days) continue;
     if (d === days - 1 && days % 5 !== 0) continue;
-    out.push(
-      text(
-        panel.left + slot * (d - 0.5),
-        panel.bottom + 16,
-        String(d),
-        `font-size="11" fill="${COLOURS.muted}" text-anchor="middle"`,
-      ),
-    );
+    out.push(text(panel.left + slot * (d - 0.5), panel.bottom + 16, String(d), 11, COLOURS.muted, 'middle'));
   }
   return out.join('');
 }
@@ -159,27 +148,16 @@ function dailyPanel(labels: UsageChartLabels, days: number, byDay: Map<number, C
     const x = panel.left + slot * (d - 1) + (slot - width) / 2;
     const spentHeight = spent * scale;
     const savedHeight = saved * scale;
-    if (spent > 0)
-      bars.push(
-        `<rect class="spent" data-day="${day}" data-value="${spent}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight)}" width="${n2(width)}" height="${n2(spentHeight)}" fill="${COLOURS.spent}"/>`,
-      );
-    if (saved > 0)
-      bars.push(
-        `<rect class="saved" data-day="${day}" data-value="${saved}" x="${n2(x)}" y="${n2(panel.bottom - spentHeight - savedHeight)}" width="${n2(width)}" height="${n2(savedHeight)}" fill="${COLOURS.saved}"/>`,
-      );
+    if (spent > 0) bars.push(bar('spent', spent, x, panel.bottom - spentHeight, width, spentHeight, day));
+    if (saved > 0) bars.push(bar('saved', saved, x, panel.bottom - spentHeight - savedHeight, width, savedHeight, day));
   }
   return [
     `<g id="daily">`,
-    text(panel.left, panel.top - 14, labels.perDay, `font-size="15" fill="${COLOURS.text}"`),
+    text(panel.left, panel.top - 14, labels.perDay, 15, COLOURS.text),
     grid(panel, max, labels),
     ...bars,
     byDay.size === 0
-      ? text(
-          (panel.left + panel.right) / 2,
-          (panel.top + panel.bottom) / 2,
-          labels.noData,
-          `font-size="14" fill="${COLOURS.muted}" text-anchor="middle"`,
-        )
+      ? text((panel.left + panel.right) / 2, (panel.top + panel.bottom) / 2, labels.noData, 14, COLOURS.muted, 'middle')
       : '',
     dayLabels(panel, days),
     `</g>`,
@@ -207,7 +185,7 @@ function cumulativePanel(
   ];
   const out = [
     `<g id="cumulative">`,
-    text(panel.left, panel.top - 14, labels.monthToDate, `font-size="15" fill="${COLOURS.text}"`),
+    text(panel.left, panel.top - 14, labels.monthToDate, 15, COLOURS.text),
     grid(panel, max, labels),
     `<polyline id="spent-to-date" data-value="${sum}" points="${points.join(' ')}" fill="none" stroke="${COLOURS.line}" stroke-width="2.5" stroke-linejoin="round"/>`,
   ];
@@ -215,22 +193,15 @@ function cumulativePanel(
     const by = y(data.budget);
     out.push(
       `<line id="budget" data-value="${data.budget}" x1="${panel.left}" x2="${panel.right}" y1="${n2(by)}" y2="${n2(by)}" stroke="${COLOURS.budget}" stroke-width="2" stroke-dasharray="8 5"/>`,
-    );
-    out.push(
-      text(
-        panel.right,
-        by - 6,
-        `${labels.budget} ${labels.number(data.budget)}`,
-        `font-size="12" fill="${COLOURS.budget}" text-anchor="end"`,
-      ),
+      text(panel.right, by - 6, `${labels.budget} ${labels.number(data.budget)}`, 12, COLOURS.budget, 'end'),
     );
   }
   // The month's figure beside the line's end (above it when the end is at the right edge).
   const end = panel.left + slot * through;
   out.push(
     through > days - 3
-      ? text(end, y(sum) - 8, labels.number(sum), `font-size="12" fill="${COLOURS.line}" text-anchor="end"`)
-      : text(end + 6, y(sum) + 4, labels.number(sum), `font-size="12" fill="${COLOURS.line}"`),
+      ? text(end, y(sum) - 8, labels.number(sum), 12, COLOURS.line, 'end')
+      : text(end + 6, y(sum) + 4, labels.number(sum), 12, COLOURS.line),
   );
   out.push(dayLabels(panel, days), `</g>`);
   return out.join('');
@@ -241,41 +212,23 @@ function membersPanel(data: UsageChartData, labels: UsageChartLabels): string {
   const members = data.members.slice(0, MAX_MEMBERS);
   const max = Math.max(1, ...members.map((m) => m.spent + m.saved));
   const width = panel.right - panel.left;
-  const out = [
-    `<g id="members">`,
-    text(panel.left, panel.top - 14, labels.topMembers, `font-size="15" fill="${COLOURS.text}"`),
-  ];
+  const out = [`<g id="members">`, text(panel.left, panel.top - 14, labels.topMembers, 15, COLOURS.text)];
   members.forEach((member, i) => {
     const top = panel.top + i * 62;
     const spentWidth = (width * member.spent) / max;
     const savedWidth = (width * member.saved) / max;
     out.push(
       `<g class="member" data-rank="${i + 1}">`,
-      text(
-        panel.left,
-        top + 14,
-        fit(member.name, 14, width - 70),
-        `class="name" font-size="14" fill="${COLOURS.text}"`,
-      ),
-      text(
-        panel.right,
-        top + 14,
-        // What they spent, as the month's total and the owner console count it; the bar shows the saved beside.
-        labels.number(member.spent),
-        `font-size="12" fill="${COLOURS.muted}" text-anchor="end"`,
-      ),
+      text(panel.left, top + 14, fit(member.name, 14, width - 70), 14, COLOURS.text, undefined, 'class="name" '),
+      // What they spent, as the month's total and the owner console count it; the bar shows the saved beside.
+      text(panel.right, top + 14, labels.number(member.spent), 12, COLOURS.muted, 'end'),
       `<rect x="${panel.left}" y="${top + 22}" width="${width}" height="14" fill="${COLOURS.grid}"/>`,
-      member.spent > 0
-        ? `<rect class="spent" data-value="${member.spent}" x="${panel.left}" y="${top + 22}" width="${n2(spentWidth)}" height="14" fill="${COLOURS.spent}"/>`
-        : '',
-      member.saved > 0
-        ? `<rect class="saved" data-value="${member.saved}" x="${n2(panel.left + spentWidth)}" y="${top + 22}" width="${n2(savedWidth)}" height="14" fill="${COLOURS.saved}"/>`
-        : '',
+      member.spent > 0 ? bar('spent', member.spent, panel.left, top + 22, spentWidth, 14) : '',
+      member.saved > 0 ? bar('saved', member.saved, panel.left + spentWidth, top + 22, savedWidth, 14) : '',
       `</g>`,
     );
   });
-  if (members.length === 0)
-    out.push(text(panel.left, panel.top + 20, labels.noData, `font-size="14" fill="${COLOURS.muted}"`));
+  if (members.length === 0) out.push(text(panel.left, panel.top + 20, labels.noData, 14, COLOURS.muted));
   out.push(`</g>`);
   return out.join('');
 }
@@ -294,7 +247,7 @@ function legend(labels: UsageChartLabels, budget: boolean): string {
         ? `<line x1="${x}" x2="${x + 16}" y1="68" y2="68" stroke="${colour}" stroke-width="2" stroke-dasharray="5 3"/>`
         : `<rect x="${x}" y="62" width="12" height="12" fill="${colour}"/>`,
     );
-    out.push(text(x + 22, 73, label, `font-size="13" fill="${COLOURS.text}"`));
+    out.push(text(x + 22, 73, label, 13, COLOURS.text));
     x += 22 + widthOf(label, 13) + 24;
   }
   out.push('</g>');
@@ -312,7 +265,7 @@ export function usageChartSvg(data: UsageChartData, labels: UsageChartLabels): s
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${escapeXml(labels.fontFamily)}">`,
     `<rect width="${CHART_WIDTH}" height="${CHART_HEIGHT}" fill="#ffffff"/>`,
-    text(LAYOUT.daily.left, 40, labels.title, `id="title" font-size="22" fill="${COLOURS.text}"`),
+    text(LAYOUT.daily.left, 40, labels.title, 22, COLOURS.text, undefined, 'id="title" '),
     legend(labels, data.budget > 0),
     dailyPanel(labels, days, byDay),
     cumulativePanel(data, labels, days, byDay),

@@ -40,13 +40,10 @@ export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
 };
 
 /** What an encoder needs to know; crosses to worker threads as is. */
-export interface EncoderSpec {
+export interface EncoderSpec extends Pick<OpusSettings, 'complexity' | 'bitrate' | 'celtOnly'> {
   channels: 1 | 2;
   /** 'wasm': opusscript even where the native addon loads, for a thread that may be ended mid-encode (the addon aborts). */
   backend?: 'wasm' | undefined;
-  complexity: number;
-  bitrate: number | 'auto';
-  celtOnly: boolean;
 }
 
 export interface NativeEncoder {

@@ -206,7 +206,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       ceiling: undefined,
     };
     this.#current = current;
-    void this.#turn().then(async () => {
+    void (this.#options.turn?.() ?? Promise.resolve()).then(async () => {
       if (this.#current !== current) return;
       const worker = this.#ensureWorker();
       worker.ref();
@@ -240,11 +240,6 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       this.#fail(this.#options.unavailable('timeout', message));
     }
     return loaded;
-  }
-
-  /** Long work's turn (at once when the thread has no `turn`). */
-  #turn(): Promise<void> {
-    return this.#options.turn?.() ?? Promise.resolve();
   }
 
   /** The job's time limit runs again, for what is left of it; with `limitBy: 'cpu'`, its CPU time is looked at then. */
@@ -294,7 +289,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     clearTimeout(current.timer);
     current.left -= performance.now() - current.since;
     this.#options.onEvent?.('slice', current.owner);
-    void this.#turn().then(() => {
+    void (this.#options.turn?.() ?? Promise.resolve()).then(() => {
       if (this.#current !== current) return;
       this.#options.onEvent?.('resume', current.owner);
       this.#arm(current);
@@ -365,12 +360,8 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     if (!current || current.job.id !== reply.id) return;
     if (isSlice(reply)) return this.#slice(current);
     if (isSetup(reply)) return reply.setup ? this.#setupBegins(current) : this.#setupEnds(current);
-    clearTimeout(current.timer);
-    clearTimeout(current.ceiling);
-    clearTimeout(current.setup?.ceiling);
-    this.#current = undefined;
+    this.#end(current);
     this.#lastReply = reply;
-    this.#options.onEvent?.('end', current.owner);
     if (reply.retire === true) this.#stop();
     current.resolve(reply);
     this.#next();
@@ -379,16 +370,20 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   /** The job under way fails with `error`; the worker is replaced, and the jobs waiting go on. */
   #fail(error: Error): void {
     const current = this.#current;
-    this.#current = undefined;
     if (current) {
-      clearTimeout(current.timer);
-      clearTimeout(current.ceiling);
-      clearTimeout(current.setup?.ceiling);
-      this.#options.onEvent?.('end', current.owner);
+      this.#end(current);
       current.reject(error);
     }
     this.#stop();
     this.#next();
+  }
+
+  #end(current: Running<J, R>): void {
+    clearTimeout(current.timer);
+    clearTimeout(current.ceiling);
+    clearTimeout(current.setup?.ceiling);
+    this.#current = undefined;
+    this.#options.onEvent?.('end', current.owner);
   }
 
   #stop(): void {

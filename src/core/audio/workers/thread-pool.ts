@@ -1,30 +1,24 @@
 // A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and an owner (a server) has
 // a share of the pool so its burst never holds up another's; long work also rations each member (`perMember`). Short
 // work's jobs are counted so long work waits for them (./work-turns.ts) at lower priority (./thread-priority.ts).
-import { JobThread, type JobThreadFailure } from './job-thread.ts';
+import { JobThread, type JobThreadFailure, type JobThreadOptions } from './job-thread.ts';
 import { OwnerShares } from './owner-shares.ts';
 import type { WorkClass } from './work-class-types.ts';
 import { longWorkTurn, shortWorkBegins } from './work-turns.ts';
 import { traceWork, tracing } from './work-trace.ts';
 
-export interface ThreadPoolOptions {
+/** Each thread's worker and limits, as ./job-thread.ts takes them (long work is limited by its CPU time). */
+export interface ThreadPoolOptions extends Pick<
+  JobThreadOptions,
+  'worker' | 'timeoutMs' | 'wallCeilingMs' | 'setupCeilingMs' | 'idleMs'
+> {
   /** How its errors name it ("audio thread", "free voice"). */
   name: string;
   /** What it calls a job in its errors ("jobs", "lines"). */
   jobs: string;
-  /** The worker's module (job-thread.ts' contract). */
-  worker: URL;
   threads: number;
   /** Jobs waiting behind the one under way, per thread. */
   maxWaitingPerThread: number;
-  /** One job's limit (long work: of its own CPU time); past it the thread is replaced. */
-  timeoutMs: number;
-  /** Long work's bound in time from a job's start, however little of a core it gets (./job-thread.ts). */
-  wallCeilingMs?: number;
-  /** A thread's setup for a job (./thread-setup.ts), outside the job's limit, may take this long (./job-thread.ts). */
-  setupCeilingMs?: number;
-  /** An idle thread is ended after this. */
-  idleMs: number;
   /** Jobs one owner may have under way or waiting. */
   perOwner: number;
   /** Jobs one member (of an owner) may have under way or waiting; none when absent. */

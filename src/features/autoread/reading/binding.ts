@@ -7,7 +7,6 @@ export const IGNORED_MAX = 200;
 /** The name is said again once the same member has been quiet this long. */
 export const NAME_WINDOW_MS = 60_000;
 
-/** What one guild reads and where it speaks. */
 export interface ReadingBinding {
   guildId: string;
   /** The channel read: a text channel, or a voice channel's own chat. */

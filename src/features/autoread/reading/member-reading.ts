@@ -4,7 +4,6 @@ import type { Declarations } from '../../../core/settings/setting-types.ts';
 import type { MemberField } from '../../../core/store/member-defaults-store.ts';
 import '../strings.ts';
 
-/** What a member sets for themselves about auto-read. */
 export interface MemberReading {
   /** The name auto-read says for them; absent: their display name in the server. */
   spokenName?: string;

@@ -225,7 +225,6 @@ export class AutoReader {
     }
   }
 
-  /** What a guild reads, if it reads. */
   binding(guildId: string): Readonly<ReadingBinding> | undefined {
     return this.#guilds.get(guildId)?.binding;
   }
@@ -254,7 +253,6 @@ export class AutoReader {
     this.#guilds.clear();
   }
 
-  /** Discord's MESSAGE_CREATE. */
   onMessage(message: Message): void {
     if (this.#closed || !message.inGuild()) return;
     const reading = this.#guilds.get(message.guildId);
@@ -282,7 +280,7 @@ export class AutoReader {
     const body = messageText(facts, binding, { sayName: false });
     if (body === '') return;
     // The name, and the dictionary, are decided at hand-over: the message before may yet be dropped.
-    const language = binding.language;
+    const { language } = binding;
     const named = binding.settings.sayAuthorName;
     const line = (words: string, name: string | undefined) =>
       name === undefined ? words : withName(name, words, language);
@@ -297,7 +295,7 @@ export class AutoReader {
       payer: facts.authorId,
       id: `autoread-${message.id}`,
       askedAt: facts.at,
-      language: binding.language,
+      language,
       guild: message.guild,
     });
   }

@@ -41,30 +41,17 @@ const EMOJI =
 // A URL ends before trailing punctuation that belongs to the sentence around it.
 const URL = /<?\bhttps?:\/\/[^\s<>]*[^\s<>.,!?:;'")\]]>?/gi;
 
-const EXTENSION_KINDS: Record<string, 'image' | 'video' | 'audio'> = {
-  png: 'image',
-  jpg: 'image',
-  jpeg: 'image',
-  gif: 'image',
-  webp: 'image',
-  bmp: 'image',
-  svg: 'image',
-  avif: 'image',
-  heic: 'image',
-  mp4: 'video',
-  mov: 'video',
-  webm: 'video',
-  mkv: 'video',
-  avi: 'video',
-  m4v: 'video',
-  mp3: 'audio',
-  wav: 'audio',
-  ogg: 'audio',
-  opus: 'audio',
-  flac: 'audio',
-  m4a: 'audio',
-  aac: 'audio',
-};
+/** A file's kind by its extension, where Discord reports no MIME type. */
+const EXTENSIONS = {
+  image: 'png jpg jpeg gif webp bmp svg avif heic',
+  video: 'mp4 mov webm mkv avi m4v',
+  audio: 'mp3 wav ogg opus flac m4a aac',
+} as const;
+const EXTENSION_KINDS = new Map(
+  Object.entries(EXTENSIONS).flatMap(([kind, list]) =>
+    list.split(' ').map((extension) => [extension, kind as keyof typeof EXTENSIONS] as const),
+  ),
+);
 
 /** The message as text to speak; an empty string when there is nothing worth speaking. */
 export function cleanMessage(content: string, context: CleanupContext = {}): string {
@@ -199,5 +186,5 @@ function attachmentKind(attachment: AttachmentInfo): 'image' | 'video' | 'audio'
   const type = attachment.contentType?.split('/')[0];
   if (type === 'image' || type === 'video' || type === 'audio') return type;
   const extension = attachment.filename.toLowerCase().split('.').at(-1) ?? '';
-  return attachment.filename.includes('.') ? (EXTENSION_KINDS[extension] ?? 'file') : 'file';
+  return attachment.filename.includes('.') ? (EXTENSION_KINDS.get(extension) ?? 'file') : 'file';
 }

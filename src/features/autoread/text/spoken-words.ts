@@ -2,54 +2,37 @@
 
 export type SpokenLanguage = 'en' | 'ko' | 'ja';
 
-export interface SpokenWords {
-  link: string;
+const EN = {
+  link: 'link',
   /** A link whose host is short enough to be worth saying. */
-  linkTo: string;
-  code: string;
-  spoiler: string;
-  image: string;
-  video: string;
-  audio: string;
-  file: string;
+  linkTo: '{host} link',
+  code: 'code',
+  spoiler: 'spoiler',
+  image: 'image',
+  video: 'video',
+  audio: 'audio file',
+  file: 'file',
   /** More than one attachment. */
-  files: string;
-  sticker: string;
-  replyTo: string;
-  forwarded: string;
+  files: '{count} files',
+  sticker: 'sticker {name}',
+  replyTo: 'replying to {name}',
+  forwarded: 'forwarded message',
   /** Said where a long message is cut. */
-  andSoOn: string;
+  andSoOn: 'and so on',
   /** Separates the cut text from `andSoOn`, and announcements from the text. */
-  pause: string;
-  unknownUser: string;
-  unknownRole: string;
-  unknownChannel: string;
-  everyone: string;
-  here: string;
-}
+  pause: ', ',
+  unknownUser: 'someone',
+  unknownRole: 'a role',
+  unknownChannel: 'a channel',
+  everyone: 'everyone',
+  here: 'here',
+};
+
+/** Every language says each of English's words. */
+export type SpokenWords = Record<keyof typeof EN, string>;
 
 const WORDS: Record<SpokenLanguage, SpokenWords> = {
-  en: {
-    link: 'link',
-    linkTo: '{host} link',
-    code: 'code',
-    spoiler: 'spoiler',
-    image: 'image',
-    video: 'video',
-    audio: 'audio file',
-    file: 'file',
-    files: '{count} files',
-    sticker: 'sticker {name}',
-    replyTo: 'replying to {name}',
-    forwarded: 'forwarded message',
-    andSoOn: 'and so on',
-    pause: ', ',
-    unknownUser: 'someone',
-    unknownRole: 'a role',
-    unknownChannel: 'a channel',
-    everyone: 'everyone',
-    here: 'here',
-  },
+  en: EN,
   ko: {
     link: '링크',
     linkTo: '{host} 링크',

@@ -3,7 +3,7 @@ import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts'
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import type { OperatorBudgets } from '../../../core/quota/money.ts';
 import { formatNumber, t } from '../strings.ts';
-import type { DoctorCheck } from '../dashboard-types.ts';
+import type { DoctorCheck, OwnerConsole } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager, table } from './components.ts';
 import { consoleSummaryPart, installPart, when, type ConsoleSummary } from './glance.ts';
 import { plain } from './month-page.ts';
@@ -26,9 +26,7 @@ export interface ConsoleView {
   /** The first row: the figures below, at a glance. */
   summary: ConsoleSummary;
   installUrl: string;
-  plan: {
-    name: string;
-    sandbox: boolean;
+  plan: OwnerConsole['plan'] & {
     /** /usage's lines for the whole plan. */
     lines: readonly string[];
     limit: number;
@@ -38,8 +36,8 @@ export interface ConsoleView {
   };
   servers: { total: number; complete: boolean; page: number; pages: number; rows: readonly ServerRow[] };
   key: KeyStateSnapshot;
-  freeVoice: FreeVoiceState & { setting: { chosen: boolean; fallback: boolean } };
-  cache: { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+  freeVoice: FreeVoiceState & { setting: OwnerConsole['freeVoiceSetting'] };
+  cache: ReturnType<OwnerConsole['cache']>;
   access: {
     /** ALLOWED_GUILDS, each with its name when SayBot is in it; undefined: not set. */
     allowed: ReadonlyArray<{ id: string; name?: string | undefined }> | undefined;
