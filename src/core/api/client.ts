@@ -48,7 +48,7 @@ import {
   usageOf,
 } from './response.ts';
 
-// The requests' shapes: // field names are the wire names of part 1 (as the OpenAI SDK does), so a request reads like the API docs.
+// The requests' field names are the wire names (as the OpenAI SDK does), so a request reads like the API docs.
 // Objects are strict: a misspelt field (`voiceId`) fails here instead of being silently dropped.
 
 const text = z
@@ -123,8 +123,11 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   totalMs: 120_000,
 });
 export const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
+const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
+  maxRetries: DEFAULT_MAX_RETRIES,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+});
 
 export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
@@ -202,10 +205,7 @@ export interface CloneVoiceResponse {
   usage?: UsageInfo;
 }
 
-interface AccessCheck {
-  requestId?: string;
-  usage?: UsageInfo;
-}
+type AccessCheck = Pick<CloneVoiceResponse, 'requestId' | 'usage'>;
 
 type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
 
@@ -271,18 +271,28 @@ function withDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-function positive(value: number | undefined, fallback: number, name: string, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new TypeError(`VoiceApiClient: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
-  }
-  return value;
+/** What an answer's headers say of it: the service's request ID and its usage figures. */
+function idAndUsage(headers: ResponseHeaders): { requestId?: string; usage?: UsageInfo } {
+  return withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) });
 }
 
-function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, name: string): T {
+/** `defaults` with the numbers given in their place, each checked: positive, or not negative with `allowZero`. */
+function numbers<T extends object>(
+  given: { [K in keyof T]?: number | undefined },
+  defaults: Readonly<T>,
+  prefix: string,
+  allowZero = false,
+): T {
   const fields = Object.entries(defaults) as Array<[keyof T & string, number]>;
   return Object.fromEntries(
-    fields.map(([key, fallback]) => [key, positive(given[key] as number | undefined, fallback, `${name}.${key}`)]),
+    fields.map(([key, fallback]) => {
+      const value = given[key] ?? fallback;
+      if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+        throw new TypeError(
+          `VoiceApiClient: ${prefix}${key} must be a ${allowZero ? 'non-negative' : 'positive'} number`,
+        );
+      return [key, value];
+    }),
   ) as T;
 }
 
@@ -329,14 +339,11 @@ export class VoiceApiClient {
     this.#metrics = options.metrics;
     this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.#origin = url.origin;
-    this.#timeouts = positives(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts');
-    this.#audioLimits = positives(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits');
-    const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
-    this.#retry = {
-      maxRetries: Math.floor(maxRetries),
-      baseDelayMs: positive(options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS, 'retryBaseDelayMs', true),
-      maxDelayMs: positive(options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS, 'retryMaxDelayMs', true),
-    };
+    this.#timeouts = numbers(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts.');
+    this.#audioLimits = numbers(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits.');
+    const { maxRetries, retryBaseDelayMs: baseDelayMs, retryMaxDelayMs: maxDelayMs } = options;
+    const retry = numbers({ maxRetries, baseDelayMs, maxDelayMs }, DEFAULT_RETRY, 'retry ', true);
+    this.#retry = { ...retry, maxRetries: Math.floor(retry.maxRetries) };
     this.#logger = (options.logger ?? silentLogger).child({ component: 'voice-api' });
     this.#agent = new Agent({
       connect: { timeout: this.#timeouts.connectMs },
@@ -404,10 +411,7 @@ export class VoiceApiClient {
         { signal: options.signal },
         ({ headers, source }) => {
           discard(source);
-          return {
-            value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }),
-            handedOver: false,
-          };
+          return { value: idAndUsage(headers), handedOver: false };
         },
       );
     } catch (error) {
@@ -542,11 +546,15 @@ export class VoiceApiClient {
     const started = performance.now();
     const observe = (status: number) =>
       this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
-    const wire = new WireWatch();
+    // Whether any byte of it reached its socket: one let go of while its connection opens is dropped by undici
+    // before it writes anything, and cannot have been charged, whatever error it ends with.
+    let left = false;
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
-        dispatcher: this.#agent.compose(wire.interceptor),
+        dispatcher: this.#agent.compose(
+          (dispatch) => (opts, handler) => dispatch(opts, new Noting(handler, () => (left = true))),
+        ),
         signal: call.signal,
         headers: {
           authorization: `Bearer ${this.#apiKey}`,
@@ -559,7 +567,7 @@ export class VoiceApiClient {
     } catch (error) {
       observe(0);
       // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
-      const charge = wire.left ? transportCharge(errorCode(error)) : 'not-charged';
+      const charge = left ? transportCharge(errorCode(error)) : 'not-charged';
       if (charge === 'maybe-charged') progress.unanswered = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
@@ -572,12 +580,7 @@ export class VoiceApiClient {
       this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
-      const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
-        const charge = answerCharge(status, headers, undefined);
-        record(charge === 'not-charged' && hasServiceHeaders(headers, status));
-        if (charge === 'maybe-charged') progress.unanswered = true;
-        throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
-      });
+      const bytes = await readCapped(source, ERROR_BODY_CAP);
       const charge = answerCharge(status, headers, bytes);
       record(charge === 'not-charged' && hasServiceHeaders(headers, status));
       if (charge === 'maybe-charged') progress.unanswered = true;
@@ -591,7 +594,7 @@ export class VoiceApiClient {
     progress.accepted = true;
     call.accepted();
     try {
-      await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
+      await accepted?.({ status, ...idAndUsage(headers) });
     } catch (error) {
       discard(source);
       throw error;
@@ -600,12 +603,7 @@ export class VoiceApiClient {
       // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
-      const details = withDefined({
-        status,
-        requestId: requestIdOf(headers),
-        usage: usageOf(headers),
-        missing: 'voice-id' as const,
-      });
+      const details = { status, ...idAndUsage(headers), missing: 'voice-id' as const };
       if (bytes.length > CLONE_JSON_CAP) {
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
@@ -634,7 +632,7 @@ export class VoiceApiClient {
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
         `The Voice API accepted the request (${status}) but its audio broke off before it could be used (${cause.message}); its characters were charged`,
-        withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers), cause }),
+        { status, ...idAndUsage(headers), cause },
       );
     }
     const format = detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES));
@@ -650,7 +648,7 @@ export class VoiceApiClient {
   #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
-    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId: requestIdOf(headers), usage: usageOf(headers) });
+    const meta: CloneVoiceResponse = { voiceId, ...idAndUsage(headers) };
     if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
     if (format !== undefined)
       return { value: { ...meta, audio: this.#audioResponse(received, format, call, text) }, handedOver: true };
@@ -909,20 +907,7 @@ export class Call {
   }
 }
 
-// Whether any byte of an attempt reached its socket: one let go of while its connection opens is dropped by undici
-// before it writes anything, and cannot have been charged, whatever error it ends with.
-class WireWatch {
-  #left = false;
-
-  get left(): boolean {
-    return this.#left;
-  }
-
-  /** For `dispatcher.compose(...)`: notes the request's body leaving, and changes nothing else. */
-  readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
-    dispatch(options, new Noting(handler, () => (this.#left = true)));
-}
-
+/** An undici handler that notes the request's body leaving (`leaving`), and changes nothing else. */
 class Noting extends DecoratorHandler {
   readonly #inner: Dispatcher.DispatchHandlers;
   readonly #leaving: () => void;

@@ -77,17 +77,9 @@ export class VoiceApiError extends Error {
     return this;
   }
 
+  /** Every public field (a subclass's too), the message and the charge. */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      status: this.status,
-      requestId: this.requestId,
-      serviceMessage: this.serviceMessage,
-      rateLimit: this.rateLimit,
-      fromService: this.fromService,
-      charge: this.#charge,
-    };
+    return { ...(this as object), message: this.message, charge: this.#charge };
   }
 }
 
@@ -120,10 +112,6 @@ export class TimeoutError extends VoiceApiError {
     this.phase = phase;
     this.timeoutMs = timeoutMs;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), phase: this.phase, timeoutMs: this.timeoutMs };
-  }
 }
 
 /** The connection failed: refused, unreachable, reset before the headers or in the middle of the body. */
@@ -134,10 +122,6 @@ export class ConnectionError extends VoiceApiError {
   constructor(message: string, code: string | undefined, details: VoiceApiErrorDetails = {}) {
     super(message, details);
     this.code = code;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code };
   }
 }
 
@@ -166,10 +150,6 @@ export class UndeliveredError extends VoiceApiError {
     super(message, { ...details, charge: 'charged' });
     this.usage = details.usage;
     this.missing = details.missing ?? 'audio';
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), charged: this.charged, usage: this.usage, missing: this.missing };
   }
 }
 
