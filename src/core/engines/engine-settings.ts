@@ -3,15 +3,17 @@
 // src/core/config.ts, which validates the environment once.
 import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from './engine-voices.ts';
 
+export const ENGINE_VARIABLES = [
+  'VOICEVOX_URL',
+  'SPEECH_SERVER_URL',
+  'SPEECH_SERVER_KEY',
+  'SPEECH_SERVER_MODEL',
+  'SPEECH_SERVER_VOICES',
+  'FREE_VOICES',
+] as const;
+
 /** What the engines' variables hold, each as written (trimmed) or undefined when unset. */
-export interface EngineVariables {
-  VOICEVOX_URL?: string | undefined;
-  SPEECH_SERVER_URL?: string | undefined;
-  SPEECH_SERVER_KEY?: string | undefined;
-  SPEECH_SERVER_MODEL?: string | undefined;
-  SPEECH_SERVER_VOICES?: string | undefined;
-  FREE_VOICES?: string | undefined;
-}
+export type EngineVariables = Partial<Record<(typeof ENGINE_VARIABLES)[number], string>>;
 
 /** A free voice FREE_VOICES names for a language (config.ts). */
 export type FreeVoiceChoice =
@@ -187,26 +189,4 @@ export function readEngineVariables(
       freeVoices: choices,
     },
   };
-}
-
-/** The secrets among the engines' variables: the speech server's token, and any password put in a URL. */
-export function engineSecrets(variables: EngineVariables): string[] {
-  const secrets: string[] = [];
-  if (variables.SPEECH_SERVER_KEY !== undefined) secrets.push(variables.SPEECH_SERVER_KEY);
-  for (const url of [variables.VOICEVOX_URL, variables.SPEECH_SERVER_URL]) {
-    if (url === undefined || !URL.canParse(url)) continue;
-    const { username, password } = new URL(url);
-    for (const part of [password, username]) {
-      if (part.length < 4) continue;
-      secrets.push(part);
-      try {
-        const decoded = decodeURIComponent(part);
-        if (decoded !== part) secrets.push(decoded);
-      } catch {
-        // A malformed escape: the raw form is the one that can show up.
-      }
-    }
-    if (password !== '' || username !== '') secrets.push(url);
-  }
-  return secrets.filter((s) => s.length > 0);
 }
