@@ -8,6 +8,7 @@
 // for the log and the doctor (it names the engine and what went wrong, never the key, the text or a body).
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { discard } from '../api/body.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
 import type { EngineName } from './engine-voices.ts';
@@ -113,14 +114,6 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function ignore(): void {}
-
-/** Drops a body nobody reads; undici reports destroying an unfinished one as an error, expected here. */
-function drop(body: Readable): void {
-  body.on('error', ignore);
-  body.destroy();
-}
-
 interface Answer {
   headers: Headers;
   /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
@@ -149,7 +142,7 @@ function answer(
     },
     close() {
       clearTimeout(timer);
-      if (!body.readableEnded) drop(body);
+      if (!body.readableEnded) discard(body);
     },
   };
 }
@@ -312,7 +305,7 @@ export class EngineExchange {
       const { statusCode: status, body } = answered;
       const late = () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`));
       if (status >= 200 && status < 300) return answer(body, answered.headers as Headers, failed, late, bodyMs);
-      drop(body);
+      discard(body);
       if (status === 404 && notFound) return NOT_LISTED;
       if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);
       if (status >= 300 && status < 400)

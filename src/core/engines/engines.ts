@@ -66,16 +66,12 @@ export interface EngineStatus {
   retryAt?: number | undefined;
 }
 
-export interface CatalogueOptions {
-  refreshMs: number;
-}
-
 export interface EnginesOptions {
   logger?: Logger;
   deadlines?: Partial<EngineDeadlines>;
   queue?: Partial<QueueOptions>;
   circuit?: Partial<CircuitOptions>;
-  catalogue?: Partial<CatalogueOptions>;
+  catalogue?: { refreshMs?: number };
   maxTextChars?: number;
 }
 
@@ -86,13 +82,13 @@ interface Engine {
   voices: readonly EngineVoice[];
   byId: ReadonlyMap<string, EngineVoice>;
   /** Whether the last fetch of its voices answered. */
-  answered: boolean;
+  answered?: boolean;
   /** The last fetch's failure in words; undefined when it answered. */
-  listFailure: string | undefined;
+  listFailure?: string | undefined;
   /** The last failure of a line, in words; cleared by an answer. */
-  lineFailure: string | undefined;
-  fetching: Promise<boolean> | undefined;
-  timer: NodeJS.Timeout | undefined;
+  lineFailure?: string | undefined;
+  fetching?: Promise<boolean> | undefined;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 export class Engines {
@@ -119,11 +115,6 @@ export class Engines {
         circuit: new EngineCircuit(options.circuit),
         voices: [],
         byId: new Map(),
-        answered: false,
-        listFailure: undefined,
-        lineFailure: undefined,
-        fetching: undefined,
-        timer: undefined,
       });
     }
   }
@@ -133,14 +124,9 @@ export class Engines {
     return [...this.#engines.keys()];
   }
 
-  /** Fetches every engine's voices (then refreshed on their own); resolves once each fetch has answered or failed. */
+  /** Fetches every engine's voices now (then refreshed on their own); resolves once each has answered or failed. */
   async start(): Promise<void> {
     await Promise.all([...this.#engines.values()].map((engine) => this.#refresh(engine)));
-  }
-
-  /** Fetches every engine's voices now. */
-  async refresh(): Promise<void> {
-    await this.start();
   }
 
   /** Every voice the engines offer now, VOICEVOX's first. */
