@@ -172,40 +172,32 @@ export interface CallControl {
 /** Whether a call that never saw the service's acceptance may have been charged. */
 type ChargedAnswer = 'not-charged' | 'unknown';
 
-interface CallProgress {
-  /** Some attempt may have reached the service without its answer reaching us. */
-  unanswered: boolean;
-  accepted: boolean;
-}
-
-/** What a 2xx status says before its body: the service accepted (and charged) the request. */
-export interface Acceptance {
-  status: number;
+/** What an answer's headers say of it: the service's request ID and its usage figures. */
+interface IdAndUsage {
   requestId?: string | undefined;
   usage?: UsageInfo | undefined;
 }
 
-export interface AudioResponse {
+/** What a 2xx status says before its body: the service accepted (and charged) the request. */
+export interface Acceptance extends IdAndUsage {
+  status: number;
+}
+
+export interface AudioResponse extends IdAndUsage {
   /** Detected from the bytes, whatever Content-Type said. */
   format: AudioFormat;
   /** Read it to the end or destroy() it; its failures are typed errors (errors.ts), never retried. */
   body: Readable;
-  requestId?: string | undefined;
-  usage?: UsageInfo | undefined;
 }
 
-export interface CloneVoiceResponse {
+export interface CloneVoiceResponse extends IdAndUsage {
   /** From the `X-Voice-Id` header; usable as `voice_id` in tts(). */
   voiceId: string;
   /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
   audio?: AudioResponse;
   /** The audio broke off before its first bytes: the voice exists, paid; its text again would be paid twice. */
   audioLost?: true;
-  requestId?: string;
-  usage?: UsageInfo;
 }
-
-type AccessCheck = Pick<CloneVoiceResponse, 'requestId' | 'usage'>;
 
 type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
 
@@ -220,11 +212,8 @@ interface Outgoing {
   accept: string;
 }
 
-interface Finished<T> {
-  value: T | Promise<T>;
-  /** A stream now belongs to the caller, and the call ends when it closes. */
-  handedOver: boolean;
-}
+/** What a 2xx answer gives the caller; once it holds a stream, the call ends when that stream closes. */
+type Finish<T> = (received: Received, call: Call) => T | Promise<T>;
 
 interface Received {
   status: number;
@@ -271,8 +260,7 @@ function withDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** What an answer's headers say of it: the service's request ID and its usage figures. */
-function idAndUsage(headers: ResponseHeaders): { requestId?: string; usage?: UsageInfo } {
+function idAndUsage(headers: ResponseHeaders): IdAndUsage {
   return withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) });
 }
 
@@ -403,7 +391,7 @@ export class VoiceApiClient {
   }
 
   /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
-  async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
+  async checkAccess(options: CallOptions = {}): Promise<IdAndUsage> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
       return await this.#execute(
@@ -411,7 +399,7 @@ export class VoiceApiClient {
         { signal: options.signal },
         ({ headers, source }) => {
           discard(source);
-          return { value: idAndUsage(headers), handedOver: false };
+          return idAndUsage(headers);
         },
       );
     } catch (error) {
@@ -457,48 +445,32 @@ export class VoiceApiClient {
   }
 
   /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
-  async #execute<T>(
-    build: () => Outgoing,
-    options: CallOptions,
-    finish: (received: Received, call: Call) => Finished<T>,
-  ): Promise<T> {
+  async #execute<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<T> {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
-    let handedOver = false;
-    const progress: CallProgress = { unanswered: false, accepted: false };
     try {
       // Refused here (an invalid request, a closed client), it was never sent: its books hear "not charged".
       const outgoing = build();
       if (this.#closed) throw this.#closedError();
       options.control?.({ letGo: () => call.letGoOf() });
-      return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
+      return await this.#attempts(outgoing, options, finish, call);
     } catch (error) {
       // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
       if (error instanceof VoiceApiError)
-        error.chargedAs(progress.accepted ? 'charged' : progress.unanswered ? 'maybe-charged' : 'not-charged');
-      if (!progress.accepted)
-        await options.unaccepted?.(progress.unanswered ? 'unknown' : 'not-charged').catch(() => undefined);
+        error.chargedAs(call.isAccepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
+      if (!call.isAccepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
       throw error;
     } finally {
-      if (!handedOver) call.end();
+      if (!call.handedOver) call.end();
     }
   }
 
-  async #attempts<T>(
-    outgoing: Outgoing,
-    options: CallOptions,
-    finish: (received: Received, call: Call) => Finished<T>,
-    call: Call,
-    progress: CallProgress,
-    handOver: (handedOver: boolean) => void,
-  ): Promise<T> {
+  async #attempts<T>(outgoing: Outgoing, options: CallOptions, finish: Finish<T>, call: Call): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
         call.unanswered();
-        const finished = finish(await this.#attempt(outgoing, call, options.accepted, progress), call);
-        handOver(finished.handedOver);
-        return await finished.value;
+        return await finish(await this.#attempt(outgoing, call, options.accepted), call);
       } catch (thrown) {
         // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
         if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
@@ -535,12 +507,7 @@ export class VoiceApiClient {
   }
 
   /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(
-    outgoing: Outgoing,
-    call: Call,
-    accepted: CallOptions['accepted'],
-    progress: CallProgress,
-  ): Promise<Received> {
+  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
@@ -568,7 +535,7 @@ export class VoiceApiClient {
       observe(0);
       // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
       const charge = left ? transportCharge(errorCode(error)) : 'not-charged';
-      if (charge === 'maybe-charged') progress.unanswered = true;
+      if (charge === 'maybe-charged') call.unheard = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
@@ -583,7 +550,7 @@ export class VoiceApiClient {
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       const charge = answerCharge(status, headers, bytes);
       record(charge === 'not-charged' && hasServiceHeaders(headers, status));
-      if (charge === 'maybe-charged') progress.unanswered = true;
+      if (charge === 'maybe-charged') call.unheard = true;
       call.check();
       const said = this.#serviceMessage(bytes, outgoing.said);
       const fromService = serviceAnswered(status, headers, bytes);
@@ -591,7 +558,6 @@ export class VoiceApiClient {
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
-    progress.accepted = true;
     call.accepted();
     try {
       await accepted?.({ status, ...idAndUsage(headers) });
@@ -639,22 +605,20 @@ export class VoiceApiClient {
     return { status, headers, head, format, source, said: outgoing.said };
   }
 
-  #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
+  #finishAudio(received: Received, call: Call, text: string): AudioResponse | Promise<never> {
     const { format } = received;
-    if (format === undefined) return { value: this.#notAudio(received, call), handedOver: false };
-    return { value: this.#audioResponse(received, format, call, text), handedOver: true };
+    return format === undefined ? this.#notAudio(received, call) : this.#audioResponse(received, format, call, text);
   }
 
-  #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
+  #finishClone(received: Received, call: Call, text: string): CloneVoiceResponse | Promise<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
     const meta: CloneVoiceResponse = { voiceId, ...idAndUsage(headers) };
-    if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
-    if (format !== undefined)
-      return { value: { ...meta, audio: this.#audioResponse(received, format, call, text) }, handedOver: true };
+    if (received.broken) return { ...meta, audioLost: true };
+    if (format !== undefined) return { ...meta, audio: this.#audioResponse(received, format, call, text) };
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
-    return { value: drained.then(() => meta), handedOver: false };
+    return drained.then(() => meta);
   }
 
   /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
@@ -779,6 +743,9 @@ export class Call {
   /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
   #answered = false;
   #letGo = false;
+  #handedOver = false;
+  /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
+  unheard = false;
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
     this.#callerSignal = callerSignal;
@@ -821,6 +788,10 @@ export class Call {
   /** The service's 2xx: whatever cuts the call from here says it was charged (response.ts, the retry rule). */
   accepted(): void {
     this.#accepted = true;
+  }
+
+  get isAccepted(): boolean {
+    return this.#accepted;
   }
 
   /** No answer is under way: an attempt begins (nothing of its answer has arrived), or the call waits to retry. */
@@ -870,6 +841,11 @@ export class Call {
   /** Audio is now the caller's: the call stays open (abort still applies) until the stream closes. */
   handOver(stream: Cuttable): void {
     this.#stream = stream;
+    this.#handedOver = true;
+  }
+
+  get handedOver(): boolean {
+    return this.#handedOver;
   }
 
   /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
