@@ -62,28 +62,21 @@ export class FreeVoiceFailedError extends Error {
   }
 }
 
-/** Whether eSpeak NG is installed (resolved, not loaded: it is loaded in the worker threads only). */
-export function freeVoiceInstalled(): boolean {
+/**
+ * Whether an optional package is installed, resolved and not loaded: eSpeak NG and kuromoji (the Japanese analyser,
+ * its dictionary with it) are loaded in the worker threads only (./reading/japanese-analyser.ts for kuromoji).
+ */
+function installed(name: 'espeak-ng' | 'kuromoji'): boolean {
   try {
-    import.meta.resolve('espeak-ng');
+    import.meta.resolve(name);
     return true;
   } catch {
     return false;
   }
 }
 
-/**
- * Whether kuromoji, the Japanese analyser, is installed (resolved only: its module and dictionary are loaded in the
- * worker threads, by ./reading/japanese-analyser.ts, which the main thread never imports).
- */
-export function japaneseAnalyserInstalled(): boolean {
-  try {
-    import.meta.resolve('kuromoji');
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether eSpeak NG is installed. */
+export const freeVoiceInstalled = (): boolean => installed('espeak-ng');
 
 const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   {
@@ -126,7 +119,7 @@ export async function freeVoiceState(): Promise<FreeVoiceState> {
     threads: live.length,
     memoryBytes: live.reduce((sum, thread) => sum + thread.memoryBytes, 0),
     japanese: {
-      installed: japaneseAnalyserInstalled(),
+      installed: installed('kuromoji'),
       loadedThreads: live.filter(({ lastReply }) => lastReply?.ok === true && lastReply.japanese === true).length,
     },
   };
