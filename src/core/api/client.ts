@@ -20,6 +20,8 @@ import type { Metrics } from '../metrics/metrics.ts';
 import {
   AbortedError,
   BadRequestError,
+  connectionReason,
+  errorCode,
   ConnectionError,
   OversizedResponseError,
   TimeoutError,
@@ -235,26 +237,6 @@ const ERROR_BODY_CAP = 64 * 1024;
 const CLONE_JSON_CAP = 64 * 1024;
 const REF_AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'mp3', 'm4a'];
 const CONTENT_TYPES: Partial<Record<AudioFormat, string>> = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' };
-const CONNECTION_REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by the server',
-  EPIPE: 'connection closed by the server',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  ERR_STREAM_PREMATURE_CLOSE: 'the response ended early',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response ended before its announced length',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'the connection timed out',
-};
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** Leaves out undefined fields, for results whose optional fields are absent rather than undefined. */
 function withDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
@@ -684,7 +666,7 @@ export class VoiceApiClient {
       case 'UND_ERR_BODY_TIMEOUT':
         return timeout('body-idle', this.#timeouts.bodyIdleMs, 'the response body stopped arriving');
     }
-    const reason = (code !== undefined && CONNECTION_REASONS[code]) || (code ?? 'network failure');
+    const reason = connectionReason(code) ?? code ?? 'network failure';
     const message =
       stage === 'body'
         ? `The connection to the Voice API broke while the audio was arriving (${reason})`

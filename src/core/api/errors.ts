@@ -161,3 +161,28 @@ export class OversizedResponseError extends UndeliveredError {}
 
 /** The caller's AbortSignal fired. */
 export class AbortedError extends VoiceApiError {}
+
+const CONNECTION_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  ERR_STREAM_PREMATURE_CLOSE: 'the response ended early',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response ended before its announced length',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** A transport failure's system or undici code (ECONNREFUSED, UND_ERR_SOCKET), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** What a transport failure's code says happened, in words for a message; undefined for a code not known here. */
+export function connectionReason(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : CONNECTION_REASONS[code];
+}

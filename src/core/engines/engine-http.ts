@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { discard } from '../api/body.ts';
+import { connectionReason, errorCode } from '../api/errors.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
 import type { EngineName } from './engine-voices.ts';
@@ -94,25 +95,12 @@ export interface EngineRequest {
   signal?: AbortSignal | undefined;
 }
 
-const CONNECTION_WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed',
-  UND_ERR_SOCKET: 'connection closed',
+/** The undici timeouts, each an engine's deadline passed. */
+const TIMEOUT_WORDS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'no connection within its deadline',
   UND_ERR_HEADERS_TIMEOUT: 'no answer within its deadline',
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'the connection timed out',
 };
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 interface Answer {
   headers: Headers;
@@ -152,10 +140,10 @@ function failure(error: unknown, fail: Fail, what: string, caller: AbortSignal |
   if (caller?.aborted) return caller.reason;
   if (own.aborted) return own.reason;
   if (error instanceof EngineError) return error;
-  const code = codeOf(error);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    return fail('timeout', `${what}: ${CONNECTION_WORDS[code]}`);
-  return fail('failed', `${what}: ${(code && CONNECTION_WORDS[code]) ?? 'no usable answer'}`);
+  const code = errorCode(error);
+  const timeout = code === undefined ? undefined : TIMEOUT_WORDS[code];
+  if (timeout !== undefined) return fail('timeout', `${what}: ${timeout}`);
+  return fail('failed', `${what}: ${connectionReason(code) ?? 'no usable answer'}`);
 }
 
 /**
