@@ -439,8 +439,8 @@ export class VoiceApiClient {
     } catch (error) {
       // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
       if (error instanceof VoiceApiError)
-        error.chargedAs(call.isAccepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
-      if (!call.isAccepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
+        error.chargedAs(call.accepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
+      if (!call.accepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
       throw error;
     } finally {
       if (!call.handedOver) call.end();
@@ -451,7 +451,8 @@ export class VoiceApiClient {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
-        call.unanswered();
+        // No answer is under way: an attempt begins (nothing of its answer has arrived).
+        call.answered = false;
         return await finish(await this.#attempt(outgoing, call, options.accepted), call);
       } catch (thrown) {
         // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
@@ -468,7 +469,7 @@ export class VoiceApiClient {
           error: error.name,
         };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
-        call.unanswered();
+        call.answered = false;
         const wait = this.#retryWait(error, attempt, call);
         if (wait === undefined) {
           this.#logger.debug(context, 'Voice API call failed');
@@ -522,7 +523,7 @@ export class VoiceApiClient {
     }
     const { statusCode: status, headers, body: source } = response;
     // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
-    call.answered();
+    call.answered = true;
     observe(status);
     // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
     const record = (fromService: boolean) =>
@@ -540,7 +541,7 @@ export class VoiceApiClient {
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
-    call.accepted();
+    call.accepted = true;
     try {
       await accepted?.({ status, ...idAndUsage(headers) });
     } catch (error) {
@@ -701,8 +702,6 @@ function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   return pick(value) ?? pick(record['voice']) ?? pick(record['data']);
 }
 
-// One client call across its attempts, and whether any byte of an attempt left (WireWatch): what decides whether
-// it may have been charged.
 /** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
 interface Cuttable {
   cut(error: Error): void;
@@ -720,12 +719,14 @@ export class Call {
   #reason: VoiceApiError | undefined;
   #stream: Cuttable | undefined;
   #ended = false;
-  /** Charged: whatever cuts the call from here cuts a charged one. */
-  #accepted = false;
+  /** The service's 2xx: whatever cuts the call from here cuts a charged one (response.ts, the retry rule). */
+  accepted = false;
   /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
-  #answered = false;
-  #letGo = false;
-  #handedOver = false;
+  answered = false;
+  /** Nobody waits for the answer any more (CallControl `letGo`): nothing is attempted again. */
+  letGo = false;
+  /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
+  handedOver = false;
   /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
   unheard = false;
 
@@ -767,33 +768,11 @@ export class Call {
     return this.#deadline - Date.now();
   }
 
-  /** The service's 2xx: whatever cuts the call from here says it was charged (response.ts, the retry rule). */
-  accepted(): void {
-    this.#accepted = true;
-  }
-
-  get isAccepted(): boolean {
-    return this.#accepted;
-  }
-
-  /** No answer is under way: an attempt begins (nothing of its answer has arrived), or the call waits to retry. */
-  unanswered(): void {
-    this.#answered = false;
-  }
-
-  answered(): void {
-    this.#answered = true;
-  }
-
-  get letGo(): boolean {
-    return this.#letGo;
-  }
-
-  /** CallControl `letGo` (client.ts): false only for a call the service accepted, which goes on. */
+  /** CallControl `letGo`: false only for a call the service accepted, which goes on. */
   letGoOf(): boolean {
-    if (this.#accepted) return false;
-    this.#letGo = true;
-    if (!this.#answered)
+    if (this.accepted) return false;
+    this.letGo = true;
+    if (!this.answered)
       this.fail(
         new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
       );
@@ -802,7 +781,7 @@ export class Call {
 
   fail(reason: VoiceApiError): void {
     if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = this.#accepted ? reason.chargedAs('charged') : reason;
+    this.#reason = this.accepted ? reason.chargedAs('charged') : reason;
     this.#clearTimer();
     this.#controller.abort(reason);
     this.#stream?.cut(reason);
@@ -820,14 +799,9 @@ export class Call {
     }
   }
 
-  /** Audio is now the caller's: the call stays open (abort still applies) until the stream closes. */
   handOver(stream: Cuttable): void {
     this.#stream = stream;
-    this.#handedOver = true;
-  }
-
-  get handedOver(): boolean {
-    return this.#handedOver;
+    this.handedOver = true;
   }
 
   /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
