@@ -274,6 +274,7 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   ].filter((s) => s.length > 0);
 }
 
+/** What the environment says, each field read from the variables above (their comments say what each means). */
 export interface Config {
   discord: {
     token: string;
@@ -294,49 +295,32 @@ export interface Config {
   voiceIdleTimeoutMs: number;
   /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
   databasePath: string;
-  /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
   metricsPort?: number | undefined;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
   storeTimeouts: StoreTimeouts;
-  /** The operator's budgets (characters, seconds); 0 = no limit (src/core/quota/money.ts). */
   budgets: OperatorBudgets;
-  /** BUDGET_BOT_MONTHLY_CHARS: the whole bot's month, every server and user install together; 0 = no limit. */
   botMonthlyChars: number;
-  /** ALLOWED_GUILDS: the only servers SayBot serves; absent: any server. */
   allowedGuilds?: readonly string[] | undefined;
   /** ALLOWED_GUILDS_LEAVE=1: leave the servers at start-up the list lacks (src/app/allowed-guilds.ts). */
   allowedGuildsLeave: boolean;
-  /** OWNER_IDS: owners besides the application's owner (or its team) as Discord reports it; empty: none. */
   ownerIds: readonly string[];
-  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
-  /** Requests that spend nothing one member may make a minute; 0 = no limit (src/core/quota/money.ts). */
   freeRequestsPerMinute: number;
-  /** How much audio a request's text may bring (src/core/api/body.ts). */
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;
-  /**
-   * FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money
-   * (also when FREE_VOICES names a free voice, unless FREE_VOICE is off).
-   */
   freeVoice: { chosen: boolean; fallback: boolean };
-  /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
-  /** The audio cache: where, and how many bytes at most (0 = off). */
   cache: { dir: string; maxBytes: number };
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
   extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
-  /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
   shards?: 'auto' | number | undefined;
-  /** The web dashboard; absent (off) unless DASHBOARD_URL is set. */
   dashboard?: DashboardConfig | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
   shard?: { id: number; count: number } | undefined;
-  /** The owner's speech engines and FREE_VOICES (src/core/engines/engine-settings.ts). */
   engines: EnginesConfig;
 }
 

@@ -102,37 +102,13 @@ const TIMEOUT_WORDS: Readonly<Record<string, string>> = {
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
 };
 
+/** A 2xx answer, its body under its deadline. */
 interface Answer {
   headers: Headers;
   /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
   chunks(): AsyncGenerator<Buffer>;
   /** Done with it: its deadline cleared, what is left of its body dropped. */
   close(): void;
-}
-
-/** A 2xx answer, its body under its deadline (`late` once `bodyMs` have passed). */
-function answer(
-  body: Readable,
-  headers: Headers,
-  failed: (error: unknown) => unknown,
-  late: () => void,
-  bodyMs: number,
-): Answer {
-  const timer = setTimeout(late, bodyMs);
-  return {
-    headers,
-    async *chunks() {
-      try {
-        for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
-      } catch (error) {
-        throw failed(error);
-      }
-    },
-    close() {
-      clearTimeout(timer);
-      if (!body.readableEnded) discard(body);
-    },
-  };
 }
 
 /** A failure of an exchange in the engine's words, or the caller's own reason when the caller aborted. */
@@ -291,8 +267,24 @@ export class EngineExchange {
         signal,
       });
       const { statusCode: status, body } = answered;
-      const late = () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`));
-      if (status >= 200 && status < 300) return answer(body, answered.headers as Headers, failed, late, bodyMs);
+      if (status >= 200 && status < 300) {
+        const words = `${what} did not send its whole answer within ${bodyMs} ms`;
+        const bodyTimer = setTimeout(() => own.abort(fail('timeout', words)), bodyMs);
+        return {
+          headers: answered.headers as Headers,
+          async *chunks() {
+            try {
+              for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+            } catch (error) {
+              throw failed(error);
+            }
+          },
+          close() {
+            clearTimeout(bodyTimer);
+            if (!body.readableEnded) discard(body);
+          },
+        };
+      }
       discard(body);
       if (status === 404 && notFound) return NOT_LISTED;
       if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);

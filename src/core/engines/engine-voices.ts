@@ -29,14 +29,8 @@ export const STYLE_ID = /^\d{1,10}$/;
 /** A speech server's voice name: Kokoro's `af_heart`, a mix `af_bella+af_sky`, a weighted `af_bella(2)+af_sky(1)`. */
 export const SPEECH_VOICE_NAME = /^[A-Za-z0-9_.+()-]{1,64}$/;
 
-export interface EngineVoiceId {
-  engine: EngineName;
-  /** The style ID or the voice name: what the engine is sent. */
-  engineVoice: string;
-}
-
 /** Whether `id` is syntactically an engine's voice ID, and which engine's; undefined: it is not one. */
-export function parseEngineVoiceId(id: string): EngineVoiceId | undefined {
+export function parseEngineVoiceId(id: string): Pick<EngineVoice, 'engine' | 'engineVoice'> | undefined {
   const colon = id.indexOf(':');
   if (colon < 0) return undefined;
   const prefix = id.slice(0, colon);
