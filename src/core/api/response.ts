@@ -166,12 +166,6 @@ export function parseServiceMessage(body: Uint8Array): string | undefined {
   return collapse(text);
 }
 
-function describe(status: number, requestId: string | undefined, serviceMessage: string | undefined): string {
-  const id = requestId === undefined ? '' : `, request ${requestId}`;
-  const said = serviceMessage === undefined ? '' : `: ${serviceMessage}`;
-  return `(HTTP ${status}${id})${said}`;
-}
-
 /**
  * A 429 is a quota error (the API's only documented meaning) unless clearly a short rate limit: `Retry-After` at most
  * 60 s, no quota wording, and not nothing remaining with a reset more than 60 s away.
@@ -207,7 +201,8 @@ export function errorForStatus(
   const usage = gateway429 ? undefined : usageOf(headers, now);
   const rateLimit = defined<RateLimitInfo>({ ...usage, retryAfterSeconds: retryAfterOf(headers, now) });
   const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit, fromService };
-  const tail = describe(status, requestId, serviceMessage);
+  const id = requestId === undefined ? '' : `, request ${requestId}`;
+  const tail = `(HTTP ${status}${id})${serviceMessage === undefined ? '' : `: ${serviceMessage}`}`;
   if (status === 400 || status === 413 || status === 415 || status === 422)
     return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);
   if (status === 401)

@@ -41,8 +41,8 @@ export const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof Aud
 
 export type EngineClient = VoicevoxClient | SpeechServerClient;
 
-/** A line's WAV, checked at the door, and the effects its engine rendered. */
-type SpokenWav = Wav & { applies: ReadonlyArray<keyof AudioEffects> };
+/** A line's WAV, checked at the door, and the effects its engine rendered (SayBot applies the others). */
+export type SpokenWav = Wav & { applies: ReadonlyArray<keyof AudioEffects> };
 
 type VoicevoxScales = Partial<Record<'speedScale' | 'pitchScale' | 'volumeScale', number>>;
 

@@ -18,6 +18,7 @@ import {
   VoicevoxClient,
   type EngineClient,
   type EngineControls,
+  type SpokenWav,
 } from './engine-clients.ts';
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import { FairQueue, type QueueOptions } from './engine-queue.ts';
@@ -37,17 +38,8 @@ export interface EngineOwner {
   userId: string;
 }
 
-/** A line an engine spoke. */
-export interface EngineSpeech {
-  /** A WAV file as it arrives: RIFF/WAVE, PCM 16-bit, its header and first samples checked (engine-http.ts). */
-  body: Readable;
-  /** Its rate and channels, from its header. */
-  sampleRate: number;
-  channels: number;
-  /** Of SayBot's effects, those the engine rendered; SayBot applies the others to the audio. */
-  applies: ReadonlyArray<keyof AudioEffects>;
-  voice: EngineVoice;
-}
+/** A line an engine spoke: its WAV checked at the door (engine-http.ts), the effects it rendered, its voice. */
+export type EngineSpeech = SpokenWav & { voice: EngineVoice };
 
 /** An engine as the doctor and the owner's console show it. */
 export interface EngineStatus {
@@ -79,7 +71,7 @@ interface Engine {
   client: EngineClient;
   queue: FairQueue;
   circuit: EngineCircuit;
-  voices: readonly EngineVoice[];
+  /** Its voices by ID, in the order it lists them. */
   byId: ReadonlyMap<string, EngineVoice>;
   /** Whether the last fetch of its voices answered. */
   answered?: boolean;
@@ -113,7 +105,6 @@ export class Engines {
         client,
         queue: new FairQueue(options.queue ?? {}, (words) => new EngineError(engine, 'busy', words)),
         circuit: new EngineCircuit(options.circuit),
-        voices: [],
         byId: new Map(),
       });
     }
@@ -131,7 +122,7 @@ export class Engines {
 
   /** Every voice the engines offer now, VOICEVOX's first. */
   voices(): readonly EngineVoice[] {
-    return [...this.#engines.values()].flatMap((engine) => engine.voices);
+    return [...this.#engines.values()].flatMap((engine) => [...engine.byId.values()]);
   }
 
   /** Whether the engine of this voice ID is configured and down now (failed lately, or its voices never fetched). */
@@ -288,8 +279,7 @@ export class Engines {
     const name = engine.client.engine;
     try {
       const voices = await engine.client.fetchVoices(this.#closing.signal);
-      const before = engine.voices.length;
-      engine.voices = Object.freeze(voices);
+      const before = engine.byId.size;
       engine.byId = new Map(voices.map((voice) => [voice.id, voice]));
       engine.answered = true;
       engine.listFailure = undefined;
@@ -319,7 +309,7 @@ export class Engines {
           engine: engine.client.engine,
           url: engine.client.url,
           answers,
-          voices: engine.voices.length,
+          voices: engine.byId.size,
           lastFailure: engine.listFailure ?? engine.lineFailure,
           down: engine.circuit.down,
           ...(engine.circuit.retryAt === undefined ? {} : { retryAt: engine.circuit.retryAt }),

@@ -3,8 +3,7 @@
 // one server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows
 // without end. Two work classes (src/core/audio/workers/work-classes.ts), each its own threads: short lines and long
 // ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an
-// optional dependency: without it the free voice is
-// unavailable and says so.
+// optional dependency: without it the free voice is unavailable and says so.
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import {
@@ -134,8 +133,8 @@ export interface FreeLine {
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): its class by
  * the seconds of audio it will make (estimateFreeLineSeconds): past SHORT_WORK_SECONDS long work, in the member's
- * ration. Audio that proves longer than
- * MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with `cutAt`. Rejects with
+ * ration. Audio that proves longer than MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with
+ * `cutAt`. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
  * AudioTooLongError when its text is far past what MAX_FREE_LINE_SECONDS can hold, FreeVoiceFailedError when eSpeak
  * NG failed on this line or took too long.
