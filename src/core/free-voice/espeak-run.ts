@@ -67,10 +67,7 @@ class TooLong extends Error {}
 const MOST_CHARACTERS_PER_SECOND = 40;
 
 /** A line's WAV, and the cap it was cut at when eSpeak NG made more audio than `maxSeconds`. */
-interface Spoken {
-  wav: SharedArrayBuffer;
-  cutAt?: number;
-}
+type Spoken = Pick<Extract<EspeakReply, { ok: true }>, 'wav' | 'cutAt'>;
 
 async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Spoken> {
   const most = Math.floor(job.maxSeconds * BYTES_PER_SECOND);
