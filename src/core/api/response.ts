@@ -235,12 +235,9 @@ export interface KeyAnswer {
 }
 
 /** The last answer of each kind, and the last accepted one; absent: none since start. */
-export interface KeyStateSnapshot {
-  lastRefused?: KeyAnswer | undefined;
-  lastLimited?: KeyAnswer | undefined;
-  lastFailed?: KeyAnswer | undefined;
-  lastAccepted?: KeyAnswer | undefined;
-}
+export type KeyStateSnapshot = Partial<
+  Record<'lastRefused' | 'lastLimited' | 'lastFailed' | 'lastAccepted', KeyAnswer>
+>;
 
 export class KeyState {
   #state: KeyStateSnapshot = {};

@@ -186,10 +186,6 @@ export class SpeechServerClient extends HttpEngine {
     );
     return { ...wav, applies: ENGINE_APPLIES.speech };
   }
-
-  toJSON(): Record<string, unknown> {
-    return { engine: this.engine, url: this.url, model: this.#model, key: this.#key === undefined ? 'none' : 'set' };
-  }
 }
 
 /**

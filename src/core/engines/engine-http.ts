@@ -144,7 +144,6 @@ export class EngineExchange {
     this.#deadlines = deadlines;
   }
 
-  /** Its connections closed. */
   async close(): Promise<void> {
     await this.#agent.destroy();
   }
@@ -217,8 +216,8 @@ export class EngineExchange {
           if (length > MAX_WAV_HEADER_BYTES) throw bad('a WAV header longer than any real one');
           continue;
         }
-        if (declaredLength(answered.headers) > checked.cap || (checked.dataBytes ?? 0) > checked.cap) throw tooLarge();
-        if (length > checked.cap) throw tooLarge();
+        const most = Math.max(length, declaredLength(answered.headers), checked.dataBytes ?? 0);
+        if (most > checked.cap) throw tooLarge();
       }
       const header = checked;
       const rest = async function* (): AsyncGenerator<Buffer> {
@@ -235,11 +234,8 @@ export class EngineExchange {
           answered.close();
         }
       };
-      return {
-        body: Readable.from(rest(), { objectMode: false }),
-        sampleRate: header.sampleRate,
-        channels: header.channels,
-      };
+      const { sampleRate, channels } = header;
+      return { body: Readable.from(rest(), { objectMode: false }), sampleRate, channels };
     } catch (error) {
       answered.close();
       throw error;

@@ -110,7 +110,6 @@ export class Engines {
     }
   }
 
-  /** The engines configured. */
   get configured(): readonly EngineName[] {
     return [...this.#engines.keys()];
   }
