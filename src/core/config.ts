@@ -265,12 +265,9 @@ function variables<N extends string>(env: NodeJS.ProcessEnv, names: readonly N[]
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
   return [
-    env['DISCORD_TOKEN'] ?? '',
-    env['VOICE_API_KEY'] ?? '',
-    env['DISCORD_CLIENT_SECRET'] ?? '',
+    ...[...SECRET_VARIABLES].map((name) => env[name] ?? ''),
     ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
     ...engineSecrets(variables(env, ENGINE_VARIABLES)),
-    env['SPEECH_SERVER_KEY'] ?? '',
   ].filter((s) => s.length > 0);
 }
 

@@ -30,15 +30,13 @@ export interface EnginesConfig {
   /** VOICEVOX_URL without a trailing slash; absent: no VOICEVOX engine. */
   voicevoxUrl?: string | undefined;
   /** SPEECH_SERVER_URL (up to and including `/v1`), SPEECH_SERVER_KEY (a secret), SPEECH_SERVER_MODEL, _VOICES. */
-  speechServer?:
-    | {
-        url: string;
-        key?: string | undefined;
-        model: string;
-        /** SPEECH_SERVER_VOICES; absent: the server's own list. */
-        voices?: readonly ListedSpeechVoice[] | undefined;
-      }
-    | undefined;
+  speechServer?: {
+    url: string;
+    key?: string | undefined;
+    model: string;
+    /** SPEECH_SERVER_VOICES; absent: the server's own list. */
+    voices?: readonly ListedSpeechVoice[] | undefined;
+  };
   /**
    * FREE_VOICES: per language (ISO 639-1, or `*` for any other), which free voice speaks when the paid one may not.
    * Absent entries (or none at all): eSpeak NG's voice closest to the language, as without engines.
@@ -161,12 +159,9 @@ export function readEngineVariables(
   const speechUrl = urlOf('SPEECH_SERVER_URL');
   const { SPEECH_SERVER_KEY: key, SPEECH_SERVER_MODEL: model, SPEECH_SERVER_VOICES: voices } = variables;
   if (variables.SPEECH_SERVER_URL === undefined)
-    for (const [name, value] of [
-      ['SPEECH_SERVER_KEY', key],
-      ['SPEECH_SERVER_MODEL', model],
-      ['SPEECH_SERVER_VOICES', voices],
-    ] as const)
-      if (value !== undefined) problems.push(`${name} is set, but SPEECH_SERVER_URL (the server it is for) is not`);
+    for (const name of ['SPEECH_SERVER_KEY', 'SPEECH_SERVER_MODEL', 'SPEECH_SERVER_VOICES'] as const)
+      if (variables[name] !== undefined)
+        problems.push(`${name} is set, but SPEECH_SERVER_URL (the server it is for) is not`);
   if (key !== undefined && !/^[\x21-\x7e]{1,1024}$/.test(key))
     problems.push(
       `SPEECH_SERVER_KEY must be a token of visible ASCII characters with no spaces; got a value of ${key.length} characters (not shown)`,
