@@ -689,17 +689,12 @@ function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-  const pick = (o: unknown): string | undefined => {
-    if (o === null || typeof o !== 'object') return undefined;
-    const record = o as Record<string, unknown>;
-    for (const key of ['voice_id', 'voiceId', 'id']) {
-      const v = record[key];
-      if (typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v)) return v;
-    }
-    return undefined;
-  };
-  const record = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  return pick(value) ?? pick(record['voice']) ?? pick(record['data']);
+  const fields = (o: unknown) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>) : {});
+  const pick = (o: unknown): string | undefined =>
+    [fields(o)['voice_id'], fields(o)['voiceId'], fields(o)['id']].find(
+      (v): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v),
+    );
+  return pick(value) ?? pick(fields(value)['voice']) ?? pick(fields(value)['data']);
 }
 
 /** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */

@@ -192,12 +192,9 @@ export class Engines {
     const voice = engine.byId.get(voiceId);
     if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
-    if (length === 0 || length > this.#maxTextChars)
-      throw new EngineError(
-        name,
-        'refused',
-        `a line must have 1 to ${this.#maxTextChars} characters (not sent); it has ${length}`,
-      );
+    const most = this.#maxTextChars;
+    if (length === 0 || length > most)
+      throw new EngineError(name, 'refused', `a line must have 1 to ${most} characters (not sent); it has ${length}`);
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
       const admission = engine.circuit.admit();
@@ -253,11 +250,8 @@ export class Engines {
   #downError(engine: Engine): EngineError {
     const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
     const failure = engine.lineFailure ?? engine.listFailure ?? 'no answer';
-    return new EngineError(
-      engine.client.engine,
-      'down',
-      `not tried: it failed lately (${failure}); tried again in ${seconds} s`,
-    );
+    const words = `not tried: it failed lately (${failure}); tried again in ${seconds} s`;
+    return new EngineError(engine.client.engine, 'down', words);
   }
 
   /** Fetches its voices now (sharing a fetch under way), then schedules the next; resolves whether it answered. */
