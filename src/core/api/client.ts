@@ -461,13 +461,8 @@ export class VoiceApiClient {
         // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
         const error =
           thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
-        const context = {
-          operation: outgoing.operation,
-          attempt,
-          status: error.status,
-          requestId: error.requestId,
-          error: error.name,
-        };
+        const { status, requestId, name } = error;
+        const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
         call.answered = false;
         const wait = this.#retryWait(error, attempt, call);

@@ -308,10 +308,8 @@ export interface Wav {
 /** A Content-Type for a message: its media type only, cut short, never a body. */
 function describeType(type: unknown): string {
   if (typeof type !== 'string' || type === '') return 'with no Content-Type';
-  return (type.split(';')[0] ?? '')
-    .trim()
-    .slice(0, 40)
-    .replace(/[^\w./+-]/g, '?');
+  const mediaType = type.split(';')[0]!.trim();
+  return mediaType.slice(0, 40).replace(/[^\w./+-]/g, '?');
 }
 
 function declaredLength(headers: Headers): number {
