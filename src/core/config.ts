@@ -7,7 +7,7 @@ import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 import {
-  engineSecrets,
+  ENGINE_VARIABLES,
   readEngineVariables,
   type EngineVariables,
   type EnginesConfig,
@@ -43,6 +43,12 @@ const httpUrl = z
   .string()
   .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL')
   .transform((v) => v.replace(/\/+$/, ''));
+
+const idList = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, `must be a comma-separated list of ${what} IDs (17 to 20 digits each)`)
+    .optional();
 
 const wholeNumber = (min: number, max: number) =>
   z.coerce
@@ -103,15 +109,9 @@ const EnvSchema = z.object({
   // The whole bot's month (all servers and user installs together); unset: defaultBotMonthlyChars(plan); 0: no limit.
   BUDGET_BOT_MONTHLY_CHARS: wholeNumber(0, 100_000_000).optional(),
   // The servers SayBot may serve; unset: any server it is added to. It serves no other (leaving: below).
-  ALLOWED_GUILDS: z
-    .string()
-    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of server IDs (17 to 20 digits each)')
-    .optional(),
+  ALLOWED_GUILDS: idList('server'),
   // Owners besides the application's owner (or its team): they see the plan's figures and the owner console.
-  OWNER_IDS: z
-    .string()
-    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
-    .optional(),
+  OWNER_IDS: idList('user'),
   // Confirms leaving the servers ALLOWED_GUILDS lacks at start-up; unset or 0 leaves none (a mistyped list must not
   // start the deletion clock of the owner's own servers).
   ALLOWED_GUILDS_LEAVE: z
@@ -128,10 +128,7 @@ const EnvSchema = z.object({
   USER_INSTALL: z
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
     .default('off'),
-  USER_INSTALL_ALLOWLIST: z
-    .string()
-    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be a comma-separated list of user IDs (17 to 20 digits each)')
-    .optional(),
+  USER_INSTALL_ALLOWLIST: idList('user'),
   // Queue bounds (src/core/quota/seconds-bounds.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
@@ -228,52 +225,52 @@ export function describeDatabase(target: DatabaseTarget): string {
   return target.kind === 'sqlite' ? target.path : describeDatabaseUrl(target.url);
 }
 
+/** A secret part of a URL as written and, where it differs, decoded; under 4 characters it is not redacted. */
+function secretForms(part: string | undefined): string[] {
+  if (part === undefined || part.length < 4) return [];
+  try {
+    const decoded = decodeURIComponent(part);
+    return decoded === part ? [part] : [part, decoded];
+  } catch {
+    // A malformed escape: the raw form is the one that can show up.
+    return [part];
+  }
+}
+
 /** A database URL and its password (as written and decoded), to be redacted like the tokens. */
 function databaseUrlSecrets(url: string): string[] {
-  const raw = /^[a-z][a-z0-9+.-]*:\/*[^:@/]*:([^@]*)@/i.exec(url)?.[1];
-  const secrets = [url];
-  if (raw !== undefined && raw.length >= 4) {
-    secrets.push(raw);
-    try {
-      const decoded = decodeURIComponent(raw);
-      if (decoded !== raw) secrets.push(decoded);
-    } catch {
-      // A malformed escape: the raw form is the one that can show up.
-    }
+  return [url, ...secretForms(/^[a-z][a-z0-9+.-]*:\/*[^:@/]*:([^@]*)@/i.exec(url)?.[1])];
+}
+
+/** The secrets among the engines' variables: the speech server's token, and any password put in a URL. */
+function engineSecrets(variables: EngineVariables): string[] {
+  const secrets = variables.SPEECH_SERVER_KEY === undefined ? [] : [variables.SPEECH_SERVER_KEY];
+  for (const url of [variables.VOICEVOX_URL, variables.SPEECH_SERVER_URL]) {
+    if (url === undefined || !URL.canParse(url)) continue;
+    const { username, password } = new URL(url);
+    secrets.push(...secretForms(password), ...secretForms(username));
+    if (password !== '' || username !== '') secrets.push(url);
   }
   return secrets;
 }
 
-function databaseSecrets(target: DatabaseTarget): string[] {
-  return target.kind === 'sqlite' ? [] : databaseUrlSecrets(target.url);
-}
-
-/** The engines' variables as loadConfig reads them: trimmed, an empty one unset. */
-function engineVariables(env: NodeJS.ProcessEnv): EngineVariables {
-  const read = (name: keyof EngineVariables) => (env[name] === '' ? undefined : env[name]?.trim());
-  return {
-    VOICEVOX_URL: read('VOICEVOX_URL'),
-    SPEECH_SERVER_URL: read('SPEECH_SERVER_URL'),
-    SPEECH_SERVER_KEY: read('SPEECH_SERVER_KEY'),
-    SPEECH_SERVER_MODEL: read('SPEECH_SERVER_MODEL'),
-    SPEECH_SERVER_VOICES: read('SPEECH_SERVER_VOICES'),
-    FREE_VOICES: read('FREE_VOICES'),
-  };
+/** The variables `names` as loadConfig reads them: trimmed, an empty one unset (a .env file's `NAME=`). */
+function variables<N extends string>(env: NodeJS.ProcessEnv, names: readonly N[]): Partial<Record<N, string>> {
+  const read = names.map((name) => [name, env[name] === '' ? undefined : env[name]?.trim()]);
+  return Object.fromEntries(read) as Partial<Record<N, string>>;
 }
 
 /** The secrets in the raw environment, for messages written when the configuration could not be read. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
   return [
-    env['DISCORD_TOKEN'] ?? '',
-    env['VOICE_API_KEY'] ?? '',
-    env['DISCORD_CLIENT_SECRET'] ?? '',
+    ...[...SECRET_VARIABLES].map((name) => env[name] ?? ''),
     ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
-    ...engineSecrets(engineVariables(env)),
-    env['SPEECH_SERVER_KEY'] ?? '',
+    ...engineSecrets(variables(env, ENGINE_VARIABLES)),
   ].filter((s) => s.length > 0);
 }
 
+/** What the environment says, each field read from the variables above (their comments say what each means). */
 export interface Config {
   discord: {
     token: string;
@@ -294,49 +291,32 @@ export interface Config {
   voiceIdleTimeoutMs: number;
   /** The SQLite file (or :memory:); empty when `database` is PostgreSQL. */
   databasePath: string;
-  /** METRICS_PORT: where /metrics and /healthz are served (127.0.0.1); absent: not served. */
   metricsPort?: number | undefined;
   /** Which store backend: the embedded SQLite file (default) or a PostgreSQL server (DATABASE_URL=postgres://…). */
   database: DatabaseTarget;
   /** How long a request waits on the store, and PostgreSQL's timeouts and keepalive (milliseconds). */
   storeTimeouts: StoreTimeouts;
-  /** The operator's budgets (characters, seconds); 0 = no limit (src/core/quota/money.ts). */
   budgets: OperatorBudgets;
-  /** BUDGET_BOT_MONTHLY_CHARS: the whole bot's month, every server and user install together; 0 = no limit. */
   botMonthlyChars: number;
-  /** ALLOWED_GUILDS: the only servers SayBot serves; absent: any server. */
   allowedGuilds?: readonly string[] | undefined;
   /** ALLOWED_GUILDS_LEAVE=1: leave the servers at start-up the list lacks (src/app/allowed-guilds.ts). */
   allowedGuildsLeave: boolean;
-  /** OWNER_IDS: owners besides the application's owner (or its team) as Discord reports it; empty: none. */
   ownerIds: readonly string[];
-  /** How much may wait to be heard, per server and per member; 0 = no limit. See src/core/quota/seconds-bounds.ts. */
   queue: QueueBounds;
-  /** Requests that spend nothing one member may make a minute; 0 = no limit (src/core/quota/money.ts). */
   freeRequestsPerMinute: number;
-  /** How much audio a request's text may bring (src/core/api/body.ts). */
   voiceApiAudioLimits: AudioLimits;
   /** USER_INSTALL: who may use /say and /emote where SayBot is not in a server (src/features/speaking/user-install.ts). */
   userInstall: UserInstallSetting;
-  /**
-   * FREE_VOICE: whether members may choose the free voice's voices, and whether it speaks what is refused for money
-   * (also when FREE_VOICES names a free voice, unless FREE_VOICE is off).
-   */
   freeVoice: { chosen: boolean; fallback: boolean };
-  /** How long a server's data stays after SayBot was removed from it (FORGET_REMOVED_GUILD_AFTER_DAYS). */
   removedGuildGraceMs: number;
-  /** The audio cache: where, and how many bytes at most (0 = off). */
   cache: { dir: string; maxBytes: number };
   /** Preset voices the operator lists in VOICES_FILE, besides the six documented ones. */
   extraVoices: PresetVoice[];
   logLevel: (typeof LOG_LEVELS)[number];
-  /** SHARDS: run a shard manager with this many shard processes ('auto': Discord's recommendation). */
   shards?: 'auto' | number | undefined;
-  /** The web dashboard; absent (off) unless DASHBOARD_URL is set. */
   dashboard?: DashboardConfig | undefined;
   /** Set in a shard process started by the manager: which shard of how many (discord.js's SHARDS, SHARD_COUNT). */
   shard?: { id: number; count: number } | undefined;
-  /** The owner's speech engines and FREE_VOICES (src/core/engines/engine-settings.ts). */
   engines: EnginesConfig;
 }
 
@@ -369,59 +349,59 @@ function describeValue(name: string, value: unknown): string {
 
 /** Reads and validates the environment once; each problem is one line, secrets described by length only. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // An empty string in a .env file means "not set", which lets optional values fall back to defaults.
-  const raw = Object.fromEntries(
-    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]?.trim()]),
-  );
+  const raw: Record<string, string | undefined> = variables(env, Object.keys(EnvSchema.shape));
   // In a shard process, discord.js's manager has put the shard's own ID in SHARDS: it is not the operator's value.
   const shard = shardOf(env);
   if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
   const parsed = EnvSchema.safeParse(raw);
   const problems: string[] = [];
-  const engines = readEngineVariables(engineVariables(env), isEspeakVoice);
+  const engines = readEngineVariables(variables(env, ENGINE_VARIABLES), isEspeakVoice);
+  let extraVoices: PresetVoice[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0]);
       problems.push(`${name} ${issue.message}; ${describeValue(name, raw[name])}`);
     }
-  } else if ((parsed.data.VOICE_API_BASE_URL === undefined) !== (parsed.data.VOICE_API_KEY === undefined)) {
-    const missing = parsed.data.VOICE_API_BASE_URL === undefined ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY';
-    problems.push(
-      `${missing} must be set together with ${missing === 'VOICE_API_KEY' ? 'VOICE_API_BASE_URL' : 'VOICE_API_KEY'} ` +
-        '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
-    );
-  }
-  let extraVoices: PresetVoice[] = [];
-  if (parsed.success && parsed.data.VOICES_FILE !== undefined) {
-    try {
-      extraVoices = readVoicesFile(parsed.data.VOICES_FILE);
-    } catch (error) {
-      problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
+  } else {
+    const e = parsed.data;
+    if ((e.VOICE_API_BASE_URL === undefined) !== (e.VOICE_API_KEY === undefined)) {
+      const [missing, other] =
+        e.VOICE_API_KEY === undefined
+          ? ['VOICE_API_KEY', 'VOICE_API_BASE_URL']
+          : ['VOICE_API_BASE_URL', 'VOICE_API_KEY'];
+      problems.push(
+        `${missing} must be set together with ${other} ` +
+          '(or leave both unset to try SayBot against the built-in sandbox); it is not set',
+      );
     }
-  }
-  const databaseUrlProblem =
-    parsed.success && POSTGRES_URL.test(parsed.data.DATABASE_URL)
-      ? postgresUrlProblem(parsed.data.DATABASE_URL)
-      : undefined;
-  if (databaseUrlProblem !== undefined) problems.push(`DATABASE_URL ${databaseUrlProblem}`);
-  if (parsed.success && parsed.data.USER_INSTALL === 'allowlist' && parsed.data.USER_INSTALL_ALLOWLIST === undefined) {
-    problems.push(
-      'USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set',
-    );
-  }
-  if (parsed.success && parsed.data.ALLOWED_GUILDS_LEAVE === '1' && parsed.data.ALLOWED_GUILDS === undefined) {
-    problems.push('ALLOWED_GUILDS_LEAVE=1 confirms leaving the servers off ALLOWED_GUILDS, which is not set');
-  }
-  if (parsed.success && parsed.data.DASHBOARD_URL !== undefined && parsed.data.DISCORD_CLIENT_SECRET === undefined) {
-    problems.push(
-      'DISCORD_CLIENT_SECRET must be set when DASHBOARD_URL is (the OAuth2 client secret, Developer Portal, OAuth2 page); it is not set',
-    );
+    if (e.VOICES_FILE !== undefined) {
+      try {
+        extraVoices = readVoicesFile(e.VOICES_FILE);
+      } catch (error) {
+        problems.push(`VOICES_FILE ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const databaseUrlProblem = POSTGRES_URL.test(e.DATABASE_URL) ? postgresUrlProblem(e.DATABASE_URL) : undefined;
+    if (databaseUrlProblem !== undefined) problems.push(`DATABASE_URL ${databaseUrlProblem}`);
+    if (e.USER_INSTALL === 'allowlist' && e.USER_INSTALL_ALLOWLIST === undefined)
+      problems.push(
+        'USER_INSTALL_ALLOWLIST must list the user IDs allowed when USER_INSTALL is allowlist; it is not set',
+      );
+    if (e.ALLOWED_GUILDS_LEAVE === '1' && e.ALLOWED_GUILDS === undefined)
+      problems.push('ALLOWED_GUILDS_LEAVE=1 confirms leaving the servers off ALLOWED_GUILDS, which is not set');
+    if (e.DASHBOARD_URL !== undefined && e.DISCORD_CLIENT_SECRET === undefined)
+      problems.push(
+        'DISCORD_CLIENT_SECRET must be set when DASHBOARD_URL is (the OAuth2 client secret, Developer Portal, OAuth2 page); it is not set',
+      );
   }
   problems.push(...engines.problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems.map((p) => `Configuration: ${p}`));
 
   const e = parsed.data;
   const budgetDefaults = defaultBudgets(e.VOICE_API_PLAN);
+  const database: DatabaseTarget = POSTGRES_URL.test(e.DATABASE_URL)
+    ? { kind: 'postgres', url: e.DATABASE_URL }
+    : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') };
   return {
     discord: {
       token: e.DISCORD_TOKEN,
@@ -443,10 +423,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: 15_000,
     },
     voiceIdleTimeoutMs: e.VOICE_IDLE_TIMEOUT_SECONDS * 1000,
-    databasePath: POSTGRES_URL.test(e.DATABASE_URL) ? '' : e.DATABASE_URL.replace(/^(sqlite:|file:)/, ''),
-    database: POSTGRES_URL.test(e.DATABASE_URL)
-      ? { kind: 'postgres', url: e.DATABASE_URL }
-      : { kind: 'sqlite', path: e.DATABASE_URL.replace(/^(sqlite:|file:)/, '') },
+    databasePath: database.kind === 'sqlite' ? database.path : '',
+    database,
     storeTimeouts: {
       deadlineMs: e.STORE_DEADLINE_MS,
       connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
@@ -512,7 +490,7 @@ export function configSecrets(config: Config): string[] {
     config.discord.token,
     ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
     ...(config.dashboard ? [config.dashboard.clientSecret] : []),
-    ...databaseSecrets(config.database),
+    ...(config.database.kind === 'postgres' ? databaseUrlSecrets(config.database.url) : []),
     ...(config.engines.speechServer?.key === undefined ? [] : [config.engines.speechServer.key]),
   ];
 }

@@ -59,7 +59,7 @@ export function discard(source: Readable): void {
   source.destroy();
 }
 
-export class PrematureCloseError extends Error {
+class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
@@ -81,7 +81,7 @@ export async function readCapped(source: Readable, cap: number): Promise<Buffer>
   return Buffer.concat(chunks, length).subarray(0, cap);
 }
 
-export interface AudioBodyHooks {
+interface AudioBodyHooks {
   mapError: (error: unknown) => Error;
   /** The caller stopped reading (the socket paused) or started again: not the service being slow. */
   waiting: (waiting: boolean) => void;
@@ -219,7 +219,7 @@ function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
   return WORST_PCM_BYTES_PER_SECOND;
 }
 
-export interface AudioBound {
+interface AudioBound {
   maxBytes: number;
   maxSeconds: number;
 }

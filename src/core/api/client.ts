@@ -20,6 +20,8 @@ import type { Metrics } from '../metrics/metrics.ts';
 import {
   AbortedError,
   BadRequestError,
+  connectionReason,
+  errorCode,
   ConnectionError,
   OversizedResponseError,
   TimeoutError,
@@ -48,7 +50,7 @@ import {
   usageOf,
 } from './response.ts';
 
-// The requests' shapes: // field names are the wire names of part 1 (as the OpenAI SDK does), so a request reads like the API docs.
+// The requests' field names are the wire names (as the OpenAI SDK does), so a request reads like the API docs.
 // Objects are strict: a misspelt field (`voiceId`) fails here instead of being silently dropped.
 
 const text = z
@@ -123,8 +125,11 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   totalMs: 120_000,
 });
 export const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_RETRY_BASE_DELAY_MS = 500;
-const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
+const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
+  maxRetries: DEFAULT_MAX_RETRIES,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+});
 
 export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
@@ -169,42 +174,31 @@ export interface CallControl {
 /** Whether a call that never saw the service's acceptance may have been charged. */
 type ChargedAnswer = 'not-charged' | 'unknown';
 
-interface CallProgress {
-  /** Some attempt may have reached the service without its answer reaching us. */
-  unanswered: boolean;
-  accepted: boolean;
-}
-
-/** What a 2xx status says before its body: the service accepted (and charged) the request. */
-export interface Acceptance {
-  status: number;
+/** What an answer's headers say of it: the service's request ID and its usage figures. */
+interface IdAndUsage {
   requestId?: string | undefined;
   usage?: UsageInfo | undefined;
 }
 
-export interface AudioResponse {
+/** What a 2xx status says before its body: the service accepted (and charged) the request. */
+export interface Acceptance extends IdAndUsage {
+  status: number;
+}
+
+export interface AudioResponse extends IdAndUsage {
   /** Detected from the bytes, whatever Content-Type said. */
   format: AudioFormat;
   /** Read it to the end or destroy() it; its failures are typed errors (errors.ts), never retried. */
   body: Readable;
-  requestId?: string | undefined;
-  usage?: UsageInfo | undefined;
 }
 
-export interface CloneVoiceResponse {
+export interface CloneVoiceResponse extends IdAndUsage {
   /** From the `X-Voice-Id` header; usable as `voice_id` in tts(). */
   voiceId: string;
   /** Present when the service answered with audio of `text` in the new voice (otherwise it sent JSON or nothing). */
   audio?: AudioResponse;
   /** The audio broke off before its first bytes: the voice exists, paid; its text again would be paid twice. */
   audioLost?: true;
-  requestId?: string;
-  usage?: UsageInfo;
-}
-
-interface AccessCheck {
-  requestId?: string;
-  usage?: UsageInfo;
 }
 
 type Operation = 'tts' | 'emotion-tts' | 'voice-clone';
@@ -220,11 +214,8 @@ interface Outgoing {
   accept: string;
 }
 
-interface Finished<T> {
-  value: T | Promise<T>;
-  /** A stream now belongs to the caller, and the call ends when it closes. */
-  handedOver: boolean;
-}
+/** What a 2xx answer gives the caller; once it holds a stream, the call ends when that stream closes. */
+type Finish<T> = (received: Received, call: Call) => T | Promise<T>;
 
 interface Received {
   status: number;
@@ -246,43 +237,32 @@ const ERROR_BODY_CAP = 64 * 1024;
 const CLONE_JSON_CAP = 64 * 1024;
 const REF_AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'mp3', 'm4a'];
 const CONTENT_TYPES: Partial<Record<AudioFormat, string>> = { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4' };
-const CONNECTION_REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset by the server',
-  EPIPE: 'connection closed by the server',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  ERR_STREAM_PREMATURE_CLOSE: 'the response ended early',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response ended before its announced length',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'the connection timed out',
-};
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** Leaves out undefined fields, for results whose optional fields are absent rather than undefined. */
 function withDefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-function positive(value: number | undefined, fallback: number, name: string, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new TypeError(`VoiceApiClient: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
-  }
-  return value;
+function idAndUsage(headers: ResponseHeaders): IdAndUsage {
+  return withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) });
 }
 
-function positives<T extends object>(given: Partial<T>, defaults: Readonly<T>, name: string): T {
+/** `defaults` with the numbers given in their place, each checked: positive, or not negative with `allowZero`. */
+function numbers<T extends object>(
+  given: { [K in keyof T]?: number | undefined },
+  defaults: Readonly<T>,
+  prefix: string,
+  allowZero = false,
+): T {
   const fields = Object.entries(defaults) as Array<[keyof T & string, number]>;
   return Object.fromEntries(
-    fields.map(([key, fallback]) => [key, positive(given[key] as number | undefined, fallback, `${name}.${key}`)]),
+    fields.map(([key, fallback]) => {
+      const value = given[key] ?? fallback;
+      if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+        throw new TypeError(
+          `VoiceApiClient: ${prefix}${key} must be a ${allowZero ? 'non-negative' : 'positive'} number`,
+        );
+      return [key, value];
+    }),
   ) as T;
 }
 
@@ -329,14 +309,11 @@ export class VoiceApiClient {
     this.#metrics = options.metrics;
     this.#baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.#origin = url.origin;
-    this.#timeouts = positives(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts');
-    this.#audioLimits = positives(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits');
-    const maxRetries = positive(options.maxRetries, DEFAULT_MAX_RETRIES, 'maxRetries', true);
-    this.#retry = {
-      maxRetries: Math.floor(maxRetries),
-      baseDelayMs: positive(options.retryBaseDelayMs, DEFAULT_RETRY_BASE_DELAY_MS, 'retryBaseDelayMs', true),
-      maxDelayMs: positive(options.retryMaxDelayMs, DEFAULT_RETRY_MAX_DELAY_MS, 'retryMaxDelayMs', true),
-    };
+    this.#timeouts = numbers(options.timeouts ?? {}, DEFAULT_TIMEOUTS, 'timeouts.');
+    this.#audioLimits = numbers(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits.');
+    const { maxRetries, retryBaseDelayMs: baseDelayMs, retryMaxDelayMs: maxDelayMs } = options;
+    const retry = numbers({ maxRetries, baseDelayMs, maxDelayMs }, DEFAULT_RETRY, 'retry ', true);
+    this.#retry = { ...retry, maxRetries: Math.floor(retry.maxRetries) };
     this.#logger = (options.logger ?? silentLogger).child({ component: 'voice-api' });
     this.#agent = new Agent({
       connect: { timeout: this.#timeouts.connectMs },
@@ -396,7 +373,7 @@ export class VoiceApiClient {
   }
 
   /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
-  async checkAccess(options: CallOptions = {}): Promise<AccessCheck> {
+  async checkAccess(options: CallOptions = {}): Promise<IdAndUsage> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
       return await this.#execute(
@@ -404,10 +381,7 @@ export class VoiceApiClient {
         { signal: options.signal },
         ({ headers, source }) => {
           discard(source);
-          return {
-            value: withDefined({ requestId: requestIdOf(headers), usage: usageOf(headers) }),
-            handedOver: false,
-          };
+          return idAndUsage(headers);
         },
       );
     } catch (error) {
@@ -453,48 +427,33 @@ export class VoiceApiClient {
   }
 
   /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
-  async #execute<T>(
-    build: () => Outgoing,
-    options: CallOptions,
-    finish: (received: Received, call: Call) => Finished<T>,
-  ): Promise<T> {
+  async #execute<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<T> {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
-    let handedOver = false;
-    const progress: CallProgress = { unanswered: false, accepted: false };
     try {
       // Refused here (an invalid request, a closed client), it was never sent: its books hear "not charged".
       const outgoing = build();
       if (this.#closed) throw this.#closedError();
       options.control?.({ letGo: () => call.letGoOf() });
-      return await this.#attempts(outgoing, options, finish, call, progress, (over) => (handedOver = over));
+      return await this.#attempts(outgoing, options, finish, call);
     } catch (error) {
       // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
       if (error instanceof VoiceApiError)
-        error.chargedAs(progress.accepted ? 'charged' : progress.unanswered ? 'maybe-charged' : 'not-charged');
-      if (!progress.accepted)
-        await options.unaccepted?.(progress.unanswered ? 'unknown' : 'not-charged').catch(() => undefined);
+        error.chargedAs(call.accepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
+      if (!call.accepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
       throw error;
     } finally {
-      if (!handedOver) call.end();
+      if (!call.handedOver) call.end();
     }
   }
 
-  async #attempts<T>(
-    outgoing: Outgoing,
-    options: CallOptions,
-    finish: (received: Received, call: Call) => Finished<T>,
-    call: Call,
-    progress: CallProgress,
-    handOver: (handedOver: boolean) => void,
-  ): Promise<T> {
+  async #attempts<T>(outgoing: Outgoing, options: CallOptions, finish: Finish<T>, call: Call): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
-        call.unanswered();
-        const finished = finish(await this.#attempt(outgoing, call, options.accepted, progress), call);
-        handOver(finished.handedOver);
-        return await finished.value;
+        // No answer is under way: an attempt begins (nothing of its answer has arrived).
+        call.answered = false;
+        return await finish(await this.#attempt(outgoing, call, options.accepted), call);
       } catch (thrown) {
         // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
         if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
@@ -502,15 +461,10 @@ export class VoiceApiClient {
         // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
         const error =
           thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
-        const context = {
-          operation: outgoing.operation,
-          attempt,
-          status: error.status,
-          requestId: error.requestId,
-          error: error.name,
-        };
+        const { status, requestId, name } = error;
+        const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
-        call.unanswered();
+        call.answered = false;
         const wait = this.#retryWait(error, attempt, call);
         if (wait === undefined) {
           this.#logger.debug(context, 'Voice API call failed');
@@ -531,22 +485,21 @@ export class VoiceApiClient {
   }
 
   /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(
-    outgoing: Outgoing,
-    call: Call,
-    accepted: CallOptions['accepted'],
-    progress: CallProgress,
-  ): Promise<Received> {
+  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const observe = (status: number) =>
       this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
-    const wire = new WireWatch();
+    // Whether any byte of it reached its socket: one let go of while its connection opens is dropped by undici
+    // before it writes anything, and cannot have been charged, whatever error it ends with.
+    let left = false;
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
-        dispatcher: this.#agent.compose(wire.interceptor),
+        dispatcher: this.#agent.compose(
+          (dispatch) => (opts, handler) => dispatch(opts, new Noting(handler, () => (left = true))),
+        ),
         signal: call.signal,
         headers: {
           authorization: `Bearer ${this.#apiKey}`,
@@ -559,28 +512,23 @@ export class VoiceApiClient {
     } catch (error) {
       observe(0);
       // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
-      const charge = wire.left ? transportCharge(errorCode(error)) : 'not-charged';
-      if (charge === 'maybe-charged') progress.unanswered = true;
+      const charge = left ? transportCharge(errorCode(error)) : 'not-charged';
+      if (charge === 'maybe-charged') call.unheard = true;
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
     // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
-    call.answered();
+    call.answered = true;
     observe(status);
     // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
     const record = (fromService: boolean) =>
       this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
     if (status < 200 || status >= 300) {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
-      const bytes = await readCapped(source, ERROR_BODY_CAP).catch((error: unknown) => {
-        const charge = answerCharge(status, headers, undefined);
-        record(charge === 'not-charged' && hasServiceHeaders(headers, status));
-        if (charge === 'maybe-charged') progress.unanswered = true;
-        throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
-      });
+      const bytes = await readCapped(source, ERROR_BODY_CAP);
       const charge = answerCharge(status, headers, bytes);
       record(charge === 'not-charged' && hasServiceHeaders(headers, status));
-      if (charge === 'maybe-charged') progress.unanswered = true;
+      if (charge === 'maybe-charged') call.unheard = true;
       call.check();
       const said = this.#serviceMessage(bytes, outgoing.said);
       const fromService = serviceAnswered(status, headers, bytes);
@@ -588,10 +536,9 @@ export class VoiceApiClient {
     }
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
-    progress.accepted = true;
-    call.accepted();
+    call.accepted = true;
     try {
-      await accepted?.(withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers) }));
+      await accepted?.({ status, ...idAndUsage(headers) });
     } catch (error) {
       discard(source);
       throw error;
@@ -600,12 +547,7 @@ export class VoiceApiClient {
       // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
-      const details = withDefined({
-        status,
-        requestId: requestIdOf(headers),
-        usage: usageOf(headers),
-        missing: 'voice-id' as const,
-      });
+      const details = { status, ...idAndUsage(headers), missing: 'voice-id' as const };
       if (bytes.length > CLONE_JSON_CAP) {
         throw new OversizedResponseError(
           `The Voice API answered ${status} to voice cloning without the X-Voice-Id header and with a body over ${CLONE_JSON_CAP} bytes, which is not a voice's answer; its characters were charged`,
@@ -634,29 +576,27 @@ export class VoiceApiClient {
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
         `The Voice API accepted the request (${status}) but its audio broke off before it could be used (${cause.message}); its characters were charged`,
-        withDefined({ status, requestId: requestIdOf(headers), usage: usageOf(headers), cause }),
+        { status, ...idAndUsage(headers), cause },
       );
     }
     const format = detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES));
     return { status, headers, head, format, source, said: outgoing.said };
   }
 
-  #finishAudio(received: Received, call: Call, text: string): Finished<AudioResponse> {
+  #finishAudio(received: Received, call: Call, text: string): AudioResponse | Promise<never> {
     const { format } = received;
-    if (format === undefined) return { value: this.#notAudio(received, call), handedOver: false };
-    return { value: this.#audioResponse(received, format, call, text), handedOver: true };
+    return format === undefined ? this.#notAudio(received, call) : this.#audioResponse(received, format, call, text);
   }
 
-  #finishClone(received: Received, call: Call, text: string): Finished<CloneVoiceResponse> {
+  #finishClone(received: Received, call: Call, text: string): CloneVoiceResponse | Promise<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
-    const meta: CloneVoiceResponse = withDefined({ voiceId, requestId: requestIdOf(headers), usage: usageOf(headers) });
-    if (received.broken) return { value: { ...meta, audioLost: true }, handedOver: false };
-    if (format !== undefined)
-      return { value: { ...meta, audio: this.#audioResponse(received, format, call, text) }, handedOver: true };
+    const meta: CloneVoiceResponse = { voiceId, ...idAndUsage(headers) };
+    if (received.broken) return { ...meta, audioLost: true };
+    if (format !== undefined) return { ...meta, audio: this.#audioResponse(received, format, call, text) };
     // JSON, text or nothing: the voice exists all the same, and the body holds nothing we need.
     const drained = head.ended ? Promise.resolve() : readCapped(source, ERROR_BODY_CAP).then(() => call.check());
-    return { value: drained.then(() => meta), handedOver: false };
+    return drained.then(() => meta);
   }
 
   /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
@@ -722,7 +662,7 @@ export class VoiceApiClient {
       case 'UND_ERR_BODY_TIMEOUT':
         return timeout('body-idle', this.#timeouts.bodyIdleMs, 'the response body stopped arriving');
     }
-    const reason = (code !== undefined && CONNECTION_REASONS[code]) || (code ?? 'network failure');
+    const reason = connectionReason(code) ?? code ?? 'network failure';
     const message =
       stage === 'body'
         ? `The connection to the Voice API broke while the audio was arriving (${reason})`
@@ -744,21 +684,14 @@ function voiceIdFromJson(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-  const pick = (o: unknown): string | undefined => {
-    if (o === null || typeof o !== 'object') return undefined;
-    const record = o as Record<string, unknown>;
-    for (const key of ['voice_id', 'voiceId', 'id']) {
-      const v = record[key];
-      if (typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v)) return v;
-    }
-    return undefined;
-  };
-  const record = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  return pick(value) ?? pick(record['voice']) ?? pick(record['data']);
+  const fields = (o: unknown) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>) : {});
+  const pick = (o: unknown): string | undefined =>
+    [fields(o)['voice_id'], fields(o)['voiceId'], fields(o)['id']].find(
+      (v): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v),
+    );
+  return pick(value) ?? pick(fields(value)['voice']) ?? pick(fields(value)['data']);
 }
 
-// One client call across its attempts, and whether any byte of an attempt left (WireWatch): what decides whether
-// it may have been charged.
 /** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
 interface Cuttable {
   cut(error: Error): void;
@@ -776,11 +709,16 @@ export class Call {
   #reason: VoiceApiError | undefined;
   #stream: Cuttable | undefined;
   #ended = false;
-  /** Charged: whatever cuts the call from here cuts a charged one. */
-  #accepted = false;
+  /** The service's 2xx: whatever cuts the call from here cuts a charged one (response.ts, the retry rule). */
+  accepted = false;
   /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
-  #answered = false;
-  #letGo = false;
+  answered = false;
+  /** Nobody waits for the answer any more (CallControl `letGo`): nothing is attempted again. */
+  letGo = false;
+  /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
+  handedOver = false;
+  /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
+  unheard = false;
 
   constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
     this.#callerSignal = callerSignal;
@@ -820,29 +758,11 @@ export class Call {
     return this.#deadline - Date.now();
   }
 
-  /** The service's 2xx: whatever cuts the call from here says it was charged (response.ts, the retry rule). */
-  accepted(): void {
-    this.#accepted = true;
-  }
-
-  /** No answer is under way: an attempt begins (nothing of its answer has arrived), or the call waits to retry. */
-  unanswered(): void {
-    this.#answered = false;
-  }
-
-  answered(): void {
-    this.#answered = true;
-  }
-
-  get letGo(): boolean {
-    return this.#letGo;
-  }
-
-  /** CallControl `letGo` (client.ts): false only for a call the service accepted, which goes on. */
+  /** CallControl `letGo`: false only for a call the service accepted, which goes on. */
   letGoOf(): boolean {
-    if (this.#accepted) return false;
-    this.#letGo = true;
-    if (!this.#answered)
+    if (this.accepted) return false;
+    this.letGo = true;
+    if (!this.answered)
       this.fail(
         new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
       );
@@ -851,7 +771,7 @@ export class Call {
 
   fail(reason: VoiceApiError): void {
     if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = this.#accepted ? reason.chargedAs('charged') : reason;
+    this.#reason = this.accepted ? reason.chargedAs('charged') : reason;
     this.#clearTimer();
     this.#controller.abort(reason);
     this.#stream?.cut(reason);
@@ -869,9 +789,9 @@ export class Call {
     }
   }
 
-  /** Audio is now the caller's: the call stays open (abort still applies) until the stream closes. */
   handOver(stream: Cuttable): void {
     this.#stream = stream;
+    this.handedOver = true;
   }
 
   /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
@@ -909,20 +829,7 @@ export class Call {
   }
 }
 
-// Whether any byte of an attempt reached its socket: one let go of while its connection opens is dropped by undici
-// before it writes anything, and cannot have been charged, whatever error it ends with.
-class WireWatch {
-  #left = false;
-
-  get left(): boolean {
-    return this.#left;
-  }
-
-  /** For `dispatcher.compose(...)`: notes the request's body leaving, and changes nothing else. */
-  readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
-    dispatch(options, new Noting(handler, () => (this.#left = true)));
-}
-
+/** An undici handler that notes the request's body leaving (`leaving`), and changes nothing else. */
 class Noting extends DecoratorHandler {
   readonly #inner: Dispatcher.DispatchHandlers;
   readonly #leaving: () => void;

@@ -77,17 +77,9 @@ export class VoiceApiError extends Error {
     return this;
   }
 
+  /** Every public field (a subclass's too), the message and the charge. */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      status: this.status,
-      requestId: this.requestId,
-      serviceMessage: this.serviceMessage,
-      rateLimit: this.rateLimit,
-      fromService: this.fromService,
-      charge: this.#charge,
-    };
+    return { ...(this as object), message: this.message, charge: this.#charge };
   }
 }
 
@@ -120,10 +112,6 @@ export class TimeoutError extends VoiceApiError {
     this.phase = phase;
     this.timeoutMs = timeoutMs;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), phase: this.phase, timeoutMs: this.timeoutMs };
-  }
 }
 
 /** The connection failed: refused, unreachable, reset before the headers or in the middle of the body. */
@@ -134,10 +122,6 @@ export class ConnectionError extends VoiceApiError {
   constructor(message: string, code: string | undefined, details: VoiceApiErrorDetails = {}) {
     super(message, details);
     this.code = code;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), code: this.code };
   }
 }
 
@@ -167,10 +151,6 @@ export class UndeliveredError extends VoiceApiError {
     this.usage = details.usage;
     this.missing = details.missing ?? 'audio';
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), charged: this.charged, usage: this.usage, missing: this.missing };
-  }
 }
 
 /**
@@ -181,3 +161,28 @@ export class OversizedResponseError extends UndeliveredError {}
 
 /** The caller's AbortSignal fired. */
 export class AbortedError extends VoiceApiError {}
+
+const CONNECTION_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  ERR_STREAM_PREMATURE_CLOSE: 'the response ended early',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response ended before its announced length',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** A transport failure's system or undici code (ECONNREFUSED, UND_ERR_SOCKET), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** What a transport failure's code says happened, in words for a message; undefined for a code not known here. */
+export function connectionReason(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : CONNECTION_REASONS[code];
+}

@@ -32,11 +32,8 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
 }
 
 /**
- * Whether the headers of an answer with `status` are the service's own: its request ID (`X-Request-Id`) or its usage
- * figures (both `X-RateLimit-Used` and `X-RateLimit-Remaining`, which only the account's keeper knows). A gateway
- * answering in its place sends neither (a cloud gateway's own request ID has its own name, such as `x-amzn-RequestId`).
- * A 429 is the service's only by its request ID: a rate limiter in front of it sends X-RateLimit-* figures of its own,
- * under the same names (its "299,995 left" is not the month's).
+ * Whether the headers of an answer with `status` are the service's own (the retry rule below). A cloud gateway's own
+ * request ID has its own name (`x-amzn-RequestId`); a rate limiter's "299,995 left" is not the month's.
  */
 export function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
@@ -106,19 +103,6 @@ function retryAfterOf(headers: ResponseHeaders, now: number): number | undefined
   return retryAfterMs !== undefined ? retryAfterMs / 1000 : parseRetryAfter(header(headers, 'retry-after'), now);
 }
 
-function rateLimitOf(headers: ResponseHeaders, now = Date.now()): RateLimitInfo | undefined {
-  return defined<RateLimitInfo>({ ...usageOf(headers, now), retryAfterSeconds: retryAfterOf(headers, now) });
-}
-
-/**
- * Whether a 429 names a wait the client keeps (`Retry-After` up to MAX_RETRY_AFTER_SECONDS): a rate limit's, which
- * refused the request before doing anything (RFC 6585), whoever sent it; tried again after it.
- */
-function waitsBriefly(headers: ResponseHeaders, now = Date.now()): boolean {
-  const wait = retryAfterOf(headers, now);
-  return wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS;
-}
-
 function collapse(text: string): string | undefined {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return undefined;
@@ -182,12 +166,6 @@ export function parseServiceMessage(body: Uint8Array): string | undefined {
   return collapse(text);
 }
 
-function describe(status: number, requestId: string | undefined, serviceMessage: string | undefined): string {
-  const id = requestId === undefined ? '' : `, request ${requestId}`;
-  const said = serviceMessage === undefined ? '' : `: ${serviceMessage}`;
-  return `(HTTP ${status}${id})${said}`;
-}
-
 /**
  * A 429 is a quota error (the API's only documented meaning) unless clearly a short rate limit: `Retry-After` at most
  * 60 s, no quota wording, and not nothing remaining with a reset more than 60 s away.
@@ -220,11 +198,11 @@ export function errorForStatus(
   // A gateway's 429 says nothing of the month: its figures and its words are its own (never the service's count, never
   // kept); only its wait is heard, which makes it a rate limit.
   const gateway429 = status === 429 && !hasServiceHeaders(headers, status);
-  const rateLimit = gateway429
-    ? defined<RateLimitInfo>({ retryAfterSeconds: retryAfterOf(headers, now) })
-    : rateLimitOf(headers, now);
+  const usage = gateway429 ? undefined : usageOf(headers, now);
+  const rateLimit = defined<RateLimitInfo>({ ...usage, retryAfterSeconds: retryAfterOf(headers, now) });
   const details: VoiceApiErrorDetails = { status, requestId, serviceMessage, rateLimit, fromService };
-  const tail = describe(status, requestId, serviceMessage);
+  const id = requestId === undefined ? '' : `, request ${requestId}`;
+  const tail = `(HTTP ${status}${id})${serviceMessage === undefined ? '' : `: ${serviceMessage}`}`;
   if (status === 400 || status === 413 || status === 415 || status === 422)
     return new BadRequestError(`The Voice API rejected the request as invalid ${tail}`, details);
   if (status === 401)
@@ -257,12 +235,9 @@ export interface KeyAnswer {
 }
 
 /** The last answer of each kind, and the last accepted one; absent: none since start. */
-export interface KeyStateSnapshot {
-  lastRefused?: KeyAnswer | undefined;
-  lastLimited?: KeyAnswer | undefined;
-  lastFailed?: KeyAnswer | undefined;
-  lastAccepted?: KeyAnswer | undefined;
-}
+export type KeyStateSnapshot = Partial<
+  Record<'lastRefused' | 'lastLimited' | 'lastFailed' | 'lastAccepted', KeyAnswer>
+>;
 
 export class KeyState {
   #state: KeyStateSnapshot = {};
@@ -337,14 +312,9 @@ const NEVER_CONNECTED: ReadonlySet<string> = new Set([
 /** Statuses that only a gateway sends, about an upstream (the service) that may have had the request. */
 const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
-/** Whether an attempt that failed with this system or undici code may have reached the service. */
-function mayHaveReachedService(code: string | undefined): boolean {
-  return !NEVER_CONNECTED.has(code ?? '');
-}
-
 /** What an attempt that failed in transport (before any status) may have cost. */
 export function transportCharge(code: string | undefined): ChargeAnswer {
-  return mayHaveReachedService(code) ? 'maybe-charged' : 'not-charged';
+  return NEVER_CONNECTED.has(code ?? '') ? 'not-charged' : 'maybe-charged';
 }
 
 /**
@@ -377,7 +347,9 @@ const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status
  */
 export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
   if (status >= 200 && status < 300) return 'charged';
-  if (status === 429 && waitsBriefly(headers)) return 'not-charged';
+  // A 429 naming a wait the client keeps is a rate limit's, whoever sent it: refused before doing anything (RFC 6585).
+  const wait = retryAfterOf(headers, Date.now());
+  if (status === 429 && wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS) return 'not-charged';
   if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers, status)) return 'maybe-charged';
   if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
   return 'not-charged';
@@ -400,22 +372,16 @@ export function serviceAnswered(status: number, headers: ResponseHeaders, body: 
  * in front of it refused.
  */
 export function accountRefusalProven(error: VoiceApiError): boolean {
-  if (error.charge !== 'not-charged') return false;
-  return (
-    error instanceof QuotaExceededError ||
-    error instanceof AuthenticationError ||
-    error instanceof PermissionDeniedError
-  );
+  return error.charge === 'not-charged' && refusesTheAccount(error);
 }
+
+const refusesTheAccount = (error: VoiceApiError): boolean =>
+  error instanceof QuotaExceededError || error instanceof AuthenticationError || error instanceof PermissionDeniedError;
 
 /** A 401, 403 or 429 whose word on the key, the plan or the month is not proven the service's (accountRefusalProven). */
 export function refusedOnTheWay(error: VoiceApiError): boolean {
-  const refusal =
-    error instanceof AuthenticationError ||
-    error instanceof PermissionDeniedError ||
-    error instanceof QuotaExceededError ||
-    (error instanceof RateLimitedError && error.charge !== 'not-charged');
-  return refusal && !accountRefusalProven(error);
+  if (error.charge === 'not-charged') return false;
+  return refusesTheAccount(error) || error instanceof RateLimitedError;
 }
 
 /**

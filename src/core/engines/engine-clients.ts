@@ -19,7 +19,7 @@
 import { SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines, type Wav } from './engine-http.ts';
-import type { ListedSpeechVoice } from './engine-settings.ts';
+import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
 import { cleanName, kokoroLanguage, MAX_VOICE_NAME, MAX_VOICES_PER_ENGINE, type EngineVoice } from './engine-voices.ts';
 
 /** SayBot's effects for one line, each as its member set it (absent: unset). */
@@ -33,22 +33,18 @@ export const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof Aud
 
 export type EngineClient = VoicevoxClient | SpeechServerClient;
 
-/** A line's WAV, checked at the door, and the effects its engine rendered. */
-export interface SpokenWav extends Wav {
-  applies: ReadonlyArray<keyof AudioEffects>;
-}
+/** A line's WAV, checked at the door, and the effects its engine rendered (SayBot applies the others). */
+export type SpokenWav = Wav & { applies: ReadonlyArray<keyof AudioEffects> };
+
+type VoicevoxScales = Partial<Record<'speedScale' | 'pitchScale' | 'volumeScale', number>>;
 
 /** log(F0) of a typical speaking voice, the mean VOICEVOX's pitches sit around. */
 const TYPICAL_LOG_F0 = 5.5;
 const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 
 /** VOICEVOX's query fields for SayBot's effects: only those set (a field left out keeps the query's own). */
-export function voicevoxScales(controls: EngineControls): {
-  speedScale?: number;
-  pitchScale?: number;
-  volumeScale?: number;
-} {
-  const scales: { speedScale?: number; pitchScale?: number; volumeScale?: number } = {};
+export function voicevoxScales(controls: EngineControls): VoicevoxScales {
+  const scales: VoicevoxScales = {};
   if (controls.speed !== undefined && controls.speed !== 1) scales.speedScale = round(controls.speed);
   if (controls.pitch !== undefined && controls.pitch !== 0)
     scales.pitchScale = round(Math.log2(1 + (controls.pitch * Math.LN2) / (12 * TYPICAL_LOG_F0)));
@@ -62,20 +58,32 @@ export function speechServerSpeed(controls: EngineControls): number {
   return round(controls.speed ?? 1);
 }
 
-export class VoicevoxClient {
-  readonly engine = 'voicevox';
-  /** The base URL (never with credentials: config refuses them). */
+/** What both clients are: an engine at a base URL (never with credentials: config refuses them), its own pool. */
+abstract class HttpEngine {
+  abstract readonly engine: EngineName;
   readonly url: string;
-  readonly #exchange: EngineExchange;
+  protected readonly exchange: EngineExchange;
+
+  constructor(url: string, engine: EngineName, deadlines: EngineDeadlines) {
+    this.url = url;
+    this.exchange = new EngineExchange(engine, deadlines);
+  }
+
+  close(): Promise<void> {
+    return this.exchange.close();
+  }
+}
+
+export class VoicevoxClient extends HttpEngine {
+  readonly engine = 'voicevox';
 
   constructor(url: string, deadlines: EngineDeadlines) {
-    this.url = url;
-    this.#exchange = new EngineExchange('voicevox', deadlines);
+    super(url, 'voicevox', deadlines);
   }
 
   /** The voices the engine offers now, bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.#exchange.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
+    const answer = await this.exchange.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
     if (!Array.isArray(answer))
       throw new EngineError('voicevox', 'bad-answer', 'its voice list (GET /speakers) is not a list of speakers');
     return voicevoxVoices(answer);
@@ -88,7 +96,7 @@ export class VoicevoxClient {
     signal?: AbortSignal,
   ): Promise<SpokenWav> {
     const speaker = encodeURIComponent(voice.engineVoice);
-    const query = await this.#exchange.json(
+    const query = await this.exchange.json(
       {
         method: 'POST',
         url: `${this.url}/audio_query?text=${encodeURIComponent(text)}&speaker=${speaker}`,
@@ -99,7 +107,7 @@ export class VoicevoxClient {
     );
     if (typeof query !== 'object' || query === null || Array.isArray(query))
       throw new EngineError('voicevox', 'bad-answer', 'its audio query is not a query object');
-    const wav = await this.#exchange.wav(
+    const wav = await this.exchange.wav(
       {
         method: 'POST',
         url: `${this.url}/synthesis?speaker=${speaker}`,
@@ -111,31 +119,16 @@ export class VoicevoxClient {
     );
     return { ...wav, applies: ENGINE_APPLIES.voicevox };
   }
-
-  close(): Promise<void> {
-    return this.#exchange.close();
-  }
 }
 
-export interface SpeechServerOptions {
-  url: string;
-  key?: string | undefined;
-  model: string;
-  voices?: readonly ListedSpeechVoice[] | undefined;
-}
-
-export class SpeechServerClient {
+export class SpeechServerClient extends HttpEngine {
   readonly engine = 'speech';
-  /** The base URL (never with credentials: config refuses them). */
-  readonly url: string;
-  readonly #exchange: EngineExchange;
   readonly #key: string | undefined;
   readonly #model: string;
   readonly #listed: readonly ListedSpeechVoice[] | undefined;
 
-  constructor(options: SpeechServerOptions, deadlines: EngineDeadlines) {
-    this.url = options.url;
-    this.#exchange = new EngineExchange('speech', deadlines);
+  constructor(options: NonNullable<EnginesConfig['speechServer']>, deadlines: EngineDeadlines) {
+    super(options.url, 'speech', deadlines);
     this.#key = options.key;
     this.#model = options.model;
     this.#listed = options.voices;
@@ -147,7 +140,7 @@ export class SpeechServerClient {
 
   /** The voices the server lists (or the owner's list), bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.#exchange.json(
+    const answer = await this.exchange.json(
       {
         method: 'GET',
         url: `${this.url}/audio/voices`,
@@ -173,7 +166,7 @@ export class SpeechServerClient {
       response_format: 'wav',
       speed: speechServerSpeed(controls),
     };
-    const wav = await this.#exchange.wav(
+    const wav = await this.exchange.wav(
       {
         method: 'POST',
         url: `${this.url}/audio/speech`,
@@ -184,14 +177,6 @@ export class SpeechServerClient {
       'its speech',
     );
     return { ...wav, applies: ENGINE_APPLIES.speech };
-  }
-
-  close(): Promise<void> {
-    return this.#exchange.close();
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { engine: this.engine, url: this.url, model: this.#model, key: this.#key === undefined ? 'none' : 'set' };
   }
 }
 
@@ -235,14 +220,8 @@ export function listedNames(answer: unknown): string[] {
   if (!Array.isArray(list)) return [];
   const names: string[] = [];
   for (const entry of list.slice(0, MAX_VOICES_PER_ENGINE * 2) as unknown[]) {
-    const named =
-      typeof entry === 'string'
-        ? entry
-        : typeof entry === 'object' && entry !== null
-          ? ((entry as { id?: unknown; voice_id?: unknown; name?: unknown }).voice_id ??
-            (entry as { id?: unknown }).id ??
-            (entry as { name?: unknown }).name)
-          : undefined;
+    const record = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+    const named = typeof entry === 'string' ? entry : (record['voice_id'] ?? record['id'] ?? record['name']);
     if (typeof named === 'string' && SPEECH_VOICE_NAME.test(named)) names.push(named);
   }
   return names;

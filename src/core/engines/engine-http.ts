@@ -9,6 +9,8 @@
 import { type EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { discard } from '../api/body.ts';
+import { connectionReason, errorCode } from '../api/errors.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
 
@@ -93,34 +95,14 @@ export interface EngineRequest {
   signal?: AbortSignal | undefined;
 }
 
-const CONNECTION_WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed',
-  UND_ERR_SOCKET: 'connection closed',
+/** The undici timeouts, each an engine's deadline passed. */
+const TIMEOUT_WORDS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'no connection within its deadline',
   UND_ERR_HEADERS_TIMEOUT: 'no answer within its deadline',
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'the connection timed out',
 };
 
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function ignore(): void {}
-
-/** Drops a body nobody reads; undici reports destroying an unfinished one as an error, expected here. */
-function drop(body: Readable): void {
-  body.on('error', ignore);
-  body.destroy();
-}
-
+/** A 2xx answer, its body under its deadline. */
 interface Answer {
   headers: Headers;
   /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
@@ -129,40 +111,15 @@ interface Answer {
   close(): void;
 }
 
-/** A 2xx answer, its body under its deadline (`late` once `bodyMs` have passed). */
-function answer(
-  body: Readable,
-  headers: Headers,
-  failed: (error: unknown) => unknown,
-  late: () => void,
-  bodyMs: number,
-): Answer {
-  const timer = setTimeout(late, bodyMs);
-  return {
-    headers,
-    async *chunks() {
-      try {
-        for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
-      } catch (error) {
-        throw failed(error);
-      }
-    },
-    close() {
-      clearTimeout(timer);
-      if (!body.readableEnded) drop(body);
-    },
-  };
-}
-
 /** A failure of an exchange in the engine's words, or the caller's own reason when the caller aborted. */
 function failure(error: unknown, fail: Fail, what: string, caller: AbortSignal | undefined, own: AbortSignal): unknown {
   if (caller?.aborted) return caller.reason;
   if (own.aborted) return own.reason;
   if (error instanceof EngineError) return error;
-  const code = codeOf(error);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    return fail('timeout', `${what}: ${CONNECTION_WORDS[code]}`);
-  return fail('failed', `${what}: ${(code && CONNECTION_WORDS[code]) ?? 'no usable answer'}`);
+  const code = errorCode(error);
+  const timeout = code === undefined ? undefined : TIMEOUT_WORDS[code];
+  if (timeout !== undefined) return fail('timeout', `${what}: ${timeout}`);
+  return fail('failed', `${what}: ${connectionReason(code) ?? 'no usable answer'}`);
 }
 
 /**
@@ -187,7 +144,6 @@ export class EngineExchange {
     this.#deadlines = deadlines;
   }
 
-  /** Its connections closed. */
   async close(): Promise<void> {
     await this.#agent.destroy();
   }
@@ -260,8 +216,8 @@ export class EngineExchange {
           if (length > MAX_WAV_HEADER_BYTES) throw bad('a WAV header longer than any real one');
           continue;
         }
-        if (declaredLength(answered.headers) > checked.cap || (checked.dataBytes ?? 0) > checked.cap) throw tooLarge();
-        if (length > checked.cap) throw tooLarge();
+        const most = Math.max(length, declaredLength(answered.headers), checked.dataBytes ?? 0);
+        if (most > checked.cap) throw tooLarge();
       }
       const header = checked;
       const rest = async function* (): AsyncGenerator<Buffer> {
@@ -278,11 +234,8 @@ export class EngineExchange {
           answered.close();
         }
       };
-      return {
-        body: Readable.from(rest(), { objectMode: false }),
-        sampleRate: header.sampleRate,
-        channels: header.channels,
-      };
+      const { sampleRate, channels } = header;
+      return { body: Readable.from(rest(), { objectMode: false }), sampleRate, channels };
     } catch (error) {
       answered.close();
       throw error;
@@ -310,9 +263,25 @@ export class EngineExchange {
         signal,
       });
       const { statusCode: status, body } = answered;
-      const late = () => own.abort(fail('timeout', `${what} did not send its whole answer within ${bodyMs} ms`));
-      if (status >= 200 && status < 300) return answer(body, answered.headers as Headers, failed, late, bodyMs);
-      drop(body);
+      if (status >= 200 && status < 300) {
+        const words = `${what} did not send its whole answer within ${bodyMs} ms`;
+        const bodyTimer = setTimeout(() => own.abort(fail('timeout', words)), bodyMs);
+        return {
+          headers: answered.headers as Headers,
+          async *chunks() {
+            try {
+              for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+            } catch (error) {
+              throw failed(error);
+            }
+          },
+          close() {
+            clearTimeout(bodyTimer);
+            if (!body.readableEnded) discard(body);
+          },
+        };
+      }
+      discard(body);
       if (status === 404 && notFound) return NOT_LISTED;
       if (status >= 500) throw fail('failed', `${what} failed (HTTP ${status})`, status);
       if (status >= 300 && status < 400)
@@ -339,10 +308,8 @@ export interface Wav {
 /** A Content-Type for a message: its media type only, cut short, never a body. */
 function describeType(type: unknown): string {
   if (typeof type !== 'string' || type === '') return 'with no Content-Type';
-  return (type.split(';')[0] ?? '')
-    .trim()
-    .slice(0, 40)
-    .replace(/[^\w./+-]/g, '?');
+  const mediaType = type.split(';')[0]!.trim();
+  return mediaType.slice(0, 40).replace(/[^\w./+-]/g, '?');
 }
 
 function declaredLength(headers: Headers): number {

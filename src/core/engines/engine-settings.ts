@@ -1,16 +1,19 @@
 // The engines' variables read from their text (VOICEVOX_URL, SPEECH_SERVER_URL and its key, model and voices,
 // FREE_VOICES) into their part of the configuration (EnginesConfig), each problem one line naming the variable, for
 // src/core/config.ts, which validates the environment once.
+import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from '../voice-catalogue/voices.ts';
+
+export const ENGINE_VARIABLES = [
+  'VOICEVOX_URL',
+  'SPEECH_SERVER_URL',
+  'SPEECH_SERVER_KEY',
+  'SPEECH_SERVER_MODEL',
+  'SPEECH_SERVER_VOICES',
+  'FREE_VOICES',
+] as const;
 
 /** What the engines' variables hold, each as written (trimmed) or undefined when unset. */
-export interface EngineVariables {
-  VOICEVOX_URL?: string | undefined;
-  SPEECH_SERVER_URL?: string | undefined;
-  SPEECH_SERVER_KEY?: string | undefined;
-  SPEECH_SERVER_MODEL?: string | undefined;
-  SPEECH_SERVER_VOICES?: string | undefined;
-  FREE_VOICES?: string | undefined;
-}
+export type EngineVariables = Partial<Record<(typeof ENGINE_VARIABLES)[number], string>>;
 
 /** A free voice FREE_VOICES names for a language (config.ts). */
 export type FreeVoiceChoice =
@@ -27,15 +30,13 @@ export interface EnginesConfig {
   /** VOICEVOX_URL without a trailing slash; absent: no VOICEVOX engine. */
   voicevoxUrl?: string | undefined;
   /** SPEECH_SERVER_URL (up to and including `/v1`), SPEECH_SERVER_KEY (a secret), SPEECH_SERVER_MODEL, _VOICES. */
-  speechServer?:
-    | {
-        url: string;
-        key?: string | undefined;
-        model: string;
-        /** SPEECH_SERVER_VOICES; absent: the server's own list. */
-        voices?: readonly ListedSpeechVoice[] | undefined;
-      }
-    | undefined;
+  speechServer?: {
+    url: string;
+    key?: string | undefined;
+    model: string;
+    /** SPEECH_SERVER_VOICES; absent: the server's own list. */
+    voices?: readonly ListedSpeechVoice[] | undefined;
+  };
   /**
    * FREE_VOICES: per language (ISO 639-1, or `*` for any other), which free voice speaks when the paid one may not.
    * Absent entries (or none at all): eSpeak NG's voice closest to the language, as without engines.
@@ -158,12 +159,9 @@ export function readEngineVariables(
   const speechUrl = urlOf('SPEECH_SERVER_URL');
   const { SPEECH_SERVER_KEY: key, SPEECH_SERVER_MODEL: model, SPEECH_SERVER_VOICES: voices } = variables;
   if (variables.SPEECH_SERVER_URL === undefined)
-    for (const [name, value] of [
-      ['SPEECH_SERVER_KEY', key],
-      ['SPEECH_SERVER_MODEL', model],
-      ['SPEECH_SERVER_VOICES', voices],
-    ] as const)
-      if (value !== undefined) problems.push(`${name} is set, but SPEECH_SERVER_URL (the server it is for) is not`);
+    for (const name of ['SPEECH_SERVER_KEY', 'SPEECH_SERVER_MODEL', 'SPEECH_SERVER_VOICES'] as const)
+      if (variables[name] !== undefined)
+        problems.push(`${name} is set, but SPEECH_SERVER_URL (the server it is for) is not`);
   if (key !== undefined && !/^[\x21-\x7e]{1,1024}$/.test(key))
     problems.push(
       `SPEECH_SERVER_KEY must be a token of visible ASCII characters with no spaces; got a value of ${key.length} characters (not shown)`,
@@ -187,26 +185,3 @@ export function readEngineVariables(
     },
   };
 }
-
-/** The secrets among the engines' variables: the speech server's token, and any password put in a URL. */
-export function engineSecrets(variables: EngineVariables): string[] {
-  const secrets: string[] = [];
-  if (variables.SPEECH_SERVER_KEY !== undefined) secrets.push(variables.SPEECH_SERVER_KEY);
-  for (const url of [variables.VOICEVOX_URL, variables.SPEECH_SERVER_URL]) {
-    if (url === undefined || !URL.canParse(url)) continue;
-    const { username, password } = new URL(url);
-    for (const part of [password, username]) {
-      if (part.length < 4) continue;
-      secrets.push(part);
-      try {
-        const decoded = decodeURIComponent(part);
-        if (decoded !== part) secrets.push(decoded);
-      } catch {
-        // A malformed escape: the raw form is the one that can show up.
-      }
-    }
-    if (password !== '' || username !== '') secrets.push(url);
-  }
-  return secrets.filter((s) => s.length > 0);
-}
-import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from '../voice-catalogue/voices.ts';

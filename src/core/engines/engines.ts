@@ -19,6 +19,7 @@ import {
   VoicevoxClient,
   type EngineClient,
   type EngineControls,
+  type SpokenWav,
 } from './engine-clients.ts';
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import { FairQueue, type QueueOptions } from './engine-queue.ts';
@@ -38,17 +39,8 @@ export interface EngineOwner {
   userId: string;
 }
 
-/** A line an engine spoke. */
-export interface EngineSpeech {
-  /** A WAV file as it arrives: RIFF/WAVE, PCM 16-bit, its header and first samples checked (engine-http.ts). */
-  body: Readable;
-  /** Its rate and channels, from its header. */
-  sampleRate: number;
-  channels: number;
-  /** Of SayBot's effects, those the engine rendered; SayBot applies the others to the audio. */
-  applies: ReadonlyArray<keyof AudioEffects>;
-  voice: EngineVoice;
-}
+/** A line an engine spoke: its WAV checked at the door (engine-http.ts), the effects it rendered, its voice. */
+export type EngineSpeech = SpokenWav & { voice: EngineVoice };
 
 /** An engine as the doctor and the owner's console show it. */
 export interface EngineStatus {
@@ -67,16 +59,12 @@ export interface EngineStatus {
   retryAt?: number | undefined;
 }
 
-export interface CatalogueOptions {
-  refreshMs: number;
-}
-
 export interface EnginesOptions {
   logger?: Logger;
   deadlines?: Partial<EngineDeadlines>;
   queue?: Partial<QueueOptions>;
   circuit?: Partial<CircuitOptions>;
-  catalogue?: Partial<CatalogueOptions>;
+  catalogue?: { refreshMs?: number };
   maxTextChars?: number;
 }
 
@@ -84,16 +72,16 @@ interface Engine {
   client: EngineClient;
   queue: FairQueue;
   circuit: EngineCircuit;
-  voices: readonly EngineVoice[];
+  /** Its voices by ID, in the order it lists them. */
   byId: ReadonlyMap<string, EngineVoice>;
   /** Whether the last fetch of its voices answered. */
-  answered: boolean;
+  answered?: boolean;
   /** The last fetch's failure in words; undefined when it answered. */
-  listFailure: string | undefined;
+  listFailure?: string | undefined;
   /** The last failure of a line, in words; cleared by an answer. */
-  lineFailure: string | undefined;
-  fetching: Promise<boolean> | undefined;
-  timer: NodeJS.Timeout | undefined;
+  lineFailure?: string | undefined;
+  fetching?: Promise<boolean> | undefined;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 export class Engines {
@@ -118,35 +106,23 @@ export class Engines {
         client,
         queue: new FairQueue(options.queue ?? {}, (words) => new EngineError(engine, 'busy', words)),
         circuit: new EngineCircuit(options.circuit),
-        voices: [],
         byId: new Map(),
-        answered: false,
-        listFailure: undefined,
-        lineFailure: undefined,
-        fetching: undefined,
-        timer: undefined,
       });
     }
   }
 
-  /** The engines configured. */
   get configured(): readonly EngineName[] {
     return [...this.#engines.keys()];
   }
 
-  /** Fetches every engine's voices (then refreshed on their own); resolves once each fetch has answered or failed. */
+  /** Fetches every engine's voices now (then refreshed on their own); resolves once each has answered or failed. */
   async start(): Promise<void> {
     await Promise.all([...this.#engines.values()].map((engine) => this.#refresh(engine)));
   }
 
-  /** Fetches every engine's voices now. */
-  async refresh(): Promise<void> {
-    await this.start();
-  }
-
   /** Every voice the engines offer now, VOICEVOX's first. */
   voices(): readonly EngineVoice[] {
-    return [...this.#engines.values()].flatMap((engine) => engine.voices);
+    return [...this.#engines.values()].flatMap((engine) => [...engine.byId.values()]);
   }
 
   /** Whether the engine of this voice ID is configured and down now (failed lately, or its voices never fetched). */
@@ -217,12 +193,9 @@ export class Engines {
     const voice = engine.byId.get(voiceId);
     if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
-    if (length === 0 || length > this.#maxTextChars)
-      throw new EngineError(
-        name,
-        'refused',
-        `a line must have 1 to ${this.#maxTextChars} characters (not sent); it has ${length}`,
-      );
+    const most = this.#maxTextChars;
+    if (length === 0 || length > most)
+      throw new EngineError(name, 'refused', `a line must have 1 to ${most} characters (not sent); it has ${length}`);
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
       const admission = engine.circuit.admit();
@@ -278,11 +251,8 @@ export class Engines {
   #downError(engine: Engine): EngineError {
     const seconds = Math.ceil(engine.circuit.msUntilRetry() / 1000);
     const failure = engine.lineFailure ?? engine.listFailure ?? 'no answer';
-    return new EngineError(
-      engine.client.engine,
-      'down',
-      `not tried: it failed lately (${failure}); tried again in ${seconds} s`,
-    );
+    const words = `not tried: it failed lately (${failure}); tried again in ${seconds} s`;
+    return new EngineError(engine.client.engine, 'down', words);
   }
 
   /** Fetches its voices now (sharing a fetch under way), then schedules the next; resolves whether it answered. */
@@ -303,8 +273,7 @@ export class Engines {
     const name = engine.client.engine;
     try {
       const voices = await engine.client.fetchVoices(this.#closing.signal);
-      const before = engine.voices.length;
-      engine.voices = Object.freeze(voices);
+      const before = engine.byId.size;
       engine.byId = new Map(voices.map((voice) => [voice.id, voice]));
       engine.answered = true;
       engine.listFailure = undefined;
@@ -334,7 +303,7 @@ export class Engines {
           engine: engine.client.engine,
           url: engine.client.url,
           answers,
-          voices: engine.voices.length,
+          voices: engine.byId.size,
           lastFailure: engine.listFailure ?? engine.lineFailure,
           down: engine.circuit.down,
           ...(engine.circuit.retryAt === undefined ? {} : { retryAt: engine.circuit.retryAt }),

@@ -67,10 +67,7 @@ class TooLong extends Error {}
 const MOST_CHARACTERS_PER_SECOND = 40;
 
 /** A line's WAV, and the cap it was cut at when eSpeak NG made more audio than `maxSeconds`. */
-interface Spoken {
-  wav: SharedArrayBuffer;
-  cutAt?: number;
-}
+type Spoken = Pick<Extract<EspeakReply, { ok: true }>, 'wav' | 'cutAt'>;
 
 async function speak(job: EspeakJob, runs: readonly SpokenRun[]): Promise<Spoken> {
   const most = Math.floor(job.maxSeconds * BYTES_PER_SECOND);
@@ -239,30 +236,24 @@ export function serveEspeak(read: Read, japaneseLoaded: () => boolean): void {
 /** A job's runs; `setUp` runs what the reading loads once for the thread (the Japanese analyser) as its setup. */
 type Read = (job: EspeakJob, setUp: <T>(load: () => T) => T) => SpokenRun[];
 
-function answer(job: EspeakJob, read: Read, japaneseLoaded: () => boolean): Promise<void> {
-  return Promise.resolve()
-    .then(() =>
-      speak(
-        job,
-        read(job, (load) => settingUp(job.id, load)),
-      ),
-    )
-    .then(
-      (spoken): void =>
-        parentPort?.postMessage({
-          id: job.id,
-          ok: true,
-          ...spoken,
-          ...(japaneseLoaded() ? { japanese: true as const } : {}),
-        } satisfies EspeakReply),
-      (error: unknown): void =>
-        parentPort?.postMessage({
-          id: job.id,
-          ok: false,
-          message: describe(error),
-          // A RangeError here is memory: the heap or WebAssembly's could not grow.
-          retire: error instanceof EspeakStopped || error instanceof RangeError,
-          ...(error instanceof TooLong ? { tooLong: true as const } : {}),
-        } satisfies EspeakReply),
+async function answer(job: EspeakJob, read: Read, japaneseLoaded: () => boolean): Promise<void> {
+  let spoken: Spoken;
+  try {
+    spoken = await speak(
+      job,
+      read(job, (load) => settingUp(job.id, load)),
     );
+  } catch (error) {
+    parentPort?.postMessage({
+      id: job.id,
+      ok: false,
+      message: describe(error),
+      // A RangeError here is memory: the heap or WebAssembly's could not grow.
+      retire: error instanceof EspeakStopped || error instanceof RangeError,
+      ...(error instanceof TooLong ? { tooLong: true as const } : {}),
+    } satisfies EspeakReply);
+    return;
+  }
+  const japanese = japaneseLoaded() ? { japanese: true as const } : {};
+  parentPort?.postMessage({ id: job.id, ok: true, ...spoken, ...japanese } satisfies EspeakReply);
 }

@@ -2,8 +2,7 @@
 // calls it in the worker on each run ./reading/read-aloud.ts made, just before eSpeak runs). A member's text reaches
 // eSpeak only as text: eSpeak reads `[[...]]` as phoneme mnemonics whatever its options (input that can make its
 // WebAssembly trap), so square brackets are given as parentheses, which it reads as the same pause; SSML is read only
-// with `-m`, which SayBot never passes, so
-// `<...>` is spoken as written. eSpeak reads its input as a C string, so a NUL would end the line there: control
+// with `-m`, which SayBot never passes, so `<...>` is spoken as written. eSpeak reads its input as a C string, so a NUL would end the line there: control
 // characters are given as spaces. Anything SayBot itself wants eSpeak to read as markup is added after this.
 //
 // eSpeak NG also drops, unsaid, what does not fit its fixed buffers: a word's phonemes past 200 bytes

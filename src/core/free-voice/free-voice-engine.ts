@@ -3,8 +3,7 @@
 // one server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows
 // without end. Two work classes (src/core/audio/workers/work-classes.ts), each its own threads: short lines and long
 // ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an
-// optional dependency: without it the free voice is
-// unavailable and says so.
+// optional dependency: without it the free voice is unavailable and says so.
 import { freeVoice } from '../voice-catalogue/voices.ts';
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
@@ -62,28 +61,21 @@ export class FreeVoiceFailedError extends Error {
   }
 }
 
-/** Whether eSpeak NG is installed (resolved, not loaded: it is loaded in the worker threads only). */
-export function freeVoiceInstalled(): boolean {
+/**
+ * Whether an optional package is installed, resolved and not loaded: eSpeak NG and kuromoji (the Japanese analyser,
+ * its dictionary with it) are loaded in the worker threads only (./reading/japanese-analyser.ts for kuromoji).
+ */
+function installed(name: 'espeak-ng' | 'kuromoji'): boolean {
   try {
-    import.meta.resolve('espeak-ng');
+    import.meta.resolve(name);
     return true;
   } catch {
     return false;
   }
 }
 
-/**
- * Whether kuromoji, the Japanese analyser, is installed (resolved only: its module and dictionary are loaded in the
- * worker threads, by ./reading/japanese-analyser.ts, which the main thread never imports).
- */
-export function japaneseAnalyserInstalled(): boolean {
-  try {
-    import.meta.resolve('kuromoji');
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether eSpeak NG is installed. */
+export const freeVoiceInstalled = (): boolean => installed('espeak-ng');
 
 const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   {
@@ -126,7 +118,7 @@ export async function freeVoiceState(): Promise<FreeVoiceState> {
     threads: live.length,
     memoryBytes: live.reduce((sum, thread) => sum + thread.memoryBytes, 0),
     japanese: {
-      installed: japaneseAnalyserInstalled(),
+      installed: installed('kuromoji'),
       loadedThreads: live.filter(({ lastReply }) => lastReply?.ok === true && lastReply.japanese === true).length,
     },
   };
@@ -141,8 +133,8 @@ export interface FreeLine {
 /**
  * `text` spoken in the free voice `voiceId`, as a WAV file, for `guild` and its `member` ('' when none): its class by
  * the seconds of audio it will make (estimateFreeLineSeconds): past SHORT_WORK_SECONDS long work, in the member's
- * ration. Audio that proves longer than
- * MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with `cutAt`. Rejects with
+ * ration. Audio that proves longer than MAX_FREE_LINE_SECONDS is cut there (by the worker thread) and comes back with
+ * `cutAt`. Rejects with
  * FreeVoiceMissingError without eSpeak NG, AudioBusyError when the pool (or this server's share) is full,
  * AudioTooLongError when its text is far past what MAX_FREE_LINE_SECONDS can hold, FreeVoiceFailedError when eSpeak
  * NG failed on this line or took too long.

@@ -142,7 +142,7 @@ describe('Engines', () => {
     const e = await started({ catalogue: { refreshMs: 60_000 } });
     expect(e.voice('voicevox:0')).toBeDefined();
     voicevox.handler = voicevoxHandler([{ ...SPEAKERS[1] }]);
-    await e.refresh();
+    await e.start();
     expect(e.voice('voicevox:0')).toBeUndefined();
     expect(e.voice('voicevox:3')).toBeDefined();
     const before = voicevox.seen.length;
@@ -153,7 +153,7 @@ describe('Engines', () => {
   it("keeps the last voices when a fetch fails, and fetches again sooner (at its circuit's backoff)", async () => {
     const e = await started({ catalogue: { refreshMs: 60_000 }, circuit: { baseMs: 50, maxMs: 50 } });
     voicevox.handler = (_req, res) => res.writeHead(500).end();
-    await e.refresh();
+    await e.start();
     expect(e.voice('voicevox:3')).toBeDefined();
     const [status] = await e.status();
     expect(status).toMatchObject({ engine: 'voicevox', answers: false, voices: 3 });

@@ -126,6 +126,12 @@ const hCounter = (reading: string, p: string, b: string): Counter => ({
   sokuon: K_SOKUON,
   after: { 1: p, 6: p, 8: p, 10: p, 100: p, 3: b, 1000: b, big: b },
 });
+/** 分 (ふん) and 分間: p after the small っ (一分 いっぷん) and after 3, 4, 1000 (三分 さんぷん). */
+const funCounter = (reading: string, p: string): Counter => ({
+  reading,
+  sokuon: K_SOKUON,
+  after: Object.fromEntries((['1', '3', '4', '6', '8', '10', '100', '1000'] as const).map((last) => [last, p])),
+});
 const DAYS: Readonly<Record<number, string>> = {
   1: 'いちにち',
   2: 'ふつか',
@@ -151,25 +157,8 @@ const COUNTERS: Readonly<Record<string, Counter>> = {
   日: { reading: 'にち', whole: DAYS },
   時間: { reading: 'じかん', ones: { 4: 'よ', 9: 'く' } },
   時: { reading: 'じ', ones: { 4: 'よ', 7: 'しち', 9: 'く' } },
-  分間: {
-    reading: 'ふんかん',
-    sokuon: K_SOKUON,
-    after: {
-      1: 'ぷんかん',
-      3: 'ぷんかん',
-      4: 'ぷんかん',
-      6: 'ぷんかん',
-      8: 'ぷんかん',
-      10: 'ぷんかん',
-      100: 'ぷんかん',
-      1000: 'ぷんかん',
-    },
-  },
-  分: {
-    reading: 'ふん',
-    sokuon: K_SOKUON,
-    after: { 1: 'ぷん', 3: 'ぷん', 4: 'ぷん', 6: 'ぷん', 8: 'ぷん', 10: 'ぷん', 100: 'ぷん', 1000: 'ぷん' },
-  },
+  分間: funCounter('ふんかん', 'ぷんかん'),
+  分: funCounter('ふん', 'ぷん'),
   秒間: { reading: 'びょうかん' },
   秒: { reading: 'びょう' },
   円: { reading: 'えん', ones: { 4: 'よ' } },

@@ -24,44 +24,32 @@ const HAN = /\p{Script=Han}/u;
 const HANGUL = /\p{Script=Hangul}/u;
 const LATIN = /\p{Script=Latin}/u;
 
-type Script = 'kana' | 'han' | 'hangul' | 'latin' | 'none';
-
-function scriptOf(char: string): Script {
-  if (KANA.test(char)) return 'kana';
-  if (HAN.test(char)) return 'han';
-  if (HANGUL.test(char)) return 'hangul';
-  if (LATIN.test(char)) return 'latin';
-  return 'none';
+/** `text` added to the last of `runs` when it is of `language`, else a run of its own. */
+function append<L>(runs: { language: L; text: string }[], language: L, text: string): void {
+  const last = runs.at(-1);
+  if (last !== undefined && last.language === language) last.text += text;
+  else runs.push({ language, text });
 }
 
 /** `line` in runs for a free voice of `language`, none empty, at most MAX_RUNS. */
 export function scriptRuns(line: string, language: string): ScriptRun[] {
   const hanLanguage = language === 'ja' || KANA.test(line) ? 'ja' : 'zh';
-  const languageOf = (script: Exclude<Script, 'none'>): string => {
-    if (script === 'kana') return 'ja';
-    if (script === 'han') return hanLanguage;
-    if (script === 'hangul') return 'ko';
-    return CJK.has(language) ? 'en' : language;
+  /** The language of a character's script; undefined: it has none. */
+  const languageOf = (char: string): string | undefined => {
+    if (KANA.test(char)) return 'ja';
+    if (HAN.test(char)) return hanLanguage;
+    if (HANGUL.test(char)) return 'ko';
+    if (LATIN.test(char)) return CJK.has(language) ? 'en' : language;
+    return undefined;
   };
   // Runs of one script's language, with the script-less stretches between them kept apart for now.
   const pieces: { language: string | undefined; text: string }[] = [];
-  for (const char of line) {
-    const script = scriptOf(char);
-    const pieceLanguage = script === 'none' ? undefined : languageOf(script);
-    const last = pieces.at(-1);
-    if (last !== undefined && last.language === pieceLanguage) last.text += char;
-    else pieces.push({ language: pieceLanguage, text: char });
-  }
+  for (const char of line) append(pieces, languageOf(char), char);
   const runs: ScriptRun[] = [];
-  const push = (runLanguage: string, text: string) => {
-    const last = runs.at(-1);
-    if (last !== undefined && last.language === runLanguage) last.text += text;
-    else runs.push({ language: runLanguage, text });
-  };
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     if (piece.language !== undefined) {
-      push(piece.language, piece.text);
+      append(runs, piece.language, piece.text);
       continue;
     }
     // Between two runs: the same language on both sides joins them; else the line's own language if it is one of
@@ -76,7 +64,7 @@ export function scriptRuns(line: string, language: string): ScriptRun[] {
           : after === language
             ? after
             : before;
-    push(chosen, piece.text);
+    append(runs, chosen, piece.text);
   }
   if (runs.length <= MAX_RUNS) return runs;
   const kept = runs.slice(0, MAX_RUNS - 1);
