@@ -24,10 +24,12 @@ export interface QueueBounds {
  */
 export function estimateRequestSeconds(request: SpeechRequest, text: string): number {
   if (request.kind === 'ready') return estimateSpeechSeconds(text);
-  const spoken = isEspeakVoice(request.voice)
-    ? estimateFreeLineSeconds(text, request.voice)
-    : estimateSpeechSeconds(text);
-  return spoken / (request.effects?.speed ?? 1);
+  return voiceSeconds(text, request.voice) / (request.effects?.speed ?? 1);
+}
+
+/** `text` at its voice's own rate: eSpeak NG's as measured, any other voice's (an engine's, a paid one's) natural speech's. */
+function voiceSeconds(text: string, voiceId: string): number {
+  return isEspeakVoice(voiceId) ? estimateFreeLineSeconds(text, voiceId) : estimateSpeechSeconds(text);
 }
 
 /** One accepted request counted until its outcome; release() is idempotent. */
@@ -145,20 +147,20 @@ export function checkEstimatedSeconds(estimate: number, cap: number, capped: Len
   if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
 }
 
-/** A free line (one eSpeak NG job) checked before it is queued, so no line is made to lose most of it at the cut. */
+/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
 export function checkFreeLineSeconds(text: string, voiceId: string): void {
-  checkEstimatedSeconds(estimateFreeLineSeconds(text, voiceId), MAX_FREE_LINE_SECONDS, 'free-line');
+  checkEstimatedSeconds(voiceSeconds(text, voiceId), MAX_FREE_LINE_SECONDS, 'free-line');
 }
 
 export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return estimateFreeLineSeconds(text, voiceId) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
+  return voiceSeconds(text, voiceId) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
 }
 
 /** What one free-voice part may hold (splitText): a long line is split rather than refused. */
 export function freeLineLimit(voiceId: string): PartLimit {
   return {
     max: estimateCeiling(MAX_FREE_LINE_SECONDS),
-    measure: (piece) => estimateFreeLineSeconds(piece, voiceId),
+    measure: (piece) => voiceSeconds(piece, voiceId),
   };
 }
 

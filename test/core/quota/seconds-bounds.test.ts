@@ -7,6 +7,8 @@ import {
   enforcementFor,
   estimateRequestSeconds,
   estimateSpeechSeconds,
+  fitsFreeLine,
+  freeLineLimit,
 } from '../../../src/core/quota/seconds-bounds.ts';
 
 const ALL = { guild: true, member: true };
@@ -44,6 +46,17 @@ describe('estimateRequestSeconds', () => {
       const engine = estimateRequestSeconds({ kind: 'tts', text: japanese, voice, format: 'wav' }, japanese);
       expect(engine).toBeCloseTo(estimateSpeechSeconds(japanese), 5);
     }
+  });
+
+  it("splits and caps an engine's line at that same rate (found by an outside reader: the split took eSpeak NG's)", () => {
+    // 104 s at natural speech's 7 a second: one line, under the free line's ceiling; at eSpeak NG's rate for Han
+    // (a VOICEVOX voice has no eSpeak language) it was measured otherwise and split or refused.
+    const japanese = '今日は良い天気ですね'.repeat(73);
+    for (const voice of ['voicevox:3', 'speech:jf_alpha']) {
+      expect(freeLineLimit(voice).measure(japanese)).toBeCloseTo(estimateSpeechSeconds(japanese), 5);
+      expect(fitsFreeLine(japanese, voice)).toBe(true);
+    }
+    expect(freeLineLimit('free-ja-f').measure(japanese)).toBeCloseTo(estimateFreeLineSeconds(japanese, 'free-ja-f'), 5);
   });
 
   it("stretches by SayBot's own speed, and takes a paid voice at the paid rate", () => {
