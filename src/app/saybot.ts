@@ -28,7 +28,7 @@ import type { Accounting } from '../core/quota/money.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
-import type { PlayerRegistry } from '../core/voice/player-registry.ts';
+import type { PlayerRegistry } from '../core/voice/guild-player.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/catalogue.ts';

@@ -25,7 +25,7 @@ import { startDashboard, type RunningDashboard } from '../features/dashboard/ind
 import { gatePort } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
-import { PlayerRegistry } from '../core/voice/player-registry.ts';
+import { PlayerRegistry } from '../core/voice/guild-player.ts';
 import type { PacketSender } from '../core/voice/packet-sender.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';

@@ -18,7 +18,7 @@ import type { Accounting } from '../quota/money.ts';
 import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { EnginePort } from '../sourcing/engine-port.ts';
-import type { PlayerRegistry } from '../voice/player-registry.ts';
+import type { PlayerRegistry } from '../voice/guild-player.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */

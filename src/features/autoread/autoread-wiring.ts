@@ -13,7 +13,7 @@ import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
-import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
 import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';

@@ -19,7 +19,7 @@ import {
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
-import type { PlayerRegistry } from '../../core/voice/player-registry.ts';
+import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
 import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
