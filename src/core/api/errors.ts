@@ -19,6 +19,22 @@ export interface RateLimitInfo extends UsageInfo {
   retryAfterSeconds?: number;
 }
 
+/** What an error's log line shows, by name: a field added later is not logged until it is named here. */
+const LOGGED_FIELDS = [
+  'name',
+  'status',
+  'requestId',
+  'serviceMessage',
+  'rateLimit',
+  'fromService',
+  'phase',
+  'timeoutMs',
+  'code',
+  'charged',
+  'usage',
+  'missing',
+] as const;
+
 /**
  * What the service may have charged for a call that failed, by the one rule of src/core/api/response.ts:
  * `not-charged` (it never reached the service, or the service itself answered that nothing was charged),
@@ -77,9 +93,11 @@ export class VoiceApiError extends Error {
     return this;
   }
 
-  /** Every public field (a subclass's too), the message and the charge. */
+  /** The fields chosen for logs (a subclass's among them), the message and the charge: never a body or a header. */
   toJSON(): Record<string, unknown> {
-    return { ...(this as object), message: this.message, charge: this.#charge };
+    const fields = this as unknown as Record<string, unknown>;
+    const logged = LOGGED_FIELDS.filter((name) => name in fields).map((name) => [name, fields[name]]);
+    return { ...Object.fromEntries(logged), message: this.message, charge: this.#charge };
   }
 }
 

@@ -9,6 +9,7 @@ import {
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  UndeliveredError,
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../../src/core/api/errors.ts';
@@ -276,5 +277,21 @@ describe('header and body parsing', () => {
     expect(parseServiceMessage(new Uint8Array([0xff, 0xfe, 0x00, 0x41]))).toBeTypeOf('string');
     expect(parseServiceMessage(new Uint8Array())).toBeUndefined();
     expect(parseServiceMessage(Buffer.from('{not json'))).toBe('{not json');
+  });
+});
+
+describe("an error's log line", () => {
+  it('shows the fields chosen for logs and nothing else set on the error (no body, no header)', () => {
+    const error = new UndeliveredError('cut', { status: 200, requestId: 'req-1', missing: 'audio' });
+    Object.assign(error, { body: Buffer.from('audio bytes'), headers: { authorization: 'Bearer secret' } });
+    const logged = JSON.stringify(error);
+    expect(JSON.parse(logged)).toMatchObject({
+      name: 'UndeliveredError',
+      status: 200,
+      requestId: 'req-1',
+      missing: 'audio',
+    });
+    expect(logged).not.toContain('audio bytes');
+    expect(logged).not.toContain('secret');
   });
 });
