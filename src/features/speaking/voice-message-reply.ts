@@ -149,8 +149,9 @@ export async function showVoiceMessage(
     const row = buttons && replyButtons(interaction.locale, 'file', buttons, answer.seconds);
     return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes), [], row && [row]);
   }
-  // The public response waits for a voice message that will not come: it goes, and the file follows privately.
-  const privately = isDeferredAsVoiceMessage(interaction) && !tokenGone(interaction);
+  // The public response waits for a voice message that will not come: it goes, and the file follows privately. A
+  // member barred from posting it here gets it privately whatever deferred the response (the deadline's is public).
+  const privately = (bar !== undefined || isDeferredAsVoiceMessage(interaction)) && !tokenGone(interaction);
   await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
 }
 
