@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Events, MessageFlags } from 'discord.js';
 import { dominantPitchHz } from '../../src/core/audio/analysis/clip.ts';
-import type { Store } from '../../src/core/store/types.ts';
 import { autocomplete, defaultGuilds, monoOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { ALICE } from '../support/world.ts';
+import { slowReads } from '../support/slow-store.ts';
 
 const [, london] = defaultGuilds() as [ReturnType<typeof defaultGuilds>[0], ReturnType<typeof defaultGuilds>[0]];
 
@@ -130,40 +130,6 @@ describe('an interaction token that expires while its reply waits in the queue',
     expect(loggedErrors(h, mark)).toEqual([]);
   });
 });
-
-/** Reads of the store (get…, list…, find…, totals): the next `state.slowNext` of them answer only after `delayMs`. */
-function slowReads(delayMs: number) {
-  const state = { slowNext: 0, slowed: 0 };
-  // Each area of the store, and each of its reads, seen through a proxy. The areas keep private fields: their
-  // methods run on the area itself, not on the proxy.
-  const slowArea = <T extends object>(area: T): T =>
-    new Proxy(area, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        const method = value as (...a: unknown[]) => Promise<unknown>;
-        if (typeof property !== 'string' || !/^(get|list|find|month|member|last)/.test(property))
-          return method.bind(target);
-        return async (...args: unknown[]) => {
-          if (state.slowNext > 0) {
-            state.slowNext -= 1;
-            state.slowed += 1;
-            await new Promise((resolve) => setTimeout(resolve, delayMs));
-          }
-          return method.apply(target, args);
-        };
-      },
-    });
-  const wrap = (store: Store): Store =>
-    new Proxy(store, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value === 'function') return (value as (...a: unknown[]) => unknown).bind(target);
-        return typeof value === 'object' && value !== null ? slowArea(value) : value;
-      },
-    });
-  return { state, wrap };
-}
 
 describe("Discord's 3-second deadline with a slow store", () => {
   // Longer than Discord's 3 s on its own: a command that waited for it before acknowledging would be too late.

@@ -19,6 +19,7 @@ import {
 } from '../support/harness.ts';
 import { audibleEndSeconds, hearVoiceMessage, type HeardVoiceMessage } from '../core/voice-message/helpers.ts';
 import { ALICE, BOB, LONDON_ADMIN as CAROL, OUTSIDE } from '../support/world.ts';
+import { slowReads } from '../support/slow-store.ts';
 
 const guilds = voiceMessageGuilds();
 const [seoul, london] = guilds;
@@ -30,7 +31,9 @@ const RATE = 48000;
 /** The player's encoder leaves out up to one 20 ms frame at a part's end, and its lookahead never comes out. */
 const PART_SHORTFALL = 0.02 + ENCODER_PRE_SKIP / RATE;
 
-const h = useFileHarness({ guilds, config: { maxCharsPerRequest: 60 } });
+// Longer than the router's deadline (acknowledge.ts): a read held this long makes it defer the response publicly.
+const slow = slowReads(2500);
+const h = useFileHarness({ guilds, config: { maxCharsPerRequest: 60 }, wrapStore: slow.wrap });
 beforeEach(() => {
   // A test may take Send Voice Messages away or slow the channel down; every other test starts without that.
   h.discord.setBotPermissions(london.id, WITH_VOICE_MESSAGES);
@@ -252,6 +255,43 @@ describe('output: voice-message', () => {
       { id: london.id, type: 0, deny: PermissionFlagsBits.SendVoiceMessages },
     ]);
     await expectPrivateFile(CAROL, 'en-US', 'member-no-permission', 'No voice messages for everyone here.');
+  });
+
+  it('gives a barred member the file privately also when the deadline deferred the response publicly', async () => {
+    h.discord.setChannelOverwrites(london.id, london.textChannelId, [
+      { id: CAROL, type: 1, deny: PermissionFlagsBits.SendVoiceMessages },
+    ]);
+    const from = h.discord.channelMessages(london.textChannelId).length;
+    slow.state.slowNext = 1;
+    const before = slow.state.slowed;
+    try {
+      const handle = await h.discord.command({
+        guildId: london.id,
+        userId: CAROL,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'Late and barred.' },
+          { name: 'output', value: 'voice-message' },
+        ],
+      });
+      const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
+      expect(slow.state.slowed).toBe(before + 1);
+      // The router's deadline deferred publicly (/say's result is for the channel)...
+      expect(handle.responses[0]?.type).toBe(5);
+      expect(privately(handle)).toBe(false);
+      // ...and the file still reaches her alone, naming why; nothing public carries it, the channel gets nothing.
+      expect(isPrivateResponse(reply)).toBe(true);
+      const [why = ''] = t('en-US', 'voiceMessage.fallback.member-no-permission', {
+        voice: '\u0000',
+        seconds: '\u0000',
+        format: '\u0000',
+      }).split('\u0000');
+      expect(reply.content?.startsWith(why)).toBe(true);
+      expect(handle.responses.filter((r) => r.files.length > 0 && !isPrivateResponse(r))).toEqual([]);
+      expect(h.discord.channelMessages(london.textChannelId).slice(from)).toHaveLength(0);
+    } finally {
+      slow.state.slowNext = 0;
+    }
   });
 
   it('gives a member whose Send Voice Messages is taken away while the paid audio is made the audio as a private file', async () => {
