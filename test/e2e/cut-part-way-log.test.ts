@@ -1,4 +1,4 @@
-// A /say in voice that fails after some of it was heard is answered "the audio stopped part-way (its cause)", in the
+// A /say in voice that fails after some of it was heard is answered "the audio stopped part-way." and its cause, in the
 // member's language; the log line of that failure names the cause by its code, never by those words (logs hold codes
 // and identifiers, not member-facing sentences). The sandbox makes the first part and holds its answer (in voice the
 // next part is asked for only once the one before it is heard); the second part then meets the service's own 503,

@@ -7,7 +7,7 @@ export const en = {
   'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
-  'error.voice.streamFailed': 'The audio stopped part-way ({detail}). Please try again.',
+  'error.voice.streamFailed': 'The audio stopped part-way. {detail}',
   'error.voice.audioStalled': 'The audio stopped arriving and did not resume. Please try again.',
   'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',
   'autoread.guard.move':
