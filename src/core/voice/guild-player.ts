@@ -9,9 +9,7 @@ import type { Logger } from '../log.ts';
 import { AudioStalledError } from './audio-stalled.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender } from './packet-sender.ts';
-import { senderUdpOwner } from './sender/sender-udp.ts';
-import { senderThread } from './sender/sender-thread.ts';
-import { WorkerSender } from './sender/worker-clip.ts';
+import { senderThread, WorkerSender } from './sender/sender-thread.ts';
 
 /** Whose an order in voice is, as /stop, /skip and /leave judge it. */
 export interface ClipOwner {
@@ -126,7 +124,7 @@ export interface GuildPlayerOptions {
   daveEncryption?: boolean;
   /** What sends the clips: SayBot's sender thread unless a benchmark gives its own (bench/senders/). */
   sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (sender/worker-clip.ts; default on); off only for the benchmark's comparison. */
+  /** The sender thread's start lead (sender/sender-thread.ts WorkerClip; default on); off only for the benchmark's comparison. */
   startLead?: boolean | undefined;
   /** Runs once the join is accepted, before any audio (on a Stage, become a speaker). A failure is logged only. */
   beforeAudio?: ((channelId: string) => Promise<void>) | undefined;
@@ -397,7 +395,7 @@ export class GuildPlayer {
       onClose: (code) => this.#onVoiceClose(session, code),
       onHandlerError: (error, event) => this.#onHandlerError(session, error, event),
       // The sender thread owns this connection's sockets from IP discovery on.
-      udpOwner: byThread ? senderUdpOwner(connection) : undefined,
+      udpOwner: byThread ? senderThread.udpOwner(connection) : undefined,
     });
     connection.on('stateChange', (old, next) => {
       if (this.#session !== session) return;

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { daveConnection } from '../../../support/dave-connection.ts';
 import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
-import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { senderThread, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
-import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
 import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
 
