@@ -1,5 +1,6 @@
 import { Engines } from '../core/engines/engines.ts';
 import { randomUUID } from 'node:crypto';
+import type { Guild } from 'discord.js';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
@@ -145,7 +146,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
-        (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
+        (guildId) => started?.client.guilds.cache.get(guildId),
         allowedGuilds.serves,
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
@@ -249,7 +250,7 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
-  speakOnStage: (guildId: string, channelId: string) => Promise<void>,
+  guild: (guildId: string) => Guild | undefined,
   /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
   serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
@@ -263,8 +264,7 @@ async function assembleCore(
     group: `saybot-${randomUUID()}`,
     // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
     stayConnected: isReading,
-    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
-    beforeAudio: speakOnStage,
+    guild,
   });
   const accounting = new Accounting({
     store,
