@@ -13,7 +13,7 @@ import { benchGuild } from './guilds.ts';
 import { Servers } from './servers-client.ts';
 import { gaps, max, percentile } from './stats.ts';
 import { measureTtfa } from './ttfa.ts';
-import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
 import { senderThread, START_LEAD_PACKETS, START_WAIT_MS } from '../src/core/voice/sender/sender-thread.ts';
 
 const PAUSES_MS = [0, 100, 250] as const;
