@@ -19,10 +19,15 @@ import {
 } from './sender-messages.ts';
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
-import { SILENCE_FRAME } from './sender-connection.ts';
 import { canSendAudio, readySession } from '../discordjs-voice-seam.ts';
 import type { ReadySession, SenderConnectionData, UdpOwner } from '../discordjs-voice-types.ts';
-import { MAX_MISSED_FRAMES, type ClipEvents, type PacketSender, type PlayingClip } from '../packet-sender.ts';
+import {
+  MAX_MISSED_FRAMES,
+  SILENCE_FRAME,
+  type ClipEvents,
+  type PacketSender,
+  type PlayingClip,
+} from '../packet-sender.ts';
 
 /** The thread's name (Linux shows it in /proc/<pid>/task/<tid>/comm), telling it from the audio threads in `top -H`. */
 export const SENDER_THREAD_NAME = 'voice-sender';

@@ -12,7 +12,7 @@ import { daveConnection } from '../../../support/dave-connection.ts';
 import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { senderThread, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
-import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
 
 /** The sender thread's worker is a stand-in: what the main thread posts to it is kept for the model to deliver. */

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread, START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
-import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
 let server: VoiceUdpServer;
