@@ -444,7 +444,7 @@ export const senderThread = new SenderThread();
 // goes on from the first packet not sent. A guild's clips go one at a time (WorkerSender).
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
-export const LEAD_PACKETS = 25;
+const LEAD_PACKETS = 25;
 /** Frames go once this many wait, or sooner below LOW_WATER_PACKETS: ~a message per 100 ms. */
 const BATCH_PACKETS = 5;
 const LOW_WATER_PACKETS = 10;
@@ -463,7 +463,7 @@ function keyBytes(key: Uint8Array | KeyObject): Uint8Array {
   return key instanceof Uint8Array ? key : new Uint8Array(key.export());
 }
 
-export class WorkerClip implements PlayingClip, ClipWatcher {
+class WorkerClip implements PlayingClip, ClipWatcher {
   readonly #connection: VoiceConnection;
   readonly #stream: Readable;
   readonly #events: ClipEvents;
