@@ -19,7 +19,7 @@ import { RE2JS } from 're2js';
 import { VoiceApiClient } from '../src/core/api/client.ts';
 import { AudioBusyError } from '../src/core/audio/errors.ts';
 import { joinPartsOffThread, mixSceneOffThread } from '../src/core/audio/jobs/audio-thread/audio-thread.ts';
-import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
 import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
 import { fileAsVoiceMessage } from '../src/core/order/clips.ts';
 import { validateEntryOffThread } from '../src/features/autoread/dictionary/dictionary-thread.ts';

@@ -12,7 +12,7 @@
 // library cycle ('library', @discordjs/voice's) on the busy scene row as the baseline.
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
 import { freeVoiceInstalled } from '../src/core/free-voice/free-voice-engine.ts';
 import type { VoiceSenderKind } from './senders/senders.ts';
 import { senderThread } from '../src/core/voice/sender/sender-thread.ts';

@@ -13,7 +13,7 @@ import { benchGuilds } from './guilds.ts';
 import { Servers } from './servers-client.ts';
 import { max, percentile } from './stats.ts';
 import type { StepProbe } from './step-probe.ts';
-import { OPUS_ENCODER_SETTINGS } from '../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
 import type { VoiceSenderKind } from './senders/senders.ts';
 import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
 import { voiceClock } from './senders/voice-clock.ts';

@@ -3,13 +3,11 @@ import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import {
-  ChannelType,
   Client,
   Events,
   GatewayCloseCodes,
   MessageFlags,
   Options,
-  PermissionFlagsBits,
   REST,
   ShardClientUtil,
   type ClientOptions,
@@ -204,20 +202,6 @@ export class SayBot {
   /** Discord gave the intents auto-read needs (Message Content): /autoread start says why it cannot read otherwise. */
   get autoreadAvailable(): boolean {
     return this.#autoreadAvailable;
-  }
-
-  /** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
-  async speakOnStage(guildId: string, channelId: string): Promise<void> {
-    const guild = this.#client.guilds.cache.get(guildId);
-    const me = guild?.members.me;
-    const voice = me?.voice;
-    const stage = voice?.channel;
-    if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
-    if (voice.suppress === false) return;
-    const rights = stage.permissionsFor(me);
-    if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
-    else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
-      await voice.setRequestToSpeak(true);
   }
 
   /** A guild being read aloud: silence between chat messages is not idleness (PlayerRegistry stayConnected). */

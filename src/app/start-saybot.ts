@@ -1,9 +1,11 @@
 import { Engines } from '../core/engines/engines.ts';
 import { randomUUID } from 'node:crypto';
+import type { Guild } from 'discord.js';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
-import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../core/audio/codecs/opus-settings.ts';
+import type { OpusSettings } from '../core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../core/cache/audio-fill.ts';
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
@@ -45,7 +47,7 @@ export interface VoicePlaneOptions {
   encoding: Readonly<OpusSettings>;
   /** SayBot's sender thread when undefined; a benchmark's own sender to compare with (bench/senders/). */
   sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (src/core/voice/sender/worker-clip.ts; default on): off only to measure without it. */
+  /** The sender thread's start lead (src/core/voice/sender/sender-thread.ts; default on): off only to measure without it. */
   startLead?: boolean;
 }
 
@@ -145,7 +147,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
-        (guildId, channelId) => started?.speakOnStage(guildId, channelId) ?? Promise.resolve(),
+        (guildId) => started?.client.guilds.cache.get(guildId),
         allowedGuilds.serves,
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
@@ -249,7 +251,7 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
-  speakOnStage: (guildId: string, channelId: string) => Promise<void>,
+  guild: (guildId: string) => Guild | undefined,
   /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
   serves: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
@@ -263,8 +265,7 @@ async function assembleCore(
     group: `saybot-${randomUUID()}`,
     // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
     stayConnected: isReading,
-    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
-    beforeAudio: speakOnStage,
+    guild,
   });
   const accounting = new Accounting({
     store,

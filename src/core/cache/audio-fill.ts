@@ -1,11 +1,19 @@
-// A part's audio filled once (AudioFill) and replayed live, from its first item, to every reader (Replay).
-import { Readable } from 'node:stream';
+// A part's audio filled once (AudioFill) and replayed live, from its first item, to every reader (Replay), and the one
+// way from its bytes to 20 ms 48 kHz Opus packets (createOpusPacketStream): transcoded in worker threads
+// (src/core/audio/jobs/transcode/) or, decode 'main', on this thread.
+import { availableParallelism } from 'node:os';
+import { addAbortSignal, finished, Readable, type Duplex } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
+import { DecodeTo48kStream } from '../audio/codecs/decode-stream.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
-import { OPUS_ENCODER_SETTINGS, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { createOpusPacketStream } from '../audio/playback.ts';
+import { Mp3StreamDecoder } from '../audio/codecs/mp3-stream.ts';
+import { OggOpusPacketStream } from '../audio/codecs/ogg-opus-stream.ts';
+import { createOpusEncoder } from '../audio/codecs/opus-encode.ts';
+import { encoderSpec, type OpusSettings } from '../audio/codecs/opus-settings.ts';
+import { WavStreamDecoder } from '../audio/codecs/wav-stream.ts';
+import { sharedTranscodePool } from '../audio/jobs/transcode/transcode-pool.ts';
 
 /** One part's audio, whole: what the cache keeps. */
 export interface CachedAudio {
@@ -298,4 +306,105 @@ export function partPackets(
     return audio.packets(signal);
   }
   return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
+}
+
+/**
+ * What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
+ * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB, half the CPU of 10 stereo). CELT only: hybrid
+ * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz.
+ */
+export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
+  channels: 'source',
+  complexity: 5,
+  bitrate: 64_000,
+  celtOnly: true,
+  thread: 'workers',
+  // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
+  workers: Math.max(1, availableParallelism() - 1),
+  decode: 'workers',
+};
+
+export interface OpusPacketStreamOptions {
+  /** Aborting destroys the stream (and the source) with the signal's AbortError. */
+  signal?: AbortSignal | undefined;
+  /** How it is encoded (default OPUS_ENCODER_SETTINGS; the app's, src/app/start-saybot.ts). */
+  encoding?: Readonly<OpusSettings> | undefined;
+}
+
+/**
+ * WAV and MP3 are transcoded, Ogg/Opus passed through; FLAC, M4A and other Ogg end with UnsupportedAudioError. Any
+ * failure ends the stream with its error and destroys the source, as does destroying the returned stream.
+ */
+export function createOpusPacketStream(
+  source: Readable,
+  format: AudioFormat,
+  options: OpusPacketStreamOptions = {},
+): Readable {
+  let stages: Duplex[];
+  const settings = options.encoding ?? OPUS_ENCODER_SETTINGS;
+  const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
+  const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
+  if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {
+    const { complexity, bitrate, celtOnly, channels } = settings;
+    const transcode = sharedTranscodePool(settings.workers).stream({
+      format,
+      encoder: { complexity, bitrate, celtOnly, channels },
+    });
+    const output = chain(source, [transcode]);
+    if (options.signal) addAbortSignal(options.signal, output);
+    return output;
+  }
+  switch (format) {
+    case 'wav':
+      stages = encode(new DecodeTo48kStream(new WavStreamDecoder(), choose));
+      break;
+    case 'mp3':
+      stages = encode(new DecodeTo48kStream(new Mp3StreamDecoder(), choose));
+      break;
+    case 'ogg':
+      stages = [new OggOpusPacketStream()];
+      break;
+    case 'flac':
+      return failed(source, new UnsupportedAudioError('flac', 'FLAC'));
+    case 'm4a':
+      return failed(source, new UnsupportedAudioError('m4a', 'M4A/AAC'));
+    default:
+      return failed(source, new UnsupportedAudioError(undefined, String(format)));
+  }
+  const output = chain(source, stages);
+  if (options.signal) addAbortSignal(options.signal, output);
+  return output;
+}
+
+function failed(source: Readable, error: Error): Readable {
+  source.destroy();
+  const output = new Readable({ objectMode: true, read() {} });
+  output.destroy(error);
+  return output;
+}
+
+/** Connects source -> stages like stream.pipeline, removing its listeners after (pipeline's keep the chain alive). */
+function chain(source: Readable, stages: readonly Duplex[]): Readable {
+  const streams: Array<Readable | Duplex> = [source, ...stages];
+  const output = streams[streams.length - 1] ?? source;
+  let failed = false;
+  const fail = (error: Error): void => {
+    if (failed) return;
+    failed = true;
+    // Only the output reports the error (to whoever plays it); the others just stop and release what they hold.
+    for (const stream of streams) {
+      if (stream === output) stream.destroy(error);
+      else stream.destroy();
+    }
+  };
+  for (const stream of streams) {
+    const cleanup = finished(stream, (error) => {
+      cleanup();
+      if (error) fail(error);
+      // Without our error listener a stream that could still emit 'error' would crash the process.
+      else if (!stream.destroyed) stream.destroy();
+    });
+  }
+  for (let i = 0; i + 1 < streams.length; i++) streams[i]?.pipe(streams[i + 1] as Duplex);
+  return output;
 }

@@ -29,7 +29,7 @@ export interface ReadySession {
   udp: LibraryUdp;
 }
 
-/** What takes a voice session's UDP socket over from the library at its IP discovery (sender/sender-udp.ts). */
+/** What takes a voice session's UDP socket over from the library at its IP discovery (SenderThread.udpOwner, sender/sender-thread.ts). */
 export interface UdpOwner {
   /** Runs IP discovery on a socket of its own for the library's `udp` (its own socket closed unused). */
   claim(udp: object, remote: { ip: string; port: number }, ssrc: number): Promise<{ ip: string; port: number }>;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
 import {
   VoiceConnectionStatus,
   joinVoiceChannel,
@@ -9,9 +10,7 @@ import type { Logger } from '../log.ts';
 import { AudioStalledError } from './audio-stalled.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender } from './packet-sender.ts';
-import { senderUdpOwner } from './sender/sender-udp.ts';
-import { senderThread } from './sender/sender-thread.ts';
-import { WorkerSender } from './sender/worker-clip.ts';
+import { senderThread, WorkerSender } from './sender/sender-thread.ts';
 
 /** Whose an order in voice is, as /stop, /skip and /leave judge it. */
 export interface ClipOwner {
@@ -126,10 +125,10 @@ export interface GuildPlayerOptions {
   daveEncryption?: boolean;
   /** What sends the clips: SayBot's sender thread unless a benchmark gives its own (bench/senders/). */
   sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (sender/worker-clip.ts; default on); off only for the benchmark's comparison. */
+  /** The sender thread's start lead (sender/sender-thread.ts WorkerClip; default on); off only for the benchmark's comparison. */
   startLead?: boolean | undefined;
-  /** Runs once the join is accepted, before any audio (on a Stage, become a speaker). A failure is logged only. */
-  beforeAudio?: ((channelId: string) => Promise<void>) | undefined;
+  /** The guild as the Discord client holds it now: on a Stage, the player makes itself a speaker there. */
+  guild?: (() => Guild | undefined) | undefined;
   /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
   onIdle?: () => void;
   /** Called when the player is put to use (joining, a clip queued): its registry holds it again. */
@@ -368,7 +367,8 @@ export class GuildPlayer {
       this.#joinFailed();
       throw new VoiceJoinError(channelId, error, reason);
     }
-    await this.#options.beforeAudio?.(channelId).catch((error: unknown) => {
+    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
+    await speakOnStage(this.#options.guild?.(), channelId).catch((error: unknown) => {
       this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
     });
     if (failed.aborted) {
@@ -397,7 +397,7 @@ export class GuildPlayer {
       onClose: (code) => this.#onVoiceClose(session, code),
       onHandlerError: (error, event) => this.#onHandlerError(session, error, event),
       // The sender thread owns this connection's sockets from IP discovery on.
-      udpOwner: byThread ? senderUdpOwner(connection) : undefined,
+      udpOwner: byThread ? senderThread.udpOwner(connection) : undefined,
     });
     connection.on('stateChange', (old, next) => {
       if (this.#session !== session) return;
@@ -716,6 +716,19 @@ export class GuildPlayer {
   }
 }
 
+/** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
+async function speakOnStage(guild: Guild | undefined, channelId: string): Promise<void> {
+  const me = guild?.members.me;
+  const voice = me?.voice;
+  const stage = voice?.channel;
+  if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
+  if (voice.suppress === false) return;
+  const rights = stage.permissionsFor(me);
+  if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
+  else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
+    await voice.setRequestToSpeak(true);
+}
+
 function clearGraceTimer(session: ConnectionSession): void {
   if (session.graceTimer) clearTimeout(session.graceTimer);
   session.graceTimer = undefined;
@@ -733,8 +746,8 @@ export interface PlayerRegistryOptions {
   sender?: (() => PacketSender) | undefined;
   /** The sender thread's start lead (GuildPlayerOptions.startLead). */
   startLead?: boolean | undefined;
-  /** What each join needs before audio (GuildPlayerOptions.beforeAudio): on a Stage, becoming a speaker. */
-  beforeAudio?: (guildId: string, channelId: string) => Promise<void>;
+  /** A guild as the Discord client holds it now (GuildPlayerOptions.guild). */
+  guild?: ((guildId: string) => Guild | undefined) | undefined;
 }
 
 /** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
@@ -774,7 +787,7 @@ export class PlayerRegistry {
       startLead: this.#options.startLead,
       readyTimeoutMs: this.#options.readyTimeoutMs,
       stayConnected: () => this.#options.stayConnected?.(guildId) === true,
-      beforeAudio: async (channelId) => this.#options.beforeAudio?.(guildId, channelId),
+      guild: () => this.#options.guild?.(guildId),
       onIdle: () => this.#letGoOf(player),
       onUse: () => this.#hold(player),
     });

@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 
-/** Discord's "silence" Opus frame: sent after a clip so that decoders do not interpolate into the gap. */
+/** Discord's "silence" Opus frame, sent after a clip so decoders do not interpolate into the gap; never DAVE-sealed. */
 export const SILENCE_FRAME: Buffer = Buffer.from([0xf8, 0xff, 0xfe]);
 
 /** Cycles without a packet before a clip ends as stalled (the library's 5 cut slow replies: bench figure 3). */

@@ -4,8 +4,8 @@ import { dominantPitchHz, rmsDbfs } from '../../../src/core/audio/analysis/analy
 import opus from '@discordjs/opus';
 import { ENCODER_PRE_SKIP } from '../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { OpusEncoderPool } from '../../../src/core/audio/codecs/opus-pool/opus-pool.ts';
-import { createOpusPacketStream } from '../../../src/core/audio/playback.ts';
-import { encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from '../../../src/core/audio/codecs/opus-settings.ts';
+import { createOpusPacketStream, OPUS_ENCODER_SETTINGS } from '../../../src/core/cache/audio-fill.ts';
+import { encoderSpec, type OpusSettings } from '../../../src/core/audio/codecs/opus-settings.ts';
 import { LEGACY_SETTINGS } from '../../../fixtures/legacy-encoding.ts';
 import { buildWav, fixture, sine, stereo } from './fixtures.ts';
 import { collectPackets, decodePackets, irregularChunks } from './stream-helpers.ts';

@@ -3,7 +3,7 @@
 // shared memory, which every reader, the cache and a scene's mix take as it is.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { OPUS_ENCODER_SETTINGS } from '../../../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { ChangedParts, type Originals } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';

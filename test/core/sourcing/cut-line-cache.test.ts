@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPUS_ENCODER_SETTINGS } from '../../../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../../../src/core/cache/audio-fill.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { ChangedParts, type Originals } from '../../../src/core/sourcing/part-source.ts';

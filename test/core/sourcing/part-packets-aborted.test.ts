@@ -3,8 +3,7 @@
 // suite, from /clone's first line refused). partPackets refuses an aborted signal at once, and releases the body.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { partPackets } from '../../../src/core/cache/audio-fill.ts';
-import { OPUS_ENCODER_SETTINGS } from '../../../src/core/audio/codecs/opus-settings.ts';
+import { partPackets, OPUS_ENCODER_SETTINGS } from '../../../src/core/cache/audio-fill.ts';
 
 describe('partPackets on a part already let go of', () => {
   it.each(['stored packets', 'a body to encode'])(

@@ -8,7 +8,7 @@ import opus from '@discordjs/opus';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP } from '../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
-import { createOpusPacketStream } from '../../../src/core/audio/playback.ts';
+import { createOpusPacketStream } from '../../../src/core/cache/audio-fill.ts';
 import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';

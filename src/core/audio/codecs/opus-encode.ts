@@ -2,7 +2,7 @@
 // worker threads (src/core/audio/codecs/opus-pool/) or, as before, on the calling thread.
 import { Transform, type TransformCallback } from 'node:stream';
 import { sharedEncoderPool, type EncodeDone } from './opus-pool/opus-pool.ts';
-import { createNativeEncoder, encoderSpec, OPUS_ENCODER_SETTINGS, type OpusSettings } from './opus-settings.ts';
+import { createNativeEncoder, encoderSpec, type OpusSettings } from './opus-settings.ts';
 
 export const OPUS_RATE = 48000;
 export const FRAME_SAMPLES = 960; // per channel: 20 ms at 48 kHz
@@ -43,10 +43,7 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
 }
 
 /** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet out each; `channels` asked late. */
-export function createOpusEncoder(
-  channels: () => 1 | 2 = () => 2,
-  settings: Readonly<OpusSettings> = OPUS_ENCODER_SETTINGS,
-): Transform {
+export function createOpusEncoder(channels: () => 1 | 2, settings: Readonly<OpusSettings>): Transform {
   return new OpusEncodeStream(channels, settings);
 }
 

@@ -1,6 +1,6 @@
-// How the player's Opus packets are made: the encoder's settings and where it runs, one setting per process (the
-// benchmark switches it to compare behaviours in one run).
-import { availableParallelism } from 'node:os';
+// How the player's Opus packets are made: the encoder's settings and where it runs (the player's own,
+// OPUS_ENCODER_SETTINGS, src/core/cache/audio-fill.ts; the benchmark switches them to compare behaviours in one run),
+// and the native encoder they make.
 import { createRequire } from 'node:module';
 import type * as DiscordOpus from '@discordjs/opus';
 import type OpusScriptType from 'opusscript';
@@ -13,7 +13,7 @@ export interface OpusSettings {
   complexity: number;
   /** Bits per second, or 'auto' (libopus: about 96 kb/s stereo, 48 kb/s mono at 20 ms). */
   bitrate: number | 'auto';
-  /** Force the CELT layer (no SILK/hybrid): see OPUS_ENCODER_SETTINGS. */
+  /** Force the CELT layer (no SILK/hybrid): see OPUS_ENCODER_SETTINGS (src/core/cache/audio-fill.ts). */
   celtOnly: boolean;
   /** 'workers': encoders live in a pool of worker threads; 'main': on the calling thread. */
   thread: 'workers' | 'main';
@@ -22,22 +22,6 @@ export interface OpusSettings {
   /** Where WAV/MP3 are decoded: 'workers' (src/core/audio/jobs/transcode/; thread 'workers') or 'main' (baseline). */
   decode: 'workers' | 'main';
 }
-
-/**
- * What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
- * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB, half the CPU of 10 stereo). CELT only: hybrid
- * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz.
- */
-export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
-  channels: 'source',
-  complexity: 5,
-  bitrate: 64_000,
-  celtOnly: true,
-  thread: 'workers',
-  // The main thread keeps one core for Discord, the HTTP bodies and the voice clock.
-  workers: Math.max(1, availableParallelism() - 1),
-  decode: 'workers',
-};
 
 /** What an encoder needs to know; crosses to worker threads as is. */
 export interface EncoderSpec extends Pick<OpusSettings, 'complexity' | 'bitrate' | 'celtOnly'> {

@@ -5,14 +5,13 @@ import { isIPv4 } from 'node:net';
 import { VoiceBarrier } from './sender-messages.ts';
 import { END_OF_CLIP, RingReader, SLOT_BYTES } from './packet-ring.ts';
 import { TransportSeal } from './transport-seal.ts';
+import { SILENCE_FRAME } from '../packet-sender.ts';
 
 export const PERIOD_MS = 20;
 /** Held up longer than this (the sender's own thread starved), a voice lets the missed slots go instead of bursting. */
 export const MAX_CATCH_UP_MS = 200;
 /** Silence frames after a clip's last packet, as Discord asks (and as the library does). */
 export const CLOSING_SILENCE_FRAMES = 5;
-/** Discord's "silence" Opus frame (never DAVE-sealed: DAVE passes it as it is). */
-export const SILENCE_FRAME: Uint8Array = Uint8Array.from([0xf8, 0xff, 0xfe]);
 /** Slots a clip waits for resealed packets after a DAVE transition; a second covers a stalled main thread. */
 export const STALE_GRACE_SLOTS = 50;
 /** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */

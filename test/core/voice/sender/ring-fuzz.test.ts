@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { daveConnection } from '../../../support/dave-connection.ts';
 import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
-import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { senderThread, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
-import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
-import { SILENCE_FRAME } from '../../../../src/core/voice/sender/sender-connection.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
 
 /** The sender thread's worker is a stand-in: what the main thread posts to it is kept for the model to deliver. */

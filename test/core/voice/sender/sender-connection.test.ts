@@ -9,10 +9,10 @@ import { VoiceBarrier, type PacketRun } from '../../../../src/core/voice/sender/
 import {
   CLOSING_SILENCE_FRAMES,
   PERIOD_MS,
-  SILENCE_FRAME,
   SenderConnection,
   type VoiceListener,
 } from '../../../../src/core/voice/sender/sender-connection.ts';
+import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
 let server: VoiceUdpServer;

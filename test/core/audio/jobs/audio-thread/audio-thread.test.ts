@@ -24,7 +24,7 @@ import { parseWavHeader } from '../../../../../src/core/audio/codecs/wav.ts';
 import { encodeMp3, encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { onWork, type WorkEvent } from '../../../../../src/core/audio/workers/work-trace.ts';
 import { fileAsVoiceMessage } from '../../../../../src/core/order/clips.ts';
-import { OPUS_ENCODER_SETTINGS } from '../../../../../src/core/audio/codecs/opus-settings.ts';
+import { OPUS_ENCODER_SETTINGS } from '../../../../../src/core/cache/audio-fill.ts';
 
 const RATE = 24_000;
 const tone = (pitchHz: number, seconds: number, amplitude = 0.5) =>

@@ -4,9 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { analyseClip, ClipError, dominantPitchHz } from '../../../src/core/audio/analysis/clip.ts';
 import type { AudioFormat } from '../../../src/core/audio/codecs/format.ts';
 import { liveMp3Decoders } from '../../../src/core/audio/codecs/mpg123.ts';
-import { createOpusPacketStream, UnsupportedAudioError } from '../../../src/core/audio/playback.ts';
-import { buildWav, fixture, sine, stereo } from './fixtures.ts';
-import { buildOggOpus } from './ogg-opus.ts';
+import { UnsupportedAudioError } from '../../../src/core/audio/errors.ts';
+import { createOpusPacketStream } from '../../../src/core/cache/audio-fill.ts';
+import { buildWav, fixture, sine, stereo } from '../audio/fixtures.ts';
+import { buildOggOpus } from '../audio/ogg-opus.ts';
 import {
   bytewiseStart,
   collectPackets,
@@ -14,7 +15,7 @@ import {
   irregularChunks,
   nextPacket,
   streamError,
-} from './stream-helpers.ts';
+} from '../audio/stream-helpers.ts';
 
 const FRAME_SECONDS = 0.02;
 
