@@ -13,5 +13,5 @@ export {
   type MemberPlace,
   type OutputChoice,
   OUTSIDE_VOICE,
-} from './hand-over.ts';
+} from './speaking-command.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

@@ -4,11 +4,20 @@
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
-import { effectsAt, handOver, requesterOf, type OutputChoice } from './hand-over.ts';
+import {
+  commandSpeech,
+  effectsAt,
+  handOver,
+  requesterOf,
+  voiceLabel,
+  type OutputChoice,
+  type SPEAKING_COMMAND_USES,
+} from './speaking-command.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
-import type { Services } from '../../core/interactions/command.ts';
+import type { CommandModule, Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import {
@@ -32,8 +41,23 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   throw new UserError(setting.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
 }
 
+/** /say's and /emote's handler outside a server: the options, else the user's language's voice (no server's leaks). */
+export function outsideServerHandler(
+  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
+  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
+): NonNullable<CommandModule<(typeof SPEAKING_COMMAND_USES)[number]>['executeOutsideServer']> {
+  return async (interaction, context) => {
+    const { text, output, ...query } = commandSpeech(interaction);
+    requireUserInstall(context, interaction);
+    const guildLocale = interaction.locale;
+    const settings = await chooseSettings(context.store, { ...query, guildId: USER_INSTALL_GUILD, guildLocale });
+    const voice = voiceLabel(interaction.locale, settings, 'outside');
+    await speakOutsideServer(interaction, context, requestOf(text, settings), voice, output);
+  };
+}
+
 /** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
-export async function speakOutsideServer(
+async function speakOutsideServer(
   interaction: ChatInputCommandInteraction,
   context: Services<'speech' | 'logger' | 'fileShares' | 'engines'>,
   request: SpeechRequest,
