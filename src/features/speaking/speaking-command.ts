@@ -160,7 +160,7 @@ type SpeakingInteraction = AnsweredInteraction<'cached'>;
 
 const channel = (id: string) => `<#${id}>`;
 
-/** The order's rights as the core asks them (src/core/order/rights.ts), for what is asked before an order. */
+/** The rights port the pipeline holds (src/core/order/rights.ts), answered by the gate (gate.ts `gatePort`). */
 type Rights = Pick<SpeechPipeline, 'rights'>;
 
 /** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
