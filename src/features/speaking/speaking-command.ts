@@ -45,7 +45,6 @@ import {
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import type { ChoiceSetting } from '../../core/settings/setting-types.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
 import { UserError } from '../../core/interactions/failures.ts';
@@ -105,7 +104,7 @@ export function commandSpeech(interaction: ChatInputCommandInteraction) {
   };
 }
 
-/** The command's handler in a server: settings by layer; audio to the member's voice channel, or a file or voice message. */
+/** The command in a server: settings by layer; audio to the member's voice channel, or a file or voice message. */
 export function speakingHandler(
   /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
   requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
@@ -163,15 +162,34 @@ const channel = (id: string) => `<#${id}>`;
 /** The rights port the pipeline holds (src/core/order/rights.ts), answered by the gate (gate.ts `gatePort`). */
 type Rights = Pick<SpeechPipeline, 'rights'>;
 
-/** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
-export function admitted(
+/** Where the audio goes: `output`, else their voice channel, else defaults (the store read only in that last case). */
+export async function chooseTarget(
   interaction: SpeakingInteraction,
-  speech: Rights,
-  target: ChosenTarget,
-): { privately: boolean } {
-  return speech.rights.requireAdmitted(
-    effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
-  );
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<ChosenTarget> {
+  const where = await chooseDestination(interaction, output, context, builtin);
+  if (where.kind !== 'voice-message') return where;
+  // The member's bar to posting it here, if any, checked now: before anything is paid.
+  const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
+  return bar === undefined ? where : { ...where, bar };
+}
+
+/** chooseTarget without taking the slowmode turn: for what posts nothing yet (a scene's preview). */
+export async function chooseDestination(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<
+  Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
+> {
+  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
+  if (output === 'voice' || interaction.member.voice.channel)
+    return memberVoiceChannel(interaction, context, context.reading);
+  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
+  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
 
 /**
@@ -212,34 +230,15 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
   return defaults.member ?? defaults.server ?? builtin;
 }
 
-/** Where the audio goes: `output`, else their voice channel, else defaults (the store read only in that last case). */
-export async function chooseTarget(
+/** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
+export function admitted(
   interaction: SpeakingInteraction,
-  output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
-  builtin: OutsideVoiceOutput = 'file',
-): Promise<ChosenTarget> {
-  const where = await chooseDestination(interaction, output, context, builtin);
-  if (where.kind !== 'voice-message') return where;
-  // The member's bar to posting it here, if any, checked now: before anything is paid.
-  const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
-  return bar === undefined ? where : { ...where, bar };
-}
-
-/** chooseTarget without taking the slowmode turn: for what posts nothing yet (a scene's preview). */
-export async function chooseDestination(
-  interaction: SpeakingInteraction,
-  output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
-  builtin: OutsideVoiceOutput = 'file',
-): Promise<
-  Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
-> {
-  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
-  if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context, context.reading);
-  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
-  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
+  speech: Rights,
+  target: ChosenTarget,
+): { privately: boolean } {
+  return speech.rights.requireAdmitted(
+    effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+  );
 }
 
 /** The member behind an interaction: `command` records the spends, `guildId` the budget (pseudo-guild outside one). */
@@ -394,17 +393,6 @@ export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voic
       : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
   return { does, at: place };
 }
-
-/** The output default outside voice (/output), declared with the settings kit; `reset` falls back a layer. */
-export const OUTSIDE_VOICE: ChoiceSetting<OutsideVoiceOutput> = {
-  kind: 'choice',
-  values: ['voice-message', 'file'],
-  none: 'reset',
-  column: 'output',
-  option: 'outside_voice',
-  words: { 'voice-message': 'choice.output.voice-message', file: 'choice.output.file' },
-  shown: { as: 'choice' },
-};
 
 /** A front-end's order: the pipeline's, with its effects in Discord (required: no order speaks without). */
 export type DeclaredOrder = SpeechOrder & { effects: Effects };
