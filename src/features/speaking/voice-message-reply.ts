@@ -34,7 +34,7 @@ export async function showAnswer(
   privateReply: boolean,
   /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
   source: ReplyButtonSource | undefined,
-  /** The core's rights asker: whether a file too large may be posted as the member's voice message here. */
+  /** The rights port: whether a file too large may be posted as the member's voice message here. */
   rights: VoiceMessageRights,
 ): Promise<void> {
   switch (answer.answer) {

@@ -4,7 +4,7 @@
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
 import type { OrderRights } from '../../core/order/rights.ts';
 
-/** The core's asker of the rights port: the acceptance question is all this asks. */
+/** The rights port the pipeline holds: the acceptance question is all this asks. */
 export type VoiceMessageRights = Pick<OrderRights, 'admits'>;
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
