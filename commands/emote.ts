@@ -3,7 +3,8 @@ import {
   answerSpeechAutocomplete,
   SPEAKING_COMMAND_USES,
   speakingCommand,
-  speakingHandlers,
+  speakingHandler,
+  outsideServerHandler,
 } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
@@ -33,6 +34,7 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
 
 // Voice and exaggeration: the options, the chosen preset, the member's default, the server's default preset, then
 // the built-in defaults: the voice as /say's (the server's language, outside a server the member's), exaggeration 0.5.
-export const { execute, executeOutsideServer } = speakingHandlers(emotionRequest);
+export const execute = speakingHandler(emotionRequest);
+export const executeOutsideServer = outsideServerHandler(emotionRequest);
 
 export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

@@ -5,19 +5,31 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { CommandModule, ServiceName } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
-import { OUTSIDE_VOICE, outsideVoiceOutput } from '../src/features/speaking/index-targets.ts';
+import { outsideVoiceOutput } from '../src/features/speaking/index-targets.ts';
 import { readSettingOption, stringSettingOption } from '../src/core/interactions/options.ts';
 import { shownValue } from '../src/core/interactions/setting-text.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
 import type { OutsideVoiceOutput } from '../src/core/store/output-defaults-store.ts';
+import type { ChoiceSetting } from '../src/core/settings/setting-types.ts';
 
 export const uses = ['store'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 /** Anyone sets their own default; the server's changes what every member outside voice gets. */
 export const requires: Requirements = { subcommands: { server: { manageGuild: true } } };
+
+/** The output default outside voice (/output), declared with the settings kit; `reset` falls back a layer. */
+const OUTSIDE_VOICE: ChoiceSetting<OutsideVoiceOutput> = {
+  kind: 'choice',
+  values: ['voice-message', 'file'],
+  none: 'reset',
+  column: 'output',
+  option: 'outside_voice',
+  words: { 'voice-message': 'choice.output.voice-message', file: 'choice.output.file' },
+  shown: { as: 'choice' },
+};
 
 const choiceOption = () => stringSettingOption(OUTSIDE_VOICE, { required: true });
 

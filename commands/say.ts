@@ -2,7 +2,8 @@ import {
   answerSpeechAutocomplete,
   SPEAKING_COMMAND_USES,
   speakingCommand,
-  speakingHandlers,
+  speakingHandler,
+  outsideServerHandler,
 } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { ttsRequest } from '../src/core/order/order-settings.ts';
@@ -15,6 +16,7 @@ export const data = speakingCommand('say', ['voice', 'language', 'format', 'tone
 /** Its result is for the channel: a deferral forced by the deadline is public too. */
 export const publicReply = true;
 
-export const { execute, executeOutsideServer } = speakingHandlers(ttsRequest);
+export const execute = speakingHandler(ttsRequest);
+export const executeOutsideServer = outsideServerHandler(ttsRequest);
 
 export const autocomplete: CommandModule<Uses>['autocomplete'] = answerSpeechAutocomplete;

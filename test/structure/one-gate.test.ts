@@ -9,16 +9,16 @@
 // Manage Messages for slowmode, Set Voice Channel Status), which are not what an order does.
 //
 // And one asker: an order's questions (may it be accepted, may its next part play, may it be posted publicly) are
-// the rights port's (src/core/order/rights.ts). The gate answers them itself, as the port it exports (`gatePort` in
-// src/features/speaking/gate.ts): the gate's functions that answer them (judge, recheck, postsPrivately) are taken
-// from it by no other file, directly or through the feature's index.ts; the port's three methods are called in one
-// file, the core's asker (src/core/order/rights.ts), which the pipeline asks through; the port is handed to the
-// pipeline by the app (src/app/start-saybot.ts) and imported nowhere else. Every other rights question (a voice
-// message's claim as its target is chosen, auto-read's mute and deafen checks, the dashboard's and the studio's) asks
-// the core's asker too. Which of the gate's declarations reach its questions is read from what their bodies name, not
-// from their names: a wrapper exported beside the port is a side door. What else the gate exports reads rights where
-// SayBot posts with its own or no order exists (SayBot's right to post a voice message, a leave judged by the channel
-// left, the table itself), each listed below with the one module that imports it.
+// asked in one place, the gate's rightsPort (src/features/speaking/gate.ts), which makes of them the core's rights port
+// (src/core/order/rights.ts `OrderRights`, type-only): the gate answers them itself, as the port it exports (`gatePort`):
+// the gate's functions that answer them (judge, recheck, mustPostPrivately) are taken from it by no other file, directly
+// or through the feature's index.ts; the questions' three methods are called in that one file; the port is handed to
+// the pipeline by the app (src/app/start-saybot.ts) and imported nowhere else, and every other rights question (a
+// voice message's claim as its target is chosen, auto-read's mute and deafen checks, the dashboard's and the studio's)
+// asks the port the pipeline holds. Which of the gate's declarations reach its questions is read from what their
+// bodies name, not from their names: a wrapper exported beside the port is a side door. What else the gate exports
+// reads rights where SayBot posts with its own or no order exists (SayBot's right to post a voice message, a leave
+// judged by the channel left, the table itself), each listed below with the one module that imports it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -76,9 +76,10 @@ const GATE_MODULE = 'src/features/speaking/gate.ts';
 const SPEAKING_INDEX = 'src/features/speaking/index.ts';
 /** The port's implementation: the gate itself. */
 const PORT_IMPLEMENTATION = GATE_MODULE;
-const ASKER = 'src/core/order/rights.ts';
+/** Where the questions are asked: the gate's rightsPort, which makes the core's port of them. */
+const ASKER = GATE_MODULE;
 /** The gate's functions that answer an order's questions (and its thrown form, should one come back). */
-const ORDER_QUESTIONS = new Set(['judge', 'recheck', 'postsPrivately', 'requireAllowed']);
+const ORDER_QUESTIONS = new Set(['judge', 'recheck', 'mustPostPrivately', 'postsPrivately', 'requireAllowed']);
 
 /** The names a file imports or re-exports from each repository module (`import type` included). */
 function namedImports(file: string): Array<{ from: string; names: string[] }> {
@@ -146,13 +147,16 @@ describe('one asker of the rights', () => {
     });
   });
 
-  it("the port's questions are asked in one file of the core's order, and its implementation is the app's to give", () => {
+  it("the port's questions are asked in one file, the gate's, and its implementation is the app's to give", () => {
     const asking = sourceFiles(['src', 'commands']).filter((file) =>
       /\.(?:mayAccept|mayPlay|mayPost)\(/.test(codeOf(file)),
     );
     expect(asking).toEqual([ASKER]);
-    // The pipeline asks through it, and is given the port by the app.
-    expect(codeOf('src/core/order/pipeline.ts')).toMatch(/new RightsAsker\(options\.rights\)/);
+    // The pipeline holds the port it is given by the app (without one, the core's own tests, it allows all).
+    expect(codeOf('src/core/order/pipeline.ts')).toMatch(/this\.rights = options\.rights \?\? NO_RIGHTS/);
+    // And the port is made in the gate alone (rightsPort), besides the pipeline's own allowing all without one.
+    const makers = sourceFiles(['src', 'commands']).filter((file) => /\)?:\s*OrderRights\s*[={]/.test(codeOf(file)));
+    expect(makers).toEqual(['src/core/order/pipeline.ts', ASKER]);
     expect(codeOf('src/app/start-saybot.ts')).toMatch(/\brights: gatePort\b/);
     const implementationTakers = importersOf([PORT_IMPLEMENTATION, SPEAKING_INDEX], [SPEAKING_INDEX]);
     expect(
@@ -165,7 +169,7 @@ describe('one asker of the rights', () => {
   it('reads what a file takes from a module, re-exports included (the rules would see an asker that slipped in)', () => {
     expect(namedImports('src/core/order/pipeline.ts')).toContainEqual({
       from: 'src/core/order/rights.ts',
-      names: ['RightsAsker', 'RightsRevokedError', 'RightsWatch', 'RightsAnswered'],
+      names: ['RightsRevokedError', 'RightsAnswered'],
     });
     expect(namedImports(SPEAKING_INDEX)).toContainEqual({
       from: PORT_IMPLEMENTATION,
@@ -212,9 +216,9 @@ function declarationsOf(file: string): Map<string, { exported: boolean; names: S
 }
 
 describe("the gate's questions reached only through the port", () => {
-  it('no export of the gate but the port reaches judge, recheck or postsPrivately, by what each body calls, whatever it is named', () => {
+  it('no export of the gate but the port reaches judge, recheck or mustPostPrivately, by what each body calls, whatever it is named', () => {
     const declarations = declarationsOf(GATE_MODULE);
-    for (const question of ['judge', 'recheck', 'postsPrivately']) {
+    for (const question of ['judge', 'recheck', 'mustPostPrivately']) {
       expect(declarations.has(question), question).toBe(true);
       expect(declarations.get(question)?.exported, `${question} is exported`).toBe(false);
     }
@@ -240,7 +244,7 @@ describe("the gate's questions reached only through the port", () => {
     // The port itself reaches all three (the check would see it lose one).
     expect([...reaches('gatePort')].filter((name) => ORDER_QUESTIONS.has(name)).sort()).toEqual([
       'judge',
-      'postsPrivately',
+      'mustPostPrivately',
       'recheck',
     ]);
   });

@@ -1,4 +1,4 @@
-// One way to speak: every front-end hands its order to src/features/speaking/hand-over.ts, the one module that
+// One way to speak: every front-end hands its order to src/features/speaking/speaking-command.ts, the one module that
 // calls the pipeline's speak(); and the core words no reply, since how a member is answered is the
 // features' (the core keeps the catalogue, t() and the interaction framework). What one order is (its charge,
 // allowance, stand-in, cut) lives on the order itself (src/core/order/order.ts), never in a map beside it keyed by its
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sourceFiles } from './import-graph.ts';
 
-const HAND_OVER = 'src/features/speaking/hand-over.ts';
+const HAND_OVER = 'src/features/speaking/speaking-command.ts';
 
 /** The files of src/ and commands/ that call speak( on something (the pipeline's own file aside). */
 function speakCallers(): string[] {

@@ -149,7 +149,7 @@ export const textOption = () => stringOption('text', { required: true, maxLength
 
 export const presetOption = () => stringOption('preset', { maxLength: 100, autocomplete: true });
 
-/** Where the audio goes (src/features/speaking/hand-over.ts: OutputChoice). */
+/** Where the audio goes (src/features/speaking/speaking-command.ts: OutputChoice). */
 export const outputOption = () => stringOption('output', { choices: OUTPUT_CHOICES });
 
 const OUTPUT_CHOICES = ['voice', 'file', 'voice-message'] as const;

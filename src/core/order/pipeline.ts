@@ -8,7 +8,8 @@ import { partPackets } from '../cache/audio-fill.ts';
 import { type TurnEnd, type PlayerRegistry } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
-import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } from './rights.ts';
+import { RightsRevokedError, type RightsAnswered } from './rights.ts';
+import { RightsWatch } from './rights-watch.ts';
 import { Money, type Accounting } from '../quota/money.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
@@ -78,8 +79,8 @@ export class SpeechPipeline {
   /** Per guild, the files, voice messages and clones being made, each with whose it is and how it ends (stopRenders). */
   readonly #renders = new Map<string, Set<Stoppable>>();
   readonly #rights = new RightsWatch();
-  /** The one asker of the rights port: an order's rights, and a front-end's before its order exists. */
-  readonly rights: RightsAsker;
+  /** The rights port: an order's rights, and a front-end's before its order exists. */
+  readonly rights: OrderRights;
   readonly #serves: ((guildId: string) => boolean) | undefined;
   readonly #chosenFree: boolean;
 
@@ -91,7 +92,7 @@ export class SpeechPipeline {
     this.#metrics = options.metrics;
     this.#serves = options.serves;
     this.#chosenFree = options.freeVoice?.chosen ?? false;
-    this.rights = new RightsAsker(options.rights);
+    this.rights = options.rights ?? NO_RIGHTS;
     this.#money = new Money({
       accounting: options.accounting,
       prices: options.source,
@@ -509,6 +510,14 @@ interface Stoppable {
   ended: AbortSignal;
   end(error: Error): void;
 }
+
+/** Without a port (the core's own tests) an order is held to no rights but the pipeline's own. */
+const NO_RIGHTS: OrderRights = {
+  admits: () => ({ kind: 'allowed', privately: false }),
+  requireAdmitted: () => ({ kind: 'allowed', privately: false }),
+  stillAllows: () => undefined,
+  admit: (order) => ({ kind: 'allowed', order, privately: false, postsPrivately: () => false }),
+};
 
 /** An order the rights refused: nothing accepted, nothing paid; its outcome the refusal, as an order's are. */
 function refusedByRights(error: Error): OrderEvents & RightsAnswered {

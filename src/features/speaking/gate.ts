@@ -1,6 +1,7 @@
 // The one gate for rights (test/structure/one-gate.test.ts): an order states its effects, and this module alone turns
 // them into the rights the member and SayBot need there and reads them: SayBot never does for a member what they
-// could not. It answers the core's rights port (gatePort): judge, recheck before each part, postsPrivately.
+// could not. It answers the core's rights port (gatePort): judge, recheck before each part, mustPostPrivately, each
+// asked in one place (rightsPort).
 import {
   ChannelType,
   PermissionFlagsBits,
@@ -165,7 +166,7 @@ function recheck(effects: Effects): Revocation | undefined {
 }
 
 /** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
-function postsPrivately(effects: Effects): boolean {
+function mustPostPrivately(effects: Effects): boolean {
   const place = effects.at;
   if (place === null || place.text === undefined) return false;
   const verdict = judge({
@@ -284,9 +285,47 @@ export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | n
   );
 }
 
-/** The gate as the core's rights port (src/core/order/rights.ts), given to the pipeline by src/app/start-saybot.ts. */
-export const gatePort: OrderRights = {
+/** The three questions an order asks, each of its effects; each reads what is known now and never waits. */
+export interface RightsQuestions {
+  /** May an order with these effects be accepted, and must its answer be the member's alone? */
+  mayAccept(effects: Effects): RightsVerdict;
+  /** May its next part be fetched or played now? A Revocation when what was accepted may no longer be said. */
+  mayPlay(effects: Effects): Revocation | undefined;
+  /** Right before its file or voice message is posted: publicly, or only to the member who asked? */
+  mayPost(effects: Effects): 'publicly' | 'privately';
+}
+
+/** The core's rights port (src/core/order/rights.ts) asking `questions`: the one place they are asked. */
+export function rightsPort(questions: RightsQuestions): OrderRights {
+  const requireAdmitted = (effects: Effects) => {
+    const verdict = questions.mayAccept(effects);
+    if (verdict.kind === 'refused') throw verdict.error;
+    return verdict;
+  };
+  return {
+    admits: (effects) => questions.mayAccept(effects),
+    requireAdmitted,
+    stillAllows: (effects) => questions.mayPlay(effects),
+    admit(order) {
+      const { effects } = order;
+      if (effects === undefined) return { kind: 'allowed', order, privately: false, postsPrivately: () => false };
+      const verdict = questions.mayAccept(effects);
+      if (verdict.kind === 'refused') return verdict;
+      // Held to the gate before each part, ahead of what the order is held to besides (auto-read's ignore list).
+      const more = order.stillAllowed;
+      return {
+        kind: 'allowed',
+        order: { ...order, stillAllowed: () => questions.mayPlay(effects) ?? more?.() },
+        privately: verdict.privately,
+        postsPrivately: () => questions.mayPost(effects) === 'privately',
+      };
+    },
+  };
+}
+
+/** The gate as the core's rights port, given to the pipeline by src/app/start-saybot.ts. */
+export const gatePort: OrderRights = rightsPort({
   mayAccept: (effects) => judge(effects),
   mayPlay: (effects) => recheck(effects),
-  mayPost: (effects) => (postsPrivately(effects) ? 'privately' : 'publicly'),
-};
+  mayPost: (effects) => (mustPostPrivately(effects) ? 'privately' : 'publicly'),
+});

@@ -12,6 +12,5 @@ export {
   type ChosenTarget,
   type MemberPlace,
   type OutputChoice,
-  OUTSIDE_VOICE,
-} from './hand-over.ts';
+} from './speaking-command.ts';
 export { postVoiceMessage, voiceMessagePlace } from './voice-message-post.ts';

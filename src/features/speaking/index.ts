@@ -2,7 +2,6 @@
 // (index-targets.ts) and what is said (index-words.ts) have their own. Everything else in this folder is its own.
 import './strings.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
-export { requesterOf, handOver, type DeclaredOrder } from './hand-over.ts';
 export { gatePort, leftBarred } from './gate.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel } from './gate-reading.ts';
 import { FileShares } from './file-shares.ts';
@@ -11,14 +10,17 @@ export { FileShares, ReplyAudioRegistry };
 export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
 export {
+  handOver,
+  requesterOf,
   SPEAKING_COMMAND_USES,
   SPEAKING_USES,
   speakAndReply,
   speakingCommand,
-  speakingHandlers,
+  speakingHandler,
   voiceLabel,
+  type DeclaredOrder,
 } from './speaking-command.ts';
-export { USER_INSTALL_GUILD, requireUserInstall } from './user-install.ts';
+export { outsideServerHandler, USER_INSTALL_GUILD, requireUserInstall } from './user-install.ts';
 export { claimMemberVoiceMessage } from './voice-message-rights.ts';
 
 // What the feature adds to the commands' context (declaration merging), so the core names no feature.

@@ -22,7 +22,7 @@ import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
 
 export type Locale = string | null | undefined;
 
-/** Where a command's audio went, as hand-over.ts chose it (a file or voice message: why). */
+/** Where a command's audio went, as speaking-command.ts chose it (a file or voice message: why). */
 export type CommandWhere =
   { kind: 'voice'; channelId: string } | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
 

@@ -9,7 +9,9 @@ import {
 } from 'discord.js';
 import { t } from './strings.ts';
 import type { ReplayableRequest, ReplyAudioRegistry } from './reply-audio.ts';
-import { SOUND_MAX_SECONDS } from './soundboard.ts';
+
+/** The longest sound Discord's soundboard takes (soundboard.ts saves within it): longer offers no "Save as sound". */
+export const SOUND_MAX_SECONDS = 5.2;
 
 /** `sb1:<action>:<id>`: versioned, so a later layout can tell old buttons apart. At most 26 characters. */
 const PREFIX = 'sb1';

@@ -7,7 +7,7 @@ import { UserError, type FailureAudience } from '../../core/interactions/failure
 import { describeFailure } from './failure-words.ts';
 import { seesPlanFigures } from '../../core/interactions/plan-figures.ts';
 import { t } from './strings.ts';
-import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from './hand-over.ts';
+import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from './speaking-command.ts';
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { answerAs, wordOutcome } from './outcome-words.ts';

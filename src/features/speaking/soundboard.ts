@@ -6,13 +6,13 @@ import './strings.ts';
 import { DiscordAPIError, type ButtonInteraction, type Client } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
-import { handOver, placeOf, requesterOf } from './hand-over.ts';
+import { handOver, placeOf, requesterOf } from './speaking-command.ts';
 import { answerAs, wordOutcome } from './outcome-words.ts';
 import type { CommandContext } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { ReplyAudio } from './reply-audio.ts';
+import { SOUND_MAX_SECONDS } from './reply-button-row.ts';
 
-export const SOUND_MAX_SECONDS = 5.2;
 export const SOUND_MAX_BYTES = 512 * 1024;
 const MAX_RESULT_SECONDS_SHOWN = 1;
 /** Discord's: Maximum number of soundboard sounds reached. */

@@ -1,14 +1,26 @@
-// What /say and /emote share: the same options around their own speech settings, and one way from options to speech
-// in a server and outside one (the user install): the settings by layer, the voice named with why, the target, the
-// order handed over. Below them, the path they share with the Speak menu and /clone's first line (speakAndReply):
-// from the target to the answer.
+// /say and /emote, and the one way every front-end hands its order over: the same options around their own speech
+// settings; from options to speech in a server (the settings by layer, the voice named with why, where its audio goes
+// by the `output` option, voice presence and defaults, who asked); then speakAndReply, the path shared with the Speak
+// menu and /clone's first line, from the target to the answer; and the one call of the pipeline's speak() (handOver,
+// test/structure/one-way-to-speak.test.ts). Where SayBot or the member may not speak, it is refused at once, before
+// anything is paid; no front-end checks a right itself. Outside a server: user-install.ts.
+import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import {
   DiscordAPIError,
   RESTJSONErrorCodes,
+  type BaseInteraction,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   type SlashCommandOptionsOnlyBuilder,
 } from 'discord.js';
-import type { CommandModule, ServiceName, Services } from '../../core/interactions/command.ts';
+import type {
+  AnsweredInteraction,
+  ChannelReading,
+  CommandContext,
+  CommandModule,
+  ServiceName,
+  Services,
+} from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
   outputOption,
@@ -21,32 +33,34 @@ import {
   withSpeechOptions,
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
-import type { SpeechOrder, SpeechRequest } from '../../core/order/pipeline.ts';
+import {
+  MEMBER_REQUEST,
+  type OrderEvents,
+  type Requester,
+  type SpeechOrder,
+  type SpeechPipeline,
+  type SpeechRequest,
+  type SpeechTarget,
+} from '../../core/order/pipeline.ts';
+import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
-import { requireUserInstall, speakOutsideServer, USER_INSTALL_GUILD } from './user-install.ts';
+import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
+import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
 import { UserError } from '../../core/interactions/failures.ts';
+import { requireManager } from '../../core/interactions/preconditions.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import { t } from './strings.ts';
-import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
+import { acknowledge, acknowledgeAsVoiceMessage, receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
-import type { WordsAuthor } from './gate-types.ts';
+import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { fallbackVoiceLabel, privateFileNote, wordOutcome, type FallbackCause } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
 import type { ReplyButtonSource } from './reply-button-row.ts';
-import {
-  chooseTarget,
-  effectsAt,
-  handOver,
-  requesterOf,
-  placeOf,
-  speechTarget,
-  type ChosenTarget,
-  type SpeakingInteraction,
-} from './hand-over.ts';
+import { claimMemberVoiceMessage, type MemberVoiceMessageBar } from './voice-message-rights.ts';
 
 /** The command's definition: text, service settings (in released order), output and preset, then audio settings. */
 export function speakingCommand(
@@ -73,47 +87,37 @@ export const SPEAKING_USES = [
   'speech',
   'store',
 ] as const satisfies readonly ServiceName[];
-export type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
+type SpeakingServices = Services<(typeof SPEAKING_USES)[number]>;
 
 /** The services /say and /emote use: speaking for a member, their settings, the user install, the voice list. */
 export const SPEAKING_COMMAND_USES = [...SPEAKING_USES, 'config', 'voices'] as const satisfies readonly ServiceName[];
-export type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
+type SpeakingCommandUses = (typeof SPEAKING_COMMAND_USES)[number];
 
-/** The command's handlers: settings by layer; audio to the member's voice channel, or a file or voice message. */
-export function speakingHandlers(
-  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
-  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
-): Required<Pick<CommandModule<SpeakingCommandUses>, 'execute' | 'executeOutsideServer'>> {
-  const given = (interaction: ChatInputCommandInteraction) => ({
+/** What /say and /emote were given: the speech settings, preset and output chosen, and the text (within its limit). */
+export function commandSpeech(interaction: ChatInputCommandInteraction) {
+  return {
     options: readSpeechSettings(interaction.options),
     presetName: readText(interaction.options, 'preset'),
     text: spokenText(interaction.options.getString('text', true)),
     output: readOutput(interaction.options),
     userId: interaction.user.id,
-  });
-  return {
-    async execute(interaction, context) {
-      const { text, output, ...query } = given(interaction);
-      const { guildId, guild } = interaction;
-      const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
-      const credit = context.engines?.voice(settings.voice)?.credit;
-      const voice = voiceLabel(interaction.locale, settings, 'server', credit);
-      const target = await chooseTarget(interaction, output, context);
-      const requester = requesterOf(interaction, commandNameOf(interaction));
-      await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, voice);
-    },
-    async executeOutsideServer(interaction, context) {
-      const { text, output, ...query } = given(interaction);
-      requireUserInstall(context, interaction);
-      // The options, else the user's language's voice: no server's presets or defaults leak.
-      const settings = await chooseSettings(context.store, {
-        ...query,
-        guildId: USER_INSTALL_GUILD,
-        guildLocale: interaction.locale,
-      });
-      const voice = voiceLabel(interaction.locale, settings, 'outside');
-      await speakOutsideServer(interaction, context, requestOf(text, settings), voice, output);
-    },
+  };
+}
+
+/** The command in a server: settings by layer; audio to the member's voice channel, or a file or voice message. */
+export function speakingHandler(
+  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
+  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
+): CommandModule<SpeakingCommandUses>['execute'] {
+  return async (interaction, context) => {
+    const { text, output, ...query } = commandSpeech(interaction);
+    const { guildId, guild } = interaction;
+    const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
+    const credit = context.engines?.voice(settings.voice)?.credit;
+    const voice = voiceLabel(interaction.locale, settings, 'server', credit);
+    const target = await chooseTarget(interaction, output, context);
+    const requester = requesterOf(interaction, commandNameOf(interaction));
+    await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, voice);
   };
 }
 
@@ -140,28 +144,119 @@ export function voiceLabel(
   return t(locale, `voice.why.${source.kind}`, { voice, ...('preset' in source ? { preset: source.preset } : {}) });
 }
 
-/** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
-const AUTHOR_LOOKUP_MS = 1_000;
+/** The `output` option: where the member wants the audio (absent: their voice channel, else their default). */
+export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
 
-const isUnknownMember = (error: unknown): boolean =>
-  error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMember;
+/** Where a command's audio goes, and why a file or a voice message when it is one (the reply says so). */
+export type ChosenTarget =
+  | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
+  | { kind: 'file'; because: 'asked' | 'no-voice' }
+  /** `bar`: the member may not post it in this channel (rights, slowmode): the audio goes to them privately. */
+  | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
+
+/** A slash command or the Speak menu, in a server: what the front-end needs of either. */
+type SpeakingInteraction = AnsweredInteraction<'cached'>;
+
+const channel = (id: string) => `<#${id}>`;
+
+/** The rights port the pipeline holds (src/core/order/rights.ts), answered by the gate (gate.ts `gatePort`). */
+type Rights = Pick<SpeechPipeline, 'rights'>;
+
+/** Where the audio goes: `output`, else their voice channel, else defaults (the store read only in that last case). */
+export async function chooseTarget(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<ChosenTarget> {
+  const where = await chooseDestination(interaction, output, context, builtin);
+  if (where.kind !== 'voice-message') return where;
+  // The member's bar to posting it here, if any, checked now: before anything is paid.
+  const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
+  return bar === undefined ? where : { ...where, bar };
+}
+
+/** chooseTarget without taking the slowmode turn: for what posts nothing yet (a scene's preview). */
+export async function chooseDestination(
+  interaction: SpeakingInteraction,
+  output: OutputChoice,
+  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  builtin: OutsideVoiceOutput = 'file',
+): Promise<
+  Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
+> {
+  if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
+  if (output === 'voice' || interaction.member.voice.channel)
+    return memberVoiceChannel(interaction, context, context.reading);
+  const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
+  return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
+}
 
 /**
- * Another member's words (the Speak menu): without the Guild Members intent Discord tells SayBot nothing of a timeout
- * given since, so the author is fetched afresh for at most AUTHOR_LOOKUP_MS, else as known. Unknown Member: gone.
+ * The member's voice channel, if the rights let SayBot speak there for them (refused at once rather than timing out
+ * later), and SayBot is not speaking to others elsewhere (it never leaves them for a caller).
  */
-async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
-  if (author.memberId === interaction.user.id) return author;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), AUTHOR_LOOKUP_MS);
-  });
-  const looked = fetchOneMember(interaction.guild, author.memberId, 'message author', { force: true }).catch(
-    (error: unknown) => (isUnknownMember(error) ? ('left' as const) : undefined),
+export function memberVoiceChannel(
+  interaction: MemberPlace,
+  { players, speech }: { players: PlayerRegistry; speech: Rights },
+  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
+  reading?: ChannelReading,
+  /** `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights. */
+  options: { managersMove?: boolean; joinOnly?: boolean } = {},
+): Extract<ChosenTarget, { kind: 'voice' }> {
+  const voiceChannel = interaction.member.voice.channel;
+  if (!voiceChannel) throw new UserError('error.voice.notInVoice');
+  const channelId = voiceChannel.id;
+  const read = reading?.readingIn(interaction.guildId);
+  if (read !== undefined && read.voiceChannelId !== channelId) {
+    const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
+    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
+    else throw new UserError('autoread.guard.elsewhere', where);
+  }
+  const at = placeOf(interaction, channelId);
+  speech.rights.requireAdmitted(
+    options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }),
   );
-  const member = await Promise.race([looked, late]).finally(() => clearTimeout(timer));
-  if (member === 'left') return { memberId: author.memberId, left: true };
-  return member === undefined ? author : { memberId: author.memberId, member };
+  const player = players.find(interaction.guildId);
+  const current = player?.channelId;
+  if (player && current !== undefined && current !== channelId && player.busy) {
+    throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
+  }
+  return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
+}
+
+/** Outside voice without `output`: their default, the server's, else `builtin` (a file; Speak menu: voice message). */
+export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoiceOutput): OutsideVoiceOutput {
+  return defaults.member ?? defaults.server ?? builtin;
+}
+
+/** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
+export function admitted(
+  interaction: SpeakingInteraction,
+  speech: Rights,
+  target: ChosenTarget,
+): { privately: boolean } {
+  return speech.rights.requireAdmitted(
+    effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
+  );
+}
+
+/** The member behind an interaction: `command` records the spends, `guildId` the budget (pseudo-guild outside one). */
+export function requesterOf(
+  interaction: BaseInteraction,
+  command: string,
+  guildId: string | null = interaction.guildId,
+): Requester {
+  if (guildId === null) throw new Error('a requester outside a server needs the guild its budget counts against');
+  return {
+    guildId,
+    userId: interaction.user.id,
+    command,
+    policy: MEMBER_REQUEST,
+    id: interaction.id,
+    // This host's clock at receipt: the ID's time is Discord's clock, and the two may be minutes apart.
+    askedAt: receivedAtEpochMs(interaction),
+  };
 }
 
 /** Hands the order to the pipeline and words what it says; acknowledged once accepted, the join already under way. */
@@ -241,10 +336,95 @@ export async function speakAndReply(
       (handed.privately || late) && answer.answer === 'reply'
         ? { ...answer, notes: [...answer.notes, privateFileNote] }
         : answer;
-    const where =
-      late && target.kind === 'voice-message' ? { ...target, bar: 'member-no-permission' as const } : target;
-    await showAnswer(interaction, context.logger, shown, where, privately, buttons, context.speech.rights);
+    const bar = target.kind !== 'voice-message' ? undefined : late ? 'member-no-permission' : target.bar;
+    await showAnswer(interaction, context.logger, shown, bar, privately, buttons, context.speech.rights);
   } finally {
     release?.();
   }
+}
+
+/** The member's own voice rights where it plays, for an order built elsewhere (src/app/dashboard-bot.ts). */
+export function memberStillSpeaks(
+  speech: Rights,
+  interaction: MemberPlace,
+  channelId: string,
+): () => Revocation | undefined {
+  const effects = effectsAt(placeOf(interaction, channelId), { kind: 'voice' });
+  return () => speech.rights.stillAllows(effects);
+}
+
+/** A file carries Discord's upload limit for this interaction (`attachment_size_limit`), when Discord sent one. */
+function speechTarget(target: ChosenTarget, sizeLimit: number | undefined): SpeechTarget {
+  if (target.kind === 'voice') return target;
+  if (target.kind === 'file') return sizeLimit === undefined ? { kind: 'file' } : { kind: 'file', sizeLimit };
+  return { kind: target.kind };
+}
+
+/** Where a member asks, for the voice checks: a command, a reply's button, or the dashboard's studio. */
+export type MemberPlace = Pick<
+  ButtonInteraction<'cached'>,
+  'guildId' | 'guild' | 'member' | 'user' | 'memberPermissions'
+>;
+
+/** Where a member asks, for the gate: their rights in the interaction's channel and, when given, their voice channel. */
+export function placeOf(
+  interaction: MemberPlace & Partial<Pick<AnsweredInteraction<'cached'>, 'channel' | 'appPermissions'>>,
+  voiceChannelId?: string,
+): Place {
+  return {
+    guild: interaction.guild,
+    memberId: interaction.user.id,
+    member: interaction.member,
+    text: {
+      thread: interaction.channel?.isThread() ?? false,
+      channelId: interaction.channel?.id,
+      member: interaction.memberPermissions,
+      bot: interaction.appPermissions ?? null,
+    },
+    voiceChannelId,
+  };
+}
+
+/** An order's effects where a member asks, by where its audio goes: always words of the member's own choosing. */
+export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voice-message' }): Effects {
+  const does: Effect[] =
+    target.kind === 'voice'
+      ? ['speak-in-voice', 'member-words']
+      : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
+  return { does, at: place };
+}
+
+/** A front-end's order: the pipeline's, with its effects in Discord (required: no order speaks without). */
+export type DeclaredOrder = SpeechOrder & { effects: Effects };
+
+/**
+ * Hands `order` to the pipeline: its acceptance, first frame and one outcome for the front-end to word; whether its
+ * answer is the member's alone, and the same asked again before its post.
+ */
+export function handOver(speech: Pick<SpeechPipeline, 'speak'>, order: DeclaredOrder): OrderEvents & RightsAnswered {
+  return speech.speak(order);
+}
+
+/** How long the words of another member wait for Discord's answer on them before the gate reads what SayBot knew. */
+const AUTHOR_LOOKUP_MS = 1_000;
+
+const isUnknownMember = (error: unknown): boolean =>
+  error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMember;
+
+/**
+ * Another member's words (the Speak menu): without the Guild Members intent Discord tells SayBot nothing of a timeout
+ * given since, so the author is fetched afresh for at most AUTHOR_LOOKUP_MS, else as known. Unknown Member: gone.
+ */
+async function freshAuthor(interaction: SpeakingInteraction, author: WordsAuthor): Promise<WordsAuthor> {
+  if (author.memberId === interaction.user.id) return author;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), AUTHOR_LOOKUP_MS);
+  });
+  const looked = fetchOneMember(interaction.guild, author.memberId, 'message author', { force: true }).catch(
+    (error: unknown) => (isUnknownMember(error) ? ('left' as const) : undefined),
+  );
+  const member = await Promise.race([looked, late]).finally(() => clearTimeout(timer));
+  if (member === 'left') return { memberId: author.memberId, left: true };
+  return member === undefined ? author : { memberId: author.memberId, member };
 }

@@ -4,11 +4,19 @@
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
+import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';
-import { effectsAt, handOver, requesterOf, type OutputChoice } from './hand-over.ts';
+import {
+  commandSpeech,
+  effectsAt,
+  handOver,
+  requesterOf,
+  voiceLabel,
+  type SPEAKING_COMMAND_USES,
+} from './speaking-command.ts';
 import { acknowledge, acknowledgeAsVoiceMessage } from '../../core/interactions/acknowledge.ts';
-import type { Services } from '../../core/interactions/command.ts';
+import type { CommandModule, Services } from '../../core/interactions/command.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import {
@@ -32,51 +40,62 @@ export function requireUserInstall(context: Services<'config'>, interaction: Cha
   throw new UserError(setting.mode === 'off' ? 'userInstall.off' : 'userInstall.notAllowed');
 }
 
-/** Speaks `request` into a file or voice message as the user in the pseudo-guild (let in: requireUserInstall). */
-export async function speakOutsideServer(
-  interaction: ChatInputCommandInteraction,
-  context: Services<'speech' | 'logger' | 'fileShares' | 'engines'>,
-  request: SpeechRequest,
-  voice: string,
-  output: OutputChoice,
-): Promise<void> {
-  // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
-  const release = context.fileShares.take({ userId: interaction.user.id });
-  try {
-    const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
-    const said = {
-      flavour: 'user-install',
-      locale: interaction.locale,
-      voice,
-      voiceId: request.voice,
-      credit: context.engines?.voice(request.voice)?.credit,
-      sizeLimit: interaction.attachmentSizeLimit,
-    } as const;
-    // A voice message: the member's own bar to posting it there, claimed before anything is paid.
-    const bar = output === 'voice-message' ? memberBar(interaction, context.speech.rights) : undefined;
-    const target: SpeechTarget =
-      output === 'voice-message'
-        ? { kind: 'voice-message' }
-        : { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
-    const effects = effectsAt(placeOutsideServer(interaction), target);
-    const handed = handOver(context.speech, { request, requester, target, effects });
-    await handed.accepted;
-    if (target.kind === 'voice-message') {
-      // The voice message will be the response itself; one the member may not post here is theirs alone.
-      if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
-      else await acknowledge(interaction, true);
-      const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'voice-message' }), 'voice-message');
-      await showVoiceMessage(interaction, context.logger, answer, bar);
-      return;
+/**
+ * /say's and /emote's handler outside a server: the options, else the user's language's voice (no server's presets
+ * or defaults leak), spoken into a file or voice message as the user in the pseudo-guild.
+ */
+export function outsideServerHandler(
+  /** How the command makes its request from its text and the settings that apply; it may refuse (UserError). */
+  requestOf: (text: string, settings: ResolvedSettings) => SpeechRequest,
+): NonNullable<CommandModule<(typeof SPEAKING_COMMAND_USES)[number]>['executeOutsideServer']> {
+  return async (interaction, context) => {
+    const { text, output, ...query } = commandSpeech(interaction);
+    requireUserInstall(context, interaction);
+    const guildLocale = interaction.locale;
+    const settings = await chooseSettings(context.store, { ...query, guildId: USER_INSTALL_GUILD, guildLocale });
+    const voice = voiceLabel(interaction.locale, settings, 'outside');
+    const request = requestOf(text, settings);
+    // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
+    const release = context.fileShares.take({ userId: interaction.user.id });
+    try {
+      const requester = requesterOf(interaction, interaction.commandName, USER_INSTALL_GUILD);
+      const said = {
+        flavour: 'user-install',
+        locale: interaction.locale,
+        voice,
+        voiceId: request.voice,
+        credit: context.engines?.voice(request.voice)?.credit,
+        sizeLimit: interaction.attachmentSizeLimit,
+      } as const;
+      // A voice message: the member's own bar to posting it there, claimed before anything is paid.
+      const bar = output === 'voice-message' ? memberBar(interaction, context.speech.rights) : undefined;
+      const target: SpeechTarget =
+        output === 'voice-message'
+          ? { kind: 'voice-message' }
+          : { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
+      const effects = effectsAt(placeOutsideServer(interaction), target);
+      const handed = handOver(context.speech, { request, requester, target, effects });
+      await handed.accepted;
+      if (target.kind === 'voice-message') {
+        // The voice message will be the response itself; one the member may not post here is theirs alone.
+        if (bar === undefined) await acknowledgeAsVoiceMessage(interaction);
+        else await acknowledge(interaction, true);
+        const answer = answerAs(
+          wordOutcome(await handed.outcome, { ...said, where: 'voice-message' }),
+          'voice-message',
+        );
+        await showVoiceMessage(interaction, context.logger, answer, bar);
+        return;
+      }
+      // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
+      await acknowledge(interaction, handed.privately);
+      const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
+      const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
+      await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
+    } finally {
+      release();
     }
-    // A file the member may not post in that server's channel themselves is theirs alone (gate.ts).
-    await acknowledge(interaction, handed.privately);
-    const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
-    const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-    await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
-  } finally {
-    release();
-  }
+  };
 }
 
 /** Where the user install answers, for the gate: Attach Files, and in a server without SayBot the member's rights. */

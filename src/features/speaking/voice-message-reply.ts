@@ -23,18 +23,18 @@ import {
   type VoiceMessageRights,
 } from './voice-message-rights.ts';
 import { replyButtons, voiceMessageButtons, type ReplyButtonSource } from './reply-button-row.ts';
-import type { ChosenTarget, SpeakingInteraction } from './hand-over.ts';
 
 /** Posts what the worder (outcome-words.ts) made of the outcome. */
 export async function showAnswer(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction<'cached'>,
   log: Logger,
   answer: OutcomeAnswer,
-  target: ChosenTarget,
+  /** Why the member may not post a voice message in this channel, if they asked for one and may not. */
+  bar: MemberVoiceMessageBar | undefined,
   privateReply: boolean,
   /** The reply's buttons (reply-buttons.ts), where the answer carries them. */
   source: ReplyButtonSource | undefined,
-  /** The core's rights asker: whether a file too large may be posted as the member's voice message here. */
+  /** The rights port: whether a file too large may be posted as the member's voice message here. */
   rights: VoiceMessageRights,
 ): Promise<void> {
   switch (answer.answer) {
@@ -47,13 +47,7 @@ export async function showAnswer(
     case 'too-large':
       return showTooLargeFile(interaction, log, answer, privateReply, rights);
     case 'voice-message':
-      return showVoiceMessage(
-        interaction,
-        log,
-        answer,
-        target.kind === 'voice-message' ? target.bar : undefined,
-        answer.buttons && source,
-      );
+      return showVoiceMessage(interaction, log, answer, bar, answer.buttons && source);
     case 'refused':
       throw answer.error;
     default:
@@ -103,7 +97,7 @@ export async function showVoiceMessage(
   interaction: AnsweredInteraction,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'voice-message' }>,
-  /** Why the member may not post it in this channel, if they may not (the target hand-over.ts chose). */
+  /** Why the member may not post it in this channel, if they may not (the target speaking-command.ts chose). */
   bar: MemberVoiceMessageBar | undefined,
   buttons?: ReplyButtonSource,
 ): Promise<void> {
@@ -185,7 +179,10 @@ async function followUp(
 }
 
 /** The line naming who asked, where the channel sees no public response of theirs (a voice message has no text). */
-function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(interaction)): string | undefined {
+function attribution(
+  interaction: AnsweredInteraction<'cached'>,
+  tokenIsGone = tokenGone(interaction),
+): string | undefined {
   if (!tokenIsGone && interaction.ephemeral === false) return undefined;
   return t(interaction.guild.preferredLocale, 'voiceMessage.header', {
     member: `<@${interaction.user.id}>`,
@@ -195,7 +192,7 @@ function attribution(interaction: SpeakingInteraction, tokenIsGone = tokenGone(i
 
 /** A file over the upload limit as a voice message: in the channel, else privately as a (smaller) file; says why. */
 export async function showTooLargeFile(
-  interaction: SpeakingInteraction,
+  interaction: AnsweredInteraction<'cached'>,
   log: Logger,
   answer: Extract<OutcomeAnswer, { answer: 'too-large' }>,
   privateReply: boolean,

@@ -2,10 +2,10 @@
 // could not, so their rights there (as Discord sent them) are asked through src/core/order/rights.ts, and
 // slowmode checked, before anything is paid. A member who may not gets the audio privately.
 import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitField } from 'discord.js';
-import type { RightsAsker } from '../../core/order/rights.ts';
+import type { OrderRights } from '../../core/order/rights.ts';
 
-/** The core's asker of the rights port: the acceptance question is all this asks. */
-export type VoiceMessageRights = Pick<RightsAsker, 'admits'>;
+/** The rights port the pipeline holds: the acceptance question is all this asks. */
+export type VoiceMessageRights = Pick<OrderRights, 'admits'>;
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
 export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';

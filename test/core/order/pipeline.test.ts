@@ -16,7 +16,13 @@ import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
-import { MEMBER_REQUEST, SpeechPipeline, type Requester, type SpeechTarget } from '../../../src/core/order/pipeline.ts';
+import {
+  MEMBER_REQUEST,
+  SpeechPipeline,
+  type Requester,
+  type SpeechOrder,
+  type SpeechTarget,
+} from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
 import { PlayerRegistry } from '../../../src/core/voice/guild-player.ts';
@@ -489,5 +495,28 @@ describe('SpeechPipeline', () => {
     // What was paid is recorded, whether heard or not; nothing else.
     const paid = asked.reduce((sum, text) => sum + (text?.length ?? 0), 0);
     expect((await store.spends.monthTotals(month(), guildId)).spent).toBe(paid);
+  });
+});
+
+describe('SpeechPipeline without a rights port (the core alone)', () => {
+  it('holds an order to no rights but its own: accepted, answered publicly, never revoked', async () => {
+    const { rights } = new SpeechPipeline({
+      source: {} as never,
+      accounting: {} as never,
+      players: {} as never,
+      logger: silentLogger,
+      maxCharsPerRequest: 100,
+    });
+    const effects: SpeechOrder['effects'] = { does: ['speak-in-voice', 'member-words'], at: null };
+    expect(rights.admits(effects)).toEqual({ kind: 'allowed', privately: false });
+    expect(rights.stillAllows(effects)).toBeUndefined();
+    const order: SpeechOrder = {
+      requester: { guildId: 'g', userId: 'u', command: 'say', id: '1', policy: MEMBER_REQUEST },
+      target: { kind: 'file' },
+      request: { kind: 'tts', text: 'hello', voice: 'v', format: 'wav' },
+      effects,
+    };
+    const held = rights.admit(order);
+    expect(held.kind === 'allowed' && (await held.order.stillAllowed?.())).toBeUndefined();
   });
 });

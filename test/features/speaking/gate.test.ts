@@ -3,11 +3,21 @@
 // needs a right of someone's. Voice rights are heard end to end (test/e2e/speaking-rules.test.ts, rule `denied`).
 import { PermissionFlagsBits as P, PermissionsBitField } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_RIGHTS, gatePort, rightsFor } from '../../../src/features/speaking/gate.ts';
+import {
+  EFFECT_RIGHTS,
+  gatePort,
+  rightsFor,
+  rightsPort,
+  type RightsQuestions,
+} from '../../../src/features/speaking/gate.ts';
+import type { Revocation, RightsVerdict } from '../../../src/core/order/rights.ts';
+import { MEMBER_REQUEST, type SpeechOrder, type StillAllowed } from '../../../src/core/order/order.ts';
+import { SpeechPipeline } from '../../../src/core/order/pipeline.ts';
+import { silentLogger } from '../../../src/core/log.ts';
 
-/** The gate's acceptance answer, as the core's asker reaches it (the port). */
-const judge = gatePort.mayAccept;
-import type { Effect, Place } from '../../../src/features/speaking/gate-types.ts';
+/** The gate's acceptance answer, as the core reaches it (the port). */
+const judge = gatePort.admits;
+import type { Effect, Effects, Place } from '../../../src/features/speaking/gate-types.ts';
 
 const rights = (...bits: bigint[]) => new PermissionsBitField(bits);
 const POSTER = rights(P.ViewChannel, P.SendMessages, P.AttachFiles, P.SendVoiceMessages);
@@ -64,5 +74,101 @@ describe('the gate', () => {
 
   it('asks nothing of an order that does nothing in Discord (a sample heard in the browser)', () => {
     expect(judge({ does: [], at: null })).toEqual({ kind: 'allowed', privately: false });
+  });
+});
+
+/** Questions whose answers the test sets, recording each one asked. */
+function port() {
+  const state = {
+    verdict: { kind: 'allowed', privately: false } as RightsVerdict,
+    revoked: undefined as Revocation | undefined,
+    posts: 'publicly' as 'publicly' | 'privately',
+    asked: [] as string[],
+  };
+  const rights: RightsQuestions = {
+    mayAccept: () => {
+      state.asked.push('accept');
+      return state.verdict;
+    },
+    mayPlay: () => {
+      state.asked.push('play');
+      return state.revoked;
+    },
+    mayPost: () => {
+      state.asked.push('post');
+      return state.posts;
+    },
+  };
+  return { state, rights };
+}
+
+const EFFECTS: Effects = { does: ['speak-in-voice', 'member-words'], at: null };
+
+function order(effects?: Effects, stillAllowed?: StillAllowed): SpeechOrder {
+  return {
+    requester: { guildId: 'g', userId: 'u', command: 'say', id: '1', policy: MEMBER_REQUEST },
+    target: { kind: 'file' },
+    request: { kind: 'tts', text: 'hello', voice: 'v', format: 'wav' },
+    ...(effects === undefined ? {} : { effects }),
+    ...(stillAllowed === undefined ? {} : { stillAllowed }),
+  };
+}
+
+describe('the rights port, asking the questions (rightsPort)', () => {
+  it('never takes an order the questions refuse: its events are the refusal, its answer private', async () => {
+    const { state, rights } = port();
+    const refusal = new Error('may not speak there');
+    state.verdict = { kind: 'refused', error: refusal };
+    expect(rightsPort(rights).admit(order(EFFECTS))).toEqual({ kind: 'refused', error: refusal });
+    // The pipeline never takes it: nothing of it is split, held or paid (none of its parts is given).
+    const pipeline = new SpeechPipeline({
+      rights: rightsPort(rights),
+      source: {} as never,
+      accounting: {} as never,
+      players: {} as never,
+      logger: silentLogger,
+      maxCharsPerRequest: 100,
+    });
+    const job = pipeline.speak(order(EFFECTS));
+    await expect(job.accepted).rejects.toBe(refusal);
+    expect(await job.outcome).toEqual({ kind: 'failed', error: refusal, secondsHeard: 0 });
+    expect(job.privately).toBe(true);
+    expect(state.asked).toEqual(['accept', 'accept']);
+  });
+
+  it("asks the port before each part ahead of the order's own check, and again right before its post", async () => {
+    const { state, rights } = port();
+    state.verdict = { kind: 'allowed', privately: true };
+    const job = rightsPort(rights).admit(order(EFFECTS, () => ({ code: 'ignored' })));
+    if (job.kind !== 'allowed') throw new Error('refused');
+    expect(job.privately).toBe(true);
+    const given = job.order;
+    expect(await given?.stillAllowed?.()).toEqual({ code: 'ignored' });
+    state.revoked = { code: 'muted', channelId: 'v' };
+    expect(await given?.stillAllowed?.()).toEqual({ code: 'muted', channelId: 'v' });
+    expect(job.postsPrivately()).toBe(false);
+    state.posts = 'privately';
+    expect(job.postsPrivately()).toBe(true);
+    expect(state.asked).toEqual(['accept', 'play', 'play', 'post', 'post']);
+  });
+
+  it('holds an order that declares no effects to nothing of its own', () => {
+    const { state, rights } = port();
+    const plain = order();
+    const job = rightsPort(rights).admit(plain);
+    if (job.kind !== 'allowed') throw new Error('refused');
+    expect(job.order).toBe(plain);
+    expect([job.privately, job.postsPrivately()]).toEqual([false, false]);
+    expect(state.asked).toEqual([]);
+  });
+
+  it('answers a front-end before its order exists: the verdict, or the refusal thrown', () => {
+    const { state, rights } = port();
+    const asker = rightsPort(rights);
+    expect(asker.requireAdmitted(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
+    const refusal = new Error('no Connect');
+    state.verdict = { kind: 'refused', error: refusal };
+    expect(() => asker.requireAdmitted(EFFECTS)).toThrow(refusal);
+    expect(asker.admits(EFFECTS)).toEqual(state.verdict);
   });
 });

@@ -5,11 +5,10 @@ import {
   claimMemberVoiceMessage,
   type VoiceMessageAsker,
 } from '../../../src/features/speaking/voice-message-rights.ts';
-import { RightsAsker } from '../../../src/core/order/rights.ts';
 import { gatePort } from '../../../src/features/speaking/gate.ts';
 
 /** The rights as the core asks them, answered by the gate (as the app wires them). */
-const RIGHTS = new RightsAsker(gatePort);
+const RIGHTS = gatePort;
 
 const ALLOWED = P.ViewChannel | P.SendMessages | P.AttachFiles | P.SendVoiceMessages;
 

@@ -60,7 +60,7 @@ export type ReaderNotice = { guildId: string; channelId: string; language: strin
 );
 
 export interface AutoReaderOptions {
-  /** The speaking feature's hand-over to the pipeline (src/features/speaking/hand-over.ts). */
+  /** The speaking feature's hand-over to the pipeline (src/features/speaking/speaking-command.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
   /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (

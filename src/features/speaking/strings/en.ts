@@ -320,7 +320,7 @@ export const en = {
   'command.say': 'say',
   'command.say.description': 'Speak text with one of the voices',
   'option.exaggeration.description.emote': 'How strong the emotion is, from 0 (flat) to 1 (intense); default 0.5',
-  // Voice messages: /output, the outside-voice defaults (src/features/speaking/hand-over.ts chooseTarget)
+  // Voice messages: /output, the outside-voice defaults (src/features/speaking/speaking-command.ts chooseTarget)
   'command.output': 'output',
   'command.output.description': 'How you are answered outside voice: a voice message or a file',
   'command.output.server': 'server',
