@@ -207,7 +207,7 @@ describe('Engines', () => {
   });
 
   it("serves servers in turn: with one line in flight and server A flooding, server B's line is the next sent", async () => {
-    const e = await started({ queue: { maxInFlight: 1, perGuild: 8 } });
+    const e = await started({ queue: { slots: 1, perOwner: 8 } });
     const hold = held();
     speech.handler = hold.handler;
     const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => spoken(e.synthesize(text, 'speech:af_heart', {}, A)));
@@ -225,7 +225,7 @@ describe('Engines', () => {
   });
 
   it('holds a server to its share and the queue to its bound, refusing past them as busy', async () => {
-    const e = await started({ queue: { maxInFlight: 1, perGuild: 2, maxWaiting: 2 } });
+    const e = await started({ queue: { slots: 1, perOwner: 2, maxWaiting: 2 } });
     const hold = held();
     speech.handler = hold.handler;
     const mine = [
@@ -247,7 +247,7 @@ describe('Engines', () => {
   });
 
   it('lets a line go by its signal: waiting, it leaves the queue unsent; under way, its request is cut', async () => {
-    const e = await started({ queue: { maxInFlight: 1 } });
+    const e = await started({ queue: { slots: 1 } });
     const hold = held();
     speech.handler = hold.handler;
     const first = new AbortController();
@@ -289,7 +289,7 @@ describe('Engines', () => {
   });
 
   it("short before long: a long line never takes the last slot, so another server's short line is sent next", async () => {
-    const e = await started({ queue: { maxInFlight: 2, perGuild: 8 } });
+    const e = await started({ queue: { slots: 2, perOwner: 8 } });
     const hold = held();
     speech.handler = hold.handler;
     // Long work (src/core/audio/workers/work-classes.ts, as the engine port classes a line of some 40 s).
