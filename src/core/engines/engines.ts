@@ -2,7 +2,7 @@
 // src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (in its server's fair
 // share of the engine's slots, and through its backoff), and how each is doing. Made from the configuration's `engines`
 // (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
-// own client (engine-clients.ts), voice list, slots and backoff; a line never waits behind another engine's. A
+// own client (engine-http.ts), voice list, slots and backoff; a line never waits behind another engine's. A
 // server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/work-classes.ts), its slot held until the
 // line's streamed audio ends.
 //
@@ -16,14 +16,17 @@ import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from
 import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import {
+  DEFAULT_ENGINE_DEADLINES,
   ENGINE_APPLIES,
+  ENGINE_TITLES,
+  EngineError,
   SpeechServerClient,
   VoicevoxClient,
   type EngineClient,
   type EngineControls,
+  type EngineDeadlines,
   type SpokenWav,
-} from './engine-clients.ts';
-import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
+} from './engine-http.ts';
 import type { EnginesConfig } from './engine-settings.ts';
 import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
 
