@@ -146,16 +146,17 @@ function failure(error: unknown, fail: Fail, what: string, caller: AbortSignal |
 }
 
 /**
- * One exchange with an engine: its deadlines and the caller's signal, a checked answer. Rejects with an EngineError,
- * or the caller's abort reason when the caller aborted.
+ * An engine's exchanges, each under its deadlines and the caller's signal, its answer checked; rejects with an
+ * EngineError, or the caller's abort reason when the caller aborted. Its own pool of connections. Each API's client
+ * (below) is one.
  */
 export class EngineExchange {
-  readonly #engine: EngineName;
+  readonly engine: EngineName;
   readonly #agent: Agent;
   readonly #deadlines: EngineDeadlines;
 
   constructor(engine: EngineName, deadlines: EngineDeadlines) {
-    this.#engine = engine;
+    this.engine = engine;
     // Its own pool: its deadlines, and no redirect followed.
     this.#agent = new Agent({
       connect: { timeout: deadlines.connectMs },
@@ -171,7 +172,7 @@ export class EngineExchange {
     await this.#agent.destroy();
   }
 
-  #fail: Fail = (reason, words, status) => new EngineError(this.#engine, reason, words, status);
+  #fail: Fail = (reason, words, status) => new EngineError(this.engine, reason, words, status);
 
   /** A JSON answer, at most JSON_CAP_BYTES; with `notFound`, a 404 answers NOT_LISTED instead of failing. */
   async json(req: EngineRequest, what: string, options: { notFound?: boolean } = {}): Promise<unknown> {
@@ -409,32 +410,18 @@ export function speechServerSpeed(controls: EngineControls): number {
   return round(controls.speed ?? 1);
 }
 
-/** What both clients are: an engine at a base URL (never with credentials: config refuses them), its own pool. */
-abstract class HttpEngine {
-  abstract readonly engine: EngineName;
+/** Each client's engine is at a base URL, never with credentials (config refuses them). */
+export class VoicevoxClient extends EngineExchange {
   readonly url: string;
-  protected readonly exchange: EngineExchange;
-
-  constructor(url: string, engine: EngineName, deadlines: EngineDeadlines) {
-    this.url = url;
-    this.exchange = new EngineExchange(engine, deadlines);
-  }
-
-  close(): Promise<void> {
-    return this.exchange.close();
-  }
-}
-
-export class VoicevoxClient extends HttpEngine {
-  readonly engine = 'voicevox';
 
   constructor(url: string, deadlines: EngineDeadlines) {
-    super(url, 'voicevox', deadlines);
+    super('voicevox', deadlines);
+    this.url = url;
   }
 
   /** The voices the engine offers now, bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.exchange.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
+    const answer = await this.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
     if (!Array.isArray(answer))
       throw new EngineError('voicevox', 'bad-answer', 'its voice list (GET /speakers) is not a list of speakers');
     return voicevoxVoices(answer);
@@ -447,7 +434,7 @@ export class VoicevoxClient extends HttpEngine {
     signal?: AbortSignal,
   ): Promise<SpokenWav> {
     const speaker = encodeURIComponent(voice.engineVoice);
-    const query = await this.exchange.json(
+    const query = await this.json(
       {
         method: 'POST',
         url: `${this.url}/audio_query?text=${encodeURIComponent(text)}&speaker=${speaker}`,
@@ -458,7 +445,7 @@ export class VoicevoxClient extends HttpEngine {
     );
     if (typeof query !== 'object' || query === null || Array.isArray(query))
       throw new EngineError('voicevox', 'bad-answer', 'its audio query is not a query object');
-    const wav = await this.exchange.wav(
+    const wav = await this.wav(
       {
         method: 'POST',
         url: `${this.url}/synthesis?speaker=${speaker}`,
@@ -472,14 +459,15 @@ export class VoicevoxClient extends HttpEngine {
   }
 }
 
-export class SpeechServerClient extends HttpEngine {
-  readonly engine = 'speech';
+export class SpeechServerClient extends EngineExchange {
+  readonly url: string;
   readonly #key: string | undefined;
   readonly #model: string;
   readonly #listed: readonly ListedSpeechVoice[] | undefined;
 
   constructor(options: NonNullable<EnginesConfig['speechServer']>, deadlines: EngineDeadlines) {
-    super(options.url, 'speech', deadlines);
+    super('speech', deadlines);
+    this.url = options.url;
     this.#key = options.key;
     this.#model = options.model;
     this.#listed = options.voices;
@@ -491,7 +479,7 @@ export class SpeechServerClient extends HttpEngine {
 
   /** The voices the server lists (or the owner's list), bounded and cleaned. */
   async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.exchange.json(
+    const answer = await this.json(
       {
         method: 'GET',
         url: `${this.url}/audio/voices`,
@@ -517,7 +505,7 @@ export class SpeechServerClient extends HttpEngine {
       response_format: 'wav',
       speed: speechServerSpeed(controls),
     };
-    const wav = await this.exchange.wav(
+    const wav = await this.wav(
       {
         method: 'POST',
         url: `${this.url}/audio/speech`,
