@@ -93,6 +93,11 @@ export class FairShares {
     };
   }
 
+  /** Jobs taken and not yet released: under way or waiting for a slot. */
+  get load(): number {
+    return this.#inFlight + this.#waiting.length;
+  }
+
   /** Counts a job of `owner` against its share from now: its release (once), or throws `busy` past the share. */
   hold(owner: string): () => void {
     const { perOwner, busy, who, jobs } = this.#options;
