@@ -34,7 +34,7 @@ import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
  * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads).
  */
-export const MAX_ENGINE_TEXT_CHARS = 1000;
+const MAX_TEXT_CHARS = 1000;
 
 /** Whose line it is: an engine's slots serve servers in turn and hold each to its share. */
 export interface EngineOwner {
@@ -79,7 +79,6 @@ export interface EnginesOptions {
   queue?: Partial<EngineQueue>;
   circuit?: Partial<CircuitOptions>;
   catalogue?: { refreshMs?: number };
-  maxTextChars?: number;
 }
 
 interface Engine {
@@ -101,14 +100,12 @@ interface Engine {
 export class Engines {
   readonly #engines = new Map<EngineName, Engine>();
   readonly #logger: Logger;
-  readonly #maxTextChars: number;
   readonly #refreshMs: number;
   readonly #closing = new AbortController();
   #closed = false;
 
   constructor(config: EnginesConfig, options: EnginesOptions = {}) {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'engines' });
-    this.#maxTextChars = options.maxTextChars ?? MAX_ENGINE_TEXT_CHARS;
     this.#refreshMs = options.catalogue?.refreshMs ?? 10 * 60_000;
     const deadlines = { ...DEFAULT_ENGINE_DEADLINES, ...options.deadlines };
     const clients: EngineClient[] = [];
@@ -211,9 +208,12 @@ export class Engines {
     const voice = engine.byId.get(voiceId);
     if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
-    const most = this.#maxTextChars;
-    if (length === 0 || length > most)
-      throw new EngineError(name, 'refused', `a line must have 1 to ${most} characters (not sent); it has ${length}`);
+    if (length === 0 || length > MAX_TEXT_CHARS)
+      throw new EngineError(
+        name,
+        'refused',
+        `a line must have 1 to ${MAX_TEXT_CHARS} characters (not sent); it has ${length}`,
+      );
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
       const admission = engine.circuit.admit();
