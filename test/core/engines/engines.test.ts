@@ -246,6 +246,30 @@ describe('Engines', () => {
     expect(hold.order).toEqual(['a1', 'b1', 'a2']);
   });
 
+  it("holds a line against its server's share until its streamed audio ends, not only until its answer begins", async () => {
+    const e = await started({ queue: { slots: 2, perOwner: 1 } });
+    const whole = wav(1);
+    let rest: (() => void) | undefined;
+    speech.handler = (req, res, seen) => {
+      if (seen.url.pathname !== '/v1/audio/speech') return speechHandler()(req, res, seen);
+      if ((JSON.parse(seen.body) as { input: string }).input !== 'streaming') return sendWav(res);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': whole.length });
+      res.write(whole.subarray(0, 1024));
+      rest = () => res.end(whole.subarray(1024));
+    };
+    const streaming = await e.synthesize('streaming', 'speech:af_heart', {}, A);
+    const closed = new Promise((resolve) => streaming.body.once('close', resolve));
+    // Its answer began, its audio still streams: the server's one line is still under way.
+    expect((await failure(spoken(e.synthesize('next', 'speech:af_heart', {}, A)))).reason).toBe('busy');
+    // Another server's line goes beside it.
+    await spoken(e.synthesize('theirs', 'speech:af_heart', {}, B));
+    rest!();
+    expect((await buffer(streaming.body)).length).toBe(whole.length);
+    await closed;
+    await spoken(e.synthesize('after', 'speech:af_heart', {}, A));
+    expect(synths(speech)).toBe(3);
+  });
+
   it('lets a line go by its signal: waiting, it leaves the queue unsent; under way, its request is cut', async () => {
     const e = await started({ queue: { slots: 1 } });
     const hold = held();
