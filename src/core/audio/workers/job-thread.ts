@@ -1,10 +1,10 @@
 // One worker thread taking one job at a time, so decoding never stalls the main thread's 20 ms voice cycle. A few
 // jobs may wait, owners (servers) in turn (its one slot served by ./work-classes.ts FairShares); past that, or past
-// the time limit, a job is refused. An idle
-// worker is ended; a crashed or stuck one, or one replying `retire: true` (its engine trapped on that job, so the next
-// job is not blamed), is replaced. A sliced job (./slices.ts, ./work-turns.ts) gives its turn back between slices and
-// its limit stops while it waits. Long work's limit counts its own CPU time (a low-priority thread on a busy host gets
-// little of a core) under a wall-clock ceiling. A thread's start and setup (./thread-setup.ts) have their own bound.
+// the time limit, a job is refused. An idle worker is ended; a crashed or stuck one, or one replying `retire: true`
+// (its engine trapped on that job, so the next job is not blamed), is replaced. A sliced job (./slices.ts,
+// ./work-turns.ts) gives its turn back between slices and its limit stops while it waits. Long work's limit counts
+// its own CPU time (a low-priority thread on a busy host gets little of a core) under a wall-clock ceiling. A
+// thread's start and setup (./thread-setup.ts) have their own bound.
 import { Worker } from 'node:worker_threads';
 import type { SetupMessage } from './thread-setup.ts';
 import { FairShares } from './work-classes.ts';

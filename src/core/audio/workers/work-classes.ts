@@ -2,10 +2,10 @@
 // job's class is its cost (seconds of audio made, mixed or encoded; bytes copied: workClassOf), never its kind, so a
 // long job of one server never runs beside a short job of another. Each class is its own fair pool (./thread-pool.ts
 // `classedPools`); long work also runs in slices yielding to short work (./slices.ts, ./work-turns.ts), at the lowest
-// priority (./thread-priority.ts), rationed per member. A server's share (FairShares, below) is one class for every
-// pool's servers and members and for each of the owner's engines (src/core/engines/engines.ts), whose slots it also
-// serves in turn. Used by ../jobs/audio-thread/audio-thread.ts and src/core/free-voice/free-voice-engine.ts (bounds:
-// docs/architecture.md).
+// priority (./thread-priority.ts), rationed per member. FairShares (below) is the one fair share and the one queue in
+// turn: every pool's servers and members, each job thread's one slot (./job-thread.ts) and each of the owner's
+// engines' slots (src/core/engines/engines.ts). Used by ../jobs/audio-thread/audio-thread.ts and
+// src/core/free-voice/free-voice-engine.ts (bounds: docs/architecture.md).
 
 /** Short work waits only for short work; long work runs in slices at a lower priority and gives way to short. */
 export type WorkClass = 'short' | 'long';
