@@ -129,52 +129,49 @@ export class FairShares {
    * done (its audio over). Rejects at once past the share or the waiting bound, later past `maxWaitMs` or with the
    * signal's reason when it fires while the job waits.
    */
-  take(owner: string, signal?: AbortSignal, long = false): Promise<() => void> {
-    try {
-      signal?.throwIfAborted();
-      const { maxWaiting, jobs, busy } = this.#options;
-      if (this.#waiting.length >= maxWaiting) throw busy(`${maxWaiting} ${jobs} are already waiting`);
-      const share = this.hold(owner);
-      return new Promise<() => void>((resolve, reject) => {
-        let timer: NodeJS.Timeout | undefined;
-        const onAbort = (): void => ticket.drop(signal?.reason);
-        const leave = (): void => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          this.#waiting.splice(this.#waiting.indexOf(ticket), 1);
-        };
-        const ticket: Ticket = {
-          owner,
-          long,
-          go: () => {
-            leave();
-            let released = false;
-            resolve(() => {
-              if (released) return;
-              released = true;
-              this.#inFlight -= 1;
-              if (long) this.#longInFlight -= 1;
-              share();
-              this.#pump();
-            });
-          },
-          drop: (error) => {
-            leave();
+  async take(owner: string, signal?: AbortSignal, long = false): Promise<() => void> {
+    signal?.throwIfAborted();
+    const { maxWaiting, jobs, busy } = this.#options;
+    if (this.#waiting.length >= maxWaiting) throw busy(`${maxWaiting} ${jobs} are already waiting`);
+    // Counted at the call, nothing awaited before: a pool picks its least loaded thread by `load`.
+    const share = this.hold(owner);
+    return new Promise<() => void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => ticket.drop(signal?.reason);
+      const leave = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.#waiting.splice(this.#waiting.indexOf(ticket), 1);
+      };
+      const ticket: Ticket = {
+        owner,
+        long,
+        go: () => {
+          leave();
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            this.#inFlight -= 1;
+            if (long) this.#longInFlight -= 1;
             share();
-            reject(error);
-          },
-        };
-        this.#waiting.push(ticket);
-        this.#pump();
-        if (!this.#waiting.includes(ticket)) return;
-        signal?.addEventListener('abort', onAbort, { once: true });
-        const { maxWaitMs } = this.#options;
-        if (Number.isFinite(maxWaitMs))
-          timer = setTimeout(() => ticket.drop(busy(`one of them waited ${maxWaitMs} ms for its turn`)), maxWaitMs);
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+            this.#pump();
+          });
+        },
+        drop: (error) => {
+          leave();
+          share();
+          reject(error);
+        },
+      };
+      this.#waiting.push(ticket);
+      this.#pump();
+      if (!this.#waiting.includes(ticket)) return;
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const { maxWaitMs } = this.#options;
+      if (Number.isFinite(maxWaitMs))
+        timer = setTimeout(() => ticket.drop(busy(`it waited ${maxWaitMs} ms for its turn`)), maxWaitMs);
+    });
   }
 
   /** The next jobs to go: each owner's first, the least recently served's first, a long one only where a slot stays. */
