@@ -6,7 +6,7 @@
 // keeps answering both. Only the order of events is asserted (the times are npm run bench's figure 25).
 import { afterAll, describe, expect, it } from 'vitest';
 import { startVoicevoxDouble, type VoicevoxDouble } from '@saybot/engine-doubles';
-import { DEFAULT_QUEUE } from '../../src/core/engines/engine-queue.ts';
+import { ENGINE_QUEUE } from '../../src/core/engines/engines.ts';
 import { ja } from '../../src/features/speaking/strings/ja.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
@@ -15,7 +15,7 @@ import { oneRoomGuild } from '../support/world.ts';
 const FLOOD = '200000000000000761';
 const CAFE = '200000000000000762';
 /** Two files each (a member's share of files under way), twice the engine's share of a server. */
-const FLOODERS = Array.from({ length: DEFAULT_QUEUE.perGuild }, (_, i) => `30000000000000076${i}`);
+const FLOODERS = Array.from({ length: ENGINE_QUEUE.perOwner }, (_, i) => `30000000000000076${i}`);
 const LISTENER = '300000000000000770';
 const FLOOD_STYLE = 0;
 const CAFE_STYLE = 10;
@@ -97,7 +97,7 @@ describe("a flood of one server's engine lines", () => {
       }),
     );
     // The flood's first lines are being rendered (so the rest of its share waits) before the cafe asks.
-    await untilRequests('/synthesis', DEFAULT_QUEUE.maxInFlight);
+    await untilRequests('/synthesis', ENGINE_QUEUE.slots);
     const cafe = await askFile(h, CAFE, LISTENER, 'The cafe asks for one line.', CAFE_STYLE);
     expect(cafe.files).toHaveLength(1);
     posted.push('cafe');
@@ -106,16 +106,16 @@ describe("a flood of one server's engine lines", () => {
     // The flood had its share of the engine: the rest were refused in Japanese, before anything was sent.
     const files = answers.filter((a) => a.files.length > 0);
     const busy = answers.filter((a) => (a.content ?? '').includes(ja['error.engine.busy']));
-    expect(files).toHaveLength(DEFAULT_QUEUE.perGuild);
-    expect(busy).toHaveLength(answers.length - DEFAULT_QUEUE.perGuild);
+    expect(files).toHaveLength(ENGINE_QUEUE.perOwner);
+    expect(busy).toHaveLength(answers.length - ENGINE_QUEUE.perOwner);
     const floodSynthesis = voicevox!.requests.filter((r) => r.path === '/synthesis' && r.speaker === FLOOD_STYLE);
-    expect(floodSynthesis).toHaveLength(DEFAULT_QUEUE.perGuild);
+    expect(floodSynthesis).toHaveLength(ENGINE_QUEUE.perOwner);
 
     // The cafe's line went to the engine at the next free slot: ahead of the flood's lines still waiting, so its file
     // was posted before the flood's last one. (An /audio_query's speaker is read at once: it meets no pause.)
     const queries = voicevox!.requests.filter((r) => r.path === '/audio_query');
     const cafeAt = queries.findIndex((r) => r.speaker === CAFE_STYLE);
-    expect(cafeAt).toBeGreaterThanOrEqual(DEFAULT_QUEUE.maxInFlight);
+    expect(cafeAt).toBeGreaterThanOrEqual(ENGINE_QUEUE.slots);
     expect(cafeAt).toBeLessThan(queries.length - 1);
     expect(posted.indexOf('cafe')).toBeLessThan(posted.length - 1);
 

@@ -1,18 +1,41 @@
-// One HTTP exchange with an owner's engine, every answer checked: a deadline for the headers, one for the whole body
-// (the longest line streamed as it plays) and one for a body with no byte coming (stalled), no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up
-// to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_FREE_LINE_SECONDS at the
-// WAV's own rate, plus a margin), a declared size past its bound refused before a byte of it is read. An endless body
-// is cut at its bound or its deadline, whichever comes first, with nothing more held. A WAV is checked at the door
-// (its header, and its first samples come) and then streams on as it arrives, never gathered into one buffer here.
-// Every failure is an EngineError, in domain terms: the integration words it in the member's language; its message is
-// for the log and the doctor (it names the engine and what went wrong, never the key, the text or a body).
+// The owner's engines over HTTP: one client per API (below), every exchange with an engine (EngineExchange) checked:
+// a deadline for the headers, one for the whole body (the longest line streamed as it plays) and one for a body with
+// no byte coming (stalled), no redirect followed, 3xx/4xx (refused) told apart from 5xx and no connection (failed),
+// and a body read only up to its bound: a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be
+// (MAX_FREE_LINE_SECONDS at the WAV's own rate, plus a margin), a declared size past its bound refused before a byte
+// of it is read. An endless body is cut at its bound or its deadline, whichever comes first, with nothing more held.
+// A WAV is checked at the door (its header, and its first samples come) and then streams on as it arrives, never
+// gathered into one buffer here. Every failure is an EngineError, in domain terms: the integration words it in the
+// member's language; its message is for the log and the doctor (it names the engine and what went wrong, never the
+// key, the text or a body).
+//
+// Each client reads its own voice list (parsed in engine-voices.ts) and maps SayBot's effects onto its engine's own
+// controls, so that the engine renders them (better than an effect on its audio); what an engine has no control for,
+// SayBot applies to the audio itself (src/core/audio/effects/). SayBot's effects: 0.5..2 times as fast, -12..+12
+// semitones, -20..+6 dB (src/core/settings/setting-declarations.ts).
+//
+// VOICEVOX ENGINE (and what speaks its API: AivisSpeech Engine, SHAREVOX): `GET /speakers`, then a line as
+// `POST /audio_query?text=&speaker=` and `POST /synthesis?speaker=` with that query, SayBot's effects set in it:
+// - `speedScale` is a factor on the phoneme lengths: SayBot's speed as it is (1 = as the voice speaks).
+// - `volumeScale` multiplies the samples: 10^(dB/20) (-20 dB = 0.1, +6 dB = 2.0, the ends of its editor's 0..2).
+// - `pitchScale` multiplies each mora's pitch, which is the natural log of its F0 in Hz, by 2^pitchScale. A shift of
+//   n semitones multiplies F0 by 2^(n/12), that is adds n·ln2/12 to its log: at a typical speaking F0 of about 245 Hz
+//   (log 5.5) that is 2^pitchScale = 1 + n·ln2/(12·5.5), so ±12 semitones are about +0.17 and -0.19 (its editor's
+//   range, ±0.15, is about ±10 semitones). Exact at 245 Hz, within a semitone for any speaking voice between 100 and
+//   500 Hz.
+// An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI): `GET {base}/audio/voices`
+// (which many do not have: 404) and `POST {base}/audio/speech`, with its bearer token when the owner set one; it has
+// `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
 import { type EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { discard } from '../api/body.ts';
 import { connectionReason, errorCode } from '../api/errors.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
+import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
+import { listedNames, speechVoices, voicevoxVoices, type EngineVoice } from './engine-voices.ts';
 
 /**
  * - `down`: the engine's circuit is open (it failed lately): not tried, fails at once;
@@ -123,16 +146,17 @@ function failure(error: unknown, fail: Fail, what: string, caller: AbortSignal |
 }
 
 /**
- * One exchange with an engine: its deadlines and the caller's signal, a checked answer. Rejects with an EngineError,
- * or the caller's abort reason when the caller aborted.
+ * An engine's exchanges, each under its deadlines and the caller's signal, its answer checked; rejects with an
+ * EngineError, or the caller's abort reason when the caller aborted. Its own pool of connections. Each API's client
+ * (below) is one.
  */
 export class EngineExchange {
-  readonly #engine: EngineName;
+  readonly engine: EngineName;
   readonly #agent: Agent;
   readonly #deadlines: EngineDeadlines;
 
   constructor(engine: EngineName, deadlines: EngineDeadlines) {
-    this.#engine = engine;
+    this.engine = engine;
     // Its own pool: its deadlines, and no redirect followed.
     this.#agent = new Agent({
       connect: { timeout: deadlines.connectMs },
@@ -148,7 +172,7 @@ export class EngineExchange {
     await this.#agent.destroy();
   }
 
-  #fail: Fail = (reason, words, status) => new EngineError(this.#engine, reason, words, status);
+  #fail: Fail = (reason, words, status) => new EngineError(this.engine, reason, words, status);
 
   /** A JSON answer, at most JSON_CAP_BYTES; with `notFound`, a 404 answers NOT_LISTED instead of failing. */
   async json(req: EngineRequest, what: string, options: { notFound?: boolean } = {}): Promise<unknown> {
@@ -348,4 +372,149 @@ function checkHeader(head: Buffer, bad: (words: string) => EngineError): Checked
   const { dataOffset, dataBytes } = parsed.header;
   const cap = Math.ceil(MAX_FREE_LINE_SECONDS * sampleRate * blockAlign) + dataOffset + WAV_MARGIN_BYTES;
   return { sampleRate, channels, blockAlign, dataOffset, dataBytes, cap };
+}
+
+/** SayBot's effects for one line, each as its member set it (absent: unset). */
+export type EngineControls = Partial<AudioEffects>;
+
+/** Of SayBot's effects, those each engine renders itself: VOICEVOX all three, a speech server the speed alone. */
+export const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof AudioEffects>>> = Object.freeze({
+  voicevox: Object.freeze(['speed', 'pitch', 'volumeDb'] as const),
+  speech: Object.freeze(['speed'] as const),
+});
+
+export type EngineClient = VoicevoxClient | SpeechServerClient;
+
+/** A line's WAV, checked at the door, and the effects its engine rendered (SayBot applies the others). */
+export type SpokenWav = Wav & { applies: ReadonlyArray<keyof AudioEffects> };
+
+type VoicevoxScales = Partial<Record<'speedScale' | 'pitchScale' | 'volumeScale', number>>;
+
+/** log(F0) of a typical speaking voice, the mean VOICEVOX's pitches sit around. */
+const TYPICAL_LOG_F0 = 5.5;
+const round = (value: number): number => Math.round(value * 10_000) / 10_000;
+
+/** VOICEVOX's query fields for SayBot's effects: only those set (a field left out keeps the query's own). */
+export function voicevoxScales(controls: EngineControls): VoicevoxScales {
+  const scales: VoicevoxScales = {};
+  if (controls.speed !== undefined && controls.speed !== 1) scales.speedScale = round(controls.speed);
+  if (controls.pitch !== undefined && controls.pitch !== 0)
+    scales.pitchScale = round(Math.log2(1 + (controls.pitch * Math.LN2) / (12 * TYPICAL_LOG_F0)));
+  if (controls.volumeDb !== undefined && controls.volumeDb !== 0)
+    scales.volumeScale = round(10 ** (controls.volumeDb / 20));
+  return scales;
+}
+
+/** The speech server's `speed` (1 when SayBot's is unset). */
+export function speechServerSpeed(controls: EngineControls): number {
+  return round(controls.speed ?? 1);
+}
+
+/** Each client's engine is at a base URL, never with credentials (config refuses them). */
+export class VoicevoxClient extends EngineExchange {
+  readonly url: string;
+
+  constructor(url: string, deadlines: EngineDeadlines) {
+    super('voicevox', deadlines);
+    this.url = url;
+  }
+
+  /** The voices the engine offers now, bounded and cleaned. */
+  async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
+    const answer = await this.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
+    if (!Array.isArray(answer))
+      throw new EngineError('voicevox', 'bad-answer', 'its voice list (GET /speakers) is not a list of speakers');
+    return voicevoxVoices(answer);
+  }
+
+  async synthesize(
+    text: string,
+    voice: EngineVoice,
+    controls: EngineControls,
+    signal?: AbortSignal,
+  ): Promise<SpokenWav> {
+    const speaker = encodeURIComponent(voice.engineVoice);
+    const query = await this.json(
+      {
+        method: 'POST',
+        url: `${this.url}/audio_query?text=${encodeURIComponent(text)}&speaker=${speaker}`,
+        headers: { accept: 'application/json' },
+        signal,
+      },
+      'its audio query',
+    );
+    if (typeof query !== 'object' || query === null || Array.isArray(query))
+      throw new EngineError('voicevox', 'bad-answer', 'its audio query is not a query object');
+    const wav = await this.wav(
+      {
+        method: 'POST',
+        url: `${this.url}/synthesis?speaker=${speaker}`,
+        headers: { 'content-type': 'application/json', accept: 'audio/wav' },
+        body: JSON.stringify({ ...query, ...voicevoxScales(controls) }),
+        signal,
+      },
+      'its synthesis',
+    );
+    return { ...wav, applies: ENGINE_APPLIES.voicevox };
+  }
+}
+
+export class SpeechServerClient extends EngineExchange {
+  readonly url: string;
+  readonly #key: string | undefined;
+  readonly #model: string;
+  readonly #listed: readonly ListedSpeechVoice[] | undefined;
+
+  constructor(options: NonNullable<EnginesConfig['speechServer']>, deadlines: EngineDeadlines) {
+    super('speech', deadlines);
+    this.url = options.url;
+    this.#key = options.key;
+    this.#model = options.model;
+    this.#listed = options.voices;
+  }
+
+  #headers(extra: Record<string, string>): Record<string, string> {
+    return this.#key === undefined ? extra : { ...extra, authorization: `Bearer ${this.#key}` };
+  }
+
+  /** The voices the server lists (or the owner's list), bounded and cleaned. */
+  async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
+    const answer = await this.json(
+      {
+        method: 'GET',
+        url: `${this.url}/audio/voices`,
+        headers: this.#headers({ accept: 'application/json' }),
+        signal,
+      },
+      'its voice list',
+      { notFound: true },
+    );
+    return speechVoices(answer === NOT_LISTED ? undefined : listedNames(answer), this.#listed);
+  }
+
+  async synthesize(
+    text: string,
+    voice: EngineVoice,
+    controls: EngineControls,
+    signal?: AbortSignal,
+  ): Promise<SpokenWav> {
+    const body = {
+      model: this.#model,
+      input: text,
+      voice: voice.engineVoice,
+      response_format: 'wav',
+      speed: speechServerSpeed(controls),
+    };
+    const wav = await this.wav(
+      {
+        method: 'POST',
+        url: `${this.url}/audio/speech`,
+        headers: this.#headers({ 'content-type': 'application/json', accept: 'audio/wav' }),
+        body: JSON.stringify(body),
+        signal,
+      },
+      'its speech',
+    );
+    return { ...wav, applies: ENGINE_APPLIES.speech };
+  }
 }

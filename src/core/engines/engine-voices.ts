@@ -1,7 +1,9 @@
-// The voices the engines offer, as SayBot names them (what an ID says: src/core/voice-catalogue/voices.ts). An engine is the owner's, but its answer is still untrusted input: at most
-// MAX_VOICES_PER_ENGINE voices (engine-clients.ts), names cut to MAX_VOICE_NAME characters with control characters
-// removed, IDs of a fixed shape.
-import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
+// The voices the engines offer, as SayBot names them (what an ID says: src/core/voice-catalogue/voices.ts), read from
+// each engine's list (fetched in engine-http.ts). An engine is the owner's, but its answer is still untrusted input:
+// at most MAX_VOICES_PER_ENGINE voices, names cut to MAX_VOICE_NAME characters with control characters removed, IDs
+// of a fixed shape.
+import { parseEngineVoiceId, SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
+import type { ListedSpeechVoice } from './engine-settings.ts';
 
 /** One voice an engine offers now, as SayBot names it. */
 export interface EngineVoice {
@@ -57,4 +59,74 @@ export function engineVoiceLanguage(id: string): string | undefined {
   const parsed = parseEngineVoiceId(id);
   if (parsed === undefined) return undefined;
   return parsed.engine === 'voicevox' ? 'ja' : kokoroLanguage(parsed.engineVoice);
+}
+
+/**
+ * VOICEVOX's `GET /speakers`: each speaker's styles, each a voice `voicevox:<style id>` in Japanese, credited
+ * `VOICEVOX:<speaker>`. Whatever does not have that shape is left out; the first of a repeated style ID is kept.
+ */
+export function voicevoxVoices(answer: unknown): EngineVoice[] {
+  const voices = new Map<string, EngineVoice>();
+  if (!Array.isArray(answer)) return [];
+  for (const speaker of answer.slice(0, MAX_VOICES_PER_ENGINE) as unknown[]) {
+    if (typeof speaker !== 'object' || speaker === null) continue;
+    const { name, styles } = speaker as { name?: unknown; styles?: unknown };
+    const speakerName = cleanName(name, MAX_VOICE_NAME / 2);
+    if (speakerName === '' || !Array.isArray(styles)) continue;
+    for (const style of styles.slice(0, MAX_VOICES_PER_ENGINE) as unknown[]) {
+      if (voices.size >= MAX_VOICES_PER_ENGINE) return [...voices.values()];
+      if (typeof style !== 'object' || style === null) continue;
+      const { id, name: styleName, type } = style as { id?: unknown; name?: unknown; type?: unknown };
+      // Singing styles (`type` sing or frame_decode) cannot read text.
+      if (type !== undefined && type !== 'talk') continue;
+      const styleId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? String(id) : undefined;
+      if (styleId === undefined || !STYLE_ID.test(styleId) || voices.has(styleId)) continue;
+      const label = cleanName(styleName, MAX_VOICE_NAME / 2);
+      voices.set(styleId, {
+        id: `voicevox:${styleId}`,
+        engine: 'voicevox',
+        engineVoice: styleId,
+        name: label === '' ? speakerName : `${speakerName} (${label})`,
+        language: 'ja',
+        credit: `VOICEVOX:${speakerName}`,
+      });
+    }
+  }
+  return [...voices.values()];
+}
+
+/** The names in a speech server's `GET /audio/voices`: `{ voices: [...] }` or a bare array, of names or objects. */
+export function listedNames(answer: unknown): string[] {
+  const list = Array.isArray(answer) ? answer : (answer as { voices?: unknown } | null)?.voices;
+  if (!Array.isArray(list)) return [];
+  const names: string[] = [];
+  for (const entry of list.slice(0, MAX_VOICES_PER_ENGINE * 2) as unknown[]) {
+    const record = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+    const named = typeof entry === 'string' ? entry : (record['voice_id'] ?? record['id'] ?? record['name']);
+    if (typeof named === 'string' && SPEECH_VOICE_NAME.test(named)) names.push(named);
+  }
+  return names;
+}
+
+/**
+ * A speech server's voices: those it lists (undefined: it lists none, 404), restricted to and labelled by
+ * SPEECH_SERVER_VOICES when the owner set it; the owner's list alone when the server lists none.
+ */
+export function speechVoices(listed: readonly string[] | undefined, owners: readonly ListedSpeechVoice[] | undefined) {
+  const byName = new Map((owners ?? []).map((voice) => [voice.name, voice]));
+  const names = listed === undefined ? [...byName.keys()] : listed.filter((n) => owners === undefined || byName.has(n));
+  const voices = new Map<string, EngineVoice>();
+  for (const name of names) {
+    if (voices.size >= MAX_VOICES_PER_ENGINE) break;
+    if (voices.has(name) || !SPEECH_VOICE_NAME.test(name)) continue;
+    voices.set(name, {
+      id: `speech:${name}`,
+      engine: 'speech',
+      engineVoice: name,
+      name,
+      language: byName.get(name)?.language ?? kokoroLanguage(name),
+      credit: undefined,
+    });
+  }
+  return [...voices.values()];
 }

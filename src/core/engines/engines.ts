@@ -1,8 +1,10 @@
 // The owner's speech engines as one object the rest of SayBot asks (the part source's EnginePort,
-// src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (through its fair queue
-// and its backoff), and how each is doing. Made from the configuration's `engines` (src/core/config.ts); with no engine
-// configured it offers nothing and speaks nothing. Each configured engine has its own client (engine-clients.ts),
-// voice list, queue (engine-queue.ts) and backoff; a line never waits behind another engine's.
+// src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (in its server's fair
+// share of the engine's slots, and through its backoff), and how each is doing. Made from the configuration's `engines`
+// (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
+// own client (engine-http.ts), voice list, slots and backoff; a line never waits behind another engine's. A
+// server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/work-classes.ts), its slot held until the
+// line's streamed audio ends.
 //
 // An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
 // last one that answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is
@@ -10,19 +12,21 @@
 import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
 import type { Readable } from 'node:stream';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { workClassOf } from '../audio/workers/work-classes.ts';
+import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from '../audio/workers/work-classes.ts';
 import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import {
+  DEFAULT_ENGINE_DEADLINES,
   ENGINE_APPLIES,
+  ENGINE_TITLES,
+  EngineError,
   SpeechServerClient,
   VoicevoxClient,
   type EngineClient,
   type EngineControls,
+  type EngineDeadlines,
   type SpokenWav,
-} from './engine-clients.ts';
-import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
-import { FairQueue, type QueueOptions } from './engine-queue.ts';
+} from './engine-http.ts';
 import type { EnginesConfig } from './engine-settings.ts';
 import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
 
@@ -30,9 +34,9 @@ import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
  * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
  * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads).
  */
-export const MAX_ENGINE_TEXT_CHARS = 1000;
+const MAX_TEXT_CHARS = 1000;
 
-/** Whose line it is: the queue serves servers in turn and holds each to its share. */
+/** Whose line it is: an engine's slots serve servers in turn and hold each to its share. */
 export interface EngineOwner {
   /** The server; a DM or a user install passes a key of its own (every line of one key shares one share). */
   guildId: string;
@@ -59,18 +63,27 @@ export interface EngineStatus {
   retryAt?: number | undefined;
 }
 
+/** Each engine's slots: two lines at once (the owner's CPU), a server's share as at eSpeak NG's pool, bounded waits. */
+export const ENGINE_QUEUE: Readonly<EngineQueue> = Object.freeze({
+  slots: 2,
+  perOwner: FREE_LINES_PER_GUILD,
+  maxWaiting: 32,
+  maxWaitMs: 120_000,
+});
+
+type EngineQueue = Required<Pick<ShareOptions, 'slots' | 'perOwner' | 'maxWaiting' | 'maxWaitMs'>>;
+
 export interface EnginesOptions {
   logger?: Logger;
   deadlines?: Partial<EngineDeadlines>;
-  queue?: Partial<QueueOptions>;
+  queue?: Partial<EngineQueue>;
   circuit?: Partial<CircuitOptions>;
   catalogue?: { refreshMs?: number };
-  maxTextChars?: number;
 }
 
 interface Engine {
   client: EngineClient;
-  queue: FairQueue;
+  queue: FairShares;
   circuit: EngineCircuit;
   /** Its voices by ID, in the order it lists them. */
   byId: ReadonlyMap<string, EngineVoice>;
@@ -87,14 +100,12 @@ interface Engine {
 export class Engines {
   readonly #engines = new Map<EngineName, Engine>();
   readonly #logger: Logger;
-  readonly #maxTextChars: number;
   readonly #refreshMs: number;
   readonly #closing = new AbortController();
   #closed = false;
 
   constructor(config: EnginesConfig, options: EnginesOptions = {}) {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'engines' });
-    this.#maxTextChars = options.maxTextChars ?? MAX_ENGINE_TEXT_CHARS;
     this.#refreshMs = options.catalogue?.refreshMs ?? 10 * 60_000;
     const deadlines = { ...DEFAULT_ENGINE_DEADLINES, ...options.deadlines };
     const clients: EngineClient[] = [];
@@ -104,7 +115,11 @@ export class Engines {
       const engine = client.engine;
       this.#engines.set(engine, {
         client,
-        queue: new FairQueue(options.queue ?? {}, (words) => new EngineError(engine, 'busy', words)),
+        queue: new FairShares({
+          ...ENGINE_QUEUE,
+          ...options.queue,
+          busy: (words) => new EngineError(engine, 'busy', words),
+        }),
         circuit: new EngineCircuit(options.circuit),
         byId: new Map(),
       });
@@ -172,7 +187,7 @@ export class Engines {
    * its first samples), its audio streaming on in `body`; its slot in the engine's queue is held until that body is
    * over. Rejects with an EngineError (its `reason`: `down` at once while the engine is down, its voice list never
    * fetched included), or with the signal's reason when aborted (waiting, the line leaves the queue; under way, its
-   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (engine-queue.ts).
+   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (FairShares).
    */
   async synthesize(
     text: string,
@@ -193,9 +208,12 @@ export class Engines {
     const voice = engine.byId.get(voiceId);
     if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
     const length = [...text].length;
-    const most = this.#maxTextChars;
-    if (length === 0 || length > most)
-      throw new EngineError(name, 'refused', `a line must have 1 to ${most} characters (not sent); it has ${length}`);
+    if (length === 0 || length > MAX_TEXT_CHARS)
+      throw new EngineError(
+        name,
+        'refused',
+        `a line must have 1 to ${MAX_TEXT_CHARS} characters (not sent); it has ${length}`,
+      );
     const release = await engine.queue.take(owner.guildId, signal, long);
     try {
       const admission = engine.circuit.admit();

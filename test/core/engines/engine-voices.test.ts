@@ -1,7 +1,13 @@
 import { isEngineVoice, parseEngineVoiceId } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
-import { cleanName, kokoroLanguage, MAX_VOICES_PER_ENGINE } from '../../../src/core/engines/engine-voices.ts';
-import { listedNames, speechVoices, voicevoxVoices } from '../../../src/core/engines/engine-clients.ts';
+import {
+  cleanName,
+  kokoroLanguage,
+  listedNames,
+  MAX_VOICES_PER_ENGINE,
+  speechVoices,
+  voicevoxVoices,
+} from '../../../src/core/engines/engine-voices.ts';
 import { SPEAKERS } from './fake-engine.ts';
 
 describe('engine voice IDs', () => {

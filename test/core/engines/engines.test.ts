@@ -207,7 +207,7 @@ describe('Engines', () => {
   });
 
   it("serves servers in turn: with one line in flight and server A flooding, server B's line is the next sent", async () => {
-    const e = await started({ queue: { maxInFlight: 1, perGuild: 8 } });
+    const e = await started({ queue: { slots: 1, perOwner: 8 } });
     const hold = held();
     speech.handler = hold.handler;
     const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map((text) => spoken(e.synthesize(text, 'speech:af_heart', {}, A)));
@@ -225,7 +225,7 @@ describe('Engines', () => {
   });
 
   it('holds a server to its share and the queue to its bound, refusing past them as busy', async () => {
-    const e = await started({ queue: { maxInFlight: 1, perGuild: 2, maxWaiting: 2 } });
+    const e = await started({ queue: { slots: 1, perOwner: 2, maxWaiting: 2 } });
     const hold = held();
     speech.handler = hold.handler;
     const mine = [
@@ -246,8 +246,32 @@ describe('Engines', () => {
     expect(hold.order).toEqual(['a1', 'b1', 'a2']);
   });
 
+  it("holds a line against its server's share until its streamed audio ends, not only until its answer begins", async () => {
+    const e = await started({ queue: { slots: 2, perOwner: 1 } });
+    const whole = wav(1);
+    let rest: (() => void) | undefined;
+    speech.handler = (req, res, seen) => {
+      if (seen.url.pathname !== '/v1/audio/speech') return speechHandler()(req, res, seen);
+      if ((JSON.parse(seen.body) as { input: string }).input !== 'streaming') return sendWav(res);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': whole.length });
+      res.write(whole.subarray(0, 1024));
+      rest = () => res.end(whole.subarray(1024));
+    };
+    const streaming = await e.synthesize('streaming', 'speech:af_heart', {}, A);
+    const closed = new Promise((resolve) => streaming.body.once('close', resolve));
+    // Its answer began, its audio still streams: the server's one line is still under way.
+    expect((await failure(spoken(e.synthesize('next', 'speech:af_heart', {}, A)))).reason).toBe('busy');
+    // Another server's line goes beside it.
+    await spoken(e.synthesize('theirs', 'speech:af_heart', {}, B));
+    rest!();
+    expect((await buffer(streaming.body)).length).toBe(whole.length);
+    await closed;
+    await spoken(e.synthesize('after', 'speech:af_heart', {}, A));
+    expect(synths(speech)).toBe(3);
+  });
+
   it('lets a line go by its signal: waiting, it leaves the queue unsent; under way, its request is cut', async () => {
-    const e = await started({ queue: { maxInFlight: 1 } });
+    const e = await started({ queue: { slots: 1 } });
     const hold = held();
     speech.handler = hold.handler;
     const first = new AbortController();
@@ -289,7 +313,7 @@ describe('Engines', () => {
   });
 
   it("short before long: a long line never takes the last slot, so another server's short line is sent next", async () => {
-    const e = await started({ queue: { maxInFlight: 2, perGuild: 8 } });
+    const e = await started({ queue: { slots: 2, perOwner: 8 } });
     const hold = held();
     speech.handler = hold.handler;
     // Long work (src/core/audio/workers/work-classes.ts, as the engine port classes a line of some 40 s).

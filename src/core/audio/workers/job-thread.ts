@@ -1,11 +1,13 @@
 // One worker thread taking one job at a time, so decoding never stalls the main thread's 20 ms voice cycle. A few
-// jobs may wait, taken round-robin by owner (a server); past that, or past the time limit, a job is refused. An idle
-// worker is ended; a crashed or stuck one, or one replying `retire: true` (its engine trapped on that job, so the next
-// job is not blamed), is replaced. A sliced job (./slices.ts, ./work-turns.ts) gives its turn back between slices and
-// its limit stops while it waits. Long work's limit counts its own CPU time (a low-priority thread on a busy host gets
-// little of a core) under a wall-clock ceiling. A thread's start and setup (./thread-setup.ts) have their own bound.
+// jobs may wait, owners (servers) in turn (its one slot served by ./work-classes.ts FairShares); past that, or past
+// the time limit, a job is refused. An idle worker is ended; a crashed or stuck one, or one replying `retire: true`
+// (its engine trapped on that job, so the next job is not blamed), is replaced. A sliced job (./slices.ts,
+// ./work-turns.ts) gives its turn back between slices and its limit stops while it waits. Long work's limit counts
+// its own CPU time (a low-priority thread on a busy host gets little of a core) under a wall-clock ceiling. A
+// thread's start and setup (./thread-setup.ts) have their own bound.
 import { Worker } from 'node:worker_threads';
 import type { SetupMessage } from './thread-setup.ts';
+import { FairShares } from './work-classes.ts';
 
 /** 'owner-busy': the server already has its share under way or waiting; 'member-busy': the member's long-job ration. */
 export type JobThreadFailure = 'busy' | 'owner-busy' | 'member-busy' | 'timeout' | 'crashed';
@@ -120,10 +122,8 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
   /** Resolves once the live worker's module is loaded (it takes jobs, and its CPU time can be read, from then on). */
   #loaded: Promise<void> = Promise.resolve();
   #current: Running<J, R> | undefined;
-  /** Waiting jobs per owner; the owner whose turn is next comes first (a Map keeps insertion order). */
-  readonly #queues = new Map<string, Array<Waiting<J, R>>>();
-  #waiting = 0;
-  #lastOwner: string | undefined;
+  /** Its one slot, owners in turn. */
+  readonly #turns: FairShares;
   #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
   /** The live worker's last reply: what it says of its own state (forgotten with the worker). */
@@ -131,11 +131,13 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
 
   constructor(options: JobThreadOptions) {
     this.#options = options;
+    const busy = (words: string) => options.unavailable('busy', words);
+    this.#turns = new FairShares({ perOwner: Infinity, slots: 1, maxWaiting: options.maxWaiting, jobs: 'jobs', busy });
   }
 
   /** Jobs under way and waiting. */
   get load(): number {
-    return this.#waiting + (this.#current ? 1 : 0);
+    return this.#turns.load;
   }
 
   /** The live worker, if one runs: its last reply and its heap and external memory in bytes. */
@@ -152,49 +154,24 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     return { lastReply, memoryBytes: heap === undefined ? 0 : heap.used_heap_size + heap.external_memory };
   }
 
-  /** Runs `job` (`transfer` moved) in `owner`'s round-robin turn; `timeoutMs` overrides the limit. */
-  run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs = this.#options.timeoutMs): Promise<R> {
-    const { maxWaiting, unavailable } = this.#options;
-    if (this.#waiting >= maxWaiting)
-      return Promise.reject(unavailable('busy', `${maxWaiting} jobs are already waiting`));
-    return new Promise<R>((resolve, reject) => {
-      const queue = this.#queues.get(owner);
-      const waiting = { job: { ...job, id: this.#nextId++ }, transfer, owner, timeoutMs, resolve, reject };
-      if (queue) queue.push(waiting);
-      else this.#queues.set(owner, [waiting]);
-      this.#waiting += 1;
-      this.#next();
-    });
-  }
-
-  /** The next owner's first job; the owner served last waits for every other. */
-  #take(): Waiting<J, R> | undefined {
-    let chosen: string | undefined;
-    for (const owner of this.#queues.keys()) {
-      chosen ??= owner;
-      if (owner !== this.#lastOwner) {
-        chosen = owner;
-        break;
+  /** Runs `job` (`transfer` moved) in `owner`'s turn; `timeoutMs` overrides the limit. */
+  async run(job: J, transfer: ArrayBuffer[] = [], owner = '', timeoutMs = this.#options.timeoutMs): Promise<R> {
+    const release = await this.#turns.take(owner);
+    try {
+      return await new Promise<R>((resolve, reject) =>
+        this.#start({ job: { ...job, id: this.#nextId++ }, transfer, owner, timeoutMs, resolve, reject }),
+      );
+    } finally {
+      release();
+      // Nothing more to do: the worker lets the process end, and ends itself once idle for long.
+      if (this.#turns.load === 0) {
+        this.#worker?.unref();
+        this.#idle ??= setTimeout(() => this.#stop(), this.#options.idleMs).unref();
       }
     }
-    const queue = chosen === undefined ? undefined : this.#queues.get(chosen);
-    if (chosen === undefined || !queue) return undefined;
-    const waiting = queue.shift();
-    this.#queues.delete(chosen);
-    if (queue.length > 0) this.#queues.set(chosen, queue);
-    this.#lastOwner = chosen;
-    if (waiting) this.#waiting -= 1;
-    return waiting;
   }
 
-  #next(): void {
-    if (this.#current) return;
-    const waiting = this.#take();
-    if (!waiting) {
-      this.#worker?.unref();
-      this.#idle ??= setTimeout(() => this.#stop(), this.#options.idleMs).unref();
-      return;
-    }
+  #start(waiting: Waiting<J, R>): void {
     clearTimeout(this.#idle);
     this.#idle = undefined;
     const current: Running<J, R> = {
@@ -364,7 +341,6 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
     this.#lastReply = reply;
     if (reply.retire === true) this.#stop();
     current.resolve(reply);
-    this.#next();
   }
 
   /** The job under way fails with `error`; the worker is replaced, and the jobs waiting go on. */
@@ -375,7 +351,6 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       current.reject(error);
     }
     this.#stop();
-    this.#next();
   }
 
   #end(current: Running<J, R>): void {

@@ -1,9 +1,9 @@
 // A few job threads (job-thread.ts) as one pool: each job goes to the least loaded thread, and an owner (a server) has
-// a share of the pool so its burst never holds up another's; long work also rations each member (`perMember`). Short
-// work's jobs are counted so long work waits for them (./work-turns.ts) at lower priority (./thread-priority.ts).
+// a share of the pool (./work-classes.ts FairShares) so its burst never holds up another's; long work also rations
+// each member (`perMember`). Short work's jobs are counted so long work waits for them (./work-turns.ts) at lower
+// priority (./thread-priority.ts). One pool per work class: classedPools.
 import { JobThread, type JobThreadFailure, type JobThreadOptions } from './job-thread.ts';
-import { OwnerShares } from './owner-shares.ts';
-import type { WorkClass } from './work-class-types.ts';
+import { FairShares, LONG_WORK_WALL_CEILING_MS, type WorkClass } from './work-classes.ts';
 import { longWorkTurn, shortWorkBegins } from './work-turns.ts';
 import { traceWork, tracing } from './work-trace.ts';
 
@@ -36,8 +36,8 @@ export interface PoolWorkerData {
 
 export class ThreadPool<J extends object, R extends { id: number; retire?: boolean }> {
   readonly #threads: ReadonlyArray<JobThread<J, R>>;
-  readonly #owners: OwnerShares;
-  readonly #members: OwnerShares | undefined;
+  readonly #owners: FairShares;
+  readonly #members: FairShares | undefined;
   readonly #workClass: WorkClass;
 
   constructor(options: ThreadPoolOptions) {
@@ -66,20 +66,14 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
           },
         }),
     );
-    this.#owners = new OwnerShares(perOwner, () =>
-      unavailable('owner-busy', `${name}: this server already has ${perOwner} ${jobs} under way or waiting`, {
-        limit: perOwner,
-      }),
-    );
+    const busy = (reason: 'owner-busy' | 'member-busy', limit: number) => (words: string) =>
+      unavailable(reason, `${name}: ${words}`, { limit });
+    this.#owners = new FairShares({ perOwner, jobs, busy: busy('owner-busy', perOwner) });
     const { perMember } = options;
     this.#members =
       perMember === undefined
         ? undefined
-        : new OwnerShares(perMember, () =>
-            unavailable('member-busy', `${name}: this member already has ${perMember} ${jobs} under way or waiting`, {
-              limit: perMember,
-            }),
-          );
+        : new FairShares({ perOwner: perMember, who: 'this member', jobs, busy: busy('member-busy', perMember) });
   }
 
   /** Each live thread's state (./job-thread.ts `state`); threads ended while idle are left out. */
@@ -103,4 +97,21 @@ export class ThreadPool<J extends object, R extends { id: number; retire?: boole
     const done = shortWorkBegins();
     return reply.finally(done);
   }
+}
+
+/** One pool per class; `long` overrides what differs from `short` (threads, bounds, the member's ration). */
+export function classedPools<J extends object, R extends { id: number; retire?: boolean }>(
+  short: ThreadPoolOptions,
+  long: Partial<ThreadPoolOptions> & { perMember: number },
+): Record<WorkClass, ThreadPool<J, R>> {
+  return {
+    short: new ThreadPool<J, R>(short),
+    long: new ThreadPool<J, R>({
+      ...short,
+      name: `${short.name} (long work)`,
+      wallCeilingMs: LONG_WORK_WALL_CEILING_MS,
+      ...long,
+      workClass: 'long',
+    }),
+  };
 }

@@ -4,7 +4,7 @@
 // autogroup; SCHED_IDLE made the main thread's longest waits longer (docs/benchmarks.md, figure 17).
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import type { WorkClass } from './work-class-types.ts';
+import type { WorkClass } from './work-classes.ts';
 
 /** Nicer than the main thread by this (at 10 steps a thread gets about a tenth of a contended core). */
 export const WORKER_NICENESS_STEP = 10;

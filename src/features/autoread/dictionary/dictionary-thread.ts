@@ -14,7 +14,7 @@ import {
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';
 
 type Job = DictionaryJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
-import { OwnerShares } from '../../../core/audio/workers/owner-shares.ts';
+import { FairShares } from '../../../core/audio/workers/work-classes.ts';
 
 /** Texts waiting behind the one under way, over every server (each reading server hands over one at a time). */
 export const MAX_WAITING_DICTIONARY_JOBS = 64;
@@ -37,10 +37,10 @@ const thread = new JobThread<Job, DictionaryJobReply>({
 });
 
 /** Texts under way or waiting per server, each server's at most its share. */
-const shares = new OwnerShares(
-  MAX_DICTIONARY_JOBS_PER_GUILD,
-  () => new DictionaryUnavailableError('owner-busy', 'dictionary: this server has its share of texts waiting'),
-);
+const shares = new FairShares({
+  perOwner: MAX_DICTIONARY_JOBS_PER_GUILD,
+  busy: () => new DictionaryUnavailableError('owner-busy', 'dictionary: this server has its share of texts waiting'),
+});
 
 export async function applyOffThread(
   dictionary: number,

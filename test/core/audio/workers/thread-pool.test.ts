@@ -2,8 +2,7 @@
 // with the caller's own error while another owner's job still runs.
 import { describe, expect, it } from 'vitest';
 import { JobUnavailableError } from '../../../../src/core/audio/errors.ts';
-import { ThreadPool, type ThreadPoolOptions } from '../../../../src/core/audio/workers/thread-pool.ts';
-import { classedPools } from '../../../../src/core/audio/workers/work-classes.ts';
+import { classedPools, ThreadPool, type ThreadPoolOptions } from '../../../../src/core/audio/workers/thread-pool.ts';
 import { getPriority } from 'node:os';
 
 const ECHO = new URL('../../../support/echo-job-worker.ts', import.meta.url);
