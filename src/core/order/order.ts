@@ -343,8 +343,9 @@ export class Order implements OrderAccount, OrderEvents {
 
   /** Settled (its charge closed, its place given back): its front-end hears how it ended. */
   settled(outcome: SpeechOutcome): void {
-    this.#enter('settled');
+    // Told first: a phase out of turn is a bug, thrown, but its front-end never waits for an outcome that will not come.
     this.#events.outcome.resolve(outcome);
+    this.#enter('settled');
   }
 
   /** Ends its render now with `reason` (the first reason stays): the part it waits for is let go of. */

@@ -177,8 +177,11 @@ export class Money {
    */
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
-    charge.close();
-    order.admission.release();
+    try {
+      charge.close();
+    } finally {
+      order.admission.release();
+    }
     const result: Outcome =
       delivered.kind === 'failed'
         ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
