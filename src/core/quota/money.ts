@@ -872,15 +872,8 @@ export class Accounting {
   async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const { context, hold, probe } = charge;
     const written = (async () => {
-      const mark = probe === undefined ? await this.#month.current() : undefined;
-      if (mark !== undefined)
-        throw new Refusal({
-          code: 'quota-used-up',
-          markedAt: mark.markedAt,
-          resetAt: mark.resetAt,
-          beforeSending: true,
-        });
-      // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
+      // A month marked used up, or a part the service's last figure leaves too few for: told, not sent, unless it is
+      // the request finding out.
       if (probe === undefined) await this.#month.fits(spend.characters);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
       return this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
@@ -1080,8 +1073,17 @@ class UsedUpMonth {
 
   /** The mark, if the month is marked; a mark whose reset date has passed is cleared on the way. */
   async current(): Promise<QuotaState['exhausted']> {
+    return this.#markOf(await this.#state());
+  }
+
+  /** The quota row, once this start's mark under another key or plan is cleared. */
+  async #state(): Promise<QuotaState> {
     await this.#start();
-    const mark = (await this.#store.quota.get()).exhausted;
+    return this.#store.quota.get();
+  }
+
+  async #markOf(state: QuotaState): Promise<QuotaState['exhausted']> {
+    const mark = state.exhausted;
     if (mark && mark.resetAt <= this.#now()) {
       await this.#clear('the reset date has passed');
       return undefined;
@@ -1095,9 +1097,10 @@ class UsedUpMonth {
    * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
   async admit(needed: number): Promise<string | undefined> {
-    const mark = await this.current();
+    const state = await this.#state();
+    const mark = await this.#markOf(state);
     const at = this.#now();
-    const tooFew = mark ? undefined : await this.#tooFew(needed, at);
+    const tooFew = mark ? undefined : knownTooFew(state.service, needed, at, this.#since);
     // What the others are told while this one finds out.
     const refusal = mark
       ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
@@ -1125,22 +1128,23 @@ class UsedUpMonth {
   }
 
   /**
-   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) when the service's
-   * last figure leaves too few characters for it, as the service would refuse it.
+   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) while the month is
+   * marked used up, or when the service's last figure leaves too few characters for it, as the service would refuse it
+   * either way. One read of the quota row.
    */
   async fits(characters: number): Promise<void> {
+    const state = await this.#state();
+    const mark = await this.#markOf(state);
+    if (mark !== undefined)
+      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt, beforeSending: true });
     const at = this.#now();
-    const tooFew = await this.#tooFew(characters, at);
+    const tooFew = knownTooFew(state.service, characters, at, this.#since);
     if (tooFew === undefined) return;
     this.#log.info(
       { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
       "not sent: the service's last figure leaves too few characters for this part",
     );
     throw tooFewLeft(tooFew, characters, at);
-  }
-
-  async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
-    return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
   }
 
   /**
@@ -1172,9 +1176,7 @@ class UsedUpMonth {
     const said = error.rateLimit?.resetAt;
     const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
     const state = await this.#store.quota.get();
-    const limit =
-      error.rateLimit?.limit ??
-      (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
+    const limit = error.rateLimit?.limit ?? (state.service?.month === monthOf(now) ? state.service.limit : undefined);
     const by: QuotaMarkAccount = { account: this.#account?.fingerprint, plan: this.#account?.plan, limit };
     await this.#store.quota.markExhausted(resetAt, now, by);
     this.#log.error(
@@ -1275,7 +1277,7 @@ function knownTooFew(
 ): { left: number; resetAt?: Date } | undefined {
   const left = service?.remaining;
   if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
-  if (service.month !== now.toISOString().slice(0, 7) || service.updatedAt < since) return undefined;
+  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
   if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
   return { left, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
 }

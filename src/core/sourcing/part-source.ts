@@ -3,7 +3,13 @@
 // whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
 // owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
 // part's request becomes at the Voice API (its body and its cache key).
-import { PRESET_VOICE_ID, freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import {
+  freeVoiceFor,
+  isEngineVoice,
+  isEspeakVoice,
+  isFreeVoice,
+  requestLanguages,
+} from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
@@ -182,7 +188,7 @@ export class PartSource {
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const usable = (id: string) =>
       isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
-    const language = requestLanguage(request);
+    const [language] = requestLanguages(request.voice, request.language);
     const choice = this.#freeChoice;
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
@@ -542,15 +548,6 @@ export type FreeVoiceChoice = ReadonlyMap<string, string>;
 
 /** The word FREE_VOICES uses for eSpeak NG's closest voice. */
 export const ESPEAK_CHOICE = 'espeak';
-
-/**
- * A request's language: its `language` option, else its voice's (a preset voice's ID names it), lower case and
- * without its region (`ko-KR` is `ko`).
- */
-function requestLanguage(request: Pick<ServiceRequest, 'voice' | 'language'>): string | undefined {
-  const given = request.language?.split('-')[0]?.toLowerCase();
-  return given !== undefined && given !== '' ? given : PRESET_VOICE_ID.exec(request.voice)?.[1];
-}
 
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(
