@@ -1,9 +1,7 @@
 import { type PresetVoice, isEspeakVoice } from './voice-catalogue/voices.ts';
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import type { OperatorBudgets } from './quota/money.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/body.ts';
-import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 import {
@@ -12,6 +10,24 @@ import {
   type EngineVariables,
   type EnginesConfig,
 } from './engines/engine-settings.ts';
+
+// The budgets an operator sets (BUDGET_*) and a server lowers (/budget): their names and values.
+export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
+export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
+
+/** One value per budget; 0 means no limit. */
+export type OperatorBudgets = Record<BudgetName, number>;
+/** A server's own limits: only those it set (each at most the operator's). */
+export type ServerBudgets = Partial<Record<BudgetName, number>>;
+
+/** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
+export interface QueueBounds {
+  /** Estimated seconds of speech one server's voice queue may hold (what plays now included). */
+  guildSeconds: number;
+  guildClips: number;
+  /** Requests one member may have under way in one server (queued, playing or being made), any output. */
+  memberRequests: number;
+}
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
@@ -129,7 +145,7 @@ const EnvSchema = z.object({
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
     .default('off'),
   USER_INSTALL_ALLOWLIST: idList('user'),
-  // Queue bounds (src/core/quota/seconds-bounds.ts); 0 means no limit.
+  // Queue bounds (src/core/quota/money.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),

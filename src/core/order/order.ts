@@ -6,8 +6,7 @@ import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Charge } from '../quota/books.ts';
-import type { Admission } from '../quota/seconds-bounds.ts';
-import type { Accepted, QuoteAllowance } from '../quota/money.ts';
+import type { Accepted, Admission, QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
@@ -35,7 +34,7 @@ export interface Requester {
 export interface RequestPolicy {
   /** Waits out the member cooldown between paid requests (quota/money.ts); day and month budgets always hold. */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/money.ts). */
+  /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;

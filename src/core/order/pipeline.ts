@@ -14,15 +14,15 @@ import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-stor
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import { splitText } from '../characters.ts';
 import {
   checkEstimatedSeconds,
   checkFreeLineSeconds,
   estimatePlanSeconds,
   estimateRequestSeconds,
   freeLineLimit,
-  type QueueBounds,
-} from '../quota/seconds-bounds.ts';
+  splitText,
+} from '../characters.ts';
+import type { QueueBounds } from '../config.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import { Order, discard, type CloneClip, type OrderEvents, type Requester } from './order.ts';
 import type { SpeechOrder, SpeechOutcome, SpokenLine, VoicePlace } from './order.ts';

@@ -41,8 +41,14 @@ import {
 } from './books.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { enforcementFor, fitsFreeLine, QueueBook, type Admission, type QueueBounds } from './seconds-bounds.ts';
-import { countCharacters } from '../characters.ts';
+import { countCharacters, fitsFreeLine } from '../characters.ts';
+import {
+  BUDGET_NAMES,
+  type BudgetName,
+  type OperatorBudgets,
+  type QueueBounds,
+  type ServerBudgets,
+} from '../config.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -435,16 +441,94 @@ class FreeRequestRate {
   }
 }
 
+// Each server's voice queue and each member's requests under way, bounded by their estimated seconds before anything
+// is held, made or paid (config.queue).
+/** One accepted request counted until its outcome; release() is idempotent. */
+export interface Admission {
+  release(): void;
+}
+
+interface AdmissionRequest {
+  guildId: string;
+  userId: string;
+  /** A voice request: its clips and estimated seconds join the server's voice queue. */
+  voice?: { clips: number; seconds: number };
+  /** Which bounds may refuse it; a request is always counted. */
+  enforce: { guild: boolean; member: boolean };
+}
+
+/** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
+export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
+  const bounded = !order.paid && order.queueBounded;
+  return { guild: bounded, member: bounded };
+}
+
+interface GuildQueue {
+  clips: number;
+  seconds: number;
+  members: Map<string, number>;
+  /** Requests under way in this guild: the entry goes at 0. */
+  requests: number;
+}
+
+/** The figures behind the bounds, per guild, kept only while it has requests under way. */
+export class QueueBook {
+  readonly #bounds: QueueBounds;
+  readonly #guilds = new Map<string, GuildQueue>();
+
+  constructor(bounds: QueueBounds) {
+    this.#bounds = bounds;
+  }
+
+  admit(request: AdmissionRequest): Admission {
+    const { guildId, userId, voice } = request;
+    const queue: GuildQueue = this.#guilds.get(guildId) ?? { clips: 0, seconds: 0, members: new Map(), requests: 0 };
+    const mine = queue.members.get(userId) ?? 0;
+    const { guildClips, guildSeconds, memberRequests } = this.#bounds;
+    if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
+      throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
+    // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
+    if (voice && request.enforce.guild && queue.clips > 0) {
+      if (guildClips > 0 && queue.clips + voice.clips > guildClips)
+        throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: queue.clips });
+      if (guildSeconds > 0 && queue.seconds + voice.seconds > guildSeconds) {
+        const queued = Math.ceil(queue.seconds);
+        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
+      }
+    }
+    queue.members.set(userId, mine + 1);
+    queue.requests += 1;
+    if (voice) {
+      queue.clips += voice.clips;
+      queue.seconds += voice.seconds;
+    }
+    this.#guilds.set(guildId, queue);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        if (voice) {
+          queue.clips -= voice.clips;
+          queue.seconds = Math.max(0, queue.seconds - voice.seconds);
+        }
+        const left = (queue.members.get(userId) ?? 1) - 1;
+        if (left > 0) queue.members.set(userId, left);
+        else queue.members.delete(userId);
+        queue.requests -= 1;
+        if (queue.requests === 0 && this.#guilds.get(guildId) === queue) this.#guilds.delete(guildId);
+      },
+    };
+  }
+
+  voiceQueue(guildId: string): { clips: number; seconds: number } {
+    const queue = this.#guilds.get(guildId);
+    return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
+  }
+}
+
 // The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
 // of each paid request (the ledger itself: books.ts).
-export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
-export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
-
-/** One value per budget; 0 means no limit. */
-export type OperatorBudgets = Record<BudgetName, number>;
-/** A server's own limits: only those it set (each at most the operator's). */
-export type ServerBudgets = Partial<Record<BudgetName, number>>;
-
 /** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
 export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
   const out = { ...operator };

@@ -3,7 +3,7 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/books.ts';
-import type { Admission } from '../../../src/core/quota/seconds-bounds.ts';
+import type { Admission } from '../../../src/core/quota/money.ts';
 import {
   MEMBER_REQUEST,
   Order,
