@@ -5,8 +5,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import type { Charge } from '../quota/books.ts';
-import type { Accepted, Admission, QuoteAllowance } from '../quota/money.ts';
+import type { Accepted, Admission, Charge, QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';

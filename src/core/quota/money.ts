@@ -2,11 +2,13 @@
 // else decides: the queue bounds, the free-request rate, the quote ceiling and cache-only, the free voice standing in
 // for a refusal or a failing service, a part paid late (Money, first); the budgets, their hold and the checks a paid
 // request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
-// figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
-// ledger these write to is books.ts.
+// figures (last); each paid request, written ahead on the books before it leaves and answered there once
+// (Accounting.pay), and the books themselves (Charge, SpendLedger). Once the order is delivered, its charge is settled
+// and what it paid said with its outcome.
 import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { randomUUID } from 'node:crypto';
 import {
+  AbortedError,
   ConnectionError,
   QuotaExceededError,
   RateLimitedError,
@@ -23,32 +25,30 @@ import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.t
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type {
   BudgetHoldLimits,
+  NewSpend,
   QuotaMarkAccount,
   QuotaState,
+  SpendAcceptance,
   SpendEndpoint,
+  SpendOutcome,
   SpendsLeft,
 } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
-import {
-  Charge,
-  SpendLedger,
-  type AcceptedAnswer,
-  type ChargeBooks,
-  type LedgerEntry,
-  type PartSpend,
-  type SpendContext,
-} from './books.ts';
+import type {
+  Acceptance,
+  AudioResponse,
+  CallControl,
+  CallOptions,
+  CloneVoiceResponse,
+  EmotionTtsRequest,
+  TtsRequest,
+  VoiceApiClient,
+} from '../api/client.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { countCharacters, fitsFreeLine } from '../characters.ts';
-import {
-  BUDGET_NAMES,
-  type BudgetName,
-  type OperatorBudgets,
-  type QueueBounds,
-  type ServerBudgets,
-} from '../config.ts';
+import { effectiveBudgets, type OperatorBudgets, type QueueBounds } from '../config.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -85,7 +85,7 @@ export interface Accepted<Line extends PricedLine> {
   charge: Charge;
   /** Its place in the queue bounds' figures, given back when it is settled. */
   admission: Admission;
-  /** What it may still pay for parts counted free at acceptance (latePayer). */
+  /** What it may still pay for parts counted free at acceptance (Accounting.pay). */
   late?: QuoteAllowance | undefined;
 }
 
@@ -280,29 +280,6 @@ interface SettledOutcome {
   partWay?: unknown;
   spentSome?: true;
   lineCutAt?: number;
-}
-
-/**
- * Who pays for a part about to be sent: its order's charge, unless the part was counted free at acceptance (cached
- * or in flight then, gone since): then it passes the budgets and the month now, on a charge of its own, and only
- * within what its quote has left (a cache-only replay's part is refused: nothing is what it may cost).
- */
-export async function latePayer(
-  accounting: Accounting | undefined,
-  order: { readonly charge: Charge; readonly late?: QuoteAllowance | undefined } | undefined,
-  endpoint: SpendEndpoint,
-  text: string,
-): Promise<Charge | undefined> {
-  const charge = order?.charge;
-  if (order === undefined || charge === undefined || charge.reserves(text)) return charge;
-  const characters = countCharacters(text);
-  order.late?.take(characters);
-  if (accounting === undefined) return charge;
-  // Checked as a request of its own, without the cooldown.
-  const part = { text, endpoint, characters, free: false };
-  const late = await accounting.authorize(charge.context, [part], { memberCooldown: false });
-  if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
-  return late;
 }
 
 /**
@@ -528,22 +505,7 @@ export class QueueBook {
 }
 
 // The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
-// of each paid request (the ledger itself: books.ts).
-/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
-export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
-  const out = { ...operator };
-  for (const name of BUDGET_NAMES) {
-    const own = server[name];
-    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
-  }
-  return out;
-}
-
-/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
-export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
-  return value === 0 || operator[name] === 0 || value <= operator[name];
-}
-
+// of each paid request (the ledger itself: below).
 /** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
 export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
   return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
@@ -695,17 +657,6 @@ export class Accounting {
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
-    // Every write tracked, so that settled() lets it reach the store before it closes.
-    this.#books = {
-      log: this.#log,
-      record: (charge, spend) => this.#track(this.#record(charge, spend)),
-      sending: (charge, spend) => this.#track(this.#sending(charge, spend)),
-      accept: (entry, acceptance) => this.#track(this.#inTime('accept', entry, this.#accept(entry, acceptance))),
-      release: (entry) => this.#track(this.#inTime('release', entry, this.#ledger.release(entry))),
-      settle: (entry, outcome) => this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome))),
-      releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
-      closed: (charge) => this.#charges.delete(charge),
-    };
   }
 
   /**
@@ -850,7 +801,7 @@ export class Accounting {
         throw storageUnavailable();
       }
     }
-    const charge = new Charge(this.#books, context, paid, this.#now(), { probe, hold });
+    const charge = new Charge(this, context, paid, this.#now(), { probe, hold });
     this.#charges.add(charge);
     if (hold !== undefined && this.#renewal === undefined) {
       this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
@@ -901,19 +852,23 @@ export class Accounting {
   }
 
   /** Queued with the checks, so a check after a request ended never counts its hold; a stuck one expires. */
-  #releaseHold(token: string, guildId: string): void {
+  releaseHold(token: string, guildId: string): void {
     void this.#inTurn(guildId, () => this.#releaseNow(token));
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
   unchecked(context: SpendContext): Charge {
-    const charge = new Charge(this.#books, context, [], this.#now());
+    const charge = new Charge(this, context, [], this.#now());
     // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
     this.#charges.add(charge);
     return charge;
   }
 
-  readonly #books: ChargeBooks;
+  /** The charge is over: it no longer counts for its member's cooldown. */
+  closed(charge: Charge): void {
+    this.#charges.delete(charge);
+  }
+
   /** Spends being written, so that settled() lets them reach the store before it closes. */
   readonly #writing = new Set<Promise<unknown>>();
 
@@ -927,6 +882,13 @@ export class Accounting {
   /** Waits for the spends being written (shutdown). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#writing]);
+  }
+
+  /** One part's spend or saving under `charge` (Charge.record). Never throws. */
+  async record(charge: Charge, spend: PartSpend): Promise<void> {
+    await this.#track(this.#record(charge, spend)).catch((error: unknown) =>
+      this.#log.error({ err: error, ...charge.context }, 'could not record a spend'),
+    );
   }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
@@ -944,6 +906,168 @@ export class Accounting {
   /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
   #spendOf({ context, forgotten }: Charge, { endpoint, characters }: PartSpend) {
     return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
+  }
+
+  /**
+   * One paid request, in the order it happens: who pays (its order's charge; a part counted free at acceptance, cached
+   * or in flight then and gone since, passes the budgets and the month now on a charge of its own, without the
+   * cooldown and within what its quote has left); still wanted; written ahead on the books, so that no instant after it
+   * leaves (a crash included) finds it off them, or not sent; the client's call; and its answer on the books: accepted
+   * at the service's 2xx before its body is read, taken back on a definite "not charged", left spent when no answer
+   * came (it may have been charged). Retries are the client's, one call written once. What the service said of the
+   * month is kept whatever became of the call. `settle` says how its body ended (a cut past its bound: undelivered).
+   */
+  async pay<R extends PaidRequest>(
+    order: PayingOrder | undefined,
+    request: R,
+    text: string,
+    sending: Sending,
+  ): Promise<Paid<R>> {
+    const { endpoint } = request;
+    const characters = countCharacters(text);
+    // No order (tools, tests): on no charge, only still wanted and the month heard.
+    const payer =
+      order === undefined || order.charge.reserves(text)
+        ? order?.charge
+        : await this.#latePayer(order, endpoint, text, characters);
+    let entry: LedgerEntry | undefined;
+    let accepted = false;
+    const settle = async (outcome: 'delivered' | 'undelivered', error?: unknown) => {
+      try {
+        // Only an accepted call is settled here; one ended unaccepted was by the client's `unaccepted`.
+        if (accepted && payer !== undefined && entry !== undefined)
+          await this.#settleSpend(payer, entry, outcome, error);
+      } finally {
+        if (payer !== order?.charge) payer?.close();
+      }
+    };
+    try {
+      if (!sending.wanted()) throw unwanted();
+      if (payer !== undefined) entry = await this.writeAhead(payer, { endpoint, characters, cached: false });
+      // Let go of while it was written down: taken back, and never sent.
+      if (!sending.wanted()) {
+        if (payer !== undefined && entry !== undefined) await this.takeBack(payer, entry);
+        throw unwanted();
+      }
+      const written = entry;
+      const options: CallOptions = {
+        signal: sending.signal,
+        control: sending.control,
+        ...(payer === undefined || written === undefined
+          ? {}
+          : {
+              accepted: async (acceptance: Acceptance) => {
+                accepted = true;
+                await this.confirm(payer, written, acceptance);
+              },
+              unaccepted: (charged: 'not-charged' | 'unknown') =>
+                charged === 'not-charged' ? this.takeBack(payer, written) : this.#unconfirmed(payer, written, sending),
+            }),
+      };
+      let answer: Answer<R>;
+      try {
+        answer = await send(sending.client, request, options);
+      } catch (error) {
+        throw await this.#heard(error, characters);
+      }
+      // Its characters are on the books: the part holds nothing more.
+      payer?.release(text);
+      return { answer, settle };
+    } catch (error) {
+      await settle('undelivered', error);
+      throw error;
+    }
+  }
+
+  /** A part counted free at acceptance, to be paid now: its quote's rest taken, then checked as a request of its own. */
+  async #latePayer(order: PayingOrder, endpoint: SpendEndpoint, text: string, characters: number): Promise<Charge> {
+    const { charge } = order;
+    order.late?.take(characters);
+    const late = await this.authorize(charge.context, [{ text, endpoint, characters, free: false }], {
+      memberCooldown: false,
+    });
+    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+    return late;
+  }
+
+  /** Written ahead before it is sent (#sending), its characters counted as spent; a throw means it is not sent. */
+  async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
+    const entry = await this.#track(this.#sending(charge, spend));
+    charge.count(entry.spend.characters);
+    return entry;
+  }
+
+  /** The service accepted (and charged) a request written ahead: confirmed. Never throws. */
+  confirm(charge: Charge, entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    charge.count(0, entry.spend.characters);
+    return this.#track(this.#inTime('accept', entry, this.#accept(entry, answer)));
+  }
+
+  /** A definite "not charged": the spend written ahead is taken back. Never throws. */
+  takeBack(charge: Charge, entry: LedgerEntry): Promise<void> {
+    charge.count(-entry.spend.characters);
+    return this.#track(this.#inTime('release', entry, this.#ledger.release(entry)));
+  }
+
+  /** Sent and no answer came (reset, timeout, closed as nobody waited): spent, since it may have been charged. */
+  #unconfirmed(charge: Charge, entry: LedgerEntry, sending: Sending): Promise<void> {
+    const letGo = !sending.wanted();
+    const { endpoint, characters } = entry.spend;
+    this.#log.warn(
+      {
+        code: 'api-unconfirmed',
+        ...charge.context,
+        endpoint,
+        characters,
+        ...(letGo ? { closed: 'nobody-waits' } : {}),
+      },
+      letGo
+        ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
+        : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
+    );
+    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, 'undelivered')));
+  }
+
+  /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
+  #settleSpend(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error: unknown): Promise<void> {
+    if (outcome === 'undelivered') {
+      const { endpoint, characters } = entry.spend;
+      this.#log.warn(
+        {
+          code: 'api-undelivered',
+          ...charge.context,
+          endpoint,
+          characters,
+          requestId:
+            entry.answer === undefined || entry.answer === 'released' ? undefined : entry.answer.accepted.requestId,
+          error: error instanceof Error ? error.name : undefined,
+        },
+        'charged by the Voice API but not delivered: recorded as spent',
+      );
+    }
+    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)));
+  }
+
+  /**
+   * What a failed paid call says of the month (the used-up month, below): its figures kept; the service's own 429
+   * leaving characters, but fewer than this call needs, is what the caller is told (returned); one leaving none marks
+   * the month used up; any other figures may show a used-up month over. Returns what the caller is told.
+   */
+  async #heard(error: unknown, characters: number): Promise<unknown> {
+    const figures = serviceFiguresOf(error);
+    if (figures !== undefined) await this.noteServiceFigures(figures);
+    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
+    // headers and its JSON error body).
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    const left = proven ? error.rateLimit?.remaining : undefined;
+    if (proven && left !== undefined && left > 0 && left < characters)
+      return tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, this.#now(), error);
+    if (proven && (left === undefined || left === 0))
+      await this.quotaExceeded(error).catch((e: unknown) =>
+        this.#log.error({ err: e }, 'could not record the used-up quota'),
+      );
+    else await this.observeUsage(figures);
+    return error;
   }
 
   /**
@@ -1075,8 +1199,351 @@ export class Accounting {
   }
 }
 
+/** A paid request as the client sends it. */
+export type PaidRequest =
+  | { endpoint: 'tts'; body: TtsRequest }
+  | { endpoint: 'emotion-tts'; body: EmotionTtsRequest }
+  | { endpoint: 'voice-clone'; body: Parameters<VoiceApiClient['cloneVoice']>[0] };
+
+type Answer<R extends PaidRequest> = R extends { endpoint: 'voice-clone' } ? CloneVoiceResponse : AudioResponse;
+
+/** What a paid request is paid on: its order's charge, and what parts counted free at acceptance may still cost. */
+interface PayingOrder {
+  readonly charge: Charge;
+  readonly late?: QuoteAllowance | undefined;
+}
+
+/** How a paid request is sent, and whether anyone still waits for it. */
+interface Sending {
+  client: Pick<VoiceApiClient, 'tts' | 'emotionTts' | 'cloneVoice'>;
+  signal?: AbortSignal | undefined;
+  /** Asked before it is written ahead and after: nobody waiting, it is not sent (a closed call is told it let go). */
+  wanted(): boolean;
+  control?: ((call: CallControl) => void) | undefined;
+}
+
+/** A paid request's answer, and how its body ended, settled once (a late payer closed then). */
+export interface Paid<R extends PaidRequest> {
+  answer: Answer<R>;
+  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
+}
+
+/** The client's call for a paid request. */
+function send<R extends PaidRequest>(client: Sending['client'], request: R, options: CallOptions): Promise<Answer<R>> {
+  const call =
+    request.endpoint === 'voice-clone'
+      ? client.cloneVoice(request.body, options)
+      : request.endpoint === 'emotion-tts'
+        ? client.emotionTts(request.body, options)
+        : client.tts(request.body, options);
+  return call as Promise<Answer<R>>;
+}
+
+/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
+}
+
+type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
+
+// The books: a request's permission to spend (Charge, made by Accounting), each paid request written ahead and
+// answered once (Accounting.pay), and the ledger of spends in the store (SpendLedger).
+export interface SpendContext {
+  guildId: string;
+  userId: string;
+  command: string;
+}
+
+interface PartSpend {
+  endpoint: SpendEndpoint;
+  characters: number;
+  /** Served from the cache or a flight another request made: nothing spent. */
+  cached: boolean;
+  /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
+  undelivered?: boolean;
+  usage?: UsageInfo | undefined;
+  requestId?: string | undefined;
+}
+
+/** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
+export class Charge {
+  readonly context: SpendContext;
+  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
+  readonly createdAt: Date;
+  /** The books that made it: what it holds is given back there. */
+  readonly #books: Accounting;
+  /** Characters still reserved, per part text (a text may occur twice in one request). */
+  readonly #reserved = new Map<string, number[]>();
+  /**
+   * Set when this request is the one let through a used-up month to find out whether it is over: the store hold that
+   * is the turn to probe, shared by every process, released once the probe has its answer.
+   */
+  readonly probe: string | undefined;
+  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
+  #hold: string | undefined;
+  #probeOver = false;
+  #forgotten: 'member' | 'guild' | undefined;
+  #paid = 0;
+  #written = 0;
+
+  constructor(
+    books: Accounting,
+    context: SpendContext,
+    reserved: ReadonlyArray<{ text: string; characters: number }>,
+    createdAt: Date,
+    held: { probe?: string | undefined; hold?: string | undefined } = {},
+  ) {
+    this.#books = books;
+    this.context = context;
+    this.createdAt = createdAt;
+    this.probe = held.probe;
+    this.#hold = held.hold;
+    for (const { text, characters } of reserved)
+      this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+  }
+
+  /** Whether a part of this text was paid for at acceptance (not counted free). */
+  reserves(text: string): boolean {
+    return this.#reserved.has(text);
+  }
+
+  get hold(): string | undefined {
+    return this.#hold;
+  }
+
+  get reserved(): number {
+    let total = 0;
+    for (const list of this.#reserved.values()) for (const n of list) total += n;
+    return total;
+  }
+
+  get forgotten(): 'member' | 'guild' | undefined {
+    return this.#forgotten;
+  }
+
+  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
+  anonymise(scope: 'member' | 'guild'): void {
+    if (this.#forgotten !== 'guild') this.#forgotten = scope;
+  }
+
+  /** A part's spend or saving written down (Accounting.record), its characters no longer reserved. Never throws. */
+  async record(text: string, spend: PartSpend): Promise<void> {
+    try {
+      await this.#books.record(this, spend);
+    } finally {
+      this.release(text);
+    }
+  }
+
+  /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
+  saved(text: string, endpoint: SpendEndpoint): Promise<void> {
+    return this.record(text, { endpoint, characters: countCharacters(text), cached: true });
+  }
+
+  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (paid-part-way.ts). */
+  get paid(): number {
+    return this.#paid;
+  }
+
+  /** Characters counted as spent: `paid`, and those sent with no answer (maybe charged: a stop words them so). */
+  get written(): number {
+    return this.#written;
+  }
+
+  /** Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted. */
+  count(written: number, paid = 0): void {
+    this.#written += written;
+    this.#paid += paid;
+  }
+
+  /** The part will spend nothing more (it failed, or was recorded). */
+  release(text: string): void {
+    const list = this.#reserved.get(text);
+    list?.shift();
+    if (list?.length === 0) this.#reserved.delete(text);
+    // A probe has its answer once its first paid part is over (accepted, refused or failed).
+    if (list !== undefined) this.#settleProbe();
+    if (this.#reserved.size === 0) this.#releaseHold();
+  }
+
+  close(): void {
+    this.#reserved.clear();
+    this.#books.closed(this);
+    this.#settleProbe();
+    this.#releaseHold();
+  }
+
+  /** The probe's answer is in: its turn is released, once, and the next request may find out. */
+  #settleProbe(): void {
+    if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
+    this.#probeOver = true;
+    this.#books.releaseHold(this.probe, this.context.guildId);
+  }
+
+  // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
+  // free stays held until the last part is over (conservative), saving a store write per part.
+  #releaseHold(): void {
+    if (this.#hold === undefined) return;
+    this.#books.releaseHold(this.#hold, this.context.guildId);
+    this.#hold = undefined;
+  }
+}
+
+/** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
+export interface LedgerEntry {
+  readonly spend: NewSpend;
+  id?: number;
+  /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
+  answer?: { accepted: SpendAcceptance } | 'released';
+  answeredInStore?: boolean;
+  outcome?: SpendOutcome;
+  settledInStore?: boolean;
+}
+
+/** Settlements the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
+const MAX_UNSETTLED = 10_000;
+
+/**
+ * Writes spends to the store. A paid request is written ahead or not sent. A saving the store refuses is kept in
+ * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or settlement changes
+ * no count; a refused release leaves the spend counted (never fewer). Each is retried with the next write or flush,
+ * and a restart settles what is still open (settleLeftBy).
+ */
+export class SpendLedger {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #unwritten: LedgerEntry[] = [];
+  readonly #unsettled: LedgerEntry[] = [];
+  readonly #metrics: Pick<Metrics, 'characters'> | undefined;
+  #flushing: Promise<boolean> | undefined;
+
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
+    this.#store = store;
+    this.#log = logger;
+    this.#metrics = metrics;
+  }
+
+  get failing(): boolean {
+    return this.#unwritten.length > 0;
+  }
+
+  *members(guildId?: string): Generator<string> {
+    for (const { spend } of this.#unwritten) if (guildId === undefined || spend.guildId === guildId) yield spend.userId;
+  }
+
+  anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
+    for (const { spend } of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
+  }
+
+  /** Writes one spend; resolves once it reached the store, or was kept to write later (operator told). */
+  async write(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend };
+    // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
+    this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
+    if (this.failing) {
+      this.#unwritten.push(entry);
+      await this.flush();
+      return entry;
+    }
+    try {
+      return await this.writeAhead(spend);
+    } catch (error) {
+      this.#unwritten.push(entry);
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
+        'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
+      );
+    }
+    return entry;
+  }
+
+  /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
+  async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
+    if (this.#unsettled.length > 0) void this.#settleAgain();
+    return entry;
+  }
+
+  /** The service's 2xx: confirmed. Never throws; a refused write is retried with the next flush. */
+  async accept(entry: LedgerEntry, acceptance: SpendAcceptance): Promise<void> {
+    if (entry.answer !== undefined) return;
+    entry.answer = { accepted: acceptance };
+    this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** A definite "not charged": taken back. Never throws; refused, it stays spent until the next flush. */
+  async release(entry: LedgerEntry): Promise<void> {
+    if (entry.answer !== undefined || entry.outcome !== undefined) return;
+    entry.answer = 'released';
+    await this.#catchUp(entry);
+  }
+
+  /** Settles a spend written ahead, once (one with no answer stays spent, unconfirmed). Never throws. */
+  async settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
+    if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
+    entry.outcome = outcome;
+    if (entry.answer === undefined && entry.spend.unconfirmed === true)
+      this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** Tries the unwritten spends (oldest first) and the unsettled ones again; true when no spend is left unwritten. */
+  flush(): Promise<boolean> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #catchUp(entry: LedgerEntry): Promise<void> {
+    const { id, answer } = entry;
+    if (id === undefined) return;
+    try {
+      if (answer !== undefined && !entry.answeredInStore) {
+        if (answer === 'released') await this.#store.spends.release(id, entry.spend);
+        else await this.#store.spends.accept(id, answer.accepted);
+        entry.answeredInStore = true;
+      }
+      if (entry.outcome !== undefined && !entry.settledInStore && answer !== 'released') {
+        await this.#store.spends.settle(id, entry.outcome);
+        entry.settledInStore = true;
+      }
+    } catch (error) {
+      this.#log.warn({ err: error, spend: id }, 'could not settle a spend; it stays spent, and is tried again');
+      if (!this.#unsettled.includes(entry)) this.#unsettled.push(entry);
+      if (this.#unsettled.length > MAX_UNSETTLED) this.#unsettled.shift();
+    }
+  }
+
+  async #flushAll(): Promise<boolean> {
+    const before = this.#unwritten.length;
+    while (this.#unwritten.length > 0) {
+      const next = this.#unwritten[0] as LedgerEntry;
+      try {
+        next.id = await this.#store.spends.record(next.spend);
+      } catch (error) {
+        this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
+        return false;
+      }
+      this.#unwritten.shift();
+    }
+    if (before > 0)
+      this.#log.warn(
+        { code: 'spends-recorded-again', written: before },
+        'the store accepts writes again: every spend kept in memory is recorded',
+      );
+    await this.#settleAgain();
+    return true;
+  }
+
+  async #settleAgain(): Promise<void> {
+    for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
+  }
+}
+
 // The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
-// fixing it. Every paid call runs under it (callUnderQuota): such a 429 marks the month used up before the caller
+// fixing it. Every paid call runs under it (Accounting.pay): such a 429 marks the month used up before the caller
 // hears of it, unless the service says characters are left (only this request is too long for them: that is what
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
 // say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
@@ -1286,35 +1753,6 @@ function tooFewLeft(
   const resetAt = tooFew.resetAt ?? nextMonthStart(at);
   const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
   return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, options);
-}
-
-/** Runs one API call of `characters` under the month's quota policy. */
-export async function callUnderQuota<T>(
-  accounting: Accounting | undefined,
-  log: Logger,
-  characters: number,
-  send: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    const figures = serviceFiguresOf(error);
-    if (figures !== undefined) await accounting?.noteServiceFigures(figures);
-    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
-    // headers and its JSON error body).
-    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    const left = proven ? error.rateLimit?.remaining : undefined;
-    // Some left, fewer than this call needs: only it is too long for them, and that is what the caller is told.
-    if (proven && left !== undefined && left > 0 && left < characters)
-      throw tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, new Date(), error);
-    // Its figures, if it sends any, leave nothing: the month is used up.
-    if (proven && (left === undefined || left === 0))
-      await accounting
-        ?.quotaExceeded(error)
-        .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
-    else await accounting?.observeUsage(figures);
-    throw error;
-  }
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's

@@ -26,16 +26,17 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
   type Accounting,
+  type Charge,
+  type Paid,
+  type PaidRequest,
   type PartNeed,
-  callUnderQuota,
   failingServiceCause,
-  latePayer,
   standInRequest,
+  unwanted,
 } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { paidCall, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters, fitsFreeLine } from '../characters.ts';
@@ -400,32 +401,19 @@ export class PartSource {
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
-    const endpoint = endpointOf(request);
-    const payer = await latePayer(this.#accounting, order, endpoint, text);
-    // Confirmed by the service's 2xx, and settled once the body is over. Still wanted at the last instant before it
-    // leaves, or taken back and not sent.
-    const paid = paidCall(payer, text, endpoint, () => waiters.wanted());
-    let response: AudioResponse;
-    try {
-      // Deleted while its payer was checked: nothing is sent with it.
-      this.checkVoice(request);
-      response = await this.#pay(paid, text, (hooks) => this.#send(request, text, hooks, waiters));
-    } catch (error) {
-      if (payer !== charge) payer?.close();
-      throw error;
-    }
-    // Its characters are on the books: the part holds nothing more.
-    payer?.release(text);
+    // Deleted while it waited: nothing is sent with it.
+    this.checkVoice(request);
+    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant.
+    const { answer: response, settle } = await this.#pay(serviceBody(request, text), text, order, {
+      wanted: () => waiters.wanted(),
+      control: (call) => waiters.calling(call),
+    });
     // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
     // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
-    const recorded = finished(response.body)
-      .then(
-        () => paid.settle('delivered'),
-        (error: unknown) => paid.settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
-      )
-      .finally(() => {
-        if (payer !== charge) payer?.close();
-      });
+    const recorded = finished(response.body).then(
+      () => settle('delivered'),
+      (error: unknown) => settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
+    );
     const audio = filled(this.#store, response, key, request.voice, generation);
     return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
   }
@@ -466,15 +454,6 @@ export class PartSource {
     return AbortSignal.any([this.#shutdown.signal, letGo.signal]);
   }
 
-  #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
-    // Let go of by everyone who waits for it before the service began to answer: closed (Waiters, below).
-    const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
-    const call = serviceBody(request, text);
-    return call.endpoint === 'emotion-tts'
-      ? this.#client.emotionTts(call.body, options)
-      : this.#client.tts(call.body, options);
-  }
-
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
    * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
@@ -487,29 +466,39 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const paid = paidCall(charge, text, 'voice-clone', () => stop?.aborted !== true);
-    const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
-    const response = await this.#pay(paid, text, (hooks) =>
-      this.#client.cloneVoice({ text, ref_audio: clip }, { ...hooks, control }),
-    ).finally(() => charge?.release(text));
+    const waiting = {
+      wanted: () => stop?.aborted !== true,
+      control: (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true }),
+    };
+    const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
+    const { answer, settle } = await this.#pay(request, text, charge && { charge }, waiting).finally(() =>
+      charge?.release(text),
+    );
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await paid.settle('delivered');
-    return response;
+    await settle('delivered');
+    return answer;
   }
 
   /**
-   * One paid call, written ahead before its first byte leaves, so that no instant after it (a crash included) leaves
-   * a charge off the books, then sent under the month's quota (callUnderQuota). Charged, and its audio or the new
-   * voice's ID never came (it broke before its first bytes, or was not audio): settled undelivered.
+   * One paid call, through the books where there are some (Accounting.pay decides who pays, writes it ahead, sends it
+   * and writes down its answer); else (tools, tests) sent while anyone still waits for it.
    */
-  async #pay<T>(paid: PaidCall, text: string, send: (hooks: PaidCall['hooks']) => Promise<T>): Promise<T> {
-    try {
-      await paid.writeAhead();
-      return await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => send(paid.hooks));
-    } catch (error) {
-      await paid.settle('undelivered', error);
-      throw error;
-    }
+  async #pay<R extends PaidRequest>(
+    request: R,
+    text: string,
+    order: Pick<OrderAccount, 'charge' | 'late'> | undefined,
+    waiting: { wanted(): boolean; control(call: CallControl): void },
+  ): Promise<Paid<R>> {
+    const sending = { client: this.#client, signal: this.#shutdown.signal, ...waiting };
+    if (this.#accounting !== undefined) return this.#accounting.pay(order, request, text, sending);
+    if (!waiting.wanted()) throw unwanted();
+    const options = { signal: sending.signal, control: sending.control };
+    const answer = await (request.endpoint === 'voice-clone'
+      ? this.#client.cloneVoice(request.body, options)
+      : request.endpoint === 'emotion-tts'
+        ? this.#client.emotionTts(request.body, options)
+        : this.#client.tts(request.body, options));
+    return { answer: answer as Paid<R>['answer'], settle: () => Promise.resolve() };
   }
 
   /**
