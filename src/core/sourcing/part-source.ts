@@ -12,7 +12,7 @@ import {
 } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import { changesAudio } from '../audio/effects/audible-steps.ts';

@@ -4,7 +4,6 @@
 // restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
-import { silentLogger } from '../../../src/core/log.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting } from '../../../src/core/quota/money.ts';
 import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
