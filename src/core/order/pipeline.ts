@@ -55,8 +55,8 @@ export interface SpeechPipelineOptions {
   now?: () => Date;
   /** Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part; absent: every server. */
   serves?: (guildId: string) => boolean;
-  /** FREE_VOICE: `chosen`, members may ask for its voices; `fallback`, a request refused for money is spoken in it. */
-  freeVoice?: { chosen: boolean; fallback: boolean };
+  /** FREE_VOICE `chosen`: members may ask for its voices (its `fallback` is the money's: AccountingOptions.standsIn). */
+  freeVoice?: { chosen: boolean };
   /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
   countFreeLine?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void;
   /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
@@ -98,7 +98,6 @@ export class SpeechPipeline {
       queue: options.queue,
       freePerMinute: options.freePerMinute,
       now: options.now,
-      standsIn: options.freeVoice?.fallback ?? false,
       countFreeLine: options.countFreeLine,
     });
   }

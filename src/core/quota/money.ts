@@ -96,8 +96,6 @@ interface MoneyOptions {
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
   freePerMinute?: number | undefined;
   now?: (() => Date) | undefined;
-  /** FREE_VOICE fallback: a request refused for money is spoken in the free voice instead. */
-  standsIn: boolean;
   /** Counts a line a free voice spoke (for /usage); absent: not counted. */
   countFreeLine?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void) | undefined;
 }
@@ -116,7 +114,6 @@ export class Money {
   readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
-  readonly #standsIn: boolean;
   readonly #countFreeLine: MoneyOptions['countFreeLine'];
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -126,7 +123,6 @@ export class Money {
     this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
-    this.#standsIn = options.standsIn;
     this.#countFreeLine = options.countFreeLine;
   }
 
@@ -234,7 +230,8 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
+    if (!this.#accounting.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
+      return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];
@@ -304,7 +301,7 @@ const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceede
  * charged, or the books' mark of it met before the part was sent), or the service failing to answer before anything
  * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-export function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
+function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
   if (error instanceof Refusal)
     return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true ? 'month-used-up' : undefined;
   if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
@@ -606,6 +603,11 @@ export interface AccountingOptions {
   now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
+  /**
+   * FREE_VOICE fallback: a plain request refused for money (Money.accept), or a part the service failed before
+   * anything was charged (standInForFailure), is spoken by the free voice instead. Absent: false.
+   */
+  standsIn?: boolean;
   metrics?: Pick<Metrics, 'characters'> | undefined;
   storeDeadlineMs?: number;
   /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
@@ -644,6 +646,8 @@ export class Accounting {
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
   readonly #owner: string;
+  /** FREE_VOICE fallback (AccountingOptions.standsIn). */
+  readonly standsIn: boolean;
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
@@ -657,6 +661,7 @@ export class Accounting {
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
+    this.standsIn = options.standsIn ?? false;
   }
 
   /**
@@ -877,6 +882,22 @@ export class Accounting {
     const done = () => this.#writing.delete(task);
     task.then(done, done);
     return task;
+  }
+
+  /**
+   * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in: the month used
+   * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
+   * member is told so in its own words) or a part no free voice can say within one of its lines.
+   */
+  standInForFailure(
+    error: unknown,
+    request: SpeechRequest,
+    text: string,
+    prices: Pick<PartPrices, 'standIn'>,
+  ): { request: ServiceRequest; cause: 'month-used-up' | 'service-failed' } | undefined {
+    const cause = this.standsIn ? failingServiceCause(error) : undefined;
+    const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
+    return free === undefined || cause === undefined ? undefined : { request: free, cause };
   }
 
   /** Waits for the spends being written (shutdown). */

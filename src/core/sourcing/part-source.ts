@@ -30,7 +30,6 @@ import {
   type Paid,
   type PaidRequest,
   type PartNeed,
-  failingServiceCause,
   standInRequest,
   unwanted,
 } from '../quota/money.ts';
@@ -63,11 +62,6 @@ export interface PartSourceOptions {
    * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
    */
   freeVoice?: boolean;
-  /**
-   * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
-   * before anything was charged is spoken in the free voice instead (the part's `freeVoice` says so).
-   */
-  fallback?: boolean;
   /**
    * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
    * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
@@ -109,7 +103,6 @@ export class PartSource {
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
-  readonly #fallback: boolean;
   readonly #engines: EnginePort | undefined;
   readonly #freeChoice: FreeVoiceChoice | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
@@ -122,8 +115,6 @@ export class PartSource {
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#freeVoice = options.freeVoice ?? false;
-    // Whether a free voice can speak is the stand-in's to say (standIn): an engine's may where eSpeak NG is missing.
-    this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
@@ -230,10 +221,11 @@ export class PartSource {
           freeVoice = stood;
         });
       } catch (error) {
-        // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-        const cause = this.#fallback ? failingServiceCause(error) : undefined;
-        const free = cause === undefined ? undefined : standInRequest(request, [text], this);
-        if (free === undefined || cause === undefined || order === undefined) throw error;
+        // The service failed before anything was charged: where the money's owner lets the free voice stand in
+        // (FREE_VOICE fallback), it says this part, and the front-end says so.
+        const stand = order === undefined ? undefined : this.#accounting?.standInForFailure(error, request, text, this);
+        if (stand === undefined || order === undefined) throw error;
+        const { request: free, cause } = stand;
         const voice = free.voice;
         this.#log.warn(
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },

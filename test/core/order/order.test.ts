@@ -23,7 +23,7 @@ const asked: SpeechOrder = {
   request,
 };
 const lines = [{ request, texts: ['Hello there.'], pauseBefore: 0 }];
-const money = new Money({ accounting: {} as never, prices: {} as never, standsIn: false });
+const money = new Money({ accounting: {} as never, prices: {} as never });
 
 /** A charge that has paid `paid` characters, and an admission, each saying whether it was closed. */
 function terms(paid = 0): { terms: AcceptedTerms; closed: { charge: boolean; admission: boolean } } {
