@@ -3,7 +3,6 @@
 // seconds a text will take, estimated from them: what the queue bounds count and the seconds caps check (below).
 import { isEspeakVoice } from './voice-catalogue/voices.ts';
 import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from './free-voice/free-voice-engine.ts';
-import type { LengthCapped } from './audio/errors.ts';
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {
@@ -144,40 +143,14 @@ function voiceSeconds(text: string, voiceId: string): number {
   return isEspeakVoice(voiceId) ? estimateFreeLineSeconds(text, voiceId) : estimateSpeechSeconds(text);
 }
 
-// The seconds caps (a scene's 600 s, a free line's 120 s): checked on the estimate before any work, with a margin;
-// audio that still proves longer is cut at the cap where it is made, never thrown away once paid, and the member is
-// told (the outcome's `cutAt`, `lineCutAt`).
+// The seconds caps (a scene's 600 s, a free line's 120 s) are checked on the estimate before any work, with a margin
+// (the refusal is money.ts' checkEstimatedSeconds); audio that still proves longer is cut at the cap where it is made,
+// never thrown away once paid, and the member is told (the outcome's `cutAt`, `lineCutAt`).
 /** The share of a cap kept back for audio slower than its estimate: 545 s of a 600 s scene pass. */
 export const ESTIMATE_MARGIN = 0.1;
 
 export function estimateCeiling(cap: number): number {
   return cap / (1 + ESTIMATE_MARGIN);
-}
-
-/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
-export class OverSecondsCapError extends Error {
-  readonly capped: LengthCapped;
-  readonly estimate: number;
-  readonly cap: number;
-
-  constructor(capped: LengthCapped, estimate: number, cap: number) {
-    super(
-      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
-    );
-    this.name = 'OverSecondsCapError';
-    this.capped = capped;
-    this.estimate = estimate;
-    this.cap = cap;
-  }
-}
-
-export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
-  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
-}
-
-/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
-export function checkFreeLineSeconds(text: string, voiceId: string): void {
-  checkEstimatedSeconds(voiceSeconds(text, voiceId), MAX_FREE_LINE_SECONDS, 'free-line');
 }
 
 export function fitsFreeLine(text: string, voiceId: string): boolean {

@@ -9,19 +9,12 @@ import { type TurnEnd, type PlayerRegistry } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsAsker, RightsRevokedError, RightsWatch, type RightsAnswered } from './rights.ts';
-import { Money, type Accounting } from '../quota/money.ts';
+import { Money, checkEstimatedSeconds, checkFreeLineSeconds, type Accounting } from '../quota/money.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote } from './scene-types.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
-import {
-  checkEstimatedSeconds,
-  checkFreeLineSeconds,
-  estimatePlanSeconds,
-  estimateRequestSeconds,
-  freeLineLimit,
-  splitText,
-} from '../characters.ts';
+import { estimatePlanSeconds, estimateRequestSeconds, freeLineLimit, splitText } from '../characters.ts';
 import type { QueueBounds } from '../config.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import { Order, discard, type CloneClip, type OrderEvents, type Requester } from './order.ts';

@@ -47,7 +47,9 @@ import type {
 } from '../api/client.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { countCharacters, fitsFreeLine } from '../characters.ts';
+import { countCharacters, estimateCeiling, estimateRequestSeconds, fitsFreeLine } from '../characters.ts';
+import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
+import type { LengthCapped } from '../audio/errors.ts';
 import { effectiveBudgets, type OperatorBudgets, type QueueBounds } from '../config.ts';
 
 /** One line of an order: its request and its text split into parts. */
@@ -415,6 +417,38 @@ class FreeRequestRate {
   }
 }
 
+// The seconds caps an order's estimate is refused at before anything is held, made or paid (the estimates and their
+// margin: src/core/characters.ts).
+/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
+export class OverSecondsCapError extends Error {
+  readonly capped: LengthCapped;
+  readonly estimate: number;
+  readonly cap: number;
+
+  constructor(capped: LengthCapped, estimate: number, cap: number) {
+    super(
+      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
+    );
+    this.name = 'OverSecondsCapError';
+    this.capped = capped;
+    this.estimate = estimate;
+    this.cap = cap;
+  }
+}
+
+export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
+  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
+}
+
+/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
+export function checkFreeLineSeconds(text: string, voiceId: string): void {
+  checkEstimatedSeconds(
+    estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text),
+    MAX_FREE_LINE_SECONDS,
+    'free-line',
+  );
+}
+
 // Each server's voice queue and each member's requests under way, bounded by their estimated seconds before anything
 // is held, made or paid (config.queue).
 /** One accepted request counted until its outcome; release() is idempotent. */
@@ -569,7 +603,7 @@ export interface PartNeed {
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
 
 /** How long a request may wait on the store (its guild's turn included) before it is refused. */
-export const STORE_DEADLINE_MS = 5000;
+const STORE_DEADLINE_MS = 5000;
 
 /** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
 function storeTimedOut(error: unknown): boolean {
@@ -1269,7 +1303,7 @@ type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
 
 // The books: a request's permission to spend (Charge, made by Accounting), each paid request written ahead and
 // answered once (Accounting.pay), and the ledger of spends in the store (SpendLedger).
-export interface SpendContext {
+interface SpendContext {
   guildId: string;
   userId: string;
   command: string;
@@ -1411,7 +1445,7 @@ export class Charge {
 }
 
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
-export interface LedgerEntry {
+interface LedgerEntry {
   readonly spend: NewSpend;
   id?: number;
   /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
