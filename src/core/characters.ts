@@ -153,10 +153,6 @@ export function estimateCeiling(cap: number): number {
   return cap / (1 + ESTIMATE_MARGIN);
 }
 
-export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return voiceSeconds(text, voiceId) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
-}
-
 /** What one free-voice part may hold (splitText): a long line is split rather than refused. */
 export function freeLineLimit(voiceId: string): PartLimit {
   return {

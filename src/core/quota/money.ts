@@ -47,7 +47,7 @@ import type {
 } from '../api/client.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { countCharacters, estimateCeiling, estimateRequestSeconds, fitsFreeLine } from '../characters.ts';
+import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import type { LengthCapped } from '../audio/errors.ts';
 import { effectiveBudgets, type OperatorBudgets, type QueueBounds } from '../config.ts';
@@ -447,6 +447,11 @@ export function checkFreeLineSeconds(text: string, voiceId: string): void {
     MAX_FREE_LINE_SECONDS,
     'free-line',
   );
+}
+
+/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
+export function fitsFreeLine(text: string, voiceId: string): boolean {
+  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
 }
 
 // Each server's voice queue and each member's requests under way, bounded by their estimated seconds before anything

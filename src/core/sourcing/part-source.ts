@@ -30,6 +30,7 @@ import {
   type Paid,
   type PaidRequest,
   type PartNeed,
+  fitsFreeLine,
   standInRequest,
   unwanted,
 } from '../quota/money.ts';
@@ -38,7 +39,7 @@ import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts'
 import { SpeechInputError } from '../order-errors.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
-import { countCharacters, fitsFreeLine } from '../characters.ts';
+import { countCharacters } from '../characters.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';

@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { QueueBook, enforcementFor } from '../../../src/core/quota/money.ts';
-import {
-  estimateRequestSeconds,
-  estimateSpeechSeconds,
-  fitsFreeLine,
-  freeLineLimit,
-} from '../../../src/core/characters.ts';
+import { QueueBook, enforcementFor, fitsFreeLine } from '../../../src/core/quota/money.ts';
+import { estimateRequestSeconds, estimateSpeechSeconds, freeLineLimit } from '../../../src/core/characters.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {
