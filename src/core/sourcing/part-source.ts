@@ -50,8 +50,8 @@ export interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** Absent: the service alone, no part checked late (tools and tests; an order's charge records on its own books). */
-  accounting?: Accounting;
+  /** The books every paid call goes through (Accounting.pay), and the FREE_VOICE fallback switch it holds. */
+  accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
   /**
@@ -96,7 +96,7 @@ export class PartSource {
   readonly #cache: AudioCache | undefined;
   /** The cache and what counts and encodes its parts, as the changed parts use them too. */
   readonly #store: PartStore;
-  readonly #accounting: Accounting | undefined;
+  readonly #accounting: Accounting;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
@@ -224,7 +224,7 @@ export class PartSource {
       } catch (error) {
         // The service failed before anything was charged: where the money's owner lets the free voice stand in
         // (FREE_VOICE fallback), it says this part, and the front-end says so.
-        const stand = order === undefined ? undefined : this.#accounting?.standInForFailure(error, request, text, this);
+        const stand = order === undefined ? undefined : this.#accounting.standInForFailure(error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         const voice = free.voice;
@@ -472,26 +472,18 @@ export class PartSource {
     return answer;
   }
 
-  /**
-   * One paid call, through the books where there are some (Accounting.pay decides who pays, writes it ahead, sends it
-   * and writes down its answer); else (tools, tests) sent while anyone still waits for it.
-   */
-  async #pay<R extends PaidRequest>(
+  /** One paid call, on the books: Accounting.pay decides who pays, writes it ahead, sends it and writes down its answer. */
+  #pay<R extends PaidRequest>(
     request: R,
     text: string,
     order: Pick<OrderAccount, 'charge' | 'late'> | undefined,
     waiting: { wanted(): boolean; control(call: CallControl): void },
   ): Promise<Paid<R>> {
-    const sending = { client: this.#client, signal: this.#shutdown.signal, ...waiting };
-    if (this.#accounting !== undefined) return this.#accounting.pay(order, request, text, sending);
-    if (!waiting.wanted()) throw unwanted();
-    const options = { signal: sending.signal, control: sending.control };
-    const answer = await (request.endpoint === 'voice-clone'
-      ? this.#client.cloneVoice(request.body, options)
-      : request.endpoint === 'emotion-tts'
-        ? this.#client.emotionTts(request.body, options)
-        : this.#client.tts(request.body, options));
-    return { answer: answer as Paid<R>['answer'], settle: () => Promise.resolve() };
+    return this.#accounting.pay(order, request, text, {
+      client: this.#client,
+      signal: this.#shutdown.signal,
+      ...waiting,
+    });
   }
 
   /**
@@ -514,7 +506,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
-    await this.#accounting?.settled();
+    await this.#accounting.settled();
     await this.#cache?.close();
   }
 }
