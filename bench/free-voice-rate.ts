@@ -1,5 +1,5 @@
 // The free voice's speaking rate (issue 48): how many seconds eSpeak NG, in SayBot's own worker threads, takes per
-// character of each language it ships, beside the estimate a free line is checked on (src/core/quota/seconds-bounds.ts,
+// character of each language it ships, beside the estimate a free line is checked on (src/core/characters.ts,
 // estimateFreeLineSeconds) and the paid voices' estimate (estimateSpeechSeconds). Run alone, not in npm test:
 //   node bench/free-voice-rate.ts
 // A ratio over 1 + ESTIMATE_MARGIN means lines of that language estimated just under a free line's cap would be
@@ -7,7 +7,7 @@
 // at the estimate's own rate per digit.
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
 import { freeVoiceInstalled, speakFree, estimateFreeLineSeconds } from '../src/core/free-voice/free-voice-engine.ts';
-import { estimateSpeechSeconds } from '../src/core/quota/seconds-bounds.ts';
+import { estimateSpeechSeconds } from '../src/core/characters.ts';
 
 const LINES: Record<string, string[]> = {
   en: [

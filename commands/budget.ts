@@ -3,7 +3,7 @@ import { integerOption, slashCommand, type OptionName } from '../src/core/intera
 import { formatNumber, t } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
-import { BUDGET_NAMES, type BudgetName } from '../src/core/quota/money.ts';
+import { BUDGET_NAMES, type BudgetName } from '../src/core/config.ts';
 import { changeServerBudgets } from '../src/features/usage/index.ts';
 
 export const uses = ['accounting', 'store'] as const satisfies readonly ServiceName[];

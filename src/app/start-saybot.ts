@@ -274,6 +274,8 @@ async function assembleCore(
     planCharacterLimit: config.planCharacterLimit,
     account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
     storeDeadlineMs: config.storeTimeouts.deadlineMs,
+    // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in, where one can.
+    standsIn: config.freeVoice.fallback,
     logger,
     now: seams.now,
     metrics,
@@ -288,8 +290,7 @@ async function assembleCore(
     );
   // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
   const installed = freeVoiceInstalled();
-  // The stand-in may be an engine's voice (FREE_VOICES) where eSpeak NG is missing: fallback is the owner's word.
-  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback };
+  const freeVoice = { chosen: config.freeVoice.chosen && installed };
   const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,
@@ -299,8 +300,6 @@ async function assembleCore(
     encoding,
     metrics,
     freeVoice: installed && (config.freeVoice.chosen || config.freeVoice.fallback),
-    // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in.
-    fallback: config.freeVoice.fallback,
     engines: engines?.port,
     freeChoice: freeVoiceChoice(config.engines),
   });

@@ -1,5 +1,8 @@
 // Characters as the Voice API bills them: code points after NFC (U+FB2C is one as written, three after). Every count
-// SayBot shows, caps, holds or charges is this one; splitText cuts long text into parts of at most that many.
+// SayBot shows, caps, holds or charges is this one; splitText cuts long text into parts of at most that many. And the
+// seconds a text will take, estimated from them: what the queue bounds count and the seconds caps check (below).
+import { isEspeakVoice } from './voice-catalogue/voices.ts';
+import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from './free-voice/free-voice-engine.ts';
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {
@@ -117,3 +120,51 @@ export function estimateSpeechSeconds(text: string): number {
 const ALPHABETIC_PER_SECOND = 15;
 const CJK_PER_SECOND = 7;
 const CJK = /[\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
+
+/** What an estimate reads of a speech request (settings/speech-request.ts): its kind, voice, text and SayBot's speed. */
+interface TimedRequest {
+  readonly kind: string;
+  readonly text: string;
+  readonly voice: string;
+  readonly effects?: { readonly speed: number } | undefined;
+}
+
+/**
+ * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-voice-engine.ts;
+ * an engine's at natural speech's), over the speed SayBot applies itself (known exactly: no margin stands in for it).
+ */
+export function estimateRequestSeconds<R extends TimedRequest>(request: R, text: string): number {
+  if (request.kind === 'ready') return estimateSpeechSeconds(text);
+  return voiceSeconds(text, request.voice) / (request.effects?.speed ?? 1);
+}
+
+/** `text` at its voice's own rate: eSpeak NG's as measured, any other voice's (an engine's, a paid one's) natural speech's. */
+function voiceSeconds(text: string, voiceId: string): number {
+  return isEspeakVoice(voiceId) ? estimateFreeLineSeconds(text, voiceId) : estimateSpeechSeconds(text);
+}
+
+// The seconds caps (a scene's 600 s, a free line's 120 s) are checked on the estimate before any work, with a margin
+// (the refusal is money.ts' checkEstimatedSeconds); audio that still proves longer is cut at the cap where it is made,
+// never thrown away once paid, and the member is told (the outcome's `cutAt`, `lineCutAt`).
+/** The share of a cap kept back for audio slower than its estimate: 545 s of a 600 s scene pass. */
+export const ESTIMATE_MARGIN = 0.1;
+
+export function estimateCeiling(cap: number): number {
+  return cap / (1 + ESTIMATE_MARGIN);
+}
+
+/** What one free-voice part may hold (splitText): a long line is split rather than refused. */
+export function freeLineLimit(voiceId: string): PartLimit {
+  return {
+    max: estimateCeiling(MAX_FREE_LINE_SECONDS),
+    measure: (piece) => voiceSeconds(piece, voiceId),
+  };
+}
+
+/** A plan's seconds (one function for a scene's preview and its "Play it" check): pauses and lines as heard. */
+export function estimatePlanSeconds(lines: ReadonlyArray<{ request: TimedRequest; pauseBefore: number }>): number {
+  return lines.reduce(
+    (sum, line) => sum + line.pauseBefore + estimateRequestSeconds(line.request, line.request.text),
+    0,
+  );
+}

@@ -1,9 +1,7 @@
 import { type PresetVoice, isEspeakVoice } from './voice-catalogue/voices.ts';
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import type { OperatorBudgets } from './quota/money.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/body.ts';
-import type { QueueBounds } from './quota/seconds-bounds.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 import {
@@ -12,6 +10,39 @@ import {
   type EngineVariables,
   type EnginesConfig,
 } from './engines/engine-settings.ts';
+
+// The budgets an operator sets (BUDGET_*) and a server lowers (/budget): their names and values.
+export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
+export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
+
+/** One value per budget; 0 means no limit. */
+export type OperatorBudgets = Record<BudgetName, number>;
+/** A server's own limits: only those it set (each at most the operator's). */
+export type ServerBudgets = Partial<Record<BudgetName, number>>;
+
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
+export interface QueueBounds {
+  /** Estimated seconds of speech one server's voice queue may hold (what plays now included). */
+  guildSeconds: number;
+  guildClips: number;
+  /** Requests one member may have under way in one server (queued, playing or being made), any output. */
+  memberRequests: number;
+}
 
 /** Monthly character limits of the plans that include API access (voice-api.md, "Plans"). */
 export const PLAN_CHARACTER_LIMITS = { creator: 300_000, pro: 700_000, business: 4_000_000 } as const;
@@ -129,7 +160,7 @@ const EnvSchema = z.object({
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
     .default('off'),
   USER_INSTALL_ALLOWLIST: idList('user'),
-  // Queue bounds (src/core/quota/seconds-bounds.ts); 0 means no limit.
+  // Queue bounds (src/core/quota/money.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),

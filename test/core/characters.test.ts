@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { estimateCeiling, fitsFreeLine, freeLineLimit } from '../../src/core/quota/seconds-bounds.ts';
+import { estimateCeiling, freeLineLimit } from '../../src/core/characters.ts';
+import { fitsFreeLine } from '../../src/core/quota/money.ts';
 import { countCharacters, splitText } from '../../src/core/characters.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, '');

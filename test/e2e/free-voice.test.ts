@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { estimateCeiling } from '../../src/core/quota/seconds-bounds.ts';
+import { estimateCeiling } from '../../src/core/characters.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, monoOf, runCommand, type Harness } from '../support/harness.ts';

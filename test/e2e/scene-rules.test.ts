@@ -10,7 +10,7 @@ import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
 import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { estimateCeiling } from '../../src/core/quota/seconds-bounds.ts';
+import { estimateCeiling } from '../../src/core/characters.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';

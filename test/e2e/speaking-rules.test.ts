@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSpeechServerDouble, startVoicevoxDouble } from '@saybot/engine-doubles';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { estimateCeiling } from '../../src/core/quota/seconds-bounds.ts';
+import { estimateCeiling } from '../../src/core/characters.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';
 import { fixture } from '../core/audio/fixtures.ts';
@@ -449,8 +449,7 @@ const FRONT_ENDS: FrontEnd[] = [
       freeLineCut: 'speaks in the voice it makes, never in a free voice',
       paidThenRefused: true,
       engineVoice: 'speaks in the voice it makes, never in an engine voice',
-      queueBound:
-        'its first line is paid with the clone: no bound refuses what was bought (enforcementFor, seconds-bounds.ts)',
+      queueBound: 'its first line is paid with the clone: no bound refuses what was bought (enforcementFor, money.ts)',
     },
     effects: ['attach-file', 'member-words'],
     denied: {

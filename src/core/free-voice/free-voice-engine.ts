@@ -156,7 +156,7 @@ export async function speakFree(text: string, voiceId: string, guild = '', membe
 }
 
 // How long eSpeak NG takes to say a line, estimated from its characters: its class here, and the check of its 120 s
-// a line (src/core/quota/seconds-bounds.ts). Its own rates, not the paid voices': eSpeak NG reads Korean and Chinese
+// a line (src/core/characters.ts). Its own rates, not the paid voices': eSpeak NG reads Korean and Chinese
 // slower than they do, and alphabetic scripts faster, so the paid estimate let Korean lines through that proved longer
 // than the cap's margin and refused English lines that would have fitted.
 

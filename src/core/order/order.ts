@@ -5,9 +5,7 @@
 import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import type { Charge } from '../quota/books.ts';
-import type { Admission } from '../quota/seconds-bounds.ts';
-import type { Accepted, QuoteAllowance } from '../quota/money.ts';
+import type { Accepted, Admission, Charge, QuoteAllowance } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
@@ -35,7 +33,7 @@ export interface Requester {
 export interface RequestPolicy {
   /** Waits out the member cooldown between paid requests (quota/money.ts); day and month budgets always hold. */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds (src/core/quota/seconds-bounds.ts) and the free-request rate (src/core/quota/money.ts). */
+  /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;
@@ -343,8 +341,9 @@ export class Order implements OrderAccount, OrderEvents {
 
   /** Settled (its charge closed, its place given back): its front-end hears how it ended. */
   settled(outcome: SpeechOutcome): void {
-    this.#enter('settled');
+    // Told first: a phase out of turn is a bug, thrown, but its front-end never waits for an outcome that will not come.
     this.#events.outcome.resolve(outcome);
+    this.#enter('settled');
   }
 
   /** Ends its render now with `reason` (the first reason stays): the part it waits for is let go of. */

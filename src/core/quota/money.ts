@@ -2,11 +2,13 @@
 // else decides: the queue bounds, the free-request rate, the quote ceiling and cache-only, the free voice standing in
 // for a refusal or a failing service, a part paid late (Money, first); the budgets, their hold and the checks a paid
 // request passes as it is written ahead (Accounting, below); the used-up month and its probe, and the service's own
-// figures (last). Once the order is delivered, its charge is settled and what it paid said with its outcome. The
-// ledger these write to is books.ts.
+// figures (last); each paid request, written ahead on the books before it leaves and answered there once
+// (Accounting.pay), and the books themselves (Charge, SpendLedger). Once the order is delivered, its charge is settled
+// and what it paid said with its outcome.
 import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { randomUUID } from 'node:crypto';
 import {
+  AbortedError,
   ConnectionError,
   QuotaExceededError,
   RateLimitedError,
@@ -23,26 +25,32 @@ import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.t
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type {
   BudgetHoldLimits,
+  NewSpend,
   QuotaMarkAccount,
   QuotaState,
+  SpendAcceptance,
   SpendEndpoint,
+  SpendOutcome,
   SpendsLeft,
 } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
-import {
-  Charge,
-  SpendLedger,
-  type AcceptedAnswer,
-  type ChargeBooks,
-  type LedgerEntry,
-  type PartSpend,
-  type SpendContext,
-} from './books.ts';
+import type {
+  Acceptance,
+  AudioResponse,
+  CallControl,
+  CallOptions,
+  CloneVoiceResponse,
+  EmotionTtsRequest,
+  TtsRequest,
+  VoiceApiClient,
+} from '../api/client.ts';
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { enforcementFor, fitsFreeLine, QueueBook, type Admission, type QueueBounds } from './seconds-bounds.ts';
-import { countCharacters } from '../characters.ts';
+import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
+import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
+import type { LengthCapped } from '../audio/errors.ts';
+import { effectiveBudgets, type OperatorBudgets, type QueueBounds } from '../config.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -79,7 +87,7 @@ export interface Accepted<Line extends PricedLine> {
   charge: Charge;
   /** Its place in the queue bounds' figures, given back when it is settled. */
   admission: Admission;
-  /** What it may still pay for parts counted free at acceptance (latePayer). */
+  /** What it may still pay for parts counted free at acceptance (Accounting.pay). */
   late?: QuoteAllowance | undefined;
 }
 
@@ -90,8 +98,6 @@ interface MoneyOptions {
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
   freePerMinute?: number | undefined;
   now?: (() => Date) | undefined;
-  /** FREE_VOICE fallback: a request refused for money is spoken in the free voice instead. */
-  standsIn: boolean;
   /** Counts a line a free voice spoke (for /usage); absent: not counted. */
   countFreeLine?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void) | undefined;
 }
@@ -110,7 +116,6 @@ export class Money {
   readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
-  readonly #standsIn: boolean;
   readonly #countFreeLine: MoneyOptions['countFreeLine'];
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
@@ -120,7 +125,6 @@ export class Money {
     this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
-    this.#standsIn = options.standsIn;
     this.#countFreeLine = options.countFreeLine;
   }
 
@@ -177,8 +181,11 @@ export class Money {
    */
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
-    charge.close();
-    order.admission.release();
+    try {
+      charge.close();
+    } finally {
+      order.admission.release();
+    }
     const result: Outcome =
       delivered.kind === 'failed'
         ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
@@ -225,7 +232,8 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
+    if (!this.#accounting.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
+      return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];
@@ -274,29 +282,6 @@ interface SettledOutcome {
 }
 
 /**
- * Who pays for a part about to be sent: its order's charge, unless the part was counted free at acceptance (cached
- * or in flight then, gone since): then it passes the budgets and the month now, on a charge of its own, and only
- * within what its quote has left (a cache-only replay's part is refused: nothing is what it may cost).
- */
-export async function latePayer(
-  accounting: Accounting | undefined,
-  order: { readonly charge: Charge; readonly late?: QuoteAllowance | undefined } | undefined,
-  endpoint: SpendEndpoint,
-  text: string,
-): Promise<Charge | undefined> {
-  const charge = order?.charge;
-  if (order === undefined || charge === undefined || charge.reserves(text)) return charge;
-  const characters = countCharacters(text);
-  order.late?.take(characters);
-  if (accounting === undefined) return charge;
-  // Checked as a request of its own, without the cooldown.
-  const part = { text, endpoint, characters, free: false };
-  const late = await accounting.authorize(charge.context, [part], { memberCooldown: false });
-  if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
-  return late;
-}
-
-/**
  * The free voice's version of a paid request, where it can say each of `texts` within one of its lines (`prices`: the
  * part source's choice of free voice); undefined for a request already free or handed in whole, or none fitting. The
  * one test of the stand-in, at acceptance (a refusal for money) and at the fetch (a failing service) alike.
@@ -318,7 +303,7 @@ const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceede
  * charged, or the books' mark of it met before the part was sent), or the service failing to answer before anything
  * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-export function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
+function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
   if (error instanceof Refusal)
     return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true ? 'month-used-up' : undefined;
   if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
@@ -432,31 +417,131 @@ class FreeRequestRate {
   }
 }
 
-// The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
-// of each paid request (the ledger itself: books.ts).
-export type BudgetName = 'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds';
-export const BUDGET_NAMES: readonly BudgetName[] = ['guildMonthlyChars', 'memberDailyChars', 'memberCooldownSeconds'];
+// The seconds caps an order's estimate is refused at before anything is held, made or paid (the estimates and their
+// margin: src/core/characters.ts).
+/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
+export class OverSecondsCapError extends Error {
+  readonly capped: LengthCapped;
+  readonly estimate: number;
+  readonly cap: number;
 
-/** One value per budget; 0 means no limit. */
-export type OperatorBudgets = Record<BudgetName, number>;
-/** A server's own limits: only those it set (each at most the operator's). */
-export type ServerBudgets = Partial<Record<BudgetName, number>>;
-
-/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
-export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
-  const out = { ...operator };
-  for (const name of BUDGET_NAMES) {
-    const own = server[name];
-    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  constructor(capped: LengthCapped, estimate: number, cap: number) {
+    super(
+      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
+    );
+    this.name = 'OverSecondsCapError';
+    this.capped = capped;
+    this.estimate = estimate;
+    this.cap = cap;
   }
-  return out;
 }
 
-/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
-export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
-  return value === 0 || operator[name] === 0 || value <= operator[name];
+export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
+  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
 }
 
+/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
+export function checkFreeLineSeconds(text: string, voiceId: string): void {
+  checkEstimatedSeconds(
+    estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text),
+    MAX_FREE_LINE_SECONDS,
+    'free-line',
+  );
+}
+
+/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
+export function fitsFreeLine(text: string, voiceId: string): boolean {
+  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
+}
+
+// Each server's voice queue and each member's requests under way, bounded by their estimated seconds before anything
+// is held, made or paid (config.queue).
+/** One accepted request counted until its outcome; release() is idempotent. */
+export interface Admission {
+  release(): void;
+}
+
+interface AdmissionRequest {
+  guildId: string;
+  userId: string;
+  /** A voice request: its clips and estimated seconds join the server's voice queue. */
+  voice?: { clips: number; seconds: number };
+  /** Which bounds may refuse it; a request is always counted. */
+  enforce: { guild: boolean; member: boolean };
+}
+
+/** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
+export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
+  const bounded = !order.paid && order.queueBounded;
+  return { guild: bounded, member: bounded };
+}
+
+interface GuildQueue {
+  clips: number;
+  seconds: number;
+  members: Map<string, number>;
+  /** Requests under way in this guild: the entry goes at 0. */
+  requests: number;
+}
+
+/** The figures behind the bounds, per guild, kept only while it has requests under way. */
+export class QueueBook {
+  readonly #bounds: QueueBounds;
+  readonly #guilds = new Map<string, GuildQueue>();
+
+  constructor(bounds: QueueBounds) {
+    this.#bounds = bounds;
+  }
+
+  admit(request: AdmissionRequest): Admission {
+    const { guildId, userId, voice } = request;
+    const queue: GuildQueue = this.#guilds.get(guildId) ?? { clips: 0, seconds: 0, members: new Map(), requests: 0 };
+    const mine = queue.members.get(userId) ?? 0;
+    const { guildClips, guildSeconds, memberRequests } = this.#bounds;
+    if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
+      throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
+    // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
+    if (voice && request.enforce.guild && queue.clips > 0) {
+      if (guildClips > 0 && queue.clips + voice.clips > guildClips)
+        throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: queue.clips });
+      if (guildSeconds > 0 && queue.seconds + voice.seconds > guildSeconds) {
+        const queued = Math.ceil(queue.seconds);
+        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
+      }
+    }
+    queue.members.set(userId, mine + 1);
+    queue.requests += 1;
+    if (voice) {
+      queue.clips += voice.clips;
+      queue.seconds += voice.seconds;
+    }
+    this.#guilds.set(guildId, queue);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        if (voice) {
+          queue.clips -= voice.clips;
+          queue.seconds = Math.max(0, queue.seconds - voice.seconds);
+        }
+        const left = (queue.members.get(userId) ?? 1) - 1;
+        if (left > 0) queue.members.set(userId, left);
+        else queue.members.delete(userId);
+        queue.requests -= 1;
+        if (queue.requests === 0 && this.#guilds.get(guildId) === queue) this.#guilds.delete(guildId);
+      },
+    };
+  }
+
+  voiceQueue(guildId: string): { clips: number; seconds: number } {
+    const queue = this.#guilds.get(guildId);
+    return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
+  }
+}
+
+// The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
+// of each paid request (the ledger itself: below).
 /** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
 export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
   return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
@@ -523,7 +608,7 @@ export interface PartNeed {
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
 
 /** How long a request may wait on the store (its guild's turn included) before it is refused. */
-export const STORE_DEADLINE_MS = 5000;
+const STORE_DEADLINE_MS = 5000;
 
 /** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
 function storeTimedOut(error: unknown): boolean {
@@ -557,6 +642,11 @@ export interface AccountingOptions {
   now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
+  /**
+   * FREE_VOICE fallback: a plain request refused for money (Money.accept), or a part the service failed before
+   * anything was charged (standInForFailure), is spoken by the free voice instead. Absent: false.
+   */
+  standsIn?: boolean;
   metrics?: Pick<Metrics, 'characters'> | undefined;
   storeDeadlineMs?: number;
   /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
@@ -595,6 +685,8 @@ export class Accounting {
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
   readonly #owner: string;
+  /** FREE_VOICE fallback (AccountingOptions.standsIn). */
+  readonly standsIn: boolean;
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
@@ -608,17 +700,7 @@ export class Accounting {
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
-    // Every write tracked, so that settled() lets it reach the store before it closes.
-    this.#books = {
-      log: this.#log,
-      record: (charge, spend) => this.#track(this.#record(charge, spend)),
-      sending: (charge, spend) => this.#track(this.#sending(charge, spend)),
-      accept: (entry, acceptance) => this.#track(this.#inTime('accept', entry, this.#accept(entry, acceptance))),
-      release: (entry) => this.#track(this.#inTime('release', entry, this.#ledger.release(entry))),
-      settle: (entry, outcome) => this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome))),
-      releaseHold: (token, guildId) => this.#releaseHold(token, guildId),
-      closed: (charge) => this.#charges.delete(charge),
-    };
+    this.standsIn = options.standsIn ?? false;
   }
 
   /**
@@ -763,7 +845,7 @@ export class Accounting {
         throw storageUnavailable();
       }
     }
-    const charge = new Charge(this.#books, context, paid, this.#now(), { probe, hold });
+    const charge = new Charge(this, context, paid, this.#now(), { probe, hold });
     this.#charges.add(charge);
     if (hold !== undefined && this.#renewal === undefined) {
       this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
@@ -814,19 +896,23 @@ export class Accounting {
   }
 
   /** Queued with the checks, so a check after a request ended never counts its hold; a stuck one expires. */
-  #releaseHold(token: string, guildId: string): void {
+  releaseHold(token: string, guildId: string): void {
     void this.#inTurn(guildId, () => this.#releaseNow(token));
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
   unchecked(context: SpendContext): Charge {
-    const charge = new Charge(this.#books, context, [], this.#now());
+    const charge = new Charge(this, context, [], this.#now());
     // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
     this.#charges.add(charge);
     return charge;
   }
 
-  readonly #books: ChargeBooks;
+  /** The charge is over: it no longer counts for its member's cooldown. */
+  closed(charge: Charge): void {
+    this.#charges.delete(charge);
+  }
+
   /** Spends being written, so that settled() lets them reach the store before it closes. */
   readonly #writing = new Set<Promise<unknown>>();
 
@@ -837,9 +923,32 @@ export class Accounting {
     return task;
   }
 
+  /**
+   * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in: the month used
+   * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
+   * member is told so in its own words) or a part no free voice can say within one of its lines.
+   */
+  standInForFailure(
+    error: unknown,
+    request: SpeechRequest,
+    text: string,
+    prices: Pick<PartPrices, 'standIn'>,
+  ): { request: ServiceRequest; cause: 'month-used-up' | 'service-failed' } | undefined {
+    const cause = this.standsIn ? failingServiceCause(error) : undefined;
+    const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
+    return free === undefined || cause === undefined ? undefined : { request: free, cause };
+  }
+
   /** Waits for the spends being written (shutdown). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#writing]);
+  }
+
+  /** One part's spend or saving under `charge` (Charge.record). Never throws. */
+  async record(charge: Charge, spend: PartSpend): Promise<void> {
+    await this.#track(this.#record(charge, spend)).catch((error: unknown) =>
+      this.#log.error({ err: error, ...charge.context }, 'could not record a spend'),
+    );
   }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
@@ -860,6 +969,168 @@ export class Accounting {
   }
 
   /**
+   * One paid request, in the order it happens: who pays (its order's charge; a part counted free at acceptance, cached
+   * or in flight then and gone since, passes the budgets and the month now on a charge of its own, without the
+   * cooldown and within what its quote has left); still wanted; written ahead on the books, so that no instant after it
+   * leaves (a crash included) finds it off them, or not sent; the client's call; and its answer on the books: accepted
+   * at the service's 2xx before its body is read, taken back on a definite "not charged", left spent when no answer
+   * came (it may have been charged). Retries are the client's, one call written once. What the service said of the
+   * month is kept whatever became of the call. `settle` says how its body ended (a cut past its bound: undelivered).
+   */
+  async pay<R extends PaidRequest>(
+    order: PayingOrder | undefined,
+    request: R,
+    text: string,
+    sending: Sending,
+  ): Promise<Paid<R>> {
+    const { endpoint } = request;
+    const characters = countCharacters(text);
+    // No order (tools, tests): on no charge, only still wanted and the month heard.
+    const payer =
+      order === undefined || order.charge.reserves(text)
+        ? order?.charge
+        : await this.#latePayer(order, endpoint, text, characters);
+    let entry: LedgerEntry | undefined;
+    let accepted = false;
+    const settle = async (outcome: 'delivered' | 'undelivered', error?: unknown) => {
+      try {
+        // Only an accepted call is settled here; one ended unaccepted was by the client's `unaccepted`.
+        if (accepted && payer !== undefined && entry !== undefined)
+          await this.#settleSpend(payer, entry, outcome, error);
+      } finally {
+        if (payer !== order?.charge) payer?.close();
+      }
+    };
+    try {
+      if (!sending.wanted()) throw unwanted();
+      if (payer !== undefined) entry = await this.writeAhead(payer, { endpoint, characters, cached: false });
+      // Let go of while it was written down: taken back, and never sent.
+      if (!sending.wanted()) {
+        if (payer !== undefined && entry !== undefined) await this.takeBack(payer, entry);
+        throw unwanted();
+      }
+      const written = entry;
+      const options: CallOptions = {
+        signal: sending.signal,
+        control: sending.control,
+        ...(payer === undefined || written === undefined
+          ? {}
+          : {
+              accepted: async (acceptance: Acceptance) => {
+                accepted = true;
+                await this.confirm(payer, written, acceptance);
+              },
+              unaccepted: (charged: 'not-charged' | 'unknown') =>
+                charged === 'not-charged' ? this.takeBack(payer, written) : this.#unconfirmed(payer, written, sending),
+            }),
+      };
+      let answer: Answer<R>;
+      try {
+        answer = await send(sending.client, request, options);
+      } catch (error) {
+        throw await this.#heard(error, characters);
+      }
+      // Its characters are on the books: the part holds nothing more.
+      payer?.release(text);
+      return { answer, settle };
+    } catch (error) {
+      await settle('undelivered', error);
+      throw error;
+    }
+  }
+
+  /** A part counted free at acceptance, to be paid now: its quote's rest taken, then checked as a request of its own. */
+  async #latePayer(order: PayingOrder, endpoint: SpendEndpoint, text: string, characters: number): Promise<Charge> {
+    const { charge } = order;
+    order.late?.take(characters);
+    const late = await this.authorize(charge.context, [{ text, endpoint, characters, free: false }], {
+      memberCooldown: false,
+    });
+    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+    return late;
+  }
+
+  /** Written ahead before it is sent (#sending), its characters counted as spent; a throw means it is not sent. */
+  async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
+    const entry = await this.#track(this.#sending(charge, spend));
+    charge.count(entry.spend.characters);
+    return entry;
+  }
+
+  /** The service accepted (and charged) a request written ahead: confirmed. Never throws. */
+  confirm(charge: Charge, entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
+    charge.count(0, entry.spend.characters);
+    return this.#track(this.#inTime('accept', entry, this.#accept(entry, answer)));
+  }
+
+  /** A definite "not charged": the spend written ahead is taken back. Never throws. */
+  takeBack(charge: Charge, entry: LedgerEntry): Promise<void> {
+    charge.count(-entry.spend.characters);
+    return this.#track(this.#inTime('release', entry, this.#ledger.release(entry)));
+  }
+
+  /** Sent and no answer came (reset, timeout, closed as nobody waited): spent, since it may have been charged. */
+  #unconfirmed(charge: Charge, entry: LedgerEntry, sending: Sending): Promise<void> {
+    const letGo = !sending.wanted();
+    const { endpoint, characters } = entry.spend;
+    this.#log.warn(
+      {
+        code: 'api-unconfirmed',
+        ...charge.context,
+        endpoint,
+        characters,
+        ...(letGo ? { closed: 'nobody-waits' } : {}),
+      },
+      letGo
+        ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
+        : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
+    );
+    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, 'undelivered')));
+  }
+
+  /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
+  #settleSpend(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error: unknown): Promise<void> {
+    if (outcome === 'undelivered') {
+      const { endpoint, characters } = entry.spend;
+      this.#log.warn(
+        {
+          code: 'api-undelivered',
+          ...charge.context,
+          endpoint,
+          characters,
+          requestId:
+            entry.answer === undefined || entry.answer === 'released' ? undefined : entry.answer.accepted.requestId,
+          error: error instanceof Error ? error.name : undefined,
+        },
+        'charged by the Voice API but not delivered: recorded as spent',
+      );
+    }
+    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)));
+  }
+
+  /**
+   * What a failed paid call says of the month (the used-up month, below): its figures kept; the service's own 429
+   * leaving characters, but fewer than this call needs, is what the caller is told (returned); one leaving none marks
+   * the month used up; any other figures may show a used-up month over. Returns what the caller is told.
+   */
+  async #heard(error: unknown, characters: number): Promise<unknown> {
+    const figures = serviceFiguresOf(error);
+    if (figures !== undefined) await this.noteServiceFigures(figures);
+    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
+    // headers and its JSON error body).
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    const left = proven ? error.rateLimit?.remaining : undefined;
+    if (proven && left !== undefined && left > 0 && left < characters)
+      return tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, this.#now(), error);
+    if (proven && (left === undefined || left === 0))
+      await this.quotaExceeded(error).catch((e: unknown) =>
+        this.#log.error({ err: e }, 'could not record the used-up quota'),
+      );
+    else await this.observeUsage(figures);
+    return error;
+  }
+
+  /**
    * Writes ahead a paid request about to be sent: spent from now on (unconfirmed until the service answers), its
    * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
    * recover(). A store that refuses the write is a refusal: the request is not sent. So is a month marked used up
@@ -869,15 +1140,8 @@ export class Accounting {
   async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const { context, hold, probe } = charge;
     const written = (async () => {
-      const mark = probe === undefined ? await this.#month.current() : undefined;
-      if (mark !== undefined)
-        throw new Refusal({
-          code: 'quota-used-up',
-          markedAt: mark.markedAt,
-          resetAt: mark.resetAt,
-          beforeSending: true,
-        });
-      // A part the service's last figure leaves too few for: told, not sent, unless it is the request finding out.
+      // A month marked used up, or a part the service's last figure leaves too few for: told, not sent, unless it is
+      // the request finding out.
       if (probe === undefined) await this.#month.fits(spend.characters);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
       return this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
@@ -995,8 +1259,351 @@ export class Accounting {
   }
 }
 
+/** A paid request as the client sends it. */
+export type PaidRequest =
+  | { endpoint: 'tts'; body: TtsRequest }
+  | { endpoint: 'emotion-tts'; body: EmotionTtsRequest }
+  | { endpoint: 'voice-clone'; body: Parameters<VoiceApiClient['cloneVoice']>[0] };
+
+type Answer<R extends PaidRequest> = R extends { endpoint: 'voice-clone' } ? CloneVoiceResponse : AudioResponse;
+
+/** What a paid request is paid on: its order's charge, and what parts counted free at acceptance may still cost. */
+interface PayingOrder {
+  readonly charge: Charge;
+  readonly late?: QuoteAllowance | undefined;
+}
+
+/** How a paid request is sent, and whether anyone still waits for it. */
+interface Sending {
+  client: Pick<VoiceApiClient, 'tts' | 'emotionTts' | 'cloneVoice'>;
+  signal?: AbortSignal | undefined;
+  /** Asked before it is written ahead and after: nobody waiting, it is not sent (a closed call is told it let go). */
+  wanted(): boolean;
+  control?: ((call: CallControl) => void) | undefined;
+}
+
+/** A paid request's answer, and how its body ended, settled once (a late payer closed then). */
+export interface Paid<R extends PaidRequest> {
+  answer: Answer<R>;
+  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
+}
+
+/** The client's call for a paid request. */
+function send<R extends PaidRequest>(client: Sending['client'], request: R, options: CallOptions): Promise<Answer<R>> {
+  const call =
+    request.endpoint === 'voice-clone'
+      ? client.cloneVoice(request.body, options)
+      : request.endpoint === 'emotion-tts'
+        ? client.emotionTts(request.body, options)
+        : client.tts(request.body, options);
+  return call as Promise<Answer<R>>;
+}
+
+/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
+}
+
+type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
+
+// The books: a request's permission to spend (Charge, made by Accounting), each paid request written ahead and
+// answered once (Accounting.pay), and the ledger of spends in the store (SpendLedger).
+interface SpendContext {
+  guildId: string;
+  userId: string;
+  command: string;
+}
+
+interface PartSpend {
+  endpoint: SpendEndpoint;
+  characters: number;
+  /** Served from the cache or a flight another request made: nothing spent. */
+  cached: boolean;
+  /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
+  undelivered?: boolean;
+  usage?: UsageInfo | undefined;
+  requestId?: string | undefined;
+}
+
+/** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
+export class Charge {
+  readonly context: SpendContext;
+  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
+  readonly createdAt: Date;
+  /** The books that made it: what it holds is given back there. */
+  readonly #books: Accounting;
+  /** Characters still reserved, per part text (a text may occur twice in one request). */
+  readonly #reserved = new Map<string, number[]>();
+  /**
+   * Set when this request is the one let through a used-up month to find out whether it is over: the store hold that
+   * is the turn to probe, shared by every process, released once the probe has its answer.
+   */
+  readonly probe: string | undefined;
+  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
+  #hold: string | undefined;
+  #probeOver = false;
+  #forgotten: 'member' | 'guild' | undefined;
+  #paid = 0;
+  #written = 0;
+
+  constructor(
+    books: Accounting,
+    context: SpendContext,
+    reserved: ReadonlyArray<{ text: string; characters: number }>,
+    createdAt: Date,
+    held: { probe?: string | undefined; hold?: string | undefined } = {},
+  ) {
+    this.#books = books;
+    this.context = context;
+    this.createdAt = createdAt;
+    this.probe = held.probe;
+    this.#hold = held.hold;
+    for (const { text, characters } of reserved)
+      this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+  }
+
+  /** Whether a part of this text was paid for at acceptance (not counted free). */
+  reserves(text: string): boolean {
+    return this.#reserved.has(text);
+  }
+
+  get hold(): string | undefined {
+    return this.#hold;
+  }
+
+  get reserved(): number {
+    let total = 0;
+    for (const list of this.#reserved.values()) for (const n of list) total += n;
+    return total;
+  }
+
+  get forgotten(): 'member' | 'guild' | undefined {
+    return this.#forgotten;
+  }
+
+  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
+  anonymise(scope: 'member' | 'guild'): void {
+    if (this.#forgotten !== 'guild') this.#forgotten = scope;
+  }
+
+  /** A part's spend or saving written down (Accounting.record), its characters no longer reserved. Never throws. */
+  async record(text: string, spend: PartSpend): Promise<void> {
+    try {
+      await this.#books.record(this, spend);
+    } finally {
+      this.release(text);
+    }
+  }
+
+  /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
+  saved(text: string, endpoint: SpendEndpoint): Promise<void> {
+    return this.record(text, { endpoint, characters: countCharacters(text), cached: true });
+  }
+
+  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (paid-part-way.ts). */
+  get paid(): number {
+    return this.#paid;
+  }
+
+  /** Characters counted as spent: `paid`, and those sent with no answer (maybe charged: a stop words them so). */
+  get written(): number {
+    return this.#written;
+  }
+
+  /** Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted. */
+  count(written: number, paid = 0): void {
+    this.#written += written;
+    this.#paid += paid;
+  }
+
+  /** The part will spend nothing more (it failed, or was recorded). */
+  release(text: string): void {
+    const list = this.#reserved.get(text);
+    list?.shift();
+    if (list?.length === 0) this.#reserved.delete(text);
+    // A probe has its answer once its first paid part is over (accepted, refused or failed).
+    if (list !== undefined) this.#settleProbe();
+    if (this.#reserved.size === 0) this.#releaseHold();
+  }
+
+  close(): void {
+    this.#reserved.clear();
+    this.#books.closed(this);
+    this.#settleProbe();
+    this.#releaseHold();
+  }
+
+  /** The probe's answer is in: its turn is released, once, and the next request may find out. */
+  #settleProbe(): void {
+    if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
+    this.#probeOver = true;
+    this.#books.releaseHold(this.probe, this.context.guildId);
+  }
+
+  // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
+  // free stays held until the last part is over (conservative), saving a store write per part.
+  #releaseHold(): void {
+    if (this.#hold === undefined) return;
+    this.#books.releaseHold(this.#hold, this.context.guildId);
+    this.#hold = undefined;
+  }
+}
+
+/** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
+interface LedgerEntry {
+  readonly spend: NewSpend;
+  id?: number;
+  /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
+  answer?: { accepted: SpendAcceptance } | 'released';
+  answeredInStore?: boolean;
+  outcome?: SpendOutcome;
+  settledInStore?: boolean;
+}
+
+/** Settlements the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
+const MAX_UNSETTLED = 10_000;
+
+/**
+ * Writes spends to the store. A paid request is written ahead or not sent. A saving the store refuses is kept in
+ * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or settlement changes
+ * no count; a refused release leaves the spend counted (never fewer). Each is retried with the next write or flush,
+ * and a restart settles what is still open (settleLeftBy).
+ */
+export class SpendLedger {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #unwritten: LedgerEntry[] = [];
+  readonly #unsettled: LedgerEntry[] = [];
+  readonly #metrics: Pick<Metrics, 'characters'> | undefined;
+  #flushing: Promise<boolean> | undefined;
+
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
+    this.#store = store;
+    this.#log = logger;
+    this.#metrics = metrics;
+  }
+
+  get failing(): boolean {
+    return this.#unwritten.length > 0;
+  }
+
+  *members(guildId?: string): Generator<string> {
+    for (const { spend } of this.#unwritten) if (guildId === undefined || spend.guildId === guildId) yield spend.userId;
+  }
+
+  anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
+    for (const { spend } of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
+  }
+
+  /** Writes one spend; resolves once it reached the store, or was kept to write later (operator told). */
+  async write(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend };
+    // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
+    this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
+    if (this.failing) {
+      this.#unwritten.push(entry);
+      await this.flush();
+      return entry;
+    }
+    try {
+      return await this.writeAhead(spend);
+    } catch (error) {
+      this.#unwritten.push(entry);
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
+        'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
+      );
+    }
+    return entry;
+  }
+
+  /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
+  async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
+    if (this.#unsettled.length > 0) void this.#settleAgain();
+    return entry;
+  }
+
+  /** The service's 2xx: confirmed. Never throws; a refused write is retried with the next flush. */
+  async accept(entry: LedgerEntry, acceptance: SpendAcceptance): Promise<void> {
+    if (entry.answer !== undefined) return;
+    entry.answer = { accepted: acceptance };
+    this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** A definite "not charged": taken back. Never throws; refused, it stays spent until the next flush. */
+  async release(entry: LedgerEntry): Promise<void> {
+    if (entry.answer !== undefined || entry.outcome !== undefined) return;
+    entry.answer = 'released';
+    await this.#catchUp(entry);
+  }
+
+  /** Settles a spend written ahead, once (one with no answer stays spent, unconfirmed). Never throws. */
+  async settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
+    if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
+    entry.outcome = outcome;
+    if (entry.answer === undefined && entry.spend.unconfirmed === true)
+      this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** Tries the unwritten spends (oldest first) and the unsettled ones again; true when no spend is left unwritten. */
+  flush(): Promise<boolean> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #catchUp(entry: LedgerEntry): Promise<void> {
+    const { id, answer } = entry;
+    if (id === undefined) return;
+    try {
+      if (answer !== undefined && !entry.answeredInStore) {
+        if (answer === 'released') await this.#store.spends.release(id, entry.spend);
+        else await this.#store.spends.accept(id, answer.accepted);
+        entry.answeredInStore = true;
+      }
+      if (entry.outcome !== undefined && !entry.settledInStore && answer !== 'released') {
+        await this.#store.spends.settle(id, entry.outcome);
+        entry.settledInStore = true;
+      }
+    } catch (error) {
+      this.#log.warn({ err: error, spend: id }, 'could not settle a spend; it stays spent, and is tried again');
+      if (!this.#unsettled.includes(entry)) this.#unsettled.push(entry);
+      if (this.#unsettled.length > MAX_UNSETTLED) this.#unsettled.shift();
+    }
+  }
+
+  async #flushAll(): Promise<boolean> {
+    const before = this.#unwritten.length;
+    while (this.#unwritten.length > 0) {
+      const next = this.#unwritten[0] as LedgerEntry;
+      try {
+        next.id = await this.#store.spends.record(next.spend);
+      } catch (error) {
+        this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
+        return false;
+      }
+      this.#unwritten.shift();
+    }
+    if (before > 0)
+      this.#log.warn(
+        { code: 'spends-recorded-again', written: before },
+        'the store accepts writes again: every spend kept in memory is recorded',
+      );
+    await this.#settleAgain();
+    return true;
+  }
+
+  async #settleAgain(): Promise<void> {
+    for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
+  }
+}
+
 // The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
-// fixing it. Every paid call runs under it (callUnderQuota): such a 429 marks the month used up before the caller
+// fixing it. Every paid call runs under it (Accounting.pay): such a 429 marks the month used up before the caller
 // hears of it, unless the service says characters are left (only this request is too long for them: that is what
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
 // say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
@@ -1077,8 +1684,17 @@ class UsedUpMonth {
 
   /** The mark, if the month is marked; a mark whose reset date has passed is cleared on the way. */
   async current(): Promise<QuotaState['exhausted']> {
+    return this.#markOf(await this.#state());
+  }
+
+  /** The quota row, once this start's mark under another key or plan is cleared. */
+  async #state(): Promise<QuotaState> {
     await this.#start();
-    const mark = (await this.#store.quota.get()).exhausted;
+    return this.#store.quota.get();
+  }
+
+  async #markOf(state: QuotaState): Promise<QuotaState['exhausted']> {
+    const mark = state.exhausted;
     if (mark && mark.resetAt <= this.#now()) {
       await this.#clear('the reset date has passed');
       return undefined;
@@ -1092,9 +1708,10 @@ class UsedUpMonth {
    * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
    */
   async admit(needed: number): Promise<string | undefined> {
-    const mark = await this.current();
+    const state = await this.#state();
+    const mark = await this.#markOf(state);
     const at = this.#now();
-    const tooFew = mark ? undefined : await this.#tooFew(needed, at);
+    const tooFew = mark ? undefined : knownTooFew(state.service, needed, at, this.#since);
     // What the others are told while this one finds out.
     const refusal = mark
       ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
@@ -1122,22 +1739,23 @@ class UsedUpMonth {
   }
 
   /**
-   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) when the service's
-   * last figure leaves too few characters for it, as the service would refuse it.
+   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) while the month is
+   * marked used up, or when the service's last figure leaves too few characters for it, as the service would refuse it
+   * either way. One read of the quota row.
    */
   async fits(characters: number): Promise<void> {
+    const state = await this.#state();
+    const mark = await this.#markOf(state);
+    if (mark !== undefined)
+      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt, beforeSending: true });
     const at = this.#now();
-    const tooFew = await this.#tooFew(characters, at);
+    const tooFew = knownTooFew(state.service, characters, at, this.#since);
     if (tooFew === undefined) return;
     this.#log.info(
       { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
       "not sent: the service's last figure leaves too few characters for this part",
     );
     throw tooFewLeft(tooFew, characters, at);
-  }
-
-  async #tooFew(needed: number, at: Date): Promise<ReturnType<typeof knownTooFew>> {
-    return knownTooFew((await this.#store.quota.get()).service, needed, at, this.#since);
   }
 
   /**
@@ -1169,9 +1787,7 @@ class UsedUpMonth {
     const said = error.rateLimit?.resetAt;
     const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
     const state = await this.#store.quota.get();
-    const limit =
-      error.rateLimit?.limit ??
-      (state.service?.month === now.toISOString().slice(0, 7) ? state.service.limit : undefined);
+    const limit = error.rateLimit?.limit ?? (state.service?.month === monthOf(now) ? state.service.limit : undefined);
     const by: QuotaMarkAccount = { account: this.#account?.fingerprint, plan: this.#account?.plan, limit };
     await this.#store.quota.markExhausted(resetAt, now, by);
     this.#log.error(
@@ -1197,35 +1813,6 @@ function tooFewLeft(
   const resetAt = tooFew.resetAt ?? nextMonthStart(at);
   const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
   return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, options);
-}
-
-/** Runs one API call of `characters` under the month's quota policy. */
-export async function callUnderQuota<T>(
-  accounting: Accounting | undefined,
-  log: Logger,
-  characters: number,
-  send: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    const figures = serviceFiguresOf(error);
-    if (figures !== undefined) await accounting?.noteServiceFigures(figures);
-    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
-    // headers and its JSON error body).
-    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    const left = proven ? error.rateLimit?.remaining : undefined;
-    // Some left, fewer than this call needs: only it is too long for them, and that is what the caller is told.
-    if (proven && left !== undefined && left > 0 && left < characters)
-      throw tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, new Date(), error);
-    // Its figures, if it sends any, leave nothing: the month is used up.
-    if (proven && (left === undefined || left === 0))
-      await accounting
-        ?.quotaExceeded(error)
-        .catch((e: unknown) => log.error({ err: e }, 'could not record the used-up quota'));
-    else await accounting?.observeUsage(figures);
-    throw error;
-  }
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
@@ -1272,7 +1859,7 @@ function knownTooFew(
 ): { left: number; resetAt?: Date } | undefined {
   const left = service?.remaining;
   if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
-  if (service.month !== now.toISOString().slice(0, 7) || service.updatedAt < since) return undefined;
+  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
   if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
   return { left, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
 }

@@ -3,10 +3,16 @@
 // whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
 // owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
 // part's request becomes at the Voice API (its body and its cache key).
-import { PRESET_VOICE_ID, freeVoiceFor, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import {
+  freeVoiceFor,
+  isEngineVoice,
+  isEspeakVoice,
+  isFreeVoice,
+  requestLanguages,
+} from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { AudioResponse, CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import { changesAudio } from '../audio/effects/audible-steps.ts';
@@ -20,20 +26,20 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
   type Accounting,
+  type Charge,
+  type Paid,
+  type PaidRequest,
   type PartNeed,
-  callUnderQuota,
-  failingServiceCause,
-  latePayer,
+  fitsFreeLine,
   standInRequest,
+  unwanted,
 } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { paidCall, unwanted, type Charge, type PaidCall } from '../quota/books.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
-import { fitsFreeLine } from '../quota/seconds-bounds.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
@@ -44,8 +50,8 @@ export interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** Absent: the service alone, no part checked late (tools and tests; an order's charge records on its own books). */
-  accounting?: Accounting;
+  /** The books every paid call goes through (Accounting.pay), and the FREE_VOICE fallback switch it holds. */
+  accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
   /**
@@ -57,11 +63,6 @@ export interface PartSourceOptions {
    * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
    */
   freeVoice?: boolean;
-  /**
-   * FREE_VOICE fallback: a part the service fails to answer (5xx, a timeout, no connection, the month found used up)
-   * before anything was charged is spoken in the free voice instead (the part's `freeVoice` says so).
-   */
-  fallback?: boolean;
   /**
    * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
    * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
@@ -95,7 +96,7 @@ export class PartSource {
   readonly #cache: AudioCache | undefined;
   /** The cache and what counts and encodes its parts, as the changed parts use them too. */
   readonly #store: PartStore;
-  readonly #accounting: Accounting | undefined;
+  readonly #accounting: Accounting;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
@@ -103,7 +104,6 @@ export class PartSource {
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
   readonly #freeVoice: boolean;
-  readonly #fallback: boolean;
   readonly #engines: EnginePort | undefined;
   readonly #freeChoice: FreeVoiceChoice | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
@@ -116,8 +116,6 @@ export class PartSource {
     this.#accounting = options.accounting;
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#freeVoice = options.freeVoice ?? false;
-    // Whether a free voice can speak is the stand-in's to say (standIn): an engine's may where eSpeak NG is missing.
-    this.#fallback = options.fallback ?? false;
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
@@ -182,7 +180,7 @@ export class PartSource {
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const usable = (id: string) =>
       isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
-    const language = requestLanguage(request);
+    const [language] = requestLanguages(request.voice, request.language);
     const choice = this.#freeChoice;
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
@@ -224,10 +222,11 @@ export class PartSource {
           freeVoice = stood;
         });
       } catch (error) {
-        // The service failed before anything was charged: the free voice says this part, and the front-end says so.
-        const cause = this.#fallback ? failingServiceCause(error) : undefined;
-        const free = cause === undefined ? undefined : standInRequest(request, [text], this);
-        if (free === undefined || cause === undefined || order === undefined) throw error;
+        // The service failed before anything was charged: where the money's owner lets the free voice stand in
+        // (FREE_VOICE fallback), it says this part, and the front-end says so.
+        const stand = order === undefined ? undefined : this.#accounting.standInForFailure(error, request, text, this);
+        if (stand === undefined || order === undefined) throw error;
+        const { request: free, cause } = stand;
         const voice = free.voice;
         this.#log.warn(
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
@@ -395,32 +394,19 @@ export class PartSource {
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
-    const endpoint = endpointOf(request);
-    const payer = await latePayer(this.#accounting, order, endpoint, text);
-    // Confirmed by the service's 2xx, and settled once the body is over. Still wanted at the last instant before it
-    // leaves, or taken back and not sent.
-    const paid = paidCall(payer, text, endpoint, () => waiters.wanted());
-    let response: AudioResponse;
-    try {
-      // Deleted while its payer was checked: nothing is sent with it.
-      this.checkVoice(request);
-      response = await this.#pay(paid, text, (hooks) => this.#send(request, text, hooks, waiters));
-    } catch (error) {
-      if (payer !== charge) payer?.close();
-      throw error;
-    }
-    // Its characters are on the books: the part holds nothing more.
-    payer?.release(text);
+    // Deleted while it waited: nothing is sent with it.
+    this.checkVoice(request);
+    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant.
+    const { answer: response, settle } = await this.#pay(serviceBody(request, text), text, order, {
+      wanted: () => waiters.wanted(),
+      control: (call) => waiters.calling(call),
+    });
     // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
     // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
-    const recorded = finished(response.body)
-      .then(
-        () => paid.settle('delivered'),
-        (error: unknown) => paid.settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
-      )
-      .finally(() => {
-        if (payer !== charge) payer?.close();
-      });
+    const recorded = finished(response.body).then(
+      () => settle('delivered'),
+      (error: unknown) => settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
+    );
     const audio = filled(this.#store, response, key, request.voice, generation);
     return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
   }
@@ -461,15 +447,6 @@ export class PartSource {
     return AbortSignal.any([this.#shutdown.signal, letGo.signal]);
   }
 
-  #send(request: ServiceRequest, text: string, books: PaidCall['hooks'], waiters: Waiters): Promise<AudioResponse> {
-    // Let go of by everyone who waits for it before the service began to answer: closed (Waiters, below).
-    const options = { signal: this.#shutdown.signal, ...books, control: (call: CallControl) => waiters.calling(call) };
-    const call = serviceBody(request, text);
-    return call.endpoint === 'emotion-tts'
-      ? this.#client.emotionTts(call.body, options)
-      : this.#client.tts(call.body, options);
-  }
-
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
    * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
@@ -482,29 +459,31 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const paid = paidCall(charge, text, 'voice-clone', () => stop?.aborted !== true);
-    const control = (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true });
-    const response = await this.#pay(paid, text, (hooks) =>
-      this.#client.cloneVoice({ text, ref_audio: clip }, { ...hooks, control }),
-    ).finally(() => charge?.release(text));
+    const waiting = {
+      wanted: () => stop?.aborted !== true,
+      control: (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true }),
+    };
+    const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
+    const { answer, settle } = await this.#pay(request, text, charge && { charge }, waiting).finally(() =>
+      charge?.release(text),
+    );
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await paid.settle('delivered');
-    return response;
+    await settle('delivered');
+    return answer;
   }
 
-  /**
-   * One paid call, written ahead before its first byte leaves, so that no instant after it (a crash included) leaves
-   * a charge off the books, then sent under the month's quota (callUnderQuota). Charged, and its audio or the new
-   * voice's ID never came (it broke before its first bytes, or was not audio): settled undelivered.
-   */
-  async #pay<T>(paid: PaidCall, text: string, send: (hooks: PaidCall['hooks']) => Promise<T>): Promise<T> {
-    try {
-      await paid.writeAhead();
-      return await callUnderQuota(this.#accounting, this.#log, countCharacters(text), () => send(paid.hooks));
-    } catch (error) {
-      await paid.settle('undelivered', error);
-      throw error;
-    }
+  /** One paid call, on the books: Accounting.pay decides who pays, writes it ahead, sends it and writes down its answer. */
+  #pay<R extends PaidRequest>(
+    request: R,
+    text: string,
+    order: Pick<OrderAccount, 'charge' | 'late'> | undefined,
+    waiting: { wanted(): boolean; control(call: CallControl): void },
+  ): Promise<Paid<R>> {
+    return this.#accounting.pay(order, request, text, {
+      client: this.#client,
+      signal: this.#shutdown.signal,
+      ...waiting,
+    });
   }
 
   /**
@@ -527,7 +506,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
-    await this.#accounting?.settled();
+    await this.#accounting.settled();
     await this.#cache?.close();
   }
 }
@@ -542,15 +521,6 @@ export type FreeVoiceChoice = ReadonlyMap<string, string>;
 
 /** The word FREE_VOICES uses for eSpeak NG's closest voice. */
 export const ESPEAK_CHOICE = 'espeak';
-
-/**
- * A request's language: its `language` option, else its voice's (a preset voice's ID names it), lower case and
- * without its region (`ko-KR` is `ko`).
- */
-function requestLanguage(request: Pick<ServiceRequest, 'voice' | 'language'>): string | undefined {
-  const given = request.language?.split('-')[0]?.toLowerCase();
-  return given !== undefined && given !== '' ? given : PRESET_VOICE_ID.exec(request.voice)?.[1];
-}
 
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(

@@ -147,6 +147,13 @@ export const isEspeakVoice = (id: string): boolean => BY_ID.has(id);
 /** Whether a voice costs no characters: eSpeak NG's or an engine's. */
 export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || isEngineVoice(id);
 
+/** A request's languages, lower case without their region (`ko-KR` is `ko`): its `language` first, then its preset voice's. */
+export function requestLanguages(voice: string | undefined, language: string | undefined): string[] {
+  const given = language?.split('-')[0]?.toLowerCase();
+  const preset = PRESET_VOICE_ID.exec(voice ?? '')?.[1];
+  return [given, preset].filter((wanted): wanted is string => wanted !== undefined && wanted !== '');
+}
+
 /**
  * The free voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
  * (`ko-KR` reads as `ko`) if a free voice speaks it, else of the preset voice's own language, else English. What the
@@ -155,9 +162,9 @@ export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || isEngineVoi
 export function freeVoiceFor(voice: string | undefined, language: string | undefined): string {
   const preset = PRESET_VOICE_ID.exec(voice ?? '');
   const gender = preset?.[2] ?? 'f';
-  for (const wanted of [language?.split('-')[0]?.toLowerCase(), preset?.[1]]) {
+  for (const wanted of requestLanguages(voice, language)) {
     const id = `free-${wanted}-${gender}`;
-    if (wanted !== undefined && BY_ID.has(id)) return id;
+    if (BY_ID.has(id)) return id;
   }
   return `free-en-${gender}`;
 }

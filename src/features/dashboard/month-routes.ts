@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
-import { BUDGET_NAMES, type BudgetName } from '../../core/quota/money.ts';
+import { BUDGET_NAMES, type BudgetName } from '../../core/config.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';

@@ -3,7 +3,8 @@
 import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/order/order-settings.ts';
-import { checkEstimatedSeconds, estimatePlanSeconds } from '../../core/quota/seconds-bounds.ts';
+import { estimatePlanSeconds } from '../../core/characters.ts';
+import { checkEstimatedSeconds } from '../../core/quota/money.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';

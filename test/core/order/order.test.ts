@@ -2,8 +2,8 @@
 // (src/core/quota/money.ts): each step by the record's own methods in turn, what its parts' fetches learnt recorded
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
-import type { Charge } from '../../../src/core/quota/books.ts';
-import type { Admission } from '../../../src/core/quota/seconds-bounds.ts';
+import type { Charge } from '../../../src/core/quota/money.ts';
+import type { Admission } from '../../../src/core/quota/money.ts';
 import {
   MEMBER_REQUEST,
   Order,
@@ -23,7 +23,7 @@ const asked: SpeechOrder = {
   request,
 };
 const lines = [{ request, texts: ['Hello there.'], pauseBefore: 0 }];
-const money = new Money({ accounting: {} as never, prices: {} as never, standsIn: false });
+const money = new Money({ accounting: {} as never, prices: {} as never });
 
 /** A charge that has paid `paid` characters, and an admission, each saying whether it was closed. */
 function terms(paid = 0): { terms: AcceptedTerms; closed: { charge: boolean; admission: boolean } } {

@@ -1,16 +1,18 @@
 // SpeechPipeline with real parts: the Voice API sandbox over HTTP, real accounting on an in-memory store, and, for
 // voice, a real discord.js client and @discordjs/voice against the local Discord (DAVE required).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Client } from 'discord.js';
 import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting, type OperatorBudgets, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import { Accounting, Money, OverSecondsCapError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import { type OperatorBudgets } from '../../../src/core/config.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
-import { estimateCeiling, OverSecondsCapError, type QueueBounds } from '../../../src/core/quota/seconds-bounds.ts';
+import { estimateCeiling } from '../../../src/core/characters.ts';
+import type { QueueBounds } from '../../../src/core/config.ts';
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
@@ -495,6 +497,29 @@ describe('SpeechPipeline', () => {
     // What was paid is recorded, whether heard or not; nothing else.
     const paid = asked.reduce((sum, text) => sum + (text?.length ?? 0), 0);
     expect((await store.spends.monthTotals(month(), guildId)).spent).toBe(paid);
+  });
+
+  it('voice: settling that throws still ends the order failed, its charge closed and place given back; the next plays', async () => {
+    // One request at a time for the member: a place never given back would refuse the next.
+    const pipeline = makePipeline(
+      { ...NO_BUDGETS, memberDailyChars: 10_000 },
+      { guildSeconds: 0, guildClips: 0, memberRequests: 1 },
+    );
+    const { guildId, target } = voiceGuild();
+    const broken = new Error('settling failed');
+    const settle = vi.spyOn(Money.prototype, 'settle').mockImplementationOnce(() => {
+      throw broken;
+    });
+    try {
+      const job = pipeline.speak({ request: tts('Settled all the same.'), requester: requester(guildId), target });
+      await job.accepted;
+      expect(await job.outcome).toMatchObject({ kind: 'failed', error: broken });
+    } finally {
+      settle.mockRestore();
+    }
+    const next = pipeline.speak({ request: tts('And the next one plays.'), requester: requester(guildId), target });
+    expect(await refusalOf(next)).toBeUndefined();
+    expect((await next.outcome).kind).toBe('played');
   });
 });
 

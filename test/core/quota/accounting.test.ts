@@ -4,10 +4,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
+import { effectiveBudgets, serverValueAllowed } from '../../../src/core/config.ts';
 import {
   checkBudgets,
-  effectiveBudgets,
-  serverValueAllowed,
   type Accounting,
   type AccountingOptions,
   type PartNeed,
@@ -121,14 +120,14 @@ describe('Accounting and a used-up month', () => {
   it('reads the mark once when the service accepts a request in a month not marked (one round trip, not two)', async () => {
     const books = accounting();
     const charge = await books.authorize(alice, [paid(10, 'a')]);
-    const entry = await charge.sending({ endpoint: 'tts', characters: 10, cached: false });
+    const entry = await books.writeAhead(charge, { endpoint: 'tts', characters: 10, cached: false });
     const read = store.quota.get.bind(store.quota);
     let reads = 0;
     store.quota.get = () => {
       reads += 1;
       return read();
     };
-    await charge.accepted(entry, { requestId: 'r1', usage: { limit: 300_000, remaining: 299_990 } });
+    await books.confirm(charge, entry, { requestId: 'r1', usage: { limit: 300_000, remaining: 299_990 } });
     expect(reads).toBe(1);
     expect((await read()).exhausted).toBeUndefined();
     charge.close();
@@ -140,7 +139,7 @@ describe('Accounting and a used-up month', () => {
     await before.record('a', { endpoint: 'tts', characters: 10, cached: false });
     // Its next part is about to be sent when another part's 429 marks the month.
     await books.quotaExceeded(quota429());
-    const refused = await before.sending({ endpoint: 'tts', characters: 12, cached: false }).then(
+    const refused = await books.writeAhead(before, { endpoint: 'tts', characters: 12, cached: false }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -157,7 +156,7 @@ describe('Accounting and a used-up month', () => {
     // The one request let through to find out whether the month is back is sent.
     const probe = await books.authorize(bob, [paid(10, 'c')]);
     expect(probe.probe).toBeDefined();
-    await probe.sending({ endpoint: 'tts', characters: 10, cached: false });
+    await books.writeAhead(probe, { endpoint: 'tts', characters: 10, cached: false });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(20);
     before.close();
     probe.close();

@@ -1,15 +1,9 @@
-// The queue bounds' bookkeeping (src/core/quota/seconds-bounds.ts): what is counted, what refuses, what is released.
+// The queue bounds' bookkeeping (src/core/quota/money.ts' QueueBook, src/core/characters.ts' estimates): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
-import {
-  QueueBook,
-  enforcementFor,
-  estimateRequestSeconds,
-  estimateSpeechSeconds,
-  fitsFreeLine,
-  freeLineLimit,
-} from '../../../src/core/quota/seconds-bounds.ts';
+import { QueueBook, enforcementFor, fitsFreeLine } from '../../../src/core/quota/money.ts';
+import { estimateRequestSeconds, estimateSpeechSeconds, freeLineLimit } from '../../../src/core/characters.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {

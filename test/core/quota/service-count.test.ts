@@ -4,9 +4,10 @@
 // restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
-import { silentLogger } from '../../../src/core/log.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { callUnderQuota, type Accounting } from '../../../src/core/quota/money.ts';
+import type { Accounting } from '../../../src/core/quota/money.ts';
+import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
+import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { planLines } from '../../../src/features/usage/usage-lines.ts';
@@ -38,23 +39,32 @@ const service429 = (used: number, remaining: number, resetAt = RESET) =>
     rateLimit: { limit: 300_000, used, remaining, resetAt },
   }).chargedAs('not-charged');
 
-/** One part sent through the books as the sourcing does: written ahead, then the service's answer. */
+/** One part sent through the books as the sourcing does (Accounting.pay), the service's answer `answer`. */
 async function sendPart(characters: number, answer: () => Promise<void>): Promise<unknown> {
-  const charge = await books.authorize(alice, [paid(characters)]);
-  try {
-    return await callUnderQuota(books, silentLogger, characters, async () => {
-      const entry = await charge.sending({ endpoint: 'tts', characters, cached: false });
+  const text = 'x'.repeat(characters);
+  const charge = await books.authorize(alice, [paid(characters, text)]);
+  const service = {
+    tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
       try {
         await answer();
       } catch (error) {
-        await charge.released(entry);
+        await options.unaccepted?.('not-charged');
         throw error;
       }
-      await charge.accepted(entry, { usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } });
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+      await options.accepted?.({
+        status: 200,
+        usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET },
+      });
+      return { format: 'wav', body: Readable.from([]) };
+    },
+  } as unknown as VoiceApiClient;
+  try {
+    const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
+    const { settle } = await books.pay({ charge }, request, text, { client: service, wanted: () => true });
+    await settle('delivered');
+    return undefined;
+  } catch (error) {
+    return error;
   } finally {
     charge.close();
   }

@@ -334,7 +334,12 @@ describe('PartSource', () => {
       const part = await from.fetch(request(text), text, new AbortController().signal);
       return (await part.packets!().toArray()) as Buffer[];
     };
-    const baseline = new PartSource({ client: rig.client, logger: silentLogger, encoding: LEGACY_SETTINGS });
+    const baseline = new PartSource({
+      client: rig.client,
+      logger: silentLogger,
+      accounting: rig.accounting,
+      encoding: LEGACY_SETTINGS,
+    });
     try {
       const [speech, legacy] = await Promise.all([
         packetsOf(rig.source, 'Mono as spoken.'),

@@ -28,6 +28,9 @@ import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
 import { START_PACING, useSandbox } from '../../support/speech-rig.ts';
+import { Accounting } from '../../../src/core/quota/money.ts';
+import { openSqliteStore } from '../../../src/app/store.ts';
+import type { Store } from '../../../src/core/store/types.ts';
 
 const RATE = 48000;
 const VOICE = 'voice-b-en-m-02'; // 200 Hz
@@ -51,10 +54,24 @@ function discordVerdict(message: VoiceMessage): number | undefined {
 
 const rig = useSandbox({}, START_PACING);
 
+// Every paid call goes through the books: an in-memory store's, with no budgets.
+let store: Store;
+beforeEach(() => {
+  store = openSqliteStore(':memory:');
+});
+afterEach(() => store.close());
+const books = () =>
+  new Accounting({
+    store,
+    budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
+    planCharacterLimit: 300_000,
+    logger: silentLogger,
+  });
+
 describe('renderVoiceMessage from the Voice API (no cache)', () => {
   let source: PartSource;
   beforeEach(() => {
-    source = new PartSource({ client: rig.client, logger: silentLogger });
+    source = new PartSource({ client: rig.client, logger: silentLogger, accounting: books() });
   });
   afterEach(() => source.close());
 
@@ -118,7 +135,7 @@ describe('renderVoiceMessage from the audio cache', () => {
 
   const openSource = async () => {
     const cache = await AudioCache.open({ dir, maxBytes: 50 * 1024 * 1024, logger: silentLogger });
-    return { cache, source: new PartSource({ client: rig.client, logger: silentLogger, cache }) };
+    return { cache, source: new PartSource({ client: rig.client, logger: silentLogger, accounting: books(), cache }) };
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
     renderVoiceMessage([

@@ -5,7 +5,7 @@ import type { Speaker } from '../../../src/features/scenes/scene-types.ts';
 import { DEFAULT_GAP_SECONDS, parseScript } from '../../../src/features/scenes/script.ts';
 import { resolveSettings } from '../../../src/core/order/order-settings.ts';
 import type { SpeechSettings } from '../../../src/core/store/common-types.ts';
-import { estimateSpeechSeconds } from '../../../src/core/quota/seconds-bounds.ts';
+import { estimateSpeechSeconds } from '../../../src/core/characters.ts';
 import { UserError } from '../../../src/core/interactions/failures.ts';
 
 function speakerWith(name: string, settings: SpeechSettings): Speaker {

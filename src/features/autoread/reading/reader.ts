@@ -9,7 +9,7 @@ import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/rights.ts';
 import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
-import { estimateSpeechSeconds } from '../../../core/quota/seconds-bounds.ts';
+import { estimateSpeechSeconds } from '../../../core/characters.ts';
 import type { DictionaryEntry } from '../dictionary/dictionary.ts';
 import { dictionaries, type ServerDictionary } from '../dictionary/dictionary-cache.ts';
 import {

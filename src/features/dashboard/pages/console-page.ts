@@ -1,7 +1,7 @@
 // The owner console's pages and the confirmation before leaving a server. Markup only, every value escaped by `html`.
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
-import type { OperatorBudgets } from '../../../core/quota/money.ts';
+import { type OperatorBudgets } from '../../../core/config.ts';
 import { formatNumber, t } from '../strings.ts';
 import type { DoctorCheck, OwnerConsole } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager, table } from './components.ts';

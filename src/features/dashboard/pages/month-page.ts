@@ -1,5 +1,5 @@
 // The month page: /usage's lines, the chart (with a table of its figures for those without script or sight of it).
-import { type OperatorBudgets, type ServerBudgets, BUDGET_NAMES } from '../../../core/quota/money.ts';
+import { type OperatorBudgets, type ServerBudgets, BUDGET_NAMES } from '../../../core/config.ts';
 import type { Membership } from '../dashboard-types.ts';
 import { formatNumber, t } from '../strings.ts';
 import { inline, table } from './components.ts';
