@@ -11,8 +11,8 @@ import {
   type RightsQuestions,
 } from '../../../src/features/speaking/gate.ts';
 import type { Revocation, RightsVerdict } from '../../../src/core/order/rights.ts';
-import { MEMBER_REQUEST, type SpeechOrder, type StillAllowed } from '../../../src/core/order/order.ts';
-import { SpeechPipeline } from '../../../src/core/order/pipeline.ts';
+import type { SpeechOrder, StillAllowed } from '../../../src/core/order/order.ts';
+import { MEMBER_REQUEST, SpeechPipeline } from '../../../src/core/order/pipeline.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 
 /** The gate's acceptance answer, as the core reaches it (the port). */
