@@ -148,9 +148,16 @@ describe("the member's own voice rights", () => {
 });
 
 describe('on a Stage', () => {
+  /** SayBot's own requests to Discord about its voice state (becoming a speaker) since `from`. */
+  const speakerRequests = (from: number) =>
+    h.discord.restLog
+      .slice(from)
+      .filter((entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'));
+
   it("makes itself a speaker where it may, so a Stage speaker's /say is heard by the Stage", async () => {
     h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
     h.discord.clearAudio(GUILD);
+    const from = h.discord.restLog.length;
     const text = 'Heard on the Stage.';
     const said = await say(SPEAKER.id, text);
     await reply(said.handle, 'Spoke');
@@ -158,9 +165,25 @@ describe('on a Stage', () => {
     const heard = h.discord.heard(GUILD);
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
     // It asked Discord once to speak there, as Discord's API has it.
-    const patches = h.discord.restLog.filter(
-      (entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'),
-    );
+    const patches = speakerRequests(from);
+    expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
+      [204, { channel_id: MODERATED_STAGE, suppress: false }],
+    ]);
+  });
+
+  it('moved onto the Stage from another channel, makes itself a speaker there too: the Stage hears what was paid', async () => {
+    const first = await say(ALICE.id, 'First in the voice channel.');
+    await reply(first.handle, 'Spoke');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    h.discord.clearAudio(GUILD);
+    const from = h.discord.restLog.length;
+    const text = 'Heard on the Stage after a move.';
+    const said = await say(SPEAKER.id, text);
+    await reply(said.handle, 'Spoke');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
+    expect(h.discord.heard(GUILD).seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
+    const patches = speakerRequests(from);
     expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
       [204, { channel_id: MODERATED_STAGE, suppress: false }],
     ]);

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ChannelType, PermissionFlagsBits, type Guild } from 'discord.js';
+import { ChannelType, Events, PermissionFlagsBits, type Guild, type VoiceState } from 'discord.js';
 import {
   VoiceConnectionStatus,
   joinVoiceChannel,
@@ -367,8 +367,10 @@ export class GuildPlayer {
       this.#joinFailed();
       throw new VoiceJoinError(channelId, error, reason);
     }
-    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio.
-    await speakOnStage(this.#options.guild?.(), channelId).catch((error: unknown) => {
+    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio. A move re-uses a ready
+    // connection, so it is ready before Discord has the bot in the new channel: the speaker step waits for that.
+    const arrival = AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]);
+    await speakOnStage(this.#options.guild?.(), channelId, arrival).catch((error: unknown) => {
       this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
     });
     if (failed.aborted) {
@@ -717,8 +719,10 @@ export class GuildPlayer {
 }
 
 /** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
-async function speakOnStage(guild: Guild | undefined, channelId: string): Promise<void> {
-  const me = guild?.members.me;
+async function speakOnStage(guild: Guild | undefined, channelId: string, arrival: AbortSignal): Promise<void> {
+  if (guild?.channels.cache.get(channelId)?.type !== ChannelType.GuildStageVoice) return;
+  await inChannel(guild, channelId, arrival);
+  const me = guild.members.me;
   const voice = me?.voice;
   const stage = voice?.channel;
   if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
@@ -727,6 +731,25 @@ async function speakOnStage(guild: Guild | undefined, channelId: string): Promis
   if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
   else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
     await voice.setRequestToSpeak(true);
+}
+
+/** Until Discord has SayBot in `channelId` (its own voice state), or `signal` gives up on it. */
+function inChannel(guild: Guild, channelId: string, signal: AbortSignal): Promise<void> {
+  const { client } = guild;
+  const there = () => guild.members.me?.voice.channelId === channelId;
+  if (there() || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      client.off(Events.VoiceStateUpdate, moved);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const moved = (_before: VoiceState, after: VoiceState) => {
+      if (after.guild.id === guild.id && after.id === client.user.id && after.channelId === channelId) done();
+    };
+    client.on(Events.VoiceStateUpdate, moved);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function clearGraceTimer(session: ConnectionSession): void {
