@@ -20,21 +20,6 @@ export type OperatorBudgets = Record<BudgetName, number>;
 /** A server's own limits: only those it set (each at most the operator's). */
 export type ServerBudgets = Partial<Record<BudgetName, number>>;
 
-/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
-export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
-  const out = { ...operator };
-  for (const name of BUDGET_NAMES) {
-    const own = server[name];
-    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
-  }
-  return out;
-}
-
-/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
-export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
-  return value === 0 || operator[name] === 0 || value <= operator[name];
-}
-
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
 export interface QueueBounds {
   /** Estimated seconds of speech one server's voice queue may hold (what plays now included). */

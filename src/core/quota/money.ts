@@ -50,7 +50,13 @@ import { SpeechInputError } from '../order-errors.ts';
 import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
 import { MAX_FREE_LINE_SECONDS } from '../free-voice/free-voice-engine.ts';
 import type { LengthCapped } from '../audio/errors.ts';
-import { effectiveBudgets, type OperatorBudgets, type QueueBounds } from '../config.ts';
+import {
+  BUDGET_NAMES,
+  type BudgetName,
+  type OperatorBudgets,
+  type QueueBounds,
+  type ServerBudgets,
+} from '../config.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -148,7 +154,7 @@ export class Money {
       guildId: requester.guildId,
       userId: requester.userId,
       ...(voice === undefined ? {} : { voice }),
-      enforce: enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp || ready }),
+      enforce: QueueBook.enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp || ready }),
     });
     try {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
@@ -470,12 +476,6 @@ interface AdmissionRequest {
   enforce: { guild: boolean; member: boolean };
 }
 
-/** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
-export function enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
-  const bounded = !order.paid && order.queueBounded;
-  return { guild: bounded, member: bounded };
-}
-
 interface GuildQueue {
   clips: number;
   seconds: number;
@@ -486,6 +486,12 @@ interface GuildQueue {
 
 /** The figures behind the bounds, per guild, kept only while it has requests under way. */
 export class QueueBook {
+  /** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
+  static enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
+    const bounded = !order.paid && order.queueBounded;
+    return { guild: bounded, member: bounded };
+  }
+
   readonly #bounds: QueueBounds;
   readonly #guilds = new Map<string, GuildQueue>();
 
@@ -542,9 +548,19 @@ export class QueueBook {
 
 // The budgets, and the books' checks: whether a request may spend, held before anything is sent and written ahead
 // of each paid request (the ledger itself: below).
-/** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
-export function budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
-  return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
 interface BudgetUsage {
@@ -671,6 +687,11 @@ function budgetRefusal(refusal: BudgetRefusal): Refusal {
 
 /** The bot's books: a request checked before anything is sent, every spend and saving recorded, /usage answered. */
 export class Accounting {
+  /** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
+  static budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
+    return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
+  }
+
   readonly #store: Store;
   readonly #operator: OperatorBudgets;
   readonly #botMonthly: number;
@@ -823,7 +844,7 @@ export class Accounting {
         .filter((d): d is Date => d !== undefined)
         .sort((a, b) => b.getTime() - a.getTime())[0];
       const cooldown = checkBudgets(
-        { ...budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
+        { ...Accounting.budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
         last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },
         needed,
         now,

@@ -4,9 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { effectiveBudgets, serverValueAllowed } from '../../../src/core/config.ts';
 import {
   checkBudgets,
+  effectiveBudgets,
+  serverValueAllowed,
   type Accounting,
   type AccountingOptions,
   type PartNeed,

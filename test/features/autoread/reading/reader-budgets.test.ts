@@ -2,7 +2,9 @@
 // not hold it back; the day and month budgets count every character it reads.
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_READING as AUTOREAD } from '../../../../src/features/autoread/reading/reader.ts';
-import { budgetsForRequest, checkBudgets } from '../../../../src/core/quota/money.ts';
+import { Accounting, checkBudgets } from '../../../../src/core/quota/money.ts';
+
+const { budgetsForRequest } = Accounting;
 import { type OperatorBudgets } from '../../../../src/core/config.ts';
 import { MEMBER_REQUEST as SAY } from '../../../../src/core/order/pipeline.ts';
 
