@@ -257,6 +257,18 @@ describe('output: voice-message', () => {
     await expectPrivateFile(CAROL, 'en-US', 'member-no-permission', 'No voice messages for everyone here.');
   });
 
+  /** Carol's /say of `text` as a voice message. */
+  const carolsVoiceMessage = (text: string) =>
+    h.discord.command({
+      guildId: london.id,
+      userId: CAROL,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'output', value: 'voice-message' },
+      ],
+    });
+
   /** The file reached Carol alone, saying she may not post a voice message here; nothing public, nothing in the channel. */
   function expectPrivateFallback(reply: InteractionResponse, handle: InteractionHandle, from: number): void {
     expect(isPrivateResponse(reply)).toBe(true);
@@ -278,15 +290,7 @@ describe('output: voice-message', () => {
     slow.state.slowNext = 1;
     const before = slow.state.slowed;
     try {
-      const handle = await h.discord.command({
-        guildId: london.id,
-        userId: CAROL,
-        name: 'say',
-        options: [
-          { name: 'text', value: 'Late and barred.' },
-          { name: 'output', value: 'voice-message' },
-        ],
-      });
+      const handle = await carolsVoiceMessage('Late and barred.');
       const reply = await handle.waitFor((r) => r.files.length > 0, 60_000);
       expect(slow.state.slowed).toBe(before + 1);
       // The router's deadline deferred publicly (/say's result is for the channel)...
@@ -305,15 +309,7 @@ describe('output: voice-message', () => {
     // The service's answer is held between its charge and SayBot while the right goes.
     h.sandbox.injectFault({ kind: 'hold-after-charge' });
     try {
-      const handle = await h.discord.command({
-        guildId: london.id,
-        userId: CAROL,
-        name: 'say',
-        options: [
-          { name: 'text', value: 'Taken while made.' },
-          { name: 'output', value: 'voice-message' },
-        ],
-      });
+      const handle = await carolsVoiceMessage('Taken while made.');
       await expect.poll(held, { timeout: 20_000 }).toBe(true);
       h.discord.setChannelOverwrites(london.id, london.textChannelId, [
         { id: CAROL, type: 1, deny: PermissionFlagsBits.SendVoiceMessages },

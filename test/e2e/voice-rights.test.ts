@@ -148,27 +148,26 @@ describe("the member's own voice rights", () => {
 });
 
 describe('on a Stage', () => {
-  /** SayBot's own requests to Discord about its voice state (becoming a speaker) since `from`. */
-  const speakerRequests = (from: number) =>
-    h.discord.restLog
+  /** The speaker's /say of `text` is heard on the moderated Stage, SayBot having asked Discord once to speak there. */
+  async function expectHeardOnStage(text: string): Promise<void> {
+    const from = h.discord.restLog.length;
+    const said = await say(SPEAKER.id, text);
+    await reply(said.handle, 'Spoke');
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
+    expect(h.discord.heard(GUILD).seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
+    // It asked Discord once to speak there, as Discord's API has it (its own requests since this /say).
+    const patches = h.discord.restLog
       .slice(from)
       .filter((entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'));
+    expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
+      [204, { channel_id: MODERATED_STAGE, suppress: false }],
+    ]);
+  }
 
   it("makes itself a speaker where it may, so a Stage speaker's /say is heard by the Stage", async () => {
     h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
     h.discord.clearAudio(GUILD);
-    const from = h.discord.restLog.length;
-    const text = 'Heard on the Stage.';
-    const said = await say(SPEAKER.id, text);
-    await reply(said.handle, 'Spoke');
-    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
-    const heard = h.discord.heard(GUILD);
-    expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
-    // It asked Discord once to speak there, as Discord's API has it.
-    const patches = speakerRequests(from);
-    expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
-      [204, { channel_id: MODERATED_STAGE, suppress: false }],
-    ]);
+    await expectHeardOnStage('Heard on the Stage.');
   });
 
   it('moved onto the Stage from another channel, makes itself a speaker there too: the Stage hears what was paid', async () => {
@@ -177,16 +176,7 @@ describe('on a Stage', () => {
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
     h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
     h.discord.clearAudio(GUILD);
-    const from = h.discord.restLog.length;
-    const text = 'Heard on the Stage after a move.';
-    const said = await say(SPEAKER.id, text);
-    await reply(said.handle, 'Spoke');
-    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
-    expect(h.discord.heard(GUILD).seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.3);
-    const patches = speakerRequests(from);
-    expect(patches.map((entry) => [entry.status, JSON.parse(entry.body) as unknown])).toEqual([
-      [204, { channel_id: MODERATED_STAGE, suppress: false }],
-    ]);
+    await expectHeardOnStage('Heard on the Stage after a move.');
   });
 
   it('refuses a Stage speaker privately where it could only join the audience, with nothing paid', async () => {
