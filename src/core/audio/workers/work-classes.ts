@@ -183,9 +183,9 @@ export class FairShares {
       const firsts = new Set<string>();
       let next: Ticket | undefined;
       for (const ticket of this.#waiting) {
-        if (firsts.has(ticket.owner)) continue;
+        // A long job that must wait for a long slot lets its owner's short work behind it go meanwhile.
+        if (firsts.has(ticket.owner) || (ticket.long && this.#longInFlight >= longSlots)) continue;
         firsts.add(ticket.owner);
-        if (ticket.long && this.#longInFlight >= longSlots) continue;
         if (next === undefined || lastServed(ticket) < lastServed(next)) next = ticket;
       }
       if (next === undefined) return;

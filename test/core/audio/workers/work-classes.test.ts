@@ -70,6 +70,19 @@ describe('FairShares', () => {
     expect(went).toEqual(['long1', 'short', 'long2']);
   });
 
+  it("lets a server's short job go past its own long one that waits for a long slot, a slot being free", async () => {
+    const fair = shares({ slots: 2, perOwner: 8 });
+    const { went, take, release } = taker(fair);
+    const long1 = take('long1', 'a', true);
+    const long2 = take('long2', 'a', true);
+    const short = take('short', 'a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(went).toEqual(['long1', 'short']);
+    await release('long1');
+    await Promise.all([long1, long2, short]);
+    expect(went).toEqual(['long1', 'short', 'long2']);
+  });
+
   it('refuses past the waiting bound, and lets a waiting job go by its signal, its share freed', async () => {
     const fair = shares({ slots: 1, perOwner: 2, maxWaiting: 1 });
     const { went, take, release } = taker(fair);
