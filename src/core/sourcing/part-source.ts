@@ -396,10 +396,14 @@ export class PartSource {
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
     // Deleted while it waited: nothing is sent with it.
     this.checkVoice(request);
-    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant.
+    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant, a
+    // voice deleted meanwhile included (its spend taken back, the part refused for the deletion).
     const { answer: response, settle } = await this.#pay(serviceBody(request, text), text, order, {
-      wanted: () => waiters.wanted(),
+      wanted: () => waiters.wanted() && !this.#deleted.has(request.voice),
       control: (call) => waiters.calling(call),
+    }).catch((error: unknown) => {
+      this.checkVoice(request);
+      throw error;
     });
     // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
     // delivered, or undelivered when the body went past that bound and was cut. Spent either way.

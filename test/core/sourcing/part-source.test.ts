@@ -14,6 +14,7 @@ import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { PartSource, partCacheKey, serviceBody } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
+import { heldWriteAhead } from '../../support/held-write-ahead.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
@@ -352,6 +353,30 @@ describe('PartSource', () => {
     } finally {
       await baseline.close();
     }
+  });
+
+  it('a voice deleted while its paid part is written ahead: never sent, the spend taken back', async () => {
+    const text = 'Deleted while written.';
+    const held = heldWriteAhead(text.length);
+    const store = held.wrap(rig.store);
+    const accounting = new Accounting({
+      store,
+      budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
+      planCharacterLimit: 300_000,
+      logger: silentLogger,
+    });
+    const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting });
+    const asked: SpeechRequest = { kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' };
+    const charge = await accounting.authorize(who, await parts.needs(asked, [text]));
+    const part = parts.fetch(asked, text, new AbortController().signal, { charge });
+    await held.reached;
+    await parts.purgeVoice(asked.voice);
+    held.release();
+    await expect(part).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+    await expect.poll(() => held.tookBack()).toBe(true);
+    charge.close();
+    await parts.close();
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
   });
 
   it.each([
