@@ -214,7 +214,8 @@ export class Engines {
         'refused',
         `a line must have 1 to ${MAX_TEXT_CHARS} characters (not sent); it has ${length}`,
       );
-    const release = await engine.queue.take(owner.guildId, signal, long);
+    // Lines of no server (a tool, the dashboard) share one owner's share: FairShares holds the owner '' to none.
+    const release = await engine.queue.take(owner.guildId === '' ? 'no-server' : owner.guildId, signal, long);
     try {
       const admission = engine.circuit.admit();
       if (admission === 'down') throw this.#downError(engine);

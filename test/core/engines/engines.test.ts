@@ -246,6 +246,24 @@ describe('Engines', () => {
     expect(hold.order).toEqual(['a1', 'b1', 'a2']);
   });
 
+  it('holds lines of no server (a tool, the dashboard) to one share of their own, as a server', async () => {
+    const e = await started({ queue: { slots: 1, perOwner: 2, maxWaiting: 8 } });
+    const hold = held();
+    speech.handler = hold.handler;
+    const none = { guildId: '', userId: '' };
+    const lines = [
+      spoken(e.synthesize('n1', 'speech:af_heart', {}, none)),
+      spoken(e.synthesize('n2', 'speech:af_heart', {}, none)),
+    ];
+    expect((await failure(spoken(e.synthesize('n3', 'speech:af_heart', {}, none)))).reason).toBe('busy');
+    for (let i = 0; i < 2; i += 1) {
+      await expect.poll(() => hold.order.length).toBe(i + 1);
+      hold.release();
+    }
+    await Promise.all(lines);
+    expect(hold.order).toEqual(['n1', 'n2']);
+  });
+
   it("holds a line against its server's share until its streamed audio ends, not only until its answer begins", async () => {
     const e = await started({ queue: { slots: 2, perOwner: 1 } });
     const whole = wav(1);
