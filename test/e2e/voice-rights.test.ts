@@ -28,6 +28,7 @@ const PLAIN_SPEAKER = { id: '300000000000000329', username: 'plainspeaker' }; //
 const MOVER = { id: '300000000000000330', username: 'mover' }; // Move Members, not in voice
 const ELSEWHERE = { id: '300000000000000331', username: 'elsewhere' }; // plain member, in the other voice channel
 const OTHER_VOICE = '220000000000000035';
+const AUDIENCE = { id: '300000000000000332', username: 'audience' }; // in the moderated Stage's audience
 
 function guilds(): FakeGuildSpec[] {
   return [
@@ -59,6 +60,7 @@ function guilds(): FakeGuildSpec[] {
         { ...PLAIN_SPEAKER, voiceChannelId: STAGE, locale: 'en-US' },
         { ...MOVER, locale: 'en-US', permissions: P.MoveMembers },
         { ...ELSEWHERE, voiceChannelId: OTHER_VOICE, locale: 'en-US' },
+        { ...AUDIENCE, voiceChannelId: MODERATED_STAGE, locale: 'en-US' },
       ],
     },
   ];
@@ -177,6 +179,21 @@ describe('on a Stage', () => {
     h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
     h.discord.clearAudio(GUILD);
     await expectHeardOnStage('Heard on the Stage after a move.');
+  });
+
+  it("joins a Stage listener's Stage in the audience: a /join makes SayBot no speaker, its first audio does", async () => {
+    const from = h.discord.restLog.length;
+    const joined = await runCommand(h, { guildId: GUILD, userId: AUDIENCE.id, name: 'join' });
+    expect(joined.content).toContain(`<#${MODERATED_STAGE}>`);
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
+    const speakerRequests = () =>
+      h.discord.restLog
+        .slice(from)
+        .filter((entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'));
+    expect(speakerRequests()).toEqual([]);
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    h.discord.clearAudio(GUILD);
+    await expectHeardOnStage('Heard once a speaker asked.');
   });
 
   it('refuses a Stage speaker privately where it could only join the audience, with nothing paid', async () => {

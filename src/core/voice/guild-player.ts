@@ -194,6 +194,8 @@ export class GuildPlayer {
   #connecting: Promise<void> | undefined;
   /** The connection this player made and still follows (also while connecting). */
   #session: ConnectionSession | undefined;
+  /** The channel SayBot made itself a speaker in (or found it needs not): asked once a join, before its first audio. */
+  #speakerIn: string | undefined;
 
   constructor(options: GuildPlayerOptions) {
     this.guildId = options.guildId;
@@ -367,18 +369,7 @@ export class GuildPlayer {
       this.#joinFailed();
       throw new VoiceJoinError(channelId, error, reason);
     }
-    // On a Stage SayBot joins in the audience: it makes itself a speaker before any audio. A move re-uses a ready
-    // connection, so it is ready before Discord has the bot in the new channel: the speaker step waits for that.
-    const arrival = AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]);
-    await speakOnStage(this.#options.guild?.(), channelId, arrival).catch((error: unknown) => {
-      this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
-    });
-    if (failed.aborted) {
-      // Given up meanwhile (a /leave while it became a speaker, a close): the connection is gone already.
-      this.#dropSession(session);
-      this.#joinFailed();
-      throw new VoiceJoinError(channelId, failed.reason, session?.failure ?? 'lost');
-    }
+    this.#speakerIn = undefined;
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();
@@ -638,6 +629,7 @@ export class GuildPlayer {
       const state = this.#state;
       if (state.kind !== 'connected') throw new Error('not connected to a voice channel');
       await this.#untilE2ee(state.connection, state.channelId, current);
+      if (this.#speakerIn !== state.channelId && !current.ending) await this.#speakOnStage(state.channelId, current);
       if (current.ending) {
         stream.destroy();
         this.#finishCurrent(current);
@@ -665,6 +657,31 @@ export class GuildPlayer {
       // Ended with an error of its own (`end`) while it waited: that error, not the abort it caused.
       if (current.ending !== 'failed') current.error = error;
       this.#finishCurrent(current);
+    }
+  }
+
+  /**
+   * On a Stage SayBot joins in the audience, so before its first audio there it makes itself a speaker: only audio
+   * the gate let through (a member who may speak there) does so, never a bare /join. A move re-uses a ready
+   * connection before Discord has the bot in the new channel: the step waits for that, bounded by the join's deadline.
+   * A failure is logged and the clip plays (the gate refused a Stage where SayBot may not become a speaker).
+   */
+  async #speakOnStage(channelId: string, current: CurrentClip): Promise<void> {
+    const guild = this.#options.guild?.();
+    this.#speakerIn = channelId;
+    if (guild?.channels.cache.get(channelId)?.type !== ChannelType.GuildStageVoice) return;
+    const failed = this.#session?.failed.signal ?? AbortSignal.abort();
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000),
+      current.abort.signal,
+      failed,
+    ]);
+    try {
+      await speakOnStage(guild, channelId, signal);
+    } catch (error) {
+      if (this.#speakerIn === channelId) this.#speakerIn = undefined;
+      if (!current.ending)
+        this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
     }
   }
 
@@ -718,38 +735,47 @@ export class GuildPlayer {
   }
 }
 
-/** Joined a Stage: SayBot makes itself a speaker (needs Mute Members), else requests to speak. */
-async function speakOnStage(guild: Guild | undefined, channelId: string, arrival: AbortSignal): Promise<void> {
-  if (guild?.channels.cache.get(channelId)?.type !== ChannelType.GuildStageVoice) return;
-  await inChannel(guild, channelId, arrival);
+/** SayBot on the Stage `channelId` makes itself a speaker (needs Mute Members), else requests to speak. */
+async function speakOnStage(guild: Guild, channelId: string, signal: AbortSignal): Promise<void> {
+  await inChannel(guild, channelId, signal);
   const me = guild.members.me;
   const voice = me?.voice;
   const stage = voice?.channel;
-  if (!me || !voice || voice.channelId !== channelId || stage?.type !== ChannelType.GuildStageVoice) return;
+  if (!me || !voice || stage?.id !== channelId || stage.type !== ChannelType.GuildStageVoice) {
+    throw new Error('SayBot is not on the Stage yet');
+  }
   if (voice.suppress === false) return;
   const rights = stage.permissionsFor(me);
-  if (rights.has(PermissionFlagsBits.MuteMembers)) await voice.setSuppressed(false);
-  else if (rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null)
-    await voice.setRequestToSpeak(true);
+  const asked = rights.has(PermissionFlagsBits.MuteMembers)
+    ? voice.setSuppressed(false)
+    : rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null
+      ? voice.setRequestToSpeak(true)
+      : undefined;
+  if (asked !== undefined) await untilAborted(asked, signal);
 }
 
-/** Until Discord has SayBot in `channelId` (its own voice state), or `signal` gives up on it. */
+/** `work`, or the signal's reason once it aborts first (the request itself is left to finish). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** Until Discord has SayBot in `channelId` (its own voice state); the signal's reason once it gives up first. */
 function inChannel(guild: Guild, channelId: string, signal: AbortSignal): Promise<void> {
   const { client } = guild;
-  const there = () => guild.members.me?.voice.channelId === channelId;
-  if (there() || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      client.off(Events.VoiceStateUpdate, moved);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const moved = (_before: VoiceState, after: VoiceState) => {
-      if (after.guild.id === guild.id && after.id === client.user.id && after.channelId === channelId) done();
+  if (guild.members.me?.voice.channelId === channelId) return Promise.resolve();
+  let moved: ((before: VoiceState, after: VoiceState) => void) | undefined;
+  const arrived = new Promise<void>((resolve) => {
+    moved = (_before, after) => {
+      if (after.guild.id === guild.id && after.id === client.user.id && after.channelId === channelId) resolve();
     };
     client.on(Events.VoiceStateUpdate, moved);
-    signal.addEventListener('abort', done, { once: true });
   });
+  return untilAborted(arrived, signal).finally(() => client.off(Events.VoiceStateUpdate, moved!));
 }
 
 function clearGraceTimer(session: ConnectionSession): void {
