@@ -60,7 +60,10 @@ export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRig
     ],
     bot: ['connect', 'speak', 'stage-speaker'],
   },
-  'member-words': { member: ['not-timed-out', 'not-server-muted', 'view-voice-channel', 'speak'], bot: [] },
+  'member-words': {
+    member: ['not-timed-out', 'not-server-muted', 'not-stage-listener', 'view-voice-channel', 'speak'],
+    bot: [],
+  },
   'join-voice': { member: [], bot: ['connect', 'speak'] },
   'save-sound': { member: ['create-expressions'], bot: ['create-expressions'] },
 };

@@ -39,6 +39,7 @@ describe('the gate', () => {
         'send-messages',
         'attach-files',
         'not-server-muted',
+        'not-stage-listener',
         'view-voice-channel',
         'speak',
       ],
@@ -59,6 +60,23 @@ describe('the gate', () => {
       kind: 'allowed',
       privately: true,
     });
+  });
+
+  it("holds a member's words to the voice rights of a Stage: a listener's are not spoken there, a speaker's are", () => {
+    const onStage = (suppress: boolean) => ({
+      guild: null,
+      memberId: '300000000000000012',
+      voiceChannelId: '220000000000000012',
+      member: {
+        isCommunicationDisabled: () => false,
+        voice: { channelId: '220000000000000012', serverMute: false, suppress },
+      } as never,
+    });
+    expect(gatePort.stillAllows({ does: ['member-words'], at: onStage(true) })).toEqual({
+      code: 'suppressed',
+      channelId: '220000000000000012',
+    });
+    expect(gatePort.stillAllows({ does: ['member-words'], at: onStage(false) })).toBeUndefined();
   });
 
   it("refuses a file outside a server without SayBot's Attach Files; a DM asks no member right", () => {
