@@ -33,7 +33,7 @@ const NOT_FAST: readonly RegExp[] = [
   /ThreadPool|JobThread|worker_threads|\/workers\//,
   /autoread\/dictionary\/dictionary(-cache)?\.ts'|usage\/render-png\.ts'/,
   /espeak|free-voice|japanese-analyser/i,
-  /GuildPlayer|guild-player|voice-sender|playback|startSandbox|FakeDiscord\.start|opus/,
+  /GuildPlayer|from '[^']*guild-player\.ts'|voice-sender|playback|startSandbox|FakeDiscord\.start|opus/,
 ];
 
 const matches = (markers: readonly RegExp[], file: string, source: string): boolean =>
