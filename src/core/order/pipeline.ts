@@ -24,6 +24,7 @@ import { RightsRevokedError, type RightsAnswered, type StillAllowed } from './ri
 import { RightsWatch } from './rights-watch.ts';
 import {
   Money,
+  type Accepted,
   checkEstimatedSeconds,
   checkFreeLineSeconds,
   type Accounting,
@@ -154,6 +155,7 @@ export class SpeechPipeline {
     // After this turn: its front-end holds its events before anything of it is decided.
     await Promise.resolve();
     let place: VoicePlace | undefined;
+    let paid: Accepted<SpokenLine> | undefined;
     try {
       // Its lines split into parts, and what costs nothing checked first.
       order.split(this.#linesOf(order.asked));
@@ -165,9 +167,11 @@ export class SpeechPipeline {
       // In voice, its turn in the guild's queue is held from here: /stop, /skip and /leave end it while accepted.
       place = this.#hold(order, clips);
       // Who pays for each part, or why not (the money's one owner).
-      const paid = await this.#money.accept(order, place && { clips, seconds });
+      paid = await this.#money.accept(order, place && { clips, seconds });
       order.accept({ ...paid, ...(place && { ahead: place.turn.ahead, playback: place }) });
     } catch (error) {
+      // Accepted by the money but not taken by the order (a phase bug): nothing of it stays held.
+      if (paid !== undefined) this.#money.giveBack(paid);
       place?.turn.done();
       order.refuse(error);
       return;

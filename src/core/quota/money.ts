@@ -187,11 +187,7 @@ export class Money {
    */
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
-    try {
-      charge.close();
-    } finally {
-      order.admission.release();
-    }
+    this.giveBack(order);
     const result: Outcome =
       delivered.kind === 'failed'
         ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
@@ -212,6 +208,15 @@ export class Money {
     };
     if (told.kind !== 'failed') this.#countFreeLines(order, told.freeVoice);
     return told;
+  }
+
+  /** What was accepted is over, or its order never took it (a bug past `accept`): charge closed, place given back. */
+  giveBack({ charge, admission }: Pick<Accepted<PricedLine>, 'charge' | 'admission'>): void {
+    try {
+      charge.close();
+    } finally {
+      admission.release();
+    }
   }
 
   /** The parts' needs checked in turn and held: what is cached or in flight costs nothing. */

@@ -20,6 +20,7 @@ import { RightsRevokedError, type Revocation } from '../../../src/core/order/rig
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import {
   MEMBER_REQUEST,
+  Order,
   SpeechPipeline,
   type Requester,
   type SpeechOrder,
@@ -516,6 +517,27 @@ describe('SpeechPipeline', () => {
       expect(await job.outcome).toMatchObject({ kind: 'failed', error: broken });
     } finally {
       settle.mockRestore();
+    }
+    const next = pipeline.speak({ request: tts('And the next one plays.'), requester: requester(guildId), target });
+    expect(await refusalOf(next)).toBeUndefined();
+    expect((await next.outcome).kind).toBe('played');
+  });
+  it('voice: an acceptance that throws after the money accepted gives back its charge and place; the next plays', async () => {
+    // One request at a time for the member: a place never given back would refuse the next.
+    const pipeline = makePipeline(
+      { ...NO_BUDGETS, memberDailyChars: 10_000 },
+      { guildSeconds: 0, guildClips: 0, memberRequests: 1 },
+    );
+    const { guildId, target } = voiceGuild();
+    const broken = new Error('accepted out of turn');
+    const accept = vi.spyOn(Order.prototype, 'accept').mockImplementationOnce(() => {
+      throw broken;
+    });
+    try {
+      const job = pipeline.speak({ request: tts('Never accepted.'), requester: requester(guildId), target });
+      expect(await refusalOf(job)).toBe(broken);
+    } finally {
+      accept.mockRestore();
     }
     const next = pipeline.speak({ request: tts('And the next one plays.'), requester: requester(guildId), target });
     expect(await refusalOf(next)).toBeUndefined();
