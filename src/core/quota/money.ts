@@ -1502,6 +1502,8 @@ export class SpendLedger {
   readonly #unsettled: LedgerEntry[] = [];
   readonly #metrics: Pick<Metrics, 'characters'> | undefined;
   #flushing: Promise<boolean> | undefined;
+  /** Savings were left untallied in this outage (told once). */
+  #droppedSavings = false;
 
   constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
     this.#store = store;
@@ -1527,20 +1529,37 @@ export class SpendLedger {
     // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
     this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
     if (this.failing) {
-      this.#unwritten.push(entry);
+      this.#keep(entry);
       await this.flush();
       return entry;
     }
     try {
       return await this.writeAhead(spend);
     } catch (error) {
-      this.#unwritten.push(entry);
+      this.#keep(entry);
       this.#log.error(
         { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
         'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
       );
     }
     return entry;
+  }
+
+  /**
+   * Kept to write once the store takes writes again. Past MAX_UNSETTLED a saving (a cache hit's tally, no money) is
+   * not kept; a paid spend always is (spending is refused while any is kept, so only those under way add to them).
+   */
+  #keep(entry: LedgerEntry): void {
+    if (entry.spend.cached && this.#unwritten.length >= MAX_UNSETTLED) {
+      if (!this.#droppedSavings)
+        this.#log.warn(
+          { code: 'savings-not-recorded' },
+          'the store still refuses writes: cache hits are no longer tallied',
+        );
+      this.#droppedSavings = true;
+      return;
+    }
+    this.#unwritten.push(entry);
   }
 
   /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
@@ -1614,6 +1633,7 @@ export class SpendLedger {
       }
       this.#unwritten.shift();
     }
+    this.#droppedSavings = false;
     if (before > 0)
       this.#log.warn(
         { code: 'spends-recorded-again', written: before },

@@ -88,3 +88,20 @@ describe('the spend ledger, for spends written ahead', () => {
     expect(rows()).toEqual([]);
   });
 });
+
+describe('the spend ledger, while the store refuses writes', () => {
+  it('keeps every paid spend to write later, and savings only up to its bound', async () => {
+    const ledger = new SpendLedger(
+      withFailingSpendWrites(store, () => failing),
+      silentLogger,
+    );
+    failing = true;
+    const saved = (userId: string): NewSpend => ({ ...ahead(3), userId, cached: true, unconfirmed: false });
+    await ledger.write({ ...ahead(9), userId: 'paid-first', unconfirmed: false });
+    for (let i = 0; i < 10_050; i++) await ledger.write(saved('saved'));
+    await ledger.write({ ...ahead(9), userId: 'paid-last', unconfirmed: false });
+    const kept = [...ledger.members()];
+    expect(kept.length).toBe(10_001);
+    expect([kept[0], kept.at(-1)]).toEqual(['paid-first', 'paid-last']);
+  });
+});
