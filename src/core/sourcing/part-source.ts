@@ -218,7 +218,7 @@ export class PartSource {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
         const standIn = order?.freeVoice === undefined ? undefined : standInRequest(request, [text], this);
-        audio = await this.#fetchFree(standIn ?? request, text, signal, order, (stood) => {
+        audio = await this.#fetchOrEngineStandIn(standIn ?? request, text, signal, order, (stood) => {
           freeVoice = stood;
         });
       } catch (error) {
@@ -233,7 +233,7 @@ export class PartSource {
           'the Voice API failed: this part is spoken in the free voice',
         );
         freeVoice = { voice, cause };
-        audio = await this.#fetchFree(free, text, signal, order, (stood) => {
+        audio = await this.#fetchOrEngineStandIn(free, text, signal, order, (stood) => {
           freeVoice = { ...stood, cause: freeVoice?.cause ?? stood.cause };
         });
       }
@@ -251,7 +251,7 @@ export class PartSource {
    * the same part in eSpeak NG's voice of its language where the free voice can speak: `stoodIn` is told which, before
    * its audio, so that the front-end says so even when that fails too.
    */
-  async #fetchFree(
+  async #fetchOrEngineStandIn(
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
