@@ -1,5 +1,5 @@
 // A request paid for part-way: a refusal's own words ("nothing was spent") are true of the part refused, false of the
-// request, so a refusal after earlier parts were charged is told as PaidPartWayError (failure-words.ts), and audio
+// request, so a refusal (or the service failing) after earlier parts were charged is told as PaidPartWayError (failure-words.ts), and audio
 // charged then cut (or stalled in voice) as CutAfterPayingError, with all the order paid.
 import {
   AbortedError,
@@ -8,6 +8,7 @@ import {
   OversizedResponseError,
   PermissionDeniedError,
   QuotaExceededError,
+  ServerError,
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
@@ -16,7 +17,7 @@ import { Refusal } from '../refusal.ts';
 import { RenderStoppedError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
 
-type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError;
+type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError | ServerError;
 
 export class PaidPartWayError extends Error {
   readonly paid: number;
@@ -60,7 +61,9 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
     return new CutAfterPayingError(paid, error);
-  if (paid <= 0 || !refusesRest(error)) return error;
+  // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
+  const failed = error instanceof ServerError && error.charge === 'not-charged';
+  if (paid <= 0 || !(refusesRest(error) || failed)) return error;
   return new PaidPartWayError(paid, error);
 }
 

@@ -259,6 +259,7 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
     message: { key, params: { paid, ...params } },
   });
   const reason = cause instanceof Refusal ? cause.reason : undefined;
+  if (cause instanceof ServerError) return worded('error.paidPartWay.failing', { status: cause.status ?? '5xx' });
   // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
   if (cause instanceof VoiceApiError && !accountRefusalProven(cause)) return worded('error.paidPartWay.refused');
   const quotaReset =

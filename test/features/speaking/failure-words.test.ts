@@ -215,6 +215,19 @@ describe('refused for money after parts of it were paid (PaidPartWayError)', () 
     expect(words[0]).not.toMatch(/sent nothing|nothing was (spent|charged)|try again/i);
   });
 
+  it("the service's own 5xx after parts were paid: the characters spent, the rest failed uncharged, in every language", () => {
+    const failing = new ServerError('x', { status: 500, fromService: true, serviceMessage: 'Busy.' }).chargedAs(
+      'not-charged',
+    );
+    const { message, code } = describeFailure(afterPaying(failing, 995));
+    expect(message.key).toBe('error.paidPartWay.failing');
+    expect(code).toBe(describeFailure(failing).code);
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    for (const said of words) expect(said).toMatch(/995.*500/);
+    expect(words[0]).not.toMatch(/nothing was (spent|charged)/i);
+  });
+
   it("a quota 429 that may not be the service's (maybe charged), after parts were paid: keeps its own words", () => {
     const unproven = new QuotaExceededError('x', { status: 429, charge: 'maybe-charged' });
     expect(afterPaying(unproven, 995)).toBe(unproven);
