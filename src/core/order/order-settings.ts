@@ -1,11 +1,11 @@
 import { defaultVoiceFor, isPresetVoiceId, isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
-import { quantiseEffects } from '../audio/effects/audible-steps.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { ClonedVoice } from '../store/voice-library-store.ts';
 import type { SpeechSettings } from '../store/common-types.ts';
 import type { Store } from '../store/types.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import {
+  quantiseEffects,
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
   SPEECH_SETTING_NAMES,

@@ -15,7 +15,6 @@ import { finished } from 'node:stream/promises';
 import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
-import { changesAudio } from '../audio/effects/audible-steps.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
@@ -43,7 +42,7 @@ import { countCharacters } from '../characters.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
-import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
+import { changesAudio, SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
 
 export interface PartSourceOptions {
   client: VoiceApiClient;

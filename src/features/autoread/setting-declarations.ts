@@ -1,5 +1,5 @@
 // Auto-read's settings, each declared once; the store mapping and the command's options are derived from here.
-import { quantiseSpeed } from '../../core/audio/effects/audible-steps.ts';
+import { quantiseSpeed } from '../../core/settings/setting-declarations.ts';
 import './strings.ts';
 import type { MessageKey } from './strings.ts';
 import type { ColumnsOf, Declarations } from '../../core/settings/setting-types.ts';

@@ -1,11 +1,16 @@
 // The speech settings' declarations against what is derived from them: the columns the migrations build, the row
 // mapping both ways (and a real store's), the options /say, /emote, /preset save and /myvoice set offer (each
-// exactly as released, built here option by option), the options' reading and refusals, the shown settings.
+// exactly as released, built here option by option), the options' reading and refusals, the shown settings; and the
+// effects kept to the steps a listener hears: near values fold to one (one render, one cache entry).
 import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteBackend } from '../../../fixtures/store-backends.ts';
 import {
+  changesAudio,
+  quantiseEffects,
+  quantiseSpeed,
+  quantiseVolumeDb,
   SPEECH_SETTING_COLUMNS,
   SPEECH_SETTING_LIST,
   SPEECH_SETTING_NAMES,
@@ -295,5 +300,29 @@ describe('the speech settings shown', () => {
     expect(describeSettings('en-US', { volume: -6, tone: 'a`<b>@c' })).toBe('tone `abc` · volume -6 dB');
     expect(describeSettings('en-US', { volume: 0 })).toBe('volume 0 dB');
     expect(describeSettings('en-US', {})).toBe('');
+  });
+});
+
+describe('audible steps', () => {
+  it('folds speed to 0.05 and volume to 0.5 dB, as short decimals, within their ranges', () => {
+    expect([1.234, 1.1, 0.5, 2, 1.024, 1.026].map(quantiseSpeed)).toEqual([1.25, 1.1, 0.5, 2, 1, 1.05]);
+    expect([-1.001, -1.03, -1.26, 5.9, -19.99].map(quantiseVolumeDb)).toEqual([-1, -1, -1.5, 6, -20]);
+    expect(Object.is(quantiseVolumeDb(-0.2), 0)).toBe(true);
+    expect(quantiseEffects({ speed: 0.999, volumeDb: 0.1 })).toEqual({ speed: 1, volumeDb: 0 });
+  });
+
+  it('keeps a pitch shift in whole semitones within an octave, and none at all when it rounds to 0', () => {
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 2.6 })).toEqual({ speed: 1, volumeDb: 0, pitch: 3 });
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: -20 })).toEqual({ speed: 1, volumeDb: 0, pitch: -12 });
+    expect(quantiseEffects({ speed: 1, volumeDb: 0, pitch: 0.3 })).toEqual({ speed: 1, volumeDb: 0 });
+  });
+
+  it('counts only effects off the zero step of speed, volume or pitch as changing the audio', () => {
+    expect(changesAudio(undefined)).toBe(false);
+    expect(changesAudio({ speed: 1, volumeDb: 0 })).toBe(false);
+    expect(changesAudio({ speed: 1, volumeDb: 0, pitch: 0 })).toBe(false);
+    expect(changesAudio({ speed: 1.05, volumeDb: 0 })).toBe(true);
+    expect(changesAudio({ speed: 1, volumeDb: -0.5 })).toBe(true);
+    expect(changesAudio({ speed: 1, volumeDb: 0, pitch: -1 })).toBe(true);
   });
 });

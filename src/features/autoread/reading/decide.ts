@@ -1,5 +1,5 @@
 // The auto-reader's decisions, pure so each is a row in a table test; reader.ts wires them to Discord and the pipeline.
-import { quantiseSpeed } from '../../../core/audio/effects/audible-steps.ts';
+import { quantiseSpeed } from '../../../core/settings/setting-declarations.ts';
 import { cleanMessage, type CleanupContext } from '../text/cleanup.ts';
 import { NAME_WINDOW_MS, type ReadingBinding } from './binding.ts';
 import { withName } from './spoken.ts';

@@ -10,7 +10,7 @@ import {
   type ResolvedSettings,
 } from '../../../core/order/order-settings.ts';
 import type { Store } from '../../../core/store/types.ts';
-import { quantiseEffects } from '../../../core/audio/effects/audible-steps.ts';
+import { quantiseEffects } from '../../../core/settings/setting-declarations.ts';
 import {
   MEMBER_VOICES_MAX,
   chooseVoice,
