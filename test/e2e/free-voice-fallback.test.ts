@@ -195,6 +195,29 @@ describe('the free voice as a fallback', () => {
     });
   }
 
+  it('/say whose second part the month has too few characters left for: the free voice says it, after the part paid', async () => {
+    const h = await harness(
+      { FREE_VOICE: 'fallback' },
+      { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 40 } },
+    );
+    const first = 'The first part is paid and heard.';
+    h.sandbox.setKeyPlan(h.apiKey, 'creator');
+    // Five characters left once the first part is paid: too few for the second.
+    h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - first.length - 5);
+    const before = h.sandbox.requests.length;
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: `${first} The second part has too few left.`, voice: 'voice-b-en-m-01', output: 'file' },
+    });
+    const done = await handle.waitFor((r) => r.files.length > 0, 20_000);
+    expect(h.sandbox.requests.slice(before).filter((r) => r.status === 200)).toHaveLength(1);
+    expect(done.content).toContain(
+      `\`free-en-m\`, the free voice, after ${first.length} characters in the paid voice (counted): this month's characters are used up`,
+    );
+  });
+
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {
     const h = await harness({ FREE_VOICE: 'on' });
     h.sandbox.injectFault(SERVICE_DOWN);

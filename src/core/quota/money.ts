@@ -311,12 +311,16 @@ const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceede
 
 /**
  * Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
- * charged, or the books' mark of it met before the part was sent), or the service failing to answer before anything
+ * charged, the books' mark of it met before the part was sent, or too few characters left for the part), or the service failing to answer before anything
  * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
 function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
-  if (error instanceof Refusal)
-    return error.reason.code === 'quota-used-up' && error.reason.beforeSending === true ? 'month-used-up' : undefined;
+  if (error instanceof Refusal) {
+    const { reason } = error;
+    const monthOver =
+      reason.code === 'quota-used-up' ? reason.beforeSending === true : reason.code === 'quota-too-few-left';
+    return monthOver ? 'month-used-up' : undefined;
+  }
   if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
   if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
   return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
