@@ -189,7 +189,7 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       ceiling: undefined,
     };
     this.#current = current;
-    void (this.#options.turn?.() ?? Promise.resolve()).then(async () => {
+    const posted = (this.#options.turn?.() ?? Promise.resolve()).then(async () => {
       if (this.#current !== current) return;
       const worker = this.#ensureWorker();
       worker.ref();
@@ -203,6 +203,13 @@ export class JobThread<J extends object, R extends { id: number; retire?: boolea
       this.#options.onEvent?.('start', current.owner);
       this.#arm(current);
       worker.postMessage(current.job, current.transfer);
+    });
+    // Thrown before the worker had the job (its thread's start, or a job that cannot be posted): nothing would answer
+    // it, so it fails now and run() gives its slot back. The worker, if one runs, never saw it and is kept.
+    void posted.catch((error: unknown) => {
+      if (this.#current !== current) return;
+      this.#end(current);
+      current.reject(error instanceof Error ? error : new Error(String(error)));
     });
   }
 

@@ -2,7 +2,7 @@
 // holds up another server's file. A pool of them spreads jobs over its threads and refuses one owner past its share
 // at once, with the caller's own error, while another owner's job still runs; the audio and clip threads bound what
 // one server may have waiting.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   joinPartsOffThread,
   MAX_AUDIO_JOBS_PER_GUILD,
@@ -12,6 +12,7 @@ import {
   classedPools,
   JobThread,
   ThreadPool,
+  type JobThreadFailure,
   type ThreadPoolOptions,
 } from '../../../../src/core/audio/workers/job-thread.ts';
 import {
@@ -116,6 +117,41 @@ describe('JobThread', () => {
     );
     expect(error).toBeInstanceOf(JobUnavailableError);
     expect(error).toMatchObject({ reason: 'timeout' });
+  });
+
+  describe('a job that throws before its worker has it fails with that error, and gives its slot back', () => {
+    const unavailable = (reason: JobThreadFailure, message: string) => new JobUnavailableError(reason, message);
+
+    it('when its thread cannot start (a workerData that cannot be cloned): the next job is not left waiting', async () => {
+      const unstartable = new JobThread<{ label: string }, { id: number; label: string }>({
+        worker: ECHO,
+        workerData: { notCloneable: () => undefined },
+        maxWaiting: 4,
+        timeoutMs: 60_000,
+        idleMs: 10,
+        unavailable,
+      });
+      const first = unstartable.run({ label: 'first' }).then(
+        () => 'ran',
+        (error: unknown) => error,
+      );
+      await vi.waitFor(() => expect(unstartable.load).toBe(0), { timeout: 20_000 });
+      expect(await first).toMatchObject({ name: 'DataCloneError' });
+      await expect(unstartable.run({ label: 'second' })).rejects.toMatchObject({ name: 'DataCloneError' });
+    });
+
+    it('when the job cannot be posted (a buffer to move was moved already): the thread takes the next job', async () => {
+      thread = new JobThread({ worker: ECHO, maxWaiting: 4, timeoutMs: 60_000, idleMs: 10, unavailable });
+      const moved = new ArrayBuffer(8);
+      structuredClone(moved, { transfer: [moved] });
+      const sent = thread.run({ label: 'moved' }, [moved]).then(
+        () => 'ran',
+        (error: unknown) => error,
+      );
+      await vi.waitFor(() => expect(thread?.load).toBe(0), { timeout: 20_000 });
+      expect(await sent).toMatchObject({ name: 'DataCloneError' });
+      await expect(thread.run({ label: 'next' })).resolves.toMatchObject({ label: 'next' });
+    });
   });
 });
 
