@@ -8,7 +8,7 @@ import opus from '@discordjs/opus';
 import { dominantPitchHz, rmsDbfs } from '../src/core/audio/analysis/analysis.ts';
 import { DecodeTo48kStream } from '../src/core/audio/codecs/decode-stream.ts';
 import { createNativeEncoder, encoderSpec, type OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
-import { WavStreamDecoder } from '../src/core/audio/codecs/wav-stream.ts';
+import { WavStreamDecoder } from '../src/core/audio/codecs/wav.ts';
 
 const SPEECH = new URL('../fixtures/audio/speech-en-24k-mono.wav', import.meta.url);
 const REPEATS = 5;

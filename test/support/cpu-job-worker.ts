@@ -1,4 +1,4 @@
-// A job-thread worker for test/core/audio/workers/thread-pool.test.ts: a job is kept off the CPU for `idleMs` (as a
+// A job-thread worker for test/core/audio/workers/job-thread.test.ts: a job is kept off the CPU for `idleMs` (as a
 // busy host's other processes keep a nice thread waiting: time passes, the thread's own CPU time does not) and then
 // burns `cpuMs` of its own thread's CPU time, and answers with its label. Before that, with `setupIdleMs` or
 // `setupCpuMs`, the thread sets itself up for the job alike (as the free voice's thread loads eSpeak NG), said so to

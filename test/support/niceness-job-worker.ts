@@ -1,4 +1,4 @@
-// A job-thread worker for test/core/audio/workers/thread-pool.test.ts: sets its priority as SayBot's workers do, then
+// A job-thread worker for test/core/audio/workers/job-thread.test.ts: sets its priority as SayBot's workers do, then
 // answers each job with the niceness it runs at and the work class its pool gave it.
 import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';

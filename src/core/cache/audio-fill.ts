@@ -12,7 +12,7 @@ import { Mp3StreamDecoder } from '../audio/codecs/mp3-stream.ts';
 import { OggOpusPacketStream } from '../audio/codecs/ogg-opus-stream.ts';
 import { createOpusEncoder } from '../audio/codecs/opus-encode.ts';
 import { encoderSpec, type OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { WavStreamDecoder } from '../audio/codecs/wav-stream.ts';
+import { WavStreamDecoder } from '../audio/codecs/wav.ts';
 import { sharedTranscodePool } from '../audio/jobs/transcode/transcode-pool.ts';
 
 /** One part's audio, whole: what the cache keeps. */

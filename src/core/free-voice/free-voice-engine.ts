@@ -7,7 +7,7 @@
 import { freeVoice } from '../voice-catalogue/voices.ts';
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
-import { classedPools } from '../audio/workers/thread-pool.ts';
+import { classedPools } from '../audio/workers/job-thread.ts';
 import { FREE_LINES_PER_GUILD, MAX_FREE_LINE_SECONDS, workClassOf } from '../audio/workers/work-classes.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 

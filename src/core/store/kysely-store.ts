@@ -1,4 +1,3 @@
-import { BudgetArea } from './areas/budget-holds.ts';
 import { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import { OutputDefaultsArea } from './areas/output-defaults.ts';
 import { MemberDefaultsArea } from './areas/member-defaults.ts';
@@ -6,7 +5,7 @@ import type { MemberField } from './member-defaults-store.ts';
 import { PresetArea } from './areas/presets.ts';
 import { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import { QuotaArea } from './areas/quota-state.ts';
-import { SpendArea } from './areas/spends.ts';
+import { BudgetArea, SpendArea } from './areas/spends.ts';
 import { VoiceLibraryArea, type VoiceRows } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
 import { CORE_FORGET_RULES, type ForgetRule } from './forget-plan.ts';

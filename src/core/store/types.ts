@@ -3,14 +3,13 @@
  * and PostgreSQL (src/core/store/areas/, or a feature's store/ folder); its types are the <area>-store.ts modules.
  * Async throughout; IDs are snowflake strings; names match case-insensitively (names.ts: `nameKey`).
  */
-import type { BudgetArea } from './areas/budget-holds.ts';
 import type { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea } from './areas/member-defaults.ts';
 import type { PresetArea } from './areas/presets.ts';
 import type { ForgetNoticeArea, PrivacyArea, RemovedGuildArea } from './areas/privacy.ts';
 import type { QuotaArea } from './areas/quota-state.ts';
-import type { SpendArea } from './areas/spends.ts';
+import type { BudgetArea, SpendArea } from './areas/spends.ts';
 import type { VoiceLibraryArea } from './areas/voice-library.ts';
 
 /** An area as its callers see it: its operations, not the dialect they run on (a wrapper may stand in for it). */

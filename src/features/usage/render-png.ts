@@ -1,7 +1,7 @@
 // The /usage chart drawn as PNG off the main thread, where a tenth of a second would gap every guild's audio: its own
 // thread and queue, fair between servers and rationed per member.
 import { JobUnavailableError } from '../../core/audio/errors.ts';
-import { ThreadPool, type ThreadPoolOptions } from '../../core/audio/workers/thread-pool.ts';
+import { ThreadPool, type ThreadPoolOptions } from '../../core/audio/workers/job-thread.ts';
 import type { ChartJob, ChartJobReply } from './render-png-protocol.ts';
 
 export { chartFontFamily } from './chart-fonts.ts';

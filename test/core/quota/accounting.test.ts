@@ -17,7 +17,7 @@ import type { Store } from '../../../src/core/store/types.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
-import { budgetLockKey } from '../../../src/core/store/areas/budget-holds.ts';
+import { budgetLockKey } from '../../../src/core/store/areas/spends.ts';
 import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
 import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 // A Transform from encoded bytes, as they arrive, to s16le 48 kHz (mono or stereo: see `channels`). The format-specific
-// part is a StreamDecoder (wav-stream.ts, mp3-stream.ts); resampling and frame padding are shared here.
+// part is a StreamDecoder (wav.ts, mp3-stream.ts); resampling and frame padding are shared here.
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import { ClipError } from '../errors.ts';

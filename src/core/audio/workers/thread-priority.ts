@@ -18,7 +18,7 @@ export function workerNiceness(main: number, workClass: WorkClass = 'short'): nu
   return Math.min(NICEST, main + (workClass === 'long' ? LONG_WORK_NICENESS_STEP : WORKER_NICENESS_STEP));
 }
 
-/** The work class a pool gave this thread in its `workerData` (./thread-pool.ts); short when none. */
+/** The work class a pool gave this thread in its `workerData` (./job-thread.ts ThreadPool); short when none. */
 export function ownWorkClass(): WorkClass {
   const data: unknown = workerData;
   return typeof data === 'object' && data !== null && 'workClass' in data && data.workClass === 'long'

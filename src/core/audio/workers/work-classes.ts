@@ -1,6 +1,6 @@
 // SayBot's two classes of audio work, never sharing a thread or a queue, and each server's fair share of free work. A
 // job's class is its cost (seconds of audio made, mixed or encoded; bytes copied: workClassOf), never its kind, so a
-// long job of one server never runs beside a short job of another. Each class is its own fair pool (./thread-pool.ts
+// long job of one server never runs beside a short job of another. Each class is its own fair pool (./job-thread.ts
 // `classedPools`); long work also runs in slices yielding to short work (./slices.ts, ./work-turns.ts), at the lowest
 // priority (./thread-priority.ts), rationed per member. FairShares (below) is the one fair share and the one queue in
 // turn: every pool's servers and members, each job thread's one slot (./job-thread.ts) and each of the owner's
@@ -39,7 +39,7 @@ export function workClassOf({ seconds = 0, bytes = 0 }: WorkCost): WorkClass {
   return seconds <= SHORT_WORK_SECONDS && bytes <= SHORT_WORK_BYTES ? 'short' : 'long';
 }
 
-/** What a job's owner may hold of some work, and the slots its jobs wait for (./thread-pool.ts, the engines). */
+/** What a job's owner may hold of some work, and the slots its jobs wait for (./job-thread.ts pools, the engines). */
 export interface ShareOptions {
   /** Jobs one owner may have under way or waiting; an owner '' (none) has no share. */
   perOwner: number;

@@ -2,7 +2,7 @@
 // deletion's transaction, before its rules (forget-plan.ts), the day's and month's running totals, the last day's
 // spends (the cooldown counts from them) and the holds in flight move from the IDs to the period's keyed pseudonyms.
 // The key is a per-database secret the budget hold recomputes from the ID it checks: no row holds the ID, and each
-// pseudonym stops mattering when its period ends. Reads look under the same IDs (budget-holds.ts, spends.ts).
+// pseudonym stops mattering when its period ends. Reads look under the same IDs (spends.ts).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Db, Dialect } from '../dialect.ts';
 import { FORGOTTEN_PREFIX, isForgottenId } from '../forget-plan.ts';
@@ -72,7 +72,7 @@ export function guildMonthIds(key: Buffer, guildId: string, month: string): stri
   return [guildId, guildMonthPseudonym(key, guildId, month)];
 }
 
-/** The IDs a member's day counts under (their own and carried pseudonyms): budget-holds.ts and spends.ts read them. */
+/** The IDs a member's day counts under (their own and carried pseudonyms): spends.ts reads them. */
 export function memberDayIds(key: Buffer, guildId: string, userId: string, day: string): CarriedIds {
   return {
     guilds: guildMonthIds(key, guildId, day.slice(0, 7)),

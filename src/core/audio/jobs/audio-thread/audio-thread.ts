@@ -8,7 +8,7 @@ import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-t
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError, VoiceMessageError } from '../../errors.ts';
-import { classedPools } from '../../workers/thread-pool.ts';
+import { classedPools } from '../../workers/job-thread.ts';
 import { workClassOf, type WorkClass } from '../../workers/work-classes.ts';
 import { partSeconds } from '../../analysis/part-seconds.ts';
 import type { OwnBlocks } from '../../workers/byte-block-types.ts';

@@ -2,9 +2,8 @@
 // clip after clip never holds up another's /clone. The bytes are moved, not copied: a clip may be tens of MB, and a
 // copy on the main thread is a gap in every voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
-import type { JobThreadFailure } from '../../workers/job-thread.ts';
+import { ThreadPool, type JobThreadFailure } from '../../workers/job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
-import { ThreadPool } from '../../workers/thread-pool.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
 

@@ -8,7 +8,7 @@ import { createNativeEncoder, type NativeEncoder } from '../../codecs/opus-setti
 import { packChunks } from '../../workers/packed-chunks.ts';
 import { Pcm48kWriter } from '../../codecs/pcm48k.ts';
 import type { TranscodeFailure, TranscodeReply, TranscodeRequest, TranscodeSpec } from './transcode-protocol.ts';
-import { WavStreamDecoder } from '../../codecs/wav-stream.ts';
+import { WavStreamDecoder } from '../../codecs/wav.ts';
 
 /** One stream's decoder, resampler and encoder: its bytes in, in any chunks, its Opus packets out. */
 export class Transcode {
