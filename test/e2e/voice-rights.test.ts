@@ -196,6 +196,46 @@ describe('on a Stage', () => {
     await expectHeardOnStage('Heard once a speaker asked.');
   });
 
+  it('sent back to the audience by a moderator, makes itself a speaker again before its next audio', async () => {
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    h.discord.clearAudio(GUILD);
+    await expectHeardOnStage('Heard on the Stage first.');
+    h.discord.setVoiceState(GUILD, APP_ID, MODERATED_STAGE, { suppress: true });
+    h.discord.clearAudio(GUILD);
+    await expectHeardOnStage('Heard again once a speaker.');
+  });
+
+  it('in the audience and no longer allowed to become a speaker once paid: says nobody heard it, never "Spoke"', async () => {
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    await runCommand(h, { guildId: GUILD, userId: SPEAKER.id, name: 'join' });
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
+    h.discord.clearAudio(GUILD);
+    const from = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const said = await h.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'Paid, then the Stage right taken away.' }],
+    });
+    await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
+    h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, []);
+    try {
+      // SayBot knows of the overwrite before the answer is let go.
+      const overwrites = () => {
+        const stage = h.bot.client.guilds.cache.get(GUILD)?.channels.cache.get(MODERATED_STAGE);
+        return stage?.isVoiceBased() === true ? stage.permissionOverwrites.cache.size : -1;
+      };
+      await expect.poll(overwrites).toBe(0);
+      h.sandbox.resumePaused();
+      const done = await said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
+      expect(done.content).toBe(t('en-US', 'error.voice.stageAudienceNow', { channel: `<#${MODERATED_STAGE}>` }));
+      expect(h.discord.heard(GUILD).seconds).toBe(0);
+    } finally {
+      h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, [{ id: APP_ID, type: 1, allow: P.MuteMembers }]);
+    }
+  });
+
   it('refuses a Stage speaker privately where it could only join the audience, with nothing paid', async () => {
     h.discord.setVoiceState(GUILD, PLAIN_SPEAKER.id, STAGE, { suppress: false });
     const requests = h.sandbox.requests.length;

@@ -576,10 +576,7 @@ export class FakeDiscord {
     this.parts.world.botPublic = on;
   }
 
-  /**
-   * The bot left a guild (DELETE /users/@me/guilds/{id}): out of its voice channel, its member and role gone, then
-   * GUILD_DELETE without `unavailable`. Kept, like a removal, so that addBotBack can add it again.
-   */
+  /** A member's voice state as it is now, to the bot (VOICE_STATE_UPDATE). */
   private voiceStateChanged(guildId: string, userId: string): void {
     const guild = this.parts.world.guild(guildId);
     const state = guild.voiceStates.get(userId);
@@ -591,6 +588,10 @@ export class FakeDiscord {
     );
   }
 
+  /**
+   * The bot left a guild (DELETE /users/@me/guilds/{id}): out of its voice channel, its member and role gone, then
+   * GUILD_DELETE without `unavailable`. Kept, like a removal, so that addBotBack can add it again.
+   */
   private botLeft(guildId: string): boolean {
     const guild = this.parts.world.guilds.get(guildId);
     if (!guild) return false;
@@ -649,7 +650,8 @@ export class FakeDiscord {
    * A member joins (channelId), moves, or leaves (null): VOICE_STATE_UPDATE to the bot. For the bot's own id this
    * is a server-side move or kick: a kick also closes its voice connection with 4014, as Discord does.
    * `moderation`: a moderator server-mutes or deafens the member, or makes a Stage listener a speaker
-   * (`suppress: false`); unset flags stay as they were (a Stage suppresses whoever enters it).
+   * (`suppress: false`) or sends a speaker back to the audience; unset flags stay as they were (a Stage suppresses
+   * whoever enters it). For the bot in the channel it is in, only the moderation changes.
    */
   setVoiceState(guildId: string, userId: string, channelId: string | null, moderation: VoiceModeration = {}): void {
     const away = this.#botAway(guildId);
@@ -662,8 +664,14 @@ export class FakeDiscord {
     const guild = this.parts.world.guild(guildId);
     if (!guild.members.has(userId)) throw new Error(`FakeDiscord: ${userId} is not a member of guild ${guildId}`);
     if (userId === this.parts.world.bot.id) {
-      const connection = this.parts.gateway.sessionFor(guildId);
       const current = guild.voiceStates.get(userId);
+      // A moderator's change to the bot where it is: server-muted, or sent to a Stage's audience or made a speaker.
+      if (current !== undefined && current.channelId === channelId && Object.keys(moderation).length > 0) {
+        guild.setVoiceState(userId, channelId, undefined, moderation);
+        this.voiceStateChanged(guildId, userId);
+        return;
+      }
+      const connection = this.parts.gateway.sessionFor(guildId);
       this.applyBotVoiceState(connection, {
         guildId,
         channelId,

@@ -96,7 +96,14 @@ export type ConnectionState =
 
 /** Why a join failed: 4017 'dave-required', 4021/4022 must not be retried, 'left' is a /leave while joining. */
 export type VoiceJoinFailure =
-  'timeout' | 'dave-required' | 'rate-limited' | 'call-terminated' | 'lost' | 'handler-error' | 'left';
+  | 'timeout'
+  | 'dave-required'
+  | 'rate-limited'
+  | 'call-terminated'
+  | 'lost'
+  | 'handler-error'
+  | 'left'
+  | 'stage-audience';
 
 export class VoiceJoinError extends Error {
   readonly channelId: string;
@@ -194,8 +201,6 @@ export class GuildPlayer {
   #connecting: Promise<void> | undefined;
   /** The connection this player made and still follows (also while connecting). */
   #session: ConnectionSession | undefined;
-  /** The channel SayBot made itself a speaker in (or found it needs not): asked once a join, before its first audio. */
-  #speakerIn: string | undefined;
 
   constructor(options: GuildPlayerOptions) {
     this.guildId = options.guildId;
@@ -369,7 +374,6 @@ export class GuildPlayer {
       this.#joinFailed();
       throw new VoiceJoinError(channelId, error, reason);
     }
-    this.#speakerIn = undefined;
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
     this.#armIdleTimer();
@@ -629,7 +633,7 @@ export class GuildPlayer {
       const state = this.#state;
       if (state.kind !== 'connected') throw new Error('not connected to a voice channel');
       await this.#untilE2ee(state.connection, state.channelId, current);
-      if (this.#speakerIn !== state.channelId && !current.ending) await this.#speakOnStage(state.channelId, current);
+      if (!current.ending) await this.#speakOnStage(state.channelId, current);
       if (current.ending) {
         stream.destroy();
         this.#finishCurrent(current);
@@ -661,27 +665,22 @@ export class GuildPlayer {
   }
 
   /**
-   * On a Stage SayBot joins in the audience, so before its first audio there it makes itself a speaker: only audio
-   * the gate let through (a member who may speak there) does so, never a bare /join. A move re-uses a ready
-   * connection before Discord has the bot in the new channel: the step waits for that, bounded by the join's deadline.
-   * A failure is logged and the clip plays (the gate refused a Stage where SayBot may not become a speaker).
+   * On a Stage SayBot joins in the audience, so before each clip there it makes itself a speaker if it is not one (a
+   * moderator may have sent it back): only audio the gate let through does so, never a bare /join. A move re-uses a
+   * ready connection before Discord has the bot in the new channel: the step waits for that, bounded as a join is.
+   * Where it cannot become a speaker (Mute Members taken away meanwhile), the clip fails: nobody would hear it.
    */
   async #speakOnStage(channelId: string, current: CurrentClip): Promise<void> {
     const guild = this.#options.guild?.();
-    this.#speakerIn = channelId;
     if (guild?.channels.cache.get(channelId)?.type !== ChannelType.GuildStageVoice) return;
     const failed = this.#session?.failed.signal ?? AbortSignal.abort();
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000),
-      current.abort.signal,
-      failed,
-    ]);
+    const timeout = AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000);
     try {
-      await speakOnStage(guild, channelId, signal);
+      await speakOnStage(guild, channelId, AbortSignal.any([timeout, current.abort.signal, failed]));
     } catch (error) {
-      if (this.#speakerIn === channelId) this.#speakerIn = undefined;
-      if (!current.ending)
-        this.#log.warn({ code: 'voice-speaker-failed', err: error, channelId }, 'could not become a speaker there');
+      if (current.ending || failed.aborted) throw error;
+      this.#log.warn({ code: 'voice-stage-audience', err: error, channelId }, 'could not become a speaker there');
+      throw new VoiceJoinError(channelId, error, 'stage-audience');
     }
   }
 
@@ -735,23 +734,17 @@ export class GuildPlayer {
   }
 }
 
-/** SayBot on the Stage `channelId` makes itself a speaker (needs Mute Members), else requests to speak. */
+/** SayBot on the Stage `channelId` makes itself a speaker (Mute Members there), once Discord has it there. */
 async function speakOnStage(guild: Guild, channelId: string, signal: AbortSignal): Promise<void> {
-  await inChannel(guild, channelId, signal);
+  await untilMine(guild, (voice) => voice?.channelId === channelId, signal);
   const me = guild.members.me;
-  const voice = me?.voice;
-  const stage = voice?.channel;
-  if (!me || !voice || stage?.id !== channelId || stage.type !== ChannelType.GuildStageVoice) {
-    throw new Error('SayBot is not on the Stage yet');
-  }
-  if (voice.suppress === false) return;
-  const rights = stage.permissionsFor(me);
-  const asked = rights.has(PermissionFlagsBits.MuteMembers)
-    ? voice.setSuppressed(false)
-    : rights.has(PermissionFlagsBits.RequestToSpeak) && voice.requestToSpeakTimestamp === null
-      ? voice.setRequestToSpeak(true)
-      : undefined;
-  if (asked !== undefined) await untilAborted(asked, signal);
+  const stage = me?.voice.channel;
+  if (!me || stage?.id !== channelId || stage.type !== ChannelType.GuildStageVoice) throw new Error('not on the Stage');
+  if (me.voice.suppress === false) return;
+  if (!stage.permissionsFor(me).has(PermissionFlagsBits.MuteMembers)) throw new Error('no Mute Members on the Stage');
+  await untilAborted(me.voice.setSuppressed(false), signal);
+  // Heard once Discord has it a speaker: its own voice state says so.
+  await untilMine(guild, (voice) => voice?.channelId === channelId && voice.suppress === false, signal);
 }
 
 /** `work`, or the signal's reason once it aborts first (the request itself is left to finish). */
@@ -764,18 +757,18 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Until Discord has SayBot in `channelId` (its own voice state); the signal's reason once it gives up first. */
-function inChannel(guild: Guild, channelId: string, signal: AbortSignal): Promise<void> {
+/** Until SayBot's own voice state in `guild` passes `test`; the signal's reason once it gives up first. */
+function untilMine(guild: Guild, test: (voice: VoiceState | undefined) => boolean, signal: AbortSignal): Promise<void> {
   const { client } = guild;
-  if (guild.members.me?.voice.channelId === channelId) return Promise.resolve();
-  let moved: ((before: VoiceState, after: VoiceState) => void) | undefined;
-  const arrived = new Promise<void>((resolve) => {
-    moved = (_before, after) => {
-      if (after.guild.id === guild.id && after.id === client.user.id && after.channelId === channelId) resolve();
+  if (test(guild.members.me?.voice)) return Promise.resolve();
+  let changed: ((before: VoiceState, after: VoiceState) => void) | undefined;
+  const there = new Promise<void>((resolve) => {
+    changed = (_before, after) => {
+      if (after.guild.id === guild.id && after.id === client.user.id && test(after)) resolve();
     };
-    client.on(Events.VoiceStateUpdate, moved);
+    client.on(Events.VoiceStateUpdate, changed);
   });
-  return untilAborted(arrived, signal).finally(() => client.off(Events.VoiceStateUpdate, moved!));
+  return untilAborted(there, signal).finally(() => client.off(Events.VoiceStateUpdate, changed!));
 }
 
 function clearGraceTimer(session: ConnectionSession): void {

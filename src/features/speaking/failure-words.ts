@@ -64,6 +64,7 @@ const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, 
   'rate-limited': ['voice-rate-limited', 'error.voice.rateLimited', 'info'],
   'call-terminated': ['voice-call-terminated', 'error.voice.callTerminated', 'info'],
   left: ['voice-left-while-joining', 'error.voice.leftWhileJoining', 'info'],
+  'stage-audience': ['voice-stage-audience', 'error.voice.stageAudienceNow', 'warn'],
 };
 
 /**

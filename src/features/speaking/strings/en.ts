@@ -7,6 +7,8 @@ export const en = {
   'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
+  'error.voice.stageAudienceNow':
+    'On the Stage {channel} I am in the audience and may not make myself a speaker now, so nobody heard this. Let me speak there (the Mute Members permission on that Stage, or a Stage moderator inviting me), then try again.',
   'error.voice.streamFailed': 'The audio stopped part-way. {detail}',
   'error.voice.audioStalled': 'The audio stopped arriving and did not resume. Please try again.',
   'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',

@@ -7,6 +7,8 @@ export const ja: Translation<typeof en> = {
     '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
   'error.voice.botStageAudience':
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
+  'error.voice.stageAudienceNow':
+    'ステージ {channel} で私は聴衆になっていて、今は自分でスピーカーになれないため、誰にも聞こえませんでした。そこで話せるようにしてから（そのステージでメンバーをミュートする権限、またはステージのモデレーターからの招待）、もう一度お試しください。',
   'error.voice.streamFailed': '音声が途中で止まりました。{detail}',
   'error.voice.audioStalled': '音声が届かなくなり、再開しませんでした。もう一度お試しください。',
   'error.discord.uploadFailed':

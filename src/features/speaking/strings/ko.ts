@@ -7,6 +7,8 @@ export const ko: Translation<typeof en> = {
     '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
   'error.voice.botStageAudience':
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
+  'error.voice.stageAudienceNow':
+    '스테이지 {channel}에서 저는 청중석에 있고 지금은 스스로 발언자가 될 수 없어 아무도 듣지 못했습니다. 그곳에서 말할 수 있게 해 주신 뒤 (그 스테이지의 멤버 음소거 권한, 또는 스테이지 관리자의 초대) 다시 시도해 주세요.',
   'error.voice.streamFailed': '오디오가 중간에 끊겼습니다. {detail}',
   'error.voice.audioStalled': '오디오가 더 이상 도착하지 않았고 다시 이어지지 않았습니다. 다시 시도해 주세요.',
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
