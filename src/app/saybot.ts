@@ -436,8 +436,11 @@ export function interactionRequestsApart(rest: REST, applicationId: string): RES
  * so what plays for a member who may no longer be heard stops at once. discord.js updates its caches first.
  */
 function watchRights(client: Client, rightsChanged: (guildId: string, userId?: string) => void): void {
-  // A moderator's server mute, a Stage speaker moved to the audience, a member moved or disconnected.
-  client.on(Events.VoiceStateUpdate, (_before, after) => rightsChanged(after.guild.id, after.id));
+  // A moderator's server mute, a Stage speaker moved to the audience, a member moved or disconnected; SayBot's own
+  // (muted, sent to the audience) reaches everyone it speaks for there.
+  client.on(Events.VoiceStateUpdate, (_before, after) =>
+    after.id === client.user?.id ? rightsChanged(after.guild.id) : rightsChanged(after.guild.id, after.id),
+  );
   // A role given or taken (sent only with the Guild Members intent; harmless without it).
   client.on(Events.GuildMemberUpdate, (_before, after) => rightsChanged(after.guild.id, after.id));
   // A channel's permission overwrites (Speak denied to a member or a role): every member there.

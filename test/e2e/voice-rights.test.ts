@@ -229,7 +229,7 @@ describe('on a Stage', () => {
       await expect.poll(overwrites).toBe(0);
       h.sandbox.resumePaused();
       const done = await said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
-      expect(done.content).toBe(t('en-US', 'error.voice.stageAudienceNow', { channel: `<#${MODERATED_STAGE}>` }));
+      expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${MODERATED_STAGE}>` }));
       expect(h.discord.heard(GUILD).seconds).toBe(0);
     } finally {
       h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, [{ id: APP_ID, type: 1, allow: P.MuteMembers }]);
@@ -244,6 +244,51 @@ describe('on a Stage', () => {
     expect(isPrivate(refused.handle)).toBe(true);
     expect(h.sandbox.requests.length).toBe(requests);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
+  });
+});
+
+describe('SayBot server-muted by a moderator', () => {
+  const meMuted = () => h.bot.client.guilds.cache.get(GUILD)?.members.me?.voice.serverMute;
+  async function muteSayBot(mute: boolean): Promise<void> {
+    h.discord.setVoiceState(GUILD, APP_ID, VOICE, { mute });
+    await expect.poll(meMuted).toBe(mute);
+  }
+
+  it('refuses a /say privately where nobody would hear it, with nothing paid', async () => {
+    await reply((await say(ALICE.id, 'Heard before the mute.')).handle, 'Spoke');
+    await muteSayBot(true);
+    try {
+      const requests = h.sandbox.requests.length;
+      const refused = await say(ALICE.id, 'Nobody would hear this.');
+      expect(refused.content).toBe(t('en-US', 'error.voice.botMuted', { channel: `<#${VOICE}>` }));
+      expect(isPrivate(refused.handle)).toBe(true);
+      expect(h.sandbox.requests.length).toBe(requests);
+    } finally {
+      await muteSayBot(false);
+    }
+  });
+
+  it('muted while a paid part waits: it is not played to nobody, the member told why, the rest dropped', async () => {
+    await reply((await say(ALICE.id, 'Heard before the mute.')).handle, 'Spoke');
+    h.discord.clearAudio(GUILD);
+    const from = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const said = await h.discord.command({
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'Paid, then muted before it played.' }],
+    });
+    await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
+    await muteSayBot(true);
+    try {
+      h.sandbox.resumePaused();
+      const done = await said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
+      expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${VOICE}>` }));
+      expect(h.sandbox.requests.length - from).toBe(1);
+    } finally {
+      await muteSayBot(false);
+    }
   });
 });
 

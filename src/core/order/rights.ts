@@ -57,6 +57,8 @@ export type Revocation =
   | { code: MemberVoiceRight; channelId: string }
   /** Auto-read's managers asked it not to read this member. */
   | { code: 'ignored' }
+  /** SayBot itself is no longer heard there (server-muted, or in a Stage's audience where it may not speak). */
+  | { code: 'bot-unheard'; channelId: string }
   /** The server is no longer one SayBot serves (ALLOWED_GUILDS). */
   | { code: 'not-served' };
 

@@ -34,7 +34,8 @@ export type MemberRight =
   | 'create-expressions';
 
 /** A right SayBot itself needs there. */
-export type BotRight = 'attach-files' | 'connect' | 'speak' | 'stage-speaker' | 'create-expressions';
+export type BotRight =
+  'attach-files' | 'connect' | 'speak' | 'not-server-muted' | 'stage-speaker' | 'create-expressions';
 
 /**
  * Effect -> rights: the one table. Text rights are read where the order posts, voice rights where it speaks. Discord
@@ -58,7 +59,7 @@ export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRig
       'not-stage-listener',
       'speak',
     ],
-    bot: ['connect', 'speak', 'stage-speaker'],
+    bot: ['connect', 'speak', 'not-server-muted', 'stage-speaker'],
   },
   'member-words': {
     member: ['not-timed-out', 'not-server-muted', 'not-stage-listener', 'view-voice-channel', 'speak'],
@@ -165,7 +166,14 @@ function recheck(effects: Effects): Revocation | undefined {
   }
   // The author of the words muted or denied Speak meanwhile: the rest of their words are not said either.
   const author = authorBar(effects);
-  return author === undefined ? undefined : { code: author, channelId };
+  if (author !== undefined) return { code: author, channelId };
+  // SayBot itself where nobody hears it: server-muted, or in a Stage's audience and unable to become a speaker.
+  const me = place.guild?.members.me;
+  const channel = voiceChannelOf(place);
+  if (!effects.does.includes('speak-in-voice') || me?.voice.channelId !== channelId || channel === undefined)
+    return undefined;
+  const unheard = me.voice.serverMute === true || (me.voice.suppress === true && !maySpeakOnStage(me, channel));
+  return unheard ? { code: 'bot-unheard', channelId } : undefined;
 }
 
 /** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
@@ -255,6 +263,8 @@ function botLacks(place: Place, right: BotRight): boolean {
   if (me === null || channel === undefined) return false;
   if (right === 'connect') return !channel.joinable;
   if (right === 'speak') return !channel.permissionsFor(me).has(PermissionFlagsBits.Speak);
+  // A server mute follows SayBot from channel to channel, as Discord keeps it.
+  if (right === 'not-server-muted') return me.voice.serverMute === true;
   return !maySpeakOnStage(me, channel);
 }
 
@@ -262,6 +272,7 @@ function botError(place: Place, right: BotRight): Error {
   if (right === 'create-expressions') return new UserError('sound.botPermission');
   const channel = `<#${place.voiceChannelId ?? ''}>`;
   if (right === 'stage-speaker') return new UserError('error.voice.botStageAudience', { channel });
+  if (right === 'not-server-muted') return new UserError('error.voice.botMuted', { channel });
   return new UserError('error.voice.joinFailed', { channel });
 }
 

@@ -5,6 +5,7 @@
 export const en = {
   // Where it plays, and when it could not
   'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
+  'error.voice.botMuted': 'A moderator has server-muted me, so nobody would hear me in {channel}. Nothing was spent.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.stageAudienceNow':
@@ -183,6 +184,8 @@ export const en = {
     'You may no longer connect to {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.timed-out':
     'You were timed out in this server, so I stopped speaking for you in {channel}; the rest was dropped.',
+  'error.revoked.bot-unheard':
+    "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so I stopped; the rest was dropped.",
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
   // Audio, input, and SayBot's own bugs

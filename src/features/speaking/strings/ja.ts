@@ -5,6 +5,8 @@ import type { en } from './en.ts';
 export const ja: Translation<typeof en> = {
   'error.voice.busyElsewhere':
     '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
+  'error.voice.botMuted':
+    'モデレーターが私をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
   'error.voice.botStageAudience':
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.stageAudienceNow':
@@ -172,6 +174,8 @@ export const ja: Translation<typeof en> = {
     'あなたはもう {channel} に接続できないため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.timed-out':
     'あなたはこのサーバーでタイムアウトされたため、{channel} での代読を止めました。残りは取り消しました。',
+  'error.revoked.bot-unheard':
+    '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのため止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',

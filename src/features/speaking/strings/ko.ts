@@ -5,6 +5,8 @@ import type { en } from './en.ts';
 export const ko: Translation<typeof en> = {
   'error.voice.busyElsewhere':
     '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
+  'error.voice.botMuted':
+    '관리자가 저를 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
   'error.voice.botStageAudience':
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.stageAudienceNow':
@@ -170,6 +172,8 @@ export const ko: Translation<typeof en> = {
     '회원님은 더 이상 {channel}에 연결할 수 없으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.timed-out':
     '회원님이 이 서버에서 타임아웃되어 {channel}에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.bot-unheard':
+    '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
