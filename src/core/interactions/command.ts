@@ -40,11 +40,11 @@ export interface Requirements extends Preconditions {
 /** A message context menu's: it has no subcommands. */
 export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
-/** Where the bot reads a text channel aloud: a member elsewhere may not pull the bot out of that voice channel. */
-export interface ChannelReading {
-  /** The channels a guild reads (its text channel, the voice channel it speaks in), while it reads. */
-  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined;
-}
+/**
+ * Where the bot reads a text channel aloud, by guild, while it reads: its text channel and the voice channel it
+ * speaks in. A member elsewhere may not pull the bot out of that voice channel.
+ */
+export type ChannelReading = ReadonlyMap<string, { readonly textChannelId: string; readonly voiceChannelId: string }>;
 
 /** Every service a command may ask for, given only as its `uses` say (router.ts); features add theirs by merging. */
 export interface CommandContext {

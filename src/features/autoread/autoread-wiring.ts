@@ -140,13 +140,9 @@ export class AutoreadWiring {
     return this.#reader.binding(guildId) !== undefined;
   }
 
-  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
-    return this.#reader.readingIn(guildId);
-  }
-
-  /** What a command choosing its target reads of auto-read (the reader's own answer, nothing more). */
+  /** What a command choosing its target reads of auto-read: the channels each guild reads. */
   get channels(): ChannelReading {
-    return this.#reader;
+    return this.#reader.channels;
   }
 
   /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */

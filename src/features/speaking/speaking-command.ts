@@ -207,7 +207,7 @@ export function memberVoiceChannel(
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
-  const read = reading?.readingIn(interaction.guildId);
+  const read = reading?.get(interaction.guildId);
   if (read !== undefined && read.voiceChannelId !== channelId) {
     const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);

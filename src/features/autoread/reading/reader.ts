@@ -6,6 +6,7 @@ import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
+import type { ChannelReading } from '../../../core/interactions/command.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/rights.ts';
 import type { OrderEvents, RequestPolicy, SpeechOutcome, SpeechRequest } from '../../../core/order/pipeline.ts';
 import type { MemberReading } from './member-reading.ts';
@@ -143,6 +144,8 @@ export class AutoReader {
   readonly #options: AutoReaderOptions;
   readonly #log: Logger;
   readonly #guilds = new Map<string, GuildReading>();
+  /** The channels each guild reads, while it reads (ChannelReading): kept beside #guilds, entry for entry. */
+  readonly #channels = new Map<string, { textChannelId: string; voiceChannelId: string }>();
   #closed = false;
 
   constructor(options: AutoReaderOptions) {
@@ -152,6 +155,7 @@ export class AutoReader {
 
   /** Starts (or restarts, with new settings) reading in a guild. The dictionary's entries may follow later. */
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
+    this.#channels.set(binding.guildId, { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId });
     this.#guilds.set(binding.guildId, {
       binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
       dictionary: dictionaries.compiled(binding.guildId, dictionary),
@@ -178,6 +182,7 @@ export class AutoReader {
 
   /** Stops reading in a guild (unread messages dropped); false when it was not reading. */
   stop(guildId: string): boolean {
+    this.#channels.delete(guildId);
     const stopped = this.#guilds.delete(guildId);
     if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
     return stopped;
@@ -229,10 +234,9 @@ export class AutoReader {
     return this.#guilds.get(guildId)?.binding;
   }
 
-  /** The channels a guild reads, while it reads: what a command choosing its target respects (ChannelReading). */
-  readingIn(guildId: string): { textChannelId: string; voiceChannelId: string } | undefined {
-    const binding = this.binding(guildId);
-    return binding ? { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId } : undefined;
+  /** The channels each guild reads, while it reads: what a command choosing its target respects. */
+  get channels(): ChannelReading {
+    return this.#channels;
   }
 
   /** Resolves once every message taken in this guild is handed to the pipeline (or refused, failed, dropped). */
@@ -310,6 +314,7 @@ export class AutoReader {
     if (after.id === guild.client.user.id) {
       if (after.channelId === null && before.channelId !== null) {
         this.#guilds.delete(guild.id);
+        this.#channels.delete(guild.id);
         this.#log.info(
           { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
           'auto-read stopped: the bot left voice',
