@@ -85,6 +85,23 @@ const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, us
 const reply = (handle: InteractionHandle, prefix: string) =>
   handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 60_000);
 
+/** A /say whose paid answer the service holds once charged (resumePaused lets it go): its handle once it is held. */
+async function heldSay(userId: string, text: string) {
+  const from = h.sandbox.requests.length;
+  h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+  const said = await h.discord.command({
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: [{ name: 'text', value: text }],
+  });
+  await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
+  return said;
+}
+/** Its reply once past "Speaking…". */
+const ended = (said: InteractionHandle) =>
+  said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
+
 describe("the member's own voice rights", () => {
   it('refuses a server-muted member privately, for /say and for a reply\'s "Play in my voice channel", with nothing paid', async () => {
     // A file first (Alice not muted yet), whose "Play in my voice channel" she presses once muted.
@@ -210,15 +227,7 @@ describe('on a Stage', () => {
     await runCommand(h, { guildId: GUILD, userId: SPEAKER.id, name: 'join' });
     expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
     h.discord.clearAudio(GUILD);
-    const from = h.sandbox.requests.length;
-    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const said = await h.discord.command({
-      guildId: GUILD,
-      userId: SPEAKER.id,
-      name: 'say',
-      options: [{ name: 'text', value: 'Paid, then the Stage right taken away.' }],
-    });
-    await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
+    const said = await heldSay(SPEAKER.id, 'Paid, then the Stage right taken away.');
     h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, []);
     try {
       // SayBot knows of the overwrite before the answer is let go.
@@ -228,7 +237,7 @@ describe('on a Stage', () => {
       };
       await expect.poll(overwrites).toBe(0);
       h.sandbox.resumePaused();
-      const done = await said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
+      const done = await ended(said);
       expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${MODERATED_STAGE}>` }));
       expect(h.discord.heard(GUILD).seconds).toBe(0);
     } finally {
@@ -272,18 +281,11 @@ describe('SayBot server-muted by a moderator', () => {
     await reply((await say(ALICE.id, 'Heard before the mute.')).handle, 'Spoke');
     h.discord.clearAudio(GUILD);
     const from = h.sandbox.requests.length;
-    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const said = await h.discord.command({
-      guildId: GUILD,
-      userId: ALICE.id,
-      name: 'say',
-      options: [{ name: 'text', value: 'Paid, then muted before it played.' }],
-    });
-    await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
+    const said = await heldSay(ALICE.id, 'Paid, then muted before it played.');
     await muteSayBot(true);
     try {
       h.sandbox.resumePaused();
-      const done = await said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
+      const done = await ended(said);
       expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${VOICE}>` }));
       expect(h.sandbox.requests.length - from).toBe(1);
     } finally {
