@@ -222,6 +222,26 @@ describe('on a Stage', () => {
     await expectHeardOnStage('Heard again once a speaker.');
   });
 
+  it('sent back to the audience while it speaks, makes itself a speaker again at once, not at its next part', async () => {
+    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+    h.discord.clearAudio(GUILD);
+    const from = h.discord.restLog.length;
+    const said = await h.discord.command({
+      guildId: GUILD,
+      userId: SPEAKER.id,
+      name: 'say',
+      options: [{ name: 'text', value: 'One part that lasts a few seconds, long enough to be sent to the audience.' }],
+    });
+    await h.discord.waitForPacket(GUILD, (p) => !p.silence);
+    h.discord.setVoiceState(GUILD, APP_ID, MODERATED_STAGE, { suppress: true });
+    const done = await ended(said);
+    expect(done.content).toMatch(/^Spoke/);
+    const speakerRequests = h.discord.restLog
+      .slice(from)
+      .filter((entry) => entry.method === 'PATCH' && decodeURIComponent(entry.path).endsWith('/voice-states/@me'));
+    expect(speakerRequests).toHaveLength(2);
+  });
+
   it('in the audience and no longer allowed to become a speaker once paid: says nobody heard it, never "Spoke"', async () => {
     h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
     await runCommand(h, { guildId: GUILD, userId: SPEAKER.id, name: 'join' });
@@ -275,6 +295,21 @@ describe('SayBot server-muted by a moderator', () => {
     } finally {
       await muteSayBot(false);
     }
+  });
+
+  it('reads no chat aloud while muted, nothing paid; unmuted, it reads again', async () => {
+    await runCommand(h, { guildId: GUILD, userId: MANAGER.id, name: 'autoread', subcommand: 'start' });
+    await muteSayBot(true);
+    const from = h.sandbox.requests.length;
+    try {
+      await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Said while nobody would hear.');
+    } finally {
+      await muteSayBot(false);
+    }
+    await postChat(h, { guildId: GUILD, channelId: TEXT }, ALICE, 'Said once heard again.');
+    const spoken = () => h.sandbox.requests.slice(from).map((r) => r.text ?? '');
+    await expect.poll(() => spoken().some((text) => text.endsWith('Said once heard again.'))).toBe(true);
+    expect(spoken().filter((text) => text.includes('nobody would hear'))).toEqual([]);
   });
 
   it('muted while a paid part waits: it is not played to nobody, the member told why, the rest dropped', async () => {

@@ -63,7 +63,7 @@ export const EFFECT_RIGHTS: Readonly<Record<Effect, { member: readonly MemberRig
   },
   'member-words': {
     member: ['not-timed-out', 'not-server-muted', 'not-stage-listener', 'view-voice-channel', 'speak'],
-    bot: [],
+    bot: ['not-server-muted', 'stage-speaker'],
   },
   'join-voice': { member: [], bot: ['connect', 'speak'] },
   'save-sound': { member: ['create-expressions'], bot: ['create-expressions'] },
@@ -170,8 +170,7 @@ function recheck(effects: Effects): Revocation | undefined {
   // SayBot itself where nobody hears it: server-muted, or in a Stage's audience and unable to become a speaker.
   const me = place.guild?.members.me;
   const channel = voiceChannelOf(place);
-  if (!effects.does.includes('speak-in-voice') || me?.voice.channelId !== channelId || channel === undefined)
-    return undefined;
+  if (me?.voice.channelId !== channelId || channel === undefined) return undefined;
   const unheard = me.voice.serverMute === true || (me.voice.suppress === true && !maySpeakOnStage(me, channel));
   return unheard ? { code: 'bot-unheard', channelId } : undefined;
 }

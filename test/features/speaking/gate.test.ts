@@ -43,7 +43,7 @@ describe('the gate', () => {
         'view-voice-channel',
         'speak',
       ],
-      bot: ['attach-files'],
+      bot: ['attach-files', 'not-server-muted', 'stage-speaker'],
     });
   });
 
