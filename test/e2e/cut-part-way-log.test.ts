@@ -1,8 +1,8 @@
-// A /say in voice that fails after some of it was heard is answered "the audio stopped part-way." and its cause, in the
-// member's language; the log line of that failure names the cause by its code, never by those words (logs hold codes
-// and identifiers, not member-facing sentences). The sandbox makes the first part and holds its answer (in voice the
-// next part is asked for only once the one before it is heard); the second part then meets the service's own 503,
-// every try.
+// A /say in voice that fails after some of it was heard and paid is answered with what was spent and why the rest was
+// not made, in the member's language; the log line of that failure names the cause by its code, never by those words
+// (logs hold codes and identifiers, not member-facing sentences). The sandbox makes the first part and holds its
+// answer (in voice the next part is asked for only once the one before it is heard); the second part then meets the
+// service's own 503, every try.
 import { afterEach, describe, expect, it } from 'vitest';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import type { Harness } from '../support/harness.ts';
@@ -25,7 +25,7 @@ afterEach(() => {
 const lines = (from: number) => (h?.logs() ?? '').slice(from).split('\n').filter(Boolean);
 
 describe('a failure after some audio was heard', () => {
-  it('is told with its cause in the member language, and logged with the cause by its code, not its words', async () => {
+  it("is told what was spent and its cause in the member's language, and logged by the cause's code, not its words", async () => {
     h = await openHarness({
       guilds: [
         oneRoomGuild(GUILD, 'Cut', { text: '210000000000000093', voice: VOICE }, [
@@ -58,19 +58,20 @@ describe('a failure after some audio was heard', () => {
       (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued)/.test(r.content ?? ''),
       20_000,
     );
-    // The service's own 503 (its headers and JSON error): told with its words.
-    const cause = t('en-US', 'error.api.server.said', {
-      status: 503,
-      said: '`the service could not handle the request; nothing was charged`',
-    });
-    expect(failure.content).toBe(t('en-US', 'error.voice.streamFailed', { detail: cause }));
+    // The service's own 503 for the rest, after the first part was paid: what was spent is said, not "nothing was
+    // charged" (true of the part refused only).
+    const words = t('en-US', 'error.paidPartWay.failing', { paid: parts[0]?.length ?? 0, status: 503 });
+    expect(failure.content).toBe(words);
     await expect.poll(() => lines(from).some((l) => l.includes('"command failed"'))).toBe(true);
     const logged = lines(from);
     const failed = logged.find((l) => l.includes('"command failed"')) ?? '';
-    // Named by codes: the failure's and its cause's.
-    expect(JSON.parse(failed)).toMatchObject({ code: 'error.voice.streamFailed', command: 'say' });
-    expect(failed).toContain('"error.api.server.said"');
-    // Never the member's words, whole or as the detail.
-    expect(logged.filter((l) => l.includes(cause))).toEqual([]);
+    // Named by the cause's code, with what was paid.
+    expect(JSON.parse(failed)).toMatchObject({
+      code: 'api-server-error',
+      command: 'say',
+      err: { paid: parts[0]?.length },
+    });
+    // Never the member's words.
+    expect(logged.filter((l) => l.includes(words))).toEqual([]);
   });
 });

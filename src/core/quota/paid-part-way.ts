@@ -24,7 +24,7 @@ export class PaidPartWayError extends Error {
   override readonly cause: RestRefusal;
 
   constructor(paid: number, cause: RestRefusal) {
-    super(`${paid} characters were paid for before the rest was refused: ${cause.message}`, { cause });
+    super(`${paid} characters were paid for before the rest was refused or failed: ${cause.message}`, { cause });
     this.name = 'PaidPartWayError';
     this.paid = paid;
     this.cause = cause;
