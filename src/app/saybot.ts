@@ -344,6 +344,8 @@ export class SayBot {
   /** Leaves a channel once no human is left in it. */
   #onVoiceState(before: VoiceState, after: VoiceState): void {
     const player = this.players.find(before.guild.id);
+    if (after.id === after.client.user.id && after.suppress === true && before.suppress !== true)
+      player?.sentToAudience();
     const channelId = player?.channelId;
     if (!player || channelId === undefined) return;
     if (before.channelId !== channelId && after.channelId !== channelId) return;

@@ -603,6 +603,14 @@ export class GuildPlayer {
     if (!current) this.#idleOutOfVoice();
   }
 
+  /** SayBot was sent back to a Stage's audience (Discord said so): while a clip plays there, a speaker again at once. */
+  sentToAudience(): void {
+    const current = this.#current;
+    const state = this.#state;
+    if (current?.playing === undefined || state.kind !== 'connected') return;
+    this.#speakOnStage(state.channelId, current).catch(() => undefined);
+  }
+
   /** Plays one clip of the first order, once audio sent is end-to-end encrypted. */
   #play(
     order: QueuedOrder,
@@ -639,7 +647,6 @@ export class GuildPlayer {
         this.#finishCurrent(current);
         return;
       }
-      this.#keepSpeaking(state.channelId, current);
       current.playing = this.#output().play(state.connection, stream, {
         started: () => {
           if (this.#current === current) current.started.resolve();
@@ -683,20 +690,6 @@ export class GuildPlayer {
       this.#log.warn({ code: 'voice-stage-audience', err: error, channelId }, 'could not become a speaker there');
       throw new VoiceJoinError(channelId, error, 'stage-audience');
     }
-  }
-
-  /** While a clip plays on a Stage, SayBot sent back to the audience makes itself a speaker again at once. */
-  #keepSpeaking(channelId: string, current: CurrentClip): void {
-    const guild = this.#options.guild?.();
-    if (guild?.channels.cache.get(channelId)?.type !== ChannelType.GuildStageVoice) return;
-    const { client } = guild;
-    const moved = (_before: VoiceState, after: VoiceState) => {
-      if (after.guild.id !== guild.id || after.id !== client.user.id) return;
-      if (after.channelId === channelId && after.suppress === true)
-        this.#speakOnStage(channelId, current).catch(() => undefined);
-    };
-    client.on(Events.VoiceStateUpdate, moved);
-    current.abort.signal.addEventListener('abort', () => client.off(Events.VoiceStateUpdate, moved), { once: true });
   }
 
   /** Resolves once audio sent now is end-to-end encrypted (or DAVE is not in use); a VoiceJoinError if it never is. */
