@@ -2,7 +2,8 @@
 // SayBot shows, caps, holds or charges is this one; splitText cuts long text into parts of at most that many. And the
 // seconds a text will take, estimated from them: what the queue bounds count and the seconds caps check (below).
 import { isEspeakVoice } from './voice-catalogue/voices.ts';
-import { estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from './free-voice/free-voice-engine.ts';
+import { estimateFreeLineSeconds } from './free-voice/free-voice-engine.ts';
+import { MAX_FREE_LINE_SECONDS } from './audio/workers/work-classes.ts';
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FREE_LINE_SECONDS, estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
+import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/work-classes.ts';
 import { estimateCeiling, freeLineLimit } from '../../src/core/characters.ts';
 import { fitsFreeLine } from '../../src/core/quota/money.ts';
 import { countCharacters, splitText } from '../../src/core/characters.ts';

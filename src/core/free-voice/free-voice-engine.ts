@@ -32,7 +32,6 @@ const LONG_JOB_TIMEOUT_MS = 60_000;
 const IDLE_MS = 60_000;
 
 /** The most audio one line may make (a part's text is bounded by the request's split). */
-export { MAX_FREE_LINE_SECONDS };
 
 /** The free voice cannot speak: eSpeak NG is not installed (`npm ci --omit=optional` leaves it out). */
 export class FreeVoiceMissingError extends Error {
