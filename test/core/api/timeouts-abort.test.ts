@@ -65,10 +65,11 @@ describe('timeouts', () => {
   });
 
   it('time the caller spends not reading does not count against the total timeout', async () => {
-    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 300 } });
+    // A total long enough for the call itself on a busy host (two cores shared by the whole suite), and a pause past it.
+    const hurried = clientFor(api.sandbox, { timeouts: { totalMs: 1_500 } });
     // ~180 kB: more than the stream buffers hold, so the socket is paused while nobody reads.
     const response = await speak(hurried, undefined, LONG_TEXT);
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const bytes = await readAll(response.body);
     await hurried.close();
     expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
