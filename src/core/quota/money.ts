@@ -1451,7 +1451,8 @@ export class Charge {
     const list = this.#reserved.get(text);
     list?.shift();
     if (list?.length === 0) this.#reserved.delete(text);
-    // A probe has its answer once its first paid part is over (accepted, refused or failed).
+    // A probe's turn ends once its paid parts are over: after its first one's answer, a 2xx has cleared the mark (the
+    // others need no turn) and a 429 has the rest refused at once, so holding it to the end costs nobody a wait.
     if (list !== undefined) this.#settleProbe();
     if (this.#reserved.size === 0) this.#releaseHold();
   }
