@@ -13,6 +13,7 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { postChat } from '../support/chat.ts';
+import { heldSay } from '../support/held-say.ts';
 
 const GUILD = '200000000000000042';
 const TEXT = '210000000000000042';
@@ -56,28 +57,6 @@ async function drained(h: Harness, timeout: number): Promise<void> {
     },
     { timeout, interval: 50 },
   );
-}
-
-/**
- * `userId`'s /say of `text`, its Voice API answer held by the sandbox (charged, its audio not yet sent) until the test
- * calls resumePaused(): the first clip of the queue, still there however long what follows takes to arrive. Resolves
- * once the request is held; the handle's reply comes after the resume.
- */
-async function heldAhead(h: Harness, userId: string, text: string): Promise<InteractionHandle> {
-  h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-  const handle = await h.discord.command({
-    guildId: GUILD,
-    userId,
-    name: 'say',
-    options: [{ name: 'text', value: text }],
-  });
-  await vi.waitFor(
-    () => {
-      if (!h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held')) throw new Error('not held yet');
-    },
-    { timeout: 20_000, interval: 50 },
-  );
-  return handle;
 }
 
 describe('bounded queues', () => {
@@ -140,7 +119,7 @@ describe('bounded queues', () => {
     const h = await start({ env: { QUEUE_MAX_PER_MEMBER: '2' } });
     const line = (n: number) => `Alice, ${n}.`;
     // Alice's first line stays ahead however long the rest takes to arrive: held (by an event, not its length).
-    const first = await heldAhead(h, ALICE.id, line(1));
+    const first = await heldSay(h, GUILD, ALICE.id, line(1));
     try {
       const { content } = await runCommand(h, {
         guildId: GUILD,
@@ -179,7 +158,7 @@ describe('bounded queues', () => {
   it('a full server queue refuses the next request privately, naming the bound; a file still can be had', async () => {
     const h = await start({ env: { QUEUE_MAX_CLIPS: '2' } });
     // Alice's line stays ahead, held (by an event, not its length), until the file has been had.
-    const first = await heldAhead(h, ALICE.id, 'Alice fills the queue.');
+    const first = await heldSay(h, GUILD, ALICE.id, 'Alice fills the queue.');
     try {
       const { content } = await runCommand(h, {
         guildId: GUILD,

@@ -9,6 +9,7 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { APP_ID, runCommand } from '../support/harness.ts';
 import { postChat } from '../support/chat.ts';
+import { heldSay } from '../support/held-say.ts';
 
 const GUILD = '200000000000000032';
 const TEXT = '210000000000000032';
@@ -85,19 +86,6 @@ const say = (userId: string, text: string) => runCommand(h, { guildId: GUILD, us
 const reply = (handle: InteractionHandle, prefix: string) =>
   handle.waitFor((r) => (r.content ?? '').startsWith(prefix), 60_000);
 
-/** A /say whose paid answer the service holds once charged (resumePaused lets it go): its handle once it is held. */
-async function heldSay(userId: string, text: string) {
-  const from = h.sandbox.requests.length;
-  h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-  const said = await h.discord.command({
-    guildId: GUILD,
-    userId,
-    name: 'say',
-    options: [{ name: 'text', value: text }],
-  });
-  await expect.poll(() => h.sandbox.requests.slice(from).map((r) => r.outcome)).toEqual(['held']);
-  return said;
-}
 /** Its reply once past "Speaking…". */
 const ended = (said: InteractionHandle) =>
   said.waitFor((r) => (r.content ?? 'Speaking').startsWith('Speaking') === false, 60_000);
@@ -247,7 +235,7 @@ describe('on a Stage', () => {
     await runCommand(h, { guildId: GUILD, userId: SPEAKER.id, name: 'join' });
     expect(h.discord.botVoiceChannel(GUILD)).toBe(MODERATED_STAGE);
     h.discord.clearAudio(GUILD);
-    const said = await heldSay(SPEAKER.id, 'Paid, then the Stage right taken away.');
+    const said = await heldSay(h, GUILD, SPEAKER.id, 'Paid, then the Stage right taken away.');
     h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, []);
     try {
       // SayBot knows of the overwrite before the answer is let go.
@@ -316,7 +304,7 @@ describe('SayBot server-muted by a moderator', () => {
     await reply((await say(ALICE.id, 'Heard before the mute.')).handle, 'Spoke');
     h.discord.clearAudio(GUILD);
     const from = h.sandbox.requests.length;
-    const said = await heldSay(ALICE.id, 'Paid, then muted before it played.');
+    const said = await heldSay(h, GUILD, ALICE.id, 'Paid, then muted before it played.');
     await muteSayBot(true);
     try {
       h.sandbox.resumePaused();
