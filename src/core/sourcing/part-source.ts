@@ -42,6 +42,7 @@ import { countCharacters } from '../characters.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
+import { abortable } from '../abortable.ts';
 import { changesAudio, SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
 
 export interface PartSourceOptions {
@@ -698,16 +699,6 @@ function withoutEffects<R extends ServiceRequest>(request: R): R {
   if (request.effects === undefined) return request;
   const { effects: _effects, ...rest } = request;
   return rest as R;
-}
-
-/** Rejects with AbortedError when `signal` fires first; the work itself goes on for whoever else waits for it. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortedError('the request was cancelled', { cause: signal.reason }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { abortable } from '../abortable.ts';
 import { ChannelType, Events, PermissionFlagsBits, type Guild, type VoiceState } from 'discord.js';
 import {
   VoiceConnectionStatus,
@@ -750,19 +751,9 @@ async function speakOnStage(guild: Guild, channelId: string, signal: AbortSignal
   if (!me || stage?.id !== channelId || stage.type !== ChannelType.GuildStageVoice) throw new Error('not on the Stage');
   if (me.voice.suppress === false) return;
   if (!stage.permissionsFor(me).has(PermissionFlagsBits.MuteMembers)) throw new Error('no Mute Members on the Stage');
-  await untilAborted(me.voice.setSuppressed(false), signal);
+  await abortable(me.voice.setSuppressed(false), signal);
   // Heard once Discord has it a speaker: its own voice state says so.
   await untilMine(guild, (voice) => voice?.channelId === channelId && voice.suppress === false, signal);
-}
-
-/** `work`, or the signal's reason once it aborts first (the request itself is left to finish). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 /** Until SayBot's own voice state in `guild` passes `test`; the signal's reason once it gives up first. */
@@ -776,7 +767,7 @@ function untilMine(guild: Guild, test: (voice: VoiceState | undefined) => boolea
     };
     client.on(Events.VoiceStateUpdate, changed);
   });
-  return untilAborted(there, signal).finally(() => client.off(Events.VoiceStateUpdate, changed!));
+  return abortable(there, signal).finally(() => client.off(Events.VoiceStateUpdate, changed!));
 }
 
 function clearGraceTimer(session: ConnectionSession): void {
