@@ -18,7 +18,7 @@ import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { AbortedError, OversizedResponseError } from '../api/errors.ts';
+import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
