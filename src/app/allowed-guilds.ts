@@ -38,12 +38,12 @@ export class AllowedGuilds {
     return this.#allowed === undefined || guildId === null || guildId === undefined || this.#allowed.has(guildId);
   }
 
-  /** Whether SayBot serves this server; a property, so the pipeline gets this very function, not a later closure. */
-  readonly serves = (guildId: string): boolean => {
+  /** Whether SayBot serves this server: on the list, and still in it (the dashboard asks). */
+  serves(guildId: string): boolean {
     if (guildId === USER_INSTALL_GUILD) return true;
     // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
     return this.allows(guildId) && (this.#present?.has(guildId) ?? true);
-  };
+  }
 
   /** Leaves servers off the list added while running; those a READY lists only when confirmed, else one warning. */
   watch(client: Client): void {

@@ -24,7 +24,7 @@ import { ESPEAK_CHOICE, PartSource, type FreeVoiceChoice } from '../core/sourcin
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
-import { gatePort } from '../features/speaking/index.ts';
+import { gatePort, USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/guild-player.ts';
@@ -148,7 +148,8 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
         (guildId) => started?.client.guilds.cache.get(guildId),
-        allowedGuilds.serves,
+        // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
+        (guildId) => guildId === USER_INSTALL_GUILD || (started?.client.guilds.cache.has(guildId) ?? true),
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
         // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
@@ -252,8 +253,8 @@ async function assembleCore(
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
   guild: (guildId: string) => Guild | undefined,
-  /** Whether the server is one SayBot serves (ALLOWED_GUILDS): asked again before each part of accepted speech. */
-  serves: (guildId: string) => boolean,
+  /** Whether SayBot is still in the server (kicked, or the server deleted): asked before each part of accepted speech. */
+  inServer: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender, startLead } = seams.voicePlane ?? VOICE_PLANE;
@@ -317,7 +318,7 @@ async function assembleCore(
       void store.freeVoiceLines
         .add(guildId, monthOf(seams.now?.() ?? new Date()), cause, speaker)
         .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
-    serves,
+    inServer,
     // The rights an order is held to: the speaking feature's gate, as the core's rights port.
     rights: gatePort,
     ...(seams.now === undefined ? {} : { now: seams.now }),

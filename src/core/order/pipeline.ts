@@ -79,8 +79,11 @@ export interface SpeechPipelineOptions {
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
-  /** Whether SayBot still serves this server (ALLOWED_GUILDS), asked before each part; absent: every server. */
-  serves?: (guildId: string) => boolean;
+  /**
+   * Whether SayBot is still in this server (not kicked, the server not deleted), asked before each part; absent:
+   * always. Where an order comes in, only servers in ALLOWED_GUILDS are served.
+   */
+  inServer?: (guildId: string) => boolean;
   /** FREE_VOICE `chosen`: members may ask for its voices (its `fallback` is the money's: AccountingOptions.standsIn). */
   freeVoice?: { chosen: boolean };
   /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
@@ -106,7 +109,7 @@ export class SpeechPipeline {
   readonly #rights = new RightsWatch();
   /** The rights port: an order's rights, and a front-end's before its order exists. */
   readonly rights: OrderRights;
-  readonly #serves: ((guildId: string) => boolean) | undefined;
+  readonly #inServer: ((guildId: string) => boolean) | undefined;
   readonly #chosenFree: boolean;
 
   constructor(options: SpeechPipelineOptions) {
@@ -115,7 +118,7 @@ export class SpeechPipeline {
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
-    this.#serves = options.serves;
+    this.#inServer = options.inServer;
     this.#chosenFree = options.freeVoice?.chosen ?? false;
     this.rights = options.rights ?? NO_RIGHTS;
     this.#money = new Money({
@@ -447,7 +450,7 @@ export class SpeechPipeline {
           const outcome = endedOutcome({ status: ended.status, error: ended.error }, seconds);
           // Kicked or the server deleted: discord.js ends the voice connection before it says so, and what was cut
           // off there is the server no longer served, not a lost connection to rejoin.
-          if (outcome.kind === 'cut-off' && this.#serves?.(requester.guildId) === false)
+          if (outcome.kind === 'cut-off' && this.#inServer?.(requester.guildId) === false)
             return { kind: 'failed', error: new RightsRevokedError({ code: 'not-served' }), secondsHeard: seconds };
           return outcome;
         }
@@ -509,7 +512,7 @@ export class SpeechPipeline {
   async #stillAllowed(order: Order): Promise<void> {
     for (const line of order.lines) this.#source.checkVoice(line.request);
     const { requester } = order;
-    if (this.#serves?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
+    if (this.#inServer?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
     const revoked = await order.stillAllowed?.();
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }

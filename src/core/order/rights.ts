@@ -59,7 +59,7 @@ export type Revocation =
   | { code: 'ignored' }
   /** SayBot itself is no longer heard there (server-muted, or in a Stage's audience where it may not speak). */
   | { code: 'bot-unheard'; channelId: string }
-  /** The server is no longer one SayBot serves (ALLOWED_GUILDS). */
+  /** SayBot is no longer in the server (kicked, or the server deleted). */
   | { code: 'not-served' };
 
 /**
