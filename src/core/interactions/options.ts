@@ -16,7 +16,7 @@ import { UserError } from './failures.ts';
 import { echo } from './replies.ts';
 
 /** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */
-export type DescriptionVariant = {
+type DescriptionVariant = {
   [K in MessageKey]: K extends `option.${string}.description.${infer V}` ? V : never;
 }[MessageKey];
 
@@ -79,7 +79,7 @@ export function readText(options: Options, name: string): string | undefined {
 }
 
 /** A value the option gives: undefined when not given, null when it clears the setting. */
-export type GivenValue = string | number | boolean | null | undefined;
+type GivenValue = string | number | boolean | null | undefined;
 
 /** One setting's value from its option: undefined when absent, null when cleared; a bad one refused before paying. */
 export function readSettingOption(options: Options, declared: SettingDeclaration, guildId: string | null): GivenValue {

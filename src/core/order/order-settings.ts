@@ -17,7 +17,7 @@ import type { SentSettings } from '../settings/speech-request.ts';
 import type { SpeechRequest } from './pipeline.ts';
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
-export type SettingSource =
+type SettingSource =
   | { kind: 'option' }
   | { kind: 'preset'; preset: string }
   | { kind: 'member' }
@@ -82,7 +82,7 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
 }
 
 /** What a front-end knows when it asks which settings apply. */
-export interface SettingsQuery {
+interface SettingsQuery {
   guildId: string;
   /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
   userId: string | null;
@@ -132,7 +132,7 @@ export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 
   return { effects };
 }
 
-export type UsableVoice =
+type UsableVoice =
   | { kind: 'preset'; voiceId: string }
   | { kind: 'free'; voiceId: string }
   | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
