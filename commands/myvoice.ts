@@ -10,13 +10,13 @@ import {
   readSettingOptions,
   readText,
   readSpeechSettings,
+  usableVoice,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';
 import { autoreadVoiceOf, describeAutoreadVoice } from '../src/features/autoread/index-voices.ts';
-import { usableVoice } from '../src/core/order/order-settings.ts';
 import type {
   MemberDefaults,
   MemberDefaultsChange,

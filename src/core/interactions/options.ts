@@ -1,22 +1,34 @@
-// A command's options: a declared setting's slash option built and read as its declaration says (setting-types.ts,
-// src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share.
+// A command's options and the settings a request is spoken with, top to bottom as a /say meets them: a declared
+// setting's slash option built and read as its declaration says (setting-types.ts,
+// src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share; then
+// the layers below those options (the chosen preset, the member's /myvoice, the server's default preset, the built-in
+// defaults) resolved field by field and the winning voice checked; then the request those settings make.
 import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
+import { SpeechInputError } from '../order-errors.ts';
 import {
+  quantiseEffects,
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
+  SPEECH_SETTING_NAMES,
   SPEECH_SETTINGS,
   type SentSettingName,
+  type SpeechEndpoint,
   type SpeechSettingName,
   type SpeechSettings,
 } from '../settings/setting-declarations.ts';
 import type { ChoiceSetting, SettingDeclaration, TextSetting } from '../settings/setting-types.ts';
+import type { SentSettings, SpeechRequest } from '../settings/speech-request.ts';
+import type { ClonedVoice } from '../store/voice-library-store.ts';
+import type { Store } from '../store/types.ts';
+import { defaultVoiceFor, isEngineVoice, isFreeVoice, isPresetVoiceId } from '../voice-catalogue/voices.ts';
 import { booleanOption, integerOption, numberOption, roleOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
 import { echo } from './replies.ts';
 
 /** A command's own variant of an option's description (`option.<name>.description.<variant>`): 'emote', 'preset'. */
-export type DescriptionVariant = {
+type DescriptionVariant = {
   [K in MessageKey]: K extends `option.${string}.description.${infer V}` ? V : never;
 }[MessageKey];
 
@@ -79,7 +91,7 @@ export function readText(options: Options, name: string): string | undefined {
 }
 
 /** A value the option gives: undefined when not given, null when it clears the setting. */
-export type GivenValue = string | number | boolean | null | undefined;
+type GivenValue = string | number | boolean | null | undefined;
 
 /** One setting's value from its option: undefined when absent, null when cleared; a bad one refused before paying. */
 export function readSettingOption(options: Options, declared: SettingDeclaration, guildId: string | null): GivenValue {
@@ -183,4 +195,148 @@ export function readSpeechSettings(options: Options): SpeechSettings {
 /** The settings sent to the service a command was given (only those it was given), checked as above. */
 export function readVoiceSettings(options: Options): Pick<SpeechSettings, SentSettingName> {
   return readSettingOptions(options, SENT_SETTINGS, null) as Pick<SpeechSettings, SentSettingName>;
+}
+
+/** What a front-end knows when it asks which settings apply. */
+interface SettingsQuery {
+  guildId: string;
+  /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
+  userId: string | null;
+  /** The front-end's own settings (a command's options): the most specific layer. */
+  options: SpeechSettings;
+  /** The preset the member chose by name, if any. */
+  presetName?: string | undefined;
+  /** The server's preferred locale: picks the built-in voice. */
+  guildLocale: string | null | undefined;
+}
+
+/** The settings a request is spoken with (three indexed reads), its winning voice checked (usableVoice). */
+export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
+  const { guildId, presetName } = query;
+  const [preset, member, server] = await Promise.all([
+    presetName === undefined ? undefined : store.presets.get(guildId, presetName),
+    query.userId === null ? undefined : store.memberDefaults.get(guildId, query.userId),
+    store.presets.getDefault(guildId),
+  ]);
+  if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
+  const settings = resolveSettings({
+    options: query.options,
+    preset: preset && { name: preset.name, settings: preset },
+    member,
+    server: server && { name: server.name, settings: server },
+    guildLocale: query.guildLocale,
+  });
+  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  return settings;
+}
+
+/** Where one setting came from, most specific first. `preset` names the preset for the reply. */
+type SettingSource =
+  | { kind: 'option' }
+  | { kind: 'preset'; preset: string }
+  | { kind: 'member' }
+  | { kind: 'server'; preset: string }
+  | { kind: 'builtin' };
+
+export interface SettingsLayers {
+  /** The command's own options. */
+  options: SpeechSettings;
+  /** The preset the caller chose with the `preset` option. */
+  preset?: { name: string; settings: SpeechSettings } | undefined;
+  /** The caller's /myvoice defaults in this server. */
+  member?: SpeechSettings | undefined;
+  /** The server's default preset. */
+  server?: { name: string; settings: SpeechSettings } | undefined;
+  /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
+  guildLocale: string | null | undefined;
+}
+
+/** The settings declared with a built-in default (src/core/settings/setting-declarations.ts): they always resolve to a value. */
+type DefaultedName = {
+  [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
+}[SpeechSettingName];
+
+/** The settings that apply: the voice and every defaulted setting always, the others where a layer sets them. */
+export type ResolvedSettings = SpeechSettings & { voice: string } & {
+  [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
+} & {
+  /** For every field, the layer it came from (`builtin` also for a field no layer set). */
+  sources: Record<keyof SpeechSettings, SettingSource>;
+};
+
+type Field = keyof SpeechSettings;
+
+/**
+ * Which settings apply: the command's options, the chosen preset, the member's default, the server's default preset,
+ * the built-in defaults; each field on its own (a preset fixing only a voice lets the member's tone through).
+ */
+export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
+  const ordered: Array<[SpeechSettings | undefined, SettingSource]> = [
+    [layers.options, { kind: 'option' }],
+    [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
+    [layers.member, { kind: 'member' }],
+    [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
+  ];
+  const values: SpeechSettings = {};
+  const sources = {} as Record<Field, SettingSource>;
+  for (const field of SPEECH_SETTING_NAMES) {
+    const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
+    if (hit) (values as Record<Field, unknown>)[field] = hit[0]?.[field];
+    sources[field] = hit?.[1] ?? { kind: 'builtin' };
+  }
+  const defaults = Object.fromEntries(
+    SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
+  ) as Pick<ResolvedSettings, DefaultedName>;
+  return {
+    ...defaults,
+    ...values,
+    voice: values.voice ?? defaultVoiceFor(layers.guildLocale),
+    sources,
+  } as ResolvedSettings;
+}
+
+type UsableVoice =
+  | { kind: 'preset'; voiceId: string }
+  | { kind: 'free'; voiceId: string }
+  | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
+
+/**
+ * The one check of a voice before it is used or saved. A preset-shaped ID passes unlisted (the service has 41,
+ * documents 6), and so does a free voice; else a clone of *this* server, by ID or name: another server's is refused
+ * exactly like an unknown one, so its existence does not leak.
+ */
+export async function usableVoice(
+  store: Store,
+  guildId: string,
+  idOrName: string,
+  /** Where a voice is saved: whether an engine offers it now, so it is refused at once rather than at each use. */
+  offered?: (voiceId: string) => boolean,
+): Promise<UsableVoice> {
+  if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
+  if (offered !== undefined && isEngineVoice(idOrName) && !offered(idOrName))
+    throw new SpeechInputError({ code: 'engine-voice-unknown', voice: idOrName });
+  // Whether the free voice may speak here is the speech path's to say (FREE_VOICE, the package installed).
+  if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
+  const cloned =
+    (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
+  if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
+  throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
+}
+
+/** A text-to-speech request for `text` with the settings that apply. */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
+}
+
+/** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
+export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
+  const sent = SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined);
+  return { ...Object.fromEntries(sent.map(([name]) => [name, settings[name]])), voice: settings.voice };
+}
+
+/** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
+export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
+  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
+  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
+  return { effects };
 }

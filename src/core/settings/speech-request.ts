@@ -9,7 +9,7 @@ export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSe
 /** What every request to an endpoint carries (`requiredBy`), required so no request is keyed without it. */
 type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?: NonNullable<SpeechSettings[K]> };
 
-/** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/order/order-settings.ts). */
+/** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/interactions/options.ts). */
 export type SpeechRequest =
   | {
       [E in SpeechEndpoint]: {

@@ -9,7 +9,7 @@ import { deleteClonedVoice } from '../privacy/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
-import { usableVoice } from '../../core/order/order-settings.ts';
+import { usableVoice } from '../../core/interactions/options.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';

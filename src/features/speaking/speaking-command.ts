@@ -23,6 +23,7 @@ import type {
 } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
+  chooseSettings,
   outputOption,
   presetOption,
   readOutput,
@@ -31,6 +32,7 @@ import {
   TEXT_MAX_CHARACTERS,
   textOption,
   withSpeechOptions,
+  type ResolvedSettings,
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
 import {
@@ -43,7 +45,6 @@ import {
   type SpeechTarget,
 } from '../../core/order/pipeline.ts';
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
-import { chooseSettings, type ResolvedSettings } from '../../core/order/order-settings.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
 import type { PlayerRegistry } from '../../core/voice/guild-player.ts';

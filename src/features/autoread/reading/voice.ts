@@ -8,7 +8,7 @@ import {
   resolveSettings,
   ttsRequest,
   type ResolvedSettings,
-} from '../../../core/order/order-settings.ts';
+} from '../../../core/interactions/options.ts';
 import type { Store } from '../../../core/store/types.ts';
 import { quantiseEffects } from '../../../core/settings/setting-declarations.ts';
 import {

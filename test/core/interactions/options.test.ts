@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSettings, ttsRequest } from '../../../src/core/order/order-settings.ts';
+import { resolveSettings, ttsRequest } from '../../../src/core/interactions/options.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
 const member = { voice: 'voice-b-en-m-01', language: 'en', tone: 'member tone', format: 'mp3' as const };
