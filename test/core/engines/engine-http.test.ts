@@ -16,7 +16,7 @@ import {
   VoicevoxClient,
   voicevoxScales,
   type EngineDeadlines,
-} from '../../../src/core/engines/engine-http.ts';
+} from '../../../src/core/engines/engines.ts';
 import { AUDIO_QUERY, FakeEngine, sendWav, speechHandler, voicevoxHandler, wav, wavHeader } from './fake-engine.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
 

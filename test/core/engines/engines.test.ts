@@ -4,8 +4,13 @@ import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../src/core/engines/engine-http.ts';
-import { EngineCircuit, Engines, type EngineSpeech, type EnginesOptions } from '../../../src/core/engines/engines.ts';
+import {
+  EngineCircuit,
+  EngineError,
+  Engines,
+  type EngineSpeech,
+  type EnginesOptions,
+} from '../../../src/core/engines/engines.ts';
 import type { EnginesConfig } from '../../../src/core/engines/engine-settings.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { AudioFill } from '../../../src/core/cache/audio-fill.ts';
