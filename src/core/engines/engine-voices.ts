@@ -1,5 +1,5 @@
 // The voices the engines offer, as SayBot names them (what an ID says: src/core/voice-catalogue/voices.ts), read from
-// each engine's list (fetched in engine-http.ts). An engine is the owner's, but its answer is still untrusted input:
+// each engine's list (fetched in engines.ts). An engine is the owner's, but its answer is still untrusted input:
 // at most MAX_VOICES_PER_ENGINE voices, names cut to MAX_VOICE_NAME characters with control characters removed, IDs
 // of a fixed shape.
 import { parseEngineVoiceId, SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';

@@ -21,7 +21,7 @@ export const LONG_WORK_WALL_CEILING_MS = 10 * 60_000;
 
 /**
  * The most audio one line of a free voice may make, seconds: eSpeak NG's (cut there by its thread) and an owner's
- * engine's (refused past it, src/core/engines/engine-http.ts) alike.
+ * engine's (refused past it, src/core/engines/engines.ts) alike.
  */
 export const MAX_FREE_LINE_SECONDS = 120;
 
