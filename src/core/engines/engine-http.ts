@@ -33,7 +33,7 @@ import { discard } from '../api/client.ts';
 import { connectionReason, errorCode } from '../api/errors.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
 import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
 import { listedNames, speechVoices, voicevoxVoices, type EngineVoice } from './engine-voices.ts';
 

@@ -3,7 +3,7 @@
 // share of the engine's slots, and through its backoff), and how each is doing. Made from the configuration's `engines`
 // (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
 // own client (engine-http.ts), voice list, slots and backoff; a line never waits behind another engine's. A
-// server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/work-classes.ts), its slot held until the
+// server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/job-thread.ts), its slot held until the
 // line's streamed audio ends.
 //
 // An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
@@ -12,7 +12,7 @@
 import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
 import type { Readable } from 'node:stream';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from '../audio/workers/work-classes.ts';
+import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from '../audio/workers/job-thread.ts';
 import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import {

@@ -18,7 +18,7 @@ import {
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
 import { AUDIO_QUERY, FakeEngine, sendWav, speechHandler, voicevoxHandler, wav, wavHeader } from './fake-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 
 const DEADLINES: EngineDeadlines = { connectMs: 2_000, headersMs: 400, bodyMs: 400, stallMs: 400 };
 let engine: FakeEngine;
