@@ -3,7 +3,7 @@
 // seconds a text will take, estimated from them: what the queue bounds count and the seconds caps check (below).
 import { isEspeakVoice } from './voice-catalogue/voices.ts';
 import { estimateFreeLineSeconds } from './free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from './audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from './audio/workers/job-thread.ts';
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {

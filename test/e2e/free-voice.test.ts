@@ -6,7 +6,7 @@ import { MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../src/core/audio/analysis/clip.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateCeiling } from '../../src/core/characters.ts';
 import { readingPackagesInstalled } from '../support/espeak-phonemes.ts';

@@ -9,7 +9,7 @@ import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateCeiling } from '../../src/core/characters.ts';
 import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';

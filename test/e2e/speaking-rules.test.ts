@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSpeechServerDouble, startVoicevoxDouble } from '@saybot/engine-doubles';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { estimateCeiling } from '../../src/core/characters.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { DEFAULT_MAX_LENGTH } from '../../src/features/autoread/text/cleanup.ts';

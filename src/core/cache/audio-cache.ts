@@ -1,4 +1,5 @@
-// The audio cache on disk: an entry's key, where it is kept, and what is evicted first.
+// The audio cache on disk: the entries it is given by key (the key decided by src/core/sourcing/part-source.ts),
+// where they are kept, and what is evicted first.
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,31 +79,6 @@ async function writeWhole(folder: string, temp: string, file: string, pieces: Bu
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-}
-
-/** The text as the cache compares it: NFC, trimmed, each run of whitespace one space. */
-function normaliseText(text: string): string {
-  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
-}
-
-/** The key of the audio an endpoint makes of `text` with the settings `sent` (src/core/sourcing/part-source.ts). */
-export function cacheKey(
-  endpoint: 'tts' | 'emotion-tts',
-  text: string,
-  sent: ReadonlyArray<string | number | null>,
-): string {
-  // A JSON array, not a joined string: no choice of text can make two different requests collide.
-  return createHash('sha256')
-    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
-    .digest('hex');
-}
-
-/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
-export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
-  const pitch = effects.pitch ?? 0;
-  return createHash('sha256')
-    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
-    .digest('hex');
 }
 
 /** A voice's folder: its ID when plain (operators can read it), else a hash; a purge is one removal. */

@@ -3,7 +3,7 @@
 // share of the engine's slots, and through its backoff), and how each is doing. Made from the configuration's `engines`
 // (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
 // own client (below), voice list, slots and backoff; a line never waits behind another engine's. A server's share is
-// eSpeak NG's pool's (FairShares, src/core/audio/workers/work-classes.ts), its slot held until the line's streamed
+// eSpeak NG's pool's (FairShares, src/core/audio/workers/job-thread.ts), its slot held until the line's streamed
 // audio ends.
 //
 // An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
@@ -26,7 +26,7 @@ import {
   MAX_FREE_LINE_SECONDS,
   workClassOf,
   type ShareOptions,
-} from '../audio/workers/work-classes.ts';
+} from '../audio/workers/job-thread.ts';
 import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';

@@ -1,14 +1,13 @@
 // The free voice, off the main thread: worker threads (espeak-worker.ts), each one job at a time with a few waiting
-// (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may make and on the jobs
-// one server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows
-// without end. Two work classes (src/core/audio/workers/work-classes.ts), each its own threads: short lines and long
-// ones (rationed per member), so another server's short line never waits behind a scene's long lines. eSpeak NG is an
-// optional dependency: without it the free voice is unavailable and says so.
+// (src/core/audio/workers/job-thread.ts), a time limit per job, a bound on the audio a job may make and on the jobs one
+// server may have under way or waiting, so a flood of free lines never stalls another server's voice or grows without
+// end. Two work classes (workClassOf, there), each its own threads: short lines and long ones (rationed per member), so
+// another server's short line never waits behind a scene's long lines. eSpeak NG is an optional dependency: without it
+// the free voice is unavailable and says so.
 import { freeVoice } from '../voice-catalogue/voices.ts';
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
-import { classedPools } from '../audio/workers/job-thread.ts';
-import { FREE_LINES_PER_GUILD, MAX_FREE_LINE_SECONDS, workClassOf } from '../audio/workers/work-classes.ts';
+import { classedPools, FREE_LINES_PER_GUILD, MAX_FREE_LINE_SECONDS, workClassOf } from '../audio/workers/job-thread.ts';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 
 /**

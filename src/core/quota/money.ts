@@ -48,7 +48,7 @@ import type {
 import { afterPaying } from './paid-part-way.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
 import type { LengthCapped } from '../audio/errors.ts';
 import {
   BUDGET_NAMES,

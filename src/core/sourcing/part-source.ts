@@ -10,6 +10,7 @@ import {
   isFreeVoice,
   requestLanguages,
 } from '../voice-catalogue/voices.ts';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
@@ -20,7 +21,7 @@ import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
-import { cacheKey, effectsKey, type AudioCache } from '../cache/audio-cache.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
@@ -575,6 +576,31 @@ export function serviceBody(
   return request.kind === 'emotion'
     ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
     : { endpoint: 'tts', body: body as TtsRequest };
+}
+
+/** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */
+function normaliseText(text: string): string {
+  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
+}
+
+/** The key of the audio an endpoint makes of `text` with the settings `sent`. */
+export function cacheKey(
+  endpoint: 'tts' | 'emotion-tts',
+  text: string,
+  sent: ReadonlyArray<string | number | null>,
+): string {
+  // A JSON array, not a joined string: no choice of text can make two different requests collide.
+  return createHash('sha256')
+    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
+    .digest('hex');
+}
+
+/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
+function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
+  const pitch = effects.pitch ?? 0;
+  return createHash('sha256')
+    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
+    .digest('hex');
 }
 
 /**

@@ -99,20 +99,6 @@ async function entryFiles(): Promise<string[]> {
   return out.sort();
 }
 
-describe('cache keys', () => {
-  it('match across NFC forms and whitespace, and differ in any setting', () => {
-    expect(key('한국어  텍스트\n'.normalize('NFD'))).toBe(key('한국어 텍스트'));
-    expect(key('Hello there.')).not.toBe(key('Hello there!'));
-    expect(key('Hello', 'voice-b-en-m-01')).not.toBe(key('Hello'));
-    expect(partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav', tone: 'calm' }, 'a')).not.toBe(
-      partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav' }, 'a'),
-    );
-    expect(partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.5 }, 'a')).not.toBe(
-      partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.6 }, 'a'),
-    );
-  });
-});
-
 describe('AudioCache', () => {
   it('gives back exactly what was put, packets included, after a restart', async () => {
     const audio = await part(440);

@@ -25,7 +25,7 @@ import {
   type EnginesOptions,
 } from '../../../src/core/engines/engines.ts';
 import type { EnginesConfig } from '../../../src/core/engines/engine-settings.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { AudioFill } from '../../../src/core/cache/audio-fill.ts';
 import {
@@ -363,7 +363,7 @@ describe('Engines', () => {
     const e = await started({ queue: { slots: 2, perOwner: 8 } });
     const hold = held();
     speech.handler = hold.handler;
-    // Long work (src/core/audio/workers/work-classes.ts, as the engine port classes a line of some 40 s).
+    // Long work (src/core/audio/workers/job-thread.ts, as the engine port classes a line of some 40 s).
     const longText = (n: number) => `${n} ${'a long line that goes on and on, '.repeat(20)}`;
     const longs = [1, 2].map((n) => spoken(e.synthesize(longText(n), 'speech:af_heart', {}, A, undefined, true)));
     await expect.poll(() => hold.order.length).toBe(1);

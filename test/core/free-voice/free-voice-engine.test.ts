@@ -17,7 +17,7 @@ import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
-import { FREE_LINES_PER_GUILD, SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/work-classes.ts';
+import { FREE_LINES_PER_GUILD, SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';

@@ -492,3 +492,20 @@ describe('a request at the Voice API', () => {
     expect(partCacheKey(base, ' a \n b ')).toBe(partCacheKey(base, 'a b'));
   });
 });
+
+describe('cache keys', () => {
+  const key = (text: string, voice = 'voice-b-en-f-01') =>
+    partCacheKey({ kind: 'tts', text, voice, format: 'wav' }, text);
+
+  it('match across NFC forms and whitespace, and differ in any setting', () => {
+    expect(key('한국어  텍스트\n'.normalize('NFD'))).toBe(key('한국어 텍스트'));
+    expect(key('Hello there.')).not.toBe(key('Hello there!'));
+    expect(key('Hello', 'voice-b-en-m-01')).not.toBe(key('Hello'));
+    expect(partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav', tone: 'calm' }, 'a')).not.toBe(
+      partCacheKey({ kind: 'tts', text: 'a', voice: 'v', format: 'wav' }, 'a'),
+    );
+    expect(partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.5 }, 'a')).not.toBe(
+      partCacheKey({ kind: 'emotion', text: 'a', voice: 'v', exaggeration: 0.6 }, 'a'),
+    );
+  });
+});

@@ -6,7 +6,7 @@ import opus from '@discordjs/opus';
 import { describe, expect, it } from 'vitest';
 import { ENCODER_PRE_SKIP, writeOggOpus } from '../../../src/core/audio/codecs/ogg-opus-writer.ts';
 import { MAX_LONG_JOBS_PER_MEMBER } from '../../../src/core/audio/jobs/audio-thread/audio-thread.ts';
-import { SHORT_WORK_BYTES } from '../../../src/core/audio/workers/work-classes.ts';
+import { SHORT_WORK_BYTES } from '../../../src/core/audio/workers/job-thread.ts';
 import { renderVoiceMessage, VoiceMessageBuilder } from '../../../src/core/voice-message/render.ts';
 import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { mainThreadCopies } from '../../support/main-thread-copies.ts';

@@ -1,5 +1,5 @@
 // How long a part lasts, estimated from its first header and size (a job's class,
-// src/core/audio/workers/work-classes.ts, chosen on the main thread): WAV at its byte rate, MP3 at its first bitrate,
+// src/core/audio/workers/job-thread.ts, chosen on the main thread): WAV at its byte rate, MP3 at its first bitrate,
 // else 64 kb/s, which errs long.
 import type { OwnBlocks } from '../workers/byte-block-types.ts';
 import { partLength } from '../workers/byte-blocks.ts';

@@ -1,10 +1,10 @@
 // Audio worker threads work ahead (decoding, effects, clip checks) while the main thread sends every voice's packet in
-// its 20 ms slot: on short cores a worker a few steps nicer waits a few ms, which its lead absorbs, instead of the
-// main thread. Long work (./work-classes.ts) is nicer still. Niceness orders threads only within the process's
+// its 20 ms slot: on short cores a worker a few steps nicer waits a few ms, which its lead absorbs, instead of the main
+// thread. Long work (./job-thread.ts workClassOf) is nicer still. Niceness orders threads only within the process's
 // autogroup; SCHED_IDLE made the main thread's longest waits longer (docs/benchmarks.md, figure 17).
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import type { WorkClass } from './work-classes.ts';
+import type { WorkClass } from './work-turns.ts';
 
 /** Nicer than the main thread by this (at 10 steps a thread gets about a tenth of a contended core). */
 export const WORKER_NICENESS_STEP = 10;

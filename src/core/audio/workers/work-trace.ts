@@ -1,6 +1,6 @@
 // What the worker pools did, as events, for the tests (which class and thread a job took, the order of a long job's
 // slices and another server's short job) and the bench: nothing is kept, and nothing is done without a listener.
-import type { WorkClass } from './work-classes.ts';
+import type { WorkClass } from './work-turns.ts';
 
 export interface WorkEvent {
   /** The pool's name ("audio thread", "free voice (long work)"). */

@@ -1,9 +1,12 @@
-// Turns between the work classes (./work-classes.ts), over every pool in the process: long work gives way to short
-// work. A long job starts, and goes on after each of its slices (./slices.ts), only once the short jobs that were
+// Turns between the work classes (./job-thread.ts workClassOf), over every pool in the process: long work gives way to
+// short work. A long job starts, and goes on after each of its slices (./slices.ts), only once the short jobs that were
 // waiting or under way at that moment have ended; short work arriving later waits for the next slice. So short work
 // takes its turn between every two slices of a long job, each server's short jobs in turn as their own queues serve
-// them, and a long job is never starved by a flood: it waits for one round of short work at a time, which the
-// short pools' bounds keep small.
+// them, and a long job is never starved by a flood: it waits for one round of short work at a time, which the short
+// pools' bounds keep small.
+
+/** Short work waits only for short work; long work runs in slices at a lower priority and gives way to short. */
+export type WorkClass = 'short' | 'long';
 
 /** Short jobs waiting or under way, by number in order of arrival. */
 const shortJobs = new Set<number>();

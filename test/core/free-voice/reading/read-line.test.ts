@@ -2,9 +2,8 @@
 // language's free voice of the line's gender, numbers and symbols in Korean and Chinese, and which lines' cache keys
 // change. The analyser is a stand-in here (test/core/free-voice/reading/phonemes.test.ts uses kuromoji).
 import { describe, expect, it } from 'vitest';
-import { cacheKey } from '../../../../src/core/cache/audio-cache.ts';
 import { compileDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { partCacheKey } from '../../../../src/core/sourcing/part-source.ts';
+import { cacheKey, partCacheKey } from '../../../../src/core/sourcing/part-source.ts';
 import { SENT_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';

@@ -1,15 +1,15 @@
 // Speed, volume, joins and scene mixes on worker threads (../../workers/job-thread.ts), one job at a time per thread,
-// in two work classes (../../workers/work-classes.ts) with their own threads and queues, chosen by cost (workClassOf),
-// so a ten-minute mix never holds another server's file. Bounded (threads, waiting jobs, a time limit each): past that
-// AudioBusyError, never an endless queue. Fair between servers, with per-server and per-member caps.
+// in two work classes with their own threads and queues, chosen by cost (workClassOf, there), so a ten-minute mix never
+// holds another server's file. Bounded (threads, waiting jobs, a time limit each): past that AudioBusyError, never an
+// endless queue. Fair between servers, with per-server and per-member caps.
 import { availableParallelism } from 'node:os';
 import { isMarkedAsUntransferable } from 'node:worker_threads';
 import type { AudioJob, AudioJobReply, HandedBytes, HandedPart } from './audio-thread-protocol.ts';
 import type { AudioEffects } from '../../effects/effect-types.ts';
 import type { EditableFormat, SceneMixInput, SceneMixResult } from '../../effects/effect-types.ts';
 import { AudioBusyError, ClipError, UnsupportedAudioError, VoiceMessageError } from '../../errors.ts';
-import { classedPools } from '../../workers/job-thread.ts';
-import { workClassOf, type WorkClass } from '../../workers/work-classes.ts';
+import { classedPools, workClassOf } from '../../workers/job-thread.ts';
+import type { WorkClass } from '../../workers/work-turns.ts';
 import { partSeconds } from '../../analysis/part-seconds.ts';
 import type { OwnBlocks } from '../../workers/byte-block-types.ts';
 import { partLength } from '../../workers/byte-blocks.ts';
@@ -30,7 +30,7 @@ export const MAX_WAITING_AUDIO_JOBS = 64;
 const JOB_TIMEOUT_MS = 60_000;
 /**
  * A scene's limit: the longest (600 s) from 48 kHz MP3 lines to MP3 took 14.7 s here, so 120 s leaves eight times that
- * for a slower machine. Long work counts CPU time under a wall-clock ceiling (../../workers/work-classes.ts).
+ * for a slower machine. Long work counts CPU time under a wall-clock ceiling (../../workers/job-thread.ts).
  */
 export const SCENE_JOB_TIMEOUT_MS = 120_000;
 /** Jobs one server may have under way or waiting, over every thread; the rest of the queue stays for the others. */
