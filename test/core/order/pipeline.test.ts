@@ -73,7 +73,7 @@ afterEach(async () => {
 function makePipeline(
   budgets: OperatorBudgets = NO_BUDGETS,
   queue?: QueueBounds,
-  serves?: (guildId: string) => boolean,
+  inServer?: (guildId: string) => boolean,
 ): SpeechPipeline {
   const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
   source = new PartSource({ client: api, logger: silentLogger, accounting });
@@ -90,7 +90,7 @@ function makePipeline(
     logger: silentLogger,
     maxCharsPerRequest: MAX_CHARS,
     ...(queue ? { queue } : {}),
-    ...(serves ? { serves } : {}),
+    ...(inServer ? { inServer } : {}),
   });
 }
 
@@ -452,8 +452,8 @@ describe('SpeechPipeline', () => {
     expect((await short.outcome).kind).toBe('played');
   });
 
-  it('asks again before each part: a server no longer served drops the rest of a file unrequested, the paid part recorded', async () => {
-    // Asked once per part: the owner's list changes once the first part was let through.
+  it('asks again before each part: a server SayBot is no longer in drops the rest of a file unrequested, the paid part recorded', async () => {
+    // Asked once per part: SayBot is kicked once the first part was let through.
     let asked = 0;
     const pipeline = makePipeline(NO_BUDGETS, undefined, () => ++asked <= 1);
     const sentences = ['The first sentence is here.', 'Then a second one follows.', 'And a third ends it.'];
