@@ -8,7 +8,7 @@ import { applyGain } from './gain.ts';
 import { decodeMp3 } from '../codecs/mp3.ts';
 import { encodeMp3 } from '../codecs/mp3-encode.ts';
 import { exactMp3File, joinMp3Files } from '../codecs/mp3-file.ts';
-import { findFirstMpegFrame, skipId3v2 } from '../codecs/mpeg.ts';
+import { findFirstMpegFrame, MPEG_SAMPLE_RATES, skipId3v2 } from '../codecs/mpeg.ts';
 import { stretchAndShift } from './pitch-shift.ts';
 import { decodedChannels, decodePcm, parseWavHeader } from '../codecs/wav.ts';
 import { encodeWav16, exactWavFile, joinWavFiles, toInt16 } from '../codecs/wav-file.ts';
@@ -39,15 +39,18 @@ export async function applyEffects(
 }
 
 /**
- * One request's parts as one file of `format`, its duration from its samples: joined as they are where their streams
- * match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, resampled to the first part's rate and encoded once.
+ * One request's parts as one file of `format`, its duration from its samples: joined as they are where they are all
+ * of `format` and their streams match (src/core/audio/codecs/{wav,mp3}-file.ts), else decoded, resampled to the first
+ * part's rate (for MP3 a rate MPEG carries) and encoded once: so WAV parts (the free voice's, an engine's) make the MP3
+ * a member asked for.
  */
 export async function joinParts(
   parts: readonly Uint8Array[],
   format: EditableFormat,
 ): Promise<{ data: Uint8Array; seconds: number }> {
-  const joined =
-    parts.length === 1
+  const joined = parts.some((part) => detectAudioFormat(part.subarray(0, SNIFF_BYTES)) !== format)
+    ? await reencode(parts, format)
+    : parts.length === 1
       ? format === 'wav'
         ? exactWavFile(parts[0] as Uint8Array)
         : exactMp3File(parts[0] as Uint8Array)
@@ -58,10 +61,10 @@ export async function joinParts(
 async function reencode(parts: readonly Uint8Array[], format: EditableFormat): Promise<Uint8Array> {
   const decoded = await Promise.all(parts.map(decode));
   const first = decoded[0] as Decoded;
+  // An MP3 carries only MPEG's rates: a WAV at another (an engine's 20 kHz) is raised to the next one, losing nothing.
+  const rate = format === 'mp3' ? (MPEG_SAMPLE_RATES.find((r) => r >= first.sampleRate) ?? 48_000) : first.sampleRate;
   const channels = decoded.some((d) => d.channels.length !== first.channels.length) ? 1 : first.channels.length;
-  const pieces = decoded.map((d) =>
-    atRate(channels === 1 ? [mono(d.channels)] : d.channels, d.sampleRate, first.sampleRate),
-  );
+  const pieces = decoded.map((d) => atRate(channels === 1 ? [mono(d.channels)] : d.channels, d.sampleRate, rate));
   const total = pieces.reduce((sum, p) => sum + (p[0]?.length ?? 0), 0);
   const out = Array.from({ length: channels }, () => new Float32Array(total));
   let at = 0;
@@ -69,7 +72,9 @@ async function reencode(parts: readonly Uint8Array[], format: EditableFormat): P
     piece.forEach((c, i) => out[i]?.set(c, at));
     at += piece[0]?.length ?? 0;
   }
-  return encode({ ...first, format, channels: out });
+  // An MP3 part's own bitrate; from WAV, a scene's: 64 kb/s for speech, 96 above 24 kHz (scene-mix.ts).
+  const kbps = first.kbps ?? (rate > 24_000 ? 96 : 64);
+  return encode({ format, sampleRate: rate, channels: out, kbps });
 }
 
 function decode(bytes: Uint8Array): Promise<Decoded> {

@@ -14,7 +14,7 @@ import { partSeconds } from '../../analysis/part-seconds.ts';
 import type { OwnBlocks } from '../../workers/byte-block-types.ts';
 import { partLength } from '../../workers/byte-blocks.ts';
 import type { ClipProbe } from '../../analysis/clip-probe.ts';
-import type { AudioFormat } from '../../codecs/format.ts';
+import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../../codecs/format.ts';
 import type { OggOpusOptions } from '../../codecs/ogg-opus-writer.ts';
 import type { PacketFrames } from '../../codecs/packet-frames.ts';
 import type { TranscodeSpec } from '../transcode/transcode-protocol.ts';
@@ -113,6 +113,12 @@ function handPart(part: Uint8Array | OwnBlocks, transfer: ArrayBuffer[], own = f
   return part instanceof Uint8Array ? handOver(part, transfer, own) : part.blocks;
 }
 
+/** The bytes a part's format is told by: its first block's, or its own. */
+function headOf(part: Uint8Array | OwnBlocks): Uint8Array {
+  const first = part instanceof Uint8Array ? part : part.blocks[0];
+  return first === undefined ? new Uint8Array(0) : first.subarray(0, SNIFF_BYTES);
+}
+
 /** One part with speed and volume applied, in shared memory; UnsupportedAudioError, ClipError or AudioBusyError. */
 export async function applyEffectsOffThread(
   part: Uint8Array | OwnBlocks,
@@ -153,16 +159,21 @@ export async function partFileOffThread(
   return { data: Buffer.from(reply.file), seconds: reply.seconds };
 }
 
-/** A request's parts (all WAV or all MP3) as one file with exact sizes and its duration; classed by bytes copied. */
+/**
+ * A request's parts (WAV or MP3) as one file of `format` with exact sizes and its duration; classed by bytes copied,
+ * and where a part is of another format (WAV made MP3) by the seconds encoded too.
+ */
 export async function joinPartsOffThread(
   parts: ReadonlyArray<Uint8Array | OwnBlocks>,
   format: EditableFormat,
   owner: AudioJobOwner = {},
 ): Promise<{ data: Buffer; seconds: number }> {
   const bytes = parts.reduce((sum, part) => sum + partLength(part), 0);
+  const encodes = parts.some((part) => detectAudioFormat(headOf(part)) !== format);
+  const seconds = encodes ? parts.reduce((sum, part) => sum + partSeconds(part), 0) : 0;
   const transfer: ArrayBuffer[] = [];
   const handed = parts.map((part) => handPart(part, transfer));
-  const workClass = workClassOf({ bytes });
+  const workClass = workClassOf({ bytes, seconds });
   const reply = edited(await run(workClass, { kind: 'join', parts: handed, format }, transfer, owner));
   return { data: Buffer.from(reply.data), seconds: reply.seconds ?? 0 };
 }

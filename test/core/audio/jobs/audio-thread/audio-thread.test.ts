@@ -104,6 +104,63 @@ describe('joinPartsOffThread', () => {
     expect(info.sampleRate).toBe(RATE);
     expect(seconds).toBeCloseTo(2, 2);
   });
+
+  it('makes WAV parts (the free voice, an engine) the MP3 asked for: one Info frame, their length and pitch', async () => {
+    const rate = 22_050; // eSpeak NG's
+    const parts = [1.2, 0.8].map((s, i) =>
+      encodeWav(toneSamples({ pitchHz: 200 + 100 * i, seconds: s, amplitude: 0.5, sampleRate: rate }), rate),
+    );
+    const { data, seconds } = await joinPartsOffThread(parts, 'mp3');
+    expect(data.subarray(0, 4).toString('latin1')).not.toBe('RIFF');
+    const first = findFirstMpegFrame(data, skipId3v2(data));
+    if (!first) throw new Error('no frame');
+    expect(first.header).toMatchObject({ layer: 3, sampleRate: rate });
+    expect(readVbrHeader(data, first.offset, first.header)?.kind).toBe('Info');
+    const info = await analyseClip(data);
+    expect(info.format).toBe('mp3');
+    // Encoded once from all the samples: gapless, no priming between the parts.
+    expect(info.durationSeconds).toBeCloseTo(2, 2);
+    expect(seconds).toBeCloseTo(info.durationSeconds, 5);
+    const opening = (info.samples ?? new Float32Array(0)).subarray(0, Math.round(rate));
+    expect(Math.abs((dominantPitchHz(opening, rate) ?? 0) - 200)).toBeLessThan(3);
+  });
+
+  it('makes a WAV at a rate MPEG cannot carry an MP3 at the next rate it can, its length kept', async () => {
+    const part = encodeWav(toneSamples({ pitchHz: 250, seconds: 1.5, amplitude: 0.5, sampleRate: 20_000 }), 20_000);
+    const { data } = await joinPartsOffThread([part], 'mp3');
+    const info = await analyseClip(data);
+    expect(info).toMatchObject({ format: 'mp3', sampleRate: 22_050 });
+    expect(info.durationSeconds).toBeCloseTo(1.5, 2);
+  });
+
+  it('makes a paid MP3 part and a WAV stood in after it one MP3 of both', async () => {
+    const mp3 = Uint8Array.from(await encodeMp3(tone(200, 1.5), RATE, 64));
+    const wav = encodeWav(toneSamples({ pitchHz: 300, seconds: 1, amplitude: 0.5, sampleRate: 22_050 }), 22_050);
+    const { data, seconds } = await joinPartsOffThread([mp3, wav], 'mp3');
+    const info = await analyseClip(data);
+    expect(info).toMatchObject({ format: 'mp3', sampleRate: RATE });
+    expect(data.indexOf('RIFF', 0, 'latin1')).toBe(-1);
+    expect(seconds).toBeCloseTo(2.5, 1);
+  });
+
+  it('encodes a long WAV to MP3 as long work, by the seconds encoded, though its bytes are few', async () => {
+    const events: string[] = [];
+    const stop = onWork((event) => {
+      if (event.owner === 'guild-encode' && (event.event === 'start' || event.event === 'end'))
+        events.push(`${event.workClass} ${event.event}`);
+    });
+    try {
+      // 30 s of 8 kHz mono: 480 kB, short work by its bytes; half a minute to encode.
+      const part = encodeWav(toneSamples({ pitchHz: 200, seconds: 30, amplitude: 0.5, sampleRate: 8000 }), 8000);
+      expect(part.length).toBeLessThan(1024 * 1024);
+      await joinPartsOffThread([part], 'mp3', { guild: 'guild-encode', member: 'member-encode' });
+      // Joined as it is (WAV to WAV), the same bytes are short work.
+      await joinPartsOffThread([part], 'wav', { guild: 'guild-encode', member: 'member-encode' });
+    } finally {
+      stop();
+    }
+    expect(events).toEqual(['long start', 'long end', 'short start', 'short end']);
+  });
 });
 
 describe('mixSceneOffThread', () => {
