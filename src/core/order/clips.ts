@@ -8,6 +8,7 @@ import {
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { gather } from '../audio/workers/byte-blocks.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
+import type { EditableFormat } from '../audio/effects/effect-types.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream, partPackets } from '../cache/audio-fill.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
@@ -39,9 +40,10 @@ export async function orderedPart(
 export type PartCheck = () => Promise<void>;
 
 /**
- * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread).
- * A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part. `restFailed`: a part after paid ones failed,
- * and the file holds those before it (src/core/quota/paid-part-way.ts leavesPaidParts).
+ * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread),
+ * in the format asked for (joinedFormat). A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part.
+ * `restFailed`: a part after paid ones failed, and the file holds those before it
+ * (src/core/quota/paid-part-way.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,
@@ -63,8 +65,8 @@ export async function partsFile(
     }
   }
   const rest = restFailed === undefined ? {} : { restFailed: restFailed.error };
-  const format = parts[0]?.format;
-  if ((format === 'wav' || format === 'mp3') && parts.every((p) => p.format === format)) {
+  const format = joinedFormat(request, parts);
+  if (format !== undefined) {
     const { data, seconds } = await joinPartsOffThread(
       parts.map((p) => p.bytes),
       format,
@@ -81,6 +83,19 @@ export async function partsFile(
     files.push({ data: file.data, format: part.format });
   }
   return { files, seconds, ...rest };
+}
+
+/**
+ * The one format `parts` are posted in, or undefined where they cannot be one file. MP3 asked for is MP3 whatever
+ * voice spoke: the free voice and engines make WAV (a stand-in among paid MP3 parts too), encoded in the audio worker.
+ * Else the parts' own, where they share WAV or MP3.
+ */
+function joinedFormat(request: SpeechRequest, parts: readonly PartPieces[]): EditableFormat | undefined {
+  const formats = parts.map((p) => p.format);
+  if (formats.length === 0 || !formats.every((f): f is EditableFormat => f === 'wav' || f === 'mp3')) return undefined;
+  if (request.kind === 'tts' && request.format === 'mp3') return 'mp3';
+  const [first] = formats;
+  return formats.every((f) => f === first) ? first : undefined;
 }
 
 /** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
