@@ -572,12 +572,6 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
-interface BudgetUsage {
-  guildMonthChars: number;
-  memberDayChars: number;
-  memberLastSpendAt?: Date;
-}
-
 type BudgetRefusal =
   /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
   | {
@@ -589,37 +583,16 @@ type BudgetRefusal =
     }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
-/** The first budget `needed` more characters would break; a request spending nothing passes every one. */
-export function checkBudgets(
-  limits: OperatorBudgets,
-  usage: BudgetUsage,
-  needed: number,
-  now: Date,
-): BudgetRefusal | undefined {
-  if (needed <= 0) return undefined;
-  const cooldown = limits.memberCooldownSeconds;
-  if (cooldown > 0 && usage.memberLastSpendAt !== undefined) {
-    const waitMs = usage.memberLastSpendAt.getTime() + cooldown * 1000 - now.getTime();
-    if (waitMs > 0) return { budget: 'memberCooldownSeconds', limit: cooldown, waitSeconds: Math.ceil(waitMs / 1000) };
-  }
-  const daily = limits.memberDailyChars;
-  if (daily > 0 && usage.memberDayChars + needed > daily) {
-    return { budget: 'memberDailyChars', limit: daily, used: usage.memberDayChars, needed, resetAt: nextDayStart(now) };
-  }
-  const monthly = limits.guildMonthlyChars;
-  if (monthly > 0 && usage.guildMonthChars + needed > monthly) {
-    return {
-      budget: 'guildMonthlyChars',
-      limit: monthly,
-      used: usage.guildMonthChars,
-      needed,
-      resetAt: nextMonthStart(now),
-    };
-  }
-  return undefined;
+/**
+ * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's
+ * and the month's characters are the store's to check (Accounting.#holdCharacters), counting every process's holds.
+ */
+function cooldownRefusal(cooldownSeconds: number, lastSpendAt: Date | undefined, now: Date): BudgetRefusal | undefined {
+  if (cooldownSeconds <= 0 || lastSpendAt === undefined) return undefined;
+  const waitMs = lastSpendAt.getTime() + cooldownSeconds * 1000 - now.getTime();
+  if (waitMs <= 0) return undefined;
+  return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
 }
-
-const NO_USAGE: BudgetUsage = { guildMonthChars: 0, memberDayChars: 0 };
 
 /** One part of a request as the budget sees it; `free`: cached or in flight. */
 export interface PartNeed {
@@ -696,11 +669,6 @@ function budgetRefusal(refusal: BudgetRefusal): Refusal {
 
 /** The bot's books: a request checked before anything is sent, every spend and saving recorded, /usage answered. */
 export class Accounting {
-  /** Without the cooldown for a request that does not wait it out (auto-read); its spends still count as the last. */
-  static budgetsForRequest(limits: OperatorBudgets, policy: { memberCooldown: boolean }): OperatorBudgets {
-    return policy.memberCooldown ? limits : { ...limits, memberCooldownSeconds: 0 };
-  }
-
   readonly #store: Store;
   readonly #operator: OperatorBudgets;
   readonly #botMonthly: number;
@@ -852,12 +820,8 @@ export class Accounting {
       const last = [lastSpend, ...pending]
         .filter((d): d is Date => d !== undefined)
         .sort((a, b) => b.getTime() - a.getTime())[0];
-      const cooldown = checkBudgets(
-        { ...Accounting.budgetsForRequest(limits, policy), guildMonthlyChars: 0, memberDailyChars: 0 },
-        last === undefined ? NO_USAGE : { ...NO_USAGE, memberLastSpendAt: last },
-        needed,
-        now,
-      );
+      // Auto-read does not wait out the cooldown (its policy); its spends still count as the member's last.
+      const cooldown = cooldownRefusal(policy.memberCooldown ? limits.memberCooldownSeconds : 0, last, now);
       if (cooldown) this.#refuse(context, cooldown, needed);
       // The characters are checked and held by the store in one transaction, counting every process's holds.
       hold = await this.#holdCharacters(context, limits, needed, now);

@@ -5,7 +5,6 @@ import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import {
-  checkBudgets,
   effectiveBudgets,
   serverValueAllowed,
   type Accounting,
@@ -375,38 +374,50 @@ describe('budgets', () => {
     expect(serverValueAllowed(operator, 'memberDailyChars', 1_000_000)).toBe(true);
   });
 
-  it('refuse with the budget broken and when it resets (UTC midnight, the 1st of next month, seconds left)', () => {
+  it('refuse with the budget broken and when it resets (UTC midnight, the 1st of next month, seconds left)', async () => {
     const limits = { guildMonthlyChars: 100, memberDailyChars: 50, memberCooldownSeconds: 60 };
-    expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 10, now)).toBeUndefined();
-    expect(checkBudgets(limits, { guildMonthChars: 0, memberDayChars: 40 }, 11, now)).toEqual({
-      budget: 'memberDailyChars',
+    const books = accounting({ budgets: limits, now: () => now });
+    const spent = (who: typeof alice, characters: number, at: Date) =>
+      store.spends.record({ ...who, at, endpoint: 'tts', characters, cached: false });
+    const reasonOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.fail('expected a refusal'),
+        (e: unknown) => (e as Refusal).reason,
+      );
+    // Alice spent 40 today, past her cooldown: 10 more fit her 50 a day, 11 do not.
+    await spent(alice, 40, new Date(now.getTime() - 120_000));
+    (await books.authorize(alice, [paid(10)])).close();
+    expect(await reasonOf(books.authorize(alice, [paid(11)]))).toEqual({
+      code: 'budget-member-day',
       limit: 50,
       used: 40,
       needed: 11,
       resetAt: new Date('2025-03-11T00:00:00Z'),
     });
-    expect(checkBudgets(limits, { guildMonthChars: 95, memberDayChars: 0 }, 10, now)).toEqual({
-      budget: 'guildMonthlyChars',
+    // In another server, 95 spent this month by someone else (earlier, so not today's): dave has spent nothing today.
+    const carol = { guildId: 'M', userId: 'carol', command: 'say' };
+    const dave = { guildId: 'M', userId: 'dave', command: 'say' };
+    await spent(carol, 95, new Date('2025-03-02T09:00:00Z'));
+    expect(await reasonOf(books.authorize(dave, [paid(10)]))).toEqual({
+      code: 'budget-guild-month',
       limit: 100,
       used: 95,
       needed: 10,
       resetAt: new Date('2025-04-01T00:00:00Z'),
     });
-    expect(
-      checkBudgets(
-        limits,
-        { guildMonthChars: 0, memberDayChars: 0, memberLastSpendAt: new Date(now.getTime() - 45_500) },
-        1,
-        now,
-      ),
-    ).toEqual({
-      budget: 'memberCooldownSeconds',
+    // Erin's last spend was 45.5 s ago: 14.5 s of the minute left, said as 15.
+    const erin = { guildId: 'C', userId: 'erin', command: 'say' };
+    await spent(erin, 1, new Date(now.getTime() - 45_500));
+    expect(await reasonOf(books.authorize(erin, [paid(1)]))).toEqual({
+      code: 'budget-cooldown',
       limit: 60,
       waitSeconds: 15,
     });
-    // Nothing to spend (all cached): no budget applies, not even the cooldown.
-    expect(
-      checkBudgets(limits, { guildMonthChars: 1000, memberDayChars: 1000, memberLastSpendAt: now }, 0, now),
-    ).toBeUndefined();
+    // Nothing to spend (all cached): no budget applies, not even the cooldown, with the day and the month used up.
+    const frank = { guildId: 'F', userId: 'frank', command: 'say' };
+    await spent(frank, 1000, now);
+    const cached = await books.authorize(frank, [free(1000)]);
+    expect(cached.reserved).toBe(0);
+    cached.close();
   });
 });
