@@ -319,6 +319,15 @@ describe('/scene with the free voice', { timeout: 150_000 }, () => {
     );
   });
 
+  it('counts a line in a free voice, never made, as a line to make, not as one already made', async () => {
+    const on = await harnessFor({ env: { FREE_VOICE: 'chosen' } });
+    const script = ['cast: Ann = voice-b-en-f-01, Ben = free-en-m', 'Ann: A paid line.', 'Ben: A free line.'].join(
+      '\n',
+    );
+    const shown = await preview(on, script, 'file');
+    expect(shown.shown.content).toContain(`**${'A paid line.'.length}** characters to pay; 0 of 2 lines already made`);
+  });
+
   it('counts each line cast in a free voice for /usage, at no charge', async () => {
     const on = await harnessFor({ env: { FREE_VOICE: 'chosen' } });
     const script = ['cast: Ann = free-en-f, Ben = free-en-m', 'Ann: Free of charge.', 'Ben: Free as well.'].join('\n');

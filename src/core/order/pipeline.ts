@@ -228,7 +228,9 @@ export class SpeechPipeline {
     return {
       parts: needs.reduce((sum, parts) => sum + parts.length, 0),
       characters: needs.flat().reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0),
-      cachedLines: needs.filter((parts) => parts.every((need) => need.free)).length,
+      // A free voice's line costs nothing whether made or not: only a paid line's need tells that it is made.
+      cachedLines: needs.filter((parts, i) => !isFreeVoice(spoken[i]!.request.voice) && parts.every((n) => n.free))
+        .length,
     };
   }
 

@@ -12,7 +12,7 @@ export interface SceneQuote {
   parts: number;
   /** Characters the parts not cached nor in flight would spend. */
   characters: number;
-  /** Lines whose every part is cached (or in flight, or free). */
+  /** Lines in a paid voice whose every part is cached (or in flight); a free voice's lines are never counted. */
   cachedLines: number;
 }
 
