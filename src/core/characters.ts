@@ -20,8 +20,11 @@ export function moreCharactersThan(text: string, max: number): boolean {
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/** A word of letters alone (with their marks): one that may be cut between its characters to fit a part. */
-const LETTERS = /^[\p{L}\p{M}]+$/u;
+/**
+ * A word of letters alone (with their marks), and the punctuation that ends it: the letters may be cut between their
+ * characters to fit a part, the punctuation kept with the last piece.
+ */
+const LETTERS_THEN_PUNCTUATION = /^([\p{L}\p{M}]+)([\p{P}\p{S}]*)$/u;
 
 /** A second bound on a part: at most `max` of `measure` (a free voice's seconds), additive over pieces. */
 export interface PartLimit {
@@ -74,7 +77,14 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
     for (const smaller of fallback(piece)) add(smaller, next);
   };
 
-  const wordsOf = (sentence: string) => Array.from(words.segment(sentence), (w) => w.segment);
+  // Punctuation goes with the word before it: a sentence's end alone would be a part, a request paid for nothing.
+  const wordsOf = (sentence: string) =>
+    Array.from(words.segment(sentence)).reduce<string[]>((out, { segment, isWordLike }) => {
+      const last = out.length - 1;
+      if (!isWordLike && last >= 0 && segment.trim() !== '' && out[last]!.trim() !== '') out[last] += segment;
+      else out.push(segment);
+      return out;
+    }, []);
   // An unspaced run of letters (Hangul without spaces is one "word" to the segmenter) is cut to fit, between its
   // characters; a number is not (its reading depends on all its digits), nor anything else within the characters.
   const fitted = (piece: string): string[] => {
@@ -93,7 +103,13 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
     if (run !== '') out.push(run);
     return out;
   };
-  const cutWord = (word: string) => (LETTERS.test(word.trim()) ? fitted(word.trim()) : hardSplit(maxChars)(word));
+  const cutWord = (word: string) => {
+    const [, letters, end = ''] = LETTERS_THEN_PUNCTUATION.exec(word.trim()) ?? [];
+    if (letters === undefined) return hardSplit(maxChars)(word);
+    const cut = fitted(letters);
+    const last = cut.pop() ?? '';
+    return end === '' ? [...cut, last] : within(last + end) ? [...cut, last + end] : [...cut, last, end];
+  };
   for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
   flush();
   return parts;

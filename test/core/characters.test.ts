@@ -57,6 +57,18 @@ describe('splitText', () => {
     for (const p of urlParts) expect(countCharacters(p)).toBeLessThanOrEqual(25);
   });
 
+  it('keeps a sentence end with its word: no part of punctuation alone, each a request paid for nothing', () => {
+    // 20 words, 200 characters, then the full stop: one past the cap.
+    const sentence = ('abcdefghi '.repeat(20).trim() + 'j').padEnd(200, 'k') + '.';
+    expect(countCharacters(sentence)).toBe(201);
+    const parts = splitText(sentence, 200);
+    expect(parts.every((p) => /[\p{L}\p{N}]/u.test(p))).toBe(true);
+    expect(parts.at(-1)).toBe('abcdefghij.');
+    expect(squash(parts.join(''))).toBe(squash(sentence));
+    const korean = splitText('가나다라 '.repeat(40).trim() + '요.', 199);
+    expect(korean.every((p) => /[\p{L}\p{N}]/u.test(p))).toBe(true);
+  });
+
   it('never splits a surrogate pair or a combining sequence', () => {
     const text = '👋'.repeat(30);
     const parts = splitText(text, 7);
@@ -105,6 +117,11 @@ describe('splitText for a free voice (freeLineLimit)', () => {
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) expect(fitsFreeLine(part, 'free-ko-f')).toBe(true);
     expect(parts.join('')).toBe(text);
+    // Ended by punctuation: still cut to fit, the punctuation with the last piece, never a part of its own.
+    const ended = freeSplit(`${text}!?`, 'free-ko-f');
+    for (const part of ended) expect(fitsFreeLine(part, 'free-ko-f')).toBe(true);
+    expect(ended.join('')).toBe(`${text}!?`);
+    expect(ended.every((p) => /\p{L}/u.test(p))).toBe(true);
   });
 
   it('leaves English as the service splits it: 1,000 characters of English fit a line', () => {
