@@ -7,7 +7,7 @@
 import { Events, MessageFlags, PermissionFlagsBits as P, type ClientEvents } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle } from '@saybot/local-discord/types.ts';
-import { t } from '../../src/core/i18n/catalogue.ts';
+import { t, type MessageKey, type MessageParams } from '../../src/core/i18n/catalogue.ts';
 import { MAX_CATCH_UP_MS, PERIOD_MS } from '../../bench/senders/voice-clock.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness } from '../support/harness.ts';
@@ -104,6 +104,10 @@ async function expectSilencedMidPart(h: Harness, heardAtEvent: number, from: num
 const isPrivate = (response: InteractionHandle['responses'][number] | undefined) =>
   ((response?.flags ?? 0) & MessageFlags.Ephemeral) === MessageFlags.Ephemeral;
 
+/** A revocation's words after paid parts left: what was paid for counts as spent, heard or not. */
+const spent = (key: MessageKey, params: MessageParams = {}) =>
+  t('en-US', 'error.revoked.spent', { reason: { key, params } });
+
 /** The member is told once, privately, with the words for what was taken away. */
 async function expectToldOnce(handle: InteractionHandle, text: string): Promise<void> {
   await handle.waitFor((r) => r.content === text, 60_000);
@@ -119,7 +123,7 @@ describe('a right taken away while a part plays', () => {
     const heardAtMute = heardOnceBotSees(h, Events.VoiceStateUpdate, (_b, after) => after.id === CAROL.id);
     h.discord.setVoiceState(GUILD, CAROL.id, VOICE, { mute: true });
     await expectSilencedMidPart(h, await heardAtMute, from);
-    await expectToldOnce(handle, t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
+    await expectToldOnce(handle, spent('error.revoked.muted', { channel: `<#${VOICE}>` }));
     // The channel heard some of it: the public reply that says whose words they were stays.
     expect(handle.responses.filter((r) => r.kind === 'delete')).toEqual([]);
     expect(handle.responses.find((r) => r.kind === 'edit-original' && r.content?.includes('Speaking'))).toBeDefined();
@@ -133,7 +137,7 @@ describe('a right taken away while a part plays', () => {
     const heardAtAudience = heardOnceBotSees(h, Events.VoiceStateUpdate, (_b, after) => after.id === SPEAKER.id);
     h.discord.setVoiceState(GUILD, SPEAKER.id, STAGE, { suppress: true });
     await expectSilencedMidPart(h, await heardAtAudience, from);
-    await expectToldOnce(handle, t('en-US', 'error.revoked.suppressed', { channel: `<#${STAGE}>` }));
+    await expectToldOnce(handle, spent('error.revoked.suppressed', { channel: `<#${STAGE}>` }));
   });
 
   it("denied Speak by the channel's overwrite: the member's part stops at once", async () => {
@@ -142,7 +146,7 @@ describe('a right taken away while a part plays', () => {
     const heardAtDenial = heardOnceBotSees(h, Events.ChannelUpdate, (_b, after) => after.id === VOICE);
     h.discord.setChannelOverwrites(GUILD, VOICE, [{ id: CAROL.id, type: 1, deny: P.Speak }]);
     await expectSilencedMidPart(h, await heardAtDenial, from);
-    await expectToldOnce(handle, t('en-US', 'error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
+    await expectToldOnce(handle, spent('error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
   });
 
   it("Speak taken from @everyone (the role's permissions): a plain member's part stops at once", async () => {
@@ -151,7 +155,7 @@ describe('a right taken away while a part plays', () => {
     const heardAtChange = heardOnceBotSees(h, Events.GuildRoleUpdate, (_b, after) => after.id === GUILD);
     h.discord.setRolePermissions(GUILD, GUILD, DEFAULT_PERMISSIONS & ~P.Speak);
     await expectSilencedMidPart(h, await heardAtChange, from);
-    await expectToldOnce(handle, t('en-US', 'error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
+    await expectToldOnce(handle, spent('error.revoked.may-not-speak', { channel: `<#${VOICE}>` }));
   });
 
   it('SayBot kicked from the server: what plays there stops at once, the rest is never requested, the member is told why', async () => {
@@ -167,7 +171,7 @@ describe('a right taken away while a part plays', () => {
     // As Discord does for a kick: the bot's voice connection closed with 4014 ("you were kicked").
     expect(h.discord.voiceCloses(GUILD).map((close) => close.code)).toContain(4014);
     // Told that, not that the connection was lost and a new /say would rejoin.
-    await expectToldOnce(handle, t('en-US', 'error.revoked.not-served'));
+    await expectToldOnce(handle, spent('error.revoked.not-served'));
   });
 });
 

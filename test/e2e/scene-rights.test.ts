@@ -295,7 +295,9 @@ describe('in voice', () => {
     await h.discord.waitForPacket(GUILD, (packet) => !packet.silence, 20_000);
     await mute(CAROL);
     const told = await pressed.waitFor((r) => (r.content ?? '').includes('server-muted'), 60_000);
-    expect(told.content).toBe(t('en-US', 'error.revoked.muted', { channel: `<#${VOICE}>` }));
+    expect(told.content).toBe(
+      t('en-US', 'error.revoked.spent', { reason: { key: 'error.revoked.muted', params: { channel: `<#${VOICE}>` } } }),
+    );
     expect(isPrivate(told)).toBe(true);
     // The line playing is cut where the mute reached SayBot (test/e2e/rights-mid-part.test.ts: how soon).
     const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 0.02, quietMs: 1_500 });

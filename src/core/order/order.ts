@@ -133,7 +133,7 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
-  /** Stopped, skipped or cut off in voice after paid requests were sent for it: their characters count, heard or not. */
+  /** Ended early (stopped, skipped, cut off, failed) after paid requests were sent for it: they count, heard or not. */
   spentSome?: true;
   /** A file holding only the parts paid before a later one failed: why the rest is missing. */
   partWay?: unknown;

@@ -71,10 +71,13 @@ export type StillAllowed = () => Revocation | undefined | Promise<Revocation | u
 /** A part, and the rest of its request, dropped because a right was taken away after acceptance. */
 export class RightsRevokedError extends Error {
   readonly revocation: Revocation;
+  /** Paid requests had left for it before: what they made counts as spent, heard or not (its words say so). */
+  readonly spent: boolean;
 
-  constructor(revocation: Revocation) {
+  constructor(revocation: Revocation, spent = false) {
     super(`speech no longer allowed (${revocation.code})`);
     this.name = 'RightsRevokedError';
     this.revocation = revocation;
+    this.spent = spent;
   }
 }

@@ -199,8 +199,8 @@ export class Money {
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      // An order in voice that ended before its end: what it spent is said with it (heard or not).
-      ...(['stopped', 'skipped', 'cut-off'].includes(result.kind) && charge.written > 0
+      // An order that ended before its end (or failed, a right taken away): what it spent is said with it.
+      ...(['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind) && charge.written > 0
         ? { spentSome: true as const }
         : {}),
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),

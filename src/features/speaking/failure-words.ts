@@ -30,7 +30,7 @@ import { EngineError, type EngineFailure } from '../../core/engines/engines.ts';
 import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
-import { RightsRevokedError, type Revocation } from '../../core/order/rights.ts';
+import { RightsRevokedError } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
 import { OverSecondsCapError } from '../../core/quota/money.ts';
@@ -90,7 +90,7 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof Refusal) return byKey(refusalMessage(error.reason, audience), error.level);
   if (error instanceof SpeechInputError) return byKey(inputMessage(error.problem));
   if (error instanceof UnmetError) return byKey(unmetMessage(error.unmet));
-  if (error instanceof RightsRevokedError) return byKey(revokedMessage(error.revocation));
+  if (error instanceof RightsRevokedError) return byKey(revokedMessage(error));
   // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
@@ -374,9 +374,10 @@ const UNMET_WORDS = {
 } as const satisfies Record<Exclude<Unmet['code'], 'manage-server'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
-function revokedMessage(revocation: Revocation): LocalisedMessage {
+function revokedMessage({ revocation, spent }: RightsRevokedError): LocalisedMessage {
   const key = `error.revoked.${revocation.code}` as const;
-  return 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
+  const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
+  return spent ? { key: 'error.revoked.spent', params: { reason } } : reason;
 }
 
 /**

@@ -198,7 +198,11 @@ function answerFor(outcome: Done, front: Front): OutcomeAnswer {
 }
 
 function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
-  const { error } = outcome;
+  // A right taken away after paid requests left: its words say that those count.
+  const error =
+    outcome.error instanceof RightsRevokedError && outcome.spentSome === true
+      ? new RightsRevokedError(outcome.error.revocation, true)
+      : outcome.error;
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };

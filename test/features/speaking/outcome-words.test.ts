@@ -207,6 +207,27 @@ describe('one outcome, worded in one place', () => {
     expect(text).toContain(wordsText('en-US', cause).slice(0, 40));
   });
 
+  it.each(FRONTS)(
+    '%s, a right taken away after paid parts left: the reason, and that what was paid for is spent',
+    (_, front) => {
+      const revoked = new RightsRevokedError({ code: 'muted', channelId: '7' });
+      const reason = describeFailure(revoked).message;
+      const words = (spentSome: boolean) => {
+        const outcome: SpeechOutcome = {
+          kind: 'failed',
+          error: revoked,
+          secondsHeard: 1,
+          ...(spentSome ? { spentSome: true as const } : {}),
+        };
+        const answer = wordOutcome(outcome, front);
+        return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+      };
+      expect(words(true)).toEqual({ key: 'error.revoked.spent', params: { reason } });
+      expect(words(false)).toEqual(reason);
+      for (const locale of LOCALES) expect(wordsText(locale, words(true))).toContain(wordsText(locale, reason));
+    },
+  );
+
   it.each(LOCALES)(
     '/say in voice, cut after some was heard (%s): the cause goes in as a message, written out only in the reply',
     (locale) => {

@@ -188,6 +188,9 @@ export const en = {
     "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so I stopped; the rest was dropped.",
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
+  // Taken away after paid parts left (RightsRevokedError.spent): the reason, and that what was paid for counts
+  'error.revoked.spent':
+    '{reason} What the voice service was asked to make of it counts as spent, heard or not; /usage shows it.',
   // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': 'The voice service sent audio in a format I cannot play ({format}).',
   'error.audio.busy':

@@ -176,6 +176,8 @@ export const ko: Translation<typeof en> = {
     '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
+  'error.revoked.spent':
+    '{reason} 음성 서비스에 요청한 부분은 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
   'error.busy':
     '지금은 처리할 일이 많아 제시간에 하지 못했습니다. 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
