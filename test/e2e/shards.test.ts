@@ -260,6 +260,10 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
       options: [{ name: 'text', value: 'Is the quota back?' }],
     });
     await probe.waitFor((r) => r.kind === 'callback', 10_000); // deferred: its checks passed, it is the probe
+    // Held at the service before it is let go: resumed earlier, it would be held with nothing left to resume it.
+    await expect
+      .poll(() => sandbox.requests.some((r) => r.text === 'Is the quota back?' && r.outcome === 'held'))
+      .toBe(true);
     expect(await say(G1, 'Shard one waits its turn.', 'voice-b-en-m-01')).toMatch(/Another request is checking/);
     expect(sandbox.requests.filter((r) => r.voice === 'voice-b-en-m-01')).toEqual([]);
     sandbox.resumePaused();
