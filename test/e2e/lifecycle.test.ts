@@ -31,7 +31,8 @@ function runNode(
       DATABASE_URL: 'sqlite::memory:',
       ...env,
     },
-    killAfterMs: 25_000,
+    // Past this a start hangs; a Node process loading SayBot beside the rest of the suite on one core takes over 25 s.
+    killAfterMs: 80_000,
     onStdout: (stdout, signal) => {
       if (until && !fired && until.stdout.test(stdout)) {
         fired = true;

@@ -71,6 +71,7 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
   const shardLine = (message: string, shard: number) => (l: LogLine) =>
     l['msg'] === message && l['shard'] === shard && l['role'] === 'shard-manager';
 
+  // Two shard processes and PostgreSQL started: past 60 s on one core beside the rest of the suite.
   beforeAll(async () => {
     pg = postgresBackend();
     store = await pg.open();
@@ -113,8 +114,8 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
     });
     // A failed test prints the shards' last log lines (test/support/failure-logs.ts).
     forgetLogs = watchLogs(() => bot.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    await bot.waitForLine((l) => l['msg'] === 'every shard ready', 45_000);
-  }, 60_000);
+    await bot.waitForLine((l) => l['msg'] === 'every shard ready', 120_000);
+  }, 150_000);
 
   afterAll(async () => {
     forgetLogs?.();
