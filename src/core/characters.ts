@@ -108,7 +108,12 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
     if (letters === undefined) return hardSplit(maxChars)(word);
     const cut = fitted(letters);
     const last = cut.pop() ?? '';
-    return end === '' ? [...cut, last] : within(last + end) ? [...cut, last + end] : [...cut, last, end];
+    if (end === '' || within(last + end)) return [...cut, last + end];
+    // The last letter goes with the punctuation, which alone would be a request paid for nothing.
+    const chars = Array.from(graphemes.segment(last), (g) => g.segment);
+    const tail = `${chars.pop() ?? ''}${end}`;
+    const rest = chars.join('');
+    return within(tail) ? [...cut, ...(rest === '' ? [] : [rest]), tail] : [...cut, last, ...hardSplit(maxChars)(end)];
   };
   for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
   flush();

@@ -65,6 +65,9 @@ describe('splitText', () => {
     expect(parts.every((p) => /[\p{L}\p{N}]/u.test(p))).toBe(true);
     expect(parts.at(-1)).toBe('abcdefghij.');
     expect(squash(parts.join(''))).toBe(squash(sentence));
+    // One word filling the cap, then its punctuation: its last letter goes with it, never the punctuation alone.
+    for (const end of ['.', '?!'])
+      expect(splitText('q'.repeat(60) + end, 60).every((p) => /\p{L}/u.test(p))).toBe(true);
     const korean = splitText('가나다라 '.repeat(40).trim() + '요.', 199);
     expect(korean.every((p) => /[\p{L}\p{N}]/u.test(p))).toBe(true);
   });
