@@ -1041,6 +1041,7 @@ export class Accounting {
       memberCooldown: false,
     });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
+    late.paysFor(charge);
     return late;
   }
 
@@ -1339,6 +1340,8 @@ export class Charge {
   #forgotten: 'member' | 'guild' | undefined;
   #paid = 0;
   #written = 0;
+  /** The order's charge a part paid late on this one belongs to: what it pays counts there too. */
+  #order: Charge | undefined;
 
   constructor(
     books: Accounting,
@@ -1404,10 +1407,19 @@ export class Charge {
     return this.#written;
   }
 
-  /** Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted. */
+  /**
+   * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
+   * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
+   */
   count(written: number, paid = 0): void {
     this.#written += written;
     this.#paid += paid;
+    this.#order?.count(written, paid);
+  }
+
+  /** This charge pays a part of `order`'s counted free at acceptance (Accounting.pay's late payer). */
+  paysFor(order: Charge): void {
+    this.#order = order;
   }
 
   /** The part will spend nothing more (it failed, or was recorded). */

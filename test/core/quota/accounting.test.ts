@@ -1,4 +1,5 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
+import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
@@ -13,6 +14,7 @@ import {
   PROBE_TURN_MS,
 } from '../../../src/core/quota/money.ts';
 import type { Store } from '../../../src/core/store/types.ts';
+import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
@@ -91,6 +93,30 @@ describe('Accounting budgets', () => {
     const charge = await books.authorize(alice, [free(500)]);
     expect(charge.reserved).toBe(0);
     expect(charge.probe).toBeUndefined();
+    charge.close();
+  });
+});
+
+describe('a part paid late', () => {
+  /** A service that accepts every request (its 2xx, billed) and answers with empty audio. */
+  const accepting = {
+    tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
+      await options.accepted?.({ status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } });
+      return { format: 'wav', body: Readable.from([]) };
+    },
+  } as unknown as VoiceApiClient;
+
+  it("counts on its order's charge: what the order's outcome and its stop words read as spent", async () => {
+    const books = accounting();
+    // Accepted with its one part free (cached then), the part is gone from the cache by its turn: paid now.
+    const charge = await books.authorize(alice, [free(12)]);
+    expect(charge.written).toBe(0);
+    const text = 'paid at last';
+    const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
+    const { settle } = await books.pay({ charge }, request, text, { client: accepting, wanted: () => true });
+    await settle('delivered');
+    expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
+    expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();
   });
 });
