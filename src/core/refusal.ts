@@ -6,10 +6,16 @@ export type RefusalReason =
   | { code: 'budget-guild-month'; limit: number; used: number; needed: number; resetAt: Date }
   /** The whole bot's month (BUDGET_BOT_MONTHLY_CHARS): its figures are the operator's, told to members without them. */
   | { code: 'budget-bot-month'; limit: number; used: number; needed: number; resetAt: Date }
-  /** The month is marked used up and another request is probing it; or (`beforeSending`) marked since acceptance. */
+  /**
+   * The month is marked used up and another request is on its way to find out whether it is back: refused at
+   * acceptance, or (`beforeSending`) as a part of an order already accepted was about to leave.
+   */
   | { code: 'quota-used-up'; markedAt: Date; resetAt: Date; beforeSending?: true }
-  /** The service has some characters left, fewer than this request needs. */
-  | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date }
+  /**
+   * The service has some characters left, fewer than this request needs: its answer to this request, or (`saidAt`)
+   * its last figure, said then, told without asking while another request asks it whether more were bought.
+   */
+  | { code: 'quota-too-few-left'; left: number; needed: number; resetAt: Date; saidAt?: Date }
   /** Spends the store refused are not written yet: nothing more is spent until they are. */
   | { code: 'spends-unrecorded' }
   /** The server's voice queue holds `queued` clips or estimated seconds (`bound`) and this would pass `limit`. */

@@ -14,12 +14,18 @@ import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000861';
 const OWNER = '300000000000008611'; // Manage Server, outside voice: files; sees the plan's figures
+/** Another server, where a member's /say in voice waits behind a long line. */
+const VOICE_GUILD = '200000000000000862';
+const LISTENER = '300000000000008621'; // in its voice channel
 const VOICE_ID = 'voice-b-en-f-01';
 const FEW = 5;
 
 const guilds: FakeGuildSpec[] = [
   oneRoomGuild(GUILD, 'Topped up', { text: '210000000000000861', voice: '220000000000000861' }, [
     { id: OWNER, username: 'owner', permissions: PermissionFlagsBits.ManageGuild },
+  ]),
+  oneRoomGuild(VOICE_GUILD, 'Queued', { text: '210000000000000862', voice: '220000000000000862' }, [
+    { id: LISTENER, username: 'listener', voiceChannelId: '220000000000000862', locale: 'en-US' },
   ]),
 ];
 
@@ -148,5 +154,54 @@ describe('while the figure says too few', () => {
     expect((await asking).content).toMatch(served);
     // Its answer gave the service's count now: the next goes as any other.
     expect((await sayFile(line('Served as usual'))).content).toMatch(served);
+  });
+});
+
+describe('an order waiting in a queue holds no turn', () => {
+  it("another server's /say after the top-up goes out and is served; the waiting one is served at its turn", async () => {
+    // Two lines already in the cache (said to a file): played again in voice they cost nothing and take no turn. The
+    // first plays for a good while; the paid line waits behind both, so nothing of it is asked for until its turn nears.
+    const long = line(
+      'A long line already made, that plays from the cache for a good while in the other server, long enough for the owner of the first server to ask for a line of their own while it still plays',
+    );
+    const short = line('Short, and made already');
+    expect(h.sandbox.expectedDurationSeconds(long)).toBeGreaterThan(10);
+    const sayIn = (text: string) =>
+      h.discord.command({
+        guildId: VOICE_GUILD,
+        userId: LISTENER,
+        name: 'say',
+        options: [
+          { name: 'text', value: text },
+          { name: 'voice', value: VOICE_ID },
+        ],
+      });
+    for (const text of [long, short]) {
+      const options = { text, voice: VOICE_ID, output: 'file' };
+      const cached = await runCommand(h, { guildId: VOICE_GUILD, userId: LISTENER, name: 'say', options });
+      expect(cached.content).toMatch(served);
+    }
+    await tooFewLeft();
+    // The long line plays; the short one and a paid line wait behind it, accepted while the figure says too few.
+    h.discord.clearAudio(VOICE_GUILD);
+    const playing = await sayIn(long);
+    await h.discord.waitForPacket(VOICE_GUILD, (packet) => !packet.silence, 60_000);
+    const next = await sayIn(short);
+    await next.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
+    const waitingText = line('Waiting behind the cached lines for its turn');
+    const waiting = await sayIn(waitingText);
+    await waiting.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
+    topUp();
+    // The other server's /say is not refused for a turn nobody is using: it goes out, and is served.
+    const before = h.sandbox.requests.length;
+    const other = await sayFile(line('Asked in another server while the paid line waits'));
+    expect(other.content).toMatch(served);
+    expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([200]);
+    // Nothing of the waiting line was sent meanwhile; at its turn it is served.
+    expect(h.sandbox.requests.some((r) => r.text === waitingText)).toBe(false);
+    await runCommand(h, { guildId: VOICE_GUILD, userId: LISTENER, name: 'skip' });
+    await playing.waitFor((r) => (r.content ?? '').startsWith('Skipped'), 60_000);
+    await waiting.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
+    expect(h.sandbox.requests.filter((r) => r.text === waitingText).map((r) => r.status)).toEqual([200]);
   });
 });

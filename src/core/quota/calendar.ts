@@ -10,6 +10,12 @@ export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** 'YYYY-MM-DD HH:MM UTC': when the service gave a figure, to the minute. */
+export function minuteOf(at: Date): string {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
 /** The first day of next month, UTC: when the monthly quota starts over unless the service says otherwise. */
 export function nextMonthStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

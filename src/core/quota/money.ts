@@ -801,7 +801,6 @@ export class Accounting {
   ): Promise<Charge> {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
-    let probe: string | undefined;
     let hold: string | undefined;
     if (needed > 0) {
       const now = this.#now();
@@ -825,9 +824,10 @@ export class Accounting {
       if (cooldown) this.#refuse(context, cooldown, needed);
       // The characters are checked and held by the store in one transaction, counting every process's holds.
       hold = await this.#holdCharacters(context, limits, needed, now);
-      // Last, the used-up month: a request the budgets would refuse anyway must not take the one probe.
+      // Last, the used-up month: refused only while another request is on its way to find out (the turn is taken
+      // by a request as it leaves, never at acceptance: an order waiting in a queue holds nobody back).
       try {
-        probe = await this.#month.admit(needed);
+        await this.#month.admit(needed);
       } catch (error) {
         if (hold !== undefined) await this.#releaseNow(hold);
         throw error;
@@ -835,11 +835,10 @@ export class Accounting {
       // Refused at the deadline meanwhile: nothing it held may outlive it (still in the guild's turn).
       if (late()) {
         if (hold !== undefined) await this.#releaseNow(hold);
-        if (probe !== undefined) await this.#releaseNow(probe);
         throw storageUnavailable();
       }
     }
-    const charge = new Charge(this, context, paid, this.#now(), { probe, hold });
+    const charge = new Charge(this, context, paid, this.#now(), hold);
     this.#charges.add(charge);
     if (hold !== undefined && this.#renewal === undefined) {
       this.#renewal = setInterval(() => this.#renewHolds(), BUDGET_HOLD_TTL_MS / 3);
@@ -1030,6 +1029,9 @@ export class Accounting {
     } catch (error) {
       await settle('undelivered', error);
       throw error;
+    } finally {
+      // Answered (what it told of the month is kept by now), or never sent: the next request may find out.
+      if (entry?.turn !== undefined && payer !== undefined) this.releaseHold(entry.turn, payer.context.guildId);
     }
   }
 
@@ -1128,23 +1130,30 @@ export class Accounting {
   /**
    * Writes ahead a paid request about to be sent: spent from now on (unconfirmed until the service answers), its
    * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
-   * recover(). A store that refuses the write is a refusal: the request is not sent. So is a month marked used up
-   * since the request was accepted (another part's 429): the service would refuse it the same way, and while the
-   * month is marked only the request `probe` lets through goes out to find out whether it is back.
+   * recover(). A store that refuses the write is a refusal: the request is not sent. While the month is marked used
+   * up, or the service's last figure leaves too few for the part, it goes out only as the one request finding out
+   * (the turn, taken here and kept on its entry until its answer: Accounting.pay); with another on its way, it is
+   * refused, not sent.
    */
   async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
-    const { context, hold, probe } = charge;
+    const { context, hold } = charge;
+    let turn: string | undefined;
     const written = (async () => {
-      // A month marked used up, or a part the service's last figure leaves too few for: told, not sent, unless it is
-      // the request finding out.
-      if (probe === undefined) await this.#month.fits(spend.characters);
+      turn = await this.#month.fits(spend.characters);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
-      return this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
+      const entry = await this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
+      entry.turn = turn;
+      return entry;
     })();
+    // Not written ahead (refused, or the store failed or was late): its turn, if it took one, goes at once.
+    const letGo = () => {
+      if (turn !== undefined) this.releaseHold(turn, context.guildId);
+    };
     try {
       const entry = await byDeadline(written, this.#deadlineMs, () => undefined);
       if (entry !== undefined) return entry;
     } catch (error) {
+      letGo();
       if (error instanceof Refusal) throw error;
       this.#log.error(
         { code: 'spend-not-recorded', err: error, guildId: context.guildId, characters: spend.characters },
@@ -1160,7 +1169,10 @@ export class Accounting {
     );
     // Never sent: a row the store writes after all is taken back (until then it counts as spent, never fewer).
     void written.then(
-      (entry) => this.#ledger.release(entry),
+      (entry) => {
+        letGo();
+        return this.#ledger.release(entry);
+      },
       () => undefined,
     );
     throw storageUnavailable();
@@ -1329,14 +1341,8 @@ export class Charge {
   readonly #books: Accounting;
   /** Characters still reserved, per part text (a text may occur twice in one request). */
   readonly #reserved = new Map<string, number[]>();
-  /**
-   * Set when this request is the one let through a used-up month to find out whether it is over: the store hold that
-   * is the turn to probe, shared by every process, released once the probe has its answer.
-   */
-  readonly probe: string | undefined;
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
-  #probeOver = false;
   #forgotten: 'member' | 'guild' | undefined;
   #paid = 0;
   #written = 0;
@@ -1348,13 +1354,12 @@ export class Charge {
     context: SpendContext,
     reserved: ReadonlyArray<{ text: string; characters: number }>,
     createdAt: Date,
-    held: { probe?: string | undefined; hold?: string | undefined } = {},
+    hold?: string | undefined,
   ) {
     this.#books = books;
     this.context = context;
     this.createdAt = createdAt;
-    this.probe = held.probe;
-    this.#hold = held.hold;
+    this.#hold = hold;
     for (const { text, characters } of reserved)
       this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
   }
@@ -1427,24 +1432,13 @@ export class Charge {
     const list = this.#reserved.get(text);
     list?.shift();
     if (list?.length === 0) this.#reserved.delete(text);
-    // A probe's turn ends once its paid parts are over: after its first one's answer, a 2xx has cleared the mark (the
-    // others need no turn) and a 429 has the rest refused at once, so holding it to the end costs nobody a wait.
-    if (list !== undefined) this.#settleProbe();
     if (this.#reserved.size === 0) this.#releaseHold();
   }
 
   close(): void {
     this.#reserved.clear();
     this.#books.closed(this);
-    this.#settleProbe();
     this.#releaseHold();
-  }
-
-  /** The probe's answer is in: its turn is released, once, and the next request may find out. */
-  #settleProbe(): void {
-    if (this.probe === undefined || this.#probeOver || this.reserved > 0) return;
-    this.#probeOver = true;
-    this.#books.releaseHold(this.probe, this.context.guildId);
   }
 
   // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
@@ -1459,6 +1453,8 @@ export class Charge {
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
 interface LedgerEntry {
   readonly spend: NewSpend;
+  /** The turn to find out whether the month is back, when this request is the one on its way (UsedUpMonth.fits). */
+  turn?: string | undefined;
   id?: number;
   /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
   answer?: { accepted: SpendAcceptance } | 'released';
@@ -1656,17 +1652,18 @@ interface CurrentAccount {
 const PROBE_TURN = { guildId: '0', userId: 'quota-probe' } as const;
 
 /**
- * A probe that has not had its answer by then no longer blocks the next one: its request may be waiting behind
- * a long voice queue (a part is fetched just before its turn), and the others must not wait for it.
+ * A turn whose request has not had its answer by then no longer blocks the next one: its process may have died with
+ * it on its way (the turn is taken as a request leaves and given back once its answer is in).
  */
 export const PROBE_TURN_MS = 30_000;
 
 /**
  * The used-up month: a 429 "quota exceeded" marks it, and it must never outlive the operator fixing it.
  *
- * While marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing) and the others
- * are refused at once, naming the mark; so is the next part of a request accepted before the month was marked, as
- * it is about to be sent (Accounting's write ahead), since the service would refuse it the same way. The mark is cleared by: the first request the service accepts; any
+ * While marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing): the turn is the
+ * request's as it leaves (Accounting's write ahead) until its answer, never an order's waiting in a queue; meanwhile
+ * the others are refused, naming the mark, at acceptance or as their part is about to leave. The mark is cleared
+ * by: the first request the service accepts; any
  * answer that shows characters left or a higher monthly limit than when it was marked (a plan upgrade or a
  * top-up shows so); a start under another API key or plan; and the reset date passing. It never depends on the
  * configured plan alone: the service's own answers decide.
@@ -1730,59 +1727,74 @@ class UsedUpMonth {
   }
 
   /**
-   * For a request that would spend `needed` characters: nothing when the month is not marked and the service's last
-   * figure leaves enough (or is not to be taken: knownTooFew); a probe when one of them says no and
-   * no other request is finding out; otherwise a refusal (Refusal) naming the mark, or the figure.
+   * At acceptance, for a request that would spend `needed` characters: refused (Refusal, naming the mark or the figure)
+   * only while the month is marked or the service's last figure leaves too few (knownTooFew) and another request is on
+   * its way to find out; otherwise accepted, holding nothing: the turn is taken as a request leaves (fits).
    */
-  async admit(needed: number): Promise<string | undefined> {
+  async admit(needed: number): Promise<void> {
+    const refusal = await this.#refusal(needed);
+    if (refusal === undefined) return;
+    const turn = await this.#takeTurn();
+    if (turn === undefined) throw refusal;
+    await this.#store.budgets.release(turn);
+  }
+
+  /**
+   * A part about to be sent: nothing when the month is not marked and the figure leaves enough; else the turn (its
+   * token, released by Accounting.pay once the answer is in), so this request goes out to find out; or, with another
+   * on its way, refused, nothing sent. One read of the quota row when nothing stands in the way.
+   */
+  async fits(characters: number): Promise<string | undefined> {
+    const refusal = await this.#refusal(characters, true);
+    if (refusal === undefined) return undefined;
+    const turn = await this.#takeTurn();
+    if (turn === undefined) {
+      this.#log.info({ code: refusal.reason.code, needed: characters }, 'not sent: another request is finding out');
+      throw refusal;
+    }
+    const { reason } = refusal;
+    if (reason.code === 'quota-too-few-left')
+      this.#log.info(
+        { code: 'quota-too-few-left', left: reason.left, needed: characters },
+        "the service's last figure leaves too few characters: this request goes out to find out whether more were bought",
+      );
+    else
+      this.#log.info(
+        { resetAt: reason.code === 'quota-used-up' ? reason.resetAt.toISOString() : undefined },
+        'monthly quota marked used up: this request goes out to find out whether it is back',
+      );
+    return turn;
+  }
+
+  /**
+   * What a request of `needed` characters is told while another finds out: the mark, or the service's last figure
+   * with when it said so; undefined when neither stands in the way. `sending`: the part is about to leave.
+   */
+  async #refusal(needed: number, sending = false): Promise<Refusal | undefined> {
     const state = await this.#state();
     const mark = await this.#markOf(state);
     const at = this.#now();
-    const tooFew = mark ? undefined : knownTooFew(state.service, needed, at, this.#since);
-    // What the others are told while this one finds out.
-    const refusal = mark
-      ? new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt })
-      : tooFew && tooFewLeft(tooFew, needed, at);
-    if (refusal === undefined) return undefined;
+    if (mark !== undefined)
+      return new Refusal({
+        code: 'quota-used-up',
+        markedAt: mark.markedAt,
+        resetAt: mark.resetAt,
+        ...(sending ? { beforeSending: true as const } : {}),
+      });
+    const tooFew = knownTooFew(state.service, needed, at, this.#since);
+    return tooFew && tooFewLeft(tooFew, needed, at);
+  }
+
+  /** The one turn to find out, shared by every process; undefined while another request holds it. */
+  async #takeTurn(): Promise<string | undefined> {
     const turn = await this.#store.budgets.hold({
       ...PROBE_TURN,
       characters: 1,
       limits: { guildMonthlyChars: 1 },
       ttlMs: PROBE_TURN_MS,
-      at,
+      at: this.#now(),
     });
-    if (turn.status === 'refused') throw refusal;
-    if (mark)
-      this.#log.info(
-        { resetAt: mark.resetAt.toISOString() },
-        'monthly quota marked used up: one request goes out to find out whether it is back',
-      );
-    else
-      this.#log.info(
-        { code: 'quota-too-few-left', left: tooFew?.left, needed },
-        "the service's last figure leaves too few characters: one request goes out to find out whether more were bought",
-      );
-    return turn.token;
-  }
-
-  /**
-   * A part about to be sent by a request that is not the one finding out: refused (nothing sent) while the month is
-   * marked used up, or when the service's last figure leaves too few characters for it, as the service would refuse it
-   * either way. One read of the quota row.
-   */
-  async fits(characters: number): Promise<void> {
-    const state = await this.#state();
-    const mark = await this.#markOf(state);
-    if (mark !== undefined)
-      throw new Refusal({ code: 'quota-used-up', markedAt: mark.markedAt, resetAt: mark.resetAt, beforeSending: true });
-    const at = this.#now();
-    const tooFew = knownTooFew(state.service, characters, at, this.#since);
-    if (tooFew === undefined) return;
-    this.#log.info(
-      { code: 'quota-too-few-left', left: tooFew.left, needed: characters },
-      "not sent: the service's last figure leaves too few characters for this part",
-    );
-    throw tooFewLeft(tooFew, characters, at);
+    return turn.status === 'held' ? turn.token : undefined;
   }
 
   /**
@@ -1832,14 +1844,18 @@ class UsedUpMonth {
 
 /** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
 function tooFewLeft(
-  tooFew: { left: number; resetAt?: Date | undefined },
+  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
   needed: number,
   at: Date,
   cause?: unknown,
 ): Refusal {
   const resetAt = tooFew.resetAt ?? nextMonthStart(at);
   const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
-  return new Refusal({ code: 'quota-too-few-left', left: tooFew.left, needed, resetAt }, options);
+  const { left, saidAt } = tooFew;
+  return new Refusal(
+    { code: 'quota-too-few-left', left, needed, resetAt, ...(saidAt === undefined ? {} : { saidAt }) },
+    options,
+  );
 }
 
 // The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
@@ -1883,10 +1899,10 @@ function knownTooFew(
   needed: number,
   now: Date,
   since: Date,
-): { left: number; resetAt?: Date } | undefined {
+): { left: number; resetAt?: Date; saidAt: Date } | undefined {
   const left = service?.remaining;
   if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
   if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
   if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
-  return { left, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
+  return { left, saidAt: service.updatedAt, ...(service.resetAt === undefined ? {} : { resetAt: service.resetAt }) };
 }

@@ -27,7 +27,7 @@ import {
 } from '../../core/audio/errors.ts';
 import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { EngineError, type EngineFailure } from '../../core/engines/engines.ts';
-import { dayOf as day, nextMonthStart } from '../../core/quota/calendar.ts';
+import { dayOf as day, minuteOf, nextMonthStart } from '../../core/quota/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
@@ -312,16 +312,20 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
       return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
     case 'quota-used-up':
-      // Marked since it was accepted, its part not sent: what the service's own 429 would have said.
-      if (reason.beforeSending === true) return { key: 'error.api.quota', params: { reset: day(reason.resetAt) } };
+      // Refused at acceptance or as its part was about to leave, only ever while another request finds out.
       return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
-    case 'quota-too-few-left':
+    case 'quota-too-few-left': {
       // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.
-      if (!audience.planFigures) return { key: 'quota.tooFewLeftForMember', params: { reset: day(reason.resetAt) } };
-      return {
-        key: 'quota.tooFewLeft',
-        params: { left: reason.left, needed: reason.needed, reset: day(reason.resetAt) },
-      };
+      const reset = day(reason.resetAt);
+      // The service's last figure, told while another request asks it: only what it said, and when.
+      if (reason.saidAt !== undefined) {
+        const at = minuteOf(reason.saidAt);
+        if (!audience.planFigures) return { key: 'quota.tooFewLeftSaidForMember', params: { at, reset } };
+        return { key: 'quota.tooFewLeftSaid', params: { at, left: reason.left, needed: reason.needed, reset } };
+      }
+      if (!audience.planFigures) return { key: 'quota.tooFewLeftForMember', params: { reset } };
+      return { key: 'quota.tooFewLeft', params: { left: reason.left, needed: reason.needed, reset } };
+    }
     case 'spends-unrecorded':
       return { key: 'quota.recordFailed' };
     case 'queue-guild-full':

@@ -1,7 +1,7 @@
 // /usage's lines in words, for /usage and the dashboard's month page alike.
 import { formatNumber, t } from '../../core/i18n/catalogue.ts';
 import type { UsageReport } from '../../core/quota/money.ts';
-import { dayOf } from '../../core/quota/calendar.ts';
+import { dayOf, minuteOf } from '../../core/quota/calendar.ts';
 import type { MonthFigures } from './month-figures.ts';
 import './strings.ts';
 
@@ -65,12 +65,6 @@ export function planLines(locale: string, { bot, botBudget, exhaustedUntil }: Us
 /** The month the service said is used up: one request at a time goes out to see whether it is back. */
 export function usedUpLines(locale: string, { exhaustedUntil }: UsageReport): string[] {
   return exhaustedUntil === undefined ? [] : [t(locale, 'usage.exhausted', { reset: dayOf(exhaustedUntil) })];
-}
-
-/** A time to the minute, UTC: when the service gave its figures. */
-function minuteOf(at: Date): string {
-  const iso = at.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** The caller's own lines: today against their daily budget, and the cooldown in force. */

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../../src/core/api/errors.ts';
+import { ConnectionError, QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import {
@@ -20,7 +20,7 @@ import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
 import { budgetLockKey } from '../../../src/core/store/areas/spends.ts';
 import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
-import { booksOn, paid, refusalKey as refusal } from './helpers.ts';
+import { booksOn, onItsWay, paid, refusalKey as refusal } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const RESET = new Date('2025-04-01T00:00:00Z');
@@ -92,8 +92,11 @@ describe('Accounting budgets', () => {
     await store.quota.markExhausted(RESET, NOW);
     const charge = await books.authorize(alice, [free(500)]);
     expect(charge.reserved).toBe(0);
-    expect(charge.probe).toBeUndefined();
+    // It took no turn to find out: a paid request is still the one that goes out.
+    const asking = await books.authorize(bob, [paid(1, 'b')]);
+    expect((await onItsWay(books, asking, 1)).turn).toBeDefined();
     charge.close();
+    asking.close();
   });
 });
 
@@ -128,19 +131,43 @@ describe('Accounting and a used-up month', () => {
     expect((await store.quota.get()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
 
     const probe = await books.authorize(alice, [paid(10, 'a')]);
-    expect(probe.probe).toBeDefined();
+    const asking = await onItsWay(books, probe, 10);
+    expect(asking.turn).toBeDefined();
     expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
     // The probe met another 429: released, the next request may ask.
     await books.quotaExceeded(quota429());
-    probe.release('a');
+    books.releaseHold(asking.turn as string, 'G');
     const second = await books.authorize(bob, [paid(10, 'b')]);
-    expect(second.probe).toBeDefined();
+    const secondAsking = await onItsWay(books, second, 10);
+    expect(secondAsking.turn).toBeDefined();
     // The service accepted it: the month is no longer marked, and everyone may spend again.
     await second.record('b', { endpoint: 'tts', characters: 10, cached: false, usage: { remaining: 0 } });
     expect((await store.quota.get()).exhausted).toBeUndefined();
     const after = await books.authorize(alice, [paid(10, 'c')]);
-    expect(after.probe).toBeUndefined();
+    expect((await onItsWay(books, after, 10)).turn).toBeUndefined();
     for (const c of [probe, second, after]) c.close();
+  });
+
+  it('an order accepted and waiting (a voice queue) holds no turn: another that leaves first is the one finding out', async () => {
+    const books = accounting();
+    await books.quotaExceeded(quota429());
+    // Accepted while the month is marked, its request not sent yet (a long part plays ahead of it).
+    const waiting = await books.authorize(alice, [paid(10, 'a')]);
+    // Another server's request is accepted, not refused, and its request goes out to find out.
+    const elsewhere = { guildId: 'H', userId: 'carol', command: 'say' };
+    const leaving = await books.authorize(elsewhere, [paid(10, 'c')]);
+    const asking = await onItsWay(books, leaving, 10);
+    expect(asking.turn).toBeDefined();
+    // Meanwhile, the one waiting is not sent when its turn comes, as another is finding out.
+    expect(await refusal(books.writeAhead(waiting, { endpoint: 'tts', characters: 10, cached: false }))).toBe(
+      'quota.exhaustedChecking',
+    );
+    // Answered: the waiting one, when it leaves, is the next to find out.
+    books.releaseHold(asking.turn as string, 'H');
+    await books.authorize(elsewhere, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
+    expect((await onItsWay(books, waiting, 10)).turn).toBeDefined();
+    waiting.close();
+    leaving.close();
   });
 
   it('reads the mark once when the service accepts a request in a month not marked (one round trip, not two)', async () => {
@@ -159,12 +186,15 @@ describe('Accounting and a used-up month', () => {
     charge.close();
   });
 
-  it('a request accepted before the month was marked writes down and sends no more of it; the probe still may', async () => {
+  it('a request accepted before the month was marked writes down and sends no more of it while the probe is on its way', async () => {
     const books = accounting();
     const before = await books.authorize(alice, [paid(10, 'a'), paid(12, 'b')]);
     await before.record('a', { endpoint: 'tts', characters: 10, cached: false });
     // Its next part is about to be sent when another part's 429 marks the month.
     await books.quotaExceeded(quota429());
+    // The one request let through to find out whether the month is back is sent (written ahead: 10 more).
+    const probe = await books.authorize(bob, [paid(10, 'c')]);
+    expect((await onItsWay(books, probe, 10)).turn).toBeDefined();
     const refused = await books.writeAhead(before, { endpoint: 'tts', characters: 12, cached: false }).then(
       () => undefined,
       (e: unknown) => e,
@@ -176,13 +206,12 @@ describe('Accounting and a used-up month', () => {
       resetAt: RESET,
       beforeSending: true,
     });
-    // Worded as the service's own 429 would be, not as a check another request is making.
-    expect(describeFailure(refused).message).toEqual({ key: 'error.api.quota', params: { reset: '2025-04-01' } });
-    expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(10);
-    // The one request let through to find out whether the month is back is sent.
-    const probe = await books.authorize(bob, [paid(10, 'c')]);
-    expect(probe.probe).toBeDefined();
-    await books.writeAhead(probe, { endpoint: 'tts', characters: 10, cached: false });
+    // Worded as what it is: another request is finding out (the turn is the request's on its way, not an order's).
+    expect(describeFailure(refused).message).toEqual({
+      key: 'quota.exhaustedChecking',
+      params: { marked: '2025-03-10', reset: '2025-04-01' },
+    });
+    // Its first part and the probe: nothing of the part refused.
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(20);
     before.close();
     probe.close();
@@ -193,21 +222,34 @@ describe('Accounting and a used-up month', () => {
     const books = accounting({ now: () => now });
     await books.quotaExceeded(quota429());
     const slow = await books.authorize(alice, [paid(10, 'a')]);
+    expect((await onItsWay(books, slow, 10)).turn).toBeDefined();
     expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
     now = new Date(NOW.getTime() + PROBE_TURN_MS);
     const next = await books.authorize(bob, [paid(10, 'b')]);
-    expect(next.probe).toBeDefined();
+    expect((await onItsWay(books, next, 10)).turn).toBeDefined();
     slow.close();
     next.close();
   });
 
-  it('a probe that ends without an answer (closed) frees the turn', async () => {
+  it('a probe that ends without an answer frees the turn', async () => {
     const books = accounting();
     await books.quotaExceeded(quota429());
     const probe = await books.authorize(alice, [paid(10, 'a')]);
-    probe.close();
+    // Sent, and the connection broke before any answer: counted as spent, and the next may find out.
+    const broken = {
+      tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
+        await options.unaccepted?.('unknown');
+        throw new ConnectionError('reset', 'ECONNRESET');
+      },
+    } as unknown as VoiceApiClient;
+    const request = { endpoint: 'tts' as const, body: { text: 'a', voice_id: 'voice-b-en-f-01' } };
+    await expect(books.pay({ charge: probe }, request, 'a', { client: broken, wanted: () => true })).rejects.toThrow(
+      ConnectionError,
+    );
+    await books.authorize(alice, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
     const next = await books.authorize(bob, [paid(10, 'b')]);
-    expect(next.probe).toBeDefined();
+    expect((await onItsWay(books, next, 10)).turn).toBeDefined();
+    probe.close();
     next.close();
   });
 
@@ -221,7 +263,7 @@ describe('Accounting and a used-up month', () => {
     await accounting({ account: { fingerprint: 'key-b', plan: 'creator' } }).quotaExceeded(quota429());
     const upgraded = accounting({ account: { fingerprint: 'key-b', plan: 'pro' } });
     const charge = await upgraded.authorize(alice, [paid(10)]);
-    expect(charge.probe).toBeUndefined();
+    expect((await onItsWay(upgraded, charge, 10)).turn).toBeUndefined();
     charge.close();
   });
 
@@ -271,12 +313,14 @@ describe('Accounting in two processes on one database', () =>
       const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
       await one.quotaExceeded(quota429());
       const probe = await one.authorize(alice, [paid(10, 'a')]);
-      expect(probe.probe).toBeDefined();
+      const asking = await onItsWay(one, probe, 10);
+      expect(asking.turn).toBeDefined();
       expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
-      probe.release('a');
+      one.releaseHold(asking.turn as string, 'G');
       await one.authorize(bob, [free(1)]).then((c) => c.close());
       const next = await two.authorize(bob, [paid(10, 'b')]);
-      expect(next.probe).toBeDefined();
+      expect((await onItsWay(two, next, 10)).turn).toBeDefined();
+      probe.close();
       next.close();
     });
   }));

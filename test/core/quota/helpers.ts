@@ -1,6 +1,6 @@
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/core/quota/money.ts';
+import { Accounting, type AccountingOptions, type Charge, type PartNeed } from '../../../src/core/quota/money.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 
@@ -22,6 +22,13 @@ export function booksOn(
 ): Accounting {
   return new Accounting({ store, planCharacterLimit: 300_000, logger: silentLogger, ...options });
 }
+
+/**
+ * A paid part of `charge` written ahead, as it is about to leave (Accounting.pay's step before the call): its entry's
+ * `turn` is set when it is the one request finding out whether the month is back (released once answered).
+ */
+export const onItsWay = (books: Accounting, charge: Charge, characters: number) =>
+  books.writeAhead(charge, { endpoint: 'tts', characters, cached: false });
 
 /** The message key a member reads for the Refusal `promise` is rejected with; anything else fails the test. */
 export async function refusalKey(promise: Promise<unknown>): Promise<string> {

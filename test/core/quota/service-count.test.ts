@@ -13,7 +13,7 @@ import type { Store } from '../../../src/core/store/types.ts';
 import { planLines } from '../../../src/features/usage/usage-lines.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
-import { booksOn, paid, refusalKey } from './helpers.ts';
+import { booksOn, onItsWay, paid, refusalKey } from './helpers.ts';
 
 const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
@@ -110,18 +110,22 @@ describe('a request that cannot fit by the last figure', () => {
   it('goes out one at a time: while one asks the service, another is told the figure and not sent', async () => {
     await sendPart(83, () => Promise.reject(service429(299_990, 10)));
     const asking = await books.authorize(alice, [paid(50)]);
-    expect(asking.probe).toBeDefined();
+    const onItsWayNow = await onItsWay(books, asking, 50);
+    expect(onItsWayNow.turn).toBeDefined();
     const refused = await books.authorize(alice, [paid(50)]).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Refusal);
     expect((refused as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 10, needed: 50 });
     expect(en(refused)).toContain('only 10 characters left this month and this needs 50');
-    // Nothing stays on the books for a part never sent.
-    expect((await store.spends.monthTotals('2025-03')).spent).toBe(0);
+    // Only what the service said, and when; not as the truth of now: another request is asking it.
+    expect(en(refused)).toMatch(/^As of 2025-03-10 12:00 UTC the voice service said .* Another request is asking it/);
+    // Nothing stays on the books for a part never sent: only the one on its way is written ahead.
+    expect((await store.spends.monthTotals('2025-03')).spent).toBe(50);
     // One that fits still goes, the turn or not.
     let sent = 0;
     expect(await sendPart(5, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(1);
     // The one asking has its answer: the next that cannot fit asks in its turn.
+    books.releaseHold(onItsWayNow.turn as string, 'G');
     asking.close();
     expect(await sendPart(50, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(2);
@@ -131,7 +135,8 @@ describe('a request that cannot fit by the last figure', () => {
     await sendPart(83, () => Promise.reject(service429(299_990, 10, new Date('2025-03-10T18:00:00Z'))));
     now = new Date('2025-03-10T18:00:00Z');
     const [one, two] = await Promise.all([books.authorize(alice, [paid(50)]), books.authorize(alice, [paid(50)])]);
-    expect([one.probe, two.probe]).toEqual([undefined, undefined]);
+    const leaving = await Promise.all([onItsWay(books, one, 50), onItsWay(books, two, 50)]);
+    expect(leaving.map((entry) => entry.turn)).toEqual([undefined, undefined]);
     one.close();
     two.close();
   });
@@ -144,14 +149,15 @@ describe('a request that cannot fit by the last figure', () => {
       restarted.authorize(alice, [paid(50)]),
       restarted.authorize(alice, [paid(50)]),
     ]);
-    expect([one.probe, two.probe]).toEqual([undefined, undefined]);
+    const leaving = await Promise.all([onItsWay(restarted, one, 50), onItsWay(restarted, two, 50)]);
+    expect(leaving.map((entry) => entry.turn)).toEqual([undefined, undefined]);
     one.close();
     two.close();
     // A new answer of the service's is taken.
     await store.quota.noteService({ limit: 300_000, used: 299_990, remaining: 10, resetAt: RESET }, now);
     const asking = await restarted.authorize(alice, [paid(50)]);
-    expect(asking.probe).toBeDefined();
-    expect(await refusalKey(restarted.authorize(alice, [paid(50)]))).toBe('quota.tooFewLeftForMember');
+    expect((await onItsWay(restarted, asking, 50)).turn).toBeDefined();
+    expect(await refusalKey(restarted.authorize(alice, [paid(50)]))).toBe('quota.tooFewLeftSaidForMember');
     asking.close();
   });
 });

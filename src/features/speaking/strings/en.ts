@@ -220,6 +220,10 @@ export const en = {
     'The voice service has only {left} characters left this month and this needs {needed}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.tooFewLeftForMember':
     'The voice service has too few characters left this month for this text, so it sent nothing. Try a shorter text; the quota resets {reset}.',
+  'quota.tooFewLeftSaid':
+    'As of {at} the voice service said it had only {left} characters left this month and this needs {needed}. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
+  'quota.tooFewLeftSaidForMember':
+    'As of {at} the voice service said it had too few characters left this month for this text. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
   'quota.recordFailed':
     'I cannot write down what the voice service bills right now (the bot cannot save to its storage), so I am sending no request that spends characters until it can. The operator has been told. Audio already in the cache still plays.',
   'quota.storageUnavailable':
