@@ -704,6 +704,34 @@ export class FakeDiscord {
     this.parts.voice.disconnectGuild(guildId);
   }
 
+  /**
+   * Discord moves the guild's voice server mid-call: a new VOICE_SERVER_UPDATE (a new token) for the bot's channel,
+   * then its old voice socket is closed and that UDP session ends; packets sent on it count in packetsToEndedSession
+   * and are never heard. The bot's gateway voice state is unchanged.
+   */
+  moveVoiceServer(guildId: string, options: { updateAfterMs?: number } = {}): void {
+    const guild = this.parts.world.guild(guildId);
+    const botId = this.parts.world.bot.id;
+    const state = guild.voiceStates.get(botId);
+    if (state?.channelId == null) throw new Error(`FakeDiscord: the bot is in no voice channel of guild ${guildId}`);
+    const token = this.parts.voice.allocate(guildId, botId, state.sessionId, state.channelId);
+    const update = () =>
+      this.parts.gateway.dispatchToGuild(guildId, 'VOICE_SERVER_UPDATE', {
+        token,
+        guild_id: guildId,
+        endpoint: this.parts.voice.endpoint,
+      });
+    // With `updateAfterMs`, the old session ends first and the new server's address comes that much later.
+    if (options.updateAfterMs === undefined) update();
+    this.parts.voice.endMoved(guildId, token);
+    if (options.updateAfterMs !== undefined) setTimeout(update, options.updateAfterMs);
+  }
+
+  /** RTP packets the bot sent to a voice session of this guild after it ended (a move, a drop): nobody heard them. */
+  packetsToEndedSession(guildId: string): number {
+    return this.parts.udp.packetsToEnded(guildId);
+  }
+
   /** Answers the next matching REST request(s) with 429, retry_after and the X-RateLimit headers, as Discord does. */
   rateLimit(injection: RateLimitInjection): void {
     this.parts.rest.injectRateLimit(injection);

@@ -283,6 +283,17 @@ export class VoiceGateway {
     }
   }
 
+  /**
+   * The guild's voice server moved: the live sessions of the allocation before `token` are closed (the client has its
+   * VOICE_SERVER_UPDATE, and connects anew); packets sent on them from then on are counted, never heard.
+   */
+  endMoved(guildId: string, token: string): void {
+    for (const session of [...this.sessions]) {
+      if (session.allocation.guildId === guildId && session.allocation.token !== token)
+        this.end(session, VoiceClose.Disconnected, 'Voice server moved.');
+    }
+  }
+
   /** The bot left the channel (or was removed): Discord closes the guild's voice sessions with 4014. */
   disconnectGuild(guildId: string): void {
     this.allocations.delete(guildId);
@@ -587,7 +598,7 @@ export class VoiceGateway {
     session.closeDave();
     this.noteClose({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
     this.options.daveChanged();
-    this.options.udp.unregister(session.ssrc);
+    this.options.udp.unregister(session.ssrc, session.allocation.guildId);
     this.closeSocket(session.ws, code, reason);
   }
 

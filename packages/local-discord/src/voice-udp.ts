@@ -18,7 +18,13 @@ export interface UdpPeer {
   onRtp(packet: Buffer, receivedAtMs: number, from: RemoteInfo): void;
 }
 
+/** Ended sessions whose SSRC is remembered, to count the packets still sent to them. */
+const ENDED_KEPT = 256;
+
 export class VoiceUdp {
+  /** The SSRCs of ended sessions, by guild, and the packets that reached each guild's after they ended. */
+  private readonly ended = new Map<number, string>();
+  private readonly toEnded = new Map<string, number>();
   readonly host = '127.0.0.1';
   port = 0;
   keepAlives = 0;
@@ -142,8 +148,18 @@ export class VoiceUdp {
     this.peers.set(ssrc, peer);
   }
 
-  unregister(ssrc: number): void {
-    this.peers.delete(ssrc);
+  unregister(ssrc: number, guildId?: string): void {
+    const had = this.peers.delete(ssrc);
+    if (had && guildId !== undefined) {
+      this.ended.set(ssrc, guildId);
+      // Bounded: the oldest ended session is forgotten first.
+      if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value as number);
+    }
+  }
+
+  /** RTP packets that reached an ended session of `guildId` (sent after its socket was closed): nobody heard them. */
+  packetsToEnded(guildId: string): number {
+    return this.toEnded.get(guildId) ?? 0;
   }
 
   private onMessage(packet: Buffer, from: RemoteInfo, receivedAtMs: number): void {
@@ -166,7 +182,9 @@ export class VoiceUdp {
     }
     const peer = this.peers.get(header.ssrc);
     if (!peer) {
-      this.malformed++;
+      const guildId = this.ended.get(header.ssrc);
+      if (guildId === undefined) this.malformed++;
+      else this.toEnded.set(guildId, (this.toEnded.get(guildId) ?? 0) + 1);
       return;
     }
     peer.onRtp(packet, receivedAtMs, from);

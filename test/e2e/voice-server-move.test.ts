@@ -1,0 +1,120 @@
+// A line across a voice server move (Discord's VOICE_SERVER_UPDATE mid-line: a new token, the old voice socket closed
+// and its UDP session ended): nothing is sent into the ended session nor into the new one before it is ready, the line
+// goes on where the move cut it once the new connection is ready, and the reply says what was heard. The move comes at
+// every instant of a line: during its start lead, at its first packet, mid-part, at a part's boundary; in Discord's
+// order and with the old session ended 370 ms before the new address comes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import { until } from '../support/books-shown.ts';
+import { ALICE, GENERAL } from '../support/world.ts';
+
+const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
+const GUILD = london.id;
+const VOICE = 'voice-b-en-m-01';
+/** One 20 ms Opus frame. */
+const FRAME_SECONDS = 0.02;
+
+let h: Harness;
+beforeAll(async () => {
+  // Parts of at most 60 characters: a line of two sentences is two parts, with a boundary to move at.
+  h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** In the channel with its DAVE group formed, whatever an earlier test left. */
+async function inChannel(): Promise<void> {
+  if (h.discord.botVoiceChannel(GUILD) !== GENERAL)
+    await runCommand(h, { guildId: GUILD, userId: ALICE, name: 'join' });
+  await h.discord.waitForDave(GUILD, (s) => s.members.includes(APP_ID) && s.botEpoch === s.epoch);
+}
+
+const spoken = () => h.discord.heardPackets(GUILD).filter((packet) => !packet.silence).length;
+
+/** How the move comes: Discord's order (the new server's address, then the old session ended), or the old session
+ * ended first and the address 370 ms later (the gap a member met: SayBot ready again 0.37 s after). */
+const ORDERS = [
+  { order: 'update first', options: {} },
+  { order: 'ended first, the update 370 ms later', options: { updateAfterMs: 370 } },
+] as const;
+
+/**
+ * Says `text`, moves the voice server (`how`) once `moveWhen` holds (checked as each packet arrives, or awaited), and
+ * returns the reply and what the channel heard of the line.
+ */
+async function sayAcrossMove(
+  text: string,
+  how: (typeof ORDERS)[number]['options'],
+  moveWhen: () => boolean | Promise<void>,
+) {
+  await inChannel();
+  h.discord.clearAudio(GUILD);
+  const lost = h.discord.packetsToEndedSession(GUILD);
+  const handle = await h.discord.command({
+    guildId: GUILD,
+    userId: ALICE,
+    name: 'say',
+    options: [
+      { name: 'text', value: text },
+      { name: 'voice', value: VOICE },
+    ],
+  });
+  const when = moveWhen();
+  if (when instanceof Promise) await when;
+  else await h.discord.waitForPacket(GUILD, () => moveWhen() as boolean, 60_000);
+  h.discord.moveVoiceServer(GUILD, how);
+  const answer = await handle.waitFor((r) => /^(Spoke|The reply was cut off)/.test(r.content ?? ''), 60_000);
+  return {
+    answer: answer.content ?? '',
+    heardSeconds: spoken() * FRAME_SECONDS,
+    lostSeconds: (h.discord.packetsToEndedSession(GUILD) - lost) * FRAME_SECONDS,
+    expected: h.sandbox.expectedDurationSeconds(text),
+  };
+}
+
+/**
+ * What must hold whatever the instant: the line goes on where the move cut it and is told as spoken, nothing of it
+ * said twice. What it may miss is only what went to the ended session before SayBot could know of the move (packets
+ * already on their way as Discord ended it; the local Discord counts them), and the reply's seconds count those too.
+ */
+function wentOn(result: Awaited<ReturnType<typeof sayAcrossMove>>): void {
+  const { answer, heardSeconds, lostSeconds, expected } = result;
+  expect(answer).toMatch(/^Spoke/);
+  expect(heardSeconds + lostSeconds, answer).toBeGreaterThanOrEqual(expected - 3 * FRAME_SECONDS);
+  expect(heardSeconds, answer).toBeLessThanOrEqual(expected + 3 * FRAME_SECONDS);
+  const told = Number(/(\d+\.\d) s/.exec(answer)?.[1]);
+  expect(told, answer).toBeGreaterThanOrEqual(heardSeconds - 0.1);
+  expect(told, answer).toBeLessThanOrEqual(heardSeconds + lostSeconds + 0.1);
+}
+
+describe.each(ORDERS)('a line across a voice server move ($order)', ({ options }) => {
+  it('mid-part: it goes on where the move cut it once the new connection is ready', async () => {
+    const text = 'This line is moved to another voice server part of the way through.';
+    wentOn(await sayAcrossMove(text, options, () => spoken() >= 50));
+  });
+
+  it('at its first packet', async () => {
+    wentOn(await sayAcrossMove('This line is moved as its first packet is heard.', options, () => spoken() >= 1));
+  });
+
+  it("at a part's boundary", async () => {
+    const first = 'The first part of this line ends here.';
+    const text = `${first} And the second part follows it after the move.`;
+    const boundary = Math.round(h.sandbox.expectedDurationSeconds(first) / FRAME_SECONDS);
+    wentOn(await sayAcrossMove(text, options, () => spoken() >= boundary));
+  });
+
+  it('during the start lead, before any packet is sent', async () => {
+    h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+    const text = `Moved while its start is read ahead (${Object.keys(options).length}).`;
+    wentOn(
+      await sayAcrossMove(text, options, async () => {
+        await until(() => h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held'));
+        h.sandbox.resumePaused();
+        // The answer's first bytes are on their way: the clip reads its start lead now.
+        await until(() => h.sandbox.requests.some((r) => r.text === text && r.outcome !== 'held'));
+      }),
+    );
+  });
+});
