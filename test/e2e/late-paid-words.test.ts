@@ -1,6 +1,7 @@
 // A part paid late: a line accepted as cached (it cost nothing then) whose cache entry the cache's size bound
 // evicted while it waited behind another order, so at its turn it is requested and billed. A /skip or /stop while it
-// plays says what was asked of the service counts as spent, as the same stop of a part paid at acceptance does.
+// plays says what was asked of the service counts as spent, as the same stop of a part paid at acceptance does: on
+// /say, /emote and the Speak menu.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
+import { defaultGuilds, numberValue, runCommand, type Harness } from '../support/harness.ts';
 import { ALICE, BOB } from '../support/world.ts';
 
 const [, london] = defaultGuilds() as [unknown, ReturnType<typeof defaultGuilds>[0]];
@@ -20,64 +21,122 @@ const FILLER_VOICE = 'voice-b-ko-f-01';
 
 const harnessFor = useHarnessPerTest();
 
-const sayInVoice = (h: Harness, text: string, voice: string) =>
-  h.discord.command({
-    guildId: GUILD,
-    userId: ALICE,
-    name: 'say',
-    options: [
-      { name: 'text', value: text },
-      { name: 'voice', value: voice },
-    ],
-  });
+/** How each front-end asks ALICE's line in voice; the Speak menu reads a message of BOB's in her /myvoice. */
+const FRONTS = {
+  say: (h: Harness, text: string) =>
+    h.discord.command({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: LATE_VOICE },
+      ],
+    }),
+  emote: (h: Harness, text: string) =>
+    h.discord.command({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'emote',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: LATE_VOICE },
+        { name: 'exaggeration', ...numberValue(0.7) },
+      ],
+    }),
+  speak: (h: Harness, text: string) =>
+    h.discord.messageCommand({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'Speak',
+      message: { id: MESSAGE_IDS.get(text), author: { id: BOB, username: 'bob' }, content: text },
+    }),
+} as const;
 
-/** The cache entries of `voice` on disk. */
-const entries = (h: Harness, voice: string) => {
-  const folder = path.join(h.cacheDir, voiceDirOf(voice));
-  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.sbc')) : [];
-};
+/** One message id per text, so that the Speak menu is asked the same message twice. */
+const MESSAGE_IDS = new Map<string, string>();
+
+/** The cache entries on disk but the fillers'. */
+const entries = (h: Harness) =>
+  existsSync(h.cacheDir)
+    ? readdirSync(h.cacheDir)
+        .filter((folder) => folder !== voiceDirOf(FILLER_VOICE))
+        .flatMap((folder) => readdirSync(path.join(h.cacheDir, folder)).filter((name) => name.endsWith('.sbc')))
+    : [];
 
 describe('a part paid late, after its cache entry was evicted while it waited', () => {
-  it('/skip and /stop while it plays say that what was asked of the service counts as spent', async () => {
-    // A 1 MB cache: about 20 s of the sandbox's 24 kHz WAV.
-    const h = await harnessFor({ env: { CACHE_MAX_MB: '1' }, config: { voiceIdleTimeoutMs: 60_000 } });
-    const skipped = 'Said once, then played again from the cache; it was evicted meanwhile, so it was paid late.';
-    const stopped = 'Another line said once, then queued as cached; evicted too, and paid late at its turn.';
-    for (const text of [skipped, stopped])
-      await (await sayInVoice(h, text, LATE_VOICE)).waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
-    await until(() => entries(h, LATE_VOICE).length === 2);
+  it('/skip and /stop while it plays say that what was asked of the service counts as spent, on /say, /emote and Speak', async () => {
+    // A 1 MB cache: about 20 s of the sandbox's 24 kHz WAV. Her requests under way are not bounded here.
+    const h = await harnessFor({
+      env: { CACHE_MAX_MB: '1', QUEUE_MAX_PER_MEMBER: '0' },
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
+    await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: LATE_VOICE },
+    });
+    const lines = [
+      {
+        front: FRONTS.say,
+        text: 'Said once, then again from the cache; evicted meanwhile, so paid late.',
+        end: 'skip',
+      },
+      { front: FRONTS.emote, text: 'Emoted once, then queued as cached; evicted too, and paid late.', end: 'skip' },
+      { front: FRONTS.speak, text: 'A message spoken once, queued again as cached, and paid late.', end: 'stop' },
+    ] as const;
+    for (const [n, { text }] of lines.entries()) MESSAGE_IDS.set(text, `4000000000000000${n}1`);
+    for (const { front, text } of lines)
+      await (await front(h, text)).waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
+    await until(() => entries(h).length === lines.length);
 
-    // A line ahead, held at the service after its charge, and both lines queued behind it as cached (free).
+    // A line ahead, held at the service after its charge, and the three queued behind it as cached (free).
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const ahead = await sayInVoice(h, 'The line ahead.', AHEAD_VOICE);
+    const ahead = await h.discord.command({
+      guildId: GUILD,
+      userId: ALICE,
+      name: 'say',
+      options: [
+        { name: 'text', value: 'The line ahead.' },
+        { name: 'voice', value: AHEAD_VOICE },
+      ],
+    });
     await until(() => h.sandbox.requests.some((r) => r.outcome === 'held'));
-    const late = [await sayInVoice(h, skipped, LATE_VOICE), await sayInVoice(h, stopped, LATE_VOICE)];
-    for (const handle of late) await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
+    const late = [];
+    for (const { front, text } of lines) {
+      const handle = await front(h, text);
+      await handle.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
+      late.push(handle);
+    }
     const billed = h.sandbox.charactersBilled();
 
-    // Other speech fills the cache meanwhile, and its size bound evicts both lines.
+    // Other speech fills the cache meanwhile, and its size bound evicts all three.
     for (const round of [1, 2, 3]) {
       const text = `Round ${round} of other speech, filling the cache. `.repeat(4);
       const options = { text, voice: FILLER_VOICE, output: 'file' };
       // Bob's client is Japanese: his answer names the file he was given.
       expect((await runCommand(h, { guildId: GUILD, userId: BOB, name: 'say', options })).content).toContain('wav');
     }
-    await until(() => entries(h, LATE_VOICE).length === 0);
+    await until(() => entries(h).length === 0);
 
     h.sandbox.resumePaused();
     await ahead.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 60_000);
-    for (const [index, command] of (['skip', 'stop'] as const).entries()) {
-      const handle = late[index]!;
+    for (const [index, { text, end }] of lines.entries()) {
       // Its request goes to the service at its turn, and it plays.
-      await until(() => h.sandbox.requests.some((r) => r.text === [skipped, stopped][index] && r.status === 200));
+      await until(
+        () => h.sandbox.requests.some((r) => r.text?.includes(text.slice(0, 20)) === true && r.status === 200),
+        60_000,
+      );
       h.discord.clearAudio(GUILD);
       await h.discord.waitForPacket(GUILD, (packet) => !packet.silence, 60_000);
-      await runCommand(h, { guildId: GUILD, userId: ALICE, name: command });
-      const answer = await handle.waitFor((r) => /^(Skipped|Stopped)/.test(r.content ?? ''), 60_000);
-      expect(answer.content).toMatch(command === 'skip' ? /^Skipped after/ : /^Stopped/);
-      expect(answer.content).toContain(t('en-US', 'say.stoppedSpent'));
+      await runCommand(h, { guildId: GUILD, userId: ALICE, name: end });
+      const answer = await late[index]!.waitFor((r) => /^(Skipped|Stopped)/.test(r.content ?? ''), 60_000);
+      expect(answer.content).toMatch(end === 'skip' ? /^Skipped after/ : /^Stopped/);
+      expect(answer.content, lines[index]!.text).toContain(t('en-US', 'say.stoppedSpent'));
     }
-    // Both were billed at their turn: paid late, as the words now say.
+    // All three were billed at their turn: paid late, as the words now say.
     expect(h.sandbox.charactersBilled()).toBeGreaterThan(billed);
   });
 });
