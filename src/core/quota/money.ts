@@ -1168,13 +1168,10 @@ export class Accounting {
       'the store did not write down a paid request in time: not sent',
     );
     // Never sent: a row the store writes after all is taken back (until then it counts as spent, never fewer).
-    void written.then(
-      (entry) => {
-        letGo();
-        return this.#ledger.release(entry);
-      },
-      () => undefined,
-    );
+    void written.then((entry) => {
+      letGo();
+      return this.#ledger.release(entry);
+    }, letGo);
     throw storageUnavailable();
   }
 
