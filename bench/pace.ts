@@ -90,11 +90,15 @@ interface Clip {
   silences: number[];
 }
 
-/** A's member: the scene as a .txt, output:file format:mp3, "Play it" pressed; seconds from the press to the answer. */
-async function sceneAsMp3(servers: Servers, script: string): Promise<{ seconds: number; answer: string }> {
+/** A's member: the scene as a .txt, output:file in `format`, "Play it" pressed; seconds from the press to the answer. */
+export async function sceneAsFile(
+  servers: Servers,
+  script: string,
+  format: 'mp3' | 'wav' = 'mp3',
+): Promise<{ seconds: number; answer: string }> {
   const member = { guildId: A.guildId, userId: A.userId };
   const asked = await servers.call('commandWithFile', {
-    spec: { ...member, name: 'scene', subcommand: 'new', options: { output: 'file', format: 'mp3' } },
+    spec: { ...member, name: 'scene', subcommand: 'new', options: { output: 'file', format } },
     option: 'script',
     fileName: 'scene.txt',
     text: script,
@@ -123,7 +127,12 @@ async function sceneAsMp3(servers: Servers, script: string): Promise<{ seconds: 
 }
 
 /** B's clips, one after another, until `done` settles (at least one); `speaking` once the first is heard. */
-async function speakB(servers: Servers, tag: string, done: Promise<unknown>, speaking: () => void): Promise<Clip[]> {
+export async function speakB(
+  servers: Servers,
+  tag: string,
+  done: Promise<unknown>,
+  speaking: () => void,
+): Promise<Clip[]> {
   let over = false;
   const end = () => void (over = true);
   done.then(end, end);
@@ -153,7 +162,7 @@ async function speakB(servers: Servers, tag: string, done: Promise<unknown>, spe
 }
 
 /** B's pace over [from, to] (the servers' clock): gaps between consecutive packets of a clip, both inside it. */
-function paceOf(clips: Clip[], from: number, to: number) {
+export function paceOf(clips: Clip[], from: number, to: number) {
   const inside = (t: number) => t >= from && t <= to;
   const audio: number[] = [];
   const datagrams: number[] = [];
@@ -296,7 +305,8 @@ export async function measurePace(mode: 'quick' | 'full', log: (line: string) =>
   const rows: Row[] = [];
   const complaints: string[] = [];
   let takes = 0;
-  const scene = (tag: string) => async (s: Servers) => sceneAsMp3(s, largestFreeScript(`${tag}${(takes += 1)}`, lines));
+  const scene = (tag: string) => async (s: Servers) =>
+    sceneAsFile(s, largestFreeScript(`${tag}${(takes += 1)}`, lines));
   let buttons: FloodPlan['buttons'] = [];
   /** The flood lasts as long as the busy scene row's scene took, within bounds. */
   let floodSeconds = 20;
@@ -362,7 +372,7 @@ export async function measurePace(mode: 'quick' | 'full', log: (line: string) =>
       async (s) => {
         buttons = await setUp(s, log);
         log('pace: warm-up (a short free scene as MP3, untimed)');
-        await sceneAsMp3(s, largestFreeScript('W', 3));
+        await sceneAsFile(s, largestFreeScript('W', 3));
       },
     );
     rows.push(...worker.rows);
@@ -376,7 +386,7 @@ export async function measurePace(mode: 'quick' | 'full', log: (line: string) =>
       log,
       async (s) => {
         await join(s, B);
-        await sceneAsMp3(s, largestFreeScript('WL', 3));
+        await sceneAsFile(s, largestFreeScript('WL', 3));
       },
     );
     rows.push(...library.rows);

@@ -314,9 +314,9 @@ async function assembleCore(
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
     freeVoice,
-    countFreeLine: (guildId, cause, speaker) =>
+    countFreeLines: (guildId, cause, speaker, lines) =>
       void store.freeVoiceLines
-        .add(guildId, monthOf(seams.now?.() ?? new Date()), cause, speaker)
+        .add(guildId, monthOf(seams.now?.() ?? new Date()), cause, speaker, lines)
         .catch((error: unknown) => logger.warn({ err: error, guildId }, 'a free line was not counted')),
     inServer,
     // The rights an order is held to: the speaking feature's gate, as the core's rights port.

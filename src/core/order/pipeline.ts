@@ -86,8 +86,8 @@ export interface SpeechPipelineOptions {
   inServer?: (guildId: string) => boolean;
   /** FREE_VOICE `chosen`: members may ask for its voices (its `fallback` is the money's: AccountingOptions.standsIn). */
   freeVoice?: { chosen: boolean };
-  /** Counts a line the free voice spoke (for /usage), once per request heard or delivered; absent: not counted. */
-  countFreeLine?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void;
+  /** Counts lines free voices spoke (for /usage), once per cause and speaker an order heard or delivered. */
+  countFreeLines?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void;
   /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
   rights?: OrderRights;
 }
@@ -127,7 +127,7 @@ export class SpeechPipeline {
       queue: options.queue,
       freePerMinute: options.freePerMinute,
       now: options.now,
-      countFreeLine: options.countFreeLine,
+      countFreeLines: options.countFreeLines,
     });
   }
 

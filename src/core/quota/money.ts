@@ -104,8 +104,8 @@ interface MoneyOptions {
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
   freePerMinute?: number | undefined;
   now?: (() => Date) | undefined;
-  /** Counts a line a free voice spoke (for /usage); absent: not counted. */
-  countFreeLine?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker) => void) | undefined;
+  /** Counts `lines` a free voice spoke (for /usage), once per cause and speaker an order; absent: not counted. */
+  countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
 }
 
 /** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -122,7 +122,7 @@ export class Money {
   readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
-  readonly #countFreeLine: MoneyOptions['countFreeLine'];
+  readonly #countFreeLines: MoneyOptions['countFreeLines'];
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
@@ -131,7 +131,7 @@ export class Money {
     this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
-    this.#countFreeLine = options.countFreeLine;
+    this.#countFreeLines = options.countFreeLines;
   }
 
   /** One piece of free work that is not speech (a /usage chart) against the member's free-request rate. */
@@ -206,7 +206,7 @@ export class Money {
       ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
-    if (told.kind !== 'failed') this.#countFreeLines(order, told.freeVoice);
+    if (told.kind !== 'failed') this.#countFree(order, told.freeVoice);
     return told;
   }
 
@@ -256,17 +256,28 @@ export class Money {
     return turn;
   }
 
-  /** Each line a free voice was chosen for, or the one line said in place of the paid voice. */
-  #countFreeLines(order: DeliveredOrder, freeVoice: SettledOutcome['freeVoice']): void {
-    const count = (cause: FreeVoiceCause, voice: string) =>
-      this.#countFreeLine?.(order.charge.context.guildId, cause, freeSpeakerOf(voice));
+  /**
+   * Each line a free voice was chosen for, or the one line said in place of the paid voice: one count per cause and
+   * speaker, since each count is a store write (a 60-line scene's, one a line, held the main thread up).
+   */
+  #countFree(order: DeliveredOrder, freeVoice: SettledOutcome['freeVoice']): void {
+    const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
+      this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
     // An engine's voice that eSpeak NG spoke for: a free voice chosen all the same, never one in place of a paid one.
     if (freeVoice?.cause === 'engine-failed') count('chosen', freeVoice.voice);
     else if (order.fallback !== undefined || freeVoice !== undefined)
       count('fallback', freeVoice?.voice ?? order.lines[0]?.request.voice ?? '');
-    else
-      for (const line of order.lines)
-        if (line.request.kind !== 'ready' && isFreeVoice(line.request.voice)) count('chosen', line.request.voice);
+    else {
+      const chosen = new Map<FreeSpeaker, { voice: string; lines: number }>();
+      for (const { request } of order.lines) {
+        if (request.kind === 'ready' || !isFreeVoice(request.voice)) continue;
+        const speaker = freeSpeakerOf(request.voice);
+        const counted = chosen.get(speaker) ?? { voice: request.voice, lines: 0 };
+        counted.lines += 1;
+        chosen.set(speaker, counted);
+      }
+      for (const { voice, lines } of chosen.values()) count('chosen', voice, lines);
+    }
   }
 }
 

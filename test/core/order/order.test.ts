@@ -85,6 +85,32 @@ describe('Order', () => {
     expect(order.freeVoice).toEqual({ voice: 'free-en', cause: 'service-failed' });
   });
 
+  it("counts a scene's free lines for /usage in one count per cause and speaker, not one store write a line", async () => {
+    // Each count is a write on the main thread (SQLite, synchronously): one a line held a 60-line scene's answer up.
+    const counted: unknown[][] = [];
+    const counting = new Money({
+      accounting: {} as never,
+      prices: {} as never,
+      countFreeLines: (...args: unknown[]) => void counted.push(args),
+    });
+    const voices = ['free-en-f', 'free-en-m', 'voicevox:3'];
+    const scene = Array.from({ length: 60 }, (_, i) => ({
+      request: { ...request, voice: voices[i % 3] as string },
+      texts: [`Line ${i}.`],
+      pauseBefore: 0,
+    }));
+    const order = new Order(asked);
+    order.split(scene);
+    order.accept({ ...terms().terms, lines: scene });
+    order.source();
+    order.settled(counting.settle(order, { kind: 'files', files: [], seconds: 300 }));
+    await order.outcome;
+    expect(counted).toEqual([
+      ['G', 'chosen', 'espeak', 40],
+      ['G', 'chosen', 'voicevox', 20],
+    ]);
+  });
+
   it('is refused at acceptance: its outcome the refusal, nothing to settle', async () => {
     const refusal = new Refusal({ code: 'budget-member-day', limit: 1, used: 1, needed: 1, resetAt: new Date(0) });
     const order = new Order(asked);

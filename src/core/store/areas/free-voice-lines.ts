@@ -8,14 +8,20 @@ import type { FreeSpeaker, FreeVoiceCause, FreeVoiceLines } from '../free-voice-
 type StoredCause = FreeVoiceCause | `${FreeVoiceCause}:${Exclude<FreeSpeaker, 'espeak'>}`;
 
 export class FreeVoiceLinesArea extends Area {
-  /** One more line spoken in `month` (YYYY-MM) for `guildId`, for `cause`, by `speaker`. */
-  async add(guildId: string, month: string, cause: FreeVoiceCause, speaker: FreeSpeaker = 'espeak'): Promise<void> {
+  /** `lines` more spoken in `month` (YYYY-MM) for `guildId`, for `cause`, by `speaker`: one write. */
+  async add(
+    guildId: string,
+    month: string,
+    cause: FreeVoiceCause,
+    speaker: FreeSpeaker = 'espeak',
+    lines = 1,
+  ): Promise<void> {
     const stored: StoredCause = speaker === 'espeak' ? cause : `${cause}:${speaker}`;
     await this.d.db
       .insertInto('free_voice_lines')
-      .values({ guild_id: guildId, month, cause: stored, lines: 1 })
+      .values({ guild_id: guildId, month, cause: stored, lines })
       .onConflict((oc) =>
-        oc.columns(['guild_id', 'month', 'cause']).doUpdateSet({ lines: sql`free_voice_lines.lines + 1` }),
+        oc.columns(['guild_id', 'month', 'cause']).doUpdateSet({ lines: sql`free_voice_lines.lines + ${lines}` }),
       )
       .execute();
   }

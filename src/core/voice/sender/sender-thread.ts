@@ -271,16 +271,28 @@ export class SenderThread {
         if (w.packet === undefined) endWaiting = true;
         return w.packet !== undefined && w.number < run.first;
       });
-    run.packets.forEach((bytes, n) => {
-      let packet = bytes;
-      if (packet.length > SLOT_BYTES) {
-        this.counts.oversized += 1;
-        packet = SILENCE_FRAME;
-      }
-      entry.waiting.push({ clip: run.clip, number: run.first + n, generation: run.generation, packet });
-    });
+    // Nothing waiting: straight into the ring while it has room, no record a packet.
+    let n = 0;
+    if (entry.waiting.length === 0)
+      while (n < run.packets.length && entry.ring.push(run.clip, run.first + n, run.generation, this.#fit(run, n))) n++;
+    if (n > 0 && entry.ring.wakeNeeded()) this.#post({ type: 'wake', voice: entry.id });
+    for (; n < run.packets.length; n++)
+      entry.waiting.push({
+        clip: run.clip,
+        number: run.first + n,
+        generation: run.generation,
+        packet: this.#fit(run, n),
+      });
     if (endWaiting) entry.waiting.push({ clip: run.clip, number: 0, generation: 0, packet: undefined });
-    this.#write(entry);
+    if (entry.waiting.length > 0) this.#write(entry);
+  }
+
+  /** Packet `n` of the run, or silence in its place past a slot's bytes (no 20 ms Opus frame is that long). */
+  #fit(run: PacketRun, n: number): Uint8Array {
+    const packet = run.packets[n] as Uint8Array;
+    if (packet.length <= SLOT_BYTES) return packet;
+    this.counts.oversized += 1;
+    return SILENCE_FRAME;
   }
 
   /** The clip has no more packets: its end follows its last packet in the ring (closing silence, then 'done'). */
@@ -626,8 +638,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     const packets: Uint8Array[] = [];
     for (let n = Math.max(first, this.#base); n < this.#base + this.#frames.length; n++) {
       const frame = this.#frames[n - this.#base] as Buffer;
-      // A copy of just its bytes: a frame is often a view of a larger buffer, which would be copied whole.
-      packets.push(new Uint8Array(session.dave ? session.dave.encrypt(frame) : frame));
+      // No copy: the ring takes just its bytes, and a frame kept here is never changed.
+      packets.push(session.dave ? session.dave.encrypt(frame) : frame);
     }
     if (packets.length === 0) return;
     senderThread.queue({ voice, clip: this.#id as number, first, packets, generation: senderThread.generation(voice) });
