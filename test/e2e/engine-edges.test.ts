@@ -4,6 +4,7 @@
 // closed, its slot free for the next line); an engine down when SayBot starts has its voices stood in for, and is
 // used again once it answers. Only the order of events is asserted.
 import { afterEach, describe, expect, it } from 'vitest';
+import { MessageFlags } from 'discord.js';
 import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { pitchOf, runCommand, voiceStateSeen, type Harness } from '../support/harness.ts';
@@ -19,6 +20,8 @@ afterEach(async () => {
 const WAIT_MS = 60_000;
 /** What a finished /say in a voice channel answers, or a refusal. */
 const FINAL = /^(Spoke|The|This|Something|Nothing|Stopped|Skipped)/;
+/** What a line cut because its member lost a right ends with: a private note (the line's own reply is deleted). */
+const REVOKED = /so I stopped speaking for you there; the rest was dropped\.$/;
 
 async function withVoicevox(double: VoicevoxDouble, env: Record<string, string> = {}): Promise<Harness> {
   return startHarness({
@@ -129,9 +132,13 @@ describe("the owner's engines at their edges", () => {
       await until(() => syntheses(voicevox!).length === 2, "the other server's render");
       // The stopped line's connection was closed before the other server's line reached the engine.
       expect(first!.closed).toBe(true);
-      await stopped.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
-      if (action === 'mute')
+      // Stopped or skipped, the reply says so; a member muted is told privately why the rest was dropped.
+      const ended = await stopped.waitFor((r) => FINAL.test(r.content ?? '') || REVOKED.test(r.content ?? ''), WAIT_MS);
+      if (action === 'mute') {
+        expect(ended.content).toMatch(/server-muted you/);
+        expect(ended.flags).toBe(MessageFlags.Ephemeral);
         await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
+      } else expect(ended.content).toMatch(FINAL);
       // Nothing of the cut line was kept: asked again, the engine renders it again.
       const again = await (
         await say(h, long(1), { voice: 'voicevox:0' })
