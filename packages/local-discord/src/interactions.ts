@@ -27,8 +27,8 @@ import {
   userPayload,
   type GuildRecord,
   type UserRecord,
-  type World,
 } from './state.ts';
+import type { World } from './world.ts';
 import { customIdsOf } from './components.ts';
 import { FormRefusal, acceptsFile } from './file-types.ts';
 import { checkModal, submitModal } from './modals.ts';
