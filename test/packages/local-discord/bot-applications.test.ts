@@ -186,6 +186,21 @@ describe('FakeDiscord: several bot applications in one server', () => {
     expect((await created)[0].id).toBe(g.id);
   });
 
+  it("one bot's gateway dropped: it resumes; the other bot's session is untouched", async () => {
+    const resumed = once(helperClient, Events.ShardResume);
+    const mainResumed = vi.fn();
+    main.once(Events.ShardResume, mainResumed);
+    fake.dropGateway(g.id, 4000, helper.userId);
+    expect(fake.gatewayConnected(g.id)).toBe(true);
+    await vi.waitFor(() => expect(fake.gatewayConnected(g.id, helper.userId)).toBe(true), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await resumed;
+    main.off(Events.ShardResume, mainResumed);
+    expect(mainResumed).not.toHaveBeenCalled();
+  });
+
   it('an unknown token: gateway close 4004 and REST 401', async () => {
     const { code } = await identify(fake, fakeToken());
     expect(code).toBe(4004);
@@ -397,5 +412,41 @@ describe('FakeDiscord: each application its own commands, interactions, messages
       (await rest(fake, TOKEN, 'PATCH', `/guilds/${spec.id}/voice-states/@me`, { channel_id: stage, suppress: false }))
         .status,
     ).toBe(400);
+  });
+});
+
+describe('FakeDiscord: rate limits per token, the invalid request limit per host', () => {
+  let fake: FakeDiscord;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [g],
+      log: () => undefined,
+      invalidRequestLimit: 3,
+    });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it("a 429 in one bot's bucket leaves the other's; 401s of any token count together against the host", async () => {
+    const helper = fake.addBotApplication();
+    fake.inviteBot(g.id, helper.userId);
+    fake.rateLimit({ route: 'channel-message', botUserId: helper.userId, retryAfterMs: 60_000 });
+    const post = (token: string) =>
+      rest(fake, token, 'POST', `/channels/${g.textChannelId}/messages`, { content: 'hi' });
+    expect((await post(TOKEN)).status).toBe(200);
+    const limited = await post(helper.token);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-bucket')).toContain(helper.applicationId);
+    expect((await post(helper.token)).status).toBe(200);
+    expect(fake.invalidRequests()).toBe(1);
+    // Two more refusals (unknown tokens) reach the host's limit: then even a good token is kept out.
+    expect((await rest(fake, fakeToken(), 'GET', '/users/@me')).status).toBe(401);
+    expect((await rest(fake, fakeToken(), 'GET', '/users/@me')).status).toBe(401);
+    expect((await rest(fake, TOKEN, 'GET', '/users/@me')).status).toBe(429);
   });
 });
