@@ -536,7 +536,9 @@ export class FakeDiscord extends FakeDiscordServers {
     if ('field' in parsed)
       throw new Error(`FakeDiscord: command permissions refused: ${parsed.field}: ${parsed.message}`);
     commandPermissions.set(guildId, commandId, parsed.permissions);
-    gateway.dispatchToGuild(
+    // The main application's commands: only its bot is told.
+    gateway.dispatchTo(
+      world.main,
       guildId,
       'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
       permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions),

@@ -381,6 +381,13 @@ describe('FakeDiscord: each application its own commands, interactions, messages
     expect(answered.status).toBe(204);
     const response = await press.waitForFinal();
     expect(response.message?.author).toMatchObject({ id: helper.userId });
+    // A server's command permissions of the main application are told to its bot alone.
+    fake.setCommandPermissions(spec.id, APP_ID, [{ id: spec.id, type: 1, permission: false }]);
+    await vi.waitFor(
+      () => expect(main.events.some((e) => e.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE')).toBe(true),
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(second.events.some((e) => e.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE')).toBe(false);
     // Its answers are recorded with the helper's application, apart from the main one's.
     expect(fake.interactions(helper.userId).map((i) => i.id)).toEqual([press.id]);
     expect(fake.interactions().map((i) => i.id)).not.toContain(press.id);
