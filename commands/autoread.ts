@@ -25,7 +25,7 @@ export const uses = [
   'config',
   'engines',
   'logger',
-  'players',
+  'seats',
   'reading',
   'speech',
   'store',
@@ -57,10 +57,10 @@ type Handler = (
 
 const mention = (id: string) => `<#${id}>`;
 
-const start: Handler = async (interaction, { players, speech, store }, autoread) => {
+const start: Handler = async (interaction, { seats, speech, store }, autoread) => {
   // Free checks first, the join (seconds) last.
   if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
-  const voice = memberVoiceChannel(interaction, { players, speech }, undefined, { joinOnly: true });
+  const voice = memberVoiceChannel(interaction, { seats, speech }, undefined, { joinOnly: true });
   const chosenId = interaction.options.getChannel('channel')?.id ?? interaction.channelId;
   const channel = interaction.guild.channels.cache.get(chosenId);
   if (!channel || !(READABLE as readonly ChannelType[]).includes(channel.type))

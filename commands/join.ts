@@ -9,7 +9,7 @@ import { engineCredits } from '../src/features/player/index.ts';
 import { acknowledge } from '../src/core/interactions/acknowledge.ts';
 import '../src/features/player/index.ts';
 
-export const uses = ['autoread', 'engines', 'players', 'reading', 'speech'] as const satisfies readonly ServiceName[];
+export const uses = ['autoread', 'engines', 'seats', 'reading', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const requires: Requirements = { inVoice: true };
@@ -21,14 +21,16 @@ export const publicReply = true;
 
 export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
   // While the server is read aloud, only a manager may move SayBot out of the channel it reads into.
-  const { channelId, adapterCreator } = memberVoiceChannel(interaction, context, context.reading, {
+  const { channelId, seat } = memberVoiceChannel(interaction, context, context.reading, {
     managersMove: true,
     joinOnly: true,
   });
   const channel = `<#${channelId}>`;
-  const player = context.players.get(interaction.guildId, adapterCreator);
+  // A helper names itself (a mention, never a ping): members see which bot sits where.
+  const helper = seat.bot.index > 0 ? { bot: `<@${seat.userId}>`, channel } : undefined;
+  const player = seat.player();
   if (player.channelId === channelId && player.state.kind === 'connected') {
-    await showResult(interaction, 'join.already', { channel });
+    await showResult(interaction, helper ? 'join.alreadyAs' : 'join.already', helper ?? { channel });
     return;
   }
   await acknowledge(interaction);
@@ -41,7 +43,9 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   else {
     // Whose voices may be heard here, as the engines' terms ask (VOICEVOX:<speaker>), said as SayBot arrives.
     const credits = engineCredits(context.engines?.voices() ?? []);
-    const joined = t(interaction.locale, 'join.joined', { channel });
+    const joined = helper
+      ? t(interaction.locale, 'join.joinedAs', helper)
+      : t(interaction.locale, 'join.joined', { channel });
     await showContent(
       interaction,
       credits === undefined ? joined : `${joined}\n${t(interaction.locale, 'join.credits', { credits })}`,

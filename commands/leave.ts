@@ -3,9 +3,9 @@ import type { CommandModule, ServiceName } from '../src/core/interactions/comman
 import { UserError } from '../src/core/interactions/failures.ts';
 import { requireManager } from '../src/core/interactions/preconditions.ts';
 import { showResult } from '../src/core/interactions/replies.ts';
-import { requireMayLeave } from '../src/features/player/index.ts';
+import { playerHere, requireMayLeave } from '../src/features/player/index.ts';
 
-export const uses = ['autoread', 'players'] as const satisfies readonly ServiceName[];
+export const uses = ['autoread', 'seats'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('leave');
@@ -13,7 +13,7 @@ export const data = slashCommand('leave');
 const mention = (id: string) => `<#${id}>`;
 
 export const execute: CommandModule<Uses>['execute'] = async (interaction, context) => {
-  const player = context.players.find(interaction.guildId);
+  const player = playerHere(interaction, context.seats);
   const channelId = player?.channelId;
   if (!player || channelId === undefined) throw new UserError('error.voice.notConnected');
   // While the server is read aloud, leaving is its managers' call, and it pauses reading: the binding stays.

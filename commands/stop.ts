@@ -3,9 +3,9 @@ import type { CommandModule, ServiceName } from '../src/core/interactions/comman
 import { UserError } from '../src/core/interactions/failures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
 import { t, type MessageKey, type MessageParams } from '../src/core/i18n/catalogue.ts';
-import { nothingToStop, playerControl, stoppable } from '../src/features/player/index.ts';
+import { nothingToStop, playerControl, playerHere, stoppable } from '../src/features/player/index.ts';
 
-export const uses = ['players', 'speech'] as const satisfies readonly ServiceName[];
+export const uses = ['seats', 'speech'] as const satisfies readonly ServiceName[];
 type Uses = (typeof uses)[number];
 
 export const data = slashCommand('stop');
@@ -20,7 +20,7 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   const say = (key: MessageKey, params: MessageParams) =>
     showContent(interaction, [t(interaction.locale, key, params), ...made].join('\n'));
   const filesOnly = () => showContent(interaction, made.join('\n'));
-  const player = context.players.find(interaction.guildId);
+  const player = playerHere(interaction, context.seats);
   const channelId = player?.channelId;
   // In no voice channel: nothing of anyone's plays or waits, so nothing was stopped there, whoever asks.
   if (!player || channelId === undefined) return made.length > 0 ? filesOnly() : say(nothingToStop(interaction), {});

@@ -242,7 +242,7 @@ export function dashboardBot(
         const member = await fetchOneMember(guild, userId, 'session user', { cache: true });
         // Where the member asks, all SayBot's own view (the member fetched afresh above).
         const place: MemberPlace = { guildId, guild, member, user: member.user, memberPermissions: member.permissions };
-        const target = memberVoiceChannel(place, { players: bot.players, speech: core.speech }, bot.autoread?.channels);
+        const target = memberVoiceChannel(place, { seats: bot.seats, speech: core.speech }, bot.autoread?.channels);
         return { target, stillAllowed: memberStillSpeaks(core.speech, place, target.channelId) };
       },
     },

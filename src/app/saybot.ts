@@ -26,6 +26,7 @@ import type { Accounting } from '../core/quota/money.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
+import type { Seats } from '../core/voice/seats.ts';
 import type { PlayerRegistry } from '../core/voice/guild-player.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
@@ -42,7 +43,10 @@ export interface SayBotCore {
   store: Store;
   speech: SpeechPipeline;
   accounting: Accounting;
-  players: PlayerRegistry;
+  /** Every bot's seats: the main bot's and the helpers' (HELPER_BOT_TOKENS). */
+  seats: Seats;
+  /** The helper bots (src/app/helper-bots.ts), logged in after the main bot; the bot stops them. */
+  helpers: { start(): Promise<void>; stop(): Promise<void> };
   cache: AudioCache;
   /** The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none set. */
   engines?: { port: EnginePort; close(): Promise<void> } | undefined;
@@ -70,7 +74,7 @@ export class SayBot {
   #stopRestSweep: (() => void) | undefined;
   #interactionRest: REST | undefined;
   #autoreadAvailable = false;
-  readonly players: PlayerRegistry;
+  readonly seats: Seats;
   /** This bot's files and voice messages under way (src/features/speaking/file-shares.ts): its own, not the process's. */
   readonly fileShares = new FileShares();
   readonly #log: Logger;
@@ -96,7 +100,7 @@ export class SayBot {
     const { config, logger, core } = options;
     this.#log = logger;
     this.#commands = options.commands;
-    this.players = core.players;
+    this.seats = core.seats;
     this.#speech = core.speech;
     const accounting = core.accounting;
     this.#allowedGuilds = options.allowedGuilds;
@@ -106,7 +110,7 @@ export class SayBot {
       voices: catalogueVoices(config.extraVoices),
       store: core.store,
       speech: this.#speech,
-      players: this.players,
+      seats: this.seats,
       logger,
       available: () => this.#autoreadAvailable,
       backlog: { messages: config.queue.guildClips, seconds: config.queue.guildSeconds },
@@ -150,7 +154,7 @@ export class SayBot {
       reading: this.#autoread.channels,
       autoread: this.#autoread,
       accounting,
-      players: this.players,
+      seats: this.seats,
       logger,
       config: {
         maxCharsPerRequest: config.maxCharsPerRequest,
@@ -172,6 +176,11 @@ export class SayBot {
 
   get client(): Client {
     return this.#client;
+  }
+
+  /** The main bot's players (its seats); the helpers' are in `seats`. */
+  get players(): PlayerRegistry {
+    return this.seats.main.players;
   }
 
   /** The REST client interactions' answers go through, apart from the bot's global limit (saybot.ts). */
@@ -294,6 +303,8 @@ export class SayBot {
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
       });
       this.#autoreadAvailable = login.autoreadAvailable;
+      // One after another, after the main bot: a helper that fails is left out and tries again by itself.
+      await options.core.helpers.start();
       await this.#application.read(this.#client, this.#allowedGuilds.listed, options.logger);
       await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
@@ -341,18 +352,19 @@ export class SayBot {
     void task.finally(() => this.#inFlight.delete(task));
   }
 
-  /** Leaves a channel once no human is left in it. */
+  /** Each seat leaves its channel once no human is left in it; one sent to a Stage's audience speaks again. */
   #onVoiceState(before: VoiceState, after: VoiceState): void {
-    const player = this.players.find(before.guild.id);
-    if (after.id === after.client.user.id && after.suppress === true && before.suppress !== true)
-      player?.sentToAudience();
-    const channelId = player?.channelId;
-    if (!player || channelId === undefined) return;
-    if (before.channelId !== channelId && after.channelId !== channelId) return;
-    const channel = before.guild.channels.cache.get(channelId);
-    if (!channel?.isVoiceBased()) return;
-    const humans = channel.members.filter((m) => !m.user.bot).size;
-    if (humans === 0) player.leave('alone');
+    for (const bot of this.seats.bots) {
+      const player = bot.players.find(before.guild.id);
+      if (after.id === bot.userId() && after.suppress === true && before.suppress !== true) player?.sentToAudience();
+      const channelId = player?.channelId;
+      if (!player || channelId === undefined) continue;
+      if (before.channelId !== channelId && after.channelId !== channelId) continue;
+      const channel = before.guild.channels.cache.get(channelId);
+      if (!channel?.isVoiceBased()) continue;
+      const humans = channel.members.filter((m) => !m.user.bot).size;
+      if (humans === 0) player.leave('alone');
+    }
   }
 
   /** Stops taking commands, leaves every voice channel, lets running handlers finish, logs out, closes the store. */
@@ -362,7 +374,7 @@ export class SayBot {
     this.#log.info({ inFlight: this.#inFlight.size }, 'shutting down');
     // Before the players leave voice: leaving at shutdown is not auto-read stopping; bindings resume next start.
     await this.#autoread.close();
-    this.players.destroyAll();
+    this.seats.destroyAll();
     const drained = Promise.allSettled([...this.#inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, 5_000).unref())]);
     // Fetches still running for the cache are abandoned; spends and cache files under way are finished first.
@@ -371,6 +383,7 @@ export class SayBot {
     await this.#speech.close();
     await this.#options.core.engines?.close();
     await this.client.destroy();
+    await this.#options.core.helpers.stop();
     this.#stopRestSweep?.();
     // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
     this.#options.core.accounting.close();

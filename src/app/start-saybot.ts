@@ -28,6 +28,8 @@ import { gatePort, USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry } from '../core/voice/guild-player.ts';
+import { Seats, type SeatBot } from '../core/voice/seats.ts';
+import { HelperBot, HelperBots } from './helper-bots.ts';
 import type { PacketSender } from '../core/voice/packet-sender.ts';
 
 const DISCORD_API_URL = 'https://discord.com/api';
@@ -110,8 +112,8 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     config.metricsPort === undefined
       ? undefined
       : new Metrics({
-          activeVoiceConnections: () => started?.players.connectedCount ?? 0,
-          queueLengths: () => started?.players.queuedCount ?? 0,
+          activeVoiceConnections: () => started?.seats.connectedCount ?? 0,
+          queueLengths: () => started?.seats.queuedCount ?? 0,
           cacheSizeBytes: () => started?.cacheBytes ?? 0,
         });
   const clientSeams = seams.voiceApiClient ?? {};
@@ -147,7 +149,11 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         seams,
         metrics,
         (guildId) => started?.isReading(guildId) ?? false,
-        (guildId) => started?.client.guilds.cache.get(guildId),
+        {
+          guild: (guildId) => started?.client.guilds.cache.get(guildId),
+          userId: () => started?.client.user?.id,
+          kept: (guildId, channelId) => started?.autoread.channels.get(guildId)?.voiceChannelId === channelId,
+        },
         // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
         (guildId) => guildId === USER_INSTALL_GUILD || (started?.client.guilds.cache.has(guildId) ?? true),
       );
@@ -252,22 +258,27 @@ async function assembleCore(
   seams: StartSeams,
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
-  guild: (guildId: string) => Guild | undefined,
+  /** The main bot as it is once logged in: its servers, its user, the voice channels auto-read keeps it in. */
+  main: Pick<SeatBot, 'guild' | 'userId'> & { kept: (guildId: string, channelId: string) => boolean },
   /** Whether SayBot is still in the server (kicked, or the server deleted): asked before each part of accepted speech. */
   inServer: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
   const cache = await AudioCache.open({ ...config.cache, logger });
   const { encoding, sender, startLead } = seams.voicePlane ?? VOICE_PLANE;
-  const players = new PlayerRegistry({
-    sender,
-    startLead,
-    logger,
-    idleTimeoutMs: config.voiceIdleTimeoutMs,
-    group: `saybot-${randomUUID()}`,
-    // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
-    stayConnected: isReading,
-    guild,
-  });
+  // One voice group per bot: @discordjs/voice keeps one connection per (group, server).
+  const group = `saybot-${randomUUID()}`;
+  const playersOf = (index: number, guild: (guildId: string) => Guild | undefined) =>
+    new PlayerRegistry({
+      sender,
+      startLead,
+      logger: index === 0 ? logger : logger.child({ helper: index }),
+      idleTimeoutMs: config.voiceIdleTimeoutMs,
+      group: index === 0 ? group : `${group}-helper-${index}`,
+      // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
+      stayConnected: isReading,
+      guild,
+    });
+  const mainBot: SeatBot = { index: 0, players: playersOf(0, main.guild), guild: main.guild, userId: main.userId };
   const accounting = new Accounting({
     store,
     budgets: config.budgets,
@@ -307,7 +318,6 @@ async function assembleCore(
   const speech = new SpeechPipeline({
     source,
     accounting,
-    players,
     logger,
     maxCharsPerRequest: config.maxCharsPerRequest,
     queue: config.queue,
@@ -323,7 +333,28 @@ async function assembleCore(
     rights: gatePort,
     ...(seams.now === undefined ? {} : { now: seams.now }),
   });
-  return { store, speech, accounting, players, cache, engines };
+  const helpers = new HelperBots(
+    config.discord.helperTokens.map((token, at) => {
+      const helper: HelperBot = new HelperBot({
+        index: at + 1,
+        token,
+        apiBaseUrl: config.discord.apiBaseUrl,
+        players: playersOf(at + 1, (guildId) => helper.guild(guildId)),
+        logger,
+        readyTimeoutMs: seams.readyTimeoutMs ?? 60_000,
+        rightsChanged: (guildId) => speech.rightsChanged(guildId),
+      });
+      return helper;
+    }),
+  );
+  const seats = new Seats([mainBot, ...helpers.bots], {
+    kept: main.kept,
+    // The gate's word on that bot: may it connect and speak there (a join's rights, asked of the seat's own server).
+    mayJoin: (seatGuild, voiceChannelId) =>
+      gatePort.admits({ does: ['join-voice'], at: { guild: seatGuild, memberId: '', voiceChannelId } }).kind ===
+      'allowed',
+  });
+  return { store, speech, accounting, seats, helpers, cache, engines };
 }
 
 /** The owner's engines, their voices fetched once before the first command; undefined when none is set. */

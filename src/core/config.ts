@@ -48,7 +48,25 @@ export function defaultBotMonthlyChars(plan: ApiPlan): number {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Variables whose values are secrets: never echoed, even when malformed. */
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'VOICE_API_KEY', 'DISCORD_CLIENT_SECRET', 'SPEECH_SERVER_KEY']);
+const SECRET_VARIABLES = new Set([
+  'DISCORD_TOKEN',
+  'HELPER_BOT_TOKENS',
+  'VOICE_API_KEY',
+  'DISCORD_CLIENT_SECRET',
+  'SPEECH_SERVER_KEY',
+]);
+
+/** Helper bots at most: each is one more gateway session, and ten seats cover the busiest server's rooms. */
+export const MAX_HELPER_BOTS = 10;
+
+const BOT_TOKEN = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+/** HELPER_BOT_TOKENS as tokens: split at commas, blanks dropped. */
+const helperTokens = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
 
 const snowflake = (what: string) =>
   z
@@ -76,7 +94,16 @@ const wholeNumber = (min: number, max: number) =>
 const EnvSchema = z.object({
   DISCORD_TOKEN: z
     .string({ error: 'is required: the bot token from the Discord Developer Portal (Bot page)' })
-    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a bot token: three dot-separated parts from the Developer Portal'),
+    .regex(BOT_TOKEN, 'must be a bot token: three dot-separated parts from the Developer Portal'),
+  // Helper bots (a seat each in every server they are in): the tokens of applications of their own.
+  HELPER_BOT_TOKENS: z
+    .string()
+    .refine(
+      (v) => helperTokens(v).every((token) => BOT_TOKEN.test(token)),
+      'must be bot tokens separated by commas, each three dot-separated parts from the Developer Portal',
+    )
+    .refine((v) => helperTokens(v).length <= MAX_HELPER_BOTS, `must list at most ${MAX_HELPER_BOTS} tokens`)
+    .optional(),
   DISCORD_CLIENT_ID: snowflake('the application ID'),
   DISCORD_GUILD_ID: snowflake('a server ID').optional(),
   DISCORD_API_BASE_URL: httpUrl.optional(),
@@ -282,6 +309,7 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   const url = env['DATABASE_URL'];
   return [
     ...[...SECRET_VARIABLES].map((name) => env[name] ?? ''),
+    ...helperTokens(env['HELPER_BOT_TOKENS']),
     ...(url === undefined || url === '' ? [] : databaseUrlSecrets(url)),
     ...engineSecrets(variables(env, ENGINE_VARIABLES)),
   ].filter((s) => s.length > 0);
@@ -291,6 +319,8 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
 export interface Config {
   discord: {
     token: string;
+    /** HELPER_BOT_TOKENS: each a helper bot's token (secrets like `token`), in the order its seats are tried. */
+    helperTokens: string[];
     clientId: string;
     guildId?: string | undefined;
     apiBaseUrl?: string | undefined;
@@ -422,6 +452,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     discord: {
       token: e.DISCORD_TOKEN,
+      helperTokens: [...new Set(helperTokens(e.HELPER_BOT_TOKENS))],
       clientId: e.DISCORD_CLIENT_ID,
       guildId: e.DISCORD_GUILD_ID,
       apiBaseUrl: e.DISCORD_API_BASE_URL,
@@ -505,6 +536,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function configSecrets(config: Config): string[] {
   return [
     config.discord.token,
+    ...config.discord.helperTokens,
     ...(config.voiceApi ? [config.voiceApi.apiKey] : []),
     ...(config.dashboard ? [config.dashboard.clientSecret] : []),
     ...(config.database.kind === 'postgres' ? databaseUrlSecrets(config.database.url) : []),

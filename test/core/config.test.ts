@@ -45,6 +45,7 @@ describe('loadConfig', () => {
     });
     expect(config.discord).toEqual({
       token,
+      helperTokens: [],
       clientId: '123456789012345678',
       guildId: '876543210987654321',
       apiBaseUrl: 'http://127.0.0.1:9999/api',
@@ -560,5 +561,29 @@ describe("the owner's speech engines", () => {
     expect(environmentSecrets(env)).toContain(speechKey);
     // The doctor's configuration line for a bad config does not show it either.
     expect(checkConfig({ ...env, VOICEVOX_URL: 'nope' }).result.detail).not.toContain(speechKey);
+  });
+});
+
+describe('HELPER_BOT_TOKENS', () => {
+  const helper = (n: number) => ['HELPER', `bot${n}`, 'token-value-do-not-use'].join('.');
+
+  it('reads the helpers in order, each once, and treats every token as a secret', () => {
+    const env = { ...base, HELPER_BOT_TOKENS: `${helper(1)}, ${helper(2)},${helper(1)}` };
+    expect(loadConfig(env).discord.helperTokens).toEqual([helper(1), helper(2)]);
+    expect(loadConfig(base).discord.helperTokens).toEqual([]);
+    expect(configSecrets(loadConfig(env))).toEqual(expect.arrayContaining([helper(1), helper(2)]));
+    expect(environmentSecrets(env)).toEqual(expect.arrayContaining([helper(1), helper(2)]));
+  });
+
+  it('refuses a malformed token or more than ten, never showing a token', () => {
+    const bad = problemsOf({ ...base, HELPER_BOT_TOKENS: `${helper(1)},not a token but secret-ish` });
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatch(/HELPER_BOT_TOKENS must be bot tokens .*characters \(not shown\)/);
+    expect(bad[0]).not.toContain(helper(1));
+    expect(bad[0]).not.toContain('secret-ish');
+    const eleven = Array.from({ length: 11 }, (_, n) => helper(n)).join(',');
+    const many = problemsOf({ ...base, HELPER_BOT_TOKENS: eleven });
+    expect(many[0]).toMatch(/HELPER_BOT_TOKENS must list at most 10 tokens/);
+    expect(many[0]).not.toContain(helper(0));
   });
 });

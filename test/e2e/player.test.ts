@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { finishedClips } from '../support/clips-finished.ts';
@@ -143,10 +143,29 @@ describe('voice player', () => {
     h.discord.setVoiceState(london.id, ALICE, GENERAL);
   });
 
-  it('moves to a caller in another channel when it is not speaking to anyone', async () => {
+  it('stays with a member who listens: a caller in another channel is told where it is, nothing asked or paid', async () => {
     const seoul = defaultGuilds()[0] as ReturnType<typeof defaultGuilds>[0];
     await runCommand(h, { guildId: seoul.id, userId: '300000000000000001', name: 'join' });
     expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000001');
+    const requests = h.sandbox.requests.length;
+    const refused = await runCommand(h, {
+      guildId: seoul.id,
+      userId: '300000000000000003',
+      name: 'say',
+      options: { text: 'Come over here.' },
+    });
+    expect(refused.content).toBe(t('en-US', 'error.voice.noSeat', { channels: '<#220000000000000001>' }));
+    expect(refused.content).toContain('output: file');
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000001');
+  });
+
+  it('goes to a caller in another channel once nobody is left to hear it where it was', async () => {
+    const seoul = defaultGuilds()[0] as ReturnType<typeof defaultGuilds>[0];
+    await runCommand(h, { guildId: seoul.id, userId: '300000000000000001', name: 'join' });
+    expect(h.discord.botVoiceChannel(seoul.id)).toBe('220000000000000001');
+    h.discord.setVoiceState(seoul.id, '300000000000000001', null);
+    onTestFinished(() => h.discord.setVoiceState(seoul.id, '300000000000000001', '220000000000000001'));
     h.discord.clearAudio(seoul.id);
     const { handle } = await runCommand(h, {
       guildId: seoul.id,

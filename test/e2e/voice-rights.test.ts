@@ -181,9 +181,16 @@ describe('on a Stage', () => {
     const first = await say(ALICE.id, 'First in the voice channel.');
     await reply(first.handle, 'Spoke');
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
-    h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
-    h.discord.clearAudio(GUILD);
-    await expectHeardOnStage('Heard on the Stage after a move.');
+    // SayBot never leaves members who listen for a caller elsewhere: it goes once nobody is left to hear it.
+    const listeners = [ALICE, CAROL, QUIET, MANAGER];
+    for (const member of listeners) h.discord.setVoiceState(GUILD, member.id, null);
+    try {
+      h.discord.setVoiceState(GUILD, SPEAKER.id, MODERATED_STAGE, { suppress: false });
+      h.discord.clearAudio(GUILD);
+      await expectHeardOnStage('Heard on the Stage after a move.');
+    } finally {
+      for (const member of listeners) h.discord.setVoiceState(GUILD, member.id, VOICE);
+    }
   });
 
   it("joins a Stage listener's Stage in the audience: a /join makes SayBot no speaker, its first audio does", async () => {

@@ -4,14 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { randomToken, shardOf } from './snowflake.ts';
-import {
-  GatewayIntent,
-  PRIVILEGED_INTENTS,
-  guildCreatePayload,
-  memberPayload,
-  userPayload,
-  type World,
-} from './state.ts';
+import { GatewayIntent, PRIVILEGED_INTENTS, guildCreatePayload, memberPayload, userPayload } from './state.ts';
+import type { BotApplication, World } from './world.ts';
 import { delaySocket } from './network-delay.ts';
 import type { Waits } from './waits.ts';
 
@@ -61,6 +55,8 @@ export const MAX_OUTBOUND_BYTES = 4 * 1024 * 1024;
  */
 export class GatewaySession {
   readonly sessionId = randomToken(16);
+  /** The application whose token identified it: its bot's events come here, none of another's. */
+  readonly application: BotApplication;
   readonly shard: [number, number];
   readonly intents: number;
   connection: GatewayConnection | undefined;
@@ -69,7 +65,8 @@ export class GatewaySession {
   private seq = 0;
   private readonly buffer: Array<{ s: number; t: string; d: unknown }> = [];
 
-  constructor(shard: [number, number], intents: number) {
+  constructor(application: BotApplication, shard: [number, number], intents: number) {
+    this.application = application;
     this.shard = shard;
     this.intents = intents;
   }
@@ -143,9 +140,7 @@ export class GatewayConnection {
 const ARRIVALS_KEPT = 1_000;
 
 export interface GatewayOptions {
-  token: string;
   world: World;
-  allowedPrivilegedIntents: number;
   waits: Waits;
   report: (line: string) => void;
   /** One-way delay on every message, both ways (network-delay.ts); 0 on loopback. */
@@ -205,23 +200,28 @@ export class Gateway {
     });
   }
 
-  /** The session whose shard holds the guild: connected, or away but resumable (its events are then buffered). */
-  sessionFor(guildId: string): GatewaySession | undefined {
+  /**
+   * The session of `application` (default the main one) whose shard holds the guild: connected, or away but
+   * resumable (its events are then buffered).
+   */
+  sessionFor(guildId: string, application: BotApplication = this.options.world.main): GatewaySession | undefined {
     // The newest session wins: a re-identifying client's old session may linger for a moment.
-    return [...this.sessions].reverse().find((session) => session.covers(guildId));
+    return [...this.sessions]
+      .reverse()
+      .find((session) => session.application === application && session.covers(guildId));
   }
 
   /** The live socket of that session, if the client is connected. */
-  connectionFor(guildId: string): GatewayConnection | undefined {
-    return this.sessionFor(guildId)?.connection;
+  connectionFor(guildId: string, application?: BotApplication): GatewayConnection | undefined {
+    return this.sessionFor(guildId, application)?.connection;
   }
 
   /**
    * Drops the client's socket for this guild's session, as a network failure or a Discord restart does: `close`
    * with a code (4000 unknown error: the client resumes), or without one an abrupt end (no close frame).
    */
-  dropConnection(guildId: string, code?: number): void {
-    const session = this.sessionFor(guildId);
+  dropConnection(guildId: string, code?: number, application?: BotApplication): void {
+    const session = this.sessionFor(guildId, application);
     const connection = session?.connection;
     if (!session || !connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
     session.connection = undefined;
@@ -230,15 +230,15 @@ export class Gateway {
   }
 
   /** op 7 Reconnect: the client closes and resumes. */
-  requestReconnect(guildId: string): void {
-    const connection = this.connectionFor(guildId);
+  requestReconnect(guildId: string, application?: BotApplication): void {
+    const connection = this.connectionFor(guildId, application);
     if (!connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
     connection.send(Op.Reconnect, null);
   }
 
   /** op 9 Invalid Session: resumable (the client resumes on the same socket) or not (it identifies afresh). */
-  invalidateSession(guildId: string, resumable: boolean): void {
-    const session = this.sessionFor(guildId);
+  invalidateSession(guildId: string, resumable: boolean, application?: BotApplication): void {
+    const session = this.sessionFor(guildId, application);
     const connection = session?.connection;
     if (!session || !connection) throw new Error(`FakeDiscord: no connected gateway session holds guild ${guildId}`);
     if (!resumable) this.endSession(session);
@@ -250,18 +250,59 @@ export class Gateway {
     this.sessions.delete(session);
   }
 
-  /** Sends a dispatch for a guild; events that need an intent are skipped for clients without it. */
-  dispatchToGuild(guildId: string, t: string, d: unknown, intent?: number): boolean {
-    const session = this.sessionFor(guildId);
-    if (!session || (intent !== undefined && (session.intents & intent) === 0)) return false;
-    session.dispatch(t, d);
-    return true;
+  /**
+   * Sends a server's event to every bot in it (each application's session holding the guild); events that need an
+   * intent are skipped for sessions without it. `d` may be made per session (what its intents let it see;
+   * undefined: none for that one). True when some session was sent it.
+   */
+  dispatchToGuild(
+    guildId: string,
+    t: string,
+    d: Record<string, unknown> | ((session: GatewaySession) => Record<string, unknown> | undefined),
+    intent?: number,
+  ): boolean {
+    const { world } = this.options;
+    let sent = false;
+    for (const application of world.applications.values()) {
+      if (!world.guildOf(application, guildId)) continue;
+      const session = this.sessionFor(guildId, application);
+      if (!session || (intent !== undefined && (session.intents & intent) === 0)) continue;
+      const payload = typeof d === 'function' ? d(session) : d;
+      if (payload === undefined) continue;
+      session.dispatch(t, payload);
+      sent = true;
+    }
+    return sent;
   }
 
-  /** The session that holds the guild once the client has identified (dispatches to it are buffered while it is away). */
-  whenGuildReady(guildId: string, timeoutMs: number): Promise<GatewaySession> {
+  /** Sends an event about a guild to one application's session holding it (its GUILD_DELETE, its voice server). */
+  dispatchTo(application: BotApplication, guildId: string, t: string, d: unknown): boolean {
+    const session = this.sessionFor(guildId, application);
+    session?.dispatch(t, d);
+    return session !== undefined;
+  }
+
+  /**
+   * A token no longer works (reset, or the session start limit passed): each of its application's sessions ends,
+   * its socket closed with 4004, as Discord closes a session whose token was reset.
+   */
+  revoke(application: BotApplication): void {
+    for (const session of [...this.sessions]) {
+      if (session.application !== application) continue;
+      this.endSession(session);
+      const connection = session.connection;
+      session.connection = undefined;
+      if (connection) this.closeConnection(connection, GatewayClose.AuthenticationFailed, 'Authentication failed.');
+    }
+  }
+
+  /**
+   * The session of `application` (default the main one) that holds the guild once its client has identified
+   * (dispatches to it are buffered while it is away).
+   */
+  whenGuildReady(guildId: string, timeoutMs: number, application?: BotApplication): Promise<GatewaySession> {
     return this.options.waits.wait(
-      () => this.sessionFor(guildId),
+      () => this.sessionFor(guildId, application),
       (notify) => {
         this.listeners.add(notify);
         return () => this.listeners.delete(notify);
@@ -345,8 +386,10 @@ export class Gateway {
       this.closeConnection(connection, GatewayClose.AlreadyAuthenticated, 'Already authenticated.');
       return;
     }
-    if (d.token !== this.options.token && d.token !== `Bot ${this.options.token}`) {
-      this.options.report('gateway: IDENTIFY with a wrong token -> close 4004');
+    const { world } = this.options;
+    const application = world.applicationByToken(d.token);
+    if (!application) {
+      this.options.report('gateway: IDENTIFY with an unknown token -> close 4004');
       this.closeConnection(connection, GatewayClose.AuthenticationFailed, 'Authentication failed.');
       return;
     }
@@ -366,7 +409,7 @@ export class Gateway {
       this.closeConnection(connection, GatewayClose.InvalidIntents, 'Invalid intent(s).');
       return;
     }
-    const disallowed = d.intents & PRIVILEGED_INTENTS & ~this.options.allowedPrivilegedIntents;
+    const disallowed = d.intents & PRIVILEGED_INTENTS & ~application.allowedPrivilegedIntents;
     if (disallowed !== 0) {
       this.options.report(
         `gateway: IDENTIFY asks for privileged intents ${disallowed} that the application does not have -> close 4014`,
@@ -374,22 +417,32 @@ export class Gateway {
       this.closeConnection(connection, GatewayClose.DisallowedIntents, 'Disallowed intent(s).');
       return;
     }
+    // Past the session start limit Discord resets the token: every session of it ends.
+    if (!application.spendIdentify()) {
+      this.options.report(
+        `gateway: IDENTIFY past bot ${application.user.id}'s session start limit -> its token reset, close 4004`,
+      );
+      application.resetToken();
+      this.revoke(application);
+      this.closeConnection(connection, GatewayClose.AuthenticationFailed, 'Authentication failed.');
+      return;
+    }
     // A new session of the same shard replaces the old one, which can no longer be resumed.
     for (const old of [...this.sessions])
-      if (old.shard[0] === shardId && old.shard[1] === shardCount) this.endSession(old);
-    const session = new GatewaySession([shardId, shardCount], d.intents);
+      if (old.application === application && old.shard[0] === shardId && old.shard[1] === shardCount)
+        this.endSession(old);
+    const session = new GatewaySession(application, [shardId, shardCount], d.intents);
     session.connection = connection;
     connection.session = session;
-    const { world } = this.options;
-    const guilds = [...world.guilds.values()].filter((g) => shardOf(g.id, shardCount) === shardId);
+    const guilds = world.guildsOf(application).filter((g) => shardOf(g.id, shardCount) === shardId);
     connection.dispatch('READY', {
       v: 10,
-      user: { ...userPayload(world.bot), verified: true, mfa_enabled: false, email: null },
+      user: { ...userPayload(application.user), verified: true, mfa_enabled: false, email: null },
       guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
       session_id: session.sessionId,
       resume_gateway_url: this.options.resumeUrl(),
       shard: [shardId, shardCount],
-      application: { id: world.applicationId, flags: 0 },
+      application: { id: application.applicationId, flags: 0 },
       private_channels: [],
       presences: [],
       relationships: [],
@@ -399,19 +452,20 @@ export class Gateway {
       auth_session_id_hash: randomToken(16),
     });
     for (const guild of guilds)
-      connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, world.bot.id, session.intents));
+      connection.dispatch('GUILD_CREATE', guildCreatePayload(guild, application.user.id, session.intents));
     this.sessions.add(session);
     for (const listener of [...this.listeners]) listener();
   }
 
   /** op 6: the missed dispatches in order, then RESUMED; op 9 (false) when the session cannot be resumed. */
   private resume(connection: GatewayConnection, d: Record<string, unknown>): void {
-    if (d.token !== this.options.token && d.token !== `Bot ${this.options.token}`) {
-      this.options.report('gateway: RESUME with a wrong token -> close 4004');
+    const application = this.options.world.applicationByToken(d.token);
+    if (!application) {
+      this.options.report('gateway: RESUME with an unknown token -> close 4004');
       this.closeConnection(connection, GatewayClose.AuthenticationFailed, 'Authentication failed.');
       return;
     }
-    const session = [...this.sessions].find((s) => s.sessionId === d.session_id);
+    const session = [...this.sessions].find((s) => s.sessionId === d.session_id && s.application === application);
     const seq = typeof d.seq === 'number' ? d.seq : 0;
     const missed = session?.since(seq);
     if (!session || session.ended || missed === undefined) {
@@ -431,7 +485,8 @@ export class Gateway {
   private voiceStateUpdate(connection: GatewayConnection, d: Record<string, unknown>): void {
     const guildId = String(d.guild_id);
     const channelId = d.channel_id === null || d.channel_id === undefined ? null : String(d.channel_id);
-    const guild = this.options.world.guilds.get(guildId);
+    const application = connection.session?.application;
+    const guild = application && this.options.world.guildOf(application, guildId);
     if (!guild || !connection.covers(guildId)) {
       this.options.report(`gateway: op 4 for guild ${guildId}, which this shard does not hold (ignored)`);
       return;
@@ -463,7 +518,8 @@ export class Gateway {
       return;
     }
     for (const guildId of guildIds) {
-      const guild = this.options.world.guilds.get(guildId);
+      const application = connection.session?.application;
+      const guild = application && this.options.world.guildOf(application, guildId);
       if (!guild || !connection.covers(guildId)) continue;
       const members = [...guild.members.values()]
         .filter((m) => (wanted ? wanted.includes(m.user.id) : m.user.username.toLowerCase().startsWith(query)))

@@ -1,4 +1,6 @@
-// What each guild's voice channel heard: Opus frames decoded to 48 kHz stereo PCM, with arrival times.
+// What was heard in each guild, and in each of its voice channels apart: Opus frames decoded to 48 kHz stereo PCM,
+// with arrival times. A guild's record holds what every bot said in any of its channels, in arrival order; a
+// channel's what a listener in that channel heard.
 // With DAVE, what a real listener plays: only end-to-end encrypted frames a listening member could decrypt (and
 // silence frames, which pass); plaintext frames are counted, not heard.
 import opus from '@discordjs/opus';
@@ -91,112 +93,145 @@ class DaveCounters {
 /** Live audio as it is heard: each decoded chunk, 48 kHz stereo interleaved s16. */
 export type HeardTap = (pcm: Int16Array) => void;
 
+/** Where audio is heard: a whole server (its ID), or one voice channel of it. */
+export type AudioScope = string | { guildId: string; channelId: string };
+
+/** The voice session a frame came from: which bot spoke, in which channel of which server. */
+export interface Speaker {
+  guildId: string;
+  channelId: string;
+  userId: string;
+}
+
+function scopeKey(scope: AudioScope): string {
+  return typeof scope === 'string' ? scope : `${scope.guildId}/${scope.channelId}`;
+}
+
 export class HeardAudioStore {
-  /** Seconds of decoded audio (and their packets) kept per guild (FakeDiscordOptions.retain); the oldest go. */
+  /** Seconds of decoded audio (and their packets) kept per guild and channel (FakeDiscordOptions.retain); the oldest go. */
   keepSeconds = Infinity;
+  /** By scope key: a guild's ID, or guild/channel. */
   private readonly guilds = new Map<string, GuildAudio>();
   private readonly taps = new Map<string, Set<HeardTap>>();
   private readonly listeners = new Set<() => void>();
   private readonly waits: Waits;
   /**
-   * Whether Discord forwards the bot's audio in a guild to its listeners: not when it is server-muted or suppressed
+   * Whether Discord forwards a bot's audio in a guild to its listeners: not when it is server-muted or suppressed
    * on a Stage (the audience), whose frames Discord drops.
    */
-  private readonly forwards: (guildId: string) => boolean;
+  private readonly forwards: (guildId: string, userId: string) => boolean;
 
-  constructor(waits: Waits, forwards: (guildId: string) => boolean = () => true) {
+  constructor(waits: Waits, forwards: (guildId: string, userId: string) => boolean = () => true) {
     this.waits = waits;
     this.forwards = forwards;
   }
 
-  private guild(guildId: string): GuildAudio {
-    let audio = this.guilds.get(guildId);
+  private guild(scope: AudioScope): GuildAudio {
+    const key = scopeKey(scope);
+    let audio = this.guilds.get(key);
     if (!audio) {
       audio = new GuildAudio();
-      this.guilds.set(guildId, audio);
+      this.guilds.set(key, audio);
     }
     return audio;
   }
 
-  setMode(guildId: string, mode: string): void {
-    this.guild(guildId).encryptionMode = mode;
+  /** The records a speaker's frame goes to: its server's, then its channel's. */
+  private both(speaker: Speaker): [GuildAudio, GuildAudio] {
+    return [this.guild(speaker.guildId), this.guild(speaker)];
   }
 
-  /** The bot's voice session in this guild negotiated DAVE: count from here what its listeners make of it. */
-  startDave(guildId: string): void {
-    this.guild(guildId).dave = new DaveCounters();
+  setMode(speaker: Speaker, mode: string): void {
+    for (const audio of this.both(speaker)) audio.encryptionMode = mode;
   }
 
-  /** The bot's new voice session in this guild negotiated DAVE version 0: frames are heard as they come. */
-  stopDave(guildId: string): void {
-    this.guild(guildId).dave = undefined;
+  /** A bot's voice session negotiated DAVE: count from here what its listeners make of it. */
+  startDave(speaker: Speaker): void {
+    for (const audio of this.both(speaker)) audio.dave = new DaveCounters();
+  }
+
+  /** A bot's new voice session negotiated DAVE version 0: frames are heard as they come. */
+  stopDave(speaker: Speaker): void {
+    for (const audio of this.both(speaker)) audio.dave = undefined;
   }
 
   /** A frame from a DAVE session: heard (decoded) only when it is silence or a listener decrypted it. */
   pushDave(
-    guildId: string,
+    speaker: Speaker,
     ssrc: number,
     sequence: number,
     timestamp: number,
     receivedAtMs: number,
     verdict: FrameVerdict,
   ): void {
-    if (!this.forwards(guildId)) return;
-    const audio = this.guild(guildId);
-    const dave = (audio.dave ??= new DaveCounters());
+    if (!this.forwards(speaker.guildId, speaker.userId)) return;
     if (verdict.kind === 'silence') {
-      this.push(guildId, ssrc, sequence, timestamp, receivedAtMs, SILENCE_FRAME);
+      this.push(speaker, ssrc, sequence, timestamp, receivedAtMs, SILENCE_FRAME);
       return;
     }
-    dave.firstPacketAtMs ??= receivedAtMs;
+    const counters = this.both(speaker).map((audio) => (audio.dave ??= new DaveCounters()));
+    for (const dave of counters) dave.firstPacketAtMs ??= receivedAtMs;
     if (verdict.kind === 'plaintext') {
-      dave.plaintextFrames++;
-      if (verdict.afterTransition) dave.plaintextAfterTransition++;
+      for (const dave of counters) {
+        dave.plaintextFrames++;
+        if (verdict.afterTransition) dave.plaintextAfterTransition++;
+      }
     } else {
-      dave.e2eeFrames++;
+      for (const dave of counters) dave.e2eeFrames++;
       if (verdict.opus) {
-        dave.firstDecryptableAtMs ??= receivedAtMs;
-        this.push(guildId, ssrc, sequence, timestamp, receivedAtMs, verdict.opus);
+        for (const dave of counters) dave.firstDecryptableAtMs ??= receivedAtMs;
+        this.push(speaker, ssrc, sequence, timestamp, receivedAtMs, verdict.opus);
         return;
       }
-      if (verdict.failed) dave.decryptFailures++;
+      if (verdict.failed) for (const dave of counters) dave.decryptFailures++;
     }
     for (const listener of [...this.listeners]) listener();
   }
 
-  decryptFailed(guildId: string): void {
-    this.guild(guildId).decryptFailures++;
+  decryptFailed(speaker: Speaker): void {
+    for (const audio of this.both(speaker)) audio.decryptFailures++;
   }
 
-  nonceRepeated(guildId: string): void {
-    this.guild(guildId).nonceRepeats++;
+  nonceRepeated(speaker: Speaker): void {
+    for (const audio of this.both(speaker)) audio.nonceRepeats++;
   }
 
-  push(guildId: string, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, frame: Buffer): void {
-    if (!this.forwards(guildId)) return;
-    const audio = this.guild(guildId);
+  /** A frame heard: decoded once (the guild record keeps one decoder per sender), kept in the guild's and the channel's. */
+  push(speaker: Speaker, ssrc: number, sequence: number, timestamp: number, receivedAtMs: number, frame: Buffer): void {
+    if (!this.forwards(speaker.guildId, speaker.userId)) return;
+    const both = this.both(speaker);
     const silence = frame.equals(SILENCE_FRAME);
-    audio.packets.push({ sequence, timestamp, receivedAtMs, bytes: frame.length, silence, ssrc });
-    audio.lastPacketAt = receivedAtMs;
-    this.trim(audio);
+    const packet = { sequence, timestamp, receivedAtMs, bytes: frame.length, silence, ssrc };
+    for (const audio of both) {
+      audio.packets.push(packet);
+      audio.lastPacketAt = receivedAtMs;
+      this.trim(audio);
+    }
     if (!silence) {
-      let decoder = audio.decoders.get(ssrc);
+      const [guild] = both;
+      let decoder = guild.decoders.get(ssrc);
       if (!decoder) {
         decoder = new OpusEncoder(SAMPLE_RATE, CHANNELS);
-        audio.decoders.set(ssrc, decoder);
-        // Each voice session of the bot speaks from a new SSRC: only the newest few still speak.
-        if (Number.isFinite(this.keepSeconds)) keepNewest(audio.decoders, MAX_DECODERS);
+        guild.decoders.set(ssrc, decoder);
+        // Each voice session of a bot speaks from a new SSRC: only the newest few still speak.
+        if (Number.isFinite(this.keepSeconds)) keepNewest(guild.decoders, MAX_DECODERS);
       }
+      let samples: Int16Array | undefined;
       try {
         const pcm = decoder.decode(frame);
-        const samples = new Int16Array(pcm.length >> 1);
+        samples = new Int16Array(pcm.length >> 1);
         Buffer.from(samples.buffer).set(pcm.subarray(0, samples.length * 2));
-        audio.chunks.push(samples);
-        audio.samples += samples.length;
-        this.trim(audio);
-        for (const tap of this.taps.get(guildId) ?? []) tap(samples);
       } catch {
-        audio.decodeFailures++;
+        for (const audio of both) audio.decodeFailures++;
+      }
+      if (samples) {
+        for (const audio of both) {
+          audio.chunks.push(samples);
+          audio.samples += samples.length;
+          this.trim(audio);
+        }
+        for (const key of [speaker.guildId, scopeKey(speaker)])
+          for (const tap of this.taps.get(key) ?? []) tap(samples);
       }
     }
     for (const listener of [...this.listeners]) listener();
@@ -207,35 +242,38 @@ export class HeardAudioStore {
    * for a silence frame (never end-to-end encrypted) and more for any audio frame. Counts as 20 ms heard.
    */
   pushTimed(
-    guildId: string,
+    speaker: Speaker,
     ssrc: number,
     sequence: number,
     timestamp: number,
     receivedAtMs: number,
     bytes: number,
   ): void {
-    if (!this.forwards(guildId)) return;
-    const audio = this.guild(guildId);
+    if (!this.forwards(speaker.guildId, speaker.userId)) return;
     const silence = bytes === SILENCE_FRAME.length;
-    audio.packets.push({ sequence, timestamp, receivedAtMs, bytes, silence, ssrc });
-    audio.lastPacketAt = receivedAtMs;
-    if (!silence) audio.timedSamples += FRAME_SAMPLES * CHANNELS;
-    this.trim(audio);
+    const packet = { sequence, timestamp, receivedAtMs, bytes, silence, ssrc };
+    for (const audio of this.both(speaker)) {
+      audio.packets.push(packet);
+      audio.lastPacketAt = receivedAtMs;
+      if (!silence) audio.timedSamples += FRAME_SAMPLES * CHANNELS;
+      this.trim(audio);
+    }
     for (const listener of [...this.listeners]) listener();
   }
 
-  heard(guildId: string): HeardAudio {
-    return this.guild(guildId).snapshot();
+  heard(scope: AudioScope): HeardAudio {
+    return this.guild(scope).snapshot();
   }
 
-  /** Calls `tap` with each chunk of this guild's audio as it is decoded, until the returned function is called. */
-  tap(guildId: string, tap: HeardTap): () => void {
-    const taps = this.taps.get(guildId) ?? new Set<HeardTap>();
-    this.taps.set(guildId, taps);
+  /** Calls `tap` with each chunk of this scope's audio as it is decoded, until the returned function is called. */
+  tap(scope: AudioScope, tap: HeardTap): () => void {
+    const key = scopeKey(scope);
+    const taps = this.taps.get(key) ?? new Set<HeardTap>();
+    this.taps.set(key, taps);
     taps.add(tap);
     return () => {
       taps.delete(tap);
-      if (taps.size === 0) this.taps.delete(guildId);
+      if (taps.size === 0) this.taps.delete(key);
     };
   }
 
@@ -248,16 +286,23 @@ export class HeardAudioStore {
     if (audio.packets.length > 2 * packets) audio.packets.splice(0, audio.packets.length - packets);
   }
 
-  clear(guildId: string): void {
-    this.guild(guildId).clear();
+  /** Forgets what was heard in the scope: for a guild, in each of its channels too. */
+  clear(scope: AudioScope): void {
+    const key = scopeKey(scope);
+    for (const [k, audio] of this.guilds)
+      if (k === key || (typeof scope === 'string' && k.startsWith(`${key}/`))) audio.clear();
   }
 
-  packets(guildId: string): HeardPacket[] {
-    return [...this.guild(guildId).packets];
+  packets(scope: AudioScope): HeardPacket[] {
+    return [...this.guild(scope).packets];
   }
 
-  waitForPacket(guildId: string, predicate: (packet: HeardPacket) => boolean, timeoutMs: number): Promise<HeardPacket> {
-    const audio = this.guild(guildId);
+  waitForPacket(
+    scope: AudioScope,
+    predicate: (packet: HeardPacket) => boolean,
+    timeoutMs: number,
+  ): Promise<HeardPacket> {
+    const audio = this.guild(scope);
     // Packets only ever get appended (or cleared), so each check resumes where the previous one stopped.
     let checked = 0;
     const check = (): HeardPacket | undefined => {
@@ -275,19 +320,19 @@ export class HeardAudioStore {
         return () => this.listeners.delete(notify);
       },
       timeoutMs,
-      () => `guild ${guildId}: no matching packet among ${audio.packets.length}`,
+      () => `${scopeKey(scope)}: no matching packet among ${audio.packets.length}`,
     );
   }
 
   /** Resolves once at least minSeconds of audio arrived and then no packet for quietMs. */
   waitFor(
-    guildId: string,
+    scope: AudioScope,
     opts: { minSeconds?: number; quietMs?: number; timeoutMs?: number } = {},
   ): Promise<HeardAudio> {
     const quietMs = opts.quietMs ?? 300;
     const minSeconds = opts.minSeconds ?? 0;
     const timeoutMs = opts.timeoutMs ?? WAIT_MS;
-    const audio = this.guild(guildId);
+    const audio = this.guild(scope);
     const check = (): HeardAudio | undefined => {
       const samples = audio.samples + audio.timedSamples;
       const seconds = samples / CHANNELS / SAMPLE_RATE;
@@ -307,7 +352,7 @@ export class HeardAudioStore {
       },
       timeoutMs,
       () =>
-        `guild ${guildId} heard ${((audio.samples + audio.timedSamples) / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
+        `${scopeKey(scope)} heard ${((audio.samples + audio.timedSamples) / CHANNELS / SAMPLE_RATE).toFixed(3)} s in ${audio.packets.length} packets ` +
         `(wanted >= ${minSeconds} s then ${quietMs} ms of quiet; decrypt failures ${audio.decryptFailures}, decode failures ${audio.decodeFailures})`,
     );
   }

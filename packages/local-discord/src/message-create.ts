@@ -44,14 +44,15 @@ export function messageCreatePayload(message: ChatMessage, intents: number, botI
   };
 }
 
-/** Posts `message` to the bot's session for its guild; false when no session has the GuildMessages intent. */
-export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage, botId: string): boolean {
-  const connection = gateway.connectionFor(message.guildId);
-  if (!connection) return false;
+/**
+ * Posts `message` to every bot's session for its guild, each as its intents let it see it; false when no session
+ * has the GuildMessages intent.
+ */
+export function dispatchMessageCreate(gateway: Gateway, message: ChatMessage): boolean {
   return gateway.dispatchToGuild(
     message.guildId,
     'MESSAGE_CREATE',
-    messageCreatePayload(message, connection.intents, botId),
+    (session) => messageCreatePayload(message, session.intents, session.application.user.id),
     GUILD_MESSAGES_INTENT,
   );
 }

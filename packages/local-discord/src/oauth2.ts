@@ -39,7 +39,8 @@ import { apiError } from './api-error.ts';
 import type { DiscordClock } from './clock.ts';
 import { consentPage, errorPage, PAGE_HEADERS } from './oauth2-pages.ts';
 import { randomToken } from './snowflake.ts';
-import { ALL_PERMISSIONS, userPayload, type UserRecord, type World } from './state.ts';
+import { ALL_PERMISSIONS, userPayload, type UserRecord } from './state.ts';
+import type { World } from './world.ts';
 import type { FakeOAuth2Options, FakeOtherGuildSpec, OAuth2LogEntry, OAuth2Scope } from './types.ts';
 
 export const OAUTH2_SCOPES: readonly OAuth2Scope[] = [

@@ -3,10 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PermissionFlagsBits } from 'discord.js';
 import { BodyError, parseBody, type ParsedBody } from './body.ts';
 import type { Cdn } from './cdn.ts';
-import { checkCommandFileTypes, type CommandStore } from './commands.ts';
-import { parsePermissionsBody, permissionsPayload, type CommandPermissionStore } from './command-permissions.ts';
+import type { CommandStore } from './commands.ts';
+import type { CommandPermissionStore } from './command-permissions.ts';
+import { addCommandRoutes } from './command-routes.ts';
 import type { Answer, Interactions } from './interactions.ts';
+import { InvalidRequests } from './invalid-requests.ts';
 import { apiError, asObject, checkMessageBody, type ApiError, type MessageStore } from './messages.ts';
+import { fail, ID, ok, type AddRoute, type Context, type RateLimitedRoute } from './rest-routes.ts';
 import { checkVoiceMessagePermission } from './voice-message.ts';
 import { setVoiceStatus } from './voice-status.ts';
 import { createSound, deleteSound } from './soundboard.ts';
@@ -21,42 +24,39 @@ import {
   voiceStatePayload,
   type GuildRecord,
   type UserRecord,
-  type World,
 } from './state.ts';
+import type { BotApplication, World } from './world.ts';
 import type { RestLogEntry, SentChannelMessage, SentDirectMessage } from './types.ts';
 import { keepLast } from './retention.ts';
 
+export type { RateLimitedRoute } from './rest-routes.ts';
+
 export interface RestDeps {
-  token: string;
   world: World;
-  commands: CommandStore;
+  /** Each application's own commands. */
+  commandsOf: (application: BotApplication) => CommandStore;
   /** The servers' command permissions, which a member with a Bearer token edits (PUT .../permissions). */
   commandPermissions: CommandPermissionStore;
   /** The user and scopes of a live OAuth2 access token (`Authorization: Bearer ...`), else undefined. */
   bearer: (authorization: string | undefined) => { userId: string; scopes: readonly string[] } | undefined;
   /** A command's permissions changed: APPLICATION_COMMAND_PERMISSIONS_UPDATE follows on the gateway. */
-  commandPermissionsUpdated: (guildId: string, payload: Record<string, unknown>) => void;
+  commandPermissionsUpdated: (application: BotApplication, guildId: string, payload: Record<string, unknown>) => void;
   interactions: Interactions;
   messages: MessageStore;
   cdn: Cdn;
   shards: number;
-  allowedPrivilegedIntents: number;
+  /** Invalid requests (401, 403, 429) the host may make in 10 minutes before it is kept out (invalid-requests.ts). */
+  invalidRequestLimit?: number;
   gatewayUrl: () => string;
   report: (line: string) => void;
-  /** The bot leaves a guild: false when it is in no such guild. GUILD_DELETE follows on the gateway. */
-  leaveGuild: (guildId: string) => boolean;
+  /** A bot leaves a guild: false when it is in no such guild. GUILD_DELETE follows on the gateway. */
+  leaveGuild: (guildId: string, application: BotApplication) => boolean;
   /** A member's voice state changed by REST (a Stage's suppress, a raised hand): VOICE_STATE_UPDATE follows. */
   voiceStateChanged: (guildId: string, userId: string) => void;
   /** A member changed by REST (a timeout): GUILD_MEMBER_UPDATE follows, to a bot with the Guild Members intent. */
   memberUpdated: (guildId: string, userId: string) => void;
 }
 
-interface Context {
-  params: string[];
-  query: URLSearchParams;
-  body: ParsedBody;
-  headers: Record<string, string>;
-}
 interface Route {
   method: string;
   pattern: RegExp;
@@ -64,10 +64,6 @@ interface Route {
   name: RateLimitedRoute | undefined;
   handle: (ctx: Context) => Answer;
 }
-
-/** Routes a test can rate-limit by name (RateLimitInjection.route). */
-export type RateLimitedRoute =
-  'interaction-callback' | 'webhook-edit' | 'webhook-follow-up' | 'channel-message' | 'leave-guild';
 
 /**
  * 429s the fake answers next, before the request is handled (so it has no effect and may be retried). Per route:
@@ -77,6 +73,11 @@ export type RateLimitedRoute =
 export interface RateLimitInjection {
   route?: RateLimitedRoute;
   global?: boolean;
+  /**
+   * Whose bucket: the requests of this bot user's application only (its token; an interaction route of its
+   * interactions), as every bucket is per token. Default: whoever makes the next matching request.
+   */
+  botUserId?: string;
   /** retry_after; default 250 ms. */
   retryAfterMs?: number;
   /** How many requests in a row are refused; default 1. */
@@ -96,14 +97,6 @@ export interface RefusalInjection {
 }
 
 const API_PREFIX = '/api/v10';
-
-function fail(error: ApiError): Answer {
-  return { status: error.status, json: error.body };
-}
-
-function ok(json: unknown): Answer {
-  return { status: 200, json };
-}
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -134,8 +127,13 @@ export class RestApi {
   private readonly deps: RestDeps;
   private readonly routes: Route[];
   private readonly rateLimits: Array<
-    Required<Omit<RateLimitInjection, 'route'>> & { route: RateLimitedRoute | undefined }
+    Required<Omit<RateLimitInjection, 'route' | 'botUserId'>> & {
+      route: RateLimitedRoute | undefined;
+      botUserId: string | undefined;
+    }
   > = [];
+  /** Invalid requests from this host (every token's): past the limit, all are refused for a while. */
+  readonly invalidRequests: InvalidRequests;
 
   private readonly refusals: Array<RefusalInjection & { times: number }> = [];
 
@@ -167,6 +165,7 @@ export class RestApi {
       throw new Error('FakeDiscord.rateLimit: name a route, or ask for a global limit');
     this.rateLimits.push({
       route: injection.route,
+      botUserId: injection.botUserId,
       global: injection.global ?? false,
       retryAfterMs: injection.retryAfterMs ?? 250,
       times: injection.times ?? 1,
@@ -174,9 +173,11 @@ export class RestApi {
   }
 
   /** The 429 for this request, if one is armed for it: body and headers as Discord sends them. */
-  private rateLimited(route: Route): Answer | undefined {
-    const index = this.rateLimits.findIndex((r) =>
-      r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name,
+  private rateLimited(route: Route, application: BotApplication): Answer | undefined {
+    const index = this.rateLimits.findIndex(
+      (r) =>
+        (r.botUserId === undefined || r.botUserId === application.user.id) &&
+        (r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name),
     );
     const limit = this.rateLimits[index];
     if (limit === undefined) return undefined;
@@ -192,7 +193,7 @@ export class RestApi {
       Object.assign(headers, {
         'x-ratelimit-limit': '5',
         'x-ratelimit-remaining': '0',
-        'x-ratelimit-bucket': `fake-${route.name ?? 'route'}`,
+        'x-ratelimit-bucket': `fake-${route.name ?? 'route'}-${application.applicationId}`,
         'x-ratelimit-reset': ((Date.now() + limit.retryAfterMs) / 1000).toFixed(3),
         'x-ratelimit-reset-after': seconds.toFixed(3),
       });
@@ -209,6 +210,7 @@ export class RestApi {
 
   constructor(deps: RestDeps) {
     this.deps = deps;
+    this.invalidRequests = new InvalidRequests(deps.invalidRequestLimit);
     this.routes = this.buildRoutes();
   }
 
@@ -229,7 +231,19 @@ export class RestApi {
     const entry: RestLogEntry = { method, path: req.url ?? '/', headers, body: raw.toString('utf8'), status: 0 };
     this.log.push(entry);
     keepLast(this.log, this.retain);
-    const result = await this.route(method, url, headers, raw);
+    const result = this.invalidRequests.banned()
+      ? {
+          status: 429,
+          json: {
+            message:
+              'You are being blocked from accessing our API temporarily due to exceeding our rate limits frequently.',
+            code: 0,
+            retry_after: 600,
+            global: true,
+          },
+        }
+      : await this.route(method, url, headers, raw);
+    this.invalidRequests.note(result.status, result.headers?.['x-ratelimit-scope']);
     entry.status = result.status;
     if (result.status === 204 || result.json === undefined) {
       res.writeHead(result.status).end();
@@ -259,11 +273,22 @@ export class RestApi {
       if (route.method !== method) continue;
       const match = route.pattern.exec(decoded);
       if (!match) continue;
-      if (route.auth && headers.authorization !== `Bot ${this.deps.token}`) {
+      const { world } = this.deps;
+      const authorization = headers.authorization;
+      const byToken = authorization?.startsWith('Bot ') === true ? world.applicationByToken(authorization) : undefined;
+      if (route.auth && !byToken) {
         this.deps.report(`REST ${method} ${url.pathname}: missing or wrong Authorization -> 401`);
         return fail(apiError(401, 0, '401: Unauthorized'));
       }
-      const limited = this.rateLimited(route) ?? this.refused(route);
+      const params = match.slice(1).map((p) => p ?? '');
+      // A webhook route names its application; the other token-less routes are the main application's.
+      const application =
+        byToken ??
+        (route.pattern.source.startsWith('^/webhooks/')
+          ? [...world.applications.values()].find((a) => a.applicationId === params[0])
+          : undefined) ??
+        world.main;
+      const limited = this.rateLimited(route, application) ?? this.refused(route);
       if (limited) return limited;
       let body: ParsedBody;
       try {
@@ -272,7 +297,7 @@ export class RestApi {
         if (error instanceof BodyError) return fail(apiError(400, 50109, error.message));
         throw error;
       }
-      return route.handle({ params: match.slice(1).map((p) => p ?? ''), query: url.searchParams, body, headers });
+      return route.handle({ params, query: url.searchParams, body, headers, application });
     }
     return this.unknown(method, url);
   }
@@ -282,21 +307,13 @@ export class RestApi {
     return fail(apiError(404, 0, '404: Not Found'));
   }
 
-  private guild(id: string): GuildRecord | undefined {
-    return this.deps.world.guilds.get(id);
-  }
-
   /** A message to a member's DM channel: refused as Discord does when they accept no DMs from the bot. */
-  private sendDirect(channelId: string, recipient: UserRecord, body: ParsedBody): Answer {
+  private sendDirect(channelId: string, recipient: UserRecord, body: ParsedBody, author: UserRecord): Answer {
     if (recipient.dmsClosed === true) return fail(apiError(403, 50007, 'Cannot send messages to this user'));
     const json = asObject(body.json);
     const problem = checkMessageBody(json, body.files, true);
     if (problem) return fail(problem);
-    const message = this.deps.messages.create(
-      { channelId, guild: undefined, author: this.deps.world.bot, type: 0 },
-      json,
-      body.files,
-    );
+    const message = this.deps.messages.create({ channelId, guild: undefined, author, type: 0 }, json, body.files);
     this.directMessages.push({
       userId: recipient.id,
       channelId,
@@ -309,150 +326,72 @@ export class RestApi {
     return ok(message);
   }
 
-  /**
-   * GET .../guilds/{guild}/commands/permissions (every command's), GET and PUT .../commands/{command}/permissions
-   * (the application's ID for the app-wide ones). Reading takes the bot token; editing only a Bearer token with the
-   * applications.commands.permissions.update scope of a member with Manage Server and Manage Roles there (a bot token
-   * is refused with 20001), and replaces the command's overrides. Not modelled: that the member can run the command
-   * and manage the roles, members and channels named.
-   */
-  private addCommandPermissionRoutes(
-    add: AddRoute,
-    commandGuard: (appId: string, guildId?: string) => Answer | undefined,
-  ): void {
-    const { world, commands, commandPermissions } = this.deps;
-    const id = '([^/]+)';
-    const base = `/applications/${id}/guilds/${id}/commands`;
-    const knownCommand = (guildId: string, commandId: string): boolean =>
-      commandId === world.applicationId ||
-      commands.list(guildId).some((c) => c.id === commandId) ||
-      commands.list().some((c) => c.id === commandId);
-    add(
-      'GET',
-      `${base}/permissions`,
-      true,
-      ({ params: [appId = '', guildId = ''] }) =>
-        commandGuard(appId, guildId) ??
-        ok(
-          commandPermissions
-            .entries(guildId)
-            .map(([commandId, list]) => permissionsPayload(world.applicationId, guildId, commandId, list)),
-        ),
-    );
-    add('GET', `${base}/${id}/permissions`, true, ({ params: [appId = '', guildId = '', commandId = ''] }) => {
-      const guard = commandGuard(appId, guildId);
-      if (guard) return guard;
-      const list = commandPermissions.get(guildId, commandId);
-      return list
-        ? ok(permissionsPayload(world.applicationId, guildId, commandId, list))
-        : fail(apiError(404, 10066, 'Unknown application command permissions'));
-    });
-    add(
-      'PUT',
-      `${base}/${id}/permissions`,
-      false,
-      ({ params: [appId = '', guildId = '', commandId = ''], body, headers }) => {
-        const guard = commandGuard(appId, guildId);
-        if (guard) return guard;
-        const authorization = headers.authorization;
-        if (authorization === `Bot ${this.deps.token}`)
-          return fail(apiError(403, 20001, 'Bots cannot use this endpoint'));
-        const bearer = this.deps.bearer(authorization);
-        if (!bearer) return fail(apiError(401, 0, '401: Unauthorized'));
-        if (!bearer.scopes.includes('applications.commands.permissions.update'))
-          return fail(apiError(403, 50026, 'Missing required OAuth2 scope'));
-        if (!knownCommand(guildId, commandId)) return fail(apiError(404, 10063, 'Unknown application command'));
-        const guild = world.guild(guildId);
-        const needed = PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles;
-        if (!guild.members.has(bearer.userId) || (guild.permissionsOf(bearer.userId) & needed) !== needed)
-          return fail(apiError(403, 50013, 'Missing Permissions'));
-        const parsed = parsePermissionsBody(guild, body.json);
-        if ('field' in parsed)
-          return fail(
-            apiError(400, 50035, 'Invalid Form Body', {
-              [parsed.field]: { _errors: [{ code: 'BASE_TYPE_INVALID', message: parsed.message }] },
-            }),
-          );
-        commandPermissions.set(guildId, commandId, parsed.permissions);
-        const payload = permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions);
-        this.deps.commandPermissionsUpdated(guildId, payload);
-        return ok(payload);
-      },
-    );
-  }
-
   private buildRoutes(): Route[] {
-    const { world, commands, interactions, messages } = this.deps;
-    const app = world.applicationId;
+    const { world, interactions, messages } = this.deps;
     const routes: Route[] = [];
-    const add = (
-      method: string,
-      pattern: string,
-      auth: boolean,
-      handle: (ctx: Context) => Answer,
-      name?: RateLimitedRoute,
-    ): void => {
+    const add: AddRoute = (method, pattern, auth, handle, name) => {
       routes.push({ method, pattern: new RegExp(`^${pattern}$`), auth, name, handle });
     };
-    const id = '([^/]+)';
+    const id = ID;
     const unknownGuild = fail(apiError(404, 10004, 'Unknown Guild'));
-    const appGuard = (appId: string): Answer | undefined =>
-      appId === app ? undefined : fail(apiError(404, 10002, 'Unknown Application'));
-    const commandGuard = (appId: string, guildId?: string): Answer | undefined =>
-      appGuard(appId) ??
-      (guildId !== undefined && !this.guild(guildId) ? fail(apiError(403, 50001, 'Missing Access')) : undefined);
+    // Each route acts as the bot whose token it carries, in the servers that bot is in.
+    const guildOf = (application: BotApplication, guildId: string): GuildRecord | undefined =>
+      world.guildOf(application, guildId);
 
     // ---- gateway, users, application ----
     add('GET', '/gateway', false, () => ok({ url: this.deps.gatewayUrl() }));
-    add('GET', '/gateway/bot', true, () =>
+    add('GET', '/gateway/bot', true, ({ application }) =>
       ok({
         url: this.deps.gatewayUrl(),
         shards: this.deps.shards,
-        // max_concurrency 16 lets several shards identify at once (discord.js waits 5 s per bucket otherwise).
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 16 },
+        // Per token. max_concurrency 16 lets several shards identify at once (discord.js waits 5 s per bucket otherwise).
+        session_start_limit: { ...application.sessionStartLimit(), max_concurrency: 16 },
       }),
     );
-    add('GET', '/users/@me', true, () =>
-      ok({ ...userPayload(world.bot), verified: true, mfa_enabled: false, locale: 'en-US', email: null }),
+    add('GET', '/users/@me', true, ({ application }) =>
+      ok({ ...userPayload(application.user), verified: true, mfa_enabled: false, locale: 'en-US', email: null }),
     );
     add('GET', `/users/${id}`, true, ({ params: [userId = ''] }) => {
       const user = world.findUser(userId);
       return user ? ok(userPayload(user)) : fail(apiError(404, 10013, 'Unknown User'));
     });
     // A DM channel with a user; opening one always works, sending to it may not (403 50007, below).
-    add('POST', '/users/@me/channels', true, ({ body }) => {
+    add('POST', '/users/@me/channels', true, ({ body, application }) => {
       const recipientId = asObject(body.json).recipient_id;
       const user =
-        typeof recipientId === 'string' && recipientId !== world.bot.id ? world.findUser(recipientId) : undefined;
+        typeof recipientId === 'string' && recipientId !== application.user.id
+          ? world.findUser(recipientId)
+          : undefined;
       if (!user) return fail(apiError(400, 50033, 'Invalid Recipient(s)'));
       return ok(dmChannelPayload(world.dmChannelWith(user), user));
     });
-    add('GET', '/applications/@me', true, () =>
+    add('GET', '/applications/@me', true, ({ application }) =>
       ok({
-        id: app,
-        name: world.bot.username,
+        id: application.applicationId,
+        name: application.user.username,
         icon: null,
         description: '',
-        bot_public: world.botPublic,
+        bot_public: application.botPublic,
         bot_require_code_grant: false,
-        flags: applicationFlags(this.deps.allowedPrivilegedIntents),
+        flags: applicationFlags(application.allowedPrivilegedIntents),
         verify_key: '0'.repeat(64),
         team: null,
         owner: userPayload(
-          world.findUser(world.applicationOwnerId) ?? { id: world.applicationOwnerId, username: 'owner', bot: false },
+          world.findUser(application.ownerId) ?? { id: application.ownerId, username: 'owner', bot: false },
         ),
-        bot: userPayload(world.bot),
-        approximate_guild_count: world.guilds.size,
+        bot: userPayload(application.user),
+        approximate_guild_count: world.guildsOf(application).length,
         integration_types_config: {},
       }),
     );
 
     // The servers the bot is in, as Discord pages them: by ID, after `after`, at most `limit` (1 to 200, default 200).
-    add('GET', '/users/@me/guilds', true, ({ query }) => {
+    add('GET', '/users/@me/guilds', true, ({ query, application }) => {
       const limit = Math.max(1, Math.min(Number(query.get('limit') ?? 200) || 200, 200));
       const after = BigInt(query.get('after') ?? '0');
-      const mine = [...world.guilds.values()]
-        .filter((guild) => guild.members.has(world.bot.id) && BigInt(guild.id) > after)
+      const mine = world
+        .guildsOf(application)
+        .filter((guild) => BigInt(guild.id) > after)
         .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
         .slice(0, limit);
       return ok(
@@ -460,7 +399,7 @@ export class RestApi {
           id: guild.id,
           name: guild.name,
           icon: guild.icon,
-          owner: guild.ownerId === world.bot.id,
+          owner: guild.ownerId === application.user.id,
           permissions: '0',
           features: [],
         })),
@@ -470,109 +409,43 @@ export class RestApi {
       'DELETE',
       `/users/@me/guilds/${id}`,
       true,
-      ({ params: [guildId = ''] }) => {
-        const guild = this.guild(guildId);
+      ({ params: [guildId = ''], application }) => {
+        const guild = guildOf(application, guildId);
         if (!guild) return unknownGuild;
         // Discord refuses an owner leaving its own server (it must be transferred or deleted).
-        if (guild.ownerId === world.bot.id) return fail(apiError(400, 50055, 'Invalid guild'));
-        return this.deps.leaveGuild(guildId) ? { status: 204 } : unknownGuild;
+        if (guild.ownerId === application.user.id) return fail(apiError(400, 50055, 'Invalid guild'));
+        return this.deps.leaveGuild(guildId, application) ? { status: 204 } : unknownGuild;
       },
       'leave-guild',
     );
 
-    // ---- application command permissions (before the commands: "permissions" is no command ID) ----
-    this.addCommandPermissionRoutes(add, commandGuard);
-
-    // ---- application commands ----
-    for (const scope of ['global', 'guild'] as const) {
-      const base = scope === 'global' ? `/applications/${id}/commands` : `/applications/${id}/guilds/${id}/commands`;
-      const split = (params: string[]): { appId: string; guildId: string | undefined; rest: string[] } =>
-        scope === 'global'
-          ? { appId: params[0] ?? '', guildId: undefined, rest: params.slice(1) }
-          : { appId: params[0] ?? '', guildId: params[1] ?? '', rest: params.slice(2) };
-      add('GET', base, true, ({ params }) => {
-        const { appId, guildId } = split(params);
-        return commandGuard(appId, guildId) ?? ok(commands.list(guildId));
-      });
-      add('PUT', base, true, ({ params, body }) => {
-        const { appId, guildId } = split(params);
-        const guard = commandGuard(appId, guildId);
-        if (guard) return guard;
-        if (!Array.isArray(body.json)) return fail(apiError(400, 50035, 'Invalid Form Body'));
-        const refused = body.json
-          .map((command) => checkCommandFileTypes(command))
-          .find((problem) => problem !== undefined);
-        if (refused) return fail(refused);
-        return ok(commands.overwrite(guildId, body.json));
-      });
-      add('POST', base, true, ({ params, body }) => {
-        const { appId, guildId } = split(params);
-        const guard = commandGuard(appId, guildId);
-        if (guard) return guard;
-        const refused = checkCommandFileTypes(body.json);
-        if (refused) return fail(refused);
-        const { command, created } = commands.upsert(guildId, body.json);
-        return { status: created ? 201 : 200, json: command };
-      });
-      const one = `${base}/${id}`;
-      add('GET', one, true, ({ params }) => {
-        const {
-          appId,
-          guildId,
-          rest: [commandId = ''],
-        } = split(params);
-        const command = commands.list(guildId).find((c) => c.id === commandId);
-        return (
-          commandGuard(appId, guildId) ??
-          (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')))
-        );
-      });
-      add('PATCH', one, true, ({ params, body }) => {
-        const {
-          appId,
-          guildId,
-          rest: [commandId = ''],
-        } = split(params);
-        const command = commands.edit(guildId, commandId, body.json);
-        return (
-          commandGuard(appId, guildId) ??
-          (command ? ok(command) : fail(apiError(404, 10063, 'Unknown application command')))
-        );
-      });
-      add('DELETE', one, true, ({ params }) => {
-        const {
-          appId,
-          guildId,
-          rest: [commandId = ''],
-        } = split(params);
-        return (
-          commandGuard(appId, guildId) ??
-          (commands.delete(guildId, commandId)
-            ? { status: 204 }
-            : fail(apiError(404, 10063, 'Unknown application command')))
-        );
-      });
-    }
+    addCommandRoutes(add, {
+      world,
+      commandsOf: this.deps.commandsOf,
+      commandPermissions: this.deps.commandPermissions,
+      bearer: this.deps.bearer,
+      commandPermissionsUpdated: this.deps.commandPermissionsUpdated,
+    });
 
     // ---- guilds ----
-    add('GET', `/guilds/${id}`, true, ({ params: [guildId = ''] }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}`, true, ({ params: [guildId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       return guild
         ? ok({ ...guildPayload(guild), approximate_member_count: guild.members.size, approximate_presence_count: 0 })
         : unknownGuild;
     });
-    add('GET', `/guilds/${id}/channels`, true, ({ params: [guildId = ''] }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}/channels`, true, ({ params: [guildId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       return guild ? ok([...guild.channels.values()].map((c) => channelPayload(guild, c))) : unknownGuild;
     });
-    add('GET', `/guilds/${id}/roles`, true, ({ params: [guildId = ''] }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}/roles`, true, ({ params: [guildId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       return guild ? ok(guild.roles.map(rolePayload)) : unknownGuild;
     });
-    add('GET', `/guilds/${id}/members`, true, ({ params: [guildId = ''], query }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}/members`, true, ({ params: [guildId = ''], query, application }) => {
+      const guild = guildOf(application, guildId);
       if (!guild) return unknownGuild;
-      if ((this.deps.allowedPrivilegedIntents & GatewayIntent.GuildMembers) === 0)
+      if ((application.allowedPrivilegedIntents & GatewayIntent.GuildMembers) === 0)
         return fail(apiError(403, 50001, 'Missing Access'));
       const limit = Math.min(Number(query.get('limit') ?? 1), 1000);
       const after = BigInt(query.get('after') ?? '0');
@@ -581,16 +454,16 @@ export class RestApi {
         .sort((a, b) => (BigInt(a.user.id) < BigInt(b.user.id) ? -1 : 1));
       return ok(list.slice(0, limit).map((m) => memberPayload(guild, m)));
     });
-    add('GET', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       if (!guild) return unknownGuild;
-      const member = guild.members.get(userId === '@me' ? world.bot.id : userId);
+      const member = guild.members.get(userId === '@me' ? application.user.id : userId);
       return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
     });
     // Modify Guild Member, for what the local Discord models of it: a timeout (communication_disabled_until), set or
     // lifted by the bot as a moderator. 200 with the member; GUILD_MEMBER_UPDATE follows.
-    add('PATCH', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''], body }) => {
-      const guild = this.guild(guildId);
+    add('PATCH', `/guilds/${id}/members/${id}`, true, ({ params: [guildId = '', userId = ''], body, application }) => {
+      const guild = guildOf(application, guildId);
       if (!guild) return unknownGuild;
       const json = asObject(body.json);
       const fields = Object.keys(json);
@@ -598,63 +471,68 @@ export class RestApi {
         this.deps.report(`REST PATCH member: only communication_disabled_until is modelled (got ${fields.join(', ')})`);
         return fail(apiError(400, 50035, 'Invalid Form Body'));
       }
-      const refused = guild.setTimedOutUntil(world.bot.id, userId, json['communication_disabled_until']);
+      const refused = guild.setTimedOutUntil(application.user.id, userId, json['communication_disabled_until']);
       if (refused) return fail(apiError(refused.status, refused.code, refused.message));
       this.deps.memberUpdated(guildId, userId);
       const member = guild.members.get(userId);
       return member ? ok(memberPayload(guild, member)) : fail(apiError(404, 10007, 'Unknown Member'));
     });
-    add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body }) => {
-      const guild = this.guild(guildId);
-      return guild ? createSound(guild, world.bot, body.json) : unknownGuild;
+    add('POST', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], body, application }) => {
+      const guild = guildOf(application, guildId);
+      return guild ? createSound(guild, application.user, body.json) : unknownGuild;
     });
-    add('DELETE', `/guilds/${id}/soundboard-sounds/${id}`, true, ({ params: [guildId = '', soundId = ''] }) => {
-      const guild = this.guild(guildId);
-      return guild ? deleteSound(guild, world.bot, soundId) : unknownGuild;
-    });
-    add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''] }) => {
-      const guild = this.guild(guildId);
+    add(
+      'DELETE',
+      `/guilds/${id}/soundboard-sounds/${id}`,
+      true,
+      ({ params: [guildId = '', soundId = ''], application }) => {
+        const guild = guildOf(application, guildId);
+        return guild ? deleteSound(guild, application.user, soundId) : unknownGuild;
+      },
+    );
+    add('GET', `/guilds/${id}/soundboard-sounds`, true, ({ params: [guildId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       return guild ? ok({ items: guild.soundboardSounds.map((s) => s.object) }) : unknownGuild;
     });
-    add('PATCH', `/guilds/${id}/voice-states/@me`, true, ({ params: [guildId = ''], body }) => {
-      const guild = this.guild(guildId);
+    add('PATCH', `/guilds/${id}/voice-states/@me`, true, ({ params: [guildId = ''], body, application }) => {
+      const guild = guildOf(application, guildId);
       if (!guild) return unknownGuild;
       const json = asObject(body.json);
-      const refused = guild.editOwnVoiceState(world.bot.id, {
+      const refused = guild.editOwnVoiceState(application.user.id, {
         channelId: json['channel_id'],
         suppress: json['suppress'],
         requestToSpeakTimestamp: json['request_to_speak_timestamp'],
       });
       if (refused) return fail(apiError(refused.status, refused.code, refused.message));
-      this.deps.voiceStateChanged(guildId, world.bot.id);
+      this.deps.voiceStateChanged(guildId, application.user.id);
       return { status: 204 };
     });
-    add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''] }) => {
-      const guild = this.guild(guildId);
+    add('GET', `/guilds/${id}/voice-states/${id}`, true, ({ params: [guildId = '', userId = ''], application }) => {
+      const guild = guildOf(application, guildId);
       if (!guild) return unknownGuild;
-      const user = userId === '@me' ? world.bot.id : userId;
+      const user = userId === '@me' ? application.user.id : userId;
       const state = guild.voiceStates.get(user);
       return state ? ok(voiceStatePayload(guild, user, state)) : fail(apiError(404, 10065, 'Unknown Voice State'));
     });
 
     // ---- channels ----
-    add('GET', `/channels/${id}`, true, ({ params: [channelId = ''] }) => {
+    add('GET', `/channels/${id}`, true, ({ params: [channelId = ''], application }) => {
       const recipient = world.dmChannels.get(channelId);
       if (recipient) return ok(dmChannelPayload(channelId, recipient));
-      const found = world.findChannel(channelId);
+      const found = world.channelOf(application, channelId);
       return found ? ok(channelPayload(found.guild, found.channel)) : fail(apiError(404, 10003, 'Unknown Channel'));
     });
     add(
       'POST',
       `/channels/${id}/messages`,
       true,
-      ({ params: [channelId = ''], body }) => {
+      ({ params: [channelId = ''], body, application }) => {
         const recipient = world.dmChannels.get(channelId);
-        if (recipient) return this.sendDirect(channelId, recipient, body);
-        const found = world.findChannel(channelId);
+        if (recipient) return this.sendDirect(channelId, recipient, body, application.user);
+        const found = world.channelOf(application, channelId);
         if (!found) return fail(apiError(404, 10003, 'Unknown Channel'));
         const json = asObject(body.json);
-        const permissions = found.guild.permissionsIn(world.bot.id, channelId);
+        const permissions = found.guild.permissionsIn(application.user.id, channelId);
         const problem =
           checkChannelPost(permissions, body.files.length > 0) ??
           checkVoiceMessagePermission(json, permissions) ??
@@ -663,7 +541,7 @@ export class RestApi {
           checkMessageBody(json, body.files, true);
         if (problem) return fail(problem);
         const message = messages.create(
-          { channelId, guild: found.guild, author: world.bot, type: 0 },
+          { channelId, guild: found.guild, author: application.user, type: 0 },
           json,
           body.files,
         );
@@ -679,10 +557,10 @@ export class RestApi {
       },
       'channel-message',
     );
-    add('PUT', `/channels/${id}/voice-status`, true, ({ params: [channelId = ''], body }) => {
-      const found = world.findChannel(channelId);
+    add('PUT', `/channels/${id}/voice-status`, true, ({ params: [channelId = ''], body, application }) => {
+      const found = world.channelOf(application, channelId);
       return found
-        ? setVoiceStatus(found.guild, channelId, world.bot.id, body.json)
+        ? setVoiceStatus(found.guild, channelId, application.user.id, body.json)
         : fail(apiError(404, 10003, 'Unknown Channel'));
     });
     add('GET', `/channels/${id}/messages/${id}`, true, ({ params: [channelId = '', messageId = ''] }) => {
@@ -720,8 +598,6 @@ export class RestApi {
     return routes;
   }
 }
-
-type AddRoute = (method: string, pattern: string, auth: boolean, handle: (ctx: Context) => Answer) => void;
 
 /** Discord's answer to a channel message from a sender who may not see the channel, send, or attach (files). */
 function checkChannelPost(permissions: bigint, withFiles: boolean): ApiError | undefined {

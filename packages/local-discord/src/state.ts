@@ -2,7 +2,7 @@
 import { pictureHash } from './pictures.ts';
 import { PermissionFlagsBits } from 'discord.js';
 import { randomToken, snowflake } from './snowflake.ts';
-import type { FakeDiscordOptions, FakeGuildSpec, FakeOverwrite } from './types.ts';
+import type { FakeGuildSpec, FakeOverwrite } from './types.ts';
 
 const P = PermissionFlagsBits;
 export const DEFAULT_PERMISSIONS =
@@ -260,10 +260,10 @@ export class GuildRecord {
     return member;
   }
 
-  /** The bot is added (back) to a guild it left: a member again, with a new role of its own. */
-  addBotMember(bot: UserRecord): void {
+  /** A bot is added (back) to a guild: a member again, with a new role of its own (`permissions`, default the spec's). */
+  addBotMember(bot: UserRecord, permissions: bigint = this.#botPermissions): void {
     if (this.members.has(bot.id)) return;
-    const role = { id: snowflake(), name: bot.username, permissions: this.#botPermissions, position: 1, managed: true };
+    const role = { id: snowflake(), name: bot.username, permissions, position: 1, managed: true };
     this.roles.push(role);
     this.members.set(bot.id, { user: bot, roles: [role.id], joinedAt: new Date().toISOString(), locale: undefined });
   }
@@ -431,76 +431,6 @@ export class GuildRecord {
     if (until !== null && Date.parse(until) > now + MAX_TIMEOUT_MS) return invalid;
     member.communicationDisabledUntil = until === null ? null : new Date(Date.parse(until)).toISOString();
     return undefined;
-  }
-}
-
-export class World {
-  readonly bot: UserRecord;
-  readonly applicationId: string;
-  /** The application's Public Bot switch (bot_public): tests turn it on or off as an owner does in the portal. */
-  botPublic: boolean;
-  /** Who owns the application: the owner of GET /applications/@me. */
-  readonly applicationOwnerId: string;
-  readonly guilds = new Map<string, GuildRecord>();
-  /** The bot's DM channels: channel id -> the user at the other end (one per user, as Discord keeps them). */
-  readonly dmChannels = new Map<string, UserRecord>();
-  /** People who were members of a guild here and left it: still Discord users (they log in, they are looked up). */
-  readonly formerMembers = new Map<string, UserRecord>();
-  /**
-   * Servers the bot left or was removed from: they go on without it on Discord, so their members are still users
-   * who log in and list them; kept as they were so that the bot can be added back.
-   */
-  readonly guildsWithoutBot = new Map<string, GuildRecord>();
-
-  constructor(options: FakeDiscordOptions) {
-    this.applicationId = options.applicationId;
-    this.botPublic = options.botPublic ?? false;
-    this.applicationOwnerId = options.applicationOwnerId ?? '1';
-    this.bot = { id: options.botUserId ?? options.applicationId, username: options.botUsername ?? 'SayBot', bot: true };
-    for (const spec of options.guilds) {
-      if (this.guilds.has(spec.id)) throw new Error(`FakeDiscord: duplicate guild ${spec.id}`);
-      this.guilds.set(spec.id, new GuildRecord(spec, this.bot));
-    }
-  }
-
-  guild(guildId: string): GuildRecord {
-    const guild = this.guilds.get(guildId);
-    if (!guild) throw new Error(`FakeDiscord: unknown guild ${guildId}`);
-    return guild;
-  }
-
-  findChannel(channelId: string): { guild: GuildRecord; channel: ChannelRecord } | undefined {
-    for (const guild of this.guilds.values()) {
-      const channel = guild.channels.get(channelId);
-      if (channel) return { guild, channel };
-    }
-    return undefined;
-  }
-
-  /** The bot's DM channel with this user (POST /users/@me/channels), made on first use. */
-  dmChannelWith(user: UserRecord): string {
-    for (const [id, recipient] of this.dmChannels) if (recipient.id === user.id) return id;
-    const id = snowflake();
-    this.dmChannels.set(id, user);
-    return id;
-  }
-
-  /** Every server here a person can be in: the bot's, then those it left. */
-  peopleGuilds(): GuildRecord[] {
-    return [...this.guilds.values(), ...this.guildsWithoutBot.values()];
-  }
-
-  findUser(userId: string): UserRecord | undefined {
-    if (userId === this.bot.id) return this.bot;
-    for (const guild of this.guilds.values()) {
-      const member = guild.members.get(userId);
-      if (member) return member.user;
-    }
-    for (const guild of this.guildsWithoutBot.values()) {
-      const member = guild.members.get(userId);
-      if (member) return member.user;
-    }
-    return this.formerMembers.get(userId);
   }
 }
 

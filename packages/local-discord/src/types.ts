@@ -78,6 +78,16 @@ export interface FakeDiscordOptions {
    * benchmarks with hundreds of voices, where the fake's own per-packet work on the same cores would starve the bot.
    */
   hearInFull?: (guildId: string) => boolean;
+  /**
+   * IDENTIFYs each bot token may make in a day (GET /gateway/bot's session_start_limit.total); one more resets that
+   * token, as Discord does: its sessions closed with 4004. Default 1,000, as Discord's.
+   */
+  identifyLimit?: number;
+  /**
+   * Requests answered 401, 403 or 429 that this host (every token on it) may make in 10 minutes before every
+   * request is refused for a while, as Discord's invalid request limit (per IP); default 10,000, as Discord's.
+   */
+  invalidRequestLimit?: number;
   /** Recommended shard count from GET /gateway/bot; default 1. */
   shards?: number;
   /**
@@ -284,6 +294,8 @@ export interface InteractionResponse {
 export interface InteractionHandle {
   id: string;
   token: string;
+  /** The application it went to, whose bot answers it: the main one's, but for a button on a helper's message. */
+  readonly applicationId: string;
   /**
    * performance.now() just before INTERACTION_CREATE was written to the bot's gateway socket: the start of
    * latency measurements (benchmarks) that end at a HeardPacket.receivedAtMs of the same process.

@@ -1,6 +1,6 @@
 // The voice gateway (v8, always TLS): HELLO, IDENTIFY -> READY, SELECT_PROTOCOL -> SESSION_DESCRIPTION, heartbeats,
-// SPEAKING, RESUME, and DAVE (binary MLS opcodes, dave/group.ts). One server serves every guild; sessions are keyed
-// by guild and SSRC.
+// SPEAKING, RESUME, and DAVE (binary MLS opcodes, dave/group.ts). One server serves every guild; a voice session is
+// one bot's in one guild (each bot its own allocation, socket, SSRC and DAVE group), found by SSRC for media.
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -132,13 +132,13 @@ class VoiceSession implements UdpPeer {
     if (!this.mode || !this.key) return;
     // A sender counts the transport nonce up for its key (this session's): one at or below one seen is used twice.
     const nonce = packet.readUInt32BE(packet.length - 4);
-    if (nonce <= this.highestNonce) this.audio.nonceRepeated(this.allocation.guildId);
+    if (nonce <= this.highestNonce) this.audio.nonceRepeated(this.allocation);
     else this.highestNonce = nonce;
     if (!this.inFull) {
       const header = parseRtpHeader(packet);
       if (header)
         this.audio.pushTimed(
-          this.allocation.guildId,
+          this.allocation,
           header.ssrc,
           header.sequence,
           header.timestamp,
@@ -149,13 +149,13 @@ class VoiceSession implements UdpPeer {
     }
     const opened = decryptRtp(packet, this.mode, this.key);
     if (!opened) {
-      this.audio.decryptFailed(this.allocation.guildId);
+      this.audio.decryptFailed(this.allocation);
       return;
     }
     const { header, payload } = opened;
     if (this.dave) {
       this.audio.pushDave(
-        this.allocation.guildId,
+        this.allocation,
         header.ssrc,
         header.sequence,
         header.timestamp,
@@ -164,7 +164,7 @@ class VoiceSession implements UdpPeer {
       );
       return;
     }
-    this.audio.push(this.allocation.guildId, header.ssrc, header.sequence, header.timestamp, receivedAtMs, payload);
+    this.audio.push(this.allocation, header.ssrc, header.sequence, header.timestamp, receivedAtMs, payload);
   }
 
   closeDave(): void {
@@ -176,6 +176,8 @@ class VoiceSession implements UdpPeer {
 
 export interface VoiceCloseEntry {
   guildId: string;
+  /** The bot whose voice session it was (undefined when none matched, e.g. a RESUME of an unknown session). */
+  userId?: string;
   code: number;
   reason: string;
   atMs: number;
@@ -196,7 +198,7 @@ export interface VoiceGatewayOptions {
   latencyMs?: number;
   /** Guilds whose frames are decrypted and decoded; the others' are only timed (FakeDiscordOptions.hearInFull). */
   hearInFull: (guildId: string) => boolean;
-  /** Users other than the bot in the guild's channel, for CLIENTS_CONNECT (and the DAVE group's listeners). */
+  /** Users other than the bots in the guild's channel, for CLIENTS_CONNECT (and the DAVE group's listeners). */
   usersInChannel: (guildId: string, channelId: string) => string[];
   dave: VoiceGatewayDaveOptions;
   /** Something about a DAVE group changed (for waits). */
@@ -219,9 +221,9 @@ export class VoiceGateway {
   /** Voice sockets the gateway closed for a reason of Discord's (4014, 4017, replaced sessions), in order. */
   readonly closeLog: VoiceCloseEntry[] = [];
   /** Every IDENTIFY that matched its allocation, in order. */
-  readonly identifyLog: Array<{ guildId: string; atMs: number }> = [];
-  /** Every join the bot asked for (a gateway op 4 with a channel, answered by VOICE_SERVER_UPDATE), in order. */
-  readonly joinLog: Array<{ guildId: string; channelId: string; atMs: number }> = [];
+  readonly identifyLog: Array<{ guildId: string; userId: string; atMs: number }> = [];
+  /** Every join a bot asked for (a gateway op 4 with a channel, answered by VOICE_SERVER_UPDATE), in order. */
+  readonly joinLog: Array<{ guildId: string; userId: string; channelId: string; atMs: number }> = [];
   /**
    * Sessions ended by a crash of their voice server (4015), as `guildId session token`: the client resumes them, as
    * Discord's close code table says to, and the server that lost them answers 4006 (no longer valid): a rejoin.
@@ -260,12 +262,12 @@ export class VoiceGateway {
     });
   }
 
-  /** A VOICE_SERVER_UPDATE token for this guild; the bot must IDENTIFY with it and its session id. */
+  /** A VOICE_SERVER_UPDATE token for this bot in this guild; it must IDENTIFY with it and its session id. */
   allocate(guildId: string, userId: string, sessionId: string, channelId: string): string {
     const token = randomToken(12);
-    this.joinLog.push({ guildId, channelId, atMs: performance.now() });
+    this.joinLog.push({ guildId, userId, channelId, atMs: performance.now() });
     keepLast(this.joinLog, this.retain);
-    this.allocations.set(guildId, { guildId, userId, sessionId, channelId, token });
+    this.allocations.set(`${guildId} ${userId}`, { guildId, userId, sessionId, channelId, token });
     return token;
   }
 
@@ -275,36 +277,50 @@ export class VoiceGateway {
     else this.refuseIdentify.set(guildId, { code, left: times });
   }
 
-  /** Closes the guild's live voice sessions with `code`, as Discord ends a call (4022) or a rate-limited client (4021). */
-  closeGuildSessions(guildId: string, code: number): void {
+  /**
+   * Closes the guild's live voice sessions (only `userId`'s, when given) with `code`, as Discord ends a call (4022)
+   * or a rate-limited client (4021).
+   */
+  closeGuildSessions(guildId: string, code: number, userId?: string): void {
     for (const session of this.sessions) {
-      if (session.allocation.guildId === guildId)
+      if (session.allocation.guildId === guildId && (userId === undefined || session.allocation.userId === userId))
         this.end(session, code, CLOSE_REASONS[code] ?? `Closed with ${code}.`);
     }
   }
 
   /**
-   * The guild's voice server moved: the live sessions of the allocation before `token` are closed (the client has its
-   * VOICE_SERVER_UPDATE, and connects anew); packets sent on them from then on are counted, never heard.
+   * The guild's voice server moved for `userId`: its live sessions of the allocation before `token` are closed (the
+   * client has its VOICE_SERVER_UPDATE, and connects anew); packets sent on them from then on are counted, never heard.
    */
-  endMoved(guildId: string, token: string): void {
+  endMoved(guildId: string, userId: string, token: string): void {
     for (const session of [...this.sessions]) {
-      if (session.allocation.guildId === guildId && session.allocation.token !== token)
+      const { allocation } = session;
+      if (allocation.guildId === guildId && allocation.userId === userId && allocation.token !== token)
         this.end(session, VoiceClose.Disconnected, 'Voice server moved.');
     }
   }
 
-  /** The bot left the channel (or was removed): Discord closes the guild's voice sessions with 4014. */
-  disconnectGuild(guildId: string): void {
-    this.allocations.delete(guildId);
-    for (const session of this.sessions) {
-      if (session.allocation.guildId === guildId) this.end(session, VoiceClose.Disconnected, 'Disconnected.');
-    }
+  /**
+   * A bot left the channel (or was removed): Discord closes its voice session with 4014. Without `userId`, every
+   * bot's in the guild (its voice server went away).
+   */
+  disconnectGuild(guildId: string, userId?: string): void {
+    for (const [key, allocation] of this.allocations)
+      if (allocation.guildId === guildId && (userId === undefined || allocation.userId === userId))
+        this.allocations.delete(key);
+    this.closeGuildSessions(guildId, VoiceClose.Disconnected, userId);
   }
 
+  /** A user entered or left a voice channel: each other bot's session there is told (op 11/13, or its DAVE group). */
   clientConnected(guildId: string, channelId: string, userId: string, connected: boolean): void {
     for (const session of this.sessions) {
-      if (session.allocation.guildId !== guildId || session.allocation.channelId !== channelId || !session.key)
+      const { allocation } = session;
+      if (
+        allocation.guildId !== guildId ||
+        allocation.channelId !== channelId ||
+        allocation.userId === userId ||
+        !session.key
+      )
         continue;
       if (session.dave) {
         // The group sends op 11/13 itself, ordered with the proposals that follow.
@@ -315,10 +331,11 @@ export class VoiceGateway {
     }
   }
 
-  /** The DAVE group of the bot's current voice session in this guild, if DAVE is in use there. */
-  daveState(guildId: string): DaveGroupState | undefined {
+  /** The DAVE group of this bot's current voice session in this guild, if DAVE is in use there. */
+  daveState(guildId: string, userId: string): DaveGroupState | undefined {
     for (const session of this.sessions)
-      if (session.allocation.guildId === guildId && session.dave) return session.dave.state();
+      if (session.allocation.guildId === guildId && session.allocation.userId === userId && session.dave)
+        return session.dave.state();
     return undefined;
   }
 
@@ -432,7 +449,7 @@ export class VoiceGateway {
   }
 
   private identify(ws: WebSocket, d: Record<string, unknown>): VoiceSession | undefined {
-    const allocation = this.allocations.get(String(d.server_id));
+    const allocation = this.allocations.get(`${String(d.server_id)} ${String(d.user_id)}`);
     if (
       !allocation ||
       d.token !== allocation.token ||
@@ -445,7 +462,7 @@ export class VoiceGateway {
       this.closeSocket(ws, VoiceClose.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
-    this.identifyLog.push({ guildId: allocation.guildId, atMs: performance.now() });
+    this.identifyLog.push({ guildId: allocation.guildId, userId: allocation.userId, atMs: performance.now() });
     keepLast(this.identifyLog, this.retain);
     const refusal = this.refuseIdentify.get(allocation.guildId);
     if (refusal) {
@@ -453,7 +470,13 @@ export class VoiceGateway {
       if (refusal.left <= 0) this.refuseIdentify.delete(allocation.guildId);
       const reason = CLOSE_REASONS[refusal.code] ?? `Closed with ${refusal.code}.`;
       this.closeSocket(ws, refusal.code, reason);
-      this.noteClose({ guildId: allocation.guildId, code: refusal.code, reason, atMs: performance.now() });
+      this.noteClose({
+        guildId: allocation.guildId,
+        userId: allocation.userId,
+        code: refusal.code,
+        reason,
+        atMs: performance.now(),
+      });
       this.options.daveChanged();
       return undefined;
     }
@@ -463,6 +486,7 @@ export class VoiceGateway {
       this.closeSocket(ws, VoiceClose.DaveRequired, 'E2EE/DAVE protocol required.');
       this.noteClose({
         guildId: allocation.guildId,
+        userId: allocation.userId,
         code: VoiceClose.DaveRequired,
         reason: 'E2EE/DAVE protocol required.',
         atMs: performance.now(),
@@ -470,9 +494,10 @@ export class VoiceGateway {
       this.options.daveChanged();
       return undefined;
     }
-    // One voice session per guild: a new IDENTIFY (rejoin, move) replaces the previous one.
+    // One voice session per bot and guild: a new IDENTIFY (rejoin, move) replaces its previous one.
     for (const old of this.sessions) {
-      if (old.allocation.guildId === allocation.guildId) this.end(old, 1000, 'Replaced by a new session.');
+      if (old.allocation.guildId === allocation.guildId && old.allocation.userId === allocation.userId)
+        this.end(old, 1000, 'Replaced by a new session.');
     }
     const session = new VoiceSession(
       allocation,
@@ -537,7 +562,7 @@ export class VoiceGateway {
     session.mode = mode;
     session.key = new Uint8Array(randomBytes(32));
     session.daveVersion = this.options.dave.mode !== 'off' && session.maxDaveVersion >= 1 ? 1 : 0;
-    this.options.audio.setMode(session.allocation.guildId, mode);
+    this.options.audio.setMode(session.allocation, mode);
     session.send(Op.SessionDescription, {
       mode,
       secret_key: [...session.key],
@@ -549,7 +574,7 @@ export class VoiceGateway {
     const { guildId, channelId } = session.allocation;
     const others = this.options.usersInChannel(guildId, channelId);
     if (session.daveVersion === 0) {
-      this.options.audio.stopDave(guildId);
+      this.options.audio.stopDave(session.allocation);
       if (others.length > 0) session.send(Op.ClientsConnect, { user_ids: others });
       return;
     }
@@ -557,7 +582,7 @@ export class VoiceGateway {
       this.options.report(`voice gateway DAVE: failed handling a message: ${String(error)}`);
     session.outbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
     session.inbox = new DelayedQueue(this.options.dave.handshakeDelayMs, failed);
-    this.options.audio.startDave(guildId);
+    this.options.audio.startDave(session.allocation);
     session.dave = new DaveGroup({
       guildId,
       channelId,
@@ -596,7 +621,13 @@ export class VoiceGateway {
       if (this.crashed.size > CRASHED_KEPT) this.crashed.delete(this.crashed.values().next().value as string);
     }
     session.closeDave();
-    this.noteClose({ guildId: session.allocation.guildId, code, reason, atMs: performance.now() });
+    this.noteClose({
+      guildId: session.allocation.guildId,
+      userId: session.allocation.userId,
+      code,
+      reason,
+      atMs: performance.now(),
+    });
     this.options.daveChanged();
     this.options.udp.unregister(session.ssrc, session.allocation.guildId);
     this.closeSocket(session.ws, code, reason);

@@ -15,6 +15,7 @@ import { publicBotProblem } from '../owner-application.ts';
 import { botGuilds } from '../bot-guilds.ts';
 import { DiscordLogin, type DoctorCheck } from '../../features/dashboard/index.ts';
 import { checkFreeVoice } from './free-voice-check.ts';
+import { checkHelpers } from './helper-check.ts';
 
 const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
 const warn = (name: string, detail: string): DoctorCheck => ({ name, ok: true, warn: true, detail });
@@ -336,6 +337,7 @@ async function configuredChecks(config: Config): Promise<DoctorCheck[]> {
     results.push(await checkMessageContentIntent(config), await checkPublicBot(config));
     const servers = await checkServers(config);
     if (servers !== undefined) results.push(servers);
+    results.push(...(await checkHelpers(config)));
   }
   results.push(await checkVoiceApi(config));
   const engines = await checkEngines(config);

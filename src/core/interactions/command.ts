@@ -18,7 +18,7 @@ import type { Accounting } from '../quota/money.ts';
 import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { EnginePort } from '../sourcing/engine-port.ts';
-import type { PlayerRegistry } from '../voice/guild-player.ts';
+import type { Seats } from '../voice/seats.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
@@ -54,8 +54,8 @@ export interface CommandContext {
   reading?: ChannelReading;
   /** The budgets in force and /usage (the pipeline checks and records spends itself). */
   accounting: Accounting;
-  /** Each guild's player: where the bot is and whether it is busy (targets), /skip, /stop, /join, /leave. */
-  players: PlayerRegistry;
+  /** Every bot's seats: which speaks for a member (targets, src/core/voice/seats.ts), /skip, /stop, /join, /leave. */
+  seats: Seats;
   logger: Logger;
   /** The operator's configuration a command needs (src/core/config.ts), validated at start-up. */
   config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall' | 'freeVoice'>;

@@ -1,12 +1,12 @@
 // The order's types: what a front-end gives the speech pipeline and gets back (re-exported by
 // src/core/order/pipeline.ts, which holds the order's record, `Order`, beside the function that runs it).
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Accepted } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { GuildPlayer, Turn } from '../voice/guild-player.ts';
+import type { Seat } from '../voice/seats.ts';
 import type { OrderEffects, StillAllowed } from './rights.ts';
 import type { SceneLine, SceneTimeline } from './scene-types.ts';
 
@@ -38,8 +38,8 @@ export interface RequestPolicy {
 
 /** Where the audio goes. The front-end chooses it (member in voice or not, `output` option, server default). */
 export type SpeechTarget =
-  /** The pipeline takes the guild's player, joins (or moves to) the channel and queues the parts there. */
-  | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
+  /** The pipeline takes the seat's player (src/core/voice/seats.ts), joins the channel and queues the parts there. */
+  | { kind: 'voice'; channelId: string; seat: Seat }
   /** One file; over `sizeLimit` bytes (the interaction's attachment_size_limit) it is rendered as a voice message. */
   | { kind: 'file'; sizeLimit?: number }
   /** Every part joined into one Ogg Opus voice message (src/core/voice-message/render.ts); the front-end posts it. */

@@ -17,7 +17,7 @@ import type { Refusal } from '../refusal.ts';
 import type { StandIn } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import { partPackets } from '../cache/audio-fill.ts';
-import { type TurnEnd, type PlayerRegistry } from '../voice/guild-player.ts';
+import type { TurnEnd } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError, type RightsAnswered, type StillAllowed } from './rights.ts';
@@ -66,8 +66,6 @@ export interface SpeechPipelineOptions {
   source: PartSource;
   /** Budgets and the monthly quota: every paid part is checked and held before anything is sent. */
   accounting: Accounting;
-  /** One player per guild: a voice target is played on its guild's. */
-  players: PlayerRegistry;
   logger: Logger;
   /** The longest part the service takes: longer text is split at sentence ends. */
   maxCharsPerRequest: number;
@@ -100,7 +98,6 @@ export interface SpeechPipelineOptions {
 export class SpeechPipeline {
   readonly #source: PartSource;
   readonly #money: Money;
-  readonly #players: PlayerRegistry;
   readonly #log: Logger;
   readonly #maxChars: number;
   readonly #metrics: Pick<Metrics, 'timeToFirstAudio'> | undefined;
@@ -114,7 +111,6 @@ export class SpeechPipeline {
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
-    this.#players = options.players;
     this.#log = options.logger;
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
@@ -208,7 +204,7 @@ export class SpeechPipeline {
   #hold(order: Order, clips: number): VoicePlace | undefined {
     const { target, requester } = order;
     if (target.kind !== 'voice') return undefined;
-    const player = this.#players.get(requester.guildId, target.adapterCreator);
+    const player = target.seat.player();
     const turn = player.hold({
       owner: {
         label: `${requester.command}:${requester.id}`,

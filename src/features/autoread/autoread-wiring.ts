@@ -13,8 +13,8 @@ import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
-import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
-import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
+import type { Seat, Seats } from '../../core/voice/seats.ts';
+import { MEMBER_AUDIENCE, UserError } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { ChannelReading } from '../../core/interactions/command.ts';
@@ -23,7 +23,8 @@ import { VoiceChannelStatus } from './voice-channel-status.ts';
 export interface AutoreadWiringOptions {
   store: Store;
   speech: SpeechPipeline;
-  players: PlayerRegistry;
+  /** Every bot's seats: auto-read reads through the one that sits in (or is chosen for) its voice channel. */
+  seats: Seats;
   logger: Logger;
   /** Whether Discord gave auto-read's intents (known once logged in). */
   available: () => boolean;
@@ -64,6 +65,7 @@ export class AutoreadWiring {
     this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
     this.#reader = new AutoReader({
       handOver: (order) => handOver(speech, order),
+      seatFor: (guild, voiceChannelId) => seatFor(options.seats, guild, voiceChannelId),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(
@@ -170,7 +172,7 @@ export class AutoreadWiring {
     guild: Guild,
     binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
   ): Promise<void> {
-    await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+    await joinSeat(this.#options.seats, guild, binding.voiceChannelId);
     const state = await this.#options.store.autoRead.start(guild.id, binding);
     await this.#read(state, binding.textChannelId, binding.voiceChannelId);
   }
@@ -320,7 +322,7 @@ export class AutoreadWiring {
       return drop('channel-empty', undefined, 'left-voice');
     if (await this.#pausedForRights(guild, binding)) return;
     try {
-      await this.#options.players.get(guild.id, guild.voiceAdapterCreator).connect(binding.voiceChannelId);
+      await joinSeat(this.#options.seats, guild, binding.voiceChannelId);
       await this.#read(state, binding.textChannelId, binding.voiceChannelId);
     } catch (error) {
       return drop('join-failed', error);
@@ -407,4 +409,17 @@ function publicReason(language: string | undefined, refusal: Refusal): string {
     return t(language, 'autoread.refused.memberDay', { reset: `${dayOf(reason.resetAt)} 00:00 UTC` });
   const { message } = describeFailure(refusal, MEMBER_AUDIENCE);
   return t(language, message.key, message.params);
+}
+
+/** The seat reading into `voiceChannelId` (src/core/voice/seats.ts' rule); undefined when none is free. */
+function seatFor(seats: Seats, guild: Guild, voiceChannelId: string): Seat | undefined {
+  const choice = seats.forChannel(guild, voiceChannelId);
+  return choice.kind === 'seat' ? choice.seat : undefined;
+}
+
+/** Joins the seat the rule chooses for `voiceChannelId`; none free: thrown, as a failed join. */
+async function joinSeat(seats: Seats, guild: Guild, voiceChannelId: string): Promise<void> {
+  const seat = seatFor(seats, guild, voiceChannelId);
+  if (seat === undefined) throw new UserError('error.voice.noSeat', { channels: `<#${voiceChannelId}>` });
+  await seat.player().connect(voiceChannelId);
 }

@@ -3,11 +3,22 @@
 import { PermissionFlagsBits } from 'discord.js';
 import type { ClipOwner, GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { BotCommandInteraction } from '../../core/interactions/command.ts';
+import type { Seats } from '../../core/voice/seats.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 
 /** Every clip, or only the member's own. */
 export type PlayerControl = { kind: 'all' } | { kind: 'own'; userId: string };
+
+/**
+ * The player /leave, /stop and /skip act on: the seat in the member's voice channel; with none there (or outside
+ * voice), the main bot's, as with no helper: a helper's seat is acted on only from its own channel.
+ */
+export function playerHere(interaction: BotCommandInteraction<'cached'>, seats: Seats): GuildPlayer | undefined {
+  const channelId = interaction.member.voice.channelId;
+  const seat = channelId === null ? undefined : seats.inChannel(interaction.guildId, channelId);
+  return (seat?.bot ?? seats.main).players.find(interaction.guildId);
+}
 
 /** What the member may act on in SayBot's voice channel; refused when elsewhere and no moderator. */
 export function playerControl(interaction: BotCommandInteraction<'cached'>, channelId: string): PlayerControl {

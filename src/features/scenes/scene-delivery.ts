@@ -23,16 +23,7 @@ import { t } from './strings.ts';
 
 /** What a scene's preview and delivery use of the commands' services. */
 export type SceneServices = Services<
-  | 'speech'
-  | 'players'
-  | 'reading'
-  | 'logger'
-  | 'isOperator'
-  | 'store'
-  | 'voices'
-  | 'config'
-  | 'accounting'
-  | 'fileShares'
+  'speech' | 'seats' | 'reading' | 'logger' | 'isOperator' | 'store' | 'voices' | 'config' | 'accounting' | 'fileShares'
 >;
 
 /** A press on a scene's "Play it" or "Cancel"; false when the custom_id is neither. */

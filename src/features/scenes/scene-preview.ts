@@ -55,7 +55,7 @@ export async function castScene(
 /** Parses, casts and costs `source`, and shows the member the scene with its buttons. */
 export async function previewScene(
   interaction: AnsweredInteraction<'cached'>,
-  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,
+  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'seats' | 'reading'>,
   pending: PendingScenes,
   source: string,
   choice: { output: OutputChoice; format: 'wav' | 'mp3' },
@@ -86,7 +86,7 @@ export async function previewScene(
 /** The scene costed now and left waiting at that price (a press never pays more); `note` goes first. */
 export async function costedPreview(
   interaction: Interaction<'cached'>,
-  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'players' | 'reading'>,
+  context: Services<'speech' | 'store' | 'voices' | 'config' | 'accounting' | 'isOperator' | 'seats' | 'reading'>,
   pending: PendingScenes,
   scene: Omit<PendingScene, 'quoted'>,
   note?: string,

@@ -36,6 +36,8 @@ export interface Place {
   };
   /** The voice channel it speaks in. */
   voiceChannelId?: string | undefined;
+  /** The server as the bot that speaks there holds it (a helper's own client): its rights; absent, `guild`'s. */
+  seatGuild?: Guild | undefined;
 }
 
 /** The member whose words an order speaks when it is not the member who asked (a message read by the Speak menu). */

@@ -5,6 +5,7 @@
 import {
   ChannelType,
   PermissionFlagsBits,
+  type Guild,
   type GuildMember,
   type PermissionsBitField,
   type VoiceBasedChannel,
@@ -168,8 +169,8 @@ function recheck(effects: Effects): Revocation | undefined {
   const author = authorBar(effects);
   if (author !== undefined) return { code: author, channelId };
   // SayBot itself where nobody hears it: server-muted, or in a Stage's audience and unable to become a speaker.
-  const me = place.guild?.members.me;
-  const channel = voiceChannelOf(place);
+  const me = seatOf(place)?.members.me;
+  const channel = voiceChannelOf(place, seatOf(place));
   if (me?.voice.channelId !== channelId || channel === undefined) return undefined;
   const unheard = me.voice.serverMute === true || (me.voice.suppress === true && !maySpeakOnStage(me, channel));
   return unheard ? { code: 'bot-unheard', channelId } : undefined;
@@ -214,9 +215,15 @@ function memberOf(place: Place): GuildMember | undefined {
   return place.guild?.members.cache.get(place.memberId) ?? place.member ?? undefined;
 }
 
-function voiceChannelOf(place: Place): VoiceBasedChannel | undefined {
+/** The server as the bot that speaks holds it: a helper's rights are its own. */
+function seatOf(place: Place): Guild | null {
+  return place.seatGuild ?? place.guild;
+}
+
+/** The voice channel as `guild` (the main bot's, or the seat's) holds it. */
+function voiceChannelOf(place: Place, guild: Guild | null = place.guild): VoiceBasedChannel | undefined {
   if (place.voiceChannelId === undefined) return undefined;
-  const channel = place.guild?.channels.cache.get(place.voiceChannelId);
+  const channel = guild?.channels.cache.get(place.voiceChannelId);
   return channel?.isVoiceBased() ? channel : undefined;
 }
 
@@ -255,10 +262,13 @@ function botLacks(place: Place, right: BotRight): boolean {
     const app = place.text?.bot;
     return app !== undefined && app !== null && !app.has(PermissionFlagsBits.AttachFiles);
   }
-  const me = place.guild?.members.me ?? null;
-  if (right === 'create-expressions')
+  if (right === 'create-expressions') {
+    const me = place.guild?.members.me ?? null;
     return me !== null && !me.permissions.has(PermissionFlagsBits.CreateGuildExpressions);
-  const channel = voiceChannelOf(place);
+  }
+  // In voice, the rights of the bot that speaks there: the seat's.
+  const me = seatOf(place)?.members.me ?? null;
+  const channel = voiceChannelOf(place, seatOf(place));
   if (me === null || channel === undefined) return false;
   if (right === 'connect') return !channel.joinable;
   if (right === 'speak') return !channel.permissionsFor(me).has(PermissionFlagsBits.Speak);

@@ -4,7 +4,6 @@
 // menu and /clone's first line, from the target to the answer; and the one call of the pipeline's speak() (handOver,
 // test/structure/one-way-to-speak.test.ts). Where SayBot or the member may not speak, it is refused at once, before
 // anything is paid; no front-end checks a right itself. Outside a server: user-install.ts.
-import type { DiscordGatewayAdapterCreator } from '@discordjs/voice';
 import {
   DiscordAPIError,
   RESTJSONErrorCodes,
@@ -47,14 +46,14 @@ import {
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
-import type { PlayerRegistry } from '../../core/voice/guild-player.ts';
+import type { Seat, Seats } from '../../core/voice/seats.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
 import { keepsAttribution, showProgress } from '../../core/interactions/replies.ts';
-import type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
+import type { Effects, Place, WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { fallbackVoiceLabel, privateFileNote, wordOutcome, type FallbackCause } from './outcome-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
@@ -82,9 +81,9 @@ export const SPEAKING_USES = [
   'engines',
   'fileShares',
   'logger',
-  'players',
   'reading',
   'replyAudio',
+  'seats',
   'speech',
   'store',
 ] as const satisfies readonly ServiceName[];
@@ -150,7 +149,7 @@ export type OutputChoice = 'voice' | 'file' | 'voice-message' | undefined;
 
 /** Where a command's audio goes, and why a file or a voice message when it is one (the reply says so). */
 export type ChosenTarget =
-  | { kind: 'voice'; channelId: string; adapterCreator: DiscordGatewayAdapterCreator }
+  | { kind: 'voice'; channelId: string; seat: Seat }
   | { kind: 'file'; because: 'asked' | 'no-voice' }
   /** `bar`: the member may not post it in this channel (rights, slowmode): the audio goes to them privately. */
   | { kind: 'voice-message'; because: 'asked' | 'no-voice'; bar?: MemberVoiceMessageBar };
@@ -167,7 +166,7 @@ type Rights = Pick<SpeechPipeline, 'rights'>;
 export async function chooseTarget(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  context: Pick<CommandContext, 'seats' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<ChosenTarget> {
   const where = await chooseDestination(interaction, output, context, builtin);
@@ -181,7 +180,7 @@ export async function chooseTarget(
 export async function chooseDestination(
   interaction: SpeakingInteraction,
   output: OutputChoice,
-  context: Pick<CommandContext, 'players' | 'speech' | 'store' | 'reading'>,
+  context: Pick<CommandContext, 'seats' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
 ): Promise<
   Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
@@ -194,12 +193,12 @@ export async function chooseDestination(
 }
 
 /**
- * The member's voice channel, if the rights let SayBot speak there for them (refused at once rather than timing out
- * later), and SayBot is not speaking to others elsewhere (it never leaves them for a caller).
+ * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts), if the rights let that bot
+ * speak there for them (refused at once rather than timing out later). No seat free: refused, nothing asked or held.
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
-  { players, speech }: { players: PlayerRegistry; speech: Rights },
+  { seats, speech }: { seats: Seats; speech: Rights },
   /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
   reading?: ChannelReading,
   /** `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights. */
@@ -214,16 +213,19 @@ export function memberVoiceChannel(
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
   }
+  const choice = seats.forChannel(interaction.guild, channelId);
+  const seat = choice.kind === 'seat' ? choice.seat : undefined;
   const at = placeOf(interaction, channelId);
   speech.rights.requireAdmitted(
-    options.joinOnly === true ? { does: ['join-voice'], at } : effectsAt(at, { kind: 'voice' }),
+    options.joinOnly === true
+      ? { does: ['join-voice'], at: { ...at, seatGuild: seat?.guild } }
+      : effectsAt(at, { kind: 'voice', seat }),
   );
-  const player = players.find(interaction.guildId);
-  const current = player?.channelId;
-  if (player && current !== undefined && current !== channelId && player.busy) {
-    throw new UserError('error.voice.busyElsewhere', { channel: channel(current) });
-  }
-  return { kind: 'voice', channelId, adapterCreator: interaction.guild.voiceAdapterCreator };
+  if (choice.kind === 'seat') return { kind: 'voice', channelId, seat: choice.seat };
+  const [only] = choice.channels;
+  if (choice.speaking && only !== undefined)
+    throw new UserError('error.voice.busyElsewhere', { channel: channel(only) });
+  throw new UserError('error.voice.noSeat', { channels: choice.channels.map(channel).join(', ') });
 }
 
 /** Outside voice without `output`: their default, the server's, else `builtin` (a file; Speak menu: voice message). */
@@ -387,12 +389,13 @@ export function placeOf(
 }
 
 /** An order's effects where a member asks, by where its audio goes: always words of the member's own choosing. */
-export function effectsAt(place: Place, target: { kind: 'voice' | 'file' | 'voice-message' }): Effects {
-  const does: Effect[] =
-    target.kind === 'voice'
-      ? ['speak-in-voice', 'member-words']
-      : [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'];
-  return { does, at: place };
+export function effectsAt(
+  place: Place,
+  target: { kind: 'voice'; seat?: Seat | undefined } | { kind: 'file' | 'voice-message' },
+): Effects {
+  if (target.kind === 'voice')
+    return { does: ['speak-in-voice', 'member-words'], at: { ...place, seatGuild: target.seat?.guild } };
+  return { does: [target.kind === 'file' ? 'attach-file' : 'post-voice-message', 'member-words'], at: place };
 }
 
 /** A front-end's order: the pipeline's, with its effects in Discord (required: no order speaks without). */

@@ -86,7 +86,6 @@ function makePipeline(
   return new SpeechPipeline({
     source,
     accounting,
-    players,
     logger: silentLogger,
     maxCharsPerRequest: MAX_CHARS,
     ...(queue ? { queue } : {}),
@@ -117,7 +116,17 @@ function voiceGuild(): { guildId: string; target: SpeechTarget & { kind: 'voice'
   if (!spec || !guild) throw new Error('out of test guilds');
   return {
     guildId: spec.id,
-    target: { kind: 'voice', channelId: spec.voiceChannels[0]!.id, adapterCreator: guild.voiceAdapterCreator },
+    target: {
+      kind: 'voice',
+      channelId: spec.voiceChannels[0]!.id,
+      seat: {
+        guildId: spec.id,
+        bot: { index: 0, players, userId: () => discord.user?.id, guild: () => guild },
+        userId: discord.user!.id,
+        guild,
+        player: () => players.get(spec.id, guild.voiceAdapterCreator),
+      },
+    },
   };
 }
 
@@ -550,7 +559,6 @@ describe('SpeechPipeline without a rights port (the core alone)', () => {
     const { rights } = new SpeechPipeline({
       source: {} as never,
       accounting: {} as never,
-      players: {} as never,
       logger: silentLogger,
       maxCharsPerRequest: 100,
     });

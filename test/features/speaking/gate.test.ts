@@ -143,7 +143,6 @@ describe('the rights port, asking the questions (rightsPort)', () => {
       rights: rightsPort(rights),
       source: {} as never,
       accounting: {} as never,
-      players: {} as never,
       logger: silentLogger,
       maxCharsPerRequest: 100,
     });

@@ -4,6 +4,7 @@ import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
 import type { FallbackCause } from '../../speaking/index-words.ts';
 import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
+import type { Seat } from '../../../core/voice/seats.ts';
 import { Refusal } from '../../../core/refusal.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import type { ChannelReading } from '../../../core/interactions/command.ts';
@@ -63,6 +64,8 @@ export type ReaderNotice = { guildId: string; channelId: string; language: strin
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/speaking-command.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
+  /** The seat that reads into the voice channel (src/core/voice/seats.ts `forChannel`); undefined: none is free. */
+  seatFor: (guild: Guild, voiceChannelId: string) => Seat | undefined;
   /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (
     guildId: string,
@@ -483,6 +486,14 @@ export class AutoReader {
           { code: 'autoread-faster', guildId, id: utterance.id, speed },
           'auto-read reads faster to catch up',
         );
+      const seat = this.#options.seatFor(utterance.guild, reading.binding.voiceChannelId);
+      if (seat === undefined) {
+        this.#log.warn(
+          { code: 'autoread-no-seat', guildId, voiceChannelId: reading.binding.voiceChannelId },
+          'no seat is free to read into the voice channel: the message is not read',
+        );
+        return done();
+      }
       const handed = this.#options.handOver({
         request: faster(asked, speed),
         requester: {
@@ -497,12 +508,17 @@ export class AutoReader {
         target: {
           kind: 'voice',
           channelId: reading.binding.voiceChannelId,
-          adapterCreator: utterance.guild.voiceAdapterCreator,
+          seat,
         },
         // A member's words (also their join/leave name): the gate asks their voice rights now and before each part.
         effects: {
           does: ['member-words'],
-          at: { guild: utterance.guild, memberId: utterance.userId, voiceChannelId: reading.binding.voiceChannelId },
+          at: {
+            guild: utterance.guild,
+            memberId: utterance.userId,
+            voiceChannelId: reading.binding.voiceChannelId,
+            seatGuild: seat.guild,
+          },
         },
       });
       // Whether the free voice stood in at acceptance: set before the outcome is known.

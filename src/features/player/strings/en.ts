@@ -5,6 +5,8 @@ export const en = {
   'join.joined': 'Joined {channel}.',
   'join.credits': 'Free voices here: {credits}.',
   'join.already': 'I am already in {channel}.',
+  'join.joinedAs': '{bot} joined {channel}.',
+  'join.alreadyAs': '{bot} is already in {channel}.',
   'leave.left': 'Left {channel}.',
   'leave.othersQueued':
     "Others' requests are playing or queued in {channel}, so I stay and nothing was stopped. Making me leave now needs Mute Members, Move Members or Manage Server; /stop ends your own requests.",

@@ -6,6 +6,8 @@ export const ja: Translation<typeof en> = {
   'join.joined': '{channel} に参加しました。',
   'join.credits': 'ここで使える無料の声: {credits}。',
   'join.already': 'すでに {channel} にいます。',
+  'join.joinedAs': '{bot} が {channel} に参加しました。',
+  'join.alreadyAs': '{bot} はすでに {channel} にいます。',
   'leave.left': '{channel} から退出しました。',
   'leave.othersQueued':
     '{channel} で他の人のリクエストが再生中またはキューにあるため、退出せず何も停止していません。今退出させるにはメンバーをミュート、メンバーを移動、またはサーバー管理の権限が必要です。自分のリクエストは /stop で停止できます。',

@@ -6,6 +6,8 @@ export const ko: Translation<typeof en> = {
   'join.joined': '{channel} 채널에 들어왔습니다.',
   'join.credits': '여기서 쓰는 무료 목소리: {credits}.',
   'join.already': '이미 {channel} 채널에 있습니다.',
+  'join.joinedAs': '{bot} 봇이 {channel} 채널에 들어왔습니다.',
+  'join.alreadyAs': '{bot} 봇은 이미 {channel} 채널에 있습니다.',
   'leave.left': '{channel} 채널에서 나왔습니다.',
   'leave.othersQueued':
     '{channel}에서 다른 사람의 요청이 재생 중이거나 대기 중이므로 나가지 않았고 아무것도 멈추지 않았습니다. 지금 나가게 하려면 멤버 음소거, 멤버 이동 또는 서버 관리 권한이 필요합니다. 회원님의 요청은 /stop으로 멈출 수 있습니다.',

@@ -4,7 +4,12 @@
  */
 export const en = {
   // Where it plays, and when it could not
-  'error.voice.busyElsewhere': 'I am speaking in {channel} right now. Join that channel, or try again when I am done.',
+  'error.voice.busyElsewhere':
+    'I am speaking in {channel} right now. Join that channel, try again when I am done, or ask with `output: file`. Nothing was spent.',
+  'error.voice.seatLost':
+    'The bot speaking in that voice channel lost its connection to Discord, so the rest was not said. Ask again: another bot takes the channel if one is free.',
+  'error.voice.noSeat':
+    'Every one of my bots here is busy in another channel ({channels}): someone listens there or it is speaking, and none leaves them. Join one of those channels, try again when one is free, or ask with `output: file`. Nothing was spent.',
   'error.voice.botMuted': 'A moderator has server-muted me, so nobody would hear me in {channel}. Nothing was spent.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',

@@ -4,7 +4,11 @@ import type { en } from './en.ts';
 // Keys in en.ts's order, whose comments name the sections.
 export const ja: Translation<typeof en> = {
   'error.voice.busyElsewhere':
-    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。',
+    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
+  'error.voice.seatLost':
+    'そのボイスチャンネルで話していたボットが Discord との接続を失ったため、残りは読み上げられませんでした。もう一度お試しください。空いているボットがあればそのボットが入ります。',
+  'error.voice.noSeat':
+    'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.botMuted':
     'モデレーターが私をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
   'error.voice.botStageAudience':

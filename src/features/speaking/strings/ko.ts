@@ -4,7 +4,11 @@ import type { en } from './en.ts';
 // Keys in en.ts's order, whose comments name the sections.
 export const ko: Translation<typeof en> = {
   'error.voice.busyElsewhere':
-    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나 끝난 뒤 다시 시도해 주세요.',
+    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나, 끝난 뒤 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
+  'error.voice.seatLost':
+    '그 음성 채널에서 말하던 봇이 Discord와의 연결이 끊어져 나머지는 읽지 못했습니다. 다시 요청해 주세요. 비어 있는 봇이 있으면 그 봇이 들어갑니다.',
+  'error.voice.noSeat':
+    '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.botMuted':
     '관리자가 저를 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
   'error.voice.botStageAudience':

@@ -18,6 +18,7 @@ import { createLogger } from '../../../../src/core/log.ts';
 import { Refusal } from '../../../../src/core/refusal.ts';
 import type { SpeechRequest } from '../../../../src/core/order/pipeline.ts';
 import { FakeDiscord } from '@saybot/local-discord';
+import type { Seat } from '../../../../src/core/voice/seats.ts';
 import type { ChatMessage } from '@saybot/local-discord/message-create.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import {
@@ -147,6 +148,8 @@ function setup(
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
   const reader = new AutoReader({
     handOver: pipeline.speak,
+    // The seat is the pipeline's to play on; this pipeline records the order and plays nothing.
+    seatFor: () => ({}) as Seat,
     requestFor: async (_guildId, userId, text, others): Promise<SpeechRequest> => {
       voices.push(userId);
       distinct.push(others);

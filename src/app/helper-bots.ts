@@ -1,0 +1,233 @@
+// Helper bots (HELPER_BOT_TOKENS): each a discord.js client of its own in this process, with the Guilds and Guild
+// Voice States intents only (no commands, no chat), a seat in every server it is in. A helper that fails (its token
+// refused, its gateway lost, removed from a server) is only that seat gone: the main bot and the others go on.
+import { Client, Events, GatewayCloseCodes, REST, Routes, type Guild } from 'discord.js';
+import type { Logger } from '../core/log.ts';
+import type { PlayerRegistry } from '../core/voice/guild-player.ts';
+import type { SeatBot } from '../core/voice/seats.ts';
+import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
+import { boundedClientOptions } from './saybot.ts';
+import { NO_MENTIONS } from '../core/interactions/replies.ts';
+import { UserError } from '../core/interactions/failures.ts';
+
+/** The first wait before a failed login is tried again, doubled each time up to LOGIN_RETRY_MAX_MS. */
+export const LOGIN_RETRY_MS = 5_000;
+export const LOGIN_RETRY_MAX_MS = 15 * 60_000;
+
+/**
+ * Of a helper's daily identify budget (session_start_limit), the part never spent by logins: a crash loop stops
+ * logging a helper in while less is left, so no token's whole budget goes at once and the fixed bot can still start.
+ */
+export const IDENTIFY_RESERVE = 0.25;
+
+/** Gateway closes after which a token is not tried again (4004: refused; 4010 to 4014: the owner must act). */
+const FINAL_CLOSES = new Set<number>([
+  GatewayCloseCodes.AuthenticationFailed,
+  GatewayCloseCodes.InvalidShard,
+  GatewayCloseCodes.ShardingRequired,
+  GatewayCloseCodes.InvalidAPIVersion,
+  GatewayCloseCodes.InvalidIntents,
+  GatewayCloseCodes.DisallowedIntents,
+]);
+
+export type HelperState = 'offline' | 'online' | 'refused';
+
+export interface HelperBotOptions {
+  /** 1 for the first token in HELPER_BOT_TOKENS: how logs name it (never by its token). */
+  index: number;
+  token: string;
+  apiBaseUrl: string | undefined;
+  players: PlayerRegistry;
+  logger: Logger;
+  readyTimeoutMs: number;
+  /** A right its speech depends on may have changed (its own voice state: muted, sent to a Stage's audience). */
+  rightsChanged: (guildId: string) => void;
+}
+
+/** One helper bot: a seat in each server it is in while online. */
+export class HelperBot implements SeatBot {
+  readonly index: number;
+  readonly players: PlayerRegistry;
+  #client: Client | undefined;
+  #state: HelperState = 'offline';
+  #failures = 0;
+  #retry: NodeJS.Timeout | undefined;
+  #stopped = false;
+  readonly #options: HelperBotOptions;
+  readonly #log: Logger;
+
+  constructor(options: HelperBotOptions) {
+    this.index = options.index;
+    this.players = options.players;
+    this.#options = options;
+    this.#log = options.logger.child({ helper: options.index });
+  }
+
+  get state(): HelperState {
+    return this.#state;
+  }
+
+  userId(): string | undefined {
+    return this.#state === 'online' ? this.#client?.user?.id : undefined;
+  }
+
+  guild(guildId: string): Guild | undefined {
+    return this.#state === 'online' ? this.#client?.guilds.cache.get(guildId) : undefined;
+  }
+
+  /** Servers it is in now (the owner's console, doctor). */
+  guildIds(): string[] {
+    return this.#state === 'online' ? [...(this.#client?.guilds.cache.keys() ?? [])] : [];
+  }
+
+  /** One login attempt; a failure is logged and tried again later (never a refused token). Never throws. */
+  async login(): Promise<void> {
+    if (this.#stopped || this.#state !== 'offline') return;
+    try {
+      if (!(await this.#budgetLeft())) return;
+      const client = await loginWithIntentFallback({
+        makeClient: () => this.#newClient(),
+        token: this.#options.token,
+        logger: this.#log,
+        readyTimeoutMs: this.#options.readyTimeoutMs,
+        autoread: false,
+      }).then((login) => login.client);
+      if (this.#stopped) {
+        await client.destroy();
+        return;
+      }
+      this.#client = client;
+      this.#state = 'online';
+      this.#failures = 0;
+      this.#log.info(
+        { code: 'helper-online', user: client.user?.tag, guilds: client.guilds.cache.size },
+        `helper bot ${this.index} is online`,
+      );
+    } catch (error) {
+      if (isTokenRefused(error)) return this.#refused();
+      this.#log.warn({ code: 'helper-login-failed', err: error }, `helper bot ${this.index} could not log in`);
+      this.#later();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    this.players.destroyAll();
+    const client = this.#client;
+    this.#client = undefined;
+    this.#state = 'offline';
+    await client?.destroy();
+  }
+
+  /** Whether its identify budget is above the reserve; else one line and a login once it is reset. */
+  async #budgetLeft(): Promise<boolean> {
+    const api = this.#options.apiBaseUrl;
+    const rest = new REST(api === undefined ? {} : { api }).setToken(this.#options.token);
+    const info = (await rest.get(Routes.gatewayBot())) as {
+      session_start_limit?: { total: number; remaining: number; reset_after: number };
+    };
+    const limit = info.session_start_limit;
+    if (limit === undefined || limit.remaining > limit.total * IDENTIFY_RESERVE) return true;
+    this.#log.warn(
+      {
+        code: 'helper-identify-reserve',
+        remaining: limit.remaining,
+        total: limit.total,
+        resetAfterMs: limit.reset_after,
+      },
+      `helper bot ${this.index} has little of its daily logins left: it waits for Discord's reset`,
+    );
+    this.#later(limit.reset_after);
+    return false;
+  }
+
+  /** Its seats in these servers are gone: what they were saying ends, and its members are told why. */
+  #seatsGone(guildIds: readonly string[]): void {
+    for (const guildId of guildIds) {
+      const player = this.players.find(guildId);
+      player?.end(() => true, new UserError('error.voice.seatLost'));
+      player?.leave('seat-lost');
+    }
+  }
+
+  #refused(): void {
+    this.#state = 'refused';
+    this.#log.error(
+      { code: 'helper-token-refused' },
+      `Discord refused helper bot ${this.index}'s token (4004): it is left out until its token in HELPER_BOT_TOKENS is fixed and SayBot restarted`,
+    );
+  }
+
+  /** Tries again after a wait that doubles with each failure in a row. */
+  #later(waitMs?: number): void {
+    if (this.#stopped) return;
+    const wait = waitMs ?? Math.min(LOGIN_RETRY_MS * 2 ** this.#failures, LOGIN_RETRY_MAX_MS);
+    this.#failures += 1;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => void this.login(), wait);
+    this.#retry.unref();
+  }
+
+  #newClient(): Client {
+    const client = new Client({
+      intents: [...BASE_INTENTS],
+      allowedMentions: NO_MENTIONS,
+      ...boundedClientOptions(this.#options.apiBaseUrl),
+    });
+    client.on(Events.Error, (error) => this.#log.warn({ err: error }, 'helper bot client error'));
+    // Its own voice state as its own cache has it (the gate reads that): the main bot sees it too, and does the rest.
+    client.on(Events.VoiceStateUpdate, (_before, after) => {
+      if (after.id === client.user?.id) this.#options.rightsChanged(after.guild.id);
+    });
+    // Removed from a server: its seat there is gone, what it was saying there is cut off by its player.
+    client.on(Events.GuildDelete, (guild) => {
+      this.#log.warn(
+        { code: 'helper-removed', guildId: guild.id },
+        `helper bot ${this.index} was removed from a server`,
+      );
+      this.#seatsGone([guild.id]);
+    });
+    client.on(Events.ShardDisconnect, (event) => {
+      if (this.#client !== client || this.#stopped) return;
+      this.#log.error(
+        { code: 'helper-gateway-lost', closeCode: event.code, closeName: GatewayCloseCodes[event.code] },
+        `helper bot ${this.index} lost its gateway (${event.code}): its seats are gone until it is back`,
+      );
+      this.#seatsGone([...client.guilds.cache.keys()]);
+      this.#client = undefined;
+      this.#state = 'offline';
+      this.players.destroyAll();
+      void client.destroy();
+      if (event.code === GatewayCloseCodes.AuthenticationFailed) this.#refused();
+      else if (!FINAL_CLOSES.has(event.code)) this.#later();
+    });
+    return client;
+  }
+}
+
+/** discord.js's rejection of a token Discord refused (4004, or 401 on REST). */
+function isTokenRefused(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown; status?: unknown }).code;
+  const status = (error as { status?: unknown }).status;
+  return code === 'TokenInvalid' || status === 401 || code === GatewayCloseCodes.AuthenticationFailed;
+}
+
+/** Every helper, logged in one after another (each token's identifies its own, never all at once). */
+export class HelperBots {
+  readonly bots: readonly HelperBot[];
+
+  constructor(bots: readonly HelperBot[]) {
+    this.bots = bots;
+  }
+
+  /** One attempt each, in order; those that fail try again by themselves. */
+  async start(): Promise<void> {
+    for (const bot of this.bots) await bot.login();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.bots.map((bot) => bot.stop()));
+  }
+}

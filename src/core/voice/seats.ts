@@ -1,0 +1,182 @@
+// The seat choice, written once: which bot speaks for a member in a voice channel. A seat is one bot in one server:
+// the main bot or a helper (HELPER_BOT_TOKENS), each with its own players (PlayerRegistry, its own voice group).
+import type { Guild } from 'discord.js';
+import type { GuildPlayer, PlayerRegistry } from './guild-player.ts';
+
+/** One bot as a seat in every server it is in: 0 the main bot, then the helpers in HELPER_BOT_TOKENS' order. */
+export interface SeatBot {
+  readonly index: number;
+  /** Its players: one per server, in a voice group of its own. */
+  readonly players: PlayerRegistry;
+  /** Its user ID; undefined before it is logged in. */
+  userId(): string | undefined;
+  /** The server as this bot's own client holds it (its adapter, its rights); undefined: not there, or offline. */
+  guild(guildId: string): Guild | undefined;
+}
+
+/** One bot in one server: where an order in voice plays. */
+export interface Seat {
+  readonly guildId: string;
+  readonly bot: SeatBot;
+  /** The bot's user ID (a mention names it to members). */
+  readonly userId: string;
+  /** The server as the seat's bot holds it: the gate reads that bot's rights there. */
+  readonly guild: Guild;
+  /** The seat's player, made on first use. */
+  player(): GuildPlayer;
+}
+
+/** What the rule reads of one seat; `index` 0 is the main bot. */
+export interface SeatView {
+  readonly index: number;
+  /** Logged in and in the server. */
+  readonly present: boolean;
+  /** The voice channel it sits in (or is joining, or holds orders for); undefined: none. */
+  readonly channelId: string | undefined;
+  /** Speaking, or holding orders that will. */
+  readonly speaking: boolean;
+  /** Members other than bots in its channel. */
+  readonly listeners: number;
+  /** Kept where it is (auto-read reads into its channel). */
+  readonly kept: boolean;
+  /** It may view, connect to and speak in the channel asked for. */
+  readonly mayJoin: boolean;
+}
+
+export type SeatRuling = { kind: 'seat'; index: number } | { kind: 'busy'; channels: string[] };
+
+/** Free: in no voice channel, or in one nobody but bots is left in; and never while it speaks or is kept. */
+export function seatIsFree(seat: SeatView): boolean {
+  return seat.present && !seat.speaking && !seat.kept && (seat.channelId === undefined || seat.listeners === 0);
+}
+
+/**
+ * The seat rule, for a member in voice channel `channelId`: the seat already there; else the main bot if free; else
+ * the first free helper that may connect and speak there; else busy, with the channels the seats are in.
+ */
+export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatRuling {
+  const there = seats.find((seat) => seat.present && seat.channelId === channelId);
+  if (there !== undefined) return { kind: 'seat', index: there.index };
+  const main = seats.find((seat) => seat.index === 0);
+  if (main !== undefined && seatIsFree(main)) return { kind: 'seat', index: 0 };
+  const helper = seats.find((seat) => seat.index > 0 && seatIsFree(seat) && seat.mayJoin);
+  if (helper !== undefined) return { kind: 'seat', index: helper.index };
+  const channels = seats.filter((seat) => seat.present && seat.channelId !== undefined).map((seat) => seat.channelId!);
+  return { kind: 'busy', channels: [...new Set(channels)] };
+}
+
+/** A seat, or why none: the channels every seat is busy in (`speaking`: the only seat, and it speaks there). */
+export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
+
+export interface SeatsOptions {
+  /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
+  mayJoin: (seatGuild: Guild, channelId: string) => boolean;
+  /** A voice channel its seat stays in (auto-read reads into it): that seat is never free. */
+  kept?: ((guildId: string, channelId: string) => boolean) | undefined;
+}
+
+/** Every bot's seats: the choice (`forChannel`), the seat in a channel, and the gauges over all of them. */
+export class Seats {
+  readonly #bots: readonly SeatBot[];
+  readonly #options: SeatsOptions;
+
+  constructor(bots: readonly SeatBot[], options: SeatsOptions) {
+    this.#bots = bots;
+    this.#options = options;
+  }
+
+  /** The main bot: the one with commands, and the seat when no helper is set. */
+  get main(): SeatBot {
+    return this.#bots[0]!;
+  }
+
+  get bots(): readonly SeatBot[] {
+    return this.#bots;
+  }
+
+  /** The seat that speaks for a member in `channelId` of `guild` (the main bot's view of it), by the seat rule. */
+  forChannel(guild: Guild, channelId: string): SeatChoice {
+    const views = this.#bots.map((bot) => this.#view(bot, guild, channelId));
+    const ruling = chooseSeat(views, channelId);
+    if (ruling.kind === 'seat') return { kind: 'seat', seat: this.#seat(this.#bots[ruling.index]!, guild.id)! };
+    const speaking = views.filter((view) => view.present).length === 1 && views.some((view) => view.speaking);
+    return { ...ruling, speaking };
+  }
+
+  /** The seat sitting in (or joining, or holding orders for) `channelId`: what /leave, /stop and /skip act on. */
+  inChannel(guildId: string, channelId: string): Seat | undefined {
+    for (const bot of this.#bots) {
+      const seat = this.#seat(bot, guildId);
+      if (seat !== undefined && this.#sitsIn(seat) === channelId) return seat;
+    }
+    return undefined;
+  }
+
+  /** Every seat of the server in a voice channel now (or holding orders for one). */
+  inVoice(guildId: string): { seat: Seat; channelId: string }[] {
+    const seats = this.#bots.map((bot) => this.#seat(bot, guildId)).filter((seat) => seat !== undefined);
+    return seats.flatMap((seat) => {
+      const channelId = this.#sitsIn(seat);
+      return channelId === undefined ? [] : [{ seat, channelId }];
+    });
+  }
+
+  /** Voice connections open now, over every bot (the operator's gauge). */
+  get connectedCount(): number {
+    return this.#bots.reduce((sum, bot) => sum + bot.players.connectedCount, 0);
+  }
+
+  /** Clips waiting in every seat's queue (the operator's gauge). */
+  get queuedCount(): number {
+    return this.#bots.reduce((sum, bot) => sum + bot.players.queuedCount, 0);
+  }
+
+  /** Leaves every channel, every bot: at shutdown. */
+  destroyAll(): void {
+    for (const bot of this.#bots) bot.players.destroyAll();
+  }
+
+  #seat(bot: SeatBot, guildId: string): Seat | undefined {
+    const userId = bot.userId();
+    const guild = bot.guild(guildId);
+    if (userId === undefined || guild === undefined) return undefined;
+    return {
+      guildId,
+      bot,
+      userId,
+      guild,
+      player: () => bot.players.get(guildId, guild.voiceAdapterCreator),
+    };
+  }
+
+  /** Where its player is, else where Discord says the bot sits (moved by a moderator, or left there by a restart). */
+  #sitsIn(seat: Seat): string | undefined {
+    return seat.bot.players.find(seat.guildId)?.channelId ?? seat.guild.members.me?.voice.channelId ?? undefined;
+  }
+
+  #view(bot: SeatBot, guild: Guild, channelId: string): SeatView {
+    const seat = this.#seat(bot, guild.id);
+    if (seat === undefined)
+      return {
+        index: bot.index,
+        present: false,
+        channelId: undefined,
+        speaking: false,
+        listeners: 0,
+        kept: false,
+        mayJoin: false,
+      };
+    const sits = this.#sitsIn(seat);
+    const channel = sits === undefined ? undefined : guild.channels.cache.get(sits);
+    const listeners = channel?.isVoiceBased() === true ? channel.members.filter((m) => !m.user.bot).size : 0;
+    return {
+      index: bot.index,
+      present: true,
+      channelId: sits,
+      speaking: seat.bot.players.find(guild.id)?.busy === true,
+      listeners,
+      kept: sits !== undefined && this.#options.kept?.(guild.id, sits) === true,
+      mayJoin: this.#options.mayJoin(seat.guild, channelId),
+    };
+  }
+}
