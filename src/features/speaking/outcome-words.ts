@@ -506,6 +506,9 @@ export function fallbackReason(locale: string | null | undefined, cause: Fallbac
   if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
   if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
   if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
+  // The service's figure leaves some characters, too few for this text: said with it, never "used up".
+  if (cause.reason.code === 'quota-too-few-left' && cause.reason.left > 0)
+    return t(locale, 'fallback.reason.tooFewLeft', { left: cause.reason.left, needed: cause.reason.needed });
   const code = cause.reason.code;
   const key: MessageKey =
     code === 'budget-member-day'

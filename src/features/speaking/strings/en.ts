@@ -77,6 +77,7 @@ export const en = {
   'voice.fallback': '{voice}, the free voice: {reason}',
   'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",
+  'fallback.reason.tooFewLeft': 'too few characters are left this month for this text ({left} left, it needs {needed})',
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
   'fallback.reason.engine': "the bot's own speech engine could not speak it",

@@ -74,6 +74,7 @@ export const ja: Translation<typeof en> = {
   'voice.fallback': '{voice}（無料の声：{reason}）',
   'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後の無料の声：{reason}）',
   'fallback.reason.month': '今月の文字数を使い切りました',
+  'fallback.reason.tooFewLeft': '今月の残り文字数ではこの文には足りません（残り{left}文字、必要{needed}文字）',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
   'fallback.reason.engine': 'このボットの音声エンジンが読み上げられませんでした',

@@ -72,6 +72,7 @@ export const ko: Translation<typeof en> = {
   'voice.fallback': '{voice} (무료 음성: {reason})',
   'voice.fallbackAfterPaid': '{voice} (유료 음성으로 {paid}자(집계됨) 이후 무료 음성: {reason})',
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
+  'fallback.reason.tooFewLeft': '이번 달 남은 글자 수가 이 글에는 모자랍니다 (남은 글자 {left}자, 필요 {needed}자)',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
   'fallback.reason.engine': '이 봇의 음성 엔진이 읽지 못했습니다',
