@@ -374,8 +374,10 @@ const UNMET_WORDS = {
 } as const satisfies Record<Exclude<Unmet['code'], 'manage-server'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
-function revokedMessage({ revocation, spent }: RightsRevokedError): LocalisedMessage {
-  const key = `error.revoked.${revocation.code}` as const;
+function revokedMessage({ revocation, spent, started }: RightsRevokedError): LocalisedMessage {
+  const key = started
+    ? (`error.revoked.${revocation.code}` as const)
+    : (`error.revoked.notStarted.${revocation.code}` as const);
   const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
   return spent ? { key: 'error.revoked.spent', params: { reason } } : reason;
 }

@@ -198,10 +198,11 @@ function answerFor(outcome: Done, front: Front): OutcomeAnswer {
 }
 
 function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
-  // A right taken away after paid requests left: its words say that those count.
+  // A right taken away after paid requests left: its words say that those count; before any of it was heard (still
+  // queued), that none of it had started, never "the rest".
   const error =
-    outcome.error instanceof RightsRevokedError && outcome.spentSome === true
-      ? new RightsRevokedError(outcome.error.revocation, true)
+    outcome.error instanceof RightsRevokedError
+      ? new RightsRevokedError(outcome.error.revocation, outcome.spentSome === true, outcome.secondsHeard > 0)
       : outcome.error;
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)

@@ -179,6 +179,26 @@ export const ja: Translation<typeof en> = {
     '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのため止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
+  'error.revoked.notStarted.not-in-voice':
+    '{channel} から退出したため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.muted':
+    'モデレーターが {channel} であなたをサーバーミュートしたため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.suppressed':
+    'あなたはステージ {channel} のスピーカーではなくなったため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-speak':
+    'あなたは {channel} で発言できなくなったため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-view':
+    'あなたはもう {channel} を閲覧できないため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-connect':
+    'あなたはもう {channel} に接続できないため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.timed-out':
+    'あなたはこのサーバーでタイムアウトされたため、{channel} でのリクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.bot-unheard':
+    '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのためリクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.ignored':
+    'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.not-served':
+    'このサーバーではもう動作していません。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.spent':
     '{reason}音声サービスに依頼した分は、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
