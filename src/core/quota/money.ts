@@ -324,6 +324,8 @@ function failingServiceCause(error: unknown, text: string): StandIn['cause'] | u
   if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
   if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
   if (!(error instanceof QuotaExceededError)) return 'service-failed';
+  // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
+  if (!accountRefusalProven(error)) return undefined;
   const { remaining: left = 0, resetAt } = error.rateLimit ?? {};
   return left > 0 ? tooFewLeft({ left, resetAt }, countCharacters(text), new Date(), error) : 'month-used-up';
 }
