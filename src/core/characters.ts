@@ -117,7 +117,82 @@ export function splitText(text: string, maxChars: number, limit?: PartLimit): st
   };
   for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
   flush();
-  return parts;
+  return SPEAKABLE.test(normalised) ? speakableParts(normalised, parts, within) : parts;
+}
+
+/** What a part must hold to be sent: a letter or a digit. Punctuation, symbols and emoji alone are paid for nothing. */
+const SPEAKABLE = /[\p{L}\p{N}]/u;
+const speakable = (piece: string) => SPEAKABLE.test(piece);
+
+/**
+ * `parts` (trimmed, in order, apart only by whitespace in `text`) with none of punctuation or emoji alone. Such a run
+ * joins the part before or after it where the two fit; else takes the last word (or letter, or digit) of the part
+ * before, or the first of the part after; else the part before takes what fits of it and the part after the rest. What
+ * fits nowhere beside a letter (punctuation longer than a part) is not sent: it would say nothing.
+ */
+function speakableParts(text: string, parts: readonly string[], within: (piece: string) => boolean): string[] {
+  let cursor = 0;
+  const spans: Span[] = [];
+  for (const part of parts) {
+    const start = text.indexOf(part, cursor);
+    cursor = start + part.length;
+    const last = spans.at(-1);
+    // Runs of parts without a letter are one run: what they hold goes to their neighbours together.
+    if (last !== undefined && !speakable(part) && !speakable(text.slice(last.start, last.end))) last.end = cursor;
+    else spans.push({ start, end: cursor });
+  }
+  const slice = (start: number, end: number) => text.slice(start, end).trim();
+  const fits = (start: number, end: number) => speakable(slice(start, end)) && within(slice(start, end));
+  const out: Span[] = [];
+  for (const [i, run] of spans.entries()) {
+    const before = out.at(-1);
+    const after = spans[i + 1];
+    if (speakable(slice(run.start, run.end))) out.push(run);
+    else if (before !== undefined && within(slice(before.start, run.end))) before.end = run.end;
+    else if (after !== undefined && within(slice(run.start, after.end))) after.start = run.start;
+    else {
+      const cut = before && cutPoints(text, before, 'last').find((at) => fits(before.start, at) && fits(at, run.end));
+      const next = after && cutPoints(text, after, 'first').find((at) => fits(run.start, at) && fits(at, after.end));
+      if (before !== undefined && cut !== undefined) {
+        out.push({ start: cut, end: run.end });
+        before.end = cut;
+      } else if (after !== undefined && next !== undefined) {
+        out.push({ start: run.start, end: next });
+        after.start = next;
+      } else {
+        const bounds = Array.from(graphemes.segment(text.slice(run.start, run.end)), ({ index }) => run.start + index);
+        const kept = before === undefined ? run.start : bounds.findLast((at) => within(slice(before.start, at)));
+        if (before !== undefined) before.end = kept ?? before.end;
+        const rest = bounds.find((at) => at >= (kept ?? run.start) && within(slice(at, after?.end ?? at)));
+        if (after !== undefined) after.start = rest ?? after.start;
+      }
+    }
+  }
+  return out.map(({ start, end }) => slice(start, end));
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where a part may be cut to give its `last` (or `first`) word or letter to a neighbour: at its last (first) space,
+ * then before its last letter or digit (after its first).
+ */
+function cutPoints(text: string, { start, end }: Span, side: 'last' | 'first'): number[] {
+  const piece = text.slice(start, end);
+  const chars = Array.from(graphemes.segment(piece));
+  const letters = chars.filter(({ segment }) => speakable(segment));
+  if (side === 'last') {
+    const space = piece.search(/\s\S*$/u);
+    const letter = letters.at(-1)?.index;
+    return [space < 0 ? undefined : space + 1, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
+  }
+  const space = piece.search(/\s/u);
+  const first = letters[0];
+  const letter = first === undefined ? undefined : first.index + first.segment.length;
+  return [space < 0 ? undefined : space, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
 }
 
 function hardSplit(maxChars: number): (piece: string) => string[] {

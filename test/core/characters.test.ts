@@ -72,6 +72,67 @@ describe('splitText', () => {
     expect(korean.every((p) => /[\p{L}\p{N}]/u.test(p))).toBe(true);
   });
 
+  // Every part holds a letter or a digit (a part of punctuation or emoji alone is a request and a clip paid for nothing),
+  // and the text stays whole and in order: the edges an outside check found, then many generated texts and part sizes.
+  const speakable = (part: string) => /[\p{L}\p{N}]/u.test(part);
+  it.each([
+    [
+      'French, a spaced " !" after the word that fills the part',
+      'Je suis vraiment très content de te voir aujourdhui !',
+      52,
+    ],
+    ['French « » around a word that fills the part', `« ${'b'.repeat(59)} »`, 60],
+    ['an apostrophe before the final "."', `${'q'.repeat(57)}'s.`, 59],
+    ['a digit before "!?"', `${'Q'.repeat(58)}2!?`, 60],
+    ['a long number, then "."', `${'1'.repeat(60)}.`, 60],
+    ['Japanese closing quote and full stop', `${'こんにちは'.repeat(12)}」。`, 60],
+    ['Korean, a spaced "?"', `${'가나다라마바사'.repeat(8)}요 ?`, 57],
+    ['Chinese, full-width "！" run', `${'今天天气很好'.repeat(10)}！！`, 60],
+    ['emoji around a word that fills the part', `😀 ${'a'.repeat(59)} 😀😀`, 60],
+  ])('no part without a letter or a digit: %s', (_name, text, max) => {
+    const parts = splitText(text, max);
+    expect(parts.every(speakable), JSON.stringify(parts)).toBe(true);
+    for (const p of parts) expect(countCharacters(p)).toBeLessThanOrEqual(max);
+    expect(squash(parts.join(''))).toBe(squash(text.normalize('NFC')));
+  });
+
+  it('no part without a letter or a digit, over many generated texts and part sizes, the text whole and in order', () => {
+    let seed = 94;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
+    const cores = ['a', 'é', 'Z', '7', '가', 'あ', '漢', 'я', 'ß'];
+    const leads = ['', '', '«', '¿', '「', '(', '"'];
+    const trails = ['', '', '.', '!?', "'s.", '。', '」。', '...', '»', '!!!', '😀', '、'];
+    const gaps = [' ', ' ', '', ' ! ', ' ? ', ' : ', ' « ', ' » ', '. ', ' 👍 ', '\n', ' — '];
+    for (let round = 0; round < 400; round++) {
+      const words = Array.from({ length: 1 + random(30) }, () => {
+        const core = Array.from({ length: 1 + random(40) }, () => pick(cores)).join('');
+        return `${pick(leads)}${core}${pick(trails)}`;
+      });
+      const text = words.map((word) => `${word}${pick(gaps)}`).join('');
+      const max = 12 + random(60);
+      // Every fourth in a free voice, whose parts are also held to a line's seconds.
+      const parts = round % 4 === 0 ? splitText(text, max, freeLineLimit('free-ja-f')) : splitText(text, max);
+      const seen = JSON.stringify({ text, max, parts });
+      expect(parts.every(speakable), seen).toBe(true);
+      for (const p of parts) expect(countCharacters(p), seen).toBeLessThanOrEqual(max);
+      expect(squash(parts.join('')), seen).toBe(squash(text.normalize('NFC')));
+    }
+  });
+
+  it('punctuation longer than a part goes with the letters beside it as far as it fits; the rest, saying nothing, is not sent', () => {
+    const parts = splitText(`Hi${'!'.repeat(120)} there`, 50);
+    expect(parts).toEqual([`Hi${'!'.repeat(48)}`, `${'!'.repeat(44)} there`]);
+  });
+
+  it('a text with no letter or digit at all is split as before: its parts are what the member asked for', () => {
+    expect(splitText('?!', 100)).toEqual(['?!']);
+    expect(splitText('👍 👍', 100)).toEqual(['👍 👍']);
+  });
+
   it('never splits a surrogate pair or a combining sequence', () => {
     const text = '👋'.repeat(30);
     const parts = splitText(text, 7);

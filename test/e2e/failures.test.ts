@@ -201,7 +201,8 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     const logFrom = h.logs().length;
     const before = h.sandbox.requests.length;
     const { handle, content } = await sayAsFile('Refused by a proxy, not by the service.');
-    expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status: 429 }));
+    // A 429 is a refusal, never a charge (issue 94): the service, or something in front of it, is busy.
+    expect(content).toBe(t('en-US', 'error.api.rateLimited'));
     expectEphemeral(handle);
     expect(h.sandbox.requests.length - before).toBe(1);
     const logs = h.logs().slice(logFrom);
@@ -244,7 +245,12 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       const logFrom = h.logs().length;
       const before = h.sandbox.requests.length;
       const { handle, content } = await sayAsFile('Refused in front of the service.');
-      expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status }));
+      // A 429 is a refusal, never a charge (issue 94): told as busy, not as maybe counted.
+      expect(content).toBe(
+        status === 429
+          ? t('en-US', 'error.api.rateLimited')
+          : t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status }),
+      );
       expectEphemeral(handle);
       expect(h.sandbox.requests.length - before).toBe(1);
       expect(h.logs().slice(logFrom)).not.toMatch(

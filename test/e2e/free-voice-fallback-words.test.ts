@@ -7,6 +7,7 @@ import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
+import { countCharacters } from '../../src/core/characters.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -123,6 +124,49 @@ describe('the words of the free voice', () => {
     const done = await handle.waitFor((r) => r.files.length > 0, 60_000);
     expect(done.content).toMatch(c.said);
   });
+
+  // 5 characters left and a /say of 37: the free voice speaks because too few are left for this text, not because
+  // the month is used up (that is said at 0 left, above). The figures are the service's own (the sandbox's 429).
+  it.each([
+    {
+      locale: 'en-US',
+      voice: 'voice-b-en-f-01',
+      text: 'Thirty-seven characters of text, yes.',
+      reason: 'too few characters are left this month for this text (5 left, it needs 37)',
+      usedUp: "this month's characters are used up",
+    },
+    {
+      locale: 'ja',
+      voice: 'voice-b-ja-f-01',
+      text: 'これは三十七文字の文です。今月の残りでは足りないので無料の声が話します。はい。',
+      reason: '今月の残り文字数ではこの文には足りません（残り5文字、必要39文字）',
+      usedUp: '今月の文字数を使い切りました',
+    },
+    {
+      locale: 'ko',
+      voice: 'voice-b-ko-f-01',
+      text: '이 글은 서른일곱 글자입니다. 남은 글자가 부족해서 무료 음성이 말합니다!',
+      reason: '이번 달 남은 글자 수가 이 글에는 모자랍니다 (남은 글자 5자, 필요 41자)',
+      usedUp: '이번 달 글자 수를 모두 썼습니다',
+    },
+  ])(
+    'in $locale, 5 characters left and a longer /say: in voice and as a file, the free voice says too few are left for this text, with the figure, not "used up"',
+    async (c) => {
+      const member = { id: ALICE.id, username: 'alice', voiceChannelId: VOICE, locale: c.locale };
+      const h = await harness({ FREE_VOICE: 'fallback' }, { guilds: [londonWith([member])] });
+      h.sandbox.setKeyPlan(h.apiKey, 'creator');
+      h.sandbox.setKeyUsed(h.apiKey, PLAN_LIMITS.creator - 5);
+      expect(c.reason).toContain(String(countCharacters(c.text)));
+      for (const output of ['file', undefined]) {
+        const options = { text: c.text, voice: c.voice, ...(output === undefined ? {} : { output }) };
+        const { handle } = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options });
+        const done = await handle.waitFor((r) => r.content?.includes('`free-') === true, 60_000);
+        expect(done.content).toContain(c.reason);
+        expect(done.content).not.toContain(c.usedUp);
+      }
+      expect(h.sandbox.charactersBilled()).toBe(0);
+    },
+  );
 
   it('a free line longer than the free voice may speak is refused in its own words, naming the cap', async () => {
     const h = await harness({ FREE_VOICE: 'on' }, { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 4000 } });

@@ -213,8 +213,13 @@ describe('the free voice as a fallback', () => {
     });
     const done = await handle.waitFor((r) => r.files.length > 0, 20_000);
     expect(h.sandbox.requests.slice(before).filter((r) => r.status === 200)).toHaveLength(1);
+    // Not used up: 5 are left, too few for this part (issue 94).
+    const reason = t('en-US', 'fallback.reason.tooFewLeft', {
+      left: 5,
+      needed: 'The second part has too few left.'.length,
+    });
     expect(done.content).toContain(
-      `\`free-en-m\`, the free voice, after ${first.length} characters in the paid voice (counted): this month's characters are used up`,
+      `\`free-en-m\`, the free voice, after ${first.length} characters in the paid voice (counted): ${reason}`,
     );
   });
 

@@ -7,6 +7,7 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { BOB } from '../support/world.ts';
+import { spentShown } from '../support/books-shown.ts';
 
 const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
 
@@ -85,13 +86,48 @@ describe("a gateway's 429", () => {
     expect((await sayFile('Served once it lets go')).content).toMatch(/^Here is/);
   });
 
-  it('without a wait: refused on the way, sent once; never the used-up month, and no free voice', async () => {
+  // A 429 is a refusal, never a charge (issue 94): the API's notes give it one meaning, over the month's limit, which
+  // the service does not bill, and anything in front of it that answers 429 refused before the service saw it.
+  it('without a wait: sent once, counted nowhere (/usage, her day), told the service is busy; never the used-up month', async () => {
     h.sandbox.injectFault(gateway429('Too Many Requests'));
     const logFrom = h.logs().length;
-    const before = h.sandbox.requests.length;
+    const before = { requests: h.sandbox.requests.length, shown: await shownNow() };
     const { content } = await sayFile('Refused in front of the service');
-    expect(content).toBe(t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status: 429 }));
-    expect(h.sandbox.requests.length - before).toBe(1);
+    expect(content).toBe(t('en-US', 'error.api.rateLimited'));
+    expect(h.sandbox.requests.length - before.requests).toBe(1);
+    expect(await shownNow()).toEqual(before.shown);
     await expectMonthUntouched(logFrom);
   });
+
+  it.each(['en-US', 'ja', 'ko'] as const)(
+    "with the service's request ID and no error of its own (an HTML page), in %s: counted nowhere, told the service is busy",
+    async (locale) => {
+      h.sandbox.injectFault({
+        kind: 'response',
+        status: 429,
+        contentType: 'text/html',
+        body: '<html><body>429 Too Many Requests</body></html>',
+        headers: { 'X-Request-Id': 'req_passed_through' },
+      });
+      const logFrom = h.logs().length;
+      const before = { requests: h.sandbox.requests.length, shown: await shownNow() };
+      const { content } = await runCommand(h, {
+        guildId: london.id,
+        userId: BOB,
+        name: 'say',
+        options: { text: `Refused with its ID ${++serial}.`, output: 'file' },
+        locale,
+      });
+      expect(content).toBe(t(locale, 'error.api.rateLimited'));
+      expect(h.sandbox.requests.length - before.requests).toBe(1);
+      expect(await shownNow()).toEqual(before.shown);
+      await expectMonthUntouched(logFrom);
+    },
+  );
 });
+
+/** The server's month and Bob's day as /usage shows them to him. */
+async function shownNow(): Promise<{ server: number; day: string | undefined }> {
+  const { content } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'usage', locale: 'en-US' });
+  return { server: await spentShown(h, london.id, BOB), day: /You today: ([\d,]+) characters/.exec(content)?.[1] };
+}

@@ -253,7 +253,10 @@ describe('on a Stage', () => {
       await expect.poll(overwrites).toBe(0);
       h.sandbox.resumePaused();
       const done = await ended(said);
-      expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${MODERATED_STAGE}>` }));
+      // Nothing of it was heard: never "the rest was dropped" (issue 94, item 7).
+      expect(done.content).toContain(
+        t('en-US', 'error.revoked.notStarted.bot-unheard', { channel: `<#${MODERATED_STAGE}>` }),
+      );
       expect(h.discord.heard(GUILD).seconds).toBe(0);
     } finally {
       h.discord.setChannelOverwrites(GUILD, MODERATED_STAGE, [{ id: APP_ID, type: 1, allow: P.MuteMembers }]);
@@ -316,7 +319,8 @@ describe('SayBot server-muted by a moderator', () => {
     try {
       h.sandbox.resumePaused();
       const done = await ended(said);
-      expect(done.content).toContain(t('en-US', 'error.revoked.bot-unheard', { channel: `<#${VOICE}>` }));
+      // Nothing of it was heard: never "the rest was dropped" (issue 94, item 7).
+      expect(done.content).toContain(t('en-US', 'error.revoked.notStarted.bot-unheard', { channel: `<#${VOICE}>` }));
       expect(h.sandbox.requests.length - from).toBe(1);
     } finally {
       await muteSayBot(false);

@@ -747,11 +747,12 @@ export class VoiceApiClient {
       // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
       const bytes = await readCapped(source, ERROR_BODY_CAP);
       const charge = answerCharge(status, headers, bytes);
-      record(charge === 'not-charged' && hasServiceHeaders(headers, status));
+      const fromService = serviceAnswered(status, headers, bytes);
+      // Every 429 charges nothing: only the service's own (its headers and its JSON error) is the key limited.
+      record(status === 429 ? fromService : charge === 'not-charged' && hasServiceHeaders(headers, status));
       if (charge === 'maybe-charged') call.unheard = true;
       call.check();
       const said = this.#serviceMessage(bytes, outgoing.said);
-      const fromService = serviceAnswered(status, headers, bytes);
       throw errorForStatus(status, headers, said, Date.now(), fromService).chargedAs(charge);
     }
     record(hasServiceHeaders(headers));

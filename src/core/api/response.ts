@@ -270,8 +270,9 @@ export class KeyState {
 // sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
 // `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. A 429 is the
 // service's only by its request ID (a rate limiter in front of it sends X-RateLimit-* figures of its own, under the
-// same names), and one that names a wait the client keeps (`Retry-After`) is a rate limit's, whoever sent it: it
-// refused the request before doing anything (RFC 6585), so it is tried again after that wait. Everything
+// same names), and whoever sent it, it charged nothing: the service's is over the month's limit, which it does not
+// bill, and anything in front of it refused the request before the service saw it (RFC 6585); one that names a wait
+// the client keeps (`Retry-After`) is tried again after that wait. Everything
 // else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
 // gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
 // timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
@@ -347,9 +348,9 @@ const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status
  */
 export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
   if (status >= 200 && status < 300) return 'charged';
-  // A 429 naming a wait the client keeps is a rate limit's, whoever sent it: refused before doing anything (RFC 6585).
-  const wait = retryAfterOf(headers, Date.now());
-  if (status === 429 && wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS) return 'not-charged';
+  // A 429 is a refusal, whoever sent it: the service's means over the month's limit, which it does not bill (the API
+  // notes' one meaning), and one in front of it refused the request before the service saw it (RFC 6585).
+  if (status === 429) return 'not-charged';
   if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers, status)) return 'maybe-charged';
   if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
   return 'not-charged';
@@ -372,7 +373,14 @@ export function serviceAnswered(status: number, headers: ResponseHeaders, body: 
  * in front of it refused.
  */
 export function accountRefusalProven(error: VoiceApiError): boolean {
-  return error.charge === 'not-charged' && refusesTheAccount(error);
+  if (!refusesTheAccount(error)) return false;
+  // Every 429 charges nothing: only the service's own (its request ID and its JSON error) speaks of the month.
+  return error.status === 429 ? error.fromService : error.charge === 'not-charged';
+}
+
+/** A 429 that is not the service's own word on the month: a refusal on the way, nothing charged, told as busy. */
+export function busyOnTheWay(error: VoiceApiError): boolean {
+  return error.status === 429 && error.charge === 'not-charged' && !accountRefusalProven(error);
 }
 
 const refusesTheAccount = (error: VoiceApiError): boolean =>

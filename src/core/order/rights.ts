@@ -73,11 +73,14 @@ export class RightsRevokedError extends Error {
   readonly revocation: Revocation;
   /** Paid requests had left for it before: what they made counts as spent, heard or not (its words say so). */
   readonly spent: boolean;
+  /** Some of it had been heard: what was dropped is the rest. False for an order still queued, or not yet heard. */
+  readonly started: boolean;
 
-  constructor(revocation: Revocation, spent = false) {
+  constructor(revocation: Revocation, spent = false, started = true) {
     super(`speech no longer allowed (${revocation.code})`);
     this.name = 'RightsRevokedError';
     this.revocation = revocation;
     this.spent = spent;
+    this.started = started;
   }
 }

@@ -21,7 +21,7 @@ import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
-import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type {
   BudgetHoldLimits,
@@ -287,7 +287,7 @@ interface DeliveredOrder {
   readonly admission: Admission;
   readonly lines: readonly PricedLine[];
   readonly fallback: Refusal | undefined;
-  readonly freeVoice: { voice: string; cause: string } | undefined;
+  readonly freeVoice: Pick<StandIn, 'voice' | 'cause'> | undefined;
   readonly lineCutAt: number | undefined;
   /** The failure after paid parts that left its file holding only those. */
   readonly restFailed: unknown;
@@ -297,7 +297,7 @@ interface DeliveredOrder {
 interface SettledOutcome {
   kind: string;
   error?: unknown;
-  freeVoice?: { voice: string; cause: string; paidBefore?: number };
+  freeVoice?: StandIn;
   partWay?: unknown;
   spentSome?: true;
   lineCutAt?: number;
@@ -322,19 +322,23 @@ const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceede
 
 /**
  * Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
- * charged, the books' mark of it met before the part was sent, or too few characters left for the part), or the service failing to answer before anything
- * was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
+ * charged, the books' mark of it met before the part was sent), too few characters left for the part (the service's
+ * figure, said with it: a 429 or the books' last figure leaving some), or the service failing to answer before
+ * anything was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-function failingServiceCause(error: unknown): 'month-used-up' | 'service-failed' | undefined {
+function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
   if (error instanceof Refusal) {
     const { reason } = error;
-    const monthOver =
-      reason.code === 'quota-used-up' ? reason.beforeSending === true : reason.code === 'quota-too-few-left';
-    return monthOver ? 'month-used-up' : undefined;
+    if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
+    return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
   }
   if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
   if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
-  return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
+  if (!(error instanceof QuotaExceededError)) return 'service-failed';
+  // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
+  if (!accountRefusalProven(error)) return undefined;
+  const { remaining: left = 0, resetAt } = error.rateLimit ?? {};
+  return left > 0 ? tooFewLeft({ left, resetAt }, countCharacters(text), new Date(), error) : 'month-used-up';
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {
@@ -937,8 +941,8 @@ export class Accounting {
     request: SpeechRequest,
     text: string,
     prices: Pick<PartPrices, 'standIn'>,
-  ): { request: ServiceRequest; cause: 'month-used-up' | 'service-failed' } | undefined {
-    const cause = this.standsIn ? failingServiceCause(error) : undefined;
+  ): { request: ServiceRequest; cause: StandIn['cause'] } | undefined {
+    const cause = this.standsIn ? failingServiceCause(error, text) : undefined;
     const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
     return free === undefined || cause === undefined ? undefined : { request: free, cause };
   }

@@ -2,6 +2,7 @@
 import type { AudioResponse } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { RequiredSettingName, SentSettingName, SpeechEndpoint, SpeechSettings } from './setting-declarations.ts';
+import type { Refusal } from '../refusal.ts';
 
 /** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
 export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSettings[K] | undefined };
@@ -28,10 +29,13 @@ export type SpeechRequest =
 /** A request the service answers (not audio already in hand). */
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
-/** The free voice that spoke for the service, and why: the service failing, its month used up, or an engine failing. */
+/**
+ * The free voice that spoke for the service, and why: the service failing, its month used up, too few of its
+ * characters left for the part (the refusal with the service's figure), or an engine failing.
+ */
 export interface StandIn {
   voice: string;
-  cause: 'service-failed' | 'month-used-up' | 'engine-failed';
+  cause: 'service-failed' | 'month-used-up' | 'engine-failed' | Refusal;
   /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */
   paidBefore?: number;
 }

@@ -17,7 +17,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
-import { accountRefusalProven, refusedOnTheWay } from '../../core/api/response.ts';
+import { accountRefusalProven, busyOnTheWay, refusedOnTheWay } from '../../core/api/response.ts';
 import {
   AudioBusyError,
   AudioTooLongError,
@@ -96,6 +96,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
   // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/response.ts): what SayBot
   // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
+  // A 429 that is not the service's own word on the month charges nothing: the service, or something in front of it,
+  // is busy (src/core/api/response.ts).
+  if (error instanceof VoiceApiError && busyOnTheWay(error))
+    return said('api-rate-limited', 'warn', 'error.api.rateLimited');
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {
     const key = error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged';
     return said('api-refused-on-the-way', 'error', key, { status: error.status });
@@ -378,8 +382,10 @@ const UNMET_WORDS = {
 } as const satisfies Record<Exclude<Unmet['code'], 'manage-server'>, MessageKey>;
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
-function revokedMessage({ revocation, spent }: RightsRevokedError): LocalisedMessage {
-  const key = `error.revoked.${revocation.code}` as const;
+function revokedMessage({ revocation, spent, started }: RightsRevokedError): LocalisedMessage {
+  const key = started
+    ? (`error.revoked.${revocation.code}` as const)
+    : (`error.revoked.notStarted.${revocation.code}` as const);
   const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
   return spent ? { key: 'error.revoked.spent', params: { reason } } : reason;
 }

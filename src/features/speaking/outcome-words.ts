@@ -198,10 +198,11 @@ function answerFor(outcome: Done, front: Front): OutcomeAnswer {
 }
 
 function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
-  // A right taken away after paid requests left: its words say that those count.
+  // A right taken away after paid requests left: its words say that those count; before any of it was heard (still
+  // queued), that none of it had started, never "the rest".
   const error =
-    outcome.error instanceof RightsRevokedError && outcome.spentSome === true
-      ? new RightsRevokedError(outcome.error.revocation, true)
+    outcome.error instanceof RightsRevokedError
+      ? new RightsRevokedError(outcome.error.revocation, outcome.spentSome === true, outcome.secondsHeard > 0)
       : outcome.error;
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
@@ -506,6 +507,9 @@ export function fallbackReason(locale: string | null | undefined, cause: Fallbac
   if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
   if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
   if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
+  // The service's figure leaves some characters, too few for this text: said with it, never "used up".
+  if (cause.reason.code === 'quota-too-few-left' && cause.reason.left > 0)
+    return t(locale, 'fallback.reason.tooFewLeft', { left: cause.reason.left, needed: cause.reason.needed });
   const code = cause.reason.code;
   const key: MessageKey =
     code === 'budget-member-day'

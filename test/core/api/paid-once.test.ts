@@ -172,13 +172,35 @@ describe('a request that may have reached the service is never sent again', () =
     },
   );
 
+  // A 429 is a refusal, never a charge (issue 94): whoever answers it, the service did not bill it.
+  it.each(['tts', 'voice-clone'] as const)(
+    '%s refused by a 429 in front of the service (none of its headers, an HTML page): not charged, sent once, unaccepted as not charged',
+    async (endpoint) => {
+      api.sandbox.injectFault({
+        kind: 'response',
+        endpoint,
+        status: 429,
+        body: '<html><body>429 Too Many Requests</body></html>',
+        contentType: 'text/html',
+      });
+      const told: string[] = [];
+      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
+      const call =
+        endpoint === 'tts'
+          ? api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks)
+          : api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks);
+      expect(await rejectionOf(call)).toMatchObject({ status: 429, charge: 'not-charged' });
+      expect(requestsTo(api.sandbox, endpoint)).toHaveLength(1);
+      expect(api.sandbox.charactersBilled()).toBe(0);
+      expect(told).toEqual(['not-charged']);
+    },
+  );
+
   it.each([
-    ['tts', 429, undefined, undefined],
     ['tts', 408, undefined, undefined],
     ['tts', 404, undefined, undefined],
     ['tts', 503, '{"message":"Service Unavailable"}', 'application/json'],
     ['tts', 503, '{"error":{"code":"internal_error","message":"Upstream unavailable"}}', 'application/json'],
-    ['voice-clone', 429, undefined, undefined],
     ['voice-clone', 503, '{"message":"Service Unavailable"}', 'application/json'],
   ] as const)(
     '%s charged, then a gateway answers %i (%s) without the service headers: maybe charged, sent once',

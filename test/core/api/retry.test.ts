@@ -180,12 +180,13 @@ describe('the one rule: who answered says whether it may have been charged', () 
     [200, none, undefined, 'charged'],
     [400, service, json({ error: { message: 'bad' } }), 'not-charged'],
     [429, service, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
-    // A 429 is the service's only by its request ID: usage figures are what a rate limiter in front of it sends too.
-    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'maybe-charged'],
-    // A 429 naming a wait the client keeps is a rate limit's, whoever sent it: refused before anything was done.
+    // A 429 is a refusal, whoever sent it (issue 94): the service's is over the month's limit, which it does not bill,
+    // and one in front of it refused before the service saw it. Only the service's own speaks of the month.
+    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
     [429, { 'retry-after': '1' }, page, 'not-charged'],
     [429, { ...usage, 'retry-after': '30' }, json({ message: 'Too Many Requests' }), 'not-charged'],
-    [429, { 'retry-after': '3600' }, page, 'maybe-charged'],
+    [429, { 'retry-after': '3600' }, page, 'not-charged'],
+    [429, none, undefined, 'not-charged'],
     [500, service, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
     [503, service, json({ detail: 'overloaded' }), 'not-charged'],
     [400, service, page, 'not-charged'],
@@ -199,7 +200,7 @@ describe('the one rule: who answered says whether it may have been charged', () 
     [403, none, Buffer.from('Forbidden by WAF'), 'maybe-charged'],
     [404, service, Buffer.alloc(0), 'not-charged'],
     [408, service, undefined, 'maybe-charged'],
-    [429, service, page, 'maybe-charged'],
+    [429, service, page, 'not-charged'],
     [404, none, page, 'maybe-charged'],
     [400, none, json({ error: { message: 'bad' } }), 'maybe-charged'],
     [503, none, json({ message: 'Service Unavailable' }), 'maybe-charged'],

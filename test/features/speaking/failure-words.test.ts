@@ -125,15 +125,39 @@ describe("a failure's words follow what the service did, not who answered in its
     expect(words[0]).not.toMatch(/plan|key|quota|month|busy|nothing was spent/i);
   });
 
+  // A 429 is a refusal, never a charge (issue 94): one not the service's own word on the month is told as busy.
+  it.each([
+    ['quota-shaped, no request ID', new QuotaExceededError('x', { status: 429 })],
+    [
+      "quota-shaped, the service's request ID and an HTML page",
+      new QuotaExceededError('x', { status: 429, requestId: 'r' }),
+    ],
+    ['busy-shaped', new RateLimitedError('x', { status: 429 })],
+  ] as const)(
+    "a 429 not the service's own (%s): nothing charged, the voice service is busy, in every language",
+    (_what, error) => {
+      const { message } = describeFailure(error.chargedAs('not-charged'));
+      expect(message).toEqual({ key: 'error.api.rateLimited' });
+      const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+      expect(new Set(words).size).toBe(3);
+      expect(words[0]).toMatch(/busy/);
+      expect(words[0]).not.toMatch(/counted|spent|used up/i);
+    },
+  );
+
   it("the service's own 429 without usage figures (they are optional) is still its month used up", () => {
-    const error = new QuotaExceededError('x', { status: 429 }).chargedAs('not-charged');
+    const error = new QuotaExceededError('x', { status: 429, fromService: true }).chargedAs('not-charged');
     expect(describeFailure(error).message.key).toBe('error.api.quota');
   });
 
   it.each([
     ['401', new AuthenticationError('x', { status: 401 }), 'error.api.unauthorized'],
     ['403', new PermissionDeniedError('x', { status: 403 }), 'error.api.forbidden'],
-    ['429 with its figures', new QuotaExceededError('x', { status: 429, rateLimit: figures }), 'error.api.quota'],
+    [
+      '429 with its figures',
+      new QuotaExceededError('x', { status: 429, fromService: true, rateLimit: figures }),
+      'error.api.quota',
+    ],
   ] as const)("the service's own %s, proven: its diagnosis stands", (_what, error, key) => {
     expect(describeFailure(error.chargedAs('not-charged')).message.key).toBe(key);
   });
@@ -180,8 +204,10 @@ describe('refusalAfterPaying', () => {
 
 describe('refused for money after parts of it were paid (PaidPartWayError)', () => {
   const reset = new Date('2026-12-01T00:00:00Z');
+  // The service's own (its request ID and its JSON error): every 429 charges nothing, only its own speaks of the month.
   const notCharged = new QuotaExceededError('x', {
     status: 429,
+    fromService: true,
     rateLimit: { resetAt: reset, used: 10_000, remaining: 0 },
   }).chargedAs('not-charged');
   it.each([

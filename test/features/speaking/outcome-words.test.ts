@@ -228,6 +228,54 @@ describe('one outcome, worded in one place', () => {
     },
   );
 
+  // An order still queued when a right was taken away: nothing of it had started, so nothing of it is "the rest".
+  const REVOCATIONS = [
+    { code: 'not-in-voice', channelId: '7' },
+    { code: 'muted', channelId: '7' },
+    { code: 'suppressed', channelId: '7' },
+    { code: 'may-not-speak', channelId: '7' },
+    { code: 'may-not-view', channelId: '7' },
+    { code: 'may-not-connect', channelId: '7' },
+    { code: 'timed-out', channelId: '7' },
+    { code: 'bot-unheard', channelId: '7' },
+    { code: 'ignored' },
+    { code: 'not-served' },
+  ] as const;
+  const DROPPED = { 'en-US': 'the rest was dropped', ja: '残りは取り消しました', ko: '나머지는 취소했습니다' };
+  const NOT_STARTED = {
+    'en-US': 'none of it had started',
+    ja: 'まだ何も再生していませんでした',
+    ko: '아직 아무것도 재생하지 않았습니다',
+  };
+  it.each(FRONTS)(
+    '%s, a right taken away while the order was still queued: never "the rest was dropped", but that none of it had started',
+    (_, front) => {
+      for (const revocation of REVOCATIONS)
+        for (const spentSome of [false, true]) {
+          const outcome: SpeechOutcome = {
+            kind: 'failed',
+            error: new RightsRevokedError(revocation),
+            secondsHeard: 0,
+            ...(spentSome ? { spentSome: true as const } : {}),
+          };
+          const answer = wordOutcome(outcome, front);
+          const message = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+          for (const locale of LOCALES) {
+            const text = wordsText(locale, message);
+            expect(text, `${revocation.code} ${locale}`).not.toContain(DROPPED[locale]);
+            expect(text, `${revocation.code} ${locale}`).toContain(NOT_STARTED[locale]);
+          }
+        }
+      // Once some was heard, the rest is what was dropped.
+      const heard = wordOutcome(
+        { kind: 'failed', error: new RightsRevokedError(REVOCATIONS[0]), secondsHeard: 2 },
+        front,
+      );
+      const said = describeFailure(heard.answer === 'refused' ? heard.error : undefined).message;
+      expect(wordsText('en-US', said)).toContain(DROPPED['en-US']);
+    },
+  );
+
   it.each(LOCALES)(
     '/say in voice, cut after some was heard (%s): the cause goes in as a message, written out only in the reply',
     (locale) => {

@@ -82,6 +82,7 @@ export const en = {
   'voice.fallback': '{voice}, the free voice: {reason}',
   'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",
+  'fallback.reason.tooFewLeft': 'too few characters are left this month for this text ({left} left, it needs {needed})',
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
   'fallback.reason.engine': "the bot's own speech engine could not speak it",
@@ -193,6 +194,26 @@ export const en = {
     "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so I stopped; the rest was dropped.",
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
+  'error.revoked.notStarted.not-in-voice':
+    'You left {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.muted':
+    'A moderator server-muted you in {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.suppressed':
+    'You are no longer a speaker on the Stage {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.may-not-speak':
+    'You may no longer speak in {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.may-not-view':
+    'You may no longer view {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.may-not-connect':
+    'You may no longer connect to {channel}, so your request was not played there: none of it had started.',
+  'error.revoked.notStarted.timed-out':
+    'You were timed out in this server, so your request was not played in {channel}: none of it had started.',
+  'error.revoked.notStarted.bot-unheard':
+    "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so your request was not played: none of it had started.",
+  'error.revoked.notStarted.ignored':
+    "The server's managers asked auto-read not to read you, so your request was not played: none of it had started.",
+  'error.revoked.notStarted.not-served':
+    'I no longer serve this server, so your request was not played: none of it had started.',
   // Taken away after paid parts left (RightsRevokedError.spent): the reason, and that what was paid for counts
   'error.revoked.spent':
     '{reason} What the voice service was asked to make of it counts as spent, heard or not; /usage shows it.',

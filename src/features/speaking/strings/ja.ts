@@ -78,6 +78,7 @@ export const ja: Translation<typeof en> = {
   'voice.fallback': '{voice}（無料の声：{reason}）',
   'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後の無料の声：{reason}）',
   'fallback.reason.month': '今月の文字数を使い切りました',
+  'fallback.reason.tooFewLeft': '今月の残り文字数ではこの文には足りません（残り{left}文字、必要{needed}文字）',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
   'fallback.reason.engine': 'このボットの音声エンジンが読み上げられませんでした',
@@ -182,6 +183,26 @@ export const ja: Translation<typeof en> = {
     '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのため止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
+  'error.revoked.notStarted.not-in-voice':
+    '{channel} から退出したため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.muted':
+    'モデレーターが {channel} であなたをサーバーミュートしたため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.suppressed':
+    'あなたはステージ {channel} のスピーカーではなくなったため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-speak':
+    'あなたは {channel} で発言できなくなったため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-view':
+    'あなたはもう {channel} を閲覧できないため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.may-not-connect':
+    'あなたはもう {channel} に接続できないため、リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.timed-out':
+    'あなたはこのサーバーでタイムアウトされたため、{channel} でのリクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.bot-unheard':
+    '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのためリクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.ignored':
+    'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.not-served':
+    'このサーバーではもう動作していません。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.spent':
     '{reason}音声サービスに依頼した分は、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',

@@ -76,6 +76,7 @@ export const ko: Translation<typeof en> = {
   'voice.fallback': '{voice} (무료 음성: {reason})',
   'voice.fallbackAfterPaid': '{voice} (유료 음성으로 {paid}자(집계됨) 이후 무료 음성: {reason})',
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
+  'fallback.reason.tooFewLeft': '이번 달 남은 글자 수가 이 글에는 모자랍니다 (남은 글자 {left}자, 필요 {needed}자)',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
   'fallback.reason.engine': '이 봇의 음성 엔진이 읽지 못했습니다',
@@ -180,6 +181,26 @@ export const ko: Translation<typeof en> = {
     '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
+  'error.revoked.notStarted.not-in-voice':
+    '{channel}에서 나가셨으므로 그곳에서 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.muted':
+    '관리자가 {channel}에서 회원님을 서버 음소거했으므로 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.suppressed':
+    '회원님은 더 이상 스테이지 {channel}의 발언자가 아니므로 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.may-not-speak':
+    '회원님은 더 이상 {channel}에서 말할 수 없으므로 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.may-not-view':
+    '회원님은 더 이상 {channel}을(를) 볼 수 없으므로 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.may-not-connect':
+    '회원님은 더 이상 {channel}에 연결할 수 없으므로 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.timed-out':
+    '회원님이 이 서버에서 타임아웃되어 {channel}에서 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.bot-unheard':
+    '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.ignored':
+    '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.not-served':
+    '이 서버에서는 더 이상 서비스하지 않습니다. 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
   'error.revoked.spent':
     '{reason} 음성 서비스에 요청한 부분은 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
