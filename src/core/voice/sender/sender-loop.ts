@@ -15,6 +15,8 @@ export interface LoopClock {
   /** Calls `wake` in `delayMs` (one timer at a time: the loop clears the one before). */
   set(wake: () => void, delayMs: number): unknown;
   clear(timer: unknown): void;
+  /** The epoch's ms at now() = 0 (performance.timeOrigin): the main thread's times are the epoch's. */
+  origin?: number;
 }
 
 export class SenderLoop {
@@ -152,7 +154,7 @@ export class SenderLoop {
       case 'close': {
         const voice = this.voices.get(message.voice);
         this.voices.delete(message.voice);
-        voice?.close();
+        voice?.close(message.endedAt === undefined ? undefined : message.endedAt - (this.#clock.origin ?? 0));
         return;
       }
       case 'stats':

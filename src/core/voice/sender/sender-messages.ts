@@ -46,8 +46,12 @@ export type ToSender =
   | { type: 'stop'; voice: number; clip: number }
   /** Holds the voice where it is (its session is not ready), or lets it go on. */
   | { type: 'hold'; voice: number; held: boolean }
-  /** The session is over: its socket closes, its queue is dropped (`done` 'closed' for a clip under way). */
-  | { type: 'close'; voice: number }
+  /**
+   * The session is over: its socket closes, its queue is dropped (`done` 'closed' for a clip under way). `endedAt` (ms
+   * since the epoch) is the earliest it may have ended as far as the main thread can tell: the clip's packets sent from
+   * then on may have gone into an ended session, so its `done` counts only those sent before.
+   */
+  | { type: 'close'; voice: number; endedAt?: number }
   /** Asks for the sender's figures (SenderStats), and starts them afresh after. */
   | { type: 'stats'; reset: boolean };
 
