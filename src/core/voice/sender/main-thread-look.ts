@@ -31,6 +31,11 @@ export class MainThreadLook {
     return now - this.#heldUp.seen <= HELD_RECENT_MS ? Math.min(from, this.#heldUp.from) : from;
   }
 
+  /** Whether a message of the thread's posted `at` (ms since the epoch) waited while the main thread was held up. */
+  waited(at: number | undefined): boolean {
+    return at !== undefined && performance.timeOrigin + performance.now() - at > HELD_MS;
+  }
+
   #busySince(now: number): number {
     return now - performance.eventLoopUtilization(this.#loop).active;
   }

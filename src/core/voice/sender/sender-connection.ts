@@ -47,6 +47,8 @@ interface Clip {
   sent: number;
   /** Its first packet sent on this voice. */
   from: number;
+  /** When it sent its packet n, at n % SENT_TIMES (its last SENT_TIMES packets). */
+  sentAt: Float64Array;
   /** Its packets sealed before a DAVE transition were dropped: their copies sealed again are on their way. */
   awaitingCopy: boolean;
   /** Slots in a row it passed empty waiting for those copies. */
@@ -70,8 +72,8 @@ export class SenderConnection {
   #datagrams = newDatagrams();
   #nextDatagram = 0;
   #clip: Clip | undefined;
-  /** When the clip under way sent its packet n, at n % SENT_TIMES (its last SENT_TIMES packets). */
-  readonly #sentAt = new Float64Array(SENT_TIMES);
+  /** The last clip that ended here: a close may find its last packets went into an ended session. */
+  #ended: Clip | undefined;
   /** Clips below this one are over here (stopped, ended or replaced): what the ring still holds of them is dropped. */
   #floor = 0;
   /** When its next packet is due (performance.now()); undefined while it has nothing to send. */
@@ -186,7 +188,7 @@ export class SenderConnection {
       }
       if (found) {
         if (this.#sendNext(clip, now - due)) {
-          this.#sentAt[clip.sent % SENT_TIMES] = now;
+          clip.sentAt[clip.sent % SENT_TIMES] = now;
           clip.sent += 1;
           clip.idleSlots = 0;
           clip.staleSlots = 0;
@@ -212,6 +214,7 @@ export class SenderConnection {
       } else {
         this.#clip = undefined;
         this.#floor = clip.id + 1;
+        this.#ended = clip;
         this.#listener.done(this, clip.id, clip.sent, 'ended');
         due = undefined;
         break;
@@ -238,11 +241,13 @@ export class SenderConnection {
       }
       let clip = this.#clip;
       if (!clip || id > clip.id) {
+        if (clip?.ended) this.#ended = clip;
         if (clip) this.#listener.done(this, clip.id, clip.sent, clip.ended ? 'ended' : 'stopped');
         clip = {
           id,
           sent: ring.number,
           from: ring.number,
+          sentAt: new Float64Array(SENT_TIMES),
           awaitingCopy: false,
           staleSlots: 0,
           ended: false,
@@ -325,7 +330,7 @@ export class SenderConnection {
   #sentBefore(clip: Clip, at: number): number {
     let sent = clip.sent;
     const oldest = Math.max(clip.from, clip.sent - SENT_TIMES);
-    while (sent > oldest && (this.#sentAt[(sent - 1) % SENT_TIMES] as number) >= at) sent -= 1;
+    while (sent > oldest && (clip.sentAt[(sent - 1) % SENT_TIMES] as number) >= at) sent -= 1;
     return sent;
   }
 
@@ -335,7 +340,10 @@ export class SenderConnection {
     this.#listener.lost(this, message);
   }
 
-  /** Closes it; the clip under way is told done at its first packet sent at or after `endedAt` (this clock's time). */
+  /**
+   * Closes it; the clip under way is told done at its first packet sent at or after `endedAt` (this clock's time), and
+   * so is the last clip that ended here if it sent packets since.
+   */
   close(endedAt = Infinity): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -343,6 +351,9 @@ export class SenderConnection {
     const clip = this.#clip;
     this.#clip = undefined;
     this.due = undefined;
+    const ended = this.#ended;
+    if (ended && this.#sentBefore(ended, endedAt) < ended.sent)
+      this.#listener.done(this, ended.id, this.#sentBefore(ended, endedAt), 'closed');
     if (clip) this.#listener.done(this, clip.id, this.#sentBefore(clip, endedAt), 'closed');
     try {
       this.#socket.close();

@@ -32,7 +32,17 @@ export class SenderLoop {
   #lastPost = 0;
   readonly #listener: VoiceListener = {
     moved: (voice) => this.#moved.add(voice),
-    done: (voice, clip, sent, how) => this.#post({ type: 'done', voice: voice.id, clip, sent, how }),
+    done: (voice, clip, sent, how) => {
+      const origin = this.#clock.origin;
+      this.#post({
+        type: 'done',
+        voice: voice.id,
+        clip,
+        sent,
+        how,
+        ...(origin !== undefined && { at: origin + this.#clock.now() }),
+      });
+    },
     lost: (voice, message) => {
       this.voices.delete(voice.id);
       this.#post({ type: 'lost', voice: voice.id, message });

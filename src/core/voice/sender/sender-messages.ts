@@ -84,8 +84,8 @@ export type FromSender =
   | { type: 'failed'; voice: number; message: string }
   /** Progress of the clips that moved since the last report (and a heartbeat when none did). */
   | { type: 'report'; clips: ClipProgress[] }
-  /** A clip left its voice: after its closing silence, stopped, or its voice closed. */
-  | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed' }
+  /** A clip left its voice: after its closing silence, stopped, or its voice closed; `at` ms since the epoch. */
+  | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed'; at?: number }
   /** The voice's socket failed or closed by itself. */
   | { type: 'lost'; voice: number; message: string }
   | { type: 'stats'; stats: SenderStats };

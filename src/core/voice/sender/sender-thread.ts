@@ -37,6 +37,8 @@ export const STALL_MS = 3_000;
 const WATCH_MS = 500;
 /** The longest a transition waits for a packet being sent that instant: microseconds, unless descheduled mid-send. */
 const SEND_SETTLE_MS = 5;
+/** How long a clip's end read just after the main thread was held up waits for a session's end that waited too. */
+const SETTLE_MS = 100;
 /** A writer waiting for ring room looks again after this unnotified (a held voice reads nothing). */
 const ROOM_LOOK_MS = 1_000;
 
@@ -366,7 +368,16 @@ export class SenderThread {
         return;
       case 'done': {
         const known = this.#clips.get(message.clip);
-        if (known?.voice === message.voice) known.watcher.done(message.sent, message.how);
+        if (known?.voice !== message.voice) return;
+        if (message.how !== 'ended' || !this.#look.waited(message.at)) {
+          known.watcher.done(message.sent, message.how);
+          return;
+        }
+        // Its last packets went while the main thread was held up: a session's end it has yet to hear of may have had
+        // them (the thread then tells it 'closed', and it goes on on the next session).
+        setTimeout(() => {
+          if (this.#clips.get(message.clip) === known) known.watcher.done(message.sent, 'ended');
+        }, SETTLE_MS);
         return;
       }
       case 'lost': {

@@ -232,4 +232,15 @@ describe('SenderConnection', () => {
     v.close(0);
     expect(events).toEqual(['done 9 4 closed']);
   });
+
+  it('closed as ended since an instant, a clip that ended here since is told closed at its first packet sent from then', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    queue({ voice: 1, clip: 9, first: 0, packets: [1, 2, 3].map(packet), generation: 0 });
+    end(9);
+    for (let n = 0; n <= 3 + CLOSING_SILENCE_FRAMES; n++) v.run(n * PERIOD_MS);
+    // Packets 0 and 1 went at 0 and 20, packet 2 at 40: after the session may have ended (at 30).
+    v.close(30);
+    expect(events).toEqual(['done 9 3 ended', 'done 9 2 closed']);
+  });
 });
