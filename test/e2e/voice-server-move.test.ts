@@ -2,7 +2,8 @@
 // and its UDP session ended): nothing is sent into the ended session nor into the new one before it is ready, the line
 // goes on where the move cut it once the new connection is ready, and the reply says what was heard. The move comes at
 // every instant of a line: during its start lead, at its first packet, mid-part, at a part's boundary; in Discord's
-// order and with the old session ended 370 ms before the new address comes.
+// order and with the old session ended 370 ms before the new address comes; and with SayBot's main thread held up as
+// the move comes, while the sender thread goes on sending into the ended session: what went there is said again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/books-shown.ts';
@@ -47,6 +48,7 @@ async function sayAcrossMove(
   text: string,
   how: (typeof ORDERS)[number]['options'],
   moveWhen: () => boolean | Promise<void>,
+  stallMs = 0,
 ) {
   await inChannel();
   h.discord.clearAudio(GUILD);
@@ -64,6 +66,9 @@ async function sayAcrossMove(
   if (when instanceof Promise) await when;
   else await h.discord.waitForPacket(GUILD, () => moveWhen() as boolean, 60_000);
   h.discord.moveVoiceServer(GUILD, how);
+  // The main thread (SayBot's, and this local Discord's) busy as the move comes: it hears of it only after.
+  const busyUntil = performance.now() + stallMs;
+  while (performance.now() < busyUntil);
   const answer = await handle.waitFor((r) => /^(Spoke|The reply was cut off)/.test(r.content ?? ''), 60_000);
   return {
     answer: answer.content ?? '',
@@ -118,3 +123,63 @@ describe.each(ORDERS)('a line across a voice server move ($order)', ({ options }
     );
   });
 });
+
+/** Held up this long at the move, SayBot's main thread hears of it only after the sender sent ~20 packets there. */
+const STALL_MS = 400;
+
+/**
+ * What must hold when the main thread was held up at the move: whatever the sender thread sent into the ended session
+ * meanwhile is said again on the new connection, so the channel hears the line whole (within frames, once: nothing of
+ * it twice beyond what SayBot could not tell apart), and the reply's seconds are what was heard.
+ */
+function wentOnWhole(result: Awaited<ReturnType<typeof sayAcrossMove>>): void {
+  const { answer, heardSeconds, expected } = result;
+  expect(answer).toMatch(/^Spoke/);
+  expect(heardSeconds, answer).toBeGreaterThanOrEqual(expected - 3 * FRAME_SECONDS);
+  expect(heardSeconds, answer).toBeLessThanOrEqual(expected + 3 * FRAME_SECONDS);
+  const told = Number(/(\d+\.\d) s/.exec(answer)?.[1]);
+  expect(told, answer).toBeGreaterThanOrEqual(heardSeconds - 0.1);
+  expect(told, answer).toBeLessThanOrEqual(heardSeconds + 0.1);
+}
+
+describe.each(ORDERS)(
+  'a line across a voice server move with the main thread held up at it ($order)',
+  ({ options }) => {
+    it('mid-part: what went to the ended session is said again on the new connection', async () => {
+      const text = 'This line is moved while the bot is busy, part of the way through.';
+      const result = await sayAcrossMove(text, options, () => spoken() >= 50, STALL_MS);
+      // The sender thread did send into the ended session while the main thread was busy.
+      expect(result.lostSeconds, result.answer).toBeGreaterThan(0);
+      wentOnWhole(result);
+    });
+
+    it('at its first packet', async () => {
+      const text = 'Moved as its first packet is heard, the bot busy.';
+      wentOnWhole(await sayAcrossMove(text, options, () => spoken() >= 1, STALL_MS));
+    });
+
+    it("at a part's boundary", async () => {
+      const first = 'The first part of this busy line ends here.';
+      const text = `${first} And the second part follows it after the move.`;
+      const boundary = Math.round(h.sandbox.expectedDurationSeconds(first) / FRAME_SECONDS);
+      wentOnWhole(await sayAcrossMove(text, options, () => spoken() >= boundary, STALL_MS));
+    });
+
+    it('during the start lead, before any packet is sent', async () => {
+      h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+      const text = `Moved while its start is read ahead, the bot busy (${Object.keys(options).length}).`;
+      wentOnWhole(
+        await sayAcrossMove(
+          text,
+          options,
+          async () => {
+            await until(() => h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held'));
+            h.sandbox.resumePaused();
+            await until(() => h.sandbox.requests.some((r) => r.text === text && r.outcome !== 'held'));
+          },
+          STALL_MS,
+        ),
+      );
+    });
+  },
+);

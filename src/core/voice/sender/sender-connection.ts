@@ -25,6 +25,8 @@ interface Datagram {
 }
 const newDatagrams = (): Datagram[] =>
   Array.from({ length: DATAGRAMS }, () => ({ buffer: Buffer.allocUnsafeSlow(DATAGRAM_BYTES), views: [] }));
+/** Send times kept of the clip under way (2.56 s): how far a close can tell what went into an ended session. */
+const SENT_TIMES = 128;
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_MS = 5_000;
 
@@ -43,6 +45,10 @@ interface Clip {
   id: number;
   /** Packets of it sent: the next one it sends is packet number `sent`. */
   sent: number;
+  /** Its first packet sent on this voice. */
+  from: number;
+  /** When it sent its packet n, at n % SENT_TIMES (its last SENT_TIMES packets). */
+  sentAt: Float64Array;
   /** Its packets sealed before a DAVE transition were dropped: their copies sealed again are on their way. */
   awaitingCopy: boolean;
   /** Slots in a row it passed empty waiting for those copies. */
@@ -66,6 +72,8 @@ export class SenderConnection {
   #datagrams = newDatagrams();
   #nextDatagram = 0;
   #clip: Clip | undefined;
+  /** The last clip that ended here: a close may find its last packets went into an ended session. */
+  #ended: Clip | undefined;
   /** Clips below this one are over here (stopped, ended or replaced): what the ring still holds of them is dropped. */
   #floor = 0;
   /** When its next packet is due (performance.now()); undefined while it has nothing to send. */
@@ -180,6 +188,7 @@ export class SenderConnection {
       }
       if (found) {
         if (this.#sendNext(clip, now - due)) {
+          clip.sentAt[clip.sent % SENT_TIMES] = now;
           clip.sent += 1;
           clip.idleSlots = 0;
           clip.staleSlots = 0;
@@ -205,6 +214,7 @@ export class SenderConnection {
       } else {
         this.#clip = undefined;
         this.#floor = clip.id + 1;
+        this.#ended = clip;
         this.#listener.done(this, clip.id, clip.sent, 'ended');
         due = undefined;
         break;
@@ -231,10 +241,13 @@ export class SenderConnection {
       }
       let clip = this.#clip;
       if (!clip || id > clip.id) {
+        if (clip?.ended) this.#ended = clip;
         if (clip) this.#listener.done(this, clip.id, clip.sent, clip.ended ? 'ended' : 'stopped');
         clip = {
           id,
           sent: ring.number,
+          from: ring.number,
+          sentAt: new Float64Array(SENT_TIMES),
           awaitingCopy: false,
           staleSlots: 0,
           ended: false,
@@ -313,20 +326,35 @@ export class SenderConnection {
     return clip && { clip: clip.id, sent: clip.sent, idleSlots: clip.idleSlots };
   }
 
+  /** Packets of `clip` sent before `at`, as far as the send times kept reach back. */
+  #sentBefore(clip: Clip, at: number): number {
+    let sent = clip.sent;
+    const oldest = Math.max(clip.from, clip.sent - SENT_TIMES);
+    while (sent > oldest && (clip.sentAt[(sent - 1) % SENT_TIMES] as number) >= at) sent -= 1;
+    return sent;
+  }
+
   #lose(message: string): void {
     if (this.#closed) return;
     this.close();
     this.#listener.lost(this, message);
   }
 
-  close(): void {
+  /**
+   * Closes it; the clip under way is told done at its first packet sent at or after `endedAt` (this clock's time), and
+   * so is the last clip that ended here if it sent packets since.
+   */
+  close(endedAt = Infinity): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#keepAlive);
     const clip = this.#clip;
     this.#clip = undefined;
     this.due = undefined;
-    if (clip) this.#listener.done(this, clip.id, clip.sent, 'closed');
+    const ended = this.#ended;
+    if (ended && this.#sentBefore(ended, endedAt) < ended.sent)
+      this.#listener.done(this, ended.id, this.#sentBefore(ended, endedAt), 'closed');
+    if (clip) this.#listener.done(this, clip.id, this.#sentBefore(clip, endedAt), 'closed');
     try {
       this.#socket.close();
     } catch {

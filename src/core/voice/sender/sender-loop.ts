@@ -15,6 +15,8 @@ export interface LoopClock {
   /** Calls `wake` in `delayMs` (one timer at a time: the loop clears the one before). */
   set(wake: () => void, delayMs: number): unknown;
   clear(timer: unknown): void;
+  /** The epoch's ms at now() = 0 (performance.timeOrigin): the main thread's times are the epoch's. */
+  origin?: number;
 }
 
 export class SenderLoop {
@@ -30,7 +32,17 @@ export class SenderLoop {
   #lastPost = 0;
   readonly #listener: VoiceListener = {
     moved: (voice) => this.#moved.add(voice),
-    done: (voice, clip, sent, how) => this.#post({ type: 'done', voice: voice.id, clip, sent, how }),
+    done: (voice, clip, sent, how) => {
+      const origin = this.#clock.origin;
+      this.#post({
+        type: 'done',
+        voice: voice.id,
+        clip,
+        sent,
+        how,
+        ...(origin !== undefined && { at: origin + this.#clock.now() }),
+      });
+    },
     lost: (voice, message) => {
       this.voices.delete(voice.id);
       this.#post({ type: 'lost', voice: voice.id, message });
@@ -152,7 +164,7 @@ export class SenderLoop {
       case 'close': {
         const voice = this.voices.get(message.voice);
         this.voices.delete(message.voice);
-        voice?.close();
+        voice?.close(message.endedAt === undefined ? undefined : message.endedAt - (this.#clock.origin ?? 0));
         return;
       }
       case 'stats':

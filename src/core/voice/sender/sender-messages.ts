@@ -46,8 +46,12 @@ export type ToSender =
   | { type: 'stop'; voice: number; clip: number }
   /** Holds the voice where it is (its session is not ready), or lets it go on. */
   | { type: 'hold'; voice: number; held: boolean }
-  /** The session is over: its socket closes, its queue is dropped (`done` 'closed' for a clip under way). */
-  | { type: 'close'; voice: number }
+  /**
+   * The session is over: its socket closes, its queue is dropped (`done` 'closed' for a clip under way). `endedAt` (ms
+   * since the epoch) is the earliest it may have ended as far as the main thread can tell: the clip's packets sent from
+   * then on may have gone into an ended session, so its `done` counts only those sent before.
+   */
+  | { type: 'close'; voice: number; endedAt?: number }
   /** Asks for the sender's figures (SenderStats), and starts them afresh after. */
   | { type: 'stats'; reset: boolean };
 
@@ -80,8 +84,8 @@ export type FromSender =
   | { type: 'failed'; voice: number; message: string }
   /** Progress of the clips that moved since the last report (and a heartbeat when none did). */
   | { type: 'report'; clips: ClipProgress[] }
-  /** A clip left its voice: after its closing silence, stopped, or its voice closed. */
-  | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed' }
+  /** A clip left its voice: after its closing silence, stopped, or its voice closed; `at` ms since the epoch. */
+  | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed'; at?: number }
   /** The voice's socket failed or closed by itself. */
   | { type: 'lost'; voice: number; message: string }
   | { type: 'stats'; stats: SenderStats };

@@ -18,6 +18,7 @@ import {
   type ToSender,
 } from './sender-messages.ts';
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
+import { MainThreadLook } from './main-thread-look.ts';
 import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
 import { canSendAudio, readySession } from '../discordjs-voice-seam.ts';
 import type { ReadySession, SenderConnectionData, UdpOwner } from '../discordjs-voice-types.ts';
@@ -36,6 +37,8 @@ export const STALL_MS = 3_000;
 const WATCH_MS = 500;
 /** The longest a transition waits for a packet being sent that instant: microseconds, unless descheduled mid-send. */
 const SEND_SETTLE_MS = 5;
+/** How long a clip's end read just after the main thread was held up waits for a session's end that waited too. */
+const SETTLE_MS = 100;
 /** A writer waiting for ring room looks again after this unnotified (a held voice reads nothing). */
 const ROOM_LOOK_MS = 1_000;
 
@@ -100,6 +103,8 @@ export class SenderThread {
   readonly #byUdp = new WeakMap<object, number>();
   readonly #clips = new Map<number, { voice: number; watcher: ClipWatcher }>();
   #lastHeard = 0;
+  /** Since when the main thread may have missed a session's end it hears of now. */
+  readonly #look = new MainThreadLook();
   #lastWatch = 0;
   #watch: NodeJS.Timeout | undefined;
   #log: Logger | undefined;
@@ -139,6 +144,7 @@ export class SenderThread {
     worker.on('message', (message: FromSender) => {
       if (this.#worker !== worker) return;
       this.#lastHeard = performance.now();
+      this.#look.heard(this.#lastHeard);
       this.#receive(message);
     });
     worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));
@@ -199,7 +205,8 @@ export class SenderThread {
       claim: (udp, remote, ssrc) => this.open(udp, remote, ssrc, renew).discovered,
       released: (udp) => {
         const voice = this.voiceOf(udp);
-        if (voice !== undefined) this.close(voice);
+        // A move or a close: what was sent since the main thread last looked may have gone into an ended session.
+        if (voice !== undefined) this.close(voice, this.#look.lookedAt());
       },
     };
   }
@@ -238,10 +245,10 @@ export class SenderThread {
     this.#post({ type: 'keys', voice, mode, key, sequence, timestamp });
   }
 
-  /** The session is over (the library let its socket go). */
-  close(voice: number): void {
+  /** The session is over (the library let its socket go), maybe since `endedAt` (performance.now()'s clock). */
+  close(voice: number, endedAt?: number): void {
     if (!this.#voices.delete(voice)) return;
-    this.#post({ type: 'close', voice });
+    this.#post({ type: 'close', voice, ...(endedAt !== undefined && { endedAt: performance.timeOrigin + endedAt }) });
   }
 
   /** A new clip id, its progress and end told to `watcher` while it is on `voice`. */
@@ -373,7 +380,16 @@ export class SenderThread {
         return;
       case 'done': {
         const known = this.#clips.get(message.clip);
-        if (known?.voice === message.voice) known.watcher.done(message.sent, message.how);
+        if (known?.voice !== message.voice) return;
+        if (message.how !== 'ended' || !this.#look.waited(message.at)) {
+          known.watcher.done(message.sent, message.how);
+          return;
+        }
+        // Its last packets went while the main thread was held up: a session's end it has yet to hear of may have had
+        // them (the thread then tells it 'closed', and it goes on on the next session).
+        setTimeout(() => {
+          if (this.#clips.get(message.clip) === known) known.watcher.done(message.sent, 'ended');
+        }, SETTLE_MS);
         return;
       }
       case 'lost': {
@@ -457,6 +473,11 @@ export const senderThread = new SenderThread();
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
 const LEAD_PACKETS = 25;
+/**
+ * Frames kept after they were reported sent: a session found ended later (the main thread held up meanwhile) may have
+ * had them, and they are said again on the next. Reports can run a lead ahead of the main thread's last look.
+ */
+const KEPT_PACKETS = 2 * LEAD_PACKETS;
 /** Frames go once this many wait, or sooner below LOW_WATER_PACKETS: ~a message per 100 ms. */
 const BATCH_PACKETS = 5;
 const LOW_WATER_PACKETS = 10;
@@ -489,7 +510,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   #sessionLook: NodeJS.Timeout | undefined;
   /** Packets reported sent. */
   #confirmed = 0;
-  /** Plain Opus frames from packet #base on, read from the stream and not reported sent. */
+  /** Plain Opus frames from packet #base on, read from the stream: those not reported sent, and KEPT_PACKETS before. */
   #frames: Buffer[] = [];
   #base = 0;
   /** Packets handed to the current voice. */
@@ -674,7 +695,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** Every frame not sent, resealed from the thread's next packet (SenderThread.nextToSend); it drops the old ones. */
   #postAgain(voice: number, session: ReadySession): void {
     const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
-    this.#post(voice, session, Math.max(this.#base, next));
+    this.#post(voice, session, Math.max(this.#confirmed, next));
     this.#posted = this.#base + this.#frames.length;
   }
 
@@ -690,7 +711,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   #confirm(sent: number): void {
     if (sent <= this.#confirmed) return;
     this.#confirmed = sent;
-    const done = Math.min(sent - this.#base, this.#frames.length);
+    const done = Math.min(sent - KEPT_PACKETS - this.#base, this.#frames.length);
     if (done > 0) {
       this.#frames.splice(0, done);
       this.#base += done;
@@ -702,13 +723,16 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   }
 
   done(sent: number, how: 'ended' | 'stopped' | 'closed'): void {
-    this.#confirm(sent);
     if (how === 'closed' && !this.#stopping) {
-      // Its session is over (a new one comes: a move, a new voice server): it goes on there.
+      // Its session is over (a new one comes: a move, a new voice server): it goes on there from the first packet that
+      // may have gone into the ended session, as far as frames are kept (reports may have counted those already).
+      if (sent > this.#confirmed) this.#confirm(sent);
+      else this.#confirmed = Math.max(sent, this.#base);
       if (this.#id !== undefined) senderThread.unwatch(this.#id);
       this.#voice = undefined;
       return;
     }
+    this.#confirm(sent);
     this.#finish();
   }
 

@@ -22,6 +22,7 @@ const loop = new SenderLoop(
     now: () => performance.now(),
     set: (wake, delayMs) => setTimeout(wake, delayMs),
     clear: (timer) => clearTimeout(timer as NodeJS.Timeout),
+    origin: performance.timeOrigin,
   },
   threadId,
 );

@@ -212,4 +212,35 @@ describe('SenderConnection', () => {
     v.close();
     expect(events).toEqual(['done 9 5 closed']);
   });
+
+  it('closed as ended since an instant, the clip under way counts only the packets sent before it', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    queue({ voice: 1, clip: 9, first: 4, packets: [1, 2, 3, 4, 5].map(packet), generation: 0 });
+    for (let n = 0; n < 5; n++) v.run(n * PERIOD_MS);
+    // Packets 4 and 5 went at 0 and 20; 6, 7 and 8 from 40 on, after the session may have ended (at 30).
+    v.close(30);
+    expect(events).toEqual(['done 9 6 closed']);
+  });
+
+  it('closed as ended before its first packet here, the clip counts none sent here (not below where it started)', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 });
+    v.run(100);
+    v.run(100 + PERIOD_MS);
+    v.close(0);
+    expect(events).toEqual(['done 9 4 closed']);
+  });
+
+  it('closed as ended since an instant, a clip that ended here since is told closed at its first packet sent from then', async () => {
+    const { events, listener } = listen();
+    const v = await opened(listener);
+    queue({ voice: 1, clip: 9, first: 0, packets: [1, 2, 3].map(packet), generation: 0 });
+    end(9);
+    for (let n = 0; n <= 3 + CLOSING_SILENCE_FRAMES; n++) v.run(n * PERIOD_MS);
+    // Packets 0 and 1 went at 0 and 20, packet 2 at 40: after the session may have ended (at 30).
+    v.close(30);
+    expect(events).toEqual(['done 9 3 ended', 'done 9 2 closed']);
+  });
 });

@@ -1,0 +1,42 @@
+// Since when the main thread may have missed what it hears of now. A voice session's end (a voice server move, its
+// websocket's close) reaches SayBot on the main thread only; while that thread is busy the sender thread goes on
+// sending, so what it sent since the main thread last looked may have gone into an ended session.
+import { performance } from 'node:perf_hooks';
+
+/** Busy without a pause longer than this (a packet's period) before a message: the main thread was held up. */
+const HELD_MS = 20;
+/** A hold-up seen this recently still bounds what the main thread hears of now (it read a burst after it). */
+const HELD_RECENT_MS = 100;
+
+export class MainThreadLook {
+  /** The loop as the last message came (performance.eventLoopUtilization()). */
+  #loop = performance.eventLoopUtilization();
+  /** The last hold-up seen before a message: since when, and when seen. */
+  #heldUp = { from: 0, seen: -Infinity };
+
+  /** A message of the sender thread's is read now (every 40 ms while a clip plays). */
+  heard(now = performance.now()): void {
+    const from = this.#busySince(now);
+    if (now - from > HELD_MS) this.#heldUp = { from, seen: now };
+    this.#loop = performance.eventLoopUtilization();
+  }
+
+  /**
+   * performance.now() at the earliest the main thread may have stopped looking before now: before its busy time since
+   * the last message (the loop idles between events while it keeps up), or before a hold-up its last messages came
+   * after (a session's end that waited unread meanwhile came no sooner).
+   */
+  lookedAt(now = performance.now()): number {
+    const from = this.#busySince(now);
+    return now - this.#heldUp.seen <= HELD_RECENT_MS ? Math.min(from, this.#heldUp.from) : from;
+  }
+
+  /** Whether a message of the thread's posted `at` (ms since the epoch) waited while the main thread was held up. */
+  waited(at: number | undefined): boolean {
+    return at !== undefined && performance.timeOrigin + performance.now() - at > HELD_MS;
+  }
+
+  #busySince(now: number): number {
+    return now - performance.eventLoopUtilization(this.#loop).active;
+  }
+}
