@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/core/config.ts';
 import { startSayBot, type RunningSayBot, type StartSeams } from '../../src/app/start-saybot.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '@saybot/voice-sandbox';
 import type { Store } from '../../src/core/store/types.ts';
-import { APP_ID, fakeToken, FakeDiscord } from '@saybot/local-discord';
+import { APP_ID, fakeToken, FakeDiscord, type FakeBotApplication } from '@saybot/local-discord';
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
@@ -120,6 +120,10 @@ export interface HarnessOptions {
   wrapStore?: (store: Store) => Store;
   /** The command modules the bot registers and routes (default: what the loader offers). */
   commands?: StartSeams['commands'];
+  /** Helper bots ("SayBot 2", ...): applications of their own, in every server, their tokens in HELPER_BOT_TOKENS. */
+  helpers?: number;
+  /** What happens in the local Discord before the bot starts (a helper's token reset, say). */
+  beforeStart?: (discord: FakeDiscord, helpers: readonly FakeBotApplication[]) => void;
 }
 
 export interface Harness {
@@ -134,6 +138,8 @@ export interface Harness {
   cacheDir: string;
   token: string;
   apiKey: string;
+  /** The helper bots (HarnessOptions.helpers), in HELPER_BOT_TOKENS' order. */
+  helpers: FakeBotApplication[];
   /** Everything the bot logged so far (JSON lines). */
   logs(): string;
   /** Stops the bot as a shutdown does (store closed) and starts a new one on the same database file. */
@@ -177,11 +183,26 @@ export async function startLocalServices(
   };
 }
 
+/** `count` helper bot applications ("SayBot 2", ...), each invited to every one of `guildIds`. */
+export function addHelpers(discord: FakeDiscord, count: number, guildIds: readonly string[]): FakeBotApplication[] {
+  return Array.from({ length: count }, (_, at) => {
+    const helper = discord.addBotApplication({ username: `SayBot ${at + 2}` });
+    for (const guildId of guildIds) discord.inviteBot(guildId, helper.userId);
+    return helper;
+  });
+}
+
 /** The real bot, in this process, wired to a fake Discord and a sandbox Voice API on 127.0.0.1. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const services = await startLocalServices(options);
   const { discord, sandbox, token } = services;
   const apiKey = sandbox.testKey;
+  const helpers = addHelpers(
+    discord,
+    options.helpers ?? 0,
+    (options.guilds ?? defaultGuilds()).map((g) => g.id),
+  );
+  options.beforeStart?.(discord, helpers);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saybot-harness-'));
   const databasePath = path.join(dataDir, 'saybot.sqlite');
   const config: Config = {
@@ -204,6 +225,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       BUDGET_MEMBER_FREE_PER_MINUTE: '0',
       // The fake serves attachments like Discord's CDN, from its own address.
       ATTACHMENT_HOSTS: new URL(discord.restUrl).host,
+      ...(helpers.length > 0 ? { HELPER_BOT_TOKENS: helpers.map((helper) => helper.token).join(',') } : {}),
       ...options.env,
     }),
     ...options.config,
@@ -252,6 +274,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     cacheDir: config.cache.dir,
     token,
     apiKey,
+    helpers,
     logs: () => lines.join(''),
     async restart() {
       await running.stop();

@@ -3,7 +3,7 @@ import { checkEngines, checkNode, formatResults, runChecks } from '../../../src/
 import { checkFreeVoice } from '../../../src/app/doctor/free-voice-check.ts';
 import { loadConfig } from '../../../src/core/config.ts';
 import { FakeEngine, speechHandler, voicevoxHandler } from '../../core/engines/fake-engine.ts';
-import { APP_ID, fakeToken, startLocalServices } from '../../support/harness.ts';
+import { addHelpers, APP_ID, fakeToken, startLocalServices } from '../../support/harness.ts';
 import { useLocalServices } from '../../support/local-services.ts';
 
 const local = useLocalServices();
@@ -304,5 +304,46 @@ describe("npm run doctor's free voice line", () => {
       detail:
         'when the paid voice may not speak, ja: voicevox:3 (while its engine is down, refused: eSpeak NG is not installed), every other language: refused: eSpeak NG is not installed',
     });
+  });
+});
+
+describe('npm run doctor with helper bots', () => {
+  it('checks each helper: token, Public Bot off, its servers against the main bot’s, its invite link; never a token', async () => {
+    const services = await startLocalServices();
+    try {
+      const { discord } = services;
+      const [good, open, stray, refused] = addHelpers(discord, 4, ['200000000000000001']);
+      discord.setBotPublic(true, open!.userId);
+      // In a server the main bot does not serve (ALLOWED_GUILDS lists only Seoul).
+      discord.inviteBot('200000000000000002', stray!.userId);
+      discord.resetBotToken(refused!.userId);
+      const tokens = [good, open, stray, refused].map((helper) => helper!.token);
+      const results = await runChecks(
+        env({
+          DISCORD_TOKEN: services.token,
+          DISCORD_API_BASE_URL: discord.restUrl,
+          HELPER_BOT_TOKENS: tokens.join(','),
+          ALLOWED_GUILDS: '200000000000000001',
+        }),
+      );
+      const helper = (n: number) => results.find((r) => r.name === `Helper bot ${n}`);
+      expect(helper(1)).toMatchObject({ ok: true, detail: expect.stringMatching(/Public Bot off, in 1 server\(s\)/) });
+      expect(helper(1)?.warn).toBeUndefined();
+      expect(helper(1)?.detail).toContain(`client_id=${good!.applicationId}&scope=bot&permissions=`);
+      expect(helper(2)).toMatchObject({ ok: false, detail: expect.stringMatching(/Public Bot is on/) });
+      expect(helper(3)).toMatchObject({
+        ok: true,
+        warn: true,
+        detail: expect.stringMatching(/Not a seat in .*200000000000000002/),
+      });
+      expect(helper(4)).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/refused its token \(number 4 in HELPER_BOT_TOKENS\)/),
+      });
+      const printed = formatResults(results);
+      for (const token of tokens) expect(printed).not.toContain(token);
+    } finally {
+      await services.close();
+    }
   });
 });
