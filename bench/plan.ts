@@ -28,7 +28,8 @@ export type Figure =
   | 'pauses'
   | 'start-lead'
   | 'pace'
-  | 'engines';
+  | 'engines'
+  | 'seats';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -54,6 +55,7 @@ export const FIGURES: readonly Figure[] = [
   'start-lead',
   'pace',
   'engines',
+  'seats',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -78,6 +80,7 @@ export const STANDALONE: readonly Figure[] = [
   'start-lead',
   'pace',
   'engines',
+  'seats',
 ];
 
 export interface Plan {
