@@ -191,4 +191,48 @@ describe('seats: several voice channels of one server at once', () => {
       await h.close();
     }
   });
+
+  it("a helper's gateway drops and resumes: the main bot speaks meanwhile, and the helper is a seat again", async () => {
+    const h = await start(1);
+    try {
+      const helper = h.helpers[0]!;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      h.discord.dropGateway(GUILD, 4000, helper.userId);
+      const meanwhile = await say(h, ANN, 'The main bot goes on.', 'voice-b-en-m-01');
+      await meanwhile.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+      await expect.poll(() => h.discord.gatewayConnected(GUILD, helper.userId), { timeout: 20_000 }).toBe(true);
+      const joined = await runCommand(h, { guildId: GUILD, userId: BEN, name: 'join' });
+      expect(joined.content).toContain(`<@${helper.userId}>`);
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a helper's token reset while it speaks: its member is told, one line names it (never its token), the others go on", async () => {
+    const h = await start(1);
+    try {
+      const helper = h.helpers[0]!;
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      const cut = await say(h, BEN, 'A long line the helper will not finish saying to the study.', 'voice-b-en-f-01');
+      await cut.handle.waitFor((r) => (r.content ?? '').includes('Speaking'), 30_000);
+      h.discord.resetBotToken(helper.userId);
+      const told = await cut.handle.waitFor(
+        (r) => (r.content ?? '').includes(t('en-US', 'error.voice.seatLost')) || (r.content ?? '').includes('cut off'),
+        30_000,
+      );
+      expect(told.content).toMatch(/cut off|lost its connection/);
+      await expect.poll(() => h.logs()).toMatch(/"code":"helper-token-refused"/);
+      expect(h.logs()).not.toContain(helper.token);
+      h.sandbox.setPacing({ realtimeFactor: 0 });
+      const main = await say(h, ANN, 'Still here.', 'voice-b-en-m-01');
+      await main.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
+      // No seat free for the study now: the lounge is listened to, the helper is gone.
+      const refused = await say(h, BEN, 'Anyone?', 'voice-b-en-m-01');
+      expect(refused.content).toBe(t('en-US', 'error.voice.noSeat', { channels: `<#${LOUNGE}>` }));
+    } finally {
+      await h.close();
+    }
+  });
 });

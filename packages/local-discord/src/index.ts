@@ -302,10 +302,17 @@ export class FakeDiscord extends FakeDiscordServers {
     return interaction;
   }
 
-  /** A member presses a button on a message the bot posted (INTERACTION_CREATE type 3, Interactions.createButton). */
+  /**
+   * A member presses a button on a message a bot posted (INTERACTION_CREATE type 3, Interactions.createButton): sent
+   * to the application whose bot posted the message (the main one for its interaction responses).
+   */
   async pressButton(input: FakeButtonInput): Promise<InteractionHandle> {
-    const connection = await this.parts.gateway.whenGuildReady(input.guildId, READY_TIMEOUT_MS);
     const { interaction, payload } = this.parts.interactions.createButton(input);
+    const connection = await this.parts.gateway.whenGuildReady(
+      input.guildId,
+      READY_TIMEOUT_MS,
+      interaction.application,
+    );
     interaction.markDispatched();
     connection.dispatch('INTERACTION_CREATE', payload);
     return interaction;
@@ -427,9 +434,10 @@ export class FakeDiscord extends FakeDiscordServers {
     return this.parts.cdn.log;
   }
 
-  /** Every interaction sent to the bot so far, with its token and the responses it got. */
-  interactions(): ReadonlyArray<InteractionHandle> {
-    return this.parts.interactions.all();
+  /** Every interaction sent to a bot (default the main one) so far, with its token and the responses it got. */
+  interactions(botUserId?: string): ReadonlyArray<InteractionHandle> {
+    const application = this.parts.world.application(botUserId);
+    return this.parts.interactions.all().filter((interaction) => interaction.application === application);
   }
 
   /** Messages the bot posted with POST /channels/{id}/messages. */
@@ -478,8 +486,9 @@ export class FakeDiscord extends FakeDiscordServers {
     );
   }
 
-  registeredCommands(guildId?: string): unknown[] {
-    return structuredClone(this.parts.commands.list(guildId));
+  /** The commands an application (default the main one) registered: global ones, or a guild's. */
+  registeredCommands(guildId?: string, botUserId?: string): unknown[] {
+    return structuredClone(this.parts.commandsOf(this.parts.world.application(botUserId)).list(guildId));
   }
 
   /**
@@ -527,7 +536,9 @@ export class FakeDiscord extends FakeDiscordServers {
     if ('field' in parsed)
       throw new Error(`FakeDiscord: command permissions refused: ${parsed.field}: ${parsed.message}`);
     commandPermissions.set(guildId, commandId, parsed.permissions);
-    gateway.dispatchToGuild(
+    // The main application's commands: only its bot is told.
+    gateway.dispatchTo(
+      world.main,
       guildId,
       'APPLICATION_COMMAND_PERMISSIONS_UPDATE',
       permissionsPayload(world.applicationId, guildId, commandId, parsed.permissions),

@@ -28,7 +28,7 @@ import {
   type GuildRecord,
   type UserRecord,
 } from './state.ts';
-import type { World } from './world.ts';
+import type { BotApplication, World } from './world.ts';
 import { customIdsOf } from './components.ts';
 import { FormRefusal, acceptsFile } from './file-types.ts';
 import { checkModal, submitModal } from './modals.ts';
@@ -115,6 +115,12 @@ export class Interaction implements InteractionHandle {
   /** A message context menu's: the message it was used on. */
   targetMessageId: string | undefined;
   readonly followUpIds = new Set<string>();
+  /** The application it was sent to: its bot answers it (the main one, but for a button on a helper's message). */
+  application: BotApplication;
+
+  get applicationId(): string {
+    return this.application.applicationId;
+  }
   /**
    * Where the app is no member (a user install): what its responses may use, its app_permissions (Discord: an app
    * without a bot user there "depends on @everyone"); a file needs ATTACH_FILES. Undefined in the bot's servers.
@@ -140,8 +146,10 @@ export class Interaction implements InteractionHandle {
       clock: DiscordClock;
       hostClockAheadMs: number;
       timeoutMs: number;
+      world: World;
     },
   ) {
+    this.application = deps.world.main;
     this.report = deps.report;
     this.clock = deps.clock;
     this.timeoutMs = deps.timeoutMs;
@@ -390,6 +398,13 @@ export class Interactions {
     });
     payload.data = { custom_id: input.customId, component_type: 2 };
     payload.message = message;
+    // A component belongs to the application whose bot posted its message: the interaction goes to that one.
+    const application = this.world.applications.get(String(asObject(message.author).id));
+    if (application && !application.main && interaction.guild) {
+      interaction.application = application;
+      payload.application_id = application.applicationId;
+      payload.app_permissions = interaction.guild.permissionsIn(application.user.id, interaction.channelId).toString();
+    }
     interaction.componentMessageId = input.messageId;
     return { interaction, payload };
   }
@@ -677,8 +692,8 @@ export class Interactions {
         {
           channelId: interaction.channelId,
           guild: interaction.guild,
-          author: this.world.bot,
-          applicationId: this.world.applicationId,
+          author: interaction.application.user,
+          applicationId: interaction.application.applicationId,
           interactionMetadata: metadataOf(interaction),
           ...this.shownAs(interaction),
         },
@@ -779,7 +794,7 @@ export class Interactions {
     body: ParsedBody,
   ): Answer {
     const interaction = this.byToken.get(token);
-    if (!interaction || applicationId !== this.world.applicationId) {
+    if (!interaction || applicationId !== interaction.application.applicationId) {
       this.deps.report(`${method} on an unknown webhook (application ${applicationId}) -> 404 10015`);
       return answer(apiError(404, 10015, 'Unknown Webhook'));
     }
@@ -806,9 +821,9 @@ export class Interactions {
         {
           channelId: interaction.channelId,
           guild: interaction.guild,
-          author: this.world.bot,
+          author: interaction.application.user,
           type: 0,
-          applicationId: this.world.applicationId,
+          applicationId: interaction.application.applicationId,
           interactionMetadata: {
             ...metadataOf(interaction),
             ...(interaction.originalMessageId === undefined

@@ -294,6 +294,8 @@ export interface InteractionResponse {
 export interface InteractionHandle {
   id: string;
   token: string;
+  /** The application it went to, whose bot answers it: the main one's, but for a button on a helper's message. */
+  readonly applicationId: string;
   /**
    * performance.now() just before INTERACTION_CREATE was written to the bot's gateway socket: the start of
    * latency measurements (benchmarks) that end at a HeardPacket.receivedAtMs of the same process.

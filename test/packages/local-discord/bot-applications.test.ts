@@ -6,8 +6,8 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { entersState, joinVoiceChannel, VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
-import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
-import { FakeDiscord, fakeToken, type FakeBotApplication } from '@saybot/local-discord';
+import { Client, Events, GatewayIntentBits, PermissionFlagsBits, type Guild } from 'discord.js';
+import { DEFAULT_PERMISSIONS, FakeDiscord, fakeToken, type FakeBotApplication } from '@saybot/local-discord';
 import { APP_ID, TOKEN, dominantHz, guildSpec, playOpus, sineOpusPackets, trustCertificate } from './helpers.ts';
 
 const base = guildSpec(7);
@@ -186,6 +186,21 @@ describe('FakeDiscord: several bot applications in one server', () => {
     expect((await created)[0].id).toBe(g.id);
   });
 
+  it("one bot's gateway dropped: it resumes; the other bot's session is untouched", async () => {
+    const resumed = once(helperClient, Events.ShardResume);
+    const mainResumed = vi.fn();
+    main.once(Events.ShardResume, mainResumed);
+    fake.dropGateway(g.id, 4000, helper.userId);
+    expect(fake.gatewayConnected(g.id)).toBe(true);
+    await vi.waitFor(() => expect(fake.gatewayConnected(g.id, helper.userId)).toBe(true), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await resumed;
+    main.off(Events.ShardResume, mainResumed);
+    expect(mainResumed).not.toHaveBeenCalled();
+  });
+
   it('an unknown token: gateway close 4004 and REST 401', async () => {
     const { code } = await identify(fake, fakeToken());
     expect(code).toBe(4004);
@@ -246,5 +261,199 @@ describe('FakeDiscord: a token reset, and the identify budget, per token', () =>
     expect(main.ready).toMatchObject({ user: { id: APP_ID } });
     expect(fake.sessionStartLimit().remaining).toBe(1);
     main.ws.close();
+  });
+});
+
+/** A raw gateway session for `token` with `intents`: the dispatches it receives, in order. */
+async function session(fake: FakeDiscord, token: string, intents: number) {
+  const ws = new WebSocket(`${fake.gatewayUrl}?v=10&encoding=json`);
+  const events: Array<{ t: string; d: Record<string, unknown> }> = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (data: Buffer) => {
+      const packet = JSON.parse(data.toString('utf8')) as { op: number; t?: string; d?: Record<string, unknown> };
+      if (packet.op === 10) ws.send(JSON.stringify({ op: 2, d: { token, intents, properties: {} } }));
+      if (packet.op === 0 && packet.t) events.push({ t: packet.t, d: packet.d ?? {} });
+      if (packet.t === 'READY') resolve();
+    });
+    ws.on('close', (code) => reject(new Error(`gateway closed ${code}`)));
+  });
+  return { ws, events };
+}
+
+function rest(fake: FakeDiscord, token: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${fake.restUrl}/v10${path}`, {
+    method,
+    headers: { authorization: `Bot ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe('FakeDiscord: each application its own commands, interactions, messages, voice status and Stage', () => {
+  const stage = '140000000000000009';
+  const spec = { ...guildSpec(9), stageChannels: [{ id: stage, name: 'Stage' }] };
+  const textChannel = spec.textChannelId;
+  const quiet9 = spec.voiceChannels[1]!.id;
+  const GUILDS = 1;
+  const GUILD_MESSAGES = 1 << 9;
+  let fake: FakeDiscord;
+  let helper: FakeBotApplication;
+  const sockets: WebSocket[] = [];
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [spec], log: () => undefined });
+    helper = fake.addBotApplication();
+    fake.inviteBot(
+      spec.id,
+      helper.userId,
+      DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus | PermissionFlagsBits.MuteMembers,
+    );
+  });
+
+  afterAll(async () => {
+    for (const ws of sockets) ws.close();
+    await fake?.close();
+  });
+
+  it("a member's message reaches both bots with Guild Messages, its content only where it may be read", async () => {
+    const main = await session(fake, TOKEN, GUILDS | GUILD_MESSAGES);
+    const second = await session(fake, helper.token, GUILDS | GUILD_MESSAGES);
+    sockets.push(main.ws, second.ws);
+    const alice = spec.members[0]!;
+    expect(
+      await fake.postMessage({
+        id: '900000000000000001',
+        channelId: textChannel,
+        guildId: spec.id,
+        author: { id: alice.id, username: alice.username },
+        content: `hello <@${helper.userId}>`,
+        mentions: [{ id: helper.userId, username: helper.username }],
+      }),
+    ).toBe(true);
+    const created = (events: typeof main.events) => events.find((e) => e.t === 'MESSAGE_CREATE')?.d;
+    await vi.waitFor(
+      () => {
+        expect(created(main.events)).toBeDefined();
+        expect(created(second.events)).toBeDefined();
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    // Neither has Message Content: the mentioned helper reads it, the main bot does not.
+    expect(created(second.events)?.content).toBe(`hello <@${helper.userId}>`);
+    expect(created(main.events)?.content).toBe('');
+  });
+
+  it("commands are registered per application, and a button on a helper's message goes to the helper alone", async () => {
+    const put = await rest(fake, helper.token, 'PUT', `/applications/${helper.applicationId}/commands`, [
+      { name: 'ping', description: 'p' },
+    ]);
+    expect(put.status).toBe(200);
+    expect(fake.registeredCommands(undefined, helper.userId)).toEqual([expect.objectContaining({ name: 'ping' })]);
+    expect(fake.registeredCommands()).toEqual([]);
+    const posted = await rest(fake, helper.token, 'POST', `/channels/${textChannel}/messages`, {
+      content: 'pick',
+      components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
+    });
+    expect(posted.status).toBe(200);
+    const message = (await posted.json()) as { id: string; author: { id: string } };
+    expect(message.author.id).toBe(helper.userId);
+    const main = await session(fake, TOKEN, GUILDS);
+    const second = await session(fake, helper.token, GUILDS);
+    sockets.push(main.ws, second.ws);
+    const press = await fake.pressButton({
+      guildId: spec.id,
+      userId: spec.members[0]!.id,
+      messageId: message.id,
+      customId: 'go',
+    });
+    expect(press.applicationId).toBe(helper.applicationId);
+    await vi.waitFor(() => expect(second.events.some((e) => e.t === 'INTERACTION_CREATE')).toBe(true), {
+      timeout: 5_000,
+      interval: 10,
+    });
+    const sent = second.events.find((e) => e.t === 'INTERACTION_CREATE')?.d;
+    expect(sent?.application_id).toBe(helper.applicationId);
+    expect(main.events.some((e) => e.t === 'INTERACTION_CREATE')).toBe(false);
+    const answered = await fetch(`${fake.restUrl}/v10/interactions/${press.id}/${press.token}/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 4, data: { content: 'went' } }),
+    });
+    expect(answered.status).toBe(204);
+    const response = await press.waitForFinal();
+    expect(response.message?.author).toMatchObject({ id: helper.userId });
+    // A server's command permissions of the main application are told to its bot alone.
+    fake.setCommandPermissions(spec.id, APP_ID, [{ id: spec.id, type: 1, permission: false }]);
+    await vi.waitFor(
+      () => expect(main.events.some((e) => e.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE')).toBe(true),
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(second.events.some((e) => e.t === 'APPLICATION_COMMAND_PERMISSIONS_UPDATE')).toBe(false);
+    // Its answers are recorded with the helper's application, apart from the main one's.
+    expect(fake.interactions(helper.userId).map((i) => i.id)).toEqual([press.id]);
+    expect(fake.interactions().map((i) => i.id)).not.toContain(press.id);
+  });
+
+  it("a voice channel's status and a Stage's voice-states/@me are done by the bot whose token calls them", async () => {
+    fake.setVoiceState(spec.id, helper.userId, quiet9);
+    expect(
+      (await rest(fake, helper.token, 'PUT', `/channels/${quiet9}/voice-status`, { status: 'Reading' })).status,
+    ).toBe(204);
+    expect(fake.voiceChannelStatus(spec.id, quiet9)).toBe('Reading');
+    // The main bot is not connected there (and has no Manage Channels): refused.
+    expect((await rest(fake, TOKEN, 'PUT', `/channels/${quiet9}/voice-status`, { status: 'x' })).status).toBe(403);
+    fake.setVoiceState(spec.id, helper.userId, stage);
+    const speak = await rest(fake, helper.token, 'PATCH', `/guilds/${spec.id}/voice-states/@me`, {
+      channel_id: stage,
+      suppress: false,
+    });
+    expect(speak.status).toBe(204);
+    const state = (await (
+      await rest(fake, TOKEN, 'GET', `/guilds/${spec.id}/voice-states/${helper.userId}`)
+    ).json()) as {
+      channel_id: string;
+      suppress: boolean;
+    };
+    expect(state).toMatchObject({ channel_id: stage, suppress: false });
+    // The main bot is in no Stage: the same request with its token is its own, and refused.
+    expect(
+      (await rest(fake, TOKEN, 'PATCH', `/guilds/${spec.id}/voice-states/@me`, { channel_id: stage, suppress: false }))
+        .status,
+    ).toBe(400);
+  });
+});
+
+describe('FakeDiscord: rate limits per token, the invalid request limit per host', () => {
+  let fake: FakeDiscord;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({
+      token: TOKEN,
+      applicationId: APP_ID,
+      guilds: [g],
+      log: () => undefined,
+      invalidRequestLimit: 3,
+    });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it("a 429 in one bot's bucket leaves the other's; 401s of any token count together against the host", async () => {
+    const helper = fake.addBotApplication();
+    fake.inviteBot(g.id, helper.userId);
+    fake.rateLimit({ route: 'channel-message', botUserId: helper.userId, retryAfterMs: 60_000 });
+    const post = (token: string) =>
+      rest(fake, token, 'POST', `/channels/${g.textChannelId}/messages`, { content: 'hi' });
+    expect((await post(TOKEN)).status).toBe(200);
+    const limited = await post(helper.token);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-bucket')).toContain(helper.applicationId);
+    expect((await post(helper.token)).status).toBe(200);
+    expect(fake.invalidRequests()).toBe(1);
+    // Two more refusals (unknown tokens) reach the host's limit: then even a good token is kept out.
+    expect((await rest(fake, fakeToken(), 'GET', '/users/@me')).status).toBe(401);
+    expect((await rest(fake, fakeToken(), 'GET', '/users/@me')).status).toBe(401);
+    expect((await rest(fake, TOKEN, 'GET', '/users/@me')).status).toBe(429);
   });
 });
