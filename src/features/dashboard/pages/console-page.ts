@@ -146,6 +146,7 @@ function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
     helper.state === 'online'
       ? badge(t(locale, 'console.helperOnline'), 'ok')
       : badge(t(locale, helper.state === 'refused' ? 'console.helperRefused' : 'console.helperOffline'), 'danger');
+  // Four short columns fit a phone as a table (not stacked): their heads stay in sight.
   return card(
     table(
       [
@@ -163,7 +164,6 @@ function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
             <td>${n(helper.inVoice)}</td>
           </tr>`,
       ),
-      { attrs: html` class="stacked"` },
     ),
     options,
   );
