@@ -387,6 +387,15 @@ describeInBrowser('npm run playground in a real browser', () => {
   it(
     'two voice channels at once: SayBot stays with alice in the Lounge, its helper speaks for dana in the Study, heard apart',
     async () => {
+      // Auto-read another case may have started keeps every other channel from a seat today (its guard comes before
+      // the seat rule: speaking-command.ts memberVoiceChannel): stopped first, so this case passes in any order.
+      await as(DANA, READ_ALOUD);
+      const stops = page.locator('[data-message-id]').filter({ hasText: 'dana used /autoread' });
+      const stopsBefore = await stops.count();
+      await slash('autoread', async () => {
+        await page.locator('[data-sub="0"]').selectOption('stop');
+      });
+      await expect.poll(() => stops.count(), { timeout: WAIT_MS }).toBe(stopsBefore + 1);
       await as(ALICE);
       await slash('join', async () => undefined);
       await expect.poll(() => playground.discord.botVoiceChannel(GUILD_ID), { timeout: WAIT_MS }).toBe(LOUNGE);
@@ -413,6 +422,9 @@ describeInBrowser('npm run playground in a real browser', () => {
           await page.locator('[data-option="text"]').fill('The study hears the helper');
           await page.locator('[data-option="voice"]').fill(OTHER_VOICE);
         });
+        // Its reply first: a refusal (a cooldown another case left) is said here, not as silence.
+        const reply = page.locator('[data-message-id]').filter({ hasText: 'dana used /say' }).last();
+        await expect.poll(() => reply.textContent(), { timeout: WAIT_MS }).toMatch(/Spoke|Speaking/);
         const pitch = await pitchHeardAfter(before, 1);
         spent(DANA);
         expect(Math.abs((pitch ?? 0) - OTHER_HZ)).toBeLessThan(5);
