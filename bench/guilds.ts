@@ -40,6 +40,41 @@ export function benchGuilds(count: number): BenchGuild[] {
   return Array.from({ length: count }, (_, i) => benchGuild(i));
 }
 
+/** The seats figure's guild (bench/seats.ts): `channels` voice channels, a listener in each, one server for all. */
+export interface SeatsGuild {
+  guildId: string;
+  textChannelId: string;
+  /** Channel `i` and its listener `members[i]`. */
+  voiceChannelIds: string[];
+  members: string[];
+}
+
+export function seatsGuild(channels: number): SeatsGuild {
+  return {
+    guildId: id(230, 0),
+    textChannelId: id(231, 0),
+    voiceChannelIds: Array.from({ length: channels }, (_, i) => id(232, i)),
+    members: Array.from({ length: channels }, (_, i) => id(330, i)),
+  };
+}
+
+export function seatsGuildSpec(channels: number): FakeGuildSpec {
+  const g = seatsGuild(channels);
+  return {
+    id: g.guildId,
+    name: 'bench-seats',
+    preferredLocale: 'en-US',
+    textChannelId: g.textChannelId,
+    voiceChannels: g.voiceChannelIds.map((channelId, i) => ({ id: channelId, name: `room-${i}` })),
+    members: g.members.map((userId, i) => ({
+      id: userId,
+      username: `seated-${i}`,
+      voiceChannelId: g.voiceChannelIds[i],
+      locale: 'en-US',
+    })),
+  };
+}
+
 /**
  * Figure 20's flooding guild (bench/flood.ts): one whose voice the fake only times (not heard in full), so that its
  * decrypting a flood's voice for every flooder does not load the process that stamps the other guild's packets.

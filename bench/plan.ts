@@ -29,7 +29,8 @@ export type Figure =
   | 'start-lead'
   | 'pace'
   | 'engines'
-  | 'scene-voice';
+  | 'scene-voice'
+  | 'seats';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -56,6 +57,7 @@ export const FIGURES: readonly Figure[] = [
   'pace',
   'engines',
   'scene-voice',
+  'seats',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -81,6 +83,7 @@ export const STANDALONE: readonly Figure[] = [
   'pace',
   'engines',
   'scene-voice',
+  'seats',
 ];
 
 export interface Plan {

@@ -24,6 +24,8 @@ export interface ServersInfo {
   token: string;
   applicationId: string;
   caCertificatePem: string;
+  /** Helper bots' tokens (start's `seats.helpers`), each invited to every guild: HELPER_BOT_TOKENS. */
+  helperTokens?: string[];
 }
 
 export interface CommandSpec {
@@ -135,7 +137,14 @@ export interface FloodCounts {
 export interface Calls {
   /** `floodMembers`: FLOOD_GUILD's flooders (bench/guilds.ts guildSpecs). */
   start: {
-    params: { guilds: number; dave?: DaveSetting; delays?: NetworkDelays; floodMembers?: number };
+    params: {
+      guilds: number;
+      dave?: DaveSetting;
+      delays?: NetworkDelays;
+      floodMembers?: number;
+      /** One more guild with `channels` voice channels and a listener each (bench/guilds.ts seatsGuild), and helpers. */
+      seats?: { channels: number; helpers: number };
+    };
     result: ServersInfo;
   };
   setPacing: { params: { pacing: Partial<Pacing> }; result: null };
@@ -175,6 +184,11 @@ export interface Calls {
   waitAudio: {
     params: { guildIds: string[]; minSeconds: number; quietMs: number; timeoutMs: number };
     result: GuildHeard[];
+  };
+  /** As waitAudio, for one voice channel of a guild (the seats figure's channels, each heard apart). */
+  waitChannelAudio: {
+    params: { guildId: string; channelId: string; quietMs: number; timeoutMs: number };
+    result: GuildHeard;
   };
   botVoiceChannel: { params: { guildId: string }; result: string | null };
   /**

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace,engines,scene-voice] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--ordinary-sender] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace,engines,scene-voice,seats] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--ordinary-sender] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
@@ -33,6 +33,7 @@ import { measureFileFlood } from './file-flood.ts';
 import { measurePauses } from './pauses.ts';
 import { measureStartLead } from './start-lead.ts';
 import { measurePace } from './pace.ts';
+import { measureSeats } from './seats.ts';
 import { measureEngines } from './engines.ts';
 import { measureSceneVoice } from './scene-voice.ts';
 import { burners } from './burners.ts';
@@ -321,6 +322,8 @@ async function main(): Promise<void> {
   const engines = has('engines') ? await measureEngines(p.mode, log) : undefined;
   // Figure 26 (bench/scene-voice.ts): another server's voice while a 300 s scene is mixed as a file, three burners.
   const sceneVoice = has('scene-voice') ? await measureSceneVoice(p.mode, log) : undefined;
+  // Figure 27 (bench/seats.ts): 8 seats in one server against 8 servers, and a helper bot's memory at rest.
+  const seats = has('seats') ? await measureSeats(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) {
     // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
     const stopBurning = busy ? burners(60 * 60_000) : () => {};
@@ -357,6 +360,7 @@ async function main(): Promise<void> {
     pace,
     engines,
     sceneVoice,
+    seats,
     shards,
   ]
     .filter((part) => part !== undefined)

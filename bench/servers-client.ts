@@ -44,6 +44,7 @@ export class Servers {
     delays?: NetworkDelays,
     floodMembers?: number,
     ownSession = false,
+    seats?: { channels: number; helpers: number },
   ): Promise<Servers> {
     // Advanced serialisation keeps numbers exact and lets arrays of arrival times cross cheaply.
     const child = fork(new URL('./servers.ts', import.meta.url), ownSession ? ['--stamps-first'] : [], {
@@ -57,6 +58,7 @@ export class Servers {
       ...(dave ? { dave } : {}),
       ...(delays ? { delays } : {}),
       ...(floodMembers ? { floodMembers } : {}),
+      ...(seats ? { seats } : {}),
     });
     return servers;
   }

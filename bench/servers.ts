@@ -10,7 +10,7 @@ import { UDP_RECEIVE_THREAD_NAME } from '@saybot/local-discord/voice-udp.ts';
 import { GatewayIntent } from '@saybot/local-discord/state.ts';
 import { startSpeechServerDouble, startVoicevoxDouble, type EngineDouble } from '@saybot/engine-doubles';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
-import { guildSpecs, heardInFull } from './guilds.ts';
+import { guildSpecs, heardInFull, seatsGuildSpec } from './guilds.ts';
 import type { Calls, CommandSpec, Dispatched, Op, ReplyMessage, RequestMessage } from './protocol.ts';
 import { UsageMeter } from './usage.ts';
 import { flood } from './flood-drive.ts';
@@ -58,13 +58,14 @@ async function command(spec: CommandSpec): Promise<Dispatched> {
 type Handlers = { [K in Op]: (params: Calls[K]['params']) => Promise<Calls[K]['result']> | Calls[K]['result'] };
 
 const handlers: Handlers = {
-  async start({ guilds, dave, delays, floodMembers }) {
+  async start({ guilds, dave, delays, floodMembers, seats }) {
     const token = fakeToken();
+    const specs = [...guildSpecs(guilds, floodMembers), ...(seats ? [seatsGuildSpec(seats.channels)] : [])];
     daveOff = dave?.mode === 'off';
     const discord = await FakeDiscord.start({
       token,
       applicationId: APP_ID,
-      guilds: guildSpecs(guilds, floodMembers),
+      guilds: specs,
       log: () => undefined,
       ...delays,
       hearInFull: heardInFull,
@@ -77,6 +78,12 @@ const handlers: Handlers = {
     if (STAMPS_FIRST) stampsFirst();
     const sandbox = await startSandbox();
     running = { discord, sandbox };
+    // Helper bots, each in every guild, as an owner invites them where the main bot serves.
+    const helperTokens = Array.from({ length: seats?.helpers ?? 0 }, (_, i) => {
+      const helper = discord.addBotApplication({ username: `SayBot ${i + 2}` });
+      for (const guild of specs) discord.inviteBot(guild.id, helper.userId);
+      return helper.token;
+    });
     return {
       restUrl: discord.restUrl,
       sandboxUrl: sandbox.url,
@@ -84,6 +91,7 @@ const handlers: Handlers = {
       token,
       applicationId: APP_ID,
       caCertificatePem: discord.caCertificatePem,
+      ...(helperTokens.length > 0 ? { helperTokens } : {}),
     };
   },
   setPacing({ pacing }) {
@@ -186,6 +194,20 @@ const handlers: Handlers = {
         };
       }),
     );
+  },
+  async waitChannelAudio({ guildId, channelId, quietMs, timeoutMs }) {
+    const heard = await need().discord.waitForAudio({ guildId, channelId }, { minSeconds: 0, quietMs, timeoutMs });
+    return {
+      guildId,
+      seconds: heard.seconds,
+      arrivals: heard.packets.filter((p) => !p.silence).map((p) => p.receivedAtMs),
+      silences: heard.packets.filter((p) => p.silence).map((p) => p.receivedAtMs),
+      decryptFailures: heard.decryptFailures,
+      decodeFailures: heard.decodeFailures,
+      plaintextFrames: heard.dave?.plaintextFrames ?? 0,
+      daveFailures: heard.dave?.decryptFailures ?? 0,
+      inFull: heardInFull(guildId),
+    };
   },
   botVoiceChannel: ({ guildId }) => need().discord.botVoiceChannel(guildId),
   moderate({ guildId, userId, mute }) {

@@ -12,13 +12,21 @@ import {
   type APIGuild,
   type APIGuildMember,
   type Client,
+  type Guild,
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { KeyStateSnapshot } from '../core/api/response.ts';
 import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
-import { MemberViews, type DashboardBot, type Membership, type OwnerConsole } from '../features/dashboard/index.ts';
+import {
+  MemberViews,
+  type DashboardBot,
+  type Membership,
+  type OwnerConsole,
+  type SeatNow,
+} from '../features/dashboard/index.ts';
+import type { SeatBot } from '../core/voice/seats.ts';
 import { memberStillSpeaks, memberVoiceChannel, type MemberPlace } from '../features/speaking/index-targets.ts';
 import { soundRemover } from '../features/speaking/index.ts';
 import { UserError } from '../core/interactions/failures.ts';
@@ -113,11 +121,38 @@ function ownerConsole(bot: SayBot, core: SayBotCore, config: Config, sources: Co
     publicBot: () => bot.publicBot(),
     allowedGuilds: { list: config.allowedGuilds, leaveAtStart: config.allowedGuildsLeave },
     plan: { name: config.plan, sandbox: sources.sandbox },
+    helpers: () => core.helpers.status(),
     async leave(guildId) {
       // Whatever shard holds it; GUILD_DELETE then starts its removal clock as any removal does.
       const left = await unlessNotThere(bot.client.rest.delete(Routes.userGuild(guildId)));
       return left !== undefined;
     },
+  };
+}
+
+/** One bot's seat in the server, as a member sees it (SayBot's own cache, no request); undefined: not in voice. */
+function seatNow(seatBot: SeatBot, guildId: string, guild: Guild | undefined, userId: string): SeatNow | undefined {
+  const player = seatBot.players.find(guildId);
+  const state = player?.state;
+  if (player === undefined || state === undefined || (state.kind !== 'connected' && state.kind !== 'connecting'))
+    return undefined;
+  const channel = guild?.channels.cache.get(state.channelId);
+  // Its name is the member's to read only where they may see the channel (the main bot's cache of the server).
+  const seen =
+    channel !== undefined && 'permissionsFor' in channel
+      ? channel.permissionsFor(userId)?.has(PermissionFlagsBits.ViewChannel) === true
+      : false;
+  const me = seatBot.guild(guildId)?.members.me;
+  return {
+    kind: state.kind === 'connected' ? 'in' : 'joining',
+    bot: me?.displayName ?? me?.user.username ?? `SayBot ${seatBot.index + 1}`,
+    main: seatBot.index === 0,
+    channelId: seen ? state.channelId : '',
+    channelName: seen ? channel?.name : undefined,
+    ...(seen ? {} : { hidden: true as const }),
+    // The clip under way (playing, or the first of an order waiting for the join), then those behind it.
+    speaking: player.playing !== undefined,
+    waiting: player.clips.length - (player.playing === undefined ? 0 : 1),
   };
 }
 
@@ -187,27 +222,14 @@ export function dashboardBot(
     displayName: (guildId, userId) => cached(guildId)?.members.cache.get(userId)?.displayName,
     channelName: (guildId, channelId) => cached(guildId)?.channels.cache.get(channelId)?.name,
     voiceNow(guildId, userId) {
-      // Voice is played by the shard that holds the server: another's player is not in this process.
+      // Voice is played by the shard that holds the server: another's players are not in this process.
       if (!ours(guildId)) return { kind: 'elsewhere' };
-      const player = bot.players.find(guildId);
-      const state = player?.state;
-      if (player === undefined || state === undefined || (state.kind !== 'connected' && state.kind !== 'connecting'))
-        return { kind: 'out' };
-      const channel = cached(guildId)?.channels.cache.get(state.channelId);
-      // Its name is the member's to read only where they may see the channel (SayBot's own cache of the server).
-      const seen =
-        channel !== undefined && 'permissionsFor' in channel
-          ? channel.permissionsFor(userId)?.has(PermissionFlagsBits.ViewChannel) === true
-          : false;
-      return {
-        kind: state.kind === 'connected' ? 'in' : 'joining',
-        channelId: seen ? state.channelId : '',
-        channelName: seen ? channel?.name : undefined,
-        ...(seen ? {} : { hidden: true as const }),
-        // The clip under way (playing, or the first of an order waiting for the join), then those behind it.
-        speaking: player.playing !== undefined,
-        waiting: player.clips.length - (player.playing === undefined ? 0 : 1),
-      };
+      const seen = cached(guildId);
+      const seats = bot.seats.bots.flatMap((seatBot) => {
+        const now = seatNow(seatBot, guildId, seen, userId);
+        return now === undefined ? [] : [now];
+      });
+      return seats.length === 0 ? { kind: 'out' } : { kind: 'seats', seats };
     },
     async autoreadChanged(guildId) {
       if (ours(guildId)) return bot.autoread.refresh(guildId);

@@ -5,6 +5,7 @@ import { Client, Events, GatewayCloseCodes, REST, Routes, type Guild } from 'dis
 import type { Logger } from '../core/log.ts';
 import type { PlayerRegistry } from '../core/voice/guild-player.ts';
 import type { SeatBot } from '../core/voice/seats.ts';
+import type { HelperStatus } from '../features/dashboard/index.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions } from './saybot.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
@@ -73,6 +74,11 @@ export class HelperBot implements SeatBot {
 
   guild(guildId: string): Guild | undefined {
     return this.#state === 'online' ? this.#client?.guilds.cache.get(guildId) : undefined;
+  }
+
+  /** Its user name once logged in (the owner's console). */
+  name(): string | undefined {
+    return this.#client?.user?.username;
   }
 
   /** Servers it is in now (the owner's console, doctor). */
@@ -229,5 +235,16 @@ export class HelperBots {
 
   async stop(): Promise<void> {
     await Promise.all(this.bots.map((bot) => bot.stop()));
+  }
+
+  /** Each helper as the owner console shows it: its name, never its token. */
+  status(): HelperStatus[] {
+    return this.bots.map((bot) => ({
+      index: bot.index,
+      name: bot.name(),
+      state: bot.state,
+      servers: bot.guildIds().length,
+      inVoice: bot.players.connectedCount,
+    }));
   }
 }

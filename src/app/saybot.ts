@@ -27,6 +27,7 @@ import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { Seats } from '../core/voice/seats.ts';
+import type { HelperStatus } from '../features/dashboard/index.ts';
 import type { PlayerRegistry } from '../core/voice/guild-player.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
@@ -46,7 +47,7 @@ export interface SayBotCore {
   /** Every bot's seats: the main bot's and the helpers' (HELPER_BOT_TOKENS). */
   seats: Seats;
   /** The helper bots (src/app/helper-bots.ts), logged in after the main bot; the bot stops them. */
-  helpers: { start(): Promise<void>; stop(): Promise<void> };
+  helpers: { start(): Promise<void>; stop(): Promise<void>; status(): HelperStatus[] };
   cache: AudioCache;
   /** The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none set. */
   engines?: { port: EnginePort; close(): Promise<void> } | undefined;

@@ -115,6 +115,11 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           activeVoiceConnections: () => started?.seats.connectedCount ?? 0,
           queueLengths: () => started?.seats.queuedCount ?? 0,
           cacheSizeBytes: () => started?.cacheBytes ?? 0,
+          seats: () =>
+            started?.seats.bots.map((bot) => ({
+              connections: bot.players.connectedCount,
+              queued: bot.players.queuedCount,
+            })) ?? [],
         });
   const clientSeams = seams.voiceApiClient ?? {};
   const ownClient = new VoiceApiClient({

@@ -12,6 +12,7 @@ import {
   GatewayIntent,
   startBotProcess,
   type BotProcess,
+  type FakeBotApplication,
   type FakeDiscordOptions,
 } from '@saybot/local-discord';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
@@ -30,6 +31,8 @@ export interface LocalStackOptions {
   discord: Omit<FakeDiscordOptions, 'token' | 'applicationId' | 'oauth2' | 'allowedPrivilegedIntents'>;
   /** Whom the local Discord's consent page lets a browser authorize as (FakeOAuth2Options.consentAs; default anyone). */
   consentAs?: 'anyone' | 'signed-in';
+  /** Helper bots by name: each an application of its own, invited to every server, its token in HELPER_BOT_TOKENS. */
+  helpers?: readonly string[];
   /** SayBot's output kept (default: all). */
   keep?: { lines: number; chars: number };
   /** Takes each started part's stop, in the order started (the caller stops them in reverse). */
@@ -46,6 +49,8 @@ export interface LocalStack {
   discord: FakeDiscord;
   bot: BotProcess;
   dashboardUrl: string;
+  /** The helper bots, in HELPER_BOT_TOKENS' order. */
+  helpers: FakeBotApplication[];
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -80,6 +85,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await options.own(() => discord.close());
   options.log(`local Discord on ${discord.restUrl}; Voice API sandbox on ${sandbox.url} (${sandbox.speech})`);
   options.log(`VOICEVOX engine double on ${voicevox.url}; speech server double on ${speechServer.url}`);
+  const helpers = (options.helpers ?? []).map((username) => {
+    const helper = discord.addBotApplication({ username });
+    for (const guild of options.discord.guilds ?? []) discord.inviteBot(guild.id, helper.userId);
+    return helper;
+  });
   options.beforeBot?.(discord);
 
   const bot = startBotProcess({
@@ -94,6 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dashboardPort,
       clientSecret,
       engines: { voicevox: voicevox.url, speechServer: speechServer.url },
+      helperTokens: helpers.map((helper) => helper.token),
     }),
   });
   options.botStarted?.(bot);
@@ -105,7 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       throw new Error(`SayBot did not start: ${whyStopped(bot.output()) ?? String(error).split('\n')[0]}`);
     });
   await bot.waitForLine((l) => l['msg'] === 'dashboard served', 15_000);
-  return { sandbox, discord, bot, dashboardUrl };
+  return { sandbox, discord, bot, dashboardUrl, helpers };
 }
 
 /** The line of a bot's output that says why it stopped: its last error log line, or what Node threw. */

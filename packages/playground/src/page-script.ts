@@ -268,6 +268,11 @@ export const PAGE_SCRIPT = `'use strict';
           onclick: () => act('voice', { channelId: here ? null : c.id }, here ? 'You left ' + c.name : 'You joined ' + c.name),
         }) : null);
     }));
+    // The voice channels to hear apart, drawn once (the choice kept across refreshes).
+    const hearOf = $('listen-channel');
+    if (hearOf.options.length !== state.voice.length + 1)
+      hearOf.replaceChildren(el('option', { value: '', text: 'every voice channel' }),
+        ...state.voice.map((c) => el('option', { value: c.id, text: c.name })));
     if (channelId === DM && !as) channelId = state.text[0].id;
     const channel = current();
     $('channel-title').textContent = channelId === DM ? '✉ Direct messages from SayBot (only you see them)'
@@ -727,6 +732,18 @@ export const PAGE_SCRIPT = `'use strict';
   let source = null;
   let playAt = 0;
   const listenButton = $('listen');
+  const listenChannel = $('listen-channel');
+  /** Hears the channel chosen (each voice channel apart; none chosen: every one), from now. */
+  const connect = () => {
+    const channel = listenChannel.value;
+    source = new EventSource('/api/audio' + (channel ? '?channel=' + encodeURIComponent(channel) : ''));
+    source.onmessage = (event) => hear(event.data);
+  };
+  listenChannel.addEventListener('change', () => {
+    if (!source) return;
+    source.close();
+    connect();
+  });
   listenButton.addEventListener('click', () => {
     if (source) {
       source.close();
@@ -737,8 +754,7 @@ export const PAGE_SCRIPT = `'use strict';
     }
     context = context || new AudioContext();
     void context.resume();
-    source = new EventSource('/api/audio');
-    source.onmessage = (event) => hear(event.data);
+    connect();
     listenButton.setAttribute('aria-pressed', 'true');
     listenButton.textContent = 'Listening (click to stop)';
   });

@@ -19,6 +19,9 @@ export function PAGE_HTML(token: string): string {
   <label class="who">You are
     <select id="who" aria-label="Who you are"><option value="">pick someone…</option></select>
   </label>
+  <label class="who">Hear
+    <select id="listen-channel" aria-label="Voice channel to hear"><option value="">every voice channel</option></select>
+  </label>
   <button id="listen" type="button" aria-pressed="false">Listen to the voice channel</button>
   <span id="hearing" class="hearing" aria-live="polite" data-heard-seconds="0"></span>
   <a id="dashboard" class="dashboard" href="/dashboard" target="_blank" rel="noopener">Open the dashboard</a>

@@ -4,7 +4,7 @@
 // where it is told (127.0.0.1 by default). Every list it keeps is bounded (see BOUNDS).
 import type { BotProcess, FakeDiscord } from '@saybot/local-discord';
 import type { Sandbox } from '@saybot/voice-sandbox';
-import { GUILD, OWNER } from './world.ts';
+import { GUILD, HELPER_NAME, OWNER } from './world.ts';
 import { BOUNDS } from './bounds.ts';
 import { startLocalStack } from './local-stack.ts';
 import { startPage, type Page } from './web.ts';
@@ -42,7 +42,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    const { sandbox, discord, bot, dashboardUrl } = await startLocalStack({
+    const { sandbox, discord, bot, dashboardUrl, helpers } = await startLocalStack({
       speech: options.speech ?? 'words',
       sandboxRecords: BOUNDS.sandboxRecords,
       // Discord's consent page, which any client may reach through the dashboard's login, signs a browser in only as
@@ -54,6 +54,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         // A person reads and clicks at their own pace: Discord's 3 s still holds for SayBot's answers.
         retain: { entries: BOUNDS.discordEntries, heardSeconds: BOUNDS.heardSeconds },
       },
+      helpers: [HELPER_NAME],
       keep: { lines: BOUNDS.botLines, chars: BOUNDS.botChars },
       own: (stop) => void stops.push(stop),
       log,
@@ -66,6 +67,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       discord,
       saybot,
       dashboardUrl,
+      helpers,
       speech: sandbox.speech,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,

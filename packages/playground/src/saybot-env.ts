@@ -19,6 +19,8 @@ export function saybotEnvironment(input: {
   clientSecret: string;
   /** The engine doubles' base URLs (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none, as an owner without engines. */
   engines?: { voicevox: string; speechServer: string };
+  /** Helper bots' tokens (HELPER_BOT_TOKENS): a seat each in every server it is in. */
+  helperTokens?: readonly string[];
 }): Record<string, string> {
   const { discord, sandbox } = input;
   return {
@@ -34,6 +36,9 @@ export function saybotEnvironment(input: {
     DASHBOARD_PORT: String(input.dashboardPort),
     DISCORD_CLIENT_SECRET: input.clientSecret,
     DASHBOARD_LOGINS_PER_MINUTE: String(PLAYGROUND_LOGINS_PER_MINUTE),
+    ...(input.helperTokens === undefined || input.helperTokens.length === 0
+      ? {}
+      : { HELPER_BOT_TOKENS: input.helperTokens.join(',') }),
     ...(input.engines === undefined
       ? {}
       : {

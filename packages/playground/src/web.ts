@@ -37,6 +37,8 @@ export interface PageOptions {
   /** Whether SayBot still runs: once it stopped, the page says so and refuses every action. */
   saybot: SaybotStatus;
   dashboardUrl: string;
+  /** The helper bots: shown in the voice channel each sits in. */
+  helpers?: ReadonlyArray<{ userId: string; username: string }>;
   speech: 'words' | 'tones';
   host: string;
   port: number;
@@ -279,6 +281,9 @@ export async function startPage(options: PageOptions): Promise<Page> {
         name: p.username,
       })),
       ...(here && discord.botVoiceChannel(GUILD_ID) === channelId ? [{ id: botId, name: 'SayBot', bot: true }] : []),
+      ...(options.helpers ?? [])
+        .filter((helper) => discord.botVoiceChannel(GUILD_ID, helper.userId) === channelId)
+        .map((helper) => ({ id: helper.userId, name: helper.username, bot: true })),
     ];
     return {
       speech: options.speech,
@@ -338,7 +343,7 @@ export async function startPage(options: PageOptions): Promise<Page> {
       if (url.pathname === '/api/state') {
         return send(res, 200, 'application/json', JSON.stringify(state(url.searchParams.get('as'))));
       }
-      if (url.pathname === '/api/audio') return listen(req, res);
+      if (url.pathname === '/api/audio') return listen(req, res, url.searchParams.get('channel'));
       if (url.pathname === '/dashboard') {
         // The dashboard, signed in as the person picked: they have authorized SayBot's login before, and this
         // browser alone (a one-time cookie of the local Discord's, for 127.0.0.1 whatever the port, good for a
@@ -377,12 +382,15 @@ export async function startPage(options: PageOptions): Promise<Page> {
     throw new HttpError(405, 'method not allowed');
   }
 
-  function listen(req: IncomingMessage, res: ServerResponse): void {
+  /** `channelId`: one voice channel heard apart; none: every voice channel of the server. */
+  function listen(req: IncomingMessage, res: ServerResponse, channelId: string | null): void {
     if (listeners.size >= BOUNDS.listeners) throw new HttpError(503, 'too many pages listening');
+    if (channelId !== null && !VOICE_CHANNELS.some((channel) => channel.id === channelId))
+      throw new HttpError(400, 'no such voice channel');
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream' });
     res.write(': listening\n\n');
     listeners.add(res);
-    const stop = discord.onHeard(GUILD_ID, (pcm) => {
+    const stop = discord.onHeard(channelId === null ? GUILD_ID : { guildId: GUILD_ID, channelId }, (pcm) => {
       // A page that does not keep up (stalled, or gone without closing) is dropped at its bound, rather than the
       // process queueing what it will never read; a live page reconnects (EventSource does) and hears on from now.
       const event = `data: ${monoAt24k(pcm).toString('base64')}\n\n`;

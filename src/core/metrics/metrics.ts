@@ -8,7 +8,12 @@ export interface MetricsSources {
   activeVoiceConnections?: () => number;
   queueLengths?: () => number;
   cacheSizeBytes?: () => number;
+  /** Each bot's seats, by bot (0 the main bot, then the helpers in HELPER_BOT_TOKENS' order): connections, clips waiting. */
+  seats?: () => ReadonlyArray<{ connections: number; queued: number }>;
 }
+
+/** The `bot` label: a seat's bot by its index (0 the main bot, 1 to 10 the helpers), never a token; at most 11 values. */
+const botLabel = (index: number) => String(index);
 
 /** The operator's metrics as one injected object with its own registry, so two bots in one process never mix. */
 export class Metrics {
@@ -18,6 +23,7 @@ export class Metrics {
   readonly #apiLatency: Histogram<'endpoint'>;
   readonly #characters: Counter<'kind'>;
   readonly #firstAudio: Histogram;
+  readonly #firstAudioByBot: Histogram<'bot'>;
   readonly #cacheLookups: Counter<'result'>;
 
   constructor(sources: MetricsSources = {}) {
@@ -49,6 +55,12 @@ export class Metrics {
       [],
       [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
     );
+    this.#firstAudioByBot = histogram(
+      'saybot_time_to_first_audio_by_bot_seconds',
+      'From a /say to its first audio packet sent, by the bot that spoke (0: the main bot, then the helpers)',
+      ['bot'],
+      [0.1, 0.25, 0.5, 1, 2, 4, 8, 16],
+    );
     this.#cacheLookups = counter('saybot_cache_lookups_total', 'Audio cache lookups by result', ['result']);
     const gauge = (name: string, help: string, read: (() => number) | undefined) =>
       new Gauge({
@@ -62,6 +74,19 @@ export class Metrics {
     gauge('saybot_voice_connections', 'Voice connections open now', sources.activeVoiceConnections);
     gauge('saybot_queue_length', 'Requests waiting in every guild queue', sources.queueLengths);
     gauge('saybot_cache_size_bytes', 'Bytes in the audio cache', sources.cacheSizeBytes);
+    const byBot = (name: string, help: string, read: (seat: { connections: number; queued: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['bot'],
+        registers,
+        collect() {
+          this.reset();
+          sources.seats?.().forEach((seat, index) => this.set({ bot: botLabel(index) }, read(seat)));
+        },
+      });
+    byBot('saybot_voice_connections_by_bot', 'Voice connections open now, by bot', (seat) => seat.connections);
+    byBot('saybot_queue_length_by_bot', 'Clips waiting now in every queue of a bot, by bot', (seat) => seat.queued);
     // Event-loop lag (nodejs_eventloop_lag_*), memory, CPU: prom-client's defaults, into this registry only.
     collectDefaultMetrics({ register: this.registry });
   }
@@ -79,8 +104,10 @@ export class Metrics {
     if (count > 0) this.#characters.inc({ kind }, count);
   }
 
-  timeToFirstAudio(seconds: number): void {
+  /** `bot`: the seat's bot (0 the main bot); none for a speech not played in voice. */
+  timeToFirstAudio(seconds: number, bot?: number): void {
     this.#firstAudio.observe(seconds);
+    if (bot !== undefined) this.#firstAudioByBot.observe({ bot: botLabel(bot) }, seconds);
   }
 
   cacheLookup(result: 'hit' | 'miss'): void {

@@ -535,7 +535,8 @@ export class SpeechPipeline {
     order.heard();
     const askedAt = order.requester.askedAt;
     // From the member's request as stamped where it was made (what they wait through) to its first frame going out.
-    if (askedAt !== undefined) this.#metrics?.timeToFirstAudio(Math.max(0, Date.now() - askedAt) / 1000);
+    const bot = order.target.kind === 'voice' ? order.target.seat.bot.index : undefined;
+    if (askedAt !== undefined) this.#metrics?.timeToFirstAudio(Math.max(0, Date.now() - askedAt) / 1000, bot);
   }
 }
 

@@ -136,6 +136,7 @@ export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): vo
         publicBot,
       },
       doctor: lastRun,
+      helpers: owner.helpers(),
     };
     return c.html(consolePage(pageContext(c, notice), view), status);
   }

@@ -45,19 +45,34 @@ export interface DashboardEnv {
   };
 }
 
-/** What SayBot does in a server's voice now; 'elsewhere' when another shard holds the server. */
-export type VoiceNow =
-  | { kind: 'out' }
-  | { kind: 'elsewhere' }
-  | {
-      kind: 'joining' | 'in';
-      channelId: string;
-      channelName: string | undefined;
-      /** The member may not see that channel: neither its name nor its ID is theirs to read. */
-      hidden?: true;
-      speaking: boolean;
-      waiting: number;
-    };
+/** One seat of a server in voice now: which bot, where, and what it plays. */
+export interface SeatNow {
+  kind: 'joining' | 'in';
+  /** The bot's name in the server (never its token); `main`: SayBot's own account, not a helper. */
+  bot: string;
+  main: boolean;
+  channelId: string;
+  channelName: string | undefined;
+  /** The member may not see that channel: neither its name nor its ID is theirs to read. */
+  hidden?: true;
+  speaking: boolean;
+  waiting: number;
+}
+
+/** What SayBot's seats do in a server's voice now; 'elsewhere' when another shard holds the server. */
+export type VoiceNow = { kind: 'out' } | { kind: 'elsewhere' } | { kind: 'seats'; seats: readonly SeatNow[] };
+
+/** A helper bot as the owner console shows it: never its token. */
+export interface HelperStatus {
+  /** 1 for the first token in HELPER_BOT_TOKENS. */
+  index: number;
+  /** Its user name once logged in. */
+  name: string | undefined;
+  state: 'online' | 'offline' | 'refused';
+  servers: number;
+  /** Voice connections it holds now. */
+  inVoice: number;
+}
 
 /** The running bot, as the dashboard may use it. */
 export interface DashboardBot {
@@ -73,7 +88,7 @@ export interface DashboardBot {
   displayName(guildId: string, userId: string): string | undefined;
   /** A channel's name from SayBot's cache (no request); undefined when unknown. */
   channelName(guildId: string, channelId: string): string | undefined;
-  /** What SayBot does in the server's voice now (its player's state, no request). */
+  /** What every seat does in the server's voice now (their players' states, no request). */
   voiceNow(guildId: string, userId: string): VoiceNow;
   /** Auto-read's settings, ignore list or dictionary changed: the shard that reads the guild reloads them. */
   autoreadChanged(guildId: string): Promise<void>;
@@ -130,6 +145,8 @@ export interface OwnerConsole {
   allowedGuilds: { list: readonly string[] | undefined; leaveAtStart: boolean };
   /** VOICE_API_PLAN's name, and whether a real Voice API is set (not the built-in sandbox). */
   plan: { name: string; sandbox: boolean };
+  /** The helper bots (HELPER_BOT_TOKENS), in their order; none when none is set. */
+  helpers(): readonly HelperStatus[];
   /** SayBot leaves the server (DELETE /users/@me/guilds/{id}); false when it was not in it. */
   leave(guildId: string): Promise<boolean>;
 }

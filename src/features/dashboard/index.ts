@@ -8,8 +8,10 @@ export type {
   DashboardDeps,
   DashboardSettings,
   DoctorCheck,
+  HelperStatus,
   Membership,
   OwnerConsole,
+  SeatNow,
 } from './dashboard-types.ts';
 export { DiscordLogin } from './discord-login.ts';
 export { MemberViews, type MemberLookUp } from './member-views.ts';

@@ -79,3 +79,28 @@ describe('metrics server', () => {
     expect(sample(await a.registry.metrics(), 'saybot_commands_total', { command: 'say', result: 'ok' })).toBe(1);
   });
 });
+
+describe('metrics by bot', () => {
+  it("labels the voice figures with the seat's bot (its index, 0 the main bot), a value per bot now, none of a bot gone", async () => {
+    let seats = [
+      { connections: 1, queued: 2 },
+      { connections: 1, queued: 0 },
+      { connections: 0, queued: 0 },
+    ];
+    const metrics = new Metrics({ seats: () => seats });
+    metrics.timeToFirstAudio(0.3, 2);
+    metrics.timeToFirstAudio(0.4);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'saybot_voice_connections_by_bot', { bot: '0' })).toBe(1);
+    expect(sample(text, 'saybot_voice_connections_by_bot', { bot: '1' })).toBe(1);
+    expect(sample(text, 'saybot_voice_connections_by_bot', { bot: '2' })).toBe(0);
+    expect(sample(text, 'saybot_queue_length_by_bot', { bot: '0' })).toBe(2);
+    expect(sample(text, 'saybot_time_to_first_audio_by_bot_seconds_count', { bot: '2' })).toBe(1);
+    expect(sample(text, 'saybot_time_to_first_audio_by_bot_seconds_count', { bot: '0' })).toBeUndefined();
+    // Every first audio still counts in the total.
+    expect(sample(text, 'saybot_time_to_first_audio_seconds_count')).toBe(2);
+    seats = [{ connections: 0, queued: 0 }];
+    const later = await metrics.registry.metrics();
+    expect(sample(later, 'saybot_voice_connections_by_bot', { bot: '1' })).toBeUndefined();
+  });
+});

@@ -7,12 +7,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PRESET_VOICES, presetVoice } from '@saybot/voice-sandbox';
 import { GENERAL, GUILD_ID, LOUNGE, PEOPLE, READ_ALOUD, startPlayground, type Playground } from '@saybot/playground';
+import { HELPER_NAME, STUDY } from '@saybot/playground/world.ts';
 import { dominantPitchHz } from '../../../src/core/audio/analysis/clip.ts';
 import { closeEverything, describeInBrowser, workerBrowser } from '../../support/browser.ts';
 
 const [ALICE, DANA, OLIVIA] = PEOPLE as [(typeof PEOPLE)[number], (typeof PEOPLE)[number], (typeof PEOPLE)[number]];
 const VOICE = 'voice-b-en-f-01';
 const VOICE_HZ = presetVoice(VOICE)!.pitchHz;
+/** A voice of another pitch: the helper's line, told apart from SayBot's. */
+const OTHER_VOICE = 'voice-b-en-m-01';
+const OTHER_HZ = presetVoice(OTHER_VOICE)!.pitchHz;
 /** The page hears at 24 kHz (playground/src/web.ts). */
 const PAGE_RATE = 24_000;
 const WAIT_MS = 45_000;
@@ -376,6 +380,63 @@ describeInBrowser('npm run playground in a real browser', () => {
         await dashboard.close();
       }
       expect(policyErrors).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    'two voice channels at once: SayBot stays with alice in the Lounge, its helper speaks for dana in the Study, heard apart',
+    async () => {
+      // Auto-read another case may have started keeps every other channel from a seat today (its guard comes before
+      // the seat rule: speaking-command.ts memberVoiceChannel): stopped first, so this case passes in any order.
+      await as(DANA, READ_ALOUD);
+      const stops = page.locator('[data-message-id]').filter({ hasText: 'dana used /autoread' });
+      const stopsBefore = await stops.count();
+      await slash('autoread', async () => {
+        await page.locator('[data-sub="0"]').selectOption('stop');
+      });
+      await expect.poll(() => stops.count(), { timeout: WAIT_MS }).toBe(stopsBefore + 1);
+      await as(ALICE);
+      await slash('join', async () => undefined);
+      await expect.poll(() => playground.discord.botVoiceChannel(GUILD_ID), { timeout: WAIT_MS }).toBe(LOUNGE);
+      await page.getByLabel('Who you are').selectOption(DANA.id);
+      const join = page.getByRole('button', { name: 'Join Study' });
+      const inStudy = () => playground.discord.voiceChannelOf(GUILD_ID, DANA.id) === STUDY;
+      await expect
+        .poll(
+          async () => {
+            if (!inStudy() && (await join.isVisible())) await join.click({ timeout: 5_000 }).catch(() => undefined);
+            return inStudy();
+          },
+          { timeout: WAIT_MS },
+        )
+        .toBe(true);
+      const hear = page.getByLabel('Voice channel to hear');
+      await hear.selectOption(STUDY);
+      try {
+        const listen = page.getByRole('button', { name: /Listen/ });
+        if ((await listen.getAttribute('aria-pressed')) !== 'true') await listen.click();
+        await cooledDown(DANA);
+        const before = await heardSeconds();
+        await slash('say', async () => {
+          await page.locator('[data-option="text"]').fill('The study hears the helper');
+          await page.locator('[data-option="voice"]').fill(OTHER_VOICE);
+        });
+        // Its reply first: a refusal (a cooldown another case left) is said here, not as silence.
+        const reply = page.locator('[data-message-id]').filter({ hasText: 'dana used /say' }).last();
+        await expect.poll(() => reply.textContent(), { timeout: WAIT_MS }).toMatch(/Spoke|Speaking/);
+        const pitch = await pitchHeardAfter(before, 1);
+        spent(DANA);
+        expect(Math.abs((pitch ?? 0) - OTHER_HZ)).toBeLessThan(5);
+        // The page shows which bot sits where: SayBot with alice, its helper with dana.
+        const botsIn = (channelId: string) =>
+          page.locator(`[data-voice-channel="${channelId}"] .voice-members li.bot`).allTextContents();
+        await expect.poll(() => botsIn(STUDY), { timeout: WAIT_MS }).toEqual([HELPER_NAME]);
+        expect(await botsIn(LOUNGE)).toEqual(['SayBot']);
+        expect(policyErrors).toEqual([]);
+      } finally {
+        await hear.selectOption('');
+      }
     },
     CASE_MS,
   );

@@ -3,7 +3,7 @@ import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts'
 import type { FreeVoiceState } from '../../../core/free-voice/free-voice-engine.ts';
 import { type OperatorBudgets } from '../../../core/config.ts';
 import { formatNumber, t } from '../strings.ts';
-import type { DoctorCheck, OwnerConsole } from '../dashboard-types.ts';
+import type { DoctorCheck, HelperStatus, OwnerConsole } from '../dashboard-types.ts';
 import { badge, card, emptyState, pager, table } from './components.ts';
 import { consoleSummaryPart, installPart, when, type ConsoleSummary } from './glance.ts';
 import { plain } from './month-page.ts';
@@ -45,6 +45,7 @@ export interface ConsoleView {
     publicBot: boolean | undefined;
   };
   doctor: { at: Date; checks: readonly DoctorCheck[] } | undefined;
+  helpers: readonly HelperStatus[];
 }
 
 const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(1);
@@ -132,6 +133,38 @@ function serversPart(context: PageContext, servers: ConsoleView['servers'], inst
         { attrs: html` class="stacked"` },
       )}
       ${pager(locale, servers.page, servers.pages, (number) => `/owner?page=${number}`)}`,
+    options,
+  );
+}
+
+/** The helper bots (HELPER_BOT_TOKENS): each online or not, its servers, its voice connections; never its token. */
+function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
+  const n = (value: number) => formatNumber(locale, value);
+  const options = { title: t(locale, 'console.helpers'), id: 'helpers' };
+  if (helpers.length === 0) return card(emptyState(undefined, t(locale, 'console.helpersNone')), options);
+  const state = (helper: HelperStatus) =>
+    helper.state === 'online'
+      ? badge(t(locale, 'console.helperOnline'), 'ok')
+      : badge(t(locale, helper.state === 'refused' ? 'console.helperRefused' : 'console.helperOffline'), 'danger');
+  // Four short columns fit a phone as a table (not stacked): their heads stay in sight.
+  return card(
+    table(
+      [
+        t(locale, 'console.helper'),
+        t(locale, 'console.helperState'),
+        t(locale, 'console.helperServers'),
+        t(locale, 'console.helperInVoice'),
+      ],
+      helpers.map(
+        (helper) =>
+          html`<tr>
+            <th scope="row">${helper.name ?? t(locale, 'console.helperUnnamed', { index: n(helper.index) })}</th>
+            <td>${state(helper)}</td>
+            <td>${n(helper.servers)}</td>
+            <td>${n(helper.inVoice)}</td>
+          </tr>`,
+      ),
+    ),
     options,
   );
 }
@@ -297,6 +330,7 @@ function consoleSidebar(locale: string): Html {
   const parts = [
     ['plan', 'console.plan'],
     ['servers', 'console.servers'],
+    ['helpers', 'console.helpers'],
     ['key', 'console.key'],
     ['free-voice', 'console.freeVoice'],
     ['cache', 'console.cache'],
@@ -323,9 +357,9 @@ export function consolePage(context: PageContext, view: ConsoleView): Html {
     t(locale, 'console.title'),
     html`<p>${t(locale, 'console.intro')}</p>
       ${consoleSummaryPart(locale, view.summary)} ${planPart(locale, view.plan)}
-      ${serversPart(context, view.servers, view.installUrl)} ${keyPart(locale, view.key)}
-      ${freeVoicePart(locale, view.freeVoice)} ${cachePart(locale, view.cache)} ${accessPart(locale, view.access)}
-      ${doctorPart(context, view.doctor)}`,
+      ${serversPart(context, view.servers, view.installUrl)} ${helpersPart(locale, view.helpers)}
+      ${keyPart(locale, view.key)} ${freeVoicePart(locale, view.freeVoice)} ${cachePart(locale, view.cache)}
+      ${accessPart(locale, view.access)} ${doctorPart(context, view.doctor)}`,
     { sidebar: consoleSidebar(locale), menuLabel: t(locale, 'console.title') },
   );
 }

@@ -1,6 +1,6 @@
 // Figures at a glance, each a link to its page; a <meter>'s optimum is none used (past nine tenths, "less good").
 import type { KeyAnswer, KeyStateSnapshot } from '../../../core/api/response.ts';
-import type { Membership } from '../dashboard-types.ts';
+import type { Membership, SeatNow } from '../dashboard-types.ts';
 import type { ServerGlance } from '../glance-figures.ts';
 import { formatNumber, t } from '../strings.ts';
 import { html, type Html } from './markup.ts';
@@ -13,6 +13,8 @@ interface Figure {
   href?: string | undefined;
   detail?: string | undefined;
   meter?: { value: number; max: number } | undefined;
+  /** Seats in voice, one line each: the bot, where it is, what it plays. */
+  seats?: ReadonlyArray<{ bot: string; where: string; doing: string }> | undefined;
 }
 
 function figure(item: Figure): Html {
@@ -39,6 +41,20 @@ function figure(item: Figure): Html {
           ></meter>`
     }
     ${item.detail === undefined ? '' : html`<span class="glance-detail">${item.detail}</span>`}
+    ${
+      item.seats === undefined
+        ? ''
+        : html`<ul class="glance-seats">
+            ${item.seats.map(
+              (seat) =>
+                html`<li class="glance-seat">
+                  <span class="glance-seat-bot">${seat.bot}</span>
+                  <span class="glance-seat-where">${seat.where}</span>
+                  <span class="glance-detail">${seat.doing}</span>
+                </li>`,
+            )}
+          </ul>`
+    }
   </li>`;
 }
 
@@ -63,6 +79,17 @@ function against(locale: string, spent: number, limit: number, none: string) {
     : { detail: none, meter: undefined };
 }
 
+/** Where one seat is and what it plays: "In lounge", "Speaking; 3 more waiting." */
+function seatWords(locale: string, seat: SeatNow): { where: string; doing: string } {
+  const channel = seat.hidden === true ? t(locale, 'glance.inVoice.someChannel') : (seat.channelName ?? seat.channelId);
+  return {
+    where: t(locale, seat.kind === 'in' ? 'glance.inVoice.in' : 'glance.inVoice.joining', { channel }),
+    doing: seat.speaking
+      ? t(locale, 'glance.inVoice.playing', { queued: formatNumber(locale, seat.waiting) })
+      : t(locale, 'glance.inVoice.quiet'),
+  };
+}
+
 function voiceNowFigure(locale: string, now: ServerGlance['voiceNow']): Figure {
   const base = { id: 'in-voice', label: t(locale, 'glance.inVoice') };
   switch (now.kind) {
@@ -70,16 +97,17 @@ function voiceNowFigure(locale: string, now: ServerGlance['voiceNow']): Figure {
       return { ...base, value: t(locale, 'glance.inVoice.out') };
     case 'elsewhere':
       return { ...base, value: t(locale, 'glance.inVoice.unknown'), detail: t(locale, 'glance.inVoice.unknownDetail') };
-    case 'in':
-    case 'joining': {
-      const channel =
-        now.hidden === true ? t(locale, 'glance.inVoice.someChannel') : (now.channelName ?? now.channelId);
+    case 'seats': {
+      const [only] = now.seats;
+      // SayBot alone in one channel reads as it always has; helpers, or several channels, are listed seat by seat.
+      if (now.seats.length === 1 && only?.main === true) {
+        const { where, doing } = seatWords(locale, only);
+        return { ...base, value: where, detail: doing };
+      }
       return {
         ...base,
-        value: t(locale, now.kind === 'in' ? 'glance.inVoice.in' : 'glance.inVoice.joining', { channel }),
-        detail: now.speaking
-          ? t(locale, 'glance.inVoice.playing', { queued: formatNumber(locale, now.waiting) })
-          : t(locale, 'glance.inVoice.quiet'),
+        value: t(locale, 'glance.inVoice.seats', { count: formatNumber(locale, now.seats.length) }),
+        seats: now.seats.map((seat) => ({ bot: seat.bot, ...seatWords(locale, seat) })),
       };
     }
   }

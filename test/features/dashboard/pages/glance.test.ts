@@ -4,7 +4,7 @@
 // says to invite SayBot.
 import { describe, expect, it } from 'vitest';
 import type { UsageReport } from '../../../../src/core/quota/money.ts';
-import type { Membership, VoiceNow } from '../../../../src/features/dashboard/dashboard-types.ts';
+import type { Membership, SeatNow, VoiceNow } from '../../../../src/features/dashboard/dashboard-types.ts';
 import type { ServerGlance } from '../../../../src/features/dashboard/glance-figures.ts';
 import { consolePage, type ConsoleView } from '../../../../src/features/dashboard/pages/console-page.ts';
 import { serverGlancePart } from '../../../../src/features/dashboard/pages/glance.ts';
@@ -49,17 +49,58 @@ describe('the figures at a glance', () => {
     const inVoice = (now: VoiceNow) =>
       text(/id="glance-in-voice-item">([\s\S]*?)<\/li>/.exec(String(serverGlancePart('en', SERVER, glance(now))))?.[1]);
     const lounge = { channelId: '1', channelName: 'lounge' };
-    expect(inVoice({ kind: 'joining', ...lounge, speaking: true, waiting: 0 })).toBe(
+    const one = (seat: Omit<SeatNow, 'bot' | 'main'>): VoiceNow => ({
+      kind: 'seats',
+      seats: [{ bot: 'SayBot', main: true, ...seat }],
+    });
+    expect(inVoice(one({ kind: 'joining', ...lounge, speaking: true, waiting: 0 }))).toBe(
       'SayBot in voice now Joining lounge Speaking; 0 more waiting.',
     );
-    expect(inVoice({ kind: 'in', ...lounge, speaking: true, waiting: 3 })).toBe(
+    expect(inVoice(one({ kind: 'in', ...lounge, speaking: true, waiting: 3 }))).toBe(
       'SayBot in voice now In lounge Speaking; 3 more waiting.',
     );
-    expect(inVoice({ kind: 'in', channelId: '99', channelName: undefined, speaking: false, waiting: 0 })).toBe(
+    expect(inVoice(one({ kind: 'in', channelId: '99', channelName: undefined, speaking: false, waiting: 0 }))).toBe(
       'SayBot in voice now In 99 Quiet, nothing waiting.',
     );
     expect(inVoice({ kind: 'out' })).toBe('SayBot in voice now Not in voice');
     expect(inVoice({ kind: 'elsewhere' })).toBe('SayBot in voice now Not known here Another shard holds this server.');
+  });
+
+  it('lists every seat with helpers: its bot, its channel (hidden where the member may not see it), what it plays', () => {
+    const seats: VoiceNow = {
+      kind: 'seats',
+      seats: [
+        { kind: 'in', bot: 'SayBot', main: true, channelId: '1', channelName: 'lounge', speaking: true, waiting: 2 },
+        {
+          kind: 'joining',
+          bot: 'SayBot 2',
+          main: false,
+          channelId: '',
+          channelName: undefined,
+          hidden: true,
+          speaking: false,
+          waiting: 0,
+        },
+        { kind: 'in', bot: 'SayBot 3', main: false, channelId: '3', channelName: 'study', speaking: false, waiting: 0 },
+      ],
+    };
+    const inVoice = (locale: string) =>
+      /id="glance-in-voice-item">([\s\S]*?<\/ul>)\s*<\/li>/.exec(
+        String(serverGlancePart(locale, SERVER, glance(seats))),
+      )?.[1] ?? '';
+    const en = inVoice('en');
+    expect(text(/<span class="glance-value">([\s\S]*?)<\/span>/.exec(en)?.[1])).toBe('Bots in voice: 3');
+    const rows = [...en.matchAll(/<li class="glance-seat">([\s\S]*?)<\/li>/g)].map((row) => text(row[1]));
+    expect(rows).toEqual([
+      'SayBot In lounge Speaking; 2 more waiting.',
+      'SayBot 2 Joining a voice channel Quiet, nothing waiting.',
+      'SayBot 3 In study Quiet, nothing waiting.',
+    ]);
+    expect(text(inVoice('ja'))).toContain('ボイス中のボット 3 SayBot lounge にいます 話しています。あと 2 件待ち。');
+    expect(text(inVoice('ko'))).toContain('음성 채널의 봇 3개 SayBot lounge에 있음 말하는 중, 2개 대기 중.');
+    // A helper alone in voice is named too: members see which bot sits where.
+    const single = String(serverGlancePart('en', SERVER, glance({ kind: 'seats', seats: seats.seats.slice(2) })));
+    expect(text(single)).toContain('SayBot in voice now Bots in voice: 1 SayBot 3 In study Quiet, nothing waiting.');
   });
 
   it('draws a meter only against a limit, in its "less good" region past nine tenths; no manager figure for a member', () => {
@@ -96,32 +137,35 @@ describe('the figures at a glance', () => {
   });
 });
 
+const EMPTY_CONSOLE: ConsoleView = {
+  summary: {
+    plan: { used: 0, limit: 300_000, remaining: 300_000 },
+    servers: { count: 0, served: 0 },
+    key: {},
+    cache: { maxBytes: 0, hits: 0, misses: 0 },
+    freeThreads: 0,
+    freeMemoryBytes: 0,
+  },
+  installUrl: 'https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands&permissions=1',
+  plan: { name: 'creator', sandbox: true, lines: [], limit: 300_000, budget: 0 },
+  servers: { total: 0, complete: true, page: 1, pages: 1, rows: [] },
+  key: {},
+  freeVoice: {
+    installed: false,
+    threads: 0,
+    memoryBytes: 0,
+    japanese: { installed: false, loadedThreads: 0 },
+    setting: { chosen: false, fallback: false },
+  },
+  cache: { entries: 0, bytes: 0, maxBytes: 0, hits: 0, misses: 0 },
+  access: { allowed: undefined, leaveAtStart: false, publicBot: false },
+  doctor: undefined,
+  helpers: [],
+};
+
 describe("the owner console's install link", () => {
   it('is where the console says to invite SayBot when it is in no server yet', () => {
-    const view: ConsoleView = {
-      summary: {
-        plan: { used: 0, limit: 300_000, remaining: 300_000 },
-        servers: { count: 0, served: 0 },
-        key: {},
-        cache: { maxBytes: 0, hits: 0, misses: 0 },
-        freeThreads: 0,
-        freeMemoryBytes: 0,
-      },
-      installUrl: 'https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands&permissions=1',
-      plan: { name: 'creator', sandbox: true, lines: [], limit: 300_000, budget: 0 },
-      servers: { total: 0, complete: true, page: 1, pages: 1, rows: [] },
-      key: {},
-      freeVoice: {
-        installed: false,
-        threads: 0,
-        memoryBytes: 0,
-        japanese: { installed: false, loadedThreads: 0 },
-        setting: { chosen: false, fallback: false },
-      },
-      cache: { entries: 0, bytes: 0, maxBytes: 0, hits: 0, misses: 0 },
-      access: { allowed: undefined, leaveAtStart: false, publicBot: false },
-      doctor: undefined,
-    };
+    const view = EMPTY_CONSOLE;
     const markup = String(consolePage({ locale: 'en', member: { name: 'owner', csrf: 'x' } }, view));
     const empty = /<div class="empty">([\s\S]*?)<\/div>/.exec(markup)?.[1] ?? '';
     expect(text(empty)).toContain('SayBot is in no server yet: invite it with its install link.');
@@ -132,5 +176,37 @@ describe("the owner console's install link", () => {
     expect(summary).toContain('API key Not used yet');
     expect(summary).toContain('Cache hit rate Off');
     expect(summary).toContain('Servers 0 0 served of 0');
+  });
+});
+
+describe("the owner console's helper bots", () => {
+  const helpersOf = (locale: string, helpers: ConsoleView['helpers']) =>
+    /aria-labelledby="helpers-title"[\s\S]*?<\/section>/.exec(
+      String(consolePage({ locale, member: { name: 'owner', csrf: 'x' } }, { ...EMPTY_CONSOLE, helpers })),
+    )?.[0] ?? '';
+
+  it('lists each helper: online or not (a refused token said), its servers, its voice connections; never a token', () => {
+    const markup = helpersOf('en', [
+      { index: 1, name: 'SayBot 2', state: 'online', servers: 3, inVoice: 2 },
+      { index: 2, name: undefined, state: 'refused', servers: 0, inVoice: 0 },
+      { index: 3, name: undefined, state: 'offline', servers: 0, inVoice: 0 },
+    ]);
+    const rows = [...markup.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => text(row[1]));
+    expect(rows).toEqual([
+      'Helper Online Servers In voice',
+      'SayBot 2 online 3 2',
+      'Helper 2 (not logged in) token refused 0 0',
+      'Helper 3 (not logged in) offline 0 0',
+    ]);
+    expect(text(helpersOf('ja', [{ index: 1, name: 'B', state: 'online', servers: 1, inVoice: 1 }]))).toContain(
+      'ヘルパーボット',
+    );
+    expect(text(helpersOf('ko', [{ index: 1, name: 'B', state: 'offline', servers: 1, inVoice: 0 }]))).toContain(
+      '도우미 봇',
+    );
+  });
+
+  it('says how to add helpers when none is set', () => {
+    expect(text(helpersOf('en', []))).toContain('No helper bots. With HELPER_BOT_TOKENS');
   });
 });
