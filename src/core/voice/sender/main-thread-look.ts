@@ -23,12 +23,14 @@ export class MainThreadLook {
 
   /**
    * performance.now() at the earliest the main thread may have stopped looking before now: before its busy time since
-   * the last message (the loop idles between events while it keeps up), or before a hold-up its last messages came
-   * after (a session's end that waited unread meanwhile came no sooner).
+   * the last message where that was a hold-up (longer than a packet's period), or before a hold-up its last messages
+   * came after (a session's end that waited unread meanwhile came no sooner).
    */
   lookedAt(now = performance.now()): number {
+    // Busy for no longer than a packet's period is keeping up: what it hears of now came now.
     const from = this.#busySince(now);
-    return now - this.#heldUp.seen <= HELD_RECENT_MS ? Math.min(from, this.#heldUp.from) : from;
+    const since = now - from > HELD_MS ? from : now;
+    return now - this.#heldUp.seen <= HELD_RECENT_MS ? Math.min(since, this.#heldUp.from) : since;
   }
 
   /** Whether a message of the thread's posted `at` (ms since the epoch) waited while the main thread was held up. */
