@@ -161,7 +161,7 @@ export class AutoreadWiring {
 
   /** The player a binding plays through: the one place auto-read asks for one (a seat's, once seats choose it). */
   #playerFor(guild: Guild, voiceChannelId: string): GuildPlayer {
-    void voiceChannelId;
+    void voiceChannelId; // the seat's rule picks by it (seats.forChannel); today's one player per guild does not
     return this.#options.players.get(guild.id, guild.voiceAdapterCreator);
   }
 
@@ -181,7 +181,8 @@ export class AutoreadWiring {
     if (!binding) return undefined;
     const guild = this.#client?.guilds.cache.get(guildId);
     if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
-    await this.#options.store.autoRead.start(guildId, binding);
+    // Its text channel read into another voice channel since: not resumed.
+    if ((await this.#options.store.autoRead.start(guildId, binding)).kind !== 'started') return undefined;
     await this.#read(guildId, state.settings, binding);
     return binding.textChannelId;
   }
