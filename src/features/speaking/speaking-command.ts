@@ -207,8 +207,9 @@ export function memberVoiceChannel(
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
-  const read = reading?.get(interaction.guildId);
-  if (read !== undefined && read.voiceChannelId !== channelId) {
+  const readings = reading?.get(interaction.guildId);
+  const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
+  if (read !== undefined) {
     const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
