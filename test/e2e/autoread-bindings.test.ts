@@ -134,6 +134,34 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
   });
 
+  it.each([
+    ['kicked from voice', (h: Harness, helperId: string) => h.discord.setVoiceState(GUILD, helperId, null)],
+    [
+      'moved to another channel',
+      (h: Harness, helperId: string) => h.discord.setVoiceState(GUILD, helperId, LOBBY_VOICE),
+    ],
+    ['removed from the server', (h: Harness, helperId: string) => h.discord.removeBot(GUILD, helperId)],
+  ])(
+    "the helper reading a binding %s: that binding stops as the main bot's leaving would, the other reads on",
+    async (_how, leave) => {
+      const h = await twoBindings();
+      leave(h, h.helpers[0]!.userId);
+      await expect
+        .poll(() => stored(h))
+        .toEqual([
+          [TEXT, VOICE, true, undefined],
+          [OTHER_TEXT, QUIET_VOICE, false, 'left-voice'],
+        ]);
+      const from = h.sandbox.requests.length;
+      h.discord.clearAudio({ guildId: GUILD, channelId: VOICE });
+      await post(h, OTHER_TEXT, DORA, 'nobody reads me now');
+      await post(h, TEXT, ALICE, 'general still reads');
+      const expected = h.sandbox.expectedDurationSeconds('alice said, general still reads');
+      await h.discord.waitForAudio({ guildId: GUILD, channelId: VOICE }, { minSeconds: expected - 0.1, quietMs: 400 });
+      expect(spoken(h, from)).toEqual(['alice said, general still reads']);
+    },
+  );
+
   it('refuses a text channel already read into another voice channel, naming it, before joining', async () => {
     const h = await twoBindings();
     const { content } = await runCommand(h, {

@@ -74,6 +74,7 @@ export class AutoreadWiring {
     this.#reader = new AutoReader({
       handOver: (order) => handOver(speech, order),
       seatFor: (guild, voiceChannelId) => seatFor(options.seats, guild, voiceChannelId),
+      isOwnBot: (userId) => options.seats.bots.some((bot) => bot.userId() === userId),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(

@@ -66,6 +66,8 @@ export interface AutoReaderOptions {
   handOver: (order: ReaderOrder) => ReaderEvents;
   /** The seat that reads into the voice channel (src/core/voice/seats.ts `forChannel`); undefined: none is free. */
   seatFor: (guild: Guild, voiceChannelId: string) => Seat | undefined;
+  /** Whether the user is one of SayBot's bots (the main bot or a helper): its leaving stops the binding it read. */
+  isOwnBot?: (userId: string) => boolean;
   /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (
     guildId: string,
@@ -349,7 +351,7 @@ export class AutoReader {
   onVoiceState(before: VoiceState, after: VoiceState): void {
     if (this.#closed) return;
     const guild = after.guild;
-    if (after.id === guild.client.user.id) {
+    if (this.#options.isOwnBot?.(after.id) ?? after.id === guild.client.user.id) {
       // Left, or moved away: a binding reads into its own voice channel only (auto-join may bring it back).
       const left = before.channelId === null ? undefined : this.#guilds.get(guild.id)?.get(before.channelId);
       if (left && after.channelId !== before.channelId) {
