@@ -2,11 +2,12 @@
 // sandbox Voice API. Each binding reads its own text channel into its own voice channel, on a seat of its own (the
 // main bot, a helper), and is stopped on its own.
 import { PermissionFlagsBits } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { APP_ID, runCommand, type Harness } from '../support/harness.ts';
+import { APP_ID, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import {
   ALICE as ALICE_ID,
@@ -48,8 +49,8 @@ const openHarness = useHarnessPerTest();
  * ALICE binds #london-text to general, read by the main bot; DORA binds #other to the quiet room, read by the helper:
  * ALICE still listens in general, so the main bot is never moved from it.
  */
-async function twoBindings(): Promise<Harness> {
-  const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
+async function twoBindings(options: Pick<HarnessOptions, 'beforeStart'> = {}): Promise<Harness> {
+  const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 }, ...options });
   await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   const { content } = await runCommand(h, {
     guildId: GUILD,
@@ -161,6 +162,34 @@ describe('auto-read bindings, one per voice channel', () => {
       expect(spoken(h, from)).toEqual(['alice said, general still reads']);
     },
   );
+
+  it("a helper's binding shows its voice channel status through the helper's own client, and clears it so", async () => {
+    const withStatus = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
+    const h = await twoBindings({
+      beforeStart: (discord, helpers) => {
+        discord.setBotPermissions(GUILD, withStatus);
+        discord.setBotPermissions(GUILD, withStatus, helpers[0]!.userId);
+      },
+    });
+    const puts = (channelId: string) =>
+      h.discord.restLog
+        .filter((e) => e.method === 'PUT' && e.path.endsWith(`/channels/${channelId}/voice-status`))
+        .map((e) => [e.headers['authorization'], e.status]);
+    await vi.waitFor(() => {
+      expect(h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBe('Reading #other aloud');
+      expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud');
+    });
+    const { content } = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'autoread', subcommand: 'stop' });
+    expect(content).toBe(t('en-US', 'autoread.stopped'));
+    // Cleared by the helper while it still sat there (Discord takes a status only from a bot connected in it).
+    expect(h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBeUndefined();
+    const helper = `Bot ${h.helpers[0]!.token}`;
+    expect(puts(QUIET_VOICE)).toEqual([
+      [helper, 204],
+      [helper, 204],
+    ]);
+    expect(puts(VOICE)).toEqual([[`Bot ${h.discord.botToken()}`, 204]]);
+  });
 
   it('refuses a text channel already read into another voice channel, naming it, before joining', async () => {
     const h = await twoBindings();

@@ -70,7 +70,10 @@ export class AutoreadWiring {
     this.#options = options;
     this.#log = options.logger;
     const { store, speech } = options;
-    this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
+    this.#status = new VoiceChannelStatus({
+      seatGuild: (guildId, voiceChannelId) => options.seats.inChannel(guildId, voiceChannelId)?.guild,
+      logger: options.logger,
+    });
     this.#reader = new AutoReader({
       handOver: (order) => handOver(speech, order),
       seatFor: (guild, voiceChannelId) => seatFor(options.seats, guild, voiceChannelId),

@@ -1,5 +1,5 @@
 // The voice channel's status ("Reading #general aloud"): a courtesy, skipped without the right, never failing reading.
-import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { t } from './strings.ts';
 
@@ -14,18 +14,20 @@ export function readingStatus(language: string | null | undefined, channelName: 
   return [...status].slice(0, VOICE_STATUS_MAX_LENGTH).join('');
 }
 
+/** Each status is set and cleared by the bot that sits in its channel (a seat's own client): Discord takes it only so. */
 export class VoiceChannelStatus {
-  readonly #client: () => Client | undefined;
+  /** The server as the bot sitting in the voice channel holds it; undefined: none sits there. */
+  readonly #seatGuild: (guildId: string, voiceChannelId: string) => Guild | undefined;
   readonly #log: Logger;
-  /** The voice channels whose status SayBot set, by guild (one per binding reading there). */
-  readonly #set = new Map<string, Set<string>>();
+  /** The voice channels whose status SayBot set, by guild (one per binding reading there), with the client that set it. */
+  readonly #set = new Map<string, Map<string, Client>>();
   /** Guilds already told about in the log as lacking the permission (one line each, until it is granted). */
   readonly #skipped = new Set<string>();
   /** A status being set, per voice channel: a clear waits for it, so a quick stop never leaves a status behind. */
   readonly #pending = new Map<string, { guildId: string; task: Promise<void> }>();
 
-  constructor(options: { client: () => Client | undefined; logger: Logger }) {
-    this.#client = options.client;
+  constructor(options: { seatGuild: (guildId: string, voiceChannelId: string) => Guild | undefined; logger: Logger }) {
+    this.#seatGuild = options.seatGuild;
     this.#log = options.logger;
   }
 
@@ -38,10 +40,10 @@ export class VoiceChannelStatus {
   }
 
   async #setReading(guildId: string, voiceChannelId: string, textChannelId: string): Promise<void> {
-    const client = this.#client();
-    const guild = client?.guilds.cache.get(guildId);
+    const guild = this.#seatGuild(guildId, voiceChannelId);
     const voice = guild?.channels.cache.get(voiceChannelId);
-    if (!client || !guild || !voice?.isVoiceBased()) return;
+    if (!guild || !voice?.isVoiceBased()) return;
+    const { client } = guild;
     const me = guild.members.me;
     if (!me || !voice.permissionsFor(me).has(PermissionFlagsBits.SetVoiceChannelStatus)) {
       this.#skip(guildId, voiceChannelId, 'missing-permission');
@@ -50,7 +52,7 @@ export class VoiceChannelStatus {
     const text = guild.channels.cache.get(textChannelId);
     const status = readingStatus(guild.preferredLocale, text?.name ?? textChannelId);
     if (await this.#put(client, guildId, voiceChannelId, status)) {
-      this.#set.set(guildId, (this.#set.get(guildId) ?? new Set()).add(voiceChannelId));
+      this.#set.set(guildId, (this.#set.get(guildId) ?? new Map()).set(voiceChannelId, client));
       this.#skipped.delete(guildId);
     }
   }
@@ -60,11 +62,10 @@ export class VoiceChannelStatus {
     const pending = [...this.#pending].filter(([id, set]) => set.guildId === guildId && (voiceChannelId ?? id) === id);
     await Promise.all(pending.map(([, set]) => set.task));
     const set = this.#set.get(guildId);
-    const cleared = [...(set ?? [])].filter((id) => (voiceChannelId ?? id) === id);
-    for (const id of cleared) set?.delete(id);
+    const cleared = [...(set ?? [])].filter(([id]) => (voiceChannelId ?? id) === id);
+    for (const [id] of cleared) set?.delete(id);
     if (set?.size === 0) this.#set.delete(guildId);
-    const client = this.#client();
-    if (client) await Promise.all(cleared.map((id) => this.#put(client, guildId, id, '')));
+    await Promise.all(cleared.map(([id, client]) => this.#put(client, guildId, id, '')));
   }
 
   /** Clears every status SayBot set (shutting down), within the request deadline. */
