@@ -249,4 +249,34 @@ describe('auto-read bindings, one per voice channel', () => {
       [OTHER_TEXT, QUIET_VOICE, true, undefined],
     ]);
   });
+
+  it('after a restart, two bindings with listeners resume each on a seat by the seat rule: the main bot and the helper', async () => {
+    const h = await twoBindings();
+    await h.bot.stop();
+    await h.restart();
+    const resumed = h
+      .logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['code'] === 'autoread-resumed')
+      .map((line) => line['voiceChannelId']);
+    expect(resumed.sort()).toEqual([VOICE, QUIET_VOICE].sort());
+    // General first (the main bot is free after a restart), then the quiet room: the main bot is kept, the helper free.
+    expect(seating(h)).toEqual([VOICE, QUIET_VOICE]);
+    expect(await stored(h)).toEqual([
+      [TEXT, VOICE, true, undefined],
+      [OTHER_TEXT, QUIET_VOICE, true, undefined],
+    ]);
+    h.discord.clearAudio({ guildId: GUILD, channelId: QUIET_VOICE });
+    const from = h.sandbox.requests.length;
+    await post(h, OTHER_TEXT, DORA, 'back in the quiet room');
+    const expected = h.sandbox.expectedDurationSeconds('dora said, back in the quiet room');
+    await h.discord.waitForAudio(
+      { guildId: GUILD, channelId: QUIET_VOICE },
+      { minSeconds: expected - 0.1, quietMs: 400 },
+    );
+    expect(spoken(h, from)).toEqual(['dora said, back in the quiet room']);
+    expect(h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBe(0);
+  });
 });
