@@ -163,6 +163,28 @@ describe('auto-read bindings, one per voice channel', () => {
     },
   );
 
+  it("autojoin per binding: a member coming back to the helper's channel brings a seat back while the main bot reads elsewhere", async () => {
+    const h = await twoBindings();
+    const { content } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'autoread',
+      subcommand: 'settings',
+      options: { autojoin: true },
+    });
+    expect(content).toContain('join when a member joins: on');
+    h.discord.setVoiceState(GUILD, h.helpers[0]!.userId, null);
+    h.discord.setVoiceState(GUILD, DORA.id, LOBBY_VOICE);
+    await expect.poll(() => stored(h)).toContainEqual([OTHER_TEXT, QUIET_VOICE, false, 'left-voice']);
+    h.discord.setVoiceState(GUILD, DORA.id, QUIET_VOICE);
+    await expect.poll(() => h.logs().includes('"code":"autoread-autojoined"'), { timeout: 10_000 }).toBe(true);
+    expect(seating(h)).toEqual([VOICE, QUIET_VOICE]);
+    expect(await stored(h)).toEqual([
+      [TEXT, VOICE, true, undefined],
+      [OTHER_TEXT, QUIET_VOICE, true, undefined],
+    ]);
+  });
+
   it("a helper's binding shows its voice channel status through the helper's own client, and clears it so", async () => {
     const withStatus = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
     const h = await twoBindings({

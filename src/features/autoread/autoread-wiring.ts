@@ -62,7 +62,7 @@ export class AutoreadWiring {
   /** "Reading #general aloud" on the voice channel while reading there. */
   readonly #status: VoiceChannelStatus;
   #client: Client | undefined;
-  /** Guilds an auto-join is under way in: a burst of members joining makes one join. */
+  /** Bindings ("guild:voice channel") an auto-join is under way for: a burst of members joining makes one join. */
   readonly #autojoining = new Set<string>();
   #closed = false;
 
@@ -300,8 +300,8 @@ export class AutoreadWiring {
   }
 
   /**
-   * A member joined an `autojoin` binding's channel and SayBot, having left by itself, is in no voice channel there:
-   * it joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
+   * A member joined an `autojoin` binding's channel that SayBot left by itself, and a seat is free for it (the seat
+   * rule): that seat joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
@@ -315,13 +315,17 @@ export class AutoreadWiring {
       !this.#serves(guild.id)
     )
       return;
+    // A seat of SayBot's already there stays as it is; none free (the seat rule): nothing to join with.
+    const { seats } = this.#options;
+    const joining = `${guild.id}:${voiceChannelId}`;
     if (
       this.isReading(guild.id, voiceChannelId) ||
-      guild.members.me?.voice.channelId ||
-      this.#autojoining.has(guild.id)
+      seats.inChannel(guild.id, voiceChannelId) !== undefined ||
+      seats.forChannel(guild, voiceChannelId).kind !== 'seat' ||
+      this.#autojoining.has(joining)
     )
       return;
-    this.#autojoining.add(guild.id);
+    this.#autojoining.add(joining);
     try {
       const stored = await this.#options.store.autoRead.get(guild.id);
       const binding = stored.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
@@ -339,7 +343,7 @@ export class AutoreadWiring {
         'auto-read could not join the voice channel a member entered',
       );
     } finally {
-      this.#autojoining.delete(guild.id);
+      this.#autojoining.delete(joining);
     }
   }
 
