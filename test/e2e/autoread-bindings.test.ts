@@ -213,6 +213,17 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(puts(VOICE)).toEqual([[`Bot ${h.discord.botToken()}`, 204]]);
   });
 
+  it("a member's /say elsewhere while the main bot reads takes a free helper, reading untouched", async () => {
+    const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const said = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'say', options: { text: 'over here' } });
+    await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(seating(h)).toEqual([VOICE, QUIET_VOICE]);
+    expect(h.discord.heard({ guildId: GUILD, channelId: QUIET_VOICE }).seconds).toBeGreaterThan(0);
+    expect(h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBe(0);
+    expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
+  });
+
   it('refuses a text channel already read into another voice channel, naming it, before joining', async () => {
     const h = await twoBindings();
     const { content } = await runCommand(h, {
