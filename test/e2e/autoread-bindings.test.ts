@@ -312,4 +312,25 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(spoken(h, from)).toEqual(['dora said, back in the quiet room']);
     expect(h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBe(0);
   });
+
+  it("after a restart without its helper (token refused), the helper's binding is kept for a seat, not dropped", async () => {
+    const h = await twoBindings();
+    await h.bot.stop();
+    h.discord.resetBotToken(h.helpers[0]!.userId);
+    await h.restart();
+    const notResumed = h
+      .logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['code'] === 'autoread-not-resumed')
+      .map((line) => [line['voiceChannelId'], line['reason']]);
+    expect(notResumed).toEqual([[QUIET_VOICE, 'no-seat']]);
+    expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
+    // Stopped as if SayBot had left by itself: an autojoin brings it back once a seat is free.
+    expect(await stored(h)).toEqual([
+      [TEXT, VOICE, true, undefined],
+      [OTHER_TEXT, QUIET_VOICE, false, 'left-voice'],
+    ]);
+  });
 });

@@ -371,6 +371,9 @@ export class AutoreadWiring {
     if (!voice?.isVoiceBased()) return drop('no-channel');
     if (voice.members.filter((member) => !member.user.bot).size === 0)
       return drop('channel-empty', undefined, 'left-voice');
+    // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is free.
+    if (this.#options.seats.forChannel(guild, voiceChannelId).kind !== 'seat')
+      return drop('no-seat', undefined, 'left-voice');
     if (await this.#pausedForRights(guild, binding)) return;
     try {
       const { settings } = await this.#options.store.autoRead.get(guildId);
