@@ -197,10 +197,13 @@ describe('auto-read bindings, one per voice channel', () => {
       h.discord.restLog
         .filter((e) => e.method === 'PUT' && e.path.endsWith(`/channels/${channelId}/voice-status`))
         .map((e) => [e.headers['authorization'], e.status]);
-    await vi.waitFor(() => {
-      expect(h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBe('Reading #other aloud');
-      expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud');
-    });
+    await vi.waitFor(
+      () => {
+        expect(h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBe('Reading #other aloud');
+        expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud');
+      },
+      { timeout: 5_000 },
+    );
     const { content } = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'autoread', subcommand: 'stop' });
     expect(content).toBe(t('en-US', 'autoread.stopped'));
     // Cleared by the helper while it still sat there (Discord takes a status only from a bot connected in it).
