@@ -6,6 +6,7 @@ import {
   withSettingOptions,
   MESSAGE_CONTENT_WHERE,
   IGNORED_MAX,
+  AUTO_READ_BINDINGS_MAX,
   type AutoReadState,
 } from '../src/features/autoread/index.ts';
 import { describeMembers, describePool, voiceLabel, VOICE_POOL_MAX } from '../src/features/autoread/index-voices.ts';
@@ -71,11 +72,14 @@ const start: Handler = async (interaction, { seats, speech, store }, autoread) =
     throw new UserError(mayNot === 'member' ? 'autoread.memberCannotSee' : 'autoread.cannotSee', {
       channel: mention(chosenId),
     });
-  await autoread.start(interaction.guild, {
+  const refused = await autoread.start(interaction.guild, {
     textChannelId: chosenId,
     voiceChannelId: voice.channelId,
     startedBy: interaction.user.id,
   });
+  if (refused?.kind === 'full') throw new UserError('autoread.full', { max: AUTO_READ_BINDINGS_MAX });
+  if (refused?.kind === 'text-taken')
+    throw new UserError('autoread.textTaken', { channel: mention(chosenId), voice: mention(refused.voiceChannelId) });
   const state = await store.autoRead.get(interaction.guildId);
   await showResult(interaction, 'autoread.started', {
     channel: mention(chosenId),
@@ -84,18 +88,32 @@ const start: Handler = async (interaction, { seats, speech, store }, autoread) =
   });
 };
 
-const stop: Handler = async (interaction, _context, autoread) => {
-  const stopped = await autoread.stop(interaction.guildId);
+/**
+ * Stops the binding of the member's voice channel; elsewhere, the server's one binding reading (none reading: every
+ * one kept, so none comes back by itself); with several reading, says which there are.
+ */
+const stop: Handler = async (interaction, { store }, autoread) => {
+  const inVoice = interaction.member.voice.channelId;
+  const { bindings } = await store.autoRead.get(interaction.guildId);
+  const readings = [...(autoread.channels.get(interaction.guildId)?.values() ?? [])];
+  const own = bindings.find((binding) => binding.voiceChannelId === inVoice);
+  if (own === undefined && readings.length > 1)
+    throw new UserError('autoread.stop.which', {
+      bindings: readings.map((read) => readingWords(interaction.locale, read)).join(' '),
+    });
+  const stopped = await autoread.stop(interaction.guildId, own?.voiceChannelId ?? readings[0]?.voiceChannelId);
   await showResult(interaction, stopped ? 'autoread.stopped' : 'autoread.notReading');
 };
 
-function status(locale: string, state: AutoReadState, reading: boolean): string {
-  return reading && state.binding
-    ? t(locale, 'autoread.status.reading', {
-        channel: mention(state.binding.textChannelId),
-        voice: mention(state.binding.voiceChannelId),
-      })
-    : t(locale, 'autoread.status.off');
+const readingWords = (locale: string, read: { textChannelId: string; voiceChannelId: string }) =>
+  t(locale, 'autoread.status.reading', { channel: mention(read.textChannelId), voice: mention(read.voiceChannelId) });
+
+/** Each binding reading now, one sentence each, or that none is. */
+function status(locale: string, state: AutoReadState, autoread: AutoreadWiring): string {
+  const reading = state.bindings.filter((binding) => autoread.isReading(state.guildId, binding.voiceChannelId));
+  return reading.length === 0
+    ? t(locale, 'autoread.status.off')
+    : reading.map((binding) => readingWords(locale, binding)).join(' ');
 }
 
 const settings: Handler = async (interaction, { store }, autoread) => {
@@ -106,7 +124,7 @@ const settings: Handler = async (interaction, { store }, autoread) => {
     await showContent(
       interaction,
       t(locale, 'autoread.settings.current', {
-        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        status: status(locale, state, autoread),
         settings: describeSettings(locale, state.settings),
       }),
     );
@@ -127,7 +145,7 @@ const show: Handler = async (interaction, { store, voices }, autoread) => {
     interaction,
     [
       t(locale, 'autoread.settings.current', {
-        status: status(locale, state, autoread.isReading(interaction.guildId)),
+        status: status(locale, state, autoread),
         settings: describeSettings(locale, state.settings),
       }),
       ...members,

@@ -17,11 +17,11 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   const channelId = player?.channelId;
   if (!player || channelId === undefined) throw new UserError('error.voice.notConnected');
   // While the server is read aloud, leaving is its managers' call, and it pauses reading: the binding stays.
-  const reading = context.autoread?.channels.get(interaction.guildId);
+  const reading = context.autoread?.channels.get(interaction.guildId)?.get(channelId);
   if (reading !== undefined) {
     const where = { channel: mention(reading.textChannelId), voice: mention(reading.voiceChannelId) };
     requireManager(interaction, 'autoread.guard.leave', where);
-    await context.autoread?.pause(interaction.guildId);
+    await context.autoread?.pause(interaction.guildId, channelId);
     player.leave('asked');
     await showResult(interaction, 'autoread.pausedByLeave', where);
     return;

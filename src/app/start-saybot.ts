@@ -157,7 +157,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         {
           guild: (guildId) => started?.client.guilds.cache.get(guildId),
           userId: () => started?.client.user?.id,
-          kept: (guildId, channelId) => started?.autoread.channels.get(guildId)?.voiceChannelId === channelId,
+          kept: (guildId, channelId) => started?.autoread.channels.get(guildId)?.has(channelId) === true,
         },
         // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
         (guildId) => guildId === USER_INSTALL_GUILD || (started?.client.guilds.cache.has(guildId) ?? true),

@@ -303,7 +303,7 @@ describe('/autoread settings: autojoin', () => {
     h.discord.setVoiceState(GUILD, ALICE.id, null);
     h.discord.setVoiceState(GUILD, CAROL.id, null);
     await left;
-    await expect.poll(async () => (await store?.autoRead.get(GUILD))?.stoppedWhy).toBe('left-voice');
+    await expect.poll(async () => (await store?.autoRead.get(GUILD))?.bindings[0]?.stoppedWhy).toBe('left-voice');
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
 
     h.discord.setVoiceState(GUILD, DAVE.id, VOICE);
@@ -323,7 +323,7 @@ describe('/autoread settings: autojoin', () => {
     h.discord.setVoiceState(GUILD, ALICE.id, null);
     h.discord.setVoiceState(GUILD, CAROL.id, null);
     await expect
-      .poll(async () => (await store?.autoRead.get(GUILD))?.stoppedWhy, { timeout: 10_000 })
+      .poll(async () => (await store?.autoRead.get(GUILD))?.bindings[0]?.stoppedWhy, { timeout: 10_000 })
       .toBe('left-voice');
     // Meanwhile a moderator takes Read Message History from SayBot in the channel it reads.
     h.discord.setChannelOverwrites(GUILD, TEXT, [

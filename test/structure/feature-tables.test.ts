@@ -27,10 +27,13 @@ describe("a feature's tables", () => {
   const tables = tablesCreatedBy(AUTO_READ_SCHEMA_STEPS);
 
   it("auto-read's steps create its tables", () => {
-    expect(tables.sort()).toEqual([
+    // Step 27 makes auto_read again, its settings held in a copy meanwhile.
+    expect([...new Set(tables)].sort()).toEqual([
       'auto_read',
+      'auto_read_bindings',
       'auto_read_ignored',
       'auto_read_member_voices',
+      'auto_read_settings_copy',
       'auto_read_voice_pool',
       'dictionary_entries',
       'dictionary_versions',

@@ -41,10 +41,13 @@ export interface Requirements extends Preconditions {
 export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
 /**
- * Where the bot reads a text channel aloud, by guild, while it reads: its text channel and the voice channel it
- * speaks in. A member elsewhere may not pull the bot out of that voice channel.
+ * Where the bot reads text channels aloud, by guild then voice channel, while it reads: each binding's text channel
+ * and the voice channel it speaks in. A member elsewhere may not pull the bot out of such a voice channel.
  */
-export type ChannelReading = ReadonlyMap<string, { readonly textChannelId: string; readonly voiceChannelId: string }>;
+export type ChannelReading = ReadonlyMap<
+  string,
+  ReadonlyMap<string, { readonly textChannelId: string; readonly voiceChannelId: string }>
+>;
 
 /** Every service a command may ask for, given only as its `uses` say (router.ts); features add theirs by merging. */
 export interface CommandContext {

@@ -10,9 +10,17 @@ import { AutoReader, type ReaderNotice } from './reading/reader.ts';
 import type { Revocation } from '../../core/order/rights.ts';
 import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
-import type { AutoReadSettings, AutoReadState, AutoReadStopReason } from './store/auto-read-store.ts';
+import type {
+  AutoReadBinding,
+  AutoReadSettings,
+  AutoReadStopReason,
+  NewBinding,
+  StartResult,
+} from './store/auto-read-store.ts';
+import { AUTO_READ_BINDINGS_MAX } from './store/auto-read-store.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
+import type { GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { Seat, Seats } from '../../core/voice/seats.ts';
 import { MEMBER_AUDIENCE, UserError } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
@@ -54,7 +62,7 @@ export class AutoreadWiring {
   /** "Reading #general aloud" on the voice channel while reading there. */
   readonly #status: VoiceChannelStatus;
   #client: Client | undefined;
-  /** Guilds an auto-join is under way in: a burst of members joining makes one join. */
+  /** Bindings ("guild:voice channel") an auto-join is under way for: a burst of members joining makes one join. */
   readonly #autojoining = new Set<string>();
   #closed = false;
 
@@ -62,10 +70,14 @@ export class AutoreadWiring {
     this.#options = options;
     this.#log = options.logger;
     const { store, speech } = options;
-    this.#status = new VoiceChannelStatus({ client: () => this.#client, logger: options.logger });
+    this.#status = new VoiceChannelStatus({
+      seatGuild: (guildId, voiceChannelId) => options.seats.inChannel(guildId, voiceChannelId)?.guild,
+      logger: options.logger,
+    });
     this.#reader = new AutoReader({
       handOver: (order) => handOver(speech, order),
       seatFor: (guild, voiceChannelId) => seatFor(options.seats, guild, voiceChannelId),
+      isOwnBot: (userId) => options.seats.bots.some((bot) => bot.userId() === userId),
       requestFor: (guildId, userId, text, distinct) => {
         const guild = this.#client?.guilds.cache.get(guildId);
         return autoreadSpeechRequest(
@@ -93,10 +105,15 @@ export class AutoreadWiring {
       ...(options.backlog === undefined
         ? {}
         : { maxPending: options.backlog.messages, maxPendingSeconds: options.backlog.seconds }),
-      onStopped: (guildId) => {
+      onStopped: (guildId, voiceChannelId) => {
         // The bot already left: Discord clears a status when its channel empties; else this may be refused (logged).
-        void this.#status.clear(guildId);
-        void this.#recordStop(guildId, 'left-voice', 'auto-read stopped, but the store could not record it');
+        void this.#status.clear(guildId, voiceChannelId);
+        void this.#recordStop(
+          guildId,
+          voiceChannelId,
+          'left-voice',
+          'auto-read stopped, but the store could not record it',
+        );
       },
       logger: options.logger,
     });
@@ -138,8 +155,10 @@ export class AutoreadWiring {
     return this.#options.serves?.(guildId) ?? true;
   }
 
-  isReading(guildId: string): boolean {
-    return this.#reader.binding(guildId) !== undefined;
+  /** Whether the guild reads now: into this voice channel, or (without it) into any. */
+  isReading(guildId: string, voiceChannelId?: string): boolean {
+    const readings = this.#reader.channels.get(guildId);
+    return voiceChannelId === undefined ? readings !== undefined : readings?.has(voiceChannelId) === true;
   }
 
   /** What a command choosing its target reads of auto-read: the channels each guild reads. */
@@ -147,40 +166,57 @@ export class AutoreadWiring {
     return this.#reader.channels;
   }
 
-  /** Stops reading, binding kept (a manager's /leave); resolves once the status is cleared, while the bot is there. */
-  async pause(guildId: string): Promise<boolean> {
+  /** The player a binding plays through: the one place auto-read asks for one, the seat the rule chooses. */
+  #playerFor(guild: Guild, voiceChannelId: string): GuildPlayer {
+    const seat = seatFor(this.#options.seats, guild, voiceChannelId);
+    if (seat === undefined) throw new UserError('error.voice.noSeat', { channels: `<#${voiceChannelId}>` });
+    return seat.player();
+  }
+
+  /** Stops a binding's reading, binding kept (a manager's /leave); resolves once its status is cleared. */
+  async pause(guildId: string, voiceChannelId: string): Promise<boolean> {
     // Out of the reader before the bot leaves voice, so its leaving is not "stopped by itself" (dropping the binding).
-    const wasReading = this.#reader.stop(guildId);
-    await this.#status.clear(guildId);
+    const wasReading = this.#reader.stop(guildId, voiceChannelId);
+    await this.#status.clear(guildId, voiceChannelId);
     return wasReading;
   }
 
   /** Reads again a binding kept for this voice channel (the bot already there); its text channel, else undefined. */
   async resume(guildId: string, voiceChannelId: string): Promise<string | undefined> {
-    if (this.isReading(guildId)) return undefined;
+    if (this.isReading(guildId, voiceChannelId)) return undefined;
     const state = await this.#options.store.autoRead.get(guildId);
-    const binding = state.binding;
-    if (!binding || binding.voiceChannelId !== voiceChannelId) return undefined;
+    const binding = state.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
+    if (!binding) return undefined;
     const guild = this.#client?.guilds.cache.get(guildId);
     if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
-    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+    // Its text channel read into another voice channel since: not resumed.
+    if ((await this.#options.store.autoRead.start(guildId, binding)).kind !== 'started') return undefined;
+    await this.#read(guildId, state.settings, binding);
     return binding.textChannelId;
   }
 
-  /** Joins `voiceChannelId`, binds the channels and starts reading; a failed join throws and nothing is stored. */
-  async start(
-    guild: Guild,
-    binding: { textChannelId: string; voiceChannelId: string; startedBy: string },
-  ): Promise<void> {
-    await joinSeat(this.#options.seats, guild, binding.voiceChannelId);
-    const state = await this.#options.store.autoRead.start(guild.id, binding);
-    await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+  /**
+   * Joins the binding's voice channel and reads its text channel into it; a failed join throws and nothing is stored.
+   * Refused first, nothing joined: the server holds its most bindings, all reading, or the text channel is read elsewhere.
+   */
+  async start(guild: Guild, binding: NewBinding): Promise<Exclude<StartResult, { kind: 'started' }> | undefined> {
+    const kept = await this.#options.store.autoRead.get(guild.id);
+    const refused = startRefusal(kept.bindings, binding);
+    if (refused) return refused;
+    await this.#playerFor(guild, binding.voiceChannelId).connect(binding.voiceChannelId);
+    const started = await this.#options.store.autoRead.start(guild.id, binding);
+    if (started.kind !== 'started') return started;
+    await this.#read(guild.id, kept.settings, started.binding);
+    return undefined;
   }
 
-  /** Stops reading (store and reader); false when the guild was not reading. */
-  async stop(guildId: string): Promise<boolean> {
-    const wasReading = this.#reader.stop(guildId);
-    const [stored] = await Promise.all([this.#options.store.autoRead.stop(guildId), this.#status.clear(guildId)]);
+  /** Stops a binding (every one of the guild's without `voiceChannelId`): store and reader; false when none read. */
+  async stop(guildId: string, voiceChannelId?: string): Promise<boolean> {
+    const wasReading = this.#reader.stop(guildId, voiceChannelId);
+    const [stored] = await Promise.all([
+      this.#options.store.autoRead.stop(guildId, voiceChannelId),
+      this.#status.clear(guildId, voiceChannelId),
+    ]);
     return wasReading || stored;
   }
 
@@ -192,10 +228,16 @@ export class AutoreadWiring {
     this.#reader.setDictionary(guildId, entries);
   }
 
-  /** After a change elsewhere (the dashboard, another shard): what is stored (settings, ignore list, dictionary). */
+  /**
+   * After a change elsewhere (the dashboard, another shard): what is stored (settings, ignore list, dictionary), and a
+   * binding stopped there stops here.
+   */
   async refresh(guildId: string): Promise<void> {
     const { store } = this.#options;
     const [state, ignored] = await Promise.all([store.autoRead.get(guildId), store.autoReadMembers.ignored(guildId)]);
+    for (const binding of state.bindings)
+      if (!binding.reading && this.#reader.stop(guildId, binding.voiceChannelId))
+        await this.#status.clear(guildId, binding.voiceChannelId);
     this.configure(guildId, state.settings);
     this.setIgnored(guildId, ignored);
     await refreshDictionary(store, this, guildId);
@@ -222,9 +264,9 @@ export class AutoreadWiring {
   async restore(): Promise<void> {
     const client = this.#client;
     if (!client) return;
-    let states: AutoReadState[];
+    let kept: Array<{ guildId: string; binding: AutoReadBinding }>;
     try {
-      states = await this.#options.store.autoRead.listReading();
+      kept = await this.#options.store.autoRead.listReading();
     } catch (error) {
       // The bot still starts: /autoread start binds again.
       this.#log.error(
@@ -233,15 +275,21 @@ export class AutoreadWiring {
       );
       return;
     }
-    if (states.length === 0) return;
+    if (kept.length === 0) return;
     if (!this.available) {
       this.#log.warn(
-        { code: 'autoread-not-resumed', guilds: states.length, reason: 'intent-missing' },
+        { code: 'autoread-not-resumed', bindings: kept.length, reason: 'intent-missing' },
         'auto-read bindings kept but not resumed: Message Content is not enabled',
       );
       return;
     }
-    await Promise.all(states.map((state) => this.#resume(client, state)));
+    // Servers side by side; a server's bindings one after another, each taking its seat by the same rule as a start.
+    const byGuild = Map.groupBy(kept, (one) => one.guildId);
+    await Promise.all(
+      [...byGuild].map(async ([guildId, bindings]) => {
+        for (const { binding } of bindings) await this.#resume(client, guildId, binding);
+      }),
+    );
   }
 
   /** Shutting down: bindings kept for the next start; resolves once SayBot's statuses are cleared. */
@@ -252,8 +300,8 @@ export class AutoreadWiring {
   }
 
   /**
-   * A member joined an `autojoin` binding's channel and SayBot, having left by itself, is in no voice channel there:
-   * it joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
+   * A member joined an `autojoin` binding's channel that SayBot left by itself, and a seat is free for it (the seat
+   * rule): that seat joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
     const { guild, member } = state;
@@ -267,21 +315,24 @@ export class AutoreadWiring {
       !this.#serves(guild.id)
     )
       return;
-    if (this.isReading(guild.id) || guild.members.me?.voice.channelId || this.#autojoining.has(guild.id)) return;
-    this.#autojoining.add(guild.id);
+    // A seat of SayBot's already there stays as it is; none free (the seat rule): nothing to join with.
+    const { seats } = this.#options;
+    const joining = `${guild.id}:${voiceChannelId}`;
+    if (
+      this.isReading(guild.id, voiceChannelId) ||
+      seats.inChannel(guild.id, voiceChannelId) !== undefined ||
+      seats.forChannel(guild, voiceChannelId).kind !== 'seat' ||
+      this.#autojoining.has(joining)
+    )
+      return;
+    this.#autojoining.add(joining);
     try {
       const stored = await this.#options.store.autoRead.get(guild.id);
-      const binding = stored.binding;
-      if (
-        !stored.settings.autojoin ||
-        !binding ||
-        binding.voiceChannelId !== voiceChannelId ||
-        stored.reading ||
-        stored.stoppedWhy !== 'left-voice'
-      )
-        return;
+      const binding = stored.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
+      if (!stored.settings.autojoin || !binding || binding.reading || binding.stoppedWhy !== 'left-voice') return;
       if (await this.#pausedForRights(guild, binding)) return;
-      await this.start(guild, { textChannelId: binding.textChannelId, voiceChannelId, startedBy: binding.startedBy });
+      const refused = await this.start(guild, { ...binding, voiceChannelId });
+      if (refused) throw new Error(`auto-join refused: ${refused.kind}`);
       this.#log.info(
         { code: 'autoread-autojoined', guildId: guild.id, channelId: binding.textChannelId, voiceChannelId },
         'auto-read joined the voice channel a member entered',
@@ -292,43 +343,47 @@ export class AutoreadWiring {
         'auto-read could not join the voice channel a member entered',
       );
     } finally {
-      this.#autojoining.delete(guild.id);
+      this.#autojoining.delete(joining);
     }
   }
 
-  async #resume(client: Client, state: AutoReadState): Promise<void> {
-    const { guildId, binding } = state;
+  async #resume(client: Client, guildId: string, binding: AutoReadBinding): Promise<void> {
+    const { voiceChannelId } = binding;
     // Nobody there is as if SayBot had been left alone: auto-join may bring it back when someone comes.
     const drop = async (reason: string, error?: unknown, why: AutoReadStopReason = 'asked') => {
       this.#log.warn(
         {
           code: 'autoread-not-resumed',
           guildId,
-          voiceChannelId: binding?.voiceChannelId,
+          voiceChannelId,
           reason,
           ...(error === undefined ? {} : { err: error }),
         },
         'auto-read not resumed after the restart: its binding is dropped',
       );
       await this.#options.store.autoRead
-        .stop(guildId, why)
+        .stop(guildId, voiceChannelId, why)
         .catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
     };
     const guild = client.guilds.cache.get(guildId);
-    if (!binding || !guild || !this.#serves(guildId)) return drop('no-guild');
-    const voice = guild.channels.cache.get(binding.voiceChannelId);
+    if (!guild || !this.#serves(guildId)) return drop('no-guild');
+    const voice = guild.channels.cache.get(voiceChannelId);
     if (!voice?.isVoiceBased()) return drop('no-channel');
     if (voice.members.filter((member) => !member.user.bot).size === 0)
       return drop('channel-empty', undefined, 'left-voice');
+    // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is free.
+    if (this.#options.seats.forChannel(guild, voiceChannelId).kind !== 'seat')
+      return drop('no-seat', undefined, 'left-voice');
     if (await this.#pausedForRights(guild, binding)) return;
     try {
-      await joinSeat(this.#options.seats, guild, binding.voiceChannelId);
-      await this.#read(state, binding.textChannelId, binding.voiceChannelId);
+      const { settings } = await this.#options.store.autoRead.get(guildId);
+      await this.#playerFor(guild, voiceChannelId).connect(voiceChannelId);
+      await this.#read(guildId, settings, binding);
     } catch (error) {
       return drop('join-failed', error);
     }
     this.#log.info(
-      { code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId: binding.voiceChannelId },
+      { code: 'autoread-resumed', guildId, channelId: binding.textChannelId, voiceChannelId },
       'auto-read resumed',
     );
   }
@@ -342,7 +397,7 @@ export class AutoreadWiring {
       { code: 'autoread-paused-rights', guildId: guild.id, missing, channelId: textChannelId, voiceChannelId },
       'auto-read paused: SayBot may no longer read or speak where it is bound',
     );
-    await this.#recordStop(guild.id, 'asked', 'auto-read paused, but the store could not record it');
+    await this.#recordStop(guild.id, voiceChannelId, 'asked', 'auto-read paused, but the store could not record it');
     const where = noticeChannel(guild, binding);
     const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
       channel: `<#${textChannelId}>`,
@@ -360,23 +415,21 @@ export class AutoreadWiring {
   }
 
   /** Reading stopped or paused here: the store records it, and a failure to is logged (`failed`), never thrown. */
-  async #recordStop(guildId: string, why: AutoReadStopReason, failed: string): Promise<void> {
+  async #recordStop(guildId: string, voiceChannelId: string, why: AutoReadStopReason, failed: string): Promise<void> {
     await this.#options.store.autoRead
-      .stop(guildId, why)
+      .stop(guildId, voiceChannelId, why)
       .catch((error: unknown) => this.#log.error({ code: 'autoread-stop-not-stored', guildId, err: error }, failed));
   }
 
-  async #read(state: AutoReadState, channelId: string, voiceChannelId: string): Promise<void> {
+  async #read(guildId: string, settings: AutoReadSettings, binding: AutoReadBinding): Promise<void> {
+    const { textChannelId: channelId, voiceChannelId } = binding;
     const [entries, ignored] = await Promise.all([
-      this.#options.store.dictionary.list(state.guildId),
-      this.#options.store.autoReadMembers.ignored(state.guildId),
+      this.#options.store.dictionary.list(guildId),
+      this.#options.store.autoReadMembers.ignored(guildId),
     ]);
-    this.#reader.start(
-      { guildId: state.guildId, channelId, voiceChannelId, settings: state.settings, ignored: new Set(ignored) },
-      entries,
-    );
+    this.#reader.start({ guildId, channelId, voiceChannelId, settings, ignored: new Set(ignored) }, entries);
     // Not awaited: a slow or refused status never delays reading.
-    void this.#status.reading(state.guildId, voiceChannelId, channelId);
+    void this.#status.reading(guildId, voiceChannelId, channelId);
   }
 
   /** A notice in the channel read, in the server's language; it pings nobody. */
@@ -417,9 +470,15 @@ function seatFor(seats: Seats, guild: Guild, voiceChannelId: string): Seat | und
   return choice.kind === 'seat' ? choice.seat : undefined;
 }
 
-/** Joins the seat the rule chooses for `voiceChannelId`; none free: thrown, as a failed join. */
-async function joinSeat(seats: Seats, guild: Guild, voiceChannelId: string): Promise<void> {
-  const seat = seatFor(seats, guild, voiceChannelId);
-  if (seat === undefined) throw new UserError('error.voice.noSeat', { channels: `<#${voiceChannelId}>` });
-  await seat.player().connect(voiceChannelId);
+/** Why a start is refused before anything is joined: the text channel read elsewhere, or no binding left to take. */
+export function startRefusal(
+  kept: readonly AutoReadBinding[],
+  binding: NewBinding,
+  max = AUTO_READ_BINDINGS_MAX,
+): Exclude<StartResult, { kind: 'started' }> | undefined {
+  const others = kept.filter((one) => one.voiceChannelId !== binding.voiceChannelId);
+  const taken = others.find((one) => one.reading && one.textChannelId === binding.textChannelId);
+  if (taken) return { kind: 'text-taken', voiceChannelId: taken.voiceChannelId };
+  if (others.length >= max && others.every((one) => one.reading)) return { kind: 'full' };
+  return undefined;
 }

@@ -8,6 +8,6 @@ export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './s
 export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { describeSettings, settingChangesFrom, settingChangesOf, withSettingOptions } from './autoread-settings.ts';
 export { IGNORED_MAX } from './reading/binding.ts';
-export { type AutoReadState } from './store/auto-read-store.ts';
+export { AUTO_READ_BINDINGS_MAX, type AutoReadState } from './store/auto-read-store.ts';
 export { MEMBER_READING_LIST, type MemberReading } from './reading/member-reading.ts';
 export { AUTO_READ_SETTING_LIST } from './setting-declarations.ts';

@@ -1,5 +1,5 @@
 // The voice channel's status ("Reading #general aloud"): a courtesy, skipped without the right, never failing reading.
-import { DiscordAPIError, PermissionFlagsBits, type Client } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { t } from './strings.ts';
 
@@ -14,34 +14,36 @@ export function readingStatus(language: string | null | undefined, channelName: 
   return [...status].slice(0, VOICE_STATUS_MAX_LENGTH).join('');
 }
 
+/** Each status is set and cleared by the bot that sits in its channel (a seat's own client): Discord takes it only so. */
 export class VoiceChannelStatus {
-  readonly #client: () => Client | undefined;
+  /** The server as the bot sitting in the voice channel holds it; undefined: none sits there. */
+  readonly #seatGuild: (guildId: string, voiceChannelId: string) => Guild | undefined;
   readonly #log: Logger;
-  /** Per guild, the voice channel whose status SayBot set (at most one per guild the bot is in). */
-  readonly #set = new Map<string, string>();
+  /** The voice channels whose status SayBot set, by guild (one per binding reading there), with the client that set it. */
+  readonly #set = new Map<string, Map<string, Client>>();
   /** Guilds already told about in the log as lacking the permission (one line each, until it is granted). */
   readonly #skipped = new Set<string>();
-  /** A status being set, per guild: a clear waits for it, so a quick stop never leaves a status behind. */
-  readonly #pending = new Map<string, Promise<void>>();
+  /** A status being set, per voice channel: a clear waits for it, so a quick stop never leaves a status behind. */
+  readonly #pending = new Map<string, { guildId: string; task: Promise<void> }>();
 
-  constructor(options: { client: () => Client | undefined; logger: Logger }) {
-    this.#client = options.client;
+  constructor(options: { seatGuild: (guildId: string, voiceChannelId: string) => Guild | undefined; logger: Logger }) {
+    this.#seatGuild = options.seatGuild;
     this.#log = options.logger;
   }
 
   /** Shows that `textChannelId` is read aloud in `voiceChannelId`; skipped (one log line) without the permission. */
   async reading(guildId: string, voiceChannelId: string, textChannelId: string): Promise<void> {
     const task = this.#setReading(guildId, voiceChannelId, textChannelId);
-    this.#pending.set(guildId, task);
+    this.#pending.set(voiceChannelId, { guildId, task });
     await task;
-    if (this.#pending.get(guildId) === task) this.#pending.delete(guildId);
+    if (this.#pending.get(voiceChannelId)?.task === task) this.#pending.delete(voiceChannelId);
   }
 
   async #setReading(guildId: string, voiceChannelId: string, textChannelId: string): Promise<void> {
-    const client = this.#client();
-    const guild = client?.guilds.cache.get(guildId);
+    const guild = this.#seatGuild(guildId, voiceChannelId);
     const voice = guild?.channels.cache.get(voiceChannelId);
-    if (!client || !guild || !voice?.isVoiceBased()) return;
+    if (!guild || !voice?.isVoiceBased()) return;
+    const { client } = guild;
     const me = guild.members.me;
     if (!me || !voice.permissionsFor(me).has(PermissionFlagsBits.SetVoiceChannelStatus)) {
       this.#skip(guildId, voiceChannelId, 'missing-permission');
@@ -50,25 +52,26 @@ export class VoiceChannelStatus {
     const text = guild.channels.cache.get(textChannelId);
     const status = readingStatus(guild.preferredLocale, text?.name ?? textChannelId);
     if (await this.#put(client, guildId, voiceChannelId, status)) {
-      this.#set.set(guildId, voiceChannelId);
+      this.#set.set(guildId, (this.#set.get(guildId) ?? new Map()).set(voiceChannelId, client));
       this.#skipped.delete(guildId);
     }
   }
 
-  /** Clears the status SayBot set in this guild, if any (reading stopped, or SayBot leaves). */
-  async clear(guildId: string): Promise<void> {
-    await this.#pending.get(guildId);
-    const voiceChannelId = this.#set.get(guildId);
-    if (voiceChannelId === undefined) return;
-    this.#set.delete(guildId);
-    const client = this.#client();
-    if (client) await this.#put(client, guildId, voiceChannelId, '');
+  /** Clears the status SayBot set in this voice channel (every one of the guild's without it): reading stopped. */
+  async clear(guildId: string, voiceChannelId?: string): Promise<void> {
+    const pending = [...this.#pending].filter(([id, set]) => set.guildId === guildId && (voiceChannelId ?? id) === id);
+    await Promise.all(pending.map(([, set]) => set.task));
+    const set = this.#set.get(guildId);
+    const cleared = [...(set ?? [])].filter(([id]) => (voiceChannelId ?? id) === id);
+    for (const [id] of cleared) set?.delete(id);
+    if (set?.size === 0) this.#set.delete(guildId);
+    await Promise.all(cleared.map(([id, client]) => this.#put(client, guildId, id, '')));
   }
 
   /** Clears every status SayBot set (shutting down), within the request deadline. */
   async clearAll(): Promise<void> {
     // A status still being set counts: clear() waits for it, then clears it.
-    const guilds = new Set([...this.#set.keys(), ...this.#pending.keys()]);
+    const guilds = new Set([...this.#set.keys(), ...[...this.#pending.values()].map((set) => set.guildId)]);
     await Promise.all([...guilds].map((guildId) => this.clear(guildId)));
   }
 

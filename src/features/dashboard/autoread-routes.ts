@@ -24,6 +24,7 @@ export interface AutoreadDeps {
 
 const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
 const Voice = z.object({ voice: z.string().min(1).max(120) });
+const Binding = z.object({ voiceChannel: z.string().regex(/^\d{17,20}$/) });
 
 /** /autoread show's lines are Discord markdown: mentions become names (SayBot's cache), code marks go. */
 function plain(bot: DashboardBot, guildId: string, line: string): string {
@@ -57,11 +58,12 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     );
     return c.html(
       autoreadPage(pageContext(c, notice), server, {
-        reading: bot.autoread?.isReading(server.guildId) === true,
-        binding: state.binding && {
-          text: `#${bot.channelName(server.guildId, state.binding.textChannelId) ?? state.binding.textChannelId}`,
-          voice: bot.channelName(server.guildId, state.binding.voiceChannelId) ?? state.binding.voiceChannelId,
-        },
+        bindings: state.bindings.map((binding) => ({
+          voiceChannelId: binding.voiceChannelId,
+          reading: binding.reading,
+          text: `#${bot.channelName(server.guildId, binding.textChannelId) ?? binding.textChannelId}`,
+          voice: bot.channelName(server.guildId, binding.voiceChannelId) ?? binding.voiceChannelId,
+        })),
         current: describeSettings(locale, state.settings),
         settings: AUTO_READ_SETTING_LIST,
         values: Object.fromEntries(Object.entries(state.settings)),
@@ -96,6 +98,18 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
       kind: 'ok',
       text: t(locale, 'autoread.settings.updated', { settings: describeSettings(locale, updated) }),
     });
+  });
+
+  // As /autoread stop in that voice channel: the binding is kept, not read; the shard reading it stops at once.
+  app.post(`${base}/stop`, async (c) => {
+    const given = await form(c, Binding, 'voiceChannel');
+    const { guildId } = c.get('membership');
+    const stopped = await store.autoRead.stop(guildId, given.voiceChannel);
+    await bot.autoreadChanged(guildId);
+    audit(logger, 'autoread.stop', { userId: userOf(c), guildId });
+    const voice = bot.channelName(guildId, given.voiceChannel) ?? given.voiceChannel;
+    const key = stopped ? 'dashboard.autoread.stopped' : 'dashboard.autoread.notReading';
+    return show(c, { kind: 'ok', text: t(c.get('locale'), key, { voice }) });
   });
 
   app.post(`${base}/ignore`, async (c) => {

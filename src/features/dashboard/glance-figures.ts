@@ -41,16 +41,17 @@ export async function serverGlance(
   if (!server.manager) return glance;
   const [budgets, state] = await Promise.all([bot.accounting.budgetsFor(guildId), store.autoRead.get(guildId)]);
   const name = (channelId: string) => bot.channelName(guildId, channelId) ?? channelId;
+  // The binding reading now (the first of several), else the first kept: the auto-read page lists them all.
+  const shown =
+    state.bindings.find((binding) => bot.autoread?.isReading(guildId, binding.voiceChannelId) === true) ??
+    state.bindings[0];
   return {
     ...glance,
     manager: {
       budgets,
       autoread: {
         reading: bot.autoread?.isReading(guildId) === true,
-        binding: state.binding && {
-          text: name(state.binding.textChannelId),
-          voice: name(state.binding.voiceChannelId),
-        },
+        binding: shown && { text: name(shown.textChannelId), voice: name(shown.voiceChannelId) },
       },
     },
   };

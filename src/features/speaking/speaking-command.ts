@@ -199,7 +199,7 @@ export async function chooseDestination(
 export function memberVoiceChannel(
   interaction: MemberPlace,
   { seats, speech }: { seats: Seats; speech: Rights },
-  /** Auto-read, when the server may be read aloud: it keeps SayBot in the channel it reads into. */
+  /** Auto-read, when the server may be read aloud: it keeps its seats in the channels it reads into. */
   reading?: ChannelReading,
   /** `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights. */
   options: { managersMove?: boolean; joinOnly?: boolean } = {},
@@ -207,13 +207,15 @@ export function memberVoiceChannel(
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
-  const read = reading?.get(interaction.guildId);
-  if (read !== undefined && read.voiceChannelId !== channelId) {
+  const choice = seats.forChannel(interaction.guild, channelId);
+  // No seat free while auto-read keeps one elsewhere: auto-read's words say why (a free helper takes the member's).
+  const readings = choice.kind === 'seat' ? undefined : reading?.get(interaction.guildId);
+  const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
+  if (read !== undefined) {
     const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
     else throw new UserError('autoread.guard.elsewhere', where);
   }
-  const choice = seats.forChannel(interaction.guild, channelId);
   const seat = choice.kind === 'seat' ? choice.seat : undefined;
   const at = placeOf(interaction, channelId);
   speech.rights.requireAdmitted(

@@ -94,6 +94,7 @@ describe('migrations', () => {
     const db = new DatabaseSync(tmp.file());
     expect(tables(db)).toEqual([
       'auto_read',
+      'auto_read_bindings',
       'auto_read_ignored',
       'auto_read_member_voices',
       'auto_read_voice_pool',
@@ -179,7 +180,7 @@ describe('migrations', () => {
     expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 12, saved: 0 });
     expect(await store.budgets.get('G')).toEqual({ memberDailyChars: 500 });
     // Step 6's areas start empty: nothing read, no dictionary, no output defaults.
-    expect((await store.autoRead.get('G')).reading).toBe(false);
+    expect((await store.autoRead.get('G')).bindings).toEqual([]);
     expect(await store.dictionary.list('G')).toEqual([]);
     expect(await store.outputDefaults.get('G', 'M')).toEqual({});
     await store.close();

@@ -136,5 +136,49 @@ describe('the schema, version by version', () => {
       ]);
       await db.close();
     });
+
+    it(`${backend.name}: step 27 keeps every binding, reading or not, in auto_read_bindings, and each server's settings`, async () => {
+      const db = await emptyDatabase(backend);
+      await db.migrate(upTo(26));
+      await db.exec(`INSERT INTO auto_read (guild_id, reading, text_channel_id, voice_channel_id, started_by, started_at,
+                       stopped_why, max_length, autojoin, settings_updated_by, updated_at)
+        VALUES ('G', 1, 'T1', 'V1', 'M', 100, NULL, 120, 1, 'M', 200),
+               ('H', 0, 'T2', 'V2', 'N', 300, 'left-voice', NULL, NULL, NULL, 400),
+               ('J', 0, NULL, NULL, NULL, NULL, NULL, 80, NULL, 'M', 500)`);
+      await db.migrate(upTo(27));
+      expect(
+        await db.rows(`SELECT guild_id, voice_channel_id, text_channel_id, CAST(reading AS INTEGER) AS reading,
+                         stopped_why, started_by, CAST(started_at AS INTEGER) AS started_at
+                       FROM auto_read_bindings ORDER BY guild_id`),
+      ).toEqual([
+        {
+          guild_id: 'G',
+          voice_channel_id: 'V1',
+          text_channel_id: 'T1',
+          reading: 1,
+          stopped_why: null,
+          started_by: 'M',
+          started_at: 100,
+        },
+        {
+          guild_id: 'H',
+          voice_channel_id: 'V2',
+          text_channel_id: 'T2',
+          reading: 0,
+          stopped_why: 'left-voice',
+          started_by: 'N',
+          started_at: 300,
+        },
+      ]);
+      expect(
+        await db.rows(`SELECT guild_id, CAST(max_length AS INTEGER) AS max_length, CAST(autojoin AS INTEGER) AS autojoin,
+                         settings_updated_by FROM auto_read ORDER BY guild_id`),
+      ).toEqual([
+        { guild_id: 'G', max_length: 120, autojoin: 1, settings_updated_by: 'M' },
+        { guild_id: 'H', max_length: null, autojoin: null, settings_updated_by: null },
+        { guild_id: 'J', max_length: 80, autojoin: null, settings_updated_by: 'M' },
+      ]);
+      await db.close();
+    });
   }
 });

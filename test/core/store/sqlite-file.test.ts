@@ -40,8 +40,9 @@ describe('the file', () => {
     expect((await again.memberDefaults.get(G1, MEMBER))?.language).toBe('ja');
     expect((await again.voiceLibrary.get(G1, 'clone_x'))?.clipSeconds).toBe(4);
     expect(await again.autoRead.listReading()).toMatchObject([
-      { guildId: G1, binding: { voiceChannelId: '400000000000000002' }, settings: { readBots: true } },
+      { guildId: G1, binding: { voiceChannelId: '400000000000000002' } },
     ]);
+    expect((await again.autoRead.get(G1)).settings).toMatchObject({ readBots: true });
     expect(await again.dictionary.list(G1)).toEqual([{ word: 'SayBot', reading: 'say bot' }]);
     expect(await again.outputDefaults.get(G1, MEMBER)).toEqual({ server: 'voice-message' });
     const { DatabaseSync } = await import('node:sqlite');

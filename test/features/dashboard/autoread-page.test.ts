@@ -4,11 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { seoulWith, signedIn, managerAndMember, useDashboard } from '../../support/dashboard.ts';
 import { runCommand } from '../../support/harness.ts';
-import { SEOUL } from '../../support/world.ts';
+import { LOUNGE, SEOUL, SEOUL_TEXT } from '../../support/world.ts';
+import { openSqliteStore } from '../../../src/app/store.ts';
 
 const MANAGER = '370000000000000001';
 const MEMBER = '370000000000000002';
 const STRANGER = '370000000000000099';
+/** A second binding's channels, unknown to SayBot's cache: shown by ID. */
+const STUDY_TEXT = '370000000000000101';
+const STUDY_VOICE = '370000000000000102';
 
 const h = useDashboard({
   guilds: [seoulWith(managerAndMember({ id: MANAGER, username: 'manager' }, { id: MEMBER, username: 'member' }))],
@@ -71,6 +75,41 @@ describe('the auto-read page', () => {
     expect(shown).toContain('announce joins and leaves: on');
     // Nothing changed on the page: nothing to save.
     expect((await manager.post(`${base}/settings`, loaded)).status).toBe(400);
+  });
+
+  it('lists each binding, and stops one of them (CSRF as every change) while the other reads on', async () => {
+    const store = openSqliteStore(h.databasePath);
+    const reading = async () =>
+      (await store.autoRead.get(SEOUL)).bindings.map((binding) => [binding.voiceChannelId, binding.reading]);
+    try {
+      await store.autoRead.start(SEOUL, { textChannelId: SEOUL_TEXT, voiceChannelId: LOUNGE, startedBy: MANAGER });
+      await store.autoRead.start(SEOUL, { textChannelId: STUDY_TEXT, voiceChannelId: STUDY_VOICE, startedBy: MANAGER });
+      const manager = await signedIn(h, MANAGER, base);
+      const page = (await manager.get(base)).body;
+      expect(page).toContain('Reading the chat of channel #general aloud in voice channel lounge.');
+      expect(page).toContain(`Reading the chat of channel #${STUDY_TEXT} aloud in voice channel ${STUDY_VOICE}.`);
+      expect(page).toContain(`name="voiceChannel" value="${LOUNGE}"`);
+      expect(page).toContain(`name="voiceChannel" value="${STUDY_VOICE}"`);
+      expect((await manager.post(`${base}/stop`, { voiceChannel: LOUNGE }, { csrf: null })).status).toBe(403);
+      const member = await signedIn(h, MEMBER, `/servers/${SEOUL}`);
+      expect((await member.post(`${base}/stop`, { voiceChannel: LOUNGE })).status).toBe(403);
+      expect(await reading()).toEqual([
+        [LOUNGE, true],
+        [STUDY_VOICE, true],
+      ]);
+      const stopped = await manager.post(`${base}/stop`, { voiceChannel: LOUNGE });
+      expect(stopped.status).toBe(200);
+      expect(stopped.body).toContain('Stopped reading into lounge; the binding is kept.');
+      expect(stopped.body).not.toContain(`name="voiceChannel" value="${LOUNGE}"`);
+      expect(stopped.body).toContain(`name="voiceChannel" value="${STUDY_VOICE}"`);
+      expect(await reading()).toEqual([
+        [LOUNGE, false],
+        [STUDY_VOICE, true],
+      ]);
+      await store.autoRead.stop(SEOUL);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses to ignore an ID that is no member of the server, in its words', async () => {

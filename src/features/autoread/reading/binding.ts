@@ -1,4 +1,4 @@
-// What one guild reads and where it speaks: the reader's binding.
+// What one binding reads and where it speaks: the reader's binding.
 import type { AutoReadSettings } from '../setting-declarations.ts';
 
 /** The most members a server's managers may have auto-read ignore (/autoread ignore). */

@@ -1,4 +1,4 @@
-// The auto-reader: per guild, reads the bound channel aloud through the pipeline, in order (decisions: decide.ts).
+// The auto-reader: per binding (server, voice channel), reads its text channel aloud through the pipeline, in order (decisions: decide.ts).
 // A message is handed over only once the one before plays, so dropping the oldest past the bound costs nothing.
 import { leftBarred, type DeclaredOrder } from '../../speaking/index.ts';
 import type { FallbackCause } from '../../speaking/index-words.ts';
@@ -66,6 +66,8 @@ export interface AutoReaderOptions {
   handOver: (order: ReaderOrder) => ReaderEvents;
   /** The seat that reads into the voice channel (src/core/voice/seats.ts `forChannel`); undefined: none is free. */
   seatFor: (guild: Guild, voiceChannelId: string) => Seat | undefined;
+  /** Whether the user is one of SayBot's bots (the main bot or a helper): its leaving stops the binding it read. */
+  isOwnBot?: (userId: string) => boolean;
   /** The request for `text` (userId null: the server's voice); `distinct`: the voices of the others speaking now. */
   requestFor: (
     guildId: string,
@@ -83,10 +85,10 @@ export interface AutoReaderOptions {
   memberBarredAt?: (member: GuildMember, voiceChannelId: string) => boolean;
   /** Posts the notice in the read channel; its failure is logged. */
   notify: (notice: ReaderNotice) => Promise<void>;
-  /** Reading stopped by itself (the bot left voice): forget the binding in the store. */
-  onStopped?: (guildId: string) => void;
+  /** Reading stopped by itself (the bot left the binding's voice channel): the store records it. */
+  onStopped?: (guildId: string, voiceChannelId: string) => void;
   logger: Logger;
-  /** Messages pending per guild beyond which the oldest unread are dropped; default 20, 0 = no limit. */
+  /** Messages pending per binding beyond which the oldest unread are dropped; default 20, 0 = no limit. */
   maxPending?: number;
   /** The same in estimated seconds of speech; default 0 = no limit. */
   maxPendingSeconds?: number;
@@ -146,9 +148,10 @@ function faster(request: SpeechRequest, speed: number): SpeechRequest {
 export class AutoReader {
   readonly #options: AutoReaderOptions;
   readonly #log: Logger;
-  readonly #guilds = new Map<string, GuildReading>();
+  /** Each guild's readings by voice channel. */
+  readonly #guilds = new Map<string, Map<string, GuildReading>>();
   /** The channels each guild reads, while it reads (ChannelReading): kept beside #guilds, entry for entry. */
-  readonly #channels = new Map<string, { textChannelId: string; voiceChannelId: string }>();
+  readonly #channels = new Map<string, Map<string, { textChannelId: string; voiceChannelId: string }>>();
   #closed = false;
 
   constructor(options: AutoReaderOptions) {
@@ -156,10 +159,15 @@ export class AutoReader {
     this.#log = options.logger;
   }
 
-  /** Starts (or restarts, with new settings) reading in a guild. The dictionary's entries may follow later. */
+  /** Starts (or restarts, with new settings) a binding's reading. The dictionary's entries may follow later. */
   start(binding: ReadingBinding, dictionary: readonly DictionaryEntry[] = []): void {
-    this.#channels.set(binding.guildId, { textChannelId: binding.channelId, voiceChannelId: binding.voiceChannelId });
-    this.#guilds.set(binding.guildId, {
+    const { guildId, voiceChannelId } = binding;
+    const channels =
+      this.#channels.get(guildId) ?? new Map<string, { textChannelId: string; voiceChannelId: string }>();
+    this.#channels.set(guildId, channels.set(voiceChannelId, { textChannelId: binding.channelId, voiceChannelId }));
+    const readings = this.#guilds.get(guildId) ?? new Map<string, GuildReading>();
+    this.#guilds.set(guildId, readings);
+    readings.set(voiceChannelId, {
       binding: { ...binding, settings: { ...binding.settings }, ignored: new Set(binding.ignored) },
       dictionary: dictionaries.compiled(binding.guildId, dictionary),
       last: undefined,
@@ -183,38 +191,69 @@ export class AutoReader {
     );
   }
 
-  /** Stops reading in a guild (unread messages dropped); false when it was not reading. */
-  stop(guildId: string): boolean {
-    this.#channels.delete(guildId);
-    const stopped = this.#guilds.delete(guildId);
-    if (stopped) this.#log.info({ code: 'autoread-stopped', guildId, why: 'asked' }, 'auto-read stopped');
-    return stopped;
+  /** Stops a binding's reading (every one of the guild's without `voiceChannelId`); false when none was reading. */
+  stop(guildId: string, voiceChannelId?: string): boolean {
+    const readings = this.#guilds.get(guildId);
+    const stopped = [...(readings?.keys() ?? [])].filter((id) => voiceChannelId === undefined || id === voiceChannelId);
+    for (const id of stopped) {
+      this.#forget(guildId, id);
+      this.#log.info({ code: 'autoread-stopped', guildId, voiceChannelId: id, why: 'asked' }, 'auto-read stopped');
+    }
+    return stopped.length > 0;
+  }
+
+  #forget(guildId: string, voiceChannelId: string): void {
+    this.#guilds.get(guildId)?.delete(voiceChannelId);
+    this.#channels.get(guildId)?.delete(voiceChannelId);
+    if (this.#guilds.get(guildId)?.size === 0) {
+      this.#guilds.delete(guildId);
+      this.#channels.delete(guildId);
+    }
+  }
+
+  /** The guild's readings (each binding reading now). */
+  #readings(guildId: string): Iterable<GuildReading> {
+    return this.#guilds.get(guildId)?.values() ?? [];
+  }
+
+  /** Whether this reading is still its binding's (not stopped, nor replaced by a new start). */
+  #live(reading: GuildReading): boolean {
+    return this.#guilds.get(reading.binding.guildId)?.get(reading.binding.voiceChannelId) === reading;
   }
 
   /** Changes a reading guild's settings (from the next message on); false when it is not reading. */
   configure(guildId: string, settings: Partial<AutoReadSettings>): boolean {
-    const reading = this.#guilds.get(guildId);
-    if (!reading) return false;
-    reading.binding.settings = { ...reading.binding.settings, ...settings };
-    return true;
+    let reads = false;
+    for (const reading of this.#readings(guildId)) {
+      reading.binding.settings = { ...reading.binding.settings, ...settings };
+      reads = true;
+    }
+    return reads;
   }
 
   /** Replaces a reading guild's dictionary (compiled once per change, not per message). */
   setDictionary(guildId: string, entries: readonly DictionaryEntry[]): void {
-    const reading = this.#guilds.get(guildId);
-    if (reading) reading.dictionary = dictionaries.compiled(guildId, entries);
+    const readings = [...this.#readings(guildId)];
+    if (readings.length === 0) return;
+    const compiled = dictionaries.compiled(guildId, entries);
+    for (const reading of readings) reading.dictionary = compiled;
   }
 
   /** Replaces a reading guild's ignored members (/autoread ignore and unignore), from the next message on. */
   setIgnored(guildId: string, userIds: Iterable<string>): void {
-    const reading = this.#guilds.get(guildId);
-    if (reading) reading.binding.ignored = new Set(userIds);
+    const ignored = new Set(userIds);
+    for (const reading of this.#readings(guildId)) reading.binding.ignored = ignored;
+  }
+
+  /** Every reading, or one guild's. */
+  *#each(guildId?: string): Generator<GuildReading> {
+    if (guildId !== undefined) yield* this.#readings(guildId);
+    else for (const readings of this.#guilds.values()) yield* readings.values();
   }
 
   /** Forgets a member in one guild or all; their ignore (the managers' record) only by the operator's erasure. */
   forgetMember(userId: string, guildId?: string, by: 'member' | 'operator' = 'member'): void {
-    for (const [id, reading] of this.#guilds) {
-      if (guildId !== undefined && id !== guildId) continue;
+    for (const reading of this.#each(guildId)) {
       const { ignored } = reading.binding;
       if (by === 'operator' && ignored?.has(userId) === true)
         reading.binding.ignored = new Set([...ignored].filter((id) => id !== userId));
@@ -225,16 +264,15 @@ export class AutoReader {
 
   /** The members the reader remembers anything of (ignored, read lately), in one guild or (undefined) every one. */
   *membersHeld(guildId?: string): Generator<string> {
-    for (const [id, reading] of this.#guilds) {
-      if (guildId !== undefined && id !== guildId) continue;
+    for (const reading of this.#each(guildId)) {
       yield* reading.binding.ignored ?? [];
       yield* reading.recent.members();
       if (reading.last) yield reading.last.userId;
     }
   }
 
-  binding(guildId: string): Readonly<ReadingBinding> | undefined {
-    return this.#guilds.get(guildId)?.binding;
+  binding(guildId: string, voiceChannelId: string): Readonly<ReadingBinding> | undefined {
+    return this.#guilds.get(guildId)?.get(voiceChannelId)?.binding;
   }
 
   /** The channels each guild reads, while it reads: what a command choosing its target respects. */
@@ -244,25 +282,27 @@ export class AutoReader {
 
   /** Resolves once every message taken in this guild is handed to the pipeline (or refused, failed, dropped). */
   async settled(guildId: string): Promise<void> {
-    const reading = this.#guilds.get(guildId);
-    while (reading?.handing) await reading.handing;
+    for (const reading of [...this.#readings(guildId)]) while (reading.handing) await reading.handing;
   }
 
-  /** Messages pending in a guild: unread, or handed over and not yet played, skipped or failed. */
+  /** Messages pending in a guild's readings: unread, or handed over and not yet played, skipped or failed. */
   pending(guildId: string): number {
-    const reading = this.#guilds.get(guildId);
-    return reading ? reading.unread.length + reading.handed.size : 0;
+    let pending = 0;
+    for (const reading of this.#readings(guildId)) pending += reading.unread.length + reading.handed.size;
+    return pending;
   }
 
   /** Shutting down: no more reading, and the bot leaving voice now is not "stopped by itself" (bindings are kept). */
   close(): void {
     this.#closed = true;
     this.#guilds.clear();
+    this.#channels.clear();
   }
 
   onMessage(message: Message): void {
     if (this.#closed || !message.inGuild()) return;
-    const reading = this.#guilds.get(message.guildId);
+    // One binding reads a text channel (the store refuses a second): the one whose channel this is.
+    const reading = [...this.#readings(message.guildId)].find((r) => r.binding.channelId === message.channelId);
     if (!reading) return;
     let facts: MessageFacts;
     try {
@@ -307,28 +347,33 @@ export class AutoReader {
     });
   }
 
-  /** Discord's voiceStateUpdate: the bot leaving voice stops reading, the bot moved is followed, members announced. */
+  /** Discord's voiceStateUpdate: the bot leaving a binding's voice channel stops it; members announced. */
   onVoiceState(before: VoiceState, after: VoiceState): void {
     if (this.#closed) return;
     const guild = after.guild;
-    const reading = this.#guilds.get(guild.id);
-    if (!reading) return;
-    const voiceChannelId = reading.binding.voiceChannelId;
-    if (after.id === guild.client.user.id) {
-      if (after.channelId === null && before.channelId !== null) {
-        this.#guilds.delete(guild.id);
-        this.#channels.delete(guild.id);
+    if (this.#options.isOwnBot?.(after.id) ?? after.id === guild.client.user.id) {
+      // Left, or moved away: a binding reads into its own voice channel only (auto-join may bring it back).
+      const left = before.channelId === null ? undefined : this.#guilds.get(guild.id)?.get(before.channelId);
+      if (left && after.channelId !== before.channelId) {
+        const { voiceChannelId } = left.binding;
+        this.#forget(guild.id, voiceChannelId);
         this.#log.info(
-          { code: 'autoread-stopped', guildId: guild.id, why: 'left-voice' },
+          { code: 'autoread-stopped', guildId: guild.id, voiceChannelId, why: 'left-voice' },
           'auto-read stopped: the bot left voice',
         );
-        this.#options.onStopped?.(guild.id);
-      } else if (after.channelId !== null && after.channelId !== voiceChannelId) {
-        reading.binding.voiceChannelId = after.channelId;
+        this.#options.onStopped?.(guild.id, voiceChannelId);
       }
       return;
     }
-    if (!reading.binding.settings.announceJoinLeave || before.channelId === after.channelId) return;
+    if (before.channelId === after.channelId) return;
+    for (const reading of this.#readings(guild.id)) this.#announce(reading, before, after);
+  }
+
+  /** A member joining or leaving the reading's voice channel, said when the settings ask. */
+  #announce(reading: GuildReading, before: VoiceState, after: VoiceState): void {
+    const guild = after.guild;
+    const { voiceChannelId } = reading.binding;
+    if (!reading.binding.settings.announceJoinLeave) return;
     const member = after.member ?? before.member;
     if (!member || member.user.bot || reading.binding.ignored?.has(member.id) === true) return;
     const change =
@@ -431,7 +476,7 @@ export class AutoReader {
   #handOver(reading: GuildReading): void {
     if (reading.handing) return;
     reading.handing = (async () => {
-      while (this.#guilds.get(reading.binding.guildId) === reading) {
+      while (this.#live(reading)) {
         const utterance = reading.unread.shift();
         if (!utterance) break;
         reading.handed.add(utterance);
@@ -467,10 +512,10 @@ export class AutoReader {
         this.#log.debug({ guildId, id: utterance.id, skipped: 'opted-out' }, 'auto-read skipped a message');
         return done();
       }
-      if (this.#guilds.get(guildId) !== reading) return done();
+      if (!this.#live(reading)) return done();
       const words = await this.#words(reading, utterance, member);
       // The dictionary may leave nothing of a message: nothing is said, not even the name.
-      if (this.#guilds.get(guildId) !== reading || words === '') return done();
+      if (!this.#live(reading) || words === '') return done();
       const { voiceOf } = utterance;
       const now = Date.now();
       const distinct =
@@ -479,7 +524,7 @@ export class AutoReader {
           : undefined;
       const voiced = await this.#options.requestFor(guildId, voiceOf, words, distinct);
       const asked = reading.binding.settings.freeVoice ? (this.#options.freeVersion?.(voiced) ?? voiced) : voiced;
-      if (this.#guilds.get(guildId) !== reading) return done();
+      if (!this.#live(reading)) return done();
       if (voiceOf !== null && asked.kind !== 'ready') reading.recent.heard(voiceOf, asked.voice, now);
       if (speed > 1)
         this.#log.debug(

@@ -4,26 +4,42 @@ import type { AutoReadSettings } from '../setting-declarations.ts';
 export { AUTO_READ_DEFAULTS } from '../setting-declarations.ts';
 export type { AutoReadSettingChanges, AutoReadSettings, AutoReadVoices } from '../setting-declarations.ts';
 
+/**
+ * The most bindings a server keeps: one per seat it can have (the main bot and at most 10 helpers, HELPER_BOT_TOKENS),
+ * since a binding past them could never be read into its voice channel at once with the others.
+ */
+export const AUTO_READ_BINDINGS_MAX = 11;
+
 /** Why reading last stopped: /autoread stop, or SayBot leaving voice by itself. */
 export type AutoReadStopReason = 'asked' | 'left-voice';
 
-/** The text channel read (a voice channel's own chat: its ID) and the voice channel spoken in. */
+/** A text channel read (a voice channel's own chat: its ID) into a voice channel: one per (server, voice channel). */
 export interface AutoReadBinding {
   textChannelId: string;
   voiceChannelId: string;
   /** Who started it (/autoread start) and when. */
   startedBy: string;
   startedAt: Date;
+  /** Reading now. False after /autoread stop or once the bot left its voice channel (the reader stops it). */
+  reading: boolean;
+  /** Why reading last stopped, while stopped (absent for bindings older than the reason). */
+  stoppedWhy?: AutoReadStopReason;
 }
+
+/** What /autoread start gives the store: the channels and who binds them. */
+export type NewBinding = Pick<AutoReadBinding, 'textChannelId' | 'voiceChannelId' | 'startedBy'> & { startedAt?: Date };
+
+/**
+ * A start's outcome: the binding, reading; or refused: the server holds `max` bindings, all reading
+ * ('full'), or the text channel is read into another voice channel ('text-taken', which one).
+ */
+export type StartResult =
+  { kind: 'started'; binding: AutoReadBinding } | { kind: 'full' } | { kind: 'text-taken'; voiceChannelId: string };
 
 export interface AutoReadState {
   guildId: string;
-  /** Reading now. False after /autoread stop or once the bot left voice (the reader stops it), and for a new guild. */
-  reading: boolean;
-  /** The latest binding, kept when reading stops; absent if the guild never started auto-read. */
-  binding?: AutoReadBinding;
+  /** Every binding kept in the server, reading or not, in voice channel ID order; none for a new guild. */
+  bindings: AutoReadBinding[];
   /** The settings in force: the guild's own values over AUTO_READ_DEFAULTS. */
   settings: AutoReadSettings;
-  /** Why reading last stopped, while stopped (absent for bindings older than the reason). */
-  stoppedWhy?: AutoReadStopReason;
 }

@@ -2,6 +2,28 @@
 import { sql } from 'kysely';
 import type { SchemaStep } from '../../../core/store/schema-steps.ts';
 
+/** auto_read's columns from step 27 on: the server's settings (as steps 6 to 26 made them), who changed them, when. */
+const AUTO_READ_SETTINGS_COLUMNS = [
+  'guild_id',
+  'say_author_name',
+  'max_length',
+  'read_bots',
+  'required_role_id',
+  'only_members_in_voice',
+  'announce_join_leave',
+  'skip_prefix',
+  'read_silent',
+  'autojoin',
+  'faster_after',
+  'max_speed',
+  'skip_after',
+  'voices',
+  'read_attachments',
+  'free_voice',
+  'settings_updated_by',
+  'updated_at',
+] as const;
+
 export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 6,
@@ -181,6 +203,95 @@ export const AUTO_READ_SCHEMA_STEPS: readonly SchemaStep[] = [
             .select(['guild_id', sql<string>`'before-25'`.as('version')])
             .distinct(),
         ),
+    ],
+  },
+  {
+    version: 27,
+    name: 'auto-read bindings per voice channel',
+    // A binding per (server, voice channel) in auto_read_bindings, each as it was; auto_read keeps the server's
+    // settings. SQLite drops no column a table CHECK names, so auto_read is made again without the binding's columns
+    // (its settings held in a copy meanwhile, so each constraint keeps the name it had).
+    up: (db, types, dialect) => [
+      db.schema
+        .createTable('auto_read_bindings')
+        .addColumn('guild_id', 'text', (column) => column.notNull())
+        .addColumn('voice_channel_id', 'text', (column) => column.notNull())
+        .addColumn('text_channel_id', 'text', (column) => column.notNull())
+        .addColumn('reading', types.flag, (column) =>
+          column
+            .notNull()
+            .defaultTo(0)
+            .check(sql`reading IN (0, 1)`),
+        )
+        .addColumn('stopped_why', 'text', (column) => column.check(sql`stopped_why IN ('asked', 'left-voice')`))
+        .addColumn('started_by', 'text', (column) => column.notNull())
+        .addColumn('started_at', types.milliseconds, (column) => column.notNull())
+        .addColumn('updated_at', types.milliseconds, (column) => column.notNull())
+        .addPrimaryKeyConstraint('auto_read_bindings_pkey', ['guild_id', 'voice_channel_id'])
+        .$call(dialect.strict),
+      db.schema
+        .createIndex('auto_read_bindings_reading')
+        .on('auto_read_bindings')
+        .columns(['guild_id', 'voice_channel_id'])
+        .where(sql.ref('reading'), '=', 1),
+      db
+        .insertInto('auto_read_bindings')
+        .columns([
+          'guild_id',
+          'voice_channel_id',
+          'text_channel_id',
+          'reading',
+          'stopped_why',
+          'started_by',
+          'started_at',
+          'updated_at',
+        ])
+        .expression(
+          db
+            .selectFrom('auto_read')
+            .select((eb) => [
+              'guild_id',
+              'voice_channel_id',
+              'text_channel_id',
+              'reading',
+              sql<string>`CASE WHEN stopped_why IN ('asked', 'left-voice') THEN stopped_why END`.as('stopped_why'),
+              eb.fn.coalesce('started_by', sql<string>`'unknown'`).as('started_by'),
+              eb.fn.coalesce('started_at', 'updated_at').as('started_at'),
+              'updated_at',
+            ])
+            .where('text_channel_id', 'is not', null)
+            .where('voice_channel_id', 'is not', null),
+        ),
+      db.schema
+        .createTable('auto_read_settings_copy')
+        .as(db.selectFrom('auto_read').select(AUTO_READ_SETTINGS_COLUMNS)),
+      db.schema.dropTable('auto_read'),
+      db.schema
+        .createTable('auto_read')
+        .addColumn('guild_id', 'text', (column) => column.primaryKey())
+        .addColumn('say_author_name', types.flag, (column) => column.check(sql`say_author_name IN (0, 1)`))
+        .addColumn('max_length', types.count, (column) => column.check(sql`max_length > 0`))
+        .addColumn('read_bots', types.flag, (column) => column.check(sql`read_bots IN (0, 1)`))
+        .addColumn('required_role_id', 'text')
+        .addColumn('only_members_in_voice', types.flag, (column) => column.check(sql`only_members_in_voice IN (0, 1)`))
+        .addColumn('announce_join_leave', types.flag, (column) => column.check(sql`announce_join_leave IN (0, 1)`))
+        .addColumn('skip_prefix', 'text')
+        .addColumn('read_silent', types.flag)
+        .addColumn('autojoin', types.flag)
+        .addColumn('faster_after', 'integer', (column) => column.check(sql`faster_after >= 0`))
+        .addColumn('max_speed', types.real, (column) => column.check(sql`max_speed >= 1 AND max_speed <= 2`))
+        .addColumn('skip_after', 'integer', (column) => column.check(sql`skip_after >= 0`))
+        .addColumn('voices', 'text', (column) => column.check(sql`voices IN ('one', 'distinct')`))
+        .addColumn('read_attachments', types.flag, (column) => column.check(sql`read_attachments IN (0, 1)`))
+        .addColumn('free_voice', types.flag, (column) => column.check(sql`free_voice IN (0, 1)`))
+        .addColumn('settings_updated_by', 'text')
+        .addColumn('updated_at', types.milliseconds, (column) => column.notNull())
+        .$call(dialect.strict),
+      db
+        .insertInto('auto_read')
+        .columns(AUTO_READ_SETTINGS_COLUMNS)
+        .expression(db.selectFrom('auto_read_settings_copy').select(AUTO_READ_SETTINGS_COLUMNS)),
+      db.schema.dropTable('auto_read_settings_copy'),
     ],
   },
 ];

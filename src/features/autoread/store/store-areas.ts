@@ -11,7 +11,6 @@ import type { AutoReadStopReason } from './auto-read-store.ts';
 import { DictionaryArea } from './dictionary-area.ts';
 
 type Text = string | null;
-type Int = number | null;
 
 declare module '../../../core/store/types.ts' {
   interface Store {
@@ -23,16 +22,17 @@ declare module '../../../core/store/types.ts' {
 
 declare module '../../../core/store/schema.ts' {
   interface Database {
-    /** The binding and reading state, and each setting's column (declared with the setting: AutoReadSettingColumns). */
-    auto_read: AutoReadSettingColumns & {
+    /** The server's settings, each in its column (declared with the setting: AutoReadSettingColumns). */
+    auto_read: AutoReadSettingColumns & { guild_id: string; settings_updated_by: Text; updated_at: number };
+    /** A text channel read into a voice channel: one per (server, voice channel), reading or kept to resume. */
+    auto_read_bindings: {
       guild_id: string;
+      voice_channel_id: string;
+      text_channel_id: string;
       reading: Generated<number>;
-      text_channel_id: Text;
-      voice_channel_id: Text;
-      started_by: Text;
-      started_at: Int;
       stopped_why: AutoReadStopReason | null;
-      settings_updated_by: Text;
+      started_by: string;
+      started_at: number;
       updated_at: number;
     };
     auto_read_voice_pool: { guild_id: string; voice: string; added_by: string; added_at: number };
@@ -63,7 +63,8 @@ export const autoReadAreas = (dialect: Dialect) => ({
 
 /** Where auto-read's tables keep a member's or a server's ID, and what deleting them does there. */
 export const AUTO_READ_FORGET_RULES: readonly ForgetRule[] = [
-  { table: 'auto_read', memberColumns: { started_by: 'mark', settings_updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'auto_read', memberColumns: { settings_updated_by: 'mark' }, guildRows: 'delete' },
+  { table: 'auto_read_bindings', memberColumns: { started_by: 'mark' }, guildRows: 'delete' },
   { table: 'auto_read_voice_pool', memberColumns: { added_by: 'mark' }, guildRows: 'delete' },
   { table: 'auto_read_member_voices', memberColumns: { user_id: 'delete' }, guildRows: 'delete' },
   // An ignore is the managers' record: the member's own deletion keeps it; unignore or the server's deletion ends it.

@@ -83,6 +83,12 @@ export const en = {
     'You cannot read {channel} yourself (View Channel and Read Message History), so I will not read it aloud for you.',
   'autoread.started': 'Reading {channel} aloud in {voice}. {settings}. /autoread stop stops it.',
   'autoread.stopped': 'Stopped reading aloud.',
+  'autoread.full':
+    'This server already reads {max} channels aloud at once, the most it may: /autoread stop one of them first.',
+  'autoread.textTaken':
+    '{channel} is already read aloud in {voice}, and a channel is read into one voice channel only: /autoread stop in {voice} first.',
+  'autoread.stop.which':
+    'Auto-read reads into several voice channels here. {bindings} Join the voice channel to stop, then /autoread stop.',
   'autoread.notReading': 'Auto-read is not on in this server.',
   'voiceStatus.reading': 'Reading {channel} aloud',
   'autoread.paused':

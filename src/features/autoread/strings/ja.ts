@@ -87,6 +87,12 @@ export const ja: Translation<typeof en> = {
     'あなた自身が {channel} を読めない（チャンネルを見る、メッセージ履歴を読む）ため、代わりに読み上げることはできません。',
   'autoread.started': '{channel} を {voice} で読み上げます。{settings}。/読み上げ 停止 で止まります。',
   'autoread.stopped': '読み上げを止めました。',
+  'autoread.full':
+    'このサーバーはすでに {max} 件を同時に読み上げています(上限です)。先にどれかを /読み上げ 停止 してください。',
+  'autoread.textTaken':
+    '{channel} はすでに {voice} で読み上げています。1つのチャンネルは1つのボイスチャンネルにだけ読み上げます。先に {voice} で /読み上げ 停止 してください。',
+  'autoread.stop.which':
+    'ここでは複数のボイスチャンネルで読み上げています。{bindings} 止めたいボイスチャンネルに入ってから /読み上げ 停止 してください。',
   'autoread.notReading': 'このサーバーでは読み上げがオンになっていません。',
   'voiceStatus.reading': '{channel} を読み上げ中',
   'autoread.paused':

@@ -83,6 +83,11 @@ export const ko: Translation<typeof en> = {
     '{channel}을(를) 직접 읽을 권한(채널 보기, 메시지 기록 보기)이 없어 대신 읽어 드릴 수 없습니다.',
   'autoread.started': '{channel}을(를) {voice}에서 소리 내어 읽습니다. {settings}. /자동읽기 중지로 멈춥니다.',
   'autoread.stopped': '소리 내어 읽기를 멈췄습니다.',
+  'autoread.full': '이 서버는 이미 {max}개를 동시에 읽고 있습니다(최대). 먼저 하나를 /자동읽기 중지 하세요.',
+  'autoread.textTaken':
+    '{channel}은(는) 이미 {voice}에서 읽고 있으며, 한 채널은 한 음성 채널에서만 읽습니다. 먼저 {voice}에서 /자동읽기 중지 하세요.',
+  'autoread.stop.which':
+    '여기서는 여러 음성 채널에서 읽고 있습니다. {bindings} 멈출 음성 채널에 들어간 뒤 /자동읽기 중지 하세요.',
   'autoread.notReading': '이 서버에서 자동 읽기가 켜져 있지 않습니다.',
   'voiceStatus.reading': '{channel} 읽는 중',
   'autoread.paused':

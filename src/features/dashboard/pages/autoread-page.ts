@@ -7,9 +7,8 @@ import { buttonForm, csrfField, html, page, type Html, type PageContext } from '
 import { field } from './member-pages.ts';
 
 export interface AutoreadView {
-  reading: boolean;
-  /** The channels it reads (or last read), by name where SayBot knows it. */
-  binding: { text: string; voice: string } | undefined;
+  /** Each binding kept, reading or not: its channels by name where SayBot knows them. */
+  bindings: ReadonlyArray<{ voiceChannelId: string; reading: boolean; text: string; voice: string }>;
   /** The settings in words, as /autoread settings prints them. */
   current: string;
   settings: ReadonlyArray<readonly [string, SettingDeclaration]>;
@@ -24,17 +23,35 @@ export interface AutoreadView {
 export function autoreadPage(context: PageContext, server: Membership, view: AutoreadView): Html {
   const { locale } = context;
   const base = `/servers/${server.guildId}/autoread`;
-  const where = view.binding
-    ? t(locale, view.reading ? 'dashboard.autoread.reading' : 'dashboard.autoread.paused', {
-        text: view.binding.text,
-        voice: view.binding.voice,
-      })
-    : t(locale, 'dashboard.autoread.never');
+  const where =
+    view.bindings.length === 0
+      ? html`<p>${t(locale, 'dashboard.autoread.never')}</p>`
+      : html`<ul>
+          ${view.bindings.map(
+            (binding) =>
+              html`<li>
+                ${t(locale, binding.reading ? 'dashboard.autoread.reading' : 'dashboard.autoread.paused', {
+                  text: binding.text,
+                  voice: binding.voice,
+                })}
+                ${
+                  binding.reading
+                    ? buttonForm(
+                        context,
+                        `${base}/stop`,
+                        { voiceChannel: binding.voiceChannelId },
+                        t(locale, 'dashboard.autoread.stop', { voice: binding.voice }),
+                      )
+                    : ''
+                }
+              </li>`,
+          )}
+        </ul>`;
   return page(
     context,
     `${t(locale, 'dashboard.page.autoread')} · ${server.guildName}`,
     html`<section class="card" id="autoread-now" data-refresh>
-        <p>${where}</p>
+        ${where}
         <p>${t(locale, 'dashboard.autoread.now', { settings: view.current })}</p>
       </section>
       <form

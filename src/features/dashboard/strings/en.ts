@@ -136,6 +136,9 @@ export const en = {
   'dashboard.autoread.reading': 'Reading the chat of channel {text} aloud in voice channel {voice}.',
   'dashboard.autoread.paused':
     'Not reading now; it last read channel {text} in voice channel {voice} (/autoread start reads again).',
+  'dashboard.autoread.stop': 'Stop reading into {voice}',
+  'dashboard.autoread.stopped': 'Stopped reading into {voice}; the binding is kept.',
+  'dashboard.autoread.notReading': 'Nothing was being read into {voice}.',
   'dashboard.autoread.never': 'Auto-read has never been started here: /autoread start, in a voice channel, starts it.',
   'dashboard.autoread.now': 'Now: {settings}.',
   'dashboard.autoread.settings': 'Settings',

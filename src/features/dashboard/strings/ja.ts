@@ -139,6 +139,9 @@ export const ja: Translation<typeof en> = {
   'dashboard.autoread.reading': 'チャンネル {text} のチャットをボイスチャンネル {voice} で読み上げています。',
   'dashboard.autoread.paused':
     '今は読み上げていません。最後はチャンネル {text} をボイスチャンネル {voice} で読み上げました（/autoread start で再開）。',
+  'dashboard.autoread.stop': '{voice} への読み上げを止める',
+  'dashboard.autoread.stopped': '{voice} への読み上げを止めました。紐付けは残ります。',
+  'dashboard.autoread.notReading': '{voice} へは何も読み上げていませんでした。',
   'dashboard.autoread.never':
     'このサーバーでは自動読み上げを始めたことがありません。ボイスチャンネルで /autoread start を使うと始まります。',
   'dashboard.autoread.now': '現在: {settings}。',

@@ -139,6 +139,9 @@ export const ko: Translation<typeof en> = {
   'dashboard.autoread.reading': '채널 {text}의 채팅을 음성 채널 {voice}에서 읽고 있습니다.',
   'dashboard.autoread.paused':
     '지금은 읽지 않습니다. 마지막으로 채널 {text}을(를) 음성 채널 {voice}에서 읽었습니다 (/autoread start로 다시 읽기).',
+  'dashboard.autoread.stop': '{voice}(으)로 읽기 중지',
+  'dashboard.autoread.stopped': '{voice}(으)로 읽기를 멈췄습니다. 연결은 남아 있습니다.',
+  'dashboard.autoread.notReading': '{voice}(으)로 읽고 있던 것이 없었습니다.',
   'dashboard.autoread.never':
     '이 서버에서는 자동 읽기를 시작한 적이 없습니다. 음성 채널에서 /autoread start로 시작합니다.',
   'dashboard.autoread.now': '현재: {settings}.',

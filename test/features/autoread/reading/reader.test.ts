@@ -260,6 +260,29 @@ describe('AutoReader', () => {
     expect(order.target).toMatchObject({ kind: 'voice', channelId: LOUNGE });
   });
 
+  it('reads each binding of a guild into its own voice channel, picked by the text channel; stops one alone', async () => {
+    const { reader, pipeline } = setup({ sayAuthorName: false });
+    // A second binding: the quiet room's own chat read into the quiet room.
+    reader.start({
+      guildId: guild.id,
+      channelId: QUIET,
+      voiceChannelId: QUIET,
+      settings: { ...AUTO_READ_DEFAULTS, sayAuthorName: false, onlyMembersInVoice: false },
+    });
+    await post(reader, { content: 'for the lounge' });
+    await post(reader, { content: 'for the quiet room', channelId: QUIET });
+    expect(pipeline.orders.map((order) => [order.request.kind === 'tts' && order.request.text, order.target])).toEqual([
+      ['for the lounge', expect.objectContaining({ channelId: LOUNGE })],
+      ['for the quiet room', expect.objectContaining({ channelId: QUIET })],
+    ]);
+    expect(reader.stop(guild.id, QUIET)).toBe(true);
+    await post(reader, { content: 'quiet again', channelId: QUIET });
+    await post(reader, { content: 'lounge again' });
+    expect(pipeline.texts.slice(2)).toEqual(['lounge again']);
+    expect(reader.binding(guild.id, LOUNGE)).toBeDefined();
+    expect([...(reader.channels.get(guild.id)?.keys() ?? [])]).toEqual([LOUNGE]);
+  });
+
   it("sends a URL as a word and a mention as the member's name, then the dictionary", async () => {
     const { reader, pipeline } = setup({ sayAuthorName: false });
     reader.setDictionary(guild.id, [{ word: 'SayBot', reading: 'say bot' }]);
@@ -373,7 +396,7 @@ describe('AutoReader', () => {
   it('stops when asked: nothing more is read', async () => {
     const { reader, pipeline } = setup();
     expect(reader.stop(guild.id)).toBe(true);
-    expect(reader.binding(guild.id)).toBeUndefined();
+    expect(reader.binding(guild.id, LOUNGE)).toBeUndefined();
     await post(reader, { content: 'after stop' });
     expect(pipeline.orders).toEqual([]);
     expect(reader.stop(guild.id)).toBe(false);
@@ -441,7 +464,7 @@ describe('AutoReader', () => {
       fake.setVoiceState(guild.id, APP_ID, null); // kicked
       await left;
       expect(stopped).toEqual([guild.id]);
-      expect(reader.binding(guild.id)).toBeUndefined();
+      expect(reader.binding(guild.id, LOUNGE)).toBeUndefined();
       await post(reader, { content: 'nobody reads this' });
       expect(pipeline.orders).toEqual([]);
     } finally {
