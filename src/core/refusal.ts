@@ -10,7 +10,7 @@ export type RefusalReason =
    * The month is marked used up and another request is on its way to find out whether it is back: refused at
    * acceptance, or (`beforeSending`) as a part of an order already accepted was about to leave.
    */
-  | { code: 'quota-used-up'; markedAt: Date; resetAt: Date; beforeSending?: true }
+  | { code: 'quota-used-up'; markedAt: Date; resetAt: Date; beforeSending?: true; asking?: true }
   /**
    * The service has some characters left, fewer than this request needs: its answer to this request, or (`saidAt`)
    * its last figure, said then, told without asking while another request asks it whether more were bought.

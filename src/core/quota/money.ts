@@ -1154,7 +1154,7 @@ export class Accounting {
     const { context, hold } = charge;
     let turn: string | undefined;
     const written = (async () => {
-      turn = await this.#month.fits(spend.characters);
+      turn = await this.#month.fits(spend.characters, charge.createdAt);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
       const entry = await this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
       entry.turn = turn;
@@ -1747,7 +1747,7 @@ class UsedUpMonth {
     const refusal = await this.#refusal(needed);
     if (refusal === undefined) return;
     const turn = await this.#takeTurn();
-    if (turn === undefined) throw refusal;
+    if (turn === undefined) throw asking(refusal);
     await this.#store.budgets.release(turn);
   }
 
@@ -1756,15 +1756,23 @@ class UsedUpMonth {
    * token, released by Accounting.pay once the answer is in), so this request goes out to find out; or, with another
    * on its way, refused, nothing sent. One read of the quota row when nothing stands in the way.
    */
-  async fits(characters: number): Promise<string | undefined> {
+  async fits(characters: number, acceptedAt: Date): Promise<string | undefined> {
     const refusal = await this.#refusal(characters, true);
     if (refusal === undefined) return undefined;
+    // Said since its order was accepted (its own earlier part's answer, or another's): the service's word is fresher
+    // than the order, so asking again would only hear it again, and nobody else is asking: told as the service said it.
+    // Only an order accepted after it goes out to find out.
+    const { reason } = refusal;
+    if (reason.code === 'quota-used-up' && reason.markedAt > acceptedAt) throw refusal;
+    if (reason.code === 'quota-too-few-left' && reason.saidAt !== undefined && reason.saidAt > acceptedAt) {
+      const { saidAt: _, ...said } = reason;
+      throw new Refusal(said, { level: 'warn' });
+    }
     const turn = await this.#takeTurn();
     if (turn === undefined) {
-      this.#log.info({ code: refusal.reason.code, needed: characters }, 'not sent: another request is finding out');
-      throw refusal;
+      this.#log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
+      throw asking(refusal);
     }
-    const { reason } = refusal;
     if (reason.code === 'quota-too-few-left')
       this.#log.info(
         { code: 'quota-too-few-left', left: reason.left, needed: characters },
@@ -1855,6 +1863,12 @@ class UsedUpMonth {
 }
 
 /** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+/** A refusal told while another request is on its way to find out whether the month is back. */
+function asking(refusal: Refusal): Refusal {
+  const { reason } = refusal;
+  return reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
+}
+
 function tooFewLeft(
   tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
   needed: number,

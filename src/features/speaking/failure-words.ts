@@ -316,7 +316,9 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       // The bot's figures are the operator's plan: a member reads that the limit is reached and when it resets.
       return { key: 'budget.refused.botMonth', params: { reset: day(reason.resetAt) } };
     case 'quota-used-up':
-      // Refused at acceptance or as its part was about to leave, only ever while another request finds out.
+      // Refused at acceptance or as its part was about to leave: while another request finds out, or (its order
+      // accepted before the service said so) as the service said it.
+      if (reason.asking !== true) return { key: 'error.api.quota', params: { reset: day(reason.resetAt) } };
       return { key: 'quota.exhaustedChecking', params: { marked: day(reason.markedAt), reset: day(reason.resetAt) } };
     case 'quota-too-few-left': {
       // What is left is the whole plan's: a member reads only that their text is too long for it, and the reset.

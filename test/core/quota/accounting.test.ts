@@ -205,6 +205,7 @@ describe('Accounting and a used-up month', () => {
       markedAt: NOW,
       resetAt: RESET,
       beforeSending: true,
+      asking: true,
     });
     // Worded as what it is: another request is finding out (the turn is the request's on its way, not an order's).
     expect(describeFailure(refused).message).toEqual({
