@@ -132,6 +132,15 @@ describe('a 429, whoever sends it', () => {
     expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
     expect(r.content).toBe(busy);
   });
+  // The service's own 429 while its own figure (X-RateLimit-Remaining) says 300,000 left: its figure, not "used up".
+  it("the service's own 429 while its figure says 300,000 left: nothing counted, never told the month is used up", async () => {
+    h.sandbox.injectFault({ kind: 'service-error', status: 429, times: Infinity });
+    const r = await attempt('service-own-429');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).not.toMatch(/used up/);
+    expect(r.content).toBe(busy);
+  });
   it('a real proxy in front answers 429 (no Retry-After), lasting: busy, nothing counted, at most one retry', async () => {
     refusing = 100;
     const r = await attempt('proxy-lasting');

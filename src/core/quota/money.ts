@@ -337,8 +337,30 @@ function failingServiceCause(error: unknown, text: string): StandIn['cause'] | u
   if (!(error instanceof QuotaExceededError)) return 'service-failed';
   // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
   if (!accountRefusalProven(error)) return undefined;
-  const { remaining: left = 0, resetAt } = error.rateLimit ?? {};
-  return left > 0 ? tooFewLeft({ left, resetAt }, countCharacters(text), new Date(), error) : 'month-used-up';
+  const told = monthAnswer(error, countCharacters(text), new Date());
+  return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
+}
+
+/**
+ * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
+ * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
+ * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
+ */
+function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
+  const { remaining: left, resetAt } = error.rateLimit ?? {};
+  if (left === undefined || left === 0) return error;
+  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
+  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
+  const details = {
+    status,
+    requestId,
+    serviceMessage,
+    rateLimit,
+    fromService,
+    cause: error,
+    charge: 'not-charged' as const,
+  };
+  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, details);
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {
@@ -1131,15 +1153,14 @@ export class Accounting {
     // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
     // headers and its JSON error body).
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    const left = proven ? error.rateLimit?.remaining : undefined;
-    if (proven && left !== undefined && left > 0 && left < characters)
-      return tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, this.#now(), error);
-    if (proven && (left === undefined || left === 0))
+    const told = proven ? monthAnswer(error, characters, this.#now()) : error;
+    if (told instanceof Refusal) return told;
+    if (proven && told === error)
       await this.quotaExceeded(error).catch((e: unknown) =>
         this.#log.error({ err: e }, 'could not record the used-up quota'),
       );
     else await this.observeUsage(figures);
-    return error;
+    return told;
   }
 
   /**
