@@ -931,6 +931,15 @@ export class Accounting {
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
+  /**
+   * Whether a paid request of `characters` would go out only as the one finding out whether characters are back (the
+   * month marked used up, or the service's last figure leaving too few): such a request is sent in its order's turn,
+   * never fetched ahead of it (OrderPipeline), so the turn is a due order's and its answer is of its moment.
+   */
+  findsOut(characters: number): Promise<boolean> {
+    return this.#month.findsOut(characters);
+  }
+
   unchecked(context: SpendContext): Charge {
     const charge = new Charge(this, context, [], this.#now());
     // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
@@ -1770,6 +1779,11 @@ class UsedUpMonth {
     const turn = await this.#takeTurn();
     if (turn === undefined) throw refusal;
     await this.#store.budgets.release(turn);
+  }
+
+  /** Whether a request of `characters` would have to find out (fits would take the turn for it). */
+  async findsOut(characters: number): Promise<boolean> {
+    return (await this.#refusal(characters, true)) !== undefined;
   }
 
   /**
