@@ -405,7 +405,7 @@ export function isRetryable(error: VoiceApiError): boolean {
 /**
  * The wait before retry number `retry` (1-based), or undefined when the error must surface instead:
  * `Retry-After` when the service sent one (up to 60 s; a longer one is not slept through), otherwise capped
- * exponential backoff with full jitter.
+ * exponential backoff with full jitter. A 429 is tried again once at most: one that lasts is the member's "busy".
  */
 export function retryDelayMs(
   error: VoiceApiError,
@@ -413,6 +413,7 @@ export function retryDelayMs(
   policy: RetryPolicy,
   random = Math.random,
 ): number | undefined {
+  if (error.status === 429 && retry > 1) return undefined;
   const retryAfter = error.rateLimit?.retryAfterSeconds;
   if (retryAfter !== undefined) {
     return retryAfter > MAX_RETRY_AFTER_SECONDS ? undefined : Math.ceil(retryAfter * 1000);

@@ -104,10 +104,12 @@ export function t(locale: string | null | undefined, key: MessageKey, params: Me
     if (value === undefined || typeof value === 'object') return whole;
     return pluralText(language, locale, branches, value);
   });
-  return counted.replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return counted.replace(/\{(\w+)(, number)?\}/g, (whole, name: string, number?: string) => {
     const value = params[name];
     if (value === undefined) return whole;
-    return typeof value === 'object' ? t(locale, value.key, value.params) : String(value);
+    if (typeof value === 'object') return t(locale, value.key, value.params);
+    // `{name, number}` (ICU style): a count grouped as the reader writes it (300,000), as /usage shows it.
+    return number !== undefined && typeof value === 'number' ? formatNumber(locale, value) : String(value);
   });
 }
 

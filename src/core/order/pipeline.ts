@@ -417,15 +417,24 @@ export class SpeechPipeline {
     };
     let next: Promise<Readable> | undefined;
     let seconds = 0;
+    const due = Promise.withResolvers<void>();
     try {
       if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, 0);
-      // Nothing ahead: the first part's request leaves now, beside the join; else once its turn nears.
-      next = order.ahead === 0 ? fetched(0) : turn.near.then(() => fetched(0));
+      // Nothing ahead: the first part's request leaves now, beside the join; else once its turn nears. But one that
+      // would go out to find out whether characters are back waits for its turn: the one request finding out is a
+      // due order's (none other refused for it meanwhile), and the answer it gets is of the moment it plays.
+      const { request, text } = parts[0] as { request: SpeechRequest; text: string };
+      const ahead = async () => {
+        await turn.near;
+        if (await this.#source.findsOut(request, text)) await due.promise;
+      };
+      next = order.ahead === 0 ? fetched(0) : ahead().then(() => fetched(0));
       next.catch(() => undefined);
       const joined = player.connect(voiceChannelId);
       joined.catch(() => undefined);
       await Promise.race([joined, turn.ended]);
       if (turn.endedAs === undefined) await turn.take();
+      due.resolve();
       for (let index = 0; index < count && turn.endedAs === undefined; index++) {
         let packets: Readable;
         try {
@@ -456,6 +465,7 @@ export class SpeechPipeline {
       if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, seconds);
       return withCut({ kind: 'played', seconds }, scene?.cut());
     } finally {
+      due.resolve();
       letGo.abort();
       void next?.then((packets) => packets.destroy()).catch(() => undefined);
       scene?.packets.destroy();

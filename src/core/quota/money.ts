@@ -337,8 +337,30 @@ function failingServiceCause(error: unknown, text: string): StandIn['cause'] | u
   if (!(error instanceof QuotaExceededError)) return 'service-failed';
   // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
   if (!accountRefusalProven(error)) return undefined;
-  const { remaining: left = 0, resetAt } = error.rateLimit ?? {};
-  return left > 0 ? tooFewLeft({ left, resetAt }, countCharacters(text), new Date(), error) : 'month-used-up';
+  const told = monthAnswer(error, countCharacters(text), new Date());
+  return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
+}
+
+/**
+ * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
+ * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
+ * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
+ */
+function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
+  const { remaining: left, resetAt } = error.rateLimit ?? {};
+  if (left === undefined || left === 0) return error;
+  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
+  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
+  const details = {
+    status,
+    requestId,
+    serviceMessage,
+    rateLimit,
+    fromService,
+    cause: error,
+    charge: 'not-charged' as const,
+  };
+  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, details);
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {
@@ -909,6 +931,15 @@ export class Accounting {
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
+  /**
+   * Whether a paid request of `characters` would go out only as the one finding out whether characters are back (the
+   * month marked used up, or the service's last figure leaving too few): such a request is sent in its order's turn,
+   * never fetched ahead of it (OrderPipeline), so the turn is a due order's and its answer is of its moment.
+   */
+  findsOut(characters: number): Promise<boolean> {
+    return this.#month.findsOut(characters);
+  }
+
   unchecked(context: SpendContext): Charge {
     const charge = new Charge(this, context, [], this.#now());
     // Known while it lives, so a deletion on request meanwhile reaches it (it holds nothing, so no cooldown either).
@@ -1131,15 +1162,14 @@ export class Accounting {
     // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
     // headers and its JSON error body).
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    const left = proven ? error.rateLimit?.remaining : undefined;
-    if (proven && left !== undefined && left > 0 && left < characters)
-      return tooFewLeft({ left, resetAt: error.rateLimit?.resetAt }, characters, this.#now(), error);
-    if (proven && (left === undefined || left === 0))
+    const told = proven ? monthAnswer(error, characters, this.#now()) : error;
+    if (told instanceof Refusal) return told;
+    if (proven && told === error)
       await this.quotaExceeded(error).catch((e: unknown) =>
         this.#log.error({ err: e }, 'could not record the used-up quota'),
       );
     else await this.observeUsage(figures);
-    return error;
+    return told;
   }
 
   /**
@@ -1749,6 +1779,11 @@ class UsedUpMonth {
     const turn = await this.#takeTurn();
     if (turn === undefined) throw asking(refusal);
     await this.#store.budgets.release(turn);
+  }
+
+  /** Whether a request of `characters` would have to find out (fits would take the turn for it). */
+  async findsOut(characters: number): Promise<boolean> {
+    return (await this.#refusal(characters, true)) !== undefined;
   }
 
   /**

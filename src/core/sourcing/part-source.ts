@@ -144,6 +144,12 @@ export class PartSource {
     );
   }
 
+  /** Whether this part, paid, would go out only as the one request finding out whether characters are back. */
+  async findsOut(request: SpeechRequest, text: string): Promise<boolean> {
+    const [need] = await this.needs(request, [text]);
+    return need !== undefined && !need.free && (await this.#accounting.findsOut(need.characters));
+  }
+
   async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
     const key = partCacheKey(withoutEffects(request), text);
     return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);

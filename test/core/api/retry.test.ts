@@ -108,7 +108,7 @@ describe('retried', () => {
     expect(api.sandbox.voicePitchHz(clone.voiceId)).toBeCloseTo(220, 0);
   });
 
-  it('a rate limit that does not lift: RateLimitedError after the retries', async () => {
+  it('a rate limit that does not lift: RateLimitedError after one retry, whatever maxRetries allows', async () => {
     api.sandbox.injectFault({
       kind: 'service-error',
       status: 429,
@@ -117,7 +117,7 @@ describe('retried', () => {
       times: 3,
     });
     expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
-    expect(requestsTo(api.sandbox)).toHaveLength(3);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([429, 429]);
   });
 });
 

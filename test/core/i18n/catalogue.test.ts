@@ -9,7 +9,8 @@ import { forAdminsByDefault } from '../../../src/core/interactions/preconditions
 import type { VoiceMessageFallbackReason } from '../../../src/features/speaking/voice-message-post.ts';
 
 /** A text's {placeholders}, a count's plural (`{count, plural, one {…} other {…}}`) named as its count. */
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{(\w+)(?:\}|, plural,|, number\})/g)].map((m) => m[1]).sort();
 
 // Every part of the catalogue: the core's and each feature's (registered by its strings module).
 await loadFeatureStrings();
@@ -45,6 +46,15 @@ describe('the catalogue', () => {
         expect(placeholders(part.ko[key] ?? ''), `${name} ko ${key}`).toEqual(placeholders(text));
         expect(placeholders(part.ja[key] ?? ''), `${name} ja ${key}`).toEqual(placeholders(text));
       }
+    }
+  });
+
+  it('groups a `{name, number}` count as the reader writes numbers, as /usage does, in en, ja and ko', () => {
+    for (const locale of ['en-US', 'ja', 'ko']) {
+      const worded = t(locale, 'quota.tooFewLeft', { left: 300_000, needed: 1_234_567, reset: '2026-12-01' });
+      expect(worded, locale).toContain('300,000');
+      expect(worded, locale).toContain('1,234,567');
+      expect(worded, locale).not.toMatch(/300000|1234567/);
     }
   });
 

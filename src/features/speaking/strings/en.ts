@@ -82,7 +82,8 @@ export const en = {
   'voice.fallback': '{voice}, the free voice: {reason}',
   'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",
-  'fallback.reason.tooFewLeft': 'too few characters are left this month for this text ({left} left, it needs {needed})',
+  'fallback.reason.tooFewLeft':
+    'too few characters are left this month for this text ({left, number} left, it needs {needed, number})',
   'fallback.reason.server': "the server's budget for this month is reached",
   'fallback.reason.member': 'your budget for today is reached',
   'fallback.reason.engine': "the bot's own speech engine could not speak it",
@@ -147,7 +148,7 @@ export const en = {
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.tooFewLeft':
-    'The voice service made part of this and counted its {paid} characters, which are spent. It has only {left} characters left this month and the next part needs {needed}, so the rest was not sent; the quota resets {reset}.',
+    'The voice service made part of this and counted its {paid} characters, which are spent. It has only {left, number} characters left this month and the next part needs {needed, number}, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
     'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
   'error.paidPartWay.keyRefused':
@@ -243,11 +244,11 @@ export const en = {
   'quota.exhaustedChecking':
     'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
   'quota.tooFewLeft':
-    'The voice service has only {left} characters left this month and this needs {needed}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
+    'The voice service has only {left, number} characters left this month and this needs {needed, number}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.tooFewLeftForMember':
     'The voice service has too few characters left this month for this text, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.tooFewLeftSaid':
-    'As of {at} the voice service said it had only {left} characters left this month and this needs {needed}. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
+    'As of {at} the voice service said it had only {left, number} characters left this month and this needs {needed, number}. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
   'quota.tooFewLeftSaidForMember':
     'As of {at} the voice service said it had too few characters left this month for this text. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
   'quota.recordFailed':

@@ -78,7 +78,8 @@ export const ja: Translation<typeof en> = {
   'voice.fallback': '{voice}（無料の声：{reason}）',
   'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後の無料の声：{reason}）',
   'fallback.reason.month': '今月の文字数を使い切りました',
-  'fallback.reason.tooFewLeft': '今月の残り文字数ではこの文には足りません（残り{left}文字、必要{needed}文字）',
+  'fallback.reason.tooFewLeft':
+    '今月の残り文字数ではこの文には足りません（残り{left, number}文字、必要{needed, number}文字）',
   'fallback.reason.server': 'サーバーの今月の予算に達しました',
   'fallback.reason.member': '今日の予算に達しました',
   'fallback.reason.engine': 'このボットの音声エンジンが読み上げられませんでした',
@@ -140,7 +141,7 @@ export const ja: Translation<typeof en> = {
   'error.paidPartWay.quota':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。今月の残りの文字数が残りの部分には足りないため、残りは送信していません。上限は {reset} にリセットされます。',
   'error.paidPartWay.tooFewLeft':
-    '音声サービスはこの一部を作成し、その {paid} 文字を数えました（消費済みです）。今月の残りは {left} 文字だけで、次の部分には {needed} 文字が必要なため、残りは送信しませんでした。上限は {reset} にリセットされます。',
+    '音声サービスはこの一部を作成し、その {paid} 文字を数えました（消費済みです）。今月の残りは {left, number} 文字だけで、次の部分には {needed, number} 文字が必要なため、残りは送信しませんでした。上限は {reset} にリセットされます。',
   'error.paidPartWay.budget':
     '音声サービスはこのリクエストの一部を作成し、その {paid} 文字を計上したため、その分は消費されました。残りの部分はここでの文字数の予算を超えるため、送信していません。残りは /usage で確認できます。',
   'error.paidPartWay.keyRefused':
@@ -229,11 +230,11 @@ export const ja: Translation<typeof en> = {
   'quota.exhaustedChecking':
     '音声サービスの今月の文字数上限に達しています（{marked} にサービスが通知）。いま別のリクエストが上限が戻ったかを確認中のため、送信していません。少し待ってからもう一度お試しください。キャッシュにある音声は引き続き再生できます。',
   'quota.tooFewLeft':
-    '音声サービスの今月の残りは {left} 文字で、このリクエストには {needed} 文字必要なため送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
+    '音声サービスの今月の残りは {left, number} 文字で、このリクエストには {needed, number} 文字必要なため送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
   'quota.tooFewLeftForMember':
     '音声サービスの今月の残り文字数が足りないため、このテキストは送信していません。短いテキストでお試しください。上限は {reset} にリセットされます。',
   'quota.tooFewLeftSaid':
-    '音声サービスは {at} の時点で今月の残りを {left} 文字と伝えており、このリクエストには {needed} 文字必要です。いま別のリクエストが文字数が追加されたかを確認中のため、送信していません。少し待ってからもう一度お試しください。上限は {reset} にリセットされます。',
+    '音声サービスは {at} の時点で今月の残りを {left, number} 文字と伝えており、このリクエストには {needed, number} 文字必要です。いま別のリクエストが文字数が追加されたかを確認中のため、送信していません。少し待ってからもう一度お試しください。上限は {reset} にリセットされます。',
   'quota.tooFewLeftSaidForMember':
     '音声サービスは {at} の時点で今月の残り文字数がこのテキストには足りないと伝えていました。いま別のリクエストが文字数が追加されたかを確認中のため、送信していません。少し待ってからもう一度お試しください。上限は {reset} にリセットされます。',
   'quota.recordFailed':

@@ -76,7 +76,8 @@ export const ko: Translation<typeof en> = {
   'voice.fallback': '{voice} (무료 음성: {reason})',
   'voice.fallbackAfterPaid': '{voice} (유료 음성으로 {paid}자(집계됨) 이후 무료 음성: {reason})',
   'fallback.reason.month': '이번 달 글자 수를 모두 썼습니다',
-  'fallback.reason.tooFewLeft': '이번 달 남은 글자 수가 이 글에는 모자랍니다 (남은 글자 {left}자, 필요 {needed}자)',
+  'fallback.reason.tooFewLeft':
+    '이번 달 남은 글자 수가 이 글에는 모자랍니다 (남은 글자 {left, number}자, 필요 {needed, number}자)',
   'fallback.reason.server': '서버의 이번 달 예산에 도달했습니다',
   'fallback.reason.member': '오늘의 예산에 도달했습니다',
   'fallback.reason.engine': '이 봇의 음성 엔진이 읽지 못했습니다',
@@ -138,7 +139,7 @@ export const ko: Translation<typeof en> = {
   'error.paidPartWay.quota':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 이번 달 남은 글자 수가 나머지에는 부족해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.tooFewLeft':
-    '음성 서비스가 이 중 일부를 만들고 {paid}자를 셌으며, 그 글자 수는 사용되었습니다. 이번 달 남은 글자는 {left}자뿐이고 다음 부분에는 {needed}자가 필요해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
+    '음성 서비스가 이 중 일부를 만들고 {paid}자를 셌으며, 그 글자 수는 사용되었습니다. 이번 달 남은 글자는 {left, number}자뿐이고 다음 부분에는 {needed, number}자가 필요해 나머지는 보내지 않았습니다. 한도는 {reset}에 초기화됩니다.',
   'error.paidPartWay.budget':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 나머지는 이곳의 글자 수 예산을 넘기 때문에 보내지 않았습니다. 남은 양은 /usage에서 볼 수 있습니다.',
   'error.paidPartWay.keyRefused':
@@ -227,11 +228,11 @@ export const ko: Translation<typeof en> = {
   'quota.exhaustedChecking':
     '음성 서비스의 이번 달 글자 수 한도를 모두 사용했습니다 ({marked}에 서비스가 알림). 지금 다른 요청이 한도가 돌아왔는지 확인하는 중이라 요청을 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 캐시에 있는 음성은 계속 재생됩니다.',
   'quota.tooFewLeft':
-    '음성 서비스에 이번 달 남은 글자 수가 {left}자인데 이 요청에는 {needed}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
+    '음성 서비스에 이번 달 남은 글자 수가 {left, number}자인데 이 요청에는 {needed, number}자가 필요해 아무것도 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
   'quota.tooFewLeftForMember':
     '음성 서비스에 이번 달 남은 글자 수가 부족해 이 텍스트를 보내지 않았습니다. 더 짧은 텍스트로 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
   'quota.tooFewLeftSaid':
-    '음성 서비스는 {at} 기준으로 이번 달 남은 글자 수가 {left}자라고 알렸고 이 요청에는 {needed}자가 필요합니다. 지금 다른 요청이 글자 수가 추가되었는지 확인하는 중이라 아무것도 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
+    '음성 서비스는 {at} 기준으로 이번 달 남은 글자 수가 {left, number}자라고 알렸고 이 요청에는 {needed, number}자가 필요합니다. 지금 다른 요청이 글자 수가 추가되었는지 확인하는 중이라 아무것도 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
   'quota.tooFewLeftSaidForMember':
     '음성 서비스는 {at} 기준으로 이번 달 남은 글자 수가 이 텍스트에는 부족하다고 알렸습니다. 지금 다른 요청이 글자 수가 추가되었는지 확인하는 중이라 아무것도 보내지 않았습니다. 잠시 후 다시 시도해 주세요. 한도는 {reset}에 초기화됩니다.',
   'quota.recordFailed':

@@ -1,0 +1,188 @@
+// A 429 is a refusal, never a charge (issue 94, item 3; cases from its outside check): tried again once at most, the
+// member told busy; a 5xx after the request reached the service is still counted. /usage (server and the member's
+// day) moves by exactly what the sandbox billed.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/catalogue.ts';
+import { useFileHarness } from '../support/file-harness.ts';
+import { defaultGuilds, runCommand } from '../support/harness.ts';
+import { BOB } from '../support/world.ts';
+
+const london = defaultGuilds()[1] as ReturnType<typeof defaultGuilds>[0];
+
+/** A tiny proxy in front of the sandbox: answers 429 itself while `refusing` > 0, forwards otherwise. */
+let target = '';
+let refusing = 0;
+let proxyHits = 0;
+let proxyRetryAfter: string | undefined;
+let proxy: Server;
+async function startProxy(): Promise<string> {
+  proxy = createServer((req, res) => {
+    proxyHits++;
+    if (refusing > 0) {
+      refusing--;
+      req.resume();
+      res.writeHead(429, {
+        'content-type': 'text/plain',
+        ...(proxyRetryAfter === undefined ? {} : { 'retry-after': proxyRetryAfter }),
+      });
+      res.end('Too Many Requests');
+      return;
+    }
+    const url = new URL(req.url ?? '/', target);
+    const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (back) => {
+      res.writeHead(back.statusCode ?? 502, back.headers);
+      back.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+const h = useFileHarness(async () => ({
+  env: { VOICE_API_PLAN: 'creator', VOICE_API_BASE_URL: await startProxy() },
+}));
+
+let serial = 0;
+
+async function shownNow(): Promise<{ server: number; day: string | undefined }> {
+  const { content } = await runCommand(h, { guildId: london.id, userId: BOB, name: 'usage', locale: 'en-US' });
+  return {
+    server: Number(/This server: ([\d,]+) characters spent/.exec(content)?.[1]?.replace(/,/g, '') ?? 'NaN'),
+    day: /You today: ([\d,]+) characters/.exec(content)?.[1] ?? '0',
+  };
+}
+const dayNum = (d: string | undefined) => Number((d ?? '0').replace(/,/g, ''));
+
+async function attempt(name: string, command = 'say', output = 'file') {
+  target = h.sandbox.url;
+  const before = {
+    requests: h.sandbox.requests.length,
+    hits: proxyHits,
+    billed: h.sandbox.charactersBilled(),
+    shown: await shownNow(),
+  };
+  const text = `Probe ${name} line ${++serial}.`;
+  const { content } = await runCommand(h, {
+    guildId: london.id,
+    userId: BOB,
+    name: command,
+    options: { text, output },
+    locale: 'en-US',
+  });
+  const after = await shownNow();
+  const r = {
+    content,
+    sandboxRequests: h.sandbox.requests.slice(before.requests).map((x) => x.status),
+    proxyHits: proxyHits - before.hits,
+    billed: h.sandbox.charactersBilled() - before.billed,
+    server: after.server - before.shown.server,
+    day: dayNum(after.day) - dayNum(before.shown.day),
+  };
+  return r;
+}
+
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.sandbox.setKeyUsed(h.apiKey, 0);
+  refusing = 0;
+  proxyRetryAfter = undefined;
+});
+
+const busy = t('en-US', 'error.api.rateLimited');
+const gw = (extra: Record<string, string>, times = 1) =>
+  ({
+    kind: 'response',
+    status: 429,
+    contentType: 'text/plain',
+    body: 'Too Many Requests',
+    headers: extra,
+    times,
+  }) as const;
+
+describe('a 429, whoever sends it', () => {
+  it('sandbox 429 without ID, Retry-After 3600 (big): not waited on, busy, nothing counted', async () => {
+    h.sandbox.injectFault(gw({ 'Retry-After': '3600' }, Infinity));
+    const r = await attempt('noid-big');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('sandbox 429 without ID, Retry-After 0 lasting: at most one retry, busy, nothing counted', async () => {
+    h.sandbox.injectFault(gw({ 'Retry-After': '0' }, Infinity));
+    const r = await attempt('noid-small-lasting');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('sandbox 429 with its request ID, Retry-After 1 lasting: at most one retry, busy, nothing counted', async () => {
+    h.sandbox.injectFault(gw({ 'Retry-After': '1', 'X-Request-Id': 'req_probe' }, Infinity));
+    const r = await attempt('id-small-lasting');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('sandbox 429 with its request ID, no Retry-After: busy, nothing counted', async () => {
+    h.sandbox.injectFault(gw({ 'X-Request-Id': 'req_probe2' }, Infinity));
+    const r = await attempt('id-none-lasting');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  // The service's own 429 while its own figure (X-RateLimit-Remaining) says 300,000 left: its figure, not "used up".
+  it("the service's own 429 while its figure says 300,000 left: nothing counted, never told the month is used up", async () => {
+    h.sandbox.injectFault({ kind: 'service-error', status: 429, times: Infinity });
+    const r = await attempt('service-own-429');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).not.toMatch(/used up/);
+    expect(r.content).toBe(busy);
+  });
+  it('a real proxy in front answers 429 (no Retry-After), lasting: busy, nothing counted, at most one retry', async () => {
+    refusing = 100;
+    const r = await attempt('proxy-lasting');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect(r.sandboxRequests).toEqual([]);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('a real proxy in front answers 429 once with Retry-After 1: served by the retry, only it counted', async () => {
+    refusing = 1;
+    proxyRetryAfter = '1';
+    const r = await attempt('proxy-once');
+    expect(r.proxyHits).toBe(2);
+    expect(r.content).toMatch(/^Here is/);
+    expect(r.server).toBe(r.billed);
+    expect(r.day).toBe(r.billed);
+  });
+  it('a real proxy answers 429 with Retry-After 86400, lasting: busy promptly, nothing counted', async () => {
+    refusing = 100;
+    proxyRetryAfter = '86400';
+    const r = await attempt('proxy-big');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('/emote: sandbox 429 without ID: busy, nothing counted', async () => {
+    h.sandbox.injectFault(gw({}, Infinity));
+    const r = await attempt('emote-noid', 'emote');
+    expect(r.proxyHits).toBeLessThanOrEqual(2);
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+    expect(r.content).toBe(busy);
+  });
+  it('a 502 after the charge (gateway-after-charge): counted, as billed', async () => {
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502, endpoint: 'tts' });
+    const r = await attempt('gac-502');
+    expect(r.billed).toBeGreaterThan(0);
+    expect(r.server).toBe(r.billed);
+    expect(r.day).toBe(r.billed);
+  });
+  it('a 500 of the service (nothing billed): not counted', async () => {
+    h.sandbox.injectFault({ kind: 'service-error', status: 500, times: Infinity });
+    const r = await attempt('svc-500');
+    expect([r.server, r.day, r.billed]).toEqual([0, 0, 0]);
+  });
+});
