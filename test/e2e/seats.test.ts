@@ -113,6 +113,29 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it("QUEUE_MAX_* bound each seat's queue: a full queue in the lounge never refuses the study, whose free helper speaks", async () => {
+    const h = await startHarness({
+      guilds: guilds(),
+      helpers: 1,
+      env: { QUEUE_MAX_CLIPS: '1' },
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
+    try {
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      const ann = await say(h, ANN, 'The lounge fills its one clip of queue for a while.', 'voice-b-en-m-01');
+      await ann.handle.waitFor((r) => (r.content ?? '').includes('Speaking'), 30_000);
+      const ben = await say(h, BEN, 'The study has its own.', 'voice-b-en-f-01');
+      const end = await ben.handle.waitFor(
+        (r) => r.kind !== 'delete' && !(r.content ?? 'Speaking').includes('Speaking'),
+        60_000,
+      );
+      expect(end.content).toMatch(/^Spoke/);
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('no seat free: a private answer naming the busy channels and offering a file, nothing asked or held', async () => {
     const h = await start(1);
     try {
