@@ -1,5 +1,6 @@
 // Several voice channels of one server at once (issue 93): the main bot and two helper bots, each a seat, each heard
 // only in its own channel; no seat free; a listened-to seat never moved; one set of books; a failing helper.
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { APP_ID, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -131,6 +132,27 @@ describe('seats: several voice channels of one server at once', () => {
       );
       expect(end.content).toMatch(/^Spoke/);
       expect(seating(h)).toEqual([LOUNGE, STUDY]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a free main bot denied Connect in the study is passed over: the free helper that may speak there takes it', async () => {
+    const world = guilds();
+    world[0]!.voiceChannels[1] = {
+      id: STUDY,
+      name: 'study',
+      overwrites: [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect }],
+    };
+    const h = await startHarness({ guilds: world, helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
+    try {
+      const said = await say(h, BEN, 'Helper, please.', 'voice-b-en-f-01');
+      const end = await said.handle.waitFor(
+        (r) => r.kind !== 'delete' && !(r.content ?? 'Speaking').includes('Speaking'),
+        30_000,
+      );
+      expect(end.content).toMatch(/^Spoke/);
+      expect(seating(h)).toEqual([null, STUDY]);
     } finally {
       await h.close();
     }
