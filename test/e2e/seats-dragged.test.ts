@@ -69,8 +69,8 @@ async function draggedMidLine(h: Harness, seat: string) {
   expect(h.discord.heard({ guildId: GUILD, channelId: QUIET }).seconds).toBe(0);
 }
 
-describe('a speaking seat dragged into an empty channel', () => {
-  it('a helper: its line ends cut off with what was heard, and the study is served again', async () => {
+describe('a speaking seat dragged by a moderator', () => {
+  it('into an empty channel, a helper: its line ends cut off with what was heard, and the study is served again', async () => {
     const h = await startHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
     try {
       await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
@@ -81,10 +81,35 @@ describe('a speaking seat dragged into an empty channel', () => {
     }
   });
 
-  it('the main bot without helpers: the same', async () => {
+  it('into an empty channel, the main bot without helpers: the same', async () => {
     const h = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
     try {
       await draggedMidLine(h, APP_ID);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('into a channel where a member listens: the line goes on there, and the bot stays with them', async () => {
+    const h = await startHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    try {
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      h.discord.setVoiceState(GUILD, ANN, QUIET);
+      const said = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text: LONG, voice: LONG_VOICE },
+      });
+      await said.handle.waitFor((r) => (r.content ?? '').includes('Speaking'), 30_000);
+      await h.discord.waitForPacket({ guildId: GUILD, channelId: STUDY }, (p) => !p.silence, 20_000);
+      h.discord.setVoiceState(GUILD, APP_ID, QUIET);
+      const end = await said.handle.waitFor(ended, 60_000);
+      expect(end.content).toMatch(/^Spoke/);
+      expect(h.discord.heard({ guildId: GUILD, channelId: QUIET }).seconds).toBeGreaterThan(0.5);
+      expect(h.discord.botVoiceChannel(GUILD, APP_ID)).toBe(QUIET);
+      // The seat is where Discord put it: the study, listened to by ben alone, is no longer its channel.
+      expect(h.bot.players.find(GUILD)?.channelId).toBe(QUIET);
     } finally {
       await h.close();
     }
