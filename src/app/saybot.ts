@@ -353,11 +353,17 @@ export class SayBot {
     void task.finally(() => this.#inFlight.delete(task));
   }
 
-  /** Each seat leaves its channel once no human is left in it; one sent to a Stage's audience speaks again. */
+  /** Each seat leaves its channel once no human is left in it (or is moved where none is); one sent to a Stage's audience speaks again. */
   #onVoiceState(before: VoiceState, after: VoiceState): void {
     for (const bot of this.seats.bots) {
       const player = bot.players.find(before.guild.id);
       if (after.id === bot.userId() && after.suppress === true && before.suppress !== true) player?.sentToAudience();
+      // Moved by a moderator: the seat is where Discord says, and a line nobody can hear there ends.
+      if (after.id === bot.userId() && after.channelId !== null && player?.channelId !== undefined) {
+        const there =
+          after.channel?.isVoiceBased() === true ? after.channel.members.filter((m) => !m.user.bot).size : 0;
+        if (after.channelId !== player.channelId) player.movedTo(after.channelId, there > 0);
+      }
       const channelId = player?.channelId;
       if (!player || channelId === undefined) continue;
       if (before.channelId !== channelId && after.channelId !== channelId) continue;

@@ -22,7 +22,7 @@ export type ServerBudgets = Partial<Record<BudgetName, number>>;
 
 /** The operator's bounds (QUEUE_MAX_*); 0 = no limit. */
 export interface QueueBounds {
-  /** Estimated seconds of speech one server's voice queue may hold (what plays now included). */
+  /** Estimated seconds of speech one seat's voice queue may hold (what plays now included). */
   guildSeconds: number;
   guildClips: number;
   /** Requests one member may have under way in one server (queued, playing or being made), any output. */

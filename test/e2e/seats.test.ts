@@ -1,5 +1,6 @@
 // Several voice channels of one server at once (issue 93): the main bot and two helper bots, each a seat, each heard
 // only in its own channel; no seat free; a listened-to seat never moved; one set of books; a failing helper.
+import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { APP_ID, pitchOf, runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -108,6 +109,50 @@ describe('seats: several voice channels of one server at once', () => {
       expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
       // One set of books and one cache per server, whatever bot speaks: nothing asked of the service again.
       expect(h.sandbox.requests.length).toBe(requests);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("QUEUE_MAX_* bound each seat's queue: a full queue in the lounge never refuses the study, whose free helper speaks", async () => {
+    const h = await startHarness({
+      guilds: guilds(),
+      helpers: 1,
+      env: { QUEUE_MAX_CLIPS: '1' },
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
+    try {
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      const ann = await say(h, ANN, 'The lounge fills its one clip of queue for a while.', 'voice-b-en-m-01');
+      await ann.handle.waitFor((r) => (r.content ?? '').includes('Speaking'), 30_000);
+      const ben = await say(h, BEN, 'The study has its own.', 'voice-b-en-f-01');
+      const end = await ben.handle.waitFor(
+        (r) => r.kind !== 'delete' && !(r.content ?? 'Speaking').includes('Speaking'),
+        60_000,
+      );
+      expect(end.content).toMatch(/^Spoke/);
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a free main bot denied Connect in the study is passed over: the free helper that may speak there takes it', async () => {
+    const world = guilds();
+    world[0]!.voiceChannels[1] = {
+      id: STUDY,
+      name: 'study',
+      overwrites: [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect }],
+    };
+    const h = await startHarness({ guilds: world, helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
+    try {
+      const said = await say(h, BEN, 'Helper, please.', 'voice-b-en-f-01');
+      const end = await said.handle.waitFor(
+        (r) => r.kind !== 'delete' && !(r.content ?? 'Speaking').includes('Speaking'),
+        30_000,
+      );
+      expect(end.content).toMatch(/^Spoke/);
+      expect(seating(h)).toEqual([null, STUDY]);
     } finally {
       await h.close();
     }

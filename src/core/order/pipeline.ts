@@ -163,10 +163,11 @@ export class SpeechPipeline {
       const seconds = estimatePlanSeconds(order.lines);
       // A scene lasts at most MAX_SCENE_SECONDS, which only its audio proves: its estimate is refused first.
       if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
-      // In voice, its turn in the guild's queue is held from here: /stop, /skip and /leave end it while accepted.
+      // In voice, its turn in its seat's queue is held from here: /stop, /skip and /leave end it while accepted.
       place = this.#hold(order, clips);
       // Who pays for each part, or why not (the money's one owner).
-      paid = await this.#money.accept(order, place && { clips, seconds });
+      const seat = order.target.kind === 'voice' ? order.target.seat.bot.index : undefined;
+      paid = await this.#money.accept(order, seat === undefined ? undefined : { seat, clips, seconds });
       order.accept({ ...paid, ...(place && { ahead: place.turn.ahead, playback: place }) });
     } catch (error) {
       // Accepted by the money but not taken by the order (a phase bug): nothing of it stays held.

@@ -142,11 +142,11 @@ export class Money {
   /**
    * Who pays for each part of `order`, checked in this order: a full queue (costs nothing to refuse), then the
    * budgets and the month; refused there for money, a plain request is spoken by the free voice at no charge. Throws
-   * the refusal otherwise; nothing is held then. `voice`: the clips and seconds it adds to its guild's queue.
+   * the refusal otherwise; nothing is held then. `voice`: the clips and seconds it adds to its seat's queue.
    */
   async accept<Line extends PricedLine>(
     order: OrderToPay<Line>,
-    voice: { clips: number; seconds: number } | undefined,
+    voice: VoiceAdmission | undefined,
   ): Promise<Accepted<Line>> {
     const { requester } = order;
     const ready = order.lines.some((line) => line.request.kind === 'ready');
@@ -506,8 +506,8 @@ export function fitsFreeLine(text: string, voiceId: string): boolean {
   return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
 }
 
-// Each server's voice queue and each member's requests under way, bounded by their estimated seconds before anything
-// is held, made or paid (config.queue).
+// Each seat's voice queue and each member's requests under way in a server, bounded by their estimated seconds before
+// anything is held, made or paid (config.queue).
 /** One accepted request counted until its outcome; release() is idempotent. */
 export interface Admission {
   release(): void;
@@ -516,21 +516,28 @@ export interface Admission {
 interface AdmissionRequest {
   guildId: string;
   userId: string;
-  /** A voice request: its clips and estimated seconds join the server's voice queue. */
-  voice?: { clips: number; seconds: number };
+  /** A voice request: its clips and estimated seconds join its seat's voice queue (`seat`: the bot's index). */
+  voice?: VoiceAdmission;
   /** Which bounds may refuse it; a request is always counted. */
   enforce: { guild: boolean; member: boolean };
 }
 
-interface GuildQueue {
+/** What a voice request adds to the queue of its seat (0 the main bot, then the helpers). */
+export interface VoiceAdmission {
+  seat: number;
   clips: number;
   seconds: number;
+}
+
+interface GuildQueue {
+  /** Per seat: the clips and seconds waiting; an entry goes once empty. */
+  seats: Map<number, { clips: number; seconds: number }>;
   members: Map<string, number>;
   /** Requests under way in this guild: the entry goes at 0. */
   requests: number;
 }
 
-/** The figures behind the bounds, per guild, kept only while it has requests under way. */
+/** The figures behind the bounds: the voice queue per seat, the member's requests per guild; kept while under way. */
 export class QueueBook {
   /** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
   static enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
@@ -547,25 +554,27 @@ export class QueueBook {
 
   admit(request: AdmissionRequest): Admission {
     const { guildId, userId, voice } = request;
-    const queue: GuildQueue = this.#guilds.get(guildId) ?? { clips: 0, seconds: 0, members: new Map(), requests: 0 };
+    const queue: GuildQueue = this.#guilds.get(guildId) ?? { seats: new Map(), members: new Map(), requests: 0 };
     const mine = queue.members.get(userId) ?? 0;
     const { guildClips, guildSeconds, memberRequests } = this.#bounds;
     if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
       throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
+    const seat = voice && (queue.seats.get(voice.seat) ?? { clips: 0, seconds: 0 });
     // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
-    if (voice && request.enforce.guild && queue.clips > 0) {
-      if (guildClips > 0 && queue.clips + voice.clips > guildClips)
-        throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: queue.clips });
-      if (guildSeconds > 0 && queue.seconds + voice.seconds > guildSeconds) {
-        const queued = Math.ceil(queue.seconds);
+    if (voice && seat && request.enforce.guild && seat.clips > 0) {
+      if (guildClips > 0 && seat.clips + voice.clips > guildClips)
+        throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: seat.clips });
+      if (guildSeconds > 0 && seat.seconds + voice.seconds > guildSeconds) {
+        const queued = Math.ceil(seat.seconds);
         throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
       }
     }
     queue.members.set(userId, mine + 1);
     queue.requests += 1;
-    if (voice) {
-      queue.clips += voice.clips;
-      queue.seconds += voice.seconds;
+    if (voice && seat) {
+      seat.clips += voice.clips;
+      seat.seconds += voice.seconds;
+      queue.seats.set(voice.seat, seat);
     }
     this.#guilds.set(guildId, queue);
     let released = false;
@@ -573,9 +582,10 @@ export class QueueBook {
       release: () => {
         if (released) return;
         released = true;
-        if (voice) {
-          queue.clips -= voice.clips;
-          queue.seconds = Math.max(0, queue.seconds - voice.seconds);
+        if (voice && seat) {
+          seat.clips -= voice.clips;
+          seat.seconds = Math.max(0, seat.seconds - voice.seconds);
+          if (seat.clips <= 0 && queue.seats.get(voice.seat) === seat) queue.seats.delete(voice.seat);
         }
         const left = (queue.members.get(userId) ?? 1) - 1;
         if (left > 0) queue.members.set(userId, left);
@@ -586,8 +596,9 @@ export class QueueBook {
     };
   }
 
-  voiceQueue(guildId: string): { clips: number; seconds: number } {
-    const queue = this.#guilds.get(guildId);
+  /** What waits in one seat's voice queue (`seat`: its bot's index). */
+  voiceQueue(guildId: string, seat: number): { clips: number; seconds: number } {
+    const queue = this.#guilds.get(guildId)?.seats.get(seat);
     return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
   }
 }

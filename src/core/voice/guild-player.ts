@@ -604,6 +604,19 @@ export class GuildPlayer {
     if (!current) this.#idleOutOfVoice();
   }
 
+  /**
+   * Discord says a moderator moved the bot into `channelId`: it sits there now. With someone to hear it there, what
+   * plays goes on; with nobody, what plays and waits is cut off (told with what was heard) and it leaves.
+   */
+  movedTo(channelId: string, listened: boolean): void {
+    const state = this.#state;
+    if (state.kind !== 'connected' || state.channelId === channelId) return;
+    this.#state = { ...state, channelId };
+    if (listened) return;
+    for (const order of [...this.#orders]) this.#end(order, { status: 'cut-off' });
+    this.leave('moved-alone');
+  }
+
   /** SayBot was sent back to a Stage's audience (Discord said so): while a clip plays there, a speaker again at once. */
   sentToAudience(): void {
     const current = this.#current;

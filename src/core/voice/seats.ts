@@ -51,16 +51,18 @@ export function seatIsFree(seat: SeatView): boolean {
 }
 
 /**
- * The seat rule, for a member in voice channel `channelId`: the seat already there; else the main bot if free; else
- * the first free helper that may connect and speak there; else busy, with the channels the seats are in.
+ * The seat rule, for a member in voice channel `channelId`: the seat already there; else the main bot if free and it
+ * may connect and speak there; else the first free helper that may; else (none may) the main bot if free, so the
+ * gate refuses in its usual words; else busy, with the channels the seats are in.
  */
 export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatRuling {
   const there = seats.find((seat) => seat.present && seat.channelId === channelId);
   if (there !== undefined) return { kind: 'seat', index: there.index };
+  // The main bot first, then the helpers in order: `seats` is in that order.
+  const allowed = seats.find((seat) => seatIsFree(seat) && seat.mayJoin);
+  if (allowed !== undefined) return { kind: 'seat', index: allowed.index };
   const main = seats.find((seat) => seat.index === 0);
   if (main !== undefined && seatIsFree(main)) return { kind: 'seat', index: 0 };
-  const helper = seats.find((seat) => seat.index > 0 && seatIsFree(seat) && seat.mayJoin);
-  if (helper !== undefined) return { kind: 'seat', index: helper.index };
   const channels = seats.filter((seat) => seat.present && seat.channelId !== undefined).map((seat) => seat.channelId!);
   return { kind: 'busy', channels: [...new Set(channels)] };
 }

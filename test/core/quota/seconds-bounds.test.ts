@@ -70,7 +70,7 @@ describe('estimateRequestSeconds', () => {
 describe('QueueBook', () => {
   it("refuses a member's request past the member bound, in any target, and takes it again once one is released", () => {
     const book = new QueueBook({ guildSeconds: 0, guildClips: 0, memberRequests: 2 });
-    const first = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 1 }, enforce: ALL });
+    const first = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL });
     book.admit({ guildId: 'G', userId: 'U', enforce: ALL });
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toEqual({
       code: 'queue-member-full',
@@ -90,23 +90,36 @@ describe('QueueBook', () => {
 
   it("bounds a server's voice queue in clips and seconds, lets a lone request in, and forgets a guild once empty", () => {
     const book = new QueueBook({ guildSeconds: 10, guildClips: 3, memberRequests: 0 });
-    const lone = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 5, seconds: 30 }, enforce: ALL });
+    const lone = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 5, seconds: 30 }, enforce: ALL });
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
     ).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 3, queued: 5 });
     // A file is not in the voice queue.
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }).release())).toBeUndefined();
     lone.release();
-    expect(book.voiceQueue('G')).toEqual({ clips: 0, seconds: 0 });
-    const a = book.admit({ guildId: 'G', userId: 'U', voice: { clips: 1, seconds: 6 }, enforce: ALL });
+    expect(book.voiceQueue('G', 0)).toEqual({ clips: 0, seconds: 0 });
+    const a = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 6 }, enforce: ALL });
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 5 }, enforce: ALL })),
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL })),
     ).toEqual({ code: 'queue-guild-full', bound: 'seconds', limit: 10, queued: 6 });
-    const b = book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 4 }, enforce: ALL });
-    expect(book.voiceQueue('G')).toEqual({ clips: 2, seconds: 10 });
+    const b = book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 4 }, enforce: ALL });
+    expect(book.voiceQueue('G', 0)).toEqual({ clips: 2, seconds: 10 });
     a.release();
     b.release();
-    expect(book.voiceQueue('G')).toEqual({ clips: 0, seconds: 0 });
+    expect(book.voiceQueue('G', 0)).toEqual({ clips: 0, seconds: 0 });
+  });
+
+  it("bounds each seat's voice queue apart: a full queue on one seat of a server never refuses another seat", () => {
+    const book = new QueueBook({ guildSeconds: 10, guildClips: 1, memberRequests: 0 });
+    book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL });
+    expect(
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
+    ).toMatchObject({ code: 'queue-guild-full', bound: 'clips' });
+    const helper = book.admit({ guildId: 'G', userId: 'V', voice: { seat: 1, clips: 1, seconds: 1 }, enforce: ALL });
+    expect(book.voiceQueue('G', 0)).toEqual({ clips: 1, seconds: 5 });
+    expect(book.voiceQueue('G', 1)).toEqual({ clips: 1, seconds: 1 });
+    helper.release();
+    expect(book.voiceQueue('G', 1)).toEqual({ clips: 0, seconds: 0 });
   });
 
   it('counts but never refuses what is already paid or bounds itself (auto-read)', () => {
@@ -117,18 +130,18 @@ describe('QueueBook', () => {
     book.admit({
       guildId: 'G',
       userId: 'U',
-      voice: { clips: 1, seconds: 1 },
+      voice: { seat: 0, clips: 1, seconds: 1 },
       enforce: enforcementFor({ queueBounded: false, paid: false }),
     });
     book.admit({
       guildId: 'G',
       userId: 'U',
-      voice: { clips: 1, seconds: 1 },
+      voice: { seat: 0, clips: 1, seconds: 1 },
       enforce: enforcementFor({ queueBounded: false, paid: false }),
     });
-    expect(book.voiceQueue('G').clips).toBe(2);
+    expect(book.voiceQueue('G', 0).clips).toBe(2);
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { clips: 1, seconds: 1 }, enforce: ALL })),
+      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
     ).toMatchObject({ code: 'queue-guild-full' });
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
       code: 'queue-member-full',

@@ -40,8 +40,23 @@ describe('the seat rule', () => {
     expect(seatIsFree(seat(0, { channelId: D, kept: true }))).toBe(false);
   });
 
-  it('asks the main bot its rights nowhere here: the gate refuses it there in its own words', () => {
-    expect(chooseSeat([seat(0, { mayJoin: false }), seat(1)], C)).toEqual({ kind: 'seat', index: 0 });
+  it('passes over a free main bot that may not connect and speak in C for the first free helper that may', () => {
+    expect(chooseSeat([seat(0, { mayJoin: false }), seat(1)], C)).toEqual({ kind: 'seat', index: 1 });
+    expect(chooseSeat([seat(0, { mayJoin: false }), seat(1, { mayJoin: false }), seat(2)], C)).toEqual({
+      kind: 'seat',
+      index: 2,
+    });
+  });
+
+  it('takes the free main bot when no free seat may join C, so the gate refuses it there in its usual words', () => {
+    expect(chooseSeat([seat(0, { mayJoin: false }), seat(1, { mayJoin: false })], C)).toEqual({
+      kind: 'seat',
+      index: 0,
+    });
+    expect(chooseSeat([seat(0, { mayJoin: false })], C)).toEqual({ kind: 'seat', index: 0 });
+    // A free helper barred there is never the answer; a busy main bot is never moved for it.
+    const busyMain = seat(0, { channelId: D, listeners: 1 });
+    expect(chooseSeat([busyMain, seat(1, { mayJoin: false })], C)).toEqual({ kind: 'busy', channels: [D] });
   });
 
   it('names the busy channels, each once, when no seat is free; an absent helper is no seat', () => {

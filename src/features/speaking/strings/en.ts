@@ -270,9 +270,9 @@ export const en = {
   'budget.refused.botMonth':
     'SayBot has reached the monthly limit its owner set for all servers together. It resets {reset}.',
   'queue.refused.guildClips':
-    "This server's voice queue is full ({queued} clips waiting, at most {limit}). Try again once some have played, or ask for a file.",
+    "This voice channel's queue is full ({queued} clips waiting, at most {limit}). Try again once some have played, or ask for a file.",
   'queue.refused.guildSeconds':
-    "This server's voice queue is full (about {queued} s of speech waiting, at most {limit} s). Try again once some has played, or ask for a file.",
+    "This voice channel's queue is full (about {queued} s of speech waiting, at most {limit} s). Try again once some has played, or ask for a file.",
   'queue.refused.member':
     'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
   'budget.refused.freeRate':

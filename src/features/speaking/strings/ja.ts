@@ -256,9 +256,9 @@ export const ja: Translation<typeof en> = {
   'budget.refused.botMonth':
     'SayBot は運営者が全サーバー合計で決めた今月の上限に達しました。{reset} にリセットされます。',
   'queue.refused.guildClips':
-    'このサーバーの音声キューがいっぱいです（待機中 {queued} 件、最大 {limit} 件）。いくつか再生されてからもう一度試すか、ファイルで依頼してください。',
+    'このボイスチャンネルの音声キューがいっぱいです（待機中 {queued} 件、最大 {limit} 件）。いくつか再生されてからもう一度試すか、ファイルで依頼してください。',
   'queue.refused.guildSeconds':
-    'このサーバーの音声キューがいっぱいです（約 {queued} 秒分が待機中、最大 {limit} 秒）。少し再生されてからもう一度試すか、ファイルで依頼してください。',
+    'このボイスチャンネルの音声キューがいっぱいです（約 {queued} 秒分が待機中、最大 {limit} 秒）。少し再生されてからもう一度試すか、ファイルで依頼してください。',
   'queue.refused.member':
     'このサーバーではすでに {limit} 件のリクエストが待機中で、1 人のメンバーが置ける上限です。1 件再生されてからもう一度試してください。',
   'budget.refused.freeRate':

@@ -254,9 +254,9 @@ export const ko: Translation<typeof en> = {
   'budget.refused.botMonth':
     'SayBot이 운영자가 모든 서버를 합쳐 정한 이번 달 한도에 도달했습니다. {reset}에 초기화됩니다.',
   'queue.refused.guildClips':
-    '이 서버의 음성 대기열이 가득 찼습니다 (대기 중 {queued}개, 최대 {limit}개). 몇 개가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
+    '이 음성 채널의 대기열이 가득 찼습니다 (대기 중 {queued}개, 최대 {limit}개). 몇 개가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
   'queue.refused.guildSeconds':
-    '이 서버의 음성 대기열이 가득 찼습니다 (약 {queued}초 분량 대기 중, 최대 {limit}초). 일부가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
+    '이 음성 채널의 대기열이 가득 찼습니다 (약 {queued}초 분량 대기 중, 최대 {limit}초). 일부가 재생된 뒤 다시 시도하거나 파일로 요청해 주세요.',
   'queue.refused.member':
     '이 서버에서 이미 요청 {limit}개가 대기 중입니다. 멤버 한 명이 둘 수 있는 최대치입니다. 하나가 재생된 뒤 다시 시도해 주세요.',
   'budget.refused.freeRate':
