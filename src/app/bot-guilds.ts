@@ -2,6 +2,9 @@
 // page), at most MAX_BOT_GUILDS. `npm run doctor`, the dashboard's login and its owner console read it alike.
 import { Routes, type REST } from 'discord.js';
 
+/** A REST client for a few requests: each answered or failed within 10 s, no retry, no sweeper timer left behind. */
+export const oneShotRest = { timeout: 10_000, retries: 0, hashSweepInterval: 0, handlerSweepInterval: 0 } as const;
+
 /** The most servers read (Discord pages them 200 at a time); past it, `complete` says only these were read. */
 export const MAX_BOT_GUILDS = 10_000;
 

@@ -8,6 +8,7 @@ import type { SeatBot } from '../core/voice/seats.ts';
 import type { HelperStatus } from '../features/dashboard/index.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions } from './saybot.ts';
+import { oneShotRest } from './bot-guilds.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { UserError } from '../core/interactions/failures.ts';
 
@@ -22,6 +23,8 @@ export const LOGIN_RETRY_MAX_MS = 15 * 60_000;
 export const IDENTIFY_RESERVE = 0.25;
 
 /** Gateway closes after which a token is not tried again (4004: refused; 4010 to 4014: the owner must act). */
+/** How long SayBot's start waits for its helpers to log in: well within a shard's ready time (shard/manager.ts). */
+const HELPERS_START_WAIT_MS = 20_000;
 const FINAL_CLOSES = new Set<number>([
   GatewayCloseCodes.AuthenticationFailed,
   GatewayCloseCodes.InvalidShard,
@@ -129,7 +132,7 @@ export class HelperBot implements SeatBot {
   /** Whether its identify budget is above the reserve; else one line and a login once it is reset. */
   async #budgetLeft(): Promise<boolean> {
     const api = this.#options.apiBaseUrl;
-    const rest = new REST(api === undefined ? {} : { api }).setToken(this.#options.token);
+    const rest = new REST({ ...oneShotRest, ...(api === undefined ? {} : { api }) }).setToken(this.#options.token);
     const info = (await rest.get(Routes.gatewayBot())) as {
       session_start_limit?: { total: number; remaining: number; reset_after: number };
     };
@@ -228,9 +231,18 @@ export class HelperBots {
     this.bots = bots;
   }
 
-  /** One attempt each, in order; those that fail try again by themselves. */
-  async start(): Promise<void> {
-    for (const bot of this.bots) await bot.login();
+  /**
+   * One attempt each, in order; those that fail try again by themselves. Waited for `withinMs` at most (SayBot's start,
+   * and a shard's ready the manager waits for, never wait on a slow helper): the rest go on logging in meanwhile.
+   */
+  async start(withinMs = HELPERS_START_WAIT_MS): Promise<void> {
+    const all = (async () => {
+      for (const bot of this.bots) await bot.login();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+    await Promise.race([all, bound]);
+    clearTimeout(timer);
   }
 
   async stop(): Promise<void> {

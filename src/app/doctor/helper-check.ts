@@ -3,7 +3,7 @@
 import { DiscordAPIError, PermissionFlagsBits, REST, Routes } from 'discord.js';
 import type { Config } from '../../core/config.ts';
 import { redactSecrets } from '../../core/log.ts';
-import { botGuilds } from '../bot-guilds.ts';
+import { botGuilds, oneShotRest } from '../bot-guilds.ts';
 import type { DoctorCheck } from '../../features/dashboard/index.ts';
 
 /** A helper's rights, each for a reason docs/guide-owners.md gives: see, join and speak; ask to speak on a Stage; the status. */
@@ -26,7 +26,10 @@ export function helperInviteLink(applicationId: string, discordApi: string | und
 }
 
 const restFor = (config: Config, token: string): REST =>
-  new REST(config.discord.apiBaseUrl === undefined ? {} : { api: config.discord.apiBaseUrl }).setToken(token);
+  new REST({
+    ...oneShotRest,
+    ...(config.discord.apiBaseUrl === undefined ? {} : { api: config.discord.apiBaseUrl }),
+  }).setToken(token);
 
 /** One line per helper: whether it can serve as a seat, and where. */
 export async function checkHelpers(config: Config): Promise<DoctorCheck[]> {
