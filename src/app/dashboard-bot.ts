@@ -265,7 +265,7 @@ export function dashboardBot(
         // Where the member asks, all SayBot's own view (the member fetched afresh above).
         const place: MemberPlace = { guildId, guild, member, user: member.user, memberPermissions: member.permissions };
         const target = memberVoiceChannel(place, { seats: bot.seats, speech: core.speech }, bot.autoread?.channels);
-        return { target, stillAllowed: memberStillSpeaks(core.speech, place, target.channelId) };
+        return { target, stillAllowed: memberStillSpeaks(core.speech, place, target) };
       },
     },
     ...(consoleSources === undefined ? {} : { console: ownerConsole(bot, core, config, consoleSources) }),

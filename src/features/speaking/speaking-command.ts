@@ -348,13 +348,16 @@ export async function speakAndReply(
   }
 }
 
-/** The member's own voice rights where it plays, for an order built elsewhere (src/app/dashboard-bot.ts). */
+/**
+ * The member's own voice rights where it plays, and its seat's bot's there, for an order built elsewhere
+ * (src/app/dashboard-bot.ts).
+ */
 export function memberStillSpeaks(
   speech: Rights,
   interaction: MemberPlace,
-  channelId: string,
+  target: Extract<ChosenTarget, { kind: 'voice' }>,
 ): () => Revocation | undefined {
-  const effects = effectsAt(placeOf(interaction, channelId), { kind: 'voice' });
+  const effects = effectsAt(placeOf(interaction, target.channelId), { kind: 'voice', seat: target.seat });
   return () => speech.rights.stillAllows(effects);
 }
 
