@@ -20,7 +20,7 @@ import { OverSecondsCapError } from '../../../src/core/quota/money.ts';
 import { afterPaying } from '../../../src/core/quota/paid-part-way.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { EngineError } from '../../../src/core/engines/engines.ts';
+import { EngineError } from '../../../src/core/engines/engine-http.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
