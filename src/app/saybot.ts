@@ -28,7 +28,7 @@ import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
 import type { Seats } from '../core/voice/seats.ts';
 import type { HelperStatus } from '../features/dashboard/index.ts';
-import type { PlayerRegistry } from '../core/voice/guild-player.ts';
+import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
 import { t } from '../core/i18n/catalogue.ts';

@@ -4,7 +4,7 @@
 // ready is a new incident and is rejoined; a 4006 before it was ready, or one more than the bound of rejoins in a
 // window, gives up with one log line. No times are asserted.
 import { describe, expect, it } from 'vitest';
-import { SESSION_INVALID_REJOINS } from '../../src/core/voice/guild-player.ts';
+import { SESSION_INVALID_REJOINS } from '../../src/core/voice/connection-session.ts';
 import { defaultGuilds } from '../support/harness.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { ALICE } from '../support/world.ts';

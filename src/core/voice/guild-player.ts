@@ -9,6 +9,7 @@ import {
 } from '@discordjs/voice';
 import type { Logger } from '../log.ts';
 import { AudioStalledError } from './audio-stalled.ts';
+import { ConnectionSession, VoiceJoinError, type VoiceJoinFailure } from './connection-session.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender } from './packet-sender.ts';
 import { senderThread, WorkerSender } from './sender/sender-thread.ts';
@@ -61,61 +62,12 @@ export interface Turn {
   done(): void;
 }
 
-/** Voice gateway close codes the player acts on (Discord's voice close event codes). */
-export const VoiceCloseCode = {
-  /** "Session no longer valid": the library rejoins; also the answer to a RESUME it cannot honour (after 4015). */
-  SessionInvalid: 4006,
-  /** Kicked, channel deleted, or the main gateway session dropped: do not reconnect. */
-  Disconnected: 4014,
-  /** The voice server requires DAVE end-to-end encryption and the client did not offer it: fatal for this join. */
-  DaveRequired: 4017,
-  /** Disconnected: rate limited. Discord: should not reconnect. */
-  RateLimited: 4021,
-  /** Disconnected: call terminated (e.g. the channel was deleted). Discord: should not reconnect. */
-  CallTerminated: 4022,
-} as const;
-
-/** Closes after which the connection is over (@discordjs/voice 0.19.2 rejoins on them; fixed in discord.js #11567). */
-const FINAL_CLOSES: ReadonlyMap<number, { failure: VoiceJoinFailure; logCode: string }> = new Map([
-  [VoiceCloseCode.RateLimited, { failure: 'rate-limited', logCode: 'voice-rate-limited' }],
-  [VoiceCloseCode.CallTerminated, { failure: 'call-terminated', logCode: 'voice-call-terminated' }],
-]);
-
-/**
- * 4006 rejoins allowed per window, each after the previous reached Ready: each is an audible gap, and three a minute
- * covers a crash plus incidents while a 4006 that keeps coming (another process on the same session) stops.
- */
-export const SESSION_INVALID_REJOINS = 3;
-export const SESSION_INVALID_WINDOW_MS = 60_000;
-
 /** Where the connection is; each state names what the player may do next. */
 export type ConnectionState =
   | { kind: 'disconnected' }
   | { kind: 'connecting'; channelId: string }
   | { kind: 'connected'; channelId: string; connection: VoiceConnection }
   | { kind: 'destroyed' };
-
-/** Why a join failed: 4017 'dave-required', 4021/4022 must not be retried, 'left' is a /leave while joining. */
-export type VoiceJoinFailure =
-  | 'timeout'
-  | 'dave-required'
-  | 'rate-limited'
-  | 'call-terminated'
-  | 'lost'
-  | 'handler-error'
-  | 'left'
-  | 'stage-audience';
-
-export class VoiceJoinError extends Error {
-  readonly channelId: string;
-  readonly reason: VoiceJoinFailure;
-  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout') {
-    super(`could not join voice channel ${channelId} (${reason})`, { cause });
-    this.name = 'VoiceJoinError';
-    this.channelId = channelId;
-    this.reason = reason;
-  }
-}
 
 export interface GuildPlayerOptions {
   guildId: string;
@@ -169,22 +121,6 @@ interface CurrentClip {
   /** Why it is ending early, when it is: 'failed' with `error` when it was ended with one (`end`). */
   ending?: TurnEnd['status'];
   error?: unknown;
-}
-
-/** What the player knows of one voice connection, dropped with it so nothing carries over to the next. */
-interface ConnectionSession {
-  readonly connection: VoiceConnection;
-  /** Aborted when this connection fails for good (4017, 4021, 4022, lost, a library handler error). */
-  readonly failed: AbortController;
-  /** Why it failed for good, once it has. */
-  failure?: VoiceJoinFailure;
-  /** A 4006 rejoin is under way: the connection has not been Ready since. Another 4006 meanwhile gives up. */
-  rejoiningAfterInvalid: boolean;
-  /** When (performance.now()) each 4006 rejoin of the last SESSION_INVALID_WINDOW_MS began. */
-  readonly sessionInvalidRejoins: number[];
-  lastCloseCode?: number;
-  /** Gives the connection up when it stays away from Ready longer than the reconnect grace period. */
-  graceTimer?: NodeJS.Timeout;
 }
 
 /** One guild's voice: connection, queue, player; every error ends in the clip's result, never escapes. */
@@ -339,7 +275,7 @@ export class GuildPlayer {
     });
     let session = previous;
     if (connection !== previous?.connection) {
-      session = { connection, failed: new AbortController(), rejoiningAfterInvalid: false, sessionInvalidRejoins: [] };
+      session = new ConnectionSession(connection, this.#log);
       this.#session = session;
       this.#watch(session);
     }
@@ -352,7 +288,8 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
-      // A 4017, 4021 or 4022 already has its one operator line (#onVoiceClose); a /leave while joining, leave().
+      // A 4017, 4021 or 4022 already has its one operator line (ConnectionSession.closed); a /leave while joining,
+      // leave().
       if (
         reason !== 'dave-required' &&
         reason !== 'rate-limited' &&
@@ -392,8 +329,10 @@ export class GuildPlayer {
     const byThread = this.#options.sender === undefined;
     if (byThread) senderThread.useLogger(this.#options.logger);
     watchNetworking(connection, {
-      onClose: (code) => this.#onVoiceClose(session, code),
-      onHandlerError: (error, event) => this.#onHandlerError(session, error, event),
+      onClose: (code) => {
+        if (this.#session === session) session.closed(code, this.#state.kind === 'connected');
+      },
+      onHandlerError: (error, event) => session.handlerFailed(error, event),
       // The sender thread owns this connection's sockets from IP discovery on.
       udpOwner: byThread ? senderThread.udpOwner(connection) : undefined,
     });
@@ -406,7 +345,7 @@ export class GuildPlayer {
         return;
       }
       if (next.status === VoiceConnectionStatus.Ready) {
-        clearGraceTimer(session);
+        session.clearGraceTimer();
         session.rejoiningAfterInvalid = false;
         if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
@@ -416,7 +355,7 @@ export class GuildPlayer {
         session.graceTimer ??= setTimeout(() => {
           session.graceTimer = undefined;
           if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
-            this.#fail(session, 'lost');
+            session.fail('lost');
           }
         }, this.#options.reconnectGraceMs ?? 5_000);
       }
@@ -426,79 +365,9 @@ export class GuildPlayer {
   /** The session is over: its grace timer stops and nothing of it is kept for the next connection. */
   #dropSession(session: ConnectionSession | undefined): void {
     if (!session) return;
-    clearGraceTimer(session);
+    session.clearGraceTimer();
     if (this.#session === session) this.#session = undefined;
   }
-
-  #onVoiceClose(session: ConnectionSession, code: number): void {
-    if (this.#session !== session) return;
-    session.lastCloseCode = code;
-    if (code === VoiceCloseCode.DaveRequired) {
-      // The library would rejoin and be refused again, forever: this join is over.
-      this.#log.error(
-        { code: 'voice-dave-required', closeCode: code },
-        'the voice server requires DAVE end-to-end encryption (close 4017) and this connection did not offer it; ' +
-          'check that @snazzah/davey is installed and that daveEncryption is not turned off',
-      );
-      this.#fail(session, 'dave-required');
-    } else if (FINAL_CLOSES.has(code)) {
-      const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
-      // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
-      // While connected, #lost writes the one line (with what was cut off); while joining, this is it.
-      if (this.#state.kind !== 'connected') {
-        this.#log.warn(
-          { code: logCode, closeCode: code },
-          `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`,
-        );
-      }
-      this.#fail(session, failure);
-    } else if (code === VoiceCloseCode.SessionInvalid) {
-      this.#onSessionInvalid(session, code);
-    } else {
-      this.#log.info({ code: 'voice-socket-closed', closeCode: code }, 'voice gateway closed the connection');
-    }
-  }
-
-  /** A 4006 before the last rejoin reached Ready, or past the bound in the window, is a loop: give up. */
-  #onSessionInvalid(session: ConnectionSession, code: number): void {
-    const now = performance.now();
-    const rejoins = session.sessionInvalidRejoins;
-    while (rejoins.length > 0 && now - (rejoins[0] as number) >= SESSION_INVALID_WINDOW_MS) rejoins.shift();
-    if (session.rejoiningAfterInvalid || rejoins.length >= SESSION_INVALID_REJOINS) {
-      this.#log.warn(
-        { code: 'voice-session-invalid', closeCode: code, rejoins: rejoins.length },
-        session.rejoiningAfterInvalid
-          ? 'voice session invalid again after a rejoin, before it was ready; giving up'
-          : `voice session invalid after ${rejoins.length} rejoins within ${SESSION_INVALID_WINDOW_MS / 1000} s; giving up`,
-      );
-      this.#fail(session, 'lost');
-      return;
-    }
-    rejoins.push(now);
-    session.rejoiningAfterInvalid = true;
-    this.#log.info(
-      { code: 'voice-session-invalid', closeCode: code, rejoin: rejoins.length },
-      'voice session invalid; rejoining',
-    );
-  }
-
-  /** A library handler threw: its DAVE state may be wrong unnoticed, so give the session up; the next /say rejoins. */
-  #onHandlerError(session: ConnectionSession, error: unknown, event: string): void {
-    this.#log.error(
-      { code: 'voice-handler-error', err: error, event },
-      '@discordjs/voice failed on a voice gateway message; contained to this guild, giving this voice session up',
-    );
-    this.#fail(session, 'handler-error');
-  }
-
-  /** Gives the connection up: a join in progress fails with this reason, a connected player loses its channel. */
-  #fail(session: ConnectionSession, failure: VoiceJoinFailure): void {
-    session.failure ??= failure;
-    session.failed.abort();
-    if (session.connection.state.status !== VoiceConnectionStatus.Destroyed) session.connection.destroy();
-  }
-
-  /** Whose every clip is: the first order's (the one playing counts), then those of the orders behind it. */
   get clips(): ClipOwner[] {
     return this.#orders.flatMap((order) => Array<ClipOwner>(order.clipsLeft).fill(order.owner));
   }
@@ -558,7 +427,7 @@ export class GuildPlayer {
     const state = this.#state;
     if (state.kind === 'connecting' && this.#session) {
       this.#log.info({ channelId: state.channelId, reason }, 'left voice channel while joining it');
-      this.#fail(this.#session, 'left');
+      this.#session.fail('left');
     }
     if (state.kind === 'connected') {
       this.#state = { kind: 'disconnected' };
@@ -781,125 +650,4 @@ function untilMine(guild: Guild, test: (voice: VoiceState | undefined) => boolea
     client.on(Events.VoiceStateUpdate, changed);
   });
   return abortable(there, signal).finally(() => client.off(Events.VoiceStateUpdate, changed!));
-}
-
-function clearGraceTimer(session: ConnectionSession): void {
-  if (session.graceTimer) clearTimeout(session.graceTimer);
-  session.graceTimer = undefined;
-}
-
-export interface PlayerRegistryOptions {
-  logger: Logger;
-  idleTimeoutMs: number;
-  /** Keeps this bot's voice connections apart from another instance's in the same process. */
-  group: string;
-  readyTimeoutMs?: number;
-  /** A guild whose player must not leave on the idle timeout now (GuildPlayerOptions.stayConnected). */
-  stayConnected?: (guildId: string) => boolean;
-  /** What sends every player's clips (GuildPlayerOptions.sender). */
-  sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (GuildPlayerOptions.startLead). */
-  startLead?: boolean | undefined;
-  /** A guild as the Discord client holds it now (GuildPlayerOptions.guild). */
-  guild?: ((guildId: string) => Guild | undefined) | undefined;
-}
-
-/** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
-export class PlayerRegistry {
-  readonly #players = new Map<string, GuildPlayer>();
-  /** Players let go, by guild, while something may still hold them (entries end when they are collected). */
-  readonly #letGo = new Map<string, WeakRef<GuildPlayer>>();
-  readonly #collected = new FinalizationRegistry<string>((guildId) => {
-    if (this.#letGo.get(guildId)?.deref() === undefined) this.#letGo.delete(guildId);
-  });
-  readonly #options: PlayerRegistryOptions;
-
-  constructor(options: PlayerRegistryOptions) {
-    this.#options = options;
-  }
-
-  get(guildId: string, adapterCreator: DiscordGatewayAdapterCreator): GuildPlayer {
-    const held = this.#players.get(guildId);
-    if (held) return held;
-    const player = this.#letGo.get(guildId)?.deref() ?? this.#make(guildId, adapterCreator);
-    this.#letGo.delete(guildId);
-    this.#players.set(guildId, player);
-    return player;
-  }
-
-  #make(guildId: string, adapterCreator: DiscordGatewayAdapterCreator): GuildPlayer {
-    // One asked for but never used (its request failed before it joined) had no transition to be let go at: now.
-    for (const held of this.#players.values())
-      if (held.state.kind === 'disconnected' && !held.busy) this.#letGoOf(held);
-    const player: GuildPlayer = new GuildPlayer({
-      guildId,
-      adapterCreator,
-      group: this.#options.group,
-      logger: this.#options.logger,
-      idleTimeoutMs: this.#options.idleTimeoutMs,
-      sender: this.#options.sender,
-      startLead: this.#options.startLead,
-      readyTimeoutMs: this.#options.readyTimeoutMs,
-      stayConnected: () => this.#options.stayConnected?.(guildId) === true,
-      guild: () => this.#options.guild?.(guildId),
-      onIdle: () => this.#letGoOf(player),
-      onUse: () => this.#hold(player),
-    });
-    this.#collected.register(player, guildId);
-    return player;
-  }
-
-  /** The player is out of voice with nothing to play: no longer held. */
-  #letGoOf(player: GuildPlayer): void {
-    if (this.#players.get(player.guildId) !== player) return;
-    this.#players.delete(player.guildId);
-    this.#letGo.set(player.guildId, new WeakRef(player));
-  }
-
-  /** A player let go is used again by whoever kept it: held again (it is the guild's only live player). */
-  #hold(player: GuildPlayer): void {
-    if (this.#players.get(player.guildId) === player) return;
-    this.#letGo.delete(player.guildId);
-    this.#players.set(player.guildId, player);
-  }
-
-  /** The guild's player if it has one, without making one. */
-  find(guildId: string): GuildPlayer | undefined {
-    return this.#players.get(guildId) ?? this.#letGo.get(guildId)?.deref();
-  }
-
-  /** Players held now: those in voice, joining or with clips (and the last one asked for, until another is made). */
-  get size(): number {
-    return this.#players.size;
-  }
-
-  /** Every player that may still be in use: held, or let go but not yet collected. */
-  *#all(): Generator<GuildPlayer> {
-    yield* this.#players.values();
-    for (const ref of this.#letGo.values()) {
-      const player = ref.deref();
-      if (player) yield player;
-    }
-  }
-
-  /** Voice connections open now (the operator's gauge). */
-  get connectedCount(): number {
-    let count = 0;
-    for (const player of this.#all()) if (player.state.kind === 'connected') count += 1;
-    return count;
-  }
-
-  /** Clips waiting in every guild's queue (the operator's gauge). */
-  get queuedCount(): number {
-    let count = 0;
-    for (const player of this.#all()) count += player.queueLength;
-    return count;
-  }
-
-  /** Leaves every channel: used at shutdown. */
-  destroyAll(): void {
-    for (const player of [...this.#all()]) player.destroy();
-    this.#players.clear();
-    this.#letGo.clear();
-  }
 }

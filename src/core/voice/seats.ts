@@ -1,7 +1,8 @@
 // The seat choice, written once: which bot speaks for a member in a voice channel. A seat is one bot in one server:
 // the main bot or a helper (HELPER_BOT_TOKENS), each with its own players (PlayerRegistry, its own voice group).
 import type { Guild } from 'discord.js';
-import type { GuildPlayer, PlayerRegistry } from './guild-player.ts';
+import type { GuildPlayer } from './guild-player.ts';
+import type { PlayerRegistry } from './player-registry.ts';
 
 /** One bot as a seat in every server it is in: 0 the main bot, then the helpers in HELPER_BOT_TOKENS' order. */
 export interface SeatBot {

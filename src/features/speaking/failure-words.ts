@@ -35,7 +35,7 @@ import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../cor
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
 import { OverSecondsCapError } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
-import { VoiceJoinError } from '../../core/voice/guild-player.ts';
+import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';

@@ -6,11 +6,11 @@ import type { Client } from 'discord.js';
 import { createLogger } from '../../../src/core/log.ts';
 import {
   GuildPlayer,
-  VoiceJoinError,
   type GuildPlayerOptions,
   type ClipOwner,
   type PlaybackResult,
 } from '../../../src/core/voice/guild-player.ts';
+import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import { FakeDiscord } from '@saybot/local-discord';
 import { createLogger } from '../../../src/core/log.ts';
-import { type GuildPlayer, type PlaybackResult, PlayerRegistry } from '../../../src/core/voice/guild-player.ts';
+import type { GuildPlayer, PlaybackResult } from '../../../src/core/voice/guild-player.ts';
+import { PlayerRegistry } from '../../../src/core/voice/player-registry.ts';
 import {
   APP_ID,
   TOKEN,
