@@ -8,7 +8,8 @@ import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-
 import { daveConnection } from '../../../support/dave-connection.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
-import { senderThread, START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
