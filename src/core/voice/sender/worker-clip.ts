@@ -29,7 +29,7 @@ const PACKET_MS = 20;
 /** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */
 const SESSION_LOOK_MS = 50;
 
-/** Sessions whose keys the sender thread has, by the voice it was given to. */
+/** Sessions whose keys the sender thread has, by the connection it was given to. */
 const keyed = new WeakMap<SenderConnectionData, number>();
 
 function keyBytes(key: Uint8Array | KeyObject): Uint8Array {
@@ -37,15 +37,15 @@ function keyBytes(key: Uint8Array | KeyObject): Uint8Array {
 }
 
 class WorkerClip implements PlayingClip, ClipWatcher {
-  readonly #connection: VoiceConnection;
+  readonly #voiceConnection: VoiceConnection;
   readonly #stream: Readable;
   readonly #events: ClipEvents;
   readonly #onOver: (clip: WorkerClip) => void;
   /** Packets its start waits for: START_LEAD_PACKETS, or 1 without the start lead (the first frame read goes). */
   readonly #startLead: number;
-  /** The clip's id with the sender thread (kept across voices). */
+  /** The clip's id with the sender thread (kept across connections). */
   #id: number | undefined;
-  #voice: number | undefined;
+  #connection: number | undefined;
   /** While its session is not ready: a look again soon (readiness can come back without an event of the library's). */
   #sessionLook: NodeJS.Timeout | undefined;
   /** Packets reported sent. */
@@ -53,14 +53,14 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** Plain Opus frames from packet #base on, read from the stream: those not reported sent, and KEPT_PACKETS before. */
   #frames: Buffer[] = [];
   #base = 0;
-  /** Packets handed to the current voice. */
+  /** Packets handed to the current connection. */
   #posted = 0;
   #drained = false;
   #endPosted = false;
   #stopping = false;
   #over = false;
   #started = false;
-  /** Its first packets were handed over (the start lead is behind it, across voices too). */
+  /** Its first packets were handed over (the start lead is behind it, across connections too). */
   #begun = false;
   /** Set when its first frame is read; fills once START_WAIT_MS passed, if the lead was not read by then. */
   #startWait: NodeJS.Timeout | undefined;
@@ -79,19 +79,19 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   };
   readonly #reseal = (): void => {
     // First, in the turn it executes: from now the thread sends nothing sealed before (nor of a clip stopping).
-    if (this.#voice !== undefined && !this.#over) senderThread.transition(this.#voice);
+    if (this.#connection !== undefined && !this.#over) senderThread.transition(this.#connection);
     this.#sealAgain();
     this.#fill();
   };
 
   constructor(
-    connection: VoiceConnection,
+    voiceConnection: VoiceConnection,
     stream: Readable,
     events: ClipEvents,
     onOver: (clip: WorkerClip) => void,
     startLead = true,
   ) {
-    this.#connection = connection;
+    this.#voiceConnection = voiceConnection;
     this.#startLead = startLead ? START_LEAD_PACKETS : 1;
     this.#stream = stream;
     this.#events = events;
@@ -100,8 +100,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     stream.on('error', this.#onError);
     stream.on('end', this.#onEnd);
     stream.on('close', this.#onEnd);
-    connection.on('stateChange', this.#pump);
-    connection.on('transitioned', this.#reseal);
+    voiceConnection.on('stateChange', this.#pump);
+    voiceConnection.on('transitioned', this.#reseal);
     queueMicrotask(this.#pump);
   }
 
@@ -109,11 +109,11 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     return this.#confirmed * PACKET_MS;
   }
 
-  /** The session audio goes to now, or undefined (the clip waits, its voice held) until its DAVE group is ready. */
+  /** The session audio goes to now, or undefined (the clip waits, its connection held) until its DAVE group's ready. */
   #session(): ReadySession | undefined {
     try {
-      const session = readySession(this.#connection);
-      return session && canSendAudio(this.#connection) ? session : undefined;
+      const session = readySession(this.#voiceConnection);
+      return session && canSendAudio(this.#voiceConnection) ? session : undefined;
     } catch (error) {
       // @discordjs/voice is not the release the sender was written for: the clip fails with that message.
       this.#error ??= error;
@@ -127,30 +127,30 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     const session = this.#session();
     if (this.#over) return;
     if (!session) {
-      if (this.#voice !== undefined) senderThread.hold(this.#voice, true);
+      if (this.#connection !== undefined) senderThread.hold(this.#connection, true);
       this.#sessionLook ??= setTimeout(() => {
         this.#sessionLook = undefined;
         this.#fill();
       }, SESSION_LOOK_MS);
       return;
     }
-    const voice = senderThread.voiceOf(session.udp);
+    const connection = senderThread.connectionOf(session.udp);
     // A session whose socket the sender thread does not hold (yet): its new session is on the way.
-    if (voice === undefined) return;
-    if (voice !== this.#voice) this.#attach(voice);
-    this.#keys(voice, session.connectionData);
+    if (connection === undefined) return;
+    if (connection !== this.#connection) this.#attach(connection);
+    this.#keys(connection, session.connectionData);
     if (this.#resealDue) {
       this.#resealDue = false;
-      this.#postAgain(voice, session);
+      this.#postAgain(connection, session);
     }
-    // The hold is the voice's: let go whoever held it (an earlier clip on this voice, over since).
-    senderThread.hold(voice, false);
+    // The hold is the connection's: let go whoever held it (an earlier clip on this connection, over since).
+    senderThread.hold(connection, false);
     this.#read();
     const waiting = this.#base + this.#frames.length - this.#posted;
     if (waiting > 0 && this.#handOver(waiting)) {
-      if (!session.connectionData.speaking) this.#connection.setSpeaking(true);
+      if (!session.connectionData.speaking) this.#voiceConnection.setSpeaking(true);
       this.#begun = true;
-      this.#post(voice, session, this.#posted);
+      this.#post(connection, session, this.#posted);
       this.#posted += waiting;
     }
     if (this.#drained && !this.#endPosted && this.#posted === this.#base + this.#frames.length) {
@@ -160,7 +160,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
         return;
       }
       this.#endPosted = true;
-      senderThread.end(voice, this.#id as number);
+      senderThread.end(connection, this.#id as number);
     }
   }
 
@@ -195,7 +195,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   }
 
   /** Hands packets from `first` to the last read to the sender, sealed with the session's DAVE keys of now. */
-  #post(voice: number, session: ReadySession, first: number): void {
+  #post(connection: number, session: ReadySession, first: number): void {
     const packets: Uint8Array[] = [];
     for (let n = Math.max(first, this.#base); n < this.#base + this.#frames.length; n++) {
       const frame = this.#frames[n - this.#base] as Buffer;
@@ -203,39 +203,45 @@ class WorkerClip implements PlayingClip, ClipWatcher {
       packets.push(session.dave ? session.dave.encrypt(frame) : frame);
     }
     if (packets.length === 0) return;
-    senderThread.queue({ voice, clip: this.#id as number, first, packets, generation: senderThread.generation(voice) });
+    senderThread.queue({
+      connection,
+      clip: this.#id as number,
+      first,
+      packets,
+      generation: senderThread.generation(connection),
+    });
   }
 
-  #keys(voice: number, data: SenderConnectionData): void {
-    if (keyed.get(data) === voice) return;
-    keyed.set(data, voice);
-    senderThread.keys(voice, data.encryptionMode, keyBytes(data.secretKey), data.sequence, data.timestamp);
+  #keys(connection: number, data: SenderConnectionData): void {
+    if (keyed.get(data) === connection) return;
+    keyed.set(data, connection);
+    senderThread.keys(connection, data.encryptionMode, keyBytes(data.secretKey), data.sequence, data.timestamp);
   }
 
-  /** On a new voice (the first, or a new session's): from the first packet not reported sent. */
-  #attach(voice: number): void {
+  /** On a new connection (the first, or a new session's): from the first packet not reported sent. */
+  #attach(connection: number): void {
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
-    this.#id = senderThread.watch(voice, this, this.#id);
-    this.#voice = voice;
+    this.#id = senderThread.watch(connection, this, this.#id);
+    this.#connection = connection;
     this.#posted = this.#confirmed;
     this.#endPosted = false;
   }
 
   /** The group's keys changed (a member joined or left, an epoch, a downgrade): packets not sent are sealed again. */
   #sealAgain(): void {
-    if (this.#over || this.#stopping || this.#voice === undefined) return;
+    if (this.#over || this.#stopping || this.#connection === undefined) return;
     const session = this.#session();
-    if (!session || senderThread.voiceOf(session.udp) !== this.#voice) {
+    if (!session || senderThread.connectionOf(session.udp) !== this.#connection) {
       this.#resealDue = true;
       return;
     }
-    this.#postAgain(this.#voice, session);
+    this.#postAgain(this.#connection, session);
   }
 
   /** Every frame not sent, resealed from the thread's next packet (SenderThread.nextToSend); it drops the old ones. */
-  #postAgain(voice: number, session: ReadySession): void {
-    const next = Math.min(senderThread.nextToSend(voice, this.#id as number), this.#base + this.#frames.length);
-    this.#post(voice, session, Math.max(this.#confirmed, next));
+  #postAgain(connection: number, session: ReadySession): void {
+    const next = Math.min(senderThread.nextToSend(connection, this.#id as number), this.#base + this.#frames.length);
+    this.#post(connection, session, Math.max(this.#confirmed, next));
     this.#posted = this.#base + this.#frames.length;
   }
 
@@ -269,7 +275,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
       if (sent > this.#confirmed) this.#confirm(sent);
       else this.#confirmed = Math.max(sent, this.#base);
       if (this.#id !== undefined) senderThread.unwatch(this.#id);
-      this.#voice = undefined;
+      this.#connection = undefined;
       return;
     }
     this.#confirm(sent);
@@ -277,7 +283,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   }
 
   gone(): void {
-    this.#voice = undefined;
+    this.#connection = undefined;
     if (this.#stopping) this.#finish();
   }
 
@@ -286,8 +292,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over || this.#stopping) return false;
     this.#stopping = true;
     this.#release();
-    if (this.#voice === undefined || this.#id === undefined) this.#finish();
-    else senderThread.stop(this.#voice, this.#id);
+    if (this.#connection === undefined || this.#id === undefined) this.#finish();
+    else senderThread.stop(this.#connection, this.#id);
     return true;
   }
 
@@ -297,7 +303,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     this.#stream.off('end', this.#onEnd);
     this.#stream.off('close', this.#onEnd);
     this.#stream.off('error', this.#onError);
-    this.#connection.off('stateChange', this.#pump);
+    this.#voiceConnection.off('stateChange', this.#pump);
     clearTimeout(this.#startWait);
     clearTimeout(this.#sessionLook);
     // A later error is nobody's business.
@@ -310,9 +316,9 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over) return;
     this.#over = true;
     this.#release();
-    this.#connection.off('transitioned', this.#reseal);
+    this.#voiceConnection.off('transitioned', this.#reseal);
     if (this.#id !== undefined) senderThread.unwatch(this.#id);
-    this.#connection.setSpeaking(false);
+    this.#voiceConnection.setSpeaking(false);
     this.#onOver(this);
     this.#events.ended(this.#error);
   }
@@ -331,10 +337,10 @@ export class WorkerSender implements PacketSender {
     this.#startLead = options.startLead ?? true;
   }
 
-  play(connection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip {
+  play(voiceConnection: VoiceConnection, stream: Readable, events: ClipEvents): PlayingClip {
     this.#current?.stop();
     const clip = new WorkerClip(
-      connection,
+      voiceConnection,
       stream,
       events,
       (over) => {
