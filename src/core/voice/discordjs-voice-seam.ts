@@ -101,7 +101,7 @@ export function keepTransportKey(state: NetworkingState): void {
   data.secretKey = createSecretKey(data.secretKey);
 }
 
-export interface NetworkingWatchHandlers {
+interface NetworkingWatchHandlers {
   /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts to it. */
   onClose(code: number): void;
   /** A voice gateway message handler of the library threw; it was contained, the connection goes on. */

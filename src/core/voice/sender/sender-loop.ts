@@ -10,7 +10,7 @@ const SAMPLES = 20_000;
 const HEARTBEAT_MS = 500;
 
 /** Where the loop's time comes from and how it sleeps: Node's performance.now() and setTimeout in the thread. */
-export interface LoopClock {
+interface LoopClock {
   now(): number;
   /** Calls `wake` in `delayMs` (one timer at a time: the loop clears the one before). */
   set(wake: () => void, delayMs: number): unknown;

@@ -68,7 +68,7 @@ interface ConnectionEntry {
   held: boolean;
 }
 
-export interface SenderThreadOptions {
+interface SenderThreadOptions {
   /** The worker's module (default ./sender-worker.ts; tests give one that misbehaves). */
   worker?: URL;
   /** Default STALL_MS. */
@@ -76,7 +76,7 @@ export interface SenderThreadOptions {
 }
 
 /** What the main thread hands the thread, counted (tests: no message on the per-packet path). */
-export interface SenderCounts {
+interface SenderCounts {
   /** Messages posted to the thread, by type. */
   messages: Record<string, number>;
   /** Times a connection's ring was found full and the main thread waited for room. */

@@ -324,7 +324,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   }
 }
 
-export interface WorkerSenderOptions {
+interface WorkerSenderOptions {
   /** A clip's start waits for its lead (START_LEAD_PACKETS); false only for the benchmark's comparison. */
   startLead?: boolean;
 }
