@@ -64,7 +64,7 @@ interface CallFrame {
 
 const CLOCK_FILES = ['voice-clock.ts', 'clock-sender.ts', 'rtp-sender.ts', 'discordjs-voice-seam.ts'];
 /** The sender thread's main-thread side: reading ahead, DAVE sealing, handing over, reports. */
-const WORKER_FILES = ['sender-thread.ts', 'discordjs-voice-seam.ts'];
+const WORKER_FILES = ['sender-thread.ts', 'worker-clip.ts', 'discordjs-voice-seam.ts'];
 const LIBRARY_CYCLE = new Set(['audioCycleStep', 'prepareNextAudioFrame']);
 
 function inSendPath(sender: VoiceSenderKind, frame: CallFrame): boolean {

@@ -1,5 +1,5 @@
 // Figure 23 of npm run bench: a clip's start while SayBot's main thread pauses (issue 68's start lead,
-// src/core/voice/sender/sender-thread.ts). One guild speaks one clip at a time on the sender thread, with the start lead
+// src/core/voice/sender/worker-clip.ts). One guild speaks one clip at a time on the sender thread, with the start lead
 // and without it (a bot of its own each): the main thread is held busy for 100 ms, then 250 ms, right after each
 // clip's first packets are handed to the sender thread, when they are all it holds. Per clip: the sender's underruns
 // (slots it had nothing queued for: silence instead) and the largest gap between its packets as the fake Discord
@@ -14,7 +14,8 @@ import { Servers } from './servers-client.ts';
 import { gaps, max, percentile } from './stats.ts';
 import { measureTtfa } from './ttfa.ts';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
-import { senderThread, START_LEAD_PACKETS, START_WAIT_MS } from '../src/core/voice/sender/sender-thread.ts';
+import { senderThread } from '../src/core/voice/sender/sender-thread.ts';
+import { START_LEAD_PACKETS, START_WAIT_MS } from '../src/core/voice/sender/worker-clip.ts';
 
 const PAUSES_MS = [0, 100, 250] as const;
 const SECONDS_PER_CHARACTER = 0.06;

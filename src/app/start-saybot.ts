@@ -49,7 +49,7 @@ export interface VoicePlaneOptions {
   encoding: Readonly<OpusSettings>;
   /** SayBot's sender thread when undefined; a benchmark's own sender to compare with (bench/senders/). */
   sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (src/core/voice/sender/sender-thread.ts; default on): off only to measure without it. */
+  /** The sender thread's start lead (src/core/voice/sender/worker-clip.ts; default on): off only to measure without it. */
   startLead?: boolean;
 }
 

@@ -27,7 +27,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const LETTERS_THEN_PUNCTUATION = /^([\p{L}\p{M}]+)([\p{P}\p{S}]*)$/u;
 
 /** A second bound on a part: at most `max` of `measure` (a free voice's seconds), additive over pieces. */
-export interface PartLimit {
+interface PartLimit {
   readonly max: number;
   measure(piece: string): number;
 }

@@ -239,10 +239,10 @@ function dashboardUrlProblem(value: string): string | undefined {
 }
 
 /** Who may use the user-installed commands: nobody (off), the listed user IDs, or everyone. */
-export type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
+type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; users: readonly string[] };
 
 /** The dashboard's settings; `clientSecret` is a secret. */
-export interface DashboardConfig {
+interface DashboardConfig {
   url: string;
   port: number;
   host: string;

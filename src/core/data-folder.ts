@@ -4,7 +4,7 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { userInfo } from 'node:os';
 import path from 'node:path';
 
-export class DataFolderError extends Error {
+class DataFolderError extends Error {
   override readonly name = 'DataFolderError';
 }
 

@@ -37,7 +37,7 @@ function boundedFields(
   return out;
 }
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level?: LevelWithSilent;
   /** Values that must never be written: the Voice API key, the Discord token. */
   secrets?: readonly string[];

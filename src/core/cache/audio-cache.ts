@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { CachedAudio } from './audio-fill.ts';
 import { CorruptEntryError, entryPieces, readEntryFile } from './entry-file.ts';
 
-export interface AudioCacheOptions {
+interface AudioCacheOptions {
   dir: string;
   /** Total size of the entries at most; the least recently used go first. 0: nothing is kept. */
   maxBytes: number;

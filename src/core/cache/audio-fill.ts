@@ -324,7 +324,7 @@ export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
   decode: 'workers',
 };
 
-export interface OpusPacketStreamOptions {
+interface OpusPacketStreamOptions {
   /** Aborting destroys the stream (and the source) with the signal's AbortError. */
   signal?: AbortSignal | undefined;
   /** How it is encoded (default OPUS_ENCODER_SETTINGS; the app's, src/app/start-saybot.ts). */

@@ -91,7 +91,7 @@ function listedVoices(text: string, problems: string[]): ListedSpeechVoice[] {
  * Whether an ID is one of eSpeak NG's voices (src/core/voice-catalogue/voices.ts `isEspeakVoice`, which config.ts
  * gives: the engines depend on nothing of eSpeak NG's).
  */
-export type EspeakVoiceTest = (id: string) => boolean;
+type EspeakVoiceTest = (id: string) => boolean;
 
 function freeVoiceChoice(
   value: string,

@@ -119,7 +119,7 @@ export async function freeVoiceState(): Promise<FreeVoiceState> {
 }
 
 /** A free line's audio: a WAV file, and the cap (seconds) it was cut at when it proved longer than that. */
-export interface FreeLine {
+interface FreeLine {
   wav: Buffer;
   cutAt?: number;
 }

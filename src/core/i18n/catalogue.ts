@@ -16,7 +16,7 @@ export type MessageKey = keyof Messages & string;
 export type Translation<English> = Record<keyof English, string>;
 
 /** A part of the catalogue: its English texts (the source) and their Korean and Japanese translations. */
-export interface MessagesPart<English extends Readonly<Record<string, string>>> {
+interface MessagesPart<English extends Readonly<Record<string, string>>> {
   en: English;
   ko: Translation<English>;
   ja: Translation<English>;

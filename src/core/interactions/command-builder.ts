@@ -24,9 +24,9 @@ import { forAdminsByDefault, type MenuRequirements, type Requirements } from './
 /** 'say', 'preset.save': every command and subcommand the catalogue describes (`command.<path>.description`). */
 type CommandPath = { [K in MessageKey]: K extends `command.${infer P}.description` ? P : never }[MessageKey];
 export type CommandName = Exclude<CommandPath, `${string}.${string}`>;
-export type SubcommandPath = Extract<CommandPath, `${string}.${string}`>;
+type SubcommandPath = Extract<CommandPath, `${string}.${string}`>;
 /** 'speak': every message context menu the catalogue names (`menu.<name>`; a menu has a name and no description). */
-export type MenuName = { [K in MessageKey]: K extends `menu.${infer N}` ? N : never }[MessageKey];
+type MenuName = { [K in MessageKey]: K extends `menu.${infer N}` ? N : never }[MessageKey];
 
 /** Every option the catalogue names (`option.<name>`). */
 export type OptionName = {

@@ -45,7 +45,7 @@ export function sameDefinitions(current: readonly unknown[], wanted: readonly un
   return key(current) === key(wanted);
 }
 
-export interface DeployOptions {
+interface DeployOptions {
   token: string;
   clientId: string;
   guildId?: string | undefined;
@@ -55,7 +55,7 @@ export interface DeployOptions {
   userInstall?: boolean;
 }
 
-export interface DeployResult {
+interface DeployResult {
   changed: boolean;
   count: number;
   scope: 'guild' | 'global';

@@ -19,7 +19,7 @@ import { seesPlanFigures } from './plan-figures.ts';
 import { showFailure } from './replies.ts';
 
 /** What the features give the router: the words of a failure, and who answers a button no command owns. */
-export interface RouterFeatures {
+interface RouterFeatures {
   /** Words for whatever a command throws (src/features/speaking/failure-words.ts). */
   describeFailure: FailureWords;
   /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */

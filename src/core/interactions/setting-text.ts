@@ -42,7 +42,7 @@ export function shownValue(locale: string, declared: SettingDeclaration, value: 
   }
 }
 
-export interface DescribeStyle {
+interface DescribeStyle {
   /** Between two shown settings: ' · ', '; '. */
   separator: string;
   /** Leave out a setting with no value (a layer that does not fix it), rather than show it as "none". */

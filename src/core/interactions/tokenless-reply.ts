@@ -12,7 +12,7 @@ import { NO_MENTIONS, echo } from './safe-text.ts';
 const CANNOT_MESSAGE_USER = 50007;
 const MAX_CONTENT = 2000;
 
-export interface TokenlessReply {
+interface TokenlessReply {
   content: string;
   files: AttachmentPayload[];
   /** Only the member was to see it (an ephemeral response, or one never sent): it never goes to the channel. */

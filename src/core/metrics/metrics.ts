@@ -1,10 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** How a slash command ended, as the operator counts them. */
-export type CommandResult = 'ok' | 'refused' | 'failed';
+type CommandResult = 'ok' | 'refused' | 'failed';
 
 /** Live figures read at scrape time (voice connections, queues, cache), so nothing has to push them. */
-export interface MetricsSources {
+interface MetricsSources {
   activeVoiceConnections?: () => number;
   queueLengths?: () => number;
   cacheSizeBytes?: () => number;

@@ -56,7 +56,7 @@ type SpeechDeclarations = {
     (SentToService | AppliedBySayBot);
 };
 
-export type SpeechSettingDeclaration = SpeechDeclarations[SpeechSettingName];
+type SpeechSettingDeclaration = SpeechDeclarations[SpeechSettingName];
 
 // Speed and volume in steps a listener can tell apart: every distinct value is a cache entry and a render, so values
 // closer than heard (~5 % tempo, 0.5 dB, half loudness's JND) fold to one; the zero step needs no work (changesAudio).

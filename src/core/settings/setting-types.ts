@@ -6,7 +6,7 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 export type Range = { readonly min: number; readonly max: number };
 
 /** How a value is shown (as is, code, language, upper case, number, signed, on/off, count, role, choice words). */
-export type ShownAs =
+type ShownAs =
   'text' | 'code' | 'language' | 'upper' | 'number' | 'signed' | 'onOff' | 'countOrOff' | 'role' | 'choice';
 
 export interface Shown {
@@ -18,7 +18,7 @@ export interface Shown {
 }
 
 /** Why a value given is refused: its key, with its parameters (default: `value`, the value given). */
-export interface ValueRefusal {
+interface ValueRefusal {
   readonly key: MessageKey;
   readonly params?: Readonly<Record<string, string | number>>;
 }
@@ -32,7 +32,7 @@ interface Common<Option extends string> {
 }
 
 /** On or off: a boolean option, a 0/1 column. */
-export interface FlagSetting<Option extends string = string> extends Common<Option> {
+interface FlagSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'flag';
   readonly default: boolean;
   /** Words of its own for on and off (else the core's "on" and "off"). */
@@ -40,7 +40,7 @@ export interface FlagSetting<Option extends string = string> extends Common<Opti
 }
 
 /** A number in a range: refused out of it with a refusal, else checked where used; `step` rounds to audible steps. */
-export interface NumberSetting<Option extends string = string> extends Common<Option> {
+interface NumberSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'number' | 'integer';
   readonly range: Range;
   readonly default?: number;
@@ -71,7 +71,7 @@ export interface ChoiceSetting<V extends string, Option extends string = string>
 }
 
 /** A role of the server; @everyone clears it. */
-export interface RoleSetting<Option extends string = string> extends Common<Option> {
+interface RoleSetting<Option extends string = string> extends Common<Option> {
   readonly kind: 'role';
 }
 
@@ -97,7 +97,7 @@ export type Declarations<S, Option extends string = string> = {
 };
 
 /** What a declared setting's column holds (NULL: not set): 0/1 flags and numbers, a choice's values, text. */
-export type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' }
+type ColumnOf<D> = D extends { kind: 'flag' | 'integer' | 'number' }
   ? number | null
   : D extends { kind: 'choice'; values: ReadonlyArray<infer V> }
     ? V | null

@@ -3,10 +3,10 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** What a deletion does with a row that holds the ID: remove it, or overwrite the ID with a marker (the books). */
-export type ForgetAction = 'delete' | 'mark';
+type ForgetAction = 'delete' | 'mark';
 
 /** A member's own deletion: a ForgetAction, or 'keep' for the managers' record about them (an ignore). */
-export type MemberForgetAction = ForgetAction | 'keep';
+type MemberForgetAction = ForgetAction | 'keep';
 
 /** One table's rule for a guild's ID (its guild_id) and its members' (test/core/store/privacy-store.test.ts checks coverage). */
 export type ForgetRule = {

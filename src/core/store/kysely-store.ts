@@ -13,7 +13,7 @@ import type { SchemaStep } from './schema-steps.ts';
 import type { CoreAreas, FeatureAreas } from './types.ts';
 
 /** Makes the features' areas over a store's database; src/app/store.ts supplies it, so the core names no feature. */
-export type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
+type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
 
 /** The features' part of every store, as the composition root gathers it (src/app/store.ts). */
 export interface StoreFeatures {

@@ -10,7 +10,7 @@ export function memberShare(cap: number): number {
 }
 
 /** Why one more may not be added: the server's store is full, or this member holds their share of it. */
-export type ShareRefusal = { problem: 'full'; max: number } | { problem: 'member-share'; share: number; max: number };
+type ShareRefusal = { problem: 'full'; max: number } | { problem: 'member-share'; share: number; max: number };
 
 /** Whether one more fits `cap` with `total` held, `mine` this member's: undefined when it may, else why not. */
 export function shareRefusal(counts: {

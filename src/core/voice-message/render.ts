@@ -13,9 +13,9 @@ export type { VoiceMessage } from '../audio/voice-message/voice-message-types.ts
 export { VoiceMessageError, type VoiceMessageErrorCode } from '../audio/errors.ts';
 
 /** One part's packets, in order: a packet stream (object-mode Readable), an async generator or an array. */
-export type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+type PacketSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
-export interface RenderOptions {
+interface RenderOptions {
   /** OpusHead pre-skip (default 312, the player's lookahead); later parts keep their near-silent warm-up. */
   preSkip?: number;
   /** Stops between packets with the signal's reason. */

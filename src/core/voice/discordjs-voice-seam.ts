@@ -1,6 +1,6 @@
 // The one module that reads @discordjs/voice beyond its public API: whether audio sent now reaches listeners, the ready
 // session's fields, the UDP socket's private parts, the transport key, the voice websocket listeners and IP discovery.
-// package.json pins the library to VOICE_LIBRARY_VERSION; a session of another shape fails here naming the field.
+// package.json pins the library to DISCORDJS_VOICE_VERSION; a session of another shape fails here naming the field.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import {
@@ -16,17 +16,17 @@ import type { Socket } from 'node:dgram';
 import type { ReadySession, UdpOwner } from './discordjs-voice-types.ts';
 
 /** The @discordjs/voice release this module was written against (package.json pins exactly this one). */
-export const VOICE_LIBRARY_VERSION = '0.19.2';
+export const DISCORDJS_VOICE_VERSION = '0.19.2';
 
 const AES_GCM_MODE = 'aead_aes256_gcm_rtpsize';
 
-export class VoiceLibraryShapeError extends Error {
+export class DiscordjsVoiceShapeError extends Error {
   constructor(problem: string) {
     super(
-      `@discordjs/voice's ready voice session is not shaped as in ${VOICE_LIBRARY_VERSION} (${problem}); ` +
+      `@discordjs/voice's ready voice session is not shaped as in ${DISCORDJS_VOICE_VERSION} (${problem}); ` +
         `SayBot's sender needs exactly that release: install it, or adapt src/core/voice/discordjs-voice-seam.ts`,
     );
-    this.name = 'VoiceLibraryShapeError';
+    this.name = 'DiscordjsVoiceShapeError';
   }
 }
 
@@ -75,7 +75,7 @@ export function udpSocketProblem(udp: unknown): string | undefined {
 /** Ready states already checked: a session is checked once, not per packet. */
 const checked = new WeakSet<object>();
 
-/** The session when audio sent now goes anywhere, else undefined; VoiceLibraryShapeError when its shape differs. */
+/** The session when audio sent now goes anywhere, else undefined; DiscordjsVoiceShapeError when its shape differs. */
 export function readySession(connection: VoiceConnection): ReadySession | undefined {
   const state = connection.state;
   if (state.status !== VoiceConnectionStatus.Ready) return undefined;
@@ -83,7 +83,7 @@ export function readySession(connection: VoiceConnection): ReadySession | undefi
   if (networking.code !== NetworkingStatusCode.Ready) return undefined;
   if (!checked.has(networking)) {
     const problem = readySessionProblem(networking);
-    if (problem !== undefined) throw new VoiceLibraryShapeError(problem);
+    if (problem !== undefined) throw new DiscordjsVoiceShapeError(problem);
     checked.add(networking);
   }
   return networking as unknown as ReadySession;
@@ -101,7 +101,7 @@ export function keepTransportKey(state: NetworkingState): void {
   data.secretKey = createSecretKey(data.secretKey);
 }
 
-export interface NetworkingWatchHandlers {
+interface NetworkingWatchHandlers {
   /** The voice gateway closed the socket with this code (4006, 4014, 4017 ...), before the library reacts to it. */
   onClose(code: number): void;
   /** A voice gateway message handler of the library threw; it was contained, the connection goes on. */
@@ -129,14 +129,14 @@ function routeDiscovery(): void {
     performIPDiscovery(this: LibraryUdpSocket, ssrc: number): Promise<{ ip: string; port: number }>;
   };
   const own = prototype.performIPDiscovery;
-  if (typeof own !== 'function') throw new VoiceLibraryShapeError('VoiceUDPSocket.performIPDiscovery is missing');
+  if (typeof own !== 'function') throw new DiscordjsVoiceShapeError('VoiceUDPSocket.performIPDiscovery is missing');
   prototype.performIPDiscovery = function (this: LibraryUdpSocket, ssrc: number) {
     const owner = claiming;
     if (!owner) return own.call(this, ssrc);
     claiming = undefined;
     const { socket, remote } = this;
     if (!isObject(socket) || typeof socket.close !== 'function' || !isObject(remote))
-      throw new VoiceLibraryShapeError('udp.socket or udp.remote is missing at IP discovery');
+      throw new DiscordjsVoiceShapeError('udp.socket or udp.remote is missing at IP discovery');
     socket.removeAllListeners();
     socket.on('error', () => undefined);
     try {

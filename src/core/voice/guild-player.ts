@@ -12,7 +12,8 @@ import { AudioStalledError } from './audio-stalled.ts';
 import { ConnectionSession, VoiceJoinError, type VoiceJoinFailure } from './connection-session.ts';
 import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender } from './packet-sender.ts';
-import { senderThread, WorkerSender } from './sender/sender-thread.ts';
+import { senderThread } from './sender/sender-thread.ts';
+import { WorkerSender } from './sender/worker-clip.ts';
 
 /** Whose an order in voice is, as /stop, /skip and /leave judge it. */
 export interface ClipOwner {
@@ -85,7 +86,7 @@ export interface GuildPlayerOptions {
   daveEncryption?: boolean;
   /** What sends the clips: SayBot's sender thread unless a benchmark gives its own (bench/senders/). */
   sender?: (() => PacketSender) | undefined;
-  /** The sender thread's start lead (sender/sender-thread.ts WorkerClip; default on); off only for the benchmark's comparison. */
+  /** The sender thread's start lead (sender/worker-clip.ts WorkerClip; default on); off only for the benchmark's comparison. */
   startLead?: boolean | undefined;
   /** The guild as the Discord client holds it now: on a Stage, the player makes itself a speaker there. */
   guild?: (() => Guild | undefined) | undefined;

@@ -44,7 +44,7 @@ export interface SeatView {
   readonly mayJoin: boolean;
 }
 
-export type SeatRuling = { kind: 'seat'; index: number } | { kind: 'busy'; channels: string[] };
+type SeatRuling = { kind: 'seat'; index: number } | { kind: 'busy'; channels: string[] };
 
 /** Free: in no voice channel, or in one nobody but bots is left in; and never while it speaks or is kept. */
 export function seatIsFree(seat: SeatView): boolean {
@@ -69,9 +69,9 @@ export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatR
 }
 
 /** A seat, or why none: the channels every seat is busy in (`speaking`: the only seat, and it speaks there). */
-export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
+type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
 
-export interface SeatsOptions {
+interface SeatsOptions {
   /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
   mayJoin: (seatGuild: Guild, channelId: string) => boolean;
   /** A voice channel its seat stays in (auto-read reads into it): that seat is never free. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import {
   VoiceConnectionStatus,
   VoiceUDPSocket,
-  version as voiceLibraryVersion,
+  version as discordjsVoiceVersion,
   type NetworkingState,
   type VoiceConnection,
 } from '@discordjs/voice';
@@ -16,8 +16,8 @@ import {
   readySession,
   readySessionProblem,
   udpSocketProblem,
-  VOICE_LIBRARY_VERSION,
-  VoiceLibraryShapeError,
+  DISCORDJS_VOICE_VERSION,
+  DiscordjsVoiceShapeError,
 } from '../../../src/core/voice/discordjs-voice-seam.ts';
 
 function seal(key: Uint8Array | KeyObject, nonce: Buffer, packet: Buffer): Buffer {
@@ -83,8 +83,8 @@ describe('the @discordjs/voice seam', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(manifest.dependencies['@discordjs/voice']).toBe(VOICE_LIBRARY_VERSION);
-    expect(voiceLibraryVersion).toBe(VOICE_LIBRARY_VERSION);
+    expect(manifest.dependencies['@discordjs/voice']).toBe(DISCORDJS_VOICE_VERSION);
+    expect(discordjsVoiceVersion).toBe(DISCORDJS_VOICE_VERSION);
   });
 
   it("finds the private fields it uses on the library's own UDP socket", async () => {
@@ -113,7 +113,7 @@ describe('the @discordjs/voice seam', () => {
       const renamed = readyState(socket);
       const { sequence, ...rest } = renamed.connectionData;
       const changed = { ...renamed, connectionData: { ...rest, seq: sequence } };
-      expect(() => readySession(connectionWith(changed))).toThrow(VoiceLibraryShapeError);
+      expect(() => readySession(connectionWith(changed))).toThrow(DiscordjsVoiceShapeError);
       expect(() => readySession(connectionWith(changed))).toThrow(
         /not shaped as in 0\.19\.2 \(connectionData\.sequence is not a number\).*src\/core\/voice\/discordjs-voice-seam\.ts/,
       );

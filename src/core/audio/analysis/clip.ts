@@ -25,7 +25,7 @@ export interface ClipInfo {
   samples?: Float32Array; // mono mix, -1..1; absent where the codec cannot be decoded here (AAC, Vorbis, ...)
 }
 
-export interface AnalyseOptions {
+interface AnalyseOptions {
   /** Decode at most about this many seconds; a longer WAV keeps its header's duration, a longer MP3 reports what was decoded. */
   maxSeconds?: number;
 }

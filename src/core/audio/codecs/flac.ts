@@ -3,7 +3,7 @@ import { startsWith, u32be, u8 } from './bytes.ts';
 import { ClipError } from '../errors.ts';
 import { skipId3v2 } from './mpeg.ts';
 
-export interface FlacInfo {
+interface FlacInfo {
   sampleRate: number;
   channels: number;
   durationSeconds: number;

@@ -4,7 +4,7 @@ import { ClipError } from '../errors.ts';
 import { findFirstMpegFrame, readVbrHeader, skipId3v2, walkMpegFrames } from './mpeg.ts';
 import { openMp3Decoder } from './mpg123.ts';
 
-export interface Mp3Decoded {
+interface Mp3Decoded {
   sampleRate: number;
   channels: 1 | 2;
   samples: Float32Array; // mono mix

@@ -2,7 +2,7 @@
 import { ascii, u16be, u32be, u64be, u8 } from './bytes.ts';
 import { ClipError } from '../errors.ts';
 
-export interface Mp4AudioInfo {
+interface Mp4AudioInfo {
   sampleRate: number;
   channels: number;
   durationSeconds: number;

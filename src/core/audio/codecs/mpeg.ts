@@ -110,7 +110,7 @@ export function findFirstMpegFrame(
   return undefined;
 }
 
-export interface VbrHeader {
+interface VbrHeader {
   kind: 'Xing' | 'Info' | 'VBRI';
   frames: number | undefined; // audio frames the encoder wrote (the header frame itself not counted)
   encoderDelay: number | undefined; // LAME extension: samples of priming the encoder added at the start

@@ -3,7 +3,7 @@
 import { startsWith, u16le, u32le, u64le, u8 } from './bytes.ts';
 import { ClipError } from '../errors.ts';
 
-export interface OggInfo {
+interface OggInfo {
   codec: 'opus' | 'vorbis' | 'flac' | 'unknown';
   sampleRate: number;
   channels: number;

@@ -6,7 +6,7 @@ import type { PcmSink, StreamDecoder } from './decode-stream.ts';
 import { ascii, startsWith, u16le, u32le } from './bytes.ts';
 import { ClipError, UnsupportedAudioError } from '../errors.ts';
 
-export interface PcmFormat {
+interface PcmFormat {
   sampleRate: number;
   channels: number;
   bitsPerSample: 8 | 16 | 24 | 32 | 64;
@@ -14,7 +14,7 @@ export interface PcmFormat {
   blockAlign: number; // bytes per sample frame (all channels)
 }
 
-export interface WavHeader {
+interface WavHeader {
   format: PcmFormat;
   dataOffset: number;
   /** Bytes in the data chunk; undefined when the writer did not know (0 or 0xFFFFFFFF): read to the end. */
@@ -24,7 +24,7 @@ export interface WavHeader {
   fmtBytes: number;
 }
 
-export type WavHeaderResult = { header: WavHeader } | { needBytes: number };
+type WavHeaderResult = { header: WavHeader } | { needBytes: number };
 
 /** Chunks before `data` are kept in memory while streaming; a header bigger than this is not a real WAV. */
 export const MAX_WAV_HEADER_BYTES = 1024 * 1024;

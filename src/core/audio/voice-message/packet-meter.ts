@@ -7,12 +7,12 @@ import { levelByte, MAX_WAVEFORM_BYTES, WAVEFORM_BUCKET_SECONDS } from '../analy
 import { VoiceMessageError } from '../errors.ts';
 
 /** One Opus packet (48 kHz, one channel) decoded to s16le samples. */
-export interface PacketDecoder {
+interface PacketDecoder {
   decode(packet: Buffer): Buffer;
 }
 
 /** The measured packets, ready to be written as one Ogg Opus file. */
-export interface MeteredPackets {
+interface MeteredPackets {
   packets: PacketFrames;
   options: OggOpusOptions & { channels: 1; preSkip: number; sampleCount: number; packetsPerPage: number };
   durationSecs: number;

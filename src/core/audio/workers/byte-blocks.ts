@@ -5,7 +5,7 @@ import type { OwnBlocks, PartBytes, SharedBlocks } from './byte-block-types.ts';
 /** A block's size: a few network reads; the last one is partly used. */
 const BLOCK_BYTES = 256 * 1024;
 
-export class ByteBlocks {
+class ByteBlocks {
   readonly #full: SharedBlocks = [];
   #block: Uint8Array<SharedArrayBuffer> | undefined;
   #at = 0;

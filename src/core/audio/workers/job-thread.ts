@@ -218,7 +218,7 @@ export class FairShares {
 /** 'owner-busy': the server already has its share under way or waiting; 'member-busy': the member's long-job ration. */
 export type JobThreadFailure = 'busy' | 'owner-busy' | 'member-busy' | 'timeout' | 'crashed';
 
-export interface JobThreadOptions {
+interface JobThreadOptions {
   /** The worker's module: it answers each message `{ id, ... }` with one message carrying the same `id`. */
   worker: URL;
   /** Jobs waiting behind the one under way. */
@@ -244,7 +244,7 @@ export interface JobThreadOptions {
 }
 
 /** A job's worker gives a turn back between two slices, and waits for `{ go: id }`. */
-export interface SliceMessage {
+interface SliceMessage {
   id: number;
   slice: true;
 }
@@ -607,7 +607,7 @@ export interface ThreadPoolOptions extends Pick<
 }
 
 /** What a pool's worker is given (`workerData`): its work class, by which it sets its own priority. */
-export interface PoolWorkerData {
+interface PoolWorkerData {
   workClass: WorkClass;
 }
 

@@ -12,7 +12,7 @@ const RETIRE = 2;
 export const RETIRED_EXIT_CODE = 75;
 
 /** What a guarded thread finds in its `workerData`: the word it shares with the main thread. */
-export interface NativeCallsData {
+interface NativeCallsData {
   nativeCalls: SharedArrayBuffer;
 }
 

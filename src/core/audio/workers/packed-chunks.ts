@@ -2,7 +2,7 @@
 // transferred ArrayBuffer and their lengths, a batch gathered per event-loop turn, so crossing costs one message a
 // batch.
 
-export interface PackedChunks {
+interface PackedChunks {
   lengths: number[];
   data: ArrayBuffer;
 }

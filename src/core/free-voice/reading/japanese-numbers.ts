@@ -232,7 +232,7 @@ const READABLE = new RegExp(
 );
 
 /** A piece of a Japanese run: `kana` is already its reading; `text` still goes to the analyser. */
-export type JapanesePiece = { kana: string } | { text: string };
+type JapanesePiece = { kana: string } | { text: string };
 
 /** A Japanese run with its numbers, dates and times read, the rest left for the analyser. */
 export function readJapaneseNumbers(text: string): JapanesePiece[] {

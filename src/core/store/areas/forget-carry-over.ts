@@ -62,7 +62,7 @@ function pseudonym(key: Buffer, subject: string): string {
 export const LAST_SPEND_REACH_MS = 86_400_000;
 
 /** The guild and member columns a row may stand under: any guild of `guilds` with any member of `members`. */
-export interface CarriedIds {
+interface CarriedIds {
   guilds: string[];
   members: string[];
 }

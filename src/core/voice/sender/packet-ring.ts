@@ -1,11 +1,11 @@
-// One voice's packets from the main thread to the sender thread: a single-producer, single-consumer ring of fixed
+// One connection's packets from the main thread to the sender thread: a single-producer, single-consumer ring of fixed
 // slots in shared memory, with no lock, no message per packet and no allocation per packet in the reader
 // (docs/decisions.md). Two rare hand-shakes: a reader asleep is woken by one message (`idle`), and a writer facing a
 // full ring waits with Atomics.waitAsync (`wantRoom`).
 
 /** Bytes a slot holds: one Opus packet with its DAVE trailer (at most 1,275 bytes of Opus a 20 ms frame). */
 export const SLOT_BYTES = 1_500;
-/** Slots a voice's ring has by default: 2.56 s of 20 ms packets, room for the lead and its copies sealed again. */
+/** Slots a connection's ring has by default: 2.56 s of 20 ms packets, room for the lead and its copies sealed again. */
 export const RING_SLOTS = 128;
 /** A slot's length that marks the end of its clip (no packet: closing silence follows the clip's last). */
 export const END_OF_CLIP = -1;
@@ -51,7 +51,7 @@ export function createRing(slots = RING_SLOTS): SharedArrayBuffer {
   return ring;
 }
 
-/** The main thread's end: writes a voice's packets and end-of-clip marks in order. */
+/** The main thread's end: writes a connection's packets and end-of-clip marks in order. */
 export class RingWriter {
   readonly #ring: Layout;
   readonly #mask: number;

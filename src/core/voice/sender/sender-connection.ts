@@ -2,13 +2,13 @@
 // (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there, each next 20 ms later.
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
-import { VoiceBarrier } from './sender-messages.ts';
+import { ConnectionBarrier } from './sender-messages.ts';
 import { END_OF_CLIP, RingReader, SLOT_BYTES } from './packet-ring.ts';
 import { TransportSeal } from './transport-seal.ts';
 import { SILENCE_FRAME } from '../packet-sender.ts';
 
 export const PERIOD_MS = 20;
-/** Held up longer than this (the sender's own thread starved), a voice lets the missed slots go instead of bursting. */
+/** Held up longer than this (the sender's own thread starved), a connection lets missed slots go, not bursting. */
 export const MAX_CATCH_UP_MS = 200;
 /** Silence frames after a clip's last packet, as Discord asks (and as the library does). */
 export const CLOSING_SILENCE_FRAMES = 5;
@@ -16,7 +16,7 @@ export const CLOSING_SILENCE_FRAMES = 5;
 export const STALE_GRACE_SLOTS = 50;
 /** A datagram's largest size: an Opus frame (1,275 bytes at most) with DAVE's trailer and the transport's framing. */
 const DATAGRAM_BYTES = SLOT_BYTES + 64;
-/** Datagram buffers a voice takes turns with. */
+/** Datagram buffers a connection takes turns with. */
 const DATAGRAMS = Math.ceil(MAX_CATCH_UP_MS / PERIOD_MS) + 2;
 interface Datagram {
   buffer: Buffer;
@@ -30,12 +30,12 @@ const SENT_TIMES = 128;
 const DISCOVERY_BYTES = 74;
 const KEEP_ALIVE_MS = 5_000;
 
-/** What a voice tells the thread that owns it. */
-export interface VoiceListener {
+/** What a connection tells the thread that owns it. */
+export interface ConnectionListener {
   /** A clip's packet went out (or its slot had none: `idle`). */
-  moved(voice: SenderConnection): void;
-  done(voice: SenderConnection, clip: number, sent: number, how: 'ended' | 'stopped' | 'closed'): void;
-  lost(voice: SenderConnection, message: string): void;
+  moved(connection: SenderConnection): void;
+  done(connection: SenderConnection, clip: number, sent: number, how: 'ended' | 'stopped' | 'closed'): void;
+  lost(connection: SenderConnection, message: string): void;
   /** One datagram went out `lateMs` after it was due; `silence` for a silence frame. */
   sent(lateMs: number, silence: boolean, underrun: boolean): void;
   skipped(slots: number): void;
@@ -45,7 +45,7 @@ interface Clip {
   id: number;
   /** Packets of it sent: the next one it sends is packet number `sent`. */
   sent: number;
-  /** Its first packet sent on this voice. */
+  /** Its first packet sent on this connection. */
   from: number;
   /** When it sent its packet n, at n % SENT_TIMES (its last SENT_TIMES packets). */
   sentAt: Float64Array;
@@ -63,10 +63,10 @@ export class SenderConnection {
   readonly id: number;
   readonly #socket: Socket;
   readonly #ssrc: number;
-  readonly #listener: VoiceListener;
+  readonly #listener: ConnectionListener;
   /** The packets the main thread wrote ahead (./packet-ring.ts). */
   readonly #ring: RingReader;
-  /** The voice's DAVE generation, raised by the main thread as a transition executes (SenderThread.transition). */
+  /** The connection's DAVE generation, raised by the main thread as a transition executes (SenderThread.transition). */
   readonly #barrier: Int32Array;
   #seal: TransportSeal | undefined;
   #datagrams = newDatagrams();
@@ -86,9 +86,11 @@ export class SenderConnection {
   constructor(
     id: number,
     ssrc: number,
-    listener: VoiceListener,
+    listener: ConnectionListener,
     ring: SharedArrayBuffer,
-    barrier: Int32Array = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT)),
+    barrier: Int32Array = new Int32Array(
+      new SharedArrayBuffer(ConnectionBarrier.length * Int32Array.BYTES_PER_ELEMENT),
+    ),
   ) {
     this.id = id;
     this.#ssrc = ssrc;
@@ -267,7 +269,7 @@ export class SenderConnection {
         ring.advance();
         continue;
       }
-      if (ring.generation < Atomics.load(this.#barrier, VoiceBarrier.generation)) {
+      if (ring.generation < Atomics.load(this.#barrier, ConnectionBarrier.generation)) {
         clip.awaitingCopy = true;
         ring.advance();
         continue;
@@ -280,22 +282,22 @@ export class SenderConnection {
   /** Sends the head unless sealed before an executed transition; `sending` brackets it (SenderThread.transition). */
   #sendNext(clip: Clip, lateMs: number): boolean {
     const ring = this.#ring;
-    Atomics.store(this.#barrier, VoiceBarrier.sending, 1);
+    Atomics.store(this.#barrier, ConnectionBarrier.sending, 1);
     try {
-      if (ring.generation < Atomics.load(this.#barrier, VoiceBarrier.generation)) {
+      if (ring.generation < Atomics.load(this.#barrier, ConnectionBarrier.generation)) {
         clip.awaitingCopy = true;
         ring.advance();
         return false;
       }
       // Where the main thread's copies sealed again start if a transition comes now (this packet goes).
-      Atomics.store(this.#barrier, VoiceBarrier.clip, clip.id);
-      Atomics.store(this.#barrier, VoiceBarrier.next, clip.sent + 1);
+      Atomics.store(this.#barrier, ConnectionBarrier.clip, clip.id);
+      Atomics.store(this.#barrier, ConnectionBarrier.next, clip.sent + 1);
       const packet = ring.take();
       ring.advance();
       this.#transmit(packet, lateMs, false, false);
       return true;
     } finally {
-      Atomics.store(this.#barrier, VoiceBarrier.sending, 0);
+      Atomics.store(this.#barrier, ConnectionBarrier.sending, 0);
     }
   }
 

@@ -2,7 +2,7 @@
 // next, and the reports. Clock and posting are given, so a test plays it on its own
 // (test/core/voice/sender/ring-fuzz.test.ts).
 import type { ClipProgress, FromSender, SenderStats, ToSender } from './sender-messages.ts';
-import { SenderConnection, type VoiceListener } from './sender-connection.ts';
+import { SenderConnection, type ConnectionListener } from './sender-connection.ts';
 
 /** Samples of lateness kept between two reads of the figures. */
 const SAMPLES = 20_000;
@@ -10,7 +10,7 @@ const SAMPLES = 20_000;
 const HEARTBEAT_MS = 500;
 
 /** Where the loop's time comes from and how it sleeps: Node's performance.now() and setTimeout in the thread. */
-export interface LoopClock {
+interface LoopClock {
   now(): number;
   /** Calls `wake` in `delayMs` (one timer at a time: the loop clears the one before). */
   set(wake: () => void, delayMs: number): unknown;
@@ -23,29 +23,29 @@ export class SenderLoop {
   readonly #post: (message: FromSender) => void;
   readonly #clock: LoopClock;
   readonly #threadId: number;
-  readonly voices = new Map<number, SenderConnection>();
+  readonly connections = new Map<number, SenderConnection>();
   readonly #moved = new Set<SenderConnection>();
   #stats: SenderStats;
   #timer: unknown;
   /** When the timer set fires (Infinity: none set). */
   wakeAt = Infinity;
   #lastPost = 0;
-  readonly #listener: VoiceListener = {
-    moved: (voice) => this.#moved.add(voice),
-    done: (voice, clip, sent, how) => {
+  readonly #listener: ConnectionListener = {
+    moved: (connection) => this.#moved.add(connection),
+    done: (connection, clip, sent, how) => {
       const origin = this.#clock.origin;
       this.#post({
         type: 'done',
-        voice: voice.id,
+        connection: connection.id,
         clip,
         sent,
         how,
         ...(origin !== undefined && { at: origin + this.#clock.now() }),
       });
     },
-    lost: (voice, message) => {
-      this.voices.delete(voice.id);
-      this.#post({ type: 'lost', voice: voice.id, message });
+    lost: (connection, message) => {
+      this.connections.delete(connection.id);
+      this.#post({ type: 'lost', connection: connection.id, message });
     },
     sent: (lateMs, silence, underrun) => {
       const stats = this.#stats;
@@ -70,14 +70,14 @@ export class SenderLoop {
     return { threadId: this.#threadId, packets: 0, silence: 0, underruns: 0, lateMs: [], skippedSlots: 0 };
   }
 
-  /** Sends what is due on every voice, then sleeps until the next voice's packet is due. */
+  /** Sends what is due on every connection, then sleeps until the next connection's packet is due. */
   readonly wake = (): void => {
     this.#timer = undefined;
     this.wakeAt = Infinity;
     const now = this.#clock.now();
     let next = Infinity;
-    for (const voice of this.voices.values()) {
-      const due = voice.run(now);
+    for (const connection of this.connections.values()) {
+      const due = connection.run(now);
       if (due !== undefined && due < next) next = due;
     }
     this.#schedule(next);
@@ -90,18 +90,18 @@ export class SenderLoop {
     this.#timer = this.#clock.set(this.wake, Math.max(0, at - this.#clock.now()));
   }
 
-  /** A voice given something to send now: sent in this turn, the clock set from it. */
-  #runNow(voice: SenderConnection): void {
-    const due = voice.run(this.#clock.now());
+  /** A connection given something to send now: sent in this turn, the clock set from it. */
+  #runNow(connection: SenderConnection): void {
+    const due = connection.run(this.#clock.now());
     if (due !== undefined) this.#schedule(due);
   }
 
   /** The progress of each clip that moved since the last report (or, with none for a while, a heartbeat). */
   report(): void {
     const clips: ClipProgress[] = [];
-    for (const voice of this.#moved) {
-      const progress = voice.progress();
-      if (progress) clips.push({ voice: voice.id, ...progress });
+    for (const connection of this.#moved) {
+      const progress = connection.progress();
+      if (progress) clips.push({ connection: connection.id, ...progress });
     }
     this.#moved.clear();
     const now = this.#clock.now();
@@ -115,56 +115,62 @@ export class SenderLoop {
     const now = this.#clock.now();
     switch (message.type) {
       case 'open': {
-        const voice = new SenderConnection(message.voice, message.ssrc, this.#listener, message.ring, message.barrier);
-        this.voices.set(message.voice, voice);
-        voice.discover(message.ip, message.port).then(
-          (local) => this.#post({ type: 'discovered', voice: message.voice, ...local }),
+        const connection = new SenderConnection(
+          message.connection,
+          message.ssrc,
+          this.#listener,
+          message.ring,
+          message.barrier,
+        );
+        this.connections.set(message.connection, connection);
+        connection.discover(message.ip, message.port).then(
+          (local) => this.#post({ type: 'discovered', connection: message.connection, ...local }),
           (error: unknown) => {
-            this.voices.delete(message.voice);
-            voice.close();
-            this.#post({ type: 'failed', voice: message.voice, message: (error as Error).message });
+            this.connections.delete(message.connection);
+            connection.close();
+            this.#post({ type: 'failed', connection: message.connection, message: (error as Error).message });
           },
         );
         return;
       }
       case 'keys': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) return;
-        voice.keys(message.mode, message.key, message.sequence, message.timestamp);
-        this.#runNow(voice);
+        const connection = this.connections.get(message.connection);
+        if (!connection) return;
+        connection.keys(message.mode, message.key, message.sequence, message.timestamp);
+        this.#runNow(connection);
         return;
       }
       case 'wake': {
-        const voice = this.voices.get(message.voice);
-        if (voice) this.#runNow(voice);
+        const connection = this.connections.get(message.connection);
+        if (connection) this.#runNow(connection);
         // A progress report as soon as a clip's first packet went out: the main thread says it started.
         this.report();
         return;
       }
       case 'stop': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) {
-          this.#post({ type: 'done', voice: message.voice, clip: message.clip, sent: 0, how: 'closed' });
+        const connection = this.connections.get(message.connection);
+        if (!connection) {
+          this.#post({ type: 'done', connection: message.connection, clip: message.clip, sent: 0, how: 'closed' });
           return;
         }
-        voice.stop(message.clip);
+        connection.stop(message.clip);
         // The next clip's packets may be in the ring already.
-        this.#runNow(voice);
+        this.#runNow(connection);
         return;
       }
       case 'hold': {
-        const voice = this.voices.get(message.voice);
-        if (!voice) return;
-        voice.held = message.held;
+        const connection = this.connections.get(message.connection);
+        if (!connection) return;
+        connection.held = message.held;
         // Let go again: it goes on from now, not with a burst of the slots it was held for.
-        if (!message.held && voice.due !== undefined) voice.due = Math.max(voice.due, now);
-        if (!message.held) this.#runNow(voice);
+        if (!message.held && connection.due !== undefined) connection.due = Math.max(connection.due, now);
+        if (!message.held) this.#runNow(connection);
         return;
       }
       case 'close': {
-        const voice = this.voices.get(message.voice);
-        this.voices.delete(message.voice);
-        voice?.close(message.endedAt === undefined ? undefined : message.endedAt - (this.#clock.origin ?? 0));
+        const connection = this.connections.get(message.connection);
+        this.connections.delete(message.connection);
+        connection?.close(message.endedAt === undefined ? undefined : message.endedAt - (this.#clock.origin ?? 0));
         return;
       }
       case 'stats':

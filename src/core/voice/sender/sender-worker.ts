@@ -1,5 +1,5 @@
-// The sender thread: it owns every voice's UDP socket and sends each voice's packets on its own clock, so nothing on
-// the main thread (a collection, a long task) holds a packet up. Packets come through each voice's ring
+// The sender thread: it owns every sender connection's UDP socket and sends each one's packets on its own clock, so
+// nothing on the main thread (a collection, a long task) holds a packet up. Packets come through each connection's ring
 // (./packet-ring.ts); messages are for control. Its reports are what the main thread counts as played. The loop is
 // ./sender-loop.ts; this gives it the port and Node's timers.
 import { parentPort, threadId } from 'node:worker_threads';

@@ -16,7 +16,7 @@ const TIMESTAMP_STEP = 960;
 const MAX_NONCE = 2 ** 32 - 1;
 
 /** Where a datagram's RTP header and nonce come from (the session's counters now). */
-export interface RtpPosition {
+interface RtpPosition {
   sequence: number;
   timestamp: number;
   ssrc: number;
@@ -80,7 +80,7 @@ export function sealInto(
   return written + NONCE_TAIL_BYTES;
 }
 
-export class NonceExhaustedError extends Error {
+class NonceExhaustedError extends Error {
   constructor() {
     super('the transport nonce reached its end for this key: the session must be renewed');
     this.name = 'NonceExhaustedError';

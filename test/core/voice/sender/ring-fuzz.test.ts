@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { daveConnection } from '../../../support/dave-connection.ts';
 import type { FromSender, ToSender } from '../../../../src/core/voice/sender/sender-messages.ts';
-import { senderThread, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import { TransportSeal } from '../../../../src/core/voice/sender/transport-seal.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 import { SenderLoop } from '../../../../src/core/voice/sender/sender-loop.ts';
@@ -133,7 +134,12 @@ async function runSeed(seed: number, steps: number): Promise<{ log: string[]; pr
     return 0;
   });
 
-  const { voice, discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
+  const { connection: opened, discovered } = senderThread.open(
+    c.udp,
+    { ip: '127.0.0.1', port: server.port },
+    42,
+    () => {},
+  );
   const worker = shared.worker as EventEmitter;
   await model.handle(shared.posted.shift() as ToSender);
   worker.emit('message', model.toMain.shift());
@@ -257,7 +263,7 @@ async function runSeed(seed: number, steps: number): Promise<{ log: string[]; pr
   for (const run of clips)
     if (!run.stopped && (byClip.get(run.index) ?? []).length !== run.frames)
       problems.push(`clip ${run.index} sent ${(byClip.get(run.index) ?? []).length} of ${run.frames} frames`);
-  senderThread.close(voice);
+  senderThread.close(opened);
   while (shared.posted.length > 0) await toThread();
   seal.mockRestore();
   if (process.env.FUZZ_LOG === String(seed)) console.log(log.join('\n'));
@@ -277,7 +283,12 @@ describe('the sender ring, one case the fuzz model plays exactly', () => {
       return 0;
     });
     try {
-      const { voice, discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
+      const { connection: opened, discovered } = senderThread.open(
+        c.udp,
+        { ip: '127.0.0.1', port: server.port },
+        42,
+        () => {},
+      );
       const worker = shared.worker as EventEmitter;
       const deliver = async () => {
         while (shared.posted.length > 0) await model.handle(shared.posted.shift() as ToSender);
@@ -313,7 +324,7 @@ describe('the sender ring, one case the fuzz model plays exactly', () => {
       }
       expect(ended).toHaveBeenCalledTimes(1);
       expect(numbers).toEqual(Array.from({ length: 20 }, (_, n) => n));
-      senderThread.close(voice);
+      senderThread.close(opened);
       await deliver();
     } finally {
       seal.mockRestore();

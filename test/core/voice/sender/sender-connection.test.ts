@@ -5,32 +5,32 @@ import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { createRing, RingWriter } from '../../../../src/core/voice/sender/packet-ring.ts';
-import { VoiceBarrier, type PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
+import { ConnectionBarrier, type PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import {
   CLOSING_SILENCE_FRAMES,
   PERIOD_MS,
   SenderConnection,
-  type VoiceListener,
+  type ConnectionListener,
 } from '../../../../src/core/voice/sender/sender-connection.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
 const KEY = new Uint8Array(randomBytes(32));
 let server: VoiceUdpServer;
 let received: Buffer[];
-let voice: SenderConnection | undefined;
+let connection: SenderConnection | undefined;
 
 beforeEach(async () => {
   server = await voiceUdpServer();
   received = server.received;
 });
 afterEach(() => {
-  voice?.close();
+  connection?.close();
   server.close();
 });
 
 function listen() {
   const events: string[] = [];
-  const listener: VoiceListener = {
+  const listener: ConnectionListener = {
     moved: () => undefined,
     done: (_voice, clip, sent, how) => events.push(`done ${clip} ${sent} ${how}`),
     lost: (_voice, message) => events.push(`lost ${message}`),
@@ -52,14 +52,14 @@ function end(clip: number): void {
   expect(writer.push(clip, 0, 0, undefined)).toBe(true);
 }
 
-async function opened(listener: VoiceListener, barrier?: Int32Array): Promise<SenderConnection> {
+async function opened(listener: ConnectionListener, barrier?: Int32Array): Promise<SenderConnection> {
   const ring = createRing(16);
   writer = new RingWriter(ring);
   const v = new SenderConnection(1, 7, listener, ring, barrier);
   const local = await v.discover('127.0.0.1', server.port);
   expect(local.ip).toBe('127.0.0.1');
   v.keys(AES_GCM_MODE, KEY, 0, 0);
-  voice = v;
+  connection = v;
   return v;
 }
 
@@ -74,7 +74,7 @@ describe('SenderConnection', () => {
   it('sends the first packet at once, one a period after, then closing silence, and says the clip ended', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 });
     expect(v.run(0)).toBe(PERIOD_MS);
     end(5);
     let due = v.run(PERIOD_MS);
@@ -88,7 +88,7 @@ describe('SenderConnection', () => {
   it('a stop drops the packets not yet sent at once and says how many went', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
     v.stop(5);
     expect(v.run(1000)).toBeUndefined();
@@ -98,12 +98,12 @@ describe('SenderConnection', () => {
 
   it('copies sealed again after a DAVE transition replace those still in the ring, never one already sent', async () => {
     const { listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(ConnectionBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
     Atomics.store(barrier, 0, 1);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12), packet(13)], generation: 1 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(11), packet(12), packet(13)], generation: 1 });
     v.run(PERIOD_MS);
     v.run(2 * PERIOD_MS);
     expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
@@ -112,11 +112,11 @@ describe('SenderConnection', () => {
   it("only the clip's next packet is sent: a slot of any other number is passed over, never sent out of order or twice", async () => {
     const { listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
     v.run(0);
     // The main thread writes no gap; were one in the ring, the thread would not jump over the packet it owes.
-    queue({ voice: 1, clip: 5, first: 2, packets: [packet(3)], generation: 0 });
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(11), packet(12)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 2, packets: [packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(11), packet(12)], generation: 0 });
     v.run(PERIOD_MS);
     expect(v.progress()).toEqual({ clip: 5, sent: 2, idleSlots: 0 });
     expect(await heard(2)).toEqual([packet(1), packet(12)].map((p) => Buffer.from(p)));
@@ -124,15 +124,15 @@ describe('SenderConnection', () => {
 
   it("a copy sealed again arriving after the clip's end in the ring is still sent before its closing silence", async () => {
     const { events, listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(ConnectionBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2)], generation: 0 });
     end(5);
     v.run(0);
     Atomics.store(barrier, 0, 1);
     // Packet 2 was sealed before the transition: its slot passes empty (no closing silence yet) until its copy.
     expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
-    queue({ voice: 1, clip: 5, first: 1, packets: [packet(12)], generation: 1 });
+    queue({ connection: 1, clip: 5, first: 1, packets: [packet(12)], generation: 1 });
     let due = v.run(2 * PERIOD_MS);
     while (due !== undefined) due = v.run(due);
     const payloads = await heard(2 + CLOSING_SILENCE_FRAMES);
@@ -144,10 +144,10 @@ describe('SenderConnection', () => {
   it("a stopped clip's packets left in the ring are dropped; the next clip in the ring starts at once", async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
     v.stop(5);
-    queue({ voice: 1, clip: 6, first: 0, packets: [packet(21), packet(22)], generation: 0 });
+    queue({ connection: 1, clip: 6, first: 0, packets: [packet(21), packet(22)], generation: 0 });
     expect(v.run(1000)).toBe(1000 + PERIOD_MS);
     v.run(1000 + PERIOD_MS);
     expect(events).toEqual(['done 5 1 stopped']);
@@ -159,31 +159,31 @@ describe('SenderConnection', () => {
     const { listener } = listen();
     const v = await opened(listener);
     // A new ring's reader sleeps until the first write.
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
     expect(writer.wakeNeeded()).toBe(true);
     expect(writer.wakeNeeded()).toBe(false);
     v.run(0);
     // Under way, it reads on its own clock: a write needs no wake.
-    queue({ voice: 1, clip: 5, first: 1, packets: [packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 1, packets: [packet(2)], generation: 0 });
     expect(writer.wakeNeeded()).toBe(false);
     end(5);
     let due = v.run(PERIOD_MS);
     while (due !== undefined) due = v.run(due);
     // Ended, nothing left: asleep again.
-    queue({ voice: 1, clip: 6, first: 0, packets: [packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 6, first: 0, packets: [packet(3)], generation: 0 });
     expect(writer.wakeNeeded()).toBe(true);
   });
 
   it('a packet sealed before its DAVE generation was raised is never sent: its slot passes empty until the copy comes', async () => {
     const { listener } = listen();
-    const barrier = new Int32Array(new SharedArrayBuffer(VoiceBarrier.length * Int32Array.BYTES_PER_ELEMENT));
+    const barrier = new Int32Array(new SharedArrayBuffer(ConnectionBarrier.length * Int32Array.BYTES_PER_ELEMENT));
     const v = await opened(listener, barrier);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1), packet(2), packet(3)], generation: 0 });
     v.run(0);
     Atomics.store(barrier, 0, 1);
     expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
     expect(v.progress()).toEqual({ clip: 5, sent: 1, idleSlots: 0 });
-    queue({ voice: 1, clip: 5, first: 1, packets: [packet(12), packet(13)], generation: 1 });
+    queue({ connection: 1, clip: 5, first: 1, packets: [packet(12), packet(13)], generation: 1 });
     v.run(2 * PERIOD_MS);
     v.run(3 * PERIOD_MS);
     expect(await heard(3)).toEqual([packet(1), packet(12), packet(13)].map((p) => Buffer.from(p)));
@@ -193,13 +193,13 @@ describe('SenderConnection', () => {
   it('sends silence while the next packet is late, only once something was said, and nothing while held', async () => {
     const { listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 0, packets: [packet(1)], generation: 0 });
     v.run(0);
     expect(v.run(PERIOD_MS)).toBe(2 * PERIOD_MS);
     v.held = true;
     expect(v.run(10 * PERIOD_MS)).toBeUndefined();
     v.held = false;
-    queue({ voice: 1, clip: 5, first: 1, packets: [packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 5, first: 1, packets: [packet(2)], generation: 0 });
     v.run(2 * PERIOD_MS);
     expect(await heard(3)).toEqual([packet(1), SILENCE_FRAME, packet(2)].map((p) => Buffer.from(p)));
   });
@@ -207,7 +207,7 @@ describe('SenderConnection', () => {
   it('closing it ends the clip under way as closed, with the packets that went', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 });
     v.run(0);
     v.close();
     expect(events).toEqual(['done 9 5 closed']);
@@ -216,7 +216,7 @@ describe('SenderConnection', () => {
   it('closed as ended since an instant, the clip under way counts only the packets sent before it', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 9, first: 4, packets: [1, 2, 3, 4, 5].map(packet), generation: 0 });
+    queue({ connection: 1, clip: 9, first: 4, packets: [1, 2, 3, 4, 5].map(packet), generation: 0 });
     for (let n = 0; n < 5; n++) v.run(n * PERIOD_MS);
     // Packets 4 and 5 went at 0 and 20; 6, 7 and 8 from 40 on, after the session may have ended (at 30).
     v.close(30);
@@ -226,7 +226,7 @@ describe('SenderConnection', () => {
   it('closed as ended before its first packet here, the clip counts none sent here (not below where it started)', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 });
+    queue({ connection: 1, clip: 9, first: 4, packets: [packet(1), packet(2)], generation: 0 });
     v.run(100);
     v.run(100 + PERIOD_MS);
     v.close(0);
@@ -236,7 +236,7 @@ describe('SenderConnection', () => {
   it('closed as ended since an instant, a clip that ended here since is told closed at its first packet sent from then', async () => {
     const { events, listener } = listen();
     const v = await opened(listener);
-    queue({ voice: 1, clip: 9, first: 0, packets: [1, 2, 3].map(packet), generation: 0 });
+    queue({ connection: 1, clip: 9, first: 0, packets: [1, 2, 3].map(packet), generation: 0 });
     end(9);
     for (let n = 0; n <= 3 + CLOSING_SILENCE_FRAMES; n++) v.run(n * PERIOD_MS);
     // Packets 0 and 1 went at 0 and 20, packet 2 at 40: after the session may have ended (at 30).

@@ -46,15 +46,15 @@ describe('SenderThread', () => {
     thread.useLogger(log);
     const renew = vi.fn();
     const udp = {};
-    const { voice, discovered } = thread.open(udp, { ip: '127.0.0.1', port: 9 }, 1, renew);
+    const { connection, discovered } = thread.open(udp, { ip: '127.0.0.1', port: 9 }, 1, renew);
     const rejected = discovered.catch((error: unknown) => error);
     const { clip, gone } = watcher();
-    thread.watch(voice, clip);
+    thread.watch(connection, clip);
     await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1), { timeout: 15_000 });
     expect(await rejected).toBeInstanceOf(Error);
     expect(gone).toHaveBeenCalledTimes(1);
     expect(thread.failovers).toBe(1);
-    expect(thread.voiceOf(udp)).toBeUndefined();
+    expect(thread.connectionOf(udp)).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toMatchObject({ code: 'voice-sender-failover', voices: 1, clips: 1 });
   });

@@ -8,7 +8,8 @@ import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-
 import { daveConnection } from '../../../support/dave-connection.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
-import { senderThread, START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
@@ -36,14 +37,14 @@ function handedRuns(): PacketRun[] {
   return runs;
 }
 
-/** A ready connection (test/support/dave-connection.ts) whose voice the sender thread opened. */
+/** A ready connection (test/support/dave-connection.ts) whose sender connection the sender thread opened. */
 async function connection() {
   const c = daveConnection(KEY);
   const { discovered } = senderThread.open(c.udp, { ip: '127.0.0.1', port: server.port }, 42, () => {});
   await discovered;
   const close = () => {
-    const voice = senderThread.voiceOf(c.udp);
-    if (voice !== undefined) senderThread.close(voice);
+    const connection = senderThread.connectionOf(c.udp);
+    if (connection !== undefined) senderThread.close(connection);
   };
   return { ...c, close };
 }
@@ -165,7 +166,7 @@ describe('a clip on the sender thread', () => {
     const c = await connection();
     const first = play(c, 20);
     await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), { timeout: 20_000 });
-    // The session is not ready: the clip holds the thread's voice (a hold is the voice's, not the clip's).
+    // The session is not ready: the clip holds its sender connection (a hold is the connection's, not the clip's).
     c.setReady(false);
     first.clip.stop();
     await vi.waitFor(() => expect(first.events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });

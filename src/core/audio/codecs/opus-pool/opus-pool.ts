@@ -9,7 +9,7 @@ import { forEachCopy, OncePerTurn, packChunks } from '../../workers/packed-chunk
 export type EncodeDone = (error: Error | null, packet?: Buffer) => void;
 
 /** One stream's encoder in the pool. Packets come back in the order the frames went in. */
-export interface PooledEncoder {
+interface PooledEncoder {
   encode(frame: Buffer, done: EncodeDone): void;
   /** Frees the encoder; frames still in flight are answered with nothing. */
   close(): void;

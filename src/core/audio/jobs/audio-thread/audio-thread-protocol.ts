@@ -17,7 +17,7 @@ export type HandedBytes = ArrayBuffer | Uint8Array<SharedArrayBuffer>;
 export type HandedPart = HandedBytes | SharedBlocks;
 
 /** A scene's line as sent to the worker: its parts' bytes and the silence before it. */
-export type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedPart[] };
+type SceneJobLine = Omit<SceneMixLine, 'parts'> & { parts: HandedPart[] };
 
 export type AudioJob =
   /** One part's bytes with speed and volume applied; the result comes back in shared memory. */

@@ -179,7 +179,7 @@ export async function joinPartsOffThread(
 }
 
 /** A scene as the mix takes it: each part bytes (handed over as below) or the shared blocks it was gathered in. */
-export interface SceneJobInput extends Omit<SceneMixInput, 'lines'> {
+interface SceneJobInput extends Omit<SceneMixInput, 'lines'> {
   lines: Array<Omit<SceneMixInput['lines'][number], 'parts'> & { parts: Array<Uint8Array | OwnBlocks> }>;
 }
 

@@ -23,7 +23,7 @@ export const SLICE_BYTES = 16 * 1024;
 /** A worker's JS heap: its streams' decoder state and one batch; the WASM MP3 decoders live outside it. */
 const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
-export interface TranscodePoolOptions {
+interface TranscodePoolOptions {
   /** The worker's module (tests give one that misbehaves); transcode-worker.ts by default. */
   workerUrl?: URL;
   batchDeadlineMs?: number;
