@@ -82,8 +82,8 @@ export type FromSender =
   | { type: 'started'; tid: number | undefined }
   | { type: 'discovered'; voice: number; ip: string; port: number }
   | { type: 'failed'; voice: number; message: string }
-  /** Progress of the clips that moved since the last report (and a heartbeat when none did). */
-  | { type: 'report'; clips: ClipProgress[] }
+  /** Progress of the clips that moved since the last report (and a heartbeat when none did); `at` ms since the epoch. */
+  | { type: 'report'; clips: ClipProgress[]; at?: number }
   /** A clip left its voice: after its closing silence, stopped, or its voice closed; `at` ms since the epoch. */
   | { type: 'done'; voice: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed'; at?: number }
   /** The voice's socket failed or closed by itself. */
