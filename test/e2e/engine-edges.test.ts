@@ -124,6 +124,9 @@ describe("the owner's engines at their edges", () => {
       const long = (n: number) => `${n}番目、${'あいうえおかきくけこ'.repeat(48)}`;
       const stopped = await say(h, long(1), { voice: 'voicevox:0' });
       await until(() => (syntheses(voicevox!)[0]?.bodyBytes ?? 0) > 100_000, 'its audio streaming');
+      // Heard before it is cut (its stream has some 15 s to go): a line cut before any of it was heard is told so in
+      // other words ("none of it had started").
+      await h.discord.waitForPacket(LONDON, (packet) => !packet.silence, WAIT_MS);
       const [first] = syntheses(voicevox);
       if (action === 'mute')
         await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: true }));
@@ -139,12 +142,18 @@ describe("the owner's engines at their edges", () => {
         expect(ended.flags).toBe(MessageFlags.Ephemeral);
         await voiceStateSeen(h, ALICE, () => h.discord.setVoiceState(LONDON, ALICE, GENERAL, { mute: false }));
       } else expect(ended.content).toMatch(FINAL);
-      // Nothing of the cut line was kept: asked again, the engine renders it again.
-      const again = await (
-        await say(h, long(1), { voice: 'voicevox:0' })
-      ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
-      expect(again.content).toMatch(/^Spoke/);
+      // Nothing of the cut line was kept: asked again, the engine renders it again, and it is heard in the engine's
+      // voice (not eSpeak NG's); then stopped, as nothing here needs its 30 s played out.
+      h.discord.clearAudio(LONDON);
+      const again = await say(h, long(1), { voice: 'voicevox:0' });
+      let heard = 0;
+      await h.discord.waitForPacket(LONDON, (packet) => !packet.silence && ++heard >= 25, WAIT_MS);
       expect(syntheses(voicevox).length).toBe(3);
+      expect(near(pitchOf(h.discord.heard(LONDON)), voicevoxStylePitchHz(0)!)).toBe(true);
+      await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'stop' });
+      const againEnded = await again.waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      expect(againEnded.content).toMatch(/^Stopped/);
+      expect(againEnded.content).not.toContain('`free-ja-');
     },
   );
 

@@ -2,8 +2,9 @@
 // and its UDP session ended): nothing is sent into the ended session nor into the new one before it is ready, the line
 // goes on where the move cut it once the new connection is ready, and the reply says what was heard. The move comes at
 // every instant of a line: during its start lead, at its first packet, mid-part, at a part's boundary; in Discord's
-// order and with the old session ended 370 ms before the new address comes; and with SayBot's main thread held up as
-// the move comes, while the sender thread goes on sending into the ended session: what went there is said again.
+// order and with the old session ended 370 ms before the new address comes; with SayBot's main thread busy but going
+// round (a loaded host): nothing is said twice; and with it held up as the move comes, while the sender thread goes
+// on sending into the ended session: what went there is said again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/books-shown.ts';
@@ -123,6 +124,30 @@ describe.each(ORDERS)('a line across a voice server move ($order)', ({ options }
     );
   });
 });
+
+/** A loaded host's main thread: busy 15 ms of every 20, yet going round between (it reads its sockets each time). */
+function keptBusy(): () => void {
+  const timer = setInterval(() => {
+    const until = performance.now() + 15;
+    while (performance.now() < until);
+  }, 20);
+  return () => clearInterval(timer);
+}
+
+describe.each(ORDERS)(
+  'a line across a voice server move with the main thread busy but going round ($order)',
+  ({ options }) => {
+    it('mid-part: nothing of it is said twice', async () => {
+      const text = 'This line is moved while the bot is loaded, part of the way through.';
+      const idle = keptBusy();
+      try {
+        wentOn(await sayAcrossMove(text, options, () => spoken() >= 50));
+      } finally {
+        idle();
+      }
+    });
+  },
+);
 
 /** Held up this long at the move, SayBot's main thread hears of it only after the sender sent ~20 packets there. */
 const STALL_MS = 400;

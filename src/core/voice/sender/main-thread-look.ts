@@ -14,10 +14,17 @@ export class MainThreadLook {
   /** The last hold-up seen before a message: since when, and when seen. */
   #heldUp = { from: 0, seen: -Infinity };
 
-  /** A message of the sender thread's is read now (every 40 ms while a clip plays). */
-  heard(now = performance.now()): void {
+  /**
+   * A message of the sender thread's is read now (every 40 ms while a clip plays), posted `at` (ms since the epoch;
+   * unknown: taken as waited). Only a message that waited tells of a hold-up: a loop busy most of the time but going
+   * round reads it at once, and a hold-up dated back then would have a session's end say again what was heard.
+   */
+  heard(now = performance.now(), at?: number): void {
     const from = this.#busySince(now);
-    if (now - from > HELD_MS) this.#heldUp = { from, seen: now };
+    const waited = at === undefined || performance.timeOrigin + now - at > HELD_MS;
+    if (now - from > HELD_MS && waited) this.#heldUp = { from, seen: now };
+    // Posted after a hold-up was seen, and read: the loop went round since, and read whatever had waited with it.
+    else if (at !== undefined && at > performance.timeOrigin + this.#heldUp.seen) this.#heldUp.seen = -Infinity;
     this.#loop = performance.eventLoopUtilization();
   }
 

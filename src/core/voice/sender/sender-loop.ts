@@ -107,7 +107,8 @@ export class SenderLoop {
     const now = this.#clock.now();
     if (clips.length > 0 || now - this.#lastPost >= HEARTBEAT_MS) {
       this.#lastPost = now;
-      this.#post({ type: 'report', clips });
+      const origin = this.#clock.origin;
+      this.#post({ type: 'report', clips, ...(origin !== undefined && { at: origin + now }) });
     }
   }
 

@@ -82,8 +82,8 @@ export type FromSender =
   | { type: 'started'; tid: number | undefined }
   | { type: 'discovered'; connection: number; ip: string; port: number }
   | { type: 'failed'; connection: number; message: string }
-  /** Progress of the clips that moved since the last report (and a heartbeat when none did). */
-  | { type: 'report'; clips: ClipProgress[] }
+  /** Progress of the clips that moved since the last report (and a heartbeat when none did); `at` ms since the epoch. */
+  | { type: 'report'; clips: ClipProgress[]; at?: number }
   /** A clip left its connection: after its closing silence, stopped, or the connection closed; `at`: ms since epoch. */
   | { type: 'done'; connection: number; clip: number; sent: number; how: 'ended' | 'stopped' | 'closed'; at?: number }
   /** The connection's socket failed or closed by itself. */

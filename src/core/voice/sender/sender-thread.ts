@@ -136,7 +136,7 @@ export class SenderThread {
     worker.on('message', (message: FromSender) => {
       if (this.#worker !== worker) return;
       this.#lastHeard = performance.now();
-      this.#look.heard(this.#lastHeard);
+      this.#look.heard(this.#lastHeard, 'at' in message ? message.at : undefined);
       this.#receive(message);
     });
     worker.on('error', (error) => this.#failover(worker, `the sender thread failed: ${error.message}`));

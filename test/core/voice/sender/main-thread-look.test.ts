@@ -34,6 +34,35 @@ describe('MainThreadLook', () => {
     expect(look.lookedAt()).toBeLessThanOrEqual(before);
   });
 
+  it("busy but reading the sender thread's messages as they come, it is not taken as held up", async () => {
+    const look = new MainThreadLook();
+    await nextTurn();
+    look.heard();
+    // Busy for longer than a packet's period between messages, as a loaded host's main thread is, yet each message is
+    // read as soon as it is posted: nothing waited unread.
+    let before = 0;
+    for (let message = 0; message < 3; message++) {
+      await nextTurn();
+      busy(30);
+      before = performance.now();
+      look.heard(before, performance.timeOrigin + before);
+    }
+    expect(look.lookedAt()).toBeGreaterThanOrEqual(before);
+  });
+
+  it('once a message posted after a hold-up was read, the loop went round: that hold-up dates nothing after', async () => {
+    const look = new MainThreadLook();
+    await nextTurn();
+    look.heard();
+    await nextTurn();
+    busy(60);
+    look.heard();
+    await nextTurn();
+    const posted = performance.now();
+    look.heard(posted, performance.timeOrigin + posted);
+    expect(look.lookedAt()).toBeGreaterThanOrEqual(posted);
+  });
+
   it('keeping up (idle between events), it dates what it hears of after the last message', async () => {
     const look = new MainThreadLook();
     await nextTurn();
