@@ -38,7 +38,9 @@ const DAILY = 20;
  * their voices are chosen like the paid one wherever a member chooses a voice.
  */
 const voicevox = await startVoicevoxDouble();
-const speech = await startSpeechServerDouble();
+// Lines twice as fast as the doubles' defaults (so too the sandbox's, below): no row asserts a line's length, and a
+// row in voice waits for its line to have played.
+const speech = await startSpeechServerDouble({ secondsPerCharacter: 0.03 });
 afterAll(async () => {
   await voicevox.close();
   await speech.close();
@@ -62,6 +64,7 @@ const world = (budgets: Record<string, string>) => ({
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
+  sandbox: { secondsPerCharacter: 0.03 },
   env: {
     ...budgets,
     BUDGET_MEMBER_COOLDOWN_SECONDS: '0',
