@@ -35,11 +35,10 @@ const DAILY = 20;
 
 /**
  * The owner's engines (packages/engine-doubles), started before the harnesses that name them and closed after them:
- * their voices are chosen like the paid one wherever a member chooses a voice.
+ * their voices are chosen like the paid one wherever a member chooses a voice. They speak twice as fast as their
+ * defaults, as the sandbox does (below): no row asserts a line's length, and a row in voice waits for its line to play.
  */
-const voicevox = await startVoicevoxDouble();
-// Lines twice as fast as the doubles' defaults (so too the sandbox's, below): no row asserts a line's length, and a
-// row in voice waits for its line to have played.
+const voicevox = await startVoicevoxDouble({ moraSeconds: 0.03 });
 const speech = await startSpeechServerDouble({ secondsPerCharacter: 0.03 });
 afterAll(async () => {
   await voicevox.close();
