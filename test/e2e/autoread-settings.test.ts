@@ -32,7 +32,13 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-const openHarness = useHarnessPerTest();
+const openOwnHarness = useHarnessPerTest();
+/**
+ * Each test's own bot, its sandbox speaking at twice its default rate: every length here is the sandbox's
+ * (expectedDurationSeconds), so the same speeds and lengths are heard in half the time.
+ */
+const openHarness = (options: HarnessOptions = {}) =>
+  openOwnHarness({ ...options, sandbox: { secondsPerCharacter: 0.03, ...options.sandbox } });
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });

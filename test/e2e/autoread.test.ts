@@ -62,7 +62,13 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-const openHarness = useHarnessPerTest();
+const openOwnHarness = useHarnessPerTest();
+/**
+ * Each test's own bot, its sandbox speaking at twice its default rate: every length here is the sandbox's
+ * (expectedDurationSeconds), so the same order, voices and lengths are heard in half the time.
+ */
+const openHarness = (options: HarnessOptions = {}) =>
+  openOwnHarness({ ...options, sandbox: { secondsPerCharacter: 0.03, ...options.sandbox } });
 
 async function startReading(options: HarnessOptions = {}): Promise<Harness> {
   const harness = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 }, ...options });
@@ -317,7 +323,8 @@ describe('auto-read', () => {
     expect(set.content).toContain("say the author's name: off");
     h.discord.clearAudio(GUILD);
     const now = Date.now();
-    const first = 'This first message is long enough to be skipped while it plays aloud.';
+    const first =
+      'This first message is long enough to be skipped while it plays aloud, even read at twice the usual rate of speech.';
     await post(h, CAROL, first, { at: now });
     await post(h, ALICE, 'Second.', { at: now + 1 });
     await h.discord.waitForPacket(GUILD, () => true);

@@ -27,8 +27,10 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-// The sandbox as started: the defaults of a real streaming service (streamed WAV header, chunked).
-const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 } });
+// The sandbox as started: the defaults of a real streaming service (streamed WAV header, chunked), speaking faster
+// than its default (every length asserted is its own expectedDurationSeconds). 0.04 s a character, not 0.03: a length
+// then never ends in 0.05 s, which a reply's 0.1 s rounding would put at the edge of its 0.05 s allowance.
+const h = useFileHarness({ guilds, config: { voiceIdleTimeoutMs: 60_000 }, sandbox: { secondsPerCharacter: 0.04 } });
 beforeEach(() => {
   h.sandbox.setVariants(DEFAULT_VARIANTS);
   h.sandbox.clearFaults();

@@ -35,10 +35,11 @@ const DAILY = 20;
 
 /**
  * The owner's engines (packages/engine-doubles), started before the harnesses that name them and closed after them:
- * their voices are chosen like the paid one wherever a member chooses a voice.
+ * their voices are chosen like the paid one wherever a member chooses a voice. They speak twice as fast as their
+ * defaults, as the sandbox does (below): no row asserts a line's length, and a row in voice waits for its line to play.
  */
-const voicevox = await startVoicevoxDouble();
-const speech = await startSpeechServerDouble();
+const voicevox = await startVoicevoxDouble({ moraSeconds: 0.03 });
+const speech = await startSpeechServerDouble({ secondsPerCharacter: 0.03 });
 afterAll(async () => {
   await voicevox.close();
   await speech.close();
@@ -62,6 +63,7 @@ const world = (budgets: Record<string, string>) => ({
     ]),
   ],
   config: { voiceIdleTimeoutMs: 60_000 },
+  sandbox: { secondsPerCharacter: 0.03 },
   env: {
     ...budgets,
     BUDGET_MEMBER_COOLDOWN_SECONDS: '0',

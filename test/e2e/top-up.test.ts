@@ -164,7 +164,7 @@ describe('an order waiting in a queue holds no turn', () => {
     const long = line(
       'A long line already made, that plays from the cache for a good while in the other server, long enough for the owner of the first server to ask for a line of their own while it still plays',
     );
-    const short = line('Short, and made already');
+    const short = line('Short, made already');
     expect(h.sandbox.expectedDurationSeconds(long)).toBeGreaterThan(10);
     const sayIn = (text: string) =>
       h.discord.command({
@@ -188,7 +188,7 @@ describe('an order waiting in a queue holds no turn', () => {
     await h.discord.waitForPacket(VOICE_GUILD, (packet) => !packet.silence, 60_000);
     const next = await sayIn(short);
     await next.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
-    const waitingText = line('Waiting behind the cached lines for its turn');
+    const waitingText = line('Waiting behind them');
     const waiting = await sayIn(waitingText);
     await waiting.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     topUp();
@@ -247,7 +247,8 @@ describe('an order waiting in a queue holds no turn', () => {
       h.discord.clearAudio(VOICE_GUILD);
       const playing = await sayIn(long);
       await h.discord.waitForPacket(VOICE_GUILD, (packet) => !packet.silence, 60_000);
-      const waitingText = line(`Waiting right behind the long line for its turn (${front})`);
+      // Short: what is asserted is when it is asked for, and it is heard whole before its reply says so.
+      const waitingText = line(`Waiting behind (${front})`);
       const message = { author: { id: LISTENER, username: 'listener' }, content: waitingText };
       const waiting =
         front === 'say'

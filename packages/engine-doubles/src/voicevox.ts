@@ -34,6 +34,8 @@ export interface VoicevoxDoubleOptions extends DoubleOptions {
   maxAudioSeconds?: number;
   /** AudioQuery carries `pauseLength` and `pauseLengthScale` (VOICEVOX 0.19 and later); default true. */
   pauseLength?: boolean;
+  /** Audio a mora lasts in its queries, seconds; default MORA_SECONDS. */
+  moraSeconds?: number;
 }
 
 export interface VoicevoxDouble extends EngineDouble {
@@ -102,7 +104,7 @@ const missing = (where: 'query' | 'body', name: string): Detail => ({
 });
 
 /** The text as a query's accent phrases: a mora a character, a phrase ending (with a pause) at punctuation or space. */
-export function accentPhrases(text: string, pitchHz: number): AccentPhrase[] {
+export function accentPhrases(text: string, pitchHz: number, moraSeconds = MORA_SECONDS): AccentPhrase[] {
   const pitch = Math.round(Math.log(pitchHz) * 1e4) / 1e4;
   const phrases: AccentPhrase[] = [];
   let moras: Mora[] = [];
@@ -114,7 +116,7 @@ export function accentPhrases(text: string, pitchHz: number): AccentPhrase[] {
       pause_mora:
         pause === undefined
           ? null
-          : { text: '、', consonant: null, consonant_length: null, vowel: 'pau', vowel_length: MORA_SECONDS, pitch: 0 },
+          : { text: '、', consonant: null, consonant_length: null, vowel: 'pau', vowel_length: moraSeconds, pitch: 0 },
       is_interrogative: pause === '?' || pause === '？',
     });
     moras = [];
@@ -127,7 +129,7 @@ export function accentPhrases(text: string, pitchHz: number): AccentPhrase[] {
         consonant: null,
         consonant_length: null,
         vowel: 'a',
-        vowel_length: MORA_SECONDS,
+        vowel_length: moraSeconds,
         pitch,
       });
   }
@@ -215,6 +217,7 @@ class VoicevoxApi implements Api {
   readonly #maxText: number;
   readonly #maxSeconds: number;
   readonly #pauseLength: boolean;
+  readonly #moraSeconds: number;
 
   constructor(options: VoicevoxDoubleOptions) {
     this.#speakers = options.speakers ?? DEFAULT_VOICEVOX_SPEAKERS;
@@ -231,6 +234,7 @@ class VoicevoxApi implements Api {
     this.#maxText = options.maxTextCharacters ?? 1000;
     this.#maxSeconds = options.maxAudioSeconds ?? 300;
     this.#pauseLength = options.pauseLength ?? true;
+    this.#moraSeconds = options.moraSeconds ?? MORA_SECONDS;
   }
 
   get speakers(): readonly VoicevoxSpeaker[] {
@@ -250,7 +254,7 @@ class VoicevoxApi implements Api {
   }
 
   query(text: string, styleId: number): AudioQuery {
-    const phrases = accentPhrases(text, voicevoxStylePitchHz(styleId, this.#speakers) ?? 1);
+    const phrases = accentPhrases(text, voicevoxStylePitchHz(styleId, this.#speakers) ?? 1, this.#moraSeconds);
     return {
       accent_phrases: phrases,
       speedScale: 1,

@@ -268,7 +268,7 @@ export class GuildPlayer {
     const connection = joinVoiceChannel({
       channelId,
       guildId: this.guildId,
-      adapterCreator: this.#options.adapterCreator,
+      adapterCreator: this.#adapterCreator,
       group: this.#options.group,
       selfDeaf: true,
       selfMute: false,
@@ -362,6 +362,20 @@ export class GuildPlayer {
       }
     });
   }
+
+  /**
+   * The guild's adapter, seeing Discord's word on the bot's own voice state: in no channel is a kick (or the channel
+   * gone), over at once; a move names its new channel and keeps the reconnect grace.
+   */
+  readonly #adapterCreator: DiscordGatewayAdapterCreator = (methods) =>
+    this.#options.adapterCreator({
+      ...methods,
+      onVoiceStateUpdate: (data) => {
+        methods.onVoiceStateUpdate(data);
+        const session = this.#session;
+        if (data.channel_id === null && this.#state.kind === 'connected' && session) this.#fail(session, 'lost');
+      },
+    });
 
   /** The session is over: its grace timer stops and nothing of it is kept for the next connection. */
   #dropSession(session: ConnectionSession | undefined): void {

@@ -23,7 +23,7 @@ import {
   trustCertificate,
 } from '../../packages/local-discord/helpers.ts';
 
-const GUILDS = 17;
+const GUILDS = 18;
 const guilds = Array.from({ length: GUILDS }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let fake: FakeDiscord;
@@ -373,6 +373,18 @@ describe('GuildPlayer with DAVE required', () => {
     await player.connect(lounge);
     expect((await enqueue(player, sineItem(440, 0.2).item)).status).toBe('played');
   });
+
+  it('kicked mid-clip: cut off as soon as Discord says the bot is in no channel, not after the grace a move gets', async () => {
+    // A grace longer than the test may run: only Discord's word (the bot's voice state, channel null) can end the clip.
+    const { player, guildId, lounge } = makePlayer({ reconnectGraceMs: 600_000 });
+    await player.connect(lounge);
+    const current = enqueue(player, sineItem(440, 5).item);
+    await fake.waitForPacket(guildId, (p) => !p.silence);
+    fake.setVoiceState(guildId, APP_ID, null);
+    const cut = await current;
+    expect(cut.status).toBe('cut-off');
+    expect(player.state.kind).toBe('disconnected');
+  }, 30_000);
 
   it('the voice server goes away mid-clip: the clip is cut off after the grace period, and the next connect is heard', async () => {
     const { player, guildId, lounge } = makePlayer({ reconnectGraceMs: 300 });
