@@ -373,7 +373,7 @@ export class GuildPlayer {
       onVoiceStateUpdate: (data) => {
         methods.onVoiceStateUpdate(data);
         const session = this.#session;
-        if (data.channel_id === null && this.#state.kind === 'connected' && session) this.#fail(session, 'lost');
+        if (data.channel_id === null && this.#state.kind === 'connected' && session) session.fail('lost');
       },
     });
 
