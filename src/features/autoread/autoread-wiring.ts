@@ -188,7 +188,8 @@ export class AutoreadWiring {
     const binding = state.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
     if (!binding) return undefined;
     const guild = this.#client?.guilds.cache.get(guildId);
-    if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
+    const seat = this.#options.seats.inChannel(guildId, voiceChannelId);
+    if (guild && (await this.#pausedForRights(guild, binding, seat?.guild))) return undefined;
     // Its text channel read into another voice channel since: not resumed.
     if ((await this.#options.store.autoRead.start(guildId, binding)).kind !== 'started') return undefined;
     await this.#read(guildId, state.settings, binding);
@@ -321,16 +322,17 @@ export class AutoreadWiring {
     if (
       this.isReading(guild.id, voiceChannelId) ||
       seats.inChannel(guild.id, voiceChannelId) !== undefined ||
-      seats.forChannel(guild, voiceChannelId).kind !== 'seat' ||
       this.#autojoining.has(joining)
     )
       return;
+    const seat = seatFor(seats, guild, voiceChannelId);
+    if (seat === undefined) return;
     this.#autojoining.add(joining);
     try {
       const stored = await this.#options.store.autoRead.get(guild.id);
       const binding = stored.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
       if (!stored.settings.autojoin || !binding || binding.reading || binding.stoppedWhy !== 'left-voice') return;
-      if (await this.#pausedForRights(guild, binding)) return;
+      if (await this.#pausedForRights(guild, binding, seat.guild)) return;
       const refused = await this.start(guild, { ...binding, voiceChannelId });
       if (refused) throw new Error(`auto-join refused: ${refused.kind}`);
       this.#log.info(
@@ -372,9 +374,9 @@ export class AutoreadWiring {
     if (voice.members.filter((member) => !member.user.bot).size === 0)
       return drop('channel-empty', undefined, 'left-voice');
     // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is free.
-    if (this.#options.seats.forChannel(guild, voiceChannelId).kind !== 'seat')
-      return drop('no-seat', undefined, 'left-voice');
-    if (await this.#pausedForRights(guild, binding)) return;
+    const seat = seatFor(this.#options.seats, guild, voiceChannelId);
+    if (seat === undefined) return drop('no-seat', undefined, 'left-voice');
+    if (await this.#pausedForRights(guild, binding, seat.guild)) return;
     try {
       const { settings } = await this.#options.store.autoRead.get(guildId);
       await this.#playerFor(guild, voiceChannelId).connect(voiceChannelId);
@@ -388,9 +390,16 @@ export class AutoreadWiring {
     );
   }
 
-  /** Reading back by itself checks SayBot's rights first; one gone pauses it (binding kept, one notice). True: paused. */
-  async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
-    const missing = missingReadingRight(guild, binding);
+  /**
+   * Reading back by itself checks the rights first, the voice channel's as the seat's own bot (`seatGuild`) has them;
+   * one gone pauses it (binding kept, one notice). True: paused.
+   */
+  async #pausedForRights(
+    guild: Guild,
+    binding: { textChannelId: string; voiceChannelId: string },
+    seatGuild?: Guild,
+  ): Promise<boolean> {
+    const missing = missingReadingRight(guild, binding, seatGuild);
     if (missing === undefined) return false;
     const { textChannelId, voiceChannelId } = binding;
     this.#log.warn(
