@@ -134,7 +134,9 @@ describe('auto-read bindings, one per voice channel', () => {
       subcommand: 'start',
       options: { channel: { type: 7, value: OTHER_TEXT } },
     });
-    expect(content).toBe(t('en-US', 'error.voice.noSeat', { channels: `<#${VOICE}>` }));
+    // /autoread has no `output` option: the refusal offers none.
+    expect(content).not.toContain('output');
+    expect(content).toBe(t('en-US', 'error.voice.noSeat.voiceOnly', { channels: `<#${VOICE}>` }));
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
     expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
   });
