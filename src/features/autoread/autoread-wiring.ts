@@ -1,7 +1,7 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
-import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
+import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -168,9 +168,9 @@ export class AutoreadWiring {
 
   /** The player a binding plays through: the one place auto-read asks for one, the seat the rule chooses. */
   #playerFor(guild: Guild, voiceChannelId: string): GuildPlayer {
-    const seat = seatFor(this.#options.seats, guild, voiceChannelId);
-    if (seat === undefined) throw new UserError('error.voice.noSeat', { channels: `<#${voiceChannelId}>` });
-    return seat.player();
+    const choice = this.#options.seats.forChannel(guild, voiceChannelId);
+    if (choice.kind !== 'seat') throw noSeatError(choice, false);
+    return choice.seat.player();
   }
 
   /** Stops a binding's reading, binding kept (a manager's /leave); resolves once its status is cleared. */

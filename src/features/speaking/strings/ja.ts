@@ -7,6 +7,10 @@ export const ja: Translation<typeof en> = {
     '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.seatLost':
     'そのボイスチャンネルで話していたボットが Discord との接続を失ったため、残りは読み上げられませんでした。もう一度お試しください。空いているボットがあればそのボットが入ります。',
+  'error.voice.busyElsewhere.voiceOnly':
+    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。何も消費していません。',
+  'error.voice.noSeat.voiceOnly':
+    'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しください。何も消費していません。',
   'error.voice.noSeat':
     'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.botMuted':
@@ -21,6 +25,8 @@ export const ja: Translation<typeof en> = {
     'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
   'autoread.guard.move':
     'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
+  'autoread.guard.elsewhere.voiceOnly':
+    '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加してください。',
   'autoread.guard.elsewhere':
     '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',

@@ -7,6 +7,10 @@ export const ko: Translation<typeof en> = {
     '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나, 끝난 뒤 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.seatLost':
     '그 음성 채널에서 말하던 봇이 Discord와의 연결이 끊어져 나머지는 읽지 못했습니다. 다시 요청해 주세요. 비어 있는 봇이 있으면 그 봇이 들어갑니다.',
+  'error.voice.busyElsewhere.voiceOnly':
+    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나, 끝난 뒤 다시 시도해 주세요. 아무것도 사용되지 않았습니다.',
+  'error.voice.noSeat.voiceOnly':
+    '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.noSeat':
     '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.botMuted':
@@ -20,6 +24,8 @@ export const ko: Translation<typeof en> = {
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
   'autoread.guard.move':
     '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
+  'autoread.guard.elsewhere.voiceOnly':
+    '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어와 주세요.',
   'autoread.guard.elsewhere':
     '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
