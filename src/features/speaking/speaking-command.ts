@@ -339,13 +339,15 @@ export async function speakAndReply(
         ? { registry: context.replyAudio, request: spoken, guildId: interaction.guildId, askerId: interaction.user.id }
         : undefined;
     const outcome = await handed.outcome;
+    // Where its seat sits now: a moderator may have dragged it to a listener meanwhile, and it spoke on there.
+    const movedTo = target.kind === 'voice' ? target.seat.bot.players.find(interaction.guildId)?.channelId : undefined;
     // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
     const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
     if (late) privately = true;
     const answer = wordOutcome(outcome, {
       flavour: 'command',
       locale: interaction.locale,
-      where: target,
+      where: target.kind === 'voice' && movedTo !== target.channelId ? { ...target, movedTo } : target,
       voice,
       voiceId: spoken.voice,
       credit: creditOf(outcome.freeVoice?.voice ?? spoken.voice),

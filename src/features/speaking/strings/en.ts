@@ -33,6 +33,7 @@ export const en = {
   'say.postedPrivately': 'You may not post files in this channel, so this is here, for you only.',
   'say.speaking': 'Speaking in {channel} with {voice}…',
   'say.spoke': 'Spoke {seconds} s in {channel} with {voice}.',
+  'say.spokeMoved': 'Spoke {seconds} s with {voice}, ending in {channel}: a moderator moved me there from {from}.',
   'say.spokePartWay': 'Spoke part of this in {channel} with {voice}; it stopped before the end.',
   'say.skipped': 'Skipped after {seconds} s ({voice}).',
   'say.stopped': 'Stopped ({voice}).',

@@ -33,6 +33,8 @@ export const ja: Translation<typeof en> = {
   'say.postedPrivately': 'このチャンネルにはファイルを投稿できないため、あなただけに送ります。',
   'say.speaking': '{channel} で {voice} の声で話しています…',
   'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
+  'say.spokeMoved':
+    '{voice} の声で {seconds} 秒話し、{channel} で話し終えました。モデレーターが私を {from} からそこへ移動しました。',
   'say.spokePartWay': '{channel}で{voice}で一部を読み上げました。最後まで読み上げる前に止まりました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
   'say.stopped': '停止しました（{voice}）。',

@@ -32,6 +32,8 @@ export const ko: Translation<typeof en> = {
   'say.postedPrivately': '이 채널에 파일을 올릴 수 없어서 본인에게만 보냅니다.',
   'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
   'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
+  'say.spokeMoved':
+    '{voice} 음성으로 {seconds}초 말했고 {channel} 채널에서 끝났습니다. 관리자가 저를 {from}에서 그곳으로 옮겼습니다.',
   'say.spokePartWay': '{channel}에서 {voice}(으)로 일부를 말했습니다. 끝까지 말하지 못하고 멈췄습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
   'say.stopped': '중지했습니다 ({voice}).',
