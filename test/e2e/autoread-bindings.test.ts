@@ -222,6 +222,22 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(puts(VOICE)).toEqual([[`Bot ${h.discord.botToken()}`, 204]]);
   });
 
+  it("a helper's gateway lost for good: the voice channel status it set is cleared before its client goes", async () => {
+    const withStatus = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
+    const h = await twoBindings({
+      beforeStart: (discord, helpers) => {
+        discord.setBotPermissions(GUILD, withStatus);
+        discord.setBotPermissions(GUILD, withStatus, helpers[0]!.userId);
+      },
+    });
+    await expect.poll(() => h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBe('Reading #other aloud');
+    h.discord.dropGateway(GUILD, 4014, h.helpers[0]!.userId);
+    await expect.poll(() => h.logs().includes('"code":"helper-gateway-lost"')).toBe(true);
+    await expect.poll(() => h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBeUndefined();
+    expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud');
+    expect(h.logs()).not.toContain('"code":"voice-status-failed"');
+  });
+
   it("a member's /say elsewhere while the main bot reads takes a free helper, reading untouched", async () => {
     const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
     await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
