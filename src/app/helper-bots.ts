@@ -46,6 +46,8 @@ export interface HelperBotOptions {
   readyTimeoutMs: number;
   /** A right its speech depends on may have changed (its own voice state: muted, sent to a Stage's audience). */
   rightsChanged: (guildId: string) => void;
+  /** Its client is about to be destroyed: what only it can undo (the voice channel statuses it set) is undone first. */
+  releasing: (client: Client) => Promise<void>;
 }
 
 /** One helper bot: a seat in each server it is in while online. */
@@ -126,7 +128,14 @@ export class HelperBot implements SeatBot {
     const client = this.#client;
     this.#client = undefined;
     this.#state = 'offline';
-    await client?.destroy();
+    if (client !== undefined) await this.#release(client);
+  }
+
+  async #release(client: Client): Promise<void> {
+    await this.#options
+      .releasing(client)
+      .catch((error: unknown) => this.#log.warn({ err: error }, 'helper bot not released cleanly'));
+    await client.destroy();
   }
 
   /** Whether its identify budget is above the reserve; else one line and a login once it is reset. */
@@ -207,7 +216,7 @@ export class HelperBot implements SeatBot {
       this.#client = undefined;
       this.#state = 'offline';
       this.players.destroyAll();
-      void client.destroy();
+      void this.#release(client);
       if (event.code === GatewayCloseCodes.AuthenticationFailed) this.#refused();
       else if (!FINAL_CLOSES.has(event.code)) this.#later();
     });

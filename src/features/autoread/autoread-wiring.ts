@@ -293,6 +293,11 @@ export class AutoreadWiring {
     );
   }
 
+  /** A helper's client is about to be destroyed: the statuses it set are cleared through it first. */
+  async releaseClient(client: Client): Promise<void> {
+    await this.#status.clearSetBy(client);
+  }
+
   /** Shutting down: bindings kept for the next start; resolves once SayBot's statuses are cleared. */
   async close(): Promise<void> {
     this.#closed = true;
