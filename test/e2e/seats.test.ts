@@ -202,6 +202,28 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('a refusal for a helper seat names that bot, not "me": the helper server-muted in the study', async () => {
+    const h = await start(1);
+    try {
+      const helper = `<@${h.helpers[0]!.userId}>`;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      await runCommand(h, { guildId: GUILD, userId: BEN, name: 'join' });
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+      h.discord.setVoiceState(GUILD, h.helpers[0]!.userId, STUDY, { mute: true });
+      const requests = h.sandbox.requests.length;
+      await expect
+        .poll(async () => (await say(h, BEN, 'Muted?', 'voice-b-en-m-01')).content, { timeout: 20_000 })
+        .toContain('server-muted');
+      const refused = await say(h, BEN, 'Muted?', 'voice-b-en-m-01');
+      expect(refused.content).toContain(helper);
+      expect(refused.content).not.toMatch(/\bme\b/);
+      expect(refused.content).toBe(t('en-US', 'error.voice.botMuted.helper', { bot: helper, channel: `<#${STUDY}>` }));
+      expect(h.sandbox.requests.length).toBe(requests);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper removed from the server mid-line: its member is told, the main bot goes on, and it is a seat again once back', async () => {
     const h = await start(1);
     try {
