@@ -15,6 +15,12 @@ export const en = {
   'error.voice.noSeat':
     'Every one of my bots here is busy in another channel ({channels}): someone listens there or it is speaking, and none leaves them. Join one of those channels, try again when one is free, or ask with `output: file`. Nothing was spent.',
   'error.voice.botMuted': 'A moderator has server-muted me, so nobody would hear me in {channel}. Nothing was spent.',
+  'error.voice.botMuted.helper':
+    'A moderator has server-muted {bot}, so nobody would hear it in {channel}. Nothing was spent.',
+  'error.voice.botStageAudience.helper':
+    'On the Stage {channel} {bot} would be in the audience, and nobody would hear it: let it speak there (the Mute Members permission on that Stage makes it a speaker by itself; or /join, and a Stage moderator invites it to speak). Nothing was spent.',
+  'error.voice.joinFailed.helper':
+    '{bot} could not join {channel}. Check that it may connect and speak there, then try again.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.stageAudienceNow':

@@ -15,6 +15,12 @@ export const ja: Translation<typeof en> = {
     'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.botMuted':
     'モデレーターが私をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
+  'error.voice.botMuted.helper':
+    'モデレーターが {bot} をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
+  'error.voice.botStageAudience.helper':
+    'ステージ {channel} では {bot} は聴衆になり、誰にも聞こえません。そこで話せるようにしてください（そのステージでのメンバーをミュートする権限があれば自分でスピーカーになれます。または /join のあと、ステージのモデレーターが発言に招待してください）。何も消費していません。',
+  'error.voice.joinFailed.helper':
+    '{bot} は {channel} に参加できませんでした。そのボットの接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.botStageAudience':
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.stageAudienceNow':

@@ -15,6 +15,12 @@ export const ko: Translation<typeof en> = {
     '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.botMuted':
     '관리자가 저를 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.botMuted.helper':
+    '관리자가 {bot}을(를) 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.botStageAudience.helper':
+    '스테이지 {channel}에서 {bot}은(는) 청중이 되어 아무도 듣지 못합니다. 그곳에서 말할 수 있게 해 주세요(그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언자로 초대해 주세요). 아무것도 쓰지 않았습니다.',
+  'error.voice.joinFailed.helper':
+    '{bot}이(가) {channel} 채널에 들어갈 수 없습니다. 봇의 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.botStageAudience':
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.stageAudienceNow':
