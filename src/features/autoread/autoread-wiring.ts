@@ -22,7 +22,7 @@ import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { Seat, Seats } from '../../core/voice/seats.ts';
-import { MEMBER_AUDIENCE, UserError } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { ChannelReading } from '../../core/interactions/command.ts';

@@ -8,12 +8,7 @@ const OWNER = '380000000000000941';
 const MEMBER = '380000000000000942';
 
 const h = useDashboard({
-  guilds: [
-    seoulWith(
-      managerAndMember({ id: OWNER, username: 'owner' }, { id: MEMBER, username: 'member' }),
-      'en-US',
-    ),
-  ],
+  guilds: [seoulWith(managerAndMember({ id: OWNER, username: 'owner' }, { id: MEMBER, username: 'member' }), 'en-US')],
   helpers: 1,
   discord: { applicationOwnerId: OWNER },
 });
