@@ -48,7 +48,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
   });
   if (text === '') return showResult(interaction, 'speak.nothing');
   // Free checks first: where it can go (refused at once if the bot may not speak there), then whose voice.
-  const target = await chooseTarget(interaction, undefined, context, 'voice-message');
+  const target = await chooseTarget(interaction, undefined, context, 'voice-message', false);
   const settings = await chooseSettings(context.store, {
     guildId,
     userId: interaction.user.id,

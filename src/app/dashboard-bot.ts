@@ -33,6 +33,7 @@ import { UserError } from '../core/interactions/failures.ts';
 import type { SayBot, SayBotCore } from './saybot.ts';
 import { botGuilds } from './bot-guilds.ts';
 import { runConfiguredChecks } from './doctor/checks.ts';
+import { finalCloseWords } from './helper-bots.ts';
 
 /** Discord's answers that mean "not there" (no such member, or SayBot not in that server) rather than a failure. */
 const NOT_THERE = new Set<number | string>([
@@ -117,7 +118,14 @@ function ownerConsole(bot: SayBot, core: SayBotCore, config: Config, sources: Co
     freeVoice: freeVoiceState,
     freeVoiceSetting: config.freeVoice,
     cache: () => ({ ...core.cache.size, maxBytes: core.cache.maxBytes, ...core.cache.lookups }),
-    doctor: () => runConfiguredChecks(config),
+    // A helper Discord closed for good fails its check, whatever its token says now.
+    doctor: async () => {
+      const closed = new Map(core.helpers.status().map((helper) => [`Helper bot ${helper.index}`, helper.closeCode]));
+      return (await runConfiguredChecks(config)).map((check) => {
+        const code = closed.get(check.name);
+        return code === undefined ? check : { name: check.name, ok: false, detail: finalCloseWords(code) };
+      });
+    },
     publicBot: () => bot.publicBot(),
     allowedGuilds: { list: config.allowedGuilds, leaveAtStart: config.allowedGuildsLeave },
     plan: { name: config.plan, sandbox: sources.sandbox },

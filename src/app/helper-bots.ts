@@ -34,7 +34,13 @@ const FINAL_CLOSES = new Set<number>([
   GatewayCloseCodes.DisallowedIntents,
 ]);
 
-export type HelperState = 'offline' | 'online' | 'refused';
+/** `closed`: Discord closed its gateway for good (4010 to 4014): it is not logged in again until SayBot restarts. */
+export type HelperState = 'offline' | 'online' | 'refused' | 'closed';
+
+/** What a final gateway close means for a helper: its log line and the console's doctor say it so. */
+export function finalCloseWords(code: number): string {
+  return `Discord closed its gateway for good (${code} ${GatewayCloseCodes[code] ?? ''}): it stays offline until SayBot is restarted`;
+}
 
 export interface HelperBotOptions {
   /** 1 for the first token in HELPER_BOT_TOKENS: how logs name it (never by its token). */
@@ -46,6 +52,8 @@ export interface HelperBotOptions {
   readyTimeoutMs: number;
   /** A right its speech depends on may have changed (its own voice state: muted, sent to a Stage's audience). */
   rightsChanged: (guildId: string) => void;
+  /** Its client is about to be destroyed: what only it can undo (the voice channel statuses it set) is undone first. */
+  releasing: (client: Client) => Promise<void>;
 }
 
 /** One helper bot: a seat in each server it is in while online. */
@@ -54,6 +62,9 @@ export class HelperBot implements SeatBot {
   readonly players: PlayerRegistry;
   #client: Client | undefined;
   #state: HelperState = 'offline';
+  /** The final gateway close that left it `closed`. */
+  #closeCode: number | undefined;
+  #name: string | undefined;
   #failures = 0;
   #retry: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -81,7 +92,11 @@ export class HelperBot implements SeatBot {
 
   /** Its user name once logged in (the owner's console). */
   name(): string | undefined {
-    return this.#client?.user?.username;
+    return this.#name;
+  }
+
+  get closeCode(): number | undefined {
+    return this.#closeCode;
   }
 
   /** Servers it is in now (the owner's console, doctor). */
@@ -106,6 +121,7 @@ export class HelperBot implements SeatBot {
         return;
       }
       this.#client = client;
+      this.#name = client.user?.username;
       this.#state = 'online';
       this.#failures = 0;
       this.#log.info(
@@ -126,7 +142,14 @@ export class HelperBot implements SeatBot {
     const client = this.#client;
     this.#client = undefined;
     this.#state = 'offline';
-    await client?.destroy();
+    if (client !== undefined) await this.#release(client);
+  }
+
+  async #release(client: Client): Promise<void> {
+    await this.#options
+      .releasing(client)
+      .catch((error: unknown) => this.#log.warn({ err: error }, 'helper bot not released cleanly'));
+    await client.destroy();
   }
 
   /** Whether its identify budget is above the reserve; else one line and a login once it is reset. */
@@ -199,17 +222,21 @@ export class HelperBot implements SeatBot {
     });
     client.on(Events.ShardDisconnect, (event) => {
       if (this.#client !== client || this.#stopped) return;
+      const final = FINAL_CLOSES.has(event.code);
       this.#log.error(
-        { code: 'helper-gateway-lost', closeCode: event.code, closeName: GatewayCloseCodes[event.code] },
-        `helper bot ${this.index} lost its gateway (${event.code}): its seats are gone until it is back`,
+        { code: 'helper-gateway-lost', closeCode: event.code, closeName: GatewayCloseCodes[event.code], final },
+        final
+          ? `helper bot ${this.index}: ${finalCloseWords(event.code)}; its seats are gone`
+          : `helper bot ${this.index} lost its gateway (${event.code}): its seats are gone until it logs in again`,
       );
       this.#seatsGone([...client.guilds.cache.keys()]);
       this.#client = undefined;
       this.#state = 'offline';
       this.players.destroyAll();
-      void client.destroy();
+      void this.#release(client);
       if (event.code === GatewayCloseCodes.AuthenticationFailed) this.#refused();
-      else if (!FINAL_CLOSES.has(event.code)) this.#later();
+      else if (final) [this.#state, this.#closeCode] = ['closed', event.code];
+      else this.#later();
     });
     return client;
   }
@@ -257,6 +284,7 @@ export class HelperBots {
       state: bot.state,
       servers: bot.guildIds().length,
       inVoice: bot.players.connectedCount,
+      ...(bot.closeCode === undefined ? {} : { closeCode: bot.closeCode }),
     }));
   }
 }

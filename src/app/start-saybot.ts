@@ -1,6 +1,6 @@
 import { Engines } from '../core/engines/engines.ts';
 import { randomUUID } from 'node:crypto';
-import type { Guild } from 'discord.js';
+import type { Client, Guild } from 'discord.js';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
 import { SayBot, type SayBotCore } from './saybot.ts';
 import { AllowedGuilds } from './allowed-guilds.ts';
@@ -158,6 +158,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           guild: (guildId) => started?.client.guilds.cache.get(guildId),
           userId: () => started?.client.user?.id,
           kept: (guildId, channelId) => started?.autoread.channels.get(guildId)?.has(channelId) === true,
+          releasing: async (client) => started?.autoread.releaseClient(client),
         },
         // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
         (guildId) => guildId === USER_INSTALL_GUILD || (started?.client.guilds.cache.has(guildId) ?? true),
@@ -264,7 +265,11 @@ async function assembleCore(
   metrics: Metrics | undefined,
   isReading: (guildId: string) => boolean,
   /** The main bot as it is once logged in: its servers, its user, the voice channels auto-read keeps it in. */
-  main: Pick<SeatBot, 'guild' | 'userId'> & { kept: (guildId: string, channelId: string) => boolean },
+  main: Pick<SeatBot, 'guild' | 'userId'> & {
+    kept: (guildId: string, channelId: string) => boolean;
+    /** A helper's client about to be destroyed: auto-read clears the statuses it set through it first. */
+    releasing: (client: Client) => Promise<void>;
+  },
   /** Whether SayBot is still in the server (kicked, or the server deleted): asked before each part of accepted speech. */
   inServer: (guildId: string) => boolean,
 ): Promise<SayBotCore> {
@@ -348,6 +353,7 @@ async function assembleCore(
         logger,
         readyTimeoutMs: seams.readyTimeoutMs ?? 60_000,
         rightsChanged: (guildId) => speech.rightsChanged(guildId),
+        releasing: main.releasing,
       });
       return helper;
     }),

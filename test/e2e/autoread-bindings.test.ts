@@ -8,7 +8,7 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
-import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
+import type { FakeGuildSpec, FakeOverwrite } from '@saybot/local-discord/types.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -24,7 +24,8 @@ const LOBBY_VOICE = '220000000000000005';
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in #general's voice
 const DORA = { id: '300000000000000021', username: 'dora' }; // Manage Server, in the quiet room
 
-function guilds(): FakeGuildSpec[] {
+/** `quiet`: the quiet room's overwrites (a bot barred from it, say). */
+function guilds(quiet: FakeOverwrite[] = []): FakeGuildSpec[] {
   return [
     londonWith(
       [
@@ -34,7 +35,7 @@ function guilds(): FakeGuildSpec[] {
       {
         voiceChannels: [
           { id: VOICE, name: 'general' },
-          { id: QUIET_VOICE, name: 'quiet' },
+          { id: QUIET_VOICE, name: 'quiet', overwrites: quiet },
           { id: LOBBY_VOICE, name: 'lobby' },
         ],
         textChannels: [{ id: OTHER_TEXT, name: 'other' }],
@@ -49,8 +50,11 @@ const openHarness = useHarnessPerTest();
  * ALICE binds #london-text to general, read by the main bot; DORA binds #other to the quiet room, read by the helper:
  * ALICE still listens in general, so the main bot is never moved from it.
  */
-async function twoBindings(options: Pick<HarnessOptions, 'beforeStart'> = {}): Promise<Harness> {
-  const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 }, ...options });
+async function twoBindings(
+  options: Pick<HarnessOptions, 'beforeStart'> & { quiet?: FakeOverwrite[] } = {},
+): Promise<Harness> {
+  const { quiet, ...rest } = options;
+  const h = await openHarness({ guilds: guilds(quiet), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 }, ...rest });
   await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
   const { content } = await runCommand(h, {
     guildId: GUILD,
@@ -130,7 +134,9 @@ describe('auto-read bindings, one per voice channel', () => {
       subcommand: 'start',
       options: { channel: { type: 7, value: OTHER_TEXT } },
     });
-    expect(content).toBe(t('en-US', 'error.voice.noSeat', { channels: `<#${VOICE}>` }));
+    // /autoread has no `output` option: the refusal offers none.
+    expect(content).not.toContain('output');
+    expect(content).toBe(t('en-US', 'error.voice.noSeat.voiceOnly', { channels: `<#${VOICE}>` }));
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);
     expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
   });
@@ -214,6 +220,22 @@ describe('auto-read bindings, one per voice channel', () => {
       [helper, 204],
     ]);
     expect(puts(VOICE)).toEqual([[`Bot ${h.discord.botToken()}`, 204]]);
+  });
+
+  it("a helper's gateway lost for good: the voice channel status it set is cleared before its client goes", async () => {
+    const withStatus = DEFAULT_PERMISSIONS | PermissionFlagsBits.SetVoiceChannelStatus;
+    const h = await twoBindings({
+      beforeStart: (discord, helpers) => {
+        discord.setBotPermissions(GUILD, withStatus);
+        discord.setBotPermissions(GUILD, withStatus, helpers[0]!.userId);
+      },
+    });
+    await expect.poll(() => h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBe('Reading #other aloud');
+    h.discord.dropGateway(GUILD, 4014, h.helpers[0]!.userId);
+    await expect.poll(() => h.logs().includes('"code":"helper-gateway-lost"')).toBe(true);
+    await expect.poll(() => h.discord.voiceChannelStatus(GUILD, QUIET_VOICE)).toBeUndefined();
+    expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBe('Reading #general aloud');
+    expect(h.logs()).not.toContain('"code":"voice-status-failed"');
   });
 
   it("a member's /say elsewhere while the main bot reads takes a free helper, reading untouched", async () => {
@@ -334,6 +356,26 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(await stored(h)).toEqual([
       [TEXT, VOICE, true, undefined],
       [OTHER_TEXT, QUIET_VOICE, false, 'left-voice'],
+    ]);
+  });
+
+  it("after a restart, a helper's binding resumes on the helper where only the main bot may not connect: the helper's rights are read", async () => {
+    const h = await twoBindings({ quiet: [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect }] });
+    await h.bot.stop();
+    await h.restart();
+    const codes = h
+      .logs()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => String(line['code']).startsWith('autoread-'))
+      .map((line) => [line['code'], line['voiceChannelId']]);
+    expect(codes).not.toContainEqual(['autoread-paused-rights', QUIET_VOICE]);
+    expect(codes).toContainEqual(['autoread-resumed', QUIET_VOICE]);
+    expect(seating(h)).toEqual([VOICE, QUIET_VOICE]);
+    expect(await stored(h)).toEqual([
+      [TEXT, VOICE, true, undefined],
+      [OTHER_TEXT, QUIET_VOICE, true, undefined],
     ]);
   });
 });

@@ -106,6 +106,9 @@ describe('a speaking seat dragged by a moderator', () => {
       h.discord.setVoiceState(GUILD, APP_ID, QUIET);
       const end = await said.handle.waitFor(ended, 60_000);
       expect(end.content).toMatch(/^Spoke/);
+      // The reply names where it was heard: the quiet room it ended in, and the study it began in.
+      expect(end.content).toContain(`<#${QUIET}>`);
+      expect(end.content).toContain(`<#${STUDY}>`);
       expect(h.discord.heard({ guildId: GUILD, channelId: QUIET }).seconds).toBeGreaterThan(0.5);
       expect(h.discord.botVoiceChannel(GUILD, APP_ID)).toBe(QUIET);
       // The seat is where Discord put it: the study, listened to by ben alone, is no longer its channel.

@@ -183,6 +183,48 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('no seat free for the Speak menu or /join: the refusal offers no `output: file`, which neither has', async () => {
+    const h = await start(1);
+    try {
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      await runCommand(h, { guildId: GUILD, userId: BEN, name: 'join' });
+      const message = { author: { id: ANN, username: 'ann' }, content: 'Read me out.' };
+      const menu = await h.discord.messageCommand({ guildId: GUILD, userId: CAT, name: 'Speak', message });
+      const refused = await menu.waitFor((r) => r.kind !== 'delete' && (r.content ?? '').includes('busy'), 30_000);
+      const joined = await runCommand(h, { guildId: GUILD, userId: CAT, name: 'join' });
+      for (const content of [refused.content, joined.content]) {
+        expect(content).not.toContain('output');
+        expect(content).toBe(t('en-US', 'error.voice.noSeat.voiceOnly', { channels: `<#${LOUNGE}>, <#${STUDY}>` }));
+      }
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a refusal for a helper seat names that bot, not "me": the helper server-muted in the study', async () => {
+    const h = await start(1);
+    try {
+      const helper = `<@${h.helpers[0]!.userId}>`;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      await runCommand(h, { guildId: GUILD, userId: BEN, name: 'join' });
+      expect(seating(h)).toEqual([LOUNGE, STUDY]);
+      h.discord.setVoiceState(GUILD, h.helpers[0]!.userId, STUDY, { mute: true });
+      // Asked until the helper's own client has the mute (the gate reads that bot's view).
+      await expect
+        .poll(async () => (await say(h, BEN, 'Muted?', 'voice-b-en-m-01')).content, { timeout: 20_000 })
+        .toContain('server-muted');
+      const requests = h.sandbox.requests.length;
+      const refused = await say(h, BEN, 'Muted?', 'voice-b-en-m-01');
+      expect(refused.content).toContain(helper);
+      expect(refused.content).not.toMatch(/\bme\b/);
+      expect(refused.content).toBe(t('en-US', 'error.voice.botMuted.helper', { bot: helper, channel: `<#${STUDY}>` }));
+      expect(h.sandbox.requests.length).toBe(requests);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper removed from the server mid-line: its member is told, the main bot goes on, and it is a seat again once back', async () => {
     const h = await start(1);
     try {

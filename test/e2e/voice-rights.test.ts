@@ -439,7 +439,8 @@ describe('/leave and /join elsewhere', () => {
       expect(isPrivate(refused.handle)).toBe(true);
     }
     const moved = await runCommand(h, { guildId: GUILD, userId: ELSEWHERE.id, name: 'join' });
-    expect(moved.content).toBe(t('en-US', 'error.voice.busyElsewhere', { channel: `<#${VOICE}>` }));
+    // /join has no `output` option: the refusal offers none.
+    expect(moved.content).toBe(t('en-US', 'error.voice.busyElsewhere.voiceOnly', { channel: `<#${VOICE}>` }));
     expect(isPrivate(moved.handle)).toBe(true);
     await reply(said.handle, 'Spoke');
     expect(h.discord.botVoiceChannel(GUILD)).toBe(VOICE);

@@ -1,7 +1,7 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
-import { handOver, missingReadingRight, noticeChannel } from '../speaking/index.ts';
+import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/quota/calendar.ts';
@@ -22,7 +22,7 @@ import type { Store } from '../../core/store/types.ts';
 import type { DictionaryEntry } from './dictionary/dictionary.ts';
 import type { GuildPlayer } from '../../core/voice/guild-player.ts';
 import type { Seat, Seats } from '../../core/voice/seats.ts';
-import { MEMBER_AUDIENCE, UserError } from '../../core/interactions/failures.ts';
+import { MEMBER_AUDIENCE } from '../../core/interactions/failures.ts';
 import { t } from './strings.ts';
 import { NO_MENTIONS } from '../../core/interactions/replies.ts';
 import type { ChannelReading } from '../../core/interactions/command.ts';
@@ -168,9 +168,9 @@ export class AutoreadWiring {
 
   /** The player a binding plays through: the one place auto-read asks for one, the seat the rule chooses. */
   #playerFor(guild: Guild, voiceChannelId: string): GuildPlayer {
-    const seat = seatFor(this.#options.seats, guild, voiceChannelId);
-    if (seat === undefined) throw new UserError('error.voice.noSeat', { channels: `<#${voiceChannelId}>` });
-    return seat.player();
+    const choice = this.#options.seats.forChannel(guild, voiceChannelId);
+    if (choice.kind !== 'seat') throw noSeatError(choice, false);
+    return choice.seat.player();
   }
 
   /** Stops a binding's reading, binding kept (a manager's /leave); resolves once its status is cleared. */
@@ -188,7 +188,8 @@ export class AutoreadWiring {
     const binding = state.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
     if (!binding) return undefined;
     const guild = this.#client?.guilds.cache.get(guildId);
-    if (guild && (await this.#pausedForRights(guild, binding))) return undefined;
+    const seat = this.#options.seats.inChannel(guildId, voiceChannelId);
+    if (guild && (await this.#pausedForRights(guild, binding, seat?.guild))) return undefined;
     // Its text channel read into another voice channel since: not resumed.
     if ((await this.#options.store.autoRead.start(guildId, binding)).kind !== 'started') return undefined;
     await this.#read(guildId, state.settings, binding);
@@ -292,6 +293,11 @@ export class AutoreadWiring {
     );
   }
 
+  /** A helper's client is about to be destroyed: the statuses it set are cleared through it first. */
+  async releaseClient(client: Client): Promise<void> {
+    await this.#status.clearSetBy(client);
+  }
+
   /** Shutting down: bindings kept for the next start; resolves once SayBot's statuses are cleared. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -321,16 +327,17 @@ export class AutoreadWiring {
     if (
       this.isReading(guild.id, voiceChannelId) ||
       seats.inChannel(guild.id, voiceChannelId) !== undefined ||
-      seats.forChannel(guild, voiceChannelId).kind !== 'seat' ||
       this.#autojoining.has(joining)
     )
       return;
+    const seat = seatFor(seats, guild, voiceChannelId);
+    if (seat === undefined) return;
     this.#autojoining.add(joining);
     try {
       const stored = await this.#options.store.autoRead.get(guild.id);
       const binding = stored.bindings.find((kept) => kept.voiceChannelId === voiceChannelId);
       if (!stored.settings.autojoin || !binding || binding.reading || binding.stoppedWhy !== 'left-voice') return;
-      if (await this.#pausedForRights(guild, binding)) return;
+      if (await this.#pausedForRights(guild, binding, seat.guild)) return;
       const refused = await this.start(guild, { ...binding, voiceChannelId });
       if (refused) throw new Error(`auto-join refused: ${refused.kind}`);
       this.#log.info(
@@ -372,9 +379,9 @@ export class AutoreadWiring {
     if (voice.members.filter((member) => !member.user.bot).size === 0)
       return drop('channel-empty', undefined, 'left-voice');
     // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is free.
-    if (this.#options.seats.forChannel(guild, voiceChannelId).kind !== 'seat')
-      return drop('no-seat', undefined, 'left-voice');
-    if (await this.#pausedForRights(guild, binding)) return;
+    const seat = seatFor(this.#options.seats, guild, voiceChannelId);
+    if (seat === undefined) return drop('no-seat', undefined, 'left-voice');
+    if (await this.#pausedForRights(guild, binding, seat.guild)) return;
     try {
       const { settings } = await this.#options.store.autoRead.get(guildId);
       await this.#playerFor(guild, voiceChannelId).connect(voiceChannelId);
@@ -388,9 +395,16 @@ export class AutoreadWiring {
     );
   }
 
-  /** Reading back by itself checks SayBot's rights first; one gone pauses it (binding kept, one notice). True: paused. */
-  async #pausedForRights(guild: Guild, binding: { textChannelId: string; voiceChannelId: string }): Promise<boolean> {
-    const missing = missingReadingRight(guild, binding);
+  /**
+   * Reading back by itself checks the rights first, the voice channel's as the seat's own bot (`seatGuild`) has them;
+   * one gone pauses it (binding kept, one notice). True: paused.
+   */
+  async #pausedForRights(
+    guild: Guild,
+    binding: { textChannelId: string; voiceChannelId: string },
+    seatGuild?: Guild,
+  ): Promise<boolean> {
+    const missing = missingReadingRight(guild, binding, seatGuild);
     if (missing === undefined) return false;
     const { textChannelId, voiceChannelId } = binding;
     this.#log.warn(

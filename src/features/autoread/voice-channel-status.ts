@@ -68,6 +68,15 @@ export class VoiceChannelStatus {
     await Promise.all(cleared.map(([id, client]) => this.#put(client, guildId, id, '')));
   }
 
+  /** Clears every status set through `client` (a helper's, before it is destroyed: no other bot could clear them). */
+  async clearSetBy(client: Client): Promise<void> {
+    await Promise.all([...this.#pending.values()].map((set) => set.task));
+    const mine = [...this.#set].flatMap(([guildId, set]) =>
+      [...set].filter(([, by]) => by === client).map(([voiceChannelId]) => [guildId, voiceChannelId] as const),
+    );
+    await Promise.all(mine.map(([guildId, voiceChannelId]) => this.clear(guildId, voiceChannelId)));
+  }
+
   /** Clears every status SayBot set (shutting down), within the request deadline. */
   async clearAll(): Promise<void> {
     // A status still being set counts: clear() waits for it, then clears it.

@@ -68,7 +68,9 @@ export interface HelperStatus {
   index: number;
   /** Its user name once logged in. */
   name: string | undefined;
-  state: 'online' | 'offline' | 'refused';
+  state: 'online' | 'offline' | 'refused' | 'closed';
+  /** `closed`: the gateway close code Discord ended it with for good. */
+  closeCode?: number;
   servers: number;
   /** Voice connections it holds now. */
   inVoice: number;

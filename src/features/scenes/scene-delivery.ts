@@ -87,7 +87,7 @@ async function playScene(
 ): Promise<void> {
   let target: SpeechTarget;
   if (scene.output === 'voice') {
-    target = memberVoiceChannel(interaction, context, context.reading);
+    target = memberVoiceChannel(interaction, context, context.reading, { offersFile: true });
   } else if (scene.output === 'file') {
     target = { kind: 'file', sizeLimit: interaction.attachmentSizeLimit };
   } else {

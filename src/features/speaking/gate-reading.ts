@@ -32,12 +32,14 @@ const has = (guild: Guild, channel: GuildBasedChannel | undefined, rights: reado
   return channel !== undefined && channel.permissionsFor(me).has([...rights]);
 };
 
+/** The text channel as the main bot sees it (it reads chat); the voice channel as `seatGuild`'s bot does (it speaks). */
 export function missingReadingRight(
   guild: Guild,
   binding: { textChannelId: string; voiceChannelId: string },
+  seatGuild: Guild = guild,
 ): MissingReadingRight | undefined {
   if (!has(guild, guild.channels.cache.get(binding.textChannelId), TEXT_RIGHTS)) return 'text';
-  if (!has(guild, guild.channels.cache.get(binding.voiceChannelId), VOICE_RIGHTS)) return 'voice';
+  if (!has(seatGuild, seatGuild.channels.cache.get(binding.voiceChannelId), VOICE_RIGHTS)) return 'voice';
   return undefined;
 }
 

@@ -13,6 +13,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
+import type { MessageParams } from '../../core/i18n/catalogue.ts';
 import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
@@ -280,9 +281,14 @@ function botLacks(place: Place, right: BotRight): boolean {
 function botError(place: Place, right: BotRight): Error {
   if (right === 'create-expressions') return new UserError('sound.botPermission');
   const channel = `<#${place.voiceChannelId ?? ''}>`;
-  if (right === 'stage-speaker') return new UserError('error.voice.botStageAudience', { channel });
-  if (right === 'not-server-muted') return new UserError('error.voice.botMuted', { channel });
-  return new UserError('error.voice.joinFailed', { channel });
+  // A helper's seat: the words name that bot, never "me" (the main bot, which answers).
+  const seat = seatOf(place)?.client;
+  const helper = seat !== undefined && seat !== place.guild?.client ? seat.user?.id : undefined;
+  const tail = helper === undefined ? '' : '.helper';
+  const params: MessageParams = helper === undefined ? { channel } : { channel, bot: `<@${helper}>` };
+  if (right === 'stage-speaker') return new UserError(`error.voice.botStageAudience${tail}`, params);
+  if (right === 'not-server-muted') return new UserError(`error.voice.botMuted${tail}`, params);
+  return new UserError(`error.voice.joinFailed${tail}`, params);
 }
 
 /**

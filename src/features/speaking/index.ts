@@ -11,6 +11,7 @@ export { answerButtonFailure, handleReplyButton } from './reply-buttons.ts';
 export { soundRemover } from './soundboard.ts';
 export {
   handOver,
+  noSeatError,
   requesterOf,
   SPEAKING_COMMAND_USES,
   SPEAKING_USES,

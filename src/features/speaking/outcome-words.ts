@@ -24,7 +24,9 @@ export type Locale = string | null | undefined;
 
 /** Where a command's audio went, as speaking-command.ts chose it (a file or voice message: why). */
 export type CommandWhere =
-  { kind: 'voice'; channelId: string } | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
+  /** `movedTo`: a moderator moved its bot into another channel, where someone listened, and it ended there. */
+  | { kind: 'voice'; channelId: string; movedTo?: string | undefined }
+  | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
 
 /** What /say and /emote know of their speech, in a server or outside one. */
 interface Spoken {
@@ -270,10 +272,12 @@ function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer 
     }
     default: {
       if (where.kind !== 'voice') return mismatch(front, outcome.kind);
-      const channel = `<#${where.channelId}>`;
+      const channel = `<#${where.movedTo ?? where.channelId}>`;
       if (outcome.kind === 'played')
         return reply(
-          { key: 'say.spoke', params: { ...said, channel } },
+          where.movedTo === undefined
+            ? { key: 'say.spoke', params: { ...said, channel } }
+            : { key: 'say.spokeMoved', params: { ...said, channel, from: `<#${where.channelId}>` } },
           outcome.seconds,
           buttons ? { buttons: 'voice' } : {},
         );

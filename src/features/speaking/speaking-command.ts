@@ -46,7 +46,7 @@ import {
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
-import type { Seat, Seats } from '../../core/voice/seats.ts';
+import type { Seat, SeatChoice, Seats } from '../../core/voice/seats.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { requireManager } from '../../core/interactions/preconditions.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
@@ -168,8 +168,10 @@ export async function chooseTarget(
   output: OutputChoice,
   context: Pick<CommandContext, 'seats' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
+  /** The front-end has the `output` option (the Speak menu has none): a refusal may offer it. */
+  offersFile = true,
 ): Promise<ChosenTarget> {
-  const where = await chooseDestination(interaction, output, context, builtin);
+  const where = await chooseDestination(interaction, output, context, builtin, offersFile);
   if (where.kind !== 'voice-message') return where;
   // The member's bar to posting it here, if any, checked now: before anything is paid.
   const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
@@ -182,12 +184,13 @@ export async function chooseDestination(
   output: OutputChoice,
   context: Pick<CommandContext, 'seats' | 'speech' | 'store' | 'reading'>,
   builtin: OutsideVoiceOutput = 'file',
+  offersFile = true,
 ): Promise<
   Extract<ChosenTarget, { kind: 'voice' }> | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' }
 > {
   if (output === 'file' || output === 'voice-message') return { kind: output, because: 'asked' };
   if (output === 'voice' || interaction.member.voice.channel)
-    return memberVoiceChannel(interaction, context, context.reading);
+    return memberVoiceChannel(interaction, context, context.reading, { offersFile });
   const defaults = await context.store.outputDefaults.get(interaction.guildId, interaction.user.id);
   return { kind: outsideVoiceOutput(defaults, builtin), because: 'no-voice' };
 }
@@ -201,8 +204,11 @@ export function memberVoiceChannel(
   { seats, speech }: { seats: Seats; speech: Rights },
   /** Auto-read, when the server may be read aloud: it keeps its seats in the channels it reads into. */
   reading?: ChannelReading,
-  /** `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights. */
-  options: { managersMove?: boolean; joinOnly?: boolean } = {},
+  /**
+   * `managersMove`: Manage Server may move it (/join). `joinOnly`: joins but says nothing, no member voice rights.
+   * `offersFile`: the front-end has the `output` option, so a refusal may offer `output: file`.
+   */
+  options: { managersMove?: boolean; joinOnly?: boolean; offersFile?: boolean } = {},
 ): Extract<ChosenTarget, { kind: 'voice' }> {
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
@@ -214,7 +220,11 @@ export function memberVoiceChannel(
   if (read !== undefined) {
     const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
     if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
-    else throw new UserError('autoread.guard.elsewhere', where);
+    else
+      throw new UserError(
+        options.offersFile === true ? 'autoread.guard.elsewhere' : 'autoread.guard.elsewhere.voiceOnly',
+        where,
+      );
   }
   const seat = choice.kind === 'seat' ? choice.seat : undefined;
   const at = placeOf(interaction, channelId);
@@ -224,10 +234,16 @@ export function memberVoiceChannel(
       : effectsAt(at, { kind: 'voice', seat }),
   );
   if (choice.kind === 'seat') return { kind: 'voice', channelId, seat: choice.seat };
+  throw noSeatError(choice, options.offersFile === true);
+}
+
+/** No seat free: where they are busy, offering `output: file` only to a front-end that has it (`offersFile`). */
+export function noSeatError(choice: Extract<SeatChoice, { kind: 'busy' }>, offersFile: boolean): UserError {
   const [only] = choice.channels;
+  const tail = offersFile ? '' : '.voiceOnly';
   if (choice.speaking && only !== undefined)
-    throw new UserError('error.voice.busyElsewhere', { channel: channel(only) });
-  throw new UserError('error.voice.noSeat', { channels: choice.channels.map(channel).join(', ') });
+    return new UserError(`error.voice.busyElsewhere${tail}`, { channel: channel(only) });
+  return new UserError(`error.voice.noSeat${tail}`, { channels: choice.channels.map(channel).join(', ') });
 }
 
 /** Outside voice without `output`: their default, the server's, else `builtin` (a file; Speak menu: voice message). */
@@ -323,13 +339,15 @@ export async function speakAndReply(
         ? { registry: context.replyAudio, request: spoken, guildId: interaction.guildId, askerId: interaction.user.id }
         : undefined;
     const outcome = await handed.outcome;
+    // Where its seat sits now: a moderator may have dragged it to a listener meanwhile, and it spoke on there.
+    const movedTo = target.kind === 'voice' ? target.seat.bot.players.find(interaction.guildId)?.channelId : undefined;
     // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
     const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
     if (late) privately = true;
     const answer = wordOutcome(outcome, {
       flavour: 'command',
       locale: interaction.locale,
-      where: target,
+      where: target.kind === 'voice' && movedTo !== target.channelId ? { ...target, movedTo } : target,
       voice,
       voiceId: spoken.voice,
       credit: creditOf(outcome.freeVoice?.voice ?? spoken.voice),

@@ -137,6 +137,12 @@ function serversPart(context: PageContext, servers: ConsoleView['servers'], inst
   );
 }
 
+const HELPER_STATE_WORDS = {
+  offline: 'console.helperOffline',
+  refused: 'console.helperRefused',
+  closed: 'console.helperClosed',
+} as const;
+
 /** The helper bots (HELPER_BOT_TOKENS): each online or not, its servers, its voice connections; never its token. */
 function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
   const n = (value: number) => formatNumber(locale, value);
@@ -145,7 +151,7 @@ function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
   const state = (helper: HelperStatus) =>
     helper.state === 'online'
       ? badge(t(locale, 'console.helperOnline'), 'ok')
-      : badge(t(locale, helper.state === 'refused' ? 'console.helperRefused' : 'console.helperOffline'), 'danger');
+      : badge(t(locale, HELPER_STATE_WORDS[helper.state], { code: helper.closeCode ?? 0 }), 'danger');
   // Four short columns fit a phone as a table (not stacked): their heads stay in sight.
   return card(
     table(

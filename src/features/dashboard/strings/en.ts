@@ -187,6 +187,7 @@ export const en = {
   'console.helperOnline': 'online',
   'console.helperOffline': 'offline',
   'console.helperRefused': 'token refused',
+  'console.helperClosed': 'closed by Discord ({code}): restart SayBot once fixed',
   'console.servers': 'Servers',
   'console.serversCount': 'Servers SayBot is in: {count}.',
   'console.serversIncomplete': 'Only the first {count, plural, one {# server was} other {# servers were}} read.',

@@ -191,6 +191,7 @@ export const ja: Translation<typeof en> = {
   'console.helperOnline': 'オンライン',
   'console.helperOffline': 'オフライン',
   'console.helperRefused': 'トークン拒否',
+  'console.helperClosed': 'Discord が切断 ({code})：直してから SayBot を再起動',
   'console.servers': 'サーバー',
   'console.serversCount': 'SayBot は {count} 個のサーバーにいます。',
   'console.serversIncomplete': '最初の {count} 個だけを読みました。',

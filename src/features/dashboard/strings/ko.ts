@@ -190,6 +190,7 @@ export const ko: Translation<typeof en> = {
   'console.helperOnline': '온라인',
   'console.helperOffline': '오프라인',
   'console.helperRefused': '토큰 거부됨',
+  'console.helperClosed': 'Discord가 연결 종료 ({code}): 고친 뒤 SayBot 재시작',
   'console.servers': '서버',
   'console.serversCount': 'SayBot은 서버 {count}곳에 있습니다.',
   'console.serversIncomplete': '처음 {count}곳만 읽었습니다.',

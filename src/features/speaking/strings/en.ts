@@ -8,9 +8,19 @@ export const en = {
     'I am speaking in {channel} right now. Join that channel, try again when I am done, or ask with `output: file`. Nothing was spent.',
   'error.voice.seatLost':
     'The bot speaking in that voice channel lost its connection to Discord, so the rest was not said. Ask again: another bot takes the channel if one is free.',
+  'error.voice.busyElsewhere.voiceOnly':
+    'I am speaking in {channel} right now. Join that channel, or try again when I am done. Nothing was spent.',
+  'error.voice.noSeat.voiceOnly':
+    'Every one of my bots here is busy in another channel ({channels}): someone listens there or it is speaking, and none leaves them. Join one of those channels, or try again when one is free. Nothing was spent.',
   'error.voice.noSeat':
     'Every one of my bots here is busy in another channel ({channels}): someone listens there or it is speaking, and none leaves them. Join one of those channels, try again when one is free, or ask with `output: file`. Nothing was spent.',
   'error.voice.botMuted': 'A moderator has server-muted me, so nobody would hear me in {channel}. Nothing was spent.',
+  'error.voice.botMuted.helper':
+    'A moderator has server-muted {bot}, so nobody would hear it in {channel}. Nothing was spent.',
+  'error.voice.botStageAudience.helper':
+    'On the Stage {channel} {bot} would be in the audience, and nobody would hear it: let it speak there (the Mute Members permission on that Stage makes it a speaker by itself; or /join, and a Stage moderator invites it to speak). Nothing was spent.',
+  'error.voice.joinFailed.helper':
+    '{bot} could not join {channel}. Check that it may connect and speak there, then try again.',
   'error.voice.botStageAudience':
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.stageAudienceNow':
@@ -22,11 +32,14 @@ export const en = {
     'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can move me.',
   'autoread.guard.elsewhere':
     'I am reading {channel} aloud in {voice}, so I cannot come to your channel. Join {voice}, or choose output: file.',
+  'autoread.guard.elsewhere.voiceOnly':
+    'I am reading {channel} aloud in {voice}, so I cannot come to your channel. Join {voice}.',
   // /say and playback
   'say.queued': 'Queued: {voice}, {count} part(s). I will start after the {ahead} clip(s) ahead.',
   'say.postedPrivately': 'You may not post files in this channel, so this is here, for you only.',
   'say.speaking': 'Speaking in {channel} with {voice}…',
   'say.spoke': 'Spoke {seconds} s in {channel} with {voice}.',
+  'say.spokeMoved': 'Spoke {seconds} s with {voice}, ending in {channel}: a moderator moved me there from {from}.',
   'say.spokePartWay': 'Spoke part of this in {channel} with {voice}; it stopped before the end.',
   'say.skipped': 'Skipped after {seconds} s ({voice}).',
   'say.stopped': 'Stopped ({voice}).',

@@ -7,10 +7,20 @@ export const ja: Translation<typeof en> = {
     '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.seatLost':
     'そのボイスチャンネルで話していたボットが Discord との接続を失ったため、残りは読み上げられませんでした。もう一度お試しください。空いているボットがあればそのボットが入ります。',
+  'error.voice.busyElsewhere.voiceOnly':
+    '今は {channel} で話しています。そのチャンネルに来るか、終わってからもう一度お試しください。何も消費していません。',
+  'error.voice.noSeat.voiceOnly':
+    'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しください。何も消費していません。',
   'error.voice.noSeat':
     'このサーバーの私のボットはすべて別のチャンネル（{channels}）で使われています（聞いている人がいるか、話しているところです）。そのチャンネルに来るか、空いてからもう一度お試しいただくか、`output: file` でお試しください。何も消費していません。',
   'error.voice.botMuted':
     'モデレーターが私をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
+  'error.voice.botMuted.helper':
+    'モデレーターが {bot} をサーバーミュートしているため、{channel} では誰にも聞こえません。何も消費していません。',
+  'error.voice.botStageAudience.helper':
+    'ステージ {channel} では {bot} は聴衆になり、誰にも聞こえません。そこで話せるようにしてください（そのステージでのメンバーをミュートする権限があれば自分でスピーカーになれます。または /join のあと、ステージのモデレーターが発言に招待してください）。何も消費していません。',
+  'error.voice.joinFailed.helper':
+    '{bot} は {channel} に参加できませんでした。そのボットの接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.botStageAudience':
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.stageAudienceNow':
@@ -21,12 +31,16 @@ export const ja: Translation<typeof en> = {
     'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
   'autoread.guard.move':
     'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
+  'autoread.guard.elsewhere.voiceOnly':
+    '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加してください。',
   'autoread.guard.elsewhere':
     '{voice} で {channel} を読み上げているため、あなたのチャンネルには行けません。{voice} に参加するか、output: file を選んでください。',
   'say.queued': 'キューに追加しました: {voice}、{count} パート。前の {ahead} 件が終わったら始めます。',
   'say.postedPrivately': 'このチャンネルにはファイルを投稿できないため、あなただけに送ります。',
   'say.speaking': '{channel} で {voice} の声で話しています…',
   'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
+  'say.spokeMoved':
+    '{voice} の声で {seconds} 秒話し、{channel} で話し終えました。モデレーターが私を {from} からそこへ移動しました。',
   'say.spokePartWay': '{channel}で{voice}で一部を読み上げました。最後まで読み上げる前に止まりました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
   'say.stopped': '停止しました（{voice}）。',

@@ -7,10 +7,20 @@ export const ko: Translation<typeof en> = {
     '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나, 끝난 뒤 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.seatLost':
     '그 음성 채널에서 말하던 봇이 Discord와의 연결이 끊어져 나머지는 읽지 못했습니다. 다시 요청해 주세요. 비어 있는 봇이 있으면 그 봇이 들어갑니다.',
+  'error.voice.busyElsewhere.voiceOnly':
+    '지금 {channel} 채널에서 말하는 중입니다. 그 채널로 오시거나, 끝난 뒤 다시 시도해 주세요. 아무것도 사용되지 않았습니다.',
+  'error.voice.noSeat.voiceOnly':
+    '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.noSeat':
     '이 서버의 제 봇은 모두 다른 채널({channels})에서 쓰이고 있습니다(듣는 사람이 있거나 말하는 중입니다). 그 채널로 오시거나, 비면 다시 시도하거나, `output: file`로 요청해 주세요. 아무것도 사용되지 않았습니다.',
   'error.voice.botMuted':
     '관리자가 저를 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.botMuted.helper':
+    '관리자가 {bot}을(를) 서버 음소거했으므로 {channel}에서는 아무도 듣지 못합니다. 아무것도 쓰지 않았습니다.',
+  'error.voice.botStageAudience.helper':
+    '스테이지 {channel}에서 {bot}은(는) 청중이 되어 아무도 듣지 못합니다. 그곳에서 말할 수 있게 해 주세요(그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언자로 초대해 주세요). 아무것도 쓰지 않았습니다.',
+  'error.voice.joinFailed.helper':
+    '{bot}이(가) {channel} 채널에 들어갈 수 없습니다. 봇의 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.botStageAudience':
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.stageAudienceNow':
@@ -20,12 +30,16 @@ export const ko: Translation<typeof en> = {
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
   'autoread.guard.move':
     '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
+  'autoread.guard.elsewhere.voiceOnly':
+    '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어와 주세요.',
   'autoread.guard.elsewhere':
     '{voice}에서 {channel}을(를) 읽고 있어 지금 채널로 갈 수 없습니다. {voice}에 들어오시거나 output: file을 선택해 주세요.',
   'say.queued': '대기열에 추가했습니다: {voice}, {count}개 부분. 앞의 {ahead}개 클립이 끝나면 시작합니다.',
   'say.postedPrivately': '이 채널에 파일을 올릴 수 없어서 본인에게만 보냅니다.',
   'say.speaking': '{channel} 채널에서 {voice} 음성으로 말하는 중…',
   'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
+  'say.spokeMoved':
+    '{voice} 음성으로 {seconds}초 말했고 {channel} 채널에서 끝났습니다. 관리자가 저를 {from}에서 그곳으로 옮겼습니다.',
   'say.spokePartWay': '{channel}에서 {voice}(으)로 일부를 말했습니다. 끝까지 말하지 못하고 멈췄습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
   'say.stopped': '중지했습니다 ({voice}).',
