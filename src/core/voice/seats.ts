@@ -69,7 +69,7 @@ export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatR
 }
 
 /** A seat, or why none: the channels every seat is busy in (`speaking`: the only seat, and it speaks there). */
-type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
+export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
 
 interface SeatsOptions {
   /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
