@@ -28,9 +28,9 @@ export interface Requester {
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
-  /** Waits out the member cooldown between paid requests (quota/money.ts); day and month budgets always hold. */
+  /** Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); day and month budgets always hold. */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
+  /** May be refused by the queue bounds and the free-request rate (src/core/quota/capacity.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;

@@ -24,16 +24,10 @@ import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_S
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import {
-  type Accounting,
-  type Charge,
-  type Paid,
-  type PaidRequest,
-  type PartNeed,
-  fitsFreeLine,
-  standInRequest,
-  unwanted,
-} from '../quota/money.ts';
+import { unwanted, type Accounting, type Paid, type PaidRequest, type PartNeed } from '../quota/accounting.ts';
+import type { Charge } from '../quota/ledger.ts';
+import { fitsFreeLine } from '../quota/capacity.ts';
+import { standInForFailure, standInRequest } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
@@ -231,7 +225,8 @@ export class PartSource {
       } catch (error) {
         // The service failed before anything was charged: where the money's owner lets the free voice stand in
         // (FREE_VOICE fallback), it says this part, and the front-end says so.
-        const stand = order === undefined ? undefined : this.#accounting.standInForFailure(error, request, text, this);
+        const stand =
+          order === undefined ? undefined : standInForFailure(this.#accounting.standsIn, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         const voice = free.voice;

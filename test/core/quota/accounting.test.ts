@@ -11,8 +11,8 @@ import {
   type Accounting,
   type AccountingOptions,
   type PartNeed,
-  PROBE_TURN_MS,
-} from '../../../src/core/quota/money.ts';
+} from '../../../src/core/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { forEachBackend } from '../store/contract.ts';

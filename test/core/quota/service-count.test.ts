@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import type { Accounting } from '../../../src/core/quota/money.ts';
+import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';

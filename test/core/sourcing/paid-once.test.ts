@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BadRequestError, ConnectionError, ServerError, UndeliveredError } from '../../../src/core/api/errors.ts';
 import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting } from '../../../src/core/quota/money.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';

@@ -9,7 +9,7 @@ import { LEGACY_SETTINGS } from '../../../fixtures/legacy-encoding.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting } from '../../../src/core/quota/money.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { PartSource, partCacheKey, serviceBody } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';

@@ -28,7 +28,7 @@ import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
 import { START_PACING, useSandbox } from '../../support/speech-rig.ts';
-import { Accounting } from '../../../src/core/quota/money.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 

@@ -10,7 +10,7 @@ import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/quota/p
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
 import { QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
-import { OverSecondsCapError } from '../../../src/core/quota/money.ts';
+import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
   OutcomeMismatchError,
