@@ -192,29 +192,35 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
-   * Awaited at the service's 2xx (it has charged), before any of the body is read, so the charge is written down
-   * whatever the body does. At most once a call; what it throws ends the call.
+   * Aborted once nobody waits for the answer any more. Before any status the call is cut (maybe charged: the service
+   * bills at its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any
+   * other ends the call with no further attempt.
    */
-  accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
-  /**
-   * Awaited once when a call ends without a 2xx (its throw ignored): `not-charged` when every attempt had a definite
-   * answer charging nothing, `unknown` when one left and no answer came (reset, timeout, cut): maybe charged.
-   */
-  unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
-  control?: ((control: CallControl) => void) | undefined;
-}
-
-export interface CallControl {
-  /**
-   * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
-   * its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any other
-   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/response.ts).
-   */
-  letGo(): boolean;
+  letGo?: AbortSignal | undefined;
 }
 
 /** Whether a call that never saw the service's acceptance may have been charged. */
-type ChargedAnswer = 'not-charged' | 'unknown';
+type ChargedAnswer = 'not-charged' | 'maybe-charged';
+
+/** A paid request as the client sends it. */
+export type PaidRequest =
+  | { endpoint: 'tts'; body: TtsRequest }
+  | { endpoint: 'emotion-tts'; body: EmotionTtsRequest }
+  | { endpoint: 'voice-clone'; body: CloneVoiceRequest };
+
+/** What a paid request's answer holds once read: audio, or a new voice. */
+export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clone' }
+  ? CloneVoiceResponse
+  : AudioResponse;
+
+/**
+ * What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
+ * that down, then reads the answer, whose failures are charged), or ended without acceptance, charging nothing (refused
+ * before it was sent, or a definite answer) or maybe charged (it left and no answer came); its error a typed one
+ * (VoiceApiError, its `charge` said) but for a bug here, shown as it is.
+ */
+export type Sent<T> =
+  { kind: 'accepted'; acceptance: Acceptance; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
 
 /** What an answer's headers say of it: the service's request ID and its usage figures. */
 interface IdAndUsage {
@@ -258,6 +264,21 @@ interface Outgoing {
 
 /** What a 2xx answer gives the caller; once it holds a stream, the call ends when that stream closes. */
 type Finish<T> = (received: Received, call: Call) => T | Promise<T>;
+
+/** A call at the service's 2xx status: accepted and charged, its body not read yet. */
+interface Accepted {
+  status: number;
+  headers: ResponseHeaders;
+  source: Readable;
+  operation: Operation;
+  said: readonly string[];
+}
+
+/** A call's answer, or its error once it ended without acceptance. */
+function answerOf<T>(sent: Sent<T>): Promise<T> {
+  if (sent.kind === 'accepted') return sent.read();
+  throw sent.error;
+}
 
 interface Received {
   status: number;
@@ -543,26 +564,52 @@ export class VoiceApiClient {
     });
   }
 
+  /**
+   * A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
+   * (`read`), or ended without acceptance and whether it may have been charged. Nothing is retried after a 2xx.
+   */
+  send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
+    const sent =
+      request.endpoint === 'voice-clone'
+        ? this.#sendClone(request.body, options)
+        : request.endpoint === 'emotion-tts'
+          ? this.#sendEmotion(request.body, options)
+          : this.#sendTts(request.body, options);
+    return sent as Promise<Sent<PaidAnswer<R>>>;
+  }
+
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const outgoing = () => {
-      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
-    };
-    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+    return answerOf(await this.#sendTts(request, options));
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const outgoing = () => {
-      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
-    };
-    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+    return answerOf(await this.#sendEmotion(request, options));
   }
 
   /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
+    return answerOf(await this.#sendClone(request, options));
+  }
+
+  #sendTts(request: TtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
+      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
+    };
+    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+  }
+
+  #sendEmotion(request: EmotionTtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
+      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
+    };
+    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+  }
+
+  #sendClone(request: CloneVoiceRequest, options: CallOptions): Promise<Sent<CloneVoiceResponse>> {
     const outgoing = (): Outgoing => {
       const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
       const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
@@ -589,14 +636,14 @@ export class VoiceApiClient {
         accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
       };
     };
-    return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, request.text));
+    return this.#send(outgoing, options, (r, call) => this.#finishClone(r, call, request.text));
   }
 
   /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
   async checkAccess(options: CallOptions = {}): Promise<IdAndUsage> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
-      return await this.#execute(
+      const sent = await this.#send(
         () => probe,
         { signal: options.signal },
         ({ headers, source }) => {
@@ -604,6 +651,7 @@ export class VoiceApiClient {
           return idAndUsage(headers);
         },
       );
+      return await answerOf(sent);
     } catch (error) {
       if (!(error instanceof BadRequestError) || error.status !== 400) throw error;
       const { retryAfterSeconds: _, ...usage } = error.rateLimit ?? {};
@@ -646,41 +694,58 @@ export class VoiceApiClient {
     return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
   }
 
-  /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
-  async #execute<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<T> {
+  /** Runs attempts until the service accepts the request or the call fails for good: what it came to, returned. */
+  async #send<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<Sent<T>> {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
+    let accepted: Accepted;
     try {
-      // Refused here (an invalid request, a closed client), it was never sent: its books hear "not charged".
+      // Refused here (an invalid request, a closed client), it was never sent: not charged.
       const outgoing = build();
       if (this.#closed) throw this.#closedError();
-      options.control?.({ letGo: () => call.letGoOf() });
-      return await this.#attempts(outgoing, options, finish, call);
+      call.letGoOn(options.letGo);
+      accepted = await this.#attempts(outgoing, call);
     } catch (error) {
+      call.end();
       // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
-      if (error instanceof VoiceApiError)
-        error.chargedAs(call.accepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
-      if (!call.accepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
-      throw error;
+      const kind = call.unheard ? 'maybe-charged' : 'not-charged';
+      if (error instanceof VoiceApiError) error.chargedAs(kind);
+      return { kind, error };
+    }
+    const acceptance = { status: accepted.status, ...idAndUsage(accepted.headers) };
+    return { kind: 'accepted', acceptance, read: () => this.#read(accepted, call, finish) };
+  }
+
+  /** An accepted call's answer read; whatever ends it is charged. A stream handed over ends the call when it closes. */
+  async #read<T>(accepted: Accepted, call: Call, finish: Finish<T>): Promise<T> {
+    try {
+      return await finish(await this.#received(accepted, call), call);
+    } catch (thrown) {
+      // Network and undici failures carry a code; anything else is a bug here, shown as it is.
+      if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
+        throw thrown;
+      const error =
+        thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+      const { status, requestId, name } = error;
+      this.#logger.debug({ operation: accepted.operation, status, requestId, error: name }, 'Voice API call failed');
+      throw error.chargedAs('charged');
     } finally {
       if (!call.handedOver) call.end();
     }
   }
 
-  async #attempts<T>(outgoing: Outgoing, options: CallOptions, finish: Finish<T>, call: Call): Promise<T> {
+  async #attempts(outgoing: Outgoing, call: Call): Promise<Accepted> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
         // No answer is under way: an attempt begins (nothing of its answer has arrived).
         call.answered = false;
-        return await finish(await this.#attempt(outgoing, call, options.accepted), call);
+        return await this.#attempt(outgoing, call);
       } catch (thrown) {
         // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
         if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
           throw thrown;
-        // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
-        const error =
-          thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+        const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
         const { status, requestId, name } = error;
         const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
@@ -704,8 +769,8 @@ export class VoiceApiClient {
     return wait === undefined || wait >= call.remainingMs() ? undefined : wait;
   }
 
-  /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
+  /** One HTTP exchange, up to a 2xx status: the service accepted (and charged). Throws typed errors for everything else. */
+  async #attempt(outgoing: Outgoing, call: Call): Promise<Accepted> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
@@ -737,7 +802,7 @@ export class VoiceApiClient {
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
-    // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
+    // Its answer has begun: it ends by it, whoever lets go of it now (CallOptions `letGo`).
     call.answered = true;
     observe(status);
     // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
@@ -758,13 +823,13 @@ export class VoiceApiClient {
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     call.accepted = true;
-    try {
-      await accepted?.({ status, ...idAndUsage(headers) });
-    } catch (error) {
-      discard(source);
-      throw error;
-    }
-    if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
+    return { status, headers, source, operation: outgoing.operation, said: outgoing.said };
+  }
+
+  /** An accepted answer up to the sniffed head of its body (a clone's voice ID from JSON where no header names it). */
+  async #received(accepted: Accepted, call: Call): Promise<Received> {
+    const { status, headers, source, operation, said } = accepted;
+    if (operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
       // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
@@ -783,7 +848,7 @@ export class VoiceApiClient {
           details,
         );
       }
-      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said: outgoing.said }, bytes);
+      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said }, bytes);
     }
     let head: Head;
     try {
@@ -791,9 +856,7 @@ export class VoiceApiClient {
     } catch (error) {
       discard(source);
       // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
-      if (outgoing.operation === 'voice-clone') {
-        return { ...bodiless({ status, headers, said: outgoing.said }, Buffer.alloc(0)), broken: true };
-      }
+      if (operation === 'voice-clone') return { ...bodiless({ status, headers, said }, Buffer.alloc(0)), broken: true };
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
         `The Voice API accepted the request (${status}) but its audio broke off before it could be used (${cause.message}); its characters were charged`,
@@ -801,7 +864,7 @@ export class VoiceApiClient {
       );
     }
     const format = detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES));
-    return { status, headers, head, format, source, said: outgoing.said };
+    return { status, headers, head, format, source, said };
   }
 
   #finishAudio(received: Received, call: Call, text: string): AudioResponse | Promise<never> {
@@ -922,6 +985,7 @@ interface Cuttable {
 export class Call {
   readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
+  #letGoSignal: AbortSignal | undefined;
   readonly #totalMs: number;
   readonly #onEnd: (call: Call) => void;
   #deadline: number;
@@ -934,7 +998,7 @@ export class Call {
   accepted = false;
   /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
   answered = false;
-  /** Nobody waits for the answer any more (CallControl `letGo`): nothing is attempted again. */
+  /** Nobody waits for the answer any more (CallOptions `letGo`): nothing is attempted again. */
   letGo = false;
   /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
   handedOver = false;
@@ -979,16 +1043,21 @@ export class Call {
     return this.#deadline - Date.now();
   }
 
-  /** CallControl `letGo`: false only for a call the service accepted, which goes on. */
-  letGoOf(): boolean {
-    if (this.accepted) return false;
+  /** CallOptions `letGo`: nobody waits any more; a call the service accepted goes on. */
+  letGoOn(signal: AbortSignal | undefined): void {
+    this.#letGoSignal = signal;
+    if (signal?.aborted) this.#onLetGo();
+    else signal?.addEventListener('abort', this.#onLetGo, { once: true });
+  }
+
+  readonly #onLetGo = (): void => {
+    if (this.accepted) return;
     this.letGo = true;
     if (!this.answered)
       this.fail(
         new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
       );
-    return true;
-  }
+  };
 
   fail(reason: VoiceApiError): void {
     if (this.#reason !== undefined || this.#ended) return;
@@ -1040,6 +1109,7 @@ export class Call {
     this.#ended = true;
     this.#clearTimer();
     this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#letGoSignal?.removeEventListener('abort', this.#onLetGo);
     this.#stream = undefined;
     this.#onEnd(this);
   }

@@ -1,9 +1,9 @@
 // Money's books: the budgets, their hold and the checks a paid request passes as it is written ahead (Accounting); each
-// paid request written ahead on the books before it leaves and answered there once (Accounting.pay); /usage's
-// figures. The ledger's mechanics are src/core/quota/ledger.ts; the month as the service counts it,
-// src/core/quota/used-up-month.ts.
+// paid request's steps on the books (who pays, written ahead, confirmed or taken back, settled: each a method the part
+// source's paidCall awaits in turn); /usage's figures. The ledger's mechanics are src/core/quota/ledger.ts; the month
+// as the service counts it, src/core/quota/used-up-month.ts.
 import { randomUUID } from 'node:crypto';
-import { AbortedError, QuotaExceededError, type UsageInfo } from '../api/errors.ts';
+import { QuotaExceededError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -11,16 +11,7 @@ import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, SpendOutcome, SpendsLeft } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
-import type {
-  Acceptance,
-  AudioResponse,
-  CallOptions,
-  CallControl,
-  CloneVoiceResponse,
-  EmotionTtsRequest,
-  TtsRequest,
-  VoiceApiClient,
-} from '../api/client.ts';
+import type { Acceptance } from '../api/client.ts';
 import { countCharacters } from '../characters.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type ServerBudgets } from '../config.ts';
 import {
@@ -431,82 +422,14 @@ export class Accounting {
   }
 
   /**
-   * One paid request, in the order it happens: who pays (its order's charge; a part counted free at acceptance, cached
-   * or in flight then and gone since, passes the budgets and the month now on a charge of its own, without the
-   * cooldown and within what its quote has left); still wanted; written ahead on the books, so that no instant after it
-   * leaves (a crash included) finds it off them, or not sent; the client's call; and its answer on the books: accepted
-   * at the service's 2xx before its body is read, taken back on a definite "not charged", left spent when no answer
-   * came (it may have been charged). Retries are the client's, one call written once. What the service said of the
-   * month is kept whatever became of the call. `settle` says how its body ended (a cut past its bound: undelivered).
+   * Who pays for a paid request of `text`: its order's charge, or, for a part counted free at acceptance (cached or in
+   * flight then and gone since), a charge of its own that passes the budgets and the month now, without the cooldown
+   * and within what its quote has left. No order (tools, tests): nobody, only the month heard.
    */
-  async pay<R extends PaidRequest>(
-    order: PayingOrder | undefined,
-    request: R,
-    text: string,
-    sending: Sending,
-  ): Promise<Paid<R>> {
-    const { endpoint } = request;
-    const characters = countCharacters(text);
-    // No order (tools, tests): on no charge, only still wanted and the month heard.
-    const payer =
-      order === undefined || order.charge.reserves(text)
-        ? order?.charge
-        : await this.#latePayer(order, endpoint, text, characters);
-    let entry: LedgerEntry | undefined;
-    let accepted = false;
-    const settle = async (outcome: 'delivered' | 'undelivered', error?: unknown) => {
-      try {
-        // Only an accepted call is settled here; one ended unaccepted was by the client's `unaccepted`.
-        if (accepted && payer !== undefined && entry !== undefined)
-          await this.#settleSpend(payer, entry, outcome, error);
-      } finally {
-        if (payer !== order?.charge) payer?.close();
-      }
-    };
-    try {
-      if (!sending.wanted()) throw unwanted();
-      if (payer !== undefined) entry = await this.writeAhead(payer, { endpoint, characters, cached: false });
-      // Let go of while it was written down: taken back, and never sent.
-      if (!sending.wanted()) {
-        if (payer !== undefined && entry !== undefined) await this.takeBack(payer, entry);
-        throw unwanted();
-      }
-      const written = entry;
-      const options: CallOptions = {
-        signal: sending.signal,
-        control: sending.control,
-        ...(payer === undefined || written === undefined
-          ? {}
-          : {
-              accepted: async (acceptance: Acceptance) => {
-                accepted = true;
-                await this.confirm(payer, written, acceptance);
-              },
-              unaccepted: (charged: 'not-charged' | 'unknown') =>
-                charged === 'not-charged' ? this.takeBack(payer, written) : this.#unconfirmed(payer, written, sending),
-            }),
-      };
-      let answer: Answer<R>;
-      try {
-        answer = await send(sending.client, request, options);
-      } catch (error) {
-        throw await this.#heard(error, characters);
-      }
-      // Its characters are on the books: the part holds nothing more.
-      payer?.release(text);
-      return { answer, settle };
-    } catch (error) {
-      await settle('undelivered', error);
-      throw error;
-    } finally {
-      // Answered (what it told of the month is kept by now), or never sent: the next request may find out.
-      if (entry?.turn !== undefined && payer !== undefined) this.releaseHold(entry.turn, payer.context.guildId);
-    }
-  }
-
-  /** A part counted free at acceptance, to be paid now: its quote's rest taken, then checked as a request of its own. */
-  async #latePayer(order: PayingOrder, endpoint: SpendEndpoint, text: string, characters: number): Promise<Charge> {
+  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, text: string): Promise<Charge | undefined> {
+    if (order === undefined || order.charge.reserves(text)) return order?.charge;
     const { charge } = order;
+    const characters = countCharacters(text);
     order.late?.take(characters);
     const late = await this.authorize(charge.context, [{ text, endpoint, characters, free: false }], {
       memberCooldown: false,
@@ -535,9 +458,18 @@ export class Accounting {
     return this.#track(this.#inTime('release', entry, this.#ledger.release(entry)));
   }
 
-  /** Sent and no answer came (reset, timeout, closed as nobody waited): spent, since it may have been charged. */
-  #unconfirmed(charge: Charge, entry: LedgerEntry, sending: Sending): Promise<void> {
-    const letGo = !sending.wanted();
+  /**
+   * A call that ended without the service's acceptance: taken back on a definite "not charged"; else (sent and no
+   * answer came: reset, timeout, closed as nobody waited, `letGo`) left spent, since it may have been charged. Never
+   * throws.
+   */
+  unaccepted(
+    charge: Charge,
+    entry: LedgerEntry,
+    charged: 'not-charged' | 'maybe-charged',
+    letGo: boolean,
+  ): Promise<void> {
+    if (charged === 'not-charged') return this.takeBack(charge, entry);
     const { endpoint, characters } = entry.spend;
     this.#log.warn(
       {
@@ -555,7 +487,7 @@ export class Accounting {
   }
 
   /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
-  #settleSpend(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error: unknown): Promise<void> {
+  settle(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error?: unknown): Promise<void> {
     if (outcome === 'undelivered') {
       const { endpoint, characters } = entry.spend;
       this.#log.warn(
@@ -579,7 +511,7 @@ export class Accounting {
    * leaving characters, but fewer than this call needs, is what the caller is told (returned); one leaving none marks
    * the month used up; any other figures may show a used-up month over. Returns what the caller is told.
    */
-  async #heard(error: unknown, characters: number): Promise<unknown> {
+  async heard(error: unknown, characters: number): Promise<unknown> {
     const figures = serviceFiguresOf(error);
     if (figures !== undefined) await this.noteServiceFigures(figures);
     // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
@@ -600,7 +532,7 @@ export class Accounting {
    * characters moved out of `hold` in the same transaction; settled later (SpendLedger) or by the next start's
    * recover(). A store that refuses the write is a refusal: the request is not sent. While the month is marked used
    * up, or the service's last figure leaves too few for the part, it goes out only as the one request finding out
-   * (the turn, taken here and kept on its entry until its answer: Accounting.pay); with another on its way, it is
+   * (the turn, taken here and kept on its entry until its answer is in, then given back: releaseHold); with another on its way, it is
    * refused, not sent.
    */
   async #sending(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
@@ -731,49 +663,10 @@ export class Accounting {
   }
 }
 
-/** A paid request as the client sends it. */
-export type PaidRequest =
-  | { endpoint: 'tts'; body: TtsRequest }
-  | { endpoint: 'emotion-tts'; body: EmotionTtsRequest }
-  | { endpoint: 'voice-clone'; body: Parameters<VoiceApiClient['cloneVoice']>[0] };
-
-type Answer<R extends PaidRequest> = R extends { endpoint: 'voice-clone' } ? CloneVoiceResponse : AudioResponse;
-
 /** What a paid request is paid on: its order's charge, and what parts counted free at acceptance may still cost. */
-interface PayingOrder {
+export interface PayingOrder {
   readonly charge: Charge;
   readonly late?: QuoteAllowance | undefined;
-}
-
-/** How a paid request is sent, and whether anyone still waits for it. */
-interface Sending {
-  client: Pick<VoiceApiClient, 'tts' | 'emotionTts' | 'cloneVoice'>;
-  signal?: AbortSignal | undefined;
-  /** Asked before it is written ahead and after: nobody waiting, it is not sent (a closed call is told it let go). */
-  wanted(): boolean;
-  control?: ((call: CallControl) => void) | undefined;
-}
-
-/** A paid request's answer, and how its body ended, settled once (a late payer closed then). */
-export interface Paid<R extends PaidRequest> {
-  answer: Answer<R>;
-  settle(outcome: 'delivered' | 'undelivered', error?: unknown): Promise<void>;
-}
-
-/** The client's call for a paid request. */
-function send<R extends PaidRequest>(client: Sending['client'], request: R, options: CallOptions): Promise<Answer<R>> {
-  const call =
-    request.endpoint === 'voice-clone'
-      ? client.cloneVoice(request.body, options)
-      : request.endpoint === 'emotion-tts'
-        ? client.emotionTts(request.body, options)
-        : client.tts(request.body, options);
-  return call as Promise<Answer<R>>;
-}
-
-/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
-export function unwanted(): AbortedError {
-  return new AbortedError('nobody waits for this part any more: its request was not sent');
 }
 
 type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;

@@ -128,7 +128,7 @@ export class Charge {
     this.#order?.count(written, paid);
   }
 
-  /** This charge pays a part of `order`'s counted free at acceptance (Accounting.pay's late payer). */
+  /** This charge pays a part of `order`'s counted free at acceptance (Accounting.payer's late payer). */
   paysFor(order: Charge): void {
     this.#order = order;
   }

@@ -60,7 +60,7 @@ export interface Accepted<Line extends PricedLine> {
   charge: Charge;
   /** Its place in the queue bounds' figures, given back when it is settled. */
   admission: Admission;
-  /** What it may still pay for parts counted free at acceptance (Accounting.pay). */
+  /** What it may still pay for parts counted free at acceptance (Accounting.payer). */
   late?: QuoteAllowance | undefined;
 }
 

@@ -8,7 +8,7 @@ import type { Store } from '../store/types.ts';
 import { monthOf, nextMonthStart } from './calendar.ts';
 
 // The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
-// fixing it. Every paid call runs under it (Accounting.pay): such a 429 marks the month used up before the caller
+// fixing it. Every paid call runs under it (the part source's paidCall): such a 429 marks the month used up before the caller
 // hears of it, unless the service says characters are left (only this request is too long for them: that is what
 // the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
 // say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
@@ -128,7 +128,7 @@ export class UsedUpMonth {
 
   /**
    * A part about to be sent: nothing when the month is not marked and the figure leaves enough; else the turn (its
-   * token, released by Accounting.pay once the answer is in), so this request goes out to find out; or, with another
+   * token, given back by the part source's paidCall once the answer is in), so this request goes out to find out; or, with another
    * on its way, refused, nothing sent. One read of the quota row when nothing stands in the way.
    */
   async fits(characters: number, acceptedAt: Date): Promise<string | undefined> {

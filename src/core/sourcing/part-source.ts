@@ -1,7 +1,7 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (one call
-// for identical parts, below), the Voice API (paid, its charge on the books before the request leaves; who pays, and
-// whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
-// owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
+// for identical parts, below; who leads it and who saves, #fetchOriginal), the Voice API (paid: its steps awaited in
+// turn by paidCall, on the books before the request leaves; whether the free voice stands in for a failing service,
+// asked of money.ts), or the free voice (eSpeak NG or an owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
 // part's request becomes at the Voice API (its body and its cache key).
 import {
   freeVoiceFor,
@@ -13,19 +13,19 @@ import {
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
+import type { CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
 import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
 import { gather, partViews } from '../audio/workers/byte-blocks.ts';
 import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { OversizedResponseError } from '../api/errors.ts';
+import { AbortedError, OversizedResponseError } from '../api/errors.ts';
 import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { unwanted, type Accounting, type Paid, type PaidRequest, type PartNeed } from '../quota/accounting.ts';
-import type { Charge } from '../quota/ledger.ts';
+import type { Accounting, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Charge, LedgerEntry } from '../quota/ledger.ts';
 import { fitsFreeLine } from '../quota/capacity.ts';
 import { standInForFailure, standInRequest } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
@@ -45,7 +45,7 @@ export interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** The books every paid call goes through (Accounting.pay), and the FREE_VOICE fallback switch it holds. */
+  /** The books every paid call is written in (paidCall), and the FREE_VOICE fallback switch it holds. */
   accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -92,6 +92,8 @@ export class PartSource {
   /** The cache and what counts and encodes its parts, as the changed parts use them too. */
   readonly #store: PartStore;
   readonly #accounting: Accounting;
+  /** How its paid calls go: on these books, through this client, abandoned at shutdown. */
+  readonly #paying: PaidCalls;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
@@ -109,6 +111,7 @@ export class PartSource {
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#accounting = options.accounting;
+    this.#paying = { books: this.#accounting, client: this.#client, signal: this.#shutdown.signal };
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#freeVoice = options.freeVoice ?? false;
     this.#engines = options.engines;
@@ -340,7 +343,11 @@ export class PartSource {
     } as ServiceRequest;
   }
 
-  /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
+  /**
+   * The service's own audio of a part: the cache, a flight under way, or a paid call. Who leads and who saves is
+   * decided here: the first to ask starts the flight (a cache hit, or the paid call); anyone asking while it is under
+   * way joins it; every caller but the leader of a paid call saves the part's characters.
+   */
   async #fetchOriginal(
     request: ServiceRequest,
     text: string,
@@ -349,29 +356,35 @@ export class PartSource {
   ): Promise<SpeechAudio> {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
-    const { value, leader } = this.#flights.join(
-      key,
-      () => {
-        const waiters = new Waiters(() => this.#flights.forget(key, fetching));
-        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, order, waiters) };
-        // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An
-        // engine's line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot
-        // freed, nothing of it kept).
-        const answered = () => waiters.close();
-        const over = isEngineVoice(request.voice) ? fetching.flight.then((flight) => flight.done) : fetching.flight;
-        void over.then(answered, answered);
-        return fetching;
-      },
-      (f) => f.flight.then((flight) => flight.done),
-    );
-    value.waiters.join(signal);
-    const flight = await abortable(value.flight, signal).catch((error: unknown) => {
+    const joined = this.#flights.get(key);
+    const fetching = joined ?? this.#lead(request, text, key, order);
+    fetching.waiters.join(signal);
+    const flight = await abortable(fetching.flight, signal).catch((error: unknown) => {
       charge?.release(text);
       throw error;
     });
-    // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
-    if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
+    // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
+    if (joined !== undefined || flight.from !== 'api') this.#saved(charge, request, text);
     return flight.part();
+  }
+
+  /** A flight started for `key`, under way until its audio is over (cached, its spend settled). */
+  #lead(request: ServiceRequest, text: string, key: string, order: OrderAccount | undefined): Fetching {
+    const waiters = new Waiters(() => this.#flights.forget(key, fetching));
+    const flight = this.#start(request, text, key, order, waiters);
+    const fetching: Fetching = { waiters, flight };
+    // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An engine's
+    // line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot freed, nothing of
+    // it kept).
+    const answered = () => waiters.close();
+    const over = isEngineVoice(request.voice) ? flight.then((f) => f.done) : flight;
+    void over.then(answered, answered);
+    this.#flights.lead(
+      key,
+      fetching,
+      flight.then((f) => f.done),
+    );
+    return fetching;
   }
 
   /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
@@ -398,23 +411,31 @@ export class PartSource {
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
     // Deleted while it waited: nothing is sent with it.
     this.checkVoice(request);
-    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant, a
-    // voice deleted meanwhile included (its spend taken back, the part refused for the deletion).
-    const { answer: response, settle } = await this.#pay(serviceBody(request, text), text, order, {
-      wanted: () => waiters.wanted() && !this.#deleted.has(request.voice),
-      control: (call) => waiters.calling(call),
-    }).catch((error: unknown) => {
-      this.checkVoice(request);
-      throw error;
-    });
-    // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
-    // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
-    const recorded = finished(response.body).then(
-      () => settle('delivered'),
-      (error: unknown) => settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
+    // Paid: still wanted at the last instant, a voice deleted meanwhile included (its spend taken back, the part
+    // refused for the deletion).
+    const waiting = { ...waitingOn(waiters), wanted: () => waiters.wanted() && !this.#deleted.has(request.voice) };
+    const paid = await paidCall(this.#paying, serviceBody(request, text), text, order, waiting).catch(
+      (error: unknown) => {
+        this.checkVoice(request);
+        throw error;
+      },
+    );
+    const response = paid.answer;
+    // Delivered, and settled once its body is over (a bounded wait: the call's total timeout, and the audio its text
+    // can take): undelivered when the body went past that bound and was cut. Spent either way.
+    const settled = finished(response.body).then(
+      () => settlePaid(this.#accounting, paid, order, 'delivered'),
+      (error: unknown) =>
+        settlePaid(
+          this.#accounting,
+          paid,
+          order,
+          error instanceof OversizedResponseError ? 'undelivered' : 'delivered',
+          error,
+        ),
     );
     const audio = filled(this.#store, response, key, request.voice, generation);
-    return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
+    return { ...audio, from: 'api', done: Promise.all([settled, audio.done]) };
   }
 
   /**
@@ -448,15 +469,14 @@ export class PartSource {
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
     if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
-    const letGo = new AbortController();
-    waiters.calling({ letGo: () => (letGo.abort(unwanted()), true) });
-    return AbortSignal.any([this.#shutdown.signal, letGo.signal]);
+    waiters.calling();
+    return AbortSignal.any([this.#shutdown.signal, waiters.letGo]);
   }
 
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
    * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
-   * service has not begun to answer, it is closed (the client's CallControl `letGo`) and stays spent, as it may have
+   * service has not begun to answer, it is closed (the client's CallOptions `letGo`) and stays spent, as it may have
    * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
    */
   async cloneVoice(
@@ -465,31 +485,13 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const waiting = {
-      wanted: () => stop?.aborted !== true,
-      control: (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true }),
-    };
+    const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
-    const { answer, settle } = await this.#pay(request, text, charge && { charge }, waiting).finally(() =>
-      charge?.release(text),
-    );
+    const order = charge && { charge };
+    const paid = await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await settle('delivered');
-    return answer;
-  }
-
-  /** One paid call, on the books: Accounting.pay decides who pays, writes it ahead, sends it and writes down its answer. */
-  #pay<R extends PaidRequest>(
-    request: R,
-    text: string,
-    order: Pick<OrderAccount, 'charge' | 'late'> | undefined,
-    waiting: { wanted(): boolean; control(call: CallControl): void },
-  ): Promise<Paid<R>> {
-    return this.#accounting.pay(order, request, text, {
-      client: this.#client,
-      signal: this.#shutdown.signal,
-      ...waiting,
-    });
+    await settlePaid(this.#accounting, paid, order, 'delivered');
+    return paid.answer;
   }
 
   /**
@@ -666,13 +668,15 @@ interface Flight extends Audio {
 
 /**
  * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
- * left, it is never sent nor paid; after it left and before any answer, it is closed (CallControl `letGo`) and kept
- * on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted is read and kept.
+ * left, it is never sent nor paid; after it left and before any answer, it is closed (`letGo`, the client's
+ * CallOptions) and kept on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted
+ * is read and kept.
  */
 class Waiters {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
-  #call: CallControl | undefined;
+  readonly #letGo = new AbortController();
+  #calling = false;
   #closed = false;
 
   /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
@@ -680,11 +684,16 @@ class Waiters {
     this.#forget = forget;
   }
 
+  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
+  get letGo(): AbortSignal {
+    return this.#letGo.signal;
+  }
+
   join(signal: AbortSignal): void {
     this.#signals.add(signal);
     if (this.#closed) return;
-    if (signal.aborted) this.#letGo();
-    else signal.addEventListener('abort', this.#letGo, { once: true });
+    if (signal.aborted) this.#lettingGo();
+    else signal.addEventListener('abort', this.#lettingGo, { once: true });
   }
 
   wanted(): boolean {
@@ -693,15 +702,16 @@ class Waiters {
     return false;
   }
 
-  /** Its paid call is under way (CallOptions `control`): let go of by everyone, it is cut if it may be. */
-  calling(call: CallControl): void {
-    if (!this.#closed) this.#call = call;
+  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
+  calling(): void {
+    if (!this.#closed) this.#calling = true;
   }
 
+  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
   close(): void {
     this.#closed = true;
-    this.#call = undefined;
-    for (const signal of this.#signals) signal.removeEventListener('abort', this.#letGo);
+    this.#calling = false;
+    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
   }
 
   #waits(): boolean {
@@ -709,11 +719,114 @@ class Waiters {
     return false;
   }
 
-  /** Once nobody waits, the call is let go of, and forgotten if it will end unaccepted (a later caller starts anew). */
-  readonly #letGo = (): void => {
-    if (this.#call === undefined || this.#waits()) return;
-    if (this.#call.letGo()) this.#forget();
+  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
+  readonly #lettingGo = (): void => {
+    if (!this.#calling || this.#waits()) return;
+    this.#letGo.abort(unwanted());
+    this.#forget();
   };
+}
+
+/** What a paid call waits with: whether anyone still waits, the signal that lets go of it, its answer's turns. */
+export type Waiting = Pick<Waiters, 'wanted' | 'calling' | 'close'> & { readonly letGo?: AbortSignal | undefined };
+
+/** A flight's waiters as a paid call's. */
+function waitingOn(waiters: Waiters): Waiting {
+  return {
+    wanted: () => waiters.wanted(),
+    letGo: waiters.letGo,
+    calling: () => waiters.calling(),
+    close: () => waiters.close(),
+  };
+}
+
+/** A paid call answered and read: its answer, and on whose charge and which row of the books it is settled. */
+export interface PaidCall<T> {
+  answer: T;
+  payer: Charge | undefined;
+  entry: LedgerEntry | undefined;
+}
+
+/** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */
+export interface PaidCalls {
+  books: Accounting;
+  client: Pick<VoiceApiClient, 'send'>;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One paid call, its steps awaited in the order they happen: who pays (the order's charge, or a part counted free at
+ * acceptance on a charge of its own); still wanted; written ahead on the books, so that no instant after it leaves
+ * (a crash included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and
+ * confirmed before its body is read, or taken back on a definite "not charged", or left spent when it may have been
+ * charged, what the service said of the month kept either way; read. Retries are the client's, one call written
+ * once. Its settlement, once its body is over, is the caller's last step (settlePaid).
+ */
+export async function paidCall<R extends PaidRequest>(
+  { books, client, signal }: PaidCalls,
+  request: R,
+  text: string,
+  order: PayingOrder | undefined,
+  waiting: Waiting,
+): Promise<PaidCall<PaidAnswer<R>>> {
+  const { endpoint } = request;
+  const characters = countCharacters(text);
+  const payer = await books.payer(order, endpoint, text);
+  let entry: LedgerEntry | undefined;
+  let accepted = false;
+  try {
+    if (!waiting.wanted()) throw unwanted();
+    if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
+    if (!waiting.wanted()) {
+      // Let go of while it was written down: taken back, and never sent.
+      if (payer !== undefined && entry !== undefined) await books.takeBack(payer, entry);
+      throw unwanted();
+    }
+    waiting.calling();
+    const sent = await client.send(request, { signal, letGo: waiting.letGo });
+    if (sent.kind !== 'accepted') {
+      if (payer !== undefined && entry !== undefined)
+        await books.unaccepted(payer, entry, sent.kind, !waiting.wanted());
+      throw await books.heard(sent.error, characters);
+    }
+    accepted = true;
+    waiting.close();
+    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
+    // Its characters are on the books: the part holds nothing more.
+    payer?.release(text);
+    const answer = await sent.read().catch(async (error: unknown) => {
+      throw await books.heard(error, characters);
+    });
+    return { answer, payer, entry };
+  } catch (error) {
+    if (accepted) await settlePaid(books, { payer, entry }, order, 'undelivered', error);
+    else if (payer !== order?.charge) payer?.close();
+    throw error;
+  } finally {
+    // Answered, or never sent: the next request may find out whether the month is back.
+    if (entry?.turn !== undefined && payer !== undefined) books.releaseHold(entry.turn, payer.context.guildId);
+  }
+}
+
+/** A paid call's body is over: its spend settled once (delivered or not), a late part's own charge closed. */
+export async function settlePaid(
+  books: Accounting,
+  paid: Pick<PaidCall<unknown>, 'payer' | 'entry'>,
+  order: PayingOrder | undefined,
+  outcome: 'delivered' | 'undelivered',
+  error?: unknown,
+): Promise<void> {
+  const { payer, entry } = paid;
+  try {
+    if (payer !== undefined && entry !== undefined) await books.settle(payer, entry, outcome, error);
+  } finally {
+    if (payer !== order?.charge) payer?.close();
+  }
+}
+
+/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
 }
 
 interface Fetching {
@@ -736,17 +849,27 @@ export class SingleFlight<T> {
     return this.#flights.has(key);
   }
 
+  /** The flight under way for `key`, to join. */
+  get(key: string): T | undefined {
+    return this.#flights.get(key);
+  }
+
+  /** `value` is the flight for `key` until `over` settles (failures are the caller's). */
+  lead(key: string, value: T, over: Promise<unknown>): void {
+    this.#flights.set(key, value);
+    void over
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#flights.get(key) === value) this.#flights.delete(key);
+      });
+  }
+
   /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
   join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
     const current = this.#flights.get(key);
     if (current !== undefined) return { value: current, leader: false };
     const value = start();
-    this.#flights.set(key, value);
-    void settled(value)
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.#flights.get(key) === value) this.#flights.delete(key);
-      });
+    this.lead(key, value, settled(value));
     return { value, leader: true };
   }
 

@@ -4,6 +4,7 @@ import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/
 import type { Charge } from '../../../src/core/quota/ledger.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';
+import type { Waiting } from '../../../src/core/sourcing/part-source.ts';
 
 /** A part the Voice API is paid for: `characters` of `text`. */
 export const paid = (characters: number, text = `t${characters}`): PartNeed => ({
@@ -41,3 +42,6 @@ export async function refusalKey(promise: Promise<unknown>): Promise<string> {
   // The words the member reads: the books say why, the front-end says it.
   return describeFailure(error).message.key;
 }
+
+/** A paid call's waiting in these tests: always wanted, nothing to let go of. */
+export const waiting: Waiting = { wanted: () => true, calling: () => undefined, close: () => undefined };
