@@ -11,7 +11,7 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly freeVoice?: StandIn | undefined;
-  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (part-source.ts Waiters). */
+  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (flights.ts Waiters). */
   readonly ended?: AbortSignal | undefined;
 }
 

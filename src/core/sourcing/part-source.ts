@@ -2,7 +2,8 @@
 // for identical parts, below; who leads it and who saves, #fetchOriginal), the Voice API (paid: its steps awaited in
 // turn by paidCall, on the books before the request leaves; whether the free voice stands in for a failing service,
 // asked of money.ts), or the free voice (eSpeak NG or an owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
-// part's request becomes at the Voice API (its body and its cache key).
+// part's request becomes at the Voice API is src/core/sourcing/part-request.ts; a flight's parts,
+// src/core/sourcing/flights.ts.
 import {
   freeVoiceFor,
   isEngineVoice,
@@ -10,17 +11,12 @@ import {
   isFreeVoice,
   requestLanguages,
 } from '../voice-catalogue/voices.ts';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
-import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
-import { gather, partViews } from '../audio/workers/byte-blocks.ts';
-import { UnsupportedAudioError } from '../audio/errors.ts';
-import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { AbortedError, OversizedResponseError } from '../api/errors.ts';
-import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
+import { OversizedResponseError } from '../api/errors.ts';
+import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -34,11 +30,32 @@ import { SpeechInputError } from '../order-errors.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { abortable } from '../abortable.ts';
-import { changesAudio, SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
+import { changesAudio } from '../settings/setting-declarations.ts';
+import { ChangedParts } from './changed-parts.ts';
+import {
+  ESPEAK_CHOICE,
+  effectsKey,
+  endpointOf,
+  freeRequest,
+  partCacheKey,
+  serviceBody,
+  withoutEffects,
+  type FreeVoiceChoice,
+} from './part-request.ts';
+import {
+  SingleFlight,
+  Waiters,
+  filled,
+  lookUp,
+  unwanted,
+  waitingOn,
+  type Fetching,
+  type Flight,
+  type PartStore,
+  type Waiting,
+} from './flights.ts';
 
 export interface PartSourceOptions {
   client: VoiceApiClient;
@@ -519,17 +536,6 @@ export class PartSource {
   }
 }
 
-// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
-// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
-/**
- * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
- * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
- */
-export type FreeVoiceChoice = ReadonlyMap<string, string>;
-
-/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
-export const ESPEAK_CHOICE = 'espeak';
-
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(
   freeVoice: StandIn | undefined,
@@ -538,205 +544,6 @@ function learnt(
   return {
     ...(freeVoice === undefined ? {} : { freeVoice }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
-  };
-}
-
-// What a speech request becomes at the Voice API, built from the settings' declarations
-// (src/core/settings/setting-declarations.ts):
-// the body sent (each setting under its wire name, on the endpoints that take it), and the cache key of its audio
-// (requests equal in every setting sent sound the same, so share one cache entry).
-type Sent = string | number | undefined;
-
-/** The request's value of each setting sent (undefined: not set). */
-const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
-
-/** The endpoint that speaks a request. */
-const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
-  request.kind === 'emotion' ? 'emotion-tts' : 'tts';
-
-/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
-function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
-  return {
-    kind: 'tts',
-    text: request.text,
-    voice,
-    format: 'wav',
-    ...(request.effects ? { effects: request.effects } : {}),
-  };
-}
-
-/** The body of the call that speaks `text` (one part of the request). */
-export function serviceBody(
-  request: ServiceRequest,
-  text: string,
-): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
-  const body: Record<string, Sent> = { text };
-  for (const [name, declared] of SENT_SETTINGS) {
-    const field = declared.wire[request.kind];
-    if (field !== undefined) body[field] = sentValues(request)[name];
-  }
-  // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
-  return request.kind === 'emotion'
-    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
-    : { endpoint: 'tts', body: body as TtsRequest };
-}
-
-/** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */
-function normaliseText(text: string): string {
-  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
-}
-
-/** The key of the audio an endpoint makes of `text` with the settings `sent`. */
-export function cacheKey(
-  endpoint: 'tts' | 'emotion-tts',
-  text: string,
-  sent: ReadonlyArray<string | number | null>,
-): string {
-  // A JSON array, not a joined string: no choice of text can make two different requests collide.
-  return createHash('sha256')
-    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
-    .digest('hex');
-}
-
-/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
-function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
-  const pitch = effects.pitch ?? 0;
-  return createHash('sha256')
-    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
-    .digest('hex');
-}
-
-/**
- * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
- * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes (2: long
- * unspaced runs given in shorter words and clauses, whose end eSpeak NG dropped: their cut audio is not replayed).
- */
-const FREE_READING = 'free-reading-2';
-
-/** The cache key of the service's audio for `text` spoken as `request` asks. */
-export function partCacheKey(request: ServiceRequest, text: string): string {
-  const sent = SENT_SETTINGS.map(([name, declared]) =>
-    declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
-  );
-  const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
-  // An engine's own controls change its audio: each its own entry.
-  const engine = request.engine === undefined ? [] : ['engine', effectsKey('', request.engine)];
-  return cacheKey(endpointOf(request), text, [...sent, ...(read ? [FREE_READING] : []), ...engine]);
-}
-
-// A flight: one call for identical work under way, and who waits for it.
-/** Where parts are kept: what the changed parts write to. */
-interface PartStore {
-  cache: AudioCache | undefined;
-  metrics: Pick<Metrics, 'cacheLookup'> | undefined;
-  log: Logger;
-  encoding: Readonly<OpusSettings>;
-}
-
-/** A cached part, counted as a hit or a miss. */
-async function lookUp(store: PartStore, key: string, voiceId: string): Promise<CachedAudio | undefined> {
-  const hit = await store.cache?.get(key, voiceId);
-  if (store.cache) store.metrics?.cacheLookup(hit ? 'hit' : 'miss');
-  return hit;
-}
-
-/** `audio` read into packets for every identical request, and cached under `key` once it came whole. */
-function filled(
-  store: PartStore,
-  audio: ConstructorParameters<typeof AudioFill>[0],
-  key: string,
-  voiceId: string,
-  generation: number,
-): Audio {
-  const fill = new AudioFill(audio, store.encoding);
-  const done = fill.complete.then(
-    (entry) => store.cache?.put(key, voiceId, entry, generation),
-    (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
-  );
-  return { part: () => fill.part(), done };
-}
-
-/** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
-interface Audio {
-  part(): PartAudio;
-  done: Promise<unknown>;
-}
-
-interface Flight extends Audio {
-  from: 'cache' | 'api' | 'free';
-}
-
-/**
- * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
- * left, it is never sent nor paid; after it left and before any answer, it is closed (`letGo`, the client's
- * CallOptions) and kept on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted
- * is read and kept.
- */
-class Waiters {
-  readonly #signals = new Set<AbortSignal>();
-  readonly #forget: () => void;
-  readonly #letGo = new AbortController();
-  #calling = false;
-  #closed = false;
-
-  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
-  constructor(forget: () => void) {
-    this.#forget = forget;
-  }
-
-  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
-  get letGo(): AbortSignal {
-    return this.#letGo.signal;
-  }
-
-  join(signal: AbortSignal): void {
-    this.#signals.add(signal);
-    if (this.#closed) return;
-    if (signal.aborted) this.#lettingGo();
-    else signal.addEventListener('abort', this.#lettingGo, { once: true });
-  }
-
-  wanted(): boolean {
-    if (this.#waits()) return true;
-    this.#forget();
-    return false;
-  }
-
-  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
-  calling(): void {
-    if (!this.#closed) this.#calling = true;
-  }
-
-  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
-  close(): void {
-    this.#closed = true;
-    this.#calling = false;
-    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
-  }
-
-  #waits(): boolean {
-    for (const signal of this.#signals) if (!signal.aborted) return true;
-    return false;
-  }
-
-  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
-  readonly #lettingGo = (): void => {
-    if (!this.#calling || this.#waits()) return;
-    this.#letGo.abort(unwanted());
-    this.#forget();
-  };
-}
-
-/** What a paid call waits with: whether anyone still waits, the signal that lets go of it, its answer's turns. */
-export type Waiting = Pick<Waiters, 'wanted' | 'calling' | 'close'> & { readonly letGo?: AbortSignal | undefined };
-
-/** A flight's waiters as a paid call's. */
-function waitingOn(waiters: Waiters): Waiting {
-  return {
-    wanted: () => waiters.wanted(),
-    letGo: waiters.letGo,
-    calling: () => waiters.calling(),
-    close: () => waiters.close(),
   };
 }
 
@@ -821,148 +628,5 @@ export async function settlePaid(
     if (payer !== undefined && entry !== undefined) await books.settle(payer, entry, outcome, error);
   } finally {
     if (payer !== order?.charge) payer?.close();
-  }
-}
-
-/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
-export function unwanted(): AbortedError {
-  return new AbortedError('nobody waits for this part any more: its request was not sent');
-}
-
-interface Fetching {
-  flight: Promise<Flight>;
-  waiters: Waiters;
-}
-
-/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
-function withoutEffects<R extends ServiceRequest>(request: R): R {
-  if (request.effects === undefined) return request;
-  const { effects: _effects, ...rest } = request;
-  return rest as R;
-}
-
-/** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
-export class SingleFlight<T> {
-  readonly #flights = new Map<string, T>();
-
-  has(key: string): boolean {
-    return this.#flights.has(key);
-  }
-
-  /** The flight under way for `key`, to join. */
-  get(key: string): T | undefined {
-    return this.#flights.get(key);
-  }
-
-  /** `value` is the flight for `key` until `over` settles (failures are the caller's). */
-  lead(key: string, value: T, over: Promise<unknown>): void {
-    this.#flights.set(key, value);
-    void over
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.#flights.get(key) === value) this.#flights.delete(key);
-      });
-  }
-
-  /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
-  join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
-    const current = this.#flights.get(key);
-    if (current !== undefined) return { value: current, leader: false };
-    const value = start();
-    this.lead(key, value, settled(value));
-    return { value, leader: true };
-  }
-
-  /** Forgets `value` before it settles (its starter gave it up): the next asker starts afresh. */
-  forget(key: string, value: T): void {
-    if (this.#flights.get(key) === value) this.#flights.delete(key);
-  }
-
-  values(): T[] {
-    return [...this.#flights.values()];
-  }
-}
-
-// A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
-// changed in the audio worker once for identical requests at once, and cached with its packets.
-/** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
-export interface Originals {
-  key(request: ServiceRequest, text: string): string;
-  fetch(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio>;
-  saved(charge: Charge | undefined, request: ServiceRequest, text: string): void;
-}
-
-export class ChangedParts {
-  readonly #store: PartStore;
-  readonly #originals: Originals;
-  readonly #changing = new SingleFlight<Promise<Audio>>();
-
-  constructor(store: PartStore, originals: Originals) {
-    this.#store = store;
-    this.#originals = originals;
-  }
-
-  async fetch(
-    request: ServiceRequest,
-    effects: AudioEffects,
-    text: string,
-    signal: AbortSignal,
-    order?: OrderAccount,
-  ): Promise<SpeechAudio> {
-    const original = withoutEffects(request);
-    const key = effectsKey(this.#originals.key(original, text), effects);
-    // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
-    const generation = this.#store.cache?.generation(request.voice) ?? 0;
-    const hit = await lookUp(this.#store, key, request.voice);
-    if (hit) {
-      this.#originals.saved(order?.charge, request, text);
-      return cachedPart(hit, this.#store.encoding);
-    }
-    const audio = await this.#originals.fetch(original, text, signal, order);
-    const { value, leader } = this.#changing.join(
-      key,
-      () => this.#change(audio, effects, key, request.voice, generation, order?.charge.context.guildId),
-      (c) => c.then((changed) => changed.done),
-    );
-    // Identical requests at once: the leader's original is changed, the others' copies are let go.
-    if (!leader) audio.body.destroy();
-    return (await abortable(value, signal)).part();
-  }
-
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
-  }
-
-  /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(
-    audio: SpeechAudio,
-    effects: AudioEffects,
-    key: string,
-    voiceId: string,
-    generation: number,
-    guild = '',
-  ): Promise<Audio> {
-    const { log, encoding } = this.#store;
-    // Gathered for the worker, never joined here.
-    const bytes = await gather(audio.body as AsyncIterable<Buffer>);
-    let changed: { format: AudioFormat; data: Buffer };
-    try {
-      changed = await applyEffectsOffThread(bytes, effects, guild);
-    } catch (error) {
-      if (!(error instanceof UnsupportedAudioError)) throw error;
-      // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
-      log.warn(
-        { code: 'audio-effects-skipped', format: audio.format },
-        'speed and volume not applied: the audio format cannot be changed here',
-      );
-      const unchanged = new AudioFill(
-        { format: audio.format, body: Readable.from(partViews(bytes)), cutAt: audio.cutAt },
-        encoding,
-      );
-      return { part: () => unchanged.part(), done: Promise.resolve() };
-    }
-    // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
-    const body = Readable.from([changed.data]);
-    return filled(this.#store, { format: changed.format, body, cutAt: audio.cutAt }, key, voiceId, generation);
   }
 }

@@ -4,7 +4,7 @@ import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/
 import type { Charge } from '../../../src/core/quota/ledger.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';
-import type { Waiting } from '../../../src/core/sourcing/part-source.ts';
+import type { Waiting } from '../../../src/core/sourcing/flights.ts';
 
 /** A part the Voice API is paid for: `characters` of `text`. */
 export const paid = (characters: number, text = `t${characters}`): PartNeed => ({

@@ -11,7 +11,7 @@ import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../../src/core/cache/audio-fill.ts';
 import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../../../src/core/sourcing/part-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
