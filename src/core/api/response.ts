@@ -279,7 +279,7 @@ export class KeyState {
 // spent on the books (the call returns `maybe-charged`, as its error says), and the member is told
 // it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
 // After a 2xx nothing is sent again either: the service has charged it, and whatever cuts the call afterwards (the
-// idle timer, the total timeout, the caller) ends a charged call (client.ts, Call `accepted`). A call nobody waits for any
+// idle timer, the total timeout, the caller) ends a charged call (call.ts, Call `accepted`). A call nobody waits for any
 // more (its caller's CallOptions `letGo`) is closed only while the service has not begun to answer (no status): the
 // service bills at its 2xx, so closing then may save the whole charge, but whether it charged an instant before the
 // close cannot be known, so it is such a call cut unanswered (`maybe-charged`, spent on the books, never sent again,

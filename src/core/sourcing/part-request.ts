@@ -4,7 +4,7 @@
 // entry); and which free voice says it when the paid one may not (FREE_VOICES).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
@@ -50,7 +50,7 @@ export function serviceBody(
     const field = declared.wire[request.kind];
     if (field !== undefined) body[field] = sentValues(request)[name];
   }
-  // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
+  // The client checks each body against the service's schema before it is sent (src/core/api/requests.ts).
   return request.kind === 'emotion'
     ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
     : { endpoint: 'tts', body: body as TtsRequest };
