@@ -22,9 +22,8 @@ import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError, type RightsAnswered, type StillAllowed } from './rights.ts';
 import { RightsWatch } from './rights-watch.ts';
-import { Money, type Accepted } from '../quota/money.ts';
+import { Money, checkEstimatedSeconds, checkFreeLineSeconds, type Accepted, type Admission } from '../quota/money.ts';
 import type { Charge, QuoteAllowance } from '../quota/ledger.ts';
-import { checkEstimatedSeconds, checkFreeLineSeconds, type Admission } from '../quota/capacity.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
@@ -67,7 +66,7 @@ export interface SpeechPipelineOptions {
   metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
-  /** Requests costing no characters one member may make per minute in a server (src/core/quota/capacity.ts); 0 or absent: any. */
+  /** Requests costing no characters one member may make per minute in a server (src/core/quota/money.ts); 0 or absent: any. */
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;

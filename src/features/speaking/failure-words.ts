@@ -33,7 +33,7 @@ import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '.
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
-import { OverSecondsCapError } from '../../core/quota/capacity.ts';
+import { OverSecondsCapError } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/guild-player.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';

@@ -3,10 +3,9 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/ledger.ts';
-import type { Admission } from '../../../src/core/quota/capacity.ts';
+import { Money, type Admission } from '../../../src/core/quota/money.ts';
 import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';
 import { MEMBER_REQUEST, Order } from '../../../src/core/order/pipeline.ts';
-import { Money } from '../../../src/core/quota/money.ts';
 import { PaidPartWayError } from '../../../src/core/quota/paid-part-way.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
