@@ -1,5 +1,5 @@
 // The order's types: what a front-end gives the speech pipeline and gets back (re-exported by
-// src/core/order/pipeline.ts, which holds the order's record, `Order`, beside the function that runs it).
+// src/core/order/pipeline.ts; the order's record, `Order`, is src/core/order/order-record.ts).
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Accepted } from '../quota/money.ts';

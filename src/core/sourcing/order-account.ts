@@ -1,4 +1,4 @@
-// What the part source sees of an order (src/core/order/pipeline.ts `Order`) and hands back for each part: types only.
+// What the part source sees of an order (src/core/order/order-record.ts `Order`) and hands back for each part: types only.
 import type { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { Charge, QuoteAllowance } from '../quota/ledger.ts';

@@ -19,9 +19,9 @@ import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { Order } from '../../../src/core/order/order-record.ts';
 import {
   MEMBER_REQUEST,
-  Order,
   SpeechPipeline,
   type Requester,
   type SpeechOrder,
