@@ -598,11 +598,11 @@ export async function paidCall<R extends PaidRequest>(
     accepted = true;
     waiting.close();
     if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
-    // Its characters are on the books: the part holds nothing more.
-    payer?.release(text);
     const answer = await sent.read().catch(async (error: unknown) => {
       throw await books.heard(error, characters);
     });
+    // Its characters are on the books and its answer is here: the part holds nothing more.
+    payer?.release(text);
     return { answer, payer, entry };
   } catch (error) {
     if (accepted) await settlePaid(books, { payer, entry }, order, 'undelivered', error);
