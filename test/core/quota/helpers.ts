@@ -26,7 +26,7 @@ export function booksOn(
 }
 
 /**
- * A paid part of `charge` written ahead, as it is about to leave (Accounting.pay's step before the call): its entry's
+ * A paid part of `charge` written ahead, as it is about to leave (paidCall's step before the call): its entry's
  * `turn` is set when it is the one request finding out whether the month is back (released once answered).
  */
 export const onItsWay = (books: Accounting, charge: Charge, characters: number) =>
