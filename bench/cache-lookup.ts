@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AudioCache } from '../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../src/core/sourcing/part-request.ts';
 import { encodeEntry } from '../src/core/cache/entry-file.ts';
 import { silentLogger } from '../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Resvg } from '@resvg/resvg-js';
 import { AudioCache } from '../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../src/core/sourcing/part-request.ts';
 import { silentLogger } from '../src/core/log.ts';
 import { usageChartSvg } from '../src/features/usage/chart.ts';
 import { chartFontFiles } from '../src/features/usage/chart-fonts.ts';

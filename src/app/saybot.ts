@@ -22,7 +22,7 @@ import { FileShares, ReplyAudioRegistry, handleReplyButton } from '../features/s
 import { describeFailure } from '../features/speaking/index-words.ts';
 import type { Logger } from '../core/log.ts';
 import type { Metrics } from '../core/metrics/metrics.ts';
-import type { Accounting } from '../core/quota/money.ts';
+import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';

@@ -17,10 +17,11 @@ import { configSecrets, describeDatabase, type Config } from '../core/config.ts'
 import { asDiscordUnreachable } from './discord-unreachable.ts';
 import { createLogger, type Logger } from '../core/log.ts';
 import { Metrics } from '../core/metrics/metrics.ts';
-import { Accounting } from '../core/quota/money.ts';
+import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
-import { ESPEAK_CHOICE, PartSource, type FreeVoiceChoice } from '../core/sourcing/part-source.ts';
+import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/part-request.ts';
+import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';

@@ -1,7 +1,7 @@
 import { type PresetVoice, isEspeakVoice } from './voice-catalogue/voices.ts';
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
-import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/client.ts';
+import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-body.ts';
 import type { StoreTimeouts } from './store/types.ts';
 import { readVoicesFile } from './voice-catalogue/voices-file.ts';
 import {
@@ -118,7 +118,7 @@ const EnvSchema = z.object({
     .default('creator'),
   VOICE_API_TIMEOUT_SECONDS: wholeNumber(5, 600).default(120),
   TTS_MAX_CHARS_PER_REQUEST: wholeNumber(50, 10_000).default(1000),
-  // The most audio a request's text may bring (src/core/api/client.ts `audioBound`): past it the body is cut,
+  // The most audio a request's text may bring (src/core/api/audio-body.ts `audioBound`): past it the body is cut,
   // charged, undelivered.
   VOICE_API_MAX_SECONDS_PER_CHAR: wholeNumber(1, 60).default(1),
   VOICE_API_MAX_AUDIO_MB: wholeNumber(1, 1024).default(64),

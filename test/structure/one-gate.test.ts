@@ -169,7 +169,7 @@ describe('one asker of the rights', () => {
   it('reads what a file takes from a module, re-exports included (the rules would see an asker that slipped in)', () => {
     expect(namedImports('src/core/order/pipeline.ts')).toContainEqual({
       from: 'src/core/order/rights.ts',
-      names: ['RightsRevokedError', 'RightsAnswered', 'StillAllowed'],
+      names: ['RightsRevokedError', 'OrderRights', 'RightsAnswered'],
     });
     expect(namedImports(SPEAKING_INDEX)).toContainEqual({
       from: PORT_IMPLEMENTATION,

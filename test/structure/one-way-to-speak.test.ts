@@ -1,7 +1,7 @@
 // One way to speak: every front-end hands its order to src/features/speaking/speaking-command.ts, the one module that
 // calls the pipeline's speak(); and the core words no reply, since how a member is answered is the
 // features' (the core keeps the catalogue, t() and the interaction framework). What one order is (its charge,
-// allowance, stand-in, cut) lives on the order itself (src/core/order/pipeline.ts `Order`), never in a map beside it keyed by its
+// allowance, stand-in, cut) lives on the order itself (src/core/order/order-record.ts `Order`), never in a map beside it keyed by its
 // charge.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// An order changes only through its own methods (src/core/order/pipeline.ts `Order`): the part source and the renders return
+// An order changes only through its own methods (src/core/order/order-record.ts `Order`): the part source and the renders return
 // what they learn and the order records it, so nothing writes onto it from outside. Read from the declarations, not
 // from a list: every field of the Order class is readonly, #private or a getter without a setter, and every member of
 // the interfaces it implements is readonly, so the type checker refuses a write from outside; and no other module
@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT, importGraph, sourceFiles } from './import-graph.ts';
 
-const ORDER = 'src/core/order/pipeline.ts';
+const ORDER = 'src/core/order/order-record.ts';
 const CLASS = 'Order';
 const ROOMS = ['src/core/order', 'src/core/sourcing'];
 
@@ -130,7 +130,7 @@ describe("an order's fields", () => {
     const graph = importGraph(sourceFiles(['src', 'commands']));
     const holders = [...graph]
       .filter(
-        // The order's own file too: the run beside its record writes through the record's methods only.
+        // The pipeline too: the run writes through the record's methods only.
         ([, targets]) =>
           targets.some(
             (target) => target.startsWith('src/core/order/') || target === 'src/core/sourcing/order-account.ts',

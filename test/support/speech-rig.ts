@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/client.ts';
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../src/core/log.ts';
-import { Accounting } from '../../src/core/quota/money.ts';
+import { Accounting } from '../../src/core/quota/accounting.ts';
 import { startSandbox, type Pacing, type Sandbox } from '@saybot/voice-sandbox';
 import { PartSource } from '../../src/core/sourcing/part-source.ts';
 import type { Store } from '../../src/core/store/types.ts';

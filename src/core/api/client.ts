@@ -1,16 +1,14 @@
+// The Voice API client: one keep-alive pool, each paid request validated locally (requests.ts), sent, retried only
+// when nothing can have been charged (response.ts, the retry rule), and what it came to returned at the service's
+// status (Sent); an accepted answer read to its audio (audio-body.ts) over one call's timers (call.ts).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
-import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, DecoratorHandler, FormData, request, type Dispatcher } from 'undici';
-import { z } from 'zod';
+import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
-import { parseWavHeader } from '../audio/codecs/wav.ts';
-import { countCharacters } from '../characters.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
-  AbortedError,
   BadRequestError,
   connectionReason,
   errorCode,
@@ -41,64 +39,32 @@ import {
   transportCharge,
   usageOf,
 } from './response.ts';
+import {
+  CloneVoiceRequestSchema,
+  EmotionTtsRequestSchema,
+  TtsRequestSchema,
+  validateRequest,
+  type CloneVoiceRequest,
+  type EmotionTtsRequest,
+  type TtsRequest,
+} from './requests.ts';
+import {
+  AudioBodyStream,
+  DEFAULT_AUDIO_LIMITS,
+  audioBound,
+  discard,
+  ERROR_BODY_CAP,
+  readCapped,
+  readHead,
+  voiceIdFromJson,
+  voiceIdFromPartialJson,
+  type AudioLimits,
+  type Head,
+} from './audio-body.ts';
+import { Call, Noting } from './call.ts';
 
-// The requests' field names are the wire names (as the OpenAI SDK does), so a request reads like the API docs.
-// Objects are strict: a misspelt field (`voiceId`) fails here instead of being silently dropped.
-
-const text = z
-  .string({ error: 'is required and must be a string' })
-  .refine((s) => s.trim().length > 0, 'must not be empty');
-const voiceId = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
-const optionalText = z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional();
-
-const TtsRequestSchema = z.strictObject({
-  text,
-  voice_id: voiceId,
-  language: optionalText,
-  output_format: z.enum(['wav', 'mp3'], { error: 'must be "wav" or "mp3"' }).optional(),
-  tone_instruction: optionalText,
-});
-
-const EmotionTtsRequestSchema = z.strictObject({
-  text,
-  /** Note: `voice`, not `voice_id`, on this endpoint. Default on the service: voice-b-ko-f-01. */
-  voice: voiceId.optional(),
-  exaggeration: z
-    .number({ error: 'must be a number' })
-    .min(0, 'must be between 0 and 1')
-    .max(1, 'must be between 0 and 1')
-    .optional(),
-});
-
-const RefAudioSchema = z.strictObject({
-  // Any Uint8Array, Buffer included, whatever its backing buffer (z.instanceof would demand an ArrayBuffer one).
-  data: z
-    .custom<Uint8Array>((d) => d instanceof Uint8Array, { error: 'must be a Uint8Array or Buffer' })
-    .refine((d) => d.byteLength > 0, 'must not be empty'),
-  filename: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
-  /** Sent as the part's Content-Type; detected from the bytes when omitted. */
-  contentType: z.string().min(1).optional(),
-});
-
-const CloneVoiceRequestSchema = z.strictObject({
-  text,
-  ref_audio: RefAudioSchema,
-});
-
-export type TtsRequest = z.input<typeof TtsRequestSchema>;
-export type EmotionTtsRequest = z.input<typeof EmotionTtsRequestSchema>;
-type CloneVoiceRequest = z.input<typeof CloneVoiceRequestSchema>;
-
-/** Validates a request locally; an invalid one becomes a BadRequestError before any HTTP call. */
-function validateRequest<S extends z.ZodType>(schema: S, value: unknown, operation: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const where = issue.path.length === 0 ? 'request' : issue.path.join('.');
-    return `${where}: ${issue.message}`;
-  });
-  throw new BadRequestError(`Invalid ${operation} request (not sent): ${problems.join('; ')}`);
-}
+/** A body no longer wanted, dropped (audio-body.ts): the engines' clients drop theirs the same way. */
+export { discard } from './audio-body.ts';
 
 /** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
@@ -123,56 +89,6 @@ const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
   maxDelayMs: 8_000,
 });
 
-// How much audio a request's text can take: more is not speech of that text (a fault, a proxy never ending), and is
-// cut before it takes the process's memory. Seconds, turned into bytes at the format's rate, under a hard byte cap.
-export interface AudioLimits {
-  /** Speech runs at 0.07-0.15 s a character; the default allows several times that. */
-  secondsPerCharacter: number;
-  /** Seconds allowed whatever the text's length: a word or two may come with silence around it. */
-  minSeconds: number;
-  maxBytes: number;
-}
-
-export const DEFAULT_AUDIO_LIMITS: Readonly<AudioLimits> = Object.freeze({
-  secondsPerCharacter: 1,
-  minSeconds: 30,
-  maxBytes: 64 * 1024 * 1024,
-});
-
-/** 48 kHz stereo 32-bit PCM: no WAV, FLAC, Ogg or M4A of speech takes more bytes a second. */
-const WORST_PCM_BYTES_PER_SECOND = 48_000 * 2 * 4;
-const MP3_BYTES_PER_SECOND = 320_000 / 8;
-/** Headers, tags and chunks besides the audio (an ID3 tag with a picture, a LIST chunk). */
-const HEADER_ALLOWANCE_BYTES = 256 * 1024;
-
-/** The most bytes a second of this audio can take, from its header where it says (WAV), else the format's worst. */
-function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
-  if (format === 'mp3') return MP3_BYTES_PER_SECOND;
-  if (format === 'wav') {
-    try {
-      const parsed = parseWavHeader(head);
-      if ('header' in parsed) {
-        const { sampleRate, blockAlign } = parsed.header.format;
-        if (sampleRate > 0 && blockAlign > 0) return sampleRate * blockAlign;
-      }
-    } catch {
-      // A header the decoder will refuse anyway: the worst rate bounds it meanwhile.
-    }
-  }
-  return WORST_PCM_BYTES_PER_SECOND;
-}
-
-interface AudioBound {
-  maxBytes: number;
-  maxSeconds: number;
-}
-
-export function audioBound(limits: AudioLimits, text: string, format: AudioFormat, head: Uint8Array): AudioBound {
-  const maxSeconds = Math.max(limits.minSeconds, countCharacters(text) * limits.secondsPerCharacter);
-  const bySeconds = Math.ceil(maxSeconds * bytesPerSecond(format, head)) + HEADER_ALLOWANCE_BYTES;
-  return { maxBytes: Math.min(limits.maxBytes, bySeconds), maxSeconds };
-}
-
 export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
   baseUrl: string;
@@ -192,29 +108,35 @@ export interface VoiceApiClientOptions {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /**
-   * Awaited at the service's 2xx (it has charged), before any of the body is read, so the charge is written down
-   * whatever the body does. At most once a call; what it throws ends the call.
+   * Aborted once nobody waits for the answer any more. Before any status the call is cut (maybe charged: the service
+   * bills at its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any
+   * other ends the call with no further attempt.
    */
-  accepted?: ((acceptance: Acceptance) => Promise<unknown>) | undefined;
-  /**
-   * Awaited once when a call ends without a 2xx (its throw ignored): `not-charged` when every attempt had a definite
-   * answer charging nothing, `unknown` when one left and no answer came (reset, timeout, cut): maybe charged.
-   */
-  unaccepted?: ((charged: ChargedAnswer) => Promise<unknown>) | undefined;
-  control?: ((control: CallControl) => void) | undefined;
-}
-
-export interface CallControl {
-  /**
-   * Nobody waits for the answer any more. Before any status the call is cut (`maybe-charged`: the service bills at
-   * its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any other
-   * ends the call with no further attempt. True when the call will end without acceptance (src/core/api/response.ts).
-   */
-  letGo(): boolean;
+  letGo?: AbortSignal | undefined;
 }
 
 /** Whether a call that never saw the service's acceptance may have been charged. */
-type ChargedAnswer = 'not-charged' | 'unknown';
+type ChargedAnswer = 'not-charged' | 'maybe-charged';
+
+/** A paid request as the client sends it. */
+export type PaidRequest =
+  | { endpoint: 'tts'; body: TtsRequest }
+  | { endpoint: 'emotion-tts'; body: EmotionTtsRequest }
+  | { endpoint: 'voice-clone'; body: CloneVoiceRequest };
+
+/** What a paid request's answer holds once read: audio, or a new voice. */
+export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clone' }
+  ? CloneVoiceResponse
+  : AudioResponse;
+
+/**
+ * What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
+ * that down, then reads the answer, whose failures are charged), or ended without acceptance, charging nothing (refused
+ * before it was sent, or a definite answer) or maybe charged (it left and no answer came); its error a typed one
+ * (VoiceApiError, its `charge` said) but for a bug here, shown as it is.
+ */
+export type Sent<T> =
+  { kind: 'accepted'; acceptance: Acceptance; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
 
 /** What an answer's headers say of it: the service's request ID and its usage figures. */
 interface IdAndUsage {
@@ -259,6 +181,21 @@ interface Outgoing {
 /** What a 2xx answer gives the caller; once it holds a stream, the call ends when that stream closes. */
 type Finish<T> = (received: Received, call: Call) => T | Promise<T>;
 
+/** A call at the service's 2xx status: accepted and charged, its body not read yet. */
+interface Accepted {
+  status: number;
+  headers: ResponseHeaders;
+  source: Readable;
+  operation: Operation;
+  said: readonly string[];
+}
+
+/** A call's answer, or its error once it ended without acceptance. */
+function answerOf<T>(sent: Sent<T>): Promise<T> {
+  if (sent.kind === 'accepted') return sent.read();
+  throw sent.error;
+}
+
 interface Received {
   status: number;
   headers: ResponseHeaders;
@@ -274,185 +211,6 @@ function bodiless(answer: Pick<Received, 'status' | 'headers' | 'said'>, bytes: 
   return { ...answer, head: { bytes, ended: true }, format: undefined, source: Readable.from([]) };
 }
 
-// An audio response's body: its first bytes (they show the format), and the stream of the rest, cut at its bound.
-
-interface Head {
-  /** Every byte read so far: at least `wanted` bytes unless the body ended first. */
-  bytes: Buffer;
-  ended: boolean;
-}
-
-/** Reads until `wanted` bytes arrived or the body ended, leaving `source` paused; rejects with its own error. */
-function readHead(source: Readable, wanted: number): Promise<Head> {
-  return new Promise<Head>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const settle = (): void => listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, false);
-    const onData = (chunk: Buffer): void => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= wanted) {
-        source.pause();
-        settle();
-        // Until the next reader attaches, an error must not go unhandled; it stays on `source.errored`.
-        source.on('error', ignore);
-        resolve({ bytes: Buffer.concat(chunks, length), ended: false });
-      }
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve({ bytes: Buffer.concat(chunks, length), ended: true });
-    };
-    const onError = (error: unknown): void => {
-      settle();
-      reject(error);
-    };
-    const onClose = (): void => {
-      settle();
-      reject(new PrematureCloseError());
-    };
-    listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, true);
-  });
-}
-
-type Listener = Parameters<Readable['on']>[1];
-
-function listen(source: Readable, listeners: Record<string, Listener>, on: boolean): void {
-  for (const [event, listener] of Object.entries(listeners))
-    if (on) source.on(event, listener);
-    else source.off(event, listener);
-}
-
-function ignore(): void {}
-
-/** Drops a body no longer wanted, swallowing the error undici emits for destroying it unfinished. */
-export function discard(source: Readable): void {
-  source.on('error', ignore);
-  source.destroy();
-}
-
-class PrematureCloseError extends Error {
-  readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
-}
-
-/** At most `cap` bytes of a body that is not audio. Never rejects: it must not hide the status before it. */
-async function readCapped(source: Readable, cap: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= cap) break;
-    }
-  } catch {
-    // Keep what arrived.
-  } finally {
-    discard(source);
-  }
-  return Buffer.concat(chunks, length).subarray(0, cap);
-}
-
-interface AudioBodyHooks {
-  mapError: (error: unknown) => Error;
-  /** The caller stopped reading (the socket paused) or started again: not the service being slow. */
-  waiting: (waiting: boolean) => void;
-  /** The network side is over (all arrived, or cut), maybe well before the caller read it all. */
-  done: () => void;
-  /** The most bytes the body may have (its first bytes included); past it, the stream is cut with `tooLarge()`. */
-  maxBytes: number;
-  tooLarge: () => Error;
-}
-
-/** The head first, then the rest as it arrives, back-pressure passed to the socket; `cut` ends it with an error. */
-class AudioBodyStream extends Readable {
-  readonly #source: Readable;
-  readonly #hooks: AudioBodyHooks;
-  #ended = false;
-  #waiting = false;
-  #received = 0;
-
-  constructor(head: Head, source: Readable, hooks: AudioBodyHooks) {
-    super();
-    this.#source = source;
-    this.#hooks = hooks;
-    if (head.ended) {
-      this.push(head.bytes);
-      this.#finish();
-      this.push(null);
-      return;
-    }
-    listen(source, this.#listeners, true);
-    this.#onData(head.bytes);
-    // The source may have ended (all of it fitted in the head) or failed before this stream took over.
-    const early = source.errored;
-    if (source.readableEnded) this.#onEnd();
-    else if (early !== null) queueMicrotask(() => this.#onError(early));
-    else if (source.destroyed) queueMicrotask(this.#onClose);
-  }
-
-  get #listeners(): Record<string, Listener> {
-    return { data: this.#onData, end: this.#onEnd, error: this.#onError, close: this.#onClose };
-  }
-
-  readonly #onData = (chunk: Buffer): void => {
-    if (this.destroyed) return;
-    this.#received += chunk.length;
-    // Cut (the source destroyed, its request aborted) before the chunk is kept: past the bound, nothing more is held.
-    if (this.#received > this.#hooks.maxBytes) {
-      this.cut(this.#hooks.tooLarge());
-      return;
-    }
-    if (this.push(chunk)) return;
-    this.#source.pause();
-    this.#setWaiting(true);
-  };
-
-  readonly #onEnd = (): void => {
-    this.#finish();
-    this.push(null);
-  };
-
-  readonly #onError = (error: unknown): void => {
-    this.cut(this.#hooks.mapError(error));
-  };
-
-  readonly #onClose = (): void => {
-    if (!this.#ended) this.cut(this.#hooks.mapError(new PrematureCloseError()));
-  };
-
-  cut(error: Error): void {
-    if (this.destroyed || this.readableEnded) return;
-    this.destroy(error);
-  }
-
-  override _read(): void {
-    this.#setWaiting(false);
-    this.#source.resume();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    listen(this.#source, this.#listeners, false);
-    // Destroying the undici body before its end also aborts the request and frees the connection.
-    discard(this.#source);
-    this.#finish();
-    callback(error);
-  }
-
-  #setWaiting(waiting: boolean): void {
-    if (this.#ended || waiting === this.#waiting) return;
-    this.#waiting = waiting;
-    this.#hooks.waiting(waiting);
-  }
-
-  #finish(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#hooks.done();
-  }
-}
-
-const ERROR_BODY_CAP = 64 * 1024;
 /** A clone's JSON answer names a voice in a few hundred bytes; one past this is not the service's answer. */
 const CLONE_JSON_CAP = 64 * 1024;
 const REF_AUDIO_FORMATS: readonly AudioFormat[] = ['wav', 'mp3', 'm4a'];
@@ -543,26 +301,52 @@ export class VoiceApiClient {
     });
   }
 
+  /**
+   * A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
+   * (`read`), or ended without acceptance and whether it may have been charged. Nothing is retried after a 2xx.
+   */
+  send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
+    const sent =
+      request.endpoint === 'voice-clone'
+        ? this.#sendClone(request.body, options)
+        : request.endpoint === 'emotion-tts'
+          ? this.#sendEmotion(request.body, options)
+          : this.#sendTts(request.body, options);
+    return sent as Promise<Sent<PaidAnswer<R>>>;
+  }
+
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const outgoing = () => {
-      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
-    };
-    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+    return answerOf(await this.#sendTts(request, options));
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    const outgoing = () => {
-      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
-    };
-    return this.#execute(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+    return answerOf(await this.#sendEmotion(request, options));
   }
 
   /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
   async cloneVoice(request: CloneVoiceRequest, options: CallOptions = {}): Promise<CloneVoiceResponse> {
+    return answerOf(await this.#sendClone(request, options));
+  }
+
+  #sendTts(request: TtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
+      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
+    };
+    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+  }
+
+  #sendEmotion(request: EmotionTtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
+    const outgoing = () => {
+      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
+      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
+    };
+    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+  }
+
+  #sendClone(request: CloneVoiceRequest, options: CallOptions): Promise<Sent<CloneVoiceResponse>> {
     const outgoing = (): Outgoing => {
       const valid = validateRequest(CloneVoiceRequestSchema, request, 'voice-clone');
       const sniffed = detectAudioFormat(valid.ref_audio.data.subarray(0, SNIFF_BYTES));
@@ -589,14 +373,14 @@ export class VoiceApiClient {
         accept: 'audio/*, application/json;q=0.9, */*;q=0.1',
       };
     };
-    return this.#execute(outgoing, options, (r, call) => this.#finishClone(r, call, request.text));
+    return this.#send(outgoing, options, (r, call) => this.#finishClone(r, call, request.text));
   }
 
   /** The key checked without spending: a tts without `text`, whose 400 means the key passed; 401, 403 throw. */
   async checkAccess(options: CallOptions = {}): Promise<IdAndUsage> {
     const probe = this.#jsonRequest('tts', JSON.stringify({ voice_id: 'voice-b-ko-f-01' }), '', []);
     try {
-      return await this.#execute(
+      const sent = await this.#send(
         () => probe,
         { signal: options.signal },
         ({ headers, source }) => {
@@ -604,6 +388,7 @@ export class VoiceApiClient {
           return idAndUsage(headers);
         },
       );
+      return await answerOf(sent);
     } catch (error) {
       if (!(error instanceof BadRequestError) || error.status !== 400) throw error;
       const { retryAfterSeconds: _, ...usage } = error.rateLimit ?? {};
@@ -646,41 +431,58 @@ export class VoiceApiClient {
     return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
   }
 
-  /** Runs attempts until one succeeds or fails for good; a stream handed over ends the call when it closes. */
-  async #execute<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<T> {
+  /** Runs attempts until the service accepts the request or the call fails for good: what it came to, returned. */
+  async #send<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<Sent<T>> {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
+    let accepted: Accepted;
     try {
-      // Refused here (an invalid request, a closed client), it was never sent: its books hear "not charged".
+      // Refused here (an invalid request, a closed client), it was never sent: not charged.
       const outgoing = build();
       if (this.#closed) throw this.#closedError();
-      options.control?.({ letGo: () => call.letGoOf() });
-      return await this.#attempts(outgoing, options, finish, call);
+      call.letGoOn(options.letGo);
+      accepted = await this.#attempts(outgoing, call);
     } catch (error) {
+      call.end();
       // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
-      if (error instanceof VoiceApiError)
-        error.chargedAs(call.accepted ? 'charged' : call.unheard ? 'maybe-charged' : 'not-charged');
-      if (!call.accepted) await options.unaccepted?.(call.unheard ? 'unknown' : 'not-charged').catch(() => undefined);
-      throw error;
+      const kind = call.unheard ? 'maybe-charged' : 'not-charged';
+      if (error instanceof VoiceApiError) error.chargedAs(kind);
+      return { kind, error };
+    }
+    const acceptance = { status: accepted.status, ...idAndUsage(accepted.headers) };
+    return { kind: 'accepted', acceptance, read: () => this.#read(accepted, call, finish) };
+  }
+
+  /** An accepted call's answer read; whatever ends it is charged. A stream handed over ends the call when it closes. */
+  async #read<T>(accepted: Accepted, call: Call, finish: Finish<T>): Promise<T> {
+    try {
+      return await finish(await this.#received(accepted, call), call);
+    } catch (thrown) {
+      // Network and undici failures carry a code; anything else is a bug here, shown as it is.
+      if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
+        throw thrown;
+      const error =
+        thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+      const { status, requestId, name } = error;
+      this.#logger.debug({ operation: accepted.operation, status, requestId, error: name }, 'Voice API call failed');
+      throw error.chargedAs('charged');
     } finally {
       if (!call.handedOver) call.end();
     }
   }
 
-  async #attempts<T>(outgoing: Outgoing, options: CallOptions, finish: Finish<T>, call: Call): Promise<T> {
+  async #attempts(outgoing: Outgoing, call: Call): Promise<Accepted> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         call.check();
         // No answer is under way: an attempt begins (nothing of its answer has arrived).
         call.answered = false;
-        return await finish(await this.#attempt(outgoing, call, options.accepted), call);
+        return await this.#attempt(outgoing, call);
       } catch (thrown) {
         // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
         if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
           throw thrown;
-        // A charged request stays what it is even when the call was cut meanwhile: its spend must be recorded.
-        const error =
-          thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+        const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
         const { status, requestId, name } = error;
         const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
@@ -704,8 +506,8 @@ export class VoiceApiClient {
     return wait === undefined || wait >= call.remainingMs() ? undefined : wait;
   }
 
-  /** One HTTP exchange, up to the sniffed head of a 2xx body. Throws typed errors for everything else. */
-  async #attempt(outgoing: Outgoing, call: Call, accepted: CallOptions['accepted']): Promise<Received> {
+  /** One HTTP exchange, up to a 2xx status: the service accepted (and charged). Throws typed errors for everything else. */
+  async #attempt(outgoing: Outgoing, call: Call): Promise<Accepted> {
     const { payload, contentType } = outgoing.body();
     let response: Dispatcher.ResponseData;
     const started = performance.now();
@@ -737,7 +539,7 @@ export class VoiceApiClient {
       throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
     }
     const { statusCode: status, headers, body: source } = response;
-    // Its answer has begun: it ends by it, whoever lets go of it now (CallControl `letGo`).
+    // Its answer has begun: it ends by it, whoever lets go of it now (CallOptions `letGo`).
     call.answered = true;
     observe(status);
     // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
@@ -758,13 +560,13 @@ export class VoiceApiClient {
     record(hasServiceHeaders(headers));
     // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
     call.accepted = true;
-    try {
-      await accepted?.({ status, ...idAndUsage(headers) });
-    } catch (error) {
-      discard(source);
-      throw error;
-    }
-    if (outgoing.operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
+    return { status, headers, source, operation: outgoing.operation, said: outgoing.said };
+  }
+
+  /** An accepted answer up to the sniffed head of its body (a clone's voice ID from JSON where no header names it). */
+  async #received(accepted: Accepted, call: Call): Promise<Received> {
+    const { status, headers, source, operation, said } = accepted;
+    if (operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
       // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
       call.check();
@@ -783,7 +585,7 @@ export class VoiceApiClient {
           details,
         );
       }
-      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said: outgoing.said }, bytes);
+      return bodiless({ status, headers: { ...headers, 'x-voice-id': voiceId }, said }, bytes);
     }
     let head: Head;
     try {
@@ -791,9 +593,7 @@ export class VoiceApiClient {
     } catch (error) {
       discard(source);
       // After a 2xx the service has charged the request: a broken body is not retried (that would pay twice).
-      if (outgoing.operation === 'voice-clone') {
-        return { ...bodiless({ status, headers, said: outgoing.said }, Buffer.alloc(0)), broken: true };
-      }
+      if (operation === 'voice-clone') return { ...bodiless({ status, headers, said }, Buffer.alloc(0)), broken: true };
       const cause = this.#asVoiceApiError(error, call, 'body');
       throw new UndeliveredError(
         `The Voice API accepted the request (${status}) but its audio broke off before it could be used (${cause.message}); its characters were charged`,
@@ -801,7 +601,7 @@ export class VoiceApiClient {
       );
     }
     const format = detectAudioFormat(head.bytes.subarray(0, SNIFF_BYTES));
-    return { status, headers, head, format, source, said: outgoing.said };
+    return { status, headers, head, format, source, said };
   }
 
   #finishAudio(received: Received, call: Call, text: string): AudioResponse | Promise<never> {
@@ -889,186 +689,5 @@ export class VoiceApiClient {
         ? `The connection to the Voice API broke while the audio was arriving (${reason})`
         : `Could not get a response from the Voice API at ${this.#origin} (${reason})`;
     return new ConnectionError(message, code, { cause: error });
-  }
-}
-
-/** A `voice_id` from a JSON body cut short: whole once its closing quote arrived. */
-function voiceIdFromPartialJson(bytes: Uint8Array): string | undefined {
-  const text = new TextDecoder().decode(bytes.subarray(0, ERROR_BODY_CAP));
-  return /"(?:voice_id|voiceId)"\s*:\s*"([\x21\x23-\x7e]{1,200})"/.exec(text)?.[1];
-}
-
-function voiceIdFromJson(bytes: Uint8Array): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-  const fields = (o: unknown) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>) : {});
-  const pick = (o: unknown): string | undefined =>
-    [fields(o)['voice_id'], fields(o)['voiceId'], fields(o)['id']].find(
-      (v): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,200}$/.test(v),
-    );
-  return pick(value) ?? pick(fields(value)['voice']) ?? pick(fields(value)['data']);
-}
-
-/** Something that carries the audio to the caller and can be cut short (AudioBodyStream). */
-interface Cuttable {
-  cut(error: Error): void;
-}
-
-/** One call across its attempts: `end()` removes every timer and listener (at the stream's close once handed over). */
-export class Call {
-  readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
-  readonly #totalMs: number;
-  readonly #onEnd: (call: Call) => void;
-  #deadline: number;
-  #pausedRemaining: number | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #reason: VoiceApiError | undefined;
-  #stream: Cuttable | undefined;
-  #ended = false;
-  /** The service's 2xx: whatever cuts the call from here cuts a charged one (response.ts, the retry rule). */
-  accepted = false;
-  /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
-  answered = false;
-  /** Nobody waits for the answer any more (CallControl `letGo`): nothing is attempted again. */
-  letGo = false;
-  /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
-  handedOver = false;
-  /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
-  unheard = false;
-
-  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
-    this.#callerSignal = callerSignal;
-    this.#totalMs = totalMs;
-    this.#deadline = Date.now() + totalMs;
-    this.#onEnd = onEnd;
-    if (callerSignal?.aborted) {
-      this.#onCallerAbort();
-      return;
-    }
-    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
-    this.#arm(totalMs);
-  }
-
-  #arm(ms: number): void {
-    this.#timer = setTimeout(() => {
-      const total = this.#totalMs;
-      this.fail(
-        new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total),
-      );
-    }, ms);
-  }
-
-  readonly #onCallerAbort = (): void => {
-    this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
-  };
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  get reason(): VoiceApiError | undefined {
-    return this.#reason;
-  }
-
-  remainingMs(): number {
-    return this.#deadline - Date.now();
-  }
-
-  /** CallControl `letGo`: false only for a call the service accepted, which goes on. */
-  letGoOf(): boolean {
-    if (this.accepted) return false;
-    this.letGo = true;
-    if (!this.answered)
-      this.fail(
-        new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
-      );
-    return true;
-  }
-
-  fail(reason: VoiceApiError): void {
-    if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = this.accepted ? reason.chargedAs('charged') : reason;
-    this.#clearTimer();
-    this.#controller.abort(reason);
-    this.#stream?.cut(reason);
-  }
-
-  check(): void {
-    if (this.#reason !== undefined) throw this.#reason;
-  }
-
-  async sleep(ms: number): Promise<void> {
-    try {
-      await delay(ms, undefined, { signal: this.#controller.signal });
-    } catch (error) {
-      throw this.#reason ?? error;
-    }
-  }
-
-  handOver(stream: Cuttable): void {
-    this.#stream = stream;
-    this.handedOver = true;
-  }
-
-  /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
-  pauseClock(): void {
-    if (this.#timer === undefined) return;
-    this.#pausedRemaining = Math.max(0, this.#deadline - Date.now());
-    this.#clearTimer();
-  }
-
-  resumeClock(): void {
-    const remaining = this.#pausedRemaining;
-    if (remaining === undefined || this.#ended || this.#reason !== undefined) return;
-    this.#pausedRemaining = undefined;
-    this.#deadline = Date.now() + remaining;
-    this.#arm(remaining);
-  }
-
-  networkDone(): void {
-    this.#clearTimer();
-    this.#pausedRemaining = undefined;
-  }
-
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#clearTimer();
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
-    this.#stream = undefined;
-    this.#onEnd(this);
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-}
-
-/** An undici handler that notes the request's body leaving (`leaving`), and changes nothing else. */
-class Noting extends DecoratorHandler {
-  readonly #inner: Dispatcher.DispatchHandlers;
-  readonly #leaving: () => void;
-
-  constructor(handler: Dispatcher.DispatchHandlers, leaving: () => void) {
-    super(handler);
-    this.#inner = handler;
-    this.#leaving = leaving;
-  }
-
-  onBodySent(chunk: unknown): void {
-    this.#leaving();
-    (this.#inner.onBodySent as ((chunk: unknown) => void) | undefined)?.(chunk);
-  }
-
-  // DecoratorHandler does not pass this one on; undici calls it once the whole request is written.
-  onRequestSent(): void {
-    this.#leaving();
-    (this.#inner as { onRequestSent?: () => void }).onRequestSent?.();
   }
 }

@@ -276,16 +276,16 @@ export class KeyState {
 // else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
 // gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
 // timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
-// spent on the books (the `unaccepted` hook hears `unknown`), its error says `maybe-charged`, and the member is told
+// spent on the books (the call returns `maybe-charged`, as its error says), and the member is told
 // it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
 // After a 2xx nothing is sent again either: the service has charged it, and whatever cuts the call afterwards (the
-// idle timer, the total timeout, the caller) ends a charged call (client.ts, Call `accepted`). A call nobody waits for any
-// more (its caller's CallControl `letGo`) is closed only while the service has not begun to answer (no status): the
+// idle timer, the total timeout, the caller) ends a charged call (call.ts, Call `accepted`). A call nobody waits for any
+// more (its caller's CallOptions `letGo`) is closed only while the service has not begun to answer (no status): the
 // service bills at its 2xx, so closing then may save the whole charge, but whether it charged an instant before the
 // close cannot be known, so it is such a call cut unanswered (`maybe-charged`, spent on the books, never sent again,
 // never told to the member as not charged). Once a status has arrived it is not closed: a 2xx is read to its end and
-// recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) marks each
-// error it throws with this answer.
+// recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) returns this
+// answer (`Sent`) and marks each error with it.
 // A refusal that names the key, the plan or the month (401, 403, the quota 429) is taken at the service's word only
 // when the same proof holds (accountRefusalProven):
 // anything else refused is told as what SayBot knows (the service or something in front of it refused), never marks

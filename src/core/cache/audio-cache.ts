@@ -1,4 +1,4 @@
-// The audio cache on disk: the entries it is given by key (the key decided by src/core/sourcing/part-source.ts),
+// The audio cache on disk: the entries it is given by key (the key decided by src/core/sourcing/part-request.ts),
 // where they are kept, and what is evicted first.
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';

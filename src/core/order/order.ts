@@ -1,5 +1,5 @@
 // The order's types: what a front-end gives the speech pipeline and gets back (re-exported by
-// src/core/order/pipeline.ts, which holds the order's record, `Order`, beside the function that runs it).
+// src/core/order/pipeline.ts; the order's record, `Order`, is src/core/order/order-record.ts).
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
 import type { Accepted } from '../quota/money.ts';
@@ -28,7 +28,7 @@ export interface Requester {
 
 /** How a request is paced and bounded, and who may stop it: set by the front-end that makes it. */
 export interface RequestPolicy {
-  /** Waits out the member cooldown between paid requests (quota/money.ts); day and month budgets always hold. */
+  /** Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); day and month budgets always hold. */
   memberCooldown: boolean;
   /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;

@@ -1,3 +1,6 @@
+// The speech pipeline: the one way from a member's request to audio, whatever asked (SpeechPipeline). An order run
+// top to bottom (#run): rights, lines, place in voice, money, each part fetched and played in voice (#playInVoice) or
+// rendered whole (#render), money settled, one outcome; its record is src/core/order/order-record.ts.
 import { isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
@@ -13,25 +16,14 @@ import {
 } from './clips.ts';
 import { sceneFile } from './scene-file.ts';
 import type { AudioJobOwner } from '../audio/jobs/audio-thread/audio-thread.ts';
-import type { Refusal } from '../refusal.ts';
-import type { StandIn } from '../settings/speech-request.ts';
-import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import { partPackets } from '../cache/audio-fill.ts';
 import type { TurnEnd } from '../voice/guild-player.ts';
 import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
-import { RightsRevokedError, type RightsAnswered, type StillAllowed } from './rights.ts';
+import { RightsRevokedError, type OrderRights, type RightsAnswered } from './rights.ts';
 import { RightsWatch } from './rights-watch.ts';
-import {
-  Money,
-  type Accepted,
-  checkEstimatedSeconds,
-  checkFreeLineSeconds,
-  type Accounting,
-  type Admission,
-  type Charge,
-  type QuoteAllowance,
-} from '../quota/money.ts';
+import { Money, checkEstimatedSeconds, checkFreeLineSeconds, type Accepted } from '../quota/money.ts';
+import type { Accounting } from '../quota/accounting.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
@@ -40,21 +32,16 @@ import { estimatePlanSeconds, estimateRequestSeconds, freeLineLimit, splitText }
 import type { QueueBounds } from '../config.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type {
-  AcceptedTerms,
-  Acceptance,
   CloneClip,
-  FirstFrame,
   OrderEvents,
-  OrderPhase,
   Requester,
   RequestPolicy,
   SpeechOrder,
   SpeechOutcome,
-  SpeechTarget,
   SpokenLine,
   VoicePlace,
 } from './order.ts';
-import type { OrderRights } from './rights.ts';
+import { Order, discard } from './order-record.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
 export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
@@ -73,7 +60,7 @@ export interface SpeechPipelineOptions {
   metrics?: Pick<Metrics, 'timeToFirstAudio'> | undefined;
   /** How much may wait to be heard per server and per member (config.queue); absent: no limit. */
   queue?: QueueBounds;
-  /** Requests costing no characters one member may make per minute in a server (quota/money.ts); 0 or absent: any. */
+  /** Requests costing no characters one member may make per minute in a server (src/core/quota/money.ts); 0 or absent: any. */
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
@@ -601,207 +588,6 @@ export const MEMBER_REQUEST: Readonly<RequestPolicy> = {
   queueBounded: true,
   requesterMayStop: true,
 };
-
-/** The phases each phase may go on to: any other step is a bug, thrown. */
-const NEXT: Readonly<Record<OrderPhase, readonly OrderPhase[]>> = {
-  asked: ['accepted', 'refused'],
-  accepted: ['sourcing'],
-  sourcing: ['settled'],
-  settled: [],
-  refused: [],
-};
-
-/**
- * One order's record from acceptance to settlement, read and written by the pipeline's run: what was asked and the
- * rights it is held to, its phase, its charge and place once accepted, what its parts' fetches learnt, and its
- * front-end's three events. Only its own methods change it (test/structure/order-fields.test.ts).
- */
-export class Order implements OrderAccount, OrderEvents {
-  readonly asked: SpeechOrder;
-  readonly requester: Requester;
-  readonly target: SpeechTarget;
-  /** The rights it is held to besides the pipeline's own checks (SpeechOrder.stillAllowed). */
-  readonly stillAllowed: StillAllowed | undefined;
-  /** A scene: its lines held together and spoken as one clip, file or voice message. */
-  readonly scene: boolean;
-  readonly followUp: boolean;
-  readonly cachedOnly: boolean;
-  readonly sceneFormat: 'wav' | 'mp3' | undefined;
-  readonly quoted: number | undefined;
-  readonly accepted: Promise<Acceptance>;
-  readonly firstAudio: Promise<FirstFrame>;
-  readonly outcome: Promise<SpeechOutcome>;
-  #phase: OrderPhase = 'asked';
-  #lines: readonly SpokenLine[] = [];
-  #fallback: Refusal | undefined;
-  #late: QuoteAllowance | undefined;
-  #charge: Charge | undefined;
-  #admission: Admission | undefined;
-  #ahead = 0;
-  #playback: VoicePlace | undefined;
-  #freeVoice: StandIn | undefined;
-  #lineCutAt: number | undefined;
-  #restFailed: unknown;
-  readonly #end = new AbortController();
-  readonly #events = {
-    accepted: Promise.withResolvers<Acceptance>(),
-    firstAudio: Promise.withResolvers<FirstFrame>(),
-    outcome: Promise.withResolvers<SpeechOutcome>(),
-  };
-
-  constructor(order: SpeechOrder) {
-    this.asked = order;
-    this.requester = order.requester;
-    this.target = order.target;
-    this.stillAllowed = order.stillAllowed;
-    this.scene = 'scene' in order;
-    this.followUp = 'request' in order && order.followUp === true;
-    this.cachedOnly = 'request' in order && order.cachedOnly === true;
-    this.sceneFormat = 'scene' in order ? order.sceneFormat : undefined;
-    this.quoted = 'scene' in order ? order.quoted : undefined;
-    this.accepted = this.#events.accepted.promise;
-    this.firstAudio = this.#events.firstAudio.promise;
-    this.outcome = this.#events.outcome.promise;
-    // A front-end that only awaits the outcome learns of a refusal there; the process must not hear of it.
-    this.accepted.catch(() => undefined);
-  }
-
-  get phase(): OrderPhase {
-    return this.#phase;
-  }
-
-  /** Its lines split into parts: as asked until acceptance, then as spoken (AcceptedTerms.lines). */
-  get lines(): readonly SpokenLine[] {
-    return this.#lines;
-  }
-
-  get fallback(): Refusal | undefined {
-    return this.#fallback;
-  }
-
-  get late(): QuoteAllowance | undefined {
-    return this.#late;
-  }
-
-  get charge(): Charge {
-    if (this.#charge === undefined) throw new Error('an order has no charge before it is accepted');
-    return this.#charge;
-  }
-
-  get admission(): Admission {
-    if (this.#admission === undefined) throw new Error('an order has no admission before it is accepted');
-    return this.#admission;
-  }
-
-  get ahead(): number {
-    return this.#ahead;
-  }
-
-  get playback(): VoicePlace | undefined {
-    return this.#playback;
-  }
-
-  /** OrderAccount.freeVoice: the free voice that stood in for the failing service, once one did. */
-  get freeVoice(): StandIn | undefined {
-    return this.#freeVoice;
-  }
-
-  /** A free line cut at its cap (seconds), once one was. */
-  get lineCutAt(): number | undefined {
-    return this.#lineCutAt;
-  }
-
-  /** The failure after paid parts that left its file holding only those (partWay). */
-  get restFailed(): unknown {
-    return this.#restFailed;
-  }
-
-  get ended(): AbortSignal {
-    return this.#end.signal;
-  }
-
-  /** Its lines as asked, split into parts. */
-  split(lines: readonly SpokenLine[]): void {
-    if (this.#phase !== 'asked') throw new Error(`an order is not split once ${this.#phase}`);
-    this.#lines = lines;
-  }
-
-  /** Acceptance settled: from here its parts may be fetched. */
-  accept(terms: AcceptedTerms): void {
-    this.#enter('accepted');
-    this.#lines = terms.lines;
-    this.#fallback = terms.fallback;
-    this.#late = terms.late;
-    this.#charge = terms.charge;
-    this.#admission = terms.admission;
-    this.#ahead = terms.ahead ?? 0;
-    this.#playback = terms.playback;
-  }
-
-  /** Its parts are fetched from here: what they learn is kept. */
-  source(): void {
-    this.#enter('sourcing');
-  }
-
-  /** Its front-end hears it was accepted: once its delivery is under way (OrderEvents.accepted). */
-  tellAccepted(): void {
-    const [first] = this.#lines;
-    this.#events.accepted.resolve({
-      parts: this.#lines.reduce((sum, line) => sum + line.texts.length, 0),
-      ahead: this.#ahead,
-      ...(this.#fallback === undefined || first === undefined
-        ? {}
-        : { fallback: { refusal: this.#fallback, request: first.request } }),
-    });
-  }
-
-  /** Refused before anything was held or paid: audio handed in whole is let go, and the refusal is its outcome. */
-  refuse(error: unknown): void {
-    this.#enter('refused');
-    for (const line of this.#lines) discard(line.request);
-    this.#events.accepted.reject(error);
-    this.#events.outcome.resolve({ kind: 'failed', error, secondsHeard: 0 });
-  }
-
-  /** Settled (its charge closed, its place given back): its front-end hears how it ended. */
-  settled(outcome: SpeechOutcome): void {
-    // Told first: a phase out of turn is a bug, thrown, but its front-end never waits for an outcome that will not come.
-    this.#events.outcome.resolve(outcome);
-    this.#enter('settled');
-  }
-
-  /** Ends its render now with `reason` (the first reason stays): the part it waits for is let go of. */
-  end(reason: Error): void {
-    this.#end.abort(reason);
-  }
-
-  /** What a part's fetch learnt (clips.ts orderedPart); a part answering after delivery is over changes nothing. */
-  learnt(part: FetchedPart): void {
-    if (this.#phase !== 'sourcing') return;
-    if (part.freeVoice !== undefined) this.#freeVoice = part.freeVoice;
-    if (part.cutAt !== undefined) this.#lineCutAt = part.cutAt;
-  }
-
-  /** Its file holds only the parts paid before `failure` (src/core/quota/paid-part-way.ts leavesPaidParts). */
-  partWay(failure: unknown): void {
-    if (this.#phase === 'sourcing') this.#restFailed = failure;
-  }
-
-  /** Its first frame went out: with the free voice that spoke it if the service failed. */
-  heard(): void {
-    this.#events.firstAudio.resolve(this.#freeVoice === undefined ? {} : { freeVoice: this.#freeVoice });
-  }
-
-  #enter(next: OrderPhase): void {
-    if (!NEXT[this.#phase].includes(next)) throw new Error(`an order does not go from ${this.#phase} to ${next}`);
-    this.#phase = next;
-  }
-}
-
-/** Audio handed in whole that will not be played or posted is let go (its connection closed). */
-function discard(request: SpeechRequest): void {
-  if (request.kind === 'ready') request.response.body.destroy();
-}
 
 /** Rendered parts as the file to post; over `sizeLimit`, a voice message (fits as Opus), not an upload error. */
 async function fileOrVoiceMessage(

@@ -1,7 +1,7 @@
-// What the part source sees of an order (src/core/order/pipeline.ts `Order`) and hands back for each part: types only.
+// What the part source sees of an order (src/core/order/order-record.ts `Order`) and hands back for each part: types only.
 import type { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
-import type { Charge, QuoteAllowance } from '../quota/money.ts';
+import type { Charge, QuoteAllowance } from '../quota/ledger.ts';
 import type { StandIn } from '../settings/speech-request.ts';
 
 /** What the part source reads of one accepted order, never writes; it lives on the order. */
@@ -11,7 +11,7 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly freeVoice?: StandIn | undefined;
-  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (part-source.ts Waiters). */
+  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (flights.ts Waiters). */
   readonly ended?: AbortSignal | undefined;
 }
 

@@ -1,8 +1,9 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (one call
-// for identical parts, below), the Voice API (paid, its charge on the books before the request leaves; who pays, and
-// whether the free voice stands in for a failing service, asked of money.ts), or the free voice (eSpeak NG or an
-// owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
-// part's request becomes at the Voice API (its body and its cache key).
+// for identical parts, below; who leads it and who saves, #fetchOriginal), the Voice API (paid: its steps awaited in
+// turn by paidCall, on the books before the request leaves; whether the free voice stands in for a failing service,
+// asked of money.ts), or the free voice (eSpeak NG or an owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
+// part's request becomes at the Voice API is src/core/sourcing/part-request.ts; a flight's parts,
+// src/core/sourcing/flights.ts.
 import {
   freeVoiceFor,
   isEngineVoice,
@@ -10,48 +11,57 @@ import {
   isFreeVoice,
   requestLanguages,
 } from '../voice-catalogue/voices.ts';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { CallControl, CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
-import { applyEffectsOffThread } from '../audio/jobs/audio-thread/audio-thread.ts';
-import { gather, partViews } from '../audio/workers/byte-blocks.ts';
-import { UnsupportedAudioError } from '../audio/errors.ts';
-import type { AudioFormat } from '../audio/codecs/format.ts';
+import type { CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
-import { AudioFill, cachedPart, type CachedAudio, type PartAudio, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
+import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import {
-  type Accounting,
-  type Charge,
-  type Paid,
-  type PaidRequest,
-  type PartNeed,
-  fitsFreeLine,
-  standInRequest,
-  unwanted,
-} from '../quota/money.ts';
+import type { Accounting, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Charge, LedgerEntry } from '../quota/ledger.ts';
+import { fitsFreeLine, standInForFailure, standInRequest } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { abortable } from '../abortable.ts';
-import { changesAudio, SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
+import { changesAudio } from '../settings/setting-declarations.ts';
+import { ChangedParts } from './changed-parts.ts';
+import {
+  ESPEAK_CHOICE,
+  effectsKey,
+  endpointOf,
+  freeRequest,
+  partCacheKey,
+  serviceBody,
+  withoutEffects,
+  type FreeVoiceChoice,
+} from './part-request.ts';
+import {
+  SingleFlight,
+  Waiters,
+  filled,
+  lookUp,
+  unwanted,
+  waitingOn,
+  type Fetching,
+  type Flight,
+  type PartStore,
+  type Waiting,
+} from './flights.ts';
 
 export interface PartSourceOptions {
   client: VoiceApiClient;
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** The books every paid call goes through (Accounting.pay), and the FREE_VOICE fallback switch it holds. */
+  /** The books every paid call is written in (paidCall), and the FREE_VOICE fallback switch it holds. */
   accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -98,6 +108,8 @@ export class PartSource {
   /** The cache and what counts and encodes its parts, as the changed parts use them too. */
   readonly #store: PartStore;
   readonly #accounting: Accounting;
+  /** How its paid calls go: on these books, through this client, abandoned at shutdown. */
+  readonly #paying: PaidCalls;
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
@@ -115,6 +127,7 @@ export class PartSource {
     this.#log = options.logger;
     this.#cache = options.cache?.enabled ? options.cache : undefined;
     this.#accounting = options.accounting;
+    this.#paying = { books: this.#accounting, client: this.#client, signal: this.#shutdown.signal };
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.#freeVoice = options.freeVoice ?? false;
     this.#engines = options.engines;
@@ -231,7 +244,8 @@ export class PartSource {
       } catch (error) {
         // The service failed before anything was charged: where the money's owner lets the free voice stand in
         // (FREE_VOICE fallback), it says this part, and the front-end says so.
-        const stand = order === undefined ? undefined : this.#accounting.standInForFailure(error, request, text, this);
+        const stand =
+          order === undefined ? undefined : standInForFailure(this.#accounting.standsIn, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         const voice = free.voice;
@@ -345,7 +359,11 @@ export class PartSource {
     } as ServiceRequest;
   }
 
-  /** The service's own audio of a part: the cache, a flight under way, or a paid call. */
+  /**
+   * The service's own audio of a part: the cache, a flight under way, or a paid call. Who leads and who saves is
+   * decided here: the first to ask starts the flight (a cache hit, or the paid call); anyone asking while it is under
+   * way joins it; every caller but the leader of a paid call saves the part's characters.
+   */
   async #fetchOriginal(
     request: ServiceRequest,
     text: string,
@@ -354,29 +372,35 @@ export class PartSource {
   ): Promise<SpeechAudio> {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
-    const { value, leader } = this.#flights.join(
-      key,
-      () => {
-        const waiters = new Waiters(() => this.#flights.forget(key, fetching));
-        const fetching: Fetching = { waiters, flight: this.#start(request, text, key, order, waiters) };
-        // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An
-        // engine's line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot
-        // freed, nothing of it kept).
-        const answered = () => waiters.close();
-        const over = isEngineVoice(request.voice) ? fetching.flight.then((flight) => flight.done) : fetching.flight;
-        void over.then(answered, answered);
-        return fetching;
-      },
-      (f) => f.flight.then((flight) => flight.done),
-    );
-    value.waiters.join(signal);
-    const flight = await abortable(value.flight, signal).catch((error: unknown) => {
+    const joined = this.#flights.get(key);
+    const fetching = joined ?? this.#lead(request, text, key, order);
+    fetching.waiters.join(signal);
+    const flight = await abortable(fetching.flight, signal).catch((error: unknown) => {
       charge?.release(text);
       throw error;
     });
-    // The leader's fetch recorded its own spend when the service accepted it; everyone else saved the characters.
-    if (!(leader && flight.from === 'api')) this.#saved(charge, request, text);
+    // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
+    if (joined !== undefined || flight.from !== 'api') this.#saved(charge, request, text);
     return flight.part();
+  }
+
+  /** A flight started for `key`, under way until its audio is over (cached, its spend settled). */
+  #lead(request: ServiceRequest, text: string, key: string, order: OrderAccount | undefined): Fetching {
+    const waiters = new Waiters(() => this.#flights.forget(key, fetching));
+    const flight = this.#start(request, text, key, order, waiters);
+    const fetching: Fetching = { waiters, flight };
+    // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An engine's
+    // line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot freed, nothing of
+    // it kept).
+    const answered = () => waiters.close();
+    const over = isEngineVoice(request.voice) ? flight.then((f) => f.done) : flight;
+    void over.then(answered, answered);
+    this.#flights.lead(
+      key,
+      fetching,
+      flight.then((f) => f.done),
+    );
+    return fetching;
   }
 
   /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
@@ -403,23 +427,31 @@ export class PartSource {
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
     // Deleted while it waited: nothing is sent with it.
     this.checkVoice(request);
-    // Paid on its order's books (Accounting.pay): written ahead, sent, answered; still wanted at the last instant, a
-    // voice deleted meanwhile included (its spend taken back, the part refused for the deletion).
-    const { answer: response, settle } = await this.#pay(serviceBody(request, text), text, order, {
-      wanted: () => waiters.wanted() && !this.#deleted.has(request.voice),
-      control: (call) => waiters.calling(call),
-    }).catch((error: unknown) => {
-      this.checkVoice(request);
-      throw error;
-    });
-    // Settled once its body is over (a bounded wait: the call's total timeout, and the audio its text can take):
-    // delivered, or undelivered when the body went past that bound and was cut. Spent either way.
-    const recorded = finished(response.body).then(
-      () => settle('delivered'),
-      (error: unknown) => settle(error instanceof OversizedResponseError ? 'undelivered' : 'delivered', error),
+    // Paid: still wanted at the last instant, a voice deleted meanwhile included (its spend taken back, the part
+    // refused for the deletion).
+    const waiting = { ...waitingOn(waiters), wanted: () => waiters.wanted() && !this.#deleted.has(request.voice) };
+    const paid = await paidCall(this.#paying, serviceBody(request, text), text, order, waiting).catch(
+      (error: unknown) => {
+        this.checkVoice(request);
+        throw error;
+      },
+    );
+    const response = paid.answer;
+    // Delivered, and settled once its body is over (a bounded wait: the call's total timeout, and the audio its text
+    // can take): undelivered when the body went past that bound and was cut. Spent either way.
+    const settled = finished(response.body).then(
+      () => settlePaid(this.#accounting, paid, order, 'delivered'),
+      (error: unknown) =>
+        settlePaid(
+          this.#accounting,
+          paid,
+          order,
+          error instanceof OversizedResponseError ? 'undelivered' : 'delivered',
+          error,
+        ),
     );
     const audio = filled(this.#store, response, key, request.voice, generation);
-    return { ...audio, from: 'api', done: Promise.all([recorded, audio.done]) };
+    return { ...audio, from: 'api', done: Promise.all([settled, audio.done]) };
   }
 
   /**
@@ -453,15 +485,14 @@ export class PartSource {
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
     if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
-    const letGo = new AbortController();
-    waiters.calling({ letGo: () => (letGo.abort(unwanted()), true) });
-    return AbortSignal.any([this.#shutdown.signal, letGo.signal]);
+    waiters.calling();
+    return AbortSignal.any([this.#shutdown.signal, waiters.letGo]);
   }
 
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
    * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
-   * service has not begun to answer, it is closed (the client's CallControl `letGo`) and stays spent, as it may have
+   * service has not begun to answer, it is closed (the client's CallOptions `letGo`) and stays spent, as it may have
    * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
    */
   async cloneVoice(
@@ -470,31 +501,13 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const waiting = {
-      wanted: () => stop?.aborted !== true,
-      control: (call: CallControl) => stop?.addEventListener('abort', () => call.letGo(), { once: true }),
-    };
+    const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
-    const { answer, settle } = await this.#pay(request, text, charge && { charge }, waiting).finally(() =>
-      charge?.release(text),
-    );
+    const order = charge && { charge };
+    const paid = await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
     // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await settle('delivered');
-    return answer;
-  }
-
-  /** One paid call, on the books: Accounting.pay decides who pays, writes it ahead, sends it and writes down its answer. */
-  #pay<R extends PaidRequest>(
-    request: R,
-    text: string,
-    order: Pick<OrderAccount, 'charge' | 'late'> | undefined,
-    waiting: { wanted(): boolean; control(call: CallControl): void },
-  ): Promise<Paid<R>> {
-    return this.#accounting.pay(order, request, text, {
-      client: this.#client,
-      signal: this.#shutdown.signal,
-      ...waiting,
-    });
+    await settlePaid(this.#accounting, paid, order, 'delivered');
+    return paid.answer;
   }
 
   /**
@@ -522,17 +535,6 @@ export class PartSource {
   }
 }
 
-// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
-// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
-/**
- * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
- * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
- */
-export type FreeVoiceChoice = ReadonlyMap<string, string>;
-
-/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
-export const ESPEAK_CHOICE = 'espeak';
-
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
 function learnt(
   freeVoice: StandIn | undefined,
@@ -544,307 +546,86 @@ function learnt(
   };
 }
 
-// What a speech request becomes at the Voice API, built from the settings' declarations
-// (src/core/settings/setting-declarations.ts):
-// the body sent (each setting under its wire name, on the endpoints that take it), and the cache key of its audio
-// (requests equal in every setting sent sound the same, so share one cache entry).
-type Sent = string | number | undefined;
-
-/** The request's value of each setting sent (undefined: not set). */
-const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
-
-/** The endpoint that speaks a request. */
-const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
-  request.kind === 'emotion' ? 'emotion-tts' : 'tts';
-
-/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
-function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
-  return {
-    kind: 'tts',
-    text: request.text,
-    voice,
-    format: 'wav',
-    ...(request.effects ? { effects: request.effects } : {}),
-  };
+/** A paid call answered and read: its answer, and on whose charge and which row of the books it is settled. */
+export interface PaidCall<T> {
+  answer: T;
+  payer: Charge | undefined;
+  entry: LedgerEntry | undefined;
 }
 
-/** The body of the call that speaks `text` (one part of the request). */
-export function serviceBody(
-  request: ServiceRequest,
-  text: string,
-): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
-  const body: Record<string, Sent> = { text };
-  for (const [name, declared] of SENT_SETTINGS) {
-    const field = declared.wire[request.kind];
-    if (field !== undefined) body[field] = sentValues(request)[name];
-  }
-  // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
-  return request.kind === 'emotion'
-    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
-    : { endpoint: 'tts', body: body as TtsRequest };
-}
-
-/** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */
-function normaliseText(text: string): string {
-  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
-}
-
-/** The key of the audio an endpoint makes of `text` with the settings `sent`. */
-export function cacheKey(
-  endpoint: 'tts' | 'emotion-tts',
-  text: string,
-  sent: ReadonlyArray<string | number | null>,
-): string {
-  // A JSON array, not a joined string: no choice of text can make two different requests collide.
-  return createHash('sha256')
-    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
-    .digest('hex');
-}
-
-/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
-function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
-  const pitch = effects.pitch ?? 0;
-  return createHash('sha256')
-    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
-    .digest('hex');
+/** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */
+export interface PaidCalls {
+  books: Accounting;
+  client: Pick<VoiceApiClient, 'send'>;
+  signal?: AbortSignal | undefined;
 }
 
 /**
- * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
- * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes (2: long
- * unspaced runs given in shorter words and clauses, whose end eSpeak NG dropped: their cut audio is not replayed).
+ * One paid call, its steps awaited in the order they happen: who pays (the order's charge, or a part counted free at
+ * acceptance on a charge of its own); still wanted; written ahead on the books, so that no instant after it leaves
+ * (a crash included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and
+ * confirmed before its body is read, or taken back on a definite "not charged", or left spent when it may have been
+ * charged, what the service said of the month kept either way; read. Retries are the client's, one call written
+ * once. Its settlement, once its body is over, is the caller's last step (settlePaid).
  */
-const FREE_READING = 'free-reading-2';
-
-/** The cache key of the service's audio for `text` spoken as `request` asks. */
-export function partCacheKey(request: ServiceRequest, text: string): string {
-  const sent = SENT_SETTINGS.map(([name, declared]) =>
-    declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
-  );
-  const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
-  // An engine's own controls change its audio: each its own entry.
-  const engine = request.engine === undefined ? [] : ['engine', effectsKey('', request.engine)];
-  return cacheKey(endpointOf(request), text, [...sent, ...(read ? [FREE_READING] : []), ...engine]);
-}
-
-// A flight: one call for identical work under way, and who waits for it.
-/** Where parts are kept: what the changed parts write to. */
-interface PartStore {
-  cache: AudioCache | undefined;
-  metrics: Pick<Metrics, 'cacheLookup'> | undefined;
-  log: Logger;
-  encoding: Readonly<OpusSettings>;
-}
-
-/** A cached part, counted as a hit or a miss. */
-async function lookUp(store: PartStore, key: string, voiceId: string): Promise<CachedAudio | undefined> {
-  const hit = await store.cache?.get(key, voiceId);
-  if (store.cache) store.metrics?.cacheLookup(hit ? 'hit' : 'miss');
-  return hit;
-}
-
-/** `audio` read into packets for every identical request, and cached under `key` once it came whole. */
-function filled(
-  store: PartStore,
-  audio: ConstructorParameters<typeof AudioFill>[0],
-  key: string,
-  voiceId: string,
-  generation: number,
-): Audio {
-  const fill = new AudioFill(audio, store.encoding);
-  const done = fill.complete.then(
-    (entry) => store.cache?.put(key, voiceId, entry, generation),
-    (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
-  );
-  return { part: () => fill.part(), done };
-}
-
-/** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
-interface Audio {
-  part(): PartAudio;
-  done: Promise<unknown>;
-}
-
-interface Flight extends Audio {
-  from: 'cache' | 'api' | 'free';
-}
-
-/**
- * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
- * left, it is never sent nor paid; after it left and before any answer, it is closed (CallControl `letGo`) and kept
- * on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted is read and kept.
- */
-class Waiters {
-  readonly #signals = new Set<AbortSignal>();
-  readonly #forget: () => void;
-  #call: CallControl | undefined;
-  #closed = false;
-
-  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
-  constructor(forget: () => void) {
-    this.#forget = forget;
-  }
-
-  join(signal: AbortSignal): void {
-    this.#signals.add(signal);
-    if (this.#closed) return;
-    if (signal.aborted) this.#letGo();
-    else signal.addEventListener('abort', this.#letGo, { once: true });
-  }
-
-  wanted(): boolean {
-    if (this.#waits()) return true;
-    this.#forget();
-    return false;
-  }
-
-  /** Its paid call is under way (CallOptions `control`): let go of by everyone, it is cut if it may be. */
-  calling(call: CallControl): void {
-    if (!this.#closed) this.#call = call;
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#call = undefined;
-    for (const signal of this.#signals) signal.removeEventListener('abort', this.#letGo);
-  }
-
-  #waits(): boolean {
-    for (const signal of this.#signals) if (!signal.aborted) return true;
-    return false;
-  }
-
-  /** Once nobody waits, the call is let go of, and forgotten if it will end unaccepted (a later caller starts anew). */
-  readonly #letGo = (): void => {
-    if (this.#call === undefined || this.#waits()) return;
-    if (this.#call.letGo()) this.#forget();
-  };
-}
-
-interface Fetching {
-  flight: Promise<Flight>;
-  waiters: Waiters;
-}
-
-/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
-function withoutEffects<R extends ServiceRequest>(request: R): R {
-  if (request.effects === undefined) return request;
-  const { effects: _effects, ...rest } = request;
-  return rest as R;
-}
-
-/** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
-export class SingleFlight<T> {
-  readonly #flights = new Map<string, T>();
-
-  has(key: string): boolean {
-    return this.#flights.has(key);
-  }
-
-  /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
-  join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
-    const current = this.#flights.get(key);
-    if (current !== undefined) return { value: current, leader: false };
-    const value = start();
-    this.#flights.set(key, value);
-    void settled(value)
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.#flights.get(key) === value) this.#flights.delete(key);
-      });
-    return { value, leader: true };
-  }
-
-  /** Forgets `value` before it settles (its starter gave it up): the next asker starts afresh. */
-  forget(key: string, value: T): void {
-    if (this.#flights.get(key) === value) this.#flights.delete(key);
-  }
-
-  values(): T[] {
-    return [...this.#flights.values()];
-  }
-}
-
-// A part at another speed or volume: its own cache entry first, else the service's original (paid or saved once),
-// changed in the audio worker once for identical requests at once, and cached with its packets.
-/** What a changed part needs of the part source: the original's key and audio, and a saving written down once. */
-export interface Originals {
-  key(request: ServiceRequest, text: string): string;
-  fetch(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio>;
-  saved(charge: Charge | undefined, request: ServiceRequest, text: string): void;
-}
-
-export class ChangedParts {
-  readonly #store: PartStore;
-  readonly #originals: Originals;
-  readonly #changing = new SingleFlight<Promise<Audio>>();
-
-  constructor(store: PartStore, originals: Originals) {
-    this.#store = store;
-    this.#originals = originals;
-  }
-
-  async fetch(
-    request: ServiceRequest,
-    effects: AudioEffects,
-    text: string,
-    signal: AbortSignal,
-    order?: OrderAccount,
-  ): Promise<SpeechAudio> {
-    const original = withoutEffects(request);
-    const key = effectsKey(this.#originals.key(original, text), effects);
-    // Taken before anything is awaited: a voice purged from here on must not get this changed part back.
-    const generation = this.#store.cache?.generation(request.voice) ?? 0;
-    const hit = await lookUp(this.#store, key, request.voice);
-    if (hit) {
-      this.#originals.saved(order?.charge, request, text);
-      return cachedPart(hit, this.#store.encoding);
+export async function paidCall<R extends PaidRequest>(
+  { books, client, signal }: PaidCalls,
+  request: R,
+  text: string,
+  order: PayingOrder | undefined,
+  waiting: Waiting,
+): Promise<PaidCall<PaidAnswer<R>>> {
+  const { endpoint } = request;
+  const characters = countCharacters(text);
+  const payer = await books.payer(order, endpoint, text);
+  let entry: LedgerEntry | undefined;
+  let accepted = false;
+  try {
+    if (!waiting.wanted()) throw unwanted();
+    if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
+    if (!waiting.wanted()) {
+      // Let go of while it was written down: taken back, and never sent.
+      if (payer !== undefined && entry !== undefined) await books.takeBack(payer, entry);
+      throw unwanted();
     }
-    const audio = await this.#originals.fetch(original, text, signal, order);
-    const { value, leader } = this.#changing.join(
-      key,
-      () => this.#change(audio, effects, key, request.voice, generation, order?.charge.context.guildId),
-      (c) => c.then((changed) => changed.done),
-    );
-    // Identical requests at once: the leader's original is changed, the others' copies are let go.
-    if (!leader) audio.body.destroy();
-    return (await abortable(value, signal)).part();
-  }
-
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
-  }
-
-  /** Changed in the audio worker in `guild`'s turn (identical requests from other servers share the result). */
-  async #change(
-    audio: SpeechAudio,
-    effects: AudioEffects,
-    key: string,
-    voiceId: string,
-    generation: number,
-    guild = '',
-  ): Promise<Audio> {
-    const { log, encoding } = this.#store;
-    // Gathered for the worker, never joined here.
-    const bytes = await gather(audio.body as AsyncIterable<Buffer>);
-    let changed: { format: AudioFormat; data: Buffer };
-    try {
-      changed = await applyEffectsOffThread(bytes, effects, guild);
-    } catch (error) {
-      if (!(error instanceof UnsupportedAudioError)) throw error;
-      // Audio SayBot cannot decode (the service chose FLAC, M4A or Ogg): heard as sent rather than not at all.
-      log.warn(
-        { code: 'audio-effects-skipped', format: audio.format },
-        'speed and volume not applied: the audio format cannot be changed here',
-      );
-      const unchanged = new AudioFill(
-        { format: audio.format, body: Readable.from(partViews(bytes)), cutAt: audio.cutAt },
-        encoding,
-      );
-      return { part: () => unchanged.part(), done: Promise.resolve() };
+    waiting.calling();
+    const sent = await client.send(request, { signal, letGo: waiting.letGo });
+    if (sent.kind !== 'accepted') {
+      if (payer !== undefined && entry !== undefined)
+        await books.unaccepted(payer, entry, sent.kind, !waiting.wanted());
+      throw await books.heard(sent.error, characters);
     }
-    // A copy of a line cut at its cap stays marked as cut: never cached, and heard with the note.
-    const body = Readable.from([changed.data]);
-    return filled(this.#store, { format: changed.format, body, cutAt: audio.cutAt }, key, voiceId, generation);
+    accepted = true;
+    waiting.close();
+    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
+    const answer = await sent.read().catch(async (error: unknown) => {
+      throw await books.heard(error, characters);
+    });
+    // Its characters are on the books and its answer is here: the part holds nothing more.
+    payer?.release(text);
+    return { answer, payer, entry };
+  } catch (error) {
+    if (accepted) await settlePaid(books, { payer, entry }, order, 'undelivered', error);
+    else if (payer !== order?.charge) payer?.close();
+    throw error;
+  } finally {
+    // Answered, or never sent: the next request may find out whether the month is back.
+    if (entry?.turn !== undefined && payer !== undefined) books.releaseHold(entry.turn, payer.context.guildId);
+  }
+}
+
+/** A paid call's body is over: its spend settled once (delivered or not), a late part's own charge closed. */
+export async function settlePaid(
+  books: Accounting,
+  paid: Pick<PaidCall<unknown>, 'payer' | 'entry'>,
+  order: PayingOrder | undefined,
+  outcome: 'delivered' | 'undelivered',
+  error?: unknown,
+): Promise<void> {
+  const { payer, entry } = paid;
+  try {
+    if (payer !== undefined && entry !== undefined) await books.settle(payer, entry, outcome, error);
+  } finally {
+    if (payer !== order?.charge) payer?.close();
   }
 }

@@ -305,7 +305,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
     version: 18,
     name: 'spends written ahead, holds owned by a process',
     // `owner`: the process reading a spend's body until it is settled, or whose request holds a hold; a restarted
-    // process settles what its predecessor left (quota/money.ts). NULL: settled, or a hold that only expires.
+    // process settles what its predecessor left (src/core/quota/accounting.ts). NULL: settled, or a hold that only expires.
     up: (db) => [
       db.schema.alterTable('spends').addColumn('owner', 'text'),
       db.schema.alterTable('budget_holds').addColumn('owner', 'text'),
@@ -357,7 +357,7 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
     version: 23,
     name: 'spends written before their request leaves',
     // A paid request is written down before its first byte leaves, `unconfirmed` until its 2xx; "not charged" deletes
-    // it, a crash or no answer leaves it spent and unconfirmed (quota/money.ts). 0 for earlier spends.
+    // it, a crash or no answer leaves it spent and unconfirmed (src/core/quota/accounting.ts). 0 for earlier spends.
     up: (db, types) => [
       db.schema.alterTable('spends').addColumn('unconfirmed', types.flag, (column) => column.notNull().defaultTo(0)),
     ],

@@ -70,7 +70,7 @@ export interface MonthBreakdown {
   members: Array<SpendTotals & { userId: string }>;
 }
 
-/** Who a used-up month was marked under: a change of any of these means the operator acted (quota/money.ts). */
+/** Who a used-up month was marked under: a change of any of these means the operator acted (src/core/quota/used-up-month.ts). */
 export interface QuotaMarkAccount {
   /** A fingerprint of the API key (a hash prefix, never the key). */
   account?: string | undefined;
@@ -88,7 +88,7 @@ export interface QuotaState {
   service?: ServiceUsage & { month: string; updatedAt: Date };
 }
 
-/** A server's own budgets (see src/core/quota/money.ts); a field absent = the server set none. */
+/** A server's own budgets (see src/core/quota/accounting.ts); a field absent = the server set none. */
 export type GuildBudgetSettings = Partial<
   Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
 >;

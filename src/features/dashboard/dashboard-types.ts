@@ -1,7 +1,7 @@
 // What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
 import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Logger } from '../../core/log.ts';
-import type { Accounting } from '../../core/quota/money.ts';
+import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
 import type { Store } from '../../core/store/types.ts';

@@ -1,5 +1,5 @@
 // A server's figures at a glance, from SayBot's own data as its pages and commands read them.
-import { type UsageReport } from '../../core/quota/money.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
 import { type OperatorBudgets } from '../../core/config.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, Membership, VoiceNow } from './dashboard-types.ts';

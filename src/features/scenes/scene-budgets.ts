@@ -1,6 +1,6 @@
 // What a member's budgets leave before a scene: their day's budget, the server's month and the bot's month, and the
 // least of them (what a scene may cost and still be allowed). Figures only; the preview and the studio word them.
-import type { UsageReport } from '../../core/quota/money.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
 
 export interface BudgetFigures {
   /** The member's day, when the server sets a member budget. */

@@ -14,7 +14,7 @@ import { acknowledge } from '../../core/interactions/acknowledge.ts';
 import { showContent } from '../../core/interactions/replies.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import type { SceneQuote } from '../../core/order/scene-types.ts';
-import type { UsageReport } from '../../core/quota/money.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import { resolveCast, type CastQuery } from './cast.ts';
 import { checkSceneFits, planScene } from './scene-plan.ts';

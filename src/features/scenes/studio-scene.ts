@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { UsageReport } from '../../core/quota/money.ts';
+import type { UsageReport } from '../../core/quota/accounting.ts';
 import { handOver } from '../speaking/index.ts';
 import { wordOutcome } from '../speaking/index-words.ts';
 import {

@@ -1,7 +1,7 @@
 // How much audio a text may bring: seconds a character (a floor for short texts), in bytes at the audio's own rate
 // where its header says it, the format's worst rate otherwise, and never past the byte cap.
 import { describe, expect, it } from 'vitest';
-import { audioBound, DEFAULT_AUDIO_LIMITS } from '../../../src/core/api/client.ts';
+import { audioBound, DEFAULT_AUDIO_LIMITS } from '../../../src/core/api/audio-body.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 
 const wavHead = (rate: number) =>

@@ -1,5 +1,6 @@
 // Never paid twice: a 2xx has been charged by the service, so a body that breaks afterwards is
-// not retried blindly; a call tells its caller's books before it sends, and whether one never accepted was charged.
+// not retried blindly; a call returns to its caller's books what it came to: accepted, or whether one never accepted
+// was charged.
 // Over real HTTP against the sandbox, which bills at acceptance (its 2xx), faulted or not.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   ServerError,
   UndeliveredError,
 } from '../../../src/core/api/errors.ts';
+import type { Sent } from '../../../src/core/api/client.ts';
 import {
   clientFor,
   closedPort,
@@ -22,6 +24,20 @@ import {
 } from './helpers.ts';
 
 const api = useSandbox();
+
+/**
+ * A paid call through `send`, what it came to at the service's status told as its caller's books hear it
+ * (`accepted`, or `unaccepted: not-charged` / `unaccepted: maybe-charged`); its answer read, or its error thrown.
+ */
+async function heard<T>(told: string[], call: Promise<Sent<T>>): Promise<T> {
+  const sent = await call;
+  if (sent.kind !== 'accepted') {
+    told.push(`unaccepted: ${sent.kind}`);
+    throw sent.error;
+  }
+  told.push('accepted');
+  return sent.read();
+}
 
 const TEXT = 'Paid for once, and only once.';
 const clip = () => ({ data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' });
@@ -154,11 +170,11 @@ describe('a request that may have reached the service is never sent again', () =
     async (endpoint) => {
       api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint });
       const told: string[] = [];
-      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
       const calls = {
-        tts: () => api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks),
-        'emotion-tts': () => api.client.emotionTts({ text: TEXT }, hooks),
-        'voice-clone': () => api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks),
+        tts: () => heard(told, api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } })),
+        'emotion-tts': () => heard(told, api.client.send({ endpoint: 'emotion-tts', body: { text: TEXT } })),
+        'voice-clone': () =>
+          heard(told, api.client.send({ endpoint: 'voice-clone', body: { text: TEXT, ref_audio: clip() } })),
       };
       const error = await rejectionOf(calls[endpoint]());
       expect(error).toBeInstanceOf(ServerError);
@@ -168,7 +184,7 @@ describe('a request that may have reached the service is never sent again', () =
       // For a clone, one voice made at the service: sent again, a second (never usable) one would be made and paid.
       expect(records.filter((r) => r.clonedVoiceId !== undefined)).toHaveLength(endpoint === 'voice-clone' ? 1 : 0);
       expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
-      expect(told).toEqual(['unknown']);
+      expect(told).toEqual(['unaccepted: maybe-charged']);
     },
   );
 
@@ -184,15 +200,14 @@ describe('a request that may have reached the service is never sent again', () =
         contentType: 'text/html',
       });
       const told: string[] = [];
-      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
       const call =
         endpoint === 'tts'
-          ? api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks)
-          : api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks);
+          ? heard(told, api.client.send({ endpoint, body: { text: TEXT, voice_id: 'voice-b-en-f-01' } }))
+          : heard(told, api.client.send({ endpoint, body: { text: TEXT, ref_audio: clip() } }));
       expect(await rejectionOf(call)).toMatchObject({ status: 429, charge: 'not-charged' });
       expect(requestsTo(api.sandbox, endpoint)).toHaveLength(1);
       expect(api.sandbox.charactersBilled()).toBe(0);
-      expect(told).toEqual(['not-charged']);
+      expect(told).toEqual(['unaccepted: not-charged']);
     },
   );
 
@@ -207,18 +222,17 @@ describe('a request that may have reached the service is never sent again', () =
     async (endpoint, status, body, contentType) => {
       api.sandbox.injectFault({ kind: 'gateway-after-charge', endpoint, status, body, contentType });
       const told: string[] = [];
-      const hooks = { unaccepted: async (charged: string) => void told.push(charged) };
       const call =
         endpoint === 'tts'
-          ? api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, hooks)
-          : api.client.cloneVoice({ text: TEXT, ref_audio: clip() }, hooks);
+          ? heard(told, api.client.send({ endpoint, body: { text: TEXT, voice_id: 'voice-b-en-f-01' } }))
+          : heard(told, api.client.send({ endpoint, body: { text: TEXT, ref_audio: clip() } }));
       const error = await rejectionOf(call);
       expect(error).toMatchObject({ status, charge: 'maybe-charged' });
       const records = requestsTo(api.sandbox, endpoint);
       expect(records).toHaveLength(1);
       expect(records.filter((r) => r.clonedVoiceId !== undefined)).toHaveLength(endpoint === 'voice-clone' ? 1 : 0);
       expect(api.sandbox.charactersBilled()).toBe(TEXT.length);
-      expect(told).toEqual(['unknown']);
+      expect(told).toEqual(['unaccepted: maybe-charged']);
     },
   );
 
@@ -241,11 +255,11 @@ describe('a request that may have reached the service is never sent again', () =
     api.sandbox.injectFault({ ...fault, endpoint: 'tts', times: 3 });
     const told: string[] = [];
     const error = await rejectionOf(
-      api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { unaccepted: async (c) => void told.push(c) }),
+      heard(told, api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } })),
     );
     expect(error).toMatchObject({ status: fault.status, charge: 'maybe-charged' });
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
-    expect(told).toEqual(['unknown']);
+    expect(told).toEqual(['unaccepted: maybe-charged']);
   });
 
   it.each([500, 503])(
@@ -254,11 +268,11 @@ describe('a request that may have reached the service is never sent again', () =
       api.sandbox.injectFault({ kind: 'service-error', status, endpoint: 'tts', times: 3 });
       const told: string[] = [];
       const error = await rejectionOf(
-        api.client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { unaccepted: async (c) => void told.push(c) }),
+        heard(told, api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } })),
       );
       expect(error).toMatchObject({ status, charge: 'not-charged' });
       expect(requestsTo(api.sandbox, 'tts')).toHaveLength(3);
-      expect(told).toEqual(['not-charged']);
+      expect(told).toEqual(['unaccepted: not-charged']);
     },
   );
 
@@ -292,43 +306,35 @@ describe('still retried: nothing can have been charged', () => {
   });
 });
 
-describe('the accepted hook: a charge written down before the body is read', () => {
-  it('is called once, at the 2xx only (not at a 503 retried before it), with its request ID and usage, before the body is read', async () => {
+describe('the acceptance returned: a charge written down before the body is read', () => {
+  it('is returned once, at the 2xx only (not at a 503 retried before it), with its request ID and usage, before the body is read', async () => {
     api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts' });
     api.sandbox.injectFault({ kind: 'pause-after', bytes: 0, endpoint: 'tts' });
     const seen: Array<{ status: number; requestId?: string | undefined; used?: number | undefined }> = [];
-    let release: () => void = () => undefined;
-    const written = new Promise<void>((resolve) => (release = resolve));
-    const call = api.client.tts(
-      { text: TEXT, voice_id: 'voice-b-en-f-01' },
-      {
-        accepted: async (acceptance) => {
-          seen.push({ status: acceptance.status, requestId: acceptance.requestId, used: acceptance.usage?.used });
-          await written;
-        },
-      },
-    );
-    // The service has sent its 2xx and nothing of the body; the hook has run and the call waits on it.
+    const sent = await api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } });
+    if (sent.kind !== 'accepted') throw sent.error;
+    const { acceptance } = sent;
+    seen.push({ status: acceptance.status, requestId: acceptance.requestId, used: acceptance.usage?.used });
+    // The service has sent its 2xx and nothing of the body; the call waits for its caller to read it.
     await until(() => seen.length === 1 && requestsTo(api.sandbox, 'tts')[1]?.outcome === 'paused');
     const records = requestsTo(api.sandbox, 'tts');
     expect(seen).toEqual([{ status: 200, requestId: records[1]?.id, used: api.sandbox.charactersBilled() }]);
-    release();
     api.sandbox.resumePaused();
-    const audio = await call;
+    const audio = await sent.read();
     expect((await readAll(audio.body)).length).toBeGreaterThan(0);
     expect(seen).toHaveLength(1);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(2);
   });
 
-  it('a hook that throws ends the call with its error, never retried (the request was charged once)', async () => {
+  it('a caller whose books fail once it is accepted ends it with its own error, never sent again (charged once)', async () => {
     const failure = new Error('the books could not be written');
     const error = await rejectionOf(
-      api.client.tts(
-        { text: TEXT, voice_id: 'voice-b-en-f-01' },
-        {
-          accepted: () => Promise.reject(failure),
-        },
-      ),
+      (async () => {
+        const sent = await api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } });
+        if (sent.kind !== 'accepted') throw sent.error;
+        (await sent.read()).body.destroy();
+        throw failure;
+      })(),
     );
     expect(error).toBe(failure);
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
@@ -336,27 +342,22 @@ describe('the accepted hook: a charge written down before the body is read', () 
   });
 });
 
-describe('the books hooks of one call: written ahead by its caller, then accepted or unaccepted', () => {
-  /** The hooks' calls in order, after the caller's own write-ahead with the sandbox's count of requests then. */
+describe('what one call came to, for its books: written ahead by its caller, then accepted or unaccepted', () => {
+  /** What the call came to, in order, after the caller's own write-ahead with the sandbox's count of requests then. */
   function recorder() {
     const events: string[] = [];
-    const hooks = {
-      accepted: async () => {
-        events.push('accepted');
-      },
-      unaccepted: async (charged: string) => {
-        events.push(`unaccepted: ${charged}`);
-      },
-    };
-    return { events, hooks };
+    return { events };
   }
   const say = (
-    { events, hooks }: ReturnType<typeof recorder>,
+    { events }: ReturnType<typeof recorder>,
     client = api.client,
     options: { signal?: AbortSignal } = {},
   ) => {
     events.push(`sending (requests: ${requestsTo(api.sandbox, 'tts').length})`);
-    return client.tts({ text: TEXT, voice_id: 'voice-b-en-f-01' }, { ...hooks, ...options });
+    return heard(
+      events,
+      client.send({ endpoint: 'tts' as const, body: { text: TEXT, voice_id: 'voice-b-en-f-01' } }, options),
+    );
   };
 
   it('sending runs before the first byte leaves, once for every attempt; a 2xx after two 503s is accepted once', async () => {
@@ -410,12 +411,12 @@ describe('the books hooks of one call: written ahead by its caller, then accepte
     api.sandbox.injectFault({ kind: 'close-before-response', endpoint: 'tts' });
     const closed = recorder();
     await rejectionOf(say(closed));
-    expect(closed.events).toEqual(['sending (requests: 0)', 'unaccepted: unknown']);
+    expect(closed.events).toEqual(['sending (requests: 0)', 'unaccepted: maybe-charged']);
 
     api.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts' });
     const reset = recorder();
     await rejectionOf(say(reset));
-    expect(reset.events).toEqual(['sending (requests: 1)', 'unaccepted: unknown']);
+    expect(reset.events).toEqual(['sending (requests: 1)', 'unaccepted: maybe-charged']);
 
     api.sandbox.clearFaults();
     api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000, endpoint: 'tts' });
@@ -423,7 +424,7 @@ describe('the books hooks of one call: written ahead by its caller, then accepte
     try {
       const timedOut = recorder();
       await rejectionOf(say(timedOut, impatient));
-      expect(timedOut.events.at(-1)).toBe('unaccepted: unknown');
+      expect(timedOut.events.at(-1)).toBe('unaccepted: maybe-charged');
     } finally {
       await impatient.close();
     }
@@ -448,7 +449,7 @@ describe('the books hooks of one call: written ahead by its caller, then accepte
     await client.close();
   });
 
-  it('after the 2xx nothing more is said: a body that breaks is the caller’s undelivered spend, not unaccepted', async () => {
+  it('after the 2xx nothing more is told: a body that breaks is the caller’s undelivered spend, not unaccepted', async () => {
     api.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const rec = recorder();
     const { events } = rec;

@@ -1,10 +1,10 @@
 // Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; a call let go
-// of (CallControl) before and after its answer began; and
+// of (CallOptions `letGo`) before and after its answer began; and
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, TimeoutError } from '../../../src/core/api/errors.ts';
-import type { CallControl, VoiceApiClient } from '../../../src/core/api/client.ts';
+import type { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
 
 const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoken.';
@@ -142,23 +142,30 @@ describe('abort', () => {
   });
 });
 
-describe('let go of (CallControl): nobody waits for the answer any more', () => {
-  /** A call whose control and `unaccepted` answer the test reads. */
+describe('let go of (CallOptions `letGo`): nobody waits for the answer any more', () => {
+  /**
+   * A call whose let-go and unaccepted answer the test reads; `letGo()` says, as it lets go, whether the call will
+   * end without acceptance (it was not accepted by then).
+   */
   function controlled(c: VoiceApiClient, text = 'Tick tock.') {
-    let control: CallControl | undefined;
+    const letting = new AbortController();
     const unaccepted: string[] = [];
     let accepted = false;
-    const call = c.tts(
-      { text, voice_id: 'voice-b-en-f-01' },
-      {
-        control: (given) => (control = given),
-        accepted: async () => void (accepted = true),
-        unaccepted: async (charged) => void unaccepted.push(charged),
-      },
-    );
+    const call = (async () => {
+      const sent = await c.send(
+        { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } },
+        { letGo: letting.signal },
+      );
+      if (sent.kind !== 'accepted') {
+        unaccepted.push(sent.kind);
+        throw sent.error;
+      }
+      accepted = true;
+      return sent.read();
+    })();
     const letGo = () => {
-      if (control === undefined) throw new Error('the client gave no control');
-      return control.letGo();
+      letting.abort();
+      return !accepted;
     };
     return { call, letGo, unaccepted, isAccepted: () => accepted };
   }
@@ -173,7 +180,7 @@ describe('let go of (CallControl): nobody waits for the answer any more', () => 
     expect(error).toBeInstanceOf(AbortedError);
     // The service bills at its answer; whether it charged an instant before the close cannot be known.
     expect(error).toMatchObject({ charge: 'maybe-charged' });
-    expect(unaccepted).toEqual(['unknown']);
+    expect(unaccepted).toEqual(['maybe-charged']);
     await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
     api.sandbox.resumePaused();
     expect(requestsTo(api.sandbox)).toHaveLength(1);
@@ -184,7 +191,7 @@ describe('let go of (CallControl): nobody waits for the answer any more', () => 
     api.sandbox.injectFault({ kind: 'pause-after', bytes: 0 });
     const { call, letGo, unaccepted, isAccepted } = controlled(api.client);
     const answered = call.then((response) => response);
-    // The client has taken the 2xx as charged (its accepted hook ran): not the key state, recorded a step before.
+    // The client has returned the 2xx as charged: not the key state, recorded a step before.
     await until(isAccepted);
     expect(letGo()).toBe(false);
     api.sandbox.resumePaused();

@@ -120,16 +120,19 @@ it('a valid request with every optional field does reach the sandbox', async () 
 // A paid call is written on the books before it is sent (the part source's write-ahead): one refused here was never
 // sent, so its caller hears "not charged" and takes the write back (found by an outside reader: it stayed spent).
 it.each([
-  { what: 'tts', call: (c: VoiceApiClient, o: object) => c.tts({ text: 'Hi', voice_id: 'v', language: '' }, o) },
-  { what: 'emotion-tts', call: (c: VoiceApiClient, o: object) => c.emotionTts({ text: 'Hi', exaggeration: 2 }, o) },
+  { what: 'tts', request: { endpoint: 'tts' as const, body: { text: 'Hi', voice_id: 'v', language: '' } } },
+  { what: 'emotion-tts', request: { endpoint: 'emotion-tts' as const, body: { text: 'Hi', exaggeration: 2 } } },
   {
     what: 'voice-clone',
-    call: (c: VoiceApiClient, o: object) =>
-      c.cloneVoice({ text: 'Hi', ref_audio: { data: new Uint8Array(), filename: 'a.wav' } }, o),
+    request: {
+      endpoint: 'voice-clone' as const,
+      body: { text: 'Hi', ref_audio: { data: new Uint8Array(), filename: 'a.wav' } },
+    },
   },
-])('$what refused before it is sent tells its books "not charged"', async ({ call }) => {
+])('$what refused before it is sent tells its books "not charged"', async ({ request }) => {
   const heard: string[] = [];
-  const error = await rejectionOf(call(api.client, { unaccepted: async (charged: string) => heard.push(charged) }));
+  const sent = await api.client.send(request);
+  const error = sent.kind === 'accepted' ? undefined : (heard.push(sent.kind), sent.error);
   expect(error).toBeInstanceOf(BadRequestError);
   expect(heard).toEqual(['not-charged']);
   expect(api.sandbox.requests).toHaveLength(0);

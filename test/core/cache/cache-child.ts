@@ -5,7 +5,7 @@
 // stdout as JSON lines; the last line is a summary.
 import pino from 'pino';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../../../src/core/sourcing/part-request.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';
 
 const [dir, name, maxBytes, count] = process.argv.slice(2);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../../../src/core/sourcing/part-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { buildWav, sine } from '../audio/fixtures.ts';

@@ -6,7 +6,8 @@ import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting, Money, OverSecondsCapError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { Money, OverSecondsCapError, QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { type OperatorBudgets } from '../../../src/core/config.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
@@ -18,9 +19,9 @@ import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { Order } from '../../../src/core/order/order-record.ts';
 import {
   MEMBER_REQUEST,
-  Order,
   SpeechPipeline,
   type Requester,
   type SpeechOrder,

@@ -11,16 +11,17 @@ import {
   type Accounting,
   type AccountingOptions,
   type PartNeed,
-  PROBE_TURN_MS,
-} from '../../../src/core/quota/money.ts';
+} from '../../../src/core/quota/accounting.ts';
+import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../../src/core/store/types.ts';
-import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
+import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
+import { paidCall, settlePaid } from '../../../src/core/sourcing/part-source.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
 import { budgetLockKey } from '../../../src/core/store/areas/spends.ts';
 import { POSTGRES_SKIPPED, postgresBackend } from '../store/backends.ts';
-import { booksOn, onItsWay, paid, refusalKey as refusal } from './helpers.ts';
+import { booksOn, onItsWay, paid, refusalKey as refusal, waiting } from './helpers.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const RESET = new Date('2025-04-01T00:00:00Z');
@@ -103,10 +104,11 @@ describe('Accounting budgets', () => {
 describe('a part paid late', () => {
   /** A service that accepts every request (its 2xx, billed) and answers with empty audio. */
   const accepting = {
-    tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
-      await options.accepted?.({ status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } });
-      return { format: 'wav', body: Readable.from([]) };
-    },
+    send: async (): Promise<Sent<AudioResponse>> => ({
+      kind: 'accepted',
+      acceptance: { status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } },
+      read: async () => ({ format: 'wav', body: Readable.from([]) }),
+    }),
   } as unknown as VoiceApiClient;
 
   it("counts on its order's charge: what the order's outcome and its stop words read as spent", async () => {
@@ -116,8 +118,8 @@ describe('a part paid late', () => {
     expect(charge.written).toBe(0);
     const text = 'paid at last';
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    const { settle } = await books.pay({ charge }, request, text, { client: accepting, wanted: () => true });
-    await settle('delivered');
+    const paid = await paidCall({ books, client: accepting }, request, text, { charge }, waiting);
+    await settlePaid(books, paid, { charge }, 'delivered');
     expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();
@@ -238,13 +240,13 @@ describe('Accounting and a used-up month', () => {
     const probe = await books.authorize(alice, [paid(10, 'a')]);
     // Sent, and the connection broke before any answer: counted as spent, and the next may find out.
     const broken = {
-      tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
-        await options.unaccepted?.('unknown');
-        throw new ConnectionError('reset', 'ECONNRESET');
-      },
+      send: async (): Promise<Sent<AudioResponse>> => ({
+        kind: 'maybe-charged',
+        error: new ConnectionError('reset', 'ECONNRESET').chargedAs('maybe-charged'),
+      }),
     } as unknown as VoiceApiClient;
     const request = { endpoint: 'tts' as const, body: { text: 'a', voice_id: 'voice-b-en-f-01' } };
-    await expect(books.pay({ charge: probe }, request, 'a', { client: broken, wanted: () => true })).rejects.toThrow(
+    await expect(paidCall({ books, client: broken }, request, 'a', { charge: probe }, waiting)).rejects.toThrow(
       ConnectionError,
     );
     await books.authorize(alice, [free(1)]).then((c) => c.close()); // the release is queued behind the checks

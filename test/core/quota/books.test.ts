@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { SpendLedger } from '../../../src/core/quota/money.ts';
+import { SpendLedger } from '../../../src/core/quota/ledger.ts';
 import type { NewSpend } from '../../../src/core/store/quota-store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { scanSqlite } from '../../support/db-scan.ts';

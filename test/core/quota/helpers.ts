@@ -1,8 +1,10 @@
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting, type AccountingOptions, type Charge, type PartNeed } from '../../../src/core/quota/money.ts';
+import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/core/quota/accounting.ts';
+import type { Charge } from '../../../src/core/quota/ledger.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';
+import type { Waiting } from '../../../src/core/sourcing/flights.ts';
 
 /** A part the Voice API is paid for: `characters` of `text`. */
 export const paid = (characters: number, text = `t${characters}`): PartNeed => ({
@@ -24,7 +26,7 @@ export function booksOn(
 }
 
 /**
- * A paid part of `charge` written ahead, as it is about to leave (Accounting.pay's step before the call): its entry's
+ * A paid part of `charge` written ahead, as it is about to leave (paidCall's step before the call): its entry's
  * `turn` is set when it is the one request finding out whether the month is back (released once answered).
  */
 export const onItsWay = (books: Accounting, charge: Charge, characters: number) =>
@@ -40,3 +42,6 @@ export async function refusalKey(promise: Promise<unknown>): Promise<string> {
   // The words the member reads: the books say why, the front-end says it.
   return describeFailure(error).message.key;
 }
+
+/** A paid call's waiting in these tests: always wanted, nothing to let go of. */
+export const waiting: Waiting = { wanted: () => true, calling: () => undefined, close: () => undefined };

@@ -1,7 +1,7 @@
 // A budget hold lives as long as its request: renewed while the request lives, so a request
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUDGET_HOLD_TTL_MS } from '../../../src/core/quota/money.ts';
+import { BUDGET_HOLD_TTL_MS } from '../../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { booksOn, paid, refusalKey } from './helpers.ts';

@@ -5,15 +5,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import type { Accounting } from '../../../src/core/quota/money.ts';
-import type { AudioResponse, CallOptions, VoiceApiClient } from '../../../src/core/api/client.ts';
+import type { Accounting } from '../../../src/core/quota/accounting.ts';
+import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
+import { paidCall, settlePaid } from '../../../src/core/sourcing/part-source.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { planLines } from '../../../src/features/usage/usage-lines.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
-import { booksOn, onItsWay, paid, refusalKey } from './helpers.ts';
+import { booksOn, onItsWay, paid, refusalKey, waiting } from './helpers.ts';
 
 const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
@@ -39,29 +40,28 @@ const service429 = (used: number, remaining: number, resetAt = RESET) =>
     rateLimit: { limit: 300_000, used, remaining, resetAt },
   }).chargedAs('not-charged');
 
-/** One part sent through the books as the sourcing does (Accounting.pay), the service's answer `answer`. */
+/** One part sent through the books as the sourcing does (paidCall), the service's answer `answer`. */
 async function sendPart(characters: number, answer: () => Promise<void>): Promise<unknown> {
   const text = 'x'.repeat(characters);
   const charge = await books.authorize(alice, [paid(characters, text)]);
   const service = {
-    tts: async (_body: unknown, options: CallOptions): Promise<AudioResponse> => {
+    send: async (): Promise<Sent<AudioResponse>> => {
       try {
         await answer();
       } catch (error) {
-        await options.unaccepted?.('not-charged');
-        throw error;
+        return { kind: 'not-charged', error };
       }
-      await options.accepted?.({
-        status: 200,
-        usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET },
-      });
-      return { format: 'wav', body: Readable.from([]) };
+      return {
+        kind: 'accepted',
+        acceptance: { status: 200, usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } },
+        read: async () => ({ format: 'wav', body: Readable.from([]) }),
+      };
     },
   } as unknown as VoiceApiClient;
   try {
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    const { settle } = await books.pay({ charge }, request, text, { client: service, wanted: () => true });
-    await settle('delivered');
+    const sent = await paidCall({ books, client: service }, request, text, { charge }, waiting);
+    await settlePaid(books, sent, { charge }, 'delivered');
     return undefined;
   } catch (error) {
     return error;

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { OPUS_ENCODER_SETTINGS } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { ChangedParts, type Originals } from '../../../src/core/sourcing/part-source.ts';
+import { ChangedParts, type Originals } from '../../../src/core/sourcing/changed-parts.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';

@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BadRequestError, ConnectionError, ServerError, UndeliveredError } from '../../../src/core/api/errors.ts';
 import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting } from '../../../src/core/quota/money.ts';
+import { countCharacters } from '../../../src/core/characters.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
@@ -59,6 +60,19 @@ beforeEach(() => {
 });
 
 describe('a 2xx whose body breaks before its audio', () => {
+  it("lets go of its own part's characters once: an identical part of the same request stays reserved", async () => {
+    const text = 'Said twice, the first time cut.';
+    rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
+    const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text, text]));
+    await expect(
+      rig.source.fetch(request(text), text, new AbortController().signal, { charge }),
+    ).rejects.toBeInstanceOf(UndeliveredError);
+    // The second part's reservation (and so the request's hold) is still there for it.
+    expect(charge.reserved).toBe(countCharacters(text));
+    charge.close();
+    await rig.source.close();
+  });
+
   it('is sent once and recorded once: spent, marked undelivered, the figure the service billed', async () => {
     const text = 'Charged once, heard never.';
     rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SingleFlight } from '../../../src/core/sourcing/part-source.ts';
+import { SingleFlight } from '../../../src/core/sourcing/flights.ts';
 
 describe('SingleFlight', () => {
   it('runs identical work once while it is under way, and afresh after', async () => {

@@ -11,7 +11,7 @@ import { encodeMonoOpus } from '../../support/mono-opus.ts';
 import { createOpusPacketStream } from '../../../src/core/cache/audio-fill.ts';
 import { waveformValues } from '../../support/waveform.ts';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
-import { partCacheKey } from '../../../src/core/sourcing/part-source.ts';
+import { partCacheKey } from '../../../src/core/sourcing/part-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
 import { PartSource } from '../../../src/core/sourcing/part-source.ts';
@@ -28,7 +28,7 @@ import { checkMessageBody } from '@saybot/local-discord/messages.ts';
 import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
 import { START_PACING, useSandbox } from '../../support/speech-rig.ts';
-import { Accounting } from '../../../src/core/quota/money.ts';
+import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 

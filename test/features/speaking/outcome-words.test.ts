@@ -8,9 +8,8 @@ import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/quota/paid-part-way.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
-import { QuoteExceededError } from '../../../src/core/quota/money.ts';
+import { OverSecondsCapError, QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
-import { OverSecondsCapError } from '../../../src/core/quota/money.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
   OutcomeMismatchError,

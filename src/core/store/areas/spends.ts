@@ -1,7 +1,7 @@
 // The money's rows, figures only: a server's budgets and the holds counted against them by every process
 // (`store.budgets`: the check and the hold in one transaction), and the spends and their running totals
 // (`store.spends`: written ahead, then confirmed, settled or taken back), a spend lowering its hold in its own
-// transaction. Which limits apply is src/core/quota/money.ts' business; what a 429 or a spend means, src/core/quota/'s.
+// transaction. Which limits apply is src/core/quota/accounting.ts' business; what a 429 or a spend means, src/core/quota/'s.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {

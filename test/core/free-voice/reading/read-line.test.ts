@@ -3,7 +3,7 @@
 // change. The analyser is a stand-in here (test/core/free-voice/reading/phonemes.test.ts uses kuromoji).
 import { describe, expect, it } from 'vitest';
 import { compileDictionary } from '../../../../src/features/autoread/dictionary/dictionary.ts';
-import { cacheKey, partCacheKey } from '../../../../src/core/sourcing/part-source.ts';
+import { cacheKey, partCacheKey } from '../../../../src/core/sourcing/part-request.ts';
 import { SENT_SETTINGS } from '../../../../src/core/settings/setting-declarations.ts';
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';

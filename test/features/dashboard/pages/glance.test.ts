@@ -3,7 +3,7 @@
 // region; the words in Korean and Japanese; and the owner console's empty server list with its install link, where it
 // says to invite SayBot.
 import { describe, expect, it } from 'vitest';
-import type { UsageReport } from '../../../../src/core/quota/money.ts';
+import type { UsageReport } from '../../../../src/core/quota/accounting.ts';
 import type { Membership, SeatNow, VoiceNow } from '../../../../src/features/dashboard/dashboard-types.ts';
 import type { ServerGlance } from '../../../../src/features/dashboard/glance-figures.ts';
 import { consolePage, type ConsoleView } from '../../../../src/features/dashboard/pages/console-page.ts';

@@ -1,0 +1,332 @@
+// Money's ledger: a request's permission to spend (Charge, made by Accounting, src/core/quota/accounting.ts) and the
+// spends in the store (SpendLedger): each paid request written ahead, answered and settled once onto its row, each
+// saving written down, and what the store refused kept and written again.
+import { countCharacters } from '../characters.ts';
+import type { UsageInfo } from '../api/errors.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { Store } from '../store/types.ts';
+
+export interface SpendContext {
+  guildId: string;
+  userId: string;
+  command: string;
+}
+
+export interface PartSpend {
+  endpoint: SpendEndpoint;
+  characters: number;
+  /** Served from the cache or a flight another request made: nothing spent. */
+  cached: boolean;
+  /** Charged by the service but never received (UndeliveredError): spent, and marked so. */
+  undelivered?: boolean;
+  usage?: UsageInfo | undefined;
+  requestId?: string | undefined;
+}
+
+/** Characters still payable under a quote, taken by each part paid late; refused past it. */
+export interface QuoteAllowance {
+  /** Takes `characters` from what is left, or throws the allowance's refusal (nothing is taken then). */
+  take(characters: number): void;
+}
+
+/** What a charge asks of the books that made it (Accounting). */
+interface Books {
+  record(charge: Charge, spend: PartSpend): Promise<void>;
+  closed(charge: Charge): void;
+  releaseHold(token: string, guildId: string): void;
+}
+
+/** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
+export class Charge {
+  readonly context: SpendContext;
+  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
+  readonly createdAt: Date;
+  /** The books that made it: what it holds is given back there. */
+  readonly #books: Books;
+  /** Characters still reserved, per part text (a text may occur twice in one request). */
+  readonly #reserved = new Map<string, number[]>();
+  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
+  #hold: string | undefined;
+  #forgotten: 'member' | 'guild' | undefined;
+  #paid = 0;
+  #written = 0;
+  /** The order's charge a part paid late on this one belongs to: what it pays counts there too. */
+  #order: Charge | undefined;
+
+  constructor(
+    books: Books,
+    context: SpendContext,
+    reserved: ReadonlyArray<{ text: string; characters: number }>,
+    createdAt: Date,
+    hold?: string | undefined,
+  ) {
+    this.#books = books;
+    this.context = context;
+    this.createdAt = createdAt;
+    this.#hold = hold;
+    for (const { text, characters } of reserved)
+      this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+  }
+
+  /** Whether a part of this text was paid for at acceptance (not counted free). */
+  reserves(text: string): boolean {
+    return this.#reserved.has(text);
+  }
+
+  get hold(): string | undefined {
+    return this.#hold;
+  }
+
+  get reserved(): number {
+    let total = 0;
+    for (const list of this.#reserved.values()) for (const n of list) total += n;
+    return total;
+  }
+
+  get forgotten(): 'member' | 'guild' | undefined {
+    return this.#forgotten;
+  }
+
+  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
+  anonymise(scope: 'member' | 'guild'): void {
+    if (this.#forgotten !== 'guild') this.#forgotten = scope;
+  }
+
+  /** A part's spend or saving written down (Accounting.record), its characters no longer reserved. Never throws. */
+  async record(text: string, spend: PartSpend): Promise<void> {
+    try {
+      await this.#books.record(this, spend);
+    } finally {
+      this.release(text);
+    }
+  }
+
+  /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
+  saved(text: string, endpoint: SpendEndpoint): Promise<void> {
+    return this.record(text, { endpoint, characters: countCharacters(text), cached: true });
+  }
+
+  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (paid-part-way.ts). */
+  get paid(): number {
+    return this.#paid;
+  }
+
+  /** Characters counted as spent: `paid`, and those sent with no answer (maybe charged: a stop words them so). */
+  get written(): number {
+    return this.#written;
+  }
+
+  /**
+   * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
+   * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
+   */
+  count(written: number, paid = 0): void {
+    this.#written += written;
+    this.#paid += paid;
+    this.#order?.count(written, paid);
+  }
+
+  /** This charge pays a part of `order`'s counted free at acceptance (Accounting.payer's late payer). */
+  paysFor(order: Charge): void {
+    this.#order = order;
+  }
+
+  /** The part will spend nothing more (it failed, or was recorded). */
+  release(text: string): void {
+    const list = this.#reserved.get(text);
+    list?.shift();
+    if (list?.length === 0) this.#reserved.delete(text);
+    if (this.#reserved.size === 0) this.#releaseHold();
+  }
+
+  close(): void {
+    this.#reserved.clear();
+    this.#books.closed(this);
+    this.#releaseHold();
+  }
+
+  // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
+  // free stays held until the last part is over (conservative), saving a store write per part.
+  #releaseHold(): void {
+    if (this.#hold === undefined) return;
+    this.#books.releaseHold(this.#hold, this.context.guildId);
+    this.#hold = undefined;
+  }
+}
+
+/** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
+export interface LedgerEntry {
+  readonly spend: NewSpend;
+  /** The turn to find out whether the month is back, when this request is the one on its way (UsedUpMonth.fits). */
+  turn?: string | undefined;
+  id?: number;
+  /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
+  answer?: { accepted: SpendAcceptance } | 'released';
+  answeredInStore?: boolean;
+  outcome?: SpendOutcome;
+  settledInStore?: boolean;
+}
+
+/** Settlements the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
+const MAX_UNSETTLED = 10_000;
+
+/**
+ * Writes spends to the store. A paid request is written ahead or not sent. A saving the store refuses is kept in
+ * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or settlement changes
+ * no count; a refused release leaves the spend counted (never fewer). Each is retried with the next write or flush,
+ * and a restart settles what is still open (settleLeftBy).
+ */
+export class SpendLedger {
+  readonly #store: Store;
+  readonly #log: Logger;
+  readonly #unwritten: LedgerEntry[] = [];
+  readonly #unsettled: LedgerEntry[] = [];
+  readonly #metrics: Pick<Metrics, 'characters'> | undefined;
+  #flushing: Promise<boolean> | undefined;
+  /** Savings were left untallied in this outage (told once). */
+  #droppedSavings = false;
+
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
+    this.#store = store;
+    this.#log = logger;
+    this.#metrics = metrics;
+  }
+
+  get failing(): boolean {
+    return this.#unwritten.length > 0;
+  }
+
+  *members(guildId?: string): Generator<string> {
+    for (const { spend } of this.#unwritten) if (guildId === undefined || spend.guildId === guildId) yield spend.userId;
+  }
+
+  anonymise(match: (spend: NewSpend) => boolean, scope: 'member' | 'guild'): void {
+    for (const { spend } of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
+  }
+
+  /** Writes one spend; resolves once it reached the store, or was kept to write later (operator told). */
+  async write(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend };
+    // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
+    this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
+    if (this.failing) {
+      this.#keep(entry);
+      await this.flush();
+      return entry;
+    }
+    try {
+      return await this.writeAhead(spend);
+    } catch (error) {
+      this.#keep(entry);
+      this.#log.error(
+        { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
+        'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
+      );
+    }
+    return entry;
+  }
+
+  /**
+   * Kept to write once the store takes writes again. Past MAX_UNSETTLED a saving (a cache hit's tally, no money) is
+   * not kept; a paid spend always is (spending is refused while any is kept, so only those under way add to them).
+   */
+  #keep(entry: LedgerEntry): void {
+    if (entry.spend.cached && this.#unwritten.length >= MAX_UNSETTLED) {
+      if (!this.#droppedSavings)
+        this.#log.warn(
+          { code: 'savings-not-recorded' },
+          'the store still refuses writes: cache hits are no longer tallied',
+        );
+      this.#droppedSavings = true;
+      return;
+    }
+    this.#unwritten.push(entry);
+  }
+
+  /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
+  async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
+    const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
+    if (this.#unsettled.length > 0) void this.#settleAgain();
+    return entry;
+  }
+
+  /** The service's 2xx: confirmed. Never throws; a refused write is retried with the next flush. */
+  async accept(entry: LedgerEntry, acceptance: SpendAcceptance): Promise<void> {
+    if (entry.answer !== undefined) return;
+    entry.answer = { accepted: acceptance };
+    this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** A definite "not charged": taken back. Never throws; refused, it stays spent until the next flush. */
+  async release(entry: LedgerEntry): Promise<void> {
+    if (entry.answer !== undefined || entry.outcome !== undefined) return;
+    entry.answer = 'released';
+    await this.#catchUp(entry);
+  }
+
+  /** Settles a spend written ahead, once (one with no answer stays spent, unconfirmed). Never throws. */
+  async settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
+    if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
+    entry.outcome = outcome;
+    if (entry.answer === undefined && entry.spend.unconfirmed === true)
+      this.#metrics?.characters('spent', entry.spend.characters);
+    await this.#catchUp(entry);
+  }
+
+  /** Tries the unwritten spends (oldest first) and the unsettled ones again; true when no spend is left unwritten. */
+  flush(): Promise<boolean> {
+    this.#flushing ??= this.#flushAll().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
+  }
+
+  async #catchUp(entry: LedgerEntry): Promise<void> {
+    const { id, answer } = entry;
+    if (id === undefined) return;
+    try {
+      if (answer !== undefined && !entry.answeredInStore) {
+        if (answer === 'released') await this.#store.spends.release(id, entry.spend);
+        else await this.#store.spends.accept(id, answer.accepted);
+        entry.answeredInStore = true;
+      }
+      if (entry.outcome !== undefined && !entry.settledInStore && answer !== 'released') {
+        await this.#store.spends.settle(id, entry.outcome);
+        entry.settledInStore = true;
+      }
+    } catch (error) {
+      this.#log.warn({ err: error, spend: id }, 'could not settle a spend; it stays spent, and is tried again');
+      if (!this.#unsettled.includes(entry)) this.#unsettled.push(entry);
+      if (this.#unsettled.length > MAX_UNSETTLED) this.#unsettled.shift();
+    }
+  }
+
+  async #flushAll(): Promise<boolean> {
+    const before = this.#unwritten.length;
+    while (this.#unwritten.length > 0) {
+      const next = this.#unwritten[0] as LedgerEntry;
+      try {
+        next.id = await this.#store.spends.record(next.spend);
+      } catch (error) {
+        this.#log.debug({ err: error, unwritten: this.#unwritten.length }, 'the store still refuses writes');
+        return false;
+      }
+      this.#unwritten.shift();
+    }
+    this.#droppedSavings = false;
+    if (before > 0)
+      this.#log.warn(
+        { code: 'spends-recorded-again', written: before },
+        'the store accepts writes again: every spend kept in memory is recorded',
+      );
+    await this.#settleAgain();
+    return true;
+  }
+
+  async #settleAgain(): Promise<void> {
+    for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
+  }
+}

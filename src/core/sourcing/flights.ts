@@ -1,0 +1,175 @@
+// A flight: one call for identical work under way (SingleFlight), who waits for it (Waiters), and its audio read into
+// packets by every identical request and cached once it came whole (filled).
+import { AbortedError } from '../api/errors.ts';
+import { AudioFill, type CachedAudio, type PartAudio } from '../cache/audio-fill.ts';
+import type { AudioCache } from '../cache/audio-cache.ts';
+import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+
+/** Where parts are kept: what the changed parts write to. */
+export interface PartStore {
+  cache: AudioCache | undefined;
+  metrics: Pick<Metrics, 'cacheLookup'> | undefined;
+  log: Logger;
+  encoding: Readonly<OpusSettings>;
+}
+
+/** A cached part, counted as a hit or a miss. */
+export async function lookUp(store: PartStore, key: string, voiceId: string): Promise<CachedAudio | undefined> {
+  const hit = await store.cache?.get(key, voiceId);
+  if (store.cache) store.metrics?.cacheLookup(hit ? 'hit' : 'miss');
+  return hit;
+}
+
+/** `audio` read into packets for every identical request, and cached under `key` once it came whole. */
+export function filled(
+  store: PartStore,
+  audio: ConstructorParameters<typeof AudioFill>[0],
+  key: string,
+  voiceId: string,
+  generation: number,
+): FlightAudio {
+  const fill = new AudioFill(audio, store.encoding);
+  const done = fill.complete.then(
+    (entry) => store.cache?.put(key, voiceId, entry, generation),
+    (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
+  );
+  return { part: () => fill.part(), done };
+}
+
+/** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
+export interface FlightAudio {
+  part(): PartAudio;
+  done: Promise<unknown>;
+}
+
+export interface Flight extends FlightAudio {
+  from: 'cache' | 'api' | 'free';
+}
+
+/**
+ * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
+ * left, it is never sent nor paid; after it left and before any answer, it is closed (`letGo`, the client's
+ * CallOptions) and kept on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted
+ * is read and kept.
+ */
+export class Waiters {
+  readonly #signals = new Set<AbortSignal>();
+  readonly #forget: () => void;
+  readonly #letGo = new AbortController();
+  #calling = false;
+  #closed = false;
+
+  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
+  constructor(forget: () => void) {
+    this.#forget = forget;
+  }
+
+  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
+  get letGo(): AbortSignal {
+    return this.#letGo.signal;
+  }
+
+  join(signal: AbortSignal): void {
+    this.#signals.add(signal);
+    if (this.#closed) return;
+    if (signal.aborted) this.#lettingGo();
+    else signal.addEventListener('abort', this.#lettingGo, { once: true });
+  }
+
+  wanted(): boolean {
+    if (this.#waits()) return true;
+    this.#forget();
+    return false;
+  }
+
+  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
+  calling(): void {
+    if (!this.#closed) this.#calling = true;
+  }
+
+  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
+  close(): void {
+    this.#closed = true;
+    this.#calling = false;
+    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
+  }
+
+  #waits(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    return false;
+  }
+
+  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
+  readonly #lettingGo = (): void => {
+    if (!this.#calling || this.#waits()) return;
+    this.#letGo.abort(unwanted());
+    this.#forget();
+  };
+}
+
+/** What a paid call waits with: whether anyone still waits, the signal that lets go of it, its answer's turns. */
+export type Waiting = Pick<Waiters, 'wanted' | 'calling' | 'close'> & { readonly letGo?: AbortSignal | undefined };
+
+/** A flight's waiters as a paid call's. */
+export function waitingOn(waiters: Waiters): Waiting {
+  return {
+    wanted: () => waiters.wanted(),
+    letGo: waiters.letGo,
+    calling: () => waiters.calling(),
+    close: () => waiters.close(),
+  };
+}
+
+/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
+export function unwanted(): AbortedError {
+  return new AbortedError('nobody waits for this part any more: its request was not sent');
+}
+
+export interface Fetching {
+  flight: Promise<Flight>;
+  waiters: Waiters;
+}
+
+/** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
+export class SingleFlight<T> {
+  readonly #flights = new Map<string, T>();
+
+  has(key: string): boolean {
+    return this.#flights.has(key);
+  }
+
+  /** The flight under way for `key`, to join. */
+  get(key: string): T | undefined {
+    return this.#flights.get(key);
+  }
+
+  /** `value` is the flight for `key` until `over` settles (failures are the caller's). */
+  lead(key: string, value: T, over: Promise<unknown>): void {
+    this.#flights.set(key, value);
+    void over
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#flights.get(key) === value) this.#flights.delete(key);
+      });
+  }
+
+  /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */
+  join(key: string, start: () => T, settled: (value: T) => Promise<unknown>): { value: T; leader: boolean } {
+    const current = this.#flights.get(key);
+    if (current !== undefined) return { value: current, leader: false };
+    const value = start();
+    this.lead(key, value, settled(value));
+    return { value, leader: true };
+  }
+
+  /** Forgets `value` before it settles (its starter gave it up): the next asker starts afresh. */
+  forget(key: string, value: T): void {
+    if (this.#flights.get(key) === value) this.#flights.delete(key);
+  }
+
+  values(): T[] {
+    return [...this.#flights.values()];
+  }
+}

@@ -1,0 +1,107 @@
+// What a part's request becomes at the Voice API, built from the settings' declarations
+// (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name, on the endpoints that
+// take it), and the cache key of its audio (requests equal in every setting sent sound the same, so share one cache
+// entry); and which free voice says it when the paid one may not (FREE_VOICES).
+import { createHash } from 'node:crypto';
+import { isFreeVoice } from '../voice-catalogue/voices.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
+import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import { readingChanges } from '../free-voice/reading/read-line.ts';
+import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
+
+// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
+// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
+/**
+ * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
+ * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
+ */
+export type FreeVoiceChoice = ReadonlyMap<string, string>;
+
+/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
+export const ESPEAK_CHOICE = 'espeak';
+
+type Sent = string | number | undefined;
+
+/** The request's value of each setting sent (undefined: not set). */
+const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
+
+/** The endpoint that speaks a request. */
+export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
+  request.kind === 'emotion' ? 'emotion-tts' : 'tts';
+
+/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
+export function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
+  return {
+    kind: 'tts',
+    text: request.text,
+    voice,
+    format: 'wav',
+    ...(request.effects ? { effects: request.effects } : {}),
+  };
+}
+
+/** The body of the call that speaks `text` (one part of the request). */
+export function serviceBody(
+  request: ServiceRequest,
+  text: string,
+): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
+  const body: Record<string, Sent> = { text };
+  for (const [name, declared] of SENT_SETTINGS) {
+    const field = declared.wire[request.kind];
+    if (field !== undefined) body[field] = sentValues(request)[name];
+  }
+  // The client checks each body against the service's schema before it is sent (src/core/api/requests.ts).
+  return request.kind === 'emotion'
+    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
+    : { endpoint: 'tts', body: body as TtsRequest };
+}
+
+/** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */
+function normaliseText(text: string): string {
+  return text.normalize('NFC').trim().replace(/\s+/gu, ' ');
+}
+
+/** The key of the audio an endpoint makes of `text` with the settings `sent`. */
+export function cacheKey(
+  endpoint: 'tts' | 'emotion-tts',
+  text: string,
+  sent: ReadonlyArray<string | number | null>,
+): string {
+  // A JSON array, not a joined string: no choice of text can make two different requests collide.
+  return createHash('sha256')
+    .update(JSON.stringify(['v1', endpoint, normaliseText(text), ...sent]))
+    .digest('hex');
+}
+
+/** From the original's key, so another speed of a text pays nothing again (unshifted: the key from before pitch). */
+export function effectsKey(originalKey: string, effects: { speed: number; volumeDb: number; pitch?: number }): string {
+  const pitch = effects.pitch ?? 0;
+  return createHash('sha256')
+    .update(JSON.stringify(['fx1', originalKey, effects.speed, effects.volumeDb, ...(pitch === 0 ? [] : [pitch])]))
+    .digest('hex');
+}
+
+/**
+ * The free voice's reading of lines (src/core/free-voice/reading/), in the key of the lines it reads otherwise than
+ * eSpeak NG read them whole: their audio cached before is not heard again. Bumped when a reading changes (2: long
+ * unspaced runs given in shorter words and clauses, whose end eSpeak NG dropped: their cut audio is not replayed).
+ */
+const FREE_READING = 'free-reading-2';
+
+/** The cache key of the service's audio for `text` spoken as `request` asks. */
+export function partCacheKey(request: ServiceRequest, text: string): string {
+  const sent = SENT_SETTINGS.map(([name, declared]) =>
+    declared.wire[request.kind] === undefined ? null : (sentValues(request)[name] ?? null),
+  );
+  const read = isFreeVoice(request.voice) && readingChanges(text, request.voice);
+  // An engine's own controls change its audio: each its own entry.
+  const engine = request.engine === undefined ? [] : ['engine', effectsKey('', request.engine)];
+  return cacheKey(endpointOf(request), text, [...sent, ...(read ? [FREE_READING] : []), ...engine]);
+}
+
+/** The request the service is sent for a part, whatever SayBot does to its audio afterwards. */
+export function withoutEffects<R extends ServiceRequest>(request: R): R {
+  if (request.effects === undefined) return request;
+  const { effects: _effects, ...rest } = request;
+  return rest as R;
+}
