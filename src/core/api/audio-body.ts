@@ -44,7 +44,7 @@ function bytesPerSecond(format: AudioFormat, head: Uint8Array): number {
   return WORST_PCM_BYTES_PER_SECOND;
 }
 
-export interface AudioBound {
+interface AudioBound {
   maxBytes: number;
   maxSeconds: number;
 }
@@ -110,7 +110,7 @@ export function discard(source: Readable): void {
   source.destroy();
 }
 
-export class PrematureCloseError extends Error {
+class PrematureCloseError extends Error {
   readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
 }
 

@@ -392,7 +392,7 @@ function quoteLeft(left: number, refusal: () => Error): QuoteAllowance {
 const MAX_MEMBERS = 10_000;
 const WINDOW_MS = 60_000;
 
-export class FreeRequestRate {
+class FreeRequestRate {
   readonly #perMinute: number;
   readonly #now: () => Date;
   /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
