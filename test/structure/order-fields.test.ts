@@ -115,7 +115,7 @@ describe("an order's fields", () => {
   const order = classFields(parse(ORDER), CLASS);
 
   it('are read from its class, and none is writable from outside', () => {
-    expect(order.fields).toEqual(expect.arrayContaining(['phase', 'lines', 'freeVoice', 'charge', 'outcome']));
+    expect(order.fields).toEqual(expect.arrayContaining(['phase', 'lines', 'standIn', 'charge', 'outcome']));
     expect(order.writable).toEqual([]);
   });
 

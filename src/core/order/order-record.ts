@@ -58,7 +58,7 @@ export class Order implements OrderAccount, OrderEvents {
   #admission: Admission | undefined;
   #ahead = 0;
   #playback: VoicePlace | undefined;
-  #freeVoice: StandIn | undefined;
+  #standIn: StandIn | undefined;
   #lineCutAt: number | undefined;
   #restFailed: unknown;
   readonly #end = new AbortController();
@@ -120,9 +120,9 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#playback;
   }
 
-  /** OrderAccount.freeVoice: the free voice that stood in for the failing service, once one did. */
-  get freeVoice(): StandIn | undefined {
-    return this.#freeVoice;
+  /** OrderAccount.standIn: the free voice that stood in for the failing service, once one did. */
+  get standIn(): StandIn | undefined {
+    return this.#standIn;
   }
 
   /** A free line cut at its cap (seconds), once one was. */
@@ -197,7 +197,7 @@ export class Order implements OrderAccount, OrderEvents {
   /** What a part's fetch learnt (clips.ts orderedPart); a part answering after delivery is over changes nothing. */
   learnt(part: FetchedPart): void {
     if (this.#phase !== 'sourcing') return;
-    if (part.freeVoice !== undefined) this.#freeVoice = part.freeVoice;
+    if (part.standIn !== undefined) this.#standIn = part.standIn;
     if (part.cutAt !== undefined) this.#lineCutAt = part.cutAt;
   }
 
@@ -208,7 +208,7 @@ export class Order implements OrderAccount, OrderEvents {
 
   /** Its first frame went out: with the free voice that spoke it if the service failed. */
   heard(): void {
-    this.#events.firstAudio.resolve(this.#freeVoice === undefined ? {} : { freeVoice: this.#freeVoice });
+    this.#events.firstAudio.resolve(this.#standIn === undefined ? {} : { standIn: this.#standIn });
   }
 
   #enter(next: OrderPhase): void {

@@ -88,7 +88,7 @@ export interface Acceptance {
 /** What is known when the first frame goes out. */
 export interface FirstFrame {
   /** The free voice that stood in for the failing service in this first part, and why. */
-  freeVoice?: StandIn;
+  standIn?: StandIn;
 }
 
 /** An order as its front-end sees it: three events (Order below is the whole order). */
@@ -126,7 +126,7 @@ export type SpeechOutcome = (
     }
 ) & {
   /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
-  freeVoice?: StandIn;
+  standIn?: StandIn;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;
   /** A free voice's line proved longer than its cap (seconds, MAX_FREE_LINE_SECONDS) and was cut there: said so. */

@@ -160,7 +160,7 @@ export class Money {
       delivered.kind === 'failed'
         ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
         : delivered;
-    const { freeVoice, lineCutAt, restFailed } = order;
+    const { standIn, lineCutAt, restFailed } = order;
     const paidBefore = charge.paid;
     const partWay =
       restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paidBefore);
@@ -171,10 +171,10 @@ export class Money {
       ...(['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind) && charge.written > 0
         ? { spentSome: true as const }
         : {}),
-      ...(freeVoice === undefined ? {} : { freeVoice: paidBefore > 0 ? { ...freeVoice, paidBefore } : freeVoice }),
+      ...(standIn === undefined ? {} : { standIn: paidBefore > 0 ? { ...standIn, paidBefore } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
-    if (told.kind !== 'failed') this.#countFree(order, told.freeVoice);
+    if (told.kind !== 'failed') this.#countFree(order, told.standIn);
     return told;
   }
 
@@ -228,13 +228,13 @@ export class Money {
    * Each line a free voice was chosen for, or the one line said in place of the paid voice: one count per cause and
    * speaker, since each count is a store write (a 60-line scene's, one a line, held the main thread up).
    */
-  #countFree(order: DeliveredOrder, freeVoice: SettledOutcome['freeVoice']): void {
+  #countFree(order: DeliveredOrder, standIn: SettledOutcome['standIn']): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
     // An engine's voice that eSpeak NG spoke for: a free voice chosen all the same, never one in place of a paid one.
-    if (freeVoice?.cause === 'engine-failed') count('chosen', freeVoice.voice);
-    else if (order.fallback !== undefined || freeVoice !== undefined)
-      count('fallback', freeVoice?.voice ?? order.lines[0]?.request.voice ?? '');
+    if (standIn?.cause === 'engine-failed') count('chosen', standIn.voice);
+    else if (order.fallback !== undefined || standIn !== undefined)
+      count('fallback', standIn?.voice ?? order.lines[0]?.request.voice ?? '');
     else {
       const chosen = new Map<FreeSpeaker, { voice: string; lines: number }>();
       for (const { request } of order.lines) {
@@ -255,7 +255,7 @@ interface DeliveredOrder {
   readonly admission: Admission;
   readonly lines: readonly PricedLine[];
   readonly fallback: Refusal | undefined;
-  readonly freeVoice: Pick<StandIn, 'voice' | 'cause'> | undefined;
+  readonly standIn: Pick<StandIn, 'voice' | 'cause'> | undefined;
   readonly lineCutAt: number | undefined;
   /** The failure after paid parts that left its file holding only those. */
   readonly restFailed: unknown;
@@ -265,7 +265,7 @@ interface DeliveredOrder {
 interface SettledOutcome {
   kind: string;
   error?: unknown;
-  freeVoice?: StandIn;
+  standIn?: StandIn;
   partWay?: unknown;
   spentSome?: true;
   lineCutAt?: number;

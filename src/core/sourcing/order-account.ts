@@ -10,7 +10,7 @@ export interface OrderAccount {
   /** What parts counted free at acceptance may still cost (a scene's quote's rest); absent: the budgets, unbounded. */
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
-  readonly freeVoice?: StandIn | undefined;
+  readonly standIn?: StandIn | undefined;
   /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (flights.ts Waiters). */
   readonly ended?: AbortSignal | undefined;
 }
@@ -18,7 +18,7 @@ export interface OrderAccount {
 /** One part's fetch (PartSource.fetchPart): its audio or failure, and what the order learns (order.ts `learnt`). */
 export type FetchedPart = ({ audio: SpeechAudio } | { failure: unknown }) & {
   /** The service failed it uncharged and the free voice stood in: why, and which (known even if the stand-in fails). */
-  freeVoice?: StandIn;
+  standIn?: StandIn;
   /** A free line whose audio proved longer than its cap (seconds): cut there. */
   cutAt?: number;
 };

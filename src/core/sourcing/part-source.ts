@@ -230,16 +230,16 @@ export class PartSource {
     order?: OrderAccount,
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
-    let freeVoice: StandIn | undefined;
+    let stoodIn: StandIn | undefined;
     let audio: SpeechAudio | undefined;
     try {
       this.checkVoice(request);
       try {
         // The service already failed this order: its other parts go to the free voice at once, not each after
         // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn = order?.freeVoice === undefined ? undefined : standInRequest(request, [text], this);
+        const standIn = order?.standIn === undefined ? undefined : standInRequest(request, [text], this);
         audio = await this.#fetchOrEngineStandIn(standIn ?? request, text, signal, order, (stood) => {
-          freeVoice = stood;
+          stoodIn = stood;
         });
       } catch (error) {
         // The service failed before anything was charged: where the money's owner lets the free voice stand in
@@ -253,17 +253,17 @@ export class PartSource {
           { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
-        freeVoice = { voice, cause };
+        stoodIn = { voice, cause };
         audio = await this.#fetchOrEngineStandIn(free, text, signal, order, (stood) => {
-          freeVoice = { ...stood, cause: freeVoice?.cause ?? stood.cause };
+          stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause };
         });
       }
       // Deleted while it was fetched: nobody hears it.
       this.checkVoice(request);
-      return { audio, ...learnt(freeVoice, audio) };
+      return { audio, ...learnt(stoodIn, audio) };
     } catch (failure) {
       audio?.body.destroy();
-      return { failure, ...learnt(freeVoice, audio) };
+      return { failure, ...learnt(stoodIn, audio) };
     }
   }
 
@@ -303,11 +303,11 @@ export class PartSource {
   ): Promise<FetchedPart | undefined> {
     const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
     if (espeak === undefined) return undefined;
-    const freeVoice: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
+    const stoodIn: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
     try {
-      return { audio: await this.#fetchAny(espeak, text, signal, order), freeVoice };
+      return { audio: await this.#fetchAny(espeak, text, signal, order), standIn: stoodIn };
     } catch (failure) {
-      return { failure, freeVoice };
+      return { failure, standIn: stoodIn };
     }
   }
 
@@ -536,12 +536,9 @@ export class PartSource {
 }
 
 /** What an order learns from a part's fetch besides its audio: the free voice that stood in, a free line cut. */
-function learnt(
-  freeVoice: StandIn | undefined,
-  audio: SpeechAudio | undefined,
-): { freeVoice?: StandIn; cutAt?: number } {
+function learnt(stoodIn: StandIn | undefined, audio: SpeechAudio | undefined): { standIn?: StandIn; cutAt?: number } {
   return {
-    ...(freeVoice === undefined ? {} : { freeVoice }),
+    ...(stoodIn === undefined ? {} : { standIn: stoodIn }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
   };
 }

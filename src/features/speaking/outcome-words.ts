@@ -229,7 +229,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
 function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
   const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
   // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
-  const buttons = front.buttons && !front.fellBack && outcome.freeVoice === undefined;
+  const buttons = front.buttons && !front.fellBack && outcome.standIn === undefined;
   const { where } = front;
   const said = { voice, seconds: seconds(outcome.seconds) };
   switch (outcome.kind) {
@@ -338,10 +338,10 @@ function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAn
 function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
   const notes: LocalisedMessage[] = [];
   // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
-  if (outcome.freeVoice !== undefined)
+  if (outcome.standIn !== undefined)
     notes.push({
       key: 'scene.freeVoiceStoodIn',
-      params: { reason: fallbackReason(front.locale, outcome.freeVoice.cause) },
+      params: { reason: fallbackReason(front.locale, outcome.standIn.cause) },
     });
   // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
   const timeline = 'timeline' in outcome ? outcome.timeline : undefined;
@@ -452,7 +452,7 @@ const reply = (
 
 /** The voice a reply names: the free voice that spoke for the failing service (and why), else the front's. */
 function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
-  const free = outcome.freeVoice;
+  const free = outcome.standIn;
   return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);
 }
 
@@ -466,7 +466,7 @@ function voiceMessageAnswer(
   const { credit } = fileParams;
   const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
   const stoodIn: LocalisedMessage | undefined =
-    outcome.freeVoice === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
+    outcome.standIn === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
   // What the words of it sent as a file instead name: the voice, its length, its size and the limit.
   const size = { size: megabytes(message.ogg.length), limit: megabytes(fileParams.sizeLimit) };
   const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', ...size };
@@ -547,7 +547,7 @@ export function audioFiles(
   voiceId: string,
   credit?: string,
 ): { files: AttachmentPayload[]; format: string } {
-  const voice = outcome.freeVoice?.voice ?? voiceId;
+  const voice = outcome.standIn?.voice ?? voiceId;
   const files = outcome.files.map((part, index) => ({
     attachment: part.data,
     name: fileName(voice, part.format, outcome.files.length > 1 ? index + 1 : undefined),
@@ -564,7 +564,7 @@ export function oggFile(
 ): AttachmentPayload {
   return {
     attachment: outcome.message.ogg,
-    name: fileName(outcome.freeVoice?.voice ?? voiceId, 'ogg'),
+    name: fileName(outcome.standIn?.voice ?? voiceId, 'ogg'),
     ...described(credit),
   };
 }

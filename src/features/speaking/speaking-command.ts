@@ -329,7 +329,7 @@ export async function speakAndReply(
         const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
         if (first !== undefined) {
           // The service failed and the free voice speaks its first part: named from the first words on.
-          if (first.freeVoice !== undefined) voice = standIn(first.freeVoice.voice, first.freeVoice.cause);
+          if (first.standIn !== undefined) voice = standIn(first.standIn.voice, first.standIn.cause);
           await showProgress(interaction, 'say.speaking', { voice, channel });
         }
       }
@@ -350,7 +350,7 @@ export async function speakAndReply(
       where: target.kind === 'voice' && movedTo !== target.channelId ? { ...target, movedTo } : target,
       voice,
       voiceId: spoken.voice,
-      credit: creditOf(outcome.freeVoice?.voice ?? spoken.voice),
+      credit: creditOf(outcome.standIn?.voice ?? spoken.voice),
       sizeLimit: interaction.attachmentSizeLimit,
       fellBack: accepted.fallback !== undefined,
       buttons: buttons !== undefined,

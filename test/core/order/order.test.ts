@@ -71,18 +71,18 @@ describe('Order', () => {
     const failure = new Refusal({ code: 'quota-used-up', markedAt: new Date(0), resetAt: new Date(0) });
     const order = new Order(asked);
     await run(order, accepted.terms, (sourced) => {
-      sourced.learnt({ audio: {} as never, freeVoice: { voice: 'free-en', cause: 'service-failed' }, cutAt: 120 });
+      sourced.learnt({ audio: {} as never, standIn: { voice: 'free-en', cause: 'service-failed' }, cutAt: 120 });
       sourced.partWay(failure);
       return { kind: 'files', files: [], seconds: 1 };
     });
     const outcome = await order.outcome;
-    expect(outcome.freeVoice).toEqual({ voice: 'free-en', cause: 'service-failed', paidBefore: 12 });
+    expect(outcome.standIn).toEqual({ voice: 'free-en', cause: 'service-failed', paidBefore: 12 });
     expect(outcome.lineCutAt).toBe(120);
     expect(outcome.partWay).toBeInstanceOf(PaidPartWayError);
     expect((outcome.partWay as PaidPartWayError).paid).toBe(12);
     // Settled: a part let go of that answers now changes nothing.
-    order.learnt({ failure: new Error('late'), freeVoice: { voice: 'free-ja', cause: 'month-used-up' } });
-    expect(order.freeVoice).toEqual({ voice: 'free-en', cause: 'service-failed' });
+    order.learnt({ failure: new Error('late'), standIn: { voice: 'free-ja', cause: 'month-used-up' } });
+    expect(order.standIn).toEqual({ voice: 'free-en', cause: 'service-failed' });
   });
 
   it("counts a scene's free lines for /usage in one count per cause and speaker, not one store write a line", async () => {

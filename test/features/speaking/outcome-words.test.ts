@@ -366,7 +366,7 @@ describe('one outcome, worded in one place', () => {
     const outcome: SpeechOutcome = {
       kind: 'played',
       seconds: 2,
-      freeVoice: { voice: 'free-en-f', cause: 'service-failed' },
+      standIn: { voice: 'free-en-f', cause: 'service-failed' },
     };
     const answer = wordOutcome(outcome, command({ kind: 'voice', channelId: '7' }));
     expect(answer.answer === 'reply' && wordsText('en-US', answer.words)).toContain('free-en-f');
@@ -382,7 +382,7 @@ describe('one outcome, worded in one place', () => {
       seconds: 600,
       cutAt: 600,
       timeline: [],
-      freeVoice: { voice: 'free-en-f', cause: 'service-failed' },
+      standIn: { voice: 'free-en-f', cause: 'service-failed' },
     };
     const answer = wordOutcome(outcome, scene());
     expect(answer.answer).toBe('post-file');

@@ -572,10 +572,10 @@ export class AutoReader {
         (outcome) => {
           done(outcome);
           // The paid voice spoke again: the next fallback is announced once more.
-          if (paidAtAcceptance && outcome.freeVoice === undefined && outcome.kind !== 'failed')
+          if (paidAtAcceptance && outcome.standIn === undefined && outcome.kind !== 'failed')
             reading.fallbackGate.accepted();
-          if (outcome.freeVoice !== undefined)
-            void this.#fellBack(reading, utterance, outcome.freeVoice.voice, outcome.freeVoice.cause);
+          if (outcome.standIn !== undefined)
+            void this.#fellBack(reading, utterance, outcome.standIn.voice, outcome.standIn.cause);
           if (
             outcome.kind === 'failed' &&
             !(outcome.error instanceof Refusal) &&
