@@ -4,7 +4,8 @@
 // every instant of a line: during its start lead, at its first packet, mid-part, at a part's boundary; in Discord's
 // order and with the old session ended 370 ms before the new address comes; with SayBot's main thread busy but going
 // round (a loaded host): nothing is said twice; and with it held up as the move comes, while the sender thread goes
-// on sending into the ended session: what went there is said again.
+// on sending into the ended session: what went there is said again, also when it goes on loaded after (its turns
+// slow, the old session let go a few turns after the close came).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/books-shown.ts';
@@ -125,10 +126,11 @@ describe.each(ORDERS)('a line across a voice server move ($order)', ({ options }
   });
 });
 
-/** A loaded host's main thread: busy 15 ms of every 20, yet going round between (it reads its sockets each time). */
-function keptBusy(): () => void {
+/** A loaded host's main thread: busy `busyMs` of every 20 or more, yet going round between (it reads its sockets each
+ * time). */
+function keptBusy(busyMs = 15): () => void {
   const timer = setInterval(() => {
-    const until = performance.now() + 15;
+    const until = performance.now() + busyMs;
     while (performance.now() < until);
   }, 20);
   return () => clearInterval(timer);
@@ -205,6 +207,25 @@ describe.each(ORDERS)(
           STALL_MS,
         ),
       );
+    });
+  },
+);
+
+describe.each(ORDERS)(
+  'a line across a voice server move with the main thread held up at it, then busy but going round ($order)',
+  ({ options }) => {
+    it('mid-part: what went to the ended session is said again, though the old session is let go only later', async () => {
+      const text = 'This line is moved while the bot is busy, then loaded, part of the way through.';
+      // Each turn of the loop takes 35 ms or more: the old session's close is read a turn after the messages that waited,
+      // and the library lets it go a turn later still, with the sender thread's later reports (every 40 ms) read between.
+      const idle = keptBusy(35);
+      try {
+        const result = await sayAcrossMove(text, options, () => spoken() >= 50, STALL_MS);
+        expect(result.lostSeconds, result.answer).toBeGreaterThan(0);
+        wentOnWhole(result);
+      } finally {
+        idle();
+      }
     });
   },
 );
