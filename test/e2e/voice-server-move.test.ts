@@ -16,6 +16,8 @@ const GUILD = london.id;
 const VOICE = 'voice-b-en-m-01';
 /** One 20 ms Opus frame. */
 const FRAME_SECONDS = 0.02;
+/** `expected` give or take `frames` frames, to the millisecond (4.74 - 0.06 is 4.680000000000001 in floating point). */
+const give = (expected: number, frames: number) => Math.round((expected + frames * FRAME_SECONDS) * 1000) / 1000;
 
 let h: Harness;
 beforeAll(async () => {
@@ -74,8 +76,8 @@ async function sayAcrossMove(
   const answer = await handle.waitFor((r) => /^(Spoke|The reply was cut off)/.test(r.content ?? ''), 60_000);
   return {
     answer: answer.content ?? '',
-    heardSeconds: spoken() * FRAME_SECONDS,
-    lostSeconds: (h.discord.packetsToEndedSession(GUILD) - lost) * FRAME_SECONDS,
+    heardSeconds: give(0, spoken()),
+    lostSeconds: give(0, h.discord.packetsToEndedSession(GUILD) - lost),
     expected: h.sandbox.expectedDurationSeconds(text),
   };
 }
@@ -88,8 +90,8 @@ async function sayAcrossMove(
 function wentOn(result: Awaited<ReturnType<typeof sayAcrossMove>>): void {
   const { answer, heardSeconds, lostSeconds, expected } = result;
   expect(answer).toMatch(/^Spoke/);
-  expect(heardSeconds + lostSeconds, answer).toBeGreaterThanOrEqual(expected - 3 * FRAME_SECONDS);
-  expect(heardSeconds, answer).toBeLessThanOrEqual(expected + 3 * FRAME_SECONDS);
+  expect(give(heardSeconds + lostSeconds, 0), answer).toBeGreaterThanOrEqual(give(expected, -3));
+  expect(heardSeconds, answer).toBeLessThanOrEqual(give(expected, 3));
   const told = Number(/(\d+\.\d) s/.exec(answer)?.[1]);
   expect(told, answer).toBeGreaterThanOrEqual(heardSeconds - 0.1);
   expect(told, answer).toBeLessThanOrEqual(heardSeconds + lostSeconds + 0.1);
@@ -162,8 +164,8 @@ const STALL_MS = 400;
 function wentOnWhole(result: Awaited<ReturnType<typeof sayAcrossMove>>): void {
   const { answer, heardSeconds, expected } = result;
   expect(answer).toMatch(/^Spoke/);
-  expect(heardSeconds, answer).toBeGreaterThanOrEqual(expected - 3 * FRAME_SECONDS);
-  expect(heardSeconds, answer).toBeLessThanOrEqual(expected + 3 * FRAME_SECONDS);
+  expect(heardSeconds, answer).toBeGreaterThanOrEqual(give(expected, -3));
+  expect(heardSeconds, answer).toBeLessThanOrEqual(give(expected, 3));
   const told = Number(/(\d+\.\d) s/.exec(answer)?.[1]);
   expect(told, answer).toBeGreaterThanOrEqual(heardSeconds - 0.1);
   expect(told, answer).toBeLessThanOrEqual(heardSeconds + 0.1);
