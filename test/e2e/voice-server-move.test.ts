@@ -218,9 +218,9 @@ describe.each(ORDERS)(
   ({ options }) => {
     it('mid-part: what went to the ended session is said again, though the old session is let go only later', async () => {
       const text = 'This line is moved while the bot is busy, then loaded, part of the way through.';
-      // Each turn of the loop takes 35 ms or more: the old session's close is read a turn after the messages that waited,
+      // Each turn of the loop takes 28 ms or more: the old session's close is read a turn after the messages that waited,
       // and the library lets it go a turn later still, with the sender thread's later reports (every 40 ms) read between.
-      const idle = keptBusy(35);
+      const idle = keptBusy(28);
       try {
         const result = await sayAcrossMove(text, options, () => spoken() >= 50, STALL_MS);
         expect(result.lostSeconds, result.answer).toBeGreaterThan(0);
