@@ -166,9 +166,21 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
   const seen = new WeakSet<object>();
   const guarded = new WeakSet<object>();
 
-  const guardSocket = (ws: EventEmitter) => {
+  const guardSocket = (ws: EventEmitter, networking: Networking) => {
     if (guarded.has(ws)) return;
     guarded.add(ws);
+    // The socket's close starts as Discord's close frame is read (ws answers it with close()); its 'close' event, and
+    // the library's letting the UDP socket go, wait for the handshake: the session ended at the first.
+    const inner = (ws as EventEmitter & { ws?: { close?: (...args: unknown[]) => void } }).ws;
+    const close = inner?.close;
+    if (handlers.udpOwner && inner && typeof close === 'function') {
+      const owner = handlers.udpOwner;
+      inner.close = (...args: unknown[]) => {
+        const udp: unknown = 'udp' in networking.state ? networking.state.udp : undefined;
+        if (isObject(udp)) owner.ending(udp);
+        close.apply(inner, args);
+      };
+    }
     for (const event of ['packet', 'binary'] as const) {
       for (const listener of ws.listeners(event) as Listener[]) {
         ws.off(event, listener);
@@ -195,10 +207,10 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
     // The socket is made in the constructor and again on every resume; messages arrive only after this tick.
     const socketOf = (state: NetworkingState) => ('ws' in state ? (state.ws as unknown as EventEmitter) : undefined);
     const first = socketOf(networking.state);
-    if (first) guardSocket(first);
+    if (first) guardSocket(first, networking);
     networking.on('stateChange', (_old: NetworkingState, next: NetworkingState) => {
       const ws = socketOf(next);
-      if (ws) guardSocket(ws);
+      if (ws) guardSocket(ws, networking);
       keepTransportKey(next);
     });
   };

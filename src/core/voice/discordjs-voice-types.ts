@@ -33,6 +33,11 @@ export interface ReadySession {
 export interface UdpOwner {
   /** Runs IP discovery on a socket of its own for the library's `udp` (its own socket closed unused). */
   claim(udp: object, remote: { ip: string; port: number }, ssrc: number): Promise<{ ip: string; port: number }>;
+  /**
+   * The voice gateway's socket of `udp`'s session starts closing (Discord's close frame came, or the library closes it):
+   * the session is over from now, though the library may let `udp` go only once the close handshake is done.
+   */
+  ending(udp: object): void;
   /** The library let `udp` go (the session is over). */
   released(udp: object): void;
 }

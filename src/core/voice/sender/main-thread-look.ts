@@ -5,14 +5,15 @@ import { performance } from 'node:perf_hooks';
 
 /** Busy without a pause longer than this (a packet's period) before a message: the main thread was held up. */
 const HELD_MS = 20;
-/** A hold-up seen this recently still bounds what the main thread hears of now (it read a burst after it). */
-const HELD_RECENT_MS = 100;
+
+/** The event loop's turns so far (libuv's count): a turn reads whatever its sockets had when it polled. */
+const turn = (): number => performance.nodeTiming.uvMetricsInfo.loopCount;
 
 export class MainThreadLook {
   /** The loop as the last message came (performance.eventLoopUtilization()). */
   #loop = performance.eventLoopUtilization();
-  /** The last hold-up seen before a message: since when, and when seen. */
-  #heldUp = { from: 0, seen: -Infinity };
+  /** The hold-ups seen in the last two turns, the later last: since when, and in which turn each was seen. */
+  #heldUp: Array<{ from: number; turn: number }> = [];
 
   /**
    * A message of the sender thread's is read now (every 40 ms while a clip plays), posted `at` (ms since the epoch;
@@ -22,27 +23,35 @@ export class MainThreadLook {
   heard(now = performance.now(), at?: number): void {
     const from = this.#busySince(now);
     const waited = at === undefined || performance.timeOrigin + now - at > HELD_MS;
-    if (now - from > HELD_MS && waited) this.#heldUp = { from, seen: now };
-    // Posted after a hold-up was seen, and read: the loop went round since, and read whatever had waited with it.
-    else if (at !== undefined && at > performance.timeOrigin + this.#heldUp.seen) this.#heldUp.seen = -Infinity;
+    if (now - from > HELD_MS && waited) {
+      const current = turn();
+      const last = this.#heldUp.at(-1);
+      if (last?.turn === current) last.from = Math.min(last.from, from);
+      else this.#heldUp = [...this.#recent(current), { from, turn: current }];
+    }
     this.#loop = performance.eventLoopUtilization();
   }
 
   /**
    * performance.now() at the earliest the main thread may have stopped looking before now: before its busy time since
-   * the last message where that was a hold-up (longer than a packet's period), or before a hold-up its last messages
-   * came after (a session's end that waited unread meanwhile came no sooner).
+   * the last message where that was a hold-up (longer than a packet's period), or before a hold-up seen in this turn or
+   * the one before: a session's end sent as it was held up is read with the messages that waited, or a turn after.
    */
   lookedAt(now = performance.now()): number {
     // Busy for no longer than a packet's period is keeping up: what it hears of now came now.
     const from = this.#busySince(now);
     const since = now - from > HELD_MS ? from : now;
-    return now - this.#heldUp.seen <= HELD_RECENT_MS ? Math.min(since, this.#heldUp.from) : since;
+    return Math.min(since, ...this.#recent(turn()).map((held) => held.from));
   }
 
   /** Whether a message of the thread's posted `at` (ms since the epoch) waited while the main thread was held up. */
   waited(at: number | undefined): boolean {
     return at !== undefined && performance.timeOrigin + performance.now() - at > HELD_MS;
+  }
+
+  /** The hold-ups seen in turn `current` or the one before. */
+  #recent(current: number): Array<{ from: number; turn: number }> {
+    return this.#heldUp.filter((held) => held.turn >= current - 1);
   }
 
   #busySince(now: number): number {

@@ -66,6 +66,8 @@ interface ConnectionEntry {
   awaitingRoom: boolean;
   /** The thread holds it (its session is not ready: hold()). */
   held: boolean;
+  /** performance.now() at the earliest its session may have ended, from when its end was first heard of (ending). */
+  endedAt?: number;
 }
 
 interface SenderThreadOptions {
@@ -195,10 +197,17 @@ export class SenderThread {
     };
     return {
       claim: (udp, remote, ssrc) => this.open(udp, remote, ssrc, renew).discovered,
+      // Dated when first heard of: by the time the library lets the socket go, the main thread may have caught up.
+      ending: (udp) => {
+        const entry = this.#connections.get(this.connectionOf(udp) ?? 0);
+        if (entry) entry.endedAt ??= this.#look.lookedAt();
+      },
       released: (udp) => {
         const connection = this.connectionOf(udp);
         // A move or a close: what was sent since the main thread last looked may have gone into an ended session.
-        if (connection !== undefined) this.close(connection, this.#look.lookedAt());
+        if (connection === undefined) return;
+        const endedAt = this.#connections.get(connection)?.endedAt ?? Infinity;
+        this.close(connection, Math.min(endedAt, this.#look.lookedAt()));
       },
     };
   }

@@ -50,6 +50,23 @@ describe('MainThreadLook', () => {
     expect(look.lookedAt()).toBeGreaterThanOrEqual(before);
   });
 
+  it('a hold-up seen in the turn after another keeps the earlier start: what it hears of then is dated before both', async () => {
+    const look = new MainThreadLook();
+    await nextTurn();
+    look.heard();
+    await nextTurn();
+    const before = performance.now();
+    busy(60);
+    look.heard();
+    // The next turn is slow too (a loaded host): a message read there waited, and a session's end sent during the first
+    // hold-up may be read only now, after it.
+    await nextTurn();
+    busy(30);
+    const read = performance.now();
+    look.heard(read, performance.timeOrigin + read - 25);
+    expect(look.lookedAt()).toBeLessThanOrEqual(before);
+  });
+
   it('once a message posted after a hold-up was read, the loop went round: that hold-up dates nothing after', async () => {
     const look = new MainThreadLook();
     await nextTurn();
@@ -57,6 +74,8 @@ describe('MainThreadLook', () => {
     await nextTurn();
     busy(60);
     look.heard();
+    // Two turns on: a session's end sent during the hold-up was read by the turn after it.
+    await nextTurn();
     await nextTurn();
     const posted = performance.now();
     look.heard(posted, performance.timeOrigin + posted);
