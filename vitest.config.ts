@@ -41,7 +41,7 @@ export default defineConfig({
           name: 'wall',
           include: ofKind('wall'),
           // These files mostly wait (real-time audio, a browser, a child process): more of them at once than cores.
-          maxWorkers: 5,
+          maxWorkers: 6,
           sequence: { groupOrder: 0 },
           // A failed test prints the last log lines of its file's running bots (test/support/failure-logs.ts).
           setupFiles: ['./test/support/failure-logs.ts'],
