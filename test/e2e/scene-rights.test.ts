@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import '../../src/features/scenes/strings.ts';
-import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { parseSrtTimes } from '../support/srt-times.ts';
 import { hearVoiceMessage } from '../core/voice-message/helpers.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, voiceStateSeen, WITH_VOICE_MESSAGES, type Harness } from '../support/harness.ts';

@@ -12,7 +12,7 @@ import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-en
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { estimateCeiling } from '../../src/core/characters.ts';
-import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { parseSrtTimes } from '../support/srt-times.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
 import { previewOf, previewScene, pressSceneButton } from '../support/scene-preview.ts';

@@ -7,7 +7,7 @@ import type { Fault } from '@saybot/voice-sandbox';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { heldWriteAhead } from '../support/held-write-ahead.ts';
-import { parseSrtTimes } from '../../src/features/scenes/subtitles.ts';
+import { parseSrtTimes } from '../support/srt-times.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';

@@ -64,7 +64,6 @@ import {
 import { Call, Noting } from './call.ts';
 
 /** A body no longer wanted, dropped (audio-body.ts): the engines' clients drop theirs the same way. */
-export { discard } from './audio-body.ts';
 
 /** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {

@@ -22,7 +22,7 @@
 import type { EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
-import { discard } from '../api/client.ts';
+import { discard } from '../api/audio-body.ts';
 import { connectionReason, errorCode } from '../api/errors.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';

@@ -1,5 +1,14 @@
-// Money's month as the service counts it: the used-up month (the service's own 429 marks it, one request at a time
-// goes out to find out whether it is back) and the service's own figures, kept with their time and read as a hint.
+// Money's month as the service counts it: the used-up month and the service's own figures, kept with their time and
+// read as a hint. The service's own 429 "quota exceeded" marks the month used up (one request at a time then goes out
+// to find out whether it is back), and the mark must never outlive the operator fixing it. Every paid call runs under
+// it (the part source's paidCall): such a 429 marks the month used up before the caller hears of it, unless the service
+// says characters are left (only this request is too long for them: that is what the caller is told); any other
+// answer's usage figures may show that a used-up month is over. Only the service may say the month is used up: a 429
+// whose answer the retry rule (src/core/api/response.ts) does not prove the service's own, with its usage figures (a
+// rate-limiting proxy's page, a gateway's JSON without the service's figures), is a refusal on the way, worded as what
+// SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's last figure of what is left (below) is
+// a hint the same way: a request it leaves too few for goes out one at a time, through the same turn, so characters
+// bought or a new month are seen at the next request.
 import { RateLimitedError, VoiceApiError, type QuotaExceededError, type UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
@@ -7,15 +16,6 @@ import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextMonthStart } from './calendar.ts';
 
-// The used-up month: the service's own 429 "quota exceeded" marks it, and the mark must never outlive the operator
-// fixing it. Every paid call runs under it (the part source's paidCall): such a 429 marks the month used up before the caller
-// hears of it, unless the service says characters are left (only this request is too long for them: that is what
-// the caller is told); any other answer's usage figures may show that a used-up month is over. Only the service may
-// say the month is used up: a 429 whose answer the retry rule (src/core/api/response.ts) does not prove the service's
-// own, with its usage figures (a rate-limiting proxy's page, a gateway's JSON without the service's figures), is a
-// refusal on the way, worded as what SayBot knows, and marks nothing, as a gateway's 401 or 403 does. The service's
-// last figure of what is left (below) is a hint the same way: a request it leaves too few for goes out
-// one at a time, through the same turn, so characters bought or a new month are seen at the next request.
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {
   /** A fingerprint of the API key (VoiceApiClient.keyFingerprint), never the key. */

@@ -1,9 +1,7 @@
-// Where each part of an order comes from: the audio cache, a flight already under way for the same audio (one call
-// for identical parts, below; who leads it and who saves, #fetchOriginal), the Voice API (paid: its steps awaited in
-// turn by paidCall, on the books before the request leaves; whether the free voice stands in for a failing service,
-// asked of money.ts), or the free voice (eSpeak NG or an owner's engine); a part at another speed or volume changed in the audio worker (ChangedParts, below); and what a
-// part's request becomes at the Voice API is src/core/sourcing/part-request.ts; a flight's parts,
-// src/core/sourcing/flights.ts.
+// Where each part of an order comes from: the audio cache, a flight already under way for the same audio (who leads
+// it and who saves, #fetchOriginal; its parts, src/core/sourcing/flights.ts), the Voice API (paid: its steps awaited
+// in turn by paidCall, on the books before the request leaves; the request itself, src/core/sourcing/part-request.ts),
+// or the free voice (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
 import {
   freeVoiceFor,
   isEngineVoice,

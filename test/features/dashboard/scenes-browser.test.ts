@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page, Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
-import { parseSrtTimes } from '../../../src/features/scenes/subtitles.ts';
+import { parseSrtTimes } from '../../support/srt-times.ts';
 import { seriousViolations } from '../../support/axe.ts';
 import { describeInBrowser, keptTabs, logInByRequest, useBrowser } from '../../support/browser.ts';
 import { seoulWith, useDashboard } from '../../support/dashboard.ts';

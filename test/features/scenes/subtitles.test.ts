@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSrtTimes, toSrt, type SubtitleCue } from '../../../src/features/scenes/subtitles.ts';
+import { toSrt, type SubtitleCue } from '../../../src/features/scenes/subtitles.ts';
+import { parseSrtTimes } from '../../support/srt-times.ts';
 
 describe('toSrt', () => {
   it('numbers cues from 1 with SubRip times, one Speaker: text line and a blank line between cues, LF only', () => {
