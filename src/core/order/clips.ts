@@ -99,7 +99,7 @@ function joinedFormat(request: SpeechRequest, parts: readonly PartPieces[]): Edi
 }
 
 /** A part's bytes as read: in shared memory as they came, or in blocks of their own (../audio/workers/byte-blocks.ts). */
-export interface PartPieces {
+interface PartPieces {
   format: AudioFormat;
   bytes: PartBytes;
 }

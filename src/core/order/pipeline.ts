@@ -48,7 +48,7 @@ export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 export type * from './order.ts';
 
 /** What the speech pipeline is made with. */
-export interface SpeechPipelineOptions {
+interface SpeechPipelineOptions {
   /** Where each part comes from (cache, a flight under way, the API), and where it is recorded. */
   source: PartSource;
   /** Budgets and the monthly quota: every paid part is checked and held before anything is sent. */

@@ -11,7 +11,7 @@ import type { PartSource } from '../sourcing/part-source.ts';
 import type { SpokenLine } from './order.ts';
 import type { SceneTimeline } from './scene-types.ts';
 
-export interface SceneFile {
+interface SceneFile {
   files: [RenderedFile];
   seconds: number;
   /** Each line's start and end in the file, seconds: only the lines heard when it was cut. */

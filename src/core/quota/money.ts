@@ -484,7 +484,7 @@ interface AdmissionRequest {
 }
 
 /** What a voice request adds to the queue of its seat (0 the main bot, then the helpers). */
-export interface VoiceAdmission {
+interface VoiceAdmission {
   seat: number;
   clips: number;
   seconds: number;

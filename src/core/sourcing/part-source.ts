@@ -54,7 +54,7 @@ import {
   type Waiting,
 } from './flights.ts';
 
-export interface PartSourceOptions {
+interface PartSourceOptions {
   client: VoiceApiClient;
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */

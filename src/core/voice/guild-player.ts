@@ -24,7 +24,7 @@ export interface ClipOwner {
 }
 
 /** 'cut-off': the voice connection was lost (kicked, channel deleted, voice server gone) before the clip ended. */
-export type PlaybackStatus = 'played' | 'skipped' | 'stopped' | 'cut-off' | 'failed';
+type PlaybackStatus = 'played' | 'skipped' | 'stopped' | 'cut-off' | 'failed';
 
 export interface PlaybackResult {
   status: PlaybackStatus;
@@ -64,7 +64,7 @@ export interface Turn {
 }
 
 /** Where the connection is; each state names what the player may do next. */
-export type ConnectionState =
+type ConnectionState =
   | { kind: 'disconnected' }
   | { kind: 'connecting'; channelId: string }
   | { kind: 'connected'; channelId: string; connection: VoiceConnection }

@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { GuildPlayer } from './guild-player.ts';
 import type { PacketSender } from './packet-sender.ts';
 
-export interface PlayerRegistryOptions {
+interface PlayerRegistryOptions {
   logger: Logger;
   idleTimeoutMs: number;
   /** Keeps this bot's voice connections apart from another instance's in the same process. */
