@@ -129,4 +129,33 @@ describe("a member's /stop or /skip while another's identical order waits for th
     // Closed before any answer: kept on the books as it may have been charged (stop-held.test.ts).
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
   });
+
+  it('the other order refused at acceptance (its other part over the budget): it never waits, the call is closed', async () => {
+    const h = await harnessFor({
+      guilds,
+      config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 },
+      env: { BUDGET_GUILD_MONTHLY_CHARS: '70' },
+    });
+    h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+    const first = await say(h, A);
+    await until(() => tts(h)[0]?.outcome === 'waiting');
+    // Its first part is the line in flight (free), its second 30 characters more than the budget leaves.
+    const other = await h.discord.command({
+      guildId: GUILD,
+      userId: B,
+      name: 'say',
+      options: [
+        { name: 'text', value: `${TEXT} And thirty characters more here.` },
+        { name: 'voice', value: VOICE },
+      ],
+    });
+    expect(await answerOf(other, 60_000)).toMatch(/monthly budget is 70 characters/);
+    expect((await runCommand(h, { guildId: GUILD, userId: A, name: 'stop' })).content).toMatch(/^Stopped/);
+    await until(() => tts(h)[0]?.outcome === 'client-aborted');
+    h.sandbox.resumePaused();
+    await answerOf(first, 60_000);
+    await booksSettled(h);
+    expect(tts(h)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled()).toBe(0);
+  });
 });

@@ -177,6 +177,7 @@ export class Order implements OrderAccount, OrderEvents {
   /** Refused before anything was held or paid: audio handed in whole is let go, and the refusal is its outcome. */
   refuse(error: unknown): void {
     this.#enter('refused');
+    this.#end.abort(error);
     for (const line of this.#lines) discard(line.request);
     this.#events.accepted.reject(error);
     this.#events.outcome.resolve({ kind: 'failed', error, secondsHeard: 0 });
@@ -186,6 +187,7 @@ export class Order implements OrderAccount, OrderEvents {
   settled(outcome: SpeechOutcome): void {
     // Told first: a phase out of turn is a bug, thrown, but its front-end never waits for an outcome that will not come.
     this.#events.outcome.resolve(outcome);
+    this.#end.abort();
     this.#enter('settled');
   }
 

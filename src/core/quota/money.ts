@@ -45,11 +45,14 @@ interface OrderToPay<Line extends PricedLine> {
   readonly followUp: boolean;
   readonly cachedOnly: boolean;
   readonly quoted: number | undefined;
+  /** Aborted once it ends: until then it waits for each flight a part of it was counted free by (PartPrices.needs). */
+  readonly ended?: AbortSignal | undefined;
 }
 
 /** What the part source knows of prices: what each part needs now, and the free voice that would say a request. */
 interface PartPrices {
-  needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]>;
+  /** A part counted free as in flight is waited for with `waits` from here: its call goes on while that is not aborted. */
+  needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]>;
   standIn(request: ServiceRequest): ServiceRequest | undefined;
 }
 
@@ -128,9 +131,13 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
+      // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
+      const refused = new AbortController();
+      const waits = order.ended && AbortSignal.any([order.ended, refused.signal]);
       try {
-        return { lines: order.lines, admission, ...(await this.#authorize(order, order.lines)) };
+        return { lines: order.lines, admission, ...(await this.#authorize(order, order.lines, waits)) };
       } catch (refusal) {
+        refused.abort();
         const spoken = this.#standInFor(order, refusal);
         if (spoken === undefined) throw refusal;
         // Refused that too (the free-request rate): the member hears of the money, the cause.
@@ -191,9 +198,11 @@ export class Money {
   async #authorize<Line extends PricedLine>(
     order: OrderToPay<Line>,
     lines: readonly Line[],
+    waits?: AbortSignal,
   ): Promise<{ charge: Charge; late?: QuoteAllowance }> {
     const { requester } = order;
-    const needs = (await this.#inOrder(Promise.all(lines.map((l) => this.#prices.needs(l.request, l.texts))))).flat();
+    const priced = Promise.all(lines.map((l) => this.#prices.needs(l.request, l.texts, waits)));
+    const needs = (await this.#inOrder(priced)).flat();
     const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
     // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
     const late = quoteAllowance(order, paid);

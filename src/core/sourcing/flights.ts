@@ -112,16 +112,6 @@ export class Waiters {
 /** What a paid call waits with: whether anyone still waits, the signal that lets go of it, its answer's turns. */
 export type Waiting = Pick<Waiters, 'wanted' | 'calling' | 'close'> & { readonly letGo?: AbortSignal | undefined };
 
-/** A flight's waiters as a paid call's. */
-export function waitingOn(waiters: Waiters): Waiting {
-  return {
-    wanted: () => waiters.wanted(),
-    letGo: waiters.letGo,
-    calling: () => waiters.calling(),
-    close: () => waiters.close(),
-  };
-}
-
 /** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
 export function unwanted(): AbortedError {
   return new AbortedError('nobody waits for this part any more: its request was not sent');
@@ -135,10 +125,6 @@ export interface Fetching {
 /** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */
 export class SingleFlight<T> {
   readonly #flights = new Map<string, T>();
-
-  has(key: string): boolean {
-    return this.#flights.has(key);
-  }
 
   /** The flight under way for `key`, to join. */
   get(key: string): T | undefined {

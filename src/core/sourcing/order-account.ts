@@ -11,7 +11,7 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly standIn?: StandIn | undefined;
-  /** Aborted when its render is ended (a /stop, a right taken away): its part is let go of (flights.ts Waiters). */
+  /** Aborted when it ends (settled, or its render ended by a /stop or a right taken away): its parts are let go of. */
   readonly ended?: AbortSignal | undefined;
 }
 

@@ -47,7 +47,6 @@ import {
   filled,
   lookUp,
   unwanted,
-  waitingOn,
   type Fetching,
   type Flight,
   type PartStore,
@@ -90,14 +89,10 @@ interface PartSourceOptions {
 const MAX_DELETED_VOICES = 10_000;
 
 /**
- * Where each part's audio comes from, cheapest first: the cache, an identical request already in flight, or
- * the Voice API. Every answer is recorded with the caller's charge: a part fetched as a spend, a part served
- * otherwise as a saving; a 429 marks the month as used up.
- *
  * A fetched part is read to its end and cached even when its caller stops listening (skip, stop) once the service
  * began to answer: its characters are paid for the moment the service accepts the request, and the next identical
- * request gets it for nothing. One nobody waits for any more before that is closed, or never sent (Waiters,
- * below). Only close() (shutdown) abandons the fetches under way.
+ * request gets it for nothing. One nobody waits for any more before that (its callers, and the orders that counted
+ * it free as in flight, until they end) is closed, or never sent (flights.ts Waiters). Only close() abandons them.
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -141,15 +136,16 @@ export class PartSource {
   /**
    * What each part will cost: nothing when it is cached or already being fetched. A part at another speed or
    * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
+   * One counted free as in flight is waited for with `waits` (an order's life) from this instant, as by a joiner.
    */
-  needs(request: SpeechRequest, texts: readonly string[]): Promise<PartNeed[]> {
+  needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]> {
     return Promise.all(
       texts.map(async (text) => {
         const free =
           request.kind === 'ready' ||
           isFreeVoice(request.voice) ||
           (await this.#changedCached(request, text)) ||
-          (await this.#originalFree(request, text));
+          (await this.#originalFree(request, text, waits));
         return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
       }),
     );
@@ -161,9 +157,11 @@ export class PartSource {
     return need !== undefined && !need.free && (await this.#accounting.findsOut(need.characters));
   }
 
-  async #originalFree(request: ServiceRequest, text: string): Promise<boolean> {
+  async #originalFree(request: ServiceRequest, text: string, waits: AbortSignal | undefined): Promise<boolean> {
     const key = partCacheKey(withoutEffects(request), text);
-    return this.#flights.has(key) || ((await this.#cache?.has(key, request.voice)) ?? false);
+    const flight = this.#flights.get(key);
+    if (flight !== undefined && waits !== undefined) flight.waiters.join(waits);
+    return flight !== undefined || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
@@ -427,7 +425,12 @@ export class PartSource {
     this.checkVoice(request);
     // Paid: still wanted at the last instant, a voice deleted meanwhile included (its spend taken back, the part
     // refused for the deletion).
-    const waiting = { ...waitingOn(waiters), wanted: () => waiters.wanted() && !this.#deleted.has(request.voice) };
+    const waiting: Waiting = {
+      wanted: () => waiters.wanted() && !this.#deleted.has(request.voice),
+      letGo: waiters.letGo,
+      calling: () => waiters.calling(),
+      close: () => waiters.close(),
+    };
     const paid = await paidCall(this.#paying, serviceBody(request, text), text, order, waiting).catch(
       (error: unknown) => {
         this.checkVoice(request);

@@ -230,6 +230,46 @@ describe('PartSource', () => {
       expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
     });
 
+    it('by the order that asked, while an order that counted it free (in flight) is not over: not closed, billed once, heard by that order', async () => {
+      const text = 'Counted free by an order still queued.';
+      const [first] = await heldAtService(rig.source, text);
+      if (!first) throw new Error('one order');
+      const queued = new AbortController();
+      expect((await rig.source.needs(request(text), [text], queued.signal))[0]?.free).toBe(true);
+      const second = await rig.accounting.authorize({ ...who, userId: 'V' }, []);
+      first.caller.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      // Its turn comes: the queued order asks for the part it was counted free by, still the same call.
+      const fetching = rig.source.fetch(request(text), text, new AbortController().signal, { charge: second });
+      rig.sandbox.resumePaused();
+      const heard = Buffer.concat(await (await fetching).body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      queued.abort();
+      first.charge.close();
+      second.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+
+    it('by the order that asked, and the order that counted it free ended too: closed at the last, billed nothing', async () => {
+      const text = 'Counted free by an order that ended.';
+      const [first] = await heldAtService(rig.source, text);
+      if (!first) throw new Error('one order');
+      const queued = new AbortController();
+      expect((await rig.source.needs(request(text), [text], queued.signal))[0]?.free).toBe(true);
+      first.caller.abort();
+      queued.abort();
+      await expect(first.fetching).rejects.toThrow(/cancelled/);
+      await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('client-aborted'), EVENT);
+      rig.sandbox.resumePaused();
+      first.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(0);
+    });
+
     it('by both orders that wait for it, one after the other: closed at the last, billed nothing', async () => {
       const text = 'Both orders let go of this one.';
       const [first, second] = await heldAtService(rig.source, text, 2);
