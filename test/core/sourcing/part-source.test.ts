@@ -82,6 +82,27 @@ describe('PartSource', () => {
     expect((await rig.store.spends.monthTotals(month(), 'G')).spent).toBe(text.length);
   });
 
+  it('a part another order joined whose body breaks: paid once by the first, saved by nobody (nothing was delivered)', async () => {
+    rig.sandbox.injectFault({ kind: 'pause-after', bytes: 2000, then: 'reset', endpoint: 'tts' });
+    const text = 'Shared by two orders, and its body breaks.';
+    const signal = new AbortController().signal;
+    const first = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+    const leading = await rig.source.fetch(request(text), text, signal, { charge: first });
+    const second = await rig.accounting.authorize(
+      { ...who, userId: 'V' },
+      await rig.source.needs(request(text), [text]),
+    );
+    const joining = await rig.source.fetch(request(text), text, signal, { charge: second });
+    rig.sandbox.resumePaused();
+    await expect(leading.body.toArray()).rejects.toThrow();
+    await expect(joining.body.toArray()).rejects.toThrow();
+    first.close();
+    second.close();
+    await rig.source.close();
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+  });
+
   describe('a part let go of before its request left', () => {
     /** A part source whose books hold each paid request's write-ahead (its request not sent) until let go. */
     function heldBooks() {
