@@ -115,7 +115,7 @@ function grow(buffer: Float32Array, atLeast: number): Float32Array {
   return next;
 }
 
-function gcd(a: number, b: number): number {
+export function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
 }

@@ -12,7 +12,7 @@ import { applyGain } from './gain.ts';
 import { decodeAudio, encodeAudio, mono } from './effects.ts';
 import { ClipError } from '../errors.ts';
 import { MPEG_SAMPLE_RATES } from '../codecs/mpeg.ts';
-import { StereoResampler } from '../codecs/resample.ts';
+import { StereoResampler, gcd } from '../codecs/resample.ts';
 import type { EditableFormat, SceneMixInput, SceneMixLine, SceneMixResult } from './effect-types.ts';
 import { nextSlice } from '../workers/slices.ts';
 
@@ -237,9 +237,4 @@ function median(values: readonly number[]): number | undefined {
 function spread(values: ReadonlyArray<number | null>): number {
   const known = values.filter((v): v is number => v !== null);
   return known.length < 2 ? 0 : Math.max(...known) - Math.min(...known);
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
 }
