@@ -35,13 +35,15 @@ export function filled(
     (entry) => store.cache?.put(key, voiceId, entry, generation),
     (error: unknown) => store.log.debug({ err: error, key }, 'part not cached: its audio did not arrive whole'),
   );
-  return { part: () => fill.part(), done };
+  return { part: () => fill.part(), done, whole: fill.complete };
 }
 
 /** A part's audio, read by every identical request, and when it is over (cached, its spend settled). */
 export interface FlightAudio {
   part(): PartAudio;
   done: Promise<unknown>;
+  /** Rejects when its audio did not come whole (a body that broke); absent: it is whole already. */
+  whole?: Promise<unknown>;
 }
 
 export interface Flight extends FlightAudio {

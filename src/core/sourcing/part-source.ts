@@ -376,7 +376,7 @@ export class PartSource {
       throw error;
     });
     // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
-    if (joined !== undefined || flight.from !== 'api') this.#saved(charge, request, text);
+    if (joined !== undefined || flight.from !== 'api') this.#saved(charge, request, text, flight.whole);
     return flight.part();
   }
 
@@ -399,9 +399,10 @@ export class PartSource {
     return fetching;
   }
 
-  /** A part served without a call is a saving, recorded once; a free voice's part never had a price to save. */
-  #saved(charge: Charge | undefined, request: ServiceRequest, text: string): void {
-    if (!isFreeVoice(request.voice)) void charge?.saved(text, endpointOf(request));
+  /** A part served without a call is saved once its audio came `whole` (not if it broke); a free voice's, never. */
+  #saved(charge: Charge | undefined, request: ServiceRequest, text: string, whole?: Promise<unknown>): void {
+    const save = () => charge?.saved(text, endpointOf(request));
+    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(text));
   }
 
   async #start(
