@@ -5,6 +5,7 @@
 // over too, nobody waits, and the call is closed as when nobody shared it.
 import { describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
@@ -26,7 +27,7 @@ const guilds = [
 
 const harnessFor = useHarnessPerTest();
 const tts = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'tts');
-const say = (h: Harness, userId: string) =>
+const say = (h: Harness, userId: string, output?: 'file') =>
   h.discord.command({
     guildId: GUILD,
     userId,
@@ -34,6 +35,7 @@ const say = (h: Harness, userId: string) =>
     options: [
       { name: 'text', value: TEXT },
       { name: 'voice', value: VOICE },
+      ...(output === undefined ? [] : [{ name: 'output', value: output }]),
     ],
   });
 const queued = (handle: InteractionHandle) => handle.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
@@ -157,5 +159,27 @@ describe("a member's /stop or /skip while another's identical order waits for th
     await booksSettled(h);
     expect(tts(h)).toHaveLength(1);
     expect(h.sandbox.charactersBilled()).toBe(0);
+  });
+
+  it("files: the first member's /stop while the call is held before its charge: it goes on for the other, and the first is told it was counted, not closed", async () => {
+    const h = await harnessFor({ guilds, config: { maxCharsPerRequest: 60 } });
+    h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+    const first = await say(h, A, 'file');
+    await until(() => tts(h)[0]?.outcome === 'waiting');
+    const other = await say(h, B, 'file');
+    // Acknowledged once accepted: from then on it waits for the same call.
+    await until(() => other.responses.length > 0);
+    expect((await runCommand(h, { guildId: GUILD, userId: A, name: 'stop' })).content).toMatch(/^Stopped/);
+    h.sandbox.resumePaused();
+    const stopped = await answerOf(first, 60_000);
+    const made = await other.waitFor((r) => r.files.length > 0, 60_000);
+    await booksSettled(h);
+    expect(made.files).toHaveLength(1);
+    expect(tts(h)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
+    // Its characters were counted by the service as the call went on: said so, never "closed ... may have counted".
+    expect(stopped).not.toMatch(/closed|may have counted/);
+    expect(stopped).toContain(t('en-US', 'error.renderStopped.paid', { paid: TEXT.length }));
   });
 });
