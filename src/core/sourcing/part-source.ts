@@ -371,8 +371,10 @@ export class PartSource {
     const joined = this.#flights.get(key);
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
-    const flight = await abortable(fetching.flight, signal).catch((error: unknown) => {
+    const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
       charge?.release(text);
+      // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer.
+      if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted()) await fetching.flight;
       throw error;
     });
     // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
