@@ -111,6 +111,44 @@ describe('Order', () => {
     ]);
   });
 
+  it('waits for the flights its parts were counted free by until it ends, or its paid voice is refused for money', async () => {
+    const waits: AbortSignal[] = [];
+    let refuse = true;
+    const refusal = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
+    const waiting = new Money({
+      accounting: {
+        standsIn: true,
+        authorize: async () => {
+          if (!refuse) return terms().terms.charge;
+          refuse = false;
+          throw refusal;
+        },
+      } as never,
+      prices: {
+        needs: async (_, texts, wait) => {
+          if (wait !== undefined) waits.push(wait);
+          return texts.map((text) => ({ text, endpoint: 'tts' as const, characters: text.length, free: true }));
+        },
+        standIn: (paid) => ({ ...paid, voice: 'free-en-f' }),
+      },
+    });
+    // Refused for money and spoken in the free voice: the paid voice's flights no longer wait for it.
+    const spokenFree = new Order(asked);
+    spokenFree.split(lines);
+    expect((await waiting.accept(spokenFree, undefined)).fallback).toBe(refusal);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]?.aborted).toBe(true);
+    // Accepted: they wait for it until it is settled.
+    const order = new Order(asked);
+    order.split(lines);
+    order.accept(await waiting.accept(order, undefined));
+    order.source();
+    expect(waits).toHaveLength(2);
+    expect(waits[1]?.aborted).toBe(false);
+    order.settled(waiting.settle(order, { kind: 'files', files: [], seconds: 1 }));
+    expect(waits[1]?.aborted).toBe(true);
+  });
+
   it('is refused at acceptance: its outcome the refusal, nothing to settle', async () => {
     const refusal = new Refusal({ code: 'budget-member-day', limit: 1, used: 1, needed: 1, resetAt: new Date(0) });
     const order = new Order(asked);
