@@ -11,7 +11,7 @@ import {
 } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
+import type { AudioResponse, CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { OversizedResponseError } from '../api/errors.ts';
 import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
@@ -434,28 +434,16 @@ export class PartSource {
       calling: () => waiters.calling(),
       close: () => waiters.close(),
     };
-    const paid = await paidCall(this.#paying, serviceBody(request, text), text, order, waiting).catch(
-      (error: unknown) => {
-        this.checkVoice(request);
-        throw error;
-      },
-    );
-    const response = paid.answer;
-    // Delivered, and settled once its body is over (a bounded wait: the call's total timeout, and the audio its text
-    // can take): undelivered when the body went past that bound and was cut. Spent either way.
-    const settled = finished(response.body).then(
-      () => settlePaid(this.#accounting, paid, order, 'delivered'),
-      (error: unknown) =>
-        settlePaid(
-          this.#accounting,
-          paid,
-          order,
-          error instanceof OversizedResponseError ? 'undelivered' : 'delivered',
-          error,
-        ),
-    );
+    // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its
+    // delivery and settlement (the flight's `done`).
+    const answered = Promise.withResolvers<AudioResponse>();
+    const call = paidCall(this.#paying, serviceBody(request, text), text, order, waiting, answered);
+    const response = await Promise.race([answered.promise, call]).catch((error: unknown) => {
+      this.checkVoice(request);
+      throw error;
+    });
     const audio = filled(this.#store, response, key, request.voice, generation);
-    return { ...audio, from: 'api', done: Promise.all([settled, audio.done]) };
+    return { ...audio, from: 'api', done: Promise.all([call, audio.done]) };
   }
 
   /**
@@ -508,10 +496,7 @@ export class PartSource {
     const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
-    const paid = await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
-    // The voice exists, whether or not its spoken line arrived (audioLost): delivered.
-    await settlePaid(this.#accounting, paid, order, 'delivered');
-    return paid.answer;
+    return await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
   }
 
   /**
@@ -547,13 +532,6 @@ function learnt(stoodIn: StandIn | undefined, audio: SpeechAudio | undefined): {
   };
 }
 
-/** A paid call answered and read: its answer, and on whose charge and which row of the books it is settled. */
-export interface PaidCall<T> {
-  answer: T;
-  payer: Charge | undefined;
-  entry: LedgerEntry | undefined;
-}
-
 /** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */
 export interface PaidCalls {
   books: Accounting;
@@ -566,8 +544,9 @@ export interface PaidCalls {
  * acceptance on a charge of its own); still wanted; written ahead on the books, so that no instant after it leaves
  * (a crash included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and
  * confirmed before its body is read, or taken back on a definite "not charged", or left spent when it may have been
- * charged, what the service said of the month kept either way; read. Retries are the client's, one call written
- * once. Its settlement, once its body is over, is the caller's last step (settlePaid).
+ * charged, what the service said of the month kept either way; read, and handed to `answered` (its listeners hear
+ * the audio as it streams); delivered: its body read to its end, or cut; settled. Retries are the client's, one call
+ * written once. Resolves with its answer once settled; rejects with a failure before it (`answered` never resolved).
  */
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
@@ -575,13 +554,16 @@ export async function paidCall<R extends PaidRequest>(
   text: string,
   order: PayingOrder | undefined,
   waiting: Waiting,
-): Promise<PaidCall<PaidAnswer<R>>> {
+  answered?: PromiseWithResolvers<PaidAnswer<R>>,
+): Promise<PaidAnswer<R>> {
   const { endpoint } = request;
   const characters = countCharacters(text);
-  const payer = await books.payer(order, endpoint, text);
+  let payer: Charge | undefined;
   let entry: LedgerEntry | undefined;
   let accepted = false;
+  let answer: PaidAnswer<R>;
   try {
+    payer = await books.payer(order, endpoint, text);
     if (!waiting.wanted()) throw unwanted();
     if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
     if (!waiting.wanted()) {
@@ -599,31 +581,43 @@ export async function paidCall<R extends PaidRequest>(
     accepted = true;
     waiting.close();
     if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
-    const answer = await sent.read().catch(async (error: unknown) => {
+    answer = await sent.read().catch(async (error: unknown) => {
       throw await books.heard(error, characters);
     });
     // Its characters are on the books and its answer is here: the part holds nothing more.
     payer?.release(text);
-    return { answer, payer, entry };
   } catch (error) {
-    if (accepted) await settlePaid(books, { payer, entry }, order, 'undelivered', error);
+    if (accepted) await settle(books, payer, entry, order, 'undelivered', error);
     else if (payer !== order?.charge) payer?.close();
     throw error;
   } finally {
     // Answered, or never sent: the next request may find out whether the month is back.
     if (entry?.turn !== undefined && payer !== undefined) books.releaseHold(entry.turn, payer.context.guildId);
   }
+  answered?.resolve(answer);
+  // Delivered: an audio answer once its body is over (a bounded wait: the call's total timeout, and the audio its
+  // text can take), undelivered when it went past that bound and was cut, spent either way; a new voice exists
+  // whether or not its spoken line arrived (audioLost).
+  let outcome: 'delivered' | 'undelivered' = 'delivered';
+  let cut: unknown;
+  if ('body' in answer)
+    await finished(answer.body).catch((error: unknown) => {
+      cut = error;
+      if (error instanceof OversizedResponseError) outcome = 'undelivered';
+    });
+  await settle(books, payer, entry, order, outcome, cut);
+  return answer;
 }
 
-/** A paid call's body is over: its spend settled once (delivered or not), a late part's own charge closed. */
-export async function settlePaid(
+/** A paid call's spend settled once (delivered or not), a late part's own charge closed. */
+async function settle(
   books: Accounting,
-  paid: Pick<PaidCall<unknown>, 'payer' | 'entry'>,
+  payer: Charge | undefined,
+  entry: LedgerEntry | undefined,
   order: PayingOrder | undefined,
   outcome: 'delivered' | 'undelivered',
   error?: unknown,
 ): Promise<void> {
-  const { payer, entry } = paid;
   try {
     if (payer !== undefined && entry !== undefined) await books.settle(payer, entry, outcome, error);
   } finally {

@@ -15,7 +15,7 @@ import {
 import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall, settlePaid } from '../../../src/core/sourcing/part-source.ts';
+import { paidCall } from '../../../src/core/sourcing/part-source.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
@@ -107,7 +107,8 @@ describe('a part paid late', () => {
     send: async (): Promise<Sent<AudioResponse>> => ({
       kind: 'accepted',
       acceptance: { status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } },
-      read: async () => ({ format: 'wav', body: Readable.from([]) }),
+      // Read to its end, as a flight reads it: the call is settled once its body is over.
+      read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
     }),
   } as unknown as VoiceApiClient;
 
@@ -118,8 +119,7 @@ describe('a part paid late', () => {
     expect(charge.written).toBe(0);
     const text = 'paid at last';
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    const paid = await paidCall({ books, client: accepting }, request, text, { charge }, waiting);
-    await settlePaid(books, paid, { charge }, 'delivered');
+    await paidCall({ books, client: accepting }, request, text, { charge }, waiting);
     expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();

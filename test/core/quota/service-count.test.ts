@@ -7,7 +7,7 @@ import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall, settlePaid } from '../../../src/core/sourcing/part-source.ts';
+import { paidCall } from '../../../src/core/sourcing/part-source.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
@@ -54,14 +54,14 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
       return {
         kind: 'accepted',
         acceptance: { status: 200, usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } },
-        read: async () => ({ format: 'wav', body: Readable.from([]) }),
+        // Read to its end, as a flight reads it: the call is settled once its body is over.
+        read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
       };
     },
   } as unknown as VoiceApiClient;
   try {
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    const sent = await paidCall({ books, client: service }, request, text, { charge }, waiting);
-    await settlePaid(books, sent, { charge }, 'delivered');
+    await paidCall({ books, client: service }, request, text, { charge }, waiting);
     return undefined;
   } catch (error) {
     return error;
