@@ -7,7 +7,7 @@ import { AllowedGuilds } from './allowed-guilds.ts';
 import type { OpusSettings } from '../core/audio/codecs/opus-settings.ts';
 import { OPUS_ENCODER_SETTINGS } from '../core/cache/audio-fill.ts';
 import { AudioCache } from '../core/cache/audio-cache.ts';
-import type { AnyCommandModule } from '../core/interactions/command.ts';
+import type { AnyCommandModule, ChannelReading } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
 import { monthOf } from '../core/quota/calendar.ts';
@@ -108,6 +108,8 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     );
   }
   let started: SayBot | undefined;
+  /** The channels auto-read reads aloud: one map for the bot's life, looked up by a /say without crossing auto-read. */
+  let reading: ChannelReading | undefined;
   // Made before the parts that report to it; its gauges read the bot when scraped, once there is one.
   const metrics =
     config.metricsPort === undefined
@@ -158,7 +160,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
         {
           guild: (guildId) => started?.client.guilds.cache.get(guildId),
           userId: () => started?.client.user?.id,
-          kept: (guildId, channelId) => started?.autoread.channels.get(guildId)?.has(channelId) === true,
+          kept: (guildId, channelId) => reading?.get(guildId)?.has(channelId) === true,
           releasing: async (client) => started?.autoread.releaseClient(client),
         },
         // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
@@ -205,6 +207,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
     });
     // Before logging in: auto-read's restored guilds keep their players (stayConnected) and the gauges read it.
     started = bot;
+    reading = bot.autoread.channels;
     await bot.start().catch((error: unknown) => {
       throw asDiscordUnreachable(error, discordUrl);
     });
