@@ -14,7 +14,7 @@ import { createOpusPacketStream, partPackets } from '../cache/audio-fill.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
 import type { SpeechAudio, FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
-import { leavesPaidParts } from '../quota/paid-part-way.ts';
+import { leavesPaidParts } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 
 /** An order as its parts are fetched: what the part source reads, and where fetches' findings go (order.ts learnt). */
@@ -43,7 +43,7 @@ export type PartCheck = () => Promise<void>;
  * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread),
  * in the format asked for (joinedFormat). A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part.
  * `restFailed`: a part after paid ones failed, and the file holds those before it
- * (src/core/quota/paid-part-way.ts leavesPaidParts).
+ * (src/core/quota/money.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,

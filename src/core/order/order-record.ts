@@ -203,7 +203,7 @@ export class Order implements OrderAccount, OrderEvents {
     if (part.cutAt !== undefined) this.#lineCutAt = part.cutAt;
   }
 
-  /** Its file holds only the parts paid before `failure` (src/core/quota/paid-part-way.ts leavesPaidParts). */
+  /** Its file holds only the parts paid before `failure` (src/core/quota/money.ts leavesPaidParts). */
   partWay(failure: unknown): void {
     if (this.#phase === 'sourcing') this.#restFailed = failure;
   }

@@ -108,7 +108,7 @@ export class Charge {
     return this.record(text, { endpoint, characters: countCharacters(text), cached: true });
   }
 
-  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (paid-part-way.ts). */
+  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (money.ts, paid part-way). */
   get paid(): number {
     return this.#paid;
   }

@@ -31,9 +31,8 @@ import { dayOf as day, minuteOf, nextMonthStart } from '../../core/quota/calenda
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
-import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/paid-part-way.ts';
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
-import { OverSecondsCapError } from '../../core/quota/money.ts';
+import { CutAfterPayingError, OverSecondsCapError, PaidPartWayError, cutAfterCharge } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
@@ -253,7 +252,7 @@ export function wordedByService(error: unknown): boolean {
 
 /**
  * The words for a request refused for money or for its key after its earlier parts were paid
- * (src/core/quota/paid-part-way.ts):
+ * (src/core/quota/money.ts):
  * what was spent, and why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
  */
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {

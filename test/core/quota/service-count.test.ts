@@ -177,7 +177,7 @@ describe('characters bought or freed at the service', () => {
 
 describe('paid part-way, then too few left', () => {
   it('names the figure to those who may see the plan, and keeps it from a member', async () => {
-    const { afterPaying } = await import('../../../src/core/quota/paid-part-way.ts');
+    const { afterPaying } = await import('../../../src/core/quota/money.ts');
     const tooFew = new Refusal({ code: 'quota-too-few-left', left: 10, needed: 83, resetAt: RESET });
     const error = afterPaying(tooFew, 84);
     expect(en(error)).toContain('only 10 characters left this month and the next part needs 83');

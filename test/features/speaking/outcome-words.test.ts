@@ -6,9 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionError, ServerError, TimeoutError } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { CutAfterPayingError, PaidPartWayError } from '../../../src/core/quota/paid-part-way.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
-import { OverSecondsCapError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import {
+  CutAfterPayingError,
+  OverSecondsCapError,
+  PaidPartWayError,
+  QuoteExceededError,
+} from '../../../src/core/quota/money.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {

@@ -157,7 +157,7 @@ export const en = {
     'The voice service took too long to answer, after the request had left. It may have made it and counted its characters all the same, so they are counted as spent here. Ask again only if you still want it.',
   'error.api.maybeCharged.connection':
     'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
-  // Paid part-way, then refused for money or for the key (src/core/quota/paid-part-way.ts)
+  // Paid part-way, then refused for money or for the key (src/core/quota/money.ts)
   'error.paidPartWay.quota':
     'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.tooFewLeft':
