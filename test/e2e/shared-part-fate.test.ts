@@ -3,6 +3,7 @@
 // audio (kept for it, even with the audio cache off) or the call's failure. It is never asked nor paid again, nor
 // refused for money after "Queued".
 import { describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/catalogue.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
@@ -72,5 +73,23 @@ describe('a part counted free as in flight, its turn after that call is over', (
     expect(tts(h).map((r) => r.text)).toEqual([TEXT, Y]);
     expect(h.sandbox.charactersBilled()).toBe(TEXT.length + Y.length);
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length + Y.length);
+  });
+  it("the call's audio breaks part-way: the other order is told its request failed, and nothing of its own was counted", async () => {
+    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' });
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 20_000, then: 'reset', endpoint: 'tts' });
+    const first = await say(h, A);
+    await until(() => tts(h)[0]?.outcome === 'paused');
+    const other = await say(h, B);
+    await other.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
+    h.sandbox.resumePaused();
+    expect(await answerOf(first, 60_000)).toBe(t('en-US', 'error.api.undelivered.paid', { paid: TEXT.length }));
+    const answer = await answerOf(other, 60_000);
+    await booksSettled(h);
+    // Its order paid nothing: the characters the service counted were the first order's, and are said there.
+    expect(answer).not.toMatch(/counted its characters|characters are spent/);
+    expect(answer).toMatch(/nothing of yours was counted/);
+    expect(tts(h)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
   });
 });
