@@ -371,10 +371,11 @@ describe('PartSource', () => {
       const fetching = rig.source.fetch(request(text), text, new AbortController().signal, { charge: first });
       const orders = await Promise.all(
         Array.from({ length: queued }, async (_, i) => {
-          const ended = new AbortController();
-          const needs = await rig.source.needs(request(text), [text], ended.signal);
+          const end = new AbortController();
+          const needs = await rig.source.needs(request(text), [text], end.signal);
           expect(needs[0]?.free).toBe(true);
-          return { ended, charge: await rig.accounting.authorize({ ...who, userId: `V${i}` }, needs) };
+          const charge = await rig.accounting.authorize({ ...who, userId: `V${i}` }, needs);
+          return { end, charge, account: { charge, ended: end.signal } };
         }),
       );
       return { first, fetching, orders };
@@ -387,11 +388,11 @@ describe('PartSource', () => {
       if (!queued) throw new Error('one order');
       await (await fetching).body.toArray();
       await over(text);
-      const part = await rig.source.fetch(request(text), text, new AbortController().signal, queued);
+      const part = await rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
       const heard = Buffer.concat(await part.body.toArray());
       expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
       expect(rig.source.keptParts).toBe(1);
-      queued.ended.abort();
+      queued.end.abort();
       expect(rig.source.keptParts).toBe(0);
       first.close();
       queued.charge.close();
@@ -413,13 +414,13 @@ describe('PartSource', () => {
       );
       expect(failure).toBeDefined();
       await over(text);
-      const shared = rig.source.fetch(request(text), text, new AbortController().signal, queued);
+      const shared = rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
       const error = await shared.then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toBe(failure);
-      queued.ended.abort();
+      queued.end.abort();
       first.close();
       queued.charge.close();
       await rig.source.close();
@@ -436,9 +437,9 @@ describe('PartSource', () => {
       await (await fetching).body.toArray();
       await over(text);
       expect(rig.source.keptParts).toBe(1);
-      one.ended.abort();
+      one.end.abort();
       expect(rig.source.keptParts).toBe(1);
-      two.ended.abort();
+      two.end.abort();
       expect(rig.source.keptParts).toBe(0);
       for (const charge of [first, one.charge, two.charge]) charge.close();
     });
