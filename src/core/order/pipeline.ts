@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Readable } from 'node:stream';
 import {
   fileAsVoiceMessage,
+  orderedPart,
   orderOwner,
   partsFile,
   partsVoiceMessage,
@@ -376,11 +377,7 @@ export class SpeechPipeline {
       const { request, text } = parts[index] as { request: SpeechRequest; text: string };
       await allowed();
       signal.throwIfAborted();
-      const part = await this.#source.fetchPart(request, text, signal, order);
-      // What its fetch learnt (a stand-in, a cut) is recorded before its audio goes on.
-      order.learnt(part);
-      if ('failure' in part) throw part.failure;
-      const { audio } = part;
+      const audio = await orderedPart(this.#source, request, text, signal, order);
       try {
         await allowed();
       } catch (error) {
@@ -467,7 +464,8 @@ export class SpeechPipeline {
    * before each part is asked for and before anything is posted.
    */
   async #render(order: Order): Promise<SpeechOutcome> {
-    const { requester } = order;
+    const { guildId, userId } = order.requester;
+    const { requesterMayStop } = order.requester.policy;
     // What ended it (a RenderStoppedError, a RightsRevokedError), rather than the AbortedError of the part let go of.
     const notEnded = () => {
       if (order.ended.aborted) throw order.ended.reason;
@@ -477,20 +475,9 @@ export class SpeechPipeline {
       await this.#stillAllowed(order);
       notEnded();
     };
-    const unlist = this.#stoppable({
-      kind: 'render',
-      guildId: requester.guildId,
-      userId: requester.userId,
-      requesterMayStop: requester.policy.requesterMayStop,
-      ended: order.ended,
-      end: (error) => order.end(error),
-    });
-    const unwatch = this.#rights.watch({
-      guildId: requester.guildId,
-      userId: requester.userId,
-      check: () => this.#stillAllowed(order),
-      end: (error) => order.end(error),
-    });
+    const end = (error: Error) => order.end(error);
+    const unlist = this.#stoppable({ kind: 'render', guildId, userId, requesterMayStop, ended: order.ended, end });
+    const unwatch = this.#rights.watch({ guildId, userId, check: () => this.#stillAllowed(order), end });
     try {
       const outcome = await rendered(this.#source, this.#log, order, allowed);
       notEnded();

@@ -9,8 +9,6 @@ import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.t
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
 
-// Which free voice speaks a paid request when the paid one may not (refused for money, the service failing): the
-// owner's FREE_VOICES, per language, eSpeak NG's closest voice the last resort (PartSource.standIn).
 /**
  * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
  * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).

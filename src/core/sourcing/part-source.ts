@@ -106,6 +106,12 @@ export class PartSource {
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
+  /**
+   * The flight a part was counted free by, kept until the last order that counted it (`waits`) ends: at its turn each
+   * gets its audio (read from its start, cached or not) or its failure. Bounded: one part a key, only while an
+   * order that counted it waits, and those orders are bounded by the queue caps (QueueBook).
+   */
+  readonly #kept = new Map<string, { fetching: Fetching; holders: Set<AbortSignal> }>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
@@ -160,8 +166,19 @@ export class PartSource {
   async #originalFree(request: ServiceRequest, text: string, waits: AbortSignal | undefined): Promise<boolean> {
     const key = partCacheKey(withoutEffects(request), text);
     const flight = this.#flights.get(key);
-    if (flight !== undefined && waits !== undefined) flight.waiters.join(waits);
+    if (flight !== undefined && waits !== undefined && !waits.aborted) {
+      flight.waiters.join(waits);
+      const holders = (this.#kept.get(key)?.holders ?? new Set<AbortSignal>()).add(waits);
+      this.#kept.set(key, { fetching: flight, holders });
+      const letGo = () => holders.delete(waits) && holders.size === 0 && this.#kept.delete(key);
+      waits.addEventListener('abort', letGo, { once: true });
+    }
     return flight !== undefined || ((await this.#cache?.has(key, request.voice)) ?? false);
+  }
+
+  /** How many parts are kept for the orders that counted them free (#kept): none once those orders ended. */
+  get keptParts(): number {
+    return this.#kept.size;
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
@@ -368,7 +385,9 @@ export class PartSource {
   ): Promise<SpeechAudio> {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
-    const joined = this.#flights.get(key);
+    // A part this order counted free as in flight shares that flight's fate, even once it is over.
+    const counted = order === undefined || order.charge.reserves(text) ? undefined : this.#kept.get(key)?.fetching;
+    const joined = this.#flights.get(key) ?? counted;
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {

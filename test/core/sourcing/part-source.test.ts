@@ -359,6 +359,92 @@ describe('PartSource', () => {
     });
   });
 
+  describe("a part counted free as in flight, its order's turn after that flight is over: it shares that flight's fate", () => {
+    const tts = () => rig.sandbox.requests.filter((r) => r.endpoint === 'tts');
+    const EVENT = { timeout: 20_000, interval: 20 };
+    const over = (text: string) =>
+      vi.waitFor(async () => expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(false), EVENT);
+
+    /** The first order's paid part asked, and `queued` orders counting it free while it is in flight. */
+    async function countedFree(text: string, queued = 1) {
+      const first = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
+      const fetching = rig.source.fetch(request(text), text, new AbortController().signal, { charge: first });
+      const orders = await Promise.all(
+        Array.from({ length: queued }, async (_, i) => {
+          const end = new AbortController();
+          const needs = await rig.source.needs(request(text), [text], end.signal);
+          expect(needs[0]?.free).toBe(true);
+          const charge = await rig.accounting.authorize({ ...who, userId: `V${i}` }, needs);
+          return { end, charge, account: { charge, ended: end.signal } };
+        }),
+      );
+      return { first, fetching, orders };
+    }
+
+    it('its audio with the cache off: heard, sent once, paid once, saved once; let go of when the order ends', async () => {
+      const text = 'Counted free, its turn after the flight.';
+      const { first, fetching, orders } = await countedFree(text);
+      const [queued] = orders;
+      if (!queued) throw new Error('one order');
+      await (await fetching).body.toArray();
+      await over(text);
+      const part = await rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
+      const heard = Buffer.concat(await part.body.toArray());
+      expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
+      expect(rig.source.keptParts).toBe(1);
+      queued.end.abort();
+      expect(rig.source.keptParts).toBe(0);
+      first.close();
+      queued.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: text.length });
+    });
+
+    it('its failure when the flight failed after its charge: the same failure, never sent again nor paid twice', async () => {
+      rig.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts', times: 1 });
+      const text = 'Counted free, and its flight failed.';
+      const { first, fetching, orders } = await countedFree(text);
+      const [queued] = orders;
+      if (!queued) throw new Error('one order');
+      const failure = await fetching.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(failure).toBeDefined();
+      await over(text);
+      const shared = rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
+      const error = await shared.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBe(failure);
+      queued.end.abort();
+      first.close();
+      queued.charge.close();
+      await rig.source.close();
+      expect(tts()).toHaveLength(1);
+      expect(rig.sandbox.charactersBilled()).toBe(text.length);
+      expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: text.length, saved: 0 });
+    });
+
+    it('kept only while an order that counted it waits: let go of the instant the last one ends before its turn', async () => {
+      const text = 'Counted free by two orders that end first.';
+      const { first, fetching, orders } = await countedFree(text, 2);
+      const [one, two] = orders;
+      if (!one || !two) throw new Error('two orders');
+      await (await fetching).body.toArray();
+      await over(text);
+      expect(rig.source.keptParts).toBe(1);
+      one.end.abort();
+      expect(rig.source.keptParts).toBe(1);
+      two.end.abort();
+      expect(rig.source.keptParts).toBe(0);
+      for (const charge of [first, one.charge, two.charge]) charge.close();
+    });
+  });
+
   it('marks the month used up on a 429 with nothing left, before the caller hears of it', async () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';

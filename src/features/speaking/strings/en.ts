@@ -135,7 +135,7 @@ export const en = {
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
   'error.api.undelivered':
-    'The voice service accepted this request and counted its characters, but its audio broke off before all of it arrived. Those characters are spent; please try again.',
+    'The audio for this broke off before all of it arrived, so this request failed. It was made for an identical request asked just before, whose characters the voice service counted; nothing of yours was counted. Please try again.',
   'error.api.undelivered.paid':
     'The voice service accepted this and counted {paid} characters for it, which are spent, but its audio broke off before all of it arrived. Please try again.',
   'error.api.oversized':

@@ -1,0 +1,95 @@
+// A member's order in voice counts a part free because an identical paid part is at the service for another member;
+// its turn comes only after that call is over. The part shares that call's fate for it, as a file's does: the call's
+// audio (kept for it, even with the audio cache off) or the call's failure. It is never asked nor paid again, nor
+// refused for money after "Queued".
+import { describe, expect, it } from 'vitest';
+import { t } from '../../src/core/i18n/catalogue.ts';
+import { booksSettled } from '../support/books-settled.ts';
+import { answerOf, spentShown, until } from '../support/books-shown.ts';
+import { useHarnessPerTest } from '../support/file-harness.ts';
+import type { Harness } from '../support/harness.ts';
+import { oneRoomGuild } from '../support/world.ts';
+
+const GUILD = '200000000000000962';
+const A = '300000000000009621';
+const B = '300000000000009622';
+const VC = '220000000000000962';
+const VOICE = 'voice-b-en-f-01';
+const TEXT = 'The very same line asked by two members at once.'; // 48 characters: one part
+const Y = 'Another sentence that only the later orders ask.'; // 48 characters: one part
+const guilds = [
+  oneRoomGuild(GUILD, 'Fate', { text: '210000000000000962', voice: VC }, [
+    { id: A, username: 'a', locale: 'en-US', voiceChannelId: VC },
+    { id: B, username: 'b', locale: 'en-US', voiceChannelId: VC },
+  ]),
+];
+
+const harnessFor = useHarnessPerTest();
+const tts = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'tts');
+const say = (h: Harness, userId: string, text = TEXT) =>
+  h.discord.command({
+    guildId: GUILD,
+    userId,
+    name: 'say',
+    options: [
+      { name: 'text', value: text },
+      { name: 'voice', value: VOICE },
+    ],
+  });
+const start = (env: Record<string, string>) =>
+  harnessFor({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 }, env });
+
+describe('a part counted free as in flight, its turn after that call is over', () => {
+  for (const budget of ['70', '0'])
+    it(`the call fails after its charge (budget ${budget}): the other order is told that failure, nothing asked again`, async () => {
+      const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: budget });
+      h.sandbox.setPacing({ startDelayMs: 1500 });
+      h.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts', times: 1 });
+      const first = await say(h, A);
+      await until(() => tts(h).length === 1);
+      const other = await say(h, B);
+      await other.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
+      const failed = await answerOf(first, 60_000);
+      const answer = await answerOf(other, 60_000);
+      await booksSettled(h);
+      expect(answer).toBe(failed);
+      expect(tts(h)).toHaveLength(1);
+      expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
+      expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
+    });
+
+  it('the audio cache off: the other order hears the call it was counted free by, paid once, never refused', async () => {
+    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '100', CACHE_MAX_MB: '0' });
+    h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+    const first = await say(h, A);
+    await until(() => tts(h)[0]?.outcome === 'waiting');
+    // Its first part is its own (paid); its second the line at the service (free), fetched after the call is over.
+    const other = await say(h, B, `${Y} ${TEXT}`);
+    await other.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
+    h.sandbox.resumePaused();
+    expect(await answerOf(first, 60_000)).toMatch(/^Spoke/);
+    expect(await answerOf(other, 60_000)).toMatch(/^Spoke/);
+    await booksSettled(h);
+    expect(tts(h).map((r) => r.text)).toEqual([TEXT, Y]);
+    expect(h.sandbox.charactersBilled()).toBe(TEXT.length + Y.length);
+    expect(await spentShown(h, GUILD, A)).toBe(TEXT.length + Y.length);
+  });
+  it("the call's audio breaks part-way: the other order is told its request failed, and nothing of its own was counted", async () => {
+    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' });
+    h.sandbox.injectFault({ kind: 'pause-after', bytes: 20_000, then: 'reset', endpoint: 'tts' });
+    const first = await say(h, A);
+    await until(() => tts(h)[0]?.outcome === 'paused');
+    const other = await say(h, B);
+    await other.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
+    h.sandbox.resumePaused();
+    expect(await answerOf(first, 60_000)).toBe(t('en-US', 'error.api.undelivered.paid', { paid: TEXT.length }));
+    const answer = await answerOf(other, 60_000);
+    await booksSettled(h);
+    // Its order paid nothing: the characters the service counted were the first order's, and are said there.
+    expect(answer).not.toMatch(/counted its characters|characters are spent/);
+    expect(answer).toMatch(/nothing of yours was counted/);
+    expect(tts(h)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
+  });
+});
