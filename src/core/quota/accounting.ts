@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, SpendEndpoint, SpendOutcome, SpendsLeft } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
-import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import type { Acceptance } from '../api/client.ts';
 import { countCharacters } from '../characters.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type ServerBudgets } from '../config.ts';

@@ -4,14 +4,9 @@
 // The key is a per-database secret the budget hold recomputes from the ID it checks: no row holds the ID, and each
 // pseudonym stops mattering when its period ends. Reads look under the same IDs (spends.ts).
 import { createHmac, randomBytes } from 'node:crypto';
+import { periodOf } from '../../calendar.ts';
 import type { Db, Dialect } from '../dialect.ts';
 import { FORGOTTEN_PREFIX, isForgottenId } from '../forget-plan.ts';
-
-/** The UTC month and day a moment counts in (the spends' and running totals' keys). */
-export const periodKeys = (at: Date): { month: string; day: string } => ({
-  month: at.toISOString().slice(0, 7),
-  day: at.toISOString().slice(0, 10),
-});
 
 const KEY_NAME = 'forget-period-key';
 const keys = new WeakMap<Dialect, Promise<Buffer>>();
@@ -82,7 +77,7 @@ export function memberDayIds(key: Buffer, guildId: string, userId: string, day: 
 
 /** The IDs a member's last spend may be under at `at` besides their own: today's and yesterday's pseudonyms. */
 export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): CarriedIds {
-  const periods = [periodKeys(at), periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
+  const periods = [periodOf(at), periodOf(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
   const months = [...new Set(periods.map((p) => p.month))];
   return {
     guilds: [guildId, ...months.map((month) => guildMonthPseudonym(key, guildId, month))],
@@ -98,7 +93,7 @@ export function forgottenSpendIds(
   forgotten: 'member' | 'guild',
   at: Date,
 ): { guild: string; member: string } {
-  const { month, day } = periodKeys(at);
+  const { month, day } = periodOf(at);
   return {
     guild: forgotten === 'guild' ? guildMonthPseudonym(key, guildId, month) : guildId,
     member: memberDayPseudonym(key, guildId, userId, day),
@@ -119,7 +114,7 @@ type Forgotten =
  * many spend rows it moved off the IDs.
  */
 async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
-  const { month, day } = periodKeys(at);
+  const { month, day } = periodOf(at);
   /** The guild column of a carried row: a member's deletion keeps it, a server's gives the month's pseudonym. */
   const guildOf = (guildId: string, rowMonth: string) =>
     who.kind === 'guild' ? guildMonthPseudonym(key, guildId, rowMonth) : guildId;

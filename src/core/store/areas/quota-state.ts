@@ -3,7 +3,7 @@
 // or clear a mark, is src/core/quota/used-up-month.ts' decision.
 import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
 import { Area, dateOf, orNull, present, type Db } from '../dialect.ts';
-import { periodKeys } from './forget-carry-over.ts';
+import { monthOf } from '../../calendar.ts';
 
 const NO_MARK = {
   exhausted_reset_at: null,
@@ -80,7 +80,7 @@ export const serviceColumns = (service: ServiceUsage) => ({
 
 /** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
 export async function noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
-  const { month } = periodKeys(at);
+  const month = monthOf(at);
   const given = serviceColumns(service);
   // An answer without figures says nothing of the month: the kept ones keep their own time.
   if (Object.values(given).every((value) => value === null)) return;

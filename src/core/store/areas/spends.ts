@@ -24,9 +24,9 @@ import {
   guildMonthIds,
   lastSpendIds,
   memberDayIds,
-  periodKeys,
   pseudonymKey,
 } from './forget-carry-over.ts';
+import { periodOf } from '../../calendar.ts';
 import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import type { Database } from '../schema.ts';
 
@@ -103,7 +103,7 @@ export class BudgetArea extends Area {
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
     const now = at.getTime();
-    const { month, day } = periodKeys(at);
+    const { month, day } = periodOf(at);
     const { guildId, userId, limits } = hold;
     // What a deletion carried of this member's day and this guild's month still counts (forget-carry-over.ts).
     const key = await pseudonymKey(this.d);
@@ -192,7 +192,7 @@ export class SpendArea extends Area {
   /** Records a spend (its row ID); one written ahead lowers its `hold` in the same transaction, never counted twice. */
   async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
-    const { month, day } = periodKeys(at);
+    const { month, day } = periodOf(at);
     const { characters } = spend;
     const { guild, member } = await this.#recordedAs(spend, at);
     const service = spend.service ?? {};
@@ -273,7 +273,7 @@ export class SpendArea extends Area {
 
   /** A request written ahead was not charged: its spend is taken back to `hold`; whether one was. */
   async release(id: number, spend: NewSpend): Promise<boolean> {
-    const { month, day } = periodKeys(spend.at ?? new Date());
+    const { month, day } = periodOf(spend.at ?? new Date());
     const key = await pseudonymKey(this.d);
     // Its running totals are under its own IDs, or the pseudonyms a deletion moved them to.
     const guilds = guildMonthIds(key, spend.guildId, month);
@@ -389,7 +389,7 @@ export class SpendArea extends Area {
 
   /** What a member spent in a guild on the day of `at`, as their daily budget counts it (carry-over included). */
   async memberDaySpent(guildId: string, userId: string, at = new Date()): Promise<number> {
-    const { day } = periodKeys(at);
+    const { day } = periodOf(at);
     const { guilds, members } = memberDayIds(await pseudonymKey(this.d), guildId, userId, day);
     const row = await this.d.db
       .selectFrom('spend_totals_member_day')
