@@ -1,6 +1,6 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures (X-RateLimit-*, from any answer) and the
-// used-up month's mark, kept between restarts. Marks and figures only: what they mean for the month, and when to set
-// or clear a mark, is src/core/quota/used-up-month.ts' decision.
+// used-up month's mark, kept between restarts. Marks and figures only, the figures kept under the month of
+// src/core/calendar.ts they came in: what they mean, and when to set or clear a mark, is src/core/quota/'s decision.
 import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
 import { Area, dateOf, orNull, present, type Db } from '../dialect.ts';
 import { monthOf } from '../../calendar.ts';

@@ -1,7 +1,7 @@
-// The money's rows, figures only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: the check and the hold in one transaction), and the spends and their running totals
-// (`store.spends`: written ahead, then confirmed, settled or taken back), a spend lowering its hold in its own
-// transaction. Which limits apply is src/core/quota/accounting.ts' business; what a 429 or a spend means, src/core/quota/'s.
+// The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
+// (`store.budgets`: the limits src/core/quota/accounting.ts chose, compared with what is spent and held inside the
+// hold's transaction, the one place that check is atomic), the spends and their running totals (`store.spends`: as
+// Accounting says, written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {
