@@ -252,13 +252,12 @@ export class SpendLedger {
 
   /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
   answered(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
-    const late = () => {
-      const { guildId, characters } = entry.spend;
+    const { guildId, characters } = entry.spend;
+    const late = () =>
       this.#log.warn(
         { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
         'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
       );
-    };
     return this.track(byDeadline(write, this.#deadlineMs, late));
   }
 

@@ -1,12 +1,13 @@
 // The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: the limits src/core/quota/accounting.ts chose, compared with what is spent and held inside the
-// hold's transaction, the one place that check is atomic), the spends and their running totals (`store.spends`: as
-// Accounting says, written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
+// (`store.budgets`: what is spent and held summed inside the hold's transaction, where src/core/quota/accounting.ts'
+// budget rule says which limit refuses), the spends and their running totals (`store.spends`: as Accounting says,
+// written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {
   BudgetHoldLimits,
   BudgetHoldResult,
+  BudgetRule,
   GuildBudgetSettings,
   MonthBreakdown,
   NewBudgetHold,
@@ -16,10 +17,11 @@ import type {
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, given, orNull, present, type Db } from '../dialect.ts';
+import { Area, given, orNull, present, type Db, type Dialect } from '../dialect.ts';
 import { noteServiceUsage, serviceColumns } from './quota-state.ts';
 import {
   LAST_SPEND_REACH_MS,
+  addToTotal,
   forgottenSpendIds,
   guildMonthIds,
   lastSpendIds,
@@ -60,6 +62,12 @@ async function usedOf(trx: Db, { spent, guilds, members, period }: Counted): Pro
 
 /** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
 export class BudgetArea extends Area {
+  readonly #rule: BudgetRule;
+
+  constructor(dialect: Dialect, rule: BudgetRule) {
+    super(dialect);
+    this.#rule = rule;
+  }
   /** Only the limits the server set. */
   async get(guildId: string): Promise<GuildBudgetSettings> {
     const row = await this.d.db
@@ -96,7 +104,7 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Holds `characters` when every given limit has room for them beyond what was spent plus live holds (any process):
+   * Holds `characters` unless the budget rule refuses them, counting what was spent plus live holds (any process):
    * check and hold in one transaction, serialised per guild (and bot-wide when a bot limit is given), each limit read
    * from its running total.
    */
@@ -115,7 +123,6 @@ export class BudgetArea extends Area {
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
-      // In this order: the first limit the characters would pass is the refusal.
       const counted: Record<keyof BudgetHoldLimits, Counted> = {
         memberDailyChars: { spent: 'spend_totals_member_day', ...member, period: { day } },
         guildMonthlyChars: { spent: 'spend_totals_guild_month', guilds, period: { month } },
@@ -123,12 +130,8 @@ export class BudgetArea extends Area {
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
       const needed = hold.characters;
-      for (const budget of Object.keys(counted) as (keyof BudgetHoldLimits)[]) {
-        const limit = limits[budget];
-        if (limit === undefined) continue;
-        const used = await usedOf(trx, counted[budget]);
-        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
-      }
+      const refused = await this.#rule({ limits, needed }, (budget) => usedOf(trx, counted[budget]));
+      if (refused !== undefined) return refused;
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
@@ -231,24 +234,8 @@ export class SpendArea extends Area {
           .where('token', '=', spend.hold)
           .execute();
       }
-      await trx
-        .insertInto('spend_totals_guild_month')
-        .values({ guild_id: guild, month, characters })
-        .onConflict((oc) =>
-          oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
-            characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
-          })),
-        )
-        .execute();
-      await trx
-        .insertInto('spend_totals_member_day')
-        .values({ guild_id: guild, user_id: member, day, characters })
-        .onConflict((oc) =>
-          oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
-            characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
-          })),
-        )
-        .execute();
+      await addToTotal(trx, { guild_id: guild, month, characters });
+      await addToTotal(trx, { guild_id: guild, user_id: member, day, characters });
       if (spend.service !== undefined) await noteServiceUsage(trx, spend.service, at);
       return id;
     });
