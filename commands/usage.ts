@@ -6,7 +6,7 @@ import { formatNumber, t } from '../src/core/i18n/catalogue.ts';
 import { seesPlanFigures } from '../src/core/interactions/plan-figures.ts';
 import { showContent } from '../src/core/interactions/replies.ts';
 import type { UsageReport } from '../src/core/quota/accounting.ts';
-import { dayOf } from '../src/core/quota/calendar.ts';
+import { dayOf } from '../src/core/calendar.ts';
 import { Refusal } from '../src/core/refusal.ts';
 import {
   chartWords,

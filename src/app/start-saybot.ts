@@ -10,7 +10,7 @@ import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule, ChannelReading } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
 import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
-import { monthOf } from '../core/quota/calendar.ts';
+import { monthOf } from '../core/calendar.ts';
 import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
 import { configSecrets, describeDatabase, type Config } from '../core/config.ts';

@@ -1,22 +1,26 @@
 // Money's books: the budgets, their hold and the checks a paid request passes as it is written ahead (Accounting); each
 // paid request's steps on the books (who pays, written ahead, confirmed or taken back, settled: each a method the part
-// source's paidCall awaits in turn); /usage's figures. The ledger's mechanics are src/core/quota/ledger.ts; the month
-// as the service counts it, src/core/quota/used-up-month.ts.
+// source's paidCall awaits in turn); /usage's figures. The ledger records them (src/core/quota/ledger.ts: the store's
+// deadline, the writes, what a crash left); the month as the service counts it is src/core/quota/used-up-month.ts.
 import { randomUUID } from 'node:crypto';
 import { QuotaExceededError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, SpendEndpoint, SpendOutcome, SpendsLeft } from '../store/quota-store.ts';
+import type { BudgetHoldLimits, BudgetRule, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
-import { monthOf, nextDayStart, nextMonthStart } from './calendar.ts';
+import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import type { Acceptance } from '../api/client.ts';
 import { countCharacters } from '../characters.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type ServerBudgets } from '../config.ts';
 import {
   Charge,
+  STORE_DEADLINE_MS,
   SpendLedger,
+  byDeadline,
+  storageUnavailable,
+  storeTimedOut,
   type LedgerEntry,
   type PartSpend,
   type QuoteAllowance,
@@ -33,6 +37,18 @@ export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudget
   }
   return out;
 }
+
+// The budget rule, applied by the store in a hold's transaction over every process's spends and holds (src/app/store.ts
+// gives it to the store): in this order, the first limit the characters would pass refuses them.
+export const budgetRule: BudgetRule = async ({ limits, needed }, used) => {
+  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
+    const limit = limits[budget];
+    if (limit === undefined) continue;
+    const counted = await used(budget);
+    if (counted + needed > limit) return { status: 'refused', budget, limit, used: counted, needed };
+  }
+  return undefined;
+};
 
 /** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
 export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
@@ -71,30 +87,6 @@ export interface PartNeed {
 
 /** How long a dead process's hold lasts; a live request renews its hold every third of this. */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
-
-/** How long a request may wait on the store (its guild's turn included) before it is refused. */
-const STORE_DEADLINE_MS = 5000;
-
-/** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
-function storeTimedOut(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
-  if (['55P03', '57014', '25P03'].includes(String((error as { code?: unknown }).code))) return true;
-  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
-}
-
-/** `work`'s answer, or `late()`'s after `ms`; `work` goes on, and what its late answer leaves is the caller's. */
-function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<T>((resolve) => {
-    // Unref'd: a deadline alone never keeps the process up.
-    timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms).unref();
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-const storageUnavailable = (cause?: unknown) =>
-  new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
 
 export interface AccountingOptions {
   store: Store;
@@ -162,8 +154,8 @@ export class Accounting {
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
     this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, account: options.account });
-    this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
+    this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics, this.#deadlineMs);
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
     this.standsIn = options.standsIn ?? false;
   }
@@ -173,15 +165,8 @@ export class Accounting {
    * spent, undelivered (maybe charged: never fewer than charged); its holds, now of characters never sent, go.
    * Nothing counts twice: a part's characters left its hold in the transaction that wrote its spend.
    */
-  async recover(): Promise<SpendsLeft & { holds: number }> {
-    const spends = await this.#store.spends.settleLeftBy(this.#owner);
-    const holds = await this.#store.budgets.releaseLeftBy(this.#owner);
-    if (spends.accepted > 0 || spends.inFlight > 0 || holds > 0)
-      this.#log.warn(
-        { code: 'books-settled-after-crash', ...spends, holds },
-        'settled what the previous run left on the books: spends accepted or still in flight as spent (undelivered), its holds released',
-      );
-    return { ...spends, holds };
+  recover(): ReturnType<SpendLedger['recover']> {
+    return this.#ledger.recover(this.#owner);
   }
 
   /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
@@ -382,26 +367,16 @@ export class Accounting {
     this.#charges.delete(charge);
   }
 
-  /** Spends being written, so that settled() lets them reach the store before it closes. */
-  readonly #writing = new Set<Promise<unknown>>();
-
-  #track<T>(task: Promise<T>): Promise<T> {
-    this.#writing.add(task);
-    const done = () => this.#writing.delete(task);
-    task.then(done, done);
-    return task;
-  }
-
   /** Waits for the spends being written (shutdown). */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.#writing]);
+  settled(): Promise<void> {
+    return this.#ledger.settled();
   }
 
   /** One part's spend or saving under `charge` (Charge.record). Never throws. */
   async record(charge: Charge, spend: PartSpend): Promise<void> {
-    await this.#track(this.#record(charge, spend)).catch((error: unknown) =>
-      this.#log.error({ err: error, ...charge.context }, 'could not record a spend'),
-    );
+    await this.#ledger
+      .track(this.#record(charge, spend))
+      .catch((error: unknown) => this.#log.error({ err: error, ...charge.context }, 'could not record a spend'));
   }
 
   /** Never throws: a refused write is kept (SpendLedger), spending stopped; a paid spend ends a used-up month. */
@@ -441,7 +416,7 @@ export class Accounting {
 
   /** Written ahead before it is sent (#sending), its characters counted as spent; a throw means it is not sent. */
   async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
-    const entry = await this.#track(this.#sending(charge, spend));
+    const entry = await this.#ledger.track(this.#sending(charge, spend));
     charge.count(entry.spend.characters);
     return entry;
   }
@@ -449,13 +424,13 @@ export class Accounting {
   /** The service accepted (and charged) a request written ahead: confirmed. Never throws. */
   confirm(charge: Charge, entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     charge.count(0, entry.spend.characters);
-    return this.#track(this.#inTime('accept', entry, this.#accept(entry, answer)));
+    return this.#ledger.answered('accept', entry, this.#accept(entry, answer));
   }
 
   /** A definite "not charged": the spend written ahead is taken back. Never throws. */
   takeBack(charge: Charge, entry: LedgerEntry): Promise<void> {
     charge.count(-entry.spend.characters);
-    return this.#track(this.#inTime('release', entry, this.#ledger.release(entry)));
+    return this.#ledger.answered('release', entry, this.#ledger.release(entry));
   }
 
   /**
@@ -483,7 +458,7 @@ export class Accounting {
         ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
         : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
     );
-    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, 'undelivered')));
+    return this.#ledger.answered('settle', entry, this.#ledger.settle(entry, 'undelivered'));
   }
 
   /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
@@ -503,7 +478,7 @@ export class Accounting {
         'charged by the Voice API but not delivered: recorded as spent',
       );
     }
-    return this.#track(this.#inTime('settle', entry, this.#ledger.settle(entry, outcome)));
+    return this.#ledger.answered('settle', entry, this.#ledger.settle(entry, outcome));
   }
 
   /**
@@ -513,7 +488,11 @@ export class Accounting {
    */
   async heard(error: unknown, characters: number): Promise<unknown> {
     const figures = serviceFiguresOf(error);
-    if (figures !== undefined) await this.noteServiceFigures(figures);
+    // Kept as a 2xx's are: /usage tells the month as the service counts it.
+    if (figures !== undefined)
+      await this.#store.quota
+        .noteService(figures, this.#now())
+        .catch((e: unknown) => this.#log.error({ err: e }, "could not keep the service's usage figures"));
     // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
     // headers and its JSON error body).
     const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
@@ -575,17 +554,6 @@ export class Accounting {
     throw storageUnavailable();
   }
 
-  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
-  #inTime(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
-    return byDeadline(write, this.#deadlineMs, () => {
-      const { guildId, characters } = entry.spend;
-      this.#log.warn(
-        { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
-        'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
-      );
-    });
-  }
-
   /** The service accepted a request written ahead (its 2xx): confirmed; its acceptance ends a used-up month. */
   async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     const { usage, requestId } = answer;
@@ -600,13 +568,6 @@ export class Accounting {
   /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
   async observeUsage(usage: UsageInfo | undefined): Promise<void> {
     await this.#clearingMonth(this.#month.observe(usage));
-  }
-
-  /** The figures of a refusal proven the service's own, kept as a 2xx's: /usage tells the month as it counts it. */
-  async noteServiceFigures(usage: UsageInfo): Promise<void> {
-    await this.#store.quota
-      .noteService(usage, this.#now())
-      .catch((error: unknown) => this.#log.error({ err: error }, "could not keep the service's usage figures"));
   }
 
   /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */

@@ -1,12 +1,39 @@
-// Money's ledger: a request's permission to spend (Charge, made by Accounting, src/core/quota/accounting.ts) and the
-// spends in the store (SpendLedger): each paid request written ahead, answered and settled once onto its row, each
-// saving written down, and what the store refused kept and written again.
+// Money's ledger: it carries and records what Accounting (src/core/quota/accounting.ts) decides, deciding nothing of
+// who pays or whether: a request's permission to spend as Accounting made it, and its count (Charge); the spends in
+// the store (SpendLedger): each paid request written ahead, answered and settled once onto its row, each saving
+// written down, what the store refused kept and written again, each write waited for no longer than the store's
+// deadline, what a crash left settled at the next start.
 import { countCharacters } from '../characters.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { Refusal } from '../refusal.ts';
 import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
+
+/** How long a request may wait on the store (its guild's turn included) before it is refused. */
+export const STORE_DEADLINE_MS = 5000;
+
+/** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
+export function storeTimedOut(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout), 25P03 idle in transaction.
+  if (['55P03', '57014', '25P03'].includes(String((error as { code?: unknown }).code))) return true;
+  return /timeout exceeded when trying to connect|Query read timeout|Connection terminated/i.test(error.message);
+}
+
+/** `work`'s answer, or `late()`'s after `ms`; `work` goes on, and what its late answer leaves is the caller's. */
+export function byDeadline<T>(work: Promise<T>, ms: number, late: () => T | Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    // Unref'd: a deadline alone never keeps the process up.
+    timer = setTimeout(() => resolve(Promise.resolve().then(late)), ms).unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export const storageUnavailable = (cause?: unknown) =>
+  new Refusal({ code: 'storage-unavailable' }, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
 
 export interface SpendContext {
   guildId: string;
@@ -187,11 +214,51 @@ export class SpendLedger {
   #flushing: Promise<boolean> | undefined;
   /** Savings were left untallied in this outage (told once). */
   #droppedSavings = false;
+  /** Spends being written, so that settled() lets them reach the store before it closes. */
+  readonly #writing = new Set<Promise<unknown>>();
+  readonly #deadlineMs: number;
 
-  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>, deadlineMs = STORE_DEADLINE_MS) {
     this.#store = store;
     this.#log = logger;
     this.#metrics = metrics;
+    this.#deadlineMs = deadlineMs;
+  }
+
+  /** Settles what the last run of `owner` left (Accounting.recover): its spends written ahead, its holds. */
+  async recover(owner: string) {
+    const spends = await this.#store.spends.settleLeftBy(owner);
+    const holds = await this.#store.budgets.releaseLeftBy(owner);
+    if (spends.accepted > 0 || spends.inFlight > 0 || holds > 0)
+      this.#log.warn(
+        { code: 'books-settled-after-crash', ...spends, holds },
+        'settled what the previous run left on the books: spends accepted or still in flight as spent (undelivered), its holds released',
+      );
+    return { ...spends, holds };
+  }
+
+  /** `task` (a write to the books) kept until it is over, so that settled() waits for it. */
+  track<T>(task: Promise<T>): Promise<T> {
+    this.#writing.add(task);
+    const done = () => this.#writing.delete(task);
+    task.then(done, done);
+    return task;
+  }
+
+  /** Waits for the spends being written (shutdown). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#writing]);
+  }
+
+  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
+  answered(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
+    const { guildId, characters } = entry.spend;
+    const late = () =>
+      this.#log.warn(
+        { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
+        'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
+      );
+    return this.track(byDeadline(write, this.#deadlineMs, late));
   }
 
   get failing(): boolean {

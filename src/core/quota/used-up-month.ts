@@ -14,7 +14,7 @@ import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
 import type { QuotaMarkAccount, QuotaState } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
-import { monthOf, nextMonthStart } from './calendar.ts';
+import { monthOf, nextMonthStart } from '../calendar.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
 export interface CurrentAccount {

@@ -111,3 +111,9 @@ export interface NewBudgetHold {
 export type BudgetHoldResult =
   | { status: 'held'; token: string }
   | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
+
+/** Which limit refuses a hold of `needed` characters, given what each budget counts (`used`): Accounting's rule. */
+export type BudgetRule = (
+  hold: { limits: BudgetHoldLimits; needed: number },
+  used: (budget: keyof BudgetHoldLimits) => Promise<number>,
+) => Promise<Extract<BudgetHoldResult, { status: 'refused' }> | undefined>;

@@ -4,7 +4,7 @@ import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
-import { dayOf } from '../../core/quota/calendar.ts';
+import { dayOf } from '../../core/calendar.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type ReaderNotice } from './reading/reader.ts';
 import type { Revocation } from '../../core/order/rights.ts';

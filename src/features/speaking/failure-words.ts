@@ -27,7 +27,7 @@ import {
 } from '../../core/audio/errors.ts';
 import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../core/free-voice/free-voice-engine.ts';
 import { EngineError, type EngineFailure } from '../../core/engines/engine-http.ts';
-import { dayOf as day, minuteOf, nextMonthStart } from '../../core/quota/calendar.ts';
+import { dayOf as day, minuteOf, nextMonthStart } from '../../core/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';

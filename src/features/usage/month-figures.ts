@@ -1,7 +1,7 @@
 // The month's figures as /usage gives them, for /usage and the dashboard's month page alike.
 import type { FreeVoiceLines } from '../../core/store/free-voice-lines-store.ts';
 import type { Accounting, UsageReport } from '../../core/quota/accounting.ts';
-import { dayOf } from '../../core/quota/calendar.ts';
+import { dayOf } from '../../core/calendar.ts';
 import type { Store } from '../../core/store/types.ts';
 import { MAX_MEMBERS, type ChartDay } from './chart.ts';
 

@@ -1,7 +1,7 @@
 // /usage's lines in words, for /usage and the dashboard's month page alike.
 import { formatNumber, t } from '../../core/i18n/catalogue.ts';
 import type { UsageReport } from '../../core/quota/accounting.ts';
-import { dayOf, minuteOf } from '../../core/quota/calendar.ts';
+import { dayOf, minuteOf } from '../../core/calendar.ts';
 import type { MonthFigures } from './month-figures.ts';
 import './strings.ts';
 

@@ -2,16 +2,13 @@
 // deletion's transaction, before its rules (forget-plan.ts), the day's and month's running totals, the last day's
 // spends (the cooldown counts from them) and the holds in flight move from the IDs to the period's keyed pseudonyms.
 // The key is a per-database secret the budget hold recomputes from the ID it checks: no row holds the ID, and each
-// pseudonym stops mattering when its period ends. Reads look under the same IDs (spends.ts).
+// pseudonym stops mattering when its period ends. Reads look under the same IDs (spends.ts); a running total is added
+// to by addToTotal, a spend's and a deletion's alike.
 import { createHmac, randomBytes } from 'node:crypto';
+import { periodOf } from '../../calendar.ts';
 import type { Db, Dialect } from '../dialect.ts';
+import type { Database } from '../schema.ts';
 import { FORGOTTEN_PREFIX, isForgottenId } from '../forget-plan.ts';
-
-/** The UTC month and day a moment counts in (the spends' and running totals' keys). */
-export const periodKeys = (at: Date): { month: string; day: string } => ({
-  month: at.toISOString().slice(0, 7),
-  day: at.toISOString().slice(0, 10),
-});
 
 const KEY_NAME = 'forget-period-key';
 const keys = new WeakMap<Dialect, Promise<Buffer>>();
@@ -82,12 +79,27 @@ export function memberDayIds(key: Buffer, guildId: string, userId: string, day: 
 
 /** The IDs a member's last spend may be under at `at` besides their own: today's and yesterday's pseudonyms. */
 export function lastSpendIds(key: Buffer, guildId: string, userId: string, at: Date): CarriedIds {
-  const periods = [periodKeys(at), periodKeys(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
+  const periods = [periodOf(at), periodOf(new Date(at.getTime() - LAST_SPEND_REACH_MS))];
   const months = [...new Set(periods.map((p) => p.month))];
   return {
     guilds: [guildId, ...months.map((month) => guildMonthPseudonym(key, guildId, month))],
     members: periods.map((p) => memberDayPseudonym(key, guildId, userId, p.day)),
   };
+}
+
+/** Adds `row`'s characters to its running total (spends.ts' and a deletion's), the row made when missing. */
+export async function addToTotal(trx: Db, row: Database['spend_totals_guild_month' | 'spend_totals_member_day']) {
+  const table = 'day' in row ? 'spend_totals_member_day' : 'spend_totals_guild_month';
+  const keys = 'day' in row ? (['guild_id', 'user_id', 'day'] as const) : (['guild_id', 'month'] as const);
+  await trx
+    .insertInto(table)
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(keys)
+        .doUpdateSet((eb) => ({ characters: eb(`${table}.characters`, '+', eb.ref('excluded.characters')) })),
+    )
+    .execute();
 }
 
 /** Where a spend is written whose member or guild was forgotten while it was under way. */
@@ -98,7 +110,7 @@ export function forgottenSpendIds(
   forgotten: 'member' | 'guild',
   at: Date,
 ): { guild: string; member: string } {
-  const { month, day } = periodKeys(at);
+  const { month, day } = periodOf(at);
   return {
     guild: forgotten === 'guild' ? guildMonthPseudonym(key, guildId, month) : guildId,
     member: memberDayPseudonym(key, guildId, userId, day),
@@ -119,10 +131,12 @@ type Forgotten =
  * many spend rows it moved off the IDs.
  */
 async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
-  const { month, day } = periodKeys(at);
-  /** The guild column of a carried row: a member's deletion keeps it, a server's gives the month's pseudonym. */
-  const guildOf = (guildId: string, rowMonth: string) =>
-    who.kind === 'guild' ? guildMonthPseudonym(key, guildId, rowMonth) : guildId;
+  const { month, day } = periodOf(at);
+  /** A carried row's IDs: its member under its day's pseudonym, its guild under its month's when a server goes. */
+  const carried = (row: { guild_id: string; user_id: string; day: string }, rowMonth: string) => ({
+    guild_id: who.kind === 'guild' ? guildMonthPseudonym(key, row.guild_id, rowMonth) : row.guild_id,
+    user_id: carriedMember(key, row.guild_id, row.user_id, row.day),
+  });
   /** Restricts a query on a table with guild_id and user_id columns to the rows of who was forgotten. */
   const only = <Q extends { where: (column: 'guild_id' | 'user_id', op: '=', value: string) => Q }>(query: Q): Q => {
     if (who.kind === 'guild') return query.where('guild_id', '=', who.guildId);
@@ -131,25 +145,8 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
   };
 
   // Today's running totals keep counting against each member's daily budget.
-  const days = await only(
-    trx.selectFrom('spend_totals_member_day').select(['guild_id', 'user_id', 'characters']).where('day', '=', day),
-  ).execute();
-  for (const row of days) {
-    await trx
-      .insertInto('spend_totals_member_day')
-      .values({
-        guild_id: guildOf(row.guild_id, month),
-        user_id: carriedMember(key, row.guild_id, row.user_id, day),
-        day,
-        characters: row.characters,
-      })
-      .onConflict((oc) =>
-        oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
-          characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
-        })),
-      )
-      .execute();
-  }
+  const days = await only(trx.selectFrom('spend_totals_member_day').selectAll().where('day', '=', day)).execute();
+  for (const row of days) await addToTotal(trx, { ...row, ...carried(row, month) });
   await only(trx.deleteFrom('spend_totals_member_day').where('day', '=', day)).execute();
 
   // Paid spends of the last day: when a member last spent still starts their cooldown (spends.lastSpendAt).
@@ -160,31 +157,15 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
       .where('cached', '=', 0)
       .where('at', '>', at.getTime() - LAST_SPEND_REACH_MS),
   ).execute();
-  for (const spend of recent) {
-    await trx
-      .updateTable('spends')
-      .set({
-        guild_id: guildOf(spend.guild_id, month),
-        user_id: carriedMember(key, spend.guild_id, spend.user_id, spend.day),
-      })
-      .where('id', '=', spend.id)
-      .execute();
-  }
+  for (const spend of recent)
+    await trx.updateTable('spends').set(carried(spend, month)).where('id', '=', spend.id).execute();
 
   // Holds still under way keep counting; their request releases them by token as usual.
   const holds = await only(
     trx.selectFrom('budget_holds').select(['token', 'guild_id', 'user_id', 'month', 'day']),
   ).execute();
-  for (const hold of holds) {
-    await trx
-      .updateTable('budget_holds')
-      .set({
-        guild_id: guildOf(hold.guild_id, hold.month),
-        user_id: carriedMember(key, hold.guild_id, hold.user_id, hold.day),
-      })
-      .where('token', '=', hold.token)
-      .execute();
-  }
+  for (const hold of holds)
+    await trx.updateTable('budget_holds').set(carried(hold, hold.month)).where('token', '=', hold.token).execute();
   if (who.kind === 'member') return recent.length;
 
   // A server's other spends of the month go under the month's pseudonym, so /usage shows what its budget counts.
@@ -203,15 +184,7 @@ async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promis
     .where('month', '=', month)
     .executeTakeFirst();
   if (row) {
-    await trx
-      .insertInto('spend_totals_guild_month')
-      .values({ guild_id: monthPseudonym, month, characters: row.characters })
-      .onConflict((oc) =>
-        oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
-          characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
-        })),
-      )
-      .execute();
+    await addToTotal(trx, { guild_id: monthPseudonym, month, characters: row.characters });
     await trx
       .deleteFrom('spend_totals_guild_month')
       .where('guild_id', '=', who.guildId)

@@ -1,9 +1,9 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures (X-RateLimit-*, from any answer) and the
-// used-up month's mark, kept between restarts. Marks and figures only: what they mean for the month, and when to set
-// or clear a mark, is src/core/quota/used-up-month.ts' decision.
+// used-up month's mark, kept between restarts. Marks and figures only, the figures kept under the month of
+// src/core/calendar.ts they came in: what they mean, and when to set or clear a mark, is src/core/quota/'s decision.
 import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
 import { Area, dateOf, orNull, present, type Db } from '../dialect.ts';
-import { periodKeys } from './forget-carry-over.ts';
+import { monthOf } from '../../calendar.ts';
 
 const NO_MARK = {
   exhausted_reset_at: null,
@@ -80,7 +80,7 @@ export const serviceColumns = (service: ServiceUsage) => ({
 
 /** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
 export async function noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
-  const { month } = periodKeys(at);
+  const month = monthOf(at);
   const given = serviceColumns(service);
   // An answer without figures says nothing of the month: the kept ones keep their own time.
   if (Object.values(given).every((value) => value === null)) return;

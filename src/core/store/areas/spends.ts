@@ -1,12 +1,13 @@
-// The money's rows, figures only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: the check and the hold in one transaction), and the spends and their running totals
-// (`store.spends`: written ahead, then confirmed, settled or taken back), a spend lowering its hold in its own
-// transaction. Which limits apply is src/core/quota/accounting.ts' business; what a 429 or a spend means, src/core/quota/'s.
+// The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
+// (`store.budgets`: what is spent and held summed inside the hold's transaction, where src/core/quota/accounting.ts'
+// budget rule says which limit refuses), the spends and their running totals (`store.spends`: as Accounting says,
+// written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {
   BudgetHoldLimits,
   BudgetHoldResult,
+  BudgetRule,
   GuildBudgetSettings,
   MonthBreakdown,
   NewBudgetHold,
@@ -16,17 +17,18 @@ import type {
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, given, orNull, present, type Db } from '../dialect.ts';
+import { Area, given, orNull, present, type Db, type Dialect } from '../dialect.ts';
 import { noteServiceUsage, serviceColumns } from './quota-state.ts';
 import {
   LAST_SPEND_REACH_MS,
+  addToTotal,
   forgottenSpendIds,
   guildMonthIds,
   lastSpendIds,
   memberDayIds,
-  periodKeys,
   pseudonymKey,
 } from './forget-carry-over.ts';
+import { periodOf } from '../../calendar.ts';
 import { FORGOTTEN_PREFIX } from '../forget-plan.ts';
 import type { Database } from '../schema.ts';
 
@@ -60,6 +62,12 @@ async function usedOf(trx: Db, { spent, guilds, members, period }: Counted): Pro
 
 /** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
 export class BudgetArea extends Area {
+  readonly #rule: BudgetRule;
+
+  constructor(dialect: Dialect, rule: BudgetRule) {
+    super(dialect);
+    this.#rule = rule;
+  }
   /** Only the limits the server set. */
   async get(guildId: string): Promise<GuildBudgetSettings> {
     const row = await this.d.db
@@ -96,14 +104,14 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Holds `characters` when every given limit has room for them beyond what was spent plus live holds (any process):
+   * Holds `characters` unless the budget rule refuses them, counting what was spent plus live holds (any process):
    * check and hold in one transaction, serialised per guild (and bot-wide when a bot limit is given), each limit read
    * from its running total.
    */
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
     const now = at.getTime();
-    const { month, day } = periodKeys(at);
+    const { month, day } = periodOf(at);
     const { guildId, userId, limits } = hold;
     // What a deletion carried of this member's day and this guild's month still counts (forget-carry-over.ts).
     const key = await pseudonymKey(this.d);
@@ -115,7 +123,6 @@ export class BudgetArea extends Area {
     return this.d.transaction(budgetLockKey(guildId), async (trx: Db): Promise<BudgetHoldResult> => {
       if (limits.botMonthlyChars !== undefined) await this.d.lock(trx, BOT_LOCK_KEY);
       await trx.deleteFrom('budget_holds').where('expires_at', '<=', now).execute();
-      // In this order: the first limit the characters would pass is the refusal.
       const counted: Record<keyof BudgetHoldLimits, Counted> = {
         memberDailyChars: { spent: 'spend_totals_member_day', ...member, period: { day } },
         guildMonthlyChars: { spent: 'spend_totals_guild_month', guilds, period: { month } },
@@ -123,12 +130,8 @@ export class BudgetArea extends Area {
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
       const needed = hold.characters;
-      for (const budget of Object.keys(counted) as (keyof BudgetHoldLimits)[]) {
-        const limit = limits[budget];
-        if (limit === undefined) continue;
-        const used = await usedOf(trx, counted[budget]);
-        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
-      }
+      const refused = await this.#rule({ limits, needed }, (budget) => usedOf(trx, counted[budget]));
+      if (refused !== undefined) return refused;
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
@@ -192,7 +195,7 @@ export class SpendArea extends Area {
   /** Records a spend (its row ID); one written ahead lowers its `hold` in the same transaction, never counted twice. */
   async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
-    const { month, day } = periodKeys(at);
+    const { month, day } = periodOf(at);
     const { characters } = spend;
     const { guild, member } = await this.#recordedAs(spend, at);
     const service = spend.service ?? {};
@@ -231,24 +234,8 @@ export class SpendArea extends Area {
           .where('token', '=', spend.hold)
           .execute();
       }
-      await trx
-        .insertInto('spend_totals_guild_month')
-        .values({ guild_id: guild, month, characters })
-        .onConflict((oc) =>
-          oc.columns(['guild_id', 'month']).doUpdateSet((eb) => ({
-            characters: eb('spend_totals_guild_month.characters', '+', eb.ref('excluded.characters')),
-          })),
-        )
-        .execute();
-      await trx
-        .insertInto('spend_totals_member_day')
-        .values({ guild_id: guild, user_id: member, day, characters })
-        .onConflict((oc) =>
-          oc.columns(['guild_id', 'user_id', 'day']).doUpdateSet((eb) => ({
-            characters: eb('spend_totals_member_day.characters', '+', eb.ref('excluded.characters')),
-          })),
-        )
-        .execute();
+      await addToTotal(trx, { guild_id: guild, month, characters });
+      await addToTotal(trx, { guild_id: guild, user_id: member, day, characters });
       if (spend.service !== undefined) await noteServiceUsage(trx, spend.service, at);
       return id;
     });
@@ -273,7 +260,7 @@ export class SpendArea extends Area {
 
   /** A request written ahead was not charged: its spend is taken back to `hold`; whether one was. */
   async release(id: number, spend: NewSpend): Promise<boolean> {
-    const { month, day } = periodKeys(spend.at ?? new Date());
+    const { month, day } = periodOf(spend.at ?? new Date());
     const key = await pseudonymKey(this.d);
     // Its running totals are under its own IDs, or the pseudonyms a deletion moved them to.
     const guilds = guildMonthIds(key, spend.guildId, month);
@@ -389,7 +376,7 @@ export class SpendArea extends Area {
 
   /** What a member spent in a guild on the day of `at`, as their daily budget counts it (carry-over included). */
   async memberDaySpent(guildId: string, userId: string, at = new Date()): Promise<number> {
-    const { day } = periodKeys(at);
+    const { day } = periodOf(at);
     const { guilds, members } = memberDayIds(await pseudonymKey(this.d), guildId, userId, day);
     const row = await this.d.db
       .selectFrom('spend_totals_member_day')

@@ -1,4 +1,5 @@
-// The clocks quotas follow, all UTC: every server and member sees the same reset time whatever their time zone.
+// The clocks money follows, all UTC: every server and member sees the same reset time whatever their time zone, and
+// the store keeps spends, holds and running totals under the same month and day keys (periodOf).
 
 /** 'YYYY-MM': the key monthly spends are counted under. */
 export function monthOf(at: Date): string {
@@ -8,6 +9,11 @@ export function monthOf(at: Date): string {
 /** 'YYYY-MM-DD': the key daily spends are counted under. */
 export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
+}
+
+/** The month and the day a moment counts in: the keys spends, holds and their running totals are kept under. */
+export function periodOf(at: Date): { month: string; day: string } {
+  return { month: monthOf(at), day: dayOf(at) };
 }
 
 /** 'YYYY-MM-DD HH:MM UTC': when the service gave a figure, to the minute. */
