@@ -1,7 +1,7 @@
-// Audio worker threads work ahead (decoding, effects, clip checks) while the main thread sends every voice's packet in
-// its 20 ms slot: on short cores a worker a few steps nicer waits a few ms, which its lead absorbs, instead of the main
-// thread. Long work (./job-thread.ts workClassOf) is nicer still. Niceness orders threads only within the process's
-// autogroup; SCHED_IDLE made the main thread's longest waits longer (docs/benchmarks.md, figure 17).
+// Worker threads that work ahead (effects, clip checks, the free voice) run a few steps nicer than the main thread: on
+// short cores they wait, not it. Not the voices' transcoders, whose frames the sender thread needs within half a second
+// (docs/decisions.md). Long work (./job-thread.ts workClassOf) is nicer still. Niceness orders threads only within the
+// process's autogroup; SCHED_IDLE made the main thread's longest waits longer (docs/benchmarks.md, figure 17).
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import type { WorkClass } from './work-turns.ts';

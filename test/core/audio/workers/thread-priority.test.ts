@@ -5,7 +5,6 @@ import { LONG_WORK_NICENESS_STEP, WORKER_NICENESS_STEP } from '../../../../src/c
 
 // Each audio worker's module, loaded as the pools load it; the thread then reports its own niceness.
 const WORKERS = [
-  'jobs/transcode/transcode-worker.ts',
   'codecs/opus-pool/opus-worker.ts',
   'jobs/audio-thread/audio-worker.ts',
   'jobs/clip-check/clip-worker.ts',
@@ -25,8 +24,13 @@ function nicenessOf(module: string, workerData?: unknown): Promise<number> {
 }
 
 describe.runIf(process.platform === 'linux')(
-  'audio worker threads yield the cores to the main thread, which sends the packets',
+  "audio worker threads that work ahead yield the cores to the main thread; the live voices' transcoder does not",
   () => {
+    it("the transcoding worker, which makes every live voice's next frames, runs at the main thread's priority", async () => {
+      // The sender thread sends the packets; a transcoder ten steps nicer waited for a core while its voices ran dry.
+      expect(await nicenessOf('jobs/transcode/transcode-worker.ts')).toBe(getPriority(0));
+    });
+
     it.each(WORKERS)('%s runs nicer than the main thread, and the main thread keeps its priority', async (module) => {
       const main = getPriority(0);
       expect(await nicenessOf(module)).toBe(Math.min(19, main + WORKER_NICENESS_STEP));
