@@ -72,6 +72,8 @@ export interface Accepted<Line extends PricedLine> {
   admission: Admission;
   /** What it may still pay for parts counted free at acceptance (Accounting.payer). */
   late?: QuoteAllowance | undefined;
+  /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
+  waits?: AbortSignal | undefined;
 }
 
 interface MoneyOptions {
@@ -141,7 +143,7 @@ export class Money {
       const refused = new AbortController();
       const waits = order.ended && AbortSignal.any([order.ended, refused.signal]);
       try {
-        return { lines: order.lines, admission, ...(await this.#authorize(order, order.lines, waits)) };
+        return { lines: order.lines, admission, waits, ...(await this.#authorize(order, order.lines, waits)) };
       } catch (refusal) {
         refused.abort();
         const spoken = this.#standInFor(order, refusal);

@@ -107,11 +107,12 @@ export class PartSource {
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
   /**
-   * The flight a part was counted free by, kept until the last order that counted it (`waits`) ends: at its turn each
-   * gets its audio (read from its start, cached or not) or its failure. Bounded: one part a key, only while an
-   * order that counted it waits, and those orders are bounded by the queue caps (QueueBook).
+   * The flight each part was counted free by, kept for the order that counted it (under its `waits`, by the part's
+   * key) until that order ends: at its turn it gets that flight's audio (read from its start, cached or not) or its
+   * failure, whatever later flight of the same line is under way. Bounded: one flight a part of a waiting order, and
+   * those orders are bounded by the queue caps (QueueBook).
    */
-  readonly #kept = new Map<string, { fetching: Fetching; holders: Set<AbortSignal> }>();
+  readonly #kept = new Map<AbortSignal, Map<string, Fetching>>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
@@ -168,17 +169,16 @@ export class PartSource {
     const flight = this.#flights.get(key);
     if (flight !== undefined && waits !== undefined && !waits.aborted) {
       flight.waiters.join(waits);
-      const holders = (this.#kept.get(key)?.holders ?? new Set<AbortSignal>()).add(waits);
-      this.#kept.set(key, { fetching: flight, holders });
-      const letGo = () => holders.delete(waits) && holders.size === 0 && this.#kept.delete(key);
-      waits.addEventListener('abort', letGo, { once: true });
+      const mine = this.#kept.get(waits);
+      if (mine === undefined) waits.addEventListener('abort', () => this.#kept.delete(waits), { once: true });
+      this.#kept.set(waits, (mine ?? new Map<string, Fetching>()).set(key, flight));
     }
     return flight !== undefined || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
-  /** How many parts are kept for the orders that counted them free (#kept): none once those orders ended. */
+  /** How many flights are kept for the orders that counted a part free by them (#kept): none once those ended. */
   get keptParts(): number {
-    return this.#kept.size;
+    return new Set([...this.#kept.values()].flatMap((parts) => [...parts.values()])).size;
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
@@ -386,8 +386,8 @@ export class PartSource {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
     // A part this order counted free as in flight shares that flight's fate, even once it is over.
-    const counted = order === undefined || order.charge.reserves(text) ? undefined : this.#kept.get(key)?.fetching;
-    const joined = this.#flights.get(key) ?? counted;
+    const counted = order?.waits && !order.charge.reserves(text) ? this.#kept.get(order.waits)?.get(key) : undefined;
+    const joined = counted ?? this.#flights.get(key);
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {

@@ -375,7 +375,7 @@ describe('PartSource', () => {
           const needs = await rig.source.needs(request(text), [text], end.signal);
           expect(needs[0]?.free).toBe(true);
           const charge = await rig.accounting.authorize({ ...who, userId: `V${i}` }, needs);
-          return { end, charge, account: { charge, ended: end.signal } };
+          return { end, charge, account: { charge, ended: end.signal, waits: end.signal } };
         }),
       );
       return { first, fetching, orders };
