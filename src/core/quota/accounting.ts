@@ -80,6 +80,8 @@ function cooldownRefusal(cooldownSeconds: number, lastSpendAt: Date | undefined,
 /** One part of a request as the budget sees it; `free`: cached or in flight. */
 export interface PartNeed {
   text: string;
+  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
+  key: string;
   endpoint: SpendEndpoint;
   characters: number;
   free: boolean;
@@ -401,12 +403,16 @@ export class Accounting {
    * flight then and gone since), a charge of its own that passes the budgets and the month now, without the cooldown
    * and within what its quote has left. No order (tools, tests): nobody, only the month heard.
    */
-  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, text: string): Promise<Charge | undefined> {
-    if (order === undefined || order.charge.reserves(text)) return order?.charge;
+  async payer(
+    order: PayingOrder | undefined,
+    endpoint: SpendEndpoint,
+    { key, text }: { key: string; text: string },
+  ): Promise<Charge | undefined> {
+    if (order === undefined || order.charge.reserves(key)) return order?.charge;
     const { charge } = order;
     const characters = countCharacters(text);
     order.late?.take(characters);
-    const late = await this.authorize(charge.context, [{ text, endpoint, characters, free: false }], {
+    const late = await this.authorize(charge.context, [{ text, key, endpoint, characters, free: false }], {
       memberCooldown: false,
     });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);

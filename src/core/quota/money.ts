@@ -160,7 +160,7 @@ export class Money {
 
   /** A /clone's characters, checked and held like any request's (a clone is never cached). */
   authorizeClone(requester: OrderToPay<PricedLine>['requester'], text: string): Promise<Charge> {
-    const need: PartNeed = { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false };
+    const need: PartNeed = { text, key: text, endpoint: 'voice-clone', characters: countCharacters(text), free: false };
     return this.#accounting.authorize(contextOf({ requester }), [need], requester.policy);
   }
 

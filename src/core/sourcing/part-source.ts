@@ -153,7 +153,8 @@ export class PartSource {
           isFreeVoice(request.voice) ||
           (await this.#changedCached(request, text)) ||
           (await this.#originalFree(request, text, waits));
-        return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
+        const key = request.kind === 'ready' ? text : partCacheKey(withoutEffects(request), text);
+        return { text, key, endpoint: endpointOf(request), characters: countCharacters(text), free };
       }),
     );
   }
@@ -386,12 +387,12 @@ export class PartSource {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
     // A part this order counted free as in flight shares that flight's fate, even once it is over.
-    const counted = order?.waits && !order.charge.reserves(text) ? this.#kept.get(order.waits)?.get(key) : undefined;
+    const counted = order?.waits && !order.charge.reserves(key) ? this.#kept.get(order.waits)?.get(key) : undefined;
     const joined = counted ?? this.#flights.get(key);
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
-      charge?.release(text);
+      charge?.release(key);
       // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer.
       if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted()) await fetching.flight;
       throw error;
@@ -422,8 +423,9 @@ export class PartSource {
 
   /** A part served without a call is saved once its audio came `whole` (not if it broke); a free voice's, never. */
   #saved(charge: Charge | undefined, request: ServiceRequest, text: string, whole?: Promise<unknown>): void {
-    const save = () => charge?.saved(text, endpointOf(request));
-    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(text));
+    const part = { key: partCacheKey(withoutEffects(request), text), text };
+    const save = () => charge?.saved(part, endpointOf(request));
+    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(part.key));
   }
 
   async #start(
@@ -456,7 +458,7 @@ export class PartSource {
     // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its
     // delivery and settlement (the flight's `done`).
     const answered = Promise.withResolvers<AudioResponse>();
-    const call = paidCall(this.#paying, serviceBody(request, text), text, order, waiting, answered);
+    const call = paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiting, answered);
     const response = await Promise.race([answered.promise, call]).catch((error: unknown) => {
       this.checkVoice(request);
       throw error;
@@ -515,7 +517,9 @@ export class PartSource {
     const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
-    return await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
+    return await paidCall(this.#paying, request, { key: text, text }, order, waiting).finally(() =>
+      charge?.release(text),
+    );
   }
 
   /**
@@ -570,19 +574,19 @@ export interface PaidCalls {
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
   request: R,
-  text: string,
+  part: { key: string; text: string },
   order: PayingOrder | undefined,
   waiting: Waiting,
   answered?: PromiseWithResolvers<PaidAnswer<R>>,
 ): Promise<PaidAnswer<R>> {
   const { endpoint } = request;
-  const characters = countCharacters(text);
+  const characters = countCharacters(part.text);
   let payer: Charge | undefined;
   let entry: LedgerEntry | undefined;
   let accepted = false;
   let answer: PaidAnswer<R>;
   try {
-    payer = await books.payer(order, endpoint, text);
+    payer = await books.payer(order, endpoint, part);
     if (!waiting.wanted()) throw unwanted();
     if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
     if (!waiting.wanted()) {
@@ -604,7 +608,7 @@ export async function paidCall<R extends PaidRequest>(
       throw await books.heard(error, characters);
     });
     // Its characters are on the books and its answer is here: the part holds nothing more.
-    payer?.release(text);
+    payer?.release(part.key);
   } catch (error) {
     if (accepted) await settle(books, payer, entry, order, 'undelivered', error);
     else if (payer !== order?.charge) payer?.close();

@@ -98,7 +98,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });
     const text = 'A voice we never got to name.';
     const charge = await rig.accounting.authorize(who, [
-      { text, endpoint: 'voice-clone', characters: text.length, free: false },
+      { text, key: text, endpoint: 'voice-clone', characters: text.length, free: false },
     ]);
     const clip = { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav', contentType: 'audio/wav' };
     await expect(rig.source.cloneVoice(text, clip, undefined, charge)).rejects.toBeInstanceOf(UndeliveredError);
