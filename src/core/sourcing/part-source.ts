@@ -223,16 +223,6 @@ export class PartSource {
   }
 
   /**
-   * One part's audio, recorded against its order's charge (`fetchPart` without what the order learns): rejects with
-   * its failure. `signal` ends this caller's wait, not the shared fetch.
-   */
-  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
-    const part = await this.fetchPart(request, text, signal, order);
-    if ('failure' in part) throw part.failure;
-    return part.audio;
-  }
-
-  /**
    * One part's fetch, recorded against its order's charge: its audio or its failure, with what the order learns here
    * (the free voice that stood in, a free line cut at its cap), which the order records itself. `signal` ends this
    * caller's wait, not the shared fetch.
