@@ -586,9 +586,10 @@ type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | Permissi
 
 export class PaidPartWayError extends Error {
   readonly paid: number;
-  override readonly cause: RestRefusal;
+  /** The rest refused, or its voice deleted once its call was charged. */
+  override readonly cause: RestRefusal | SpeechInputError;
 
-  constructor(paid: number, cause: RestRefusal) {
+  constructor(paid: number, cause: RestRefusal | SpeechInputError) {
     super(`${paid} characters were paid for before the rest was refused or failed: ${cause.message}`, { cause });
     this.name = 'PaidPartWayError';
     this.paid = paid;
@@ -628,7 +629,9 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
     return new CutAfterPayingError(paid, error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
-  if (paid <= 0 || !(refusesRest(error) || failed)) return error;
+  // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").
+  const deleted = error instanceof SpeechInputError && error.problem.code === 'voice-deleted';
+  if (paid <= 0 || !(refusesRest(error) || failed || deleted)) return error;
   return new PaidPartWayError(paid, error);
 }
 
