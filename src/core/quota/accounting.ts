@@ -86,6 +86,8 @@ export interface PartNeed {
   characters: number;
   free: boolean;
 }
+/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
+export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
 
 /** How long a dead process's hold lasts; a live request renews its hold every third of this. */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
@@ -403,16 +405,12 @@ export class Accounting {
    * flight then and gone since), a charge of its own that passes the budgets and the month now, without the cooldown
    * and within what its quote has left. No order (tools, tests): nobody, only the month heard.
    */
-  async payer(
-    order: PayingOrder | undefined,
-    endpoint: SpendEndpoint,
-    { key, text }: { key: string; text: string },
-  ): Promise<Charge | undefined> {
-    if (order === undefined || order.charge.reserves(key)) return order?.charge;
+  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart): Promise<Charge | undefined> {
+    if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
     const { charge } = order;
-    const characters = countCharacters(text);
+    const characters = countCharacters(part.text);
     order.late?.take(characters);
-    const late = await this.authorize(charge.context, [{ text, key, endpoint, characters, free: false }], {
+    const late = await this.authorize(charge.context, [{ ...part, endpoint, characters, free: false }], {
       memberCooldown: false,
     });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);

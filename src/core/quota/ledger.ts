@@ -107,9 +107,7 @@ export class Charge {
   }
 
   get reserved(): number {
-    let total = 0;
-    for (const list of this.#reserved.values()) for (const n of list) total += n;
-    return total;
+    return [...this.#reserved.values()].flat().reduce((total, n) => total + n, 0);
   }
 
   get forgotten(): 'member' | 'guild' | undefined {

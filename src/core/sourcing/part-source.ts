@@ -18,7 +18,7 @@ import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Accounting, PaidPart, PartNeed, PayingOrder } from '../quota/accounting.ts';
 import type { Charge, LedgerEntry } from '../quota/ledger.ts';
 import { fitsFreeLine, standInForFailure, standInRequest } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
@@ -107,10 +107,9 @@ export class PartSource {
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
   /**
-   * The flight each part was counted free by, kept for the order that counted it (under its `waits`, by the part's
-   * key) until that order ends: at its turn it gets that flight's audio (read from its start, cached or not) or its
-   * failure, whatever later flight of the same line is under way. Bounded: one flight a part of a waiting order, and
-   * those orders are bounded by the queue caps (QueueBook).
+   * The flight each part was counted free by, kept for the order that counted it (by its `waits`, then the part's key)
+   * until it ends: at its turn it gets that flight's audio (cached or not) or its failure, never a later flight's.
+   * Bounded: one flight a part of a waiting order, and those orders by the queue caps (QueueBook).
    */
   readonly #kept = new Map<AbortSignal, Map<string, Fetching>>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
@@ -401,13 +400,9 @@ export class PartSource {
     // line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot freed, nothing of
     // it kept).
     const answered = () => waiters.close();
-    const over = isEngineVoice(request.voice) ? flight.then((f) => f.done) : flight;
-    void over.then(answered, answered);
-    this.#flights.lead(
-      key,
-      fetching,
-      flight.then((f) => f.done),
-    );
+    const done = flight.then((f) => f.done);
+    void (isEngineVoice(request.voice) ? done : flight).then(answered, answered);
+    this.#flights.lead(key, fetching, done);
     return fetching;
   }
 
@@ -507,9 +502,8 @@ export class PartSource {
     const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
-    return await paidCall(this.#paying, request, { key: text, text }, order, waiting).finally(() =>
-      charge?.release(text),
-    );
+    const part = { key: text, text };
+    return await paidCall(this.#paying, request, part, order, waiting).finally(() => charge?.release(text));
   }
 
   /**
@@ -564,7 +558,7 @@ export interface PaidCalls {
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
   request: R,
-  part: { key: string; text: string },
+  part: PaidPart,
   order: PayingOrder | undefined,
   waiting: Waiting,
   answered?: PromiseWithResolvers<PaidAnswer<R>>,
