@@ -43,14 +43,39 @@ describe('a part counted free as in flight, the cache off', () => {
     const d = await rig.accounting.authorize({ ...who, userId: 'D' }, await rig.source.needs(request(), [X]));
     const second = rig.source.fetchPart(request(), X, signal, { charge: d });
     await vi.waitFor(() => expect(tts()[1]?.outcome).toBe('paused'), EVENT);
+    // C's order counts X free by the second flight: kept for C, never in place of B's.
+    const cEnds = new AbortController();
+    const c = await rig.accounting.authorize(
+      { ...who, userId: 'C' },
+      await rig.source.needs(request(), [X], cEnds.signal),
+    );
     const mine = rig.source.fetchPart(request(), X, signal, { charge: b, waits: bEnds.signal });
     rig.sandbox.resumePaused();
     const part = await mine;
     expect('failure' in part ? part.failure : undefined).toBeUndefined();
     if ('audio' in part) expect(Buffer.concat(await part.audio.body.toArray()).length).toBeGreaterThan(0);
     const cut = await second;
-    if ('audio' in cut) await cut.audio.body.toArray().catch(() => undefined);
+    const cutBody =
+      'audio' in cut
+        ? cut.audio.body.toArray().then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        : cut.failure;
+    // C shares the second flight's fate: its failure, never sent again.
+    const theirs = await rig.source.fetchPart(request(), X, signal, { charge: c, waits: cEnds.signal });
+    const theirBody =
+      'audio' in theirs
+        ? theirs.audio.body.toArray().then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        : theirs.failure;
+    expect(await cutBody).toBeDefined();
+    expect(await theirBody).toBeDefined();
     bEnds.abort();
+    cEnds.abort();
+    c.close();
     a.close();
     b.close();
     d.close();
