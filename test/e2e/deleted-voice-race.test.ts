@@ -4,7 +4,7 @@
 // what the channel heard.
 import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import type { Store } from '../../src/core/store/types.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
@@ -176,5 +176,32 @@ describe('a deleted cloned voice', () => {
     expect(voice).not.toBe(cloned);
     expect(voice).toMatch(/^voice-/);
     expect(h.sandbox.requests.slice(from).filter((r) => r.voice === cloned)).toEqual([]);
+  });
+
+  it('deleted while its paid call is at the service: its member is told the characters the service counted are spent', async () => {
+    const h = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    const cloned = await madeClone(h, GUILD, ALICE.id, 'Held');
+    const text = 'Said in a voice deleted while it was made.';
+    const asked = () => h.sandbox.requests.filter((r) => r.endpoint === 'tts' && r.text === text);
+    h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+    const said = await h.discord.command({
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: [
+        { name: 'text', value: text },
+        { name: 'voice', value: cloned },
+      ],
+    });
+    await vi.waitFor(() => expect(asked()[0]?.outcome).toBe('waiting'), { timeout: 20_000, interval: 20 });
+    expect((await deleteVoice(h, cloned)).content).toBe(
+      t('en-US', 'voices.deleted', { name: 'Held', id: `\`${cloned}\`` }),
+    );
+    h.sandbox.resumePaused();
+    const told = await said.waitFor((r) => r.content !== undefined && !/^(Speaking|Queued)/.test(r.content), 60_000);
+    // Charged before the deletion reached it: spent, and said so; never "no characters were spent".
+    expect(asked().map((r) => r.charactersBilled)).toEqual([text.length]);
+    expect(told.content).not.toBe(t('en-US', 'error.input.voiceDeleted', { voice: cloned }));
+    expect(told.content).toBe(t('en-US', 'error.paidPartWay.voiceDeleted', { voice: cloned, paid: text.length }));
   });
 });

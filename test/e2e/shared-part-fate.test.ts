@@ -9,6 +9,7 @@ import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import type { Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
 const GUILD = '200000000000000962';
 const A = '300000000000009621';
@@ -17,6 +18,7 @@ const VC = '220000000000000962';
 const VOICE = 'voice-b-en-f-01';
 const TEXT = 'The very same line asked by two members at once.'; // 48 characters: one part
 const Y = 'Another sentence that only the later orders ask.'; // 48 characters: one part
+const OTHER_VOICE = 'voice-b-en-m-01';
 const guilds = [
   oneRoomGuild(GUILD, 'Fate', { text: '210000000000000962', voice: VC }, [
     { id: A, username: 'a', locale: 'en-US', voiceChannelId: VC },
@@ -92,4 +94,28 @@ describe('a part counted free as in flight, its turn after that call is over', (
     expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
   });
+
+  for (const [cache, made] of [
+    ['0', 'at the service in the first voice'],
+    ['500', 'cached in the first voice'],
+  ] as const)
+    it(`a scene says the line in two voices, ${made}: played, the second voice paid once, the first never`, async () => {
+      const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0', CACHE_MAX_MB: cache });
+      if (cache === '0') h.sandbox.injectFault({ kind: 'hold-before-charge', endpoint: 'tts' });
+      const first = await say(h, A);
+      if (cache === '0') await until(() => tts(h)[0]?.outcome === 'waiting');
+      else expect(await answerOf(first, 60_000)).toMatch(/^Spoke/);
+      const script = [`cast: Ann = ${VOICE}, Ben = ${OTHER_VOICE}`, `Ann: ${TEXT}`, `Ben: ${TEXT}`].join('\n');
+      const shown = await previewScene(h, GUILD, script, 'voice', { userId: B });
+      const pressed = await pressSceneButton(h, GUILD, shown, shown.confirm, B);
+      await pressed.waitFor((r) => (r.content ?? '').startsWith('🎬 Making'), 20_000);
+      h.sandbox.resumePaused();
+      const done = await pressed.waitFor((r) => /^🎬 Played|changed|charged|failed/.test(r.content ?? ''), 60_000);
+      expect(done.content).toMatch(/^🎬 Played/);
+      if (cache === '0') expect(await answerOf(first, 60_000)).toMatch(/^Spoke/);
+      await booksSettled(h);
+      expect(tts(h).map((r) => r.voice)).toEqual([VOICE, OTHER_VOICE]);
+      expect(h.sandbox.charactersBilled()).toBe(2 * TEXT.length);
+      expect(await spentShown(h, GUILD, A)).toBe(2 * TEXT.length);
+    });
 });

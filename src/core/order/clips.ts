@@ -28,10 +28,10 @@ export async function orderedPart(
   request: SpeechRequest,
   text: string,
   signal: AbortSignal,
-  order: PartsOrder,
+  order?: PartsOrder,
 ): Promise<SpeechAudio> {
   const part = await source.fetchPart(request, text, signal, order);
-  order.learnt?.(part);
+  order?.learnt?.(part);
   if ('failure' in part) throw part.failure;
   return part.audio;
 }

@@ -54,6 +54,7 @@ export class Order implements OrderAccount, OrderEvents {
   #lines: readonly SpokenLine[] = [];
   #fallback: Refusal | undefined;
   #late: QuoteAllowance | undefined;
+  #waits: AbortSignal | undefined;
   #charge: Charge | undefined;
   #admission: Admission | undefined;
   #ahead = 0;
@@ -100,6 +101,10 @@ export class Order implements OrderAccount, OrderEvents {
 
   get late(): QuoteAllowance | undefined {
     return this.#late;
+  }
+
+  get waits(): AbortSignal | undefined {
+    return this.#waits;
   }
 
   get charge(): Charge {
@@ -151,6 +156,7 @@ export class Order implements OrderAccount, OrderEvents {
     this.#lines = terms.lines;
     this.#fallback = terms.fallback;
     this.#late = terms.late;
+    this.#waits = terms.waits;
     this.#charge = terms.charge;
     this.#admission = terms.admission;
     this.#ahead = terms.ahead ?? 0;

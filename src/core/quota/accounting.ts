@@ -80,10 +80,14 @@ function cooldownRefusal(cooldownSeconds: number, lastSpendAt: Date | undefined,
 /** One part of a request as the budget sees it; `free`: cached or in flight. */
 export interface PartNeed {
   text: string;
+  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
+  key: string;
   endpoint: SpendEndpoint;
   characters: number;
   free: boolean;
 }
+/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
+export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
 
 /** How long a dead process's hold lasts; a live request renews its hold every third of this. */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
@@ -401,12 +405,12 @@ export class Accounting {
    * flight then and gone since), a charge of its own that passes the budgets and the month now, without the cooldown
    * and within what its quote has left. No order (tools, tests): nobody, only the month heard.
    */
-  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, text: string): Promise<Charge | undefined> {
-    if (order === undefined || order.charge.reserves(text)) return order?.charge;
+  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart): Promise<Charge | undefined> {
+    if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
     const { charge } = order;
-    const characters = countCharacters(text);
+    const characters = countCharacters(part.text);
     order.late?.take(characters);
-    const late = await this.authorize(charge.context, [{ text, endpoint, characters, free: false }], {
+    const late = await this.authorize(charge.context, [{ ...part, endpoint, characters, free: false }], {
       memberCooldown: false,
     });
     if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);

@@ -72,7 +72,7 @@ export class Charge {
   readonly createdAt: Date;
   /** The books that made it: what it holds is given back there. */
   readonly #books: Books;
-  /** Characters still reserved, per part text (a text may occur twice in one request). */
+  /** Characters still reserved, per part's key (PartNeed.key: a part may occur twice in one request). */
   readonly #reserved = new Map<string, number[]>();
   /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
   #hold: string | undefined;
@@ -85,7 +85,7 @@ export class Charge {
   constructor(
     books: Books,
     context: SpendContext,
-    reserved: ReadonlyArray<{ text: string; characters: number }>,
+    reserved: ReadonlyArray<{ key: string; characters: number }>,
     createdAt: Date,
     hold?: string | undefined,
   ) {
@@ -93,13 +93,13 @@ export class Charge {
     this.context = context;
     this.createdAt = createdAt;
     this.#hold = hold;
-    for (const { text, characters } of reserved)
-      this.#reserved.set(text, [...(this.#reserved.get(text) ?? []), characters]);
+    for (const { key, characters } of reserved)
+      this.#reserved.set(key, [...(this.#reserved.get(key) ?? []), characters]);
   }
 
-  /** Whether a part of this text was paid for at acceptance (not counted free). */
-  reserves(text: string): boolean {
-    return this.#reserved.has(text);
+  /** Whether a part of this key (its voice and text, PartNeed.key) was paid for at acceptance (not counted free). */
+  reserves(key: string): boolean {
+    return this.#reserved.has(key);
   }
 
   get hold(): string | undefined {
@@ -107,9 +107,7 @@ export class Charge {
   }
 
   get reserved(): number {
-    let total = 0;
-    for (const list of this.#reserved.values()) for (const n of list) total += n;
-    return total;
+    return [...this.#reserved.values()].flat().reduce((total, n) => total + n, 0);
   }
 
   get forgotten(): 'member' | 'guild' | undefined {
@@ -122,17 +120,17 @@ export class Charge {
   }
 
   /** A part's spend or saving written down (Accounting.record), its characters no longer reserved. Never throws. */
-  async record(text: string, spend: PartSpend): Promise<void> {
+  async record(key: string, spend: PartSpend): Promise<void> {
     try {
       await this.#books.record(this, spend);
     } finally {
-      this.release(text);
+      this.release(key);
     }
   }
 
   /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
-  saved(text: string, endpoint: SpendEndpoint): Promise<void> {
-    return this.record(text, { endpoint, characters: countCharacters(text), cached: true });
+  saved({ key, text }: { key: string; text: string }, endpoint: SpendEndpoint): Promise<void> {
+    return this.record(key, { endpoint, characters: countCharacters(text), cached: true });
   }
 
   /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (money.ts, paid part-way). */
@@ -160,11 +158,11 @@ export class Charge {
     this.#order = order;
   }
 
-  /** The part will spend nothing more (it failed, or was recorded). */
-  release(text: string): void {
-    const list = this.#reserved.get(text);
+  /** The part of this key will spend nothing more (it failed, or was recorded). */
+  release(key: string): void {
+    const list = this.#reserved.get(key);
     list?.shift();
-    if (list?.length === 0) this.#reserved.delete(text);
+    if (list?.length === 0) this.#reserved.delete(key);
     if (this.#reserved.size === 0) this.#releaseHold();
   }
 

@@ -72,6 +72,8 @@ export interface Accepted<Line extends PricedLine> {
   admission: Admission;
   /** What it may still pay for parts counted free at acceptance (Accounting.payer). */
   late?: QuoteAllowance | undefined;
+  /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
+  waits?: AbortSignal | undefined;
 }
 
 interface MoneyOptions {
@@ -141,7 +143,7 @@ export class Money {
       const refused = new AbortController();
       const waits = order.ended && AbortSignal.any([order.ended, refused.signal]);
       try {
-        return { lines: order.lines, admission, ...(await this.#authorize(order, order.lines, waits)) };
+        return { lines: order.lines, admission, waits, ...(await this.#authorize(order, order.lines, waits)) };
       } catch (refusal) {
         refused.abort();
         const spoken = this.#standInFor(order, refusal);
@@ -158,7 +160,7 @@ export class Money {
 
   /** A /clone's characters, checked and held like any request's (a clone is never cached). */
   authorizeClone(requester: OrderToPay<PricedLine>['requester'], text: string): Promise<Charge> {
-    const need: PartNeed = { text, endpoint: 'voice-clone', characters: countCharacters(text), free: false };
+    const need: PartNeed = { text, key: text, endpoint: 'voice-clone', characters: countCharacters(text), free: false };
     return this.#accounting.authorize(contextOf({ requester }), [need], requester.policy);
   }
 
@@ -584,9 +586,10 @@ type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | Permissi
 
 export class PaidPartWayError extends Error {
   readonly paid: number;
-  override readonly cause: RestRefusal;
+  /** The rest refused, or its voice deleted once its call was charged. */
+  override readonly cause: RestRefusal | SpeechInputError;
 
-  constructor(paid: number, cause: RestRefusal) {
+  constructor(paid: number, cause: RestRefusal | SpeechInputError) {
     super(`${paid} characters were paid for before the rest was refused or failed: ${cause.message}`, { cause });
     this.name = 'PaidPartWayError';
     this.paid = paid;
@@ -626,7 +629,9 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
     return new CutAfterPayingError(paid, error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
-  if (paid <= 0 || !(refusesRest(error) || failed)) return error;
+  // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").
+  const deleted = error instanceof SpeechInputError && error.problem.code === 'voice-deleted';
+  if (paid <= 0 || !(refusesRest(error) || failed || deleted)) return error;
   return new PaidPartWayError(paid, error);
 }
 

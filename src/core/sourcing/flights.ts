@@ -136,11 +136,8 @@ export class SingleFlight<T> {
   /** `value` is the flight for `key` until `over` settles (failures are the caller's). */
   lead(key: string, value: T, over: Promise<unknown>): void {
     this.#flights.set(key, value);
-    void over
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.#flights.get(key) === value) this.#flights.delete(key);
-      });
+    const done = () => this.forget(key, value);
+    void over.then(done, done);
   }
 
   /** Joins the flight for `key`, or starts one; `settled(value)` says when it is over (failures are the caller's). */

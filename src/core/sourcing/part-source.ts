@@ -18,7 +18,7 @@ import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Accounting, PaidPart, PartNeed, PayingOrder } from '../quota/accounting.ts';
 import type { Charge, LedgerEntry } from '../quota/ledger.ts';
 import { fitsFreeLine, standInForFailure, standInRequest } from '../quota/money.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
@@ -107,11 +107,11 @@ export class PartSource {
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
   /**
-   * The flight a part was counted free by, kept until the last order that counted it (`waits`) ends: at its turn each
-   * gets its audio (read from its start, cached or not) or its failure. Bounded: one part a key, only while an
-   * order that counted it waits, and those orders are bounded by the queue caps (QueueBook).
+   * The flight each part was counted free by, kept for the order that counted it (by its `waits`, then the part's key)
+   * until it ends: at its turn it gets that flight's audio (cached or not) or its failure, never a later flight's.
+   * Bounded: one flight a part of a waiting order, and those orders by the queue caps (QueueBook).
    */
-  readonly #kept = new Map<string, { fetching: Fetching; holders: Set<AbortSignal> }>();
+  readonly #kept = new Map<AbortSignal, Map<string, Fetching>>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
@@ -152,7 +152,8 @@ export class PartSource {
           isFreeVoice(request.voice) ||
           (await this.#changedCached(request, text)) ||
           (await this.#originalFree(request, text, waits));
-        return { text, endpoint: endpointOf(request), characters: countCharacters(text), free };
+        const key = request.kind === 'ready' ? text : partCacheKey(withoutEffects(request), text);
+        return { text, key, endpoint: endpointOf(request), characters: countCharacters(text), free };
       }),
     );
   }
@@ -168,17 +169,16 @@ export class PartSource {
     const flight = this.#flights.get(key);
     if (flight !== undefined && waits !== undefined && !waits.aborted) {
       flight.waiters.join(waits);
-      const holders = (this.#kept.get(key)?.holders ?? new Set<AbortSignal>()).add(waits);
-      this.#kept.set(key, { fetching: flight, holders });
-      const letGo = () => holders.delete(waits) && holders.size === 0 && this.#kept.delete(key);
-      waits.addEventListener('abort', letGo, { once: true });
+      const mine = this.#kept.get(waits);
+      if (mine === undefined) waits.addEventListener('abort', () => this.#kept.delete(waits), { once: true });
+      this.#kept.set(waits, (mine ?? new Map<string, Fetching>()).set(key, flight));
     }
     return flight !== undefined || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
-  /** How many parts are kept for the orders that counted them free (#kept): none once those orders ended. */
+  /** How many flights are kept for the orders that counted a part free by them (#kept): none once those ended. */
   get keptParts(): number {
-    return this.#kept.size;
+    return new Set([...this.#kept.values()].flatMap((parts) => [...parts.values()])).size;
   }
 
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
@@ -219,16 +219,6 @@ export class PartSource {
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
     const espeak = freeVoiceFor(request.voice, request.language);
     return usable(espeak) ? freeRequest(request, espeak) : undefined;
-  }
-
-  /**
-   * One part's audio, recorded against its order's charge (`fetchPart` without what the order learns): rejects with
-   * its failure. `signal` ends this caller's wait, not the shared fetch.
-   */
-  async fetch(request: SpeechRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
-    const part = await this.fetchPart(request, text, signal, order);
-    if ('failure' in part) throw part.failure;
-    return part.audio;
   }
 
   /**
@@ -386,12 +376,12 @@ export class PartSource {
     const key = partCacheKey(request, text);
     const charge = order?.charge;
     // A part this order counted free as in flight shares that flight's fate, even once it is over.
-    const counted = order === undefined || order.charge.reserves(text) ? undefined : this.#kept.get(key)?.fetching;
-    const joined = this.#flights.get(key) ?? counted;
+    const counted = order?.waits && !order.charge.reserves(key) ? this.#kept.get(order.waits)?.get(key) : undefined;
+    const joined = counted ?? this.#flights.get(key);
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
-      charge?.release(text);
+      charge?.release(key);
       // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer.
       if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted()) await fetching.flight;
       throw error;
@@ -410,20 +400,17 @@ export class PartSource {
     // line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot freed, nothing of
     // it kept).
     const answered = () => waiters.close();
-    const over = isEngineVoice(request.voice) ? flight.then((f) => f.done) : flight;
-    void over.then(answered, answered);
-    this.#flights.lead(
-      key,
-      fetching,
-      flight.then((f) => f.done),
-    );
+    const done = flight.then((f) => f.done);
+    void (isEngineVoice(request.voice) ? done : flight).then(answered, answered);
+    this.#flights.lead(key, fetching, done);
     return fetching;
   }
 
   /** A part served without a call is saved once its audio came `whole` (not if it broke); a free voice's, never. */
   #saved(charge: Charge | undefined, request: ServiceRequest, text: string, whole?: Promise<unknown>): void {
-    const save = () => charge?.saved(text, endpointOf(request));
-    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(text));
+    const part = { key: partCacheKey(withoutEffects(request), text), text };
+    const save = () => charge?.saved(part, endpointOf(request));
+    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(part.key));
   }
 
   async #start(
@@ -456,7 +443,7 @@ export class PartSource {
     // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its
     // delivery and settlement (the flight's `done`).
     const answered = Promise.withResolvers<AudioResponse>();
-    const call = paidCall(this.#paying, serviceBody(request, text), text, order, waiting, answered);
+    const call = paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiting, answered);
     const response = await Promise.race([answered.promise, call]).catch((error: unknown) => {
       this.checkVoice(request);
       throw error;
@@ -515,7 +502,8 @@ export class PartSource {
     const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
-    return await paidCall(this.#paying, request, text, order, waiting).finally(() => charge?.release(text));
+    const part = { key: text, text };
+    return await paidCall(this.#paying, request, part, order, waiting).finally(() => charge?.release(text));
   }
 
   /**
@@ -570,19 +558,19 @@ export interface PaidCalls {
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
   request: R,
-  text: string,
+  part: PaidPart,
   order: PayingOrder | undefined,
   waiting: Waiting,
   answered?: PromiseWithResolvers<PaidAnswer<R>>,
 ): Promise<PaidAnswer<R>> {
   const { endpoint } = request;
-  const characters = countCharacters(text);
+  const characters = countCharacters(part.text);
   let payer: Charge | undefined;
   let entry: LedgerEntry | undefined;
   let accepted = false;
   let answer: PaidAnswer<R>;
   try {
-    payer = await books.payer(order, endpoint, text);
+    payer = await books.payer(order, endpoint, part);
     if (!waiting.wanted()) throw unwanted();
     if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
     if (!waiting.wanted()) {
@@ -604,7 +592,7 @@ export async function paidCall<R extends PaidRequest>(
       throw await books.heard(error, characters);
     });
     // Its characters are on the books and its answer is here: the part holds nothing more.
-    payer?.release(text);
+    payer?.release(part.key);
   } catch (error) {
     if (accepted) await settle(books, payer, entry, order, 'undelivered', error);
     else if (payer !== order?.charge) payer?.close();

@@ -264,6 +264,8 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
   });
   const reason = cause instanceof Refusal ? cause.reason : undefined;
   if (cause instanceof ServerError) return worded('error.paidPartWay.failing', { status: cause.status ?? '5xx' });
+  if (cause instanceof SpeechInputError)
+    return worded('error.paidPartWay.voiceDeleted', inputMessage(cause.problem).params);
   // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
   if (cause instanceof VoiceApiError && !accountRefusalProven(cause)) return worded('error.paidPartWay.refused');
   const quotaReset =

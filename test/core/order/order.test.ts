@@ -126,7 +126,13 @@ describe('Order', () => {
       prices: {
         needs: async (_, texts, wait) => {
           if (wait !== undefined) waits.push(wait);
-          return texts.map((text) => ({ text, endpoint: 'tts' as const, characters: text.length, free: true }));
+          return texts.map((text) => ({
+            text,
+            key: text,
+            endpoint: 'tts' as const,
+            characters: text.length,
+            free: true,
+          }));
         },
         standIn: (paid) => ({ ...paid, voice: 'free-en-f' }),
       },

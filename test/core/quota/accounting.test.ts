@@ -28,7 +28,13 @@ const RESET = new Date('2025-04-01T00:00:00Z');
 const noBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const alice = { guildId: 'G', userId: 'alice', command: 'say' };
 const bob = { guildId: 'G', userId: 'bob', command: 'say' };
-const free = (characters: number): PartNeed => ({ text: 'cached', endpoint: 'tts', characters, free: true });
+const free = (characters: number): PartNeed => ({
+  text: 'cached',
+  key: 'cached',
+  endpoint: 'tts',
+  characters,
+  free: true,
+});
 const quota429 = () =>
   new QuotaExceededError('used up', { status: 429, rateLimit: { limit: 300_000, remaining: 0, resetAt: RESET } });
 
@@ -119,7 +125,7 @@ describe('a part paid late', () => {
     expect(charge.written).toBe(0);
     const text = 'paid at last';
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: accepting }, request, text, { charge }, waiting);
+    await paidCall({ books, client: accepting }, request, { key: text, text }, { charge }, waiting);
     expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();
@@ -246,9 +252,9 @@ describe('Accounting and a used-up month', () => {
       }),
     } as unknown as VoiceApiClient;
     const request = { endpoint: 'tts' as const, body: { text: 'a', voice_id: 'voice-b-en-f-01' } };
-    await expect(paidCall({ books, client: broken }, request, 'a', { charge: probe }, waiting)).rejects.toThrow(
-      ConnectionError,
-    );
+    await expect(
+      paidCall({ books, client: broken }, request, { key: 'a', text: 'a' }, { charge: probe }, waiting),
+    ).rejects.toThrow(ConnectionError);
     await books.authorize(alice, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
     const next = await books.authorize(bob, [paid(10, 'b')]);
     expect((await onItsWay(books, next, 10)).turn).toBeDefined();

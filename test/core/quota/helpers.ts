@@ -9,6 +9,7 @@ import type { Waiting } from '../../../src/core/sourcing/flights.ts';
 /** A part the Voice API is paid for: `characters` of `text`. */
 export const paid = (characters: number, text = `t${characters}`): PartNeed => ({
   text,
+  key: text,
   endpoint: 'tts',
   characters,
   free: false,

@@ -61,7 +61,7 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
   } as unknown as VoiceApiClient;
   try {
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: service }, request, text, { charge }, waiting);
+    await paidCall({ books, client: service }, request, { key: text, text }, { charge }, waiting);
     return undefined;
   } catch (error) {
     return error;

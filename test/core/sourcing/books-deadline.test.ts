@@ -12,6 +12,7 @@ import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { withHangingSpendWrites } from '../store/failing-store.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
+import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -48,7 +49,7 @@ describe('a store that hangs on the books', () => {
     const { accounting, source } = booksOn(hung.store);
     const text = 'Not a byte before the books.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = source.fetch(request(text), text, new AbortController().signal, { charge });
+    const part = orderedPart(source, request(text), text, new AbortController().signal, { charge });
     await expect(part).rejects.toSatisfy((e) => e instanceof Refusal && e.reason.code === 'storage-unavailable');
     expect(rig.sandbox.requests).toEqual([]);
 
@@ -65,7 +66,7 @@ describe('a store that hangs on the books', () => {
     const { accounting, source, lines } = booksOn(hung.store);
     const text = 'Paid for, and heard all the same.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = await source.fetch(request(text), text, new AbortController().signal, { charge });
+    const part = await orderedPart(source, request(text), text, new AbortController().signal, { charge });
     const audio = await part.body.toArray();
     charge.close();
     await source.close();

@@ -13,6 +13,7 @@ import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/
 import { fixture } from '../audio/fixtures.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
+import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -65,7 +66,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text, text]));
     await expect(
-      rig.source.fetch(request(text), text, new AbortController().signal, { charge }),
+      orderedPart(rig.source, request(text), text, new AbortController().signal, { charge }),
     ).rejects.toBeInstanceOf(UndeliveredError);
     // The second part's reservation (and so the request's hold) is still there for it.
     expect(charge.reserved).toBe(countCharacters(text));
@@ -78,7 +79,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     rig.sandbox.injectFault({ kind: 'reset-after', bytes: 100, endpoint: 'tts' });
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
     await expect(
-      rig.source.fetch(request(text), text, new AbortController().signal, { charge }),
+      orderedPart(rig.source, request(text), text, new AbortController().signal, { charge }),
     ).rejects.toBeInstanceOf(UndeliveredError);
     charge.close();
     await rig.source.close();
@@ -98,7 +99,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     rig.sandbox.injectFault({ kind: 'clone-without-voice-id' });
     const text = 'A voice we never got to name.';
     const charge = await rig.accounting.authorize(who, [
-      { text, endpoint: 'voice-clone', characters: text.length, free: false },
+      { text, key: text, endpoint: 'voice-clone', characters: text.length, free: false },
     ]);
     const clip = { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav', contentType: 'audio/wav' };
     await expect(rig.source.cloneVoice(text, clip, undefined, charge)).rejects.toBeInstanceOf(UndeliveredError);
@@ -146,7 +147,7 @@ describe('a paid part written ahead, before its body is read', () => {
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
     rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = await source.fetch(request(text), text, new AbortController().signal, { charge });
+    const part = await orderedPart(source, request(text), text, new AbortController().signal, { charge });
     await paused();
     const billed = rig.sandbox.charactersBilled();
     expect(billed).toBe(text.length);
@@ -176,7 +177,7 @@ describe('a paid part written ahead, before its body is read', () => {
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting: dying });
     rig.sandbox.injectFault({ kind: 'pause-after', bytes: 6000, endpoint: 'tts' });
     const charge = await dying.authorize(who, await source.needs(request(first), [first, second]));
-    await source.fetch(request(first), first, new AbortController().signal, { charge });
+    await orderedPart(source, request(first), first, new AbortController().signal, { charge });
     await paused();
     await vi.waitFor(() => expect(written).toHaveLength(1), EVENT);
     // The first part is spent; the hold keeps the second's characters.
@@ -205,7 +206,7 @@ describe('a paid part written down before its first byte leaves', () => {
     const accounting = books(store);
     const source = new PartSource({ client, logger: silentLogger, accounting });
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
-    const part = source.fetch(request(text), text, new AbortController().signal, { charge });
+    const part = orderedPart(source, request(text), text, new AbortController().signal, { charge });
     const done = async () => {
       charge.close();
       await source.close();
@@ -362,7 +363,7 @@ describe("the bot's count against the service's own", () => {
     ['astral CJK', '𠀋𡈽𡌛 ok'],
   ])('%s: recorded = billed', async (_what, text) => {
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    const part = await rig.source.fetch(request(text), text, new AbortController().signal, { charge });
+    const part = await orderedPart(rig.source, request(text), text, new AbortController().signal, { charge });
     await part.body.toArray();
     charge.close();
     await rig.source.close();

@@ -7,6 +7,7 @@ import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { LIMIT } from '../../../src/core/audio/effects/gain.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
+import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const VOICE = 'voice-b-en-m-01';
 const who = { guildId: 'G', userId: 'U', command: 'say' };
@@ -26,7 +27,7 @@ async function speak(req: SpeechRequest, text: string): Promise<{ bytes: Buffer;
   const needs = await rig.source.needs(req, [text]);
   const charge = await rig.accounting.authorize(who, needs);
   try {
-    const part = await rig.source.fetch(req, text, new AbortController().signal, { charge });
+    const part = await orderedPart(rig.source, req, text, new AbortController().signal, { charge });
     return { bytes: Buffer.concat(await part.body.toArray()), free: needs[0]?.free ?? false };
   } finally {
     charge.close();

@@ -17,6 +17,7 @@ import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
 import { heldWriteAhead } from '../../support/held-write-ahead.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
+import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -32,7 +33,9 @@ describe('PartSource', () => {
       [1, 2, 3].map(async () => rig.accounting.authorize(who, await rig.source.needs(request(text), [text]))),
     );
     const signal = new AbortController().signal;
-    const parts = await Promise.all(charges.map((charge) => rig.source.fetch(request(text), text, signal, { charge })));
+    const parts = await Promise.all(
+      charges.map((charge) => orderedPart(rig.source, request(text), text, signal, { charge })),
+    );
     const bodies = await Promise.all(parts.map(async (p) => Buffer.concat(await p.body.toArray())));
     for (const body of bodies)
       expect((await analyseClip(body)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
@@ -46,7 +49,7 @@ describe('PartSource', () => {
     rig.sandbox.setPacing({ startDelayMs: 300 });
     const text = 'In flight already.';
     expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(false);
-    const pending = rig.source.fetch(request(text), text, new AbortController().signal);
+    const pending = orderedPart(rig.source, request(text), text, new AbortController().signal);
     expect((await rig.source.needs(request(text), [text]))[0]?.free).toBe(true);
     (await pending).body.destroy();
   });
@@ -62,7 +65,7 @@ describe('PartSource', () => {
     const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
     rig.sandbox.setPacing({ startDelayMs: 200 });
     const first = await budgeted.authorize(who, await parts.needs(request(text), [text]));
-    const fetching = parts.fetch(request(text), text, new AbortController().signal, { charge: first });
+    const fetching = orderedPart(parts, request(text), text, new AbortController().signal, { charge: first });
     // Accepted while the first is in flight: free, so nothing is held for it.
     const second = await budgeted.authorize({ ...who, userId: 'V' }, await parts.needs(request(text), [text]));
     expect(second.reserved).toBe(0);
@@ -70,7 +73,7 @@ describe('PartSource', () => {
     first.close();
     await parts.close(); // the flight is over (no cache): the second must fetch the part itself
     const again = new PartSource({ client: rig.client, logger: silentLogger, accounting: budgeted });
-    const error = await again.fetch(request(text), text, new AbortController().signal, { charge: second }).then(
+    const error = await orderedPart(again, request(text), text, new AbortController().signal, { charge: second }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -87,12 +90,12 @@ describe('PartSource', () => {
     const text = 'Shared by two orders, and its body breaks.';
     const signal = new AbortController().signal;
     const first = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    const leading = await rig.source.fetch(request(text), text, signal, { charge: first });
+    const leading = await orderedPart(rig.source, request(text), text, signal, { charge: first });
     const second = await rig.accounting.authorize(
       { ...who, userId: 'V' },
       await rig.source.needs(request(text), [text]),
     );
-    const joining = await rig.source.fetch(request(text), text, signal, { charge: second });
+    const joining = await orderedPart(rig.source, request(text), text, signal, { charge: second });
     rig.sandbox.resumePaused();
     await expect(leading.body.toArray()).rejects.toThrow();
     await expect(joining.body.toArray()).rejects.toThrow();
@@ -151,7 +154,7 @@ describe('PartSource', () => {
       const text = 'Let go of while it was written down.';
       const charge = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
       const caller = new AbortController();
-      const fetching = books.source.fetch(request(text), text, caller.signal, { charge });
+      const fetching = orderedPart(books.source, request(text), text, caller.signal, { charge });
       await books.reached;
       caller.abort();
       books.letGo();
@@ -171,7 +174,7 @@ describe('PartSource', () => {
       const text = 'Another order still waits for this.';
       const first = await books.accounting.authorize(who, await books.source.needs(request(text), [text]));
       const firstCaller = new AbortController();
-      const firstFetch = books.source.fetch(request(text), text, firstCaller.signal, { charge: first });
+      const firstFetch = orderedPart(books.source, request(text), text, firstCaller.signal, { charge: first });
       await books.reached;
       // In flight: free to the second order, which joins the same request.
       const second = await books.accounting.authorize(
@@ -179,7 +182,9 @@ describe('PartSource', () => {
         await books.source.needs(request(text), [text]),
       );
       expect(second.reserved).toBe(0);
-      const secondFetch = books.source.fetch(request(text), text, new AbortController().signal, { charge: second });
+      const secondFetch = orderedPart(books.source, request(text), text, new AbortController().signal, {
+        charge: second,
+      });
       firstCaller.abort();
       books.letGo();
       await expect(firstFetch).rejects.toThrow(/cancelled/);
@@ -208,7 +213,7 @@ describe('PartSource', () => {
             await source.needs(request(text), [text]),
           );
           const caller = new AbortController();
-          const fetching = source.fetch(request(text), text, caller.signal, { charge });
+          const fetching = orderedPart(source, request(text), text, caller.signal, { charge });
           return { charge, caller, fetching };
         }),
       );
@@ -261,7 +266,7 @@ describe('PartSource', () => {
       first.caller.abort();
       await expect(first.fetching).rejects.toThrow(/cancelled/);
       // Its turn comes: the queued order asks for the part it was counted free by, still the same call.
-      const fetching = rig.source.fetch(request(text), text, new AbortController().signal, { charge: second });
+      const fetching = orderedPart(rig.source, request(text), text, new AbortController().signal, { charge: second });
       rig.sandbox.resumePaused();
       const heard = Buffer.concat(await (await fetching).body.toArray());
       expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
@@ -314,7 +319,7 @@ describe('PartSource', () => {
       const text = 'Charged an instant before the stop came.';
       const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
       const caller = new AbortController();
-      const fetching = rig.source.fetch(request(text), text, caller.signal, { charge });
+      const fetching = orderedPart(rig.source, request(text), text, caller.signal, { charge });
       await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('held'), EVENT);
       caller.abort();
       await expect(fetching).rejects.toThrow(/cancelled/);
@@ -335,7 +340,7 @@ describe('PartSource', () => {
         const text = 'Its answer had begun when the stop came.';
         const charge = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
         const caller = new AbortController();
-        const fetching = parts.fetch(request(text), text, caller.signal, { charge });
+        const fetching = orderedPart(parts, request(text), text, caller.signal, { charge });
         await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('paused'), EVENT);
         // The client has read its 2xx: the service's acceptance is what it last saw for this request.
         await vi.waitFor(() => expect(rig.client.keyState.lastAccepted?.requestId).toBe(tts()[0]?.id), EVENT);
@@ -345,7 +350,7 @@ describe('PartSource', () => {
         await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('complete'), EVENT);
         charge.close();
         const again = await rig.accounting.authorize(who, await parts.needs(request(text), [text]));
-        const replay = await parts.fetch(request(text), text, new AbortController().signal, { charge: again });
+        const replay = await orderedPart(parts, request(text), text, new AbortController().signal, { charge: again });
         const heard = Buffer.concat(await replay.body.toArray());
         expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
         again.close();
@@ -368,14 +373,14 @@ describe('PartSource', () => {
     /** The first order's paid part asked, and `queued` orders counting it free while it is in flight. */
     async function countedFree(text: string, queued = 1) {
       const first = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-      const fetching = rig.source.fetch(request(text), text, new AbortController().signal, { charge: first });
+      const fetching = orderedPart(rig.source, request(text), text, new AbortController().signal, { charge: first });
       const orders = await Promise.all(
         Array.from({ length: queued }, async (_, i) => {
           const end = new AbortController();
           const needs = await rig.source.needs(request(text), [text], end.signal);
           expect(needs[0]?.free).toBe(true);
           const charge = await rig.accounting.authorize({ ...who, userId: `V${i}` }, needs);
-          return { end, charge, account: { charge, ended: end.signal } };
+          return { end, charge, account: { charge, ended: end.signal, waits: end.signal } };
         }),
       );
       return { first, fetching, orders };
@@ -388,7 +393,7 @@ describe('PartSource', () => {
       if (!queued) throw new Error('one order');
       await (await fetching).body.toArray();
       await over(text);
-      const part = await rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
+      const part = await orderedPart(rig.source, request(text), text, new AbortController().signal, queued.account);
       const heard = Buffer.concat(await part.body.toArray());
       expect((await analyseClip(heard)).durationSeconds).toBeCloseTo(rig.sandbox.expectedDurationSeconds(text), 2);
       expect(rig.source.keptParts).toBe(1);
@@ -414,7 +419,7 @@ describe('PartSource', () => {
       );
       expect(failure).toBeDefined();
       await over(text);
-      const shared = rig.source.fetch(request(text), text, new AbortController().signal, queued.account);
+      const shared = orderedPart(rig.source, request(text), text, new AbortController().signal, queued.account);
       const error = await shared.then(
         () => undefined,
         (e: unknown) => e,
@@ -449,9 +454,9 @@ describe('PartSource', () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator);
     const text = 'Over the top.';
     const charge = await rig.accounting.authorize(who, await rig.source.needs(request(text), [text]));
-    await expect(rig.source.fetch(request(text), text, new AbortController().signal, { charge })).rejects.toThrow(
-      /quota is used up/,
-    );
+    await expect(
+      orderedPart(rig.source, request(text), text, new AbortController().signal, { charge }),
+    ).rejects.toThrow(/quota is used up/);
     expect((await rig.store.quota.get()).exhausted).toBeDefined();
     charge.close();
   });
@@ -459,7 +464,7 @@ describe('PartSource', () => {
   it('says how many characters are left when only this request is too long for them, and marks nothing', async () => {
     rig.sandbox.setKeyUsed(rig.sandbox.testKey, PLAN_LIMITS.creator - 4);
     const text = 'Longer than four.';
-    const error = await rig.source.fetch(request(text), text, new AbortController().signal).then(
+    const error = await orderedPart(rig.source, request(text), text, new AbortController().signal).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -480,7 +485,7 @@ describe('PartSource', () => {
     // The sandbox speaks mono: production's settings keep it mono, the benchmark baseline's make every packet stereo.
     const isStereo = (packet: Buffer): boolean => ((packet[0] ?? 0) & 0x04) !== 0;
     const packetsOf = async (from: PartSource, text: string): Promise<Buffer[]> => {
-      const part = await from.fetch(request(text), text, new AbortController().signal);
+      const part = await orderedPart(from, request(text), text, new AbortController().signal);
       return (await part.packets!().toArray()) as Buffer[];
     };
     const baseline = new PartSource({
@@ -516,7 +521,7 @@ describe('PartSource', () => {
     const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting });
     const asked: SpeechRequest = { kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' };
     const charge = await accounting.authorize(who, await parts.needs(asked, [text]));
-    const part = parts.fetch(asked, text, new AbortController().signal, { charge });
+    const part = orderedPart(parts, asked, text, new AbortController().signal, { charge });
     await held.reached;
     await parts.purgeVoice(asked.voice);
     held.release();
@@ -547,7 +552,7 @@ describe('PartSource', () => {
         };
         const charge = await rig.accounting.authorize(who, await parts.needs(asked, texts));
         rig.sandbox.setPacing({ startDelayMs: 300 });
-        const first = parts.fetch(asked, texts[0] ?? '', new AbortController().signal, { charge });
+        const first = orderedPart(parts, asked, texts[0] ?? '', new AbortController().signal, { charge });
         // Deleted once the service has the request (paid: its audio is on its way).
         await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1), {
           timeout: 20_000,
@@ -555,7 +560,7 @@ describe('PartSource', () => {
         await parts.purgeVoice(asked.voice);
         await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
         await expect(
-          parts.fetch(asked, texts[1] ?? '', new AbortController().signal, { charge }),
+          orderedPart(parts, asked, texts[1] ?? '', new AbortController().signal, { charge }),
         ).rejects.toMatchObject({
           problem: { code: 'voice-deleted' },
         });

@@ -31,6 +31,7 @@ import { START_PACING, useSandbox } from '../../support/speech-rig.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
+import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const RATE = 48000;
 const VOICE = 'voice-b-en-m-02'; // 200 Hz
@@ -79,7 +80,7 @@ describe('renderVoiceMessage from the Voice API (no cache)', () => {
     renderVoiceMessage(
       (async function* () {
         for (const text of texts)
-          yield partPackets(await source.fetch(request, text, new AbortController().signal), source.encoding);
+          yield partPackets(await orderedPart(source, request, text, new AbortController().signal), source.encoding);
       })(),
     );
 
@@ -139,7 +140,7 @@ describe('renderVoiceMessage from the audio cache', () => {
   };
   const renderOne = async (source: PartSource, request: SpeechRequest) =>
     renderVoiceMessage([
-      partPackets(await source.fetch(request, request.text, new AbortController().signal), source.encoding),
+      partPackets(await orderedPart(source, request, request.text, new AbortController().signal), source.encoding),
     ]);
 
   it('posts the same Ogg for a cached reply, with no call to the Voice API', async () => {

@@ -170,6 +170,8 @@ export const en = {
     "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.failing':
     'The voice service made part of this and counted its {paid} characters, which are spent. It is failing right now ({status}), so the rest was not made and cost nothing; ask for it again later.',
+  'error.paidPartWay.voiceDeleted':
+    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service had already counted its {paid} characters, which are spent.',
   'error.paidPartWay.refused':
     'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
   // A file or voice message its member stopped while it was made (RenderStoppedError)
