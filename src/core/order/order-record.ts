@@ -63,6 +63,9 @@ export class Order implements OrderAccount, OrderEvents {
   #lineCutAt: number | undefined;
   #restFailed: unknown;
   readonly #end = new AbortController();
+  readonly #over = new AbortController();
+  /** Aborted once it is settled or refused, or its render ended: not `ended`, a settled line may still go to the cache. */
+  readonly life = AbortSignal.any([this.#end.signal, this.#over.signal]);
   readonly #events = {
     accepted: Promise.withResolvers<Acceptance>(),
     firstAudio: Promise.withResolvers<FirstFrame>(),
@@ -183,7 +186,7 @@ export class Order implements OrderAccount, OrderEvents {
   /** Refused before anything was held or paid: audio handed in whole is let go, and the refusal is its outcome. */
   refuse(error: unknown): void {
     this.#enter('refused');
-    this.#end.abort(error);
+    this.#over.abort(error);
     for (const line of this.#lines) discard(line.request);
     this.#events.accepted.reject(error);
     this.#events.outcome.resolve({ kind: 'failed', error, secondsHeard: 0 });
@@ -193,7 +196,7 @@ export class Order implements OrderAccount, OrderEvents {
   settled(outcome: SpeechOutcome): void {
     // Told first: a phase out of turn is a bug, thrown, but its front-end never waits for an outcome that will not come.
     this.#events.outcome.resolve(outcome);
-    this.#end.abort();
+    this.#over.abort();
     this.#enter('settled');
   }
 

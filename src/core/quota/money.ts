@@ -52,7 +52,7 @@ interface OrderToPay<Line extends PricedLine> {
   readonly cachedOnly: boolean;
   readonly quoted: number | undefined;
   /** Aborted once it ends: until then it waits for each flight a part of it was counted free by (PartPrices.needs). */
-  readonly ended?: AbortSignal | undefined;
+  readonly life?: AbortSignal | undefined;
 }
 
 /** What the part source knows of prices: what each part needs now, and the free voice that would say a request. */
@@ -141,7 +141,7 @@ export class Money {
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
       // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
       const refused = new AbortController();
-      const waits = order.ended && AbortSignal.any([order.ended, refused.signal]);
+      const waits = order.life && AbortSignal.any([order.life, refused.signal]);
       try {
         return { lines: order.lines, admission, waits, ...(await this.#authorize(order, order.lines, waits)) };
       } catch (refusal) {
