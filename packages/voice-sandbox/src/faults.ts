@@ -66,9 +66,11 @@ export type Fault = {
   /**
    * The request is accepted and billed, then its 2xx status is held back (the record's outcome says 'held'
    * meanwhile) until the test calls resumePaused(): the instant between the service's charge and its answer
-   * reaching the client, which a test acts at by an event rather than a timer.
+   * reaching the client, which a test acts at by an event rather than a timer. With `then: 'reset'`, resumePaused()
+   * resets the connection there instead: charged, and no answer ever sent (a reset-after-charge at an instant the test
+   * chose).
    */
-  | { kind: 'hold-after-charge' }
+  | { kind: 'hold-after-charge'; then?: 'reset' }
   /**
    * The request has reached the service and waits there, neither accepted nor billed yet (the record's outcome says
    * 'waiting' meanwhile), until the test calls resumePaused(): then it is billed and answered as usual. The instant a

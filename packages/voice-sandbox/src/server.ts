@@ -707,7 +707,17 @@ class SandboxServer implements Sandbox {
     if (exchange.bill !== undefined && exchange.account !== undefined && status >= 200 && status < 300) {
       this.#keys.bill(exchange.account, exchange.bill);
       record.charactersBilled = exchange.bill;
-      if (fault?.kind === 'reset-after-charge') {
+      if (fault?.kind === 'hold-after-charge') {
+        // Charged; its answer has not left yet.
+        record.outcome = 'held';
+        const resumed = await this.#resumed(exchange.signal);
+        delete record.outcome;
+        if (!resumed || res.destroyed) {
+          record.outcome = 'client-aborted';
+          return;
+        }
+      }
+      if (fault?.kind === 'reset-after-charge' || (fault?.kind === 'hold-after-charge' && fault.then === 'reset')) {
         record.outcome = 'reset-after-charge';
         res.socket?.destroy();
         return;
@@ -722,16 +732,6 @@ class SandboxServer implements Sandbox {
         record.bodyBytes = gateway.bytes.length;
         await new Promise<void>((resolve) => res.end(gateway.bytes, resolve));
         return;
-      }
-      if (fault?.kind === 'hold-after-charge') {
-        // Charged; its answer has not left yet.
-        record.outcome = 'held';
-        const resumed = await this.#resumed(exchange.signal);
-        delete record.outcome;
-        if (!resumed || res.destroyed) {
-          record.outcome = 'client-aborted';
-          return;
-        }
       }
     }
     const paced = audio && pacing.realtimeFactor > 0;

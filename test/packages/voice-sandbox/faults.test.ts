@@ -218,6 +218,21 @@ describe('faults on the normal response', () => {
     expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
   });
 
+  it("hold-after-charge then 'reset': billed, held until resumePaused(), then the socket closes with no response", async () => {
+    rig.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset' });
+    const response = tts(rig.sandbox, TEXT).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await until(() => rig.sandbox.requests[0]?.outcome === 'held');
+    expect(rig.sandbox.requests[0]).toMatchObject({ charactersBilled: TEXT.text.length, bodyBytes: 0 });
+    rig.sandbox.resumePaused();
+    expect(await response).toBeInstanceOf(TypeError);
+    expect(rig.sandbox.requests[0]).toMatchObject({ outcome: 'reset-after-charge', bodyBytes: 0 });
+    expect(rig.sandbox.requests[0]?.status).toBeUndefined();
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
+
   it('hold-before-charge: nothing billed and no status sent until resumePaused(), then billed and answered whole', async () => {
     const whole = await (await tts(rig.sandbox, TEXT)).arrayBuffer();
     rig.sandbox.resetCounters();
