@@ -182,4 +182,24 @@ describe("a member's /stop or /skip while another's identical order waits for th
     expect(stopped).not.toMatch(/closed|may have counted/);
     expect(stopped).toContain(t('en-US', 'error.renderStopped.paid', { paid: TEXT.length }));
   });
+
+  it("files: the first member's /stop, then the shared call fails after its charge: the first is told of the stop, the other of the failure", async () => {
+    const h = await harnessFor({ guilds, config: { maxCharsPerRequest: 60 } });
+    h.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset', endpoint: 'tts' });
+    const first = await say(h, A, 'file');
+    await until(() => tts(h)[0]?.outcome === 'held');
+    const other = await say(h, B, 'file');
+    await until(() => other.responses.length > 0);
+    expect((await runCommand(h, { guildId: GUILD, userId: A, name: 'stop' })).content).toMatch(/^Stopped/);
+    h.sandbox.resumePaused();
+    const stopped = await answerOf(first, 60_000);
+    const failed = await answerOf(other, 60_000);
+    await booksSettled(h);
+    expect(tts(h)).toHaveLength(1);
+    expect(h.sandbox.charactersBilled()).toBe(TEXT.length);
+    expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
+    // Its call failed after the service took it: the stop's words, with the characters it may have counted.
+    expect(stopped).toContain(t('en-US', 'error.renderStopped.closed', { unconfirmed: TEXT.length }));
+    expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
+  });
 });

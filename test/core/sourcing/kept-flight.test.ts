@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useSpeechRig } from '../../support/speech-rig.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
 import type { QuoteAllowance } from '../../../src/core/quota/ledger.ts';
+import { AbortedError, ConnectionError } from '../../../src/core/api/errors.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const X = 'The very same line asked by two members at once.';
@@ -81,6 +82,36 @@ describe('a part counted free as in flight, the cache off', () => {
     d.close();
     expect(tts()).toHaveLength(2);
     expect(rig.source.keptParts).toBe(0);
+  });
+
+  it('the order that led it stopped, the call then failing after its charge: the leader ends stopped, the other shares the failure', async () => {
+    rig.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset', endpoint: 'tts' });
+    const aStops = new AbortController();
+    const a = await rig.accounting.authorize(who, await rig.source.needs(request(), [X]));
+    const first = rig.source.fetchPart(request(), X, aStops.signal, { charge: a, ended: aStops.signal });
+    await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('held'), EVENT);
+    const bEnds = new AbortController();
+    const b = await rig.accounting.authorize(
+      { ...who, userId: 'B' },
+      await rig.source.needs(request(), [X], bEnds.signal),
+    );
+    const theirs = rig.source.fetchPart(request(), X, new AbortController().signal, { charge: b, waits: bEnds.signal });
+    aStops.abort();
+    rig.sandbox.resumePaused();
+    const stopped = await first;
+    const failed = await theirs;
+    // Told as what ended it (the pipeline words the stop), never as the call's failure, which is the other order's.
+    expect('failure' in stopped ? stopped.failure : undefined).toBeInstanceOf(AbortedError);
+    expect('failure' in failed ? failed.failure : undefined).toBeInstanceOf(ConnectionError);
+    bEnds.abort();
+    a.close();
+    b.close();
+    await rig.source.close();
+    expect(tts()).toHaveLength(1);
+    expect(rig.sandbox.charactersBilled()).toBe(X.length);
+    // Kept as spent: the service may have charged it (it did).
+    const month = new Date().toISOString().slice(0, 7);
+    expect((await rig.store.spends.monthTotals(month, 'G')).spent).toBe(X.length);
   });
 });
 
