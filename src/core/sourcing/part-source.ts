@@ -382,8 +382,10 @@ export class PartSource {
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
       charge?.release(key);
-      // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer.
-      if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted()) await fetching.flight;
+      // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer,
+      // and stay its stop's whether that call then fails (the failure is the other order's to hear).
+      if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted())
+        await fetching.flight.catch(() => undefined);
       throw error;
     });
     // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
