@@ -176,11 +176,6 @@ export class PartSource {
     return flight !== undefined || ((await this.#cache?.has(key, request.voice)) ?? false);
   }
 
-  /** How many flights are kept for the orders that counted a part free by them (#kept): none once those ended. */
-  get keptParts(): number {
-    return new Set([...this.#kept.values()].flatMap((parts) => [...parts.values()])).size;
-  }
-
   async #changedCached(request: ServiceRequest, text: string): Promise<boolean> {
     if (!changesAudio(request.effects) || !this.#cache) return false;
     return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
