@@ -369,22 +369,19 @@ export class PartSource {
     order?: OrderAccount,
   ): Promise<SpeechAudio> {
     const key = partCacheKey(request, text);
-    const charge = order?.charge;
     // A part this order counted free as in flight shares that flight's fate, even once it is over.
     const counted = order?.waits && !order.charge.reserves(key) ? this.#kept.get(order.waits)?.get(key) : undefined;
     const joined = counted ?? this.#flights.get(key);
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
-      charge?.release(key);
-      // Its render ended (a /stop) while the call it pays goes on for another order: its words wait for the answer,
-      // and stay its stop's whether that call then fails (the failure is the other order's to hear).
-      if (joined === undefined && order?.ended?.aborted === true && fetching.waiters.wanted())
-        await fetching.flight.catch(() => undefined);
+      order?.charge.release(key);
+      // Its render ended (a /stop) while its call goes on for another order: its stop's words wait for the answer.
+      if (!joined && order?.ended?.aborted && fetching.waiters.wanted()) await fetching.flight.catch(() => undefined);
       throw error;
     });
     // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
-    if (joined !== undefined || flight.from !== 'api') this.#saved(charge, request, text, flight.whole);
+    if (joined !== undefined || flight.from !== 'api') this.#saved(order?.charge, request, text, flight.whole);
     return flight.part();
   }
 
