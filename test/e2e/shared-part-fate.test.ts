@@ -124,6 +124,8 @@ describe('a part counted free as in flight, its turn after that call is over', (
     expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
     // B's own line was made and paid: said with the shared failure, never left out.
     expect(done.content).toMatch(new RegExp(`\\b${TEXT.length} characters`));
+    const detail = { key: 'error.api.maybeCharged.connection' } as const;
+    expect(done.content).toBe(t('en-US', 'outcome.failedAfterPaying', { paid: TEXT.length, detail }));
   });
 
   for (const [cache, made] of [

@@ -184,7 +184,7 @@ export class Money {
       ...(partWay === undefined ? {} : { partWay }),
       // An order that ended before its end (or failed, a right taken away): what it spent is said with it.
       ...(['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind) && charge.written > 0
-        ? { spentSome: true as const }
+        ? { spent: { paid: charge.paid } }
         : {}),
       ...(standIn === undefined ? {} : { standIn: paidBefore > 0 ? { ...standIn, paidBefore } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
@@ -284,7 +284,7 @@ interface SettledOutcome {
   error?: unknown;
   standIn?: StandIn;
   partWay?: unknown;
-  spentSome?: true;
+  spent?: { paid: number };
   lineCutAt?: number;
 }
 

@@ -9,15 +9,17 @@ import type { AudioFormat } from '../../core/audio/codecs/format.ts';
 import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
-import { UserError } from '../../core/interactions/failures.ts';
+import { UserError, type LogLevel } from '../../core/interactions/failures.ts';
+import { VoiceApiError } from '../../core/api/errors.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
-import { PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
+import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
+import { RenderStoppedError } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import type { StandIn } from '../../core/settings/speech-request.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
-import { t, type LocalisedMessage, type MessageKey } from './strings.ts';
+import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 
 export type Locale = string | null | undefined;
 
@@ -203,26 +205,28 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // queued), that none of it had started, never "the rest".
   const error =
     outcome.error instanceof RightsRevokedError
-      ? new RightsRevokedError(outcome.error.revocation, outcome.spentSome === true, outcome.secondsHeard > 0)
+      ? new RightsRevokedError(outcome.error.revocation, outcome.spent !== undefined, outcome.secondsHeard > 0)
       : outcome.error;
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
   // In voice, part heard: say so with the cause, unless a revoked right or the service's answer words itself.
-  if (
-    front.flavour === 'command' &&
-    outcome.secondsHeard > 0 &&
-    !(error instanceof RightsRevokedError) &&
-    !wordedByService(error)
-  ) {
-    // The cause's words are rendered only in the reply: the error and its log carry the key and figures.
-    const cause = describeFailure(error).message;
-    return {
-      answer: 'refused',
-      error: new UserError('error.voice.streamFailed', { detail: cause }, { cause: error, level: 'warn' }),
-    };
-  }
-  return { answer: 'refused', error };
+  const heard = front.flavour === 'command' && outcome.secondsHeard > 0 && !(error instanceof RightsRevokedError);
+  const said = heard && !wordedByService(error) ? told('error.voice.streamFailed', {}, error, 'warn') : error;
+  // Failed after characters of its own were paid (another part or line; the failed call maybe another order's): how
+  // many, before the cause, unless the failure's words say what it paid or that its call was charged.
+  const paid = outcome.spent?.paid ?? 0;
+  const charged = error instanceof VoiceApiError && error.charge === 'charged';
+  const saysPaid = charged || SAYS_PAID.some((type) => error instanceof type);
+  return { answer: 'refused', error: paid > 0 && !saysPaid ? told('outcome.failedAfterPaying', { paid }, said) : said };
+}
+
+const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, RenderStoppedError];
+
+/** A failure as the `detail` of words around it: written out only in the reply, its error keeps the key and figures. */
+function told(key: MessageKey, params: MessageParams, cause: unknown, level?: LogLevel): UserError {
+  const inner = describeFailure(cause);
+  return new UserError(key, { ...params, detail: inner.message }, { cause, level: level ?? inner.level });
 }
 
 function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
@@ -281,7 +285,7 @@ function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer 
           buttons ? { buttons: 'voice' } : {},
         );
       // Ended early after paid requests left: they count, heard or not (/usage has the figure).
-      const notes: LocalisedMessage[] = outcome.spentSome === true ? [{ key: 'say.stoppedSpent' }] : [];
+      const notes: LocalisedMessage[] = outcome.spent === undefined ? [] : [{ key: 'say.stoppedSpent' }];
       return reply(endedEarly(outcome.kind, said, channel), outcome.seconds, { notes });
     }
   }
@@ -306,8 +310,7 @@ function userInstallAnswer(outcome: Done, front: FrontOf<'user-install'>): Outco
 
 function replayAnswer(outcome: Done, front: FrontOf<'replay'>): OutcomeAnswer {
   const channel = `<#${front.channelId}>`;
-  const voice = namedVoice(front.voiceId);
-  const said = { voice, seconds: seconds(outcome.seconds) };
+  const said = { voice: namedVoice(front.voiceId), seconds: seconds(outcome.seconds) };
   if (outcome.kind === 'played')
     return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
   if (outcome.kind === 'files' || outcome.kind === 'voice-message') return mismatch(front, outcome.kind);

@@ -3,7 +3,13 @@
 // kind its front-end's order cannot produce is SayBot's bug (an internal error); a failure keeps its own cause's
 // words, and only a bug is "went wrong on my side".
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, ServerError, TimeoutError } from '../../../src/core/api/errors.ts';
+import {
+  ConnectionError,
+  OversizedResponseError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
@@ -14,6 +20,7 @@ import {
   QuoteExceededError,
 } from '../../../src/core/quota/money.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
+import { RenderStoppedError } from '../../../src/core/order-errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
   OutcomeMismatchError,
@@ -211,6 +218,38 @@ describe('one outcome, worded in one place', () => {
   });
 
   it.each(FRONTS)(
+    "%s, failed after characters of its own were paid (the failed call maybe another order's): how many, then the cause",
+    (_, front) => {
+      const maybeCharged = new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' });
+      const words = (error: unknown, paid: number, secondsHeard = 0) => {
+        const answer = wordOutcome({ kind: 'failed', error, secondsHeard, spent: { paid } }, front);
+        return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+      };
+      for (const heard of [0, 3]) {
+        const said = words(maybeCharged, 48, heard);
+        expect(said.key).toBe('outcome.failedAfterPaying');
+        for (const locale of LOCALES) {
+          const text = wordsText(locale, said);
+          expect(text).toContain('48');
+          // The cause's words end it: its own advice is said once, not followed by another.
+          expect(text.endsWith(wordsText(locale, describeFailure(maybeCharged).message))).toBe(true);
+        }
+      }
+      // Nothing of its own confirmed paid: the cause alone.
+      expect(words(maybeCharged, 0)).toEqual(describeFailure(maybeCharged).message);
+      // Words that say what their order paid, or that its call was charged, are not said twice.
+      for (const error of [
+        new OversizedResponseError('too long', { status: 200, charge: 'charged' }),
+        new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
+        new PaidPartWayError(48, new ServerError('503', { status: 503 })),
+        new CutAfterPayingError(48, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+        new RenderStoppedError(48, 0),
+      ])
+        expect(words(error, 48)).toEqual(describeFailure(error).message);
+    },
+  );
+
+  it.each(FRONTS)(
     '%s, a right taken away after paid parts left: the reason, and that what was paid for is spent',
     (_, front) => {
       const revoked = new RightsRevokedError({ code: 'muted', channelId: '7' });
@@ -220,7 +259,7 @@ describe('one outcome, worded in one place', () => {
           kind: 'failed',
           error: revoked,
           secondsHeard: 1,
-          ...(spentSome ? { spentSome: true as const } : {}),
+          ...(spentSome ? { spent: { paid: 5 } } : {}),
         };
         const answer = wordOutcome(outcome, front);
         return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
@@ -259,7 +298,7 @@ describe('one outcome, worded in one place', () => {
             kind: 'failed',
             error: new RightsRevokedError(revocation),
             secondsHeard: 0,
-            ...(spentSome ? { spentSome: true as const } : {}),
+            ...(spentSome ? { spent: { paid: 5 } } : {}),
           };
           const answer = wordOutcome(outcome, front);
           const message = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
