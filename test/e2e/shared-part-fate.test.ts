@@ -95,38 +95,41 @@ describe('a part counted free as in flight, its turn after that call is over', (
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
   });
 
-  it("a scene's line shares another member's call, which fails after its charge; its other line was paid: the scene's member is told the failure and the characters of theirs spent", async () => {
-    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' });
-    h.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset', endpoint: 'tts' });
-    const first = await h.discord.command({
-      guildId: GUILD,
-      userId: A,
-      name: 'say',
-      options: [
-        { name: 'text', value: TEXT },
-        { name: 'voice', value: OTHER_VOICE },
-      ],
+  for (const output of ['file', 'voice'] as const)
+    it(`a scene (${output}) whose line shares another member's call, which fails after its charge, and whose other line its member paid: told the failure and the characters of theirs spent`, async () => {
+      const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' });
+      h.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset', endpoint: 'tts' });
+      // A's line as a file: the voice channel's queue stays free for the scene.
+      const first = await h.discord.command({
+        guildId: GUILD,
+        userId: A,
+        name: 'say',
+        options: [
+          { name: 'text', value: TEXT },
+          { name: 'voice', value: OTHER_VOICE },
+          { name: 'output', value: 'file' },
+        ],
+      });
+      await until(() => tts(h)[0]?.outcome === 'held');
+      // Ann's line is B's to pay; Ben's is the line at the service for A (free).
+      const script = [`cast: Ann = ${VOICE}, Ben = ${OTHER_VOICE}`, `Ann: ${TEXT}`, `Ben: ${TEXT}`].join('\n');
+      const shown = await previewScene(h, GUILD, script, output, { userId: B });
+      const pressed = await pressSceneButton(h, GUILD, shown, shown.confirm, B);
+      await until(() => tts(h)[1]?.outcome === 'complete');
+      h.sandbox.resumePaused();
+      const failed = await answerOf(first, 60_000);
+      const done = await pressed.waitFor((r) => (r.content ?? '').includes(failed), 60_000);
+      await booksSettled(h);
+      expect(tts(h).map((r) => r.voice)).toEqual([OTHER_VOICE, VOICE]);
+      expect(h.sandbox.charactersBilled()).toBe(2 * TEXT.length);
+      expect(await spentShown(h, GUILD, A)).toBe(2 * TEXT.length);
+      expect(done.files).toHaveLength(0);
+      expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
+      // B's own line was made and paid: said with the shared failure, never left out.
+      expect(done.content).toMatch(new RegExp(`\\b${TEXT.length} characters`));
+      const detail = { key: 'error.api.maybeCharged.connection' } as const;
+      expect(done.content).toBe(t('en-US', 'outcome.failedAfterPaying', { paid: TEXT.length, detail }));
     });
-    await until(() => tts(h)[0]?.outcome === 'held');
-    // Ann's line is B's to pay; Ben's is the line at the service for A (free).
-    const script = [`cast: Ann = ${VOICE}, Ben = ${OTHER_VOICE}`, `Ann: ${TEXT}`, `Ben: ${TEXT}`].join('\n');
-    const shown = await previewScene(h, GUILD, script, 'file', { userId: B });
-    const pressed = await pressSceneButton(h, GUILD, shown, shown.confirm, B);
-    await until(() => tts(h)[1]?.outcome === 'complete');
-    h.sandbox.resumePaused();
-    const failed = await answerOf(first, 60_000);
-    const done = await pressed.waitFor((r) => (r.content ?? '').includes(failed), 60_000);
-    await booksSettled(h);
-    expect(tts(h).map((r) => r.voice)).toEqual([OTHER_VOICE, VOICE]);
-    expect(h.sandbox.charactersBilled()).toBe(2 * TEXT.length);
-    expect(await spentShown(h, GUILD, A)).toBe(2 * TEXT.length);
-    expect(done.files).toHaveLength(0);
-    expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
-    // B's own line was made and paid: said with the shared failure, never left out.
-    expect(done.content).toMatch(new RegExp(`\\b${TEXT.length} characters`));
-    const detail = { key: 'error.api.maybeCharged.connection' } as const;
-    expect(done.content).toBe(t('en-US', 'outcome.failedAfterPaying', { paid: TEXT.length, detail }));
-  });
 
   for (const [cache, made] of [
     ['0', 'at the service in the first voice'],
