@@ -11,6 +11,7 @@ import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
+import { heldWriteAhead } from '../support/held-write-ahead.ts';
 
 const GUILD = '200000000000000961';
 const A = '300000000000009611';
@@ -201,5 +202,37 @@ describe("a member's /stop or /skip while another's identical order waits for th
     // Its call failed after the service took it: the stop's words, with the characters it may have counted.
     expect(stopped).toContain(t('en-US', 'error.renderStopped.closed', { unconfirmed: TEXT.length }));
     expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
+  });
+
+  it("files, the free voice standing in for a failing service: the first member's /stop, then the shared call fails (503) before any charge: only the other's part is spoken in the free voice", async () => {
+    const gate = heldWriteAhead(TEXT.length);
+    const h = await harnessFor({
+      guilds,
+      config: { maxCharsPerRequest: 60 },
+      env: { FREE_VOICE: 'fallback' },
+      wrapStore: gate.wrap,
+    });
+    h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });
+    const first = await say(h, A, 'file');
+    // Written ahead, not yet sent: the other order counts it free and waits for the same call.
+    await gate.reached;
+    const other = await say(h, B, 'file');
+    await until(() => other.responses.length > 0);
+    expect((await runCommand(h, { guildId: GUILD, userId: A, name: 'stop' })).content).toMatch(/^Stopped/);
+    gate.release();
+    const stopped = await answerOf(first, 60_000);
+    const made = await other.waitFor((r) => r.files.length > 0, 60_000);
+    await booksSettled(h);
+    expect(stopped).toBe(t('en-US', 'error.renderStopped'));
+    expect(made.content).toMatch(/the free voice/);
+    expect(h.sandbox.charactersBilled()).toBe(0);
+    expect(await spentShown(h, GUILD, A)).toBe(0);
+    // The service failed the other's part, not the stopped one's: no free voice speaks for an order that ended.
+    expect(
+      h
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('"code":"free-voice-fallback"')),
+    ).toHaveLength(1);
   });
 });
