@@ -8,7 +8,7 @@ import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, BudgetRule, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { BudgetHoldLimits, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import type { Acceptance } from '../api/client.ts';
@@ -37,18 +37,6 @@ export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudget
   }
   return out;
 }
-
-// The budget rule, applied by the store in a hold's transaction over every process's spends and holds (src/app/store.ts
-// gives it to the store): in this order, the first limit the characters would pass refuses them.
-export const budgetRule: BudgetRule = async ({ limits, needed }, used) => {
-  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
-    const limit = limits[budget];
-    if (limit === undefined) continue;
-    const counted = await used(budget);
-    if (counted + needed > limit) return { status: 'refused', budget, limit, used: counted, needed };
-  }
-  return undefined;
-};
 
 /** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
 export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
@@ -311,7 +299,11 @@ export class Accounting {
       );
   }
 
-  /** Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. */
+  /**
+   * Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. The
+   * budget rule: the limits in force, in this order, and the first one the characters would pass refuses them; the
+   * store sums every process's spends and holds for each in the hold's one locked transaction.
+   */
   async #holdCharacters(
     context: SpendContext,
     limits: OperatorBudgets,
@@ -319,8 +311,8 @@ export class Accounting {
     now: Date,
   ): Promise<string | undefined> {
     const checked: BudgetHoldLimits = {
-      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
       ...(this.#botMonthly > 0 ? { botMonthlyChars: this.#botMonthly } : {}),
     };
