@@ -70,8 +70,8 @@ interface SpeechPipelineOptions {
    * always. Where an order comes in, only servers in ALLOWED_GUILDS are served.
    */
   inServer?: (guildId: string) => boolean;
-  /** FREE_VOICE `chosen`: members may ask for its voices (its `fallback` is the money's: AccountingOptions.standsIn). */
-  freeVoice?: { chosen: boolean };
+  /** FREE_VOICE `chosen`: members may ask for its voices; `fallback`: a free voice may stand in (Money's switch). */
+  freeVoice?: { chosen: boolean; fallback?: boolean };
   /** Counts lines free voices spoke (for /usage), once per cause and speaker an order heard or delivered. */
   countFreeLines?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void;
   /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
@@ -112,6 +112,7 @@ export class SpeechPipeline {
       freePerMinute: options.freePerMinute,
       now: options.now,
       countFreeLines: options.countFreeLines,
+      standsIn: options.freeVoice?.fallback,
     });
   }
 

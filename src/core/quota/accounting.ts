@@ -91,11 +91,6 @@ export interface AccountingOptions {
   now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
-  /**
-   * FREE_VOICE fallback: a plain request refused for money (Money.accept), or a part the service failed before
-   * anything was charged (standInForFailure), is spoken by the free voice instead. Absent: false.
-   */
-  standsIn?: boolean;
   metrics?: Pick<Metrics, 'characters'> | undefined;
   storeDeadlineMs?: number;
   /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
@@ -134,8 +129,6 @@ export class Accounting {
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
   readonly #owner: string;
-  /** FREE_VOICE fallback (AccountingOptions.standsIn). */
-  readonly standsIn: boolean;
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
@@ -149,7 +142,6 @@ export class Accounting {
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics, this.#deadlineMs);
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
-    this.standsIn = options.standsIn ?? false;
   }
 
   /**

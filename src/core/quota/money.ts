@@ -74,6 +74,8 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
   waits?: AbortSignal | undefined;
+  /** FREE_VOICE fallback: a free voice may stand in for a part the service fails (standInForFailure). */
+  mayStandIn?: boolean;
 }
 
 interface MoneyOptions {
@@ -85,6 +87,11 @@ interface MoneyOptions {
   now?: (() => Date) | undefined;
   /** Counts `lines` a free voice spoke (for /usage), once per cause and speaker an order; absent: not counted. */
   countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
+  /**
+   * FREE_VOICE fallback: a plain request refused for money (accept), or a part the service failed before anything was
+   * charged (standInForFailure), is spoken by the free voice instead. Absent: false.
+   */
+  standsIn?: boolean | undefined;
 }
 
 /** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -102,6 +109,7 @@ export class Money {
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
+  readonly #standsIn: boolean;
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
@@ -111,6 +119,7 @@ export class Money {
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#countFreeLines = options.countFreeLines;
+    this.#standsIn = options.standsIn ?? false;
   }
 
   /** One piece of free work that is not speech (a /usage chart) against the member's free-request rate. */
@@ -139,18 +148,20 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
+      const mayStandIn = this.#standsIn;
       // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
       const refused = new AbortController();
       const waits = order.life && AbortSignal.any([order.life, refused.signal]);
       try {
-        return { lines: order.lines, admission, waits, ...(await this.#authorize(order, order.lines, waits)) };
+        const terms = await this.#authorize(order, order.lines, waits);
+        return { lines: order.lines, admission, waits, mayStandIn, ...terms };
       } catch (refusal) {
         refused.abort();
         const spoken = this.#standInFor(order, refusal);
         if (spoken === undefined) throw refusal;
         // Refused that too (the free-request rate): the member hears of the money, the cause.
         const paid = await this.#authorize(order, spoken).catch(() => Promise.reject(refusal));
-        return { lines: spoken, fallback: refusal as Refusal, admission, ...paid };
+        return { lines: spoken, fallback: refusal as Refusal, admission, mayStandIn, ...paid };
       }
     } catch (error) {
       admission.release();
@@ -228,8 +239,7 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#accounting.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
-      return undefined;
+    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];
@@ -304,19 +314,19 @@ export function standInRequest(
 }
 
 /**
- * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in (`standsIn`,
- * AccountingOptions.standsIn): the month used up, or the service failing before anything was charged; undefined for a
+ * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
+ * (`mayStandIn`, Money's switch at acceptance): the month used up, or the service failing before anything was charged; undefined for a
  * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
  * one of its lines.
  */
 export function standInForFailure(
-  standsIn: boolean,
+  order: { readonly mayStandIn?: boolean | undefined },
   error: unknown,
   request: SpeechRequest,
   text: string,
   prices: Pick<PartPrices, 'standIn'>,
 ): { request: ServiceRequest; cause: StandIn['cause'] } | undefined {
-  const cause = standsIn ? failingServiceCause(error, text) : undefined;
+  const cause = order.mayStandIn === true ? failingServiceCause(error, text) : undefined;
   const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
   return free === undefined || cause === undefined ? undefined : { request: free, cause };
 }

@@ -58,7 +58,7 @@ interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** The books every paid call is written in (paidCall), and the FREE_VOICE fallback switch it holds. */
+  /** The books every paid call is written in (paidCall). */
   accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -245,10 +245,9 @@ export class PartSource {
           stoodIn = stood;
         });
       } catch (error) {
-        // The service failed before anything was charged: where the money's owner lets the free voice stand in
-        // (FREE_VOICE fallback), it says this part, and the front-end says so.
-        const stand =
-          order === undefined ? undefined : standInForFailure(this.#accounting.standsIn, error, request, text, this);
+        // The service failed before anything was charged: where Money lets the free voice stand in for this order, it
+        // says this part, and the front-end says so.
+        const stand = order === undefined ? undefined : standInForFailure(order, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         const voice = free.voice;

@@ -115,8 +115,8 @@ describe('Order', () => {
     let refuse = true;
     const refusal = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
     const waiting = new Money({
+      standsIn: true,
       accounting: {
-        standsIn: true,
         authorize: async () => {
           if (!refuse) return terms().terms.charge;
           refuse = false;
