@@ -3,7 +3,8 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/ledger.ts';
-import { Money, PaidPartWayError, type Admission } from '../../../src/core/quota/money.ts';
+import { Money, PaidPartWayError } from '../../../src/core/quota/money.ts';
+import type { Admission } from '../../../src/core/quota/capacity.ts';
 import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/pipeline.ts';
 import { Order } from '../../../src/core/order/order-record.ts';
