@@ -1,9 +1,11 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
-// decides: the queue bounds before anything else (capacity, src/core/quota/capacity.ts), the free-request rate, the
-// quote ceiling and cache-only, the free voice standing in for a refusal or a failing service, the budgets and the
-// month (Accounting, src/core/quota/accounting.ts), and, once the order is delivered, its charge settled and what it paid said with its
-// outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio charged
-// then cut (or stalled in voice) as CutAfterPayingError, with all the order paid (paid part-way, at the end).
+// decides: the free-request rate, the quote ceiling and cache-only, the free voice standing in for a refusal or a
+// failing service (FREE_VOICE fallback, Money's switch), the budgets and the month as the books apply them
+// (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
+// service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
+// its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
+// charged then cut (or stalled in voice) as CutAfterPayingError. What may wait is refused first, by capacity
+// (src/core/quota/capacity.ts), which costs nothing.
 import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import {
   AbortedError,
@@ -17,19 +19,26 @@ import {
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
+  type UsageInfo,
 } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import type { QueueBounds } from '../config.ts';
+import {
+  BUDGET_NAMES,
+  type BudgetName,
+  type OperatorBudgets,
+  type QueueBounds,
+  type ServerBudgets,
+} from '../config.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
 import { countCharacters } from '../characters.ts';
 import { QueueBook, fitsFreeLine, type Admission, type VoiceAdmission } from './capacity.ts';
-import type { Accounting, PartNeed } from './accounting.ts';
 import type { Charge, QuoteAllowance, SpendContext } from './ledger.ts';
-import { monthAnswer } from './used-up-month.ts';
+import type { QuotaState, SpendEndpoint } from '../store/quota-store.ts';
+import { monthOf, nextMonthStart } from '../calendar.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -77,8 +86,14 @@ export interface Accepted<Line extends PricedLine> {
   mayStandIn?: boolean;
 }
 
+/** What Money asks of the books (Accounting, src/core/quota/accounting.ts): a request checked and held, or not. */
+interface Books {
+  authorize(context: SpendContext, parts: readonly PartNeed[], policy?: { memberCooldown: boolean }): Promise<Charge>;
+  unchecked(context: SpendContext): Charge;
+}
+
 interface MoneyOptions {
-  accounting: Accounting;
+  accounting: Books;
   prices: PartPrices;
   queue?: QueueBounds | undefined;
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
@@ -103,7 +118,7 @@ const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
 ]);
 
 export class Money {
-  readonly #accounting: Accounting;
+  readonly #accounting: Books;
   readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
@@ -520,4 +535,150 @@ function refusesRest(error: unknown): error is RestRefusal {
 /** Parts paid before this failure are delivered: not after a let-go (AbortedError: a /stop, a right taken away). */
 export function leavesPaidParts(error: unknown): boolean {
   return refusesRest(error) || (error instanceof VoiceApiError && !(error instanceof AbortedError));
+}
+
+// The budgets' rules, which the books apply (Accounting, src/core/quota/accounting.ts): which limits are in force, the
+// cooldown, and each budget's refusal.
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/** A budget's refusal before it is worded (budgetRefusal). */
+export type BudgetRefusal =
+  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
+  | {
+      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
+      limit: number;
+      used: number;
+      needed: number;
+      resetAt: Date;
+    }
+  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
+
+/**
+ * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
+ * the month's characters are held by the store against the books' limits, counting every process's holds.
+ */
+export function cooldownRefusal(
+  cooldownSeconds: number,
+  lastSpendAt: Date | undefined,
+  now: Date,
+): BudgetRefusal | undefined {
+  if (cooldownSeconds <= 0 || lastSpendAt === undefined) return undefined;
+  const waitMs = lastSpendAt.getTime() + cooldownSeconds * 1000 - now.getTime();
+  if (waitMs <= 0) return undefined;
+  return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
+}
+
+/** One part of a request as the budget sees it; `free`: cached or in flight. */
+export interface PartNeed {
+  text: string;
+  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
+  key: string;
+  endpoint: SpendEndpoint;
+  characters: number;
+  free: boolean;
+}
+/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
+export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
+
+const REFUSAL_CODES = {
+  memberDailyChars: 'budget-member-day',
+  guildMonthlyChars: 'budget-guild-month',
+  botMonthlyChars: 'budget-bot-month',
+} as const;
+
+export function budgetRefusal(refusal: BudgetRefusal): Refusal {
+  if (refusal.budget === 'memberCooldownSeconds')
+    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
+  const { limit, used, needed, resetAt } = refusal;
+  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
+}
+
+// The month's rules, which the books apply: what the service's answers say of the month.
+/** A refusal told while another request is on its way to find out whether the month is back. */
+export function asking(refusal: Refusal): Refusal {
+  const { reason } = refusal;
+  return reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
+}
+
+/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+function tooFewLeft(
+  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
+  needed: number,
+  at: Date,
+  cause?: unknown,
+): Refusal {
+  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
+  const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
+  const { left, saidAt } = tooFew;
+  return new Refusal(
+    { code: 'quota-too-few-left', left, needed, resetAt, ...(saidAt === undefined ? {} : { saidAt }) },
+    options,
+  );
+}
+
+// The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
+// alike), kept with the time they arrived (store.quota, src/core/store/areas/quota-state.ts). What they tell: the
+// whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
+// longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
+/** The usage figures of a failed call, when the answer is provably the service's own (src/core/api/response.ts' retry rule); else undefined. */
+export function serviceFiguresOf(error: unknown): UsageInfo | undefined {
+  if (!(error instanceof VoiceApiError) || error.status === undefined || error.rateLimit === undefined)
+    return undefined;
+  if (!error.fromService && error.charge !== 'not-charged') return undefined;
+  const { retryAfterSeconds: _, ...usage } = error.rateLimit;
+  return Object.keys(usage).length === 0 ? undefined : usage;
+}
+
+/**
+ * The refusal of a request of `needed` by the service's last word, when that word leaves fewer than `needed` but some:
+ * a hint that it will be refused, so only one at a time goes out to find out (Accounting's month): characters bought or
+ * a new month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this
+ * start) is not taken without a new answer. Nothing left at all is the used-up month's.
+ */
+export function tooFewRefusal(
+  service: QuotaState['service'],
+  needed: number,
+  now: Date,
+  since: Date,
+): Refusal | undefined {
+  const left = service?.remaining;
+  if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
+  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
+  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
+  return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
+}
+
+/**
+ * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
+ * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
+ * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
+ */
+export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
+  const { remaining: left, resetAt } = error.rateLimit ?? {};
+  if (left === undefined || left === 0) return error;
+  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
+  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
+  const details = {
+    status,
+    requestId,
+    serviceMessage,
+    rateLimit,
+    fromService,
+    cause: error,
+    charge: 'not-charged' as const,
+  };
+  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, details);
 }

@@ -18,9 +18,9 @@ import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PaidPart, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Accounting, PayingOrder } from '../quota/accounting.ts';
 import type { Charge, LedgerEntry } from '../quota/ledger.ts';
-import { standInForFailure, standInRequest } from '../quota/money.ts';
+import { standInForFailure, standInRequest, type PaidPart, type PartNeed } from '../quota/money.ts';
 import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
@@ -548,12 +548,13 @@ export interface PaidCalls {
 
 /**
  * One paid call, its steps awaited in the order they happen: who pays (the order's charge, or a part counted free at
- * acceptance on a charge of its own); still wanted; written ahead on the books, so that no instant after it leaves
- * (a crash included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and
- * confirmed before its body is read, or taken back on a definite "not charged", or left spent when it may have been
- * charged, what the service said of the month kept either way; read, and handed to `answered` (its listeners hear
- * the audio as it streams); delivered: its body read to its end, or cut; settled. Retries are the client's, one call
- * written once. Resolves with its answer once settled; rejects with a failure before it (`answered` never resolved).
+ * acceptance on a charge of its own); still wanted; written ahead on the books within the month (while it is marked
+ * used up, only as the one request finding out), so that no instant after it leaves (a crash included) finds it off
+ * them, or not sent; still wanted at the last instant; sent; answered: accepted and confirmed before its body is
+ * read, or taken back on a definite "not charged", or left spent when it may have been charged, what the service said
+ * of the month kept either way; read, and handed to `answered` (its listeners hear the audio as it streams);
+ * delivered: its body read to its end, or cut; settled. Retries are the client's, one call written once. Resolves
+ * with its answer once settled; rejects with a failure before it (`answered` never resolved).
  */
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,

@@ -70,7 +70,7 @@ export interface MonthBreakdown {
   members: Array<SpendTotals & { userId: string }>;
 }
 
-/** Who a used-up month was marked under: a change of any of these means the operator acted (src/core/quota/used-up-month.ts). */
+/** Who a used-up month was marked under: a change of any of these means the operator acted (src/core/quota/accounting.ts). */
 export interface QuotaMarkAccount {
   /** A fingerprint of the API key (a hash prefix, never the key). */
   account?: string | undefined;
