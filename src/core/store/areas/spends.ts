@@ -16,7 +16,7 @@ import type {
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, given, orNull, present, type Db, type Dialect } from '../dialect.ts';
+import { Area, given, orNull, present, type Db } from '../dialect.ts';
 import { noteServiceUsage, serviceColumns } from './quota-state.ts';
 import {
   LAST_SPEND_REACH_MS,
