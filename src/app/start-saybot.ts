@@ -300,8 +300,6 @@ async function assembleCore(
     planCharacterLimit: config.planCharacterLimit,
     account: { fingerprint: voiceApi.keyFingerprint, plan: config.plan },
     storeDeadlineMs: config.storeTimeouts.deadlineMs,
-    // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in, where one can.
-    standsIn: config.freeVoice.fallback,
     logger,
     now: seams.now,
     metrics,
@@ -316,7 +314,8 @@ async function assembleCore(
     );
   // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
   const installed = freeVoiceInstalled();
-  const freeVoice = { chosen: config.freeVoice.chosen && installed };
+  // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in, where one can.
+  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback };
   const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,

@@ -14,12 +14,10 @@ import {
 } from '../features/autoread/index.ts';
 import { SCENE_FORGET_RULES, SCENE_SCHEMA_STEPS, sceneAreas } from '../features/scenes/index.ts';
 import { storeSchema } from '../core/store/migrations.ts';
-import { budgetRule } from '../core/quota/accounting.ts';
 import { DASHBOARD_SCHEMA_STEPS, dashboardAreas } from '../features/dashboard/index.ts';
 
-/** The features' part of every store (their areas, what the core's deletions do in their tables) and the budget rule. */
+/** The features' part of every store: their areas, what the core's deletions do in their tables. */
 export const STORE_FEATURES: StoreFeatures = {
-  budgetRule,
   areas: (dialect) => ({ ...autoReadAreas(dialect), ...sceneAreas(dialect), ...dashboardAreas(dialect) }),
   forgetRules: [...AUTO_READ_FORGET_RULES, ...SCENE_FORGET_RULES],
   voiceRows: [...AUTO_READ_VOICE_ROWS],

@@ -241,7 +241,7 @@ function voiceSeconds(text: string, voiceId: string): number {
 }
 
 // The seconds caps (a scene's 600 s, a free line's 120 s) are checked on the estimate before any work, with a margin
-// (the refusal is money.ts' checkEstimatedSeconds); audio that still proves longer is cut at the cap where it is made,
+// (the refusal is capacity.ts' checkEstimatedSeconds); audio that still proves longer is cut at the cap where it is made,
 // never thrown away once paid, and the member is told (the outcome's `cutAt`, `lineCutAt`).
 /** The share of a cap kept back for audio slower than its estimate: 545 s of a 600 s scene pass. */
 export const ESTIMATE_MARGIN = 0.1;

@@ -173,7 +173,7 @@ const EnvSchema = z.object({
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
     .default('off'),
   USER_INSTALL_ALLOWLIST: idList('user'),
-  // Queue bounds (src/core/quota/money.ts); 0 means no limit.
+  // Queue bounds (src/core/quota/capacity.ts); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),

@@ -4,7 +4,7 @@
 import type { Refusal } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
-import type { Admission } from '../quota/money.ts';
+import type { Admission } from '../quota/capacity.ts';
 import type { Charge, QuoteAllowance } from '../quota/ledger.ts';
 import type { StillAllowed } from './rights.ts';
 import type {
@@ -55,6 +55,7 @@ export class Order implements OrderAccount, OrderEvents {
   #fallback: Refusal | undefined;
   #late: QuoteAllowance | undefined;
   #waits: AbortSignal | undefined;
+  #mayStandIn: boolean | undefined;
   #charge: Charge | undefined;
   #admission: Admission | undefined;
   #ahead = 0;
@@ -110,6 +111,10 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#waits;
   }
 
+  get mayStandIn(): boolean | undefined {
+    return this.#mayStandIn;
+  }
+
   get charge(): Charge {
     if (this.#charge === undefined) throw new Error('an order has no charge before it is accepted');
     return this.#charge;
@@ -160,6 +165,7 @@ export class Order implements OrderAccount, OrderEvents {
     this.#fallback = terms.fallback;
     this.#late = terms.late;
     this.#waits = terms.waits;
+    this.#mayStandIn = terms.mayStandIn;
     this.#charge = terms.charge;
     this.#admission = terms.admission;
     this.#ahead = terms.ahead ?? 0;

@@ -30,7 +30,7 @@ export interface Requester {
 export interface RequestPolicy {
   /** Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); day and month budgets always hold. */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
+  /** May be refused by the queue bounds and the free-request rate (src/core/quota/capacity.ts, money.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;

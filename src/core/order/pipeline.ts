@@ -23,7 +23,8 @@ import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError, type OrderRights, type RightsAnswered } from './rights.ts';
 import { RightsWatch } from './rights-watch.ts';
-import { Money, checkEstimatedSeconds, checkFreeLineSeconds, type Accepted } from '../quota/money.ts';
+import { Money, type Accepted } from '../quota/money.ts';
+import { checkEstimatedSeconds, checkFreeLineSeconds } from '../quota/capacity.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
@@ -70,8 +71,8 @@ interface SpeechPipelineOptions {
    * always. Where an order comes in, only servers in ALLOWED_GUILDS are served.
    */
   inServer?: (guildId: string) => boolean;
-  /** FREE_VOICE `chosen`: members may ask for its voices (its `fallback` is the money's: AccountingOptions.standsIn). */
-  freeVoice?: { chosen: boolean };
+  /** FREE_VOICE `chosen`: members may ask for its voices; `fallback`: a free voice may stand in (Money's switch). */
+  freeVoice?: { chosen: boolean; fallback?: boolean };
   /** Counts lines free voices spoke (for /usage), once per cause and speaker an order heard or delivered. */
   countFreeLines?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void;
   /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
@@ -112,6 +113,7 @@ export class SpeechPipeline {
       freePerMinute: options.freePerMinute,
       now: options.now,
       countFreeLines: options.countFreeLines,
+      standsIn: options.freeVoice?.fallback,
     });
   }
 

@@ -1,19 +1,21 @@
-// Money's books: the budgets, their hold and the checks a paid request passes as it is written ahead (Accounting); each
-// paid request's steps on the books (who pays, written ahead, confirmed or taken back, settled: each a method the part
-// source's paidCall awaits in turn); /usage's figures. The ledger records them (src/core/quota/ledger.ts: the store's
-// deadline, the writes, what a crash left); the month as the service counts it is src/core/quota/used-up-month.ts.
+// Money's books and its month (Accounting): the budgets and their hold (the budget rule: the limits in force, in the
+// order checked), the cooldown; each paid request's steps on the books (who pays, written ahead within the month,
+// confirmed, taken back or left spent as maybe charged, settled: each a method the part source's paidCall awaits in
+// turn); the month as the service counts it (the used-up month and the service's last figures, a hint and not a wall);
+// /usage's figures. The ledger only records them (src/core/quota/ledger.ts: the store's deadline, the writes, what a
+// crash left), the store only sums and holds (src/core/store/areas/spends.ts, quota-state.ts).
 import { randomUUID } from 'node:crypto';
 import { QuotaExceededError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, BudgetRule, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { BudgetHoldLimits, QuotaState, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import type { Acceptance } from '../api/client.ts';
 import { countCharacters } from '../characters.ts';
-import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type ServerBudgets } from '../config.ts';
+import type { OperatorBudgets } from '../config.ts';
 import {
   Charge,
   STORE_DEADLINE_MS,
@@ -21,76 +23,43 @@ import {
   byDeadline,
   storageUnavailable,
   storeTimedOut,
+  usageReport,
   type LedgerEntry,
   type PartSpend,
   type QuoteAllowance,
   type SpendContext,
 } from './ledger.ts';
-import { UsedUpMonth, monthAnswer, serviceCount, serviceFiguresOf, type CurrentAccount } from './used-up-month.ts';
-
-/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
-export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
-  const out = { ...operator };
-  for (const name of BUDGET_NAMES) {
-    const own = server[name];
-    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
-  }
-  return out;
-}
-
-// The budget rule, applied by the store in a hold's transaction over every process's spends and holds (src/app/store.ts
-// gives it to the store): in this order, the first limit the characters would pass refuses them.
-export const budgetRule: BudgetRule = async ({ limits, needed }, used) => {
-  for (const budget of ['memberDailyChars', 'guildMonthlyChars', 'botMonthlyChars'] as const) {
-    const limit = limits[budget];
-    if (limit === undefined) continue;
-    const counted = await used(budget);
-    if (counted + needed > limit) return { status: 'refused', budget, limit, used: counted, needed };
-  }
-  return undefined;
-};
-
-/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
-export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
-  return value === 0 || operator[name] === 0 || value <= operator[name];
-}
-
-type BudgetRefusal =
-  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
-  | {
-      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
-      limit: number;
-      used: number;
-      needed: number;
-      resetAt: Date;
-    }
-  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
-
-/**
- * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's
- * and the month's characters are the store's to check (Accounting.#holdCharacters), counting every process's holds.
- */
-function cooldownRefusal(cooldownSeconds: number, lastSpendAt: Date | undefined, now: Date): BudgetRefusal | undefined {
-  if (cooldownSeconds <= 0 || lastSpendAt === undefined) return undefined;
-  const waitMs = lastSpendAt.getTime() + cooldownSeconds * 1000 - now.getTime();
-  if (waitMs <= 0) return undefined;
-  return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
-}
-
-/** One part of a request as the budget sees it; `free`: cached or in flight. */
-export interface PartNeed {
-  text: string;
-  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
-  key: string;
-  endpoint: SpendEndpoint;
-  characters: number;
-  free: boolean;
-}
-/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
-export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
+import {
+  asking,
+  budgetRefusal,
+  cooldownRefusal,
+  effectiveBudgets,
+  monthAnswer,
+  serviceFiguresOf,
+  tooFewRefusal,
+  type BudgetRefusal,
+  type PaidPart,
+  type PartNeed,
+} from './money.ts';
 
 /** How long a dead process's hold lasts; a live request renews its hold every third of this. */
 export const BUDGET_HOLD_TTL_MS = 15 * 60_000;
+
+/** The account SayBot runs under now: a change since the month was marked means the operator acted. */
+export interface CurrentAccount {
+  /** A fingerprint of the API key (VoiceApiClient.keyFingerprint), never the key. */
+  fingerprint: string;
+  /** VOICE_API_PLAN. */
+  plan: string;
+}
+
+// The turn to find out whether the month is back: a one-character hold, limited to one, under a guild no Discord guild
+// can have (snowflake 0); the store's check-and-hold is serialised across processes, so one request at a time goes out
+// from all shards together. Only the bot-wide budget counts it, as one character while it lasts.
+const PROBE_TURN = { guildId: '0', userId: 'quota-probe' } as const;
+
+/** A turn whose request has had no answer by then no longer blocks the next one: its process may have died with it. */
+export const PROBE_TURN_MS = 30_000;
 
 export interface AccountingOptions {
   store: Store;
@@ -103,11 +72,6 @@ export interface AccountingOptions {
   now?: (() => Date) | undefined;
   /** The API key's fingerprint and the plan: a start under another one clears a used-up month. */
   account?: CurrentAccount;
-  /**
-   * FREE_VOICE fallback: a plain request refused for money (Money.accept), or a part the service failed before
-   * anything was charged (standInForFailure), is spoken by the free voice instead. Absent: false.
-   */
-  standsIn?: boolean;
   metrics?: Pick<Metrics, 'characters'> | undefined;
   storeDeadlineMs?: number;
   /** This process on the books, the same at every start, so a start settles what the last left (recover()). */
@@ -115,20 +79,7 @@ export interface AccountingOptions {
 }
 
 /** /usage's figures (Accounting.report). */
-export type UsageReport = Awaited<ReturnType<Accounting['report']>>;
-
-const REFUSAL_CODES = {
-  memberDailyChars: 'budget-member-day',
-  guildMonthlyChars: 'budget-guild-month',
-  botMonthlyChars: 'budget-bot-month',
-} as const;
-
-function budgetRefusal(refusal: BudgetRefusal): Refusal {
-  if (refusal.budget === 'memberCooldownSeconds')
-    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
-  const { limit, used, needed, resetAt } = refusal;
-  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
-}
+export type UsageReport = Awaited<ReturnType<typeof usageReport>>;
 
 /** The bot's books: a request checked before anything is sent, every spend and saving recorded, /usage answered. */
 export class Accounting {
@@ -140,14 +91,16 @@ export class Accounting {
   readonly #now: () => Date;
   /** This process's requests that may still spend (for the cooldown; the characters are held in the store). */
   readonly #charges = new Set<Charge>();
-  readonly #month: UsedUpMonth;
+  readonly #account: CurrentAccount | undefined;
+  /** The month's mark under another key or plan cleared, once per start (#startMonth). */
+  #started: Promise<void> | undefined;
+  /** This start: the service's figures kept from before it are not taken without a new answer. */
+  readonly #since: Date;
   readonly #ledger: SpendLedger;
   /** Per guild, checks and hold releases run in order, each seeing those before; guilds never wait for each other. */
   readonly #turns = new Map<string, Promise<unknown>>();
   readonly #deadlineMs: number;
   readonly #owner: string;
-  /** FREE_VOICE fallback (AccountingOptions.standsIn). */
-  readonly standsIn: boolean;
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AccountingOptions) {
@@ -157,11 +110,11 @@ export class Accounting {
     this.#planLimit = options.planCharacterLimit;
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
-    this.#month = new UsedUpMonth({ store: this.#store, logger: this.#log, now: this.#now, account: options.account });
+    this.#account = options.account;
+    this.#since = this.#now();
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics, this.#deadlineMs);
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
-    this.standsIn = options.standsIn ?? false;
   }
 
   /**
@@ -283,7 +236,7 @@ export class Accounting {
       // Last, the used-up month: refused only while another request is on its way to find out (the turn is taken
       // by a request as it leaves, never at acceptance: an order waiting in a queue holds nobody back).
       try {
-        await this.#month.admit(needed);
+        await this.#monthAdmits(needed);
       } catch (error) {
         if (hold !== undefined) await this.#releaseNow(hold);
         throw error;
@@ -311,7 +264,11 @@ export class Accounting {
       );
   }
 
-  /** Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. */
+  /**
+   * Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. The
+   * budget rule: the limits in force, in this order, and the first one the characters would pass refuses them; the
+   * store sums every process's spends and holds for each in the hold's one locked transaction.
+   */
   async #holdCharacters(
     context: SpendContext,
     limits: OperatorBudgets,
@@ -319,8 +276,8 @@ export class Accounting {
     now: Date,
   ): Promise<string | undefined> {
     const checked: BudgetHoldLimits = {
-      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+      ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
       // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
       ...(this.#botMonthly > 0 ? { botMonthlyChars: this.#botMonthly } : {}),
     };
@@ -354,8 +311,8 @@ export class Accounting {
    * month marked used up, or the service's last figure leaving too few): such a request is sent in its order's turn,
    * never fetched ahead of it (OrderPipeline), so the turn is a due order's and its answer is of its moment.
    */
-  findsOut(characters: number): Promise<boolean> {
-    return this.#month.findsOut(characters);
+  async findsOut(characters: number): Promise<boolean> {
+    return (await this.#monthRefusal(characters, true)) !== undefined;
   }
 
   /** A charge for spending that was not checked in advance (a clone's follow-up request): recorded all the same. */
@@ -392,7 +349,7 @@ export class Accounting {
       requestId: spend.requestId,
       service: spend.usage,
     });
-    if (!spend.cached) await this.#clearingMonth(this.#month.accepted());
+    if (!spend.cached) await this.#clearingMonth(this.#monthAccepted());
   }
 
   /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
@@ -418,7 +375,7 @@ export class Accounting {
     return late;
   }
 
-  /** Written ahead before it is sent (#sending), its characters counted as spent; a throw means it is not sent. */
+  /** Written ahead before it is sent, within the month (#sending, #fits), its characters spent; thrown: not sent. */
   async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const entry = await this.#ledger.track(this.#sending(charge, spend));
     charge.count(entry.spend.characters);
@@ -522,7 +479,7 @@ export class Accounting {
     const { context, hold } = charge;
     let turn: string | undefined;
     const written = (async () => {
-      turn = await this.#month.fits(spend.characters, charge.createdAt);
+      turn = await this.#fits(spend.characters, charge.createdAt);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
       const entry = await this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
       entry.turn = turn;
@@ -562,69 +519,175 @@ export class Accounting {
   async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
-    await this.#clearingMonth(this.#month.accepted());
+    await this.#clearingMonth(this.#monthAccepted());
   }
 
   #clearingMonth(work: Promise<unknown>): Promise<unknown> {
     return work.catch((error: unknown) => this.#log.error({ err: error }, 'could not clear the used-up month'));
   }
 
-  /** Any answer of the service that carried its usage figures (errors too): they may show the quota is back. */
-  async observeUsage(usage: UsageInfo | undefined): Promise<void> {
-    await this.#clearingMonth(this.#month.observe(usage));
-  }
-
-  /** A 429 "quota exceeded": the month is marked (see UsedUpMonth); returns when the service says it resets. */
-  quotaExceeded(error: QuotaExceededError): Promise<Date> {
-    return this.#month.exceeded(error);
-  }
-
+  /** /usage's figures (src/core/quota/ledger.ts `usageReport`), a month's mark whose reset date passed cleared first. */
   async report(guildId: string, userId: string) {
-    const now = this.#now();
-    const month = monthOf(now);
-    const mark = await this.#month.current();
-    const [guild, bot, member, state, limits] = await Promise.all([
-      this.#store.spends.monthTotals(month, guildId),
-      this.#store.spends.monthTotals(month),
-      // What the daily budget counts (a deletion's carry-over included), not the rows that still name the member.
-      this.#store.spends.memberDaySpent(guildId, userId, now),
-      this.#store.quota.get(),
-      this.budgetsFor(guildId),
-    ]);
-    const service = state.service?.month === month ? state.service : undefined;
-    const counted = serviceCount(service, this.#planLimit);
-    const exhausted = mark?.resetAt;
-    // The service's count stands beside the used-up mark only when it agrees (nothing left).
-    const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
-    const limit = told?.limit ?? service?.limit ?? this.#planLimit;
-    const used = told?.used ?? (mark === undefined ? bot.spent : limit);
-    return {
-      month,
-      at: now,
-      // The service's reset date when it sent one, else the 1st of next month, UTC.
-      resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
-      // Set while the month is marked used up (a 429): requests that would spend are refused until then.
-      ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
-      guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
-      // The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`).
+    const at = this.#now();
+    const [mark, limits] = await Promise.all([this.#markOf(await this.#quotaState()), this.budgetsFor(guildId)]);
+    const { store, planLimit, botBudget } = {
+      store: this.#store,
+      planLimit: this.#planLimit,
       botBudget: this.#botMonthly,
-      bot: {
-        // The service's count this month (use outside SayBot included), else SayBot's; all of it while used up.
-        used,
-        fromService: told !== undefined,
-        ...(told === undefined ? {} : { countedAt: told.at }),
-        spent: bot.spent,
-        saved: bot.saved,
-        limit,
-        remaining: exhausted ? 0 : (told?.remaining ?? Math.max(0, limit - used)),
-      },
-      member: {
-        spentToday: member,
-        budget: limits.memberDailyChars,
-        resetAt: nextDayStart(now),
-        cooldownSeconds: limits.memberCooldownSeconds,
-      },
     };
+    return usageReport(store, { guildId, userId, at, mark, limits, planLimit, botBudget });
+  }
+
+  // The used-up month: the service's own 429 "quota exceeded" marks it (quotaExceeded; a 429 the retry rule,
+  // src/core/api/response.ts, does not prove the service's own marks nothing, as a gateway's 401 or 403 does). While
+  // marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing): the turn is the request's
+  // as it leaves (#fits, at its write ahead) until its answer, never an order's waiting in a queue; meanwhile the
+  // others are refused, naming the mark, at acceptance or as their part is about to leave. The mark is cleared by the
+  // first request the service accepts, any answer showing characters left or a higher monthly limit than when it was
+  // marked, a start under another API key or plan, and the reset date passing: never by the configured plan alone.
+  // The service's last figure of what is left is a hint the same way: a request it leaves too few for goes out one at
+  // a time through the same turn, so characters bought or a new month are seen at the next request.
+
+  /** Clears, once per start, a mark made under another key or plan: the operator changed what the 429 was about. */
+  #startMonth(): Promise<void> {
+    this.#started ??= (async () => {
+      const mark = (await this.#store.quota.get()).exhausted;
+      const account = this.#account;
+      if (!mark || !account) return;
+      const keyChanged = mark.account !== undefined && mark.account !== account.fingerprint;
+      if (keyChanged || (mark.plan !== undefined && mark.plan !== account.plan))
+        await this.#clearMark(`the ${keyChanged ? 'API key' : 'plan'} changed since the month was marked used up`);
+    })().catch((error: unknown) => {
+      this.#started = undefined; // tried again next time
+      throw error;
+    });
+    return this.#started;
+  }
+
+  /** The quota row, once this start's mark under another key or plan is cleared. */
+  async #quotaState(): Promise<QuotaState> {
+    await this.#startMonth();
+    return this.#store.quota.get();
+  }
+
+  /** The mark, if the month is marked; one whose reset date has passed is cleared on the way. */
+  async #markOf(state: QuotaState): Promise<QuotaState['exhausted']> {
+    const mark = state.exhausted;
+    if (mark && mark.resetAt <= this.#now()) {
+      await this.#clearMark('the reset date has passed');
+      return undefined;
+    }
+    return mark;
+  }
+
+  /**
+   * At acceptance, for a request that would spend `needed` characters: refused (naming the mark or the figure) only
+   * while the month is marked or the service's last figure leaves too few and another request is on its way to find
+   * out; otherwise accepted, holding nothing: the turn is taken as a request leaves (#fits).
+   */
+  async #monthAdmits(needed: number): Promise<void> {
+    const refusal = await this.#monthRefusal(needed);
+    if (refusal === undefined) return;
+    const turn = await this.#takeTurn();
+    if (turn === undefined) throw asking(refusal);
+    await this.#store.budgets.release(turn);
+  }
+
+  /**
+   * A part about to be sent: nothing when the month is not marked and the figure leaves enough; else the turn (its
+   * token, given back once the answer is in), so this request goes out to find out; or, with another on its way,
+   * refused, nothing sent. One read of the quota row when nothing stands in the way.
+   */
+  async #fits(characters: number, acceptedAt: Date): Promise<string | undefined> {
+    const refusal = await this.#monthRefusal(characters, true);
+    if (refusal === undefined) return undefined;
+    // Said since its order was accepted (its own earlier part's answer, or another's): the service's word is fresher
+    // than the order, so asking again would only hear it again: told as the service said it. Only an order accepted
+    // after it goes out to find out.
+    const { reason } = refusal;
+    if (reason.code === 'quota-used-up' && reason.markedAt > acceptedAt) throw refusal;
+    if (reason.code === 'quota-too-few-left' && reason.saidAt !== undefined && reason.saidAt > acceptedAt) {
+      const { saidAt: _, ...said } = reason;
+      throw new Refusal(said, { level: 'warn' });
+    }
+    const turn = await this.#takeTurn();
+    if (turn === undefined) {
+      this.#log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
+      throw asking(refusal);
+    }
+    if (reason.code === 'quota-too-few-left')
+      this.#log.info(
+        { code: 'quota-too-few-left', left: reason.left, needed: characters },
+        "the service's last figure leaves too few characters: this request goes out to find out whether more were bought",
+      );
+    else
+      this.#log.info(
+        { resetAt: reason.code === 'quota-used-up' ? reason.resetAt.toISOString() : undefined },
+        'monthly quota marked used up: this request goes out to find out whether it is back',
+      );
+    return turn;
+  }
+
+  /** What a request of `needed` is told while another finds out: the mark, or the service's last figure; `sending`: about to leave. */
+  async #monthRefusal(needed: number, sending = false): Promise<Refusal | undefined> {
+    const state = await this.#quotaState();
+    const mark = await this.#markOf(state);
+    const at = this.#now();
+    if (mark !== undefined) {
+      const { markedAt, resetAt } = mark;
+      return new Refusal({ code: 'quota-used-up', markedAt, resetAt, ...(sending ? { beforeSending: true } : {}) });
+    }
+    return tooFewRefusal(state.service, needed, at, this.#since);
+  }
+
+  /** The one turn to find out, shared by every process; undefined while another request holds it. */
+  async #takeTurn(): Promise<string | undefined> {
+    const at = this.#now();
+    const limits = { guildMonthlyChars: 1 };
+    const turn = await this.#store.budgets.hold({ ...PROBE_TURN, characters: 1, limits, ttlMs: PROBE_TURN_MS, at });
+    return turn.status === 'held' ? turn.token : undefined;
+  }
+
+  /** The service accepted a request: the month is not (or no longer) used up; one read of the mark is all it takes. */
+  async #monthAccepted(): Promise<void> {
+    if ((await this.#store.quota.get()).exhausted) await this.#clearMark('the service accepted a request');
+  }
+
+  /** Any answer of the service that carried its usage figures (errors too): characters left, or a higher limit than when marked, end the mark. */
+  async observeUsage(usage: UsageInfo | undefined): Promise<void> {
+    const observed = async () => {
+      const mark = usage && (await this.#store.quota.get()).exhausted;
+      if (!usage || !mark) return;
+      if (usage.remaining !== undefined && usage.remaining > 0)
+        await this.#clearMark(`the service reports ${usage.remaining} characters left`);
+      else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit)
+        await this.#clearMark(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
+    };
+    await this.#clearingMonth(observed());
+  }
+
+  /**
+   * A 429 "quota exceeded": what would spend is refused until the service's reset date (else the 1st of next month,
+   * UTC), or until one of the clearing events. Returns the reset date.
+   */
+  async quotaExceeded(error: QuotaExceededError): Promise<Date> {
+    const now = this.#now();
+    const said = error.rateLimit?.resetAt;
+    const resetAt = said !== undefined && said > now ? said : nextMonthStart(now);
+    const state = await this.#store.quota.get();
+    const limit = error.rateLimit?.limit ?? (state.service?.month === monthOf(now) ? state.service.limit : undefined);
+    const { fingerprint: account, plan } = this.#account ?? {};
+    await this.#store.quota.markExhausted(resetAt, now, { account, plan, limit });
+    this.#log.error(
+      { code: 'quota-used-up', resetAt: resetAt.toISOString(), limit },
+      'monthly quota used up: one request at a time goes out to see whether it is back; upgrading the plan, buying characters or changing the key ends this at the next request',
+    );
+    return resetAt;
+  }
+
+  async #clearMark(why: string): Promise<void> {
+    if (await this.#store.quota.clearExhausted())
+      this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
 }
 

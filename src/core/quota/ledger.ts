@@ -2,14 +2,16 @@
 // who pays or whether: a request's permission to spend as Accounting made it, and its count (Charge); the spends in
 // the store (SpendLedger): each paid request written ahead, answered and settled once onto its row, each saving
 // written down, what the store refused kept and written again, each write waited for no longer than the store's
-// deadline, what a crash left settled at the next start.
+// deadline, what a crash left settled at the next start; and /usage's figures read from them (usageReport).
 import { countCharacters } from '../characters.ts';
 import type { UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { NewSpend, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { NewSpend, QuotaState, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
+import type { OperatorBudgets } from '../config.ts';
+import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 
 /** How long a request may wait on the store (its guild's turn included) before it is refused. */
 export const STORE_DEADLINE_MS = 5000;
@@ -184,7 +186,7 @@ export class Charge {
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
 export interface LedgerEntry {
   readonly spend: NewSpend;
-  /** The turn to find out whether the month is back, when this request is the one on its way (UsedUpMonth.fits). */
+  /** The turn to find out whether the month is back, when this request is the one on its way (Accounting's #fits). */
   turn?: string | undefined;
   id?: number;
   /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
@@ -394,4 +396,84 @@ export class SpendLedger {
   async #settleAgain(): Promise<void> {
     for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
   }
+}
+
+/**
+ * /usage's figures (Accounting.report): the month as the service counts it (its figures kept this month, `planLimit`
+ * until it sent any; all of it while the month is marked used up, `mark`) beside what SayBot spent and saved, the
+ * server's month and the member's day against their budgets (`limits`).
+ */
+export async function usageReport(
+  store: Store,
+  asked: {
+    guildId: string;
+    userId: string;
+    at: Date;
+    mark: QuotaState['exhausted'];
+    limits: OperatorBudgets;
+    planLimit: number;
+    botBudget: number;
+  },
+) {
+  const { guildId, userId, mark, limits, planLimit, botBudget } = asked;
+  const now = asked.at;
+  const month = monthOf(now);
+  const [guild, bot, member, state] = await Promise.all([
+    store.spends.monthTotals(month, guildId),
+    store.spends.monthTotals(month),
+    // What the daily budget counts (a deletion's carry-over included), not the rows that still name the member.
+    store.spends.memberDaySpent(guildId, userId, now),
+    store.quota.get(),
+  ]);
+  const service = state.service?.month === month ? state.service : undefined;
+  const counted = serviceCount(service, planLimit);
+  const exhausted = mark?.resetAt;
+  // The service's count stands beside the used-up mark only when it agrees (nothing left).
+  const told = counted !== undefined && (mark === undefined || counted.remaining === 0) ? counted : undefined;
+  const limit = told?.limit ?? service?.limit ?? planLimit;
+  const used = told?.used ?? (mark === undefined ? bot.spent : limit);
+  return {
+    month,
+    at: now,
+    // The service's reset date when it sent one, else the 1st of next month, UTC.
+    resetAt: exhausted ?? service?.resetAt ?? nextMonthStart(now),
+    // Set while the month is marked used up (a 429): requests that would spend are refused until then.
+    ...(exhausted === undefined ? {} : { exhaustedUntil: exhausted }),
+    guild: { spent: guild.spent, saved: guild.saved, budget: limits.guildMonthlyChars },
+    // The whole bot's own monthly budget (0: none) against what SayBot spent this month (`bot.spent`).
+    botBudget,
+    bot: {
+      // The service's count this month (use outside SayBot included), else SayBot's; all of it while used up.
+      used,
+      fromService: told !== undefined,
+      ...(told === undefined ? {} : { countedAt: told.at }),
+      spent: bot.spent,
+      saved: bot.saved,
+      limit,
+      remaining: exhausted ? 0 : (told?.remaining ?? Math.max(0, limit - used)),
+    },
+    member: {
+      spentToday: member,
+      budget: limits.memberDailyChars,
+      resetAt: nextDayStart(now),
+      cooldownSeconds: limits.memberCooldownSeconds,
+    },
+  };
+}
+
+/**
+ * What the kept figures of this month say of the whole bot's month, when the service sent any: used and left by its
+ * own count (`planLimit` if it sent no limit), and when it said so.
+ */
+function serviceCount(service: QuotaState['service'], planLimit: number) {
+  if (service === undefined) return undefined;
+  const limit = service.limit ?? planLimit;
+  const { used, remaining } = service;
+  if (used === undefined && remaining === undefined) return undefined;
+  return {
+    used: used ?? Math.max(0, limit - (remaining ?? 0)),
+    remaining: remaining ?? Math.max(0, limit - (used ?? 0)),
+    limit,
+    at: service.updatedAt,
+  };
 }

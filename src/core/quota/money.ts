@@ -1,9 +1,11 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
-// decides: the queue bounds, the seconds caps and the free-request rate (capacity, below), the quote ceiling and cache-only,
-// the free voice standing in for a refusal or a failing service, the budgets and the month (Accounting,
-// src/core/quota/accounting.ts), and, once the order is delivered, its charge settled and what it paid said with its
-// outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio charged
-// then cut (or stalled in voice) as CutAfterPayingError, with all the order paid (paid part-way, at the end).
+// decides: the free-request rate, the quote ceiling and cache-only, the free voice standing in for a refusal or a
+// failing service (FREE_VOICE fallback, Money's switch), the budgets and the month as the books apply them
+// (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
+// service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
+// its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
+// charged then cut (or stalled in voice) as CutAfterPayingError. What may wait is refused first, by capacity
+// (src/core/quota/capacity.ts), which costs nothing.
 import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import {
   AbortedError,
@@ -17,20 +19,26 @@ import {
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
+  type UsageInfo,
 } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import type { QueueBounds } from '../config.ts';
+import {
+  BUDGET_NAMES,
+  type BudgetName,
+  type OperatorBudgets,
+  type QueueBounds,
+  type ServerBudgets,
+} from '../config.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
-import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
-import type { LengthCapped } from '../audio/errors.ts';
-import type { Accounting, PartNeed } from './accounting.ts';
+import { countCharacters } from '../characters.ts';
+import { QueueBook, fitsFreeLine, type Admission, type VoiceAdmission } from './capacity.ts';
 import type { Charge, QuoteAllowance, SpendContext } from './ledger.ts';
-import { monthAnswer } from './used-up-month.ts';
+import type { QuotaState, SpendEndpoint } from '../store/quota-store.ts';
+import { monthOf, nextMonthStart } from '../calendar.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
@@ -74,10 +82,18 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
   waits?: AbortSignal | undefined;
+  /** FREE_VOICE fallback: a free voice may stand in for a part the service fails (standInForFailure). */
+  mayStandIn?: boolean;
+}
+
+/** What Money asks of the books (Accounting, src/core/quota/accounting.ts): a request checked and held, or not. */
+interface Books {
+  authorize(context: SpendContext, parts: readonly PartNeed[], policy?: { memberCooldown: boolean }): Promise<Charge>;
+  unchecked(context: SpendContext): Charge;
 }
 
 interface MoneyOptions {
-  accounting: Accounting;
+  accounting: Books;
   prices: PartPrices;
   queue?: QueueBounds | undefined;
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
@@ -85,6 +101,11 @@ interface MoneyOptions {
   now?: (() => Date) | undefined;
   /** Counts `lines` a free voice spoke (for /usage), once per cause and speaker an order; absent: not counted. */
   countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
+  /**
+   * FREE_VOICE fallback: a plain request refused for money (accept), or a part the service failed before anything was
+   * charged (standInForFailure), is spoken by the free voice instead. Absent: false.
+   */
+  standsIn?: boolean | undefined;
 }
 
 /** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -97,11 +118,12 @@ const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
 ]);
 
 export class Money {
-  readonly #accounting: Accounting;
+  readonly #accounting: Books;
   readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
+  readonly #standsIn: boolean;
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
@@ -111,6 +133,7 @@ export class Money {
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#countFreeLines = options.countFreeLines;
+    this.#standsIn = options.standsIn ?? false;
   }
 
   /** One piece of free work that is not speech (a /usage chart) against the member's free-request rate. */
@@ -139,18 +162,20 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
+      const mayStandIn = this.#standsIn;
       // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
       const refused = new AbortController();
       const waits = order.life && AbortSignal.any([order.life, refused.signal]);
       try {
-        return { lines: order.lines, admission, waits, ...(await this.#authorize(order, order.lines, waits)) };
+        const terms = await this.#authorize(order, order.lines, waits);
+        return { lines: order.lines, admission, waits, mayStandIn, ...terms };
       } catch (refusal) {
         refused.abort();
         const spoken = this.#standInFor(order, refusal);
         if (spoken === undefined) throw refusal;
         // Refused that too (the free-request rate): the member hears of the money, the cause.
         const paid = await this.#authorize(order, spoken).catch(() => Promise.reject(refusal));
-        return { lines: spoken, fallback: refusal as Refusal, admission, ...paid };
+        return { lines: spoken, fallback: refusal as Refusal, admission, mayStandIn, ...paid };
       }
     } catch (error) {
       admission.release();
@@ -228,8 +253,7 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#accounting.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
-      return undefined;
+    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];
@@ -304,19 +328,19 @@ export function standInRequest(
 }
 
 /**
- * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in (`standsIn`,
- * AccountingOptions.standsIn): the month used up, or the service failing before anything was charged; undefined for a
+ * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
+ * (`mayStandIn`, Money's switch at acceptance): the month used up, or the service failing before anything was charged; undefined for a
  * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
  * one of its lines.
  */
 export function standInForFailure(
-  standsIn: boolean,
+  order: { readonly mayStandIn?: boolean | undefined },
   error: unknown,
   request: SpeechRequest,
   text: string,
   prices: Pick<PartPrices, 'standIn'>,
 ): { request: ServiceRequest; cause: StandIn['cause'] } | undefined {
-  const cause = standsIn ? failingServiceCause(error, text) : undefined;
+  const cause = order.mayStandIn === true ? failingServiceCause(error, text) : undefined;
   const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
   return free === undefined || cause === undefined ? undefined : { request: free, cause };
 }
@@ -398,9 +422,6 @@ function quoteLeft(left: number, refusal: () => Error): QuoteAllowance {
   };
 }
 
-// Capacity: how much may wait and how often, decided before anything is held, made or paid. Each seat's voice queue
-// and each member's requests under way in a server (QueueBook, config.queue), the seconds caps an estimate is refused
-// at, and how often a member may ask for what costs no characters (FreeRequestRate).
 // How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
 // standing in for the paid voice too), a cache hit, another speed or volume, a replay, a file made into a voice
 // message, a scene's preview, a /usage chart. None of it spends, so no budget sees it, yet each may cost a render and a
@@ -444,140 +465,6 @@ class FreeRequestRate {
       const oldest = this.#taken.keys().next();
       if (oldest.done !== true) this.#taken.delete(oldest.value);
     }
-  }
-}
-
-// The seconds caps an order's estimate is refused at before anything is held, made or paid (the estimates and their
-// margin: src/core/characters.ts).
-/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
-export class OverSecondsCapError extends Error {
-  readonly capped: LengthCapped;
-  readonly estimate: number;
-  readonly cap: number;
-
-  constructor(capped: LengthCapped, estimate: number, cap: number) {
-    super(
-      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
-    );
-    this.name = 'OverSecondsCapError';
-    this.capped = capped;
-    this.estimate = estimate;
-    this.cap = cap;
-  }
-}
-
-export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
-  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
-}
-
-/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
-export function checkFreeLineSeconds(text: string, voiceId: string): void {
-  checkEstimatedSeconds(
-    estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text),
-    MAX_FREE_LINE_SECONDS,
-    'free-line',
-  );
-}
-
-/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
-export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
-}
-
-// Each seat's voice queue and each member's requests under way in a server, bounded by their estimated seconds before
-// anything is held, made or paid (config.queue).
-/** One accepted request counted until its outcome; release() is idempotent. */
-export interface Admission {
-  release(): void;
-}
-
-interface AdmissionRequest {
-  guildId: string;
-  userId: string;
-  /** A voice request: its clips and estimated seconds join its seat's voice queue (`seat`: the bot's index). */
-  voice?: VoiceAdmission;
-  /** Which bounds may refuse it; a request is always counted. */
-  enforce: { guild: boolean; member: boolean };
-}
-
-/** What a voice request adds to the queue of its seat (0 the main bot, then the helpers). */
-interface VoiceAdmission {
-  seat: number;
-  clips: number;
-  seconds: number;
-}
-
-interface GuildQueue {
-  /** Per seat: the clips and seconds waiting; an entry goes once empty. */
-  seats: Map<number, { clips: number; seconds: number }>;
-  members: Map<string, number>;
-  /** Requests under way in this guild: the entry goes at 0. */
-  requests: number;
-}
-
-/** The figures behind the bounds: the voice queue per seat, the member's requests per guild; kept while under way. */
-export class QueueBook {
-  /** None for a request already paid or whose front-end bounds its own backlog (auto-read); both for the rest. */
-  static enforcementFor(order: { queueBounded: boolean; paid: boolean }): AdmissionRequest['enforce'] {
-    const bounded = !order.paid && order.queueBounded;
-    return { guild: bounded, member: bounded };
-  }
-
-  readonly #bounds: QueueBounds;
-  readonly #guilds = new Map<string, GuildQueue>();
-
-  constructor(bounds: QueueBounds) {
-    this.#bounds = bounds;
-  }
-
-  admit(request: AdmissionRequest): Admission {
-    const { guildId, userId, voice } = request;
-    const queue: GuildQueue = this.#guilds.get(guildId) ?? { seats: new Map(), members: new Map(), requests: 0 };
-    const mine = queue.members.get(userId) ?? 0;
-    const { guildClips, guildSeconds, memberRequests } = this.#bounds;
-    if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
-      throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
-    const seat = voice && (queue.seats.get(voice.seat) ?? { clips: 0, seconds: 0 });
-    // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
-    if (voice && seat && request.enforce.guild && seat.clips > 0) {
-      if (guildClips > 0 && seat.clips + voice.clips > guildClips)
-        throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: seat.clips });
-      if (guildSeconds > 0 && seat.seconds + voice.seconds > guildSeconds) {
-        const queued = Math.ceil(seat.seconds);
-        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
-      }
-    }
-    queue.members.set(userId, mine + 1);
-    queue.requests += 1;
-    if (voice && seat) {
-      seat.clips += voice.clips;
-      seat.seconds += voice.seconds;
-      queue.seats.set(voice.seat, seat);
-    }
-    this.#guilds.set(guildId, queue);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        if (voice && seat) {
-          seat.clips -= voice.clips;
-          seat.seconds = Math.max(0, seat.seconds - voice.seconds);
-          if (seat.clips <= 0 && queue.seats.get(voice.seat) === seat) queue.seats.delete(voice.seat);
-        }
-        const left = (queue.members.get(userId) ?? 1) - 1;
-        if (left > 0) queue.members.set(userId, left);
-        else queue.members.delete(userId);
-        queue.requests -= 1;
-        if (queue.requests === 0 && this.#guilds.get(guildId) === queue) this.#guilds.delete(guildId);
-      },
-    };
-  }
-
-  /** What waits in one seat's voice queue (`seat`: its bot's index). */
-  voiceQueue(guildId: string, seat: number): { clips: number; seconds: number } {
-    const queue = this.#guilds.get(guildId)?.seats.get(seat);
-    return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
   }
 }
 
@@ -648,4 +535,150 @@ function refusesRest(error: unknown): error is RestRefusal {
 /** Parts paid before this failure are delivered: not after a let-go (AbortedError: a /stop, a right taken away). */
 export function leavesPaidParts(error: unknown): boolean {
   return refusesRest(error) || (error instanceof VoiceApiError && !(error instanceof AbortedError));
+}
+
+// The budgets' rules, which the books apply (Accounting, src/core/quota/accounting.ts): which limits are in force, the
+// cooldown, and each budget's refusal.
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/** A budget's refusal before it is worded (budgetRefusal). */
+export type BudgetRefusal =
+  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
+  | {
+      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
+      limit: number;
+      used: number;
+      needed: number;
+      resetAt: Date;
+    }
+  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
+
+/**
+ * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
+ * the month's characters are held by the store against the books' limits, counting every process's holds.
+ */
+export function cooldownRefusal(
+  cooldownSeconds: number,
+  lastSpendAt: Date | undefined,
+  now: Date,
+): BudgetRefusal | undefined {
+  if (cooldownSeconds <= 0 || lastSpendAt === undefined) return undefined;
+  const waitMs = lastSpendAt.getTime() + cooldownSeconds * 1000 - now.getTime();
+  if (waitMs <= 0) return undefined;
+  return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
+}
+
+/** One part of a request as the budget sees it; `free`: cached or in flight. */
+export interface PartNeed {
+  text: string;
+  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
+  key: string;
+  endpoint: SpendEndpoint;
+  characters: number;
+  free: boolean;
+}
+/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
+export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
+
+const REFUSAL_CODES = {
+  memberDailyChars: 'budget-member-day',
+  guildMonthlyChars: 'budget-guild-month',
+  botMonthlyChars: 'budget-bot-month',
+} as const;
+
+export function budgetRefusal(refusal: BudgetRefusal): Refusal {
+  if (refusal.budget === 'memberCooldownSeconds')
+    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
+  const { limit, used, needed, resetAt } = refusal;
+  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
+}
+
+// The month's rules, which the books apply: what the service's answers say of the month.
+/** A refusal told while another request is on its way to find out whether the month is back. */
+export function asking(refusal: Refusal): Refusal {
+  const { reason } = refusal;
+  return reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
+}
+
+/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
+function tooFewLeft(
+  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
+  needed: number,
+  at: Date,
+  cause?: unknown,
+): Refusal {
+  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
+  const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
+  const { left, saidAt } = tooFew;
+  return new Refusal(
+    { code: 'quota-too-few-left', left, needed, resetAt, ...(saidAt === undefined ? {} : { saidAt }) },
+    options,
+  );
+}
+
+// The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
+// alike), kept with the time they arrived (store.quota, src/core/store/areas/quota-state.ts). What they tell: the
+// whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
+// longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
+/** The usage figures of a failed call, when the answer is provably the service's own (src/core/api/response.ts' retry rule); else undefined. */
+export function serviceFiguresOf(error: unknown): UsageInfo | undefined {
+  if (!(error instanceof VoiceApiError) || error.status === undefined || error.rateLimit === undefined)
+    return undefined;
+  if (!error.fromService && error.charge !== 'not-charged') return undefined;
+  const { retryAfterSeconds: _, ...usage } = error.rateLimit;
+  return Object.keys(usage).length === 0 ? undefined : usage;
+}
+
+/**
+ * The refusal of a request of `needed` by the service's last word, when that word leaves fewer than `needed` but some:
+ * a hint that it will be refused, so only one at a time goes out to find out (Accounting's month): characters bought or
+ * a new month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this
+ * start) is not taken without a new answer. Nothing left at all is the used-up month's.
+ */
+export function tooFewRefusal(
+  service: QuotaState['service'],
+  needed: number,
+  now: Date,
+  since: Date,
+): Refusal | undefined {
+  const left = service?.remaining;
+  if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
+  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
+  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
+  return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
+}
+
+/**
+ * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
+ * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
+ * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
+ */
+export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
+  const { remaining: left, resetAt } = error.rateLimit ?? {};
+  if (left === undefined || left === 0) return error;
+  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
+  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
+  const details = {
+    status,
+    requestId,
+    serviceMessage,
+    rateLimit,
+    fromService,
+    cause: error,
+    charge: 'not-charged' as const,
+  };
+  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, details);
 }

@@ -18,9 +18,10 @@ import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PaidPart, PartNeed, PayingOrder } from '../quota/accounting.ts';
+import type { Accounting, PayingOrder } from '../quota/accounting.ts';
 import type { Charge, LedgerEntry } from '../quota/ledger.ts';
-import { fitsFreeLine, standInForFailure, standInRequest } from '../quota/money.ts';
+import { standInForFailure, standInRequest, type PaidPart, type PartNeed } from '../quota/money.ts';
+import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
@@ -58,7 +59,7 @@ interface PartSourceOptions {
   logger: Logger;
   /** Absent: every part is fetched (identical parts in flight at once still share one call). */
   cache?: AudioCache;
-  /** The books every paid call is written in (paidCall), and the FREE_VOICE fallback switch it holds. */
+  /** The books every paid call is written in (paidCall). */
   accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
@@ -240,10 +241,9 @@ export class PartSource {
           stoodIn = stood;
         });
       } catch (error) {
-        // The service failed before anything was charged: where the money's owner lets the free voice stand in
-        // (FREE_VOICE fallback), it says this part, and the front-end says so.
-        const stand =
-          order === undefined ? undefined : standInForFailure(this.#accounting.standsIn, error, request, text, this);
+        // The service failed before anything was charged: where Money lets the free voice stand in for this order, it
+        // says this part, and the front-end says so.
+        const stand = order === undefined ? undefined : standInForFailure(order, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         const voice = free.voice;
@@ -542,12 +542,13 @@ export interface PaidCalls {
 
 /**
  * One paid call, its steps awaited in the order they happen: who pays (the order's charge, or a part counted free at
- * acceptance on a charge of its own); still wanted; written ahead on the books, so that no instant after it leaves
- * (a crash included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and
- * confirmed before its body is read, or taken back on a definite "not charged", or left spent when it may have been
- * charged, what the service said of the month kept either way; read, and handed to `answered` (its listeners hear
- * the audio as it streams); delivered: its body read to its end, or cut; settled. Retries are the client's, one call
- * written once. Resolves with its answer once settled; rejects with a failure before it (`answered` never resolved).
+ * acceptance on a charge of its own); still wanted; written ahead on the books within the month (while it is marked
+ * used up, only as the one request finding out), so that no instant after it leaves (a crash included) finds it off
+ * them, or not sent; still wanted at the last instant; sent; answered: accepted and confirmed before its body is
+ * read, or taken back on a definite "not charged", or left spent when it may have been charged, what the service said
+ * of the month kept either way; read, and handed to `answered` (its listeners hear the audio as it streams);
+ * delivered: its body read to its end, or cut; settled. Retries are the client's, one call written once. Resolves
+ * with its answer once settled; rejects with a failure before it (`answered` never resolved).
  */
 export async function paidCall<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,

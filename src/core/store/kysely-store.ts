@@ -10,13 +10,12 @@ import { VoiceLibraryArea, type VoiceRows } from './areas/voice-library.ts';
 import type { Dialect } from './dialect.ts';
 import { CORE_FORGET_RULES, type ForgetRule } from './forget-plan.ts';
 import type { SchemaStep } from './schema-steps.ts';
-import type { BudgetRule } from './quota-store.ts';
 import type { CoreAreas, FeatureAreas } from './types.ts';
 
 /** Makes the features' areas over a store's database; src/app/store.ts supplies it, so the core names no feature. */
 type FeatureAreaFactory = (dialect: Dialect) => FeatureAreas;
 
-/** The features' part of every store, and the money's rule, as the composition root gathers them (src/app/store.ts). */
+/** The features' part of every store, as the composition root gathers them (src/app/store.ts). */
 export interface StoreFeatures {
   /** The features' areas over the store's database. */
   areas: FeatureAreaFactory;
@@ -28,8 +27,6 @@ export interface StoreFeatures {
   memberFields: readonly MemberField[];
   /** Each feature's schema steps (its tables), run with the core's by version (migrations.ts' storeSchema). */
   schemaSteps: ReadonlyArray<readonly SchemaStep[]>;
-  /** Which limit refuses a budget hold: src/core/quota/accounting.ts' `budgetRule`, applied in the hold's transaction. */
-  budgetRule: BudgetRule;
 }
 
 /** The Store, written once on Kysely over whichever backend opened it, with the features' areas (`withFeatures`). */
@@ -57,7 +54,7 @@ export abstract class KyselyStore implements CoreAreas {
     this.voiceLibrary = new VoiceLibraryArea(dialect, features.voiceRows);
     this.spends = new SpendArea(dialect);
     this.quota = new QuotaArea(dialect);
-    this.budgets = new BudgetArea(dialect, features.budgetRule);
+    this.budgets = new BudgetArea(dialect);
     this.outputDefaults = new OutputDefaultsArea(dialect);
     this.privacy = new PrivacyArea(dialect, [...CORE_FORGET_RULES, ...features.forgetRules]);
     this.removedGuilds = new RemovedGuildArea(dialect);

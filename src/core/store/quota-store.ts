@@ -70,7 +70,7 @@ export interface MonthBreakdown {
   members: Array<SpendTotals & { userId: string }>;
 }
 
-/** Who a used-up month was marked under: a change of any of these means the operator acted (src/core/quota/used-up-month.ts). */
+/** Who a used-up month was marked under: a change of any of these means the operator acted (src/core/quota/accounting.ts). */
 export interface QuotaMarkAccount {
   /** A fingerprint of the API key (a hash prefix, never the key). */
   account?: string | undefined;
@@ -93,7 +93,7 @@ export type GuildBudgetSettings = Partial<
   Record<'guildMonthlyChars' | 'memberDailyChars' | 'memberCooldownSeconds', number>
 >;
 
-/** The budgets a hold is checked against (characters; absent = no such limit). */
+/** The budgets a hold is checked against (characters; absent = no such limit), in the order Accounting checks them. */
 export type BudgetHoldLimits = Partial<Record<'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars', number>>;
 
 /** Characters held from a budget check until the spend is recorded, so every process counts them. */
@@ -111,9 +111,3 @@ export interface NewBudgetHold {
 export type BudgetHoldResult =
   | { status: 'held'; token: string }
   | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
-
-/** Which limit refuses a hold of `needed` characters, given what each budget counts (`used`): Accounting's rule. */
-export type BudgetRule = (
-  hold: { limits: BudgetHoldLimits; needed: number },
-  used: (budget: keyof BudgetHoldLimits) => Promise<number>,
-) => Promise<Extract<BudgetHoldResult, { status: 'refused' }> | undefined>;

@@ -4,7 +4,7 @@ import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/interactions/options.ts';
 import { estimatePlanSeconds } from '../../core/characters.ts';
-import { checkEstimatedSeconds } from '../../core/quota/money.ts';
+import { checkEstimatedSeconds } from '../../core/quota/capacity.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';

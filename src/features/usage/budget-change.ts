@@ -2,7 +2,8 @@
 // lowers them), 0 clearing the server's own value; refused in /budget's words, nothing stored.
 import { UserError } from '../../core/interactions/failures.ts';
 import { formatNumber, t } from '../../core/i18n/catalogue.ts';
-import { serverValueAllowed, type Accounting } from '../../core/quota/accounting.ts';
+import type { Accounting } from '../../core/quota/accounting.ts';
+import { serverValueAllowed } from '../../core/quota/money.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/config.ts';
 import type { GuildBudgetSettings } from '../../core/store/quota-store.ts';
 import type { Store } from '../../core/store/types.ts';

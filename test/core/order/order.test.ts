@@ -3,7 +3,8 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/ledger.ts';
-import { Money, PaidPartWayError, type Admission } from '../../../src/core/quota/money.ts';
+import { Money, PaidPartWayError } from '../../../src/core/quota/money.ts';
+import type { Admission } from '../../../src/core/quota/capacity.ts';
 import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/pipeline.ts';
 import { Order } from '../../../src/core/order/order-record.ts';
@@ -115,8 +116,8 @@ describe('Order', () => {
     let refuse = true;
     const refusal = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
     const waiting = new Money({
+      standsIn: true,
       accounting: {
-        standsIn: true,
         authorize: async () => {
           if (!refuse) return terms().terms.charge;
           refuse = false;

@@ -5,14 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ConnectionError, QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import {
-  effectiveBudgets,
-  serverValueAllowed,
-  type Accounting,
-  type AccountingOptions,
-  type PartNeed,
-} from '../../../src/core/quota/accounting.ts';
-import { PROBE_TURN_MS } from '../../../src/core/quota/used-up-month.ts';
+import { PROBE_TURN_MS, type Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
+import { effectiveBudgets, serverValueAllowed, type PartNeed } from '../../../src/core/quota/money.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { paidCall } from '../../../src/core/sourcing/part-source.ts';

@@ -1,6 +1,7 @@
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import { Accounting, type AccountingOptions, type PartNeed } from '../../../src/core/quota/accounting.ts';
+import { Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
+import type { PartNeed } from '../../../src/core/quota/money.ts';
 import type { Charge } from '../../../src/core/quota/ledger.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';

@@ -1,8 +1,8 @@
-// The queue bounds' bookkeeping (src/core/quota/money.ts' QueueBook, src/core/characters.ts' estimates): what is counted, what refuses, what is released.
+// The queue bounds' bookkeeping (src/core/quota/capacity.ts' QueueBook, src/core/characters.ts' estimates): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { QueueBook, fitsFreeLine } from '../../../src/core/quota/money.ts';
+import { QueueBook, fitsFreeLine } from '../../../src/core/quota/capacity.ts';
 
 const { enforcementFor } = QueueBook;
 import { estimateRequestSeconds, estimateSpeechSeconds, freeLineLimit } from '../../../src/core/characters.ts';

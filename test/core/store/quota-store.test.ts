@@ -352,6 +352,20 @@ forEachBackend((store, backend) => {
       expect((await store.budgets.hold(hold(30))).status).toBe('held');
     });
 
+    it("checks the limits in the order it is given them, the first one passed refusing (the rule is the caller's)", async () => {
+      await store.spends.record(spend({ characters: 50 }));
+      const both = { memberDailyChars: 60, guildMonthlyChars: 60 };
+      expect(await store.budgets.hold(hold(20, { limits: both }))).toMatchObject({ budget: 'memberDailyChars' });
+      const guildFirst = { guildMonthlyChars: 60, memberDailyChars: 60 };
+      expect(await store.budgets.hold(hold(20, { limits: guildFirst }))).toEqual({
+        status: 'refused',
+        budget: 'guildMonthlyChars',
+        limit: 60,
+        used: 50,
+        needed: 20,
+      });
+    });
+
     it('stops counting a hold once it expires (a process that crashed holding it)', async () => {
       expect((await store.budgets.hold(hold(100, { ttlMs: 1000 }))).status).toBe('held');
       expect((await store.budgets.hold(hold(1, { at: new Date(at.getTime() + 999) }))).status).toBe('refused');

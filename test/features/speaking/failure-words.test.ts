@@ -16,7 +16,8 @@ import {
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { DictionaryUnavailableError } from '../../../src/features/autoread/index-dictionary.ts';
 import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { OverSecondsCapError, afterPaying } from '../../../src/core/quota/money.ts';
+import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
+import { afterPaying } from '../../../src/core/quota/money.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { EngineError } from '../../../src/core/engines/engine-http.ts';

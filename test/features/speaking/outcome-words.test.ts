@@ -13,12 +13,8 @@ import {
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
-import {
-  CutAfterPayingError,
-  OverSecondsCapError,
-  PaidPartWayError,
-  QuoteExceededError,
-} from '../../../src/core/quota/money.ts';
+import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { RenderStoppedError } from '../../../src/core/order-errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';

@@ -1,13 +1,12 @@
 // The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: what is spent and held summed inside the hold's transaction, where src/core/quota/accounting.ts'
-// budget rule says which limit refuses), the spends and their running totals (`store.spends`: as Accounting says,
+// (`store.budgets`: what is spent and held summed inside the hold's transaction against the limits
+// src/core/quota/accounting.ts gives, in its order), the spends and their running totals (`store.spends`: as Accounting says,
 // written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {
   BudgetHoldLimits,
   BudgetHoldResult,
-  BudgetRule,
   GuildBudgetSettings,
   MonthBreakdown,
   NewBudgetHold,
@@ -17,7 +16,7 @@ import type {
   SpendsLeft,
   SpendTotals,
 } from '../quota-store.ts';
-import { Area, given, orNull, present, type Db, type Dialect } from '../dialect.ts';
+import { Area, given, orNull, present, type Db } from '../dialect.ts';
 import { noteServiceUsage, serviceColumns } from './quota-state.ts';
 import {
   LAST_SPEND_REACH_MS,
@@ -62,12 +61,6 @@ async function usedOf(trx: Db, { spent, guilds, members, period }: Counted): Pro
 
 /** Server budgets (guild_budgets), and holds counted against them by every process (budget_holds): `store.budgets`. */
 export class BudgetArea extends Area {
-  readonly #rule: BudgetRule;
-
-  constructor(dialect: Dialect, rule: BudgetRule) {
-    super(dialect);
-    this.#rule = rule;
-  }
   /** Only the limits the server set. */
   async get(guildId: string): Promise<GuildBudgetSettings> {
     const row = await this.d.db
@@ -104,7 +97,8 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Holds `characters` unless the budget rule refuses them, counting what was spent plus live holds (any process):
+   * Holds `characters` unless they would pass one of `limits` (the first, in their order), counting what was spent plus
+   * live holds (any process):
    * check and hold in one transaction, serialised per guild (and bot-wide when a bot limit is given), each limit read
    * from its running total.
    */
@@ -130,8 +124,10 @@ export class BudgetArea extends Area {
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
       const needed = hold.characters;
-      const refused = await this.#rule({ limits, needed }, (budget) => usedOf(trx, counted[budget]));
-      if (refused !== undefined) return refused;
+      for (const [budget, limit] of Object.entries(limits) as Array<[keyof BudgetHoldLimits, number]>) {
+        const used = await usedOf(trx, counted[budget]);
+        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
+      }
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
