@@ -33,12 +33,13 @@ const partText = (tag: string) =>
 async function take(servers: Servers, guild: BenchGuild, way: Way, tag: string): Promise<Take> {
   await servers.call('clearAudio', { guildIds: [guild.guildId] });
   const sent = await say(servers, guild, partText(tag));
-  const first = await servers.call('firstPacket', {
+  // Its time is the servers' clock, not this process's: the part is INTO_PART_MS in from when it is known here.
+  await servers.call('firstPacket', {
     guildId: guild.guildId,
     sinceMs: sent.dispatchedAtMs,
     timeoutMs: STEP_TIMEOUT_MS,
   });
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, first + INTO_PART_MS - performance.now())));
+  await new Promise((resolve) => setTimeout(resolve, INTO_PART_MS));
   let atMs: number;
   if (way === 'mute') {
     atMs = await servers.call('moderate', { guildId: guild.guildId, userId: guild.userId, mute: true });

@@ -30,7 +30,8 @@ export type Figure =
   | 'pace'
   | 'engines'
   | 'scene-voice'
-  | 'seats';
+  | 'seats'
+  | 'voice-move';
 export const FIGURES: readonly Figure[] = [
   'ttfa',
   'cache',
@@ -58,6 +59,7 @@ export const FIGURES: readonly Figure[] = [
   'engines',
   'scene-voice',
   'seats',
+  'voice-move',
 ];
 /**
  * Figures measured apart from the shared bot and servers of the other figures: without the bot or the fake Discord
@@ -84,6 +86,7 @@ export const STANDALONE: readonly Figure[] = [
   'engines',
   'scene-voice',
   'seats',
+  'voice-move',
 ];
 
 export interface Plan {

@@ -196,6 +196,16 @@ export interface Calls {
    * is when it was sent, in the servers' clock.
    */
   moderate: { params: { guildId: string; userId: string; mute: boolean }; result: number };
+  /** Until the guild heard `count` audio packets since its audio was last cleared: when the last of them came. */
+  packetsHeard: { params: { guildId: string; count: number; timeoutMs: number }; result: number };
+  /**
+   * Discord moves the bot's voice server mid-call (FakeDiscord.moveVoiceServer: a new VOICE_SERVER_UPDATE, the old voice
+   * socket closed and its UDP session ended; with `updateAfterMs`, the session ended that much before the update). The
+   * result is when, in the servers' clock.
+   */
+  moveVoiceServer: { params: { guildId: string; updateAfterMs?: number }; result: number };
+  /** RTP packets the bot sent to the guild's ended voice sessions so far (never heard). */
+  packetsToEndedSession: { params: { guildId: string }; result: number };
   /** Gateway messages the bot sent in the last `withinMs` (at most 60,000), as the fake received them. */
   gatewayMessages: { params: { withinMs: number }; result: number };
   /**

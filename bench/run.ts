@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace,engines,scene-voice,seats] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--ordinary-sender] [--write]
+// npm run bench [-- --quick] [--only=ttfa,cache,concurrency,cached-voices,memory,latency,shared-cache,budget-hold,text,free-voice,free-voice-reading,scene-mix,scene,mute,long-jobs,holds,pages,path-files,flood,file-flood,pauses,start-lead,pace,engines,scene-voice,seats,voice-move] [--counts=10,50] [--encoder=legacy|speech|speech-main] [--busy] [--ordinary-sender] [--write]
 // Runs the real bot against the fake Discord and the sandbox on 127.0.0.1 and prints each figure beside its
 // baseline measured in the same run; --write also puts the report in docs/benchmarks.md.
 import { loadavg } from 'node:os';
@@ -36,6 +36,7 @@ import { measurePace } from './pace.ts';
 import { measureSeats } from './seats.ts';
 import { measureEngines } from './engines.ts';
 import { measureSceneVoice } from './scene-voice.ts';
+import { measureVoiceMove } from './voice-move.ts';
 import { burners } from './burners.ts';
 import type { OpusSettings } from '../src/core/audio/codecs/opus-settings.ts';
 import { OPUS_ENCODER_SETTINGS } from '../src/core/cache/audio-fill.ts';
@@ -324,6 +325,8 @@ async function main(): Promise<void> {
   const sceneVoice = has('scene-voice') ? await measureSceneVoice(p.mode, log) : undefined;
   // Figure 27 (bench/seats.ts): 8 seats in one server against 8 servers, and a helper bot's memory at rest.
   const seats = has('seats') ? await measureSeats(p.mode, log) : undefined;
+  // Figure 28 (bench/voice-move.ts): a voice server move mid-line, quiet and with the main thread held up at it.
+  const voiceMove = has('voice-move') ? await measureVoiceMove(p.mode, log) : undefined;
   if (p.figures.some((f) => !STANDALONE.includes(f))) {
     // --busy: the bot's figures (capacity, beside the library cycle) on a host kept busy by two burners.
     const stopBurning = busy ? burners(60 * 60_000) : () => {};
@@ -361,6 +364,7 @@ async function main(): Promise<void> {
     engines,
     sceneVoice,
     seats,
+    voiceMove,
     shards,
   ]
     .filter((part) => part !== undefined)

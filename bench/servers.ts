@@ -216,6 +216,18 @@ const handlers: Handlers = {
     discord.setVoiceState(guildId, userId, discord.voiceChannelOf(guildId, userId), { mute });
     return atMs;
   },
+  async packetsHeard({ guildId, count, timeoutMs }) {
+    let heard = 0;
+    // Each packet is checked once, in arrival order.
+    const last = await need().discord.waitForPacket(guildId, (p) => !p.silence && ++heard >= count, timeoutMs);
+    return last.receivedAtMs;
+  },
+  moveVoiceServer({ guildId, updateAfterMs }) {
+    const atMs = performance.now();
+    need().discord.moveVoiceServer(guildId, updateAfterMs === undefined ? {} : { updateAfterMs });
+    return atMs;
+  },
+  packetsToEndedSession: ({ guildId }) => need().discord.packetsToEndedSession(guildId),
   gatewayMessages: ({ withinMs }) => need().discord.gatewayMessagesWithin(withinMs),
   botOutOfVoice({ guildIds }) {
     const { discord } = need();

@@ -61,7 +61,8 @@ const IN_FLIGHT_PACKETS = MAX_CATCH_UP_MS / PERIOD_MS + 1;
 
 /**
  * Packets the channel has heard once the bot has handled `event` (for which `match` holds): the test's listener
- * runs after SayBot's own, and the count is taken once the work they started without waiting on anything is done.
+ * runs after SayBot's own, and the count is taken once the work they started without waiting on anything is done,
+ * with every packet sent before then (the local Discord shares this busy thread: it may not have read them yet).
  */
 function heardOnceBotSees<E extends keyof ClientEvents>(
   h: Harness,
@@ -72,10 +73,16 @@ function heardOnceBotSees<E extends keyof ClientEvents>(
     const listener = (...args: ClientEvents[E]) => {
       if (!match(...args)) return;
       h.bot.client.off(event, listener);
-      setImmediate(() => resolve(h.discord.heardPackets(GUILD).length));
+      setImmediate(() => void heardNow(h).then(resolve));
     };
     h.bot.client.on(event, listener);
   });
+}
+
+/** Packets heard of all sent until now, read or not yet by the local Discord. */
+async function heardNow(h: Harness): Promise<number> {
+  await h.discord.markVoice(GUILD);
+  return h.discord.heardPackets(GUILD).length;
 }
 
 /** `userId`'s /say of the three long parts, once its first part is heard. */
@@ -189,7 +196,7 @@ describe('a member auto-read is told to ignore while their message is read', () 
     await h.discord.waitForPacket(GUILD, (packet) => !packet.silence);
     await ignoreForAutoRead(h, GUILD, ALICE.id, CAROL.id);
     // The answer goes out after the ignore list changed: counted from when the test has it.
-    const heardAtAnswer = h.discord.heardPackets(GUILD).length;
+    const heardAtAnswer = await heardNow(h);
     const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 0.02, quietMs: 1_500 });
     expect(heard.packets.length - heardAtAnswer).toBeLessThanOrEqual(IN_FLIGHT_PACKETS);
     expect(heard.seconds).toBeLessThan(h.sandbox.expectedDurationSeconds(`carol said, ${line}`) - 1);

@@ -620,7 +620,6 @@ export class VoiceGateway {
       // Bounded: a session never resumed stays until CRASHED_KEPT newer crashes push it out.
       if (this.crashed.size > CRASHED_KEPT) this.crashed.delete(this.crashed.values().next().value as string);
     }
-    session.closeDave();
     this.noteClose({
       guildId: session.allocation.guildId,
       userId: session.allocation.userId,
@@ -629,7 +628,7 @@ export class VoiceGateway {
       atMs: performance.now(),
     });
     this.options.daveChanged();
-    this.options.udp.unregister(session.ssrc, session.allocation.guildId);
+    this.options.udp.unregister(session.ssrc, session.allocation.guildId, () => session.closeDave());
     this.closeSocket(session.ws, code, reason);
   }
 

@@ -148,13 +148,25 @@ export class VoiceUdp {
     this.peers.set(ssrc, peer);
   }
 
-  unregister(ssrc: number, guildId?: string): void {
-    const had = this.peers.delete(ssrc);
-    if (had && guildId !== undefined) {
-      this.ended.set(ssrc, guildId);
-      // Bounded: the oldest ended session is forgotten first.
-      if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value as number);
-    }
+  /**
+   * The session of `ssrc` ends now, as Discord ends it: a datagram sent before this moment is heard, though this
+   * loop reads it later (busy, as in a test that holds it up); one sent after counts in packetsToEnded. So the SSRC
+   * is let go as a mark sent now arrives, and `after` runs then (the session's decryption is kept until it).
+   */
+  unregister(ssrc: number, guildId?: string, after?: () => void): void {
+    const peer = this.peers.get(ssrc);
+    const end = (): void => {
+      // A new session may have taken the SSRC meanwhile: only this one's ends.
+      if (peer && this.peers.get(ssrc) === peer) this.peers.delete(ssrc);
+      if (peer && guildId !== undefined) {
+        this.ended.set(ssrc, guildId);
+        // Bounded: the oldest ended session is forgotten first.
+        if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value as number);
+      }
+      after?.();
+    };
+    if (peer && this.marker) this.mark(end);
+    else end();
   }
 
   /** RTP packets that reached an ended session of `guildId` (sent after its socket was closed): nobody heard them. */
@@ -213,6 +225,8 @@ export class VoiceUdp {
       // Closed already.
     }
     this.marker = undefined;
+    // Closing: what waited for a mark is done now (an ended session's decryption let go).
+    for (const arrived of this.marks.splice(0)) arrived();
     const thread = this.thread;
     if (thread) {
       this.thread = undefined;

@@ -48,3 +48,31 @@ describe('VoiceUdp with a receive thread', () => {
     }
   });
 });
+
+describe('VoiceUdp as a session ends', () => {
+  it('hears what was sent before the end though it reads it after, and counts only what came after as lost', async () => {
+    const udp = new VoiceUdp(() => undefined);
+    udps.push(udp);
+    await udp.listen();
+    let heard = 0;
+    udp.register(7, { onRtp: () => heard++ });
+    const client = createSocket('udp4');
+    await new Promise<void>((resolve) => client.connect(udp.port, udp.host, resolve));
+    try {
+      const rtp = Buffer.alloc(40);
+      rtp[0] = 0x80;
+      rtp[1] = 0x78;
+      rtp.writeUInt32BE(7, 8);
+      // A connected socket sends in the call: the first is queued at the fake's socket, not yet read, as the session
+      // ends; the second is sent after.
+      client.send(rtp);
+      let ended = false;
+      udp.unregister(7, 'guild', () => (ended = true));
+      client.send(rtp);
+      await new Promise<void>((resolve) => udp.mark(resolve));
+      expect({ heard, lost: udp.packetsToEnded('guild'), ended }).toEqual({ heard: 1, lost: 1, ended: true });
+    } finally {
+      client.close();
+    }
+  });
+});
