@@ -217,13 +217,16 @@ describe('one outcome, worded in one place', () => {
     "%s, failed after characters of its own were paid (the failed call maybe another order's): how many, then the cause",
     (_, front) => {
       const maybeCharged = new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' });
-      const words = (error: unknown, paid: number, secondsHeard = 0) => {
+      const described = (error: unknown, paid: number, secondsHeard = 0) => {
         const answer = wordOutcome({ kind: 'failed', error, secondsHeard, spent: { paid } }, front);
-        return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+        return describeFailure(answer.answer === 'refused' ? answer.error : undefined);
       };
+      const words = (error: unknown, paid: number, secondsHeard = 0) => described(error, paid, secondsHeard).message;
       for (const heard of [0, 3]) {
         const said = words(maybeCharged, 48, heard);
         expect(said.key).toBe('outcome.failedAfterPaying');
+        // The operator's log line names what failed, not how the member is told of it.
+        expect(described(maybeCharged, 48, heard).code).toBe(describeFailure(maybeCharged).code);
         for (const locale of LOCALES) {
           const text = wordsText(locale, said);
           expect(text).toContain('48');
