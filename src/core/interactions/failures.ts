@@ -7,11 +7,18 @@ export type LogLevel = 'info' | 'warn' | 'error' | 'fatal';
 export class UserError extends Error {
   readonly userMessage: LocalisedMessage;
   readonly level: LogLevel;
-  constructor(key: MessageKey, params: MessageParams = {}, options: { cause?: unknown; level?: LogLevel } = {}) {
+  /** The log line's code where it is not the words' key: words around a cause are logged as that cause. */
+  readonly code: string | undefined;
+  constructor(
+    key: MessageKey,
+    params: MessageParams = {},
+    options: { cause?: unknown; level?: LogLevel; code?: string } = {},
+  ) {
     super(key, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'UserError';
     this.userMessage = { key, params };
     this.level = options.level ?? 'info';
+    this.code = options.code;
   }
 }
 

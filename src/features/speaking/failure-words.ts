@@ -73,7 +73,8 @@ const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, 
  * Without an audience the words are a member's.
  */
 export function describeFailure(error: unknown, audience: FailureAudience = MEMBER_AUDIENCE): DescribedFailure {
-  if (error instanceof UserError) return byKey(error.userMessage, error.level);
+  if (error instanceof UserError)
+    return { ...byKey(error.userMessage, error.level), code: error.code ?? error.userMessage.key };
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);

@@ -226,7 +226,11 @@ const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, Re
 /** A failure as the `detail` of words around it: written out only in the reply, its error keeps the key and figures. */
 function told(key: MessageKey, params: MessageParams, cause: unknown, level?: LogLevel): UserError {
   const inner = describeFailure(cause);
-  return new UserError(key, { ...params, detail: inner.message }, { cause, level: level ?? inner.level });
+  return new UserError(
+    key,
+    { ...params, detail: inner.message },
+    { cause, level: level ?? inner.level, code: inner.code },
+  );
 }
 
 function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
