@@ -3,6 +3,7 @@
 // audio (kept for it, even with the audio cache off) or the call's failure. It is never asked nor paid again, nor
 // refused for money after "Queued".
 import { describe, expect, it } from 'vitest';
+import type { SandboxOptions } from '@saybot/voice-sandbox';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
@@ -40,7 +41,7 @@ const say = (h: Harness, userId: string, text = TEXT) =>
   });
 // Each line lasts its shortest (0.5 s): what is asserted is who was told what and what was paid, not the audio's length.
 const SHORT_LINES = { secondsPerCharacter: 0.01 };
-const start = (env: Record<string, string>, sandbox = SHORT_LINES) =>
+const start = (env: Record<string, string>, sandbox: SandboxOptions = SHORT_LINES) =>
   harnessFor({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 }, env, sandbox });
 
 describe('a part counted free as in flight, its turn after that call is over', () => {
