@@ -1,12 +1,17 @@
 import { globSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { FileOrder } from './test/support/file-order.ts';
+import { memoryTmpDir } from './test/support/memory-tmpdir.ts';
 import { isFast, testKind, type TestKind } from './test/support/test-kinds.ts';
 
 // `npm run test:fast` sets SAYBOT_TEST_FAST: the unit files that start no thread, process or real-time audio, and the
 // store contract on SQLite alone (PostgreSQL is a server process; npm test runs that half).
 const fast = process.env['SAYBOT_TEST_FAST'] === '1';
 if (fast) process.env['SAYBOT_TEST_POSTGRES'] = 'off';
+// The tests' temporary files in memory where the host has room (test/support/memory-tmpdir.ts), for every worker. A
+// TMPDIR the runner set is kept.
+const memory = memoryTmpDir();
+if (memory !== undefined) process.env['TMPDIR'] ??= memory;
 
 const files = globSync('test/**/*.test.ts')
   .map((file) => file.split('\\').join('/'))

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, configSecrets, describeDatabase, environmentSecrets, loadConfig } from '../../src/core/config.ts';
@@ -357,8 +357,15 @@ describe('loadConfig', () => {
 });
 
 describe('VOICES_FILE', () => {
+  // The folders made here go with the file's last test: left behind, the suite's temporary folder (memory, where the
+  // host has it: test/support/memory-tmpdir.ts) would keep them.
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
   const withFile = (content: string) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'saybot-voices-'));
+    dirs.push(dir);
     const file = path.join(dir, 'voices.json');
     writeFileSync(file, content);
     return file;

@@ -3,6 +3,7 @@
 // audio (kept for it, even with the audio cache off) or the call's failure. It is never asked nor paid again, nor
 // refused for money after "Queued".
 import { describe, expect, it } from 'vitest';
+import type { SandboxOptions } from '@saybot/voice-sandbox';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
@@ -38,8 +39,10 @@ const say = (h: Harness, userId: string, text = TEXT) =>
       { name: 'voice', value: VOICE },
     ],
   });
-const start = (env: Record<string, string>) =>
-  harnessFor({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 }, env });
+// Each line lasts its shortest (0.5 s): what is asserted is who was told what and what was paid, not the audio's length.
+const SHORT_LINES = { secondsPerCharacter: 0.01 };
+const start = (env: Record<string, string>, sandbox: SandboxOptions = SHORT_LINES) =>
+  harnessFor({ guilds, config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 }, env, sandbox });
 
 describe('a part counted free as in flight, its turn after that call is over', () => {
   for (const budget of ['70', '0'])
@@ -77,7 +80,8 @@ describe('a part counted free as in flight, its turn after that call is over', (
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length + Y.length);
   });
   it("the call's audio breaks part-way: the other order is told its request failed, and nothing of its own was counted", async () => {
-    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' });
+    // The line at its full length (23 kB of MP3): its body pauses at 20 kB, part-way.
+    const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: '0' }, {});
     h.sandbox.injectFault({ kind: 'pause-after', bytes: 20_000, then: 'reset', endpoint: 'tts' });
     const first = await say(h, A);
     await until(() => tts(h)[0]?.outcome === 'paused');

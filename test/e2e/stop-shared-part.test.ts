@@ -9,7 +9,7 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { runCommand, type Harness } from '../support/harness.ts';
+import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { heldWriteAhead } from '../support/held-write-ahead.ts';
 
@@ -26,7 +26,9 @@ const guilds = [
   ]),
 ];
 
-const harnessFor = useHarnessPerTest();
+const useHarness = useHarnessPerTest();
+// Each line lasts its shortest (0.5 s): what is asserted is who was told what and what was paid, not the audio's length.
+const harnessFor = (options: HarnessOptions) => useHarness({ ...options, sandbox: { secondsPerCharacter: 0.01 } });
 const tts = (h: Harness) => h.sandbox.requests.filter((r) => r.endpoint === 'tts');
 const say = (h: Harness, userId: string, output?: 'file') =>
   h.discord.command({
