@@ -218,10 +218,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   return { answer: 'refused', error: paidFirst(error, said, outcome.spent) };
 }
 
-/**
- * `said` after how many characters of its own were paid (another part or line; the failed call maybe another order's),
- * unless `error`'s words say it: its own figure, or a charged call's when none of the order's paid audio came.
- */
+/** `said` after what its order paid, unless `error` says it: its figure, or a charged call's if no paid audio came. */
 function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent']): unknown {
   const charged = error instanceof VoiceApiError && error.charge === 'charged' && !spent?.delivered;
   const saysPaid = charged || SAYS_PAID.some((type) => error instanceof type);
@@ -374,9 +371,8 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
     case 'played':
       return reply({ key: 'scene.played', params: { channel, ...params } }, outcome.seconds, { notes });
     case 'stopped':
-      return reply({ key: 'scene.stopped', params }, outcome.seconds, { notes });
     case 'skipped':
-      return reply({ key: 'scene.skipped', params }, outcome.seconds, { notes });
+      return reply({ key: `scene.${outcome.kind}`, params }, outcome.seconds, { notes });
     case 'cut-off':
       return reply({ key: 'scene.cutOff', params: { channel, ...params } }, outcome.seconds, { notes });
     case 'files': {
@@ -398,11 +394,7 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
         outcome,
         voice,
         { ...front, voiceId: 'scene', named: 'saybot-scene.ogg' },
-        {
-          posted: { key: 'scene.voiceMessagePosted', params },
-          header,
-          ...also,
-        },
+        { posted: { key: 'scene.voiceMessagePosted', params }, header, ...also },
       );
     }
   }
