@@ -9,6 +9,7 @@ import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import type { Harness } from '../support/harness.ts';
+import { heldWriteAhead } from '../support/held-write-ahead.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
@@ -20,6 +21,7 @@ const VOICE = 'voice-b-en-f-01';
 const TEXT = 'The very same line asked by two members at once.'; // 48 characters: one part
 const Y = 'Another sentence that only the later orders ask.'; // 48 characters: one part
 const OTHER_VOICE = 'voice-b-en-m-01';
+const OWN = 'Another line only the second member asks here.'; // 46 characters: one part, the second order's own
 const guilds = [
   oneRoomGuild(GUILD, 'Fate', { text: '210000000000000962', voice: VC }, [
     { id: A, username: 'a', locale: 'en-US', voiceChannelId: VC },
@@ -158,4 +160,74 @@ describe('a part counted free as in flight, its turn after that call is over', (
       expect(h.sandbox.charactersBilled()).toBe(2 * TEXT.length);
       expect(await spentShown(h, GUILD, A)).toBe(2 * TEXT.length);
     });
+});
+
+describe("a member's order paid a part of its own, then the call it shares with another member's order fails after its charge", () => {
+  /** A's line as a file, held at its write-ahead until B's own part is made; then `fault` meets A's call. */
+  async function shared(fault: Parameters<Harness['sandbox']['injectFault']>[0], output?: 'file') {
+    const gate = heldWriteAhead(TEXT.length);
+    const h = await harnessFor({
+      guilds,
+      config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 },
+      env: { BUDGET_GUILD_MONTHLY_CHARS: '0', CACHE_MAX_MB: '0' },
+      wrapStore: gate.wrap,
+    });
+    const sayAs = (userId: string, text: string, as?: 'file') =>
+      h.discord.command({
+        guildId: GUILD,
+        userId,
+        name: 'say',
+        options: [
+          { name: 'text', value: text },
+          { name: 'voice', value: VOICE },
+          ...(as === undefined ? [] : [{ name: 'output', value: as }]),
+        ],
+      });
+    const first = await sayAs(A, TEXT, 'file');
+    await gate.reached;
+    // Its first part is its own (paid); its second the line held for A (counted free, A's call).
+    const other = await sayAs(B, `${OWN} ${TEXT}`, output);
+    await until(() => tts(h).some((r) => r.text === OWN && r.outcome === 'complete'), 30_000);
+    h.sandbox.injectFault(fault);
+    gate.release();
+    await first.waitFor((r) => r.content !== undefined && /voice service/.test(r.content), 60_000);
+    return { h, other };
+  }
+
+  for (const [what, fault, detail] of [
+    [
+      'a 200 that is not audio',
+      { kind: 'response', status: 200, body: '<html>gateway</html>', contentType: 'text/html', endpoint: 'tts' },
+      { key: 'error.api.chargedNotAudio' },
+    ],
+    [
+      'a 200 whose audio never ends',
+      { kind: 'endless-body', endpoint: 'tts' },
+      { key: 'error.voice.streamFailed', params: { detail: { key: 'error.api.oversized' } } },
+    ],
+  ] as const)
+    it(`in voice, ${what}: the characters of its own spent said once, before the call's words (A's characters never as its own)`, async () => {
+      const { h, other } = await shared(fault);
+      const answer = await answerOf(other, 60_000);
+      await booksSettled(h);
+      // One call each: B's own part, then A's (which B's second part shared), never asked again.
+      expect(tts(h)).toHaveLength(2);
+      expect(tts(h)[0]).toMatchObject({ text: OWN, charactersBilled: OWN.length });
+      expect(answer).toBe(t('en-US', 'outcome.failedAfterPaying', { paid: OWN.length, detail }));
+    });
+
+  it('as a file holding only its own part (the rest may have been charged): the characters of its own spent said once', async () => {
+    const { h, other } = await shared({ kind: 'reset-after-charge', endpoint: 'tts' }, 'file');
+    const done = await other.waitFor((r) => r.files.length > 0, 60_000);
+    await booksSettled(h);
+    expect(tts(h).map((r) => r.text)).toEqual([OWN, TEXT]);
+    expect(h.sandbox.charactersBilled()).toBe(OWN.length + TEXT.length);
+    expect(await spentShown(h, GUILD, B)).toBe(OWN.length + TEXT.length);
+    expect(done.files).toHaveLength(1);
+    const content = done.content ?? '';
+    expect(content).toContain(t('en-US', 'outcome.partWay.only'));
+    const detail = { key: 'error.api.maybeCharged.connection' } as const;
+    expect(content).toContain(t('en-US', 'outcome.failedAfterPaying', { paid: OWN.length, detail }));
+    expect(content.match(new RegExp(`\\b${OWN.length}\\b`, 'g'))).toHaveLength(1);
+  });
 });

@@ -424,6 +424,7 @@ export class Accounting {
 
   /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
   settle(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error?: unknown): Promise<void> {
+    if (outcome === 'delivered') charge.count(0, 0, entry.spend.characters);
     if (outcome === 'undelivered') {
       const { endpoint, characters } = entry.spend;
       this.#log.warn(

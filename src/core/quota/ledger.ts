@@ -81,6 +81,7 @@ export class Charge {
   #forgotten: 'member' | 'guild' | undefined;
   #paid = 0;
   #written = 0;
+  #delivered = 0;
   /** The order's charge a part paid late on this one belongs to: what it pays counts there too. */
   #order: Charge | undefined;
 
@@ -140,6 +141,11 @@ export class Charge {
     return this.#paid;
   }
 
+  /** Characters of `paid` whose audio (or voice ID) came whole. */
+  get delivered(): number {
+    return this.#delivered;
+  }
+
   /** Characters counted as spent: `paid`, and those sent with no answer (maybe charged: a stop words them so). */
   get written(): number {
     return this.#written;
@@ -149,10 +155,11 @@ export class Charge {
    * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
    * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
    */
-  count(written: number, paid = 0): void {
+  count(written: number, paid = 0, delivered = 0): void {
     this.#written += written;
     this.#paid += paid;
-    this.#order?.count(written, paid);
+    this.#delivered += delivered;
+    this.#order?.count(written, paid, delivered);
   }
 
   /** This charge pays a part of `order`'s counted free at acceptance (Accounting.payer's late payer). */

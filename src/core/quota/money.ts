@@ -204,13 +204,12 @@ export class Money {
     const paidBefore = charge.paid;
     const partWay =
       restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paidBefore);
+    // An order that ended before its end (or failed, a right taken away, or holds only part): what it spent is said.
+    const early = partWay !== undefined || ['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind);
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      // An order that ended before its end (or failed, a right taken away): what it spent is said with it.
-      ...(['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind) && charge.written > 0
-        ? { spent: { paid: charge.paid } }
-        : {}),
+      ...(early && charge.written > 0 ? { spent: { paid: charge.paid, delivered: charge.delivered } } : {}),
       ...(standIn === undefined ? {} : { standIn: paidBefore > 0 ? { ...standIn, paidBefore } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -308,7 +307,7 @@ interface SettledOutcome {
   error?: unknown;
   standIn?: StandIn;
   partWay?: unknown;
-  spent?: { paid: number };
+  spent?: { paid: number; delivered?: number };
   lineCutAt?: number;
 }
 

@@ -93,12 +93,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof UnmetError) return byKey(unmetMessage(error.unmet));
   if (error instanceof RightsRevokedError) return byKey(revokedMessage(error));
   // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
-  // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included),
-  // one it answered and then cut part-way was; never "could not reach", "used up" or "busy" for either.
-  // A refusal of the key, the plan or the month not proven the service's own word (src/core/api/response.ts): what SayBot
-  // knows, that the service or something in front of it refused, and its charge as the rule says; never the diagnosis.
-  // A 429 that is not the service's own word on the month charges nothing: the service, or something in front of it,
-  // is busy (src/core/api/response.ts).
+  // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included), one
+  // it answered then cut was; never "could not reach", "used up" or "busy" for either. A 429 not the service's own word
+  // on the month charges nothing (something is busy); a refusal of the key, the plan or the month not proven its own
+  // word is what SayBot knows: the service or something in front of it refused, its charge as the rule says.
   if (error instanceof VoiceApiError && busyOnTheWay(error))
     return said('api-rate-limited', 'warn', 'error.api.rateLimited');
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {

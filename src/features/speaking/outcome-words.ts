@@ -161,13 +161,15 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   // A free line cut at its cap reaches the member cut there, never silently.
   if (outcome.lineCutAt !== undefined && 'notes' in answer)
     answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
+  const { partWay } = outcome;
+  if (partWay === undefined) return answer;
   // Part paid, the rest refused: no buttons (the cache lacks the rest); bare audio (a sample) gets the words alone.
-  if (outcome.partWay !== undefined && answer.answer === 'audio' && answer.words === undefined)
-    return { answer: 'refused', error: outcome.partWay };
-  if (outcome.partWay !== undefined && 'notes' in answer) {
+  const rest = paidFirst(partWay, partWay, outcome.spent);
+  if (answer.answer === 'audio' && answer.words === undefined) return { answer: 'refused', error: rest };
+  if ('notes' in answer) {
     // A refusal of the rest says itself that part was made; any other failure is told after that it holds only part.
-    if (!(outcome.partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
-    answer.notes.push(describeFailure(outcome.partWay).message);
+    if (!(partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
+    answer.notes.push(describeFailure(rest).message);
     if ('buttons' in answer) delete answer.buttons;
   }
   return answer;
@@ -213,12 +215,15 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // In voice, part heard: say so with the cause, unless a revoked right or the service's answer words itself.
   const heard = front.flavour === 'command' && outcome.secondsHeard > 0 && !(error instanceof RightsRevokedError);
   const said = heard && !wordedByService(error) ? told('error.voice.streamFailed', {}, error, 'warn') : error;
-  // Failed after characters of its own were paid (another part or line; the failed call maybe another order's): how
-  // many, before the cause, unless the failure's words say what it paid or that its call was charged.
-  const paid = outcome.spent?.paid ?? 0;
-  const charged = error instanceof VoiceApiError && error.charge === 'charged';
+  return { answer: 'refused', error: paidFirst(error, said, outcome.spent) };
+}
+
+/** `said` after what its order paid, unless `error` says it: its figure, or a charged call's if no paid audio came. */
+function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent']): unknown {
+  const charged = error instanceof VoiceApiError && error.charge === 'charged' && !spent?.delivered;
   const saysPaid = charged || SAYS_PAID.some((type) => error instanceof type);
-  return { answer: 'refused', error: paid > 0 && !saysPaid ? told('outcome.failedAfterPaying', { paid }, said) : said };
+  const paid = spent?.paid ?? 0;
+  return paid > 0 && !saysPaid ? told('outcome.failedAfterPaying', { paid }, said) : said;
 }
 
 const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, RenderStoppedError];
@@ -370,9 +375,8 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
     case 'played':
       return reply({ key: 'scene.played', params: { channel, ...params } }, outcome.seconds, { notes });
     case 'stopped':
-      return reply({ key: 'scene.stopped', params }, outcome.seconds, { notes });
     case 'skipped':
-      return reply({ key: 'scene.skipped', params }, outcome.seconds, { notes });
+      return reply({ key: `scene.${outcome.kind}`, params }, outcome.seconds, { notes });
     case 'cut-off':
       return reply({ key: 'scene.cutOff', params: { channel, ...params } }, outcome.seconds, { notes });
     case 'files': {
@@ -394,11 +398,7 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
         outcome,
         voice,
         { ...front, voiceId: 'scene', named: 'saybot-scene.ogg' },
-        {
-          posted: { key: 'scene.voiceMessagePosted', params },
-          header,
-          ...also,
-        },
+        { posted: { key: 'scene.voiceMessagePosted', params }, header, ...also },
       );
     }
   }

@@ -69,14 +69,8 @@ export async function showWithFiles(
   try {
     if (privately && interaction.ephemeral === false && !tokenGone(interaction)) {
       await interaction.deleteReply().catch(() => undefined);
-      const extra = components === undefined ? {} : { components };
-      await interaction.followUp({
-        content,
-        files,
-        allowedMentions: NO_MENTIONS,
-        flags: MessageFlags.Ephemeral,
-        ...extra,
-      });
+      const alone = { content, files, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral as const };
+      await interaction.followUp(components === undefined ? alone : { ...alone, components });
       return;
     }
     await showContent(interaction, content, files, components);

@@ -4,6 +4,7 @@
 // words, and only a bug is "went wrong on my side".
 import { describe, expect, it } from 'vitest';
 import {
+  BadRequestError,
   ConnectionError,
   OversizedResponseError,
   ServerError,
@@ -249,6 +250,26 @@ describe('one outcome, worded in one place', () => {
   );
 
   it.each(FRONTS)(
+    "%s, failed by a charged call after audio of its own came (the call another member's shared one): how many, once, then the call's words",
+    (_, front) => {
+      for (const error of [
+        new OversizedResponseError('too long', { status: 200, charge: 'charged' }),
+        new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
+      ]) {
+        const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard: 3, spent: { paid: 46, delivered: 46 } };
+        const answer = wordOutcome(outcome, front);
+        const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+        expect(said.key).toBe('outcome.failedAfterPaying');
+        for (const locale of LOCALES) {
+          const text = wordsText(locale, said);
+          expect(text.match(/46/g)).toHaveLength(1);
+          expect(text.endsWith(wordsText(locale, describeFailure(error).message))).toBe(true);
+        }
+      }
+    },
+  );
+
+  it.each(FRONTS)(
     '%s, a right taken away after paid parts left: the reason, and that what was paid for is spent',
     (_, front) => {
       const revoked = new RightsRevokedError({ code: 'muted', channelId: '7' });
@@ -480,6 +501,36 @@ describe('one outcome, worded in one place', () => {
     expect(messages).toContainEqual({ key: 'outcome.partWay.only' });
     expect(messages).toContainEqual(describeFailure(partWay).message);
   });
+
+  // The same, after characters of its own were paid (the service confirmed 46 for its order): how many, said once,
+  // whether the failure's own words carry the figure or not.
+  const paidFronts = FRONTS.flatMap(([name, front, possible]) =>
+    possible
+      .filter((kind) => kind === 'files' || kind.startsWith('voice-message'))
+      .flatMap((kind) =>
+        [
+          new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' }),
+          new ServerError('502', { status: 502, charge: 'maybe-charged' }),
+          new BadRequestError('400', { status: 400, charge: 'not-charged' }),
+          new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
+          new CutAfterPayingError(46, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+          new PaidPartWayError(46, new ServerError('503', { status: 503 })),
+        ].map((partWay) => [name, kind, partWay.constructor.name, front, partWay] as const),
+      ),
+  );
+  it.each(paidFronts)(
+    '%s, ended as %s, a later part failed (%s) after 46 of its own were paid: 46 said once',
+    (...row) => {
+      const [, kind, , front, partWay] = row;
+      const outcome = { ...OUTCOMES[kind]!, partWay, spent: { paid: 46, delivered: 46 } } as SpeechOutcome;
+      const answer = wordOutcome(outcome, front);
+      const messages = answer.answer === 'refused' ? [describeFailure(answer.error).message] : messagesOf(answer);
+      for (const locale of LOCALES) {
+        const text = messages.map((message) => wordsText(locale, message)).join('\n');
+        expect(text.match(/46/g), `${locale}: ${text}`).toHaveLength(1);
+      }
+    },
+  );
 
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
