@@ -71,6 +71,19 @@ function installed(name: 'espeak-ng' | 'kuromoji'): boolean {
 /** Whether eSpeak NG is installed. */
 export const freeVoiceInstalled = (): boolean => installed('espeak-ng');
 
+/**
+ * What free voices may do here, decided once from FREE_VOICE and eSpeak NG installed: members may choose its voices
+ * (`chosen`); a free voice may speak for the paid one (`standsIn`: an engine's needs no eSpeak NG); it speaks (`espeak`).
+ */
+export type FreeVoiceRules = Readonly<Record<'chosen' | 'standsIn' | 'espeak', boolean>>;
+
+export function freeVoiceRules(
+  { chosen, fallback }: { chosen: boolean; fallback: boolean },
+  on = freeVoiceInstalled(),
+): FreeVoiceRules {
+  return { chosen: chosen && on, standsIn: fallback, espeak: on && (chosen || fallback) };
+}
+
 const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   {
     name: 'free voice',

@@ -25,6 +25,7 @@ import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
+import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import {
   BUDGET_NAMES,
   type BudgetName,
@@ -63,10 +64,11 @@ interface OrderToPay<Line extends PricedLine> {
   readonly life?: AbortSignal | undefined;
 }
 
-/** What the part source knows of prices: what each part needs now, and the free voice that would say a request. */
+/** What the part source knows of prices: what each part needs now, whether and which free voice would say a request. */
 interface PartPrices {
   /** A part counted free as in flight is waited for with `waits` from here: its call goes on while that is not aborted. */
   needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]>;
+  readonly freeVoice: Pick<FreeVoiceRules, 'standsIn'>;
   standIn(request: ServiceRequest): ServiceRequest | undefined;
 }
 
@@ -101,11 +103,6 @@ interface MoneyOptions {
   now?: (() => Date) | undefined;
   /** Counts `lines` a free voice spoke (for /usage), once per cause and speaker an order; absent: not counted. */
   countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
-  /**
-   * FREE_VOICE fallback: a plain request refused for money (accept), or a part the service failed before anything was
-   * charged (standInForFailure), is spoken by the free voice instead. Absent: false.
-   */
-  standsIn?: boolean | undefined;
 }
 
 /** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -123,7 +120,6 @@ export class Money {
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
-  readonly #standsIn: boolean;
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
@@ -133,7 +129,6 @@ export class Money {
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#countFreeLines = options.countFreeLines;
-    this.#standsIn = options.standsIn ?? false;
   }
 
   /** One piece of free work that is not speech (a /usage chart) against the member's free-request rate. */
@@ -162,7 +157,7 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
-      const mayStandIn = this.#standsIn;
+      const mayStandIn = this.#prices.freeVoice.standsIn;
       // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
       const refused = new AbortController();
       const waits = order.life && AbortSignal.any([order.life, refused.signal]);
@@ -253,7 +248,8 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
+    if (!this.#prices.freeVoice.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
+      return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];

@@ -25,7 +25,7 @@ import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
+import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
@@ -67,11 +67,8 @@ interface PartSourceOptions {
    * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
    */
   encoding?: Readonly<OpusSettings>;
-  /**
-   * Whether the free voice can speak (eSpeak NG installed and FREE_VOICE not off): its voices' parts are spoken by
-   * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
-   */
-  freeVoice?: boolean;
+  /** What free voices may do here (freeVoiceRules): eSpeak NG's parts cost nothing, cached like any. Absent: nothing. */
+  freeVoice?: FreeVoiceRules;
   /**
    * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
    * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
@@ -116,7 +113,7 @@ export class PartSource {
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
-  readonly #freeVoice: boolean;
+  readonly freeVoice: FreeVoiceRules;
   readonly #engines: EnginePort | undefined;
   readonly #freeChoice: FreeVoiceChoice | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
@@ -129,7 +126,7 @@ export class PartSource {
     this.#accounting = options.accounting;
     this.#paying = { books: this.#accounting, client: this.#client, signal: this.#shutdown.signal };
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#freeVoice = options.freeVoice ?? false;
+    this.freeVoice = options.freeVoice ?? { chosen: false, standsIn: false, espeak: false };
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
@@ -190,7 +187,7 @@ export class PartSource {
   checkVoice(request: SpeechRequest): void {
     if (request.kind === 'ready') return;
     if (this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
-    if (!this.#freeVoice && isEspeakVoice(request.voice))
+    if (!this.freeVoice.espeak && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     // An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
     const engines = this.#engines;
@@ -208,7 +205,7 @@ export class PartSource {
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const usable = (id: string) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.freeVoice.espeak;
     const [language] = requestLanguages(request.voice, request.language);
     const choice = this.#freeChoice;
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
@@ -316,7 +313,8 @@ export class PartSource {
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#freeVoice) return undefined;
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.freeVoice.espeak)
+      return undefined;
     // eSpeak NG's voice of the engine voice's language.
     const espeak = freeRequest(request, freeVoiceFor(undefined, this.#engines.language(request.voice)));
     if (!fitsFreeLine(text, espeak.voice)) return undefined;
