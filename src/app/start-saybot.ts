@@ -20,7 +20,7 @@ import { Metrics } from '../core/metrics/metrics.ts';
 import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
-import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/part-request.ts';
+import { ESPEAK_CHOICE, type StandInVoices } from '../core/sourcing/part-request.ts';
 import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
@@ -381,7 +381,7 @@ async function startEngines(config: Config, logger: Logger): Promise<SayBotCore[
 }
 
 /** FREE_VOICES as the part source reads it: a language (or `*`) to a free voice's ID, or `espeak`. */
-function freeVoiceChoice(config: Config['engines']): FreeVoiceChoice | undefined {
+function freeVoiceChoice(config: Config['engines']): StandInVoices | undefined {
   const entries = Object.entries(config.freeVoices).map(([language, choice]): [string, string] => [
     language,
     choice.kind === 'espeak' ? ESPEAK_CHOICE : choice.voice,

@@ -40,7 +40,7 @@ import {
   partCacheKey,
   serviceBody,
   withoutEffects,
-  type FreeVoiceChoice,
+  type StandInVoices,
 } from './part-request.ts';
 import {
   SingleFlight,
@@ -76,7 +76,7 @@ interface PartSourceOptions {
    */
   engines?: EnginePort | undefined;
   /** FREE_VOICES: which free voice stands in, per language, when the paid one may not. Absent: eSpeak NG's. */
-  freeChoice?: FreeVoiceChoice | undefined;
+  freeChoice?: StandInVoices | undefined;
 }
 
 /**
@@ -115,7 +115,7 @@ export class PartSource {
   readonly #shutdown = new AbortController();
   readonly freeVoice: FreeVoiceRules;
   readonly #engines: EnginePort | undefined;
-  readonly #freeChoice: FreeVoiceChoice | undefined;
+  readonly #freeChoice: StandInVoices | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
 
@@ -580,7 +580,7 @@ export async function paidCall<R extends PaidRequest>(
     }
     accepted = true;
     waiting.close();
-    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
+    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.answer);
     answer = await sent.read().catch(async (error: unknown) => {
       throw await books.heard(error, characters);
     });
