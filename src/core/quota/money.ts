@@ -268,7 +268,7 @@ export class Money {
   #countFree(order: DeliveredOrder, standIn: SettledOutcome['standIn']): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
-    // An engine's voice that eSpeak NG spoke for: a free voice chosen all the same, never one in place of a paid one.
+    // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
     if (standIn?.cause === 'engine-failed') count('chosen', standIn.voice);
     else if (order.fallback !== undefined || standIn !== undefined)
       count('fallback', standIn?.voice ?? order.lines[0]?.request.voice ?? '');

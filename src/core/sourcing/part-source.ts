@@ -231,10 +231,11 @@ export class PartSource {
     try {
       this.checkVoice(request);
       try {
-        // The service already failed this order: its other parts go to the free voice at once, not each after
-        // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn = order?.standIn === undefined ? undefined : standInRequest(request, [text], this);
-        audio = await this.#fetchOrEngineStandIn(standIn ?? request, text, signal, order, (stood) => {
+        // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
+        // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
+        const failed = order?.standIn !== undefined && order.standIn.cause !== 'engine-failed';
+        const asked = (failed ? standInRequest(request, [text], this) : undefined) ?? request;
+        audio = await this.#fetchOrBackup(asked, text, signal, order, (stood) => {
           stoodIn = stood;
         });
       } catch (error) {
@@ -243,13 +244,12 @@ export class PartSource {
         const stand = order === undefined ? undefined : standInForFailure(order, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
-        const voice = free.voice;
         this.#log.warn(
-          { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
+          { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice: free.voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
-        stoodIn = { voice, cause };
-        audio = await this.#fetchOrEngineStandIn(free, text, signal, order, (stood) => {
+        stoodIn = { voice: free.voice, cause };
+        audio = await this.#fetchOrBackup(free, text, signal, order, (stood) => {
           stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause };
         });
       }
@@ -264,10 +264,10 @@ export class PartSource {
 
   /**
    * A part, and where an engine's voice is to speak it and the engine fails (down, slow, refusing, answering badly),
-   * the same part in eSpeak NG's voice of its language where the free voice can speak: `stoodIn` is told which, before
-   * its audio, so that the front-end says so even when that fails too.
+   * its backup: the same part in eSpeak NG's voice of its language where eSpeak NG speaks: `stoodIn` is told which,
+   * before its audio, so that the front-end says so even when that fails too.
    */
-  async #fetchOrEngineStandIn(
+  async #fetchOrBackup(
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
@@ -277,7 +277,7 @@ export class PartSource {
     try {
       return await this.#fetchAny(request, text, signal, order);
     } catch (error) {
-      const espeak = this.#engineStandIn(request, text, error, order);
+      const espeak = this.#engineBackup(request, text, error, order);
       if (espeak === undefined) throw error;
       stoodIn({ voice: espeak.voice, cause: 'engine-failed' });
       return await this.#fetchAny(espeak, text, signal, order);
@@ -285,18 +285,18 @@ export class PartSource {
   }
 
   /**
-   * eSpeak NG's part for a line an engine's voice failed once its audio had begun, none of it delivered yet (a file):
-   * as fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not stand in (another
-   * failure, the free voice off, a line too long for it).
+   * The backup of a line an engine's voice failed once its audio had begun, none of it delivered yet (a file): as
+   * fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not back it up (another
+   * failure, eSpeak NG not speaking, a line too long for it).
    */
-  async standInAfter(
+  async backupAfter(
     request: SpeechRequest,
     text: string,
     error: unknown,
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<FetchedPart | undefined> {
-    const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
+    const espeak = request.kind === 'ready' ? undefined : this.#engineBackup(request, text, error, order);
     if (espeak === undefined) return undefined;
     const stoodIn: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
     try {
@@ -306,8 +306,8 @@ export class PartSource {
     }
   }
 
-  /** eSpeak NG's request for a line an engine's voice failed to speak, where it may stand in (logged so). */
-  #engineStandIn(
+  /** An engine's backup: eSpeak NG's request for a line an engine's voice failed to speak, where it may (logged so). */
+  #engineBackup(
     request: ServiceRequest,
     text: string,
     error: unknown,
