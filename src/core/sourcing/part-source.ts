@@ -3,7 +3,7 @@
 // in turn by paidCall, on the books before the request leaves; the request itself, src/core/sourcing/part-request.ts),
 // or the free voice (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
 import {
-  freeVoiceFor,
+  espeakVoiceFor,
   isEngineVoice,
   isEspeakVoice,
   isFreeVoice,
@@ -210,7 +210,7 @@ export class PartSource {
     const choice = this.#freeChoice;
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
-    const espeak = freeVoiceFor(request.voice, request.language);
+    const espeak = espeakVoiceFor(request.voice, request.language);
     return usable(espeak) ? freeRequest(request, espeak) : undefined;
   }
 
@@ -316,7 +316,7 @@ export class PartSource {
     if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.freeVoice.espeak)
       return undefined;
     // eSpeak NG's voice of the engine voice's language.
-    const espeak = freeRequest(request, freeVoiceFor(undefined, this.#engines.language(request.voice)));
+    const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
     if (!fitsFreeLine(text, espeak.voice)) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },

@@ -1,5 +1,5 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
-import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, espeakVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
@@ -55,10 +55,10 @@ describe('what free voices may do here (freeVoiceRules): the one decision, from 
 
 describe('the free voices', () => {
   it('are a female and a male voice per language, named free-<language>-<f|m>', () => {
-    expect(FREE_VOICES.length).toBeGreaterThanOrEqual(6);
-    for (const free of FREE_VOICES) expect(free.id).toMatch(new RegExp(`^free-${free.language}-(f|m)$`));
-    expect(new Set(FREE_VOICES.map((free) => free.id)).size).toBe(FREE_VOICES.length);
-    expect(freeVoice('free-ko-f')?.espeak).toBe('ko+f2');
+    expect(ESPEAK_VOICES.length).toBeGreaterThanOrEqual(6);
+    for (const free of ESPEAK_VOICES) expect(free.id).toMatch(new RegExp(`^free-${free.language}-(f|m)$`));
+    expect(new Set(ESPEAK_VOICES.map((free) => free.id)).size).toBe(ESPEAK_VOICES.length);
+    expect(espeakVoice('free-ko-f')?.espeak).toBe('ko+f2');
     expect(isFreeVoice('voice-b-en-f-01')).toBe(false);
   });
 });
