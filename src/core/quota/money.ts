@@ -1,6 +1,6 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
 // decides: the free-request rate, the quote ceiling and cache-only, the free voice standing in for a refusal or a
-// failing service (FREE_VOICE fallback, Money's switch), the budgets and the month as the books apply them
+// failing service (where FreeVoiceRules.standsIn lets it), the budgets and the month as the books apply them
 // (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
 // service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
 // its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
@@ -84,7 +84,7 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
   waits?: AbortSignal | undefined;
-  /** FREE_VOICE fallback: a free voice may stand in for a part the service fails (standInForFailure). */
+  /** FreeVoiceRules.standsIn: a free voice may stand in for a part the service fails (standInForFailure). */
   mayStandIn?: boolean;
 }
 
@@ -325,7 +325,7 @@ export function standInRequest(
 
 /**
  * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
- * (`mayStandIn`, Money's switch at acceptance): the month used up, or the service failing before anything was charged; undefined for a
+ * (`mayStandIn`, FreeVoiceRules.standsIn at acceptance): the month used up, or the service failing before anything was charged; undefined for a
  * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
  * one of its lines.
  */
