@@ -16,7 +16,7 @@ import {
 } from 'discord.js';
 import type { Config } from '../core/config.ts';
 import type { KeyStateSnapshot } from '../core/api/response.ts';
-import { freeVoiceInstalled, freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
+import { freeVoiceState } from '../core/free-voice/free-voice-engine.ts';
 import type { Logger } from '../core/log.ts';
 import { AUTOREAD_CHANGED_EVENT } from '../features/autoread/index.ts';
 import {
@@ -247,10 +247,9 @@ export function dashboardBot(
       });
     },
     autoread: bot.autoread,
-    // Offered where it can speak: chosen in FREE_VOICE and its package installed (as the commands offer it).
     voices: {
       presets: catalogueVoices(config.extraVoices),
-      free: config.freeVoice.chosen && freeVoiceInstalled(),
+      free: core.freeVoice.chosen,
       engines: () => core.engines?.port.voices() ?? [],
     },
     speech: core.speech,

@@ -1,7 +1,7 @@
 // The running bot's Discord side: one client, its events and commands, over the core start-saybot.ts assembled.
 import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
 import type { EnginePort } from '../core/sourcing/engine-port.ts';
-import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
+import type { FreeVoiceRules } from '../core/free-voice/free-voice-engine.ts';
 import {
   Client,
   Events,
@@ -51,6 +51,7 @@ export interface SayBotCore {
   cache: AudioCache;
   /** The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL); absent: none set. */
   engines?: { port: EnginePort; close(): Promise<void> } | undefined;
+  freeVoice: FreeVoiceRules;
 }
 
 export interface SayBotOptions {
@@ -162,8 +163,7 @@ export class SayBot {
         clipDownload: config.clipDownload,
         queue: config.queue,
         userInstall: config.userInstall,
-        // Offered only where it can speak: chosen in FREE_VOICE and its package installed.
-        freeVoice: { ...config.freeVoice, chosen: config.freeVoice.chosen && freeVoiceInstalled() },
+        freeVoice: core.freeVoice,
       },
       replyAudio: new ReplyAudioRegistry(),
       fileShares: this.fileShares,

@@ -9,7 +9,7 @@ import { OPUS_ENCODER_SETTINGS } from '../core/cache/audio-fill.ts';
 import { AudioCache } from '../core/cache/audio-cache.ts';
 import type { AnyCommandModule, ChannelReading } from '../core/interactions/command.ts';
 import { loadCommandModules } from './command-modules.ts';
-import { freeVoiceInstalled } from '../core/free-voice/free-voice-engine.ts';
+import { freeVoiceRules } from '../core/free-voice/free-voice-engine.ts';
 import { monthOf } from '../core/calendar.ts';
 import { loadFeatureStrings } from './feature-strings.ts';
 import { deployCommands } from '../core/interactions/deploy.ts';
@@ -20,7 +20,7 @@ import { Metrics } from '../core/metrics/metrics.ts';
 import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
-import { ESPEAK_CHOICE, type FreeVoiceChoice } from '../core/sourcing/part-request.ts';
+import { ESPEAK_CHOICE, type StandInVoices } from '../core/sourcing/part-request.ts';
 import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
@@ -312,10 +312,7 @@ async function assembleCore(
     .catch((error: unknown) =>
       logger.error({ err: error }, 'could not settle what the previous run left on the books; its holds expire'),
     );
-  // What the free voice may do here: what FREE_VOICE says, if its optional package is installed.
-  const installed = freeVoiceInstalled();
-  // FREE_VOICE fallback as the owner set it: an engine's voice (FREE_VOICES) or eSpeak NG's stands in, where one can.
-  const freeVoice = { chosen: config.freeVoice.chosen && installed, fallback: config.freeVoice.fallback };
+  const freeVoice = freeVoiceRules(config.freeVoice);
   const engines = await startEngines(config, logger);
   const source = new PartSource({
     client: voiceApi,
@@ -324,7 +321,7 @@ async function assembleCore(
     accounting,
     encoding,
     metrics,
-    freeVoice: installed && (config.freeVoice.chosen || config.freeVoice.fallback),
+    freeVoice,
     engines: engines?.port,
     freeChoice: freeVoiceChoice(config.engines),
   });
@@ -336,7 +333,6 @@ async function assembleCore(
     queue: config.queue,
     metrics,
     freePerMinute: config.freeRequestsPerMinute,
-    freeVoice,
     countFreeLines: (guildId, cause, speaker, lines) =>
       void store.freeVoiceLines
         .add(guildId, monthOf(seams.now?.() ?? new Date()), cause, speaker, lines)
@@ -368,7 +364,7 @@ async function assembleCore(
       gatePort.admits({ does: ['join-voice'], at: { guild: seatGuild, memberId: '', voiceChannelId } }).kind ===
       'allowed',
   });
-  return { store, speech, accounting, seats, helpers, cache, engines };
+  return { store, speech, accounting, seats, helpers, cache, engines, freeVoice };
 }
 
 /** The owner's engines, their voices fetched once before the first command; undefined when none is set. */
@@ -385,7 +381,7 @@ async function startEngines(config: Config, logger: Logger): Promise<SayBotCore[
 }
 
 /** FREE_VOICES as the part source reads it: a language (or `*`) to a free voice's ID, or `espeak`. */
-function freeVoiceChoice(config: Config['engines']): FreeVoiceChoice | undefined {
+function freeVoiceChoice(config: Config['engines']): StandInVoices | undefined {
   const entries = Object.entries(config.freeVoices).map(([language, choice]): [string, string] => [
     language,
     choice.kind === 'espeak' ? ESPEAK_CHOICE : choice.voice,

@@ -9,6 +9,7 @@ import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { pitchOf, runCommand, voiceStateSeen, type Harness } from '../support/harness.ts';
 import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
+import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
 const startHarness = useHarnessPerTest();
 let voicevox: VoicevoxDouble | undefined;
@@ -84,6 +85,25 @@ describe("the owner's engines at their edges", () => {
     expect(syntheses(voicevox).length).toBe(asked + 1);
     const heard = await h.discord.waitForAudio(LONDON, { minSeconds: 0.3 });
     expect(near(pitchOf(heard), voicevoxStylePitchHz(0)!)).toBe(true);
+  });
+
+  it("a scene's engine line spoken by eSpeak NG leaves its paid line to the service: asked for and billed (FREE_VOICE=chosen)", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox, { FREE_VOICE: 'chosen' });
+    voicevox.faults.set({ fault: 'empty', path: '/synthesis' });
+    const paid = 'A paid line after the engine failed.';
+    const script = ['cast: Ann = voicevox:0, Ben = voice-b-en-m-01', 'Ann: エンジンの行です。', `Ben: ${paid}`];
+    const shown = await previewScene(h, LONDON, script.join('\n'), 'file');
+    const billed = h.sandbox.charactersBilled();
+    const done = await (
+      await pressSceneButton(h, LONDON, shown, shown.confirm)
+    ).waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), WAIT_MS);
+    // The engine's line in eSpeak NG, said so; the paid line in its own voice: no free voice stands in for the service,
+    // which never failed (nor may one: FREE_VOICE=chosen).
+    expect(done.content).toContain("Some lines were spoken by the free voice: the bot's own speech engine could not");
+    expect(syntheses(voicevox).length).toBeGreaterThan(0);
+    expect(h.sandbox.requests.filter((r) => r.endpoint === 'tts').map((r) => r.text)).toEqual([paid]);
+    expect(h.sandbox.charactersBilled()).toBe(billed + paid.length);
   });
 
   it('/stop closes the render in flight and frees its slot: the next line is rendered while another server still waits', async () => {

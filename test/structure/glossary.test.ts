@@ -48,6 +48,17 @@ describe('the Glossary of docs/architecture.md', () => {
     expect(types.filter(({ name }) => !glossary.has(name)).map(({ file, name }) => `${file}: ${name}`)).toEqual([]);
   });
 
+  it('means one thing by each name: no two modules of src/core export a type of the same name', () => {
+    const files = new Map<string, string[]>();
+    for (const file of sourceFiles(CORE))
+      for (const name of exportedTypes(file, readFileSync(join(ROOT, file), 'utf8')))
+        files.set(name, [...(files.get(name) ?? []), file]);
+    expect(files.size).toBeGreaterThan(300);
+    expect(
+      [...files].filter(([, where]) => where.length > 1).map(([name, where]) => `${name}: ${where.join(', ')}`),
+    ).toEqual([]);
+  });
+
   it('reads exported declarations only, and code words of the one section', () => {
     const module = [
       'export interface A {}',

@@ -1,7 +1,7 @@
 // eSpeak NG's phonemes (IPA) of what the free voice gives it: the same WebAssembly program the worker runs, with
 // `-q --ipa` (no audio, the phonemes printed) instead of `-w`. For tests that check what a line sounds like without
 // listening; loaded in the test's own process. Undefined when the optional espeak-ng package is not installed.
-import { freeVoice } from '../../src/core/voice-catalogue/voices.ts';
+import { espeakVoice } from '../../src/core/voice-catalogue/voices.ts';
 import { readFile } from 'node:fs/promises';
 import { readLine } from '../../src/core/free-voice/reading/read-line.ts';
 import { loadJapaneseAnalyser } from '../../src/core/free-voice/reading/japanese-analyser.ts';
@@ -55,7 +55,7 @@ export interface HeardRun {
 
 /** `line` in the free voice `voiceId` as the worker reads it (./read-line.ts), each run's phonemes. */
 export async function heardRuns(line: string, voiceId: string): Promise<HeardRun[]> {
-  const espeak = freeVoice(voiceId)!.espeak;
+  const espeak = espeakVoice(voiceId)!.espeak;
   const runs = readLine(line, espeak, japanese);
   return Promise.all(runs.map(async (run) => ({ ...run, phonemes: await espeakPhonemes(run.text, run.espeak) })));
 }

@@ -1,7 +1,7 @@
 // npm run doctor's free voice line: which voice speaks each language when the paid one may not (the month used up, a
 // budget, a failing service), as FREE_VOICE and FREE_VOICES set it and eSpeak NG's package allows.
 import type { Config } from '../../core/config.ts';
-import { freeVoiceInstalled } from '../../core/free-voice/free-voice-engine.ts';
+import { freeVoiceInstalled, freeVoiceRules } from '../../core/free-voice/free-voice-engine.ts';
 import type { DoctorCheck } from '../../features/dashboard/index.ts';
 
 const name = 'Free voice';
@@ -13,7 +13,7 @@ export function checkFreeVoice(
   unoffered: ReadonlySet<string> = new Set(),
 ): DoctorCheck {
   const named = Object.entries(config.engines.freeVoices);
-  const chosen = config.freeVoice.chosen && installed ? 'members may choose its voices; ' : '';
+  const chosen = freeVoiceRules(config.freeVoice, installed).chosen ? 'members may choose its voices; ' : '';
   if (!config.freeVoice.fallback) {
     // FREE_VOICES with FREE_VOICE=off: the owner named voices that will never speak.
     if (named.length > 0)

@@ -114,7 +114,7 @@ export interface CallOptions {
   letGo?: AbortSignal | undefined;
 }
 
-/** Whether a call that never saw the service's acceptance may have been charged. */
+/** Whether a call that never saw the service's 2xx may have been charged. */
 type ChargedAnswer = 'not-charged' | 'maybe-charged';
 
 /** A paid request as the client sends it. */
@@ -130,12 +130,12 @@ export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clo
 
 /**
  * What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
- * that down, then reads the answer, whose failures are charged), or ended without acceptance, charging nothing (refused
+ * that down, then reads the answer, whose failures are charged), or ended without a 2xx, charging nothing (refused
  * before it was sent, or a definite answer) or maybe charged (it left and no answer came); its error a typed one
  * (VoiceApiError, its `charge` said) but for a bug here, shown as it is.
  */
 export type Sent<T> =
-  { kind: 'accepted'; acceptance: Acceptance; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
+  { kind: 'accepted'; answer: ServiceAnswer; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
 
 /** What an answer's headers say of it: the service's request ID and its usage figures. */
 interface IdAndUsage {
@@ -143,8 +143,8 @@ interface IdAndUsage {
   usage?: UsageInfo | undefined;
 }
 
-/** What a 2xx status says before its body: the service accepted (and charged) the request. */
-export interface Acceptance extends IdAndUsage {
+/** The service's 2xx, before its body: it took (and charged) the request. Not an order's `Acceptance`. */
+export interface ServiceAnswer extends IdAndUsage {
   status: number;
 }
 
@@ -189,7 +189,7 @@ interface Accepted {
   said: readonly string[];
 }
 
-/** A call's answer, or its error once it ended without acceptance. */
+/** A call's answer, or its error once it ended without a 2xx. */
 function answerOf<T>(sent: Sent<T>): Promise<T> {
   if (sent.kind === 'accepted') return sent.read();
   throw sent.error;
@@ -302,7 +302,7 @@ export class VoiceApiClient {
 
   /**
    * A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
-   * (`read`), or ended without acceptance and whether it may have been charged. Nothing is retried after a 2xx.
+   * (`read`), or ended without a 2xx and whether it may have been charged. Nothing is retried after a 2xx.
    */
   send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
     const sent =
@@ -448,8 +448,8 @@ export class VoiceApiClient {
       if (error instanceof VoiceApiError) error.chargedAs(kind);
       return { kind, error };
     }
-    const acceptance = { status: accepted.status, ...idAndUsage(accepted.headers) };
-    return { kind: 'accepted', acceptance, read: () => this.#read(accepted, call, finish) };
+    const answer = { status: accepted.status, ...idAndUsage(accepted.headers) };
+    return { kind: 'accepted', answer, read: () => this.#read(accepted, call, finish) };
   }
 
   /** An accepted call's answer read; whatever ends it is charged. A stream handed over ends the call when it closes. */

@@ -4,7 +4,7 @@
 // end. Two work classes (workClassOf, there), each its own threads: short lines and long ones (rationed per member), so
 // another server's short line never waits behind a scene's long lines. eSpeak NG is an optional dependency: without it
 // the free voice is unavailable and says so.
-import { freeVoice } from '../voice-catalogue/voices.ts';
+import { espeakVoice } from '../voice-catalogue/voices.ts';
 import { availableParallelism } from 'node:os';
 import { AudioBusyError, AudioTooLongError } from '../audio/errors.ts';
 import { classedPools, FREE_LINES_PER_GUILD, MAX_FREE_LINE_SECONDS, workClassOf } from '../audio/workers/job-thread.ts';
@@ -71,6 +71,19 @@ function installed(name: 'espeak-ng' | 'kuromoji'): boolean {
 /** Whether eSpeak NG is installed. */
 export const freeVoiceInstalled = (): boolean => installed('espeak-ng');
 
+/**
+ * What free voices may do here, decided once from FREE_VOICE and eSpeak NG installed: members may choose its voices
+ * (`chosen`); a free voice may speak for the paid one (`standsIn`: an engine's needs no eSpeak NG); it speaks (`espeak`).
+ */
+export type FreeVoiceRules = Readonly<Record<'chosen' | 'standsIn' | 'espeak', boolean>>;
+
+export function freeVoiceRules(
+  { chosen, fallback }: { chosen: boolean; fallback: boolean },
+  on = freeVoiceInstalled(),
+): FreeVoiceRules {
+  return { chosen: chosen && on, standsIn: fallback, espeak: on && (chosen || fallback) };
+}
+
 const pools = classedPools<Omit<EspeakJob, 'id'>, EspeakReply>(
   {
     name: 'free voice',
@@ -134,7 +147,7 @@ interface FreeLine {
  * NG failed on this line or took too long.
  */
 export async function speakFreeLine(text: string, voiceId: string, guild = '', member = ''): Promise<FreeLine> {
-  const free = freeVoice(voiceId);
+  const free = espeakVoice(voiceId);
   if (free === undefined) throw new Error(`${voiceId} is not a free voice`);
   if (!freeVoiceInstalled()) throw new FreeVoiceMissingError();
   const pool = pools[workClassOf({ seconds: estimateFreeLineSeconds(text, voiceId) })];
@@ -195,7 +208,7 @@ const DIGIT = /\p{Nd}/u;
 
 /** Seconds the free voice `voiceId` will take to say `text`, at eSpeak NG's measured rates. */
 export function estimateFreeLineSeconds(text: string, voiceId: string): number {
-  const language = freeVoice(voiceId)?.language;
+  const language = espeakVoice(voiceId)?.language;
   const han = language === 'ja' ? KANA_PER_SECOND : HANZI_PER_SECOND;
   const other = OTHER_PER_SECOND[language ?? ''] ?? OTHER_DEFAULT_PER_SECOND;
   const digit = DIGIT_SECONDS[language ?? ''] ?? DIGIT_DEFAULT_SECONDS;

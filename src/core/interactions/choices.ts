@@ -1,5 +1,5 @@
 import {
-  type FreeVoice,
+  type EspeakVoice,
   DOCUMENTED_VOICES,
   LANGUAGE_CODES,
   languageName,
@@ -27,7 +27,7 @@ export function voiceChoices(
   language?: string | null,
   voices: readonly PresetVoice[] = DOCUMENTED_VOICES,
   cloned: readonly ClonedVoice[] = [],
-  free: readonly FreeVoice[] = [],
+  free: readonly EspeakVoice[] = [],
   engines: readonly OfferedVoice[] = [],
 ): ApplicationCommandOptionChoiceData<string>[] {
   const clonedChoices = cloned.map((v) => ({

@@ -12,6 +12,7 @@ import type {
   RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { Config } from '../config.ts';
+import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
@@ -61,7 +62,7 @@ export interface CommandContext {
   seats: Seats;
   logger: Logger;
   /** The operator's configuration a command needs (src/core/config.ts), validated at start-up. */
-  config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall' | 'freeVoice'>;
+  config: Pick<Config, 'maxCharsPerRequest' | 'clipDownload' | 'queue' | 'userInstall'> & { freeVoice: FreeVoiceRules };
   /** Presets, member defaults, the server's voice library (its cloned voices). */
   store: Store;
   /** The preset voices on offer: the documented ones and the operator's (VOICES_FILE). */

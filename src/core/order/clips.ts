@@ -121,8 +121,8 @@ export async function readPart(
   try {
     return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
   } catch (error) {
-    // None of it delivered yet: an engine failing once its audio began is stood in for as one failing before it.
-    const standIn = await source.standInAfter(request, text, error, signal, order);
+    // None of it delivered yet: an engine failing once its audio began is backed up as one failing before it.
+    const standIn = await source.backupAfter(request, text, error, signal, order);
     if (standIn === undefined) throw error;
     order.learnt?.(standIn);
     if ('failure' in standIn) throw standIn.failure;

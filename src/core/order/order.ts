@@ -125,7 +125,7 @@ export type SpeechOutcome = (
       timeline?: SceneTimeline;
     }
 ) & {
-  /** The free voice that spoke for the service when it failed (FREE_VOICE fallback), and why: the front-end says so. */
+  /** The free voice that spoke for a failing service (stand-in) or engine (backup), and why: the front-end says so. */
   standIn?: StandIn;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;

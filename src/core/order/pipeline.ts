@@ -71,8 +71,6 @@ interface SpeechPipelineOptions {
    * always. Where an order comes in, only servers in ALLOWED_GUILDS are served.
    */
   inServer?: (guildId: string) => boolean;
-  /** FREE_VOICE `chosen`: members may ask for its voices; `fallback`: a free voice may stand in (Money's switch). */
-  freeVoice?: { chosen: boolean; fallback?: boolean };
   /** Counts lines free voices spoke (for /usage), once per cause and speaker an order heard or delivered. */
   countFreeLines?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void;
   /** The rights port (rights.ts), the speaking gate in the app; absent, only the pipeline's own checks hold. */
@@ -96,7 +94,6 @@ export class SpeechPipeline {
   /** The rights port: an order's rights, and a front-end's before its order exists. */
   readonly rights: OrderRights;
   readonly #inServer: ((guildId: string) => boolean) | undefined;
-  readonly #chosenFree: boolean;
 
   constructor(options: SpeechPipelineOptions) {
     this.#source = options.source;
@@ -104,7 +101,6 @@ export class SpeechPipeline {
     this.#maxChars = options.maxCharsPerRequest;
     this.#metrics = options.metrics;
     this.#inServer = options.inServer;
-    this.#chosenFree = options.freeVoice?.chosen ?? false;
     this.rights = options.rights ?? NO_RIGHTS;
     this.#money = new Money({
       accounting: options.accounting,
@@ -113,7 +109,6 @@ export class SpeechPipeline {
       freePerMinute: options.freePerMinute,
       now: options.now,
       countFreeLines: options.countFreeLines,
-      standsIn: options.freeVoice?.fallback,
     });
   }
 
@@ -249,7 +244,7 @@ export class SpeechPipeline {
   #checkLine({ request, texts }: SpokenLine): void {
     this.#source.checkVoice(request);
     if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
-    if (!this.#chosenFree && isEspeakVoice(request.voice))
+    if (!this.#source.freeVoice.chosen && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }

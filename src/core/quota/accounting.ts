@@ -13,7 +13,7 @@ import { Refusal } from '../refusal.ts';
 import type { BudgetHoldLimits, QuotaState, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
-import type { Acceptance } from '../api/client.ts';
+import type { ServiceAnswer } from '../api/client.ts';
 import { countCharacters } from '../characters.ts';
 import type { OperatorBudgets } from '../config.ts';
 import {
@@ -395,7 +395,7 @@ export class Accounting {
   }
 
   /**
-   * A call that ended without the service's acceptance: taken back on a definite "not charged"; else (sent and no
+   * A call that ended without the service's 2xx: taken back on a definite "not charged"; else (sent and no
    * answer came: reset, timeout, closed as nobody waited, `letGo`) left spent, since it may have been charged. Never
    * throws.
    */
@@ -516,7 +516,7 @@ export class Accounting {
     throw storageUnavailable();
   }
 
-  /** The service accepted a request written ahead (its 2xx): confirmed; its acceptance ends a used-up month. */
+  /** The service accepted a request written ahead (its 2xx): confirmed; its 2xx ends a used-up month. */
   async #accept(entry: LedgerEntry, answer: AcceptedAnswer): Promise<void> {
     const { usage, requestId } = answer;
     await this.#ledger.accept(entry, { requestId, service: usage, at: this.#now() });
@@ -698,4 +698,4 @@ export interface PayingOrder {
   readonly late?: QuoteAllowance | undefined;
 }
 
-type AcceptedAnswer = Pick<Acceptance, 'requestId' | 'usage'>;
+type AcceptedAnswer = Pick<ServiceAnswer, 'requestId' | 'usage'>;

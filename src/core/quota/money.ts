@@ -1,6 +1,6 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
 // decides: the free-request rate, the quote ceiling and cache-only, the free voice standing in for a refusal or a
-// failing service (FREE_VOICE fallback, Money's switch), the budgets and the month as the books apply them
+// failing service (where FreeVoiceRules.standsIn lets it), the budgets and the month as the books apply them
 // (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
 // service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
 // its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
@@ -25,6 +25,7 @@ import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
+import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import {
   BUDGET_NAMES,
   type BudgetName,
@@ -63,10 +64,11 @@ interface OrderToPay<Line extends PricedLine> {
   readonly life?: AbortSignal | undefined;
 }
 
-/** What the part source knows of prices: what each part needs now, and the free voice that would say a request. */
+/** What the part source knows of prices: what each part needs now, whether and which free voice would say a request. */
 interface PartPrices {
   /** A part counted free as in flight is waited for with `waits` from here: its call goes on while that is not aborted. */
   needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]>;
+  readonly freeVoice: Pick<FreeVoiceRules, 'standsIn'>;
   standIn(request: ServiceRequest): ServiceRequest | undefined;
 }
 
@@ -82,7 +84,7 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
   waits?: AbortSignal | undefined;
-  /** FREE_VOICE fallback: a free voice may stand in for a part the service fails (standInForFailure). */
+  /** FreeVoiceRules.standsIn: a free voice may stand in for a part the service fails (standInForFailure). */
   mayStandIn?: boolean;
 }
 
@@ -101,11 +103,6 @@ interface MoneyOptions {
   now?: (() => Date) | undefined;
   /** Counts `lines` a free voice spoke (for /usage), once per cause and speaker an order; absent: not counted. */
   countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
-  /**
-   * FREE_VOICE fallback: a plain request refused for money (accept), or a part the service failed before anything was
-   * charged (standInForFailure), is spoken by the free voice instead. Absent: false.
-   */
-  standsIn?: boolean | undefined;
 }
 
 /** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
@@ -123,7 +120,6 @@ export class Money {
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
-  readonly #standsIn: boolean;
   /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
@@ -133,7 +129,6 @@ export class Money {
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#countFreeLines = options.countFreeLines;
-    this.#standsIn = options.standsIn ?? false;
   }
 
   /** One piece of free work that is not speech (a /usage chart) against the member's free-request rate. */
@@ -162,7 +157,7 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
-      const mayStandIn = this.#standsIn;
+      const mayStandIn = this.#prices.freeVoice.standsIn;
       // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
       const refused = new AbortController();
       const waits = order.life && AbortSignal.any([order.life, refused.signal]);
@@ -252,7 +247,8 @@ export class Money {
    */
   #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
     const [only] = order.lines;
-    if (!this.#standsIn || order.scene || only === undefined || !(refusal instanceof Refusal)) return undefined;
+    if (!this.#prices.freeVoice.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
+      return undefined;
     if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
     const free = standInRequest(only.request, only.texts, this.#prices);
     return free === undefined ? undefined : [{ ...only, request: free }];
@@ -271,7 +267,7 @@ export class Money {
   #countFree(order: DeliveredOrder, standIn: SettledOutcome['standIn']): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
-    // An engine's voice that eSpeak NG spoke for: a free voice chosen all the same, never one in place of a paid one.
+    // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
     if (standIn?.cause === 'engine-failed') count('chosen', standIn.voice);
     else if (order.fallback !== undefined || standIn !== undefined)
       count('fallback', standIn?.voice ?? order.lines[0]?.request.voice ?? '');
@@ -328,7 +324,7 @@ export function standInRequest(
 
 /**
  * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
- * (`mayStandIn`, Money's switch at acceptance): the month used up, or the service failing before anything was charged; undefined for a
+ * (`mayStandIn`, FreeVoiceRules.standsIn at acceptance): the month used up, or the service failing before anything was charged; undefined for a
  * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
  * one of its lines.
  */

@@ -30,8 +30,8 @@ export type SpeechRequest =
 export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
 /**
- * The free voice that spoke for the service, and why: the service failing, its month used up, too few of its
- * characters left for the part (the refusal with the service's figure), or an engine failing.
+ * The free voice that spoke for another, and why: a stand-in for the paid voice (the service failing, its month used
+ * up, too few of its characters left for the part: the refusal with the service's figure), or an engine's backup.
  */
 export interface StandIn {
   voice: string;

@@ -11,7 +11,7 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under: each gets the flight it was counted free by. */
   readonly waits?: AbortSignal | undefined;
-  /** Whether a free voice may stand in for a part the service fails (Money's FREE_VOICE fallback switch). */
+  /** Whether a free voice may stand in for a part the service fails (FreeVoiceRules.standsIn, at acceptance). */
   readonly mayStandIn?: boolean | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly standIn?: StandIn | undefined;

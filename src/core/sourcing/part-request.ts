@@ -13,7 +13,7 @@ import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declara
  * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
  * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
  */
-export type FreeVoiceChoice = ReadonlyMap<string, string>;
+export type StandInVoices = ReadonlyMap<string, string>;
 
 /** The word FREE_VOICES uses for eSpeak NG's closest voice. */
 export const ESPEAK_CHOICE = 'espeak';

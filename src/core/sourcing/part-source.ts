@@ -3,7 +3,7 @@
 // in turn by paidCall, on the books before the request leaves; the request itself, src/core/sourcing/part-request.ts),
 // or the free voice (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
 import {
-  freeVoiceFor,
+  espeakVoiceFor,
   isEngineVoice,
   isEspeakVoice,
   isFreeVoice,
@@ -25,7 +25,7 @@ import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { SpeechInputError } from '../order-errors.ts';
-import { speakFreeLine } from '../free-voice/free-voice-engine.ts';
+import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
@@ -40,7 +40,7 @@ import {
   partCacheKey,
   serviceBody,
   withoutEffects,
-  type FreeVoiceChoice,
+  type StandInVoices,
 } from './part-request.ts';
 import {
   SingleFlight,
@@ -67,11 +67,8 @@ interface PartSourceOptions {
    * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
    */
   encoding?: Readonly<OpusSettings>;
-  /**
-   * Whether the free voice can speak (eSpeak NG installed and FREE_VOICE not off): its voices' parts are spoken by
-   * SayBot (src/core/free-voice/), cost nothing and are cached like any part. Absent: false, its voices refused.
-   */
-  freeVoice?: boolean;
+  /** What free voices may do here (freeVoiceRules): eSpeak NG's parts cost nothing, cached like any. Absent: nothing. */
+  freeVoice?: FreeVoiceRules;
   /**
    * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
    * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
@@ -79,7 +76,7 @@ interface PartSourceOptions {
    */
   engines?: EnginePort | undefined;
   /** FREE_VOICES: which free voice stands in, per language, when the paid one may not. Absent: eSpeak NG's. */
-  freeChoice?: FreeVoiceChoice | undefined;
+  freeChoice?: StandInVoices | undefined;
 }
 
 /**
@@ -116,9 +113,9 @@ export class PartSource {
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
   readonly #shutdown = new AbortController();
-  readonly #freeVoice: boolean;
+  readonly freeVoice: FreeVoiceRules;
   readonly #engines: EnginePort | undefined;
-  readonly #freeChoice: FreeVoiceChoice | undefined;
+  readonly #freeChoice: StandInVoices | undefined;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
 
@@ -129,7 +126,7 @@ export class PartSource {
     this.#accounting = options.accounting;
     this.#paying = { books: this.#accounting, client: this.#client, signal: this.#shutdown.signal };
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
-    this.#freeVoice = options.freeVoice ?? false;
+    this.freeVoice = options.freeVoice ?? { chosen: false, standsIn: false, espeak: false };
     this.#engines = options.engines;
     this.#freeChoice = options.freeChoice;
     this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
@@ -190,7 +187,7 @@ export class PartSource {
   checkVoice(request: SpeechRequest): void {
     if (request.kind === 'ready') return;
     if (this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
-    if (!this.#freeVoice && isEspeakVoice(request.voice))
+    if (!this.freeVoice.espeak && isEspeakVoice(request.voice))
       throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
     // An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
     const engines = this.#engines;
@@ -208,12 +205,12 @@ export class PartSource {
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const usable = (id: string) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#freeVoice;
+      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.freeVoice.espeak;
     const [language] = requestLanguages(request.voice, request.language);
     const choice = this.#freeChoice;
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
     if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
-    const espeak = freeVoiceFor(request.voice, request.language);
+    const espeak = espeakVoiceFor(request.voice, request.language);
     return usable(espeak) ? freeRequest(request, espeak) : undefined;
   }
 
@@ -234,10 +231,11 @@ export class PartSource {
     try {
       this.checkVoice(request);
       try {
-        // The service already failed this order: its other parts go to the free voice at once, not each after
-        // another wait for the service to fail again (but for a part too long for one of its lines).
-        const standIn = order?.standIn === undefined ? undefined : standInRequest(request, [text], this);
-        audio = await this.#fetchOrEngineStandIn(standIn ?? request, text, signal, order, (stood) => {
+        // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
+        // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
+        const failed = order?.standIn !== undefined && order.standIn.cause !== 'engine-failed';
+        const asked = (failed ? standInRequest(request, [text], this) : undefined) ?? request;
+        audio = await this.#fetchOrBackup(asked, text, signal, order, (stood) => {
           stoodIn = stood;
         });
       } catch (error) {
@@ -246,13 +244,12 @@ export class PartSource {
         const stand = order === undefined ? undefined : standInForFailure(order, error, request, text, this);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
-        const voice = free.voice;
         this.#log.warn(
-          { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice },
+          { code: 'free-voice-fallback', err: error, guildId: order.charge.context.guildId, voice: free.voice },
           'the Voice API failed: this part is spoken in the free voice',
         );
-        stoodIn = { voice, cause };
-        audio = await this.#fetchOrEngineStandIn(free, text, signal, order, (stood) => {
+        stoodIn = { voice: free.voice, cause };
+        audio = await this.#fetchOrBackup(free, text, signal, order, (stood) => {
           stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause };
         });
       }
@@ -267,10 +264,10 @@ export class PartSource {
 
   /**
    * A part, and where an engine's voice is to speak it and the engine fails (down, slow, refusing, answering badly),
-   * the same part in eSpeak NG's voice of its language where the free voice can speak: `stoodIn` is told which, before
-   * its audio, so that the front-end says so even when that fails too.
+   * its backup: the same part in eSpeak NG's voice of its language where eSpeak NG speaks: `stoodIn` is told which,
+   * before its audio, so that the front-end says so even when that fails too.
    */
-  async #fetchOrEngineStandIn(
+  async #fetchOrBackup(
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
@@ -280,7 +277,7 @@ export class PartSource {
     try {
       return await this.#fetchAny(request, text, signal, order);
     } catch (error) {
-      const espeak = this.#engineStandIn(request, text, error, order);
+      const espeak = this.#engineBackup(request, text, error, order);
       if (espeak === undefined) throw error;
       stoodIn({ voice: espeak.voice, cause: 'engine-failed' });
       return await this.#fetchAny(espeak, text, signal, order);
@@ -288,18 +285,18 @@ export class PartSource {
   }
 
   /**
-   * eSpeak NG's part for a line an engine's voice failed once its audio had begun, none of it delivered yet (a file):
-   * as fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not stand in (another
-   * failure, the free voice off, a line too long for it).
+   * The backup of a line an engine's voice failed once its audio had begun, none of it delivered yet (a file): as
+   * fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not back it up (another
+   * failure, eSpeak NG not speaking, a line too long for it).
    */
-  async standInAfter(
+  async backupAfter(
     request: SpeechRequest,
     text: string,
     error: unknown,
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<FetchedPart | undefined> {
-    const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
+    const espeak = request.kind === 'ready' ? undefined : this.#engineBackup(request, text, error, order);
     if (espeak === undefined) return undefined;
     const stoodIn: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
     try {
@@ -309,16 +306,17 @@ export class PartSource {
     }
   }
 
-  /** eSpeak NG's request for a line an engine's voice failed to speak, where it may stand in (logged so). */
-  #engineStandIn(
+  /** An engine's backup: eSpeak NG's request for a line an engine's voice failed to speak, where it may (logged so). */
+  #engineBackup(
     request: ServiceRequest,
     text: string,
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#freeVoice) return undefined;
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.freeVoice.espeak)
+      return undefined;
     // eSpeak NG's voice of the engine voice's language.
-    const espeak = freeRequest(request, freeVoiceFor(undefined, this.#engines.language(request.voice)));
+    const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
     if (!fitsFreeLine(text, espeak.voice)) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
@@ -582,7 +580,7 @@ export async function paidCall<R extends PaidRequest>(
     }
     accepted = true;
     waiting.close();
-    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.acceptance);
+    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.answer);
     answer = await sent.read().catch(async (error: unknown) => {
       throw await books.heard(error, characters);
     });

@@ -107,10 +107,10 @@ export function languageName(code: string, locale: string | null | undefined): s
   }
 }
 
-// The free voices: eSpeak NG's, spoken by SayBot itself (free-voice-engine.ts), never by the Voice API, so they cost
-// no characters. A voice per language SayBot speaks and a female and a male variant of each, named `free-<language>-
+// eSpeak NG's voices, free voices spoken by SayBot itself (free-voice-engine.ts), never by the Voice API, so they cost
+// no characters (as an engine's do). A voice per language SayBot speaks and a female and a male variant of each, named `free-<language>-
 // <f|m>` so that members can pick one as they pick a preset voice.
-export interface FreeVoice {
+export interface EspeakVoice {
   /** What members choose (`/say voice:free-en-f`). */
   readonly id: string;
   /** The language it reads (ISO 639-1). */
@@ -119,12 +119,12 @@ export interface FreeVoice {
   readonly espeak: string;
 }
 
-const voice = (language: string, espeak: string, female: string, male: string): FreeVoice[] => [
+const voice = (language: string, espeak: string, female: string, male: string): EspeakVoice[] => [
   { id: `free-${language}-f`, language, espeak: `${espeak}+${female}` },
   { id: `free-${language}-m`, language, espeak: `${espeak}+${male}` },
 ];
 
-export const FREE_VOICES: readonly FreeVoice[] = [
+export const ESPEAK_VOICES: readonly EspeakVoice[] = [
   ...voice('en', 'en-us', 'f3', 'm3'),
   ...voice('ko', 'ko', 'f2', 'm3'),
   ...voice('ja', 'ja', 'f2', 'm3'),
@@ -134,10 +134,10 @@ export const FREE_VOICES: readonly FreeVoice[] = [
   ...voice('de', 'de', 'f3', 'm3'),
 ];
 
-const BY_ID = new Map(FREE_VOICES.map((free) => [free.id, free]));
+const BY_ID = new Map(ESPEAK_VOICES.map((free) => [free.id, free]));
 
-/** The free voice of this ID, if it is one. */
-export function freeVoice(id: string): FreeVoice | undefined {
+/** eSpeak NG's voice of this ID, if it is one. */
+export function espeakVoice(id: string): EspeakVoice | undefined {
   return BY_ID.get(id);
 }
 
@@ -155,11 +155,11 @@ export function requestLanguages(voice: string | undefined, language: string | u
 }
 
 /**
- * The free voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
- * (`ko-KR` reads as `ko`) if a free voice speaks it, else of the preset voice's own language, else English. What the
+ * eSpeak NG's voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
+ * (`ko-KR` reads as `ko`) if one speaks it, else of the preset voice's own language, else English. What the
  * sandbox speaks words in, and what SayBot falls back on.
  */
-export function freeVoiceFor(voice: string | undefined, language: string | undefined): string {
+export function espeakVoiceFor(voice: string | undefined, language: string | undefined): string {
   const preset = PRESET_VOICE_ID.exec(voice ?? '');
   const gender = preset?.[2] ?? 'f';
   for (const wanted of requestLanguages(voice, language)) {

@@ -46,24 +46,24 @@ export interface SeatView {
 
 type SeatRuling = { kind: 'seat'; index: number } | { kind: 'busy'; channels: string[] };
 
-/** Free: in no voice channel, or in one nobody but bots is left in; and never while it speaks or is kept. */
-export function seatIsFree(seat: SeatView): boolean {
+/** Available: in no voice channel, or in one nobody but bots is left in; and never while it speaks or is kept. */
+export function seatIsAvailable(seat: SeatView): boolean {
   return seat.present && !seat.speaking && !seat.kept && (seat.channelId === undefined || seat.listeners === 0);
 }
 
 /**
- * The seat rule, for a member in voice channel `channelId`: the seat already there; else the main bot if free and it
- * may connect and speak there; else the first free helper that may; else (none may) the main bot if free, so the
+ * The seat rule, for a member in voice channel `channelId`: the seat already there; else the main bot if available and it
+ * may connect and speak there; else the first available helper that may; else (none may) the main bot if available, so the
  * gate refuses in its usual words; else busy, with the channels the seats are in.
  */
 export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatRuling {
   const there = seats.find((seat) => seat.present && seat.channelId === channelId);
   if (there !== undefined) return { kind: 'seat', index: there.index };
   // The main bot first, then the helpers in order: `seats` is in that order.
-  const allowed = seats.find((seat) => seatIsFree(seat) && seat.mayJoin);
+  const allowed = seats.find((seat) => seatIsAvailable(seat) && seat.mayJoin);
   if (allowed !== undefined) return { kind: 'seat', index: allowed.index };
   const main = seats.find((seat) => seat.index === 0);
-  if (main !== undefined && seatIsFree(main)) return { kind: 'seat', index: 0 };
+  if (main !== undefined && seatIsAvailable(main)) return { kind: 'seat', index: 0 };
   const channels = seats.filter((seat) => seat.present && seat.channelId !== undefined).map((seat) => seat.channelId!);
   return { kind: 'busy', channels: [...new Set(channels)] };
 }
@@ -74,7 +74,7 @@ export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels
 interface SeatsOptions {
   /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
   mayJoin: (seatGuild: Guild, channelId: string) => boolean;
-  /** A voice channel its seat stays in (auto-read reads into it): that seat is never free. */
+  /** A voice channel its seat stays in (auto-read reads into it): that seat is never available. */
   kept?: ((guildId: string, channelId: string) => boolean) | undefined;
 }
 

@@ -306,7 +306,7 @@ export class AutoreadWiring {
   }
 
   /**
-   * A member joined an `autojoin` binding's channel that SayBot left by itself, and a seat is free for it (the seat
+   * A member joined an `autojoin` binding's channel that SayBot left by itself, and a seat is available for it (the seat
    * rule): that seat joins and reads again (not after /autoread stop or a manager's /leave). Never throws.
    */
   async #autojoin(state: VoiceState): Promise<void> {
@@ -378,7 +378,7 @@ export class AutoreadWiring {
     if (!voice?.isVoiceBased()) return drop('no-channel');
     if (voice.members.filter((member) => !member.user.bot).size === 0)
       return drop('channel-empty', undefined, 'left-voice');
-    // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is free.
+    // Its helper not back yet (or every seat taken): kept as if SayBot had left, for an autojoin once a seat is available.
     const seat = seatFor(this.#options.seats, guild, voiceChannelId);
     if (seat === undefined) return drop('no-seat', undefined, 'left-voice');
     if (await this.#pausedForRights(guild, binding, seat.guild)) return;
@@ -478,7 +478,7 @@ function publicReason(language: string | undefined, refusal: Refusal): string {
   return t(language, message.key, message.params);
 }
 
-/** The seat reading into `voiceChannelId` (src/core/voice/seats.ts' rule); undefined when none is free. */
+/** The seat reading into `voiceChannelId` (src/core/voice/seats.ts' rule); undefined when none is available. */
 function seatFor(seats: Seats, guild: Guild, voiceChannelId: string): Seat | undefined {
   const choice = seats.forChannel(guild, voiceChannelId);
   return choice.kind === 'seat' ? choice.seat : undefined;

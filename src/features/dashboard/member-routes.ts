@@ -1,5 +1,5 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
-import { FREE_VOICES } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
@@ -66,7 +66,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
         id: voice.id,
         label: [voice.name, voice.credit, 'free'].filter((part) => part !== undefined).join(' · '),
       })),
-      ...(bot.voices.free ? FREE_VOICES.map((voice) => ({ id: voice.id, label: `${voice.language} · free` })) : []),
+      ...(bot.voices.free ? ESPEAK_VOICES.map((voice) => ({ id: voice.id, label: `${voice.language} · free` })) : []),
     ];
   }
 

@@ -1,6 +1,6 @@
 // Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
 // voice_add and /voices delete do.
-import { FREE_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
@@ -92,7 +92,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
         detail: v.character,
       })),
       ...(bot.voices.free
-        ? FREE_VOICES.map((v) => ({
+        ? ESPEAK_VOICES.map((v) => ({
             ...voice(v.id, v.id, 'free', v.language, v.id.endsWith('-m') ? 'm' : 'f'),
             detail: t(c.get('locale'), 'dashboard.voices.freeDetail'),
           }))
@@ -169,7 +169,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const language =
       'voice' in given
         ? (bot.voices.presets.find((v) => v.id === given.voice)?.language ??
-          FREE_VOICES.find((v) => v.id === given.voice)?.language ??
+          ESPEAK_VOICES.find((v) => v.id === given.voice)?.language ??
           bot.voices.engines().find((v) => v.id === given.voice)?.language)
         : undefined;
     const locale = SAMPLE_LOCALES[language ?? server.guildLanguage.slice(0, 2)] ?? 'en-US';

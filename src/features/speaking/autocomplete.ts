@@ -1,4 +1,4 @@
-import { LANGUAGE_CODE, FREE_VOICES } from '../../core/voice-catalogue/voices.ts';
+import { LANGUAGE_CODE, ESPEAK_VOICES } from '../../core/voice-catalogue/voices.ts';
 import type { ApplicationCommandOptionChoiceData, AutocompleteInteraction } from 'discord.js';
 import { MAX_CHOICES, languageChoices, presetChoices, voiceChoices } from '../../core/interactions/choices.ts';
 import type { Services } from '../../core/interactions/command.ts';
@@ -32,7 +32,7 @@ async function speechChoices(
   const { store } = context;
   if (option === 'voice') {
     const cloned = await store.voiceLibrary.list(interaction.guildId, { contains: typed, limit: MAX_CHOICES });
-    const free = context.config.freeVoice.chosen ? FREE_VOICES : [];
+    const free = context.config.freeVoice.chosen ? ESPEAK_VOICES : [];
     const engines = context.engines?.voices() ?? [];
     return voiceChoices(typed, interaction.locale, language, context.voices, cloned, free, engines);
   }

@@ -197,7 +197,7 @@ export async function chooseDestination(
 
 /**
  * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts), if the rights let that bot
- * speak there for them (refused at once rather than timing out later). No seat free: refused, nothing asked or held.
+ * speak there for them (refused at once rather than timing out later). No seat available: refused, nothing asked or held.
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
@@ -214,7 +214,7 @@ export function memberVoiceChannel(
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
   const choice = seats.forChannel(interaction.guild, channelId);
-  // No seat free while auto-read keeps one elsewhere: auto-read's words say why (a free helper takes the member's).
+  // No seat available while auto-read keeps one elsewhere: auto-read's words say why (an available helper takes the member's).
   const readings = choice.kind === 'seat' ? undefined : reading?.get(interaction.guildId);
   const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
   if (read !== undefined) {
@@ -237,7 +237,7 @@ export function memberVoiceChannel(
   throw noSeatError(choice, options.offersFile === true);
 }
 
-/** No seat free: where they are busy, offering `output: file` only to a front-end that has it (`offersFile`). */
+/** No seat available: where they are busy, offering `output: file` only to a front-end that has it (`offersFile`). */
 export function noSeatError(choice: Extract<SeatChoice, { kind: 'busy' }>, offersFile: boolean): UserError {
   const [only] = choice.channels;
   const tail = offersFile ? '' : '.voiceOnly';

@@ -313,8 +313,8 @@ describe('the acceptance returned: a charge written down before the body is read
     const seen: Array<{ status: number; requestId?: string | undefined; used?: number | undefined }> = [];
     const sent = await api.client.send({ endpoint: 'tts', body: { text: TEXT, voice_id: 'voice-b-en-f-01' } });
     if (sent.kind !== 'accepted') throw sent.error;
-    const { acceptance } = sent;
-    seen.push({ status: acceptance.status, requestId: acceptance.requestId, used: acceptance.usage?.used });
+    const { answer } = sent;
+    seen.push({ status: answer.status, requestId: answer.requestId, used: answer.usage?.used });
     // The service has sent its 2xx and nothing of the body; the call waits for its caller to read it.
     await until(() => seen.length === 1 && requestsTo(api.sandbox, 'tts')[1]?.outcome === 'paused');
     const records = requestsTo(api.sandbox, 'tts');

@@ -2,7 +2,7 @@
 // a Latin word in a Japanese line in the English voice, the WAVs of the runs joined; the analyser loaded in the
 // worker thread, never in the process's main thread; a line read far too long refused before eSpeak NG runs.
 // Needs the optional espeak-ng and kuromoji packages; skipped with one line without.
-import { freeVoice } from '../../../src/core/voice-catalogue/voices.ts';
+import { espeakVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
@@ -100,7 +100,7 @@ describe.skipIf(!installed)(
         ['音声合成', 'free-ja-f'],
       ];
       for (const [text, voiceId] of lines) {
-        const voice = freeVoice(voiceId)?.espeak ?? '';
+        const voice = espeakVoice(voiceId)?.espeak ?? '';
         expect(await thread.run({ text, voice, maxSeconds: 60 })).toMatchObject({ ok: true });
         events.push('|');
       }

@@ -1,5 +1,5 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
-import { FREE_VOICES, freeVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, espeakVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
@@ -11,6 +11,7 @@ import {
   MAX_LONG_FREE_LINES_PER_MEMBER,
   MAX_WAITING_PER_THREAD,
   freeVoiceInstalled,
+  freeVoiceRules,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
@@ -33,12 +34,31 @@ const espeakThread = (worker: URL) =>
     unavailable: (reason, message) => new JobUnavailableError(reason, message),
   });
 
+describe('what free voices may do here (freeVoiceRules): the one decision, from FREE_VOICE and eSpeak NG installed', () => {
+  it.each([
+    // FREE_VOICE=on, chosen, fallback, off (config.test.ts: what each sets), with eSpeak NG installed or not.
+    [{ chosen: true, fallback: true }, true, { chosen: true, standsIn: true, espeak: true }],
+    [{ chosen: true, fallback: false }, true, { chosen: true, standsIn: false, espeak: true }],
+    [{ chosen: false, fallback: true }, true, { chosen: false, standsIn: true, espeak: true }],
+    [{ chosen: false, fallback: false }, true, { chosen: false, standsIn: false, espeak: false }],
+    // Not installed: nobody may choose eSpeak NG, nor does it speak; an engine's voice may still stand in.
+    [{ chosen: true, fallback: true }, false, { chosen: false, standsIn: true, espeak: false }],
+    [{ chosen: true, fallback: false }, false, { chosen: false, standsIn: false, espeak: false }],
+  ])('%o, installed %s: %o', (setting, installed, rules) => {
+    expect(freeVoiceRules(setting, installed)).toEqual(rules);
+  });
+
+  it('asks whether eSpeak NG is installed when not told', () => {
+    expect(freeVoiceRules({ chosen: true, fallback: false }).chosen).toBe(freeVoiceInstalled());
+  });
+});
+
 describe('the free voices', () => {
   it('are a female and a male voice per language, named free-<language>-<f|m>', () => {
-    expect(FREE_VOICES.length).toBeGreaterThanOrEqual(6);
-    for (const free of FREE_VOICES) expect(free.id).toMatch(new RegExp(`^free-${free.language}-(f|m)$`));
-    expect(new Set(FREE_VOICES.map((free) => free.id)).size).toBe(FREE_VOICES.length);
-    expect(freeVoice('free-ko-f')?.espeak).toBe('ko+f2');
+    expect(ESPEAK_VOICES.length).toBeGreaterThanOrEqual(6);
+    for (const free of ESPEAK_VOICES) expect(free.id).toMatch(new RegExp(`^free-${free.language}-(f|m)$`));
+    expect(new Set(ESPEAK_VOICES.map((free) => free.id)).size).toBe(ESPEAK_VOICES.length);
+    expect(espeakVoice('free-ko-f')?.espeak).toBe('ko+f2');
     expect(isFreeVoice('voice-b-en-f-01')).toBe(false);
   });
 });

@@ -116,7 +116,6 @@ describe('Order', () => {
     let refuse = true;
     const refusal = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
     const waiting = new Money({
-      standsIn: true,
       accounting: {
         authorize: async () => {
           if (!refuse) return terms().terms.charge;
@@ -135,6 +134,7 @@ describe('Order', () => {
             free: true,
           }));
         },
+        freeVoice: { standsIn: true },
         standIn: (paid) => ({ ...paid, voice: 'free-en-f' }),
       },
     });

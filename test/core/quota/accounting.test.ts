@@ -106,7 +106,7 @@ describe('a part paid late', () => {
   const accepting = {
     send: async (): Promise<Sent<AudioResponse>> => ({
       kind: 'accepted',
-      acceptance: { status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } },
+      answer: { status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } },
       // Read to its end, as a flight reads it: the call is settled once its body is over.
       read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
     }),

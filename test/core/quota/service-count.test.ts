@@ -53,7 +53,7 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
       }
       return {
         kind: 'accepted',
-        acceptance: { status: 200, usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } },
+        answer: { status: 200, usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } },
         // Read to its end, as a flight reads it: the call is settled once its body is over.
         read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
       };

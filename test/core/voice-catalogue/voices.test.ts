@@ -1,8 +1,8 @@
-// The free voice that stands in for a paid one (freeVoiceFor): its gender, and the language it can speak.
-import { freeVoiceFor } from '../../../src/core/voice-catalogue/voices.ts';
+// The free voice that stands in for a paid one (espeakVoiceFor): its gender, and the language it can speak.
+import { espeakVoiceFor } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
 
-describe('freeVoiceFor', () => {
+describe('espeakVoiceFor', () => {
   it.each([
     ['voice-b-ko-m-01', undefined, 'free-ko-m'],
     ['voice-b-en-f-01', 'ja', 'free-ja-f'],
@@ -16,6 +16,6 @@ describe('freeVoiceFor', () => {
     ['clone_1234', undefined, 'free-en-f'],
     [undefined, 'fr', 'free-fr-f'],
   ])('%s speaking %s -> %s', (voice, language, expected) => {
-    expect(freeVoiceFor(voice, language)).toBe(expected);
+    expect(espeakVoiceFor(voice, language)).toBe(expected);
   });
 });

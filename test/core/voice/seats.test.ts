@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseSeat, seatIsFree, type SeatView } from '../../../src/core/voice/seats.ts';
+import { chooseSeat, seatIsAvailable, type SeatView } from '../../../src/core/voice/seats.ts';
 
 const C = 'channel-c';
 const D = 'channel-d';
@@ -35,9 +35,9 @@ describe('the seat rule', () => {
     const absent = seat(3, { present: false });
     expect(chooseSeat([listened, speaking, barred, absent, seat(4), seat(5)], C)).toEqual({ kind: 'seat', index: 4 });
     // Speaking with nobody left listening is still speaking: not moved.
-    expect(seatIsFree(seat(0, { channelId: D, speaking: true, listeners: 0 }))).toBe(false);
+    expect(seatIsAvailable(seat(0, { channelId: D, speaking: true, listeners: 0 }))).toBe(false);
     // Kept where auto-read reads into: not moved either.
-    expect(seatIsFree(seat(0, { channelId: D, kept: true }))).toBe(false);
+    expect(seatIsAvailable(seat(0, { channelId: D, kept: true }))).toBe(false);
   });
 
   it('passes over a free main bot that may not connect and speak in C for the first free helper that may', () => {

@@ -3,7 +3,7 @@
 // analyser to kana, and each run given to the free voice of its language and of the line's voice's gender (Latin
 // words in a Japanese line to the English voice). Pure and linear in the line but for the analyser, which is given
 // (loaded only in the worker threads: ./read-aloud.ts).
-import { FREE_VOICES, freeVoice, type FreeVoice } from '../../voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, espeakVoice, type EspeakVoice } from '../../voice-catalogue/voices.ts';
 import { withinEspeakLimits } from '../espeak-text.ts';
 import { readChatForms } from './chat-forms.ts';
 import { readChineseNumbers } from './chinese-numbers.ts';
@@ -18,11 +18,11 @@ import { readRanges, readSymbols } from './symbols.ts';
 const NEEDS_ANALYSER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The free voice whose eSpeak NG voice is `espeak`. */
-const BY_ESPEAK = new Map(FREE_VOICES.map((free) => [free.espeak, free]));
+const BY_ESPEAK = new Map(ESPEAK_VOICES.map((free) => [free.espeak, free]));
 
 /** The free voice reading `language` in `line`'s gender (the line's own if none speaks it). */
-function voiceOf(language: string, line: FreeVoice): FreeVoice {
-  return freeVoice(`free-${language}-${line.id.slice(-1)}`) ?? line;
+function voiceOf(language: string, line: EspeakVoice): EspeakVoice {
+  return espeakVoice(`free-${language}-${line.id.slice(-1)}`) ?? line;
 }
 
 /** A run's text with its numbers, ranges and symbols read; a Japanese run's kanji and kana through `analyser`. */
@@ -66,7 +66,7 @@ export function readLine(line: string, espeak: string, analyser: () => JapaneseA
  * dropped their end before).
  */
 export function readingChanges(line: string, voiceId: string): boolean {
-  const voice = freeVoice(voiceId);
+  const voice = espeakVoice(voiceId);
   if (voice === undefined) return false;
   const runs = runsOf(line, voice.language);
   if (runs.length !== 1) return true;
