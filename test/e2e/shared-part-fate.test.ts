@@ -50,12 +50,13 @@ describe('a part counted free as in flight, its turn after that call is over', (
   for (const budget of ['70', '0'])
     it(`the call fails after its charge (budget ${budget}): the other order is told that failure, nothing asked again`, async () => {
       const h = await start({ BUDGET_GUILD_MONTHLY_CHARS: budget });
-      h.sandbox.setPacing({ startDelayMs: 1500 });
-      h.sandbox.injectFault({ kind: 'reset-after-charge', endpoint: 'tts', times: 1 });
+      // The call held after its charge until the other order is queued behind it, then its connection reset.
+      h.sandbox.injectFault({ kind: 'hold-after-charge', then: 'reset', endpoint: 'tts' });
       const first = await say(h, A);
-      await until(() => tts(h).length === 1);
+      await until(() => tts(h)[0]?.outcome === 'held');
       const other = await say(h, B);
       await other.waitFor((r) => /^Queued/.test(r.content ?? ''), 20_000);
+      h.sandbox.resumePaused();
       const failed = await answerOf(first, 60_000);
       const answer = await answerOf(other, 60_000);
       await booksSettled(h);
