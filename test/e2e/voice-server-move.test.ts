@@ -5,7 +5,9 @@
 // order and with the old session ended 370 ms before the new address comes; with SayBot's main thread busy but going
 // round (a loaded host); and with it held up as the move comes, while the sender thread goes on sending into the ended
 // session: what went there is said again, also when it goes on loaded after (its turns slow, the old session let go a
-// few turns after the close came). How much is said twice is a time: `npm run bench` (voice-move).
+// few turns after the close came). How much is said twice is a time: `npm run bench` (voice-move). Each line lasts only
+// as long as its case needs: a second or so after the move shows it goes on (a boundary's line is over 40 characters:
+// two parts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID, defaultGuilds, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { until } from '../support/books-shown.ts';
@@ -21,8 +23,8 @@ const give = (expected: number, frames: number) => Math.round((expected + frames
 
 let h: Harness;
 beforeAll(async () => {
-  // Parts of at most 60 characters: a line of two sentences is two parts, with a boundary to move at.
-  h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 } });
+  // Parts of at most 40 characters: a line of two sentences is two parts, with a boundary to move at.
+  h = await startHarness({ config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 40 } });
 });
 afterAll(async () => {
   await h?.close();
@@ -106,27 +108,24 @@ function wentOn(result: Awaited<ReturnType<typeof sayAcrossMove>>, whole: boolea
 
 describe.each(ORDERS)('a line across a voice server move ($order)', ({ options }) => {
   it('mid-part: it goes on where the move cut it once the new connection is ready', async () => {
-    const text = 'This line is moved to another voice server part of the way through.';
+    const text = 'This line is moved part of the way in.';
     wentOn(await sayAcrossMove(text, options, () => spoken() >= 50), false);
   });
 
   it('at its first packet', async () => {
-    wentOn(
-      await sayAcrossMove('This line is moved as its first packet is heard.', options, () => spoken() >= 1),
-      false,
-    );
+    wentOn(await sayAcrossMove('Moved at its first packet.', options, () => spoken() >= 1), false);
   });
 
   it("at a part's boundary", async () => {
-    const first = 'The first part of this line ends here.';
-    const text = `${first} And the second part follows it after the move.`;
+    const first = 'The first part ends.';
+    const text = `${first} And the second follows.`;
     const boundary = Math.round(h.sandbox.expectedDurationSeconds(first) / FRAME_SECONDS);
     wentOn(await sayAcrossMove(text, options, () => spoken() >= boundary), false);
   });
 
   it('during the start lead, before any packet is sent', async () => {
     h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-    const text = `Moved while its start is read ahead (${Object.keys(options).length}).`;
+    const text = `Moved in its start lead (${Object.keys(options).length}).`;
     wentOn(
       await sayAcrossMove(text, options, async () => {
         await until(() => h.sandbox.requests.some((r) => r.text === text && r.outcome === 'held'));
@@ -153,7 +152,7 @@ describe.each(ORDERS)(
   'a line across a voice server move with the main thread busy but going round ($order)',
   ({ options }) => {
     it('mid-part: it goes on, nothing lost but what went to the ended session', async () => {
-      const text = 'This line is moved while the bot is loaded, part of the way through.';
+      const text = 'Moved while loaded, part of the way in.';
       const idle = keptBusy();
       try {
         wentOn(await sayAcrossMove(text, options, () => spoken() >= 50), false);
@@ -171,7 +170,7 @@ describe.each(ORDERS)(
   'a line across a voice server move with the main thread held up at it ($order)',
   ({ options }) => {
     it('mid-part: what went to the ended session is said again on the new connection', async () => {
-      const text = 'This line is moved while the bot is busy, part of the way through.';
+      const text = 'Moved while busy, part of the way in.';
       const result = await sayAcrossMove(text, options, () => spoken() >= 50, STALL_MS);
       // The sender thread did send into the ended session while the main thread was busy.
       expect(result.lostSeconds, result.answer).toBeGreaterThan(0);
@@ -179,20 +178,20 @@ describe.each(ORDERS)(
     });
 
     it('at its first packet', async () => {
-      const text = 'Moved as its first packet is heard, the bot busy.';
+      const text = 'Moved at its first packet, busy.';
       wentOn(await sayAcrossMove(text, options, () => spoken() >= 1, STALL_MS), true);
     });
 
     it("at a part's boundary", async () => {
-      const first = 'The first part of this busy line ends here.';
-      const text = `${first} And the second part follows it after the move.`;
+      const first = 'The first busy part ends.';
+      const text = `${first} And the second follows.`;
       const boundary = Math.round(h.sandbox.expectedDurationSeconds(first) / FRAME_SECONDS);
       wentOn(await sayAcrossMove(text, options, () => spoken() >= boundary, STALL_MS), true);
     });
 
     it('during the start lead, before any packet is sent', async () => {
       h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
-      const text = `Moved while its start is read ahead, the bot busy (${Object.keys(options).length}).`;
+      const text = `Moved in its start lead, busy (${Object.keys(options).length}).`;
       wentOn(
         await sayAcrossMove(
           text,
@@ -214,7 +213,7 @@ describe.each(ORDERS)(
   'a line across a voice server move with the main thread held up at it, then busy but going round ($order)',
   ({ options }) => {
     it('mid-part: what went to the ended session is said again, though the old session is let go only later', async () => {
-      const text = 'This line is moved while the bot is busy, then loaded, part of the way through.';
+      const text = 'Moved busy then loaded, part way in.';
       // Each turn of the loop takes 28 ms or more: the old session's close is read a turn after the messages that waited,
       // and the library lets it go a turn later still, with the sender thread's later reports (every 40 ms) read between.
       const idle = keptBusy(28);
