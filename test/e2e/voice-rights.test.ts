@@ -67,7 +67,12 @@ function guilds(): FakeGuildSpec[] {
   ];
 }
 
-const h = useFileHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+// The sandbox speaks at twice its default rate: every length asserted here is its own (expectedDurationSeconds).
+const h = useFileHarness({
+  guilds: guilds(),
+  config: { voiceIdleTimeoutMs: 60_000 },
+  sandbox: { secondsPerCharacter: 0.03 },
+});
 
 // Each test starts with nobody muted, the bot in no voice channel and nothing read aloud, whatever ran before.
 beforeEach(async () => {
