@@ -107,7 +107,7 @@ describe('/say with DAVE required', () => {
 
   it('a listener who joins mid-reply hears the rest after the new epoch, and nobody hears a glitch', async () => {
     await inChannel();
-    const text = 'A longer reply, so that someone can walk in while it is still being spoken aloud.';
+    const text = 'A reply long enough for someone to walk in to.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
     const before = h.discord.daveState(london.id)?.botEpoch ?? 0n;
@@ -125,7 +125,7 @@ describe('/say with DAVE required', () => {
 
   it('a listener who joins mid-reply decrypts every frame sent after the bot executed the transition, even with its main thread held up right after it', async () => {
     await inChannel();
-    const text = 'Half a second of this reply is sealed ahead of what is heard when someone new walks in to listen.';
+    const text = 'Half a second is sealed ahead as someone walks in.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-f-01');
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
     const before = h.discord.daveState(london.id)?.botEpoch ?? 0n;
@@ -164,7 +164,7 @@ describe('/say with DAVE required', () => {
     await inChannel();
     h.discord.setVoiceState(london.id, BOB, GENERAL);
     await h.discord.waitForDave(london.id, (s) => s.members.includes(BOB));
-    const text = 'Someone is about to leave the room while this sentence is still being read out loud.';
+    const text = 'Someone leaves the room while this is being read.';
     const handle = await say(london.id, ALICE, text, 'voice-b-en-m-01');
     await h.discord.waitForPacket(london.id, (p) => !p.silence);
     h.discord.setVoiceState(london.id, BOB, null);
