@@ -1,7 +1,8 @@
 // The speech pipeline: the one way from a member's request to audio, whatever asked (SpeechPipeline). An order run
 // top to bottom (#run): rights, lines, place in voice, money, each part fetched and played in voice (#playInVoice) or
 // rendered whole (#render), money settled, one outcome; its record is src/core/order/order-record.ts.
-import { isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { espeakVoiceFor, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { freeRequest } from '../sourcing/part-request.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -330,10 +331,13 @@ export class SpeechPipeline {
     return this.#source.close();
   }
 
-  /** A request as the free voice says it (auto-read's free_voice); undefined where no free voice can speak. */
-  freeVersion(request: SpeechRequest): SpeechRequest | undefined {
+  /**
+   * A request as a free voice says it (auto-read's free_voice), never the paid one: where none may speak here, eSpeak
+   * NG's, which the line's checks then refuse (free-voice-unavailable).
+   */
+  freeVersion(request: SpeechRequest): SpeechRequest {
     if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
-    return this.#source.standIn(request);
+    return this.#source.standIn(request) ?? freeRequest(request, espeakVoiceFor(request.voice, request.language));
   }
 
   /** An order spoken in voice or rendered; a failure is its outcome, what it was handed in whole let go. */

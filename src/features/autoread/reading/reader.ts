@@ -75,8 +75,8 @@ export interface AutoReaderOptions {
     text: string,
     distinct?: DistinctVoices,
   ) => Promise<SpeechRequest>;
-  /** The free voice's version of a request (free_voice on); undefined where none can speak. Absent: as asked. */
-  freeVersion?: (request: SpeechRequest) => SpeechRequest | undefined;
+  /** The free voice's version of a request (free_voice on), never the paid voice. Absent: as asked. */
+  freeVersion?: (request: SpeechRequest) => SpeechRequest;
   /** A member's /myvoice name and read_me, read at hand-over. Absent: everyone is read, by display name. */
   memberFor?: (guildId: string, userId: string) => Promise<MemberReading>;
   /** Why the member may no longer speak in the voice channel (asked at hand-over and before each part). */
