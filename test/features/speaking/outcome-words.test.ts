@@ -532,6 +532,34 @@ describe('one outcome, worded in one place', () => {
     },
   );
 
+  // The free voice stood in after 151 paid characters, then a later part was refused (the service 503ing): each thing
+  // the member reads names the stand-in and says 151 once, and never that the rest was not made (the free voice's is).
+  const standInFronts = paidFronts.filter(
+    ([, , error, front]) => error === 'PaidPartWayError' && ['command', 'user-install'].includes(front.flavour),
+  );
+  it.each(standInFronts)('%s, ended as %s, stood in for then refused part-way: 151 said once', (_, kind, __, front) => {
+    const standIn = { voice: 'free-en-f', cause: 'service-failed' as const, paidBefore: 151 };
+    const partWay = new PaidPartWayError(151, new ServerError('503', { status: 503 }));
+    const answer = wordOutcome({ ...OUTCOMES[kind]!, standIn, partWay, spent: { paid: 151 } } as SpeechOutcome, front);
+    const read =
+      answer.answer === 'reply'
+        ? [answer.words]
+        : answer.answer === 'too-large'
+          ? [answer.posted, answer.compressed]
+          : answer.answer === 'voice-message'
+            ? [answer.stoodIn ?? answer.posted!, answer.asFile('too-large')]
+            : [];
+    expect(read.length).toBeGreaterThan(0);
+    for (const first of read)
+      for (const locale of LOCALES) {
+        const notes = 'notes' in answer ? answer.notes : [];
+        const text = wordsText(locale, first, notes);
+        expect(text, locale).toContain('free-en-f');
+        expect(text.match(/151/g), `${locale}: ${text}`).toHaveLength(1);
+        expect(notes.map((note) => note.key)).not.toContainEqual(expect.stringMatching(/^error\.paidPartWay\./));
+      }
+  });
+
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
   const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
