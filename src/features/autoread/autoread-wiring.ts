@@ -458,7 +458,7 @@ export class AutoreadWiring {
         : notice.kind === 'fallback'
           ? t(language, 'autoread.fallback', {
               voice: `\`${notice.voice}\``,
-              reason: fallbackReason(language, notice.cause),
+              reason: fallbackReason(notice.cause),
             })
           : notice.kind === 'skipped-to-newest'
             ? t(language, 'autoread.skippedToNewest', { count: notice.count })

@@ -164,11 +164,12 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   const { partWay } = outcome;
   if (partWay === undefined) return answer;
   // Part paid, the rest refused: no buttons (the cache lacks the rest); bare audio (a sample) gets the words alone.
-  const rest = paidFirst(partWay, partWay, outcome.spent);
+  // A refusal of the rest says part was made, but where the free voice made some, its label gave the figure.
+  const labelled = partWay instanceof PaidPartWayError && 'voice' in front && outcome.standIn !== undefined;
+  const rest = labelled ? partWay.cause : paidFirst(partWay, partWay, outcome.spent);
   if (answer.answer === 'audio' && answer.words === undefined) return { answer: 'refused', error: rest };
   if ('notes' in answer) {
-    // A refusal of the rest says itself that part was made; any other failure is told after that it holds only part.
-    if (!(partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
+    if (labelled || !(partWay instanceof PaidPartWayError)) answer.notes.push({ key: 'outcome.partWay.only' });
     answer.notes.push(describeFailure(rest).message);
     if ('buttons' in answer) delete answer.buttons;
   }
@@ -222,8 +223,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
 function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent']): unknown {
   const charged = error instanceof VoiceApiError && error.charge === 'charged' && !spent?.delivered;
   const saysPaid = charged || SAYS_PAID.some((type) => error instanceof type);
-  const paid = spent?.paid ?? 0;
-  return paid > 0 && !saysPaid ? told('outcome.failedAfterPaying', { paid }, said) : said;
+  return spent?.paid && !saysPaid ? told('outcome.failedAfterPaying', { paid: spent.paid }, said) : said;
 }
 
 const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, RenderStoppedError];
@@ -350,10 +350,7 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
   const notes: LocalisedMessage[] = [];
   // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
   if (outcome.standIn !== undefined)
-    notes.push({
-      key: 'scene.freeVoiceStoodIn',
-      params: { reason: fallbackReason(front.locale, outcome.standIn.cause) },
-    });
+    notes.push({ key: 'scene.freeVoiceStoodIn', params: { reason: fallbackReason(outcome.standIn.cause) } });
   // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
   const timeline = 'timeline' in outcome ? outcome.timeline : undefined;
   if (outcome.cutAt !== undefined)
@@ -459,7 +456,8 @@ const reply = (
 /** The voice a reply names: the free voice that spoke for the failing service (and why), else the front's. */
 function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
   const free = outcome.standIn;
-  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);
+  const paid = outcome.partWay instanceof PaidPartWayError ? outcome.partWay.paid : free?.paidBefore;
+  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, paid, credit);
 }
 
 /** A voice message's answer: its Ogg Opus as the file it goes as where it cannot go as a voice message. */
@@ -512,22 +510,17 @@ export function wordsText(locale: Locale, words: LocalisedMessage, notes: readon
 /** Why the free voice speaks: the paid voice refused for money, or the service failing to answer. */
 export type FallbackCause = Refusal | StandIn['cause'];
 
-/** Why the paid voice did not speak, as the channel may read it. */
-export function fallbackReason(locale: string | null | undefined, cause: FallbackCause): string {
-  if (cause === 'service-failed') return t(locale, 'fallback.reason.service');
-  if (cause === 'month-used-up') return t(locale, 'fallback.reason.month');
-  if (cause === 'engine-failed') return t(locale, 'fallback.reason.engine');
+/** Why the paid voice did not speak, as the channel may read it (in the reader's language, as a message's part). */
+export function fallbackReason(cause: FallbackCause): LocalisedMessage {
+  if (cause === 'service-failed') return { key: 'fallback.reason.service' };
+  if (cause === 'month-used-up') return { key: 'fallback.reason.month' };
+  if (cause === 'engine-failed') return { key: 'fallback.reason.engine' };
   // The service's figure leaves some characters, too few for this text: said with it, never "used up".
-  if (cause.reason.code === 'quota-too-few-left' && cause.reason.left > 0)
-    return t(locale, 'fallback.reason.tooFewLeft', { left: cause.reason.left, needed: cause.reason.needed });
-  const code = cause.reason.code;
-  const key: MessageKey =
-    code === 'budget-member-day'
-      ? 'fallback.reason.member'
-      : code === 'budget-guild-month'
-        ? 'fallback.reason.server'
-        : 'fallback.reason.month';
-  return t(locale, key);
+  const { reason } = cause;
+  if (reason.code === 'quota-too-few-left' && reason.left > 0)
+    return { key: 'fallback.reason.tooFewLeft', params: { left: reason.left, needed: reason.needed } };
+  if (reason.code === 'budget-member-day') return { key: 'fallback.reason.member' };
+  return { key: reason.code === 'budget-guild-month' ? 'fallback.reason.server' : 'fallback.reason.month' };
 }
 
 /**
@@ -542,7 +535,7 @@ export function fallbackVoiceLabel(
   /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
   credit?: string,
 ): string {
-  const params = { voice: namedVoice(voice, credit), reason: fallbackReason(locale, cause) };
+  const params = { voice: namedVoice(voice, credit), reason: fallbackReason(cause) };
   if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
   return t(locale, 'voice.fallback', params);
 }
