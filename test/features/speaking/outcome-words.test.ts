@@ -560,6 +560,18 @@ describe('one outcome, worded in one place', () => {
       }
   });
 
+  // The studio says the free voice spoke as /scene does, in the same words (bb7's hole E: "The scene is made: 5.3 s.").
+  it.each(['files', 'played'] as const)(
+    'the studio, ended as %s with the free voice standing in: said as /scene says it',
+    (kind) => {
+      const outcome = { ...OUTCOMES[kind]!, standIn: { voice: 'free-en-f', cause: 'service-failed' } } as SpeechOutcome;
+      const said = messagesOf(wordOutcome(outcome, scene(kind === 'played' ? '7' : undefined)));
+      const stoodIn = said.filter((message) => message.key === 'scene.freeVoiceStoodIn');
+      expect(stoodIn).toHaveLength(1);
+      expect(messagesOf(wordOutcome(outcome, { flavour: 'studio' }))).toContainEqual(stoodIn[0]);
+    },
+  );
+
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));
   const freeLineCuts = speaksFreeLines.flatMap(([name, front, possible]) =>
