@@ -347,10 +347,7 @@ function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAn
 }
 
 function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
-  const notes: LocalisedMessage[] = [];
-  // The service failed and the free voice spoke some lines for it (FREE_VOICE fallback): never silently.
-  if (outcome.standIn !== undefined)
-    notes.push({ key: 'scene.freeVoiceStoodIn', params: { reason: fallbackReason(outcome.standIn.cause) } });
+  const notes = sceneStoodIn(outcome);
   // Its audio proved longer than the estimate allowed for: delivered cut at the cap, and said so.
   const timeline = 'timeline' in outcome ? outcome.timeline : undefined;
   if (outcome.cutAt !== undefined)
@@ -401,11 +398,16 @@ function sceneAnswer(outcome: Done, front: FrontOf<'scene'>): OutcomeAnswer {
   }
 }
 
+/** The free voice spoke lines for the failing service or engine: /scene and the studio say so alike. */
+const sceneStoodIn = ({ standIn }: Done): LocalisedMessage[] =>
+  standIn === undefined ? [] : [{ key: 'scene.freeVoiceStoodIn', params: { reason: fallbackReason(standIn.cause) } }];
+
 function studioAnswer(outcome: Done, front: FrontOf<'studio'>): OutcomeAnswer {
   const params = { seconds: seconds(outcome.seconds) };
   // Its audio proved longer than the estimate allowed for: cut at the cap, in voice as in a file, and said so.
   const cut = outcome.cutAt;
-  const notes: LocalisedMessage[] = cut === undefined ? [] : [{ key: 'studio.scenes.cut', params: { max: cut } }];
+  const notes = sceneStoodIn(outcome);
+  if (cut !== undefined) notes.push({ key: 'studio.scenes.cut', params: { max: cut } });
   switch (outcome.kind) {
     case 'played':
       return reply({ key: 'studio.scenes.played', params }, outcome.seconds, { notes });
