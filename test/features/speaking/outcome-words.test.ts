@@ -290,6 +290,20 @@ describe('one outcome, worded in one place', () => {
     },
   );
 
+  // The books confirmed 94 of the order's characters before the right was taken away: the words give that figure, once
+  // (bb7's gap D: "counts as spent ... /usage shows it" and no number); none confirmed yet: no figure, still spent.
+  it.each(FRONTS)('%s, a right taken away after 94 confirmed: 94 said once, in every language', (_, front) => {
+    const revoked = new RightsRevokedError({ code: 'not-in-voice', channelId: '7' });
+    const told = (paid: number) => {
+      const answer = wordOutcome({ kind: 'failed', error: revoked, secondsHeard: 1, spent: { paid } }, front);
+      return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+    };
+    for (const locale of LOCALES) {
+      expect(wordsText(locale, told(94)).match(/94/g), locale).toHaveLength(1);
+      expect(wordsText(locale, told(0)), locale).not.toMatch(/[0-689]/); // <#7> alone
+    }
+  });
+
   // An order still queued when a right was taken away: nothing of it had started, so nothing of it is "the rest".
   const REVOCATIONS = [
     { code: 'not-in-voice', channelId: '7' },
