@@ -71,12 +71,12 @@ export type StillAllowed = () => Revocation | undefined | Promise<Revocation | u
 /** A part, and the rest of its request, dropped because a right was taken away after acceptance. */
 export class RightsRevokedError extends Error {
   readonly revocation: Revocation;
-  /** Paid requests had left for it before: what they made counts as spent, heard or not (its words say so). */
-  readonly spent: boolean;
+  /** Paid requests had left for it before: the characters the books confirmed of them (its words say so), 0 if none. */
+  readonly spent: number | undefined;
   /** Some of it had been heard: what was dropped is the rest. False for an order still queued, or not yet heard. */
   readonly started: boolean;
 
-  constructor(revocation: Revocation, spent = false, started = true) {
+  constructor(revocation: Revocation, spent?: number, started = true) {
     super(`speech no longer allowed (${revocation.code})`);
     this.name = 'RightsRevokedError';
     this.revocation = revocation;

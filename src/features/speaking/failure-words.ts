@@ -390,7 +390,7 @@ function revokedMessage({ revocation, spent, started }: RightsRevokedError): Loc
     ? (`error.revoked.${revocation.code}` as const)
     : (`error.revoked.notStarted.${revocation.code}` as const);
   const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
-  return spent ? { key: 'error.revoked.spent', params: { reason } } : reason;
+  return spent === undefined ? reason : { key: 'error.revoked.spent', params: { reason, paid: spent } };
 }
 
 /**

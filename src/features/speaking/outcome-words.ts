@@ -208,7 +208,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   // queued), that none of it had started, never "the rest".
   const error =
     outcome.error instanceof RightsRevokedError
-      ? new RightsRevokedError(outcome.error.revocation, outcome.spent !== undefined, outcome.secondsHeard > 0)
+      ? new RightsRevokedError(outcome.error.revocation, outcome.spent?.paid, outcome.secondsHeard > 0)
       : outcome.error;
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)

@@ -284,7 +284,7 @@ describe('one outcome, worded in one place', () => {
         const answer = wordOutcome(outcome, front);
         return describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
       };
-      expect(words(true)).toEqual({ key: 'error.revoked.spent', params: { reason } });
+      expect(words(true)).toEqual({ key: 'error.revoked.spent', params: { reason, paid: 5 } });
       expect(words(false)).toEqual(reason);
       for (const locale of LOCALES) expect(wordsText(locale, words(true))).toContain(wordsText(locale, reason));
     },

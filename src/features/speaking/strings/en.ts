@@ -232,7 +232,7 @@ export const en = {
     'I no longer serve this server, so your request was not played: none of it had started.',
   // Taken away after paid parts left (RightsRevokedError.spent): the reason, and that what was paid for counts
   'error.revoked.spent':
-    '{reason} What the voice service was asked to make of it counts as spent, heard or not; /usage shows it.',
+    '{reason} {paid, plural, =0 {What the voice service was asked to make of it counts} other {The voice service counted # characters for it, which count}} as spent, heard or not; /usage shows it.',
   // Audio, input, and SayBot's own bugs
   'error.audio.unsupported': 'The voice service sent audio in a format I cannot play ({format}).',
   'error.audio.busy':

@@ -221,7 +221,7 @@ export const ja: Translation<typeof en> = {
   'error.revoked.notStarted.not-served':
     'このサーバーではもう動作していません。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.spent':
-    '{reason}音声サービスに依頼した分は、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
+    '{reason}{paid, plural, =0 {音声サービスに依頼した分は} other {音声サービスが計上した # 文字は}}、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
   'error.audio.unsupported': '音声サービスから再生できない形式の音声が届きました（{format}）。',
   'error.busy':
     '現在混み合っていて、時間内に処理できませんでした。少し待ってからもう一度お試しください。料金はかかっていません。',

@@ -219,7 +219,7 @@ export const ko: Translation<typeof en> = {
   'error.revoked.notStarted.not-served':
     '이 서버에서는 더 이상 서비스하지 않습니다. 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
   'error.revoked.spent':
-    '{reason} 음성 서비스에 요청한 부분은 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
+    '{reason} {paid, plural, =0 {음성 서비스에 요청한 부분은} other {음성 서비스가 차감한 #자는}} 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
   'error.audio.unsupported': '음성 서비스가 재생할 수 없는 형식의 오디오를 보냈습니다 ({format}).',
   'error.busy':
     '지금은 처리할 일이 많아 제시간에 하지 못했습니다. 잠시 후 다시 시도해 주세요. 요금은 청구되지 않았습니다.',
