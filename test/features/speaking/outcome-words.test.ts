@@ -574,6 +574,21 @@ describe('one outcome, worded in one place', () => {
       }
   });
 
+  // The same in voice (bb7's hole A: "...so the rest was not made" while ~8 s of it was the free voice, never named).
+  it('/say in voice, stood in for then refused part-way: the free voice named, 151 said once', () => {
+    const standIn = { voice: 'free-en-f', cause: 'service-failed' as const, paidBefore: 151 };
+    const error = new PaidPartWayError(151, new ServerError('503', { status: 503 }));
+    const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard: 17, standIn, spent: { paid: 151 } };
+    const answer = wordOutcome(outcome, command({ kind: 'voice', channelId: '7' }));
+    const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+    expect(said.key).not.toMatch(/^error\.paidPartWay\./);
+    for (const locale of LOCALES) {
+      const text = wordsText(locale, said);
+      expect(text, locale).toContain('free-en-f');
+      expect(text.match(/151/g), `${locale}: ${text}`).toHaveLength(1);
+    }
+  });
+
   // The studio says the free voice spoke as /scene does, in the same words (bb7's hole E: "The scene is made: 5.3 s.").
   it.each(['files', 'played'] as const)(
     'the studio, ended as %s with the free voice standing in: said as /scene says it',
