@@ -244,11 +244,8 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
  * Whether a failure is worded by what the service did with the request (serviceCharge, or parts paid before a refusal:
  * PaidPartWayError, or audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
  */
-export function wordedByService(error: unknown): boolean {
-  return (
-    serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError
-  );
-}
+export const wordedByService = (error: unknown): boolean =>
+  serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError;
 
 /**
  * The words for a request refused for money or for its key after its earlier parts were paid

@@ -210,6 +210,12 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
     outcome.error instanceof RightsRevokedError
       ? new RightsRevokedError(outcome.error.revocation, outcome.spent?.paid, outcome.secondsHeard > 0)
       : outcome.error;
+  // The free voice spoke part for the failing service, then the rest was refused: named, with the figure, once.
+  const free = outcome.standIn;
+  if (error instanceof PaidPartWayError && free !== undefined && front.flavour === 'command') {
+    const voice = fallbackVoiceLabel(front.locale, free.voice, free.cause, error.paid, front.credit);
+    return { answer: 'refused', error: told('outcome.partWay.standIn', { voice }, error.cause) };
+  }
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
     return { answer: 'price-changed' };
@@ -471,8 +477,6 @@ function voiceMessageAnswer(
 ): OutcomeAnswer {
   const { credit } = fileParams;
   const message = credit === undefined ? outcome.message : { ...outcome.message, description: credit };
-  const stoodIn: LocalisedMessage | undefined =
-    outcome.standIn === undefined ? undefined : { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } };
   // What the words of it sent as a file instead name: the voice, its length, its size and the limit.
   const size = { size: megabytes(message.ogg.length), limit: megabytes(fileParams.sizeLimit) };
   const params = { voice, seconds: seconds(outcome.seconds), format: 'ogg', ...size };
@@ -490,7 +494,7 @@ function voiceMessageAnswer(
       params,
     }),
     notes: [],
-    ...(stoodIn === undefined ? {} : { stoodIn }),
+    ...(outcome.standIn === undefined ? {} : { stoodIn: { key: 'voiceMessage.freeVoiceStoodIn', params: { voice } } }),
     ...more,
   };
 }
