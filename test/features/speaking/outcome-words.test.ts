@@ -18,6 +18,7 @@ import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../..
 import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { RenderStoppedError } from '../../../src/core/order-errors.ts';
+import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
   OutcomeMismatchError,
@@ -587,6 +588,21 @@ describe('one outcome, worded in one place', () => {
       expect(text, locale).toContain('free-en-f');
       expect(text.match(/151/g), `${locale}: ${text}`).toHaveLength(1);
     }
+  });
+
+  // A join refused (4021) while the first part's request was at the service: the books count its 48 as maybe charged,
+  // and the words say so with the join's, as other maybe-charged answers do (bb7's gap C: the join's words alone).
+  it('/say in voice, the join refused with 48 maybe charged: "may have counted" its 48, once, then the join\'s words', () => {
+    const error = new VoiceJoinError('7', new Error('4021'), 'call-terminated');
+    const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard: 0, spent: { paid: 0, unconfirmed: 48 } };
+    const answer = wordOutcome(outcome, command({ kind: 'voice', channelId: '7' }));
+    const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+    for (const locale of LOCALES) {
+      const text = wordsText(locale, said);
+      expect(text.match(/48/g), `${locale}: ${text}`).toHaveLength(1);
+      expect(text.endsWith(wordsText(locale, describeFailure(error).message)), locale).toBe(true);
+    }
+    expect(wordsText('en-US', said)).toContain('may have counted');
   });
 
   // The studio says the free voice spoke as /scene does, in the same words (bb7's hole E: "The scene is made: 5.3 s.").
