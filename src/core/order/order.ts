@@ -133,8 +133,8 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
-  /** Ended early (stopped, skipped, cut off, failed) or part-way after paid calls left: `paid`, `delivered` of it. */
-  spent?: { paid: number; delivered?: number };
+  /** Ended early or part-way after paid calls left: `paid`, `delivered` of it, `unconfirmed` (maybe charged). */
+  spent?: { paid: number; delivered?: number; unconfirmed?: number };
   /** A file holding only the parts paid before a later one failed: why the rest is missing. */
   partWay?: unknown;
 };

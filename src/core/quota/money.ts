@@ -191,21 +191,20 @@ export class Money {
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
     this.giveBack(order);
+    const { paid, written } = charge;
     const result: Outcome =
       delivered.kind === 'failed'
-        ? { ...delivered, error: afterPaying(delivered.error, charge.paid, charge.written - charge.paid) }
+        ? { ...delivered, error: afterPaying(delivered.error, paid, written - paid) }
         : delivered;
     const { standIn, lineCutAt, restFailed } = order;
-    const paidBefore = charge.paid;
-    const partWay =
-      restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paidBefore);
+    const partWay = restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid);
     // An order that ended before its end (or failed, a right taken away, or holds only part): what it spent is said.
     const early = partWay !== undefined || ['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind);
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      ...(early && charge.written > 0 ? { spent: { paid: charge.paid, delivered: charge.delivered } } : {}),
-      ...(standIn === undefined ? {} : { standIn: paidBefore > 0 ? { ...standIn, paidBefore } : standIn }),
+      ...(early && written > 0 ? { spent: { paid, delivered: charge.delivered, unconfirmed: written - paid } } : {}),
+      ...(standIn === undefined ? {} : { standIn: paid > 0 ? { ...standIn, paidBefore: paid } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
     if (told.kind !== 'failed') this.#countFree(order, told.standIn);
@@ -303,7 +302,7 @@ interface SettledOutcome {
   error?: unknown;
   standIn?: StandIn;
   partWay?: unknown;
-  spent?: { paid: number; delivered?: number };
+  spent?: { paid: number; delivered?: number; unconfirmed?: number };
   lineCutAt?: number;
 }
 

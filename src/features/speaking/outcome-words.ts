@@ -204,16 +204,14 @@ function answerFor(outcome: Done, front: Front): OutcomeAnswer {
 }
 
 function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Front): OutcomeAnswer {
-  // A right taken away after paid requests left: its words say that those count; before any of it was heard (still
-  // queued), that none of it had started, never "the rest".
+  // A right taken away: its words give what the books confirmed, and never "the rest" of what was not yet heard.
   const error =
     outcome.error instanceof RightsRevokedError
       ? new RightsRevokedError(outcome.error.revocation, outcome.spent?.paid, outcome.secondsHeard > 0)
       : outcome.error;
   // The free voice spoke part for the failing service, then the rest was refused: named, with the figure, once.
-  const free = outcome.standIn;
-  if (error instanceof PaidPartWayError && free !== undefined && front.flavour === 'command') {
-    const voice = fallbackVoiceLabel(front.locale, free.voice, free.cause, error.paid, front.credit);
+  if (error instanceof PaidPartWayError && outcome.standIn !== undefined && front.flavour === 'command') {
+    const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
     return { answer: 'refused', error: told('outcome.partWay.standIn', { voice }, error.cause) };
   }
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
@@ -225,11 +223,13 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   return { answer: 'refused', error: paidFirst(error, said, outcome.spent) };
 }
 
-/** `said` after what its order paid, unless `error` says it: its figure, or a charged call's if no paid audio came. */
+/** `said` after what its order paid (or, none confirmed, may have), unless `error` or the service's answer says it. */
 function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent']): unknown {
   const charged = error instanceof VoiceApiError && error.charge === 'charged' && !spent?.delivered;
-  const saysPaid = charged || SAYS_PAID.some((type) => error instanceof type);
-  return spent?.paid && !saysPaid ? told('outcome.failedAfterPaying', { paid: spent.paid }, said) : said;
+  if (charged || SAYS_PAID.some((type) => error instanceof type)) return said;
+  if (spent?.paid) return told('outcome.failedAfterPaying', { paid: spent.paid }, said);
+  const unconfirmed = spent?.unconfirmed ?? 0;
+  return unconfirmed > 0 && !wordedByService(error) ? told('outcome.failedMaybePaid', { unconfirmed }, said) : said;
 }
 
 const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, RenderStoppedError];
@@ -464,8 +464,7 @@ const reply = (
 /** The voice a reply names: the free voice that spoke for the failing service (and why), else the front's. */
 function spokenBy(voice: string, outcome: SpeechOutcome, locale: Locale, credit?: string): string {
   const free = outcome.standIn;
-  const paid = outcome.partWay instanceof PaidPartWayError ? outcome.partWay.paid : free?.paidBefore;
-  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, paid, credit);
+  return free === undefined ? voice : fallbackVoiceLabel(locale, free.voice, free.cause, free.paidBefore, credit);
 }
 
 /** A voice message's answer: its Ogg Opus as the file it goes as where it cannot go as a voice message. */

@@ -336,6 +336,7 @@ export const ja: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'outcome.failedAfterPaying': '音声サービスは {paid} 文字を計上し、その分は消費済みです。{detail}',
   'outcome.partWay.standIn': 'この一部は{voice}で読み上げましたが、残りは作成できませんでした。{detail}',
+  'outcome.failedMaybePaid': '音声サービスが {unconfirmed} 文字を計上した可能性があり、消費済みとしています。{detail}',
   'outcome.partWay.only': '後の部分が失敗する前に作られた部分だけが入っています。残りは入っていません。',
   'freeLine.cutAtCap': '見込みより長くなったため、無料の音声の1行の最長である {max} 秒で切りました。',
   'scene.cutAtCap':

@@ -334,6 +334,7 @@ export const ko: Translation<typeof en> = {
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'outcome.failedAfterPaying': '음성 서비스가 이 요청에 대해 {paid}자를 차감했으므로 그만큼은 사용되었습니다. {detail}',
   'outcome.partWay.standIn': '이 중 일부는 {voice}(으)로 말했지만 나머지는 만들 수 없었습니다. {detail}',
+  'outcome.failedMaybePaid': '음성 서비스가 {unconfirmed}자를 차감했을 수 있어 사용한 것으로 집계됩니다. {detail}',
   'outcome.partWay.only': '뒷부분이 실패하기 전에 만들어진 부분만 들어 있고, 나머지는 빠져 있습니다.',
   'freeLine.cutAtCap': '예상보다 길게 만들어져, 무료 음성의 한 줄 최대 길이인 {max}초에서 잘랐습니다.',
   'scene.cutAtCap':
