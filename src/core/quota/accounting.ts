@@ -433,8 +433,7 @@ export class Accounting {
           ...charge.context,
           endpoint,
           characters,
-          requestId:
-            entry.answer === undefined || entry.answer === 'released' ? undefined : entry.answer.accepted.requestId,
+          requestId: typeof entry.answer === 'object' ? entry.answer.accepted.requestId : undefined,
           error: error instanceof Error ? error.name : undefined,
         },
         'charged by the Voice API but not delivered: recorded as spent',
