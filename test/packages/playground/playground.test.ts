@@ -181,6 +181,8 @@ describeInBrowser('npm run playground in a real browser', () => {
         .poll(() => page.locator('[data-author="dana"]').filter({ hasText: 'Reading this aloud' }).count())
         .toBe(1);
       const pitch = await pitchHeardAfter(before, 1);
+      // Auto-read waits out no cooldown, but its spend counts as dana's last (accounting.ts): a /say of hers next waits.
+      spent(DANA);
       const nearest = Math.min(...PRESET_VOICES.map((v) => Math.abs(v.pitchHz - (pitch ?? 0))));
       expect(nearest).toBeLessThan(5);
       expect(policyErrors).toEqual([]);
