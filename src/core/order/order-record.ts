@@ -5,7 +5,8 @@ import type { Refusal } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import type { Admission } from '../quota/capacity.ts';
-import type { Charge, QuoteAllowance } from '../quota/ledger.ts';
+import type { QuoteAllowance } from '../quota/ledger.ts';
+import type { Charge } from '../quota/paid-call.ts';
 import type { StillAllowed } from './rights.ts';
 import type {
   AcceptedTerms,

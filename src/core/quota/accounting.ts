@@ -1,23 +1,22 @@
 // Money's books and its month (Accounting): the budgets and their hold (the budget rule: the limits in force, in the
-// order checked), the cooldown; each paid request's steps on the books (who pays, written ahead within the month,
-// confirmed, taken back or left spent as maybe charged, settled: each a method the part source's paidCall awaits in
-// turn); the month as the service counts it (the used-up month and the service's last figures, a hint and not a wall);
-// /usage's figures. The ledger only records them (src/core/quota/ledger.ts: the store's deadline, the writes, what a
-// crash left), the store only sums and holds (src/core/store/areas/spends.ts, quota-state.ts).
+// order checked), the cooldown; each paid request's steps on the books (written ahead within the month, confirmed,
+// taken back or left spent as maybe charged, finished: each a method src/core/quota/paid-call.ts awaits in turn);
+// the month as the service counts it (the used-up month and the service's last figures, a hint and not a wall);
+// /usage's figures. The ledger only records
+// them (src/core/quota/ledger.ts: the store's deadline, the writes, what a crash left), the store only sums and holds
+// (src/core/store/areas/spends.ts, quota-state.ts).
 import { randomUUID } from 'node:crypto';
 import { QuotaExceededError, type UsageInfo } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, QuotaState, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { BudgetHoldLimits, QuotaState, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import type { ServiceAnswer } from '../api/client.ts';
-import { countCharacters } from '../characters.ts';
 import type { OperatorBudgets } from '../config.ts';
 import {
-  Charge,
   STORE_DEADLINE_MS,
   SpendLedger,
   byDeadline,
@@ -26,9 +25,9 @@ import {
   usageReport,
   type LedgerEntry,
   type PartSpend,
-  type QuoteAllowance,
   type SpendContext,
 } from './ledger.ts';
+import { Charge, type PartNeed } from './paid-call.ts';
 import {
   asking,
   budgetRefusal,
@@ -38,8 +37,6 @@ import {
   serviceFiguresOf,
   tooFewRefusal,
   type BudgetRefusal,
-  type PaidPart,
-  type PartNeed,
 } from './money.ts';
 
 /** How long a dead process's hold lasts; a live request renews its hold every third of this. */
@@ -329,8 +326,8 @@ export class Accounting {
   }
 
   /** Waits for the spends being written (shutdown). */
-  settled(): Promise<void> {
-    return this.#ledger.settled();
+  drained(): Promise<void> {
+    return this.#ledger.drained();
   }
 
   /** One part's spend or saving under `charge` (Charge.record). Never throws. */
@@ -357,24 +354,6 @@ export class Accounting {
     return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
   }
 
-  /**
-   * Who pays for a paid request of `text`: its order's charge, or, for a part counted free at acceptance (cached or in
-   * flight then and gone since), a charge of its own that passes the budgets and the month now, without the cooldown
-   * and within what its quote has left. No order (tools, tests): nobody, only the month heard.
-   */
-  async payer(order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart): Promise<Charge | undefined> {
-    if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
-    const { charge } = order;
-    const characters = countCharacters(part.text);
-    order.late?.take(characters);
-    const late = await this.authorize(charge.context, [{ ...part, endpoint, characters, free: false }], {
-      memberCooldown: false,
-    });
-    if (charge.forgotten !== undefined) late.anonymise(charge.forgotten);
-    late.paysFor(charge);
-    return late;
-  }
-
   /** Written ahead before it is sent, within the month (#sending, #fits), its characters spent; thrown: not sent. */
   async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const entry = await this.#ledger.track(this.#sending(charge, spend));
@@ -395,17 +374,10 @@ export class Accounting {
   }
 
   /**
-   * A call that ended without the service's 2xx: taken back on a definite "not charged"; else (sent and no
-   * answer came: reset, timeout, closed as nobody waited, `letGo`) left spent, since it may have been charged. Never
-   * throws.
+   * A call sent that ended without the service's 2xx and may have been charged (reset, timeout, closed as nobody
+   * waited, `letGo`): left spent, undelivered. Never throws.
    */
-  unaccepted(
-    charge: Charge,
-    entry: LedgerEntry,
-    charged: 'not-charged' | 'maybe-charged',
-    letGo: boolean,
-  ): Promise<void> {
-    if (charged === 'not-charged') return this.takeBack(charge, entry);
+  leaveSpent(charge: Charge, entry: LedgerEntry, letGo: boolean): Promise<void> {
     const { endpoint, characters } = entry.spend;
     this.#log.warn(
       {
@@ -419,11 +391,11 @@ export class Accounting {
         ? 'sent to the Voice API and closed before its answer, as nobody waited for it any more: counted as spent, since it may have been charged'
         : 'sent to the Voice API and no answer came: counted as spent, since it may have been charged',
     );
-    return this.#ledger.answered('settle', entry, this.#ledger.settle(entry, 'undelivered'));
+    return this.#ledger.answered('settle', entry, this.#ledger.finish(entry, 'undelivered'));
   }
 
-  /** An accepted request's audio (or voice ID) arrived, or never will: settled once. Never throws. */
-  settle(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error?: unknown): Promise<void> {
+  /** An accepted request's audio (or voice ID) arrived, or never will: finished once. Never throws. */
+  finish(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error?: unknown): Promise<void> {
     if (outcome === 'delivered') charge.count(0, 0, entry.spend.characters);
     if (outcome === 'undelivered') {
       const { endpoint, characters } = entry.spend;
@@ -439,7 +411,7 @@ export class Accounting {
         'charged by the Voice API but not delivered: recorded as spent',
       );
     }
-    return this.#ledger.answered('settle', entry, this.#ledger.settle(entry, outcome));
+    return this.#ledger.answered('settle', entry, this.#ledger.finish(entry, outcome));
   }
 
   /**
@@ -530,12 +502,8 @@ export class Accounting {
   async report(guildId: string, userId: string) {
     const at = this.#now();
     const [mark, limits] = await Promise.all([this.#markOf(await this.#quotaState()), this.budgetsFor(guildId)]);
-    const { store, planLimit, botBudget } = {
-      store: this.#store,
-      planLimit: this.#planLimit,
-      botBudget: this.#botMonthly,
-    };
-    return usageReport(store, { guildId, userId, at, mark, limits, planLimit, botBudget });
+    const [planLimit, botBudget] = [this.#planLimit, this.#botMonthly];
+    return usageReport(this.#store, { guildId, userId, at, mark, limits, planLimit, botBudget });
   }
 
   // The used-up month: the service's own 429 "quota exceeded" marks it (quotaExceeded; a 429 the retry rule,
@@ -689,12 +657,6 @@ export class Accounting {
     if (await this.#store.quota.clearExhausted())
       this.#log.warn({ code: 'quota-available-again', reason: why }, `monthly quota no longer marked used up: ${why}`);
   }
-}
-
-/** What a paid request is paid on: its order's charge, and what parts counted free at acceptance may still cost. */
-export interface PayingOrder {
-  readonly charge: Charge;
-  readonly late?: QuoteAllowance | undefined;
 }
 
 type AcceptedAnswer = Pick<ServiceAnswer, 'requestId' | 'usage'>;

@@ -1,9 +1,8 @@
-// Money's ledger: it carries and records what Accounting (src/core/quota/accounting.ts) decides, deciding nothing of
-// who pays or whether: a request's permission to spend as Accounting made it, and its count (Charge); the spends in
-// the store (SpendLedger): each paid request written ahead, answered and settled once onto its row, each saving
-// written down, what the store refused kept and written again, each write waited for no longer than the store's
-// deadline, what a crash left settled at the next start; and /usage's figures read from them (usageReport).
-import { countCharacters } from '../characters.ts';
+// Money's ledger, the write-ahead journal's mechanics: it records what Accounting (src/core/quota/accounting.ts) decides,
+// deciding nothing of who pays or whether: the spends in the store (SpendLedger): each paid request written ahead,
+// answered and finished once onto its row, each saving written down, what the store refused kept and written again,
+// each write waited for no longer than the store's deadline, what a crash left settled at the next start; and /usage's
+// figures read from them (usageReport).
 import type { UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -60,137 +59,7 @@ export interface QuoteAllowance {
   take(characters: number): void;
 }
 
-/** What a charge asks of the books that made it (Accounting). */
-interface Books {
-  record(charge: Charge, spend: PartSpend): Promise<void>;
-  closed(charge: Charge): void;
-  releaseHold(token: string, guildId: string): void;
-}
-
-/** Its characters held from its budget check until recorded: two requests cannot both pass a budget for one. */
-export class Charge {
-  readonly context: SpendContext;
-  /** When its budgets were checked: while it may still spend, a cooldown counts from here. */
-  readonly createdAt: Date;
-  /** The books that made it: what it holds is given back there. */
-  readonly #books: Books;
-  /** Characters still reserved, per part's key (PartNeed.key: a part may occur twice in one request). */
-  readonly #reserved = new Map<string, number[]>();
-  /** The store's hold on its characters (seen by every process), until nothing more is reserved. */
-  #hold: string | undefined;
-  #forgotten: 'member' | 'guild' | undefined;
-  #paid = 0;
-  #written = 0;
-  #delivered = 0;
-  /** The order's charge a part paid late on this one belongs to: what it pays counts there too. */
-  #order: Charge | undefined;
-
-  constructor(
-    books: Books,
-    context: SpendContext,
-    reserved: ReadonlyArray<{ key: string; characters: number }>,
-    createdAt: Date,
-    hold?: string | undefined,
-  ) {
-    this.#books = books;
-    this.context = context;
-    this.createdAt = createdAt;
-    this.#hold = hold;
-    for (const { key, characters } of reserved)
-      this.#reserved.set(key, [...(this.#reserved.get(key) ?? []), characters]);
-  }
-
-  /** Whether a part of this key (its voice and text, PartNeed.key) was paid for at acceptance (not counted free). */
-  reserves(key: string): boolean {
-    return this.#reserved.has(key);
-  }
-
-  get hold(): string | undefined {
-    return this.#hold;
-  }
-
-  get reserved(): number {
-    return [...this.#reserved.values()].flat().reduce((total, n) => total + n, 0);
-  }
-
-  get forgotten(): 'member' | 'guild' | undefined {
-    return this.#forgotten;
-  }
-
-  /** Its member (or its whole guild) was forgotten: its spends from now on are recorded without their ID. */
-  anonymise(scope: 'member' | 'guild'): void {
-    if (this.#forgotten !== 'guild') this.#forgotten = scope;
-  }
-
-  /** A part's spend or saving written down (Accounting.record), its characters no longer reserved. Never throws. */
-  async record(key: string, spend: PartSpend): Promise<void> {
-    try {
-      await this.#books.record(this, spend);
-    } finally {
-      this.release(key);
-    }
-  }
-
-  /** A part served without a call (the cache, or another request's fetch): its characters saved. Never throws. */
-  saved({ key, text }: { key: string; text: string }, endpoint: SpendEndpoint): Promise<void> {
-    return this.record(key, { endpoint, characters: countCharacters(text), cached: true });
-  }
-
-  /** Characters the service accepted (charged) so far: a later failure is not "nothing done" (money.ts, paid part-way). */
-  get paid(): number {
-    return this.#paid;
-  }
-
-  /** Characters of `paid` whose audio (or voice ID) came whole. */
-  get delivered(): number {
-    return this.#delivered;
-  }
-
-  /** Characters counted as spent: `paid`, and those sent with no answer (maybe charged: a stop words them so). */
-  get written(): number {
-    return this.#written;
-  }
-
-  /**
-   * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
-   * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
-   */
-  count(written: number, paid = 0, delivered = 0): void {
-    this.#written += written;
-    this.#paid += paid;
-    this.#delivered += delivered;
-    this.#order?.count(written, paid, delivered);
-  }
-
-  /** This charge pays a part of `order`'s counted free at acceptance (Accounting.payer's late payer). */
-  paysFor(order: Charge): void {
-    this.#order = order;
-  }
-
-  /** The part of this key will spend nothing more (it failed, or was recorded). */
-  release(key: string): void {
-    const list = this.#reserved.get(key);
-    list?.shift();
-    if (list?.length === 0) this.#reserved.delete(key);
-    if (this.#reserved.size === 0) this.#releaseHold();
-  }
-
-  close(): void {
-    this.#reserved.clear();
-    this.#books.closed(this);
-    this.#releaseHold();
-  }
-
-  // One hold covers the request: a part written ahead leaves it in its spend's own transaction; a part that turned out
-  // free stays held until the last part is over (conservative), saving a store write per part.
-  #releaseHold(): void {
-    if (this.#hold === undefined) return;
-    this.#books.releaseHold(this.#hold, this.context.guildId);
-    this.#hold = undefined;
-  }
-}
-
-/** One spend: a saving, or a paid request written ahead (`owner`), then answered and settled once onto its row. */
+/** One spend: a saving, or a paid request written ahead (`owner`), then answered and finished once onto its row. */
 export interface LedgerEntry {
   readonly spend: NewSpend;
   /** The turn to find out whether the month is back, when this request is the one on its way (Accounting's #fits). */
@@ -200,15 +69,15 @@ export interface LedgerEntry {
   answer?: { accepted: SpendAcceptance } | 'released';
   answeredInStore?: boolean;
   outcome?: SpendOutcome;
-  settledInStore?: boolean;
+  finishedInStore?: boolean;
 }
 
-/** Settlements the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
-const MAX_UNSETTLED = 10_000;
+/** Answers and finishes the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
+const MAX_KEPT = 10_000;
 
 /**
  * Writes spends to the store. A paid request is written ahead or not sent. A saving the store refuses is kept in
- * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or settlement changes
+ * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or finish changes
  * no count; a refused release leaves the spend counted (never fewer). Each is retried with the next write or flush,
  * and a restart settles what is still open (settleLeftBy).
  */
@@ -216,12 +85,12 @@ export class SpendLedger {
   readonly #store: Store;
   readonly #log: Logger;
   readonly #unwritten: LedgerEntry[] = [];
-  readonly #unsettled: LedgerEntry[] = [];
+  readonly #unfinished: LedgerEntry[] = [];
   readonly #metrics: Pick<Metrics, 'characters'> | undefined;
   #flushing: Promise<boolean> | undefined;
   /** Savings were left untallied in this outage (told once). */
   #droppedSavings = false;
-  /** Spends being written, so that settled() lets them reach the store before it closes. */
+  /** Spends being written, so that drained() lets them reach the store before it closes. */
   readonly #writing = new Set<Promise<unknown>>();
   readonly #deadlineMs: number;
 
@@ -244,7 +113,7 @@ export class SpendLedger {
     return { ...spends, holds };
   }
 
-  /** `task` (a write to the books) kept until it is over, so that settled() waits for it. */
+  /** `task` (a write to the books) kept until it is over, so that drained() waits for it. */
   track<T>(task: Promise<T>): Promise<T> {
     this.#writing.add(task);
     const done = () => this.#writing.delete(task);
@@ -253,7 +122,7 @@ export class SpendLedger {
   }
 
   /** Waits for the spends being written (shutdown). */
-  async settled(): Promise<void> {
+  async drained(): Promise<void> {
     await Promise.allSettled([...this.#writing]);
   }
 
@@ -303,11 +172,11 @@ export class SpendLedger {
   }
 
   /**
-   * Kept to write once the store takes writes again. Past MAX_UNSETTLED a saving (a cache hit's tally, no money) is
+   * Kept to write once the store takes writes again. Past MAX_KEPT a saving (a cache hit's tally, no money) is
    * not kept; a paid spend always is (spending is refused while any is kept, so only those under way add to them).
    */
   #keep(entry: LedgerEntry): void {
-    if (entry.spend.cached && this.#unwritten.length >= MAX_UNSETTLED) {
+    if (entry.spend.cached && this.#unwritten.length >= MAX_KEPT) {
       if (!this.#droppedSavings)
         this.#log.warn(
           { code: 'savings-not-recorded' },
@@ -322,7 +191,7 @@ export class SpendLedger {
   /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
   async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
     const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
-    if (this.#unsettled.length > 0) void this.#settleAgain();
+    if (this.#unfinished.length > 0) void this.#finishAgain();
     return entry;
   }
 
@@ -341,8 +210,8 @@ export class SpendLedger {
     await this.#catchUp(entry);
   }
 
-  /** Settles a spend written ahead, once (one with no answer stays spent, unconfirmed). Never throws. */
-  async settle(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
+  /** Finishes a spend written ahead, once: delivered or not (one with no answer stays spent, unconfirmed). Never throws. */
+  async finish(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
     if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
     entry.outcome = outcome;
     if (entry.answer === undefined && entry.spend.unconfirmed === true)
@@ -350,7 +219,7 @@ export class SpendLedger {
     await this.#catchUp(entry);
   }
 
-  /** Tries the unwritten spends (oldest first) and the unsettled ones again; true when no spend is left unwritten. */
+  /** Tries the unwritten spends (oldest first) and the unfinished ones again; true when no spend is left unwritten. */
   flush(): Promise<boolean> {
     this.#flushing ??= this.#flushAll().finally(() => {
       this.#flushing = undefined;
@@ -367,14 +236,14 @@ export class SpendLedger {
         else await this.#store.spends.accept(id, answer.accepted);
         entry.answeredInStore = true;
       }
-      if (entry.outcome !== undefined && !entry.settledInStore && answer !== 'released') {
+      if (entry.outcome !== undefined && !entry.finishedInStore && answer !== 'released') {
         await this.#store.spends.settle(id, entry.outcome);
-        entry.settledInStore = true;
+        entry.finishedInStore = true;
       }
     } catch (error) {
-      this.#log.warn({ err: error, spend: id }, 'could not settle a spend; it stays spent, and is tried again');
-      if (!this.#unsettled.includes(entry)) this.#unsettled.push(entry);
-      if (this.#unsettled.length > MAX_UNSETTLED) this.#unsettled.shift();
+      this.#log.warn({ err: error, spend: id }, 'could not finish a spend; it stays spent, and is tried again');
+      if (!this.#unfinished.includes(entry)) this.#unfinished.push(entry);
+      if (this.#unfinished.length > MAX_KEPT) this.#unfinished.shift();
     }
   }
 
@@ -396,12 +265,12 @@ export class SpendLedger {
         { code: 'spends-recorded-again', written: before },
         'the store accepts writes again: every spend kept in memory is recorded',
       );
-    await this.#settleAgain();
+    await this.#finishAgain();
     return true;
   }
 
-  async #settleAgain(): Promise<void> {
-    for (const entry of this.#unsettled.splice(0)) await this.#catchUp(entry);
+  async #finishAgain(): Promise<void> {
+    for (const entry of this.#unfinished.splice(0)) await this.#catchUp(entry);
   }
 }
 

@@ -37,8 +37,9 @@ import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
 import { countCharacters } from '../characters.ts';
 import { QueueBook, fitsFreeLine, type Admission, type VoiceAdmission } from './capacity.ts';
-import type { Charge, QuoteAllowance, SpendContext } from './ledger.ts';
-import type { QuotaState, SpendEndpoint } from '../store/quota-store.ts';
+import type { QuoteAllowance, SpendContext } from './ledger.ts';
+import type { Charge, PartNeed } from './paid-call.ts';
+import type { QuotaState } from '../store/quota-store.ts';
 import { monthOf, nextMonthStart } from '../calendar.ts';
 
 /** One line of an order: its request and its text split into parts. */
@@ -574,18 +575,6 @@ export function cooldownRefusal(
   if (waitMs <= 0) return undefined;
   return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
 }
-
-/** One part of a request as the budget sees it; `free`: cached or in flight. */
-export interface PartNeed {
-  text: string;
-  /** What its charge reserves it under: its audio's key (partCacheKey: its voice, text and sent settings); a clone's text. */
-  key: string;
-  endpoint: SpendEndpoint;
-  characters: number;
-  free: boolean;
-}
-/** What a paid call's payer is found by: its part's key (what a charge reserves) and its text. */
-export type PaidPart = Pick<PartNeed, 'key' | 'text'>;
 
 const REFUSAL_CODES = {
   memberDailyChars: 'budget-member-day',

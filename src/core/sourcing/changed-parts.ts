@@ -7,7 +7,7 @@ import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
-import type { Charge } from '../quota/ledger.ts';
+import type { Charge } from '../quota/paid-call.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 import { abortable } from '../abortable.ts';
 import type { OrderAccount, SpeechAudio } from './order-account.ts';

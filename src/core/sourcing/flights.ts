@@ -1,11 +1,11 @@
 // A flight: one call for identical work under way (SingleFlight), who waits for it (Waiters), and its audio read into
 // packets by every identical request and cached once it came whole (filled).
-import { AbortedError } from '../api/errors.ts';
 import { AudioFill, type CachedAudio, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { unwanted, type Waiting } from '../quota/paid-call.ts';
 
 /** Where parts are kept: what the changed parts write to. */
 export interface PartStore {
@@ -56,12 +56,14 @@ export interface Flight extends FlightAudio {
  * CallOptions) and kept on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted
  * is read and kept.
  */
-export class Waiters {
+export class Waiters implements Waiting {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
   readonly #letGo = new AbortController();
   #calling = false;
   #closed = false;
+  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent. */
+  #gone = false;
 
   /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
   constructor(forget: () => void) {
@@ -81,9 +83,13 @@ export class Waiters {
   }
 
   wanted(): boolean {
-    if (this.#waits()) return true;
+    if (!this.#gone && this.#waits()) return true;
     this.#forget();
     return false;
+  }
+
+  gone(): void {
+    this.#gone = true;
   }
 
   /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
@@ -111,17 +117,11 @@ export class Waiters {
   };
 }
 
-/** What a paid call waits with: whether anyone still waits, the signal that lets go of it, its answer's turns. */
-export type Waiting = Pick<Waiters, 'wanted' | 'calling' | 'close'> & { readonly letGo?: AbortSignal | undefined };
-
-/** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
-export function unwanted(): AbortedError {
-  return new AbortedError('nobody waits for this part any more: its request was not sent');
-}
-
 export interface Fetching {
   flight: Promise<Flight>;
   waiters: Waiters;
+  /** Its voice: a deletion tells its waiters (Waiters.gone). */
+  voice: string;
 }
 
 /** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */

@@ -1,7 +1,8 @@
 // What the part source sees of an order (src/core/order/order-record.ts `Order`) and hands back for each part: types only.
 import type { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
-import type { Charge, QuoteAllowance } from '../quota/ledger.ts';
+import type { QuoteAllowance } from '../quota/ledger.ts';
+import type { Charge } from '../quota/paid-call.ts';
 import type { StandIn } from '../settings/speech-request.ts';
 
 /** What the part source reads of one accepted order, never writes; it lives on the order. */

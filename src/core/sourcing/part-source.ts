@@ -1,7 +1,7 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (who leads
 // it and who saves, #fetchOriginal; its parts, src/core/sourcing/flights.ts), the Voice API (paid: its steps awaited
-// in turn by paidCall, on the books before the request leaves; the request itself, src/core/sourcing/part-request.ts),
-// or the free voice (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
+// in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
+// (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
 import {
   espeakVoiceFor,
   isEngineVoice,
@@ -10,17 +10,15 @@ import {
   requestLanguages,
 } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import type { AudioResponse, CloneVoiceResponse, PaidAnswer, PaidRequest, VoiceApiClient } from '../api/client.ts';
+import type { CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
-import { OversizedResponseError } from '../api/errors.ts';
 import { cachedPart, OPUS_ENCODER_SETTINGS } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { Accounting, PayingOrder } from '../quota/accounting.ts';
-import type { Charge, LedgerEntry } from '../quota/ledger.ts';
-import { standInForFailure, standInRequest, type PaidPart, type PartNeed } from '../quota/money.ts';
+import type { Accounting } from '../quota/accounting.ts';
+import { paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
+import { standInForFailure, standInRequest } from '../quota/money.ts';
 import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
@@ -42,17 +40,7 @@ import {
   withoutEffects,
   type StandInVoices,
 } from './part-request.ts';
-import {
-  SingleFlight,
-  Waiters,
-  filled,
-  lookUp,
-  unwanted,
-  type Fetching,
-  type Flight,
-  type PartStore,
-  type Waiting,
-} from './flights.ts';
+import { SingleFlight, Waiters, filled, lookUp, type Fetching, type Flight, type PartStore } from './flights.ts';
 
 interface PartSourceOptions {
   client: VoiceApiClient;
@@ -387,7 +375,7 @@ export class PartSource {
   #lead(request: ServiceRequest, text: string, key: string, order: OrderAccount | undefined): Fetching {
     const waiters = new Waiters(() => this.#flights.forget(key, fetching));
     const flight = this.#start(request, text, key, order, waiters);
-    const fetching: Fetching = { waiters, flight };
+    const fetching: Fetching = { waiters, flight, voice: request.voice };
     // A paid part's answer arrived (or it failed): from here it is read to its end whoever lets go of it. An engine's
     // line costs nothing: let go of by everyone while its audio still streams, it is cut (its slot freed, nothing of
     // it kept).
@@ -422,26 +410,17 @@ export class PartSource {
     if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
-    // Deleted while it waited: nothing is sent with it.
+    // Deleted while it waited: nothing is sent with it (deleted later, purgeVoice tells its waiters: not sent either).
     this.checkVoice(request);
-    // Paid: still wanted at the last instant, a voice deleted meanwhile included (its spend taken back, the part
-    // refused for the deletion).
-    const waiting: Waiting = {
-      wanted: () => waiters.wanted() && !this.#deleted.has(request.voice),
-      letGo: waiters.letGo,
-      calling: () => waiters.calling(),
-      close: () => waiters.close(),
-    };
-    // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its
-    // delivery and settlement (the flight's `done`).
-    const answered = Promise.withResolvers<AudioResponse>();
-    const call = paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiting, answered);
-    const response = await Promise.race([answered.promise, call]).catch((error: unknown) => {
+    // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its delivery
+    // (the flight's `done`).
+    const call = paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiters);
+    const response = await call.answered.catch((error: unknown) => {
       this.checkVoice(request);
       throw error;
     });
     const audio = filled(this.#store, response, key, request.voice, generation);
-    return { ...audio, from: 'api', done: Promise.all([call, audio.done]) };
+    return { ...audio, from: 'api', done: Promise.all([call.done, audio.done]) };
   }
 
   /**
@@ -491,11 +470,12 @@ export class PartSource {
     stop?: AbortSignal,
     charge?: Charge,
   ): Promise<CloneVoiceResponse> {
-    const waiting: Waiting = { wanted: () => stop?.aborted !== true, letGo: stop, calling: () => {}, close: () => {} };
+    const waiters = new Waiters(() => undefined);
+    waiters.join(stop ?? new AbortController().signal);
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
     const part = { key: text, text };
-    return await paidCall(this.#paying, request, part, order, waiting).finally(() => charge?.release(text));
+    return await paidCall(this.#paying, request, part, order, waiters).done.finally(() => charge?.release(text));
   }
 
   /**
@@ -506,6 +486,7 @@ export class PartSource {
   async purgeVoice(voiceId: string): Promise<number> {
     this.#deleted.delete(voiceId);
     this.#deleted.add(voiceId);
+    for (const flight of this.#flights.values()) if (flight.voice === voiceId) flight.waiters.gone();
     for (const oldest of this.#deleted) {
       if (this.#deleted.size <= MAX_DELETED_VOICES) break;
       this.#deleted.delete(oldest);
@@ -518,7 +499,7 @@ export class PartSource {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
     await this.#changed.settled();
-    await this.#accounting.settled();
+    await this.#accounting.drained();
     await this.#cache?.close();
   }
 }
@@ -529,98 +510,4 @@ function learnt(stoodIn: StandIn | undefined, audio: SpeechAudio | undefined): {
     ...(stoodIn === undefined ? {} : { standIn: stoodIn }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
   };
-}
-
-/** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */
-export interface PaidCalls {
-  books: Accounting;
-  client: Pick<VoiceApiClient, 'send'>;
-  signal?: AbortSignal | undefined;
-}
-
-/**
- * One paid call, its steps awaited in the order they happen: who pays (the order's charge, or a part counted free at
- * acceptance on a charge of its own); still wanted; written ahead on the books within the month (while it is marked
- * used up, only as the one request finding out), so that no instant after it leaves (a crash included) finds it off
- * them, or not sent; still wanted at the last instant; sent; answered: accepted and confirmed before its body is
- * read, or taken back on a definite "not charged", or left spent when it may have been charged, what the service said
- * of the month kept either way; read, and handed to `answered` (its listeners hear the audio as it streams);
- * delivered: its body read to its end, or cut; settled. Retries are the client's, one call written once. Resolves
- * with its answer once settled; rejects with a failure before it (`answered` never resolved).
- */
-export async function paidCall<R extends PaidRequest>(
-  { books, client, signal }: PaidCalls,
-  request: R,
-  part: PaidPart,
-  order: PayingOrder | undefined,
-  waiting: Waiting,
-  answered?: PromiseWithResolvers<PaidAnswer<R>>,
-): Promise<PaidAnswer<R>> {
-  const { endpoint } = request;
-  const characters = countCharacters(part.text);
-  let payer: Charge | undefined;
-  let entry: LedgerEntry | undefined;
-  let accepted = false;
-  let answer: PaidAnswer<R>;
-  try {
-    payer = await books.payer(order, endpoint, part);
-    if (!waiting.wanted()) throw unwanted();
-    if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
-    if (!waiting.wanted()) {
-      // Let go of while it was written down: taken back, and never sent.
-      if (payer !== undefined && entry !== undefined) await books.takeBack(payer, entry);
-      throw unwanted();
-    }
-    waiting.calling();
-    const sent = await client.send(request, { signal, letGo: waiting.letGo });
-    if (sent.kind !== 'accepted') {
-      if (payer !== undefined && entry !== undefined)
-        await books.unaccepted(payer, entry, sent.kind, !waiting.wanted());
-      throw await books.heard(sent.error, characters);
-    }
-    accepted = true;
-    waiting.close();
-    if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.answer);
-    answer = await sent.read().catch(async (error: unknown) => {
-      throw await books.heard(error, characters);
-    });
-    // Its characters are on the books and its answer is here: the part holds nothing more.
-    payer?.release(part.key);
-  } catch (error) {
-    if (accepted) await settle(books, payer, entry, order, 'undelivered', error);
-    else if (payer !== order?.charge) payer?.close();
-    throw error;
-  } finally {
-    // Answered, or never sent: the next request may find out whether the month is back.
-    if (entry?.turn !== undefined && payer !== undefined) books.releaseHold(entry.turn, payer.context.guildId);
-  }
-  answered?.resolve(answer);
-  // Delivered: an audio answer once its body is over (a bounded wait: the call's total timeout, and the audio its
-  // text can take), undelivered when it went past that bound and was cut, spent either way; a new voice exists
-  // whether or not its spoken line arrived (audioLost).
-  let outcome: 'delivered' | 'undelivered' = 'delivered';
-  let cut: unknown;
-  if ('body' in answer)
-    await finished(answer.body).catch((error: unknown) => {
-      cut = error;
-      if (error instanceof OversizedResponseError) outcome = 'undelivered';
-    });
-  await settle(books, payer, entry, order, outcome, cut);
-  return answer;
-}
-
-/** A paid call's spend settled once (delivered or not), a late part's own charge closed. */
-async function settle(
-  books: Accounting,
-  payer: Charge | undefined,
-  entry: LedgerEntry | undefined,
-  order: PayingOrder | undefined,
-  outcome: 'delivered' | 'undelivered',
-  error?: unknown,
-): Promise<void> {
-  try {
-    if (payer !== undefined && entry !== undefined) await books.settle(payer, entry, outcome, error);
-  } finally {
-    if (payer !== order?.charge) payer?.close();
-  }
 }

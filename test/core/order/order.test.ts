@@ -2,7 +2,7 @@
 // (src/core/quota/money.ts): each step by the record's own methods in turn, what its parts' fetches learnt recorded
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
-import type { Charge } from '../../../src/core/quota/ledger.ts';
+import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import { Money, PaidPartWayError } from '../../../src/core/quota/money.ts';
 import type { Admission } from '../../../src/core/quota/capacity.ts';
 import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';

@@ -4,7 +4,7 @@
 // readers and the cache hold them too.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Charge } from '../../../src/core/quota/ledger.ts';
+import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import { partsFile } from '../../../src/core/order/clips.ts';
 import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';

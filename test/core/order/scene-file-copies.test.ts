@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { AudioFill, cachedPart } from '../../../src/core/cache/audio-fill.ts';
 import { silentLogger } from '../../../src/core/log.ts';
-import type { Charge } from '../../../src/core/quota/ledger.ts';
+import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_SCENE_SECONDS } from '../../../src/core/audio/effects/scene-mix.ts';
-import type { Charge } from '../../../src/core/quota/ledger.ts';
+import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import type { PartSource } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechAudio } from '../../../src/core/sourcing/order-account.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';

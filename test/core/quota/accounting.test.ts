@@ -6,10 +6,10 @@ import { ConnectionError, QuotaExceededError } from '../../../src/core/api/error
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PROBE_TURN_MS, type Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
-import { effectiveBudgets, serverValueAllowed, type PartNeed } from '../../../src/core/quota/money.ts';
+import { effectiveBudgets, serverValueAllowed } from '../../../src/core/quota/money.ts';
+import { paidCall, type PartNeed } from '../../../src/core/quota/paid-call.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall } from '../../../src/core/sourcing/part-source.ts';
 import { forEachBackend } from '../store/contract.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
 import { openPgStore, openSqliteStore } from '../../../src/app/store.ts';
@@ -119,7 +119,7 @@ describe('a part paid late', () => {
     expect(charge.written).toBe(0);
     const text = 'paid at last';
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: accepting }, request, { key: text, text }, { charge }, waiting);
+    await paidCall({ books, client: accepting }, request, { key: text, text }, { charge }, waiting).done;
     expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();
@@ -247,7 +247,7 @@ describe('Accounting and a used-up month', () => {
     } as unknown as VoiceApiClient;
     const request = { endpoint: 'tts' as const, body: { text: 'a', voice_id: 'voice-b-en-f-01' } };
     await expect(
-      paidCall({ books, client: broken }, request, { key: 'a', text: 'a' }, { charge: probe }, waiting),
+      paidCall({ books, client: broken }, request, { key: 'a', text: 'a' }, { charge: probe }, waiting).done,
     ).rejects.toThrow(ConnectionError);
     await books.authorize(alice, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
     const next = await books.authorize(bob, [paid(10, 'b')]);

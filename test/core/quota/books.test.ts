@@ -61,14 +61,14 @@ describe('the spend ledger, for spends written ahead', () => {
     expect(rows()).toEqual([]);
   });
 
-  it('accepts and settles a spend in its own row, once each', async () => {
+  it('accepts and finishes a spend in its own row, once each', async () => {
     const ledger = new SpendLedger(store, silentLogger);
     const entry = await ledger.writeAhead(ahead(7));
     expect(rows()).toEqual([{ characters: 7, owner: 'app:main', undelivered: '0', unconfirmed: '1' }]);
     await ledger.accept(entry, { requestId: 'req_7' });
     await ledger.release(entry); // accepted: a release changes nothing
-    await ledger.settle(entry, 'delivered');
-    await ledger.settle(entry, 'undelivered');
+    await ledger.finish(entry, 'delivered');
+    await ledger.finish(entry, 'undelivered');
     expect(rows()).toEqual([{ characters: 7, owner: null, undelivered: '0', unconfirmed: '0' }]);
   });
 
@@ -84,7 +84,7 @@ describe('the spend ledger, for spends written ahead', () => {
     refuse = false;
     expect(await ledger.flush()).toBe(true);
     expect(rows()).toEqual([]);
-    await ledger.settle(entry, 'undelivered'); // taken back: nothing left to settle
+    await ledger.finish(entry, 'undelivered'); // taken back: nothing left to finish
     expect(rows()).toEqual([]);
   });
 });

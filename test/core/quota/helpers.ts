@@ -1,11 +1,11 @@
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
-import type { PartNeed } from '../../../src/core/quota/money.ts';
-import type { Charge } from '../../../src/core/quota/ledger.ts';
+import type { PartNeed } from '../../../src/core/quota/paid-call.ts';
+import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Store } from '../../../src/core/store/types.ts';
-import type { Waiting } from '../../../src/core/sourcing/flights.ts';
+import type { Waiting } from '../../../src/core/quota/paid-call.ts';
 
 /** A part the Voice API is paid for: `characters` of `text`. */
 export const paid = (characters: number, text = `t${characters}`): PartNeed => ({

@@ -7,7 +7,7 @@ import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall } from '../../../src/core/sourcing/part-source.ts';
+import { paidCall } from '../../../src/core/quota/paid-call.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
@@ -61,7 +61,7 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
   } as unknown as VoiceApiClient;
   try {
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: service }, request, { key: text, text }, { charge }, waiting);
+    await paidCall({ books, client: service }, request, { key: text, text }, { charge }, waiting).done;
     return undefined;
   } catch (error) {
     return error;

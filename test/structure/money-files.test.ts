@@ -1,0 +1,42 @@
+// Money decided in src/core/quota/ (issue 96): a paid request's steps are awaited in one function beside the books
+// (src/core/quota/paid-call.ts `paidCall`, with who pays: `Charge`, its payer), the books (src/core/quota/accounting.ts)
+// write each step, the ledger only records (src/core/quota/ledger.ts), and money.ts holds the policy. So no file
+// outside src/core/quota/ calls a step on the books; "taken back" is decided by one call; the month's turn is taken
+// by one rule; and "settle" means the order's settlement alone (the glossary's).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './import-graph.ts';
+
+const codeOf = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '');
+const QUOTA = 'src/core/quota/';
+const STEPS = ['payer', 'writeAhead', 'confirm', 'takeBack', 'leaveSpent', 'unaccepted', 'finish', 'settle', 'heard'];
+const CALLS_A_STEP = new RegExp(`\\b(?:books|accounting|#accounting)\\.(?:${STEPS.join('|')})\\(`);
+
+describe('money decided in src/core/quota/', () => {
+  const files = sourceFiles(['src', 'commands']);
+
+  it('no file outside it calls a paid request’s step on the books', () => {
+    expect(files.filter((file) => !file.startsWith(QUOTA) && CALLS_A_STEP.test(codeOf(file)))).toEqual([]);
+  });
+
+  it('has the paid call and who pays beside the books, not in the ledger', () => {
+    expect(files.filter((file) => /\bfunction paidCall\b/.test(codeOf(file)))).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(files.filter((file) => /\bclass Charge\b/.test(codeOf(file)))).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(codeOf(`${QUOTA}ledger.ts`)).not.toMatch(/\breserves\(|#releaseHold\b/);
+  });
+
+  it('takes a spend back at one call', () => {
+    const calls = (pattern: RegExp) => files.flatMap((file) => [...codeOf(file).matchAll(pattern)].map(() => file));
+    expect(calls(/\.takeBack\(/g)).toEqual([`${QUOTA}paid-call.ts`]);
+  });
+
+  it('says "settle" of the order alone: no other settle is declared in it', () => {
+    const declared = files
+      .filter((file) => file.startsWith(QUOTA))
+      .flatMap((file) =>
+        [...codeOf(file).matchAll(/^\s*(?:async\s+)?(?:function\s+)?settle\s*[<(]/gm)].map(() => file),
+      );
+    expect(declared).toEqual([`${QUOTA}money.ts`]);
+  });
+});
