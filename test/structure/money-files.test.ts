@@ -26,9 +26,10 @@ describe('money decided in src/core/quota/', () => {
     expect(codeOf(`${QUOTA}ledger.ts`)).not.toMatch(/\breserves\(|#releaseHold\b/);
   });
 
-  it('takes a spend back at one call', () => {
+  it('takes a spend back at one call, and the month’s turn by one rule', () => {
     const calls = (pattern: RegExp) => files.flatMap((file) => [...codeOf(file).matchAll(pattern)].map(() => file));
     expect(calls(/\.takeBack\(/g)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(calls(/this\.#takeTurn\(/g)).toEqual([`${QUOTA}accounting.ts`]);
   });
 
   it('says "settle" of the order alone: no other settle is declared in it', () => {

@@ -1,8 +1,8 @@
 // Money's books and its month (Accounting): the budgets and their hold (the budget rule: the limits in force, in the
 // order checked), the cooldown; each paid request's steps on the books (written ahead within the month, confirmed,
 // taken back or left spent as maybe charged, finished: each a method src/core/quota/paid-call.ts awaits in turn);
-// the month as the service counts it (the used-up month and the service's last figures, a hint and not a wall);
-// /usage's figures. The ledger only records
+// the month's one rule (#month), asked at acceptance and as each part leaves; the month as the service counts it (the
+// used-up month and the service's last figures, a hint and not a wall); /usage's figures. The ledger only records
 // them (src/core/quota/ledger.ts: the store's deadline, the writes, what a crash left), the store only sums and holds
 // (src/core/store/areas/spends.ts, quota-state.ts).
 import { randomUUID } from 'node:crypto';
@@ -233,7 +233,8 @@ export class Accounting {
       // Last, the used-up month: refused only while another request is on its way to find out (the turn is taken
       // by a request as it leaves, never at acceptance: an order waiting in a queue holds nobody back).
       try {
-        await this.#monthAdmits(needed);
+        const turn = await this.#month(needed);
+        if (turn !== undefined) await this.#store.budgets.release(turn);
       } catch (error) {
         if (hold !== undefined) await this.#releaseNow(hold);
         throw error;
@@ -354,7 +355,7 @@ export class Accounting {
     return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
   }
 
-  /** Written ahead before it is sent, within the month (#sending, #fits), its characters spent; thrown: not sent. */
+  /** Written ahead before it is sent, within the month (#sending, #month), its characters spent; thrown: not sent. */
   async writeAhead(charge: Charge, spend: PartSpend): Promise<LedgerEntry> {
     const entry = await this.#ledger.track(this.#sending(charge, spend));
     charge.count(entry.spend.characters);
@@ -451,7 +452,7 @@ export class Accounting {
     const { context, hold } = charge;
     let turn: string | undefined;
     const written = (async () => {
-      turn = await this.#fits(spend.characters, charge.createdAt);
+      turn = await this.#month(spend.characters, charge.createdAt);
       const owned = { owner: this.#owner, hold, unconfirmed: true };
       const entry = await this.#ledger.writeAhead({ ...this.#spendOf(charge, spend), cached: false, ...owned });
       entry.turn = turn;
@@ -509,7 +510,7 @@ export class Accounting {
   // The used-up month: the service's own 429 "quota exceeded" marks it (quotaExceeded; a 429 the retry rule,
   // src/core/api/response.ts, does not prove the service's own marks nothing, as a gateway's 401 or 403 does). While
   // marked, one request at a time goes out (a 429 bills nothing, so asking costs nothing): the turn is the request's
-  // as it leaves (#fits, at its write ahead) until its answer, never an order's waiting in a queue; meanwhile the
+  // as it leaves (#month, at its write ahead) until its answer, never an order's waiting in a queue; meanwhile the
   // others are refused, naming the mark, at acceptance or as their part is about to leave. The mark is cleared by the
   // first request the service accepts, any answer showing characters left or a higher monthly limit than when it was
   // marked, a start under another API key or plan, and the reset date passing: never by the configured plan alone.
@@ -549,40 +550,32 @@ export class Accounting {
   }
 
   /**
-   * At acceptance, for a request that would spend `needed` characters: refused (naming the mark or the figure) only
-   * while the month is marked or the service's last figure leaves too few and another request is on its way to find
-   * out; otherwise accepted, holding nothing: the turn is taken as a request leaves (#fits).
+   * The month's one rule, asked at acceptance (no `acceptedAt`: the turn then only tried, holding nobody back while the
+   * order waits) and again as each paid part leaves (#sending): nothing when the month is not marked and the service's
+   * last figure leaves enough for `characters`; else the one turn to find out (its token, given back once the answer
+   * is in); or, with another request on its way, refused naming the mark or the figure.
    */
-  async #monthAdmits(needed: number): Promise<void> {
-    const refusal = await this.#monthRefusal(needed);
-    if (refusal === undefined) return;
-    const turn = await this.#takeTurn();
-    if (turn === undefined) throw asking(refusal);
-    await this.#store.budgets.release(turn);
-  }
-
-  /**
-   * A part about to be sent: nothing when the month is not marked and the figure leaves enough; else the turn (its
-   * token, given back once the answer is in), so this request goes out to find out; or, with another on its way,
-   * refused, nothing sent. One read of the quota row when nothing stands in the way.
-   */
-  async #fits(characters: number, acceptedAt: Date): Promise<string | undefined> {
-    const refusal = await this.#monthRefusal(characters, true);
+  async #month(characters: number, acceptedAt?: Date): Promise<string | undefined> {
+    const sending = acceptedAt !== undefined;
+    const refusal = await this.#monthRefusal(characters, sending);
     if (refusal === undefined) return undefined;
     // Said since its order was accepted (its own earlier part's answer, or another's): the service's word is fresher
     // than the order, so asking again would only hear it again: told as the service said it. Only an order accepted
     // after it goes out to find out.
     const { reason } = refusal;
-    if (reason.code === 'quota-used-up' && reason.markedAt > acceptedAt) throw refusal;
-    if (reason.code === 'quota-too-few-left' && reason.saidAt !== undefined && reason.saidAt > acceptedAt) {
+    if (acceptedAt !== undefined && reason.code === 'quota-used-up' && reason.markedAt > acceptedAt) throw refusal;
+    const late = acceptedAt !== undefined && reason.code === 'quota-too-few-left';
+    if (late && reason.saidAt !== undefined && reason.saidAt > acceptedAt) {
       const { saidAt: _, ...said } = reason;
       throw new Refusal(said, { level: 'warn' });
     }
     const turn = await this.#takeTurn();
     if (turn === undefined) {
-      this.#log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
+      if (sending)
+        this.#log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
       throw asking(refusal);
     }
+    if (!sending) return turn;
     if (reason.code === 'quota-too-few-left')
       this.#log.info(
         { code: 'quota-too-few-left', left: reason.left, needed: characters },

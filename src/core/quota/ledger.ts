@@ -62,7 +62,7 @@ export interface QuoteAllowance {
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and finished once onto its row. */
 export interface LedgerEntry {
   readonly spend: NewSpend;
-  /** The turn to find out whether the month is back, when this request is the one on its way (Accounting's #fits). */
+  /** The turn to find out whether the month is back, when this request is the one on its way (Accounting's #month). */
   turn?: string | undefined;
   id?: number;
   /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
