@@ -1,6 +1,6 @@
 // The payment in sight (issue 96): the Voice API client takes no callbacks. What a paid call came to (accepted, not
 // charged, maybe charged) is returned to its caller, who writes it on the books in its own steps
-// (src/core/sourcing/part-source.ts paidCall); nothing the client is given calls back into the books.
+// (src/core/quota/paid-call.ts paidCall); nothing the client is given calls back into the books.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
