@@ -52,14 +52,8 @@ export async function handleInteraction(
   noteReceived(interaction);
   const log: Logger = context.logger;
   // Served here: not while stopping, nor in a server the owner did not choose, before anything is looked up or paid.
-  if (door.stopping()) return turnAway(interaction, new Refusal({ code: 'stopping' }), door, log);
-  if (!door.allows(interaction.guildId)) {
-    log.info(
-      { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
-      'interaction from a server not in ALLOWED_GUILDS refused',
-    );
-    return turnAway(interaction, new Refusal({ code: 'guild-not-chosen' }), door, log);
-  }
+  if (door.stopping()) return turnAway(interaction, 'stopping', door, log);
+  if (!door.allows(interaction.guildId)) return turnAway(interaction, 'guild-not-chosen', door, log);
   // Which command, by the interaction's kind.
   if (interaction.isAutocomplete())
     return autocomplete(interaction, slashCommandOf(commands, interaction.commandName), context);
@@ -110,10 +104,16 @@ export async function handleInteraction(
 }
 
 /** Answers an interaction the door does not let in, privately in the member's language; autocomplete, no choices. */
-async function turnAway(interaction: Interaction, refusal: Refusal, door: Door, log: Logger): Promise<void> {
+async function turnAway(interaction: Interaction, code: 'stopping' | 'guild-not-chosen', door: Door, log: Logger) {
+  // The owner's one line for each (docs/guide-owners.md); a shutdown is logged once, by the bot.
+  if (code === 'guild-not-chosen')
+    log.info(
+      { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
+      'interaction from a server not in ALLOWED_GUILDS refused',
+    );
   if (interaction.isAutocomplete()) return void (await interaction.respond([]).catch(() => undefined));
   if (!interaction.isRepliable()) return;
-  const { key, params } = door.describeFailure(refusal).message;
+  const { key, params } = door.describeFailure(new Refusal({ code })).message;
   const content = t(interaction.locale, key, params);
   await interaction
     .reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })

@@ -48,22 +48,14 @@ export interface StandIn {
 }
 
 /** Where one setting came from, most specific first. `preset` names the preset for the reply. */
-type SettingSource =
-  | { kind: 'option' }
-  | { kind: 'preset'; preset: string }
-  | { kind: 'member' }
-  | { kind: 'server'; preset: string }
-  | { kind: 'builtin' };
+type SettingSource = { kind: 'option' | 'member' | 'builtin' } | { kind: 'preset' | 'server'; preset: string };
 
 /** The settings declared with a built-in default (setting-declarations.ts): they always resolve to a value. */
 type DefaultedName = {
   [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
 }[SpeechSettingName];
 
-/**
- * The settings that apply, resolved layer by layer (src/core/interactions/options.ts): the voice and every defaulted
- * setting always, the others where a layer sets them.
- */
+/** The settings that apply, layer by layer (options.ts): the voice and each defaulted one always, others if set. */
 export type ResolvedSettings = SpeechSettings & { voice: string } & {
   [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
 } & {
