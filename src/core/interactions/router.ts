@@ -105,7 +105,7 @@ export async function handleInteraction(
 
 /** Answers an interaction the door does not let in, privately in the member's language; autocomplete, no choices. */
 async function turnAway(interaction: Interaction, code: 'stopping' | 'guild-not-chosen', door: Door, log: Logger) {
-  // The owner's one line for each (docs/guide-owners.md); a shutdown is logged once, by the bot.
+  // A server off the list is the owner's to see, one line each (docs/guide-owners.md); stop() logs the shutdown once.
   if (code === 'guild-not-chosen')
     log.info(
       { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
