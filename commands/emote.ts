@@ -9,7 +9,8 @@ import {
 import type { CommandModule } from '../src/core/interactions/command.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import type { SpeechRequest } from '../src/core/order/pipeline.ts';
-import { effectsOf, sentSettingsOf, type ResolvedSettings } from '../src/core/interactions/options.ts';
+import { effectsOf, sentSettingsOf } from '../src/core/sourcing/part-request.ts';
+import type { ResolvedSettings } from '../src/core/settings/speech-request.ts';
 
 export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];

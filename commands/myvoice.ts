@@ -10,9 +10,9 @@ import {
   readSettingOptions,
   readText,
   readSpeechSettings,
-  usableVoice,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
+import { usableVoice } from '../src/core/voice-catalogue/voices.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';

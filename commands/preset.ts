@@ -5,7 +5,8 @@ import type { CommandModule, ServiceName, Services } from '../src/core/interacti
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
-import { readText, readSpeechSettings, usableVoice, withSpeechOptions } from '../src/core/interactions/options.ts';
+import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
+import { usableVoice } from '../src/core/voice-catalogue/voices.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';

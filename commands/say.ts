@@ -6,7 +6,7 @@ import {
   outsideServerHandler,
 } from '../src/features/speaking/index.ts';
 import type { CommandModule } from '../src/core/interactions/command.ts';
-import { ttsRequest } from '../src/core/interactions/options.ts';
+import { ttsRequest } from '../src/core/sourcing/part-request.ts';
 
 export const uses = SPEAKING_COMMAND_USES;
 type Uses = (typeof uses)[number];

@@ -1,9 +1,8 @@
-// ALLOWED_GUILDS: anyone may add a Public Bot, and each server spends the owner's month. Servers in it at READY but
-// off the list are left only with ALLOWED_GUILDS_LEAVE=1, so a mistyped list costs a warning. DMs: USER_INSTALL.
-import { Events, MessageFlags, type Client, type Guild, type Interaction } from 'discord.js';
+// ALLOWED_GUILDS: anyone may add a Public Bot, and each server spends the owner's month; the door turns away what a
+// server off the list sends (src/core/interactions/router.ts). Servers in it at READY but off the list are left only
+// with ALLOWED_GUILDS_LEAVE=1, so a mistyped list costs a warning. DMs: USER_INSTALL.
+import { Events, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../core/log.ts';
-import { t } from '../core/i18n/catalogue.ts';
-import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import { USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 
 /** The most servers one warning names (the count says how many there are). */
@@ -70,32 +69,6 @@ export class AllowedGuilds {
       },
       `SayBot is in ${fresh.length} server(s) not in ALLOWED_GUILDS: it serves none of them and stays in them. If one is yours, add its ID to ALLOWED_GUILDS; to leave them, set ALLOWED_GUILDS_LEAVE=1 and restart`,
     );
-  }
-
-  /** Answers an interaction from a server off the list, privately and before anything is paid; whether it did. */
-  refuse(interaction: Interaction): boolean {
-    if (this.allows(interaction.guildId)) return false;
-    this.#log.info(
-      { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
-      'interaction from a server not in ALLOWED_GUILDS refused',
-    );
-    if (interaction.isAutocomplete()) {
-      void interaction.respond([]).catch(() => undefined);
-    } else if (interaction.isRepliable()) {
-      void interaction
-        .reply({
-          content: t(interaction.locale, 'error.guildNotAllowed'),
-          flags: MessageFlags.Ephemeral,
-          allowedMentions: NO_MENTIONS,
-        })
-        .catch((error: unknown) =>
-          this.#log.warn(
-            { code: 'guild-not-allowed', guildId: interaction.guildId, err: error },
-            'the refusal could not be sent',
-          ),
-        );
-    }
-    return true;
   }
 
   #leaveIfNotAllowed(guild: Guild, when: 'ready' | 'added'): void {

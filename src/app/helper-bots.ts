@@ -3,8 +3,7 @@
 // refused, its gateway lost, removed from a server) is only that seat gone: the main bot and the others go on.
 import { Client, Events, GatewayCloseCodes, REST, Routes, type Guild } from 'discord.js';
 import type { Logger } from '../core/log.ts';
-import type { PlayerRegistry } from '../core/voice/player-registry.ts';
-import type { SeatBot } from '../core/voice/seats.ts';
+import type { PlayerRegistry, SeatBot } from '../core/voice/seats.ts';
 import type { HelperStatus } from '../features/dashboard/index.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { boundedClientOptions } from './saybot.ts';

@@ -6,7 +6,6 @@ import {
   Client,
   Events,
   GatewayCloseCodes,
-  MessageFlags,
   Options,
   REST,
   ShardClientUtil,
@@ -26,12 +25,10 @@ import type { Accounting } from '../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../core/order/pipeline.ts';
 import type { Store } from '../core/store/types.ts';
 import { ForgetNotices, RemovedGuilds } from '../features/privacy/index.ts';
-import type { Seats } from '../core/voice/seats.ts';
+import type { PlayerRegistry, Seats } from '../core/voice/seats.ts';
 import type { HelperStatus } from '../features/dashboard/index.ts';
-import type { PlayerRegistry } from '../core/voice/player-registry.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
-import { t } from '../core/i18n/catalogue.ts';
 import { handleInteraction } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
@@ -323,27 +320,13 @@ export class SayBot {
   }
 
   #onInteraction(interaction: Interaction): void {
-    if (this.#stopping) {
-      if (interaction.isRepliable()) {
-        void interaction
-          .reply({
-            content: t(interaction.locale, 'error.shuttingDown'),
-            flags: MessageFlags.Ephemeral,
-            allowedMentions: NO_MENTIONS,
-          })
-          .catch(() => undefined);
-      }
-      return;
-    }
-    // A server the owner did not choose is answered before anything is looked up or paid.
-    if (this.#allowedGuilds.refuse(interaction)) return;
-    this.#track(
-      handleInteraction(interaction, this.#commands, this.#context, {
-        describeFailure,
-        otherButton: handleReplyButton,
-      }),
-      'interaction handler failed',
-    );
+    const door = {
+      stopping: () => this.#stopping,
+      allows: (guildId: string | null) => this.#allowedGuilds.allows(guildId),
+      describeFailure,
+      otherButton: handleReplyButton,
+    };
+    this.#track(handleInteraction(interaction, this.#commands, this.#context, door), 'interaction handler failed');
   }
 
   /** Runs store work from an event like a command: stop() waits for it before closing the store. */

@@ -28,8 +28,7 @@ import { startDashboard, type RunningDashboard } from '../features/dashboard/ind
 import { gatePort, USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
-import { PlayerRegistry } from '../core/voice/player-registry.ts';
-import { Seats, type SeatBot } from '../core/voice/seats.ts';
+import { PlayerRegistry, Seats, type SeatBot } from '../core/voice/seats.ts';
 import { HelperBot, HelperBots } from './helper-bots.ts';
 import type { PacketSender } from '../core/voice/packet-sender.ts';
 

@@ -25,7 +25,11 @@ export type RefusalReason =
   /** The member asked for `limit` things that cost no characters within a minute; the next fits in `waitSeconds`. */
   | { code: 'free-rate'; limit: number; waitSeconds: number }
   /** The store did not answer in time (a lock held elsewhere, a server gone quiet): nothing was spent. */
-  | { code: 'storage-unavailable' };
+  | { code: 'storage-unavailable' }
+  /** SayBot is shutting down: nothing new is taken. */
+  | { code: 'stopping' }
+  /** A server the owner did not choose (ALLOWED_GUILDS): nothing there is looked up or paid. */
+  | { code: 'guild-not-chosen' };
 
 export class Refusal extends Error {
   readonly reason: RefusalReason;

@@ -231,7 +231,7 @@ describe('a bot that is stopping', () => {
     await h?.close();
   });
 
-  it('on stop, leaves its voice channels and answers new commands with a notice', async () => {
+  it('on stop, leaves its voice channels and answers new commands with a notice, autocomplete with no choices', async () => {
     await runCommand(h, { guildId: london.id, userId: ALICE, name: 'join' });
     expect(h.discord.botVoiceChannel(london.id)).toBe('220000000000000003');
     // A /say whose audio the Voice API holds back keeps a handler running, so the stopping bot stays connected
@@ -246,7 +246,20 @@ describe('a bot that is stopping', () => {
     });
     await vi.waitFor(() => expect(h.sandbox.requests.length).toBeGreaterThan(requestsBefore), { timeout: 10_000 });
     const stopping = h.bot.stop();
-    const late = await h.discord.command({ guildId: london.id, userId: ALICE, name: 'usage', locale: 'en-US' });
+    const [late, choices] = await Promise.all([
+      h.discord.command({ guildId: london.id, userId: ALICE, name: 'usage', locale: 'en-US' }),
+      // Autocomplete cannot be told anything: an empty list, rather than Discord's "loading options failed".
+      h.discord.autocomplete({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'x' },
+          { name: 'voice', value: 'voice', focused: true },
+        ],
+      }),
+    ]);
+    expect(choices).toEqual([]);
     const notice = await late.waitFor((r) => r.content !== undefined, 10_000);
     expect(notice.content).toBe(t('en-US', 'error.shuttingDown'));
     expect((notice.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);

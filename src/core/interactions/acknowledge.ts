@@ -1,9 +1,9 @@
-// An interaction's clock: Discord's 3 s and the token's 15 minutes, counted from receipt on the monotonic clock (the
-// host's wall clock may be off); what Discord answers about a token wins.
-import { DiscordAPIError, MessageFlags, type AutocompleteInteraction, type BaseInteraction } from 'discord.js';
+// An interaction's clock, counted from receipt on the monotonic clock (the host's wall clock may be off), its one
+// first response and whether its token is gone (what Discord answers about a token wins); the door (router.ts) keeps
+// the deadlines.
+import { DiscordAPIError, MessageFlags, type BaseInteraction } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { commandNameOf } from './command-loader.ts';
 
 const receivedAt = new WeakMap<BaseInteraction, number>();
 
@@ -22,9 +22,6 @@ export function sinceReceived(interaction: BaseInteraction): number {
 export function receivedAtEpochMs(interaction: BaseInteraction): number {
   return Date.now() - sinceReceived(interaction);
 }
-
-/** How long a command may work before its first response, from receipt: Discord's 3 s count from creation. */
-export const ACKNOWLEDGE_WITHIN_MS = 1500;
 
 /** The first response of each interaction (a defer or a reply), once it has been started. */
 const firstResponse = new WeakMap<AnsweredInteraction, Promise<unknown>>();
@@ -84,56 +81,6 @@ export function isDeferredAsVoiceMessage(interaction: AnsweredInteraction): bool
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
 export async function settled(interaction: AnsweredInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
-}
-
-/** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
-export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
-  const timer = setTimeout(() => {
-    const sent = claimFirstResponse(interaction, () =>
-      interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
-    );
-    if (!sent) return;
-    log.info(
-      { code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id },
-      'command still working: deferred its reply',
-    );
-    sent.catch((error: unknown) =>
-      log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'),
-    );
-  }, untilDeadline(interaction));
-  return () => clearTimeout(timer);
-}
-
-/** What is left of ACKNOWLEDGE_WITHIN_MS since the interaction was received. */
-function untilDeadline(interaction: BaseInteraction): number {
-  return Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
-}
-
-/** Autocomplete cannot be deferred: past ACKNOWLEDGE_WITHIN_MS an empty list goes, once; returns the cancel. */
-export function answerAutocompleteByDeadline(interaction: AutocompleteInteraction, log: Logger): () => void {
-  let answered = false;
-  const respond = interaction.respond.bind(interaction);
-  interaction.respond = async (choices) => {
-    if (answered) return;
-    answered = true;
-    await respond(choices);
-  };
-  const timer = setTimeout(() => {
-    if (answered) return;
-    log.info(
-      { code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id },
-      'autocomplete too slow: answered with no choices',
-    );
-    interaction
-      .respond([])
-      .catch((error: unknown) =>
-        log.warn(
-          { code: 'autocomplete-failed', err: error, interactionId: interaction.id },
-          'could not answer a slow autocomplete',
-        ),
-      );
-  }, untilDeadline(interaction));
-  return () => clearTimeout(timer);
 }
 
 /** Discord's "token gone": 50027 (past 15 minutes), 10015 (never acknowledged), 10062 (first response after 3 s). */

@@ -3,14 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApplicationCommandType } from 'discord.js';
-import type {
-  AnsweredInteraction,
-  AnyCommandModule,
-  BotCommandInteraction,
-  CommandContext,
-  CommandModule,
-  MessageMenuModule,
-} from './command.ts';
+import type { AnsweredInteraction, AnyCommandModule, CommandModule, MessageMenuModule } from './command.ts';
 
 /** Loads every command module in `dir` by name; a malformed module or a name used twice stops start-up. */
 export async function loadCommands(dir: string): Promise<Map<string, AnyCommandModule>> {
@@ -32,16 +25,6 @@ export async function loadCommands(dir: string): Promise<Map<string, AnyCommandM
 
 export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
   return command.data.type === ApplicationCommandType.Message;
-}
-
-/** The module that answers `interaction`: the one of that name, if it is of the interaction's kind. */
-export function commandFor(
-  commands: ReadonlyMap<string, AnyCommandModule>,
-  interaction: BotCommandInteraction,
-): AnyCommandModule | undefined {
-  const command = commands.get(interaction.commandName);
-  if (command === undefined) return undefined;
-  return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
 }
 
 /** The command an interaction answers for: its own, or for a form's submit the one that showed it. */
@@ -69,12 +52,4 @@ export function isCommandModule(value: unknown): value is AnyCommandModule {
     (m.autocomplete === undefined || (data.type === undefined && typeof m.autocomplete === 'function')) &&
     (m.requires === undefined || (typeof m.requires === 'object' && m.requires !== null))
   );
-}
-
-/** Only the services `command` declares it uses: what its handlers are given. */
-export function servicesFor(context: CommandContext, command: AnyCommandModule): CommandContext {
-  const given: Partial<Record<keyof CommandContext, unknown>> = {};
-  for (const service of command.uses) if (service in context) given[service] = context[service];
-  // Its handlers' own types (Services<Uses>) keep them to these; the rest is absent at run time too.
-  return given as CommandContext;
 }

@@ -2,27 +2,23 @@
 // setting's slash option built and read as its declaration says (setting-types.ts,
 // src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share; then
 // the layers below those options (the chosen preset, the member's /myvoice, the server's default preset, the built-in
-// defaults) resolved field by field and the winning voice checked; then the request those settings make.
+// defaults) resolved field by field and the winning voice checked (src/core/voice-catalogue/voices.ts usableVoice).
 import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { SpeechInputError } from '../order-errors.ts';
 import {
-  quantiseEffects,
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
   SPEECH_SETTING_NAMES,
   SPEECH_SETTINGS,
   type SentSettingName,
-  type SpeechEndpoint,
   type SpeechSettingName,
   type SpeechSettings,
 } from '../settings/setting-declarations.ts';
 import type { ChoiceSetting, SettingDeclaration, TextSetting } from '../settings/setting-types.ts';
-import type { SentSettings, SpeechRequest } from '../settings/speech-request.ts';
-import type { ClonedVoice } from '../store/voice-library-store.ts';
+import type { ResolvedSettings } from '../settings/speech-request.ts';
 import type { Store } from '../store/types.ts';
-import { defaultVoiceFor, isEngineVoice, isFreeVoice, isPresetVoiceId } from '../voice-catalogue/voices.ts';
+import { defaultVoiceFor, usableVoice } from '../voice-catalogue/voices.ts';
 import { booleanOption, integerOption, numberOption, roleOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
 import { echo } from './replies.ts';
@@ -230,14 +226,6 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
   return settings;
 }
 
-/** Where one setting came from, most specific first. `preset` names the preset for the reply. */
-type SettingSource =
-  | { kind: 'option' }
-  | { kind: 'preset'; preset: string }
-  | { kind: 'member' }
-  | { kind: 'server'; preset: string }
-  | { kind: 'builtin' };
-
 export interface SettingsLayers {
   /** The command's own options. */
   options: SpeechSettings;
@@ -251,19 +239,6 @@ export interface SettingsLayers {
   guildLocale: string | null | undefined;
 }
 
-/** The settings declared with a built-in default (src/core/settings/setting-declarations.ts): they always resolve to a value. */
-type DefaultedName = {
-  [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
-}[SpeechSettingName];
-
-/** The settings that apply: the voice and every defaulted setting always, the others where a layer sets them. */
-export type ResolvedSettings = SpeechSettings & { voice: string } & {
-  [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
-} & {
-  /** For every field, the layer it came from (`builtin` also for a field no layer set). */
-  sources: Record<keyof SpeechSettings, SettingSource>;
-};
-
 type Field = keyof SpeechSettings;
 
 /**
@@ -271,14 +246,14 @@ type Field = keyof SpeechSettings;
  * the built-in defaults; each field on its own (a preset fixing only a voice lets the member's tone through).
  */
 export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
-  const ordered: Array<[SpeechSettings | undefined, SettingSource]> = [
+  const ordered: Array<[SpeechSettings | undefined, ResolvedSettings['sources'][Field]]> = [
     [layers.options, { kind: 'option' }],
     [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
     [layers.member, { kind: 'member' }],
     [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
   ];
   const values: SpeechSettings = {};
-  const sources = {} as Record<Field, SettingSource>;
+  const sources = {} as ResolvedSettings['sources'];
   for (const field of SPEECH_SETTING_NAMES) {
     const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
     if (hit) (values as Record<Field, unknown>)[field] = hit[0]?.[field];
@@ -286,57 +261,11 @@ export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
   }
   const defaults = Object.fromEntries(
     SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
-  ) as Pick<ResolvedSettings, DefaultedName>;
+  ) as Partial<ResolvedSettings>;
   return {
     ...defaults,
     ...values,
     voice: values.voice ?? defaultVoiceFor(layers.guildLocale),
     sources,
   } as ResolvedSettings;
-}
-
-type UsableVoice =
-  | { kind: 'preset'; voiceId: string }
-  | { kind: 'free'; voiceId: string }
-  | { kind: 'cloned'; voiceId: string; voice: ClonedVoice };
-
-/**
- * The one check of a voice before it is used or saved. A preset-shaped ID passes unlisted (the service has 41,
- * documents 6), and so does a free voice; else a clone of *this* server, by ID or name: another server's is refused
- * exactly like an unknown one, so its existence does not leak.
- */
-export async function usableVoice(
-  store: Store,
-  guildId: string,
-  idOrName: string,
-  /** Where a voice is saved: whether an engine offers it now, so it is refused at once rather than at each use. */
-  offered?: (voiceId: string) => boolean,
-): Promise<UsableVoice> {
-  if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  if (offered !== undefined && isEngineVoice(idOrName) && !offered(idOrName))
-    throw new SpeechInputError({ code: 'engine-voice-unknown', voice: idOrName });
-  // Whether the free voice may speak here is the speech path's to say (FREE_VOICE, the package installed).
-  if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
-  const cloned =
-    (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
-  if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
-  throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
-}
-
-/** A text-to-speech request for `text` with the settings that apply. */
-export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
-  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
-}
-
-/** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
-export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
-  const sent = SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined);
-  return { ...Object.fromEntries(sent.map(([name]) => [name, settings[name]])), voice: settings.voice };
-}
-
-/** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
-export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
-  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
-  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
-  return { effects };
 }

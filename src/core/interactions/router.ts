@@ -1,8 +1,19 @@
-// Each interaction to its command: noted as it arrives, its declared preconditions checked, run within Discord's
-// deadlines; whatever it throws ends here as one message and one log line.
-import { PermissionFlagsBits, type ButtonInteraction, type Interaction, type ModalSubmitInteraction } from 'discord.js';
+// The interaction door, in the order each interaction meets it: received (Discord's 3 s and the token's 15 minutes
+// counted from here), served here (SayBot stopping, a server the owner did not choose: answered before anything is
+// looked up or paid), which command, its declared preconditions, run by the deadline, and what it threw worded as
+// one message and one log line.
+import {
+  MessageFlags,
+  PermissionFlagsBits,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type Interaction,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+import { t } from '../i18n/catalogue.ts';
 import type { Logger } from '../log.ts';
-import { acknowledgeByDeadline, answerAutocompleteByDeadline, noteReceived, watchToken } from './acknowledge.ts';
+import { Refusal } from '../refusal.ts';
+import { claimFirstResponse, noteReceived, sinceReceived, watchToken } from './acknowledge.ts';
 import type {
   AnsweredInteraction,
   AnyCommandModule,
@@ -12,54 +23,42 @@ import type {
   FormSubmitInteraction,
   Requirements,
 } from './command.ts';
-import { commandFor, isMessageMenu, ownerOfCustomId, servicesFor } from './command-loader.ts';
+import { commandNameOf, isMessageMenu, ownerOfCustomId } from './command-loader.ts';
 import { UserError, type FailureWords } from './failures.ts';
 import { UnmetError, type Unmet } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
-import { showFailure } from './replies.ts';
+import { NO_MENTIONS, showFailure } from './replies.ts';
 
-/** What the features give the router: the words of a failure, and who answers a button no command owns. */
-interface RouterFeatures {
+/** What the app gives the door: whether it is closing, the servers it serves, the features' words and buttons. */
+interface Door {
+  /** SayBot is shutting down: whatever arrives is told so. */
+  stopping(): boolean;
+  /** ALLOWED_GUILDS, as data: whether this server is served (null, a DM: USER_INSTALL decides there). */
+  allows(guildId: string | null): boolean;
   /** Words for whatever a command throws (src/features/speaking/failure-words.ts). */
   describeFailure: FailureWords;
   /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */
   otherButton(interaction: ButtonInteraction, context: CommandContext): Promise<unknown>;
 }
 
-/** Routes one interaction to its command; whatever it throws ends in a message and a log line here. */
+/** One interaction through the door, top to bottom; whatever it throws ends in a message and a log line here. */
 export async function handleInteraction(
   interaction: Interaction,
   commands: ReadonlyMap<string, AnyCommandModule>,
   context: CommandContext,
-  features: RouterFeatures,
+  door: Door,
 ): Promise<void> {
-  const { otherButton, describeFailure } = features;
-  // First of all: Discord's 3 s and the token's 15 minutes are counted on our side from here.
+  // Received: Discord's 3 s and the token's 15 minutes are counted on our side from here.
   noteReceived(interaction);
   const log: Logger = context.logger;
-  if (interaction.isAutocomplete()) {
-    const command = slashCommandOf(commands, interaction.commandName);
-    const started = performance.now();
-    const cancelDeadline = answerAutocompleteByDeadline(interaction, log);
-    try {
-      if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
-      else await command.autocomplete(interaction, servicesFor(context, command));
-      // The whole answer, Discord's callback included; logged, never asserted.
-      log.debug(
-        { command: interaction.commandName, ms: Math.round(performance.now() - started) },
-        'autocomplete answered',
-      );
-    } catch (error) {
-      log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
-      // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
-      if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
-    } finally {
-      cancelDeadline();
-    }
-    return;
-  }
+  // Served here: not while stopping, nor in a server the owner did not choose, before anything is looked up or paid.
+  if (door.stopping()) return turnAway(interaction, 'stopping', door, log);
+  if (!door.allows(interaction.guildId)) return turnAway(interaction, 'guild-not-chosen', door, log);
+  // Which command, by the interaction's kind.
+  if (interaction.isAutocomplete())
+    return autocomplete(interaction, slashCommandOf(commands, interaction.commandName), context);
   if (interaction.isButton()) {
-    if (!(await handleCommandButton(interaction, commands, context))) await otherButton(interaction, context);
+    if (!(await handleCommandButton(interaction, commands, context))) await door.otherButton(interaction, context);
     return;
   }
   if (interaction.isModalSubmit()) {
@@ -71,17 +70,10 @@ export async function handleInteraction(
       return;
     }
     const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
-    await answer(
-      interaction,
-      ownerOfCustomId(interaction.customId),
-      command?.publicReply === true,
-      context,
-      describeFailure,
-      async () => {
-        if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
-        await command.modalSubmit(interaction, servicesFor(context, command));
-      },
-    );
+    await answer(interaction, command?.publicReply === true, context, door.describeFailure, async () => {
+      if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
+      await command.modalSubmit(interaction, servicesFor(context, command));
+    });
     return;
   }
   if (!interaction.isChatInputCommand() && !interaction.isMessageContextMenuCommand()) return;
@@ -94,15 +86,15 @@ export async function handleInteraction(
       : undefined;
   await answer(
     interaction,
-    interaction.commandName,
     command?.publicReply === true,
     context,
-    describeFailure,
+    door.describeFailure,
     async () => {
       if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
       if (outside && interaction.isChatInputCommand()) {
         await outside(interaction, servicesFor(context, command));
       } else {
+        // Its preconditions, then the command.
         enforcePreconditions(interaction, command.requires);
         await execute(command, interaction, context);
       }
@@ -111,10 +103,100 @@ export async function handleInteraction(
   );
 }
 
+/** Answers an interaction the door does not let in, privately in the member's language; autocomplete, no choices. */
+async function turnAway(interaction: Interaction, code: 'stopping' | 'guild-not-chosen', door: Door, log: Logger) {
+  // A server off the list is the owner's to see, one line each (docs/guide-owners.md); stop() logs the shutdown once.
+  if (code === 'guild-not-chosen')
+    log.info(
+      { code: 'guild-not-allowed', guildId: interaction.guildId, userId: interaction.user.id },
+      'interaction from a server not in ALLOWED_GUILDS refused',
+    );
+  if (interaction.isAutocomplete()) return void (await interaction.respond([]).catch(() => undefined));
+  if (!interaction.isRepliable()) return;
+  const { key, params } = door.describeFailure(new Refusal({ code })).message;
+  const content = t(interaction.locale, key, params);
+  await interaction
+    .reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
+    .catch((error: unknown) =>
+      log.warn({ code: 'turned-away', guildId: interaction.guildId, err: error }, 'the refusal could not be sent'),
+    );
+}
+
+/** How long a command may work before its first response, from receipt: Discord's 3 s count from creation. */
+const ACKNOWLEDGE_WITHIN_MS = 1500;
+
+/** What is left of ACKNOWLEDGE_WITHIN_MS since the interaction was received. */
+const untilDeadline = (interaction: Interaction): number =>
+  Math.max(0, ACKNOWLEDGE_WITHIN_MS - sinceReceived(interaction));
+
+/** Autocomplete cannot be deferred: its command's choices, or past ACKNOWLEDGE_WITHIN_MS an empty list, once. */
+async function autocomplete(
+  interaction: AutocompleteInteraction,
+  command: CommandModule | undefined,
+  context: CommandContext,
+): Promise<void> {
+  const log = context.logger;
+  const started = performance.now();
+  let answered = false;
+  const respond = interaction.respond.bind(interaction);
+  interaction.respond = async (choices) => {
+    if (answered) return;
+    answered = true;
+    await respond(choices);
+  };
+  const timer = setTimeout(() => {
+    if (answered) return;
+    log.info(
+      { code: 'autocomplete-late', command: interaction.commandName, interactionId: interaction.id },
+      'autocomplete too slow: answered with no choices',
+    );
+    interaction
+      .respond([])
+      .catch((error: unknown) =>
+        log.warn(
+          { code: 'autocomplete-failed', err: error, interactionId: interaction.id },
+          'could not answer a slow autocomplete',
+        ),
+      );
+  }, untilDeadline(interaction));
+  try {
+    if (!command?.autocomplete || !interaction.inCachedGuild()) await interaction.respond([]);
+    else await command.autocomplete(interaction, servicesFor(context, command));
+    // The whole answer, Discord's callback included; logged, never asserted.
+    log.debug(
+      { command: interaction.commandName, ms: Math.round(performance.now() - started) },
+      'autocomplete answered',
+    );
+  } catch (error) {
+    log.warn({ err: error, command: interaction.commandName, guildId: interaction.guildId }, 'autocomplete failed');
+    // Autocomplete answers once and quickly; an empty list beats Discord's "loading options failed".
+    if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
+export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
+  const timer = setTimeout(() => {
+    const sent = claimFirstResponse(interaction, () =>
+      interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+    );
+    if (!sent) return;
+    log.info(
+      { code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id },
+      'command still working: deferred its reply',
+    );
+    sent.catch((error: unknown) =>
+      log.warn({ code: 'defer-failed', err: error, interactionId: interaction.id }, 'could not defer a slow command'),
+    );
+  }, untilDeadline(interaction));
+  return () => clearTimeout(timer);
+}
+
 /** Runs a command (or its form's submit) within Discord's deadlines: one log line, its count, any failure shown. */
 async function answer(
   interaction: AnsweredInteraction,
-  name: string,
   publicReply: boolean,
   context: CommandContext,
   describeFailure: FailureWords,
@@ -122,6 +204,7 @@ async function answer(
   outsideServer = false,
 ): Promise<void> {
   const log: Logger = context.logger;
+  const name = commandNameOf(interaction);
   const started = performance.now();
   watchToken(interaction, log);
   // Whatever the command waits for (the store, a download), Discord hears from us within its 3 s.
@@ -187,6 +270,24 @@ async function handleCommandButton(
     );
   }
   return true;
+}
+
+/** The module that answers `interaction`: the one of that name, if it is of the interaction's kind. */
+function commandFor(
+  commands: ReadonlyMap<string, AnyCommandModule>,
+  interaction: BotCommandInteraction,
+): AnyCommandModule | undefined {
+  const command = commands.get(interaction.commandName);
+  if (command === undefined) return undefined;
+  return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
+}
+
+/** Only the services `command` declares it uses: what its handlers are given. */
+export function servicesFor(context: CommandContext, command: AnyCommandModule): CommandContext {
+  const given: Partial<Record<keyof CommandContext, unknown>> = {};
+  for (const service of command.uses) if (service in context) given[service] = context[service];
+  // Its handlers' own types (Services<Uses>) keep them to these; the rest is absent at run time too.
+  return given as CommandContext;
 }
 
 /** Runs the module on the interaction of its own kind (commandFor matched them). */

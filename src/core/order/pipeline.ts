@@ -1,7 +1,7 @@
 // The speech pipeline: the one way from a member's request to audio, whatever asked (SpeechPipeline). An order run
 // top to bottom (#run): rights, lines, place in voice, money, each part fetched and played in voice (#playInVoice) or
 // rendered whole (#render), money settled, one outcome; its record is src/core/order/order-record.ts.
-import { espeakVoiceFor, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { espeakVoiceFor, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { freeRequest } from '../sourcing/part-request.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
@@ -241,13 +241,11 @@ export class SpeechPipeline {
     }));
   }
 
-  /** A deleted voice, a free voice not offered, or a part too long for a free line: refused before any hold. */
+  /** Its voice as a member's choice (admitVoice), and each part within a free line: refused before any hold. */
   #checkLine({ request, texts }: SpokenLine): void {
-    this.#source.checkVoice(request);
-    if (request.kind === 'ready' || !isFreeVoice(request.voice)) return;
-    if (!this.#source.freeVoice.chosen && isEspeakVoice(request.voice))
-      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
-    for (const text of texts) checkFreeLineSeconds(text, request.voice);
+    this.#source.checkVoice(request, true);
+    if (request.kind !== 'ready' && isFreeVoice(request.voice))
+      for (const text of texts) checkFreeLineSeconds(text, request.voice);
   }
 
   /** Creates a cloned voice from a checked clip, its characters held like any request's (a clone is never cached). */

@@ -1,7 +1,14 @@
 // What is to be said: a type-only module shared by the pipeline and the parts it uses (clips, part source).
 import type { AudioResponse } from '../api/client.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import type { RequiredSettingName, SentSettingName, SpeechEndpoint, SpeechSettings } from './setting-declarations.ts';
+import type {
+  RequiredSettingName,
+  SentSettingName,
+  SPEECH_SETTINGS,
+  SpeechEndpoint,
+  SpeechSettingName,
+  SpeechSettings,
+} from './setting-declarations.ts';
 import type { Refusal } from '../refusal.ts';
 
 /** The settings sent to the service with a request, as declared (setting-declarations.ts): each endpoint takes its own. */
@@ -39,3 +46,19 @@ export interface StandIn {
   /** Characters its order paid in the paid voice before the free voice stood in (on the books: the reply says so). */
   paidBefore?: number;
 }
+
+/** Where one setting came from, most specific first. `preset` names the preset for the reply. */
+type SettingSource = { kind: 'option' | 'member' | 'builtin' } | { kind: 'preset' | 'server'; preset: string };
+
+/** The settings declared with a built-in default (setting-declarations.ts): they always resolve to a value. */
+type DefaultedName = {
+  [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
+}[SpeechSettingName];
+
+/** The settings that apply, layer by layer (options.ts): the voice and each defaulted one always, others if set. */
+export type ResolvedSettings = SpeechSettings & { voice: string } & {
+  [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
+} & {
+  /** For every field, the layer it came from (`builtin` also for a field no layer set). */
+  sources: Record<keyof SpeechSettings, SettingSource>;
+};

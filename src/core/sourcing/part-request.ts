@@ -1,13 +1,19 @@
-// What a part's request becomes at the Voice API, built from the settings' declarations
-// (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name, on the endpoints that
-// take it), and the cache key of its audio (requests equal in every setting sent sound the same, so share one cache
-// entry); and which free voice says it when the paid one may not (FREE_VOICES).
+// A request made of the settings that apply, and what each part of it becomes at the Voice API, built from the
+// settings' declarations (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name,
+// on the endpoints that take it), and the cache key of its audio (requests equal in every setting sent sound the
+// same, so share one cache entry); and which free voice says it when the paid one may not (FREE_VOICES).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
-import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { ResolvedSettings, SentSettings, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
+import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
-import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
+import {
+  quantiseEffects,
+  SENT_SETTINGS,
+  type SentSettingName,
+  type SpeechEndpoint,
+} from '../settings/setting-declarations.ts';
 
 /**
  * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
@@ -22,6 +28,24 @@ type Sent = string | number | undefined;
 
 /** The request's value of each setting sent (undefined: not set). */
 const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?: Sent } => request;
+
+/** A text-to-speech request for `text` with the settings that apply (/say's; /emote makes its own). */
+export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {
+  return { kind: 'tts', text, ...sentSettingsOf(settings, 'tts'), format: settings.format, ...effectsOf(settings) };
+}
+
+/** The settings an endpoint is sent, of those that apply (each declared with its wire name there). */
+export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpoint): { voice: string } & SentSettings {
+  const sent = SENT_SETTINGS.filter(([, declared]) => declared.wire[endpoint] !== undefined);
+  return { ...Object.fromEntries(sent.map(([name]) => [name, settings[name]])), voice: settings.voice };
+}
+
+/** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
+export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
+  const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
+  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
+  return { effects };
+}
 
 /** The endpoint that speaks a request. */
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>

@@ -3,6 +3,7 @@
 // in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
 // (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
 import {
+  admitVoice,
   espeakVoiceFor,
   isEngineVoice,
   isEspeakVoice,
@@ -22,7 +23,6 @@ import { standInForFailure, standInRequest } from '../quota/money.ts';
 import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
-import { SpeechInputError } from '../order-errors.ts';
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
@@ -167,23 +167,10 @@ export class PartSource {
     return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
-  /**
-   * Refuses a request in a cloned voice deleted since it was accepted (SpeechInputError voice-deleted), in eSpeak NG's
-   * voice where it cannot speak (free-voice-unavailable), or in an engine's voice its engine, answering, does not offer
-   * (engine-voice-unknown: never sent).
-   */
-  checkVoice(request: SpeechRequest): void {
+  /** Whether its voice may be spoken now (admitVoice), `chosen` as a member's choice (a line held). */
+  checkVoice(request: SpeechRequest, chosen = false): void {
     if (request.kind === 'ready') return;
-    if (this.#deleted.has(request.voice)) throw new SpeechInputError({ code: 'voice-deleted', voice: request.voice });
-    if (!this.freeVoice.espeak && isEspeakVoice(request.voice))
-      throw new SpeechInputError({ code: 'free-voice-unavailable', voice: request.voice });
-    // An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
-    const engines = this.#engines;
-    if (
-      isEngineVoice(request.voice) &&
-      (engines === undefined || (!engines.down(request.voice) && engines.voice(request.voice) === undefined))
-    )
-      throw new SpeechInputError({ code: 'engine-voice-unknown', voice: request.voice });
+    admitVoice(request.voice, { deleted: this.#deleted, freeVoice: this.freeVoice, engines: this.#engines }, chosen);
   }
 
   /**

@@ -5,7 +5,7 @@ import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFr
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
-import { usableVoice } from '../../core/interactions/options.ts';
+import { usableVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';

@@ -1,11 +1,11 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
-import { ESPEAK_VOICES } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, usableVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
 import { forgetMember, traceLines } from '../privacy/index.ts';
 import { describeSettings } from '../speaking/index-words.ts';
-import { readSettingOptions, usableVoice } from '../../core/interactions/options.ts';
+import { readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
 import type { Logger } from '../../core/log.ts';

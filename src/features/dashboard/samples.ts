@@ -5,7 +5,8 @@ import { describeFailure, wordOutcome } from '../speaking/index-words.ts';
 import { handOver } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
-import { chooseSettings, ttsRequest } from '../../core/interactions/options.ts';
+import { chooseSettings } from '../../core/interactions/options.ts';
+import { ttsRequest } from '../../core/sourcing/part-request.ts';
 import type { Store } from '../../core/store/types.ts';
 
 /** Samples kept at once (the oldest goes first), and for how long. */

@@ -1,6 +1,6 @@
 // Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
 // voice_add and /voices delete do.
-import { ESPEAK_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, languageName, usableVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
@@ -9,7 +9,6 @@ import { deleteClonedVoice } from '../privacy/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
-import { usableVoice } from '../../core/interactions/options.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';

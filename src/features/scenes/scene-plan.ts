@@ -2,7 +2,7 @@
 // it may be made, checked on its estimate with the core's margin at the preview and again by the pipeline at "Play it".
 import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
-import { effectsOf, sentSettingsOf } from '../../core/interactions/options.ts';
+import { effectsOf, sentSettingsOf } from '../../core/sourcing/part-request.ts';
 import { estimatePlanSeconds } from '../../core/characters.ts';
 import { checkEstimatedSeconds } from '../../core/quota/capacity.ts';
 import { UserError } from '../../core/interactions/failures.ts';

@@ -1,6 +1,6 @@
 // The shapes a scene takes between its script and its delivery: who speaks in which voice (cast.ts), what the
 // pipeline will say (scene-plan.ts), and a scene waiting for its member's "Play it" (pending-scenes.ts). Types only.
-import type { ResolvedSettings } from '../../core/interactions/options.ts';
+import type { ResolvedSettings } from '../../core/settings/speech-request.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
 
 export interface Speaker {

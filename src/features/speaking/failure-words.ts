@@ -342,6 +342,10 @@ function refusalMessage(reason: RefusalReason, audience: FailureAudience): Local
       return { key: 'budget.refused.freeRate', params: { limit: reason.limit, seconds: reason.waitSeconds } };
     case 'storage-unavailable':
       return { key: 'quota.storageUnavailable' };
+    case 'stopping':
+      return { key: 'error.shuttingDown' };
+    case 'guild-not-chosen':
+      return { key: 'error.guildNotAllowed' };
   }
 }
 

@@ -31,9 +31,9 @@ import {
   TEXT_MAX_CHARACTERS,
   textOption,
   withSpeechOptions,
-  type ResolvedSettings,
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
+import type { ResolvedSettings } from '../../core/settings/speech-request.ts';
 import {
   MEMBER_REQUEST,
   type OrderEvents,

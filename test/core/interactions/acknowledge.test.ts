@@ -1,12 +1,8 @@
 // Discord's 3 s and 15 minutes are timed from when SayBot received the interaction, on the monotonic clock: a host
 // wall clock that jumps (or that was 20 minutes off all along) changes neither.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  acknowledgeByDeadline,
-  noteReceived,
-  TOKEN_LIFETIME_MS,
-  tokenGone,
-} from '../../../src/core/interactions/acknowledge.ts';
+import { noteReceived, TOKEN_LIFETIME_MS, tokenGone } from '../../../src/core/interactions/acknowledge.ts';
+import { acknowledgeByDeadline } from '../../../src/core/interactions/router.ts';
 import type { BotCommandInteraction } from '../../../src/core/interactions/command.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS_DIR, loadCommandModules } from '../../../src/app/command-modules.ts';
-import { loadCommands, servicesFor } from '../../../src/core/interactions/command-loader.ts';
+import { loadCommands } from '../../../src/core/interactions/command-loader.ts';
+import { servicesFor } from '../../../src/core/interactions/router.ts';
 import type { AnyCommandModule, CommandContext } from '../../../src/core/interactions/command.ts';
 import { SAYBOT_COMMAND_NAMES } from '../../support/command-names.ts';
 

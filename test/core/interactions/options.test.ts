@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSettings, ttsRequest } from '../../../src/core/interactions/options.ts';
+import { resolveSettings } from '../../../src/core/interactions/options.ts';
+import { ttsRequest } from '../../../src/core/sourcing/part-request.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
 const member = { voice: 'voice-b-en-m-01', language: 'en', tone: 'member tone', format: 'mp3' as const };

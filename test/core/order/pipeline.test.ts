@@ -30,7 +30,7 @@ import {
 } from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
-import { PlayerRegistry } from '../../../src/core/voice/player-registry.ts';
+import { PlayerRegistry } from '../../../src/core/voice/seats.ts';
 import { FakeDiscord } from '@saybot/local-discord';
 import { APP_ID, TOKEN, guildSpec, loginClient, trustCertificate } from '../../packages/local-discord/helpers.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';

@@ -7,7 +7,7 @@ import type { Client } from 'discord.js';
 import { FakeDiscord } from '@saybot/local-discord';
 import { createLogger } from '../../../src/core/log.ts';
 import type { GuildPlayer, PlaybackResult } from '../../../src/core/voice/guild-player.ts';
-import { PlayerRegistry } from '../../../src/core/voice/player-registry.ts';
+import { PlayerRegistry } from '../../../src/core/voice/seats.ts';
 import {
   APP_ID,
   TOKEN,
