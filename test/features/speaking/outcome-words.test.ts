@@ -14,7 +14,12 @@ import {
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
-import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import {
+  CutAfterPayingError,
+  PaidPartWayError,
+  QuoteExceededError,
+  afterPaying,
+} from '../../../src/core/quota/money.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { RenderStoppedError } from '../../../src/core/order-errors.ts';
@@ -31,7 +36,7 @@ import {
 import { en } from '../../../src/features/speaking/strings/en.ts';
 import { ja } from '../../../src/features/speaking/strings/ja.ts';
 import { ko } from '../../../src/features/speaking/strings/ko.ts';
-import type { LocalisedMessage } from '../../../src/features/speaking/strings.ts';
+import { t, type LocalisedMessage } from '../../../src/features/speaking/strings.ts';
 
 const LOCALES = ['en-US', 'ko', 'ja'] as const;
 const CATALOGUES = { en, ko, ja } as Record<string, Record<string, string>>;
@@ -267,6 +272,25 @@ describe('one outcome, worded in one place', () => {
           expect(text.endsWith(wordsText(locale, describeFailure(error).message))).toBe(true);
         }
       }
+    },
+  );
+
+  // bb7: an order that sent nothing of its own, failed by the call of another order it shared (charged, or maybe):
+  // told that none of it was its own, never the call's "counted as spent here", heard or not.
+  it.each(FRONTS)(
+    "%s, failed by another order's call it shared, nothing of its own sent: nothing of it spent",
+    (_, front) => {
+      for (const call of [
+        new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' }),
+        new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
+      ])
+        for (const secondsHeard of [0, 3]) {
+          const answer = wordOutcome({ kind: 'failed', error: afterPaying(call, 0, 0), secondsHeard }, front);
+          const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+          for (const locale of LOCALES)
+            expect(wordsText(locale, said)).toContain(t(locale, 'error.api.sharedCallFailed'));
+          expect(wordsText('en-US', said)).not.toMatch(/spent here|counted \d+/);
+        }
     },
   );
 
