@@ -197,7 +197,8 @@ export class Money {
         ? { ...delivered, error: afterPaying(delivered.error, paid, written - paid) }
         : delivered;
     const { standIn, lineCutAt, restFailed } = order;
-    const partWay = restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid);
+    const partWay =
+      restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid, written - paid);
     // An order that ended before its end (or failed, a right taken away, or holds only part): what it spent is said.
     const early = partWay !== undefined || ['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind);
     const told: Outcome = {
@@ -492,6 +493,17 @@ export class CutAfterPayingError extends Error {
   }
 }
 
+/** A call another order paid, which this order's part shared, failed after it may have been charged. */
+export class SharedCallFailedError extends Error {
+  override readonly cause: VoiceApiError;
+
+  constructor(cause: VoiceApiError) {
+    super(`the call this order shared failed after it may have been charged: ${cause.message}`, { cause });
+    this.name = 'SharedCallFailedError';
+    this.cause = cause;
+  }
+}
+
 /** Audio charged (its 2xx) that broke off, or never came; not an answer too big to take (its own words). */
 export function cutAfterCharge(error: unknown): error is VoiceApiError {
   if (error instanceof OversizedResponseError) return false;
@@ -508,6 +520,12 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
     return new CutAfterPayingError(paid, error);
+  // Nothing of its own sent: what a failed call may have charged was the order's that paid it (a cut says so itself).
+  const charged =
+    error instanceof VoiceApiError &&
+    !(error instanceof AbortedError) &&
+    (error.charge ?? 'not-charged') !== 'not-charged';
+  if (paid <= 0 && unconfirmed <= 0 && charged && !cutAfterCharge(error)) return new SharedCallFailedError(error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
   // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").

@@ -33,7 +33,12 @@ import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '.
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
 import { OverSecondsCapError } from '../../core/quota/capacity.ts';
-import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/money.ts';
+import {
+  CutAfterPayingError,
+  PaidPartWayError,
+  SharedCallFailedError,
+  cutAfterCharge,
+} from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
@@ -84,6 +89,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       ...describeFailure(error.cause, audience),
       message: { key: 'error.api.undelivered.paid', params: { paid: error.paid } },
     };
+  // Another order's call, shared, failed after its charge: logged as that call, and none of its charge this order's.
+  if (error instanceof SharedCallFailedError)
+    return { ...describeFailure(error.cause, audience), message: { key: 'error.api.sharedCallFailed' } };
   // Its member stopped it while it was made: what was asked, with what it cost so far and what it may have (a part
   // closed before its answer); "nothing was charged" only when nothing was sent unanswered either.
   if (error instanceof RenderStoppedError)

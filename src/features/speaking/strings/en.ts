@@ -134,6 +134,8 @@ export const en = {
   'error.api.timeout': 'The voice service took too long to answer. Please try again.',
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
+  'error.api.sharedCallFailed':
+    "This was being made for an identical request asked just before, and that request failed after it left, so this one failed with it. What the voice service may have counted was that request's; nothing of yours was spent. Please try again.",
   'error.api.undelivered':
     'The audio for this broke off before all of it arrived, so this request failed. It was made for an identical request asked just before, whose characters the voice service counted; nothing of yours was counted. Please try again.',
   'error.api.undelivered.paid':
