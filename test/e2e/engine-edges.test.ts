@@ -106,6 +106,24 @@ describe("the owner's engines at their edges", () => {
     expect(h.sandbox.charactersBilled()).toBe(billed + paid.length);
   });
 
+  // bb7: "The voice service counted 35 characters for this, which are spent. ... Nothing was charged; ..." read as a
+  // contradiction: the engine's words speak of its line alone.
+  it("a scene's engine line failing after its paid line (FREE_VOICE=off): the paid figure, and nothing that unsays it", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox, { FREE_VOICE: 'off', CACHE_MAX_MB: '0' });
+    voicevox.faults.set({ fault: 'empty', path: '/synthesis' });
+    const paid = 'A paid line before the engine line.'; // 35 characters
+    const script = ['cast: Ann = voicevox:0, Ben = voice-b-en-m-01', `Ben: ${paid}`, 'Ann: エンジンの行です。'];
+    const shown = await previewScene(h, LONDON, script.join('\n'), 'file');
+    const done = await (
+      await pressSceneButton(h, LONDON, shown, shown.confirm)
+    ).waitFor((r) => /speech engine/.test(r.content ?? ''), WAIT_MS);
+    expect(h.sandbox.charactersBilled()).toBe(paid.length);
+    expect(done.content?.match(/\b35\b/g)).toHaveLength(1);
+    expect(done.content).toMatch(/counted 35 characters for this, which are spent/);
+    expect(done.content).not.toMatch(/nothing was (charged|spent)/i);
+  });
+
   it('/stop closes the render in flight and frees its slot: the next line is rendered while another server still waits', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);

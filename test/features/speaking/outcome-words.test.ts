@@ -12,6 +12,8 @@ import {
   UnexpectedResponseError,
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
+import { EngineError } from '../../../src/core/engines/engine-http.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
 import {
@@ -291,6 +293,34 @@ describe('one outcome, worded in one place', () => {
             expect(wordsText(locale, said)).toContain(t(locale, 'error.api.sharedCallFailed'));
           expect(wordsText('en-US', said)).not.toMatch(/spent here|counted \d+/);
         }
+    },
+  );
+
+  // bb7: a scene's engine line failing after its paid line said "counted 35 ... spent" and then "Nothing was charged":
+  // a free line's failure speaks of that line alone, never of the whole order, in every language.
+  const WHOLE_ORDER_FREE = {
+    'en-US': /nothing was (charged|spent)/i,
+    ja: /(^|。)料金はかかっていません/,
+    ko: /(^|\. )요금은 청구되지/,
+  };
+  it.each(FRONTS)(
+    '%s, a free line failing after 35 of its own were paid: 35 once, never "nothing was charged"',
+    (_, front) => {
+      for (const error of [
+        new EngineError('voicevox', 'failed', 'empty'),
+        new EngineError('voicevox', 'timeout', 'late'),
+        new EngineError('voicevox', 'busy', 'full'),
+        new FreeVoiceFailedError('stopped', 'stopped'),
+        new FreeVoiceFailedError('timeout', 'late'),
+      ]) {
+        const answer = wordOutcome({ kind: 'failed', error, secondsHeard: 0, spent: { paid: 35 } }, front);
+        const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+        for (const locale of LOCALES) {
+          const text = wordsText(locale, said);
+          expect(text.match(/35/g), `${locale}: ${text}`).toHaveLength(1);
+          expect(text, `${locale}: ${text}`).not.toMatch(WHOLE_ORDER_FREE[locale]);
+        }
+      }
     },
   );
 
