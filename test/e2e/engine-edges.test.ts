@@ -124,6 +124,32 @@ describe("the owner's engines at their edges", () => {
     expect(done.content).not.toMatch(/nothing was (charged|spent)/i);
   });
 
+  // bb7: three lines spoken free (two for the failing service, one the engine's backup) showed "(1 in place of the paid
+  // voice)": each line is counted as what it was.
+  it('a scene spoken free for the failing service and the failing engine (FREE_VOICE=fallback): /usage counts each line as what it was', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox, { FREE_VOICE: 'fallback', CACHE_MAX_MB: '0' });
+    voicevox.faults.set({ fault: 'empty', path: '/synthesis' });
+    h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });
+    const script = [
+      'cast: Ann = voicevox:0, Ben = voice-b-en-m-01',
+      'Ben: A paid line before the engine line.',
+      'Ann: エンジンの行です。',
+      'Ben: A paid line after the engine failed.',
+    ];
+    const shown = await previewScene(h, LONDON, script.join('\n'), 'file');
+    const done = await (
+      await pressSceneButton(h, LONDON, shown, shown.confirm)
+    ).waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), WAIT_MS);
+    expect(done.content).toContain('Some lines were spoken by the free voice');
+    expect(h.sandbox.charactersBilled()).toBe(0);
+    h.sandbox.clearFaults();
+    const usage = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 3, at no charge (2 in place of the paid voice).',
+    );
+  });
+
   it('/stop closes the render in flight and frees its slot: the next line is rendered while another server still waits', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);
