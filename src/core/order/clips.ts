@@ -19,7 +19,7 @@ import type { SpeechRequest } from '../settings/speech-request.ts';
 
 /** An order as its parts are fetched: what the part source reads, and where fetches' findings go (order.ts learnt). */
 export interface PartsOrder extends OrderAccount {
-  learnt?(part: FetchedPart): void;
+  learnt?(part: FetchedPart, line: SpeechRequest): void;
 }
 
 /** One part's audio for `order`; what its fetch learnt (a stand-in, a cut) is recorded before the audio goes on. */
@@ -31,7 +31,7 @@ export async function orderedPart(
   order?: PartsOrder,
 ): Promise<SpeechAudio> {
   const part = await source.fetchPart(request, text, signal, order);
-  order?.learnt?.(part);
+  order?.learnt?.(part, request);
   if ('failure' in part) throw part.failure;
   return part.audio;
 }
@@ -124,7 +124,7 @@ export async function readPart(
     // None of it delivered yet: an engine failing once its audio began is backed up as one failing before it.
     const standIn = await source.backupAfter(request, text, error, signal, order);
     if (standIn === undefined) throw error;
-    order.learnt?.(standIn);
+    order.learnt?.(standIn, request);
     if ('failure' in standIn) throw standIn.failure;
     return { format: standIn.audio.format, bytes: await gather(standIn.audio.body as AsyncIterable<Buffer>) };
   }

@@ -208,7 +208,7 @@ export class Money {
       ...(standIn === undefined ? {} : { standIn: paid > 0 ? { ...standIn, paidBefore: paid } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
-    if (told.kind !== 'failed') this.#countFree(order, told.standIn);
+    if (told.kind !== 'failed') this.#countFree(order);
     return told;
   }
 
@@ -261,27 +261,25 @@ export class Money {
   }
 
   /**
-   * Each line a free voice was chosen for, or the one line said in place of the paid voice: one count per cause and
+   * Each line a free voice spoke, chosen or in place of the paid voice (at acceptance, the one line): one count per cause and
    * speaker, since each count is a store write (a 60-line scene's, one a line, held the main thread up).
    */
-  #countFree(order: DeliveredOrder, standIn: SettledOutcome['standIn']): void {
+  #countFree(order: DeliveredOrder): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
-    // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
-    if (standIn?.cause === 'engine-failed') count('chosen', standIn.voice);
-    else if (order.fallback !== undefined || standIn !== undefined)
-      count('fallback', standIn?.voice ?? order.lines[0]?.request.voice ?? '');
-    else {
-      const chosen = new Map<FreeSpeaker, { voice: string; lines: number }>();
-      for (const { request } of order.lines) {
-        if (request.kind === 'ready' || !isFreeVoice(request.voice)) continue;
-        const speaker = freeSpeakerOf(request.voice);
-        const counted = chosen.get(speaker) ?? { voice: request.voice, lines: 0 };
-        counted.lines += 1;
-        chosen.set(speaker, counted);
-      }
-      for (const { voice, lines } of chosen.values()) count('chosen', voice, lines);
+    if (order.fallback !== undefined) return count('fallback', order.lines[0]?.request.voice ?? '');
+    const counted = new Map<string, { cause: FreeVoiceCause; voice: string; lines: number }>();
+    for (const { request } of order.lines) {
+      const stood = order.stoodIn.get(request);
+      // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
+      const cause = stood === undefined || stood.cause === 'engine-failed' ? 'chosen' : 'fallback';
+      const voice = stood?.voice ?? (request.kind === 'ready' ? '' : request.voice);
+      if (stood === undefined && !isFreeVoice(voice)) continue;
+      const key = `${cause} ${freeSpeakerOf(voice)}`;
+      const line = counted.get(key) ?? { cause, voice, lines: 0 };
+      counted.set(key, { ...line, lines: line.lines + 1 });
     }
+    for (const { cause, voice, lines } of counted.values()) count(cause, voice, lines);
   }
 }
 
@@ -292,6 +290,7 @@ interface DeliveredOrder {
   readonly lines: readonly PricedLine[];
   readonly fallback: Refusal | undefined;
   readonly standIn: Pick<StandIn, 'voice' | 'cause'> | undefined;
+  readonly stoodIn: ReadonlyMap<SpeechRequest, Pick<StandIn, 'voice' | 'cause'>>;
   readonly lineCutAt: number | undefined;
   /** The failure after paid parts that left its file holding only those. */
   readonly restFailed: unknown;

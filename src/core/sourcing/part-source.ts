@@ -227,17 +227,18 @@ export class PartSource {
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
     let stoodIn: StandIn | undefined;
+    // eSpeak NG backing up an engine's voice: said under the cause it stood in for already, if it did.
+    const backedUp = (stood: StandIn) => (stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause });
     let audio: SpeechAudio | undefined;
     try {
       this.checkVoice(request);
       try {
         // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
         // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
-        const failed = order?.standIn !== undefined && order.standIn.cause !== 'engine-failed';
+        const failed = order?.standIn?.cause === 'engine-failed' ? undefined : order?.standIn;
         const asked = (failed ? standInRequest(request, [text], this) : undefined) ?? request;
-        audio = await this.#fetchOrBackup(asked, text, signal, order, (stood) => {
-          stoodIn = stood;
-        });
+        if (failed && asked !== request) stoodIn = { voice: asked.voice, cause: failed.cause };
+        audio = await this.#fetchOrBackup(asked, text, signal, order, backedUp);
       } catch (error) {
         // The service failed before anything was charged: where Money lets the free voice stand in for this order, it
         // says this part, and the front-end says so.
@@ -249,9 +250,7 @@ export class PartSource {
           'the Voice API failed: this part is spoken in the free voice',
         );
         stoodIn = { voice: free.voice, cause };
-        audio = await this.#fetchOrBackup(free, text, signal, order, (stood) => {
-          stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause };
-        });
+        audio = await this.#fetchOrBackup(free, text, signal, order, backedUp);
       }
       // Deleted while it was fetched: nobody hears it.
       this.checkVoice(request);
