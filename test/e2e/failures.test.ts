@@ -267,14 +267,14 @@ describe('every Voice API failure ends in a clear private message, and the bot k
   it("a 200 that is not audio (a gateway's page in its place): the service bills it, and the books count what it billed", async () => {
     const text = 'A page came back in place of the audio.';
     const billed = h.sandbox.charactersBilled();
-    const spent = await spentShown(h, london.id, BOB);
+    const spent = await spentShown(h, london.id, ALICE);
     h.sandbox.injectFault({ kind: 'response', status: 200, body: '<html>gateway</html>', contentType: 'text/html' });
     const { handle, content } = await sayAsFile(text);
     expect(content).toBe(t('en-US', 'error.api.chargedNotAudio'));
     expectEphemeral(handle);
     await booksSettled(h);
     expect(h.sandbox.charactersBilled() - billed).toBe(text.length);
-    expect((await spentShown(h, london.id, BOB)) - spent).toBe(text.length);
+    expect((await spentShown(h, london.id, ALICE)) - spent).toBe(text.length);
     await expectStillServing();
   });
 
