@@ -70,7 +70,7 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
-export const execute: CommandModule<Uses>['execute'] = async (interaction, { store, voices, engines }) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, { config, store, voices, engines }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'show') {
@@ -118,7 +118,10 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { sto
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
     settings.voice = (
-      await usableVoice(store, guildId, settings.voice, (id) => engines?.voice(id) !== undefined)
+      await usableVoice(store, guildId, settings.voice, {
+        engine: (id) => engines?.voice(id) !== undefined,
+        espeak: config.freeVoice.chosen,
+      })
     ).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });

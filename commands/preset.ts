@@ -43,11 +43,11 @@ export const data = slashCommand('preset', requires)
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
-const save: Handler = async (interaction, { store, engines }) => {
+const save: Handler = async (interaction, { config, store, engines }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const offered = (id: string) => engines?.voice(id) !== undefined;
+  const offered = { engine: (id: string) => engines?.voice(id) !== undefined, espeak: config.freeVoice.chosen };
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

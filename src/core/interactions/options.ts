@@ -309,13 +309,16 @@ export async function usableVoice(
   store: Store,
   guildId: string,
   idOrName: string,
-  /** Where a voice is saved: whether an engine offers it now, so it is refused at once rather than at each use. */
-  offered?: (voiceId: string) => boolean,
+  /**
+   * Where a voice is saved: whether an engine offers it now, and whether members may choose eSpeak NG's voices
+   * (FreeVoiceRules.chosen, as each use asks), so that it is refused at once rather than at each use.
+   */
+  offered?: { engine: (voiceId: string) => boolean; espeak: boolean },
 ): Promise<UsableVoice> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  if (offered !== undefined && isEngineVoice(idOrName) && !offered(idOrName))
-    throw new SpeechInputError({ code: 'engine-voice-unknown', voice: idOrName });
-  // Whether the free voice may speak here is the speech path's to say (FREE_VOICE, the package installed).
+  const engine = isEngineVoice(idOrName);
+  if (offered !== undefined && isFreeVoice(idOrName) && !(engine ? offered.engine(idOrName) : offered.espeak))
+    throw new SpeechInputError({ code: engine ? 'engine-voice-unknown' : 'free-voice-unavailable', voice: idOrName });
   if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
   const cloned =
     (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));

@@ -57,8 +57,11 @@ const Preset = z.object({ preset: z.string().min(1).max(120) });
 
 export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   const { store, bot, logger, samples } = deps;
-  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
-  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
+  // A voice saved here is one an engine offers now, or eSpeak NG's where members may choose it, as /myvoice checks it.
+  const offeredHere = {
+    engine: (id: string) => bot.voices.engines().some((voice) => voice.id === id),
+    espeak: bot.voices.free,
+  };
   const base = '/servers/:guildId/voices';
   guard(app, base, serverAccess(bot));
 
@@ -192,7 +195,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredHere);
       await store.memberDefaults.set(guildId, userOf(c), { voice: voiceId });
       audit(logger, 'voices.use', { userId: userOf(c), guildId });
       return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.used', { voice: given.voice }) });
@@ -224,7 +227,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   /** The preset of `typed` alone, saved if it is not there yet: its name. */
   async function presetOfVoice(c: Ctx, typed: string): Promise<string> {
     const { guildId } = c.get('membership');
-    const { voiceId } = await usableVoice(store, guildId, typed, offeredByEngines);
+    const { voiceId } = await usableVoice(store, guildId, typed, offeredHere);
     const cloned = await store.voiceLibrary.get(guildId, voiceId);
     const name = tidyName(cloned?.name ?? voiceId);
     if (!isValidName(name)) throw new UserError('error.preset.badName');
@@ -246,7 +249,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredHere);
       const result = await store.autoReadMembers.addToPool(guildId, voiceId, userOf(c), VOICE_POOL_MAX);
       if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
       if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
