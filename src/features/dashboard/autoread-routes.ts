@@ -1,7 +1,13 @@
 // The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFrom } from '../autoread/index.ts';
+import {
+  AUTO_READ_SETTING_LIST,
+  IGNORED_MAX,
+  describeSettings,
+  settingChangesFrom,
+  settingsChanged,
+} from '../autoread/index.ts';
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
@@ -97,10 +103,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.settings', { userId: userOf(c), guildId }, { settings: Object.keys(changes).length });
     const locale = c.get('locale');
-    return show(c, {
-      kind: 'ok',
-      text: t(locale, 'autoread.settings.updated', { settings: describeSettings(locale, updated) }),
-    });
+    return show(c, { kind: 'ok', text: settingsChanged(locale, updated, bot.voices.free) });
   });
 
   // As /autoread stop in that voice channel: the binding is kept, not read; the shard reading it stops at once.
