@@ -316,7 +316,7 @@ describe("npm run doctor's free voice line without eSpeak NG installed (bb7)", (
       expect(check).toMatchObject({ name: 'Free voice', ok: true, warn: true });
       expect(check.detail).toContain('eSpeak NG is not installed');
       // Members' own picks of its voices are refused where FREE_VOICE lets them choose: said, never "may choose".
-      if (FREE_VOICE !== 'fallback') expect(check.detail).toMatch(/members' choices of its voices are refused/);
+      if (FREE_VOICE === 'chosen') expect(check.detail).toMatch(/members' choices of its voices are refused/);
       expect(check.detail).not.toContain('members may choose');
     },
   );
