@@ -10,6 +10,7 @@ import {
   readSettingOptions,
   readText,
   readSpeechSettings,
+  offeredNow,
   usableVoice,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
@@ -118,10 +119,12 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { con
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
     settings.voice = (
-      await usableVoice(store, guildId, settings.voice, {
-        engine: (id) => engines?.voice(id) !== undefined,
-        espeak: config.freeVoice.chosen,
-      })
+      await usableVoice(
+        store,
+        guildId,
+        settings.voice,
+        offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice),
+      )
     ).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });

@@ -5,7 +5,13 @@ import type { CommandModule, ServiceName, Services } from '../src/core/interacti
 import { slashCommand, stringOption, subcommand } from '../src/core/interactions/command-builder.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
-import { readText, readSpeechSettings, usableVoice, withSpeechOptions } from '../src/core/interactions/options.ts';
+import {
+  offeredNow,
+  readText,
+  readSpeechSettings,
+  usableVoice,
+  withSpeechOptions,
+} from '../src/core/interactions/options.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
@@ -47,7 +53,7 @@ const save: Handler = async (interaction, { config, store, engines }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const offered = { engine: (id: string) => engines?.voice(id) !== undefined, espeak: config.freeVoice.chosen };
+  const offered = offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice);
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

@@ -309,22 +309,23 @@ export async function usableVoice(
   store: Store,
   guildId: string,
   idOrName: string,
-  /**
-   * Where a voice is saved: whether an engine offers it now, and whether members may choose eSpeak NG's voices
-   * (FreeVoiceRules.chosen, as each use asks), so that it is refused at once rather than at each use.
-   */
-  offered?: { engine: (voiceId: string) => boolean; espeak: boolean },
+  /** Where a voice is saved: whether a free voice is offered now (offeredNow), so it is refused at once, not at each use. */
+  offered?: (voiceId: string) => boolean,
 ): Promise<UsableVoice> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  const engine = isEngineVoice(idOrName);
-  if (offered !== undefined && isFreeVoice(idOrName) && !(engine ? offered.engine(idOrName) : offered.espeak))
-    throw new SpeechInputError({ code: engine ? 'engine-voice-unknown' : 'free-voice-unavailable', voice: idOrName });
+  const code = isEngineVoice(idOrName) ? 'engine-voice-unknown' : 'free-voice-unavailable';
+  if (isFreeVoice(idOrName) && offered?.(idOrName) === false) throw new SpeechInputError({ code, voice: idOrName });
   if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
   const cloned =
     (await store.voiceLibrary.get(guildId, idOrName)) ?? (await store.voiceLibrary.findByName(guildId, idOrName));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId, voice: cloned };
   throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }
+
+/** Whether a free voice is offered now: an engine's while its engine offers it, eSpeak NG's where members may choose it. */
+export const offeredNow =
+  (engineOffers: (voiceId: string) => boolean, freeVoice: { chosen: boolean }) => (voiceId: string) =>
+    isEngineVoice(voiceId) ? engineOffers(voiceId) : freeVoice.chosen;
 
 /** A text-to-speech request for `text` with the settings that apply. */
 export function ttsRequest(text: string, settings: ResolvedSettings): SpeechRequest {

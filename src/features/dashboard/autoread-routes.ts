@@ -41,11 +41,6 @@ function plain(bot: DashboardBot, guildId: string, line: string): string {
 
 export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): void {
   const { store, bot, logger } = deps;
-  // A voice saved here is one an engine offers now, or eSpeak NG's where members may choose it, as /myvoice checks it.
-  const offeredHere = {
-    engine: (id: string) => bot.voices.engines().some((voice) => voice.id === id),
-    espeak: bot.voices.free,
-  };
   const base = '/servers/:guildId/autoread';
   guard(app, base, serverAccess(bot), managersOnly);
 
@@ -145,7 +140,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     const given = await form(c, Voice, 'voice');
     const { guildId } = c.get('membership');
     const typed = given.voice;
-    const voiceId = await usableVoice(store, guildId, typed, offeredHere).then(
+    const voiceId = await usableVoice(store, guildId, typed, bot.voices.offered).then(
       (usable) => usable.voiceId,
       () => typed,
     );
