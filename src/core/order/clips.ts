@@ -40,10 +40,9 @@ export async function orderedPart(
 export type PartCheck = () => Promise<void>;
 
 /**
- * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread),
- * in the format asked for (joinedFormat). A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part.
- * `restFailed`: a part after paid ones failed, and the file holds those before it
- * (src/core/quota/money.ts leavesPaidParts).
+ * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker, in the format asked for
+ * (joinedFormat); one SayBot cannot join (FLAC, M4A, Ogg) stays one file a part. `restFailed`: a part after paid ones
+ * failed, and the file holds those before it (money.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,

@@ -184,10 +184,7 @@ export class Money {
     return this.#accounting.authorize(contextOf({ requester }), [need], requester.policy);
   }
 
-  /**
-   * Settled once delivered: its charge closed, its place in the queue bounds given back, and its outcome told with
-   * what it paid (a refusal after paid parts is paid part-way); the free voice's lines counted.
-   */
+  /** Settled once delivered: charge closed, place given back, outcome told with what it paid; free lines counted. */
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
     this.giveBack(order);
@@ -260,10 +257,8 @@ export class Money {
     return turn;
   }
 
-  /**
-   * Each line a free voice spoke, chosen or in place of the paid voice (at acceptance, the one line): one count per cause and
-   * speaker, since each count is a store write (a 60-line scene's, one a line, held the main thread up).
-   */
+  // Each line a free voice spoke, chosen or in its place: one count per cause and speaker, as each is a store write (a
+  // 60-line scene's, one a line, held the main thread up).
   #countFree(order: DeliveredOrder): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
@@ -307,9 +302,8 @@ interface SettledOutcome {
 }
 
 /**
- * The free voice's version of a paid request, where it can say each of `texts` within one of its lines (`prices`: the
- * part source's choice of free voice); undefined for a request already free or handed in whole, or none fitting. The
- * one test of the stand-in, at acceptance (a refusal for money) and at the fetch (a failing service) alike.
+ * The free voice's version of a paid request (the part source's choice), where it can say each of `texts` in one of its
+ * lines; undefined otherwise. The one test of the stand-in, at acceptance and at the fetch (a failing service) alike.
  */
 export function standInRequest(
   request: SpeechRequest,
@@ -322,10 +316,9 @@ export function standInRequest(
 }
 
 /**
- * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
- * (`mayStandIn`, FreeVoiceRules.standsIn at acceptance): the month used up, or the service failing before anything was charged; undefined for a
- * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
- * one of its lines.
+ * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in (`mayStandIn`):
+ * the month used up, or the service failing before any charge; undefined for a failure that may have been charged
+ * (told so in its own words) or a part no free voice can say within one of its lines.
  */
 export function standInForFailure(
   order: { readonly mayStandIn?: boolean | undefined },
@@ -493,12 +486,11 @@ export class CutAfterPayingError extends Error {
 }
 
 /** A call another order paid, which this order's part shared, failed after it may have been charged. */
-export class SharedCallFailedError extends Error {
+export class SharedCallError extends Error {
   override readonly cause: VoiceApiError;
-
   constructor(cause: VoiceApiError) {
     super(`the call this order shared failed after it may have been charged: ${cause.message}`, { cause });
-    this.name = 'SharedCallFailedError';
+    this.name = 'SharedCallError';
     this.cause = cause;
   }
 }
@@ -524,7 +516,7 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
     error instanceof VoiceApiError &&
     !(error instanceof AbortedError) &&
     (error.charge ?? 'not-charged') !== 'not-charged';
-  if (paid <= 0 && unconfirmed <= 0 && charged && !cutAfterCharge(error)) return new SharedCallFailedError(error);
+  if (paid <= 0 && unconfirmed <= 0 && charged && !cutAfterCharge(error)) return new SharedCallError(error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
   // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").
@@ -577,10 +569,8 @@ export type BudgetRefusal =
     }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
-/**
- * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
- * the month's characters are held by the store against the books' limits, counting every process's holds.
- */
+// The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
+// the month's characters are held by the store against the books' limits, counting every process's holds.
 export function cooldownRefusal(
   cooldownSeconds: number,
   lastSpendAt: Date | undefined,

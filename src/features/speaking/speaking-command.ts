@@ -320,16 +320,14 @@ export async function speakAndReply(
     }
     if (target.kind === 'voice') {
       const channel = `<#${target.channelId}>`;
-      // Once heard, the public reply says whose words they are, and a later failure says part of it was heard: with
-      // the free voice that stood in, once one did (after what the paid voice said, as a file's words say it).
-      const heard = (free: SpeechOutcome['standIn']) => {
+      // Once heard, the public reply says whose words they are (a free voice that stood in, after the paid voice, as a
+      // file's words say it), and a later failure says part of it was heard.
+      const heard = ({ standIn: free }: Pick<SpeechOutcome, 'standIn'>) => {
         const said = free === undefined ? voice : standIn(free.voice, free.cause, free.paidBefore);
         keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice: said } });
       };
-      void handed.firstAudio.then((first) => heard(first.standIn));
-      void handed.outcome.then((ended) => {
-        if (ended.kind === 'failed' && ended.secondsHeard > 0) heard(ended.standIn);
-      });
+      void handed.firstAudio.then(heard);
+      void handed.outcome.then((ended) => ended.kind === 'failed' && ended.secondsHeard > 0 && heard(ended));
       if (accepted.ahead > 0)
         await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
       // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
