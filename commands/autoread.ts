@@ -3,6 +3,7 @@ import {
   type AutoreadWiring,
   describeSettings,
   settingChangesOf,
+  settingsChanged,
   withSettingOptions,
   MESSAGE_CONTENT_WHERE,
   IGNORED_MAX,
@@ -117,7 +118,7 @@ function status(locale: string, state: AutoReadState, autoread: AutoreadWiring):
     : reading.map((binding) => readingWords(locale, binding)).join(' ');
 }
 
-const settings: Handler = async (interaction, { store }, autoread) => {
+const settings: Handler = async (interaction, { config, store }, autoread) => {
   const locale = interaction.locale;
   const changes = settingChangesOf(interaction);
   if (Object.keys(changes).length === 0) {
@@ -133,7 +134,7 @@ const settings: Handler = async (interaction, { store }, autoread) => {
   }
   const updated = await store.autoRead.setSettings(interaction.guildId, changes, interaction.user.id);
   autoread.configure(interaction.guildId, updated);
-  await showResult(interaction, 'autoread.settings.updated', { settings: describeSettings(locale, updated) });
+  await showContent(interaction, settingsChanged(locale, updated, config.freeVoice.chosen));
 };
 
 /** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */

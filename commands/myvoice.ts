@@ -12,7 +12,7 @@ import {
   readSpeechSettings,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
-import { usableVoice } from '../src/core/voice-catalogue/voices.ts';
+import { offeredNow, usableVoice } from '../src/core/voice-catalogue/voices.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';
@@ -70,7 +70,7 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
-export const execute: CommandModule<Uses>['execute'] = async (interaction, { store, voices, engines }) => {
+export const execute: CommandModule<Uses>['execute'] = async (interaction, { config, store, voices, engines }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
   if (interaction.options.getSubcommand(true) === 'show') {
@@ -118,7 +118,12 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { sto
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
     settings.voice = (
-      await usableVoice(store, guildId, settings.voice, (id) => engines?.voice(id) !== undefined)
+      await usableVoice(
+        store,
+        guildId,
+        settings.voice,
+        offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice),
+      )
     ).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });

@@ -6,7 +6,7 @@ import { slashCommand, stringOption, subcommand } from '../src/core/interactions
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
-import { usableVoice } from '../src/core/voice-catalogue/voices.ts';
+import { offeredNow, usableVoice } from '../src/core/voice-catalogue/voices.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
@@ -44,11 +44,11 @@ export const data = slashCommand('preset', requires)
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
-const save: Handler = async (interaction, { store, engines }) => {
+const save: Handler = async (interaction, { config, store, engines }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const offered = (id: string) => engines?.voice(id) !== undefined;
+  const offered = offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice);
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

@@ -106,6 +106,50 @@ describe("the owner's engines at their edges", () => {
     expect(h.sandbox.charactersBilled()).toBe(billed + paid.length);
   });
 
+  // bb7: "The voice service counted 35 characters for this, which are spent. ... Nothing was charged; ..." read as a
+  // contradiction: the engine's words speak of its line alone.
+  it("a scene's engine line failing after its paid line (FREE_VOICE=off): the paid figure, and nothing that unsays it", async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox, { FREE_VOICE: 'off', CACHE_MAX_MB: '0' });
+    voicevox.faults.set({ fault: 'empty', path: '/synthesis' });
+    const paid = 'A paid line before the engine line.'; // 35 characters
+    const script = ['cast: Ann = voicevox:0, Ben = voice-b-en-m-01', `Ben: ${paid}`, 'Ann: エンジンの行です。'];
+    const shown = await previewScene(h, LONDON, script.join('\n'), 'file');
+    const done = await (
+      await pressSceneButton(h, LONDON, shown, shown.confirm)
+    ).waitFor((r) => /speech engine/.test(r.content ?? ''), WAIT_MS);
+    expect(h.sandbox.charactersBilled()).toBe(paid.length);
+    expect(done.content?.match(/\b35\b/g)).toHaveLength(1);
+    expect(done.content).toMatch(/counted 35 characters for this, which are spent/);
+    expect(done.content).not.toMatch(/nothing was (charged|spent)/i);
+  });
+
+  // bb7: three lines spoken free (two for the failing service, one the engine's backup) showed "(1 in place of the paid
+  // voice)": each line is counted as what it was.
+  it('a scene spoken free for the failing service and the failing engine (FREE_VOICE=fallback): /usage counts each line as what it was', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox, { FREE_VOICE: 'fallback', CACHE_MAX_MB: '0' });
+    voicevox.faults.set({ fault: 'empty', path: '/synthesis' });
+    h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });
+    const script = [
+      'cast: Ann = voicevox:0, Ben = voice-b-en-m-01',
+      'Ben: A paid line before the engine line.',
+      'Ann: エンジンの行です。',
+      'Ben: A paid line after the engine failed.',
+    ];
+    const shown = await previewScene(h, LONDON, script.join('\n'), 'file');
+    const done = await (
+      await pressSceneButton(h, LONDON, shown, shown.confirm)
+    ).waitFor((r) => (r.content ?? '').startsWith('🎬 Posted the scene'), WAIT_MS);
+    expect(done.content).toContain('Some lines were spoken by the free voice');
+    expect(h.sandbox.charactersBilled()).toBe(0);
+    h.sandbox.clearFaults();
+    const usage = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'usage' });
+    expect(usage.content).toContain(
+      'Lines spoken by the free voice this month: 3, at no charge (2 in place of the paid voice).',
+    );
+  });
+
   it('/stop closes the render in flight and frees its slot: the next line is rendered while another server still waits', async () => {
     voicevox = await startVoicevoxDouble();
     const h = await withVoicevox(voicevox);

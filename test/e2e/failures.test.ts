@@ -6,6 +6,8 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand } from '../support/harness.ts';
 import { ALICE, BOB } from '../support/world.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
+import { booksSettled } from '../support/books-settled.ts';
+import { spentShown } from '../support/books-shown.ts';
 
 // A server where the bot may see and write but not connect to voice; its member may connect and speak there.
 const noVoice = {
@@ -259,6 +261,22 @@ describe('every Voice API failure ends in a clear private message, and the bot k
       await expectStillServing();
     },
   );
+
+  // bb7: a 2xx comes only once the service accepted the request, which bills it; the sandbox billed its "not audio" 200
+  // nothing, so the books (a 2xx booked charged) and the service disagreed. Now both count it, the same figure.
+  it("a 200 that is not audio (a gateway's page in its place): the service bills it, and the books count what it billed", async () => {
+    const text = 'A page came back in place of the audio.';
+    const billed = h.sandbox.charactersBilled();
+    const spent = await spentShown(h, london.id, ALICE);
+    h.sandbox.injectFault({ kind: 'response', status: 200, body: '<html>gateway</html>', contentType: 'text/html' });
+    const { handle, content } = await sayAsFile(text);
+    expect(content).toBe(t('en-US', 'error.api.chargedNotAudio'));
+    expectEphemeral(handle);
+    await booksSettled(h);
+    expect(h.sandbox.charactersBilled() - billed).toBe(text.length);
+    expect((await spentShown(h, london.id, ALICE)) - spent).toBe(text.length);
+    await expectStillServing();
+  });
 
   it("a gateway's 500 in the service's JSON shape, without the service headers, is maybe charged: sent once", async () => {
     h.sandbox.injectFault({

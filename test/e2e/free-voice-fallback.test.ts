@@ -11,6 +11,7 @@ import { postChat, snowflakeAt, startAutoRead } from '../support/chat.ts';
 import { speechLikeness } from '../support/speech-likeness.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { t } from '../../src/core/i18n/catalogue.ts';
+import { fallbackVoiceLabel } from '../../src/features/speaking/outcome-words.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -221,6 +222,34 @@ describe('the free voice as a fallback', () => {
     expect(done.content).toContain(
       `\`free-en-m\`, the free voice, after ${first.length} characters in the paid voice (counted): ${reason}`,
     );
+  });
+
+  // bb7: the channel's "Spoke part of this … with `voice-b-en-f-01`" named the paid voice alone, though the free voice
+  // spoke its second part; the file's words name the free voice after the paid characters: so do the channel's now.
+  it('/say in voice, the free voice standing in after a paid part, then the rest refused: the channel hears both named', async () => {
+    const h = await harness(
+      { FREE_VOICE: 'fallback', CACHE_MAX_MB: '0' },
+      { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 250 }, sandbox: { secondsPerCharacter: 0.01 } },
+    );
+    // Each its own part (together past 250 characters).
+    const paid =
+      'The first sentence of this order is a long one, paid in the voice the member chose, and it arrives in full from the service without any trouble at all.';
+    const free =
+      'The second sentence comes when the voice service has started failing, so the free voice of its language should say it in place of the paid voice here.';
+    const tooLong = '1234567890'.repeat(21); // too long for one free line: it goes to the service, and fails
+    // The first request is answered; every one after it fails (503, not charged).
+    h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 0, endpoint: 'tts' });
+    h.sandbox.injectFault({ ...SERVICE_DOWN, endpoint: 'tts' });
+    const { handle } = await runCommand(h, {
+      guildId: GUILD,
+      userId: ALICE.id,
+      name: 'say',
+      options: { text: `${paid} ${free} ${tooLong}`, voice: 'voice-b-en-f-01' },
+    });
+    const shown = await handle.waitFor((r) => /^Spoke part of this/.test(r.content ?? ''), 90_000);
+    expect(h.sandbox.charactersBilled()).toBe(paid.length);
+    const voice = fallbackVoiceLabel('en-US', 'free-en-f', 'service-failed', paid.length);
+    expect(shown.content).toBe(t('en-US', 'say.spokePartWay', { channel: `<#${VOICE}>`, voice }));
   });
 
   it('/say while the service answers 503 is heard in the free voice, its result saying the service is not answering', async () => {

@@ -194,4 +194,35 @@ describe('the free voice, chosen', () => {
     expect(h.sandbox.requests.length - requestsBefore).toBe(0);
     expect(h.discord.botVoiceChannel(london.id)).toBeNull();
   });
+
+  // bb7: /myvoice took a free voice the owner does not let members choose, then every /say with it was refused.
+  for (const freeVoice of [
+    { chosen: false, fallback: true },
+    { chosen: false, fallback: false },
+  ])
+    it(`with FREE_VOICE chosen ${freeVoice.chosen}, fallback ${freeVoice.fallback}, /myvoice set voice:free-en-f is refused as /say refuses it, nothing saved`, async () => {
+      const h = await startHarness({ config: { freeVoice } });
+      for (const locale of ['en-US', 'ja']) {
+        const set = await runCommand(h, {
+          guildId: london.id,
+          userId: ALICE,
+          name: 'myvoice',
+          subcommand: 'set',
+          options: { voice: 'free-en-f' },
+          locale,
+        });
+        const said = await runCommand(h, {
+          guildId: london.id,
+          userId: ALICE,
+          name: 'say',
+          options: { text: 'Not in the free voice today.', voice: 'free-en-f' },
+          locale,
+        });
+        const words = t(locale, 'error.input.freeVoiceUnavailable', { voice: 'free-en-f' });
+        expect(set.content).toBe(words);
+        expect(said.content).toBe(words);
+      }
+      const shown = await runCommand(h, { guildId: london.id, userId: ALICE, name: 'myvoice', subcommand: 'show' });
+      expect(shown.content).not.toContain('free-en-f');
+    });
 });

@@ -314,8 +314,9 @@ describe('/scene with the free voice', { timeout: 150_000 }, () => {
     expect(on.sandbox.charactersBilled()).toBe(billed);
     on.sandbox.clearFaults();
     const usage = await runCommand(on, { guildId: GUILD, userId: ALICE, name: 'usage' });
+    // Each of its two lines was spoken in place of the paid voice (bb7: counted once an order).
     expect(usage.content).toContain(
-      'Lines spoken by the free voice this month: 1, at no charge (1 in place of the paid voice).',
+      'Lines spoken by the free voice this month: 2, at no charge (2 in place of the paid voice).',
     );
   });
 

@@ -203,7 +203,8 @@ describe("a member's /stop or /skip while another's identical order waits for th
     expect(await spentShown(h, GUILD, A)).toBe(TEXT.length);
     // Its call failed after the service took it: the stop's words, with the characters it may have counted.
     expect(stopped).toContain(t('en-US', 'error.renderStopped.closed', { unconfirmed: TEXT.length }));
-    expect(failed).toBe(t('en-US', 'error.api.maybeCharged.connection'));
+    // The other sent nothing of its own: what the service may have counted was the first order's (said there).
+    expect(failed).toBe(t('en-US', 'error.api.sharedCallFailed'));
   });
 
   it("files, the free voice standing in for a failing service: the first member's /stop, then the shared call fails (503) before any charge: only the other's part is spoken in the free voice", async () => {

@@ -10,7 +10,8 @@ export const ENDPOINT_PATHS: ReadonlyMap<string, Endpoint> = new Map([
  * A failure the next matching request(s) meet instead of (or on top of) the normal response.
  * `response` replaces the response: any status, body and headers (an HTML 500, a 503 with Retry-After, a 200
  * whose body is JSON, an empty 502...); none of the service's headers (its usage figures, its X-Request-Id) is
- * added, as a gateway answering in its place would not have them, and nothing is billed. `service-error` is the service's own error answer, billing nothing. The
+ * added, as a gateway answering in its place would not have them; nothing is billed but for a 2xx, which comes only
+ * once the service accepted the request (billed as every 2xx is). `service-error` is the service's own error answer, billing nothing. The
  * others act on the normal response: the request is authenticated,
  * validated and billed as usual once its 2xx status goes out (as the service bills at acceptance), and a clone
  * keeps its voice, whatever then happens to the body.

@@ -521,8 +521,15 @@ class SandboxServer implements Sandbox {
     }
     if (fault?.kind === 'response') {
       // A gateway's answer: none of the service's headers (no usage figures, no request ID of the service's), only
-      // the fault's own.
+      // the fault's own. A 2xx comes only once the service accepted the request, which bills it as it bills every 2xx.
       exchange.account = undefined;
+      if (fault.status < 300) {
+        const account = this.#authenticate(req);
+        const { text } = await this.#speech(endpoint, req, body, account);
+        record.text = text;
+        record.charactersBilled = billableCharacters(text);
+        this.#keys.bill(account, record.charactersBilled);
+      }
       const headers: Record<string, string> = { ...fault.headers };
       if (fault.contentType !== undefined) headers['Content-Type'] = fault.contentType;
       const bytes = typeof fault.body === 'string' ? Buffer.from(fault.body) : (fault.body ?? new Uint8Array());

@@ -27,7 +27,11 @@ export function checkFreeVoice(
     const advice = config.freeVoice.chosen
       ? 'set FREE_VOICES, or FREE_VOICE=fallback, to speak it in a free voice'
       : 'set FREE_VOICE=fallback to speak it in a free voice; FREE_VOICES then names its voices';
-    return { name, ok: true, detail: `${chosen}what the paid voice may not speak is refused (${advice})` };
+    // FREE_VOICE=chosen without the package: members' picks of its voices are refused at each use.
+    const missing = config.freeVoice.chosen && !installed;
+    const refused = missing ? "eSpeak NG is not installed, so members' choices of its voices are refused; " : '';
+    const detail = `${chosen}${refused}what the paid voice may not speak is refused (${advice})`;
+    return { name, ok: true, ...(missing ? { warn: true } : {}), detail };
   }
   const espeak = installed ? "eSpeak NG's closest voice" : 'refused: eSpeak NG is not installed';
   const voiceOf = (choice: Config['engines']['freeVoices'][string]) =>

@@ -28,24 +28,19 @@ export class UnsupportedAudioError extends ClipError {
 /** A worker job (src/core/audio/workers/job-thread.ts) that could not run now; each use subclasses it for its words. */
 export class JobUnavailableError extends Error {
   readonly reason: JobThreadFailure;
-
-  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-    this.reason = reason;
-  }
-}
-
-/** Speed, volume or joining could not run now (src/core/audio/jobs/audio-thread/). */
-export class AudioBusyError extends JobUnavailableError {
   /** For 'owner-busy': how many jobs one server may have under way or waiting. */
   readonly limit: number | undefined;
 
   constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) {
-    super(reason, message, options);
+    super(message, options);
+    this.name = new.target.name;
+    this.reason = reason;
     this.limit = options?.limit;
   }
 }
+
+/** Speed, volume or joining could not run now (src/core/audio/jobs/audio-thread/). */
+export class AudioBusyError extends JobUnavailableError {}
 
 /** What a cap on the length of audio bounds: one line of the free voice, or a whole scene. */
 export type LengthCapped = 'free-line' | 'scene';

@@ -19,7 +19,7 @@ import type { SpeechRequest } from '../settings/speech-request.ts';
 
 /** An order as its parts are fetched: what the part source reads, and where fetches' findings go (order.ts learnt). */
 export interface PartsOrder extends OrderAccount {
-  learnt?(part: FetchedPart): void;
+  learnt?(part: FetchedPart, line: SpeechRequest): void;
 }
 
 /** One part's audio for `order`; what its fetch learnt (a stand-in, a cut) is recorded before the audio goes on. */
@@ -31,7 +31,7 @@ export async function orderedPart(
   order?: PartsOrder,
 ): Promise<SpeechAudio> {
   const part = await source.fetchPart(request, text, signal, order);
-  order?.learnt?.(part);
+  order?.learnt?.(part, request);
   if ('failure' in part) throw part.failure;
   return part.audio;
 }
@@ -40,10 +40,9 @@ export async function orderedPart(
 export type PartCheck = () => Promise<void>;
 
 /**
- * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker (joinPartsOffThread),
- * in the format asked for (joinedFormat). A format SayBot cannot join (FLAC, M4A, Ogg) stays one file a part.
- * `restFailed`: a part after paid ones failed, and the file holds those before it
- * (src/core/quota/money.ts leavesPaidParts).
+ * A request's parts read in turn and posted as ONE file: WAV or MP3 joined in the audio worker, in the format asked for
+ * (joinedFormat); one SayBot cannot join (FLAC, M4A, Ogg) stays one file a part. `restFailed`: a part after paid ones
+ * failed, and the file holds those before it (money.ts leavesPaidParts).
  */
 export async function partsFile(
   source: PartSource,
@@ -124,7 +123,7 @@ export async function readPart(
     // None of it delivered yet: an engine failing once its audio began is backed up as one failing before it.
     const standIn = await source.backupAfter(request, text, error, signal, order);
     if (standIn === undefined) throw error;
-    order.learnt?.(standIn);
+    order.learnt?.(standIn, request);
     if ('failure' in standIn) throw standIn.failure;
     return { format: standIn.audio.format, bytes: await gather(standIn.audio.body as AsyncIterable<Buffer>) };
   }

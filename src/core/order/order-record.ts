@@ -62,6 +62,8 @@ export class Order implements OrderAccount, OrderEvents {
   #ahead = 0;
   #playback: VoicePlace | undefined;
   #standIn: StandIn | undefined;
+  /** Each line a free voice stood in for (its line's request, one of `lines`), and why. */
+  readonly #stoodIn = new Map<SpeechRequest, StandIn>();
   #lineCutAt: number | undefined;
   #restFailed: unknown;
   readonly #end = new AbortController();
@@ -139,6 +141,10 @@ export class Order implements OrderAccount, OrderEvents {
     return this.#standIn;
   }
 
+  get stoodIn(): ReadonlyMap<SpeechRequest, StandIn> {
+    return this.#stoodIn;
+  }
+
   /** A free line cut at its cap (seconds), once one was. */
   get lineCutAt(): number | undefined {
     return this.#lineCutAt;
@@ -213,9 +219,9 @@ export class Order implements OrderAccount, OrderEvents {
   }
 
   /** What a part's fetch learnt (clips.ts orderedPart); a part answering after delivery is over changes nothing. */
-  learnt(part: FetchedPart): void {
+  learnt(part: FetchedPart, line: SpeechRequest): void {
     if (this.#phase !== 'sourcing') return;
-    if (part.standIn !== undefined) this.#standIn = part.standIn;
+    if (part.standIn !== undefined) this.#stoodIn.set(line, (this.#standIn = part.standIn));
     if (part.cutAt !== undefined) this.#lineCutAt = part.cutAt;
   }
 

@@ -67,10 +67,7 @@ interface SpeechPipelineOptions {
   freePerMinute?: number;
   /** The clock the free-request rate counts by (default the real one). */
   now?: () => Date;
-  /**
-   * Whether SayBot is still in this server (not kicked, the server not deleted), asked before each part; absent:
-   * always. Where an order comes in, only servers in ALLOWED_GUILDS are served.
-   */
+  /** Whether SayBot is still in this server, asked before each part (absent: always); ALLOWED_GUILDS alone served. */
   inServer?: (guildId: string) => boolean;
   /** Counts lines free voices spoke (for /usage), once per cause and speaker an order heard or delivered. */
   countFreeLines?: (guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void;
@@ -267,10 +264,8 @@ export class SpeechPipeline {
     }
   }
 
-  /**
-   * A /clone from acceptance to its first line handed to speak(): /stop (stopRenders) aborts `signal`, which
-   * cloneVoice takes as `stop`. `done()` once its line is handed over or it is over.
-   */
+  // A /clone from acceptance to its first line handed to speak(): /stop (stopRenders) aborts `signal`, which cloneVoice
+  // takes as `stop`. `done()` once its line is handed over or it is over.
   stoppableClone(requester: Requester): { readonly signal: AbortSignal; done(): void } {
     const stop = new AbortController();
     const done = this.#stoppable({
@@ -329,10 +324,8 @@ export class SpeechPipeline {
     return this.#source.close();
   }
 
-  /**
-   * A request as a free voice says it (auto-read's free_voice), never the paid one: where none may speak here, eSpeak
-   * NG's, which the line's checks then refuse (free-voice-unavailable).
-   */
+  // A request as a free voice says it (auto-read's free_voice), never the paid one: where none may speak here, eSpeak
+  // NG's, which the line's checks then refuse (free-voice-unavailable).
   freeVersion(request: SpeechRequest): SpeechRequest {
     if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
     return this.#source.standIn(request) ?? freeRequest(request, espeakVoiceFor(request.voice, request.language));
@@ -351,11 +344,10 @@ export class SpeechPipeline {
   }
 
   /**
-   * An order's parts played in its turn (`turn`: its place in the guild's queue since acceptance, so /stop, /skip,
-   * /leave and a right taken away end it wherever it is). For each part: still wanted, its audio fetched through the
-   * one door, handed to the player. The first part's request leaves beside the join when nothing is ahead (else once
-   * the order before it plays its last clip); each later part's as the one before is heard, so it is fetched while
-   * that one plays; none after a part that did not play to its end. A scene is one clip (scene-clip.ts).
+   * An order's parts played in its turn (its place in the queue since acceptance: /stop, /skip, /leave and a right
+   * taken away end it wherever it is). Each part: still wanted, fetched through the one door, handed to the player. The
+   * first part's request leaves beside the join when nothing is ahead (else once the order before plays its last clip);
+   * each later one's as the one before is heard; none after a part cut short. A scene is one clip (scene-clip.ts).
    */
   async #playInVoice(order: Order, voiceChannelId: string, { player, turn }: VoicePlace): Promise<SpeechOutcome> {
     const { requester } = order;
@@ -458,10 +450,7 @@ export class SpeechPipeline {
     }
   }
 
-  /**
-   * An order rendered (file, voice message, mixed scene); stopRenders or rightsChanged end it (Order `end`). Checked
-   * before each part is asked for and before anything is posted.
-   */
+  /** An order rendered (file, voice message, scene), checked before each part and the post; stopRenders ends it. */
   async #render(order: Order): Promise<SpeechOutcome> {
     const { guildId, userId } = order.requester;
     const { requesterMayStop } = order.requester.policy;

@@ -185,10 +185,7 @@ export class Money {
     return this.#accounting.authorize(contextOf({ requester }), [need], requester.policy);
   }
 
-  /**
-   * Settled once delivered: its charge closed, its place in the queue bounds given back, and its outcome told with
-   * what it paid (a refusal after paid parts is paid part-way); the free voice's lines counted.
-   */
+  /** Settled once delivered: charge closed, place given back, outcome told with what it paid; free lines counted. */
   settle<Outcome extends SettledOutcome>(order: DeliveredOrder, delivered: Outcome): Outcome {
     const { charge } = order;
     this.giveBack(order);
@@ -198,7 +195,8 @@ export class Money {
         ? { ...delivered, error: afterPaying(delivered.error, paid, written - paid) }
         : delivered;
     const { standIn, lineCutAt, restFailed } = order;
-    const partWay = restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid);
+    const partWay =
+      restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid, written - paid);
     // An order that ended before its end (or failed, a right taken away, or holds only part): what it spent is said.
     const early = partWay !== undefined || ['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind);
     const told: Outcome = {
@@ -208,7 +206,7 @@ export class Money {
       ...(standIn === undefined ? {} : { standIn: paid > 0 ? { ...standIn, paidBefore: paid } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
-    if (told.kind !== 'failed') this.#countFree(order, told.standIn);
+    if (told.kind !== 'failed') this.#countFree(order);
     return told;
   }
 
@@ -260,28 +258,24 @@ export class Money {
     return turn;
   }
 
-  /**
-   * Each line a free voice was chosen for, or the one line said in place of the paid voice: one count per cause and
-   * speaker, since each count is a store write (a 60-line scene's, one a line, held the main thread up).
-   */
-  #countFree(order: DeliveredOrder, standIn: SettledOutcome['standIn']): void {
+  // Each line a free voice spoke, chosen or in its place: one count per cause and speaker, as each is a store write (a
+  // 60-line scene's, one a line, held the main thread up).
+  #countFree(order: DeliveredOrder): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
-    // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
-    if (standIn?.cause === 'engine-failed') count('chosen', standIn.voice);
-    else if (order.fallback !== undefined || standIn !== undefined)
-      count('fallback', standIn?.voice ?? order.lines[0]?.request.voice ?? '');
-    else {
-      const chosen = new Map<FreeSpeaker, { voice: string; lines: number }>();
-      for (const { request } of order.lines) {
-        if (request.kind === 'ready' || !isFreeVoice(request.voice)) continue;
-        const speaker = freeSpeakerOf(request.voice);
-        const counted = chosen.get(speaker) ?? { voice: request.voice, lines: 0 };
-        counted.lines += 1;
-        chosen.set(speaker, counted);
-      }
-      for (const { voice, lines } of chosen.values()) count('chosen', voice, lines);
+    if (order.fallback !== undefined) return count('fallback', order.lines[0]?.request.voice ?? '');
+    const counted = new Map<string, { cause: FreeVoiceCause; voice: string; lines: number }>();
+    for (const { request } of order.lines) {
+      const stood = order.stoodIn.get(request);
+      // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
+      const cause = stood === undefined || stood.cause === 'engine-failed' ? 'chosen' : 'fallback';
+      const voice = stood?.voice ?? (request.kind === 'ready' ? '' : request.voice);
+      if (stood === undefined && !isFreeVoice(voice)) continue;
+      const key = `${cause} ${freeSpeakerOf(voice)}`;
+      const line = counted.get(key) ?? { cause, voice, lines: 0 };
+      counted.set(key, { ...line, lines: line.lines + 1 });
     }
+    for (const { cause, voice, lines } of counted.values()) count(cause, voice, lines);
   }
 }
 
@@ -292,6 +286,7 @@ interface DeliveredOrder {
   readonly lines: readonly PricedLine[];
   readonly fallback: Refusal | undefined;
   readonly standIn: Pick<StandIn, 'voice' | 'cause'> | undefined;
+  readonly stoodIn: ReadonlyMap<SpeechRequest, Pick<StandIn, 'voice' | 'cause'>>;
   readonly lineCutAt: number | undefined;
   /** The failure after paid parts that left its file holding only those. */
   readonly restFailed: unknown;
@@ -308,9 +303,8 @@ interface SettledOutcome {
 }
 
 /**
- * The free voice's version of a paid request, where it can say each of `texts` within one of its lines (`prices`: the
- * part source's choice of free voice); undefined for a request already free or handed in whole, or none fitting. The
- * one test of the stand-in, at acceptance (a refusal for money) and at the fetch (a failing service) alike.
+ * The free voice's version of a paid request (the part source's choice), where it can say each of `texts` in one of its
+ * lines; undefined otherwise. The one test of the stand-in, at acceptance and at the fetch (a failing service) alike.
  */
 export function standInRequest(
   request: SpeechRequest,
@@ -323,10 +317,9 @@ export function standInRequest(
 }
 
 /**
- * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in for the order
- * (`mayStandIn`, FreeVoiceRules.standsIn at acceptance): the month used up, or the service failing before anything was charged; undefined for a
- * failure that may have been charged (the member is told so in its own words) or a part no free voice can say within
- * one of its lines.
+ * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in (`mayStandIn`):
+ * the month used up, or the service failing before any charge; undefined for a failure that may have been charged
+ * (told so in its own words) or a part no free voice can say within one of its lines.
  */
 export function standInForFailure(
   order: { readonly mayStandIn?: boolean | undefined },
@@ -493,6 +486,16 @@ export class CutAfterPayingError extends Error {
   }
 }
 
+/** A call another order paid, which this order's part shared, failed after it may have been charged. */
+export class SharedCallError extends Error {
+  override readonly cause: VoiceApiError;
+  constructor(cause: VoiceApiError) {
+    super(`the call this order shared failed after it may have been charged: ${cause.message}`, { cause });
+    this.name = 'SharedCallError';
+    this.cause = cause;
+  }
+}
+
 /** Audio charged (its 2xx) that broke off, or never came; not an answer too big to take (its own words). */
 export function cutAfterCharge(error: unknown): error is VoiceApiError {
   if (error instanceof OversizedResponseError) return false;
@@ -509,6 +512,12 @@ export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unkn
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
   if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
     return new CutAfterPayingError(paid, error);
+  // Nothing of its own sent: what a failed call may have charged was the order's that paid it (a cut says so itself).
+  const charged =
+    error instanceof VoiceApiError &&
+    !(error instanceof AbortedError) &&
+    (error.charge ?? 'not-charged') !== 'not-charged';
+  if (paid <= 0 && unconfirmed <= 0 && charged && !cutAfterCharge(error)) return new SharedCallError(error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
   // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").
@@ -561,10 +570,8 @@ export type BudgetRefusal =
     }
   | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
 
-/**
- * The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
- * the month's characters are held by the store against the books' limits, counting every process's holds.
- */
+// The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
+// the month's characters are held by the store against the books' limits, counting every process's holds.
 export function cooldownRefusal(
   cooldownSeconds: number,
   lastSpendAt: Date | undefined,

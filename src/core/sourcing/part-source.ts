@@ -51,34 +51,25 @@ interface PartSourceOptions {
   accounting: Accounting;
   /** Counts cache lookups (hit or miss). */
   metrics?: Pick<Metrics, 'cacheLookup'> | undefined;
-  /**
-   * How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; src/app/start-saybot.ts' VoicePlaneOptions).
-   */
+  /** How parts are encoded to Opus packets (default OPUS_ENCODER_SETTINGS; start-saybot.ts' VoicePlaneOptions). */
   encoding?: Readonly<OpusSettings>;
   /** What free voices may do here (freeVoiceRules): eSpeak NG's parts cost nothing, cached like any. Absent: nothing. */
   freeVoice?: FreeVoiceRules;
-  /**
-   * The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts are spoken by them, cost nothing
-   * and are cached like any part; one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their
-   * voices refused.
-   */
+  // The owner's speech engines (VOICEVOX_URL, SPEECH_SERVER_URL): their voices' parts cost nothing, cached like any;
+  // one that fails is spoken by eSpeak NG where the free voice can speak. Absent: their voices refused.
   engines?: EnginePort | undefined;
   /** FREE_VOICES: which free voice stands in, per language, when the paid one may not. Absent: eSpeak NG's. */
   freeChoice?: StandInVoices | undefined;
 }
 
-/**
- * Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion (a few
- * minutes' worth); one forgotten after that is refused all the same, by the server's voice library and the purged
- * cache.
- */
+// Deleted cloned voices remembered by this process: enough for the requests accepted before a deletion; one forgotten
+// after that is refused all the same, by the server's voice library and the purged cache.
 const MAX_DELETED_VOICES = 10_000;
 
 /**
- * A fetched part is read to its end and cached even when its caller stops listening (skip, stop) once the service
- * began to answer: its characters are paid for the moment the service accepts the request, and the next identical
- * request gets it for nothing. One nobody waits for any more before that (its callers, and the orders that counted
- * it free as in flight, until they end) is closed, or never sent (flights.ts Waiters). Only close() abandons them.
+ * A fetched part is read to its end and cached even when its caller stops listening once the service began to answer:
+ * it was paid when accepted, and the next identical request gets it for nothing. One nobody waits for any more before
+ * that (its callers, and orders that counted it free as in flight) is closed, or never sent (flights.ts Waiters).
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -92,11 +83,8 @@ export class PartSource {
   /** How every part this source hands out is encoded to Opus packets (src/core/order/clips.ts reads it for parts handed in whole). */
   readonly encoding: Readonly<OpusSettings>;
   readonly #flights = new SingleFlight<Fetching>();
-  /**
-   * The flight each part was counted free by, kept for the order that counted it (by its `waits`, then the part's key)
-   * until it ends: at its turn it gets that flight's audio (cached or not) or its failure, never a later flight's.
-   * Bounded: one flight a part of a waiting order, and those orders by the queue caps (QueueBook).
-   */
+  // The flight each part was counted free by, kept for its order (by `waits`, then the part's key) until it ends: it
+  // gets that flight's audio or failure, never a later one's. Bounded: one a part, the orders by QueueBook's caps.
   readonly #kept = new Map<AbortSignal, Map<string, Fetching>>();
   /** Parts at another speed or volume, changed in the audio worker (ChangedParts, below). */
   readonly #changed: ChangedParts;
@@ -126,9 +114,8 @@ export class PartSource {
   }
 
   /**
-   * What each part will cost: nothing when it is cached or already being fetched. A part at another speed or
-   * volume costs what its original costs (nothing if that is cached or in flight, or the changed part is cached).
-   * One counted free as in flight is waited for with `waits` (an order's life) from this instant, as by a joiner.
+   * What each part will cost: nothing when cached or being fetched (at another speed or volume: its original, or the
+   * changed part cached). One counted free as in flight is waited for with `waits` from now on, as by a joiner.
    */
   needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]> {
     return Promise.all(
@@ -174,9 +161,8 @@ export class PartSource {
   }
 
   /**
-   * The free voice that speaks a paid request when the paid one may not (refused for money, the service failing):
-   * FREE_VOICES' voice for its language where its engine offers it and answers, else eSpeak NG's closest; the same
-   * text and SayBot's effects. Undefined where no free voice can speak.
+   * The free voice that speaks a paid request when the paid one may not: FREE_VOICES' voice for its language where its
+   * engine offers it and answers, else eSpeak NG's closest; the same text and effects. Undefined where none can speak.
    */
   standIn(request: ServiceRequest): ServiceRequest | undefined {
     const usable = (id: string) =>
@@ -190,9 +176,8 @@ export class PartSource {
   }
 
   /**
-   * One part's fetch, recorded against its order's charge: its audio or its failure, with what the order learns here
-   * (the free voice that stood in, a free line cut at its cap), which the order records itself. `signal` ends this
-   * caller's wait, not the shared fetch.
+   * One part's fetch against its order's charge: its audio or failure, with what the order learns (the free voice that
+   * stood in, a free line cut at its cap). `signal` ends this caller's wait, not the shared fetch.
    */
   async fetchPart(
     request: SpeechRequest,
@@ -202,17 +187,18 @@ export class PartSource {
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
     let stoodIn: StandIn | undefined;
+    // eSpeak NG backing up an engine's voice: said under the cause it stood in for already, if it did.
+    const backedUp = (stood: StandIn) => (stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause });
     let audio: SpeechAudio | undefined;
     try {
       this.checkVoice(request);
       try {
         // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
         // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
-        const failed = order?.standIn !== undefined && order.standIn.cause !== 'engine-failed';
+        const failed = order?.standIn?.cause === 'engine-failed' ? undefined : order?.standIn;
         const asked = (failed ? standInRequest(request, [text], this) : undefined) ?? request;
-        audio = await this.#fetchOrBackup(asked, text, signal, order, (stood) => {
-          stoodIn = stood;
-        });
+        if (failed && asked !== request) stoodIn = { voice: asked.voice, cause: failed.cause };
+        audio = await this.#fetchOrBackup(asked, text, signal, order, backedUp);
       } catch (error) {
         // The service failed before anything was charged: where Money lets the free voice stand in for this order, it
         // says this part, and the front-end says so.
@@ -224,9 +210,7 @@ export class PartSource {
           'the Voice API failed: this part is spoken in the free voice',
         );
         stoodIn = { voice: free.voice, cause };
-        audio = await this.#fetchOrBackup(free, text, signal, order, (stood) => {
-          stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause };
-        });
+        audio = await this.#fetchOrBackup(free, text, signal, order, backedUp);
       }
       // Deleted while it was fetched: nobody hears it.
       this.checkVoice(request);
@@ -238,9 +222,8 @@ export class PartSource {
   }
 
   /**
-   * A part, and where an engine's voice is to speak it and the engine fails (down, slow, refusing, answering badly),
-   * its backup: the same part in eSpeak NG's voice of its language where eSpeak NG speaks: `stoodIn` is told which,
-   * before its audio, so that the front-end says so even when that fails too.
+   * A part, and where an engine's voice fails it (down, slow, refusing, answering badly), its backup in eSpeak NG's
+   * voice of its language where it speaks: `stoodIn` is told which before its audio, said even if that fails too.
    */
   async #fetchOrBackup(
     request: ServiceRequest,
@@ -260,9 +243,8 @@ export class PartSource {
   }
 
   /**
-   * The backup of a line an engine's voice failed once its audio had begun, none of it delivered yet (a file): as
-   * fetchPart gives where the engine fails before its audio. Undefined where eSpeak NG may not back it up (another
-   * failure, eSpeak NG not speaking, a line too long for it).
+   * The backup of a line an engine's voice failed once its audio had begun, none of it delivered yet (a file), as
+   * fetchPart's; undefined where eSpeak NG may not back it up (another failure, not speaking, a line too long for it).
    */
   async backupAfter(
     request: SpeechRequest,
@@ -331,9 +313,8 @@ export class PartSource {
   }
 
   /**
-   * The service's own audio of a part: the cache, a flight under way, or a paid call. Who leads and who saves is
-   * decided here: the first to ask starts the flight (a cache hit, or the paid call); anyone asking while it is under
-   * way joins it; every caller but the leader of a paid call saves the part's characters.
+   * The service's own audio of a part: the cache, a flight under way, or a paid call. The first to ask starts the
+   * flight (a cache hit, a paid call); anyone asking meanwhile joins it; all but a paid call's leader save its cost.
    */
   async #fetchOriginal(
     request: ServiceRequest,
@@ -411,10 +392,9 @@ export class PartSource {
   }
 
   /**
-   * A free voice's part: spoken by SayBot (eSpeak NG, src/core/free-voice/) off the main thread, or by one of the
-   * owner's engines over HTTP, in its owner's (server's and member's) share of its speaker, its audio streaming to the
-   * audio worker as it arrives; cached under `key` like any part once it came whole, never paid. `signal` fires when
-   * nobody wants the line any more, or at shutdown: an engine's request is closed, its slot freed.
+   * A free voice's part: by eSpeak NG (src/core/free-voice/) off the main thread, or an owner's engine over HTTP, in
+   * its owner's share of its speaker, streaming to the audio worker; cached under `key` once whole, never paid.
+   * `signal` fires when nobody wants the line any more, or at shutdown: an engine's request is closed, its slot freed.
    */
   async #freePart(
     request: ServiceRequest,
@@ -466,9 +446,8 @@ export class PartSource {
   }
 
   /**
-   * A cloned voice was deleted: from now on no part in it is fetched, heard or cached (requests accepted before
-   * are refused at their fetch; a fetch under way is not cached, the cache's generation sees to that), and its
-   * audio leaves the cache.
+   * A cloned voice was deleted: no part in it is fetched, heard or cached from now on (those accepted before are
+   * refused at their fetch; one under way is not cached, by the cache's generation), and its audio leaves the cache.
    */
   async purgeVoice(voiceId: string): Promise<number> {
     this.#deleted.delete(voiceId);

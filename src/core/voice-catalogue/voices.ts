@@ -214,19 +214,23 @@ export async function usableVoice(
   store: { voiceLibrary: ClonedVoices },
   guildId: string,
   idOrName: string,
-  /** Where a voice is saved: whether an engine offers it now, so it is refused at once rather than at each use. */
+  /** Where a voice is saved: whether a free voice is offered now (offeredNow), so it is refused at once, not at each use. */
   offered?: (voiceId: string) => boolean,
 ): Promise<{ kind: 'preset' | 'free' | 'cloned'; voiceId: string }> {
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  if (offered !== undefined && isEngineVoice(idOrName) && !offered(idOrName))
-    throw new SpeechInputError({ code: 'engine-voice-unknown', voice: idOrName });
-  // Whether the free voice may speak here is admitVoice's to say, as it is spoken (FREE_VOICE, the package installed).
+  const code = isEngineVoice(idOrName) ? 'engine-voice-unknown' : 'free-voice-unavailable';
+  if (isFreeVoice(idOrName) && offered?.(idOrName) === false) throw new SpeechInputError({ code, voice: idOrName });
   if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
   const library = store.voiceLibrary;
   const cloned = (await library.get(guildId, idOrName)) ?? (await library.findByName(guildId, idOrName));
   if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId };
   throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }
+
+/** Whether a free voice is offered now: an engine's while its engine offers it, eSpeak NG's where members may choose it. */
+export const offeredNow =
+  (engineOffers: (voiceId: string) => boolean, freeVoice: { chosen: boolean }) => (voiceId: string) =>
+    isEngineVoice(voiceId) ? engineOffers(voiceId) : freeVoice.chosen;
 
 /** A server's cloned voices, by ID or by name (the store's voice library). */
 interface ClonedVoices {

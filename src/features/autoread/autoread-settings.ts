@@ -3,6 +3,7 @@ import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 
 import { AUTO_READ_SETTING_LIST, type AutoReadSettingChanges, type AutoReadSettings } from './setting-declarations.ts';
 import { addSettingOption, readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
+import { t } from '../../core/i18n/catalogue.ts';
 import './strings.ts';
 
 /** Adds each declared setting's option to /autoread settings, in declaration order. */
@@ -26,4 +27,10 @@ export function settingChangesFrom(
 /** The settings in the caller's language, one clause each (settings sharing a clause printed in one). */
 export function describeSettings(locale: string, settings: AutoReadSettings): string {
   return describeDeclared(locale, AUTO_READ_SETTING_LIST, settings, { separator: '; ', omitUnset: false });
+}
+
+/** Settings just changed, in words: and where free_voice is on but members may not choose the free voice, the warning. */
+export function settingsChanged(locale: string, settings: AutoReadSettings, freeVoiceChosen: boolean): string {
+  const changed = t(locale, 'autoread.settings.updated', { settings: describeSettings(locale, settings) });
+  return settings.freeVoice && !freeVoiceChosen ? `${changed} ${t(locale, 'autoread.freeVoice.cannotRead')}` : changed;
 }

@@ -1,7 +1,13 @@
 // The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { AUTO_READ_SETTING_LIST, IGNORED_MAX, describeSettings, settingChangesFrom } from '../autoread/index.ts';
+import {
+  AUTO_READ_SETTING_LIST,
+  IGNORED_MAX,
+  describeSettings,
+  settingChangesFrom,
+  settingsChanged,
+} from '../autoread/index.ts';
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import type { Logger } from '../../core/log.ts';
@@ -35,8 +41,6 @@ function plain(bot: DashboardBot, guildId: string, line: string): string {
 
 export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): void {
   const { store, bot, logger } = deps;
-  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
-  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/autoread';
   guard(app, base, serverAccess(bot), managersOnly);
 
@@ -94,10 +98,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     await bot.autoreadChanged(guildId);
     audit(logger, 'autoread.settings', { userId: userOf(c), guildId }, { settings: Object.keys(changes).length });
     const locale = c.get('locale');
-    return show(c, {
-      kind: 'ok',
-      text: t(locale, 'autoread.settings.updated', { settings: describeSettings(locale, updated) }),
-    });
+    return show(c, { kind: 'ok', text: settingsChanged(locale, updated, bot.voices.free) });
   });
 
   // As /autoread stop in that voice channel: the binding is kept, not read; the shard reading it stops at once.
@@ -139,7 +140,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): 
     const given = await form(c, Voice, 'voice');
     const { guildId } = c.get('membership');
     const typed = given.voice;
-    const voiceId = await usableVoice(store, guildId, typed, offeredByEngines).then(
+    const voiceId = await usableVoice(store, guildId, typed, bot.voices.offered).then(
       (usable) => usable.voiceId,
       () => typed,
     );

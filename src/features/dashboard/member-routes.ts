@@ -48,8 +48,6 @@ function describeMember(locale: string, stored: MemberDefaults): string {
 
 export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void {
   const { store, bot, logger, samples } = deps;
-  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
-  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   guard(app, '/servers/:guildId/myvoice', serverAccess(bot));
   guard(app, '/servers/:guildId/mydata', serverAccess(bot));
 
@@ -108,7 +106,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void
       if (Object.keys(settings).length === 0)
         return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
       if (settings.voice !== undefined)
-        settings.voice = (await usableVoice(store, guildId, settings.voice, offeredByEngines)).voiceId;
+        settings.voice = (await usableVoice(store, guildId, settings.voice, bot.voices.offered)).voiceId;
     } catch (error) {
       return showVoice(c, refusedNotice(c, error), 400);
     }

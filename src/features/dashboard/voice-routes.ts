@@ -56,8 +56,6 @@ const Preset = z.object({ preset: z.string().min(1).max(120) });
 
 export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   const { store, bot, logger, samples } = deps;
-  // A voice saved here is one an engine offers now, as /myvoice and /preset check it.
-  const offeredByEngines = (id: string) => bot.voices.engines().some((voice) => voice.id === id);
   const base = '/servers/:guildId/voices';
   guard(app, base, serverAccess(bot));
 
@@ -191,7 +189,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.offered);
       await store.memberDefaults.set(guildId, userOf(c), { voice: voiceId });
       audit(logger, 'voices.use', { userId: userOf(c), guildId });
       return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.used', { voice: given.voice }) });
@@ -223,7 +221,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
   /** The preset of `typed` alone, saved if it is not there yet: its name. */
   async function presetOfVoice(c: Ctx, typed: string): Promise<string> {
     const { guildId } = c.get('membership');
-    const { voiceId } = await usableVoice(store, guildId, typed, offeredByEngines);
+    const { voiceId } = await usableVoice(store, guildId, typed, bot.voices.offered);
     const cloned = await store.voiceLibrary.get(guildId, voiceId);
     const name = tidyName(cloned?.name ?? voiceId);
     if (!isValidName(name)) throw new UserError('error.preset.badName');
@@ -245,7 +243,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, offeredByEngines);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.offered);
       const result = await store.autoReadMembers.addToPool(guildId, voiceId, userOf(c), VOICE_POOL_MAX);
       if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
       if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });

@@ -33,7 +33,7 @@ import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '.
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
 import { OverSecondsCapError } from '../../core/quota/capacity.ts';
-import { CutAfterPayingError, PaidPartWayError, cutAfterCharge } from '../../core/quota/money.ts';
+import { CutAfterPayingError, PaidPartWayError, SharedCallError, cutAfterCharge } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
@@ -84,6 +84,9 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       ...describeFailure(error.cause, audience),
       message: { key: 'error.api.undelivered.paid', params: { paid: error.paid } },
     };
+  // Another order's call, shared, failed after its charge: logged as that call, and none of its charge this order's.
+  if (error instanceof SharedCallError)
+    return { ...describeFailure(error.cause, audience), message: { key: 'error.api.sharedCallFailed' } };
   // Its member stopped it while it was made: what was asked, with what it cost so far and what it may have (a part
   // closed before its answer); "nothing was charged" only when nothing was sent unanswered either.
   if (error instanceof RenderStoppedError)
@@ -187,10 +190,8 @@ const byKey = (message: LocalisedMessage, level: LogLevel = 'info'): DescribedFa
   level,
 });
 
-/**
- * Failures worded by their class alone (log code, words, level), asked after those worded with their figures: the
- * first match counts, so a subclass stands before its parent (OversizedResponseError before UndeliveredError).
- */
+// Failures worded by their class alone (log code, words, level), asked after those worded with their figures: the
+// first match counts, so a subclass stands before its parent (OversizedResponseError before UndeliveredError).
 const BY_CLASS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, string, MessageKey, LogLevel]> = [
   // A field of Discord's payload that should have held an ID did not: nothing was asked of Discord with it.
   [MissingIdError, 'payload-missing-id', 'error.payload.missingId', 'warn'],
@@ -211,9 +212,8 @@ const BY_CLASS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error
 ];
 
 /**
- * The words for a Voice API failure by what the service may have charged: `maybe-charged` (a gateway's 5xx, a
- * timeout or a broken connection after the request left) and a charged body cut part-way. Undefined for the rest,
- * worded by their class.
+ * The words for a Voice API failure by what the service may have charged: `maybe-charged` (a gateway's 5xx, a timeout,
+ * a broken connection after the request left) and a charged body cut part-way. Undefined for the rest (by class).
  */
 function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (!(error instanceof VoiceApiError) || error instanceof UndeliveredError) return undefined;
@@ -240,17 +240,14 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   return undefined;
 }
 
-/**
- * Whether a failure is worded by what the service did with the request (serviceCharge, or parts paid before a refusal:
- * PaidPartWayError, or audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
- */
+// Whether a failure is worded by what the service did with the request (serviceCharge, parts paid before a refusal:
+// PaidPartWayError, audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
 export const wordedByService = (error: unknown): boolean =>
   serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError;
 
 /**
- * The words for a request refused for money or for its key after its earlier parts were paid
- * (src/core/quota/money.ts):
- * what was spent, and why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
+ * The words for a request refused for money or its key after earlier parts were paid (money.ts): what was spent, and
+ * why the rest was not sent, by the refusal's kind. The log's code stays the refusal's own.
  */
 function paidPartWay(error: PaidPartWayError, audience: FailureAudience): DescribedFailure {
   const { paid, cause } = error;

@@ -528,10 +528,7 @@ export function fallbackReason(cause: FallbackCause): LocalisedMessage {
   return { key: reason.code === 'budget-guild-month' ? 'fallback.reason.server' : 'fallback.reason.month' };
 }
 
-/**
- * The voice a reply names: the free voice, and why it speaks; after the characters its order paid in the paid voice
- * first, when it did (the member is never left to think the paid part cost nothing).
- */
+/** The voice a reply names: the free voice and why, after the characters paid in the paid voice first, if any. */
 export function fallbackVoiceLabel(
   locale: string | null | undefined,
   voice: string,

@@ -39,6 +39,7 @@ import {
   type OrderEvents,
   type Requester,
   type SpeechOrder,
+  type SpeechOutcome,
   type SpeechPipeline,
   type SpeechRequest,
   type SpeechTarget,
@@ -306,8 +307,8 @@ export async function speakAndReply(
     // Refused for money and spoken in the free voice instead: every reply names it, and why.
     const spoken = accepted.fallback?.request ?? order.request;
     const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
-    const standIn = (voiceId: string, cause: FallbackCause) =>
-      fallbackVoiceLabel(interaction.locale, voiceId, cause, 0, creditOf(voiceId));
+    const standIn = (voiceId: string, cause: FallbackCause, paidBefore = 0) =>
+      fallbackVoiceLabel(interaction.locale, voiceId, cause, paidBefore, creditOf(voiceId));
     if (accepted.fallback !== undefined && spoken.kind !== 'ready')
       voice = standIn(spoken.voice, accepted.fallback.refusal);
     if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
@@ -319,9 +320,14 @@ export async function speakAndReply(
     }
     if (target.kind === 'voice') {
       const channel = `<#${target.channelId}>`;
-      // Once heard, the public reply says whose words they are, and a later failure says part of it was heard.
-      const heard = () => keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice } });
+      // Once heard, the public reply says whose words they are (a free voice that stood in, after the paid voice, as a
+      // file's words say it), and a later failure says part of it was heard.
+      const heard = ({ standIn: free }: Pick<SpeechOutcome, 'standIn'>) => {
+        const said = free === undefined ? voice : standIn(free.voice, free.cause, free.paidBefore);
+        keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice: said } });
+      };
       void handed.firstAudio.then(heard);
+      void handed.outcome.then((ended) => ended.kind === 'failed' && ended.secondsHeard > 0 && heard(ended));
       if (accepted.ahead > 0)
         await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
       // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).

@@ -307,6 +307,24 @@ describe("npm run doctor's free voice line", () => {
   });
 });
 
+describe("npm run doctor's free voice line without eSpeak NG installed (bb7)", () => {
+  const base = { DISCORD_TOKEN: fakeToken(), DISCORD_CLIENT_ID: APP_ID };
+  it.each(['chosen', 'fallback', 'on'] as const)(
+    'FREE_VOICE=%s: warns that eSpeak NG is not installed, and says what is refused for it',
+    (FREE_VOICE) => {
+      const check = checkFreeVoice(loadConfig({ ...base, FREE_VOICE }), false);
+      expect(check).toMatchObject({ name: 'Free voice', ok: true, warn: true });
+      expect(check.detail).toContain('eSpeak NG is not installed');
+      // Members' own picks of its voices are refused where FREE_VOICE lets them choose: said, never "may choose".
+      if (FREE_VOICE === 'chosen') expect(check.detail).toMatch(/members' choices of its voices are refused/);
+      expect(check.detail).not.toContain('members may choose');
+    },
+  );
+  it('FREE_VOICE=off: nothing of eSpeak NG is used, so nothing to warn of', () => {
+    expect(checkFreeVoice(loadConfig({ ...base, FREE_VOICE: 'off' }), false).warn).toBeUndefined();
+  });
+});
+
 describe('npm run doctor with helper bots', () => {
   it('checks each helper: token, Public Bot off, its servers against the main bot’s, its invite link; never a token', async () => {
     const services = await startLocalServices();

@@ -71,7 +71,10 @@ describe('Order', () => {
     const failure = new Refusal({ code: 'quota-used-up', markedAt: new Date(0), resetAt: new Date(0) });
     const order = new Order(asked);
     await run(order, accepted.terms, (sourced) => {
-      sourced.learnt({ audio: {} as never, standIn: { voice: 'free-en', cause: 'service-failed' }, cutAt: 120 });
+      sourced.learnt(
+        { audio: {} as never, standIn: { voice: 'free-en', cause: 'service-failed' }, cutAt: 120 },
+        request,
+      );
       sourced.partWay(failure);
       return { kind: 'files', files: [], seconds: 1 };
     });
@@ -81,7 +84,7 @@ describe('Order', () => {
     expect(outcome.partWay).toBeInstanceOf(PaidPartWayError);
     expect((outcome.partWay as PaidPartWayError).paid).toBe(12);
     // Settled: a part let go of that answers now changes nothing.
-    order.learnt({ failure: new Error('late'), standIn: { voice: 'free-ja', cause: 'month-used-up' } });
+    order.learnt({ failure: new Error('late'), standIn: { voice: 'free-ja', cause: 'month-used-up' } }, request);
     expect(order.standIn).toEqual({ voice: 'free-en', cause: 'service-failed' });
   });
 
@@ -108,6 +111,34 @@ describe('Order', () => {
     expect(counted).toEqual([
       ['G', 'chosen', 'espeak', 40],
       ['G', 'chosen', 'voicevox', 20],
+    ]);
+  });
+
+  it('counts each line the free voice stood in for, and an engine line eSpeak NG backed up as chosen (bb7)', async () => {
+    const counted: unknown[][] = [];
+    const counting = new Money({
+      accounting: {} as never,
+      prices: {} as never,
+      countFreeLines: (...args: unknown[]) => void counted.push(args),
+    });
+    const scene = ['voice-b-en-m-01', 'voicevox:0', 'voice-b-en-m-01'].map((voice, i) => ({
+      request: { ...request, voice },
+      texts: [`Line ${i}.`, `More of line ${i}.`],
+      pauseBefore: 0,
+    }));
+    const order = new Order(asked);
+    order.split(scene);
+    order.accept({ ...terms().terms, lines: scene });
+    order.source();
+    const [first, engine, last] = scene.map((line) => line.request);
+    for (const line of [first, first, last, last])
+      order.learnt({ audio: {} as never, standIn: { voice: 'free-en-m', cause: 'service-failed' } }, line!);
+    order.learnt({ audio: {} as never, standIn: { voice: 'free-ja', cause: 'engine-failed' } }, engine!);
+    order.settled(counting.settle(order, { kind: 'files', files: [], seconds: 30 }));
+    await order.outcome;
+    expect(counted).toEqual([
+      ['G', 'fallback', 'espeak', 2],
+      ['G', 'chosen', 'espeak', 1],
     ]);
   });
 

@@ -311,6 +311,25 @@ describe('audio charged and then cut: told with all the request paid (issue 56)'
   });
 });
 
+describe('a call another order paid, shared by an order that sent nothing of its own, failed after it may have been charged', () => {
+  it.each([
+    ['a reset after the request left', new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' })],
+    ["a gateway's 504 after the request left", new ServerError('504', { status: 504, charge: 'maybe-charged' })],
+    ['a 200 that is not audio', new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' })],
+    ['a 200 whose audio never ends', new OversizedResponseError('too big')],
+  ] as const)("%s: nothing of its own spent, in every language, in the call's own log code", (_, error) => {
+    const { message, code, level } = describeFailure(afterPaying(error, 0, 0));
+    expect(message).toEqual({ key: 'error.api.sharedCallFailed' });
+    expect({ code, level }).toEqual({ code: describeFailure(error).code, level: describeFailure(error).level });
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    expect(words[0]).toMatch(/nothing of yours was spent/);
+    expect(words[0]).not.toMatch(/spent here|counted the characters/);
+    // Some of its own maybe charged: the call's own words, as before.
+    expect(afterPaying(error, 0, 48)).toBe(error);
+  });
+});
+
 describe('a budget refused outside servers (a user install: a DM, a group DM, a server without SayBot)', () => {
   const reset = new Date('2026-12-01T00:00:00Z');
   it.each([

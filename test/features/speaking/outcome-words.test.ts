@@ -12,9 +12,16 @@ import {
   UnexpectedResponseError,
 } from '../../../src/core/api/errors.ts';
 import { AudioTooLongError } from '../../../src/core/audio/errors.ts';
+import { EngineError } from '../../../src/core/engines/engine-http.ts';
+import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
-import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../../src/core/quota/money.ts';
+import {
+  CutAfterPayingError,
+  PaidPartWayError,
+  QuoteExceededError,
+  afterPaying,
+} from '../../../src/core/quota/money.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { RenderStoppedError } from '../../../src/core/order-errors.ts';
@@ -31,7 +38,7 @@ import {
 import { en } from '../../../src/features/speaking/strings/en.ts';
 import { ja } from '../../../src/features/speaking/strings/ja.ts';
 import { ko } from '../../../src/features/speaking/strings/ko.ts';
-import type { LocalisedMessage } from '../../../src/features/speaking/strings.ts';
+import { t, type LocalisedMessage } from '../../../src/features/speaking/strings.ts';
 
 const LOCALES = ['en-US', 'ko', 'ja'] as const;
 const CATALOGUES = { en, ko, ja } as Record<string, Record<string, string>>;
@@ -265,6 +272,53 @@ describe('one outcome, worded in one place', () => {
           const text = wordsText(locale, said);
           expect(text.match(/46/g)).toHaveLength(1);
           expect(text.endsWith(wordsText(locale, describeFailure(error).message))).toBe(true);
+        }
+      }
+    },
+  );
+
+  // bb7: an order that sent nothing of its own, failed by the call of another order it shared (charged, or maybe):
+  // told that none of it was its own, never the call's "counted as spent here", heard or not.
+  it.each(FRONTS)(
+    "%s, failed by another order's call it shared, nothing of its own sent: nothing of it spent",
+    (_, front) => {
+      for (const call of [
+        new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' }),
+        new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
+      ])
+        for (const secondsHeard of [0, 3]) {
+          const answer = wordOutcome({ kind: 'failed', error: afterPaying(call, 0, 0), secondsHeard }, front);
+          const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+          for (const locale of LOCALES)
+            expect(wordsText(locale, said)).toContain(t(locale, 'error.api.sharedCallFailed'));
+          expect(wordsText('en-US', said)).not.toMatch(/spent here|counted \d+/);
+        }
+    },
+  );
+
+  // bb7: a scene's engine line failing after its paid line said "counted 35 ... spent" and then "Nothing was charged":
+  // a free line's failure speaks of that line alone, never of the whole order, in every language.
+  const WHOLE_ORDER_FREE = {
+    'en-US': /nothing was (charged|spent)/i,
+    ja: /(^|。)料金はかかっていません/,
+    ko: /(^|\. )요금은 청구되지/,
+  };
+  it.each(FRONTS)(
+    '%s, a free line failing after 35 of its own were paid: 35 once, never "nothing was charged"',
+    (_, front) => {
+      for (const error of [
+        new EngineError('voicevox', 'failed', 'empty'),
+        new EngineError('voicevox', 'timeout', 'late'),
+        new EngineError('voicevox', 'busy', 'full'),
+        new FreeVoiceFailedError('stopped', 'stopped'),
+        new FreeVoiceFailedError('timeout', 'late'),
+      ]) {
+        const answer = wordOutcome({ kind: 'failed', error, secondsHeard: 0, spent: { paid: 35 } }, front);
+        const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+        for (const locale of LOCALES) {
+          const text = wordsText(locale, said);
+          expect(text.match(/35/g), `${locale}: ${text}`).toHaveLength(1);
+          expect(text, `${locale}: ${text}`).not.toMatch(WHOLE_ORDER_FREE[locale]);
         }
       }
     },

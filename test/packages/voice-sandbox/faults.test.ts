@@ -27,7 +27,6 @@ describe('injected responses', () => {
     [403, 'application/json', '{"detail":"forbidden"}', {}],
     [408, 'text/plain', 'Request Timeout', {}],
     [502, undefined, '', {}],
-    [200, 'application/json', '{"status":"queued"}', {}],
   ])(
     'answers %i (%s) with the given body and headers alone, as a gateway, billing nothing',
     async (status, contentType, body, headers) => {
@@ -44,6 +43,24 @@ describe('injected responses', () => {
       expect(rig.sandbox.charactersBilled()).toBe(0);
     },
   );
+
+  // A 2xx comes only once the service accepted the request, which it bills (as SayBot books every 2xx): in place of
+  // the service's answer, but not of its charge.
+  it('answers a 200 (application/json) with the given body and headers alone, as a gateway, the request billed', async () => {
+    const body = '{"status":"queued"}';
+    rig.sandbox.injectFault({ kind: 'response', status: 200, contentType: 'application/json', body });
+    const response = await tts(rig.sandbox, TEXT);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(body);
+    expect(response.headers.get('x-request-id')).toBeNull();
+    expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(rig.sandbox.requests[0]).toMatchObject({
+      status: 200,
+      fault: 'response',
+      charactersBilled: TEXT.text.length,
+    });
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
 
   it('meets only its endpoint, as many times as asked, then the service answers normally', async () => {
     rig.sandbox.injectFault({ kind: 'response', status: 502, endpoint: 'voice-clone' });

@@ -107,6 +107,8 @@ export const en = {
   'autoread.status.reading': 'Reading {channel} in {voice}.',
   'autoread.status.off': 'Not reading now.',
   'autoread.settings.current': '{status} Settings: {settings}.',
+  'autoread.freeVoice.cannotRead':
+    "Note: members may not choose the free voice on this SayBot (its owner turned it off or did not install it), so while free_voice is on, messages are read only where one of the owner's own speech engines speaks as the free voice; the others are not read.",
   'autoread.settings.updated': 'Auto-read settings changed: {settings}.',
   'autoread.setting.sayName': "say the author's name: {value}",
   'autoread.setting.maxLength': 'longest message: {value} characters',

@@ -110,6 +110,8 @@ export const ja: Translation<typeof en> = {
   'autoread.status.reading': '{channel} を {voice} で読み上げ中です。',
   'autoread.status.off': '今は読み上げていません。',
   'autoread.settings.current': '{status} 設定: {settings}。',
+  'autoread.freeVoice.cannotRead':
+    '注意: このSayBotでは無料の声を選べません（オーナーが無効にしたか、インストールしていません）。free_voice がオンの間は、オーナー自身の音声エンジンが無料の声として話せるメッセージだけを読み上げ、それ以外は読み上げません。',
   'autoread.settings.updated': '読み上げの設定を変更しました: {settings}。',
   'autoread.setting.sayName': '投稿者の名前を読む: {value}',
   'autoread.setting.maxLength': '最大文字数: {value}文字',

@@ -105,6 +105,8 @@ export const ko: Translation<typeof en> = {
   'autoread.status.reading': '{channel}을(를) {voice}에서 읽는 중입니다.',
   'autoread.status.off': '지금은 읽고 있지 않습니다.',
   'autoread.settings.current': '{status} 설정: {settings}.',
+  'autoread.freeVoice.cannotRead':
+    '참고: 이 SayBot에서는 무료 음성을 고를 수 없습니다(소유자가 끄거나 설치하지 않았습니다). free_voice가 켜져 있는 동안에는 소유자의 자체 음성 엔진이 무료 음성으로 말할 수 있는 메시지만 읽고, 나머지는 읽지 않습니다.',
   'autoread.settings.updated': '자동 읽기 설정을 바꿨습니다: {settings}.',
   'autoread.setting.sayName': '작성자 이름 말하기: {value}',
   'autoread.setting.maxLength': '최대 길이: {value}자',

@@ -134,6 +134,8 @@ export const en = {
   'error.api.timeout': 'The voice service took too long to answer. Please try again.',
   'error.api.connection': 'The bot could not reach the voice service. Please try again later.',
   'error.api.unexpected': 'The voice service sent something the bot could not use. Please try again later.',
+  'error.api.sharedCallFailed':
+    "This was being made for an identical request asked just before, and that request failed after it left, so this one failed with it. What the voice service may have counted was that request's; nothing of yours was spent. Please try again.",
   'error.api.undelivered':
     'The audio for this broke off before all of it arrived, so this request failed. It was made for an identical request asked just before, whose characters the voice service counted; nothing of yours was counted. Please try again.',
   'error.api.undelivered.paid':
@@ -326,9 +328,9 @@ export const en = {
   'error.audio.failed':
     'Preparing this audio failed: the audio worker stopped on it or took too long. Only this request was affected; please try again (nothing was charged twice).',
   'error.freeVoice.stopped':
-    'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed; nothing was charged.',
+    'The free voice could not speak this text: eSpeak NG stopped on it. Only this line failed, and it cost nothing.',
   'error.freeVoice.timeout':
-    'The free voice took too long on this text and was stopped. Only this line failed; nothing was charged.',
+    'The free voice took too long on this text and was stopped. Only this line failed, and it cost nothing.',
   'error.files.guildBusy':
     'This server already has {limit} files or voice messages being made, the most one server may have at once. Please try again once they are done (nothing was charged).',
   'error.files.busy':
@@ -368,11 +370,11 @@ export const en = {
   'error.input.emotionEngineVoice':
     "{voice} comes from the bot's own speech engine, which has no emotions: use /say with it, or pick a voice of the service for /emote.",
   'error.engine.failed':
-    "This bot's own speech engine could not speak this line (it is not answering, or answered with something that is not audio). Nothing was charged; try again later or pick another voice.",
+    "This bot's own speech engine could not speak this line (it is not answering, or answered with something that is not audio). This line cost nothing; try again later or pick another voice.",
   'error.engine.timeout':
-    "This bot's own speech engine did not send this line's audio within its deadline (it is too slow, or stalled). Nothing was charged; try again later or pick another voice.",
+    "This bot's own speech engine did not send this line's audio within its deadline (it is too slow, or stalled). This line cost nothing; try again later or pick another voice.",
   'error.engine.busy':
-    "This bot's speech engine is busy with this server's other lines. Nothing was charged; try again in a moment.",
+    "This bot's speech engine is busy with this server's other lines. This line cost nothing; try again in a moment.",
   'error.input.exaggeration': 'Exaggeration must be a number from 0 to 1; got {value}.',
   'command.emote': 'emote',
   'command.emote.description': 'Speak text with emotion',

@@ -2,7 +2,7 @@
 // clip after clip never holds up another's /clone. The bytes are moved, not copied: a clip may be tens of MB, and a
 // copy on the main thread is a gap in every voice.
 import { ClipError, JobUnavailableError } from '../../errors.ts';
-import { ThreadPool, type JobThreadFailure } from '../../workers/job-thread.ts';
+import { ThreadPool } from '../../workers/job-thread.ts';
 import type { ClipJob, ClipJobReply, MeasuredClip } from './clip-thread-protocol.ts';
 
 export type { MeasuredClip } from './clip-thread-protocol.ts';
@@ -19,15 +19,7 @@ const IDLE_MS = 30_000;
 const COPY_MAX_BYTES = 1024 * 1024;
 
 /** The check could not run now: too many clips waiting (of this server: `reason` 'owner-busy'), or too slow. */
-export class ClipCheckUnavailableError extends JobUnavailableError {
-  /** For 'owner-busy': how many clips one server may have under way or waiting. */
-  readonly limit: number | undefined;
-
-  constructor(reason: JobThreadFailure, message: string, options?: ErrorOptions & { limit?: number }) {
-    super(reason, message, options);
-    this.limit = options?.limit;
-  }
-}
+export class ClipCheckUnavailableError extends JobUnavailableError {}
 
 const pool = new ThreadPool<Omit<ClipJob, 'id'>, ClipJobReply>({
   name: 'clip check',
