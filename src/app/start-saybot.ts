@@ -70,8 +70,8 @@ export interface StartSeams {
   wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
   /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
-  /** The owner's engines' deadlines and how long a failed one is left alone, e.g. shorter in tests. */
-  engines?: Pick<EnginesOptions, 'deadlines' | 'circuit'>;
+  /** The owner's engines' deadlines, e.g. shorter in tests. */
+  engines?: Pick<EnginesOptions, 'deadlines'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
   /** The command modules registered and routed (default loadCommandModules()). */

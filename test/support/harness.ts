@@ -116,7 +116,7 @@ export interface HarnessOptions {
   now?: () => Date;
   /** The dashboard's clock (sessions, rate limits, the trust in a member's view); default the real one. */
   dashboardNow?: () => number;
-  /** The owner's engines' deadlines and circuit (default SayBot's own). */
+  /** The owner's engines' deadlines (default SayBot's own). */
   engines?: StartSeams['engines'];
   /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
   wrapStore?: (store: Store) => Store;
