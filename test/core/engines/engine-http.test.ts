@@ -197,8 +197,9 @@ describe('an engine answer', () => {
   });
 
   it('gives a WAV that declares its samples as long as they play and a stall more: streamed as it plays, it is heard whole', async () => {
-    // The deadline of a body of unknown length (400 ms) is shorter than the second of audio it sends.
-    exchange = new EngineExchange('speech', { ...DEADLINES, stallMs: 1_500 });
+    // The deadline of a body of unknown length (400 ms) is shorter than the second of audio it sends; the stall's 5 s
+    // leave a busy host's timers room.
+    exchange = new EngineExchange('speech', { ...DEADLINES, stallMs: 5_000 });
     const second = wav(1);
     speech.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'audio/wav' });
