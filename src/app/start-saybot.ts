@@ -1,4 +1,4 @@
-import { Engines } from '../core/engines/engines.ts';
+import { Engines, type EnginesOptions } from '../core/engines/engines.ts';
 import { randomUUID } from 'node:crypto';
 import type { Client, Guild } from 'discord.js';
 import { VoiceApiClient, type VoiceApiClientOptions } from '../core/api/client.ts';
@@ -69,6 +69,8 @@ export interface StartSeams {
   wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
   /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
   voiceApiClient?: Pick<VoiceApiClientOptions, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'timeouts' | 'maxRetries'>;
+  /** The owner's engines' deadlines, e.g. shorter in tests. */
+  engines?: Pick<EnginesOptions, 'deadlines'>;
   /** Wraps the opened store, e.g. one that fails writes or answers slowly in a test. */
   wrapStore?: (store: Store) => Store;
   /** The command modules registered and routed (default loadCommandModules()). */
@@ -312,7 +314,7 @@ async function assembleCore(
       logger.error({ err: error }, 'could not settle what the previous run left on the books; its holds expire'),
     );
   const freeVoice = freeVoiceRules(config.freeVoice);
-  const engines = await startEngines(config, logger);
+  const engines = await startEngines(config, logger, seams.engines);
   const source = new PartSource({
     client: voiceApi,
     logger,
@@ -367,9 +369,13 @@ async function assembleCore(
 }
 
 /** The owner's engines, their voices fetched once before the first command; undefined when none is set. */
-async function startEngines(config: Config, logger: Logger): Promise<SayBotCore['engines']> {
+async function startEngines(
+  config: Config,
+  logger: Logger,
+  options: StartSeams['engines'],
+): Promise<SayBotCore['engines']> {
   if (config.engines.voicevoxUrl === undefined && config.engines.speechServer === undefined) return undefined;
-  const engines = new Engines(config.engines, { logger });
+  const engines = new Engines(config.engines, { ...options, logger });
   await engines.start();
   for (const status of await engines.status())
     logger.info(

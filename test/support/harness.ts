@@ -116,6 +116,8 @@ export interface HarnessOptions {
   now?: () => Date;
   /** The dashboard's clock (sessions, rate limits, the trust in a member's view); default the real one. */
   dashboardNow?: () => number;
+  /** The owner's engines' deadlines (default SayBot's own). */
+  engines?: StartSeams['engines'];
   /** Wraps the store the bot gets (e.g. one whose writes fail); called again at each restart. */
   wrapStore?: (store: Store) => Store;
   /** The command modules the bot registers and routes (default: what the loader offers). */
@@ -252,6 +254,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.dashboardNow === undefined ? {} : { dashboardNow: options.dashboardNow }),
     ...(options.bufferResponses === true ? { wrapVoiceApiClient: bufferingClient } : {}),
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.engines === undefined ? {} : { engines: options.engines }),
     ...(options.commands === undefined ? {} : { commands: options.commands }),
   };
   let running: RunningSayBot;

@@ -27,7 +27,10 @@ export interface BotProcess {
 export interface BotProcessOptions {
   /** The bot's entry module, run by this Node (SayBot's src/bin/start.ts); not used with `command`. */
   entry: string;
-  /** The environment, as an operator's .env would give it (nothing is inherited but PATH). */
+  /**
+   * The environment, as an operator's .env would give it (nothing is inherited but PATH, and NODE_COMPILE_CACHE: the
+   * runner's compiled code, so that the process does not compile its modules again).
+   */
   env: Record<string, string>;
   /** The local Discord's voice certificate: trusted by the process through NODE_EXTRA_CA_CERTS. */
   caCertificatePem: string;
@@ -47,11 +50,17 @@ export function startBotProcess(options: BotProcessOptions): BotProcess {
   const dir = mkdtempSync(path.join(tmpdir(), 'bot-process-'));
   const caFile = path.join(dir, 'voice-ca.pem');
   writeFileSync(caFile, options.caCertificatePem);
+  const cache = process.env['NODE_COMPILE_CACHE'];
   const [file, ...args] = options.command?.argv ?? [process.execPath, ...(options.nodeArgs ?? []), options.entry];
   // Its own process group, so that stop() can end the shards too if the manager cannot.
   const child = spawn(file, args, {
     cwd: options.command?.cwd ?? dir,
-    env: { PATH: process.env['PATH'] ?? '', NODE_EXTRA_CA_CERTS: caFile, ...options.env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }),
+      NODE_EXTRA_CA_CERTS: caFile,
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -36,7 +36,10 @@ export interface EngineDeadlines {
   connectMs: number;
   /** From the request sent to the answer's headers: an engine on a CPU renders the whole line before answering. */
   headersMs: number;
-  /** From the headers to the body's last byte: an engine may stream its audio as it renders, at the pace it plays. */
+  /**
+   * From the headers to the body's last byte, where its length is not declared: an engine may stream its audio as it
+   * renders, at the pace it plays. A WAV that declares its samples has as long as they play, and a stall more.
+   */
   bodyMs: number;
   /** The body with no byte for this long: stalled. */
   stallMs: number;
@@ -79,6 +82,8 @@ interface Answer {
   headers: Headers;
   /** The body's chunks as they come; a failure told as the engine's (or the caller's abort reason). */
   chunks(): AsyncGenerator<Buffer>;
+  /** The body's deadline set again: `ms` from now. */
+  deadline(ms: number): void;
   /** Done with it: its deadline cleared, what is left of its body dropped. */
   close(): void;
 }
@@ -189,6 +194,10 @@ export class EngineExchange {
         if (most > checked.cap) throw tooLarge();
       }
       const header = checked;
+      if (header.dataBytes !== undefined) {
+        const playMs = (header.dataBytes / (header.sampleRate * header.blockAlign)) * 1000;
+        answered.deadline(Math.ceil(playMs) + this.#deadlines.stallMs);
+      }
       const rest = async function* (): AsyncGenerator<Buffer> {
         try {
           yield* head;
@@ -233,8 +242,9 @@ export class EngineExchange {
       });
       const { statusCode: status, body } = answered;
       if (status >= 200 && status < 300) {
-        const words = `${what} did not send its whole answer within ${bodyMs} ms`;
-        const bodyTimer = setTimeout(() => own.abort(fail('timeout', words)), bodyMs);
+        const cut = (ms: number) =>
+          setTimeout(() => own.abort(fail('timeout', `${what} did not send its whole answer within ${ms} ms`)), ms);
+        let bodyTimer = cut(bodyMs);
         return {
           headers: answered.headers as Headers,
           async *chunks() {
@@ -243,6 +253,10 @@ export class EngineExchange {
             } catch (error) {
               throw failed(error);
             }
+          },
+          deadline(ms) {
+            clearTimeout(bodyTimer);
+            bodyTimer = cut(ms);
           },
           close() {
             clearTimeout(bodyTimer);

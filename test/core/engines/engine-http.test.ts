@@ -196,6 +196,40 @@ describe('an engine answer', () => {
     expect(silent.message).toMatch(/did not answer within 400 ms/);
   });
 
+  it('gives a WAV that declares its samples as long as they play and a stall more: streamed as it plays, it is heard whole', async () => {
+    // The deadline of a body of unknown length (400 ms) is shorter than the second of audio it sends; the stall's 5 s
+    // leave a busy host's timers room.
+    exchange = new EngineExchange('speech', { ...DEADLINES, stallMs: 5_000 });
+    const second = wav(1);
+    speech.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.write(second.subarray(0, 44));
+      let at = 44;
+      const piece = 24_000 * 2 * 0.1;
+      const timer = setInterval(() => {
+        res.write(second.subarray(at, (at += piece)));
+        if (at >= second.length) res.end();
+      }, 100);
+      res.on('close', () => clearInterval(timer));
+    };
+    const answer = await wavAnswer();
+    expect(answer.bytes.length).toBe(second.length);
+  });
+
+  it('cuts a WAV that declares its samples once they would have played and a stall more', async () => {
+    speech.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      // 0.2 s of audio declared: 200 ms, and the stall's 400 ms.
+      res.write(wavHeader(24_000 * 2 * 0.2));
+      res.write(Buffer.alloc(2));
+      const timer = setInterval(() => res.write(Buffer.alloc(2)), 50);
+      res.on('close', () => clearInterval(timer));
+    };
+    const trickle = await failure(wavAnswer());
+    expect(trickle.reason).toBe('timeout');
+    expect(trickle.message).toMatch(/whole answer within 600 ms/);
+  });
+
   it('says a connection refused is a failure', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
