@@ -1,22 +1,13 @@
 // What a part's request becomes at the Voice API, built from the settings' declarations
 // (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name, on the endpoints that
 // take it), and the cache key of its audio (requests equal in every setting sent sound the same, so share one cache
-// entry); and which free voice says it when the paid one may not (FREE_VOICES).
+// entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
 import type { ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import { SENT_SETTINGS, type SentSettingName } from '../settings/setting-declarations.ts';
-
-/**
- * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
- * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
- */
-export type StandInVoices = ReadonlyMap<string, string>;
-
-/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
-export const ESPEAK_CHOICE = 'espeak';
 
 type Sent = string | number | undefined;
 
@@ -26,17 +17,6 @@ const sentValues = (request: ServiceRequest): { readonly [K in SentSettingName]?
 /** The endpoint that speaks a request. */
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
-
-/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
-export function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
-  return {
-    kind: 'tts',
-    text: request.text,
-    voice,
-    format: 'wav',
-    ...(request.effects ? { effects: request.effects } : {}),
-  };
-}
 
 /** The body of the call that speaks `text` (one part of the request). */
 export function serviceBody(
