@@ -46,6 +46,10 @@ describe('money decided in src/core/quota/', () => {
     expect(choosing).toEqual(['src/core/sourcing/stand-in.ts']);
   });
 
+  it('writes what a failure says of the month as its own step, apart from what the caller is told', () => {
+    expect(codeOf(`${QUOTA}paid-call.ts`)).not.toMatch(/throw\s+await\b/);
+  });
+
   it('says "settle" of the order alone: no other settle is declared in it', () => {
     const declared = files
       .filter((file) => file.startsWith(QUOTA))

@@ -26,6 +26,11 @@ export function fitsFreeLine(text: string, voiceId: string): boolean {
   return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
 }
 
+/** A line as an order has it: its request and its text in parts. */
+type Said = { readonly request: SpeechRequest; readonly texts: readonly string[] };
+/** A part the service failed, said by a free voice: its request, and why. */
+type Instead = { request: ServiceRequest; cause: StandIn['cause'] };
+
 export class StandIns {
   readonly #rules: FreeVoiceRules;
   readonly #engines: EnginePort | undefined;
@@ -41,10 +46,7 @@ export class StandIns {
    * The free voice's version of an order's one line, where a free voice may stand in for it refused for money; undefined
    * otherwise (the refusal stands). A scene is never spoken for: its member confirmed its voices and its quote.
    */
-  forOrder<Line extends { readonly request: SpeechRequest; readonly texts: readonly string[] }>(order: {
-    readonly scene: boolean;
-    readonly lines: readonly Line[];
-  }): Line[] | undefined {
+  forOrder<Line extends Said>(order: { readonly scene: boolean; readonly lines: readonly Line[] }): Line[] | undefined {
     const [only] = order.lines;
     if (!this.#rules.standsIn || order.scene || only === undefined) return undefined;
     const free = this.request(only.request, only.texts);
@@ -56,11 +58,7 @@ export class StandIns {
    * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
    * member is told so in its own words) or a part no free voice can say within one of its lines.
    */
-  forFailure(
-    error: unknown,
-    request: SpeechRequest,
-    text: string,
-  ): { request: ServiceRequest; cause: StandIn['cause'] } | undefined {
+  forFailure(error: unknown, request: SpeechRequest, text: string): Instead | undefined {
     const cause = this.#rules.standsIn ? failingServiceCause(error, text) : undefined;
     const free = cause === undefined ? undefined : this.request(request, [text]);
     return free === undefined || cause === undefined ? undefined : { request: free, cause };
