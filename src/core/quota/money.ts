@@ -154,8 +154,7 @@ export class Money {
         return { lines: order.lines, admission, ...(await this.#authorize(order, await needs)) };
       } catch (refusal) {
         const { standIn } = priced;
-        if (standIn === undefined || !(refusal instanceof Refusal) || !FOR_MONEY.has(refusal.reason.code))
-          throw refusal;
+        if (!(refusal instanceof Refusal && FOR_MONEY.has(refusal.reason.code)) || standIn === undefined) throw refusal;
         // Its free voice's lines cost nothing. Refused that too (the free-request rate): told of the money, the cause.
         const paid = await this.#authorize(order, []).catch(() => Promise.reject(refusal));
         return { lines: standIn, fallback: refusal, admission, ...paid };

@@ -199,7 +199,7 @@ export class PartSource {
       } catch (error) {
         // The service failed before anything was charged: where a free voice may stand in for it, it says this part,
         // and the front-end says so.
-        const stand = order === undefined ? undefined : this.standIns.forFailure(error, request, text);
+        const stand = order === undefined ? undefined : this.standIns.forFailure(order, error, request, text);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         this.#log.warn(

@@ -11,6 +11,7 @@ import { estimateCeiling, estimateRequestSeconds } from '../characters.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
 import { failingServiceCause } from '../quota/money.ts';
 import type { EnginePort } from './engine-port.ts';
+import type { OrderAccount } from './order-account.ts';
 
 /**
  * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
@@ -58,8 +59,8 @@ export class StandIns {
    * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
    * member is told so in its own words) or a part no free voice can say within one of its lines.
    */
-  forFailure(error: unknown, request: SpeechRequest, text: string): Instead | undefined {
-    const cause = this.#rules.standsIn ? failingServiceCause(error, text) : undefined;
+  forFailure(order: OrderAccount, error: unknown, request: SpeechRequest, text: string): Instead | undefined {
+    const cause = this.#rules.standsIn && order.followUp !== true ? failingServiceCause(error, text) : undefined;
     const free = cause === undefined ? undefined : this.request(request, [text]);
     return free === undefined || cause === undefined ? undefined : { request: free, cause };
   }
@@ -87,15 +88,13 @@ export class StandIns {
 
   /** An engine's backup: eSpeak NG's voice of its language for a line an engine's voice failed, where it may say it. */
   backup(request: ServiceRequest, text: string, error: unknown): ServiceRequest | undefined {
-    const engines = this.#engines;
-    if (!isEngineVoice(request.voice) || engines?.failed(error) !== true || !this.#rules.espeak) return undefined;
-    const espeak = freeRequest(request, espeakVoiceFor(undefined, engines.language(request.voice)));
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#rules.espeak) return undefined;
+    const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
     return fitsFreeLine(text, espeak.voice) ? espeak : undefined;
   }
 
-  #usable(voice: string): boolean {
-    const engines = this.#engines;
-    return isEngineVoice(voice) ? engines?.voice(voice) !== undefined && !engines.down(voice) : this.#rules.espeak;
+  #usable(id: string): boolean {
+    return isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
   }
 }
 
