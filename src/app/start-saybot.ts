@@ -20,7 +20,7 @@ import { Metrics } from '../core/metrics/metrics.ts';
 import { Accounting } from '../core/quota/accounting.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
-import { ESPEAK_CHOICE, type StandInVoices } from '../core/sourcing/part-request.ts';
+import { ESPEAK_CHOICE, type StandInVoices } from '../core/sourcing/stand-in.ts';
 import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { estimateCeiling, freeLineLimit } from '../../src/core/characters.ts';
-import { fitsFreeLine } from '../../src/core/quota/capacity.ts';
+import { fitsFreeLine } from '../../src/core/sourcing/stand-in.ts';
 import { countCharacters, splitText } from '../../src/core/characters.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, '');

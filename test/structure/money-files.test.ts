@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sourceFiles } from './import-graph.ts';
+import { ROOT, importGraph, sourceFiles } from './import-graph.ts';
 
 const codeOf = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '');
 const QUOTA = 'src/core/quota/';
@@ -30,6 +30,24 @@ describe('money decided in src/core/quota/', () => {
     const calls = (pattern: RegExp) => files.flatMap((file) => [...codeOf(file).matchAll(pattern)].map(() => file));
     expect(calls(/\.takeBack\(/g)).toEqual([`${QUOTA}paid-call.ts`]);
     expect(calls(/this\.#takeTurn\(/g)).toEqual([`${QUOTA}accounting.ts`]);
+  });
+
+  it('and the part source call each other one way: Money is handed what parts cost, the part source imports no money.ts', () => {
+    expect(codeOf(`${QUOTA}money.ts`)).not.toMatch(/\.(?:needs|standIn)\(|\.freeVoice\b/);
+    const graph = importGraph(files);
+    expect(graph.get(`${QUOTA}money.ts`)?.filter((to) => to.startsWith('src/core/sourcing/'))).toEqual([]);
+    expect(graph.get('src/core/sourcing/part-source.ts')).not.toContain(`${QUOTA}money.ts`);
+  });
+
+  it('leaves the stand-in’s choice (whether, which voice, its request, whether it fits) to one module', () => {
+    const CHOICE = /(?<!function )\b(?:freeRequest|fitsFreeLine|espeakVoiceFor)\(|\.standsIn\b|\bESPEAK_CHOICE\b(?! =)/;
+    // start-saybot.ts only words FREE_VOICES' `espeak` as the choice's own word.
+    const choosing = files.filter((file) => CHOICE.test(codeOf(file)) && file !== 'src/app/start-saybot.ts');
+    expect(choosing).toEqual(['src/core/sourcing/stand-in.ts']);
+  });
+
+  it('writes what a failure says of the month as its own step, apart from what the caller is told', () => {
+    expect(codeOf(`${QUOTA}paid-call.ts`)).not.toMatch(/throw\s+await\b/);
   });
 
   it('says "settle" of the order alone: no other settle is declared in it', () => {

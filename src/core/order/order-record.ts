@@ -55,8 +55,6 @@ export class Order implements OrderAccount, OrderEvents {
   #lines: readonly SpokenLine[] = [];
   #fallback: Refusal | undefined;
   #late: QuoteAllowance | undefined;
-  #waits: AbortSignal | undefined;
-  #mayStandIn: boolean | undefined;
   #charge: Charge | undefined;
   #admission: Admission | undefined;
   #ahead = 0;
@@ -68,8 +66,13 @@ export class Order implements OrderAccount, OrderEvents {
   #restFailed: unknown;
   readonly #end = new AbortController();
   readonly #over = new AbortController();
-  /** Aborted once it is settled or refused, or its render ended: not `ended`, a settled line may still go to the cache. */
-  readonly life = AbortSignal.any([this.#end.signal, this.#over.signal]);
+  /** Its paid voice refused for money and a free voice standing in (accept). */
+  readonly #fellBack = new AbortController();
+  /**
+   * What its parts counted free as in flight wait under (PartSource.needs): aborted once it is settled or refused, its
+   * render ended or a free voice stands in. Not `ended`: a settled line may still go to the cache.
+   */
+  readonly waits = AbortSignal.any([this.#end.signal, this.#over.signal, this.#fellBack.signal]);
   readonly #events = {
     accepted: Promise.withResolvers<Acceptance>(),
     firstAudio: Promise.withResolvers<FirstFrame>(),
@@ -108,14 +111,6 @@ export class Order implements OrderAccount, OrderEvents {
 
   get late(): QuoteAllowance | undefined {
     return this.#late;
-  }
-
-  get waits(): AbortSignal | undefined {
-    return this.#waits;
-  }
-
-  get mayStandIn(): boolean | undefined {
-    return this.#mayStandIn;
   }
 
   get charge(): Charge {
@@ -170,9 +165,9 @@ export class Order implements OrderAccount, OrderEvents {
     this.#enter('accepted');
     this.#lines = terms.lines;
     this.#fallback = terms.fallback;
+    // Its paid voice refused, the flights its paid parts were counted free by wait for it no more.
+    if (terms.fallback !== undefined) this.#fellBack.abort();
     this.#late = terms.late;
-    this.#waits = terms.waits;
-    this.#mayStandIn = terms.mayStandIn;
     this.#charge = terms.charge;
     this.#admission = terms.admission;
     this.#ahead = terms.ahead ?? 0;

@@ -1,8 +1,7 @@
 // The speech pipeline: the one way from a member's request to audio, whatever asked (SpeechPipeline). An order run
 // top to bottom (#run): rights, lines, place in voice, money, each part fetched and played in voice (#playInVoice) or
 // rendered whole (#render), money settled, one outcome; its record is src/core/order/order-record.ts.
-import { espeakVoiceFor, isFreeVoice } from '../voice-catalogue/voices.ts';
-import { freeRequest } from '../sourcing/part-request.ts';
+import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { CloneVoiceResponse } from '../api/client.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -24,7 +23,7 @@ import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError, type OrderRights, type RightsAnswered } from './rights.ts';
 import { RightsWatch } from './rights-watch.ts';
-import { Money, type Accepted } from '../quota/money.ts';
+import { Money, type Accepted, type Priced } from '../quota/money.ts';
 import { checkEstimatedSeconds, checkFreeLineSeconds } from '../quota/capacity.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
@@ -102,7 +101,6 @@ export class SpeechPipeline {
     this.rights = options.rights ?? NO_RIGHTS;
     this.#money = new Money({
       accounting: options.accounting,
-      prices: options.source,
       queue: options.queue,
       freePerMinute: options.freePerMinute,
       now: options.now,
@@ -148,9 +146,10 @@ export class SpeechPipeline {
       if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
       // In voice, its turn in its seat's queue is held from here: /stop, /skip and /leave end it while accepted.
       place = this.#hold(order, clips);
-      // Who pays for each part, or why not (the money's one owner).
+      // Who pays for each part, or why not (the money's one owner), by what the part source says each costs.
       const seat = order.target.kind === 'voice' ? order.target.seat.bot.index : undefined;
-      paid = await this.#money.accept(order, seat === undefined ? undefined : { seat, clips, seconds });
+      const queued = seat === undefined ? undefined : { seat, clips, seconds };
+      paid = await this.#money.accept(order, queued, this.#priced(order));
       order.accept({ ...paid, ...(place && { ahead: place.turn.ahead, playback: place }) });
     } catch (error) {
       // Accepted by the money but not taken by the order (a phase bug): nothing of it stays held.
@@ -183,6 +182,15 @@ export class SpeechPipeline {
   #linesOf(asked: SpeechOrder): SpokenLine[] {
     if ('scene' in asked) return this.#sceneLinesOf(asked.scene);
     return [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }];
+  }
+
+  /**
+   * What `order` costs now, as plain values for Money: each part's need (a part counted free as in flight keeps that
+   * flight for the order from here, `order.waits`), and its free voice's version (src/core/sourcing/stand-in.ts).
+   */
+  #priced(order: Order): Priced<SpokenLine> {
+    const needs = Promise.all(order.lines.map((line) => this.#source.needs(line.request, line.texts, order.waits)));
+    return { needs: needs.then((parts) => parts.flat()), standIn: this.#source.standIns.forOrder(order) };
   }
 
   #hold(order: Order, clips: number): VoicePlace | undefined {
@@ -327,8 +335,7 @@ export class SpeechPipeline {
   // A request as a free voice says it (auto-read's free_voice), never the paid one: where none may speak here, eSpeak
   // NG's, which the line's checks then refuse (free-voice-unavailable).
   freeVersion(request: SpeechRequest): SpeechRequest {
-    if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
-    return this.#source.standIn(request) ?? freeRequest(request, espeakVoiceFor(request.voice, request.language));
+    return this.#source.standIns.freeVersion(request);
   }
 
   /** An order spoken in voice or rendered; a failure is its outcome, what it was handed in whole let go. */

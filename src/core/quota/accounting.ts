@@ -416,28 +416,33 @@ export class Accounting {
   }
 
   /**
-   * What a failed paid call says of the month (the used-up month, below): its figures kept; the service's own 429
-   * leaving characters, but fewer than this call needs, is what the caller is told (returned); one leaving none marks
-   * the month used up; any other figures may show a used-up month over. Returns what the caller is told.
+   * What a failed paid call says of the month (the used-up month, below), written down: its figures kept; the
+   * service's own 429 leaving none marks the month used up (one leaving too few is told, `told`); any other figures
+   * may show a used-up month over.
    */
-  async heard(error: unknown, characters: number): Promise<unknown> {
+  async heard(error: unknown, characters: number): Promise<void> {
     const figures = serviceFiguresOf(error);
     // Kept as a 2xx's are: /usage tells the month as the service counts it.
     if (figures !== undefined)
       await this.#store.quota
         .noteService(figures, this.#now())
         .catch((e: unknown) => this.#log.error({ err: e }, "could not keep the service's usage figures"));
-    // The service itself refusing for the month: its own 429 (the retry rule proved the answer the service's: its
-    // headers and its JSON error body).
-    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
-    const told = proven ? monthAnswer(error, characters, this.#now()) : error;
-    if (told instanceof Refusal) return told;
-    if (proven && told === error)
+    const told = this.told(error, characters);
+    if (told instanceof Refusal) return;
+    if (told === error && error instanceof QuotaExceededError && accountRefusalProven(error))
       await this.quotaExceeded(error).catch((e: unknown) =>
         this.#log.error({ err: e }, 'could not record the used-up quota'),
       );
     else await this.observeUsage(figures);
-    return told;
+  }
+
+  /**
+   * What the caller of a failed paid call is told: the service itself refusing for the month (its own 429, the retry
+   * rule proved: its headers and its JSON error body) as its figure says (monthAnswer); anything else as it is.
+   */
+  told(error: unknown, characters: number): unknown {
+    const proven = error instanceof QuotaExceededError && accountRefusalProven(error);
+    return proven ? monthAnswer(error, characters, this.#now()) : error;
   }
 
   /**

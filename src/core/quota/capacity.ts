@@ -38,11 +38,6 @@ export function checkFreeLineSeconds(text: string, voiceId: string): void {
   );
 }
 
-/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
-export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
-}
-
 // Each seat's voice queue and each member's requests under way in a server, bounded by their estimated seconds before
 // anything is held, made or paid (config.queue).
 /** One accepted request counted until its outcome; release() is idempotent. */

@@ -1,6 +1,6 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
-// decides: the free-request rate, the quote ceiling and cache-only, the free voice standing in for a refusal or a
-// failing service (where FreeVoiceRules.standsIn lets it), the budgets and the month as the books apply them
+// decides: the free-request rate, the quote ceiling and cache-only, a refusal for money answered by the free voice's
+// version of the order it is handed (src/core/sourcing/stand-in.ts), the budgets and the month as the books apply them
 // (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
 // service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
 // its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
@@ -23,9 +23,8 @@ import {
 } from '../api/errors.ts';
 import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
-import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
+import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import {
   BUDGET_NAMES,
   type BudgetName,
@@ -36,7 +35,7 @@ import {
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
 import { countCharacters } from '../characters.ts';
-import { QueueBook, fitsFreeLine, type Admission, type VoiceAdmission } from './capacity.ts';
+import { QueueBook, type Admission, type VoiceAdmission } from './capacity.ts';
 import type { QuoteAllowance, SpendContext } from './ledger.ts';
 import type { Charge, PartNeed } from './paid-call.ts';
 import type { QuotaState } from '../store/quota-store.ts';
@@ -57,20 +56,17 @@ interface OrderToPay<Line extends PricedLine> {
     readonly policy: { readonly memberCooldown: boolean; readonly queueBounded: boolean };
   };
   readonly lines: readonly Line[];
-  readonly scene: boolean;
   readonly followUp: boolean;
   readonly cachedOnly: boolean;
   readonly quoted: number | undefined;
-  /** Aborted once it ends: until then it waits for each flight a part of it was counted free by (PartPrices.needs). */
-  readonly life?: AbortSignal | undefined;
 }
 
-/** What the part source knows of prices: what each part needs now, whether and which free voice would say a request. */
-interface PartPrices {
-  /** A part counted free as in flight is waited for with `waits` from here: its call goes on while that is not aborted. */
-  needs(request: SpeechRequest, texts: readonly string[], waits?: AbortSignal): Promise<PartNeed[]>;
-  readonly freeVoice: Pick<FreeVoiceRules, 'standsIn'>;
-  standIn(request: ServiceRequest): ServiceRequest | undefined;
+/** What an order costs as the pipeline hands it over: plain values, Money asks nobody for them. */
+export interface Priced<Line extends PricedLine> {
+  /** Each part's need now (PartSource.needs: nothing when cached or in flight), looked up in the order asked. */
+  readonly needs: Promise<readonly PartNeed[]>;
+  /** The free voice's version of its lines where one may stand in for it (StandIns.forOrder), spoken for nothing. */
+  readonly standIn?: Line[] | undefined;
 }
 
 /** An order's money once accepted: its lines as they will be spoken, and what they are held and paid on. */
@@ -81,12 +77,8 @@ export interface Accepted<Line extends PricedLine> {
   charge: Charge;
   /** Its place in the queue bounds' figures, given back when it is settled. */
   admission: Admission;
-  /** What it may still pay for parts counted free at acceptance (Accounting.payer). */
+  /** What it may still pay for parts counted free at acceptance (paid-call.ts' payer). */
   late?: QuoteAllowance | undefined;
-  /** What its parts counted free as in flight were counted under (PartPrices.needs): each keeps its flight for it. */
-  waits?: AbortSignal | undefined;
-  /** FreeVoiceRules.standsIn: a free voice may stand in for a part the service fails (standInForFailure). */
-  mayStandIn?: boolean;
 }
 
 /** What Money asks of the books (Accounting, src/core/quota/accounting.ts): a request checked and held, or not. */
@@ -97,7 +89,6 @@ interface Books {
 
 interface MoneyOptions {
   accounting: Books;
-  prices: PartPrices;
   queue?: QueueBounds | undefined;
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
   freePerMinute?: number | undefined;
@@ -117,7 +108,6 @@ const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
 
 export class Money {
   readonly #accounting: Books;
-  readonly #prices: PartPrices;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
@@ -126,7 +116,6 @@ export class Money {
 
   constructor(options: MoneyOptions) {
     this.#accounting = options.accounting;
-    this.#prices = options.prices;
     this.#queue = new QueueBook(options.queue ?? { guildSeconds: 0, guildClips: 0, memberRequests: 0 });
     this.#freeRate = new FreeRequestRate(options.freePerMinute ?? 0, options.now ?? (() => new Date()));
     this.#countFreeLines = options.countFreeLines;
@@ -139,14 +128,17 @@ export class Money {
 
   /**
    * Who pays for each part of `order`, checked in this order: a full queue (costs nothing to refuse), then the
-   * budgets and the month; refused there for money, a plain request is spoken by the free voice at no charge. Throws
-   * the refusal otherwise; nothing is held then. `voice`: the clips and seconds it adds to its seat's queue.
+   * budgets and the month by what its parts cost (`priced`); refused there for money, its free voice's version, where
+   * it has one, is spoken at no charge. Throws the refusal otherwise; nothing is held then. `voice`: the clips and
+   * seconds it adds to its seat's queue.
    */
   async accept<Line extends PricedLine>(
     order: OrderToPay<Line>,
     voice: VoiceAdmission | undefined,
+    priced: Priced<Line>,
   ): Promise<Accepted<Line>> {
     const { requester } = order;
+    const needs = this.#inOrder(priced.needs);
     const ready = order.lines.some((line) => line.request.kind === 'ready');
     const admission = this.#queue.admit({
       guildId: requester.guildId,
@@ -158,20 +150,14 @@ export class Money {
       // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
       if (order.followUp)
         return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
-      const mayStandIn = this.#prices.freeVoice.standsIn;
-      // The flights its parts were counted free by wait for it until it ends, or until its paid voice is refused here.
-      const refused = new AbortController();
-      const waits = order.life && AbortSignal.any([order.life, refused.signal]);
       try {
-        const terms = await this.#authorize(order, order.lines, waits);
-        return { lines: order.lines, admission, waits, mayStandIn, ...terms };
+        return { lines: order.lines, admission, ...(await this.#authorize(order, await needs)) };
       } catch (refusal) {
-        refused.abort();
-        const spoken = this.#standInFor(order, refusal);
-        if (spoken === undefined) throw refusal;
-        // Refused that too (the free-request rate): the member hears of the money, the cause.
-        const paid = await this.#authorize(order, spoken).catch(() => Promise.reject(refusal));
-        return { lines: spoken, fallback: refusal as Refusal, admission, mayStandIn, ...paid };
+        const { standIn } = priced;
+        if (!(refusal instanceof Refusal && FOR_MONEY.has(refusal.reason.code)) || standIn === undefined) throw refusal;
+        // Its free voice's lines cost nothing. Refused that too (the free-request rate): told of the money, the cause.
+        const paid = await this.#authorize(order, []).catch(() => Promise.reject(refusal));
+        return { lines: standIn, fallback: refusal, admission, ...paid };
       }
     } catch (error) {
       admission.release();
@@ -219,15 +205,12 @@ export class Money {
     }
   }
 
-  /** The parts' needs checked in turn and held: what is cached or in flight costs nothing. */
-  async #authorize<Line extends PricedLine>(
-    order: OrderToPay<Line>,
-    lines: readonly Line[],
-    waits?: AbortSignal,
+  /** The parts' needs checked and held: what is cached or in flight costs nothing. */
+  async #authorize(
+    order: OrderToPay<PricedLine>,
+    needs: readonly PartNeed[],
   ): Promise<{ charge: Charge; late?: QuoteAllowance }> {
     const { requester } = order;
-    const priced = Promise.all(lines.map((l) => this.#prices.needs(l.request, l.texts, waits)));
-    const needs = (await this.#inOrder(priced)).flat();
     const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
     // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
     const late = quoteAllowance(order, paid);
@@ -236,20 +219,6 @@ export class Money {
       this.#freeRate.take(requester.guildId, requester.userId);
     const charge = await this.#accounting.authorize(contextOf(order), needs, requester.policy);
     return late === undefined ? { charge } : { charge, late };
-  }
-
-  /**
-   * The free voice's version of a plain request refused for money, where FREE_VOICE lets it and it can say every part
-   * within one of its lines; undefined otherwise (the refusal stands). A scene is never spoken for: its member
-   * confirmed its voices and its quote.
-   */
-  #standInFor<Line extends PricedLine>(order: OrderToPay<Line>, refusal: unknown): Line[] | undefined {
-    const [only] = order.lines;
-    if (!this.#prices.freeVoice.standsIn || order.scene || only === undefined || !(refusal instanceof Refusal))
-      return undefined;
-    if (!FOR_MONEY.has(refusal.reason.code)) return undefined;
-    const free = standInRequest(only.request, only.texts, this.#prices);
-    return free === undefined ? undefined : [{ ...only, request: free }];
   }
 
   #inOrder<T>(lookup: Promise<T>): Promise<T> {
@@ -302,37 +271,6 @@ interface SettledOutcome {
   lineCutAt?: number;
 }
 
-/**
- * The free voice's version of a paid request (the part source's choice), where it can say each of `texts` in one of its
- * lines; undefined otherwise. The one test of the stand-in, at acceptance and at the fetch (a failing service) alike.
- */
-export function standInRequest(
-  request: SpeechRequest,
-  texts: readonly string[],
-  prices: Pick<PartPrices, 'standIn'>,
-): ServiceRequest | undefined {
-  if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
-  const free = prices.standIn(request);
-  return free !== undefined && texts.every((text) => fitsFreeLine(text, free.voice)) ? free : undefined;
-}
-
-/**
- * The free voice's version of a part the service failed, and why, where FREE_VOICE lets it stand in (`mayStandIn`):
- * the month used up, or the service failing before any charge; undefined for a failure that may have been charged
- * (told so in its own words) or a part no free voice can say within one of its lines.
- */
-export function standInForFailure(
-  order: { readonly mayStandIn?: boolean | undefined },
-  error: unknown,
-  request: SpeechRequest,
-  text: string,
-  prices: Pick<PartPrices, 'standIn'>,
-): { request: ServiceRequest; cause: StandIn['cause'] } | undefined {
-  const cause = order.mayStandIn === true ? failingServiceCause(error, text) : undefined;
-  const free = cause === undefined ? undefined : standInRequest(request, [text], prices);
-  return free === undefined || cause === undefined ? undefined : { request: free, cause };
-}
-
 const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
 /**
@@ -341,7 +279,7 @@ const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceede
  * figure, said with it: a 429 or the books' last figure leaving some), or the service failing to answer before
  * anything was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
  */
-function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
+export function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
   if (error instanceof Refusal) {
     const { reason } = error;
     if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';

@@ -38,7 +38,8 @@ interface Books {
   takeBack(charge: Charge, entry: LedgerEntry): Promise<void>;
   leaveSpent(charge: Charge, entry: LedgerEntry, letGo: boolean): Promise<void>;
   finish(charge: Charge, entry: LedgerEntry, outcome: SpendOutcome, error?: unknown): Promise<void>;
-  heard(error: unknown, characters: number): Promise<unknown>;
+  heard(error: unknown, characters: number): Promise<void>;
+  told(error: unknown, characters: number): unknown;
   record(charge: Charge, spend: PartSpend): Promise<void>;
   closed(charge: Charge): void;
   releaseHold(token: string, guildId: string): void;
@@ -261,13 +262,17 @@ async function pay<R extends PaidRequest>(
       const taken = (sent?.kind ?? 'not-charged') === 'not-charged';
       if (payer !== undefined && entry !== undefined)
         await (taken ? books.takeBack(payer, entry) : books.leaveSpent(payer, entry, !waiting.wanted()));
-      throw sent === undefined ? unwanted() : await books.heard(sent.error, characters);
+      if (sent === undefined) throw unwanted();
+      // What its failure says of the month written down; then its caller told (a 429 by its own figure).
+      await books.heard(sent.error, characters);
+      throw books.told(sent.error, characters);
     }
     accepted = true;
     waiting.close();
     if (payer !== undefined && entry !== undefined) await books.confirm(payer, entry, sent.answer);
     answer = await sent.read().catch(async (error: unknown) => {
-      throw await books.heard(error, characters);
+      await books.heard(error, characters);
+      throw books.told(error, characters);
     });
     // Its characters are on the books and its answer is here: the part holds nothing more.
     payer?.release(part.key);

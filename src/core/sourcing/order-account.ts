@@ -12,8 +12,8 @@ export interface OrderAccount {
   readonly late?: QuoteAllowance | undefined;
   /** What its parts counted free as in flight were counted under: each gets the flight it was counted free by. */
   readonly waits?: AbortSignal | undefined;
-  /** Whether a free voice may stand in for a part the service fails (FreeVoiceRules.standsIn, at acceptance). */
-  readonly mayStandIn?: boolean | undefined;
+  /** A clone's first line (SpeechOrder's followUp): heard in its new voice or not at all, never a free voice's. */
+  readonly followUp?: boolean | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly standIn?: StandIn | undefined;
   /** Aborted when it ends (settled, or its render ended by a /stop or a right taken away): its parts are let go of. */

@@ -1,7 +1,7 @@
 // A request made of the settings that apply, and what each part of it becomes at the Voice API, built from the
 // settings' declarations (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name,
 // on the endpoints that take it), and the cache key of its audio (requests equal in every setting sent sound the
-// same, so share one cache entry); and which free voice says it when the paid one may not (FREE_VOICES).
+// same, so share one cache entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
@@ -14,15 +14,6 @@ import {
   type SentSettingName,
   type SpeechEndpoint,
 } from '../settings/setting-declarations.ts';
-
-/**
- * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
- * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
- */
-export type StandInVoices = ReadonlyMap<string, string>;
-
-/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
-export const ESPEAK_CHOICE = 'espeak';
 
 type Sent = string | number | undefined;
 
@@ -50,17 +41,6 @@ export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 
 /** The endpoint that speaks a request. */
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
-
-/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
-export function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
-  return {
-    kind: 'tts',
-    text: request.text,
-    voice,
-    format: 'wav',
-    ...(request.effects ? { effects: request.effects } : {}),
-  };
-}
 
 /** The body of the call that speaks `text` (one part of the request). */
 export function serviceBody(

@@ -1,15 +1,9 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (who leads
 // it and who saves, #fetchOriginal; its parts, src/core/sourcing/flights.ts), the Voice API (paid: its steps awaited
 // in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
-// (eSpeak NG or an owner's engine); another speed or volume is changed in the audio worker.
-import {
-  admitVoice,
-  espeakVoiceFor,
-  isEngineVoice,
-  isEspeakVoice,
-  isFreeVoice,
-  requestLanguages,
-} from '../voice-catalogue/voices.ts';
+// (eSpeak NG or an owner's engine, or standing in where src/core/sourcing/stand-in.ts says); another speed or volume
+// is changed in the audio worker.
+import { admitVoice, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import type { CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
@@ -19,8 +13,6 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import { paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
-import { standInForFailure, standInRequest } from '../quota/money.ts';
-import { fitsFreeLine } from '../quota/capacity.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
@@ -30,16 +22,8 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { abortable } from '../abortable.ts';
 import { changesAudio } from '../settings/setting-declarations.ts';
 import { ChangedParts } from './changed-parts.ts';
-import {
-  ESPEAK_CHOICE,
-  effectsKey,
-  endpointOf,
-  freeRequest,
-  partCacheKey,
-  serviceBody,
-  withoutEffects,
-  type StandInVoices,
-} from './part-request.ts';
+import { effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
+import { StandIns, type StandInVoices } from './stand-in.ts';
 import { SingleFlight, Waiters, filled, lookUp, type Fetching, type Flight, type PartStore } from './flights.ts';
 
 interface PartSourceOptions {
@@ -91,7 +75,8 @@ export class PartSource {
   readonly #shutdown = new AbortController();
   readonly freeVoice: FreeVoiceRules;
   readonly #engines: EnginePort | undefined;
-  readonly #freeChoice: StandInVoices | undefined;
+  /** Whether and which free voice speaks in place of a paid one or of an engine's failed voice, with what request. */
+  readonly standIns: StandIns;
   /** Cloned voices deleted since start, oldest first: no part in them is fetched, heard or cached again. */
   readonly #deleted = new Set<string>();
 
@@ -104,7 +89,7 @@ export class PartSource {
     this.encoding = options.encoding ?? OPUS_ENCODER_SETTINGS;
     this.freeVoice = options.freeVoice ?? { chosen: false, standsIn: false, espeak: false };
     this.#engines = options.engines;
-    this.#freeChoice = options.freeChoice;
+    this.standIns = new StandIns(this.freeVoice, this.#engines, options.freeChoice);
     this.#store = { cache: this.#cache, metrics: options.metrics, log: this.#log, encoding: this.encoding };
     this.#changed = new ChangedParts(this.#store, {
       key: partCacheKey,
@@ -161,23 +146,9 @@ export class PartSource {
   }
 
   /**
-   * The free voice that speaks a paid request when the paid one may not: FREE_VOICES' voice for its language where its
-   * engine offers it and answers, else eSpeak NG's closest; the same text and effects. Undefined where none can speak.
-   */
-  standIn(request: ServiceRequest): ServiceRequest | undefined {
-    const usable = (id: string) =>
-      isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.freeVoice.espeak;
-    const [language] = requestLanguages(request.voice, request.language);
-    const choice = this.#freeChoice;
-    const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
-    if (wanted !== ESPEAK_CHOICE && usable(wanted)) return freeRequest(request, wanted);
-    const espeak = espeakVoiceFor(request.voice, request.language);
-    return usable(espeak) ? freeRequest(request, espeak) : undefined;
-  }
-
-  /**
-   * One part's fetch against its order's charge: its audio or failure, with what the order learns (the free voice that
-   * stood in, a free line cut at its cap). `signal` ends this caller's wait, not the shared fetch.
+   * One part's fetch, recorded against its order's charge: its audio or its failure, with what the order learns here
+   * (the free voice that stood in, a free line cut at its cap), which the order records itself. `signal` ends this
+   * caller's wait, not the shared fetch.
    */
   async fetchPart(
     request: SpeechRequest,
@@ -196,13 +167,13 @@ export class PartSource {
         // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
         // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
         const failed = order?.standIn?.cause === 'engine-failed' ? undefined : order?.standIn;
-        const asked = (failed ? standInRequest(request, [text], this) : undefined) ?? request;
+        const asked = (failed ? this.standIns.request(request, [text]) : undefined) ?? request;
         if (failed && asked !== request) stoodIn = { voice: asked.voice, cause: failed.cause };
         audio = await this.#fetchOrBackup(asked, text, signal, order, backedUp);
       } catch (error) {
-        // The service failed before anything was charged: where Money lets the free voice stand in for this order, it
-        // says this part, and the front-end says so.
-        const stand = order === undefined ? undefined : standInForFailure(order, error, request, text, this);
+        // The service failed before anything was charged: where a free voice may stand in for it, it says this part,
+        // and the front-end says so.
+        const stand = order === undefined ? undefined : this.standIns.forFailure(order, error, request, text);
         if (stand === undefined || order === undefined) throw error;
         const { request: free, cause } = stand;
         this.#log.warn(
@@ -270,11 +241,8 @@ export class PartSource {
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.freeVoice.espeak)
-      return undefined;
-    // eSpeak NG's voice of the engine voice's language.
-    const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
-    if (!fitsFreeLine(text, espeak.voice)) return undefined;
+    const espeak = this.standIns.backup(request, text, error);
+    if (espeak === undefined) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
       'an engine failed: this part is spoken by eSpeak NG',

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { estimateSpeechSeconds } from '../../../src/core/characters.ts';
-import { checkFreeLineSeconds, fitsFreeLine } from '../../../src/core/quota/capacity.ts';
+import { checkFreeLineSeconds } from '../../../src/core/quota/capacity.ts';
+import { fitsFreeLine } from '../../../src/core/sourcing/stand-in.ts';
 
 const KOREAN = '오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 나갔습니다.';
 const ENGLISH = 'The weather was lovely today, so we went for a long walk in the park.';

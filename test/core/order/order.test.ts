@@ -3,9 +3,9 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/paid-call.ts';
-import { Money, PaidPartWayError } from '../../../src/core/quota/money.ts';
+import { Money, PaidPartWayError, type Priced } from '../../../src/core/quota/money.ts';
 import type { Admission } from '../../../src/core/quota/capacity.ts';
-import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';
+import type { AcceptedTerms, SpeechOrder, SpeechOutcome, SpokenLine } from '../../../src/core/order/order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/pipeline.ts';
 import { Order } from '../../../src/core/order/order-record.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
@@ -18,7 +18,7 @@ const asked: SpeechOrder = {
   request,
 };
 const lines = [{ request, texts: ['Hello there.'], pauseBefore: 0 }];
-const money = new Money({ accounting: {} as never, prices: {} as never });
+const money = new Money({ accounting: {} as never });
 
 /** A charge that has paid `paid` characters, and an admission, each saying whether it was closed. */
 function terms(paid = 0): { terms: AcceptedTerms; closed: { charge: boolean; admission: boolean } } {
@@ -93,7 +93,6 @@ describe('Order', () => {
     const counted: unknown[][] = [];
     const counting = new Money({
       accounting: {} as never,
-      prices: {} as never,
       countFreeLines: (...args: unknown[]) => void counted.push(args),
     });
     const voices = ['free-en-f', 'free-en-m', 'voicevox:3'];
@@ -118,7 +117,6 @@ describe('Order', () => {
     const counted: unknown[][] = [];
     const counting = new Money({
       accounting: {} as never,
-      prices: {} as never,
       countFreeLines: (...args: unknown[]) => void counted.push(args),
     });
     const scene = ['voice-b-en-m-01', 'voicevox:0', 'voice-b-en-m-01'].map((voice, i) => ({
@@ -154,31 +152,31 @@ describe('Order', () => {
           throw refusal;
         },
       } as never,
-      prices: {
-        needs: async (_, texts, wait) => {
-          if (wait !== undefined) waits.push(wait);
-          return texts.map((text) => ({
-            text,
-            key: text,
-            endpoint: 'tts' as const,
-            characters: text.length,
-            free: true,
-          }));
-        },
-        freeVoice: { standsIn: true },
-        standIn: (paid) => ({ ...paid, voice: 'free-en-f' }),
-      },
     });
+    /** As the pipeline prices an order: each part counted free as in flight, under `waits`; its free voice's version. */
+    const priced = (order: Order): Priced<SpokenLine> => {
+      waits.push(order.waits);
+      const needs = order.lines.flatMap((line) =>
+        line.texts.map((text) => ({ text, key: text, endpoint: 'tts' as const, characters: text.length, free: true })),
+      );
+      return {
+        needs: Promise.resolve(needs),
+        standIn: [{ ...lines[0]!, request: { ...request, voice: 'free-en-f' } }],
+      };
+    };
     // Refused for money and spoken in the free voice: the paid voice's flights no longer wait for it.
     const spokenFree = new Order(asked);
     spokenFree.split(lines);
-    expect((await waiting.accept(spokenFree, undefined)).fallback).toBe(refusal);
+    const fellBack = await waiting.accept(spokenFree, undefined, priced(spokenFree));
+    expect(fellBack.fallback).toBe(refusal);
+    spokenFree.accept(fellBack);
+    expect(spokenFree.lines[0]?.request).toMatchObject({ voice: 'free-en-f' });
     expect(waits).toHaveLength(1);
     expect(waits[0]?.aborted).toBe(true);
     // Accepted: they wait for it until it is settled.
     const order = new Order(asked);
     order.split(lines);
-    order.accept(await waiting.accept(order, undefined));
+    order.accept(await waiting.accept(order, undefined, priced(order)));
     order.source();
     expect(waits).toHaveLength(2);
     expect(waits[1]?.aborted).toBe(false);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { QueueBook, fitsFreeLine } from '../../../src/core/quota/capacity.ts';
+import { QueueBook } from '../../../src/core/quota/capacity.ts';
+import { fitsFreeLine } from '../../../src/core/sourcing/stand-in.ts';
 
 const { enforcementFor } = QueueBook;
 import { estimateRequestSeconds, estimateSpeechSeconds, freeLineLimit } from '../../../src/core/characters.ts';

@@ -1,0 +1,110 @@
+// The stand-in's choice, made here alone: whether a free voice may speak in place of the paid one (FREE_VOICE's
+// fallback: a plain order, not a scene, refused for money; a part the service failed, where Money's rule says the
+// failure lets one, failingServiceCause) or of an engine's failed voice (its backup), which (FREE_VOICES' voice for the
+// language where its engine offers it and answers, else eSpeak NG's closest), with what request (the same text and
+// SayBot's effects, as WAV), and whether each part fits one of its lines. The pipeline hands Money its answer at
+// acceptance; the part source asks it as a part fails.
+import { espeakVoiceFor, isEngineVoice, isFreeVoice, requestLanguages } from '../voice-catalogue/voices.ts';
+import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
+import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
+import { estimateCeiling, estimateRequestSeconds } from '../characters.ts';
+import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
+import { failingServiceCause } from '../quota/money.ts';
+import type { EnginePort } from './engine-port.ts';
+import type { OrderAccount } from './order-account.ts';
+
+/**
+ * FREE_VOICES as the config reads it: a language (ISO 639-1, lower case; `*` for every other) to a free voice's ID
+ * (`voicevox:3`, `speech:af_heart`, `free-en-f`) or `espeak` (eSpeak NG's voice closest to the request).
+ */
+export type StandInVoices = ReadonlyMap<string, string>;
+
+/** The word FREE_VOICES uses for eSpeak NG's closest voice. */
+export const ESPEAK_CHOICE = 'espeak';
+
+/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
+export function fitsFreeLine(text: string, voiceId: string): boolean {
+  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
+}
+
+/** A line as an order has it: its request and its text in parts. */
+type Said = { readonly request: SpeechRequest; readonly texts: readonly string[] };
+/** A part the service failed, said by a free voice: its request, and why. */
+type Instead = { request: ServiceRequest; cause: StandIn['cause'] };
+
+export class StandIns {
+  readonly #rules: FreeVoiceRules;
+  readonly #engines: EnginePort | undefined;
+  readonly #choice: StandInVoices | undefined;
+
+  constructor(rules: FreeVoiceRules, engines?: EnginePort, choice?: StandInVoices) {
+    this.#rules = rules;
+    this.#engines = engines;
+    this.#choice = choice;
+  }
+
+  /**
+   * The free voice's version of an order's one line, where a free voice may stand in for it refused for money; undefined
+   * otherwise (the refusal stands). A scene is never spoken for: its member confirmed its voices and its quote.
+   */
+  forOrder<Line extends Said>(order: { readonly scene: boolean; readonly lines: readonly Line[] }): Line[] | undefined {
+    const [only] = order.lines;
+    if (!this.#rules.standsIn || order.scene || only === undefined) return undefined;
+    const free = this.request(only.request, only.texts);
+    return free === undefined ? undefined : [{ ...only, request: free }];
+  }
+
+  /**
+   * The free voice's version of a part the service failed, and why, where FREE_VOICE lets one stand in: the month used
+   * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
+   * member is told so in its own words) or a part no free voice can say within one of its lines.
+   */
+  forFailure(order: OrderAccount, error: unknown, request: SpeechRequest, text: string): Instead | undefined {
+    const cause = this.#rules.standsIn && order.followUp !== true ? failingServiceCause(error, text) : undefined;
+    const free = cause === undefined ? undefined : this.request(request, [text]);
+    return free === undefined || cause === undefined ? undefined : { request: free, cause };
+  }
+
+  /**
+   * The free voice's version of a paid request, where it can say each of `texts` within one of its lines; undefined for
+   * a request already free or handed in whole, or none fitting.
+   */
+  request(request: SpeechRequest, texts: readonly string[]): ServiceRequest | undefined {
+    if (request.kind === 'ready' || isFreeVoice(request.voice)) return undefined;
+    const [language] = requestLanguages(request.voice, request.language);
+    const choice = this.#choice;
+    const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
+    const voice =
+      wanted !== ESPEAK_CHOICE && this.#usable(wanted) ? wanted : espeakVoiceFor(request.voice, request.language);
+    if (!this.#usable(voice) || !texts.every((text) => fitsFreeLine(text, voice))) return undefined;
+    return freeRequest(request, voice);
+  }
+
+  /** A request as a free voice says it (auto-read's free_voice): where none may speak here, eSpeak NG's closest. */
+  freeVersion(request: SpeechRequest): SpeechRequest {
+    if (request.kind === 'ready' || isFreeVoice(request.voice)) return request;
+    return this.request(request, []) ?? freeRequest(request, espeakVoiceFor(request.voice, request.language));
+  }
+
+  /** An engine's backup: eSpeak NG's voice of its language for a line an engine's voice failed, where it may say it. */
+  backup(request: ServiceRequest, text: string, error: unknown): ServiceRequest | undefined {
+    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#rules.espeak) return undefined;
+    const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
+    return fitsFreeLine(text, espeak.voice) ? espeak : undefined;
+  }
+
+  #usable(id: string): boolean {
+    return isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
+  }
+}
+
+/** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */
+function freeRequest(request: ServiceRequest, voice: string): ServiceRequest {
+  return {
+    kind: 'tts',
+    text: request.text,
+    voice,
+    format: 'wav',
+    ...(request.effects ? { effects: request.effects } : {}),
+  };
+}
