@@ -13,7 +13,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { MessageParams } from '../../core/i18n/catalogue.ts';
+import type { LocalisedMessage, MessageKey, MessageParams } from '../../core/i18n/catalogue.ts';
 import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
@@ -280,15 +280,28 @@ function botLacks(place: Place, right: BotRight): boolean {
 
 function botError(place: Place, right: BotRight): Error {
   if (right === 'create-expressions') return new UserError('sound.botPermission');
-  const channel = `<#${place.voiceChannelId ?? ''}>`;
-  // A helper's seat: the words name that bot, never "me" (the main bot, which answers).
-  const seat = seatOf(place)?.client;
-  const helper = seat !== undefined && seat !== place.guild?.client ? seat.user?.id : undefined;
-  const tail = helper === undefined ? '' : '.helper';
-  const params: MessageParams = helper === undefined ? { channel } : { channel, bot: `<@${helper}>` };
-  if (right === 'stage-speaker') return new UserError(`error.voice.botStageAudience${tail}`, params);
-  if (right === 'not-server-muted') return new UserError(`error.voice.botMuted${tail}`, params);
-  return new UserError(`error.voice.joinFailed${tail}`, params);
+  const channel = { channel: `<#${place.voiceChannelId ?? ''}>` };
+  const key = right === 'stage-speaker' ? 'error.voice.botStageAudience' : 'error.voice.joinFailed';
+  const helper = helperOf(seatOf(place), place.guild);
+  const words = seatWords(right === 'not-server-muted' ? 'error.voice.botMuted' : key, channel, helper);
+  return new UserError(words.key, words.params);
+}
+
+/** A helper's user ID when `seat` (the server as the bot in voice holds it) is not the main bot's `guild`. */
+export function helperOf(seat: Guild | null | undefined, guild: Guild | null | undefined): string | undefined {
+  return seat != null && seat.client !== guild?.client ? seat.client.user?.id : undefined;
+}
+
+/** The keys with a helper's words beside them (`<key>.helper`, naming that bot as {bot}). */
+type SeatKey = { [K in MessageKey]: K extends `${infer Key}.helper` ? Extract<Key, MessageKey> : never }[MessageKey];
+
+/**
+ * What the bot in voice could not do, in words chosen here once: "I" for the main bot (which answers), a helper named
+ * (a mention, inert: every message goes with no mention parsed).
+ */
+export function seatWords(key: SeatKey, params: MessageParams, helperId: string | undefined): LocalisedMessage {
+  if (helperId === undefined) return { key, params };
+  return { key: `${key}.helper`, params: { ...params, bot: `<@${helperId}>` } };
 }
 
 /**
