@@ -46,11 +46,14 @@ export type VoiceJoinFailure =
 export class VoiceJoinError extends Error {
   readonly channelId: string;
   readonly reason: VoiceJoinFailure;
-  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout') {
+  /** The helper bot that could not join, whose words name it; undefined: the main bot. */
+  readonly helperId: string | undefined;
+  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout', helperId?: string) {
     super(`could not join voice channel ${channelId} (${reason})`, { cause });
     this.name = 'VoiceJoinError';
     this.channelId = channelId;
     this.reason = reason;
+    this.helperId = helperId;
   }
 }
 

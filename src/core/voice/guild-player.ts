@@ -90,6 +90,8 @@ export interface GuildPlayerOptions {
   startLead?: boolean | undefined;
   /** The guild as the Discord client holds it now: on a Stage, the player makes itself a speaker there. */
   guild?: (() => Guild | undefined) | undefined;
+  /** A helper bot's player: a failed join names that bot (VoiceJoinError.helperId). */
+  helper?: boolean | undefined;
   /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
   onIdle?: () => void;
   /** Called when the player is put to use (joining, a clip queued): its registry holds it again. */
@@ -311,7 +313,7 @@ export class GuildPlayer {
       this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#joinFailed();
-      throw new VoiceJoinError(channelId, error, reason);
+      throw this.#joinError(channelId, error, reason);
     }
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
@@ -586,7 +588,7 @@ export class GuildPlayer {
     } catch (error) {
       if (current.ending || failed.aborted) throw error;
       this.#log.warn({ code: 'voice-stage-audience', err: error, channelId }, 'could not become a speaker there');
-      throw new VoiceJoinError(channelId, error, 'stage-audience');
+      throw this.#joinError(channelId, error, 'stage-audience');
     }
   }
 
@@ -605,8 +607,13 @@ export class GuildPlayer {
       if (current.ending) throw error;
       const reason: VoiceJoinFailure = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
-      throw new VoiceJoinError(channelId, error, reason);
+      throw this.#joinError(channelId, error, reason);
     }
+  }
+
+  #joinError(channelId: string, cause: unknown, reason: VoiceJoinFailure): VoiceJoinError {
+    const helperId = this.#options.helper === true ? this.#options.guild?.()?.client.user?.id : undefined;
+    return new VoiceJoinError(channelId, cause, reason, helperId);
   }
 
   #finishCurrent(current: CurrentClip): void {

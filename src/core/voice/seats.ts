@@ -201,6 +201,8 @@ interface PlayerRegistryOptions {
   startLead?: boolean | undefined;
   /** A guild as the Discord client holds it now (GuildPlayerOptions.guild). */
   guild?: ((guildId: string) => Guild | undefined) | undefined;
+  /** A helper bot's players (GuildPlayerOptions.helper). */
+  helper?: boolean;
 }
 
 /** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
@@ -241,6 +243,7 @@ export class PlayerRegistry {
       readyTimeoutMs: this.#options.readyTimeoutMs,
       stayConnected: () => this.#options.stayConnected?.(guildId) === true,
       guild: () => this.#options.guild?.(guildId),
+      helper: this.#options.helper,
       onIdle: () => this.#letGoOf(player),
       onUse: () => this.#hold(player),
     });

@@ -24,6 +24,7 @@ import { EngineError } from '../../../src/core/engines/engine-http.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
+import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
 
 describe('describeFailure', () => {
   it.each([
@@ -383,4 +384,18 @@ describe("the service's own 5xx", () => {
       expect(words).toContain('Nothing was charged');
     }
   });
+});
+
+describe('a failure of a helper\'s seat names that bot, never "me" (heard end to end in test/e2e/seats.test.ts)', () => {
+  it.each([['a join that failed', new VoiceJoinError('7', new Error('no session'), 'lost', '900000000000000001')]])(
+    '%s, in every language',
+    (_, error) => {
+      const { message } = describeFailure(error);
+      for (const locale of ['en-US', 'ja', 'ko']) {
+        const text = t(locale, message.key, message.params);
+        expect(text, locale).toContain('<@900000000000000001>');
+        expect(text, locale).toContain('<#7>');
+      }
+    },
+  );
 });
