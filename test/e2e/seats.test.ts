@@ -251,6 +251,37 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('a helper server-muted mid-line: its member is told nobody hears that bot, not "me", in their language (ko)', async () => {
+    const h = await start(1);
+    try {
+      const helper = h.helpers[0]!;
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text: 'A long line the helper is muted in the middle of saying.', voice: 'voice-b-en-f-01' },
+        locale: 'ko',
+      });
+      await handle.waitFor((r) => (r.content ?? '').includes(`<#${STUDY}>`) && r.kind !== 'delete', 30_000);
+      expect(h.discord.botVoiceChannel(GUILD, helper.userId)).toBe(STUDY);
+      // Muted while it is heard: the line is cut, not ended.
+      await expect
+        .poll(() => h.discord.heard({ guildId: GUILD, channelId: STUDY }).seconds, { timeout: 20_000 })
+        .toBeGreaterThan(0.2);
+      h.discord.setVoiceState(GUILD, helper.userId, STUDY, { mute: true });
+      const told = await handle.waitFor((r) => (r.content ?? '').includes('멈췄습니다'), 30_000);
+      expect(told.content).toContain(`<@${helper.userId}>`);
+      expect(told.content).toContain(
+        t('ko', 'error.revoked.bot-unheard.helper', { bot: `<@${helper.userId}>`, channel: `<#${STUDY}>` }),
+      );
+      expect(told.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper removed from the server mid-line: its member is told, the main bot goes on, and it is a seat again once back', async () => {
     const h = await start(1);
     try {

@@ -388,10 +388,14 @@ const UNMET_WORDS = {
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage({ revocation, spent, started }: RightsRevokedError): LocalisedMessage {
-  const key = started
-    ? (`error.revoked.${revocation.code}` as const)
-    : (`error.revoked.notStarted.${revocation.code}` as const);
-  const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
+  const at = started ? 'error.revoked' : 'error.revoked.notStarted';
+  const key = `${at}.${revocation.code}` as const;
+  const channel = 'channelId' in revocation ? { channel: `<#${revocation.channelId}>` } : undefined;
+  // SayBot unheard there: "me", or the helper that speaks for it.
+  const reason =
+    revocation.code === 'bot-unheard'
+      ? seatWords(`${at}.bot-unheard`, channel ?? {}, revocation.helperId)
+      : { key, ...(channel && { params: channel }) };
   return spent === undefined ? reason : { key: 'error.revoked.spent', params: { reason, paid: spent } };
 }
 

@@ -174,7 +174,7 @@ function recheck(effects: Effects): Revocation | undefined {
   const channel = voiceChannelOf(place, seatOf(place));
   if (me?.voice.channelId !== channelId || channel === undefined) return undefined;
   const unheard = me.voice.serverMute === true || (me.voice.suppress === true && !maySpeakOnStage(me, channel));
-  return unheard ? { code: 'bot-unheard', channelId } : undefined;
+  return unheard ? { code: 'bot-unheard', channelId, helperId: helperOf(seatOf(place), place.guild) } : undefined;
 }
 
 /** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
