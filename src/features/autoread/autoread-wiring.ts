@@ -1,7 +1,7 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { refreshDictionary } from './dictionary-changes.ts';
 import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
-import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../speaking/index.ts';
+import { handOver, helperOf, missingReadingRight, noSeatError, noticeChannel, seatWords } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/calendar.ts';
@@ -413,10 +413,12 @@ export class AutoreadWiring {
     );
     await this.#recordStop(guild.id, voiceChannelId, 'asked', 'auto-read paused, but the store could not record it');
     const where = noticeChannel(guild, binding);
-    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
-      channel: `<#${textChannelId}>`,
-      voice: `<#${voiceChannelId}>`,
-    });
+    const params = { channel: `<#${textChannelId}>`, voice: `<#${voiceChannelId}>` };
+    const words =
+      missing === 'text'
+        ? { key: 'autoread.pausedRights.text' as const, params }
+        : seatWords('autoread.pausedRights.voice', params, helperOf(seatGuild, guild));
+    const content = t(guild.preferredLocale, words.key, words.params);
     await where
       ?.send({ content, allowedMentions: NO_MENTIONS })
       .catch((error: unknown) =>
