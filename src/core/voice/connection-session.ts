@@ -92,14 +92,12 @@ export class ConnectionSession {
     } else if (FINAL_CLOSES.has(code)) {
       const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
       // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
-      // While connected, the player's line for a lost connection is the one (with what was cut off); while joining,
-      // this is it.
-      if (!connected) {
+      // While connected, the player's line for a lost connection (with what was cut off) is the one; joining, this is.
+      if (!connected)
         this.#log.warn(
           { code: logCode, closeCode: code },
           `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`,
         );
-      }
       this.fail(failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
       this.#invalid(code);

@@ -252,9 +252,8 @@ export class GuildPlayer {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     this.#options.onUse?.();
     if (this.#state.kind === 'connected' && this.#state.channelId === channelId) return;
-    if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting) {
+    if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting)
       return this.#connecting;
-    }
     this.#connecting = this.#join(channelId);
     try {
       await this.#connecting;
@@ -291,24 +290,10 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
-      // A 4017, 4021 or 4022 already has its one operator line (ConnectionSession.closed); a /leave while joining,
-      // leave().
-      if (
-        reason !== 'dave-required' &&
-        reason !== 'rate-limited' &&
-        reason !== 'call-terminated' &&
-        reason !== 'left'
-      ) {
-        this.#log.warn(
-          {
-            code: `voice-join-${reason}`,
-            err: error,
-            channelId,
-            closeCode: session?.lastCloseCode,
-            status: connection.state.status,
-          },
-          'voice connection did not become ready',
-        );
+      // 4017, 4021 and 4022 have their one operator line (ConnectionSession.closed); a /leave while joining, leave().
+      if (!['dave-required', 'rate-limited', 'call-terminated', 'left'].includes(reason)) {
+        const fields = { err: error, channelId, closeCode: session?.lastCloseCode, status: connection.state.status };
+        this.#log.warn({ code: `voice-join-${reason}`, ...fields }, 'voice connection did not become ready');
       }
       this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
@@ -350,16 +335,14 @@ export class GuildPlayer {
       if (next.status === VoiceConnectionStatus.Ready) {
         session.clearGraceTimer();
         session.rejoiningAfterInvalid = false;
-        if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
+        if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected')
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
-        }
       } else if (this.#state.kind === 'connected') {
         // A move or a server change comes back by itself, a kick (4014) does not: a grace period, then cut off.
         session.graceTimer ??= setTimeout(() => {
           session.graceTimer = undefined;
-          if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
+          if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready)
             session.fail('lost');
-          }
         }, this.#options.reconnectGraceMs ?? 5_000);
       }
     });

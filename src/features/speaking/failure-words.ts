@@ -36,7 +36,7 @@ import { OverSecondsCapError } from '../../core/quota/capacity.ts';
 import { CutAfterPayingError, PaidPartWayError, SharedCallError, cutAfterCharge } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
-import { seatWords } from './gate.ts';
+import { seatWords } from './seat-words.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
@@ -391,7 +391,6 @@ function revokedMessage({ revocation, spent, started }: RightsRevokedError): Loc
   const at = started ? 'error.revoked' : 'error.revoked.notStarted';
   const key = `${at}.${revocation.code}` as const;
   const channel = 'channelId' in revocation ? { channel: `<#${revocation.channelId}>` } : undefined;
-  // SayBot unheard there: "me", or the helper that speaks for it.
   const reason =
     revocation.code === 'bot-unheard'
       ? seatWords(`${at}.bot-unheard`, channel ?? {}, revocation.helperId)

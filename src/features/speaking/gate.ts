@@ -13,7 +13,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { LocalisedMessage, MessageKey, MessageParams } from '../../core/i18n/catalogue.ts';
+import { helperOf, seatWords } from './seat-words.ts';
 import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
@@ -287,23 +287,6 @@ function botError(place: Place, right: BotRight): Error {
   return new UserError(words.key, words.params);
 }
 
-/** A helper's user ID when `seat` (the server as the bot in voice holds it) is not the main bot's `guild`. */
-export function helperOf(seat: Guild | null | undefined, guild: Guild | null | undefined): string | undefined {
-  return seat != null && seat.client !== guild?.client ? seat.client.user?.id : undefined;
-}
-
-/** The keys with a helper's words beside them (`<key>.helper`, naming that bot as {bot}). */
-type SeatKey = { [K in MessageKey]: K extends `${infer Key}.helper` ? Extract<Key, MessageKey> : never }[MessageKey];
-
-/**
- * What the bot in voice could not do, in words chosen here once: "I" for the main bot (which answers), a helper named
- * (a mention, inert: every message goes with no mention parsed).
- */
-export function seatWords(key: SeatKey, params: MessageParams, helperId: string | undefined): LocalisedMessage {
-  if (helperId === undefined) return { key, params };
-  return { key: `${key}.helper`, params: { ...params, bot: `<@${helperId}>` } };
-}
-
 /**
  * Whether SayBot's audio would be heard: anywhere but a Stage; on a Stage when it speaks already or may make itself
  * a speaker (Mute Members). Otherwise it would join the audience, whose audio Discord forwards to nobody.
@@ -316,15 +299,9 @@ function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): bool
 
 /** Whether SayBot itself may post a voice message where `rights` are its own (a thread: Send Messages in Threads). */
 export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | null, thread: boolean): boolean {
-  return (
-    rights === null ||
-    rights.has([
-      PermissionFlagsBits.ViewChannel,
-      thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
-      PermissionFlagsBits.AttachFiles,
-      PermissionFlagsBits.SendVoiceMessages,
-    ])
-  );
+  const { ViewChannel, SendMessages, SendMessagesInThreads, AttachFiles, SendVoiceMessages } = PermissionFlagsBits;
+  const post = thread ? SendMessagesInThreads : SendMessages;
+  return rights === null || rights.has([ViewChannel, post, AttachFiles, SendVoiceMessages]);
 }
 
 /** The three questions an order asks, each of its effects; each reads what is known now and never waits. */

@@ -2,7 +2,7 @@
 // (index-targets.ts) and what is said (index-words.ts) have their own. Everything else in this folder is its own.
 import './strings.ts';
 export { answerSpeechAutocomplete } from './autocomplete.ts';
-export { gatePort, helperOf, leftBarred, seatWords } from './gate.ts';
+export { gatePort, leftBarred } from './gate.ts';
 export { mayNotReadAloud, missingReadingRight, noticeChannel } from './gate-reading.ts';
 import { FileShares } from './file-shares.ts';
 import { ReplyAudioRegistry } from './reply-audio.ts';
