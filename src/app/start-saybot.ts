@@ -292,6 +292,7 @@ async function assembleCore(
       // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
       stayConnected: isReading,
       guild,
+      helper: index > 0,
     });
   const mainBot: SeatBot = { index: 0, players: playersOf(0, main.guild), guild: main.guild, userId: main.userId };
   const accounting = new Accounting({

@@ -359,6 +359,36 @@ describe('auto-read bindings, one per voice channel', () => {
     ]);
   });
 
+  it('after a restart, a helper\'s binding where that bot may no longer speak pauses with one notice naming it, not "me"', async () => {
+    const h = await twoBindings({ quiet: [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect }] });
+    const helper = h.helpers[0]!;
+    await h.bot.stop();
+    // Discord still shows the helper in the quiet room (as after a crash), and a moderator took its Speak there.
+    h.discord.setVoiceState(GUILD, helper.userId, QUIET_VOICE);
+    h.discord.setChannelOverwrites(GUILD, QUIET_VOICE, [
+      { id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect },
+      { id: helper.userId, type: 1, deny: PermissionFlagsBits.Speak },
+    ]);
+    await h.restart();
+    const posted = await h.discord.waitForChannelMessage((m) => String(m.message['content']).includes('paused'));
+    expect(posted.message['content']).toContain(`<@${helper.userId}>`);
+    expect(posted.message['content']).toBe(
+      t('en-US', 'autoread.pausedRights.voice.helper', {
+        bot: `<@${helper.userId}>`,
+        channel: `<#${OTHER_TEXT}>`,
+        voice: `<#${QUIET_VOICE}>`,
+      }),
+    );
+    expect(posted.message['mentions']).toEqual([]);
+    expect(
+      h.discord.channelMessages(OTHER_TEXT).filter((m) => m.message['content'] === posted.message['content']),
+    ).toHaveLength(1);
+    expect(await stored(h)).toEqual([
+      [TEXT, VOICE, true, undefined],
+      [OTHER_TEXT, QUIET_VOICE, false, 'asked'],
+    ]);
+  });
+
   it("after a restart, a helper's binding resumes on the helper where only the main bot may not connect: the helper's rights are read", async () => {
     const h = await twoBindings({ quiet: [{ id: APP_ID, type: 1, deny: PermissionFlagsBits.Connect }] });
     await h.bot.stop();

@@ -225,6 +225,63 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('a helper\'s voice join that fails names that bot, not "me", in the member\'s language (ja), pinging nobody', async () => {
+    const h = await start(1);
+    try {
+      const helper = `<@${h.helpers[0]!.userId}>`;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      // The guild's next voice session, the helper's in the study, fails as a join: @discordjs/voice throws on it.
+      h.discord.setDaveProposalsBeforeClientsConnect(GUILD);
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text: 'Helper, join the study.', voice: 'voice-b-en-f-01' },
+        locale: 'ja',
+      });
+      const failed = await handle.waitFor((r) => (r.content ?? '').includes('参加できませんでした'), 30_000);
+      expect(failed.content).toContain(helper);
+      expect(failed.content).toContain(
+        t('ja', 'error.voice.joinFailed.helper', { bot: helper, channel: `<#${STUDY}>` }),
+      );
+      expect(failed.mentioned).toEqual({ users: [], roles: [], everyone: false });
+      expect(h.discord.botVoiceChannel(GUILD, APP_ID)).toBe(LOUNGE);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a helper server-muted mid-line: its member is told nobody hears that bot, not "me", in their language (ko)', async () => {
+    const h = await start(1);
+    try {
+      const helper = h.helpers[0]!;
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text: 'A long line the helper is muted in the middle of saying.', voice: 'voice-b-en-f-01' },
+        locale: 'ko',
+      });
+      await handle.waitFor((r) => (r.content ?? '').includes(`<#${STUDY}>`) && r.kind !== 'delete', 30_000);
+      expect(h.discord.botVoiceChannel(GUILD, helper.userId)).toBe(STUDY);
+      // Muted while it is heard: the line is cut, not ended.
+      await expect
+        .poll(() => h.discord.heard({ guildId: GUILD, channelId: STUDY }).seconds, { timeout: 20_000 })
+        .toBeGreaterThan(0.2);
+      h.discord.setVoiceState(GUILD, helper.userId, STUDY, { mute: true });
+      const told = await handle.waitFor((r) => (r.content ?? '').includes('멈췄습니다'), 30_000);
+      expect(told.content).toContain(`<@${helper.userId}>`);
+      expect(told.content).toContain(
+        t('ko', 'error.revoked.bot-unheard.helper', { bot: `<@${helper.userId}>`, channel: `<#${STUDY}>` }),
+      );
+      expect(told.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper removed from the server mid-line: its member is told, the main bot goes on, and it is a seat again once back', async () => {
     const h = await start(1);
     try {

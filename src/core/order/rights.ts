@@ -58,7 +58,7 @@ export type Revocation =
   /** Auto-read's managers asked it not to read this member. */
   | { code: 'ignored' }
   /** SayBot itself is no longer heard there (server-muted, or in a Stage's audience where it may not speak). */
-  | { code: 'bot-unheard'; channelId: string }
+  | { code: 'bot-unheard'; channelId: string; helperId?: string | undefined }
   /** SayBot is no longer in the server (kicked, or the server deleted). */
   | { code: 'not-served' };
 

@@ -46,11 +46,14 @@ export type VoiceJoinFailure =
 export class VoiceJoinError extends Error {
   readonly channelId: string;
   readonly reason: VoiceJoinFailure;
-  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout') {
+  /** The helper bot that could not join, whose words name it; undefined: the main bot. */
+  readonly helperId: string | undefined;
+  constructor(channelId: string, cause: unknown, reason: VoiceJoinFailure = 'timeout', helperId?: string) {
     super(`could not join voice channel ${channelId} (${reason})`, { cause });
     this.name = 'VoiceJoinError';
     this.channelId = channelId;
     this.reason = reason;
+    this.helperId = helperId;
   }
 }
 
@@ -89,14 +92,12 @@ export class ConnectionSession {
     } else if (FINAL_CLOSES.has(code)) {
       const { failure, logCode } = FINAL_CLOSES.get(code) ?? { failure: 'lost', logCode: 'voice-closed' };
       // Destroyed before the library's own close handler runs (watchNetworking listens first), so it never rejoins.
-      // While connected, the player's line for a lost connection is the one (with what was cut off); while joining,
-      // this is it.
-      if (!connected) {
+      // While connected, the player's line for a lost connection (with what was cut off) is the one; joining, this is.
+      if (!connected)
         this.#log.warn(
           { code: logCode, closeCode: code },
           `the voice gateway closed with ${code}, which must not be retried: this voice connection is over`,
         );
-      }
       this.fail(failure);
     } else if (code === VoiceCloseCode.SessionInvalid) {
       this.#invalid(code);

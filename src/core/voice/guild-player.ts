@@ -90,6 +90,8 @@ export interface GuildPlayerOptions {
   startLead?: boolean | undefined;
   /** The guild as the Discord client holds it now: on a Stage, the player makes itself a speaker there. */
   guild?: (() => Guild | undefined) | undefined;
+  /** A helper bot's player: a failed join names that bot (VoiceJoinError.helperId). */
+  helper?: boolean | undefined;
   /** Called each time the player is out of voice with no clip playing or queued: its registry may let it go. */
   onIdle?: () => void;
   /** Called when the player is put to use (joining, a clip queued): its registry holds it again. */
@@ -250,9 +252,8 @@ export class GuildPlayer {
     if (this.#state.kind === 'destroyed') throw new Error('player was destroyed');
     this.#options.onUse?.();
     if (this.#state.kind === 'connected' && this.#state.channelId === channelId) return;
-    if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting) {
+    if (this.#state.kind === 'connecting' && this.#state.channelId === channelId && this.#connecting)
       return this.#connecting;
-    }
     this.#connecting = this.#join(channelId);
     try {
       await this.#connecting;
@@ -289,29 +290,15 @@ export class GuildPlayer {
       );
     } catch (error) {
       const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
-      // A 4017, 4021 or 4022 already has its one operator line (ConnectionSession.closed); a /leave while joining,
-      // leave().
-      if (
-        reason !== 'dave-required' &&
-        reason !== 'rate-limited' &&
-        reason !== 'call-terminated' &&
-        reason !== 'left'
-      ) {
-        this.#log.warn(
-          {
-            code: `voice-join-${reason}`,
-            err: error,
-            channelId,
-            closeCode: session?.lastCloseCode,
-            status: connection.state.status,
-          },
-          'voice connection did not become ready',
-        );
+      // 4017, 4021 and 4022 have their one operator line (ConnectionSession.closed); a /leave while joining, leave().
+      if (!['dave-required', 'rate-limited', 'call-terminated', 'left'].includes(reason)) {
+        const fields = { err: error, channelId, closeCode: session?.lastCloseCode, status: connection.state.status };
+        this.#log.warn({ code: `voice-join-${reason}`, ...fields }, 'voice connection did not become ready');
       }
       this.#dropSession(session);
       if (connection.state.status !== VoiceConnectionStatus.Destroyed) connection.destroy();
       this.#joinFailed();
-      throw new VoiceJoinError(channelId, error, reason);
+      throw this.#joinError(channelId, error, reason);
     }
     this.#state = { kind: 'connected', channelId, connection };
     this.#log.info({ channelId, dave: usesDave(connection) }, 'joined voice channel');
@@ -348,16 +335,14 @@ export class GuildPlayer {
       if (next.status === VoiceConnectionStatus.Ready) {
         session.clearGraceTimer();
         session.rejoiningAfterInvalid = false;
-        if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected') {
+        if (old.status !== VoiceConnectionStatus.Ready && this.#state.kind === 'connected')
           this.#log.info({ closeCode: session.lastCloseCode }, 'voice connection ready again');
-        }
       } else if (this.#state.kind === 'connected') {
         // A move or a server change comes back by itself, a kick (4014) does not: a grace period, then cut off.
         session.graceTimer ??= setTimeout(() => {
           session.graceTimer = undefined;
-          if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready) {
+          if (this.#session === session && connection.state.status !== VoiceConnectionStatus.Ready)
             session.fail('lost');
-          }
         }, this.#options.reconnectGraceMs ?? 5_000);
       }
     });
@@ -586,7 +571,7 @@ export class GuildPlayer {
     } catch (error) {
       if (current.ending || failed.aborted) throw error;
       this.#log.warn({ code: 'voice-stage-audience', err: error, channelId }, 'could not become a speaker there');
-      throw new VoiceJoinError(channelId, error, 'stage-audience');
+      throw this.#joinError(channelId, error, 'stage-audience');
     }
   }
 
@@ -605,8 +590,13 @@ export class GuildPlayer {
       if (current.ending) throw error;
       const reason: VoiceJoinFailure = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
-      throw new VoiceJoinError(channelId, error, reason);
+      throw this.#joinError(channelId, error, reason);
     }
+  }
+
+  #joinError(channelId: string, cause: unknown, reason: VoiceJoinFailure): VoiceJoinError {
+    const helperId = this.#options.helper === true ? this.#options.guild?.()?.client.user?.id : undefined;
+    return new VoiceJoinError(channelId, cause, reason, helperId);
   }
 
   #finishCurrent(current: CurrentClip): void {

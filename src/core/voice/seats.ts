@@ -146,13 +146,7 @@ export class Seats {
     const userId = bot.userId();
     const guild = bot.guild(guildId);
     if (userId === undefined || guild === undefined) return undefined;
-    return {
-      guildId,
-      bot,
-      userId,
-      guild,
-      player: () => bot.players.get(guildId, guild.voiceAdapterCreator),
-    };
+    return { guildId, bot, userId, guild, player: () => bot.players.get(guildId, guild.voiceAdapterCreator) };
   }
 
   /** Where its player is, else where Discord says the bot sits (moved by a moderator, or left there by a restart). */
@@ -162,16 +156,8 @@ export class Seats {
 
   #view(bot: SeatBot, guild: Guild, channelId: string): SeatView {
     const seat = this.#seat(bot, guild.id);
-    if (seat === undefined)
-      return {
-        index: bot.index,
-        present: false,
-        channelId: undefined,
-        speaking: false,
-        listeners: 0,
-        kept: false,
-        mayJoin: false,
-      };
+    const absent = { present: false, channelId: undefined, speaking: false, listeners: 0, kept: false, mayJoin: false };
+    if (seat === undefined) return { index: bot.index, ...absent };
     const sits = this.#sitsIn(seat);
     const channel = sits === undefined ? undefined : guild.channels.cache.get(sits);
     const listeners = channel?.isVoiceBased() === true ? channel.members.filter((m) => !m.user.bot).size : 0;
@@ -201,6 +187,8 @@ interface PlayerRegistryOptions {
   startLead?: boolean | undefined;
   /** A guild as the Discord client holds it now (GuildPlayerOptions.guild). */
   guild?: ((guildId: string) => Guild | undefined) | undefined;
+  /** A helper bot's players (GuildPlayerOptions.helper). */
+  helper?: boolean;
 }
 
 /** One GuildPlayer per guild, held while busy; one let go is kept weakly so a holder gets the same one back. */
@@ -241,6 +229,7 @@ export class PlayerRegistry {
       readyTimeoutMs: this.#options.readyTimeoutMs,
       stayConnected: () => this.#options.stayConnected?.(guildId) === true,
       guild: () => this.#options.guild?.(guildId),
+      helper: this.#options.helper,
       onIdle: () => this.#letGoOf(player),
       onUse: () => this.#hold(player),
     });

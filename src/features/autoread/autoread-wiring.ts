@@ -1,6 +1,6 @@
 // Auto-read in the running bot: the AutoReader fed by Discord's events; its bindings kept and resumed at start-up.
 import { refreshDictionary } from './dictionary-changes.ts';
-import { describeFailure, fallbackReason } from '../speaking/index-words.ts';
+import { describeFailure, fallbackReason, helperOf, seatWords } from '../speaking/index-words.ts';
 import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../speaking/index.ts';
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
@@ -79,15 +79,8 @@ export class AutoreadWiring {
       seatFor: (guild, voiceChannelId) => seatFor(options.seats, guild, voiceChannelId),
       isOwnBot: (userId) => options.seats.bots.some((bot) => bot.userId() === userId),
       requestFor: (guildId, userId, text, distinct) => {
-        const guild = this.#client?.guilds.cache.get(guildId);
-        return autoreadSpeechRequest(
-          store,
-          { id: guildId, preferredLocale: guild?.preferredLocale ?? null },
-          options.voices,
-          userId,
-          text,
-          distinct,
-        );
+        const preferredLocale = this.#client?.guilds.cache.get(guildId)?.preferredLocale ?? null;
+        return autoreadSpeechRequest(store, { id: guildId, preferredLocale }, options.voices, userId, text, distinct);
       },
       freeVersion: (request) => speech.freeVersion(request),
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
@@ -108,12 +101,7 @@ export class AutoreadWiring {
       onStopped: (guildId, voiceChannelId) => {
         // The bot already left: Discord clears a status when its channel empties; else this may be refused (logged).
         void this.#status.clear(guildId, voiceChannelId);
-        void this.#recordStop(
-          guildId,
-          voiceChannelId,
-          'left-voice',
-          'auto-read stopped, but the store could not record it',
-        );
+        void this.#recordStop(guildId, voiceChannelId, 'left-voice', 'auto-read stopped, but its stop was not stored');
       },
       logger: options.logger,
     });
@@ -368,9 +356,7 @@ export class AutoreadWiring {
         },
         'auto-read not resumed after the restart: its binding is dropped',
       );
-      await this.#options.store.autoRead
-        .stop(guildId, voiceChannelId, why)
-        .catch((e: unknown) => this.#log.error({ guildId, err: e }, 'could not drop an auto-read binding'));
+      await this.#recordStop(guildId, voiceChannelId, why, 'could not drop an auto-read binding');
     };
     const guild = client.guilds.cache.get(guildId);
     if (!guild || !this.#serves(guildId)) return drop('no-guild');
@@ -413,10 +399,12 @@ export class AutoreadWiring {
     );
     await this.#recordStop(guild.id, voiceChannelId, 'asked', 'auto-read paused, but the store could not record it');
     const where = noticeChannel(guild, binding);
-    const content = t(guild.preferredLocale, `autoread.pausedRights.${missing}`, {
-      channel: `<#${textChannelId}>`,
-      voice: `<#${voiceChannelId}>`,
-    });
+    const params = { channel: `<#${textChannelId}>`, voice: `<#${voiceChannelId}>` };
+    const words =
+      missing === 'text'
+        ? { key: 'autoread.pausedRights.text' as const, params }
+        : seatWords('autoread.pausedRights.voice', params, helperOf(seatGuild, guild));
+    const content = t(guild.preferredLocale, words.key, words.params);
     await where
       ?.send({ content, allowedMentions: NO_MENTIONS })
       .catch((error: unknown) =>
@@ -456,10 +444,7 @@ export class AutoreadWiring {
             reason: publicReason(language, notice.refusal),
           })
         : notice.kind === 'fallback'
-          ? t(language, 'autoread.fallback', {
-              voice: `\`${notice.voice}\``,
-              reason: fallbackReason(notice.cause),
-            })
+          ? t(language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason: fallbackReason(notice.cause) })
           : notice.kind === 'skipped-to-newest'
             ? t(language, 'autoread.skippedToNewest', { count: notice.count })
             : t(language, 'autoread.behind');

@@ -36,6 +36,7 @@ import { OverSecondsCapError } from '../../core/quota/capacity.ts';
 import { CutAfterPayingError, PaidPartWayError, SharedCallError, cutAfterCharge } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
+import { seatWords } from './seat-words.ts';
 import { AudioStalledError } from '../../core/voice/audio-stalled.ts';
 import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 import { echo, echoCode } from '../../core/interactions/safe-text.ts';
@@ -132,8 +133,11 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof UndeliveredError && error.missing === 'voice-id')
     return said('api-clone-without-voice-id', 'warn', 'error.api.cloneWithoutVoiceId');
   if (error instanceof VoiceJoinError) {
-    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', 'error.voice.joinFailed', 'warn'];
-    return said(code, level, key, { channel: `<#${error.channelId}>` });
+    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', undefined, 'warn'];
+    const channel = { channel: `<#${error.channelId}>` };
+    const message =
+      key === undefined ? seatWords('error.voice.joinFailed', channel, error.helperId) : { key, params: channel };
+    return { code, message, level };
   }
   if (error instanceof AudioBusyError) {
     if (error.reason === 'owner-busy')
@@ -384,10 +388,13 @@ const UNMET_WORDS = {
 
 /** A right taken away while the speech waited: which, and where, for the member it was said for. */
 function revokedMessage({ revocation, spent, started }: RightsRevokedError): LocalisedMessage {
-  const key = started
-    ? (`error.revoked.${revocation.code}` as const)
-    : (`error.revoked.notStarted.${revocation.code}` as const);
-  const reason = 'channelId' in revocation ? { key, params: { channel: `<#${revocation.channelId}>` } } : { key };
+  const at = started ? 'error.revoked' : 'error.revoked.notStarted';
+  const key = `${at}.${revocation.code}` as const;
+  const channel = 'channelId' in revocation ? { channel: `<#${revocation.channelId}>` } : undefined;
+  const reason =
+    revocation.code === 'bot-unheard'
+      ? seatWords(`${at}.bot-unheard`, channel ?? {}, revocation.helperId)
+      : { key, ...(channel && { params: channel }) };
   return spent === undefined ? reason : { key: 'error.revoked.spent', params: { reason, paid: spent } };
 }
 

@@ -13,7 +13,7 @@ import {
 } from 'discord.js';
 import { UnmetError, type MemberVoiceRight } from '../../core/interactions/preconditions.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { MessageParams } from '../../core/i18n/catalogue.ts';
+import { helperOf, seatWords } from './seat-words.ts';
 import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/rights.ts';
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
@@ -174,7 +174,7 @@ function recheck(effects: Effects): Revocation | undefined {
   const channel = voiceChannelOf(place, seatOf(place));
   if (me?.voice.channelId !== channelId || channel === undefined) return undefined;
   const unheard = me.voice.serverMute === true || (me.voice.suppress === true && !maySpeakOnStage(me, channel));
-  return unheard ? { code: 'bot-unheard', channelId } : undefined;
+  return unheard ? { code: 'bot-unheard', channelId, helperId: helperOf(seatOf(place), place.guild) } : undefined;
 }
 
 /** Asked right before a post: must it now be the member's alone, by the caches now? Paid audio is still delivered. */
@@ -280,15 +280,11 @@ function botLacks(place: Place, right: BotRight): boolean {
 
 function botError(place: Place, right: BotRight): Error {
   if (right === 'create-expressions') return new UserError('sound.botPermission');
-  const channel = `<#${place.voiceChannelId ?? ''}>`;
-  // A helper's seat: the words name that bot, never "me" (the main bot, which answers).
-  const seat = seatOf(place)?.client;
-  const helper = seat !== undefined && seat !== place.guild?.client ? seat.user?.id : undefined;
-  const tail = helper === undefined ? '' : '.helper';
-  const params: MessageParams = helper === undefined ? { channel } : { channel, bot: `<@${helper}>` };
-  if (right === 'stage-speaker') return new UserError(`error.voice.botStageAudience${tail}`, params);
-  if (right === 'not-server-muted') return new UserError(`error.voice.botMuted${tail}`, params);
-  return new UserError(`error.voice.joinFailed${tail}`, params);
+  const channel = { channel: `<#${place.voiceChannelId ?? ''}>` };
+  const key = right === 'stage-speaker' ? 'error.voice.botStageAudience' : 'error.voice.joinFailed';
+  const helper = helperOf(seatOf(place), place.guild);
+  const words = seatWords(right === 'not-server-muted' ? 'error.voice.botMuted' : key, channel, helper);
+  return new UserError(words.key, words.params);
 }
 
 /**
@@ -303,15 +299,9 @@ function maySpeakOnStage(me: GuildMember, voiceChannel: VoiceBasedChannel): bool
 
 /** Whether SayBot itself may post a voice message where `rights` are its own (a thread: Send Messages in Threads). */
 export function botMayPostVoiceMessage(rights: Readonly<PermissionsBitField> | null, thread: boolean): boolean {
-  return (
-    rights === null ||
-    rights.has([
-      PermissionFlagsBits.ViewChannel,
-      thread ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
-      PermissionFlagsBits.AttachFiles,
-      PermissionFlagsBits.SendVoiceMessages,
-    ])
-  );
+  const { ViewChannel, SendMessages, SendMessagesInThreads, AttachFiles, SendVoiceMessages } = PermissionFlagsBits;
+  const post = thread ? SendMessagesInThreads : SendMessages;
+  return rights === null || rights.has([ViewChannel, post, AttachFiles, SendVoiceMessages]);
 }
 
 /** The three questions an order asks, each of its effects; each reads what is known now and never waits. */

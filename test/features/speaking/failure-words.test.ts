@@ -24,6 +24,8 @@ import { EngineError } from '../../../src/core/engines/engine-http.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
+import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
+import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 
 describe('describeFailure', () => {
   it.each([
@@ -381,6 +383,22 @@ describe("the service's own 5xx", () => {
       const words = t('en-US', message.key, message.params);
       expect(words).toContain(`(${status}) and said: \`Plain [service](https://evil.example) words.\``);
       expect(words).toContain('Nothing was charged');
+    }
+  });
+});
+
+describe('a failure of a helper\'s seat names that bot, never "me" (heard end to end in test/e2e/seats.test.ts)', () => {
+  const revoked = { code: 'bot-unheard', channelId: '7', helperId: '900000000000000001' } as const;
+  it.each([
+    ['a join that failed', new VoiceJoinError('7', new Error('no session'), 'lost', '900000000000000001')],
+    ['unheard mid-line', new RightsRevokedError(revoked)],
+    ['unheard before any of it played', new RightsRevokedError(revoked, undefined, false)],
+  ])('%s, in every language', (_, error) => {
+    const { message } = describeFailure(error);
+    for (const locale of ['en-US', 'ja', 'ko']) {
+      const text = t(locale, message.key, message.params);
+      expect(text, locale).toContain('<@900000000000000001>');
+      expect(text, locale).toContain('<#7>');
     }
   });
 });

@@ -369,6 +369,7 @@ describe('one outcome, worded in one place', () => {
     { code: 'may-not-connect', channelId: '7' },
     { code: 'timed-out', channelId: '7' },
     { code: 'bot-unheard', channelId: '7' },
+    { code: 'bot-unheard', channelId: '7', helperId: '900000000000000001' },
     { code: 'ignored' },
     { code: 'not-served' },
   ] as const;

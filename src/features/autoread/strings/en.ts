@@ -102,6 +102,8 @@ export const en = {
     'Auto-read of {channel} is paused: I may no longer read it (I need View Channel, Send Messages and Read Message History there). Give them back, then /autoread start resumes it.',
   'autoread.pausedRights.voice':
     'Auto-read of {channel} is paused: I may no longer speak in {voice} (I need Connect and Speak there). Give them back, then /autoread start resumes it.',
+  'autoread.pausedRights.voice.helper':
+    'Auto-read of {channel} is paused: {bot} may no longer speak in {voice} (it needs Connect and Speak there). Give them back, then /autoread start resumes it.',
   'autoread.skippedToNewest':
     'Auto-read fell {count} messages behind, so it skipped to the newest (nothing is spent on skipped ones).',
   'autoread.status.reading': 'Reading {channel} in {voice}.',

@@ -105,6 +105,8 @@ export const ja: Translation<typeof en> = {
     '{channel} の読み上げを一時停止しました。このチャンネルを読めなくなりました（「チャンネルを見る」「メッセージを送信」「メッセージ履歴を読む」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
   'autoread.pausedRights.voice':
     '{channel} の読み上げを一時停止しました。{voice} で話せなくなりました（「接続」「発言」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
+  'autoread.pausedRights.voice.helper':
+    '{channel} の読み上げを一時停止しました。{bot} は {voice} で話せなくなりました（そのボットに「接続」「発言」の権限が必要です）。権限を戻してから /autoread start で再開してください。',
   'autoread.skippedToNewest':
     '読み上げが {count} 件遅れたため、最新のメッセージまで飛ばしました（飛ばしたメッセージに文字は使いません）。',
   'autoread.status.reading': '{channel} を {voice} で読み上げ中です。',

@@ -100,6 +100,8 @@ export const ko: Translation<typeof en> = {
     '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 그 채널을 읽을 수 없습니다 (채널 보기, 메시지 보내기, 메시지 기록 보기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
   'autoread.pausedRights.voice':
     '{channel} 자동 읽기를 일시 중지했습니다. 더 이상 {voice}에서 말할 수 없습니다 (연결, 말하기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
+  'autoread.pausedRights.voice.helper':
+    '{channel} 자동 읽기를 일시 중지했습니다. {bot}이(가) 더 이상 {voice}에서 말할 수 없습니다 (그 봇에 연결, 말하기 권한이 필요합니다). 권한을 돌려주신 뒤 /autoread start로 다시 시작하세요.',
   'autoread.skippedToNewest':
     '자동 읽기가 메시지 {count}개만큼 밀려서 최신 메시지로 건너뛰었습니다 (건너뛴 메시지에는 글자를 사용하지 않습니다).',
   'autoread.status.reading': '{channel}을(를) {voice}에서 읽는 중입니다.',

@@ -210,6 +210,8 @@ export const en = {
     'You were timed out in this server, so I stopped speaking for you in {channel}; the rest was dropped.',
   'error.revoked.bot-unheard':
     "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so I stopped; the rest was dropped.",
+  'error.revoked.bot-unheard.helper':
+    "Nobody can hear {bot} in {channel} any more (a moderator server-muted it, or sent it to the Stage's audience where it may not speak), so it stopped; the rest was dropped.",
   'error.revoked.ignored': "The server's managers asked auto-read not to read you; the rest was dropped.",
   'error.revoked.not-served': 'I no longer serve this server; the rest was dropped.',
   'error.revoked.notStarted.not-in-voice':
@@ -228,6 +230,8 @@ export const en = {
     'You were timed out in this server, so your request was not played in {channel}: none of it had started.',
   'error.revoked.notStarted.bot-unheard':
     "Nobody can hear me in {channel} any more (a moderator server-muted me, or sent me to the Stage's audience where I may not speak), so your request was not played: none of it had started.",
+  'error.revoked.notStarted.bot-unheard.helper':
+    "Nobody can hear {bot} in {channel} any more (a moderator server-muted it, or sent it to the Stage's audience where it may not speak), so your request was not played: none of it had started.",
   'error.revoked.notStarted.ignored':
     "The server's managers asked auto-read not to read you, so your request was not played: none of it had started.",
   'error.revoked.notStarted.not-served':

@@ -200,6 +200,8 @@ export const ja: Translation<typeof en> = {
     'あなたはこのサーバーでタイムアウトされたため、{channel} での代読を止めました。残りは取り消しました。',
   'error.revoked.bot-unheard':
     '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのため止めました。残りは取り消しました。',
+  'error.revoked.bot-unheard.helper':
+    '{channel} では {bot} の声がもう誰にも聞こえません（モデレーターがそのボットをサーバーミュートしたか、話せないステージの聴衆に移しました）。そのため止めました。残りは取り消しました。',
   'error.revoked.ignored': 'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。残りは取り消しました。',
   'error.revoked.not-served': 'このサーバーではもう動作していません。残りは取り消しました。',
   'error.revoked.notStarted.not-in-voice':
@@ -218,6 +220,8 @@ export const ja: Translation<typeof en> = {
     'あなたはこのサーバーでタイムアウトされたため、{channel} でのリクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.notStarted.bot-unheard':
     '{channel} では私の声がもう誰にも聞こえません（モデレーターが私をサーバーミュートしたか、話せないステージの聴衆に移しました）。そのためリクエストは再生しませんでした（まだ何も再生していませんでした）。',
+  'error.revoked.notStarted.bot-unheard.helper':
+    '{channel} では {bot} の声がもう誰にも聞こえません（モデレーターがそのボットをサーバーミュートしたか、話せないステージの聴衆に移しました）。そのためリクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.notStarted.ignored':
     'サーバーの管理者が自動読み上げであなたを読まないよう設定しました。リクエストは再生しませんでした（まだ何も再生していませんでした）。',
   'error.revoked.notStarted.not-served':

@@ -198,6 +198,8 @@ export const ko: Translation<typeof en> = {
     '회원님이 이 서버에서 타임아웃되어 {channel}에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.bot-unheard':
     '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 멈췄습니다. 나머지는 취소했습니다.',
+  'error.revoked.bot-unheard.helper':
+    '{channel}에서 이제 아무도 {bot}의 목소리를 들을 수 없어(관리자가 그 봇을 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.ignored': '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 나머지는 취소했습니다.',
   'error.revoked.not-served': '이 서버에서는 더 이상 서비스하지 않습니다. 나머지는 취소했습니다.',
   'error.revoked.notStarted.not-in-voice':
@@ -216,6 +218,8 @@ export const ko: Translation<typeof en> = {
     '회원님이 이 서버에서 타임아웃되어 {channel}에서 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
   'error.revoked.notStarted.bot-unheard':
     '{channel}에서 이제 아무도 제 목소리를 들을 수 없어(관리자가 저를 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
+  'error.revoked.notStarted.bot-unheard.helper':
+    '{channel}에서 이제 아무도 {bot}의 목소리를 들을 수 없어(관리자가 그 봇을 서버 음소거했거나, 말할 수 없는 스테이지 청중석으로 옮겼습니다) 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
   'error.revoked.notStarted.ignored':
     '서버 관리자가 자동 읽기에서 회원님을 읽지 않도록 했습니다. 요청을 재생하지 않았습니다(아직 아무것도 재생하지 않았습니다).',
   'error.revoked.notStarted.not-served':
