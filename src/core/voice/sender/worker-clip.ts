@@ -166,12 +166,10 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** Whether the `waiting` frames read and not handed over go now. */
   #handOver(waiting: number): boolean {
     if (this.#drained) return true;
-    if (!this.#begun) {
-      if (waiting >= this.#startLead) return true;
-      this.#startWait ??= setTimeout(() => setImmediate(() => this.#lookAgain(waiting)), START_WAIT_MS);
-      return false;
-    }
-    return waiting >= BATCH_PACKETS || this.#posted - this.#confirmed < LOW_WATER_PACKETS;
+    if (this.#begun) return waiting >= BATCH_PACKETS || this.#posted - this.#confirmed < LOW_WATER_PACKETS;
+    if (waiting >= this.#startLead) return true;
+    this.#startWait ??= setTimeout(() => setImmediate(() => this.#lookAgain(waiting)), START_WAIT_MS);
+    return false;
   }
 
   /** After the I/O due: a stall (nothing read since `waiting`) starts it, not a held-up main thread or a busy transcoder. */
