@@ -248,10 +248,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
 
   progress(progress: ClipProgress): void {
     this.#confirm(progress.sent);
-    if (progress.idleSlots >= MAX_MISSED_FRAMES && !this.#drained) {
-      // Nothing came for that long while the clip was under way: as the library does, it ends where it is.
-      this.#drained = true;
-    }
+    // Nothing came for that long while the clip was under way: as the library does, it ends where it is.
+    if (progress.idleSlots >= MAX_MISSED_FRAMES) this.#drained = true;
     this.#fill();
   }
 
