@@ -412,6 +412,40 @@ describe('a clip on the sender thread', () => {
       c.close();
     });
 
+    it('frames read while the start wait ran, fewer than the lead, are no stall: it waits on for the lead (a transcoder busy with clips starting at once)', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 2);
+      await Promise.resolve();
+      await Promise.resolve();
+      // 5 more frames come in the wait (due as a message when the main thread is free again), the rest just after.
+      const { port1, port2 } = new MessageChannel();
+      port2.once('message', () => {
+        for (let n = 2; n < 7; n++) stream.write(frame(n));
+        setImmediate(() => {
+          for (let n = 7; n < 40; n++) stream.write(frame(n));
+          stream.end();
+        });
+        port2.close();
+      });
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          port1.postMessage('frames');
+          const until = performance.now() + START_WAIT_MS + 50;
+          while (performance.now() < until) {
+            // Held: the start wait's timer is due before the message is read.
+          }
+          resolve();
+        }),
+      );
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
+      expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
+      c.close();
+    });
+
     it('a clip shorter than the lead is handed over whole, in one run, and played whole', async () => {
       const c = await connection();
       const runs = handedRuns();
