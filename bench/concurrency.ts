@@ -39,6 +39,9 @@ export interface ConcurrencyStep {
   /** Packets behind a steady 20 ms schedule from each guild's first packet (stalls caught up by bursts). */
   behindP99Ms: number;
   behindMaxMs: number;
+  /** Time to first audio: from the commands sent to each guild's first packet at the voice server (its clock). */
+  firstAudioP50Ms: number;
+  firstAudioMaxMs: number;
   /** Bot CPU time / audio time / N: the share of one core each stream costs. */
   cpuPerStreamPct: number;
   /** The bot's main thread alone: CPU time (process.threadCpuUsage) per audio packet heard, in µs. */
@@ -120,6 +123,7 @@ export async function probedStep<T = undefined>(
   }, 100);
   const started = performance.now();
   try {
+    const sentAt = await servers.call('now', {});
     const sent = await servers.call('commandMany', {
       commands: active.map((g, i) => ({
         guildId: g.guildId,
@@ -155,6 +159,7 @@ export async function probedStep<T = undefined>(
     );
     const pooled = heard.flatMap((h) => (h ? gaps(h.arrivals) : []));
     const behind = heard.flatMap((h) => (h ? behindSchedule(h.arrivals) : []));
+    const firstAudio = heard.flatMap((h) => (h?.arrivals[0] === undefined ? [] : [h.arrivals[0] - sentAt]));
     const audioSeconds = heard.reduce((sum, h) => sum + (h?.seconds ?? 0), 0);
     const packets = heard.reduce((sum, h) => sum + (h?.arrivals.length ?? 0), 0);
     const full = heard.filter((h) => h?.inFull);
@@ -179,6 +184,8 @@ export async function probedStep<T = undefined>(
       late: pooled.filter((g) => g > LATE_GAP_MS).length,
       behindP99Ms: percentile(behind, 99),
       behindMaxMs: max(behind),
+      firstAudioP50Ms: percentile(firstAudio, 50),
+      firstAudioMaxMs: max(firstAudio),
       cpuPerStreamPct: audioSeconds > 0 ? (bot.cpuUs / 1e6 / audioSeconds) * 100 : Number.NaN,
       mainUsPerPacket: packets > 0 ? (main.user + main.system) / packets : Number.NaN,
       sendUsPerPacket: sendPath.packets > 0 ? (sendPath.busyMs * 1000) / sendPath.packets : Number.NaN,

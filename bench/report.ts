@@ -142,12 +142,12 @@ const senderName = (s: ConcurrencyStep): string => (s.sender === 'library' ? ' (
 /** The table both voice figures (3, encoded; 7, cached) print: one row per step. */
 function voicesTable(steps: ConcurrencyStep[]): string[] {
   return [
-    '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | bot CPU/stream | bot CPU | main thread µs/packet | send path µs/datagram | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream | faults in heard guilds |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| N | played | packets heard / expected | UDP drops | gap p50 | gap p99 | gap max | late | behind schedule p99 / max | first audio p50 / max | bot CPU/stream | bot CPU | main thread µs/packet | send path µs/datagram | bot loop delay p99 / max | servers CPU | servers loop p99 | RSS/stream | faults in heard guilds |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...steps.map(
       (s) =>
         `| ${s.n}${senderName(s)} | ${s.played}/${s.n} | ${s.packets} / ${s.expectedPackets} | ${s.udpDrops ?? 'n/a'} | ${ms(s.gapP50Ms)} | ${ms(s.gapP99Ms)} | ${ms(s.gapMaxMs)} | ` +
-        `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
+        `${s.late} (${pct(lateShare(s), 2)}) | ${ms(s.behindP99Ms, 0)} / ${ms(s.behindMaxMs, 0)} | ${ms(s.firstAudioP50Ms, 0)} / ${ms(s.firstAudioMaxMs, 0)} | ${pct(s.cpuPerStreamPct, 2)} | ${pct(s.botCpuPct, 0)} | ` +
         `${s.mainUsPerPacket.toFixed(1)} | ${Number.isFinite(s.sendUsPerPacket) ? s.sendUsPerPacket.toFixed(1) : 'n/a (sender thread)'} | ${ms(s.bot.eventLoopP99Ms)} / ${ms(s.bot.eventLoopMaxMs, 0)} | ${pct(s.serversCpuPct, 0)} | ` +
         `${ms(s.servers.eventLoopP99Ms)} | ${mib(s.rssPerStreamBytes)} | ${s.audioFaults} in ${s.heardInFull} |`,
     ),
@@ -169,7 +169,7 @@ const STEP_TERMS =
   '**Gap**: time between consecutive audio packets of one guild at the voice server (20 ms when all is well), pooled over ' +
   `all guilds. **Late**: gaps > ${LATE_GAP_MS} ms (a whole 20 ms slot missed: audible). **Behind schedule**: how far packets ` +
   "fall behind a steady 20 ms stream from the guild's first packet (a stall caught up by a burst shows here, not in " +
-  "the gaps' p99). **CPU/stream**: bot process CPU time (all its threads, the encoder pool's included) / audio " +
+  "the gaps' p99). **First audio**: from the commands sent to each guild's first packet at the voice server. **CPU/stream**: bot process CPU time (all its threads, the encoder pool's included) / audio " +
   "seconds played / N, as % of one core. **Main thread µs/packet**: the main thread's CPU time (process.threadCpuUsage) " +
   "over the step / audio packets heard. **Send path µs/datagram**: main-thread time inside the sender (SayBot's clock " +
   "wakeups; the baseline's AudioPlayer cycle steps) / datagrams it sent (audio and silence). Event-loop delay: " +

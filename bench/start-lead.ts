@@ -165,8 +165,8 @@ export async function measureStartLead(mode: 'quick' | 'full', log: (line: strin
     `One guild, 2 s clips one after another on SayBot's sender thread, the Voice API answering after ${START_DELAY_MS} ms ` +
       "and sending at 4x real time; the bot's main thread held busy for 100 ms, then 250 ms, right after each " +
       "clip's first packets were handed to the sender thread. With the start lead (a clip starts once " +
-      `${START_LEAD_PACKETS} packets are read, its stream ended, or ${START_WAIT_MS} ms passed since its first ` +
-      'frame) and without it (the first frame read goes at once), a bot each. Underruns: slots the sender thread ' +
+      `${START_LEAD_PACKETS} packets are read, its stream ended, or its stream gave nothing for ${START_WAIT_MS} ms: a ` +
+      'stall) and without it (the first frame read goes at once), a bot each. Underruns: slots the sender thread ' +
       'had no packet queued for (silence sent instead), per clip. Largest gap: between two of its packets as the ' +
       "fake Discord stamps them in its own process, per clip (20 ms when all is well). Time to first audio: figure 1's " +
       "overhead (an encoded stream, in channel) and figure 2's (a cache hit), the lead's cost.",

@@ -23,7 +23,7 @@ const BATCH_PACKETS = 5;
 const LOW_WATER_PACKETS = 10;
 /** A clip starts once this many packets are read: 300 ms, the longest measured main-thread pause (250 ms) plus 50. */
 export const START_LEAD_PACKETS = 15;
-/** The longest a clip's start waits for its lead: fast streams have it well before; a slow one keeps it. */
+/** A clip whose stream gave nothing more for this long before its lead (a stall) starts with what it read. */
 export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
 /** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */
@@ -41,8 +41,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   readonly #stream: Readable;
   readonly #events: ClipEvents;
   readonly #onOver: (clip: WorkerClip) => void;
-  /** Packets its start waits for: START_LEAD_PACKETS, or 1 without the start lead (the first frame read goes). */
-  readonly #startLead: number;
+  /** Packets its start waits for: START_LEAD_PACKETS; 1 without the start lead (the first frame read goes) or stalled. */
+  #startLead: number;
   /** The clip's id with the sender thread (kept across connections). */
   #id: number | undefined;
   #connection: number | undefined;
@@ -62,9 +62,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   #started = false;
   /** Its first packets were handed over (the start lead is behind it, across connections too). */
   #begun = false;
-  /** Set when its first frame is read; fills once START_WAIT_MS passed, if the lead was not read by then. */
+  /** Set when its first frames are read: looks again once START_WAIT_MS passed, if the lead was not read by then. */
   #startWait: NodeJS.Timeout | undefined;
-  #startWaitOver = false;
   #error: unknown;
   /** The group's keys changed while no session was ready: what is queued is sealed again once one is. */
   #resealDue = false;
@@ -167,15 +166,17 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** Whether the `waiting` frames read and not handed over go now. */
   #handOver(waiting: number): boolean {
     if (this.#drained) return true;
-    if (!this.#begun) {
-      if (waiting >= this.#startLead || this.#startWaitOver) return true;
-      this.#startWait ??= setTimeout(() => {
-        this.#startWaitOver = true;
-        this.#fill();
-      }, START_WAIT_MS);
-      return false;
-    }
-    return waiting >= BATCH_PACKETS || this.#posted - this.#confirmed < LOW_WATER_PACKETS;
+    if (this.#begun) return waiting >= BATCH_PACKETS || this.#posted - this.#confirmed < LOW_WATER_PACKETS;
+    if (waiting >= this.#startLead) return true;
+    this.#startWait ??= setTimeout(() => setImmediate(() => this.#lookAgain(waiting)), START_WAIT_MS);
+    return false;
+  }
+
+  /** After the I/O due: a stall (nothing read since `waiting`) starts it, not a held-up main thread or a busy transcoder. */
+  #lookAgain(waiting: number): void {
+    this.#startWait = undefined;
+    if (this.#base + this.#frames.length - this.#posted === waiting) this.#startLead = 1;
+    this.#fill();
   }
 
   #read(): void {
@@ -247,10 +248,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
 
   progress(progress: ClipProgress): void {
     this.#confirm(progress.sent);
-    if (progress.idleSlots >= MAX_MISSED_FRAMES && !this.#drained) {
-      // Nothing came for that long while the clip was under way: as the library does, it ends where it is.
-      this.#drained = true;
-    }
+    // Nothing came for that long while the clip was under way: as the library does, it ends where it is.
+    if (progress.idleSlots >= MAX_MISSED_FRAMES) this.#drained = true;
     this.#fill();
   }
 

@@ -3,13 +3,13 @@
 // assertion), what a stop drops, what a hold keeps, what a DAVE key change seals again, and what is counted played.
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { voiceUdpServer, type VoiceUdpServer } from '../../../support/voice-udp-server.ts';
 import { daveConnection } from '../../../support/dave-connection.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
-import { START_LEAD_PACKETS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
+import { START_LEAD_PACKETS, START_WAIT_MS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
 
@@ -375,6 +375,72 @@ describe('a clip on the sender thread', () => {
       await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
       expect(runs[0]?.first).toBe(0);
       expect(runs[0]?.packets.length).toBe(1);
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
+      expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
+      c.close();
+    });
+
+    it('a pause of the main thread as its start wait runs out is no stall: frames due by then are read first, and it starts with its lead (200 clips starting at once)', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 2);
+      // The clip reads its 2 frames in a microtask of its own, and its start wait begins.
+      await Promise.resolve();
+      await Promise.resolve();
+      // The rest is due as a message (as a transcoding thread's reply is) while the main thread is held past the wait.
+      const { port1, port2 } = new MessageChannel();
+      port2.once('message', () => {
+        for (let n = 2; n < 40; n++) stream.write(frame(n));
+        stream.end();
+        port2.close();
+      });
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          port1.postMessage('frames');
+          const until = performance.now() + START_WAIT_MS + 50;
+          while (performance.now() < until) {
+            // Held: the start wait's timer is due before the message is read.
+          }
+          resolve();
+        }),
+      );
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
+      await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
+      expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
+      c.close();
+    });
+
+    it('frames read while the start wait ran, fewer than the lead, are no stall: it waits on for the lead (a transcoder busy with clips starting at once)', async () => {
+      const c = await connection();
+      const runs = handedRuns();
+      const { stream, events } = play(c, 2);
+      await Promise.resolve();
+      await Promise.resolve();
+      // 5 more frames come in the wait (due as a message when the main thread is free again), the rest just after.
+      const { port1, port2 } = new MessageChannel();
+      port2.once('message', () => {
+        for (let n = 2; n < 7; n++) stream.write(frame(n));
+        setImmediate(() => {
+          for (let n = 7; n < 40; n++) stream.write(frame(n));
+          stream.end();
+        });
+        port2.close();
+      });
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          port1.postMessage('frames');
+          const until = performance.now() + START_WAIT_MS + 50;
+          while (performance.now() < until) {
+            // Held: the start wait's timer is due before the message is read.
+          }
+          resolve();
+        }),
+      );
+      await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(runs[0]?.first).toBe(0);
+      expect(runs[0]?.packets.length).toBeGreaterThanOrEqual(START_LEAD_PACKETS);
       await vi.waitFor(() => expect(received.length).toBe(40 + 5), { timeout: 20_000 });
       expect(payloads().slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, n) => `${n}@1`));
       c.close();
