@@ -47,8 +47,7 @@ export const DEFAULT_SPEECH_SERVER_MODEL = 'tts-1';
 const LANGUAGE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i;
 const MAX_LISTED_VOICES = 500;
 
-/** What is wrong with an engine's base URL, or undefined. Never quotes the URL: one with a user and password in it
- * holds a secret. */
+/** What is wrong with an engine's base URL, or undefined; never quotes it: a user and password in it are a secret. */
 export function engineUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return 'must be an http:// or https:// URL';
   const url = new URL(value);
