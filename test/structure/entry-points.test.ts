@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './import-graph.ts';
+import { loadedBy, ROOT } from './import-graph.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;
@@ -43,5 +43,20 @@ describe('entry points', () => {
       'npm run doctor runs src/doctor.ts, not src/bin/doctor.ts',
       'src/bin/old.ts is run by no npm script of its name',
     ]);
+  });
+});
+
+// `npm run forget` needs the store, the configuration and the cache, never a bot: the bot's libraries cost each run
+// most of a second of CPU, which the operator and the tests that run it pay every time.
+const BOT_LIBRARIES = ['discord.js', '@discordjs/voice', '@discordjs/opus', 'prism-media', 'hono', '@hono/node-server'];
+
+describe("an entry point's load", () => {
+  it("npm run forget loads none of the bot's Discord, voice or dashboard libraries", () => {
+    expect(loadedBy('src/bin/forget.ts').libraries.filter((name) => BOT_LIBRARIES.includes(name))).toEqual([]);
+  });
+
+  it('sees the libraries an entry point reaches through its modules', () => {
+    expect(loadedBy('src/bin/start.ts').libraries).toEqual(expect.arrayContaining(BOT_LIBRARIES.slice(0, 2)));
+    expect(loadedBy('src/bin/forget.ts').libraries).toContain('kysely');
   });
 });
