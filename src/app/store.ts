@@ -11,10 +11,10 @@ import {
   AUTO_READ_VOICE_ROWS,
   MEMBER_READING_LIST,
   autoReadAreas,
-} from '../features/autoread/index.ts';
-import { SCENE_FORGET_RULES, SCENE_SCHEMA_STEPS, sceneAreas } from '../features/scenes/index.ts';
+} from '../features/autoread/index-store.ts';
+import { SCENE_FORGET_RULES, SCENE_SCHEMA_STEPS, sceneAreas } from '../features/scenes/index-store.ts';
 import { storeSchema } from '../core/store/migrations.ts';
-import { DASHBOARD_SCHEMA_STEPS, dashboardAreas } from '../features/dashboard/index.ts';
+import { DASHBOARD_SCHEMA_STEPS, dashboardAreas } from '../features/dashboard/index-store.ts';
 
 /** The features' part of every store: their areas, what the core's deletions do in their tables. */
 export const STORE_FEATURES: StoreFeatures = {

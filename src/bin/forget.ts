@@ -9,7 +9,7 @@ import {
   forgetMember,
   parseForgetArgs,
   type ForgetReport,
-} from '../features/privacy/index.ts';
+} from '../features/privacy/index-forget.ts';
 import { openStore } from '../app/store.ts';
 
 const describeReport = (report: ForgetReport): string =>

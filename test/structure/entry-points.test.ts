@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './import-graph.ts';
+import { loadedBy, ROOT } from './import-graph.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;
@@ -43,5 +43,22 @@ describe('entry points', () => {
       'npm run doctor runs src/doctor.ts, not src/bin/doctor.ts',
       'src/bin/old.ts is run by no npm script of its name',
     ]);
+  });
+});
+
+// `npm run forget` needs the store, the configuration and the cache, never a bot: the bot's libraries (discord.js and
+// every @discordjs/ package, the voice's and the dashboard's) cost each run most of a second of CPU, which the operator
+// and the tests that run it pay every time.
+const isBotLibrary = (name: string): boolean =>
+  name.startsWith('@discordjs/') || ['discord.js', 'prism-media', 'hono', '@hono/node-server'].includes(name);
+
+describe("an entry point's load", () => {
+  it("npm run forget loads none of the bot's Discord, voice or dashboard libraries", () => {
+    expect(loadedBy('src/bin/forget.ts').libraries.filter(isBotLibrary)).toEqual([]);
+  });
+
+  it('sees the libraries an entry point reaches through its modules', () => {
+    expect(loadedBy('src/bin/start.ts').libraries).toEqual(expect.arrayContaining(['discord.js', '@discordjs/voice']));
+    expect(loadedBy('src/bin/forget.ts').libraries).toContain('kysely');
   });
 });

@@ -5,33 +5,17 @@
 // renders it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ROOT, resolveImport, sourceFiles } from './import-graph.ts';
+import { ROOT, resolveImport, runtimeImports, sourceFiles } from './import-graph.ts';
 import { isFeatureSurface } from './layers.ts';
 
 const FEATURES = [...new Set(sourceFiles(['src/features']).map((file) => file.split('/')[2] as string))].sort();
 
-/** The files a module loads at run time: its imports and re-exports, but not `import type` / `export type`. */
-function runtimeImports(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
-  const targets: string[] = [];
-  for (const statement of source.statements) {
-    const typeOnly =
-      (ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly === true) ||
-      (ts.isExportDeclaration(statement) && statement.isTypeOnly);
-    if (
-      !typeOnly &&
-      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
-      statement.moduleSpecifier !== undefined &&
-      ts.isStringLiteral(statement.moduleSpecifier)
-    ) {
-      const target = resolveImport(file, statement.moduleSpecifier.text);
-      if (target !== undefined) targets.push(target);
-    }
-  }
-  return targets;
-}
+/** The repository files a module loads at run time. */
+const runtimeFiles = (file: string): string[] =>
+  runtimeImports(file)
+    .map((specifier) => resolveImport(file, specifier))
+    .filter((target) => target !== undefined);
 
 /** Whether `text` names a key of `keys`: quoted whole, or as the fixed start of a template (`budget.name.${…}`). */
 function namesAKey(text: string, keys: readonly string[]): boolean {
@@ -66,7 +50,7 @@ describe("a feature's strings", () => {
         const text = readFileSync(join(ROOT, file), 'utf8');
         if (!isFeatureSurface(file) && !namesAKey(text, keys)) continue;
         checked += 1;
-        if (!runtimeImports(file).includes(strings)) missing.push(`${file} (loads no ${strings})`);
+        if (!runtimeFiles(file).includes(strings)) missing.push(`${file} (loads no ${strings})`);
       }
     }
     expect(checked).toBeGreaterThan(10);
@@ -80,7 +64,7 @@ describe("a feature's strings", () => {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [feature, keys] of await featureKeys()) {
         const surface = (target: string) => target.startsWith(`src/features/${feature}/`) && isFeatureSurface(target);
-        if (namesAKey(text, keys) && !runtimeImports(file).some(surface))
+        if (namesAKey(text, keys) && !runtimeFiles(file).some(surface))
           missing.push(`${file} (loads no surface of src/features/${feature}/)`);
       }
     }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileStep } from '../../src/core/store/schema-steps.ts';
-import { AUTO_READ_SCHEMA_STEPS } from '../../src/features/autoread/index.ts';
+import { AUTO_READ_SCHEMA_STEPS } from '../../src/features/autoread/index-store.ts';
 import { ROOT, sourceFiles } from './import-graph.ts';
 
 /** The tables a feature's steps create, read from their statements as compiled. */

@@ -42,6 +42,27 @@ export function staticImports(file: string): string[] {
   return specifiers;
 }
 
+/** The module specifiers a file loads when Node runs it: its imports and re-exports but those erased with their types
+ * (`import type`, `export type`; an `import { type A }` still loads its module). A dynamic `import()` is not followed. */
+export function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+  const specifiers: string[] = [];
+  for (const statement of source.statements) {
+    const erased = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly === true
+      : ts.isExportDeclaration(statement) && statement.isTypeOnly;
+    if (
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      !erased &&
+      statement.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      specifiers.push(statement.moduleSpecifier.text);
+    }
+  }
+  return specifiers;
+}
+
 /** The workspace packages (packages/*), by the name they are imported by. */
 export const LOCAL_PACKAGES: Readonly<Record<string, string>> = {
   '@saybot/local-discord': 'packages/local-discord/src',
@@ -137,4 +158,28 @@ export function importCycles(graph: ReadonlyMap<string, readonly string[]>): str
     }
   }
   return cycles;
+}
+
+/** What an entry point loads as it starts: the repository's files and the libraries (by package name) its static
+ * run-time imports reach. */
+export function loadedBy(entry: string): { files: string[]; libraries: string[] } {
+  const files = new Set<string>();
+  const libraries = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const specifier of runtimeImports(file)) {
+      const target = resolveImport(file, specifier);
+      if (target !== undefined) pending.push(target);
+      else if (!specifier.startsWith('node:'))
+        libraries.add(
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
+    }
+  }
+  return { files: [...files].sort(), libraries: [...libraries].sort() };
 }

@@ -247,10 +247,8 @@ function engineResult(status: EngineStatus): DoctorCheck {
   );
 }
 
-/**
- * The owner's engines, one line each, and the FREE_VOICES voices an engine that answers does not offer (`unoffered`:
- * eSpeak NG speaks their languages); such a voice makes its engine's line a warning.
- */
+/** The owner's engines, one line each, and the FREE_VOICES voices an engine that answers does not offer (`unoffered`:
+ * eSpeak NG speaks their languages); such a voice makes its engine's line a warning. */
 export async function checkEngines(
   config: Config,
   options: EnginesOptions = {},

@@ -106,11 +106,9 @@ export interface VoiceApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
-  /**
-   * Aborted once nobody waits for the answer any more. Before any status the call is cut (maybe charged: the service
+  /** Aborted once nobody waits for the answer any more. Before any status the call is cut (maybe charged: the service
    * bills at its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any
-   * other ends the call with no further attempt.
-   */
+   * other ends the call with no further attempt. */
   letGo?: AbortSignal | undefined;
 }
 
@@ -128,12 +126,10 @@ export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clo
   ? CloneVoiceResponse
   : AudioResponse;
 
-/**
- * What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
+/** What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
  * that down, then reads the answer, whose failures are charged), or ended without a 2xx, charging nothing (refused
  * before it was sent, or a definite answer) or maybe charged (it left and no answer came); its error a typed one
- * (VoiceApiError, its `charge` said) but for a bug here, shown as it is.
- */
+ * (VoiceApiError, its `charge` said) but for a bug here, shown as it is. */
 export type Sent<T> =
   { kind: 'accepted'; answer: ServiceAnswer; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
 
@@ -300,10 +296,8 @@ export class VoiceApiClient {
     });
   }
 
-  /**
-   * A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
-   * (`read`), or ended without a 2xx and whether it may have been charged. Nothing is retried after a 2xx.
-   */
+  /** A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
+   * (`read`), or ended without a 2xx and whether it may have been charged. Nothing is retried after a 2xx. */
   send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
     const sent =
       request.endpoint === 'voice-clone'

@@ -1,8 +1,5 @@
-/**
- * One error class per failure class of the Voice API, so that callers branch with `instanceof` and never
- * on message text. Messages are for humans and never contain the API key: the client redacts the key from
- * anything the service sends back before it reaches an error.
- */
+// One error class per failure class of the Voice API: callers branch with `instanceof`, never on message text.
+// Messages are for humans and never hold the API key: the client redacts it from anything the service sends back.
 
 /** Usage figures from `X-RateLimit-*` headers; every field is optional because services differ. */
 export interface UsageInfo {
@@ -35,12 +32,10 @@ const LOGGED_FIELDS = [
   'missing',
 ] as const;
 
-/**
- * What the service may have charged for a call that failed, by the one rule of src/core/api/response.ts:
+/** What the service may have charged for a call that failed, by the one rule of src/core/api/response.ts:
  * `not-charged` (it never reached the service, or the service itself answered that nothing was charged),
  * `maybe-charged` (it may have reached the service and no answer of the service's came back: a reset, a timeout, a
- * gateway's 5xx or any other non-service answer) or `charged` (the service accepted it with its 2xx).
- */
+ * gateway's 5xx or any other non-service answer) or `charged` (the service accepted it with its 2xx). */
 export type ChargeAnswer = 'not-charged' | 'maybe-charged' | 'charged';
 
 export interface VoiceApiErrorDetails {
@@ -61,10 +56,9 @@ export class VoiceApiError extends Error {
   /** What the service said, from a JSON, text or HTML body (tags stripped, length capped). */
   readonly serviceMessage: string | undefined;
   readonly rateLimit: RateLimitInfo | undefined;
-  /**
-   * The answer is provably the service's own (its headers and its JSON error body, response.ts `serviceAnswered`), whatever
-   * its status: its words are the service's to tell, even where its status (a 502, a 504) proves no charge either way.
-   */
+  /** The answer is provably the service's own (its headers and its JSON error body, response.ts `serviceAnswered`),
+   * whatever its status: its words are the service's to tell, even where its status (a 502, a 504) proves no charge
+   * either way. */
   readonly fromService: boolean;
   #charge: ChargeAnswer | undefined;
 
@@ -79,10 +73,8 @@ export class VoiceApiError extends Error {
     this.#charge = details.charge;
   }
 
-  /**
-   * What the service may have charged for the call this error ended (response.ts, the retry rule); undefined for an error no call has
-   * ended yet (a request refused before it was sent is `not-charged`).
-   */
+  /** What the service may have charged for the call this error ended (response.ts, the retry rule); undefined for an
+   * error no call has ended yet (a request refused before it was sent is `not-charged`). */
   get charge(): ChargeAnswer | undefined {
     return this.#charge;
   }
@@ -146,19 +138,15 @@ export class ConnectionError extends VoiceApiError {
 /** A response the client cannot use: a 2xx that is not audio, a clone without `X-Voice-Id`, 404 and the like. */
 export class UnexpectedResponseError extends VoiceApiError {}
 
-/**
- * The service answered 2xx, so it has charged the request, but what the caller needed (the audio's first bytes,
+/** The service answered 2xx, so it has charged the request, but what the caller needed (the audio's first bytes,
  * the new voice's ID) never arrived. Never retried: a retry would pay again, and for a clone make a second voice.
- * Whoever records spends records this one as spent and undelivered.
- */
+ * Whoever records spends records this one as spent and undelivered. */
 export class UndeliveredError extends VoiceApiError {
   readonly charged = true;
   /** The usage figures of the 2xx's headers. */
   readonly usage: UsageInfo | undefined;
-  /**
-   * What never arrived: the audio (or all of it), or the new voice's ID (a clone answered 2xx without naming the
-   * voice it made: it may exist at the service, paid for, with no ID to use it by).
-   */
+  /** What never arrived: the audio (or all of it), or the new voice's ID (a clone answered 2xx without naming the
+   * voice it made: it may exist at the service, paid for, with no ID to use it by). */
   readonly missing: 'audio' | 'voice-id';
 
   constructor(
@@ -171,10 +159,8 @@ export class UndeliveredError extends VoiceApiError {
   }
 }
 
-/**
- * A 2xx whose body went past what its request can take (audio far longer than its text, a clone's JSON answer of
- * megabytes): a service fault or a proxy that never ends. Cut there, its memory let go; charged all the same.
- */
+/** A 2xx whose body went past what its request can take (audio far longer than its text, a clone's JSON answer of
+ * megabytes): a service fault or a proxy that never ends. Cut there, its memory let go; charged all the same. */
 export class OversizedResponseError extends UndeliveredError {}
 
 /** The caller's AbortSignal fired. */

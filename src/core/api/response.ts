@@ -31,10 +31,8 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/**
- * Whether the headers of an answer with `status` are the service's own (the retry rule below). A cloud gateway's own
- * request ID has its own name (`x-amzn-RequestId`); a rate limiter's "299,995 left" is not the month's.
- */
+/** Whether the headers of an answer with `status` are the service's own (the retry rule below). A cloud gateway's own
+ * request ID has its own name (`x-amzn-RequestId`); a rate limiter's "299,995 left" is not the month's. */
 export function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
   if (status === 429) return false;
@@ -166,10 +164,8 @@ export function parseServiceMessage(body: Uint8Array): string | undefined {
   return collapse(text);
 }
 
-/**
- * A 429 is a quota error (the API's only documented meaning) unless clearly a short rate limit: `Retry-After` at most
- * 60 s, no quota wording, and not nothing remaining with a reset more than 60 s away.
- */
+/** A 429 is a quota error (the API's only documented meaning) unless clearly a short rate limit: `Retry-After` at most
+ * 60 s, no quota wording, and not nothing remaining with a reset more than 60 s away. */
 export function classify429(
   rateLimit: RateLimitInfo | undefined,
   serviceMessage: string | undefined,
@@ -262,45 +258,31 @@ export class KeyState {
   }
 }
 
-// The one rule for when a paid request may be sent again, for every endpoint (tts, emotion-tts, voice-clone: each
-// is paid, and a clone makes a voice): only when it provably never reached the service (no connection was opened)
-// or the service itself answered that nothing was charged. The proof that an answer is the service's own is what
-// only the service sends: its own headers (its `X-Request-Id`, or its usage figures `X-RateLimit-Used` and
-// `X-RateLimit-Remaining`), which a gateway answering in its place does not have; and, for a status a gateway also
-// sends of its own accord (408, 429, any 5xx), its error body as well (a JSON object with `error`, `message` or
-// `detail`, the shapes of the API notes). 502 and 504 speak for an upstream and never prove anything. A 429 is the
-// service's only by its request ID (a rate limiter in front of it sends X-RateLimit-* figures of its own, under the
-// same names), and whoever sent it, it charged nothing: the service's is over the month's limit, which it does not
-// bill, and anything in front of it refused the request before the service saw it (RFC 6585); one that names a wait
-// the client keeps (`Retry-After`) is tried again after that wait. Everything
-// else may have reached the service and been charged with its answer lost, whatever its status (4xx included): a
-// gateway's page (HTML, text, empty), a gateway's own JSON without the service's headers, a 502/504, a reset or a
-// timeout after the request left, a call cut while an attempt was out. Such a call is never sent again: it stays
-// spent on the books (the call returns `maybe-charged`, as its error says), and the member is told
-// it may have been charged (never "quota used up" or "busy": that would take a stranger's word for the service's).
-// After a 2xx nothing is sent again either: the service has charged it, and whatever cuts the call afterwards (the
-// idle timer, the total timeout, the caller) ends a charged call (call.ts, Call `accepted`). A call nobody waits for any
-// more (its caller's CallOptions `letGo`) is closed only while the service has not begun to answer (no status): the
-// service bills at its 2xx, so closing then may save the whole charge, but whether it charged an instant before the
-// close cannot be known, so it is such a call cut unanswered (`maybe-charged`, spent on the books, never sent again,
-// never told to the member as not charged). Once a status has arrived it is not closed: a 2xx is read to its end and
-// recorded as charged, any other answer ends the call with no further attempt. The client (client.ts) returns this
-// answer (`Sent`) and marks each error with it.
-// A refusal that names the key, the plan or the month (401, 403, the quota 429) is taken at the service's word only
-// when the same proof holds (accountRefusalProven):
-// anything else refused is told as what SayBot knows (the service or something in front of it refused), never marks
-// the key or the month, and is charged as the rule above says.
+// The retry rule, for every paid endpoint (tts, emotion-tts, voice-clone, which makes a voice): a request is sent
+// again only when it provably never reached the service (no connection opened) or the service itself answered that
+// nothing was charged (answerCharge). The proof an answer is the service's own is what only it sends: its headers
+// (`X-Request-Id`, or `X-RateLimit-Used` and `X-RateLimit-Remaining`; a 429 only by its request ID, as a rate limiter
+// in front sends figures of its own under those names), and for a status a gateway also sends, its error body too
+// (GATEWAY_ALSO_SENDS); 502 and 504 never prove anything. A 429 charged nothing, whoever sent it; one naming a wait the
+// client keeps (`Retry-After`) is tried again after it. Everything else may have reached the service and been charged
+// with its answer lost (a gateway's page or JSON, a 502/504, a reset or timeout after the request left, a call cut
+// mid-attempt): never sent again, spent on the books (`maybe-charged`), the member told it may have been charged
+// (never "quota used up" or "busy": that would take a stranger's word for the service's). After a 2xx nothing is sent
+// again: it is charged, whatever cuts the call afterwards (call.ts, Call `accepted`). A call nobody waits for
+// (CallOptions `letGo`) is closed only before any status: the service bills at its 2xx, so that may save the charge,
+// but it is a call cut unanswered (`maybe-charged`); once a status arrived, a 2xx is read to its end and any other
+// answer ends the call. The client (client.ts) returns this answer (`Sent`) and marks each error with it. A refusal
+// naming the key, the plan or the month is the service's word only under the same proof (accountRefusalProven);
+// anything else refused never marks the key or the month, and is charged as this rule says.
 export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
-/**
- * Transport failures that mean the request never reached the service (no connection was opened), so nothing can
+/** Transport failures that mean the request never reached the service (no connection was opened), so nothing can
  * have been charged. Every other failure after an attempt began (a reset, a socket closed, a timeout) may have come
- * after the service accepted and charged it: its answer is lost, not its charge.
- */
+ * after the service accepted and charged it: its answer is lost, not its charge. */
 const NEVER_CONNECTED: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -318,10 +300,8 @@ export function transportCharge(code: string | undefined): ChargeAnswer {
   return NEVER_CONNECTED.has(code ?? '') ? 'not-charged' : 'maybe-charged';
 }
 
-/**
- * Whether an error body is the service's own: a JSON object saying what went wrong (`error`, `message` or
- * `detail`, the shapes part 2 of the API notes names). A proxy's page (HTML), plain text or nothing is not.
- */
+/** Whether an error body is the service's own: a JSON object saying what went wrong (`error`, `message` or
+ * `detail`, the shapes part 2 of the API notes names). A proxy's page (HTML), plain text or nothing is not. */
 function isServiceErrorBody(body: Uint8Array | undefined): boolean {
   if (body === undefined || body.length === 0) return false;
   let value: unknown;
@@ -334,18 +314,14 @@ function isServiceErrorBody(body: Uint8Array | undefined): boolean {
   return ['error', 'message', 'detail'].some((key) => key in value);
 }
 
-/**
- * Statuses a gateway or proxy also sends of its own accord (a timeout, a rate limit, a failure): from the service
+/** Statuses a gateway or proxy also sends of its own accord (a timeout, a rate limit, a failure): from the service
  * they come with its error body. Not 401 and 403: the service's own come with any body (HTML, text, empty: the API
- * notes), and its headers prove them; an auth proxy's or a firewall's has none of its headers, so is maybe charged.
- */
+ * notes), and its headers prove them; an auth proxy's or a firewall's has none of its headers, so is maybe charged. */
 const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
-/**
- * What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a
+/** What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a
  * 2xx was; any other status was not only when it is provably the service's own answer (the rule above). Whatever
- * else answered may have let the request reach the service first.
- */
+ * else answered may have let the request reach the service first. */
 export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
   if (status >= 200 && status < 300) return 'charged';
   // A 429 is a refusal, whoever sent it: the service's means over the month's limit, which it does not bill (the API
@@ -356,22 +332,18 @@ export function answerCharge(status: number, headers: ResponseHeaders, body: Uin
   return 'not-charged';
 }
 
-/**
- * Whether an error answer is provably the service's own, whatever its status: its headers and its JSON error body.
+/** Whether an error answer is provably the service's own, whatever its status: its headers and its JSON error body.
  * For a 502 or 504 this proves who speaks, never what was charged (the service may speak for an upstream of its own
- * that had the request): its words are told as the service's, its charge stays `maybe-charged` (answerCharge).
- */
+ * that had the request): its words are told as the service's, its charge stays `maybe-charged` (answerCharge). */
 export function serviceAnswered(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): boolean {
   return hasServiceHeaders(headers, status) && isServiceErrorBody(body);
 }
 
-/**
- * Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
+/** Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
  * answer proven by the rule (`not-charged`: its headers and its error body). Usage figures are not asked for: the
  * service documents them as optional, and its own 429 without them is still its month used up. Anything else that
  * refused so (a gateway's page, a proxy's JSON without the service's headers) says only that the service or something
- * in front of it refused.
- */
+ * in front of it refused. */
 export function accountRefusalProven(error: VoiceApiError): boolean {
   if (!refusesTheAccount(error)) return false;
   // Every 429 charges nothing: only the service's own (its request ID and its JSON error) speaks of the month.
@@ -392,21 +364,17 @@ export function refusedOnTheWay(error: VoiceApiError): boolean {
   return refusesTheAccount(error) || error instanceof RateLimitedError;
 }
 
-/**
- * Which failures are worth another attempt: only those that charged nothing (the rule above) and may pass if tried
+/** Which failures are worth another attempt: only those that charged nothing (the rule above) and may pass if tried
  * again: the service's own 5xx or 408 (ServerError), a short rate limit, a connection that never opened. Never
- * 400/401/403 or the quota 429 (the same again), timeouts, unexpected responses or aborts.
- */
+ * 400/401/403 or the quota 429 (the same again), timeouts, unexpected responses or aborts. */
 export function isRetryable(error: VoiceApiError): boolean {
   if (error.charge !== 'not-charged') return false;
   return error instanceof ConnectionError || error instanceof ServerError || error instanceof RateLimitedError;
 }
 
-/**
- * The wait before retry number `retry` (1-based), or undefined when the error must surface instead:
+/** The wait before retry number `retry` (1-based), or undefined when the error must surface instead:
  * `Retry-After` when the service sent one (up to 60 s; a longer one is not slept through), otherwise capped
- * exponential backoff with full jitter. A 429 is tried again once at most: one that lasts is the member's "busy".
- */
+ * exponential backoff with full jitter. A 429 is tried again once at most: one that lasts is the member's "busy". */
 export function retryDelayMs(
   error: VoiceApiError,
   retry: number,

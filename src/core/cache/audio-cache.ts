@@ -88,13 +88,11 @@ export function voiceDirOf(voice: string): string {
     : `h-${createHash('sha256').update(voice).digest('hex').slice(0, 32)}`;
 }
 
-/**
- * Finished parts on disk, `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all. Processes (shards) may share the
+/** Finished parts on disk, `<dir>/<voice>/<key>.sbc`, at most `maxBytes` in all. Processes (shards) may share the
  * directory: the disk is the truth, each index a cache of it, rebuilt at open (last use = mtime). A name only ever
  * holds a whole entry (temp file, fsync, rename); each read checks the checksum and deletes a bad entry. Eviction is
  * least recently used first by mtime, which every process's hits refresh; a reader reads from its open descriptor,
- * so an eviction never cuts a read short.
- */
+ * so an eviction never cuts a read short. */
 export class AudioCache {
   readonly #dir: string;
   readonly #maxBytes: number;

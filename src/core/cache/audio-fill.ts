@@ -148,11 +148,9 @@ class Replay<T extends Buffer> {
   }
 }
 
-/**
- * One response consumed once and shared: its bytes kept as they arrive (no back-pressure), every caller reading them
+/** One response consumed once and shared: its bytes kept as they arrive (no back-pressure), every caller reading them
  * from the start, live. Opus packets are encoded only for listeners, a little ahead of the furthest one: encoding
- * faster than real time for many guilds would stall every voice (50 replies at once blocked the loop ~1 s).
- */
+ * faster than real time for many guilds would stall every voice (50 replies at once blocked the loop ~1 s). */
 export class AudioFill {
   readonly format: AudioFormat;
   readonly requestId: string | undefined;
@@ -287,10 +285,8 @@ export function cachedPart(entry: CachedAudio, encoding: Readonly<OpusSettings> 
   };
 }
 
-/**
- * The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
- * has them, else the body encoded as it arrives (which the flight then caches): in voice and in voice messages.
- */
+/** The one place that says where a part's Opus packets come from: the stored packets of a cache hit or a flight that
+ * has them, else the body encoded as it arrives (which the flight then caches): in voice and in voice messages. */
 export function partPackets(
   audio: AudioResponse & Partial<Pick<PartAudio, 'packets'>>,
   encoding: Readonly<OpusSettings>,
@@ -308,11 +304,9 @@ export function partPackets(
   return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
 }
 
-/**
- * What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
+/** What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
  * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB, half the CPU of 10 stereo). CELT only: hybrid
- * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz.
- */
+ * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz. */
 export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
   channels: 'source',
   complexity: 5,
@@ -331,10 +325,8 @@ interface OpusPacketStreamOptions {
   encoding?: Readonly<OpusSettings> | undefined;
 }
 
-/**
- * WAV and MP3 are transcoded, Ogg/Opus passed through; FLAC, M4A and other Ogg end with UnsupportedAudioError. Any
- * failure ends the stream with its error and destroys the source, as does destroying the returned stream.
- */
+/** WAV and MP3 are transcoded, Ogg/Opus passed through; FLAC, M4A and other Ogg end with UnsupportedAudioError. Any
+ * failure ends the stream with its error and destroys the source, as does destroying the returned stream. */
 export function createOpusPacketStream(
   source: Readable,
   format: AudioFormat,

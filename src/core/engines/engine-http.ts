@@ -1,24 +1,19 @@
-// What SayBot says to each engine over HTTP, and what it takes for an answer. Every exchange with an engine
-// (EngineExchange) is checked: a deadline for the headers, one for the whole
-// body (the longest line streamed as it plays) and one for a body with no byte coming (stalled), no redirect followed,
-// 3xx/4xx (refused) told apart from 5xx and no connection (failed), and a body read only up to its bound: a JSON
-// answer to JSON_CAP_BYTES, a WAV to the most audio a line can be (MAX_FREE_LINE_SECONDS at the WAV's own rate, plus a
-// margin), a declared size past its bound refused before a byte of it is read. An endless body is cut at its bound or
-// its deadline, whichever comes first, with nothing more held. A WAV is checked at the door (its header, and its first
-// samples come) and then streams on as it arrives, never gathered into one buffer here. Every failure is an
-// EngineError, in domain terms: the integration words it in the member's language; its message is for the log and the
-// doctor (it names the engine and what went wrong, never the key, the text or a body).
-//
-// Each client reads its own voice list (parsed in engine-voices.ts) and maps SayBot's effects onto its engine's own
-// controls, so that the engine renders them (better than an effect on its audio); what an engine has no control for,
-// SayBot applies to the audio itself (src/core/audio/effects/). SayBot's effects: 0.5..2 times as fast, -12..+12
-// semitones, -20..+6 dB (src/core/settings/setting-declarations.ts).
-//
+// What SayBot says to each engine over HTTP, and what it takes for an answer. Every exchange (EngineExchange) has a
+// deadline for the headers, one for the whole body (the longest line streamed as it plays) and one for a stalled body;
+// no redirect is followed; 3xx/4xx (refused) are told apart from 5xx and no connection (failed); a body is read only
+// to its bound (a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be: MAX_FREE_LINE_SECONDS at its
+// own rate, plus a margin), a declared size past it refused unread, an endless one cut at its bound or its deadline.
+// A WAV is checked at the door (its header, its first samples) and streams on, never gathered into one buffer here.
+// Every failure is an EngineError in domain terms, worded for the member by the integration; its message, for the log
+// and the doctor, names the engine and what went wrong, never the key, the text or a body.
+// Each client reads its own voice list (engine-voices.ts) and maps SayBot's effects (0.5..2 times as fast, -12..+12
+// semitones, -20..+6 dB: src/core/settings/setting-declarations.ts) onto its engine's controls, which render them
+// better than an effect on its audio; what it has no control for, SayBot applies itself (src/core/audio/effects/).
 // VOICEVOX ENGINE (and what speaks its API: AivisSpeech Engine, SHAREVOX): `GET /speakers`, then a line as
 // `POST /audio_query?text=&speaker=` and `POST /synthesis?speaker=` with that query, SayBot's effects set in it
 // (voicevoxScales, below). An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI):
-// `GET {base}/audio/voices` (which many do not have: 404) and `POST {base}/audio/speech`, with its bearer token when
-// the owner set one; it has `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
+// `GET {base}/audio/voices` (many have none: 404) and `POST {base}/audio/speech`, with its bearer token when the owner
+// set one; it has `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
 import type { EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
@@ -36,10 +31,8 @@ export interface EngineDeadlines {
   connectMs: number;
   /** From the request sent to the answer's headers: an engine on a CPU renders the whole line before answering. */
   headersMs: number;
-  /**
-   * From the headers to the body's last byte, where its length is not declared: an engine may stream its audio as it
-   * renders, at the pace it plays. A WAV that declares its samples has as long as they play, and a stall more.
-   */
+  /** From the headers to the body's last byte, where its length is not declared: an engine may stream its audio as it
+   * renders, at the pace it plays. A WAV that declares its samples has as long as they play, and a stall more. */
   bodyMs: number;
   /** The body with no byte for this long: stalled. */
   stallMs: number;
@@ -95,11 +88,9 @@ interface Wav {
   channels: number;
 }
 
-/**
- * An engine's exchanges, each under its deadlines and the caller's signal, its answer checked; rejects with an
+/** An engine's exchanges, each under its deadlines and the caller's signal, its answer checked; rejects with an
  * EngineError, or the caller's abort reason when the caller aborted. Its own pool of connections. Each API's client
- * (below) is one.
- */
+ * (below) is one. */
 export class EngineExchange {
   readonly engine: EngineName;
   readonly #agent: Agent;
@@ -151,12 +142,10 @@ export class EngineExchange {
     }
   }
 
-  /**
-   * A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_FREE_LINE_SECONDS of audio. Resolves once
-   * its header is checked and its first samples came (no audio, or a header alone, is the engine's bad answer); the
-   * rest streams on in `body`, which fails with the engine's error past its bound, its deadline, or short of the
-   * samples its header declared.
-   */
+  /** A WAV answer: RIFF/WAVE, PCM 16-bit, 8 to 48 kHz, mono or stereo, at most MAX_FREE_LINE_SECONDS of audio. Resolves
+   * once its header is checked and its first samples came (no audio, or a header alone, is the engine's bad answer);
+   * the rest streams on in `body`, which fails with the engine's error past its bound, its deadline, or short of the
+   * samples its header declared. */
   async wav(req: EngineRequest, what: string): Promise<Wav> {
     // A 404 is NOT_LISTED only where asked (json's notFound): here it was refused like any 4xx.
     const answered = (await this.#open(req, what, false)) as Answer;
@@ -432,15 +421,12 @@ export function speechServerSpeed(controls: EngineControls): number {
   return round(controls.speed ?? 1);
 }
 
-/**
- * - `down`: the engine's circuit is open (it failed lately): not tried, fails at once;
- * - `timeout`: no headers, or not the whole body, within its deadline;
- * - `refused`: the engine answered 4xx (or a redirect, never followed), or the line is past what it may be sent;
- * - `failed`: no connection, a reset, a 5xx;
- * - `bad-answer`: a 2xx that is not the audio asked for (not WAV PCM 16-bit, an HTML page, too large, malformed);
- * - `unknown-voice`: the voice is not offered now (not in the engine's catalogue, or the engine is not configured);
- * - `busy`: the engine's queue, or this server's share of it, is full.
- */
+/** Why a line failed: `down`, the engine's circuit is open (it failed lately), so it fails at once untried;
+ * `timeout`, no headers, or not the whole body, within its deadline; `refused`, the engine answered 4xx (or a
+ * redirect, never followed), or the line is past what it may be sent; `failed`, no connection, a reset, a 5xx;
+ * `bad-answer`, a 2xx that is not the audio asked for (not WAV PCM 16-bit, an HTML page, too large, malformed);
+ * `unknown-voice`, the voice is not offered now (not in the engine's catalogue, or the engine is not configured);
+ * `busy`, the engine's queue, or this server's share of it, is full. */
 export type EngineFailure = 'down' | 'timeout' | 'refused' | 'failed' | 'bad-answer' | 'unknown-voice' | 'busy';
 
 export class EngineError extends Error {

@@ -37,10 +37,8 @@ export interface EnginesConfig {
     /** SPEECH_SERVER_VOICES; absent: the server's own list. */
     voices?: readonly ListedSpeechVoice[] | undefined;
   };
-  /**
-   * FREE_VOICES: per language (ISO 639-1, or `*` for any other), which free voice speaks when the paid one may not.
-   * Absent entries (or none at all): eSpeak NG's voice closest to the language, as without engines.
-   */
+  /** FREE_VOICES: per language (ISO 639-1, or `*` for any other), which free voice speaks when the paid one may not.
+   * Absent entries (or none at all): eSpeak NG's voice closest to the language, as without engines. */
   freeVoices: Readonly<Record<string, FreeVoiceChoice>>;
 }
 
@@ -49,10 +47,7 @@ export const DEFAULT_SPEECH_SERVER_MODEL = 'tts-1';
 const LANGUAGE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i;
 const MAX_LISTED_VOICES = 500;
 
-/**
- * What is wrong with an engine's base URL, or undefined. Never quotes the URL: one with a user and password in it
- * holds a secret.
- */
+/** What is wrong with an engine's base URL, or undefined; never quotes it: a user and password in it are a secret. */
 export function engineUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return 'must be an http:// or https:// URL';
   const url = new URL(value);
@@ -87,10 +82,8 @@ function listedVoices(text: string, problems: string[]): ListedSpeechVoice[] {
   return voices;
 }
 
-/**
- * Whether an ID is one of eSpeak NG's voices (src/core/voice-catalogue/voices.ts `isEspeakVoice`, which config.ts
- * gives: the engines depend on nothing of eSpeak NG's).
- */
+/** Whether an ID is one of eSpeak NG's voices (src/core/voice-catalogue/voices.ts `isEspeakVoice`, which config.ts
+ * gives: the engines depend on nothing of eSpeak NG's). */
 type EspeakVoiceTest = (id: string) => boolean;
 
 function freeVoiceChoice(

@@ -61,10 +61,8 @@ export function engineVoiceLanguage(id: string): string | undefined {
   return parsed.engine === 'voicevox' ? 'ja' : kokoroLanguage(parsed.engineVoice);
 }
 
-/**
- * VOICEVOX's `GET /speakers`: each speaker's styles, each a voice `voicevox:<style id>` in Japanese, credited
- * `VOICEVOX:<speaker>`. Whatever does not have that shape is left out; the first of a repeated style ID is kept.
- */
+/** VOICEVOX's `GET /speakers`: each speaker's styles, each a voice `voicevox:<style id>` in Japanese, credited
+ * `VOICEVOX:<speaker>`. Whatever does not have that shape is left out; the first of a repeated style ID is kept. */
 export function voicevoxVoices(answer: unknown): EngineVoice[] {
   const voices = new Map<string, EngineVoice>();
   if (!Array.isArray(answer)) return [];
@@ -108,10 +106,8 @@ export function listedNames(answer: unknown): string[] {
   return names;
 }
 
-/**
- * A speech server's voices: those it lists (undefined: it lists none, 404), restricted to and labelled by
- * SPEECH_SERVER_VOICES when the owner set it; the owner's list alone when the server lists none.
- */
+/** A speech server's voices: those it lists (undefined: it lists none, 404), restricted to and labelled by
+ * SPEECH_SERVER_VOICES when the owner set it; the owner's list alone when the server lists none. */
 export function speechVoices(listed: readonly string[] | undefined, owners: readonly ListedSpeechVoice[] | undefined) {
   const byName = new Map((owners ?? []).map((voice) => [voice.name, voice]));
   const names = listed === undefined ? [...byName.keys()] : listed.filter((n) => owners === undefined || byName.has(n));

@@ -1,14 +1,12 @@
 // The owner's speech engines as one object the rest of SayBot asks (the part source's EnginePort,
 // src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (in its server's fair
-// share of the engine's slots, and through its backoff), and how each is doing. Made from the configuration's `engines`
-// (src/core/config.ts); with no engine configured it offers nothing and speaks nothing. Each configured engine has its
-// own client (src/core/engines/engine-http.ts), voice list, slots and backoff (EngineCircuit, below); a line never
-// waits behind another engine's. A server's share is eSpeak NG's pool's (FairShares,
-// src/core/audio/workers/job-thread.ts), its slot held until the line's streamed audio ends.
-//
-// An engine's voices are fetched at start and every `refreshMs` (ten minutes). A failed fetch keeps the voices of the
-// last one that answered (an engine restarting is not an engine without voices); a voice a fetch no longer lists is
-// unknown from then on. One fetch at a time; its timer never keeps the process alive.
+// share of the engine's slots, through its backoff), and how each is doing; made from the configuration's `engines`
+// (src/core/config.ts), offering and speaking nothing when none is configured. Each engine has its own client
+// (src/core/engines/engine-http.ts), voice list, slots and backoff (EngineCircuit, below): a line never waits behind
+// another engine's. A server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/job-thread.ts), its
+// slot held until the line's streamed audio ends. Voices are fetched at start and every `refreshMs` (ten minutes), one
+// fetch at a time, its timer never keeping the process alive; a failed fetch keeps the last answer's voices (an engine
+// restarting is not one without voices); a voice a fetch no longer lists is unknown from then on.
 import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
 import type { Readable } from 'node:stream';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
@@ -30,10 +28,8 @@ import {
 import type { EnginesConfig } from './engine-settings.ts';
 import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
 
-/**
- * The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
- * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads).
- */
+/** The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
+ * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads). */
 const MAX_TEXT_CHARS = 1000;
 
 /** Whose line it is: an engine's slots serve servers in turn and hold each to its share. */
@@ -166,10 +162,8 @@ export class Engines {
     return error instanceof EngineError && error.reason !== 'busy';
   }
 
-  /**
-   * One part's audio for the part source: `synthesize`, its class as SayBot's other audio work's (the seconds it will
-   * say, at natural speech's rate, over its speed), its WAV as it arrives.
-   */
+  /** One part's audio for the part source: `synthesize`, its class as SayBot's other audio work's (the seconds it will
+   * say, at natural speech's rate, over its speed), its WAV as it arrives. */
   async speakLine(
     text: string,
     voiceId: string,
@@ -181,14 +175,12 @@ export class Engines {
     return (await this.synthesize(text, voiceId, controls ?? {}, owner, signal, long)).body;
   }
 
-  /**
-   * Renders `text` in an engine's voice (named apart from `speak`, which is the pipeline's one door for an order,
+  /** Renders `text` in an engine's voice (named apart from `speak`, which is the pipeline's one door for an order,
    * test/structure/one-way-to-speak.test.ts). Resolves once the engine's answer is checked at its door (its header,
    * its first samples), its audio streaming on in `body`; its slot in the engine's queue is held until that body is
    * over. Rejects with an EngineError (its `reason`: `down` at once while the engine is down, its voice list never
    * fetched included), or with the signal's reason when aborted (waiting, the line leaves the queue; under way, its
-   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (FairShares).
-   */
+   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (FairShares). */
   async synthesize(
     text: string,
     voiceId: string,
@@ -397,10 +389,8 @@ export class EngineCircuit {
     return this.#failures > 0 ? this.#downUntil : undefined;
   }
 
-  /**
-   * Whether a line may go now: `go` (up), `probe` (down, its backoff over, no probe out: this line is the one; report
-   * its outcome), or `down` (fail at once).
-   */
+  /** Whether a line may go now: `go` (up), `probe` (down, its backoff over, no probe out: this line is the one; report
+   * its outcome), or `down` (fail at once). */
   admit(): Admission {
     if (this.#failures === 0) return 'go';
     if (this.blocked) return 'down';

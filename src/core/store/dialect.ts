@@ -27,11 +27,9 @@ export class Dialect {
     this.db = db;
   }
 
-  /**
-   * Runs `work` as one transaction. SQLite begins IMMEDIATE: the write lock first, one writer across processes.
+  /** Runs `work` as one transaction. SQLite begins IMMEDIATE: the write lock first, one writer across processes.
    * PostgreSQL first takes `lockKey`'s advisory lock (per guild, mostly), so checks-then-writes on a key never
-   * interleave while other keys never wait.
-   */
+   * interleave while other keys never wait. */
   transaction<T>(lockKey: string | undefined, work: (trx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       if (lockKey !== undefined) await this.lock(trx, lockKey);

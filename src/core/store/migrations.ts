@@ -9,12 +9,10 @@ import {
   versionsTable,
 } from './schema-steps.ts';
 
-/**
- * The core's part of the schema as ordered steps (run with the features' by version: schema-steps.ts' composeSchema).
+/** The core's part of the schema as ordered steps (run with the features' by version: schema-steps.ts' composeSchema).
  * A released step never changes: a change is a new step (test/core/store/schema-pin.test.ts pins what each builds on
- * both databases). Times are epoch milliseconds (UTC); names are unique per guild by `name_key` (names.ts). Steps 1-16's
- * tables are STRICT on SQLite; a constraint named here has the name PostgreSQL gave it when released unnamed.
- */
+ * both databases). Times are epoch milliseconds (UTC); names are unique per guild by `name_key` (names.ts). Steps
+ * 1-16's tables are STRICT on SQLite; a constraint named here has the name PostgreSQL gave it when released unnamed. */
 export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
   {
     version: 1,

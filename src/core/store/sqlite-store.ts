@@ -23,11 +23,9 @@ import type { Database } from './schema.ts';
 const MAX_STATEMENTS = 500;
 const isBusy = (error: unknown): boolean => (Number((error as { errcode?: unknown }).errcode) & 0xff) === 5; // SQLITE_BUSY and its extended codes
 
-/**
- * Kysely's connection over node:sqlite's synchronous DatabaseSync. A statement that finds the database locked is
+/** Kysely's connection over node:sqlite's synchronous DatabaseSync. A statement that finds the database locked is
  * retried after a pause, up to the busy timeout, without blocking the event loop (SQLite's busy handler would, and
- * could wait on a transaction this thread must finish).
- */
+ * could wait on a transaction this thread must finish). */
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
   readonly #busyMs: number;

@@ -1,8 +1,6 @@
-/**
- * The storage contract: one `Store`, one object per area (`store.presets.get(…)`), written once on Kysely for SQLite
+/** The storage contract: one `Store`, one object per area (`store.presets.get(…)`), written once on Kysely for SQLite
  * and PostgreSQL (src/core/store/areas/, or a feature's store/ folder); its types are the <area>-store.ts modules.
- * Async throughout; IDs are snowflake strings; names match case-insensitively (names.ts: `nameKey`).
- */
+ * Async throughout; IDs are snowflake strings; names match case-insensitively (names.ts: `nameKey`). */
 import type { FreeVoiceLinesArea } from './areas/free-voice-lines.ts';
 import type { OutputDefaultsArea } from './areas/output-defaults.ts';
 import type { MemberDefaultsArea } from './areas/member-defaults.ts';

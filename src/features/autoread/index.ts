@@ -4,8 +4,6 @@
 import './strings.ts';
 export { AUTOREAD_CHANGED_EVENT, AutoreadWiring } from './autoread-wiring.ts';
 export { AUTOREAD_INTENTS, MESSAGE_CONTENT_WHERE } from './gateway-intents.ts';
-export { AUTO_READ_FORGET_RULES, AUTO_READ_VOICE_ROWS, autoReadAreas } from './store/store-areas.ts';
-export { AUTO_READ_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { describeSettings, settingsChanged, withSettingOptions } from './autoread-settings.ts';
 export { settingChangesFrom, settingChangesOf } from './autoread-settings.ts';
 export { IGNORED_MAX } from './reading/binding.ts';

@@ -10,10 +10,8 @@ import {
 } from '../autoread/index.ts';
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { Logger } from '../../core/log.ts';
 import { usableVoice } from '../../core/voice-catalogue/voices.ts';
-import type { Store } from '../../core/store/types.ts';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
@@ -21,12 +19,6 @@ import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
-
-export interface AutoreadDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-}
 
 const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
 const Voice = z.object({ voice: z.string().min(1).max(120) });
@@ -39,7 +31,7 @@ function plain(bot: DashboardBot, guildId: string, line: string): string {
     .replaceAll('`', '');
 }
 
-export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: AutoreadDeps): void {
+export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): void {
   const { store, bot, logger } = deps;
   const base = '/servers/:guildId/autoread';
   guard(app, base, serverAccess(bot), managersOnly);

@@ -4,9 +4,8 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
-import type { Store } from '../../core/store/types.ts';
 import { t } from './strings.ts';
-import type { DashboardBot, DashboardEnv, DoctorCheck, OwnerConsole } from './dashboard-types.ts';
+import type { DashboardBot, DashboardEnv, DoctorCheck, OwnerConsole, RouteDeps } from './dashboard-types.ts';
 import { audit, guard, pageContext, refusal, userOf } from './guards.ts';
 import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -30,17 +29,10 @@ export const SERVERS_PER_PAGE = 25;
 /** Servers the console left lately, remembered for the notice after the redirect. */
 const LEFT_REMEMBERED = 20;
 
-export interface ConsoleDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-  installUrl: string;
-}
-
 const GuildId = z.string().regex(/^\d{17,20}$/);
 const Page = z.coerce.number().int().min(1).max(1000).catch(1);
 
-export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: ConsoleDeps): void {
+export function addConsoleRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { installUrl: string }): void {
   const { store, bot, logger } = deps;
   if (bot.console === undefined) return;
   const owner: OwnerConsole = bot.console;

@@ -187,3 +187,6 @@ export interface DashboardDeps {
   /** Session lifetimes and rate limits: tests', and the owner's DASHBOARD_LOGINS_PER_MINUTE; limits.ts's otherwise. */
   limits?: Partial<DashboardLimits>;
 }
+
+/** What every page's routes are given. */
+export type RouteDeps = Pick<DashboardDeps, 'store' | 'bot' | 'logger'>;

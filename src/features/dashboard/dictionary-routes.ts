@@ -16,9 +16,7 @@ import {
   type EntryName,
 } from '../autoread/index-dictionary.ts';
 import { countCharacters } from '../../core/characters.ts';
-import type { Logger } from '../../core/log.ts';
-import type { Store } from '../../core/store/types.ts';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
@@ -27,13 +25,6 @@ import type { SampleResult, Samples } from './samples.ts';
 import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
-
-export interface DictionaryDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-  samples: Samples;
-}
 
 // Longer than the rules allow, as /dictionary's options: a too-long word is answered by the rule, which names it.
 const Name = z.object({
@@ -54,7 +45,7 @@ const Search = z.object({
 
 const nameOf = ({ kind, word }: z.infer<typeof Name>): EntryName => (kind === 'pattern' ? { pattern: word } : word);
 
-export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: DictionaryDeps): void {
+export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samples: Samples }): void {
   const { store, bot, logger, samples } = deps;
   const base = '/servers/:guildId/dictionary';
   guard(app, base, serverAccess(bot), managersOnly);

@@ -1,8 +1,6 @@
-// The dashboard's public surface: what the app composes (its server, its store area and schema step).
+// The dashboard's public surface: what the app composes (its server); its store's part is index-store.ts.
 import './strings.ts';
 export { startDashboard, type RunningDashboard } from './start-dashboard.ts';
-export { dashboardAreas } from './store/store-areas.ts';
-export { DASHBOARD_SCHEMA_STEPS } from './store/schema-steps.ts';
 export type {
   DashboardBot,
   DashboardDeps,

@@ -8,11 +8,9 @@ import { describeSettings } from '../speaking/index-words.ts';
 import { readSettingOptions } from '../../core/interactions/options.ts';
 import { describeSettings as describeDeclared } from '../../core/interactions/setting-text.ts';
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
-import type { Logger } from '../../core/log.ts';
 import type { MemberDefaults, MemberDefaultsChange } from '../../core/store/member-defaults-store.ts';
-import type { Store } from '../../core/store/types.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
 import { audit, form, guard, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
@@ -21,13 +19,6 @@ import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.
 import { formatNumber, t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
-
-export interface MemberDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-  samples: Samples;
-}
 
 /** Cloned voices listed at most (a server keeps far fewer). */
 const MAX_CLONED_SHOWN = 200;
@@ -46,7 +37,7 @@ function describeMember(locale: string, stored: MemberDefaults): string {
   return [describeSettings(locale, stored), reading].filter((part) => part !== '').join(' · ');
 }
 
-export function addMemberRoutes(app: Hono<DashboardEnv>, deps: MemberDeps): void {
+export function addMemberRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samples: Samples }): void {
   const { store, bot, logger, samples } = deps;
   guard(app, '/servers/:guildId/myvoice', serverAccess(bot));
   guard(app, '/servers/:guildId/mydata', serverAccess(bot));

@@ -2,10 +2,8 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
-import type { Logger } from '../../core/log.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/config.ts';
-import type { Store } from '../../core/store/types.ts';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';
@@ -13,17 +11,11 @@ import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
 
-export interface MonthDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-}
-
 /** Each budget's field: empty leaves it, 0 clears the server's own (as /budget's options). */
 const Budget = z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0).max(100_000_000)]);
 const Budgets = z.object(Object.fromEntries(BUDGET_NAMES.map((name) => [name, Budget.optional()])));
 
-export function addMonthRoutes(app: Hono<DashboardEnv>, deps: MonthDeps): void {
+export function addMonthRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): void {
   const { store, bot, logger } = deps;
   const base = '/servers/:guildId/month';
   guard(app, base, serverAccess(bot));

@@ -3,8 +3,6 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { describeFailure, wordsText } from '../speaking/index-words.ts';
-import type { Logger } from '../../core/log.ts';
-import type { Store } from '../../core/store/types.ts';
 import {
   FORM_SCRIPT_MAX,
   checkScript,
@@ -16,7 +14,7 @@ import {
   type StudioQuote,
   type StudioServices,
 } from '../scenes/index.ts';
-import type { DashboardBot, DashboardEnv, DashboardScenes } from './dashboard-types.ts';
+import type { DashboardEnv, DashboardScenes, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
@@ -25,12 +23,6 @@ import { scenesPage } from './pages/scenes-page.ts';
 import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
-
-export interface SceneRouteDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-}
 
 /** Made files kept for their member's download: at most this many, this many bytes in all, this long. */
 const MAX_FILES = 16;
@@ -83,7 +75,7 @@ function quoteJson(quote: StudioQuote, lineCharacters: number[]) {
   };
 }
 
-export function addSceneRoutes(app: Hono<DashboardEnv>, deps: SceneRouteDeps): void {
+export function addSceneRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): void {
   const { store, bot, logger } = deps;
   const found: DashboardScenes | undefined = bot.scenes;
   if (found === undefined) return;

@@ -7,11 +7,9 @@ import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import type { Logger } from '../../core/log.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { isValidName, tidyName } from '../../core/store/names.ts';
-import type { Store } from '../../core/store/types.ts';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
@@ -20,13 +18,6 @@ import type { Samples } from './samples.ts';
 import { t } from './strings.ts';
 
 type Ctx = Context<DashboardEnv>;
-
-export interface VoiceDeps {
-  store: Store;
-  bot: DashboardBot;
-  logger: Logger;
-  samples: Samples;
-}
 
 /** Cloned voices and presets listed at most (a server keeps far fewer: /clone and /preset bound them). */
 const MAX_LISTED = 200;
@@ -54,7 +45,7 @@ const Heard = z.union([
 ]);
 const Preset = z.object({ preset: z.string().min(1).max(120) });
 
-export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: VoiceDeps): void {
+export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samples: Samples }): void {
   const { store, bot, logger, samples } = deps;
   const base = '/servers/:guildId/voices';
   guard(app, base, serverAccess(bot));

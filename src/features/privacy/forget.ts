@@ -28,10 +28,8 @@ export async function deleteClonedVoice(
   if (deleted && deleted.soundsSaved.length > 0) await removeSounds?.(guildId, deleted.soundsSaved);
 }
 
-/**
- * Forgets a member in one guild or every guild: clones, rows, their ID elsewhere marked; the one path of /privacy
- * delete and `npm run forget`. The managers' records of them stay when the member asks, not for the operator.
- */
+/** Forgets a member in one guild or every guild: clones, rows, their ID elsewhere marked; the one path of /privacy
+ * delete and `npm run forget`. The managers' records of them stay when the member asks, not for the operator. */
 export async function forgetMember(
   deps: Forgetting,
   userId: string,

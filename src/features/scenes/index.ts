@@ -6,8 +6,6 @@ export { previewScene } from './scene-preview.ts';
 export { answerSceneButton } from './scene-delivery.ts';
 export { PendingScenes } from './pending-scenes.ts';
 export { sceneForm, sceneFormPurpose, FORM_SCRIPT_MAX, type SceneFormPurpose } from './scene-form.ts';
-export { SCENE_FORGET_RULES, sceneAreas } from './store/store-areas.ts';
-export { SCENE_SCHEMA_STEPS } from './store/schema-steps.ts';
 export { saveScene, sceneName } from './scene-saving.ts';
 export {
   checkScript,

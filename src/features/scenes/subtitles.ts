@@ -40,10 +40,8 @@ export function toSrt(cues: readonly SubtitleCue[]): string {
     .join('\n');
 }
 
-/**
- * A scene's .srt from its planned turns and the timeline its mix gave back: each line timed as it is heard (those
- * before the cut, when cut), named by its speaker. For the Discord delivery and the studio's file.
- */
+/** A scene's .srt from its planned turns and the timeline its mix gave back: each line timed as it is heard (those
+ * before the cut, when cut), named by its speaker. For the Discord delivery and the studio's file. */
 export function sceneSrt(turns: readonly PlannedTurn[], timeline: SceneTimeline | undefined): string {
   if (timeline === undefined || timeline.length > turns.length) throw new Error('a scene file without its timeline');
   return toSrt(

@@ -10,7 +10,7 @@ import {
   composeSchema,
   statementsOf,
 } from '../../../src/core/store/schema-steps.ts';
-import { AUTO_READ_SCHEMA_STEPS } from '../../../src/features/autoread/index.ts';
+import { AUTO_READ_SCHEMA_STEPS } from '../../../src/features/autoread/index-store.ts';
 import { LATEST_SCHEMA_VERSION as LATEST_VERSION, SCHEMA, openSqliteStore } from '../../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
 

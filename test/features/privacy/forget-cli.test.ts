@@ -8,7 +8,7 @@ import { openSqliteStore } from '../../../src/app/store.ts';
 import { rowsHolding, scanSqlite } from '../../support/db-scan.ts';
 import { SEED_MONTH, seedMemberTraces } from '../../support/privacy-seed.ts';
 import { runChild, type ChildRun } from '../../support/run-child.ts';
-import { parseForgetArgs } from '../../../src/features/privacy/index.ts';
+import { parseForgetArgs } from '../../../src/features/privacy/index-forget.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'saybot-forget-'));

@@ -125,11 +125,9 @@ const carriedMember = (key: Buffer, guildId: string, userId: string, day: string
 type Forgotten =
   { kind: 'member'; userId: string; guildId: string | undefined } | { kind: 'guild'; guildId: string; marker: string };
 
-/**
- * The rule both deletions follow, in the deletion's transaction: each member's day, last day's paid spends and holds
+/** The rule both deletions follow, in the deletion's transaction: each member's day, last day's paid spends and holds
  * go under the day's pseudonym; a server's deletion also moves its month's under the month's pseudonym. Returns how
- * many spend rows it moved off the IDs.
- */
+ * many spend rows it moved off the IDs. */
 async function carryOver(trx: Db, key: Buffer, who: Forgotten, at: Date): Promise<number> {
   const { month, day } = periodOf(at);
   /** A carried row's IDs: its member under its day's pseudonym, its guild under its month's when a server goes. */

@@ -58,11 +58,9 @@ export class PrivacyArea extends Area {
     return traces;
   }
 
-  /**
-   * Forgets a member in one guild or every guild, in one transaction: own rows deleted, their ID elsewhere replaced by a
-   * marker, managers' records kept unless `by` is the operator, and what their budgets count from carried under a
-   * keyed pseudonym (forget-carry-over.ts).
-   */
+  /** Forgets a member in one guild or every guild, in one transaction: own rows deleted, their ID elsewhere replaced by
+   * a marker, managers' records kept unless `by` is the operator, and what their budgets count from carried under a
+   * keyed pseudonym (forget-carry-over.ts). */
   async forgetMember(
     userId: string,
     guildId?: string,
