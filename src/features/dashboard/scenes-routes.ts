@@ -96,14 +96,15 @@ export function addSceneRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): void {
     const server = c.get('membership');
     return { guildId: server.guildId, userId: userOf(c), guildLocale: server.guildLanguage };
   };
-  /** A refusal's words for the page, a channel's mention as its name (a browser does not render mentions). */
+  /** A refusal's words for the page, a channel's or a bot's mention as its name (a browser does not render mentions). */
   const refusalText = (c: Ctx, error: unknown): string => {
     const { code, message } = describeFailure(error);
     if (code === 'internal') throw error;
     const { guildId } = c.get('membership');
     return t(c.get('locale'), message.key, message.params).replace(
-      /<#(\d{17,20})>/g,
-      (_, channelId: string) => `#${bot.channelName(guildId, channelId) ?? channelId}`,
+      /<([#@])(\d{17,20})>/g,
+      (_, kind: string, id: string) =>
+        `${kind}${(kind === '#' ? bot.channelName(guildId, id) : bot.displayName(guildId, id)) ?? id}`,
     );
   };
   /** The member's answer for a refusal (a script error, a budget, a right); anything else is the app's failure. */

@@ -1,5 +1,5 @@
 // A scene the studio plays in voice on a helper's seat is held to that helper's own voice state before each part, as
-// /say is: a helper server-muted mid-scene is heard by nobody, so nothing more of the scene is asked for.
+// /say is: a helper server-muted mid-scene is heard by nobody (and named), so nothing more of the scene is asked for.
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboardHarness, type DashboardHarness } from '../../support/dashboard.ts';
@@ -65,7 +65,8 @@ describe('a studio scene on a helper seat', () => {
     // Told as /say tells it: nobody hears the helper there, and what was asked of the service counts as spent.
     expect(answer.status).toBe(400);
     const { error } = JSON.parse(answer.body) as { error: string };
-    expect(error).toMatch(/^Nobody can hear me in #study any more/);
+    // The helper named, as /say names it, but as its name: a browser does not render a mention.
+    expect(error).toMatch(/^Nobody can hear @SayBot 2 in #study any more/);
     expect(error).toContain('counts as spent');
     expect(h.sandbox.requests.some((r) => r.text === LINES[1])).toBe(false);
   });
