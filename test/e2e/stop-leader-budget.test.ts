@@ -57,9 +57,9 @@ const memberSpent = async (h: Harness, userId: string) => {
 };
 
 describe('the leader stops while its call is written ahead for a joiner', () => {
-  for (const [budget, env] of [
-    ['the server month', { BUDGET_GUILD_MONTHLY_CHARS: '100' }],
-    ['the bot month', { BUDGET_BOT_MONTHLY_CHARS: '100' }],
+  for (const [budget, env, refused] of [
+    ['the server month', { BUDGET_GUILD_MONTHLY_CHARS: '100' }, /monthly budget is 100 characters/],
+    ['the bot month', { BUDGET_BOT_MONTHLY_CHARS: '100' }, /SayBot has reached the monthly limit/],
   ] as const)
     it(`${budget} of 100: another member's 60 accepted meanwhile, the joiner's line is not sent past it`, async () => {
       const gate = heldWriteAhead(TEXT.length);
@@ -83,7 +83,7 @@ describe('the leader stops while its call is written ahead for a joiner', () => 
       const stopped = await answerOf(a, 30_000);
       expect(stopped).toMatch(/^Stopped/);
       expect(stopped).not.toMatch(/spent|counted/);
-      expect(await answerOf(b, 30_000)).toMatch(/budget/);
+      expect(await answerOf(b, 30_000)).toMatch(refused);
       await booksSettled(h);
       expect(h.sandbox.charactersBilled()).toBe(SIXTY.length);
       expect(await spentShown(h, GUILD, A)).toBe(SIXTY.length);

@@ -195,6 +195,9 @@ export interface Waiting {
   readonly letGo?: AbortSignal | undefined;
 }
 
+/** Its payer's order let go of it before it left (its hold given back): not sent on it; whoever waits asks anew. */
+export class PayerLeftError extends AbortedError {}
+
 /** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
 export function unwanted(): AbortedError {
   return new AbortedError('nobody waits for this part any more: its request was not sent');
@@ -253,7 +256,9 @@ async function pay<R extends PaidRequest>(
     payer = await payerOf(books, order, endpoint, part);
     if (!waiting.wanted()) throw unwanted();
     if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
-    const wanted = waiting.wanted();
+    // Its order let go of it (a stop), its hold maybe gone before the write: what was written counts on no budget.
+    const left = payer !== undefined && payer === order?.charge && !payer.reserves(part.key);
+    const wanted = !left && waiting.wanted();
     if (wanted) waiting.calling();
     const sent = wanted ? await client.send(request, { signal, letGo: waiting.letGo }) : undefined;
     if (sent?.kind !== 'accepted') {
@@ -261,6 +266,7 @@ async function pay<R extends PaidRequest>(
       const taken = (sent?.kind ?? 'not-charged') === 'not-charged';
       if (payer !== undefined && entry !== undefined)
         await (taken ? books.takeBack(payer, entry) : books.leaveSpent(payer, entry, !waiting.wanted()));
+      if (left) throw new PayerLeftError('its order let go of it as it was written ahead: not sent on its books');
       throw sent === undefined ? unwanted() : await books.heard(sent.error, characters);
     }
     accepted = true;
