@@ -62,7 +62,7 @@ export class Waiters implements Waiting {
   readonly #letGo = new AbortController();
   #calling = false;
   #closed = false;
-  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent. */
+  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent, or closed as a stop. */
   #gone = false;
 
   /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
@@ -90,6 +90,7 @@ export class Waiters implements Waiting {
 
   gone(): void {
     this.#gone = true;
+    if (this.#calling) this.#letGo.abort(unwanted());
   }
 
   /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
