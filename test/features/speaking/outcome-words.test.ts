@@ -257,30 +257,6 @@ describe('one outcome, worded in one place', () => {
     },
   );
 
-  // bb8's gap 4: its own call left spent as maybe charged (a reset, a gateway's answer, no answer in time, after the
-  // request left): the characters its order may have paid, said once, then the call's own words.
-  it.each(FRONTS)(
-    "%s, failed by its own call left as maybe charged: how many, once, then the call's words",
-    (_, front) => {
-      for (const error of [
-        new ConnectionError('reset', 'ECONNRESET', { charge: 'maybe-charged' }),
-        new ServerError('504', { status: 504, charge: 'maybe-charged' }),
-        new TimeoutError('late', 'headers', 20_000, { charge: 'maybe-charged' }),
-      ])
-        for (const secondsHeard of [0, 3]) {
-          const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard, spent: { paid: 0, unconfirmed: 48 } };
-          const answer = wordOutcome(outcome, front);
-          const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
-          expect(said.key).toBe('outcome.failedMaybePaid');
-          for (const locale of LOCALES) {
-            const text = wordsText(locale, said);
-            expect(text.match(/48/g), `${locale}: ${text}`).toHaveLength(1);
-            expect(text.endsWith(wordsText(locale, describeFailure(error).message)), locale).toBe(true);
-          }
-        }
-    },
-  );
-
   it.each(FRONTS)(
     "%s, failed by a charged call after audio of its own came (the call another member's shared one): how many, once, then the call's words",
     (_, front) => {
