@@ -128,10 +128,7 @@ export class Charge {
     return this.#written;
   }
 
-  /**
-   * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
-   * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
-   */
+  /** Characters written ahead (less those taken back), accepted, delivered; a late part's count its order's too. */
   count(written: number, paid = 0, delivered = 0): void {
     this.#written += written;
     this.#paid += paid;
@@ -169,11 +166,8 @@ export class Charge {
   }
 }
 
-/**
- * Who pays for a paid request of `part`: its order's charge where it reserved the part at acceptance, or, for a part
- * counted free then (cached or in flight, and gone since), a charge of its own that passes the budgets and the month
- * now, without the cooldown and within what its quote has left. No order (tools, tests): nobody, only the month heard.
- */
+// Who pays for `part`: its order's charge where it reserved the part at acceptance; for a part counted free then, a
+// charge of its own passing the budgets and the month now (no cooldown, within its quote). No order: nobody.
 async function payerOf(books: Books, order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart) {
   if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
   const { charge } = order;
@@ -183,11 +177,7 @@ async function payerOf(books: Books, order: PayingOrder | undefined, endpoint: S
   return (await books.authorize(charge.context, [need], { memberCooldown: false })).paysFor(charge);
 }
 
-/**
- * Who waits for a paid call (src/core/sourcing/flights.ts `Waiters`): whether anyone still does, asked before it is
- * written ahead and at the last instant before it leaves; that it leaves (`calling`: closed from then while no answer
- * has begun, `letGo`) and that its answer began (`close`: read to its end from then, whoever lets go of it).
- */
+/** Who waits for a paid call (flights.ts `Waiters`): still `wanted`; it leaves (`calling`); answered (`close`). */
 export interface Waiting {
   wanted(): boolean;
   calling(): void;
@@ -210,10 +200,7 @@ export interface PaidCalls {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * One paid call (pay, below) under way: `answered` once its answer is read (its body streaming on), `done` once it is
- * finished; a failure before its answer rejects both.
- */
+/** One paid call (pay) under way: `answered` once answered (its body streaming on), `done` once finished. */
 export function paidCall<R extends PaidRequest>(
   calls: PaidCalls,
   request: R,
@@ -229,15 +216,10 @@ export function paidCall<R extends PaidRequest>(
   return { answered: answered.promise, done };
 }
 
-/**
- * One paid call's steps in the order they happen: who pays; still wanted; written ahead on the books within the month
- * (while it is marked used up, only as the one request finding out), so that no instant after it leaves (a crash
- * included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and confirmed
- * before its body is read; or not charged (never sent, or the service's definite no) and taken back; or left spent
- * when it may have been charged, what the service said of the month kept either way; read, and handed to `answered`
- * (its listeners hear the audio as it streams); delivered: its body read to its end, or cut; finished. Retries are
- * the client's, one call written once.
- */
+// One paid call's steps in turn: who pays; still wanted; written ahead within the month (no instant after it leaves,
+// a crash included, finds it off the books), or not sent; still wanted; sent; accepted and confirmed before its body
+// is read, or taken back (not charged), or left spent (maybe charged); read and handed to `answered`; delivered or
+// cut; finished. Retries are the client's, one call written once.
 async function pay<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
   request: R,
