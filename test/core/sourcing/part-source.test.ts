@@ -566,8 +566,10 @@ describe('PartSource', () => {
         await vi.waitFor(() => expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1), {
           timeout: 20_000,
         });
+        // Awaited from before the deletion: the deletion now closes the call at once, so it fails during purgeVoice.
+        const refused = expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
         await parts.purgeVoice(asked.voice);
-        await expect(first).rejects.toMatchObject({ problem: { code: 'voice-deleted', voice: asked.voice } });
+        await refused;
         await expect(
           orderedPart(parts, asked, texts[1] ?? '', new AbortController().signal, { charge }),
         ).rejects.toMatchObject({
