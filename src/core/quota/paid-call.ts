@@ -129,10 +129,7 @@ export class Charge {
     return this.#written;
   }
 
-  /**
-   * Accounting's count of its paid requests: characters written ahead (less those taken back), and accepted; a late
-   * part's count is its order's too, so the order's outcome and every stop or revocation word know it was paid.
-   */
+  /** Characters written ahead (less those taken back), accepted, delivered; a late part's count its order's too. */
   count(written: number, paid = 0, delivered = 0): void {
     this.#written += written;
     this.#paid += paid;
@@ -170,11 +167,8 @@ export class Charge {
   }
 }
 
-/**
- * Who pays for a paid request of `part`: its order's charge where it reserved the part at acceptance, or, for a part
- * counted free then (cached or in flight, and gone since), a charge of its own that passes the budgets and the month
- * now, without the cooldown and within what its quote has left. No order (tools, tests): nobody, only the month heard.
- */
+// Who pays for `part`: its order's charge where it reserved the part at acceptance; for a part counted free then, a
+// charge of its own passing the budgets and the month now (no cooldown, within its quote). No order: nobody.
 async function payerOf(books: Books, order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart) {
   if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
   const { charge } = order;
@@ -184,17 +178,16 @@ async function payerOf(books: Books, order: PayingOrder | undefined, endpoint: S
   return (await books.authorize(charge.context, [need], { memberCooldown: false })).paysFor(charge);
 }
 
-/**
- * Who waits for a paid call (src/core/sourcing/flights.ts `Waiters`): whether anyone still does, asked before it is
- * written ahead and at the last instant before it leaves; that it leaves (`calling`: closed from then while no answer
- * has begun, `letGo`) and that its answer began (`close`: read to its end from then, whoever lets go of it).
- */
+/** Who waits for a paid call (flights.ts `Waiters`): still `wanted`; it leaves (`calling`); answered (`close`). */
 export interface Waiting {
   wanted(): boolean;
   calling(): void;
   close(): void;
   readonly letGo?: AbortSignal | undefined;
 }
+
+/** Its payer's order let go of it before it left (its hold given back): not sent on it; whoever waits asks anew. */
+export class PayerLeftError extends AbortedError {}
 
 /** A part's request nobody waits for any more before it leaves: nothing sent, nothing paid. */
 export function unwanted(): AbortedError {
@@ -208,10 +201,7 @@ export interface PaidCalls {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * One paid call (pay, below) under way: `answered` once its answer is read (its body streaming on), `done` once it is
- * finished; a failure before its answer rejects both.
- */
+/** One paid call (pay) under way: `answered` once answered (its body streaming on), `done` once finished. */
 export function paidCall<R extends PaidRequest>(
   calls: PaidCalls,
   request: R,
@@ -227,15 +217,10 @@ export function paidCall<R extends PaidRequest>(
   return { answered: answered.promise, done };
 }
 
-/**
- * One paid call's steps in the order they happen: who pays; still wanted; written ahead on the books within the month
- * (while it is marked used up, only as the one request finding out), so that no instant after it leaves (a crash
- * included) finds it off them, or not sent; still wanted at the last instant; sent; answered: accepted and confirmed
- * before its body is read; or not charged (never sent, or the service's definite no) and taken back; or left spent
- * when it may have been charged, what the service said of the month kept either way; read, and handed to `answered`
- * (its listeners hear the audio as it streams); delivered: its body read to its end, or cut; finished. Retries are
- * the client's, one call written once.
- */
+// One paid call's steps in turn: who pays; still wanted; written ahead within the month (no instant after it leaves,
+// a crash included, finds it off the books), or not sent; still wanted; sent; accepted and confirmed before its body
+// is read, or taken back (not charged), or left spent (maybe charged); read and handed to `answered`; delivered or
+// cut; finished. Retries are the client's, one call written once.
 async function pay<R extends PaidRequest>(
   { books, client, signal }: PaidCalls,
   request: R,
@@ -254,7 +239,9 @@ async function pay<R extends PaidRequest>(
     payer = await payerOf(books, order, endpoint, part);
     if (!waiting.wanted()) throw unwanted();
     if (payer !== undefined) entry = await books.writeAhead(payer, { endpoint, characters, cached: false });
-    const wanted = waiting.wanted();
+    // Its order let go of it (a stop), its hold maybe gone before the write: what was written counts on no budget.
+    const left = payer !== undefined && payer === order?.charge && !payer.reserves(part.key);
+    const wanted = !left && waiting.wanted();
     if (wanted) waiting.calling();
     const sent = wanted ? await client.send(request, { signal, letGo: waiting.letGo }) : undefined;
     if (sent?.kind !== 'accepted') {
@@ -262,6 +249,7 @@ async function pay<R extends PaidRequest>(
       const taken = (sent?.kind ?? 'not-charged') === 'not-charged';
       if (payer !== undefined && entry !== undefined)
         await (taken ? books.takeBack(payer, entry) : books.leaveSpent(payer, entry, !waiting.wanted()));
+      if (left) throw new PayerLeftError('its order let go of it as it was written ahead: not sent on its books');
       if (sent === undefined) throw unwanted();
       // What its failure says of the month written down; then its caller told (a 429 by its own figure).
       await books.heard(sent.error, characters);

@@ -50,19 +50,15 @@ export interface Flight extends FlightAudio {
   from: 'cache' | 'api' | 'free';
 }
 
-/**
- * Who waits for a flight's audio. Its paid request leaves only while one still waits: let go of by all before it
- * left, it is never sent nor paid; after it left and before any answer, it is closed (`letGo`, the client's
- * CallOptions) and kept on the books as maybe charged. Once the answer began nothing here cuts it: what was accepted
- * is read and kept.
- */
+// Who waits for a flight's audio. Let go of by all before it left, its paid request is never sent nor paid; after it
+// left, before any answer, it is closed (`letGo`), kept as maybe charged; once answered, it is read and kept.
 export class Waiters implements Waiting {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
   readonly #letGo = new AbortController();
   #calling = false;
   #closed = false;
-  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent. */
+  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent, or closed as a stop. */
   #gone = false;
 
   /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
@@ -90,6 +86,7 @@ export class Waiters implements Waiting {
 
   gone(): void {
     this.#gone = true;
+    if (this.#calling) this.#letGo.abort(unwanted());
   }
 
   /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */

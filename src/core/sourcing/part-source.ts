@@ -12,7 +12,7 @@ import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import { paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
+import { PayerLeftError, paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
@@ -297,11 +297,18 @@ export class PartSource {
     const fetching = joined ?? this.#lead(request, text, key, order);
     fetching.waiters.join(signal);
     const flight = await abortable(fetching.flight, signal).catch(async (error: unknown) => {
+      // Its payer's order let go of it before it left: this order asks anew, paying it (payerOf), its budgets checked.
+      if (error instanceof PayerLeftError && joined !== undefined && !signal.aborted) {
+        this.#flights.forget(key, fetching);
+        if (order?.waits !== undefined) this.#kept.get(order.waits)?.delete(key);
+        return undefined;
+      }
       order?.charge.release(key);
       // Its render ended (a /stop) while its call goes on for another order: its stop's words wait for the answer.
       if (!joined && order?.ended?.aborted && fetching.waiters.wanted()) await fetching.flight.catch(() => undefined);
       throw error;
     });
+    if (flight === undefined) return this.#fetchOriginal(request, text, signal, order);
     // The leader's paid call wrote its own spend when the service accepted it; everyone else saved the characters.
     if (joined !== undefined || flight.from !== 'api') this.#saved(order?.charge, request, text, flight.whole);
     return flight.part();

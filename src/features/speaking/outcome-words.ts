@@ -13,7 +13,7 @@ import { UserError, type LogLevel } from '../../core/interactions/failures.ts';
 import { VoiceApiError } from '../../core/api/errors.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
-import { RenderStoppedError } from '../../core/order-errors.ts';
+import { RenderStoppedError, SpeechInputError } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import type { StandIn } from '../../core/settings/speech-request.ts';
@@ -229,6 +229,9 @@ function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent'])
   if (charged || SAYS_PAID.some((type) => error instanceof type)) return said;
   if (spent?.paid) return told('outcome.failedAfterPaying', { paid: spent.paid }, said);
   const unconfirmed = spent?.unconfirmed ?? 0;
+  // Its voice deleted while its call was at the service: never "no characters were spent".
+  if (unconfirmed > 0 && error instanceof SpeechInputError && error.problem.code === 'voice-deleted')
+    return told('error.maybePaid.voiceDeleted', { ...describeFailure(error).message.params, unconfirmed }, said);
   return unconfirmed > 0 && !wordedByService(error) ? told('outcome.failedMaybePaid', { unconfirmed }, said) : said;
 }
 

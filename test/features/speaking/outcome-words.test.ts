@@ -24,7 +24,7 @@ import {
 } from '../../../src/core/quota/money.ts';
 import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
-import { RenderStoppedError } from '../../../src/core/order-errors.ts';
+import { RenderStoppedError, SpeechInputError } from '../../../src/core/order-errors.ts';
 import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
@@ -254,6 +254,24 @@ describe('one outcome, worded in one place', () => {
         new RenderStoppedError(48, 0),
       ])
         expect(words(error, 48)).toEqual(describeFailure(error).message);
+    },
+  );
+
+  // Its voice deleted while its call was at the service (closed before any answer): maybe charged, said with the
+  // figure, never the deletion's "no characters were spent".
+  it.each(FRONTS)(
+    '%s, its voice deleted while its call was at the service: how many may have been counted',
+    (_, front) => {
+      const error = new SpeechInputError({ code: 'voice-deleted', voice: 'clone_x' });
+      const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard: 0, spent: { paid: 0, unconfirmed: 48 } };
+      const answer = wordOutcome(outcome, front);
+      const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+      expect(said.key).toBe('error.maybePaid.voiceDeleted');
+      for (const locale of LOCALES) {
+        const text = wordsText(locale, said);
+        expect(text.match(/48/g), `${locale}: ${text}`).toHaveLength(1);
+        expect(text).toContain('clone_x');
+      }
     },
   );
 

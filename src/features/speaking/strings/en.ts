@@ -172,6 +172,8 @@ export const en = {
     "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.failing':
     'The voice service made part of this and counted its {paid} characters, which are spent. It is failing right now ({status}), so the rest was not made and cost nothing; ask for it again later.',
+  'error.maybePaid.voiceDeleted':
+    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service may have counted its {unconfirmed} characters, which are counted as spent here.',
   'error.paidPartWay.voiceDeleted':
     'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service had already counted its {paid} characters, which are spent.',
   'error.paidPartWay.refused':

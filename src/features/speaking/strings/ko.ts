@@ -164,6 +164,8 @@ export const ko: Translation<typeof en> = {
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 봇의 Voice API 요금제에 API 이용 권한이 없다며 나머지를 거부해 나머지는 보내지 않았고 비용도 들지 않았습니다. 서버 관리자에게 알려 주세요 (Creator 이상 요금제가 필요합니다).',
   'error.paidPartWay.failing':
     '음성 서비스가 이 요청의 일부를 만들고 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 그 뒤 서비스에 장애가 생겨({status}) 나머지는 만들어지지 않았고 비용도 들지 않았습니다. 나머지는 나중에 다시 요청해 주세요.',
+  'error.maybePaid.voiceDeleted':
+    '`{voice}` 음성이 만드는 중에 이 서버에서 삭제되어 말하지 않습니다. 음성 서비스가 그 {unconfirmed}자를 차감했을 수 있어 사용한 것으로 집계됩니다.',
   'error.paidPartWay.voiceDeleted':
     '`{voice}` 음성이 만드는 중에 이 서버에서 삭제되어 말하지 않습니다. 음성 서비스가 이미 그 {paid}자를 차감했으므로 그만큼은 사용되었습니다.',
   'error.paidPartWay.refused':
