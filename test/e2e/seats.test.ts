@@ -251,6 +251,31 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('a helper\'s voice join Discord refuses with a close code (4021) names that bot, not "me", pinging nobody', async () => {
+    const h = await start(1);
+    try {
+      const helper = `<@${h.helpers[0]!.userId}>`;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      // The guild's next voice sessions, the helper's in the study, are closed with 4021: no retry, the join fails.
+      h.discord.refuseNextVoiceIdentify(GUILD, 4021, 3);
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text: 'Helper, join the study.', voice: 'voice-b-en-f-01' },
+      });
+      const failed = await handle.waitFor((r) => (r.content ?? '').includes('rate limited'), 30_000);
+      expect(failed.content).toContain(
+        t('en-US', 'error.voice.rateLimited.helper', { bot: helper, channel: `<#${STUDY}>` }),
+      );
+      expect(failed.content).not.toMatch(/\b(me|my)\b/);
+      expect(failed.mentioned).toEqual({ users: [], roles: [], everyone: false });
+      expect(h.discord.botVoiceChannel(GUILD, APP_ID)).toBe(LOUNGE);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper server-muted mid-line: its member is told nobody hears that bot, not "me", in their language (ko)', async () => {
     const h = await start(1);
     try {

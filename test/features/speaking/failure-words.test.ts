@@ -24,8 +24,20 @@ import { EngineError } from '../../../src/core/engines/engine-http.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
 import { describeFailure, refusalAfterPaying } from '../../../src/features/speaking/failure-words.ts';
 import { VoiceMessageBuilder, VoiceMessageError } from '../../../src/core/voice-message/render.ts';
-import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
+import { VoiceJoinError, type VoiceJoinFailure } from '../../../src/core/voice/connection-session.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
+
+/** Every reason a voice join fails (connection-session.ts): a new one fails to compile here until it is listed. */
+const REASONS = Object.keys({
+  timeout: 1,
+  'dave-required': 1,
+  'rate-limited': 1,
+  'call-terminated': 1,
+  lost: 1,
+  'handler-error': 1,
+  left: 1,
+  'stage-audience': 1,
+} satisfies Record<VoiceJoinFailure, 1>) as VoiceJoinFailure[];
 
 describe('describeFailure', () => {
   it.each([
@@ -400,5 +412,21 @@ describe('a failure of a helper\'s seat names that bot, never "me" (heard end to
       expect(text, locale).toContain('<@900000000000000001>');
       expect(text, locale).toContain('<#7>');
     }
+  });
+});
+
+describe('every reason a helper\'s voice join failed names that bot, never "I/my/me" (bb9: Discord\'s 4021, 4022)', () => {
+  const HELPER = '900000000000000001';
+  it.each(REASONS.map((reason) => [reason] as const))('%s, in every language', (reason) => {
+    const helper = describeFailure(new VoiceJoinError('7', new Error(reason), reason, HELPER));
+    const main = describeFailure(new VoiceJoinError('7', new Error(reason), reason));
+    expect(helper.code).toBe(main.code);
+    for (const locale of ['en-US', 'ja', 'ko']) {
+      const text = t(locale, helper.message.key, helper.message.params);
+      expect(text, locale).toContain(`<@${HELPER}>`);
+      expect(text, locale).toContain('<#7>');
+      expect(text, locale).not.toBe(t(locale, main.message.key, main.message.params));
+    }
+    expect(t('en-US', helper.message.key, helper.message.params)).not.toMatch(/\b(I|my|me|myself)\b/);
   });
 });

@@ -703,3 +703,20 @@ describe('one outcome, worded in one place', () => {
     for (const locale of LOCALES) expect(wordsText(locale, cut[0]!)).toContain('120');
   });
 });
+
+describe('a line on a helper seat names that bot, never "me", where the words are about the bot in voice (bb9)', () => {
+  const voice = { kind: 'voice', channelId: '7', helperId: '900000000000000001' } as const;
+  it.each([
+    ['moved mid-line', OUTCOMES.played!, { ...voice, movedTo: '8' }],
+    ['cut off mid-line', OUTCOMES['cut-off']!, voice],
+  ])('%s, in every language', (_, outcome, where) => {
+    const answer = wordOutcome(outcome, command(where));
+    const main = wordOutcome(outcome, command({ ...where, helperId: undefined }));
+    for (const locale of LOCALES) {
+      const text = answer.answer === 'reply' ? wordsText(locale, answer.words) : answer.answer;
+      expect(text, locale).toContain('<@900000000000000001>');
+      expect(text, locale).not.toBe(main.answer === 'reply' && wordsText(locale, main.words));
+    }
+    expect(answer.answer === 'reply' && wordsText('en-US', answer.words)).not.toMatch(/\b(I|me|my)\b/);
+  });
+});
