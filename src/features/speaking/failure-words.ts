@@ -57,10 +57,11 @@ const ENGINE_WORDS: Partial<Record<EngineFailure, 'error.engine.busy' | 'error.e
 };
 
 /**
- * A join that failed, by why: its log code, its words, its level. The player wrote the operator's line about a close
- * itself; a /leave while it joined is what was asked, not a failure. Any other reason: the join failed.
+ * A join that failed, by why: its log code, its words (a helper's naming it), its level. The player wrote the
+ * operator's line about a close itself; a /leave while it joined is what was asked, not a failure. Any other reason:
+ * the join failed.
  */
-const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, MessageKey, LogLevel]>> = {
+const JOIN_WORDS: Partial<Record<VoiceJoinError['reason'], [string, Parameters<typeof seatWords>[0], LogLevel]>> = {
   'dave-required': ['voice-dave-required', 'error.voice.daveRequired', 'warn'],
   'rate-limited': ['voice-rate-limited', 'error.voice.rateLimited', 'info'],
   'call-terminated': ['voice-call-terminated', 'error.voice.callTerminated', 'info'],
@@ -133,11 +134,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof UndeliveredError && error.missing === 'voice-id')
     return said('api-clone-without-voice-id', 'warn', 'error.api.cloneWithoutVoiceId');
   if (error instanceof VoiceJoinError) {
-    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', undefined, 'warn'];
-    const channel = { channel: `<#${error.channelId}>` };
-    const message =
-      key === undefined ? seatWords('error.voice.joinFailed', channel, error.helperId) : { key, params: channel };
-    return { code, message, level };
+    const [code, key, level] = JOIN_WORDS[error.reason] ?? ['voice-join-failed', 'error.voice.joinFailed', 'warn'];
+    return { code, message: seatWords(key, { channel: `<#${error.channelId}>` }, error.helperId), level };
   }
   if (error instanceof AudioBusyError) {
     if (error.reason === 'owner-busy')

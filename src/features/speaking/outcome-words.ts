@@ -19,14 +19,18 @@ import type { Refusal } from '../../core/refusal.ts';
 import type { StandIn } from '../../core/settings/speech-request.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
+import { seatWords } from './seat-words.ts';
 import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
 
 export type Locale = string | null | undefined;
 
 /** Where a command's audio went, as speaking-command.ts chose it (a file or voice message: why). */
 export type CommandWhere =
-  /** `movedTo`: a moderator moved its bot into another channel, where someone listened, and it ended there. */
-  | { kind: 'voice'; channelId: string; movedTo?: string | undefined }
+  /**
+   * `movedTo`: a moderator moved its bot into another channel, where someone listened, and it ended there;
+   * `helperId`: that bot is a helper, named where the words are about it.
+   */
+  | { kind: 'voice'; channelId: string; movedTo?: string | undefined; helperId?: string | undefined }
   | { kind: 'file' | 'voice-message'; because: 'asked' | 'no-voice' };
 
 /** What /say and /emote know of their speech, in a server or outside one. */
@@ -298,13 +302,13 @@ function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer 
         return reply(
           where.movedTo === undefined
             ? { key: 'say.spoke', params: { ...said, channel } }
-            : { key: 'say.spokeMoved', params: { ...said, channel, from: `<#${where.channelId}>` } },
+            : seatWords('say.spokeMoved', { ...said, channel, from: `<#${where.channelId}>` }, where.helperId),
           outcome.seconds,
           buttons ? { buttons: 'voice' } : {},
         );
       // Ended early after paid requests left: they count, heard or not (/usage has the figure).
       const notes: LocalisedMessage[] = outcome.spent === undefined ? [] : [{ key: 'say.stoppedSpent' }];
-      return reply(endedEarly(outcome.kind, said, channel), outcome.seconds, { notes });
+      return reply(endedEarly(outcome.kind, said, channel, where.helperId), outcome.seconds, { notes });
     }
   }
 }
@@ -341,10 +345,11 @@ function endedEarly(
   kind: 'skipped' | 'stopped' | 'cut-off',
   said: { voice: string; seconds: string },
   channel: string,
+  helperId?: string,
 ): LocalisedMessage {
   if (kind === 'skipped') return { key: 'say.skipped', params: said };
   if (kind === 'stopped') return { key: 'say.stopped', params: { voice: said.voice } };
-  return { key: 'say.cutOff', params: { ...said, channel } };
+  return seatWords('say.cutOff', { ...said, channel }, helperId);
 }
 
 function postAgainAnswer(outcome: Done, front: FrontOf<'post-again'>): OutcomeAnswer {

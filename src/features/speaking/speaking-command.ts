@@ -57,6 +57,7 @@ import { keepsAttribution, showProgress } from '../../core/interactions/replies.
 import type { Effects, Place, WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { fallbackVoiceLabel, privateFileNote, wordOutcome, type FallbackCause } from './outcome-words.ts';
+import { helperOf } from './seat-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
@@ -347,13 +348,15 @@ export async function speakAndReply(
     const outcome = await handed.outcome;
     // Where its seat sits now: a moderator may have dragged it to a listener meanwhile, and it spoke on there.
     const movedTo = target.kind === 'voice' ? target.seat.bot.players.find(interaction.guildId)?.channelId : undefined;
+    const helperId = target.kind === 'voice' ? helperOf(target.seat.guild, interaction.guild) : undefined;
     // Asked again right before posting: a right taken away since the order was accepted makes the post hers alone.
     const late = !privately && target.kind !== 'voice' && handed.postsPrivately();
     if (late) privately = true;
     const answer = wordOutcome(outcome, {
       flavour: 'command',
       locale: interaction.locale,
-      where: target.kind === 'voice' && movedTo !== target.channelId ? { ...target, movedTo } : target,
+      where:
+        target.kind === 'voice' ? { ...target, helperId, ...(movedTo !== target.channelId && { movedTo }) } : target,
       voice,
       voiceId: spoken.voice,
       credit: creditOf(outcome.standIn?.voice ?? spoken.voice),

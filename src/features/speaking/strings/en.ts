@@ -25,6 +25,8 @@ export const en = {
     'On the Stage {channel} I would be in the audience, and nobody would hear me: let me speak there (the Mute Members permission on that Stage makes me a speaker by myself; or /join, and a Stage moderator invites me to speak). Nothing was spent.',
   'error.voice.stageAudienceNow':
     'On the Stage {channel} I am in the audience and may not make myself a speaker now, so nobody heard this. Let me speak there (the Mute Members permission on that Stage, or a Stage moderator inviting me), then try again.',
+  'error.voice.stageAudienceNow.helper':
+    'On the Stage {channel} {bot} is in the audience and may not make itself a speaker now, so nobody heard this. Let it speak there (the Mute Members permission on that Stage, or a Stage moderator inviting it), then try again.',
   'error.voice.streamFailed': 'The audio stopped part-way. {detail}',
   'error.voice.audioStalled': 'The audio stopped arriving and did not resume. Please try again.',
   'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',
@@ -40,12 +42,16 @@ export const en = {
   'say.speaking': 'Speaking in {channel} with {voice}…',
   'say.spoke': 'Spoke {seconds} s in {channel} with {voice}.',
   'say.spokeMoved': 'Spoke {seconds} s with {voice}, ending in {channel}: a moderator moved me there from {from}.',
+  'say.spokeMoved.helper':
+    'Spoke {seconds} s with {voice}, ending in {channel}: a moderator moved {bot} there from {from}.',
   'say.spokePartWay': 'Spoke part of this in {channel} with {voice}; it stopped before the end.',
   'say.skipped': 'Skipped after {seconds} s ({voice}).',
   'say.stopped': 'Stopped ({voice}).',
   'say.stoppedSpent': 'What the voice service was asked to make of it counts as spent, heard or not; /usage shows it.',
   'say.cutOff':
     'The reply was cut off after {seconds} s ({voice}): I lost the voice connection in {channel}. Use /say again and I will rejoin.',
+  'say.cutOff.helper':
+    'The reply was cut off after {seconds} s ({voice}): {bot} lost the voice connection in {channel}. Use /say again and a bot will rejoin.',
   'say.file': 'Here is {voice}, {seconds} s ({format}).',
   'say.fileBecauseNoVoice':
     'You are not in a voice channel, so here is the audio as a file: {voice}, {seconds} s ({format}).',
@@ -191,11 +197,19 @@ export const en = {
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':
     'I could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and my voice connection did not offer it. The bot operator has been told.',
+  'error.voice.daveRequired.helper':
+    '{bot} could not join {channel}: Discord requires end-to-end encrypted voice (DAVE) there and its voice connection did not offer it. The bot operator has been told.',
   'error.voice.rateLimited':
     'Discord refused my voice connection to {channel} for now (rate limited). Please wait a minute before asking me to speak there again.',
+  'error.voice.rateLimited.helper':
+    'Discord refused the voice connection of {bot} to {channel} for now (rate limited). Please wait a minute before asking it to speak there again.',
   'error.voice.leftWhileJoining': 'I was asked to leave {channel} while I was joining it, so I did not stay there.',
+  'error.voice.leftWhileJoining.helper':
+    '{bot} was asked to leave {channel} while it was joining it, so it did not stay there.',
   'error.voice.callTerminated':
     'Discord ended the voice call in {channel}, so I left it. Ask again with /say or /join to start a new one.',
+  'error.voice.callTerminated.helper':
+    'Discord ended the voice call in {channel}, so {bot} left it. Ask again with /say or /join to start a new one.',
   // Rights taken away while speech waited (src/core/order/rights.ts): the rest of it was dropped
   'error.revoked.not-in-voice': 'You left {channel}, so I stopped speaking for you there; the rest was dropped.',
   'error.revoked.muted':

@@ -25,6 +25,8 @@ export const ja: Translation<typeof en> = {
     'ステージ {channel} では私は聴衆になり、誰にも聞こえません。話せるようにしてください（そのステージでメンバーをミュートする権限があれば自分でスピーカーになります。または /join のあと、ステージのモデレーターが話すよう招待してください）。何も消費していません。',
   'error.voice.stageAudienceNow':
     'ステージ {channel} で私は聴衆になっていて、今は自分でスピーカーになれないため、誰にも聞こえませんでした。そこで話せるようにしてから（そのステージでメンバーをミュートする権限、またはステージのモデレーターからの招待）、もう一度お試しください。',
+  'error.voice.stageAudienceNow.helper':
+    'ステージ {channel} で {bot} は聴衆になっていて、今は自分でスピーカーになれないため、誰にも聞こえませんでした。そのボットがそこで話せるようにしてから（そのステージでメンバーをミュートする権限、またはステージのモデレーターからの招待）、もう一度お試しください。',
   'error.voice.streamFailed': '音声が途中で止まりました。{detail}',
   'error.voice.audioStalled': '音声が届かなくなり、再開しませんでした。もう一度お試しください。',
   'error.discord.uploadFailed':
@@ -41,6 +43,8 @@ export const ja: Translation<typeof en> = {
   'say.spoke': '{channel} で {voice} の声で {seconds} 秒話しました。',
   'say.spokeMoved':
     '{voice} の声で {seconds} 秒話し、{channel} で話し終えました。モデレーターが私を {from} からそこへ移動しました。',
+  'say.spokeMoved.helper':
+    '{voice} の声で {seconds} 秒話し、{channel} で話し終えました。モデレーターが {bot} を {from} からそこへ移動しました。',
   'say.spokePartWay': '{channel}で{voice}で一部を読み上げました。最後まで読み上げる前に止まりました。',
   'say.skipped': '{seconds} 秒でスキップしました（{voice}）。',
   'say.stopped': '停止しました（{voice}）。',
@@ -48,6 +52,8 @@ export const ja: Translation<typeof en> = {
     '音声サービスに依頼した分は、聞こえたかどうかにかかわらず使用済みとして計上されます。/usage で確認できます。',
   'say.cutOff':
     '{seconds}秒で読み上げが途切れました（{voice}）：{channel}の音声接続が切れました。もう一度 /say を使うと再参加します。',
+  'say.cutOff.helper':
+    '{seconds}秒で読み上げが途切れました（{voice}）：{bot} の {channel} での音声接続が切れました。もう一度 /say を使うとボットが再参加します。',
   'say.file': '{voice} の声、{seconds} 秒（{format}）のファイルです。',
   'say.fileBecauseNoVoice': 'ボイスチャンネルにいないため、ファイルで送ります: {voice}、{seconds} 秒（{format}）。',
   'say.fileTooLarge.voiceMessage':
@@ -182,11 +188,19 @@ export const ja: Translation<typeof en> = {
   'error.voice.joinFailed': '{channel} に参加できませんでした。接続と発言の権限を確認して、もう一度お試しください。',
   'error.voice.daveRequired':
     '{channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、ボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
+  'error.voice.daveRequired.helper':
+    '{bot} は {channel} に参加できませんでした：Discord がエンドツーエンド暗号化音声（DAVE）を必須としていますが、そのボットの音声接続が対応していませんでした。ボットの運営者に通知しました。',
   'error.voice.rateLimited':
     'Discord が今は {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
+  'error.voice.rateLimited.helper':
+    'Discord が今は {bot} の {channel} への音声接続を拒否しました（レート制限）。1 分ほど待ってからもう一度お試しください。',
   'error.voice.leftWhileJoining': '{channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
+  'error.voice.leftWhileJoining.helper':
+    '{bot} は {channel} に参加している途中で退出を頼まれたため、そこには残りませんでした。',
   'error.voice.callTerminated':
     'Discord が {channel} の通話を終了したため退出しました。/say か /join でもう一度頼むと新しく接続します。',
+  'error.voice.callTerminated.helper':
+    'Discord が {channel} の通話を終了したため、{bot} は退出しました。/say か /join でもう一度頼むと新しく接続します。',
   'error.revoked.not-in-voice': '{channel} から退出したため、そこでの代読を止めました。残りは取り消しました。',
   'error.revoked.muted':
     'モデレーターが {channel} であなたをサーバーミュートしたため、代読を止めました。残りは取り消しました。',

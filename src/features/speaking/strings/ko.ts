@@ -25,6 +25,8 @@ export const ko: Translation<typeof en> = {
     '스테이지 {channel}에서 저는 청중석에 있게 되어 아무도 듣지 못합니다. 말할 수 있게 해 주세요 (그 스테이지의 멤버 음소거 권한이 있으면 스스로 발언자가 됩니다. 또는 /join 후 스테이지 관리자가 발언하도록 초대해 주세요). 아무것도 사용하지 않았습니다.',
   'error.voice.stageAudienceNow':
     '스테이지 {channel}에서 저는 청중석에 있고 지금은 스스로 발언자가 될 수 없어 아무도 듣지 못했습니다. 그곳에서 말할 수 있게 해 주신 뒤 (그 스테이지의 멤버 음소거 권한, 또는 스테이지 관리자의 초대) 다시 시도해 주세요.',
+  'error.voice.stageAudienceNow.helper':
+    '스테이지 {channel}에서 {bot}은(는) 청중석에 있고 지금은 스스로 발언자가 될 수 없어 아무도 듣지 못했습니다. 그 봇이 그곳에서 말할 수 있게 해 주신 뒤 (그 스테이지의 멤버 음소거 권한, 또는 스테이지 관리자의 초대) 다시 시도해 주세요.',
   'error.voice.streamFailed': '오디오가 중간에 끊겼습니다. {detail}',
   'error.voice.audioStalled': '오디오가 더 이상 도착하지 않았고 다시 이어지지 않았습니다. 다시 시도해 주세요.',
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
@@ -40,6 +42,8 @@ export const ko: Translation<typeof en> = {
   'say.spoke': '{channel} 채널에서 {voice} 음성으로 {seconds}초 말했습니다.',
   'say.spokeMoved':
     '{voice} 음성으로 {seconds}초 말했고 {channel} 채널에서 끝났습니다. 관리자가 저를 {from}에서 그곳으로 옮겼습니다.',
+  'say.spokeMoved.helper':
+    '{voice} 음성으로 {seconds}초 말했고 {channel} 채널에서 끝났습니다. 관리자가 {bot}을(를) {from}에서 그곳으로 옮겼습니다.',
   'say.spokePartWay': '{channel}에서 {voice}(으)로 일부를 말했습니다. 끝까지 말하지 못하고 멈췄습니다.',
   'say.skipped': '{seconds}초 후 건너뛰었습니다 ({voice}).',
   'say.stopped': '중지했습니다 ({voice}).',
@@ -47,6 +51,8 @@ export const ko: Translation<typeof en> = {
     '음성 서비스에 요청한 부분은 들렸는지와 관계없이 사용한 것으로 집계됩니다. /usage에서 확인할 수 있습니다.',
   'say.cutOff':
     '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {channel}의 음성 연결이 끊어졌습니다. /say를 다시 쓰면 다시 들어갑니다.',
+  'say.cutOff.helper':
+    '{seconds}초 만에 답변이 끊겼습니다 ({voice}): {bot}의 {channel} 음성 연결이 끊어졌습니다. /say를 다시 쓰면 봇이 다시 들어갑니다.',
   'say.file': '{voice} 음성, {seconds}초 ({format}) 파일입니다.',
   'say.fileBecauseNoVoice': '음성 채널에 계시지 않아 파일로 보냅니다: {voice}, {seconds}초 ({format}).',
   'say.fileTooLarge.voiceMessage':
@@ -180,11 +186,19 @@ export const ko: Translation<typeof en> = {
   'error.voice.joinFailed': '{channel} 채널에 들어갈 수 없습니다. 접속 및 말하기 권한을 확인한 뒤 다시 시도해 주세요.',
   'error.voice.daveRequired':
     '{channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
+  'error.voice.daveRequired.helper':
+    '{bot}이(가) {channel} 채널에 들어갈 수 없습니다: Discord가 종단 간 암호화 음성(DAVE)을 요구하지만 그 봇의 음성 연결이 이를 지원하지 않았습니다. 봇 운영자에게 알렸습니다.',
   'error.voice.rateLimited':
     'Discord가 지금은 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
+  'error.voice.rateLimited.helper':
+    'Discord가 지금은 {bot}의 {channel} 채널 음성 연결을 거부했습니다(요청 제한). 1분쯤 기다린 뒤 다시 요청해 주세요.',
   'error.voice.leftWhileJoining': '{channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
+  'error.voice.leftWhileJoining.helper':
+    '{bot}이(가) {channel} 채널에 들어가는 중에 나가 달라는 요청을 받아 그곳에 머물지 않았습니다.',
   'error.voice.callTerminated':
     'Discord가 {channel} 채널의 음성 통화를 끝내서 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
+  'error.voice.callTerminated.helper':
+    'Discord가 {channel} 채널의 음성 통화를 끝내서 {bot}이(가) 나왔습니다. /say 또는 /join으로 다시 요청하면 새로 연결합니다.',
   'error.revoked.not-in-voice': '{channel}에서 나가셨으므로 그곳에서 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
   'error.revoked.muted':
     '관리자가 {channel}에서 회원님을 서버 음소거했으므로 대신 말하기를 멈췄습니다. 나머지는 취소했습니다.',
