@@ -5,7 +5,12 @@
 // used again once it answers. Only the order of events is asserted.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessageFlags } from 'discord.js';
-import { startVoicevoxDouble, voicevoxStylePitchHz, type VoicevoxDouble } from '@saybot/engine-doubles';
+import {
+  startSpeechServerDouble,
+  startVoicevoxDouble,
+  voicevoxStylePitchHz,
+  type VoicevoxDouble,
+} from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { pitchOf, runCommand, voiceStateSeen, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
@@ -153,6 +158,38 @@ describe("the owner's engines at their edges", () => {
     expect(usage.content).toContain(
       'Lines spoken by the free voice this month: 3, at no charge (2 in place of the paid voice).',
     );
+  });
+
+  // bb9: the budget refused the paid voice, FREE_VOICES' engine voice failed, eSpeak NG spoke: the reply named the engine
+  // as the cause and /usage counted the line as the speech server's.
+  it("refused for money, FREE_VOICES' engine voice failing: eSpeak NG speaks, said for the budget and counted as its own", async () => {
+    const speech = await startSpeechServerDouble();
+    try {
+      speech.faults.set('empty');
+      const h = await startHarness({
+        config: { voiceIdleTimeoutMs: 60_000 },
+        env: {
+          FREE_VOICE: 'fallback',
+          FREE_VOICES: 'en=speech:am_adam',
+          SPEECH_SERVER_URL: speech.url,
+          BUDGET_GUILD_MONTHLY_CHARS: '10',
+        },
+      });
+      const done = await (
+        await say(h, 'Past the budget and past the engine.', { voice: 'voice-b-en-m-01' })
+      ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+      expect(done.content).toMatch(/^Spoke/);
+      expect(done.content).toContain("`free-en-f`, the free voice: the server's budget for this month is reached");
+      expect(done.content).not.toContain('speech engine');
+      expect(h.sandbox.charactersBilled()).toBe(0);
+      const usage = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'usage' });
+      expect(usage.content).toContain(
+        'Lines spoken by the free voice this month: 1, at no charge (1 in place of the paid voice).',
+      );
+      expect(usage.content).not.toContain('the speech server 1');
+    } finally {
+      await speech.close();
+    }
   });
 
   it('/stop closes the render in flight and frees its slot: the next line is rendered while another server still waits', async () => {

@@ -232,7 +232,9 @@ export class Money {
   #countFree(order: DeliveredOrder): void {
     const count = (cause: FreeVoiceCause, voice: string, lines = 1) =>
       this.#countFreeLines?.(order.charge.context.guildId, cause, freeSpeakerOf(voice), lines);
-    if (order.fallback !== undefined) return count('fallback', order.lines[0]?.request.voice ?? '');
+    // A stand-in at acceptance: counted as the voice that spoke it (eSpeak NG where FREE_VOICES' engine voice failed).
+    if (order.fallback !== undefined)
+      return count('fallback', order.standIn?.voice ?? order.lines[0]?.request.voice ?? '');
     const counted = new Map<string, { cause: FreeVoiceCause; voice: string; lines: number }>();
     for (const { request } of order.lines) {
       const stood = order.stoodIn.get(request);

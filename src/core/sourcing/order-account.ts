@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { AudioResponse } from '../api/client.ts';
 import type { QuoteAllowance } from '../quota/ledger.ts';
 import type { Charge } from '../quota/paid-call.ts';
+import type { Refusal } from '../refusal.ts';
 import type { StandIn } from '../settings/speech-request.ts';
 
 /** What the part source reads of one accepted order, never writes; it lives on the order. */
@@ -14,6 +15,8 @@ export interface OrderAccount {
   readonly waits?: AbortSignal | undefined;
   /** A clone's first line (SpeechOrder's followUp): heard in its new voice or not at all, never a free voice's. */
   readonly followUp?: boolean | undefined;
+  /** The refusal for money the free voice speaks for since acceptance (Accepted.fallback). */
+  readonly fallback?: Refusal | undefined;
   /** The free voice standing in since the service failed a part: later parts go to it at once. */
   readonly standIn?: StandIn | undefined;
   /** Aborted when it ends (settled, or its render ended by a /stop or a right taken away): its parts are let go of. */

@@ -158,8 +158,10 @@ export class PartSource {
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
     let stoodIn: StandIn | undefined;
-    // eSpeak NG backing up an engine's voice: said under the cause it stood in for already, if it did.
-    const backedUp = (stood: StandIn) => (stoodIn = { ...stood, cause: stoodIn?.cause ?? stood.cause });
+    // eSpeak NG backing up an engine's voice: said under the cause it stood in for already (the refusal for money at
+    // acceptance, or the service failing this part), if it did.
+    const backedUp = (stood: StandIn) =>
+      (stoodIn = { ...stood, cause: stoodIn?.cause ?? order?.fallback ?? stood.cause });
     let audio: SpeechAudio | undefined;
     try {
       this.checkVoice(request);
@@ -226,7 +228,7 @@ export class PartSource {
   ): Promise<FetchedPart | undefined> {
     const espeak = request.kind === 'ready' ? undefined : this.#engineBackup(request, text, error, order);
     if (espeak === undefined) return undefined;
-    const stoodIn: StandIn = { voice: espeak.voice, cause: 'engine-failed' };
+    const stoodIn: StandIn = { voice: espeak.voice, cause: order?.fallback ?? 'engine-failed' };
     try {
       return { audio: await this.#fetchAny(espeak, text, signal, order), standIn: stoodIn };
     } catch (failure) {

@@ -11,6 +11,8 @@ import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { UserError, type LogLevel } from '../../core/interactions/failures.ts';
 import { VoiceApiError } from '../../core/api/errors.ts';
+import { EngineError } from '../../core/engines/engine-http.ts';
+import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-engine.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
 import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
 import { RenderStoppedError, SpeechInputError } from '../../core/order-errors.ts';
@@ -50,8 +52,8 @@ export type Front =
   | (Spoken & {
       flavour: 'command';
       where: CommandWhere;
-      /** Spoken by the free voice in place of the paid one at acceptance (Acceptance.fallback). */
-      fellBack: boolean;
+      /** The refusal for money the free voice speaks for in place of the paid one at acceptance (Acceptance.fallback). */
+      fellBack: Refusal | undefined;
       /** The reply may carry the replay buttons (replies are kept and the request is replayable). */
       buttons: boolean;
     })
@@ -217,6 +219,12 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   if (error instanceof PaidPartWayError && outcome.standIn !== undefined && front.flavour === 'command') {
     const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
     return { answer: 'refused', error: told('outcome.partWay.standIn', { voice }, error.cause) };
+  }
+  // Refused for money, then the free voice failed in its place before a word: the refusal first, in the member's words.
+  const freeFailed = !outcome.secondsHeard && [EngineError, FreeVoiceFailedError].some((type) => error instanceof type);
+  if (front.flavour === 'command' && front.fellBack && freeFailed) {
+    const refused = describeFailure(front.fellBack).message;
+    return { answer: 'refused', error: told('outcome.freeVoiceFailed', { refused }, error) };
   }
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)

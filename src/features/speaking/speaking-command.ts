@@ -361,7 +361,7 @@ export async function speakAndReply(
       voiceId: spoken.voice,
       credit: creditOf(outcome.standIn?.voice ?? spoken.voice),
       sizeLimit: interaction.attachmentSizeLimit,
-      fellBack: accepted.fallback !== undefined,
+      fellBack: accepted.fallback?.refusal,
       buttons: buttons !== undefined,
     });
     const shown =

@@ -78,7 +78,7 @@ const command = (where: Extract<Front, { flavour: 'command' }>['where']): Front 
   voice: '`voice-a-en-f-01`',
   voiceId: 'voice-a-en-f-01',
   sizeLimit: 25 * 1024 * 1024,
-  fellBack: false,
+  fellBack: undefined,
   buttons: true,
 });
 const userInstall = (where: 'file' | 'voice-message'): Front => ({
@@ -662,6 +662,29 @@ describe('one outcome, worded in one place', () => {
       expect(text.match(/151/g), `${locale}: ${text}`).toHaveLength(1);
     }
   });
+
+  // bb9's gap 3: refused for money, then FREE_VOICES' engine voice failed with no eSpeak NG to back it up: the member
+  // was told only "this bot's own speech engine could not speak this line ... pick another voice", never the budget.
+  it.each([new EngineError('speech', 'failed', 'empty'), new FreeVoiceFailedError('timeout', 'slow')])(
+    '/say refused for money, the free voice failing in its place ($name): the refusal first, then the free voice',
+    (error) => {
+      const refusal = new Refusal({ code: 'budget-guild-month', limit: 60, used: 46, needed: 48, resetAt: new Date() });
+      const outcome: SpeechOutcome = { kind: 'failed', error, secondsHeard: 0 };
+      for (const where of [
+        { kind: 'voice', channelId: '7' },
+        { kind: 'file', because: 'asked' },
+      ] as const) {
+        const answer = wordOutcome(outcome, { ...command(where), fellBack: refusal } as Front);
+        const said = describeFailure(answer.answer === 'refused' ? answer.error : undefined).message;
+        for (const locale of LOCALES) {
+          const text = wordsText(locale, said);
+          expect(text.startsWith(wordsText(locale, describeFailure(refusal).message)), `${locale}: ${text}`).toBe(true);
+          expect(text.endsWith(wordsText(locale, describeFailure(error).message)), `${locale}: ${text}`).toBe(true);
+        }
+        expect(wordsText('en-US', said)).toContain('The free voice');
+      }
+    },
+  );
 
   // A join refused (4021) while the first part's request was at the service: the books count its 48 as maybe charged,
   // and the words say so with the join's, as other maybe-charged answers do (bb7's gap C: the join's words alone).

@@ -373,6 +373,7 @@ export const en = {
   'scene.voiceLabel': 'the scene in {speakers} voices',
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
   'outcome.failedAfterPaying': 'The voice service counted {paid} characters for this, which are spent. {detail}',
+  'outcome.freeVoiceFailed': '{refused} The free voice could not speak it in its place either. {detail}',
   'outcome.partWay.standIn': 'Part of this was spoken by {voice}; the rest could not be made. {detail}',
   'outcome.failedMaybePaid': 'The voice service may have counted its {unconfirmed} characters: spent here. {detail}',
   'outcome.partWay.only': 'Only the part of your text made before a later part failed is in it; the rest is missing.',

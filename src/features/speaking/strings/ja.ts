@@ -357,6 +357,7 @@ export const ja: Translation<typeof en> = {
   'scene.voiceLabel': '声 {speakers} 種類のシーン',
   'scene.voiceMessagePosted': '🎬 シーンをボイスメッセージとして投稿しました: {seconds} 秒。字幕はここに添付しました。',
   'outcome.failedAfterPaying': '音声サービスは {paid} 文字を計上し、その分は消費済みです。{detail}',
+  'outcome.freeVoiceFailed': '{refused}代わりの無料の声でも読み上げられませんでした。{detail}',
   'outcome.partWay.standIn': 'この一部は{voice}で読み上げましたが、残りは作成できませんでした。{detail}',
   'outcome.failedMaybePaid': '音声サービスが {unconfirmed} 文字を計上した可能性があり、消費済みとしています。{detail}',
   'outcome.partWay.only': '後の部分が失敗する前に作られた部分だけが入っています。残りは入っていません。',

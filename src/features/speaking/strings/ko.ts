@@ -355,6 +355,7 @@ export const ko: Translation<typeof en> = {
   'scene.voiceLabel': '목소리 {speakers}개의 장면',
   'scene.voiceMessagePosted': '🎬 장면을 음성 메시지로 게시했습니다: {seconds}초. 자막은 여기 첨부했습니다.',
   'outcome.failedAfterPaying': '음성 서비스가 이 요청에 대해 {paid}자를 차감했으므로 그만큼은 사용되었습니다. {detail}',
+  'outcome.freeVoiceFailed': '{refused} 대신 읽을 무료 음성도 말하지 못했습니다. {detail}',
   'outcome.partWay.standIn': '이 중 일부는 {voice}(으)로 말했지만 나머지는 만들 수 없었습니다. {detail}',
   'outcome.failedMaybePaid': '음성 서비스가 {unconfirmed}자를 차감했을 수 있어 사용한 것으로 집계됩니다. {detail}',
   'outcome.partWay.only': '뒷부분이 실패하기 전에 만들어진 부분만 들어 있고, 나머지는 빠져 있습니다.',
