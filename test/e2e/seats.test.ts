@@ -335,6 +335,42 @@ describe('seats: several voice channels of one server at once', () => {
     }
   });
 
+  it('"Play in my voice channel" on a helper cut off mid-replay names that bot, not "me"', async () => {
+    const h = await start(1);
+    try {
+      const helper = h.helpers[0]!;
+      await runCommand(h, { guildId: GUILD, userId: ANN, name: 'join' });
+      const text = 'A reply played again in the study, by the helper, which is taken away before its end.';
+      const { handle } = await runCommand(h, {
+        guildId: GUILD,
+        userId: BEN,
+        name: 'say',
+        options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+      });
+      const reply = await handle.waitFor((r) => r.files.length > 0, 30_000);
+      const rows = (reply.message?.components ?? []) as Array<{ components: Array<{ custom_id: string }> }>;
+      const play = rows.flatMap((row) => row.components).find((b) => b.custom_id.startsWith('sb1:play:'))!;
+      h.sandbox.setPacing({ realtimeFactor: 1 });
+      const heard = h.discord.waitForPacket({ guildId: GUILD, channelId: STUDY }, (p) => !p.silence, 20_000);
+      const press = await h.discord.pressButton({
+        guildId: GUILD,
+        userId: BEN,
+        messageId: String(reply.message?.id),
+        customId: play.custom_id,
+      });
+      await heard;
+      expect(h.discord.botVoiceChannel(GUILD, helper.userId)).toBe(STUDY);
+      h.discord.removeBot(GUILD, helper.userId);
+      const final = await press.waitForFinal(30_000);
+      expect(final.content).toContain('cut off');
+      expect(final.content).toContain(`<@${helper.userId}>`);
+      expect(final.content).not.toContain('I lost');
+      expect(final.mentioned).toEqual({ users: [], roles: [], everyone: false });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a helper whose token Discord refuses (4004) is left out with one line naming it; the main bot and the other helper go on', async () => {
     const h = await startHarness({
       guilds: guilds(),

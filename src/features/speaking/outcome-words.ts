@@ -60,7 +60,7 @@ export type Front =
   /** /say and /emote outside a server (user-install.ts): a file, or a voice message as the response. */
   | (Spoken & { flavour: 'user-install'; where: 'file' | 'voice-message' })
   /** A reply's "Play in my voice channel", from the cache (reply-buttons.ts). */
-  | { flavour: 'replay'; channelId: string; voiceId: string }
+  | { flavour: 'replay'; channelId: string; voiceId: string; helperId?: string | undefined }
   /** A reply's "Again" under a voice message, from the cache (reply-buttons.ts). */
   | { flavour: 'post-again'; voiceId: string; sizeLimit: number; memberId: string }
   /** "Save as sound" (soundboard.ts): the audio for the soundboard, worded by the soundboard once it took it. */
@@ -345,7 +345,7 @@ function replayAnswer(outcome: Done, front: FrontOf<'replay'>): OutcomeAnswer {
     return reply({ key: 'buttons.played', params: { channel, seconds: said.seconds } }, outcome.seconds);
   if (outcome.kind === 'files' || outcome.kind === 'voice-message') return mismatch(front, outcome.kind);
   // Not "played it again": a replay stopped, skipped or cut off says so, as /say does.
-  return reply(endedEarly(outcome.kind, said, channel), outcome.seconds);
+  return reply(endedEarly(outcome.kind, said, channel, front.helperId), outcome.seconds);
 }
 
 /** Audio in voice that ended early; cut off: the connection went away (kicked, channel deleted), not a /stop. */

@@ -11,6 +11,7 @@ import { effectsAt, handOver, memberVoiceChannel, placeOf, requesterOf } from '.
 import type { ReplayableRequest, ReplyAudio } from './reply-audio.ts';
 import { parseCustomId } from './reply-button-row.ts';
 import { answerAs, wordOutcome } from './outcome-words.ts';
+import { helperOf } from './seat-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
 import { saveAsSound } from './soundboard.ts';
 import { postVoiceMessage, voiceMessagePlace, type VoiceMessagePostResult } from './voice-message-post.ts';
@@ -76,6 +77,7 @@ async function replay(
     flavour: 'replay',
     channelId: target.channelId,
     voiceId: request.voice,
+    helperId: helperOf(target.seat.guild, interaction.guild),
   });
   const { words } = answerAs(said, 'reply');
   return { content: t(interaction.locale, words.key, words.params) };
