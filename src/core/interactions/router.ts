@@ -13,7 +13,7 @@ import {
 import { t } from '../i18n/catalogue.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import { claimFirstResponse, noteReceived, sinceReceived, watchToken } from './acknowledge.ts';
+import { noteReceived, responseStarted, sinceReceived, startResponse, watchToken } from './acknowledge.ts';
 import type {
   AnsweredInteraction,
   AnyCommandModule,
@@ -179,10 +179,11 @@ async function autocomplete(
 /** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
 export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
-    const sent = claimFirstResponse(interaction, () =>
+    // The command's own first response went first (or is on its way): nothing to defer.
+    if (responseStarted(interaction)) return;
+    const sent = startResponse(interaction, () =>
       interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
     );
-    if (!sent) return;
     log.info(
       { code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id },
       'command still working: deferred its reply',
