@@ -29,7 +29,7 @@ import {
   openFormRow,
   readCloneForm,
 } from '../src/features/voices/index.ts';
-import { claimFirstResponse, acknowledge } from '../src/core/interactions/acknowledge.ts';
+import { acknowledge, responseStarted, startResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showResult } from '../src/core/interactions/replies.ts';
 import { RenderStoppedError } from '../src/core/order-errors.ts';
 import { countCharacters } from '../src/core/characters.ts';
@@ -69,11 +69,11 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
   ];
   if (!attachment) {
     // A modal must be the first response: before anything is awaited, and never after the deadline's deferral.
-    const shown = claimFirstResponse(interaction, () =>
+    if (responseStarted(interaction))
+      throw new Error('the clone form could not be shown: the interaction was already answered');
+    await startResponse(interaction, () =>
       interaction.showModal(cloneForm(interaction.locale, { output, name, text, nameMaxLength: NAME_MAX_LENGTH })),
     );
-    if (!shown) throw new Error('the clone form could not be shown: the interaction was already answered');
-    await shown;
     return;
   }
   if (name === null || text === null || consent === null) {

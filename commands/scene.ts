@@ -4,7 +4,7 @@ import { attachmentOption, slashCommand, stringOption, subcommand } from '../src
 import { UserError } from '../src/core/interactions/failures.ts';
 import { outputOption, readOutput } from '../src/core/interactions/options.ts';
 import { memberVoiceChannel } from '../src/features/speaking/index-targets.ts';
-import { claimFirstResponse } from '../src/core/interactions/acknowledge.ts';
+import { responseStarted, startResponse } from '../src/core/interactions/acknowledge.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
 import { downloadClip } from '../src/features/voices/index.ts';
 import { NAME_MAX_LENGTH } from '../src/core/store/names.ts';
@@ -78,9 +78,9 @@ async function withScript(
 ): Promise<void> {
   const attachment = interaction.options.getAttachment('script');
   if (attachment === null) {
-    const shown = claimFirstResponse(interaction, () => interaction.showModal(sceneForm(interaction.locale, purpose)));
-    if (!shown) throw new Error('the scene form could not be shown: the interaction was already answered');
-    await shown;
+    if (responseStarted(interaction))
+      throw new Error('the scene form could not be shown: the interaction was already answered');
+    await startResponse(interaction, () => interaction.showModal(sceneForm(interaction.locale, purpose)));
     return;
   }
   if (!attachment.name.toLowerCase().endsWith('.txt')) throw new UserError('scene.notTxt');

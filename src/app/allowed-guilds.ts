@@ -1,16 +1,17 @@
 // ALLOWED_GUILDS: anyone may add a Public Bot, and each server spends the owner's month; the door turns away what a
-// server off the list sends (src/core/interactions/router.ts). Servers in it at READY but off the list are left only
+// server off the list sends (src/core/interactions/router.ts, given the list as data). Servers in it at READY but off the list are left only
 // with ALLOWED_GUILDS_LEAVE=1, so a mistyped list costs a warning. DMs: USER_INSTALL.
 import { Events, type Client, type Guild } from 'discord.js';
 import type { Logger } from '../core/log.ts';
+import { chosenByOwner } from '../core/interactions/router.ts';
 import { USER_INSTALL_GUILD } from '../features/speaking/index.ts';
 
 /** The most servers one warning names (the count says how many there are). */
 const KEPT_NAMED = 25;
 
 export class AllowedGuilds {
-  /** Absent: any server, as without ALLOWED_GUILDS. */
-  readonly #allowed: ReadonlySet<string> | undefined;
+  /** The servers the owner chose; absent: any server, as without ALLOWED_GUILDS. */
+  readonly chosen: ReadonlySet<string> | undefined;
   readonly #log: Logger;
   /** Servers being left now, so a READY and a GUILD_CREATE close together ask Discord once. */
   readonly #leaving = new Set<string>();
@@ -22,19 +23,14 @@ export class AllowedGuilds {
   #present: { has(guildId: string): boolean } | undefined;
 
   constructor(list: readonly string[] | undefined, logger: Logger, leaveAtReady = false) {
-    this.#allowed = list === undefined ? undefined : new Set(list);
+    this.chosen = list === undefined ? undefined : new Set(list);
     this.#log = logger;
     this.#leaveAtReady = leaveAtReady;
   }
 
-  /** Whether the owner named the servers SayBot may serve. */
-  get listed(): boolean {
-    return this.#allowed !== undefined;
-  }
-
-  /** Whether SayBot may serve (and spend for) this server; no server (a DM) is USER_INSTALL's to decide. */
+  /** Whether the owner chose this server, by the door's rule (src/core/interactions/router.ts `chosenByOwner`). */
   allows(guildId: string | null | undefined): boolean {
-    return this.#allowed === undefined || guildId === null || guildId === undefined || this.#allowed.has(guildId);
+    return chosenByOwner(this.chosen, guildId);
   }
 
   /** Whether SayBot serves this server: on the list, and still in it (the dashboard asks). */
@@ -47,7 +43,7 @@ export class AllowedGuilds {
   /** Leaves servers off the list added while running; those a READY lists only when confirmed, else one warning. */
   watch(client: Client): void {
     this.#present = client.guilds.cache;
-    if (this.#allowed === undefined) return;
+    if (this.chosen === undefined) return;
     client.on(Events.ShardReady, (shardId) => {
       const unlisted = [...client.guilds.cache.values()].filter((g) => g.shardId === shardId && !this.allows(g.id));
       if (this.#leaveAtReady) for (const guild of unlisted) this.#leaveIfNotAllowed(guild, 'ready');

@@ -11,7 +11,6 @@ import {
   ShardClientUtil,
   type ClientOptions,
   type GatewayIntentBits,
-  type Interaction,
   type InternalRequest,
   type VoiceState,
 } from 'discord.js';
@@ -29,7 +28,7 @@ import type { PlayerRegistry, Seats } from '../core/voice/seats.ts';
 import type { HelperStatus } from '../features/dashboard/index.ts';
 import { AUTOREAD_INTENTS, AutoreadWiring } from '../features/autoread/index.ts';
 import type { AnyCommandModule, CommandContext } from '../core/interactions/command.ts';
-import { handleInteraction } from '../core/interactions/router.ts';
+import { handleInteraction, type Door } from '../core/interactions/router.ts';
 import { BASE_INTENTS, loginWithIntentFallback } from './intents.ts';
 import { NO_MENTIONS } from '../core/interactions/replies.ts';
 import type { AllowedGuilds } from './allowed-guilds.ts';
@@ -86,7 +85,8 @@ export class SayBot {
   /** ALLOWED_GUILDS: servers off the list are left and refused. */
   readonly #allowedGuilds: AllowedGuilds;
   readonly #application: OwnerApplication;
-  readonly #commands: Map<string, AnyCommandModule>;
+  /** What the door is handed with each interaction, as data (src/core/interactions/router.ts decides). */
+  readonly #door: Door;
   readonly #inFlight = new Set<Promise<void>>();
   #stopping = false;
   /** Logged in and ready: a gateway close from now on is no longer the login's to handle (src/app/intents.ts). */
@@ -98,7 +98,6 @@ export class SayBot {
     this.#options = options;
     const { config, logger, core } = options;
     this.#log = logger;
-    this.#commands = options.commands;
     this.seats = core.seats;
     this.#speech = core.speech;
     const accounting = core.accounting;
@@ -170,6 +169,14 @@ export class SayBot {
       metrics: options.metrics,
       isOperator: (userId) => this.#application.isOperator(userId),
     };
+    const { commands, allowedGuilds } = options;
+    this.#door = {
+      commands,
+      context: this.#context,
+      chosen: allowedGuilds.chosen,
+      describeFailure,
+      otherButton: handleReplyButton,
+    };
   }
 
   get client(): Client {
@@ -239,7 +246,9 @@ export class SayBot {
       interactions.clearHandlerSweeper();
       interactions.clearHashSweeper();
     };
-    client.on(Events.InteractionCreate, (interaction) => this.#onInteraction(interaction));
+    client.on(Events.InteractionCreate, (interaction) =>
+      this.#track(handleInteraction(interaction, this.#door, this.#stopping), 'interaction handler failed'),
+    );
     client.on(Events.VoiceStateUpdate, (before, after) => this.#onVoiceState(before, after));
     watchRights(client, (guildId, userId) => this.#speech.rightsChanged(guildId, userId));
     // discord.js emits GuildDelete only for a GUILD_DELETE without `unavailable` (an outage is GuildUnavailable).
@@ -303,7 +312,7 @@ export class SayBot {
       this.#autoreadAvailable = login.autoreadAvailable;
       // One after another, after the main bot: a helper that fails is left out and tries again by itself.
       await options.core.helpers.start();
-      await this.#application.read(this.#client, this.#allowedGuilds.listed, options.logger);
+      await this.#application.read(this.#client, this.#allowedGuilds.chosen !== undefined, options.logger);
       await this.#autoread.restore();
       // Servers added back while SayBot was down are in the cache now: the sweep keeps their data.
       await this.#removedGuilds.start();
@@ -317,16 +326,6 @@ export class SayBot {
       { user: this.client.user?.tag, guilds: this.client.guilds.cache.size, commands: [...commands.keys()] },
       'SayBot is ready',
     );
-  }
-
-  #onInteraction(interaction: Interaction): void {
-    const door = {
-      stopping: () => this.#stopping,
-      allows: (guildId: string | null) => this.#allowedGuilds.allows(guildId),
-      describeFailure,
-      otherButton: handleReplyButton,
-    };
-    this.#track(handleInteraction(interaction, this.#commands, this.#context, door), 'interaction handler failed');
   }
 
   /** Runs store work from an event like a command: stop() waits for it before closing the store. */

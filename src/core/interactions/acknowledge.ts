@@ -26,12 +26,13 @@ export function receivedAtEpochMs(interaction: BaseInteraction): number {
 /** The first response of each interaction (a defer or a reply), once it has been started. */
 const firstResponse = new WeakMap<AnsweredInteraction, Promise<unknown>>();
 
-/** Sends the first response unless one has gone or is on its way: commands and the deadline both come here (40060). */
-export function claimFirstResponse(
-  interaction: AnsweredInteraction,
-  send: () => Promise<unknown>,
-): Promise<unknown> | undefined {
-  if (firstResponse.has(interaction) || interaction.deferred || interaction.replied) return undefined;
+/** Whether the interaction's one first response (a defer or a reply) has gone or is on its way (40060 otherwise). */
+export function responseStarted(interaction: AnsweredInteraction): boolean {
+  return firstResponse.has(interaction) || interaction.deferred || interaction.replied;
+}
+
+/** Sends the first response, for a caller that found none started; what follows awaits it (settled()). */
+export function startResponse(interaction: AnsweredInteraction, send: () => Promise<unknown>): Promise<unknown> {
   // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (settled()).
   const sent = send().catch((error: unknown) => {
     noteIfTokenGone(interaction, error);
@@ -59,13 +60,12 @@ export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction
 
 /** Whether this deferral went: not when a first response went before it, or when the token was gone. */
 async function defer(interaction: AnsweredInteraction, flags?: MessageFlags.Ephemeral): Promise<boolean> {
-  const sent = claimFirstResponse(interaction, () => interaction.deferReply(flags === undefined ? {} : { flags }));
-  if (!sent) {
+  if (responseStarted(interaction)) {
     await settled(interaction);
     return false;
   }
   try {
-    await sent;
+    await startResponse(interaction, () => interaction.deferReply(flags === undefined ? {} : { flags }));
     return true;
   } catch (error) {
     if (!tokenGone(interaction)) throw error;

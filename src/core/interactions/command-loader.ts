@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ApplicationCommandType } from 'discord.js';
-import type { AnsweredInteraction, AnyCommandModule, CommandModule, MessageMenuModule } from './command.ts';
+import type { AnsweredInteraction, AnyCommandModule, CommandModule } from './command.ts';
 
 /** Loads every command module in `dir` by name; a malformed module or a name used twice stops start-up. */
 export async function loadCommands(dir: string): Promise<Map<string, AnyCommandModule>> {
@@ -21,10 +21,6 @@ export async function loadCommands(dir: string): Promise<Map<string, AnyCommandM
     commands.set(mod.data.name, mod);
   }
   return commands;
-}
-
-export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
-  return command.data.type === ApplicationCommandType.Message;
 }
 
 /** The command an interaction answers for: its own, or for a form's submit the one that showed it. */

@@ -6,7 +6,7 @@ import {
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { AnyCommandModule } from './command.ts';
-import { isMessageMenu } from './command-loader.ts';
+import { isMessageMenu } from './router.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,7 +1,7 @@
 import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { claimFirstResponse, noteIfTokenGone, settled, tokenGone } from './acknowledge.ts';
+import { noteIfTokenGone, responseStarted, settled, startResponse, tokenGone } from './acknowledge.ts';
 import { commandNameOf } from './command-loader.ts';
 import type { DescribedFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/catalogue.ts';
@@ -75,11 +75,12 @@ async function replyInInteraction(
   if (tokenGone(interaction)) return false;
   const extra = components === undefined ? {} : { components };
   try {
-    const replied = claimFirstResponse(interaction, () =>
-      interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }),
-    );
-    if (replied) await replied;
-    else await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files, ...extra });
+    if (responseStarted(interaction))
+      await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files, ...extra });
+    else
+      await startResponse(interaction, () =>
+        interaction.reply({ content, allowedMentions: NO_MENTIONS, files, flags: MessageFlags.Ephemeral, ...extra }),
+      );
     return true;
   } catch (error) {
     if (!noteIfTokenGone(interaction, error)) throw error;
@@ -109,11 +110,10 @@ export async function showFailure(
   await settled(interaction);
   if (!tokenGone(interaction)) {
     try {
-      const replied = claimFirstResponse(interaction, () =>
-        interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }),
-      );
-      if (replied) {
-        await replied;
+      if (!responseStarted(interaction)) {
+        await startResponse(interaction, () =>
+          interaction.reply({ content, allowedMentions: NO_MENTIONS, flags: MessageFlags.Ephemeral }),
+        );
       } else if (interaction.ephemeral) {
         await interaction.editReply({ content, allowedMentions: NO_MENTIONS, files: [] });
       } else {

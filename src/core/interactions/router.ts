@@ -1,8 +1,9 @@
 // The interaction door, in the order each interaction meets it: received (Discord's 3 s and the token's 15 minutes
 // counted from here), served here (SayBot stopping, a server the owner did not choose: answered before anything is
 // looked up or paid), which command, its declared preconditions, run by the deadline, and what it threw worded as
-// one message and one log line.
+// one message and one log line. Every decision on the way is taken in this file; the app hands it data.
 import {
+  ApplicationCommandType,
   MessageFlags,
   PermissionFlagsBits,
   type AutocompleteInteraction,
@@ -13,7 +14,7 @@ import {
 import { t } from '../i18n/catalogue.ts';
 import type { Logger } from '../log.ts';
 import { Refusal } from '../refusal.ts';
-import { claimFirstResponse, noteReceived, sinceReceived, watchToken } from './acknowledge.ts';
+import { noteReceived, responseStarted, sinceReceived, startResponse, watchToken } from './acknowledge.ts';
 import type {
   AnsweredInteraction,
   AnyCommandModule,
@@ -21,39 +22,36 @@ import type {
   CommandContext,
   CommandModule,
   FormSubmitInteraction,
+  MessageMenuModule,
   Requirements,
 } from './command.ts';
-import { commandNameOf, isMessageMenu, ownerOfCustomId } from './command-loader.ts';
+import { commandNameOf, ownerOfCustomId } from './command-loader.ts';
 import { UserError, type FailureWords } from './failures.ts';
 import { UnmetError, type Unmet } from './preconditions.ts';
 import { seesPlanFigures } from './plan-figures.ts';
 import { NO_MENTIONS, showFailure } from './replies.ts';
 
-/** What the app gives the door: whether it is closing, the servers it serves, the features' words and buttons. */
-interface Door {
-  /** SayBot is shutting down: whatever arrives is told so. */
-  stopping(): boolean;
-  /** ALLOWED_GUILDS, as data: whether this server is served (null, a DM: USER_INSTALL decides there). */
-  allows(guildId: string | null): boolean;
+/** What the app hands the door, all of it data: the commands, their services, the chosen servers, the words. */
+export interface Door {
+  commands: ReadonlyMap<string, AnyCommandModule>;
+  context: CommandContext;
+  /** ALLOWED_GUILDS, the servers the owner chose; absent: every server. */
+  chosen: ReadonlySet<string> | undefined;
   /** Words for whatever a command throws (src/features/speaking/failure-words.ts). */
   describeFailure: FailureWords;
-  /** A press on a button no command owns (a reply's buttons): the feature that made it answers it. */
-  otherButton(interaction: ButtonInteraction, context: CommandContext): Promise<unknown>;
+  /** Answers a press on a button no command owns (a reply's buttons, src/features/speaking/reply-buttons.ts). */
+  otherButton: (interaction: ButtonInteraction, context: CommandContext) => Promise<unknown>;
 }
 
 /** One interaction through the door, top to bottom; whatever it throws ends in a message and a log line here. */
-export async function handleInteraction(
-  interaction: Interaction,
-  commands: ReadonlyMap<string, AnyCommandModule>,
-  context: CommandContext,
-  door: Door,
-): Promise<void> {
+export async function handleInteraction(interaction: Interaction, door: Door, stopping: boolean): Promise<void> {
   // Received: Discord's 3 s and the token's 15 minutes are counted on our side from here.
   noteReceived(interaction);
+  const { commands, context } = door;
   const log: Logger = context.logger;
   // Served here: not while stopping, nor in a server the owner did not choose, before anything is looked up or paid.
-  if (door.stopping()) return turnAway(interaction, 'stopping', door, log);
-  if (!door.allows(interaction.guildId)) return turnAway(interaction, 'guild-not-chosen', door, log);
+  if (stopping) return turnAway(interaction, 'stopping', door, log);
+  if (!chosenByOwner(door.chosen, interaction.guildId)) return turnAway(interaction, 'guild-not-chosen', door, log);
   // Which command, by the interaction's kind.
   if (interaction.isAutocomplete())
     return autocomplete(interaction, slashCommandOf(commands, interaction.commandName), context);
@@ -70,7 +68,7 @@ export async function handleInteraction(
       return;
     }
     const command = slashCommandOf(commands, ownerOfCustomId(interaction.customId));
-    await answer(interaction, command?.publicReply === true, context, door.describeFailure, async () => {
+    await answer(interaction, command?.publicReply === true, door, async () => {
       if (!command?.modalSubmit) throw new Error(`no handler for the form "${interaction.customId}"`);
       await command.modalSubmit(interaction, servicesFor(context, command));
     });
@@ -87,8 +85,7 @@ export async function handleInteraction(
   await answer(
     interaction,
     command?.publicReply === true,
-    context,
-    door.describeFailure,
+    door,
     async () => {
       if (!command) throw new Error(`no handler for command "${interaction.commandName}"`);
       if (outside && interaction.isChatInputCommand()) {
@@ -101,6 +98,11 @@ export async function handleInteraction(
     },
     outside !== undefined,
   );
+}
+
+/** Whether SayBot may serve (and spend for) this server; no server (a DM) is USER_INSTALL's to decide. */
+export function chosenByOwner(chosen: ReadonlySet<string> | undefined, guildId: string | null | undefined): boolean {
+  return chosen === undefined || guildId === null || guildId === undefined || chosen.has(guildId);
 }
 
 /** Answers an interaction the door does not let in, privately in the member's language; autocomplete, no choices. */
@@ -179,10 +181,11 @@ async function autocomplete(
 /** Defers if the command has not answered within ACKNOWLEDGE_WITHIN_MS ("thinking…"); returns the cancel. */
 export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemeral: boolean, log: Logger): () => void {
   const timer = setTimeout(() => {
-    const sent = claimFirstResponse(interaction, () =>
+    // The command's own first response went first (or is on its way): nothing to defer.
+    if (responseStarted(interaction)) return;
+    const sent = startResponse(interaction, () =>
       interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
     );
-    if (!sent) return;
     log.info(
       { code: 'acknowledged-by-deadline', command: commandNameOf(interaction), interactionId: interaction.id },
       'command still working: deferred its reply',
@@ -198,8 +201,7 @@ export function acknowledgeByDeadline(interaction: AnsweredInteraction, ephemera
 async function answer(
   interaction: AnsweredInteraction,
   publicReply: boolean,
-  context: CommandContext,
-  describeFailure: FailureWords,
+  { context, describeFailure }: Door,
   run: () => Promise<void>,
   outsideServer = false,
 ): Promise<void> {
@@ -280,6 +282,10 @@ function commandFor(
   const command = commands.get(interaction.commandName);
   if (command === undefined) return undefined;
   return isMessageMenu(command) === interaction.isMessageContextMenuCommand() ? command : undefined;
+}
+
+export function isMessageMenu(command: AnyCommandModule): command is MessageMenuModule {
+  return command.data.type === ApplicationCommandType.Message;
 }
 
 /** Only the services `command` declares it uses: what its handlers are given. */

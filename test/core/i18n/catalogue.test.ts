@@ -1,7 +1,7 @@
 import { ApplicationCommandType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCommandModule, CommandModule, MessageMenuModule } from '../../../src/core/interactions/command.ts';
-import { isMessageMenu } from '../../../src/core/interactions/command-loader.ts';
+import { isMessageMenu } from '../../../src/core/interactions/router.ts';
 import { loadCommandModules } from '../../../src/app/command-modules.ts';
 import { featureStringsModules, loadFeatureStrings } from '../../../src/app/feature-strings.ts';
 import { addMessages, messagesParts, t, type MessageKey } from '../../../src/core/i18n/catalogue.ts';
