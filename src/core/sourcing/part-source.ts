@@ -26,7 +26,6 @@ import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts'
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { abortable } from '../abortable.ts';
 import { changesAudio } from '../settings/setting-declarations.ts';
 import { ChangedParts } from './changed-parts.ts';
@@ -267,27 +266,11 @@ export class PartSource {
       : this.#fetchOriginal(request, text, signal, order);
   }
 
-  /**
-   * An engine voice's request with the member's effects its engine applies itself moved to `engine` (sent as the
-   * engine's own controls, part of its cache key); SayBot applies the rest to its audio.
-   */
+  /** An engine voice's request with the member's effects shared between its engine and SayBot (EnginePort.share). */
   #engineControlled(request: ServiceRequest): ServiceRequest {
-    const effects = request.effects;
-    if (effects === undefined || request.engine !== undefined) return request;
-    const controls = new Set(this.#engines?.controls(request.voice) ?? []);
-    /** The effects the engine applies (`engine`), or those it leaves to SayBot. */
-    const share = (engine: boolean): AudioEffects => ({
-      speed: controls.has('speed') === engine ? effects.speed : 1,
-      volumeDb: controls.has('volumeDb') === engine ? effects.volumeDb : 0,
-      ...(controls.has('pitch') === engine && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    });
-    const [byEngine, bySayBot] = [share(true), share(false)];
-    const { effects: _all, ...rest } = request;
-    return {
-      ...rest,
-      ...(changesAudio(byEngine) ? { engine: byEngine } : {}),
-      ...(changesAudio(bySayBot) ? { effects: bySayBot } : {}),
-    } as ServiceRequest;
+    const { effects, ...rest } = request;
+    if (effects === undefined || request.engine !== undefined || this.#engines === undefined) return request;
+    return { ...rest, ...this.#engines.share(request.voice, effects) } as ServiceRequest;
   }
 
   /**

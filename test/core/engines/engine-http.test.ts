@@ -12,12 +12,14 @@ import {
   EngineExchange,
   JSON_CAP_BYTES,
   MAX_WAV_BYTES,
+  type EngineDeadlines,
+} from '../../../src/core/engines/engine-http.ts';
+import {
   SpeechServerClient,
   speechServerSpeed,
   VoicevoxClient,
   voicevoxScales,
-  type EngineDeadlines,
-} from '../../../src/core/engines/engine-http.ts';
+} from '../../../src/core/engines/engine-clients.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 import { AUDIO_QUERY, FakeEngine, sendWav, speechHandler, voicevoxHandler, wav, wavHeader } from './fake-engine.ts';
 
