@@ -11,7 +11,7 @@ import { Buffer } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
-import type { SpokenRun } from './reading/reading-types.ts';
+import type { SpokenRun } from './reading/read-line.ts';
 import { joinWavFiles } from '../audio/codecs/wav-file.ts';
 import { settingUp } from '../audio/workers/thread-setup.ts';
 

@@ -6,8 +6,7 @@
 import { serveEspeak } from './espeak-run.ts';
 import { espeakText } from './espeak-text.ts';
 import { loadJapaneseAnalyser } from './reading/japanese-analyser.ts';
-import { readLine } from './reading/read-line.ts';
-import type { JapaneseAnalyser } from './reading/reading-types.ts';
+import { readLine, type JapaneseAnalyser } from './reading/read-line.ts';
 import { yieldToMainThread } from '../audio/workers/thread-priority.ts';
 
 /** The analyser once a line needed it (`loaded` undefined: kuromoji is not installed). */

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import type { JapaneseAnalyser } from './reading-types.ts';
+import type { JapaneseAnalyser } from './read-line.ts';
 
 /** A morpheme as kuromoji gives it (its IPADIC formatter): readings in katakana, absent or `*` if unknown. */
 interface Morpheme {

@@ -10,8 +10,18 @@ import { readChineseNumbers } from './chinese-numbers.ts';
 import { foldWidths } from './fold.ts';
 import { readJapaneseNumbers } from './japanese-numbers.ts';
 import { readKoreanNumbers } from './korean-numbers.ts';
-import type { JapaneseAnalyser, SpokenRun } from './reading-types.ts';
 import { readRanges, readSymbols } from './symbols.ts';
+
+/** One call of eSpeak NG: `text` spoken in `espeak` (a voice and variant, `ja+f2`). */
+export interface SpokenRun {
+  readonly text: string;
+  readonly espeak: string;
+}
+
+/** Japanese text read as kana (katakana as pronounced: 今日は -> キョーワ), punctuation and unknown words kept. */
+export interface JapaneseAnalyser {
+  toKana(text: string): string;
+}
 
 /** Japanese text the analyser reads (kanji or kana: kana too, as particles and long vowels are said: は わ, きょう きょー). */
 const NEEDS_ANALYSER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;

@@ -9,7 +9,7 @@ import { readChatForms } from '../../../../src/core/free-voice/reading/chat-form
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';
 import { readLine, readingChanges } from '../../../../src/core/free-voice/reading/read-line.ts';
 import { MAX_RUNS, scriptRuns } from '../../../../src/core/free-voice/reading/read-line.ts';
-import type { JapaneseAnalyser } from '../../../../src/core/free-voice/reading/reading-types.ts';
+import type { JapaneseAnalyser } from '../../../../src/core/free-voice/reading/read-line.ts';
 
 /** Marks what it was given, so a test sees what went to the analyser. */
 const marking: JapaneseAnalyser = { toKana: (text) => `<${text}>` };
