@@ -12,15 +12,7 @@ import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import {
-  PayerLeftError,
-  paidCall,
-  unwanted,
-  type Charge,
-  type PaidCalls,
-  type PartNeed,
-  type Waiting,
-} from '../quota/paid-call.ts';
+import { PayerLeftError, paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
@@ -450,9 +442,10 @@ interface Flight extends FlightAudio {
   from: 'cache' | 'api' | 'free';
 }
 
-// Who waits for a flight's audio. Let go of by all before it left, its paid request is never sent nor paid; after it
-// left, before any answer, it is closed (`letGo`), kept as maybe charged; once answered, it is read and kept.
-class Waiters implements Waiting {
+// Who waits for a flight's audio (what paidCall asks as its `Waiting`). Let go of by all before it left, its paid
+// request is never sent nor paid; after it left, before any answer, it is closed (`letGo`), kept as maybe charged;
+// once answered, it is read and kept.
+class Waiters {
   readonly #signals = new Set<AbortSignal>();
   readonly #forget: () => void;
   readonly #letGo = new AbortController();
