@@ -15,6 +15,7 @@ import {
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
 import {
+  engineShare,
   SpeechServerClient,
   speechServerSpeed,
   VoicevoxClient,
@@ -390,5 +391,16 @@ describe("SayBot's controls on the engines' own", () => {
   it("sends the speech server SayBot's speed as it is, 1 when unset", () => {
     expect(speechServerSpeed({ speed: 0.5 })).toBe(0.5);
     expect(speechServerSpeed({})).toBe(1);
+  });
+
+  it('gives each engine the effects it renders (VOICEVOX all three, a speech server the speed), SayBot the rest', () => {
+    const effects = { speed: 1.5, volumeDb: -6, pitch: 3 };
+    expect(engineShare('voicevox', effects)).toEqual({ engine: effects });
+    expect(engineShare('speech', effects)).toEqual({
+      engine: { speed: 1.5, volumeDb: 0 },
+      effects: { speed: 1, volumeDb: -6, pitch: 3 },
+    });
+    expect(engineShare('speech', { speed: 1, volumeDb: -6 })).toEqual({ effects: { speed: 1, volumeDb: -6 } });
+    expect(engineShare('voicevox', { speed: 1, volumeDb: 0, pitch: 0 })).toEqual({});
   });
 });
