@@ -26,18 +26,18 @@ const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof AudioEffec
  * Which of a member's effects an engine voice's line is sent with (`engine`, rendered by the engine's own controls,
  * part of its cache key) and which SayBot applies to its audio (`effects`); each absent where it changes nothing.
  */
-export function engineShare(
+export function splitEffects(
   engine: EngineName,
   effects: AudioEffects,
 ): { engine?: AudioEffects; effects?: AudioEffects } {
   const controls = ENGINE_APPLIES[engine];
   /** The effects the engine applies (`byEngine`), or those it leaves to SayBot. */
-  const share = (byEngine: boolean): AudioEffects => ({
+  const part = (byEngine: boolean): AudioEffects => ({
     speed: controls.includes('speed') === byEngine ? effects.speed : 1,
     volumeDb: controls.includes('volumeDb') === byEngine ? effects.volumeDb : 0,
     ...(controls.includes('pitch') === byEngine && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
   });
-  const [byEngine, bySayBot] = [share(true), share(false)];
+  const [byEngine, bySayBot] = [part(true), part(false)];
   return {
     ...(changesAudio(byEngine) ? { engine: byEngine } : {}),
     ...(changesAudio(bySayBot) ? { effects: bySayBot } : {}),

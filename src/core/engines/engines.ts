@@ -15,7 +15,7 @@ import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import {
-  engineShare,
+  splitEffects,
   engineVoiceLanguage,
   SpeechServerClient,
   VoicevoxClient,
@@ -150,9 +150,9 @@ export class Engines {
     return this.voice(id)?.language ?? engineVoiceLanguage(id);
   }
 
-  /** A member's effects on this voice, shared between its engine and SayBot (engineShare). */
-  share(id: string, effects: AudioEffects): ReturnType<typeof engineShare> {
-    return engineShare(parseEngineVoiceId(id)?.engine ?? 'speech', effects);
+  /** A member's effects on this voice, split between its engine and SayBot. */
+  splitEffects(id: string, effects: AudioEffects): ReturnType<typeof splitEffects> {
+    return splitEffects(parseEngineVoiceId(id)?.engine ?? 'speech', effects);
   }
 
   /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share: busy). */

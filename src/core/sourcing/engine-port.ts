@@ -32,7 +32,7 @@ export interface EnginePort {
    * A member's effects on this voice: those its engine applies itself (`engine`, sent as its own controls, part of the
    * cache key) and those SayBot applies to its audio (`effects`); each absent where it changes nothing.
    */
-  share(id: string, effects: AudioEffects): { engine?: AudioEffects; effects?: AudioEffects };
+  splitEffects(id: string, effects: AudioEffects): { engine?: AudioEffects; effects?: AudioEffects };
   /**
    * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file streaming as it arrives
    * (its header and first samples checked), in `owner`'s share of the engine. Rejects with the engines' own error (an

@@ -258,11 +258,11 @@ export class PartSource {
       : this.#fetchOriginal(request, text, signal, order);
   }
 
-  /** An engine voice's request with the member's effects shared between its engine and SayBot (EnginePort.share). */
+  /** An engine voice's request with the member's effects split between its engine and SayBot (EnginePort.splitEffects). */
   #engineControlled(request: ServiceRequest): ServiceRequest {
     const { effects, ...rest } = request;
     if (effects === undefined || request.engine !== undefined || this.#engines === undefined) return request;
-    return { ...rest, ...this.#engines.share(request.voice, effects) } as ServiceRequest;
+    return { ...rest, ...this.#engines.splitEffects(request.voice, effects) } as ServiceRequest;
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
 import {
-  engineShare,
+  splitEffects,
   SpeechServerClient,
   speechServerSpeed,
   VoicevoxClient,
@@ -395,12 +395,12 @@ describe("SayBot's controls on the engines' own", () => {
 
   it('gives each engine the effects it renders (VOICEVOX all three, a speech server the speed), SayBot the rest', () => {
     const effects = { speed: 1.5, volumeDb: -6, pitch: 3 };
-    expect(engineShare('voicevox', effects)).toEqual({ engine: effects });
-    expect(engineShare('speech', effects)).toEqual({
+    expect(splitEffects('voicevox', effects)).toEqual({ engine: effects });
+    expect(splitEffects('speech', effects)).toEqual({
       engine: { speed: 1.5, volumeDb: 0 },
       effects: { speed: 1, volumeDb: -6, pitch: 3 },
     });
-    expect(engineShare('speech', { speed: 1, volumeDb: -6 })).toEqual({ effects: { speed: 1, volumeDb: -6 } });
-    expect(engineShare('voicevox', { speed: 1, volumeDb: 0, pitch: 0 })).toEqual({});
+    expect(splitEffects('speech', { speed: 1, volumeDb: -6 })).toEqual({ effects: { speed: 1, volumeDb: -6 } });
+    expect(splitEffects('voicevox', { speed: 1, volumeDb: 0, pitch: 0 })).toEqual({});
   });
 });
