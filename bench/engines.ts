@@ -82,7 +82,7 @@ async function leadingSilenceMs(wav: Buffer): Promise<number> {
 }
 
 /**
- * The double's own time to answer a line, asked as SayBot's client asks it (src/core/engines/engine-http.ts), read
+ * The double's own time to answer a line, asked as SayBot's client asks it (src/core/engines/engine-clients.ts), read
  * whole; and the silence its audio begins with.
  */
 async function direct(

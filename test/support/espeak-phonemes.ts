@@ -5,7 +5,7 @@ import { espeakVoice } from '../../src/core/voice-catalogue/voices.ts';
 import { readFile } from 'node:fs/promises';
 import { readLine } from '../../src/core/free-voice/reading/read-line.ts';
 import { loadJapaneseAnalyser } from '../../src/core/free-voice/reading/japanese-analyser.ts';
-import type { JapaneseAnalyser } from '../../src/core/free-voice/reading/reading-types.ts';
+import type { JapaneseAnalyser } from '../../src/core/free-voice/reading/read-line.ts';
 
 interface Instance {
   FS: { writeFile(path: string, data: string): void };

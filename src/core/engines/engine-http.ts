@@ -1,29 +1,19 @@
-// What SayBot says to each engine over HTTP, and what it takes for an answer. Every exchange (EngineExchange) has a
-// deadline for the headers, one for the whole body (the longest line streamed as it plays) and one for a stalled body;
-// no redirect is followed; 3xx/4xx (refused) are told apart from 5xx and no connection (failed); a body is read only
-// to its bound (a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a line can be: MAX_FREE_LINE_SECONDS at its
-// own rate, plus a margin), a declared size past it refused unread, an endless one cut at its bound or its deadline.
-// A WAV is checked at the door (its header, its first samples) and streams on, never gathered into one buffer here.
-// Every failure is an EngineError in domain terms, worded for the member by the integration; its message, for the log
-// and the doctor, names the engine and what went wrong, never the key, the text or a body.
-// Each client reads its own voice list (engine-voices.ts) and maps SayBot's effects (0.5..2 times as fast, -12..+12
-// semitones, -20..+6 dB: src/core/settings/setting-declarations.ts) onto its engine's controls, which render them
-// better than an effect on its audio; what it has no control for, SayBot applies itself (src/core/audio/effects/).
-// VOICEVOX ENGINE (and what speaks its API: AivisSpeech Engine, SHAREVOX): `GET /speakers`, then a line as
-// `POST /audio_query?text=&speaker=` and `POST /synthesis?speaker=` with that query, SayBot's effects set in it
-// (voicevoxScales, below). An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI):
-// `GET {base}/audio/voices` (many have none: 404) and `POST {base}/audio/speech`, with its bearer token when the owner
-// set one; it has `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
+// What SayBot takes from an engine for an answer (src/core/engines/engine-clients.ts says what is asked of each).
+// Every exchange (EngineExchange) has a deadline for the headers, one for the whole body (the longest line streamed
+// as it plays) and one for a stalled body; no redirect is followed; 3xx/4xx (refused) are told apart from 5xx and no
+// connection (failed); a body is read only to its bound (a JSON answer to JSON_CAP_BYTES, a WAV to the most audio a
+// line can be: MAX_FREE_LINE_SECONDS at its own rate, plus a margin), a declared size past it refused unread, an
+// endless one cut at its bound or its deadline. A WAV is checked at the door (its header, its first samples) and
+// streams on, never gathered into one buffer here. Every failure is an EngineError in domain terms, worded for the
+// member by the integration; its message, for the log and the doctor, names the engine and what went wrong, never the
+// key, the text or a body.
 import type { EngineName } from '../voice-catalogue/voices.ts';
 import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { discard } from '../api/audio-body.ts';
 import { connectionReason, errorCode } from '../api/errors.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
-import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
-import { listedNames, speechVoices, voicevoxVoices, type EngineVoice } from './engine-voices.ts';
 
 /** Milliseconds. */
 export interface EngineDeadlines {
@@ -60,7 +50,7 @@ export const MAX_WAV_BYTES = MAX_FREE_LINE_SECONDS * MAX_RATE * MAX_CHANNELS * 2
 const WAV_TYPES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'application/octet-stream']);
 
 /** What a 404 answers where the engine may not have the endpoint (a speech server's voice list). */
-const NOT_LISTED: unique symbol = Symbol('not listed');
+export const NOT_LISTED: unique symbol = Symbol('not listed');
 
 interface EngineRequest {
   method: 'GET' | 'POST';
@@ -265,160 +255,6 @@ export class EngineExchange {
       clearTimeout(timer);
     }
   }
-}
-
-/** SayBot's effects for one line, each as its member set it (absent: unset). */
-export type EngineControls = Partial<AudioEffects>;
-
-/** Of SayBot's effects, those each engine renders itself: VOICEVOX all three, a speech server the speed alone. */
-export const ENGINE_APPLIES: Readonly<Record<EngineName, ReadonlyArray<keyof AudioEffects>>> = Object.freeze({
-  voicevox: Object.freeze(['speed', 'pitch', 'volumeDb'] as const),
-  speech: Object.freeze(['speed'] as const),
-});
-
-export type EngineClient = VoicevoxClient | SpeechServerClient;
-
-/** A line's WAV, checked at the door, and the effects its engine rendered (SayBot applies the others). */
-export type SpokenWav = Wav & { applies: ReadonlyArray<keyof AudioEffects> };
-
-/** Each client's engine is at a base URL, never with credentials (config refuses them). */
-export class VoicevoxClient extends EngineExchange {
-  readonly url: string;
-
-  constructor(url: string, deadlines: EngineDeadlines) {
-    super('voicevox', deadlines);
-    this.url = url;
-  }
-
-  /** The voices the engine offers now, bounded and cleaned. */
-  async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.json({ method: 'GET', url: `${this.url}/speakers`, signal }, 'its voice list');
-    if (!Array.isArray(answer))
-      throw new EngineError('voicevox', 'bad-answer', 'its voice list (GET /speakers) is not a list of speakers');
-    return voicevoxVoices(answer);
-  }
-
-  async synthesize(
-    text: string,
-    voice: EngineVoice,
-    controls: EngineControls,
-    signal?: AbortSignal,
-  ): Promise<SpokenWav> {
-    const speaker = encodeURIComponent(voice.engineVoice);
-    const query = await this.json(
-      {
-        method: 'POST',
-        url: `${this.url}/audio_query?text=${encodeURIComponent(text)}&speaker=${speaker}`,
-        headers: { accept: 'application/json' },
-        signal,
-      },
-      'its audio query',
-    );
-    if (typeof query !== 'object' || query === null || Array.isArray(query))
-      throw new EngineError('voicevox', 'bad-answer', 'its audio query is not a query object');
-    const wav = await this.wav(
-      {
-        method: 'POST',
-        url: `${this.url}/synthesis?speaker=${speaker}`,
-        headers: { 'content-type': 'application/json', accept: 'audio/wav' },
-        body: JSON.stringify({ ...query, ...voicevoxScales(controls) }),
-        signal,
-      },
-      'its synthesis',
-    );
-    return { ...wav, applies: ENGINE_APPLIES.voicevox };
-  }
-}
-
-export class SpeechServerClient extends EngineExchange {
-  readonly url: string;
-  readonly #key: string | undefined;
-  readonly #model: string;
-  readonly #listed: readonly ListedSpeechVoice[] | undefined;
-
-  constructor(options: NonNullable<EnginesConfig['speechServer']>, deadlines: EngineDeadlines) {
-    super('speech', deadlines);
-    this.url = options.url;
-    this.#key = options.key;
-    this.#model = options.model;
-    this.#listed = options.voices;
-  }
-
-  #headers(extra: Record<string, string>): Record<string, string> {
-    return this.#key === undefined ? extra : { ...extra, authorization: `Bearer ${this.#key}` };
-  }
-
-  /** The voices the server lists (or the owner's list), bounded and cleaned. */
-  async fetchVoices(signal?: AbortSignal): Promise<EngineVoice[]> {
-    const answer = await this.json(
-      {
-        method: 'GET',
-        url: `${this.url}/audio/voices`,
-        headers: this.#headers({ accept: 'application/json' }),
-        signal,
-      },
-      'its voice list',
-      { notFound: true },
-    );
-    return speechVoices(answer === NOT_LISTED ? undefined : listedNames(answer), this.#listed);
-  }
-
-  async synthesize(
-    text: string,
-    voice: EngineVoice,
-    controls: EngineControls,
-    signal?: AbortSignal,
-  ): Promise<SpokenWav> {
-    const body = {
-      model: this.#model,
-      input: text,
-      voice: voice.engineVoice,
-      response_format: 'wav',
-      speed: speechServerSpeed(controls),
-    };
-    const wav = await this.wav(
-      {
-        method: 'POST',
-        url: `${this.url}/audio/speech`,
-        headers: this.#headers({ 'content-type': 'application/json', accept: 'audio/wav' }),
-        body: JSON.stringify(body),
-        signal,
-      },
-      'its speech',
-    );
-    return { ...wav, applies: ENGINE_APPLIES.speech };
-  }
-}
-
-// VOICEVOX's query, SayBot's effects set in it:
-// - `speedScale` is a factor on the phoneme lengths: SayBot's speed as it is (1 = as the voice speaks).
-// - `volumeScale` multiplies the samples: 10^(dB/20) (-20 dB = 0.1, +6 dB = 2.0, the ends of its editor's 0..2).
-// - `pitchScale` multiplies each mora's pitch, which is the natural log of its F0 in Hz, by 2^pitchScale. A shift of
-//   n semitones multiplies F0 by 2^(n/12), that is adds n·ln2/12 to its log: at a typical speaking F0 of about 245 Hz
-//   (log 5.5) that is 2^pitchScale = 1 + n·ln2/(12·5.5), so ±12 semitones are about +0.17 and -0.19 (its editor's
-//   range, ±0.15, is about ±10 semitones). Exact at 245 Hz, within a semitone for any speaking voice between 100 and
-//   500 Hz.
-
-type VoicevoxScales = Partial<Record<'speedScale' | 'pitchScale' | 'volumeScale', number>>;
-
-/** log(F0) of a typical speaking voice, the mean VOICEVOX's pitches sit around. */
-const TYPICAL_LOG_F0 = 5.5;
-const round = (value: number): number => Math.round(value * 10_000) / 10_000;
-
-/** VOICEVOX's query fields for SayBot's effects: only those set (a field left out keeps the query's own). */
-export function voicevoxScales(controls: EngineControls): VoicevoxScales {
-  const scales: VoicevoxScales = {};
-  if (controls.speed !== undefined && controls.speed !== 1) scales.speedScale = round(controls.speed);
-  if (controls.pitch !== undefined && controls.pitch !== 0)
-    scales.pitchScale = round(Math.log2(1 + (controls.pitch * Math.LN2) / (12 * TYPICAL_LOG_F0)));
-  if (controls.volumeDb !== undefined && controls.volumeDb !== 0)
-    scales.volumeScale = round(10 ** (controls.volumeDb / 20));
-  return scales;
-}
-
-/** The speech server's `speed` (1 when SayBot's is unset). */
-export function speechServerSpeed(controls: EngineControls): number {
-  return round(controls.speed ?? 1);
 }
 
 /** Why a line failed: `down`, the engine's circuit is open (it failed lately), so it fails at once untried;

@@ -2,7 +2,7 @@
 // src/core/sourcing/engine-port.ts): which voices they offer now, a line spoken by one of them (in its server's fair
 // share of the engine's slots, through its backoff), and how each is doing; made from the configuration's `engines`
 // (src/core/config.ts), offering and speaking nothing when none is configured. Each engine has its own client
-// (src/core/engines/engine-http.ts), voice list, slots and backoff (EngineCircuit, below): a line never waits behind
+// (src/core/engines/engine-clients.ts), voice list, slots and backoff (EngineCircuit, below): a line never waits behind
 // another engine's. A server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/job-thread.ts), its
 // slot held until the line's streamed audio ends. Voices are fetched at start and every `refreshMs` (ten minutes), one
 // fetch at a time, its timer never keeping the process alive; a failed fetch keeps the last answer's voices (an engine
@@ -13,20 +13,18 @@ import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from '../audio/workers/job-thread.ts';
 import { estimateSpeechSeconds } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import {
-  DEFAULT_ENGINE_DEADLINES,
-  ENGINE_APPLIES,
-  ENGINE_TITLES,
-  EngineError,
+  splitEffects,
+  engineVoiceLanguage,
   SpeechServerClient,
   VoicevoxClient,
   type EngineClient,
   type EngineControls,
-  type EngineDeadlines,
+  type EngineVoice,
   type SpokenWav,
-} from './engine-http.ts';
+} from './engine-clients.ts';
 import type { EnginesConfig } from './engine-settings.ts';
-import { engineVoiceLanguage, type EngineVoice } from './engine-voices.ts';
 
 /** The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
  * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads). */
@@ -152,9 +150,9 @@ export class Engines {
     return this.voice(id)?.language ?? engineVoiceLanguage(id);
   }
 
-  /** Of a member's effects, those this voice's engine renders itself (the rest SayBot applies to its audio). */
-  controls(id: string): ReadonlyArray<keyof AudioEffects> {
-    return ENGINE_APPLIES[parseEngineVoiceId(id)?.engine ?? 'speech'];
+  /** A member's effects on this voice, split between its engine and SayBot. */
+  splitEffects(id: string, effects: AudioEffects): ReturnType<typeof splitEffects> {
+    return splitEffects(parseEngineVoiceId(id)?.engine ?? 'speech', effects);
   }
 
   /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share: busy). */

@@ -11,7 +11,7 @@ import { Buffer } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
-import type { SpokenRun } from './reading/reading-types.ts';
+import type { SpokenRun } from './reading/read-line.ts';
 import { joinWavFiles } from '../audio/codecs/wav-file.ts';
 import { settingUp } from '../audio/workers/thread-setup.ts';
 
@@ -226,7 +226,7 @@ function describe(thrown: unknown): string {
 
 /**
  * Answers each job of this thread's parent with eSpeak NG speaking the runs `read(job)` makes of it, each in its own
- * voice, joined: espeak-worker.ts reads the line (./reading/read-aloud.ts) and gives each run's text as
+ * voice, joined: espeak-worker.ts reads the line (./reading/read-line.ts) and gives each run's text as
  * espeak-text.ts makes it; nothing else in SayBot gives it anything else.
  */
 export function serveEspeak(read: Read, japaneseLoaded: () => boolean): void {

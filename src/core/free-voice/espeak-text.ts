@@ -1,5 +1,5 @@
 // What eSpeak NG is given for a line's run: the last step from a line's text to eSpeak's input (espeak-worker.ts
-// calls it in the worker on each run ./reading/read-aloud.ts made, just before eSpeak runs). A member's text reaches
+// calls it in the worker on each run ./reading/read-line.ts made, just before eSpeak runs). A member's text reaches
 // eSpeak only as text: eSpeak reads `[[...]]` as phoneme mnemonics whatever its options (input that can make its
 // WebAssembly trap), so square brackets are given as parentheses, which it reads as the same pause; SSML is read only
 // with `-m`, which SayBot never passes, so `<...>` is spoken as written. eSpeak reads its input as a C string, so a NUL would end the line there: control

@@ -174,7 +174,7 @@ export async function speakFree(text: string, voiceId: string, guild = '', membe
 /**
  * Characters a second, as bench/free-voice-rate.ts measures them with the real engine (both variants, lines of
  * 15 to 45 s), set some 5% slower so that a line of that language errs long, well within the 10% margin. Each
- * script is read in its own voice (a line in several scripts is several runs, reading/read-aloud.ts): Hangul in
+ * script is read in its own voice (a line in several scripts is several runs, reading/read-line.ts): Hangul in
  * Korean's, kana in Japanese's, Han in Japanese's on a Japanese line and Chinese's elsewhere (the slower).
  */
 const HANGUL_PER_SECOND = 5.5; // measured 5.75

@@ -28,8 +28,11 @@ export interface EnginePort {
   down(id: string): boolean;
   /** The language the voice reads, where known: its engine's word, else what its ID says. */
   language(id: string): string | undefined;
-  /** Of a member's effects, those this voice's engine applies itself (the rest SayBot applies to its audio). */
-  controls(id: string): ReadonlyArray<keyof AudioEffects>;
+  /**
+   * A member's effects on this voice: those its engine applies itself (`engine`, sent as its own controls, part of the
+   * cache key) and those SayBot applies to its audio (`effects`); each absent where it changes nothing.
+   */
+  splitEffects(id: string, effects: AudioEffects): { engine?: AudioEffects; effects?: AudioEffects };
   /**
    * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file streaming as it arrives
    * (its header and first samples checked), in `owner`'s share of the engine. Rejects with the engines' own error (an

@@ -1,11 +1,11 @@
-// A flight: one call for identical work under way (SingleFlight), who waits for it (Waiters), and its audio read into
-// packets by every identical request and cached once it came whole (filled).
+// A flight's mechanics, deciding nothing: identical work under way joined (SingleFlight), a part looked up in the cache,
+// and audio read into packets by every identical request and cached once it came whole (filled). Who leads a flight,
+// who waits for it and who saves: src/core/sourcing/part-source.ts.
 import { AudioFill, type CachedAudio, type PartAudio } from '../cache/audio-fill.ts';
 import type { AudioCache } from '../cache/audio-cache.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { unwanted, type Waiting } from '../quota/paid-call.ts';
 
 /** Where parts are kept: what the changed parts write to. */
 export interface PartStore {
@@ -44,81 +44,6 @@ export interface FlightAudio {
   done: Promise<unknown>;
   /** Rejects when its audio did not come whole (a body that broke); absent: it is whole already. */
   whole?: Promise<unknown>;
-}
-
-export interface Flight extends FlightAudio {
-  from: 'cache' | 'api' | 'free';
-}
-
-// Who waits for a flight's audio. Let go of by all before it left, its paid request is never sent nor paid; after it
-// left, before any answer, it is closed (`letGo`), kept as maybe charged; once answered, it is read and kept.
-export class Waiters implements Waiting {
-  readonly #signals = new Set<AbortSignal>();
-  readonly #forget: () => void;
-  readonly #letGo = new AbortController();
-  #calling = false;
-  #closed = false;
-  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent, or closed as a stop. */
-  #gone = false;
-
-  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
-  constructor(forget: () => void) {
-    this.#forget = forget;
-  }
-
-  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
-  get letGo(): AbortSignal {
-    return this.#letGo.signal;
-  }
-
-  join(signal: AbortSignal): void {
-    this.#signals.add(signal);
-    if (this.#closed) return;
-    if (signal.aborted) this.#lettingGo();
-    else signal.addEventListener('abort', this.#lettingGo, { once: true });
-  }
-
-  wanted(): boolean {
-    if (!this.#gone && this.#waits()) return true;
-    this.#forget();
-    return false;
-  }
-
-  gone(): void {
-    this.#gone = true;
-    if (this.#calling) this.#letGo.abort(unwanted());
-  }
-
-  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
-  calling(): void {
-    if (!this.#closed) this.#calling = true;
-  }
-
-  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
-  close(): void {
-    this.#closed = true;
-    this.#calling = false;
-    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
-  }
-
-  #waits(): boolean {
-    for (const signal of this.#signals) if (!signal.aborted) return true;
-    return false;
-  }
-
-  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
-  readonly #lettingGo = (): void => {
-    if (!this.#calling || this.#waits()) return;
-    this.#letGo.abort(unwanted());
-    this.#forget();
-  };
-}
-
-export interface Fetching {
-  flight: Promise<Flight>;
-  waiters: Waiters;
-  /** Its voice: a deletion tells its waiters (Waiters.gone). */
-  voice: string;
 }
 
 /** Identical work under way is joined, not started again, until `settled` settles: ten requests, one call. */

@@ -1,5 +1,5 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (who leads
-// it and who saves, #fetchOriginal; its parts, src/core/sourcing/flights.ts), the Voice API (paid: its steps awaited
+// it and who saves, #fetchOriginal; who still waits for it, Waiters, below), the Voice API (paid: its steps awaited
 // in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
 // (eSpeak NG or an owner's engine, or standing in where src/core/sourcing/stand-in.ts says); another speed or volume
 // is changed in the audio worker.
@@ -18,13 +18,12 @@ import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts'
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { abortable } from '../abortable.ts';
 import { changesAudio } from '../settings/setting-declarations.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
 import { StandIns, type StandInVoices } from './stand-in.ts';
-import { SingleFlight, Waiters, filled, lookUp, type Fetching, type Flight, type PartStore } from './flights.ts';
+import { SingleFlight, filled, lookUp, type FlightAudio, type PartStore } from './flights.ts';
 
 interface PartSourceOptions {
   client: VoiceApiClient;
@@ -53,7 +52,7 @@ const MAX_DELETED_VOICES = 10_000;
 /**
  * A fetched part is read to its end and cached even when its caller stops listening once the service began to answer:
  * it was paid when accepted, and the next identical request gets it for nothing. One nobody waits for any more before
- * that (its callers, and orders that counted it free as in flight) is closed, or never sent (flights.ts Waiters).
+ * that (its callers, and orders that counted it free as in flight) is closed, or never sent (Waiters, below).
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -259,27 +258,11 @@ export class PartSource {
       : this.#fetchOriginal(request, text, signal, order);
   }
 
-  /**
-   * An engine voice's request with the member's effects its engine applies itself moved to `engine` (sent as the
-   * engine's own controls, part of its cache key); SayBot applies the rest to its audio.
-   */
+  /** An engine voice's request with the member's effects split between its engine and SayBot (EnginePort.splitEffects). */
   #engineControlled(request: ServiceRequest): ServiceRequest {
-    const effects = request.effects;
-    if (effects === undefined || request.engine !== undefined) return request;
-    const controls = new Set(this.#engines?.controls(request.voice) ?? []);
-    /** The effects the engine applies (`engine`), or those it leaves to SayBot. */
-    const share = (engine: boolean): AudioEffects => ({
-      speed: controls.has('speed') === engine ? effects.speed : 1,
-      volumeDb: controls.has('volumeDb') === engine ? effects.volumeDb : 0,
-      ...(controls.has('pitch') === engine && effects.pitch !== undefined ? { pitch: effects.pitch } : {}),
-    });
-    const [byEngine, bySayBot] = [share(true), share(false)];
-    const { effects: _all, ...rest } = request;
-    return {
-      ...rest,
-      ...(changesAudio(byEngine) ? { engine: byEngine } : {}),
-      ...(changesAudio(bySayBot) ? { effects: bySayBot } : {}),
-    } as ServiceRequest;
+    const { effects, ...rest } = request;
+    if (effects === undefined || request.engine !== undefined || this.#engines === undefined) return request;
+    return { ...rest, ...this.#engines.splitEffects(request.voice, effects) } as ServiceRequest;
   }
 
   /**
@@ -453,4 +436,80 @@ function learnt(stoodIn: StandIn | undefined, audio: SpeechAudio | undefined): {
     ...(stoodIn === undefined ? {} : { standIn: stoodIn }),
     ...(audio?.cutAt === undefined ? {} : { cutAt: audio.cutAt }),
   };
+}
+
+interface Flight extends FlightAudio {
+  from: 'cache' | 'api' | 'free';
+}
+
+// Who waits for a flight's audio (what paidCall asks as its `Waiting`). Let go of by all before it left, its paid
+// request is never sent nor paid; after it left, before any answer, it is closed (`letGo`), kept as maybe charged;
+// once answered, it is read and kept.
+class Waiters {
+  readonly #signals = new Set<AbortSignal>();
+  readonly #forget: () => void;
+  readonly #letGo = new AbortController();
+  #calling = false;
+  #closed = false;
+  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent, or closed as a stop. */
+  #gone = false;
+
+  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
+  constructor(forget: () => void) {
+    this.#forget = forget;
+  }
+
+  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
+  get letGo(): AbortSignal {
+    return this.#letGo.signal;
+  }
+
+  join(signal: AbortSignal): void {
+    this.#signals.add(signal);
+    if (this.#closed) return;
+    if (signal.aborted) this.#lettingGo();
+    else signal.addEventListener('abort', this.#lettingGo, { once: true });
+  }
+
+  wanted(): boolean {
+    if (!this.#gone && this.#waits()) return true;
+    this.#forget();
+    return false;
+  }
+
+  gone(): void {
+    this.#gone = true;
+    if (this.#calling) this.#letGo.abort(unwanted());
+  }
+
+  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
+  calling(): void {
+    if (!this.#closed) this.#calling = true;
+  }
+
+  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
+  close(): void {
+    this.#closed = true;
+    this.#calling = false;
+    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
+  }
+
+  #waits(): boolean {
+    for (const signal of this.#signals) if (!signal.aborted) return true;
+    return false;
+  }
+
+  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
+  readonly #lettingGo = (): void => {
+    if (!this.#calling || this.#waits()) return;
+    this.#letGo.abort(unwanted());
+    this.#forget();
+  };
+}
+
+interface Fetching {
+  flight: Promise<Flight>;
+  waiters: Waiters;
+  /** Its voice: a deletion tells its waiters (Waiters.gone). */
+  voice: string;
 }

@@ -12,12 +12,15 @@ import {
   EngineExchange,
   JSON_CAP_BYTES,
   MAX_WAV_BYTES,
+  type EngineDeadlines,
+} from '../../../src/core/engines/engine-http.ts';
+import {
+  splitEffects,
   SpeechServerClient,
   speechServerSpeed,
   VoicevoxClient,
   voicevoxScales,
-  type EngineDeadlines,
-} from '../../../src/core/engines/engine-http.ts';
+} from '../../../src/core/engines/engine-clients.ts';
 import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 import { AUDIO_QUERY, FakeEngine, sendWav, speechHandler, voicevoxHandler, wav, wavHeader } from './fake-engine.ts';
 
@@ -388,5 +391,16 @@ describe("SayBot's controls on the engines' own", () => {
   it("sends the speech server SayBot's speed as it is, 1 when unset", () => {
     expect(speechServerSpeed({ speed: 0.5 })).toBe(0.5);
     expect(speechServerSpeed({})).toBe(1);
+  });
+
+  it('gives each engine the effects it renders (VOICEVOX all three, a speech server the speed), SayBot the rest', () => {
+    const effects = { speed: 1.5, volumeDb: -6, pitch: 3 };
+    expect(splitEffects('voicevox', effects)).toEqual({ engine: effects });
+    expect(splitEffects('speech', effects)).toEqual({
+      engine: { speed: 1.5, volumeDb: 0 },
+      effects: { speed: 1, volumeDb: -6, pitch: 3 },
+    });
+    expect(splitEffects('speech', { speed: 1, volumeDb: -6 })).toEqual({ effects: { speed: 1, volumeDb: -6 } });
+    expect(splitEffects('voicevox', { speed: 1, volumeDb: 0, pitch: 0 })).toEqual({});
   });
 });

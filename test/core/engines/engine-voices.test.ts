@@ -7,7 +7,7 @@ import {
   MAX_VOICES_PER_ENGINE,
   speechVoices,
   voicevoxVoices,
-} from '../../../src/core/engines/engine-voices.ts';
+} from '../../../src/core/engines/engine-clients.ts';
 import { SPEAKERS } from './fake-engine.ts';
 
 describe('engine voice IDs', () => {

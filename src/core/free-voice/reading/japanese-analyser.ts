@@ -1,15 +1,15 @@
 // Japanese kanji and mixed text to kana: kuromoji (Apache-2.0, its IPADIC dictionary in its npm package, an
-// optional dependency beside eSpeak NG), loaded only in the free voice's worker threads (../espeak-worker.ts through
-// ./read-aloud.ts), never on the main thread: its dictionary takes about a third of a second to load and 170 MB to
-// hold. The dictionary is read and unpacked here, synchronously and without the package's loader's extra copies
-// (which hold twice the memory); the package's version is pinned, so the modules used are the ones read.
+// optional dependency beside eSpeak NG), loaded only in the free voice's worker threads (../espeak-worker.ts), never
+// on the main thread: its dictionary takes about a third of a second to load and 170 MB to hold. The dictionary is
+// read and unpacked here, synchronously and without the package's loader's extra copies (which hold twice the
+// memory); the package's version is pinned, so the modules used are the ones read.
 // kuromoji's analysis grows with the square of a sentence's length (each position slices the rest), so the text
 // is analysed in chunks of at most MAX_CHUNK characters, cut after punctuation or a space where there is one: the
 // work per line is linear in it.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import type { JapaneseAnalyser } from './reading-types.ts';
+import type { JapaneseAnalyser } from './read-line.ts';
 
 /** A morpheme as kuromoji gives it (its IPADIC formatter): readings in katakana, absent or `*` if unknown. */
 interface Morpheme {

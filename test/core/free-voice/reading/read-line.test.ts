@@ -8,8 +8,8 @@ import { SENT_SETTINGS } from '../../../../src/core/settings/setting-declaration
 import { readChatForms } from '../../../../src/core/free-voice/reading/chat-forms.ts';
 import { foldWidths } from '../../../../src/core/free-voice/reading/fold.ts';
 import { readLine, readingChanges } from '../../../../src/core/free-voice/reading/read-line.ts';
-import { MAX_RUNS, scriptRuns } from '../../../../src/core/free-voice/reading/script-runs.ts';
-import type { JapaneseAnalyser } from '../../../../src/core/free-voice/reading/reading-types.ts';
+import { MAX_RUNS, scriptRuns } from '../../../../src/core/free-voice/reading/read-line.ts';
+import type { JapaneseAnalyser } from '../../../../src/core/free-voice/reading/read-line.ts';
 
 /** Marks what it was given, so a test sees what went to the analyser. */
 const marking: JapaneseAnalyser = { toKana: (text) => `<${text}>` };
