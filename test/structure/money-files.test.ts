@@ -44,6 +44,9 @@ describe('money decided in src/core/quota/', () => {
     // start-saybot.ts only words FREE_VOICES' `espeak` as the choice's own word.
     const choosing = files.filter((file) => CHOICE.test(codeOf(file)) && file !== 'src/app/start-saybot.ts');
     expect(choosing).toEqual(['src/core/sourcing/stand-in.ts']);
+    // Which failures of the service let one stand in is its rule too, not the money's.
+    const failures = files.filter((file) => /\bfunction failingServiceCause\b/.test(codeOf(file)));
+    expect(failures).toEqual(['src/core/sourcing/stand-in.ts']);
   });
 
   it('writes what a failure says of the month as its own step, apart from what the caller is told', () => {

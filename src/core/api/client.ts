@@ -1,31 +1,31 @@
-// The Voice API client: one keep-alive pool, each paid request validated locally (requests.ts), sent, retried only
-// when nothing can have been charged (response.ts, the retry rule), and what it came to returned at the service's
-// status (Sent); an accepted answer read to its audio (audio-body.ts) over one call's timers (call.ts).
+// The Voice API client: one keep-alive pool, each paid request's wire shape checked before it is sent (an invalid one
+// never is), sent, retried only when nothing can have been charged, and what it came to returned at the service's
+// status (Sent), each by the retry rule of response.ts, whose Call keeps what it came to; an accepted answer read to its
+// audio (audio-body.ts).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
+import { z } from 'zod';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
   BadRequestError,
-  connectionReason,
   errorCode,
   ConnectionError,
   OversizedResponseError,
-  TimeoutError,
+  transportError,
   UndeliveredError,
   UnexpectedResponseError,
   VoiceApiError,
-  type TimeoutPhase,
+  type ChargeAnswer,
   type UsageInfo,
 } from './errors.ts';
 import { withoutEchoes, withoutSecretRuns } from './echoes.ts';
 import {
-  answerCharge,
+  Call,
   errorForStatus,
-  hasServiceHeaders,
   header,
   isRetryable,
   KeyState,
@@ -36,18 +36,8 @@ import {
   retryDelayMs,
   type RetryPolicy,
   serviceAnswered,
-  transportCharge,
   usageOf,
 } from './response.ts';
-import {
-  CloneVoiceRequestSchema,
-  EmotionTtsRequestSchema,
-  TtsRequestSchema,
-  validateRequest,
-  type CloneVoiceRequest,
-  type EmotionTtsRequest,
-  type TtsRequest,
-} from './requests.ts';
 import {
   AudioBodyStream,
   DEFAULT_AUDIO_LIMITS,
@@ -61,9 +51,62 @@ import {
   type AudioLimits,
   type Head,
 } from './audio-body.ts';
-import { Call, Noting } from './call.ts';
 
-/** A body no longer wanted, dropped (audio-body.ts): the engines' clients drop theirs the same way. */
+// A paid request's wire shape, checked before anything is sent. The requests' field names are the wire names (as the
+// OpenAI SDK does), so a request reads like the API docs; objects are strict: a misspelt field (`voiceId`) fails here
+// instead of being silently dropped.
+const text = z
+  .string({ error: 'is required and must be a string' })
+  .refine((s) => s.trim().length > 0, 'must not be empty');
+const voiceId = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty');
+const optionalText = z.string({ error: 'must be a string' }).min(1, 'must not be empty').optional();
+
+const TtsRequestSchema = z.strictObject({
+  text,
+  voice_id: voiceId,
+  language: optionalText,
+  output_format: z.enum(['wav', 'mp3'], { error: 'must be "wav" or "mp3"' }).optional(),
+  tone_instruction: optionalText,
+});
+
+const EmotionTtsRequestSchema = z.strictObject({
+  text,
+  /** Note: `voice`, not `voice_id`, on this endpoint. Default on the service: voice-b-ko-f-01. */
+  voice: voiceId.optional(),
+  exaggeration: z
+    .number({ error: 'must be a number' })
+    .min(0, 'must be between 0 and 1')
+    .max(1, 'must be between 0 and 1')
+    .optional(),
+});
+
+const CloneVoiceRequestSchema = z.strictObject({
+  text,
+  ref_audio: z.strictObject({
+    // Any Uint8Array, Buffer included, whatever its backing buffer (z.instanceof would demand an ArrayBuffer one).
+    data: z
+      .custom<Uint8Array>((d) => d instanceof Uint8Array, { error: 'must be a Uint8Array or Buffer' })
+      .refine((d) => d.byteLength > 0, 'must not be empty'),
+    filename: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
+    /** Sent as the part's Content-Type; detected from the bytes when omitted. */
+    contentType: z.string().min(1).optional(),
+  }),
+});
+
+export type TtsRequest = z.input<typeof TtsRequestSchema>;
+export type EmotionTtsRequest = z.input<typeof EmotionTtsRequestSchema>;
+export type CloneVoiceRequest = z.input<typeof CloneVoiceRequestSchema>;
+
+/** A request checked locally; an invalid one becomes a BadRequestError before any HTTP call. */
+function validateRequest<S extends z.ZodType>(schema: S, value: unknown, operation: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length === 0 ? 'request' : issue.path.join('.');
+    return `${where}: ${issue.message}`;
+  });
+  throw new BadRequestError(`Invalid ${operation} request (not sent): ${problems.join('; ')}`);
+}
 
 /** Milliseconds. undici's connect, headers and body-idle timers tick coarsely: up to about a second late. */
 export interface Timeouts {
@@ -112,9 +155,6 @@ export interface CallOptions {
   letGo?: AbortSignal | undefined;
 }
 
-/** Whether a call that never saw the service's 2xx may have been charged. */
-type ChargedAnswer = 'not-charged' | 'maybe-charged';
-
 /** A paid request as the client sends it. */
 export type PaidRequest =
   | { endpoint: 'tts'; body: TtsRequest }
@@ -126,12 +166,12 @@ export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clo
   ? CloneVoiceResponse
   : AudioResponse;
 
-/** What a call came to at the service's status, returned to the caller: accepted (its 2xx: charged; the caller writes
- * that down, then reads the answer, whose failures are charged), or ended without a 2xx, charging nothing (refused
- * before it was sent, or a definite answer) or maybe charged (it left and no answer came); its error a typed one
- * (VoiceApiError, its `charge` said) but for a bug here, shown as it is. */
+/** What a call came to at the service's status (response.ts `Call`): accepted (its 2xx: charged; the caller writes that
+ * down, then reads the answer, whose failures are charged), or ended without a 2xx, not charged or maybe charged, its
+ * error a typed one (VoiceApiError, its `charge` said) but for a bug here, shown as it is. */
 export type Sent<T> =
-  { kind: 'accepted'; answer: ServiceAnswer; read(): Promise<T> } | { kind: ChargedAnswer; error: unknown };
+  | { kind: 'accepted'; answer: ServiceAnswer; read(): Promise<T> }
+  | { kind: Exclude<ChargeAnswer, 'charged'>; error: unknown };
 
 /** What an answer's headers say of it: the service's request ID and its usage figures. */
 interface IdAndUsage {
@@ -184,6 +224,8 @@ interface Accepted {
   operation: Operation;
   said: readonly string[];
 }
+
+const closedError = () => new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
 
 /** A call's answer, or its error once it ended without a 2xx. */
 function answerOf<T>(sent: Sent<T>): Promise<T> {
@@ -300,22 +342,18 @@ export class VoiceApiClient {
    * (`read`), or ended without a 2xx and whether it may have been charged. Nothing is retried after a 2xx. */
   send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
     const sent =
-      request.endpoint === 'voice-clone'
-        ? this.#sendClone(request.body, options)
-        : request.endpoint === 'emotion-tts'
-          ? this.#sendEmotion(request.body, options)
-          : this.#sendTts(request.body, options);
+      request.endpoint === 'voice-clone' ? this.#sendClone(request.body, options) : this.#sendSpeech(request, options);
     return sent as Promise<Sent<PaidAnswer<R>>>;
   }
 
   /** `POST /v1/tts`: speech for `text` in a preset or cloned voice. */
   async tts(request: TtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    return answerOf(await this.#sendTts(request, options));
+    return answerOf(await this.send({ endpoint: 'tts', body: request }, options));
   }
 
   /** `POST /v1/emotion-tts`: speech with an emotion intensity (`exaggeration`, 0..1). */
   async emotionTts(request: EmotionTtsRequest, options: CallOptions = {}): Promise<AudioResponse> {
-    return answerOf(await this.#sendEmotion(request, options));
+    return answerOf(await this.send({ endpoint: 'emotion-tts', body: request }, options));
   }
 
   /** `POST /v1/voice-clone` (multipart): a voice from a 3-60 s WAV, MP3 or M4A sample (another format refused here). */
@@ -323,20 +361,17 @@ export class VoiceApiClient {
     return answerOf(await this.#sendClone(request, options));
   }
 
-  #sendTts(request: TtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
+  /** Speech, its text (and tone) never kept from what comes back. */
+  #sendSpeech(request: Exclude<PaidRequest, { endpoint: 'voice-clone' }>, options: CallOptions) {
+    const { endpoint, body } = request;
     const outgoing = () => {
-      const json = JSON.stringify(validateRequest(TtsRequestSchema, request, 'tts'));
-      return this.#jsonRequest('tts', json, request.text, [request.text, request.tone_instruction ?? '']);
+      const schema = endpoint === 'tts' ? TtsRequestSchema : EmotionTtsRequestSchema;
+      const json = JSON.stringify(validateRequest(schema, body, endpoint));
+      return this.#jsonRequest(endpoint, json, body.text, [body.text, (body as TtsRequest).tone_instruction ?? '']);
     };
-    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
-  }
-
-  #sendEmotion(request: EmotionTtsRequest, options: CallOptions): Promise<Sent<AudioResponse>> {
-    const outgoing = () => {
-      const json = JSON.stringify(validateRequest(EmotionTtsRequestSchema, request, 'emotion-tts'));
-      return this.#jsonRequest('emotion-tts', json, request.text, [request.text]);
-    };
-    return this.#send(outgoing, options, (r, call) => this.#finishAudio(r, call, request.text));
+    const audio = (r: Received, call: Call) =>
+      r.format === undefined ? this.#notAudio(r, call) : this.#audioResponse(r, r.format, call, body.text);
+    return this.#send(outgoing, options, audio);
   }
 
   #sendClone(request: CloneVoiceRequest, options: CallOptions): Promise<Sent<CloneVoiceResponse>> {
@@ -349,8 +384,10 @@ export class VoiceApiClient {
         );
       }
       const type = valid.ref_audio.contentType ?? (sniffed && CONTENT_TYPES[sniffed]) ?? 'application/octet-stream';
-      const { filename } = valid.ref_audio;
-      const { text } = valid;
+      const {
+        text,
+        ref_audio: { filename },
+      } = valid;
       // One copy of our own for every attempt: the caller may reuse its buffer.
       const clip = new Blob([valid.ref_audio.data], { type });
       return {
@@ -393,7 +430,7 @@ export class VoiceApiClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const call of this.#calls) call.fail(this.#closedError());
+    for (const call of this.#calls) call.fail(closedError());
     await this.#agent.destroy();
   }
 
@@ -420,27 +457,19 @@ export class VoiceApiClient {
     return { operation, text, said, body, accept: 'audio/*' };
   }
 
-  #closedError(): ConnectionError {
-    return new ConnectionError('The Voice API client was closed', 'CLIENT_CLOSED');
-  }
-
   /** Runs attempts until the service accepts the request or the call fails for good: what it came to, returned. */
   async #send<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<Sent<T>> {
     const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
     this.#calls.add(call);
     let accepted: Accepted;
     try {
-      // Refused here (an invalid request, a closed client), it was never sent: not charged.
       const outgoing = build();
-      if (this.#closed) throw this.#closedError();
+      if (this.#closed) throw closedError();
       call.letGoOn(options.letGo);
       accepted = await this.#attempts(outgoing, call);
     } catch (error) {
       call.end();
-      // What the call may have cost, on the error the caller words (response.ts, the retry rule: the one rule).
-      const kind = call.unheard ? 'maybe-charged' : 'not-charged';
-      if (error instanceof VoiceApiError) error.chargedAs(kind);
-      return { kind, error };
+      return call.unaccepted(error);
     }
     const answer = { status: accepted.status, ...idAndUsage(accepted.headers) };
     return { kind: 'accepted', answer, read: () => this.#read(accepted, call, finish) };
@@ -451,14 +480,10 @@ export class VoiceApiClient {
     try {
       return await finish(await this.#received(accepted, call), call);
     } catch (thrown) {
-      // Network and undici failures carry a code; anything else is a bug here, shown as it is.
-      if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
-        throw thrown;
-      const error =
-        thrown instanceof UndeliveredError ? thrown : (call.reason ?? this.#asVoiceApiError(thrown, call, 'request'));
+      const error = thrown instanceof UndeliveredError ? thrown : this.#typed(thrown, call);
       const { status, requestId, name } = error;
       this.#logger.debug({ operation: accepted.operation, status, requestId, error: name }, 'Voice API call failed');
-      throw error.chargedAs('charged');
+      throw call.cut(error);
     } finally {
       if (!call.handedOver) call.end();
     }
@@ -467,15 +492,10 @@ export class VoiceApiClient {
   async #attempts(outgoing: Outgoing, call: Call): Promise<Accepted> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        call.check();
-        // No answer is under way: an attempt begins (nothing of its answer has arrived).
-        call.answered = false;
+        call.begin();
         return await this.#attempt(outgoing, call);
       } catch (thrown) {
-        // Network and undici failures carry a code; anything else is a bug here, shown as it is and not retried.
-        if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
-          throw thrown;
-        const error = call.reason ?? this.#asVoiceApiError(thrown, call, 'request');
+        const error = this.#typed(thrown, call);
         const { status, requestId, name } = error;
         const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
         // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
@@ -506,15 +526,10 @@ export class VoiceApiClient {
     const started = performance.now();
     const observe = (status: number) =>
       this.#metrics?.voiceApiRequest(outgoing.operation, status, (performance.now() - started) / 1000);
-    // Whether any byte of it reached its socket: one let go of while its connection opens is dropped by undici
-    // before it writes anything, and cannot have been charged, whatever error it ends with.
-    let left = false;
     try {
       response = await request(`${this.#baseUrl}/v1/${outgoing.operation}`, {
         method: 'POST',
-        dispatcher: this.#agent.compose(
-          (dispatch) => (opts, handler) => dispatch(opts, new Noting(handler, () => (left = true))),
-        ),
+        dispatcher: this.#agent.compose((dispatch) => (opts, handler) => dispatch(opts, call.noting(handler))),
         signal: call.signal,
         headers: {
           authorization: `Bearer ${this.#apiKey}`,
@@ -526,34 +541,25 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
-      // Maybe sent and no answer: maybe charged. Nothing of it written (never connected): nothing to charge.
-      const charge = left ? transportCharge(errorCode(error)) : 'not-charged';
-      if (charge === 'maybe-charged') call.unheard = true;
-      throw this.#asVoiceApiError(error, call, 'request').chargedAs(charge);
+      throw call.noAnswer(this.#asVoiceApiError(error, call, 'request'), error);
     }
     const { statusCode: status, headers, body: source } = response;
     // Its answer has begun: it ends by it, whoever lets go of it now (CallOptions `letGo`).
     call.answered = true;
     observe(status);
-    // The key's state counts an answer as the service's by the retry rule's proof (response.ts, the retry rule).
-    const record = (fromService: boolean) =>
-      this.#keyState.record(status, outgoing.operation, requestIdOf(headers), fromService);
-    if (status < 200 || status >= 300) {
-      // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
-      const bytes = await readCapped(source, ERROR_BODY_CAP);
-      const charge = answerCharge(status, headers, bytes);
-      const fromService = serviceAnswered(status, headers, bytes);
-      // Every 429 charges nothing: only the service's own (its headers and its JSON error) is the key limited.
-      record(status === 429 ? fromService : charge === 'not-charged' && hasServiceHeaders(headers, status));
-      if (charge === 'maybe-charged') call.unheard = true;
-      call.check();
-      const said = this.#serviceMessage(bytes, outgoing.said);
-      throw errorForStatus(status, headers, said, Date.now(), fromService).chargedAs(charge);
+    // Charged from a 2xx: the caller writes it down before a byte of the body is read (and nothing is retried).
+    if (call.accepts(status)) {
+      this.#keyState.heard(status, outgoing.operation, headers);
+      return { status, headers, source, operation: outgoing.operation, said: outgoing.said };
     }
-    record(hasServiceHeaders(headers));
-    // Charged from here: the caller writes it down before a byte of the body is read (and nothing is retried).
-    call.accepted = true;
-    return { status, headers, source, operation: outgoing.operation, said: outgoing.said };
+    // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
+    const bytes = await readCapped(source, ERROR_BODY_CAP);
+    this.#keyState.heard(status, outgoing.operation, headers, bytes);
+    const said = this.#serviceMessage(bytes, outgoing.said);
+    const error = errorForStatus(status, headers, said, Date.now(), serviceAnswered(status, headers, bytes));
+    const refused = call.refused(error, status, headers, bytes);
+    call.check();
+    throw refused;
   }
 
   /** An accepted answer up to the sniffed head of its body (a clone's voice ID from JSON where no header names it). */
@@ -597,11 +603,6 @@ export class VoiceApiClient {
     return { status, headers, head, format, source, said };
   }
 
-  #finishAudio(received: Received, call: Call, text: string): AudioResponse | Promise<never> {
-    const { format } = received;
-    return format === undefined ? this.#notAudio(received, call) : this.#audioResponse(received, format, call, text);
-  }
-
   #finishClone(received: Received, call: Call, text: string): CloneVoiceResponse | Promise<CloneVoiceResponse> {
     const { headers, head, format, source } = received;
     const voiceId = header(headers, 'x-voice-id') ?? '';
@@ -621,7 +622,7 @@ export class VoiceApiClient {
     const bound = audioBound(this.#audioLimits, text, format, head.bytes);
     const body = new AudioBodyStream(head, source, {
       // Past the 2xx: whatever cuts the audio, the service has charged it.
-      mapError: (error) => (call.reason ?? this.#asVoiceApiError(error, call, 'body')).chargedAs('charged'),
+      mapError: (error) => call.cut(this.#asVoiceApiError(error, call, 'body')),
       waiting: (waiting) => (waiting ? call.pauseClock() : call.resumeClock()),
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,
@@ -661,26 +662,15 @@ export class VoiceApiClient {
       : withoutEchoes(withoutSecretRuns(redactSecrets(message, [this.#apiKey]), this.#apiKey), said);
   }
 
-  /** Maps a transport failure; `stage` says whether audio had already been handed to the caller. */
+  /** A failure typed, or what cut the call. Network and undici failures carry a code; anything else is a bug here,
+   * thrown as it is (never retried). */
+  #typed(thrown: unknown, call: Call): VoiceApiError {
+    if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)
+      throw thrown;
+    return this.#asVoiceApiError(thrown, call, 'request');
+  }
+
   #asVoiceApiError(error: unknown, call: Call, stage: 'request' | 'body'): VoiceApiError {
-    if (call.reason !== undefined) return call.reason;
-    if (error instanceof VoiceApiError) return error;
-    const code = errorCode(error);
-    const timeout = (phase: TimeoutPhase, ms: number, what: string): TimeoutError =>
-      new TimeoutError(`The Voice API timed out: ${what} within ${ms} ms`, phase, ms, { cause: error });
-    switch (code) {
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return timeout('connect', this.#timeouts.connectMs, `could not connect to ${this.#origin}`);
-      case 'UND_ERR_HEADERS_TIMEOUT':
-        return timeout('headers', this.#timeouts.headersMs, 'no response headers');
-      case 'UND_ERR_BODY_TIMEOUT':
-        return timeout('body-idle', this.#timeouts.bodyIdleMs, 'the response body stopped arriving');
-    }
-    const reason = connectionReason(code) ?? code ?? 'network failure';
-    const message =
-      stage === 'body'
-        ? `The connection to the Voice API broke while the audio was arriving (${reason})`
-        : `Could not get a response from the Voice API at ${this.#origin} (${reason})`;
-    return new ConnectionError(message, code, { cause: error });
+    return call.reason ?? transportError(error, stage, this.#timeouts, this.#origin);
   }
 }

@@ -32,10 +32,9 @@ const LOGGED_FIELDS = [
   'missing',
 ] as const;
 
-/** What the service may have charged for a call that failed, by the one rule of src/core/api/response.ts:
- * `not-charged` (it never reached the service, or the service itself answered that nothing was charged),
- * `maybe-charged` (it may have reached the service and no answer of the service's came back: a reset, a timeout, a
- * gateway's 5xx or any other non-service answer) or `charged` (the service accepted it with its 2xx). */
+/** What the service may have charged for a call, by the one rule of src/core/api/response.ts: `not-charged` (it never
+ * reached the service, or the service itself said so), `maybe-charged` (it may have, and no answer of the service's
+ * came back) or `charged` (the service accepted it with its 2xx). */
 export type ChargeAnswer = 'not-charged' | 'maybe-charged' | 'charged';
 
 export interface VoiceApiErrorDetails {
@@ -189,4 +188,31 @@ export function errorCode(error: unknown): string | undefined {
 /** What a transport failure's code says happened, in words for a message; undefined for a code not known here. */
 export function connectionReason(code: string | undefined): string | undefined {
   return code === undefined ? undefined : CONNECTION_REASONS[code];
+}
+
+/** A transport failure typed (one already typed as it is); `stage`: whether audio was handed to the caller yet. */
+export function transportError(
+  error: unknown,
+  stage: 'request' | 'body',
+  timeouts: Record<'connectMs' | 'headersMs' | 'bodyIdleMs', number>,
+  origin: string,
+): VoiceApiError {
+  if (error instanceof VoiceApiError) return error;
+  const code = errorCode(error);
+  const timeout = (phase: TimeoutPhase, ms: number, what: string): TimeoutError =>
+    new TimeoutError(`The Voice API timed out: ${what} within ${ms} ms`, phase, ms, { cause: error });
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return timeout('connect', timeouts.connectMs, `could not connect to ${origin}`);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return timeout('headers', timeouts.headersMs, 'no response headers');
+    case 'UND_ERR_BODY_TIMEOUT':
+      return timeout('body-idle', timeouts.bodyIdleMs, 'the response body stopped arriving');
+  }
+  const reason = connectionReason(code) ?? code ?? 'network failure';
+  const message =
+    stage === 'body'
+      ? `The connection to the Voice API broke while the audio was arriving (${reason})`
+      : `Could not get a response from the Voice API at ${origin} (${reason})`;
+  return new ConnectionError(message, code, { cause: error });
 }

@@ -1,6 +1,11 @@
-// What the Voice API's answers say: headers, the service's words, the typed error for a status, whether a call may
-// be sent again and what it may have cost (the retry rule below), and the key's state for the owner (KeyState).
+// What the Voice API's answers say and what a call came to: headers, the service's words, the typed error for a
+// status, the key's state for the owner (KeyState); the retry rule below, whether a call may be sent again and what
+// each attempt may have cost; and one call across its attempts (Call), its timers and its let-go, and what it came
+// to (accepted, not charged, maybe charged), decided here alone as its attempts end.
+import { setTimeout as delay } from 'node:timers/promises';
+import { DecoratorHandler, type Dispatcher } from 'undici';
 import {
+  AbortedError,
   AuthenticationError,
   BadRequestError,
   ConnectionError,
@@ -8,11 +13,13 @@ import {
   QuotaExceededError,
   RateLimitedError,
   ServerError,
+  TimeoutError,
   UnexpectedResponseError,
+  VoiceApiError,
+  errorCode,
   type ChargeAnswer,
   type RateLimitInfo,
   type UsageInfo,
-  type VoiceApiError,
   type VoiceApiErrorDetails,
 } from './errors.ts';
 
@@ -33,7 +40,7 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
 
 /** Whether the headers of an answer with `status` are the service's own (the retry rule below). A cloud gateway's own
  * request ID has its own name (`x-amzn-RequestId`); a rate limiter's "299,995 left" is not the month's. */
-export function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
+function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
   if (status === 429) return false;
   return header(headers, 'x-ratelimit-used') !== undefined && header(headers, 'x-ratelimit-remaining') !== undefined;
@@ -253,6 +260,14 @@ export class KeyState {
     else if (status >= 200 && status < 300) this.#state = { ...this.#state, lastAccepted: answer() };
   }
 
+  /** An answer (a refusal with its body) counted as the service's by the retry rule's proof: a 429 by its headers and
+   * its JSON error (every 429 charges nothing), any other refusal by proving nothing was charged. */
+  heard(status: number, operation: string, headers: ResponseHeaders, body?: Uint8Array): void {
+    const fromService =
+      status === 429 ? serviceAnswered(status, headers, body) : answerCharge(status, headers, body) !== 'maybe-charged';
+    this.record(status, operation, requestIdOf(headers), fromService);
+  }
+
   get snapshot(): KeyStateSnapshot {
     return this.#state;
   }
@@ -268,12 +283,11 @@ export class KeyState {
 // with its answer lost (a gateway's page or JSON, a 502/504, a reset or timeout after the request left, a call cut
 // mid-attempt): never sent again, spent on the books (`maybe-charged`), the member told it may have been charged
 // (never "quota used up" or "busy": that would take a stranger's word for the service's). After a 2xx nothing is sent
-// again: it is charged, whatever cuts the call afterwards (call.ts, Call `accepted`). A call nobody waits for
-// (CallOptions `letGo`) is closed only before any status: the service bills at its 2xx, so that may save the charge,
-// but it is a call cut unanswered (`maybe-charged`); once a status arrived, a 2xx is read to its end and any other
-// answer ends the call. The client (client.ts) returns this answer (`Sent`) and marks each error with it. A refusal
-// naming the key, the plan or the month is the service's word only under the same proof (accountRefusalProven);
-// anything else refused never marks the key or the month, and is charged as this rule says.
+// again: it is charged, whatever cuts the call afterwards (Call `cut`). A call nobody waits for any more is cut only
+// before any status (CallOptions `letGo`): unanswered, maybe charged once any of it left. `Call` keeps what a call
+// came to and marks each error with it; the client returns it (`Sent`). A refusal naming the key, the plan or the
+// month is the service's word only under the same proof (accountRefusalProven); anything else refused never marks the
+// key or the month, and is charged as this rule says.
 export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;
@@ -294,11 +308,6 @@ const NEVER_CONNECTED: ReadonlySet<string> = new Set([
 
 /** Statuses that only a gateway sends, about an upstream (the service) that may have had the request. */
 const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
-
-/** What an attempt that failed in transport (before any status) may have cost. */
-export function transportCharge(code: string | undefined): ChargeAnswer {
-  return NEVER_CONNECTED.has(code ?? '') ? 'not-charged' : 'maybe-charged';
-}
 
 /** Whether an error body is the service's own: a JSON object saying what went wrong (`error`, `message` or
  * `detail`, the shapes part 2 of the API notes names). A proxy's page (HTML), plain text or nothing is not. */
@@ -388,4 +397,214 @@ export function retryDelayMs(
   }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(random() * ceiling);
+}
+
+/** One call across its attempts, and what it came to by the rule above. `end()` removes every timer and listener (at the
+ * stream's close once handed over). */
+export class Call {
+  readonly #controller = new AbortController();
+  readonly signal = this.#controller.signal;
+  readonly #callerSignal: AbortSignal | undefined;
+  #letGoSignal: AbortSignal | undefined;
+  readonly #totalMs: number;
+  readonly #onEnd: (call: Call) => void;
+  #deadline: number;
+  #pausedRemaining: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #reason: VoiceApiError | undefined;
+  /** What carries the audio to the caller (AudioBodyStream), cut short with the call. */
+  #stream: { cut(error: Error): void } | undefined;
+  #ended = false;
+  /** Some byte of the attempt under way reached its socket (Noting). */
+  #left = false;
+  /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
+  #unheard = false;
+  /** The service's 2xx: whatever cuts the call from here cuts a charged one. */
+  #accepted = false;
+  /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
+  answered = false;
+  /** Nobody waits for the answer any more (CallOptions `letGo`): nothing is attempted again. */
+  letGo = false;
+  /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
+  handedOver = false;
+
+  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
+    this.#callerSignal = callerSignal;
+    this.#totalMs = totalMs;
+    this.#deadline = Date.now() + totalMs;
+    this.#onEnd = onEnd;
+    if (callerSignal?.aborted) {
+      this.#onCallerAbort();
+      return;
+    }
+    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.#arm(totalMs);
+  }
+
+  /** An attempt begins, unless the call was cut: nothing of it has left, nor has any of its answer arrived. */
+  begin(): void {
+    this.check();
+    this.answered = false;
+    this.#left = false;
+  }
+
+  /** `handler` as it is, the attempt's request noted as it leaves: what an attempt with no answer may have cost. */
+  noting(handler: Dispatcher.DispatchHandlers): Dispatcher.DispatchHandlers {
+    return new Noting(handler, () => (this.#left = true));
+  }
+
+  /** An attempt ended with no status: `error` marked with what it may have cost. One let go of while its connection
+   * opens is dropped by undici before it writes anything, and cannot have been charged, whatever error it ends with. */
+  noAnswer<E extends VoiceApiError>(error: E, thrown: unknown): E {
+    const unheard = this.#left && !NEVER_CONNECTED.has(errorCode(thrown) ?? '');
+    return this.#mark(error, unheard ? 'maybe-charged' : 'not-charged');
+  }
+
+  /** Whether `status` accepts the call (a 2xx): charged from here, whatever cuts it. */
+  accepts(status: number): boolean {
+    this.#accepted = status >= 200 && status < 300;
+    return this.#accepted;
+  }
+
+  /** A refusal (an answer other than a 2xx) marked with what it says was charged (answerCharge). */
+  refused<E extends VoiceApiError>(error: E, status: number, headers: ResponseHeaders, body: Uint8Array): E {
+    return this.#mark(error, answerCharge(status, headers, body));
+  }
+
+  #mark<E extends VoiceApiError>(error: E, charge: ChargeAnswer): E {
+    this.#unheard ||= charge === 'maybe-charged';
+    return error.chargedAs(charge);
+  }
+
+  /** What a call that ended without a 2xx came to, its error marked with it: maybe charged when some attempt may have
+   * reached the service unheard, else not charged (refused before it was sent, or every answer said so). */
+  unaccepted(error: unknown): { kind: Exclude<ChargeAnswer, 'charged'>; error: unknown } {
+    const kind = this.#unheard ? 'maybe-charged' : 'not-charged';
+    if (error instanceof VoiceApiError) error.chargedAs(kind);
+    return { kind, error };
+  }
+
+  /** `error` marked charged once the call was accepted; before that, its attempt's answer marks it. */
+  cut<E extends VoiceApiError>(error: E): E {
+    return this.#accepted ? error.chargedAs('charged') : error;
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const total = this.#totalMs;
+      this.fail(
+        new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total),
+      );
+    }, ms);
+  }
+
+  readonly #onCallerAbort = (): void => {
+    this.fail(new AbortedError('The Voice API call was aborted by the caller', { cause: this.#callerSignal?.reason }));
+  };
+
+  get reason(): VoiceApiError | undefined {
+    return this.#reason;
+  }
+
+  remainingMs(): number {
+    return this.#deadline - Date.now();
+  }
+
+  /** CallOptions `letGo`: nobody waits any more; a call with its status (a 2xx one goes on) ends by that answer. */
+  letGoOn(signal: AbortSignal | undefined): void {
+    this.#letGoSignal = signal;
+    if (signal?.aborted) this.#onLetGo();
+    else signal?.addEventListener('abort', this.#onLetGo, { once: true });
+  }
+
+  readonly #onLetGo = (): void => {
+    this.letGo = true;
+    if (!this.answered)
+      this.fail(
+        new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
+      );
+  };
+
+  fail(reason: VoiceApiError): void {
+    if (this.#reason !== undefined || this.#ended) return;
+    this.#reason = this.cut(reason);
+    this.#clearTimer();
+    this.#controller.abort(reason);
+    this.#stream?.cut(reason);
+  }
+
+  check(): void {
+    if (this.#reason !== undefined) throw this.#reason;
+  }
+
+  async sleep(ms: number): Promise<void> {
+    try {
+      await delay(ms, undefined, { signal: this.#controller.signal });
+    } catch (error) {
+      throw this.#reason ?? error;
+    }
+  }
+
+  handOver(stream: { cut(error: Error): void }): void {
+    this.#stream = stream;
+    this.handedOver = true;
+  }
+
+  /** The caller is not reading (back-pressure): that time does not count against the total timeout. */
+  pauseClock(): void {
+    if (this.#timer === undefined) return;
+    this.#pausedRemaining = Math.max(0, this.#deadline - Date.now());
+    this.#clearTimer();
+  }
+
+  resumeClock(): void {
+    const remaining = this.#pausedRemaining;
+    if (remaining === undefined || this.#ended || this.#reason !== undefined) return;
+    this.#pausedRemaining = undefined;
+    this.#deadline = Date.now() + remaining;
+    this.#arm(remaining);
+  }
+
+  networkDone(): void {
+    this.#clearTimer();
+    this.#pausedRemaining = undefined;
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#clearTimer();
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#letGoSignal?.removeEventListener('abort', this.#onLetGo);
+    this.#stream = undefined;
+    this.#onEnd(this);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** An undici handler that notes the request's body leaving (`leaving`), and changes nothing else. */
+class Noting extends DecoratorHandler {
+  readonly #inner: Dispatcher.DispatchHandlers;
+  readonly #leaving: () => void;
+
+  constructor(handler: Dispatcher.DispatchHandlers, leaving: () => void) {
+    super(handler);
+    this.#inner = handler;
+    this.#leaving = leaving;
+  }
+
+  onBodySent(chunk: unknown): void {
+    this.#leaving();
+    (this.#inner.onBodySent as ((chunk: unknown) => void) | undefined)?.(chunk);
+  }
+
+  // DecoratorHandler does not pass this one on; undici calls it once the whole request is written.
+  onRequestSent(): void {
+    this.#leaving();
+    (this.#inner as { onRequestSent?: () => void }).onRequestSent?.();
+  }
 }

@@ -1,6 +1,6 @@
 // Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
 // decides: the free-request rate, the quote ceiling and cache-only, a refusal for money answered by the free voice's
-// version of the order it is handed (src/core/sourcing/stand-in.ts), the budgets and the month as the books apply them
+// version of the order the pipeline hands it, the budgets and the month as the books apply them
 // (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
 // service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
 // its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
@@ -21,7 +21,6 @@ import {
   VoiceApiError,
   type UsageInfo,
 } from '../api/errors.ts';
-import { accountRefusalProven } from '../api/response.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
@@ -271,29 +270,6 @@ interface SettledOutcome {
   partWay?: unknown;
   spent?: { paid: number; delivered?: number; unconfirmed?: number };
   lineCutAt?: number;
-}
-
-const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
-
-/**
- * Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
- * charged, the books' mark of it met before the part was sent), too few characters left for the part (the service's
- * figure, said with it: a 429 or the books' last figure leaving some), or the service failing to answer before
- * anything was charged. Undefined for a failure that may have been charged: the member is told so in its own words.
- */
-export function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
-  if (error instanceof Refusal) {
-    const { reason } = error;
-    if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
-    return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
-  }
-  if (!SERVICE_FAILED.some((type) => error instanceof type)) return undefined;
-  if ((error as VoiceApiError).charge !== 'not-charged') return undefined;
-  if (!(error instanceof QuotaExceededError)) return 'service-failed';
-  // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
-  if (!accountRefusalProven(error)) return undefined;
-  const told = monthAnswer(error, countCharacters(text), new Date());
-  return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
 }
 
 function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requester'] }): SpendContext {

@@ -4,7 +4,7 @@
 // same, so share one cache entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
-import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
+import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { ResolvedSettings, SentSettings, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
@@ -52,7 +52,7 @@ export function serviceBody(
     const field = declared.wire[request.kind];
     if (field !== undefined) body[field] = sentValues(request)[name];
   }
-  // The client checks each body against the service's schema before it is sent (src/core/api/requests.ts).
+  // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
   return request.kind === 'emotion'
     ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
     : { endpoint: 'tts', body: body as TtsRequest };

@@ -1,15 +1,18 @@
 // The stand-in's choice, made here alone: whether a free voice may speak in place of the paid one (FREE_VOICE's
-// fallback: a plain order, not a scene, refused for money; a part the service failed, where Money's rule says the
-// failure lets one, failingServiceCause) or of an engine's failed voice (its backup), which (FREE_VOICES' voice for the
+// fallback: a plain order, not a scene, refused for money; a part the service failed uncharged, or the month, which
+// failures let one: failingServiceCause) or of an engine's failed voice (its backup), which (FREE_VOICES' voice for the
 // language where its engine offers it and answers, else eSpeak NG's closest), with what request (the same text and
 // SayBot's effects, as WAV), and whether each part fits one of its lines. The pipeline hands Money its answer at
 // acceptance; the part source asks it as a part fails.
 import { espeakVoiceFor, isEngineVoice, isFreeVoice, requestLanguages } from '../voice-catalogue/voices.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
-import { estimateCeiling, estimateRequestSeconds } from '../characters.ts';
+import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
 import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
-import { failingServiceCause } from '../quota/money.ts';
+import { monthAnswer } from '../quota/money.ts';
+import { Refusal } from '../refusal.ts';
+import { ConnectionError, QuotaExceededError, RateLimitedError, ServerError, TimeoutError } from '../api/errors.ts';
+import { accountRefusalProven } from '../api/response.ts';
 import type { EnginePort } from './engine-port.ts';
 import type { OrderAccount } from './order-account.ts';
 
@@ -54,11 +57,8 @@ export class StandIns {
     return free === undefined ? undefined : [{ ...only, request: free }];
   }
 
-  /**
-   * The free voice's version of a part the service failed, and why, where FREE_VOICE lets one stand in: the month used
-   * up, or the service failing before anything was charged; undefined for a failure that may have been charged (the
-   * member is told so in its own words) or a part no free voice can say within one of its lines.
-   */
+  /** The free voice's version of a part the service failed, and why, where FREE_VOICE lets one stand in for that
+   * failure (failingServiceCause) and a free voice can say the part within one of its lines. */
   forFailure(order: OrderAccount, error: unknown, request: SpeechRequest, text: string): Instead | undefined {
     const cause = this.#rules.standsIn && order.followUp !== true ? failingServiceCause(error, text) : undefined;
     const free = cause === undefined ? undefined : this.request(request, [text]);
@@ -96,6 +96,27 @@ export class StandIns {
   #usable(id: string): boolean {
     return isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
   }
+}
+
+const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
+
+/** Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
+ * charged, the books' mark of it met before the part was sent), too few characters left for the part (the service's
+ * figure, said with it: a 429 or the books' last figure leaving some), or the service failing to answer before
+ * anything was charged. Undefined for a failure that may have been charged: the member is told so in its own words. */
+function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
+  if (error instanceof Refusal) {
+    const { reason } = error;
+    if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
+    return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
+  }
+  const failed = SERVICE_FAILED.some((type) => error instanceof type) ? (error as ServerError) : undefined;
+  if (failed?.charge !== 'not-charged') return undefined;
+  if (!(error instanceof QuotaExceededError)) return 'service-failed';
+  // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
+  if (!accountRefusalProven(error)) return undefined;
+  const told = monthAnswer(error, countCharacters(text), new Date());
+  return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
 }
 
 /** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */

@@ -15,8 +15,7 @@ import {
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
 import type { VoiceApiClient } from '../../../src/core/api/client.ts';
-import { Call } from '../../../src/core/api/call.ts';
-import { answerCharge, retryDelayMs } from '../../../src/core/api/response.ts';
+import { answerCharge, Call, retryDelayMs } from '../../../src/core/api/response.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
 
