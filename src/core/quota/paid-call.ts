@@ -178,7 +178,7 @@ async function payerOf(books: Books, order: PayingOrder | undefined, endpoint: S
   return (await books.authorize(charge.context, [need], { memberCooldown: false })).paysFor(charge);
 }
 
-/** Who waits for a paid call (flights.ts `Waiters`): still `wanted`; it leaves (`calling`); answered (`close`). */
+/** Who waits for a paid call (part-source.ts `Waiters`): still `wanted`; it leaves (`calling`); answered (`close`). */
 export interface Waiting {
   wanted(): boolean;
   calling(): void;
