@@ -1,7 +1,7 @@
 // A request made of the settings that apply, and what each part of it becomes at the Voice API, built from the
 // settings' declarations (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name,
-// on the endpoints that take it), and the cache key of its audio (requests equal in every setting sent sound the
-// same, so share one cache entry).
+// on the endpoints that take it), the effects SayBot applies and whether they change the audio at all, and the cache
+// key of its audio (requests equal in every setting sent sound the same, so share one cache entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/requests.ts';
@@ -9,7 +9,9 @@ import type { ResolvedSettings, SentSettings, ServiceRequest, SpeechRequest } fr
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import {
-  quantiseEffects,
+  quantisePitch,
+  quantiseSpeed,
+  quantiseVolumeDb,
   SENT_SETTINGS,
   type SentSettingName,
   type SpeechEndpoint,
@@ -34,8 +36,22 @@ export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpo
 /** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
 export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
   const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
-  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
-  return { effects };
+  return changesAudio(effects) ? { effects } : {};
+}
+
+/** Effects in the steps a listener hears (setting-declarations.ts); an unshifted pitch is none. */
+export function quantiseEffects(effects: AudioEffects): AudioEffects {
+  const pitch = quantisePitch(effects.pitch ?? 0);
+  return {
+    speed: quantiseSpeed(effects.speed),
+    volumeDb: quantiseVolumeDb(effects.volumeDb),
+    ...(pitch === 0 ? {} : { pitch }),
+  };
+}
+
+/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
+export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
 }
 
 /** The endpoint that speaks a request. */

@@ -20,9 +20,8 @@ import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { abortable } from '../abortable.ts';
-import { changesAudio } from '../settings/setting-declarations.ts';
 import { ChangedParts } from './changed-parts.ts';
-import { effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
+import { changesAudio, effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
 import { StandIns, type StandInVoices } from './stand-in.ts';
 import { SingleFlight, Waiters, filled, lookUp, type Fetching, type Flight, type PartStore } from './flights.ts';
 

@@ -6,9 +6,8 @@ import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteBackend } from '../../../fixtures/store-backends.ts';
+import { changesAudio, quantiseEffects } from '../../../src/core/sourcing/part-request.ts';
 import {
-  changesAudio,
-  quantiseEffects,
   quantiseSpeed,
   quantiseVolumeDb,
   SPEECH_SETTING_COLUMNS,
