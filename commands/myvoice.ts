@@ -12,7 +12,7 @@ import {
   readSpeechSettings,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
-import { offeredNow, usableVoice } from '../src/core/voice-catalogue/voices.ts';
+import { offeredNow, usableVoice } from '../src/core/sourcing/voice-choice.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';

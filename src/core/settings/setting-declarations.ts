@@ -13,7 +13,7 @@ import type { ColumnsOf, DeclarationOf } from './setting-types.ts';
 /** The audio file the service makes: WAV or MP3. */
 export type FileFormat = 'wav' | 'mp3';
 
-/** How a text is spoken; each setting left out falls to the next layer (src/core/interactions/options.ts). */
+/** How a text is spoken; each setting left out falls to the next layer (src/core/sourcing/voice-choice.ts). */
 export interface SpeechSettings {
   voice?: string;
   language?: string;
@@ -86,7 +86,7 @@ export function quantisePitch(semitones: number): number {
 /** Every speech setting, in the order /preset save offers and /preset and /myvoice show them. */
 export const SPEECH_SETTINGS = {
   voice: {
-    // No default: the built-in voice depends on the server's language or the command (src/core/interactions/options.ts).
+    // No default: the built-in voice depends on the server's language or the command (src/core/sourcing/voice-choice.ts).
     kind: 'text',
     maxLength: 100,
     autocomplete: true,

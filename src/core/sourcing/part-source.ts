@@ -3,7 +3,8 @@
 // in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
 // (eSpeak NG or an owner's engine, or standing in where src/core/sourcing/stand-in.ts says); another speed or volume
 // is changed in the audio worker.
-import { admitVoice, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { admitVoice } from './voice-choice.ts';
 import { Readable } from 'node:stream';
 import type { CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
