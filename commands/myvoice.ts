@@ -117,14 +117,7 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { con
   };
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
-    settings.voice = (
-      await usableVoice(
-        store,
-        guildId,
-        settings.voice,
-        offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice),
-      )
-    ).voiceId;
+    settings.voice = (await usableVoice(store, guildId, settings.voice, offeredNow(engines, config.freeVoice))).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };

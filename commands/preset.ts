@@ -48,7 +48,7 @@ const save: Handler = async (interaction, { config, store, engines }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const offered = offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice);
+  const offered = offeredNow(engines, config.freeVoice);
   const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },

@@ -252,10 +252,7 @@ export function dashboardBot(
       presets: catalogueVoices(config.extraVoices),
       free: core.freeVoice.chosen,
       engines: () => core.engines?.port.voices() ?? [],
-      offered: offeredNow(
-        (id) => core.engines?.port.voices().some((voice) => voice.id === id) ?? false,
-        core.freeVoice,
-      ),
+      offered: offeredNow({ voice: (id) => core.engines?.port.voice(id) }, core.freeVoice),
     },
     speech: core.speech,
     accounting: core.accounting,

@@ -117,8 +117,8 @@ export async function usableVoice(
 
 /** Whether a free voice is offered now: an engine's while its engine offers it, eSpeak NG's where members may choose it. */
 export const offeredNow =
-  (engineOffers: (voiceId: string) => boolean, freeVoice: { chosen: boolean }) => (voiceId: string) =>
-    isEngineVoice(voiceId) ? engineOffers(voiceId) : freeVoice.chosen;
+  (engines: { voice(voiceId: string): unknown } | undefined, freeVoice: { chosen: boolean }) => (voiceId: string) =>
+    isEngineVoice(voiceId) ? engines?.voice(voiceId) !== undefined : freeVoice.chosen;
 
 /** What the running bot may speak: eSpeak NG installed and members' to choose (FREE_VOICE), the owner's engines. */
 interface Speakers {
