@@ -58,20 +58,17 @@ export function changesAudio(effects: AudioEffects | undefined): effects is Audi
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
 
+type ServiceBody = { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest };
+
 /** The body of the call that speaks `text` (one part of the request). */
-export function serviceBody(
-  request: ServiceRequest,
-  text: string,
-): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
+export function serviceBody(request: ServiceRequest, text: string): ServiceBody {
   const body: Record<string, Sent> = { text };
   for (const [name, declared] of SENT_SETTINGS) {
     const field = declared.wire[request.kind];
     if (field !== undefined) body[field] = sentValues(request)[name];
   }
   // The client checks each body against the service's schema before it is sent (src/core/api/requests.ts).
-  return request.kind === 'emotion'
-    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
-    : { endpoint: 'tts', body: body as TtsRequest };
+  return { endpoint: endpointOf(request), body } as ServiceBody;
 }
 
 /** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */
