@@ -35,62 +35,10 @@ export function isPresetVoiceId(id: string): boolean {
 }
 
 /** Languages the `language` autocomplete offers (the service's 82 are unpublished); any such code is taken. */
-export const LANGUAGE_CODES: readonly string[] = [
-  'ko',
-  'en',
-  'ja',
-  'zh',
-  'es',
-  'fr',
-  'de',
-  'it',
-  'pt',
-  'ru',
-  'ar',
-  'hi',
-  'bn',
-  'id',
-  'ms',
-  'th',
-  'vi',
-  'tr',
-  'pl',
-  'nl',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'cs',
-  'sk',
-  'hu',
-  'ro',
-  'bg',
-  'el',
-  'uk',
-  'he',
-  'fa',
-  'ur',
-  'ta',
-  'te',
-  'mr',
-  'gu',
-  'kn',
-  'ml',
-  'pa',
-  'fil',
-  'sw',
-  'af',
-  'ca',
-  'hr',
-  'sr',
-  'sl',
-  'lt',
-  'lv',
-  'et',
-  'is',
-  'ga',
-  'cy',
-];
+export const LANGUAGE_CODES: readonly string[] = (
+  'ko en ja zh es fr de it pt ru ar hi bn id ms th vi tr pl nl sv no da fi cs sk hu ro bg el uk he fa ur ta te mr gu ' +
+  'kn ml pa fil sw af ca hr sr sl lt lv et is ga cy'
+).split(' ');
 
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
