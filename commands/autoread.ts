@@ -19,7 +19,7 @@ import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { readText, voiceOption } from '../src/core/interactions/options.ts';
-import { usableVoice } from '../src/core/voice-catalogue/voices.ts';
+import { usableVoice } from '../src/core/sourcing/voice-choice.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { SpeechInputError } from '../src/core/order-errors.ts';
 

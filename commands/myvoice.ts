@@ -12,7 +12,7 @@ import {
   readSpeechSettings,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
-import { offeredNow, usableVoice } from '../src/core/voice-catalogue/voices.ts';
+import { offeredNow, usableVoice } from '../src/core/sourcing/voice-choice.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';
@@ -117,14 +117,7 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { con
   };
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
-    settings.voice = (
-      await usableVoice(
-        store,
-        guildId,
-        settings.voice,
-        offeredNow((id) => engines?.voice(id) !== undefined, config.freeVoice),
-      )
-    ).voiceId;
+    settings.voice = (await usableVoice(store, guildId, settings.voice, offeredNow(engines, config.freeVoice))).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };

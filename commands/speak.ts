@@ -12,7 +12,7 @@ import {
 } from '../src/features/autoread/index-dictionary.ts';
 import { chooseTarget } from '../src/features/speaking/index-targets.ts';
 import { requesterOf, speakAndReply, SPEAKING_USES, voiceLabel } from '../src/features/speaking/index.ts';
-import { chooseSettings } from '../src/core/interactions/options.ts';
+import { chooseSettings } from '../src/core/sourcing/voice-choice.ts';
 import { ttsRequest } from '../src/core/sourcing/part-request.ts';
 import { UserError } from '../src/core/interactions/failures.ts';
 import { snowflakeOf } from '../src/core/interactions/discord-ids.ts';

@@ -8,8 +8,7 @@
 // `GET {base}/audio/voices` (many have none: 404) and `POST {base}/audio/speech`, with its bearer token when the owner
 // set one; it has `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
 import { parseEngineVoiceId, SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { changesAudio } from '../settings/setting-declarations.ts';
+import { changesAudio, type AudioEffects } from '../audio/effects/effect-types.ts';
 import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
 import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines } from './engine-http.ts';
 

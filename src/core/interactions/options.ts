@@ -1,24 +1,17 @@
-// A command's options and the settings a request is spoken with, top to bottom as a /say meets them: a declared
-// setting's slash option built and read as its declaration says (setting-types.ts,
-// src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share; then
-// the layers below those options (the chosen preset, the member's /myvoice, the server's default preset, the built-in
-// defaults) resolved field by field and the winning voice checked (src/core/voice-catalogue/voices.ts usableVoice).
+// A command's options: a declared setting's slash option built and read as its declaration says (setting-types.ts,
+// src/core/settings/setting-declarations.ts), and the options /say, /emote, /preset save and /myvoice set share. The
+// layers below those options and the voice they choose: src/core/sourcing/voice-choice.ts.
 import type { ChatInputCommandInteraction, SharedSlashCommandOptions, SlashCommandStringOption } from 'discord.js';
 import type { MessageKey } from '../i18n/catalogue.ts';
-import { SpeechInputError } from '../order-errors.ts';
 import {
   SENT_SETTINGS,
   SPEECH_SETTING_LIST,
-  SPEECH_SETTING_NAMES,
   SPEECH_SETTINGS,
   type SentSettingName,
   type SpeechSettingName,
   type SpeechSettings,
 } from '../settings/setting-declarations.ts';
 import type { ChoiceSetting, SettingDeclaration, TextSetting } from '../settings/setting-types.ts';
-import type { ResolvedSettings } from '../settings/speech-request.ts';
-import type { Store } from '../store/types.ts';
-import { defaultVoiceFor, usableVoice } from '../voice-catalogue/voices.ts';
 import { booleanOption, integerOption, numberOption, roleOption, stringOption } from './command-builder.ts';
 import { UserError } from './failures.ts';
 import { echo } from './replies.ts';
@@ -191,81 +184,4 @@ export function readSpeechSettings(options: Options): SpeechSettings {
 /** The settings sent to the service a command was given (only those it was given), checked as above. */
 export function readVoiceSettings(options: Options): Pick<SpeechSettings, SentSettingName> {
   return readSettingOptions(options, SENT_SETTINGS, null) as Pick<SpeechSettings, SentSettingName>;
-}
-
-/** What a front-end knows when it asks which settings apply. */
-interface SettingsQuery {
-  guildId: string;
-  /** Whose /myvoice applies; null: nobody's (the server's own voice, e.g. auto-read's join and leave lines). */
-  userId: string | null;
-  /** The front-end's own settings (a command's options): the most specific layer. */
-  options: SpeechSettings;
-  /** The preset the member chose by name, if any. */
-  presetName?: string | undefined;
-  /** The server's preferred locale: picks the built-in voice. */
-  guildLocale: string | null | undefined;
-}
-
-/** The settings a request is spoken with (three indexed reads), its winning voice checked (usableVoice). */
-export async function chooseSettings(store: Store, query: SettingsQuery): Promise<ResolvedSettings> {
-  const { guildId, presetName } = query;
-  const [preset, member, server] = await Promise.all([
-    presetName === undefined ? undefined : store.presets.get(guildId, presetName),
-    query.userId === null ? undefined : store.memberDefaults.get(guildId, query.userId),
-    store.presets.getDefault(guildId),
-  ]);
-  if (presetName !== undefined && !preset) throw new SpeechInputError({ code: 'unknown-preset', name: presetName });
-  const settings = resolveSettings({
-    options: query.options,
-    preset: preset && { name: preset.name, settings: preset },
-    member,
-    server: server && { name: server.name, settings: server },
-    guildLocale: query.guildLocale,
-  });
-  settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
-  return settings;
-}
-
-export interface SettingsLayers {
-  /** The command's own options. */
-  options: SpeechSettings;
-  /** The preset the caller chose with the `preset` option. */
-  preset?: { name: string; settings: SpeechSettings } | undefined;
-  /** The caller's /myvoice defaults in this server. */
-  member?: SpeechSettings | undefined;
-  /** The server's default preset. */
-  server?: { name: string; settings: SpeechSettings } | undefined;
-  /** The server's preferred locale: picks the built-in voice (Korean, Japanese, else English). */
-  guildLocale: string | null | undefined;
-}
-
-type Field = keyof SpeechSettings;
-
-/**
- * Which settings apply: the command's options, the chosen preset, the member's default, the server's default preset,
- * the built-in defaults; each field on its own (a preset fixing only a voice lets the member's tone through).
- */
-export function resolveSettings(layers: SettingsLayers): ResolvedSettings {
-  const ordered: Array<[SpeechSettings | undefined, ResolvedSettings['sources'][Field]]> = [
-    [layers.options, { kind: 'option' }],
-    [layers.preset?.settings, layers.preset ? { kind: 'preset', preset: layers.preset.name } : { kind: 'builtin' }],
-    [layers.member, { kind: 'member' }],
-    [layers.server?.settings, layers.server ? { kind: 'server', preset: layers.server.name } : { kind: 'builtin' }],
-  ];
-  const values: SpeechSettings = {};
-  const sources = {} as ResolvedSettings['sources'];
-  for (const field of SPEECH_SETTING_NAMES) {
-    const hit = ordered.find(([settings]) => settings?.[field] !== undefined);
-    if (hit) (values as Record<Field, unknown>)[field] = hit[0]?.[field];
-    sources[field] = hit?.[1] ?? { kind: 'builtin' };
-  }
-  const defaults = Object.fromEntries(
-    SPEECH_SETTING_LIST.flatMap(([name, declared]) => ('default' in declared ? [[name, declared.default]] : [])),
-  ) as Partial<ResolvedSettings>;
-  return {
-    ...defaults,
-    ...values,
-    voice: values.voice ?? defaultVoiceFor(layers.guildLocale),
-    sources,
-  } as ResolvedSettings;
 }

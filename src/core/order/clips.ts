@@ -30,7 +30,11 @@ export async function orderedPart(
   signal: AbortSignal,
   order?: PartsOrder,
 ): Promise<SpeechAudio> {
-  const part = await source.fetchPart(request, text, signal, order);
+  return recorded(await source.fetchPart(request, text, signal, order), request, order);
+}
+
+/** What a fetch learnt, recorded for `order` before its audio goes on; its failure thrown. */
+function recorded(part: FetchedPart, request: SpeechRequest, order: PartsOrder | undefined): SpeechAudio {
   order?.learnt?.(part, request);
   if ('failure' in part) throw part.failure;
   return part.audio;
@@ -123,9 +127,8 @@ export async function readPart(
     // None of it delivered yet: an engine failing once its audio began is backed up as one failing before it.
     const standIn = await source.backupAfter(request, text, error, signal, order);
     if (standIn === undefined) throw error;
-    order.learnt?.(standIn, request);
-    if ('failure' in standIn) throw standIn.failure;
-    return { format: standIn.audio.format, bytes: await gather(standIn.audio.body as AsyncIterable<Buffer>) };
+    const audio = recorded(standIn, request, order);
+    return { format: audio.format, bytes: await gather(audio.body as AsyncIterable<Buffer>) };
   }
 }
 

@@ -4,7 +4,6 @@
 // its behaviour, strings (src/core/i18n/), a migration (src/core/store/migrations.ts) and column
 // (src/core/store/schema.ts), its test.
 import { LANGUAGE_CODE } from '../voice-catalogue/voices.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { MAX_PITCH_SEMITONES } from '../audio/effects/pitch-shift.ts';
 import { MAX_VOLUME_DB, MIN_VOLUME_DB } from '../audio/effects/gain.ts';
 import { MAX_SPEED, MIN_SPEED } from '../audio/effects/time-stretch.ts';
@@ -14,7 +13,7 @@ import type { ColumnsOf, DeclarationOf } from './setting-types.ts';
 /** The audio file the service makes: WAV or MP3. */
 export type FileFormat = 'wav' | 'mp3';
 
-/** How a text is spoken; each setting left out falls to the next layer (src/core/interactions/options.ts). */
+/** How a text is spoken; each setting left out falls to the next layer (src/core/sourcing/voice-choice.ts). */
 export interface SpeechSettings {
   voice?: string;
   language?: string;
@@ -59,7 +58,8 @@ type SpeechDeclarations = {
 type SpeechSettingDeclaration = SpeechDeclarations[SpeechSettingName];
 
 // Speed and volume in steps a listener can tell apart: every distinct value is a cache entry and a render, so values
-// closer than heard (~5 % tempo, 0.5 dB, half loudness's JND) fold to one; the zero step needs no work (changesAudio).
+// closer than heard (~5 % tempo, 0.5 dB, half loudness's JND) fold to one; the zero step needs no work
+// (src/core/audio/effects/effect-types.ts changesAudio).
 const SPEED_STEP = 0.05;
 const VOLUME_STEP_DB = 0.5;
 
@@ -83,24 +83,10 @@ export function quantisePitch(semitones: number): number {
   return onStep(semitones, 1, -MAX_PITCH_SEMITONES, MAX_PITCH_SEMITONES);
 }
 
-export function quantiseEffects(effects: AudioEffects): AudioEffects {
-  const pitch = quantisePitch(effects.pitch ?? 0);
-  return {
-    speed: quantiseSpeed(effects.speed),
-    volumeDb: quantiseVolumeDb(effects.volumeDb),
-    ...(pitch === 0 ? {} : { pitch }),
-  };
-}
-
-/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
-export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
-  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
-}
-
 /** Every speech setting, in the order /preset save offers and /preset and /myvoice show them. */
 export const SPEECH_SETTINGS = {
   voice: {
-    // No default: the built-in voice depends on the server's language or the command (src/core/interactions/options.ts).
+    // No default: the built-in voice depends on the server's language or the command (src/core/sourcing/voice-choice.ts).
     kind: 'text',
     maxLength: 100,
     autocomplete: true,

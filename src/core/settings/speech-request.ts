@@ -17,7 +17,7 @@ export type SentSettings = { [K in Exclude<SentSettingName, 'voice'>]?: SpeechSe
 /** What every request to an endpoint carries (`requiredBy`), required so no request is keyed without it. */
 type EndpointMust<E extends SpeechEndpoint> = { [K in RequiredSettingName<E>]-?: NonNullable<SpeechSettings[K]> };
 
-/** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/interactions/options.ts). */
+/** What to say and how: the settings resolved from the front-end's input, presets and defaults (src/core/sourcing/voice-choice.ts). */
 export type SpeechRequest =
   | {
       [E in SpeechEndpoint]: {
@@ -55,7 +55,7 @@ type DefaultedName = {
   [K in SpeechSettingName]: (typeof SPEECH_SETTINGS)[K] extends { default: unknown } ? K : never;
 }[SpeechSettingName];
 
-/** The settings that apply, layer by layer (options.ts): the voice and each defaulted one always, others if set. */
+/** The settings that apply, layer by layer (src/core/sourcing/voice-choice.ts): the voice and each defaulted one always, others if set. */
 export type ResolvedSettings = SpeechSettings & { voice: string } & {
   [K in DefaultedName]-?: Exclude<SpeechSettings[K], undefined>;
 } & {

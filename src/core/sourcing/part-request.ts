@@ -1,15 +1,17 @@
 // A request made of the settings that apply, and what each part of it becomes at the Voice API, built from the
 // settings' declarations (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name,
-// on the endpoints that take it), and the cache key of its audio (requests equal in every setting sent sound the
-// same, so share one cache entry).
+// on the endpoints that take it), the effects SayBot applies and whether they change the audio at all, and the cache
+// key of its audio (requests equal in every setting sent sound the same, so share one cache entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { ResolvedSettings, SentSettings, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
+import { changesAudio, type AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
 import {
-  quantiseEffects,
+  quantisePitch,
+  quantiseSpeed,
+  quantiseVolumeDb,
   SENT_SETTINGS,
   type SentSettingName,
   type SpeechEndpoint,
@@ -34,28 +36,34 @@ export function sentSettingsOf(settings: ResolvedSettings, endpoint: SpeechEndpo
 /** Speed, volume and pitch as `effects`, in audible steps, left out when they change nothing. */
 export function effectsOf(settings: Pick<ResolvedSettings, 'speed' | 'volume' | 'pitch'>): { effects?: AudioEffects } {
   const effects = quantiseEffects({ speed: settings.speed, volumeDb: settings.volume, pitch: settings.pitch });
-  if (effects.speed === 1 && effects.volumeDb === 0 && effects.pitch === undefined) return {};
-  return { effects };
+  return changesAudio(effects) ? { effects } : {};
+}
+
+/** Effects in the steps a listener hears (setting-declarations.ts); an unshifted pitch is none. */
+export function quantiseEffects(effects: AudioEffects): AudioEffects {
+  const pitch = quantisePitch(effects.pitch ?? 0);
+  return {
+    speed: quantiseSpeed(effects.speed),
+    volumeDb: quantiseVolumeDb(effects.volumeDb),
+    ...(pitch === 0 ? {} : { pitch }),
+  };
 }
 
 /** The endpoint that speaks a request. */
 export const endpointOf = (request: SpeechRequest): 'tts' | 'emotion-tts' =>
   request.kind === 'emotion' ? 'emotion-tts' : 'tts';
 
+type ServiceBody = { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest };
+
 /** The body of the call that speaks `text` (one part of the request). */
-export function serviceBody(
-  request: ServiceRequest,
-  text: string,
-): { endpoint: 'tts'; body: TtsRequest } | { endpoint: 'emotion-tts'; body: EmotionTtsRequest } {
+export function serviceBody(request: ServiceRequest, text: string): ServiceBody {
   const body: Record<string, Sent> = { text };
   for (const [name, declared] of SENT_SETTINGS) {
     const field = declared.wire[request.kind];
     if (field !== undefined) body[field] = sentValues(request)[name];
   }
   // The client checks each body against the service's schema before it is sent (src/core/api/client.ts).
-  return request.kind === 'emotion'
-    ? { endpoint: 'emotion-tts', body: body as EmotionTtsRequest }
-    : { endpoint: 'tts', body: body as TtsRequest };
+  return { endpoint: endpointOf(request), body } as ServiceBody;
 }
 
 /** The text as its key has it: NFC, trimmed, each run of whitespace one space (the same words spaced otherwise hit). */

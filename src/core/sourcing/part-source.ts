@@ -3,7 +3,9 @@
 // in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
 // (eSpeak NG or an owner's engine, or standing in where src/core/sourcing/stand-in.ts says); another speed or volume
 // is changed in the audio worker.
-import { admitVoice, isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { changesAudio } from '../audio/effects/effect-types.ts';
+import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { admitVoice } from './voice-choice.ts';
 import { Readable } from 'node:stream';
 import type { CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
@@ -19,7 +21,6 @@ import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-eng
 import type { EnginePort } from './engine-port.ts';
 import { countCharacters } from '../characters.ts';
 import { abortable } from '../abortable.ts';
-import { changesAudio } from '../settings/setting-declarations.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
 import { StandIns, type StandInVoices } from './stand-in.ts';

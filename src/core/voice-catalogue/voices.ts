@@ -1,8 +1,7 @@
 // The voices a member picks, told apart by their IDs: the service's preset voices (`voice-b-<language>-<f|m>-<NN>`),
 // eSpeak NG's free voices (`free-<language>-<f|m>`), the owner's engines' (`voicevox:<style id>`, `speech:<name>`);
-// any other ID is a voice cloned on the service. Whether one may be used here: named by a member (usableVoice), and
-// spoken (admitVoice). Also the languages a request may name.
-import { SpeechInputError } from '../order-errors.ts';
+// any other ID is a voice cloned on the service; what an ID says, never whether it may be used here
+// (src/core/sourcing/voice-choice.ts). Also the languages a request may name.
 
 /** A preset voice ID: `voice-b-<language>-<f|m>-<NN>` (voice-api.md, "Voices"). */
 export const PRESET_VOICE_ID = /^voice-b-([a-z]{2,3})-([fm])-(\d{2})$/;
@@ -35,70 +34,11 @@ export function isPresetVoiceId(id: string): boolean {
   return PRESET_VOICE_ID.test(id);
 }
 
-/** The built-in default voice for a Discord locale: Korean, Japanese, else English. */
-export function defaultVoiceFor(locale: string | null | undefined): string {
-  if (locale === 'ko') return 'voice-b-ko-f-01';
-  if (locale === 'ja') return 'voice-b-ja-f-01';
-  return 'voice-b-en-f-01';
-}
-
 /** Languages the `language` autocomplete offers (the service's 82 are unpublished); any such code is taken. */
-export const LANGUAGE_CODES: readonly string[] = [
-  'ko',
-  'en',
-  'ja',
-  'zh',
-  'es',
-  'fr',
-  'de',
-  'it',
-  'pt',
-  'ru',
-  'ar',
-  'hi',
-  'bn',
-  'id',
-  'ms',
-  'th',
-  'vi',
-  'tr',
-  'pl',
-  'nl',
-  'sv',
-  'no',
-  'da',
-  'fi',
-  'cs',
-  'sk',
-  'hu',
-  'ro',
-  'bg',
-  'el',
-  'uk',
-  'he',
-  'fa',
-  'ur',
-  'ta',
-  'te',
-  'mr',
-  'gu',
-  'kn',
-  'ml',
-  'pa',
-  'fil',
-  'sw',
-  'af',
-  'ca',
-  'hr',
-  'sr',
-  'sl',
-  'lt',
-  'lv',
-  'et',
-  'is',
-  'ga',
-  'cy',
-];
+export const LANGUAGE_CODES: readonly string[] = (
+  'ko en ja zh es fr de it pt ru ar hi bn id ms th vi tr pl nl sv no da fi cs sk hu ro bg el uk he fa ur ta te mr gu ' +
+  'kn ml pa fil sw af ca hr sr sl lt lv et is ga cy'
+).split(' ');
 
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
@@ -204,59 +144,3 @@ export function parseEngineVoiceId(id: string): EngineVoiceId | undefined {
  * engines (src/core/engines/), free like eSpeak NG's voices. Whether an engine offers it now is the engines' to say.
  */
 export const isEngineVoice = (id: string): boolean => parseEngineVoiceId(id) !== undefined;
-
-/**
- * The one check of a voice a member names before it is used or saved. A preset-shaped ID passes unlisted (the service
- * has 41, documents 6), and so does a free voice; else a clone of *this* server, by ID or name: another server's is
- * refused exactly like an unknown one, so its existence does not leak.
- */
-export async function usableVoice(
-  store: { voiceLibrary: ClonedVoices },
-  guildId: string,
-  idOrName: string,
-  /** Where a voice is saved: whether a free voice is offered now (offeredNow), so it is refused at once, not at each use. */
-  offered?: (voiceId: string) => boolean,
-): Promise<{ kind: 'preset' | 'free' | 'cloned'; voiceId: string }> {
-  if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  const code = isEngineVoice(idOrName) ? 'engine-voice-unknown' : 'free-voice-unavailable';
-  if (isFreeVoice(idOrName) && offered?.(idOrName) === false) throw new SpeechInputError({ code, voice: idOrName });
-  if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
-  const library = store.voiceLibrary;
-  const cloned = (await library.get(guildId, idOrName)) ?? (await library.findByName(guildId, idOrName));
-  if (cloned) return { kind: 'cloned', voiceId: cloned.voiceId };
-  throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
-}
-
-/** Whether a free voice is offered now: an engine's while its engine offers it, eSpeak NG's where members may choose it. */
-export const offeredNow =
-  (engineOffers: (voiceId: string) => boolean, freeVoice: { chosen: boolean }) => (voiceId: string) =>
-    isEngineVoice(voiceId) ? engineOffers(voiceId) : freeVoice.chosen;
-
-/** A server's cloned voices, by ID or by name (the store's voice library). */
-interface ClonedVoices {
-  get(guildId: string, voiceId: string): Promise<{ voiceId: string } | undefined>;
-  findByName(guildId: string, name: string): Promise<{ voiceId: string } | undefined>;
-}
-
-/** What the running bot may speak: eSpeak NG installed and members' to choose (FREE_VOICE), the owner's engines. */
-interface Speakers {
-  /** Cloned voices deleted since start. */
-  deleted: ReadonlySet<string>;
-  freeVoice: { espeak: boolean; chosen: boolean };
-  engines: { voice(voiceId: string): unknown; down(voiceId: string): boolean } | undefined;
-}
-
-/**
- * Whether a voice may be spoken now, as a member's choice (`chosen`: a line held) or at all (a stand-in, a part
- * fetched): a cloned voice deleted since (voice-deleted), eSpeak NG's where it cannot speak or members may not choose
- * it (free-voice-unavailable), an engine's voice its engine, answering, does not offer (engine-voice-unknown: never
- * sent). An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
- */
-export function admitVoice(voice: string, here: Speakers, chosen = false): void {
-  if (here.deleted.has(voice)) throw new SpeechInputError({ code: 'voice-deleted', voice });
-  if (isEspeakVoice(voice) && (!here.freeVoice.espeak || (chosen && !here.freeVoice.chosen)))
-    throw new SpeechInputError({ code: 'free-voice-unavailable', voice });
-  const engines = here.engines;
-  if (isEngineVoice(voice) && (engines === undefined || (!engines.down(voice) && engines.voice(voice) === undefined)))
-    throw new SpeechInputError({ code: 'engine-voice-unknown', voice });
-}

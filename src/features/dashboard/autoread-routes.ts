@@ -10,7 +10,7 @@ import {
 } from '../autoread/index.ts';
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { usableVoice } from '../../core/voice-catalogue/voices.ts';
+import { usableVoice } from '../../core/sourcing/voice-choice.ts';
 import type { DashboardBot, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';

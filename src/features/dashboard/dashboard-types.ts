@@ -102,7 +102,7 @@ export interface DashboardBot {
     free: boolean;
     /** The owner's engines' voices offered now (VOICEVOX_URL, SPEECH_SERVER_URL); none when no engine is set. */
     engines: () => readonly OfferedVoice[];
-    /** Whether a free voice may be saved now (options.ts offeredNow), as /myvoice asks. */
+    /** Whether a free voice may be saved now (src/core/sourcing/voice-choice.ts offeredNow), as /myvoice asks. */
     offered: (voiceId: string) => boolean;
   };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */

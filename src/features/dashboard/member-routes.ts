@@ -1,5 +1,6 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
-import { ESPEAK_VOICES, usableVoice } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES } from '../../core/voice-catalogue/voices.ts';
+import { usableVoice } from '../../core/sourcing/voice-choice.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';

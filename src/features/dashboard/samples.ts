@@ -5,7 +5,7 @@ import { describeFailure, wordOutcome } from '../speaking/index-words.ts';
 import { handOver } from '../speaking/index.ts';
 import type { LocalisedMessage } from '../../core/i18n/catalogue.ts';
 import { MEMBER_REQUEST, type SpeechPipeline } from '../../core/order/pipeline.ts';
-import { chooseSettings } from '../../core/interactions/options.ts';
+import { chooseSettings } from '../../core/sourcing/voice-choice.ts';
 import { ttsRequest } from '../../core/sourcing/part-request.ts';
 import type { Store } from '../../core/store/types.ts';
 

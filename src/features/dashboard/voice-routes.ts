@@ -1,6 +1,7 @@
 // Every member's voices page: each voice heard through samples.ts and used as /myvoice, /preset default, /autoread
 // voice_add and /voices delete do.
-import { ESPEAK_VOICES, languageName, usableVoice } from '../../core/voice-catalogue/voices.ts';
+import { ESPEAK_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
+import { usableVoice } from '../../core/sourcing/voice-choice.ts';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';

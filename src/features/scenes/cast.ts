@@ -1,7 +1,7 @@
 // Who speaks each part of a scene: the cast, a mentioned member's /myvoice, else a distinct voice of their own.
-import { type PresetVoice, usableVoice } from '../../core/voice-catalogue/voices.ts';
+import type { PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Store } from '../../core/store/types.ts';
-import { resolveSettings, type SettingsLayers } from '../../core/interactions/options.ts';
+import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/sourcing/voice-choice.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';

@@ -22,7 +22,6 @@ import type {
 } from '../../core/interactions/command.ts';
 import { slashCommand, type CommandName } from '../../core/interactions/command-builder.ts';
 import {
-  chooseSettings,
   outputOption,
   presetOption,
   readOutput,
@@ -34,6 +33,7 @@ import {
   type SettingOptionSpec,
 } from '../../core/interactions/options.ts';
 import type { ResolvedSettings } from '../../core/settings/speech-request.ts';
+import { chooseSettings } from '../../core/sourcing/voice-choice.ts';
 import {
   MEMBER_REQUEST,
   type OrderEvents,

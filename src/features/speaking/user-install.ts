@@ -4,7 +4,7 @@
 // without it the audio comes privately. Definitions: src/core/interactions/deploy.ts.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { SpeechRequest, SpeechTarget } from '../../core/order/pipeline.ts';
-import { chooseSettings } from '../../core/interactions/options.ts';
+import { chooseSettings } from '../../core/sourcing/voice-choice.ts';
 import type { ResolvedSettings } from '../../core/settings/speech-request.ts';
 import { answerAs, privateFileNote, wordOutcome } from './outcome-words.ts';
 import type { Place } from './gate-types.ts';

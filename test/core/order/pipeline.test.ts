@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
 import { estimateCeiling } from '../../../src/core/characters.ts';
 import type { QueueBounds } from '../../../src/core/config.ts';
-import { resolveSettings } from '../../../src/core/interactions/options.ts';
+import { resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import { parseScript } from '../../../src/features/scenes/script.ts';
 import { RightsRevokedError, type Revocation } from '../../../src/core/order/rights.ts';

@@ -6,9 +6,9 @@ import { DatabaseSync } from 'node:sqlite';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteBackend } from '../../../fixtures/store-backends.ts';
+import { quantiseEffects } from '../../../src/core/sourcing/part-request.ts';
+import { changesAudio } from '../../../src/core/audio/effects/effect-types.ts';
 import {
-  changesAudio,
-  quantiseEffects,
   quantiseSpeed,
   quantiseVolumeDb,
   SPEECH_SETTING_COLUMNS,

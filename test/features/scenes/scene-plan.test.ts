@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
 import type { Speaker } from '../../../src/features/scenes/scene-types.ts';
 import { DEFAULT_GAP_SECONDS, parseScript } from '../../../src/features/scenes/script.ts';
-import { resolveSettings } from '../../../src/core/interactions/options.ts';
+import { resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import type { SpeechSettings } from '../../../src/core/store/common-types.ts';
 import { estimateSpeechSeconds } from '../../../src/core/characters.ts';
 import { UserError } from '../../../src/core/interactions/failures.ts';

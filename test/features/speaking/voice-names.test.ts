@@ -1,7 +1,7 @@
 // How replies name a voice, read by Discord's rules: a cloned voice's ID is the service's own string, so whatever it
 // holds (backticks to close the code, a masked link, a mention, a timestamp) nothing in it is live.
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../../src/core/interactions/options.ts';
+import { resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import { fallbackVoiceLabel } from '../../../src/features/speaking/outcome-words.ts';
 import { voiceLabel } from '../../../src/features/speaking/speaking-command.ts';
 import { HOSTILE_NAMES, liveParts, seenText } from '../../support/seen-in-discord.ts';

@@ -10,6 +10,11 @@ export interface AudioEffects {
   pitch?: number;
 }
 
+/** Speed 1 at 0 dB unshifted changes nothing: such a part is served as the service sent it, with no work at all. */
+export function changesAudio(effects: AudioEffects | undefined): effects is AudioEffects {
+  return effects !== undefined && (effects.speed !== 1 || effects.volumeDb !== 0 || (effects.pitch ?? 0) !== 0);
+}
+
 /** What joining and mixing write: the formats SayBot can decode, edit and encode (effects.ts). */
 export type EditableFormat = 'wav' | 'mp3';
 

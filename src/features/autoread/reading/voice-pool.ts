@@ -1,5 +1,6 @@
 // Distinct voices (voices:distinct): which pool voice a member is given, and who spoke lately in which voice. Pure.
-import { PRESET_VOICE_ID, defaultVoiceFor, type PresetVoice } from '../../../core/voice-catalogue/voices.ts';
+import { defaultVoiceFor } from '../../../core/sourcing/voice-choice.ts';
+import { PRESET_VOICE_ID, type PresetVoice } from '../../../core/voice-catalogue/voices.ts';
 import { createHash } from 'node:crypto';
 
 /** The most voices a server's pool holds: more than a channel's listeners can tell apart, and autocomplete's 25. */

@@ -3,11 +3,10 @@
 import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/voices.ts';
 import { SpeechInputError } from '../../../core/order-errors.ts';
 import type { SpeechRequest } from '../../../core/order/pipeline.ts';
-import { chooseSettings, resolveSettings } from '../../../core/interactions/options.ts';
-import { ttsRequest } from '../../../core/sourcing/part-request.ts';
+import { chooseSettings, resolveSettings } from '../../../core/sourcing/voice-choice.ts';
+import { quantiseEffects, ttsRequest } from '../../../core/sourcing/part-request.ts';
 import type { ResolvedSettings } from '../../../core/settings/speech-request.ts';
 import type { Store } from '../../../core/store/types.ts';
-import { quantiseEffects } from '../../../core/settings/setting-declarations.ts';
 import {
   MEMBER_VOICES_MAX,
   chooseVoice,

@@ -1,5 +1,8 @@
+// The settings layer by layer (resolveSettings), and whether a voice may be spoken here (admitVoice): the one place
+// each refusal is decided.
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../../src/core/interactions/options.ts';
+import { SpeechInputError } from '../../../src/core/order-errors.ts';
+import { admitVoice, resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import { ttsRequest } from '../../../src/core/sourcing/part-request.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
@@ -109,5 +112,48 @@ describe('resolveSettings', () => {
       expect(r.language).toBeUndefined();
       expect('language' in r).toBe(false);
     }
+  });
+});
+
+describe('admitVoice', () => {
+  const offered = new Set(['voicevox:3']);
+  const here = (over: { espeak?: boolean; chosen?: boolean; down?: boolean; engines?: boolean } = {}) => ({
+    deleted: new Set(['clone_gone']),
+    freeVoice: { espeak: over.espeak ?? true, chosen: over.chosen ?? true },
+    engines:
+      over.engines === false
+        ? undefined
+        : { voice: (id: string) => (offered.has(id) ? { id } : undefined), down: () => over.down ?? false },
+  });
+  const refusal = (voice: string, at: ReturnType<typeof here>, chosen = false) => {
+    try {
+      admitVoice(voice, at, chosen);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof SpeechInputError)) throw error;
+      return error.problem.code;
+    }
+  };
+
+  it('admits a preset, a clone not deleted, an offered engine voice and eSpeak NG where it speaks', () => {
+    for (const voice of ['voice-b-en-f-01', 'clone_here', 'voicevox:3', 'free-en-f'])
+      expect(refusal(voice, here(), true)).toBeUndefined();
+  });
+
+  it('refuses a cloned voice deleted since', () => {
+    expect(refusal('clone_gone', here())).toBe('voice-deleted');
+  });
+
+  it("refuses eSpeak NG's voice where it is not installed, and as a member's choice where FREE_VOICE does not let them", () => {
+    expect(refusal('free-ko-m', here({ espeak: false }))).toBe('free-voice-unavailable');
+    expect(refusal('free-ko-m', here({ chosen: false }), true)).toBe('free-voice-unavailable');
+    // Standing in is not choosing it.
+    expect(refusal('free-ko-m', here({ chosen: false }))).toBeUndefined();
+  });
+
+  it('refuses an engine voice no engine offers, or with no engine, but not one whose engine is down (stood in)', () => {
+    expect(refusal('voicevox:9', here())).toBe('engine-voice-unknown');
+    expect(refusal('voicevox:3', here({ engines: false }))).toBe('engine-voice-unknown');
+    expect(refusal('voicevox:9', here({ down: true }))).toBeUndefined();
   });
 });
