@@ -23,9 +23,26 @@ export function sourceFiles(folders: readonly string[]): string[] {
   return files.sort();
 }
 
+/**
+ * `read`'s answer for `file`, parsed once for each text the file has had in this process: the structure and image
+ * tests ask for the same files' imports again and again (the image's start closure alone parsed ~1,000 files a
+ * check), and TypeScript's parser was most of their CPU. A file written anew (a test's broken copy) is parsed anew.
+ */
+function onceForText(read: (file: string, text: string) => string[]): (file: string) => string[] {
+  const answers = new Map<string, { text: string; specifiers: string[] }>();
+  return (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const known = answers.get(file);
+    if (known?.text === text) return [...known.specifiers];
+    const specifiers = read(file, text);
+    answers.set(file, { text, specifiers });
+    return [...specifiers];
+  };
+}
+
 /** The module specifiers a file imports, re-exports or augments statically (`import type` included). */
-export function staticImports(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+export const staticImports = onceForText((file, text) => {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const specifiers: string[] = [];
   for (const statement of source.statements) {
     if (
@@ -40,12 +57,12 @@ export function staticImports(file: string): string[] {
     if (ts.isModuleDeclaration(statement) && ts.isStringLiteral(statement.name)) specifiers.push(statement.name.text);
   }
   return specifiers;
-}
+});
 
 /** The module specifiers a file loads when Node runs it: its imports and re-exports but those erased with their types
  * (`import type`, `export type`; an `import { type A }` still loads its module). A dynamic `import()` is not followed. */
-export function runtimeImports(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, false);
+export const runtimeImports = onceForText((file, text) => {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const specifiers: string[] = [];
   for (const statement of source.statements) {
     const erased = ts.isImportDeclaration(statement)
@@ -61,7 +78,7 @@ export function runtimeImports(file: string): string[] {
     }
   }
   return specifiers;
-}
+});
 
 /** The workspace packages (packages/*), by the name they are imported by. */
 export const LOCAL_PACKAGES: Readonly<Record<string, string>> = {

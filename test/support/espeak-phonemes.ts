@@ -8,38 +8,81 @@ import { loadJapaneseAnalyser } from '../../src/core/free-voice/reading/japanese
 import type { JapaneseAnalyser } from '../../src/core/free-voice/reading/read-line.ts';
 
 interface Instance {
-  FS: { writeFile(path: string, data: string): void };
+  FS: { writeFile(path: string, data: string): void; unlink(path: string): void };
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+  _main(argc: number, argv: number): number;
 }
 type Factory = (options: Record<string, unknown>) => Promise<Instance>;
+interface Exports {
+  malloc(bytes: number): number;
+  stackSave(): number;
+  stackRestore(pointer: number): void;
+}
 interface WebAssemblyApi {
   compile(bytes: Uint8Array): Promise<object>;
-  instantiate(module: object, imports: object): Promise<object>;
+  instantiate(module: object, imports: object): Promise<{ exports: Exports }>;
 }
 const wasmApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
 
-let program: Promise<{ factory: Factory; module: object }> | undefined;
+/**
+ * One eSpeak NG set up once a process and its main() run for each text, its memory put back first as it was before
+ * the first run, as the free voice's threads do (src/core/free-voice/espeak-run.ts): a fresh instance a call cost
+ * about 120 ms of CPU, half of it stack traces of the errors its file system throws while it sets up.
+ */
+interface Program {
+  instance: Instance;
+  exports: Exports;
+  memory: Uint8Array;
+  stack: number;
+  printed: string[];
+}
 
-async function load(): Promise<{ factory: Factory; module: object }> {
+let program: Promise<Program> | undefined;
+
+async function setUp(): Promise<Program> {
   const specifier = 'espeak-ng';
   const { default: factory } = (await import(specifier)) as { default: Factory };
   const wasm = await readFile(new URL('./espeak-ng.wasm', import.meta.resolve(specifier)));
-  return { factory, module: await wasmApi.compile(wasm) };
-}
-
-/** eSpeak NG's phonemes of `text` in its voice `espeak` (`ja+f2`), given as is: lines joined by a space. */
-export async function espeakPhonemes(text: string, espeak: string): Promise<string> {
-  const { factory, module } = await (program ??= load());
+  const module = await wasmApi.compile(wasm);
   const printed: string[] = [];
-  await factory({
-    arguments: ['-q', '--ipa', '-v', espeak, '-f', '/in.txt'],
-    preRun: [(m: Instance) => m.FS.writeFile('/in.txt', text)],
+  let exports: Exports | undefined;
+  const instance = await factory({
+    noInitialRun: true,
     instantiateWasm: (imports: object, done: (instance: object, module: object) => void) => {
-      void wasmApi.instantiate(module, imports).then((made) => done(made, module));
+      void wasmApi.instantiate(module, imports).then((made) => {
+        exports = made.exports;
+        done(made, module);
+      });
       return {};
     },
     print: (line: string) => void printed.push(line.trim()),
     printErr: () => {},
   });
+  if (exports === undefined) throw new Error('eSpeak NG did not start');
+  return { instance, exports, memory: instance.HEAPU8.slice(), stack: exports.stackSave(), printed };
+}
+
+/** eSpeak NG's phonemes of `text` in its voice `espeak` (`ja+f2`), given as is: lines joined by a space. */
+export async function espeakPhonemes(text: string, espeak: string): Promise<string> {
+  const { instance, exports, memory, stack, printed } = await (program ??= setUp());
+  instance.HEAPU8.set(memory);
+  instance.HEAPU8.fill(0, memory.length);
+  exports.stackRestore(stack);
+  printed.length = 0;
+  instance.FS.writeFile('/in.txt', text);
+  const args = ['espeak-ng', '-q', '--ipa', '-v', espeak, '-f', '/in.txt'];
+  const argv = exports.malloc(4 * (args.length + 1));
+  args.forEach((arg, i) => {
+    const bytes = new TextEncoder().encode(`${arg}\0`);
+    const at = exports.malloc(bytes.length);
+    instance.HEAPU8.set(bytes, at);
+    instance.HEAPU32[(argv >> 2) + i] = at;
+  });
+  instance.HEAPU32[(argv >> 2) + args.length] = 0;
+  const status = instance._main(args.length, argv);
+  instance.FS.unlink('/in.txt');
+  if (status !== 0) throw new Error(`eSpeak NG exited with ${status} on ${JSON.stringify(text)}`);
   return printed.join(' ');
 }
 

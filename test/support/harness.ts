@@ -14,6 +14,7 @@ import { APP_ID, fakeToken, FakeDiscord, type FakeBotApplication } from '@saybot
 import { Events, PermissionFlagsBits } from 'discord.js';
 import { DEFAULT_PERMISSIONS, GatewayIntent } from '@saybot/local-discord/state.ts';
 import { logLeaks } from './log-leaks.ts';
+import { migratedSqliteFile } from './migrated-sqlite.ts';
 import { watchLogs } from './live-logs.ts';
 import {
   ALICE,
@@ -259,6 +260,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   let running: RunningSayBot;
   try {
+    if (config.database.kind === 'sqlite' && config.databasePath === databasePath)
+      await migratedSqliteFile(databasePath);
     running = await startSayBot(config, seams);
   } catch (error) {
     await services.close();
