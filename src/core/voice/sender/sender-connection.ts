@@ -1,5 +1,6 @@
 // One voice session in the sender thread: its UDP socket, transport seal, the ring the main thread writes packets into
-// (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there, each next 20 ms later.
+// (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there (the main thread writes a
+// clip's first packets once its start lead is read: worker-clip.ts's #handOver), each next 20 ms later.
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
 import { ConnectionBarrier } from './sender-messages.ts';

@@ -70,17 +70,10 @@ export class Transcode {
 }
 
 function failure(error: unknown): TranscodeFailure {
-  if (error instanceof UnsupportedAudioError)
-    return {
-      name: error.name,
-      message: error.message,
-      code: error.code,
-      ...(error.format ? { format: error.format } : {}),
-    };
-  if (error instanceof ClipError) return { name: error.name, message: error.message, code: error.code };
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: 'Error', message: String(error) };
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const { name, message } = error;
+  const format = error instanceof UnsupportedAudioError && error.format ? { format: error.format } : {};
+  return error instanceof ClipError ? { name, message, code: error.code, ...format } : { name, message };
 }
 
 /** The streams of one worker thread. */
@@ -94,6 +87,10 @@ export class TranscodeBatches {
     const packets: Buffer[] = [];
     const ended: number[] = [];
     const failed: [number, TranscodeFailure][] = [];
+    const add = (id: number, made: Buffer[]): void => {
+      packets.push(...made);
+      ids.push(...Array<number>(made.length).fill(id));
+    };
     const fail = (id: number, error: unknown): void => {
       streams.get(id)?.free();
       streams.delete(id);
@@ -107,27 +104,17 @@ export class TranscodeBatches {
       const chunk = input.subarray(at, at + length);
       at += length;
       const stream = streams.get(id);
-      let made: Buffer[] = [];
-      if (stream) {
-        try {
-          made = await stream.write(chunk);
-        } catch (error) {
-          fail(id, error);
-        }
-      }
-      for (const packet of made) {
-        ids.push(id);
-        packets.push(packet);
+      try {
+        if (stream) add(id, await stream.write(chunk));
+      } catch (error) {
+        fail(id, error);
       }
     }
     for (const id of request.ends) {
       const stream = streams.get(id);
       if (!stream) continue;
       try {
-        for (const packet of stream.end()) {
-          ids.push(id);
-          packets.push(packet);
-        }
+        add(id, stream.end());
         streams.delete(id);
         ended.push(id);
       } catch (error) {

@@ -1,6 +1,6 @@
 // Decoding, resampling and Opus encoding on a few worker threads (transcode-worker.ts): on the main thread they took a
 // third of its time at 100 voices and delayed every voice's packets at a few hundred. Chunks from every stream are
-// batched per event-loop turn, one message per worker each way. Bounded: one chunk per stream in a worker at a time; a
+// batched per event-loop turn, one message per worker each way. Bounded: under two slices a stream unanswered; a
 // capped heap; a worker not answering its oldest batch within BATCH_DEADLINE_MS is retired. A worker that ends fails
 // only its streams (OpusWorkerError). A stuck worker is never terminated inside the Opus addon's call (that aborts the
 // process, ../../workers/native-calls.ts): it is told to retire, and while as many threads as it runs are still
@@ -34,6 +34,9 @@ interface StreamHandlers {
   failed(error: Error): void;
 }
 
+/** `unanswered`: its bytes sent and not answered yet. */
+type OpenStream = StreamHandlers & { unanswered: number };
+
 function remake(failure: TranscodeFailure): Error {
   if (failure.name === 'UnsupportedAudioError') return new UnsupportedAudioError(failure.format, failure.message);
   if (failure.code) return new ClipError(failure.code, failure.message);
@@ -44,7 +47,7 @@ class TranscodeWorker {
   readonly #worker: Worker;
   readonly #guard = new NativeCallGuard();
   readonly #retiring: RetiringThreads;
-  readonly #streams = new Map<number, StreamHandlers>();
+  readonly #streams = new Map<number, OpenStream>();
   #opens: [number, TranscodeSpec][] = [];
   #ids: number[] = [];
   #chunks: Uint8Array[] = [];
@@ -104,15 +107,23 @@ class TranscodeWorker {
   }
 
   open(id: number, spec: TranscodeSpec, handlers: StreamHandlers): void {
-    this.#streams.set(id, handlers);
+    this.#streams.set(id, { ...handlers, unanswered: 0 });
     this.#opens.push([id, spec]);
   }
 
   write(id: number, chunk: Uint8Array, done: () => void): void {
-    if (!this.#accepting(id)) return;
+    const stream = this.#accepting(id);
+    if (!stream) return;
     this.#ids.push(id);
     this.#chunks.push(chunk);
-    this.#after(id, done);
+    stream.unanswered += chunk.length;
+    // Below a slice the next chunk joins this batch: a clip's lead, its chunks come in one turn, is one round trip.
+    const now = stream.unanswered < SLICE_BYTES;
+    this.#after(id, () => {
+      stream.unanswered -= chunk.length;
+      if (!now) done();
+    });
+    if (now) done();
   }
 
   end(id: number, done: () => void): void {
@@ -130,11 +141,11 @@ class TranscodeWorker {
     this.#turn.request();
   }
 
-  #accepting(id: number): boolean {
+  #accepting(id: number): OpenStream | undefined {
     const stream = this.#streams.get(id);
-    if (stream && !this.dead) return true;
+    if (stream && !this.dead) return stream;
     stream?.failed(new OpusWorkerError('the transcoding thread is gone'));
-    return false;
+    return undefined;
   }
 
   #after(id: number, done: () => void): void {

@@ -2,11 +2,13 @@
 // answering fails only the streams it held, and the pool goes on with a new worker.
 import { once } from 'node:events';
 import { PassThrough, Readable, type Transform } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClipError } from '../../../../../src/core/audio/errors.ts';
 import { OpusWorkerError } from '../../../../../src/core/audio/codecs/opus-pool/opus-pool.ts';
 import { SLICE_BYTES, TranscodePool } from '../../../../../src/core/audio/jobs/transcode/transcode-pool.ts';
 import type { TranscodeSpec } from '../../../../../src/core/audio/jobs/transcode/transcode-protocol.ts';
+import { START_LEAD_PACKETS } from '../../../../../src/core/voice/sender/worker-clip.ts';
 import { buildWav, sine } from '../../fixtures.ts';
 import { collectPackets, irregularChunks } from '../../stream-helpers.ts';
 
@@ -104,6 +106,21 @@ describe('TranscodePool', () => {
     expect(stream.readableLength).toBeLessThanOrEqual(Math.ceil(SLICE_BYTES / 960));
     expect(stream.readableLength).toBeLessThan(50);
     expect((await collectPackets(stream)).length).toBe(500);
+  });
+
+  it("a clip's start lead, its body's 4 KiB chunks come in one turn, is made in one round trip to the worker", async () => {
+    const transcode = pool(1);
+    const sent = vi.spyOn(Worker.prototype, 'postMessage');
+    const body = new PassThrough();
+    const stream = body.pipe(transcode.stream(SPEC));
+    // The sandbox's chunks: 4 KiB, about 4.3 packets of 24 kHz mono each; four make the lead.
+    for (let at = 0; at < 4 * 4096; at += 4096) body.write(TONE.subarray(at, at + 4096));
+    const roundTrips: number[] = [];
+    for await (const _packet of stream) {
+      roundTrips.push(sent.mock.calls.length);
+      if (roundTrips.length === START_LEAD_PACKETS) break;
+    }
+    expect(roundTrips).toEqual(Array(START_LEAD_PACKETS).fill(1));
   });
 
   it('closing the pool fails the streams still open with an OpusWorkerError', async () => {
