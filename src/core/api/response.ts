@@ -278,8 +278,9 @@ export class KeyState {
 // nothing was charged (answerCharge). The proof an answer is the service's own is what only it sends: its headers
 // (`X-Request-Id`, or `X-RateLimit-Used` and `X-RateLimit-Remaining`; a 429 only by its request ID, as a rate limiter
 // in front sends figures of its own under those names), and for a status a gateway also sends, its error body too
-// (GATEWAY_ALSO_SENDS); 502 and 504 never prove anything. A 429 charged nothing, whoever sent it; one naming a wait the
-// client keeps (`Retry-After`) is tried again after it. Everything else may have reached the service and been charged
+// (GATEWAY_ALSO_SENDS); 502 and 504 never prove anything. A 429 charged nothing, whoever sent it; the service's own
+// naming a wait the client keeps (`Retry-After`) is tried again after it, a stranger's never (it may have passed the
+// request on). Everything else may have reached the service and been charged
 // with its answer lost (a gateway's page or JSON, a 502/504, a reset or timeout after the request left, a call cut
 // mid-attempt): never sent again, spent on the books (`maybe-charged`), the member told it may have been charged
 // (never "quota used up" or "busy": that would take a stranger's word for the service's). After a 2xx nothing is sent
@@ -374,11 +375,13 @@ export function refusedOnTheWay(error: VoiceApiError): boolean {
 }
 
 /** Which failures are worth another attempt: only those that charged nothing (the rule above) and may pass if tried
- * again: the service's own 5xx or 408 (ServerError), a short rate limit, a connection that never opened. Never
- * 400/401/403 or the quota 429 (the same again), timeouts, unexpected responses or aborts. */
+ * again: the service's own 5xx or 408 (ServerError), its short rate limit, a connection that never opened. Never
+ * 400/401/403 or the quota 429 (the same again), timeouts, unexpected responses or aborts; nor a 429 from something in
+ * front of the service: booked as charging nothing, it may still have passed the request on first. */
 export function isRetryable(error: VoiceApiError): boolean {
   if (error.charge !== 'not-charged') return false;
-  return error instanceof ConnectionError || error instanceof ServerError || error instanceof RateLimitedError;
+  if (error instanceof RateLimitedError) return error.fromService;
+  return error instanceof ConnectionError || error instanceof ServerError;
 }
 
 /** The wait before retry number `retry` (1-based), or undefined when the error must surface instead:

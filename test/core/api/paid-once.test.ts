@@ -211,6 +211,30 @@ describe('a request that may have reached the service is never sent again', () =
     },
   );
 
+  // bb10: a limiter in front that answers 429 after passing the request on (the service billed it) would have it paid
+  // twice if its wait were kept: only the service's own 429 is proof enough to send the request again.
+  it.each(['tts', 'voice-clone'] as const)(
+    '%s refused by a 429 in front of the service that names a wait (Retry-After, none of its headers): sent once, never again',
+    async (endpoint) => {
+      api.sandbox.injectFault({
+        kind: 'response',
+        endpoint,
+        status: 429,
+        body: '{"error":"Too Many Requests"}',
+        contentType: 'application/json',
+        headers: { 'Retry-After': '0' },
+      });
+      const told: string[] = [];
+      const call =
+        endpoint === 'tts'
+          ? heard(told, api.client.send({ endpoint, body: { text: TEXT, voice_id: 'voice-b-en-f-01' } }))
+          : heard(told, api.client.send({ endpoint, body: { text: TEXT, ref_audio: clip() } }));
+      expect(await rejectionOf(call)).toMatchObject({ status: 429, fromService: false });
+      expect(requestsTo(api.sandbox, endpoint)).toHaveLength(1);
+      expect(api.sandbox.charactersBilled()).toBe(0);
+    },
+  );
+
   it.each([
     ['tts', 408, undefined, undefined],
     ['tts', 404, undefined, undefined],
