@@ -38,8 +38,8 @@ export type CommandWhere =
 /** What /say and /emote know of their speech, in a server or outside one. */
 interface Spoken {
   locale: Locale;
-  /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in). */
-  voice: string;
+  /** The voice as replies name it so far (with why it was chosen, or the free voice that stood in): words, not an ID. */
+  label: string;
   voiceId: string;
   /** The credit the speaking voice's engine asks for (`VOICEVOX:<speaker>`), on its files and voice message. */
   credit?: string | undefined;
@@ -171,7 +171,7 @@ export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer
   if (partWay === undefined) return answer;
   // Part paid, the rest refused: no buttons (the cache lacks the rest); bare audio (a sample) gets the words alone.
   // A refusal of the rest says part was made, but where the free voice made some, its label gave the figure.
-  const labelled = partWay instanceof PaidPartWayError && 'voice' in front && outcome.standIn !== undefined;
+  const labelled = partWay instanceof PaidPartWayError && 'label' in front && outcome.standIn !== undefined;
   const rest = labelled ? partWay.cause : paidFirst(partWay, partWay, outcome.spent);
   if (answer.answer === 'audio' && answer.words === undefined) return { answer: 'refused', error: rest };
   if ('notes' in answer) {
@@ -217,7 +217,7 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
       : outcome.error;
   // The free voice spoke part for the failing service, then the rest was refused: named, with the figure, once.
   if (error instanceof PaidPartWayError && outcome.standIn !== undefined && front.flavour === 'command') {
-    const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
+    const voice = spokenBy(front.label, outcome, front.locale, front.credit);
     return { answer: 'refused', error: told('outcome.partWay.standIn', { voice }, error.cause) };
   }
   // Refused for money, then the free voice failed in its place before a word: the refusal first, in the member's words.
@@ -260,7 +260,7 @@ function told(key: MessageKey, params: MessageParams, cause: unknown, level?: Lo
 }
 
 function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer {
-  const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
+  const voice = spokenBy(front.label, outcome, front.locale, front.credit);
   // Spoken by the free voice instead: no buttons (they replay only paid audio from the cache).
   const buttons = front.buttons && !front.fellBack && outcome.standIn === undefined;
   const { where } = front;
@@ -322,7 +322,7 @@ function commandAnswer(outcome: Done, front: FrontOf<'command'>): OutcomeAnswer 
 }
 
 function userInstallAnswer(outcome: Done, front: FrontOf<'user-install'>): OutcomeAnswer {
-  const voice = spokenBy(front.voice, outcome, front.locale, front.credit);
+  const voice = spokenBy(front.label, outcome, front.locale, front.credit);
   const said = { voice, seconds: seconds(outcome.seconds) };
   if (outcome.kind === 'files' && front.where === 'file') {
     const { files, format } = audioFiles(outcome, front.voiceId, front.credit);

@@ -116,10 +116,10 @@ export function speakingHandler(
     const { guildId, guild } = interaction;
     const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
     const credit = context.engines?.voice(settings.voice)?.credit;
-    const voice = voiceLabel(interaction.locale, settings, 'server', credit);
+    const label = voiceLabel(interaction.locale, settings, 'server', credit);
     const target = await chooseTarget(interaction, output, context);
     const requester = requesterOf(interaction, commandNameOf(interaction));
-    await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, voice);
+    await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, label);
   };
 }
 
@@ -288,7 +288,8 @@ export async function speakAndReply(
   context: SpeakingServices,
   order: Omit<Extract<SpeechOrder, { request: SpeechRequest }>, 'target'>,
   target: ChosenTarget,
-  voice: string,
+  /** The voice as the replies name it (voiceLabel), until a free voice that stands in is named instead. */
+  label: string,
   /** `private`: every reply the member's alone (the Speak menu). `author`: whose words, when another member's. */
   reply: { private?: boolean; author?: WordsAuthor } = {},
 ): Promise<void> {
@@ -311,7 +312,7 @@ export async function speakAndReply(
     const standIn = (voiceId: string, cause: FallbackCause, paidBefore = 0) =>
       fallbackVoiceLabel(interaction.locale, voiceId, cause, paidBefore, creditOf(voiceId));
     if (accepted.fallback !== undefined && spoken.kind !== 'ready')
-      voice = standIn(spoken.voice, accepted.fallback.refusal);
+      label = standIn(spoken.voice, accepted.fallback.refusal);
     if (target.kind === 'voice-message' && target.bar === undefined && !handed.privately) {
       // The voice message will be the response itself, shown as the member's use of the command.
       await acknowledgeAsVoiceMessage(interaction);
@@ -324,20 +325,20 @@ export async function speakAndReply(
       // Once heard, the public reply says whose words they are (a free voice that stood in, after the paid voice, as a
       // file's words say it), and a later failure says part of it was heard.
       const heard = ({ standIn: free }: Pick<SpeechOutcome, 'standIn'>) => {
-        const said = free === undefined ? voice : standIn(free.voice, free.cause, free.paidBefore);
+        const said = free === undefined ? label : standIn(free.voice, free.cause, free.paidBefore);
         keepsAttribution(interaction, { key: 'say.spokePartWay', params: { channel, voice: said } });
       };
       void handed.firstAudio.then(heard);
       void handed.outcome.then((ended) => ended.kind === 'failed' && ended.secondsHeard > 0 && heard(ended));
       if (accepted.ahead > 0)
-        await showProgress(interaction, 'say.queued', { voice, count: accepted.parts, ahead: accepted.ahead });
+        await showProgress(interaction, 'say.queued', { voice: label, count: accepted.parts, ahead: accepted.ahead });
       // Said when it is true: once the first frame is out (a clip that ends before that goes straight to its result).
       else {
         const first = await Promise.race([handed.firstAudio, handed.outcome.then(() => undefined)]);
         if (first !== undefined) {
           // The service failed and the free voice speaks its first part: named from the first words on.
-          if (first.standIn !== undefined) voice = standIn(first.standIn.voice, first.standIn.cause);
-          await showProgress(interaction, 'say.speaking', { voice, channel });
+          if (first.standIn !== undefined) label = standIn(first.standIn.voice, first.standIn.cause);
+          await showProgress(interaction, 'say.speaking', { voice: label, channel });
         }
       }
     }
@@ -357,7 +358,7 @@ export async function speakAndReply(
       locale: interaction.locale,
       where:
         target.kind === 'voice' ? { ...target, helperId, ...(movedTo !== target.channelId && { movedTo }) } : target,
-      voice,
+      label,
       voiceId: spoken.voice,
       credit: creditOf(outcome.standIn?.voice ?? spoken.voice),
       sizeLimit: interaction.attachmentSizeLimit,

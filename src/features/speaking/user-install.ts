@@ -54,7 +54,7 @@ export function outsideServerHandler(
     requireUserInstall(context, interaction);
     const guildLocale = interaction.locale;
     const settings = await chooseSettings(context.store, { ...query, guildId: USER_INSTALL_GUILD, guildLocale });
-    const voice = voiceLabel(interaction.locale, settings, 'outside');
+    const label = voiceLabel(interaction.locale, settings, 'outside');
     const request = requestOf(text, settings);
     // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
     const release = context.fileShares.take({ userId: interaction.user.id });
@@ -63,7 +63,7 @@ export function outsideServerHandler(
       const said = {
         flavour: 'user-install',
         locale: interaction.locale,
-        voice,
+        label,
         voiceId: request.voice,
         credit: context.engines?.voice(request.voice)?.credit,
         sizeLimit: interaction.attachmentSizeLimit,

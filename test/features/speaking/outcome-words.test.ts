@@ -75,7 +75,7 @@ const command = (where: Extract<Front, { flavour: 'command' }>['where']): Front 
   flavour: 'command',
   locale: 'en-US',
   where,
-  voice: '`voice-a-en-f-01`',
+  label: '`voice-a-en-f-01`',
   voiceId: 'voice-a-en-f-01',
   sizeLimit: 25 * 1024 * 1024,
   fellBack: undefined,
@@ -85,7 +85,7 @@ const userInstall = (where: 'file' | 'voice-message'): Front => ({
   flavour: 'user-install',
   locale: 'en-US',
   where,
-  voice: '`voice-a-en-f-01`',
+  label: '`voice-a-en-f-01`',
   voiceId: 'voice-a-en-f-01',
   sizeLimit: 10 * 1024 * 1024,
 });
