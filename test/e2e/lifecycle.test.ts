@@ -4,6 +4,7 @@ import { MessageFlags } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
+import type { AnyCommandModule } from '../../src/core/interactions/command.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
 import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
 import { closedPort } from '../core/api/helpers.ts';
@@ -166,6 +167,22 @@ describe('npm start', () => {
       const changed = [...commands.values()].filter((c) => c.data.name !== 'stop');
       expect((await deployCommands({ ...base, commands: changed })).changed).toBe(true);
       expect((await deployCommands({ ...base, commands: changed })).changed).toBe(false);
+    });
+
+    it('deployCommands builds each definition once a process, not once a start', async () => {
+      let built = 0;
+      const counted = [...(await loadCommandModules()).values()].map(
+        (c) =>
+          ({
+            ...c,
+            data: Object.create(c.data, { toJSON: { value: () => (built++, c.data.toJSON()) } }) as unknown,
+          }) as AnyCommandModule,
+      );
+      const base = { token: local.token, clientId: APP_ID, apiBaseUrl: local.discord.restUrl, guildId: seoul.id };
+      await deployCommands({ ...base, commands: counted });
+      expect(built).toBe(counted.length);
+      expect((await deployCommands({ ...base, commands: counted })).changed).toBe(false);
+      expect(built).toBe(counted.length);
     });
   });
 });

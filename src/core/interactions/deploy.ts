@@ -38,11 +38,17 @@ export function canonicalCommand(value: unknown, top = true): Json | undefined {
 }
 
 export function sameDefinitions(current: readonly unknown[], wanted: readonly unknown[]): boolean {
-  const key = (list: readonly unknown[]) =>
-    JSON.stringify(
-      list.map((c) => canonicalCommand(c)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    );
-  return key(current) === key(wanted);
+  // Each definition serialised once, then the strings sorted: the same verdict for either order of either list.
+  const key = (list: readonly unknown[]) => list.map((c) => JSON.stringify(canonicalCommand(c) ?? null)).sort();
+  return JSON.stringify(key(current)) === JSON.stringify(key(wanted));
+}
+
+/** Each command's definition as its builder makes (and checks) it: once a process, as the builders are constants. */
+const built = new WeakMap<AnyCommandModule['data'], RESTPostAPIApplicationCommandsJSONBody>();
+function definition(command: AnyCommandModule): RESTPostAPIApplicationCommandsJSONBody {
+  const made = built.get(command.data) ?? command.data.toJSON();
+  built.set(command.data, made);
+  return made;
 }
 
 interface DeployOptions {
@@ -70,7 +76,7 @@ export async function deployCommands(options: DeployOptions): Promise<DeployResu
       : Routes.applicationGuildCommands(options.clientId, options.guildId);
   const wanted: RESTPostAPIApplicationCommandsJSONBody[] = [...options.commands].map((c) =>
     withUserInstall(
-      c.data.toJSON(),
+      definition(c),
       options.userInstall === true && !isMessageMenu(c) && c.executeOutsideServer !== undefined,
     ),
   );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { messageMenu, slashCommand } from '../../../src/core/interactions/command-builder.ts';
 import { sameDefinitions, withUserInstall } from '../../../src/core/interactions/deploy.ts';
 import { loadFeatureStrings } from '../../../src/app/feature-strings.ts';
@@ -49,5 +49,22 @@ describe('sameDefinitions with the user install', () => {
     expect(
       sameDefinitions([{ ...held, integration_types: [0, 1], contexts: [0, 1, 2] }], [withUserInstall(say, false)]),
     ).toBe(false);
+  });
+});
+
+describe('sameDefinitions at every start', () => {
+  const names = ['say', 'emote', 'join', 'leave', 'skip', 'stop', 'usage', 'voices', 'budget', 'privacy'] as const;
+  const wanted = names.map((name) => slashCommand(name).toJSON());
+  const held = wanted.map((c, i) => ({ ...c, id: String(i), application_id: '2', version: '3' })).reverse();
+
+  it('serialises each definition a bounded number of times, not once a comparison of a sort', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(sameDefinitions(held, wanted)).toBe(true);
+      // Its canonical form's check of integration_types and its key: two a definition, and one a list.
+      expect(stringify.mock.calls.length).toBeLessThanOrEqual(2 * (held.length + wanted.length) + 2);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

@@ -117,3 +117,23 @@ describeInBrowser('the dashboard in a real browser', () => {
     expect(audio.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.1);
   }, 120_000);
 });
+
+describeInBrowser("the tests' browser", () => {
+  const browser = useBrowser();
+
+  it("opens no omnibox popup for a window, and turns off every feature Playwright's own flags did", async () => {
+    const page = await (await browser().newContext()).newPage();
+    const cdp = await browser().newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    await cdp.detach();
+    expect(targetInfos.map((target) => target.url).filter((url) => url.startsWith('chrome://omnibox'))).toEqual([]);
+    // Chromium reads the last --disable-features alone: it must hold every feature an earlier one named.
+    await page.goto('chrome://version');
+    const commandLine = (await page.locator('#command_line').textContent()) ?? '';
+    const lists = [...commandLine.matchAll(/--disable-features=(\S+)/g)].map((m) => (m[1] ?? '').split(','));
+    expect(lists.length).toBeGreaterThan(1);
+    const last = new Set(lists.at(-1));
+    expect(lists.flat().filter((feature) => !last.has(feature))).toEqual([]);
+    expect(last).toContain('WebUIOmniboxPopup');
+  });
+});
