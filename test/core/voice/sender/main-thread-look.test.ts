@@ -83,11 +83,19 @@ describe('MainThreadLook', () => {
   });
 
   it('keeping up (idle between events), it dates what it hears of after the last message', async () => {
-    const look = new MainThreadLook();
-    await nextTurn();
-    look.heard();
-    const heardAt = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(look.lookedAt()).toBeGreaterThan(heardAt);
+    // Idle between the events is this case's premise: on a host that starves this thread (one core's worth, every
+    // worker busy) its loop counts as busy while it waits for the CPU, and such a try is the held-up case, not this.
+    for (let tries = 0; tries < 20; tries++) {
+      const look = new MainThreadLook();
+      await nextTurn();
+      look.heard();
+      const heardAt = performance.now();
+      const loop = performance.eventLoopUtilization();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (performance.eventLoopUtilization(loop).active > 20) continue;
+      expect(look.lookedAt()).toBeGreaterThan(heardAt);
+      return;
+    }
+    expect.fail('the loop was never idle for 50 ms in 20 tries');
   });
 });
